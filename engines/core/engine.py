@@ -1,0 +1,142 @@
+"""The engine contract: a game's rules as a pure, deterministic event-sourced reducer.
+
+State is a plain JSON value (dicts with string keys, lists, str, int, float, bool,
+None).  That keeps snapshots, hashing and replay comparisons trivial; an engine
+that wants richer structure converts at its own edges.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from .errors import InvalidAction
+
+State = Any
+Event = dict[str, Any]
+Action = dict[str, Any]
+
+# Keys the core stamps on the first event of every log.
+START_META_KEYS = ("engine", "engine_version", "seats", "options")
+
+
+class Engine:
+    """Base class of every game engine. Subclasses set the class attributes and
+    implement the eight contract methods."""
+
+    name: str = ""
+    title: str = ""
+    min_seats: int = 1
+    max_seats: int = 1
+    version: int = 1
+    # Older log versions this code still replays faithfully (old behaviour kept or migrated).
+    supported_versions: tuple[int, ...] = ()
+    options_schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": False,
+    }
+    # Upper bound of actions in one random playthrough, used by the test kit.
+    max_random_steps: int = 10_000
+
+    # --- the contract -------------------------------------------------------
+    def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> Event:
+        """The first event of the log, with every setup outcome written into it."""
+        raise NotImplementedError
+
+    def evolve(self, state: State | None, event: Event) -> State:
+        """Apply one event. `state` is None for the first event. May mutate `state`."""
+        raise NotImplementedError
+
+    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+        """Validate `action` by `seat` and return the events it causes (never mutating
+        `state`). Automatic follow-up steps are decided here too."""
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> set[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def event_view(self, event: Event, seat: int | None) -> Event:
+        """Redact an event for `seat` (None = spectator).
+
+        Default convention: an event's `"secret"` key is seen by nobody, and its
+        `"private"` key maps a seat number (as a string) to what only that seat sees.
+        """
+        if "secret" not in event and "private" not in event:
+            return event
+        out = {k: v for k, v in event.items() if k not in ("secret", "private")}
+        private = event.get("private") or {}
+        if seat is not None and str(seat) in private:
+            out["private"] = {str(seat): private[str(seat)]}
+        return out
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    # --- optional hooks -----------------------------------------------------
+    def resample_hidden(self, state: State, viewer: int | None, rng: random.Random) -> State | None:
+        """Return a copy of `state` in which everything hidden from `viewer` is
+        re-drawn consistently with what `viewer` sees, or None when the game has no
+        hidden information. The test kit checks that `view(state, viewer)` does not
+        change, i.e. views never depend on what the viewer may not know."""
+        return None
+
+    def random_action(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        """The random player's choice among `actions` (bots and the test kit). Engines
+        whose uniform play stalls may weight it toward progress."""
+        return rng.choice(actions)
+
+    # --- helpers for subclasses --------------------------------------------
+    def simulate(self, state: State, events: list[Event]) -> State:
+        """A deep copy of `state` with `events` applied; decide() uses it to look ahead."""
+        s = copy.deepcopy(state)
+        for e in events:
+            s = self.evolve(s, e)
+        return s
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_seats": self.min_seats,
+            "max_seats": self.max_seats,
+            "options_schema": self.options_schema,
+            "version": self.version,
+        }
+
+
+def require_action_type(action: Any, known: set[str] | dict) -> str:
+    """Check the common shape of an action and return its type."""
+    if not isinstance(action, dict):
+        raise InvalidAction("an action must be a JSON object")
+    t = action.get("type")
+    if not isinstance(t, str):
+        raise InvalidAction('an action needs a string "type"')
+    if t not in known:
+        raise InvalidAction(f"unknown action type {t!r}; expected one of {sorted(known)}")
+    return t
+
+
+def require_int(action: Action, key: str, lo: int | None = None, hi: int | None = None) -> int:
+    v = action.get(key)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise InvalidAction(f"{action.get('type')}: field {key!r} must be an integer")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise InvalidAction(f"{action.get('type')}: field {key!r} must be between {lo} and {hi}")
+    return v
+
+
+def require_str(action: Action, key: str, choices: Any = None) -> str:
+    v = action.get(key)
+    if not isinstance(v, str):
+        raise InvalidAction(f"{action.get('type')}: field {key!r} must be a string")
+    if choices is not None and v not in choices:
+        raise InvalidAction(f"{action.get('type')}: {key!r} must be one of {sorted(choices)}")
+    return v

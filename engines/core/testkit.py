@@ -1,0 +1,202 @@
+"""The generic engine test kit. `tests/engines/test_kit.py` runs every registered
+engine through it; an engine's own tests may call the checks directly.
+
+Each check raises AssertionError with a readable message.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+from typing import Any
+
+from .engine import Engine
+from .errors import EngineError, IllegalAction, InvalidAction
+from .local import LocalGame, canonical_json, replay, state_hash
+
+# How many seeded random playthroughs per engine and seat count (CI default).
+GAMES_PER_SEAT_COUNT = int(os.environ.get("TABLERO_KIT_GAMES", "3"))
+
+
+def _json_roundtrip(value: Any, what: str) -> Any:
+    try:
+        text = json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise AssertionError(f"{what} is not JSON-serialisable: {e}") from None
+    back = json.loads(text)
+    if canonical_json(back) != canonical_json(value):
+        raise AssertionError(f"{what} changes through JSON (int keys? tuples?)")
+    if back != value:
+        raise AssertionError(f"{what} changes through JSON (int dict keys or tuples): {value!r:.300}")
+    return back
+
+
+def playthrough(engine: Engine, seats: int, seed: int, options: dict | None = None) -> LocalGame:
+    """A seeded random game to the end, checking each step on the way."""
+    rng = random.Random(seed)
+    g = LocalGame(engine, seats=seats, seed=seed, options=options)
+    steps = 0
+    while g.outcome() is None:
+        assert steps < engine.max_random_steps, (
+            f"{engine.name} {seats}p seed {seed}: no end after {steps} actions"
+        )
+        to_act = g.to_act()
+        assert to_act, f"{engine.name}: game not over but nobody may act (seed {seed}, step {steps})"
+        for s in to_act:
+            assert 0 <= s < seats, f"{engine.name}: to_act names seat {s} of {seats}"
+        seat = rng.choice(sorted(to_act))
+        actions = g.legal_actions(seat)
+        assert actions, f"{engine.name}: seat {seat} must act but has no legal action (seed {seed})"
+        _json_roundtrip(actions, "legal actions")
+        action = engine.random_action(g.state, seat, actions, rng)
+        before = canonical_json(g.state)
+        snapshot = copy.deepcopy(g.state)
+        try:
+            new = engine.decide(snapshot, seat, action, g.rng)
+        except EngineError as e:
+            raise AssertionError(f"{engine.name}: legal action {action} rejected: {e}") from None
+        assert canonical_json(snapshot) == before, f"{engine.name}: decide() mutated the state ({action})"
+        assert new, f"{engine.name}: action {action} produced no events"
+        for e in new:
+            assert isinstance(e, dict) and isinstance(e.get("type"), str), f"event without type: {e!r:.200}"
+            g.state = engine.evolve(g.state, e)
+        g.events.extend(new)
+        steps += 1
+    return g
+
+
+def check_outcome(g: LocalGame) -> None:
+    out = g.outcome()
+    assert out is not None
+    _json_roundtrip(out, "outcome")
+    n = g.seats
+    assert isinstance(out.get("scores"), list) and len(out["scores"]) == n, "outcome scores: one per seat"
+    assert isinstance(out.get("winners"), list), "outcome winners must be a list"
+    assert all(isinstance(w, int) and 0 <= w < n for w in out["winners"]), "winners are seats"
+    assert isinstance(out.get("details"), list), "outcome details must be a list"
+    assert g.to_act() == set(), "nobody may act once the game is over"
+
+
+def check_replay(g: LocalGame) -> None:
+    """Replaying the JSON log gives the same state as live play."""
+    log = _json_roundtrip(g.events, "event log")
+    again = replay(log)
+    assert state_hash(again.state) == state_hash(g.state), f"{g.engine.name}: replay differs from live state"
+    # Replaying from any midpoint (snapshot + tail) gives the same state too.
+    mid = len(log) // 2
+    head = replay(log[:mid] or log[:1])
+    snap = json.loads(json.dumps(head.state))
+    for e in log[max(mid, 1):]:
+        snap = g.engine.evolve(snap, e)
+    assert state_hash(snap) == state_hash(g.state), f"{g.engine.name}: snapshot + tail differs from live state"
+
+
+def check_views(g: LocalGame, rng: random.Random, samples: int = 25) -> None:
+    """Every view and redacted event is JSON; views never depend on hidden information;
+    redacted events carry no secret and no other seat's private part."""
+    engine = g.engine
+    viewers: list[int | None] = [None, *range(g.seats)]
+    for e in g.events:
+        for v in viewers:
+            red = _json_roundtrip(engine.event_view(e, v), "redacted event")
+            assert "secret" not in red, f"{engine.name}: event {e['type']} shows its secret to {v}"
+            priv = red.get("private") or {}
+            assert set(priv) <= ({str(v)} if v is not None else set()), (
+                f"{engine.name}: event {e['type']} shows another seat's private part to {v}"
+            )
+    # Views along the game, at sampled states.
+    states = []
+    live = None
+    picks = set(rng.sample(range(len(g.events)), min(samples, len(g.events))))
+    picks.add(len(g.events) - 1)
+    for i, e in enumerate(g.events):
+        live = engine.evolve(live, copy.deepcopy(e)) if i == 0 else engine.evolve(live, e)
+        if i in picks:
+            states.append(copy.deepcopy(live))
+    for st in states:
+        for v in viewers:
+            view = _json_roundtrip(engine.view(st, v), "view")
+            alt = engine.resample_hidden(st, v, rng)
+            if alt is None:
+                continue
+            other = engine.view(alt, v)
+            assert canonical_json(other) == canonical_json(view), (
+                f"{engine.name}: the view of {v} depends on information hidden from it"
+            )
+
+
+def _malformed(actions: list[dict], rng: random.Random) -> list[Any]:
+    bad: list[Any] = [None, 7, "place", [], {}, {"type": 3}, {"type": "no-such-action-xyz"}]
+    for a in rng.sample(actions, min(3, len(actions))):
+        for k in a:
+            if k != "type":
+                broken = dict(a)
+                broken[k] = {"nested": ["garbage"]}
+                bad.append(broken)
+    return bad
+
+
+def check_rejections(engine: Engine, seats: int, seed: int, options: dict | None = None, points: int = 6) -> None:
+    """At several points of a random game: malformed actions raise InvalidAction (or
+    IllegalAction), actions by a seat that may not act raise IllegalAction, and
+    neither changes the state."""
+    rng = random.Random(seed * 7919 + 1)
+    g = LocalGame(engine, seats=seats, seed=seed, options=options)
+    steps = 0
+    previous: list[dict] = []
+    while g.outcome() is None and steps < engine.max_random_steps:
+        to_act = sorted(g.to_act())
+        seat = rng.choice(to_act)
+        actions = g.legal_actions(seat)
+        if steps % max(1, engine.max_random_steps // 200) == 0 and points > 0:
+            points -= 1
+            before = state_hash(g.state)
+            n_events = len(g.events)
+            for bad in _malformed(actions, rng):
+                try:
+                    g.act(seat, bad)
+                except (InvalidAction, IllegalAction):
+                    pass
+                else:
+                    raise AssertionError(f"{engine.name}: malformed action accepted: {bad!r:.200}")
+                assert state_hash(g.state) == before and len(g.events) == n_events, "rejection changed state"
+            # Actions that were legal earlier but are not now must be refused.
+            stale = [a for a in previous if a not in actions]
+            for a in rng.sample(stale, min(5, len(stale))):
+                try:
+                    g.act(seat, a)
+                except (InvalidAction, IllegalAction):
+                    pass
+                else:
+                    raise AssertionError(f"{engine.name}: action {a!r:.200} accepted but not in legal_actions")
+                assert state_hash(g.state) == before, "rejection changed state"
+            idle = [s for s in range(seats) if s not in to_act]
+            for s in idle:
+                try:
+                    g.act(s, actions[0])
+                except IllegalAction:
+                    pass
+                else:
+                    raise AssertionError(f"{engine.name}: seat {s} acted out of turn")
+                assert state_hash(g.state) == before, "rejection changed state"
+        previous = actions
+        g.act(seat, engine.random_action(g.state, seat, actions, rng))
+        steps += 1
+    assert g.outcome() is not None
+    for a in [{"type": "anything"}]:
+        try:
+            g.act(0, a)
+        except (InvalidAction, IllegalAction):
+            pass
+        else:
+            raise AssertionError(f"{engine.name}: action accepted after the end")
+
+
+def run_all(engine: Engine, seats: int, seed: int, options: dict | None = None) -> LocalGame:
+    g = playthrough(engine, seats, seed, options)
+    check_outcome(g)
+    check_replay(g)
+    check_views(g, random.Random(seed))
+    return g

@@ -1,0 +1,5 @@
+from .engine import Goofspiel
+
+ENGINE = Goofspiel()
+
+__all__ = ["ENGINE", "Goofspiel"]

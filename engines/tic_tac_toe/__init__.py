@@ -1,0 +1,5 @@
+from .engine import TicTacToe
+
+ENGINE = TicTacToe()
+
+__all__ = ["ENGINE", "TicTacToe"]

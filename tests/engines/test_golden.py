@@ -1,0 +1,42 @@
+"""Golden logs replay to their recorded final state; every engine has one for its version."""
+
+from pathlib import Path
+
+import pytest
+
+import engines
+from engines.core import golden
+
+LOGS = sorted(golden.GOLDEN_DIR.glob("*/*.json"))
+
+
+@pytest.mark.parametrize("path", LOGS, ids=[f"{p.parent.name}/{p.name}" for p in LOGS])
+def test_golden_log_replays_to_recorded_state(path: Path):
+    golden.check(path)
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_every_engine_has_a_golden_log_for_its_version(name):
+    v = engines.get(name).version
+    assert list((golden.GOLDEN_DIR / name).glob(f"v{v}-*.json")), (
+        f"no golden log for {name} v{v}: run python -m engines.core.golden record {name}"
+    )
+
+
+def test_golden_check_fails_on_changed_rules(tmp_path, monkeypatch):
+    """The golden check can fail: the same log under changed rules gives another hash."""
+    [p] = [q for q in golden.record("tic-tac-toe", directory=tmp_path)][:1]
+    golden.check(p)
+    from engines.tic_tac_toe.engine import TicTacToe
+
+    orig = TicTacToe.evolve
+
+    def changed(self, state, event):
+        state = orig(self, state, event)
+        if event["type"] == "mark_placed":
+            state["moves"] = state.get("moves", 0) + 1
+        return state
+
+    monkeypatch.setattr(TicTacToe, "evolve", changed)
+    with pytest.raises(AssertionError, match="bump the engine version"):
+        golden.check(p)

@@ -1,0 +1,81 @@
+"""Every registered engine through the generic kit, for every seat count."""
+
+import random
+
+import pytest
+
+import engines
+from engines.core import testkit
+
+
+def _cases():
+    for name in engines.names():
+        e = engines.get(name)
+        for seats in range(e.min_seats, e.max_seats + 1):
+            for i in range(testkit.GAMES_PER_SEAT_COUNT):
+                yield pytest.param(name, seats, 1000 + i, id=f"{name}-{seats}p-seed{1000 + i}")
+
+
+@pytest.mark.parametrize(("name", "seats", "seed"), list(_cases()))
+def test_random_playthrough_replays_and_hides(name, seats, seed):
+    testkit.run_all(engines.get(name), seats, seed)
+
+
+@pytest.mark.parametrize(
+    ("name", "seats"),
+    [(n, s) for n in engines.names() for s in range(engines.get(n).min_seats, engines.get(n).max_seats + 1)],
+)
+def test_bad_actions_are_rejected_without_change(name, seats):
+    testkit.check_rejections(engines.get(name), seats, seed=seats * 31)
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_engine_metadata(name):
+    e = engines.get(name)
+    assert e.name == name and e.title
+    assert 1 <= e.min_seats <= e.max_seats
+    assert isinstance(e.version, int) and e.version >= 1
+    assert e.options_schema.get("type") == "object"
+    g = engines.LocalGame(name, seats=e.min_seats, seed=1)
+    assert g.events[0]["engine"] == name and g.events[0]["engine_version"] == e.version
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_bad_seat_counts_and_options_are_refused(name):
+    e = engines.get(name)
+    for seats in (e.min_seats - 1, e.max_seats + 1, "2"):
+        with pytest.raises(engines.InvalidOptions):
+            engines.LocalGame(name, seats=seats, seed=1)
+    with pytest.raises(engines.InvalidOptions):
+        engines.LocalGame(name, seats=e.min_seats, seed=1, options={"no_such_option_xyz": 1})
+
+
+def test_unknown_engine():
+    with pytest.raises(engines.UnknownEngine):
+        engines.get("chess-9000")
+    with pytest.raises(engines.UnknownEngine):
+        engines.replay([{"type": "game_started", "engine": "chess-9000", "engine_version": 1}])
+
+
+def test_old_log_version_is_refused():
+    g = engines.LocalGame("tic-tac-toe", seats=2, seed=1)
+    log = [dict(g.events[0], engine_version=999)]
+    with pytest.raises(engines.VersionMismatch):
+        engines.replay(log)
+
+
+def test_kit_catches_a_leaking_view():
+    """The kit's hidden-information check can fail: a Goofspiel that shows pending bids."""
+    from engines.goofspiel import Goofspiel
+
+    class Leaky(Goofspiel):
+        name = "leaky-goofspiel"
+
+        def view(self, state, seat):
+            v = super().view(state, seat)
+            v["bids"] = list(state["bids"])
+            return v
+
+    g = testkit.playthrough(Leaky(), 2, 5)
+    with pytest.raises(AssertionError, match="depends on information hidden"):
+        testkit.check_views(g, random.Random(1), samples=len(g.events))
