@@ -1,0 +1,1 @@
+"""Tablero's stateless game server: app layer, event stores, gRPC and HTTP transports."""
