@@ -61,7 +61,9 @@ def playthrough(engine: Engine, seats: int, seed: int, options: dict | None = No
         assert new, f"{engine.name}: action {action} produced no events"
         for e in new:
             assert isinstance(e, dict) and isinstance(e.get("type"), str), f"event without type: {e!r:.200}"
+            text = canonical_json(e)
             g.state = engine.evolve(g.state, e)
+            assert canonical_json(e) == text, f"{engine.name}: evolve() mutated the event {e['type']}"
         g.events.extend(new)
         steps += 1
     return g
