@@ -1,0 +1,53 @@
+"""Event stores: one EventStore contract, a Redis Streams adapter and an embedded SQLite one.
+
+    from server.store import open_store
+    store = open_store(redis_url=None, sqlite_path=None)   # SQLite in memory
+    await store.create("g1", {"engine": "goofspiel"}, [start_event])
+"""
+
+from __future__ import annotations
+
+from server.store.base import (
+    Conflict,
+    DuplicateRequest,
+    Event,
+    EventStore,
+    GameExists,
+    GameNotFound,
+    StoreError,
+)
+from server.store.sqlite import SQLiteStore
+
+__all__ = [
+    "Conflict",
+    "DuplicateRequest",
+    "Event",
+    "EventStore",
+    "GameExists",
+    "GameNotFound",
+    "RedisStore",
+    "SQLiteStore",
+    "StoreError",
+    "open_store",
+]
+
+
+def open_store(redis_url: str | None, sqlite_path: str | None) -> EventStore:
+    """Redis when a URL is given (`redis://`, `rediss://`, `unix://`, or `redis+cluster://`
+    for Redis Cluster), else SQLite in the file `sqlite_path`, else SQLite in memory."""
+    if redis_url:
+        from server.store.redis import RedisStore  # imported here: SQLite-only setups never load redis
+
+        return RedisStore(redis_url)
+    if sqlite_path:
+        return SQLiteStore(sqlite_path)
+    return SQLiteStore()
+
+
+def __getattr__(name: str) -> object:
+    # RedisStore is loaded on first use, so importing server.store does not import redis.
+    if name == "RedisStore":
+        from server.store.redis import RedisStore
+
+        return RedisStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,36 @@
+"""Shared fixtures: a throwaway Redis server for the whole session (never the machine's 6379)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.redis_server import RedisServer, redis_server_binary
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    if redis_server_binary() is None:
+        pytest.skip("redis-server is not installed")
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_server: RedisServer) -> str:
+    """URL of the session's throwaway Redis, e.g. redis://127.0.0.1:PORT/0."""
+    return redis_server.url
+
+
+@pytest.fixture
+def fresh_redis_url(redis_url: str) -> str:
+    """Like redis_url, with the database flushed first."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+    return redis_url

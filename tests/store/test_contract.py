@@ -1,0 +1,521 @@
+"""The EventStore contract: every adapter passes this same suite.
+
+Backends: SQLite in memory, SQLite in a file, Redis (a throwaway server from
+tests/conftest.py). Tests that need two store instances on one backend (two
+replicas) run on the backends that can share data: the SQLite file and Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.store import (
+    Conflict,
+    DuplicateRequest,
+    EventStore,
+    GameExists,
+    GameNotFound,
+    SQLiteStore,
+    open_store,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+WAIT = 5.0  # seconds: the most any push is allowed to take before a test fails
+
+
+class Backend:
+    """Opens store instances that share one backend (one SQLite file, one Redis DB)."""
+
+    def __init__(self, kind: str, target: str) -> None:
+        self.kind, self.target = kind, target
+        self.stores: list[EventStore] = []
+
+    @property
+    def shared(self) -> bool:
+        return self.kind != "sqlite-memory"
+
+    def open(self) -> EventStore:
+        if self.kind == "redis":
+            from server.store.redis import RedisStore
+
+            store: EventStore = RedisStore(self.target, block_ms=1000)
+        else:
+            store = SQLiteStore(self.target, poll_interval=0.05)
+        self.stores.append(store)
+        return store
+
+    def open_store_args(self) -> tuple[str | None, str | None]:
+        return (self.target, None) if self.kind == "redis" else (None, self.target)
+
+    async def watchers_left(self, store: EventStore) -> int:
+        """How many watch() iterations still hold resources in `store` (or on the server)."""
+        if self.kind == "redis":
+            info = await store._client.info("clients")  # type: ignore[attr-defined]
+            return int(info["blocked_clients"])
+        return sum(len(w) for w in store._waiters.values())  # type: ignore[attr-defined]
+
+    async def close(self) -> None:
+        for store in self.stores:
+            await store.close()
+
+
+@pytest.fixture(params=["sqlite-memory", "sqlite-file", "redis"])
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    if request.param == "redis":
+        target = request.getfixturevalue("redis_url")
+    elif request.param == "sqlite-file":
+        target = str(tmp_path / "games.db")
+    else:
+        target = ":memory:"
+    b = Backend(request.param, target)
+    yield b
+    await b.close()
+
+
+@pytest.fixture(params=["sqlite-file", "redis"])
+async def shared_backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    target = request.getfixturevalue("redis_url") if request.param == "redis" else str(tmp_path / "games.db")
+    b = Backend(request.param, target)
+    yield b
+    await b.close()
+
+
+@pytest.fixture
+def store(backend: Backend) -> EventStore:
+    return backend.open()
+
+
+def new_id() -> str:
+    return f"g-{uuid.uuid4().hex[:12]}"
+
+
+def ev(n: int, **extra: Any) -> dict[str, Any]:
+    return {"type": "test", "n": n, **extra}
+
+
+async def outcomes(calls: list[Awaitable[Any]]) -> list[Any]:
+    """Run calls concurrently; each result is the returned value or the exception raised."""
+    return await asyncio.gather(*calls, return_exceptions=True)
+
+
+async def wait_until(predicate: Callable[[], Awaitable[bool]], timeout: float = WAIT) -> None:
+    async with asyncio.timeout(timeout):
+        while not await predicate():
+            await asyncio.sleep(0.01)
+
+
+# -- create / read / version / meta ------------------------------------------------------
+
+
+async def test_create_stores_meta_and_first_events(store: EventStore) -> None:
+    g = new_id()
+    meta = {"engine": "goofspiel", "seats": [{"kind": "human"}, {"kind": "ai"}], "options": {}}
+    assert await store.create(g, meta, [ev(1), ev(2)]) == 2
+    assert await store.version(g) == 2
+    assert await store.read(g) == [ev(1), ev(2)]
+    assert await store.get_meta(g) == meta
+
+
+async def test_a_game_may_be_created_without_events(store: EventStore) -> None:
+    g = new_id()
+    assert await store.create(g, {"engine": "x"}, []) == 0
+    assert await store.version(g) == 0
+    assert await store.read(g) == []
+    assert await store.append(g, 0, [ev(1)]) == 1
+
+
+async def test_create_twice_raises_game_exists_and_keeps_the_first(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {"engine": "a"}, [ev(1)])
+    with pytest.raises(GameExists):
+        await store.create(g, {"engine": "b"}, [ev(9), ev(9)])
+    assert await store.get_meta(g) == {"engine": "a"}
+    assert await store.read(g) == [ev(1)]
+
+
+async def test_unknown_game_raises_game_not_found(store: EventStore) -> None:
+    g = new_id()
+    for call in (
+        store.read(g),
+        store.version(g),
+        store.get_meta(g),
+        store.append(g, 0, [ev(1)]),
+        store.claim_seat(g, [0]),
+        store.put_snapshot(g, 1, {}),
+    ):
+        with pytest.raises(GameNotFound):
+            await call
+    with pytest.raises(GameNotFound):
+        async with aclosing(store.watch(g, 0)) as events:
+            await anext(events)
+    assert await store.request_version(g, "r") is None
+    assert await store.get_snapshot(g) is None
+    # nothing of the failed calls created the game
+    with pytest.raises(GameNotFound):
+        await store.version(g)
+
+
+async def test_events_and_meta_keep_exact_json(store: EventStore) -> None:
+    g = new_id()
+    tricky = {
+        "type": "tricky",
+        "empty_list": [],
+        "empty_obj": {},
+        "nested": [[], [{}], {"a": [1, [2, []]]}],
+        "big": 2**53 + 1,
+        "neg": -(2**62),
+        "float": 0.1,
+        "exp": 1e300,
+        "text": 'ünïcödé ✓ "quoted" \\ {braces} \n',
+        "flags": [True, False, None],
+    }
+    meta = {"engine": "x", "claimed": [], "seats": [], "options": {"deep": {"list": []}}}
+    await store.create(g, meta, [tricky])
+    await store.append(g, 1, [tricky])
+    assert await store.read(g) == [tricky, tricky]
+    assert await store.get_meta(g) == meta
+    await store.put_snapshot(g, 2, tricky)
+    assert await store.get_snapshot(g) == (2, tricky)
+
+
+# -- append -------------------------------------------------------------------------------
+
+
+async def test_append_at_current_version_returns_the_new_version(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(1)])
+    assert await store.append(g, 1, [ev(2), ev(3)]) == 3
+    assert await store.append(g, 3, [ev(4)]) == 4
+    assert await store.version(g) == 4
+    assert await store.read(g) == [ev(1), ev(2), ev(3), ev(4)]
+
+
+async def test_stale_expected_version_raises_conflict_and_appends_nothing(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(1), ev(2)])
+    for stale in (0, 1, 3, 99):
+        with pytest.raises(Conflict) as caught:
+            await store.append(g, stale, [ev(100)], request_id=f"r{stale}")
+        assert (caught.value.game_id, caught.value.expected, caught.value.actual) == (g, stale, 2)
+        # a refused append does not consume its request id
+        assert await store.request_version(g, f"r{stale}") is None
+    assert await store.version(g) == 2
+    assert await store.read(g) == [ev(1), ev(2)]
+
+
+async def test_concurrent_appenders_with_the_same_expected_version_exactly_one_wins(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(0)])
+    results = await outcomes([store.append(g, 1, [ev(i), ev(i)]) for i in range(20)])
+    winners = [i for i, r in enumerate(results) if r == 3]
+    assert len(winners) == 1
+    assert all(isinstance(r, Conflict) for i, r in enumerate(results) if i != winners[0])
+    assert await store.read(g) == [ev(0), ev(winners[0]), ev(winners[0])]
+
+
+async def test_appenders_on_two_replicas_exactly_one_wins(shared_backend: Backend) -> None:
+    a, b = shared_backend.open(), shared_backend.open()
+    g = new_id()
+    await a.create(g, {}, [ev(0)])
+    results = await outcomes([(a if i % 2 else b).append(g, 1, [ev(i)]) for i in range(20)])
+    winners = [i for i, r in enumerate(results) if r == 2]
+    assert len(winners) == 1
+    assert sum(isinstance(r, Conflict) for r in results) == 19
+    assert await b.read(g) == [ev(0), ev(winners[0])]
+
+
+async def test_racing_writers_that_retry_on_conflict_lose_no_event(backend: Backend) -> None:
+    stores = [backend.open(), backend.open()] if backend.shared else [backend.open()]
+    g = new_id()
+    await stores[0].create(g, {}, [])
+    writers, each = 6, 5
+
+    async def writer(w: int) -> None:
+        store = stores[w % len(stores)]
+        for k in range(each):
+            while True:
+                try:
+                    await store.append(g, await store.version(g), [{"type": "w", "w": w, "k": k}])
+                    break
+                except Conflict:
+                    await asyncio.sleep(0)
+
+    await asyncio.gather(*(writer(w) for w in range(writers)))
+    log = await stores[-1].read(g)
+    assert len(log) == writers * each
+    for w in range(writers):
+        assert [e["k"] for e in log if e["w"] == w] == list(range(each))
+
+
+# -- request ids (idempotent retries) ------------------------------------------------------
+
+
+async def test_a_repeated_request_id_returns_the_first_version_and_appends_nothing(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(1)])
+    assert await store.append(g, 1, [ev(2), ev(3)], request_id="req-1") == 3
+    assert await store.request_version(g, "req-1") == 3
+    for expected in (3, 1):  # the retry may carry the old expected version: still a duplicate, not a conflict
+        with pytest.raises(DuplicateRequest) as caught:
+            await store.append(g, expected, [ev(2), ev(3)], request_id="req-1")
+        assert (caught.value.game_id, caught.value.request_id, caught.value.version) == (g, "req-1", 3)
+    assert await store.version(g) == 3
+    assert await store.append(g, 3, [ev(4)], request_id="req-2") == 4
+    assert await store.request_version(g, "req-2") == 4
+    assert await store.request_version(g, "never") is None
+
+
+async def test_request_ids_belong_to_one_game(store: EventStore) -> None:
+    g1, g2 = new_id(), new_id()
+    await store.create(g1, {}, [ev(1)])
+    await store.create(g2, {}, [ev(1)])
+    assert await store.append(g1, 1, [ev(2)], request_id="same") == 2
+    assert await store.request_version(g2, "same") is None
+    assert await store.append(g2, 1, [ev(2), ev(3)], request_id="same") == 3
+
+
+async def test_concurrent_retries_of_one_request_append_once(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(1)])
+    results = await outcomes([store.append(g, 1, [ev(2)], request_id="r") for _ in range(10)])
+    assert results.count(2) == 1
+    duplicates = [r for r in results if isinstance(r, DuplicateRequest)]
+    assert len(duplicates) == 9 and all(d.version == 2 for d in duplicates)
+    assert await store.read(g) == [ev(1), ev(2)]
+
+
+# -- seats ----------------------------------------------------------------------------------
+
+
+async def test_claim_seat_takes_the_first_free_seat_in_the_order_given(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {"engine": "x", "seats": 4}, [])
+    assert await store.claim_seat(g, [2, 0, 1]) == 2
+    assert await store.claim_seat(g, [2, 0, 1]) == 0
+    assert await store.claim_seat(g, [0, 2]) is None
+    assert await store.claim_seat(g, [3]) == 3
+    assert await store.get_meta(g) == {"engine": "x", "seats": 4, "claimed": [2, 0, 3]}
+
+
+async def test_claim_seat_respects_seats_claimed_at_creation(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {"claimed": [0]}, [])
+    assert await store.claim_seat(g, [0, 1]) == 1
+    assert await store.claim_seat(g, [0, 1]) is None
+    assert (await store.get_meta(g))["claimed"] == [0, 1]
+
+
+async def test_concurrent_claims_give_each_seat_once(backend: Backend) -> None:
+    stores = [backend.open(), backend.open()] if backend.shared else [backend.open()]
+    g = new_id()
+    await stores[0].create(g, {"engine": "x"}, [])
+    results = await outcomes([stores[i % len(stores)].claim_seat(g, [0, 1, 2, 3]) for i in range(12)])
+    assert sorted(r for r in results if r is not None) == [0, 1, 2, 3]
+    assert results.count(None) == 8
+    assert sorted((await stores[0].get_meta(g))["claimed"]) == [0, 1, 2, 3]
+
+
+# -- snapshots ------------------------------------------------------------------------------
+
+
+async def test_a_newer_snapshot_replaces_an_older_one_never_the_reverse(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(i) for i in range(10)])
+    assert await store.get_snapshot(g) is None
+    await store.put_snapshot(g, 3, {"at": 3})
+    assert await store.get_snapshot(g) == (3, {"at": 3})
+    await store.put_snapshot(g, 8, {"at": 8, "board": [[0, 1], []]})
+    assert await store.get_snapshot(g) == (8, {"at": 8, "board": [[0, 1], []]})
+    await store.put_snapshot(g, 5, {"at": 5})
+    await store.put_snapshot(g, 8, {"at": "again"})
+    assert await store.get_snapshot(g) == (8, {"at": 8, "board": [[0, 1], []]})
+
+
+# -- read paging ----------------------------------------------------------------------------
+
+
+async def test_read_pages_with_after_version_and_limit(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(i) for i in range(1, 11)])
+    assert await store.read(g, after_version=3, limit=4) == [ev(4), ev(5), ev(6), ev(7)]
+    assert await store.read(g, after_version=8, limit=10) == [ev(9), ev(10)]
+    assert await store.read(g, after_version=10) == []
+    assert await store.read(g, after_version=50) == []
+    assert await store.read(g, limit=2) == [ev(1), ev(2)]
+    assert await store.read(g, after_version=2, limit=0) == []
+
+
+# -- watch ----------------------------------------------------------------------------------
+
+
+async def take(events: AsyncIterator[tuple[int, Any]], n: int) -> list[tuple[int, Any]]:
+    got = []
+    async with asyncio.timeout(WAIT):
+        while len(got) < n:
+            got.append(await anext(events))
+    return got
+
+
+async def test_watch_yields_history_then_live_events(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(1), ev(2), ev(3)])
+    async with aclosing(store.watch(g, 1)) as events:
+        assert await take(events, 2) == [(2, ev(2)), (3, ev(3))]
+        pending = asyncio.ensure_future(take(events, 3))
+        await asyncio.sleep(0.05)  # the watcher is now waiting for new events
+        assert not pending.done()
+        await store.append(g, 3, [ev(4)])
+        await store.append(g, 4, [ev(5), ev(6)])
+        assert await pending == [(4, ev(4)), (5, ev(5)), (6, ev(6))]
+
+
+async def test_watch_from_the_current_version_waits_for_the_next_event(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [])
+    async with aclosing(store.watch(g, 0)) as events:
+        pending = asyncio.ensure_future(take(events, 1))
+        await asyncio.sleep(0.05)
+        await store.append(g, 0, [ev(1)])
+        assert await pending == [(1, ev(1))]
+
+
+async def test_watch_catches_up_on_a_long_history_in_order(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(i) for i in range(1, 1201)])
+    async with aclosing(store.watch(g, 0)) as events:
+        got = await take(events, 1200)
+    assert got == [(i, ev(i)) for i in range(1, 1201)]
+
+
+async def test_every_watcher_of_a_game_gets_every_event(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(1)])
+    async with aclosing(store.watch(g, 0)) as w1, aclosing(store.watch(g, 1)) as w2:
+        pending = [asyncio.ensure_future(take(w1, 3)), asyncio.ensure_future(take(w2, 2))]
+        await asyncio.sleep(0.05)
+        await store.append(g, 1, [ev(2)])
+        await store.append(g, 2, [ev(3)])
+        first, second = await asyncio.gather(*pending)
+    assert first == [(1, ev(1)), (2, ev(2)), (3, ev(3))]
+    assert second == [(2, ev(2)), (3, ev(3))]
+
+
+async def test_a_watcher_sees_events_appended_through_another_replica(shared_backend: Backend) -> None:
+    watching, writing = shared_backend.open(), shared_backend.open()
+    g = new_id()
+    await writing.create(g, {}, [ev(1)])
+    async with aclosing(watching.watch(g, 0)) as events:
+        assert await take(events, 1) == [(1, ev(1))]
+        pending = asyncio.ensure_future(take(events, 2))
+        await asyncio.sleep(0.05)
+        await writing.append(g, 1, [ev(2)])
+        await writing.append(g, 2, [ev(3)])
+        assert await pending == [(2, ev(2)), (3, ev(3))]
+
+
+async def test_a_watcher_sees_events_appended_by_another_process(shared_backend: Backend) -> None:
+    watching = shared_backend.open()
+    g = new_id()
+    await watching.create(g, {}, [ev(1)])
+    redis_url, sqlite_path = shared_backend.open_store_args()
+    script = (
+        "import asyncio, sys\n"
+        "from server.store import open_store\n"
+        "async def main():\n"
+        "    store = open_store(sys.argv[1] or None, sys.argv[2] or None)\n"
+        "    await store.append(sys.argv[3], 1, [{'type': 'test', 'n': 2, 'by': 'child'}])\n"
+        "    await store.close()\n"
+        "asyncio.run(main())\n"
+    )
+    async with aclosing(watching.watch(g, 1)) as events:
+        pending = asyncio.ensure_future(take(events, 1))
+        child = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            script,
+            redis_url or "",
+            sqlite_path or "",
+            g,
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            stderr=subprocess.PIPE,
+        )
+        _, err = await child.communicate()
+        assert child.returncode == 0, err.decode()
+        assert await pending == [(2, ev(2, by="child"))]
+
+
+async def test_a_cancelled_watch_leaves_nothing_behind(backend: Backend) -> None:
+    store = backend.open()
+    g = new_id()
+    await store.create(g, {}, [ev(1)])
+    seen: list[int] = []
+
+    async def consume() -> None:
+        async for version, _ in store.watch(g, 0):
+            seen.append(version)
+
+    task = asyncio.ensure_future(consume())
+    await wait_until(lambda: _true(seen == [1]))
+    await wait_until(lambda: _positive(backend.watchers_left(store)))
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await wait_until(lambda: _zero(backend.watchers_left(store)))
+    # the store still works, and a new watcher gets what was appended meanwhile
+    assert await store.append(g, 1, [ev(2)]) == 2
+    async with aclosing(store.watch(g, 1)) as events:
+        assert await take(events, 1) == [(2, ev(2))]
+    await wait_until(lambda: _zero(backend.watchers_left(store)))
+    assert seen == [1]
+
+
+async def test_stopping_iteration_closes_the_watch(backend: Backend) -> None:
+    store = backend.open()
+    g = new_id()
+    await store.create(g, {}, [ev(1), ev(2)])
+    async with aclosing(store.watch(g, 0)) as events:
+        async for version, _ in events:
+            if version == 2:
+                break
+    await wait_until(lambda: _zero(backend.watchers_left(store)))
+
+
+async def _true(value: bool) -> bool:
+    return value
+
+
+async def _positive(count: Awaitable[int]) -> bool:
+    return await count > 0
+
+
+async def _zero(count: Awaitable[int]) -> bool:
+    return await count == 0
+
+
+# -- plumbing -------------------------------------------------------------------------------
+
+
+async def test_ping_answers_on_a_working_store(store: EventStore) -> None:
+    await store.ping()
+
+
+async def test_open_store_picks_the_backend(backend: Backend) -> None:
+    redis_url, sqlite_path = backend.open_store_args()
+    store = open_store(redis_url, None if sqlite_path == ":memory:" else sqlite_path)
+    backend.stores.append(store)
+    expected = {"redis": "RedisStore", "sqlite-file": "SQLiteStore", "sqlite-memory": "SQLiteStore"}[backend.kind]
+    assert type(store).__name__ == expected
+    g = new_id()
+    assert await store.create(g, {}, [ev(1)]) == 1
+    assert await store.read(g) == [ev(1)]
