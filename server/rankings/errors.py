@@ -1,0 +1,52 @@
+"""The one error the ranking feature raises for bad input."""
+
+from __future__ import annotations
+
+import json
+
+Path = tuple[str | int, ...]
+
+
+def format_path(path: Path) -> str:
+    """("lists", 3, "entries", 5) -> 'lists[3].entries[5]'; ("aliases", "Heat") -> 'aliases["Heat"]'."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.isidentifier():
+            out += f".{part}" if out else part
+        else:
+            out += f"[{json.dumps(part, ensure_ascii=False)}]"
+    return out
+
+
+def json_type(value: object) -> str:
+    """How a JSON reader would name the type of a decoded value, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+class RankingError(ValueError):
+    """Bad input to the ranking aggregation: a readable message that names the offending place.
+
+    `path` locates it in the request body (("lists", 3, "entries", 5)); empty when the problem is
+    the body as a whole. `detail` is the message without the location. `str(error)` is
+    "lists[3].entries[5]: detail". Transports map it to INVALID_ARGUMENT / HTTP 400.
+    """
+
+    def __init__(self, detail: str, path: Path = ()) -> None:
+        self.detail = detail
+        self.path = tuple(path)
+        where = format_path(self.path)
+        super().__init__(f"{where}: {detail}" if where else detail)
