@@ -1,0 +1,66 @@
+"""REST route of the RankingService: POST /v1/rankings:aggregate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from server.app import InvalidArgument
+
+from .common import read_json, rpc
+
+
+@rpc("AggregateRankings")
+async def aggregate_rankings(request: Request) -> Response:
+    from server.rankings import RankingError, aggregate
+
+    body = await read_json(request)
+    try:
+        return JSONResponse(aggregate(body))
+    except RankingError as e:
+        raise InvalidArgument(str(e)) from None
+
+
+ROUTES = [Route("/v1/rankings:aggregate", aggregate_rankings, methods=["POST"])]
+
+
+def ranking_paths() -> dict[str, Any]:
+    return {"/v1/rankings:aggregate": {"post": {
+        "operationId": "AggregateRankings",
+        "summary": "Merge many ranked (or unranked) game lists into one ranking",
+        "tags": ["rankings"], "security": [],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/AggregateRankingsRequest"}}}},
+        "responses": {
+            "200": {"description": "OK", "content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/AggregateRankingsResponse"}}}},
+            "400": {"$ref": "#/components/responses/InvalidArgument"},
+            "413": {"$ref": "#/components/responses/TooLarge"},
+        },
+    }}}
+
+
+def ranking_schemas() -> dict[str, Any]:
+    return {
+        "RankedList": {"type": "object", "required": ["source", "entries"], "additionalProperties": False,
+                       "properties": {"source": {"type": "string"}, "title": {"type": "string"},
+                                      "ranked": {"type": "boolean", "default": True},
+                                      "entries": {"type": "array", "items": {"type": "string"}}}},
+        "AggregateRankingsRequest": {"type": "object", "required": ["lists"], "additionalProperties": False,
+                                     "properties": {
+                                         "lists": {"type": "array", "items": {"$ref": "#/components/schemas/RankedList"}},
+                                         "aliases": {"type": "object", "additionalProperties": {"type": "string"}},
+                                         "scheme": {"type": "object"}}},
+        "RankingEntry": {"type": "object", "properties": {
+            "rank": {"type": "integer"}, "title": {"type": "string"}, "points": {"type": "number"},
+            "positionPoints": {"type": "number"}, "topBonus": {"type": "number"},
+            "repetitionBonus": {"type": "number"}, "appearances": {"type": "integer"},
+            "positions": {"type": "object", "additionalProperties": {"type": "integer"}}}},
+        "AggregateRankingsResponse": {"type": "object", "properties": {
+            "ranking": {"type": "array", "items": {"$ref": "#/components/schemas/RankingEntry"}},
+            "totals": {"type": "object", "properties": {"lists": {"type": "integer"}, "sources": {"type": "integer"},
+                                                        "games": {"type": "integer"}}}}},
+    }

@@ -1,0 +1,113 @@
+"""Run the gRPC and HTTP servers in one process and one event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import socket
+from dataclasses import dataclass, field
+
+import grpc
+import uvicorn
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1.health import aio as health_aio
+from grpc_reflection.v1alpha import reflection
+
+from server.app import GameService
+from server.auth import TokenSigner
+from server.config import Config
+from server.grpc.gen import games_pb2, games_pb2_grpc
+from server.grpc.service import GameServicer
+from server.http.app import build_app
+from server.http.common import HttpState
+from server.store import open_store
+
+log = logging.getLogger("tablero")
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn without its own signal handling: the runner owns SIGTERM/SIGINT."""
+
+    @contextlib.contextmanager
+    def capture_signals(self):
+        yield
+
+    def install_signal_handlers(self) -> None:  # older uvicorn
+        pass
+
+
+@dataclass
+class Running:
+    grpc_port: int
+    http_port: int
+    stop: asyncio.Event
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
+                install_signals: bool = True) -> None:
+    config.warn_if_insecure()
+    store = open_store(config.redis_url, config.db)
+    games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
+                        snapshot_every=config.snapshot_every)
+    http_state = HttpState(games, max_body=config.max_body)
+    stop = stop or asyncio.Event()
+
+    # gRPC
+    limit = max(config.max_body, 64 * 1024)
+    gserver = grpc.aio.server(options=[
+        ("grpc.max_receive_message_length", limit),
+        ("grpc.so_reuseport", 0),
+    ])
+    games_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, http_state.shutting_down), gserver)
+    service_names = [games_pb2.DESCRIPTOR.services_by_name["GameService"].full_name]
+    with contextlib.suppress(ImportError):
+        from server.grpc.rankings import add_to_server
+
+        service_names.append(add_to_server(gserver))
+    health = health_aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, gserver)
+    service_names += [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME]
+    reflection.enable_server_reflection(service_names, gserver)
+    grpc_port = gserver.add_insecure_port(f"{config.host}:{config.grpc_port}")
+    if grpc_port == 0:
+        raise OSError(f"cannot bind gRPC port {config.grpc_port}")
+    await gserver.start()
+    for name in ["", *service_names[:-2]]:
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+
+    # HTTP
+    sock = socket.socket(socket.AF_INET6 if ":" in config.host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((config.host, config.http_port))
+    sock.listen(512)
+    sock.setblocking(False)
+    http_port = sock.getsockname()[1]
+    userver = _Uvicorn(uvicorn.Config(build_app(http_state), log_config=None, access_log=False, lifespan="off",
+                                      timeout_graceful_shutdown=int(config.shutdown_grace), loop="asyncio"))
+    http_task = asyncio.create_task(userver.serve(sockets=[sock]))
+
+    loop = asyncio.get_running_loop()
+    if install_signals:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+    log.info("serving", extra={"fields": {"grpc_port": grpc_port, "http_port": http_port,
+                                          "store": "redis" if config.redis_url else "sqlite",
+                                          "db": config.db or (":memory:" if not config.redis_url else None)}})
+    if started is not None and not started.done():
+        started.set_result((grpc_port, http_port))
+    try:
+        await stop.wait()
+    finally:
+        log.info("shutting down", extra={"fields": {"grace_s": config.shutdown_grace}})
+        http_state.shutting_down.set()
+        await health.enter_graceful_shutdown()
+        userver.should_exit = True
+        await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)
+        await store.close()
+        if install_signals:
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.remove_signal_handler(sig)
+        log.info("stopped")

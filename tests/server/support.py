@@ -1,0 +1,115 @@
+"""Real servers for the tests: in a thread of this process, or as `tablero serve` subprocesses."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import Future
+from pathlib import Path
+
+import httpx
+
+from server.config import Config
+from server.runner import serve
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerThread:
+    """`serve()` in its own event loop on a background thread, on free ports."""
+
+    def __init__(self, **overrides) -> None:
+        self.config = Config(host="127.0.0.1", grpc_port=0, http_port=0, secret="test-secret",
+                             shutdown_grace=2.0)
+        for k, v in overrides.items():
+            setattr(self.config, k, v)
+        self._started: Future = Future()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self.loop = loop
+        self.stop_event = None
+
+        async def main() -> None:
+            self.stop_event = asyncio.Event()
+            started = loop.create_future()
+            task = asyncio.create_task(serve(self.config, started, self.stop_event, install_signals=False))
+            done, _ = await asyncio.wait({started, task}, return_when=asyncio.FIRST_COMPLETED)
+            if started in done:
+                self._started.set_result(started.result())
+            else:
+                self._started.set_exception(task.exception() or RuntimeError("server did not start"))
+            await task
+
+        loop.run_until_complete(main())
+        loop.close()
+
+    def __enter__(self) -> ServerThread:
+        self._thread.start()
+        self.grpc_port, self.http_port = self._started.result(timeout=20)
+        self.http = f"http://127.0.0.1:{self.http_port}"
+        self.grpc = f"127.0.0.1:{self.grpc_port}"
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.loop.call_soon_threadsafe(self.stop_event.set)
+        self._thread.join(timeout=20)
+
+
+class ServerProcess:
+    """`python -m server serve` as a child process (a replica)."""
+
+    def __init__(self, env: dict[str, str] | None = None, *args: str) -> None:
+        self.grpc_port, self.http_port = free_port(), free_port()
+        self.env = {**os.environ, "TABLERO_SECRET": "test-secret", "TABLERO_SHUTDOWN_GRACE": "5", **(env or {})}
+        self.args = args
+        self.http = f"http://127.0.0.1:{self.http_port}"
+        self.grpc = f"127.0.0.1:{self.grpc_port}"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> ServerProcess:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1",
+             "--grpc-port", str(self.grpc_port), "--http-port", str(self.http_port), *self.args],
+            env=self.env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.proc.stderr.read()}")
+            try:
+                if httpx.get(self.http + "/readyz", timeout=0.5).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not become ready")
+
+    def terminate(self, timeout: float = 20) -> tuple[int, str]:
+        self.proc.send_signal(signal.SIGTERM)
+        _out, err = self.proc.communicate(timeout=timeout)
+        return self.proc.returncode, err
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate(timeout=10)
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.kill()
