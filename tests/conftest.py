@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.redis_server import RedisServer, redis_server_binary
+from tests.redis_server import RedisClusterServers, RedisServer, redis_server_binary
 
 
 @pytest.fixture(scope="session")
@@ -34,3 +34,12 @@ def fresh_redis_url(redis_url: str) -> str:
     finally:
         client.close()
     return redis_url
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_url() -> Iterator[str]:
+    """URL of a throwaway 3-master Redis Cluster, e.g. redis+cluster://127.0.0.1:PORT."""
+    if redis_server_binary() is None:
+        pytest.skip("redis-server is not installed")
+    with RedisClusterServers() as cluster:
+        yield cluster.url

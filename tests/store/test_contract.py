@@ -1,7 +1,7 @@
 """The EventStore contract: every adapter passes this same suite.
 
-Backends: SQLite in memory, SQLite in a file, Redis (a throwaway server from
-tests/conftest.py). Tests that need two store instances on one backend (two
+Backends: SQLite in memory, SQLite in a file, Redis and a 3-master Redis
+Cluster (throwaway servers from tests/conftest.py). Tests that need two store instances on one backend (two
 replicas) run on the backends that can share data: the SQLite file and Redis.
 """
 
@@ -45,7 +45,7 @@ class Backend:
         return self.kind != "sqlite-memory"
 
     def open(self) -> EventStore:
-        if self.kind == "redis":
+        if self.kind.startswith("redis"):
             from server.store.redis import RedisStore
 
             store: EventStore = RedisStore(self.target, block_ms=1000)
@@ -55,13 +55,18 @@ class Backend:
         return store
 
     def open_store_args(self) -> tuple[str | None, str | None]:
-        return (self.target, None) if self.kind == "redis" else (None, self.target)
+        return (self.target, None) if self.kind.startswith("redis") else (None, self.target)
 
     async def watchers_left(self, store: EventStore) -> int:
         """How many watch() iterations still hold resources in `store` (or on the server)."""
         if self.kind == "redis":
             info = await store._client.info("clients")  # type: ignore[attr-defined]
             return int(info["blocked_clients"])
+        if self.kind == "redis-cluster":
+            from redis.asyncio.cluster import RedisCluster
+
+            nodes = await store._client.info("clients", target_nodes=RedisCluster.ALL_NODES)  # type: ignore[attr-defined]
+            return sum(int(info["blocked_clients"]) for info in nodes.values())
         return sum(len(w) for w in store._waiters.values())  # type: ignore[attr-defined]
 
     async def close(self) -> None:
@@ -69,10 +74,14 @@ class Backend:
             await store.close()
 
 
-@pytest.fixture(params=["sqlite-memory", "sqlite-file", "redis"])
+def _redis_target(request: pytest.FixtureRequest) -> str:
+    return request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url")
+
+
+@pytest.fixture(params=["sqlite-memory", "sqlite-file", "redis", "redis-cluster"])
 async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
-    if request.param == "redis":
-        target = request.getfixturevalue("redis_url")
+    if request.param.startswith("redis"):
+        target = _redis_target(request)
     elif request.param == "sqlite-file":
         target = str(tmp_path / "games.db")
     else:
@@ -82,9 +91,9 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
     await b.close()
 
 
-@pytest.fixture(params=["sqlite-file", "redis"])
+@pytest.fixture(params=["sqlite-file", "redis", "redis-cluster"])
 async def shared_backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
-    target = request.getfixturevalue("redis_url") if request.param == "redis" else str(tmp_path / "games.db")
+    target = _redis_target(request) if request.param.startswith("redis") else str(tmp_path / "games.db")
     b = Backend(request.param, target)
     yield b
     await b.close()
@@ -514,7 +523,12 @@ async def test_open_store_picks_the_backend(backend: Backend) -> None:
     redis_url, sqlite_path = backend.open_store_args()
     store = open_store(redis_url, None if sqlite_path == ":memory:" else sqlite_path)
     backend.stores.append(store)
-    expected = {"redis": "RedisStore", "sqlite-file": "SQLiteStore", "sqlite-memory": "SQLiteStore"}[backend.kind]
+    expected = {
+        "redis": "RedisStore",
+        "redis-cluster": "RedisStore",
+        "sqlite-file": "SQLiteStore",
+        "sqlite-memory": "SQLiteStore",
+    }[backend.kind]
     assert type(store).__name__ == expected
     g = new_id()
     assert await store.create(g, {}, [ev(1)]) == 1
