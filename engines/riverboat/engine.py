@@ -1,0 +1,938 @@
+"""Riverboat (Michael Kiesling, Lookout 2017) as a pure event-sourced engine.
+
+Four rounds; each round the five phase tiles are drafted, then the phases run in order:
+Cultivation, Planting, Harvest & Shipping, Opportunity, Scoring. Then the final scoring.
+Rule sources are cited as seed-R (the rulebook text), facts (shared/rules/riverboat.md) or
+"our edition" (see RULES.md and data.py).
+
+Turn structure. Sequential phases keep a pointer `turn`; the seat to act is the first
+*eligible* seat scanning clockwise from it (players with nothing left to do are skipped, as
+the rulebook skips them). Cultivation is simultaneous: every seat that must place a worker
+for the revealed card is in `waiting`. Decisions a single seat owes right now (place the
+round-track worker, choose the scoring bonus, place an estate feature, send agents) queue in
+`pending` and come first.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from engines.core import Engine, IllegalAction, InvalidAction, require_action_type, require_int, require_str
+
+from . import board, scoring
+from .data import (
+    BOAT_CLAIMS_PER_ROUND,
+    BOAT_TYPES,
+    BOATS,
+    CARD_SPACE_BONUSES,
+    COIN_PILE_SIZES,
+    CROP_CARDS,
+    CROP_TILES,
+    CROPS,
+    CULTIVATION_CARDS_PER_ROUND,
+    FIELD_COLOURS,
+    HARBOR_LAST_SPACE,
+    HARBOR_START,
+    HARVEST_BONUS_AT,
+    MATS,
+    OPPORTUNITY,
+    OPPORTUNITY_CARDS,
+    PHASES,
+    ROUND_TRACK_WORKERS,
+    ROUNDS,
+    START_COINS,
+    START_SURVEYORS,
+    START_WORKERS,
+    SUPPLY,
+    SUPPLY_SLOTS,
+    SURVEYORS_PER_ROUND,
+    TILE_KINDS,
+    TILE_VP,
+    WILD,
+)
+
+FEATURES = ("barn", "well", "surveyor")
+ACTION_TYPES = {
+    "choose_phase", "place_worker", "skip", "plant", "plant_from_pile", "return_workers", "claim_boat", "pass",
+    "take_opportunity", "take_opportunity_from_deck", "survey", "survey_card", "choose_bonus", "place_barn",
+    "place_well", "take_surveyor", "decline", "send_agents",
+}
+SCORING_BONUSES = ("coin", "harbor", "agent")
+PHASE_TITLE = {"draft": "Phase draft", "cultivation": "Cultivation", "planting": "Planting",
+               "harvest": "Harvest & Shipping", "opportunity": "Opportunity", "scoring": "Scoring"}
+
+
+def _next(state: dict, seat: int) -> int:
+    return (seat + 1) % state["n"]
+
+
+class Riverboat(Engine):
+    name = "riverboat"
+    title = "Riverboat"
+    min_seats = 2
+    max_seats = 4
+    version = 1
+    options_schema = {"type": "object", "properties": {}, "additionalProperties": False}
+    max_random_steps = 3000
+
+    # ------------------------------------------------------------------ setup
+    def start(self, seats, options, rng):
+        # seed-R setup: shuffle the crop cards, the opportunity cards and the three tile piles;
+        # fill the crop supply spaces and the four card spaces; one boat of each type on the board;
+        # a random mat per player; a random first player.
+        mats = sorted(MATS)
+        rng.shuffle(mats)
+        crop_deck = [colour for colour, k in CROP_CARDS.items() for _ in range(k)]
+        rng.shuffle(crop_deck)
+        piles: dict[str, list[str]] = {str(size): [] for size in (1, 2, 3)}
+        for t in CROP_TILES:
+            piles[str(t["size"])].extend([t["kind"]] * t["count"])
+        for pile in piles.values():
+            rng.shuffle(pile)
+        slots = {size: pile[: SUPPLY_SLOTS[size]] for size, pile in piles.items()}
+        piles = {size: pile[SUPPLY_SLOTS[size]:] for size, pile in piles.items()}
+        opp = [c["id"] for c in OPPORTUNITY_CARDS]
+        rng.shuffle(opp)
+        return {
+            "type": "game_started",
+            "first_player": rng.randrange(seats),
+            "mats": mats[:seats],
+            "crop_supply": slots,
+            "opportunity_spaces": opp[: len(CARD_SPACE_BONUSES)],
+            "secret": {"crop_deck": crop_deck, "piles": piles, "opportunity_deck": opp[len(CARD_SPACE_BONUSES):]},
+        }
+
+    def _initial_state(self, event: dict) -> dict:
+        n = event["seats"]
+        start = HARBOR_START[str(n)]
+        players = []
+        for mat in event["mats"]:
+            p = {"mat": mat, **board.new_mat()}
+            p.update(workers=START_WORKERS, coins=START_COINS, surveyors=START_SURVEYORS, active_surveyors=0,
+                     vp=0, vp_by={}, vp_at=0, harbor=start, harbor_start=start, boats=[],
+                     harvested={c: 0 for c in CROPS}, harvest_bonus=[], agents=0, opps=[])
+            players.append(p)
+        supply = dict(SUPPLY)
+        supply["coins"] -= START_COINS * n
+        supply["surveyors"] -= START_SURVEYORS * n
+        secret = event["secret"]
+        fp = event["first_player"]
+        return {
+            "n": n, "round": 1, "phase": "draft", "first_player": fp, "turn": fp,
+            "phase_tiles": [None] * len(PHASES), "round_track": ROUND_TRACK_WORKERS,
+            "crop_deck": list(secret["crop_deck"]), "card": None, "cards_left": 0, "waiting": [],
+            "piles": {k: list(v) for k, v in secret["piles"].items()},
+            "slots": {k: list(v) for k, v in event["crop_supply"].items()},
+            "boat_piles": {b["id"]: b["count"] - 1 for b in BOATS},
+            "boat_board": {b["id"]: True for b in BOATS},
+            "opp_deck": list(secret["opportunity_deck"]), "opp_known_bottom": 0,
+            "opp_spaces": list(event["opportunity_spaces"]),
+            "supply": supply, "players": players,
+            "claims": [0] * n, "done": [False] * n, "surveyed": [0] * n,
+            "pending": [], "vp_seq": 0, "result": None,
+        }
+
+    # ------------------------------------------------------------------ evolve
+    def evolve(self, state, event):
+        t = event["type"]
+        if t == "game_started":
+            return self._initial_state(event)
+        s = state
+        fn = getattr(self, "_on_" + t)
+        fn(s, event)
+        return s
+
+    def _add_vp(self, s: dict, seat: int, vp: int, reason: str) -> None:
+        if vp <= 0:
+            return
+        p = s["players"][seat]
+        p["vp"] += vp
+        p["vp_by"][reason] = p["vp_by"].get(reason, 0) + vp
+        # Score track: an arriving marker goes on top of the markers already there (3p rule).
+        s["vp_seq"] += 1
+        p["vp_at"] = s["vp_seq"]
+
+    def _apply_gains(self, s: dict, seat: int, gains: dict, reason: str) -> None:
+        p = s["players"][seat]
+        c = gains.get("coins", 0)
+        p["coins"] += c
+        s["supply"]["coins"] -= c
+        k = gains.get("surveyors", 0)
+        p["surveyors"] += k
+        s["supply"]["surveyors"] -= k
+        p["harbor"] += gains.get("harbor", 0)
+        self._add_vp(s, seat, gains.get("vp", 0), reason)
+
+    def _pay_coin(self, s: dict, seat: int) -> None:
+        s["players"][seat]["coins"] -= 1
+        s["supply"]["coins"] += 1
+
+    def _on_phase_chosen(self, s, e):
+        s["phase_tiles"][PHASES.index(e["phase"])] = e["seat"]
+        s["turn"] = _next(s, e["seat"])
+
+    def _on_phase_started(self, s, e):
+        s["phase"] = e["phase"]
+        s["turn"] = e["holder"]
+        n = s["n"]
+        s["claims"], s["done"], s["surveyed"] = [0] * n, [False] * n, [0] * n
+        if e["phase"] == "cultivation":
+            s["cards_left"] = CULTIVATION_CARDS_PER_ROUND
+        for item in e.get("pending", []):
+            s["pending"].append(dict(item))
+
+    def _on_gained(self, s, e):
+        self._apply_gains(s, e["seat"], e["gains"], e["reason"])
+
+    def _on_round_track_worker_taken(self, s, e):
+        s["round_track"] -= 1
+        s["players"][e["seat"]]["workers"] += 1
+        if e["place"]:
+            s["pending"].append({"seat": e["seat"], "kind": "bonus_worker"})
+
+    def _on_worker_placed(self, s, e):
+        p = s["players"][e["seat"]]
+        p["worker"][e["cell"]] = True
+        p["workers"] -= 1
+        if e["coin"]:
+            self._pay_coin(s, e["seat"])
+        if e["bonus"]:
+            s["pending"].pop(0)
+        else:
+            s["waiting"].remove(e["seat"])
+
+    def _on_placement_skipped(self, s, e):
+        s["waiting"].remove(e["seat"])
+
+    def _on_crop_card_revealed(self, s, e):
+        s["crop_deck"].pop(0)
+        s["card"] = e["card"]
+        s["cards_left"] -= 1
+        s["waiting"] = list(e["must_place"])
+
+    def _on_crop_tiles_refilled(self, s, e):
+        for size, fills in e["fills"].items():
+            for slot, kind in fills:
+                s["slots"][size][slot] = kind
+                s["piles"][size].pop(0)
+
+    def _on_tile_planted(self, s, e):
+        seat = e["seat"]
+        p = s["players"][seat]
+        crops = TILE_KINDS[e["kind"]]["crops"]
+        for cell, crop in zip(e["cells"], crops, strict=True):
+            p["crop"][cell] = crop
+        size = str(len(crops))
+        if e["slot"] is None:
+            self._pay_coin(s, seat)
+            s["piles"][size] = list(e["secret"]["pile"])
+        else:
+            s["slots"][size][e["slot"]] = None
+        self._add_vp(s, seat, e["vp"], "crop_tiles")
+        s["turn"] = _next(s, seat)
+
+    def _on_workers_returned(self, s, e):
+        p = s["players"][e["seat"]]
+        for c in e["cells"]:
+            p["worker"][c] = False
+        p["workers"] += len(e["cells"])
+        s["turn"] = _next(s, e["seat"])
+
+    def _on_boat_claimed(self, s, e):
+        seat = e["seat"]
+        p = s["players"][seat]
+        for c in e["cells"]:
+            p["worker"][c] = False
+        p["workers"] += len(e["cells"])
+        p["harvested"][e["crop"]] += len(e["cells"])
+        p["boats"].append(e["boat"])
+        if e["coin"]:
+            self._pay_coin(s, seat)
+            s["boat_piles"][e["boat"]] -= 1
+        else:
+            s["boat_board"][e["boat"]] = False
+        if e["harvest_bonus"]:
+            p["harvest_bonus"].append(e["crop"])
+        self._apply_gains(s, seat, e["gains"], "riverboats")
+        s["pending"].extend(dict(x) for x in e["pending"])
+        s["claims"][seat] += 1
+        s["turn"] = _next(s, seat)
+
+    def _on_passed(self, s, e):
+        s["done"][e["seat"]] = True
+        s["turn"] = _next(s, e["seat"])
+
+    def _on_barn_placed(self, s, e):
+        s["players"][e["seat"]]["feature"][e["cell"]] = "barn"
+        s["supply"]["barns"] -= 1
+        s["pending"].pop(0)
+
+    def _on_well_placed(self, s, e):
+        s["players"][e["seat"]]["feature"][e["cell"]] = "well"
+        s["supply"]["wells"] -= 1
+        s["pending"].pop(0)
+
+    def _on_surveyor_taken(self, s, e):
+        s["players"][e["seat"]]["surveyors"] += 1
+        s["supply"]["surveyors"] -= 1
+        s["pending"].pop(0)
+
+    def _on_pending_dropped(self, s, e):
+        s["pending"].pop(0)
+
+    def _on_agents_sent(self, s, e):
+        p = s["players"][e["seat"]]
+        p["workers"] -= e["count"]
+        p["agents"] += e["count"]
+        s["pending"].pop(0)
+
+    def _on_bonus_chosen(self, s, e):
+        seat = e["seat"]
+        if e["bonus"] == "agent":
+            p = s["players"][seat]
+            p["workers"] -= 1
+            p["agents"] += 1
+        else:
+            self._apply_gains(s, seat, e["gains"], "phase_bonus")
+        s["pending"].pop(0)
+
+    def _on_opportunity_taken(self, s, e):
+        seat = e["seat"]
+        s["players"][seat]["opps"].append({"id": e["card"], "scored": False})
+        if e["space"] is None:
+            self._pay_coin(s, seat)
+            s["opp_deck"] = list(e["secret"]["deck"])
+            s["opp_known_bottom"] = 0
+        else:
+            s["opp_spaces"][e["space"]] = None
+            self._apply_gains(s, seat, e["gains"], "card_space_bonus")
+        s["done"][seat] = True
+        s["turn"] = _next(s, seat)
+
+    def _on_opportunities_returned(self, s, e):
+        # seed-R: leftovers go face down to the bottom of the draw pile; that order is public.
+        s["opp_deck"].extend(e["cards"])
+        s["opp_known_bottom"] += len(e["cards"])
+        s["opp_spaces"] = [None] * len(s["opp_spaces"])
+
+    def _on_surveyed(self, s, e):
+        seat = e["seat"]
+        p = s["players"][seat]
+        p["surveyors"] -= 1
+        p["active_surveyors"] += 1
+        if e["card"] is not None:
+            for o in p["opps"]:
+                if o["id"] == e["card"]:
+                    o["scored"] = True
+        else:
+            p["scored"][e["cell"]] = True
+        self._add_vp(s, seat, e["vp"], "surveyors_placed")
+        s["surveyed"][seat] += 1
+
+    def _on_round_scored(self, s, e):
+        for seat, vp in enumerate(e["vp"]):
+            self._add_vp(s, seat, vp, "round_scoring")
+        s["card"] = None
+
+    def _on_round_ended(self, s, e):
+        s["round"] = e["round"] + 1
+        s["first_player"] = e["first_player"]
+        s["turn"] = e["first_player"]
+        s["phase"] = "draft"
+        s["phase_tiles"] = [None] * len(PHASES)
+
+    def _on_round_started(self, s, e):
+        self._on_crop_tiles_refilled(s, e)
+        for b in e["boats"]:
+            s["boat_board"][b] = True
+            s["boat_piles"][b] -= 1
+        for i, card in enumerate(e["opportunity_spaces"]):
+            if card is not None:
+                s["opp_spaces"][i] = s["opp_deck"].pop(0)
+        s["opp_known_bottom"] = min(s["opp_known_bottom"], len(s["opp_deck"]))
+
+    def _on_game_ended(self, s, e):
+        for row in e["details"]:
+            p = s["players"][row["seat"]]
+            p["vp"] += row["final_total"]
+        s["phase"] = "over"
+        s["pending"] = []
+        s["waiting"] = []
+        s["result"] = {"scores": list(e["scores"]), "winners": list(e["winners"]), "details": e["details"]}
+
+    # ------------------------------------------------------------------ who acts
+    def _claim_limit(self, s: dict) -> int:
+        return BOAT_CLAIMS_PER_ROUND[s["round"] - 1]
+
+    def _survey_limit(self, s: dict) -> int:
+        return SURVEYORS_PER_ROUND[s["round"] - 1]
+
+    def _eligible(self, s: dict, seat: int) -> bool:
+        """Does `seat` still have a turn to take in the current sequential phase?"""
+        ph = s["phase"]
+        p = s["players"][seat]
+        if ph == "planting":
+            return bool(board.uncovered_workers(p))
+        if ph == "harvest":
+            return not s["done"][seat] and s["claims"][seat] < self._claim_limit(s) and bool(self._claims(s, seat))
+        if ph == "opportunity":
+            return not s["done"][seat] and (any(c is not None for c in s["opp_spaces"])
+                                            or (p["coins"] > 0 and bool(s["opp_deck"])))
+        if ph == "scoring":
+            return (not s["done"][seat] and s["surveyed"][seat] < self._survey_limit(s) and p["surveyors"] > 0
+                    and bool(self._survey_targets(p)))
+        return False
+
+    def _current(self, s: dict) -> int | None:
+        """The seat whose turn it is in a sequential phase (None: the phase is over)."""
+        seat = s["turn"]
+        for _ in range(s["n"]):
+            if self._eligible(s, seat):
+                return seat
+            seat = _next(s, seat)
+        return None
+
+    def to_act(self, state):
+        s = state
+        if s["phase"] == "over":
+            return set()
+        if s["pending"]:
+            return {s["pending"][0]["seat"]}
+        if s["phase"] == "draft":
+            return {s["turn"]}
+        if s["phase"] == "cultivation":
+            return set(s["waiting"])
+        cur = self._current(s)
+        return set() if cur is None else {cur}
+
+    # ------------------------------------------------------------------ legal actions
+    def _claims(self, s: dict, seat: int) -> list[dict]:
+        """seed-R phase 3: fill a riverboat with exactly its capacity of workers standing on one
+        crop; the board's boat for free, or (coin) one from the pile of a type already taken."""
+        p = s["players"][seat]
+        counts = {c: 0 for c in CROPS}
+        for c in range(board.CELLS):
+            if p["worker"][c] and p["crop"][c] is not None:
+                counts[p["crop"][c]] += 1
+        out = []
+        for b in BOATS:
+            if s["boat_board"][b["id"]]:
+                coin = False
+            elif s["boat_piles"][b["id"]] > 0 and p["coins"] > 0:
+                coin = True
+            else:
+                continue
+            for crop in CROPS:
+                if counts[crop] >= b["capacity"]:
+                    out.append({"type": "claim_boat", "boat": b["id"], "crop": crop, "coin": coin})
+        return out
+
+    def _survey_targets(self, p: dict) -> list[dict]:
+        out = []
+        for c in range(board.CELLS):
+            f = p["feature"][c]
+            if f is not None and not p["scored"][c]:
+                out.append({"type": "survey", "feature": f, "cell": c})
+        seen = set()
+        for o in p["opps"]:
+            if not o["scored"] and o["id"] not in seen:
+                seen.add(o["id"])
+                out.append({"type": "survey_card", "card": o["id"]})
+        return out
+
+    def _feature_options(self, s: dict, item: dict) -> list[dict]:
+        """Actions that resolve an estate-feature item; seed-R: when the named feature is
+        exhausted (or, our decision, cannot be placed) any other remaining feature may be taken."""
+        p = s["players"][item["seat"]]
+
+        def actions(kind: str) -> list[dict]:
+            if kind == "barn" and s["supply"]["barns"] > 0:
+                return [{"type": "place_barn", "cell": c} for c in board.barn_cells(p)]
+            if kind == "well" and s["supply"]["wells"] > 0:
+                return [{"type": "place_well", "cell": c} for c in board.well_cells(p)]
+            if kind == "surveyor" and s["supply"]["surveyors"] > 0:
+                return [{"type": "take_surveyor"}]
+            return []
+
+        out = [a for k in item["options"] for a in actions(k)]
+        if not out and item.get("substitute", True):
+            out = [a for k in FEATURES if k not in item["options"] for a in actions(k)]
+        if out and item.get("optional"):
+            out.append({"type": "decline"})
+        return out
+
+    def _pending_actions(self, s: dict, item: dict) -> list[dict]:
+        p = s["players"][item["seat"]]
+        kind = item["kind"]
+        if kind == "bonus_worker":
+            return [{"type": "place_worker", "cell": c, "coin": False} for c in board.empty_fields(p)]
+        if kind == "scoring_bonus":
+            out = []
+            if s["supply"]["coins"] > 0:
+                out.append({"type": "choose_bonus", "bonus": "coin"})
+            if p["harbor"] < HARBOR_LAST_SPACE:
+                out.append({"type": "choose_bonus", "bonus": "harbor"})
+            if p["workers"] > 0:
+                out.append({"type": "choose_bonus", "bonus": "agent"})
+            return out
+        if kind == "feature":
+            return self._feature_options(s, item)
+        if kind == "agents":
+            top = min(item["max"], p["workers"])
+            return [{"type": "send_agents", "count": k} for k in range(top + 1)] if top > 0 else []
+        raise ValueError(kind)
+
+    def _cultivation_actions(self, s: dict, seat: int) -> list[dict]:
+        """seed-R phase 1: place a worker on an empty field of the card's colour (any colour on a
+        wild); a coin ignores the card. Our decision: with no empty field of that colour the
+        player may skip (or pay the coin)."""
+        p = s["players"][seat]
+        card = s["card"]
+        empty = board.empty_fields(p)
+        cols = board.COLOUR[p["mat"]]
+        match = [c for c in empty if card == WILD or cols[c] == card]
+        out = [{"type": "place_worker", "cell": c, "coin": False} for c in match]
+        if card != WILD and p["coins"] > 0:
+            out += [{"type": "place_worker", "cell": c, "coin": True} for c in empty if cols[c] != card]
+        if not match:
+            out.append({"type": "skip"})
+        return out
+
+    def _board_plants(self, s: dict, p: dict) -> list[dict]:
+        free = board.uncovered_workers(p)
+        out = []
+        for size in ("1", "2", "3"):
+            for slot, kind in enumerate(s["slots"][size]):
+                if kind is None:
+                    continue
+                for cells in board.placements(free, TILE_KINDS[kind]["crops"]):
+                    out.append({"type": "plant", "size": int(size), "slot": slot, "cells": cells})
+        return out
+
+    def _pile_plants(self, s: dict, p: dict) -> list[dict]:
+        """seed-R phase 2 coin ability: choose a 1- or 2-hex tile from its draw pile."""
+        if p["coins"] <= 0:
+            return []
+        free = board.uncovered_workers(p)
+        out = []
+        for size in COIN_PILE_SIZES:
+            for kind in sorted(set(s["piles"][size])):
+                for cells in board.placements(free, TILE_KINDS[kind]["crops"]):
+                    out.append({"type": "plant_from_pile", "kind": kind, "cells": cells})
+        return out
+
+    def _planting_actions(self, s: dict, seat: int) -> list[dict]:
+        p = s["players"][seat]
+        out = self._board_plants(s, p)
+        if not out:
+            # Our decision: when no face-up tile fits even after the refill, the player may give
+            # up planting and take the uncovered workers back (or use a coin on the piles).
+            out.append({"type": "return_workers"})
+        return out + self._pile_plants(s, p)
+
+    def _opportunity_actions(self, s: dict, seat: int) -> list[dict]:
+        p = s["players"][seat]
+        out = [{"type": "take_opportunity", "space": i} for i, c in enumerate(s["opp_spaces"]) if c is not None]
+        if p["coins"] > 0:
+            out += [{"type": "take_opportunity_from_deck", "card": c} for c in sorted(set(s["opp_deck"]))]
+        return out
+
+    def legal_actions(self, state, seat):
+        s = state
+        if seat not in self.to_act(s):
+            return []
+        if s["pending"]:
+            return self._pending_actions(s, s["pending"][0])
+        ph = s["phase"]
+        if ph == "draft":
+            return [{"type": "choose_phase", "phase": PHASES[i]}
+                    for i, owner in enumerate(s["phase_tiles"]) if owner is None]
+        if ph == "cultivation":
+            return self._cultivation_actions(s, seat)
+        if ph == "planting":
+            return self._planting_actions(s, seat)
+        if ph == "harvest":
+            return self._claims(s, seat) + [{"type": "pass"}]
+        if ph == "opportunity":
+            return self._opportunity_actions(s, seat)
+        if ph == "scoring":
+            return self._survey_targets(s["players"][seat]) + [{"type": "pass"}]
+        return []
+
+    # ------------------------------------------------------------------ decide
+    def _check_shape(self, action: Any) -> str:
+        t = require_action_type(action, ACTION_TYPES)
+        if t == "choose_phase":
+            require_str(action, "phase", PHASES)
+        elif t == "place_worker":
+            require_int(action, "cell", 0, board.CELLS - 1)
+            if not isinstance(action.get("coin"), bool):
+                raise InvalidAction("place_worker: field 'coin' must be true or false")
+        elif t == "plant":
+            require_int(action, "size", 1, 3)
+            require_int(action, "slot", 0, 20)
+            self._check_cells(action)
+        elif t == "plant_from_pile":
+            require_str(action, "kind", TILE_KINDS)
+            self._check_cells(action)
+        elif t == "claim_boat":
+            require_str(action, "boat", BOAT_TYPES)
+            require_str(action, "crop", CROPS)
+            if not isinstance(action.get("coin"), bool):
+                raise InvalidAction("claim_boat: field 'coin' must be true or false")
+        elif t == "take_opportunity":
+            require_int(action, "space", 0, len(CARD_SPACE_BONUSES) - 1)
+        elif t in ("take_opportunity_from_deck", "survey_card"):
+            require_str(action, "card", OPPORTUNITY)
+        elif t == "survey":
+            require_str(action, "feature", ("barn", "well"))
+            require_int(action, "cell", 0, board.CELLS - 1)
+        elif t == "choose_bonus":
+            require_str(action, "bonus", SCORING_BONUSES)
+        elif t in ("place_barn", "place_well"):
+            require_int(action, "cell", 0, board.CELLS - 1)
+        elif t == "send_agents":
+            require_int(action, "count", 0, 3)
+        return t
+
+    def _check_cells(self, action: dict) -> None:
+        cells = action.get("cells")
+        if not isinstance(cells, list) or not 1 <= len(cells) <= 3 or not all(
+                isinstance(c, int) and not isinstance(c, bool) and 0 <= c < board.CELLS for c in cells):
+            raise InvalidAction(f"{action['type']}: 'cells' must list 1 to 3 cell numbers")
+
+    def _why_illegal(self, s: dict, seat: int, action: dict) -> str:
+        t = action["type"]
+        where = PHASE_TITLE.get(s["phase"], s["phase"])
+        if s["pending"]:
+            return f"{where}: first resolve your pending decision ({s['pending'][0]['kind'].replace('_', ' ')})"
+        p = s["players"][seat]
+        if action.get("coin") is True or t in ("plant_from_pile", "take_opportunity_from_deck"):
+            if p["coins"] <= 0:
+                return f"{where}: you have no coin to spend"
+        if t == "place_worker" and s["phase"] == "cultivation":
+            return f"Cultivation: cell {action['cell']} is not an empty field you may use for the {s['card']} card"
+        if t == "plant":
+            return "Planting: that tile is not there or does not fit wholly under your uncovered workers"
+        if t == "claim_boat":
+            return ("Harvest & Shipping: that riverboat is not available or you lack "
+                    "workers on that crop to fill it exactly")
+        return f"{where}: {t.replace('_', ' ')} is not allowed now"
+
+    def decide(self, state, seat, action, rng):
+        t = self._check_shape(action)
+        s = state
+        if s["phase"] == "over":
+            raise IllegalAction("the game is over")
+        if seat not in self.to_act(s):
+            raise IllegalAction(f"seat {seat} may not act now; waiting for {sorted(self.to_act(s))}")
+        if action not in self.legal_actions(s, seat):
+            raise IllegalAction(self._why_illegal(s, seat, action))
+        events = self._events_for(s, seat, t, action, rng)
+        work = self.simulate(s, events)
+        self._advance(work, events, rng)
+        return events
+
+    def _gains(self, s: dict, seat: int, benefit: dict) -> dict:
+        """Concrete gains, limited by the general supply (seed-R: limited) and the track's end."""
+        p = s["players"][seat]
+        out = {}
+        if benefit.get("coins"):
+            out["coins"] = min(benefit["coins"], s["supply"]["coins"])
+        if benefit.get("surveyors"):
+            out["surveyors"] = min(benefit["surveyors"], s["supply"]["surveyors"])
+        if benefit.get("harbor"):
+            out["harbor"] = min(benefit["harbor"], HARBOR_LAST_SPACE - p["harbor"])
+        if benefit.get("vp"):
+            out["vp"] = benefit["vp"]
+        return {k: v for k, v in out.items() if v}
+
+    def _events_for(self, s: dict, seat: int, t: str, a: dict, rng: random.Random) -> list[dict]:
+        p = s["players"][seat]
+        if t == "choose_phase":
+            return [{"type": "phase_chosen", "seat": seat, "phase": a["phase"]}]
+        if t == "place_worker":
+            bonus = bool(s["pending"])
+            return [{"type": "worker_placed", "seat": seat, "cell": a["cell"], "coin": a["coin"], "bonus": bonus}]
+        if t == "skip":
+            return [{"type": "placement_skipped", "seat": seat}]
+        if t == "plant":
+            size = str(a["size"])
+            kind = s["slots"][size][a["slot"]]
+            return [{"type": "tile_planted", "seat": seat, "kind": kind, "slot": a["slot"], "cells": a["cells"],
+                     "crops": TILE_KINDS[kind]["crops"], "vp": TILE_VP[a["size"]], "coin": False}]
+        if t == "plant_from_pile":
+            kind = a["kind"]
+            size = str(TILE_KINDS[kind]["size"])
+            # seed-R: after choosing from the pile, the remaining tiles are shuffled.
+            pile = list(s["piles"][size])
+            pile.remove(kind)
+            rng.shuffle(pile)
+            return [{"type": "tile_planted", "seat": seat, "kind": kind, "slot": None, "cells": a["cells"],
+                     "crops": TILE_KINDS[kind]["crops"], "vp": TILE_VP[int(size)], "coin": True,
+                     "secret": {"pile": pile}}]
+        if t == "return_workers":
+            return [{"type": "workers_returned", "seat": seat, "cells": board.uncovered_workers(p)}]
+        if t == "claim_boat":
+            return [self._boat_event(s, seat, a)]
+        if t == "pass":
+            return [{"type": "passed", "seat": seat, "phase": s["phase"]}]
+        if t == "take_opportunity":
+            i = a["space"]
+            return [{"type": "opportunity_taken", "seat": seat, "card": s["opp_spaces"][i], "space": i,
+                     "gains": self._gains(s, seat, CARD_SPACE_BONUSES[i])}]
+        if t == "take_opportunity_from_deck":
+            # seed-R: choose a card from the draw pile, no bonus. Our decision: the pile is then
+            # shuffled (as the crop-tile piles are), so nobody knows its order.
+            deck = list(s["opp_deck"])
+            deck.remove(a["card"])
+            rng.shuffle(deck)
+            return [{"type": "opportunity_taken", "seat": seat, "card": a["card"], "space": None,
+                     "gains": {}, "secret": {"deck": deck}}]
+        if t == "survey":
+            cell = a["cell"]
+            vp = board.barn_score(p, cell) if a["feature"] == "barn" else board.well_score(p, cell)
+            return [{"type": "surveyed", "seat": seat, "feature": a["feature"], "cell": cell, "card": None, "vp": vp}]
+        if t == "survey_card":
+            return [{"type": "surveyed", "seat": seat, "feature": "opportunity", "cell": None, "card": a["card"],
+                     "vp": scoring.opportunity_score(p, a["card"])}]
+        if t == "choose_bonus":
+            b = a["bonus"]
+            gains = {} if b == "agent" else self._gains(s, seat, {"coins": 1} if b == "coin" else {"harbor": 1})
+            return [{"type": "bonus_chosen", "seat": seat, "bonus": b, "gains": gains}]
+        if t == "place_barn":
+            return [{"type": "barn_placed", "seat": seat, "cell": a["cell"]}]
+        if t == "place_well":
+            return [{"type": "well_placed", "seat": seat, "cell": a["cell"]}]
+        if t == "take_surveyor":
+            return [{"type": "surveyor_taken", "seat": seat}]
+        if t == "decline":
+            return [{"type": "pending_dropped", "seat": seat, "reason": "declined"}]
+        if t == "send_agents":
+            return [{"type": "agents_sent", "seat": seat, "count": a["count"]}]
+        raise InvalidAction(f"unknown action type {t!r}")
+
+    def _boat_event(self, s: dict, seat: int, a: dict) -> dict:
+        p = s["players"][seat]
+        boat = BOAT_TYPES[a["boat"]]
+        # Which workers leave does not matter to any rule (only the count per crop does), so
+        # the engine takes them in cell order.
+        cells = board.workers_on_crop(p, a["crop"])[: boat["capacity"]]
+        benefit = boat["benefit"]
+        pending: list[dict] = []
+        if benefit.get("feature"):
+            options = list(FEATURES) if benefit["feature"] == "any" else [benefit["feature"]]
+            pending.append({"seat": seat, "kind": "feature", "options": options, "reason": f"riverboat {boat['id']}"})
+        if benefit.get("agents"):
+            pending.append({"seat": seat, "kind": "agents", "max": benefit["agents"]})
+        before = p["harvested"][a["crop"]]
+        bonus = (before < HARVEST_BONUS_AT <= before + boat["capacity"] and a["crop"] not in p["harvest_bonus"])
+        if bonus:
+            # seed-R "Bono de cosecha": at 9 harvested of one crop, a barn or a well of your choice.
+            pending.append({"seat": seat, "kind": "feature", "options": ["barn", "well"], "optional": True,
+                            "substitute": False, "reason": f"harvest bonus ({a['crop']})"})
+        gains = self._gains(s, seat, {k: v for k, v in benefit.items() if k in ("coins", "vp", "harbor")})
+        return {"type": "boat_claimed", "seat": seat, "boat": a["boat"], "crop": a["crop"], "cells": cells,
+                "coin": a["coin"], "gains": gains, "pending": pending, "harvest_bonus": bonus}
+
+    # ------------------------------------------------------------------ automatic steps
+    def _emit(self, s: dict, events: list[dict], event: dict) -> None:
+        events.append(event)
+        self.evolve(s, event)
+
+    def _advance(self, s: dict, events: list[dict], rng: random.Random) -> None:
+        """Play every automatic step until a real decision is due (or the game is over)."""
+        while s["phase"] != "over":
+            if s["pending"]:
+                item = s["pending"][0]
+                acts = self._pending_actions(s, item)
+                if item["kind"] == "feature" and acts == [{"type": "take_surveyor"}]:
+                    self._emit(s, events, {"type": "surveyor_taken", "seat": item["seat"]})
+                    continue
+                if not acts:
+                    self._emit(s, events, {"type": "pending_dropped", "seat": item["seat"], "reason": "unavailable"})
+                    continue
+                return
+            ph = s["phase"]
+            if ph == "draft":
+                if None in s["phase_tiles"]:
+                    return
+                self._start_phase(s, events, "cultivation")
+            elif ph == "cultivation":
+                if s["waiting"]:
+                    return
+                if s["cards_left"] > 0 and s["crop_deck"]:
+                    card = s["crop_deck"][0]
+                    must = [seat for seat in range(s["n"]) if self._must_place(s, seat, card)]
+                    self._emit(s, events, {"type": "crop_card_revealed", "card": card, "must_place": must})
+                    continue
+                self._start_phase(s, events, "planting")
+            elif ph == "planting":
+                cur = self._current(s)
+                if cur is None:
+                    self._start_phase(s, events, "harvest")
+                    continue
+                p = s["players"][cur]
+                if not self._board_plants(s, p):
+                    # seed-R phase 2: at the start of your turn, if the face-up tiles cannot fill
+                    # your uncovered workers, refill the whole board, then take a tile.
+                    fills = self._refill_fills(s)
+                    if fills:
+                        self._emit(s, events, {"type": "crop_tiles_refilled", "seat": cur, "fills": fills})
+                        if self._board_plants(s, p):
+                            return
+                    if not self._pile_plants(s, p):
+                        self._emit(s, events, {"type": "workers_returned", "seat": cur,
+                                               "cells": board.uncovered_workers(p)})
+                        continue
+                return
+            elif ph == "harvest":
+                if self._current(s) is None:
+                    self._start_phase(s, events, "opportunity")
+                    continue
+                return
+            elif ph == "opportunity":
+                if self._current(s) is None:
+                    left = [c for c in s["opp_spaces"] if c is not None]
+                    if left:
+                        self._emit(s, events, {"type": "opportunities_returned", "cards": left})
+                    self._start_phase(s, events, "scoring")
+                    continue
+                return
+            elif ph == "scoring":
+                if self._current(s) is None:
+                    self._end_round(s, events)
+                    continue
+                return
+
+    def _must_place(self, s: dict, seat: int, card: str) -> bool:
+        p = s["players"][seat]
+        if p["workers"] <= 0:
+            return False
+        empty = board.empty_fields(p)
+        if not empty:
+            return False
+        if card == WILD or p["coins"] > 0:
+            return True
+        cols = board.COLOUR[p["mat"]]
+        return any(cols[c] == card for c in empty)
+
+    def _refill_fills(self, s: dict) -> dict:
+        fills = {}
+        for size in ("1", "2", "3"):
+            pile = s["piles"][size]
+            empty = [i for i, k in enumerate(s["slots"][size]) if k is None]
+            row = [[slot, kind] for slot, kind in zip(empty, pile, strict=False)]
+            if row:
+                fills[size] = row
+        return fills
+
+    def _start_phase(self, s: dict, events: list[dict], phase: str) -> None:
+        holder = s["phase_tiles"][PHASES.index(phase)]
+        p = s["players"][holder]
+        pending = []
+        if phase == "scoring":
+            pending.append({"seat": holder, "kind": "scoring_bonus"})
+        self._emit(s, events, {"type": "phase_started", "phase": phase, "holder": holder, "pending": pending})
+        # The phase-tile bonus at the start of the phase (seed-R, each phase's heading).
+        if phase == "cultivation" and s["round_track"] > 0:
+            self._emit(s, events, {"type": "round_track_worker_taken", "seat": holder,
+                                   "place": bool(board.empty_fields(p))})
+        elif phase == "planting":
+            gains = self._gains(s, holder, {"coins": 1})
+            if gains:
+                self._emit(s, events, {"type": "gained", "seat": holder, "gains": gains, "reason": "phase_bonus"})
+        elif phase == "harvest":
+            gains = self._gains(s, holder, {"harbor": 1})
+            if gains:
+                self._emit(s, events, {"type": "gained", "seat": holder, "gains": gains, "reason": "phase_bonus"})
+        elif phase == "opportunity":
+            self._emit(s, events, {"type": "gained", "seat": holder, "gains": {"vp": 1}, "reason": "phase_bonus"})
+
+    def _end_round(self, s: dict, events: list[dict]) -> None:
+        # seed-R phase 5: 1 VP per active surveyor and per agent.
+        vp = [p["active_surveyors"] + p["agents"] for p in s["players"]]
+        self._emit(s, events, {"type": "round_scored", "round": s["round"], "vp": vp})
+        if s["round"] < ROUNDS:
+            if s["n"] == 3 and s["round"] == 3:
+                # seed-R: in a 3-player game, after round 3 the marker goes to the player furthest
+                # behind on the score track; on a tie, to the marker on top of the stack.
+                fp = min(range(3), key=lambda i: (s["players"][i]["vp"], -s["players"][i]["vp_at"]))
+            else:
+                fp = _next(s, s["first_player"])
+            self._emit(s, events, {"type": "round_ended", "round": s["round"], "first_player": fp})
+            # seed-R "Inicio de una ronda": refill crop tiles, one boat of each type, four cards.
+            boats = [b["id"] for b in BOATS if not s["boat_board"][b["id"]] and s["boat_piles"][b["id"]] > 0]
+            deck = list(s["opp_deck"])
+            spaces = [deck.pop(0) if (c is None and deck) else None for c in s["opp_spaces"]]
+            self._emit(s, events, {"type": "round_started", "round": s["round"], "fills": self._refill_fills(s),
+                                   "boats": boats, "opportunity_spaces": spaces})
+            return
+        details = scoring.final_scoring(s)
+        scores = [row["score"] for row in details]
+        best = max(scores)
+        self._emit(s, events, {"type": "game_ended", "scores": scores,
+                               "winners": [i for i, v in enumerate(scores) if v == best], "details": details})
+
+    # ------------------------------------------------------------------ views
+    def view(self, state, seat):
+        s = state
+        players = []
+        for p in s["players"]:
+            q = {k: copy.deepcopy(v) for k, v in p.items()}
+            q["field_colours"] = board.COLOUR[p["mat"]]
+            players.append(q)
+        pending = s["pending"][0] if s["pending"] else None
+        return {
+            "type": "riverboat",
+            "seat": seat,
+            "round": s["round"],
+            "phase": s["phase"],
+            "first_player": s["first_player"],
+            "phase_tiles": dict(zip(PHASES, s["phase_tiles"], strict=True)),
+            "to_act": sorted(self.to_act(s)),
+            "pending": copy.deepcopy(pending),
+            "crop_card": s["card"],
+            "cards_left_this_round": s["cards_left"],
+            "waiting": list(s["waiting"]),
+            "crop_deck_size": len(s["crop_deck"]),
+            "round_track": s["round_track"],
+            "crop_supply": copy.deepcopy(s["slots"]),
+            "pile_sizes": {k: len(v) for k, v in s["piles"].items()},
+            "riverboats": {b["id"]: {"capacity": b["capacity"], "on_board": s["boat_board"][b["id"]],
+                                     "pile": s["boat_piles"][b["id"]]} for b in BOATS},
+            "opportunity_spaces": [{"card": c, "bonus": CARD_SPACE_BONUSES[i]} for i, c in enumerate(s["opp_spaces"])],
+            "opportunity_deck_size": len(s["opp_deck"]),
+            "opportunity_deck_bottom": s["opp_deck"][len(s["opp_deck"]) - s["opp_known_bottom"]:],
+            "supply": dict(s["supply"]),
+            "field_colours": list(FIELD_COLOURS.values()),
+            "players": players,
+            "result": copy.deepcopy(s["result"]),
+        }
+
+    def outcome(self, state):
+        return copy.deepcopy(state["result"]) if state["phase"] == "over" else None
+
+    def resample_hidden(self, state, viewer, rng):
+        # Hidden from everyone: the crop-card deck order, the three tile piles' order and the
+        # order of the unseen part of the opportunity deck (the leftovers put under it are public).
+        s = copy.deepcopy(state)
+        rng.shuffle(s["crop_deck"])
+        for pile in s["piles"].values():
+            rng.shuffle(pile)
+        deck = s["opp_deck"]
+        k = len(deck) - s["opp_known_bottom"]
+        top = deck[:k]
+        rng.shuffle(top)
+        s["opp_deck"] = top + deck[k:]
+        return s
+
+    def random_action(self, state, seat, actions, rng):
+        # Random play: mostly the plain actions, now and then a coin, a pass or a skip.
+        plain = [a for a in actions if not a.get("coin") and a["type"] not in (
+            "pass", "skip", "decline", "plant_from_pile", "take_opportunity_from_deck", "return_workers")]
+        if plain and rng.random() < 0.85:
+            return rng.choice(plain)
+        return rng.choice(actions)

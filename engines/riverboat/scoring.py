@@ -1,0 +1,131 @@
+"""Scoring: opportunity cards, the harbor, the agent majority and the final scoring (seed-R p.12)."""
+
+from __future__ import annotations
+
+from . import board
+from .data import (
+    AGENT_MAJORITY_VP,
+    BOAT_TYPES,
+    CROPS,
+    FIELD_VP,
+    HARBOR_FIRST_SLOT_SPACE,
+    OPPORTUNITY,
+    UNSCORED_FEATURE_VP,
+)
+
+
+def slot_space(slot: int) -> int:
+    """The harbor-track space that riverboat slot `slot` (0 = leftmost) sits at."""
+    return HARBOR_FIRST_SLOT_SPACE + slot
+
+
+def reached_boats(p: dict) -> list[str]:
+    """seed-R: only riverboats the harbor master has reached or passed score."""
+    return [b for i, b in enumerate(p["boats"]) if slot_space(i) <= p["harbor"]]
+
+
+def count_for_card(p: dict, card: dict) -> int:
+    kind = card["count"]
+    if kind == "crop_hexes":
+        return sum(1 for c in p["crop"] if c == card["crop"])
+    if kind == "boats":
+        return len(p["boats"])
+    if kind == "reached_boats":
+        return len(reached_boats(p))
+    if kind == "agents":
+        return p["agents"]
+    if kind == "coins":
+        return p["coins"]
+    if kind == "complete_fields":
+        return len(board.complete_fields(p))
+    if kind == "barns":
+        return sum(1 for f in p["feature"] if f == "barn")
+    if kind == "wells":
+        return sum(1 for f in p["feature"] if f == "well")
+    if kind == "largest_area":
+        return board.largest_area(p)
+    if kind == "harbor_steps":
+        return p["harbor"] - p["harbor_start"]
+    if kind == "harvested_pairs":
+        return sum(p["harvested"].values()) // 2
+    if kind == "boat_capacities":
+        return len({BOAT_TYPES[b]["capacity"] for b in p["boats"]})
+    if kind == "opportunity_cards":
+        return len(p["opps"])
+    raise ValueError(f"unknown opportunity count {kind!r}")
+
+
+def opportunity_score(p: dict, card_id: str) -> int:
+    card = OPPORTUNITY[card_id]
+    return min(card["cap"], card["per"] * count_for_card(p, card))
+
+
+def tiebreak(state: dict, seat: int) -> int:
+    """seed-R: ties go to the player holding the earlier round-4 phase tile (lower is better)."""
+    held = [i for i, owner in enumerate(state["phase_tiles"]) if owner == seat]
+    return min(held) if held else len(state["phase_tiles"])
+
+
+def harbor_leader(state: dict) -> int:
+    n = state["n"]
+    return min(range(n), key=lambda s: (-state["players"][s]["harbor"], tiebreak(state, s)))
+
+
+def harbor_scores(state: dict) -> list[int]:
+    """Full capacity of the reached boats for the farthest harbor master, half (rounded up) for
+    everyone else."""
+    leader = harbor_leader(state)
+    out = []
+    for s, p in enumerate(state["players"]):
+        total = sum(BOAT_TYPES[b]["capacity"] for b in reached_boats(p))
+        out.append(total if s == leader else (total + 1) // 2)
+    return out
+
+
+def agent_scores(state: dict) -> tuple[list[int], list[int | None]]:
+    """20/10/5/0 by number of agents, ties to the earlier round-4 phase tile, at least one agent
+    needed. Returns (vp per seat, place per seat or None)."""
+    n = state["n"]
+    ranked = sorted((s for s in range(n) if state["players"][s]["agents"] > 0),
+                    key=lambda s: (-state["players"][s]["agents"], tiebreak(state, s)))
+    vp = [0] * n
+    place: list[int | None] = [None] * n
+    for i, s in enumerate(ranked):
+        place[s] = i + 1
+        vp[s] = AGENT_MAJORITY_VP[i] if i < len(AGENT_MAJORITY_VP) else 0
+    return vp, place
+
+
+def final_scoring(state: dict) -> list[dict]:
+    """Every final-scoring category per seat (seed-R "Fin del juego")."""
+    harbor = harbor_scores(state)
+    agents, places = agent_scores(state)
+    leader = harbor_leader(state)
+    out = []
+    for s, p in enumerate(state["players"]):
+        fields = board.complete_fields(p)
+        unscored = sum(1 for c in range(board.CELLS) if p["feature"][c] is not None and not p["scored"][c])
+        unscored += p["surveyors"]
+        row = {
+            "seat": s,
+            "vp_before_final": p["vp"],
+            "coins": p["coins"],
+            "complete_fields": FIELD_VP * len(fields),
+            "unscored_features": UNSCORED_FEATURE_VP * unscored,
+            "harbor": harbor[s],
+            "agent_majority": agents[s],
+        }
+        row["final_total"] = sum(row[k] for k in ("coins", "complete_fields", "unscored_features", "harbor",
+                                                  "agent_majority"))
+        row["score"] = p["vp"] + row["final_total"]
+        row["in_game"] = dict(sorted(p["vp_by"].items()))
+        row["fields_covered"] = fields
+        row["harbor_position"] = p["harbor"]
+        row["harbor_leader"] = s == leader
+        row["boats_reached"] = len(reached_boats(p))
+        row["agents"] = p["agents"]
+        row["agent_place"] = places[s]
+        row["tiebreak_phase_tile"] = tiebreak(state, s) + 1
+        row["harvested"] = {c: p["harvested"][c] for c in CROPS}
+        out.append(row)
+    return out
