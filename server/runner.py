@@ -19,6 +19,7 @@ from server.app import GameService
 from server.auth import TokenSigner
 from server.config import Config
 from server.grpc.gen import games_pb2, games_pb2_grpc
+from server.grpc.rankings import add_to_server as add_rankings
 from server.grpc.service import GameServicer
 from server.http.app import build_app
 from server.http.common import HttpState
@@ -63,10 +64,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     ])
     games_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, http_state.shutting_down), gserver)
     service_names = [games_pb2.DESCRIPTOR.services_by_name["GameService"].full_name]
-    with contextlib.suppress(ImportError):
-        from server.grpc.rankings import add_to_server
-
-        service_names.append(add_to_server(gserver))
+    service_names.append(add_rankings(gserver))
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, gserver)
     service_names += [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME]

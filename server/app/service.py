@@ -251,10 +251,14 @@ class GameService:
                 try:
                     check_action(engine, c.state, seat, action)
                     events = engine.decide(c.state, seat, action, rng)
-                except InvalidAction as e:
-                    metrics.ACTIONS.labels(engine.name, "invalid").inc()
-                    raise InvalidArgument(str(e)) from None
-                except IllegalAction as e:
+                except (InvalidAction, IllegalAction) as e:
+                    # A concurrent retry of this request may have been applied meanwhile.
+                    done = request_id and await self.store.request_version(game_id, request_id)
+                    if done:
+                        return await self._game_at(game_id, meta, seat, done)
+                    if isinstance(e, InvalidAction):
+                        metrics.ACTIONS.labels(engine.name, "invalid").inc()
+                        raise InvalidArgument(str(e)) from None
                     metrics.ACTIONS.labels(engine.name, "illegal").inc()
                     raise FailedPrecondition(str(e)) from None
                 # Apply to the cached state now; any failure below evicts it.

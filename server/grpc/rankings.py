@@ -1,0 +1,28 @@
+"""gRPC transport of the RankingService (the same `aggregate` as REST)."""
+
+from __future__ import annotations
+
+from google.protobuf import json_format
+
+from server.app import InvalidArgument
+
+from .gen import rankings_pb2, rankings_pb2_grpc
+from .service import unary
+
+
+class RankingServicer(rankings_pb2_grpc.RankingServiceServicer):
+    @unary("AggregateRankings")
+    async def AggregateRankings(self, request, context, call):
+        from server.rankings import RankingError, aggregate
+
+        body = json_format.MessageToDict(request)
+        try:
+            out = aggregate(body)
+        except RankingError as e:
+            raise InvalidArgument(str(e)) from None
+        return json_format.ParseDict(out, rankings_pb2.AggregateRankingsResponse())
+
+
+def add_to_server(server) -> str:
+    rankings_pb2_grpc.add_RankingServiceServicer_to_server(RankingServicer(), server)
+    return rankings_pb2.DESCRIPTOR.services_by_name["RankingService"].full_name

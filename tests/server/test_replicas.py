@@ -1,0 +1,127 @@
+"""Two `tablero serve` replicas on one Redis serve the same games interchangeably."""
+
+import json
+import threading
+
+import grpc
+import httpx
+import pytest
+from google.protobuf import struct_pb2
+
+from server.grpc.gen import games_pb2 as pb
+from server.grpc.gen import games_pb2_grpc as pbg
+from tests.server.support import ServerProcess
+
+
+def auth(t):
+    return {"Authorization": f"Bearer {t}"}
+
+
+@pytest.fixture
+def replicas(fresh_redis_url):
+    env = {"TABLERO_REDIS_URL": fresh_redis_url}
+    a, b = ServerProcess(env), ServerProcess(env)
+    a.start()
+    b.start()
+    try:
+        yield a, b
+    finally:
+        a.kill()
+        b.kill()
+
+
+def test_an_action_through_one_replica_is_seen_and_watched_through_the_other(replicas):
+    a, b = replicas
+    out = httpx.post(a.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    gid, t = out["game"]["id"], {s["seat"]: s["token"] for s in out["seats"]}
+    got, ready = [], threading.Event()
+
+    def watch():  # SSE on replica A
+        with httpx.Client(timeout=15) as c, c.stream("GET", f"{a.http}/v1/games/{gid}/watch?afterVersion=1") as r:
+            ready.set()
+            for line in r.iter_lines():
+                if line.startswith("data: "):
+                    got.append(json.loads(line[6:]))
+                    if len(got) == 2:
+                        return
+
+    th = threading.Thread(target=watch)
+    th.start()
+    assert ready.wait(10)
+    # gRPC stream on replica A too
+    with grpc.insecure_channel(a.grpc) as ch:
+        stream = pbg.GameServiceStub(ch).WatchGame(pb.WatchGameRequest(game_id=gid, after_version=1))
+        # Two moves through replica B
+        r = httpx.post(f"{b.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": 4}},
+                       headers=auth(t[0]))
+        assert r.status_code == 200, r.text
+        with grpc.insecure_channel(b.grpc) as chb:
+            s = struct_pb2.Struct()
+            s.update({"type": "place", "cell": 0})
+            pbg.GameServiceStub(chb).SubmitAction(pb.SubmitActionRequest(game_id=gid, action=s),
+                                                  metadata=[("authorization", f"Bearer {t[1]}")])
+        first = next(stream)
+        second = next(stream)
+        stream.cancel()
+    th.join(15)
+    assert [e["version"] for e in got] == [2, 3]
+    assert (first.version, second.version) == (2, 3)
+    # Replica A's cached state catches up: its view shows B's moves.
+    g = httpx.get(f"{a.http}/v1/games/{gid}").json()
+    assert g["version"] == 3 and g["view"]["board"][4] == 0 and g["view"]["board"][0] == 1
+
+
+def test_killing_a_replica_loses_nothing(replicas):
+    a, b = replicas
+    out = httpx.post(a.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    gid, t = out["game"]["id"], {s["seat"]: s["token"] for s in out["seats"]}
+    for seat, cell in [(0, 0), (1, 3)]:
+        assert httpx.post(f"{a.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+                          headers=auth(t[seat])).status_code == 200
+    a.kill()  # SIGKILL: no graceful anything
+    for seat, cell in [(0, 1), (1, 4), (0, 2)]:
+        r = httpx.post(f"{b.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+                       headers=auth(t[seat]))
+        assert r.status_code == 200, r.text
+    g = r.json()
+    assert g["status"] == "FINISHED" and g["outcome"]["winners"] == [0] and g["version"] == 7
+
+
+def test_concurrent_actions_on_two_replicas_one_wins(replicas):
+    a, b = replicas
+    out = httpx.post(a.http + "/v1/games", json={"engine": "goofspiel", "players": 2}).json()
+    gid, t = out["game"]["id"], {s["seat"]: s["token"] for s in out["seats"]}
+    results = []
+
+    def bid(url, card):
+        results.append(httpx.post(f"{url}/v1/games/{gid}/actions", headers=auth(t[0]),
+                                  json={"action": {"type": "bid", "card": card}, "expectedVersion": 1}).status_code)
+
+    ths = [threading.Thread(target=bid, args=(u, c)) for u, c in [(a.http, 1), (b.http, 2)] * 3]
+    for th in ths:
+        th.start()
+    for th in ths:
+        th.join()
+    assert sorted(results) == [200, 409, 409, 409, 409, 409]
+    assert httpx.get(f"{b.http}/v1/games/{gid}").json()["version"] == 2
+
+
+def test_sigterm_shuts_down_gracefully_closing_streams(fresh_redis_url):
+    p = ServerProcess({"TABLERO_REDIS_URL": fresh_redis_url}).start()
+    gid = httpx.post(p.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()["game"]["id"]
+    lines, opened = [], threading.Event()
+
+    def watch():
+        with httpx.Client(timeout=15) as c, c.stream("GET", f"{p.http}/v1/games/{gid}/watch") as r:
+            opened.set()
+            lines.extend(r.iter_lines())  # ends when the server closes the stream
+
+    th = threading.Thread(target=watch)
+    th.start()
+    assert opened.wait(10)
+    code, err = p.terminate()
+    th.join(15)
+    assert not th.is_alive()
+    assert code == 0
+    assert "event: shutdown" in lines
+    assert '"msg": "stopped"' in err
