@@ -7,13 +7,17 @@ import json
 Path = tuple[str | int, ...]
 
 
+class MapKey(str):
+    """A key of a JSON map in a Path (an alias), shown as ["key"] rather than as a field name."""
+
+
 def format_path(path: Path) -> str:
     """("lists", 3, "entries", 5) -> 'lists[3].entries[5]'; ("aliases", "Heat") -> 'aliases["Heat"]'."""
     out = ""
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part.isidentifier():
+        elif part.isidentifier() and not isinstance(part, MapKey):
             out += f".{part}" if out else part
         else:
             out += f"[{json.dumps(part, ensure_ascii=False)}]"

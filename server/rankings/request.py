@@ -54,6 +54,7 @@ class Request:
     lists: list[RankingList]
     aliases: Aliases
     scheme: Scheme
+    sources: int  # distinct sources, matched like titles
 
 
 def parse_request(body: Any) -> Request:
@@ -70,14 +71,20 @@ def parse_request(body: Any) -> Request:
     lists = []
     total = 0
     named: dict[tuple[str, str], int] = {}  # (source key, title key) -> list index, for titled lists
+    keys: dict[str, str] = {}  # text -> title_key(text): sources and titles repeat
     for index, raw in enumerate(raw_lists):
         path = ("lists", index)
         one = _parse_list(raw, path)
+        source_key = keys.get(one.source)
+        if source_key is None:
+            source_key = keys[one.source] = title_key(one.source)
+            if not source_key:
+                raise RankingError(f'the source "{one.source}" has no letter or digit', (*path, "source"))
         total += len(one.entries)
         if total > MAX_TOTAL_ENTRIES:
             raise RankingError(f"more than {MAX_TOTAL_ENTRIES} entries over all lists", path)
         if one.title:
-            ident = (title_key(one.source), title_key(one.title))
+            ident = (source_key, title_key(one.title))
             if ident in named:
                 first = named[ident]
                 raise RankingError(
@@ -87,7 +94,8 @@ def parse_request(body: Any) -> Request:
                 )
             named[ident] = index
         lists.append(one)
-    return Request(lists=lists, aliases=aliases, scheme=scheme)
+    sources = len({keys[one.source] for one in lists})
+    return Request(lists=lists, aliases=aliases, scheme=scheme, sources=sources)
 
 
 def _parse_list(raw: Any, path: Path) -> RankingList:
@@ -95,8 +103,6 @@ def _parse_list(raw: Any, path: Path) -> RankingList:
     source = _text(fields.get("source"), (*path, "source"), "source")
     if not source:
         raise RankingError("every list needs its source (the channel or portal that published it)", (*path, "source"))
-    if not title_key(source):
-        raise RankingError(f'the source "{source}" has no letter or digit', (*path, "source"))
     title = _text(fields.get("title", ""), (*path, "title"), "title")
     ranked = fields.get("ranked", True)
     if not isinstance(ranked, bool):

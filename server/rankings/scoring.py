@@ -68,10 +68,9 @@ def rank(request: Request) -> dict:
             current_rank, previous = index + 1, tied
         out["rank"] = current_rank
         ranking.append(out)
-    sources = {title_key(source) for source in {lst.source for lst in request.lists}}
     return {
         "ranking": ranking,
-        "totals": {"lists": len(request.lists), "sources": len(sources), "games": len(games)},
+        "totals": {"lists": len(request.lists), "sources": request.sources, "games": len(games)},
     }
 
 

@@ -29,7 +29,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-from .errors import RankingError, json_type
+from .errors import MapKey, RankingError, json_type
 from .limits import MAX_TEXT_LENGTH
 
 ARTICLES = frozenset({"the", "a", "an", "el", "la", "los", "las", "un", "una", "unos", "unas"})
@@ -96,7 +96,7 @@ class Aliases:
         written_by: dict[str, str] = {}  # alias key -> the spelling that defined it (for messages)
         self._spellings: dict[str, str] = {}
         for alias, target in table.items():
-            where = (*path, alias)
+            where = (*path, MapKey(alias))
             alias_key = _checked_key(alias, where, "alias")
             target_key = _checked_key(target, where, "target")
             self._spellings.setdefault(target_key, display(target))

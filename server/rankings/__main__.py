@@ -1,0 +1,5 @@
+"""`python -m server.rankings FILES...`: see server/rankings/cli.py."""
+
+from .cli import main
+
+raise SystemExit(main())
