@@ -1,0 +1,40 @@
+"""Building precise Phoenicia states: play from a seeded start, then edit the JSON state."""
+
+from __future__ import annotations
+
+import engines
+from engines.phoenicia.engine import _refresh
+
+ENGINE = engines.get("phoenicia")
+
+
+def game(seats: int = 2, seed: int = 1, options: dict | None = None) -> engines.LocalGame:
+    return engines.LocalGame("phoenicia", seats=seats, seed=seed, options=options)
+
+
+def set_turn(g: engines.LocalGame, order: list[int], turn: int = 0) -> None:
+    """Make `order` the round's turn order (order[0] the Overlord) and order[turn] active."""
+    st = g.state
+    st["order"] = list(order)
+    st["overlord"] = order[0]
+    st["turn"] = turn
+    st["active"] = order[turn]
+    st["phase"] = "turn"
+    st["step"] = "auctions"
+
+
+def player(g: engines.LocalGame, seat: int, **fields) -> dict:
+    """Edit a player's fields (hand, disks, cards, storehouses, ...) and refresh the tracks."""
+    p = g.state["players"][seat]
+    for k, v in fields.items():
+        p[k] = v
+    _refresh(p)
+    return p
+
+
+def tile(g: engines.LocalGame, seat: int, kind: str) -> dict:
+    return next(t for t in g.state["players"][seat]["tiles"] if t["kind"] == kind)
+
+
+def types(events: list[dict]) -> list[str]:
+    return [e["type"] for e in events]

@@ -1,0 +1,112 @@
+"""Rulebook 2a-2b and the end: the 32-VP check, the new Overlord, the display refill,
+both tie-breaks, and our end rule for an exhausted game."""
+
+from engines.phoenicia import data
+from engines.phoenicia.engine import Phoenicia
+
+from .helpers import game, player, set_turn, types
+
+
+def _vps(g, vps):
+    for s, v in enumerate(vps):
+        # VP through City Center purchases keeps the example small: bought VP count directly.
+        p = g.state["players"][s]
+        p["tiles"] = [t for t in p["tiles"] if t["kind"] != "city_center"]
+        extra = v - player(g, s)["vp"]
+        p["tiles"].append({"kind": "city_center", "slots": ["t"] * extra})
+        player(g, s)
+        assert p["vp"] == v
+
+
+def test_the_new_overlord_has_the_most_vp():
+    g = game(4, seed=2)
+    g.state["overlord"] = 0
+    _vps(g, [5, 9, 7, 3])
+    assert Phoenicia.next_overlord(g.state) == 1
+
+
+def test_an_overlord_tie_goes_to_the_tied_player_furthest_left_of_the_previous_overlord():
+    g = game(4, seed=2)
+    g.state["overlord"] = 2
+    _vps(g, [9, 9, 4, 4])
+    assert Phoenicia.next_overlord(g.state) == 0  # clockwise from seat 2: 3, 0, 1
+    g.state["overlord"] = 0
+    _vps(g, [9, 4, 4, 9])
+    assert Phoenicia.next_overlord(g.state) == 3
+    _vps(g, [9, 4, 4, 4])
+    assert Phoenicia.next_overlord(g.state) == 0  # alone at the top, he stays
+
+
+def test_display_is_refilled_to_one_card_per_player_and_the_overlord_changes():
+    g = game(3, seed=5)
+    set_turn(g, [1, 2, 0], turn=2)
+    g.state["display"] = ["Dyer"]
+    top = g.state["deck"][:2]
+    _vps(g, [2, 2, 6])
+    for s in range(3):
+        player(g, s, hand=[], disks=0)
+    ev = g.act(0, {"type": "end_turn"})
+    refill = next(e for e in ev if e["type"] == "display_refilled")
+    assert refill["cards"] == top
+    assert g.state["display"] == ["Dyer", *top]
+    assert g.state["overlord"] == 2
+    assert g.state["order"] == [2, 0, 1] and g.to_act() == {2}
+
+
+def test_the_game_ends_in_2a_when_someone_has_32_vp_most_vp_wins():
+    g = game(3, seed=5)
+    set_turn(g, [1, 2, 0], turn=2)
+    _vps(g, [20, 33, 35])
+    ev = g.act(0, {"type": "end_turn"})
+    assert types(ev)[-1] == "game_ended"
+    out = g.outcome()
+    assert out["winners"] == [2] and out["scores"] == [20, 33, 35]
+    assert out["details"][2]["vp"] == 35 and "production" in out["details"][2]
+    assert g.to_act() == set()
+
+
+def test_32_vp_during_the_turns_does_not_end_the_game_before_administration():
+    g = game(3, seed=5)
+    set_turn(g, [0, 1, 2], turn=0)
+    _vps(g, [33, 2, 2])
+    g.act(0, {"type": "end_turn"})
+    assert g.outcome() is None and g.to_act() == {1}
+
+
+def test_a_tie_at_the_end_goes_to_the_overlord_of_the_last_round():
+    g = game(3, seed=5)
+    set_turn(g, [1, 2, 0], turn=2)
+    _vps(g, [32, 34, 34])
+    player(g, 2, hand=[6, 6], disks=3)
+    player(g, 1, hand=[], disks=0)
+    g.act(0, {"type": "end_turn"})
+    assert g.outcome()["winners"] == [1]
+    assert g.outcome()["details"][1]["last_overlord"] is True
+
+
+def test_a_tie_without_the_overlord_goes_to_the_most_disks_and_production_cards():
+    g = game(3, seed=5)
+    set_turn(g, [0, 1, 2], turn=2)
+    _vps(g, [20, 34, 34])
+    player(g, 1, hand=[4], disks=3)
+    player(g, 2, hand=[5], disks=3)
+    g.act(2, {"type": "end_turn"})
+    out = g.outcome()
+    assert out["winners"] == [2]
+    assert [d["money"] for d in out["details"]][1:] == [7, 8]
+
+
+def test_an_exhausted_game_ends_after_rounds_without_any_change():
+    # Our edition: no deck, no display, nobody's VP or production moves for STALL_ROUNDS rounds.
+    g = game(2, seed=3)
+    g.state["deck"] = []
+    g.state["display"] = []
+    rounds = 0
+    while g.outcome() is None:
+        for s in sorted(g.to_act()):
+            acts = g.legal_actions(s)
+            g.act(s, next((a for a in acts if a["type"] == "end_turn"), acts[0]))
+        rounds += 1
+        assert rounds < 50
+    assert g.outcome()["reason"] == "exhausted"
+    assert g.state["stall"]["rounds"] == data.STALL_ROUNDS - 1
