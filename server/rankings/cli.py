@@ -198,9 +198,13 @@ def _csv_order(name: str, label: str, members: list[tuple[int, dict[str, str]]])
         except ValueError:
             raise InputError(f'{name}:{line}: position must be a whole number, not "{text}"') from None
         if not 1 <= position <= len(members):
-            raise InputError(f"{name}:{line}: position {position} is outside 1..{len(members)} ({label} has {len(members)} rows)")
+            raise InputError(
+                f"{name}:{line}: position {position} is outside 1..{len(members)} ({label} has {len(members)} rows)"
+            )
         if position in by_position:
-            raise InputError(f"{name}:{line}: position {position} is already taken in {label} (line {by_position[position][0]})")
+            raise InputError(
+                f"{name}:{line}: position {position} is already taken in {label} (line {by_position[position][0]})"
+            )
         by_position[position] = (line, row)
     return [by_position[p] for p in sorted(by_position)]
 
@@ -253,7 +257,9 @@ def _merge_aliases(loaded: _Loaded, table: Any, name: str) -> None:
         raise InputError(f"{name}: aliases must be an object {{spelling: canonical title}}, got {json_type(table)}")
     for alias, target in table.items():
         if alias in loaded.aliases and loaded.aliases[alias] != target:
-            raise InputError(f'{name}: alias "{alias}" points to "{target}" but another file says "{loaded.aliases[alias]}"')
+            raise InputError(
+                f'{name}: alias "{alias}" points to "{target}" but another file says "{loaded.aliases[alias]}"'
+            )
         loaded.aliases[alias] = target
 
 
@@ -383,6 +389,4 @@ def _fmt(value: int | float) -> str:
 
 def _width(text: str) -> int:
     """Columns `text` takes in a terminal (wide East Asian characters take two)."""
-    return sum(
-        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text
-    )
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)

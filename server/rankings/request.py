@@ -100,7 +100,7 @@ def parse_request(body: Any) -> Request:
 
 def _parse_list(raw: Any, path: Path) -> RankingList:
     fields = _read_object(raw, path, _LIST_FIELDS, "a list")
-    source = _text(fields.get("source"), (*path, "source"), "source")
+    source = _text(fields.get("source", ""), (*path, "source"), "source")
     if not source:
         raise RankingError("every list needs its source (the channel or portal that published it)", (*path, "source"))
     title = _text(fields.get("title", ""), (*path, "title"), "title")
@@ -161,7 +161,9 @@ def _points(value: Any, path: Path) -> Number:
 
 def _parse_aliases(raw: Any) -> Aliases:
     if not isinstance(raw, dict):
-        raise RankingError(f"expected an object mapping a spelling to its canonical title, got {json_type(raw)}", ("aliases",))
+        raise RankingError(
+            f"expected an object mapping a spelling to its canonical title, got {json_type(raw)}", ("aliases",)
+        )
     if len(raw) > MAX_ALIASES:
         raise RankingError(f"{len(raw)} aliases; at most {MAX_ALIASES} are allowed", ("aliases",))
     return Aliases(raw)

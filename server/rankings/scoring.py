@@ -147,7 +147,11 @@ def _score(games: dict[str, _Tally], scheme: Scheme, aliases: Aliases) -> list[t
             position_points += count * share
         appearances = sum(positions.values()) + sum(tally.unranked.values())
         firsts = positions.get(1, 0)
-        parts = (_hundredths(position_points), _hundredths(firsts * top_bonus), _hundredths(appearances * repetition_bonus))
+        parts = (
+            _hundredths(position_points),
+            _hundredths(firsts * top_bonus),
+            _hundredths(appearances * repetition_bonus),
+        )
         total = sum(parts)
         title = aliases.spelling(key) or max(tally.spellings.items(), key=lambda item: item[1])[0]
         countback = (*((p, -c) for p, c in sorted(positions.items())), _LAST)

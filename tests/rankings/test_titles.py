@@ -107,7 +107,10 @@ def test_issue_alias_merges_a_translation_and_shows_the_canonical_title():
 
 def test_alias_keys_and_values_are_matched_like_entries():
     body = {
-        "lists": [ranked("A", "Ticket to Ride: Legends of the West"), ranked("B", "aventureros al tren - leyendas del oeste")],
+        "lists": [
+            ranked("A", "Ticket to Ride: Legends of the West"),
+            ranked("B", "aventureros al tren - leyendas del oeste"),
+        ],
         "aliases": {"ticket to ride legends of the west": "Aventureros al Tren: Leyendas del Oeste"},
     }
     rows = by_title(body)
@@ -118,7 +121,11 @@ def test_alias_keys_and_values_are_matched_like_entries():
 
 def test_alias_chains_resolve():
     body = {
-        "lists": [ranked("A", "TtR Legends"), ranked("B", "Ticket to Ride Legends of the West"), ranked("C", "Leyendas")],
+        "lists": [
+            ranked("A", "TtR Legends"),
+            ranked("B", "Ticket to Ride Legends of the West"),
+            ranked("C", "Leyendas"),
+        ],
         "aliases": {
             "TtR Legends": "Ticket to Ride Legends of the West",
             "Ticket to Ride Legends of the West": "Aventureros al tren: Leyendas del oeste",
