@@ -311,8 +311,8 @@ def _resolve_replace_workers(ctx: Ctx, action: dict) -> dict:
 
 
 def _resolve_take_ownership(ctx: Ctx, action: dict) -> dict:
-    if ctx.owner == ctx.seat:
-        raise IllegalAction(f"{ctx.name}: you already own it; using it would do nothing")
+    # Our decision (RULES.md): the owner may use it too. Nothing changes hands, but the
+    # space is taken for the round, so nobody else can take the Post Office away.
     return {"pay": {}, "gain": {}, "take_ownership": ctx.space["id"]}
 
 
