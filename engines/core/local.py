@@ -23,6 +23,9 @@ def state_hash(state: State) -> str:
     return hashlib.sha256(canonical_json(state).encode()).hexdigest()
 
 
+_VALIDATORS: dict[str, Any] = {}
+
+
 def validate_setup(engine: Engine, seats: Any, options: Any) -> dict[str, Any]:
     if not isinstance(seats, int) or isinstance(seats, bool):
         raise InvalidOptions("seats must be an integer")
@@ -33,8 +36,13 @@ def validate_setup(engine: Engine, seats: Any, options: Any) -> dict[str, Any]:
     options = {} if options is None else options
     if not isinstance(options, dict):
         raise InvalidOptions("options must be a JSON object")
+    validator = _VALIDATORS.get(engine.name)
+    if validator is None or validator.schema is not engine.options_schema:
+        cls = jsonschema.validators.validator_for(engine.options_schema)
+        cls.check_schema(engine.options_schema)
+        validator = _VALIDATORS[engine.name] = cls(engine.options_schema)
     try:
-        jsonschema.validate(options, engine.options_schema)
+        validator.validate(options)
     except jsonschema.ValidationError as e:
         where = "/".join(str(p) for p in e.absolute_path) or "options"
         raise InvalidOptions(f"invalid option {where}: {e.message}") from None
