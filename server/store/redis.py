@@ -29,6 +29,8 @@ each event as soon as any replica appends it.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import json
 from collections.abc import AsyncIterator, Awaitable
 from typing import Any, NamedTuple, TypeVar
@@ -196,13 +198,14 @@ class RedisStore(EventStore):
         if scheme in _CLUSTER_SCHEMES:
             url, cluster = f"{_CLUSTER_SCHEMES[scheme]}{sep}{rest}", True
         self.block_ms = block_ms
-        self.cluster = cluster
         options: dict[str, Any] = {"socket_connect_timeout": 5, "socket_keepalive": True}
         self._client: aioredis.Redis | RedisCluster
         if cluster:
             self._client = RedisCluster.from_url(url, **options)
         else:
             self._client = aioredis.Redis.from_url(url, **options)
+        self._cluster = cluster
+        self._cluster_lock = asyncio.Lock()
         self._create = self._client.register_script(_CREATE)
         self._append = self._client.register_script(_APPEND)
         self._claim_seat = self._client.register_script(_CLAIM_SEAT)
@@ -211,13 +214,27 @@ class RedisStore(EventStore):
         self._version = self._client.register_script(_VERSION)
         self._get_meta = self._client.register_script(_GET_META)
 
-    @staticmethod
-    async def _call(awaitable: Awaitable[T]) -> T:
+    async def _call(self, awaitable: Awaitable[T]) -> T:
         """Await a Redis call; connection loss, timeouts and server errors become StoreError."""
         try:
+            if self._cluster and getattr(self._client, "_initialize", False):
+                await self._initialize_cluster()
             return await awaitable
         except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException, OSError) as e:
             raise StoreError(f"redis: {e}") from e
+        finally:
+            if inspect.iscoroutine(awaitable) and inspect.getcoroutinestate(awaitable) == inspect.CORO_CREATED:
+                awaitable.close()  # never started because the cluster could not be reached
+
+    async def _initialize_cluster(self) -> None:
+        # redis-py 8.1's async RedisCluster lets commands issued while the client is still
+        # initialising use connections that the initialisation then closes ("'NoneType' object
+        # has no attribute 'writelines'" under concurrent first calls). Initialise it once,
+        # alone, before the first command (and again when it resets itself after a failover;
+        # commands already in flight then are out of our hands).
+        async with self._cluster_lock:
+            if getattr(self._client, "_initialize", False):
+                await self._client.initialize()
 
     # -- writes ------------------------------------------------------------------------
 

@@ -1,0 +1,197 @@
+"""Redis-specific guarantees of RedisStore: key layout, hash slots, server-side atomicity, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+
+import pytest
+import redis.asyncio as aioredis
+from redis.crc import key_slot
+
+from server.store import Conflict, StoreError
+from server.store.redis import RedisStore, game_keys
+from tests.redis_server import RedisServer
+
+
+@pytest.fixture
+async def store(redis_url: str) -> AsyncIterator[RedisStore]:
+    s = RedisStore(redis_url, block_ms=1000)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def raw(redis_url: str) -> AsyncIterator[aioredis.Redis]:
+    client = aioredis.Redis.from_url(redis_url)
+    yield client
+    await client.aclose()
+
+
+def new_id() -> str:
+    return f"g-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.mark.parametrize("game_id", ["g1", "0f3c9a8e-2b1d-4c55-9e77-1a2b3c4d5e6f", "games/x", "ünï", "a:b:c"])
+def test_all_keys_of_a_game_share_one_hash_slot(game_id: str) -> None:
+    keys = game_keys(game_id)
+    assert len({key_slot(k.encode()) for k in keys}) == 1
+    assert key_slot(keys.events.encode()) == key_slot(game_id.encode())
+    assert keys.events == f"tablero:{{{game_id}}}:events"
+
+
+@pytest.mark.parametrize("game_id", ["", "a{b", "a}b", "{x}"])
+def test_a_game_id_that_would_move_the_hash_tag_is_refused(game_id: str) -> None:
+    with pytest.raises(ValueError):
+        game_keys(game_id)
+
+
+async def test_the_keys_on_the_server_have_the_documented_layout(store: RedisStore, raw: aioredis.Redis) -> None:
+    g = new_id()
+    await store.create(g, {"engine": "x", "claimed": [1]}, [{"type": "a"}, {"type": "b"}])
+    await store.append(g, 2, [{"type": "c"}], request_id="req-7")
+    await store.claim_seat(g, [0, 1])
+    await store.put_snapshot(g, 3, {"board": []})
+    keys = sorted([k.decode() async for k in raw.scan_iter(match=f"tablero:{{{g}}}:*")])
+    assert keys == sorted(f"tablero:{{{g}}}:{suffix}" for suffix in ("events", "meta", "claimed", "req", "snap"))
+    assert len({key_slot(k.encode()) for k in keys}) == 1
+    entries = await raw.xrange(f"tablero:{{{g}}}:events")
+    assert [(i, json.loads(f[b"e"])) for i, f in entries] == [
+        (b"1-0", {"type": "a"}),
+        (b"2-0", {"type": "b"}),
+        (b"3-0", {"type": "c"}),
+    ]
+    assert json.loads(await raw.get(f"tablero:{{{g}}}:meta")) == {"engine": "x", "claimed": [1]}
+    assert await raw.lrange(f"tablero:{{{g}}}:claimed", 0, -1) == [b"1", b"0"]
+    assert await raw.hgetall(f"tablero:{{{g}}}:req") == {b"req-7": b"3"}
+    assert json.loads(await raw.get(f"tablero:{{{g}}}:snap")) == {"version": 3, "state": {"board": []}}
+
+
+async def test_an_append_is_one_script_call_checked_on_the_server(
+    store: RedisStore, raw: aioredis.Redis, redis_url: str
+) -> None:
+    g = new_id()
+    await store.create(g, {}, [{"type": "a"}])
+    await store.append(g, 1, [{"type": "warm-up"}])  # the script is loaded and cached by now
+    await raw.ping()  # and both clients hold an open connection (no handshake in the trace)
+    marker = f"end-{uuid.uuid4().hex}"
+    seen: list[tuple[str, str]] = []
+    monitor_client = aioredis.Redis.from_url(redis_url)
+    try:
+        async with monitor_client.monitor() as monitor:
+            await store.append(g, 2, [{"type": "b"}], request_id="r")
+            with pytest.raises(Conflict):
+                await store.append(g, 2, [{"type": "stale"}])
+            await raw.echo(marker)
+            async with asyncio.timeout(5):
+                while True:
+                    command = await monitor.next_command()
+                    if marker in command["command"]:
+                        break
+                    seen.append((command["client_type"], command["command"].split()[0].upper()))
+    finally:
+        await monitor_client.aclose()
+    from_clients = [name for kind, name in seen if kind != "lua"]
+    from_scripts = [name for kind, name in seen if kind == "lua"]
+    # Python sent one EVALSHA per append; the reads and writes ran inside the script.
+    assert from_clients == ["EVALSHA", "EVALSHA"]
+    assert "XADD" in from_scripts and "XLEN" in from_scripts and "HSET" in from_scripts
+    assert await store.read(g) == [{"type": "a"}, {"type": "warm-up"}, {"type": "b"}]
+
+
+async def test_many_clients_appending_at_once_make_one_gapless_stream(redis_url: str, raw: aioredis.Redis) -> None:
+    clients = [RedisStore(redis_url) for _ in range(8)]
+    g = new_id()
+    await clients[0].create(g, {}, [])
+    wins: list[int] = []
+    try:
+
+        async def appender(c: int, round_: int, expected: int) -> None:
+            try:
+                wins.append(await clients[c].append(g, expected, [{"type": "x", "c": c, "round": round_}]))
+            except Conflict:
+                pass
+
+        for round_ in range(10):
+            # every client tries to append at the same version: exactly one wins each round
+            tasks = [appender(c, round_, round_) for c in range(len(clients)) for _ in range(3)]
+            await asyncio.gather(*tasks)
+            assert len(wins) == round_ + 1
+    finally:
+        for client in clients:
+            await client.close()
+    assert wins == list(range(1, 11))
+    ids = [entry_id for entry_id, _ in await raw.xrange(f"tablero:{{{g}}}:events")]
+    assert ids == [f"{n}-0".encode() for n in range(1, 11)]
+
+
+async def test_appends_survive_a_flushed_script_cache(store: RedisStore, raw: aioredis.Redis) -> None:
+    g = new_id()
+    await store.create(g, {}, [{"type": "a"}])
+    await raw.script_flush()
+    assert await store.append(g, 1, [{"type": "b"}]) == 2
+    assert await store.claim_seat(g, [0]) == 0
+
+
+async def test_an_unreachable_server_is_a_store_error() -> None:
+    with RedisServer() as server:
+        url = server.url
+    store = RedisStore(url)  # the server is gone: nothing listens on that port now
+    try:
+        with pytest.raises(StoreError):
+            await store.ping()
+        with pytest.raises(StoreError):
+            await store.append("g", 0, [{"type": "a"}])
+    finally:
+        await store.close()
+
+
+async def test_a_watch_ends_with_store_error_when_the_server_goes_away() -> None:
+    server = RedisServer().start()
+    store = RedisStore(server.url, block_ms=2000)
+    try:
+        g = new_id()
+        await store.create(g, {}, [{"type": "a"}])
+        async with aclosing(store.watch(g, 0)) as events:
+            assert await anext(events) == (1, {"type": "a"})
+            pending = asyncio.ensure_future(anext(events))
+            await asyncio.sleep(0.1)
+            await asyncio.to_thread(server.stop)
+            with pytest.raises(StoreError):
+                async with asyncio.timeout(10):
+                    await pending
+    finally:
+        server.stop()
+        await store.close()
+
+
+def test_cluster_urls_select_the_cluster_client() -> None:
+    from redis.asyncio.cluster import RedisCluster
+
+    # Creating the client does not connect yet.
+    assert isinstance(RedisStore("redis+cluster://127.0.0.1:7000")._client, RedisCluster)
+    assert isinstance(RedisStore("redis://127.0.0.1:7000", cluster=True)._client, RedisCluster)
+    assert not isinstance(RedisStore("redis://127.0.0.1:7000")._client, RedisCluster)
+
+
+async def test_a_fresh_cluster_client_takes_concurrent_first_calls(redis_cluster_url: str) -> None:
+    # Regression: redis-py 8.1's async RedisCluster broke commands issued while it initialised.
+    setup = RedisStore(redis_cluster_url)
+    try:
+        for _ in range(10):
+            g = new_id()
+            await setup.create(g, {}, [{"type": "a"}])
+            fresh = RedisStore(redis_cluster_url)
+            try:
+                results = await asyncio.gather(
+                    *(fresh.append(g, 1, [{"type": "b", "i": i}]) for i in range(20)), return_exceptions=True
+                )
+            finally:
+                await fresh.close()
+            assert results.count(2) == 1
+            assert sum(isinstance(r, Conflict) for r in results) == 19, [r for r in results if r != 2]
+    finally:
+        await setup.close()

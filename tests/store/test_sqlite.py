@@ -1,0 +1,178 @@
+"""SQLite-specific guarantees of SQLiteStore: file layout, a free event loop, one poller, close."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from pathlib import Path
+
+import pytest
+
+from server.store import Conflict, SQLiteStore, StoreError
+
+
+@pytest.fixture
+async def file_store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    store = SQLiteStore(str(tmp_path / "games.db"), poll_interval=0.05)
+    yield store
+    await store.close()
+
+
+async def test_a_file_store_uses_wal_and_keeps_events_as_json_rows(file_store: SQLiteStore) -> None:
+    await file_store.create("g", {"engine": "x"}, [{"type": "a"}])
+    await file_store.append("g", 1, [{"type": "b", "list": []}], request_id="r")
+    await file_store.put_snapshot("g", 2, {"s": 1})
+    conn = sqlite3.connect(file_store.path)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        rows = conn.execute("SELECT game_id, version, event FROM events ORDER BY version").fetchall()
+        assert [(g, v, json.loads(e)) for g, v, e in rows] == [
+            ("g", 1, {"type": "a"}),
+            ("g", 2, {"type": "b", "list": []}),
+        ]
+        assert conn.execute("SELECT request_id, version FROM requests").fetchall() == [("r", 2)]
+        assert conn.execute("SELECT version, state FROM snapshots").fetchall() == [(2, '{"s":1}')]
+        with pytest.raises(sqlite3.IntegrityError):  # (game_id, version) is the primary key
+            conn.execute("INSERT INTO events VALUES ('g', 2, '{}')")
+    finally:
+        conn.close()
+
+
+async def test_the_event_loop_keeps_running_while_the_database_is_locked(file_store: SQLiteStore) -> None:
+    await file_store.create("g", {}, [{"type": "a"}])
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_write_lock() -> None:
+        # Another process holding the write lock: the store's BEGIN IMMEDIATE must wait for it.
+        conn = sqlite3.connect(file_store.path, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        locked.set()
+        release.wait(5)
+        conn.execute("ROLLBACK")
+        conn.close()
+
+    holder = threading.Thread(target=hold_write_lock)
+    holder.start()
+    try:
+        assert await asyncio.to_thread(locked.wait, 5)
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        ticking = asyncio.ensure_future(ticker())
+        append = asyncio.ensure_future(file_store.append("g", 1, [{"type": "b"}]))
+        await asyncio.sleep(0.3)
+        assert not append.done()  # waiting for the lock...
+        assert ticks >= 10  # ...without blocking the loop
+        release.set()
+        assert await asyncio.wait_for(append, 5) == 2
+        ticking.cancel()
+    finally:
+        release.set()
+        holder.join()
+
+
+async def test_one_poller_serves_every_watcher_and_stops_with_the_last(file_store: SQLiteStore) -> None:
+    for g in ("g1", "g2"):
+        await file_store.create(g, {}, [{"type": "a"}])
+    watchers = [file_store.watch(g, 1) for g in ("g1", "g2", "g1")]
+    pending = [asyncio.ensure_future(anext(w)) for w in watchers]
+    await asyncio.sleep(0.1)
+    poller = file_store._poller
+    assert poller is not None and not poller.done()
+    assert sum(t.get_name() == "tablero-sqlite-poller" for t in asyncio.all_tasks()) == 1
+    # an append through another connection wakes the watchers of that game via the poller
+    other = SQLiteStore(file_store.path)
+    try:
+        await other.append("g1", 1, [{"type": "b"}])
+        await other.append("g2", 1, [{"type": "c"}])
+    finally:
+        await other.close()
+    got = await asyncio.wait_for(asyncio.gather(*pending), 5)
+    assert got == [(2, {"type": "b"}), (2, {"type": "c"}), (2, {"type": "b"})]
+    for w in watchers:
+        await w.aclose()
+    assert file_store._waiters == {}
+    await asyncio.wait_for(poller, 1)  # it ends by itself once nobody watches
+
+
+async def test_a_memory_store_needs_no_poller() -> None:
+    store = SQLiteStore()
+    try:
+        await store.create("g", {}, [])
+        async with aclosing(store.watch("g", 0)) as events:
+            pending = asyncio.ensure_future(anext(events))
+            await asyncio.sleep(0.05)
+            assert store._poller is None
+            await store.append("g", 0, [{"type": "a"}])
+            assert await asyncio.wait_for(pending, 1) == (1, {"type": "a"})
+    finally:
+        await store.close()
+
+
+async def test_a_live_event_reaches_a_watcher_at_once() -> None:
+    # In-process appends wake the watcher directly, not at the next poll.
+    store = SQLiteStore(poll_interval=10)
+    try:
+        await store.create("g", {}, [])
+        async with aclosing(store.watch("g", 0)) as events:
+            pending = asyncio.ensure_future(anext(events))
+            await asyncio.sleep(0.05)
+            started = time.monotonic()
+            await store.append("g", 0, [{"type": "a"}])
+            await asyncio.wait_for(pending, 1)
+            assert time.monotonic() - started < 0.5
+    finally:
+        await store.close()
+
+
+async def test_closing_the_store_ends_its_watchers_with_store_error(tmp_path: Path) -> None:
+    store = SQLiteStore(str(tmp_path / "games.db"), poll_interval=0.05)
+    await store.create("g", {}, [])
+    events = store.watch("g", 0)
+    pending = asyncio.ensure_future(anext(events))
+    await asyncio.sleep(0.05)
+    await store.close()
+    with pytest.raises(StoreError):
+        await asyncio.wait_for(pending, 1)
+    with pytest.raises(StoreError):
+        await store.version("g")
+    await store.close()  # closing twice is fine
+
+
+async def test_the_data_survives_reopening_the_file(tmp_path: Path) -> None:
+    path = str(tmp_path / "games.db")
+    first = SQLiteStore(path)
+    await first.create("g", {"engine": "x"}, [{"type": "a"}])
+    await first.append("g", 1, [{"type": "b"}], request_id="r")
+    await first.close()
+    second = SQLiteStore(path)
+    try:
+        assert await second.read("g") == [{"type": "a"}, {"type": "b"}]
+        assert await second.request_version("g", "r") == 2
+        with pytest.raises(Conflict):
+            await second.append("g", 1, [{"type": "c"}])
+    finally:
+        await second.close()
+
+
+async def test_events_that_are_not_json_are_refused_before_anything_is_written() -> None:
+    store = SQLiteStore()
+    try:
+        await store.create("g", {}, [])
+        with pytest.raises(ValueError):
+            await store.append("g", 0, [{"type": "a", "x": float("nan")}])
+        with pytest.raises(TypeError):
+            await store.append("g", 0, [{"type": "a", "x": object()}])
+        assert await store.version("g") == 0
+    finally:
+        await store.close()
