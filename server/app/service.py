@@ -12,6 +12,7 @@ import base64
 import copy
 import logging
 import random
+import re
 import secrets
 import time
 from collections import OrderedDict
@@ -44,6 +45,7 @@ from .errors import Aborted, FailedPrecondition, InvalidArgument, NotFound, Unav
 log = logging.getLogger("tablero.app")
 
 SEAT_KINDS = ("human", "open", "bot")
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_REQUEST_ID = 128
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
@@ -331,8 +333,8 @@ class GameService:
         self._cache.pop(game_id, None)
 
     async def _meta(self, game_id: Any) -> dict[str, Any]:
-        if not isinstance(game_id, str) or not game_id or len(game_id) > 64:
-            raise InvalidArgument("a game id is a short string")
+        if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
+            raise NotFound(f"no game {str(game_id)[:80]!r}: game ids are 1-64 letters, digits, '-' or '_'")
         with _Timed("get_meta"):
             return await self.store.get_meta(game_id)
 

@@ -143,6 +143,8 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(http, server):
     err(act(http, gid, other_tokens[0], {"type": "place", "cell": 4}), 403, "PERMISSION_DENIED")
     # unknown things
     err(http.get("/v1/games/nope-nope"), 404, "NOT_FOUND")
+    err(http.get("/v1/games/a{b}c"), 404, "NOT_FOUND")
+    err(http.get("/v1/games/" + "x" * 300), 404, "NOT_FOUND")
     err(act(http, "nope-nope", t0, {"type": "place", "cell": 4}), 403, "PERMISSION_DENIED")
     err(http.get("/v1/nowhere"), 404, "NOT_FOUND")
     err(http.delete(f"/v1/games/{gid}"), 405, "METHOD_NOT_ALLOWED")
