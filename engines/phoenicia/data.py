@@ -133,10 +133,13 @@ PRODUCTION_DECK = {4: 13, 5: 14, 6: 13}
 CARD_POINTS = 4  # seed-P 2c: one production card for every 4 points
 
 # --- our end rule for an exhausted game ------------------------------------------
-# The rulebook has no round limit. When the development deck and the display are
-# both empty, and nobody's VP or production changed for this many whole rounds,
-# nobody can found a city any more: the game ends at 2a as if someone had 32 (ours).
-STALL_ROUNDS = 3
+# The rulebook has no round limit, yet once the development deck is empty nobody may
+# be able to reach 32 VP. Ours: when the deck is empty and for this many whole rounds
+# nothing public changed (no card bought, no worker trained, employed or moved, no
+# tool, storehouse, VP or production gained), the game ends at 2a as if someone had
+# reached 32, with the same tie-breaks. Five rounds leave time to save up to any
+# storage limit.
+STALL_ROUNDS = 5
 
 
 def deck_for(seats: int) -> dict[int, list[str]]:

@@ -132,14 +132,6 @@ def _first(player: dict, kind: str, content: str | None) -> tuple[int, int] | No
     return None
 
 
-def _last_worker(player: dict, kind: str) -> tuple[int, int] | None:
-    found = None
-    for ti, si, s in _slots_of(player, kind):
-        if s == "w":
-            found = (ti, si)
-    return found
-
-
 def _owned_kinds(player: dict) -> list[str]:
     kinds = {t["kind"] for t in player["tiles"]}
     return [k for k in WORK_TABLEAUS if k in kinds]
@@ -148,6 +140,13 @@ def _owned_kinds(player: dict) -> list[str]:
 def _new_tile(kind: str) -> dict:
     n = CITY_CENTER["spaces"] if kind == "city_center" else TABLEAUS[kind]["slots"]
     return {"kind": kind, "slots": [None] * n}
+
+
+def _village_marks(state: dict) -> str:
+    """Everything public that progress changes (for our end rule of an exhausted game)."""
+    villages = [[p["vp"], p["production"], p["cards"], p["storehouses"], p["untrained"], p["trained"], p["tiles"]]
+                for p in state["players"]]
+    return json.dumps([villages, state["display"]], sort_keys=True)
 
 
 def first_display(set1: list[str], n: int) -> tuple[list[str], list[str], list[str]]:
@@ -385,10 +384,7 @@ class Phoenicia(Engine):
     def _on_overlord_changed(self, state, e):
         state["last_overlord"] = state["overlord"]
         state["overlord"] = e["seat"]
-        state["stall"] = {
-            "rounds": e["stall_rounds"],
-            "marks": [[p["vp"], p["production"]] for p in state["players"]],
-        }
+        state["stall"] = {"rounds": e["stall_rounds"], "marks": _village_marks(state)}
 
     def _on_display_refilled(self, state, e):
         k = len(e["cards"])
@@ -559,19 +555,21 @@ class Phoenicia(Engine):
     def _do_move(self, state, seat, action, emit):
         p = self._my_turn(state, seat, "Move")
         self._step_at_most(state, "workers", "Move")
-        src = self._tableau(p, action, "from", "Move")
+        ti = require_int(action, "from_tile", 0, len(p["tiles"]) - 1)
+        tile = p["tiles"][ti]
+        si = require_int(action, "from_slot", 0, len(tile["slots"]) - 1)
+        src = tile["kind"]
+        if src not in TABLEAUS or tile["slots"][si] != "w":
+            raise IllegalAction("Move: no worker stands on that space")
         dst = self._tableau(p, action, "to", "Move")
         if TABLEAUS[dst]["tool_cost"] <= TABLEAUS[src]["tool_cost"]:
             raise IllegalAction("Move: a worker moves only to a more costly activity")
-        origin = _last_worker(p, src)
-        if origin is None:
-            raise IllegalAction(f"Move: nobody works at {TABLEAUS[src]['title'][0]}")
         where = _first(p, dst, None)
         if where is None:
             raise IllegalAction(f"Move: {TABLEAUS[dst]['title'][0]} has no free space")
         cost = TABLEAUS[dst]["tool_cost"]
         cards, disks = self._payment(p, action, cost, "Move")
-        emit({"type": "worker_moved", "seat": seat, "from": src, "from_tile": origin[0], "from_slot": origin[1],
+        emit({"type": "worker_moved", "seat": seat, "from": src, "from_tile": ti, "from_slot": si,
               "tableau": dst, "tile": where[0], "slot": where[1], **self._paid(cards, disks, cost)})
 
     # 1c: tools, City Center, treasury --------------------------------------------
@@ -685,10 +683,9 @@ class Phoenicia(Engine):
         if max(p["vp"] for p in players) >= data.VP_TO_WIN:
             emit(self._end_event(state, "city_state"))
             return
-        marks = [[p["vp"], p["production"]] for p in players]
         stalled = 0
-        if not state["deck"] and not state["display"]:
-            stalled = state["stall"]["rounds"] + 1 if marks == state["stall"]["marks"] else 0
+        if not state["deck"]:
+            stalled = state["stall"]["rounds"] + 1 if _village_marks(state) == state["stall"]["marks"] else 0
         if stalled >= data.STALL_ROUNDS:
             emit(self._end_event(state, "exhausted"))
             return
@@ -806,12 +803,17 @@ class Phoenicia(Engine):
                         out.append({"type": "employ", "tableau": k, "cards": [], "disks": 0})
                     elif _first(p, k, None) is not None:
                         priced({"type": "employ", "tableau": k}, TABLEAUS[k]["tool_cost"])
-            for src in kinds:
-                if _last_worker(p, src) is None:
+            for ti, tile in enumerate(p["tiles"]):
+                src = tile["kind"]
+                if src not in TABLEAUS:
                     continue
-                for dst in kinds:
-                    if TABLEAUS[dst]["tool_cost"] > TABLEAUS[src]["tool_cost"] and _first(p, dst, None):
-                        priced({"type": "move", "from": src, "to": dst}, TABLEAUS[dst]["tool_cost"])
+                targets = [dst for dst in kinds if TABLEAUS[dst]["tool_cost"] > TABLEAUS[src]["tool_cost"]
+                           and _first(p, dst, None) is not None]
+                for si, content in enumerate(tile["slots"]):
+                    if content == "w":
+                        for dst in targets:
+                            priced({"type": "move", "from_tile": ti, "from_slot": si, "to": dst},
+                                   TABLEAUS[dst]["tool_cost"])
         if step <= 2:
             for k in kinds:
                 if _first(p, k, None) is not None:

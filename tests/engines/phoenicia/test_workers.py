@@ -57,7 +57,8 @@ def test_moving_a_worker_from_hunting_to_mining_pays_8_gains_the_difference_and_
     g.state["players"][0]["tiles"].append(_new_tile("mining"))
     player(g, 0)
     before = dict(g.state["players"][0])
-    ev = g.act(0, {"type": "move", "from": "hunting", "to": "mining", "cards": [4, 4], "disks": 0})
+    ev = g.act(0, {"type": "move", "from_tile": 0, "from_slot": 0, "to": "mining",
+                   "cards": [4, 4], "disks": 0})
     assert types(ev) == ["worker_moved"]
     p = g.state["players"][0]
     assert p["production"] - before["production"] == 2
@@ -70,7 +71,18 @@ def test_a_worker_moves_only_to_a_more_costly_activity():
     g = _me()
     assert not [a for a in g.legal_actions(0) if a["type"] == "move" and a["to"] == "hunting"]
     with pytest.raises(IllegalAction, match="more costly"):
-        g.act(0, {"type": "move", "from": "farming", "to": "hunting", "cards": [], "disks": 2})
+        g.act(0, {"type": "move", "from_tile": 1, "from_slot": 0, "to": "hunting", "cards": [], "disks": 2})
+
+
+def test_the_player_chooses_which_worker_moves():
+    g = _me(cards=["Tracker"], hand=[6], disks=0)
+    tile(g, 0, "hunting")["slots"][:2] = ["w", "w"]  # Improved Hunting: the second hunter produces 2
+    prod = player(g, 0)["production"]
+    moves = [a for a in g.legal_actions(0) if a["type"] == "move"]
+    assert {(a["from_tile"], a["from_slot"]) for a in moves} == {(0, 0), (0, 1)}
+    g.act(0, {"type": "move", "from_tile": 0, "from_slot": 0, "to": "farming", "cards": [6], "disks": 0})
+    assert tile(g, 0, "hunting")["slots"][:2] == ["t", "w"]
+    assert g.state["players"][0]["production"] == prod - 1 + 2
 
 
 def test_a_trained_worker_takes_a_tool_disk_for_free_and_gains_the_full_value():
