@@ -79,7 +79,9 @@ COIN_PILE_SIZES = ("1", "2")
 # --- riverboats (facts §2.5): 9 types x 5 tiles, capacities 1, 2, 2', 3, 3', 4, 5, 6, 7.
 # The nine benefits are seed-R's list in its order; the capacity each sits on is the facts
 # file's UNVERIFIED inference (seed order = smallest to largest) - OUR EDITION until checked.
-# benefit keys: coins, vp, harbor (steps), feature (barn|any estate feature), agents (up to).
+# benefit keys: coins, vp, harbor (steps), feature (barn|surveyor|any estate feature: seed-R calls
+# barns, wells and surveyors together estate features, with substitution when one runs out),
+# agents (may send up to that many workers to New Orleans).
 BOATS = [
     {"id": "1", "capacity": 1, "count": 5, "benefit": {"coins": 1, "harbor": 3}},
     {"id": "2a", "capacity": 2, "count": 5, "benefit": {"vp": 1, "harbor": 2}},
@@ -87,7 +89,7 @@ BOATS = [
     {"id": "3a", "capacity": 3, "count": 5, "benefit": {"vp": 3, "harbor": 1}},
     {"id": "3b", "capacity": 3, "count": 5, "benefit": {"vp": 3, "coins": 1}},
     {"id": "4", "capacity": 4, "count": 5, "benefit": {"feature": "barn"}},
-    {"id": "5", "capacity": 5, "count": 5, "benefit": {"surveyors": 1, "agents": 1}},
+    {"id": "5", "capacity": 5, "count": 5, "benefit": {"feature": "surveyor", "agents": 1}},
     {"id": "6", "capacity": 6, "count": 5, "benefit": {"feature": "any", "agents": 2}},
     {"id": "7", "capacity": 7, "count": 5, "benefit": {"feature": "any", "agents": 3}},
 ]
