@@ -189,6 +189,9 @@ def _resolve_build(ctx: Ctx, action: dict) -> dict:
         raise IllegalAction(f"{ctx.name}: {b['name']} is not in this game")
     if tile["owner"] is not None:
         raise IllegalAction(f"{ctx.name}: {b['name']} has already been built")
+    if isinstance(action.get("discount"), dict) and action["discount"].get("money"):
+        # FAQ 6: the discounts apply to the printed goods only; money is never reduced.
+        raise IllegalAction(f"{ctx.name}: the money in a cost (Mansion's $10) is never reduced")
     discount = _nonzero(_goods_field(action, "discount", GOODS))
     cost = b["cost"]
     allowed = discount_choices(cost, _build_discount(ctx))

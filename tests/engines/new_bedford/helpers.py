@@ -54,10 +54,11 @@ def set_bag(g: LocalGame, **tokens: int) -> None:
 
 
 def finish_action_phase(g: LocalGame, space: str = "forest") -> list[dict]:
-    """Everyone still to place puts workers on `space` until the action phase ends."""
+    """Everyone still to place puts workers on `space` until the action phase ends (or the
+    Inn's re-placement begins)."""
     events = []
     start = g.state["round"]
-    while g.state["round"] == start and g.state["phase"] in ("actions", "inn") and g.to_act():
+    while g.state["round"] == start and g.state["phase"] == "actions" and g.to_act():
         (seat,) = g.to_act()
         events += place(g, seat, space)
     return events
