@@ -90,7 +90,11 @@ def main() -> None:
         f"aggregate: {args.lists} lists × {args.entries} entries over {args.titles} titles "
         f"→ {totals['games']} games, {totals['sources']} sources; #1 {top['title']!r} with {top['points']} points"
     )
-    print("times: " + ", ".join(f"{t:.3f} s" for t in times) + f"; best {min(times):.3f} s, median {statistics.median(times):.3f} s")
+    print(
+        "times: "
+        + ", ".join(f"{t:.3f} s" for t in times)
+        + f"; best {min(times):.3f} s, median {statistics.median(times):.3f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ appearances share a rank — only the alphabetical order between them is arbitra
 from __future__ import annotations
 
 import math
+from collections import Counter
 from fractions import Fraction
 from typing import Any
 
@@ -76,35 +77,41 @@ def rank(request: Request) -> dict:
 
 def _tally(request: Request) -> dict[str, _Tally]:
     aliases = request.aliases
-    known: dict[str, tuple[str, str]] = {}  # entry as written -> (game key, spelling shown)
-    games: dict[str, _Tally] = {}
+    known: dict[str, str] = {}  # entry as written -> game key
+    written: dict[str, int] = {}  # entry as written -> how many lists write it so
+    places: dict[str, list[int]] = {}  # game key -> its places: a position, or -n for an unranked list of n
     for list_index, one in enumerate(request.lists):
         entries = one.entries
         length = len(entries)
-        ranked = one.ranked
-        seen: dict[str, int] = {}  # game key -> entry index, within this list
+        seen: set[str] = set()
         for entry_index, raw in enumerate(entries):
-            hit = known.get(raw) if type(raw) is str else None
-            if hit is None:
-                hit = known[raw] = _read_entry(raw, ("lists", list_index, "entries", entry_index), aliases)
-            key, shown = hit
-            if key in seen:
-                raise _duplicate(entries, seen[key], entry_index, ("lists", list_index, "entries", entry_index))
-            seen[key] = entry_index
-            tally = games.get(key)
-            if tally is None:
-                tally = games[key] = _Tally()
-            if ranked:
-                positions = tally.positions
-                positions[entry_index + 1] = positions.get(entry_index + 1, 0) + 1
+            key = known.get(raw) if type(raw) is str else None
+            if key is None:
+                key = known[raw] = _read_entry(raw, ("lists", list_index, "entries", entry_index), aliases)
+            seen.add(key)
+            if len(seen) == entry_index:
+                raise _duplicate(entries, known, entry_index, ("lists", list_index, "entries", entry_index))
+            written[raw] = written.get(raw, 0) + 1
+            mine = places.get(key)
+            if mine is None:
+                mine = places[key] = []
+            mine.append(entry_index + 1 if one.ranked else -length)
+    games: dict[str, _Tally] = {}
+    for key, mine in places.items():
+        tally = games[key] = _Tally()
+        for place, count in Counter(mine).items():
+            if place > 0:
+                tally.positions[place] = count
             else:
-                tally.unranked[length] = tally.unranked.get(length, 0) + 1
-            spellings = tally.spellings
-            spellings[shown] = spellings.get(shown, 0) + 1
+                tally.unranked[-place] = count
+    for raw, key in known.items():  # first seen first
+        spellings = games[key].spellings
+        shown = display(raw)
+        spellings[shown] = spellings.get(shown, 0) + written[raw]
     return games
 
 
-def _read_entry(raw: Any, path: tuple, aliases: Aliases) -> tuple[str, str]:
+def _read_entry(raw: Any, path: tuple, aliases: Aliases) -> str:
     if not isinstance(raw, str):
         raise RankingError(f"expected a game title (a string), got {json_type(raw)}", path)
     if len(raw) > MAX_TEXT_LENGTH:
@@ -112,10 +119,11 @@ def _read_entry(raw: Any, path: tuple, aliases: Aliases) -> tuple[str, str]:
     key = title_key(raw)
     if not key:
         raise RankingError(f'"{raw}" has no letter or digit: not a game title', path)
-    return aliases.resolve(key), display(raw)
+    return aliases.resolve(key)
 
 
-def _duplicate(entries: list, first: int, again: int, path: tuple) -> RankingError:
+def _duplicate(entries: list, known: dict[str, str], again: int, path: tuple) -> RankingError:
+    first = next(i for i, raw in enumerate(entries) if known[raw] == known[entries[again]])
     a, b = entries[first], entries[again]
     if a == b:
         detail = f'"{b}" appears twice in this list (also entries[{first}])'
@@ -132,14 +140,14 @@ def _score(games: dict[str, _Tally], scheme: Scheme, aliases: Aliases) -> list[t
     denominator = math.lcm(1, *(p.denominator for p in table))
     scaled = [int(p * denominator) for p in table]
     size = len(scaled)
-    top_bonus = Fraction(scheme.top_bonus)
-    repetition_bonus = Fraction(scheme.repetition_bonus)
+    top_bonus = _exact(scheme.top_bonus)
+    repetition_bonus = _exact(scheme.repetition_bonus)
     shares: dict[int, Fraction] = {}  # unranked list length -> points of each of its games
     rows = []
     for key, tally in games.items():
         positions = tally.positions
         points = sum(count * scaled[p - 1] for p, count in positions.items() if p <= size)
-        position_points = Fraction(points, denominator)
+        position_points = points if denominator == 1 else Fraction(points, denominator)
         for length, count in tally.unranked.items():
             share = shares.get(length)
             if share is None:
@@ -174,8 +182,14 @@ def _score(games: dict[str, _Tally], scheme: Scheme, aliases: Aliases) -> list[t
     return rows
 
 
-def _hundredths(value: Fraction) -> int:
+def _exact(value: int | float) -> int | Fraction:
+    return value if isinstance(value, int) else Fraction(value)
+
+
+def _hundredths(value: int | Fraction) -> int:
     """`value` in hundredths, rounded half up (values are never negative)."""
+    if type(value) is int:
+        return value * _SCALE
     return (value.numerator * 2 * _SCALE + value.denominator) // (2 * value.denominator)
 
 
