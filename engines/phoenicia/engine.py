@@ -176,7 +176,7 @@ class Phoenicia(Engine):
         },
         "additionalProperties": False,
     }
-    max_random_steps = 20_000
+    max_random_steps = 5_000  # kit games end in at most ~700 actions
 
     # --- setup ---------------------------------------------------------------
     def start(self, seats, options, rng):

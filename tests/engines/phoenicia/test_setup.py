@@ -3,10 +3,11 @@ the starting village, the Overlord and the first production card."""
 
 import pytest
 
+from engines.core import testkit
 from engines.phoenicia import data
 from engines.phoenicia.engine import first_display, scoring
 
-from .helpers import game
+from .helpers import ENGINE, game
 
 
 @pytest.mark.parametrize(("seats", "size"), [(2, 19), (3, 29), (4, 38), (5, 48)])
@@ -89,3 +90,9 @@ def test_card_table_has_ten_a_and_nine_b_cards_in_48_copies():
     a = [c for c in data.CARDS if c["ab"] == "A"]
     b = [c for c in data.CARDS if c["ab"] == "B"]
     assert (len(a), len(b), 3 * len(a) + 2 * len(b)) == (10, 9, 48)
+
+
+def test_an_introductory_game_plays_to_the_end_replays_and_hides():
+    g = testkit.run_all(ENGINE, 3, 5, {"preset_production": True})
+    assert g.outcome()["winners"]
+    assert "private" not in g.events[0]  # the preset 5s are known to everyone

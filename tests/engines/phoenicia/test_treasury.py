@@ -129,3 +129,38 @@ def test_the_production_deck_is_reshuffled_from_the_discards_when_it_runs_out():
     assert "secret" not in g.event_view(resh, 0)
     assert g.state["discard_pile"] == []
     assert sum(len(p["hand"]) for p in g.state["players"]) == 2
+
+
+@pytest.mark.parametrize(("disks", "cards", "rest"), [(0, 1, 2), (3, 2, 1)])
+def test_production_6_is_dealt_as_cards_of_4_plus_disks_counting_the_treasury(disks, cards, rest):
+    g = _last_turn()
+    # 6 production: hunter 1 + farmer 2 + a second farmer 2 + Glassmaking 1
+    g.state["players"][0]["tiles"][1]["slots"][1] = "w"
+    p = player(g, 0, hand=[], disks=disks, storehouses=3, cards=["Glassmaking"])
+    assert p["production"] == 6
+    ev = g.act(0, {"type": "end_turn"})
+    mine = next(e for e in ev if e["type"] == "production_dealt" and e["seat"] == 0)
+    assert (mine["cards"], mine["disks"]) == (cards, rest)
+    assert (len(g.state["players"][0]["hand"]), g.state["players"][0]["disks"]) == (cards, rest)
+
+
+def test_production_is_dealt_in_turn_order_from_the_new_overlord():
+    g = game(3, seed=2)
+    set_turn(g, [0, 1, 2], turn=2)
+    for s in range(3):
+        player(g, s, hand=[], disks=1)  # 3 + 1: one card each
+    g.state["players"][1]["tiles"].append({"kind": "city_center", "slots": ["t"]})  # seat 1 leads
+    player(g, 1)
+    g.state["production_deck"][:3] = [4, 5, 6]
+    ev = g.act(2, {"type": "end_turn"})
+    assert [e["seat"] for e in ev if e["type"] == "production_dealt"] == [1, 2, 0]
+    assert [g.state["players"][s]["hand"] for s in (1, 2, 0)] == [[4], [5], [6]]
+
+
+def test_payment_options_leave_out_superfluous_cards_and_disks():
+    opts = payment_options([4, 4, 6], 0, 2, 7)
+    assert ([4, 4], 0) in opts and ([6], 1) in opts
+    assert ([6, 4], 0) in opts  # both needed: without either, less than 7
+    assert ([6, 4, 4], 0) not in opts
+    assert all(sum(c) + d >= 7 for c, d in opts)
+    assert payment_options([5], 1, 0, 5) == [([5], 0)]
