@@ -14,7 +14,7 @@ Order: points (as reported) descending; then countback as in Formula 1 — more 
 more second places, and so on (unranked appearances have no place); then more appearances; then
 alphabetically by matching key (case, accents and a leading article ignored) and shown title.
 Ranks are standard competition ranks ("1, 2, 2, 4"): games equal on points, countback and
-appearances share a rank — only the alphabetical order between them is arbitrary.
+appearances share a rank; the alphabetical order between them is only a presentation order.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class _Tally:
     def __init__(self) -> None:
         self.positions: dict[int, int] = {}  # position in a ranked list -> how many lists
         self.unranked: dict[int, int] = {}  # length of an unranked list -> how many such lists
-        self.spellings: dict[str, int] = {}  # spelling as written -> how many entries, first seen first
+        self.spellings: dict[str, int] = {}  # spelling (whitespace tidied) -> how many entries, first seen first
 
 
 def aggregate(body: Any) -> dict:
