@@ -3,7 +3,7 @@
 
 MAX_LISTS = 20_000  # lists per request
 MAX_ENTRIES_PER_LIST = 200  # entries per list ("top 100" lists exist; 200 leaves room)
-MAX_TOTAL_ENTRIES = 1_000_000  # entries over all lists (≈ 2–3 s of work on one core)
+MAX_TOTAL_ENTRIES = 1_000_000  # entries over all lists (≈ 3 s of work, see bench/rankings.py)
 MAX_TEXT_LENGTH = 200  # characters in a title, an entry, a source or an alias
 MAX_ALIASES = 10_000  # entries in the alias table
 MAX_POSITION_POINTS = MAX_ENTRIES_PER_LIST  # rows of a scheme's points table
