@@ -317,7 +317,7 @@ def _apply_patch(spec: dict[str, Any], resources: list[_Resource], directory: Pa
         return
     if directive is not None:
         raise Unsupported(f"{directory}: $patch: {directive}")
-    if patch["kind"] not in _NAMESPACED_KINDS - {"ServiceMonitor"} | _CLUSTER_KINDS:
+    if patch["kind"] not in (_NAMESPACED_KINDS - {"ServiceMonitor"}) | _CLUSTER_KINDS:
         raise Unsupported(f"{directory}: strategic merge into {patch['kind']} (no merge schema)")
     target.obj = strategic_merge(target.obj, patch)
 

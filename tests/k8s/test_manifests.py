@@ -105,8 +105,8 @@ def test_validator_rejects_broken_deployments(version):
         assert schema_errors(broken, version), f"{label} was not caught"
 
 
-def test_prestop_sleep_needs_kubernetes_1_30():
-    # The schemas are versioned: the native sleep action does not exist before 1.29.
+def test_schemas_are_versioned_so_the_prestop_sleep_is_unknown_to_1_28():
+    # Why 1.30 is the oldest supported version: the native sleep action came (alpha) in 1.29.
     deployment = server(render("base"))
     assert any("sleep" in e for e in schema_errors(deployment, "1.28"))
 
@@ -374,6 +374,16 @@ def test_env_sources_exist_except_the_out_of_band_production_secret(name):
                 secret = source["secretRef"]["name"]
                 present = find(objs, "Secret", secret)
                 assert present if name != "overlays/production" else not present, secret
+
+
+def test_dev_is_one_replica_on_sqlite_without_the_scale_out_pieces():
+    objs = render("overlays/dev")
+    assert server(objs)["spec"]["replicas"] == 1
+    data = config_data(objs)
+    assert "TABLERO_REDIS_URL" not in data and data["TABLERO_DB"]
+    for kind in ("HorizontalPodAutoscaler", "PodDisruptionBudget", "ServiceMonitor", "StatefulSet"):
+        assert not find(objs, kind), kind
+    assert [s["metadata"]["name"] for s in find(objs, "Service")] == ["tablero"]
 
 
 def test_base_ships_only_an_obvious_placeholder_secret():
