@@ -57,8 +57,9 @@ FEATURES = ("barn", "well", "surveyor")
 ACTION_TYPES = {
     "choose_phase", "place_worker", "skip", "plant", "plant_from_pile", "return_workers", "claim_boat", "pass",
     "take_opportunity", "take_opportunity_from_deck", "survey", "survey_card", "choose_bonus", "place_barn",
-    "place_well", "take_surveyor", "decline", "send_agents",
+    "place_well", "take_surveyor", "decline", "send_agents", "draw_tile", "plant_drawn", "draw_opportunity",
 }
+COIN_TYPES = ("plant_from_pile", "take_opportunity_from_deck", "draw_tile", "draw_opportunity")
 SCORING_BONUSES = ("coin", "harbor", "agent")
 PHASE_TITLE = {"draft": "Phase draft", "cultivation": "Cultivation", "planting": "Planting",
                "harvest": "Harvest & Shipping", "opportunity": "Opportunity", "scoring": "Scoring"}
@@ -74,7 +75,13 @@ class Riverboat(Engine):
     min_seats = 2
     max_seats = 4
     version = 1
-    options_schema = {"type": "object", "properties": {}, "additionalProperties": False}
+    # coin_draws: "choose" (seed-R: the coin lets you choose from the pile / deck) or "blind"
+    # (the reading of issue 4: the coin draws the top tile or card unseen). See RULES.md.
+    options_schema = {
+        "type": "object",
+        "properties": {"coin_draws": {"enum": ["choose", "blind"], "default": "choose"}},
+        "additionalProperties": False,
+    }
     max_random_steps = 3000
 
     # ------------------------------------------------------------------ setup
@@ -131,7 +138,8 @@ class Riverboat(Engine):
             "opp_spaces": list(event["opportunity_spaces"]),
             "supply": supply, "players": players,
             "claims": [0] * n, "done": [False] * n, "surveyed": [0] * n,
-            "pending": [], "vp_seq": 0, "result": None,
+            "pending": [], "vp_seq": 0, "result": None, "held": None,
+            "blind": (event.get("options") or {}).get("coin_draws") == "blind",
         }
 
     # ------------------------------------------------------------------ evolve
@@ -225,13 +233,24 @@ class Riverboat(Engine):
         for cell, crop in zip(e["cells"], crops, strict=True):
             p["crop"][cell] = crop
         size = str(len(crops))
-        if e["slot"] is None:
+        if e.get("drawn"):
+            s["held"] = None
+            s["pending"].pop(0)
+        elif e["slot"] is None:
             self._pay_coin(s, seat)
             s["piles"][size] = list(e["secret"]["pile"])
         else:
             s["slots"][size][e["slot"]] = None
         self._add_vp(s, seat, e["vp"], "crop_tiles")
         s["turn"] = _next(s, seat)
+
+    def _on_tile_drawn(self, s, e):
+        # Blind coin draw: the top tile of the pile, seen only by its drawer until placed.
+        seat = e["seat"]
+        self._pay_coin(s, seat)
+        kind = s["piles"][str(e["size"])].pop(0)
+        s["held"] = {"seat": seat, "kind": kind}
+        s["pending"].append({"seat": seat, "kind": "place_drawn_tile"})
 
     def _on_workers_returned(self, s, e):
         p = s["players"][e["seat"]]
@@ -303,8 +322,12 @@ class Riverboat(Engine):
         s["players"][seat]["opps"].append({"id": e["card"], "scored": False})
         if e["space"] is None:
             self._pay_coin(s, seat)
-            s["opp_deck"] = list(e["secret"]["deck"])
-            s["opp_known_bottom"] = 0
+            if e.get("drawn"):
+                s["opp_deck"].pop(0)
+                s["opp_known_bottom"] = min(s["opp_known_bottom"], len(s["opp_deck"]))
+            else:
+                s["opp_deck"] = list(e["secret"]["deck"])
+                s["opp_known_bottom"] = 0
         else:
             s["opp_spaces"][e["space"]] = None
             self._apply_gains(s, seat, e["gains"], "card_space_bonus")
@@ -479,6 +502,10 @@ class Riverboat(Engine):
             return out
         if kind == "feature":
             return self._feature_options(s, item)
+        if kind == "place_drawn_tile":
+            crops = TILE_KINDS[s["held"]["kind"]]["crops"]
+            return [{"type": "plant_drawn", "cells": cells}
+                    for cells in board.placements(board.uncovered_workers(p), crops)]
         if kind == "agents":
             top = min(item["max"], p["workers"])
             return [{"type": "send_agents", "count": k} for k in range(top + 1)] if top > 0 else []
@@ -512,11 +539,17 @@ class Riverboat(Engine):
         return out
 
     def _pile_plants(self, s: dict, p: dict) -> list[dict]:
-        """seed-R phase 2 coin ability: choose a 1- or 2-hex tile from its draw pile."""
+        """seed-R phase 2 coin ability: choose a 1- or 2-hex tile from its draw pile (option
+        "blind": draw the top tile of the 1- or 2-hex pile; offered only when a tile of that
+        size fits, so a drawn tile can always be placed)."""
         if p["coins"] <= 0:
             return []
         free = board.uncovered_workers(p)
         out = []
+        if s["blind"]:
+            probe = {"1": ["beet"], "2": ["beet", "wheat"]}
+            return [{"type": "draw_tile", "size": int(size)} for size in COIN_PILE_SIZES
+                    if s["piles"][size] and board.placements(free, probe[size])]
         for size in COIN_PILE_SIZES:
             for kind in sorted(set(s["piles"][size])):
                 for cells in board.placements(free, TILE_KINDS[kind]["crops"]):
@@ -535,8 +568,11 @@ class Riverboat(Engine):
     def _opportunity_actions(self, s: dict, seat: int) -> list[dict]:
         p = s["players"][seat]
         out = [{"type": "take_opportunity", "space": i} for i, c in enumerate(s["opp_spaces"]) if c is not None]
-        if p["coins"] > 0:
-            out += [{"type": "take_opportunity_from_deck", "card": c} for c in sorted(set(s["opp_deck"]))]
+        if p["coins"] > 0 and s["opp_deck"]:
+            if s["blind"]:
+                out.append({"type": "draw_opportunity"})
+            else:
+                out += [{"type": "take_opportunity_from_deck", "card": c} for c in sorted(set(s["opp_deck"]))]
         return out
 
     def legal_actions(self, state, seat):
@@ -595,6 +631,10 @@ class Riverboat(Engine):
             require_int(action, "cell", 0, board.CELLS - 1)
         elif t == "send_agents":
             require_int(action, "count", 0, 3)
+        elif t == "draw_tile":
+            require_int(action, "size", 1, 2)
+        elif t == "plant_drawn":
+            self._check_cells(action)
         return t
 
     def _check_cells(self, action: dict) -> None:
@@ -609,7 +649,7 @@ class Riverboat(Engine):
         if s["pending"]:
             return f"{where}: first resolve your pending decision ({s['pending'][0]['kind'].replace('_', ' ')})"
         p = s["players"][seat]
-        if action.get("coin") is True or t in ("plant_from_pile", "take_opportunity_from_deck"):
+        if action.get("coin") is True or t in COIN_TYPES:
             if p["coins"] <= 0:
                 return f"{where}: you have no coin to spend"
         if t == "place_worker" and s["phase"] == "cultivation":
@@ -673,6 +713,17 @@ class Riverboat(Engine):
             return [{"type": "tile_planted", "seat": seat, "kind": kind, "slot": None, "cells": a["cells"],
                      "crops": TILE_KINDS[kind]["crops"], "vp": TILE_VP[int(size)], "coin": True,
                      "secret": {"pile": pile}}]
+        if t == "draw_tile":
+            kind = s["piles"][str(a["size"])][0]
+            return [{"type": "tile_drawn", "seat": seat, "size": a["size"], "private": {str(seat): {"kind": kind}}}]
+        if t == "plant_drawn":
+            kind = s["held"]["kind"]
+            return [{"type": "tile_planted", "seat": seat, "kind": kind, "slot": None, "cells": a["cells"],
+                     "crops": TILE_KINDS[kind]["crops"], "vp": TILE_VP[len(a["cells"])], "coin": True,
+                     "drawn": True}]
+        if t == "draw_opportunity":
+            return [{"type": "opportunity_taken", "seat": seat, "card": s["opp_deck"][0], "space": None,
+                     "gains": {}, "drawn": True}]
         if t == "return_workers":
             return [{"type": "workers_returned", "seat": seat, "cells": board.uncovered_workers(p)}]
         if t == "claim_boat":
@@ -906,11 +957,19 @@ class Riverboat(Engine):
             "opportunity_spaces": [{"card": c, "bonus": CARD_SPACE_BONUSES[i]} for i, c in enumerate(s["opp_spaces"])],
             "opportunity_deck_size": len(s["opp_deck"]),
             "opportunity_deck_bottom": s["opp_deck"][len(s["opp_deck"]) - s["opp_known_bottom"]:],
+            "held_tile": self._held_view(s, seat),
             "supply": dict(s["supply"]),
             "field_colours": list(FIELD_COLOURS.values()),
             "players": players,
             "result": copy.deepcopy(s["result"]),
         }
+
+    def _held_view(self, s: dict, seat: int | None) -> dict | None:
+        held = s["held"]
+        if held is None:
+            return None
+        size = TILE_KINDS[held["kind"]]["size"]
+        return {"seat": held["seat"], "size": size, "kind": held["kind"] if seat == held["seat"] else None}
 
     def outcome(self, state):
         return copy.deepcopy(state["result"]) if state["phase"] == "over" else None
@@ -927,12 +986,21 @@ class Riverboat(Engine):
         top = deck[:k]
         rng.shuffle(top)
         s["opp_deck"] = top + deck[k:]
+        held = s["held"]
+        if held is not None and viewer != held["seat"]:
+            # A tile drawn blind is known only to its drawer: anyone else sees one unknown tile
+            # of that size, drawn from the same pool as the pile.
+            size = str(TILE_KINDS[held["kind"]]["size"])
+            pool = [held["kind"], *s["piles"][size]]
+            rng.shuffle(pool)
+            held["kind"] = pool[0]
+            s["piles"][size] = pool[1:]
         return s
 
     def random_action(self, state, seat, actions, rng):
         # Random play: mostly the plain actions, now and then a coin, a pass or a skip.
         plain = [a for a in actions if not a.get("coin") and a["type"] not in (
-            "pass", "skip", "decline", "plant_from_pile", "take_opportunity_from_deck", "return_workers")]
+            "pass", "skip", "decline", "return_workers", *COIN_TYPES)]
         if plain and rng.random() < 0.85:
             return rng.choice(plain)
         return rng.choice(actions)
