@@ -39,6 +39,17 @@ ACTION_TYPES = {
 }
 
 
+# Fields each action may carry (place_worker's depend on the space: spaces.resolve).
+FIELDS = {
+    "choose_starting_goods": {"type", "lumber", "food", "brick", "money"},
+    "buy_goods": {"type", "good"},
+    "return_ship": {"type", "pay", "sell"},
+    "buy_whale": {"type", "kind"},
+    "pick_whale": {"type", "kind"},
+    "pass": {"type"},
+}
+
+
 def clone(value: Any) -> Any:
     """Deep copy of a plain JSON value (faster than copy.deepcopy)."""
     if isinstance(value, dict):
@@ -277,6 +288,9 @@ class NewBedford(Engine):
     # --- decide -------------------------------------------------------------
     def decide(self, state, seat, action, rng):
         t = require_action_type(action, ACTION_TYPES)
+        fields = FIELDS.get(t)
+        if fields is not None and set(action) - fields:
+            raise InvalidAction(f"{t}: unknown field(s) {', '.join(sorted(set(action) - fields))}")
         if state["phase"] == "over":
             raise IllegalAction("the game is over")
         actor = self._actor(state)
@@ -334,9 +348,6 @@ class NewBedford(Engine):
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise InvalidAction(f"choose_starting_goods: {k!r} must be a non-negative integer")
             goods[k] = v
-        extra = set(action) - {"type", "lumber", "food", "brick", "money"}
-        if extra:
-            raise InvalidAction(f"choose_starting_goods: unknown field(s) {', '.join(sorted(extra))}")
         value = goods["money"] + sum(goods[g] * data.GOOD_VALUE[g] for g in GOODS)
         if value != data.STARTING_VALUE:
             raise IllegalAction(
@@ -361,9 +372,6 @@ class NewBedford(Engine):
         hold = state["players"][seat]["ships"][ship - 1]["hold"]
         pay = _whale_field(action, "pay")
         sell = _whale_field(action, "sell")
-        extra = set(action) - {"type", "pay", "sell"}
-        if extra:
-            raise InvalidAction(f"return_ship: unknown field(s) {', '.join(sorted(extra))}")
         for k in WHALE_KINDS:
             if pay[k] + sell[k] != hold[k]:
                 raise IllegalAction(
@@ -628,7 +636,27 @@ class NewBedford(Engine):
         # Every fact is public (FAQ 1), the ocean bag's contents by kind included.
         v["score_preview"] = [scoring.score_seat(state, s) for s in range(state["seats"])]
         v["building_names"] = {b: data.BUILDING_BY_ID[b]["name"] for b in state["buildings"]}
+        v["awaiting"] = self._awaiting(state)
         return v
+
+    def _awaiting(self, state) -> dict | None:
+        """The decision the game waits for, in words a client can show."""
+        seat = self._actor(state)
+        if seat is None:
+            return None
+        phase = state["phase"]
+        if phase == "setup":
+            return {"seat": seat, "decision": "choose_starting_goods"}
+        if phase in ("actions", "inn"):
+            return {"seat": seat, "decision": "place_worker", "inn": phase == "inn",
+                    "may_buy_goods": not state["bought"]}
+        if phase == "movement":
+            sale = state["sale"]
+            if sale is not None:
+                return {"seat": seat, "decision": "buy_whale", "seller": sale["seller"],
+                        "for_sale": dict(sale["whales"])}
+            return {"seat": seat, "decision": "return_ship", "ship": state["track"][data.RETURN_ROW][0][1]}
+        return {"seat": seat, "decision": "pick_whale", "ship": state["picks"][0][1]}
 
     def outcome(self, state):
         return clone(state["result"]) if state["result"] is not None else None

@@ -255,3 +255,11 @@ def test_the_action_phase_ends_when_everyone_placed_both_workers():
     assert [e["type"] for e in evs][1:] == ["ships_moved", "whales_drawn", "round_ended"]
     assert g.state["round"] == 2 and g.state["phase"] == "actions"
     assert ENGINE.to_act(g.state) == {1}  # the Ship's Wheel moved one player to the left
+
+
+def test_actions_with_unknown_fields_are_invalid():
+    g = game()
+    with pytest.raises(InvalidAction, match="unknown field"):
+        g.act(0, {"type": "buy_goods", "good": "food", "amount": 3})
+    with pytest.raises(InvalidAction):
+        g.act(0, {"type": "buy_goods", "good": "brick"})

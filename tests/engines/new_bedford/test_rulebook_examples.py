@@ -237,3 +237,14 @@ def test_faq9_the_seller_cannot_stop_others_buying_and_may_sell_any_number_of_wh
     g.act(1, {"type": "buy_whale", "kind": "right"})
     g.act(1, {"type": "buy_whale", "kind": "right"})
     assert player(g, 1)["returned"]["right"] == 2
+
+
+def test_the_view_names_the_awaited_decision():
+    g = game(seats=2)
+    assert ENGINE.view(g.state, 1)["awaiting"] == {
+        "seat": 0, "decision": "place_worker", "inn": False, "may_buy_goods": True,
+    }
+    at_sea(g, 0, 2, 1, right=1)
+    set_bag(g)
+    finish_action_phase(g)
+    assert ENGINE.view(g.state, None)["awaiting"] == {"seat": 0, "decision": "return_ship", "ship": 2}
