@@ -30,6 +30,7 @@ each event as soon as any replica appends it.
 from __future__ import annotations
 
 import asyncio
+import collections
 import inspect
 import json
 from collections.abc import AsyncIterator, Awaitable
@@ -208,6 +209,7 @@ class RedisStore(EventStore):
             self._client = aioredis.Redis.from_url(url, **options)
         self._cluster = cluster
         self._cluster_lock = asyncio.Lock()
+        self._feeds: dict[str, _Feed] = {}  # game_id -> the shared XREAD loop of its watchers
         self._create = self._client.register_script(_CREATE)
         self._append = self._client.register_script(_APPEND)
         self._claim_seat = self._client.register_script(_CLAIM_SEAT)
@@ -327,26 +329,83 @@ class RedisStore(EventStore):
     # -- watch -------------------------------------------------------------------------
 
     async def watch(self, game_id: str, after_version: int) -> AsyncIterator[tuple[int, Event]]:
-        k = game_keys(game_id)
+        game_keys(game_id)
+        await self.version(game_id)  # GameNotFound for an unknown game, before any waiting
         last = max(after_version, 0)
-        # History first, in pages (read() raises GameNotFound for an unknown game)...
-        while True:
-            page = await self.read(game_id, last, _WATCH_PAGE)
-            for event in page:
-                last += 1
-                yield last, event
-            if len(page) < _WATCH_PAGE:
-                break
-        # ...then push: XREAD BLOCK returns as soon as any replica appended after `last`.
-        while True:
-            # Each waiting watcher holds one pooled connection while it blocks; a cancelled
-            # XREAD makes redis-py drop that connection, which unblocks it on the server.
-            reply = await self._call(
-                self._client.xread({k.events: f"{last}-0"}, count=_WATCH_PAGE, block=self.block_ms)
+        watcher = _Watcher()
+        # Subscribe first, then read: whatever is appended after the read reaches us through
+        # the feed, and what both deliver is skipped by version.
+        self._subscribe(game_id, watcher, last)
+        try:
+            catch_up = True
+            while True:
+                watcher.wakeup.clear()
+                if watcher.error is not None:
+                    raise watcher.error
+                if watcher.overflow:
+                    watcher.overflow, catch_up = False, True
+                    watcher.buffer.clear()
+                while not catch_up and watcher.buffer:
+                    version, event = watcher.buffer.popleft()
+                    if version == last + 1:
+                        last = version
+                        yield version, event
+                    elif version > last + 1:  # pushed before we caught up: read the gap
+                        catch_up = True
+                if catch_up:
+                    page = await self.read(game_id, last, _WATCH_PAGE)
+                    for event in page:
+                        last += 1
+                        yield last, event
+                    catch_up = len(page) == _WATCH_PAGE
+                    continue
+                await watcher.wakeup.wait()
+        finally:
+            self._unsubscribe(game_id, watcher)
+
+    def _subscribe(self, game_id: str, watcher: _Watcher, after_version: int) -> None:
+        feed = self._feeds.get(game_id)
+        if feed is None:
+            feed = self._feeds[game_id] = _Feed(after_version)
+            feed.task = asyncio.get_running_loop().create_task(
+                self._run_feed(game_id, feed), name=f"tablero-redis-feed-{game_id}"
             )
-            for entry_id, fields in _stream_entries(reply):
-                last = _version_of(entry_id)
-                yield last, json.loads(fields[b"e"])
+        feed.watchers.add(watcher)
+
+    def _unsubscribe(self, game_id: str, watcher: _Watcher) -> None:
+        feed = self._feeds.get(game_id)
+        if feed is None or watcher not in feed.watchers:
+            return
+        feed.watchers.discard(watcher)
+        if not feed.watchers:
+            # Cancelling the blocked XREAD makes redis-py drop its connection, which
+            # unblocks it on the server.
+            del self._feeds[game_id]
+            if feed.task is not None:
+                feed.task.cancel()
+
+    async def _run_feed(self, game_id: str, feed: _Feed) -> None:
+        """One XREAD BLOCK loop per watched game in this process, shared by its watchers:
+        a replica holds one blocked Redis connection per game watched, not per watcher."""
+        key = game_keys(game_id).events
+        try:
+            while feed.watchers:
+                reply = await self._call(
+                    self._client.xread({key: f"{feed.last}-0"}, count=_WATCH_PAGE, block=self.block_ms)
+                )
+                batch = [
+                    (_version_of(entry_id), json.loads(fields[b"e"])) for entry_id, fields in _stream_entries(reply)
+                ]
+                if batch:
+                    feed.last = batch[-1][0]
+                    for watcher in list(feed.watchers):
+                        watcher.push(batch)
+        except StoreError as e:
+            for watcher in list(feed.watchers):
+                watcher.fail(e)
+        finally:
+            if self._feeds.get(game_id) is feed:
+                del self._feeds[game_id]
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -354,7 +413,46 @@ class RedisStore(EventStore):
         await self._call(self._client.ping())
 
     async def close(self) -> None:
+        feeds, self._feeds = list(self._feeds.values()), {}
+        for feed in feeds:
+            for watcher in feed.watchers:
+                watcher.fail(StoreError("the Redis store is closed"))
+            if feed.task is not None:
+                feed.task.cancel()
+        await asyncio.gather(*(feed.task for feed in feeds if feed.task is not None), return_exceptions=True)
         await self._client.aclose()
+
+
+class _Watcher:
+    """What the feed hands to one watch() iteration: a bounded buffer and a wake-up."""
+
+    # A watcher that falls this far behind drops its buffer and re-reads from the store.
+    MAX_BUFFER = 1000
+
+    def __init__(self) -> None:
+        self.buffer: collections.deque[tuple[int, Event]] = collections.deque()
+        self.wakeup = asyncio.Event()
+        self.overflow = False
+        self.error: StoreError | None = None
+
+    def push(self, batch: list[tuple[int, Event]]) -> None:
+        if self.overflow or len(self.buffer) + len(batch) > self.MAX_BUFFER:
+            self.overflow = True
+            self.buffer.clear()
+        else:
+            self.buffer.extend(batch)
+        self.wakeup.set()
+
+    def fail(self, error: StoreError) -> None:
+        self.error = error
+        self.wakeup.set()
+
+
+class _Feed:
+    def __init__(self, after_version: int) -> None:
+        self.last = after_version  # the feed reads entries after "<last>-0"
+        self.watchers: set[_Watcher] = set()
+        self.task: asyncio.Task[None] | None = None
 
 
 def _stream_entries(reply: Any) -> list[tuple[Any, Any]]:

@@ -61,12 +61,12 @@ class Backend:
         """How many watch() iterations still hold resources in `store` (or on the server)."""
         if self.kind == "redis":
             info = await store._client.info("clients")  # type: ignore[attr-defined]
-            return int(info["blocked_clients"])
+            return int(info["blocked_clients"]) + len(store._feeds)  # type: ignore[attr-defined]
         if self.kind == "redis-cluster":
             from redis.asyncio.cluster import RedisCluster
 
             nodes = await store._client.info("clients", target_nodes=RedisCluster.ALL_NODES)  # type: ignore[attr-defined]
-            return sum(int(info["blocked_clients"]) for info in nodes.values())
+            return sum(int(info["blocked_clients"]) for info in nodes.values()) + len(store._feeds)  # type: ignore[attr-defined]
         return sum(len(w) for w in store._waiters.values())  # type: ignore[attr-defined]
 
     async def close(self) -> None:
@@ -207,6 +207,16 @@ async def test_append_at_current_version_returns_the_new_version(store: EventSto
     assert await store.append(g, 3, [ev(4)]) == 4
     assert await store.version(g) == 4
     assert await store.read(g) == [ev(1), ev(2), ev(3), ev(4)]
+
+
+async def test_appending_no_events_checks_and_records_but_leaves_the_version(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(1)])
+    assert await store.append(g, 1, [], request_id="empty") == 1
+    assert await store.request_version(g, "empty") == 1
+    with pytest.raises(Conflict):
+        await store.append(g, 0, [])
+    assert await store.read(g) == [ev(1)]
 
 
 async def test_stale_expected_version_raises_conflict_and_appends_nothing(store: EventStore) -> None:

@@ -195,3 +195,63 @@ async def test_a_fresh_cluster_client_takes_concurrent_first_calls(redis_cluster
             assert sum(isinstance(r, Conflict) for r in results) == 19, [r for r in results if r != 2]
     finally:
         await setup.close()
+
+
+async def blocked_clients(raw: aioredis.Redis) -> int:
+    return int((await raw.info("clients"))["blocked_clients"])
+
+
+async def test_the_watchers_of_a_game_share_one_blocked_connection(store: RedisStore, raw: aioredis.Redis) -> None:
+    g = new_id()
+    await store.create(g, {}, [{"type": "a", "n": 1}])
+    watchers = [store.watch(g, 0) for _ in range(20)]
+    try:
+        assert [await anext(w) for w in watchers] == [(1, {"type": "a", "n": 1})] * 20
+        pending = [asyncio.ensure_future(anext(w)) for w in watchers]
+        await asyncio.sleep(0.1)
+        assert await blocked_clients(raw) == 1
+        await store.append(g, 1, [{"type": "a", "n": 2}])
+        assert await asyncio.wait_for(asyncio.gather(*pending), 5) == [(2, {"type": "a", "n": 2})] * 20
+    finally:
+        for w in watchers:
+            await w.aclose()
+    async with asyncio.timeout(5):
+        while await blocked_clients(raw) != 0:
+            await asyncio.sleep(0.01)
+    assert store._feeds == {}
+
+
+async def test_a_watcher_joining_a_running_feed_gets_the_whole_history(store: RedisStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [{"n": 1}])
+    async with aclosing(store.watch(g, 0)) as early:
+        assert await anext(early) == (1, {"n": 1})
+        for v in range(1, 6):
+            await store.append(g, v, [{"n": v + 1}])
+            assert await asyncio.wait_for(anext(early), 5) == (v + 1, {"n": v + 1})
+        async with aclosing(store.watch(g, 2)) as late:  # the feed is already at version 6
+            assert [await asyncio.wait_for(anext(late), 5) for _ in range(4)] == [(v, {"n": v}) for v in range(3, 7)]
+            await store.append(g, 6, [{"n": 7}])
+            assert await asyncio.wait_for(anext(late), 5) == (7, {"n": 7})
+            assert await asyncio.wait_for(anext(early), 5) == (7, {"n": 7})
+
+
+async def test_a_watcher_that_falls_far_behind_still_gets_every_event_in_order(
+    store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from server.store import redis as redis_store
+
+    monkeypatch.setattr(redis_store._Watcher, "MAX_BUFFER", 5)
+    g = new_id()
+    await store.create(g, {}, [])
+    async with aclosing(store.watch(g, 0)) as slow, aclosing(store.watch(g, 0)) as fast:
+        first_slow = asyncio.ensure_future(anext(slow))
+        first_fast = asyncio.ensure_future(anext(fast))
+        await asyncio.sleep(0.05)
+        for v in range(40):
+            await store.append(g, v, [{"n": v + 1}])
+        got_fast = [await asyncio.wait_for(first_fast, 5)] + [await asyncio.wait_for(anext(fast), 5) for _ in range(39)]
+        await asyncio.sleep(0.05)
+        assert any(w.overflow for w in store._feeds[g].watchers)  # the slow one dropped its buffer
+        got_slow = [await asyncio.wait_for(first_slow, 5)] + [await asyncio.wait_for(anext(slow), 5) for _ in range(39)]
+    assert got_fast == got_slow == [(v, {"n": v}) for v in range(1, 41)]
