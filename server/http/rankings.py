@@ -45,22 +45,27 @@ def ranking_paths() -> dict[str, Any]:
 
 def ranking_schemas() -> dict[str, Any]:
     return {
-        "RankedList": {"type": "object", "required": ["source", "entries"], "additionalProperties": False,
+        "RankingList": {"type": "object", "required": ["source", "entries"], "additionalProperties": False,
                        "properties": {"source": {"type": "string"}, "title": {"type": "string"},
                                       "ranked": {"type": "boolean", "default": True},
                                       "entries": {"type": "array", "items": {"type": "string"}}}},
         "AggregateRankingsRequest": {"type": "object", "required": ["lists"], "additionalProperties": False,
                                      "properties": {
-                                         "lists": {"type": "array", "items": {"$ref": "#/components/schemas/RankedList"}},
+                                         "lists": {"type": "array", "items": {"$ref": "#/components/schemas/RankingList"}},
                                          "aliases": {"type": "object", "additionalProperties": {"type": "string"}},
-                                         "scheme": {"type": "object"}}},
-        "RankingEntry": {"type": "object", "properties": {
+                                         "scheme": {"$ref": "#/components/schemas/Scheme"}}},
+        "Scheme": {"type": "object", "additionalProperties": False, "properties": {
+            "positionPoints": {"type": "array", "items": {"type": "number"},
+                               "description": "points of positions 1, 2, ... (default: the post's table)"},
+            "topBonus": {"type": "number", "default": 10}, "repetitionBonus": {"type": "number", "default": 1},
+            "unranked": {"type": "string", "enum": ["mean", "zero"], "default": "mean"}}},
+        "RankedGame": {"type": "object", "properties": {
             "rank": {"type": "integer"}, "title": {"type": "string"}, "points": {"type": "number"},
             "positionPoints": {"type": "number"}, "topBonus": {"type": "number"},
             "repetitionBonus": {"type": "number"}, "appearances": {"type": "integer"},
             "positions": {"type": "object", "additionalProperties": {"type": "integer"}}}},
         "AggregateRankingsResponse": {"type": "object", "properties": {
-            "ranking": {"type": "array", "items": {"$ref": "#/components/schemas/RankingEntry"}},
+            "ranking": {"type": "array", "items": {"$ref": "#/components/schemas/RankedGame"}},
             "totals": {"type": "object", "properties": {"lists": {"type": "integer"}, "sources": {"type": "integer"},
                                                         "games": {"type": "integer"}}}}},
     }
