@@ -423,7 +423,11 @@ class NewBedford(Engine):
             if returning:
                 seat, ship = returning[0]
                 if any(s["players"][seat]["ships"][ship - 1]["hold"].values()):
-                    return None
+                    options = return_options(s, seat, ship)
+                    if len(options) > 1:
+                        return None
+                    # No lay can be paid even after selling: every whale must be sold (p.7).
+                    return {**self._return_ship(s, seat, options[0]), "forced": True}
                 zero = _zero(WHALE_KINDS)
                 return {"type": "ship_returned", "seat": seat, "ship": ship, "pay": zero, "sell": dict(zero),
                         "lay_paid": 0, "sale_money": 0}

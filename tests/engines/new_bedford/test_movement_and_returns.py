@@ -13,10 +13,12 @@ def whales(**kw):
     return {**Z, **kw}
 
 
-def returning_game(seats=3, **hold):
+def returning_game(seats=3, money=None, **hold):
     """Seat 0's Ship 1 on space 1 with `hold`; the action phase then ends, so it returns."""
     g = game(seats=seats)
     at_sea(g, 0, 1, 1, **hold)
+    for seat, m in (money or {}).items():
+        give(g, seat, money=m)
     set_bag(g)
     finish_action_phase(g)
     return g
@@ -60,11 +62,24 @@ def test_the_owner_pays_the_lay_or_sells_each_whale_of_a_returning_ship():
 
 
 def test_a_whale_the_owner_cannot_pay_for_must_be_sold():
-    g = returning_game(sperm=1)
-    give(g, 0, money=7)
-    assert g.legal_actions(0) == [{"type": "return_ship", "pay": whales(), "sell": whales(sperm=1)}]
+    g = returning_game(sperm=1, right=1)
+    give(g, 0, money=3)
+    assert {"type": "return_ship", "pay": whales(sperm=1), "sell": whales(right=1)} not in g.legal_actions(0)
     with pytest.raises(IllegalAction, match="lay is \\$8"):
-        g.act(0, {"type": "return_ship", "pay": whales(sperm=1), "sell": whales()})
+        g.act(0, {"type": "return_ship", "pay": whales(sperm=1), "sell": whales(right=1)})
+
+
+def test_when_no_lay_can_be_paid_everything_is_sold_without_asking():
+    g = game(seats=3)
+    at_sea(g, 0, 1, 1, right=1)
+    give(g, 0, money=0)
+    give(g, 1, money=5)
+    set_bag(g)
+    finish_action_phase(g)
+    forced = [e for e in g.events if e["type"] == "ship_returned"][-1]
+    assert forced["forced"] and forced["sell"] == whales(right=1) and forced["pay"] == whales()
+    assert player(g, 0)["money"] == 1
+    assert g.to_act() == {1} and g.state["sale"]["whales"] == whales(right=1)
 
 
 def test_the_seller_is_paid_half_the_lay_first_and_may_use_it_at_once():
@@ -123,10 +138,7 @@ def test_buyers_keep_taking_turns_until_everything_is_bought_or_everyone_passed(
 
 
 def test_the_seller_cannot_buy_back_and_a_buyer_who_cannot_pay_is_passed():
-    g = returning_game(seats=3, sperm=1)
-    give(g, 0, money=20)
-    give(g, 1, money=7)
-    give(g, 2, money=8)
+    g = returning_game(seats=3, money={0: 20, 1: 7, 2: 8}, sperm=1)
     g.act(0, {"type": "return_ship", "pay": whales(), "sell": whales(sperm=1)})
     # Seat 1 cannot afford $8 and is passed automatically; seat 0 (the seller) is never asked.
     assert g.to_act() == {2}
@@ -160,11 +172,12 @@ def test_sale_money_is_usable_for_a_later_ship_in_the_same_movement_phase():
     at_sea(g, 0, 1, 1, sperm=1)
     at_sea(g, 0, 2, 1, right=2)
     set_bag(g)
-    finish_action_phase(g)
     give(g, 0, money=0)
     give(g, 1, money=0)
-    g.act(0, {"type": "return_ship", "pay": whales(), "sell": whales(sperm=1)})
-    assert player(g, 0)["money"] == 4
+    finish_action_phase(g)
+    # Ship 1's Sperm Whale cannot be paid for, so it is sold ($4) without asking ...
+    assert player(g, 0)["money"] == 4 and g.state["track"][0] == [[0, 2]]
+    # ... and that money pays the lay of Ship 2's two Right Whales.
     assert {"type": "return_ship", "pay": whales(right=2), "sell": whales()} in g.legal_actions(0)
 
 
