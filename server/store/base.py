@@ -49,7 +49,8 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     async def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int:
         """Create a game with its metadata and first events atomically; returns the new
-        version (len(events)). Raises GameExists."""
+        version (len(events)). Raises GameExists. `events` may be empty (version 0).
+        A "claimed" list in `meta` gives the seats claimed from the start."""
 
     @abc.abstractmethod
     async def append(
@@ -59,7 +60,12 @@ class EventStore(abc.ABC):
         new version. Raises Conflict when it is not, GameNotFound for an unknown game,
         and DuplicateRequest (appending nothing) when `request_id` was seen before in
         this game. The request id is recorded with the version it produced, in the
-        same atomic step."""
+        same atomic step.
+
+        The request id is checked before the version, so a retry of a request that
+        already succeeded gets DuplicateRequest (with the first version) even though its
+        expected_version is stale now. A refused append records nothing. Appending no
+        events does the same checks and records the request id at the unchanged version."""
 
     @abc.abstractmethod
     async def read(self, game_id: str, after_version: int = 0, limit: int | None = None) -> list[Event]:
@@ -81,21 +87,27 @@ class EventStore(abc.ABC):
 
     @abc.abstractmethod
     async def request_version(self, game_id: str, request_id: str) -> int | None:
-        """The version a request id produced in this game, or None."""
+        """The version a request id produced in this game, or None (also for an unknown game)."""
 
     @abc.abstractmethod
     async def put_snapshot(self, game_id: str, version: int, state: Any) -> None:
-        """Keep `state` (JSON) as the state at `version` (only if newer than the one kept)."""
+        """Keep `state` (JSON) as the state at `version` (only if newer than the one kept).
+        Raises GameNotFound for an unknown game."""
 
     @abc.abstractmethod
     async def get_snapshot(self, game_id: str) -> tuple[int, Any] | None:
-        """The newest snapshot as (version, state), or None."""
+        """The newest snapshot as (version, state), or None (also for an unknown game)."""
 
     @abc.abstractmethod
     def watch(self, game_id: str, after_version: int) -> AsyncIterator[tuple[int, Event]]:
         """Yield (version, event) for every event after `after_version`, first those
         already stored, then new ones as they are appended by any process, until the
-        consumer stops iterating. Push, not polling, where the backend allows it."""
+        consumer stops iterating. Push, not polling, where the backend allows it.
+
+        The first step raises GameNotFound for an unknown game; StoreError ends the
+        iteration when the store fails or is closed. Stop it with `aclose()` (e.g.
+        `contextlib.aclosing`) or by cancelling the task: nothing is left behind.
+        Each watcher gets its own event objects."""
 
     @abc.abstractmethod
     async def ping(self) -> None:

@@ -346,10 +346,10 @@ class RedisStore(EventStore):
                     watcher.overflow, catch_up = False, True
                     watcher.buffer.clear()
                 while not catch_up and watcher.buffer:
-                    version, event = watcher.buffer.popleft()
+                    version, text = watcher.buffer.popleft()
                     if version == last + 1:
                         last = version
-                        yield version, event
+                        yield version, json.loads(text)  # parsed per watcher: no two share an event dict
                     elif version > last + 1:  # pushed before we caught up: read the gap
                         catch_up = True
                 if catch_up:
@@ -393,9 +393,7 @@ class RedisStore(EventStore):
                 reply = await self._call(
                     self._client.xread({key: f"{feed.last}-0"}, count=_WATCH_PAGE, block=self.block_ms)
                 )
-                batch = [
-                    (_version_of(entry_id), json.loads(fields[b"e"])) for entry_id, fields in _stream_entries(reply)
-                ]
+                batch = [(_version_of(entry_id), fields[b"e"]) for entry_id, fields in _stream_entries(reply)]
                 if batch:
                     feed.last = batch[-1][0]
                     for watcher in list(feed.watchers):
@@ -430,12 +428,12 @@ class _Watcher:
     MAX_BUFFER = 1000
 
     def __init__(self) -> None:
-        self.buffer: collections.deque[tuple[int, Event]] = collections.deque()
+        self.buffer: collections.deque[tuple[int, bytes]] = collections.deque()  # (version, event JSON)
         self.wakeup = asyncio.Event()
         self.overflow = False
         self.error: StoreError | None = None
 
-    def push(self, batch: list[tuple[int, Event]]) -> None:
+    def push(self, batch: list[tuple[int, bytes]]) -> None:
         if self.overflow or len(self.buffer) + len(batch) > self.MAX_BUFFER:
             self.overflow = True
             self.buffer.clear()

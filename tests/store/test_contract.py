@@ -429,6 +429,19 @@ async def test_every_watcher_of_a_game_gets_every_event(store: EventStore) -> No
     assert second == [(2, ev(2)), (3, ev(3))]
 
 
+async def test_watchers_get_their_own_event_objects(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [])
+    async with aclosing(store.watch(g, 0)) as w1, aclosing(store.watch(g, 0)) as w2:
+        pending = [asyncio.ensure_future(take(w1, 1)), asyncio.ensure_future(take(w2, 1))]
+        await asyncio.sleep(0.05)
+        await store.append(g, 0, [ev(1, cards=[1, 2])])
+        [(_, first)], [(_, second)] = await asyncio.gather(*pending)
+    first["cards"].append(3)  # a consumer that edits what it got (e.g. to redact it)...
+    assert second == ev(1, cards=[1, 2])  # ...changes nothing for the others
+    assert await store.read(g) == [ev(1, cards=[1, 2])]
+
+
 async def test_a_watcher_sees_events_appended_through_another_replica(shared_backend: Backend) -> None:
     watching, writing = shared_backend.open(), shared_backend.open()
     g = new_id()

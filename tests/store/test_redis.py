@@ -255,3 +255,18 @@ async def test_a_watcher_that_falls_far_behind_still_gets_every_event_in_order(
         assert any(w.overflow for w in store._feeds[g].watchers)  # the slow one dropped its buffer
         got_slow = [await asyncio.wait_for(first_slow, 5)] + [await asyncio.wait_for(anext(slow), 5) for _ in range(39)]
     assert got_fast == got_slow == [(v, {"n": v}) for v in range(1, 41)]
+
+
+async def test_closing_the_store_ends_its_watchers_with_store_error(redis_url: str, raw: aioredis.Redis) -> None:
+    store = RedisStore(redis_url)
+    g = new_id()
+    await store.create(g, {}, [])
+    events = store.watch(g, 0)
+    pending = asyncio.ensure_future(anext(events))
+    await asyncio.sleep(0.05)
+    await store.close()
+    with pytest.raises(StoreError):
+        await asyncio.wait_for(pending, 5)
+    async with asyncio.timeout(5):
+        while await blocked_clients(raw) != 0:
+            await asyncio.sleep(0.01)
