@@ -289,3 +289,12 @@ def test_post_office_owner_may_occupy_it_to_keep_it_for_the_round():
     place(g, 0, "post_office")
     assert g.state["buildings"]["post_office"]["owner"] == 0
     assert not spaces_of(g, 1, "post_office")
+
+
+def test_a_building_can_be_used_in_the_round_it_was_built():
+    g = game()
+    give(g, 0, brick=4)
+    place(g, 0, "town_hall", build="bank", discount={"brick": 1})
+    assert {"type": "place_worker", "space": "bank"} in g.legal_actions(1)
+    place(g, 1, "bank")
+    assert player(g, 1)["money"] == 5 - 1 + 5 and player(g, 0)["money"] == 6
