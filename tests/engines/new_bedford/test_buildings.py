@@ -297,4 +297,4 @@ def test_a_building_can_be_used_in_the_round_it_was_built():
     place(g, 0, "town_hall", build="bank", discount={"brick": 1})
     assert {"type": "place_worker", "space": "bank"} in g.legal_actions(1)
     place(g, 1, "bank")
-    assert player(g, 1)["money"] == 5 - 1 + 5 and player(g, 0)["money"] == 6
+    assert player(g, 1)["money"] == 5 - 1 + 5 and player(g, 0)["money"] == 0 + 1
