@@ -79,7 +79,7 @@ COIN_PILE_SIZES = ("1", "2")
 # --- riverboats (facts §2.5): 9 types x 5 tiles, capacities 1, 2, 2', 3, 3', 4, 5, 6, 7.
 # The nine benefits are seed-R's list in its order; the capacity each sits on is the facts
 # file's UNVERIFIED inference (seed order = smallest to largest) - OUR EDITION until checked.
-# benefit keys: coins, vp, harbor (steps), feature (barn|surveyor|any estate feature: seed-R calls
+# benefit keys: coins, vp, harbor (steps), surveyors (straight from the supply), feature (barn|surveyor|any estate feature: seed-R calls
 # barns, wells and surveyors together estate features, with substitution when one runs out),
 # agents (may send up to that many workers to New Orleans).
 BOATS = [
@@ -130,7 +130,8 @@ OPPORTUNITY_CARDS = [
      "text": "2 VP per opportunity card you own (this one included)"},
 ]
 OPPORTUNITY = {c["id"]: c for c in OPPORTUNITY_CARDS}
-# OUR EDITION: the bonus printed above each of the four card spaces of New Orleans.
+# OUR EDITION: the bonus printed above each of the four card spaces of New Orleans (same
+# keys as a riverboat benefit: coins, vp, harbor, surveyors, feature, agents).
 CARD_SPACE_BONUSES = [{"surveyors": 1}, {"coins": 1}, {"harbor": 1}, {"vp": 2}]
 
 # --- general supply (seed-R components; limited, seed-R setup 6) and personal start (seed-R)

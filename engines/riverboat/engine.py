@@ -332,6 +332,7 @@ class Riverboat(Engine):
         else:
             s["opp_spaces"][e["space"]] = None
             self._apply_gains(s, seat, e["gains"], "card_space_bonus")
+            s["pending"].extend(dict(x) for x in e.get("pending", []))
         s["done"][seat] = True
         s["turn"] = _next(s, seat)
 
@@ -741,8 +742,9 @@ class Riverboat(Engine):
             return [{"type": "passed", "seat": seat, "phase": s["phase"]}]
         if t == "take_opportunity":
             i = a["space"]
+            gains, pending = self._benefit(s, seat, CARD_SPACE_BONUSES[i], f"card space {i + 1}")
             return [{"type": "opportunity_taken", "seat": seat, "card": s["opp_spaces"][i], "space": i,
-                     "gains": self._gains(s, seat, CARD_SPACE_BONUSES[i])}]
+                     "gains": gains, "pending": pending}]
         if t == "take_opportunity_from_deck":
             # seed-R: choose a card from the draw pile, no bonus. Our decision: the pile is then
             # shuffled (as the crop-tile piles are), so nobody knows its order.
@@ -774,26 +776,31 @@ class Riverboat(Engine):
             return [{"type": "agents_sent", "seat": seat, "count": a["count"]}]
         raise InvalidAction(f"unknown action type {t!r}")
 
+    def _benefit(self, s: dict, seat: int, benefit: dict, reason: str) -> tuple[dict, list[dict]]:
+        """A benefit as printed (boat tiles, card spaces): immediate gains, plus the decisions it
+        leaves to its taker (an estate feature to place, workers to send to New Orleans)."""
+        gains = self._gains(s, seat, benefit)
+        pending: list[dict] = []
+        if benefit.get("feature"):
+            options = list(FEATURES) if benefit["feature"] == "any" else [benefit["feature"]]
+            pending.append({"seat": seat, "kind": "feature", "options": options, "reason": reason})
+        if benefit.get("agents"):
+            pending.append({"seat": seat, "kind": "agents", "max": benefit["agents"]})
+        return gains, pending
+
     def _boat_event(self, s: dict, seat: int, a: dict) -> dict:
         p = s["players"][seat]
         boat = BOAT_TYPES[a["boat"]]
         # Which workers leave does not matter to any rule (only the count per crop does), so
         # the engine takes them in cell order.
         cells = board.workers_on_crop(p, a["crop"])[: boat["capacity"]]
-        benefit = boat["benefit"]
-        pending: list[dict] = []
-        if benefit.get("feature"):
-            options = list(FEATURES) if benefit["feature"] == "any" else [benefit["feature"]]
-            pending.append({"seat": seat, "kind": "feature", "options": options, "reason": f"riverboat {boat['id']}"})
-        if benefit.get("agents"):
-            pending.append({"seat": seat, "kind": "agents", "max": benefit["agents"]})
+        gains, pending = self._benefit(s, seat, boat["benefit"], f"riverboat {boat['id']}")
         before = p["harvested"][a["crop"]]
         bonus = (before < HARVEST_BONUS_AT <= before + boat["capacity"] and a["crop"] not in p["harvest_bonus"])
         if bonus:
             # seed-R "Bono de cosecha": at 9 harvested of one crop, a barn or a well of your choice.
             pending.append({"seat": seat, "kind": "feature", "options": ["barn", "well"], "optional": True,
                             "substitute": False, "reason": f"harvest bonus ({a['crop']})"})
-        gains = self._gains(s, seat, {k: v for k, v in benefit.items() if k in ("coins", "vp", "harbor")})
         return {"type": "boat_claimed", "seat": seat, "boat": a["boat"], "crop": a["crop"], "cells": cells,
                 "coin": a["coin"], "gains": gains, "pending": pending, "harvest_bonus": bonus}
 

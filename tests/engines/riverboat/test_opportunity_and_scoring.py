@@ -198,3 +198,14 @@ def test_passing_keeps_your_surveyors_for_later():
     s["players"][0]["feature"][15] = "barn"
     s, ev = act(s, 0, {"type": "pass"})
     assert s["players"][0]["surveyors"] == 2 and "round_ended" in types(ev)
+
+
+def test_card_space_bonuses_are_data_and_may_grant_features_or_agents(monkeypatch):
+    from engines.riverboat import engine as module
+
+    monkeypatch.setitem(module.CARD_SPACE_BONUSES, 0, {"feature": "any", "agents": 1})
+    s = _opportunity()
+    s, ev = act(s, 0, {"type": "take_opportunity", "space": 0})
+    assert [x["kind"] for x in ev[0]["pending"]] == ["feature", "agents"]
+    assert ENGINE.to_act(s) == {0}
+    assert {a["type"] for a in ENGINE.legal_actions(s, 0)} >= {"take_surveyor"}
