@@ -203,7 +203,7 @@ def test_passing_keeps_your_surveyors_for_later():
 def test_card_space_bonuses_are_data_and_may_grant_features_or_agents(monkeypatch):
     from engines.riverboat import engine as module
 
-    monkeypatch.setitem(module.CARD_SPACE_BONUSES, 0, {"feature": "any", "agents": 1})
+    monkeypatch.setattr(module, "CARD_SPACE_BONUSES", [{"feature": "any", "agents": 1}, *module.CARD_SPACE_BONUSES[1:]])
     s = _opportunity()
     s, ev = act(s, 0, {"type": "take_opportunity", "space": 0})
     assert [x["kind"] for x in ev[0]["pending"]] == ["feature", "agents"]
