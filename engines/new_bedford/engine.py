@@ -662,6 +662,11 @@ class NewBedford(Engine):
             return {"seat": seat, "decision": "return_ship", "ship": state["track"][data.RETURN_ROW][0][1]}
         return {"seat": seat, "decision": "pick_whale", "ship": state["picks"][0][1]}
 
+    def resample_hidden(self, state, viewer, rng):
+        # Nothing is hidden: the bag's contents by kind are public and its draws are
+        # chance outcomes written into `whales_drawn` when they happen (FAQ 1).
+        return None
+
     def outcome(self, state):
         return clone(state["result"]) if state["result"] is not None else None
 
