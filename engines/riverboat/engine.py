@@ -654,21 +654,49 @@ class Riverboat(Engine):
             raise InvalidAction(f"{action['type']}: 'cells' must list 1 to 3 cell numbers")
 
     def _why_illegal(self, s: dict, seat: int, action: dict) -> str:
+        """A reason a player can read for an action that is not among the legal ones."""
         t = action["type"]
-        where = PHASE_TITLE.get(s["phase"], s["phase"])
+        ph = s["phase"]
+        where = PHASE_TITLE.get(ph, ph)
         if s["pending"]:
             return f"{where}: first resolve your pending decision ({s['pending'][0]['kind'].replace('_', ' ')})"
         p = s["players"][seat]
-        if action.get("coin") is True or t in COIN_TYPES:
-            if p["coins"] <= 0:
-                return f"{where}: you have no coin to spend"
-        if t == "place_worker" and s["phase"] == "cultivation":
+        if (action.get("coin") is True or t in COIN_TYPES) and p["coins"] <= 0:
+            return f"{where}: you have no coin to spend"
+        expected = {"choose_phase": "draft", "place_worker": "cultivation", "skip": "cultivation",
+                    "plant": "planting", "plant_from_pile": "planting", "draw_tile": "planting",
+                    "return_workers": "planting", "claim_boat": "harvest", "take_opportunity": "opportunity",
+                    "take_opportunity_from_deck": "opportunity", "draw_opportunity": "opportunity",
+                    "survey": "scoring", "survey_card": "scoring"}.get(t)
+        if expected and expected != ph:
+            return f"{where}: {t.replace('_', ' ')} belongs to the {PHASE_TITLE[expected]} phase"
+        if t == "choose_phase":
+            return f"Phase draft: the {action['phase']} tile is already taken"
+        if t == "place_worker":
             return f"Cultivation: cell {action['cell']} is not an empty field you may use for the {s['card']} card"
+        if t == "skip":
+            return "Cultivation: you must place a worker on an empty field of the revealed colour"
         if t == "plant":
-            return "Planting: that tile is not there or does not fit wholly under your uncovered workers"
+            slots = s["slots"].get(str(action["size"]), [])
+            if action["slot"] >= len(slots) or slots[action["slot"]] is None:
+                return f"Planting: there is no {action['size']}-hex tile on space {action['slot']}"
+            return "Planting: that tile does not fit wholly under your workers on empty fields"
+        if t in ("plant_from_pile", "draw_tile"):
+            return "Planting: that tile is not in its pile or does not fit under your workers on empty fields"
+        if t == "return_workers":
+            return "Planting: a face-up tile still fits your workers"
         if t == "claim_boat":
-            return ("Harvest & Shipping: that riverboat is not available or you lack "
-                    "workers on that crop to fill it exactly")
+            boat = BOAT_TYPES[action["boat"]]
+            if not action["coin"] and not s["boat_board"][boat["id"]]:
+                return f"Harvest & Shipping: riverboat {boat['id']} has been taken this round (a coin takes one from its pile)"
+            if s["claims"][seat] >= self._claim_limit(s):
+                return "Harvest & Shipping: you have claimed all your riverboats this round"
+            return (f"Harvest & Shipping: riverboat {boat['id']} needs exactly {boat['capacity']} workers "
+                    f"standing on {action['crop']}")
+        if t == "take_opportunity":
+            return f"Opportunity: card space {action['space']} is empty"
+        if t in ("survey", "survey_card"):
+            return "Scoring: that is not one of your unscored barns, wells or opportunity cards"
         return f"{where}: {t.replace('_', ' ')} is not allowed now"
 
     def decide(self, state, seat, action, rng):
