@@ -95,5 +95,5 @@ def test_a_taken_phase_tile_cannot_be_chosen_again():
     g.act(seat, {"type": "choose_phase", "phase": "planting"})
     [nxt] = g.to_act()
     assert {"type": "choose_phase", "phase": "planting"} not in g.legal_actions(nxt)
-    with pytest.raises(IllegalAction, match="not allowed"):
+    with pytest.raises(IllegalAction, match="already taken"):
         g.act(nxt, {"type": "choose_phase", "phase": "planting"})
