@@ -96,11 +96,13 @@ BOATS = [
 BOAT_TYPES = {b["id"]: b for b in BOATS}
 BOAT_CLAIMS_PER_ROUND = [2, 2, 2, 3]  # seed-R, phase 3 (round 4: 3)
 
-# --- harbor track (facts §2.7). OUR EDITION: spaces 0..14 along the top of the mat; the
-# riverboat slot i (filled left to right) sits at space FIRST_SLOT_SPACE + i; the harbor
-# master starts on the space labelled with the player count.
-HARBOR_LAST_SPACE = 14
-HARBOR_FIRST_SLOT_SPACE = 1
+# --- harbor track (facts §2.7). OUR EDITION: spaces 0..18 along the top of the mat; the
+# riverboat slots (filled left to right) sit above every second space, slot i at
+# HARBOR_SLOT_SPACES[i]; the harbor master starts on the space labelled with the player count.
+# Two spaces per slot make the harbor a race: the boats' own steps (1-3) and the phase
+# bonuses do not carry a harbor master past every boat of a full game.
+HARBOR_LAST_SPACE = 18
+HARBOR_SLOT_SPACES = [1, 3, 5, 7, 9, 11, 13, 15, 17]
 HARBOR_START = {"2": 0, "3": 1, "4": 2}
 
 # --- opportunity cards (17, facts §2.9). OUR EDITION: what each card scores when a surveyor

@@ -8,7 +8,8 @@ from .data import (
     BOAT_TYPES,
     CROPS,
     FIELD_VP,
-    HARBOR_FIRST_SLOT_SPACE,
+    HARBOR_LAST_SPACE,
+    HARBOR_SLOT_SPACES,
     OPPORTUNITY,
     UNSCORED_FEATURE_VP,
 )
@@ -16,7 +17,9 @@ from .data import (
 
 def slot_space(slot: int) -> int:
     """The harbor-track space that riverboat slot `slot` (0 = leftmost) sits at."""
-    return HARBOR_FIRST_SLOT_SPACE + slot
+    if slot < len(HARBOR_SLOT_SPACES):
+        return HARBOR_SLOT_SPACES[slot]
+    return HARBOR_LAST_SPACE + 1  # beyond the printed slots: never reached
 
 
 def reached_boats(p: dict) -> list[str]:

@@ -8,7 +8,7 @@ import pytest
 
 from engines.core import LocalGame
 from engines.riverboat import ENGINE, board
-from engines.riverboat.data import BOATS, OPPORTUNITY_CARDS, SUPPLY, TILE_KINDS
+from engines.riverboat.data import BOATS, HARBOR_LAST_SPACE, OPPORTUNITY_CARDS, SUPPLY, TILE_KINDS
 
 
 def _check(s: dict) -> None:
@@ -47,7 +47,7 @@ def _check(s: dict) -> None:
     for b in BOATS:
         owned = sum(p["boats"].count(b["id"]) for p in s["players"])
         assert owned + s["boat_piles"][b["id"]] + s["boat_board"][b["id"]] == b["count"]
-    assert all(0 <= p["harbor"] <= 14 for p in s["players"])
+    assert all(0 <= p["harbor"] <= HARBOR_LAST_SPACE for p in s["players"])
 
 
 @pytest.mark.parametrize(("seats", "options"), [(2, {}), (3, {}), (4, {}), (4, {"coin_draws": "blind"})])

@@ -138,11 +138,13 @@ def test_an_incomplete_field_scores_nothing():
 def test_harbor_full_value_for_the_farthest_harbor_master_half_rounded_up_for_the_others():
     s = _final()
     a, b = s["players"]
-    a.update(harbor=3, boats=["7", "5", "3a", "2a"])   # reaches slots at spaces 1..3: 7 + 5 + 3
-    b.update(harbor=2, boats=["6", "1", "4"])          # reaches 6 + 1 = 7 -> 4
-    assert scoring.harbor_scores(s) == [15, 4]
-    b["harbor"] = 5
-    assert scoring.harbor_scores(s) == [8, 11]
+    a.update(harbor=scoring.slot_space(1), boats=["7", "5", "3a", "2a"])  # reaches 7 + 5
+    b.update(harbor=scoring.slot_space(0), boats=["6", "1", "4"])          # reaches 6 -> half: 3
+    assert scoring.harbor_scores(s) == [12, 3]
+    b["harbor"] = scoring.slot_space(2)                                     # now the farthest: 6 + 1 + 4
+    assert scoring.harbor_scores(s) == [6, 11]
+    a["harbor"] = scoring.slot_space(1) + 1  # between two slots: the next boat is not reached
+    assert scoring.harbor_scores(s)[0] == 6
 
 
 def test_boats_beyond_the_harbor_master_score_nothing():
