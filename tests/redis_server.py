@@ -1,7 +1,9 @@
 """A throwaway redis-server for tests and benchmarks (never the machine's Redis on 6379).
 
+Example::
+
     with RedisServer() as server:
-        url = server.url            # redis://127.0.0.1:PORT/0
+        url = server.url  # redis://127.0.0.1:PORT/0
 """
 
 from __future__ import annotations
@@ -63,12 +65,18 @@ class RedisServer:
             self.process = subprocess.Popen(
                 [
                     self.binary,
-                    "--port", str(self.port),
-                    "--bind", "127.0.0.1",
-                    "--save", "",
-                    "--appendonly", "no",
-                    "--dir", str(self.dir),
-                    "--daemonize", "no",
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(self.dir),
+                    "--daemonize",
+                    "no",
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -110,8 +118,10 @@ class RedisServer:
 class RedisClusterServers:
     """A throwaway Redis Cluster: `nodes` masters on free ports, the 16384 slots split between them.
 
-    with RedisClusterServers() as cluster:
-        url = cluster.url           # redis+cluster://127.0.0.1:PORT
+    Example::
+
+        with RedisClusterServers() as cluster:
+            url = cluster.url  # redis+cluster://127.0.0.1:PORT
     """
 
     SLOTS = 16384
@@ -144,10 +154,29 @@ class RedisClusterServers:
                 log = open(node_dir / "redis.log", "wb")  # noqa: SIM115 - the process keeps it
                 self.processes.append(
                     subprocess.Popen(
-                        [self.binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                         "--dir", str(node_dir), "--daemonize", "no", "--cluster-enabled", "yes",
-                         "--cluster-port", str(bus_port), "--cluster-config-file", "nodes.conf",
-                         "--cluster-node-timeout", "5000"],
+                        [
+                            self.binary,
+                            "--port",
+                            str(port),
+                            "--bind",
+                            "127.0.0.1",
+                            "--save",
+                            "",
+                            "--appendonly",
+                            "no",
+                            "--dir",
+                            str(node_dir),
+                            "--daemonize",
+                            "no",
+                            "--cluster-enabled",
+                            "yes",
+                            "--cluster-port",
+                            str(bus_port),
+                            "--cluster-config-file",
+                            "nodes.conf",
+                            "--cluster-node-timeout",
+                            "5000",
+                        ],
                         stdout=log,
                         stderr=subprocess.STDOUT,
                     )

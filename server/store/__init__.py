@@ -1,7 +1,10 @@
 """Event stores: one EventStore contract, a Redis Streams adapter and an embedded SQLite one.
 
+Example::
+
     from server.store import open_store
-    store = open_store(redis_url=None, sqlite_path=None)   # SQLite in memory
+
+    store = open_store(redis_url=None, sqlite_path=None)  # SQLite in memory
     await store.create("g1", {"engine": "goofspiel"}, [start_event])
 """
 

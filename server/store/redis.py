@@ -41,6 +41,7 @@ import redis.exceptions
 from redis.asyncio.cluster import RedisCluster
 
 from server.store.base import Conflict, DuplicateRequest, Event, EventStore, GameExists, GameNotFound, StoreError
+from server.store.ids import check_game_id
 
 T = TypeVar("T")
 
@@ -176,16 +177,23 @@ class GameKeys(NamedTuple):
 
 
 def game_keys(game_id: str) -> GameKeys:
-    """The keys of one game, all sharing the hash tag {game_id}."""
-    # A brace in the id would move the hash tag and split the game over several slots.
-    if not game_id or "{" in game_id or "}" in game_id:
-        raise ValueError(f"game id {game_id!r} must be non-empty and free of braces")
+    """The keys of one game, all sharing the hash tag {game_id}. ValueError for an id
+    that would not make a hash tag (see server.store.ids)."""
+    check_game_id(game_id)
     prefix = f"tablero:{{{game_id}}}:"
     return GameKeys(prefix + "events", prefix + "meta", prefix + "claimed", prefix + "req", prefix + "snap")
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def _existing_game_keys(game_id: str) -> GameKeys:
+    """The keys of a game that should exist: an id no store accepts is an unknown game."""
+    try:
+        return game_keys(game_id)
+    except ValueError:
+        raise GameNotFound(game_id) from None
 
 
 def _version_of(entry_id: bytes | str) -> int:
@@ -254,7 +262,7 @@ class RedisStore(EventStore):
     async def append(
         self, game_id: str, expected_version: int, events: list[Event], request_id: str | None = None
     ) -> int:
-        k = game_keys(game_id)
+        k = _existing_game_keys(game_id)
         args = [
             expected_version,
             "0" if request_id is None else "1",
@@ -271,14 +279,14 @@ class RedisStore(EventStore):
         raise Conflict(game_id, expected_version, version)
 
     async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
-        k = game_keys(game_id)
+        k = _existing_game_keys(game_id)
         found, seat = await self._call(self._claim_seat(keys=[k.meta, k.claimed], args=[int(s) for s in seats]))
         if found < 0:
             raise GameNotFound(game_id)
         return seat if found else None
 
     async def put_snapshot(self, game_id: str, version: int, state: Any) -> None:
-        k = game_keys(game_id)
+        k = _existing_game_keys(game_id)
         # "version" first: the script reads it back with a pattern instead of decoding the state.
         text = f'{{"version":{int(version)},"state":{_dumps(state)}}}'
         if await self._call(self._put_snapshot(keys=[k.snap, k.meta], args=[int(version), text])) < 0:
@@ -287,7 +295,7 @@ class RedisStore(EventStore):
     # -- reads -------------------------------------------------------------------------
 
     async def read(self, game_id: str, after_version: int = 0, limit: int | None = None) -> list[Event]:
-        k = game_keys(game_id)
+        k = _existing_game_keys(game_id)
         if limit is not None and limit <= 0:
             await self.version(game_id)  # still GameNotFound for an unknown game
             return []
@@ -298,14 +306,14 @@ class RedisStore(EventStore):
         return json.loads(text)
 
     async def version(self, game_id: str) -> int:
-        k = game_keys(game_id)
+        k = _existing_game_keys(game_id)
         version = await self._call(self._version(keys=[k.events, k.meta]))
         if version < 0:
             raise GameNotFound(game_id)
         return version
 
     async def get_meta(self, game_id: str) -> dict[str, Any]:
-        k = game_keys(game_id)
+        k = _existing_game_keys(game_id)
         found = await self._call(self._get_meta(keys=[k.meta, k.claimed]))
         if not found:  # nil (RESP2) or false (RESP3): unknown game
             raise GameNotFound(game_id)
@@ -316,11 +324,19 @@ class RedisStore(EventStore):
         return meta
 
     async def request_version(self, game_id: str, request_id: str) -> int | None:
-        version = await self._call(self._client.hget(game_keys(game_id).req, request_id))
+        try:
+            key = game_keys(game_id).req
+        except ValueError:
+            return None
+        version = await self._call(self._client.hget(key, request_id))
         return None if version is None else int(version)
 
     async def get_snapshot(self, game_id: str) -> tuple[int, Any] | None:
-        text = await self._call(self._client.get(game_keys(game_id).snap))
+        try:
+            key = game_keys(game_id).snap
+        except ValueError:
+            return None
+        text = await self._call(self._client.get(key))
         if text is None:
             return None
         snapshot = json.loads(text)
@@ -329,7 +345,6 @@ class RedisStore(EventStore):
     # -- watch -------------------------------------------------------------------------
 
     async def watch(self, game_id: str, after_version: int) -> AsyncIterator[tuple[int, Event]]:
-        game_keys(game_id)
         await self.version(game_id)  # GameNotFound for an unknown game, before any waiting
         last = max(after_version, 0)
         watcher = _Watcher()

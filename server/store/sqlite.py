@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 from server.store.base import Conflict, DuplicateRequest, Event, EventStore, GameExists, GameNotFound, StoreError
+from server.store.ids import check_game_id
 
 T = TypeVar("T")
 
@@ -136,6 +137,7 @@ class SQLiteStore(EventStore):
     # -- writes ----------------------------------------------------------------------
 
     async def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int:
+        check_game_id(game_id)
         meta_json = _dumps(meta)
         rows = [(game_id, n, _dumps(e)) for n, e in enumerate(events, start=1)]
 

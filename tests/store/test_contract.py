@@ -174,6 +174,22 @@ async def test_unknown_game_raises_game_not_found(store: EventStore) -> None:
         await store.version(g)
 
 
+@pytest.mark.parametrize("bad_id", ["", "a{b", "a}b", "{x}"])
+async def test_every_store_refuses_the_same_game_ids(store: EventStore, bad_id: str) -> None:
+    with pytest.raises(ValueError):
+        await store.create(bad_id, {}, [ev(1)])
+    for call in (store.read(bad_id), store.version(bad_id), store.append(bad_id, 0, [ev(1)])):
+        with pytest.raises(GameNotFound):
+            await call
+    assert await store.get_snapshot(bad_id) is None
+
+
+async def test_game_ids_may_hold_slashes_colons_and_unicode(store: EventStore) -> None:
+    for g in (f"games/{new_id()}", f"a:b:{new_id()}", f"ünï-{new_id()}"):
+        assert await store.create(g, {}, [ev(1)]) == 1
+        assert await store.read(g) == [ev(1)]
+
+
 async def test_events_and_meta_keep_exact_json(store: EventStore) -> None:
     g = new_id()
     tricky = {
