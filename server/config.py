@@ -45,3 +45,7 @@ class Config:
             logging.getLogger("tablero").warning(
                 "TABLERO_SECRET is not set: seat tokens are signed with the development secret"
             )
+        elif self.secret.upper().startswith("CHANGE-ME") or len(self.secret) < 16:
+            logging.getLogger("tablero").warning(
+                "TABLERO_SECRET looks like a placeholder or is shorter than 16 characters: replace it"
+            )

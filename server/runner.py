@@ -61,6 +61,9 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     gserver = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", limit),
         ("grpc.so_reuseport", 0),
+        # Long-lived connections are closed now and then so clients spread over replicas the HPA adds.
+        ("grpc.max_connection_age_ms", 5 * 60 * 1000),
+        ("grpc.max_connection_age_grace_ms", 30 * 1000),
     ])
     games_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, http_state.shutting_down), gserver)
     service_names = [games_pb2.DESCRIPTOR.services_by_name["GameService"].full_name]

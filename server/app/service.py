@@ -120,9 +120,11 @@ class GameService:
         except UnknownEngine as e:
             raise InvalidArgument(str(e)) from None
         if players is None:
-            players = engine.min_seats if not seat_kinds else len(seat_kinds)
+            players = len(seat_kinds) if isinstance(seat_kinds, list) and seat_kinds else engine.min_seats
         if not isinstance(players, int) or isinstance(players, bool):
             raise InvalidArgument('"players" must be an integer')
+        if seat_kinds is not None and not isinstance(seat_kinds, list):
+            raise InvalidArgument('"seats" must be a list of seat kinds ("human", "open" or "bot")')
         kinds = list(seat_kinds) if seat_kinds else ["human"] * players
         if len(kinds) != players or any(k not in SEAT_KINDS for k in kinds):
             raise InvalidArgument(f'"seats" must list {players} seat kinds, each one of {", ".join(SEAT_KINDS)}')

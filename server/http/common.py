@@ -53,6 +53,10 @@ def st(request: Request) -> HttpState:
     return request.app.state.tablero
 
 
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 async def read_json(request: Request, allowed: set[str] | None = None) -> dict[str, Any]:
     """The request body as a JSON object, within the size limit, with only `allowed` keys."""
     limit = st(request).max_body
@@ -68,7 +72,7 @@ async def read_json(request: Request, allowed: set[str] | None = None) -> dict[s
         data: Any = {}
     else:
         try:
-            data = json.loads(body)
+            data = json.loads(body, parse_constant=_reject_constant)
         except (ValueError, UnicodeDecodeError) as e:
             raise InvalidArgument(f"request body is not valid JSON: {e}") from None
     if not isinstance(data, dict):

@@ -129,6 +129,11 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(http, server):
     err(act(http, gid, t0, {"type": "place", "cell": 4}, expectedVersion="one"), 400, "INVALID_ARGUMENT")
     err(http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 3}), 400, "INVALID_ARGUMENT")
     err(http.post("/v1/games", json={"engine": "chess-9000", "players": 2}), 400, "INVALID_ARGUMENT")
+    err(http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": 2}), 400, "INVALID_ARGUMENT")
+    err(http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["human", "alien"]}),
+        400, "INVALID_ARGUMENT")
+    err(http.post("/v1/games", json={"engine": "tic-tac-toe", "players": "2"}), 400, "INVALID_ARGUMENT")
+    err(http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "options": []}), 400, "INVALID_ARGUMENT")
     err(http.post("/v1/games", json={"engine": "goofspiel", "players": 2, "options": {"cards": 99}}),
         400, "INVALID_ARGUMENT")
     err(http.get(f"/v1/games/{gid}", params={"version": "x"}), 400, "INVALID_ARGUMENT")
