@@ -72,7 +72,7 @@ async def test_the_event_loop_keeps_running_while_the_database_is_locked(file_st
         append = asyncio.ensure_future(file_store.append("g", 1, [{"type": "b"}]))
         await asyncio.sleep(0.3)
         assert not append.done()  # waiting for the lock...
-        assert ticks >= 10  # ...without blocking the loop
+        assert ticks >= 5  # ...without blocking the loop (about 30 ticks when idle)
         release.set()
         assert await asyncio.wait_for(append, 5) == 2
         ticking.cancel()
