@@ -978,6 +978,8 @@ class Riverboat(Engine):
         for p in s["players"]:
             q = {k: copy.deepcopy(v) for k, v in p.items()}
             q["field_colours"] = board.COLOUR[p["mat"]]
+            q["boats_reached"] = len(scoring.reached_boats(p))
+            q["fields_covered"] = board.complete_fields(p)
             players.append(q)
         pending = s["pending"][0] if s["pending"] else None
         return {
@@ -1002,6 +1004,8 @@ class Riverboat(Engine):
             "opportunity_deck_size": len(s["opp_deck"]),
             "opportunity_deck_bottom": s["opp_deck"][len(s["opp_deck"]) - s["opp_known_bottom"]:],
             "held_tile": self._held_view(s, seat),
+            "harbor_track": {"last_space": HARBOR_LAST_SPACE,
+                             "slot_spaces": [scoring.slot_space(i) for i in range(len(BOATS))]},
             "supply": dict(s["supply"]),
             "field_colours": list(FIELD_COLOURS.values()),
             "players": players,

@@ -9,8 +9,6 @@ import random
 from engines.core import LocalGame
 from engines.riverboat import ENGINE, board
 
-RNG = random.Random(0)
-
 
 def new_game(seats: int = 2, seed: int = 1) -> LocalGame:
     return LocalGame(ENGINE, seats=seats, seed=seed)
