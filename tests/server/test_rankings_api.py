@@ -1,0 +1,76 @@
+"""POST /v1/rankings:aggregate and RankingService/AggregateRankings on a real server."""
+
+import grpc
+import pytest
+from google.protobuf import json_format
+
+from server.grpc.gen import rankings_pb2, rankings_pb2_grpc
+
+BODY = {
+    "lists": [
+        {"source": "Canal A", "title": "Top 2023", "ranked": True, "entries": ["The White Castle", "Hegemony", "Heat"]},
+        {"source": "Canal B", "ranked": True, "entries": ["hegemony", "the white castle"]},
+        {"source": "Canal C", "ranked": False, "entries": ["Heat: Heavy Rain", "Aventureros al tren: Leyendas del oeste"]},
+    ],
+    "aliases": {"Ticket to Ride Legends of the West": "Aventureros al tren: Leyendas del oeste"},
+}
+
+
+def test_rest_aggregates_lists_into_one_ranking(http):
+    r = http.post("/v1/rankings:aggregate", json=BODY)
+    assert r.status_code == 200, r.text
+    out = r.json()
+    by_title = {g["title"]: g for g in out["ranking"]}
+    # The White Castle: 100 (1st in A) + 80 (2nd in B) + 10 (A's number one) + 2 appearances = 192
+    wc = by_title["The White Castle"]
+    assert (wc["positionPoints"], wc["topBonus"], wc["repetitionBonus"], wc["points"]) == (180, 10, 2, 192)
+    assert wc["positions"] == {"1": 1, "2": 1} and wc["appearances"] == 2
+    # Hegemony: 80 + 100 + 10 + 2 = 192 as well: tied on points
+    assert by_title["Hegemony"]["points"] == 192
+    # Unranked list of 2: each game gets the mean of positions 1-2 = (100 + 80) / 2 = 90, plus 1 appearance
+    assert by_title["Heat: Heavy Rain"]["points"] == 91
+    assert by_title["Heat"]["points"] == 65 + 1  # "Heat" and "Heat: Heavy Rain" are different games
+    assert out["totals"] == {"lists": 3, "sources": 3, "games": 5}
+    # Full ties share a rank (competition ranking) and are listed alphabetically, ignoring a leading article.
+    assert [(g["rank"], g["title"]) for g in out["ranking"]] == [
+        (1, "Hegemony"), (1, "The White Castle"), (3, "Aventureros al tren: Leyendas del oeste"),
+        (3, "Heat: Heavy Rain"), (5, "Heat")]
+
+
+@pytest.mark.parametrize("body", [
+    {"lists": []},
+    {"lists": [{"source": "A", "entries": ["Heat", "heat"]}]},
+    {"lists": [{"source": "A", "entries": ["Heat"], "colour": "red"}]},
+    {"lists": [{"source": "A", "entries": ["x"] * 1}], "bogus": 1},
+    {"lists": [{"source": "A", "entries": [f"Game {i}" for i in range(5000)]}]},
+])
+def test_rest_rejects_bad_lists_with_400(http, body):
+    r = http.post("/v1/rankings:aggregate", json=body)
+    assert r.status_code in (400, 413), r.text
+    assert r.json()["error"]["code"] in ("INVALID_ARGUMENT", "RESOURCE_EXHAUSTED")
+
+
+def test_grpc_gives_the_same_ranking(server, http):
+    rest = http.post("/v1/rankings:aggregate", json=BODY).json()
+    with grpc.insecure_channel(server.grpc) as ch:
+        stub = rankings_pb2_grpc.RankingServiceStub(ch)
+        resp = stub.AggregateRankings(json_format.ParseDict(BODY, rankings_pb2.AggregateRankingsRequest()))
+        as_json = json_format.MessageToDict(resp, always_print_fields_with_no_presence=True)
+        assert [(g["title"], g["points"]) for g in as_json["ranking"]] == \
+            [(g["title"], g["points"]) for g in rest["ranking"]]
+        with pytest.raises(grpc.RpcError) as e:
+            stub.AggregateRankings(rankings_pb2.AggregateRankingsRequest())
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_tablero_rank_cli(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    f = tmp_path / "lists.json"
+    f.write_text(json.dumps(BODY))
+    r = subprocess.run([sys.executable, "-m", "server", "rank", str(f), "--format", "json"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["totals"]["games"] == 5
