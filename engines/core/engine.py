@@ -46,7 +46,8 @@ class Engine:
         raise NotImplementedError
 
     def evolve(self, state: State | None, event: Event) -> State:
-        """Apply one event. `state` is None for the first event. May mutate `state`."""
+        """Apply one event. `state` is None for the first event. May mutate `state`,
+        never `event`, and never draws randomness."""
         raise NotImplementedError
 
     def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
