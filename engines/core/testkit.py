@@ -17,7 +17,7 @@ from .errors import EngineError, IllegalAction, InvalidAction
 from .local import LocalGame, canonical_json, replay, state_hash
 
 # How many seeded random playthroughs per engine and seat count (CI default).
-GAMES_PER_SEAT_COUNT = int(os.environ.get("TABLERO_KIT_GAMES", "3"))
+GAMES_PER_SEAT_COUNT = int(os.environ.get("TABLERO_KIT_GAMES", "10"))
 
 
 def _json_roundtrip(value: Any, what: str) -> Any:
