@@ -140,6 +140,30 @@ BUILDINGS = [
      "cost": {"lumber": 2, "brick": 1}, "effect": "take_ownership", "income": 2},
 ]
 
+# One line of each tile's text, in English, for views (rulebook pp.18-22, A.6).
+BUILDING_TEXT = {
+    "bank": "Take $5.",
+    "dry_dock": "Prepare and launch a ship for 2 lumber plus the full food cost (no Dockyard/City Pier bonus).",
+    "lighthouse": "Move one of your ships one space farther out, into rank 1st of the new space.",
+    "lumber_mill": "Sell lumber only, at $2 each.",
+    "schoolhouse": "Take 2 lumber and 2 food.",
+    "tavern": "Remove 1 or 2 Empty Sea tokens drawn in the last whaling phase from the game; take $4 or $6.",
+    "tryworks": "Up to 3 Right Whales on one of your ships return at once, free; the ship stays.",
+    "wharf": "Launch a prepared ship for half the food cost, rounded up.",
+    "counting_house": "End of game: +1 VP per 2 Right Whales you have.",
+    "mansion": "End of game: +4 VP.",
+    "municipal_office": "End of game: +1 VP per 2 buildings you own, counting this one.",
+    "seamens_bethel": "End of game: +5 VP.",
+    "bakery": "Take 4 food.",
+    "brickyard": "Take 3 brick.",
+    "chandlery": "Take $1, 1 food, 1 lumber and 1 brick.",
+    "cooperage": "Take $1 per whale token on one of your ships.",
+    "courthouse": "Build a building paying 2 fewer goods (never money).",
+    "inn": "After everyone has placed, before movement, re-place both your workers on Town or Whaling Board spaces.",
+    "market": "Sell goods; the first good of each kind sold earns double.",
+    "post_office": "Another player's: move this tile to your corner and become its owner. Owner: $2 each End of Round.",
+}
+
 BUILDING_IDS = tuple(b["id"] for b in BUILDINGS)
 TWO_PLAYER_BUILDINGS = tuple(b["id"] for b in BUILDINGS if b["two_player"])
 SPACES = {s["id"]: s for s in TOWN_SPACES + WHALING_SPACES + [b for b in BUILDINGS if b["type"] == "action"]}

@@ -640,6 +640,12 @@ class NewBedford(Engine):
         # Every fact is public (FAQ 1), the ocean bag's contents by kind included.
         v["score_preview"] = [scoring.score_seat(state, s) for s in range(state["seats"])]
         v["building_names"] = {b: data.BUILDING_BY_ID[b]["name"] for b in state["buildings"]}
+        # The tiles' printed faces: cost, kind and text, as a player reads them on the table.
+        v["building_tiles"] = {
+            b: {"name": data.BUILDING_BY_ID[b]["name"], "type": data.BUILDING_BY_ID[b]["type"],
+                "cost": dict(data.BUILDING_BY_ID[b]["cost"]), "text": data.BUILDING_TEXT[b]}
+            for b in state["buildings"]
+        }
         v["awaiting"] = self._awaiting(state)
         return v
 

@@ -314,8 +314,11 @@ def _resolve_replace_workers(ctx: Ctx, action: dict) -> dict:
 
 
 def _resolve_take_ownership(ctx: Ctx, action: dict) -> dict:
-    # Our decision (RULES.md): the owner may use it too. Nothing changes hands, but the
-    # space is taken for the round, so nobody else can take the Post Office away.
+    # Post Office: "use the action to move this building to your corner, becoming its
+    # owner". Its owner would move nothing, and an action that cannot be performed may
+    # not be taken (rulebook p.4, FAQ 2), so only the other players may use it.
+    if ctx.owner == ctx.seat:
+        raise IllegalAction(f"{ctx.name}: it is already yours; only another player can take it over")
     return {"pay": {}, "gain": {}, "take_ownership": ctx.space["id"]}
 
 

@@ -263,3 +263,16 @@ def test_actions_with_unknown_fields_are_invalid():
         g.act(0, {"type": "buy_goods", "good": "food", "amount": 3})
     with pytest.raises(InvalidAction):
         g.act(0, {"type": "buy_goods", "good": "brick"})
+
+
+def test_whaling_board_spaces_may_be_used_several_times_a_round_even_by_the_same_player():
+    # Rulebook p.4: the Town Board and Whaling Board actions "se pueden usar varias veces
+    # por ronda"; p.6: Dockyard and City Pier work "like the Town actions".
+    g = game()
+    give(g, 0, lumber=3)
+    place(g, 0, "dockyard", ship=1)  # first worker: 1 lumber
+    place(g, 1, "forest")
+    assert {"type": "place_worker", "space": "dockyard", "ship": 2} in g.legal_actions(0)
+    place(g, 0, "dockyard", ship=2)  # not first any more: 2 lumber
+    assert player(g, 0)["lumber"] == 0
+    assert [s["at"] for s in player(g, 0)["ships"]] == ["dock", "dock"]

@@ -283,12 +283,20 @@ def test_post_office_moves_to_whoever_uses_it_and_pays_its_owner_two_dollars_eac
     assert player(g, 0)["money"] == 6
 
 
-def test_post_office_owner_may_occupy_it_to_keep_it_for_the_round():
+def test_the_post_office_owner_cannot_use_it_because_the_action_would_move_nothing():
+    # Rulebook p.22: the action moves the tile to your corner, making you its owner; an
+    # action that cannot be performed may not be taken (p.4, FAQ 2).
     g = game(seats=3)
     own(g, 0, "post_office")
-    place(g, 0, "post_office")
-    assert g.state["buildings"]["post_office"]["owner"] == 0
-    assert not spaces_of(g, 1, "post_office")
+    assert not spaces_of(g, 0, "post_office")
+    with pytest.raises(IllegalAction, match="already yours"):
+        place(g, 0, "post_office")
+    place(g, 0, "forest")
+    # Another player may still take it over, paying the owner $1 first.
+    assert spaces_of(g, 1, "post_office") == [{"type": "place_worker", "space": "post_office"}]
+    place(g, 1, "post_office")
+    assert g.state["buildings"]["post_office"]["owner"] == 1
+    assert player(g, 0)["money"] == 6 and player(g, 1)["money"] == 4
 
 
 def test_a_building_can_be_used_in_the_round_it_was_built():

@@ -121,6 +121,17 @@ def test_faq1_money_goods_and_whales_are_public_information():
         assert v["bag"] == g.state["bag"]  # what is left in the bag, by kind
 
 
+def test_the_view_shows_each_building_tiles_printed_cost_and_text():
+    # Rulebook p.5: the pale side of each tile shows its cost and a description of its action.
+    g = game(seats=3)
+    tiles = ENGINE.view(g.state, 0)["building_tiles"]
+    assert set(tiles) == set(g.state["buildings"])
+    assert tiles["municipal_office"]["cost"] == {"lumber": 4, "brick": 4}
+    assert tiles["mansion"] == {"name": "Mansion", "type": "victory", "cost": {"lumber": 4, "money": 10},
+                                "text": "End of game: +4 VP."}
+    assert all(t["text"] for t in tiles.values())
+
+
 def test_faq2_a_player_cannot_take_an_action_they_cannot_perform():
     g = game()
     own(g, 0, "lumber_mill")

@@ -4,7 +4,7 @@ import pytest
 
 from engines.core import IllegalAction
 
-from .helpers import at_sea, finish_action_phase, game, own, place, player, set_bag, types
+from .helpers import at_sea, finish_action_phase, game, give, on_dock, own, place, player, set_bag, types
 
 
 def test_no_tokens_are_drawn_when_no_ship_is_at_sea():
@@ -140,3 +140,36 @@ def test_tavern_sees_the_empty_sea_tokens_of_the_last_whaling_phase():
     assert g.to_act() == {1}  # round 2: the Ship's Wheel passed to seat 1
     place(g, 1, "tavern", remove=2)
     assert g.state["out_of_game"]["empty"] == 2
+
+
+def _launch_and_sail_home(to):
+    """Seat 0 launches Ship 1 to space `to` in round 1, then every ship always takes the
+    first drawn whale; returns how many whaling phases the ship took part in."""
+    g = game(seats=2)
+    on_dock(g, 0, 1)
+    give(g, 0, food=6, money=100)
+    set_bag(g, right=30)
+    place(g, 0, "city_pier", ship=1, to=to)
+    whalings = 0
+    while player(g, 0)["ships"][0]["at"] != "home":
+        if g.state["phase"] == "actions":
+            finish_action_phase(g)
+        elif g.state["phase"] == "whaling":
+            whalings += 1
+            g.act(0, {"type": "pick_whale", "kind": "right"})
+        else:
+            (seat,) = g.to_act()
+            hold = player(g, seat)["ships"][0]["hold"]
+            g.act(seat, {"type": "return_ship", "pay": dict(hold), "sell": {k: 0 for k in hold}})
+    return whalings, player(g, 0)["returned"]["right"]
+
+
+def test_a_ship_launched_to_space_1_returns_in_the_same_round_before_any_whaling():
+    # Rulebook p.4/p.7/p.8: actions, then movement (every ship one space toward Return),
+    # then whaling. A ship on space 1 reaches Return in the movement of its own round.
+    assert _launch_and_sail_home(1) == (0, 0)
+
+
+@pytest.mark.parametrize("to", [2, 3, 6])
+def test_a_ship_launched_to_space_n_takes_part_in_n_minus_1_whaling_phases(to):
+    assert _launch_and_sail_home(to) == (to - 1, to - 1)
