@@ -1,7 +1,8 @@
 """The EventStore contract: every adapter passes this same suite.
 
-Backends: SQLite in memory, SQLite in a file, Redis and a 3-master Redis
-Cluster (throwaway servers from tests/conftest.py). Tests that need two store instances on one backend (two
+Backends (fixtures in tests/store/conftest.py): SQLite in memory, SQLite in a
+file, Redis and a 3-master Redis Cluster (throwaway servers from
+tests/conftest.py). Tests that need two store instances on one backend (two
 replicas) run on the backends that can share data: the SQLite file and Redis.
 """
 
@@ -25,78 +26,12 @@ from server.store import (
     EventStore,
     GameExists,
     GameNotFound,
-    SQLiteStore,
     open_store,
 )
+from tests.store.backends import Backend
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT = 5.0  # seconds: the most any push is allowed to take before a test fails
-
-
-class Backend:
-    """Opens store instances that share one backend (one SQLite file, one Redis DB)."""
-
-    def __init__(self, kind: str, target: str) -> None:
-        self.kind, self.target = kind, target
-        self.stores: list[EventStore] = []
-
-    @property
-    def shared(self) -> bool:
-        return self.kind != "sqlite-memory"
-
-    def open(self) -> EventStore:
-        if self.kind.startswith("redis"):
-            from server.store.redis import RedisStore
-
-            store: EventStore = RedisStore(self.target, block_ms=1000)
-        else:
-            store = SQLiteStore(self.target, poll_interval=0.05)
-        self.stores.append(store)
-        return store
-
-    def open_store_args(self) -> tuple[str | None, str | None]:
-        return (self.target, None) if self.kind.startswith("redis") else (None, self.target)
-
-    async def watchers_left(self, store: EventStore) -> int:
-        """How many watch() iterations still hold resources in `store` (or on the server)."""
-        if self.kind == "redis":
-            info = await store._client.info("clients")  # type: ignore[attr-defined]
-            return int(info["blocked_clients"]) + len(store._feeds)  # type: ignore[attr-defined]
-        if self.kind == "redis-cluster":
-            from redis.asyncio.cluster import RedisCluster
-
-            nodes = await store._client.info("clients", target_nodes=RedisCluster.ALL_NODES)  # type: ignore[attr-defined]
-            return sum(int(info["blocked_clients"]) for info in nodes.values()) + len(store._feeds)  # type: ignore[attr-defined]
-        return sum(len(w) for w in store._waiters.values())  # type: ignore[attr-defined]
-
-    async def close(self) -> None:
-        for store in self.stores:
-            await store.close()
-
-
-def _redis_target(request: pytest.FixtureRequest) -> str:
-    return request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url")
-
-
-@pytest.fixture(params=["sqlite-memory", "sqlite-file", "redis", "redis-cluster"])
-async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
-    if request.param.startswith("redis"):
-        target = _redis_target(request)
-    elif request.param == "sqlite-file":
-        target = str(tmp_path / "games.db")
-    else:
-        target = ":memory:"
-    b = Backend(request.param, target)
-    yield b
-    await b.close()
-
-
-@pytest.fixture(params=["sqlite-file", "redis", "redis-cluster"])
-async def shared_backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
-    target = _redis_target(request) if request.param.startswith("redis") else str(tmp_path / "games.db")
-    b = Backend(request.param, target)
-    yield b
-    await b.close()
 
 
 @pytest.fixture
