@@ -345,12 +345,13 @@ class RedisStore(EventStore):
     # -- watch -------------------------------------------------------------------------
 
     async def watch(self, game_id: str, after_version: int) -> AsyncIterator[tuple[int, Event]]:
-        await self.version(game_id)  # GameNotFound for an unknown game, before any waiting
+        current = await self.version(game_id)  # GameNotFound for an unknown game, before any waiting
         last = max(after_version, 0)
         watcher = _Watcher()
         # Subscribe first, then read: whatever is appended after the read reaches us through
-        # the feed, and what both deliver is skipped by version.
-        self._subscribe(game_id, watcher, last)
+        # the feed, and what both deliver is skipped by version. A new feed starts at the
+        # current version: the history is this watcher's own read, not the feed's business.
+        self._subscribe(game_id, watcher, current)
         try:
             catch_up = True
             while True:
