@@ -59,8 +59,10 @@ ACTION_TYPES = {
     "choose_phase", "place_worker", "skip", "plant", "plant_from_pile", "return_workers", "claim_boat", "pass",
     "take_opportunity", "take_opportunity_from_deck", "survey", "survey_card", "choose_bonus", "place_barn",
     "place_well", "take_surveyor", "decline", "send_agents", "draw_tile", "plant_drawn", "draw_opportunity",
+    "search_pile", "search_opportunity_deck",
 }
-COIN_TYPES = ("plant_from_pile", "take_opportunity_from_deck", "draw_tile", "draw_opportunity")
+# Actions that spend a coin (seed-R coin abilities of Planting and Opportunity).
+COIN_TYPES = ("search_pile", "search_opportunity_deck", "draw_tile", "draw_opportunity")
 SCORING_BONUSES = ("coin", "harbor", "agent")
 PHASE_TITLE = {"draft": "Phase draft", "cultivation": "Cultivation", "planting": "Planting",
                "harvest": "Harvest & Shipping", "opportunity": "Opportunity", "scoring": "Scoring"}
@@ -238,12 +240,26 @@ class Riverboat(Engine):
             s["held"] = None
             s["pending"].pop(0)
         elif e["slot"] is None:
-            self._pay_coin(s, seat)
+            # Chosen from a searched pile (the coin was paid when searching): the rest of the
+            # pile is shuffled (seed-R), its new order is in the event's secret.
             s["piles"][size] = list(e["secret"]["pile"])
+            s["pending"].pop(0)
         else:
             s["slots"][size][e["slot"]] = None
         self._add_vp(s, seat, e["vp"], "crop_tiles")
         s["turn"] = _next(s, seat)
+
+    def _on_pile_searched(self, s, e):
+        # seed-R phase 2 coin ability: pay a coin, look through the face-down pile (its contents
+        # are shown to the searcher only, in the event's "private" part) and choose a tile.
+        self._pay_coin(s, e["seat"])
+        s["pending"].append({"seat": e["seat"], "kind": "choose_from_pile", "size": str(e["size"])})
+
+    def _on_opportunity_deck_searched(self, s, e):
+        # seed-R phase 4 coin ability: pay a coin, look through the deck (seen by the searcher
+        # only) and choose a card.
+        self._pay_coin(s, e["seat"])
+        s["pending"].append({"seat": e["seat"], "kind": "choose_from_deck"})
 
     def _on_tile_drawn(self, s, e):
         # Blind coin draw: the top tile of the pile, seen only by its drawer until placed.
@@ -322,13 +338,15 @@ class Riverboat(Engine):
         seat = e["seat"]
         s["players"][seat]["opps"].append({"id": e["card"], "scored": False})
         if e["space"] is None:
-            self._pay_coin(s, seat)
             if e.get("drawn"):
+                self._pay_coin(s, seat)
                 s["opp_deck"].pop(0)
                 s["opp_known_bottom"] = min(s["opp_known_bottom"], len(s["opp_deck"]))
             else:
+                # Chosen from the searched deck (coin paid when searching); then shuffled.
                 s["opp_deck"] = list(e["secret"]["deck"])
                 s["opp_known_bottom"] = 0
+                s["pending"].pop(0)
         else:
             s["opp_spaces"][e["space"]] = None
             self._apply_gains(s, seat, e["gains"], "card_space_bonus")
@@ -512,6 +530,13 @@ class Riverboat(Engine):
             return out
         if kind == "feature":
             return self._feature_options(s, item)
+        if kind == "choose_from_pile":
+            free = board.uncovered_workers(p)
+            return [{"type": "plant_from_pile", "kind": k, "cells": cells}
+                    for k in sorted(set(s["piles"][item["size"]]))
+                    for cells in board.placements(free, TILE_KINDS[k]["crops"])]
+        if kind == "choose_from_deck":
+            return [{"type": "take_opportunity_from_deck", "card": c} for c in sorted(set(s["opp_deck"]))]
         if kind == "place_drawn_tile":
             crops = TILE_KINDS[s["held"]["kind"]]["crops"]
             return [{"type": "plant_drawn", "cells": cells}
@@ -549,22 +574,18 @@ class Riverboat(Engine):
         return out
 
     def _pile_plants(self, s: dict, p: dict) -> list[dict]:
-        """seed-R phase 2 coin ability: choose a 1- or 2-hex tile from its draw pile (option
-        "blind": draw the top tile of the 1- or 2-hex pile; offered only when a tile of that
-        size fits, so a drawn tile can always be placed)."""
+        """seed-R phase 2 coin ability: pay a coin, search the 1- or 2-hex draw pile and choose a
+        tile from it (option "blind": draw the top tile unseen). Offered only when a tile of that
+        size fits: tiles turn, so every tile of one size fits the same cells, and the offer tells
+        nothing about the pile's contents; whatever the pile holds, one of its tiles can be placed
+        (seed-R: once the coin is paid you must take a tile from the pile)."""
         if p["coins"] <= 0:
             return []
         free = board.uncovered_workers(p)
-        out = []
-        if s["blind"]:
-            probe = {"1": ["beet"], "2": ["beet", "wheat"]}
-            return [{"type": "draw_tile", "size": int(size)} for size in COIN_PILE_SIZES
-                    if s["piles"][size] and board.placements(free, probe[size])]
-        for size in COIN_PILE_SIZES:
-            for kind in sorted(set(s["piles"][size])):
-                for cells in board.placements(free, TILE_KINDS[kind]["crops"]):
-                    out.append({"type": "plant_from_pile", "kind": kind, "cells": cells})
-        return out
+        probe = {"1": ["beet"], "2": ["beet", "wheat"]}
+        kind = "draw_tile" if s["blind"] else "search_pile"
+        return [{"type": kind, "size": int(size)} for size in COIN_PILE_SIZES
+                if s["piles"][size] and board.placements(free, probe[size])]
 
     def _planting_actions(self, s: dict, seat: int) -> list[dict]:
         p = s["players"][seat]
@@ -579,10 +600,7 @@ class Riverboat(Engine):
         p = s["players"][seat]
         out = [{"type": "take_opportunity", "space": i} for i, c in enumerate(s["opp_spaces"]) if c is not None]
         if p["coins"] > 0 and s["opp_deck"]:
-            if s["blind"]:
-                out.append({"type": "draw_opportunity"})
-            else:
-                out += [{"type": "take_opportunity_from_deck", "card": c} for c in sorted(set(s["opp_deck"]))]
+            out.append({"type": "draw_opportunity" if s["blind"] else "search_opportunity_deck"})
         return out
 
     def legal_actions(self, state, seat):
@@ -641,7 +659,7 @@ class Riverboat(Engine):
             require_int(action, "cell", 0, board.CELLS - 1)
         elif t == "send_agents":
             require_int(action, "count", 0, 3)
-        elif t == "draw_tile":
+        elif t in ("draw_tile", "search_pile"):
             require_int(action, "size", 1, 2)
         elif t == "plant_drawn":
             self._check_cells(action)
@@ -659,12 +677,18 @@ class Riverboat(Engine):
         ph = s["phase"]
         where = PHASE_TITLE.get(ph, ph)
         if s["pending"]:
-            return f"{where}: first resolve your pending decision ({s['pending'][0]['kind'].replace('_', ' ')})"
+            kind = s["pending"][0]["kind"]
+            if kind == "choose_from_pile" and t == "plant_from_pile":
+                return "Planting: that tile is not in the pile you searched or does not fit under your uncovered workers"
+            if kind == "choose_from_deck" and t == "take_opportunity_from_deck":
+                return "Opportunity: that card is not in the deck"
+            return f"{where}: first resolve your pending decision ({kind.replace('_', ' ')})"
         p = s["players"][seat]
         if (action.get("coin") is True or t in COIN_TYPES) and p["coins"] <= 0:
             return f"{where}: you have no coin to spend"
         expected = {"choose_phase": "draft", "place_worker": "cultivation", "skip": "cultivation",
                     "plant": "planting", "plant_from_pile": "planting", "draw_tile": "planting",
+                    "search_pile": "planting", "search_opportunity_deck": "opportunity",
                     "return_workers": "planting", "claim_boat": "harvest", "take_opportunity": "opportunity",
                     "take_opportunity_from_deck": "opportunity", "draw_opportunity": "opportunity",
                     "survey": "scoring", "survey_card": "scoring"}.get(t)
@@ -681,8 +705,12 @@ class Riverboat(Engine):
             if action["slot"] >= len(slots) or slots[action["slot"]] is None:
                 return f"Planting: there is no {action['size']}-hex tile on space {action['slot']}"
             return "Planting: that tile does not fit wholly under your workers on empty fields"
-        if t in ("plant_from_pile", "draw_tile"):
-            return "Planting: that tile is not in its pile or does not fit under your workers on empty fields"
+        if t == "plant_from_pile":
+            return "Planting: first pay a coin to search a pile (search_pile), then choose a tile from it"
+        if t == "take_opportunity_from_deck":
+            return "Opportunity: first pay a coin to search the deck (search_opportunity_deck), then choose a card"
+        if t in ("search_pile", "draw_tile"):
+            return "Planting: that pile is empty or no tile of that size fits under your uncovered workers"
         if t == "return_workers":
             return "Planting: a face-up tile still fits your workers"
         if t == "claim_boat":
@@ -751,6 +779,15 @@ class Riverboat(Engine):
             return [{"type": "tile_planted", "seat": seat, "kind": kind, "slot": None, "cells": a["cells"],
                      "crops": TILE_KINDS[kind]["crops"], "vp": TILE_VP[int(size)], "coin": True,
                      "secret": {"pile": pile}}]
+        if t == "search_pile":
+            # The searcher, and nobody else, sees what the pile holds (not its order: it is
+            # shuffled after the choice anyway).
+            tiles = sorted(s["piles"][str(a["size"])])
+            return [{"type": "pile_searched", "seat": seat, "size": a["size"],
+                     "private": {str(seat): {"tiles": tiles}}}]
+        if t == "search_opportunity_deck":
+            return [{"type": "opportunity_deck_searched", "seat": seat,
+                     "private": {str(seat): {"cards": sorted(s["opp_deck"])}}}]
         if t == "draw_tile":
             kind = s["piles"][str(a["size"])][0]
             return [{"type": "tile_drawn", "seat": seat, "size": a["size"], "private": {str(seat): {"kind": kind}}}]
@@ -1004,6 +1041,7 @@ class Riverboat(Engine):
             "opportunity_deck_size": len(s["opp_deck"]),
             "opportunity_deck_bottom": s["opp_deck"][len(s["opp_deck"]) - s["opp_known_bottom"]:],
             "held_tile": self._held_view(s, seat),
+            "search": self._search_view(s, seat),
             "harbor_track": {"last_space": HARBOR_LAST_SPACE,
                              "slot_spaces": [scoring.slot_space(i) for i in range(len(BOATS))]},
             "supply": dict(s["supply"]),
@@ -1011,6 +1049,18 @@ class Riverboat(Engine):
             "players": players,
             "result": copy.deepcopy(s["result"]),
         }
+
+    def _search_view(self, s: dict, seat: int | None) -> dict | None:
+        """A pile or deck being searched with a coin: everyone sees who searches which pile; only
+        the searcher sees its contents (sorted, never its order)."""
+        item = s["pending"][0] if s["pending"] else None
+        if item is None or item["kind"] not in ("choose_from_pile", "choose_from_deck"):
+            return None
+        mine = seat == item["seat"]
+        if item["kind"] == "choose_from_pile":
+            return {"seat": item["seat"], "pile": f"{item['size']}-hex tiles",
+                    "contents": sorted(s["piles"][item["size"]]) if mine else None}
+        return {"seat": item["seat"], "pile": "opportunity deck", "contents": sorted(s["opp_deck"]) if mine else None}
 
     def _held_view(self, s: dict, seat: int | None) -> dict | None:
         held = s["held"]

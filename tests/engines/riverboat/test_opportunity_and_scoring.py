@@ -44,16 +44,22 @@ def test_a_face_up_card_comes_with_the_bonus_printed_above_its_space(space):
 def test_a_coin_chooses_a_card_from_the_deck_without_bonus_and_the_deck_is_shuffled():
     s = _opportunity()
     card = s["opp_deck"][-1]
+    assert {"type": "take_opportunity_from_deck", "card": card} not in ENGINE.legal_actions(s, 0)
+    assert {"type": "search_opportunity_deck"} in ENGINE.legal_actions(s, 0)
+    s1, ev = act(s, 0, {"type": "search_opportunity_deck"})
+    assert ev[0]["type"] == "opportunity_deck_searched" and s1["players"][0]["coins"] == 1
+    acts = ENGINE.legal_actions(s1, 0)
+    assert acts == [{"type": "take_opportunity_from_deck", "card": c} for c in sorted(s["opp_deck"])], \
+        "once the coin is paid you must take a card from the deck"
     a = {"type": "take_opportunity_from_deck", "card": card}
-    assert a in ENGINE.legal_actions(s, 0)
-    s2, ev = act(s, 0, a)
+    s2, ev = act(s1, 0, a)
     assert ev[0]["gains"] == {} and ev[0]["space"] is None
     assert sorted(ev[0]["secret"]["deck"]) == sorted(s["opp_deck"][:-1])
     assert s2["players"][0]["coins"] == 1 and s2["players"][0]["opps"][0]["id"] == card
     assert "secret" not in ENGINE.event_view(ev[0], 0)
     s["players"][0]["coins"] = 0
     with pytest.raises(IllegalAction, match="coin"):
-        ENGINE.decide(s, 0, a, None)
+        ENGINE.decide(s, 0, {"type": "search_opportunity_deck"}, None)
 
 
 def test_each_player_takes_one_card_then_the_leftovers_go_under_the_deck():

@@ -103,9 +103,14 @@ def test_no_refill_while_a_face_up_tile_fits():
 
 def test_a_coin_takes_a_one_or_two_hex_tile_of_your_choice_from_its_pile_which_is_then_shuffled():
     s = _planting(workers0=TRIANGLE)
-    acts = [a for a in ENGINE.legal_actions(s, 0) if a["type"] == "plant_from_pile"]
-    kinds = {a["kind"] for a in acts}
-    assert kinds and all(k[0] in "12" for k in kinds), "never a 3-hex tile from the pile"
+    searches = [a for a in ENGINE.legal_actions(s, 0) if a["type"] == "search_pile"]
+    assert searches == [{"type": "search_pile", "size": 1}, {"type": "search_pile", "size": 2}], \
+        "never a 3-hex tile from the pile"
+    s, ev = act(s, 0, {"type": "search_pile", "size": 2})
+    assert ev[0]["type"] == "pile_searched" and s["players"][0]["coins"] == 1
+    acts = ENGINE.legal_actions(s, 0)
+    assert {a["type"] for a in acts} == {"plant_from_pile"}, "once the coin is paid you must take from the pile"
+    assert {a["kind"] for a in acts} == set(s["piles"]["2"])
     a = next(a for a in acts if a["kind"] == "2-potato-pumpkin")
     before = list(s["piles"]["2"])
     s2, ev = act(s, 0, a)
@@ -121,7 +126,7 @@ def test_a_coin_takes_a_one_or_two_hex_tile_of_your_choice_from_its_pile_which_i
 def test_without_a_coin_there_is_no_pile_choice():
     s = _planting(workers0=(0,))
     s["players"][0]["coins"] = 0
-    assert not [a for a in ENGINE.legal_actions(s, 0) if a["type"] == "plant_from_pile"]
+    assert not [a for a in ENGINE.legal_actions(s, 0) if a["type"] in ("search_pile", "plant_from_pile")]
 
 
 def test_when_nothing_fits_even_after_the_refill_the_uncovered_workers_go_home():
