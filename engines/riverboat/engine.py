@@ -37,6 +37,8 @@ from .data import (
     HARBOR_LAST_SPACE,
     HARBOR_START,
     HARVEST_BONUS_AT,
+    MAT_COLS,
+    MAT_ROWS,
     MATS,
     OPPORTUNITY,
     OPPORTUNITY_CARDS,
@@ -375,8 +377,10 @@ class Riverboat(Engine):
         s["surveyed"][seat] += 1
 
     def _on_round_scored(self, s, e):
-        for seat, vp in enumerate(e["vp"]):
-            self._add_vp(s, seat, vp, "round_scoring")
+        # The markers move in the phase's order of play (clockwise from the Scoring tile holder),
+        # which decides whose marker ends on top of a shared space (the 3-player rule).
+        for seat in e["order"]:
+            self._add_vp(s, seat, e["vp"][seat], "round_scoring")
         s["card"] = None
 
     def _on_round_ended(self, s, e):
@@ -863,9 +867,11 @@ class Riverboat(Engine):
         before = p["harvested"][a["crop"]]
         bonus = (before < HARVEST_BONUS_AT <= before + boat["capacity"] and a["crop"] not in p["harvest_bonus"])
         if bonus:
-            # seed-R "Bono de cosecha": at 9 harvested of one crop, a barn or a well of your choice.
-            pending.append({"seat": seat, "kind": "feature", "options": ["barn", "well"], "optional": True,
-                            "substitute": False, "reason": f"harvest bonus ({a['crop']})"})
+            # seed-R "Bono de cosecha": at 9 harvested of one crop you may choose an estate feature
+            # of your choice ("una característica de propiedad de tu elección"; estate features are
+            # barns, wells and surveyors), a barn or a well being placed at once.
+            pending.append({"seat": seat, "kind": "feature", "options": list(FEATURES), "optional": True,
+                            "reason": f"harvest bonus ({a['crop']})"})
         return {"type": "boat_claimed", "seat": seat, "boat": a["boat"], "crop": a["crop"], "cells": cells,
                 "coin": a["coin"], "gains": gains, "pending": pending, "harvest_bonus": bonus}
 
@@ -986,7 +992,9 @@ class Riverboat(Engine):
     def _end_round(self, s: dict, events: list[dict]) -> None:
         # seed-R phase 5: 1 VP per active surveyor and per agent.
         vp = [p["active_surveyors"] + p["agents"] for p in s["players"]]
-        self._emit(s, events, {"type": "round_scored", "round": s["round"], "vp": vp})
+        holder = s["phase_tiles"][PHASES.index("scoring")]
+        order = [(holder + i) % s["n"] for i in range(s["n"])]
+        self._emit(s, events, {"type": "round_scored", "round": s["round"], "vp": vp, "order": order})
         if s["round"] < ROUNDS:
             if s["n"] == 3 and s["round"] == 3:
                 # seed-R: in a 3-player game, after round 3 the marker goes to the player furthest
@@ -1017,6 +1025,10 @@ class Riverboat(Engine):
             q["field_colours"] = board.COLOUR[p["mat"]]
             q["boats_reached"] = len(scoring.reached_boats(p))
             q["fields_covered"] = board.complete_fields(p)
+            i = len(players)
+            q["boats_claimed_this_round"] = s["claims"][i] if s["phase"] == "harvest" else 0
+            q["surveyors_placed_this_round"] = s["surveyed"][i] if s["phase"] == "scoring" else 0
+            q["passed"] = bool(s["done"][i]) if s["phase"] in ("harvest", "scoring") else False
             players.append(q)
         pending = s["pending"][0] if s["pending"] else None
         return {
@@ -1035,9 +1047,14 @@ class Riverboat(Engine):
             "round_track": s["round_track"],
             "crop_supply": copy.deepcopy(s["slots"]),
             "pile_sizes": {k: len(v) for k, v in s["piles"].items()},
-            "riverboats": {b["id"]: {"capacity": b["capacity"], "on_board": s["boat_board"][b["id"]],
-                                     "pile": s["boat_piles"][b["id"]]} for b in BOATS},
-            "opportunity_spaces": [{"card": c, "bonus": CARD_SPACE_BONUSES[i]} for i, c in enumerate(s["opp_spaces"])],
+            "riverboats": {b["id"]: {"capacity": b["capacity"], "benefit": dict(b["benefit"]),
+                                     "on_board": s["boat_board"][b["id"]], "pile": s["boat_piles"][b["id"]]}
+                           for b in BOATS},
+            "boat_claims_this_round": self._claim_limit(s),
+            "surveyors_this_round": self._survey_limit(s),
+            "opportunity_spaces": [{"card": c, "text": OPPORTUNITY[c]["text"] if c else None,
+                                    "bonus": CARD_SPACE_BONUSES[i]} for i, c in enumerate(s["opp_spaces"])],
+            "opportunity_card_texts": {c["id"]: c["text"] for c in OPPORTUNITY_CARDS},
             "opportunity_deck_size": len(s["opp_deck"]),
             "opportunity_deck_bottom": s["opp_deck"][len(s["opp_deck"]) - s["opp_known_bottom"]:],
             "held_tile": self._held_view(s, seat),
@@ -1046,6 +1063,8 @@ class Riverboat(Engine):
                              "slot_spaces": [scoring.slot_space(i) for i in range(len(BOATS))]},
             "supply": dict(s["supply"]),
             "field_colours": list(FIELD_COLOURS.values()),
+            # Cells are numbered row * cols + col; odd rows are shifted half a hex to the right.
+            "mat_grid": {"rows": MAT_ROWS, "cols": MAT_COLS, "odd_rows_shifted_right": True},
             "players": players,
             "result": copy.deepcopy(s["result"]),
         }

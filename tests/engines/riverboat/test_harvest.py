@@ -194,13 +194,13 @@ def test_with_every_estate_feature_exhausted_you_get_nothing():
     assert "pending_dropped" in types(ev) and not s["pending"]
 
 
-def test_harvest_bonus_at_nine_crops_of_one_kind_gives_a_barn_or_a_well_once_per_crop():
+def test_harvest_bonus_at_nine_crops_of_one_kind_gives_an_estate_feature_of_your_choice_once_per_crop():
     s = _harvest({"beet": 6, "corn": 6}, round_=4)
     s["players"][0]["harvested"]["beet"] = 7
     s, ev = act(s, 0, {"type": "claim_boat", "boat": "2a", "crop": "beet", "coin": False})
     assert ev[0]["harvest_bonus"] is True
     kinds = {a["type"] for a in ENGINE.legal_actions(s, 0)}
-    assert kinds == {"place_barn", "place_well", "decline"}
+    assert kinds == {"place_barn", "place_well", "take_surveyor", "decline"}
     s, _ = act(s, 0, {"type": "place_well", "cell": 0})
     assert s["players"][0]["harvest_bonus"] == ["beet"]
     s, ev = act(s, 0, {"type": "claim_boat", "boat": "2b", "crop": "beet", "coin": False})
@@ -216,3 +216,17 @@ def test_a_well_goes_on_a_crop_hex_of_a_crop_without_a_well():
     s["pending"] = [{"seat": 0, "kind": "feature", "options": ["well"]}]
     cells = [a["cell"] for a in ENGINE.legal_actions(s, 0) if a["type"] == "place_well"]
     assert cells == [3, 4, 5], "one well per crop, and only on crop hexes"
+
+
+def test_the_harvest_bonus_counts_crops_harvested_over_several_rounds_and_may_be_a_surveyor():
+    s = _harvest({"pumpkin": 5})
+    s["players"][0]["harvested"]["pumpkin"] = 4
+    surveyors = s["players"][0]["surveyors"]
+    s, ev = act(s, 0, {"type": "claim_boat", "boat": "5", "crop": "pumpkin", "coin": False})
+    assert ev[0]["harvest_bonus"] is True
+    # the boat's own decisions first (its surveyor is automatic, then agents), then the bonus
+    s, _ = act(s, 0, {"type": "send_agents", "count": 0})
+    assert {"type": "take_surveyor"} in ENGINE.legal_actions(s, 0)
+    s, _ = act(s, 0, {"type": "take_surveyor"})
+    assert s["players"][0]["surveyors"] == surveyors + 2
+    assert s["players"][0]["harvest_bonus"] == ["pumpkin"]

@@ -51,6 +51,22 @@ def test_three_players_tie_for_last_goes_to_the_marker_on_top_of_the_stack():
     assert [e for e in ev if e["type"] == "round_ended"][0]["first_player"] == 1, "arrived last = on top"
 
 
+def test_round_scoring_moves_the_markers_clockwise_from_the_scoring_tile_holder():
+    # Seats 0 and 2 both reach 20 in the round scoring; the holder (seat 2) moves first, so
+    # seat 0 lands on top of it and, furthest behind with seat 2, takes the first-player marker.
+    s = _end_of_scoring(3, 3)
+    s["phase_tiles"][4] = 2
+    s["first_player"] = 1
+    for seat, (vp, agents) in enumerate([(19, 1), (40, 0), (18, 2)]):
+        s["players"][seat].update(vp=vp, agents=agents, vp_at=seat + 1)
+    s2, ev = act(s, 0, {"type": "pass"})
+    scored = [e for e in ev if e["type"] == "round_scored"][0]
+    assert scored["order"] == [2, 0, 1]
+    assert s2["players"][0]["vp"] == s2["players"][2]["vp"] == 20
+    assert s2["players"][0]["vp_at"] > s2["players"][2]["vp_at"]
+    assert [e for e in ev if e["type"] == "round_ended"][0]["first_player"] == 0
+
+
 def test_three_players_after_rounds_1_and_2_the_marker_still_passes_left():
     s = _end_of_scoring(3, 2)
     s["first_player"] = 2
