@@ -12,7 +12,7 @@ from tests.redis_server import RedisClusterServers, RedisServer, redis_server_bi
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[RedisServer]:
     if redis_server_binary() is None:
-        pytest.skip("redis-server is not installed")
+        pytest.fail("redis-server is not installed: apt-get install redis-server (.ci/run does)")
     with RedisServer() as server:
         yield server
 
@@ -40,6 +40,6 @@ def fresh_redis_url(redis_url: str) -> str:
 def redis_cluster_url() -> Iterator[str]:
     """URL of a throwaway 3-master Redis Cluster, e.g. redis+cluster://127.0.0.1:PORT."""
     if redis_server_binary() is None:
-        pytest.skip("redis-server is not installed")
+        pytest.fail("redis-server is not installed: apt-get install redis-server (.ci/run does)")
     with RedisClusterServers() as cluster:
         yield cluster.url

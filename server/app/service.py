@@ -245,6 +245,9 @@ class GameService:
             if done is not None:
                 return await self._game_at(game_id, meta, seat, done)
         engine = self._engine_of(meta)
+        # Every append carries a request id: when a store reply is lost and the append
+        # retried, the store then answers DuplicateRequest instead of applying it twice.
+        store_request_id = request_id or f"auto:{secrets.token_hex(12)}"
         for _attempt in range(self.max_retries):
             async with self._lock(game_id):
                 c = await self._load(game_id, meta)
@@ -273,7 +276,7 @@ class GameService:
                     state, bot_events = self._play_bots(engine, state, meta["seats"], rng)
                     events += bot_events
                     with _Timed("append"):
-                        version = await self.store.append(game_id, c.version, events, request_id)
+                        version = await self.store.append(game_id, c.version, events, store_request_id)
                 except Conflict:
                     self._evict(game_id)
                     metrics.CONFLICTS.inc()
