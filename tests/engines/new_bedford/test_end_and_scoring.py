@@ -73,6 +73,23 @@ def test_post_office_pays_its_owner_in_the_last_round_too():
     assert g.outcome()["details"][2]["money_points"] == 1
 
 
+def test_round_12_ends_before_the_final_returns_so_post_office_money_can_pay_a_lay():
+    # p.9: "the game ends after round 12" (all four phases), then "before scoring" the
+    # movement phase repeats; FAQ 7: after round 12's whaling phase the ships return.
+    g = last_round(seats=3)
+    g.state["buildings"]["post_office"] = {"owner": 2, "used": False}
+    at_sea(g, 2, 1, 2, right=1)
+    set_bag(g)
+    give(g, 2, money=0)
+    finish_action_phase(g)
+    assert g.state["final"] and g.to_act() == {2}
+    assert player(g, 2)["money"] == 2
+    pay = {"type": "return_ship", "pay": {**Z, "right": 1}, "sell": dict(Z)}
+    assert pay in g.legal_actions(2)
+    g.act(2, pay)
+    assert g.outcome()["details"][2]["whale_points"] == 1
+
+
 def test_scoring_counts_whales_then_buildings_then_victory_buildings_then_money():
     g = game(seats=2)
     own(g, 0, "counting_house", "mansion", "municipal_office", "seamens_bethel", "bank")
