@@ -132,15 +132,6 @@ DISCOUNTS = [
 PRODUCTION_DECK = {4: 13, 5: 14, 6: 13}
 CARD_POINTS = 4  # seed-P 2c: one production card for every 4 points
 
-# --- our end rule for an exhausted game ------------------------------------------
-# The rulebook has no round limit, yet once the development deck is empty nobody may
-# be able to reach 32 VP. Ours: when the deck is empty and for this many whole rounds
-# nothing public changed (no card bought, no worker trained, employed or moved, no
-# tool, storehouse, VP or production gained), the game ends at 2a as if someone had
-# reached 32, with the same tie-breaks. Five rounds leave time to save up to any
-# storage limit.
-STALL_ROUNDS = 5
-
 
 def deck_for(seats: int) -> dict[int, list[str]]:
     """The development cards in play per set (seed-P setup table)."""

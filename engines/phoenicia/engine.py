@@ -142,11 +142,53 @@ def _new_tile(kind: str) -> dict:
     return {"kind": kind, "slots": [None] * n}
 
 
-def _village_marks(state: dict) -> str:
-    """Everything public that progress changes (for our end rule of an exhausted game)."""
-    villages = [[p["vp"], p["production"], p["cards"], p["storehouses"], p["untrained"], p["trained"], p["tiles"]]
-                for p in state["players"]]
-    return json.dumps([villages, state["display"]], sort_keys=True)
+def max_wealth(player: dict) -> int:
+    """The most a player can ever hold when bidding: a full hand of the highest cards
+    plus a full treasury (total wealth never grows during the turns; seed-P 2d caps it)."""
+    top = max([*data.PRODUCTION_DECK, data.PRESET_CARD_VALUE])
+    return top * player["storehouses"] + treasury_capacity(player)
+
+
+def _may_still_gain_vp(player: dict) -> bool:
+    """Could this village still gain VP without any new development card? (A worker that
+    can be placed or moved, or a City Center space.) Deliberately generous: cost is ignored."""
+    kinds = _owned_kinds(player)
+    if player["untrained"] + player["trained"] and any(
+            s != "w" for k in kinds for _, _, s in _slots_of(player, k)):
+        return True
+    free = [k for k in kinds if _first(player, k, None) is not None]
+    for k in kinds:
+        if _first(player, k, "w") is not None and any(
+                TABLEAUS[d]["tool_cost"] > TABLEAUS[k]["tool_cost"] for d in free):
+            return True
+    return _first(player, "city_center", None) is not None
+
+
+def dead_end(state: dict) -> bool:
+    """Our safety net (RULES.md "Exhausted game"): True when no VP can ever change again,
+    so that nobody can ever reach 32 and the rulebook's end can never come. That needs:
+    no card that anyone could ever pay for on display, no new card to come (the deck is
+    empty, or the display is full of such cards and so never changes), and no village
+    that could still place or move a worker or buy VP at a City Center."""
+    players = state["players"]
+    if state["deck"] and len(state["display"]) < state["seats"]:
+        return False  # 2b will turn up new cards
+    for card in state["display"]:
+        if any(CARD[card]["min_bid"] - discount(p, card) <= max_wealth(p) for p in players):
+            return False
+    return not any(_may_still_gain_vp(p) for p in players)
+
+
+def card_facts(name: str) -> dict:
+    """What a development card shows face up (data.CARDS, the tableau upgrades it
+    makes and its discount row), for views."""
+    c = CARD[name]
+    facts = {k: c[k] for k in ("set", "ab", "min_bid", "vp", "production", "storehouses", "untrained",
+                                "trained", "tile", "treasury", "training_cost")}
+    facts["improves"] = [k for k, t in TABLEAUS.items() if t["level_card"] == name]
+    facts["discounts"] = [{"on": list(r["on"]), "amounts": list(r["amounts"])}
+                          for r in data.DISCOUNTS if r["holder"] == name]
+    return facts
 
 
 def first_display(set1: list[str], n: int) -> tuple[list[str], list[str], list[str]]:
@@ -249,7 +291,6 @@ class Phoenicia(Engine):
                 "players": [
                     self._initial_player(list(private.get(str(s), {}).get("hand", [])), preset) for s in range(n)
                 ],
-                "stall": {"rounds": 0, "marks": None},
                 "result": None,
             }
         handler = getattr(self, "_on_" + t)
@@ -384,7 +425,6 @@ class Phoenicia(Engine):
     def _on_overlord_changed(self, state, e):
         state["last_overlord"] = state["overlord"]
         state["overlord"] = e["seat"]
-        state["stall"] = {"rounds": e["stall_rounds"], "marks": _village_marks(state)}
 
     def _on_display_refilled(self, state, e):
         k = len(e["cards"])
@@ -683,13 +723,12 @@ class Phoenicia(Engine):
         if max(p["vp"] for p in players) >= data.VP_TO_WIN:
             emit(self._end_event(state, "city_state"))
             return
-        stalled = 0
-        if not state["deck"]:
-            stalled = state["stall"]["rounds"] + 1 if _village_marks(state) == state["stall"]["marks"] else 0
-        if stalled >= data.STALL_ROUNDS:
+        # Ours, a safety net only: when no VP can ever change again, nobody can reach 32
+        # and the game could never end; it ends here with the rulebook's ranking.
+        if dead_end(state):
             emit(self._end_event(state, "exhausted"))
             return
-        emit({"type": "overlord_changed", "seat": self.next_overlord(state), "stall_rounds": stalled})
+        emit({"type": "overlord_changed", "seat": self.next_overlord(state)})
         # 2b: refill the display to one card per player.
         take = state["deck"][: max(0, n - len(state["display"]))]
         if take:
@@ -858,7 +897,14 @@ class Phoenicia(Engine):
                 kind = tile["kind"]
                 title = CITY_CENTER["title"] if kind == "city_center" else \
                     TABLEAUS[kind]["title"][min(tableau_level(p, kind), len(TABLEAUS[kind]["title"]) - 1)]
-                tiles.append({"kind": kind, "title": title, "slots": list(tile["slots"])})
+                entry = {"kind": kind, "title": title, "slots": list(tile["slots"])}
+                if kind == "city_center":
+                    entry["vp_price"] = CITY_CENTER["vp_price"]
+                else:  # what a worker on each space brings, and the tool cost (seed-P 1b)
+                    entry["tool_cost"] = TABLEAUS[kind]["tool_cost"]
+                    entry["vp_per_worker"] = TABLEAUS[kind]["vp"]
+                    entry["production"] = [slot_production(p, kind, i) for i in range(len(tile["slots"]))]
+                tiles.append(entry)
             players.append({
                 "seat": s,
                 "vp": p["vp"], "production": p["production"],
@@ -887,7 +933,10 @@ class Phoenicia(Engine):
             "active": state["active"],
             "step": state["step"],
             "to_act": sorted(self.to_act(state)),
-            "display": [{"card": c, "min_bid": CARD[c]["min_bid"]} for c in state["display"]],
+            # Everything printed on the face-up cards, so a player can judge them.
+            "display": [{"card": c, **card_facts(c),
+                         "your_discount": discount(state["players"][seat], c) if seat is not None else 0}
+                        for c in state["display"]],
             "deck_size": len(state["deck"]),
             "deck_sets": deck_sets,
             "production_deck_size": len(state["production_deck"]),

@@ -1,8 +1,9 @@
 """Rulebook 2a-2b and the end: the 32-VP check, the new Overlord, the display refill,
 both tie-breaks, and our end rule for an exhausted game."""
 
-from engines.phoenicia import data
-from engines.phoenicia.engine import Phoenicia
+import json
+
+from engines.phoenicia.engine import Phoenicia, dead_end, max_wealth
 
 from .helpers import game, player, set_turn, types
 
@@ -96,17 +97,80 @@ def test_a_tie_without_the_overlord_goes_to_the_most_disks_and_production_cards(
     assert [d["money"] for d in out["details"]][1:] == [7, 8]
 
 
-def test_an_exhausted_game_ends_after_rounds_without_any_change():
-    # Our edition: no deck, no display, nobody's VP or production moves for STALL_ROUNDS rounds.
-    g = game(2, seed=3)
-    g.state["deck"] = []
-    g.state["display"] = []
-    rounds = 0
-    while g.outcome() is None:
+def _idle_rounds(g, rounds):
+    """Everybody ends his turn at once (and discards the first option) for `rounds` rounds."""
+    start = g.state["round"]
+    while g.outcome() is None and g.state["round"] < start + rounds:
         for s in sorted(g.to_act()):
             acts = g.legal_actions(s)
             g.act(s, next((a for a in acts if a["type"] == "end_turn"), acts[0]))
-        rounds += 1
-        assert rounds < 50
+
+
+def _frozen_village(g, seat):
+    """Every work tableau full, no spare workers, no City Center: no VP from workers."""
+    p = g.state["players"][seat]
+    for t in p["tiles"]:
+        t["slots"] = ["w"] * len(t["slots"])
+    player(g, seat, untrained=0, trained=0)
+
+
+def test_an_exhausted_game_ends_only_when_no_vp_can_ever_change_again():
+    # Our edition, a safety net: deck and display empty, every village frozen -> nobody can
+    # ever reach 32, so the game ends at 2a with the rulebook's ranking and tie-breaks.
+    g = game(2, seed=3)
+    g.state["deck"], g.state["display"] = [], []
+    for s in range(2):
+        _frozen_village(g, s)
+    assert dead_end(g.state)
+    set_turn(g, [0, 1], turn=1)
+    ev = g.act(1, {"type": "end_turn"})
+    assert ev[-1]["type"] == "game_ended" and ev[-1]["reason"] == "exhausted"
     assert g.outcome()["reason"] == "exhausted"
-    assert g.state["stall"]["rounds"] == data.STALL_ROUNDS - 1
+    assert g.outcome()["winners"] == [0]  # 12 VP each: tie-break 1, the last round's Overlord
+
+
+def test_a_normal_game_is_never_cut_short_while_a_card_on_display_could_still_be_paid():
+    # The player saving up for City Walls (20) with 3 storehouses (3 x 6 + 3 = 21 at most)
+    # keeps the game alive however long nothing public happens.
+    g = game(2, seed=3)
+    g.state["deck"], g.state["display"] = [], ["City Walls"]
+    for s in range(2):
+        _frozen_village(g, s)
+    player(g, 0, storehouses=3)
+    assert max_wealth(g.state["players"][0]) == 21
+    assert not dead_end(g.state)
+    _idle_rounds(g, 12)
+    assert g.outcome() is None
+    # With 2 storehouses (at most 15) nobody could ever pay it: then the game is exhausted.
+    player(g, 0, storehouses=2)
+    assert dead_end(g.state)
+
+
+def test_a_normal_game_is_never_cut_short_while_a_worker_can_still_be_placed_or_moved_or_vp_bought():
+    g = game(2, seed=3)
+    g.state["deck"], g.state["display"] = [], []
+    for s in range(2):
+        _frozen_village(g, s)
+    assert dead_end(g.state)
+    cases = {
+        "spare worker and a free space": lambda p: (p.update(untrained=1), p["tiles"][0]["slots"].__setitem__(5, None)),
+        "trained worker and a tool disk": lambda p: (p.update(trained=1), p["tiles"][0]["slots"].__setitem__(5, "t")),
+        "a hunter and a free farming space": lambda p: p["tiles"][1]["slots"].__setitem__(5, None),
+        "a City Center space": lambda p: p["tiles"].append({"kind": "city_center", "slots": ["t", None, None]}),
+    }
+    for what, change in cases.items():
+        g2 = game(2, seed=3)
+        g2.state = json.loads(json.dumps(g.state))
+        change(g2.state["players"][1])
+        assert not dead_end(g2.state), what
+
+
+def test_a_full_display_nobody_can_ever_pay_stops_the_deck_so_the_game_is_exhausted():
+    g = game(2, seed=3)
+    assert g.state["deck"]
+    g.state["display"] = ["City Walls", "City Walls"]
+    for s in range(2):
+        _frozen_village(g, s)
+    assert dead_end(g.state)
+    g.state["display"] = ["City Walls"]  # 2b would turn up a new card
+    assert not dead_end(g.state)
