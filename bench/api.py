@@ -1,9 +1,9 @@
 """Server benchmark: real Tic-Tac-Toe games played over REST and gRPC against a
 `tablero serve` subprocess, with the SQLite or Redis store.
 
-    python bench/server.py                      # both transports, SQLite in memory
-    python bench/server.py --store redis        # a throwaway redis-server on a free port
-    python bench/server.py --clients 16 --seconds 10
+    python bench/api.py                      # both transports, SQLite in memory
+    python bench/api.py --store redis        # a throwaway redis-server on a free port
+    python bench/api.py --clients 16 --seconds 10
 
 Prints games/s, actions/s and SubmitAction latency percentiles per transport.
 Every request loop is bounded in time and count and talks only to 127.0.0.1.
