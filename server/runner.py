@@ -7,7 +7,6 @@ import contextlib
 import logging
 import signal
 import socket
-from dataclasses import dataclass, field
 
 import grpc
 import uvicorn
@@ -39,12 +38,26 @@ class _Uvicorn(uvicorn.Server):
         pass
 
 
-@dataclass
-class Running:
-    grpc_port: int
-    http_port: int
-    stop: asyncio.Event
-    done: asyncio.Event = field(default_factory=asyncio.Event)
+READINESS_INTERVAL = 5.0
+
+
+async def _track_readiness(health, games: GameService, services: list[str], stop: asyncio.Event) -> None:
+    """Keep the gRPC health status of the API services in step with the store's reachability."""
+    serving = None
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(games.store.ping(), 2.0)
+            now = health_pb2.HealthCheckResponse.SERVING
+        except Exception:  # any failure means not ready
+            now = health_pb2.HealthCheckResponse.NOT_SERVING
+        if now != serving:
+            for name in services:
+                await health.set(name, now)
+            if serving is not None:
+                log.warning("readiness changed", extra={"fields": {"serving": now == 1}})
+            serving = now
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), READINESS_INTERVAL)
 
 
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
@@ -76,8 +89,10 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     if grpc_port == 0:
         raise OSError(f"cannot bind gRPC port {config.grpc_port}")
     await gserver.start()
-    for name in ["", *service_names[:-2]]:
-        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    # "" (liveness) is SERVING while the process runs; the API services (readiness) are
+    # SERVING only while the store answers, like /readyz.
+    await health.set("", health_pb2.HealthCheckResponse.SERVING)
+    readiness = asyncio.create_task(_track_readiness(health, games, service_names[:-2], stop))
 
     # HTTP
     sock = socket.socket(socket.AF_INET6 if ":" in config.host else socket.AF_INET, socket.SOCK_STREAM)
@@ -107,6 +122,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     finally:
         log.info("shutting down", extra={"fields": {"grace_s": config.shutdown_grace}})
         http_state.shutting_down.set()
+        readiness.cancel()
         await health.enter_graceful_shutdown()
         userver.should_exit = True
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)

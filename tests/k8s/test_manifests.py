@@ -160,15 +160,16 @@ def test_scaled_out_renderings_run_at_least_two_replicas_under_an_hpa(name):
 
 
 @pytest.mark.parametrize("name", RENDERINGS)
-def test_probes_use_grpc_health_for_liveness_and_readyz_for_readiness(name):
+def test_probes_use_grpc_health_for_liveness_and_the_store_aware_api_service_for_readiness(name):
     container = server_container(render(name))
     grpc_port = port_number(container, "grpc")
     assert grpc_port == 50051
     for probe in ("startupProbe", "livenessProbe"):
         assert container[probe]["grpc"]["port"] == grpc_port, probe
-    readiness = container["readinessProbe"]["httpGet"]
-    assert readiness["path"] == "/readyz"
-    assert port_number(container, readiness["port"]) == 8080
+        assert container[probe]["grpc"].get("service", "") == "", probe
+    readiness = container["readinessProbe"]["grpc"]
+    assert readiness["port"] == grpc_port
+    assert readiness["service"] == "tablero.v1.GameService"
 
 
 @pytest.mark.parametrize("name", RENDERINGS)
