@@ -251,6 +251,7 @@ class Phoenicia(Engine):
     def _initial_player(self, hand: list[int], preset: int) -> dict:
         p = {
             "hand": sorted(hand), "preset": preset, "disks": data.START["disks"],
+            "origins": [[v, 0] for v in sorted(hand)],  # [value, reshuffle epoch] of each card in hand
             "storehouses": data.START["storehouses"],
             "untrained": data.START["untrained"], "trained": data.START["trained"],
             "cards": [], "tiles": [], "vp": 0, "production": 0,
@@ -288,6 +289,10 @@ class Phoenicia(Engine):
                 "deck": list(event["secret"]["deck"]),
                 "production_deck": list(event["secret"]["production_deck"]),
                 "discard_pile": [],
+                # Hidden bookkeeping for resample_hidden: how many reshuffles made the
+                # production deck, and how many cards on top of it are from the deck before.
+                "production_epoch": 0,
+                "production_old": 0,
                 "players": [
                     self._initial_player(list(private.get(str(s), {}).get("hand", [])), preset) for s in range(n)
                 ],
@@ -297,11 +302,20 @@ class Phoenicia(Engine):
         handler(state, event)
         return state
 
+    @staticmethod
+    def _spend(state: dict, p: dict, cards: list[int]) -> None:
+        """Production cards leave a hand (paid, converted or discarded): their values go
+        face up on the discard pile; preset 5s go back to the box (seed-P setup)."""
+        p["hand"], p["preset"], spent = take_cards(p["hand"], p["preset"], cards)
+        state["discard_pile"].extend(spent)
+        for v in spent:
+            tag = next((t for t in p["origins"] if t[0] == v), None)
+            if tag is not None:
+                p["origins"].remove(tag)
+
     def _pay(self, state: dict, seat: int, event: dict) -> None:
         p = state["players"][seat]
-        hand, preset, spent = take_cards(p["hand"], p["preset"], event["cards"])
-        p["hand"], p["preset"] = hand, preset
-        state["discard_pile"].extend(spent)
+        self._spend(state, p, event["cards"])
         p["disks"] += event["change"] - event["disks"]
 
     def _on_auction_opened(self, state, e):
@@ -388,8 +402,7 @@ class Phoenicia(Engine):
     def _on_card_converted(self, state, e):
         state["step"] = "converted"
         p = state["players"][e["seat"]]
-        p["hand"], p["preset"], spent = take_cards(p["hand"], p["preset"], [e["card"]])
-        state["discard_pile"].extend(spent)
+        self._spend(state, p, [e["card"]])
         p["disks"] += e["disks_gained"]
 
     def _on_discard_required(self, state, e):
@@ -398,8 +411,7 @@ class Phoenicia(Engine):
 
     def _on_limits_applied(self, state, e):
         p = state["players"][e["seat"]]
-        p["hand"], p["preset"], spent = take_cards(p["hand"], p["preset"], e["discarded"])
-        state["discard_pile"].extend(spent)
+        self._spend(state, p, e["discarded"])
         p["disks"] = e["disks"]
         d = state["discard"]
         if d is not None:
@@ -432,6 +444,8 @@ class Phoenicia(Engine):
         del state["deck"][:k]
 
     def _on_production_reshuffled(self, state, e):
+        state["production_old"] = len(state["production_deck"])
+        state["production_epoch"] += 1
         state["production_deck"].extend(e["secret"]["deck"])
         state["discard_pile"] = []
 
@@ -441,6 +455,9 @@ class Phoenicia(Engine):
         drawn = state["production_deck"][:k]
         del state["production_deck"][:k]
         p["hand"] = sorted(p["hand"] + drawn)
+        old, epoch = state["production_old"], state["production_epoch"]
+        p["origins"] = sorted(p["origins"] + [[v, epoch - 1 if i < old else epoch] for i, v in enumerate(drawn)])
+        state["production_old"] = max(0, old - k)
         p["disks"] = e["disks"]
 
     def _on_round_started(self, state, e):
@@ -931,7 +948,10 @@ class Phoenicia(Engine):
             "overlord": state["overlord"],
             "order": list(state["order"]),
             "active": state["active"],
-            "step": state["step"],
+            # The step of the active player's turn (1a auctions, 1b workers, 1c tools, after
+            # the conversion) and the kind of decision the game waits for.
+            "step": state["step"] if state["active"] is not None else None,
+            "awaiting": self._awaiting(state),
             "to_act": sorted(self.to_act(state)),
             # Everything printed on the face-up cards, so a player can judge them.
             "display": [{"card": c, **card_facts(c),
@@ -947,6 +967,33 @@ class Phoenicia(Engine):
             "players": players,
             "result": _clone(state["result"]),
         }
+
+    @staticmethod
+    def _hand_origins(p: dict, epoch: int) -> list[list[int]]:
+        """The [value, epoch] of every card in hand (a card without a record, e.g. set
+        up by a test, counts as from the current deck)."""
+        left: dict[int, int] = {}
+        for v in p["hand"]:
+            left[v] = left.get(v, 0) + 1
+        out = []
+        for v, e in p["origins"]:
+            if left.get(v, 0):
+                out.append([v, e])
+                left[v] -= 1
+        out += [[v, epoch] for v, k in sorted(left.items()) for _ in range(k)]
+        return out
+
+    @staticmethod
+    def _awaiting(state: dict) -> str | None:
+        if state["phase"] == "over":
+            return None
+        if state["phase"] == "limits":
+            return "discard"
+        if state["payment"] is not None:
+            return "pay"
+        if state["auction"] is not None:
+            return "bid"
+        return "turn" if state["phase"] == "turn" else None
 
     def outcome(self, state):
         r = state["result"]
@@ -966,20 +1013,31 @@ class Phoenicia(Engine):
 
     def resample_hidden(self, state, viewer, rng):
         """Re-deal what `viewer` cannot see: the values of other players' production
-        cards and the production deck (one pool), and the order within each set of
-        the development deck."""
+        cards and the production deck order, and the order within each set of the
+        development deck. Consistent with what the viewer knows: cards are swapped only
+        within one reshuffle epoch (after a reshuffle the deck holds only cards of the
+        old discard pile, and a hand keeps how many cards it drew from each deck)."""
         s = _clone(state)
-        pool = list(s["production_deck"])
-        for i, p in enumerate(s["players"]):
-            if i != viewer:
-                pool.extend(p["hand"])
-        rng.shuffle(pool)
-        for i, p in enumerate(s["players"]):
-            if i != viewer:
-                k = len(p["hand"])
-                p["hand"] = sorted(pool[:k])
-                del pool[:k]
-        s["production_deck"] = pool
+        epoch, old = s["production_epoch"], s["production_old"]
+        deck = s["production_deck"]
+        pools: dict[int, list[int]] = {epoch: list(deck[old:])}
+        if old:
+            pools[epoch - 1] = list(deck[:old])
+        others = [p for i, p in enumerate(s["players"]) if i != viewer]
+        tags = {}
+        for i, p in enumerate(others):
+            tags[i] = self._hand_origins(p, epoch)
+            for v, e in tags[i]:
+                pools.setdefault(e, []).append(v)
+        for e in sorted(pools):
+            rng.shuffle(pools[e])
+        for i, p in enumerate(others):
+            new = []
+            for _, e in tags[i]:
+                new.append([pools[e].pop(), e])
+            p["origins"] = sorted(new)
+            p["hand"] = sorted(v for v, _ in new)
+        s["production_deck"] = pools.get(epoch - 1, []) + pools[epoch] if old else pools[epoch]
         deck = []
         for n in (1, 2, 3, 4):
             part = [c for c in s["deck"] if CARD[c]["set"] == n]

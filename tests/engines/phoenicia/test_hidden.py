@@ -83,3 +83,30 @@ def test_resampling_keeps_the_viewers_hand_and_every_hand_size_and_redeals_the_r
         assert canonical_json(ENGINE.view(alt, 0)) == canonical_json(ENGINE.view(st, 0))
         changed |= alt["production_deck"] != st["production_deck"]
     assert changed
+
+
+def test_resampling_after_a_reshuffle_keeps_the_deck_within_the_old_discard_pile():
+    # Seed-P 2c: the new deck is the shuffled discard pile, whose values everybody saw.
+    # A re-dealt world must respect that: the deck holds only cards of that pile, and every
+    # hand keeps how many cards it drew from the old deck and from the new one.
+    for seed in range(3, 40):
+        g = _random_game(5, seed)
+        cut = next((i for i, e in enumerate(g.events) if e["type"] == "production_reshuffled"), None)
+        if cut is not None:
+            break
+    pile = sorted(g.events[cut]["secret"]["deck"])
+    log = g.events[: cut + 2]  # the reshuffle and the deal that follows it
+    st = None
+    for i, e in enumerate(log):
+        st = ENGINE.evolve(st, e) if i else ENGINE.evolve(None, copy.deepcopy(e))
+    assert st["production_epoch"] == 1
+    for k in range(30):
+        for viewer in (None, 0, 2):
+            alt = ENGINE.resample_hidden(st, viewer, random.Random(k))
+            left = list(pile)
+            for v in alt["production_deck"]:
+                left.remove(v)  # raises if the deck holds a card the pile never had
+            for a, b in zip(alt["players"], st["players"], strict=True):
+                assert sorted(e for _, e in a["origins"]) == sorted(e for _, e in b["origins"])
+                assert sorted(v for v, _ in a["origins"]) == a["hand"]
+            assert canonical_json(ENGINE.view(alt, viewer)) == canonical_json(ENGINE.view(st, viewer))
