@@ -2,6 +2,12 @@
 act) and replay speed, per player count.
 
     python bench/riverboat.py [games_per_count]
+    python bench/riverboat.py --balance [games_per_count]
+
+`--balance` plays one-step-lookahead greedy games instead (each seat picks the action that
+maximises its score if the game ended right after it) and prints the mean VP of every scoring
+category per player count: the check that every category of our edition's components matters
+in play (RULES.md, "Our edition").
 """
 
 from __future__ import annotations
@@ -58,5 +64,62 @@ def main() -> None:
         )
 
 
+def _greedy_value(state: dict, seat: int) -> float:
+    from engines.riverboat import scoring
+
+    if state["phase"] == "over":
+        return state["result"]["scores"][seat]
+    p = state["players"][seat]
+    # score if the game ended now, plus a little for workers on the mat and surveyors in hand
+    return scoring.final_scoring(state)[seat]["score"] + 0.3 * sum(p["worker"]) + 0.5 * p["surveyors"]
+
+
+def greedy_game(seats: int, seed: int) -> LocalGame:
+    g = LocalGame("riverboat", seats=seats, seed=seed)
+    rng = random.Random(seed)
+    engine = g.engine
+    while g.outcome() is None:
+        seat = min(g.to_act())
+        actions = g.legal_actions(seat)
+        if len(actions) > 60:
+            actions = rng.sample(actions, 60)
+        best: list[dict] = []
+        best_v = float("-inf")
+        for a in actions:
+            after = engine.simulate(g.state, engine.decide(g.state, seat, a, random.Random(0)))
+            v = _greedy_value(after, seat)
+            if v > best_v + 1e-9:
+                best, best_v = [a], v
+            elif v > best_v - 1e-9:
+                best.append(a)
+        g.act(seat, rng.choice(best))
+    return g
+
+
+def balance(games: int) -> None:
+    final = ("coins", "complete_fields", "unscored_features", "harbor", "agent_majority")
+    print(f"riverboat balance: {games} greedy games per player count, mean VP per player")
+    for seats in (2, 3, 4):
+        sums: dict[str, float] = {}
+        scores = []
+        for i in range(games):
+            out = greedy_game(seats, 20_000 + i).outcome()
+            for row in out["details"]:
+                scores.append(row["score"])
+                for k in final:
+                    sums[k] = sums.get(k, 0) + row[k]
+                for k, v in row["in_game"].items():
+                    sums[k] = sums.get(k, 0) + v
+                sums["(boats reached)"] = sums.get("(boats reached)", 0) + row["boats_reached"]
+                sums["(agents)"] = sums.get("(agents)", 0) + row["agents"]
+        n = len(scores)
+        parts = ", ".join(f"{k} {v / n:.1f}" for k, v in sorted(sums.items()))
+        print(f"{seats} players: score {sum(scores) / n:.1f} (min {min(scores)}, max {max(scores)}); {parts}")
+
+
 if __name__ == "__main__":
-    main()
+    if "--balance" in sys.argv:
+        rest = [a for a in sys.argv[1:] if a != "--balance"]
+        balance(int(rest[0]) if rest else 10)
+    else:
+        main()

@@ -134,7 +134,9 @@ OPPORTUNITY_CARDS = [
 OPPORTUNITY = {c["id"]: c for c in OPPORTUNITY_CARDS}
 # OUR EDITION: the bonus printed above each of the four card spaces of New Orleans (same
 # keys as a riverboat benefit: coins, vp, harbor, surveyors, feature, agents).
-CARD_SPACE_BONUSES = [{"surveyors": 1}, {"coins": 1}, {"harbor": 1}, {"vp": 2}]
+# The surveyor is an estate feature (seed-R), so it is given as one: with none left in the
+# supply its taker chooses a barn or a well instead (seed-R substitution).
+CARD_SPACE_BONUSES = [{"feature": "surveyor"}, {"coins": 1}, {"harbor": 1}, {"vp": 2}]
 
 # --- general supply (seed-R components; limited, seed-R setup 6) and personal start (seed-R)
 SUPPLY = {"coins": 25, "barns": 8, "wells": 8, "surveyors": 28}

@@ -193,6 +193,8 @@ class Riverboat(Engine):
         s["claims"], s["done"], s["surveyed"] = [0] * n, [False] * n, [0] * n
         if e["phase"] == "cultivation":
             s["cards_left"] = CULTIVATION_CARDS_PER_ROUND
+        else:
+            s["card"] = None  # the revealed crop cards are put away after Cultivation
         for item in e.get("pending", []):
             s["pending"].append(dict(item))
 

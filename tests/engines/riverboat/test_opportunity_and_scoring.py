@@ -36,9 +36,21 @@ def test_a_face_up_card_comes_with_the_bonus_printed_above_its_space(space):
     p, q = s["players"][0], s2["players"][0]
     assert q["opps"] == [{"id": card, "scored": False}] and s2["opp_spaces"][space] is None
     bonus = CARD_SPACE_BONUSES[space]
-    assert ev[0]["gains"] == bonus
-    for key in ("coins", "surveyors", "harbor", "vp"):
+    gains = {k: v for k, v in bonus.items() if k in ("coins", "harbor", "vp")}
+    assert ev[0]["gains"] == gains
+    for key in ("coins", "harbor", "vp"):
         assert q[key] - p[key] == bonus.get(key, 0)
+    if bonus.get("feature") == "surveyor":
+        assert "surveyor_taken" in types(ev) and q["surveyors"] == p["surveyors"] + 1
+
+
+def test_the_card_space_surveyor_is_an_estate_feature_replaced_when_the_supply_is_out():
+    s = _opportunity()
+    assert CARD_SPACE_BONUSES[0] == {"feature": "surveyor"}
+    s["supply"]["surveyors"] = 0
+    s, _ = act(s, 0, {"type": "take_opportunity", "space": 0})
+    kinds = {a["type"] for a in ENGINE.legal_actions(s, 0)}
+    assert "take_surveyor" not in kinds and kinds & {"place_barn", "place_well"}
 
 
 def test_a_coin_chooses_a_card_from_the_deck_without_bonus_and_the_deck_is_shuffled():

@@ -180,6 +180,26 @@ def test_harbor_tie_goes_to_the_earlier_round_4_phase_tile():
     assert scoring.harbor_scores(s) == [4, 7]
 
 
+def test_rulebook_example_the_cultivation_tile_beats_the_opportunity_tile_in_a_harbor_tie():
+    # seed-R "Puntuación del puerto": "la ficha de Fase de cultivo vencería a la ficha de Fase de Oportunidad"
+    s = _final(4)
+    s["phase_tiles"] = [1, 2, 3, 0, 2]  # seat 0: Opportunity, seat 1: Cultivation
+    for p in s["players"]:
+        p.update(harbor=0, boats=[], agents=0)
+    s["players"][0].update(harbor=5, boats=["3a", "4"])
+    s["players"][1].update(harbor=5, boats=["3a", "4"])
+    assert scoring.harbor_leader(s) == 1
+    assert scoring.harbor_scores(s)[:2] == [4, 7]
+
+
+def test_half_harbor_value_is_rounded_up():
+    s = _final()
+    a, b = s["players"]
+    a.update(harbor=scoring.slot_space(2), boats=["1", "2a", "4"])  # leader: 1 + 2 + 4 = 7
+    b.update(harbor=scoring.slot_space(1), boats=["3a", "2b", "7"])  # reaches 3 + 2 = 5 -> 3
+    assert scoring.harbor_scores(s) == [7, 3]
+
+
 def test_agent_majority_20_10_5_0_with_ties_to_the_earlier_phase_tile():
     s = _final(4)
     s["phase_tiles"] = [3, 2, 1, 0, 3]
