@@ -983,17 +983,19 @@ class Phoenicia(Engine):
         out += [[v, epoch] for v, k in sorted(left.items()) for _ in range(k)]
         return out
 
-    @staticmethod
-    def _awaiting(state: dict) -> str | None:
+    def _awaiting(self, state: dict) -> dict | None:
+        """The decision the game waits for and who must take it."""
         if state["phase"] == "over":
             return None
         if state["phase"] == "limits":
-            return "discard"
-        if state["payment"] is not None:
-            return "pay"
-        if state["auction"] is not None:
-            return "bid"
-        return "turn" if state["phase"] == "turn" else None
+            decision = "discard"
+        elif state["payment"] is not None:
+            decision = "pay"
+        elif state["auction"] is not None:
+            decision = "bid"  # raise or drop out
+        else:
+            decision = "turn"
+        return {"seats": sorted(self.to_act(state)), "decision": decision}
 
     def outcome(self, state):
         r = state["result"]

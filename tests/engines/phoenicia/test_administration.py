@@ -174,3 +174,15 @@ def test_a_full_display_nobody_can_ever_pay_stops_the_deck_so_the_game_is_exhaus
     assert dead_end(g.state)
     g.state["display"] = ["City Walls"]  # 2b would turn up a new card
     assert not dead_end(g.state)
+
+
+def test_granaries_and_forts_may_come_up_in_the_display_from_round_2_on():
+    g = game(2, seed=5)
+    set_turn(g, [0, 1], turn=1)
+    g.state["display"] = []
+    g.state["deck"][:2] = ["Granary", "Fort"]
+    g.act(1, {"type": "end_turn"})
+    while g.state["phase"] == "limits":
+        s = min(g.to_act())
+        g.act(s, g.legal_actions(s)[0])
+    assert g.state["display"] == ["Granary", "Fort"] and g.state["round"] == 2

@@ -152,3 +152,43 @@ def test_fort_gives_three_untrained_workers_and_indentured_worker_a_trained_one(
     g.act(0, {"type": "pay", "cards": [6], "disks": 0})
     p = g.state["players"][0]
     assert (p["untrained"], p["trained"]) == (4, 1)
+
+
+def test_only_the_active_player_opens_auctions_and_only_in_his_step_1a():
+    g = _three()
+    assert not g.legal_actions(1)
+    with pytest.raises(IllegalAction):
+        g.act(1, {"type": "open_auction", "card": "Caravan", "bid": 9})
+    g.act(0, {"type": "train", "cards": [], "disks": 2})  # on to 1b
+    assert not [a for a in g.legal_actions(0) if a["type"] == "open_auction"]
+    with pytest.raises(IllegalAction, match="auctions come first"):
+        g.act(0, {"type": "open_auction", "card": "Caravan", "bid": 9})
+
+
+def test_a_bidder_out_of_turn_may_only_raise_or_drop_out():
+    g = _three()
+    g.act(0, {"type": "open_auction", "card": "Caravan", "bid": 9})
+    assert {a["type"] for a in g.legal_actions(1)} == {"bid", "drop_out"}
+    with pytest.raises(IllegalAction):
+        g.act(1, {"type": "convert", "card": 6})
+
+
+def test_a_bidder_who_cannot_raise_must_still_say_drop_out_himself():
+    # His hand stays secret: nobody learns that he could not have raised.
+    g = _three()
+    player(g, 1, hand=[], disks=3)
+    g.act(0, {"type": "open_auction", "card": "Caravan", "bid": 9})
+    assert g.to_act() == {1}
+    assert g.legal_actions(1) == [{"type": "drop_out"}]
+
+
+def test_the_winners_own_discount_applies_whoever_opened_the_auction():
+    g = _three(("Smelter", "Ships", "Caravan"))
+    player(g, 1, cards=["Prospector", "Prospector"])
+    g.act(0, {"type": "open_auction", "card": "Smelter", "bid": 6})
+    g.act(1, {"type": "bid", "amount": 7})
+    g.act(2, {"type": "drop_out"})
+    ev = g.act(0, {"type": "drop_out"})
+    won = ev[-1]
+    assert (won["seat"], won["bid"], won["discount"], won["price"]) == (1, 7, 4, 3)
+    assert data.DISCOUNTS[1]["holder"] == "Prospector" and data.DISCOUNTS[1]["amounts"][1] == 4

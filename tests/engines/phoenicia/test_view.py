@@ -38,9 +38,10 @@ def test_the_view_names_the_pending_decision():
     g.state["display"] = ["Dyer", "Tracker", "Prospector"]
     for s in range(3):
         player(g, s, hand=[6], disks=3, storehouses=2)
-    assert (g.view(1)["awaiting"], g.view(1)["step"], g.view(1)["active"]) == ("turn", "auctions", 0)
+    assert g.view(1)["awaiting"] == {"seats": [0], "decision": "turn"}
+    assert (g.view(1)["step"], g.view(1)["active"]) == ("auctions", 0)
     g.act(0, {"type": "open_auction", "card": "Dyer", "bid": 2})
-    assert g.view(2)["awaiting"] == "bid" and g.view(2)["to_act"] == [1]
+    assert g.view(2)["awaiting"] == {"seats": [1], "decision": "bid"}
     g.act(1, {"type": "drop_out"})
     g.act(2, {"type": "drop_out"})
-    assert g.view(1)["awaiting"] == "pay" and g.view(1)["to_act"] == [0]
+    assert g.view(1)["awaiting"] == {"seats": [0], "decision": "pay"}

@@ -163,3 +163,27 @@ def test_city_center_sells_up_to_3_vp_at_3_each():
     assert not [a for a in g.legal_actions(0) if a["type"] == "buy_vp"]
     with pytest.raises(IllegalAction, match="City Center"):
         g.act(0, {"type": "buy_vp", "cards": [6], "disks": 0})
+
+
+def test_a_worker_moved_to_clothmaking_or_taking_its_tool_disk_brings_a_storehouse_too():
+    g = _me(cards=["Dye House"], hand=[6, 6], disks=0, trained=1)
+    g.state["players"][0]["tiles"].append(_new_tile("clothmaking"))
+    store = g.state["players"][0]["storehouses"]
+    g.act(0, {"type": "move", "from_tile": 1, "from_slot": 0, "to": "clothmaking", "cards": [6, 6], "disks": 0})
+    assert g.state["players"][0]["storehouses"] == store + 1
+    tile(g, 0, "clothmaking")["slots"][1] = "t"
+    g.act(0, {"type": "employ", "tableau": "clothmaking", "cards": [], "disks": 0})
+    assert g.state["players"][0]["storehouses"] == store + 2
+    assert tile(g, 0, "clothmaking")["slots"][:2] == ["w", "w"]
+
+
+def test_a_moved_worker_gains_only_the_difference_and_a_tool_disk_stays_on_the_vacated_space():
+    # Farming (2 production, 1 VP) to Clothmaking (4, 2): +2 production, +1 VP.
+    g = _me(cards=["Dye House"], hand=[6, 6], disks=0)
+    g.state["players"][0]["tiles"].append(_new_tile("clothmaking"))
+    before = dict(player(g, 0))
+    g.act(0, {"type": "move", "from_tile": 1, "from_slot": 0, "to": "clothmaking", "cards": [6, 6], "disks": 0})
+    p = g.state["players"][0]
+    assert (p["production"] - before["production"], p["vp"] - before["vp"]) == (2, 1)
+    assert tile(g, 0, "farming")["slots"][0] == "t"
+    assert p["disks"] == 1  # paid 12 for 11: one disk of change
