@@ -7,6 +7,7 @@ import pytest
 from engines.core import IllegalAction
 from engines.riverboat import board
 from engines.riverboat.data import (
+    AGENT_MAJORITY_VP,
     BOATS,
     CROP_CARDS,
     CROP_TILES,
@@ -15,6 +16,9 @@ from engines.riverboat.data import (
     MATS,
     OPPORTUNITY_CARDS,
     PHASES,
+    ROUND_TRACK_WORKERS,
+    START_WORKERS,
+    SUPPLY,
     SUPPLY_SLOTS,
 )
 
@@ -32,6 +36,14 @@ def test_component_counts_match_the_facts_file():
     assert len(BOATS) == 9 and sum(b["count"] for b in BOATS) == 45
     assert sorted(b["capacity"] for b in BOATS) == [1, 2, 2, 3, 3, 4, 5, 6, 7]
     assert len(OPPORTUNITY_CARDS) == 17 and len({c["id"] for c in OPPORTUNITY_CARDS}) == 17
+    # seed-R components: 25 coins, 8 barns, 8 wells, 28 surveyors, 56 workers, 5 phase tiles
+    assert SUPPLY == {"coins": 25, "barns": 8, "wells": 8, "surveyors": 28}
+    assert 4 * START_WORKERS + ROUND_TRACK_WORKERS == 56 and len(PHASES) == 5
+    assert AGENT_MAJORITY_VP == [20, 10, 5, 0]
+    # 2', 3' are the second versions of capacities 2 and 3, with other benefits (seed-R setup 1)
+    twos = [b["benefit"] for b in BOATS if b["capacity"] == 2]
+    threes = [b["benefit"] for b in BOATS if b["capacity"] == 3]
+    assert len(twos) == len(threes) == 2 and twos[0] != twos[1] and threes[0] != threes[1]
 
 
 def test_every_mat_has_the_same_hexes_of_each_colour_in_five_connected_field_areas():
