@@ -41,18 +41,20 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     print(f"{NAME}: {games} random games per player count")
     print(f"{'players':>7} {'games/s':>8} {'decisions/game':>14} {'rounds/game':>11} "
-          f"{'ms/decision':>11} {'replay events/s':>15}")
+          f"{'ms/decision':>11} {'replay events/s':>15} {'exhausted':>9}")
     for seats in range(2, 6):
         logs = []
         t0 = time.perf_counter()
         decisions = 0
         spent = 0.0
         rounds = 0
+        exhausted = 0
         for seed in range(games):
             g, d, s = play(seats, seed)
             decisions += d
             spent += s
             rounds += g.state["round"]
+            exhausted += g.outcome()["reason"] == "exhausted"  # our safety-net end (RULES.md)
             logs.append(g.events)
         wall = time.perf_counter() - t0
         n_events = sum(len(log) for log in logs)
@@ -61,7 +63,7 @@ def main() -> None:
             engines.replay(log)
         replay_s = time.perf_counter() - t1
         print(f"{seats:>7} {games / wall:>8.1f} {decisions / games:>14.0f} {rounds / games:>11.1f} "
-              f"{1000 * spent / decisions:>11.3f} {n_events / replay_s:>15.0f}")
+              f"{1000 * spent / decisions:>11.3f} {n_events / replay_s:>15.0f} {exhausted:>9}")
 
 
 if __name__ == "__main__":
