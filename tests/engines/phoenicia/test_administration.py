@@ -186,3 +186,17 @@ def test_granaries_and_forts_may_come_up_in_the_display_from_round_2_on():
         s = min(g.to_act())
         g.act(s, g.legal_actions(s)[0])
     assert g.state["display"] == ["Granary", "Fort"] and g.state["round"] == 2
+
+
+def test_administration_runs_2a_overlord_2b_refill_2c_production_2d_limits_in_that_order():
+    g = game(3, seed=5)
+    set_turn(g, [1, 2, 0], turn=2)
+    g.state["display"] = ["Dyer"]
+    for s in range(3):
+        player(g, s, hand=[5, 5], disks=3, storehouses=2)  # 3 + 3 -> one more card: one too many
+    ev = g.act(0, {"type": "end_turn"})
+    assert types(ev) == ["turn_ended", "overlord_changed", "display_refilled", "production_dealt",
+                         "production_dealt", "production_dealt", "discard_required"]
+    for s in (0, 1, 2):
+        g.act(s, g.legal_actions(s)[0])
+    assert types(g.events[-1:]) == ["round_started"]

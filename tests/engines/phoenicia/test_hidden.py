@@ -110,3 +110,15 @@ def test_resampling_after_a_reshuffle_keeps_the_deck_within_the_old_discard_pile
                 assert sorted(e for _, e in a["origins"]) == sorted(e for _, e in b["origins"])
                 assert sorted(v for v, _ in a["origins"]) == a["hand"]
             assert canonical_json(ENGINE.view(alt, viewer)) == canonical_json(ENGINE.view(st, viewer))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_the_40_production_cards_are_always_in_the_deck_the_discard_pile_or_a_hand(seats):
+    g = _random_game(seats, 100 + seats)
+    st = None
+    for i, e in enumerate(g.events):
+        st = ENGINE.evolve(st, e) if i else ENGINE.evolve(None, copy.deepcopy(e))
+        held = [v for p in st["players"] for v in p["hand"]]
+        assert len(st["production_deck"]) + len(st["discard_pile"]) + len(held) == 40, e["type"]
+        for p in st["players"]:
+            assert sorted(v for v, _ in p["origins"]) == p["hand"]
