@@ -41,23 +41,28 @@ class _Uvicorn(uvicorn.Server):
 READINESS_INTERVAL = 5.0
 
 
-async def _track_readiness(health, games: GameService, services: list[str], stop: asyncio.Event) -> None:
+async def _store_status(games: GameService) -> int:
+    try:
+        await asyncio.wait_for(games.store.ping(), 2.0)
+        return health_pb2.HealthCheckResponse.SERVING
+    except Exception:  # any failure means not ready
+        return health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+async def _track_readiness(health, games: GameService, services: list[str], serving: int,
+                           stop: asyncio.Event) -> None:
     """Keep the gRPC health status of the API services in step with the store's reachability."""
-    serving = None
     while not stop.is_set():
-        try:
-            await asyncio.wait_for(games.store.ping(), 2.0)
-            now = health_pb2.HealthCheckResponse.SERVING
-        except Exception:  # any failure means not ready
-            now = health_pb2.HealthCheckResponse.NOT_SERVING
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), READINESS_INTERVAL)
+        if stop.is_set():
+            return
+        now = await _store_status(games)
         if now != serving:
             for name in services:
                 await health.set(name, now)
-            if serving is not None:
-                log.warning("readiness changed", extra={"fields": {"serving": now == 1}})
+            log.warning("readiness changed", extra={"fields": {"serving": now == health_pb2.HealthCheckResponse.SERVING}})
             serving = now
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(stop.wait(), READINESS_INTERVAL)
 
 
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
@@ -92,7 +97,10 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     # "" (liveness) is SERVING while the process runs; the API services (readiness) are
     # SERVING only while the store answers, like /readyz.
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
-    readiness = asyncio.create_task(_track_readiness(health, games, service_names[:-2], stop))
+    serving = await _store_status(games)
+    for name in service_names[:-2]:
+        await health.set(name, serving)
+    readiness = asyncio.create_task(_track_readiness(health, games, service_names[:-2], serving, stop))
 
     # HTTP
     sock = socket.socket(socket.AF_INET6 if ":" in config.host else socket.AF_INET, socket.SOCK_STREAM)
