@@ -125,6 +125,16 @@ def require_action_type(action: Any, known: set[str] | dict) -> str:
     return t
 
 
+def reject_unknown_fields(action: Action, allowed: set[str] | frozenset[str] | tuple[str, ...]) -> None:
+    """Refuse an action that carries fields its type doesn't have ("type" is always allowed)."""
+    extra = sorted(set(action) - set(allowed) - {"type"})
+    if extra:
+        raise InvalidAction(
+            f"{action.get('type')}: unknown field(s) {', '.join(map(repr, extra))}; "
+            f"expected {', '.join(sorted(set(allowed) - {'type'})) or 'no other field'}"
+        )
+
+
 def require_int(action: Action, key: str, lo: int | None = None, hi: int | None = None) -> int:
     v = action.get(key)
     if not isinstance(v, int) or isinstance(v, bool):

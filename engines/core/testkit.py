@@ -132,6 +132,7 @@ def check_views(g: LocalGame, rng: random.Random, samples: int = 25) -> None:
 def _malformed(actions: list[dict], rng: random.Random) -> list[Any]:
     bad: list[Any] = [None, 7, "place", [], {}, {"type": 3}, {"type": "no-such-action-xyz"}]
     for a in rng.sample(actions, min(3, len(actions))):
+        bad.append({**a, "zz_unknown_field": 1})  # a field the action type doesn't have
         for k in a:
             if k != "type":
                 broken = dict(a)
@@ -159,8 +160,14 @@ def check_rejections(engine: Engine, seats: int, seed: int, options: dict | None
             for bad in _malformed(actions, rng):
                 try:
                     g.act(seat, bad)
-                except (InvalidAction, IllegalAction):
+                except InvalidAction:
                     pass
+                except IllegalAction as e:
+                    if isinstance(bad, dict) and "zz_unknown_field" in bad:
+                        raise AssertionError(
+                            f"{engine.name}: an unknown field must be refused as malformed (InvalidAction), "
+                            f"not as against the rules: {e}"
+                        ) from None
                 else:
                     raise AssertionError(f"{engine.name}: malformed action accepted: {bad!r:.200}")
                 assert state_hash(g.state) == before and len(g.events) == n_events, "rejection changed state"

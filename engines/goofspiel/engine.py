@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 
-from engines.core import Engine, IllegalAction, require_action_type, require_int
+from engines.core import Engine, IllegalAction, reject_unknown_fields, require_action_type, require_int
 
 
 class Goofspiel(Engine):
@@ -67,6 +67,7 @@ class Goofspiel(Engine):
 
     def decide(self, state, seat, action, rng):
         require_action_type(action, {"bid"})
+        reject_unknown_fields(action, {"card"})
         card = require_int(action, "card", 1, 13)
         if state["bids"][seat] is not None:
             raise IllegalAction("you have already bid for this prize")

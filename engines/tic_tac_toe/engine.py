@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import Engine, IllegalAction, require_action_type, require_int
+from engines.core import Engine, IllegalAction, reject_unknown_fields, require_action_type, require_int
 
 _LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 _MARKS = ("X", "O")
@@ -39,6 +39,7 @@ class TicTacToe(Engine):
 
     def decide(self, state, seat, action, rng):
         require_action_type(action, {"place"})
+        reject_unknown_fields(action, {"cell"})
         cell = require_int(action, "cell", 0, 8)
         if state["next"] != seat:
             raise IllegalAction("it is not your turn")
