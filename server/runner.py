@@ -93,7 +93,6 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     grpc_port = gserver.add_insecure_port(f"{config.host}:{config.grpc_port}")
     if grpc_port == 0:
         raise OSError(f"cannot bind gRPC port {config.grpc_port}")
-    await gserver.start()
     # "" (liveness) is SERVING while the process runs; the API services (readiness) are
     # SERVING only while the store answers, like /readyz.
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
@@ -101,6 +100,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     for name in service_names[:-2]:
         await health.set(name, serving)
     readiness = asyncio.create_task(_track_readiness(health, games, service_names[:-2], serving, stop))
+    await gserver.start()
 
     # HTTP
     sock = socket.socket(socket.AF_INET6 if ":" in config.host else socket.AF_INET, socket.SOCK_STREAM)

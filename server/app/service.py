@@ -123,6 +123,10 @@ class GameService:
             players = len(seat_kinds) if isinstance(seat_kinds, list) and seat_kinds else engine.min_seats
         if not isinstance(players, int) or isinstance(players, bool):
             raise InvalidArgument('"players" must be an integer')
+        if not engine.min_seats <= players <= engine.max_seats:
+            raise InvalidArgument(
+                f"{engine.title} takes {engine.min_seats}-{engine.max_seats} players, not {players}"
+            )
         if seat_kinds is not None and not isinstance(seat_kinds, list):
             raise InvalidArgument('"seats" must be a list of seat kinds ("human", "open" or "bot")')
         kinds = list(seat_kinds) if seat_kinds else ["human"] * players
@@ -193,8 +197,10 @@ class GameService:
         after = _decode_page_token(game_id, page_token) if page_token else 0
         engine = self._engine_of(meta)
         with _Timed("read"):
-            events = await self.store.read(game_id, after_version=after, limit=size)
             current = await self.store.version(game_id)
+            if after > current:
+                raise InvalidArgument("pageToken is not a token this game's ListEvents returned")
+            events = await self.store.read(game_id, after_version=after, limit=size)
         out = [
             {"gameId": game_id, "version": after + i + 1, "event": engine.event_view(e, seat)}
             for i, e in enumerate(events)
@@ -209,6 +215,10 @@ class GameService:
             raise InvalidArgument("afterVersion must be a non-negative integer")
         meta = await self._meta(game_id)
         engine = self._engine_of(meta)
+        with _Timed("version"):
+            current = await self.store.version(game_id)
+        if after_version > current:
+            raise InvalidArgument(f"afterVersion {after_version} is beyond the game's current version {current}")
         return self._watch(game_id, engine, seat, after_version)
 
     async def _watch(self, game_id, engine, seat, after_version):
@@ -240,6 +250,8 @@ class GameService:
             raise InvalidArgument("expectedVersion must be a non-negative integer")
         meta = await self._meta(game_id)
         if request_id is not None:
+            # Request ids are the client's, per seat: two seats may use the same id.
+            request_id = f"seat{seat}:{request_id}"
             with _Timed("request_version"):
                 done = await self.store.request_version(game_id, request_id)
             if done is not None:
@@ -383,10 +395,12 @@ class GameService:
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             raise InvalidArgument("version must be a positive integer")
         engine = self._engine_of(meta)
+        with _Timed("version"):
+            current = await self.store.version(game_id)
+        if version > current:
+            raise InvalidArgument(f"version {version} is beyond the game's current version {current}")
         with _Timed("read"):
             events = await self.store.read(game_id, after_version=0, limit=version)
-        if len(events) < version:
-            raise InvalidArgument(f"version {version} is beyond the game's current version {len(events)}")
         state = None
         for e in events:
             state = engine.evolve(state, e)

@@ -46,7 +46,11 @@ def struct_to_json(value: Any) -> Any:
 
 
 def _struct(msg: struct_pb2.Struct) -> dict[str, Any]:
-    return struct_to_json(json_format.MessageToDict(msg))
+    try:
+        value = json_format.MessageToDict(msg)
+    except (json_format.Error, ValueError) as e:
+        raise InvalidArgument(f"not JSON: {e}") from None
+    return struct_to_json(value)
 
 
 def _to(message_cls, data: dict[str, Any]):
@@ -178,7 +182,8 @@ class GameServicer(games_pb2_grpc.GameServiceServicer):
                     nxt.cancel()
                     with contextlib.suppress(BaseException):
                         await nxt
-                    break
+                    code = "UNAVAILABLE"
+                    await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down; watch again")
                 try:
                     item = nxt.result()
                 except StopAsyncIteration:

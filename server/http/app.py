@@ -66,10 +66,15 @@ async def create_game(request: Request) -> Response:
     return JSONResponse(out, status_code=200)
 
 
+def _same_game(body: dict, gid: str) -> None:
+    if "gameId" in body and body["gameId"] != gid:
+        raise InvalidArgument(f"gameId {body['gameId']!r} in the body differs from {gid!r} in the path")
+
+
 @rpc("JoinGame")
 async def join_game(request: Request) -> Response:
     gid = _game_id(request)
-    await read_json(request, {"gameId"})
+    _same_game(await read_json(request, {"gameId"}), gid)
     return JSONResponse(await st(request).games.join_game(gid))
 
 
@@ -92,6 +97,7 @@ async def submit_action(request: Request) -> Response:
     gid = _game_id(request)
     seat = _seat(request, gid, required=True)
     body = await read_json(request, {"action", "requestId", "expectedVersion", "gameId"})
+    _same_game(body, gid)
     if "action" not in body:
         raise InvalidArgument('the body needs an "action" object')
     request.scope["state"]["request_id"] = body.get("requestId")
@@ -238,12 +244,12 @@ class AccessLog:
             if rpc:
                 metrics.RPC_REQUESTS.labels("http", rpc, code).inc()
                 metrics.RPC_LATENCY.labels("http", rpc).observe(dt)
-            if scope["path"] not in ("/metrics", "/healthz", "/readyz"):
-                log.info("request", extra={"fields": {
-                    "transport": "http", "method": scope["method"], "path": scope["path"], "rpc": rpc,
-                    "status": status["code"], "code": code, "game_id": st.get("game_id"), "seat": st.get("seat"),
-                    "request_id": st.get("request_id"), "duration_ms": round(dt * 1000, 2),
-                }})
+            # One line per request, probes and scrapes included.
+            log.info("request", extra={"fields": {
+                "transport": "http", "method": scope["method"], "path": scope["path"], "rpc": rpc,
+                "status": status["code"], "code": code, "game_id": st.get("game_id"), "seat": st.get("seat"),
+                "request_id": st.get("request_id"), "duration_ms": round(dt * 1000, 2),
+            }})
 
 
 def build_app(state: HttpState) -> Starlette:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,9 @@ from server.app import AppError, GameService, InvalidArgument, ResourceExhausted
 ERROR_NAMES = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
                405: "METHOD_NOT_ALLOWED", 409: "FAILED_PRECONDITION", 413: "RESOURCE_EXHAUSTED",
                415: "INVALID_ARGUMENT", 500: "INTERNAL", 503: "UNAVAILABLE"}
+
+
+log = logging.getLogger("tablero.http")
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
@@ -42,6 +46,14 @@ def rpc(name: str) -> Callable:
             except AppError as e:
                 request.scope["state"]["error_code"] = e.code
                 return error_response(e.http_status, e.code, e.message)
+            except RecursionError:
+                request.scope["state"]["error_code"] = "INVALID_ARGUMENT"
+                return error_response(400, "INVALID_ARGUMENT", "request is nested too deeply")
+            except Exception:
+                # Answered here, inside the CORS middleware, so browsers can read the error too.
+                log.exception("unhandled error in %s", name)
+                request.scope["state"]["error_code"] = "INTERNAL"
+                return error_response(500, "INTERNAL", "internal error; it has been logged")
 
         handler.__name__ = fn.__name__
         return handler
@@ -75,6 +87,8 @@ async def read_json(request: Request, allowed: set[str] | None = None) -> dict[s
             data = json.loads(body, parse_constant=_reject_constant)
         except (ValueError, UnicodeDecodeError) as e:
             raise InvalidArgument(f"request body is not valid JSON: {e}") from None
+        except RecursionError:
+            raise InvalidArgument("request body is nested too deeply") from None
     if not isinstance(data, dict):
         raise InvalidArgument("request body must be a JSON object")
     if allowed is not None:
