@@ -219,13 +219,27 @@ class GameService:
             current = await self.store.version(game_id)
         if after_version > current:
             raise InvalidArgument(f"afterVersion {after_version} is beyond the game's current version {current}")
-        return self._watch(game_id, engine, seat, after_version)
+        async with self._lock(game_id):
+            c = await self._load(game_id, meta)
+            state, version = copy.deepcopy(c.state), c.version
+        return self._watch(game_id, engine, seat, after_version, state, version)
 
-    async def _watch(self, game_id, engine, seat, after_version):
+    async def _watch(self, game_id, engine, seat, after_version, state, known):
+        """Stream until the consumer stops, or until the game's last event has been sent
+        (the watcher keeps its own copy of the state to know when the game is over)."""
+        finished = engine.outcome(state) is not None
+        if finished and after_version >= known:
+            return
         metrics.WATCH_STREAMS.inc()
         try:
             async for version, event in self.store.watch(game_id, after_version):
                 yield {"gameId": game_id, "version": version, "event": engine.event_view(event, seat)}
+                if version > known:
+                    state = engine.evolve(state, event)
+                    known = version
+                    finished = engine.outcome(state) is not None
+                if finished and version >= known:
+                    return
         finally:
             metrics.WATCH_STREAMS.dec()
 

@@ -134,6 +134,9 @@ async def watch_game(request: Request) -> Response:
     )
 
 
+_END = object()
+
+
 async def _sse(events, state: HttpState):
     """Pump the watch iterator through a queue so keep-alives and shutdown interleave."""
     queue: asyncio.Queue = asyncio.Queue(maxsize=256)
@@ -142,6 +145,7 @@ async def _sse(events, state: HttpState):
         try:
             async for item in events:
                 await queue.put(item)
+            await queue.put(_END)
         finally:
             await queue.put(None)
 
@@ -161,6 +165,10 @@ async def _sse(events, state: HttpState):
                 continue
             item = get.result()
             if item is None:
+                return
+            if item is _END:
+                # The game is over and every event was sent: tell EventSource clients to stop.
+                yield b'retry: 3600000\nevent: end\ndata: {"status":"FINISHED"}\n\n'
                 return
             data = json.dumps(item, separators=(",", ":"))
             yield f"id: {item['version']}\nevent: {item['event'].get('type', 'event')}\ndata: {data}\n\n".encode()

@@ -120,3 +120,38 @@ def test_concurrent_watchers_and_actions(http, server):
     for t in ths:
         t.join(15)
     assert all(s == [1, 2, 3, 4, 5, 6] for s in seen), seen
+
+
+def test_watch_ends_after_the_last_event_of_a_finished_game(http, server):
+    gid, (x, o) = new_game(http)
+    for seat, cell in [(x, 0), (o, 3), (x, 1), (o, 4), (x, 2)]:
+        http.post(f"/v1/games/{gid}/actions", headers=auth(seat), json={"action": {"type": "place", "cell": cell}})
+    with httpx.Client(timeout=10) as c, c.stream("GET", f"{server.http}/v1/games/{gid}/watch") as r:
+        lines = list(r.iter_lines())  # returns: the server closes the stream
+    versions = [json.loads(line[6:])["version"] for line in lines if line.startswith("data: {\"gameId")]
+    assert versions == list(range(1, 8))
+    assert "event: end" in lines
+    with grpc.insecure_channel(server.grpc) as ch:
+        got = list(pbg.GameServiceStub(ch).WatchGame(pb.WatchGameRequest(game_id=gid, after_version=5), timeout=10))
+        assert [e.version for e in got] == [6, 7]
+        assert list(pbg.GameServiceStub(ch).WatchGame(pb.WatchGameRequest(game_id=gid, after_version=7),
+                                                      timeout=10)) == []
+
+
+def test_live_watch_ends_when_the_game_ends(http, server):
+    gid, (x, o) = new_game(http)
+    done = threading.Event()
+    got = []
+
+    def watch():
+        with httpx.Client(timeout=15) as c, c.stream("GET", f"{server.http}/v1/games/{gid}/watch") as r:
+            for line in r.iter_lines():
+                got.append(line)
+        done.set()
+
+    t = threading.Thread(target=watch)
+    t.start()
+    for seat, cell in [(x, 0), (o, 3), (x, 1), (o, 4), (x, 2)]:
+        http.post(f"/v1/games/{gid}/actions", headers=auth(seat), json={"action": {"type": "place", "cell": cell}})
+    assert done.wait(15)
+    assert "event: end" in got and "id: 7" in got
