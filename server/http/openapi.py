@@ -19,6 +19,8 @@ def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
 
 _ERRORS = {
     "400": {"$ref": "#/components/responses/InvalidArgument"},
+    "500": {"$ref": "#/components/responses/Internal"},
+    "503": {"$ref": "#/components/responses/Unavailable"},
     "401": {"$ref": "#/components/responses/Unauthenticated"},
     "403": {"$ref": "#/components/responses/PermissionDenied"},
     "404": {"$ref": "#/components/responses/NotFound"},
@@ -80,7 +82,7 @@ def openapi_document() -> dict[str, Any]:
     paths: dict[str, Any] = {
         "/v1/engines": {"get": _op("ListEngines", "Engines the server runs", _json(
             {"type": "object", "properties": {"engines": {"type": "array", "items": _ref("Engine")}}}),
-            tags=("engines",), security=[])},
+            tags=("engines",), security=[], errors={"500": _ERRORS["500"]})},
         "/v1/games": {"post": _op("CreateGame", "Create a game; returns a token per human seat", _json(
             {"type": "object", "properties": {"game": _ref("Game"),
                                               "seats": {"type": "array", "items": _ref("SeatToken")}}}),
@@ -112,12 +114,16 @@ def openapi_document() -> dict[str, Any]:
         "/v1/games/{game_id}/events": {"get": _op("ListEvents", "The event log, paged and redacted for the caller",
             _json({"type": "object", "properties": {"events": {"type": "array", "items": _ref("GameEvent")},
                                                     "nextPageToken": {"type": "string"}}}),
-            params=[_GAME_ID, {"name": "pageSize", "in": "query", "schema": {"type": "integer", "minimum": 1,
-                                                                               "maximum": 1000}},
+            params=[_GAME_ID, {"name": "pageSize", "in": "query", "description": "0 or absent: 100",
+                               "schema": {"type": "integer", "minimum": 0, "maximum": 1000}},
                     {"name": "pageToken", "in": "query", "schema": {"type": "string"}}],
             security=[{}, {"seatToken": []}])},
         "/v1/games/{game_id}/watch": {"get": _op("WatchGame", "Server-Sent Events: one per new event, redacted",
-            {"description": "an event stream; each `data:` is a GameEvent, `id:` its version",
+            {"description": "an event stream. Each game event is a message with `id:` its version, `event:` the "
+                            "event's type and `data:` a GameEvent (JSON). A comment line `: keepalive` comes every "
+                            "15 s. When the game is over and its last event was sent: `event: end` with "
+                            "`data: {\"status\":\"FINISHED\"}`, then the stream closes. On server shutdown: "
+                            "`event: shutdown`; reconnect with Last-Event-ID.",
              "content": {"text/event-stream": {"schema": {"type": "string"}}}},
             params=[_GAME_ID, {"name": "afterVersion", "in": "query", "schema": {"type": "integer", "minimum": 0}},
                     {"name": "access_token", "in": "query", "schema": {"type": "string"},
@@ -158,6 +164,8 @@ def openapi_document() -> dict[str, Any]:
                 "NotFound": _err("unknown game or route (NOT_FOUND)"),
                 "Conflict": _err("against the rules (FAILED_PRECONDITION) or stale expectedVersion (ABORTED)"),
                 "TooLarge": _err("request body over the size limit (RESOURCE_EXHAUSTED)"),
+                "Internal": _err("a server fault, logged with its traceback (INTERNAL)"),
+                "Unavailable": _err("the event store is unreachable (UNAVAILABLE)"),
             },
         },
     }
