@@ -23,9 +23,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import Engine, IllegalAction, InvalidAction, InvalidOptions, require_action_type
+from engines.core import (
+    Engine,
+    IllegalAction,
+    InvalidAction,
+    InvalidOptions,
+    reject_unknown_fields,
+    require_action_type,
+)
 
 from . import data, scoring, spaces
+from . import view as table_view
 from .data import GOODS, TOKEN_KINDS, WHALE_KINDS, WHALES
 
 ACTION_TYPES = {
@@ -39,14 +47,26 @@ ACTION_TYPES = {
 }
 
 
-# Fields each action may carry (place_worker's depend on the space: spaces.resolve).
+# Fields each action may carry; place_worker's further parameters depend on the space
+# (spaces.resolve checks exactly which ones a space takes).
 FIELDS = {
     "choose_starting_goods": {"type", "lumber", "food", "brick", "money"},
     "buy_goods": {"type", "good"},
+    "place_worker": {"type", "space", *spaces.PARAMETERS},
     "return_ship": {"type", "pay", "sell"},
     "buy_whale": {"type", "kind"},
     "pick_whale": {"type", "kind"},
     "pass": {"type"},
+}
+# Fields an action cannot do without (a missing one is a malformed action, named).
+REQUIRED = {
+    "choose_starting_goods": ("lumber", "food", "brick", "money"),
+    "buy_goods": ("good",),
+    "place_worker": ("space",),
+    "return_ship": ("pay", "sell"),
+    "buy_whale": ("kind",),
+    "pick_whale": ("kind",),
+    "pass": (),
 }
 
 
@@ -288,9 +308,11 @@ class NewBedford(Engine):
     # --- decide -------------------------------------------------------------
     def decide(self, state, seat, action, rng):
         t = require_action_type(action, ACTION_TYPES)
-        fields = FIELDS.get(t)
-        if fields is not None and set(action) - fields:
-            raise InvalidAction(f"{t}: unknown field(s) {', '.join(sorted(set(action) - fields))}")
+        # The action's shape first (malformed: InvalidAction), then whether it is allowed now.
+        reject_unknown_fields(action, FIELDS[t])
+        missing = [k for k in REQUIRED[t] if k not in action]
+        if missing:
+            raise InvalidAction(f"{t}: missing field(s) {', '.join(map(repr, missing))}")
         if state["phase"] == "over":
             raise IllegalAction("the game is over")
         actor = self._actor(state)
@@ -647,6 +669,12 @@ class NewBedford(Engine):
             for b in state["buildings"]
         }
         v["awaiting"] = self._awaiting(state)
+        # What the table shows (view.py): the printed reference, the track by row with ranks,
+        # each ship's place in words, and the awaited decision with every choice's effect.
+        v["reference"] = clone(table_view.REFERENCE)
+        v["whaling_track"] = table_view.whaling_track(state)
+        table_view.annotate_ships(v["players"], state)
+        v["pending"] = table_view.pending(self, state, v["awaiting"])
         return v
 
     def _awaiting(self, state) -> dict | None:

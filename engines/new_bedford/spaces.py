@@ -339,6 +339,8 @@ EFFECTS: dict[str, tuple[Callable[[Ctx], tuple[str, ...]], Callable, Callable]] 
     "replace_workers": (lambda c: (), _resolve_replace_workers, _no_options),
     "take_ownership": (lambda c: (), _resolve_take_ownership, _no_options),
 }
+# Every parameter a place_worker action may carry on some space (beside "type" and "space").
+PARAMETERS = ("bonus", "sell", "build", "discount", "ship", "to", "remove", "right")
 # Effects whose enumerated candidates are valid by construction (no need to re-check).
 _ALWAYS_VALID = {"gain", "sell", "replace_workers"}
 
@@ -430,4 +432,4 @@ def placements(state, seat: int) -> list[dict]:
     return out
 
 
-__all__ = ["Ctx", "context", "discount_choices", "placements", "resolve"]
+__all__ = ["PARAMETERS", "Ctx", "context", "discount_choices", "placements", "resolve"]
