@@ -17,7 +17,15 @@ import json
 import random
 from typing import Any
 
-from engines.core import Engine, IllegalAction, InvalidAction, require_action_type, require_int, require_str
+from engines.core import (
+    Engine,
+    IllegalAction,
+    InvalidAction,
+    reject_unknown_fields,
+    require_action_type,
+    require_int,
+    require_str,
+)
 
 from . import data
 from .data import CARD, CITY_CENTER, TABLEAUS, WORK_TABLEAUS
@@ -31,13 +39,36 @@ from .money import (
     wealth,
 )
 
-ACTIONS = {
-    "open_auction", "bid", "drop_out", "pay",
-    "train", "employ", "move", "buy_tool", "buy_vp", "convert", "end_turn",
-    "discard",
+# Every action type with exactly the fields it carries (the shapes `legal_actions` lists):
+# an action with a field missing or a field its type doesn't have is malformed.
+PAYMENT = ("cards", "disks")
+FIELDS: dict[str, tuple[str, ...]] = {
+    "open_auction": ("card", "bid"),
+    "bid": ("amount",),
+    "drop_out": (),
+    "pay": PAYMENT,
+    "train": PAYMENT,
+    "employ": ("tableau", *PAYMENT),
+    "move": ("from_tile", "from_slot", "to", *PAYMENT),
+    "buy_tool": ("tableau", *PAYMENT),
+    "buy_vp": PAYMENT,
+    "convert": ("card",),
+    "end_turn": (),
+    "discard": ("cards",),
 }
+ACTIONS = set(FIELDS)
 # Steps of a player turn in rulebook order; an action of a later step closes the earlier ones.
 STEPS = ("auctions", "workers", "tools", "converted")
+
+
+def check_shape(action: dict) -> None:
+    """Malformed unless the action has exactly its type's fields (no defaults)."""
+    t = action["type"]
+    reject_unknown_fields(action, FIELDS[t])
+    missing = [k for k in FIELDS[t] if k not in action]
+    if missing:
+        raise InvalidAction(f"{t}: missing field(s) {', '.join(map(repr, missing))}; "
+                            f"expected {', '.join(FIELDS[t])}")
 
 
 def _clone(state: Any) -> Any:
@@ -101,6 +132,25 @@ def scoring(player: dict) -> dict[str, int]:
         "cards_vp": cards_vp, "workers_vp": workers_vp, "bought_vp": bought_vp,
         "cards_production": cards_prod, "workers_production": workers_prod,
     }
+
+
+def vp_sources(player: dict) -> list[dict]:
+    """The VP track as lines a player can add up (outcome details): each development
+    card owned (copies x printed VP), the workers on each work tableau (workers x VP per
+    worker; the starting village's two workers are counted there, 1 VP each on Hunting
+    and Farming) and the City Center purchases (1 VP each). The lines sum to `vp`."""
+    lines = []
+    for name in sorted(set(player["cards"])):
+        k, each = count(player, name), CARD[name]["vp"]
+        lines.append({"source": "card", "card": name, "copies": k, "vp_each": each, "vp": k * each})
+    for kind in _owned_kinds(player):
+        k = sum(1 for _, _, s in _slots_of(player, kind) if s == "w")
+        each = TABLEAUS[kind]["vp"]
+        lines.append({"source": "workers", "tableau": kind, "workers": k, "vp_each": each, "vp": k * each})
+    bought = sum(1 for _, _, s in _slots_of(player, "city_center") if s == "t")
+    if any(t["kind"] == "city_center" for t in player["tiles"]):
+        lines.append({"source": "city_center", "purchases": bought, "vp_each": 1, "vp": bought})
+    return lines
 
 
 def _refresh(player: dict) -> None:
@@ -486,6 +536,7 @@ class Phoenicia(Engine):
     # --- decide ---------------------------------------------------------------
     def decide(self, state, seat, action, rng):
         t = require_action_type(action, ACTIONS)
+        check_shape(action)
         if state["phase"] == "over":
             raise IllegalAction("the game is over")
         if seat not in self.to_act(state):
@@ -503,8 +554,8 @@ class Phoenicia(Engine):
 
     # Validation helpers ------------------------------------------------------
     def _payment(self, p: dict, action: dict, amount: int, what: str) -> tuple[list[int], int]:
-        cards = action.get("cards", [])
-        disks = action.get("disks", 0)
+        cards = action["cards"]
+        disks = action["disks"]
         if not isinstance(cards, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in cards):
             raise InvalidAction(f"{action['type']}: 'cards' must be a list of card values")
         if not isinstance(disks, int) or isinstance(disks, bool) or disks < 0:
@@ -1004,14 +1055,40 @@ class Phoenicia(Engine):
         details = []
         for s, p in enumerate(state["players"]):
             sc = scoring(p)
+            lines = vp_sources(p)
             details.append({
                 "seat": s, "vp": sc["vp"], "production": sc["production"],
                 "cards_vp": sc["cards_vp"], "workers_vp": sc["workers_vp"], "bought_vp": sc["bought_vp"],
                 "last_overlord": s == r["overlord"], "money": money(p),
                 "development_cards": len(p["cards"]),
+                # The arithmetic behind `vp`, line by line (vp_sources), and by category.
+                "vp_sources": lines,
+                "vp_by_card": {ln["card"]: ln["vp"] for ln in lines if ln["source"] == "card"},
+                "vp_by_tableau": {ln["tableau"]: ln["vp"] for ln in lines if ln["source"] == "workers"},
+                "vp_city_center": sc["bought_vp"],
+                # Seed-P Fin del juego: tie-break 1 the last round's Overlord, 2 the most
+                # money (disks + the values of the production cards in hand).
+                "tie_break": {
+                    "last_overlord": s == r["overlord"],
+                    "money": money(p), "disks": p["disks"],
+                    "production_cards": hand_size(p), "production_card_value": money(p) - p["disks"],
+                },
             })
         return {"scores": [p["vp"] for p in state["players"]], "winners": list(r["winners"]),
-                "details": details, "reason": r["reason"]}
+                "details": details, "reason": r["reason"], "decided_by": self._decided_by(state)}
+
+    @staticmethod
+    def _decided_by(state: dict) -> str:
+        """Which rule of seed-P Fin del juego picked the winners: "vp", "last_overlord",
+        "money", or "shared" (still tied after both tie-breaks)."""
+        r = state["result"]
+        vps = [p["vp"] for p in state["players"]]
+        tied = [s for s in range(state["seats"]) if vps[s] == max(vps)]
+        if len(tied) == 1:
+            return "vp"
+        if r["overlord"] in tied:
+            return "last_overlord"
+        return "money" if len(r["winners"]) == 1 else "shared"
 
     def resample_hidden(self, state, viewer, rng):
         """Re-deal what `viewer` cannot see: the values of other players' production

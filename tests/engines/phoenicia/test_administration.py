@@ -83,6 +83,7 @@ def test_a_tie_at_the_end_goes_to_the_overlord_of_the_last_round():
     g.act(0, {"type": "end_turn"})
     assert g.outcome()["winners"] == [1]
     assert g.outcome()["details"][1]["last_overlord"] is True
+    assert g.outcome()["decided_by"] == "last_overlord"
 
 
 def test_a_tie_without_the_overlord_goes_to_the_most_disks_and_production_cards():
@@ -95,6 +96,8 @@ def test_a_tie_without_the_overlord_goes_to_the_most_disks_and_production_cards(
     out = g.outcome()
     assert out["winners"] == [2]
     assert [d["money"] for d in out["details"]][1:] == [7, 8]
+    assert out["decided_by"] == "money"
+    assert [d["tie_break"]["production_card_value"] for d in out["details"]][1:] == [4, 5]
 
 
 def _idle_rounds(g, rounds):
