@@ -18,6 +18,7 @@ import time
 
 import engines
 from engines.core import LocalGame, replay
+from engines.riverboat import scoring
 
 
 def play(seats: int, seed: int) -> tuple[LocalGame, int, float]:
@@ -97,7 +98,7 @@ def greedy_game(seats: int, seed: int) -> LocalGame:
 
 
 def balance(games: int) -> None:
-    final = ("coins", "complete_fields", "unscored_features", "harbor", "agent_majority")
+    final = scoring.FINAL_CATEGORIES
     print(f"riverboat balance: {games} greedy games per player count, mean VP per player")
     for seats in (2, 3, 4):
         sums: dict[str, float] = {}
@@ -105,13 +106,14 @@ def balance(games: int) -> None:
         for i in range(games):
             out = greedy_game(seats, 20_000 + i).outcome()
             for row in out["details"]:
-                scores.append(row["score"])
+                scores.append(row["total"])
                 for k in final:
-                    sums[k] = sums.get(k, 0) + row[k]
-                for k, v in row["in_game"].items():
+                    sums[k] = sums.get(k, 0) + row[k]["vp"]
+                for k, v in row["in_game"]["by_source"].items():
                     sums[k] = sums.get(k, 0) + v
-                sums["(boats reached)"] = sums.get("(boats reached)", 0) + row["boats_reached"]
-                sums["(agents)"] = sums.get("(agents)", 0) + row["agents"]
+                reached = sum(1 for b in row["harbor"]["boats"] if b["reached"])
+                sums["(boats reached)"] = sums.get("(boats reached)", 0) + reached
+                sums["(agents)"] = sums.get("(agents)", 0) + row["agents"]["count"]
         n = len(scores)
         parts = ", ".join(f"{k} {v / n:.1f}" for k, v in sorted(sums.items()))
         print(f"{seats} players: score {sum(scores) / n:.1f} (min {min(scores)}, max {max(scores)}); {parts}")

@@ -20,7 +20,15 @@ import pickle
 import random
 from typing import Any
 
-from engines.core import Engine, IllegalAction, InvalidAction, require_action_type, require_int, require_str
+from engines.core import (
+    Engine,
+    IllegalAction,
+    InvalidAction,
+    reject_unknown_fields,
+    require_action_type,
+    require_int,
+    require_str,
+)
 
 from . import board, scoring
 from .data import (
@@ -57,12 +65,34 @@ from .data import (
 )
 
 FEATURES = ("barn", "well", "surveyor")
-ACTION_TYPES = {
-    "choose_phase", "place_worker", "skip", "plant", "plant_from_pile", "return_workers", "claim_boat", "pass",
-    "take_opportunity", "take_opportunity_from_deck", "survey", "survey_card", "choose_bonus", "place_barn",
-    "place_well", "take_surveyor", "decline", "send_agents", "draw_tile", "plant_drawn", "draw_opportunity",
-    "search_pile", "search_opportunity_deck",
+# Every action type and exactly the fields it has (besides "type"), as `legal_actions` lists them.
+# An action with a field missing, mistyped or not in this list is malformed (InvalidAction).
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "choose_phase": ("phase",),
+    "place_worker": ("cell", "coin"),
+    "skip": (),
+    "plant": ("size", "slot", "cells"),
+    "search_pile": ("size",),
+    "plant_from_pile": ("kind", "cells"),
+    "draw_tile": ("size",),
+    "plant_drawn": ("cells",),
+    "return_workers": (),
+    "claim_boat": ("boat", "crop", "coin"),
+    "pass": (),
+    "take_opportunity": ("space",),
+    "search_opportunity_deck": (),
+    "take_opportunity_from_deck": ("card",),
+    "draw_opportunity": (),
+    "survey": ("feature", "cell"),
+    "survey_card": ("card",),
+    "choose_bonus": ("bonus",),
+    "place_barn": ("cell",),
+    "place_well": ("cell",),
+    "take_surveyor": (),
+    "decline": (),
+    "send_agents": ("count",),
 }
+ACTION_TYPES = set(ACTION_FIELDS)
 # Actions that spend a coin (seed-R coin abilities of Planting and Opportunity).
 COIN_TYPES = ("search_pile", "search_opportunity_deck", "draw_tile", "draw_opportunity")
 SCORING_BONUSES = ("coin", "harbor", "agent")
@@ -405,7 +435,7 @@ class Riverboat(Engine):
     def _on_game_ended(self, s, e):
         for row in e["details"]:
             p = s["players"][row["seat"]]
-            p["vp"] += row["final_total"]
+            p["vp"] += row["final_vp"]
         s["phase"] = "over"
         s["pending"] = []
         s["waiting"] = []
@@ -634,6 +664,7 @@ class Riverboat(Engine):
     # ------------------------------------------------------------------ decide
     def _check_shape(self, action: Any) -> str:
         t = require_action_type(action, ACTION_TYPES)
+        reject_unknown_fields(action, ACTION_FIELDS[t])
         if t == "choose_phase":
             require_str(action, "phase", PHASES)
         elif t == "place_worker":
@@ -675,63 +706,147 @@ class Riverboat(Engine):
         cells = action.get("cells")
         if not isinstance(cells, list) or not 1 <= len(cells) <= 3 or not all(
                 isinstance(c, int) and not isinstance(c, bool) and 0 <= c < board.CELLS for c in cells):
-            raise InvalidAction(f"{action['type']}: 'cells' must list 1 to 3 cell numbers")
+            raise InvalidAction(f"{action['type']}: field 'cells' must list 1 to 3 cell numbers (0 to {board.CELLS - 1})")
 
     def _why_illegal(self, s: dict, seat: int, action: dict) -> str:
-        """A reason a player can read for an action that is not among the legal ones."""
+        """A reason a player can read for a well-formed action that is not among the legal ones.
+        Only called once the action's shape is checked (exactly its fields, each well typed)."""
         t = action["type"]
         ph = s["phase"]
         where = PHASE_TITLE.get(ph, ph)
-        if s["pending"]:
-            kind = s["pending"][0]["kind"]
-            if kind == "choose_from_pile" and t == "plant_from_pile":
-                return "Planting: that tile is not in the pile you searched or does not fit under your uncovered workers"
-            if kind == "choose_from_deck" and t == "take_opportunity_from_deck":
-                return "Opportunity: that card is not in the deck"
-            return f"{where}: first resolve your pending decision ({kind.replace('_', ' ')})"
         p = s["players"][seat]
-        if (action.get("coin") is True or t in COIN_TYPES) and p["coins"] <= 0:
-            return f"{where}: you have no coin to spend"
+        if s["pending"]:
+            return self._why_pending_refuses(s, s["pending"][0], action)
         expected = {"choose_phase": "draft", "place_worker": "cultivation", "skip": "cultivation",
                     "plant": "planting", "plant_from_pile": "planting", "draw_tile": "planting",
-                    "search_pile": "planting", "search_opportunity_deck": "opportunity",
-                    "return_workers": "planting", "claim_boat": "harvest", "take_opportunity": "opportunity",
-                    "take_opportunity_from_deck": "opportunity", "draw_opportunity": "opportunity",
-                    "survey": "scoring", "survey_card": "scoring"}.get(t)
+                    "plant_drawn": "planting", "search_pile": "planting", "return_workers": "planting",
+                    "claim_boat": "harvest", "take_opportunity": "opportunity",
+                    "search_opportunity_deck": "opportunity", "take_opportunity_from_deck": "opportunity",
+                    "draw_opportunity": "opportunity", "survey": "scoring", "survey_card": "scoring"}.get(t)
         if expected and expected != ph:
             return f"{where}: {t.replace('_', ' ')} belongs to the {PHASE_TITLE[expected]} phase"
+        if t in ("choose_bonus", "place_barn", "place_well", "take_surveyor", "decline", "send_agents"):
+            return f"{where}: {t.replace('_', ' ')} answers a bonus or benefit, and none is waiting for you"
+        if (action.get("coin") is True or t in COIN_TYPES) and p["coins"] <= 0:
+            return f"{where}: you have no coin to spend"
         if t == "choose_phase":
             return f"Phase draft: the {action['phase']} tile is already taken"
         if t == "place_worker":
-            return f"Cultivation: cell {action['cell']} is not an empty field you may use for the {s['card']} card"
+            return self._why_cell_refused(s, p, action)
         if t == "skip":
-            return "Cultivation: you must place a worker on an empty field of the revealed colour"
+            return f"Cultivation: you must place a worker, you have an empty {s['card']} field"
         if t == "plant":
-            slots = s["slots"].get(str(action["size"]), [])
+            slots = s["slots"][str(action["size"])]
             if action["slot"] >= len(slots) or slots[action["slot"]] is None:
                 return f"Planting: there is no {action['size']}-hex tile on space {action['slot']}"
-            return "Planting: that tile does not fit wholly under your workers on empty fields"
-        if t == "plant_from_pile":
-            return "Planting: first pay a coin to search a pile (search_pile), then choose a tile from it"
+            if len(action["cells"]) != action["size"]:
+                return f"Planting: a {action['size']}-hex tile covers {action['size']} cells, not {len(action['cells'])}"
+            return "Planting: that tile does not fit on those cells wholly under your workers on empty fields"
+        if t in ("plant_from_pile", "plant_drawn"):
+            first = "draw_tile" if s["blind"] else "search_pile"
+            return f"Planting: first pay a coin for a tile from a pile ({first}), then place it"
         if t == "take_opportunity_from_deck":
+            if s["blind"]:
+                return "Opportunity: in this game the coin draws the top card blind (draw_opportunity)"
             return "Opportunity: first pay a coin to search the deck (search_opportunity_deck), then choose a card"
         if t in ("search_pile", "draw_tile"):
-            return "Planting: that pile is empty or no tile of that size fits under your uncovered workers"
+            if s["blind"] != (t == "draw_tile"):
+                other = "draw_tile" if s["blind"] else "search_pile"
+                return f"Planting: in this game the coin for a pile tile is {other}"
+            if not s["piles"][str(action["size"])]:
+                return f"Planting: the {action['size']}-hex pile is empty"
+            return f"Planting: no {action['size']}-hex tile fits under your uncovered workers"
+        if t in ("search_opportunity_deck", "draw_opportunity"):
+            if s["blind"] != (t == "draw_opportunity"):
+                other = "draw_opportunity" if s["blind"] else "search_opportunity_deck"
+                return f"Opportunity: in this game the coin for a deck card is {other}"
+            return "Opportunity: the opportunity deck is empty"
         if t == "return_workers":
-            return "Planting: a face-up tile still fits your workers"
+            return "Planting: a face-up tile still fits your workers, take one"
         if t == "claim_boat":
-            boat = BOAT_TYPES[action["boat"]]
-            if not action["coin"] and not s["boat_board"][boat["id"]]:
-                return f"Harvest & Shipping: riverboat {boat['id']} has been taken this round (a coin takes one from its pile)"
-            if s["claims"][seat] >= self._claim_limit(s):
-                return "Harvest & Shipping: you have claimed all your riverboats this round"
-            return (f"Harvest & Shipping: riverboat {boat['id']} needs exactly {boat['capacity']} workers "
-                    f"standing on {action['crop']}")
+            return self._why_boat_refused(s, seat, action)
         if t == "take_opportunity":
-            return f"Opportunity: card space {action['space']} is empty"
-        if t in ("survey", "survey_card"):
-            return "Scoring: that is not one of your unscored barns, wells or opportunity cards"
+            return f"Opportunity: card space {action['space'] + 1} is empty"
+        if t == "survey":
+            c = action["cell"]
+            if p["feature"][c] != action["feature"]:
+                return f"Scoring: you have no {action['feature']} on cell {c}"
+            return f"Scoring: your {action['feature']} on cell {c} is already scored"
+        if t == "survey_card":
+            if not any(o["id"] == action["card"] for o in p["opps"]):
+                return f"Scoring: you do not hold opportunity card {action['card']}"
+            return f"Scoring: your opportunity card {action['card']} is already scored"
         return f"{where}: {t.replace('_', ' ')} is not allowed now"
+
+    def _why_cell_refused(self, s: dict, p: dict, action: dict) -> str:
+        c, card = action["cell"], s["card"]
+        if p["worker"][c]:
+            return f"Cultivation: a worker already stands on cell {c}"
+        if p["crop"][c] is not None or p["feature"][c] is not None:
+            return f"Cultivation: cell {c} is not an empty field (it holds a crop tile or a barn)"
+        colour = board.COLOUR[p["mat"]][c]
+        if action["coin"]:
+            if card == WILD:
+                return "Cultivation: the wild card already lets you use any field; no coin is needed"
+            return f"Cultivation: cell {c} is a {colour} field, which the {card} card already allows; no coin is needed"
+        return f"Cultivation: cell {c} is a {colour} field, not {card} (a coin lets you ignore the card)"
+
+    def _why_boat_refused(self, s: dict, seat: int, action: dict) -> str:
+        boat = BOAT_TYPES[action["boat"]]
+        on_board = s["boat_board"][boat["id"]]
+        if s["claims"][seat] >= self._claim_limit(s):
+            return "Harvest & Shipping: you have claimed all your riverboats this round"
+        if action["coin"] and on_board:
+            return f"Harvest & Shipping: riverboat {boat['id']} is on the board, take it without a coin"
+        if not on_board and s["boat_piles"][boat["id"]] <= 0:
+            return f"Harvest & Shipping: no riverboat {boat['id']} is left"
+        if not action["coin"] and not on_board:
+            return f"Harvest & Shipping: riverboat {boat['id']} has been taken this round (a coin takes one from its pile)"
+        return (f"Harvest & Shipping: riverboat {boat['id']} needs exactly {boat['capacity']} workers "
+                f"standing on {action['crop']}")
+
+    def _why_pending_refuses(self, s: dict, item: dict, action: dict) -> str:
+        """The reason an action does not resolve the decision `item` its seat owes first."""
+        t, kind = action["type"], item["kind"]
+        p = s["players"][item["seat"]]
+        answers = {"bonus_worker": ("place_worker",), "scoring_bonus": ("choose_bonus",),
+                   "feature": ("place_barn", "place_well", "take_surveyor", "decline"),
+                   "choose_from_pile": ("plant_from_pile",), "choose_from_deck": ("take_opportunity_from_deck",),
+                   "place_drawn_tile": ("plant_drawn",), "agents": ("send_agents",)}[kind]
+        if t not in answers:
+            return (f"{PHASE_TITLE.get(s['phase'], s['phase'])}: first resolve your pending decision "
+                    f"({kind.replace('_', ' ')}: {' / '.join(answers)})")
+        if kind == "bonus_worker":
+            if action["coin"]:
+                return "Cultivation: the round-track worker is placed without a coin"
+            return f"Cultivation: cell {action['cell']} is not an empty field for the round-track worker"
+        if kind == "scoring_bonus":
+            return {"coin": "Scoring bonus: no coin is left in the supply",
+                    "harbor": "Scoring bonus: your harbor master is on the last space",
+                    "agent": "Scoring bonus: you have no worker in your supply to send as an agent"}[action["bonus"]]
+        if kind == "feature":
+            if t == "decline":
+                return "Estate feature: this benefit is not optional, choose one of the offered features"
+            feat = {"place_barn": "barn", "place_well": "well", "take_surveyor": "surveyor"}[t]
+            supply = {"barn": "barns", "well": "wells", "surveyor": "surveyors"}[feat]
+            if s["supply"][supply] <= 0:
+                return f"Estate feature: no {feat} is left in the supply"
+            offered = {a["type"] for a in self._feature_options(s, item)}
+            if t not in offered:
+                return f"Estate feature: this benefit gives a {' or '.join(item['options'])}, not a {feat}"
+            if feat == "barn":
+                return f"Estate feature: cell {action['cell']} is not an empty field for a barn"
+            return f"Estate feature: cell {action['cell']} is not a crop hex of a crop without a well"
+        if kind == "choose_from_pile":
+            if action["kind"] not in s["piles"][item["size"]]:
+                return f"Planting: no {action['kind']} tile is in the {item['size']}-hex pile you searched"
+            return "Planting: that tile does not fit on those cells wholly under your uncovered workers"
+        if kind == "choose_from_deck":
+            return f"Opportunity: card {action['card']} is not in the deck"
+        if kind == "place_drawn_tile":
+            return "Planting: the drawn tile does not fit on those cells wholly under your uncovered workers"
+        top = min(item["max"], p["workers"])
+        return f"Agents: you may send 0 to {top} workers to New Orleans now"
 
     def decide(self, state, seat, action, rng):
         t = self._check_shape(action)
@@ -1013,7 +1128,7 @@ class Riverboat(Engine):
                                    "boats": boats, "opportunity_spaces": spaces})
             return
         details = scoring.final_scoring(s)
-        scores = [row["score"] for row in details]
+        scores = [row["total"] for row in details]
         best = max(scores)
         self._emit(s, events, {"type": "game_ended", "scores": scores,
                                "winners": [i for i, v in enumerate(scores) if v == best], "details": details})

@@ -11,6 +11,7 @@ from .data import (
     HARBOR_LAST_SPACE,
     HARBOR_SLOT_SPACES,
     OPPORTUNITY,
+    PHASES,
     UNSCORED_FEATURE_VP,
 )
 
@@ -99,36 +100,46 @@ def agent_scores(state: dict) -> tuple[list[int], list[int | None]]:
     return vp, place
 
 
+# The final-scoring categories, in the order of seed-R "Fin del juego"; each is a dict with its
+# "vp" in a seat's outcome details (see RULES.md, "Outcome details").
+FINAL_CATEGORIES = ("coins", "complete_fields", "unscored_features", "harbor", "agents")
+
+
 def final_scoring(state: dict) -> list[dict]:
-    """Every final-scoring category per seat (seed-R "Fin del juego")."""
+    """Every final-scoring category per seat (seed-R "Fin del juego"): for each, what it counts
+    and the VP it gives, so that every number can be checked from the details alone."""
     harbor = harbor_scores(state)
     agents, places = agent_scores(state)
     leader = harbor_leader(state)
     out = []
     for s, p in enumerate(state["players"]):
         fields = board.complete_fields(p)
-        unscored = sum(1 for c in range(board.CELLS) if p["feature"][c] is not None and not p["scored"][c])
-        unscored += p["surveyors"]
+        barns = sum(1 for c in range(board.CELLS) if p["feature"][c] == "barn" and not p["scored"][c])
+        wells = sum(1 for c in range(board.CELLS) if p["feature"][c] == "well" and not p["scored"][c])
+        unscored = barns + wells + p["surveyors"]
+        # seed-R "Puntuación del puerto": a boat counts when the harbor master reached its slot.
+        boats = [{"boat": b, "capacity": BOAT_TYPES[b]["capacity"], "slot_space": slot_space(i),
+                  "reached": slot_space(i) <= p["harbor"]} for i, b in enumerate(p["boats"])]
+        held = [PHASES[i] for i, owner in enumerate(state["phase_tiles"]) if owner == s]
         row = {
             "seat": s,
-            "vp_before_final": p["vp"],
-            "coins": p["coins"],
-            "complete_fields": FIELD_VP * len(fields),
-            "unscored_features": UNSCORED_FEATURE_VP * unscored,
-            "harbor": harbor[s],
-            "agent_majority": agents[s],
+            "in_game": {"vp": p["vp"], "by_source": dict(sorted(p["vp_by"].items()))},
+            "coins": {"count": p["coins"], "vp_each": 1, "vp": p["coins"]},
+            "complete_fields": {"colours": fields, "count": len(fields), "vp_each": FIELD_VP,
+                                "vp": FIELD_VP * len(fields)},
+            "unscored_features": {"barns": barns, "wells": wells, "surveyors_in_supply": p["surveyors"],
+                                  "count": unscored, "vp_each": UNSCORED_FEATURE_VP,
+                                  "vp": UNSCORED_FEATURE_VP * unscored},
+            "harbor": {"position": p["harbor"], "farthest": s == leader, "boats": boats,
+                       "boats_value": sum(b["capacity"] for b in boats if b["reached"]),
+                       "full_or_half": "full" if s == leader else "half", "vp": harbor[s]},
+            "agents": {"count": p["agents"], "rank": places[s], "vp": agents[s]},
         }
-        row["final_total"] = sum(row[k] for k in ("coins", "complete_fields", "unscored_features", "harbor",
-                                                  "agent_majority"))
-        row["score"] = p["vp"] + row["final_total"]
-        row["in_game"] = dict(sorted(p["vp_by"].items()))
-        row["fields_covered"] = fields
-        row["harbor_position"] = p["harbor"]
-        row["harbor_leader"] = s == leader
-        row["boats_reached"] = len(reached_boats(p))
-        row["agents"] = p["agents"]
-        row["agent_place"] = places[s]
-        row["tiebreak_phase_tile"] = tiebreak(state, s) + 1
+        row["final_vp"] = sum(row[k]["vp"] for k in FINAL_CATEGORIES)
+        row["total"] = p["vp"] + row["final_vp"]
+        t = tiebreak(state, s)
+        row["tiebreak"] = {"phase_tiles_held": held, "earliest_phase_tile": PHASES[t] if t < len(PHASES) else None,
+                           "rank": t + 1}
         row["harvested"] = {c: p["harvested"][c] for c in CROPS}
         out.append(row)
     return out

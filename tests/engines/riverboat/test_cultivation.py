@@ -1,10 +1,11 @@
 """Phase 1, Cultivation (seed-R "1. Fase de cultivo")."""
 
 import copy
+import random
 
 import pytest
 
-from engines.core import IllegalAction
+from engines.core import IllegalAction, LocalGame, replay
 from engines.riverboat import ENGINE, board
 from engines.riverboat.data import PHASES
 
@@ -153,3 +154,29 @@ def test_eight_crop_cards_are_revealed_each_round_then_planting_starts():
     assert g.state["phase"] == "planting"
     holder = g.state["phase_tiles"][PHASES.index("planting")]
     assert g.state["players"][holder]["coins"] == 4, "the Planting tile holder takes 1 coin"
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 31), (4, 32)])
+def test_the_revealed_crop_card_is_cleared_from_the_view_when_cultivation_ends(seats, seed):
+    # Acceptance report: `crop_card` stayed set after Cultivation. The card is shown only while
+    # Cultivation runs (seed-R phase 1); from Planting on, and in every later round's draft,
+    # nobody's view shows a card.
+    g = LocalGame(ENGINE, seats=seats, seed=seed)
+    rng = random.Random(seed)
+    ends = 0
+    while g.outcome() is None:
+        was = g.state["phase"]
+        seat = rng.choice(sorted(g.to_act()))
+        g.act(seat, ENGINE.random_action(g.state, seat, g.legal_actions(seat), rng))
+        ph = g.state["phase"]
+        for viewer in (None, *range(seats)):
+            v = g.view(viewer)
+            if ph == "cultivation" and g.state["waiting"]:
+                assert v["crop_card"] is not None, "a placement is due for the revealed card"
+            elif ph != "cultivation":
+                assert v["crop_card"] is None, f"{ph}: the crop card of Cultivation is still shown"
+        if was == "cultivation" and ph != "cultivation":
+            ends += 1
+            # Replaying the log to this point gives the same cleared view.
+            assert replay(g.events).view(None)["crop_card"] is None
+    assert ends == 4, "Cultivation ended once per round"

@@ -51,7 +51,7 @@ def test_phase_tiles_are_kept_after_round_4_for_the_tie_breaks():
     g.play_random()
     assert g.outcome() is not None and g.state["round"] == 4
     assert None not in g.state["phase_tiles"]
-    ticks = [d["tiebreak_phase_tile"] for d in g.outcome()["details"]]
+    ticks = [d["tiebreak"]["rank"] for d in g.outcome()["details"]]
     assert sorted(ticks)[0] == 1, "someone holds the Cultivation tile"
     assert types(g.events).count("round_ended") == 3 and types(g.events)[-1] == "game_ended"
 

@@ -118,10 +118,11 @@ def test_the_game_ends_after_round_4_with_every_final_category_in_the_details():
     assert types(ev)[-1] == "game_ended" and s2["phase"] == "over"
     out = ENGINE.outcome(s2)
     row = out["details"][0]
-    for key in ("coins", "complete_fields", "unscored_features", "harbor", "agent_majority", "score",
-                "tiebreak_phase_tile", "harbor_leader", "agent_place", "in_game"):
+    for key in (*scoring.FINAL_CATEGORIES, "in_game", "final_vp", "total", "tiebreak"):
         assert key in row
-    assert out["scores"] == [d["score"] for d in out["details"]]
+    for key in scoring.FINAL_CATEGORIES:
+        assert "vp" in row[key]
+    assert out["scores"] == [d["total"] for d in out["details"]]
     assert ENGINE.to_act(s2) == set()
 
 
@@ -137,9 +138,10 @@ def test_final_scoring_coins_complete_fields_and_unscored_features():
     p["surveyors"] = 1  # unused at the end: 2 VP; plus the unscored barns: 2 VP each
     p["feature"][15] = None
     row = scoring.final_scoring(s)[0]
-    assert row["coins"] == 4
-    assert row["complete_fields"] == 7 and row["fields_covered"] == ["yellow"]
-    assert row["unscored_features"] == 4
+    assert row["coins"] == {"count": 4, "vp_each": 1, "vp": 4}
+    assert row["complete_fields"] == {"colours": ["yellow"], "count": 1, "vp_each": 7, "vp": 7}
+    assert row["unscored_features"] == {"barns": 1, "wells": 0, "surveyors_in_supply": 1, "count": 2, "vp_each": 2,
+                                        "vp": 4}
 
 
 def test_an_incomplete_field_scores_nothing():
@@ -148,7 +150,7 @@ def test_an_incomplete_field_scores_nothing():
     cols = board.COLOUR[p["mat"]]
     for c in [c for c in range(35) if cols[c] == "green"][1:]:
         p["crop"][c] = "corn"
-    assert scoring.final_scoring(s)[0]["complete_fields"] == 0
+    assert scoring.final_scoring(s)[0]["complete_fields"]["vp"] == 0
 
 
 def test_harbor_full_value_for_the_farthest_harbor_master_half_rounded_up_for_the_others():
