@@ -7,7 +7,8 @@
 - `whaling_track(state)`: each track row with its ships, owners and ranks.
 - `ship_locations(state)`: each ship's place in words, its rank and what its hold is worth.
 - `pending(engine, state)`: the awaited decision with every legal action and its effect
-  (money and goods paid and gained, whales kept or sold...). Effects are computed by the
+  (money and goods paid and gained, whales kept or sold...); selling spaces are described
+  once each (`sell`: prices, bonus, fee) instead of per combination of goods. Effects are computed by the
   same functions `decide` uses (spaces.resolve, NewBedford._return_ship...), so a shown
   effect is exactly what the action does; the actions themselves stay unchanged.
 """
@@ -345,9 +346,38 @@ def option(engine, state, seat: int, action: dict, decision: str) -> dict:
     return out
 
 
+def sell_summary(state, seat: int, space_id: str) -> dict:
+    """How much a selling space (General Store, Lumber Mill, Market) pays now, per good.
+    Money for selling `sold` = sum(prices[g] * n) + sum(first_of_kind_extra[g] for each kind
+    sold) + first_bonus_money - fee (the same sum spaces._resolve_sell makes)."""
+    ctx = spaces.context(state, seat, space_id)
+    prices = dict(ctx.space["prices"])
+    double = bool(ctx.space.get("double_first"))
+    bonus = ctx.space.get("bonus", {}).get("money", 0) if ctx.first else 0
+    words = ", ".join(f"{g} ${p}" for g, p in prices.items())
+    text = f"{ctx.name}: sell {words} each"
+    if double:
+        text += "; the first good of each kind sold earns double"
+    if bonus:
+        text += f"; +${bonus} (1st worker here)"
+    if ctx.fee:
+        text += f"; pay ${ctx.fee} to seat {ctx.owner} first"
+    return {
+        "space": space_id, "space_name": ctx.name, "prices": prices,
+        "first_of_kind_extra": {g: (p if double else 0) for g, p in prices.items()},
+        "first_bonus_money": bonus, "fee": ctx.fee, "fee_to_seat": ctx.owner if ctx.fee else None,
+        "have": {g: state["players"][seat][g] for g in prices},
+        "text": text + "; at least one good.",
+    }
+
+
 def pending(engine, state, awaiting: dict | None) -> dict | None:
     """The awaited decision with every legal action of the awaited seat and its effect.
-    `options[i]["action"]` is exactly the i-th legal action, to be submitted unchanged."""
+
+    `options` holds, in legal-action order, every legal action (submitted unchanged) with
+    its effect, except the place_worker actions on selling spaces: their combinations of
+    goods grow with the goods held (thousands with a large stock), so each selling space
+    is described once in `sell` (prices, bonus, fee) and its actions are not repeated."""
     if awaiting is None:
         return None
     seat, decision = awaiting["seat"], awaiting["decision"]
@@ -359,5 +389,14 @@ def pending(engine, state, awaiting: dict | None) -> dict | None:
         out["money"] = state["players"][seat]["money"]
         out["rule"] = ("For each whale pay its lay to keep it, or sell it for half the lay (sale money "
                        "comes first and may pay lays); the others may then buy sold whales at the full lay.")
-    out["options"] = [option(engine, state, seat, a, decision) for a in engine.legal_actions(state, seat)]
+    options, sell = [], {}
+    for a in engine.legal_actions(state, seat):
+        if a["type"] == "place_worker" and "sell" in a:
+            if a["space"] not in sell:
+                sell[a["space"]] = sell_summary(state, seat, a["space"])
+            continue
+        options.append(option(engine, state, seat, a, decision))
+    out["options"] = options
+    if decision == "place_worker":
+        out["sell"] = sell
     return out
