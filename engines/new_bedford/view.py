@@ -123,7 +123,10 @@ def _track_row(row: int) -> dict:
         },
         "whaling_phases": whaling_phases(row),
         "text": (f"Launching here costs {food} food; every movement phase moves a ship one space toward "
-                 f"Return, so a ship launched here takes part in {whaling_phases(row)} whaling phase(s)."),
+                 + (f"Return, so a ship launched here takes part in {whaling_phases(row)} whaling phase(s)."
+                    if whaling_phases(row) else
+                    "Return, so a ship launched here comes home empty in this round's movement phase "
+                    "(unless a Lighthouse moves it out first).")),
     }
 
 
