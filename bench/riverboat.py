@@ -66,13 +66,11 @@ def main() -> None:
 
 
 def _greedy_value(state: dict, seat: int) -> float:
-    from engines.riverboat import scoring
-
     if state["phase"] == "over":
         return state["result"]["scores"][seat]
     p = state["players"][seat]
     # score if the game ended now, plus a little for workers on the mat and surveyors in hand
-    return scoring.final_scoring(state)[seat]["score"] + 0.3 * sum(p["worker"]) + 0.5 * p["surveyors"]
+    return scoring.final_scoring(state)[seat]["total"] + 0.3 * sum(p["worker"]) + 0.5 * p["surveyors"]
 
 
 def greedy_game(seats: int, seed: int) -> LocalGame:

@@ -100,6 +100,10 @@ PHASE_TITLE = {"draft": "Phase draft", "cultivation": "Cultivation", "planting":
                "harvest": "Harvest & Shipping", "opportunity": "Opportunity", "scoring": "Scoring"}
 
 
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
 def _next(state: dict, seat: int) -> int:
     return (seat + 1) % state["n"]
 
@@ -734,7 +738,11 @@ class Riverboat(Engine):
         if t == "place_worker":
             return self._why_cell_refused(s, p, action)
         if t == "skip":
+            if s["card"] == WILD:
+                return "Cultivation: you must place a worker, the wild card allows any of your empty fields"
             return f"Cultivation: you must place a worker, you have an empty {s['card']} field"
+        if t == "pass":
+            return f"{where}: passing is for the Harvest & Shipping and Scoring phases"
         if t == "plant":
             slots = s["slots"][str(action["size"])]
             if action["slot"] >= len(slots) or slots[action["slot"]] is None:
@@ -788,8 +796,8 @@ class Riverboat(Engine):
         if action["coin"]:
             if card == WILD:
                 return "Cultivation: the wild card already lets you use any field; no coin is needed"
-            return f"Cultivation: cell {c} is a {colour} field, which the {card} card already allows; no coin is needed"
-        return f"Cultivation: cell {c} is a {colour} field, not {card} (a coin lets you ignore the card)"
+            return f"Cultivation: cell {c} is {_a(colour)} field, which the {card} card already allows; no coin is needed"
+        return f"Cultivation: cell {c} is {_a(colour)} field, not {card} (a coin lets you ignore the card)"
 
     def _why_boat_refused(self, s: dict, seat: int, action: dict) -> str:
         boat = BOAT_TYPES[action["boat"]]

@@ -104,6 +104,8 @@ def test_cultivation_refusals_name_the_colour_the_occupied_cell_or_the_useless_c
     p["worker"][green] = True
     with pytest.raises(IllegalAction, match=f"a worker already stands on cell {green}"):
         ENGINE.decide(s, 0, {"type": "place_worker", "cell": green, "coin": False}, None)
+    with pytest.raises(IllegalAction, match="you must place a worker, you have an empty green field"):
+        ENGINE.decide(s, 0, {"type": "skip"}, None)
     p["coins"] = 0
     with pytest.raises(IllegalAction, match="no coin to spend"):
         ENGINE.decide(s, 0, {"type": "place_worker", "cell": blue, "coin": True}, None)
@@ -155,6 +157,8 @@ def test_a_mandatory_feature_cannot_be_declined_and_a_wrong_cell_is_named():
         ENGINE.decide(s, 0, {"type": "place_barn", "cell": 0}, None)
     with pytest.raises(IllegalAction, match="gives a barn, not a well"):
         ENGINE.decide(s, 0, {"type": "place_well", "cell": 0}, None)
+    with pytest.raises(IllegalAction, match="first resolve your pending decision"):
+        ENGINE.decide(s, 0, {"type": "pass"}, None)
     s, _ = act(s, 0, {"type": "place_barn", "cell": 1})
     assert s["players"][0]["feature"][1] == "barn"
 
@@ -166,6 +170,8 @@ def test_the_wrong_coin_action_for_the_chosen_coin_draws_option_says_which_one_t
     g.state["players"][seat]["coins"] = 1
     with pytest.raises(IllegalAction, match="draw_opportunity"):
         g.act(seat, {"type": "search_opportunity_deck"})
+    with pytest.raises(IllegalAction, match="Opportunity: passing is for the Harvest & Shipping and Scoring phases"):
+        g.act(seat, {"type": "pass"})
 
 
 def test_surveying_what_you_do_not_have_says_so():
@@ -184,3 +190,22 @@ def test_surveying_what_you_do_not_have_says_so():
         ENGINE.decide(s, 0, {"type": "survey", "feature": "barn", "cell": 5}, None)
     with pytest.raises(IllegalAction, match="you do not hold opportunity card"):
         ENGINE.decide(s, 0, {"type": "survey_card", "card": sorted(OPPORTUNITY)[0]}, None)
+
+
+@pytest.mark.parametrize(("seats", "options"), [(2, None), (4, None), (3, {"coin_draws": "blind"})])
+def test_any_well_formed_action_is_accepted_exactly_when_legal_and_otherwise_refused_with_a_reason(seats, options):
+    # Candidates: every action legal at some point of one game, tried at sampled points of another.
+    pool = {}
+    for _, _, acts in _sampled_legal_actions(seats, 70 + seats, options, every=1):
+        for a in acts:
+            pool[repr(sorted(a.items()))] = a
+    candidates = list(pool.values())
+    rng = random.Random(seats)
+    for s, seat, acts in _sampled_legal_actions(seats, 80 + seats, options, every=5):
+        for a in rng.sample(candidates, min(25, len(candidates))):
+            if a in acts:
+                ENGINE.decide(s, seat, a, random.Random(0))
+                continue
+            with pytest.raises(IllegalAction) as e:
+                ENGINE.decide(s, seat, a, random.Random(0))
+            assert ": " in str(e.value) or "may not act" in str(e.value)
