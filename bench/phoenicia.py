@@ -2,6 +2,9 @@
 speed, per player count.
 
     python bench/phoenicia.py [games per player count, default 20]
+
+`exhausted` counts the games ended by our dead-end safety net (RULES.md), `32-VP end`
+the share that ended by the rulebook's 32 VP (seeds 0 .. games-1).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     print(f"{NAME}: {games} random games per player count")
     print(f"{'players':>7} {'games/s':>8} {'decisions/game':>14} {'rounds/game':>11} "
-          f"{'ms/decision':>11} {'replay events/s':>15} {'exhausted':>9}")
+          f"{'ms/decision':>11} {'replay events/s':>15} {'exhausted':>9} {'32-VP end':>9}")
     for seats in range(2, 6):
         logs = []
         t0 = time.perf_counter()
@@ -63,7 +66,8 @@ def main() -> None:
             engines.replay(log)
         replay_s = time.perf_counter() - t1
         print(f"{seats:>7} {games / wall:>8.1f} {decisions / games:>14.0f} {rounds / games:>11.1f} "
-              f"{1000 * spent / decisions:>11.3f} {n_events / replay_s:>15.0f} {exhausted:>9}")
+              f"{1000 * spent / decisions:>11.3f} {n_events / replay_s:>15.0f} {exhausted:>9} "
+              f"{100 * (games - exhausted) / games:>8.1f}%")
 
 
 if __name__ == "__main__":
