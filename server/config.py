@@ -18,6 +18,7 @@ class Config:
     db: str | None = None  # SQLite file; None = in memory
     secret: str = DEV_SECRET
     max_body: int = 256 * 1024
+    max_rankings_body: int = 8 * 1024 * 1024
     snapshot_every: int = 100
     cache_size: int = 1000
     shutdown_grace: float = 20.0
@@ -34,6 +35,7 @@ class Config:
         c.db = env.get("TABLERO_DB") or None
         c.secret = env.get("TABLERO_SECRET") or DEV_SECRET
         c.max_body = int(env.get("TABLERO_MAX_BODY", c.max_body))
+        c.max_rankings_body = int(env.get("TABLERO_MAX_RANKINGS_BODY", c.max_rankings_body))
         c.snapshot_every = int(env.get("TABLERO_SNAPSHOT_EVERY", c.snapshot_every))
         c.cache_size = int(env.get("TABLERO_CACHE_SIZE", c.cache_size))
         c.shutdown_grace = float(env.get("TABLERO_SHUTDOWN_GRACE", c.shutdown_grace))

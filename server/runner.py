@@ -71,11 +71,12 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     store = open_store(config.redis_url, config.db)
     games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
                         snapshot_every=config.snapshot_every)
-    http_state = HttpState(games, max_body=config.max_body)
+    http_state = HttpState(games, max_body=config.max_body, max_rankings_body=config.max_rankings_body)
     stop = stop or asyncio.Event()
 
     # gRPC
-    limit = max(config.max_body, 64 * 1024)
+    # The transport admits the larger rankings requests; GameService checks its own, smaller limit.
+    limit = max(config.max_body, config.max_rankings_body, 64 * 1024)
     gserver = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", limit),
         ("grpc.so_reuseport", 0),
@@ -83,7 +84,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         ("grpc.max_connection_age_ms", 5 * 60 * 1000),
         ("grpc.max_connection_age_grace_ms", 30 * 1000),
     ])
-    games_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, http_state.shutting_down), gserver)
+    games_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, http_state.shutting_down, config.max_body), gserver)
     service_names = [games_pb2.DESCRIPTOR.services_by_name["GameService"].full_name]
     service_names.append(add_rankings(gserver))
     health = health_aio.HealthServicer()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from google.protobuf import json_format
 
 from server.app import InvalidArgument
@@ -17,7 +19,7 @@ class RankingServicer(rankings_pb2_grpc.RankingServiceServicer):
 
         body = json_format.MessageToDict(request)
         try:
-            out = aggregate(body)
+            out = await asyncio.to_thread(aggregate, body)
         except RankingError as e:
             raise InvalidArgument(str(e)) from None
         return json_format.ParseDict(out, rankings_pb2.AggregateRankingsResponse())

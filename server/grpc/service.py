@@ -14,7 +14,7 @@ import grpc
 from google.protobuf import json_format, struct_pb2
 
 from server import metrics
-from server.app import AppError, GameService, InvalidArgument
+from server.app import AppError, GameService, InvalidArgument, ResourceExhausted
 from server.auth import bearer
 
 from .gen import games_pb2, games_pb2_grpc
@@ -80,6 +80,9 @@ def unary(method: str) -> Callable:
             t0 = time.perf_counter()
             code = "OK"
             try:
+                limit = getattr(self, "max_body", None)
+                if limit and request.ByteSize() > limit:
+                    raise ResourceExhausted(f"request is larger than {limit} bytes")
                 return await fn(self, request, context, call)
             except AppError as e:
                 code = e.code
@@ -104,9 +107,10 @@ def unary(method: str) -> Callable:
 
 
 class GameServicer(games_pb2_grpc.GameServiceServicer):
-    def __init__(self, games: GameService, shutting_down: asyncio.Event) -> None:
+    def __init__(self, games: GameService, shutting_down: asyncio.Event, max_body: int | None = None) -> None:
         self.games = games
         self.shutting_down = shutting_down
+        self.max_body = max_body
 
     def _seat(self, context, game_id: str, call: _Call, required: bool) -> int | None:
         seat = self.games.seat_of(bearer(_metadata(context, "authorization")), game_id)

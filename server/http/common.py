@@ -28,9 +28,11 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
 class HttpState:
     """What the HTTP handlers share: the use cases, limits, readiness and shutdown."""
 
-    def __init__(self, games: GameService, *, max_body: int, keepalive: float = 15.0) -> None:
+    def __init__(self, games: GameService, *, max_body: int, max_rankings_body: int = 8 * 1024 * 1024,
+                 keepalive: float = 15.0) -> None:
         self.games = games
         self.max_body = max_body
+        self.max_rankings_body = max_rankings_body
         self.keepalive = keepalive
         self.shutting_down = asyncio.Event()
 
@@ -69,9 +71,9 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
 
-async def read_json(request: Request, allowed: set[str] | None = None) -> dict[str, Any]:
+async def read_json(request: Request, allowed: set[str] | None = None, limit: int | None = None) -> dict[str, Any]:
     """The request body as a JSON object, within the size limit, with only `allowed` keys."""
-    limit = st(request).max_body
+    limit = limit or st(request).max_body
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > limit:
         raise ResourceExhausted(f"request body is larger than {limit} bytes")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from starlette.requests import Request
@@ -10,16 +11,17 @@ from starlette.routing import Route
 
 from server.app import InvalidArgument
 
-from .common import read_json, rpc
+from .common import read_json, rpc, st
 
 
 @rpc("AggregateRankings")
 async def aggregate_rankings(request: Request) -> Response:
     from server.rankings import RankingError, aggregate
 
-    body = await read_json(request)
+    body = await read_json(request, limit=st(request).max_rankings_body)
     try:
-        return JSONResponse(aggregate(body))
+        # In a worker thread: a large aggregation must not stall the game traffic on this loop.
+        return JSONResponse(await asyncio.to_thread(aggregate, body))
     except RankingError as e:
         raise InvalidArgument(str(e)) from None
 

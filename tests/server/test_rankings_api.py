@@ -74,3 +74,29 @@ def test_tablero_rank_cli(tmp_path):
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["totals"]["games"] == 5
+
+
+def test_rankings_have_their_own_larger_body_limit(http, server):
+    """Game requests stop at TABLERO_MAX_BODY (16 KiB in these tests); ranking requests may be larger."""
+    lists = [{"source": f"Canal {i}", "entries": [f"Juego {i}-{j}" for j in range(20)]} for i in range(100)]
+    r = http.post("/v1/rankings:aggregate", json={"lists": lists})
+    assert r.status_code == 200, r.text
+    assert r.json()["totals"]["lists"] == 100
+    assert len(r.request.content) > 16 * 1024
+
+
+def test_grpc_game_requests_keep_the_smaller_limit(server):
+    from google.protobuf import struct_pb2
+
+    from server.grpc.gen import games_pb2 as pb
+    from server.grpc.gen import games_pb2_grpc as pbg
+
+    with grpc.insecure_channel(server.grpc) as ch:
+        stub = pbg.GameServiceStub(ch)
+        out = stub.CreateGame(pb.CreateGameRequest(engine="tic-tac-toe", players=2))
+        a = struct_pb2.Struct()
+        a.update({"type": "place", "cell": 4, "pad": "x" * 20000})
+        with pytest.raises(grpc.RpcError) as e:
+            stub.SubmitAction(pb.SubmitActionRequest(game_id=out.game.id, action=a),
+                              metadata=[("authorization", f"Bearer {out.seats[0].token}")])
+        assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
