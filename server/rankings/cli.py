@@ -6,15 +6,19 @@ Files (their lists are concatenated, in the order given):
   of lists; `-` reads such JSON from standard input.
 - `.csv` (UTF-8, comma-, semicolon- or tab-separated, header row required): one row per entry,
   columns `source,title,ranked,position,game` in any order; `source` and `game` are required, the
-  others optional. Rows with the same source and title form one list, in first-seen order.
-  `ranked` is true/false (yes/no, 1/0, sí/si; blank → true). In a ranked list, `position` is
+  others optional. Rows with the same source and title form one list, in first-seen order; source
+  and title are matched as the API matches them (case, accents, punctuation ignored: "Canal A,Top"
+  and "canal a,top" are one list). `ranked` is true/false (yes/no, 1/0, sí/si); a blank `ranked`
+  takes the value of the list's other rows (all blank → true). In a ranked list, `position` is
   either blank on every row (file order is the order) or 1..n, each once; an unranked list has no
   positions.
 
 Options: `--aliases FILE` (a JSON object spelling → canonical title, or a CSV with columns
 `alias,title`), `--scheme FILE` (a JSON scheme; it wins over a scheme inside the list files),
 `--format table|json|csv`, `--top N` (games ranked N or better, so a tie at the cut shows all).
-Errors go to stderr, naming the file and line or list, and the exit code is 2.
+Errors go to stderr as "tablero rank: error: ...", naming the file and line or list; exit code 2.
+CSV output prefixes a `'` to a cell that starts with =, +, - or @, so a spreadsheet shows a title
+such as "=Chess" as text instead of running it as a formula.
 """
 
 from __future__ import annotations
@@ -30,8 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from .errors import RankingError, format_path, json_type
+from .errors import RankingError, escape_surrogates, format_path, json_type
 from .scoring import aggregate
+from .titles import title_key
+
+PROG = "tablero rank"
 
 CSV_COLUMNS = ("source", "title", "ranked", "position", "game")
 ALIAS_COLUMNS = ("alias", "title")
@@ -58,13 +65,19 @@ class _Loaded:
     lists: list[Any] = field(default_factory=list)
     origins: list[_Origin] = field(default_factory=list)
     aliases: dict[str, Any] = field(default_factory=dict)
+    alias_files: dict[str, str] = field(default_factory=dict)  # alias -> the file that gave it
     scheme: Any = None
     scheme_file: str | None = None
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the command's arguments to `parser` (the lead mounts it as `tablero rank`); then call
-    `run(args)`."""
+def add_arguments(parser: argparse.ArgumentParser, prog: str | None = None) -> None:
+    """Add the command's arguments to `parser` (mounted as `tablero rank`); then call `run(args)`.
+    `prog`, when given, becomes the parser's program name; `run` names its errors after it."""
+    if prog is not None:
+        parser.prog = prog
+    if not parser.description:
+        parser.description = DESCRIPTION
+    parser.set_defaults(rank_prog=parser.prog)
     parser.add_argument(
         "files",
         nargs="+",
@@ -77,11 +90,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=_positive, metavar="N", help="only games ranked N or better")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m server.rankings",
-        description="Merge published 'best games' lists into one ranking (docs/rankings.md).",
-    )
+DESCRIPTION = "Merge published 'best games' lists into one ranking (docs/rankings.md)."
+
+
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
     add_arguments(parser)
     return run(parser.parse_args(argv))
 
@@ -89,6 +102,13 @@ def main(argv: list[str] | None = None) -> int:
 def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
+    prog = getattr(args, "rank_prog", None) or PROG
+
+    def fail(message: str) -> int:
+        # Input may hold unpaired surrogates (JSON "\ud800"), which no output encoding accepts.
+        print(f"{prog}: error: {escape_surrogates(message)}", file=stderr)
+        return 2
+
     loaded = _Loaded()
     try:
         for name in args.files:
@@ -98,16 +118,14 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         if args.scheme:
             loaded.scheme, loaded.scheme_file = _read_json(args.scheme), args.scheme
     except InputError as error:
-        print(f"error: {error}", file=stderr)
-        return 2
+        return fail(str(error))
     body: dict[str, Any] = {"lists": loaded.lists, "aliases": loaded.aliases}
     if loaded.scheme is not None:
         body["scheme"] = loaded.scheme
     try:
         result = aggregate(body)
     except RankingError as error:
-        print(f"error: {_locate(error, loaded)}", file=stderr)
-        return 2
+        return fail(_locate(error, loaded))
     if args.top is not None:
         result = {**result, "ranking": [row for row in result["ranking"] if row["rank"] <= args.top]}
     stdout.write({"table": format_table, "json": format_json, "csv": format_csv}[args.format](result))
@@ -143,6 +161,8 @@ def _add_json(name: str, data: Any, loaded: _Loaded) -> None:
         data, prefix = data.get("lists"), "lists"
     if not isinstance(data, list):
         raise InputError(f"{name}: expected an array of lists or an object with lists, got {json_type(data)}")
+    if not data:
+        raise InputError(f"{name}: the file has no lists")
     for index, one in enumerate(data):
         loaded.lists.append(one)
         loaded.origins.append(_Origin(name, f"{prefix}[{index}]"))
@@ -150,10 +170,23 @@ def _add_json(name: str, data: Any, loaded: _Loaded) -> None:
 
 def _add_csv(name: str, text: str, loaded: _Loaded) -> None:
     header, rows = _csv_rows(name, text, CSV_COLUMNS, required=("source", "game"))
-    groups: dict[tuple[str, str], list[tuple[int, dict[str, str]]]] = {}
+    if not rows:
+        raise InputError(f"{name}: no rows after the header (one row per entry: {','.join(CSV_COLUMNS)})")
+    # Source and title are matched as the API matches them: "Canal A,Top" and "canal a,top" are
+    # one list, shown as first written.
+    groups: dict[tuple[str, str], tuple[str, str, list[tuple[int, dict[str, str]]]]] = {}
     for line, row in rows:
-        groups.setdefault((row.get("source", ""), row.get("title", "")), []).append((line, row))
-    for (source, title), members in groups.items():
+        source, title = row.get("source", ""), row.get("title", "")
+        if not source:
+            raise InputError(f"{name}:{line}: the source is blank (the channel or portal that published the list)")
+        source_key = title_key(source)
+        if not source_key:
+            raise InputError(f'{name}:{line}: the source "{source}" has no letter or digit')
+        ident = (source_key, title_key(title) if title else "")
+        if ident not in groups:
+            groups[ident] = (source, title, [])
+        groups[ident][2].append((line, row))
+    for source, title, members in groups.values():
         label = f'list "{source}"' + (f' / "{title}"' if title else "")
         ranked = _csv_ranked(name, label, members)
         given = [(line, row.get("position", "")) for line, row in members]
@@ -199,7 +232,8 @@ def _csv_order(name: str, label: str, members: list[tuple[int, dict[str, str]]])
             raise InputError(f'{name}:{line}: position must be a whole number, not "{text}"') from None
         if not 1 <= position <= len(members):
             raise InputError(
-                f"{name}:{line}: position {position} is outside 1..{len(members)} ({label} has {len(members)} rows)"
+                f"{name}:{line}: position {position} is outside 1..{len(members)} "
+                f"({label} has {_plural(len(members), 'row')})"
             )
         if position in by_position:
             raise InputError(
@@ -233,7 +267,9 @@ def _csv_rows(
             if not any(cell.strip() for cell in cells):
                 continue
             if len(cells) != len(header):
-                raise InputError(f"{name}:{reader.line_num}: {len(cells)} fields, the header has {len(header)}")
+                raise InputError(
+                    f"{name}:{reader.line_num}: {_plural(len(cells), 'field')}, the header has {len(header)}"
+                )
             rows.append((reader.line_num, {col: cell.strip() for col, cell in zip(header, cells, strict=True)}))
     except csv.Error as error:
         raise InputError(f"{name}:{reader.line_num}: {error}") from None
@@ -258,9 +294,11 @@ def _merge_aliases(loaded: _Loaded, table: Any, name: str) -> None:
     for alias, target in table.items():
         if alias in loaded.aliases and loaded.aliases[alias] != target:
             raise InputError(
-                f'{name}: alias "{alias}" points to "{target}" but another file says "{loaded.aliases[alias]}"'
+                f'{name}: alias "{alias}" points to "{target}" but {loaded.alias_files[alias]} says '
+                f'"{loaded.aliases[alias]}"'
             )
         loaded.aliases[alias] = target
+        loaded.alias_files.setdefault(alias, name)
 
 
 def _read_text(name: str) -> str:
@@ -300,6 +338,8 @@ def _locate(error: RankingError, loaded: _Loaded) -> str:
         return f"{origin.file}: {where}: {detail}"
     if path and path[0] == "scheme" and loaded.scheme_file:
         return f"{loaded.scheme_file}: {error}"
+    if len(path) >= 2 and path[0] == "aliases" and path[1] in loaded.alias_files:
+        return f"{loaded.alias_files[path[1]]}: {error}"
     return str(error)
 
 
@@ -357,7 +397,10 @@ def format_table(result: dict) -> str:
         lines.append("  ".join(out).rstrip())
     totals = result["totals"]
     lines.append("")
-    lines.append(f"{totals['lists']} lists from {totals['sources']} sources naming {totals['games']} games")
+    lines.append(
+        f"{_plural(totals['lists'], 'list')} from {_plural(totals['sources'], 'source')} "
+        f"naming {_plural(totals['games'], 'game')}"
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -376,11 +419,20 @@ def format_csv(result: dict) -> str:
     )
     for row in result["ranking"]:
         writer.writerow(
-            [row["rank"], row["title"], row["points"], row["positionPoints"], row["topBonus"], row["repetitionBonus"]]
+            [row["rank"], _cell(row["title"]), row["points"], row["positionPoints"], row["topBonus"], row["repetitionBonus"]]
             + [row["appearances"]]
             + [row["positions"].get(str(p), 0) for p in range(1, last + 1)]
         )
     return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A CSV text cell that a spreadsheet will not run as a formula ("=Chess" → "'=Chess")."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _fmt(value: int | float) -> str:

@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 import json
+import re
 
 Path = tuple[str | int, ...]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_surrogate(text: str) -> bool:
+    """True when `text` holds an unpaired UTF-16 surrogate (JSON "\\ud800"): such a string cannot be
+    encoded as UTF-8, so it can be neither shown nor sent back."""
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
+def escape_surrogates(text: str) -> str:
+    """`text` with every unpaired surrogate written as its JSON escape (\\ud800), so it can be encoded."""
+    if text.isascii():
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 class MapKey(str):
@@ -50,7 +66,9 @@ class RankingError(ValueError):
     """
 
     def __init__(self, detail: str, path: Path = ()) -> None:
-        self.detail = detail
+        # Messages quote the input; an unpaired surrogate in it would make the message itself
+        # impossible to encode (a 500 on REST, a traceback in the CLI), so it is shown escaped.
+        self.detail = detail = escape_surrogates(detail)
         self.path = tuple(path)
-        where = format_path(self.path)
+        where = escape_surrogates(format_path(self.path))
         super().__init__(f"{where}: {detail}" if where else detail)

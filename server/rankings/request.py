@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import Path, RankingError, json_type
+from .errors import Path, RankingError, has_surrogate, json_type
 from .limits import (
     MAX_ALIASES,
     MAX_ENTRIES_PER_LIST,
@@ -70,7 +70,7 @@ def parse_request(body: Any) -> Request:
         raise RankingError(f"{len(raw_lists)} lists; at most {MAX_LISTS} may be aggregated at once", ("lists",))
     lists = []
     total = 0
-    named: dict[tuple[str, str], int] = {}  # (source key, title key) -> list index, for titled lists
+    named: dict[tuple[str, str], int] = {}  # (source key, title key) -> list index; no title is title ""
     keys: dict[str, str] = {}  # text -> title_key(text): sources and titles repeat
     for index, raw in enumerate(raw_lists):
         path = ("lists", index)
@@ -83,16 +83,21 @@ def parse_request(body: Any) -> Request:
         total += len(one.entries)
         if total > MAX_TOTAL_ENTRIES:
             raise RankingError(f"more than {MAX_TOTAL_ENTRIES} entries over all lists", path)
-        if one.title:
-            ident = (source_key, title_key(one.title))
-            if ident in named:
-                first = named[ident]
-                raise RankingError(
-                    f'same source and title as lists[{first}] ("{one.source}", "{one.title}"): '
-                    "is the list given twice?",
-                    path,
-                )
-            named[ident] = index
+        # A missing title is a title too: two untitled lists of one source are the same list
+        # given twice, exactly as two lists with the same title are.
+        ident = (source_key, title_key(one.title) if one.title else "")
+        if ident in named:
+            first = named[ident]
+            if one.title:
+                detail = f'same source and title as lists[{first}] ("{one.source}", "{one.title}")'
+            elif lists[first].title:
+                detail = f'same source as lists[{first}] ("{one.source}"), and neither title has a letter or digit'
+            else:
+                detail = f'same source as lists[{first}] ("{one.source}") and neither list has a title'
+            raise RankingError(
+                f"{detail}: is the list given twice? (a source's lists need different titles)", path
+            )
+        named[ident] = index
         lists.append(one)
     sources = len({keys[one.source] for one in lists})
     return Request(lists=lists, aliases=aliases, scheme=scheme, sources=sources)
@@ -143,6 +148,8 @@ def parse_scheme(raw: Any, path: Path = ("scheme",)) -> Scheme:
     if "repetitionBonus" in fields:
         repetition_bonus = _points(fields["repetitionBonus"], (*path, "repetitionBonus"))
     unranked = fields.get("unranked", DEFAULT_SCHEME.unranked)
+    if isinstance(unranked, str) and has_surrogate(unranked):
+        raise RankingError("the rule contains an unpaired surrogate (not text)", (*path, "unranked"))
     if not isinstance(unranked, str) or unranked not in UNRANKED_RULES:
         shown = f'"{unranked}"' if isinstance(unranked, str) else json_type(unranked)
         raise RankingError(f"unknown rule {shown}; expected one of: {', '.join(UNRANKED_RULES)}", (*path, "unranked"))
@@ -152,8 +159,11 @@ def parse_scheme(raw: Any, path: Path = ("scheme",)) -> Scheme:
 def _points(value: Any, path: Path) -> Number:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise RankingError(f"expected a number of points, got {json_type(value)}", path)
-    if not math.isfinite(value) or not 0 <= value <= MAX_POINTS:
-        raise RankingError(f"points must be between 0 and {MAX_POINTS}, got {value}", path)
+    # Range first: an integer too big for a float (10**400) would overflow math.isfinite, and
+    # one with thousands of digits cannot even be printed, so such values are not quoted.
+    if not 0 <= value <= MAX_POINTS or (isinstance(value, float) and not math.isfinite(value)):
+        shown = f", got {value}" if isinstance(value, float) or -(10**18) < value < 10**18 else ""
+        raise RankingError(f"points must be between 0 and {MAX_POINTS}{shown}", path)
     if isinstance(value, float) and value.is_integer():
         return int(value)  # 100.0 (a proto double) is shown as 100
     return value
@@ -172,6 +182,8 @@ def _parse_aliases(raw: Any) -> Aliases:
 def _text(value: Any, path: Path, what: str) -> str:
     if not isinstance(value, str):
         raise RankingError(f"the {what} must be a string, got {json_type(value)}", path)
+    if has_surrogate(value):
+        raise RankingError(f"the {what} contains an unpaired surrogate (not text)", path)
     if len(value) > MAX_TEXT_LENGTH:
         raise RankingError(f"the {what} is longer than {MAX_TEXT_LENGTH} characters", path)
     return " ".join(value.split())
@@ -186,6 +198,8 @@ def _read_object(value: Any, path: Path, fields: dict[str, str], what: str) -> d
     for name, item in value.items():
         canonical = fields.get(name)
         if canonical is None:
+            if has_surrogate(name):
+                raise RankingError(f"unknown field name in {what} that contains an unpaired surrogate (not text)", path)
             expected = ", ".join(dict.fromkeys(fields.values()))
             raise RankingError(f'unknown field "{name}" in {what}; expected: {expected}', path)
         if canonical in seen:

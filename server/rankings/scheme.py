@@ -10,6 +10,7 @@ that names the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 UNRANKED_RULES = {
@@ -22,6 +23,15 @@ UNRANKED_RULES = {
 }
 
 Number = int | float
+
+
+def exact(value: Number) -> int | Fraction:
+    """The exact value a scheme number stands for. A JSON (or proto double) 0.145 is the binary
+    float 0.14499999999999999, which would round down; it is read as the decimal it was written as —
+    its shortest repr, 29/200 — so the documented half-up rounding gives 0.15."""
+    if isinstance(value, int):
+        return value
+    return Fraction(Decimal(repr(value)))
 
 
 @dataclass(frozen=True)
@@ -43,14 +53,14 @@ class Scheme:
     def points_at(self, position: int) -> Fraction:
         """Exact points of a 1-based position in a ranked list."""
         if position <= len(self.position_points):
-            return Fraction(self.position_points[position - 1])
+            return Fraction(exact(self.position_points[position - 1]))
         return Fraction(0)
 
     def unranked_points(self, length: int) -> Fraction:
         """Exact position points of each game of an unranked list of `length` games."""
         if self.unranked == "zero":
             return Fraction(0)
-        return sum((Fraction(p) for p in self.position_points[:length]), Fraction(0)) / length
+        return sum((Fraction(exact(p)) for p in self.position_points[:length]), Fraction(0)) / length
 
 
 DEFAULT_SCHEME = Scheme(

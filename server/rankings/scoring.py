@@ -24,10 +24,10 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
-from .errors import RankingError, json_type
+from .errors import RankingError, has_surrogate, json_type
 from .limits import MAX_TEXT_LENGTH
 from .request import Request, parse_request
-from .scheme import Scheme
+from .scheme import Scheme, exact
 from .titles import Aliases, display, title_key
 
 DECIMALS = 2
@@ -114,6 +114,8 @@ def _tally(request: Request) -> dict[str, _Tally]:
 def _read_entry(raw: Any, path: tuple, aliases: Aliases) -> str:
     if not isinstance(raw, str):
         raise RankingError(f"expected a game title (a string), got {json_type(raw)}", path)
+    if has_surrogate(raw):
+        raise RankingError("the title contains an unpaired surrogate (not text)", path)
     if len(raw) > MAX_TEXT_LENGTH:
         raise RankingError(f"the title is longer than {MAX_TEXT_LENGTH} characters", path)
     key = title_key(raw)
@@ -136,12 +138,12 @@ def _duplicate(entries: list, known: dict[str, str], again: int, path: tuple) ->
 
 def _score(games: dict[str, _Tally], scheme: Scheme, aliases: Aliases) -> list[tuple[tuple, dict]]:
     # Table as integers over a common denominator, so the hot sum is integer arithmetic.
-    table = [Fraction(p) for p in scheme.position_points]
+    table = [Fraction(exact(p)) for p in scheme.position_points]
     denominator = math.lcm(1, *(p.denominator for p in table))
     scaled = [int(p * denominator) for p in table]
     size = len(scaled)
-    top_bonus = _exact(scheme.top_bonus)
-    repetition_bonus = _exact(scheme.repetition_bonus)
+    top_bonus = exact(scheme.top_bonus)
+    repetition_bonus = exact(scheme.repetition_bonus)
     shares: dict[int, Fraction] = {}  # unranked list length -> points of each of its games
     rows = []
     for key, tally in games.items():
@@ -180,10 +182,6 @@ def _score(games: dict[str, _Tally], scheme: Scheme, aliases: Aliases) -> list[t
             )
         )
     return rows
-
-
-def _exact(value: int | float) -> int | Fraction:
-    return value if isinstance(value, int) else Fraction(value)
 
 
 def _hundredths(value: int | Fraction) -> int:

@@ -20,16 +20,18 @@ Non-Latin scripts keep their marks (dropping a Japanese dakuten changes the word
 
 An alias table maps any spelling to a canonical title (translations, abbreviations). Matching
 applies to the alias keys and values too, chains resolve (A→B, B→C gives A→C) and a cycle is an
-error.
+error. When several targets spell one title differently, the spelling most targets use is shown
+(ties: alphabetically first), whatever the order of the table.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping
 
-from .errors import MapKey, RankingError, json_type
+from .errors import MapKey, RankingError, has_surrogate, json_type
 from .limits import MAX_TEXT_LENGTH
 
 ARTICLES = frozenset({"the", "a", "an", "el", "la", "los", "las", "un", "una", "unos", "unas"})
@@ -89,17 +91,24 @@ def display(title: str) -> str:
 
 class Aliases:
     """A resolved alias table: `resolve(key)` gives the canonical key of any title key, and
-    `spelling(key)` the canonical title as the table writes it (None when no alias points to it)."""
+    `spelling(key)` the canonical title as the table writes it (None when no alias points to it).
+
+    Nothing depends on the order of the table (a proto map has none, so REST and gRPC must agree):
+    entries are read in the alphabetical order of their keys, so the first error is always the
+    same one; when several targets are spellings of one title ("Heat", "HEAT"), the one shown is
+    the spelling most targets use, ties going to the alphabetically first.
+    Chains resolve in linear time: each alias key is followed once, then remembered.
+    """
 
     def __init__(self, table: Mapping[str, str], path: tuple[str | int, ...] = ("aliases",)) -> None:
         direct: dict[str, str] = {}  # alias key -> target key
         written_by: dict[str, str] = {}  # alias key -> the spelling that defined it (for messages)
-        self._spellings: dict[str, str] = {}
-        for alias, target in table.items():
+        spellings: dict[str, Counter[str]] = {}  # target key -> its spellings -> how many aliases use each
+        for alias, target in sorted(table.items(), key=lambda item: str(item[0])):
             where = (*path, MapKey(alias))
             alias_key = _checked_key(alias, where, "alias")
             target_key = _checked_key(target, where, "target")
-            self._spellings.setdefault(target_key, display(target))
+            spellings.setdefault(target_key, Counter())[display(target)] += 1
             if alias_key == target_key:
                 continue  # "The White Castle" -> "White Castle": already the same game
             previous = direct.get(alias_key)
@@ -110,15 +119,25 @@ class Aliases:
                     where,
                 )
             direct[alias_key] = target_key
-            written_by[alias_key] = alias
+            written_by.setdefault(alias_key, alias)
+        self._spellings = {
+            key: min(counts.items(), key=lambda item: (-item[1], item[0]))[0] for key, counts in spellings.items()
+        }
         self._resolved: dict[str, str] = {}
         for alias_key in direct:
-            chain = [alias_key]
-            key = direct[alias_key]
+            if alias_key in self._resolved:
+                continue
+            chain: list[str] = []
+            on_chain: dict[str, int] = {}  # key -> its index in chain: the cycle check is O(1)
+            key = alias_key
             while key in direct and key not in self._resolved:
-                if key in chain:
-                    cycle = " → ".join(f'"{written_by[k]}"' for k in chain[chain.index(key) :])
-                    raise RankingError(f'aliases form a cycle: {cycle} → "{written_by[key]}"', path)
+                if key in on_chain:
+                    cycle = chain[on_chain[key] :]
+                    first = min(range(len(cycle)), key=lambda i: written_by[cycle[i]])
+                    cycle = cycle[first:] + cycle[:first]  # from the alphabetically first alias
+                    shown = " → ".join(f'"{written_by[k]}"' for k in cycle)
+                    raise RankingError(f'aliases form a cycle: {shown} → "{written_by[cycle[0]]}"', path)
+                on_chain[key] = len(chain)
                 chain.append(key)
                 key = direct[key]
             final = self._resolved.get(key, key)
@@ -138,6 +157,8 @@ class Aliases:
 def _checked_key(title: object, path: tuple[str | int, ...], role: str) -> str:
     if not isinstance(title, str):
         raise RankingError(f"the {role} must be a string, got {json_type(title)}", path)
+    if has_surrogate(title):
+        raise RankingError(f"the {role} contains an unpaired surrogate (not text)", path)
     if len(title) > MAX_TEXT_LENGTH:
         raise RankingError(f"the {role} is longer than {MAX_TEXT_LENGTH} characters", path)
     key = title_key(title)

@@ -153,14 +153,17 @@ def test_top_keeps_every_game_tied_at_the_cut(tmp_path, capsys):
             'l.csv:3: position 1 is already taken in list "A" (line 2)',
         ),
         ({"l.csv": "source,position,game\nA,1,x\nA,,y\n"}, 'l.csv:3: list "A" gives positions on some rows only'),
-        ({"l.csv": "source,position,game\nA,3,x\n"}, 'l.csv:2: position 3 is outside 1..1 (list "A" has 1 rows)'),
+        ({"l.csv": "source,position,game\nA,3,x\n"}, 'l.csv:2: position 3 is outside 1..1 (list "A" has 1 row)'),
         ({"l.csv": "source,ranked,game\nA,maybe,x\n"}, 'l.csv:2: ranked must be true or false, not "maybe"'),
         (
             {"l.csv": "source,ranked,position,game\nA,no,1,x\n"},
             'l.csv:2: list "A" is unranked but this row gives a position',
         ),
         ({"l.csv": "source,game\nA,x,y\n"}, "l.csv:2: 3 fields, the header has 2"),
-        ({"l.csv": "source,game\n,x\n"}, 'l.csv:2: list "": every list needs its source'),
+        ({"l.csv": "source,game\n,x\n"}, "l.csv:2: the source is blank"),
+        ({"l.csv": "source,game\n?,x\n"}, 'l.csv:2: the source "?" has no letter or digit'),
+        ({"l.csv": "source,title,game\n"}, "l.csv: no rows after the header"),
+        ({"l.json": '{"lists": []}'}, "l.json: the file has no lists"),
         ({"l.csv": ""}, "l.csv: the file is empty"),
     ],
 )
@@ -170,16 +173,16 @@ def test_bad_files_exit_2_with_the_place_on_stderr(tmp_path, monkeypatch, capsys
         (tmp_path / name).write_text(text, encoding="utf-8")
     code, out, err = run(list(files), capsys)
     assert code == 2 and out == ""
-    assert err.startswith("error: " + message), err
+    assert err.startswith("tablero rank: error: " + message), err
 
 
 def test_missing_file_and_scheme_errors(tmp_path, monkeypatch, body_file, capsys):
     monkeypatch.chdir(tmp_path)
     code, _, err = run(["nope.json"], capsys)
-    assert code == 2 and err == "error: nope.json: No such file or directory\n"
+    assert code == 2 and err == "tablero rank: error: nope.json: No such file or directory\n"
     Path("s.json").write_text('{"unranked": "median"}')
     code, _, err = run([body_file, "--scheme", "s.json"], capsys)
-    assert code == 2 and err == 'error: s.json: scheme.unranked: unknown rule "median"; expected one of: mean, zero\n'
+    assert code == 2 and err == 'tablero rank: error: s.json: scheme.unranked: unknown rule "median"; expected one of: mean, zero\n'
 
 
 def test_conflicting_aliases_between_files(tmp_path, monkeypatch, capsys):
@@ -187,7 +190,8 @@ def test_conflicting_aliases_between_files(tmp_path, monkeypatch, capsys):
     Path("a.json").write_text('{"lists": [{"source": "A", "entries": ["x"]}], "aliases": {"Heat": "Heat 1"}}')
     Path("b.json").write_text('{"lists": [{"source": "B", "entries": ["x"]}], "aliases": {"Heat": "Heat 2"}}')
     code, _, err = run(["a.json", "b.json"], capsys)
-    assert code == 2 and err == 'error: b.json: alias "Heat" points to "Heat 2" but another file says "Heat 1"\n'
+    assert code == 2
+    assert err == 'tablero rank: error: b.json: alias "Heat" points to "Heat 2" but a.json says "Heat 1"\n'
 
 
 def test_python_dash_m_runs_the_cli(body_file):

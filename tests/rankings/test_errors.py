@@ -110,7 +110,8 @@ def test_the_same_game_in_different_lists_is_fine():
         ),
         (
             {"lists": [ranked("Canal A", "x", title="Top 2023"), ranked("canal a", "y", title="TOP 2023")]},
-            'lists[1]: same source and title as lists[0] ("canal a", "TOP 2023"): is the list given twice?',
+            'lists[1]: same source and title as lists[0] ("canal a", "TOP 2023"): is the list given twice? '
+            "(a source's lists need different titles)",
         ),
         (
             {"lists": [OK], "aliases": ["a", "b"]},
@@ -176,7 +177,8 @@ def test_too_many_lists():
 def test_too_many_entries_in_all():
     full = {"source": "S", "entries": [f"G{i}" for i in range(MAX_ENTRIES_PER_LIST)]}
     count = MAX_TOTAL_ENTRIES // MAX_ENTRIES_PER_LIST  # 5000 lists of 200 = exactly the limit
-    assert fails({"lists": [full] * count + [OK]}) == f"lists[{count}]: more than 1000000 entries over all lists"
+    lists = [dict(full, title=f"T{i}") for i in range(count)]
+    assert fails({"lists": [*lists, OK]}) == f"lists[{count}]: more than 1000000 entries over all lists"
 
 
 def test_too_many_aliases():

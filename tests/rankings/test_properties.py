@@ -13,9 +13,11 @@ GAMES = [f"Game {chr(65 + i)}" for i in range(12)]
 @st.composite
 def bodies(draw):
     lists = []
-    for _ in range(draw(st.integers(1, 8))):
+    for index in range(draw(st.integers(1, 8))):
         entries = draw(st.lists(st.sampled_from(GAMES), min_size=1, max_size=len(GAMES), unique=True))
-        lists.append({"source": f"S{draw(st.integers(0, 3))}", "ranked": draw(st.booleans()), "entries": entries})
+        source = f"S{draw(st.integers(0, 3))}"
+        # Distinct titles: two untitled lists of one source would be one list given twice.
+        lists.append({"source": source, "title": f"L{index}", "ranked": draw(st.booleans()), "entries": entries})
     return {"lists": lists}
 
 
