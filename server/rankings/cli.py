@@ -338,8 +338,11 @@ def _locate(error: RankingError, loaded: _Loaded) -> str:
         return f"{origin.file}: {where}: {detail}"
     if path and path[0] == "scheme" and loaded.scheme_file:
         return f"{loaded.scheme_file}: {error}"
-    if len(path) >= 2 and path[0] == "aliases" and path[1] in loaded.alias_files:
-        return f"{loaded.alias_files[path[1]]}: {error}"
+    if path[:1] == ("aliases",) and loaded.alias_files:
+        if len(path) >= 2 and path[1] in loaded.alias_files:
+            return f"{loaded.alias_files[path[1]]}: {error}"
+        files = dict.fromkeys(loaded.alias_files.values())  # the table as a whole: every file that gave it
+        return f"{', '.join(files)}: {error}"
     return str(error)
 
 
@@ -419,7 +422,14 @@ def format_csv(result: dict) -> str:
     )
     for row in result["ranking"]:
         writer.writerow(
-            [row["rank"], _cell(row["title"]), row["points"], row["positionPoints"], row["topBonus"], row["repetitionBonus"]]
+            [
+                row["rank"],
+                _cell(row["title"]),
+                row["points"],
+                row["positionPoints"],
+                row["topBonus"],
+                row["repetitionBonus"],
+            ]
             + [row["appearances"]]
             + [row["positions"].get(str(p), 0) for p in range(1, last + 1)]
         )

@@ -94,9 +94,7 @@ def parse_request(body: Any) -> Request:
                 detail = f'same source as lists[{first}] ("{one.source}"), and neither title has a letter or digit'
             else:
                 detail = f'same source as lists[{first}] ("{one.source}") and neither list has a title'
-            raise RankingError(
-                f"{detail}: is the list given twice? (a source's lists need different titles)", path
-            )
+            raise RankingError(f"{detail}: is the list given twice? (a source's lists need different titles)", path)
         named[ident] = index
         lists.append(one)
     sources = len({keys[one.source] for one in lists})

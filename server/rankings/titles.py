@@ -135,7 +135,10 @@ class Aliases:
                     cycle = chain[on_chain[key] :]
                     first = min(range(len(cycle)), key=lambda i: written_by[cycle[i]])
                     cycle = cycle[first:] + cycle[:first]  # from the alphabetically first alias
-                    shown = " → ".join(f'"{written_by[k]}"' for k in cycle)
+                    names = [f'"{written_by[k]}"' for k in cycle]
+                    if len(names) > 8:  # a long cycle is shown by its ends
+                        names[4:-2] = [f"… ({len(names) - 6} more)"]
+                    shown = " → ".join(names)
                     raise RankingError(f'aliases form a cycle: {shown} → "{written_by[cycle[0]]}"', path)
                 on_chain[key] = len(chain)
                 chain.append(key)

@@ -182,7 +182,10 @@ def test_missing_file_and_scheme_errors(tmp_path, monkeypatch, body_file, capsys
     assert code == 2 and err == "tablero rank: error: nope.json: No such file or directory\n"
     Path("s.json").write_text('{"unranked": "median"}')
     code, _, err = run([body_file, "--scheme", "s.json"], capsys)
-    assert code == 2 and err == 'tablero rank: error: s.json: scheme.unranked: unknown rule "median"; expected one of: mean, zero\n'
+    assert (
+        code == 2
+        and err == 'tablero rank: error: s.json: scheme.unranked: unknown rule "median"; expected one of: mean, zero\n'
+    )
 
 
 def test_conflicting_aliases_between_files(tmp_path, monkeypatch, capsys):
@@ -212,3 +215,4 @@ def test_python_dash_m_runs_the_cli(body_file):
         timeout=60,
     )
     assert bad.returncode == 2 and "missing.csv: No such file or directory" in bad.stderr
+    assert bad.stderr.startswith("python -m server.rankings: error: ")  # `python -m` keeps its own name
