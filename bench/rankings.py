@@ -2,6 +2,9 @@
 titles (seeded random), timed through `server.rankings.aggregate` (the REST entry point, request
 checking included). Titles are written in several spellings (case, a leading article, subtitle
 separator) so the title matching works as it does on real input; 1 list in 10 is unranked.
+Also prints the size of that body as JSON (the REST route refuses bodies over
+TABLERO_MAX_RANKINGS_BODY, default 8 MiB) and the time to resolve a 10,000-long alias chain
+{"k0": "k1", …, "k9999": "k10000"} (linear since the chain fix; the quadratic scan took ~0.7 s).
 
     python bench/rankings.py [--lists 10000] [--entries 20] [--titles 5000] [--repeats 3] [--seed 6]
 """
@@ -9,6 +12,7 @@ separator) so the title matching works as it does on real input; 1 list in 10 is
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -22,6 +26,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
 sys.path.insert(0, str(_BENCH.parent))
 
 from server.rankings import aggregate  # noqa: E402
+from server.rankings.titles import Aliases  # noqa: E402
 
 _WORDS = (
     "castle river crown harbor empire forest dragon merchant island canal trail clock rail tower garden "
@@ -77,6 +82,7 @@ def main() -> None:
     parser.add_argument("--titles", type=int, default=5_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--chain", type=int, default=10_000, help="length of the alias chain timed")
     args = parser.parse_args()
     body = make_body(args.lists, args.entries, args.titles, args.seed)
     times = []
@@ -94,6 +100,20 @@ def main() -> None:
         "times: "
         + ", ".join(f"{t:.3f} s" for t in times)
         + f"; best {min(times):.3f} s, median {statistics.median(times):.3f} s"
+    )
+    size = len(json.dumps(body, ensure_ascii=False).encode())
+    print(f"body: {size / 2**20:.1f} MiB as JSON ({size / (args.lists * args.entries):.0f} bytes per entry)")
+    chain = {f"k{i}": f"k{i + 1}" for i in range(args.chain)}
+    chain_times = []
+    for _ in range(args.repeats):
+        start = time.perf_counter()
+        resolved = Aliases(chain)
+        chain_times.append(time.perf_counter() - start)
+    assert resolved.resolve("k0") == f"k{args.chain}"
+    print(
+        f"alias chain of {args.chain} ({len(json.dumps(chain)) / 1000:.0f} KB): "
+        + ", ".join(f"{t:.3f} s" for t in chain_times)
+        + f"; best {min(chain_times):.3f} s"
     )
 
 
