@@ -49,8 +49,10 @@ class RankingServiceServicer:
 
     def AggregateRankings(self, request, context):
         """Merges the lists into one ranking. Bad input (no lists, a list without entries, a game twice in
-        one list, a list past the size limits, an unknown field, a bad scheme) is INVALID_ARGUMENT with
-        a message naming the place, e.g. `lists[3].entries[5]: "Heat" appears twice in this list`.
+        one list, a list past the size limits, an unknown field, a bad scheme, a string holding an
+        unpaired surrogate) is INVALID_ARGUMENT with a message naming the place, e.g.
+        `lists[3].entries[5]: "Heat" appears twice in this list`. A request over the server's size
+        limit (TABLERO_MAX_RANKINGS_BODY, default 8 MiB) is refused before it is read.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
