@@ -17,9 +17,9 @@ from grpc_reflection.v1alpha import reflection
 from server.app import GameService
 from server.auth import TokenSigner
 from server.config import Config
-from server.grpc.gen import games_pb2, games_pb2_grpc
+from server.grpc.gen import games_pb2
 from server.grpc.rankings import add_to_server as add_rankings
-from server.grpc.service import GameServicer
+from server.grpc.service import GameServicer, add_service
 from server.http.app import build_app
 from server.http.common import HttpState
 from server.store import open_store
@@ -84,8 +84,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         ("grpc.max_connection_age_ms", 5 * 60 * 1000),
         ("grpc.max_connection_age_grace_ms", 30 * 1000),
     ])
-    games_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, http_state.shutting_down, config.max_body), gserver)
-    service_names = [games_pb2.DESCRIPTOR.services_by_name["GameService"].full_name]
+    service_names = [add_service(GameServicer(games, http_state.shutting_down, config.max_body), gserver, games_pb2)]
     service_names.append(add_rankings(gserver))
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, gserver)

@@ -9,7 +9,7 @@ from google.protobuf import json_format
 from server.app import InvalidArgument
 
 from .gen import rankings_pb2, rankings_pb2_grpc
-from .service import unary
+from .service import add_service, unary
 
 
 class RankingServicer(rankings_pb2_grpc.RankingServiceServicer):
@@ -26,5 +26,4 @@ class RankingServicer(rankings_pb2_grpc.RankingServiceServicer):
 
 
 def add_to_server(server) -> str:
-    rankings_pb2_grpc.add_RankingServiceServicer_to_server(RankingServicer(), server)
-    return rankings_pb2.DESCRIPTOR.services_by_name["RankingService"].full_name
+    return add_service(RankingServicer(), server, rankings_pb2)

@@ -57,6 +57,47 @@ def _to(message_cls, data: dict[str, Any]):
     return json_format.ParseDict(data, message_cls(), ignore_unknown_fields=True)
 
 
+class Malformed:
+    """What a request that does not decode as its message becomes (answered INVALID_ARGUMENT)."""
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+
+def _safe_deserializer(cls):
+    def deserialize(data: bytes):
+        try:
+            return cls.FromString(data)
+        except Exception as e:  # DecodeError, bad UTF-8 in a string field, ...
+            return Malformed(str(e))
+
+    return deserialize
+
+
+def add_service(servicer, server, module) -> str:
+    """Register `servicer` for the one service of generated `module`, like the generated
+    add_*_to_server, but with deserializers that turn undecodable bytes into Malformed
+    so the handler can answer INVALID_ARGUMENT instead of grpc's UNKNOWN."""
+    [service] = module.DESCRIPTOR.services_by_name.values()
+    handlers = {}
+    for method in service.methods:
+        request_cls = getattr(module, method.input_type.name)
+        response_cls = getattr(module, method.output_type.name)
+        make = grpc.unary_stream_rpc_method_handler if method.server_streaming else grpc.unary_unary_rpc_method_handler
+        handlers[method.name] = make(getattr(servicer, method.name),
+                                     request_deserializer=_safe_deserializer(request_cls),
+                                     response_serializer=response_cls.SerializeToString)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
+    return service.full_name
+
+
+def _check_request(request, limit: int | None) -> None:
+    if isinstance(request, Malformed):
+        raise InvalidArgument(f"malformed request: {request.error}")
+    if limit and request.ByteSize() > limit:
+        raise ResourceExhausted(f"request is larger than {limit} bytes")
+
+
 class _Call:
     """Per-call context for metrics and the access log."""
 
@@ -80,9 +121,7 @@ def unary(method: str) -> Callable:
             t0 = time.perf_counter()
             code = "OK"
             try:
-                limit = getattr(self, "max_body", None)
-                if limit and request.ByteSize() > limit:
-                    raise ResourceExhausted(f"request is larger than {limit} bytes")
+                _check_request(request, getattr(self, "max_body", None))
                 return await fn(self, request, context, call)
             except AppError as e:
                 code = e.code
@@ -113,6 +152,7 @@ class GameServicer(games_pb2_grpc.GameServiceServicer):
         self.max_body = max_body
 
     def _seat(self, context, game_id: str, call: _Call, required: bool) -> int | None:
+        call.fields["game_id"] = game_id
         seat = self.games.seat_of(bearer(_metadata(context, "authorization")), game_id)
         if required and seat is None:
             from server.app import Unauthenticated
@@ -135,7 +175,9 @@ class GameServicer(games_pb2_grpc.GameServiceServicer):
     @unary("JoinGame")
     async def JoinGame(self, request, context, call):
         call.fields["game_id"] = request.game_id
-        return _to(games_pb2.JoinGameResponse, await self.games.join_game(request.game_id))
+        out = await self.games.join_game(request.game_id)
+        call.fields["seat"] = out["seat"]
+        return _to(games_pb2.JoinGameResponse, out)
 
     @unary("GetGame")
     async def GetGame(self, request, context, call):
@@ -153,7 +195,7 @@ class GameServicer(games_pb2_grpc.GameServiceServicer):
         seat = self._seat(context, request.game_id, call, required=True)
         if not request.HasField("action"):
             raise InvalidArgument("the request needs an action")
-        call.fields["request_id"] = request.request_id or None
+        call.fields["request_id"] = request.request_id[:128] or None
         expected = request.expected_version if request.HasField("expected_version") else None
         out = await self.games.submit_action(
             request.game_id, seat, _struct(request.action), request.request_id or None, expected
@@ -171,6 +213,7 @@ class GameServicer(games_pb2_grpc.GameServiceServicer):
         code = "OK"
         t0 = time.perf_counter()
         try:
+            _check_request(request, self.max_body)
             seat = self._seat(context, request.game_id, call, required=False)
             events = await self.games.watch(request.game_id, seat, request.after_version)
         except AppError as e:
@@ -178,6 +221,7 @@ class GameServicer(games_pb2_grpc.GameServiceServicer):
             await context.abort(STATUS.get(e.code, grpc.StatusCode.UNKNOWN), e.message)
             return
         stop = asyncio.create_task(self.shutting_down.wait())
+        nxt = None
         try:
             while True:
                 nxt = asyncio.ensure_future(events.__anext__())
@@ -198,6 +242,12 @@ class GameServicer(games_pb2_grpc.GameServiceServicer):
             raise
         finally:
             stop.cancel()
+            # A client that cancels (or whose deadline passes) leaves the pending read
+            # running: cancel it first, or the generator can't be closed and leaks.
+            if nxt is not None and not nxt.done():
+                nxt.cancel()
+                with contextlib.suppress(BaseException):
+                    await nxt
             with contextlib.suppress(BaseException):
                 await events.aclose()
             metrics.RPC_REQUESTS.labels("grpc", "WatchGame", code).inc()

@@ -139,3 +139,42 @@ def test_rest_and_grpc_share_one_game(stub, http):
                   headers={"Authorization": f"Bearer {tokens[0]}"})
     assert r.status_code == 200
     assert stub.GetGame(pb.GetGameRequest(game_id=game.id)).version == 2
+
+
+def test_undecodable_requests_are_invalid_argument(channel):
+    for method, raw in [("GetGame", b"\xff\xff\xff\x01garbage"), ("GetGame", b"\x0a\x03\xff\xfe\xfd"),
+                        ("SubmitAction", b"\x0a\x01"), ("WatchGame", b"\xff\xff\xff\x01")]:
+        path = f"/tablero.v1.GameService/{method}"
+        call = channel.unary_stream(path) if method == "WatchGame" else channel.unary_unary(path)
+        with pytest.raises(grpc.RpcError) as e:
+            out = call(raw, timeout=5)
+            if method == "WatchGame":
+                list(out)
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (method, e.value.code())
+        assert "malformed request" in e.value.details()
+
+
+def _watch_gauge(http):
+    for line in http.get("/metrics").text.splitlines():
+        if line.startswith("tablero_watch_streams "):
+            return float(line.split()[1])
+    raise AssertionError("no tablero_watch_streams gauge")
+
+
+def test_a_cancelled_grpc_watch_ends_on_the_server(stub, http):
+    import time
+
+    base = _watch_gauge(http)
+    streams = []
+    for _ in range(3):
+        game, _ = new_game(stub)
+        it = stub.WatchGame(pb.WatchGameRequest(game_id=game.id))
+        next(it)
+        streams.append(it)
+    assert _watch_gauge(http) == base + 3
+    for it in streams:
+        it.cancel()
+    deadline = time.monotonic() + 10
+    while _watch_gauge(http) != base and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _watch_gauge(http) == base
