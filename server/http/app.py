@@ -285,5 +285,6 @@ def build_app(state: HttpState) -> Starlette:
         ],
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )
+    app.router.redirect_slashes = False  # an API: "/v1/games/" is an unknown route, not a redirect
     app.state.tablero = state
     return app

@@ -152,6 +152,7 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(http, server):
     err(http.get("/v1/games/" + "x" * 300), 404, "NOT_FOUND")
     err(act(http, "nope-nope", t0, {"type": "place", "cell": 4}), 403, "PERMISSION_DENIED")
     err(http.get("/v1/nowhere"), 404, "NOT_FOUND")
+    err(http.get("/v1/games/"), 404, "NOT_FOUND")
     err(http.delete(f"/v1/games/{gid}"), 405, "METHOD_NOT_ALLOWED")
     # against the rules
     msg = err(act(http, gid, t1, {"type": "place", "cell": 4}), 409, "FAILED_PRECONDITION")
