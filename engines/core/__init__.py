@@ -8,6 +8,7 @@ from .engine import (
     State,
     reject_unknown_fields,
     require_action_type,
+    require_fields,
     require_int,
     require_str,
 )
@@ -34,7 +35,7 @@ from .registry import get, names, register
 
 __all__ = [
     "START_META_KEYS", "Action", "Engine", "Event", "State",
-    "reject_unknown_fields", "require_action_type", "require_int", "require_str",
+    "reject_unknown_fields", "require_action_type", "require_fields", "require_int", "require_str",
     "EngineError", "IllegalAction", "InvalidAction", "InvalidOptions", "UnknownEngine", "VersionMismatch",
     "LocalGame", "canonical_json", "check_action", "engine_for_log", "fold", "replay", "start_event",
     "state_hash", "validate_setup", "get", "names", "register",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from .errors import InvalidAction
@@ -132,6 +133,16 @@ def reject_unknown_fields(action: Action, allowed: set[str] | frozenset[str] | t
         raise InvalidAction(
             f"{action.get('type')}: unknown field(s) {', '.join(map(repr, extra))}; "
             f"expected {', '.join(sorted(set(allowed) - {'type'})) or 'no other field'}"
+        )
+
+
+def require_fields(action: Action, required: Iterable[str]) -> None:
+    """Refuse an action that lacks a field its type needs, naming the missing ones."""
+    required = list(required)
+    missing = [k for k in required if k not in action]
+    if missing:
+        raise InvalidAction(
+            f"{action.get('type')}: missing field(s) {', '.join(map(repr, missing))}; expected {', '.join(required)}"
         )
 
 

@@ -30,6 +30,7 @@ from engines.core import (
     InvalidOptions,
     reject_unknown_fields,
     require_action_type,
+    require_fields,
 )
 
 from . import data, scoring, spaces
@@ -310,9 +311,7 @@ class NewBedford(Engine):
         t = require_action_type(action, ACTION_TYPES)
         # The action's shape first (malformed: InvalidAction), then whether it is allowed now.
         reject_unknown_fields(action, FIELDS[t])
-        missing = [k for k in REQUIRED[t] if k not in action]
-        if missing:
-            raise InvalidAction(f"{t}: missing field(s) {', '.join(map(repr, missing))}")
+        require_fields(action, REQUIRED[t])
         if state["phase"] == "over":
             raise IllegalAction("the game is over")
         actor = self._actor(state)

@@ -23,6 +23,7 @@ from engines.core import (
     InvalidAction,
     reject_unknown_fields,
     require_action_type,
+    require_fields,
     require_int,
     require_str,
 )
@@ -65,10 +66,7 @@ def check_shape(action: dict) -> None:
     """Malformed unless the action has exactly its type's fields (no defaults)."""
     t = action["type"]
     reject_unknown_fields(action, FIELDS[t])
-    missing = [k for k in FIELDS[t] if k not in action]
-    if missing:
-        raise InvalidAction(f"{t}: missing field(s) {', '.join(map(repr, missing))}; "
-                            f"expected {', '.join(FIELDS[t])}")
+    require_fields(action, FIELDS[t])
 
 
 def _clone(state: Any) -> Any:
