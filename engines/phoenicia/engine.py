@@ -865,6 +865,9 @@ PHASES = (
     Phase("over", lambda s: set(), doc="the game is over"),
 )
 
+# The events after which an automatic step may follow (see Phoenicia.settle).
+LEAD_TO_AUTO = frozenset({"auction_opened", "dropped_out", "turn_ended", "limits_applied"})
+
 # The kind of decision each phase waits for (the view's `awaiting`).
 DECISION = {"auctions": "turn", "workers": "turn", "tools": "turn", "converted": "turn",
             "auction": "bid", "payment": "pay", "limits": "discard"}
@@ -1008,6 +1011,14 @@ class Phoenicia(RulesEngine):
         return state["step"]
 
     next_overlord = staticmethod(next_overlord)
+
+    def settle(self, state, events, rng):
+        # Only these events can lead into a phase with an automatic step (`auction` with
+        # one bidder left, `admin`, `round_end`; `payment` is entered by `auction_won`,
+        # itself automatic): after any other the core's look-ahead copy is skipped.
+        if not any(e["type"] in LEAD_TO_AUTO for e in events):
+            return events
+        return super().settle(state, events, rng)
 
     # --- setup ---------------------------------------------------------------
     def start(self, seats, options, rng):
