@@ -23,6 +23,7 @@ A state of a v2 game carries `"version": 2`; v1 states are as v1 wrote them.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -142,7 +143,7 @@ def priced(type_: str, what: str, fields: dict, phases: set[str], target: Target
 
 
 # --- 1a: auctions ---------------------------------------------------------------------------
-def _check_open_auction(state, seat, action):
+def _check_open_auction(state: GameState, seat: int, action: dict):
     p = _me(state, seat)
     card, bid = action["card"], action["bid"]
     if card not in state["display"]:
@@ -153,14 +154,14 @@ def _check_open_auction(state, seat, action):
         raise IllegalAction(f"Auction: you cannot pay {bid} for {card}")
 
 
-def _open_auction(state, seat, action, ctx, rng):
+def _open_auction(state: GameState, seat: int, action: dict, ctx: Any, rng: random.Random) -> list[dict]:
     # Seed-P 1b: players whose turn is over take no part in later auctions.
     bidders = [seat] + state["order"][state["turn"] + 1:]
     return [{"type": "auction_opened", "seat": seat, "card": action["card"], "bid": action["bid"],
              "bidders": bidders}]
 
 
-def _auction_openings(state, seat):
+def _auction_openings(state: GameState, seat: int):
     p = _me(state, seat)
     cash = money(p)
     for card in sorted(set(state["display"])):
@@ -168,7 +169,7 @@ def _auction_openings(state, seat):
             yield {"type": "open_auction", "card": card, "bid": b}
 
 
-def _check_bid(state, seat, action):
+def _check_bid(state: GameState, seat: int, action: dict):
     a = state["auction"]
     amount = action["amount"]
     if amount <= a["bid"]:
@@ -178,18 +179,18 @@ def _check_bid(state, seat, action):
         raise IllegalAction(f"Bid: you cannot pay {amount} for {a['card']}")
 
 
-def _bid(state, seat, action, ctx, rng):
+def _bid(state: GameState, seat: int, action: dict, ctx: Any, rng: random.Random) -> list[dict]:
     return [{"type": "bid_raised", "seat": seat, "card": state["auction"]["card"], "amount": action["amount"]}]
 
 
-def _raises(state, seat):
+def _raises(state: GameState, seat: int):
     a = state["auction"]
     p = _me(state, seat)
     top = money(p) + discount(p, a["card"])
     return ({"type": "bid", "amount": b} for b in range(a["bid"] + 1, top + 1))
 
 
-def _drop_out(state, seat, action, ctx, rng):
+def _drop_out(state: GameState, seat: int, action: dict, ctx: Any, rng: random.Random) -> list[dict]:
     return [{"type": "dropped_out", "seat": seat, "card": state["auction"]["card"]}]
 
 
@@ -198,7 +199,7 @@ def _pending_move(state) -> Move | None:
     return Phoenicia._move_by_type[pay["action"]["type"]] if "action" in pay else None
 
 
-def _check_pay(state, seat, action):
+def _check_pay(state: GameState, seat: int, action: dict):
     pay = state["payment"]
     what = pay["card"] if "card" in pay else pay["action"]["type"]
     paid = _check_payment(_me(state, seat), action["cards"], action["disks"], pay["price"], what)
@@ -210,7 +211,7 @@ def _check_pay(state, seat, action):
     return m, full, m.check(state, seat, full)
 
 
-def _pay(state, seat, action, ctx, rng):
+def _pay(state: GameState, seat: int, action: dict, ctx: Any, rng: random.Random) -> list[dict]:
     pay = state["payment"]
     if "action" in pay:
         m, full, inner = ctx
@@ -224,14 +225,14 @@ def _owned(p: Player, kind: str, what: str) -> None:
         raise IllegalAction(f"{what}: you have no {TABLEAUS[kind]['title'][0]} tableau")
 
 
-def _train_target(state, seat, action):
+def _train_target(state: GameState, seat: int, action: dict):
     p = _me(state, seat)
     if p["untrained"] < 1:
         raise IllegalAction("Train: you have no untrained worker")
     return training_cost(p), {}
 
 
-def _employ_target(state, seat, action):
+def _employ_target(state: GameState, seat: int, action: dict):
     p = _me(state, seat)
     kind = action["tableau"]
     _owned(p, kind, "Employ")
@@ -247,7 +248,7 @@ def _employ_target(state, seat, action):
     return TABLEAUS[kind]["tool_cost"], {"where": where, "price": TABLEAUS[kind]["tool_cost"]}
 
 
-def _move_target(state, seat, action):
+def _move_target(state: GameState, seat: int, action: dict):
     p = _me(state, seat)
     ti, si, dst = action["from_tile"], action["from_slot"], action["to"]
     if ti >= len(p["tiles"]) or si >= len(p["tiles"][ti]["slots"]):
@@ -278,16 +279,16 @@ def _title(p: Player, kind: str) -> str:
     return titles[min(tableau_level(p, kind), len(titles) - 1)]
 
 
-def _trainings(state, seat):
+def _trainings(state: GameState, seat: int):
     yield {"type": "train"}
 
 
-def _employments(state, seat):
+def _employments(state: GameState, seat: int):
     for k in owned_kinds(_me(state, seat)):
         yield {"type": "employ", "tableau": k}
 
 
-def _moves(state, seat):
+def _moves(state: GameState, seat: int):
     p = _me(state, seat)
     kinds = owned_kinds(p)
     for ti, tile in enumerate(p["tiles"]):
@@ -302,7 +303,7 @@ def _moves(state, seat):
 
 
 # --- 1c: tools, City Center, treasury ---------------------------------------------------------
-def _tool_target(state, seat, action):
+def _tool_target(state: GameState, seat: int, action: dict):
     p = _me(state, seat)
     kind = action["tableau"]
     _owned(p, kind, "Buy tool")
@@ -312,29 +313,29 @@ def _tool_target(state, seat, action):
     return TABLEAUS[kind]["tool_cost"], {"where": where}
 
 
-def _tools(state, seat):
+def _tools(state: GameState, seat: int):
     for k in owned_kinds(_me(state, seat)):
         yield {"type": "buy_tool", "tableau": k}
 
 
-def _vp_target(state, seat, action):
+def _vp_target(state: GameState, seat: int, action: dict):
     where = first(_me(state, seat), "city_center", None)
     if where is None:
         raise IllegalAction("City Center: you have no City Center space left")
     return CITY_CENTER["vp_price"], {"where": where}
 
 
-def _vp_purchases(state, seat):
+def _vp_purchases(state: GameState, seat: int):
     yield {"type": "buy_vp"}
 
 
-def _check_convert(state, seat, action):
+def _check_convert(state: GameState, seat: int, action: dict):
     p = _me(state, seat)
     if take_cards(p["hand"], p["preset"], [action["card"]]) is None:
         raise IllegalAction(f"Convert: you hold no production card of value {action['card']}")
 
 
-def _convert(state, seat, action, ctx, rng):
+def _convert(state: GameState, seat: int, action: dict, ctx: Any, rng: random.Random) -> list[dict]:
     # FAQ: one card, voluntarily, once per turn, in your own 1c; disks without a
     # treasury space are lost at once (seed-P 1c).
     p = _me(state, seat)
@@ -343,13 +344,13 @@ def _convert(state, seat, action, ctx, rng):
     return [{"type": "card_converted", "seat": seat, "card": card, "disks_gained": gained, "lost": card - gained}]
 
 
-def _conversions(state, seat):
+def _conversions(state: GameState, seat: int):
     p = _me(state, seat)
     values = set(p["hand"]) | ({data.PRESET_CARD_VALUE} if p["preset"] else set())
     return ({"type": "convert", "card": v} for v in sorted(values))
 
 
-def _trim(state, seat) -> list[dict]:
+def _trim(state: GameState, seat: int) -> list[dict]:
     """Treasury limit: disks beyond the spaces are lost."""
     p = _me(state, seat)
     cap = treasury_capacity(p)
@@ -358,12 +359,12 @@ def _trim(state, seat) -> list[dict]:
     return []
 
 
-def _turn_over(state, seat) -> dict:
+def _turn_over(state: GameState, seat: int) -> dict:
     t = state["turn"] + 1
     return {"type": "turn_ended", "seat": seat, "next": state["order"][t] if t < state["seats"] else None}
 
 
-def _end_turn(state, seat, action, ctx, rng):
+def _end_turn(state: GameState, seat: int, action: dict, ctx: Any, rng: random.Random) -> list[dict]:
     # FAQ: the storage and treasury limits are checked at the end of every 1c.
     excess = hand_size(_me(state, seat)) - _me(state, seat)["storehouses"]
     if excess > 0:
@@ -371,7 +372,7 @@ def _end_turn(state, seat, action, ctx, rng):
     return [*_trim(state, seat), _turn_over(state, seat)]
 
 
-def _check_discard(state, seat, action):
+def _check_discard(state: GameState, seat: int, action: dict):
     d = state["discard"]
     if str(seat) not in d["seats"]:
         raise IllegalAction("Discard: you have nothing to discard")
@@ -385,7 +386,7 @@ def _check_discard(state, seat, action):
     return cards
 
 
-def _discard(state, seat, action, cards, rng):
+def _discard(state: GameState, seat: int, action: dict, cards: list[int], rng: random.Random) -> list[dict]:
     p = _me(state, seat)
     disks, lost = after_limits(p["disks"], treasury_capacity(p), sum(cards))
     events = [{"type": "limits_applied", "seat": seat, "discarded": cards, "disks": disks, "lost": lost}]
@@ -394,7 +395,7 @@ def _discard(state, seat, action, cards, rng):
     return events
 
 
-def _discards(state, seat):
+def _discards(state: GameState, seat: int):
     p = _me(state, seat)
     excess = state["discard"]["seats"].get(str(seat), 0)
     return ({"type": "discard", "cards": c} for c in discard_options(p["hand"], p["preset"], excess))
@@ -482,7 +483,7 @@ def _initial_player(hand: list[int], preset: int) -> Player:
     return p
 
 
-def _on_game_started(state, e) -> GameState:
+def _on_game_started(state: None, e: dict) -> GameState:
     n = e["seats"]
     preset = 1 if e["preset_production"] else 0
     private = e.get("private") or {}
@@ -542,21 +543,21 @@ def _place(p: Player, kind: str, tile: int, slot: int) -> None:
     p["storehouses"] += TABLEAUS[kind]["storehouse_per_worker"]
 
 
-def _on_auction_opened(state, e):
+def _on_auction_opened(state: GameState, e: dict) -> None:
     state["step"] = "auctions"
     bidders = list(e["bidders"])
     state["auction"] = {"card": e["card"], "bid": e["bid"], "leader": e["seat"], "bidders": bidders,
                         "next": bidders[1] if len(bidders) > 1 else None}
 
 
-def _on_bid_raised(state, e):
+def _on_bid_raised(state: GameState, e: dict) -> None:
     a = state["auction"]
     a["bid"], a["leader"] = e["amount"], e["seat"]
     b = a["bidders"]
     a["next"] = b[(b.index(e["seat"]) + 1) % len(b)]
 
 
-def _on_dropped_out(state, e):
+def _on_dropped_out(state: GameState, e: dict) -> None:
     a = state["auction"]
     b = a["bidders"]
     i = b.index(e["seat"])
@@ -564,17 +565,17 @@ def _on_dropped_out(state, e):
     a["next"] = b[i % len(b)] if len(b) > 1 else None
 
 
-def _on_auction_won(state, e):
+def _on_auction_won(state: GameState, e: dict) -> None:
     state["auction"] = None
     state["display"].remove(e["card"])
     state["payment"] = {"seat": e["seat"], "card": e["card"], "bid": e["bid"], "price": e["price"]}
 
 
-def _on_payment_requested(state, e):
+def _on_payment_requested(state: GameState, e: dict) -> None:
     state["payment"] = {"seat": e["seat"], "price": e["price"], "action": clone(e["action"])}
 
 
-def _on_development_bought(state, e):
+def _on_development_bought(state: GameState, e: dict) -> None:
     p = _settle_payment(state, e)
     c = CARD[e["card"]]
     p["cards"].append(c["name"])
@@ -586,14 +587,14 @@ def _on_development_bought(state, e):
     refresh(p)
 
 
-def _on_worker_trained(state, e):
+def _on_worker_trained(state: GameState, e: dict) -> None:
     state["step"] = "workers"
     p = _settle_payment(state, e)
     p["untrained"] -= 1
     p["trained"] += 1
 
 
-def _on_worker_employed(state, e):
+def _on_worker_employed(state: GameState, e: dict) -> None:
     state["step"] = "workers"
     p = _settle_payment(state, e)
     p["trained"] -= 1
@@ -601,7 +602,7 @@ def _on_worker_employed(state, e):
     refresh(p)
 
 
-def _on_worker_moved(state, e):
+def _on_worker_moved(state: GameState, e: dict) -> None:
     state["step"] = "workers"
     p = _settle_payment(state, e)
     # Seed-P 1b: the vacated space keeps a tool disk from the supply.
@@ -610,32 +611,32 @@ def _on_worker_moved(state, e):
     refresh(p)
 
 
-def _on_tool_bought(state, e):
+def _on_tool_bought(state: GameState, e: dict) -> None:
     state["step"] = "tools"
     p = _settle_payment(state, e)
     p["tiles"][e["tile"]]["slots"][e["slot"]] = "t"
 
 
-def _on_vp_bought(state, e):
+def _on_vp_bought(state: GameState, e: dict) -> None:
     state["step"] = "tools"
     p = _settle_payment(state, e)
     p["tiles"][e["tile"]]["slots"][e["slot"]] = "t"
     refresh(p)
 
 
-def _on_card_converted(state, e):
+def _on_card_converted(state: GameState, e: dict) -> None:
     state["step"] = "converted"
     p = state["players"][e["seat"]]
     _spend(state, p, [e["card"]])
     p["disks"] += e["disks_gained"]
 
 
-def _on_discard_required(state, e):
+def _on_discard_required(state: GameState, e: dict) -> None:
     state["phase"] = "limits"
     state["discard"] = {"seats": dict(e["seats"]), "when": e["when"]}
 
 
-def _on_limits_applied(state, e):
+def _on_limits_applied(state: GameState, e: dict) -> None:
     p = state["players"][e["seat"]]
     _spend(state, p, e["discarded"])
     p["disks"] = e["disks"]
@@ -648,7 +649,7 @@ def _on_limits_applied(state, e):
             state["phase"] = "turn" if d["when"] == "turn" else "round_end"
 
 
-def _on_turn_ended(state, e):
+def _on_turn_ended(state: GameState, e: dict) -> None:
     state["turn"] += 1
     if state["turn"] < state["seats"]:
         state["active"] = state["order"][state["turn"]]
@@ -658,30 +659,30 @@ def _on_turn_ended(state, e):
         state["phase"] = "admin"
 
 
-def _on_game_ended(state, e):
+def _on_game_ended(state: GameState, e: dict) -> None:
     state["phase"] = "over"
     state["result"] = {k: v for k, v in e.items() if k not in ("type", "seat")}
 
 
-def _on_overlord_changed(state, e):
+def _on_overlord_changed(state: GameState, e: dict) -> None:
     state["last_overlord"] = state["overlord"]
     state["overlord"] = e["seat"]
 
 
-def _on_display_refilled(state, e):
+def _on_display_refilled(state: GameState, e: dict) -> None:
     k = len(e["cards"])
     state["display"].extend(state["deck"][:k])
     del state["deck"][:k]
 
 
-def _on_production_reshuffled(state, e):
+def _on_production_reshuffled(state: GameState, e: dict) -> None:
     state["production_old"] = len(state["production_deck"])
     state["production_epoch"] += 1
     state["production_deck"].extend(e["secret"]["deck"])
     state["discard_pile"] = []
 
 
-def _on_production_dealt(state, e):
+def _on_production_dealt(state: GameState, e: dict) -> None:
     p = state["players"][e["seat"]]
     k = e["cards"]
     drawn = state["production_deck"][:k]
@@ -693,7 +694,7 @@ def _on_production_dealt(state, e):
     p["disks"] = e["disks"]
 
 
-def _on_round_started(state, e):
+def _on_round_started(state: GameState, e: dict) -> None:
     state["round"] = e["round"]
     state["order"] = list(e["order"])
     state["turn"] = 0
@@ -729,7 +730,7 @@ ON = {
 
 
 # --- automatic steps ----------------------------------------------------------------------------
-def _auction_won(state, rng):
+def _auction_won(state: GameState, rng: random.Random) -> list[dict] | None:
     """Seed-P 1a: the last bidder left wins and owes his bid less his discount."""
     a = state["auction"]
     if len(a["bidders"]) > 1:
@@ -740,7 +741,7 @@ def _auction_won(state, rng):
              "discount": a["bid"] - price, "price": price}]
 
 
-def _free_purchase(state, rng):
+def _free_purchase(state: GameState, rng: random.Random) -> list[dict] | None:
     """A card the discount makes free is bought without a payment; any other price
     waits for the winner's `pay` (even when one way exists: his hand stays secret)."""
     pay = state["payment"]
@@ -787,7 +788,7 @@ def _round_start(state: GameState) -> dict:
             "order": [(ov + i) % n for i in range(n)]}
 
 
-def _administration(state, rng):
+def _administration(state: GameState, rng: random.Random) -> list[dict] | None:
     """Seed-P 2: a) 32 VP ends the game, else a new Overlord; b) refill the display;
     c) production in turn order from the new Overlord; d) storage and treasury limits."""
     work = clone(state)
@@ -890,7 +891,9 @@ EVENT_FIELDS = {
     "bid_raised": {"seat": _SEAT, "card": _DEV_CARD, "amount": _INT},
     "dropped_out": {"seat": _SEAT, "card": _DEV_CARD},
     "auction_won": {"seat": _SEAT, "card": _DEV_CARD, "bid": _INT, "discount": _INT, "price": _INT},
-    "payment_requested": {"seat": _SEAT, "price": _INT, "action": {"type": "object"}},
+    "payment_requested": {"seat": _SEAT, "price": _INT,
+                          "action": {"oneOf": [m.schema() for m in MOVES if m.optional == set(PAYMENT)],
+                                     "description": "the priced action chosen, in its grouped form"}},
     "development_bought": {"seat": _SEAT, "card": _DEV_CARD, "price": _INT, **_PAID},
     "worker_trained": {"seat": _SEAT, **_PAID},
     "worker_employed": {"seat": _SEAT, "tableau": _TABLEAU, **_WHERE, "tool_taken": {"type": "boolean"}, **_PAID},
@@ -964,7 +967,8 @@ VIEW_SCHEMA = {
         "auction": {"oneOf": [{"type": "null"}, _object({
             "card": _DEV_CARD, "bid": _INT, "leader": _SEAT, "bidders": _INTS, "next": _SEAT_OR_NULL})]},
         "payment": {"oneOf": [{"type": "null"}, _object(
-            {"seat": _SEAT, "price": _INT, "card": _DEV_CARD, "bid": _INT, "action": {"type": "object"}},
+            {"seat": _SEAT, "price": _INT, "card": _DEV_CARD, "bid": _INT,
+             "action": EVENT_FIELDS["payment_requested"]["action"]},
             required=["seat", "price"])]},
         "discard": {"oneOf": [{"type": "null"}, _object({
             "seats": {"type": "object", "additionalProperties": _INT}, "when": {"enum": ["turn", "admin"]}})]},
