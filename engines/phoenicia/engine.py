@@ -1244,9 +1244,3 @@ def _decided_by(state: GameState) -> str:
     if r["overlord"] in tied:
         return "last_overlord"
     return "money" if len(r["winners"]) == 1 else "shared"
-
-
-# The command-line table of the rules (docs): python -m engines.phoenicia.engine
-if __name__ == "__main__":
-    for row in Phoenicia().rules_table():
-        print(f"{row['kind']:5} {row['name']:14} {row['rule']}")
