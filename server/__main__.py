@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
                        add_help=False)
     r.add_argument("args", nargs=argparse.REMAINDER)
     if argv[:1] == ["rank"]:
-        from server.rankings.cli import main as rank_main
+        from rankings.cli import main as rank_main
 
         return rank_main(argv[1:])
     ns = parser.parse_args(argv)

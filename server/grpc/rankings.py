@@ -15,7 +15,7 @@ from .service import add_service, unary
 class RankingServicer(rankings_pb2_grpc.RankingServiceServicer):
     @unary("AggregateRankings")
     async def AggregateRankings(self, request, context, call):
-        from server.rankings import RankingError, aggregate
+        from rankings import RankingError, aggregate
 
         body = json_format.MessageToDict(request)
         try:

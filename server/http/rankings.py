@@ -16,7 +16,7 @@ from .common import read_json, rpc, st
 
 @rpc("AggregateRankings")
 async def aggregate_rankings(request: Request) -> Response:
-    from server.rankings import RankingError, aggregate
+    from rankings import RankingError, aggregate
 
     body = await read_json(request, limit=st(request).max_rankings_body)
     try:
