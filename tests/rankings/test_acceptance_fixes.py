@@ -9,10 +9,10 @@ from fractions import Fraction
 import pytest
 from google.protobuf import json_format
 
-from server.grpc.gen import rankings_pb2
 from rankings import RankingError, aggregate
 from rankings.cli import main
 from rankings.titles import Aliases, title_key
+from server.grpc.gen import rankings_pb2
 
 from .helpers import by_title, ranked
 
