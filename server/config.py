@@ -7,6 +7,7 @@ with a message naming the variable, e.g. `TABLERO_SNAPSHOT_EVERY=0: must be at l
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
@@ -46,6 +47,20 @@ class Config(BaseSettings):
     @classmethod
     def _empty_secret_is_the_dev_one(cls, v: Any) -> Any:
         return DEV_SECRET if v in ("", None) else v
+
+    @field_validator("secret")
+    @classmethod
+    def _secret_not_blank(cls, v: str) -> str:
+        if not v.strip() or v != v.strip():
+            raise ValueError("must not be blank or start or end with whitespace")
+        return v
+
+    @field_validator("db")
+    @classmethod
+    def _db_folder_exists(cls, v: str | None) -> str | None:
+        if v is not None and v != ":memory:" and not Path(v).expanduser().resolve().parent.is_dir():
+            raise ValueError(f"the folder {str(Path(v).parent)!r} does not exist")
+        return v
 
     @field_validator("log_level", mode="before")
     @classmethod
