@@ -7,7 +7,6 @@ that wants richer structure converts at its own edges.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -17,6 +16,16 @@ from .errors import InvalidAction
 State = Any
 Event = dict[str, Any]
 Action = dict[str, Any]
+
+def clone(value: Any) -> Any:
+    """Deep copy of a plain JSON value: the one state-copy helper of every engine
+    (several times faster than copy.deepcopy on JSON data)."""
+    if type(value) is dict:
+        return {k: clone(v) if type(v) in (dict, list) else v for k, v in value.items()}
+    if type(value) is list:
+        return [clone(v) if type(v) in (dict, list) else v for v in value]
+    return value
+
 
 # Keys the core stamps on the first event of every log.
 START_META_KEYS = ("engine", "engine_version", "seats", "options")
@@ -38,6 +47,12 @@ class Engine:
         "properties": {},
         "additionalProperties": False,
     }
+    # JSON Schemas (draft 2020-12) of the engine's actions, view and events, served by
+    # the API (`GET /v1/engines/{name}`) and checked by the test kit on random games.
+    # `RulesEngine` derives the action and event schemas from its declarations.
+    action_schema: dict[str, Any] | None = None
+    view_schema: dict[str, Any] | None = None
+    event_schema: dict[str, Any] | None = None
     # Upper bound of actions in one random playthrough, used by the test kit.
     max_random_steps: int = 10_000
 
@@ -98,7 +113,7 @@ class Engine:
     # --- helpers for subclasses --------------------------------------------
     def simulate(self, state: State, events: list[Event]) -> State:
         """A deep copy of `state` with `events` applied; decide() uses it to look ahead."""
-        s = copy.deepcopy(state)
+        s = clone(state)
         for e in events:
             s = self.evolve(s, e)
         return s
@@ -111,6 +126,9 @@ class Engine:
             "max_seats": self.max_seats,
             "options_schema": self.options_schema,
             "version": self.version,
+            "action_schema": self.action_schema,
+            "view_schema": self.view_schema,
+            "event_schema": self.event_schema,
         }
 
 

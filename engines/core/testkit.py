@@ -12,7 +12,9 @@ import os
 import random
 from typing import Any
 
-from .engine import Engine
+import jsonschema
+
+from .engine import START_META_KEYS, Engine, clone
 from .errors import EngineError, IllegalAction, InvalidAction
 from .local import LocalGame, canonical_json, replay, state_hash
 
@@ -203,9 +205,54 @@ def check_rejections(engine: Engine, seats: int, seed: int, options: dict | None
             raise AssertionError(f"{engine.name}: action accepted after the end")
 
 
+_SCHEMA_VALIDATORS: dict[int, Any] = {}
+
+
+def _validator(schema: dict) -> Any:
+    v = _SCHEMA_VALIDATORS.get(id(schema))
+    if v is None or v.schema is not schema:
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        v = _SCHEMA_VALIDATORS[id(schema)] = cls(schema)
+    return v
+
+
+def _fits(schema: dict | None, value: Any, what: str, engine: Engine) -> None:
+    assert isinstance(schema, dict), f"{engine.name}: publishes no JSON Schema of its {what}s"
+    errors = sorted(_validator(schema).iter_errors(value), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        where = "/".join(map(str, e.absolute_path)) or "(top)"
+        raise AssertionError(f"{engine.name}: {what} does not fit its schema at {where}: {e.message[:300]}")
+
+
+def check_schemas(g: LocalGame, rng: random.Random, samples: int = 12) -> None:
+    """Every event, sampled legal actions and views along the game (each seat and the
+    spectator) fit the JSON Schemas the engine publishes."""
+    engine = g.engine
+    for e in g.events:
+        _fits(engine.event_schema, {k: v for k, v in e.items() if k not in START_META_KEYS or k == "type"},
+              "event", engine)
+    picks = set(rng.sample(range(len(g.events)), min(samples, len(g.events))))
+    picks.add(len(g.events) - 1)
+    state = None
+    for i, e in enumerate(g.events):
+        state = engine.evolve(state, clone(e))
+        if i not in picks:
+            continue
+        for v in [None, *range(g.seats)]:
+            _fits(engine.view_schema, engine.view(state, v), "view", engine)
+        if engine.outcome(state) is None:
+            for s in engine.to_act(state):
+                actions = engine.legal_actions(state, s)
+                for a in rng.sample(actions, min(20, len(actions))):
+                    _fits(engine.action_schema, a, "action", engine)
+
+
 def run_all(engine: Engine, seats: int, seed: int, options: dict | None = None) -> LocalGame:
     g = playthrough(engine, seats, seed, options)
     check_outcome(g)
     check_replay(g)
     check_views(g, random.Random(seed))
+    check_schemas(g, random.Random(seed + 1))
     return g

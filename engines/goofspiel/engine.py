@@ -10,12 +10,75 @@ After N prizes, the most prize points wins.
 
 from __future__ import annotations
 
-import copy
+from engines.core import IllegalAction, Move, Phase, RulesEngine, clone, integer
 
-from engines.core import Engine, IllegalAction, reject_unknown_fields, require_action_type, require_int
+_CARD = integer(1, 13)
+_SEAT = integer(0, 3)
 
 
-class Goofspiel(Engine):
+# --- the move: every player bids one card from hand, in secret, all at once -----------------
+def _check_bid(state, seat, action) -> None:
+    if state["bids"][seat] is not None:
+        raise IllegalAction("you have already bid for this prize")
+    if action["card"] not in state["hands"][seat]:
+        raise IllegalAction(f"card {action['card']} is not in your hand")
+
+
+def _bid(state, seat, action, ctx, rng):
+    card = action["card"]
+    events = [{"type": "bid_placed", "seat": seat, "private": {str(seat): {"card": card}}}]
+    bids = list(state["bids"])
+    bids[seat] = card
+    if all(b is not None for b in bids):
+        # The highest bid wins the prize; a tie for highest: nobody wins it.
+        top = max(bids)
+        winner = bids.index(top) if bids.count(top) == 1 else None
+        events.append({"type": "bids_revealed", "bids": bids, "winner": winner})
+    return events
+
+
+def _hand(state, seat):
+    return ({"type": "bid", "card": c} for c in state["hands"][seat])
+
+
+# --- the events -------------------------------------------------------------------------------
+def _on_started(state, event):
+    n, seats = event["cards"], event["seats"]
+    deck = list(event["secret"]["prize_deck"])
+    return {
+        "seats": seats,
+        "hands": [list(range(1, n + 1)) for _ in range(seats)],
+        "deck": deck[1:],
+        "prize": deck[0],
+        "bids": [None] * seats,
+        "points": [0] * seats,
+        "history": [],
+        "over": False,
+    }
+
+
+def _on_bid(state, event):
+    state["bids"][event["seat"]] = event["private"][str(event["seat"])]["card"]
+
+
+def _on_revealed(state, event):
+    for s, card in enumerate(event["bids"]):
+        state["hands"][s].remove(card)
+    if event["winner"] is not None:
+        state["points"][event["winner"]] += state["prize"]
+    state["history"].append({"prize": state["prize"], "bids": event["bids"], "winner": event["winner"]})
+    state["bids"] = [None] * state["seats"]
+    if state["deck"]:
+        state["prize"] = state["deck"].pop(0)
+    else:
+        state["prize"] = None
+        state["over"] = True
+
+
+_INTS = {"type": "array", "items": {"type": "integer"}}
+
+
+class Goofspiel(RulesEngine):
     name = "goofspiel"
     title = "Goofspiel"
     min_seats = 2
@@ -26,6 +89,47 @@ class Goofspiel(Engine):
         "properties": {"cards": {"type": "integer", "minimum": 3, "maximum": 13, "default": 6}},
         "additionalProperties": False,
     }
+    moves = (
+        Move("bid", fields={"card": _CARD}, phases={"bidding"}, check=_check_bid, resolve=_bid, options=_hand,
+             doc="Bid one card from your hand for the prize, in secret.",
+             rule="all players bid at once; the highest bid wins the prize"),
+    )
+    phases = (
+        Phase("bidding", to_act=lambda s: {i for i, b in enumerate(s["bids"]) if b is None},
+              doc="every player who has not bid yet bids for the prize"),
+        Phase("over", to_act=lambda s: (), doc="the game is over"),
+    )
+    on = {"game_started": _on_started, "bid_placed": _on_bid, "bids_revealed": _on_revealed}
+    event_fields = {
+        "game_started": {"cards": _CARD},
+        "bid_placed": {"seat": _SEAT},
+        "bids_revealed": {"bids": _INTS, "winner": {"type": ["integer", "null"]}},
+    }
+    view_schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "goofspiel view",
+        "type": "object",
+        "properties": {
+            "type": {"const": "goofspiel"},
+            "prize": {"type": ["integer", "null"], "description": "the prize card up for bidding"},
+            "prizes_left": {"type": "integer"},
+            "hand": {"type": ["array", "null"], "items": {"type": "integer"}, "description": "your cards (null for a spectator)"},
+            "hand_sizes": _INTS,
+            "my_bid": {"type": ["integer", "null"]},
+            "has_bid": {"type": "array", "items": {"type": "boolean"}},
+            "points": _INTS,
+            "history": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"prize": {"type": "integer"}, "bids": _INTS, "winner": {"type": ["integer", "null"]}},
+                "required": ["prize", "bids", "winner"],
+            }},
+        },
+        "required": ["type", "prize", "prizes_left", "hand", "hand_sizes", "my_bid", "has_bid", "points", "history"],
+        "additionalProperties": False,
+    }
+
+    def phase_of(self, state) -> str:
+        return "over" if state["over"] else "bidding"
 
     def start(self, seats, options, rng):
         n = options.get("cards", 6)
@@ -33,64 +137,6 @@ class Goofspiel(Engine):
         rng.shuffle(deck)
         # The prize deck order is a chance outcome no player may see.
         return {"type": "game_started", "cards": n, "secret": {"prize_deck": deck}}
-
-    def evolve(self, state, event):
-        t = event["type"]
-        if t == "game_started":
-            n, seats = event["cards"], event["seats"]
-            deck = list(event["secret"]["prize_deck"])
-            return {
-                "seats": seats,
-                "hands": [list(range(1, n + 1)) for _ in range(seats)],
-                "deck": deck[1:],
-                "prize": deck[0],
-                "bids": [None] * seats,
-                "points": [0] * seats,
-                "history": [],
-                "over": False,
-            }
-        if t == "bid_placed":
-            state["bids"][event["seat"]] = event["private"][str(event["seat"])]["card"]
-        elif t == "bids_revealed":
-            for s, card in enumerate(event["bids"]):
-                state["hands"][s].remove(card)
-            if event["winner"] is not None:
-                state["points"][event["winner"]] += state["prize"]
-            state["history"].append({"prize": state["prize"], "bids": event["bids"], "winner": event["winner"]})
-            state["bids"] = [None] * state["seats"]
-            if state["deck"]:
-                state["prize"] = state["deck"].pop(0)
-            else:
-                state["prize"] = None
-                state["over"] = True
-        return state
-
-    def decide(self, state, seat, action, rng):
-        require_action_type(action, {"bid"})
-        reject_unknown_fields(action, {"card"})
-        card = require_int(action, "card", 1, 13)
-        if state["bids"][seat] is not None:
-            raise IllegalAction("you have already bid for this prize")
-        if card not in state["hands"][seat]:
-            raise IllegalAction(f"card {card} is not in your hand")
-        events = [{"type": "bid_placed", "seat": seat, "private": {str(seat): {"card": card}}}]
-        bids = list(state["bids"])
-        bids[seat] = card
-        if all(b is not None for b in bids):
-            top = max(bids)
-            winner = bids.index(top) if bids.count(top) == 1 else None
-            events.append({"type": "bids_revealed", "bids": bids, "winner": winner})
-        return events
-
-    def to_act(self, state):
-        if state["over"]:
-            return set()
-        return {s for s, b in enumerate(state["bids"]) if b is None}
-
-    def legal_actions(self, state, seat):
-        if seat not in self.to_act(state):
-            return []
-        return [{"type": "bid", "card": c} for c in state["hands"][seat]]
 
     def view(self, state, seat):
         return {
@@ -102,7 +148,7 @@ class Goofspiel(Engine):
             "my_bid": state["bids"][seat] if seat is not None else None,
             "has_bid": [b is not None for b in state["bids"]],
             "points": list(state["points"]),
-            "history": copy.deepcopy(state["history"]),
+            "history": clone(state["history"]),
         }
 
     def outcome(self, state):
@@ -119,7 +165,7 @@ class Goofspiel(Engine):
 
     def resample_hidden(self, state, viewer, rng):
         # Hidden from `viewer`: the prize deck order and other seats' pending bids.
-        s = copy.deepcopy(state)
+        s = clone(state)
         rng.shuffle(s["deck"])
         for other, bid in enumerate(s["bids"]):
             if other != viewer and bid is not None:

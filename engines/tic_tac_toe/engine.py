@@ -1,4 +1,5 @@
-"""Tic-Tac-Toe: the reference engine of the platform tests and benchmarks.
+"""Tic-Tac-Toe: the reference engine of the platform tests and benchmarks, and the
+smallest example of an engine written as rules (`engines.core.RulesEngine`).
 
 Seat 0 plays X and moves first; cells are numbered 0-8 row by row.
 """
@@ -7,13 +8,59 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import Engine, IllegalAction, reject_unknown_fields, require_action_type, require_int
+from engines.core import IllegalAction, Move, Phase, RulesEngine, integer
 
 _LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 _MARKS = ("X", "O")
+_SEAT = integer(0, 1)
+_CELL = integer(0, 8)
 
 
-class TicTacToe(Engine):
+# --- the move: "players take turns marking an empty cell" -------------------------------------
+def _check_place(state, seat, action) -> None:
+    if state["board"][action["cell"]] is not None:
+        raise IllegalAction(f"cell {action['cell']} is already marked")
+
+
+def _place(state, seat, action, ctx, rng) -> list[dict[str, Any]]:
+    cell = action["cell"]
+    events: list[dict[str, Any]] = [{"type": "mark_placed", "seat": seat, "cell": cell}]
+    board = list(state["board"])
+    board[cell] = seat
+    if any(board[a] == board[b] == board[c] == seat for a, b, c in _LINES):
+        events.append({"type": "game_won", "seat": seat})
+    elif all(c is not None for c in board):
+        events.append({"type": "game_drawn"})
+    return events
+
+
+def _empty_cells(state, seat):
+    return ({"type": "place", "cell": i} for i, c in enumerate(state["board"]) if c is None)
+
+
+def _phase(state) -> str:
+    return "over" if state["winner"] is not None or state["draw"] else "play"
+
+
+# --- the events -------------------------------------------------------------------------------
+def _on_started(state, event):
+    return {"board": [None] * 9, "next": 0, "winner": None, "draw": False}
+
+
+def _on_mark(state, event):
+    state["board"][event["cell"]] = event["seat"]
+    state["next"] = 1 - event["seat"]
+
+
+def _on_won(state, event):
+    state["winner"] = event["seat"]
+
+
+def _on_drawn(state, event):
+    state["draw"] = True
+
+
+class TicTacToe(RulesEngine):
     name = "tic-tac-toe"
     title = "Tic-Tac-Toe"
     min_seats = 2
@@ -21,48 +68,44 @@ class TicTacToe(Engine):
     version = 1
     max_random_steps = 9
 
+    moves = (
+        Move("place", fields={"cell": _CELL}, phases={"play"}, check=_check_place, resolve=_place,
+             options=_empty_cells, doc="Mark an empty cell (0-8, row by row).",
+             rule="the players take turns marking an empty cell"),
+    )
+    phases = (
+        Phase("play", to_act=lambda s: {s["next"]}, doc="a player's turn"),
+        Phase("over", to_act=lambda s: (), doc="the game is over"),
+    )
+    on = {
+        "game_started": _on_started,
+        "mark_placed": _on_mark,
+        "game_won": _on_won,
+        "game_drawn": _on_drawn,
+    }
+    event_fields = {"mark_placed": {"seat": _SEAT, "cell": _CELL}, "game_won": {"seat": _SEAT}}
+    view_schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "tic-tac-toe view",
+        "type": "object",
+        "properties": {
+            "type": {"const": "tic_tac_toe"},
+            "board": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 0, "maximum": 1},
+                      "minItems": 9, "maxItems": 9, "description": "the seat that marked each cell, row by row"},
+            "rows": {"type": "array", "items": {"type": "string", "pattern": "^[.XO]{3}$"}, "minItems": 3,
+                     "maxItems": 3},
+            "next": {"type": ["integer", "null"], "description": "the seat to move; null once the game is over"},
+            "marks": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["type", "board", "rows", "next", "marks"],
+        "additionalProperties": False,
+    }
+
+    def phase_of(self, state) -> str:
+        return _phase(state)
+
     def start(self, seats, options, rng):
         return {"type": "game_started"}
-
-    def evolve(self, state, event):
-        t = event["type"]
-        if t == "game_started":
-            return {"board": [None] * 9, "next": 0, "winner": None, "draw": False}
-        if t == "mark_placed":
-            state["board"][event["cell"]] = event["seat"]
-            state["next"] = 1 - event["seat"]
-        elif t == "game_won":
-            state["winner"] = event["seat"]
-        elif t == "game_drawn":
-            state["draw"] = True
-        return state
-
-    def decide(self, state, seat, action, rng):
-        require_action_type(action, {"place"})
-        reject_unknown_fields(action, {"cell"})
-        cell = require_int(action, "cell", 0, 8)
-        if state["next"] != seat:
-            raise IllegalAction("it is not your turn")
-        if state["board"][cell] is not None:
-            raise IllegalAction(f"cell {cell} is already marked")
-        events: list[dict[str, Any]] = [{"type": "mark_placed", "seat": seat, "cell": cell}]
-        board = list(state["board"])
-        board[cell] = seat
-        if any(board[a] == board[b] == board[c] == seat for a, b, c in _LINES):
-            events.append({"type": "game_won", "seat": seat})
-        elif all(c is not None for c in board):
-            events.append({"type": "game_drawn"})
-        return events
-
-    def to_act(self, state):
-        if state["winner"] is not None or state["draw"]:
-            return set()
-        return {state["next"]}
-
-    def legal_actions(self, state, seat):
-        if seat not in self.to_act(state):
-            return []
-        return [{"type": "place", "cell": i} for i, c in enumerate(state["board"]) if c is None]
 
     def view(self, state, seat):
         rows = ["".join("." if c is None else _MARKS[c] for c in state["board"][r * 3 : r * 3 + 3]) for r in range(3)]
@@ -70,7 +113,7 @@ class TicTacToe(Engine):
             "type": "tic_tac_toe",
             "board": list(state["board"]),
             "rows": rows,
-            "next": None if self.to_act(state) == set() else state["next"],
+            "next": None if _phase(state) == "over" else state["next"],
             "marks": list(_MARKS),
         }
 

@@ -1,0 +1,433 @@
+"""Rules as data: every move and every phase of a game declared once.
+
+An engine built on `RulesEngine` lists its moves and phases as tables, in the
+order the rulebook tells them, the way boardgame.io declares `moves` and
+`phases`:
+
+    MOVES = (
+        Move("place", fields={"cell": integer(0, 8)}, phases={"play"},
+             check=_check_place, resolve=_place, candidates=_cells,
+             rule="Rules §2: a player marks an empty cell"),
+    )
+    PHASES = (
+        Phase("play", to_act=lambda s: {s["next"]}),
+        Phase("over", to_act=lambda s: ()),
+    )
+
+From these declarations the core derives everything else:
+
+- `decide`: shape check against the move's field schemas → the phase allows the
+  move → `check` (legality, raising `IllegalAction` with the reason a player
+  reads) → `resolve` (the events) → automatic steps (`Phase.auto`) until a real
+  decision is awaited or the game is over. Engines do not repeat these checks.
+- `legal_actions`: each move allowed in the current phase lists its actions,
+  either with `options` (an exact generator) or with `candidates` filtered
+  through the same `check` that `decide` runs, so the list and the check cannot
+  disagree. Checking one action never enumerates all of them.
+- `to_act`: the current phase's `to_act`.
+- `evolve`: a table of event handlers (`on`), one per event type.
+- `action_schema` / `event_schema`: JSON Schemas (a `oneOf` over types) built from
+  the move fields and the event field declarations; served by the API and checked
+  by the test kit.
+
+Moves and phases are plain frozen dataclasses holding functions; the state stays
+plain JSON.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import Action, Engine, Event, State, clone
+from .errors import IllegalAction, InvalidAction
+
+Schema = dict[str, Any]
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+# --- field schemas: small constructors for the common cases ------------------------------
+def integer(lo: int | None = None, hi: int | None = None, **extra: Any) -> Schema:
+    s: Schema = {"type": "integer", **extra}
+    if lo is not None:
+        s["minimum"] = lo
+    if hi is not None:
+        s["maximum"] = hi
+    return s
+
+
+def string(choices: Iterable[str] | None = None, **extra: Any) -> Schema:
+    s: Schema = {"type": "string", **extra}
+    if choices is not None:
+        s["enum"] = sorted(choices)
+    return s
+
+
+def boolean(**extra: Any) -> Schema:
+    return {"type": "boolean", **extra}
+
+
+def array(items: Schema, min_items: int | None = None, max_items: int | None = None, **extra: Any) -> Schema:
+    s: Schema = {"type": "array", "items": items, **extra}
+    if min_items is not None:
+        s["minItems"] = min_items
+    if max_items is not None:
+        s["maxItems"] = max_items
+    return s
+
+
+def counts(kinds: Iterable[str], lo: int = 0, hi: int | None = None, **extra: Any) -> Schema:
+    """An object of non-negative counts by kind, e.g. {"wood": 2, "brick": 1}."""
+    return {
+        "type": "object",
+        "properties": {k: integer(lo, hi) for k in kinds},
+        "additionalProperties": False,
+        **extra,
+    }
+
+
+def obj(properties: Mapping[str, Schema], required: Iterable[str] = (), **extra: Any) -> Schema:
+    return {
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(required),
+        "additionalProperties": False,
+        **extra,
+    }
+
+
+# --- validating a value against a field schema (the subset the constructors produce) -----
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "null": lambda v: v is None,
+}
+
+
+def _type_name(t: str | list[str]) -> str:
+    names = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "true or false",
+             "object": "an object", "array": "a list", "null": "null"}
+    if isinstance(t, list):
+        return " or ".join(names.get(x, x) for x in t)
+    return names.get(t, t)
+
+
+def validate_value(schema: Schema, value: Any, where: str) -> None:
+    """Raise InvalidAction naming `where` when `value` does not fit `schema`.
+
+    Supports type, enum, const, minimum/maximum, minLength/maxLength, items,
+    minItems/maxItems, uniqueItems, properties/required/additionalProperties,
+    and anyOf/oneOf of such schemas.
+    """
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            for alt in schema[key]:
+                try:
+                    validate_value(alt, value, where)
+                    break
+                except InvalidAction:
+                    continue
+            else:
+                raise InvalidAction(f"{where} does not fit any allowed form")
+    t = schema.get("type")
+    if t is not None:
+        ok = any(_TYPES[x](value) for x in t) if isinstance(t, list) else _TYPES[t](value)
+        if not ok:
+            raise InvalidAction(f"{where} must be {_type_name(t)}")
+    if "const" in schema and value != schema["const"]:
+        raise InvalidAction(f"{where} must be {schema['const']!r}")
+    if "enum" in schema and value not in schema["enum"]:
+        raise InvalidAction(f"{where} must be one of {', '.join(map(str, schema['enum']))}")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            raise InvalidAction(f"{where} must be at least {schema['minimum']}")
+        if "maximum" in schema and value > schema["maximum"]:
+            raise InvalidAction(f"{where} must be at most {schema['maximum']}")
+    elif isinstance(value, str):
+        if "minLength" in schema and len(value) < schema["minLength"]:
+            raise InvalidAction(f"{where} must have at least {schema['minLength']} characters")
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            raise InvalidAction(f"{where} must have at most {schema['maxLength']} characters")
+    elif isinstance(value, list):
+        if "minItems" in schema and len(value) < schema["minItems"]:
+            raise InvalidAction(f"{where} must have at least {schema['minItems']} item(s)")
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            raise InvalidAction(f"{where} must have at most {schema['maxItems']} item(s)")
+        if schema.get("uniqueItems") and len({repr(v) for v in value}) != len(value):
+            raise InvalidAction(f"{where} must not repeat an item")
+        items = schema.get("items")
+        if items is not None:
+            for i, v in enumerate(value):
+                validate_value(items, v, f"{where}[{i}]")
+    elif isinstance(value, dict):
+        props = schema.get("properties", {})
+        for k in schema.get("required", ()):
+            if k not in value:
+                raise InvalidAction(f"{where} needs {k!r}")
+        extra = schema.get("additionalProperties", True)
+        for k, v in value.items():
+            if k in props:
+                validate_value(props[k], v, f"{where}.{k}")
+            elif extra is False:
+                allowed = ", ".join(props) or "none"
+                raise InvalidAction(f"{where} has unknown key {k!r} (allowed: {allowed})")
+            elif isinstance(extra, dict):
+                validate_value(extra, v, f"{where}.{k}")
+
+
+# --- declarations ---------------------------------------------------------------------------
+Check = Callable[[State, int, Action], Any]
+Resolve = Callable[[State, int, Action, Any, random.Random], list[Event]]
+Lister = Callable[[State, int], Iterable[Action]]
+
+
+def _no_check(state: State, seat: int, action: Action) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Move:
+    """One kind of action, declared once.
+
+    - `type`: the action's `"type"`, the rulebook's verb (`place_worker`, `launch`).
+    - `fields`: JSON Schema of each field besides `type`; all required unless named
+      in `optional`.
+    - `phases`: the phases in which the move may be made (None: any phase).
+    - `check(state, seat, action) -> ctx`: the rules' legality test. Raises
+      `IllegalAction` with the reason a player reads; may return a context object
+      (what it computed on the way) that `resolve` receives.
+    - `resolve(state, seat, action, ctx, rng) -> events`: what the move does.
+    - `options(state, seat)`: every legal instance, exactly; or instead
+      `candidates(state, seat)`: instances that `check` then filters.
+    - `rule`: where the rulebook says it (page/section), shown in docs and schemas.
+    """
+
+    type: str
+    resolve: Resolve
+    fields: Mapping[str, Schema] = field(default_factory=dict)
+    optional: frozenset[str] = frozenset()
+    phases: frozenset[str] | None = None
+    check: Check = _no_check
+    options: Lister | None = None
+    candidates: Lister | None = None
+    rule: str = ""
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if self.phases is not None and not isinstance(self.phases, frozenset):
+            object.__setattr__(self, "phases", frozenset(self.phases))
+        if not isinstance(self.optional, frozenset):
+            object.__setattr__(self, "optional", frozenset(self.optional))
+        if (self.options is None) == (self.candidates is None):
+            raise TypeError(f"move {self.type!r}: give exactly one of options= or candidates=")
+
+    def schema(self) -> Schema:
+        desc = " ".join(x for x in (self.doc, f"({self.rule})" if self.rule else "") if x)
+        s: Schema = {
+            "type": "object",
+            "title": self.type,
+            "properties": {"type": {"const": self.type}, **{k: dict(v) for k, v in self.fields.items()}},
+            "required": ["type", *[k for k in self.fields if k not in self.optional]],
+            "additionalProperties": False,
+        }
+        if desc:
+            s["description"] = desc
+        return s
+
+    def validate_shape(self, action: Action) -> None:
+        for k in self.fields:
+            if k not in action and k not in self.optional:
+                missing = [f for f in self.fields if f not in action and f not in self.optional]
+                raise InvalidAction(
+                    f"{self.type}: missing field(s) {', '.join(map(repr, missing))}; "
+                    f"expected {', '.join(self.fields)}"
+                )
+        for k, v in action.items():
+            if k == "type":
+                continue
+            spec = self.fields.get(k)
+            if spec is None:
+                raise InvalidAction(
+                    f"{self.type}: unknown field {k!r}; expected {', '.join(self.fields) or 'no other field'}"
+                )
+            validate_value(spec, v, f"{self.type}: field {k!r}")
+
+    def legal(self, state: State, seat: int) -> list[Action]:
+        if self.options is not None:
+            return list(self.options(state, seat))
+        out = []
+        for a in self.candidates(state, seat):  # type: ignore[misc]
+            try:
+                self.check(state, seat, a)
+            except IllegalAction:
+                continue
+            out.append(a)
+        return out
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase (or step) of the game, declared once.
+
+    - `to_act(state)`: the seats that must decide now (empty while the game runs an
+      automatic step, or once it is over).
+    - `auto(state, rng) -> events | None`: what happens without a decision (on
+      entering the phase, at its end, dealing, scoring, automa turns). Returning
+      events advances the game; None (or []) means a decision is awaited.
+    - `rule`, `doc`: rulebook reference and a line for the docs.
+    """
+
+    name: str
+    to_act: Callable[[State], Iterable[int]]
+    auto: Callable[[State, random.Random], list[Event] | None] | None = None
+    rule: str = ""
+    doc: str = ""
+
+
+class RulesEngine(Engine):
+    """An engine whose rules are the tables `moves`, `phases` and `on` (event handlers).
+
+    Subclasses set:
+    - `moves`: tuple of `Move`;
+    - `phases`: tuple of `Phase`;
+    - `on`: mapping event type → handler(state, event) returning the new state
+      (or None when it mutated `state` in place); the start event's handler gets
+      `state=None`;
+    - `event_fields` (optional): mapping event type → {field: schema} for the event
+      schema; event types absent from it are published with their type only;
+    - `view_schema`: JSON Schema of `view()`;
+    - `phase_of(state)` if the phase is not `state["phase"]`.
+    """
+
+    moves: tuple[Move, ...] = ()
+    phases: tuple[Phase, ...] = ()
+    on: Mapping[str, Callable[[State, Event], State | None]] = {}
+    event_fields: Mapping[str, Mapping[str, Schema]] = {}
+    # Safety bound of automatic steps after one decision.
+    max_auto_steps: int = 100_000
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        cls._build_tables()
+
+    @classmethod
+    def _build_tables(cls) -> None:
+        cls._move_by_type = {}
+        for m in cls.moves:
+            if m.type in cls._move_by_type:
+                raise TypeError(f"{cls.__name__}: move {m.type!r} declared twice")
+            cls._move_by_type[m.type] = m
+        cls._phase_by_name = {}
+        for p in cls.phases:
+            if p.name in cls._phase_by_name:
+                raise TypeError(f"{cls.__name__}: phase {p.name!r} declared twice")
+            cls._phase_by_name[p.name] = p
+        for m in cls.moves:
+            for ph in m.phases or ():
+                if ph not in cls._phase_by_name:
+                    raise TypeError(f"{cls.__name__}: move {m.type!r} names unknown phase {ph!r}")
+        cls._moves_in_phase = {
+            p.name: tuple(m for m in cls.moves if m.phases is None or p.name in m.phases) for p in cls.phases
+        }
+        cls._has_auto = any(p.auto is not None for p in cls.phases)
+        if cls.moves:
+            cls.action_schema = {
+                "$schema": JSON_SCHEMA_DIALECT,
+                "title": f"{cls.name} action",
+                "oneOf": [m.schema() for m in cls.moves],
+            }
+        if cls.on:
+            cls.event_schema = {
+                "$schema": JSON_SCHEMA_DIALECT,
+                "title": f"{cls.name} event",
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "title": t,
+                        "properties": {"type": {"const": t}, **dict(cls.event_fields.get(t, {}))},
+                        "required": ["type", *cls.event_fields.get(t, {})],
+                    }
+                    for t in cls.on
+                ],
+            }
+
+    # --- the tables' interpreters -------------------------------------------------------------
+    def phase_of(self, state: State) -> str:
+        return state["phase"]
+
+    def phase(self, state: State) -> Phase:
+        return self._phase_by_name[self.phase_of(state)]
+
+    def move(self, action: Any) -> Move:
+        """The move an action names, its shape checked (InvalidAction otherwise)."""
+        if not isinstance(action, dict):
+            raise InvalidAction("an action must be a JSON object")
+        t = action.get("type")
+        if not isinstance(t, str):
+            raise InvalidAction('an action needs a string "type"')
+        m = self._move_by_type.get(t)
+        if m is None:
+            raise InvalidAction(f"unknown action type {t!r}; expected one of {sorted(self._move_by_type)}")
+        m.validate_shape(action)
+        return m
+
+    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+        m = self.move(action)
+        phase = self.phase_of(state)
+        if m.phases is not None and phase not in m.phases:
+            raise IllegalAction(f"{m.type} is not possible now ({self.describe_phase(state)})")
+        ctx = m.check(state, seat, action)
+        events = list(m.resolve(state, seat, action, ctx, rng))
+        return self.settle(state, events, rng)
+
+    def settle(self, state: State, events: list[Event], rng: random.Random) -> list[Event]:
+        """`events` followed by the automatic steps they set off, until a decision is
+        awaited or the game is over. `state` is not mutated."""
+        if not self._has_auto:
+            return events
+        s = clone(state)
+        for e in events:
+            s = self.evolve(s, e)
+        for _ in range(self.max_auto_steps):
+            if self.outcome(s) is not None:
+                return events
+            auto = self._phase_by_name[self.phase_of(s)].auto
+            more = auto(s, rng) if auto is not None else None
+            if not more:
+                return events
+            for e in more:
+                s = self.evolve(s, e)
+            events.extend(more)
+        raise RuntimeError(f"{self.name}: automatic steps did not stop after {self.max_auto_steps}")
+
+    def describe_phase(self, state: State) -> str:
+        p = self.phase(state)
+        return p.doc or f"phase {p.name}"
+
+    def to_act(self, state: State) -> set[int]:
+        return set(self.phase(state).to_act(state))
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        out: list[Action] = []
+        for m in self._moves_in_phase[self.phase_of(state)]:
+            out.extend(m.legal(state, seat))
+        return out
+
+    def evolve(self, state: State, event: Event) -> State:
+        new = self.on[event["type"]](state, event)
+        return state if new is None else new
+
+    def rules_table(self) -> list[dict[str, Any]]:
+        """The declarations as rows (for docs): moves then phases, with their references."""
+        rows = [{"kind": "move", "name": m.type, "phases": sorted(m.phases or ()), "rule": m.rule, "doc": m.doc}
+                for m in self.moves]
+        rows += [{"kind": "phase", "name": p.name, "rule": p.rule, "doc": p.doc} for p in self.phases]
+        return rows
