@@ -17,6 +17,9 @@ from typing import Any
 from google.api import field_behavior_pb2
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 
+import engines
+from server.app.replies import engine_reply
+
 from .edge import HANDLERS
 from .rpcs import Rpc, comments, rpcs
 from .status import STATUS
@@ -60,6 +63,29 @@ SSE_DESCRIPTION = (
 )
 
 
+# Struct fields that carry a game payload: typed by the engines' published JSON Schemas
+# (GET /v1/engines/{name}), gathered here as Any<Kind> = anyOf over the engines.
+_PAYLOADS = {
+    "tablero.v1.SubmitActionRequest.action": "Action",
+    "tablero.v1.ListLegalActionsResponse.actions": "Action",
+    "tablero.v1.Game.view": "View",
+    "tablero.v1.GameEvent.event": "Event",
+    "tablero.v1.WatchGameResponse.event": "Event",
+}
+
+
+def _payload_schemas() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for kind in ("Action", "View", "Event"):
+        refs = []
+        for name in engines.names():
+            out[f"{name}.{kind}"] = engine_reply(engines.get(name))[f"{kind.lower()}Schema"]
+            refs.append(_ref(f"{name}.{kind}"))
+        out[f"Any{kind}"] = {"anyOf": refs, "description": f"a game {kind.lower()} of one of the engines "
+                                                           f"(each engine's {kind.lower()}Schema)"}
+    return out
+
+
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
@@ -91,6 +117,8 @@ class _Schemas:
             return _describe({"type": "object", "additionalProperties": value}, f.full_name)
         if f.type == FieldDescriptor.TYPE_ENUM:
             one = self.enum(f.enum_type)
+        elif f.full_name in _PAYLOADS:
+            one = _ref("Any" + _PAYLOADS[f.full_name])
         elif f.type == FieldDescriptor.TYPE_MESSAGE:
             one = _WELL_KNOWN.get(f.message_type.full_name) or self.message(f.message_type, output)
         else:
@@ -208,7 +236,7 @@ def _api_document() -> dict[str, Any]:
                                 "eventSchema: JSON Schema 2020-12)."},
         "paths": paths,
         "components": {
-            "schemas": {**schemas.out, **_controls(schemas)},
+            "schemas": {**schemas.out, **_controls(schemas), **_payload_schemas()},
             "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer",
                                               "description": "a seat token from CreateGame or JoinGame"}},
             "responses": _error_responses(codes),

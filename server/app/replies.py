@@ -13,15 +13,14 @@ SEAT_KINDS = {"human": "SEAT_KIND_HUMAN", "open": "SEAT_KIND_OPEN", "bot": "SEAT
 
 
 def engine_reply(e: Engine) -> dict[str, Any]:
-    # The schemas come from engines.core (issue 12); until every engine has them, an engine
-    # without one answers the schema every JSON object satisfies.
+    # An engine that publishes no schema yet answers the one every JSON object satisfies.
     anything = {"type": "object"}
     return {
         "name": e.name, "title": e.title, "minSeats": e.min_seats, "maxSeats": e.max_seats,
         "optionsSchema": e.options_schema, "version": e.version,
-        "actionSchema": getattr(e, "action_schema", None) or anything,
-        "viewSchema": getattr(e, "view_schema", None) or anything,
-        "eventSchema": getattr(e, "event_schema", None) or anything,
+        "actionSchema": e.action_schema or anything,
+        "viewSchema": e.view_schema or anything,
+        "eventSchema": e.event_schema or anything,
     }
 
 
