@@ -97,3 +97,18 @@ async def test_an_outage_while_checking_a_request_id_is_unavailable_not_internal
         await games.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 4}, request_id="r1"))
     ok = await games.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 4}))
     assert ok["game"]["version"] == 2
+
+
+async def test_the_web_client_folder_is_served_at_the_root_after_the_api(tmp_path):
+    from server.http.app import build_app
+
+    (tmp_path / "index.html").write_text("<!doctype html><title>Tablero</title>")
+    (tmp_path / "app.js").write_text("console.log('hi')")
+    app = build_app(api=None, lifecycle=None, web=tmp_path)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://web.test") as c:
+        assert (await c.get("/")).text.startswith("<!doctype html>")
+        assert (await c.get("/app.js")).headers["content-type"].startswith("text/javascript")
+        missing = await c.get("/v1/nowhere")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "NOT_FOUND"
+        assert (await c.get("/healthz")).json() == {"status": "ok"}
+        assert (await c.delete("/v1/games/abc")).status_code == 405
