@@ -22,6 +22,7 @@ from server import metrics
 from server.auth import TokenSigner
 from server.errors import (
     Aborted,
+    AppError,
     FailedPrecondition,
     InvalidArgument,
     NotFound,
@@ -45,22 +46,20 @@ def _rng() -> random.Random:
     return random.Random(secrets.randbits(64))
 
 
+# tablero_actions results of refused actions, most specific first.
+_REFUSALS = ((StaleVersion, "stale"), (Aborted, "conflict"), (InvalidArgument, "invalid"),
+             (FailedPrecondition, "illegal"))
+
+
 @contextlib.contextmanager
 def _count_action(engine: str) -> Iterator[None]:
     """tablero_actions by result: ok, stale, invalid, illegal, conflict."""
     try:
         yield
-    except StaleVersion:
-        metrics.ACTIONS.labels(engine, "stale").inc()
-        raise
-    except Aborted:
-        metrics.ACTIONS.labels(engine, "conflict").inc()
-        raise
-    except InvalidArgument:
-        metrics.ACTIONS.labels(engine, "invalid").inc()
-        raise
-    except FailedPrecondition:
-        metrics.ACTIONS.labels(engine, "illegal").inc()
+    except AppError as e:
+        label = next((label for cls, label in _REFUSALS if isinstance(e, cls)), None)
+        if label is not None:
+            metrics.ACTIONS.labels(engine, label).inc()
         raise
     metrics.ACTIONS.labels(engine, "ok").inc()
 

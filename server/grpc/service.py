@@ -9,6 +9,7 @@ edge → encode); auth and observation are one grpc.aio interceptor over the sam
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -107,36 +108,33 @@ class Observe(grpc.aio.ServerInterceptor):
             inner = handler.unary_unary
 
             async def unary(request, context):
-                call = observe.Call("grpc", authorization=auth, rpc=rpc)
-                observe.begin(call)
-                try:
+                async with _observed(rpc, auth, context):
                     return await inner(request, context)
-                except asyncio.CancelledError:
-                    call.code = "CANCELLED"
-                    raise
-                except Exception as e:
-                    await _abort(call, context, e)
-                finally:
-                    call.finish()
 
             return handler._replace(unary_unary=unary)
         inner_stream = handler.unary_stream
 
         async def stream(request, context):
-            call = observe.Call("grpc", authorization=auth, rpc=rpc)
-            observe.begin(call)
-            try:
+            async with _observed(rpc, auth, context):
                 async for message in inner_stream(request, context):
                     yield message
-            except asyncio.CancelledError:
-                call.code = "CANCELLED"
-                raise
-            except Exception as e:
-                await _abort(call, context, e)
-            finally:
-                call.finish()
 
         return handler._replace(unary_stream=stream)
+
+
+@contextlib.asynccontextmanager
+async def _observed(rpc: str, authorization: str | None, context) -> AsyncIterator[observe.Call]:
+    call = observe.Call("grpc", authorization=authorization, rpc=rpc)
+    observe.begin(call)
+    try:
+        yield call
+    except asyncio.CancelledError:
+        call.code = "CANCELLED"
+        raise
+    except Exception as e:
+        await _abort(call, context, e)
+    finally:
+        call.finish()
 
 
 async def _abort(call: observe.Call, context, e: Exception) -> None:
