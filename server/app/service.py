@@ -192,9 +192,6 @@ class GameService:
         return {"game": game_reply(done.game, c.seat)}
 
     # --- helpers -------------------------------------------------------------------------
-    def seat_of(self, token: str | None, game_id: str) -> int | None:
-        return None if token is None else self.signer.verify(token, game_id)
-
     @staticmethod
     def _engine(name: str) -> Engine:
         if not name:
