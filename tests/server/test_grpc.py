@@ -178,3 +178,12 @@ def test_a_cancelled_grpc_watch_ends_on_the_server(stub, http):
     while _watch_gauge(http) != base and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _watch_gauge(http) == base
+
+
+def test_get_engine_over_grpc_and_its_metrics(stub, http):
+    e = stub.GetEngine(pb.GetEngineRequest(name="goofspiel")).engine
+    assert e.name == "goofspiel" and json_format.MessageToDict(e.action_schema)["oneOf"]
+    assert code_of(lambda: stub.GetEngine(pb.GetEngineRequest(name="nope"))) == grpc.StatusCode.NOT_FOUND
+    text = http.get("/metrics").text
+    assert 'tablero_rpc_requests_total{code="OK",method="GetEngine",transport="grpc"}' in text
+    assert 'tablero_rpc_requests_total{code="NOT_FOUND",method="GetEngine",transport="grpc"}' in text
