@@ -95,9 +95,12 @@ def test_each_operation_lists_only_the_errors_it_can_answer():
     assert {"401", "403", "404", "409"} <= set(paths["/v1/games/{gameId}/actions"]["post"]["responses"])
 
 
-def test_openapi_document_is_served(http):
+def test_openapi_document_is_served_and_valid(http):
+    from openapi_spec_validator import validate
+
     doc = http.get("/openapi.json").json()
     assert doc == openapi_document(OPS)
+    validate(doc)  # OpenAPI 3.1, checked by openapi-spec-validator
     assert doc["openapi"].startswith("3.1") and doc["paths"]
     for ops in doc["paths"].values():
         for op in ops.values():
