@@ -89,11 +89,11 @@ class Api:
         if wire.get("gameId"):
             call.fields["game_id"] = wire["gameId"]
         out = await handler.run(self.games, wire, seat)
-        if isinstance(out, dict):
-            if "seat" in out and rpc == "JoinGame":
-                call.fields["seat"] = out["seat"]
-            if "game" in out and rpc == "CreateGame":
-                call.fields["game_id"] = out["game"]["id"]
+        # The log line names the game a create made and the seat a join took.
+        if rpc == "CreateGame":
+            call.fields["game_id"] = out["game"]["id"]
+        elif rpc == "JoinGame":
+            call.fields["seat"] = out["seat"]
         return out
 
     async def unary(self, rpc: str, wire: Wire) -> dict[str, Any]:
