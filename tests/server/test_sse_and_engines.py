@@ -99,6 +99,27 @@ async def test_an_outage_while_checking_a_request_id_is_unavailable_not_internal
     assert ok["game"]["version"] == 2
 
 
+class _RequestTableDropsLater(SQLiteStore):
+    """The idempotency table answers once, then the connection drops."""
+
+    calls = 0
+
+    async def request_version(self, game_id, request_id):
+        self.calls += 1
+        if self.calls > 1:
+            raise StoreError("connection lost")
+        return await super().request_version(game_id, request_id)
+
+
+async def test_an_outage_on_the_second_request_id_check_after_a_refusal_is_unavailable():
+    """A refused action re-checks its request id (a concurrent retry may have been applied):
+    that look-up is a timed store call too."""
+    games = GameService(_RequestTableDropsLater(), TokenSigner("s"))
+    gid = (await games.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
+    with pytest.raises(Unavailable):
+        await games.submit_action(cmd.SubmitAction(gid, 1, {"type": "place", "cell": 4}, request_id="r1"))
+
+
 async def test_the_web_client_folder_is_served_at_the_root_after_the_api(tmp_path):
     from server.http.app import build_app
 
