@@ -74,3 +74,68 @@ class ClockRecord:
     def next_due(self, move_seconds: int) -> float | None:
         d = self.deadlines(move_seconds)
         return min(d.values()) if d else None
+
+
+# --- where the records live -------------------------------------------------------------------
+class MemoryClocks:
+    """Clock records and the schedule of when each clocked game may next be due."""
+
+    def __init__(self) -> None:
+        self._records: dict[str, dict[str, Any]] = {}
+        self._due: dict[str, float] = {}
+
+    async def get(self, game_id: str) -> ClockRecord | None:
+        return ClockRecord.from_json(self._records.get(game_id))
+
+    async def put(self, game_id: str, record: ClockRecord, next_due: float | None) -> None:
+        self._records[game_id] = record.to_json()
+        if next_due is None:
+            self._due.pop(game_id, None)
+        else:
+            self._due[game_id] = next_due
+
+    async def due(self, now: float, limit: int = 100) -> list[str]:
+        return [g for g, t in sorted(self._due.items(), key=lambda kv: kv[1]) if t <= now][:limit]
+
+    async def remove(self, game_id: str) -> None:
+        self._records.pop(game_id, None)
+        self._due.pop(game_id, None)
+
+
+class RedisClocks:
+    """`tablero:clocks` (sorted set: game id by when it may next be due) and
+    `tablero:{<game>}:clock` (the record, JSON). A schedule that is early is harmless
+    (the sweeper finds nothing due and reschedules); it is never late, because a
+    move only ever moves deadlines later."""
+
+    _SCHEDULE = "tablero:clocks"
+
+    def __init__(self, client) -> None:
+        self._r = client
+
+    @staticmethod
+    def _key(game_id: str) -> str:
+        return f"tablero:{{{game_id}}}:clock"
+
+    async def get(self, game_id: str) -> ClockRecord | None:
+        import json
+
+        raw = await self._r.get(self._key(game_id))
+        return None if raw is None else ClockRecord.from_json(json.loads(raw))
+
+    async def put(self, game_id: str, record: ClockRecord, next_due: float | None) -> None:
+        import json
+
+        await self._r.set(self._key(game_id), json.dumps(record.to_json()))
+        if next_due is None:
+            await self._r.zrem(self._SCHEDULE, game_id)
+        else:
+            await self._r.zadd(self._SCHEDULE, {game_id: next_due})
+
+    async def due(self, now: float, limit: int = 100) -> list[str]:
+        ids = await self._r.zrangebyscore(self._SCHEDULE, "-inf", now, start=0, num=limit)
+        return [g.decode() if isinstance(g, bytes) else g for g in ids]
+
+    async def remove(self, game_id: str) -> None:
+        await self._r.delete(self._key(game_id))
+        await self._r.zrem(self._SCHEDULE, game_id)

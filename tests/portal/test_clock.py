@@ -34,3 +34,32 @@ def test_bad_clocks_are_refused(bad):
 
 def test_clock_defaults_to_bot():
     assert parse_clock({"moveSeconds": 60}) == {"moveSeconds": 60, "onTimeout": "bot"}
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def clocks(request):
+    from server.portal.clock import MemoryClocks, RedisClocks
+
+    if request.param == "memory":
+        yield MemoryClocks()
+    else:
+        import redis.asyncio as aioredis
+
+        from tests.redis_server import RedisServer
+
+        with RedisServer() as server:
+            client = aioredis.Redis.from_url(server.url)
+            yield RedisClocks(client)
+            await client.aclose()
+
+
+async def test_the_schedule_lists_games_whose_clock_may_be_due(clocks):
+    r = ClockRecord(1).advance(1, {0}, now=100.0)
+    await clocks.put("g1", r, r.next_due(30))
+    await clocks.put("g2", r, 500.0)
+    assert await clocks.due(129.0) == [] and await clocks.due(130.0) == ["g1"]
+    assert (await clocks.get("g1")).since == {0: 100.0}
+    await clocks.put("g1", r, None)  # the game is over: nothing to schedule
+    assert await clocks.due(1000.0) == ["g2"]
+    await clocks.remove("g2")
+    assert await clocks.due(1000.0) == [] and await clocks.get("g2") is None
