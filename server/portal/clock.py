@@ -139,3 +139,47 @@ class RedisClocks:
     async def remove(self, game_id: str) -> None:
         await self._r.delete(self._key(game_id))
         await self._r.zrem(self._SCHEDULE, game_id)
+
+
+class SQLiteClocks(MemoryClocks):
+    """Beside the embedded store's file, so every process on the file shares the schedule."""
+
+    def __init__(self, path: str) -> None:
+        import sqlite3
+        import threading
+
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._lock = threading.Lock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS clocks (game_id TEXT PRIMARY KEY, record TEXT NOT NULL, due REAL)")
+
+    def _run(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    async def get(self, game_id: str) -> ClockRecord | None:
+        import asyncio
+        import json
+
+        rows = await asyncio.to_thread(self._run, "SELECT record FROM clocks WHERE game_id = ?", (game_id,))
+        return ClockRecord.from_json(json.loads(rows[0][0])) if rows else None
+
+    async def put(self, game_id: str, record: ClockRecord, next_due: float | None) -> None:
+        import asyncio
+        import json
+
+        await asyncio.to_thread(self._run, "INSERT OR REPLACE INTO clocks VALUES (?, ?, ?)",
+                                (game_id, json.dumps(record.to_json()), next_due))
+
+    async def due(self, now: float, limit: int = 100) -> list[str]:
+        import asyncio
+
+        rows = await asyncio.to_thread(
+            self._run, "SELECT game_id FROM clocks WHERE due IS NOT NULL AND due <= ? ORDER BY due LIMIT ?", (now, limit)
+        )
+        return [r[0] for r in rows]
+
+    async def remove(self, game_id: str) -> None:
+        import asyncio
+
+        await asyncio.to_thread(self._run, "DELETE FROM clocks WHERE game_id = ?", (game_id,))

@@ -36,12 +36,14 @@ def test_clock_defaults_to_bot():
     assert parse_clock({"moveSeconds": 60}) == {"moveSeconds": 60, "onTimeout": "bot"}
 
 
-@pytest.fixture(params=["memory", "redis"])
-async def clocks(request):
-    from server.portal.clock import MemoryClocks, RedisClocks
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+async def clocks(request, tmp_path):
+    from server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
 
     if request.param == "memory":
         yield MemoryClocks()
+    elif request.param == "sqlite":
+        yield SQLiteClocks(str(tmp_path / "c.db"))
     else:
         import redis.asyncio as aioredis
 
