@@ -52,6 +52,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from server.store import push
 from server.store.base import (
     AppendResult,
     Conflict,
@@ -62,7 +63,6 @@ from server.store.base import (
     GameExists,
     GameNotFound,
     HistoryRewritten,
-    Reset,
     StoreError,
     Trimmed,
 )
@@ -71,8 +71,7 @@ from server.store.ids import check_game_id
 T = TypeVar("T")
 log = logging.getLogger("tablero.store.redis")
 
-# Events are read in pages of this size while catching up in watch() and in a feed.
-_WATCH_PAGE = 500
+_WATCH_PAGE = push.PAGE
 
 _CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 
@@ -746,52 +745,16 @@ class RedisStore(EventStore):
         self, game_id: str, after_version: int, *, after_hash: str | None = None, resets: bool = False
     ) -> AsyncIterator[Any]:
         start = await self.head(game_id)  # GameNotFound for an unknown game, before any waiting
-        last, last_hash = max(after_version, 0), after_hash
-        watcher = _Watcher()
+        watcher = push.Watcher()
         # Join the game's feed first, then read: whatever is appended after the read reaches us
         # through the feed, and what both deliver is skipped by version.
         feed = self._hub.join(game_id, watcher, start)
         try:
-            catch_up = True
-            while True:
-                watcher.wakeup.clear()
-                if watcher.error is not None:
-                    raise watcher.error
-                if watcher.rewritten is not None:
-                    valid, watcher.rewritten = watcher.rewritten, None
-                    if last > valid:
-                        if not resets:
-                            raise HistoryRewritten(game_id, valid + 1, feed.last)
-                        last, last_hash, catch_up = valid, None, True
-                        watcher.buffer.clear()
-                        yield Reset(valid)
-                        continue
-                if watcher.overflow:
-                    watcher.overflow, catch_up = False, True
-                    watcher.buffer.clear()
-                while not catch_up and watcher.buffer:
-                    version, hash_, text = watcher.buffer.popleft()
-                    if version == last + 1:
-                        last, last_hash = version, hash_
-                        yield version, json.loads(text)  # parsed per watcher: no two share an event dict
-                    elif version > last + 1:  # pushed before we caught up: read the gap
-                        catch_up = True
-                if catch_up:
-                    # From `last` itself (when there is one): its hash tells whether the history
-                    # we were given is still the store's.
-                    page = await self._entries(game_id, last if last > 0 else 1, _WATCH_PAGE + 1)
-                    if last > 0:
-                        if not page or page[0][0] != last or (last_hash and page[0][1] and page[0][1] != last_hash):
-                            valid = await self._hub.divergence(feed, last)
-                            watcher.rewritten = min(valid, last - 1)
-                            continue
-                        page = page[1:]
-                    for version, hash_, text in page:
-                        last, last_hash = version, hash_
-                        yield version, json.loads(text)
-                    catch_up = len(page) >= _WATCH_PAGE
-                    continue
-                await watcher.wakeup.wait()
+            async for item in push.watch_loop(
+                game_id, after_version, after_hash, resets, feed, watcher,
+                lambda first, limit: self._entries(game_id, first, limit),
+            ):
+                yield item
         finally:
             self._hub.leave(game_id, watcher)
 
@@ -824,52 +787,10 @@ class RedisStore(EventStore):
         await self._reads.client.aclose()
 
 
-class _Watcher:
-    """What the feed hands to one watch() iteration: a bounded buffer and a wake-up."""
-
-    # A watcher that falls this far behind drops its buffer and re-reads from the store.
-    MAX_BUFFER = 1000
-
-    def __init__(self) -> None:
-        self.buffer: collections.deque[tuple[int, str, bytes | str]] = collections.deque()  # (version, hash, JSON)
-        self.wakeup = asyncio.Event()
-        self.overflow = False
-        self.error: StoreError | None = None
-        self.rewritten: int | None = None  # set: events after this version were rewritten
-
-    def push(self, batch: list[tuple[int, str, bytes | str]]) -> None:
-        if self.overflow or len(self.buffer) + len(batch) > self.MAX_BUFFER:
-            self.overflow = True
-            self.buffer.clear()
-        else:
-            self.buffer.extend(batch)
-        self.wakeup.set()
-
-    def reset(self, valid: int) -> None:
-        self.rewritten = valid if self.rewritten is None else min(self.rewritten, valid)
-        self.buffer.clear()
-        self.wakeup.set()
-
-    def fail(self, error: StoreError) -> None:
-        self.error = error
-        self.wakeup.set()
-
-
-class _Feed:
-    """The watchers of one game in this process, and where the feed has got to."""
-
-    RING = 64  # (version, hash) pairs remembered to find where a rewritten history diverged
-
+class _Feed(push.Feed):
     def __init__(self, game_id: str, start: AppendResult) -> None:
-        self.game_id = game_id
+        super().__init__(game_id, start.version, start.hash)
         self.channel = channel_of(game_id)
-        self.last, self.last_hash = start.version, start.hash
-        self.ring: collections.deque[tuple[int, str]] = collections.deque(maxlen=self.RING)
-        self.ring.append((start.version, start.hash))
-        self.watchers: set[_Watcher] = set()
-        self.fetching = False
-        self.again = False
-        self.failing_since: float | None = None
 
 
 class _Hub:
@@ -895,7 +816,7 @@ class _Hub:
 
     # -- watchers ------------------------------------------------------------------------
 
-    def join(self, game_id: str, watcher: _Watcher, start: AppendResult) -> _Feed:
+    def join(self, game_id: str, watcher: push.Watcher, start: AppendResult) -> _Feed:
         feed = self.feeds.get(game_id)
         if feed is None:
             feed = self.feeds[game_id] = _Feed(game_id, start)
@@ -907,7 +828,7 @@ class _Hub:
             self.sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="tablero-redis-sweep")
         return feed
 
-    def leave(self, game_id: str, watcher: _Watcher) -> None:
+    def leave(self, game_id: str, watcher: push.Watcher) -> None:
         feed = self.feeds.get(game_id)
         if feed is None or watcher not in feed.watchers:
             return
@@ -1004,24 +925,15 @@ class _Hub:
                             watcher.fail(e)
                     return  # the next sweep tries again
                 feed.failing_since = None
+                if feed.rewritten_at(page):
+                    valid = await self.divergence(feed, feed.last)
+                    head = await self.store.head(feed.game_id)
+                    log.warning("game %s: history rewritten after version %d", feed.game_id, valid)
+                    feed.restart(valid, head.version, head.hash)
+                    continue
                 if feed.last > 0:
-                    first = page[0] if page else None
-                    if first is None or first[0] != feed.last or (feed.last_hash and first[1] and first[1] != feed.last_hash):
-                        valid = await self.divergence(feed, feed.last)
-                        head = await self.store.head(feed.game_id)
-                        log.warning("game %s: history rewritten after version %d", feed.game_id, valid)
-                        feed.last, feed.last_hash = head.version, head.hash
-                        feed.ring.clear()
-                        feed.ring.append((head.version, head.hash))
-                        for watcher in list(feed.watchers):
-                            watcher.reset(valid)
-                        continue
                     page = page[1:]
-                if page:
-                    feed.last, feed.last_hash = page[-1][0], page[-1][1]
-                    feed.ring.extend((v, h) for v, h, _ in page)
-                    for watcher in list(feed.watchers):
-                        watcher.push(page)
+                feed.deliver(page)
                 if not feed.again and len(page) < _WATCH_PAGE:
                     return
         except StoreError:
@@ -1030,21 +942,7 @@ class _Hub:
             feed.fetching = False
 
     async def divergence(self, feed: _Feed, upto: int) -> int:
-        """The newest version <= `upto` whose hash the feed remembers and the store still
-        has the same: everything after it may have been rewritten (0 when none is known)."""
-        known = [(v, h) for v, h in feed.ring if v <= upto and v > 0]
-        if not known:
-            return 0
-        try:
-            stored = {v: h for v, h, _ in await self.store._entries(feed.game_id, known[0][0], upto - known[0][0] + 1)}
-        except StoreError:
-            return 0
-        valid = 0
-        for v, h in known:
-            if stored.get(v) is None or (h and stored[v] and stored[v] != h):
-                break
-            valid = v
-        return valid if valid >= known[0][0] else 0
+        return await push.divergence(feed, upto, lambda first, limit: self.store._entries(feed.game_id, first, limit))
 
     async def _sweep(self) -> None:
         while self.feeds and not self.store._closed:

@@ -40,7 +40,7 @@ class Backend:
                 channels = await store._client.execute_command("PUBSUB", "SHARDCHANNELS")  # type: ignore[attr-defined]
                 left += len(channels)
             return left
-        return sum(len(w) for w in store._waiters.values())  # type: ignore[attr-defined]
+        return sum(len(f.watchers) for f in store._feeds.values())  # type: ignore[attr-defined]
 
     async def close(self) -> None:
         for store in self.stores:

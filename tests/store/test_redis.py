@@ -252,9 +252,9 @@ async def test_a_watcher_joining_a_running_feed_gets_the_whole_history(store: Re
 async def test_a_watcher_that_falls_far_behind_still_gets_every_event_in_order(
     store: RedisStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from server.store import redis as redis_store
+    from server.store import push
 
-    monkeypatch.setattr(redis_store._Watcher, "MAX_BUFFER", 5)
+    monkeypatch.setattr(push.Watcher, "MAX_BUFFER", 5)
     g = new_id()
     await store.create(g, {}, [])
     async with aclosing(store.watch(g, 0)) as slow, aclosing(store.watch(g, 0)) as fast:

@@ -38,7 +38,7 @@ async def test_a_file_store_uses_wal_and_keeps_events_as_json_rows(file_store: S
         assert conn.execute("SELECT request_id, version FROM requests").fetchall() == [("r", 2)]
         assert conn.execute("SELECT version, state FROM snapshots").fetchall() == [(2, '{"s":1}')]
         with pytest.raises(sqlite3.IntegrityError):  # (game_id, version) is the primary key
-            conn.execute("INSERT INTO events VALUES ('g', 2, '{}')")
+            conn.execute("INSERT INTO events (game_id, version, event) VALUES ('g', 2, '{}')")
     finally:
         conn.close()
 
@@ -101,7 +101,7 @@ async def test_one_poller_serves_every_watcher_and_stops_with_the_last(file_stor
     assert got == [(2, {"type": "b"}), (2, {"type": "c"}), (2, {"type": "b"})]
     for w in watchers:
         await w.aclose()
-    assert file_store._waiters == {}
+    assert file_store._feeds == {}
     await asyncio.wait_for(poller, 1)  # it ends by itself once nobody watches
 
 
