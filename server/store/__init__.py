@@ -11,26 +11,36 @@ Example::
 from __future__ import annotations
 
 from server.store.base import (
+    AppendResult,
     Conflict,
     DuplicateRequest,
+    Entry,
     Event,
     EventStore,
     GameExists,
     GameNotFound,
+    HistoryRewritten,
+    Reset,
     StoreError,
+    Trimmed,
 )
 from server.store.sqlite import SQLiteStore
 
 __all__ = [
+    "AppendResult",
     "Conflict",
     "DuplicateRequest",
+    "Entry",
     "Event",
     "EventStore",
     "GameExists",
     "GameNotFound",
+    "HistoryRewritten",
     "RedisStore",
+    "Reset",
     "SQLiteStore",
     "StoreError",
+    "Trimmed",
     "open_store",
 ]
 
