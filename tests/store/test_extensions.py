@@ -285,3 +285,19 @@ async def test_a_resumed_watch_with_a_stale_hash_sees_the_rewrite(store: EventSt
             await anext(events)
     async with aclosing(store.watch(g, 2, after_hash=hashes([ev(1), ev(2)])[1])) as events:
         assert await take(events, 1) == [(3, ev(3))]
+
+
+async def test_open_store_passes_settings_to_the_adapter(backend: Backend) -> None:
+    from server.store import open_store
+
+    redis_url, sqlite_path = backend.open_store_args()
+    store = open_store(
+        redis_url, None if sqlite_path == ":memory:" else sqlite_path,
+        finished_ttl=7.0, write_pool_size=3, poll_interval=None,
+    )
+    backend.stores.append(store)
+    assert store.finished_ttl == 7.0  # type: ignore[attr-defined]
+    if backend.kind.startswith("redis"):
+        assert store._writes.size == 3  # type: ignore[attr-defined]
+    else:
+        assert store.poll_interval == 0.25  # type: ignore[attr-defined]  # None: the default

@@ -71,7 +71,7 @@ async def test_an_event_whose_notification_is_lost_comes_with_the_next_sweep(red
             await raw.xadd(f"tablero:{{{g}}}:events", {"e": text, "h": h2}, id="2-0")
             started = time.monotonic()
             assert await asyncio.wait_for(pending, 5) == (2, {"n": 2})
-            assert time.monotonic() - started < 1.5  # at most about one sweep interval
+            assert time.monotonic() - started < 3.0  # about one sweep interval (0.3 s), with room for a loaded CI
     finally:
         await store.close()
 
