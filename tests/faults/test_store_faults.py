@@ -295,3 +295,26 @@ async def test_a_paused_redis_costs_only_the_pause(setup: tuple[FaultyRedis, Red
         await w.stop()
     assert f.acked == GAMES * 50 and f.lost == 0 and f.duplicated == 0 and f.misplaced == 0
     assert recovery < 1.5
+
+
+@pytest.mark.parametrize("setup", ["always"], indirect=True)
+async def test_stale_pooled_connections_after_a_restart_cost_no_failed_call(
+    setup: tuple[FaultyRedis, RedisStore],
+) -> None:
+    server, store = setup
+    g = f"pool-{time.monotonic_ns()}"
+    await store.create(g, {}, [{"i": 0}])
+    # fill both pools with open connections
+    await asyncio.gather(*(store.read(g) for _ in range(16)), *(store.put_snapshot(g, 1, {}) for _ in range(16)))
+    assert (await store.connections())["read"] >= 8
+    await asyncio.to_thread(server.kill)
+    await asyncio.to_thread(server.start)
+    # every pooled connection is dead now; each call must still succeed on its first try
+    # (with retries=0 and health_check_interval=0 this fails: that was main's behaviour)
+    results = await asyncio.gather(
+        *(store.read(g) for _ in range(16)),
+        store.append(g, 1, [{"i": 1}], request_id="r1"),
+        *(store.version(g) for _ in range(16)),
+        return_exceptions=True,
+    )
+    assert [r for r in results if isinstance(r, BaseException)] == []
