@@ -29,12 +29,33 @@ class Watcher:
     # A watcher that falls this far behind drops its buffer and re-reads from the store.
     MAX_BUFFER = 1000
 
+    __slots__ = ("buffer", "overflow", "error", "rewritten", "pending", "waiter")
+
     def __init__(self) -> None:
         self.buffer: collections.deque[Row] = collections.deque()
-        self.wakeup = asyncio.Event()
         self.overflow = False
         self.error: StoreError | None = None
         self.rewritten: int | None = None  # set: events after this version were rewritten
+        # A bare future rather than an asyncio.Event: the fan-out wakes thousands of watchers
+        # per second, and this is the cheapest wake-up asyncio has.
+        self.pending = False
+        self.waiter: asyncio.Future[None] | None = None
+
+    def wake(self) -> None:
+        self.pending = True
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def wait(self) -> None:
+        """Until something was pushed since the last call (returns at once if it was)."""
+        if not self.pending:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        self.pending = False
 
     def push(self, batch: list[Row]) -> None:
         if self.overflow or len(self.buffer) + len(batch) > self.MAX_BUFFER:
@@ -42,16 +63,16 @@ class Watcher:
             self.buffer.clear()
         else:
             self.buffer.extend(batch)
-        self.wakeup.set()
+        self.wake()
 
     def reset(self, valid: int) -> None:
         self.rewritten = valid if self.rewritten is None else min(self.rewritten, valid)
         self.buffer.clear()
-        self.wakeup.set()
+        self.wake()
 
     def fail(self, error: StoreError) -> None:
         self.error = error
-        self.wakeup.set()
+        self.wake()
 
 
 class Feed:
@@ -79,6 +100,8 @@ class Feed:
 
     def deliver(self, page: list[Row]) -> None:
         if page:
+            # JSON bytes decoded to text once here, not once per watcher.
+            page = [(v, h, e.decode() if isinstance(e, bytes) else e) for v, h, e in page]
             self.last, self.last_hash = page[-1][0], page[-1][1]
             self.ring.extend((v, h) for v, h, _ in page)
             for watcher in list(self.watchers):
@@ -125,7 +148,7 @@ async def watch_loop(
     last, last_hash = max(after_version, 0), after_hash
     catch_up = True
     while True:
-        watcher.wakeup.clear()
+        watcher.pending = False
         if watcher.error is not None:
             raise watcher.error
         if watcher.rewritten is not None:
@@ -162,4 +185,4 @@ async def watch_loop(
                 yield version, json.loads(text)
             catch_up = len(page) >= PAGE
             continue
-        await watcher.wakeup.wait()
+        await watcher.wait()
