@@ -313,6 +313,17 @@ local v, h = head(KEYS[1])
 return {v, h}
 """
 
+# KEYS: the events streams of many games (one server, not a cluster).  {v1, h1, v2, h2, ...}.
+_HEADS = _LIB + """
+local reply = {}
+for i = 1, #KEYS do
+  local v, h = head(KEYS[i])
+  reply[#reply + 1] = v
+  reply[#reply + 1] = h
+end
+return reply
+"""
+
 # KEYS: meta, claimed.  nil for an unknown game, else {meta JSON, {claimed seats}}.
 _GET_META = """
 local meta = redis.call('GET', KEYS[1])
@@ -482,6 +493,7 @@ class RedisStore(EventStore):
         self._read = r.register_script(_READ)
         self._head = r.register_script(_HEAD)
         self._get_meta = r.register_script(_GET_META)
+        self._heads_script = r.register_script(_HEADS)
         self._meta_cache: collections.OrderedDict[str, dict[str, Any]] = collections.OrderedDict()
         self._hub = _Hub(self)
         self._closed = False
@@ -699,6 +711,14 @@ class RedisStore(EventStore):
     async def version(self, game_id: str) -> int:
         return (await self.head(game_id)).version
 
+    async def _heads(self, game_ids: list[str]) -> list[tuple[int, str] | None]:
+        """(version, hash) of many games in one script call (not on a cluster: the keys span
+        slots); a game without events answers (0, "")."""
+
+        keys = [game_keys(game_id).events for game_id in game_ids]
+        flat = await self._call(self._reads, lambda: self._heads_script(keys=keys))
+        return [(int(flat[i]), _text(flat[i + 1])) for i in range(0, len(flat), 2)]
+
     async def get_meta(self, game_id: str, *, cached: bool = False) -> dict[str, Any]:
         if cached:
             meta = self._meta_cache.get(game_id)
@@ -805,6 +825,8 @@ class _Hub:
       reconnecting, slot moving, ...) delays an event by at most that long, never loses it.
       The fetch starts AT the feed's last version, so a rewritten history is noticed too.
     """
+
+    SWEEP_CHUNK = 500  # games whose heads one pipelined sweep call asks for
 
     def __init__(self, store: RedisStore) -> None:
         self.store = store
@@ -947,8 +969,22 @@ class _Hub:
     async def _sweep(self) -> None:
         while self.feeds and not self.store._closed:
             await asyncio.sleep(self.store.sweep_interval)
-            for feed in list(self.feeds.values()):
-                self.fetch(feed)
+            feeds = [f for f in self.feeds.values() if not f.fetching]
+            if isinstance(self.store._reads.client, RedisCluster):
+                for feed in feeds:
+                    self.fetch(feed)
+            else:
+                # One script call per SWEEP_CHUNK games asks for their heads; only the games
+                # whose head moved (or changed hash) are fetched.
+                for i in range(0, len(feeds), self.SWEEP_CHUNK):
+                    chunk = feeds[i : i + self.SWEEP_CHUNK]
+                    try:
+                        heads = await self.store._heads([f.game_id for f in chunk])
+                    except StoreError:
+                        heads = [None] * len(chunk)  # the fetches report (and time) the outage
+                    for feed, head in zip(chunk, heads, strict=True):
+                        if head is None or head != (feed.last, feed.last_hash):
+                            self.fetch(feed)
             for channel in [f.channel for f in self.feeds.values() if f.channel not in self.routes]:
                 self._spawn(self._route_later(channel))
 
