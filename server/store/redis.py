@@ -83,6 +83,7 @@ _RETRYABLE = (
     redis.exceptions.TryAgainError,
     redis.exceptions.ClusterDownError,
     redis.exceptions.ReadOnlyError,
+    redis.exceptions.NoScriptError,  # a restarted server lost its script cache: nothing ran
     OSError,
 )
 
