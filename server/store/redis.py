@@ -128,21 +128,27 @@ local function ttl_of(keys, given)
 end
 """
 
-# KEYS: events, meta, claimed, req, snap.  ARGV: meta JSON, number of pre-claimed seats, the seats,
-# TTL ms (0 = none), then the events' JSON.
-# Returns -1 when the game exists, else {version, head hash}.
+# KEYS: events, meta, claimed, req, snap.  ARGV: "1" when this is a retry, meta JSON, number of
+# pre-claimed seats, the seats, TTL ms (0 = none), then the events' JSON.
+# Returns -1 when the game exists, else {version, head hash}. A retry that finds the game with
+# exactly its own meta text (which holds a creation time and a fresh id) learns that its first
+# attempt landed and gets the head instead of -1.
 _CREATE = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[1]) == 1 then
+  if ARGV[1] == '1' and redis.call('GET', KEYS[2]) == ARGV[2] then
+    local v, h = head(KEYS[1])
+    return {v, h}
+  end
   return -1
 end
-redis.call('SET', KEYS[2], ARGV[1])
-local nclaimed = tonumber(ARGV[2])
-for i = 3, 2 + nclaimed do
+redis.call('SET', KEYS[2], ARGV[2])
+local nclaimed = tonumber(ARGV[3])
+for i = 4, 3 + nclaimed do
   redis.call('RPUSH', KEYS[3], ARGV[i])
 end
-local ttl = tonumber(ARGV[3 + nclaimed])
+local ttl = tonumber(ARGV[4 + nclaimed])
 local v, h = 0, ''
-for i = 4 + nclaimed, #ARGV do
+for i = 5 + nclaimed, #ARGV do
   v = v + 1
   h = chain(h, ARGV[i])
   redis.call('XADD', KEYS[1], v .. '-0', 'e', ARGV[i], 'h', h)
@@ -547,8 +553,15 @@ class RedisStore(EventStore):
         k = game_keys(game_id)
         claimed = [int(seat) for seat in meta.get("claimed", [])]
         args = [_dumps(meta), len(claimed), *claimed, self._ttl_ms(self.abandoned_ttl), *(_dumps(e) for e in events)]
-        # Not retried: a retry after a lost reply would answer GameExists for our own game.
-        reply = await self._call(self._writes, lambda: self._create(keys=list(k), args=args), retry=False)
+        attempts = [0]
+
+        def attempt() -> Awaitable[Any]:
+            # A retry (the first attempt's reply was lost) accepts the game if it holds exactly
+            # our meta text: it is our own first attempt, not someone else's game.
+            attempts[0] += 1
+            return self._create(keys=list(k), args=["1" if attempts[0] > 1 else "0", *args])
+
+        reply = await self._call(self._writes, attempt)
         if reply == -1:
             raise GameExists(game_id)
         return int(reply[0])

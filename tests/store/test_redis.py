@@ -283,3 +283,17 @@ async def test_closing_the_store_ends_its_watchers_with_store_error(redis_url: s
     async with asyncio.timeout(5):
         while await blocked_clients(raw) != 0:
             await asyncio.sleep(0.01)
+
+
+async def test_a_retried_create_whose_first_attempt_landed_succeeds(store: RedisStore, raw: aioredis.Redis) -> None:
+    g = new_id()
+    meta = {"engine": "x", "created": 1.5}
+    assert await store.create(g, meta, [{"n": 1}]) == 1
+    k = game_keys(g)
+    # what the retry of a create whose reply was lost sends: the same meta text, flagged as a retry
+    args = ['{"engine":"x","created":1.5}', 0, 0, '{"n":1}']
+    assert (await store._create(keys=list(k), args=["1", *args]))[0] == 1
+    assert await store._create(keys=list(k), args=["0", *args]) == -1  # a first attempt: GameExists
+    other = ['{"engine":"y","created":1.5}', 0, 0, '{"n":1}']
+    assert await store._create(keys=list(k), args=["1", *other]) == -1  # another game's retry
+    assert await store.read(g) == [{"n": 1}]
