@@ -507,16 +507,20 @@ class RedisStore(EventStore):
 
     # -- calls -------------------------------------------------------------------------
 
-    async def _call(self, pool: _Pool, make: Callable[[], Awaitable[T]], *, retry: bool = True) -> T:
+    async def _call(
+        self, pool: _Pool, make: Callable[[], Awaitable[T]], *, retry: bool = True, patient: bool = False
+    ) -> T:
         """Run `make()` with a connection of `pool`. Connection loss, timeouts and server
         errors become StoreError; with `retry`, transient ones are retried with backoff
-        (only for calls that are safe to repeat: reads, CAS-checked writes)."""
+        (only for calls that are safe to repeat: reads, CAS-checked writes). `patient`
+        calls (the watchers' reads) wait for a free connection as long as it takes, instead
+        of `pool_timeout`: a storm of new watchers queues up rather than failing."""
         if self._closed:
             raise StoreError("the Redis store is closed")
         attempt = 0
         while True:
             try:
-                async with asyncio.timeout(pool.timeout):
+                async with asyncio.timeout(None if patient else pool.timeout):
                     await pool.slots.acquire()
             except TimeoutError:
                 raise StoreError(f"redis: no free connection in {pool.timeout} s (pool of {pool.size})") from None
@@ -697,14 +701,18 @@ class RedisStore(EventStore):
     async def read_entries(self, game_id: str, after_version: int = 0, limit: int | None = None) -> list[Entry]:
         return [Entry(v, h, json.loads(e)) for v, h, e in await self._entries(game_id, after_version + 1, limit)]
 
-    async def _entries(self, game_id: str, first: int, limit: int | None) -> list[tuple[int, str, bytes | str]]:
+    async def _entries(
+        self, game_id: str, first: int, limit: int | None, *, patient: bool = False
+    ) -> list[tuple[int, str, bytes | str]]:
         """(version, hash, event JSON) of the entries from version `first` on (inclusive)."""
         k = _existing_game_keys(game_id)
         if limit is not None and limit <= 0:
             await self.version(game_id)
             return []
         args = [max(first, 1), "" if limit is None else limit, "1"]
-        reply = await self._call(self._reads, lambda: self._read(keys=[k.events, k.meta], args=args))
+        reply = await self._call(
+            self._reads, lambda: self._read(keys=[k.events, k.meta], args=args), patient=patient
+        )
         self._check_read(game_id, reply)
         return _triples(reply[1:])
 
@@ -715,9 +723,9 @@ class RedisStore(EventStore):
         if reply[0] == 2:
             raise Trimmed(game_id, int(reply[1]))
 
-    async def head(self, game_id: str) -> AppendResult:
+    async def head(self, game_id: str, *, patient: bool = False) -> AppendResult:
         k = _existing_game_keys(game_id)
-        version, hash_ = await self._call(self._reads, lambda: self._head(keys=[k.events, k.meta]))
+        version, hash_ = await self._call(self._reads, lambda: self._head(keys=[k.events, k.meta]), patient=patient)
         if version < 0:
             raise GameNotFound(game_id)
         return AppendResult(int(version), _text(hash_))
@@ -778,7 +786,11 @@ class RedisStore(EventStore):
     async def watch(
         self, game_id: str, after_version: int, *, after_hash: str | None = None, resets: bool = False
     ) -> AsyncIterator[Any]:
-        start = await self.head(game_id)  # GameNotFound for an unknown game, before any waiting
+        feed = self._hub.feeds.get(game_id)
+        if feed is not None:  # watched here already: the feed knows the head, no round trip
+            start = AppendResult(feed.last, feed.last_hash)
+        else:  # GameNotFound for an unknown game, before any waiting
+            start = await self.head(game_id, patient=True)
         watcher = push.Watcher()
         # Join the game's feed first, then read: whatever is appended after the read reaches us
         # through the feed, and what both deliver is skipped by version.
@@ -786,7 +798,7 @@ class RedisStore(EventStore):
         try:
             async for item in push.watch_loop(
                 game_id, after_version, after_hash, resets, feed, watcher,
-                lambda first, limit: self._entries(game_id, first, limit),
+                lambda first, limit: self._entries(game_id, first, limit, patient=True),
             ):
                 yield item
         finally:
@@ -948,7 +960,7 @@ class _Hub:
             while feed.watchers and self.feeds.get(feed.game_id) is feed:
                 feed.again = False
                 try:
-                    page = await self.store._entries(feed.game_id, max(feed.last, 1), _WATCH_PAGE + 1)
+                    page = await self.store._entries(feed.game_id, max(feed.last, 1), _WATCH_PAGE + 1, patient=True)
                 except GameNotFound as e:
                     for watcher in list(feed.watchers):
                         watcher.fail(e)
@@ -1086,6 +1098,15 @@ class _Subscriber:
                         last_ping = time.monotonic()
             except asyncio.CancelledError:
                 raise
+            except redis.exceptions.ResponseError as e:
+                # MOVED/ASK for an SSUBSCRIBE: our view of the cluster is stale. Route every
+                # channel of this node again (most come back here); the sweep covers the gap.
+                log.warning("redis notifications from %s: %s; re-routing its channels", self.node, e)
+                self.connected = False
+                moved, self.channels = list(self.channels), set()
+                self.pending.clear()
+                for channel in moved:
+                    self.hub.rerouted(channel)
             except Exception as e:  # noqa: BLE001 - any failure: reconnect
                 if self.connected:
                     log.warning("redis notifications from %s lost (%s); reconnecting", self.node, e)
