@@ -162,3 +162,30 @@ async def test_thousands_of_watchers_do_not_starve_writers_and_hold_few_connecti
     assert all(seen == list(range(1, moves + 1)) for seen in received.values())
     # 4 write + 4 read connections + 1 subscriber, however many games are watched
     assert held_idle <= 9 and held_busy <= 9, (held_idle, held_busy)
+
+
+async def test_the_watchers_of_a_game_share_one_fetch_per_append(redis_url: str) -> None:
+    store, writer = RedisStore(redis_url, sweep_interval=60), RedisStore(redis_url)
+    try:
+        g = new_id()
+        await writer.create(g, {}, [{"n": 1}])
+        watchers = [store.watch(g, 1) for _ in range(20)]
+        pending = [asyncio.ensure_future(anext(w)) for w in watchers]
+        await asyncio.sleep(0.3)  # every watcher has read its history and waits
+        fetches = 0
+        entries = store._entries
+
+        async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            nonlocal fetches
+            fetches += 1
+            return await entries(*args, **kwargs)
+
+        store._entries = counted  # type: ignore[method-assign]
+        await writer.append(g, 1, [{"n": 2}])
+        assert await asyncio.wait_for(asyncio.gather(*pending), 5) == [(2, {"n": 2})] * 20
+        assert fetches == 1  # one read for the game, not one per watcher
+        for w in watchers:
+            await w.aclose()
+    finally:
+        await store.close()
+        await writer.close()

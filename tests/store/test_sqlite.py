@@ -176,3 +176,28 @@ async def test_events_that_are_not_json_are_refused_before_anything_is_written()
         assert await store.version("g") == 0
     finally:
         await store.close()
+
+
+async def test_the_watchers_of_a_game_share_one_read_per_change(file_store: SQLiteStore) -> None:
+    await file_store.create("g", {}, [{"n": 1}])
+    watchers = [file_store.watch("g", 1) for _ in range(20)]
+    pending = [asyncio.ensure_future(anext(w)) for w in watchers]
+    await asyncio.sleep(0.2)  # every watcher has read its history and waits
+    reads = 0
+    rows = file_store._rows
+
+    async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        nonlocal reads
+        reads += 1
+        return await rows(*args, **kwargs)
+
+    file_store._rows = counted  # type: ignore[method-assign]
+    other = SQLiteStore(file_store.path)  # another process, as far as this store can tell
+    try:
+        await other.append("g", 1, [{"n": 2}])
+    finally:
+        await other.close()
+    assert await asyncio.wait_for(asyncio.gather(*pending), 5) == [(2, {"n": 2})] * 20
+    assert reads == 1  # one read for the game, not one per watcher
+    for w in watchers:
+        await w.aclose()
