@@ -12,7 +12,7 @@ import pytest
 import redis.asyncio as aioredis
 from redis.crc import key_slot
 
-from server.store import Conflict, StoreError
+from server.store import AppendResult, Conflict, StoreError
 from server.store.redis import RedisStore, game_keys
 from tests.redis_server import RedisServer
 
@@ -297,3 +297,25 @@ async def test_a_retried_create_whose_first_attempt_landed_succeeds(store: Redis
     other = ['{"engine":"y","created":1.5}', 0, 0, '{"n":1}']
     assert await store._create(keys=list(k), args=["1", *other]) == -1  # another game's retry
     assert await store.read(g) == [{"n": 1}]
+
+
+async def test_a_stream_written_before_hash_chains_stays_readable_and_writable(
+    store: RedisStore, raw: aioredis.Redis
+) -> None:
+    import hashlib
+
+    g = new_id()
+    k = game_keys(g)
+    # the layout main wrote: entries with only the "e" field
+    await raw.set(k.meta, '{"engine":"x"}')
+    for n in (1, 2):
+        await raw.xadd(k.events, {"e": json.dumps({"n": n})}, id=f"{n}-0")
+    assert await store.read(g) == [{"n": 1}, {"n": 2}]
+    assert await store.head(g) == AppendResult(2, "")
+    assert [e.hash for e in await store.read_entries(g)] == ["", ""]
+    # an unknown hash is not checked: any expected_hash passes on a legacy head
+    result = await store.append_ex(g, 2, [{"n": 3}], expected_hash="whatever")
+    assert result.version == 3
+    assert result.hash == hashlib.sha1(b'{"n":3}').hexdigest()[:16]  # the chain starts after them
+    async with aclosing(store.watch(g, 1)) as events:
+        assert [await asyncio.wait_for(anext(events), 5) for _ in range(2)] == [(2, {"n": 2}), (3, {"n": 3})]
