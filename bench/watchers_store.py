@@ -91,17 +91,19 @@ async def run(store: EventStore, raw: aioredis.Redis | None, n_games: int, n_wat
     tasks = [asyncio.ensure_future(watcher(g)) for g in games for _ in range(per_game)]
     await asyncio.sleep(2.0)
     idle = await connections()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     with_w = await play(store, games, moves)
     written = time.perf_counter() - started
     await asyncio.wait_for(asyncio.gather(*tasks), 300)
     all_delivered = time.perf_counter() - started
+    cpu = time.process_time() - cpu
     busy = await connections()
     expected_total = per_game * n_games * moves
     print(f"  games {n_games}, watchers {per_game * n_games} ({per_game}/game), moves/game {moves}")
     print(f"  connections held: idle with watchers {idle}, after the run {busy}")
     print(f"  events delivered: {delivered} of {expected_total}, every watcher in order: {in_order and delivered == expected_total}")
-    print(f"  writes {len(with_w)} in {written:.2f} s; last event delivered {all_delivered:.2f} s after the first write")
+    print(f"  writes {len(with_w)} in {written:.2f} s; last event delivered {all_delivered:.2f} s after the first write"
+          f" (this process used {cpu:.2f} s of CPU meanwhile)")
     print(f"  append latency without watchers: p50 {pct(without, 0.5):.2f} ms, p99 {pct(without, 0.99):.2f} ms")
     print(f"  append latency with watchers:    p50 {pct(with_w, 0.5):.2f} ms, p99 {pct(with_w, 0.99):.2f} ms"
           f"  (p99 ratio {pct(with_w, 0.99) / max(pct(without, 0.99), 1e-9):.2f}x)")
