@@ -90,6 +90,29 @@ def placements(free: list[int], crops: list[str]) -> list[list[int]]:
     return out
 
 
+def is_placement(free: list[int], cells: list[int], crops: list[str]) -> bool:
+    """Is `cells` one of `placements(free, crops)`? Checked directly, without listing them: the
+    cells are free, distinct, a tile's shape (adjacent / a triangle), and written the way
+    `placements` writes that placement (the first turn of the tile giving the same crops on the
+    same cells, in `itertools.permutations` order of the sorted cells)."""
+    size = len(crops)
+    if len(cells) != size or len(set(cells)) != size:
+        return False
+    free_set = set(free)
+    if not all(c in free_set for c in cells):
+        return False
+    if size == 2 and cells[1] not in ADJACENT[cells[0]]:
+        return False
+    if size == 3 and not (cells[1] in ADJACENT[cells[0]] and cells[2] in ADJACENT[cells[0]]
+                          and cells[2] in ADJACENT[cells[1]]):
+        return False
+    key = sorted(zip(cells, crops, strict=True))
+    for perm in itertools.permutations(sorted(cells)):
+        if sorted(zip(perm, crops, strict=True)) == key:
+            return list(perm) == list(cells)
+    return False  # pragma: no cover - the identity turn always matches
+
+
 def fits(free: list[int], crops: list[str]) -> bool:
     return bool(free) and bool(placements(free, crops)[:1])
 
