@@ -18,11 +18,11 @@ import random
 import sys
 import time
 
+from all_engines import cold_load  # bench/ is on sys.path when this script runs
+
 import engines
 from engines.core import LocalGame, replay
 from engines.riverboat import scoring
-
-from all_engines import cold_load  # bench/ is on sys.path when this script runs
 
 
 def play(seats: int, seed: int) -> tuple[LocalGame, int, float]:
