@@ -6,7 +6,7 @@ A player's mat is four parallel lists indexed by cell (`row * MAT_COLS + col`, s
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 PhaseName = Literal["draft", "cultivation", "planting", "harvest", "opportunity", "scoring", "over"]
 # Decisions one seat owes before the phase goes on (each is a step of the phase table).
@@ -89,3 +89,8 @@ class RiverboatState(TypedDict):
     result: dict | None
     held: HeldTile | None
     blind: bool  # create option coin_draws == "blind"
+
+
+State = RiverboatState
+Event = dict[str, Any]
+Action = dict[str, Any]

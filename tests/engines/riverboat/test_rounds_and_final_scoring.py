@@ -4,7 +4,7 @@
 import pytest
 
 from engines.riverboat import ENGINE, board, scoring
-from engines.riverboat import engine as engine_module
+from engines.riverboat import events as engine_module
 
 from .helpers import act, at_phase, clear_mat, make_turn, new_game, types
 
