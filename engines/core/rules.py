@@ -98,6 +98,21 @@ def obj(properties: Mapping[str, Schema], required: Iterable[str] = (), **extra:
     }
 
 
+def document(title: str, properties: Mapping[str, Schema], required: Iterable[str] | None = None,
+             **extra: Any) -> Schema:
+    """A top-level JSON Schema document (2020-12) of an object, e.g. an engine's `view_schema`:
+    its properties typed, all of them required unless `required` names fewer, no other key."""
+    return {
+        "$schema": JSON_SCHEMA_DIALECT,
+        "title": title,
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(properties if required is None else required),
+        "additionalProperties": False,
+        **extra,
+    }
+
+
 # --- validating a value against a field schema (the subset the constructors produce) -----
 _TYPES: dict[str, Callable[[Any], bool]] = {
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),

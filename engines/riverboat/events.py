@@ -31,7 +31,6 @@ def _next(s: State, seat: int) -> int:
     return (seat + 1) % s["n"]
 
 
-
 def _add_vp(s: State, seat: int, vp: int, reason: str) -> None:
     if vp <= 0:
         return

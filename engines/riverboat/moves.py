@@ -95,7 +95,6 @@ def _benefit(s: State, seat: int, benefit: dict, reason: str, paid_coins: int = 
     return gains, pending
 
 
-
 # --- Draft (seed-R "Inicio de una ronda": pick a phase tile clockwise until all are taken)
 def _check_choose_phase(s: State, seat: int, a: Action) -> None:
     if s["phase_tiles"][PHASES.index(a["phase"])] is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core import boolean, integer, string
+from engines.core import boolean, document, integer, string
 
 from .data import (
     BOAT_TYPES,
@@ -112,65 +112,58 @@ _PLAYER_VIEW = {
 }
 _PLAYER_VIEW["required"] = list(_PLAYER_VIEW["properties"])
 
-VIEW_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "riverboat view",
-    "type": "object",
-    "properties": {
-        "type": {"const": "riverboat"},
-        "seat": {"type": ["integer", "null"], "description": "the viewer (null: spectator)"},
-        "round": integer(1, ROUNDS),
-        "phase": {"enum": ["draft", *PHASES, "over"]},
-        "first_player": _SEAT,
-        "phase_tiles": {"type": "object", "properties": {p: _NULL_INT for p in PHASES}, "required": list(PHASES),
-                        "additionalProperties": False, "description": "holder of each phase tile"},
-        "to_act": _INTS,
-        "pending": {"anyOf": [{"type": "null"}, _PENDING], "description": "the decision owed first, if any"},
-        "crop_card": _NULL_STR,
-        "cards_left_this_round": {"type": "integer"},
-        "waiting": _INTS,
-        "crop_deck_size": {"type": "integer"},
-        "round_track": {"type": "integer"},
-        "crop_supply": {"type": "object", "additionalProperties": {"type": "array", "items": _NULL_STR},
-                        "description": "face-up tiles by size, null for an empty space"},
-        "pile_sizes": {"type": "object", "additionalProperties": {"type": "integer"}},
-        "riverboats": {"type": "object", "additionalProperties": {
-            "type": "object",
-            "properties": {"capacity": {"type": "integer"}, "benefit": {"type": "object"},
-                           "on_board": {"type": "boolean"}, "pile": {"type": "integer"}},
-            "required": ["capacity", "benefit", "on_board", "pile"], "additionalProperties": False}},
-        "boat_claims_this_round": {"type": "integer"},
-        "surveyors_this_round": {"type": "integer"},
-        "opportunity_spaces": {"type": "array", "items": {
-            "type": "object", "properties": {"card": _NULL_STR, "text": _NULL_STR, "bonus": {"type": "object"}},
-            "required": ["card", "text", "bonus"], "additionalProperties": False}},
-        "opportunity_card_texts": {"type": "object", "additionalProperties": {"type": "string"}},
-        "opportunity_deck_size": {"type": "integer"},
-        "opportunity_deck_bottom": {"type": "array", "items": _CARD,
-                                    "description": "the leftovers put under the deck, in their public order"},
-        "held_tile": {"anyOf": [{"type": "null"}, {
-            "type": "object", "properties": {"seat": _SEAT, "size": integer(1, 2), "kind": _NULL_STR},
-            "required": ["seat", "size", "kind"], "additionalProperties": False}],
-            "description": "a tile drawn blind; its kind only for its drawer"},
-        "search": {"anyOf": [{"type": "null"}, {
-            "type": "object",
-            "properties": {"seat": _SEAT, "pile": {"type": "string"},
-                           "contents": {"type": ["array", "null"], "items": {"type": "string"}}},
-            "required": ["seat", "pile", "contents"], "additionalProperties": False}],
-            "description": "a pile or deck being searched; its contents only for the searcher"},
-        "harbor_track": {"type": "object", "properties": {"last_space": {"type": "integer"}, "slot_spaces": _INTS},
-                         "required": ["last_space", "slot_spaces"], "additionalProperties": False},
-        "supply": {"type": "object", "properties": {k: {"type": "integer"} for k in SUPPLY},
-                   "required": list(SUPPLY), "additionalProperties": False},
-        "field_colours": {"type": "array", "items": {"type": "string"}},
-        "mat_grid": {"type": "object", "properties": {"rows": {"const": MAT_ROWS}, "cols": {"const": MAT_COLS},
-                                                      "odd_rows_shifted_right": {"const": True}},
-                     "required": ["rows", "cols", "odd_rows_shifted_right"], "additionalProperties": False},
-        "players": {"type": "array", "items": _PLAYER_VIEW},
-        "result": {"anyOf": [{"type": "null"}, {
-            "type": "object", "properties": {"scores": _INTS, "winners": _INTS, "details": {"type": "array"}},
-            "required": ["scores", "winners", "details"], "additionalProperties": False}]},
-    },
-    "additionalProperties": False,
-}
-VIEW_SCHEMA["required"] = list(VIEW_SCHEMA["properties"])
+VIEW_SCHEMA = document("riverboat view", {
+    "type": {"const": "riverboat"},
+    "seat": {"type": ["integer", "null"], "description": "the viewer (null: spectator)"},
+    "round": integer(1, ROUNDS),
+    "phase": {"enum": ["draft", *PHASES, "over"]},
+    "first_player": _SEAT,
+    "phase_tiles": {"type": "object", "properties": {p: _NULL_INT for p in PHASES}, "required": list(PHASES),
+                    "additionalProperties": False, "description": "holder of each phase tile"},
+    "to_act": _INTS,
+    "pending": {"anyOf": [{"type": "null"}, _PENDING], "description": "the decision owed first, if any"},
+    "crop_card": _NULL_STR,
+    "cards_left_this_round": {"type": "integer"},
+    "waiting": _INTS,
+    "crop_deck_size": {"type": "integer"},
+    "round_track": {"type": "integer"},
+    "crop_supply": {"type": "object", "additionalProperties": {"type": "array", "items": _NULL_STR},
+                    "description": "face-up tiles by size, null for an empty space"},
+    "pile_sizes": {"type": "object", "additionalProperties": {"type": "integer"}},
+    "riverboats": {"type": "object", "additionalProperties": {
+        "type": "object",
+        "properties": {"capacity": {"type": "integer"}, "benefit": {"type": "object"},
+                       "on_board": {"type": "boolean"}, "pile": {"type": "integer"}},
+        "required": ["capacity", "benefit", "on_board", "pile"], "additionalProperties": False}},
+    "boat_claims_this_round": {"type": "integer"},
+    "surveyors_this_round": {"type": "integer"},
+    "opportunity_spaces": {"type": "array", "items": {
+        "type": "object", "properties": {"card": _NULL_STR, "text": _NULL_STR, "bonus": {"type": "object"}},
+        "required": ["card", "text", "bonus"], "additionalProperties": False}},
+    "opportunity_card_texts": {"type": "object", "additionalProperties": {"type": "string"}},
+    "opportunity_deck_size": {"type": "integer"},
+    "opportunity_deck_bottom": {"type": "array", "items": _CARD,
+                                "description": "the leftovers put under the deck, in their public order"},
+    "held_tile": {"anyOf": [{"type": "null"}, {
+        "type": "object", "properties": {"seat": _SEAT, "size": integer(1, 2), "kind": _NULL_STR},
+        "required": ["seat", "size", "kind"], "additionalProperties": False}],
+        "description": "a tile drawn blind; its kind only for its drawer"},
+    "search": {"anyOf": [{"type": "null"}, {
+        "type": "object",
+        "properties": {"seat": _SEAT, "pile": {"type": "string"},
+                       "contents": {"type": ["array", "null"], "items": {"type": "string"}}},
+        "required": ["seat", "pile", "contents"], "additionalProperties": False}],
+        "description": "a pile or deck being searched; its contents only for the searcher"},
+    "harbor_track": {"type": "object", "properties": {"last_space": {"type": "integer"}, "slot_spaces": _INTS},
+                     "required": ["last_space", "slot_spaces"], "additionalProperties": False},
+    "supply": {"type": "object", "properties": {k: {"type": "integer"} for k in SUPPLY},
+               "required": list(SUPPLY), "additionalProperties": False},
+    "field_colours": {"type": "array", "items": {"type": "string"}},
+    "mat_grid": {"type": "object", "properties": {"rows": {"const": MAT_ROWS}, "cols": {"const": MAT_COLS},
+                                                  "odd_rows_shifted_right": {"const": True}},
+                 "required": ["rows", "cols", "odd_rows_shifted_right"], "additionalProperties": False},
+    "players": {"type": "array", "items": _PLAYER_VIEW},
+    "result": {"anyOf": [{"type": "null"}, {
+        "type": "object", "properties": {"scores": _INTS, "winners": _INTS, "details": {"type": "array"}},
+        "required": ["scores", "winners", "details"], "additionalProperties": False}]},
+})
