@@ -184,12 +184,15 @@ def _skip_options(s: State, seat: int) -> list[Action]:
 def _board_plants(s: State, p: Player) -> Iterator[Action]:
     """Face-up tiles that fit wholly under workers on empty fields, every way they fit."""
     free = board.uncovered_workers(p)
+    ways: dict[str, list[list[int]]] = {}  # the same kind often lies on several spaces
     for size in ("1", "2", "3"):
         for slot, kind in enumerate(s["slots"][size]):
             if kind is None:
                 continue
-            for cells in board.placements(free, TILE_KINDS[kind]["crops"]):
-                yield {"type": "plant", "size": int(size), "slot": slot, "cells": cells}
+            if kind not in ways:
+                ways[kind] = board.placements(free, TILE_KINDS[kind]["crops"])
+            for cells in ways[kind]:
+                yield {"type": "plant", "size": int(size), "slot": slot, "cells": list(cells)}
 
 
 def _any_board_plant(s: State, p: Player) -> bool:
