@@ -85,23 +85,45 @@ def _refill_fills(s: State) -> dict:
     return fills
 
 
+def _round_track_worker(s: State, holder: int) -> list[Event]:
+    """Cultivation tile (seed-R phase 1): take the leftmost round-track worker and place it at
+    once (our decision: with no empty field it goes to the personal supply)."""
+    if s["round_track"] <= 0:
+        return []
+    return [{"type": "round_track_worker_taken", "seat": holder,
+             "place": bool(board.empty_fields(s["players"][holder]))}]
+
+
+def _gain(benefit: dict) -> Callable[[State, int], list[Event]]:
+    """A phase tile's bonus taken from the general supply (if any is left)."""
+    def bonus(s: State, holder: int) -> list[Event]:
+        gains = _gains(s, holder, benefit)
+        return [{"type": "gained", "seat": holder, "gains": gains, "reason": "phase_bonus"}] if gains else []
+    return bonus
+
+
+def _no_gain(s: State, holder: int) -> list[Event]:
+    return []
+
+
+# Each phase tile's bonus at the start of its phase (seed-R, each phase's heading), and the
+# decision its holder then owes first (the Scoring tile: choose coin, harbor or agent).
+PHASE_TILE_BONUS: dict[str, tuple[Callable[[State, int], list[Event]], str | None]] = {
+    "cultivation": (_round_track_worker, None),
+    "planting": (_gain({"coins": 1}), None),
+    "harvest": (_gain({"harbor": 1}), None),
+    "opportunity": (_gain({"vp": 1}), None),
+    "scoring": (_no_gain, "scoring_bonus"),
+}
+
+
 def _start_phase(s: State, phase: str) -> list[Event]:
-    """The phase starts with its tile holder's bonus (seed-R, each phase's heading)."""
+    """The phase starts, its tile holder first taking the tile's bonus; play then runs
+    clockwise from the holder (seed-R "Cinco fases")."""
     holder = s["phase_tiles"][PHASES.index(phase)]
-    p = s["players"][holder]
-    pending = [{"seat": holder, "kind": "scoring_bonus"}] if phase == "scoring" else []
-    events: list[Event] = [{"type": "phase_started", "phase": phase, "holder": holder, "pending": pending}]
-    if phase == "cultivation":
-        # Take the leftmost round-track worker and place it at once (our decision: with no
-        # empty field it goes to the personal supply).
-        if s["round_track"] > 0:
-            events.append({"type": "round_track_worker_taken", "seat": holder, "place": bool(board.empty_fields(p))})
-        return events
-    bonus = {"planting": {"coins": 1}, "harvest": {"harbor": 1}, "opportunity": {"vp": 1}}.get(phase)
-    gains = _gains(s, holder, bonus) if bonus else {}
-    if gains:
-        events.append({"type": "gained", "seat": holder, "gains": gains, "reason": "phase_bonus"})
-    return events
+    bonus, owed = PHASE_TILE_BONUS[phase]
+    pending = [{"seat": holder, "kind": owed}] if owed else []
+    return [{"type": "phase_started", "phase": phase, "holder": holder, "pending": pending}, *bonus(s, holder)]
 
 
 def _draft_auto(s: State, rng: random.Random) -> list[Event] | None:
