@@ -91,3 +91,17 @@ def test_checking_an_action_never_lists_the_legal_actions(monkeypatch):
     for seat, a in plays:
         again.act(seat, a)
     assert again.events == g.events
+
+
+def test_rules_md_documents_every_move_and_phase_of_the_tables():
+    from pathlib import Path
+
+    import engines.riverboat
+
+    text = (Path(engines.riverboat.__file__).parent / "RULES.md").read_text()
+    actions = text[text.index("## Actions"):]
+    for m in ENGINE.moves:
+        assert f'"type":"{m.type}"' in actions or f"`{m.type}" in actions, f"RULES.md: no action {m.type}"
+    for p in ENGINE.phases:
+        assert f"`{p.name}`" in text, f"RULES.md: no phase or step {p.name}"
+    assert f"version {ENGINE.version}" in text
