@@ -113,3 +113,23 @@ def test_kit_catches_a_view_that_fails_between_two_events():
     g = testkit.playthrough(Crashy(), 3, 5)
     with pytest.raises(AssertionError, match="view for None fails"):
         testkit.check_every_version(g)
+
+
+def test_clone_copies_plain_json_deeply_without_aliases_and_keeps_other_values():
+    from collections import OrderedDict
+
+    from engines.core import clone
+
+    shared = [1, {"a": None}]
+    state = {"x": shared, "y": shared, "z": {"n": 2.5, "t": True, "s": "é"}, 3: [[]]}
+    copy = clone(state)
+    assert copy == state and copy is not state
+    assert copy["x"] is not shared and copy["x"] is not copy["y"], "no shared lists in the copy"
+    copy["x"][1]["a"] = 1
+    assert shared[1]["a"] is None and copy["y"][1]["a"] is None
+    assert type(copy["z"]["t"]) is bool
+    # A value marshal refuses is copied by the Python walk, as before: plain dicts and lists
+    # copied, anything else kept as it is.
+    odd = OrderedDict(k=[1])
+    copy = clone({"odd": odd, "l": [odd]})
+    assert copy["odd"] is odd and copy["l"] is not None and copy["l"][0] is odd
