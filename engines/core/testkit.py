@@ -67,6 +67,7 @@ def playthrough(engine: Engine, seats: int, seed: int, options: dict | None = No
             g.state = engine.evolve(g.state, e)
             assert canonical_json(e) == text, f"{engine.name}: evolve() mutated the event {e['type']}"
         g.events.extend(new)
+        g.decisions.append([seat, action])
         steps += 1
     return g
 
