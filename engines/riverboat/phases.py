@@ -24,14 +24,12 @@ from .moves import (
     _agents_max,
     _any_board_plant,
     _claim_limit,
-    _claims,
     _gains,
     _offered_features,
     _pile_sizes,
     _scoring_bonuses,
     _survey_limit,
-    _unscored_cards,
-    _unscored_features,
+    _workers_per_crop,
 )
 from .state import Event, Pending, State
 
@@ -60,7 +58,15 @@ def _can_plant(s: State, seat: int) -> bool:
 
 
 def _can_claim(s: State, seat: int) -> bool:
-    return not s["done"][seat] and s["claims"][seat] < _claim_limit(s) and bool(_claims(s, seat))
+    """A boat this seat can fill: one on the board, or (with a coin) one left in its pile, whose
+    capacity its workers on one crop reach (`_claims` lists them)."""
+    if s["done"][seat] or s["claims"][seat] >= _claim_limit(s):
+        return False
+    p = s["players"][seat]
+    most = max(_workers_per_crop(p).values())
+    coin = p["coins"] > 0
+    return any(b["capacity"] <= most and (s["boat_board"][b["id"]] or (coin and s["boat_piles"][b["id"]] > 0))
+               for b in BOATS)
 
 
 def _can_take_card(s: State, seat: int) -> bool:
@@ -71,7 +77,8 @@ def _can_take_card(s: State, seat: int) -> bool:
 def _can_survey(s: State, seat: int) -> bool:
     p = s["players"][seat]
     return (not s["done"][seat] and s["surveyed"][seat] < _survey_limit(s) and p["surveyors"] > 0
-            and bool(_unscored_features(s, seat) or _unscored_cards(s, seat)))
+            and (any(f is not None and not done for f, done in zip(p["feature"], p["scored"], strict=True))
+                 or any(not o["scored"] for o in p["opps"])))
 
 
 def _refill_fills(s: State) -> dict:
