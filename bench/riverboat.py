@@ -1,5 +1,7 @@
 """Riverboat benchmark: full random games per second, mean time per decision (legal_actions +
-act) and replay speed, per player count.
+act, CPU and wall), replay speed and the cold load of a finished game (newest snapshot JSON +
+tail + first view), per player count. Targets (issue 14): ≤ 200 µs per decision, ≤ 5 ms cold
+load. The same figures for every engine: bench/all_engines.py.
 
     python bench/riverboat.py [games_per_count]
     python bench/riverboat.py --balance [games_per_count]
@@ -16,6 +18,8 @@ import random
 import sys
 import time
 
+from all_engines import cold_load  # bench/ is on sys.path when this script runs
+
 import engines
 from engines.core import LocalGame, replay
 from engines.riverboat import scoring
@@ -30,10 +34,10 @@ def play(seats: int, seed: int) -> tuple[LocalGame, int, float]:
     spent = 0.0
     while g.outcome() is None:
         seat = rng.choice(sorted(g.to_act()))
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         actions = g.legal_actions(seat)
         g.act(seat, engine.random_action(g.state, seat, actions, rng))
-        spent += time.perf_counter() - t0
+        spent += time.process_time() - t0
         decisions += 1
     return g, decisions, spent
 
@@ -45,11 +49,13 @@ def main() -> None:
     for seats in (2, 3, 4):
         t0 = time.perf_counter()
         logs = []
+        games_played = []
         decisions = 0
         spent = 0.0
         for i in range(games):
             g, d, s = play(seats, 10_000 + i)
             logs.append(g.events)
+            games_played.append(g)
             decisions += d
             spent += s
         wall = time.perf_counter() - t0
@@ -58,10 +64,12 @@ def main() -> None:
         for log in logs:
             replay(log)
         replay_time = time.perf_counter() - t1
+        loads = [cold_load(g) for g in games_played]
         print(
             f"{seats} players: {games / wall:6.1f} games/s, {decisions / games:5.0f} decisions/game, "
-            f"{1000 * spent / decisions:6.3f} ms/decision, {n_events / games:5.0f} events/game, "
-            f"replay {n_events / replay_time:8.0f} events/s"
+            f"{1e6 * spent / decisions:6.1f} µs/decision (CPU), {n_events / games:5.0f} events/game, "
+            f"replay {n_events / replay_time:8.0f} events/s, cold load {1000 * sum(loads) / len(loads):.2f} ms "
+            f"(worst {1000 * max(loads):.2f})"
         )
 
 

@@ -33,11 +33,12 @@ from .local import (
     validate_setup,
 )
 from .registry import get, names, register
-from .rules import Move, Phase, RulesEngine, array, boolean, counts, integer, obj, string, validate_value
+from .rules import Move, Phase, RulesEngine, array, boolean, counts, document, integer, obj, string, validate_value
 
 __all__ = [
     "START_META_KEYS", "Action", "Engine", "Event", "State", "clone",
-    "Move", "Phase", "RulesEngine", "array", "boolean", "counts", "integer", "obj", "string", "validate_value",
+    "Move", "Phase", "RulesEngine", "array", "boolean", "counts", "document", "integer", "obj", "string",
+    "validate_value",
     "reject_unknown_fields", "require_action_type", "require_fields", "require_int", "require_str",
     "EngineError", "IllegalAction", "InvalidAction", "InvalidOptions", "UnknownEngine", "VersionMismatch",
     "LocalGame", "canonical_json", "check_action", "engine_for_log", "fold", "replay", "start_event",

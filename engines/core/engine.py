@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from marshal import dumps as _marshal_dumps
+from marshal import loads as _marshal_loads
 from typing import Any
 
 from .errors import InvalidAction
@@ -19,11 +21,23 @@ Action = dict[str, Any]
 
 def clone(value: Any) -> Any:
     """Deep copy of a plain JSON value: the one state-copy helper of every engine
-    (several times faster than copy.deepcopy on JSON data)."""
+    (several times faster than copy.deepcopy on JSON data).
+
+    Plain values (dict, list, str, int, float, bool, None) are copied in C by a `marshal`
+    round trip, format 2: no shared references, so the copy never aliases the original or
+    itself; about twice as fast as the Python walk. A value marshal refuses (a dict or list
+    subclass, an object) is walked in Python, where anything but a plain dict or list is shared."""
+    try:
+        return _marshal_loads(_marshal_dumps(value, 2))
+    except ValueError:
+        return _clone_walk(value)
+
+
+def _clone_walk(value: Any) -> Any:
     if type(value) is dict:
-        return {k: clone(v) if type(v) in (dict, list) else v for k, v in value.items()}
+        return {k: _clone_walk(v) if type(v) in (dict, list) else v for k, v in value.items()}
     if type(value) is list:
-        return [clone(v) if type(v) in (dict, list) else v for v in value]
+        return [_clone_walk(v) if type(v) in (dict, list) else v for v in value]
     return value
 
 

@@ -5,16 +5,23 @@
 A change that replays an existing log differently fails the golden test until the
 engine's `version` is bumped (and the old behaviour kept, or the old version listed
 in `supported_versions` with a migration).
+
+A log also keeps its decisions (`[seat, action]`, with the seed): the check then decides them
+again from the first event, with the same random numbers, and every decision must give the
+events of the log. So a change of what `decide` does (a rule, a refusal that becomes an
+acceptance, an automatic step) fails too, not only a change of `evolve`.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import sys
 from pathlib import Path
 
 from . import testkit
-from .local import replay, state_hash
+from .engine import START_META_KEYS, clone
+from .local import check_action, engine_for_log, replay, start_event, state_hash
 from .registry import get, names
 
 GOLDEN_DIR = Path(__file__).resolve().parents[2] / "tests" / "golden"
@@ -35,6 +42,7 @@ def record(name: str, seeds: tuple[int, ...] = (1,), directory: Path = GOLDEN_DI
                 "seed": seed,
                 "final_state_hash": state_hash(g.state),
                 "events": g.events,
+                "decisions": g.decisions,
             }
             path.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
             out.append(path)
@@ -49,6 +57,35 @@ def check(path: Path) -> None:
         f"{path.name}: {doc['engine']} v{doc['engine_version']} log replays to a different state; "
         "bump the engine version and keep the old behaviour for old logs"
     )
+    if "decisions" in doc:
+        redecide(doc, path.name)
+
+
+def redecide(doc: dict, where: str = "golden log") -> None:
+    """Decide the log's decisions again from its first event, with the random numbers of the
+    recording (`LocalGame(seed=...)`), and compare every event."""
+    events = doc["events"]
+    engine = engine_for_log(events)
+    first = events[0]
+    rng = random.Random(doc["seed"])
+    again = start_event(engine, first["seats"], first.get("options"), rng)
+    setup = {k: v for k, v in first.items() if k not in START_META_KEYS}
+    assert {k: v for k, v in again.items() if k not in START_META_KEYS} == setup, (
+        f"{where}: the setup is drawn differently from the same seed"
+    )
+    state = engine.evolve(None, clone(first))
+    i = 1
+    for k, (seat, action) in enumerate(doc["decisions"]):
+        check_action(engine, state, seat, action)
+        new = engine.decide(state, seat, action, rng)
+        assert new == events[i:i + len(new)], (
+            f"{where}: decision {k} (seat {seat}, {action}) now gives other events; bump the engine "
+            "version and keep the old behaviour for games of the old version"
+        )
+        for e in new:
+            state = engine.evolve(state, clone(e))
+        i += len(new)
+    assert i == len(events), f"{where}: the decisions give {i} events, the log has {len(events)}"
 
 
 if __name__ == "__main__":

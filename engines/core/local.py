@@ -103,6 +103,8 @@ class LocalGame:
     ) -> None:
         self.engine = get(engine) if isinstance(engine, str) else engine
         self.rng = random.Random(seed)
+        # [seat, action] of every decision taken through this object (golden logs keep them).
+        self.decisions: list[list[Any]] = []
         if events is not None:
             self.events: list[Event] = list(events)
             self.state: State = fold(self.engine, self.events)
@@ -137,6 +139,7 @@ class LocalGame:
         for e in new:
             self.state = self.engine.evolve(self.state, e)
         self.events.extend(new)
+        self.decisions.append([seat, action])
         return new
 
     def view(self, seat: int | None = None) -> dict[str, Any]:

@@ -98,6 +98,21 @@ def obj(properties: Mapping[str, Schema], required: Iterable[str] = (), **extra:
     }
 
 
+def document(title: str, properties: Mapping[str, Schema], required: Iterable[str] | None = None,
+             **extra: Any) -> Schema:
+    """A top-level JSON Schema document (2020-12) of an object, e.g. an engine's `view_schema`:
+    its properties typed, all of them required unless `required` names fewer, no other key."""
+    return {
+        "$schema": JSON_SCHEMA_DIALECT,
+        "title": title,
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(properties if required is None else required),
+        "additionalProperties": False,
+        **extra,
+    }
+
+
 # --- validating a value against a field schema (the subset the constructors produce) -----
 _TYPES: dict[str, Callable[[Any], bool]] = {
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
@@ -206,6 +221,8 @@ class Move:
     - `options(state, seat)`: every legal instance, exactly; or instead
       `candidates(state, seat)`: instances that `check` then filters.
     - `rule`: where the rulebook says it (page/section), shown in docs and schemas.
+    - `elsewhere(state, seat, action) -> str` (optional): the reason a player reads when
+      the move is tried in a phase that does not allow it (default: "… is not possible now").
     """
 
     type: str
@@ -218,6 +235,7 @@ class Move:
     candidates: Lister | None = None
     rule: str = ""
     doc: str = ""
+    elsewhere: Callable[[State, int, Action], str] | None = None
 
     def __post_init__(self) -> None:
         if self.phases is not None and not isinstance(self.phases, frozenset):
@@ -241,6 +259,12 @@ class Move:
         return s
 
     def validate_shape(self, action: Action) -> None:
+        # A field the move does not have is named first: it is the likeliest mistake.
+        for k in action:
+            if k != "type" and k not in self.fields:
+                raise InvalidAction(
+                    f"{self.type}: unknown field {k!r}; expected {', '.join(self.fields) or 'no other field'}"
+                )
         for k in self.fields:
             if k not in action and k not in self.optional:
                 missing = [f for f in self.fields if f not in action and f not in self.optional]
@@ -249,14 +273,8 @@ class Move:
                     f"expected {', '.join(self.fields)}"
                 )
         for k, v in action.items():
-            if k == "type":
-                continue
-            spec = self.fields.get(k)
-            if spec is None:
-                raise InvalidAction(
-                    f"{self.type}: unknown field {k!r}; expected {', '.join(self.fields) or 'no other field'}"
-                )
-            validate_value(spec, v, f"{self.type}: field {k!r}")
+            if k != "type":
+                validate_value(self.fields[k], v, f"{self.type}: field {k!r}")
 
     def legal(self, state: State, seat: int) -> list[Action]:
         if self.options is not None:
@@ -381,7 +399,7 @@ class RulesEngine(Engine):
         m = self.move(action)
         phase = self.phase_of(state)
         if m.phases is not None and phase not in m.phases:
-            raise IllegalAction(f"{m.type} is not possible now ({self.describe_phase(state)})")
+            raise IllegalAction(self.wrong_phase(state, seat, m, action))
         ctx = m.check(state, seat, action)
         events = list(m.resolve(state, seat, action, ctx, rng))
         return self.settle(state, events, rng)
@@ -405,6 +423,13 @@ class RulesEngine(Engine):
                 s = self.evolve(s, e)
             events.extend(more)
         raise RuntimeError(f"{self.name}: automatic steps did not stop after {self.max_auto_steps}")
+
+    def wrong_phase(self, state: State, seat: int, move: Move, action: Action) -> str:
+        """The reason a player reads when `move` is tried in a phase that does not allow it:
+        the move's own `elsewhere`, else a generic sentence. Engines may override it."""
+        if move.elsewhere is not None:
+            return move.elsewhere(state, seat, action)
+        return f"{move.type} is not possible now ({self.describe_phase(state)})"
 
     def describe_phase(self, state: State) -> str:
         p = self.phase(state)

@@ -67,6 +67,7 @@ def playthrough(engine: Engine, seats: int, seed: int, options: dict | None = No
             g.state = engine.evolve(g.state, e)
             assert canonical_json(e) == text, f"{engine.name}: evolve() mutated the event {e['type']}"
         g.events.extend(new)
+        g.decisions.append([seat, action])
         steps += 1
     return g
 
@@ -129,6 +130,36 @@ def check_views(g: LocalGame, rng: random.Random, samples: int = 25) -> None:
             assert canonical_json(other) == canonical_json(view), (
                 f"{engine.name}: the view of {v} depends on information hidden from it"
             )
+
+
+def check_every_version(g: LocalGame) -> None:
+    """Every prefix of the log (after any event, not only at decision points) is a state the
+    API may serve as `?version=N`: `to_act` names valid seats (ints in range, none once the
+    game is over) and every seat and the spectator get a JSON view (issue 17 item 5)."""
+    engine = g.engine
+    n = g.seats
+    viewers: list[int | None] = [None, *range(n)]
+    state = None
+    for i, e in enumerate(g.events):
+        state = engine.evolve(state, clone(e))
+        where = f"{engine.name} {n}p, version {i + 1} (after {e['type']})"
+        try:
+            seats = engine.to_act(state)
+        except Exception as exc:  # noqa: BLE001 - any failure is the finding
+            raise AssertionError(f"{where}: to_act fails: {exc!r}") from None
+        assert isinstance(seats, set | frozenset | list | tuple), f"{where}: to_act is {seats!r}"
+        for s in seats:
+            assert isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n, (
+                f"{where}: to_act names {s!r}, not a seat of 0..{n - 1}"
+            )
+        if engine.outcome(state) is not None:
+            assert not seats, f"{where}: the game is over but to_act is {sorted(seats)}"
+        for v in viewers:
+            try:
+                view = engine.view(state, v)
+            except Exception as exc:  # noqa: BLE001
+                raise AssertionError(f"{where}: view for {v} fails: {exc!r}") from None
+            _json_roundtrip(view, f"{where}: view for {v}")
 
 
 def _malformed(actions: list[dict], rng: random.Random) -> list[Any]:
@@ -255,4 +286,5 @@ def run_all(engine: Engine, seats: int, seed: int, options: dict | None = None) 
     check_replay(g)
     check_views(g, random.Random(seed))
     check_schemas(g, random.Random(seed + 1))
+    check_every_version(g)
     return g

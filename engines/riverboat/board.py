@@ -45,13 +45,15 @@ def is_empty_field(p: dict, cell: int) -> bool:
 
 
 def empty_fields(p: dict, colour: str | None = None) -> list[int]:
-    cols = COLOUR[p["mat"]]
-    return [c for c in range(CELLS) if is_empty_field(p, c) and (colour is None or cols[c] == colour)]
+    """The empty fields (`is_empty_field`), of one colour if given."""
+    cells = zip(p["worker"], p["crop"], p["feature"], COLOUR[p["mat"]], strict=True)
+    return [c for c, (w, crop, f, col) in enumerate(cells)
+            if not w and crop is None and f is None and (colour is None or col == colour)]
 
 
 def uncovered_workers(p: dict) -> list[int]:
     """Workers standing on fields that have no crop tile under them yet."""
-    return [c for c in range(CELLS) if p["worker"][c] and p["crop"][c] is None]
+    return [c for c, (w, crop) in enumerate(zip(p["worker"], p["crop"], strict=True)) if w and crop is None]
 
 
 def workers_on_crop(p: dict, crop: str) -> list[int]:
@@ -90,8 +92,45 @@ def placements(free: list[int], crops: list[str]) -> list[list[int]]:
     return out
 
 
+def is_placement(free: list[int], cells: list[int], crops: list[str]) -> bool:
+    """Is `cells` one of `placements(free, crops)`? Checked directly, without listing them: the
+    cells are free, distinct, a tile's shape (adjacent / a triangle), and written the way
+    `placements` writes that placement (the first turn of the tile giving the same crops on the
+    same cells, in `itertools.permutations` order of the sorted cells)."""
+    size = len(crops)
+    if len(cells) != size or len(set(cells)) != size:
+        return False
+    free_set = set(free)
+    if not all(c in free_set for c in cells):
+        return False
+    if size == 2 and cells[1] not in ADJACENT[cells[0]]:
+        return False
+    if size == 3 and not (cells[1] in ADJACENT[cells[0]] and cells[2] in ADJACENT[cells[0]]
+                          and cells[2] in ADJACENT[cells[1]]):
+        return False
+    key = sorted(zip(cells, crops, strict=True))
+    for perm in itertools.permutations(sorted(cells)):
+        if sorted(zip(perm, crops, strict=True)) == key:
+            return list(perm) == list(cells)
+    return False  # pragma: no cover - the identity turn always matches
+
+
 def fits(free: list[int], crops: list[str]) -> bool:
-    return bool(free) and bool(placements(free, crops)[:1])
+    """Does a tile showing `crops` fit under `free` (is `placements` non-empty)? Only the shape
+    matters (a tile turns): one free cell, two adjacent ones, or a triangle."""
+    size = len(crops)
+    if size == 1:
+        return bool(free)
+    free_set = set(free)
+    for a in free:
+        for b in NEIGHBOURS[a]:
+            if b <= a or b not in free_set:
+                continue
+            if size == 2:
+                return True
+            if any(c > b and c in free_set and c in ADJACENT[a] for c in NEIGHBOURS[b]):
+                return True
+    return False
 
 
 def barn_score(p: dict, cell: int) -> int:

@@ -40,3 +40,35 @@ def test_golden_check_fails_on_changed_rules(tmp_path, monkeypatch):
     monkeypatch.setattr(TicTacToe, "evolve", changed)
     with pytest.raises(AssertionError, match="bump the engine version"):
         golden.check(p)
+
+
+def test_golden_check_fails_when_decide_changes(tmp_path, monkeypatch):
+    """A recorded log keeps its decisions: a change of what decide() gives for the same decision
+    fails the check even when evolve() is unchanged."""
+    [p] = golden.record("tic-tac-toe", directory=tmp_path)
+    golden.check(p)
+    from engines.tic_tac_toe.engine import TicTacToe
+
+    orig = TicTacToe.decide
+
+    def changed(self, state, seat, action, rng):
+        events = orig(self, state, seat, action, rng)
+        return [dict(events[0], note="changed"), *events[1:]]
+
+    monkeypatch.setattr(TicTacToe, "decide", changed)
+    with pytest.raises(AssertionError, match="now gives other events"):
+        golden.check(p)
+
+
+def test_riverboat_golden_logs_of_both_versions_re_decide_their_events():
+    # v1 logs were recorded by the engine before it was written as rules; the decisions taken in
+    # them give the same events today (v1 games keep the v1 reading of the pile-boat coin).
+    import json
+
+    for v in (1, 2):
+        paths = sorted((golden.GOLDEN_DIR / "riverboat").glob(f"v{v}-*.json"))
+        assert paths
+        for path in paths:
+            doc = json.loads(path.read_text())
+            assert doc["decisions"], f"{path.name} keeps no decisions"
+            golden.redecide(doc, path.name)

@@ -79,3 +79,57 @@ def test_kit_catches_a_leaking_view():
     g = testkit.playthrough(Leaky(), 2, 5)
     with pytest.raises(AssertionError, match="depends on information hidden"):
         testkit.check_views(g, random.Random(1), samples=len(g.events))
+
+
+def test_kit_catches_an_invalid_to_act_between_two_events_of_one_decision():
+    """The every-version check can fail: a Goofspiel whose state between the last bid and the
+    reveal (never a decision point, but served as ?version=N) names no valid seat."""
+    from engines.goofspiel import Goofspiel
+
+    class Gappy(Goofspiel):
+        name = "gappy-goofspiel"
+
+        def to_act(self, state):
+            if state["bids"] and all(b is not None for b in state["bids"]):
+                return {None}
+            return super().to_act(state)
+
+    g = testkit.playthrough(Gappy(), 2, 5)  # decision points are fine
+    with pytest.raises(AssertionError, match="to_act names None"):
+        testkit.check_every_version(g)
+
+
+def test_kit_catches_a_view_that_fails_between_two_events():
+    from engines.goofspiel import Goofspiel
+
+    class Crashy(Goofspiel):
+        name = "crashy-goofspiel"
+
+        def view(self, state, seat):
+            if state["bids"] and all(b is not None for b in state["bids"]):
+                raise KeyError("bids")
+            return super().view(state, seat)
+
+    g = testkit.playthrough(Crashy(), 3, 5)
+    with pytest.raises(AssertionError, match="view for None fails"):
+        testkit.check_every_version(g)
+
+
+def test_clone_copies_plain_json_deeply_without_aliases_and_keeps_other_values():
+    from collections import OrderedDict
+
+    from engines.core import clone
+
+    shared = [1, {"a": None}]
+    state = {"x": shared, "y": shared, "z": {"n": 2.5, "t": True, "s": "é"}, 3: [[]]}
+    copy = clone(state)
+    assert copy == state and copy is not state
+    assert copy["x"] is not shared and copy["x"] is not copy["y"], "no shared lists in the copy"
+    copy["x"][1]["a"] = 1
+    assert shared[1]["a"] is None and copy["y"][1]["a"] is None
+    assert type(copy["z"]["t"]) is bool
+    # A value marshal refuses is copied by the Python walk, as before: plain dicts and lists
+    # copied, anything else kept as it is.
+    odd = OrderedDict(k=[1])
+    copy = clone({"odd": odd, "l": [odd]})
+    assert copy["odd"] is odd and copy["l"] is not None and copy["l"][0] is odd

@@ -26,9 +26,10 @@ def test_an_action_of_another_phase_names_the_phase():
 
 
 def test_acting_out_of_turn_is_refused():
-    s = new_game(2).state
+    # The core refuses a seat that is not to act before the engine's rules run (check_action).
+    g = new_game(2)
     with pytest.raises(IllegalAction, match="may not act now"):
-        ENGINE.decide(s, 1 - s["first_player"], {"type": "choose_phase", "phase": "planting"}, None)
+        g.act(1 - g.state["first_player"], {"type": "choose_phase", "phase": "planting"})
 
 
 def test_a_taken_boat_without_a_coin_explains_the_coin_ability():

@@ -230,3 +230,47 @@ def test_the_harvest_bonus_counts_crops_harvested_over_several_rounds_and_may_be
     s, _ = act(s, 0, {"type": "take_surveyor"})
     assert s["players"][0]["surveyors"] == surveyors + 2
     assert s["players"][0]["harvest_bonus"] == ["pumpkin"]
+
+
+# --- v2 rule fix: the coin paid for a pile boat is back in the supply before the benefit --------
+
+def _pile_boat_with_an_empty_coin_supply(boat: str):
+    s = _harvest({"beet": 3})
+    s["boat_board"][boat] = False  # taken this round: only the pile, for a coin
+    s["supply"]["coins"] = 0
+    s["players"][0]["coins"] = 1
+    return s
+
+
+@pytest.mark.parametrize(("boat", "others"), [("1", {"harbor": 3}), ("3b", {"vp": 3})])
+def test_coge_1_moneda_del_suministro_general_si_queda_alguna_includes_the_coin_just_paid_for_the_boat(boat, others):
+    # seed-R "Barcos fluviales y beneficios": "Coge 1 moneda del suministro general (si queda
+    # alguna)". Spent coins return to the general supply ("Monedas") and a boat's benefits are
+    # claimed "Una vez que se coloca un barco fluvial": the coin paid for a boat from its pile is
+    # in the supply when the benefit is taken, even when the supply was empty before.
+    s = _pile_boat_with_an_empty_coin_supply(boat)
+    crop = "beet"
+    s2, ev = act(s, 0, {"type": "claim_boat", "boat": boat, "crop": crop, "coin": True})
+    assert ev[0]["gains"] == {"coins": 1, **others}
+    assert s2["players"][0]["coins"] == 1, "paid one coin, took one back"
+    assert s2["supply"]["coins"] == 0
+
+
+def test_a_boat_taken_from_the_board_with_an_empty_supply_gives_no_coin():
+    # "(si queda alguna)": nothing is paid for a board boat, so an empty supply gives nothing.
+    s = _harvest({"beet": 3})
+    s["supply"]["coins"] = 0
+    s2, ev = act(s, 0, {"type": "claim_boat", "boat": "3b", "crop": "beet", "coin": False})
+    assert ev[0]["gains"] == {"vp": 3}
+    assert s2["players"][0]["coins"] == 2 and s2["supply"]["coins"] == 0
+
+
+def test_a_game_started_under_v1_keeps_the_v1_reading_of_the_pile_boat_coin():
+    # v1 computed the benefit before the payment; a v1 game (its state has no "version") is
+    # decided as it was, so its log re-decides to the same events.
+    s = _pile_boat_with_an_empty_coin_supply("1")
+    assert s["version"] == ENGINE.version == 2
+    del s["version"]
+    s2, ev = act(s, 0, {"type": "claim_boat", "boat": "1", "crop": "beet", "coin": True})
+    assert ev[0]["gains"] == {"harbor": 3}
+    assert s2["players"][0]["coins"] == 0 and s2["supply"]["coins"] == 1

@@ -219,7 +219,7 @@ def test_passing_keeps_your_surveyors_for_later():
 
 
 def test_card_space_bonuses_are_data_and_may_grant_features_or_agents(monkeypatch):
-    from engines.riverboat import engine as module
+    from engines.riverboat import moves as module
 
     monkeypatch.setattr(module, "CARD_SPACE_BONUSES", [{"feature": "any", "agents": 1}, *module.CARD_SPACE_BONUSES[1:]])
     s = _opportunity()

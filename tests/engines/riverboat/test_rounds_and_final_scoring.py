@@ -4,6 +4,7 @@
 import pytest
 
 from engines.riverboat import ENGINE, board, scoring
+from engines.riverboat import events as engine_module
 
 from .helpers import act, at_phase, clear_mat, make_turn, new_game, types
 
@@ -78,8 +79,8 @@ def test_three_players_after_rounds_1_and_2_the_marker_still_passes_left():
 def test_a_vp_gain_puts_your_marker_on_top():
     g = new_game(2)
     s = g.state
-    ENGINE._add_vp(s, 1, 3, "test")
-    ENGINE._add_vp(s, 0, 3, "test")
+    engine_module._add_vp(s, 1, 3, "test")
+    engine_module._add_vp(s, 0, 3, "test")
     assert s["players"][0]["vp_at"] > s["players"][1]["vp_at"]
 
 

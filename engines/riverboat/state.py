@@ -1,0 +1,96 @@
+"""The typed shape of Riverboat's state. Plain JSON at run time (TypedDicts are dicts): the
+definitions document every key and let a type checker follow the rules code.
+
+A player's mat is four parallel lists indexed by cell (`row * MAT_COLS + col`, see board.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+PhaseName = Literal["draft", "cultivation", "planting", "harvest", "opportunity", "scoring", "over"]
+# Decisions one seat owes before the phase goes on (each is a step of the phase table).
+PendingKind = Literal["bonus_worker", "scoring_bonus", "feature", "choose_from_pile", "choose_from_deck",
+                      "place_drawn_tile", "agents"]
+
+
+class OpportunityHeld(TypedDict):
+    id: str
+    scored: bool  # a surveyor stands on it
+
+
+class Player(TypedDict):
+    mat: str  # "A".."D" (data.MATS)
+    worker: list[bool]
+    crop: list[str | None]
+    feature: list[str | None]  # None, "barn" or "well"
+    scored: list[bool]  # a surveyor stands on that cell's feature
+    workers: int  # in the personal supply
+    coins: int
+    surveyors: int  # in the personal supply
+    active_surveyors: int  # placed this game (1 VP each per round scoring)
+    vp: int
+    vp_by: dict[str, int]  # VP by source
+    vp_at: int  # arrival order on the score track (the 3-player tie rule)
+    harbor: int  # harbor master's space
+    harbor_start: int
+    boats: list[str]  # riverboat ids, in mat-slot order
+    harvested: dict[str, int]  # crops harvested over the game, per crop
+    harvest_bonus: list[str]  # crops whose harvest bonus was given
+    agents: int  # workers in New Orleans
+    opps: list[OpportunityHeld]
+
+
+class Pending(TypedDict):
+    seat: int
+    kind: PendingKind
+    # feature: the features offered, why, and whether the taker may decline / substitute.
+    options: NotRequired[list[str]]
+    reason: NotRequired[str]
+    optional: NotRequired[bool]
+    substitute: NotRequired[bool]
+    # choose_from_pile: the pile searched ("1" or "2"); agents: the most that may be sent.
+    size: NotRequired[str]
+    max: NotRequired[int]
+
+
+class HeldTile(TypedDict):
+    seat: int
+    kind: str  # a tile drawn blind, seen by its drawer only
+
+
+class RiverboatState(TypedDict):
+    n: int
+    version: NotRequired[int]  # rules version; absent in games started before v2 (= 1)
+    round: int
+    phase: PhaseName
+    first_player: int
+    turn: int  # where the clockwise scan for the seat on turn starts
+    phase_tiles: list[int | None]  # holder of each phase tile (data.PHASES order)
+    round_track: int
+    crop_deck: list[str]
+    card: str | None  # the revealed crop card during Cultivation
+    cards_left: int
+    waiting: list[int]  # Cultivation: seats that must place for the revealed card
+    piles: dict[str, list[str]]  # face-down crop-tile piles by size ("1", "2", "3")
+    slots: dict[str, list[str | None]]  # face-up crop supply by size
+    boat_piles: dict[str, int]
+    boat_board: dict[str, bool]
+    opp_deck: list[str]
+    opp_known_bottom: int  # cards at the deck's bottom whose order is public
+    opp_spaces: list[str | None]
+    supply: dict[str, int]  # coins, barns, wells, surveyors
+    players: list[Player]
+    claims: list[int]  # boats claimed this phase, per seat
+    done: list[bool]  # passed (Harvest, Scoring) / took a card (Opportunity)
+    surveyed: list[int]  # surveyors placed this phase, per seat
+    pending: list[Pending]
+    vp_seq: int
+    result: dict | None
+    held: HeldTile | None
+    blind: bool  # create option coin_draws == "blind"
+
+
+State = RiverboatState
+Event = dict[str, Any]
+Action = dict[str, Any]
