@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import time
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -18,7 +19,8 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from server import metrics
 from server.app import InvalidArgument, Unauthenticated
@@ -29,6 +31,7 @@ from .openapi import openapi_document
 from .rankings import ROUTES as ranking_routes
 
 log = logging.getLogger("tablero.http")
+WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web"  # the browser client, served at /
 
 def _int_param(request: Request, name: str) -> int | None:
     raw = request.query_params.get(name)
@@ -275,6 +278,7 @@ def build_app(state: HttpState) -> Starlette:
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics_endpoint, methods=["GET"]),
+        *([Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web")] if WEB_ROOT.is_dir() else []),
     ]
     app = Starlette(
         routes=routes,
