@@ -275,6 +275,8 @@ class Table {
 
   stop() {
     this.stopped = true;
+    clearTimeout(this.seatPoll);
+    clearTimeout(this.timer);
     if (this.watch) this.watch.stop();
   }
 
@@ -415,6 +417,9 @@ class Table {
     this.el.result.replaceChildren(finished && g.outcome ? result(g, this.ctxBase()) : '');
     this.el.result.hidden = !finished;
     this.composer.setActions(actions);
+    // Joining a seat appends no event, so the stream cannot tell: look again while seats are open.
+    clearTimeout(this.seatPoll);
+    if (openSeats.length && !finished && !this.stopped) this.seatPoll = setTimeout(() => this.refresh(), 2500);
   }
 
   arm() {
@@ -487,7 +492,7 @@ function result(game, ctx) {
   const who = winners.map((s) => seatName(ctx, s)).join(' and ');
   return h('div', { class: 'panel' },
     h('h2', {}, 'Final scores'),
-    h('p', { class: 'winner' }, winners.length ? `🏆 ${who} win${winners.length === 1 && !who.endsWith('(you)') ? 's' : ''}!` : 'A draw.'),
+    h('p', { class: 'winner' }, winners.length ? `🏆 ${who} win${winners.length === 1 ? 's' : ''}!` : 'A draw.'),
     h('div', { class: 'scroll' }, h('table', { class: 'scores' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), seats.map((s) => h('th', { scope: 'col' }, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`)))),
       h('tbody', {},

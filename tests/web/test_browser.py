@@ -1,0 +1,185 @@
+"""The browser client end to end: real `tablero serve`, Debian's chromium, Playwright."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import httpx
+import pytest
+
+from .conftest import ARTIFACTS
+
+
+def create_in_lobby(page, url: str, engine: str, seats: list[str], options: dict[str, str] | None = None) -> str:
+    """Create a game by filling the lobby form; returns the game id."""
+    page.goto(url + "/#/")
+    page.click(f"label[for=eng-{engine}]")
+    page.select_option("#players", str(len(seats)))
+    for i, kind in enumerate(seats):
+        page.select_option(f"#seat-{i}", kind)
+    for label, value in (options or {}).items():
+        page.get_by_label(label, exact=True).fill(value)
+    page.click("form.create button[type=submit]")
+    page.wait_for_selector(".table .board > *")
+    return page.evaluate("location.hash").split("/")[-1]
+
+
+def wait_ready(page) -> str:
+    """Wait until the page offers a move or shows the final scores; returns 'move' or 'over'."""
+    page.wait_for_function(
+        """() => {
+            const over = document.querySelector('.result:not([hidden]) .scores');
+            const btn = document.querySelector('.composer button:not([disabled])');
+            return over || (btn && document.querySelector('.turn .your-turn'));
+        }""",
+        timeout=20_000,
+    )
+    return "over" if page.locator(".result:not([hidden]) .scores").count() else "move"
+
+
+def version(page) -> int:
+    return int(page.inner_text(".table-head h1").split("move")[-1].strip())
+
+
+def test_page_is_served_and_says_there_is_no_lobby_list(server, new_page):
+    r = httpx.get(server.url + "/")
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+    assert '<script type="module" src="js/app.js">' in r.text
+    assert httpx.get(server.url + "/js/app.js").status_code == 200
+    # The API still answers JSON errors for unknown routes.
+    assert httpx.get(server.url + "/v1/nope").json()["error"]["code"] == "NOT_FOUND"
+    page = new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#no-lobby")
+    names = page.locator(".engines label strong").all_inner_texts()
+    assert {"Tic-Tac-Toe", "New Bedford", "Riverboat", "Phoenicia", "Goofspiel"} <= set(names)
+    # The options form is generated from the schema: Phoenicia's boolean, Riverboat's enum.
+    page.click("label[for=eng-phoenicia]")
+    assert page.get_by_label("Preset production").count() == 1
+    page.click("label[for=eng-riverboat]")
+    assert page.locator("select[name=coin_draws] option").all_inner_texts()[1:] == ["Choose", "Blind"]
+
+
+def test_tic_tac_toe_between_two_browsers_one_joining_by_link(server, new_page):
+    ana = new_page()
+    game_id = create_in_lobby(ana, server.url, "tic-tac-toe", ["human", "open"])
+    link = ana.input_value("#invite-link")
+    assert link.endswith(f"#/join/{game_id}")
+
+    ben = new_page(390, 844)  # a phone-sized screen
+    ben.goto(link)
+    ben.click("#join-button")
+    ben.wait_for_selector(".ttt")
+    assert ben.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "the table overflows a phone screen"
+    ana.wait_for_selector(".seat-chip.c1 >> text=friend")  # Ana sees the seat taken, live
+
+    moves = [(ana, 0), (ben, 3), (ana, 1), (ben, 4), (ana, 2)]  # X takes the top row
+    for n, (page, cell) in enumerate(moves):
+        other = ben if page is ana else ana
+        wait_ready(page)
+        target = page.locator(f'.ttt-cell.pickable[data-cell="{cell}"]')
+        if n == 2:  # keyboard only: focus the cell and press Enter
+            target.focus()
+            page.keyboard.press("Enter")
+        else:
+            target.click()
+        mark = "X" if page is ana else "O"
+        # The other browser sees the move through the live stream, without reloading.
+        other.wait_for_selector(f'.ttt-cell[data-cell="{cell}"].mark-{mark}')
+        if n < len(moves) - 1:
+            assert other.locator(".ttt-cell.pickable").count() == 9 - n - 1
+
+    for page in (ana, ben):
+        assert wait_ready(page) == "over"
+        assert "Red" in page.inner_text(".result .winner")
+    assert "Red (you) wins" in ana.inner_text(".result .winner")
+    log = ana.inner_text(".log")
+    assert "Red (you) puts X on row 1, column 1." in log
+    assert "Blue puts O on row 2, column 1." in log
+    assert "three in a row" in log
+    ana.screenshot(path=str(ARTIFACTS / "tic-tac-toe.png"), full_page=True)
+    ben.screenshot(path=str(ARTIFACTS / "tic-tac-toe-phone.png"), full_page=True)
+    g = httpx.get(f"{server.url}/v1/games/{game_id}").json()
+    g = g.get("game", g)
+    assert g["outcome"]["winners"] == [0]
+
+
+def play_by_clicking(page, rng: random.Random, max_moves: int) -> tuple[int, int, str]:
+    """Take turns by clicking until the game ends or `max_moves` moves; returns (moves, steps, state)."""
+    moves = steps = 0
+    state = wait_ready(page)
+    while state == "move" and moves < max_moves:
+        acts = page.locator(".composer button.act:not([disabled])")
+        if acts.count():
+            before = version(page)
+            acts.nth(rng.randrange(acts.count())).click()
+            moves += 1
+            page.wait_for_function(f"() => parseInt(document.querySelector('.table-head h1').textContent.split('move')[1]) > {before}")
+        else:
+            choices = page.locator(".composer button.choice:not([disabled])")
+            choices.nth(rng.randrange(choices.count())).click()
+            steps += 1
+        state = wait_ready(page)
+    return moves, steps, state
+
+
+@pytest.mark.parametrize("engine", ["new-bedford", "riverboat", "phoenicia"])
+def test_board_game_against_bots_by_clicking(server, new_page, engine):
+    page = new_page(1280, 900)
+    game_id = create_in_lobby(page, server.url, engine, ["human", "bot", "bot"])
+    start = version(page)
+    moves, steps, state = play_by_clicking(page, random.Random(13), max_moves=30)
+    page.screenshot(path=str(ARTIFACTS / f"{engine}.png"), full_page=True)
+    assert moves == 30 or state == "over"
+    assert version(page) >= start + moves
+    # The page's view is the server's: same version, and the log has every event in words.
+    g = httpx.get(f"{server.url}/v1/games/{game_id}").json()
+    g = g.get("game", g)
+    assert page.locator(".log li").count() == g["version"]
+    assert not [t for t in page.locator(".log li").all_inner_texts() if not t.strip()]
+    if engine == "new-bedford":
+        assert steps > 0, "New Bedford's starting goods (34 choices) are composed step by step"
+
+
+def test_goofspiel_to_the_end_with_an_option_and_the_generic_renderer(server, new_page):
+    page = new_page()
+    create_in_lobby(page, server.url, "goofspiel", ["human", "bot"], {"Cards": "3"})
+    moves, _steps, state = play_by_clicking(page, random.Random(5), max_moves=10)
+    assert state == "over" and moves == 3
+    table = page.inner_text(".result table.scores")
+    assert "Prize points" in table  # the breakdown comes from outcome.details
+    page.screenshot(path=str(ARTIFACTS / "goofspiel.png"), full_page=True)
+
+
+def test_phoenicia_spectator_sees_no_hand_values(server, new_page):
+    out = httpx.post(f"{server.url}/v1/games", json={"engine": "phoenicia", "players": 2, "seats": ["human", "human"]}).json()
+    gid = out["game"]["id"]
+    tokens = {s["seat"]: s["token"] for s in out["seats"]}
+    hands = {}
+    for seat, tok in tokens.items():
+        g = httpx.get(f"{server.url}/v1/games/{gid}", headers={"Authorization": f"Bearer {tok}"}).json()
+        g = g.get("game", g)
+        hands[seat] = g["view"]["players"][seat]["hand"]
+    assert sum(len(h) for h in hands.values()) > 0, "nothing to hide: the test would prove nothing"
+
+    spectator = new_page()
+    spectator.goto(f"{server.url}/#/g/{gid}")
+    spectator.wait_for_selector(".hand")
+    assert spectator.locator(".hand .card.value").count() == 0
+    assert spectator.locator(".hand .card.back").count() == sum(len(h) for h in hands.values())
+    html = spectator.content()
+    assert '"hand":[' not in html.replace(" ", "")  # no raw view anywhere in the page
+    for seat, hand in hands.items():  # each hand shows its size, and no card value
+        assert spectator.inner_text(f'.hand[data-seat="{seat}"]').strip() == f"Hand ({len(hand)}):"
+    assert "You are watching this game." in spectator.inner_text(".turn")
+
+    # Seat 0's own page shows its values and still not seat 1's.
+    player = new_page()
+    store = {gid: {"engine": "phoenicia", "seats": [{"seat": 0, "token": tokens[0]}], "at": 0}}
+    player.add_init_script(f"localStorage.setItem('tablero.games.v1', {json.dumps(json.dumps(store))})")
+    player.goto(f"{server.url}/#/g/{gid}")
+    player.wait_for_selector('.hand[data-seat="0"]')
+    assert [int(x) for x in player.locator('.hand[data-seat="0"] .card.value').all_inner_texts()] == hands[0]
+    assert player.locator('.hand[data-seat="1"] .card.value').count() == 0
+    spectator.screenshot(path=str(ARTIFACTS / "phoenicia-spectator.png"), full_page=True)
