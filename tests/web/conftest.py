@@ -25,21 +25,22 @@ CHROMIUM_ARGS = [
 class Serve:
     """`tablero serve` (as `python -m server serve`) on free ports; its log goes to a file."""
 
-    def __init__(self) -> None:
-        self.http_port, self.grpc_port = free_port(), free_port()
+    def __init__(self, *args: str, http_port: int | None = None, grpc_port: int | None = None,
+                 log: str = "server.log") -> None:
+        self.http_port, self.grpc_port = http_port or free_port(), grpc_port or free_port()
         self.url = f"http://127.0.0.1:{self.http_port}"
         ARTIFACTS.mkdir(exist_ok=True)
-        self.log = open(ARTIFACTS / "server.log", "w")  # noqa: SIM115 - closed in stop()
+        self.log = open(ARTIFACTS / log, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1",
-             "--http-port", str(self.http_port), "--grpc-port", str(self.grpc_port)],
+             "--http-port", str(self.http_port), "--grpc-port", str(self.grpc_port), *args],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
             env={**os.environ, "TABLERO_SECRET": "web-test-secret", "TABLERO_SHUTDOWN_GRACE": "2"},
         )
         deadline = time.monotonic() + 30
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"tablero serve exited; see {ARTIFACTS / 'server.log'}")
+                raise RuntimeError(f"tablero serve exited; see {ARTIFACTS / log}")
             try:
                 if httpx.get(self.url + "/readyz", timeout=0.5).status_code == 200:
                     break

@@ -8,7 +8,7 @@ import random
 import httpx
 import pytest
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, Serve
 
 
 def create_in_lobby(page, url: str, engine: str, seats: list[str], options: dict[str, str] | None = None) -> str:
@@ -183,3 +183,35 @@ def test_phoenicia_spectator_sees_no_hand_values(server, new_page):
     assert [int(x) for x in player.locator('.hand[data-seat="0"] .card.value').all_inner_texts()] == hands[0]
     assert player.locator('.hand[data-seat="1"] .card.value').count() == 0
     spectator.screenshot(path=str(ARTIFACTS / "phoenicia-spectator.png"), full_page=True)
+
+
+def test_live_updates_resume_from_the_last_version_after_a_server_restart(new_page, tmp_path):
+    db = str(tmp_path / "games.db")
+    s = Serve("--db", db, log="server-restart.log")
+    try:
+        out = httpx.post(f"{s.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["human", "human"]}).json()
+        gid = out["game"]["id"]
+        tokens = {x["seat"]: x["token"] for x in out["seats"]}
+        page = new_page()
+        store = {gid: {"engine": "tic-tac-toe", "seats": [{"seat": 0, "token": tokens[0]}], "at": 0}}
+        page.add_init_script(f"localStorage.setItem('tablero.games.v1', {json.dumps(json.dumps(store))})")
+        page.goto(f"{s.url}/#/g/{gid}")
+        wait_ready(page)
+        page.click('.ttt-cell.pickable[data-cell="4"]')
+        page.wait_for_selector('.ttt-cell[data-cell="4"].mark-X')
+        page.wait_for_selector(".live.live")
+
+        s.stop()  # the stream ends (event: shutdown); the page keeps trying
+        page.wait_for_selector(".live.reconnecting")
+        s = Serve("--db", db, http_port=s.http_port, grpc_port=s.grpc_port, log="server-restart-2.log")
+        page.wait_for_selector(".live.live", timeout=30_000)
+        r = httpx.post(f"{s.url}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[1]}"},
+                       json={"action": {"type": "place", "cell": 0}})
+        assert r.status_code == 200, r.text
+        page.wait_for_selector('.ttt-cell[data-cell="0"].mark-O')
+        wait_ready(page)
+        # Every event once: the stream resumed after the last version the page had.
+        assert page.locator(".log li").count() == 3
+        assert [int(v) for v in page.locator(".log li").evaluate_all("els => els.map(e => e.value)")] == [3, 2, 1]
+    finally:
+        s.stop()

@@ -52,7 +52,7 @@ function render(ctx) {
       h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, v.first_player === s ? ' ☸ first player' : '', prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${prev.total} pts so far`) : null),
       h('div', {}, res(GOOD.money, `$${p.money}`, 'money'), res(GOOD.lumber, p.lumber, 'lumber'), res(GOOD.food, p.food, 'food'), res(GOOD.brick, p.brick, 'brick')),
       h('div', {}, 'Whales kept: ', whales(p.returned)),
-      h('ul', { class: 'ships' }, (p.ships || []).map((sh) => pick(h('li', {}, `⛵ Ship ${sh.ship}: ${sh.where}`, Object.values(sh.hold || {}).some(Boolean) ? ` — hold ${whales(sh.hold)}` : ''), 'ship', sh.ship, `Ship ${sh.ship}`))),
+      h('ul', { class: 'ships' }, (p.ships || []).map((sh) => { const li = h('li', {}, `⛵ Ship ${sh.ship}: ${sh.where}`, Object.values(sh.hold || {}).some(Boolean) ? ` — hold ${whales(sh.hold)}` : ''); return s === ctx.seat ? pick(li, 'ship', sh.ship, `Ship ${sh.ship}`) : li; })),
       h('div', {}, 'Workers placed: ', (p.workers || []).length ? p.workers.map((w) => spaceName(v, w)).join(', ') : 'none', ` (${(v.reference && v.reference.turn && v.reference.turn.workers) || 2} per round)`),
       p.captain ? h('div', {}, `Captain: ${typeof p.captain === 'object' ? JSON.stringify(p.captain) : p.captain}`) : null,
       prev.buildings && prev.buildings.length ? h('div', {}, 'Buildings: ', prev.buildings.map((b) => spaceName(v, b)).join(', ')) : null);
