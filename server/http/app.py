@@ -19,7 +19,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
+from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
 from server import metrics
@@ -263,6 +263,17 @@ class AccessLog:
             }})
 
 
+def _web_client(not_found):
+    static = StaticFiles(directory=WEB_ROOT, html=True)
+
+    async def serve(scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
+            return await static(scope, receive, send)
+        return await not_found(scope, receive, send)
+
+    return serve
+
+
 def build_app(state: HttpState) -> Starlette:
     routes = [
         Route("/v1/engines", list_engines, methods=["GET"]),
@@ -278,7 +289,6 @@ def build_app(state: HttpState) -> Starlette:
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics_endpoint, methods=["GET"]),
-        *([Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web")] if WEB_ROOT.is_dir() else []),
     ]
     app = Starlette(
         routes=routes,
@@ -289,6 +299,8 @@ def build_app(state: HttpState) -> Starlette:
         ],
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )
+    if WEB_ROOT.is_dir():  # GETs no API route matched: the browser client's files
+        app.router.default = _web_client(app.router.default)
     app.router.redirect_slashes = False  # an API: "/v1/games/" is an unknown route, not a redirect
     app.state.tablero = state
     return app

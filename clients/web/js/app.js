@@ -426,7 +426,10 @@ class Table {
     const keys = this.composer.pickable();
     const active = this.composer.actions.length > 0 && !this.composer.busy;
     for (const el of this.el.board.querySelectorAll('[data-pick-field]')) {
-      const on = active && keys.has(`${el.dataset.pickField}=${el.dataset.pickValue}`);
+      const mine = [`${el.dataset.pickField}=${el.dataset.pickValue}`, el.dataset.pickAlso].filter(Boolean);
+      const hit = active ? mine.find((k) => keys.has(k)) : undefined;
+      const on = hit !== undefined;
+      el.dataset.pickHit = hit || '';
       el.classList.toggle('pickable', on);
       if (on) {
         el.setAttribute('tabindex', '0');
@@ -442,7 +445,9 @@ class Table {
     const el = ev.target.closest('.pickable');
     if (!el) return;
     ev.preventDefault();
-    this.composer.pick(el.dataset.pickField, el.dataset.pickValue);
+    const hit = el.dataset.pickHit || `${el.dataset.pickField}=${el.dataset.pickValue}`;
+    const at = hit.indexOf('=');
+    this.composer.pick(hit.slice(0, at), hit.slice(at + 1));
   }
 }
 

@@ -28,5 +28,6 @@ export function describeEvent(event, ctx, renderer) {
     const mine = Object.values(event.private)[0];
     text += ` (only you see: ${fmt(mine)})`;
   }
+  if (text.length > 240) text = `${text.slice(0, 237)}…`;
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -10,6 +10,12 @@ export function pick(el, field, value, label) {
   return el;
 }
 
+// A second way the same element answers: e.g. a hex is `cell` 9 and also `cells` [9].
+export function pickAlso(el, field, value) {
+  el.dataset.pickAlso = `${field}=${JSON.stringify(value)}`;
+  return el;
+}
+
 export function workers(seats) {
   return (seats || []).map((s) => h('span', { class: `worker c${s}`, title: `worker of seat ${s + 1}` }));
 }

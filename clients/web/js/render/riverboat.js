@@ -2,7 +2,7 @@
 // opportunity spaces, harbor track) and each player's hex mat of fields.
 import { h, humanize, fmt } from '../dom.js';
 import { seatName } from '../words.js';
-import { pick, res } from './common.js';
+import { pick, pickAlso, res } from './common.js';
 
 const CROP = { beet: ['B', '#9c2a4a'], wheat: ['W', '#d9a520'], corn: ['C', '#e6c619'], potato: ['P', '#8a6a3b'], pumpkin: ['K', '#e0761c'] };
 const FIELD = { yellow: '#f3e08a', orange: '#f4b77a', green: '#a9d89a', blue: '#a8c9ec', purple: '#cdb0e4' };
@@ -38,7 +38,7 @@ function mat(ctx, p, s) {
         class: `hex${(p.worker || [])[i] ? ' has-worker' : ''}${(p.scored || [])[i] ? ' scored' : ''}`,
         style: { background: FIELD[colour] || '#eee' }, title: `cell ${i}: ${colour} field${cr ? `, ${cr}` : ''}${feat ? `, ${feat}` : ''}`,
       }, cr ? crop(cr) : null, (p.worker || [])[i] ? h('span', { class: `worker c${s}` }) : null, feat ? h('small', { class: 'feat' }, feat) : null);
-      cells.push(mine ? pick(el, 'cell', i, `Cell ${i}, ${colour} field${cr ? `, ${cr}` : ''}`) : el);
+      cells.push(mine ? pickAlso(pick(el, 'cell', i, `Cell ${i}, ${colour} field${cr ? `, ${cr}` : ''}`), 'cells', [i]) : el);
     }
     rows.push(h('div', { class: `hexrow${r % 2 === 1 && grid.odd_rows_shifted_right ? ' shifted' : ''}` }, cells));
   }
@@ -103,6 +103,7 @@ function describeEvent(e, ctx) {
     case 'gained': return `${who} gains ${benefit(e.gains)}${e.reason ? ` (${humanize(e.reason).toLowerCase()})` : ''}.`;
     case 'opportunity_taken': return `${who} takes the opportunity card “${humanize(e.card)}”.`;
     case 'passed': return `${who} passes.`;
+    case 'pile_searched': return `${who} searches the ${e.size}-hex pile${e.private ? ` (${Object.values(e.private)[0].tiles.length} tiles seen)` : ''}.`;
     case 'round_scored': return `Round ${e.round} scored: ${(e.vp || []).map((x, s) => `${seatName(ctx, s)} +${x}`).join(', ')}.`;
     case 'round_ended': return `Round ${e.round} ends.`;
     case 'round_started': return `Round ${e.round} begins.`;
