@@ -4,6 +4,7 @@
 import { h, humanize, fmt } from './dom.js';
 
 const LIST_AT_MOST = 12; // this many actions or fewer: show each as its own button
+const ITEMS_AT_MOST = 6; // more actions than this that differ in a list (cards to pay...): build it item by item
 
 // Leaves of an action: [["type","place_worker"], ["sell.food", 2], ["cards", [4,4]]]
 export function leaves(action, prefix = '') {
@@ -37,6 +38,20 @@ function valueLabel(v) {
   return fmt(v);
 }
 
+// Multisets of scalars: [4, 5, 4] ~ [4, 4, 5]
+const counts = (list) => {
+  const m = new Map();
+  for (const x of list) m.set(keyOf(x), (m.get(keyOf(x)) || 0) + 1);
+  return m;
+};
+function contains(list, part) {
+  if (!Array.isArray(list)) return false;
+  const have = counts(list);
+  for (const [k, n] of counts(part)) if ((have.get(k) || 0) < n) return false;
+  return true;
+}
+const sameItems = (list, items) => Array.isArray(list) && list.length === items.length && contains(list, items);
+
 export function describeGeneric(action) {
   const rest = leaves(action).filter(([p]) => p !== 'type');
   const body = rest.map(([p, v]) => `${fieldLabel(p)} ${valueLabel(v)}`).join(', ');
@@ -50,19 +65,33 @@ export class Composer {
     this.submit = submit;
     this.onChange = onChange || (() => {});
     this.actions = [];
-    this.chosen = []; // [[path, valueKey], ...]
+    this.chosen = []; // [{path, label, test(action)}, ...]
+    this.partial = null; // {path, items}: a list field being filled one item at a time
     this.el = h('section', { class: 'composer', 'aria-label': 'Your move' });
   }
 
   setActions(actions) {
     const same = JSON.stringify(actions) === JSON.stringify(this.actions);
     this.actions = actions || [];
-    if (!same) this.chosen = [];
+    if (!same) this.reset(false);
     this.render();
   }
 
+  reset(render = true) {
+    this.chosen = [];
+    this.partial = null;
+    if (render) this.render();
+  }
+
   candidates() {
-    return this.actions.filter((a) => this.chosen.every(([p, k]) => keyOf(leaf(a, p)) === k));
+    const part = this.partial;
+    return this.actions.filter((a) => this.chosen.every((c) => c.test(a)) && (!part || contains(leaf(a, part.path), part.items)));
+  }
+
+  equals(path, key) {
+    const v = key === '∅' ? undefined : JSON.parse(key);
+    const label = path === 'type' ? humanize(v) : `${fieldLabel(path)}: ${valueLabel(v)}`;
+    return { path, label, test: (a) => keyOf(leaf(a, path)) === key };
   }
 
   // The field the user is asked about next, with its distinct values, or null.
@@ -83,14 +112,30 @@ export class Composer {
   }
 
   choose(path, key) {
-    this.chosen.push([path, key]);
-    const c = this.candidates();
+    this.chosen.push(this.equals(path, key));
     this.render();
-    return c;
   }
 
   back() {
-    this.chosen.pop();
+    if (this.partial && this.partial.items.length) this.partial.items.pop();
+    else if (this.partial) {
+      this.partial = null;
+      this.chosen.pop();
+    } else this.chosen.pop();
+    this.render();
+  }
+
+  // One more item of the list field being composed (e.g. one more card in a payment).
+  addItem(path, value) {
+    if (!this.partial || this.partial.path !== path) this.partial = { path, items: [] };
+    this.partial.items.push(value);
+    this.render();
+  }
+
+  finishItems() {
+    const { path, items } = this.partial;
+    this.partial = null;
+    this.chosen.push({ path, label: `${fieldLabel(path)}: ${valueLabel(items)}`, test: (a) => sameItems(leaf(a, path), items) });
     this.render();
   }
 
@@ -102,7 +147,7 @@ export class Composer {
       this.play(matching[0]);
       return;
     }
-    this.chosen.push([path, key]);
+    this.chosen.push(this.equals(path, key));
     this.render();
   }
 
@@ -119,7 +164,7 @@ export class Composer {
     this.render();
     try {
       await this.submit(action);
-      this.chosen = [];
+      this.reset(false);
     } finally {
       this.busy = false;
       this.render();
@@ -135,15 +180,43 @@ export class Composer {
     }
     const cands = this.candidates();
     el.append(h('h3', { class: 'visually-hidden' }, 'Your move'));
-    if (this.chosen.length) {
+    if (this.chosen.length || this.partial) {
       el.append(h('div', { class: 'crumbs' },
         h('span', {}, 'Chosen: '),
-        this.chosen.map(([p, k]) => h('span', { class: 'crumb' }, p === 'type' ? humanize(JSON.parse(k)) : `${fieldLabel(p)}: ${valueLabel(k === '∅' ? undefined : JSON.parse(k))}`)),
+        this.chosen.map((c) => h('span', { class: 'crumb' }, c.label)),
+        this.partial ? h('span', { class: 'crumb' }, `${fieldLabel(this.partial.path)}: ${valueLabel(this.partial.items)}…`) : null,
         h('button', { type: 'button', class: 'small', onclick: () => this.back(), disabled: this.busy }, '← Back'),
-        h('button', { type: 'button', class: 'small', onclick: () => { this.chosen = []; this.render(); }, disabled: this.busy }, 'Start over'),
+        h('button', { type: 'button', class: 'small', onclick: () => this.reset(), disabled: this.busy }, 'Start over'),
       ));
     }
-    if (cands.length <= LIST_AT_MOST) {
+    const ask = cands.length > ITEMS_AT_MOST ? this.asking(cands) : null;
+    const isList = ask && ask.path !== 'type' && [...ask.values.values()].every(({ value }) => Array.isArray(value) && value.every((x) => x === null || typeof x !== 'object'));
+    const listField = this.partial || isList;
+    if (listField) {
+      // A list (cards to pay with, cells to cover...): one item at a time, among legal combinations.
+      const path = this.partial ? this.partial.path : ask.path;
+      const items = this.partial ? this.partial.items : [];
+      const next = new Map();
+      let complete = 0;
+      for (const a of cands) {
+        const list = leaf(a, path) || [];
+        if (sameItems(list, items)) complete++;
+        const rest = counts(list);
+        for (const [k, n] of counts(items)) rest.set(k, rest.get(k) - n);
+        for (const x of list) if (rest.get(keyOf(x)) > 0) next.set(keyOf(x), x);
+      }
+      const label = `Choose ${fieldLabel(path)}, one at a time`;
+      el.append(h('div', { class: 'group step', role: 'group', 'aria-label': label },
+        h('h4', {}, label, h('span', { class: 'muted' }, ` (${cands.length} legal moves)`)),
+        h('div', { class: 'muted', style: { flexBasis: '100%' } }, `So far: ${items.length ? valueLabel(items) : 'nothing'}`),
+        [...next.values()].sort((x, y) => (x > y ? 1 : x < y ? -1 : 0)).map((x) => h('button', {
+          type: 'button', class: 'choice', 'data-field': path, 'data-item': keyOf(x), disabled: this.busy,
+          onclick: () => this.addItem(path, x),
+        }, `+ ${valueLabel(x)}`)),
+        complete ? h('button', { type: 'button', class: 'choice primary', 'data-field': path, 'data-done': 'true', disabled: this.busy, onclick: () => this.finishItems() },
+          items.length ? `That's all (${valueLabel(items)})` : `None`) : null));
+    } else if (cands.length <= LIST_AT_MOST || !ask) {
+      // (ask may be a scalar field here: a short list reads better than one more step)
       // Each remaining action as a button, grouped by kind.
       const groups = new Map();
       for (const a of cands) {
@@ -159,7 +232,6 @@ export class Composer {
           }, this.describe(a)))));
       }
     } else {
-      const ask = this.asking(cands);
       const label = ask.path === 'type' ? 'What do you do?' : `Choose ${fieldLabel(ask.path)}`;
       el.append(h('div', { class: 'group step', role: 'group', 'aria-label': label },
         h('h4', {}, label, h('span', { class: 'muted' }, ` (${cands.length} legal moves)`)),
