@@ -236,7 +236,7 @@ export class Composer {
       el.append(h('div', { class: 'group step', role: 'group', 'aria-label': label },
         h('h4', {}, label, h('span', { class: 'muted' }, ` (${cands.length} legal moves)`)),
         [...ask.values].map(([k, { value, count }]) => h('button', {
-          type: 'button', class: 'choice', 'data-field': ask.path, 'data-value': k, disabled: this.busy,
+          type: 'button', class: 'choice', 'data-field': ask.path, 'data-value': k, disabled: this.busy, title: `${count} legal move${count === 1 ? '' : 's'}`,
           onclick: () => this.choose(ask.path, k),
         }, ask.path === 'type' ? humanize(value) : valueLabel(value), h('span', { class: 'count' }, ` ${count}`)))));
     }
