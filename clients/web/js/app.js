@@ -266,6 +266,7 @@ class Table {
       },
       onEnd: () => this.schedule(),
       onState: (state, msg) => {
+        this.watchState = state;
         this.el.live.textContent = state === 'live' ? '● live' : state === 'error' ? `updates stopped: ${msg}` : 'reconnecting…';
         this.el.live.className = `live ${state}`;
         if (state === 'live') this.schedule(); // catch up after a reconnect
@@ -345,7 +346,8 @@ class Table {
       actions = out.actions || [];
     }
     this.game = game;
-    if (game.version > this.version) this.schedule(); // events the stream has not brought yet
+    // Events the stream has not brought: it brings them itself when live, else read the log.
+    if (game.version > this.version && this.watchState !== 'live') await this.loadLog();
     this.draw(actions);
   }
 
