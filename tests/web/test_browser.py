@@ -283,3 +283,57 @@ def test_payments_are_composed_card_by_card_among_legal_combinations(server, new
         page.locator(f"#probe button.choice[data-field='{field}'][data-value='{json.dumps(value)}']").click()
     assert page.evaluate("window.played") == target
     assert item_clicks == len(target["cards"]) >= 3
+
+
+@pytest.mark.parametrize(("engine", "row"), [("new-bedford", "Whale points"), ("riverboat", "Final vp"), ("phoenicia", "Cards vp")])
+def test_a_finished_game_shows_final_scores_with_their_breakdown(server, new_page, engine, row):
+    # Bots in every seat play the whole game when it is created.
+    out = httpx.post(f"{server.url}/v1/games", json={"engine": engine, "players": 3, "seats": ["bot"] * 3}).json()
+    game = out["game"]
+    assert game["outcome"]
+    page = new_page()
+    page.goto(f"{server.url}/#/g/{game['id']}")
+    assert wait_ready(page) == "over"
+    table = page.locator(".result table.scores")
+    scores = table.locator("tr.total td").all_inner_texts()
+    assert [int(x) for x in scores] == game["outcome"]["scores"]
+    assert row in table.locator("tbody th").all_inner_texts()
+    assert page.locator(".log li").count() == game["version"]
+    page.screenshot(path=str(ARTIFACTS / f"{engine}-final.png"), full_page=True)
+
+
+def test_the_stream_reader_takes_both_message_formats(server, new_page):
+    """Named game events (today's server) and default messages (the planned format), split
+    anywhere, CRLF or LF, keep-alives, a replayed version, then `event: end`."""
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector("form.create")
+    text = (
+        ": watching\n\n"
+        'id: 1\nevent: mark_placed\ndata: {"gameId":"g","version":1,"event":{"type":"mark_placed","seat":0,"cell":4}}\n\n'
+        'id: 2\r\ndata: {"gameId":"g","version":2,\r\ndata: "event":{"type":"mark_placed","seat":1,"cell":0}}\r\n\r\n'
+        ": keepalive\n\n"
+        'id: 2\ndata: {"gameId":"g","version":2,"event":{"type":"mark_placed","seat":1,"cell":0}}\n\n'
+        'id: 3\ndata: {"gameId":"g","version":3,"event":{"type":"mark_placed","seat":0,"cell":8}}\n\n'
+        'event: end\ndata: {"status":"GAME_STATUS_FINISHED"}\n\n'
+        'id: 4\ndata: {"gameId":"g","version":4,"event":{"type":"never"}}\n\n'
+    )
+    got = page.evaluate(
+        """async (text) => {
+            const { Watch } = await import('/js/sse.js');
+            const seen = [];
+            let ended = null;
+            const w = Object.create(Watch.prototype);
+            Object.assign(w, { version: 0, onEvent: (d) => seen.push([d.version, d.event.cell]),
+                               onEnd: (d) => { ended = d; }, onState: () => {} });
+            const bytes = new TextEncoder().encode(text);
+            const body = new ReadableStream({ start(c) {
+                for (let i = 0; i < bytes.length; i += 7) c.enqueue(bytes.slice(i, i + 7));
+                c.close();
+            } });
+            const finished = await w.read(body.getReader());
+            return { seen, ended, finished, version: w.version };
+        }""",
+        text,
+    )
+    assert got == {"seen": [[1, 4], [2, 0], [3, 8]], "ended": {"status": "GAME_STATUS_FINISHED"}, "finished": True, "version": 3}

@@ -250,10 +250,9 @@ class Table {
     main.replaceChildren(h('section', { class: 'table', 'aria-label': 'Game table' },
       this.el.head,
       h('div', { class: 'layout' },
-        h('div', { class: 'board-col' }, this.el.board),
+        h('div', { class: 'board-col' }, this.el.result, this.el.board),
         h('aside', { class: 'side' },
           h('section', { class: 'panel move', 'aria-label': 'Turn' }, this.el.turn, this.composer.el),
-          this.el.result,
           h('section', { class: 'panel', 'aria-labelledby': 'log-h' }, h('h2', { id: 'log-h' }, 'What happened'), this.el.log)))));
     await this.loadLog();
     await this.refresh();
@@ -264,7 +263,11 @@ class Table {
         this.addEvents([item]);
         this.schedule();
       },
-      onEnd: () => this.schedule(),
+      onEnd: () => {
+        this.el.live.textContent = 'game over';
+        this.el.live.className = 'live over';
+        this.schedule();
+      },
       onState: (state, msg) => {
         this.watchState = state;
         this.el.live.textContent = state === 'live' ? '● live' : state === 'error' ? `updates stopped: ${msg}` : 'reconnecting…';
@@ -497,6 +500,13 @@ function result(game, ctx) {
     return fmt(v);
   };
   const who = winners.map((s) => seatName(ctx, s)).join(' and ');
+  // The first dozen plain lines up front; lists of records and the long tail folded away.
+  const plain = rows.filter((p) => !bySeat.some((d) => Array.isArray(get(d, p)) && get(d, p).some((x) => x && typeof x === 'object')));
+  const depth = (p) => p.split('.').length;
+  const main = plain.slice().sort((a, b) => depth(a) - depth(b)).slice(0, 12); // totals before their parts
+  main.sort((a, b) => rows.indexOf(a) - rows.indexOf(b));
+  const more = rows.filter((p) => !main.includes(p));
+  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map((x) => humanize(x)).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
   return h('div', { class: 'panel' },
     h('h2', {}, 'Final scores'),
     h('p', { class: 'winner' }, winners.length ? `🏆 ${who} win${winners.length === 1 ? 's' : ''}!` : 'A draw.'),
@@ -504,7 +514,9 @@ function result(game, ctx) {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), seats.map((s) => h('th', { scope: 'col' }, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`)))),
       h('tbody', {},
         h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Score'), seats.map((s) => h('td', { class: winners.includes(s) ? 'win' : '' }, fmt((o.scores || [])[s])))),
-        rows.map((p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map((x) => humanize(x)).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p))))))))));
+        main.map(row)))),
+    more.length ? h('details', { class: 'more' }, h('summary', {}, `Full breakdown (${more.length} more lines)`),
+      h('div', { class: 'scroll' }, h('table', { class: 'scores' }, h('tbody', {}, more.map(row))))) : null);
 }
 
 route();

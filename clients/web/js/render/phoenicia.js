@@ -20,7 +20,7 @@ function tableau(t, s, mine) {
     h('h4', {}, t.title),
     h('div', { class: 'slots' }, (t.slots || []).map((x, i) => h('span', { class: `slot-box ${x === 'w' ? 'w' : x === 't' ? 't' : ''}`, title: x === 'w' ? 'worker' : x === 't' ? 'worker with tool' : 'free' },
       x === 'w' ? h('span', { class: `worker c${s}` }) : x === 't' ? h('span', { class: `worker c${s}` }, '') : '', h('small', {}, `+${(t.production || [])[i] ?? ''}`)))),
-    h('small', {}, `tool $${t.tool_cost} · ${t.vp_per_worker} VP per worker`));
+    h('small', {}, [t.tool_cost !== undefined && t.tool_cost !== null ? `tool $${t.tool_cost}` : null, t.vp_per_worker !== undefined && t.vp_per_worker !== null ? `${t.vp_per_worker} VP per worker` : null].filter(Boolean).join(' · ')));
   return mine ? pick(el, 'tableau', t.kind, `${t.title}`) : el;
 }
 
