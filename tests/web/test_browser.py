@@ -113,7 +113,18 @@ def play_by_clicking(page, rng: random.Random, max_moves: int) -> tuple[int, int
     state = wait_ready(page)
     while state == "move" and moves < max_moves:
         acts = page.locator(".composer button.act:not([disabled])")
-        if acts.count():
+        spots = page.locator(".board .pickable")
+        if spots.count() and rng.random() < 0.3:  # sometimes choose on the board itself
+            before = version(page)
+            spots.nth(rng.randrange(spots.count())).click()
+            page.wait_for_function(
+                f"() => parseInt(document.querySelector('.table-head h1').textContent.split('move')[1]) > {before}"
+                " || document.querySelector('.crumbs')")
+            if version(page) > before:
+                moves += 1
+            else:
+                steps += 1
+        elif acts.count():
             before = version(page)
             acts.nth(rng.randrange(acts.count())).click()
             moves += 1
