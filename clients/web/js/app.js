@@ -1,0 +1,522 @@
+// Tablero in the browser: the lobby (#/), joining by link (#/join/<id>) and the game table (#/g/<id>).
+import { api, ApiError, unwrapGame, statusOf, kindOf, requestId, seatsHeld, holdSeat, gamesHeld, forgetGame } from './api.js';
+import { h, humanize, fmt } from './dom.js';
+import { schemaForm } from './schema-form.js';
+import { Composer, describeGeneric, leaves } from './compose.js';
+import { Watch } from './sse.js';
+import { describeEvent, seatName, COLOURS } from './words.js';
+import { rendererFor } from './render/index.js';
+
+const main = document.getElementById('main');
+const banner = document.getElementById('banner');
+let current = null; // the open Table, stopped when the route changes
+let enginesCache = null;
+
+export function notify(text, kind = 'error') {
+  banner.replaceChildren(text ? h('div', { class: `note ${kind}` }, h('span', {}, text), h('button', { type: 'button', class: 'small', 'aria-label': 'Dismiss', onclick: () => notify('') }, '✕')) : '');
+}
+
+async function engines() {
+  if (!enginesCache) enginesCache = (await api('GET', '/v1/engines')).engines || [];
+  return enginesCache;
+}
+
+function engineTitle(name) {
+  const e = (enginesCache || []).find((x) => x.name === name);
+  return e ? e.title || humanize(name) : humanize(name);
+}
+
+function link(path) {
+  return `${location.origin}${location.pathname}#${path}`;
+}
+
+// --- routing ----------------------------------------------------------------------------
+async function route() {
+  if (current) current.stop();
+  current = null;
+  notify('');
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  try {
+    if (parts[0] === 'g' && parts[1]) {
+      await engines().catch(() => []);
+      current = new Table(parts[1]);
+      await current.start();
+    } else if (parts[0] === 'join' && parts[1]) await joinPage(parts[1]);
+    else await lobby();
+  } catch (e) {
+    main.replaceChildren(h('section', { class: 'panel' }, h('h1', {}, 'Something went wrong'), h('p', {}, e.message), h('p', {}, h('a', { href: '#/' }, 'Back to the lobby'))));
+  }
+  if (document.activeElement === document.body) main.focus({ preventScroll: true });
+}
+
+window.addEventListener('hashchange', route);
+
+// --- lobby -----------------------------------------------------------------------------
+async function lobby() {
+  document.title = 'Tablero — lobby';
+  const list = await engines();
+  const newGame = h('section', { class: 'panel', 'aria-labelledby': 'new-h' }, h('h2', { id: 'new-h' }, 'New game'));
+  const picker = h('div', { class: 'engines', role: 'radiogroup', 'aria-label': 'Game' });
+  const formBox = h('div', {});
+  list.forEach((e, i) => {
+    const id = `eng-${e.name}`;
+    const radio = h('input', { type: 'radio', name: 'engine', id, value: e.name, checked: i === 0 });
+    radio.addEventListener('change', () => formBox.replaceChildren(createForm(e)));
+    picker.append(h('label', { class: 'engine', for: id }, radio, h('strong', {}, e.title || humanize(e.name)), h('small', {}, `${e.minSeats}–${e.maxSeats} players`)));
+  });
+  newGame.append(picker, formBox);
+  if (list.length) formBox.append(createForm(list[0]));
+
+  const open = h('section', { class: 'panel', 'aria-labelledby': 'open-h' }, h('h2', { id: 'open-h' }, 'Open games'));
+  const openBody = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+  open.append(openBody, joinByLink());
+  const mine = myGames();
+  main.replaceChildren(h('h1', { class: 'visually-hidden' }, 'Lobby'), h('div', { class: 'lobby' }, newGame, open, mine));
+  loadOpenGames(openBody);
+}
+
+function createForm(e) {
+  const players = h('select', { id: 'players', name: 'players' });
+  for (let n = e.minSeats; n <= e.maxSeats; n++) players.append(h('option', { value: String(n) }, String(n)));
+  const seatsBox = h('div', { class: 'seats' });
+  const seatSel = [];
+  const drawSeats = () => {
+    const n = Number(players.value);
+    const kept = seatSel.map((s) => s.value);
+    seatSel.length = 0;
+    seatsBox.replaceChildren(...Array.from({ length: n }, (_, i) => {
+      const id = `seat-${i}`;
+      const sel = h('select', { id, name: id },
+        h('option', { value: 'human' }, 'Me (this browser)'),
+        h('option', { value: 'open' }, 'A friend (I get a link)'),
+        h('option', { value: 'bot' }, 'Bot'));
+      sel.value = kept[i] || (i === 0 ? 'human' : 'bot');
+      seatSel.push(sel);
+      return h('div', { class: 'field seat' }, h('label', { for: id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${COLOURS[i]})`), sel);
+    }));
+  };
+  players.addEventListener('change', drawSeats);
+  drawSeats();
+  const opts = schemaForm(e.optionsSchema || {});
+  const go = h('button', { type: 'submit', class: 'primary' }, `Start ${e.title || e.name}`);
+  const form = h('form', { class: 'create', 'aria-label': `New ${e.title} game` },
+    h('div', { class: 'field' }, h('label', { for: 'players' }, 'Players'), players),
+    h('fieldset', {}, h('legend', {}, 'Who sits where'), seatsBox),
+    h('details', { class: 'opts', open: Object.keys((e.optionsSchema || {}).properties || {}).length > 0 }, h('summary', {}, 'Options'), opts.el),
+    go);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    go.disabled = true;
+    try {
+      const seats = seatSel.map((s) => s.value);
+      const out = await api('POST', '/v1/games', { body: { engine: e.name, players: Number(players.value), seats, options: opts.get() } });
+      const game = unwrapGame(out);
+      for (const s of out.seats || []) holdSeat(game.id, e.name, s.seat, s.token);
+      if (!(out.seats || []).length) holdSeat(game.id, e.name, -1, '');
+      location.hash = `#/g/${encodeURIComponent(game.id)}`;
+    } catch (err) {
+      notify(`Could not create the game: ${err.message}`);
+    } finally {
+      go.disabled = false;
+    }
+  });
+  return form;
+}
+
+async function loadOpenGames(box) {
+  try {
+    const out = await api('GET', '/v1/games?pageSize=50');
+    const games = (out.games || []).map(unwrapGame);
+    if (!games.length) {
+      box.replaceChildren(h('p', { class: 'muted' }, 'No open games right now.'));
+      return;
+    }
+    box.replaceChildren(h('ul', { class: 'games' }, games.map((g) => {
+      const openSeats = (g.seats || []).filter((s) => kindOf(s) === 'open' && !s.claimed).length;
+      return h('li', {}, h('strong', {}, engineTitle(g.engine)), ` · ${g.players} players · ${openSeats} open seat(s) `,
+        openSeats ? h('a', { class: 'button small', href: `#/join/${encodeURIComponent(g.id)}` }, 'Join') : null, ' ',
+        h('a', { class: 'button small', href: `#/g/${encodeURIComponent(g.id)}` }, 'Watch'));
+    })));
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
+      box.replaceChildren(h('p', { class: 'muted', id: 'no-lobby' }, 'This server has no public list of games. Ask a friend for a link to their game, or paste it below.'));
+    } else box.replaceChildren(h('p', { class: 'muted' }, `The list of games is unavailable: ${e.message}`));
+  }
+}
+
+function joinByLink() {
+  const inp = h('input', { type: 'text', id: 'join-link', placeholder: 'https://…/#/join/abc123 or a game id', autocomplete: 'off' });
+  const form = h('form', { class: 'row', 'aria-label': 'Join by link' }, h('label', { for: 'join-link' }, 'Join or watch by link '), inp, h('button', { type: 'submit' }, 'Go'));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const v = inp.value.trim();
+    const m = v.match(/#\/(join|g)\/([^/?#\s]+)/);
+    if (m) location.hash = `#/${m[1]}/${m[2]}`;
+    else if (/^[\w-]+$/.test(v)) location.hash = `#/join/${v}`;
+    else notify('That is neither a game link nor a game id.');
+  });
+  return form;
+}
+
+function myGames() {
+  const held = gamesHeld();
+  return h('section', { class: 'panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h' }, 'My games'),
+    h('p', { class: 'muted' }, 'Games this browser holds a seat in. (Signing in to see your games everywhere needs a portal identity, which this server does not have.)'),
+    held.length ? h('ul', { class: 'games' }, held.slice(0, 30).map((g) => h('li', {},
+      h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · ${g.id}`),
+      h('span', { class: 'muted' }, ` · ${new Date(g.at).toLocaleString()} `),
+      h('button', { type: 'button', class: 'small', 'aria-label': `Forget game ${g.id}`, onclick: (ev) => { forgetGame(g.id); ev.target.closest('li').remove(); } }, 'Forget'))))
+      : h('p', {}, 'None yet.'));
+}
+
+// --- join by link ----------------------------------------------------------------------
+async function joinPage(gameId) {
+  document.title = 'Tablero — join';
+  if (seatsHeld(gameId).some((s) => s.token)) {
+    location.replace(`#/g/${encodeURIComponent(gameId)}`);
+    return;
+  }
+  const game = unwrapGame(await api('GET', `/v1/games/${encodeURIComponent(gameId)}`));
+  await engines().catch(() => []);
+  const free = (game.seats || []).filter((s) => kindOf(s) === 'open' && !s.claimed);
+  const go = h('button', { type: 'button', class: 'primary', id: 'join-button', disabled: !free.length || statusOf(game) === 'finished' }, 'Take a seat');
+  go.addEventListener('click', async () => {
+    go.disabled = true;
+    try {
+      const out = await api('POST', `/v1/games/${encodeURIComponent(gameId)}/join`, { body: {} });
+      holdSeat(gameId, game.engine, out.seat, out.token);
+      location.hash = `#/g/${encodeURIComponent(gameId)}`;
+    } catch (e) {
+      notify(`Could not join: ${e.message}`);
+      go.disabled = false;
+    }
+  });
+  main.replaceChildren(h('section', { class: 'panel' },
+    h('h1', {}, `Join a game of ${engineTitle(game.engine)}`),
+    h('p', {}, `${game.players} players; ${free.length ? `${free.length} seat(s) free` : 'no free seat'}.`),
+    h('div', { class: 'row' }, go, h('a', { class: 'button', href: `#/g/${encodeURIComponent(gameId)}` }, 'Just watch'))));
+}
+
+// --- the game table ----------------------------------------------------------------------
+class Table {
+  constructor(gameId) {
+    this.id = gameId;
+    this.path = `/v1/games/${encodeURIComponent(gameId)}`;
+    this.held = seatsHeld(gameId).filter((s) => s.token);
+    this.active = this.held.length ? this.held[0].seat : null;
+    this.events = [];
+    this.version = 0;
+    this.stopped = false;
+    this.composer = new Composer({
+      describe: (a) => this.describeAction(a),
+      submit: (a) => this.submit(a),
+      onChange: () => this.arm(),
+    });
+    this.el = {
+      head: h('div', { class: 'table-head' }),
+      board: h('div', { class: 'board', 'aria-label': 'The game' }),
+      turn: h('div', { class: 'turn', 'aria-live': 'polite' }),
+      result: h('section', { class: 'result', 'aria-label': 'Final scores' }),
+      log: h('ol', { class: 'log', reversed: true }),
+      live: h('span', { class: 'live', 'aria-live': 'polite' }, 'connecting…'),
+    };
+    this.el.board.addEventListener('click', (ev) => this.onPick(ev));
+    this.el.board.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter' || ev.key === ' ') this.onPick(ev);
+    });
+  }
+
+  token(seat = this.active) {
+    const s = this.held.find((x) => x.seat === seat);
+    return s ? s.token : undefined;
+  }
+
+  ctx() {
+    return {
+      game: this.game, view: this.game.view || {}, seat: this.active,
+      held: this.held.map((s) => s.seat), engine: this.game.engine,
+      name: (s) => seatName(this.ctxBase(), s),
+    };
+  }
+
+  ctxBase() {
+    return { view: this.game && this.game.view, held: this.held.map((s) => s.seat), seatNames: this.renderer && this.renderer.seatNames ? this.renderer.seatNames(this.game) : null };
+  }
+
+  async start() {
+    this.game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+    this.renderer = rendererFor(this.game.engine);
+    document.title = `Tablero — ${engineTitle(this.game.engine)}`;
+    main.replaceChildren(h('section', { class: 'table', 'aria-label': 'Game table' },
+      this.el.head,
+      h('div', { class: 'layout' },
+        h('div', { class: 'board-col' }, this.el.result, this.el.board),
+        h('aside', { class: 'side' },
+          h('section', { class: 'panel move', 'aria-label': 'Turn' }, this.el.turn, this.composer.el),
+          h('section', { class: 'panel', 'aria-labelledby': 'log-h' }, h('h2', { id: 'log-h' }, 'What happened'), this.el.log)))));
+    await this.loadLog();
+    await this.refresh();
+    this.watch = new Watch(this.id, {
+      token: this.token(this.held.length ? this.held[0].seat : null),
+      afterVersion: this.version,
+      onEvent: (item) => {
+        this.addEvents([item]);
+        this.schedule();
+      },
+      onEnd: () => {
+        this.el.live.textContent = 'game over';
+        this.el.live.className = 'live over';
+        this.schedule();
+      },
+      onState: (state, msg) => {
+        this.watchState = state;
+        this.el.live.textContent = state === 'live' ? '● live' : state === 'error' ? `updates stopped: ${msg}` : 'reconnecting…';
+        this.el.live.className = `live ${state}`;
+        if (state === 'live') this.schedule(); // catch up after a reconnect
+      },
+    });
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.seatPoll);
+    clearTimeout(this.timer);
+    if (this.watch) this.watch.stop();
+  }
+
+  async loadLog() {
+    let token = '';
+    const all = [];
+    do {
+      const q = `?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`;
+      const out = await api('GET', `${this.path}/events${q}`, { token: this.token(this.held.length ? this.held[0].seat : null) });
+      all.push(...(out.events || []));
+      token = out.nextPageToken || '';
+    } while (token);
+    this.addEvents(all);
+  }
+
+  addEvents(items) {
+    const ctx = this.ctxBase();
+    const fresh = items.filter((it) => it.version > this.version);
+    for (const it of fresh) {
+      this.version = it.version;
+      this.events.push(it);
+      this.el.log.prepend(h('li', { value: String(it.version), 'data-type': it.event.type }, describeEvent(it.event, ctx, this.renderer)));
+    }
+  }
+
+  schedule() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.refresh(), 40);
+  }
+
+  async refresh() {
+    if (this.stopped) return;
+    if (this.refreshing) {
+      this.again = true;
+      return;
+    }
+    this.refreshing = true;
+    try {
+      do {
+        this.again = false;
+        await this.load();
+      } while (this.again && !this.stopped);
+    } catch (e) {
+      notify(`Could not load the game: ${e.message}`);
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  async load() {
+    let game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+    const toAct = game.toAct || [];
+    const mine = this.held.map((s) => s.seat);
+    // Hot seat: act for whichever of my seats is to move.
+    if (this.active !== null && !toAct.includes(this.active)) {
+      const next = mine.find((s) => toAct.includes(s));
+      if (next !== undefined) {
+        this.active = next;
+        game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+      }
+    }
+    let actions = [];
+    if (statusOf(game) !== 'finished' && this.active !== null && (game.toAct || []).includes(this.active)) {
+      const out = await api('GET', `${this.path}/legal-actions`, { token: this.token() });
+      if (typeof out.version === 'number' && out.version !== game.version) this.again = true;
+      actions = out.actions || [];
+    }
+    this.game = game;
+    // Events the stream has not brought: it brings them itself when live, else read the log.
+    if (game.version > this.version && this.watchState !== 'live') await this.loadLog();
+    this.draw(actions);
+  }
+
+  async submit(action) {
+    try {
+      const out = await api('POST', `${this.path}/actions`, { token: this.token(), body: { action, requestId: requestId(), expectedVersion: this.game.version } });
+      const g = unwrapGame(out);
+      if (g && g.view) this.game = g;
+      notify('');
+    } catch (e) {
+      if (e.code === 'ABORTED') notify('The game moved on before your move arrived; here is the new position.', 'info');
+      else notify(`Move refused: ${e.message}`);
+    }
+    await this.refresh();
+  }
+
+  describeAction(a) {
+    if (this.renderer.describeAction) {
+      const s = this.renderer.describeAction(a, this.ctx());
+      if (s) return s;
+    }
+    return describeGeneric(a);
+  }
+
+  draw(actions) {
+    const g = this.game;
+    const ctx = this.ctx();
+    const finished = statusOf(g) === 'finished';
+    const toAct = g.toAct || [];
+    // Header: title, seats, links.
+    const openSeats = (g.seats || []).filter((s) => kindOf(s) === 'open' && !s.claimed);
+    this.el.head.replaceChildren(...[
+      h('h1', {}, engineTitle(g.engine), h('span', { class: 'muted' }, ` · move ${g.version}`)),
+      h('ul', { class: 'seat-list', 'aria-label': 'Players' }, (g.seats || []).map((s) => h('li', {
+        class: `seat-chip c${s.seat}${toAct.includes(s.seat) ? ' to-act' : ''}${s.seat === this.active ? ' me' : ''}`,
+      }, h('span', { class: `dot c${s.seat}` }), ` ${seatName(this.ctxBase(), s.seat)} `,
+      h('small', {}, kindOf(s) === 'open' ? (s.claimed ? 'friend' : 'open seat') : kindOf(s)),
+      toAct.includes(s.seat) ? h('span', { class: 'badge' }, ' to play') : null))),
+      this.held.length > 1 ? h('div', { class: 'row' }, 'Playing as: ', this.held.map((s) => h('button', {
+        type: 'button', class: `small${s.seat === this.active ? ' primary' : ''}`, 'aria-pressed': String(s.seat === this.active),
+        onclick: () => { this.active = s.seat; this.refresh(); },
+      }, seatName({}, s.seat)))) : null,
+      openSeats.length && !finished ? h('div', { class: 'invite' },
+        h('label', { for: 'invite-link' }, `Invite a friend (${openSeats.length} open seat${openSeats.length > 1 ? 's' : ''}): `),
+        h('input', { id: 'invite-link', readonly: true, value: link(`/join/${g.id}`), onfocus: (ev) => ev.target.select() }),
+        h('button', { type: 'button', class: 'small', onclick: () => copy(link(`/join/${g.id}`)) }, 'Copy link')) : null,
+      h('div', { class: 'row small-print' }, this.el.live, ' · ', h('a', { href: link(`/g/${g.id}`), id: 'watch-link' }, 'spectator link'), ' · ', h('a', { href: '#/' }, 'lobby')),
+      deadlines(g, this.ctxBase()),
+    ].filter(Boolean));
+    // Board.
+    let board;
+    try {
+      board = this.renderer.render(ctx);
+    } catch (e) {
+      console.error(e);
+      board = h('p', {}, `This view could not be drawn (${e.message}).`);
+    }
+    this.el.board.replaceChildren(board);
+    // Turn.
+    const me = this.active;
+    let turnText;
+    if (finished) turnText = 'The game is over.';
+    else if (me === null) turnText = toAct.length ? `Waiting for ${toAct.map((s) => seatName(this.ctxBase(), s)).join(', ')}.` : 'Waiting…';
+    else if (toAct.includes(me)) turnText = actions.length ? `Your turn, ${seatName({}, me)}.` : 'Your turn…';
+    else turnText = `Waiting for ${toAct.map((s) => seatName(this.ctxBase(), s)).join(', ')}.`;
+    const yourTurn = !finished && me !== null && toAct.includes(me);
+    this.el.turn.replaceChildren(h('h2', { class: yourTurn ? 'your-turn' : '', id: 'turn-h' }, turnText));
+    if (me === null && !finished) this.el.turn.append(h('p', { class: 'muted' }, 'You are watching this game.'));
+    this.el.result.replaceChildren(finished && g.outcome ? result(g, this.ctxBase()) : '');
+    this.el.result.hidden = !finished;
+    this.composer.setActions(actions);
+    // Joining a seat appends no event, so the stream cannot tell: look again while seats are open.
+    clearTimeout(this.seatPoll);
+    if (openSeats.length && !finished && !this.stopped) this.seatPoll = setTimeout(() => this.refresh(), 2500);
+  }
+
+  arm() {
+    const keys = this.composer.pickable();
+    const active = this.composer.actions.length > 0 && !this.composer.busy;
+    for (const el of this.el.board.querySelectorAll('[data-pick-field]')) {
+      const mine = [`${el.dataset.pickField}=${el.dataset.pickValue}`, el.dataset.pickAlso].filter(Boolean);
+      const hit = active ? mine.find((k) => keys.has(k)) : undefined;
+      const on = hit !== undefined;
+      el.dataset.pickHit = hit || '';
+      el.classList.toggle('pickable', on);
+      if (on) {
+        el.setAttribute('tabindex', '0');
+        el.setAttribute('role', 'button');
+      } else {
+        el.removeAttribute('tabindex');
+        if (el.getAttribute('role') === 'button') el.removeAttribute('role');
+      }
+    }
+  }
+
+  onPick(ev) {
+    const el = ev.target.closest('.pickable');
+    if (!el) return;
+    ev.preventDefault();
+    const hit = el.dataset.pickHit || `${el.dataset.pickField}=${el.dataset.pickValue}`;
+    const at = hit.indexOf('=');
+    this.composer.pick(hit.slice(0, at), hit.slice(at + 1));
+  }
+}
+
+function copy(text) {
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(() => notify('Link copied.', 'info'), () => notify(text, 'info'));
+  else notify(`Copy this link: ${text}`, 'info');
+}
+
+function deadlines(game, ctx) {
+  const d = game.deadlines || game.deadline;
+  if (!d || (Array.isArray(d) && !d.length)) return null;
+  const list = Array.isArray(d) ? d : [d];
+  return h('div', { class: 'deadlines' }, '⏱ ', list.map((x) => {
+    if (x && typeof x === 'object') {
+      const at = x.deadline || x.at || x.expiresAt || x.time;
+      const when = at ? new Date(typeof at === 'number' && at < 1e12 ? at * 1000 : at) : null;
+      const who = 'seat' in x ? seatName(ctx, x.seat) : 'Turn';
+      return h('span', { class: 'deadline' }, `${who}: ${when && !isNaN(when) ? `by ${when.toLocaleTimeString()}` : fmt(x)} `);
+    }
+    return h('span', { class: 'deadline' }, `${fmt(x)} `);
+  }));
+}
+
+// Final scores, with each seat's breakdown from outcome.details.
+function result(game, ctx) {
+  const o = game.outcome;
+  const n = game.players || (o.scores || []).length;
+  const seats = Array.from({ length: n }, (_, i) => i);
+  const winners = o.winners || [];
+  const details = Array.isArray(o.details) ? o.details : [];
+  const bySeat = seats.map((s) => details.find((d) => d && d.seat === s) || details[s] || {});
+  const rows = [];
+  const seen = new Set();
+  for (const d of bySeat) {
+    for (const [p] of leaves(Object.fromEntries(Object.entries(d).filter(([k]) => k !== 'seat')))) {
+      if (!seen.has(p)) {
+        seen.add(p);
+        rows.push(p);
+      }
+    }
+  }
+  const get = (d, p) => p.split('.').reduce((v, k) => (v && typeof v === 'object' ? v[k] : undefined), d);
+  const cell = (v) => {
+    if (Array.isArray(v) && v.some((x) => x && typeof x === 'object')) return v.map((x) => fmt(x)).join('; ');
+    return fmt(v);
+  };
+  const who = winners.map((s) => seatName(ctx, s)).join(' and ');
+  // The first dozen plain lines up front; lists of records and the long tail folded away.
+  const plain = rows.filter((p) => !bySeat.some((d) => Array.isArray(get(d, p)) && get(d, p).some((x) => x && typeof x === 'object')));
+  const depth = (p) => p.split('.').length;
+  const main = plain.slice().sort((a, b) => depth(a) - depth(b)).slice(0, 12); // totals before their parts
+  main.sort((a, b) => rows.indexOf(a) - rows.indexOf(b));
+  const more = rows.filter((p) => !main.includes(p));
+  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map((x) => humanize(x)).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
+  return h('div', { class: 'panel' },
+    h('h2', {}, 'Final scores'),
+    h('p', { class: 'winner' }, winners.length ? `🏆 ${who} win${winners.length === 1 ? 's' : ''}!` : 'A draw.'),
+    h('div', { class: 'scroll' }, h('table', { class: 'scores' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), seats.map((s) => h('th', { scope: 'col' }, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`)))),
+      h('tbody', {},
+        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Score'), seats.map((s) => h('td', { class: winners.includes(s) ? 'win' : '' }, fmt((o.scores || [])[s])))),
+        main.map(row)))),
+    more.length ? h('details', { class: 'more' }, h('summary', {}, `Full breakdown (${more.length} more lines)`),
+      h('div', { class: 'scroll' }, h('table', { class: 'scores' }, h('tbody', {}, more.map(row))))) : null);
+}
+
+route();

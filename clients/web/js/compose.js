@@ -1,0 +1,245 @@
+// Legal actions as grouped buttons. Large choice sets are composed field by field: the
+// user picks the action's kind, then one field's value at a time among the legal
+// combinations that remain, until one action is left.
+import { h, humanize, fmt } from './dom.js';
+
+const LIST_AT_MOST = 12; // this many actions or fewer: show each as its own button
+const ITEMS_AT_MOST = 6; // more actions than this that differ in a list (cards to pay...): build it item by item
+
+// Leaves of an action: [["type","place_worker"], ["sell.food", 2], ["cards", [4,4]]]
+export function leaves(action, prefix = '') {
+  const out = [];
+  for (const [k, v] of Object.entries(action)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === 'object' && !Array.isArray(v)) out.push(...leaves(v, path));
+    else out.push([path, v]);
+  }
+  return out;
+}
+
+export const keyOf = (v) => (v === undefined ? '∅' : JSON.stringify(v));
+
+function leaf(action, path) {
+  let v = action;
+  for (const p of path.split('.')) {
+    if (v === null || typeof v !== 'object' || !(p in v)) return undefined;
+    v = v[p];
+  }
+  return v;
+}
+
+function fieldLabel(path) {
+  return path.split('.').map((p) => humanize(p).toLowerCase()).join(' ');
+}
+
+function valueLabel(v) {
+  if (v === undefined) return 'none';
+  if (Array.isArray(v)) return v.length ? v.map(fmt).join(' + ') : 'none';
+  return fmt(v);
+}
+
+// Multisets of scalars: [4, 5, 4] ~ [4, 4, 5]
+const counts = (list) => {
+  const m = new Map();
+  for (const x of list) m.set(keyOf(x), (m.get(keyOf(x)) || 0) + 1);
+  return m;
+};
+function contains(list, part) {
+  if (!Array.isArray(list)) return false;
+  const have = counts(list);
+  for (const [k, n] of counts(part)) if ((have.get(k) || 0) < n) return false;
+  return true;
+}
+const sameItems = (list, items) => Array.isArray(list) && list.length === items.length && contains(list, items);
+
+export function describeGeneric(action) {
+  const rest = leaves(action).filter(([p]) => p !== 'type');
+  const body = rest.map(([p, v]) => `${fieldLabel(p)} ${valueLabel(v)}`).join(', ');
+  return humanize(action.type) + (body ? ': ' + body : '');
+}
+
+export class Composer {
+  // describe(action) -> string; submit(action) -> Promise; onChange() re-arms the board.
+  constructor({ describe, submit, onChange }) {
+    this.describe = describe || describeGeneric;
+    this.submit = submit;
+    this.onChange = onChange || (() => {});
+    this.actions = [];
+    this.chosen = []; // [{path, label, test(action)}, ...]
+    this.partial = null; // {path, items}: a list field being filled one item at a time
+    this.el = h('section', { class: 'composer', 'aria-label': 'Your move' });
+  }
+
+  setActions(actions) {
+    const same = JSON.stringify(actions) === JSON.stringify(this.actions);
+    this.actions = actions || [];
+    if (!same) this.reset(false);
+    this.render();
+  }
+
+  reset(render = true) {
+    this.chosen = [];
+    this.partial = null;
+    if (render) this.render();
+  }
+
+  candidates() {
+    const part = this.partial;
+    return this.actions.filter((a) => this.chosen.every((c) => c.test(a)) && (!part || contains(leaf(a, part.path), part.items)));
+  }
+
+  equals(path, key) {
+    const v = key === '∅' ? undefined : JSON.parse(key);
+    const label = path === 'type' ? humanize(v) : `${fieldLabel(path)}: ${valueLabel(v)}`;
+    return { path, label, test: (a) => keyOf(leaf(a, path)) === key };
+  }
+
+  // The field the user is asked about next, with its distinct values, or null.
+  asking(cands = this.candidates()) {
+    if (!cands.length) return null;
+    const order = [];
+    for (const a of cands) for (const [p] of leaves(a)) if (!order.includes(p)) order.push(p);
+    for (const p of order) {
+      const vals = new Map();
+      for (const a of cands) {
+        const k = keyOf(leaf(a, p));
+        if (!vals.has(k)) vals.set(k, { value: leaf(a, p), count: 0 });
+        vals.get(k).count++;
+      }
+      if (vals.size > 1) return { path: p, values: vals };
+    }
+    return null;
+  }
+
+  choose(path, key) {
+    this.chosen.push(this.equals(path, key));
+    this.render();
+  }
+
+  back() {
+    if (this.partial && this.partial.items.length) this.partial.items.pop();
+    else if (this.partial) {
+      this.partial = null;
+      this.chosen.pop();
+    } else this.chosen.pop();
+    this.render();
+  }
+
+  // One more item of the list field being composed (e.g. one more card in a payment).
+  addItem(path, value) {
+    if (!this.partial || this.partial.path !== path) this.partial = { path, items: [] };
+    this.partial.items.push(value);
+    this.render();
+  }
+
+  finishItems() {
+    const { path, items } = this.partial;
+    this.partial = null;
+    this.chosen.push({ path, label: `${fieldLabel(path)}: ${valueLabel(items)}`, test: (a) => sameItems(leaf(a, path), items) });
+    this.render();
+  }
+
+  // A click on the board: keep the actions whose `path` is `key`; play it when only one is left.
+  pick(path, key) {
+    const matching = this.candidates().filter((a) => keyOf(leaf(a, path)) === key);
+    if (!matching.length) return;
+    if (matching.length === 1) {
+      this.play(matching[0]);
+      return;
+    }
+    this.chosen.push(this.equals(path, key));
+    this.render();
+  }
+
+  // Board elements (data-pick-field / data-pick-value) that a click may choose now.
+  pickable() {
+    const cands = this.candidates();
+    const keys = new Set();
+    for (const a of cands) for (const [p, v] of leaves(a)) keys.add(`${p}=${keyOf(v)}`);
+    return keys;
+  }
+
+  async play(action) {
+    this.busy = true;
+    this.render();
+    try {
+      await this.submit(action);
+      this.reset(false);
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  render() {
+    const el = this.el;
+    el.replaceChildren();
+    if (!this.actions.length) {
+      this.onChange();
+      return;
+    }
+    const cands = this.candidates();
+    el.append(h('h3', { class: 'visually-hidden' }, 'Your move'));
+    if (this.chosen.length || this.partial) {
+      el.append(h('div', { class: 'crumbs' },
+        h('span', {}, 'Chosen: '),
+        this.chosen.map((c) => h('span', { class: 'crumb' }, c.label)),
+        this.partial ? h('span', { class: 'crumb' }, `${fieldLabel(this.partial.path)}: ${valueLabel(this.partial.items)}…`) : null,
+        h('button', { type: 'button', class: 'small', onclick: () => this.back(), disabled: this.busy }, '← Back'),
+        h('button', { type: 'button', class: 'small', onclick: () => this.reset(), disabled: this.busy }, 'Start over'),
+      ));
+    }
+    const ask = cands.length > ITEMS_AT_MOST ? this.asking(cands) : null;
+    const isList = ask && ask.path !== 'type' && [...ask.values.values()].every(({ value }) => Array.isArray(value) && value.every((x) => x === null || typeof x !== 'object'));
+    const listField = this.partial || isList;
+    if (listField) {
+      // A list (cards to pay with, cells to cover...): one item at a time, among legal combinations.
+      const path = this.partial ? this.partial.path : ask.path;
+      const items = this.partial ? this.partial.items : [];
+      const next = new Map();
+      let complete = 0;
+      for (const a of cands) {
+        const list = leaf(a, path) || [];
+        if (sameItems(list, items)) complete++;
+        const rest = counts(list);
+        for (const [k, n] of counts(items)) rest.set(k, rest.get(k) - n);
+        for (const x of list) if (rest.get(keyOf(x)) > 0) next.set(keyOf(x), x);
+      }
+      const label = `Choose ${fieldLabel(path)}, one at a time`;
+      el.append(h('div', { class: 'group step', role: 'group', 'aria-label': label },
+        h('h4', {}, label, h('span', { class: 'muted' }, ` (${cands.length} legal moves)`)),
+        h('div', { class: 'muted', style: { flexBasis: '100%' } }, `So far: ${items.length ? valueLabel(items) : 'nothing'}`),
+        [...next.values()].sort((x, y) => (x > y ? 1 : x < y ? -1 : 0)).map((x) => h('button', {
+          type: 'button', class: 'choice', 'data-field': path, 'data-item': keyOf(x), disabled: this.busy,
+          onclick: () => this.addItem(path, x),
+        }, `+ ${valueLabel(x)}`)),
+        complete ? h('button', { type: 'button', class: 'choice primary', 'data-field': path, 'data-done': 'true', disabled: this.busy, onclick: () => this.finishItems() },
+          items.length ? `That's all (${valueLabel(items)})` : `None`) : null));
+    } else if (cands.length <= LIST_AT_MOST || !ask) {
+      // (ask may be a scalar field here: a short list reads better than one more step)
+      // Each remaining action as a button, grouped by kind.
+      const groups = new Map();
+      for (const a of cands) {
+        if (!groups.has(a.type)) groups.set(a.type, []);
+        groups.get(a.type).push(a);
+      }
+      for (const [type, list] of groups) {
+        el.append(h('div', { class: 'group', role: 'group', 'aria-label': humanize(type) },
+          groups.size > 1 || !this.chosen.length ? h('h4', {}, humanize(type)) : null,
+          list.map((a) => h('button', {
+            type: 'button', class: 'act', 'data-action': JSON.stringify(a), disabled: this.busy,
+            onclick: () => this.play(a),
+          }, this.describe(a)))));
+      }
+    } else {
+      const label = ask.path === 'type' ? 'What do you do?' : `Choose ${fieldLabel(ask.path)}`;
+      el.append(h('div', { class: 'group step', role: 'group', 'aria-label': label },
+        h('h4', {}, label, h('span', { class: 'muted' }, ` (${cands.length} legal moves)`)),
+        [...ask.values].map(([k, { value, count }]) => h('button', {
+          type: 'button', class: 'choice', 'data-field': ask.path, 'data-value': k, disabled: this.busy, title: `${count} legal move${count === 1 ? '' : 's'}`,
+          onclick: () => this.choose(ask.path, k),
+        }, ask.path === 'type' ? humanize(value) : valueLabel(value), h('span', { class: 'count' }, ` ${count}`)))));
+    }
+    this.onChange();
+  }
+}

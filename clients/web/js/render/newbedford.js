@@ -1,0 +1,128 @@
+// New Bedford: the Town board (town spaces and buildings), the Whaling board (the
+// whaling track, ranks 1st–3rd, sea tokens), and each player's board.
+import { h, humanize, amounts } from '../dom.js';
+import { seatName } from '../words.js';
+import { pick, workers, res, deepEqual } from './common.js';
+
+const WHALE = { right: '🐋', bowhead: '🐳', sperm: '🦈', empty: '🌊' };
+const GOOD = { money: '💰', lumber: '🪵', food: '🥩', brick: '🧱' };
+
+function spaceName(v, id) {
+  const s = ((v.reference || {}).spaces || []).find((x) => x.id === id);
+  return s ? s.name : (v.building_names || {})[id] || humanize(id);
+}
+
+function whales(obj) {
+  const parts = Object.entries(obj || {}).filter(([, n]) => n);
+  return parts.length ? parts.map(([k, n]) => `${n}${WHALE[k] || ''} ${k}`).join(', ') : 'none';
+}
+
+function render(ctx) {
+  const v = ctx.view;
+  const ref = v.reference || {};
+  const occ = v.occupancy || {};
+  const spaces = ref.spaces || [];
+  const town = spaces.filter((s) => s.board === 'town');
+  const whaling = spaces.filter((s) => s.board !== 'town');
+  const spaceTile = (s) => pick(h('div', { class: 'tile space' },
+    h('h4', {}, s.name), h('div', {}, s.text), s.first_bonus_text ? h('small', {}, `1st: ${s.first_bonus_text}`) : null,
+    h('div', { class: 'occ' }, workers(occ[s.id]))), 'space', s.id, `Place a worker on ${s.name}`);
+  const tiles = v.building_tiles || {};
+  const built = [];
+  const forSale = [];
+  for (const [id, b] of Object.entries(v.buildings || {})) (b.owner === null || b.owner === undefined ? forSale : built).push([id, b]);
+  const buildingTile = ([id, b]) => {
+    const t = tiles[id] || { name: id };
+    const el = h('div', { class: `tile building ${b.owner !== null && b.owner !== undefined ? `owned c${b.owner}` : ''} ${b.used ? 'used' : ''}` },
+      h('h4', {}, t.type === 'victory' ? '⭐ ' : '', t.name),
+      h('div', {}, t.text),
+      h('small', {}, b.owner !== null && b.owner !== undefined ? `${seatName(ctx, b.owner)}'s${b.used ? ' · used this round' : ''}` : `cost ${amounts(t.cost)}`),
+      h('div', { class: 'occ' }, workers(occ[id])));
+    return b.owner !== null && b.owner !== undefined ? pick(el, 'space', id, `Use ${t.name}`) : pick(el, 'build', id, `Build ${t.name}`);
+  };
+  const track = (v.whaling_track || []).map((row) => h('div', { class: `nb-row ${row.row === 0 ? 'return' : ''}` },
+    h('div', { class: 'nb-row-name' }, row.name, row.row ? h('small', {}, ` · ${row.row}🥩`) : null),
+    h('div', { class: 'nb-ranks' }, [1, 2, 3].map((rank) => {
+      const ship = (row.ships || []).find((s) => s.rank === rank) || (row.row === 0 ? (row.ships || [])[rank - 1] : null);
+      return pick(h('div', { class: 'nb-slot' }, ship ? h('span', { class: `ship c${ship.seat}`, title: `${seatName(ctx, ship.seat)}, ship ${ship.ship}` }, `⛵${ship.ship}`) : h('small', {}, `${rank}${['st', 'nd', 'rd'][rank - 1]}`)), 'to', row.row, `Launch to ${row.name}`);
+    }))));
+  const players = (v.players || []).map((p, s) => {
+    const prev = (v.score_preview || [])[s] || {};
+    return h('div', { class: `box player c${s} ${s === ctx.seat ? 'me' : ''}` },
+      h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, v.first_player === s ? ' ☸ first player' : '', prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${prev.total} pts so far`) : null),
+      h('div', {}, res(GOOD.money, `$${p.money}`, 'money'), res(GOOD.lumber, p.lumber, 'lumber'), res(GOOD.food, p.food, 'food'), res(GOOD.brick, p.brick, 'brick')),
+      h('div', {}, 'Whales kept: ', whales(p.returned)),
+      h('ul', { class: 'ships' }, (p.ships || []).map((sh) => { const li = h('li', {}, `⛵ Ship ${sh.ship}: ${sh.where}`, Object.values(sh.hold || {}).some(Boolean) ? ` — hold ${whales(sh.hold)}` : ''); return s === ctx.seat ? pick(li, 'ship', sh.ship, `Ship ${sh.ship}`) : li; })),
+      h('div', {}, 'Workers placed: ', (p.workers || []).length ? p.workers.map((w) => spaceName(v, w)).join(', ') : 'none', ` (${(v.reference && v.reference.turn && v.reference.turn.workers) || 2} per round)`),
+      p.captain ? h('div', {}, `Captain: ${typeof p.captain === 'object' ? JSON.stringify(p.captain) : p.captain}`) : null,
+      prev.buildings && prev.buildings.length ? h('div', {}, 'Buildings: ', prev.buildings.map((b) => spaceName(v, b)).join(', ')) : null);
+  });
+  const aw = v.awaiting || {};
+  return h('div', { class: 'board-game nb' },
+    h('div', { class: 'box' }, h('strong', {}, `Round ${v.round} of ${(ref.turn && ref.turn.rounds) || 12}`), ` · ${humanize(v.phase || '')}`,
+      aw.decision ? ` · ${seatName(ctx, aw.seat)} to ${humanize(aw.decision).toLowerCase()}` : '', v.final ? ' · final round' : ''),
+    h('div', { class: 'nb-boards' },
+      h('section', { class: 'box town', 'aria-label': 'Town board' }, h('h3', {}, '🏘 Town'),
+        h('div', { class: 'tiles' }, town.map(spaceTile)),
+        h('h3', {}, 'Buildings in town'), built.length ? h('div', { class: 'tiles' }, built.map(buildingTile)) : h('p', { class: 'muted' }, 'None built yet.'),
+        h('details', { class: 'for-sale', open: true }, h('summary', {}, `Building tiles for sale (${forSale.length})`), h('div', { class: 'tiles' }, forSale.map(buildingTile)))),
+      h('section', { class: 'box whaling', 'aria-label': 'Whaling board' }, h('h3', {}, '🌊 Whaling board'),
+        h('div', { class: 'tiles' }, whaling.map(spaceTile)),
+        h('div', { class: 'nb-track' }, track.slice().reverse()),
+        h('div', {}, 'Sea tokens drawn: ', whales(v.sea_tokens)),
+        h('div', {}, 'Ocean bag: ', Object.entries(v.bag || {}).map(([k, n]) => `${n}${WHALE[k]}`).join(' ')),
+        v.sale ? h('div', { class: 'note' }, 'Sale: ', JSON.stringify(v.sale)) : null)),
+    h('div', { class: 'players-row' }, players));
+}
+
+function describeAction(a, ctx) {
+  const opts = ((ctx.view || {}).pending || {}).options || [];
+  const o = opts.find((x) => deepEqual(x.action, a));
+  if (o && o.text) return o.text;
+  const v = ctx.view || {};
+  if (a.type === 'choose_starting_goods') return `Start with ${amounts({ lumber: a.lumber, food: a.food, brick: a.brick, money: a.money })}`;
+  if (a.type === 'buy_goods') return `Buy 2 ${a.good} for $3`;
+  if (a.type === 'buy_whale') return `Buy a ${a.kind} whale`;
+  if (a.type === 'pick_whale') return `Take a ${a.kind} whale ${WHALE[a.kind] || ''}`;
+  if (a.type === 'place_worker') {
+    let t = spaceName(v, a.space);
+    if (a.build) t += `: build ${spaceName(v, a.build)}`;
+    if (a.ship) t += `: ship ${a.ship}`;
+    if (a.to !== undefined) t += ` to space ${a.to}`;
+    if (a.sell) t += `: sell ${amounts(a.sell)}`;
+    return t;
+  }
+  if (a.type === 'return_ship') return `Pay lay for ${whales(a.pay)}; sell ${whales(a.sell)}`;
+  return null;
+}
+
+function describeEvent(e, ctx) {
+  const v = ctx.view || {};
+  const who = seatName(ctx, e.seat);
+  switch (e.type) {
+    case 'starting_goods_chosen': return `${who} starts with ${amounts(e.goods)}.`;
+    case 'worker_placed': {
+      let t = `${who} sends a worker to ${spaceName(v, e.space)}${e.first ? ' (first: bonus)' : ''}`;
+      if (e.build) t += ` and builds ${spaceName(v, e.build)}`;
+      if (e.launch || e.to !== undefined) t += ` and launches a ship${e.to !== undefined ? ` to space ${e.to}` : ''}`;
+      if (e.prepare) t += ` and prepares ship ${e.prepare}`;
+      if (e.pay && Object.keys(e.pay).length) t += `, paying ${amounts(e.pay)}`;
+      if (e.gain && Object.keys(e.gain).length) t += `, taking ${amounts(e.gain)}`;
+      return t + '.';
+    }
+    case 'goods_bought': return `${who} buys ${e.amount} ${e.good} for $${e.price}.`;
+    case 'ships_moved': return `Every ship at sea sails one space toward home${(e.returning || []).length ? `; ${e.returning.length} return` : ''}.`;
+    case 'whales_drawn': return `Whales are drawn from the bag: ${whales(e.drawn)}.`;
+    case 'whale_picked': return `${who}'s ship ${e.ship} takes a ${e.kind} whale ${WHALE[e.kind] || ''}.`;
+    case 'pick_passed': return `${who}'s ship ${e.ship} takes no whale.`;
+    case 'ship_returned': return `${who}'s ship ${e.ship} comes home: lays paid $${e.lay_paid || 0}${e.sale_money ? `, sold for $${e.sale_money}` : ''}.`;
+    case 'whale_bought': return `${who} buys a ${e.kind || ''} whale.`;
+    case 'buy_passed': return `${who} buys nothing.`;
+    case 'sale_closed': return 'The whale sale closes.';
+    case 'round_ended': return `Round ${e.round} ends.`;
+    case 'game_ended': return `The game ends. Scores: ${(e.scores || []).join(', ')}.`;
+    default: return null;
+  }
+}
+
+export default { render, describeAction, describeEvent };

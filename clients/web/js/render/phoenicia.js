@@ -1,0 +1,112 @@
+// Phoenicia: the development-card display and auction, the VP and production tracks,
+// and each player's tableaux (Hunting, Farming, Mining...) with workers and tools.
+// Hands: values only for the viewer's own seat; everyone else's cards face down.
+import { h, humanize } from '../dom.js';
+import { seatName } from '../words.js';
+import { pick, res } from './common.js';
+
+function devCard(c, ctx) {
+  const el = h('div', { class: 'tile dev' },
+    h('h4', {}, c.card, h('small', {}, ` · set ${c.set}${c.ab ? c.ab : ''}`)),
+    h('div', {}, `min bid ${c.min_bid}`, c.your_discount ? h('strong', {}, ` (you: −${c.your_discount})`) : null),
+    h('small', {}, [c.vp ? `${c.vp} VP` : null, c.production ? `+${c.production} production` : null, c.storehouses ? `+${c.storehouses} storehouse` : null,
+      c.untrained ? `+${c.untrained} worker${c.untrained > 1 ? 's' : ''}` : null, c.trained ? `+${c.trained} trained` : null, c.tile ? `tile: ${humanize(c.tile)}` : null,
+      c.treasury ? `treasury ${c.treasury}` : null, (c.improves || []).length ? `improves ${c.improves.join(', ')}` : null].filter(Boolean).join(' · ')));
+  return pick(el, 'card', c.card, `Auction ${c.card}`);
+}
+
+function tableau(t, s, mine) {
+  const el = h('div', { class: 'tile tableau' },
+    h('h4', {}, t.title),
+    h('div', { class: 'slots' }, (t.slots || []).map((x, i) => h('span', { class: `slot-box ${x === 'w' ? 'w' : x === 't' ? 't' : ''}`, title: x === 'w' ? 'worker' : x === 't' ? 'worker with tool' : 'free' },
+      x === 'w' ? h('span', { class: `worker c${s}` }) : x === 't' ? h('span', { class: `worker c${s}` }, '') : '', h('small', {}, `+${(t.production || [])[i] ?? ''}`)))),
+    h('small', {}, [t.tool_cost !== undefined && t.tool_cost !== null ? `tool $${t.tool_cost}` : null, t.vp_per_worker !== undefined && t.vp_per_worker !== null ? `${t.vp_per_worker} VP per worker` : null].filter(Boolean).join(' · ')));
+  return mine ? pick(el, 'tableau', t.kind, `${t.title}`) : el;
+}
+
+function render(ctx) {
+  const v = ctx.view;
+  const a = v.auction;
+  const aw = v.awaiting || {};
+  const players = v.players || [];
+  const maxTrack = Math.max(30, ...players.map((p) => p.vp || 0), ...players.map((p) => p.production || 0));
+  const trackOf = (key, label) => h('div', { class: 'ph-track', 'aria-label': label },
+    h('strong', {}, label), h('div', { class: 'track' }, Array.from({ length: maxTrack + 1 }, (_, i) => {
+      const here = players.filter((p) => (p[key] || 0) === i);
+      return here.length || i % 5 === 0 ? h('div', { class: 'sp' }, String(i), h('div', {}, here.map((p) => h('span', { class: `dot c${p.seat}`, title: seatName(ctx, p.seat) })))) : null;
+    })));
+  return h('div', { class: 'board-game ph' },
+    h('div', { class: 'box' }, h('strong', {}, `Round ${v.round}`), ` · ${humanize(v.phase || '')}${v.step ? ` (${humanize(v.step).toLowerCase()})` : ''}`,
+      ` · overlord ${seatName(ctx, v.overlord)}`, v.active !== null && v.active !== undefined ? ` · ${seatName(ctx, v.active)}'s turn` : '',
+      aw.decision ? ` · waiting for ${(aw.seats || []).map((s) => seatName(ctx, s)).join(', ')} to ${humanize(aw.decision).toLowerCase()}` : ''),
+    h('section', { class: 'box ph-market', 'aria-label': 'Development cards' },
+      h('h3', {}, 'Development cards for sale'),
+      h('div', { class: 'tiles' }, (v.display || []).map((c) => devCard(c, ctx))),
+      a ? h('div', { class: 'auction' }, h('strong', {}, `Auction: ${a.card}`), ` — bid ${a.bid} by ${seatName(ctx, a.leader)}; still bidding: ${(a.bidders || []).map((s) => seatName(ctx, s)).join(', ')}`) : null,
+      h('div', { class: 'small-print' }, `Deck: ${v.deck_size} cards · production deck ${v.production_deck_size} · discarded production cards: ${(v.discard_pile || []).length}`)),
+    h('section', { class: 'box', 'aria-label': 'Tracks' }, trackOf('vp', 'Victory points'), trackOf('production', 'Production')),
+    h('div', { class: 'players-row' }, players.map((p) => {
+      const s = p.seat;
+      const own = Array.isArray(p.hand);
+      return h('section', { class: `box player c${s}${s === ctx.seat ? ' me' : ''}`, 'aria-label': `${seatName(ctx, s)}'s tableau`, 'data-seat': String(s) },
+        h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, s === v.overlord ? ' 👑 overlord' : ''),
+        h('div', {}, res('★', p.vp, 'victory points'), res('⚙', p.production, 'production'), res('◉', p.disks, 'money disks'), res('☺', p.untrained, 'untrained workers'), res('⚒', p.trained, 'trained workers')),
+        h('div', { class: 'hand', 'data-seat': String(s) }, h('span', {}, `Hand (${p.hand_size}): `),
+          own ? p.hand.map((x) => h('span', { class: 'card value' }, String(x)))
+            : Array.from({ length: p.hand_size || 0 }, () => h('span', { class: 'card back', 'aria-label': 'face-down card' }))),
+        h('div', { class: 'small-print' }, `Treasury ${p.treasury_spaces} · storehouses ${p.storehouses} · training costs ${p.training_cost}`),
+        h('div', { class: 'tiles' }, (p.tiles || []).map((t) => tableau(t, s, s === ctx.seat))),
+        h('div', { class: 'small-print' }, `Cards: ${(p.cards || []).join(', ') || 'none'}`));
+    })));
+}
+
+const pay = (a) => {
+  const parts = [];
+  if ((a.cards || []).length) parts.push(`cards ${a.cards.join(' + ')}`);
+  if (a.disks) parts.push(`${a.disks} disk${a.disks > 1 ? 's' : ''}`);
+  return parts.length ? `paying ${parts.join(' and ')}` : 'for free';
+};
+
+function describeAction(a) {
+  switch (a.type) {
+    case 'open_auction': return `Auction ${a.card}, opening at ${a.bid}`;
+    case 'bid': return `Bid ${a.amount}`;
+    case 'drop_out': return 'Drop out of the auction';
+    case 'end_turn': return 'End my turn';
+    case 'pay': return `Pay ${pay(a).replace(/^paying /, '')}`;
+    case 'buy_tool': return `Tool for ${humanize(a.tableau)}, ${pay(a)}`;
+    case 'employ': return `Employ a worker in ${humanize(a.tableau)}, ${pay(a)}`;
+    case 'train': return `Train a worker, ${pay(a)}`;
+    case 'buy_vp': return `Buy a VP, ${pay(a)}`;
+    case 'convert': return `Turn a ${a.card} card into disks`;
+    case 'discard': return `Discard ${(a.cards || []).join(', ')}`;
+    case 'move': return `Move the worker from tile ${a.from_tile} slot ${a.from_slot} to ${humanize(a.to)}, ${pay(a)}`;
+    default: return null;
+  }
+}
+
+function describeEvent(e, ctx) {
+  const who = seatName(ctx, e.seat);
+  switch (e.type) {
+    case 'round_started': return `Round ${e.round} begins; ${seatName(ctx, e.overlord)} is overlord.`;
+    case 'auction_opened': return `${who} puts ${e.card} up for auction at ${e.bid}.`;
+    case 'bid_raised': return `${who} bids ${e.amount} for ${e.card}.`;
+    case 'dropped_out': return `${who} drops out of the auction for ${e.card}.`;
+    case 'auction_won': return `${who} wins ${e.card} for ${e.price}.`;
+    case 'development_bought': return `${who} pays for ${e.card} (${pay(e).replace(/^paying /, '')}).`;
+    case 'worker_trained': return `${who} trains a worker.`;
+    case 'worker_employed': return `${who} employs a worker in ${humanize(e.tableau)}.`;
+    case 'worker_moved': return `${who} moves a worker from ${humanize(e.from)} to ${humanize(e.tableau)}.`;
+    case 'tool_bought': return `${who} buys a tool for ${humanize(e.tableau)}.`;
+    case 'vp_bought': return `${who} buys a victory point.`;
+    case 'turn_ended': return `${who} ends the turn.`;
+    case 'overlord_changed': return `${who} becomes overlord.`;
+    case 'production_dealt': return `${who} receives ${e.cards} production card${e.cards === 1 ? '' : 's'}${e.disks ? ` and ${e.disks} disks` : ''}.`;
+    case 'display_refilled': return `New development cards: ${(e.cards || []).join(', ')}.`;
+    case 'card_converted': return `${who} converts a card into disks.`;
+    case 'game_ended': return `The game ends (${humanize(e.reason || '').toLowerCase()}).`;
+    default: return null;
+  }
+}
+
+export default { render, describeAction, describeEvent };

@@ -1,0 +1,118 @@
+// Riverboat: the central board (phase tiles, round track, crop tiles, riverboats,
+// opportunity spaces, harbor track) and each player's hex mat of fields.
+import { h, humanize, fmt } from '../dom.js';
+import { seatName } from '../words.js';
+import { pick, pickAlso, res } from './common.js';
+
+const CROP = { beet: ['B', '#9c2a4a'], wheat: ['W', '#d9a520'], corn: ['C', '#e6c619'], potato: ['P', '#8a6a3b'], pumpkin: ['K', '#e0761c'] };
+const FIELD = { yellow: '#f3e08a', orange: '#f4b77a', green: '#a9d89a', blue: '#a8c9ec', purple: '#cdb0e4' };
+
+function crop(name) {
+  const [letter, colour] = CROP[name] || ['?', '#777'];
+  return h('span', { class: 'crop', style: { background: colour }, title: name }, letter);
+}
+
+function cropTile(kind) {
+  if (!kind) return h('span', { class: 'muted' }, '—');
+  const crops = String(kind).split('-').slice(1);
+  return h('span', { class: 'croptile', title: kind }, crops.map(crop));
+}
+
+function benefit(b) {
+  return Object.entries(b || {}).map(([k, v]) => (k === 'feature' ? `${v} ` : `${v} ${k}`)).join(' + ');
+}
+
+function mat(ctx, p, s) {
+  const v = ctx.view;
+  const grid = v.mat_grid || { rows: 5, cols: 7, odd_rows_shifted_right: true };
+  const mine = s === ctx.seat;
+  const rows = [];
+  for (let r = 0; r < grid.rows; r++) {
+    const cells = [];
+    for (let c = 0; c < grid.cols; c++) {
+      const i = r * grid.cols + c;
+      const colour = (p.field_colours || [])[i];
+      const cr = (p.crop || [])[i];
+      const feat = (p.feature || [])[i];
+      const el = h('div', {
+        class: `hex${(p.worker || [])[i] ? ' has-worker' : ''}${(p.scored || [])[i] ? ' scored' : ''}`,
+        style: { background: FIELD[colour] || '#eee' }, title: `cell ${i}: ${colour} field${cr ? `, ${cr}` : ''}${feat ? `, ${feat}` : ''}`,
+      }, cr ? crop(cr) : null, (p.worker || [])[i] ? h('span', { class: `worker c${s}` }) : null, feat ? h('small', { class: 'feat' }, feat) : null);
+      cells.push(mine ? pickAlso(pick(el, 'cell', i, `Cell ${i}, ${colour} field${cr ? `, ${cr}` : ''}`), 'cells', [i]) : el);
+    }
+    rows.push(h('div', { class: `hexrow${r % 2 === 1 && grid.odd_rows_shifted_right ? ' shifted' : ''}` }, cells));
+  }
+  return h('div', { class: 'mat' }, rows);
+}
+
+function render(ctx) {
+  const v = ctx.view;
+  const phases = Object.entries(v.phase_tiles || {});
+  const supply = Object.entries(v.crop_supply || {});
+  const harbor = v.harbor_track || { last_space: 18, slot_spaces: [] };
+  const spaces = Array.from({ length: (harbor.last_space || 18) + 1 }, (_, i) => i);
+  return h('div', { class: 'board-game rb' },
+    h('div', { class: 'box' }, h('strong', {}, `Round ${v.round}`), ` · phase: ${humanize(v.phase || '')}`,
+      v.pending && v.pending.kind ? ` · ${seatName(ctx, v.pending.seat)}: ${humanize(v.pending.kind).toLowerCase()}` : '',
+      v.crop_card ? ` · crop card: ${fmt(v.crop_card)}` : ''),
+    h('section', { class: 'box rb-board', 'aria-label': 'Central board' },
+      h('h3', {}, 'Phase tiles'),
+      h('div', { class: 'tiles' }, phases.map(([ph, holder]) => pick(h('div', { class: `tile phase c${holder}` }, h('h4', {}, humanize(ph)), holder === null || holder === undefined ? h('small', {}, 'not taken') : [h('span', { class: `dot c${holder}` }), ` ${seatName(ctx, holder)}`]), 'phase', ph, `Phase ${ph}`))),
+      h('h3', {}, 'Crop tiles'),
+      h('div', { class: 'rb-supply' }, supply.map(([size, slots]) => h('div', { class: 'row' }, h('strong', {}, `${size}-hex `),
+        slots.map((k, i) => pick(h('div', { class: 'tile slot' }, h('small', {}, `slot ${i} `), cropTile(k)), 'slot', i, `Slot ${i}: ${k || 'empty'}`)),
+        h('small', {}, ` pile ${(v.pile_sizes || {})[size] ?? '?'}`)))),
+      h('h3', {}, 'Riverboats'),
+      h('div', { class: 'tiles' }, Object.entries(v.riverboats || {}).filter(([, b]) => b.on_board).map(([id, b]) =>
+        pick(h('div', { class: 'tile boat' }, h('h4', {}, `⛴ ${id} · holds ${b.capacity}`), h('div', {}, benefit(b.benefit)), h('small', {}, `${b.pile} left`)), 'boat', id, `Riverboat ${id}`))),
+      h('h3', {}, 'Opportunity spaces'),
+      h('div', { class: 'tiles' }, (v.opportunity_spaces || []).map((o, i) => pick(h('div', { class: 'tile opp' },
+        h('h4', {}, `Space ${i + 1}`), h('div', {}, o.card ? `${humanize(o.card)}: ${o.text || ''}` : 'empty'), h('small', {}, `bonus ${benefit(o.bonus)}`)), 'space', i, `Opportunity space ${i + 1}`))),
+      h('h3', {}, 'Harbor track'),
+      h('div', { class: 'track' }, spaces.map((i) => h('div', { class: `sp${(harbor.slot_spaces || []).includes(i) ? ' slot' : ''}` }, String(i),
+        h('div', {}, (v.players || []).map((p, s) => (p.harbor === i ? h('span', { class: `dot c${s}`, title: seatName(ctx, s) }) : null)))))),
+      h('div', { class: 'small-print' }, `Supply: ${fmt(v.supply)} · crop deck ${v.crop_deck_size} · opportunity deck ${v.opportunity_deck_size}`)),
+    h('div', { class: 'players-row' }, (v.players || []).map((p, s) => h('section', { class: `box player c${s}${s === ctx.seat ? ' me' : ''}`, 'aria-label': `${seatName(ctx, s)}'s mat` },
+      h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, `mat ${p.mat}${p.passed ? ' · passed' : ''}`)),
+      h('div', {}, res('★', p.vp, 'victory points'), res('¢', p.coins, 'coins'), res('⚑', p.surveyors, 'surveyors'), res('☺', p.workers, 'workers'), res('⚓', p.harbor, 'harbor'), res('♜', p.agents, 'agents in New Orleans')),
+      mat(ctx, p, s),
+      h('div', { class: 'small-print' }, `Boats: ${(p.boats || []).join(', ') || 'none'} · harvested: ${fmt(p.harvested)} · opportunities: ${(p.opps || []).map((o) => humanize(o.id)).join(', ') || 'none'}`)))));
+}
+
+function describeAction(a) {
+  switch (a.type) {
+    case 'choose_phase': return `Take the ${humanize(a.phase)} phase`;
+    case 'place_worker': return `Worker on cell ${a.cell}${a.coin ? ' (pay a coin)' : ''}`;
+    case 'plant': return `Plant the ${a.size}-hex tile from slot ${a.slot} on cells ${(a.cells || []).join(', ')}`;
+    case 'plant_from_pile': return `Plant ${a.kind} on cells ${(a.cells || []).join(', ')}`;
+    case 'claim_boat': return `Riverboat ${a.boat} with ${a.crop}${a.coin ? ' (pay a coin)' : ''}`;
+    case 'search_pile': return `Search the ${a.size}-hex pile`;
+    case 'take_opportunity': return `Opportunity space ${a.space + 1}`;
+    default: return null;
+  }
+}
+
+function describeEvent(e, ctx) {
+  const who = seatName(ctx, e.seat);
+  switch (e.type) {
+    case 'phase_chosen': return `${who} takes the ${humanize(e.phase)} phase tile.`;
+    case 'phase_started': return `The ${humanize(e.phase)} phase begins.`;
+    case 'worker_placed': return `${who} places a worker on cell ${e.cell}${e.coin ? ', paying a coin' : ''}.`;
+    case 'tile_planted': return `${who} plants ${(e.crops || []).join(' and ')} on cell${(e.cells || []).length > 1 ? 's' : ''} ${(e.cells || []).join(', ')}${e.vp ? ` (+${e.vp} VP)` : ''}.`;
+    case 'boat_claimed': return `${who} loads ${e.crop} onto riverboat ${e.boat}${e.gains ? ` and gains ${benefit(e.gains)}` : ''}.`;
+    case 'gained': return `${who} gains ${benefit(e.gains)}${e.reason ? ` (${humanize(e.reason).toLowerCase()})` : ''}.`;
+    case 'opportunity_taken': return `${who} takes the opportunity card “${humanize(e.card)}”.`;
+    case 'passed': return `${who} passes.`;
+    case 'pile_searched': return `${who} searches the ${e.size}-hex pile${e.private ? ` (${Object.values(e.private)[0].tiles.length} tiles seen)` : ''}.`;
+    case 'round_scored': return `Round ${e.round} scored: ${(e.vp || []).map((x, s) => `${seatName(ctx, s)} +${x}`).join(', ')}.`;
+    case 'round_ended': return `Round ${e.round} ends.`;
+    case 'round_started': return `Round ${e.round} begins.`;
+    case 'crop_card_revealed': return `The crop card shows ${e.card}.`;
+    case 'barn_placed': return `${who} builds a barn on cell ${e.cell}.`;
+    case 'well_placed': return `${who} digs a well on cell ${e.cell}.`;
+    case 'game_ended': return `The game ends. Scores: ${(e.scores || []).join(', ')}.`;
+    default: return null;
+  }
+}
+
+export default { render, describeAction, describeEvent };

@@ -1,0 +1,100 @@
+// A form generated from an engine's options JSON schema. field(name, schema) -> {el, get()}
+// where get() is the value to send, or undefined to leave the option at its default.
+import { h, humanize } from './dom.js';
+
+let uid = 0;
+const nextId = (name) => `opt-${String(name).replace(/\W+/g, '-')}-${++uid}`;
+
+export function schemaForm(schema) {
+  const props = (schema && schema.properties) || {};
+  const fields = Object.entries(props).map(([name, s]) => [name, field(name, s)]);
+  const el = h('div', { class: 'options' }, fields.length ? fields.map(([, f]) => f.el) : h('p', { class: 'muted' }, 'This game has no options.'));
+  return {
+    el,
+    get() {
+      const out = {};
+      for (const [name, f] of fields) {
+        const v = f.get();
+        if (v !== undefined) out[name] = v;
+      }
+      return out;
+    },
+  };
+}
+
+function hint(s) {
+  const bits = [];
+  if (s.description) bits.push(s.description);
+  if (s.default !== undefined) bits.push(`Default: ${JSON.stringify(s.default)}.`);
+  return bits.length ? h('small', { class: 'hint' }, bits.join(' ')) : null;
+}
+
+export function field(name, s) {
+  const id = nextId(name);
+  const label = s.title || humanize(name);
+  const variants = s.oneOf || s.anyOf;
+  if (variants) {
+    const subs = variants.map((v, i) => field(`${name}-${i}`, { ...v, title: variantLabel(v) }));
+    const sel = h('select', { id }, h('option', { value: '' }, 'Default'), subs.map((_, i) => h('option', { value: String(i) }, variantLabel(variants[i]))));
+    const box = h('div', { class: 'variant' });
+    sel.addEventListener('change', () => box.replaceChildren(sel.value === '' ? '' : subs[Number(sel.value)].el));
+    return {
+      el: h('div', { class: 'field' }, h('label', { for: id }, label), sel, hint(s), box),
+      get: () => (sel.value === '' ? undefined : subs[Number(sel.value)].get()),
+    };
+  }
+  const en = s.enum || (s.items === undefined && s.const !== undefined ? [s.const] : null);
+  if (en) {
+    const sel = h('select', { id, name },
+      h('option', { value: '' }, s.default !== undefined ? `Default (${humanize(s.default)})` : 'Default'),
+      en.map((v, i) => h('option', { value: String(i) }, humanize(v))));
+    return { el: h('div', { class: 'field' }, h('label', { for: id }, label), sel, hint(s)), get: () => (sel.value === '' ? undefined : en[Number(sel.value)]) };
+  }
+  if (s.type === 'boolean') {
+    const box = h('input', { type: 'checkbox', id, name, checked: !!s.default });
+    return { el: h('div', { class: 'field check' }, box, h('label', { for: id }, label), hint(s)), get: () => (box.checked === !!s.default ? undefined : box.checked) };
+  }
+  if (s.type === 'integer' || s.type === 'number') {
+    const inp = h('input', { type: 'number', id, name, min: s.minimum, max: s.maximum, step: s.type === 'integer' ? 1 : 'any', placeholder: s.default !== undefined ? String(s.default) : 'default', inputmode: 'numeric' });
+    return {
+      el: h('div', { class: 'field' }, h('label', { for: id }, label), inp, hint(s)),
+      get: () => (inp.value === '' ? undefined : Number(inp.value)),
+    };
+  }
+  if (s.type === 'array' && s.items && s.items.enum) {
+    const boxes = s.items.enum.map((v, i) => {
+      const bid = `${id}-${i}`;
+      const b = h('input', { type: 'checkbox', id: bid, value: String(i) });
+      return [b, h('span', { class: 'pill' }, b, h('label', { for: bid }, humanize(v)))];
+    });
+    return {
+      el: h('fieldset', { class: 'field multi' }, h('legend', {}, label), hint(s), boxes.map(([, el]) => el)),
+      get: () => boxes.filter(([b]) => b.checked).map(([b]) => s.items.enum[Number(b.value)]),
+    };
+  }
+  if (s.type === 'object' && s.properties) {
+    const sub = schemaForm(s);
+    return { el: h('fieldset', { class: 'field' }, h('legend', {}, label), hint(s), sub.el), get: () => sub.get() };
+  }
+  // Strings and anything else: free text (JSON accepted for non-strings).
+  const inp = h('input', { type: 'text', id, name, placeholder: s.default !== undefined ? JSON.stringify(s.default) : '' });
+  return {
+    el: h('div', { class: 'field' }, h('label', { for: id }, label), inp, hint(s)),
+    get: () => {
+      if (inp.value === '') return undefined;
+      if (s.type === 'string') return inp.value;
+      try {
+        return JSON.parse(inp.value);
+      } catch {
+        return inp.value;
+      }
+    },
+  };
+}
+
+function variantLabel(v) {
+  if (v.title) return v.title;
+  if (v.enum) return 'A preset';
+  if (v.type === 'array') return 'Choose from a list';
+  return humanize(v.type || 'value');
+}

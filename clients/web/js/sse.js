@@ -1,0 +1,110 @@
+// Server-Sent Events over fetch(): any event names (old servers name each message after the
+// game event's type, newer ones send game events as default messages), the seat token in a
+// header, and reconnection from the last version seen.
+export class Watch {
+  constructor(gameId, { token, afterVersion, onEvent, onEnd, onState }) {
+    this.url = `/v1/games/${encodeURIComponent(gameId)}/watch`;
+    this.token = token;
+    this.version = afterVersion || 0;
+    this.onEvent = onEvent;
+    this.onEnd = onEnd || (() => {});
+    this.onState = onState || (() => {});
+    this.stopped = false;
+    this.delay = 500;
+    this.run();
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.ctrl) this.ctrl.abort();
+  }
+
+  async run() {
+    while (!this.stopped) {
+      let finished = false;
+      this.ctrl = new AbortController();
+      try {
+        const headers = { Accept: 'text/event-stream' };
+        if (this.token) headers.Authorization = `Bearer ${this.token}`;
+        if (this.version) headers['Last-Event-ID'] = String(this.version);
+        const r = await fetch(`${this.url}?afterVersion=${this.version}`, { headers, signal: this.ctrl.signal });
+        if (!r.ok) {
+          let msg = `${r.status}`;
+          try {
+            msg = (await r.json()).error.message;
+          } catch { /* not JSON */ }
+          this.onState('error', msg);
+          if (r.status >= 400 && r.status < 500 && r.status !== 429) return;
+        } else {
+          this.onState('live');
+          this.delay = 500;
+          finished = await this.read(r.body.getReader());
+        }
+      } catch (e) {
+        if (this.stopped) return;
+        this.onState('reconnecting', e.message);
+      }
+      if (finished || this.stopped) return;
+      this.onState('reconnecting');
+      await new Promise((res) => setTimeout(res, this.delay));
+      this.delay = Math.min(this.delay * 2, 8000);
+    }
+  }
+
+  // Returns true when the server said the game is over (event: end).
+  async read(reader) {
+    const dec = new TextDecoder();
+    let buf = '';
+    let msg = { event: '', data: [], id: null };
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      buf += dec.decode(value, { stream: true });
+      let nl;
+      while ((nl = buf.search(/\r\n|\r|\n/)) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + (buf[nl] === '\r' && buf[nl + 1] === '\n' ? 2 : 1));
+        if (line === '') {
+          if (msg.data.length || msg.event) {
+            if (this.dispatch(msg)) return true;
+          }
+          msg = { event: '', data: [], id: null };
+          continue;
+        }
+        if (line.startsWith(':')) continue; // keep-alive
+        const i = line.indexOf(':');
+        const field = i < 0 ? line : line.slice(0, i);
+        const val = i < 0 ? '' : line.slice(i + 1).replace(/^ /, '');
+        if (field === 'data') msg.data.push(val);
+        else if (field === 'event') msg.event = val;
+        else if (field === 'id') msg.id = val;
+      }
+    }
+  }
+
+  dispatch(msg) {
+    let data = null;
+    try {
+      data = JSON.parse(msg.data.join('\n') || 'null');
+    } catch {
+      data = null;
+    }
+    if (msg.event === 'end') {
+      this.onEnd(data);
+      return true;
+    }
+    if (msg.event === 'shutdown') return false; // the server is going away: reconnect elsewhere
+    if (msg.event === 'error') {
+      this.onState('error', (data && data.error && data.error.message) || 'stream refused');
+      this.stopped = true;
+      return true;
+    }
+    if (data && typeof data.version === 'number' && data.event) {
+      if (data.version > this.version) {
+        this.version = data.version;
+        this.onEvent(data);
+      }
+    }
+    return false;
+  }
+}

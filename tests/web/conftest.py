@@ -1,0 +1,99 @@
+"""Browser tests: a real `tablero serve` and Debian's chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.server.support import ROOT, free_port
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+CHROMIUM = os.environ.get("TABLERO_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+
+class Serve:
+    """`tablero serve` (as `python -m server serve`) on free ports; its log goes to a file."""
+
+    def __init__(self, *args: str, http_port: int | None = None, grpc_port: int | None = None,
+                 log: str = "server.log") -> None:
+        self.http_port, self.grpc_port = http_port or free_port(), grpc_port or free_port()
+        self.url = f"http://127.0.0.1:{self.http_port}"
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.log = open(ARTIFACTS / log, "w")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1",
+             "--http-port", str(self.http_port), "--grpc-port", str(self.grpc_port), *args],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            env={**os.environ, "TABLERO_SECRET": "web-test-secret", "TABLERO_SHUTDOWN_GRACE": "2"},
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"tablero serve exited; see {ARTIFACTS / log}")
+            try:
+                if httpx.get(self.url + "/readyz", timeout=0.5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("tablero serve did not become ready")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = Serve()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.fail(f"chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Pages in fresh contexts (separate storage: separate people); page errors fail the test."""
+    contexts, errors = [], []
+
+    def make(width: int = 1280, height: int = 900):
+        ctx = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Failed to load resource" not in m.text else None)
+        return page
+
+    yield make
+    for c in contexts:
+        c.close()
+    assert not errors, f"errors in the page: {errors}"

@@ -1,0 +1,350 @@
+"""The browser client end to end: real `tablero serve`, Debian's chromium, Playwright."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import httpx
+import pytest
+
+from .conftest import ARTIFACTS, Serve
+
+
+def create_in_lobby(page, url: str, engine: str, seats: list[str], options: dict[str, str] | None = None) -> str:
+    """Create a game by filling the lobby form; returns the game id."""
+    page.goto(url + "/#/")
+    page.click(f"label[for=eng-{engine}]")
+    page.select_option("#players", str(len(seats)))
+    for i, kind in enumerate(seats):
+        page.select_option(f"#seat-{i}", kind)
+    for label, value in (options or {}).items():
+        page.get_by_label(label, exact=True).fill(value)
+    page.click("form.create button[type=submit]")
+    page.wait_for_selector(".table .board > *")
+    return page.evaluate("location.hash").split("/")[-1]
+
+
+def wait_ready(page) -> str:
+    """Wait until the page offers a move or shows the final scores; returns 'move' or 'over'."""
+    page.wait_for_function(
+        """() => {
+            const over = document.querySelector('.result:not([hidden]) .scores');
+            const btn = document.querySelector('.composer button:not([disabled])');
+            return over || (btn && document.querySelector('.turn .your-turn'));
+        }""",
+        timeout=20_000,
+    )
+    return "over" if page.locator(".result:not([hidden]) .scores").count() else "move"
+
+
+def version(page) -> int:
+    return int(page.inner_text(".table-head h1").split("move")[-1].strip())
+
+
+def test_page_is_served_and_says_there_is_no_lobby_list(server, new_page):
+    r = httpx.get(server.url + "/")
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+    assert '<script type="module" src="js/app.js">' in r.text
+    assert httpx.get(server.url + "/js/app.js").status_code == 200
+    # The API still answers JSON errors for unknown routes.
+    assert httpx.get(server.url + "/v1/nope").json()["error"]["code"] == "NOT_FOUND"
+    assert httpx.post(server.url + "/index.html").json()["error"]["code"] == "NOT_FOUND"
+    assert httpx.get(server.url + "/v1/games").status_code in (404, 405)  # no lobby list on this server (yet)
+    page = new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#no-lobby")
+    names = page.locator(".engines label strong").all_inner_texts()
+    assert {"Tic-Tac-Toe", "New Bedford", "Riverboat", "Phoenicia", "Goofspiel"} <= set(names)
+    # The options form is generated from the schema: Phoenicia's boolean, Riverboat's enum.
+    page.click("label[for=eng-phoenicia]")
+    assert page.get_by_label("Preset production").count() == 1
+    page.click("label[for=eng-riverboat]")
+    assert page.locator("select[name=coin_draws] option").all_inner_texts()[1:] == ["Choose", "Blind"]
+
+
+def test_tic_tac_toe_between_two_browsers_one_joining_by_link(server, new_page):
+    ana = new_page()
+    game_id = create_in_lobby(ana, server.url, "tic-tac-toe", ["human", "open"])
+    link = ana.input_value("#invite-link")
+    assert link.endswith(f"#/join/{game_id}")
+
+    ben = new_page(390, 844)  # a phone-sized screen
+    ben.goto(link)
+    ben.click("#join-button")
+    ben.wait_for_selector(".ttt")
+    assert ben.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "the table overflows a phone screen"
+    ana.wait_for_selector(".seat-chip.c1 >> text=friend")  # Ana sees the seat taken, live
+
+    moves = [(ana, 0), (ben, 3), (ana, 1), (ben, 4), (ana, 2)]  # X takes the top row
+    for n, (page, cell) in enumerate(moves):
+        other = ben if page is ana else ana
+        wait_ready(page)
+        target = page.locator(f'.ttt-cell.pickable[data-cell="{cell}"]')
+        if n == 2:  # keyboard only: focus the cell and press Enter
+            target.focus()
+            page.keyboard.press("Enter")
+        else:
+            target.click()
+        mark = "X" if page is ana else "O"
+        # The other browser sees the move through the live stream, without reloading.
+        other.wait_for_selector(f'.ttt-cell[data-cell="{cell}"].mark-{mark}')
+        if n < len(moves) - 1:
+            assert other.locator(".ttt-cell.pickable").count() == 9 - n - 1
+
+    for page in (ana, ben):
+        assert wait_ready(page) == "over"
+        assert "Red" in page.inner_text(".result .winner")
+    assert "Red (you) wins" in ana.inner_text(".result .winner")
+    log = ana.inner_text(".log")
+    assert "Red (you) puts X on row 1, column 1." in log
+    assert "Blue puts O on row 2, column 1." in log
+    assert "three in a row" in log
+    ana.screenshot(path=str(ARTIFACTS / "tic-tac-toe.png"), full_page=True)
+    ben.screenshot(path=str(ARTIFACTS / "tic-tac-toe-phone.png"), full_page=True)
+    g = httpx.get(f"{server.url}/v1/games/{game_id}").json()
+    g = g.get("game", g)
+    assert g["outcome"]["winners"] == [0]
+
+
+def play_by_clicking(page, rng: random.Random, max_moves: int) -> tuple[int, int, str]:
+    """Take turns by clicking until the game ends or `max_moves` moves; returns (moves, steps, state)."""
+    moves = steps = 0
+    state = wait_ready(page)
+    while state == "move" and moves < max_moves:
+        acts = page.locator(".composer button.act:not([disabled])")
+        spots = page.locator(".board .pickable")
+        if spots.count() and rng.random() < 0.3:  # sometimes choose on the board itself
+            before = version(page)
+            spots.nth(rng.randrange(spots.count())).click()
+            page.wait_for_function(
+                f"() => parseInt(document.querySelector('.table-head h1').textContent.split('move')[1]) > {before}"
+                " || document.querySelector('.crumbs')")
+            if version(page) > before:
+                moves += 1
+            else:
+                steps += 1
+        elif acts.count():
+            before = version(page)
+            acts.nth(rng.randrange(acts.count())).click()
+            moves += 1
+            page.wait_for_function(f"() => parseInt(document.querySelector('.table-head h1').textContent.split('move')[1]) > {before}")
+        else:
+            choices = page.locator(".composer button.choice:not([disabled])")
+            choices.nth(rng.randrange(choices.count())).click()
+            steps += 1
+        state = wait_ready(page)
+    return moves, steps, state
+
+
+@pytest.mark.parametrize("engine", ["new-bedford", "riverboat", "phoenicia"])
+def test_board_game_against_bots_by_clicking(server, new_page, engine):
+    page = new_page(1280, 900)
+    game_id = create_in_lobby(page, server.url, engine, ["human", "bot", "bot"])
+    start = version(page)
+    moves, steps, state = play_by_clicking(page, random.Random(13), max_moves=30)
+    page.screenshot(path=str(ARTIFACTS / f"{engine}.png"), full_page=True)
+    assert moves == 30 or state == "over"
+    assert version(page) >= start + moves
+    # The page's view is the server's: same version, and the log has every event in words.
+    g = httpx.get(f"{server.url}/v1/games/{game_id}").json()
+    g = g.get("game", g)
+    assert page.locator(".log li").count() == g["version"]
+    assert not [t for t in page.locator(".log li").all_inner_texts() if not t.strip()]
+    if engine == "new-bedford":
+        assert steps > 0, "New Bedford's starting goods (34 choices) are composed step by step"
+
+
+def test_goofspiel_to_the_end_with_an_option_and_the_generic_renderer(server, new_page):
+    page = new_page()
+    create_in_lobby(page, server.url, "goofspiel", ["human", "bot"], {"Cards": "3"})
+    moves, _steps, state = play_by_clicking(page, random.Random(5), max_moves=10)
+    assert state == "over" and moves == 3
+    table = page.inner_text(".result table.scores")
+    assert "Prize points" in table  # the breakdown comes from outcome.details
+    page.screenshot(path=str(ARTIFACTS / "goofspiel.png"), full_page=True)
+
+
+def test_phoenicia_spectator_sees_no_hand_values(server, new_page):
+    out = httpx.post(f"{server.url}/v1/games", json={"engine": "phoenicia", "players": 2, "seats": ["human", "human"]}).json()
+    gid = out["game"]["id"]
+    tokens = {s["seat"]: s["token"] for s in out["seats"]}
+    hands = {}
+    for seat, tok in tokens.items():
+        g = httpx.get(f"{server.url}/v1/games/{gid}", headers={"Authorization": f"Bearer {tok}"}).json()
+        g = g.get("game", g)
+        hands[seat] = g["view"]["players"][seat]["hand"]
+    assert sum(len(h) for h in hands.values()) > 0, "nothing to hide: the test would prove nothing"
+
+    spectator = new_page()
+    spectator.goto(f"{server.url}/#/g/{gid}")
+    spectator.wait_for_selector(".hand")
+    assert spectator.locator(".hand .card.value").count() == 0
+    assert spectator.locator(".hand .card.back").count() == sum(len(h) for h in hands.values())
+    html = spectator.content()
+    assert '"hand":[' not in html.replace(" ", "")  # no raw view anywhere in the page
+    for seat, hand in hands.items():  # each hand shows its size, and no card value
+        assert spectator.inner_text(f'.hand[data-seat="{seat}"]').strip() == f"Hand ({len(hand)}):"
+    assert "You are watching this game." in spectator.inner_text(".turn")
+
+    # Seat 0's own page shows its values and still not seat 1's.
+    player = new_page()
+    store = {gid: {"engine": "phoenicia", "seats": [{"seat": 0, "token": tokens[0]}], "at": 0}}
+    player.add_init_script(f"localStorage.setItem('tablero.games.v1', {json.dumps(json.dumps(store))})")
+    player.goto(f"{server.url}/#/g/{gid}")
+    player.wait_for_selector('.hand[data-seat="0"]')
+    assert [int(x) for x in player.locator('.hand[data-seat="0"] .card.value').all_inner_texts()] == hands[0]
+    assert player.locator('.hand[data-seat="1"] .card.value').count() == 0
+    spectator.screenshot(path=str(ARTIFACTS / "phoenicia-spectator.png"), full_page=True)
+
+
+def test_live_updates_resume_from_the_last_version_after_a_server_restart(new_page, tmp_path):
+    db = str(tmp_path / "games.db")
+    s = Serve("--db", db, log="server-restart.log")
+    try:
+        out = httpx.post(f"{s.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["human", "human"]}).json()
+        gid = out["game"]["id"]
+        tokens = {x["seat"]: x["token"] for x in out["seats"]}
+        page = new_page()
+        store = {gid: {"engine": "tic-tac-toe", "seats": [{"seat": 0, "token": tokens[0]}], "at": 0}}
+        page.add_init_script(f"localStorage.setItem('tablero.games.v1', {json.dumps(json.dumps(store))})")
+        page.goto(f"{s.url}/#/g/{gid}")
+        wait_ready(page)
+        page.click('.ttt-cell.pickable[data-cell="4"]')
+        page.wait_for_selector('.ttt-cell[data-cell="4"].mark-X')
+        page.wait_for_selector(".live.live")
+
+        s.stop()  # the stream ends (event: shutdown); the page keeps trying
+        page.wait_for_selector(".live.reconnecting")
+        s = Serve("--db", db, http_port=s.http_port, grpc_port=s.grpc_port, log="server-restart-2.log")
+        page.wait_for_selector(".live.live", timeout=30_000)
+        r = httpx.post(f"{s.url}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[1]}"},
+                       json={"action": {"type": "place", "cell": 0}})
+        assert r.status_code == 200, r.text
+        page.wait_for_selector('.ttt-cell[data-cell="0"].mark-O')
+        wait_ready(page)
+        # Every event once: the stream resumed after the last version the page had.
+        assert page.locator(".log li").count() == 3
+        assert [int(v) for v in page.locator(".log li").evaluate_all("els => els.map(e => e.value)")] == [3, 2, 1]
+    finally:
+        s.stop()
+
+
+def phoenicia_position_with_a_big_payment_choice():
+    from engines.core.local import LocalGame
+
+    g = LocalGame("phoenicia", seats=3, seed=5)
+    rng = random.Random(4)
+    while g.outcome() is None:
+        seat = rng.choice(sorted(g.to_act()))
+        actions = g.legal_actions(seat)
+        for a in actions:
+            same = [b for b in actions if {k: v for k, v in b.items() if k not in ("cards", "disks")}
+                    == {k: v for k, v in a.items() if k not in ("cards", "disks")}]
+            if len(a.get("cards", [])) >= 3 and len(same) > 6:
+                return actions, a
+        g.act(seat, g.engine.random_action(g.state, seat, actions, rng))
+    raise AssertionError("no position with a payment of 3+ cards in this playthrough")
+
+
+def test_payments_are_composed_card_by_card_among_legal_combinations(server, new_page):
+    actions, target = phoenicia_position_with_a_big_payment_choice()
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector("form.create")
+    page.evaluate(
+        """async (actions) => {
+            const { Composer } = await import('/js/compose.js');
+            const c = new Composer({ submit: async (a) => { window.played = a; } });
+            c.el.id = 'probe';
+            document.body.prepend(c.el);
+            c.setActions(actions);
+        }""",
+        actions,
+    )
+    cards_left = list(target["cards"])
+    item_clicks = 0
+    for _ in range(40):
+        if page.evaluate("window.played !== undefined"):
+            break
+        exact = page.locator("#probe button.act").filter(has_text="")
+        acts = [json.loads(x) for x in exact.evaluate_all("els => els.map(e => e.dataset.action)")]
+        if target in acts:
+            page.locator("#probe button.act").nth(acts.index(target)).click()
+            continue
+        items = page.locator("#probe button[data-item]")
+        if items.count() or page.locator("#probe button[data-done]").count():
+            offered = [json.loads(x) for x in items.evaluate_all("els => els.map(e => e.dataset.item)")]
+            # Every card offered leads to a legal payment (the probe only offers what some action holds).
+            assert offered and all(any(o in a.get("cards", []) for a in actions) for o in offered) or not cards_left
+            if cards_left:
+                card = cards_left.pop(0)
+                assert card in offered, (card, offered)
+                page.locator(f'#probe button[data-item="{json.dumps(card)}"]').click()
+                item_clicks += 1
+                if item_clicks == 2:
+                    page.locator("#probe").screenshot(path=str(ARTIFACTS / "payment-composer.png"))
+            else:
+                page.locator("#probe button[data-done]").click()
+            continue
+        field = page.locator("#probe button.choice").first.get_attribute("data-field")
+        value = target
+        for part in field.split("."):
+            value = value[part]
+        page.locator(f"#probe button.choice[data-field='{field}'][data-value='{json.dumps(value)}']").click()
+    assert page.evaluate("window.played") == target
+    assert item_clicks == len(target["cards"]) >= 3
+
+
+@pytest.mark.parametrize(("engine", "row"), [("new-bedford", "Whale points"), ("riverboat", "Final vp"), ("phoenicia", "Cards vp")])
+def test_a_finished_game_shows_final_scores_with_their_breakdown(server, new_page, engine, row):
+    # Bots in every seat play the whole game when it is created.
+    out = httpx.post(f"{server.url}/v1/games", json={"engine": engine, "players": 3, "seats": ["bot"] * 3}).json()
+    game = out["game"]
+    assert game["outcome"]
+    page = new_page()
+    page.goto(f"{server.url}/#/g/{game['id']}")
+    assert wait_ready(page) == "over"
+    table = page.locator(".result table.scores")
+    scores = table.locator("tr.total td").all_inner_texts()
+    assert [int(x) for x in scores] == game["outcome"]["scores"]
+    assert row in table.locator("tbody th").all_inner_texts()
+    assert page.locator(".log li").count() == game["version"]
+    page.screenshot(path=str(ARTIFACTS / f"{engine}-final.png"), full_page=True)
+
+
+def test_the_stream_reader_takes_both_message_formats(server, new_page):
+    """Named game events (today's server) and default messages (the planned format), split
+    anywhere, CRLF or LF, keep-alives, a replayed version, then `event: end`."""
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector("form.create")
+    text = (
+        ": watching\n\n"
+        'id: 1\nevent: mark_placed\ndata: {"gameId":"g","version":1,"event":{"type":"mark_placed","seat":0,"cell":4}}\n\n'
+        'id: 2\r\ndata: {"gameId":"g","version":2,\r\ndata: "event":{"type":"mark_placed","seat":1,"cell":0}}\r\n\r\n'
+        ": keepalive\n\n"
+        'id: 2\ndata: {"gameId":"g","version":2,"event":{"type":"mark_placed","seat":1,"cell":0}}\n\n'
+        'id: 3\ndata: {"gameId":"g","version":3,"event":{"type":"mark_placed","seat":0,"cell":8}}\n\n'
+        'event: end\ndata: {"status":"GAME_STATUS_FINISHED"}\n\n'
+        'id: 4\ndata: {"gameId":"g","version":4,"event":{"type":"never"}}\n\n'
+    )
+    got = page.evaluate(
+        """async (text) => {
+            const { Watch } = await import('/js/sse.js');
+            const seen = [];
+            let ended = null;
+            const w = Object.create(Watch.prototype);
+            Object.assign(w, { version: 0, onEvent: (d) => seen.push([d.version, d.event.cell]),
+                               onEnd: (d) => { ended = d; }, onState: () => {} });
+            const bytes = new TextEncoder().encode(text);
+            const body = new ReadableStream({ start(c) {
+                for (let i = 0; i < bytes.length; i += 7) c.enqueue(bytes.slice(i, i + 7));
+                c.close();
+            } });
+            const finished = await w.read(body.getReader());
+            return { seen, ended, finished, version: w.version };
+        }""",
+        text,
+    )
+    assert got == {"seen": [[1, 4], [2, 0], [3, 8]], "ended": {"status": "GAME_STATUS_FINISHED"}, "finished": True, "version": 3}
