@@ -49,7 +49,7 @@ def test_page_is_served_and_says_there_is_no_lobby_list(server, new_page):
     assert httpx.get(server.url + "/js/app.js").status_code == 200
     # The API still answers JSON errors for unknown routes.
     assert httpx.get(server.url + "/v1/nope").json()["error"]["code"] == "NOT_FOUND"
-    assert httpx.post(server.url + "/index.html").json()["error"]["code"] == "NOT_FOUND"
+    assert httpx.post(server.url + "/index.html").json()["error"]["code"] == "METHOD_NOT_ALLOWED"
     assert httpx.get(server.url + "/v1/games").status_code in (404, 405)  # no lobby list on this server (yet)
     page = new_page()
     page.goto(server.url + "/")
