@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 from urllib.parse import quote
@@ -13,6 +14,9 @@ from .errors import BY_HTTP_STATUS, NotFound, TableroError, Unavailable, error_f
 
 JSON = dict[str, Any]
 CONTROL_EVENTS = {"end", "shutdown", "error"}
+# httpcore writes a request's headers and body in separate send()s: without TCP_NODELAY, Nagle's
+# algorithm holds the body until the server's delayed ACK (~40 ms on Linux) for every POST.
+SOCKET_OPTIONS = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
 
 
 class StreamEnd(Exception):
@@ -98,7 +102,8 @@ def sse_item(event: str | None, data: str) -> JSON | None:
 class RestTransport:
     def __init__(self, url: str, timeout: float = 30.0, http: httpx.Client | None = None) -> None:
         self.url = url.rstrip("/")
-        self.http = http or httpx.Client(base_url=self.url, timeout=timeout)
+        self.http = http or httpx.Client(base_url=self.url, timeout=timeout,
+                                         transport=httpx.HTTPTransport(socket_options=SOCKET_OPTIONS))
 
     def close(self) -> None:
         self.http.close()
@@ -174,9 +179,13 @@ class RestTransport:
 
 
 class AsyncRestTransport:
-    def __init__(self, url: str, timeout: float = 30.0, http: httpx.AsyncClient | None = None) -> None:
+    def __init__(self, url: str, timeout: float = 30.0, http: httpx.AsyncClient | None = None,
+                 max_connections: int | None = 100) -> None:
         self.url = url.rstrip("/")
-        self.http = http or httpx.AsyncClient(base_url=self.url, timeout=timeout)
+        limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
+        self.http = http or httpx.AsyncClient(
+            base_url=self.url, timeout=timeout,
+            transport=httpx.AsyncHTTPTransport(socket_options=SOCKET_OPTIONS, limits=limits))
 
     async def close(self) -> None:
         await self.http.aclose()
