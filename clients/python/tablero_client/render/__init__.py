@@ -58,7 +58,7 @@ def header(game: Game) -> Text:
 def seat_name(game: Game, seat: int) -> str:
     kind = next((s.kind for s in game.seats if s.seat == seat), "")
     you = " (you)" if seat == game.your_seat else ""
-    bot = " [bot]" if kind.endswith("BOT") else ""
+    bot = " (bot)" if kind.endswith("BOT") else ""
     return f"seat {seat}{bot}{you}"
 
 
