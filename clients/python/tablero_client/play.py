@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import queue
+import shutil
 import sys
 import threading
 from typing import Any
@@ -92,6 +93,8 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
     stack: list[list[dict[str, Any]]] = [actions]
     while True:
         current = stack[-1]
+        if len(current) == 1 and len(stack) > 1:
+            return current[0]  # narrowed down to one action
         path, opts = options(current, page)
         if path is None:
             con.print(f"[bold]Your move[/bold] ({len(current)} legal actions):")
@@ -114,7 +117,9 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
 def play(args: argparse.Namespace) -> int:
     from .cli import _client
 
-    con = Console(highlight=False, width=args.width or None, force_terminal=sys.stdout.isatty() or None)
+    # Sized now: under patch_stdout rich can no longer ask the terminal.
+    con = Console(highlight=False, width=args.width or shutil.get_terminal_size().columns,
+                  force_terminal=sys.stdout.isatty() or None)
     session: PromptSession = PromptSession()
     with _client(args) as c:
         seat = _setup(args, c, con)

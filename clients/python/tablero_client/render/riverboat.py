@@ -71,7 +71,7 @@ def render(game: Game) -> Group:
     for o in v.get("opportunity_spaces") or []:
         opps.add_row(str(o.get("text") or o.get("card")), ", ".join(f"{k} {x}" for k, x in (o.get("bonus") or {}).items()))
     supply = v.get("crop_supply") or {}
-    tiles = Text("Crop tiles on offer: " + "; ".join(f"size {k}: {', '.join(t)}" for k, t in supply.items()))
+    tiles = Text("Crop tiles on offer: " + "; ".join(f"size {k}: {', '.join(x or '(taken)' for x in t)}" for k, t in supply.items()))
     parts: list[Any] = [head, players, tiles, boats, opps]
     if v.get("held_tile"):
         parts.append(Text(f"Your held tile: {v['held_tile']}", style="yellow"))
