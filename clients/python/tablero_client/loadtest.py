@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import ipaddress
 import json
+import math
 import random
 import socket
 import sys
@@ -55,7 +56,8 @@ def pct(xs: list[float], p: float) -> float | None:
     if not xs:
         return None
     s = sorted(xs)
-    return round(s[min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))], 3)
+    i = math.floor(p / 100 * (len(s) - 1) + 0.5)  # JavaScript's Math.round
+    return round(s[min(len(s) - 1, max(0, i))], 3)
 
 
 def loopback_only(host: str) -> bool:
