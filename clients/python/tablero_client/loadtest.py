@@ -27,6 +27,7 @@ from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
+from ._lean import LeanRestTransport
 from .client import AsyncClient
 from .errors import Aborted, TableroError
 from .models import Game
@@ -44,6 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--grace", type=float, default=15.0,
                    help="seconds games in flight get after --duration before they are abandoned (default 15)")
     p.add_argument("--watch", action="store_true", help="one live watch per seat; reports notify latency")
+    p.add_argument("--http-client", choices=["lean", "httpx"], default="lean",
+                   help="REST unary calls over a lean HTTP/1.1 connection per worker (default) or the SDK's httpx")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json-out", metavar="PATH", help="also write the report as JSON to PATH")
     p.add_argument("--no-progress", action="store_true", help="no live progress bar")
@@ -220,9 +223,15 @@ async def _run(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
     # REST: one small connection pool per worker (httpcore's shared async pool costs more CPU
     # per request as it grows); gRPC: one channel, multiplexed.
     kw: dict[str, Any] = {"grpc": args.grpc} if args.grpc else {"rest": args.url, "max_connections": 8}
-    client = AsyncClient(timeout=args.timeout, **kw)
-    clients = [client] + [AsyncClient(timeout=args.timeout, **kw) for _ in range(args.concurrency - 1)] \
-        if not args.grpc else [client] * args.concurrency
+
+    def make() -> AsyncClient:
+        c = AsyncClient(timeout=args.timeout, **kw)
+        if not args.grpc and args.http_client == "lean" and urlsplit(args.url).scheme == "http":
+            c.transport = LeanRestTransport(args.url, args.timeout)
+        return c
+
+    client = make()
+    clients = [client] + [make() for _ in range(args.concurrency - 1)] if not args.grpc else [client] * args.concurrency
     try:
         known = {e.name: e for e in await client.engines()}
         for e in engines:
@@ -280,7 +289,8 @@ def report(args: argparse.Namespace, engines: list[str], stats: Stats, wall: flo
             calls[k] = {"count": len(xs), "p50_ms": pct(xs, 50), "p95_ms": pct(xs, 95), "p99_ms": pct(xs, 99),
                         "max_ms": pct(xs, 100)}
     return {
-        "target": args.grpc or args.url, "transport": "grpc" if args.grpc else "rest", "engines": engines,
+        "target": args.grpc or args.url, "transport": "grpc" if args.grpc else "rest",
+        "http_client": None if args.grpc else args.http_client, "engines": engines,
         "concurrency": args.concurrency, "watch": bool(args.watch), "duration_s": args.duration,
         "window_s": round(window, 2), "wall_s": round(wall, 2),
         "games_started": stats.games_started, "games_finished": stats.games_finished,
