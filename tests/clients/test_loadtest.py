@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from tablero_client.loadtest import loopback_only, pct
+
 from tests.clients.conftest import cli
 
 

@@ -284,6 +284,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except ModuleNotFoundError as e:
+        if e.name and e.name.split(".")[0] in ("rich", "prompt_toolkit"):
+            print(f"error: this verb needs {e.name}: pip install 'tablero-client[cli]'", file=sys.stderr)
+            return 2
+        raise
     except BrokenPipeError:
         return 0
 
