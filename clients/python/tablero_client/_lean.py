@@ -93,8 +93,8 @@ class LeanConnection:
 class LeanRestTransport(AsyncRestTransport):
     """AsyncRestTransport whose unary calls go over one LeanConnection (http:// only)."""
 
-    def __init__(self, url: str, timeout: float = 30.0) -> None:
-        super().__init__(url, timeout, max_connections=8)
+    def __init__(self, url: str, timeout: float = 30.0, http: Any = None) -> None:
+        super().__init__(url, timeout, http=http)  # httpx (`http`, may be shared) serves the watches
         u = urlsplit(self.url)
         if u.scheme != "http" or not u.hostname:
             raise ValueError("the lean transport speaks plain http:// only")
@@ -102,8 +102,7 @@ class LeanRestTransport(AsyncRestTransport):
         self.prefix = u.path.rstrip("/")
 
     async def close(self) -> None:
-        self.conn.close()
-        await super().close()
+        self.conn.close()  # the httpx client is its owner's to close
 
     async def _call(self, method: str, path: str, token: str | None = None, body: JSON | None = None,
                     params: JSON | None = None) -> JSON:

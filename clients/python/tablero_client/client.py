@@ -213,16 +213,23 @@ class CreatedGame(Created):
 
 class AsyncClient:
     """The asyncio twin of `Client`: the same methods, awaited (events/watch are async iterators).
-    `max_connections` bounds the REST connection pool (each open watch holds one)."""
+    `max_connections` bounds the REST connection pool (each open watch holds one); `transport`
+    replaces rest/grpc with a transport object of your own."""
 
     def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
                  secure: bool = False, retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
-                 max_connections: int | None = 100) -> None:
-        if (rest is None) == (grpc is None):
+                 max_connections: int | None = 100,
+                 transport: AsyncRestTransport | AsyncGrpcTransport | None = None) -> None:
+        self.transport: AsyncRestTransport | AsyncGrpcTransport
+        if transport is not None:
+            self.transport = transport
+        elif (rest is None) == (grpc is None):
             raise ValueError("give exactly one of rest='http://host:port' or grpc='host:port'")
-        self.transport: AsyncRestTransport | AsyncGrpcTransport = (
-            AsyncRestTransport(rest, timeout, max_connections=max_connections) if rest is not None else AsyncGrpcTransport(grpc or "", timeout, secure))
-        self.kind = "rest" if rest is not None else "grpc"
+        elif rest is not None:
+            self.transport = AsyncRestTransport(rest, timeout, max_connections=max_connections)
+        else:
+            self.transport = AsyncGrpcTransport(grpc or "", timeout, secure)
+        self.kind = "grpc" if isinstance(self.transport, AsyncGrpcTransport) else "rest"
         self._opt = _Options(retries, backoff, max_backoff)
         self.retry_count = 0
 

@@ -220,18 +220,22 @@ async def play_game(client: AsyncClient, engine: str, players: int | None, watch
 
 async def _run(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
-    # REST: one small connection pool per worker (httpcore's shared async pool costs more CPU
-    # per request as it grows); gRPC: one channel, multiplexed.
-    kw: dict[str, Any] = {"grpc": args.grpc} if args.grpc else {"rest": args.url, "max_connections": 8}
-
-    def make() -> AsyncClient:
-        c = AsyncClient(timeout=args.timeout, **kw)
-        if not args.grpc and args.http_client == "lean" and urlsplit(args.url).scheme == "http":
-            c.transport = LeanRestTransport(args.url, args.timeout)
-        return c
-
-    client = make()
-    clients = [client] + [make() for _ in range(args.concurrency - 1)] if not args.grpc else [client] * args.concurrency
+    # gRPC: one channel, multiplexed. REST: one shared httpx pool for the watches and, by default,
+    # a lean keep-alive connection per worker for the unary calls (--http-client httpx: the SDK's
+    # httpx for everything, one pool per worker: a shared async pool costs more CPU as it grows).
+    if args.grpc:
+        client = AsyncClient(grpc=args.grpc, timeout=args.timeout)
+        clients = [client] * args.concurrency
+    else:
+        conns = args.concurrency * ((args.players or 4) + 1) + 16
+        client = AsyncClient(rest=args.url, timeout=args.timeout, max_connections=conns)
+        if args.http_client == "lean" and urlsplit(args.url).scheme == "http":
+            http = client.transport.http
+            clients = [AsyncClient(transport=LeanRestTransport(args.url, args.timeout, http=http))
+                       for _ in range(args.concurrency)]
+        else:
+            clients = [client] + [AsyncClient(rest=args.url, timeout=args.timeout, max_connections=8)
+                                  for _ in range(args.concurrency - 1)]
     try:
         known = {e.name: e for e in await client.engines()}
         for e in engines:
@@ -277,7 +281,7 @@ async def _run(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
             progress(stats, wall)
         return report(args, engines, stats, wall, sum(c.retry_count for c in set(clients)))
     finally:
-        for c in set(clients):
+        for c in {client, *clients}:
             await c.close()
 
 
