@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from tablero_client.loadtest import loopback_only, pct
 
 from tests.clients.conftest import cli
 
 
-def test_rest_report(server, tmp_path):
+@pytest.mark.parametrize("http_client", ["lean", "httpx"])
+def test_rest_report(server, tmp_path, http_client):
     out = tmp_path / "report.json"
-    p = cli("--url", server.http, "loadtest", "-c", "3", "-d", "2", "--json-out", str(out), "--no-progress")
+    p = cli("--url", server.http, "loadtest", "-c", "3", "-d", "2", "--json-out", str(out), "--no-progress",
+            "--http-client", http_client)
     rep = json.loads(out.read_text())
-    assert rep["transport"] == "rest" and rep["concurrency"] == 3
+    assert rep["transport"] == "rest" and rep["concurrency"] == 3 and rep["http_client"] == http_client
     assert rep["games_finished"] > 0 and rep["games_finished"] + rep["games_abandoned"] == rep["games_started"]
     assert rep["actions"] >= 5 * rep["games_finished"]  # a Tic-Tac-Toe game takes at least 5 moves
     sub = rep["calls"]["SubmitAction"]
@@ -23,6 +26,14 @@ def test_rest_report(server, tmp_path):
     assert rep["notify"] is None  # no watches asked for
     # The printed report says the same.
     assert "games finished" in p.stdout and "SubmitAction" in p.stdout and "version conflicts: 0" in p.stdout
+
+
+def test_rest_with_watches(server):
+    p = cli("--url", server.http, "loadtest", "-c", "3", "-n", "6", "-d", "20", "--watch", "--json", "--no-progress",
+            timeout=120)
+    rep = json.loads(p.stdout)
+    assert rep["games_finished"] == 6 and rep["errors"] == {}
+    assert rep["notify"]["count"] == rep["actions"] and rep["notify"]["p50_ms"] > 0
 
 
 def test_grpc_with_watches_and_legal_actions(server):
