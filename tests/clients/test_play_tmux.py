@@ -119,3 +119,11 @@ def test_first_rounds_of_each_board_game(server, tmux, engine, players, marks, c
     tmux.keys("q", "Enter")
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "EXITED 0" in text and "resume with: play --game" in text
+
+
+def test_loadtest_progress_bar_and_report_in_a_terminal(server, tmux):
+    tmux.start(f"python -m tablero_client --url {server.http} loadtest -c 2 -d 3")
+    tmux.wait(lambda s: "loadtest ━" in s and "games " in s, timeout=30)  # the live bar
+    text = tmux.wait(lambda s: "EXITED" in s, timeout=60)
+    assert "EXITED 0" in text and "games finished" in text and "SubmitAction" in text
+    assert re.search(r"games \d+ actions \d+ errors 0", text)
