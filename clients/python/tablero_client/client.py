@@ -202,6 +202,7 @@ class CreatedGame(Created):
     """CreateGame's answer, with `seat(i)` handles for the human seats."""
 
     __slots__ = ("_client",)
+    _client: Client
 
     def __init__(self, client: Client, game: Game, seats: list[Any]) -> None:
         super().__init__(game, seats)
@@ -338,7 +339,10 @@ class AsyncSeat:
 
 
 class AsyncCreatedGame(Created):
+    """AsyncClient.create's answer, with `seat(i)` handles for the human seats."""
+
     __slots__ = ("_client",)
+    _client: AsyncClient
 
     def __init__(self, client: AsyncClient, game: Game, seats: list[Any]) -> None:
         super().__init__(game, seats)

@@ -24,10 +24,12 @@ import socket
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from ._lean import LeanRestTransport
+from ._rest import AsyncRestTransport
 from .client import AsyncClient
 from .errors import Aborted, TableroError
 from .models import Game
@@ -68,7 +70,7 @@ def loopback_only(host: str) -> bool:
         infos = socket.getaddrinfo(host, None)
     except socket.gaierror:
         return False
-    return bool(infos) and all(ipaddress.ip_address(i[4][0].split("%")[0]).is_loopback for i in infos)
+    return bool(infos) and all(ipaddress.ip_address(str(i[4][0]).split("%")[0]).is_loopback for i in infos)
 
 
 def target_host(args: argparse.Namespace) -> str:
@@ -230,6 +232,7 @@ async def _run(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
         conns = args.concurrency * ((args.players or 4) + 1) + 16
         client = AsyncClient(rest=args.url, timeout=args.timeout, max_connections=conns)
         if args.http_client == "lean" and urlsplit(args.url).scheme == "http":
+            assert isinstance(client.transport, AsyncRestTransport)
             http = client.transport.http
             clients = [AsyncClient(transport=LeanRestTransport(args.url, args.timeout, http=http))
                        for _ in range(args.concurrency)]
@@ -338,7 +341,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"refusing to load-test {host!r}: it is not a loopback address of this machine. "
               "Pass --i-mean-it if you run that server and mean to load it.", file=sys.stderr)
         return 2
-    progress = None
+    progress: Callable[[Stats, float], None] | None = None
     if not args.no_progress and sys.stderr.isatty():
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -347,10 +350,12 @@ def run(args: argparse.Namespace) -> int:
         task = bar.add_task("", total=args.duration)
         bar.start()
 
-        def progress(stats: Stats, elapsed: float) -> None:
+        def show(stats: Stats, elapsed: float) -> None:
             errors = sum(stats.errors.values())
             bar.update(task, completed=min(elapsed, args.duration),
                        description=f"games {stats.games_finished} actions {stats.actions} errors {errors}")
+
+        progress = show
     try:
         rep = asyncio.run(_run(args, progress))
     finally:
