@@ -50,10 +50,31 @@ def rank(argv: list[str]) -> int:
     return rank_main(argv)
 
 
-# name -> (help, main(argv) -> exit code). The lead adds the client verbs here.
+def _client_verb(name: str) -> Callable[[list[str]], int]:
+    """A verb of the client CLI (tablero_client.cli, public API only)."""
+
+    def run(argv: list[str]) -> int:
+        from tablero_client.cli import main as client_main
+
+        return client_main([name, *argv])
+
+    return run
+
+
+# name -> (help, main(argv) -> exit code).
 VERBS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "serve": ("run the gRPC + REST server", serve),
     "rank": ("merge ranked game lists (JSON/CSV files) into one ranking", rank),
+    "engines": ("list the engines a server runs", _client_verb("engines")),
+    "create": ("create a game; prints its id and seat tokens", _client_verb("create")),
+    "join": ("claim an open seat of a game", _client_verb("join")),
+    "show": ("a game as readable text", _client_verb("show")),
+    "actions": ("the legal actions of a seat, numbered", _client_verb("actions")),
+    "act": ("submit an action", _client_verb("act")),
+    "watch": ("print a game's events as they happen", _client_verb("watch")),
+    "bot": ("play a seat with random legal actions to the end", _client_verb("bot")),
+    "play": ("play a whole game in the terminal", _client_verb("play")),
+    "loadtest": ("play many complete games against a server and report", _client_verb("loadtest")),
 }
 
 

@@ -1,0 +1,26 @@
+"""tablero-client: the Python SDK of the Tablero game service (gRPC or REST)."""
+
+from . import errors
+from .client import AsyncClient, AsyncCreatedGame, AsyncSeat, Client, CreatedGame, Seat
+from .errors import (
+    Aborted,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+    TableroError,
+    Unauthenticated,
+    Unavailable,
+)
+from .models import BOT, FINISHED, HUMAN, OPEN, RUNNING, Created, Engine, Event, Game, Joined, LegalActions, SeatInfo
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BOT", "FINISHED", "HUMAN", "OPEN", "RUNNING",
+    "Aborted", "AsyncClient", "AsyncCreatedGame", "AsyncSeat", "Client", "Created", "CreatedGame", "Engine",
+    "Event", "FailedPrecondition", "Game", "InvalidArgument", "Joined", "LegalActions", "NotFound",
+    "PermissionDenied", "ResourceExhausted", "Seat", "SeatInfo", "TableroError", "Unauthenticated",
+    "Unavailable", "errors",
+]

@@ -1,0 +1,206 @@
+"""gRPC transport, sync and async. Answers are converted to the same JSON dicts REST gives."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import grpc
+from google.protobuf import json_format, struct_pb2
+
+from ._proto import games_pb2 as pb
+from ._proto import games_pb2_grpc as pbg
+from .errors import TableroError, error_for
+
+JSON = dict[str, Any]
+
+
+def _intify(v: Any) -> Any:
+    """protobuf Struct numbers are doubles: give whole numbers back as ints, as REST does."""
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, dict):
+        return {k: _intify(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_intify(x) for x in v]
+    return v
+
+
+def to_json(msg: Any) -> JSON:
+    return _intify(json_format.MessageToDict(msg))
+
+
+def _struct(d: JSON) -> struct_pb2.Struct:
+    s = struct_pb2.Struct()
+    s.update(d)
+    return s
+
+
+def _md(token: str | None) -> list[tuple[str, str]] | None:
+    return [("authorization", f"Bearer {token}")] if token else None
+
+
+def _error(e: grpc.RpcError) -> TableroError:
+    code = e.code() if hasattr(e, "code") else None
+    name = code.name if code is not None else "UNKNOWN"
+    details = e.details() if hasattr(e, "details") else str(e)
+    return error_for(name, details or name)
+
+
+def _game(msg: Any) -> JSON:
+    # GetGame/SubmitAction answer Game today, {game: Game} once the API wraps it.
+    if msg.DESCRIPTOR.name != "Game" and "game" in msg.DESCRIPTOR.fields_by_name:
+        msg = msg.game
+    return to_json(msg)
+
+
+def _create_request(body: JSON) -> Any:
+    req = pb.CreateGameRequest(engine=body["engine"], players=int(body.get("players") or 0),
+                               seats=list(body.get("seats") or []))
+    if body.get("options"):
+        req.options.CopyFrom(_struct(body["options"]))
+    return req
+
+
+def _submit_request(game_id: str, body: JSON) -> Any:
+    req = pb.SubmitActionRequest(game_id=game_id, action=_struct(body["action"]),
+                                 request_id=body.get("requestId") or "")
+    if body.get("expectedVersion") is not None:
+        req.expected_version = int(body["expectedVersion"])
+    return req
+
+
+def _get_request(game_id: str, version: int | None) -> Any:
+    req = pb.GetGameRequest(game_id=game_id)
+    if version is not None:
+        req.version = version
+    return req
+
+
+def _channel(target: str, secure: bool) -> grpc.Channel:
+    opts = [("grpc.max_receive_message_length", 64 << 20)]
+    return (grpc.secure_channel(target, grpc.ssl_channel_credentials(), opts) if secure
+            else grpc.insecure_channel(target, opts))
+
+
+def _aio_channel(target: str, secure: bool) -> grpc.aio.Channel:
+    opts = [("grpc.max_receive_message_length", 64 << 20)]
+    return (grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(), opts) if secure
+            else grpc.aio.insecure_channel(target, opts))
+
+
+class GrpcTransport:
+    def __init__(self, target: str, timeout: float = 30.0, secure: bool = False) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.channel = _channel(target, secure)
+        self.stub = pbg.GameServiceStub(self.channel)
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def _call(self, method: str, req: Any, token: str | None = None) -> Any:
+        try:
+            return getattr(self.stub, method)(req, metadata=_md(token), timeout=self.timeout)
+        except grpc.RpcError as e:
+            raise _error(e) from e
+
+    def list_engines(self) -> list[JSON]:
+        return to_json(self._call("ListEngines", pb.ListEnginesRequest())).get("engines", [])
+
+    def get_engine(self, name: str) -> JSON:
+        if hasattr(pb, "GetEngineRequest"):
+            return to_json(self._call("GetEngine", pb.GetEngineRequest(name=name)))["engine"]
+        for e in self.list_engines():  # protos before GetEngine
+            if e["name"] == name:
+                return e
+        raise error_for("NOT_FOUND", f"no engine named {name!r}")
+
+    def create_game(self, body: JSON) -> JSON:
+        return to_json(self._call("CreateGame", _create_request(body)))
+
+    def join_game(self, game_id: str, token: str | None) -> JSON:
+        return to_json(self._call("JoinGame", pb.JoinGameRequest(game_id=game_id), token))
+
+    def get_game(self, game_id: str, token: str | None, version: int | None) -> JSON:
+        return _game(self._call("GetGame", _get_request(game_id, version), token))
+
+    def legal_actions(self, game_id: str, token: str | None) -> JSON:
+        return to_json(self._call("ListLegalActions", pb.ListLegalActionsRequest(game_id=game_id), token))
+
+    def submit_action(self, game_id: str, token: str | None, body: JSON) -> JSON:
+        return _game(self._call("SubmitAction", _submit_request(game_id, body), token))
+
+    def list_events(self, game_id: str, token: str | None, page_size: int | None, page_token: str | None) -> JSON:
+        req = pb.ListEventsRequest(game_id=game_id, page_size=page_size or 0, page_token=page_token or "")
+        return to_json(self._call("ListEvents", req, token))
+
+    def watch(self, game_id: str, token: str | None, after_version: int) -> Iterator[JSON]:
+        call = self.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=after_version),
+                                   metadata=_md(token))
+        try:
+            for msg in call:
+                yield to_json(msg)
+        except grpc.RpcError as e:
+            raise _error(e) from e
+        finally:
+            call.cancel()
+
+
+class AsyncGrpcTransport:
+    def __init__(self, target: str, timeout: float = 30.0, secure: bool = False) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.channel = _aio_channel(target, secure)
+        self.stub = pbg.GameServiceStub(self.channel)
+
+    async def close(self) -> None:
+        await self.channel.close()
+
+    async def _call(self, method: str, req: Any, token: str | None = None) -> Any:
+        try:
+            return await getattr(self.stub, method)(req, metadata=_md(token), timeout=self.timeout)
+        except grpc.RpcError as e:
+            raise _error(e) from e
+
+    async def list_engines(self) -> list[JSON]:
+        return to_json(await self._call("ListEngines", pb.ListEnginesRequest())).get("engines", [])
+
+    async def get_engine(self, name: str) -> JSON:
+        if hasattr(pb, "GetEngineRequest"):
+            return to_json(await self._call("GetEngine", pb.GetEngineRequest(name=name)))["engine"]
+        for e in await self.list_engines():
+            if e["name"] == name:
+                return e
+        raise error_for("NOT_FOUND", f"no engine named {name!r}")
+
+    async def create_game(self, body: JSON) -> JSON:
+        return to_json(await self._call("CreateGame", _create_request(body)))
+
+    async def join_game(self, game_id: str, token: str | None) -> JSON:
+        return to_json(await self._call("JoinGame", pb.JoinGameRequest(game_id=game_id), token))
+
+    async def get_game(self, game_id: str, token: str | None, version: int | None) -> JSON:
+        return _game(await self._call("GetGame", _get_request(game_id, version), token))
+
+    async def legal_actions(self, game_id: str, token: str | None) -> JSON:
+        return to_json(await self._call("ListLegalActions", pb.ListLegalActionsRequest(game_id=game_id), token))
+
+    async def submit_action(self, game_id: str, token: str | None, body: JSON) -> JSON:
+        return _game(await self._call("SubmitAction", _submit_request(game_id, body), token))
+
+    async def list_events(self, game_id: str, token: str | None, page_size: int | None,
+                          page_token: str | None) -> JSON:
+        req = pb.ListEventsRequest(game_id=game_id, page_size=page_size or 0, page_token=page_token or "")
+        return to_json(await self._call("ListEvents", req, token))
+
+    async def watch(self, game_id: str, token: str | None, after_version: int) -> AsyncIterator[JSON]:
+        call = self.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=after_version),
+                                   metadata=_md(token))
+        try:
+            async for msg in call:
+                yield to_json(msg)
+        except grpc.RpcError as e:
+            raise _error(e) from e
+        finally:
+            call.cancel()

@@ -1,0 +1,260 @@
+"""REST/JSON transport (httpx), sync and async. Answers are returned as the API's JSON dicts."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from .errors import BY_HTTP_STATUS, NotFound, TableroError, Unavailable, error_for
+
+JSON = dict[str, Any]
+CONTROL_EVENTS = {"end", "shutdown", "error"}
+# httpcore writes a request's headers and body in separate send()s: without TCP_NODELAY, Nagle's
+# algorithm holds the body until the server's delayed ACK (~40 ms on Linux) for every POST.
+SOCKET_OPTIONS = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
+
+
+class StreamEnd(Exception):
+    """The server said the stream is over for good (`event: end`): the game is finished."""
+
+
+def _headers(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def _check(r: httpx.Response) -> JSON:
+    if r.status_code == 200:
+        try:
+            return r.json()
+        except ValueError as e:
+            raise TableroError(f"undecodable answer from {r.request.url}: {e}", http_status=r.status_code) from e
+    raise _error(r.status_code, r.text)
+
+
+def _error(status: int, text: str) -> TableroError:
+    try:
+        err = json.loads(text)["error"]
+        return error_for(str(err.get("code", "UNKNOWN")), str(err.get("message", "")), status)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        code = BY_HTTP_STATUS.get(status, "INTERNAL" if status >= 500 else "UNKNOWN")
+        return error_for(code, f"HTTP {status}: {text[:200]}", status)
+
+
+def _transport_error(e: httpx.HTTPError) -> TableroError:
+    return Unavailable(f"{type(e).__name__}: {e}")
+
+
+class SSEParser:
+    """Feeds lines of a text/event-stream; yields (event name or None, id, data) per message."""
+
+    def __init__(self) -> None:
+        self.event: str | None = None
+        self.id: str | None = None
+        self.data: list[str] = []
+
+    def feed(self, line: str) -> tuple[str | None, str | None, str] | None:
+        if line == "":
+            if not self.data and self.event is None:
+                return None
+            msg = (self.event, self.id, "\n".join(self.data))
+            self.event, self.data = None, []
+            return msg
+        if line.startswith(":"):
+            return None
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "event":
+            self.event = value
+        elif name == "data":
+            self.data.append(value)
+        elif name == "id":
+            self.id = value
+        return None
+
+
+def sse_item(event: str | None, data: str) -> JSON | None:
+    """A game event dict from an SSE message, None for keep-alive-like messages; raises on control messages.
+
+    Game events are default messages (`data: {"gameId", "version", "event"}`); older servers named
+    them `event: <type>`, so any message whose data carries a version and an event is a game event.
+    """
+    try:
+        payload = json.loads(data) if data else {}
+    except ValueError:
+        payload = {}
+    if isinstance(payload, dict) and "version" in payload and isinstance(payload.get("event"), dict):
+        return payload
+    if event == "end":
+        raise StreamEnd()
+    if event == "shutdown":
+        raise Unavailable("the server is shutting down")
+    if event == "error":
+        err = (payload or {}).get("error") or {}
+        raise error_for(str(err.get("code", "UNKNOWN")), str(err.get("message", "")))
+    return None
+
+
+class RestTransport:
+    def __init__(self, url: str, timeout: float = 30.0, http: httpx.Client | None = None) -> None:
+        self.url = url.rstrip("/")
+        self.http = http or httpx.Client(base_url=self.url, timeout=timeout,
+                                         transport=httpx.HTTPTransport(socket_options=SOCKET_OPTIONS))
+
+    def close(self) -> None:
+        self.http.close()
+
+    def _call(self, method: str, path: str, token: str | None = None, body: JSON | None = None,
+              params: JSON | None = None) -> JSON:
+        try:
+            r = self.http.request(method, path, headers=_headers(token), json=body, params=params)
+        except httpx.HTTPError as e:
+            raise _transport_error(e) from e
+        return _check(r)
+
+    def list_engines(self) -> list[JSON]:
+        return self._call("GET", "/v1/engines")["engines"]
+
+    def get_engine(self, name: str) -> JSON:
+        try:
+            return self._call("GET", f"/v1/engines/{quote(name, safe='')}")["engine"]
+        except NotFound:
+            for e in self.list_engines():  # servers before GetEngine
+                if e["name"] == name:
+                    return e
+            raise
+
+    def create_game(self, body: JSON) -> JSON:
+        return self._call("POST", "/v1/games", body=body)
+
+    def join_game(self, game_id: str, token: str | None) -> JSON:
+        return self._call("POST", f"/v1/games/{quote(game_id, safe='')}/join", token, body={})
+
+    def get_game(self, game_id: str, token: str | None, version: int | None) -> JSON:
+        params = {"version": version} if version is not None else None
+        return self._call("GET", f"/v1/games/{quote(game_id, safe='')}", token, params=params)
+
+    def legal_actions(self, game_id: str, token: str | None) -> JSON:
+        return self._call("GET", f"/v1/games/{quote(game_id, safe='')}/legal-actions", token)
+
+    def submit_action(self, game_id: str, token: str | None, body: JSON) -> JSON:
+        return self._call("POST", f"/v1/games/{quote(game_id, safe='')}/actions", token, body=body)
+
+    def list_events(self, game_id: str, token: str | None, page_size: int | None, page_token: str | None) -> JSON:
+        params: JSON = {}
+        if page_size:
+            params["pageSize"] = page_size
+        if page_token:
+            params["pageToken"] = page_token
+        return self._call("GET", f"/v1/games/{quote(game_id, safe='')}/events", token, params=params)
+
+    def watch(self, game_id: str, token: str | None, after_version: int) -> Iterator[JSON]:
+        """Game events after `after_version`; returns when the game is over; raises when the stream breaks."""
+        path = f"/v1/games/{quote(game_id, safe='')}/watch"
+        headers = {**_headers(token), "Accept": "text/event-stream"}
+        try:
+            with self.http.stream("GET", path, headers=headers, params={"afterVersion": after_version},
+                                  timeout=httpx.Timeout(self.http.timeout.connect, read=None)) as r:
+                if r.status_code != 200:
+                    r.read()
+                    raise _error(r.status_code, r.text)
+                parser = SSEParser()
+                for line in r.iter_lines():
+                    msg = parser.feed(line)
+                    if msg is None:
+                        continue
+                    try:
+                        item = sse_item(msg[0], msg[2])
+                    except StreamEnd:
+                        return
+                    if item is not None:
+                        yield item
+        except httpx.HTTPError as e:
+            raise _transport_error(e) from e
+        raise Unavailable("the watch stream closed before the game ended")
+
+
+class AsyncRestTransport:
+    def __init__(self, url: str, timeout: float = 30.0, http: httpx.AsyncClient | None = None,
+                 max_connections: int | None = 100) -> None:
+        self.url = url.rstrip("/")
+        limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
+        self.http = http or httpx.AsyncClient(
+            base_url=self.url, timeout=timeout,
+            transport=httpx.AsyncHTTPTransport(socket_options=SOCKET_OPTIONS, limits=limits))
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+    async def _call(self, method: str, path: str, token: str | None = None, body: JSON | None = None,
+                    params: JSON | None = None) -> JSON:
+        try:
+            r = await self.http.request(method, path, headers=_headers(token), json=body, params=params)
+        except httpx.HTTPError as e:
+            raise _transport_error(e) from e
+        return _check(r)
+
+    async def list_engines(self) -> list[JSON]:
+        return (await self._call("GET", "/v1/engines"))["engines"]
+
+    async def get_engine(self, name: str) -> JSON:
+        try:
+            return (await self._call("GET", f"/v1/engines/{quote(name, safe='')}"))["engine"]
+        except NotFound:
+            for e in await self.list_engines():
+                if e["name"] == name:
+                    return e
+            raise
+
+    async def create_game(self, body: JSON) -> JSON:
+        return await self._call("POST", "/v1/games", body=body)
+
+    async def join_game(self, game_id: str, token: str | None) -> JSON:
+        return await self._call("POST", f"/v1/games/{quote(game_id, safe='')}/join", token, body={})
+
+    async def get_game(self, game_id: str, token: str | None, version: int | None) -> JSON:
+        params = {"version": version} if version is not None else None
+        return await self._call("GET", f"/v1/games/{quote(game_id, safe='')}", token, params=params)
+
+    async def legal_actions(self, game_id: str, token: str | None) -> JSON:
+        return await self._call("GET", f"/v1/games/{quote(game_id, safe='')}/legal-actions", token)
+
+    async def submit_action(self, game_id: str, token: str | None, body: JSON) -> JSON:
+        return await self._call("POST", f"/v1/games/{quote(game_id, safe='')}/actions", token, body=body)
+
+    async def list_events(self, game_id: str, token: str | None, page_size: int | None,
+                          page_token: str | None) -> JSON:
+        params: JSON = {}
+        if page_size:
+            params["pageSize"] = page_size
+        if page_token:
+            params["pageToken"] = page_token
+        return await self._call("GET", f"/v1/games/{quote(game_id, safe='')}/events", token, params=params)
+
+    async def watch(self, game_id: str, token: str | None, after_version: int) -> AsyncIterator[JSON]:
+        path = f"/v1/games/{quote(game_id, safe='')}/watch"
+        headers = {**_headers(token), "Accept": "text/event-stream"}
+        try:
+            async with self.http.stream("GET", path, headers=headers, params={"afterVersion": after_version},
+                                        timeout=httpx.Timeout(self.http.timeout.connect, read=None)) as r:
+                if r.status_code != 200:
+                    await r.aread()
+                    raise _error(r.status_code, r.text)
+                parser = SSEParser()
+                async for line in r.aiter_lines():
+                    msg = parser.feed(line)
+                    if msg is None:
+                        continue
+                    try:
+                        item = sse_item(msg[0], msg[2])
+                    except StreamEnd:
+                        return
+                    if item is not None:
+                        yield item
+        except httpx.HTTPError as e:
+            raise _transport_error(e) from e
+        raise Unavailable("the watch stream closed before the game ended")

@@ -1,0 +1,300 @@
+"""The `tablero` client verbs: engines, create, join, show, actions, act, watch, bot, play, loadtest.
+
+    python -m tablero_client engines --url http://127.0.0.1:8080
+    python -m tablero_client play tic-tac-toe            # you against a bot
+    python -m tablero_client --grpc 127.0.0.1:50051 create riverboat --seats human,bot,bot
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from .client import Client, Seat
+from .errors import TableroError
+from .models import Event, Game
+
+DEFAULT_URL = "http://127.0.0.1:8080"
+
+
+def _client(args: argparse.Namespace) -> Client:
+    if args.grpc:
+        return Client(grpc=args.grpc, timeout=args.timeout)
+    return Client(rest=args.url, timeout=args.timeout)
+
+
+def _console(args: argparse.Namespace | None = None):
+    from rich.console import Console
+
+    return Console(highlight=False, width=getattr(args, "width", None) or None)
+
+
+def _need_token(args: argparse.Namespace) -> str:
+    if not args.token:
+        raise SystemExit("this verb needs a seat token: --token TOKEN (or TABLERO_TOKEN)")
+    return args.token
+
+
+def _json_arg(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise SystemExit(f"{what} is not valid JSON: {e}") from e
+
+
+def _print_json(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, sort_keys=False, default=str))
+
+
+# --- verbs ----------------------------------------------------------------------------
+def cmd_engines(args: argparse.Namespace) -> int:
+    with _client(args) as c:
+        engines = c.engines()
+    if args.json:
+        _print_json([asdict(e) for e in engines])
+        return 0
+    from rich.table import Table
+
+    t = Table("engine", "title", "seats", "version")
+    for e in engines:
+        t.add_row(e.name, e.title, f"{e.min_seats}-{e.max_seats}", str(e.version))
+    _console(args).print(t)
+    return 0
+
+
+def cmd_create(args: argparse.Namespace) -> int:
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    options = _json_arg(args.options, "--options") if args.options else None
+    with _client(args) as c:
+        created = c.create(args.engine, args.players, options=options, seats=seats)
+    if args.json:
+        _print_json({"game": asdict(created.game), "seats": [asdict(s) for s in created.seats]})
+        return 0
+    print(f"game {created.game.id} ({created.game.engine}, {created.game.players} seats, "
+          f"version {created.game.version})")
+    for s in created.seats:
+        print(f"seat {s.seat} token {s.token}")
+    return 0
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    with _client(args) as c:
+        seat = c.join(args.game_id, args.token)
+    if args.json:
+        _print_json({"gameId": seat.game_id, "seat": seat.seat, "token": seat.token})
+    else:
+        print(f"joined game {seat.game_id} as seat {seat.seat}\ntoken {seat.token}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    with _client(args) as c:
+        game = c.game(args.game_id, args.token, args.version)
+    if args.json:
+        _print_json(asdict(game))
+        return 0
+    from .render import outcome_text, render
+
+    con = _console(args)
+    con.print(render(game))
+    if game.finished:
+        con.print(outcome_text(game))
+    return 0
+
+
+def cmd_actions(args: argparse.Namespace) -> int:
+    token = _need_token(args)
+    with _client(args) as c:
+        la = c.legal_actions(args.game_id, token)
+    if args.json:
+        _print_json(la.actions)
+        return 0
+    if not la.actions:
+        print(f"seat {la.seat} has no legal action now (version {la.version})")
+    for i, a in enumerate(la.actions, 1):
+        print(f"{i:4}. {json.dumps(a)}")
+    return 0
+
+
+def cmd_act(args: argparse.Namespace) -> int:
+    token = _need_token(args)
+    action = _json_arg(args.action, "the action")
+    with _client(args) as c:
+        if isinstance(action, int):  # a number from `actions`
+            acts = c.legal_actions(args.game_id, token).actions
+            if not 1 <= action <= len(acts):
+                raise SystemExit(f"there are {len(acts)} legal actions; {action} is not one of them")
+            action = acts[action - 1]
+        game = c.act(args.game_id, token, action, request_id=args.request_id,
+                     expected_version=args.expected_version)
+    if args.json:
+        _print_json(asdict(game))
+    else:
+        print(f"ok: version {game.version}, status {game.status}, to act {game.to_act}")
+    return 0
+
+
+def describe_event(ev: Event) -> str:
+    from .render import compact
+
+    e = dict(ev.event)
+    who = f"seat {e.pop('seat')}: " if isinstance(e.get("seat"), int) else ""
+    return f"v{ev.version} {who}{compact(e)}"
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    with _client(args) as c:
+        for ev in c.watch(args.game_id, args.token, after_version=args.after):
+            if args.json:
+                print(json.dumps({"gameId": ev.game_id, "version": ev.version, "event": ev.event}), flush=True)
+            else:
+                print(describe_event(ev), flush=True)
+    return 0
+
+
+def play_random(seat: Seat, rng: random.Random, max_actions: int, say=print) -> Game:
+    """Play `seat` with random legal actions until the game ends (or `max_actions`)."""
+    game = seat.game()
+    done = 0
+    while not game.finished and done < max_actions:
+        if game.your_seat in game.to_act:
+            acts = seat.legal_actions().actions
+            if acts:
+                action = rng.choice(acts)
+                game = seat.act(action)
+                done += 1
+                say(f"v{game.version} played {json.dumps(action)}")
+                continue
+        for _ev in seat.watch(after_version=game.version):
+            break  # something happened: look again
+        game = seat.game()
+    return game
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    token = _need_token(args)
+    rng = random.Random(args.seed)
+    with _client(args) as c:
+        game = play_random(c.seat(args.game_id, token), rng, args.max_actions,
+                           say=(lambda s: None) if args.quiet else (lambda s: print(s, flush=True)))
+    print(f"game {game.id}: {game.status} at version {game.version}"
+          + (f", outcome {json.dumps(game.outcome)}" if game.outcome else ""))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .play import play
+
+    return play(args)
+
+
+def cmd_loadtest(args: argparse.Namespace) -> int:
+    from .loadtest import run
+
+    return run(args)
+
+
+# --- parser ---------------------------------------------------------------------------
+def parser() -> argparse.ArgumentParser:
+    def common_options(suppress: bool) -> argparse.ArgumentParser:
+        # The options may stand before or after the verb; after it they must not reset them to defaults.
+        def d(value: Any) -> Any:
+            return argparse.SUPPRESS if suppress else value
+
+        c = argparse.ArgumentParser(add_help=False)
+        c.add_argument("--url", default=d(os.environ.get("TABLERO_URL", DEFAULT_URL)),
+                       help=f"REST base URL (env TABLERO_URL; default {DEFAULT_URL})")
+        c.add_argument("--grpc", default=d(os.environ.get("TABLERO_GRPC")), metavar="HOST:PORT",
+                       help="use gRPC at HOST:PORT instead of REST (env TABLERO_GRPC)")
+        c.add_argument("--token", default=d(os.environ.get("TABLERO_TOKEN")), help="seat token (env TABLERO_TOKEN)")
+        c.add_argument("--timeout", type=float, default=d(30.0), help="seconds per call (default 30)")
+        c.add_argument("--json", action="store_true", default=d(False), help="print JSON instead of text")
+        return c
+
+    common = common_options(suppress=True)
+    p = argparse.ArgumentParser(prog="tablero", description="Tablero client: play, inspect and load-test games.",
+                                parents=[common_options(suppress=False)])
+    sub = p.add_subparsers(dest="verb", required=True)
+    s = sub.add_parser("engines", parents=[common], help="list the engines the server runs")
+    s.set_defaults(fn=cmd_engines)
+    s = sub.add_parser("create", parents=[common], help="create a game; prints its id and seat tokens")
+    s.add_argument("engine")
+    s.add_argument("--players", type=int)
+    s.add_argument("--seats", help="comma-separated seat kinds: human, open or bot (e.g. human,bot,bot)")
+    s.add_argument("--options", help="engine options as JSON")
+    s.set_defaults(fn=cmd_create)
+    s = sub.add_parser("join", parents=[common], help="claim an open seat of a game")
+    s.add_argument("game_id")
+    s.set_defaults(fn=cmd_join)
+    s = sub.add_parser("show", parents=[common], help="a game as readable text (as --token's seat sees it)")
+    s.add_argument("game_id")
+    s.add_argument("--version", type=int, help="a past version")
+    s.add_argument("--width", type=int, help="terminal width for the rendering")
+    s.set_defaults(fn=cmd_show)
+    s = sub.add_parser("actions", parents=[common], help="the legal actions of --token's seat, numbered")
+    s.add_argument("game_id")
+    s.set_defaults(fn=cmd_actions)
+    s = sub.add_parser("act", parents=[common], help="submit an action (JSON, or a number from `actions`)")
+    s.add_argument("game_id")
+    s.add_argument("action")
+    s.add_argument("--request-id")
+    s.add_argument("--expected-version", type=int)
+    s.set_defaults(fn=cmd_act)
+    s = sub.add_parser("watch", parents=[common], help="print a game's events as they happen")
+    s.add_argument("game_id")
+    s.add_argument("--after", type=int, default=0, help="start after this version (default 0: all)")
+    s.set_defaults(fn=cmd_watch)
+    s = sub.add_parser("bot", parents=[common], help="play --token's seat with random legal actions to the end")
+    s.add_argument("game_id")
+    s.add_argument("--seed", type=int)
+    s.add_argument("--max-actions", type=int, default=100_000)
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(fn=cmd_bot)
+    s = sub.add_parser("play", parents=[common], help="play a whole game in the terminal")
+    s.add_argument("engine", nargs="?", help="create a new game of this engine (you + bots)")
+    s.add_argument("--players", type=int, help="seats (default: the engine's minimum)")
+    s.add_argument("--seat", type=int, default=0, help="your seat in a new game (default 0)")
+    s.add_argument("--open", type=int, default=0, help="leave this many seats open for people (the rest are bots)")
+    s.add_argument("--options", help="engine options as JSON")
+    s.add_argument("--game", help="play an existing game's seat (with --token) instead")
+    s.add_argument("--join", metavar="GAME_ID", help="join an open seat of this game and play it")
+    s.add_argument("--page", type=int, default=24, help="list at most this many actions at once (default 24)")
+    s.add_argument("--width", type=int, help="terminal width for the rendering")
+    s.set_defaults(fn=cmd_play)
+    from .loadtest import add_arguments
+
+    s = sub.add_parser("loadtest", parents=[common], help="play many complete games against a server")
+    add_arguments(s)
+    s.set_defaults(fn=cmd_loadtest)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        return int(args.fn(args) or 0)
+    except TableroError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except ModuleNotFoundError as e:
+        if e.name and e.name.split(".")[0] in ("rich", "prompt_toolkit"):
+            print(f"error: this verb needs {e.name}: pip install 'tablero-client[cli]'", file=sys.stderr)
+            return 2
+        raise
+    except BrokenPipeError:
+        return 0
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+__all__ = ["main", "parser", "play_random"]

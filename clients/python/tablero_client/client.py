@@ -1,0 +1,352 @@
+"""`Client` (sync) and `AsyncClient`: one typed surface over gRPC or REST.
+
+    from tablero_client import Client
+    with Client(rest="http://127.0.0.1:8080") as c:        # or Client(grpc="127.0.0.1:50051")
+        created = c.create("tic-tac-toe", players=2)
+        x = created.seat(0)                                 # a seat handle: game id + its token
+        x.act({"type": "place", "cell": 4})
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any
+
+from ._grpc import AsyncGrpcTransport, GrpcTransport
+from ._rest import AsyncRestTransport, RestTransport
+from .errors import Aborted, TableroError, Unavailable
+from .models import JSON, Created, Engine, Event, Game, Joined, LegalActions
+
+__all__ = ["AsyncClient", "AsyncSeat", "Client", "Seat"]
+
+SEAT_KIND_ALIASES = {"human": "human", "open": "open", "bot": "bot",
+                     "seat_kind_human": "human", "seat_kind_open": "open", "seat_kind_bot": "bot"}
+
+
+def _create_body(engine: str, players: int | None, options: JSON | None, seats: Sequence[str] | None) -> JSON:
+    body: JSON = {"engine": engine}
+    if players is not None:
+        body["players"] = players
+    if options:
+        body["options"] = options
+    if seats is not None:
+        kinds = []
+        for k in seats:
+            if k.lower() not in SEAT_KIND_ALIASES:
+                raise ValueError(f"unknown seat kind {k!r}: use human, open or bot")
+            kinds.append(SEAT_KIND_ALIASES[k.lower()])
+        body["seats"] = kinds
+        body.setdefault("players", len(kinds))
+    return body
+
+
+def _submit_body(action: JSON, request_id: str, expected_version: int | None) -> JSON:
+    if not isinstance(action, dict) or "type" not in action:
+        raise ValueError('an action is a dict with a "type", e.g. {"type": "place", "cell": 4}')
+    body: JSON = {"action": action, "requestId": request_id}
+    if expected_version is not None:
+        body["expectedVersion"] = expected_version
+    return body
+
+
+def _backoff(attempt: int, base: float, cap: float) -> float:
+    return random.uniform(0, min(cap, base * 2 ** attempt))
+
+
+def _retryable(e: TableroError, retry_aborted: bool) -> bool:
+    return isinstance(e, Unavailable) or (retry_aborted and isinstance(e, Aborted))
+
+
+class _Options:
+    def __init__(self, retries: int, backoff: float, max_backoff: float) -> None:
+        if retries < 0:
+            raise ValueError("retries must be >= 0")
+        self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
+
+
+class Client:
+    """Synchronous client. Give exactly one of `rest` (base URL) or `grpc` (host:port).
+
+    `retries`: how often `act()` (and `watch()` reconnects in a row) retry on UNAVAILABLE,
+    with jittered exponential backoff from `backoff` seconds up to `max_backoff`.
+    `retry_count` counts the retries made so far (for load reports).
+    """
+
+    def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
+                 secure: bool = False, retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0) -> None:
+        if (rest is None) == (grpc is None):
+            raise ValueError("give exactly one of rest='http://host:port' or grpc='host:port'")
+        self.transport: RestTransport | GrpcTransport = (
+            RestTransport(rest, timeout) if rest is not None else GrpcTransport(grpc or "", timeout, secure))
+        self.kind = "rest" if rest is not None else "grpc"
+        self._opt = _Options(retries, backoff, max_backoff)
+        self.retry_count = 0
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.transport.close()
+
+    # --- engines and games -----------------------------------------------------------
+    def engines(self) -> list[Engine]:
+        return [Engine.from_json(e) for e in self.transport.list_engines()]
+
+    def engine(self, name: str) -> Engine:
+        return Engine.from_json(self.transport.get_engine(name))
+
+    def create(self, engine: str, players: int | None = None, *, options: JSON | None = None,
+               seats: Sequence[str] | None = None) -> CreatedGame:
+        """Create a game. `seats`: one kind per seat, "human" (token now), "open" (join later) or "bot"."""
+        out = Created.from_json(self.transport.create_game(_create_body(engine, players, options, seats)))
+        return CreatedGame(self, out.game, out.seats)
+
+    def join(self, game_id: str, token: str | None = None) -> Seat:
+        """Claim an open seat; the handle carries its new token."""
+        j = Joined.from_json(self.transport.join_game(game_id, token))
+        return Seat(self, j.game_id, j.token, j.seat)
+
+    def seat(self, game_id: str, token: str, seat: int | None = None) -> Seat:
+        """A handle for a seat whose token you already hold."""
+        return Seat(self, game_id, token, seat)
+
+    def game(self, game_id: str, token: str | None = None, version: int | None = None) -> Game:
+        return Game.from_json(self.transport.get_game(game_id, token, version))
+
+    def legal_actions(self, game_id: str, token: str) -> LegalActions:
+        return LegalActions.from_json(self.transport.legal_actions(game_id, token))
+
+    def act(self, game_id: str, token: str, action: JSON, *, request_id: str | None = None,
+            expected_version: int | None = None, retry_aborted: bool = False) -> Game:
+        """Submit an action. A requestId is made when not given, so the retries (on UNAVAILABLE;
+        on ABORTED too with `retry_aborted=True`) never apply it twice."""
+        body = _submit_body(action, request_id or uuid.uuid4().hex, expected_version)
+        attempt = 0
+        while True:
+            try:
+                return Game.from_json(self.transport.submit_action(game_id, token, body))
+            except TableroError as e:
+                if attempt >= self._opt.retries or not _retryable(e, retry_aborted):
+                    raise
+            time.sleep(_backoff(attempt, self._opt.backoff, self._opt.max_backoff))
+            attempt += 1
+            self.retry_count += 1
+
+    def events(self, game_id: str, token: str | None = None, *, page_size: int | None = None) -> Iterator[Event]:
+        """The whole event log (redacted for the caller), fetching page after page."""
+        page_token: str | None = None
+        while True:
+            page = self.transport.list_events(game_id, token, page_size, page_token)
+            for e in page.get("events") or []:
+                yield Event.from_json(e)
+            page_token = page.get("nextPageToken") or None
+            if not page_token:
+                return
+
+    def watch(self, game_id: str, token: str | None = None, *, after_version: int = 0) -> Iterator[Event]:
+        """Events after `after_version`, live, until the game is over. Reconnects after the last
+        version it saw when the stream breaks (UNAVAILABLE, server shutdown), up to `retries` times in a row."""
+        last, failures = after_version, 0
+        while True:
+            try:
+                for item in self.transport.watch(game_id, token, last):
+                    ev = Event.from_json(item)
+                    if ev.version <= last:
+                        continue
+                    last, failures = ev.version, 0
+                    yield ev
+                return
+            except Unavailable:
+                if failures >= self._opt.retries:
+                    raise
+            time.sleep(_backoff(failures, self._opt.backoff, self._opt.max_backoff))
+            failures += 1
+            self.retry_count += 1
+
+
+class Seat:
+    """A seat handle: a game id bound to the credential (seat token) that acts for it."""
+
+    def __init__(self, client: Client, game_id: str, token: str, seat: int | None = None) -> None:
+        self.client, self.game_id, self.token, self.seat = client, game_id, token, seat
+
+    def __repr__(self) -> str:
+        return f"Seat(game_id={self.game_id!r}, seat={self.seat})"
+
+    def game(self, version: int | None = None) -> Game:
+        return self.client.game(self.game_id, self.token, version)
+
+    def legal_actions(self) -> LegalActions:
+        return self.client.legal_actions(self.game_id, self.token)
+
+    def act(self, action: JSON, *, request_id: str | None = None, expected_version: int | None = None,
+            retry_aborted: bool = False) -> Game:
+        return self.client.act(self.game_id, self.token, action, request_id=request_id,
+                               expected_version=expected_version, retry_aborted=retry_aborted)
+
+    def events(self, *, page_size: int | None = None) -> Iterator[Event]:
+        return self.client.events(self.game_id, self.token, page_size=page_size)
+
+    def watch(self, *, after_version: int = 0) -> Iterator[Event]:
+        return self.client.watch(self.game_id, self.token, after_version=after_version)
+
+
+class CreatedGame(Created):
+    """CreateGame's answer, with `seat(i)` handles for the human seats."""
+
+    __slots__ = ("_client",)
+    _client: Client
+
+    def __init__(self, client: Client, game: Game, seats: list[Any]) -> None:
+        super().__init__(game, seats)
+        object.__setattr__(self, "_client", client)
+
+    def seat(self, seat: int) -> Seat:
+        return Seat(self._client, self.game.id, self.token(seat), seat)
+
+
+class AsyncClient:
+    """The asyncio twin of `Client`: the same methods, awaited (events/watch are async iterators).
+    `max_connections` bounds the REST connection pool (each open watch holds one); `transport`
+    replaces rest/grpc with a transport object of your own."""
+
+    def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
+                 secure: bool = False, retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
+                 max_connections: int | None = 100,
+                 transport: AsyncRestTransport | AsyncGrpcTransport | None = None) -> None:
+        self.transport: AsyncRestTransport | AsyncGrpcTransport
+        if transport is not None:
+            self.transport = transport
+        elif (rest is None) == (grpc is None):
+            raise ValueError("give exactly one of rest='http://host:port' or grpc='host:port'")
+        elif rest is not None:
+            self.transport = AsyncRestTransport(rest, timeout, max_connections=max_connections)
+        else:
+            self.transport = AsyncGrpcTransport(grpc or "", timeout, secure)
+        self.kind = "grpc" if isinstance(self.transport, AsyncGrpcTransport) else "rest"
+        self._opt = _Options(retries, backoff, max_backoff)
+        self.retry_count = 0
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.transport.close()
+
+    async def engines(self) -> list[Engine]:
+        return [Engine.from_json(e) for e in await self.transport.list_engines()]
+
+    async def engine(self, name: str) -> Engine:
+        return Engine.from_json(await self.transport.get_engine(name))
+
+    async def create(self, engine: str, players: int | None = None, *, options: JSON | None = None,
+                     seats: Sequence[str] | None = None) -> AsyncCreatedGame:
+        out = Created.from_json(await self.transport.create_game(_create_body(engine, players, options, seats)))
+        return AsyncCreatedGame(self, out.game, out.seats)
+
+    async def join(self, game_id: str, token: str | None = None) -> AsyncSeat:
+        j = Joined.from_json(await self.transport.join_game(game_id, token))
+        return AsyncSeat(self, j.game_id, j.token, j.seat)
+
+    def seat(self, game_id: str, token: str, seat: int | None = None) -> AsyncSeat:
+        return AsyncSeat(self, game_id, token, seat)
+
+    async def game(self, game_id: str, token: str | None = None, version: int | None = None) -> Game:
+        return Game.from_json(await self.transport.get_game(game_id, token, version))
+
+    async def legal_actions(self, game_id: str, token: str) -> LegalActions:
+        return LegalActions.from_json(await self.transport.legal_actions(game_id, token))
+
+    async def act(self, game_id: str, token: str, action: JSON, *, request_id: str | None = None,
+                  expected_version: int | None = None, retry_aborted: bool = False) -> Game:
+        body = _submit_body(action, request_id or uuid.uuid4().hex, expected_version)
+        attempt = 0
+        while True:
+            try:
+                return Game.from_json(await self.transport.submit_action(game_id, token, body))
+            except TableroError as e:
+                if attempt >= self._opt.retries or not _retryable(e, retry_aborted):
+                    raise
+            await asyncio.sleep(_backoff(attempt, self._opt.backoff, self._opt.max_backoff))
+            attempt += 1
+            self.retry_count += 1
+
+    async def events(self, game_id: str, token: str | None = None, *,
+                     page_size: int | None = None) -> AsyncIterator[Event]:
+        page_token: str | None = None
+        while True:
+            page = await self.transport.list_events(game_id, token, page_size, page_token)
+            for e in page.get("events") or []:
+                yield Event.from_json(e)
+            page_token = page.get("nextPageToken") or None
+            if not page_token:
+                return
+
+    async def watch(self, game_id: str, token: str | None = None, *, after_version: int = 0) -> AsyncIterator[Event]:
+        last, failures = after_version, 0
+        while True:
+            try:
+                async for item in self.transport.watch(game_id, token, last):
+                    ev = Event.from_json(item)
+                    if ev.version <= last:
+                        continue
+                    last, failures = ev.version, 0
+                    yield ev
+                return
+            except Unavailable:
+                if failures >= self._opt.retries:
+                    raise
+            await asyncio.sleep(_backoff(failures, self._opt.backoff, self._opt.max_backoff))
+            failures += 1
+            self.retry_count += 1
+
+
+class AsyncSeat:
+    """The asyncio seat handle."""
+
+    def __init__(self, client: AsyncClient, game_id: str, token: str, seat: int | None = None) -> None:
+        self.client, self.game_id, self.token, self.seat = client, game_id, token, seat
+
+    def __repr__(self) -> str:
+        return f"AsyncSeat(game_id={self.game_id!r}, seat={self.seat})"
+
+    async def game(self, version: int | None = None) -> Game:
+        return await self.client.game(self.game_id, self.token, version)
+
+    async def legal_actions(self) -> LegalActions:
+        return await self.client.legal_actions(self.game_id, self.token)
+
+    async def act(self, action: JSON, *, request_id: str | None = None, expected_version: int | None = None,
+                  retry_aborted: bool = False) -> Game:
+        return await self.client.act(self.game_id, self.token, action, request_id=request_id,
+                                     expected_version=expected_version, retry_aborted=retry_aborted)
+
+    def events(self, *, page_size: int | None = None) -> AsyncIterator[Event]:
+        return self.client.events(self.game_id, self.token, page_size=page_size)
+
+    def watch(self, *, after_version: int = 0) -> AsyncIterator[Event]:
+        return self.client.watch(self.game_id, self.token, after_version=after_version)
+
+
+class AsyncCreatedGame(Created):
+    """AsyncClient.create's answer, with `seat(i)` handles for the human seats."""
+
+    __slots__ = ("_client",)
+    _client: AsyncClient
+
+    def __init__(self, client: AsyncClient, game: Game, seats: list[Any]) -> None:
+        super().__init__(game, seats)
+        object.__setattr__(self, "_client", client)
+
+    def seat(self, seat: int) -> AsyncSeat:
+        return AsyncSeat(self._client, self.game.id, self.token(seat), seat)

@@ -1,0 +1,371 @@
+"""`tablero loadtest`: complete, legal games of the chosen engines, played concurrently against a
+server over REST or gRPC, optionally with a live watch per seat, then a report.
+
+The workload is that of peers/tablero/loadgen.js: C workers each create a game (every seat
+human, tokens in the answer), optionally open one watch per seat, play the whole game with
+random legal moves (one move in flight per game) and start the next, until --duration is up
+(no game starts after it; games in flight get --grace more seconds) or --games were started.
+
+Call kinds timed: CreateGame, ListLegalActions, SubmitAction, WatchOpen (watch ready) and
+Notify (a move sent -> every other seat's watch delivered its first event).
+Tic-Tac-Toe moves come from the view (empty cells), as loadgen.js does; other engines ask
+ListLegalActions for every move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import json
+import math
+import random
+import socket
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from ._lean import LeanRestTransport
+from ._rest import AsyncRestTransport
+from .client import AsyncClient
+from .errors import Aborted, TableroError
+from .models import Game
+
+CALLS = ("CreateGame", "ListLegalActions", "SubmitAction", "WatchOpen", "Notify")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engines", default="tic-tac-toe",
+                   help="comma-separated engines, played in turn by each worker (default tic-tac-toe)")
+    p.add_argument("--players", type=int, help="seats per game (default: each engine's minimum)")
+    p.add_argument("--concurrency", "-c", type=int, default=10, help="games in flight at once (default 10)")
+    p.add_argument("--duration", "-d", type=float, default=10.0, help="seconds during which games start (default 10)")
+    p.add_argument("--games", "-n", type=int, default=0, help="stop after starting this many games (default: no cap)")
+    p.add_argument("--grace", type=float, default=15.0,
+                   help="seconds games in flight get after --duration before they are abandoned (default 15)")
+    p.add_argument("--watch", action="store_true", help="one live watch per seat; reports notify latency")
+    p.add_argument("--http-client", choices=["lean", "httpx"], default="lean",
+                   help="REST unary calls over a lean HTTP/1.1 connection per worker (default) or the SDK's httpx")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json-out", metavar="PATH", help="also write the report as JSON to PATH")
+    p.add_argument("--no-progress", action="store_true", help="no live progress bar")
+    p.add_argument("--i-mean-it", action="store_true",
+                   help="allow a target that is not on this machine (loopback); never aim at a server you don't run")
+
+
+def pct(xs: list[float], p: float) -> float | None:
+    """The same percentile as loadgen.js: sorted[round(p/100 * (n-1))]."""
+    if not xs:
+        return None
+    s = sorted(xs)
+    i = math.floor(p / 100 * (len(s) - 1) + 0.5)  # JavaScript's Math.round
+    return round(s[min(len(s) - 1, max(0, i))], 3)
+
+
+def loopback_only(host: str) -> bool:
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except socket.gaierror:
+        return False
+    return bool(infos) and all(ipaddress.ip_address(str(i[4][0]).split("%")[0]).is_loopback for i in infos)
+
+
+def target_host(args: argparse.Namespace) -> str:
+    if args.grpc:
+        host = args.grpc.rsplit(":", 1)[0]
+        return host.strip("[]")
+    return urlsplit(args.url).hostname or ""
+
+
+class Stats:
+    def __init__(self, deadline: float) -> None:
+        self.lat: dict[str, list[float]] = {k: [] for k in CALLS}
+        self.errors: Counter[str] = Counter()
+        self.error_samples: list[str] = []
+        self.deadline = deadline
+        self.games_started = self.games_finished = self.games_abandoned = 0
+        self.games_in_window = self.actions = self.actions_in_window = 0
+        self.conflicts = 0
+        self.game_ms: list[float] = []
+
+    def time(self, kind: str, t0: float) -> float:
+        t = time.perf_counter()
+        self.lat[kind].append((t - t0) * 1000)
+        return t
+
+    def error(self, e: BaseException) -> None:
+        code = e.code if isinstance(e, TableroError) else f"CLIENT_{type(e).__name__}"
+        self.errors[code] += 1
+        if len(self.error_samples) < 5:
+            self.error_samples.append(f"{code}: {getattr(e, 'message', e)}"[:300])
+
+
+class Watches:
+    """One watch per seat; waiters keyed by version are resolved when that seat's stream delivers it."""
+
+    def __init__(self, client: AsyncClient, game: Game, tokens: dict[int, str], stats: Stats) -> None:
+        self.client, self.game, self.tokens, self.stats = client, game, tokens, stats
+        self.seen: dict[int, set[int]] = {s: set() for s in tokens}
+        self.waiters: dict[tuple[int, int], asyncio.Future] = {}
+        self.ready: dict[int, asyncio.Future] = {}
+        self.tasks: list[asyncio.Task] = []
+
+    async def open(self) -> None:
+        loop = asyncio.get_running_loop()
+        t0 = time.perf_counter()
+        for seat, token in self.tokens.items():
+            self.ready[seat] = loop.create_future()
+            self.tasks.append(asyncio.create_task(self._run(seat, token)))
+        # A watch is open once its stream answered: the game's first event (version 1) arrives at once.
+        await asyncio.gather(*self.ready.values())
+        self.stats.time("WatchOpen", t0)
+
+    async def _run(self, seat: int, token: str) -> None:
+        try:
+            async for ev in self.client.watch(self.game.id, token, after_version=self.game.version - 1):
+                self.seen[seat].add(ev.version)
+                if not self.ready[seat].done():
+                    self.ready[seat].set_result(None)
+                w = self.waiters.pop((seat, ev.version), None)
+                if w and not w.done():
+                    w.set_result(time.perf_counter())
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001 - reported, the game goes on without this watch
+            self.stats.error(e)
+            if not self.ready[seat].done():
+                self.ready[seat].set_exception(e)
+
+    def expect(self, mover: int, version: int) -> list[asyncio.Future]:
+        loop = asyncio.get_running_loop()
+        futs = []
+        for seat in self.tokens:
+            if seat == mover:
+                continue
+            f = loop.create_future()
+            if version in self.seen[seat]:
+                f.set_result(time.perf_counter())
+            else:
+                self.waiters[(seat, version)] = f
+            futs.append(f)
+        return futs
+
+    async def close(self) -> None:
+        for t in self.tasks:
+            t.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+def view_moves(game: Game) -> list[dict[str, Any]] | None:
+    """Legal moves read from the view where that is exact (Tic-Tac-Toe), as loadgen.js does."""
+    if game.engine == "tic-tac-toe":
+        return [{"type": "place", "cell": i} for i, v in enumerate(game.view["board"]) if v is None]
+    return None
+
+
+async def play_game(client: AsyncClient, engine: str, players: int | None, watch: bool, rng: random.Random,
+                    stats: Stats, op_timeout: float) -> None:
+    g0 = t0 = time.perf_counter()
+    created = await client.create(engine, players)
+    stats.time("CreateGame", t0)
+    game = created.game
+    tokens = {s.seat: s.token for s in created.seats}
+    watches = Watches(client, game, tokens, stats) if watch else None
+    try:
+        if watches:
+            await watches.open()
+        failures = 0
+        while not game.finished:
+            mover = game.to_act[0]
+            token = tokens[mover]
+            moves = view_moves(game)
+            try:
+                if moves is None:
+                    t0 = time.perf_counter()
+                    moves = (await client.legal_actions(game.id, token)).actions
+                    stats.time("ListLegalActions", t0)
+                if not moves:
+                    raise TableroError(f"seat {mover} must act but has no legal action")
+                action = rng.choice(moves)
+                waits = watches.expect(mover, game.version + 1) if watches else []
+                t0 = time.perf_counter()
+                game = await client.act(game.id, token, action)
+                t1 = stats.time("SubmitAction", t0)
+                stats.actions += 1
+                if t1 <= stats.deadline:
+                    stats.actions_in_window += 1
+                if waits:
+                    done = await asyncio.wait_for(asyncio.gather(*waits), op_timeout)
+                    stats.lat["Notify"].append((max(done) - t0) * 1000)
+            except Aborted as e:  # a version conflict: read the game again and go on
+                stats.conflicts += 1
+                stats.error(e)
+                game = await client.game(game.id, token)
+            except (TableroError, TimeoutError) as e:
+                stats.error(e)
+                failures += 1
+                if failures > 5:
+                    raise
+                game = await client.game(game.id, token)
+        stats.games_finished += 1
+        t = time.perf_counter()
+        stats.game_ms.append((t - g0) * 1000)
+        if t <= stats.deadline:
+            stats.games_in_window += 1
+    finally:
+        if watches:
+            await watches.close()
+
+
+async def _run(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    # gRPC: one channel, multiplexed. REST: one shared httpx pool for the watches and, by default,
+    # a lean keep-alive connection per worker for the unary calls (--http-client httpx: the SDK's
+    # httpx for everything, one pool per worker: a shared async pool costs more CPU as it grows).
+    if args.grpc:
+        client = AsyncClient(grpc=args.grpc, timeout=args.timeout)
+        clients = [client] * args.concurrency
+    else:
+        conns = args.concurrency * ((args.players or 4) + 1) + 16
+        client = AsyncClient(rest=args.url, timeout=args.timeout, max_connections=conns)
+        if args.http_client == "lean" and urlsplit(args.url).scheme == "http":
+            assert isinstance(client.transport, AsyncRestTransport)
+            http = client.transport.http
+            clients = [AsyncClient(transport=LeanRestTransport(args.url, args.timeout, http=http))
+                       for _ in range(args.concurrency)]
+        else:
+            clients = [client] + [AsyncClient(rest=args.url, timeout=args.timeout, max_connections=8)
+                                  for _ in range(args.concurrency - 1)]
+    try:
+        known = {e.name: e for e in await client.engines()}
+        for e in engines:
+            if e not in known:
+                raise SystemExit(f"the server runs no engine {e!r}; it has {', '.join(sorted(known))}")
+        t_start = time.perf_counter()
+        stats = Stats(t_start + args.duration)
+        hard = stats.deadline + args.grace
+        rng = random.Random(args.seed)
+
+        async def worker(w: int) -> None:
+            wrng = random.Random(rng.random())
+            wclient = clients[w]
+            i = 0
+            while time.perf_counter() < stats.deadline and (not args.games or stats.games_started < args.games):
+                stats.games_started += 1
+                engine = engines[(w + i) % len(engines)]
+                i += 1
+                try:
+                    await play_game(wclient, engine, args.players, args.watch, wrng, stats, args.timeout)
+                except asyncio.CancelledError:
+                    stats.games_abandoned += 1
+                    raise
+                except Exception as e:  # noqa: BLE001 - counted; the worker starts another game
+                    stats.error(e)
+                    stats.games_abandoned += 1
+
+        async def ticker() -> None:
+            while True:
+                if progress:
+                    progress(stats, time.perf_counter() - t_start)
+                await asyncio.sleep(0.25)
+
+        tick = asyncio.create_task(ticker())
+        workers = [asyncio.create_task(worker(w)) for w in range(args.concurrency)]
+        _done, pending = await asyncio.wait(workers, timeout=max(0.0, hard - time.perf_counter()))
+        for t in pending:
+            t.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        tick.cancel()
+        wall = time.perf_counter() - t_start
+        if progress:
+            progress(stats, wall)
+        return report(args, engines, stats, wall, sum(c.retry_count for c in set(clients)))
+    finally:
+        for c in {client, *clients}:
+            await c.close()
+
+
+def report(args: argparse.Namespace, engines: list[str], stats: Stats, wall: float, retries: int) -> dict[str, Any]:
+    window = min(wall, args.duration)
+    calls = {}
+    for k, xs in stats.lat.items():
+        if xs:
+            calls[k] = {"count": len(xs), "p50_ms": pct(xs, 50), "p95_ms": pct(xs, 95), "p99_ms": pct(xs, 99),
+                        "max_ms": pct(xs, 100)}
+    return {
+        "target": args.grpc or args.url, "transport": "grpc" if args.grpc else "rest",
+        "http_client": None if args.grpc else args.http_client, "engines": engines,
+        "concurrency": args.concurrency, "watch": bool(args.watch), "duration_s": args.duration,
+        "window_s": round(window, 2), "wall_s": round(wall, 2),
+        "games_started": stats.games_started, "games_finished": stats.games_finished,
+        "games_abandoned": stats.games_abandoned,
+        "games_per_s": round(stats.games_in_window / window, 1) if window else 0.0,
+        "actions": stats.actions, "actions_per_s": round(stats.actions_in_window / window, 1) if window else 0.0,
+        "calls": calls,
+        "notify": calls.get("Notify"),
+        "game_p50_ms": pct(stats.game_ms, 50), "game_p99_ms": pct(stats.game_ms, 99),
+        "errors": dict(stats.errors), "error_samples": stats.error_samples,
+        "conflicts": stats.conflicts, "retries": retries,
+    }
+
+
+def print_report(rep: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console(highlight=False)
+    con.print(f"[bold]loadtest[/bold] {rep['transport']} {rep['target']}  engines {', '.join(rep['engines'])}  "
+              f"concurrency {rep['concurrency']}  watch {'on' if rep['watch'] else 'off'}  "
+              f"window {rep['window_s']} s (wall {rep['wall_s']} s)")
+    con.print(f"games finished {rep['games_finished']} (started {rep['games_started']}, abandoned "
+              f"{rep['games_abandoned']})  games/s {rep['games_per_s']}  actions {rep['actions']}  "
+              f"actions/s {rep['actions_per_s']}")
+    t = Table("call", "count", "p50 ms", "p95 ms", "p99 ms", "max ms")
+    for k, c in rep["calls"].items():
+        t.add_row(k, str(c["count"]), *(f"{c[f]:.2f}" for f in ("p50_ms", "p95_ms", "p99_ms", "max_ms")))
+    con.print(t)
+    errs = ", ".join(f"{k} {v}" for k, v in sorted(rep["errors"].items())) or "none"
+    con.print(f"errors: {errs}  version conflicts: {rep['conflicts']}  retries: {rep['retries']}")
+    for s in rep["error_samples"]:
+        con.print(f"  [dim]{s}[/dim]")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.concurrency < 1 or args.duration <= 0 or args.games < 0 or args.grace < 0:
+        raise SystemExit("--concurrency must be >= 1, --duration > 0, --games >= 0, --grace >= 0")
+    host = target_host(args)
+    if not loopback_only(host) and not args.i_mean_it:
+        print(f"refusing to load-test {host!r}: it is not a loopback address of this machine. "
+              "Pass --i-mean-it if you run that server and mean to load it.", file=sys.stderr)
+        return 2
+    progress: Callable[[Stats, float], None] | None = None
+    if not args.no_progress and sys.stderr.isatty():
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        bar = Progress(TextColumn("[bold]loadtest"), BarColumn(), TextColumn("{task.description}"),
+                       TimeElapsedColumn(), transient=False)
+        task = bar.add_task("", total=args.duration)
+        bar.start()
+
+        def show(stats: Stats, elapsed: float) -> None:
+            errors = sum(stats.errors.values())
+            bar.update(task, completed=min(elapsed, args.duration),
+                       description=f"games {stats.games_finished} actions {stats.actions} errors {errors}")
+
+        progress = show
+    try:
+        rep = asyncio.run(_run(args, progress))
+    finally:
+        if progress:
+            bar.stop()
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            json.dump(rep, f, indent=2)
+    if args.json:
+        print(json.dumps(rep, indent=2))
+    else:
+        print_report(rep)
+    return 0

@@ -1,0 +1,109 @@
+"""Views rendered for people (rich renderables).
+
+`render(game)` uses `tablero_client/render/<engine module>.py` when one exists (module name =
+engine name with '-' as '_', e.g. new_bedford.py) and the generic renderer otherwise. A module
+defines `render(game: Game) -> rich renderable`; optionally `action_label(action, game) -> str`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from types import ModuleType
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from ..models import Game
+from . import generic
+
+
+def _module(engine: str) -> ModuleType | None:
+    name = engine.replace("-", "_")
+    if not name.isidentifier():
+        return None
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError:
+        return None
+
+
+def render(game: Game) -> RenderableType:
+    mod = _module(game.engine)
+    try:
+        body = mod.render(game) if mod else generic.render(game)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        # An engine's view changed under a specific renderer: fall back rather than crash the game.
+        body = Group(Text(f"(the {game.engine} renderer failed: {e!r}; generic view)", style="dim"),
+                     generic.render(game))
+    return Group(header(game), body)
+
+
+def header(game: Game) -> Text:
+    t = Text()
+    t.append(f"{game.engine}", style="bold")
+    t.append(f"  game {game.id}  version {game.version}  ")
+    if game.finished:
+        t.append("FINISHED", style="bold red")
+    else:
+        t.append("to act: " + ", ".join(seat_name(game, s) for s in game.to_act), style="yellow")
+    if game.your_seat is not None:
+        t.append(f"  you are seat {game.your_seat}", style="bold cyan")
+    else:
+        t.append("  (spectator)", style="dim")
+    return t
+
+
+def seat_name(game: Game, seat: int) -> str:
+    kind = next((s.kind for s in game.seats if s.seat == seat), "")
+    you = " (you)" if seat == game.your_seat else ""
+    bot = " (bot)" if kind.endswith("BOT") else ""
+    return f"seat {seat}{bot}{you}"
+
+
+def action_label(action: dict[str, Any], game: Game | None = None) -> str:
+    if game is not None:
+        mod = _module(game.engine)
+        if mod and hasattr(mod, "action_label"):
+            try:
+                label = mod.action_label(action, game)
+                if label:
+                    return label
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                pass
+    return compact(action)
+
+
+def compact(value: Any) -> str:
+    """`{"type": "place", "cell": 4}` -> `place cell=4`."""
+    if isinstance(value, dict):
+        parts = [str(value["type"])] if "type" in value else []
+        parts += [f"{k}={_short(v)}" for k, v in value.items() if k != "type"]
+        return " ".join(parts)
+    return _short(value)
+
+
+def _short(v: Any) -> str:
+    if isinstance(v, dict):
+        inner = ",".join(f"{k}:{_short(x)}" for k, x in v.items() if x not in (0, None, False, [], {}))
+        return "{" + inner + "}"
+    if isinstance(v, list):
+        return "[" + ",".join(_short(x) for x in v) + "]"
+    if isinstance(v, str):
+        return v
+    return json.dumps(v)
+
+
+def outcome_text(game: Game) -> RenderableType:
+    from rich.table import Table
+
+    out = game.outcome or {}
+    t = Table(title="Game over", title_style="bold")
+    t.add_column("seat")
+    t.add_column("score", justify="right")
+    t.add_column("")
+    winners = set(out.get("winners") or [])
+    for i, score in enumerate(out.get("scores") or []):
+        t.add_row(seat_name(game, i), str(score), "WINNER" if i in winners else "")
+    return t

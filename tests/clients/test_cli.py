@@ -1,0 +1,66 @@
+"""The CLI verbs, run as `python -m tablero_client ...` against a real server."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from tablero_client import Client
+
+from tests.clients.conftest import cli
+
+
+def test_engines_and_errors(server):
+    out = cli("--url", server.http, "engines").stdout
+    for name in ("tic-tac-toe", "new-bedford", "riverboat", "phoenicia"):
+        assert name in out
+    assert {e["name"] for e in json.loads(cli("engines", "--grpc", server.grpc, "--json").stdout)} >= {"riverboat"}
+    bad = cli("--url", server.http, "create", "no-such-engine", check=False)
+    assert bad.returncode == 1 and "error: " in bad.stderr and "Traceback" not in bad.stderr
+    need = cli("--url", server.http, "actions", "someid", check=False)
+    assert need.returncode != 0 and "--token" in need.stderr
+
+
+def test_create_act_show_watch_bot(server):
+    created = json.loads(cli("--url", server.http, "create", "tic-tac-toe", "--json").stdout)
+    gid = created["game"]["id"]
+    x, o = (s["token"] for s in created["seats"])
+    acts = cli("--url", server.http, "actions", gid, "--token", x).stdout
+    assert '1. {"type": "place", "cell": 0}' in acts
+    # By number from `actions`, then as JSON, over gRPC.
+    assert "version 2" in cli("--url", server.http, "act", gid, "5", "--token", x).stdout
+    assert "version 3" in cli("--grpc", server.grpc, "act", gid, '{"type": "place", "cell": 0}', "--token", o).stdout
+    illegal = cli("--url", server.http, "act", gid, '{"type": "place", "cell": 0}', "--token", x, check=False)
+    assert illegal.returncode == 1 and "FAILED_PRECONDITION" in illegal.stderr
+    shown = cli("--url", server.http, "show", gid, "--token", x).stdout
+    assert "you are seat 0" in shown and "to act: seat 0" in shown
+    assert "O" in shown and "X" in shown
+    # `bot` plays X one move at a time, the SDK plays O; then watch prints the whole log and returns.
+    with Client(rest=server.http) as c:
+        game = c.game(gid)
+        seat_o = c.seat(gid, o)
+        rng = random.Random(2)
+        while not game.finished:
+            if 1 in game.to_act:
+                game = seat_o.act(rng.choice(seat_o.legal_actions().actions))
+            else:
+                cli("--url", server.http, "bot", gid, "--token", x, "--max-actions", "1", "--quiet")
+                game = c.game(gid)
+    watched = cli("--url", server.http, "watch", gid).stdout.splitlines()
+    assert watched[0].startswith("v1 game_started") and len(watched) == game.version
+    assert "Game over" in cli("--url", server.http, "show", gid).stdout
+
+
+def test_bot_plays_a_seat_against_a_server_bot(server):
+    with Client(grpc=server.grpc) as c:
+        created = c.create("riverboat", seats=["human", "bot"])
+    token = created.seats[0].token
+    p = cli("--grpc", server.grpc, "bot", created.game.id, "--token", token, "--seed", "3", "--quiet", timeout=240)
+    assert "GAME_STATUS_FINISHED" in p.stdout and '"winners"' in p.stdout
+
+
+def test_join_an_open_seat(server):
+    with Client(rest=server.http) as c:
+        created = c.create("tic-tac-toe", seats=["human", "open"])
+    j = json.loads(cli("--url", server.http, "join", created.game.id, "--json").stdout)
+    assert j["seat"] == 1 and j["token"]

@@ -1,0 +1,71 @@
+"""`tablero loadtest` against a real server: complete legal games, a report, bounded, loopback only."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from tablero_client.loadtest import loopback_only, pct
+
+from tests.clients.conftest import cli
+
+
+@pytest.mark.parametrize("http_client", ["lean", "httpx"])
+def test_rest_report(server, tmp_path, http_client):
+    out = tmp_path / "report.json"
+    p = cli("--url", server.http, "loadtest", "-c", "3", "-d", "2", "--json-out", str(out), "--no-progress",
+            "--http-client", http_client)
+    rep = json.loads(out.read_text())
+    assert rep["transport"] == "rest" and rep["concurrency"] == 3 and rep["http_client"] == http_client
+    assert rep["games_finished"] > 0 and rep["games_finished"] + rep["games_abandoned"] == rep["games_started"]
+    assert rep["actions"] >= 5 * rep["games_finished"]  # a Tic-Tac-Toe game takes at least 5 moves
+    sub = rep["calls"]["SubmitAction"]
+    assert sub["count"] == rep["actions"] and 0 < sub["p50_ms"] <= sub["p95_ms"] <= sub["p99_ms"] <= sub["max_ms"]
+    assert rep["calls"]["CreateGame"]["count"] == rep["games_started"]
+    assert rep["errors"] == {} and rep["conflicts"] == 0 and rep["retries"] == 0
+    assert rep["notify"] is None  # no watches asked for
+    # The printed report says the same.
+    assert "games finished" in p.stdout and "SubmitAction" in p.stdout and "version conflicts: 0" in p.stdout
+
+
+def test_rest_with_watches(server):
+    p = cli("--url", server.http, "loadtest", "-c", "3", "-n", "6", "-d", "20", "--watch", "--json", "--no-progress",
+            timeout=120)
+    rep = json.loads(p.stdout)
+    assert rep["games_finished"] == 6 and rep["errors"] == {}
+    assert rep["notify"]["count"] == rep["actions"] and rep["notify"]["p50_ms"] > 0
+
+
+def test_grpc_with_watches_and_legal_actions(server):
+    p = cli("--grpc", server.grpc, "loadtest", "-c", "2", "-n", "4", "-d", "20", "--watch",
+            "--engines", "tic-tac-toe,goofspiel", "--json", "--no-progress", timeout=120)
+    rep = json.loads(p.stdout)
+    assert rep["games_started"] == 4 and rep["games_finished"] == 4, rep
+    assert rep["engines"] == ["tic-tac-toe", "goofspiel"]
+    # Every move was seen by the other seat's live watch.
+    assert rep["notify"]["count"] == rep["actions"] and rep["calls"]["WatchOpen"]["count"] == 4
+    assert rep["calls"]["ListLegalActions"]["count"] > 0  # goofspiel moves come from ListLegalActions
+    assert rep["errors"] == {}
+
+
+def test_refuses_a_target_off_this_machine(server):
+    p = cli("--url", "http://192.0.2.7:8080", "loadtest", "-d", "1", check=False)
+    assert p.returncode == 2 and "--i-mean-it" in p.stderr
+    p = cli("--grpc", "192.0.2.7:50051", "loadtest", "-d", "1", check=False)
+    assert p.returncode == 2
+    assert loopback_only("127.0.0.1") and loopback_only("localhost") and loopback_only("::1")
+    assert not loopback_only("192.0.2.7") and not loopback_only("no-such-host.invalid")
+
+
+def test_unknown_engine_and_bad_bounds(server):
+    p = cli("--url", server.http, "loadtest", "--engines", "chess", "-d", "1", check=False)
+    assert p.returncode != 0 and "no engine 'chess'" in p.stderr
+    p = cli("--url", server.http, "loadtest", "-c", "0", check=False)
+    assert p.returncode != 0 and "--concurrency" in p.stderr
+
+
+def test_percentiles_match_loadgen():
+    xs = [float(i) for i in range(1, 101)]
+    # loadgen.js: sorted[round(p/100 * (n-1))]
+    assert (pct(xs, 50), pct(xs, 99), pct(xs, 100)) == (51.0, 99.0, 100.0)
+    assert pct([], 50) is None

@@ -1,0 +1,129 @@
+"""`play` in a real terminal: tmux runs it, send-keys types the choices, capture-pane reads the screen.
+
+A private tmux server (-L) per test, so nothing else's sessions are touched. The player always
+types 1 (the first option; step-by-step groups narrow down to one legal action).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Tmux:
+    def __init__(self, tmp: Path) -> None:
+        if shutil.which("tmux") is None:
+            pytest.fail("tmux is not installed: apt-get install tmux")
+        self.sock = f"tablero-test-{uuid.uuid4().hex[:8]}"
+        self.conf = tmp / "tmux.conf"
+        self.conf.write_text("set -g history-limit 100000\nset -g default-size 200x50\n")
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.sock, "-f", str(self.conf), *args], check=True,
+                              capture_output=True, text=True, timeout=20).stdout
+
+    def start(self, command: str) -> None:
+        env = f"cd {ROOT} && export PATH={os.path.dirname(sys.executable)}:$PATH && "
+        self.tmux("new-session", "-d", "-s", "play", "-x", "200", "-y", "50",
+                  env + command + "; echo EXITED $?; sleep 120")
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-J", "-t", "play", "-S", "-")
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "play", *keys)
+
+    def wait(self, predicate, timeout: float = 60) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.screen()
+            if predicate(text):
+                return text
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out; the screen was:\n{text[-6000:]}")
+            time.sleep(0.2)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True, timeout=20)
+
+
+def _prompts(text: str) -> int:
+    return text.count("choose>")
+
+
+def _ready(n: int):
+    """The n-th prompt is on screen and waits for input (it is the screen's last non-empty line)."""
+    def check(text: str) -> bool:
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        return ("EXITED" in text) or (_prompts(text) >= n and bool(lines) and lines[-1].rstrip().endswith("choose>"))
+    return check
+
+
+def play_choices(t: Tmux, choices: int, timeout: float = 90) -> str:
+    """Answer `choices` prompts with 1; returns the screen."""
+    text = ""
+    for n in range(1, choices + 1):
+        text = t.wait(_ready(n), timeout)
+        if "EXITED" in text:
+            return text
+        t.keys("1", "Enter")
+    return t.wait(lambda s: _prompts(s) >= choices and ("EXITED" in s or _ready(choices + 1)(s)), timeout)
+
+
+@pytest.fixture
+def tmux(tmp_path):
+    t = Tmux(tmp_path)
+    yield t
+    t.close()
+
+
+def test_a_whole_tic_tac_toe_game(server, tmux):
+    tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe")
+    first = tmux.wait(_ready(1))
+    assert "you are seat 0" in first and "place in cell 0 (row 1, column 1)" in first
+    text = play_choices(tmux, 5)
+    text = tmux.wait(lambda s: "EXITED" in s)
+    assert "Game over" in text and "EXITED 0" in text
+    assert "» v" in text and "seat 1: mark_placed" in text  # the bot's moves appeared as they happened
+    assert "« you: place in cell" in text
+    assert "FINISHED" in text
+
+
+@pytest.mark.parametrize(("engine", "players", "marks", "choices"), [
+    ("new-bedford", 3, ["Whaling track", "Town spaces", "Whale bag", "step by step"], 14),
+    ("riverboat", 3, ["Riverboats", "Opportunity spaces", "crop card", "step by step"], 10),
+    ("phoenicia", 3, ["Display (development cards for auction)", "overlord: seat", "Hunting:"], 10),
+])
+def test_first_rounds_of_each_board_game(server, tmux, engine, players, marks, choices):
+    tmux.start(f"python -m tablero_client --grpc {server.grpc} play {engine} --players {players}")
+    text = play_choices(tmux, choices, timeout=120)
+    assert "Traceback" not in text and "renderer failed" not in text, text[-4000:]
+    for m in marks:
+        assert m in text, f"{m!r} not on screen"
+    assert "seat 1 bot" in text and "seat 2 bot" in text
+    assert "» v" in text, "other seats' moves were not shown"
+    assert text.count("« you:") >= 3, "fewer than three of my moves were played"
+    # The game moved on: my turns came at versions far apart (bots and I played many events).
+    versions = [int(v) for v in re.findall(r"─ version (\d+) ─", text)]
+    assert len(versions) >= 3 and versions == sorted(versions) and versions[-1] - versions[0] >= 10, versions
+    tmux.keys("q", "Enter")
+    text = tmux.wait(lambda s: "EXITED" in s)
+    assert "EXITED 0" in text and "resume with: play --game" in text
+
+
+def test_loadtest_progress_bar_and_report_in_a_terminal(server, tmux):
+    tmux.start(f"python -m tablero_client --url {server.http} loadtest -c 2 -d 3")
+    tmux.wait(lambda s: "loadtest ━" in s and "games " in s, timeout=30)  # the live bar
+    text = tmux.wait(lambda s: "EXITED" in s, timeout=60)
+    assert "EXITED 0" in text and "games finished" in text and "SubmitAction" in text
+    assert re.search(r"games \d+ actions \d+ errors 0", text)

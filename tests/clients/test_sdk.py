@@ -1,0 +1,225 @@
+"""The SDK against a real server, over REST and gRPC."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from tablero_client import (
+    FINISHED,
+    RUNNING,
+    Aborted,
+    AsyncClient,
+    Client,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    TableroError,
+    Unauthenticated,
+    Unavailable,
+)
+from tablero_client.models import BOT, HUMAN, OPEN
+
+from tests.server.support import ServerProcess
+
+DIAGONAL = [(0, 4), (1, 0), (0, 2), (1, 1), (0, 6)]  # X wins on 2-4-6
+
+
+def test_engines(target):
+    with Client(**target) as c:
+        names = [e.name for e in c.engines()]
+        assert {"tic-tac-toe", "new-bedford", "riverboat", "phoenicia"} <= set(names)
+        ttt = c.engine("tic-tac-toe")
+        assert (ttt.min_seats, ttt.max_seats) == (2, 2) and ttt.version >= 1
+        with pytest.raises(NotFound):
+            c.engine("no-such-game")
+
+
+def test_whole_game_events_and_history(target):
+    with Client(**target) as c:
+        created = c.create("tic-tac-toe", 2)
+        assert created.game.status == RUNNING and created.game.to_act == [0]
+        seats = [created.seat(0), created.seat(1)]
+        game = created.game
+        for seat, cell in DIAGONAL:
+            assert seats[seat].legal_actions().seat == seat
+            game = seats[seat].act({"type": "place", "cell": cell})
+        assert game.status == FINISHED and game.finished
+        assert game.outcome["winners"] == [0]
+        assert game.your_seat == 0
+        # The log, page by page (page size 2 forces several pages), and live watch of a finished game.
+        events = list(c.events(game.id, page_size=2))
+        assert [e.version for e in events] == list(range(1, game.version + 1))
+        assert events[0].type == "game_started" and events[-1].type == "game_won"
+        assert [e.version for e in seats[1].watch()] == [e.version for e in events]
+        assert [e.version for e in seats[1].watch(after_version=4)] == list(range(5, game.version + 1))
+        # A past version, as a spectator.
+        past = c.game(game.id, version=2)
+        assert past.version == 2 and past.your_seat is None and past.view["board"][4] == 0
+
+
+def test_errors_mirror_the_api_codes(target):
+    with Client(**target) as c:
+        created = c.create("tic-tac-toe", 2)
+        x, o = created.seat(0), created.seat(1)
+        with pytest.raises(FailedPrecondition) as e:
+            o.act({"type": "place", "cell": 0})  # not O's turn
+        assert e.value.code == "FAILED_PRECONDITION" and e.value.message
+        with pytest.raises(NotFound):
+            c.game("nosuchgame123")
+        with pytest.raises(Unauthenticated):
+            c.act(created.game.id, "not-a-token", {"type": "place", "cell": 0})
+        with pytest.raises(InvalidArgument):
+            c.create("tic-tac-toe", 7)
+        with pytest.raises(Aborted):
+            x.act({"type": "place", "cell": 0}, expected_version=created.game.version + 5)
+        with pytest.raises(ValueError):
+            x.act({"cell": 0})  # no type: refused before any call
+        assert isinstance(Aborted("x"), TableroError)
+
+
+def test_request_id_makes_retries_safe(target):
+    with Client(**target) as c:
+        created = c.create("tic-tac-toe", 2)
+        x = created.seat(0)
+        first = x.act({"type": "place", "cell": 4}, request_id="move-1")
+        again = x.act({"type": "place", "cell": 4}, request_id="move-1")
+        assert first.version == again.version == 2
+        assert len(list(x.events())) == 2
+
+
+def test_seat_kinds_join_and_bots(target):
+    with Client(**target) as c:
+        created = c.create("tic-tac-toe", seats=["human", "open"])
+        assert [s.kind for s in created.game.seats] == [HUMAN, OPEN]
+        joined = c.join(created.game.id)
+        assert joined.seat == 1 and joined.game().your_seat == 1
+        with pytest.raises(FailedPrecondition):
+            c.join(created.game.id)  # no open seat left
+        vs_bot = c.create("tic-tac-toe", seats=["human", "bot"])
+        assert vs_bot.game.seats[1].kind == BOT
+        with pytest.raises(KeyError):
+            vs_bot.seat(1)  # bots have no token
+        me = vs_bot.seat(0)
+        game = vs_bot.game
+        while not game.finished:  # the server answers for the bot inside each act
+            game = me.act(random.choice(me.legal_actions().actions))
+        assert game.status == FINISHED
+
+
+def test_watch_sees_moves_live(target):
+    with Client(**target) as c:
+        created = c.create("tic-tac-toe", 2)
+        seats = [created.seat(0), created.seat(1)]
+        got: list[int] = []
+
+        def watch() -> None:
+            for ev in seats[1].watch(after_version=1):
+                got.append(ev.version)
+
+        t = threading.Thread(target=watch, daemon=True)
+        t.start()
+        time.sleep(0.3)
+        for seat, cell in DIAGONAL:
+            seats[seat].act({"type": "place", "cell": cell})
+        t.join(timeout=10)
+        assert not t.is_alive(), "the watch did not end with the game"
+        assert got == list(range(2, 8))
+
+
+def test_async_client_plays_a_game(target):
+    async def main() -> tuple[str, list[int], int]:
+        async with AsyncClient(**target) as c:
+            created = await c.create("tic-tac-toe", 2)
+            seats = [created.seat(0), created.seat(1)]
+            game = created.game
+            for seat, cell in DIAGONAL:
+                game = await seats[seat].act({"type": "place", "cell": cell})
+            versions = [e.version async for e in seats[0].watch()]
+            pages = [e.version async for e in c.events(game.id, page_size=3)]
+            assert versions == pages
+            engines = await c.engines()
+            return game.status, versions, len(engines)
+
+    status, versions, n = asyncio.run(main())
+    assert status == FINISHED and versions == list(range(1, 8)) and n >= 5
+
+
+@pytest.mark.parametrize("transport", ["rest", "grpc"])
+def test_act_retries_and_watch_reconnects_across_a_restart(tmp_path, transport):
+    """The server goes away and comes back (same ports, same SQLite file): act() retries with the
+    same requestId and succeeds; watch() reconnects after the last version it saw."""
+    db = str(tmp_path / "games.db")
+    env = {"TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": db}
+    first = ServerProcess(env).start()
+    kw = {"rest": first.http} if transport == "rest" else {"grpc": first.grpc}
+    c = Client(**kw, retries=40, backoff=0.05, max_backoff=0.25, timeout=5)
+    second = ServerProcess(env)
+    second.grpc_port, second.http_port = first.grpc_port, first.http_port
+    second.http, second.grpc = first.http, first.grpc
+    try:
+        created = c.create("tic-tac-toe", 2)
+        x, o = created.seat(0), created.seat(1)
+        x.act({"type": "place", "cell": 4})
+        seen: list[int] = []
+        errors: list[BaseException] = []
+
+        def watch() -> None:
+            try:
+                for ev in o.watch():
+                    seen.append(ev.version)
+            except BaseException as e:  # noqa: BLE001 - surfaced by the assertion below
+                errors.append(e)
+
+        t = threading.Thread(target=watch, daemon=True)
+        t.start()
+        deadline = time.monotonic() + 10
+        while len(seen) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert seen == [1, 2]
+        first.kill()
+        restarter = threading.Timer(1.0, second.start)
+        restarter.start()
+        before = c.retry_count
+        game = o.act({"type": "place", "cell": 0})  # sent while the server is down
+        restarter.join()
+        assert game.version == 3 and c.retry_count > before
+        for seat, cell in [(x, 2), (o, 1), (x, 6)]:
+            game = seat.act({"type": "place", "cell": cell})
+        assert game.finished
+        t.join(timeout=20)
+        assert not errors and not t.is_alive()
+        assert seen == list(range(1, game.version + 1))
+    finally:
+        c.close()
+        first.kill()
+        second.kill()
+
+
+def test_act_gives_up_after_its_retries():
+    with Client(rest="http://127.0.0.1:9", retries=2, backoff=0.01) as c:  # nothing listens on port 9
+        with pytest.raises(Unavailable):
+            c.act("g", "t", {"type": "place", "cell": 0})
+        assert c.retry_count == 2
+
+
+def test_sdk_needs_no_server_code():
+    """A portal installs only tablero-client: nothing of server/ or engines/ may be imported."""
+    code = ("import sys, tablero_client, tablero_client.cli, tablero_client.loadtest, tablero_client.play, "
+            "tablero_client.render.new_bedford, tablero_client.render.riverboat, tablero_client.render.phoenicia\n"
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('server', 'engines', 'tests'))\n"
+            "assert not bad, bad\n")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd="/")
+
+
+def test_generated_stubs_are_current():
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "clients" / "python" / "gen_stubs.py"
+    p = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
