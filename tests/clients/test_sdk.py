@@ -158,7 +158,7 @@ def test_act_retries_and_watch_reconnects_across_a_restart(tmp_path, transport):
     env = {"TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": db}
     first = ServerProcess(env).start()
     kw = {"rest": first.http} if transport == "rest" else {"grpc": first.grpc}
-    c = Client(**kw, retries=40, backoff=0.05, max_backoff=0.25, timeout=5)
+    c = Client(**kw, retries=160, backoff=0.05, max_backoff=0.25, timeout=5)
     second = ServerProcess(env)
     second.grpc_port, second.http_port = first.grpc_port, first.http_port
     second.http, second.grpc = first.http, first.grpc
