@@ -33,7 +33,7 @@ from engines.core import (
     require_fields,
 )
 
-from . import data, scoring, spaces
+from . import captains, data, schemas, scoring, spaces
 from . import view as table_view
 from .data import GOODS, TOKEN_KINDS, WHALE_KINDS, WHALES
 
@@ -45,6 +45,7 @@ ACTION_TYPES = {
     "buy_whale",
     "pick_whale",
     "pass",
+    "choose_for_captain",
 }
 
 
@@ -58,6 +59,7 @@ FIELDS = {
     "buy_whale": {"type", "kind"},
     "pick_whale": {"type", "kind"},
     "pass": {"type"},
+    "choose_for_captain": {"type", "choice"},
 }
 # Fields an action cannot do without (a missing one is a malformed action, named).
 REQUIRED = {
@@ -68,6 +70,7 @@ REQUIRED = {
     "buy_whale": ("kind",),
     "pick_whale": ("kind",),
     "pass": (),
+    "choose_for_captain": ("choice",),
 }
 
 
@@ -153,10 +156,21 @@ def _kind_field(action: dict) -> str:
 class NewBedford(Engine):
     name = "new-bedford"
     title = "New Bedford"
-    min_seats = 2
+    min_seats = 1
     max_seats = 4
     version = 1
     max_random_steps = 4000
+    action_schema = schemas.ACTION_SCHEMA
+    event_schema = schemas.EVENT_SCHEMA
+    view_schema = schemas.VIEW_SCHEMA
+    # Option sets the kit should also play (besides {}): games against Captains.
+    kit_options = [
+        {},
+        {"captains": ["starbuck"]},
+        {"captains": ["stubb", "flask"]},
+        {"captains": ["ahab"], "expert": True},
+        {"captains": ["flask", "ahab", "stubb"], "turners_mill": True},
+    ]
     options_schema = {
         "type": "object",
         "properties": {
@@ -175,10 +189,30 @@ class NewBedford(Engine):
                 ],
             },
             "first_player": {
-                "description": "Seat that starts with the Ship's Wheel (default: drawn at random).",
+                "description": ("Seat that starts with the Ship's Wheel (default: drawn at random). With "
+                                "Captains, the human who plays first among the humans."),
                 "type": "integer",
                 "minimum": 0,
                 "maximum": 3,
+            },
+            "captains": {
+                "description": (
+                    "El Océano Solitario: automa Captains who play against the humans (1-3 of starbuck, stubb, "
+                    "flask, ahab; humans + Captains at most 4). A 1-player game without this option plays "
+                    "against Starbuck. Captains are players but never seats; they act first each round."
+                ),
+                "type": "array",
+                "items": {"type": "string", "enum": list(captains.NAMES)},
+                "uniqueItems": True,
+                "maxItems": 3,
+            },
+            "expert": {
+                "description": "The Captains' Expert variant (their boards' Expert overrides).",
+                "type": "boolean",
+            },
+            "turners_mill": {
+                "description": "Solo only: add the Turner's Mill tile (repeat the Captain's last worker's action, +$1).",
+                "type": "boolean",
             },
         },
         "additionalProperties": False,
@@ -186,9 +220,18 @@ class NewBedford(Engine):
 
     # --- setup --------------------------------------------------------------
     def start(self, seats, options, rng):
+        names = list(options.get("captains") or (["starbuck"] if seats == 1 else []))
+        players = seats + len(names)
+        if players > self.max_seats:
+            raise InvalidOptions(f"{seats} player(s) and {len(names)} Captain(s) make {players}; at most 4 may play")
+        if not names and (options.get("expert") or options.get("turners_mill")):
+            raise InvalidOptions("expert and turners_mill are options of games against Captains")
+        if options.get("turners_mill") and seats != 1:
+            raise InvalidOptions("Turner's Mill is added only to 1-player games (solo rules p.16)")
         choice = options.get("buildings", "default")
         if choice == "default":
-            buildings = data.default_buildings(seats)
+            # Solo rules p.11 setup 2: buildings for the number of players counting the Captains.
+            buildings = data.default_buildings(players)
         elif choice == "two_player":
             buildings = list(data.TWO_PLAYER_BUILDINGS)
         elif choice == "all":
@@ -202,16 +245,37 @@ class NewBedford(Engine):
             first = rng.randrange(seats)
         elif first >= seats:
             raise InvalidOptions(f"first_player must be a seat from 0 to {seats - 1}")
-        bag = {k: n * seats for k, n in data.BAG_PER_PLAYER.items()}
-        return {"type": "game_started", "first_player": first, "buildings": buildings, "bag": bag}
+        bag = {k: n * players for k, n in data.BAG_PER_PLAYER.items()}
+        event = {"type": "game_started", "first_player": first, "buildings": buildings, "bag": bag}
+        if names:
+            # Solo rules p.11: shuffle the game's building tiles into the order in which the
+            # Captains look for buildings to build; then Turner's Mill may join the game.
+            order = list(buildings)
+            rng.shuffle(order)
+            if options.get("turners_mill"):
+                event["buildings"] = [*buildings, "turners_mill"]
+            # Step 5: each Captain's token starts on the leftmost Helm space and moves the
+            # Heading die's roll clockwise: the starting heading.
+            caps = []
+            for name in names:
+                board = captains.BOARDS[name]
+                if options.get("expert") and board.get("expert"):
+                    board = {**board, **board["expert"]}
+                roll = rng.choice(captains.HEADING_DIE)
+                caps.append({"name": name, "roll": roll, "helm": roll % len(board["helm"]),
+                             "heading": captains.heading_at(board, roll % len(board["helm"]), 1)})
+            event.update(captains=caps, building_order=order, expert=bool(options.get("expert")),
+                         turners_mill=bool(options.get("turners_mill")))
+        return event
 
     def _initial_state(self, event) -> dict:
         n = event["seats"]
+        caps = event.get("captains") or []
         occupancy = {sid: [] for sid in data.BOARD_SPACE_IDS}
         for b in event["buildings"]:
             if data.BUILDING_BY_ID[b]["type"] == "action":
                 occupancy[b] = []
-        return {
+        state = {
             "seats": n,
             "round": 1,
             "first_player": event["first_player"],
@@ -225,7 +289,7 @@ class NewBedford(Engine):
                     "workers": [],
                     "captain": None,
                 }
-                for _ in range(n)
+                for _ in range(n + len(caps))
             ],
             "buildings": {b: {"owner": None, "used": False} for b in event["buildings"]},
             "track": [[] for _ in range(data.FARTHEST_ROW + 1)],
@@ -241,20 +305,42 @@ class NewBedford(Engine):
             "final": False,
             "result": None,
         }
+        if caps:
+            s = state
+            ids = list(range(n, n + len(caps)))
+            for i, c in zip(ids, caps, strict=True):
+                s["players"][i]["captain"] = {"name": c["name"], "helm": c["helm"], "heading": c["heading"],
+                                              "turn_heading": None, "idle": False}
+            order = captains.round_order(n, ids, event["first_player"], 1)
+            s["first_player"] = order[0]
+            s["captain_game"] = {"humans": n, "captains": ids, "human_start": event["first_player"],
+                                 "order": order, "building_order": list(event["building_order"]),
+                                 "expert": event["expert"], "turners_mill": event["turners_mill"],
+                                 "choice": None, "last_captain_space": None}
+        return state
 
     # --- whose turn ---------------------------------------------------------
-    def to_act(self, state) -> set[int]:
+    def to_act(self, state) -> set[int]:  # noqa: F811 - Captains are players, never seats
         seat = self._actor(state)
-        return set() if seat is None else {seat}
+        return set() if seat is None or seat >= state["seats"] else {seat}
 
     def _actor(self, state) -> int | None:
+        """The player (a seat, or a Captain's player index) the game waits for."""
         phase = state["phase"]
         n = state["seats"]
+        cg = state.get("captain_game")
+        if cg is not None and cg["choice"] is not None:
+            return cg["choice"]["chooser"]
         if phase == "setup":
-            # Rulebook p.2: starting goods are chosen in turn order.
+            # Rulebook p.2: starting goods are chosen in turn order (Captains use none: p.11).
+            if cg is not None:
+                return [p for p in cg["order"] if p < n][state["setup_done"]]
             return (state["first_player"] + state["setup_done"]) % n
         if phase == "actions":
             # Rulebook p.4: from the Ship's Wheel clockwise, one worker at a time.
+            if cg is not None:
+                order = cg["order"]
+                return order[state["placed"] % len(order)] if state["placed"] < len(order) * data.WORKERS else None
             if state["placed"] < n * data.WORKERS:
                 return (state["first_player"] + state["placed"]) % n
             return None
@@ -275,6 +361,9 @@ class NewBedford(Engine):
     def legal_actions(self, state, seat):
         if seat not in self.to_act(state):
             return []
+        cg = state.get("captain_game")
+        if cg is not None and cg["choice"] is not None:
+            return [{"type": "choose_for_captain", "choice": o["choice"]} for o in cg["choice"]["choices"]]
         phase = state["phase"]
         if phase == "setup":
             return [{"type": "choose_starting_goods", **c} for c in starting_goods_choices()]
@@ -316,8 +405,18 @@ class NewBedford(Engine):
             raise IllegalAction("the game is over")
         actor = self._actor(state)
         if seat != actor:
+            if actor is not None and actor >= state["seats"]:
+                raise IllegalAction(f"seat {seat} may not act now; a Captain is taking its turn")
             raise IllegalAction(f"seat {seat} may not act now; waiting for seat {actor}")
-        events = self._decide_player(state, seat, t, action)
+        cg = state.get("captain_game")
+        if cg is not None and cg["choice"] is not None:
+            if t != "choose_for_captain":
+                raise IllegalAction(f"{t}: first choose for the Captain (choose_for_captain)")
+            events = [self._choose_for_captain(state, seat, action)]
+        elif t == "choose_for_captain":
+            raise IllegalAction("no Captain is waiting for a choice")
+        else:
+            events = self._decide_player(state, seat, t, action)
         s = clone(state)
         for e in events:
             s = self.evolve(s, e)
@@ -361,6 +460,17 @@ class NewBedford(Engine):
                 return [{"type": "whale_picked", "seat": seat, "ship": ship, "kind": kind}]
             raise IllegalAction(f"{t}: now your Ship {ship} may pick one drawn whale token, or pass")
         raise IllegalAction("the game is over")
+
+    def _choose_for_captain(self, state, seat, action) -> dict:
+        choice = action.get("choice")
+        if not isinstance(choice, str):
+            raise InvalidAction("choose_for_captain: 'choice' must be a string (a space id, or ship1/ship2)")
+        offer = state["captain_game"]["choice"]
+        for o in offer["choices"]:
+            if o["choice"] == choice:
+                return {**clone(o["event"]), "chosen_by": seat}
+        raise IllegalAction(f"choose_for_captain: {choice!r} is not one of "
+                            f"{', '.join(o['choice'] for o in offer['options'])}")
 
     def _starting_goods(self, seat, action) -> dict:
         goods = {}
@@ -419,6 +529,14 @@ class NewBedford(Engine):
         """The next event that needs no decision, or None when someone must decide."""
         phase = s["phase"]
         n = s["seats"]
+        cg = s.get("captain_game")
+        if cg is not None:
+            if cg["choice"] is not None:
+                return None
+            e = captains.auto_step(s, rng)
+            if e is not None:
+                return e
+            n = len(s["players"])
         if phase == "actions":
             if s["placed"] < n * data.WORKERS:
                 return None
@@ -456,6 +574,12 @@ class NewBedford(Engine):
                 if ships_at_sea(s):
                     # Rulebook p.9: after round 12, repeat movement until every ship has returned.
                     return self._movement_event(s)
+                if cg is not None:
+                    for i in cg["captains"]:
+                        trim = captains.trim_whales(s, i)
+                        if trim is not None:
+                            return {"type": "captain_whales_trimmed", "player": i,
+                                    "captain": s["players"][i]["captain"]["name"], **trim}
                 return {"type": "game_ended", **scoring.final_result(s)}
             return self._whaling_event(s, rng)
         if phase == "whaling":
@@ -484,9 +608,15 @@ class NewBedford(Engine):
     def _round_end_event(self, s) -> dict:
         income = None
         tile = s["buildings"].get("post_office")
-        if tile is not None and tile["owner"] is not None:
+        cg = s.get("captain_game")
+        if tile is not None and tile["owner"] is not None and tile["owner"] < s["seats"]:
+            # A Captain owning the Post Office collects nothing: Captains never collect money.
             income = {"seat": tile["owner"], "money": data.BUILDING_BY_ID["post_office"]["income"]}
         last = s["round"] >= data.ROUNDS
+        if cg is not None:
+            order = captains.round_order(s["seats"], cg["captains"], cg["human_start"], s["round"] + 1)
+            return {"type": "round_ended", "round": s["round"], "post_office": income,
+                    "first_player": order[0], "order": order, "last": last}
         return {"type": "round_ended", "round": s["round"], "post_office": income,
                 "first_player": (s["first_player"] + 1) % s["seats"], "last": last}
 
@@ -504,7 +634,7 @@ class NewBedford(Engine):
         for k, v in e["goods"].items():
             p[k] += v
         s["setup_done"] += 1
-        if s["setup_done"] == s["seats"]:
+        if s["setup_done"] == s["seats"]:  # the humans (Captains take no starting goods)
             s["phase"] = "actions"
 
     def _on_goods_bought(self, s, e):
@@ -523,6 +653,16 @@ class NewBedford(Engine):
             p[k] -= v
         for k, v in e["gain"].items():
             p[k] += v
+        self._apply_placement(s, seat, e)
+        if e.get("inn_placement"):
+            s["inn"]["left"] -= 1
+        else:
+            s["placed"] += 1
+        s["bought"] = False
+
+    def _apply_placement(self, s, seat, e):
+        """The facts of a placement, a player's or a Captain's (spaces.py, captains.py)."""
+        p = s["players"][seat]
         space = e["space"]
         s["occupancy"][space].append(seat)
         p["workers"].append(space)
@@ -555,11 +695,6 @@ class NewBedford(Engine):
             s["buildings"][e["take_ownership"]]["owner"] = seat
         if e.get("inn"):
             s["inn"] = {"seat": seat, "left": data.WORKERS}
-        if e.get("inn_placement"):
-            s["inn"]["left"] -= 1
-        else:
-            s["placed"] += 1
-        s["bought"] = False
 
     def _on_inn_workers_picked_up(self, s, e):
         seat = e["seat"]
@@ -592,8 +727,15 @@ class NewBedford(Engine):
         ship = p["ships"][n - 1]
         ship["at"], ship["row"], ship["hold"] = "home", None, _zero(WHALE_KINDS)
         if any(e["sell"].values()):
-            # Rulebook p.7: then, clockwise from the seller, the others buy or pass.
-            queue = [(seat + i) % s["seats"] for i in range(1, s["seats"])]
+            # Rulebook p.7: then, clockwise from the seller, the others buy or pass (with
+            # Captains: in turn order after the seller, Captains alternating: p.15).
+            cg = s.get("captain_game")
+            if cg is not None:
+                order = cg["order"]
+                k = order.index(seat)
+                queue = order[k + 1:] + order[:k]
+            else:
+                queue = [(seat + i) % s["seats"] for i in range(1, s["seats"])]
             s["sale"] = {"seller": seat, "ship": n, "whales": dict(e["sell"]), "queue": queue, "turn": 0}
 
     def _on_whale_bought(self, s, e):
@@ -641,6 +783,11 @@ class NewBedford(Engine):
             tile["used"] = False
         s["inn"], s["placed"], s["bought"], s["picks"] = None, 0, False, []
         s["first_player"] = e["first_player"]
+        if "order" in e:
+            cg = s["captain_game"]
+            cg["order"] = list(e["order"])
+            for i in cg["captains"]:
+                s["players"][i]["captain"]["idle"] = False
         if e["last"]:
             s["final"] = True
             s["phase"] = "movement"
@@ -650,7 +797,57 @@ class NewBedford(Engine):
 
     def _on_game_ended(self, s, e):
         s["result"] = {k: e[k] for k in ("scores", "winners", "details")}
+        if "captains" in e:
+            s["result"]["captains"] = e["captains"]
+            s["result"]["captain_winners"] = e["captain_winners"]
         s["phase"] = "over"
+
+    # --- Captains (captains.py) ---------------------------------------------------------
+    def _on_captain_heading(self, s, e):
+        cap = s["players"][e["player"]]["captain"]
+        cap["helm"], cap["heading"], cap["turn_heading"] = e["to"], e["heading"], e["heading"]
+
+    def _end_captain_turn(self, s, e):
+        cap = s["players"][e["player"]]["captain"]
+        cap["helm"], cap["heading"], cap["turn_heading"] = e.get("helm", cap["helm"]), e.get(
+            "heading", cap["heading"]), None
+        if e.get("inn_placement"):
+            s["inn"]["left"] -= 1
+        else:
+            s["placed"] += 1
+        s["bought"] = False
+        s["captain_game"]["choice"] = None
+
+    def _on_captain_worker_placed(self, s, e):
+        seat = e["player"]
+        if "owner_paid" in e:
+            s["players"][e["owner_paid"]["seat"]]["money"] += e["owner_paid"]["money"]
+        self._apply_placement(s, seat, e)
+        s["captain_game"]["last_captain_space"] = e["space"]
+        self._end_captain_turn(s, e)
+
+    def _on_captain_choice_offered(self, s, e):
+        cap = s["players"][e["player"]]["captain"]
+        cap["helm"], cap["heading"] = e["helm"], e["heading"]
+        s["captain_game"]["choice"] = {"chooser": e["chooser"], "player": e["player"], "captain": e["captain"],
+                                       "heading": e["heading"], "entry": e["entry"], "choices": clone(e["choices"])}
+
+    def _on_captain_token_drawn(self, s, e):
+        if e["ship"] is not None:
+            s["bag"][e["kind"]] -= 1
+            s["players"][e["player"]]["ships"][e["ship"] - 1]["hold"][e["kind"]] += 1
+        elif e["returned"]:
+            s["players"][e["player"]]["captain"]["idle"] = True
+        self._end_captain_turn(s, e)
+
+    def _on_captain_worker_skipped(self, s, e):
+        self._end_captain_turn(s, e)
+
+    def _on_captain_whales_trimmed(self, s, e):
+        p = s["players"][e["player"]]
+        for k, v in e["sold"].items():
+            p["returned"][k] -= v
+            s["out_of_game"][k] += v
 
     # --- views and outcome --------------------------------------------------
     def view(self, state, seat):
@@ -659,7 +856,7 @@ class NewBedford(Engine):
         v["viewer"] = seat
         v["to_act"] = sorted(self.to_act(state))
         # Every fact is public (FAQ 1), the ocean bag's contents by kind included.
-        v["score_preview"] = [scoring.score_seat(state, s) for s in range(state["seats"])]
+        v["score_preview"] = [scoring.score_seat(state, s) for s in range(len(state["players"]))]
         v["building_names"] = {b: data.BUILDING_BY_ID[b]["name"] for b in state["buildings"]}
         # The tiles' printed faces: cost, kind and text, as a player reads them on the table.
         v["building_tiles"] = {
@@ -674,14 +871,20 @@ class NewBedford(Engine):
         v["whaling_track"] = table_view.whaling_track(state)
         table_view.annotate_ships(v["players"], state)
         v["pending"] = table_view.pending(self, state, v["awaiting"])
+        v["captains"] = table_view.captains_view(state)
         return v
 
     def _awaiting(self, state) -> dict | None:
         """The decision the game waits for, in words a client can show."""
         seat = self._actor(state)
-        if seat is None:
-            return None
+        if seat is None or seat >= state["seats"]:
+            return None  # nobody, or a Captain taking its turn
         phase = state["phase"]
+        cg = state.get("captain_game")
+        if cg is not None and cg["choice"] is not None:
+            c = cg["choice"]
+            return {"seat": seat, "decision": "choose_for_captain", "captain": c["captain"], "player": c["player"],
+                    "heading": c["heading"], "entry": c["entry"]}
         if phase == "setup":
             return {"seat": seat, "decision": "choose_starting_goods"}
         if phase in ("actions", "inn"):

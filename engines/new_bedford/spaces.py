@@ -25,9 +25,9 @@ class Ctx:
     """One prospective placement: who, where, with or without the 1st-player bonus,
     and what the player holds once any building fee is paid."""
 
-    __slots__ = ("state", "seat", "space", "first", "fee", "owner", "avail", "inn")
+    __slots__ = ("state", "seat", "space", "first", "fee", "owner", "avail", "inn", "via", "extra")
 
-    def __init__(self, state, seat, space, first, fee, owner, inn):
+    def __init__(self, state, seat, space, first, fee, owner, inn, via=None, extra=0):
         self.state = state
         self.seat = seat
         self.space = space
@@ -35,9 +35,13 @@ class Ctx:
         self.fee = fee
         self.owner = owner
         self.inn = inn
+        # Turner's Mill: the space whose action is repeated is `space`; `via` is the mill and
+        # `extra` the $1 paid to the supply on top of the action's normal cost.
+        self.via = via
+        self.extra = extra
         p = state["players"][seat]
         self.avail = {r: p[r] for r in RESOURCES}
-        self.avail["money"] -= fee
+        self.avail["money"] -= fee + extra
 
     @property
     def name(self) -> str:
@@ -317,7 +321,7 @@ def _resolve_take_ownership(ctx: Ctx, action: dict) -> dict:
     # Post Office: "use the action to move this building to your corner, becoming its
     # owner". Its owner would move nothing, and an action that cannot be performed may
     # not be taken (rulebook p.4, FAQ 2), so only the other players may use it.
-    if ctx.owner == ctx.seat:
+    if ctx.state["buildings"][ctx.space["id"]]["owner"] == ctx.seat:
         raise IllegalAction(f"{ctx.name}: it is already yours; only another player can take it over")
     return {"pay": {}, "gain": {}, "take_ownership": ctx.space["id"]}
 
@@ -370,10 +374,28 @@ def context(state, seat: int, space_id: Any) -> Ctx:
         if fee and state["players"][seat]["money"] < fee:
             # FAQ 3: the fee is paid before using the building.
             raise IllegalAction(f"{b['name']}: you need $1 to pay its owner before using it")
+        if b["effect"] == "repeat_captain":
+            return _turners_mill(state, seat, b, fee, owner, inn)
         return Ctx(state, seat, b, False, fee, owner, inn)
     space = SPACES[space_id]
     first = not state["occupancy"][space_id]
     return Ctx(state, seat, space, first, 0, None, inn)
+
+
+def _turners_mill(state, seat: int, mill: dict, fee: int, owner: int, inn: bool) -> Ctx:
+    """Turner's Mill (solo rules p.16): repeat the action of the Captain's last worker,
+    paying that action's normal cost plus $1. The repeated action is taken as a later
+    worker on that space would take it: no 1st-placement bonus, and no building fee (the
+    worker stands on the mill, not on the building). Our decisions: RULES.md."""
+    last = (state.get("captain_game") or {}).get("last_captain_space")
+    if last is None:
+        raise IllegalAction(f"{mill['name']}: no Captain worker has been placed yet")
+    target = SPACES[last]
+    if target["effect"] in ("replace_workers", "repeat_captain"):
+        raise IllegalAction(f"{mill['name']}: the {target['name']}'s action cannot be repeated")
+    if state["players"][seat]["money"] < fee + mill["extra_money"]:
+        raise IllegalAction(f"{mill['name']}: repeating an action costs $1 more than the action")
+    return Ctx(state, seat, target, False, fee, owner, inn, via=mill["id"], extra=mill["extra_money"])
 
 
 def resolve(state, seat: int, action: dict) -> dict:
@@ -391,11 +413,15 @@ def resolve(state, seat: int, action: dict) -> dict:
             what.append(f"does not take {', '.join(sorted(extra))}")
         raise InvalidAction(f"place_worker on {ctx.name}: " + "; ".join(what))
     eff = resolver(ctx, action)
-    event: dict[str, Any] = {"type": "worker_placed", "seat": seat, "space": ctx.space["id"], "first": ctx.first}
+    event: dict[str, Any] = {"type": "worker_placed", "seat": seat, "space": ctx.via or ctx.space["id"],
+                             "first": ctx.first}
     if ctx.fee:
         event["fee"] = ctx.fee
         event["owner"] = ctx.owner
     event.update(eff)
+    if ctx.via:
+        event["repeat"] = ctx.space["id"]
+        event["pay"] = {**event["pay"], "money": event["pay"].get("money", 0) + ctx.extra}
     event["pay"] = _nonzero(event["pay"])
     event["gain"] = _nonzero(event["gain"])
     if ctx.inn:

@@ -337,6 +337,12 @@ def option(engine, state, seat: int, action: dict, decision: str) -> dict:
         net = {}
         text = (f"Put a {WHALES[k]['name']} in Ship {ship}'s hold (lay ${WHALES[k]['lay']} to keep it when "
                 f"the ship returns; worth {WHALES[k]['points']} point(s))")
+    elif t == "choose_for_captain":
+        o = next(o for o in state["captain_game"]["choice"]["choices"] if o["choice"] == action["choice"])
+        eff, net = {"captain_event": o["event"]}, {}
+        if "owner_paid" in o["event"] and o["event"]["owner_paid"]["seat"] == seat:
+            net = {"money": o["event"]["owner_paid"]["money"]}
+        text = f"The Captain: {o['text']}"
     else:  # pass
         eff, net = {}, {}
         text = ("Buy nothing; you are out of this sale" if decision == "buy_whale"
@@ -403,3 +409,49 @@ def pending(engine, state, awaiting: dict | None) -> dict | None:
     if decision == "place_worker":
         out["sell"] = sell
     return out
+
+
+# --- the Captains (solo mode) ------------------------------------------------------------
+def captains_view(state) -> dict | None:
+    """The Captains at the table: each one's board (Helm with the token's position, the
+    heading, orders, Building Project, limits) and what it owns; the turn order; a choice
+    the human makes for a Captain. None in a game without Captains."""
+    from . import captains
+
+    cg = state.get("captain_game")
+    if cg is None:
+        return None
+    out = []
+    for i in cg["captains"]:
+        p = state["players"][i]
+        cap = p["captain"]
+        board = captains.board_for(state, i)
+        out.append({
+            "player": i,
+            "name": cap["name"],
+            "title": board["name"],
+            "personality": board.get("personality", ""),
+            "helm": [captains.heading_at(board, k, state["round"]) for k in range(len(board["helm"]))],
+            "helm_printed": board["helm"],
+            "helm_position": cap["helm"],
+            "heading": cap["heading"],
+            "heading_text": captains.heading_text(cap["heading"]),
+            "round12": list(board["round12"]),
+            "orders": [{"step": st["step"], "entries": [captains.entry_text(state, i, e) for e in st["entries"]]}
+                       for st in board["orders"]],
+            "building_project": {k: list(v) for k, v in board["building_project"].items()},
+            "victory_order": list(board["victory_order"]),
+            "limits": dict(board["limits"]),
+            "buildings": [b for b, t in state["buildings"].items() if t["owner"] == i],
+            "whales": captains.whales_held(state, i),
+            "idle": cap["idle"],
+        })
+    return {
+        "captains": out,
+        "order": list(cg["order"]),
+        "building_order": list(cg["building_order"]),
+        "expert": cg["expert"],
+        "turners_mill": cg["turners_mill"],
+        "last_captain_space": cg["last_captain_space"],
+        "choice": cg["choice"],
+    }
