@@ -441,7 +441,9 @@ def _candidates(state, player: int, entry: dict, heading: str) -> list[dict]:
             continue
         if check in ("most", "combo"):
             total, kinds = _resources_total(sid)
-            value = (r[0][0], total, kinds) if check == "most" else (kinds, r[0][0], total)
+            # Most: the most resources in total (or the biggest discount), then the one that
+            # combines different resources; Combo: the combination first (p.13).
+            value = (total, kinds, r[0][0]) if check == "most" else (kinds, total, r[0][0])
             r = (value, r[1])
         out.append(_placement(state, player, sid, first, r))
     return out

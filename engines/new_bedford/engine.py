@@ -163,7 +163,8 @@ class NewBedford(Engine):
     action_schema = schemas.ACTION_SCHEMA
     event_schema = schemas.EVENT_SCHEMA
     view_schema = schemas.VIEW_SCHEMA
-    # Option sets the kit should also play (besides {}): games against Captains.
+    # Option sets the kit should also play (besides {}), at every seat count they allow
+    # (a set a seat count refuses raises InvalidOptions: skip it): games against Captains.
     kit_options = [
         {},
         {"captains": ["starbuck"]},
@@ -320,7 +321,8 @@ class NewBedford(Engine):
         return state
 
     # --- whose turn ---------------------------------------------------------
-    def to_act(self, state) -> set[int]:  # noqa: F811 - Captains are players, never seats
+    def to_act(self, state) -> set[int]:
+        # Captains are players but never seats: never in to_act (their turns are automatic).
         seat = self._actor(state)
         return set() if seat is None or seat >= state["seats"] else {seat}
 
@@ -470,7 +472,7 @@ class NewBedford(Engine):
             if o["choice"] == choice:
                 return {**clone(o["event"]), "chosen_by": seat}
         raise IllegalAction(f"choose_for_captain: {choice!r} is not one of "
-                            f"{', '.join(o['choice'] for o in offer['options'])}")
+                            f"{', '.join(o['choice'] for o in offer['choices'])}")
 
     def _starting_goods(self, seat, action) -> dict:
         goods = {}
@@ -648,7 +650,10 @@ class NewBedford(Engine):
         p = s["players"][seat]
         if e.get("fee"):
             p["money"] -= e["fee"]
-            s["players"][e["owner"]]["money"] += e["fee"]
+            owner = s["players"][e["owner"]]
+            if owner["captain"] is None:
+                # A Captain owner collects nothing (solo rules p.12): the $1 goes to the supply.
+                owner["money"] += e["fee"]
         for k, v in e["pay"].items():
             p[k] -= v
         for k, v in e["gain"].items():

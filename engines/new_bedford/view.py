@@ -371,10 +371,12 @@ def sell_summary(state, seat: int, space_id: str) -> dict:
         text += f"; +${bonus} (1st worker here)"
     if ctx.fee:
         text += f"; pay ${ctx.fee} to seat {ctx.owner} first"
+    if ctx.extra:
+        text += f"; Turner's Mill: ${ctx.extra} more to the supply"
     return {
         "space": space_id, "space_name": ctx.name, "prices": prices,
         "first_of_kind_extra": {g: (p if double else 0) for g, p in prices.items()},
-        "first_bonus_money": bonus, "fee": ctx.fee, "fee_to_seat": ctx.owner if ctx.fee else None,
+        "first_bonus_money": bonus, "fee": ctx.fee + ctx.extra, "fee_to_seat": ctx.owner if ctx.fee else None,
         "have": {g: state["players"][seat][g] for g in prices},
         "text": text + "; at least one good.",
     }
