@@ -595,3 +595,42 @@ def test_turners_mill_needs_a_captain_worker_and_a_dollar_more():
     player(g, 0)["money"] = 1
     place(g, 0, "turners_mill")
     assert (player(g, 0)["money"], player(g, 0)["food"]) == (0, 2)
+
+
+def test_every_intermediate_state_of_a_captain_game_has_a_valid_to_act_and_view():
+    """Issue 17 item 5: any version N of a log (inside a Captain's turn too) can be served."""
+    import jsonschema
+
+    from engines.new_bedford import schemas
+
+    g = LocalGame(ENGINE, seats=2, seed=8, options={"captains": ["ahab", "flask"]})
+    rng = random.Random(8)
+    while g.outcome() is None:
+        (seat,) = g.to_act()
+        g.act(seat, ENGINE.random_action(g.state, seat, g.legal_actions(seat), rng))
+    validator = jsonschema.Draft202012Validator(schemas.VIEW_SCHEMA)
+    state = None
+    for e in g.events:
+        state = ENGINE.evolve(state, dict(e))
+        to_act = ENGINE.to_act(state)
+        assert isinstance(to_act, set) and to_act <= {0, 1}
+        for viewer in (None, 0):
+            v = ENGINE.view(state, viewer)
+            assert not list(validator.iter_errors(v)), e["type"]
+            assert v["captains"]["captains"][0]["name"] == "ahab"
+
+
+def test_the_view_shows_the_captains_boards_heading_and_a_pending_choice():
+    g = solo(["starbuck"])
+    s = cap(g, "starbuck")
+    own(g, s, "bank", "lumber_mill")
+    turn(g, s, "money")
+    v = ENGINE.view(g.state, 0)
+    c = v["captains"]["captains"][0]
+    assert (c["name"], c["player"], c["limits"]) == ("starbuck", s, {"buildings": 5, "whales": 12})
+    assert c["orders"][0] == {"step": 1, "entries": ["Starbuck's buildings", "Town and Whaling Board actions",
+                                                     "opponents' buildings"]}
+    assert v["awaiting"]["decision"] == "choose_for_captain"
+    assert [o["action"]["choice"] for o in v["pending"]["options"]] == ["bank", "lumber_mill"]
+    assert v["players"][s]["captain"]["name"] == "starbuck"
+    assert [d.get("seat") for d in v["score_preview"]] == [0, 1]
