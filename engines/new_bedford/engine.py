@@ -14,9 +14,10 @@ picking a drawn whale token. Everything else (phase changes, movement, bag
 draws, Post Office income, scoring) is decided automatically in the same
 `decide` call, so the log always stops at a real decision.
 
-Seats are listed clockwise; "the player to the left" is the next seat. The
-players list is built so that automa captains (solo mode, a later issue) could
-be added as further seats with a `captain` entry.
+Seats are listed clockwise; "the player to the left" is the next seat. Games
+against the automa Captains (El Océano Solitario, captains.py) append each
+Captain to `players` after the seats, with a `captain` entry: Captains are
+players but never seats, and their turns run as automatic steps.
 """
 
 from __future__ import annotations
