@@ -3,7 +3,8 @@ against Captains), full random games per second, mean time per decision (legal_a
 act, Captain turns included), the view a client fetches before each decision (mean ms and
 largest JSON size; not counted in games/s), replay speed in events per second, and the cold
 load of a finished game (snapshot JSON parse + tail evolve + first view) measured in a fresh
-process. Figures are noisy on a shared machine.
+process. Times are CPU time of this process (time.process_time), so that other work on a
+shared machine inflates them less; they stay noisy.
 
     python bench/new_bedford.py [games per setup, default 20]
 """
@@ -34,13 +35,13 @@ import json, sys, time
 import engines
 engine = engines.get("new-bedford")
 doc = json.load(sys.stdin)
-t = time.perf_counter()
+t = time.process_time()
 state = json.loads(doc["snapshot"])
 for e in doc["tail"]:
     state = engine.evolve(state, e)
 view = engine.view(state, 0)
 json.dumps(view)
-print((time.perf_counter() - t) * 1000)
+print((time.process_time() - t) * 1000)
 """
 
 
@@ -63,29 +64,29 @@ def bench(seats: int, options: dict, games: int) -> dict:
     view_max = 0
     not_play = 0.0  # view and its JSON size, kept out of games/s
     logs = []
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for seed in range(games):
         rng = random.Random(seed)
         g = LocalGame(engine, seats=seats, seed=seed, options=options)
         while g.outcome() is None:
             (seat,) = g.to_act()
-            t = time.perf_counter()
+            t = time.process_time()
             view = engine.view(g.state, seat)
-            view_time += time.perf_counter() - t
+            view_time += time.process_time() - t
             view_max = max(view_max, len(json.dumps(view)))
-            not_play += time.perf_counter() - t
-            t = time.perf_counter()
+            not_play += time.process_time() - t
+            t = time.process_time()
             actions = g.legal_actions(seat)
             g.act(seat, engine.random_action(g.state, seat, actions, rng))
-            decide_time += time.perf_counter() - t
+            decide_time += time.process_time() - t
             decisions += 1
         logs.append(g.events)
-    wall = time.perf_counter() - t0 - not_play
+    wall = time.process_time() - t0 - not_play
     events = sum(len(log) for log in logs)
-    t = time.perf_counter()
+    t = time.process_time()
     for log in logs:
         replay(log)
-    replay_time = time.perf_counter() - t
+    replay_time = time.process_time() - t
     return {
         "games_per_s": games / wall,
         "decisions_per_game": decisions / games,

@@ -22,13 +22,12 @@ players but never seats, and their turns run as automatic steps.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.core import (
     Engine,
     IllegalAction,
     InvalidAction,
     InvalidOptions,
+    clone,
     reject_unknown_fields,
     require_action_type,
     require_fields,
@@ -73,15 +72,6 @@ REQUIRED = {
     "pass": (),
     "choose_for_captain": ("choice",),
 }
-
-
-def clone(value: Any) -> Any:
-    """Deep copy of a plain JSON value (faster than copy.deepcopy)."""
-    if isinstance(value, dict):
-        return {k: clone(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [clone(v) for v in value]
-    return value
 
 
 def _zero(kinds) -> dict[str, int]:

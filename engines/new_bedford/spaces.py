@@ -159,6 +159,17 @@ def _options_sell(ctx: Ctx) -> list[dict]:
 def discount_choices(cost: dict[str, int], amount: int) -> list[dict[str, int]]:
     """Every way to take `amount` goods off a printed cost (never money: FAQ 6), or
     as many as the cost has goods when it has fewer."""
+    key = (tuple(cost.get(g, 0) for g in GOODS), amount)
+    got = _DISCOUNTS.get(key)
+    if got is None:
+        got = _DISCOUNTS[key] = _discount_choices(cost, amount)
+    return [dict(d) for d in got]
+
+
+_DISCOUNTS: dict[tuple, list[dict[str, int]]] = {}
+
+
+def _discount_choices(cost: dict[str, int], amount: int) -> list[dict[str, int]]:
     goods = [g for g in GOODS if cost.get(g, 0)]
     amount = min(amount, sum(cost.get(g, 0) for g in goods))
     out: list[dict[str, int]] = []
@@ -213,13 +224,17 @@ def _resolve_build(ctx: Ctx, action: dict) -> dict:
 
 
 def _options_build(ctx: Ctx) -> list[dict]:
+    """Every affordable build (the same tests as _resolve_build, so listed as valid)."""
     out = []
     amount = _build_discount(ctx)
+    avail = ctx.avail
     for bid, tile in ctx.state["buildings"].items():
         if tile["owner"] is not None:
             continue
-        for d in discount_choices(data.BUILDING_BY_ID[bid]["cost"], amount):
-            out.append({"build": bid, "discount": d})
+        cost = data.BUILDING_BY_ID[bid]["cost"]
+        for d in discount_choices(cost, amount):
+            if all(avail.get(k, 0) >= v - d.get(k, 0) for k, v in cost.items()):
+                out.append({"build": bid, "discount": d})
     return out
 
 
@@ -346,7 +361,7 @@ EFFECTS: dict[str, tuple[Callable[[Ctx], tuple[str, ...]], Callable, Callable]] 
 # Every parameter a place_worker action may carry on some space (beside "type" and "space").
 PARAMETERS = ("bonus", "sell", "build", "discount", "ship", "to", "remove", "right")
 # Effects whose enumerated candidates are valid by construction (no need to re-check).
-_ALWAYS_VALID = {"gain", "sell", "replace_workers"}
+_ALWAYS_VALID = {"gain", "sell", "replace_workers", "build"}
 
 
 # --- placing a worker -----------------------------------------------------------
