@@ -39,7 +39,7 @@ from typing import Any
 
 import jsonschema
 
-from . import data
+from . import data, spaces
 
 BOARDS_DIR = Path(__file__).resolve().parent / "captain_boards"
 # The biased Heading die (solo rules p.11: sides 1,1,1,2,2,3).
@@ -408,7 +408,7 @@ def _resources_total(sid: str) -> tuple[int, int]:
 
 # --- searching the orders -----------------------------------------------------------------
 def _spaces_for(state, player: int, check: str) -> list[str]:
-    inn = state["phase"] == "inn"
+    inn = spaces.inn_placement(state)
     if check == "town":
         return list(data.BOARD_SPACE_IDS)
     if inn:
@@ -428,7 +428,7 @@ def _candidates(state, player: int, entry: dict, heading: str) -> list[dict]:
     if "building" in entry:
         b = entry["building"]
         t = state["buildings"].get(b)
-        if t is None or t["owner"] is None or t["used"] or state["phase"] == "inn":
+        if t is None or t["owner"] is None or t["used"] or spaces.inn_placement(state):
             return []
         r = effect_for(state, player, b, heading, False) or effect_for(state, player, b, None, False)
         return [] if r is None else [_placement(state, player, b, False, r)]
@@ -539,11 +539,11 @@ def worker_turn(state, player: int, rng) -> dict:
     if cap["idle"]:
         return {"type": "captain_worker_skipped", **base,
                 "reason": "Ahab drew a token he could not keep: his worker is not placed this round",
-                "inn_placement": state["phase"] == "inn"}
+                "inn_placement": spaces.inn_placement(state)}
     board = board_for(state, player)
     if cap["turn_heading"] is None:
         rnd = state["round"]
-        if rnd == data.ROUNDS and state["phase"] != "inn":
+        if rnd == data.ROUNDS and not spaces.inn_placement(state):
             k = len(state["players"][player]["workers"])
             h = board["round12"][min(k, len(board["round12"]) - 1)]
             return {"type": "captain_heading", **base, "roll": None, "from": cap["helm"], "to": cap["helm"],
@@ -553,7 +553,7 @@ def worker_turn(state, player: int, rng) -> dict:
                 "text": f"rolled {roll}: heading {heading_text(h)}"}
     r = search(state, player, cap["turn_heading"], rng)
     common = {**base, "rolled_heading": cap["turn_heading"], "heading": r["heading"], "entry": r["entry"],
-              "trace": r["trace"], "rolls": r["rolls"], "helm": r["helm"], "inn_placement": state["phase"] == "inn"}
+              "trace": r["trace"], "rolls": r["rolls"], "helm": r["helm"], "inn_placement": spaces.inn_placement(state)}
     if r["found"] is None:
         if board.get("double_loop_draw"):
             return _ahab_draw(state, player, common, rng)
@@ -599,54 +599,3 @@ def _ahab_draw(state, player: int, common: dict, rng) -> dict:
     return {"type": "captain_choice_offered", **common, "chooser": chooser(state),
             "choices": [{"choice": f"ship{n}", "event": {**base, "ship": n, "returned": False},
                          "text": f"put the {data.WHALES[kind]['name']} on Ahab's Ship {n}"} for n in ships]}
-
-
-def auto_step(state, rng) -> dict | None:
-    """The next automatic event of a Captain, or None when no Captain acts now."""
-    cg = state["captain_game"]
-    if cg["choice"] is not None:
-        return None  # a human decides for a Captain
-    phase = state["phase"]
-    n = state["seats"]
-    if phase == "actions":
-        order = cg["order"]
-        if state["placed"] < len(order) * data.WORKERS:
-            p = order[state["placed"] % len(order)]
-            if p >= n:
-                return worker_turn(state, p, rng)
-        return None
-    if phase == "inn":
-        inn = state["inn"]
-        if inn["left"] > 0 and inn["seat"] >= n:
-            return worker_turn(state, inn["seat"], rng)
-        return None
-    if phase == "movement":
-        sale = state["sale"]
-        if sale is not None:
-            if not sale["queue"] or not any(sale["whales"].values()):
-                return None
-            buyer = sale["queue"][sale["turn"]]
-            if buyer < n:
-                return None
-            kind = best_whale(state, buyer, sale["whales"])
-            if kind is None:
-                return {"type": "buy_passed", "seat": buyer, "auto": "the Captain is at his whale limit"}
-            # Captains buy the player's sold whales (p.15) without paying (p.12).
-            return {"type": "whale_bought", "seat": buyer, "kind": kind, "price": 0, "captain": True}
-        returning = state["track"][data.RETURN_ROW]
-        if returning and returning[0][0] >= n:
-            seat, ship = returning[0]
-            hold = dict(state["players"][seat]["ships"][ship - 1]["hold"])
-            # A Captain's returning ship moves its whales to its reserve: no lay, no sale (p.15).
-            return {"type": "ship_returned", "seat": seat, "ship": ship, "pay": hold,
-                    "sell": {k: 0 for k in data.WHALE_KINDS}, "lay_paid": 0, "sale_money": 0, "captain": True}
-        return None
-    if phase == "whaling":
-        if state["picks"] and state["picks"][0][0] >= n and any(state["sea_tokens"][k] for k in data.WHALE_KINDS):
-            seat, ship = state["picks"][0]
-            kind = best_whale(state, seat, state["sea_tokens"])
-            if kind is None:
-                return {"type": "pick_passed", "seat": seat, "ship": ship, "auto": "the Captain is at his whale limit"}
-            return {"type": "whale_picked", "seat": seat, "ship": ship, "kind": kind, "captain": True}
-        return None
-    return None

@@ -40,7 +40,7 @@ PLACE_PARAMS: S = {
     "bonus": string(GOODS, description="Warehouse, 1st worker: the extra good"),
     "sell": counts(GOODS, description="goods sold (General Store, Lumber Mill, Market)"),
     "build": string(BUILDING_IDS),
-    "discount": counts(GOODS, description="goods taken off the printed cost (Town Hall 1st, Courthouse)"),
+    "discount": counts(RESOURCES, description="goods taken off the printed cost (Town Hall 1st, Courthouse; never money)"),
     "ship": SHIP,
     "to": SEA_ROW,
     "remove": integer(1, 2),
@@ -48,32 +48,13 @@ PLACE_PARAMS: S = {
 }
 
 
-def _action(t: str, fields: S, required: list[str] | None = None, doc: str = "") -> S:
-    s = obj({"type": {"const": t}, **fields}, ["type", *(fields if required is None else required)], title=t)
-    if doc:
-        s["description"] = doc
-    return s
+# The moves' field schemas (engine.MOVES); the core builds the action schema from them.
+STARTING_GOODS_FIELDS: S = {k: integer(0) for k in ("lumber", "food", "brick", "money")}
+PURCHASE_GOOD = string(data.PURCHASE_GOODS)
+SPACE = string(sorted(set(SPACE_IDS) | set(BUILDING_IDS)))  # a Victory building: well-formed, not allowed
+TOKEN_KIND = string(TOKEN_KINDS)
+CHOICE_ID = string(minLength=1, description="a space id, or ship1/ship2 (Ahab's drawn token)")
 
-
-ACTION_SCHEMA: S = {
-    "$schema": JSON_SCHEMA_DIALECT,
-    "title": "new-bedford action",
-    "oneOf": [
-        _action("choose_starting_goods", {k: integer(0) for k in ("lumber", "food", "brick", "money")},
-                doc="Setup: goods and money worth exactly $5 (rulebook p.2)."),
-        _action("buy_goods", {"good": string(data.PURCHASE_GOODS)},
-                doc="Once per turn before placing: 2 lumber or 2 food for $3 (rulebook p.4)."),
-        _action("place_worker", {"space": string(SPACE_IDS), **PLACE_PARAMS}, ["space"],
-                doc="Place a worker on a Town, Whaling Board or building space; parameters by space (rulebook p.4)."),
-        _action("return_ship", {"pay": WHALES, "sell": WHALES},
-                doc="A returning ship: pay the lay of or sell each whale (rulebook p.7)."),
-        _action("buy_whale", {"kind": string(TOKEN_KINDS)}, doc="Buy one whale another player sold (rulebook p.7)."),
-        _action("pick_whale", {"kind": string(TOKEN_KINDS)}, doc="Whaling: your ship takes one drawn token (p.8)."),
-        _action("pass", {}, doc="Buy no (more) sold whales, or take no token for your ship."),
-        _action("choose_for_captain", {"choice": string(minLength=1)},
-                doc="Solo rules p.13: choose among options equally good for a Captain (a space id, or ship1/ship2)."),
-    ],
-}
 
 # --- events -------------------------------------------------------------------------------------
 PLACEMENT_FACTS: S = {

@@ -365,11 +365,16 @@ _ALWAYS_VALID = {"gain", "sell", "replace_workers", "build"}
 
 
 # --- placing a worker -----------------------------------------------------------
+def inn_placement(state) -> bool:
+    """Whether a worker placed now is an Inn re-placement (Town/Whaling Board spaces only)."""
+    return state["phase"] == "inn"
+
+
 def context(state, seat: int, space_id: Any) -> Ctx:
     """Who may use `space_id` now and on what terms, or IllegalAction saying why not."""
     if not isinstance(space_id, str) or (space_id not in SPACES and space_id not in data.BUILDING_BY_ID):
         raise InvalidAction(f"place_worker: unknown space {space_id!r}")
-    inn = state["phase"] == "inn"
+    inn = inn_placement(state)
     if space_id in data.BUILDING_BY_ID:
         b = data.BUILDING_BY_ID[space_id]
         tile = state["buildings"].get(space_id)
@@ -446,7 +451,7 @@ def resolve(state, seat: int, action: dict) -> dict:
 
 def placeable_space_ids(state) -> list[str]:
     ids = list(data.BOARD_SPACE_IDS)
-    if state["phase"] != "inn":
+    if not inn_placement(state):
         ids += [b for b, t in state["buildings"].items() if t["owner"] is not None and not t["used"]
                 and data.BUILDING_BY_ID[b]["type"] == "action"]
     return ids
