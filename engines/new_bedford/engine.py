@@ -403,6 +403,8 @@ def phase_of(state) -> str:
         return "captain_choice"
     if state["phase"] == "movement" and state["sale"] is not None:
         return "sale"
+    if "selling" in state:
+        return "goods_sale"
     return state["phase"]
 
 
@@ -420,6 +422,11 @@ MOVES = (
          optional=frozenset(schemas.PLACE_PARAMS), phases=PLACING, check=_check_place, resolve=_event_of_check,
          options=spaces.placements,
          rule="rulebook p.4-6, pp.17-23: place a worker on a Town, Whaling Board or building space"),
+    Move("sell_goods", fields={"good": schemas.GOOD, "count": schemas.COUNT}, phases={"goods_sale"},
+         check=lambda state, seat, action: spaces.sale_step(state, seat, action), resolve=_event_of_check,
+         options=spaces.sale_step_options,
+         rule="rulebook p.17 (General Store), pp.18, 22 (Lumber Mill, Market): how many of each good, "
+              "one kind at a time (a sale composed in steps; FAQ 2: at least one good)"),
     Move("return_ship", fields={"pay": schemas.WHALES, "sell": schemas.WHALES}, phases={"movement"},
          check=_check_return, resolve=_event_of_check, options=_options_return,
          rule="rulebook p.7: pay each returning whale's lay or sell it (sale money first)"),
@@ -444,6 +451,8 @@ PHASES = (
           doc="the action phase: placing workers"),
     Phase("inn", to_act=_inn_to_act, auto=_auto_inn, rule="rulebook p.22, FAQ 5",
           doc="the Inn: re-placing both workers"),
+    Phase("goods_sale", to_act=lambda s: {s["selling"]["seat"]}, rule="rulebook p.17, FAQ 2",
+          doc="a sale of goods at a selling space, one kind at a time"),
     Phase("movement", to_act=_return_to_act, auto=_auto_movement, rule="rulebook pp.7, 9; FAQ 7-8",
           doc="the movement phase: returning ships"),
     Phase("sale", to_act=_sale_to_act, auto=_auto_sale, rule="rulebook p.7; solo p.15",
@@ -460,6 +469,9 @@ AWAITING = {
     "setup": lambda s: {"decision": "choose_starting_goods"},
     "actions": lambda s: {"decision": "place_worker", "inn": False, "may_buy_goods": not s["bought"]},
     "inn": lambda s: {"decision": "place_worker", "inn": True, "may_buy_goods": not s["bought"]},
+    "goods_sale": lambda s: {"decision": "sell_goods", "space": s["selling"]["space"],
+                             "good": s["selling"]["kinds"][len(s["selling"]["sold"])],
+                             "sold": dict(s["selling"]["sold"])},
     "movement": lambda s: {"decision": "return_ship", "ship": s["track"][data.RETURN_ROW][0][1]},
     "sale": lambda s: {"decision": "buy_whale", "seller": s["sale"]["seller"], "for_sale": dict(s["sale"]["whales"])},
     "whaling": lambda s: {"decision": "pick_whale", "ship": s["picks"][0][1]},

@@ -88,7 +88,16 @@ def _on_goods_bought(s, e):
     s["bought"] = True
 
 
+def _on_sale_opened(s, e):
+    s["selling"] = {"seat": e["seat"], "space": e["space"], "kinds": list(e["kinds"]), "sold": {}}
+
+
+def _on_goods_offered(s, e):
+    s["selling"]["sold"][e["good"]] = e["count"]
+
+
 def _on_worker_placed(s, e):
+    s.pop("selling", None)  # a composed sale ends with its placement
     seat = e["seat"]
     p = s["players"][seat]
     if e.get("fee"):
@@ -321,6 +330,8 @@ ON = {
     "starting_goods_chosen": _on_starting_goods_chosen,
     "goods_bought": _on_goods_bought,
     "worker_placed": _on_worker_placed,
+    "sale_opened": _on_sale_opened,
+    "goods_offered": _on_goods_offered,
     "inn_workers_picked_up": _on_inn_workers_picked_up,
     "ships_moved": _on_ships_moved,
     "ship_returned": _on_ship_returned,

@@ -53,6 +53,8 @@ STARTING_GOODS_FIELDS: S = {k: integer(0) for k in ("lumber", "food", "brick", "
 PURCHASE_GOOD = string(data.PURCHASE_GOODS)
 SPACE = string(sorted(set(SPACE_IDS) | set(BUILDING_IDS)))  # a Victory building: well-formed, not allowed
 TOKEN_KIND = string(TOKEN_KINDS)
+GOOD = string(GOODS)
+COUNT = integer(0, description="how many of the good to sell (0 for none)")
 CHOICE_ID = string(minLength=1, description="a space id, or ship1/ship2 (Ahab's drawn token)")
 
 
@@ -125,6 +127,8 @@ EVENTS: list[S] = [
         "seat": SEAT, "space": string(SPACE_IDS), "pay": GOODS_COUNTS, "gain": GOODS_COUNTS, "fee": integer(1),
         "owner": PLAYER, "sold": counts(GOODS), "repeat": string(SPACE_IDS), **PLACEMENT_FACTS,
     }, ["seat", "space", "first", "pay", "gain"]),
+    _event("sale_opened", {"seat": SEAT, "space": string(SPACE_IDS), "kinds": array(string(GOODS), 1, 3)}),
+    _event("goods_offered", {"seat": SEAT, "good": string(GOODS), "count": integer(0)}),
     _event("inn_workers_picked_up", {"seat": PLAYER, "spaces": array(string(SPACE_IDS))}),
     _event("ships_moved", {"final": boolean(), "returning": array(array(integer(0), 2, 2))}),
     _event("ship_returned", {"seat": PLAYER, "ship": SHIP, "pay": WHALES, "sell": WHALES, "lay_paid": integer(0),
@@ -204,7 +208,8 @@ CAPTAIN_VIEW = obj({
 AWAITING = {
     "type": "object",
     "properties": {"seat": SEAT, "decision": string(["choose_starting_goods", "place_worker", "buy_whale",
-                                                     "return_ship", "pick_whale", "choose_for_captain"])},
+                                                     "return_ship", "pick_whale", "choose_for_captain",
+                                                     "sell_goods"])},
     "required": ["seat", "decision"],
 }
 PENDING = {
@@ -244,6 +249,8 @@ _VIEW_PROPS: S = {
     "final": boolean(),
     "result": nullable(obj(RESULT_FIELDS, ["scores", "winners", "details"])),
     "captain_game": CAPTAIN_GAME,
+    "selling": obj({"seat": SEAT, "space": string(SPACE_IDS), "kinds": array(string(GOODS)), "sold": counts(GOODS)},
+                   ["seat", "space", "kinds", "sold"]),
     "score_preview": array(SCORE),
     "building_names": {"type": "object", "additionalProperties": string()},
     "building_tiles": {"type": "object", "additionalProperties": obj(
@@ -269,6 +276,6 @@ VIEW_SCHEMA: S = {
     "title": "new-bedford view",
     "type": "object",
     "properties": _VIEW_PROPS,
-    "required": [k for k in _VIEW_PROPS if k != "captain_game"],
+    "required": [k for k in _VIEW_PROPS if k not in ("captain_game", "selling")],
     "additionalProperties": False,
 }

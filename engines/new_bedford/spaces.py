@@ -424,6 +424,8 @@ def resolve(state, seat: int, action: dict) -> dict:
     keys_of, resolver, _ = EFFECTS[ctx.space["effect"]]
     expected = set(keys_of(ctx))
     given = set(action) - {"type", "space"}
+    if not given and ctx.space["effect"] == "sell":
+        return _open_sale(ctx, seat)
     if given != expected:
         missing, extra = expected - given, given - expected
         what = []
@@ -449,6 +451,49 @@ def resolve(state, seat: int, action: dict) -> dict:
     return event
 
 
+def _open_sale(ctx: Ctx, seat: int) -> dict:
+    """A selling space without `sell`: the sale is composed in steps (issue 14), one
+    `sell_goods` decision per kind of good the player holds, in the space's price order;
+    the last step places the worker with the whole sale, the same `worker_placed` as the
+    one-action form {"sell": {...}} (still accepted). FAQ 2: at least one good to sell."""
+    kinds = [g for g in ctx.space["prices"] if ctx.avail[g] > 0]
+    if not kinds:
+        raise IllegalAction(f"{ctx.name}: you must sell at least one good "
+                            f"({', '.join(ctx.space['prices'])}); you have none")
+    if ctx.avail["money"] < 0:
+        raise IllegalAction(f"{ctx.name}: you cannot pay to use it")
+    return {"type": "sale_opened", "seat": seat, "space": ctx.via or ctx.space["id"], "kinds": kinds}
+
+
+def sale_step_options(state, seat: int) -> list[dict]:
+    """The counts the player may sell of the next kind of a composed sale (at least one
+    good in all: the last kind cannot be 0 when nothing was sold yet)."""
+    sel = state["selling"]
+    good = sel["kinds"][len(sel["sold"])]
+    last = len(sel["sold"]) == len(sel["kinds"]) - 1
+    lo = 1 if last and not any(sel["sold"].values()) else 0
+    have = state["players"][seat][good]
+    return [{"type": "sell_goods", "good": good, "count": n} for n in range(lo, have + 1)]
+
+
+def sale_step(state, seat: int, action: dict) -> dict:
+    """One step of a composed sale: `goods_offered`, or on the last kind the `worker_placed`
+    event of the whole sale (spaces.resolve of the one-action form)."""
+    sel = state["selling"]
+    good = sel["kinds"][len(sel["sold"])]
+    if action["good"] != good:
+        raise IllegalAction(f"sell_goods: now say how many {good} you sell")
+    n = action["count"]
+    if n > state["players"][seat][good]:
+        raise IllegalAction(f"sell_goods: you have only {state['players'][seat][good]} {good}")
+    sold = {**sel["sold"], good: n}
+    if len(sold) < len(sel["kinds"]):
+        return {"type": "goods_offered", "seat": seat, "good": good, "count": n}
+    if not any(sold.values()):
+        raise IllegalAction("sell_goods: you must sell at least one good (FAQ 2)")
+    return resolve(state, seat, {"type": "place_worker", "space": sel["space"], "sell": sold})
+
+
 def placeable_space_ids(state) -> list[str]:
     ids = list(data.BOARD_SPACE_IDS)
     if not inn_placement(state):
@@ -466,6 +511,11 @@ def placements(state, seat: int) -> list[dict]:
         except IllegalAction:
             continue
         _, resolver, options = EFFECTS[ctx.space["effect"]]
+        if ctx.space["effect"] == "sell":
+            # Sales are composed in steps: one action opens them (see _open_sale).
+            if ctx.avail["money"] >= 0 and any(ctx.avail[g] > 0 for g in ctx.space["prices"]):
+                out.append({"type": "place_worker", "space": sid})
+            continue
         trusted = ctx.space["effect"] in _ALWAYS_VALID
         for params in options(ctx):
             action = {"type": "place_worker", "space": sid, **params}

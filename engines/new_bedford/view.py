@@ -252,7 +252,14 @@ def _signed(net: dict[str, int]) -> str:
 
 def _placement_effect(state, seat: int, action: dict) -> dict:
     e = spaces.resolve(state, seat, action)
+    return _worker_effect(state, e)
+
+
+def _worker_effect(state, e: dict) -> dict:
     space = data.SPACES.get(e["space"]) or data.BUILDING_BY_ID[e["space"]]
+    if e["type"] == "sale_opened":
+        return {"effect": {"space": e["space"], "space_name": space["name"], "sale": list(e["kinds"])}, "net": {},
+                "words": [space["name"], f"sell goods ({', '.join(e['kinds'])}), one kind at a time"]}
     fee = e.get("fee", 0)
     net = _net(e["pay"], e["gain"], fee)
     eff: dict[str, Any] = {"space": e["space"], "space_name": space["name"], "first_bonus": e["first"],
@@ -337,6 +344,15 @@ def option(engine, state, seat: int, action: dict, decision: str) -> dict:
         net = {}
         text = (f"Put a {WHALES[k]['name']} in Ship {ship}'s hold (lay ${WHALES[k]['lay']} to keep it when "
                 f"the ship returns; worth {WHALES[k]['points']} point(s))")
+    elif t == "sell_goods":
+        e = spaces.sale_step(state, seat, action)
+        if e["type"] == "worker_placed":
+            r = _worker_effect(state, e)
+            eff, net = r["effect"], r["net"]
+            text = f"Sell {action['count']} {action['good']}: {'; '.join(r['words'][1:])}"
+        else:
+            eff, net = {"good": action["good"], "count": action["count"]}, {}
+            text = f"Sell {action['count']} {action['good']}, then the next good"
     elif t == "choose_for_captain":
         o = next(o for o in state["captain_game"]["choice"]["choices"] if o["choice"] == action["choice"])
         eff, net = {"captain_event": o["event"]}, {}
@@ -386,9 +402,9 @@ def pending(engine, state, awaiting: dict | None) -> dict | None:
     """The awaited decision with every legal action of the awaited seat and its effect.
 
     `options` holds, in legal-action order, every legal action (submitted unchanged) with
-    its effect, except the place_worker actions on selling spaces: their combinations of
-    goods grow with the goods held (thousands with a large stock), so each selling space
-    is described once in `sell` (prices, bonus, fee) and its actions are not repeated."""
+    its effect. A sale of goods is composed in steps (place_worker on the selling space,
+    then one sell_goods per kind), and each selling space on offer is described once in
+    `sell` (prices, bonus, fee) so a client can show what a whole sale pays."""
     if awaiting is None:
         return None
     seat, decision = awaiting["seat"], awaiting["decision"]
@@ -402,11 +418,16 @@ def pending(engine, state, awaiting: dict | None) -> dict | None:
                        "comes first and may pay lays); the others may then buy sold whales at the full lay.")
     options, sell = [], {}
     for a in engine.legal_actions(state, seat):
-        if a["type"] == "place_worker" and "sell" in a:
+        if a["type"] == "place_worker" and "sell" in a:  # the one-action form (not listed any more)
             if a["space"] not in sell:
                 sell[a["space"]] = sell_summary(state, seat, a["space"])
             continue
+        if a["type"] == "place_worker" and len(a) == 2 and spaces.context(state, seat, a["space"]).space[
+                "effect"] == "sell":
+            sell[a["space"]] = sell_summary(state, seat, a["space"])
         options.append(option(engine, state, seat, a, decision))
+    if decision == "sell_goods":
+        out["sell"] = {state["selling"]["space"]: sell_summary(state, seat, state["selling"]["space"])}
     out["options"] = options
     if decision == "place_worker":
         out["sell"] = sell
