@@ -252,7 +252,10 @@ def _resolve_prepare(ctx: Ctx, action: dict) -> dict:
 
 
 def _options_ship(ctx: Ctx) -> list[dict]:
-    return [{"ship": n} for n in data.SHIPS]
+    # Candidates only: each is checked by the effect's resolver. A ship that is nowhere the
+    # effect could use it (prepare: at home; the others: at sea) is not a candidate.
+    where = "home" if ctx.space["effect"] == "prepare" else "sea"
+    return [{"ship": n} for n in data.SHIPS if ctx.ship(n)["at"] == where]
 
 
 def _resolve_launch(ctx: Ctx, action: dict) -> dict:
@@ -278,7 +281,9 @@ def _resolve_launch(ctx: Ctx, action: dict) -> dict:
 
 
 def _options_launch(ctx: Ctx) -> list[dict]:
-    return [{"ship": n, "to": r} for n in data.SHIPS for r in data.SEA_ROWS]
+    ships = [n for n in data.SHIPS if ctx.ship(n)["at"] == ctx.space["from"]]
+    rows = [r for r in data.SEA_ROWS if len(ctx.state["track"][r]) < data.RANKS]
+    return [{"ship": n, "to": r} for n in ships for r in rows]
 
 
 def _resolve_move_out(ctx: Ctx, action: dict) -> dict:
@@ -317,7 +322,8 @@ def _resolve_return_right_whales(ctx: Ctx, action: dict) -> dict:
 
 
 def _options_return_right(ctx: Ctx) -> list[dict]:
-    return [{"ship": n, "right": k} for n in data.SHIPS for k in range(1, ctx.space["max"] + 1)]
+    return [{"ship": n, "right": k} for n in data.SHIPS
+            for k in range(1, min(ctx.space["max"], ctx.ship(n)["hold"]["right"]) + 1)]
 
 
 def _resolve_pay_per_whale(ctx: Ctx, action: dict) -> dict:
