@@ -159,11 +159,7 @@ def _options_sell(ctx: Ctx) -> list[dict]:
 def discount_choices(cost: dict[str, int], amount: int) -> list[dict[str, int]]:
     """Every way to take `amount` goods off a printed cost (never money: FAQ 6), or
     as many as the cost has goods when it has fewer."""
-    key = (tuple(cost.get(g, 0) for g in GOODS), amount)
-    got = _DISCOUNTS.get(key)
-    if got is None:
-        got = _DISCOUNTS[key] = _discount_choices(cost, amount)
-    return [dict(d) for d in got]
+    return [dict(d) for d in _discount_cached(cost, amount)]
 
 
 _DISCOUNTS: dict[tuple, list[dict[str, int]]] = {}
@@ -223,6 +219,27 @@ def _resolve_build(ctx: Ctx, action: dict) -> dict:
     return {"pay": pay, "gain": {}, "build": bid}
 
 
+_BUILD_PAYS: dict[tuple[str, int], list[tuple[dict, tuple]]] = {}
+
+
+def _build_pays(bid: str, amount: int) -> list[tuple[dict, tuple]]:
+    """Each discount split of a building's cost with what is left to pay (cached)."""
+    got = _BUILD_PAYS.get((bid, amount))
+    if got is None:
+        cost = data.BUILDING_BY_ID[bid]["cost"]
+        got = _BUILD_PAYS[(bid, amount)] = [
+            (d, tuple((k, v - d.get(k, 0)) for k, v in cost.items())) for d in _discount_cached(cost, amount)]
+    return got
+
+
+def _discount_cached(cost: dict[str, int], amount: int) -> list[dict[str, int]]:
+    key = (tuple(cost.get(g, 0) for g in GOODS), amount)
+    got = _DISCOUNTS.get(key)
+    if got is None:
+        got = _DISCOUNTS[key] = _discount_choices(cost, amount)
+    return got
+
+
 def _options_build(ctx: Ctx) -> list[dict]:
     """Every affordable build (the same tests as _resolve_build, so listed as valid)."""
     out = []
@@ -231,10 +248,9 @@ def _options_build(ctx: Ctx) -> list[dict]:
     for bid, tile in ctx.state["buildings"].items():
         if tile["owner"] is not None:
             continue
-        cost = data.BUILDING_BY_ID[bid]["cost"]
-        for d in discount_choices(cost, amount):
-            if all(avail.get(k, 0) >= v - d.get(k, 0) for k, v in cost.items()):
-                out.append({"build": bid, "discount": d})
+        for d, pay in _build_pays(bid, amount):
+            if all(avail.get(k, 0) >= v for k, v in pay):
+                out.append({"build": bid, "discount": dict(d)})
     return out
 
 
