@@ -486,7 +486,11 @@ class NewBedford(RulesEngine):
     title = "New Bedford"
     min_seats = 1
     max_seats = 4
-    version = 1
+    # v2: games against the Captains and sales of goods composed in steps add event types
+    # (sale_opened, goods_offered, captain_*); every v1 log replays unchanged (its events mean
+    # the same), so v1 stays supported. Golden logs of both versions: tests/golden/new-bedford.
+    version = 2
+    supported_versions = (1,)
     max_random_steps = 4000
     moves = MOVES
     phases = PHASES
