@@ -597,13 +597,15 @@ def test_turners_mill_needs_a_captain_worker_and_a_dollar_more():
     assert (player(g, 0)["money"], player(g, 0)["food"]) == (0, 2)
 
 
-def test_every_intermediate_state_of_a_captain_game_has_a_valid_to_act_and_view():
-    """Issue 17 item 5: any version N of a log (inside a Captain's turn too) can be served."""
+@pytest.mark.parametrize(("seats", "options"), [(2, {"captains": ["ahab", "flask"]}), (3, {})])
+def test_every_intermediate_state_of_a_captain_game_has_a_valid_to_act_and_view(seats, options):
+    """Issue 17 item 5: any version N of a log (inside a Captain's turn, a composed sale or
+    a whale sale too) can be served: a valid to_act and a view that fits the schema."""
     import jsonschema
 
     from engines.new_bedford import schemas
 
-    g = LocalGame(ENGINE, seats=2, seed=8, options={"captains": ["ahab", "flask"]})
+    g = LocalGame(ENGINE, seats=seats, seed=8, options=options)
     rng = random.Random(8)
     while g.outcome() is None:
         (seat,) = g.to_act()
@@ -613,11 +615,13 @@ def test_every_intermediate_state_of_a_captain_game_has_a_valid_to_act_and_view(
     for e in g.events:
         state = ENGINE.evolve(state, dict(e))
         to_act = ENGINE.to_act(state)
-        assert isinstance(to_act, set) and to_act <= {0, 1}
+        assert isinstance(to_act, set) and to_act <= set(range(seats))
         for viewer in (None, 0):
             v = ENGINE.view(state, viewer)
             assert not list(validator.iter_errors(v)), e["type"]
-            assert v["captains"]["captains"][0]["name"] == "ahab"
+            assert v["to_act"] == sorted(to_act)
+            if options:
+                assert v["captains"]["captains"][0]["name"] == "ahab"
 
 
 def test_the_view_shows_the_captains_boards_heading_and_a_pending_choice():
@@ -634,3 +638,20 @@ def test_the_view_shows_the_captains_boards_heading_and_a_pending_choice():
     assert [o["action"]["choice"] for o in v["pending"]["options"]] == ["bank", "lumber_mill"]
     assert v["players"][s]["captain"]["name"] == "starbuck"
     assert [d.get("seat") for d in v["score_preview"]] == [0, 1]
+
+
+def test_turners_mill_repeats_a_sale_composed_in_steps():
+    g = solo(["starbuck"], buildings="all", turners_mill=True)
+    s = cap(g, "starbuck")
+    own(g, 0, "turners_mill")
+    own(g, s, "market")
+    turn(g, s, "money")  # Starbuck's last worker: the Market ($5 to a Captain)
+    assert g.state["captain_game"]["last_captain_space"] == "market"
+    player(g, 0).update(money=1, lumber=2, brick=1)
+    assert {"type": "place_worker", "space": "turners_mill"} in g.legal_actions(0)
+    place(g, 0, "turners_mill")
+    g.act(0, {"type": "sell_goods", "good": "lumber", "count": 2})
+    e = g.act(0, {"type": "sell_goods", "good": "brick", "count": 1})[0]
+    assert (e["space"], e["repeat"], e["sold"]) == ("turners_mill", "market", {"lumber": 2, "food": 0, "brick": 1})
+    # Market: lumber $1 x2 + $1 for the first, brick $2 + $2 for the first = $7; $1 to the supply.
+    assert player(g, 0)["money"] == 1 + 7 - 1
