@@ -128,11 +128,18 @@ BOARDS = load_boards()
 NAMES = tuple(BOARDS)
 
 
+_EXPERT: dict[str, dict] = {}
+
+
 def board_for(state, player: int) -> dict:
     """The Captain's board, with the Expert variant's overrides when the game uses it."""
-    b = BOARDS[state["players"][player]["captain"]["name"]]
+    name = state["players"][player]["captain"]["name"]
+    b = BOARDS[name]
     if state["captain_game"]["expert"] and b.get("expert"):
-        return {**b, **b["expert"]}
+        got = _EXPERT.get(name)
+        if got is None:
+            got = _EXPERT[name] = {**b, **b["expert"]}
+        return got
     return b
 
 
