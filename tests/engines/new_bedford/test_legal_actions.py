@@ -115,3 +115,35 @@ def test_engine_kit_rejections_pass(seats):
 
 def test_engine_kit_passes_with_all_buildings_for_two_players():
     testkit.run_all(ENGINE, 2, 5, options={"buildings": "all"})
+
+
+def test_checking_one_action_never_lists_the_legal_actions(monkeypatch):
+    """Issue 14: decide checks the one action (its move's check), not the whole list."""
+    from engines.new_bedford import engine as nb_engine
+    from engines.new_bedford import spaces
+
+    def refuse(*a, **k):
+        raise AssertionError("the legal actions were listed to check one action")
+
+    g = game()
+    give(g, 0, lumber=9, food=9, brick=9, money=9)
+    monkeypatch.setattr(spaces, "placements", refuse)
+    monkeypatch.setattr(nb_engine, "return_options", refuse)
+    from engines.core import Move
+
+    monkeypatch.setattr(Move, "legal", refuse)
+    events = ENGINE.decide(g.state, 0, {"type": "place_worker", "space": "town_hall", "build": "bank",
+                                         "discount": {"brick": 1}}, random.Random(0))
+    assert events[0]["build"] == "bank"
+
+
+def test_the_engine_publishes_valid_action_event_and_view_schemas():
+    import jsonschema
+
+    d = ENGINE.describe()
+    for key in ("action_schema", "event_schema", "view_schema"):
+        schema = d[key]
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert schema["$schema"].endswith("2020-12/schema")
+    assert {s["title"] for s in d["action_schema"]["oneOf"]} >= {"place_worker", "sell_goods", "choose_for_captain"}
+    assert d["view_schema"]["additionalProperties"] is False and "captains" in d["view_schema"]["required"]
