@@ -8,6 +8,7 @@ from engines.core import clone
 
 from . import captains, data
 from .data import TOKEN_KINDS, WHALE_KINDS
+from .state import State
 
 
 def _zero(kinds) -> dict[str, int]:
@@ -20,14 +21,14 @@ def ships_at_sea(state) -> list[list[int]]:
     return [list(e) for row in reversed(data.SEA_ROWS) for e in state["track"][row]]
 
 
-def _on_game_started(_state, event) -> dict:
+def _on_game_started(_state, event) -> State:
     n = event["seats"]
     caps = event.get("captains") or []
     occupancy = {sid: [] for sid in data.BOARD_SPACE_IDS}
     for b in event["buildings"]:
         if data.BUILDING_BY_ID[b]["type"] == "action":
             occupancy[b] = []
-    state = {
+    state: State = {
         "seats": n,
         "round": 1,
         "first_player": event["first_player"],
