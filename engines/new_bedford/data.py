@@ -164,10 +164,19 @@ BUILDING_TEXT = {
     "post_office": "Another player's: move this tile to your corner and become its owner. Owner: $2 each End of Round.",
 }
 
+# Solo only (rulebook p.16, "Taller de Tornero"; A.6): added to a 1-player game against
+# Captains by the option `turners_mill`, after the Captains' building order is laid out.
+# Not one of the 20 base tiles, so never in "all" or the default sets.
+TURNERS_MILL = {"id": "turners_mill", "name": "Turner's Mill", "type": "action", "two_player": False,
+                "cost": {"lumber": 2, "food": 2}, "effect": "repeat_captain", "extra_money": 1}
+BUILDING_TEXT["turners_mill"] = ("Repeat the action of the Captain's last worker, paying that action's normal "
+                                 "cost plus $1.")
+
 BUILDING_IDS = tuple(b["id"] for b in BUILDINGS)
 TWO_PLAYER_BUILDINGS = tuple(b["id"] for b in BUILDINGS if b["two_player"])
 SPACES = {s["id"]: s for s in TOWN_SPACES + WHALING_SPACES + [b for b in BUILDINGS if b["type"] == "action"]}
-BUILDING_BY_ID = {b["id"]: b for b in BUILDINGS}
+SPACES[TURNERS_MILL["id"]] = TURNERS_MILL
+BUILDING_BY_ID = {b["id"]: b for b in [*BUILDINGS, TURNERS_MILL]}
 BOARD_SPACE_IDS = tuple(s["id"] for s in TOWN_SPACES + WHALING_SPACES)
 
 

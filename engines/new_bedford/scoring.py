@@ -46,15 +46,41 @@ def score_seat(state, seat: int) -> dict:
     }
 
 
+def _key(d):
+    return (d["total"], d["tiebreak"]["whale_tokens"], d["tiebreak"]["unscored_money"])
+
+
 def final_result(state) -> dict:
     details = [score_seat(state, s) for s in range(state["seats"])]
-
-    def key(d):
-        return (d["total"], d["tiebreak"]["whale_tokens"], d["tiebreak"]["unscored_money"])
-
-    best = max(key(d) for d in details)
+    cg = state.get("captain_game")
+    if cg is None:
+        best = max(_key(d) for d in details)
+        return {
+            "scores": [d["total"] for d in details],
+            "winners": [d["seat"] for d in details if _key(d) == best],
+            "details": details,
+        }
+    # Solo rules p.15: the player wins only with a higher score than every Captain. Our
+    # reading: "higher" ranks by the rulebook's order (points, then whale tokens, then
+    # unscored money), and a full tie with a Captain is not a win. Among the humans who beat
+    # every Captain, the usual ranking decides; a Captain wins when it ranks first.
+    caps = []
+    for i in cg["captains"]:
+        d = score_seat(state, i)
+        d["player"] = d.pop("seat")
+        d["captain"] = state["players"][i]["captain"]["name"]
+        caps.append(d)
+    best_captain = max(_key(d) for d in caps)
+    beating = [d for d in details if _key(d) > best_captain]
+    winners = []
+    if beating:
+        top = max(_key(d) for d in beating)
+        winners = [d["seat"] for d in beating if _key(d) == top]
+    best_human = max(_key(d) for d in details)
     return {
         "scores": [d["total"] for d in details],
-        "winners": [d["seat"] for d in details if key(d) == best],
+        "winners": winners,
         "details": details,
+        "captains": caps,
+        "captain_winners": [d["captain"] for d in caps if _key(d) == best_captain and best_captain >= best_human],
     }

@@ -25,9 +25,9 @@ class Ctx:
     """One prospective placement: who, where, with or without the 1st-player bonus,
     and what the player holds once any building fee is paid."""
 
-    __slots__ = ("state", "seat", "space", "first", "fee", "owner", "avail", "inn")
+    __slots__ = ("state", "seat", "space", "first", "fee", "owner", "avail", "inn", "via", "extra")
 
-    def __init__(self, state, seat, space, first, fee, owner, inn):
+    def __init__(self, state, seat, space, first, fee, owner, inn, via=None, extra=0):
         self.state = state
         self.seat = seat
         self.space = space
@@ -35,9 +35,13 @@ class Ctx:
         self.fee = fee
         self.owner = owner
         self.inn = inn
+        # Turner's Mill: the space whose action is repeated is `space`; `via` is the mill and
+        # `extra` the $1 paid to the supply on top of the action's normal cost.
+        self.via = via
+        self.extra = extra
         p = state["players"][seat]
         self.avail = {r: p[r] for r in RESOURCES}
-        self.avail["money"] -= fee
+        self.avail["money"] -= fee + extra
 
     @property
     def name(self) -> str:
@@ -155,6 +159,13 @@ def _options_sell(ctx: Ctx) -> list[dict]:
 def discount_choices(cost: dict[str, int], amount: int) -> list[dict[str, int]]:
     """Every way to take `amount` goods off a printed cost (never money: FAQ 6), or
     as many as the cost has goods when it has fewer."""
+    return [dict(d) for d in _discount_cached(cost, amount)]
+
+
+_DISCOUNTS: dict[tuple, list[dict[str, int]]] = {}
+
+
+def _discount_choices(cost: dict[str, int], amount: int) -> list[dict[str, int]]:
     goods = [g for g in GOODS if cost.get(g, 0)]
     amount = min(amount, sum(cost.get(g, 0) for g in goods))
     out: list[dict[str, int]] = []
@@ -208,14 +219,38 @@ def _resolve_build(ctx: Ctx, action: dict) -> dict:
     return {"pay": pay, "gain": {}, "build": bid}
 
 
+_BUILD_PAYS: dict[tuple[str, int], list[tuple[dict, tuple]]] = {}
+
+
+def _build_pays(bid: str, amount: int) -> list[tuple[dict, tuple]]:
+    """Each discount split of a building's cost with what is left to pay (cached)."""
+    got = _BUILD_PAYS.get((bid, amount))
+    if got is None:
+        cost = data.BUILDING_BY_ID[bid]["cost"]
+        got = _BUILD_PAYS[(bid, amount)] = [
+            (d, tuple((k, v - d.get(k, 0)) for k, v in cost.items())) for d in _discount_cached(cost, amount)]
+    return got
+
+
+def _discount_cached(cost: dict[str, int], amount: int) -> list[dict[str, int]]:
+    key = (tuple(cost.get(g, 0) for g in GOODS), amount)
+    got = _DISCOUNTS.get(key)
+    if got is None:
+        got = _DISCOUNTS[key] = _discount_choices(cost, amount)
+    return got
+
+
 def _options_build(ctx: Ctx) -> list[dict]:
+    """Every affordable build (the same tests as _resolve_build, so listed as valid)."""
     out = []
     amount = _build_discount(ctx)
+    avail = ctx.avail
     for bid, tile in ctx.state["buildings"].items():
         if tile["owner"] is not None:
             continue
-        for d in discount_choices(data.BUILDING_BY_ID[bid]["cost"], amount):
-            out.append({"build": bid, "discount": d})
+        for d, pay in _build_pays(bid, amount):
+            if all(avail.get(k, 0) >= v for k, v in pay):
+                out.append({"build": bid, "discount": dict(d)})
     return out
 
 
@@ -233,7 +268,10 @@ def _resolve_prepare(ctx: Ctx, action: dict) -> dict:
 
 
 def _options_ship(ctx: Ctx) -> list[dict]:
-    return [{"ship": n} for n in data.SHIPS]
+    # Candidates only: each is checked by the effect's resolver. A ship that is nowhere the
+    # effect could use it (prepare: at home; the others: at sea) is not a candidate.
+    where = "home" if ctx.space["effect"] == "prepare" else "sea"
+    return [{"ship": n} for n in data.SHIPS if ctx.ship(n)["at"] == where]
 
 
 def _resolve_launch(ctx: Ctx, action: dict) -> dict:
@@ -259,7 +297,9 @@ def _resolve_launch(ctx: Ctx, action: dict) -> dict:
 
 
 def _options_launch(ctx: Ctx) -> list[dict]:
-    return [{"ship": n, "to": r} for n in data.SHIPS for r in data.SEA_ROWS]
+    ships = [n for n in data.SHIPS if ctx.ship(n)["at"] == ctx.space["from"]]
+    rows = [r for r in data.SEA_ROWS if len(ctx.state["track"][r]) < data.RANKS]
+    return [{"ship": n, "to": r} for n in ships for r in rows]
 
 
 def _resolve_move_out(ctx: Ctx, action: dict) -> dict:
@@ -298,7 +338,8 @@ def _resolve_return_right_whales(ctx: Ctx, action: dict) -> dict:
 
 
 def _options_return_right(ctx: Ctx) -> list[dict]:
-    return [{"ship": n, "right": k} for n in data.SHIPS for k in range(1, ctx.space["max"] + 1)]
+    return [{"ship": n, "right": k} for n in data.SHIPS
+            for k in range(1, min(ctx.space["max"], ctx.ship(n)["hold"]["right"]) + 1)]
 
 
 def _resolve_pay_per_whale(ctx: Ctx, action: dict) -> dict:
@@ -317,7 +358,7 @@ def _resolve_take_ownership(ctx: Ctx, action: dict) -> dict:
     # Post Office: "use the action to move this building to your corner, becoming its
     # owner". Its owner would move nothing, and an action that cannot be performed may
     # not be taken (rulebook p.4, FAQ 2), so only the other players may use it.
-    if ctx.owner == ctx.seat:
+    if ctx.state["buildings"][ctx.space["id"]]["owner"] == ctx.seat:
         raise IllegalAction(f"{ctx.name}: it is already yours; only another player can take it over")
     return {"pay": {}, "gain": {}, "take_ownership": ctx.space["id"]}
 
@@ -342,15 +383,20 @@ EFFECTS: dict[str, tuple[Callable[[Ctx], tuple[str, ...]], Callable, Callable]] 
 # Every parameter a place_worker action may carry on some space (beside "type" and "space").
 PARAMETERS = ("bonus", "sell", "build", "discount", "ship", "to", "remove", "right")
 # Effects whose enumerated candidates are valid by construction (no need to re-check).
-_ALWAYS_VALID = {"gain", "sell", "replace_workers"}
+_ALWAYS_VALID = {"gain", "sell", "replace_workers", "build"}
 
 
 # --- placing a worker -----------------------------------------------------------
+def inn_placement(state) -> bool:
+    """Whether a worker placed now is an Inn re-placement (Town/Whaling Board spaces only)."""
+    return state["phase"] == "inn"
+
+
 def context(state, seat: int, space_id: Any) -> Ctx:
     """Who may use `space_id` now and on what terms, or IllegalAction saying why not."""
     if not isinstance(space_id, str) or (space_id not in SPACES and space_id not in data.BUILDING_BY_ID):
         raise InvalidAction(f"place_worker: unknown space {space_id!r}")
-    inn = state["phase"] == "inn"
+    inn = inn_placement(state)
     if space_id in data.BUILDING_BY_ID:
         b = data.BUILDING_BY_ID[space_id]
         tile = state["buildings"].get(space_id)
@@ -370,10 +416,28 @@ def context(state, seat: int, space_id: Any) -> Ctx:
         if fee and state["players"][seat]["money"] < fee:
             # FAQ 3: the fee is paid before using the building.
             raise IllegalAction(f"{b['name']}: you need $1 to pay its owner before using it")
+        if b["effect"] == "repeat_captain":
+            return _turners_mill(state, seat, b, fee, owner, inn)
         return Ctx(state, seat, b, False, fee, owner, inn)
     space = SPACES[space_id]
     first = not state["occupancy"][space_id]
     return Ctx(state, seat, space, first, 0, None, inn)
+
+
+def _turners_mill(state, seat: int, mill: dict, fee: int, owner: int, inn: bool) -> Ctx:
+    """Turner's Mill (solo rules p.16): repeat the action of the Captain's last worker,
+    paying that action's normal cost plus $1. The repeated action is taken as a later
+    worker on that space would take it: no 1st-placement bonus, and no building fee (the
+    worker stands on the mill, not on the building). Our decisions: RULES.md."""
+    last = (state.get("captain_game") or {}).get("last_captain_space")
+    if last is None:
+        raise IllegalAction(f"{mill['name']}: no Captain worker has been placed yet")
+    target = SPACES[last]
+    if target["effect"] in ("replace_workers", "repeat_captain"):
+        raise IllegalAction(f"{mill['name']}: the {target['name']}'s action cannot be repeated")
+    if state["players"][seat]["money"] < fee + mill["extra_money"]:
+        raise IllegalAction(f"{mill['name']}: repeating an action costs $1 more than the action")
+    return Ctx(state, seat, target, False, fee, owner, inn, via=mill["id"], extra=mill["extra_money"])
 
 
 def resolve(state, seat: int, action: dict) -> dict:
@@ -382,6 +446,8 @@ def resolve(state, seat: int, action: dict) -> dict:
     keys_of, resolver, _ = EFFECTS[ctx.space["effect"]]
     expected = set(keys_of(ctx))
     given = set(action) - {"type", "space"}
+    if not given and ctx.space["effect"] == "sell":
+        return _open_sale(ctx, seat)
     if given != expected:
         missing, extra = expected - given, given - expected
         what = []
@@ -391,11 +457,15 @@ def resolve(state, seat: int, action: dict) -> dict:
             what.append(f"does not take {', '.join(sorted(extra))}")
         raise InvalidAction(f"place_worker on {ctx.name}: " + "; ".join(what))
     eff = resolver(ctx, action)
-    event: dict[str, Any] = {"type": "worker_placed", "seat": seat, "space": ctx.space["id"], "first": ctx.first}
+    event: dict[str, Any] = {"type": "worker_placed", "seat": seat, "space": ctx.via or ctx.space["id"],
+                             "first": ctx.first}
     if ctx.fee:
         event["fee"] = ctx.fee
         event["owner"] = ctx.owner
     event.update(eff)
+    if ctx.via:
+        event["repeat"] = ctx.space["id"]
+        event["pay"] = {**event["pay"], "money": event["pay"].get("money", 0) + ctx.extra}
     event["pay"] = _nonzero(event["pay"])
     event["gain"] = _nonzero(event["gain"])
     if ctx.inn:
@@ -403,9 +473,52 @@ def resolve(state, seat: int, action: dict) -> dict:
     return event
 
 
+def _open_sale(ctx: Ctx, seat: int) -> dict:
+    """A selling space without `sell`: the sale is composed in steps (issue 14), one
+    `sell_goods` decision per kind of good the player holds, in the space's price order;
+    the last step places the worker with the whole sale, the same `worker_placed` as the
+    one-action form {"sell": {...}} (still accepted). FAQ 2: at least one good to sell."""
+    kinds = [g for g in ctx.space["prices"] if ctx.avail[g] > 0]
+    if not kinds:
+        raise IllegalAction(f"{ctx.name}: you must sell at least one good "
+                            f"({', '.join(ctx.space['prices'])}); you have none")
+    if ctx.avail["money"] < 0:
+        raise IllegalAction(f"{ctx.name}: you cannot pay to use it")
+    return {"type": "sale_opened", "seat": seat, "space": ctx.via or ctx.space["id"], "kinds": kinds}
+
+
+def sale_step_options(state, seat: int) -> list[dict]:
+    """The counts the player may sell of the next kind of a composed sale (at least one
+    good in all: the last kind cannot be 0 when nothing was sold yet)."""
+    sel = state["selling"]
+    good = sel["kinds"][len(sel["sold"])]
+    last = len(sel["sold"]) == len(sel["kinds"]) - 1
+    lo = 1 if last and not any(sel["sold"].values()) else 0
+    have = state["players"][seat][good]
+    return [{"type": "sell_goods", "good": good, "count": n} for n in range(lo, have + 1)]
+
+
+def sale_step(state, seat: int, action: dict) -> dict:
+    """One step of a composed sale: `goods_offered`, or on the last kind the `worker_placed`
+    event of the whole sale (spaces.resolve of the one-action form)."""
+    sel = state["selling"]
+    good = sel["kinds"][len(sel["sold"])]
+    if action["good"] != good:
+        raise IllegalAction(f"sell_goods: now say how many {good} you sell")
+    n = action["count"]
+    if n > state["players"][seat][good]:
+        raise IllegalAction(f"sell_goods: you have only {state['players'][seat][good]} {good}")
+    sold = {**sel["sold"], good: n}
+    if len(sold) < len(sel["kinds"]):
+        return {"type": "goods_offered", "seat": seat, "good": good, "count": n}
+    if not any(sold.values()):
+        raise IllegalAction("sell_goods: you must sell at least one good (FAQ 2)")
+    return resolve(state, seat, {"type": "place_worker", "space": sel["space"], "sell": sold})
+
+
 def placeable_space_ids(state) -> list[str]:
     ids = list(data.BOARD_SPACE_IDS)
-    if state["phase"] != "inn":
+    if not inn_placement(state):
         ids += [b for b, t in state["buildings"].items() if t["owner"] is not None and not t["used"]
                 and data.BUILDING_BY_ID[b]["type"] == "action"]
     return ids
@@ -420,6 +533,11 @@ def placements(state, seat: int) -> list[dict]:
         except IllegalAction:
             continue
         _, resolver, options = EFFECTS[ctx.space["effect"]]
+        if ctx.space["effect"] == "sell":
+            # Sales are composed in steps: one action opens them (see _open_sale).
+            if ctx.avail["money"] >= 0 and any(ctx.avail[g] > 0 for g in ctx.space["prices"]):
+                out.append({"type": "place_worker", "space": sid})
+            continue
         trusted = ctx.space["effect"] in _ALWAYS_VALID
         for params in options(ctx):
             action = {"type": "place_worker", "space": sid, **params}

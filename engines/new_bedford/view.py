@@ -252,7 +252,14 @@ def _signed(net: dict[str, int]) -> str:
 
 def _placement_effect(state, seat: int, action: dict) -> dict:
     e = spaces.resolve(state, seat, action)
+    return _worker_effect(state, e)
+
+
+def _worker_effect(state, e: dict) -> dict:
     space = data.SPACES.get(e["space"]) or data.BUILDING_BY_ID[e["space"]]
+    if e["type"] == "sale_opened":
+        return {"effect": {"space": e["space"], "space_name": space["name"], "sale": list(e["kinds"])}, "net": {},
+                "words": [space["name"], f"sell goods ({', '.join(e['kinds'])}), one kind at a time"]}
     fee = e.get("fee", 0)
     net = _net(e["pay"], e["gain"], fee)
     eff: dict[str, Any] = {"space": e["space"], "space_name": space["name"], "first_bonus": e["first"],
@@ -337,6 +344,21 @@ def option(engine, state, seat: int, action: dict, decision: str) -> dict:
         net = {}
         text = (f"Put a {WHALES[k]['name']} in Ship {ship}'s hold (lay ${WHALES[k]['lay']} to keep it when "
                 f"the ship returns; worth {WHALES[k]['points']} point(s))")
+    elif t == "sell_goods":
+        e = spaces.sale_step(state, seat, action)
+        if e["type"] == "worker_placed":
+            r = _worker_effect(state, e)
+            eff, net = r["effect"], r["net"]
+            text = f"Sell {action['count']} {action['good']}: {'; '.join(r['words'][1:])}"
+        else:
+            eff, net = {"good": action["good"], "count": action["count"]}, {}
+            text = f"Sell {action['count']} {action['good']}, then the next good"
+    elif t == "choose_for_captain":
+        o = next(o for o in state["captain_game"]["choice"]["choices"] if o["choice"] == action["choice"])
+        eff, net = {"captain_event": o["event"]}, {}
+        if "owner_paid" in o["event"] and o["event"]["owner_paid"]["seat"] == seat:
+            net = {"money": o["event"]["owner_paid"]["money"]}
+        text = f"The Captain: {o['text']}"
     else:  # pass
         eff, net = {}, {}
         text = ("Buy nothing; you are out of this sale" if decision == "buy_whale"
@@ -365,10 +387,12 @@ def sell_summary(state, seat: int, space_id: str) -> dict:
         text += f"; +${bonus} (1st worker here)"
     if ctx.fee:
         text += f"; pay ${ctx.fee} to seat {ctx.owner} first"
+    if ctx.extra:
+        text += f"; Turner's Mill: ${ctx.extra} more to the supply"
     return {
         "space": space_id, "space_name": ctx.name, "prices": prices,
         "first_of_kind_extra": {g: (p if double else 0) for g, p in prices.items()},
-        "first_bonus_money": bonus, "fee": ctx.fee, "fee_to_seat": ctx.owner if ctx.fee else None,
+        "first_bonus_money": bonus, "fee": ctx.fee + ctx.extra, "fee_to_seat": ctx.owner if ctx.fee else None,
         "have": {g: state["players"][seat][g] for g in prices},
         "text": text + "; at least one good.",
     }
@@ -378,9 +402,9 @@ def pending(engine, state, awaiting: dict | None) -> dict | None:
     """The awaited decision with every legal action of the awaited seat and its effect.
 
     `options` holds, in legal-action order, every legal action (submitted unchanged) with
-    its effect, except the place_worker actions on selling spaces: their combinations of
-    goods grow with the goods held (thousands with a large stock), so each selling space
-    is described once in `sell` (prices, bonus, fee) and its actions are not repeated."""
+    its effect. A sale of goods is composed in steps (place_worker on the selling space,
+    then one sell_goods per kind), and each selling space on offer is described once in
+    `sell` (prices, bonus, fee) so a client can show what a whole sale pays."""
     if awaiting is None:
         return None
     seat, decision = awaiting["seat"], awaiting["decision"]
@@ -394,12 +418,63 @@ def pending(engine, state, awaiting: dict | None) -> dict | None:
                        "comes first and may pay lays); the others may then buy sold whales at the full lay.")
     options, sell = [], {}
     for a in engine.legal_actions(state, seat):
-        if a["type"] == "place_worker" and "sell" in a:
+        if a["type"] == "place_worker" and "sell" in a:  # the one-action form (not listed any more)
             if a["space"] not in sell:
                 sell[a["space"]] = sell_summary(state, seat, a["space"])
             continue
+        if a["type"] == "place_worker" and len(a) == 2 and spaces.context(state, seat, a["space"]).space[
+                "effect"] == "sell":
+            sell[a["space"]] = sell_summary(state, seat, a["space"])
         options.append(option(engine, state, seat, a, decision))
+    if decision == "sell_goods":
+        out["sell"] = {state["selling"]["space"]: sell_summary(state, seat, state["selling"]["space"])}
     out["options"] = options
     if decision == "place_worker":
         out["sell"] = sell
     return out
+
+
+# --- the Captains (solo mode) ------------------------------------------------------------
+def captains_view(state) -> dict | None:
+    """The Captains at the table: each one's board (Helm with the token's position, the
+    heading, orders, Building Project, limits) and what it owns; the turn order; a choice
+    the human makes for a Captain. None in a game without Captains."""
+    from . import captains
+
+    cg = state.get("captain_game")
+    if cg is None:
+        return None
+    out = []
+    for i in cg["captains"]:
+        p = state["players"][i]
+        cap = p["captain"]
+        board = captains.board_for(state, i)
+        out.append({
+            "player": i,
+            "name": cap["name"],
+            "title": board["name"],
+            "personality": board.get("personality", ""),
+            "helm": [captains.heading_at(board, k, state["round"]) for k in range(len(board["helm"]))],
+            "helm_printed": board["helm"],
+            "helm_position": cap["helm"],
+            "heading": cap["heading"],
+            "heading_text": captains.heading_text(cap["heading"]),
+            "round12": list(board["round12"]),
+            "orders": [{"step": st["step"], "entries": [captains.entry_text(state, i, e) for e in st["entries"]]}
+                       for st in board["orders"]],
+            "building_project": {k: list(v) for k, v in board["building_project"].items()},
+            "victory_order": list(board["victory_order"]),
+            "limits": dict(board["limits"]),
+            "buildings": [b for b, t in state["buildings"].items() if t["owner"] == i],
+            "whales": captains.whales_held(state, i),
+            "idle": cap["idle"],
+        })
+    return {
+        "captains": out,
+        "order": list(cg["order"]),
+        "building_order": list(cg["building_order"]),
+        "expert": cg["expert"],
+        "turners_mill": cg["turners_mill"],
+        "last_captain_space": cg["last_captain_space"],
+        "choice": cg["choice"],
+    }

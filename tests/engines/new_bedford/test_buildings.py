@@ -80,8 +80,10 @@ def test_lumber_mill_sells_only_lumber_at_two_dollars_each():
     g = game()
     own(g, 0, "lumber_mill")
     give(g, 0, lumber=3, food=4)
-    assert [a["sell"] for a in spaces_of(g, 0, "lumber_mill")] == [{"lumber": 1}, {"lumber": 2}, {"lumber": 3}]
-    place(g, 0, "lumber_mill", sell={"lumber": 3})
+    assert spaces_of(g, 0, "lumber_mill") == [{"type": "place_worker", "space": "lumber_mill"}]
+    place(g, 0, "lumber_mill")
+    assert g.legal_actions(0) == [{"type": "sell_goods", "good": "lumber", "count": n} for n in (1, 2, 3)]
+    g.act(0, {"type": "sell_goods", "good": "lumber", "count": 3})
     assert player(g, 0)["money"] == 6 and player(g, 0)["food"] == 4
 
 

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from engines.core import LocalGame, canonical_json, testkit
+from engines.core import IllegalAction, LocalGame, canonical_json, testkit
 from engines.new_bedford import data
 from engines.new_bedford.spaces import discount_choices
 
-from .helpers import ENGINE, game, give, own
+from .helpers import ENGINE, game, give, own, player
 
 
 def test_town_hall_lists_every_discount_choice_for_every_affordable_building():
@@ -40,11 +40,47 @@ def test_courthouse_lists_every_way_to_pay_two_fewer_goods():
     assert len(opts) == sum(len(discount_choices(b["cost"], 2)) for b in data.BUILDINGS if b["id"] not in built)
 
 
-def test_general_store_lists_every_way_to_sell_at_least_one_good():
+def test_a_sale_is_offered_as_steps_never_as_every_combination_of_goods():
+    """Issue 14: a large stock must not list thousands of sale actions. The General Store is
+    one action; then one sell_goods decision per kind held, with every count."""
+    g = game()
+    give(g, 0, lumber=40, food=30, brick=20)
+    opts = [a for a in g.legal_actions(0) if a.get("space") == "general_store"]
+    assert opts == [{"type": "place_worker", "space": "general_store"}]
+    assert len(g.legal_actions(0)) < 100
+    g.act(0, opts[0])
+    assert [a["count"] for a in g.legal_actions(0)] == list(range(41))
+    g.act(0, {"type": "sell_goods", "good": "lumber", "count": 3})
+    assert {a["good"] for a in g.legal_actions(0)} == {"food"}
+    g.act(0, {"type": "sell_goods", "good": "food", "count": 0})
+    events = g.act(0, {"type": "sell_goods", "good": "brick", "count": 1})
+    assert events[0]["type"] == "worker_placed" and events[0]["sold"] == {"lumber": 3, "food": 0, "brick": 1}
+    assert player(g, 0)["money"] == 3 + 2 + 1  # lumber $1, brick $2, 1st-worker bonus $1
+
+
+def test_the_last_step_of_a_sale_must_sell_something_when_nothing_was_sold():
+    g = game()
+    give(g, 0, lumber=2, food=1)
+    g.act(0, {"type": "place_worker", "space": "general_store"})
+    g.act(0, {"type": "sell_goods", "good": "lumber", "count": 0})
+    assert [a["count"] for a in g.legal_actions(0)] == [1]
+    with pytest.raises(IllegalAction, match="at least one"):
+        g.act(0, {"type": "sell_goods", "good": "food", "count": 0})
+
+
+def test_the_one_action_form_of_a_sale_is_still_accepted_for_every_combination():
     g = game()
     give(g, 0, lumber=2, food=1, brick=3)
-    opts = [a for a in g.legal_actions(0) if a.get("space") == "general_store"]
-    assert len(opts) == 3 * 2 * 4 - 1
+    for lumber in range(3):
+        for food in range(2):
+            for brick in range(4):
+                sold = {"lumber": lumber, "food": food, "brick": brick}
+                a = {"type": "place_worker", "space": "general_store", "sell": sold}
+                if any(sold.values()):
+                    assert ENGINE.decide(g.state, 0, a, random.Random(0))[0]["sold"] == sold
+                else:
+                    with pytest.raises(IllegalAction):
+                        ENGINE.decide(g.state, 0, a, random.Random(0))
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -79,3 +115,35 @@ def test_engine_kit_rejections_pass(seats):
 
 def test_engine_kit_passes_with_all_buildings_for_two_players():
     testkit.run_all(ENGINE, 2, 5, options={"buildings": "all"})
+
+
+def test_checking_one_action_never_lists_the_legal_actions(monkeypatch):
+    """Issue 14: decide checks the one action (its move's check), not the whole list."""
+    from engines.new_bedford import engine as nb_engine
+    from engines.new_bedford import spaces
+
+    def refuse(*a, **k):
+        raise AssertionError("the legal actions were listed to check one action")
+
+    g = game()
+    give(g, 0, lumber=9, food=9, brick=9, money=9)
+    monkeypatch.setattr(spaces, "placements", refuse)
+    monkeypatch.setattr(nb_engine, "return_options", refuse)
+    from engines.core import Move
+
+    monkeypatch.setattr(Move, "legal", refuse)
+    events = ENGINE.decide(g.state, 0, {"type": "place_worker", "space": "town_hall", "build": "bank",
+                                         "discount": {"brick": 1}}, random.Random(0))
+    assert events[0]["build"] == "bank"
+
+
+def test_the_engine_publishes_valid_action_event_and_view_schemas():
+    import jsonschema
+
+    d = ENGINE.describe()
+    for key in ("action_schema", "event_schema", "view_schema"):
+        schema = d[key]
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert schema["$schema"].endswith("2020-12/schema")
+    assert {s["title"] for s in d["action_schema"]["oneOf"]} >= {"place_worker", "sell_goods", "choose_for_captain"}
+    assert d["view_schema"]["additionalProperties"] is False and "captains" in d["view_schema"]["required"]
