@@ -51,9 +51,26 @@ def _wire(api: Api, rpc: str, request) -> dict[str, Any]:
     return codec.from_message(request)
 
 
+# Responses of at least this many bytes are gzipped when the client accepts gzip (gRPC
+# negotiates it from the client's grpc-accept-encoding; smaller ones go as they are).
+COMPRESS_FROM = 1024
+
+
+async def _encode(response_cls, out: dict[str, Any], context):
+    """The response message; a large one is built in a worker thread (off the event loop)
+    and sent compressed."""
+    if codec.is_large(out):
+        message = await asyncio.to_thread(codec.to_message, response_cls, out)
+    else:
+        message = codec.to_message(response_cls, out)
+    if message.ByteSize() >= COMPRESS_FROM:
+        context.set_compression(grpc.Compression.Gzip)
+    return message
+
+
 def _unary(api: Api, rpc: str, response_cls) -> Callable:
     async def handle(request, context):
-        return codec.to_message(response_cls, await api.unary(rpc, _wire(api, rpc, request)))
+        return await _encode(response_cls, await api.unary(rpc, _wire(api, rpc, request)), context)
 
     return handle
 

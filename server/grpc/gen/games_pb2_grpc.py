@@ -122,6 +122,7 @@ class GameServiceServicer:
     def GetGame(self, request, context):
         """The game as the caller's seat sees it (a spectator without a token),
         optionally at a past version.
+        REST answers the bare Game (response_body).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -136,6 +137,7 @@ class GameServiceServicer:
 
     def SubmitAction(self, request, context):
         """Submit an action; idempotent per request_id; optional optimistic version check.
+        REST answers the bare Game (response_body).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
