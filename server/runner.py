@@ -18,7 +18,7 @@ from server.api.edge import Api
 from server.app import GameService
 from server.auth import TokenSigner
 from server.config import Config
-from server.grpc.service import Observe, add_services
+from server.grpc.service import SERVER_OPTIONS, Observe, add_services
 from server.http.app import build_app
 from server.http.slow_clients import http_protocol
 from server.lifecycle import Lifecycle
@@ -90,6 +90,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         # Long-lived connections are closed now and then so clients spread over replicas the HPA adds.
         ("grpc.max_connection_age_ms", 5 * 60 * 1000),
         ("grpc.max_connection_age_grace_ms", 30 * 1000),
+        *SERVER_OPTIONS,  # gzip for the clients that accept it
     ])
     api_services = add_services(gserver, api)
     health = health_aio.HealthServicer()
