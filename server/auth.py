@@ -31,7 +31,8 @@ class TokenSigner:
         """The seat the token opens in `game_id`; raises Unauthenticated for a token
         that is malformed or not ours, PermissionDenied for another game's token."""
         parts = token.split(".")
-        if len(parts) != 3 or not parts[1].isdigit() or parts[1] != str(int(parts[1])) or len(parts[1]) > 4:
+        # Tokens are ASCII: anything else (a non-ASCII byte, a Unicode digit) is malformed, not a 500.
+        if not token.isascii() or len(parts) != 3 or not parts[1].isdigit() or parts[1] != str(int(parts[1])) or len(parts[1]) > 4:
             raise Unauthenticated("malformed seat token")
         gid, seat_s, sig = parts
         seat = int(seat_s)

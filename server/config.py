@@ -36,6 +36,10 @@ class Config(BaseSettings):
     snapshot_every: int = Field(100, ge=1)  # TABLERO_SNAPSHOT_EVERY (events)
     cache_size: int = Field(1000, ge=1)  # TABLERO_CACHE_SIZE (games)
     shutdown_grace: float = Field(20.0, ge=0, allow_inf_nan=False)  # TABLERO_SHUTDOWN_GRACE (seconds)
+    # Slow clients: a request's headers must arrive within TABLERO_HEADER_TIMEOUT seconds of
+    # its first byte, its body within TABLERO_BODY_TIMEOUT seconds (408 and close otherwise).
+    header_timeout: float = Field(10.0, gt=0, le=3600, allow_inf_nan=False)  # TABLERO_HEADER_TIMEOUT
+    body_timeout: float = Field(30.0, gt=0, le=3600, allow_inf_nan=False)  # TABLERO_BODY_TIMEOUT
     log_level: Literal["debug", "info", "warning", "error", "critical"] = "info"  # TABLERO_LOG_LEVEL
 
     @field_validator("redis_url", "db", mode="before")

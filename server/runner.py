@@ -18,8 +18,9 @@ from server.api.edge import Api
 from server.app import GameService
 from server.auth import TokenSigner
 from server.config import Config
-from server.grpc.service import Observe, add_services
+from server.grpc.service import SERVER_OPTIONS, Observe, add_services
 from server.http.app import build_app
+from server.http.slow_clients import http_protocol
 from server.lifecycle import Lifecycle
 from server.store import open_store
 
@@ -89,6 +90,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         # Long-lived connections are closed now and then so clients spread over replicas the HPA adds.
         ("grpc.max_connection_age_ms", 5 * 60 * 1000),
         ("grpc.max_connection_age_grace_ms", 30 * 1000),
+        *SERVER_OPTIONS,  # gzip for the clients that accept it
     ])
     api_services = add_services(gserver, api)
     health = health_aio.HealthServicer()
@@ -110,8 +112,11 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     # HTTP
     sock = _http_socket(config.host, config.http_port)
     http_port = sock.getsockname()[1]
-    userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle), log_config=None, access_log=False, lifespan="off",
-                                      timeout_graceful_shutdown=int(config.shutdown_grace), loop="asyncio"))
+    # httptools, wrapped so that headers trickling in slower than header_timeout get a 408.
+    userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
+                                      access_log=False, lifespan="off", loop="asyncio",
+                                      http=http_protocol("httptools", config.header_timeout),
+                                      timeout_graceful_shutdown=int(config.shutdown_grace)))
     http_task = asyncio.create_task(userver.serve(sockets=[sock]))
 
     loop = asyncio.get_running_loop()

@@ -124,3 +124,25 @@ def query_value(f: FieldDescriptor, raw: str) -> Any:
             raise InvalidArgument(f"query parameter {f.json_name} must be true or false")
         return raw == "true"
     return raw
+
+
+LARGE = 64 * 1024  # bytes of JSON, roughly: from here on answers are encoded in a worker thread
+
+
+def _estimate(value: Any, depth: int = 0) -> int:
+    """A rough JSON size: lists count as their length times their first item's size, so
+    the cost is that of one item per list, not of the whole answer."""
+    if isinstance(value, dict):
+        if depth > 8:
+            return 16 * len(value)
+        return 2 + sum(len(k) + 4 + _estimate(v, depth + 1) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return 2 + len(value) * (1 + _estimate(value[0], depth + 1)) if value else 2
+    if isinstance(value, str):
+        return len(value) + 2
+    return 4
+
+
+def is_large(value: Any, limit: int = LARGE) -> bool:
+    """Whether `value`'s JSON is likely over `limit` bytes (estimated, not encoded)."""
+    return _estimate(value) > limit

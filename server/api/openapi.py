@@ -39,7 +39,8 @@ _WELL_KNOWN = {
     "google.protobuf.ListValue": {"type": "array"},
 }
 _ERROR_DESCRIPTIONS = {
-    "INVALID_ARGUMENT": "malformed request",
+    "INVALID_ARGUMENT": "malformed request (REST: also a seat token in the URL anywhere but the watch)",
+    "DEADLINE_EXCEEDED": "the request body arrived too slowly (TABLERO_BODY_TIMEOUT)",
     "UNAUTHENTICATED": "missing, malformed or foreign seat token",
     "PERMISSION_DENIED": "the token opens a seat of another game",
     "NOT_FOUND": "unknown game or engine",
@@ -188,10 +189,17 @@ def _operation(rpc: Rpc, schemas: _Schemas) -> dict[str, Any]:
             "schema": {"type": "string"}, "x-sse-messages": {
                 "message": schemas.message(rpc.response.DESCRIPTOR, output=True),
                 "end": _ref("WatchEnd"), "shutdown": _ref("WatchShutdown"), "error": _ref("Error")}}}}
+    elif rpc.response_field is not None:  # response_body: REST answers that one field
+        f = rpc.response_field
+        one = schemas.message(f.message_type, output=True) if f.message_type else schemas.field(f, output=True)
+        ok = _json(one, comments().get(f.full_name, "OK"))
     else:
         ok = _json(schemas.message(rpc.response.DESCRIPTOR, output=True))
     op["responses"] = {"200": ok}
-    for code in sorted({*handler.errors, "INTERNAL"}, key=lambda c: STATUS[c][0]):
+    # Over REST every operation may answer 400 (e.g. access_token in the URL of a unary
+    # call), and one with a body 408 (the body arrived too slowly).
+    rest = {"INVALID_ARGUMENT", "INTERNAL", *(("DEADLINE_EXCEEDED",) if rpc.body else ())}
+    for code in sorted({*handler.errors, *rest}, key=lambda c: STATUS[c][0]):
         status = str(STATUS[code][0])
         op["responses"].setdefault(status, {"$ref": f"#/components/responses/{status}"})
     return op
@@ -226,7 +234,7 @@ def _api_document() -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for rpc in rpcs():
         paths.setdefault(rpc.path, {})[rpc.verb] = _operation(rpc, schemas)
-    codes = {c for h in HANDLERS.values() for c in h.errors} | {"INTERNAL"}
+    codes = {c for h in HANDLERS.values() for c in h.errors} | {"INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "INTERNAL"}
     return {
         "openapi": "3.1.0",
         "info": {"title": "Tablero API", "version": "v1",

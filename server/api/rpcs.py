@@ -26,6 +26,7 @@ class Rpc:
     verb: str  # get, post, ...
     template: str  # the annotation's path, e.g. /v1/games/{game_id}/actions
     body: str  # "" or "*"
+    response_body: str  # "" (the whole response message) or the one field REST answers, e.g. "game"
     request: type  # generated message classes
     response: type
     streaming: bool
@@ -50,6 +51,11 @@ class Rpc:
         return _TEMPLATE_VAR.sub(lambda m: "{" + fields[m.group(1)].json_name + "}", self.template)
 
     @property
+    def response_field(self) -> FieldDescriptor | None:
+        """The response field REST answers alone (`response_body`), or None for the whole message."""
+        return self.response.DESCRIPTOR.fields_by_name[self.response_body] if self.response_body else None
+
+    @property
     def query_fields(self) -> list[FieldDescriptor]:
         """Fields a GET takes from the query string (all but the path's)."""
         if self.body:
@@ -66,7 +72,7 @@ def _rpcs_of(module) -> list[Rpc]:
             verb = rule.WhichOneof("pattern")
             if verb is None:
                 continue
-            out.append(Rpc(service.full_name, m.name, verb, getattr(rule, verb), rule.body,
+            out.append(Rpc(service.full_name, m.name, verb, getattr(rule, verb), rule.body, rule.response_body,
                            getattr(module, m.input_type.name), getattr(module, m.output_type.name),
                            m.server_streaming))
     return out

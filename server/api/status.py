@@ -13,6 +13,7 @@ STATUS: dict[str, tuple[int, grpc.StatusCode]] = {
     "PERMISSION_DENIED": (403, grpc.StatusCode.PERMISSION_DENIED),
     "NOT_FOUND": (404, grpc.StatusCode.NOT_FOUND),
     "METHOD_NOT_ALLOWED": (405, grpc.StatusCode.UNIMPLEMENTED),
+    "DEADLINE_EXCEEDED": (408, grpc.StatusCode.DEADLINE_EXCEEDED),  # REST: a request body too slow
     "FAILED_PRECONDITION": (409, grpc.StatusCode.FAILED_PRECONDITION),
     "ABORTED": (409, grpc.StatusCode.ABORTED),
     "RESOURCE_EXHAUSTED": (413, grpc.StatusCode.RESOURCE_EXHAUSTED),

@@ -36,6 +36,9 @@ class GetGame:
 class ListLegalActions:
     game_id: str
     seat: int
+    page_size: int | None = None  # None or 0: every action in one answer
+    page_token: str = ""
+    type: str = ""  # only actions of this type; "" = all
 
 
 @dataclass(frozen=True)

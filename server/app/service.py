@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import copy
+import json
 import random
 import secrets
 import time
@@ -38,6 +39,7 @@ from .repository import Decision, GameRepository, LoadedGame
 
 SEAT_KINDS = ("human", "open", "bot")
 MAX_REQUEST_ID = 128
+MAX_LEGAL_PAGE_SIZE = 10_000
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 
@@ -118,7 +120,21 @@ class GameService:
         game = await self.games.current(c.game_id)
         may_act = not game.finished and c.seat in game.engine.to_act(game.state)
         actions = game.engine.legal_actions(game.state, c.seat) if may_act else []
-        return {"actions": actions, "version": game.version, "seat": c.seat}
+        if c.type:
+            actions = [a for a in actions if isinstance(a, dict) and a.get("type") == c.type]
+        reply = {"actions": actions, "version": game.version, "seat": c.seat, "nextPageToken": ""}
+        if not (c.page_size or c.page_token):
+            return reply
+        size = c.page_size or MAX_LEGAL_PAGE_SIZE
+        if not 1 <= size <= MAX_LEGAL_PAGE_SIZE:
+            raise InvalidArgument(f"pageSize must be between 1 and {MAX_LEGAL_PAGE_SIZE}")
+        start = _decode_legal_token(c, game.version) if c.page_token else 0
+        end = start + size
+        reply["actions"] = actions[start:end]
+        if end < len(actions):
+            token = json.dumps([c.game_id, game.version, c.type, end], separators=(",", ":"))
+            reply["nextPageToken"] = base64.urlsafe_b64encode(token.encode()).decode().rstrip("=")
+        return reply
 
     async def list_events(self, c: cmd.ListEvents) -> dict[str, Any]:
         meta = await self.games.meta(c.game_id)
@@ -221,6 +237,23 @@ def _positive(name: str, value: int) -> int:
 
 def _encode_page_token(game_id: str, after: int) -> str:
     return base64.urlsafe_b64encode(f"{game_id}:{after}".encode()).decode().rstrip("=")
+
+
+def _decode_legal_token(c: cmd.ListLegalActions, version: int) -> int:
+    """The offset a ListLegalActions page token names; it holds only at the version (and
+    for the type filter) of the page that gave it."""
+    try:
+        raw = base64.urlsafe_b64decode(c.page_token + "=" * (-len(c.page_token) % 4)).decode()
+        gid, at, kind, start = json.loads(raw)
+        if gid != c.game_id or kind != c.type or not all(type(n) is int and n >= 0 for n in (at, start)):
+            raise ValueError
+    except (ValueError, TypeError, UnicodeDecodeError, RecursionError):
+        raise InvalidArgument("pageToken is not a token this game's ListLegalActions returned "
+                              "(with the same type filter)") from None
+    if int(at) != version:
+        raise InvalidArgument(f"pageToken was for version {at}; the game is now at version {version}: "
+                              "list the legal actions again from the first page")
+    return int(start)
 
 
 def _decode_page_token(game_id: str, token: str) -> int:

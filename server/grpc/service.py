@@ -51,9 +51,29 @@ def _wire(api: Api, rpc: str, request) -> dict[str, Any]:
     return codec.from_message(request)
 
 
+# gRPC compression: the server compresses with gzip (compression level "low") for clients
+# whose grpc-accept-encoding lists gzip, identity for the others (gRPC core negotiates it);
+# any compressed request is accepted. Messages under COMPRESS_FROM bytes go uncompressed.
+SERVER_OPTIONS = [("grpc.default_compression_level", 1)]  # GRPC_COMPRESS_LEVEL_LOW: gzip
+COMPRESS_FROM = 1024
+
+
+def _compress_if_big(message, context):
+    if message.ByteSize() < COMPRESS_FROM:
+        context.disable_next_message_compression()
+    return message
+
+
+async def _encode(response_cls, out: dict[str, Any], context):
+    """The response message; a large one is built in a worker thread (off the event loop)."""
+    if codec.is_large(out):
+        return _compress_if_big(await asyncio.to_thread(codec.to_message, response_cls, out), context)
+    return _compress_if_big(codec.to_message(response_cls, out), context)
+
+
 def _unary(api: Api, rpc: str, response_cls) -> Callable:
     async def handle(request, context):
-        return codec.to_message(response_cls, await api.unary(rpc, _wire(api, rpc, request)))
+        return await _encode(response_cls, await api.unary(rpc, _wire(api, rpc, request)), context)
 
     return handle
 
@@ -63,7 +83,7 @@ def _stream(api: Api, rpc: str, response_cls) -> Callable:
         items = await api.watch(_wire(api, rpc, request))
         async for item in items:
             if item.kind == "event":
-                yield codec.to_message(response_cls, item.data)
+                yield _compress_if_big(codec.to_message(response_cls, item.data), context)
             elif item.kind == "shutdown":
                 raise Unavailable("the server is shutting down; watch again")
             elif item.kind == "error":

@@ -6,41 +6,61 @@ JSON follows the protobuf JSON mapping (lowerCamelCase, enums by name).
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from urllib.parse import parse_qs
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from server import metrics
-from server.api import observe
+from server.api import codec, observe
 from server.api.edge import Api
 from server.api.openapi import openapi_document
 from server.api.rpcs import Rpc, rpcs
 from server.api.status import CODE_OF_HTTP, STATUS, error_body
-from server.errors import AppError
+from server.errors import AppError, InvalidArgument
 from server.lifecycle import Lifecycle
 
-from . import sse
+from . import sse, strict_json
 from .body import decode
 
 log = logging.getLogger("tablero.http")
+
+# Responses of at least this many bytes are gzipped when the client accepts it (not SSE);
+# from GZIP_IN_THREAD bytes on, compressed in a worker thread.
+GZIP_MINIMUM = 1024
+GZIP_IN_THREAD = 64 * 1024
+GZIP_LEVEL = 6
 
 # The browser client (clients/web, another package of this repository), served at "/" when present.
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 
 
-def _error(code: str, message: str) -> JSONResponse:
+def _error(code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     observe.current().code = code
-    return JSONResponse(error_body(code, message), status_code=STATUS[code][0])
+    return JSONResponse(error_body(code, message), status_code=STATUS[code][0], headers=headers)
+
+
+def _dumps(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+async def json_response(data: Any) -> Response:
+    """A 200 JSON answer; a large one (legal actions, views, event pages) is serialised in a
+    worker thread so the event loop keeps serving other games."""
+    body = await asyncio.to_thread(_dumps, data) if codec.is_large(data) else _dumps(data)
+    return Response(body, media_type="application/json")
 
 
 def _answering_errors(fn: Callable[[Request], Awaitable[Response]], rpc: str) -> Callable:
@@ -52,6 +72,15 @@ def _answering_errors(fn: Callable[[Request], Awaitable[Response]], rpc: str) ->
             return await fn(request)
         except AppError as e:
             return _error(e.code, e.message)
+        except ConnectionError:
+            # The client went away mid-body: nobody to answer, nothing to log.
+            observe.current().code = "CANCELLED"
+            return Response(status_code=499)
+        except TimeoutError as e:
+            return _error("DEADLINE_EXCEEDED", str(e) or "the request body arrived too slowly",
+                          headers={"Connection": "close"})
+        except OverflowError as e:
+            return _error("RESOURCE_EXHAUSTED", str(e), headers={"Connection": "close"})
         except RecursionError:
             return _error("INVALID_ARGUMENT", "request is nested too deeply")
         except Exception:
@@ -62,23 +91,36 @@ def _answering_errors(fn: Callable[[Request], Awaitable[Response]], rpc: str) ->
     return endpoint
 
 
-def _unary(api: Api, rpc: Rpc) -> Callable:
+TOKEN_IN_URL = ("access_token in the URL is accepted only by the watch (Server-Sent Events) route; "
+                "send the seat token as the header Authorization: Bearer <token>")
+
+
+def _unary(api: Api, rpc: Rpc, body_timeout: float) -> Callable:
+    field = rpc.response_field
+
     async def endpoint(request: Request) -> Response:
         observe.current().rpc = rpc.name
-        wire = await decode(request, rpc, api.body_limit(rpc.name))
-        return JSONResponse(await api.unary(rpc.name, wire))
+        if "access_token" in request.query_params:
+            raise InvalidArgument(TOKEN_IN_URL)
+        wire = await decode(request, rpc, api.body_limit(rpc.name), body_timeout)
+        out = await api.unary(rpc.name, wire)
+        # `response_body` in the annotation: REST answers that one field (e.g. the bare Game).
+        return await json_response(out[field.json_name] if field is not None else out)
 
     return _answering_errors(endpoint, rpc.name)
 
 
-def _watch(api: Api, rpc: Rpc, keepalive: float) -> Callable:
+def _watch(api: Api, rpc: Rpc, keepalive: float, body_timeout: float) -> Callable:
     async def endpoint(request: Request) -> Response:
-        observe.current().rpc = rpc.name
+        call = observe.current()
+        call.rpc = rpc.name
+        # EventSource cannot set headers: this is the one route that takes the token in the URL.
+        call.token = request.query_params.get("access_token") or None
         try:
-            wire = await decode(request, rpc, api.body_limit(rpc.name))
-            last_id = request.headers.get("last-event-id", "")
-            if last_id.isdigit():
-                wire["afterVersion"] = max(wire.get("afterVersion", 0), int(last_id))
+            wire = await decode(request, rpc, api.body_limit(rpc.name), body_timeout)
+            last_id = strict_json.last_event_id(request.headers.get("last-event-id"))
+            if last_id is not None:
+                wire["afterVersion"] = max(wire.get("afterVersion", 0), last_id)
             items = await api.watch(wire, keepalive)
         except AppError as e:
             if "text/event-stream" not in request.headers.get("accept", ""):
@@ -93,10 +135,10 @@ def _watch(api: Api, rpc: Rpc, keepalive: float) -> Callable:
     return _answering_errors(endpoint, rpc.name)
 
 
-def api_routes(api: Api, keepalive: float) -> list[Route]:
+def api_routes(api: Api, keepalive: float, body_timeout: float) -> list[Route]:
     """One route per annotated RPC, in the order of the protos."""
-    return [Route(r.path, _watch(api, r, keepalive) if r.streaming else _unary(api, r), methods=[r.verb.upper()])
-            for r in rpcs()]
+    return [Route(r.path, _watch(api, r, keepalive, body_timeout) if r.streaming else _unary(api, r, body_timeout),
+                  methods=[r.verb.upper()]) for r in rpcs()]
 
 
 # --- operations: not RPCs ---------------------------------------------------------------------
@@ -153,10 +195,7 @@ class Observe:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        token = None
-        if b"access_token=" in scope.get("query_string", b""):
-            token = (parse_qs(scope["query_string"].decode("latin-1")).get("access_token") or [None])[0]
-        call = observe.Call("http", authorization=headers.get("authorization"), token=token or None)
+        call = observe.Call("http", authorization=headers.get("authorization"))
         status = {"code": 500}
 
         async def send_wrapper(message) -> None:
@@ -176,8 +215,10 @@ class Observe:
             observe.end(ctx)
 
 
-def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: Path | None = WEB) -> Starlette:
-    routes: list[BaseRoute] = [*api_routes(api, keepalive), *ops_routes(lifecycle)]
+def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: Path | None = WEB,
+              body_timeout: float = 30.0) -> Starlette:
+    """`body_timeout`: seconds a request body may take to arrive (408 after)."""
+    routes: list[BaseRoute] = [*api_routes(api, keepalive, body_timeout), *ops_routes(lifecycle)]
     if web is not None and web.is_dir():
         # After the API: "/" serves index.html; an unknown path is still a JSON 404.
         routes.append(Mount("/", app=StaticFiles(directory=web, html=True), name="web"))
@@ -185,6 +226,9 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
         routes=routes,
         middleware=[
             Middleware(Observe),
+            # text/event-stream is excluded by default: SSE is never buffered for compression.
+            Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL,
+                       thread_minimum_size=GZIP_IN_THREAD),
             Middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST", "OPTIONS"],
                        allow_headers=["Authorization", "Content-Type", "Last-Event-ID"], max_age=600),
         ],

@@ -53,7 +53,7 @@ def test_onmessage_receives_every_event_of_a_game_including_the_last(browser):
             while game["status"] == "GAME_STATUS_RUNNING":
                 legal = http.get(f"/v1/games/{gid}/legal-actions", headers=auth(token)).json()["actions"]
                 game = http.post(f"/v1/games/{gid}/actions", headers=auth(token),
-                                 json={"action": legal[0]}).json()["game"]
+                                 json={"action": legal[0]}).json()
             events = http.get(f"/v1/games/{gid}/events").json()["events"]
         end = page.evaluate("window.done")
         got = page.evaluate("window.got")

@@ -21,6 +21,8 @@ BAD = {
     "TABLERO_CACHE_SIZE": "0",
     "TABLERO_SHUTDOWN_GRACE": "nan",
     "TABLERO_LOG_LEVEL": "loud",
+    "TABLERO_HEADER_TIMEOUT": "0",
+    "TABLERO_BODY_TIMEOUT": "inf",
 }
 
 
@@ -73,3 +75,15 @@ def test_tablero_serve_stops_at_once_naming_the_bad_setting():
                        text=True, timeout=60)
     assert r.returncode == 2
     assert "TABLERO_HTTP_PORT='abc'" in r.stderr and "TABLERO_SNAPSHOT_EVERY='0'" in r.stderr, r.stderr
+
+
+def test_slow_client_timeouts(monkeypatch):
+    assert (Config.load().header_timeout, Config.load().body_timeout) == (10.0, 30.0)
+    monkeypatch.setenv("TABLERO_HEADER_TIMEOUT", "2.5")
+    monkeypatch.setenv("TABLERO_BODY_TIMEOUT", "4")
+    c = Config.load()
+    assert (c.header_timeout, c.body_timeout) == (2.5, 4.0)
+    monkeypatch.setenv("TABLERO_BODY_TIMEOUT", "-1")
+    assert "TABLERO_BODY_TIMEOUT='-1'" in str(pytest.raises(ConfigError, Config.load).value)
+    monkeypatch.setenv("TABLERO_BODY_TIMEOUT", "7200")
+    assert "TABLERO_BODY_TIMEOUT='7200'" in str(pytest.raises(ConfigError, Config.load).value)

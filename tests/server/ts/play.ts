@@ -76,7 +76,7 @@ async function main(): Promise<void> {
       body: { action, expectedVersion: legal.data.version, requestId: `move-${actions}` },
     });
     if (acted.data === undefined) throw new Error(`action refused: ${acted.error.error.code}`);
-    current = acted.data.game;
+    current = acted.data;
     actions += 1;
   }
   const { events, end } = await watching;
