@@ -171,20 +171,28 @@ class GetGameResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
 
 class ListLegalActionsRequest(_message.Message):
-    __slots__ = ("game_id",)
+    __slots__ = ("game_id", "page_size", "page_token", "type")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
     game_id: str
-    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    type: str
+    def __init__(self, game_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., type: _Optional[str] = ...) -> None: ...
 
 class ListLegalActionsResponse(_message.Message):
-    __slots__ = ("actions", "version", "seat")
+    __slots__ = ("actions", "version", "seat", "next_page_token")
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     actions: _containers.RepeatedCompositeFieldContainer[_struct_pb2.Struct]
     version: int
     seat: int
-    def __init__(self, actions: _Optional[_Iterable[_Union[_struct_pb2.Struct, _Mapping]]] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, actions: _Optional[_Iterable[_Union[_struct_pb2.Struct, _Mapping]]] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class SubmitActionRequest(_message.Message):
     __slots__ = ("game_id", "action", "request_id", "expected_version")

@@ -30,7 +30,7 @@ if _version_not_supported:
 class GameServiceStub:
     """GameService: create, join, play, inspect and watch games.
     Seat credentials travel as metadata `authorization: Bearer <token>` (REST: the
-    `Authorization` header, or `access_token` in the query for EventSource).
+    `Authorization` header; only WatchGame also takes `access_token` in the query, for EventSource).
     """
 
     def __init__(self, channel):
@@ -89,7 +89,7 @@ class GameServiceStub:
 class GameServiceServicer:
     """GameService: create, join, play, inspect and watch games.
     Seat credentials travel as metadata `authorization: Bearer <token>` (REST: the
-    `Authorization` header, or `access_token` in the query for EventSource).
+    `Authorization` header; only WatchGame also takes `access_token` in the query, for EventSource).
     """
 
     def ListEngines(self, request, context):
@@ -123,6 +123,7 @@ class GameServiceServicer:
     def GetGame(self, request, context):
         """The game as the caller's seat sees it (a spectator without a token),
         optionally at a past version.
+        REST answers the bare Game (response_body).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -137,6 +138,7 @@ class GameServiceServicer:
 
     def SubmitAction(self, request, context):
         """Submit an action; idempotent per request_id; optional optimistic version check.
+        REST answers the bare Game (response_body).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -218,7 +220,7 @@ def add_GameServiceServicer_to_server(servicer, server):
 class GameService:
     """GameService: create, join, play, inspect and watch games.
     Seat credentials travel as metadata `authorization: Bearer <token>` (REST: the
-    `Authorization` header, or `access_token` in the query for EventSource).
+    `Authorization` header; only WatchGame also takes `access_token` in the query, for EventSource).
     """
 
     @staticmethod
