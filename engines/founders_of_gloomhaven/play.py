@@ -1,0 +1,83 @@
+"""The random player's weighting (test kit, bots, bench): uniform play rarely connects
+resources to prestige buildings, so choices lean toward progress. Not part of the rules."""
+
+from __future__ import annotations
+
+from .board import EMPTY, Net, board_of
+
+_MAIN = {"recruit", "import", "access", "import_access", "upgrade", "build"}
+
+
+def _distance_to_needs(s) -> list[int]:
+    """Steps from each square to the nearest unfinished prestige building (through land)."""
+    b = board_of(s)
+    big = 10**6
+    dist = [big] * b.size
+    frontier = []
+    for pb in s["prestige"]:
+        if pb["complete"]:
+            continue
+        for c in s["tiles"][pb["tile"]]["cells"]:
+            dist[c] = 0
+            frontier.append(c)
+    while frontier:
+        nxt = []
+        for a in frontier:
+            for n in b.adj[a]:
+                if dist[n] == big and (s["occ"][n] in (EMPTY, -2) or b.crossing[n]):
+                    dist[n] = dist[a] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def _deliverable(s, card):
+    """Per requirement of `card`: the squares where the building would receive it at once."""
+    from .data import PRESTIGE
+    out = []
+    nets = {}
+    for res in PRESTIGE[card]["requires"]:
+        touch = set()
+        for t in s["tiles"]:
+            if t["res"] == res and t["owner"] is not None and t["kind"] in ("stall", "t2", "t3"):
+                net = nets.get(t["owner"]) or nets.setdefault(t["owner"], Net(s, t["owner"]))
+                touch |= net.touch(t["cells"])
+        out.append(touch)
+    return out
+
+
+def weighted_choice(engine, s, seat, actions, rng):
+    types = {a["type"] for a in actions}
+    if "call_vote" in types and (rng.random() < 0.15 or len(s["players"][seat]["hand"]) <= 2):
+        return {"type": "call_vote"}
+    if "play_card" in types:
+        up = [a for a in actions if a.get("face_up")]
+        if up and rng.random() < 0.8:
+            return rng.choice(up)
+    main = [a for a in actions if a["type"] in _MAIN]
+    if main and rng.random() < 0.85:
+        ups = [a for a in main if a["type"] == "upgrade"]
+        if ups and rng.random() < 0.7:
+            return rng.choice(ups)
+        return rng.choice(main)
+    roads = [a for a in actions if a["type"] in ("road", "reset_benefit") and "cell" in a]
+    if roads and s["prestige"] and rng.random() < 0.8:
+        dist = _distance_to_needs(s)
+        best = min(dist[a["cell"]] for a in roads)
+        return rng.choice([a for a in roads if dist[a["cell"]] == best])
+    if roads and rng.random() < 0.6:
+        return rng.choice(roads)
+    if "place_prestige" in types and rng.random() < 0.9:
+        touches = _deliverable(s, s["vote"]["card"])
+
+        def score(a):
+            return sum(1 for t in touches if t.intersection(a["cells"]))
+        best = max(score(a) for a in actions)
+        return rng.choice([a for a in actions if score(a) == best])
+    if "vote" in types:
+        cheap = [a for a in actions if a["fleeting"] + a["lasting"] <= 1]
+        return rng.choice(cheap)
+    workers = [a for a in actions if a["type"] == "place_worker"]
+    if workers and rng.random() < 0.5:
+        return rng.choice(workers)
+    return rng.choice(actions)
