@@ -6,7 +6,7 @@ import pytest
 from engines import IllegalAction
 from engines.founders_of_gloomhaven.engine import _draw_proposals
 
-from .helpers import C, ENGINE, game, lead, prestige, roads, tile, turn, types
+from .helpers import ENGINE, C, game, lead, prestige, roads, tile, turn, types
 
 
 # --- basic actions ---------------------------------------------------------------------------------
@@ -157,7 +157,7 @@ def _vote_all(g, votes, caller=0):
     turn(g, caller)
     g.act(caller, {"type": "call_vote"})
     out = []
-    for seat, (prop, f, la) in enumerate(votes):
+    for seat, (_, f, la) in enumerate(votes):
         g.state["players"][seat]["fleeting"] = max(f, g.state["players"][seat]["fleeting"])
         g.state["players"][seat]["lasting"] = max(la, g.state["players"][seat]["lasting"])
     for seat, (prop, f, la) in enumerate(votes):
