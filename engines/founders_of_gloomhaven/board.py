@@ -28,18 +28,12 @@ class Net:
         self.board, self.state, self.seat = b, state, seat
         comp = [-1] * b.size
         fringe: list[set[int]] = []
-
-        def conducts(c: int) -> bool:
-            t = occ[c]
-            if t == ROAD:
-                return True
-            if t >= 0 and seat is not None:
-                tile = tiles[t]
-                return tile["kind"] == "bridge" and tile["owner"] == seat
-            return False
-
-        for start in range(b.size):
-            if comp[start] >= 0 or not conducts(start):
+        own_bridges = {i for i, t in enumerate(tiles) if t["kind"] == "bridge" and t["owner"] == seat}
+        conducting = [c for c, t in enumerate(occ) if t == ROAD or (t >= 0 and t in own_bridges)]
+        inside = set(conducting)
+        adj = b.adj
+        for start in conducting:
+            if comp[start] >= 0:
                 continue
             k = len(fringe)
             f: set[int] = set()
@@ -47,9 +41,9 @@ class Net:
             stack = [start]
             while stack:
                 a = stack.pop()
-                for n in b.adj[a]:
+                for n in adj[a]:
                     f.add(n)
-                    if comp[n] < 0 and conducts(n):
+                    if comp[n] < 0 and n in inside:
                         comp[n] = k
                         stack.append(n)
             fringe.append(f)

@@ -141,6 +141,13 @@ class Board:
                                 fps.append(tuple(sorted(cells)))
             self.footprints[shape] = sorted(set(fps))
         self.footprint_set = {s: set(f) for s, f in self.footprints.items()}
+        self.footprints_at: dict[str, list[list[tuple[int, ...]]]] = {}
+        for shape, fps in self.footprints.items():
+            at: list[list[tuple[int, ...]]] = [[] for _ in range(self.size)]
+            for fp in fps:
+                for c in fp:
+                    at[c].append(fp)
+            self.footprints_at[shape] = at
         self.numbered_by_section: dict[int, list[int]] = {}
         for c in sorted(self.numbered, key=lambda c: (self.numbered[c], c)):
             self.numbered_by_section.setdefault(self.section[c], []).append(c)

@@ -389,15 +389,24 @@ def _upgrade_options(state, seat):
             continue
         blocked = {t["section"] for t in state["tiles"] if t["res"] == res and t["kind"] in KIND_TILES}
         # candidate squares: touching a usable tile of every prerequisite
-        sets = [set().union(*(t for _, t in touch[p])) for p in spec["prereqs"]]
-        for fp in b.footprints[spec["shape"]]:
-            if b.section[fp[0]] in blocked or not all(s.intersection(fp) for s in sets):
+        sets = sorted((set().union(*(t for _, t in touch[p])) for p in spec["prereqs"]), key=len)
+        at = b.footprints_at[spec["shape"]]
+        seen = set()
+        occ = state["occ"]
+        for cell in sorted(sets[0]):
+            if cell >= b.size or occ[cell] != EMPTY:
                 continue
-            if not free(state, fp) or adjacent_to_own(state, seat, fp):
-                continue
-            if _choose_prereqs(state, seat, res, fp, touch) is None:
-                continue
-            yield {"type": "upgrade", "resource": res, "cells": list(fp)}
+            for fp in at[cell]:
+                if fp in seen:
+                    continue
+                seen.add(fp)
+                if b.section[fp[0]] in blocked or not all(s.intersection(fp) for s in sets[1:]):
+                    continue
+                if not free(state, fp) or adjacent_to_own(state, seat, fp):
+                    continue
+                if _choose_prereqs(state, seat, res, fp, touch) is None:
+                    continue
+                yield {"type": "upgrade", "resource": res, "cells": list(fp)}
 
 
 # ============================================================================================
@@ -565,8 +574,30 @@ def _bonus_events(state, seat, anchored=()):
     return _effect_events(state, seat, bonus, "advisers", anchored)
 
 
+def _fork(state):
+    """A copy of `state` deep enough for the event handlers used in look-aheads (they touch the
+    map, tiles, players, prestige buildings and the turn records), cheaper than a full clone."""
+    s = dict(state)
+    s["occ"] = list(state["occ"])
+    s["tiles"] = [dict(t, claims=list(t["claims"])) for t in state["tiles"]]
+    s["players"] = [dict(p, score=dict(p["score"]), hand=list(p["hand"]), played=list(p["played"]),
+                         placed=list(p["placed"])) for p in state["players"]]
+    s["prestige"] = [dict(pb, delivered=list(pb["delivered"])) for pb in state["prestige"]]
+    s["supply"] = dict(state["supply"])
+    s["offer"] = list(state["offer"])
+    s["adviser_deck"] = list(state["adviser_deck"])
+    s["removed"] = list(state["removed"])
+    s["proposals"] = list(state["proposals"])
+    s["proposal_discard"] = list(state["proposal_discard"])
+    s["ach_scored"] = {k: list(v) for k, v in state["ach_scored"].items()}
+    for k in ("turn", "cur", "roads", "reset", "vote"):
+        if s[k] is not None:
+            s[k] = clone(s[k])
+    return s
+
+
 def _apply(engine_state, events):
-    s = clone(engine_state)
+    s = _fork(engine_state)
     for e in events:
         s = ENGINE.evolve(s, e)
     return s
@@ -676,11 +707,18 @@ def _play(state, seat, a, ctx, rng):
 
 def _play_options(state, seat):
     pl = _p(state, seat)
+    known: dict[tuple[str, int], bool] = {}  # the main action's feasibility by (category, discount)
     for card in dict.fromkeys(pl["hand"]):
         if card == "vote":
             continue
         yield {"type": "play_card", "card": card, "face_up": False}
-        if card == "income" or _main_options(state, seat, _card_category(card), card):
+        if card == "income":
+            yield {"type": "play_card", "card": card, "face_up": True}
+            continue
+        key = (_card_category(card), D.ADVISERS.get(card, {}).get("discount", 0))
+        if key not in known:
+            known[key] = _main_options(state, seat, key[0], card)
+        if known[key]:
             yield {"type": "play_card", "card": card, "face_up": True}
 
 
@@ -1635,6 +1673,24 @@ class FoundersOfGloomhaven(RulesEngine):
     on = ON
     event_fields = EVENT_FIELDS
     view_schema = VIEW_SCHEMA
+
+    def settle(self, state, events, rng):
+        """The core's settle loop, on a `_fork` of the state instead of a full clone (the
+        handlers only touch what `_fork` copies; decide() still never mutates `state`)."""
+        s = _fork(state)
+        for e in events:
+            s = self.evolve(s, e)
+        for _ in range(self.max_auto_steps):
+            if self.outcome(s) is not None:
+                return events
+            auto = self._phase_by_name[self.phase_of(s)].auto
+            more = auto(s, rng) if auto is not None else None
+            if not more:
+                return events
+            for e in more:
+                s = self.evolve(s, e)
+            events.extend(more)
+        raise RuntimeError(f"{self.name}: automatic steps did not stop after {self.max_auto_steps}")
 
     # --- phases derived from the state ----------------------------------------------------
     def phase_of(self, s) -> str:
