@@ -19,7 +19,7 @@ from . import data as D
 from .board import EMPTY, ROAD, Net, adjacent_to_own, board_of, free, section_has
 from .schemas import EVENT_FIELDS, VIEW_SCHEMA
 
-CELL = integer(0, 255)
+CELL = integer(0, 1023)
 SLOT = integer(0, 2)
 KIND_TILES = ("stall", "t2", "t3")
 

@@ -46,27 +46,38 @@ def _deliverable(s, card):
     return out
 
 
-def weighted_choice(engine, s, seat, actions, rng):
-    types = {a["type"] for a in actions}
-    if "call_vote" in types and (rng.random() < 0.15 or len(s["players"][seat]["hand"]) <= 2):
-        return {"type": "call_vote"}
-    if "play_card" in types:
-        up = [a for a in actions if a.get("face_up")]
-        if up and rng.random() < 0.8:
-            return rng.choice(up)
-    main = [a for a in actions if a["type"] in _MAIN]
-    if main and rng.random() < 0.85:
-        ups = [a for a in main if a["type"] == "upgrade"]
-        if ups and rng.random() < 0.7:
-            return rng.choice(ups)
-        return rng.choice(main)
-    roads = [a for a in actions if a["type"] in ("road", "reset_benefit") and "cell" in a]
-    if roads and s["prestige"] and rng.random() < 0.8:
+def _best_road(s, roads, rng):
+    if s["prestige"] and rng.random() < 0.95:
         dist = _distance_to_needs(s)
         best = min(dist[a["cell"]] for a in roads)
         return rng.choice([a for a in roads if dist[a["cell"]] == best])
-    if roads and rng.random() < 0.6:
-        return rng.choice(roads)
+    return rng.choice(roads)
+
+
+def weighted_choice(engine, s, seat, actions, rng):
+    types = {a["type"] for a in actions}
+    if "call_vote" in types and (rng.random() < 0.1 or len(s["players"][seat]["hand"]) <= 2):
+        return {"type": "call_vote"}
+    if "play_card" in types:
+        up = [a for a in actions if a.get("face_up")]
+        if up and rng.random() < 0.85:
+            from .engine import _card_category
+            ups = [a for a in up if a["card"] != "income" and _card_category(a["card"]) == "upgrade"]
+            return rng.choice(ups if ups and rng.random() < 0.6 else up)
+        return rng.choice([a for a in actions if a["type"] == "play_card"])
+    if "reset_benefit" in types:
+        kind = rng.choice(sorted({a["kind"] for a in actions}))
+        pick = [a for a in actions if a["kind"] == kind]
+        return _best_road(s, pick, rng) if kind == "road" else pick[0]
+    main = [a for a in actions if a["type"] in _MAIN]
+    if main and rng.random() < 0.9:
+        ups = [a for a in main if a["type"] == "upgrade"]
+        if ups:
+            return rng.choice(ups)
+        return rng.choice(main)
+    roads = [a for a in actions if a["type"] == "road"]
+    if "skip_roads" in types:
+        return _best_road(s, roads, rng) if roads and rng.random() < 0.8 else {"type": "skip_roads"}
     if "place_prestige" in types and rng.random() < 0.9:
         touches = _deliverable(s, s["vote"]["card"])
 
@@ -80,4 +91,7 @@ def weighted_choice(engine, s, seat, actions, rng):
     workers = [a for a in actions if a["type"] == "place_worker"]
     if workers and rng.random() < 0.5:
         return rng.choice(workers)
-    return rng.choice(actions)
+    if roads and rng.random() < 0.25:
+        return _best_road(s, roads, rng)
+    rest = [a for a in actions if a["type"] in ("take_money", "take_influence")]
+    return rng.choice(rest or actions)
