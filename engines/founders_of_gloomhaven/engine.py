@@ -972,7 +972,7 @@ def _achievement_events(state, deck) -> list[dict]:
     seats = [s for s in range(state["n"]) if s not in done and _metric(state, s, spec["metric"]) >= spec["at_least"]]
     if not seats:
         return []
-    return [{"type": "achievement_scored", "achievement": aid, "seats": seats, "value": spec["value"]}]
+    return [{"type": "achievement_scored", "achievement": aid, "scorers": seats, "value": spec["value"]}]
 
 
 # ============================================================================================
@@ -1023,7 +1023,7 @@ def _advance(state, rng):
             s = _apply(s, imm)
         if turn["completions_before"] < 2 <= s["completions"] and s["achievements"]["mid"] not in s["ach_scored"]:
             evs += _achievement_events(s, "mid") or [{"type": "achievement_scored", "achievement":
-                                                      s["achievements"]["mid"], "seats": [], "value": 0}]
+                                                      s["achievements"]["mid"], "scorers": [], "value": 0}]
     if not state["solo"] and state["completions"] >= D.COMPLETIONS_TO_END:
         s = _apply(state, evs) if evs else state
         return evs + _end_events(s, "six_completions")
@@ -1337,7 +1337,7 @@ def _on_offer_refilled(s, e):
 
 def _on_achievement(s, e):
     s["ach_scored"].setdefault(e["achievement"], [])
-    for seat in e["seats"]:
+    for seat in e["scorers"]:
         s["ach_scored"][e["achievement"]].append(seat)
         _award(s, seat, e["value"], "achievements")
 

@@ -87,6 +87,15 @@ def weighted_choice(engine, s, seat, actions, rng):
         return rng.choice([a for a in actions if score(a) == best])
     if "vote" in types:
         cheap = [a for a in actions if a["fleeting"] + a["lasting"] <= 1]
+        if rng.random() < 0.85:
+            from .data import PRESTIGE
+            have = {t["res"] for t in s["tiles"] if t["owner"] is not None} | set(s["neutral"])
+
+            def ready(a):
+                req = PRESTIGE[s["proposals"][a["proposal"]]]["requires"]
+                return sum(1 for r in req if r in have) - len(req)
+            best = max(ready(a) for a in cheap)
+            cheap = [a for a in cheap if ready(a) == best]
         return rng.choice(cheap)
     workers = [a for a in actions if a["type"] == "place_worker"]
     if workers and rng.random() < 0.5:

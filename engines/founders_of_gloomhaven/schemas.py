@@ -47,7 +47,7 @@ EVENT_FIELDS = {
     "income_collected": {"seat": SEAT, "money": NINT, "fleeting": NINT},
     "follower_up": {"seat": SEAT},
     "offer_refilled": {},
-    "achievement_scored": {"achievement": STR, "seats": INTS, "value": NINT},
+    "achievement_scored": {"achievement": STR, "scorers": INTS, "value": NINT},
     "turn_passed": {"active": SEAT},
     "vote_called": {"seat": SEAT, "benefits": NINT},
     "reset_benefit": {"seat": SEAT, "kind": {"enum": ["money", "influence", "road"]}},

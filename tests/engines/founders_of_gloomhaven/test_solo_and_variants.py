@@ -98,7 +98,7 @@ def test_an_immediate_achievement_is_scored_once_at_the_end_of_the_turn_it_is_me
     g.act(0, {"type": "play_card", "card": "trade", "face_up": False})
     ev = g.act(0, {"type": "take_money"})
     sc = [e for e in ev if e["type"] == "achievement_scored"]
-    assert sc == [{"type": "achievement_scored", "achievement": "bridge_builder", "seats": [1], "value": 2}]
+    assert sc == [{"type": "achievement_scored", "achievement": "bridge_builder", "scorers": [1], "value": 2}]
     assert g.state["players"][1]["score"]["achievements"] == 2
     turn(g, 1)
     g.act(1, {"type": "play_card", "card": "trade", "face_up": False})
@@ -120,7 +120,7 @@ def test_the_mid_game_achievement_is_scored_at_the_end_of_the_turn_of_the_second
         g.act(s, {"type": "take_money"})
     ev = g.act(3, {"type": "take_money"})
     sc = next(e for e in ev if e["type"] == "achievement_scored")
-    assert sc["achievement"] == "treasury" and sc["seats"] == [0, 1]  # $10 or more
+    assert sc["achievement"] == "treasury" and sc["scorers"] == [0, 1]  # $10 or more
 
 
 def test_the_end_game_achievement_is_scored_at_the_end():
