@@ -148,10 +148,14 @@ def _lead_disc(state) -> int:
 
 def _check_import(state, seat, a):
     _category_ok(state, "trade")
-    res, cell = a["resource"], a["cell"]
+    res = a["resource"]
     if res not in _controlled(state, seat):
         raise IllegalAction(f"you do not import {res}; your resources: {', '.join(_controlled(state, seat))}")
-    return _check_stall_cell(state, seat, res, cell, owner=seat, neutral=False)
+    if "cell" not in a:  # the first of two steps: the square follows with place_stall
+        if next(_import_cells(state, seat, res), None) is None:
+            raise IllegalAction(f"there is no square where you could import {res}")
+        return None
+    return _check_stall_cell(state, seat, res, a["cell"], owner=seat, neutral=False)
 
 
 def _check_stall_cell(state, seat, res, cell, owner, neutral):
@@ -173,32 +177,42 @@ def _check_stall_cell(state, seat, res, cell, owner, neutral):
 
 
 def _import(state, seat, a, cost, rng):
+    if "cell" not in a:
+        return [{"type": "stall_site", "seat": seat, "resource": a["resource"], "access": False}]
     ev = {"type": "stall_imported", "seat": seat, "resource": a["resource"], "cell": a["cell"], "cost": cost,
           "owner": seat, "claim": False, "tile": len(state["tiles"])}
     return _with_deliveries(state, [ev], *_bonus_events(state, seat))
 
 
-def _import_options(state, seat):
-    if state["cur"] and state["cur"].get("category") not in ("trade", "any"):
-        return
+def _import_cells(state, seat, res):
+    """The squares where `seat` may import `res` now."""
     b = board_of(state)
     money = _p(state, seat)["money"]
     follow = _role(state) == "follow"
     disc = _lead_disc(state)
     occ = state["occ"]
-    for res in _controlled(state, seat):
-        if state["supply"][res] <= 0:
+    if state["supply"][res] <= 0:
+        return
+    blocked = {t["section"] for t in state["tiles"] if t["res"] == res and t["kind"] in KIND_TILES}
+    for cell in range(b.size):
+        if not b.land[cell] or occ[cell] != EMPTY or b.section[cell] in blocked:
             continue
-        blocked = {t["section"] for t in state["tiles"] if t["res"] == res and t["kind"] in KIND_TILES}
-        for cell in range(b.size):
-            if not b.land[cell] or occ[cell] != EMPTY or b.section[cell] in blocked:
-                continue
-            col = b.colour[cell]
-            if follow and col not in ("red", "white"):
-                continue
-            if money < max(0, 1 + D.COLOUR_EXTRA[col] - disc) or adjacent_to_own(state, seat, [cell]):
-                continue
-            yield {"type": "import", "resource": res, "cell": cell}
+        col = b.colour[cell]
+        if follow and col not in ("red", "white"):
+            continue
+        if money < max(0, 1 + D.COLOUR_EXTRA[col] - disc) or adjacent_to_own(state, seat, [cell]):
+            continue
+        yield cell
+
+
+def _import_options(state, seat):
+    """Trade import as two steps: the resource here, the square with `place_stall` (a choice
+    of up to 8 resources x 200 squares would otherwise be listed at once)."""
+    if state["cur"] and state["cur"].get("category") not in ("trade", "any"):
+        return
+    for res in _controlled(state, seat):
+        if next(_import_cells(state, seat, res), None) is not None:
+            yield {"type": "import", "resource": res}
 
 
 def _import_access_targets(state, seat) -> dict[str, int | None]:
@@ -221,35 +235,71 @@ def _check_import_access(state, seat, a):
     if res not in targets:
         raise IllegalAction(f"{res} is neither a neutral resource nor (after the 2nd completion) another player's")
     owner = targets[res]
+    if "cell" not in a:
+        if next(_import_access_cells(state, seat, res, owner), None) is None:
+            raise IllegalAction(f"there is no square where {res} could be imported")
+        return owner, None
     cost = _check_stall_cell(state, seat, res, a["cell"], owner=owner, neutral=True)
     return owner, cost
 
 
 def _import_access(state, seat, a, ctx, rng):
     owner, cost = ctx
+    if "cell" not in a:
+        return [{"type": "stall_site", "seat": seat, "resource": a["resource"], "access": True}]
     ev = {"type": "stall_imported", "seat": seat, "resource": a["resource"], "cell": a["cell"], "cost": cost,
           "owner": owner, "claim": True, "tile": len(state["tiles"])}
     return _with_deliveries(state, [ev], *_bonus_events(state, seat))
 
 
+def _import_access_cells(state, seat, res, owner):
+    b = board_of(state)
+    if state["supply"][res] <= 0 or _p(state, seat)["money"] < max(0, D.NEUTRAL_TRADE_COST - _lead_disc(state)):
+        return
+    occ = state["occ"]
+    blocked = {t["section"] for t in state["tiles"] if t["res"] == res and t["kind"] in KIND_TILES}
+    for cell in range(b.size):
+        if not b.land[cell] or occ[cell] != EMPTY or b.section[cell] in blocked:
+            continue
+        if owner is not None and adjacent_to_own(state, owner, [cell]):
+            continue
+        yield cell
+
+
 def _import_access_options(state, seat):
     if _role(state) != "lead" or state["cur"].get("category") != "trade":
         return
-    b = board_of(state)
-    money = _p(state, seat)["money"]
-    if money < max(0, D.NEUTRAL_TRADE_COST - _lead_disc(state)):
-        return
-    occ = state["occ"]
     for res, owner in _import_access_targets(state, seat).items():
-        if state["supply"][res] <= 0:
-            continue
-        blocked = {t["section"] for t in state["tiles"] if t["res"] == res and t["kind"] in KIND_TILES}
-        for cell in range(b.size):
-            if not b.land[cell] or occ[cell] != EMPTY or b.section[cell] in blocked:
-                continue
-            if owner is not None and adjacent_to_own(state, owner, [cell]):
-                continue
-            yield {"type": "import_access", "resource": res, "cell": cell}
+        if next(_import_access_cells(state, seat, res, owner), None) is not None:
+            yield {"type": "import_access", "resource": res}
+
+
+def _site_action(state, a):
+    st = state["cur"]["stall"]
+    return {"type": "import_access" if st["access"] else "import", "resource": st["resource"], "cell": a["cell"]}
+
+
+def _check_site(state, seat, a):
+    full = _site_action(state, a)
+    return (_check_import_access if full["type"] == "import_access" else _check_import)(state, seat, full)
+
+
+def _site(state, seat, a, ctx, rng):
+    full = _site_action(state, a)
+    return (_import_access if full["type"] == "import_access" else _import)(state, seat, full, ctx, rng)
+
+
+def _site_options(state, seat):
+    st = state["cur"]["stall"]
+    if st["access"]:
+        cells = _import_access_cells(state, seat, st["resource"], _import_access_targets(state, seat)[st["resource"]])
+    else:
+        cells = _import_cells(state, seat, st["resource"])
+    return ({"type": "place_stall", "cell": c} for c in cells)
+
+
+def _on_stall_site(s, e):
+    s["cur"]["stall"] = {"resource": e["resource"], "access": e["access"]}
 
 
 def _access_cost(state, tile) -> int:
@@ -1542,13 +1592,17 @@ MOVES = (
          options=_recruit_options,
          rule=f"{R} pp. 11-12 Recruit: prerequisite resource owned or accessed, cost under the slot, +1 fleeting "
               "influence for the leader, 1 lasting influence + printed points"),
-    Move("import", fields={"resource": string(D.BASIC), "cell": CELL}, phases=_LEAD_FOLLOW, check=_check_import,
+    Move("import", fields={"resource": string(D.BASIC), "cell": CELL}, optional={"cell"}, phases=_LEAD_FOLLOW,
+         check=_check_import,
          resolve=_import, options=_import_options,
          rule=f"{R} p. 12 Trade: import your basic resource; costs by terrain colour; follow on red/white only"),
+    Move("place_stall", fields={"cell": CELL}, phases={"site"}, check=_check_site, resolve=_site,
+         options=_site_options,
+         rule=f"{R} p. 12 Trade: the square of the trade stall chosen with import / import_access (second step)"),
     Move("access", fields={"tile": integer(0, 400)}, phases=_LEAD_FOLLOW, check=_check_access, resolve=_access,
          options=_access_options,
          rule=f"{R} p. 12 Trade: buy access to another player's or a neutral tile, paying its owner"),
-    Move("import_access", fields={"resource": string(D.BASIC), "cell": CELL}, phases={"lead"},
+    Move("import_access", fields={"resource": string(D.BASIC), "cell": CELL}, optional={"cell"}, phases={"lead"},
          check=_check_import_access, resolve=_import_access, options=_import_access_options,
          rule=f"{R} p. 12 Trade: import and access a neutral resource ($4); after the 2nd completion token another "
               "player's ($4); never as a follow"),
@@ -1602,6 +1656,7 @@ def _cur_seat(s):
 PHASES = (
     Phase("play", to_act=_cur_seat, rule=f"{R} p. 11", doc="the active player plays a card or calls a vote"),
     Phase("lead", to_act=_cur_seat, rule=f"{R} p. 11", doc="the active player resolves the main action"),
+    Phase("site", to_act=_cur_seat, rule=f"{R} p. 12", doc="the square of the trade stall being imported"),
     Phase("follow", to_act=_cur_seat, rule=f"{R} p. 11",
           doc="a follower takes the card's follow action or a basic action"),
     Phase("basic", to_act=_cur_seat, rule=f"{R} p. 14", doc="a basic action for a face-down card"),
@@ -1626,7 +1681,7 @@ PHASES = (
 
 ON = {
     "game_started": _on_started, "card_played": _on_card_played, "adviser_recruited": _on_recruited,
-    "stall_imported": _on_imported, "access_bought": _on_access, "building_upgraded": _on_upgraded,
+    "stall_imported": _on_imported, "stall_site": _on_stall_site, "access_bought": _on_access, "building_upgraded": _on_upgraded,
     "house_built": _on_house, "bridge_built": _on_bridge, "road_built": _on_road, "roads_due": _on_roads_due,
     "roads_skipped": _on_roads_skipped, "basic_taken": _on_basic, "gained": _on_gained,
     "worker_placed": _on_worker, "delivered": _on_delivered, "completed": _on_completed,
@@ -1715,6 +1770,8 @@ class FoundersOfGloomhaven(RulesEngine):
         cur = s["cur"]
         if cur is None:
             return "advance"
+        if "stall" in cur:
+            return "site"
         if cur["role"] == "play":
             if s["solo"] and _p(s, 0)["hand"] == ["vote"]:
                 return "solo_call"

@@ -30,6 +30,7 @@ EVENT_FIELDS = {
                           "lasting": NINT, "points": NINT},
     "stall_imported": {"seat": SEAT, "resource": RES, "cell": NINT, "cost": NINT, "owner": OPT_SEAT,
                        "claim": BOOL, "tile": NINT},
+    "stall_site": {"seat": SEAT, "resource": RES, "access": BOOL},
     "access_bought": {"seat": SEAT, "tile": NINT, "cost": NINT, "to": OPT_SEAT},
     "building_upgraded": {"seat": SEAT, "resource": RES, "cells": INTS, "cost": NINT, "tile": NINT,
                           "prereqs": {"type": "array", "description": "[tile, owner or null (neutral), points]"}},

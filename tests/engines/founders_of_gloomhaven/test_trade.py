@@ -39,8 +39,10 @@ def test_trade_follow_imports_at_the_same_price_but_only_on_red_or_white():
     assert g.to_act() == {1}
     with pytest.raises(IllegalAction, match="red or white"):
         g.act(1, {"type": "import", "resource": "knowledge", "cell": C(2, 0)})
-    assert all(a["cell"] != C(2, 0) for a in g.legal_actions(1) if a["type"] == "import")
-    ev = g.act(1, {"type": "import", "resource": "knowledge", "cell": C(4, 0)})
+    g.act(1, {"type": "import", "resource": "knowledge"})  # two steps: the resource, then the square
+    sites = [a["cell"] for a in g.legal_actions(1)]
+    assert C(2, 0) not in sites and C(4, 0) in sites
+    ev = g.act(1, {"type": "place_stall", "cell": C(4, 0)})
     assert ev[0]["cost"] == 2
     assert g.to_act() == {2}
 
@@ -63,9 +65,9 @@ def test_one_tile_of_each_resource_per_city_section():
     lead(g, 0, "trade")
     with pytest.raises(IllegalAction, match="already has a metal tile"):
         g.act(0, {"type": "import", "resource": "metal", "cell": C(0, 0)})
-    assert not [a for a in g.legal_actions(0) if a["type"] == "import" and a["resource"] == "metal"
-                and a["cell"] % 15 <= 4]
-    g.act(0, {"type": "import", "resource": "metal", "cell": C(6, 0)})  # the middle section is free
+    g.act(0, {"type": "import", "resource": "metal"})
+    assert not [a for a in g.legal_actions(0) if a["cell"] % 15 <= 4]
+    g.act(0, {"type": "place_stall", "cell": C(6, 0)})  # the middle section is free
 
 
 def test_buying_access_pays_the_owner_by_the_cheapest_colour_under_the_tile():
@@ -120,3 +122,17 @@ def test_another_players_resource_can_be_imported_with_access_only_after_the_sec
     ev = g.act(0, {"type": "import_access", "resource": "knowledge", "cell": C(0, 0)})
     t = g.state["tiles"][ev[0]["tile"]]
     assert (ev[0]["cost"], t["owner"], t["claims"]) == (4, 1, [0])
+
+
+def test_import_is_offered_in_two_steps_resource_then_square():
+    g = _g()
+    lead(g, 0, "trade")
+    offered = [a for a in g.legal_actions(0) if a["type"] == "import"]
+    assert offered == [{"type": "import", "resource": "metal"}, {"type": "import", "resource": "stone"}]
+    g.act(0, {"type": "import", "resource": "stone"})
+    assert g.view(0)["phase"] == "site" and g.to_act() == {0}
+    assert {a["type"] for a in g.legal_actions(0)} == {"place_stall"}
+    with pytest.raises(IllegalAction, match="not free land"):
+        g.act(0, {"type": "place_stall", "cell": C(5, 0)})  # the river
+    ev = g.act(0, {"type": "place_stall", "cell": C(1, 1)})
+    assert ev[0]["type"] == "stall_imported" and ev[0]["resource"] == "stone" and ev[0]["cost"] == 3
