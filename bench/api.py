@@ -48,14 +48,14 @@ def rest_client(url: str, deadline: float, lat: list[float], games: list[int], s
             out = c.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
             gid, tokens = out["game"]["id"], [s["token"] for s in out["seats"]]
             g = out["game"]
-            while g["status"] == "RUNNING":
+            while g["status"] == "GAME_STATUS_RUNNING":
                 seat = g["toAct"][0]
                 free = [i for i, v in enumerate(g["view"]["board"]) if v is None]
                 t0 = time.perf_counter()
                 r = c.post(f"/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[seat]}"},
                            json={"action": {"type": "place", "cell": rng.choice(free)}})
                 lat.append(time.perf_counter() - t0)
-                g = r.json()
+                g = r.json()["game"]
             games.append(1)
 
 
@@ -69,7 +69,7 @@ def grpc_client(target: str, deadline: float, lat: list[float], games: list[int]
             out = stub.CreateGame(pb.CreateGameRequest(engine="tic-tac-toe", players=2))
             gid, tokens = out.game.id, [s.token for s in out.seats]
             g = out.game
-            while g.status == "RUNNING":
+            while g.status == pb.GAME_STATUS_RUNNING:
                 seat = g.to_act[0]
                 board = g.view["board"]
                 free = [i for i, v in enumerate(board) if v is None]
@@ -77,7 +77,7 @@ def grpc_client(target: str, deadline: float, lat: list[float], games: list[int]
                 a.update({"type": "place", "cell": rng.choice(free)})
                 t0 = time.perf_counter()
                 g = stub.SubmitAction(pb.SubmitActionRequest(game_id=gid, action=a),
-                                      metadata=[("authorization", f"Bearer {tokens[seat]}")])
+                                      metadata=[("authorization", f"Bearer {tokens[seat]}")]).game
                 lat.append(time.perf_counter() - t0)
             games.append(1)
 

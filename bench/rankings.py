@@ -1,5 +1,5 @@
 """Benchmark of issue 6's ranked-list aggregation: 10,000 lists of 20 entries over 5,000 distinct
-titles (seeded random), timed through `server.rankings.aggregate` (the REST entry point, request
+titles (seeded random), timed through `rankings.aggregate` (the REST entry point, request
 checking included). Titles are written in several spellings (case, a leading article, subtitle
 separator) so the title matching works as it does on real input; 1 list in 10 is unranked.
 Also prints the size of that body as JSON (the REST route refuses bodies over
@@ -25,8 +25,8 @@ _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
 sys.path.insert(0, str(_BENCH.parent))
 
-from server.rankings import aggregate  # noqa: E402
-from server.rankings.titles import Aliases  # noqa: E402
+from rankings import aggregate  # noqa: E402
+from rankings.titles import Aliases  # noqa: E402
 
 _WORDS = (
     "castle river crown harbor empire forest dragon merchant island canal trail clock rail tower garden "

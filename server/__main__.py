@@ -1,47 +1,71 @@
-"""`tablero` command line: `tablero serve` runs the server; `tablero rank` aggregates ranked lists."""
+"""`tablero` command line: `tablero serve` runs the server; `tablero rank` aggregates ranked lists.
+
+Verbs are a table (VERBS): name → (help, function taking the remaining arguments). A verb
+with its own parser (rank, and the client verbs) gets its arguments untouched.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import sys
+from collections.abc import Callable
 
-from server.config import Config
+SERVE_FLAGS = [
+    ("--host", str, "address to bind (env TABLERO_HOST, default 0.0.0.0)"),
+    ("--grpc-port", int, "gRPC port (env TABLERO_GRPC_PORT, default 50051)"),
+    ("--http-port", int, "HTTP port (env TABLERO_HTTP_PORT, default 8080)"),
+    ("--redis-url", str, "Redis URL (env TABLERO_REDIS_URL); without it: embedded SQLite"),
+    ("--db", str, "SQLite file (env TABLERO_DB); default in memory"),
+    ("--log-level", str, "debug, info, warning (env TABLERO_LOG_LEVEL)"),
+]
+
+
+def serve(argv: list[str]) -> int:
+    from server import logs
+    from server.config import Config, ConfigError
+
+    parser = argparse.ArgumentParser(prog="tablero serve", description="run the gRPC + REST server")
+    for flag, kind, help_text in SERVE_FLAGS:
+        parser.add_argument(flag, type=kind, help=help_text)
+    ns = parser.parse_args(argv)
+    try:
+        config = Config.load(**vars(ns))
+    except ConfigError as e:
+        print(f"tablero serve: {e}", file=sys.stderr)
+        return 2
+    logs.setup(config.log_level)
+    from server.runner import serve as run
+
+    try:
+        asyncio.run(run(config))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def rank(argv: list[str]) -> int:
+    from rankings.cli import main as rank_main
+
+    return rank_main(argv)
+
+
+# name -> (help, main(argv) -> exit code). The lead adds the client verbs here.
+VERBS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
+    "serve": ("run the gRPC + REST server", serve),
+    "rank": ("merge ranked game lists (JSON/CSV files) into one ranking", rank),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] and argv[0] in VERBS:
+        return VERBS[argv[0]][1](argv[1:])
     parser = argparse.ArgumentParser(prog="tablero", description="Tablero board-game service")
     sub = parser.add_subparsers(dest="command", required=True)
-    s = sub.add_parser("serve", help="run the gRPC + REST server")
-    s.add_argument("--host", help="address to bind (env TABLERO_HOST, default 0.0.0.0)")
-    s.add_argument("--grpc-port", type=int, help="gRPC port (env TABLERO_GRPC_PORT, default 50051)")
-    s.add_argument("--http-port", type=int, help="HTTP port (env TABLERO_HTTP_PORT, default 8080)")
-    s.add_argument("--redis-url", help="Redis URL (env TABLERO_REDIS_URL); without it: embedded SQLite")
-    s.add_argument("--db", help="SQLite file (env TABLERO_DB); default in memory")
-    s.add_argument("--log-level", help="debug, info, warning (env TABLERO_LOG_LEVEL)")
-    r = sub.add_parser("rank", help="merge ranked game lists (JSON/CSV files) into one ranking",
-                       add_help=False)
-    r.add_argument("args", nargs=argparse.REMAINDER)
-    if argv[:1] == ["rank"]:
-        from server.rankings.cli import main as rank_main
-
-        return rank_main(argv[1:])
-    ns = parser.parse_args(argv)
-    if ns.command == "serve":
-        from server import logs
-        from server.runner import serve
-
-        config = Config.from_env()
-        for key in ("host", "grpc_port", "http_port", "redis_url", "db", "log_level"):
-            if getattr(ns, key) is not None:
-                setattr(config, key, getattr(ns, key))
-        logs.setup(config.log_level)
-        try:
-            asyncio.run(serve(config))
-        except KeyboardInterrupt:
-            pass
-        return 0
+    for name, (help_text, _) in VERBS.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    parser.parse_args(argv)
     return 2
 
 

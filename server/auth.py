@@ -11,7 +11,7 @@ import base64
 import hashlib
 import hmac
 
-from server.app.errors import PermissionDenied, Unauthenticated
+from server.errors import PermissionDenied, Unauthenticated
 
 
 class TokenSigner:

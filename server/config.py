@@ -1,46 +1,87 @@
-"""Server configuration: flags override environment variables override defaults."""
+"""Server settings: command-line flags override environment variables override defaults.
+
+Every value is checked at start-up (pydantic-settings); a bad one stops the server
+with a message naming the variable, e.g. `TABLERO_SNAPSHOT_EVERY=0: must be at least 1`.
+"""
 
 from __future__ import annotations
 
 import logging
-import os
-from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEV_SECRET = "tablero-development-secret-do-not-use-in-production"
+PREFIX = "TABLERO_"
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://")
+
+class ConfigError(ValueError):
+    """Bad settings; the message names each bad variable."""
 
 
-@dataclass
-class Config:
-    host: str = "0.0.0.0"
-    grpc_port: int = 50051
-    http_port: int = 8080
-    redis_url: str | None = None
-    db: str | None = None  # SQLite file; None = in memory
-    secret: str = DEV_SECRET
-    max_body: int = 256 * 1024
-    max_rankings_body: int = 8 * 1024 * 1024
-    snapshot_every: int = 100
-    cache_size: int = 1000
-    shutdown_grace: float = 20.0
-    log_level: str = "info"
+class Config(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix=PREFIX, validate_assignment=True, extra="forbid",
+                                      hide_input_in_errors=False)
+
+    host: str = Field("0.0.0.0", min_length=1)  # TABLERO_HOST
+    grpc_port: int = Field(50051, ge=0, le=65535)  # TABLERO_GRPC_PORT (0: any free port)
+    http_port: int = Field(8080, ge=0, le=65535)  # TABLERO_HTTP_PORT (0: any free port)
+    redis_url: str | None = None  # TABLERO_REDIS_URL; unset: the embedded SQLite store
+    db: str | None = None  # TABLERO_DB: the SQLite file; unset: in memory
+    secret: str = DEV_SECRET  # TABLERO_SECRET: signs seat tokens; the same on every replica
+    max_body: int = Field(256 * 1024, ge=1024)  # TABLERO_MAX_BODY (bytes)
+    max_rankings_body: int = Field(8 * 1024 * 1024, ge=1024)  # TABLERO_MAX_RANKINGS_BODY (bytes)
+    snapshot_every: int = Field(100, ge=1)  # TABLERO_SNAPSHOT_EVERY (events)
+    cache_size: int = Field(1000, ge=1)  # TABLERO_CACHE_SIZE (games)
+    shutdown_grace: float = Field(20.0, ge=0, allow_inf_nan=False)  # TABLERO_SHUTDOWN_GRACE (seconds)
+    log_level: Literal["debug", "info", "warning", "error", "critical"] = "info"  # TABLERO_LOG_LEVEL
+
+    @field_validator("redis_url", "db", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, v: Any) -> Any:
+        return None if v == "" else v
+
+    @field_validator("secret", mode="before")
+    @classmethod
+    def _empty_secret_is_the_dev_one(cls, v: Any) -> Any:
+        return DEV_SECRET if v in ("", None) else v
+
+    @field_validator("secret")
+    @classmethod
+    def _secret_not_blank(cls, v: str) -> str:
+        if not v.strip() or v != v.strip():
+            raise ValueError("must not be blank or start or end with whitespace")
+        return v
+
+    @field_validator("db")
+    @classmethod
+    def _db_folder_exists(cls, v: str | None) -> str | None:
+        if v is not None and v != ":memory:" and not Path(v).expanduser().resolve().parent.is_dir():
+            raise ValueError(f"the folder {str(Path(v).parent)!r} does not exist")
+        return v
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _lower(cls, v: Any) -> Any:
+        return v.lower() if isinstance(v, str) else v
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_scheme(cls, v: str | None) -> str | None:
+        if v is not None and not v.startswith(REDIS_SCHEMES):
+            raise ValueError(f"must start with one of {', '.join(REDIS_SCHEMES)}")
+        return v
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> Config:
-        env = os.environ if env is None else env
-        c = cls()
-        c.host = env.get("TABLERO_HOST", c.host)
-        c.grpc_port = int(env.get("TABLERO_GRPC_PORT", c.grpc_port))
-        c.http_port = int(env.get("TABLERO_HTTP_PORT", c.http_port))
-        c.redis_url = env.get("TABLERO_REDIS_URL") or None
-        c.db = env.get("TABLERO_DB") or None
-        c.secret = env.get("TABLERO_SECRET") or DEV_SECRET
-        c.max_body = int(env.get("TABLERO_MAX_BODY", c.max_body))
-        c.max_rankings_body = int(env.get("TABLERO_MAX_RANKINGS_BODY", c.max_rankings_body))
-        c.snapshot_every = int(env.get("TABLERO_SNAPSHOT_EVERY", c.snapshot_every))
-        c.cache_size = int(env.get("TABLERO_CACHE_SIZE", c.cache_size))
-        c.shutdown_grace = float(env.get("TABLERO_SHUTDOWN_GRACE", c.shutdown_grace))
-        c.log_level = env.get("TABLERO_LOG_LEVEL", c.log_level)
-        return c
+    def load(cls, **overrides: Any) -> Config:
+        """The environment's settings with `overrides` (flags) on top; ConfigError names
+        every bad value."""
+        try:
+            return cls(**{k: v for k, v in overrides.items() if v is not None})
+        except ValidationError as e:
+            raise ConfigError(_explain(e)) from None
 
     def warn_if_insecure(self) -> None:
         if self.secret == DEV_SECRET:
@@ -51,3 +92,13 @@ class Config:
             logging.getLogger("tablero").warning(
                 "TABLERO_SECRET looks like a placeholder or is shorter than 16 characters: replace it"
             )
+
+
+def _explain(e: ValidationError) -> str:
+    lines = []
+    for err in e.errors():
+        name = PREFIX + str(err["loc"][0]).upper() if err["loc"] else "settings"
+        value = err.get("input")
+        msg = err["msg"].removeprefix("Value error, ")
+        lines.append(f"{name}={value!r}: {msg}" if not isinstance(value, dict) else f"{name}: {msg}")
+    return "bad settings: " + "; ".join(lines)

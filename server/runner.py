@@ -1,4 +1,4 @@
-"""Run the gRPC and HTTP servers in one process and one event loop."""
+"""Run the gRPC and HTTP servers in one process and one event loop, under one Lifecycle."""
 
 from __future__ import annotations
 
@@ -14,17 +14,19 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
+from server.api.edge import Api
 from server.app import GameService
 from server.auth import TokenSigner
 from server.config import Config
-from server.grpc.gen import games_pb2
-from server.grpc.rankings import add_to_server as add_rankings
-from server.grpc.service import GameServicer, add_service
+from server.grpc.service import Observe, add_services
 from server.http.app import build_app
-from server.http.common import HttpState
+from server.lifecycle import Lifecycle
 from server.store import open_store
 
 log = logging.getLogger("tablero")
+
+READINESS_INTERVAL = 5.0
+SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
 
 class _Uvicorn(uvicorn.Server):
@@ -38,81 +40,77 @@ class _Uvicorn(uvicorn.Server):
         pass
 
 
-READINESS_INTERVAL = 5.0
+async def _status(lifecycle: Lifecycle) -> int:
+    return SERVING if await lifecycle.not_ready() is None else NOT_SERVING
 
 
-async def _store_status(games: GameService) -> int:
-    try:
-        await asyncio.wait_for(games.store.ping(), 2.0)
-        return health_pb2.HealthCheckResponse.SERVING
-    except Exception:  # any failure means not ready
-        return health_pb2.HealthCheckResponse.NOT_SERVING
-
-
-async def _track_readiness(health, games: GameService, services: list[str], serving: int,
-                           stop: asyncio.Event) -> None:
-    """Keep the gRPC health status of the API services in step with the store's reachability."""
-    while not stop.is_set():
+async def _track_readiness(health, lifecycle: Lifecycle, services: list[str], serving: int) -> None:
+    """Keep the gRPC health status of the API services in step with the lifecycle's readiness."""
+    while not lifecycle.shutting_down.is_set():
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(stop.wait(), READINESS_INTERVAL)
-        if stop.is_set():
+            await asyncio.wait_for(lifecycle.shutting_down.wait(), READINESS_INTERVAL)
+        if lifecycle.shutting_down.is_set():
             return
-        now = await _store_status(games)
+        now = await _status(lifecycle)
         if now != serving:
             for name in services:
                 await health.set(name, now)
-            log.warning("readiness changed", extra={"fields": {"serving": now == health_pb2.HealthCheckResponse.SERVING}})
+            log.warning("readiness changed", extra={"fields": {"serving": now == SERVING}})
             serving = now
+
+
+def _http_socket(host: str, port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted connections inherit TCP_NODELAY: responses go out as headers + body in two
+    # writes, and Nagle + the client's delayed ACK would add ~40 ms to each reused connection.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind((host, port))
+    sock.listen(512)
+    sock.setblocking(False)
+    return sock
 
 
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
     store = open_store(config.redis_url, config.db)
+    lifecycle = Lifecycle(store)
     games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
                         snapshot_every=config.snapshot_every)
-    http_state = HttpState(games, max_body=config.max_body, max_rankings_body=config.max_rankings_body)
+    api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body)
     stop = stop or asyncio.Event()
 
-    # gRPC
-    # The transport admits the larger rankings requests; GameService checks its own, smaller limit.
+    # gRPC. The transport admits the larger rankings requests; the edge checks each RPC's own limit.
     limit = max(config.max_body, config.max_rankings_body, 64 * 1024)
-    gserver = grpc.aio.server(options=[
+    gserver = grpc.aio.server(interceptors=[Observe()], options=[
         ("grpc.max_receive_message_length", limit),
         ("grpc.so_reuseport", 0),
         # Long-lived connections are closed now and then so clients spread over replicas the HPA adds.
         ("grpc.max_connection_age_ms", 5 * 60 * 1000),
         ("grpc.max_connection_age_grace_ms", 30 * 1000),
     ])
-    service_names = [add_service(GameServicer(games, http_state.shutting_down, config.max_body), gserver, games_pb2)]
-    service_names.append(add_rankings(gserver))
+    api_services = add_services(gserver, api)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, gserver)
-    service_names += [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME]
-    reflection.enable_server_reflection(service_names, gserver)
+    reflection.enable_server_reflection(
+        [*api_services, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], gserver)
     grpc_port = gserver.add_insecure_port(f"{config.host}:{config.grpc_port}")
     if grpc_port == 0:
         raise OSError(f"cannot bind gRPC port {config.grpc_port}")
     # "" (liveness) is SERVING while the process runs; the API services (readiness) are
-    # SERVING only while the store answers, like /readyz.
-    await health.set("", health_pb2.HealthCheckResponse.SERVING)
-    serving = await _store_status(games)
-    for name in service_names[:-2]:
+    # SERVING only while the lifecycle says ready, like /readyz.
+    await health.set("", SERVING)
+    serving = await _status(lifecycle)
+    for name in api_services:
         await health.set(name, serving)
-    readiness = asyncio.create_task(_track_readiness(health, games, service_names[:-2], serving, stop))
+    readiness = asyncio.create_task(_track_readiness(health, lifecycle, api_services, serving))
     await gserver.start()
 
     # HTTP
-    sock = socket.socket(socket.AF_INET6 if ":" in config.host else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    # Accepted connections inherit TCP_NODELAY: responses go out as headers + body in two
-    # writes, and Nagle + the client's delayed ACK would add ~40 ms to each reused connection.
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.bind((config.host, config.http_port))
-    sock.listen(512)
-    sock.setblocking(False)
+    sock = _http_socket(config.host, config.http_port)
     http_port = sock.getsockname()[1]
-    userver = _Uvicorn(uvicorn.Config(build_app(http_state), log_config=None, access_log=False, lifespan="off",
+    userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle), log_config=None, access_log=False, lifespan="off",
                                       timeout_graceful_shutdown=int(config.shutdown_grace), loop="asyncio"))
     http_task = asyncio.create_task(userver.serve(sockets=[sock]))
 
@@ -129,7 +127,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         await stop.wait()
     finally:
         log.info("shutting down", extra={"fields": {"grace_s": config.shutdown_grace}})
-        http_state.shutting_down.set()
+        lifecycle.shut_down()
         readiness.cancel()
         await health.enter_graceful_shutdown()
         userver.should_exit = True

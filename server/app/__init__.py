@@ -1,6 +1,7 @@
-"""The application layer (use cases) shared by the gRPC and HTTP transports."""
+"""The application layer: use cases (service), the game repository (unit of work),
+typed commands and replies. The transports call it; it knows nothing of them."""
 
-from .errors import (
+from server.errors import (
     Aborted,
     AppError,
     FailedPrecondition,
@@ -11,9 +12,11 @@ from .errors import (
     Unauthenticated,
     Unavailable,
 )
+
+from . import commands
 from .service import GameService
 
 __all__ = [
     "Aborted", "AppError", "FailedPrecondition", "GameService", "InvalidArgument", "NotFound",
-    "PermissionDenied", "ResourceExhausted", "Unauthenticated", "Unavailable",
+    "PermissionDenied", "ResourceExhausted", "Unauthenticated", "Unavailable", "commands",
 ]

@@ -1,463 +1,231 @@
-"""The use cases: load → decide → append (compare-and-set) → evolve → reply.
+"""The use cases. Each reads load → decide → commit → reply; the repository owns the
+store, the cache, locks, retries and idempotency, `rules` the engine calls.
 
-Transports call these coroutines and turn the returned dicts into JSON (REST) or
-protobuf messages (gRPC): the dicts already follow the protobuf JSON mapping
-(lowerCamelCase). Errors are AppError subclasses with stable codes.
+Use cases take typed commands (server.app.commands) and return replies in the
+protobuf JSON mapping (server.app.replies). Errors are server.errors.AppError.
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
+import contextlib
 import copy
-import logging
 import random
-import re
 import secrets
 import time
-from collections import OrderedDict
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import engines
-from engines.core import (
-    Engine,
-    IllegalAction,
-    InvalidAction,
-    InvalidOptions,
-    UnknownEngine,
-    check_action,
-    start_event,
-)
+from engines.core import Engine, UnknownEngine
 from server import metrics
 from server.auth import TokenSigner
-from server.store.base import (
-    Conflict,
-    DuplicateRequest,
-    EventStore,
-    GameNotFound,
-    StoreError,
+from server.errors import (
+    Aborted,
+    AppError,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    StaleVersion,
+    Unavailable,
 )
+from server.store.base import EventStore
 
-from .errors import Aborted, FailedPrecondition, InvalidArgument, NotFound, Unavailable
-
-log = logging.getLogger("tablero.app")
+from . import commands as cmd
+from . import rules
+from .replies import engine_reply, event_reply, game_reply
+from .repository import Decision, GameRepository, LoadedGame
 
 SEAT_KINDS = ("human", "open", "bot")
-_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_REQUEST_ID = 128
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 
 
-@dataclass
-class _Cached:
-    engine: Engine
-    version: int
-    state: Any
+def _rng() -> random.Random:
+    return random.Random(secrets.randbits(64))
 
 
-class _Timed:
-    """Times one store call into tablero_store_latency_seconds and maps store failures."""
+# tablero_actions results of refused actions, most specific first.
+_REFUSALS = ((StaleVersion, "stale"), (Aborted, "conflict"), (InvalidArgument, "invalid"),
+             (FailedPrecondition, "illegal"))
 
-    def __init__(self, op: str) -> None:
-        self.op = op
 
-    def __enter__(self) -> None:
-        self.t = time.perf_counter()
-
-    def __exit__(self, exc_type, exc, tb) -> bool:
-        metrics.STORE_LATENCY.labels(self.op).observe(time.perf_counter() - self.t)
-        if exc_type is not None and issubclass(exc_type, GameNotFound):
-            raise NotFound(f"no game {str(exc)!r}" if str(exc) else "no such game") from exc
-        if (
-            exc_type is not None
-            and issubclass(exc_type, StoreError)
-            and not issubclass(exc_type, (Conflict, DuplicateRequest))
-        ):
-            raise Unavailable(f"event store unavailable: {exc}") from exc
-        return False
+@contextlib.contextmanager
+def _count_action(engine: str) -> Iterator[None]:
+    """tablero_actions by result: ok, stale, invalid, illegal, conflict."""
+    try:
+        yield
+    except AppError as e:
+        label = next((label for cls, label in _REFUSALS if isinstance(e, cls)), None)
+        if label is not None:
+            metrics.ACTIONS.labels(engine, label).inc()
+        raise
+    metrics.ACTIONS.labels(engine, "ok").inc()
 
 
 class GameService:
-    def __init__(
-        self,
-        store: EventStore,
-        signer: TokenSigner,
-        *,
-        cache_size: int = 1000,
-        snapshot_every: int = 100,
-        max_retries: int = 5,
-    ) -> None:
+    def __init__(self, store: EventStore, signer: TokenSigner, *, cache_size: int = 1000,
+                 snapshot_every: int = 100, max_retries: int = 5) -> None:
         self.store = store
         self.signer = signer
-        self.cache_size = cache_size
-        self.snapshot_every = snapshot_every
-        self.max_retries = max_retries
-        self._cache: OrderedDict[str, _Cached] = OrderedDict()
-        self._locks: dict[str, asyncio.Lock] = {}
+        self.games = GameRepository(store, cache_size=cache_size, snapshot_every=snapshot_every,
+                                    max_retries=max_retries)
 
-    # --- engines ------------------------------------------------------------
+    # --- engines ---------------------------------------------------------------------
     async def list_engines(self) -> dict[str, Any]:
-        out = []
-        for name in engines.names():
-            e = engines.get(name)
-            out.append({
-                "name": e.name, "title": e.title, "minSeats": e.min_seats, "maxSeats": e.max_seats,
-                "optionsSchema": e.options_schema, "version": e.version,
-            })
-        return {"engines": out}
+        return {"engines": [engine_reply(engines.get(name)) for name in engines.names()]}
 
-    # --- create / join --------------------------------------------------------
-    async def create_game(
-        self, engine_name: Any, players: Any, options: Any = None, seat_kinds: Any = None
-    ) -> dict[str, Any]:
-        if not isinstance(engine_name, str) or not engine_name:
-            raise InvalidArgument('"engine" must name an engine (see GET /v1/engines)')
+    async def get_engine(self, c: cmd.GetEngine) -> dict[str, Any]:
         try:
-            engine = engines.get(engine_name)
+            return {"engine": engine_reply(engines.get(c.name))}
         except UnknownEngine as e:
-            raise InvalidArgument(str(e)) from None
-        if players is None:
-            players = len(seat_kinds) if isinstance(seat_kinds, list) and seat_kinds else engine.min_seats
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise InvalidArgument('"players" must be an integer')
-        if not engine.min_seats <= players <= engine.max_seats:
-            raise InvalidArgument(
-                f"{engine.title} takes {engine.min_seats}-{engine.max_seats} players, not {players}"
-            )
-        if seat_kinds is not None and not isinstance(seat_kinds, list):
-            raise InvalidArgument('"seats" must be a list of seat kinds ("human", "open" or "bot")')
-        kinds = list(seat_kinds) if seat_kinds else ["human"] * players
-        if len(kinds) != players or any(k not in SEAT_KINDS for k in kinds):
-            raise InvalidArgument(f'"seats" must list {players} seat kinds, each one of {", ".join(SEAT_KINDS)}')
-        rng = random.Random(secrets.randbits(64))
-        try:
-            first = start_event(engine, players, options, rng)
-        except InvalidOptions as e:
-            raise InvalidArgument(str(e)) from None
-        state = engine.evolve(None, copy.deepcopy(first))
-        events = [first]
-        state, bot_events = self._play_bots(engine, state, kinds, rng)
-        events += bot_events
-        game_id = secrets.token_urlsafe(9)
-        meta = {
-            "engine": engine.name, "engine_version": engine.version, "players": players,
-            "seats": kinds, "claimed": [], "created": time.time(),
-        }
-        with _Timed("create"):
-            version = await self.store.create(game_id, meta, events)
-        metrics.GAMES_CREATED.labels(engine.name).inc()
-        if engine.outcome(state) is not None:
-            metrics.GAMES_FINISHED.labels(engine.name).inc()
-        self._remember(game_id, _Cached(engine, version, state))
-        tokens = [{"seat": s, "token": self.signer.issue(game_id, s)} for s, k in enumerate(kinds) if k == "human"]
-        return {"game": self._game(game_id, meta, engine, version, state, None), "seats": tokens}
+            raise NotFound(str(e)) from None
 
-    async def join_game(self, game_id: str) -> dict[str, Any]:
-        meta = await self._meta(game_id)
+    # --- create / join -----------------------------------------------------------------
+    async def create_game(self, c: cmd.CreateGame) -> dict[str, Any]:
+        engine = self._engine(c.engine)
+        kinds = self._seat_kinds(engine, c.players, c.seats)
+        decision = rules.start(engine, len(kinds), c.options, kinds, _rng())
+        meta = {"engine": engine.name, "engine_version": engine.version, "players": len(kinds),
+                "seats": kinds, "claimed": [], "created": time.time()}
+        game = await self.games.create(meta, engine, decision)
+        metrics.GAMES_CREATED.labels(engine.name).inc()
+        if game.finished:
+            metrics.GAMES_FINISHED.labels(engine.name).inc()
+        tokens = [{"seat": s, "token": self.signer.issue(game.id, s)} for s, k in enumerate(kinds) if k == "human"]
+        return {"game": game_reply(game, None), "seats": tokens}
+
+    async def join_game(self, c: cmd.JoinGame) -> dict[str, Any]:
+        meta = await self.games.meta(c.game_id)
         open_seats = [s for s, k in enumerate(meta["seats"]) if k == "open"]
         if not open_seats:
             raise FailedPrecondition("this game has no open seats")
-        with _Timed("claim_seat"):
-            seat = await self.store.claim_seat(game_id, open_seats)
+        seat = await self.games.claim_seat(c.game_id, open_seats)
         if seat is None:
             raise FailedPrecondition("every open seat of this game is taken")
-        return {"gameId": game_id, "seat": seat, "token": self.signer.issue(game_id, seat)}
+        return {"gameId": c.game_id, "seat": seat, "token": self.signer.issue(c.game_id, seat)}
 
-    def seat_of(self, token: str | None, game_id: str) -> int | None:
-        return None if token is None else self.signer.verify(token, game_id)
+    # --- reads ---------------------------------------------------------------------------
+    async def get_game(self, c: cmd.GetGame) -> dict[str, Any]:
+        if c.version is None:
+            game = await self.games.current(c.game_id)
+        else:
+            game = await self.games.at(c.game_id, _positive("version", c.version))
+        return {"game": game_reply(game, c.seat)}
 
-    # --- reads -----------------------------------------------------------------
-    async def get_game(self, game_id: str, seat: int | None, version: Any = None) -> dict[str, Any]:
-        meta = await self._meta(game_id)
-        if version is not None:
-            return await self._game_at(game_id, meta, seat, version)
-        async with self._lock(game_id):
-            c = await self._load(game_id, meta)
-            return self._game(game_id, meta, c.engine, c.version, c.state, seat)
+    async def list_legal_actions(self, c: cmd.ListLegalActions) -> dict[str, Any]:
+        game = await self.games.current(c.game_id)
+        may_act = not game.finished and c.seat in game.engine.to_act(game.state)
+        actions = game.engine.legal_actions(game.state, c.seat) if may_act else []
+        return {"actions": actions, "version": game.version, "seat": c.seat}
 
-    async def legal_actions(self, game_id: str, seat: int) -> dict[str, Any]:
-        meta = await self._meta(game_id)
-        async with self._lock(game_id):
-            c = await self._load(game_id, meta)
-            acts = []
-            if c.engine.outcome(c.state) is None and seat in c.engine.to_act(c.state):
-                acts = c.engine.legal_actions(c.state, seat)
-            return {"actions": acts, "version": c.version, "seat": seat}
-
-    async def list_events(
-        self, game_id: str, seat: int | None, page_size: Any = None, page_token: Any = None
-    ) -> dict[str, Any]:
-        meta = await self._meta(game_id)
-        size = DEFAULT_PAGE_SIZE if page_size in (None, 0, "") else page_size
-        if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_PAGE_SIZE:
+    async def list_events(self, c: cmd.ListEvents) -> dict[str, Any]:
+        meta = await self.games.meta(c.game_id)
+        size = c.page_size or DEFAULT_PAGE_SIZE
+        if not 1 <= size <= MAX_PAGE_SIZE:
             raise InvalidArgument(f"pageSize must be between 1 and {MAX_PAGE_SIZE}")
-        after = _decode_page_token(game_id, page_token) if page_token else 0
-        engine = self._engine_of(meta)
-        with _Timed("read"):
-            current = await self.store.version(game_id)
-            if after > current:
-                raise InvalidArgument("pageToken is not a token this game's ListEvents returned")
-            events = await self.store.read(game_id, after_version=after, limit=size)
-        out = [
-            {"gameId": game_id, "version": after + i + 1, "event": engine.event_view(e, seat)}
-            for i, e in enumerate(events)
-        ]
+        after = _decode_page_token(c.game_id, c.page_token) if c.page_token else 0
+        engine = self.games.engine_of(meta)
+        current = await self.games.version(c.game_id)
+        if after > current:
+            raise InvalidArgument("pageToken is not a token this game's ListEvents returned")
+        events = await self.games.events(c.game_id, after, size)
         last = after + len(events)
-        nxt = _encode_page_token(game_id, last) if events and last < current else ""
-        return {"events": out, "nextPageToken": nxt}
+        return {
+            "events": [event_reply(c.game_id, after + i + 1, engine.event_view(e, c.seat))
+                       for i, e in enumerate(events)],
+            "nextPageToken": _encode_page_token(c.game_id, last) if events and last < current else "",
+        }
 
-    async def watch(self, game_id: str, seat: int | None, after_version: int = 0) -> AsyncIterator[dict[str, Any]]:
-        """Redacted events after `after_version`, then live ones, pushed by the store."""
-        if not isinstance(after_version, int) or after_version < 0:
+    async def watch_game(self, c: cmd.WatchGame) -> AsyncIterator[dict[str, Any]]:
+        """Redacted events after `after_version`, then live ones pushed by the store; ends
+        after the last event of a finished game. Refusals are raised here, before streaming."""
+        if c.after_version < 0:
             raise InvalidArgument("afterVersion must be a non-negative integer")
-        meta = await self._meta(game_id)
-        engine = self._engine_of(meta)
-        with _Timed("version"):
-            current = await self.store.version(game_id)
-        if after_version > current:
-            raise InvalidArgument(f"afterVersion {after_version} is beyond the game's current version {current}")
-        async with self._lock(game_id):
-            c = await self._load(game_id, meta)
-            state, version = copy.deepcopy(c.state), c.version
-        return self._watch(game_id, engine, seat, after_version, state, version)
+        game = await self.games.current(c.game_id)
+        if c.after_version > game.version:
+            raise InvalidArgument(
+                f"afterVersion {c.after_version} is beyond the game's current version {game.version}")
+        # The watcher keeps its own copy of the state to know when the game is over.
+        mine = LoadedGame(game.id, game.meta, game.engine, game.version, copy.deepcopy(game.state))
+        return self._watch(mine, c.seat, c.after_version)
 
-    async def _watch(self, game_id, engine, seat, after_version, state, known):
-        """Stream until the consumer stops, or until the game's last event has been sent
-        (the watcher keeps its own copy of the state to know when the game is over)."""
-        finished = engine.outcome(state) is not None
-        if finished and after_version >= known:
+    async def _watch(self, game: LoadedGame, seat: int | None, after: int) -> AsyncIterator[dict[str, Any]]:
+        engine, known, finished = game.engine, game.version, game.finished
+        if finished and after >= known:
             return
         metrics.WATCH_STREAMS.inc()
         try:
-            async for version, event in self.store.watch(game_id, after_version):
-                yield {"gameId": game_id, "version": version, "event": engine.event_view(event, seat)}
+            async for version, event in self.games.watch(game.id, after):
+                yield event_reply(game.id, version, engine.event_view(event, seat))
                 if version > known:
-                    state = engine.evolve(state, event)
-                    known = version
-                    finished = engine.outcome(state) is not None
+                    game.state, known = engine.evolve(game.state, event), version
+                    finished = engine.outcome(game.state) is not None
                 if finished and version >= known:
                     return
+            raise Unavailable("the event store ended the watch; watch again from the last version")
         finally:
             metrics.WATCH_STREAMS.dec()
 
-    # --- the write path -------------------------------------------------------------
-    async def submit_action(
-        self,
-        game_id: str,
-        seat: int,
-        action: Any,
-        request_id: Any = None,
-        expected_version: Any = None,
-    ) -> dict[str, Any]:
-        if not isinstance(action, dict):
+    # --- the write path ----------------------------------------------------------------
+    async def submit_action(self, c: cmd.SubmitAction) -> dict[str, Any]:
+        """Decide the action's events (and the bots' answers) on the game now; commit them."""
+        if not isinstance(c.action, dict):
             raise InvalidArgument('"action" must be a JSON object with a "type"')
-        if request_id in ("", None):
-            request_id = None
-        elif not isinstance(request_id, str) or len(request_id) > MAX_REQUEST_ID:
+        if c.request_id is not None and len(c.request_id) > MAX_REQUEST_ID:
             raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters")
-        if expected_version is not None and (
-            not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 0
-        ):
+        if c.expected_version is not None and c.expected_version < 0:
             raise InvalidArgument("expectedVersion must be a non-negative integer")
-        meta = await self._meta(game_id)
-        if request_id is not None:
-            # Request ids are the client's, per seat: two seats may use the same id.
-            request_id = f"seat{seat}:{request_id}"
-            with _Timed("request_version"):
-                done = await self.store.request_version(game_id, request_id)
-            if done is not None:
-                return await self._game_at(game_id, meta, seat, done)
-        engine = self._engine_of(meta)
-        # Every append carries a request id: when a store reply is lost and the append
-        # retried, the store then answers DuplicateRequest instead of applying it twice.
-        store_request_id = request_id or f"auto:{secrets.token_hex(12)}"
-        for _attempt in range(self.max_retries):
-            async with self._lock(game_id):
-                c = await self._load(game_id, meta)
-                if expected_version is not None and expected_version != c.version:
-                    metrics.ACTIONS.labels(engine.name, "stale").inc()
-                    raise Aborted(f"stale version: the game is at version {c.version}, not {expected_version}")
-                rng = random.Random(secrets.randbits(64))
-                try:
-                    check_action(engine, c.state, seat, action)
-                    events = engine.decide(c.state, seat, action, rng)
-                except (InvalidAction, IllegalAction) as e:
-                    # A concurrent retry of this request may have been applied meanwhile.
-                    done = request_id and await self.store.request_version(game_id, request_id)
-                    if done:
-                        return await self._game_at(game_id, meta, seat, done)
-                    if isinstance(e, InvalidAction):
-                        metrics.ACTIONS.labels(engine.name, "invalid").inc()
-                        raise InvalidArgument(str(e)) from None
-                    metrics.ACTIONS.labels(engine.name, "illegal").inc()
-                    raise FailedPrecondition(str(e)) from None
-                # Apply to the cached state now; any failure below evicts it.
-                state = c.state
-                try:
-                    for e in events:
-                        state = engine.evolve(state, e)
-                    state, bot_events = self._play_bots(engine, state, meta["seats"], rng)
-                    events += bot_events
-                    with _Timed("append"):
-                        version = await self.store.append(game_id, c.version, events, store_request_id)
-                except Conflict:
-                    self._evict(game_id)
-                    metrics.CONFLICTS.inc()
-                    continue
-                except DuplicateRequest as d:
-                    self._evict(game_id)
-                    return await self._game_at(game_id, meta, seat, d.version)
-                except BaseException:
-                    self._evict(game_id)
-                    raise
-                before = c.version
-                c.version, c.state = version, state
-                metrics.ACTIONS.labels(engine.name, "ok").inc()
-                if engine.outcome(state) is not None:
-                    metrics.GAMES_FINISHED.labels(engine.name).inc()
-                if before // self.snapshot_every != version // self.snapshot_every:
-                    with _Timed("put_snapshot"):
-                        await self.store.put_snapshot(game_id, version, copy.deepcopy(state))
-                return self._game(game_id, meta, engine, version, state, seat)
-        metrics.ACTIONS.labels(engine.name, "conflict").inc()
-        raise Aborted("the game changed too often while applying your action; retry")
 
-    # --- internals --------------------------------------------------------------------
-    def _play_bots(self, engine: Engine, state: Any, kinds: list[str], rng: random.Random) -> tuple[Any, list]:
-        """The server plays bot seats: random legal actions, recorded as ordinary events."""
-        out: list[dict] = []
-        steps = 0
-        while steps < engine.max_random_steps and engine.outcome(state) is None:
-            bots = sorted(s for s in engine.to_act(state) if kinds[s] == "bot")
-            if not bots:
-                break
-            seat = bots[0]
-            actions = engine.legal_actions(state, seat)
-            if not actions:
-                log.error("bot seat %s of %s has no legal action", seat, engine.name)
-                break
-            for e in engine.decide(state, seat, engine.random_action(state, seat, actions, rng), rng):
-                state = engine.evolve(state, e)
-                out.append(e)
-            steps += 1
-        return state, out
+        def decide(game: LoadedGame) -> Decision:
+            if c.expected_version is not None and c.expected_version != game.version:
+                raise StaleVersion(f"stale version: the game is at version {game.version}, not {c.expected_version}")
+            return rules.play(game.engine, game.state, c.seat, c.action, game.meta["seats"], _rng())
 
-    def _lock(self, game_id: str) -> asyncio.Lock:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            if len(self._locks) > 4 * self.cache_size:
-                for k in [k for k, v in self._locks.items() if not v.locked()]:
-                    del self._locks[k]
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+        meta = await self.games.meta(c.game_id)
+        engine = self.games.engine_of(meta)
+        with _count_action(engine.name):
+            done = await self.games.update(c.game_id, decide, key=c.idempotency_key, meta=meta)
+        if done.appended and done.game.finished:
+            metrics.GAMES_FINISHED.labels(engine.name).inc()
+        return {"game": game_reply(done.game, c.seat)}
 
-    def _remember(self, game_id: str, c: _Cached) -> None:
-        self._cache[game_id] = c
-        self._cache.move_to_end(game_id)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
-
-    def _evict(self, game_id: str) -> None:
-        self._cache.pop(game_id, None)
-
-    async def _meta(self, game_id: Any) -> dict[str, Any]:
-        if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
-            raise NotFound(f"no game {str(game_id)[:80]!r}: game ids are 1-64 letters, digits, '-' or '_'")
-        with _Timed("get_meta"):
-            return await self.store.get_meta(game_id)
-
-    def _engine_of(self, meta: dict[str, Any]) -> Engine:
+    # --- helpers -------------------------------------------------------------------------
+    @staticmethod
+    def _engine(name: str) -> Engine:
+        if not name:
+            raise InvalidArgument('"engine" must name an engine (see GET /v1/engines)')
         try:
-            engine = engines.get(meta["engine"])
-        except UnknownEngine:
-            raise Unavailable(f"this server does not run the engine {meta['engine']!r}") from None
-        v = meta.get("engine_version", engine.version)
-        if v != engine.version and v not in engine.supported_versions:
-            raise Unavailable(f"this game was written by {engine.name} v{v}; this server runs v{engine.version}")
-        return engine
+            return engines.get(name)
+        except UnknownEngine as e:
+            raise InvalidArgument(str(e)) from None
 
-    async def _load(self, game_id: str, meta: dict[str, Any]) -> _Cached:
-        """The cached state caught up with the store (snapshot + replay on a miss)."""
-        c = self._cache.get(game_id)
-        if c is not None:
-            with _Timed("read"):
-                tail = await self.store.read(game_id, after_version=c.version)
-            for e in tail:
-                c.state = c.engine.evolve(c.state, e)
-            c.version += len(tail)
-            self._cache.move_to_end(game_id)
-            metrics.CACHE_HITS.inc()
-            return c
-        metrics.CACHE_MISSES.inc()
-        engine = self._engine_of(meta)
-        with _Timed("get_snapshot"):
-            snap = await self.store.get_snapshot(game_id)
-        version, state = snap if snap else (0, None)
-        with _Timed("read"):
-            events = await self.store.read(game_id, after_version=version)
-        for e in events:
-            state = engine.evolve(state, e)
-        metrics.REPLAYED_EVENTS.observe(len(events))
-        c = _Cached(engine, version + len(events), state)
-        self._remember(game_id, c)
-        return c
+    @staticmethod
+    def _seat_kinds(engine: Engine, players: int | None, seats: tuple[str, ...]) -> list[str]:
+        if players is None:
+            players = len(seats) or engine.min_seats
+        if not engine.min_seats <= players <= engine.max_seats:
+            raise InvalidArgument(f"{engine.title} takes {engine.min_seats}-{engine.max_seats} players, not {players}")
+        kinds = list(seats) or ["human"] * players
+        if len(kinds) != players or any(k not in SEAT_KINDS for k in kinds):
+            raise InvalidArgument(f'"seats" must list {players} seat kinds, each one of {", ".join(SEAT_KINDS)}')
+        return kinds
 
-    async def _game_at(self, game_id: str, meta: dict[str, Any], seat: int | None, version: Any) -> dict[str, Any]:
-        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise InvalidArgument("version must be a positive integer")
-        engine = self._engine_of(meta)
-        with _Timed("version"):
-            current = await self.store.version(game_id)
-        if version > current:
-            raise InvalidArgument(f"version {version} is beyond the game's current version {current}")
-        # Start from the newest snapshot when it is not past the asked version (a retried
-        # request's answer is usually recent), else from the first event.
-        with _Timed("get_snapshot"):
-            snap = await self.store.get_snapshot(game_id)
-        start, state = snap if snap and snap[0] <= version else (0, None)
-        events = []
-        if version > start:
-            with _Timed("read"):
-                events = await self.store.read(game_id, after_version=start, limit=version - start)
-        for e in events:
-            state = engine.evolve(state, e)
-        metrics.REPLAYED_EVENTS.observe(len(events))
-        return self._game(game_id, meta, engine, version, state, seat)
 
-    def _game(self, game_id, meta, engine: Engine, version: int, state: Any, seat: int | None) -> dict[str, Any]:
-        outcome = engine.outcome(state)
-        claimed = set(meta.get("claimed", []))
-        game: dict[str, Any] = {
-            "id": game_id,
-            "name": f"games/{game_id}",
-            "engine": engine.name,
-            "engineVersion": meta.get("engine_version", engine.version),
-            "version": version,
-            "players": meta["players"],
-            "seats": [
-                {"seat": s, "kind": k, "claimed": k != "open" or s in claimed} for s, k in enumerate(meta["seats"])
-            ],
-            "toAct": [] if outcome is not None else sorted(engine.to_act(state)),
-            "view": engine.view(state, seat),
-            "status": "FINISHED" if outcome is not None else "RUNNING",
-        }
-        if outcome is not None:
-            game["outcome"] = outcome
-        if seat is not None:
-            game["yourSeat"] = seat
-        return game
+def _positive(name: str, value: int) -> int:
+    if value < 1:
+        raise InvalidArgument(f"{name} must be a positive integer")
+    return value
 
 
 def _encode_page_token(game_id: str, after: int) -> str:
     return base64.urlsafe_b64encode(f"{game_id}:{after}".encode()).decode().rstrip("=")
 
 
-def _decode_page_token(game_id: str, token: Any) -> int:
+def _decode_page_token(game_id: str, token: str) -> int:
     try:
-        raw = base64.urlsafe_b64decode(str(token) + "=" * (-len(str(token)) % 4)).decode()
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
         gid, after = raw.rsplit(":", 1)
         if gid != game_id or not after.isdigit():
             raise ValueError

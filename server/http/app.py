@@ -1,16 +1,15 @@
-"""REST/JSON transport: the same use cases as gRPC, served by Starlette.
+"""REST/JSON transport: routes generated from the protos' google.api.http annotations,
+served by Starlette, over the same edge (server.api.edge) as gRPC.
 
-Paths mirror the google.api.http annotations of proto/tablero/v1/games.proto;
-JSON field names follow the protobuf JSON mapping (lowerCamelCase).
+JSON follows the protobuf JSON mapping (lowerCamelCase, enums by name).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
 import logging
-import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -18,212 +17,134 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from server import metrics
-from server.app import InvalidArgument, Unauthenticated
-from server.auth import bearer
+from server.api import observe
+from server.api.edge import Api
+from server.api.openapi import openapi_document
+from server.api.rpcs import Rpc, rpcs
+from server.api.status import CODE_OF_HTTP, STATUS, error_body
+from server.errors import AppError
+from server.lifecycle import Lifecycle
 
-from .common import ERROR_NAMES, HttpState, error_response, read_json, rpc, st
-from .openapi import openapi_document
-from .rankings import ROUTES as ranking_routes
+from . import sse
+from .body import decode
 
 log = logging.getLogger("tablero.http")
 
-def _int_param(request: Request, name: str) -> int | None:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise InvalidArgument(f"query parameter {name} must be an integer") from None
+# The browser client (clients/web, another package of this repository), served at "/" when present.
+WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 
 
-def _seat(request: Request, game_id: str, required: bool) -> int | None:
-    token = bearer(request.headers.get("authorization")) or request.query_params.get("access_token") or None
-    seat = st(request).games.seat_of(token, game_id)
-    if seat is not None:
-        request.scope["state"]["seat"] = seat
-    if required and seat is None:
-        raise Unauthenticated("this call needs a seat token: Authorization: Bearer <token>")
-    return seat
+def _error(code: str, message: str) -> JSONResponse:
+    observe.current().code = code
+    return JSONResponse(error_body(code, message), status_code=STATUS[code][0])
 
 
-# --- handlers ------------------------------------------------------------------------
-@rpc("ListEngines")
-async def list_engines(request: Request) -> Response:
-    return JSONResponse(await st(request).games.list_engines())
+def _answering_errors(fn: Callable[[Request], Awaitable[Response]], rpc: str) -> Callable:
+    """AppError → its status; anything else → 500, logged. Answered here, inside the CORS
+    middleware, so browsers can read the error too."""
 
-
-@rpc("CreateGame")
-async def create_game(request: Request) -> Response:
-    body = await read_json(request, {"engine", "players", "options", "seats"})
-    out = await st(request).games.create_game(
-        body.get("engine"), body.get("players"), body.get("options"), body.get("seats")
-    )
-    request.scope["state"]["game_id"] = out["game"]["id"]
-    return JSONResponse(out, status_code=200)
-
-
-def _same_game(body: dict, gid: str) -> None:
-    if "gameId" in body and body["gameId"] != gid:
-        raise InvalidArgument(f"gameId {body['gameId']!r} in the body differs from {gid!r} in the path")
-
-
-@rpc("JoinGame")
-async def join_game(request: Request) -> Response:
-    gid = _game_id(request)
-    _same_game(await read_json(request, {"gameId"}), gid)
-    return JSONResponse(await st(request).games.join_game(gid))
-
-
-@rpc("GetGame")
-async def get_game(request: Request) -> Response:
-    gid = _game_id(request)
-    seat = _seat(request, gid, required=False)
-    return JSONResponse(await st(request).games.get_game(gid, seat, _int_param(request, "version")))
-
-
-@rpc("ListLegalActions")
-async def legal_actions(request: Request) -> Response:
-    gid = _game_id(request)
-    seat = _seat(request, gid, required=True)
-    return JSONResponse(await st(request).games.legal_actions(gid, seat))
-
-
-@rpc("SubmitAction")
-async def submit_action(request: Request) -> Response:
-    gid = _game_id(request)
-    seat = _seat(request, gid, required=True)
-    body = await read_json(request, {"action", "requestId", "expectedVersion", "gameId"})
-    _same_game(body, gid)
-    if "action" not in body:
-        raise InvalidArgument('the body needs an "action" object')
-    request.scope["state"]["request_id"] = body.get("requestId")
-    out = await st(request).games.submit_action(
-        gid, seat, body["action"], body.get("requestId"), body.get("expectedVersion")
-    )
-    return JSONResponse(out)
-
-
-@rpc("ListEvents")
-async def list_events(request: Request) -> Response:
-    gid = _game_id(request)
-    seat = _seat(request, gid, required=False)
-    out = await st(request).games.list_events(
-        gid, seat, _int_param(request, "pageSize"), request.query_params.get("pageToken")
-    )
-    return JSONResponse(out)
-
-
-@rpc("WatchGame")
-async def watch_game(request: Request) -> Response:
-    gid = _game_id(request)
-    seat = _seat(request, gid, required=False)
-    after = _int_param(request, "afterVersion") or 0
-    last_id = request.headers.get("last-event-id", "")
-    if last_id.isdigit():
-        after = max(after, int(last_id))
-    state = st(request)
-    events = await state.games.watch(gid, seat, after)
-    return StreamingResponse(
-        _sse(events, state),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
-
-
-_END = object()
-
-
-async def _sse(events, state: HttpState):
-    """Pump the watch iterator through a queue so keep-alives and shutdown interleave."""
-    queue: asyncio.Queue = asyncio.Queue(maxsize=256)
-
-    async def pump() -> None:
+    async def endpoint(request: Request) -> Response:
         try:
-            async for item in events:
-                await queue.put(item)
-            await queue.put(_END)
-        finally:
-            await queue.put(None)
+            return await fn(request)
+        except AppError as e:
+            return _error(e.code, e.message)
+        except RecursionError:
+            return _error("INVALID_ARGUMENT", "request is nested too deeply")
+        except Exception:
+            log.exception("unhandled error in %s", rpc)
+            return _error("INTERNAL", "internal error; it has been logged")
 
-    task = asyncio.create_task(pump())
-    stop = asyncio.create_task(state.shutting_down.wait())
-    try:
-        yield b": watching\n\n"
-        while True:
-            get = asyncio.create_task(queue.get())
-            done, _ = await asyncio.wait({get, stop}, timeout=state.keepalive, return_when=asyncio.FIRST_COMPLETED)
-            if get not in done:
-                get.cancel()
-                if stop in done:
-                    yield b"event: shutdown\ndata: {}\n\n"
-                    return
-                yield b": keepalive\n\n"
-                continue
-            item = get.result()
-            if item is None:
-                return
-            if item is _END:
-                # The game is over and every event was sent: tell EventSource clients to stop.
-                yield b'retry: 3600000\nevent: end\ndata: {"status":"FINISHED"}\n\n'
-                return
-            data = json.dumps(item, separators=(",", ":"))
-            yield f"id: {item['version']}\nevent: {item['event'].get('type', 'event')}\ndata: {data}\n\n".encode()
-    finally:
-        stop.cancel()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
-        with contextlib.suppress(Exception):
-            await events.aclose()
+    endpoint.__name__ = rpc
+    return endpoint
 
 
-def _game_id(request: Request) -> str:
-    gid = request.path_params["game_id"]
-    request.scope["state"]["game_id"] = gid
-    return gid
+def _unary(api: Api, rpc: Rpc) -> Callable:
+    async def endpoint(request: Request) -> Response:
+        observe.current().rpc = rpc.name
+        wire = await decode(request, rpc, api.body_limit(rpc.name))
+        return JSONResponse(await api.unary(rpc.name, wire))
+
+    return _answering_errors(endpoint, rpc.name)
 
 
-async def healthz(request: Request) -> Response:
-    return JSONResponse({"status": "ok"})
+def _watch(api: Api, rpc: Rpc, keepalive: float) -> Callable:
+    async def endpoint(request: Request) -> Response:
+        observe.current().rpc = rpc.name
+        try:
+            wire = await decode(request, rpc, api.body_limit(rpc.name))
+            last_id = request.headers.get("last-event-id", "")
+            if last_id.isdigit():
+                wire["afterVersion"] = max(wire.get("afterVersion", 0), int(last_id))
+            items = await api.watch(wire, keepalive)
+        except AppError as e:
+            if "text/event-stream" not in request.headers.get("accept", ""):
+                raise
+            # An EventSource: the status says it, and the body says why in SSE.
+            observe.current().code = e.code
+            return Response(sse.refusal(e.code, e.message), status_code=STATUS[e.code][0],
+                            media_type="text/event-stream")
+        return StreamingResponse(sse.stream(items), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    return _answering_errors(endpoint, rpc.name)
 
 
-async def readyz(request: Request) -> Response:
-    state = st(request)
-    if state.shutting_down.is_set():
-        return JSONResponse({"status": "shutting down"}, status_code=503)
-    try:
-        await asyncio.wait_for(state.games.store.ping(), 2.0)
-    except Exception as e:  # any failure means not ready
-        return JSONResponse({"status": "store unreachable", "detail": str(e)}, status_code=503)
-    return JSONResponse({"status": "ok"})
+def api_routes(api: Api, keepalive: float) -> list[Route]:
+    """One route per annotated RPC, in the order of the protos."""
+    return [Route(r.path, _watch(api, r, keepalive) if r.streaming else _unary(api, r), methods=[r.verb.upper()])
+            for r in rpcs()]
 
 
-async def metrics_endpoint(request: Request) -> Response:
-    body, ctype = metrics.exposition()
-    return Response(body, media_type=ctype)
+# --- operations: not RPCs ---------------------------------------------------------------------
+# (path, operationId, summary, media type): the routes and their OpenAPI entries.
+OPS = [
+    ("/healthz", "Healthz", "Liveness: the process runs", "application/json"),
+    ("/readyz", "Readyz", "Readiness: the event store answers and the server is not stopping (else 503)",
+     "application/json"),
+    ("/metrics", "Metrics", "Prometheus metrics", "text/plain"),
+    ("/openapi.json", "OpenApi", "This document", "application/json"),
+]
 
 
-async def openapi(request: Request) -> Response:
-    return JSONResponse(openapi_document())
+def ops_routes(lifecycle: Lifecycle) -> list[Route]:
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(request: Request) -> Response:
+        why = await lifecycle.not_ready()
+        if why is not None:
+            return JSONResponse({"status": why}, status_code=503)
+        return JSONResponse({"status": "ok"})
+
+    async def metrics_endpoint(request: Request) -> Response:
+        body, ctype = metrics.exposition()
+        return Response(body, media_type=ctype)
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(openapi_document(OPS))
+
+    handlers = {"Healthz": healthz, "Readyz": readyz, "Metrics": metrics_endpoint, "OpenApi": openapi}
+    return [Route(path, handlers[op_id], methods=["GET"]) for path, op_id, _, _ in OPS]
 
 
 async def _http_error(request: Request, exc: HTTPException) -> Response:
-    code = ERROR_NAMES.get(exc.status_code, "UNKNOWN")
+    code = CODE_OF_HTTP.get(exc.status_code, "INVALID_ARGUMENT" if exc.status_code < 500 else "INTERNAL")
     msg = {404: f"no route {request.url.path}", 405: f"{request.method} is not allowed on {request.url.path}"}
-    return error_response(exc.status_code, code, msg.get(exc.status_code, str(exc.detail)))
+    observe.current().code = code
+    return JSONResponse(error_body(code, msg.get(exc.status_code, str(exc.detail))), status_code=exc.status_code)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, request.url.path)
-    return error_response(500, "INTERNAL", "internal error; it has been logged")
+    return JSONResponse(error_body("INTERNAL", "internal error; it has been logged"), status_code=500)
 
 
-class AccessLog:
-    """Pure ASGI middleware: one JSON log line and the RPC metrics per request."""
+class Observe:
+    """Pure ASGI middleware: opens the shared `Call` (auth + one log line + RPC metrics)."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -231,60 +152,44 @@ class AccessLog:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        t0 = time.perf_counter()
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        token = None
+        if b"access_token=" in scope.get("query_string", b""):
+            token = (parse_qs(scope["query_string"].decode("latin-1")).get("access_token") or [None])[0]
+        call = observe.Call("http", authorization=headers.get("authorization"), token=token or None)
         status = {"code": 500}
-        scope.setdefault("state", {})
 
         async def send_wrapper(message) -> None:
             if message["type"] == "http.response.start":
                 status["code"] = message["status"]
             await send(message)
 
+        ctx = observe.begin(call)
         try:
             await self.app(scope, receive, send_wrapper)
         finally:
-            dt = time.perf_counter() - t0
-            st = scope.get("state", {})
-            rpc = st.get("rpc")
-            code = st.get("error_code") or ERROR_NAMES.get(status["code"], "OK" if status["code"] < 400 else "UNKNOWN")
             if status["code"] < 400:
-                code = "OK"
-            if rpc:
-                metrics.RPC_REQUESTS.labels("http", rpc, code).inc()
-                metrics.RPC_LATENCY.labels("http", rpc).observe(dt)
-            # One line per request, probes and scrapes included.
-            log.info("request", extra={"fields": {
-                "transport": "http", "method": scope["method"], "path": scope["path"], "rpc": rpc,
-                "status": status["code"], "code": code, "game_id": st.get("game_id"), "seat": st.get("seat"),
-                "request_id": st.get("request_id"), "duration_ms": round(dt * 1000, 2),
-            }})
+                call.code = "OK"
+            elif call.code == "OK":
+                call.code = CODE_OF_HTTP.get(status["code"], "UNKNOWN")
+            call.finish(method=scope["method"], path=scope["path"], status=status["code"])
+            observe.end(ctx)
 
 
-def build_app(state: HttpState) -> Starlette:
-    routes = [
-        Route("/v1/engines", list_engines, methods=["GET"]),
-        Route("/v1/games", create_game, methods=["POST"]),
-        Route("/v1/games/{game_id}/join", join_game, methods=["POST"]),
-        Route("/v1/games/{game_id}", get_game, methods=["GET"]),
-        Route("/v1/games/{game_id}/legal-actions", legal_actions, methods=["GET"]),
-        Route("/v1/games/{game_id}/actions", submit_action, methods=["POST"]),
-        Route("/v1/games/{game_id}/events", list_events, methods=["GET"]),
-        Route("/v1/games/{game_id}/watch", watch_game, methods=["GET"]),
-        *ranking_routes,
-        Route("/openapi.json", openapi, methods=["GET"]),
-        Route("/healthz", healthz, methods=["GET"]),
-        Route("/readyz", readyz, methods=["GET"]),
-        Route("/metrics", metrics_endpoint, methods=["GET"]),
-    ]
+def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: Path | None = WEB) -> Starlette:
+    routes: list[BaseRoute] = [*api_routes(api, keepalive), *ops_routes(lifecycle)]
+    if web is not None and web.is_dir():
+        # After the API: "/" serves index.html; an unknown path is still a JSON 404.
+        routes.append(Mount("/", app=StaticFiles(directory=web, html=True), name="web"))
     app = Starlette(
         routes=routes,
         middleware=[
-            Middleware(AccessLog),
+            Middleware(Observe),
             Middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST", "OPTIONS"],
                        allow_headers=["Authorization", "Content-Type", "Last-Event-ID"], max_age=600),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )
     app.router.redirect_slashes = False  # an API: "/v1/games/" is an unknown route, not a redirect
-    app.state.tablero = state
     return app
+

@@ -10,41 +10,62 @@ Example::
 
 from __future__ import annotations
 
+from typing import Any
+
 from server.store.base import (
+    AppendResult,
     Conflict,
     DuplicateRequest,
+    Entry,
     Event,
     EventStore,
     GameExists,
     GameNotFound,
+    HistoryRewritten,
+    Reset,
     StoreError,
+    Trimmed,
 )
 from server.store.sqlite import SQLiteStore
 
 __all__ = [
+    "AppendResult",
     "Conflict",
     "DuplicateRequest",
+    "Entry",
     "Event",
     "EventStore",
     "GameExists",
     "GameNotFound",
+    "HistoryRewritten",
     "RedisStore",
+    "Reset",
     "SQLiteStore",
     "StoreError",
+    "Trimmed",
     "open_store",
 ]
 
 
-def open_store(redis_url: str | None, sqlite_path: str | None) -> EventStore:
+_SQLITE_OPTIONS = {"poll_interval", "finished_ttl", "abandoned_ttl", "trim_on_snapshot"}
+
+
+def open_store(redis_url: str | None, sqlite_path: str | None, **options: Any) -> EventStore:
     """Redis when a URL is given (`redis://`, `rediss://`, `unix://`, or `redis+cluster://`
-    for Redis Cluster), else SQLite in the file `sqlite_path`, else SQLite in memory."""
+    for Redis Cluster), else SQLite in the file `sqlite_path`, else SQLite in memory.
+
+    `options` are the adapter's settings (see RedisStore / SQLiteStore); a None value means
+    "the default". Settings only the other adapter knows are ignored, so one configuration
+    serves both (e.g. `write_pool_size` on SQLite)."""
+    given = {k: v for k, v in options.items() if v is not None}
     if redis_url:
         from server.store.redis import RedisStore  # imported here: SQLite-only setups never load redis
 
-        return RedisStore(redis_url)
+        return RedisStore(redis_url, **{k: v for k, v in given.items() if k != "poll_interval"})
+    sqlite_options = {k: v for k, v in given.items() if k in _SQLITE_OPTIONS}
     if sqlite_path:
-        return SQLiteStore(sqlite_path)
-    return SQLiteStore()
+        return SQLiteStore(sqlite_path, **sqlite_options)
+    return SQLiteStore(**sqlite_options)
 
 
 def __getattr__(name: str) -> object:

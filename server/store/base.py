@@ -9,6 +9,7 @@ optional snapshot of the engine state at some version.
 from __future__ import annotations
 
 import abc
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -25,6 +26,10 @@ class Conflict(StoreError):
     def __init__(self, game_id: str, expected: int, actual: int) -> None:
         super().__init__(f"game {game_id} is at version {actual}, not {expected}")
         self.game_id, self.expected, self.actual = game_id, expected, actual
+        # Set by append_ex(..., tail_limit=N) when the store is ahead by at most N events:
+        # the entries the caller misses (list[Entry]), so it can catch up without a read.
+        self.tail: list[Entry] | None = None
+        self.head_hash: str | None = None
 
 
 class DuplicateRequest(StoreError):
@@ -33,6 +38,59 @@ class DuplicateRequest(StoreError):
     def __init__(self, game_id: str, request_id: str, version: int) -> None:
         super().__init__(f"request {request_id} already applied to game {game_id} at version {version}")
         self.game_id, self.request_id, self.version = game_id, request_id, version
+
+
+class HistoryRewritten(Conflict):
+    """The stream's history is not the one the caller knows: the event at `version` has
+    another hash (or is gone) — the store lost acknowledged writes (a Redis crash inside
+    the AOF `everysec` window, a failover to a lagging replica, a restored backup) and
+    others wrote since. The caller must drop what it derived from versions >= `version`
+    and reload. A Conflict, so `except Conflict: evict and reload` already does the right
+    thing. `actual`/`head_hash` are the store's head now."""
+
+    def __init__(self, game_id: str, version: int, actual: int, head_hash: str | None = None) -> None:
+        StoreError.__init__(
+            self, f"game {game_id}: the history at version {version} was rewritten (the store is at {actual})"
+        )
+        self.game_id, self.expected, self.actual = game_id, version, actual
+        self.version, self.head_hash, self.tail = version, head_hash, None
+
+
+class Trimmed(StoreError):
+    """The events asked for are no longer kept: a snapshot covers them and they were
+    trimmed (`first_kept` is the oldest version still stored)."""
+
+    def __init__(self, game_id: str, first_kept: int) -> None:
+        super().__init__(f"game {game_id}: events before version {first_kept} are no longer kept (trimmed)")
+        self.game_id, self.first_kept = game_id, first_kept
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """One stored event with its place in the log: `hash` chains it to the one before
+    (hash(prev_hash + event JSON), "" for entries written before hash chains existed)."""
+
+    version: int
+    hash: str
+    event: Event
+
+
+@dataclasses.dataclass(frozen=True)
+class AppendResult:
+    """What append_ex() answers: the new head of the log."""
+
+    version: int
+    hash: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Reset:
+    """Yielded by watch(..., resets=True) in place of a (version, event) pair when the
+    store's history was rewritten under the watcher: every event it yielded after
+    `version` is void. The next pairs are versions version+1, version+2, ... of the new
+    history (so the consumer rebuilds its state from version `version`)."""
+
+    version: int
 
 
 class GameExists(StoreError):
@@ -77,8 +135,13 @@ class EventStore(abc.ABC):
         """Current version. Raises GameNotFound."""
 
     @abc.abstractmethod
-    async def get_meta(self, game_id: str) -> dict[str, Any]:
-        """The game's metadata. Raises GameNotFound."""
+    async def get_meta(self, game_id: str, *, cached: bool = False) -> dict[str, Any]:
+        """The game's metadata. Raises GameNotFound.
+
+        `cached=True` may answer from a per-store cache without a round trip: meta is
+        immutable after create() except its "claimed" list, which the cache may show
+        stale (claims only grow; call without `cached` where exact claims matter). A game
+        deleted or expired since may still be answered from the cache: writes still check."""
 
     @abc.abstractmethod
     async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
@@ -99,7 +162,9 @@ class EventStore(abc.ABC):
         """The newest snapshot as (version, state), or None (also for an unknown game)."""
 
     @abc.abstractmethod
-    def watch(self, game_id: str, after_version: int) -> AsyncIterator[tuple[int, Event]]:
+    def watch(
+        self, game_id: str, after_version: int, *, after_hash: str | None = None, resets: bool = False
+    ) -> AsyncIterator[Any]:
         """Yield (version, event) for every event after `after_version`, first those
         already stored, then new ones as they are appended by any process, until the
         consumer stops iterating. Push, not polling, where the backend allows it.
@@ -107,7 +172,76 @@ class EventStore(abc.ABC):
         The first step raises GameNotFound for an unknown game; StoreError ends the
         iteration when the store fails or is closed. Stop it with `aclose()` (e.g.
         `contextlib.aclosing`) or by cancelling the task: nothing is left behind.
-        Each watcher gets its own event objects."""
+        Each watcher gets its own event objects.
+
+        Rewritten history (the store lost events this watcher was given, and others were
+        written in their place): with `resets=False` (the default) the watch raises
+        HistoryRewritten; with `resets=True` it yields a `Reset(version)` marker and goes on
+        with the new history after `version`. `after_hash` (the hash of the event at
+        `after_version` the consumer knows) lets a resumed watch detect a rewrite that
+        happened while it was away; None trusts the store."""
+
+    # -- optional extensions (both adapters implement them; the base raises NotImplementedError) --
+
+    async def append_ex(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: list[Event],
+        request_id: str | None = None,
+        *,
+        expected_hash: str | None = None,
+        tail_limit: int = 0,
+    ) -> AppendResult:
+        """append() that also checks and returns the log's identity, in the same atomic step.
+
+        - `expected_hash`: the hash of the event at `expected_version` as the caller knows
+          it ("" for version 0). When the store's event at that version has another hash,
+          or the store is behind `expected_version`, raises HistoryRewritten (a Conflict):
+          the store lost writes the caller saw. Entries stored before hash chains existed
+          have hash "" and are not checked.
+        - `tail_limit`: when the CAS fails because the store is ahead by at most this many
+          events, the Conflict carries them in `.tail` (list[Entry]) and the head hash in
+          `.head_hash`, so the caller can catch up and retry without another read.
+        Returns the new head (version, hash)."""
+        raise NotImplementedError
+
+    async def read_entries(self, game_id: str, after_version: int = 0, limit: int | None = None) -> list[Entry]:
+        """Like read(), with each event's version and chain hash."""
+        raise NotImplementedError
+
+    async def head(self, game_id: str) -> AppendResult:
+        """The log's head: its version and the hash of its last event ("" for none). GameNotFound."""
+        raise NotImplementedError
+
+    async def finish(self, game_id: str, ttl: float | None = None) -> bool:
+        """Mark a game finished: all its data expires `ttl` seconds from now (default: the
+        store's `finished_ttl` setting). False when no TTL applies (kept forever)."""
+        raise NotImplementedError
+
+    async def delete_game(self, game_id: str, if_version: int | None = None) -> bool:
+        """Operator path: delete everything of a game (only if it is at `if_version`, when
+        given). True when something was deleted."""
+        raise NotImplementedError
+
+    async def export_game(self, game_id: str) -> dict[str, Any]:
+        """Everything kept of a game as one JSON document
+        {"game_id", "meta", "version", "first_kept", "events", "hashes", "requests", "snapshot"}."""
+        raise NotImplementedError
+
+    async def archive(self, game_id: str, write: Any) -> dict[str, Any]:
+        """Operator path: export the game, `await write(document)` (e.g. to object storage),
+        then delete it if it did not change meanwhile. Returns the document."""
+        document = await self.export_game(game_id)
+        await write(document)
+        await self.delete_game(game_id, if_version=document["version"])
+        return document
+
+    async def trim(self, game_id: str) -> int:
+        """Drop the events the kept snapshot covers (the snapshot's own event stays, so the
+        log keeps its head); returns the first version still kept. Reads of trimmed versions
+        raise Trimmed."""
+        raise NotImplementedError
 
     @abc.abstractmethod
     async def ping(self) -> None:

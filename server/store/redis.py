@@ -7,155 +7,328 @@
 Keys of game G, all under the hash tag {G} so that they live in one slot and
 every script below runs unchanged on Redis Cluster:
 
-    tablero:{G}:events    Stream; event n has entry id "n-0", field "e" = JSON
+    tablero:{G}:events    Stream; event n is entry "n-0", fields "e" = JSON, "h" = chain hash
     tablero:{G}:meta      string, the metadata JSON as given to create()
     tablero:{G}:claimed   list of the claimed seats, in claim order
     tablero:{G}:req       hash request_id -> version it produced
     tablero:{G}:snap      string {"version": n, "state": ...}
+    tablero:{G}:n         (a shard pub/sub channel, not a key) "<version>" after each append
 
-The version is XLEN of the stream (nothing is ever trimmed). Every write that
-checks something is ONE Lua script (EVALSHA, cached by redis-py): the checks
-and the writes run as one atomic step on the server, never a read in Python
-followed by a write. The scripts check everything before their first write,
+The version is the id of the stream's last entry (entries covered by a snapshot
+may be trimmed, so it is not XLEN). Every write that checks something is ONE Lua
+script (EVALSHA, cached by redis-py): the checks and the writes run as one atomic
+step on the server. The scripts check everything before their first write,
 because Redis does not roll a script back when it fails half-way.
 
-The claimed seats sit in their own list, not in the meta JSON: the scripts then
-never decode and re-encode the metadata (Redis' cjson would turn `[]` into `{}`
-and round large numbers). get_meta() puts them back under "claimed".
+Hash chain: entry n's "h" is the first 16 hex digits of sha1(h(n-1) .. JSON of
+event n), h(0) = "". A rollback of Redis (lost AOF tail, failover to a lagging
+replica) followed by new writes gives the same versions other hashes, which
+append_ex(expected_hash=...) and the watchers detect. Entries written before the
+chain existed have no "h" (hash ""), are never reported as rewritten, and the
+chain restarts from "" after them.
 
-`watch` is XREAD BLOCK from entry id "<after_version>-0": history first, then
-each event as soon as any replica appends it.
+Watching (see _Hub): one notification subscriber connection per Redis node
+(SSUBSCRIBE to the channels of the games watched in this process), a bounded
+read pool that fetches new entries once per game and fans them out to every local
+watcher, and a periodic sweep over watched games that catches whatever a lost
+notification would have delayed. Writes use their own bounded pool.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import inspect
+import contextlib
 import json
-from collections.abc import AsyncIterator, Awaitable
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, NamedTuple, TypeVar
 
 import redis.asyncio as aioredis
 import redis.exceptions
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
-from server.store.base import Conflict, DuplicateRequest, Event, EventStore, GameExists, GameNotFound, StoreError
+from server.store import push
+from server.store.base import (
+    AppendResult,
+    Conflict,
+    DuplicateRequest,
+    Entry,
+    Event,
+    EventStore,
+    GameExists,
+    GameNotFound,
+    HistoryRewritten,
+    StoreError,
+    Trimmed,
+)
 from server.store.ids import check_game_id
 
 T = TypeVar("T")
+log = logging.getLogger("tablero.store.redis")
 
-# Events are read in pages of this size while catching up in watch().
-_WATCH_PAGE = 500
+_WATCH_PAGE = push.PAGE
 
 _CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 
-# KEYS: events, meta, claimed.  ARGV: meta JSON, number of pre-claimed seats, the seats, the events' JSON.
-_CREATE = """
-if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[1]) == 1 then
-  return -1
+# Errors after which a call that is safe to repeat is retried (the server restarted, a
+# pooled connection went stale, the server is loading its AOF, a failover is under way).
+_RETRYABLE = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.ClusterDownError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.NoScriptError,  # a restarted server lost its script cache: nothing ran
+    OSError,
+)
+
+# Helpers every script starts with. head(): (version, hash) of the last entry; hash_at(v): the
+# hash of entry v ("" for v = 0 or an entry without a hash), nil when it is not kept.
+_LIB = """
+local function hash_of(fields)
+  for i = 1, #fields, 2 do
+    if fields[i] == 'h' then return fields[i + 1] end
+  end
+  return ''
 end
-redis.call('SET', KEYS[2], ARGV[1])
-local nclaimed = tonumber(ARGV[2])
-for i = 3, 2 + nclaimed do
-  redis.call('RPUSH', KEYS[3], ARGV[i])
+local function head(key)
+  local last = redis.call('XREVRANGE', key, '+', '-', 'COUNT', 1)
+  if #last == 0 then return 0, '' end
+  return tonumber(string.match(last[1][1], '^(%d+)')), hash_of(last[1][2])
 end
-local v = 0
-for i = 3 + nclaimed, #ARGV do
-  v = v + 1
-  redis.call('XADD', KEYS[1], v .. '-0', 'e', ARGV[i])
+local function hash_at(key, v)
+  if v == 0 then return '' end
+  local e = redis.call('XRANGE', key, v .. '-0', v .. '-0')
+  if #e == 0 then return nil end
+  return hash_of(e[1][2])
 end
-return v
+local function first_kept(key)
+  local f = redis.call('XRANGE', key, '-', '+', 'COUNT', 1)
+  if #f == 0 then return nil end
+  return tonumber(string.match(f[1][1], '^(%d+)'))
+end
+local function chain(prev, e)
+  return string.sub(redis.sha1hex(prev .. e), 1, 16)
+end
+local function expire_all(keys, ms)
+  for i = 1, #keys do redis.call('PEXPIRE', keys[i], ms) end
+end
+-- the TTL the game's keys must carry: the abandoned-game TTL given, else the meta's own (finished)
+local function ttl_of(keys, given)
+  local ttl = tonumber(given)
+  if ttl > 0 then return ttl end
+  local m = redis.call('PTTL', keys[2])
+  if m > 0 then return m end
+  return 0
+end
 """
 
-# KEYS: events, meta, req.  ARGV: expected version, "1"/"0" has request id, request id, the events' JSON.
-# Returns {0, new version} | {1, 0} unknown game | {2, version} duplicate request | {3, actual} conflict.
-_APPEND = """
+# KEYS: events, meta, claimed, req, snap.  ARGV: "1" when this is a retry, meta JSON, number of
+# pre-claimed seats, the seats, TTL ms (0 = none), then the events' JSON.
+# Returns -1 when the game exists, else {version, head hash}. A retry that finds the game with
+# exactly its own meta text (which holds a creation time and a fresh id) learns that its first
+# attempt landed and gets the head instead of -1.
+_CREATE = _LIB + """
+if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[1]) == 1 then
+  if ARGV[1] == '1' and redis.call('GET', KEYS[2]) == ARGV[2] then
+    local v, h = head(KEYS[1])
+    return {v, h}
+  end
+  return -1
+end
+redis.call('SET', KEYS[2], ARGV[2])
+local nclaimed = tonumber(ARGV[3])
+for i = 4, 3 + nclaimed do
+  redis.call('RPUSH', KEYS[3], ARGV[i])
+end
+local ttl = tonumber(ARGV[4 + nclaimed])
+local v, h = 0, ''
+for i = 5 + nclaimed, #ARGV do
+  v = v + 1
+  h = chain(h, ARGV[i])
+  redis.call('XADD', KEYS[1], v .. '-0', 'e', ARGV[i], 'h', h)
+end
+if ttl > 0 then expire_all(KEYS, ttl) end
+return {v, h}
+"""
+
+# KEYS: events, meta, claimed, req, snap.
+# ARGV: expected version, "1"/"0" has request id, request id, expected hash ("-" = none),
+# tail limit, notification channel ("" = none), abandoned TTL ms (0 = none), then the events' JSON.
+# Returns {0, version, hash} appended | {1} unknown game | {2, version} duplicate request |
+# {3, actual, head hash[, v1, h1, e1, v2, ...]} conflict (with the tail when asked and short) |
+# {4, actual, head hash} history rewritten.
+_APPEND = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 0 then
-  return {1, 0}
+  return {1}
 end
 if ARGV[2] == '1' then
-  local seen = redis.call('HGET', KEYS[3], ARGV[3])
+  local seen = redis.call('HGET', KEYS[4], ARGV[3])
   if seen then
     return {2, tonumber(seen)}
   end
 end
-local v = redis.call('XLEN', KEYS[1])
-if v ~= tonumber(ARGV[1]) then
-  return {3, v}
+local v, h = head(KEYS[1])
+local expected = tonumber(ARGV[1])
+if ARGV[4] ~= '-' then
+  if v < expected then
+    return {4, v, h}
+  end
+  local at = hash_at(KEYS[1], expected)
+  if at and at ~= '' and at ~= ARGV[4] then
+    return {4, v, h}
+  end
 end
-for i = 4, #ARGV do
+if v ~= expected then
+  local reply = {3, v, h}
+  local limit = tonumber(ARGV[5])
+  if v > expected and v - expected <= limit then
+    local entries = redis.call('XRANGE', KEYS[1], (expected + 1) .. '-0', '+')
+    if #entries == v - expected then
+      for _, entry in ipairs(entries) do
+        reply[#reply + 1] = tonumber(string.match(entry[1], '^(%d+)'))
+        reply[#reply + 1] = hash_of(entry[2])
+        reply[#reply + 1] = entry[2][2]
+      end
+    end
+  end
+  return reply
+end
+for i = 8, #ARGV do
   v = v + 1
-  redis.call('XADD', KEYS[1], v .. '-0', 'e', ARGV[i])
+  h = chain(h, ARGV[i])
+  redis.call('XADD', KEYS[1], v .. '-0', 'e', ARGV[i], 'h', h)
 end
 if ARGV[2] == '1' then
-  redis.call('HSET', KEYS[3], ARGV[3], v)
+  redis.call('HSET', KEYS[4], ARGV[3], v)
 end
-return {0, v}
+local ttl = ttl_of(KEYS, ARGV[7])
+if ttl > 0 then expire_all(KEYS, ttl) end
+if #ARGV >= 8 and ARGV[6] ~= '' then
+  redis.call('SPUBLISH', ARGV[6], v)
+end
+return {0, v, h}
 """
 
-# KEYS: meta, claimed.  ARGV: the seats, in order of preference.
+# KEYS: events, meta, claimed, req, snap.  ARGV: abandoned TTL ms, the seats, in order of preference.
 # Returns {1, seat} | {0, 0} all taken | {-1, 0} unknown game.
-_CLAIM_SEAT = """
-if redis.call('EXISTS', KEYS[1]) == 0 then
+_CLAIM_SEAT = _LIB + """
+if redis.call('EXISTS', KEYS[2]) == 0 then
   return {-1, 0}
 end
 local taken = {}
-for _, seat in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
+for _, seat in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do
   taken[seat] = true
 end
-for i = 1, #ARGV do
+for i = 2, #ARGV do
   if not taken[ARGV[i]] then
-    redis.call('RPUSH', KEYS[2], ARGV[i])
+    redis.call('RPUSH', KEYS[3], ARGV[i])
+    local ttl = ttl_of(KEYS, ARGV[1])
+    if ttl > 0 then expire_all(KEYS, ttl) end
     return {1, tonumber(ARGV[i])}
   end
 end
 return {0, 0}
 """
 
-# KEYS: snap, meta.  ARGV: version, the snapshot JSON (which starts with {"version":<n>,).
+# KEYS: events, meta, claimed, req, snap.  ARGV: version, the snapshot JSON (which starts with
+# {"version":<n>,), "1" to trim the events the snapshot covers.
 # Returns 1 kept | 0 not newer than the one kept | -1 unknown game.
-_PUT_SNAPSHOT = """
+_PUT_SNAPSHOT = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 0 then
   return -1
 end
-local kept = redis.call('GET', KEYS[1])
+local kept = redis.call('GET', KEYS[5])
 if kept then
   local v = tonumber(string.match(kept, '^{"version":(%d+),'))
   if v and v >= tonumber(ARGV[1]) then
     return 0
   end
 end
-redis.call('SET', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[5], ARGV[2])
+local ttl = ttl_of(KEYS, '0')
+if ttl > 0 then redis.call('PEXPIRE', KEYS[5], ttl) end
+if ARGV[3] == '1' then
+  local v = head(KEYS[1])
+  local upto = math.min(tonumber(ARGV[1]), v)
+  if upto > 0 then redis.call('XTRIM', KEYS[1], 'MINID', upto .. '-0') end
+end
 return 1
 """
 
-# KEYS: events, meta.  ARGV: first entry id, count ("" = all).  nil for an unknown game, else the
-# events as ONE JSON array text: a single bulk reply is far cheaper for the client to parse than
-# XRANGE's nested arrays (3 bulk strings per entry).
-_READ = """
+# KEYS: events, meta, snap.  Trims the events the kept snapshot covers (keeping the snapshot's own
+# entry, so the head stays). Returns the first version kept, -1 for an unknown game.
+_TRIM = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 0 then
-  return false
+  return -1
+end
+local kept = redis.call('GET', KEYS[3])
+if kept then
+  local s = tonumber(string.match(kept, '^{"version":(%d+),'))
+  local v = head(KEYS[1])
+  local upto = math.min(s, v)
+  if upto > 0 then redis.call('XTRIM', KEYS[1], 'MINID', upto .. '-0') end
+end
+return first_kept(KEYS[1]) or 0
+"""
+
+# KEYS: events, meta.  ARGV: first version wanted, count ("" = all), "1" for numbered entries.
+# Returns {-1} unknown game | {2, first kept} trimmed | {0, JSON array text} | {0, v1, h1, e1, ...}.
+# A single JSON-array bulk reply is far cheaper for the client to parse than XRANGE's nested arrays.
+_READ = _LIB + """
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  return {-1}
+end
+local want = tonumber(ARGV[1])
+local first = first_kept(KEYS[1])
+if first and first > want then
+  return {2, first}
 end
 local entries
 if ARGV[2] == '' then
-  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+')
+  entries = redis.call('XRANGE', KEYS[1], want .. '-0', '+')
 else
-  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])
+  entries = redis.call('XRANGE', KEYS[1], want .. '-0', '+', 'COUNT', ARGV[2])
+end
+if ARGV[3] == '1' then
+  local reply = {0}
+  for _, entry in ipairs(entries) do
+    reply[#reply + 1] = tonumber(string.match(entry[1], '^(%d+)'))
+    reply[#reply + 1] = hash_of(entry[2])
+    reply[#reply + 1] = entry[2][2]
+  end
+  return reply
 end
 local events = {}
 for i, entry in ipairs(entries) do
   events[i] = entry[2][2]
 end
-return '[' .. table.concat(events, ',') .. ']'
+return {0, '[' .. table.concat(events, ',') .. ']'}
 """
 
-# KEYS: events, meta.  -1 for an unknown game.
-_VERSION = """
+# KEYS: events, meta.  {-1} for an unknown game, else {version, hash}.
+_HEAD = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 0 then
-  return -1
+  return {-1, ''}
 end
-return redis.call('XLEN', KEYS[1])
+local v, h = head(KEYS[1])
+return {v, h}
+"""
+
+# KEYS: the events streams of many games (one server, not a cluster).  {v1, h1, v2, h2, ...}.
+_HEADS = _LIB + """
+local reply = {}
+for i = 1, #KEYS do
+  local v, h = head(KEYS[i])
+  reply[#reply + 1] = v
+  reply[#reply + 1] = h
+end
+return reply
 """
 
 # KEYS: meta, claimed.  nil for an unknown game, else {meta JSON, {claimed seats}}.
@@ -165,6 +338,29 @@ if not meta then
   return false
 end
 return {meta, redis.call('LRANGE', KEYS[2], 0, -1)}
+"""
+
+# KEYS: events, meta, claimed, req, snap.  ARGV: TTL ms.  0 unknown game, 1 set.
+_EXPIRE = """
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  return 0
+end
+for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+return 1
+"""
+
+# KEYS: events, meta, claimed, req, snap.  ARGV: the version it must be at ("" = any).
+# Returns 1 deleted | 0 unknown game | -2 at another version (nothing deleted).
+_DELETE = _LIB + """
+if redis.call('EXISTS', KEYS[2]) == 0 and redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+if ARGV[1] ~= '' then
+  local v = head(KEYS[1])
+  if v ~= tonumber(ARGV[1]) then return -2 end
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+return 1
 """
 
 
@@ -184,6 +380,11 @@ def game_keys(game_id: str) -> GameKeys:
     return GameKeys(prefix + "events", prefix + "meta", prefix + "claimed", prefix + "req", prefix + "snap")
 
 
+def channel_of(game_id: str) -> str:
+    """The shard pub/sub channel an append of `game_id` publishes its new version on (same slot)."""
+    return f"tablero:{{{game_id}}}:n"
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
@@ -196,91 +397,230 @@ def _existing_game_keys(game_id: str) -> GameKeys:
         raise GameNotFound(game_id) from None
 
 
-def _version_of(entry_id: bytes | str) -> int:
-    text = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
-    return int(text.partition("-")[0])
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _triples(flat: list[Any]) -> list[tuple[int, str, bytes | str]]:
+    """(version, hash, event JSON) from a script's flat {v1, h1, e1, v2, ...} reply."""
+    return [(int(flat[i]), _text(flat[i + 1]), flat[i + 2]) for i in range(0, len(flat), 3)]
+
+
+class _Pool:
+    """A bounded pool of one kind of calls: at most `size` in flight (so at most `size`
+    connections per Redis node), waiting at most `timeout` seconds for a turn."""
+
+    def __init__(self, client: aioredis.Redis | RedisCluster, size: int, timeout: float) -> None:
+        self.client, self.size, self.timeout = client, size, timeout
+        self.slots = asyncio.Semaphore(size)
 
 
 class RedisStore(EventStore):
-    """EventStore on Redis Streams; `redis+cluster://host:port` (or cluster=True) for Redis Cluster."""
+    """EventStore on Redis Streams; `redis+cluster://host:port` (or cluster=True) for Redis Cluster.
 
-    def __init__(self, url: str, *, block_ms: int = 5000, cluster: bool = False) -> None:
+    Settings (keyword arguments, all optional):
+      write_pool_size   connections (per node) for create/append/claim/snapshot calls (16)
+      read_pool_size    connections (per node) for reads, including the watchers' fetches (16)
+      pool_timeout      seconds a call may wait for a free connection before StoreError (5)
+      socket_timeout    seconds a reply may take before the call fails (10; no call blocks
+                        on the server, so this never cuts a watch short)
+      health_check_interval  seconds idle before a pooled connection is PINGed before use (2)
+      retries           attempts after the first for calls safe to repeat (5), with
+      retry_backoff     exponential backoff from this many seconds (0.05), capped at 1 s
+      sweep_interval    seconds between catch-up sweeps over watched games: the most a lost
+                        notification can delay an event (1.0)
+      outage_grace      seconds the store may stay unreachable before watchers end with
+                        StoreError (10)
+      finished_ttl      seconds finish() keeps a finished game (None: forever)
+      abandoned_ttl     seconds a game is kept after its last write (None: forever)
+      trim_on_snapshot  drop the events a new snapshot covers (False)
+      meta_cache_size   games whose meta get_meta(cached=True) keeps (10000)
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        block_ms: int = 5000,  # accepted for compatibility: nothing blocks on the server any more
+        cluster: bool = False,
+        write_pool_size: int = 16,
+        read_pool_size: int = 16,
+        pool_timeout: float = 5.0,
+        socket_timeout: float | None = 10.0,
+        socket_connect_timeout: float = 5.0,
+        health_check_interval: float = 2.0,
+        retries: int = 5,
+        retry_backoff: float = 0.05,
+        sweep_interval: float = 1.0,
+        outage_grace: float = 10.0,
+        finished_ttl: float | None = None,
+        abandoned_ttl: float | None = None,
+        trim_on_snapshot: bool = False,
+        meta_cache_size: int = 10000,
+    ) -> None:
         scheme, sep, rest = url.partition("://")
         if scheme in _CLUSTER_SCHEMES:
             url, cluster = f"{_CLUSTER_SCHEMES[scheme]}{sep}{rest}", True
+        for name, size in (("write_pool_size", write_pool_size), ("read_pool_size", read_pool_size)):
+            if size < 1:
+                raise ValueError(f"{name} must be at least 1, not {size}")
+        self.url = url
         self.block_ms = block_ms
-        options: dict[str, Any] = {"socket_connect_timeout": 5, "socket_keepalive": True}
-        self._client: aioredis.Redis | RedisCluster
-        if cluster:
-            self._client = RedisCluster.from_url(url, **options)
-        else:
-            self._client = aioredis.Redis.from_url(url, **options)
+        self.retries, self.retry_backoff = retries, retry_backoff
+        self.sweep_interval, self.outage_grace = sweep_interval, outage_grace
+        self.finished_ttl, self.abandoned_ttl = finished_ttl, abandoned_ttl
+        self.trim_on_snapshot = trim_on_snapshot
+        self.meta_cache_size = meta_cache_size
         self._cluster = cluster
-        self._cluster_lock = asyncio.Lock()
-        self._feeds: dict[str, _Feed] = {}  # game_id -> the shared XREAD loop of its watchers
-        self._create = self._client.register_script(_CREATE)
-        self._append = self._client.register_script(_APPEND)
-        self._claim_seat = self._client.register_script(_CLAIM_SEAT)
-        self._put_snapshot = self._client.register_script(_PUT_SNAPSHOT)
-        self._read = self._client.register_script(_READ)
-        self._version = self._client.register_script(_VERSION)
-        self._get_meta = self._client.register_script(_GET_META)
+        self._options: dict[str, Any] = {
+            "socket_connect_timeout": socket_connect_timeout,
+            "socket_keepalive": True,
+            "health_check_interval": health_check_interval,
+        }
 
-    async def _call(self, awaitable: Awaitable[T]) -> T:
-        """Await a Redis call; connection loss, timeouts and server errors become StoreError."""
-        try:
-            if self._cluster and getattr(self._client, "_initialize", False):
-                await self._initialize_cluster()
-            return await awaitable
-        except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException, OSError) as e:
-            raise StoreError(f"redis: {e}") from e
-        finally:
-            if inspect.iscoroutine(awaitable) and inspect.getcoroutinestate(awaitable) == inspect.CORO_CREATED:
-                awaitable.close()  # never started because the cluster could not be reached
+        def client(size: int) -> aioredis.Redis | RedisCluster:
+            options = {**self._options, "socket_timeout": socket_timeout, "max_connections": size}
+            if cluster:
+                return RedisCluster.from_url(url, **options)
+            # Retries are ours (_call): only calls that are safe to repeat are repeated.
+            return aioredis.Redis.from_url(url, retry=Retry(NoBackoff(), 0), **options)
 
-    async def _initialize_cluster(self) -> None:
+        self._writes = _Pool(client(write_pool_size), write_pool_size, pool_timeout)
+        self._reads = _Pool(client(read_pool_size), read_pool_size, pool_timeout)
+        self._client = self._reads.client  # kept for tools and tests that reach for a client
+        self._init_locks: dict[int, asyncio.Lock] = {}
+        w, r = self._writes.client, self._reads.client
+        self._create = w.register_script(_CREATE)
+        self._append = w.register_script(_APPEND)
+        self._claim_seat = w.register_script(_CLAIM_SEAT)
+        self._put_snapshot = w.register_script(_PUT_SNAPSHOT)
+        self._trim = w.register_script(_TRIM)
+        self._expire = w.register_script(_EXPIRE)
+        self._delete = w.register_script(_DELETE)
+        self._read = r.register_script(_READ)
+        self._head = r.register_script(_HEAD)
+        self._get_meta = r.register_script(_GET_META)
+        self._heads_script = r.register_script(_HEADS)
+        self._meta_cache: collections.OrderedDict[str, dict[str, Any]] = collections.OrderedDict()
+        self._hub = _Hub(self)
+        self._closed = False
+
+    # -- calls -------------------------------------------------------------------------
+
+    async def _call(
+        self, pool: _Pool, make: Callable[[], Awaitable[T]], *, retry: bool = True, patient: bool = False
+    ) -> T:
+        """Run `make()` with a connection of `pool`. Connection loss, timeouts and server
+        errors become StoreError; with `retry`, transient ones are retried with backoff
+        (only for calls that are safe to repeat: reads, CAS-checked writes). `patient`
+        calls (the watchers' reads) wait for a free connection as long as it takes, instead
+        of `pool_timeout`: a storm of new watchers queues up rather than failing."""
+        if self._closed:
+            raise StoreError("the Redis store is closed")
+        attempt = 0
+        while True:
+            try:
+                async with asyncio.timeout(None if patient else pool.timeout):
+                    await pool.slots.acquire()
+            except TimeoutError:
+                raise StoreError(f"redis: no free connection in {pool.timeout} s (pool of {pool.size})") from None
+            try:
+                if self._cluster and getattr(pool.client, "_initialize", False):
+                    await self._initialize_cluster(pool.client)
+                return await make()
+            except _RETRYABLE as e:
+                if not retry or attempt >= self.retries or self._closed:
+                    raise StoreError(f"redis: {e}") from e
+            except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException) as e:
+                raise StoreError(f"redis: {e}") from e
+            finally:
+                pool.slots.release()
+            await asyncio.sleep(min(1.0, self.retry_backoff * 2**attempt) * (0.5 + random.random() / 2))
+            attempt += 1
+
+    async def _initialize_cluster(self, client: RedisCluster) -> None:
         # redis-py 8.1's async RedisCluster lets commands issued while the client is still
         # initialising use connections that the initialisation then closes ("'NoneType' object
         # has no attribute 'writelines'" under concurrent first calls). Initialise it once,
-        # alone, before the first command (and again when it resets itself after a failover;
-        # commands already in flight then are out of our hands).
-        async with self._cluster_lock:
-            if getattr(self._client, "_initialize", False):
-                await self._client.initialize()
+        # alone, before the first command (and again when it resets itself after a failover).
+        lock = self._init_locks.setdefault(id(client), asyncio.Lock())
+        async with lock:
+            if getattr(client, "_initialize", False):
+                await client.initialize()
+
+    def _ttl_ms(self, seconds: float | None) -> int:
+        return 0 if not seconds else max(1, int(seconds * 1000))
 
     # -- writes ------------------------------------------------------------------------
 
     async def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int:
         k = game_keys(game_id)
         claimed = [int(seat) for seat in meta.get("claimed", [])]
-        args = [_dumps(meta), len(claimed), *claimed, *(_dumps(e) for e in events)]
-        version = await self._call(self._create(keys=[k.events, k.meta, k.claimed], args=args))
-        if version < 0:
+        args = [_dumps(meta), len(claimed), *claimed, self._ttl_ms(self.abandoned_ttl), *(_dumps(e) for e in events)]
+        attempts = [0]
+
+        def attempt() -> Awaitable[Any]:
+            # A retry (the first attempt's reply was lost) accepts the game if it holds exactly
+            # our meta text: it is our own first attempt, not someone else's game.
+            attempts[0] += 1
+            return self._create(keys=list(k), args=["1" if attempts[0] > 1 else "0", *args])
+
+        reply = await self._call(self._writes, attempt)
+        if reply == -1:
             raise GameExists(game_id)
-        return version
+        return int(reply[0])
 
     async def append(
         self, game_id: str, expected_version: int, events: list[Event], request_id: str | None = None
     ) -> int:
+        return (await self.append_ex(game_id, expected_version, events, request_id)).version
+
+    async def append_ex(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: list[Event],
+        request_id: str | None = None,
+        *,
+        expected_hash: str | None = None,
+        tail_limit: int = 0,
+    ) -> AppendResult:
         k = _existing_game_keys(game_id)
         args = [
-            expected_version,
+            int(expected_version),
             "0" if request_id is None else "1",
             "" if request_id is None else request_id,
+            "-" if expected_hash is None else expected_hash,
+            max(int(tail_limit), 0),
+            channel_of(game_id),
+            self._ttl_ms(self.abandoned_ttl),
             *(_dumps(e) for e in events),
         ]
-        code, version = await self._call(self._append(keys=[k.events, k.meta, k.req], args=args))
+        # Safe to repeat: a retry of an append that did land meets its own request id
+        # (DuplicateRequest with the version it produced) or, without one, a moved version
+        # (Conflict) — never a second copy.
+        reply = await self._call(self._writes, lambda: self._append(keys=list(k), args=args))
+        code = int(reply[0])
         if code == 0:
-            return version
+            return AppendResult(int(reply[1]), _text(reply[2]))
         if code == 1:
             raise GameNotFound(game_id)
         if code == 2:
-            raise DuplicateRequest(game_id, request_id or "", version)
-        raise Conflict(game_id, expected_version, version)
+            raise DuplicateRequest(game_id, request_id or "", int(reply[1]))
+        actual, head_hash = int(reply[1]), _text(reply[2])
+        if code == 4:
+            raise HistoryRewritten(game_id, expected_version, actual, head_hash)
+        conflict = Conflict(game_id, expected_version, actual)
+        conflict.head_hash = head_hash
+        if len(reply) > 3:
+            conflict.tail = [Entry(v, h, json.loads(e)) for v, h, e in _triples(reply[3:])]
+        raise conflict
 
     async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
         k = _existing_game_keys(game_id)
-        found, seat = await self._call(self._claim_seat(keys=[k.meta, k.claimed], args=[int(s) for s in seats]))
+        args = [self._ttl_ms(self.abandoned_ttl), *(int(s) for s in seats)]
+        # Not retried: a retry after a lost reply would claim a second seat.
+        found, seat = await self._call(self._writes, lambda: self._claim_seat(keys=list(k), args=args), retry=False)
         if found < 0:
             raise GameNotFound(game_id)
         return seat if found else None
@@ -289,8 +629,62 @@ class RedisStore(EventStore):
         k = _existing_game_keys(game_id)
         # "version" first: the script reads it back with a pattern instead of decoding the state.
         text = f'{{"version":{int(version)},"state":{_dumps(state)}}}'
-        if await self._call(self._put_snapshot(keys=[k.snap, k.meta], args=[int(version), text])) < 0:
+        args = [int(version), text, "1" if self.trim_on_snapshot else "0"]
+        if await self._call(self._writes, lambda: self._put_snapshot(keys=list(k), args=args)) < 0:
             raise GameNotFound(game_id)
+
+    # -- retention ---------------------------------------------------------------------
+
+    async def finish(self, game_id: str, ttl: float | None = None) -> bool:
+        ttl = self.finished_ttl if ttl is None else ttl
+        k = _existing_game_keys(game_id)
+        if not ttl:
+            await self.version(game_id)  # GameNotFound all the same
+            return False
+        if not await self._call(self._writes, lambda: self._expire(keys=list(k), args=[self._ttl_ms(ttl)])):
+            raise GameNotFound(game_id)
+        return True
+
+    async def delete_game(self, game_id: str, if_version: int | None = None) -> bool:
+        try:
+            k = game_keys(game_id)
+        except ValueError:
+            return False
+        args = ["" if if_version is None else int(if_version)]
+        done = await self._call(self._writes, lambda: self._delete(keys=list(k), args=args))
+        self._meta_cache.pop(game_id, None)
+        if done == -2:
+            raise Conflict(game_id, int(if_version or 0), await self.version(game_id))
+        return done == 1
+
+    async def trim(self, game_id: str) -> int:
+        k = _existing_game_keys(game_id)
+        first = await self._call(self._writes, lambda: self._trim(keys=[k.events, k.meta, k.snap]))
+        if first < 0:
+            raise GameNotFound(game_id)
+        return int(first)
+
+    async def export_game(self, game_id: str) -> dict[str, Any]:
+        meta = await self.get_meta(game_id)
+        snapshot = await self.get_snapshot(game_id)
+        k = game_keys(game_id)
+        first = 1
+        try:
+            entries = await self.read_entries(game_id)
+        except Trimmed as t:
+            first = t.first_kept
+            entries = await self.read_entries(game_id, first - 1)
+        requests = await self._call(self._reads, lambda: self._reads.client.hgetall(k.req))
+        return {
+            "game_id": game_id,
+            "meta": meta,
+            "version": entries[-1].version if entries else 0,
+            "first_kept": first,
+            "events": [e.event for e in entries],
+            "hashes": [e.hash for e in entries],
+            "requests": {_text(r): int(v) for r, v in requests.items()},
+            "snapshot": None if snapshot is None else {"version": snapshot[0], "state": snapshot[1]},
+        }
 
     # -- reads -------------------------------------------------------------------------
 
@@ -299,28 +693,73 @@ class RedisStore(EventStore):
         if limit is not None and limit <= 0:
             await self.version(game_id)  # still GameNotFound for an unknown game
             return []
-        first = f"{max(after_version, 0) + 1}-0"
-        text = await self._call(self._read(keys=[k.events, k.meta], args=[first, "" if limit is None else limit]))
-        if not text:  # nil (RESP2) or false (RESP3): unknown game
-            raise GameNotFound(game_id)
-        return json.loads(text)
+        args = [max(after_version, 0) + 1, "" if limit is None else limit, "0"]
+        reply = await self._call(self._reads, lambda: self._read(keys=[k.events, k.meta], args=args))
+        self._check_read(game_id, reply)
+        return json.loads(reply[1])
 
-    async def version(self, game_id: str) -> int:
+    async def read_entries(self, game_id: str, after_version: int = 0, limit: int | None = None) -> list[Entry]:
+        return [Entry(v, h, json.loads(e)) for v, h, e in await self._entries(game_id, after_version + 1, limit)]
+
+    async def _entries(
+        self, game_id: str, first: int, limit: int | None, *, patient: bool = False
+    ) -> list[tuple[int, str, bytes | str]]:
+        """(version, hash, event JSON) of the entries from version `first` on (inclusive)."""
         k = _existing_game_keys(game_id)
-        version = await self._call(self._version(keys=[k.events, k.meta]))
+        if limit is not None and limit <= 0:
+            await self.version(game_id)
+            return []
+        args = [max(first, 1), "" if limit is None else limit, "1"]
+        reply = await self._call(
+            self._reads, lambda: self._read(keys=[k.events, k.meta], args=args), patient=patient
+        )
+        self._check_read(game_id, reply)
+        return _triples(reply[1:])
+
+    @staticmethod
+    def _check_read(game_id: str, reply: list[Any]) -> None:
+        if reply[0] == -1:
+            raise GameNotFound(game_id)
+        if reply[0] == 2:
+            raise Trimmed(game_id, int(reply[1]))
+
+    async def head(self, game_id: str, *, patient: bool = False) -> AppendResult:
+        k = _existing_game_keys(game_id)
+        version, hash_ = await self._call(self._reads, lambda: self._head(keys=[k.events, k.meta]), patient=patient)
         if version < 0:
             raise GameNotFound(game_id)
-        return version
+        return AppendResult(int(version), _text(hash_))
 
-    async def get_meta(self, game_id: str) -> dict[str, Any]:
+    async def version(self, game_id: str) -> int:
+        return (await self.head(game_id)).version
+
+    async def _heads(self, game_ids: list[str]) -> list[tuple[int, str] | None]:
+        """(version, hash) of many games in one script call (not on a cluster: the keys span
+        slots); a game without events answers (0, "")."""
+
+        keys = [game_keys(game_id).events for game_id in game_ids]
+        flat = await self._call(self._reads, lambda: self._heads_script(keys=keys))
+        return [(int(flat[i]), _text(flat[i + 1])) for i in range(0, len(flat), 2)]
+
+    async def get_meta(self, game_id: str, *, cached: bool = False) -> dict[str, Any]:
+        if cached:
+            meta = self._meta_cache.get(game_id)
+            if meta is not None:
+                self._meta_cache.move_to_end(game_id)
+                return json.loads(json.dumps(meta))  # the caller's own copy
         k = _existing_game_keys(game_id)
-        found = await self._call(self._get_meta(keys=[k.meta, k.claimed]))
+        found = await self._call(self._reads, lambda: self._get_meta(keys=[k.meta, k.claimed]))
         if not found:  # nil (RESP2) or false (RESP3): unknown game
             raise GameNotFound(game_id)
         meta_json, claimed = found
         meta = json.loads(meta_json)
         if claimed or "claimed" in meta:
             meta["claimed"] = [int(seat) for seat in claimed]
+        if self.meta_cache_size > 0:
+            self._meta_cache[game_id] = json.loads(json.dumps(meta))
+            self._meta_cache.move_to_end(game_id)
+            while len(self._meta_cache) > self.meta_cache_size:
+                self._meta_cache.popitem(last=False)
         return meta
 
     async def request_version(self, game_id: str, request_id: str) -> int | None:
@@ -328,7 +767,7 @@ class RedisStore(EventStore):
             key = game_keys(game_id).req
         except ValueError:
             return None
-        version = await self._call(self._client.hget(key, request_id))
+        version = await self._call(self._reads, lambda: self._reads.client.hget(key, request_id))
         return None if version is None else int(version)
 
     async def get_snapshot(self, game_id: str) -> tuple[int, Any] | None:
@@ -336,7 +775,7 @@ class RedisStore(EventStore):
             key = game_keys(game_id).snap
         except ValueError:
             return None
-        text = await self._call(self._client.get(key))
+        text = await self._call(self._reads, lambda: self._reads.client.get(key))
         if text is None:
             return None
         snapshot = json.loads(text)
@@ -344,135 +783,371 @@ class RedisStore(EventStore):
 
     # -- watch -------------------------------------------------------------------------
 
-    async def watch(self, game_id: str, after_version: int) -> AsyncIterator[tuple[int, Event]]:
-        current = await self.version(game_id)  # GameNotFound for an unknown game, before any waiting
-        last = max(after_version, 0)
-        watcher = _Watcher()
-        # Subscribe first, then read: whatever is appended after the read reaches us through
-        # the feed, and what both deliver is skipped by version. A new feed starts at the
-        # current version: the history is this watcher's own read, not the feed's business.
-        self._subscribe(game_id, watcher, current)
+    async def watch(
+        self, game_id: str, after_version: int, *, after_hash: str | None = None, resets: bool = False
+    ) -> AsyncIterator[Any]:
+        feed = self._hub.feeds.get(game_id)
+        if feed is not None:  # watched here already: the feed knows the head, no round trip
+            start = AppendResult(feed.last, feed.last_hash)
+        else:  # GameNotFound for an unknown game, before any waiting
+            start = await self.head(game_id, patient=True)
+        watcher = push.Watcher()
+        # Join the game's feed first, then read: whatever is appended after the read reaches us
+        # through the feed, and what both deliver is skipped by version.
+        feed = self._hub.join(game_id, watcher, start)
         try:
-            catch_up = True
-            while True:
-                watcher.wakeup.clear()
-                if watcher.error is not None:
-                    raise watcher.error
-                if watcher.overflow:
-                    watcher.overflow, catch_up = False, True
-                    watcher.buffer.clear()
-                while not catch_up and watcher.buffer:
-                    version, text = watcher.buffer.popleft()
-                    if version == last + 1:
-                        last = version
-                        yield version, json.loads(text)  # parsed per watcher: no two share an event dict
-                    elif version > last + 1:  # pushed before we caught up: read the gap
-                        catch_up = True
-                if catch_up:
-                    page = await self.read(game_id, last, _WATCH_PAGE)
-                    for event in page:
-                        last += 1
-                        yield last, event
-                    catch_up = len(page) == _WATCH_PAGE
-                    continue
-                await watcher.wakeup.wait()
+            async for item in push.watch_loop(
+                game_id, after_version, after_hash, resets, feed, watcher,
+                lambda first, limit: self._entries(game_id, first, limit, patient=True),
+            ):
+                yield item
         finally:
-            self._unsubscribe(game_id, watcher)
-
-    def _subscribe(self, game_id: str, watcher: _Watcher, after_version: int) -> None:
-        feed = self._feeds.get(game_id)
-        if feed is None:
-            feed = self._feeds[game_id] = _Feed(after_version)
-            feed.task = asyncio.get_running_loop().create_task(
-                self._run_feed(game_id, feed), name=f"tablero-redis-feed-{game_id}"
-            )
-        feed.watchers.add(watcher)
-
-    def _unsubscribe(self, game_id: str, watcher: _Watcher) -> None:
-        feed = self._feeds.get(game_id)
-        if feed is None or watcher not in feed.watchers:
-            return
-        feed.watchers.discard(watcher)
-        if not feed.watchers:
-            # Cancelling the blocked XREAD makes redis-py drop its connection, which
-            # unblocks it on the server.
-            del self._feeds[game_id]
-            if feed.task is not None:
-                feed.task.cancel()
-
-    async def _run_feed(self, game_id: str, feed: _Feed) -> None:
-        """One XREAD BLOCK loop per watched game in this process, shared by its watchers:
-        a replica holds one blocked Redis connection per game watched, not per watcher."""
-        key = game_keys(game_id).events
-        try:
-            while feed.watchers:
-                reply = await self._call(
-                    self._client.xread({key: f"{feed.last}-0"}, count=_WATCH_PAGE, block=self.block_ms)
-                )
-                batch = [(_version_of(entry_id), fields[b"e"]) for entry_id, fields in _stream_entries(reply)]
-                if batch:
-                    feed.last = batch[-1][0]
-                    for watcher in list(feed.watchers):
-                        watcher.push(batch)
-        except StoreError as e:
-            for watcher in list(feed.watchers):
-                watcher.fail(e)
-        finally:
-            if self._feeds.get(game_id) is feed:
-                del self._feeds[game_id]
+            self._hub.leave(game_id, watcher)
 
     # -- lifecycle ---------------------------------------------------------------------
 
     async def ping(self) -> None:
-        await self._call(self._client.ping())
+        await self._call(self._reads, lambda: self._reads.client.ping())
+
+    async def connections(self) -> dict[str, int]:
+        """Connections this store holds now, per pool (for metrics and the benches)."""
+
+        def count(client: Any) -> int:
+            if isinstance(client, RedisCluster):
+                return sum(len(node._connections) for node in client.get_nodes())
+            pool = client.connection_pool
+            return len(pool._in_use_connections) + len(pool._available_connections)
+
+        return {
+            "write": count(self._writes.client),
+            "read": count(self._reads.client),
+            "notify": self._hub.subscriber_connections(),
+        }
 
     async def close(self) -> None:
-        feeds, self._feeds = list(self._feeds.values()), {}
+        if self._closed:
+            return
+        self._closed = True
+        await self._hub.close()
+        await self._writes.client.aclose()
+        await self._reads.client.aclose()
+
+
+class _Feed(push.Feed):
+    def __init__(self, game_id: str, start: AppendResult) -> None:
+        super().__init__(game_id, start.version, start.hash)
+        self.channel = channel_of(game_id)
+
+
+class _Hub:
+    """Push for every watcher of this store with a fixed number of Redis connections.
+
+    - Appends SPUBLISH the new version on the game's shard channel.
+    - One subscriber connection per Redis node (one on a plain server) SSUBSCRIBEs the
+      channels of the games watched here; a notification makes the game's feed fetch the
+      new entries ONCE (read pool, XRANGE from its last version) and hand them to every
+      local watcher.
+    - Every `sweep_interval` each feed fetches anyway: a lost notification (subscriber
+      reconnecting, slot moving, ...) delays an event by at most that long, never loses it.
+      The fetch starts AT the feed's last version, so a rewritten history is noticed too.
+    """
+
+    SWEEP_CHUNK = 500  # games whose heads one pipelined sweep call asks for
+
+    def __init__(self, store: RedisStore) -> None:
+        self.store = store
+        self.feeds: dict[str, _Feed] = {}
+        self.subscribers: dict[str, _Subscriber] = {}  # node name -> its subscriber
+        self.routes: dict[str, str] = {}  # channel -> node name it is subscribed on
+        self.sweeper: asyncio.Task[None] | None = None
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    # -- watchers ------------------------------------------------------------------------
+
+    def join(self, game_id: str, watcher: push.Watcher, start: AppendResult) -> _Feed:
+        feed = self.feeds.get(game_id)
+        if feed is None:
+            feed = self.feeds[game_id] = _Feed(game_id, start)
+            self._subscribe(feed)
+        elif start.version > feed.last:
+            self.fetch(feed)  # the feed is behind what this watcher just saw: catch it up
+        feed.watchers.add(watcher)
+        if self.sweeper is None or self.sweeper.done():
+            self.sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="tablero-redis-sweep")
+        return feed
+
+    def leave(self, game_id: str, watcher: push.Watcher) -> None:
+        feed = self.feeds.get(game_id)
+        if feed is None or watcher not in feed.watchers:
+            return
+        feed.watchers.discard(watcher)
+        if not feed.watchers:
+            del self.feeds[game_id]
+            node = self.routes.pop(feed.channel, None)
+            if node is not None and node in self.subscribers:
+                self.subscribers[node].remove(feed.channel)
+
+    # -- notifications -------------------------------------------------------------------
+
+    def _subscribe(self, feed: _Feed) -> None:
+        try:
+            node, host, port = self._node_of(feed.channel)
+        except Exception:  # noqa: BLE001 - the cluster's topology is not known yet: the sweep covers it
+            self._spawn(self._route_later(feed.channel))
+            return
+        subscriber = self.subscribers.get(node)
+        if subscriber is None:
+            subscriber = self.subscribers[node] = _Subscriber(self, node, host, port)
+        self.routes[feed.channel] = node
+        subscriber.add(feed.channel)
+
+    def _node_of(self, channel: str) -> tuple[str, str | None, int | None]:
+        client = self.store._reads.client
+        if isinstance(client, RedisCluster):
+            if getattr(client, "_initialize", False):
+                raise StoreError("cluster not initialised")
+            node = client.get_node_from_key(channel)
+            return node.name, node.host, node.port
+        return "default", None, None
+
+    async def _route_later(self, channel: str) -> None:
+        with contextlib.suppress(StoreError):
+            await self.store.ping()  # initialises a cluster client
+        await asyncio.sleep(0.1)
+        for feed in list(self.feeds.values()):
+            if feed.channel == channel and channel not in self.routes:
+                self._subscribe(feed)
+                self.fetch(feed)
+
+    def rerouted(self, channel: str) -> None:
+        """A subscriber lost `channel` (slot moved, MOVED on subscribe): route it again."""
+        self.routes.pop(channel, None)
+        client = self.store._reads.client
+        if isinstance(client, RedisCluster):
+            client._initialize = True  # refresh the topology before the next call
+        self._spawn(self._route_later(channel))
+
+    def notified(self, channel: str, version: int | None) -> None:
+        game_id = channel.removeprefix("tablero:{").removesuffix("}:n")
+        feed = self.feeds.get(game_id)
+        if feed is not None and (version is None or version > feed.last):
+            self.fetch(feed)
+
+    def resync(self, channels: list[str]) -> None:
+        """A subscriber (re)connected: whatever was published meanwhile is fetched now."""
+        for channel in channels:
+            self.notified(channel, None)
+
+    def subscriber_connections(self) -> int:
+        return sum(1 for s in self.subscribers.values() if s.connected)
+
+    # -- fetching ------------------------------------------------------------------------
+
+    def fetch(self, feed: _Feed) -> None:
+        if feed.fetching:
+            feed.again = True
+            return
+        feed.fetching = True
+        self._spawn(self._fetch(feed))
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _fetch(self, feed: _Feed) -> None:
+        try:
+            while feed.watchers and self.feeds.get(feed.game_id) is feed:
+                feed.again = False
+                try:
+                    page = await self.store._entries(feed.game_id, max(feed.last, 1), _WATCH_PAGE + 1, patient=True)
+                except GameNotFound as e:
+                    for watcher in list(feed.watchers):
+                        watcher.fail(e)
+                    return
+                except StoreError as e:
+                    now = time.monotonic()
+                    feed.failing_since = feed.failing_since or now
+                    if now - feed.failing_since >= self.store.outage_grace or self.store._closed:
+                        for watcher in list(feed.watchers):
+                            watcher.fail(e)
+                    return  # the next sweep tries again
+                feed.failing_since = None
+                if feed.rewritten_at(page):
+                    valid = await self.divergence(feed, feed.last)
+                    head = await self.store.head(feed.game_id)
+                    log.warning("game %s: history rewritten after version %d", feed.game_id, valid)
+                    feed.restart(valid, head.version, head.hash)
+                    continue
+                if feed.last > 0:
+                    page = page[1:]
+                feed.deliver(page)
+                if not feed.again and len(page) < _WATCH_PAGE:
+                    return
+        except StoreError:
+            return
+        finally:
+            feed.fetching = False
+
+    async def divergence(self, feed: _Feed, upto: int) -> int:
+        return await push.divergence(feed, upto, lambda first, limit: self.store._entries(feed.game_id, first, limit))
+
+    async def _sweep(self) -> None:
+        while self.feeds and not self.store._closed:
+            await asyncio.sleep(self.store.sweep_interval)
+            feeds = [f for f in self.feeds.values() if not f.fetching]
+            if isinstance(self.store._reads.client, RedisCluster):
+                for feed in feeds:
+                    self.fetch(feed)
+            else:
+                # One script call per SWEEP_CHUNK games asks for their heads; only the games
+                # whose head moved (or changed hash) are fetched.
+                for i in range(0, len(feeds), self.SWEEP_CHUNK):
+                    chunk = feeds[i : i + self.SWEEP_CHUNK]
+                    try:
+                        heads = await self.store._heads([f.game_id for f in chunk])
+                    except StoreError:
+                        heads = [None] * len(chunk)  # the fetches report (and time) the outage
+                    for feed, head in zip(chunk, heads, strict=True):
+                        if head is None or head != (feed.last, feed.last_hash):
+                            self.fetch(feed)
+            for channel in [f.channel for f in self.feeds.values() if f.channel not in self.routes]:
+                self._spawn(self._route_later(channel))
+
+    async def close(self) -> None:
+        feeds, self.feeds = list(self.feeds.values()), {}
         for feed in feeds:
             for watcher in feed.watchers:
                 watcher.fail(StoreError("the Redis store is closed"))
-            if feed.task is not None:
-                feed.task.cancel()
-        await asyncio.gather(*(feed.task for feed in feeds if feed.task is not None), return_exceptions=True)
-        await self._client.aclose()
+        tasks = [*self.tasks, *(s.task for s in self.subscribers.values() if s.task is not None)]
+        if self.sweeper is not None:
+            tasks.append(self.sweeper)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for subscriber in self.subscribers.values():
+            await subscriber.close()
 
 
-class _Watcher:
-    """What the feed hands to one watch() iteration: a bounded buffer and a wake-up."""
+class _Subscriber:
+    """One pub/sub connection to one Redis node, SSUBSCRIBEd to the channels routed to it.
 
-    # A watcher that falls this far behind drops its buffer and re-reads from the store.
-    MAX_BUFFER = 1000
+    Its loop owns the connection: (un)subscriptions are queued and sent between reads, a
+    lost connection is reopened with backoff and every channel re-subscribed (then every
+    feed fetched, since notifications may have been missed). No read timeout applies
+    while it waits for messages; a PING every few seconds finds a dead peer."""
 
-    def __init__(self) -> None:
-        self.buffer: collections.deque[tuple[int, bytes]] = collections.deque()  # (version, event JSON)
-        self.wakeup = asyncio.Event()
-        self.overflow = False
-        self.error: StoreError | None = None
+    POLL = 0.05  # seconds between checks for queued (un)subscriptions
+    PING_EVERY = 5.0
 
-    def push(self, batch: list[tuple[int, bytes]]) -> None:
-        if self.overflow or len(self.buffer) + len(batch) > self.MAX_BUFFER:
-            self.overflow = True
-            self.buffer.clear()
-        else:
-            self.buffer.extend(batch)
-        self.wakeup.set()
+    def __init__(self, hub: _Hub, node: str, host: str | None, port: int | None) -> None:
+        self.hub, self.node = hub, node
+        self.host, self.port = host, port
+        self.channels: set[str] = set()
+        self.pending: set[str] = set()  # to subscribe
+        self.dropped: set[str] = set()  # to unsubscribe
+        self.connected = False
+        self.client: aioredis.Redis | None = None
+        self.task: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(
+            self._run(), name=f"tablero-redis-notify-{node}"
+        )
 
-    def fail(self, error: StoreError) -> None:
-        self.error = error
-        self.wakeup.set()
+    def add(self, channel: str) -> None:
+        self.channels.add(channel)
+        self.dropped.discard(channel)
+        self.pending.add(channel)
 
+    def remove(self, channel: str) -> None:
+        self.channels.discard(channel)
+        self.pending.discard(channel)
+        self.dropped.add(channel)
 
-class _Feed:
-    def __init__(self, after_version: int) -> None:
-        self.last = after_version  # the feed reads entries after "<last>-0"
-        self.watchers: set[_Watcher] = set()
-        self.task: asyncio.Task[None] | None = None
+    def _connect(self) -> aioredis.Redis:
+        store = self.hub.store
+        options = {**store._options, "socket_timeout": None, "retry": Retry(NoBackoff(), 0), "max_connections": 2}
+        if self.host is None:
+            return aioredis.Redis.from_url(store.url, **options)
+        scheme = store.url.partition("://")[0]
+        auth = store.url.partition("://")[2].rpartition("@")
+        userinfo = f"{auth[0]}@" if auth[1] else ""
+        return aioredis.Redis.from_url(f"{scheme}://{userinfo}{self.host}:{self.port}/0", **options)
 
+    async def _run(self) -> None:
+        backoff = 0.05
+        while True:
+            pubsub = None
+            try:
+                self.client = self._connect()
+                pubsub = self.client.pubsub()
+                await pubsub.ping()
+                self.pending = set(self.channels)
+                self.dropped.clear()
+                await self._apply(pubsub)
+                self.connected = True
+                backoff = 0.05
+                self.hub.resync(list(self.channels))
+                last_ping = time.monotonic()
+                while True:
+                    message = await pubsub.get_message(timeout=self.POLL)
+                    while message is not None:
+                        self._handle(message)
+                        message = await pubsub.get_message(timeout=0)
+                    await self._apply(pubsub)
+                    if time.monotonic() - last_ping > self.PING_EVERY:
+                        await pubsub.ping()
+                        last_ping = time.monotonic()
+            except asyncio.CancelledError:
+                raise
+            except redis.exceptions.ResponseError as e:
+                # MOVED/ASK for an SSUBSCRIBE: our view of the cluster is stale. Route every
+                # channel of this node again (most come back here); the sweep covers the gap.
+                log.warning("redis notifications from %s: %s; re-routing its channels", self.node, e)
+                self.connected = False
+                moved, self.channels = list(self.channels), set()
+                self.pending.clear()
+                for channel in moved:
+                    self.hub.rerouted(channel)
+            except Exception as e:  # noqa: BLE001 - any failure: reconnect
+                if self.connected:
+                    log.warning("redis notifications from %s lost (%s); reconnecting", self.node, e)
+                self.connected = False
+            finally:
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                if self.client is not None:
+                    with contextlib.suppress(Exception):
+                        await self.client.aclose()
+                    self.client = None
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 1.0)
 
-def _stream_entries(reply: Any) -> list[tuple[Any, Any]]:
-    """The entries of the one stream in an XREAD reply (a list in RESP2, a dict in RESP3)."""
-    if not reply:
-        return []
-    if isinstance(reply, dict):
-        return next(iter(reply.values()))[0]
-    return reply[0][1]
+    async def _apply(self, pubsub: Any) -> None:
+        # One channel per command: on a cluster node several channels of different slots
+        # in one SSUBSCRIBE would be refused (CROSSSLOT).
+        while self.pending:
+            await pubsub.ssubscribe(self.pending.pop())
+        while self.dropped:
+            await pubsub.sunsubscribe(self.dropped.pop())
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind = _text(message.get("type", b""))
+        channel = _text(message.get("channel") or b"")
+        if kind == "smessage":
+            try:
+                version: int | None = int(message["data"])
+            except (TypeError, ValueError):
+                version = None
+            self.hub.notified(channel, version)
+        elif kind == "ssubscribe":
+            self.hub.notified(channel, None)  # appended before the subscription took: fetch it
+        elif kind == "sunsubscribe" and channel in self.channels:
+            # Not asked for: the server moved the channel's slot away. Route it again.
+            self.channels.discard(channel)
+            self.hub.rerouted(channel)
+
+    async def close(self) -> None:
+        self.connected = False
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                await self.client.aclose()

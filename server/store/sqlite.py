@@ -21,12 +21,27 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import hashlib
 import json
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
-from server.store.base import Conflict, DuplicateRequest, Event, EventStore, GameExists, GameNotFound, StoreError
+from server.store import push
+from server.store.base import (
+    AppendResult,
+    Conflict,
+    DuplicateRequest,
+    Entry,
+    Event,
+    EventStore,
+    GameExists,
+    GameNotFound,
+    HistoryRewritten,
+    StoreError,
+    Trimmed,
+)
 from server.store.ids import check_game_id
 
 T = TypeVar("T")
@@ -56,8 +71,19 @@ CREATE TABLE IF NOT EXISTS snapshots (
 ) WITHOUT ROWID;
 """
 
-# Events are read in pages of this size while catching up in watch().
-_WATCH_PAGE = 500
+
+def chain(prev: str, event_json: str) -> str:
+    """The hash of an event in the log: the same function as the Redis store's (sha1 of the
+    previous hash and the event's JSON text, first 16 hex digits)."""
+    return hashlib.sha1((prev + event_json).encode()).hexdigest()[:16]
+
+
+# Columns added after the first release; opened files are upgraded in place (old rows: hash "").
+_UPGRADES = (
+    ("events", "hash", "ALTER TABLE events ADD COLUMN hash TEXT NOT NULL DEFAULT ''"),
+    ("games", "expires_at", "ALTER TABLE games ADD COLUMN expires_at REAL"),
+    ("games", "first_kept", "ALTER TABLE games ADD COLUMN first_kept INTEGER NOT NULL DEFAULT 1"),
+)
 
 
 def _dumps(value: Any) -> str:
@@ -68,15 +94,26 @@ def _dumps(value: Any) -> str:
 class SQLiteStore(EventStore):
     """EventStore on SQLite. `path=":memory:"` keeps everything in this process."""
 
-    def __init__(self, path: str = ":memory:", *, poll_interval: float = 0.25) -> None:
+    def __init__(
+        self,
+        path: str = ":memory:",
+        *,
+        poll_interval: float = 0.25,
+        finished_ttl: float | None = None,
+        abandoned_ttl: float | None = None,
+        trim_on_snapshot: bool = False,
+    ) -> None:
         self.path = path
         self.poll_interval = poll_interval
+        self.finished_ttl, self.abandoned_ttl = finished_ttl, abandoned_ttl
+        self.trim_on_snapshot = trim_on_snapshot
         self._memory = path == ":memory:" or path.startswith("file::memory:")
         self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="tablero-sqlite")
         self._conn: sqlite3.Connection | None = None  # created and used on the worker thread only
         self._closed = False
         # game_id -> the asyncio.Events of the watchers of that game in this store
-        self._waiters: dict[str, set[asyncio.Event]] = {}
+        self._feeds: dict[str, push.Feed] = {}  # game_id -> the watchers of that game in this store
+        self._tasks: set[asyncio.Task[None]] = set()
         self._poller: asyncio.Task[None] | None = None
 
     # -- the worker thread ---------------------------------------------------------
@@ -94,6 +131,13 @@ class SQLiteStore(EventStore):
                 # may lose the last transactions (the usual choice for WAL databases).
                 conn.execute("PRAGMA synchronous = NORMAL")
             conn.executescript(_SCHEMA)
+            for table, column, ddl in _UPGRADES:
+                columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+                if column not in columns:
+                    try:
+                        conn.execute(ddl)
+                    except sqlite3.OperationalError:  # another process upgraded it just now
+                        pass
             self._conn = conn
         return self._conn
 
@@ -128,27 +172,61 @@ class SQLiteStore(EventStore):
         return result
 
     @staticmethod
-    def _game_version(conn: sqlite3.Connection, game_id: str) -> int:
-        row = conn.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
-        if row is None:
+    def _game_row(conn: sqlite3.Connection, game_id: str) -> tuple[int, int]:
+        """(version, first kept version) of a live game; GameNotFound for an unknown or expired one."""
+        row = conn.execute(
+            "SELECT version, first_kept, expires_at FROM games WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        if row is None or (row[2] is not None and row[2] <= time.time()):
             raise GameNotFound(game_id)
-        return row[0]
+        return row[0], row[1]
+
+    @classmethod
+    def _game_version(cls, conn: sqlite3.Connection, game_id: str) -> int:
+        return cls._game_row(conn, game_id)[0]
+
+    @staticmethod
+    def _hash_at(conn: sqlite3.Connection, game_id: str, version: int) -> str | None:
+        if version <= 0:
+            return ""
+        row = conn.execute("SELECT hash FROM events WHERE game_id = ? AND version = ?", (game_id, version)).fetchone()
+        return None if row is None else row[0]
+
+    @staticmethod
+    def _delete(conn: sqlite3.Connection, game_id: str) -> None:
+        for table in ("games", "events", "requests", "snapshots"):
+            conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+
+    def _touch(self, conn: sqlite3.Connection, game_id: str) -> None:
+        """Abandoned-game TTL: every write pushes the expiry out again."""
+        if self.abandoned_ttl:
+            conn.execute(
+                "UPDATE games SET expires_at = ? WHERE game_id = ?", (time.time() + self.abandoned_ttl, game_id)
+            )
 
     # -- writes ----------------------------------------------------------------------
 
     async def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int:
         check_game_id(game_id)
         meta_json = _dumps(meta)
-        rows = [(game_id, n, _dumps(e)) for n, e in enumerate(events, start=1)]
+        rows, h = [], ""
+        for n, e in enumerate(events, start=1):
+            text = _dumps(e)
+            h = chain(h, text)
+            rows.append((game_id, n, text, h))
 
         def body(conn: sqlite3.Connection) -> int:
             def tx() -> int:
-                if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone():
-                    raise GameExists(game_id)
+                row = conn.execute("SELECT expires_at FROM games WHERE game_id = ?", (game_id,)).fetchone()
+                if row is not None:
+                    if row[0] is None or row[0] > time.time():
+                        raise GameExists(game_id)
+                    self._delete(conn, game_id)  # an expired game's id may be used again
                 conn.execute(
                     "INSERT INTO games (game_id, version, meta) VALUES (?, ?, ?)", (game_id, len(rows), meta_json)
                 )
-                conn.executemany("INSERT INTO events (game_id, version, event) VALUES (?, ?, ?)", rows)
+                conn.executemany("INSERT INTO events (game_id, version, event, hash) VALUES (?, ?, ?, ?)", rows)
+                self._touch(conn, game_id)
                 return len(rows)
 
             return self._write(conn, tx)
@@ -160,10 +238,22 @@ class SQLiteStore(EventStore):
     async def append(
         self, game_id: str, expected_version: int, events: list[Event], request_id: str | None = None
     ) -> int:
+        return (await self.append_ex(game_id, expected_version, events, request_id)).version
+
+    async def append_ex(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: list[Event],
+        request_id: str | None = None,
+        *,
+        expected_hash: str | None = None,
+        tail_limit: int = 0,
+    ) -> AppendResult:
         texts = [_dumps(e) for e in events]
 
-        def body(conn: sqlite3.Connection) -> int:
-            def tx() -> int:
+        def body(conn: sqlite3.Connection) -> AppendResult:
+            def tx() -> AppendResult:
                 current = self._game_version(conn, game_id)
                 # The request id is checked before the version: a retried request whose
                 # first attempt succeeded must learn that, not get a Conflict.
@@ -173,40 +263,57 @@ class SQLiteStore(EventStore):
                     ).fetchone()
                     if row is not None:
                         raise DuplicateRequest(game_id, request_id, row[0])
+                head_hash = self._hash_at(conn, game_id, current) or ""
+                if expected_hash is not None:
+                    at = self._hash_at(conn, game_id, expected_version) if expected_version <= current else None
+                    if expected_version > current or (at and at != expected_hash):
+                        raise HistoryRewritten(game_id, expected_version, current, head_hash)
                 if current != expected_version:
-                    raise Conflict(game_id, expected_version, current)
+                    conflict = Conflict(game_id, expected_version, current)
+                    conflict.head_hash = head_hash
+                    if expected_version < current <= expected_version + tail_limit:
+                        rows = conn.execute(
+                            "SELECT version, hash, event FROM events WHERE game_id = ? AND version > ? "
+                            "ORDER BY version",
+                            (game_id, expected_version),
+                        ).fetchall()
+                        if len(rows) == current - expected_version:
+                            conflict.tail = [Entry(v, h, json.loads(e)) for v, h, e in rows]
+                    raise conflict
+                h, rows = head_hash, []
+                for i, text in enumerate(texts, start=1):
+                    h = chain(h, text)
+                    rows.append((game_id, current + i, text, h))
                 new_version = current + len(texts)
-                conn.executemany(
-                    "INSERT INTO events (game_id, version, event) VALUES (?, ?, ?)",
-                    [(game_id, current + i, t) for i, t in enumerate(texts, start=1)],
-                )
+                conn.executemany("INSERT INTO events (game_id, version, event, hash) VALUES (?, ?, ?, ?)", rows)
                 conn.execute("UPDATE games SET version = ? WHERE game_id = ?", (new_version, game_id))
                 if request_id is not None:
                     conn.execute(
                         "INSERT INTO requests (game_id, request_id, version) VALUES (?, ?, ?)",
                         (game_id, request_id, new_version),
                     )
-                return new_version
+                self._touch(conn, game_id)
+                return AppendResult(new_version, h)
 
             return self._write(conn, tx)
 
-        version = await self._run(body)
+        result = await self._run(body)
         if texts:
             self._notify(game_id)
-        return version
+        return result
 
     async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
         def body(conn: sqlite3.Connection) -> int | None:
             def tx() -> int | None:
+                self._game_version(conn, game_id)
                 row = conn.execute("SELECT meta FROM games WHERE game_id = ?", (game_id,)).fetchone()
-                if row is None:
-                    raise GameNotFound(game_id)
                 meta = json.loads(row[0])
                 claimed = meta.setdefault("claimed", [])
                 for seat in seats:
                     if seat not in claimed:
                         claimed.append(seat)
                         conn.execute("UPDATE games SET meta = ? WHERE game_id = ?", (_dumps(meta), game_id))
+                        self._touch(conn, game_id)
                         return seat
                 return None
 
@@ -226,6 +333,8 @@ class SQLiteStore(EventStore):
                     "WHERE excluded.version > snapshots.version",
                     (game_id, version, state_json),
                 )
+                if self.trim_on_snapshot:
+                    self._trim(conn, game_id)
 
             self._write(conn, tx)
 
@@ -234,38 +343,151 @@ class SQLiteStore(EventStore):
     # -- reads -----------------------------------------------------------------------
 
     async def read(self, game_id: str, after_version: int = 0, limit: int | None = None) -> list[Event]:
-        return [e for _, e in await self._read_numbered(game_id, after_version, limit)]
+        return [json.loads(t) for _, _, t in await self._rows(game_id, after_version, limit)]
 
-    async def _read_numbered(self, game_id: str, after_version: int, limit: int | None) -> list[tuple[int, Event]]:
-        def body(conn: sqlite3.Connection) -> list[tuple[int, str]]:
+    async def read_entries(self, game_id: str, after_version: int = 0, limit: int | None = None) -> list[Entry]:
+        return [Entry(v, h, json.loads(t)) for v, h, t in await self._rows(game_id, after_version, limit)]
+
+    async def _rows(self, game_id: str, after_version: int, limit: int | None) -> list[tuple[int, str, str]]:
+        """(version, hash, event JSON) after `after_version`; Trimmed when they are not all kept."""
+
+        def body(conn: sqlite3.Connection) -> list[tuple[int, str, str]]:
             # One read transaction, so the existence check and the rows agree.
             conn.execute("BEGIN")
             try:
-                self._game_version(conn, game_id)
+                current, first_kept = self._game_row(conn, game_id)
+                if limit is not None and limit <= 0:
+                    return []
+                if after_version + 1 < first_kept and after_version < current:
+                    raise Trimmed(game_id, first_kept)
                 return conn.execute(
-                    "SELECT version, event FROM events WHERE game_id = ? AND version > ? ORDER BY version LIMIT ?",
-                    (game_id, after_version, -1 if limit is None else max(limit, 0)),
+                    "SELECT version, hash, event FROM events WHERE game_id = ? AND version > ? "
+                    "ORDER BY version LIMIT ?",
+                    (game_id, after_version, -1 if limit is None else limit),
                 ).fetchall()
             finally:
                 conn.execute("COMMIT")
 
-        rows = await self._run(body)
-        return [(v, json.loads(t)) for v, t in rows]
+        return await self._run(body)
+
+    async def head(self, game_id: str) -> AppendResult:
+        def body(conn: sqlite3.Connection) -> AppendResult:
+            version = self._game_version(conn, game_id)
+            return AppendResult(version, self._hash_at(conn, game_id, version) or "")
+
+        return await self._run(body)
+
+    # -- retention -------------------------------------------------------------------
+
+    def _trim(self, conn: sqlite3.Connection, game_id: str) -> int:
+        current, first_kept = self._game_row(conn, game_id)
+        row = conn.execute("SELECT version FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
+        upto = min(row[0], current) if row else 0
+        if upto > first_kept:
+            conn.execute("DELETE FROM events WHERE game_id = ? AND version < ?", (game_id, upto))
+            conn.execute("UPDATE games SET first_kept = ? WHERE game_id = ?", (upto, game_id))
+            return upto
+        return first_kept
+
+    async def trim(self, game_id: str) -> int:
+        return await self._run(lambda conn: self._write(conn, lambda: self._trim(conn, game_id)))
+
+    async def finish(self, game_id: str, ttl: float | None = None) -> bool:
+        ttl = self.finished_ttl if ttl is None else ttl
+
+        def body(conn: sqlite3.Connection) -> bool:
+            def tx() -> bool:
+                self._game_version(conn, game_id)
+                if not ttl:
+                    return False
+                conn.execute("UPDATE games SET expires_at = ? WHERE game_id = ?", (time.time() + ttl, game_id))
+                return True
+
+            return self._write(conn, tx)
+
+        return await self._run(body)
+
+    async def delete_game(self, game_id: str, if_version: int | None = None) -> bool:
+        def body(conn: sqlite3.Connection) -> bool:
+            def tx() -> bool:
+                row = conn.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
+                if row is None:
+                    return False
+                if if_version is not None and row[0] != if_version:
+                    raise Conflict(game_id, if_version, row[0])
+                self._delete(conn, game_id)
+                return True
+
+            return self._write(conn, tx)
+
+        return await self._run(body)
+
+    async def purge_expired(self, limit: int = 1000) -> int:
+        """Delete up to `limit` games whose TTL has passed (they already read as unknown);
+        returns how many. Call it now and then (the app's housekeeping, or an operator)."""
+
+        def body(conn: sqlite3.Connection) -> int:
+            def tx() -> int:
+                ids = [
+                    r[0]
+                    for r in conn.execute(
+                        "SELECT game_id FROM games WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?",
+                        (time.time(), limit),
+                    )
+                ]
+                for game_id in ids:
+                    self._delete(conn, game_id)
+                return len(ids)
+
+            return self._write(conn, tx)
+
+        return await self._run(body)
+
+    async def export_game(self, game_id: str) -> dict[str, Any]:
+        def body(conn: sqlite3.Connection) -> dict[str, Any]:
+            conn.execute("BEGIN")
+            try:
+                current, first_kept = self._game_row(conn, game_id)
+                meta = json.loads(conn.execute("SELECT meta FROM games WHERE game_id = ?", (game_id,)).fetchone()[0])
+                rows = conn.execute(
+                    "SELECT version, hash, event FROM events WHERE game_id = ? ORDER BY version", (game_id,)
+                ).fetchall()
+                requests = dict(
+                    conn.execute("SELECT request_id, version FROM requests WHERE game_id = ?", (game_id,)).fetchall()
+                )
+                snap = conn.execute("SELECT version, state FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
+            finally:
+                conn.execute("COMMIT")
+            return {
+                "game_id": game_id,
+                "meta": meta,
+                "version": current,
+                "first_kept": first_kept,
+                "events": [json.loads(e) for _, _, e in rows],
+                "hashes": [h for _, h, _ in rows],
+                "requests": requests,
+                "snapshot": None if snap is None else {"version": snap[0], "state": json.loads(snap[1])},
+            }
+
+        return await self._run(body)
 
     async def version(self, game_id: str) -> int:
         return await self._run(lambda conn: self._game_version(conn, game_id))
 
-    async def get_meta(self, game_id: str) -> dict[str, Any]:
+    async def get_meta(self, game_id: str, *, cached: bool = False) -> dict[str, Any]:
+        # `cached` is accepted for the contract; a local SQLite read is already cheap.
         def body(conn: sqlite3.Connection) -> str:
-            row = conn.execute("SELECT meta FROM games WHERE game_id = ?", (game_id,)).fetchone()
-            if row is None:
-                raise GameNotFound(game_id)
-            return row[0]
+            self._game_version(conn, game_id)
+            return conn.execute("SELECT meta FROM games WHERE game_id = ?", (game_id,)).fetchone()[0]
 
         return json.loads(await self._run(body))
 
     async def request_version(self, game_id: str, request_id: str) -> int | None:
         def body(conn: sqlite3.Connection) -> int | None:
+            try:
+                self._game_version(conn, game_id)
+            except GameNotFound:
+                return None
             row = conn.execute(
                 "SELECT version FROM requests WHERE game_id = ? AND request_id = ?", (game_id, request_id)
             ).fetchone()
@@ -275,6 +497,10 @@ class SQLiteStore(EventStore):
 
     async def get_snapshot(self, game_id: str) -> tuple[int, Any] | None:
         def body(conn: sqlite3.Connection) -> tuple[int, str] | None:
+            try:
+                self._game_version(conn, game_id)
+            except GameNotFound:
+                return None
             return conn.execute("SELECT version, state FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
 
         row = await self._run(body)
@@ -282,35 +508,72 @@ class SQLiteStore(EventStore):
 
     # -- watch -----------------------------------------------------------------------
 
-    async def watch(self, game_id: str, after_version: int) -> AsyncIterator[tuple[int, Event]]:
-        waiter = asyncio.Event()
-        self._waiters.setdefault(game_id, set()).add(waiter)
+    async def watch(
+        self, game_id: str, after_version: int, *, after_hash: str | None = None, resets: bool = False
+    ) -> AsyncIterator[Any]:
+        start = await self.head(game_id)  # GameNotFound for an unknown game, before any waiting
+        watcher = push.Watcher()
+        feed = self._feeds.get(game_id)
+        if feed is None:
+            feed = self._feeds[game_id] = push.Feed(game_id, start.version, start.hash)
+        elif start.version > feed.last:
+            self._fetch(feed)
+        feed.watchers.add(watcher)
         try:
             self._ensure_poller()
-            last = after_version
-            while True:
-                # Cleared before reading: an append that lands after this read sets it again,
-                # so no wake-up is lost between the read and the wait.
-                waiter.clear()
-                batch = await self._read_numbered(game_id, last, _WATCH_PAGE)
-                for version, event in batch:
-                    last = version
-                    yield version, event
-                if len(batch) == _WATCH_PAGE:
-                    continue
-                await waiter.wait()
+            async for item in push.watch_loop(
+                game_id, after_version, after_hash, resets, feed, watcher,
+                lambda first, limit: self._rows(game_id, max(first - 1, 0), limit),
+            ):
                 if self._closed:
                     raise StoreError("the SQLite store is closed")
+                yield item
         finally:
-            waiters = self._waiters.get(game_id)
-            if waiters is not None:
-                waiters.discard(waiter)
-                if not waiters:
-                    del self._waiters[game_id]
+            feed.watchers.discard(watcher)
+            if not feed.watchers and self._feeds.get(game_id) is feed:
+                del self._feeds[game_id]
 
     def _notify(self, game_id: str) -> None:
-        for waiter in self._waiters.get(game_id, ()):
-            waiter.set()
+        feed = self._feeds.get(game_id)
+        if feed is not None:
+            self._fetch(feed)
+
+    def _fetch(self, feed: push.Feed) -> None:
+        """One read per change of a watched game, whatever the number of its watchers."""
+        if feed.fetching:
+            feed.again = True
+            return
+        feed.fetching = True
+        task = asyncio.get_running_loop().create_task(self._run_fetch(feed))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run_fetch(self, feed: push.Feed) -> None:
+        try:
+            while feed.watchers and self._feeds.get(feed.game_id) is feed:
+                feed.again = False
+                try:
+                    page = await self._rows(feed.game_id, max(feed.last - 1, 0), push.PAGE + 1)
+                except StoreError as e:
+                    for watcher in list(feed.watchers):
+                        watcher.fail(e)
+                    return
+                if feed.rewritten_at(page):
+                    valid = await push.divergence(
+                        feed, feed.last, lambda first, limit: self._rows(feed.game_id, max(first - 1, 0), limit)
+                    )
+                    head = await self.head(feed.game_id)
+                    feed.restart(valid, head.version, head.hash)
+                    continue
+                if feed.last > 0:
+                    page = page[1:]
+                feed.deliver(page)
+                if not feed.again and len(page) < push.PAGE:
+                    return
+        except StoreError:
+            return
+        finally:
+            feed.fetching = False
 
     def _ensure_poller(self) -> None:
         # A memory database has no other connection that could write to it.
@@ -324,7 +587,7 @@ class SQLiteStore(EventStore):
         `PRAGMA data_version` changes exactly when another connection committed to the
         database file, so one cheap query per interval covers every watched game."""
         seen: int | None = None
-        while self._waiters and not self._closed:
+        while self._feeds and not self._closed:
             try:
                 current = await self._run(lambda conn: conn.execute("PRAGMA data_version").fetchone()[0])
             except StoreError:
@@ -332,9 +595,8 @@ class SQLiteStore(EventStore):
             # The first value is a baseline taken after the watchers' first read, so a
             # commit in between would be missed: wake them once for it too.
             if current is None or current != seen:
-                for waiters in list(self._waiters.values()):
-                    for waiter in waiters:
-                        waiter.set()
+                for feed in list(self._feeds.values()):
+                    self._fetch(feed)
             seen = current
             await asyncio.sleep(self.poll_interval)
 
@@ -347,9 +609,9 @@ class SQLiteStore(EventStore):
         if self._closed:
             return
         self._closed = True
-        for waiters in list(self._waiters.values()):
-            for waiter in waiters:
-                waiter.set()
+        for feed in list(self._feeds.values()):
+            for watcher in list(feed.watchers):
+                watcher.fail(StoreError("the SQLite store is closed"))
         if self._poller is not None:
             self._poller.cancel()
             try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.rankings import aggregate
+from rankings import aggregate
 
 
 def ranked(source: str, *entries: str, title: str | None = None) -> dict:

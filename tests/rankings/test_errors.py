@@ -2,8 +2,8 @@
 
 import pytest
 
-from server.rankings import RankingError, aggregate
-from server.rankings.limits import MAX_ALIASES, MAX_ENTRIES_PER_LIST, MAX_LISTS, MAX_TOTAL_ENTRIES
+from rankings import RankingError, aggregate
+from rankings.limits import MAX_ALIASES, MAX_ENTRIES_PER_LIST, MAX_LISTS, MAX_TOTAL_ENTRIES
 
 from .helpers import ranked
 

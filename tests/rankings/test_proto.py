@@ -11,7 +11,7 @@ import pytest
 from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
 from grpc_tools import protoc
 
-from server.rankings import aggregate
+from rankings import aggregate
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTO = "tablero/v1/rankings.proto"

@@ -1,6 +1,6 @@
 """Scoring rules of issue 6, each on a small hand-made input with the arithmetic written out."""
 
-from server.rankings import DEFAULT_SCHEME, aggregate
+from rankings import DEFAULT_SCHEME, aggregate
 
 from .helpers import by_title, ranked, unranked
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from server.rankings import RankingError, aggregate
-from server.rankings.titles import title_key
+from rankings import RankingError, aggregate
+from rankings.titles import title_key
 
 from .helpers import by_title, ranked
 

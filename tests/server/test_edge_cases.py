@@ -36,8 +36,8 @@ def test_two_seats_may_use_the_same_request_id(http):
                   json={"action": {"type": "place", "cell": 4}, "requestId": "move-1"})
     b = http.post(f"/v1/games/{gid}/actions", headers=auth(o),
                   json={"action": {"type": "place", "cell": 0}, "requestId": "move-1"})
-    assert a.json()["version"] == 2 and b.json()["version"] == 3
-    assert b.json()["view"]["board"][0] == 1
+    assert a.json()["game"]["version"] == 2 and b.json()["game"]["version"] == 3
+    assert b.json()["game"]["view"]["board"][0] == 1
 
 
 @pytest.mark.parametrize("version", ["99999999999999999999", str(2**63), "1e3", "-1", "0"])
@@ -162,15 +162,15 @@ def test_past_versions_are_right_before_and_after_the_snapshot(http):
     snapshot replays from the start, one after it from the snapshot; both must be exact."""
     gid, tokens = new_game(http, engine="goofspiel", players=2)
     views = {}
-    g = http.get(f"/v1/games/{gid}", headers=auth(tokens[0])).json()
+    g = http.get(f"/v1/games/{gid}", headers=auth(tokens[0])).json()["game"]
     views[g["version"]] = g["view"]
-    while g["status"] == "RUNNING":
+    while g["status"] == "GAME_STATUS_RUNNING":
         for seat in list(g["toAct"]):
-            hand = http.get(f"/v1/games/{gid}", headers=auth(tokens[seat])).json()["view"]["hand"]
+            hand = http.get(f"/v1/games/{gid}", headers=auth(tokens[seat])).json()["game"]["view"]["hand"]
             g = http.post(f"/v1/games/{gid}/actions", headers=auth(tokens[seat]),
-                          json={"action": {"type": "bid", "card": hand[-1]}}).json()
-            views[g["version"]] = http.get(f"/v1/games/{gid}", headers=auth(tokens[0])).json()["view"]
+                          json={"action": {"type": "bid", "card": hand[-1]}}).json()["game"]
+            views[g["version"]] = http.get(f"/v1/games/{gid}", headers=auth(tokens[0])).json()["game"]["view"]
     assert g["version"] > 10
     for v, view in views.items():
-        past = http.get(f"/v1/games/{gid}", params={"version": v}, headers=auth(tokens[0])).json()
+        past = http.get(f"/v1/games/{gid}", params={"version": v}, headers=auth(tokens[0])).json()["game"]
         assert past["version"] == v and past["view"] == view, v

@@ -29,7 +29,7 @@ def _play(http, name, seats, kinds, seed):
     gid, tokens = out["game"]["id"], {s["seat"]: s["token"] for s in out["seats"]}
     g = out["game"]
     for _ in range(MAX_REQUESTS):
-        if g["status"] == "FINISHED":
+        if g["status"] == "GAME_STATUS_FINISHED":
             break
         humans = [s for s in g["toAct"] if s in tokens]
         assert humans, f"{name}: only bots may act but the server did not play them: {g['toAct']}"
@@ -40,9 +40,9 @@ def _play(http, name, seats, kinds, seed):
         r = http.post(f"/v1/games/{gid}/actions", headers=auth(tokens[seat]),
                       json={"action": action, "expectedVersion": legal["version"], "requestId": f"{gid}-{g['version']}"})
         assert r.status_code == 200, f"{name}: legal action {action} refused: {r.text}"
-        g = r.json()
+        g = r.json()["game"]
         assert "view" in g and isinstance(g["toAct"], list)
-    assert g["status"] == "FINISHED", f"{name}: not finished after {MAX_REQUESTS} requests"
+    assert g["status"] == "GAME_STATUS_FINISHED", f"{name}: not finished after {MAX_REQUESTS} requests"
     assert len(g["outcome"]["scores"]) == seats
     return gid, tokens
 
@@ -71,4 +71,4 @@ def test_people_play_a_whole_game_and_the_log_pages_through(http, name, seats):
         token = page["nextPageToken"]
         if not token:
             break
-    assert n == http.get(f"/v1/games/{gid}").json()["version"]
+    assert n == http.get(f"/v1/games/{gid}").json()["game"]["version"]

@@ -55,11 +55,11 @@ def test_a_whole_tic_tac_toe_game_over_grpc(stub):
             for a in legal.actions
         ]
         g = stub.SubmitAction(pb.SubmitActionRequest(game_id=game.id, action=action(type="place", cell=cell)),
-                              metadata=md(tokens[seat]))
-    assert g.status == "FINISHED"
+                              metadata=md(tokens[seat])).game
+    assert g.status == pb.GAME_STATUS_FINISHED
     out = json_format.MessageToDict(g.outcome)
     assert out["winners"] == [0]
-    past = stub.GetGame(pb.GetGameRequest(game_id=game.id, version=2))
+    past = stub.GetGame(pb.GetGameRequest(game_id=game.id, version=2)).game
     assert past.version == 2
     events = stub.ListEvents(pb.ListEventsRequest(game_id=game.id, page_size=100))
     assert [e.version for e in events.events] == list(range(1, 8))  # start, 5 marks, game_won
@@ -88,7 +88,7 @@ def test_grpc_errors_have_their_status_codes(stub):
     big = action(type="place", cell=4, pad="x" * 300_000)
     assert code_of(lambda: stub.SubmitAction(pb.SubmitActionRequest(game_id=gid, action=big),
                                              metadata=md(tokens[0]))) == grpc.StatusCode.RESOURCE_EXHAUSTED
-    assert stub.GetGame(pb.GetGameRequest(game_id=gid)).version == 1
+    assert stub.GetGame(pb.GetGameRequest(game_id=gid)).game.version == 1
 
 
 def test_request_id_makes_grpc_retries_idempotent(stub):
@@ -96,7 +96,7 @@ def test_request_id_makes_grpc_retries_idempotent(stub):
     req = pb.SubmitActionRequest(game_id=game.id, action=action(type="place", cell=4), request_id="r1")
     a = stub.SubmitAction(req, metadata=md(tokens[0]))
     b = stub.SubmitAction(req, metadata=md(tokens[0]))
-    assert a == b and stub.GetGame(pb.GetGameRequest(game_id=game.id)).version == 2
+    assert a == b and stub.GetGame(pb.GetGameRequest(game_id=game.id)).game.version == 2
 
 
 def test_watch_game_streams_redacted_events(stub):
@@ -138,7 +138,7 @@ def test_rest_and_grpc_share_one_game(stub, http):
     r = http.post(f"/v1/games/{game.id}/actions", json={"action": {"type": "place", "cell": 0}},
                   headers={"Authorization": f"Bearer {tokens[0]}"})
     assert r.status_code == 200
-    assert stub.GetGame(pb.GetGameRequest(game_id=game.id)).version == 2
+    assert stub.GetGame(pb.GetGameRequest(game_id=game.id)).game.version == 2
 
 
 def test_undecodable_requests_are_invalid_argument(channel):
@@ -178,3 +178,12 @@ def test_a_cancelled_grpc_watch_ends_on_the_server(stub, http):
     while _watch_gauge(http) != base and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _watch_gauge(http) == base
+
+
+def test_get_engine_over_grpc_and_its_metrics(stub, http):
+    e = stub.GetEngine(pb.GetEngineRequest(name="goofspiel")).engine
+    assert e.name == "goofspiel" and json_format.MessageToDict(e.action_schema)["oneOf"]
+    assert code_of(lambda: stub.GetEngine(pb.GetEngineRequest(name="nope"))) == grpc.StatusCode.NOT_FOUND
+    text = http.get("/metrics").text
+    assert 'tablero_rpc_requests_total{code="OK",method="GetEngine",transport="grpc"}' in text
+    assert 'tablero_rpc_requests_total{code="NOT_FOUND",method="GetEngine",transport="grpc"}' in text

@@ -67,7 +67,7 @@ def test_an_action_through_one_replica_is_seen_and_watched_through_the_other(rep
     assert [e["version"] for e in got] == [2, 3]
     assert (first.version, second.version) == (2, 3)
     # Replica A's cached state catches up: its view shows B's moves.
-    g = httpx.get(f"{a.http}/v1/games/{gid}").json()
+    g = httpx.get(f"{a.http}/v1/games/{gid}").json()["game"]
     assert g["version"] == 3 and g["view"]["board"][4] == 0 and g["view"]["board"][0] == 1
 
 
@@ -83,8 +83,8 @@ def test_killing_a_replica_loses_nothing(replicas):
         r = httpx.post(f"{b.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
                        headers=auth(t[seat]))
         assert r.status_code == 200, r.text
-    g = r.json()
-    assert g["status"] == "FINISHED" and g["outcome"]["winners"] == [0] and g["version"] == 7
+    g = r.json()["game"]
+    assert g["status"] == "GAME_STATUS_FINISHED" and g["outcome"]["winners"] == [0] and g["version"] == 7
 
 
 def test_concurrent_actions_on_two_replicas_one_wins(replicas):
@@ -103,7 +103,7 @@ def test_concurrent_actions_on_two_replicas_one_wins(replicas):
     for th in ths:
         th.join()
     assert sorted(results) == [200, 409, 409, 409, 409, 409]
-    assert httpx.get(f"{b.http}/v1/games/{gid}").json()["version"] == 2
+    assert httpx.get(f"{b.http}/v1/games/{gid}").json()["game"]["version"] == 2
 
 
 def test_sigterm_shuts_down_gracefully_closing_streams(fresh_redis_url):

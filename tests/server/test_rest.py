@@ -38,19 +38,19 @@ def test_list_engines(http):
 
 def test_a_whole_tic_tac_toe_game(http):
     game, tokens = create(http)
-    assert game["version"] == 1 and game["toAct"] == [0] and game["status"] == "RUNNING"
+    assert game["version"] == 1 and game["toAct"] == [0] and game["status"] == "GAME_STATUS_RUNNING"
     for seat, cell in WIN_FOR_X:
         legal = http.get(f"/v1/games/{game['id']}/legal-actions", headers=auth(tokens[seat])).json()
         assert {"type": "place", "cell": cell} in legal["actions"]
         r = act(http, game["id"], tokens[seat], {"type": "place", "cell": cell})
         assert r.status_code == 200, r.text
-    final = r.json()
-    assert final["status"] == "FINISHED" and final["toAct"] == []
+    final = r.json()["game"]
+    assert final["status"] == "GAME_STATUS_FINISHED" and final["toAct"] == []
     assert final["outcome"]["winners"] == [0] and final["outcome"]["scores"] == [1, 0]
     assert final["view"]["rows"][0] == "XXX"
     # The spectator sees the same public board; a past version shows the past.
-    assert http.get(f"/v1/games/{game['id']}").json()["view"]["board"] == final["view"]["board"]
-    past = http.get(f"/v1/games/{game['id']}", params={"version": 2}).json()
+    assert http.get(f"/v1/games/{game['id']}").json()["game"]["view"]["board"] == final["view"]["board"]
+    past = http.get(f"/v1/games/{game['id']}", params={"version": 2}).json()["game"]
     assert past["version"] == 2 and past["view"]["board"][0] == 0 and past["view"]["board"][1] is None
     # No more actions once the game is over.
     err(act(http, game["id"], tokens[1], {"type": "place", "cell": 8}), 409, "FAILED_PRECONDITION")
@@ -80,12 +80,12 @@ def test_retried_request_id_appends_nothing_and_returns_the_first_answer(http):
     again = act(http, game["id"], tokens[0], {"type": "place", "cell": 4}, requestId="req-1")
     assert first.status_code == again.status_code == 200
     assert again.json() == first.json()
-    assert http.get(f"/v1/games/{game['id']}").json()["version"] == 2
+    assert http.get(f"/v1/games/{game['id']}").json()["game"]["version"] == 2
     # Even after the game moved on, the retry gives the answer at that version.
     assert act(http, game["id"], tokens[1], {"type": "place", "cell": 0}).status_code == 200
     late = act(http, game["id"], tokens[0], {"type": "place", "cell": 4}, requestId="req-1")
-    assert late.json()["version"] == 2
-    assert http.get(f"/v1/games/{game['id']}").json()["version"] == 3
+    assert late.json()["game"]["version"] == 2
+    assert http.get(f"/v1/games/{game['id']}").json()["game"]["version"] == 3
 
 
 def test_concurrent_retries_of_one_request_append_once(http, server):
@@ -102,7 +102,7 @@ def test_concurrent_retries_of_one_request_append_once(http, server):
     for t in threads:
         t.join()
     assert results == [200] * 8
-    assert http.get(f"/v1/games/{game['id']}").json()["version"] == 2
+    assert http.get(f"/v1/games/{game['id']}").json()["game"]["version"] == 2
 
 
 def test_stale_expected_version_is_aborted(http):
@@ -161,7 +161,7 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(http, server):
     big = {"action": {"type": "place", "cell": 4, "pad": "x" * 20000}}
     err(http.post(url, json=big, headers=auth(t0)), 413, "RESOURCE_EXHAUSTED")
     # nothing changed, and the log is still valid
-    g = http.get(f"/v1/games/{gid}").json()
+    g = http.get(f"/v1/games/{gid}").json()["game"]
     assert g["version"] == 1 and g["toAct"] == [0]
     assert act(http, gid, t0, {"type": "place", "cell": 4}).status_code == 200
 
@@ -176,18 +176,18 @@ def test_open_seats_are_joined_once(http):
     err(http.post(f"/v1/games/{gid}/join"), 409, "FAILED_PRECONDITION")
     assert act(http, gid, out["seats"][0]["token"], {"type": "place", "cell": 0}).status_code == 200
     assert act(http, gid, j.json()["token"], {"type": "place", "cell": 1}).status_code == 200
-    seats = http.get(f"/v1/games/{gid}").json()["seats"]
-    assert seats[1] == {"seat": 1, "kind": "open", "claimed": True}
+    seats = http.get(f"/v1/games/{gid}").json()["game"]["seats"]
+    assert seats[1] == {"seat": 1, "kind": "SEAT_KIND_OPEN", "claimed": True}
 
 
 def test_one_person_plays_against_a_bot_to_the_end(http):
     game, tokens = create(http, seats=["human", "bot"])
     gid, token = game["id"], tokens[0]
     g = game
-    while g["status"] == "RUNNING":
+    while g["status"] == "GAME_STATUS_RUNNING":
         assert g["toAct"] == [0]
         legal = http.get(f"/v1/games/{gid}/legal-actions", headers=auth(token)).json()["actions"]
-        g = act(http, gid, token, legal[0]).json()
+        g = act(http, gid, token, legal[0]).json()["game"]
     assert g["outcome"] is not None
     events = http.get(f"/v1/games/{gid}/events").json()["events"]
     assert any(e["event"].get("seat") == 1 for e in events)  # the bot's moves are ordinary events
@@ -195,16 +195,16 @@ def test_one_person_plays_against_a_bot_to_the_end(http):
 
 def test_all_bot_game_is_played_by_the_server(http):
     game, tokens = create(http, engine="goofspiel", players=3, seats=["bot", "bot", "bot"])
-    assert tokens == {} and game["status"] == "FINISHED" and len(game["outcome"]["scores"]) == 3
+    assert tokens == {} and game["status"] == "GAME_STATUS_FINISHED" and len(game["outcome"]["scores"]) == 3
 
 
 def test_hidden_information_stays_with_its_seat(http):
     game, tokens = create(http, engine="goofspiel", players=2, options={"cards": 5})
     gid = game["id"]
     r = act(http, gid, tokens[0], {"type": "bid", "card": 5})
-    assert r.json()["view"]["my_bid"] == 5
-    other = http.get(f"/v1/games/{gid}", headers=auth(tokens[1])).json()["view"]
-    spectator = http.get(f"/v1/games/{gid}").json()["view"]
+    assert r.json()["game"]["view"]["my_bid"] == 5
+    other = http.get(f"/v1/games/{gid}", headers=auth(tokens[1])).json()["game"]["view"]
+    spectator = http.get(f"/v1/games/{gid}").json()["game"]["view"]
     for v in (other, spectator):
         assert v["my_bid"] is None and v["has_bid"] == [True, False]
     ev1 = http.get(f"/v1/games/{gid}/events", headers=auth(tokens[1])).json()["events"]
@@ -277,23 +277,23 @@ def test_cold_load_from_snapshot_and_replay_equals_live(http, server):
     game, tokens = create(http, engine="goofspiel", players=2, options={"cards": 8})
     gid = game["id"]
     g = game
-    while g["status"] == "RUNNING":
+    while g["status"] == "GAME_STATUS_RUNNING":
         for seat in list(g["toAct"]):
-            card = http.get(f"/v1/games/{gid}", headers=auth(tokens[seat])).json()["view"]["hand"][0]
-            g = act(http, gid, tokens[seat], {"type": "bid", "card": card}).json()
-    live = http.get(f"/v1/games/{gid}", headers=auth(tokens[0])).json()
+            card = http.get(f"/v1/games/{gid}", headers=auth(tokens[seat])).json()["game"]["view"]["hand"][0]
+            g = act(http, gid, tokens[seat], {"type": "bid", "card": card}).json()["game"]
+    live = http.get(f"/v1/games/{gid}", headers=auth(tokens[0])).json()["game"]
     games = server.loop  # the server's event loop; clear its cache there
     fut = asyncio.run_coroutine_threadsafe(_clear_cache(server), games)
     fut.result(5)
-    cold = http.get(f"/v1/games/{gid}", headers=auth(tokens[0])).json()
+    cold = http.get(f"/v1/games/{gid}", headers=auth(tokens[0])).json()["game"]
     assert cold == live
 
 
 async def _clear_cache(server):
     import gc
 
-    from server.app import GameService
+    from server.app.repository import GameRepository
 
     for obj in gc.get_objects():
-        if isinstance(obj, GameService):
-            obj._cache.clear()
+        if isinstance(obj, GameRepository):
+            obj.clear_cache()

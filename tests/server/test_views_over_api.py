@@ -42,8 +42,8 @@ def test_every_seat_sees_exactly_its_own_view_and_events(served, name):
     gid, tokens = out["game"]["id"], {s["seat"]: s["token"] for s in out["seats"]}
     rng = random.Random(3)
     for step in range(60):
-        g = c.get(f"/v1/games/{gid}").json()
-        if g["status"] == "FINISHED":
+        g = c.get(f"/v1/games/{gid}").json()["game"]
+        if g["status"] == "GAME_STATUS_FINISHED":
             break
         seat = rng.choice(g["toAct"])
         actions = c.get(f"/v1/games/{gid}/legal-actions", headers=auth(tokens[seat])).json()["actions"]
@@ -55,7 +55,7 @@ def test_every_seat_sees_exactly_its_own_view_and_events(served, name):
         local = replay(log)
         for viewer in [None, *range(seats)]:
             headers = auth(tokens[viewer]) if viewer is not None else {}
-            got = c.get(f"/v1/games/{gid}", headers=headers).json()
+            got = c.get(f"/v1/games/{gid}", headers=headers).json()["game"]
             assert got["version"] == len(log)
             assert canonical_json(got["view"]) == canonical_json(local.view(viewer)), (name, viewer)
             events = c.get(f"/v1/games/{gid}/events", headers=headers, params={"pageSize": 1000}).json()["events"]

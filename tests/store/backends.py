@@ -31,15 +31,16 @@ class Backend:
 
     async def watchers_left(self, store: EventStore) -> int:
         """How many watch() iterations still hold resources in `store` (or on the server)."""
-        if self.kind == "redis":
-            info = await store._client.info("clients")  # type: ignore[attr-defined]
-            return int(info["blocked_clients"]) + len(store._feeds)  # type: ignore[attr-defined]
-        if self.kind == "redis-cluster":
-            from redis.asyncio.cluster import RedisCluster
-
-            nodes = await store._client.info("clients", target_nodes=RedisCluster.ALL_NODES)  # type: ignore[attr-defined]
-            return sum(int(info["blocked_clients"]) for info in nodes.values()) + len(store._feeds)  # type: ignore[attr-defined]
-        return sum(len(w) for w in store._waiters.values())  # type: ignore[attr-defined]
+        if self.kind.startswith("redis"):
+            # Feeds of this store, and channels its notification subscribers still follow (on
+            # the server: a plain server is asked; cluster nodes answer through the store's view).
+            hub = store._hub  # type: ignore[attr-defined]
+            left = len(hub.feeds) + sum(len(s.channels) + len(s.pending) for s in hub.subscribers.values())
+            if self.kind == "redis":
+                channels = await store._client.execute_command("PUBSUB", "SHARDCHANNELS")  # type: ignore[attr-defined]
+                left += len(channels)
+            return left
+        return sum(len(f.watchers) for f in store._feeds.values())  # type: ignore[attr-defined]
 
     async def close(self) -> None:
         for store in self.stores:

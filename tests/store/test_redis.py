@@ -12,7 +12,7 @@ import pytest
 import redis.asyncio as aioredis
 from redis.crc import key_slot
 
-from server.store import Conflict, StoreError
+from server.store import AppendResult, Conflict, StoreError
 from server.store.redis import RedisStore, game_keys
 from tests.redis_server import RedisServer
 
@@ -98,7 +98,8 @@ async def test_an_append_is_one_script_call_checked_on_the_server(
     from_scripts = [name for kind, name in seen if kind == "lua"]
     # Python sent one EVALSHA per append; the reads and writes ran inside the script.
     assert from_clients == ["EVALSHA", "EVALSHA"]
-    assert "XADD" in from_scripts and "XLEN" in from_scripts and "HSET" in from_scripts
+    assert "XADD" in from_scripts and "XREVRANGE" in from_scripts and "HSET" in from_scripts
+    assert "SPUBLISH" in from_scripts  # the notification is part of the same atomic step
     assert await store.read(g) == [{"type": "a"}, {"type": "warm-up"}, {"type": "b"}]
 
 
@@ -151,7 +152,7 @@ async def test_an_unreachable_server_is_a_store_error() -> None:
 
 async def test_a_watch_ends_with_store_error_when_the_server_goes_away() -> None:
     server = RedisServer().start()
-    store = RedisStore(server.url, block_ms=2000)
+    store = RedisStore(server.url, outage_grace=2.0, sweep_interval=0.2)  # a short outage would be ridden out
     try:
         g = new_id()
         await store.create(g, {}, [{"type": "a"}])
@@ -201,24 +202,36 @@ async def blocked_clients(raw: aioredis.Redis) -> int:
     return int((await raw.info("clients"))["blocked_clients"])
 
 
-async def test_the_watchers_of_a_game_share_one_blocked_connection(store: RedisStore, raw: aioredis.Redis) -> None:
-    g = new_id()
-    await store.create(g, {}, [{"type": "a", "n": 1}])
-    watchers = [store.watch(g, 0) for _ in range(20)]
+async def notify_clients(raw: aioredis.Redis) -> int:
+    """Connections of the server that hold shard subscriptions."""
+    return sum(1 for c in await raw.client_list() if int(c.get("ssub", 0)) > 0)
+
+
+async def test_the_watchers_of_many_games_share_one_notification_connection(
+    store: RedisStore, raw: aioredis.Redis
+) -> None:
+    games = [new_id() for _ in range(10)]
+    for g in games:
+        await store.create(g, {}, [{"type": "a", "n": 1}])
+    watchers = [store.watch(g, 0) for g in games for _ in range(5)]
     try:
-        assert [await anext(w) for w in watchers] == [(1, {"type": "a", "n": 1})] * 20
+        assert [await anext(w) for w in watchers] == [(1, {"type": "a", "n": 1})] * 50
         pending = [asyncio.ensure_future(anext(w)) for w in watchers]
-        await asyncio.sleep(0.1)
-        assert await blocked_clients(raw) == 1
-        await store.append(g, 1, [{"type": "a", "n": 2}])
-        assert await asyncio.wait_for(asyncio.gather(*pending), 5) == [(2, {"type": "a", "n": 2})] * 20
+        await asyncio.sleep(0.2)
+        assert await notify_clients(raw) == 1
+        assert await blocked_clients(raw) == 0  # nothing blocks on the server
+        for g in games:
+            await store.append(g, 1, [{"type": "a", "n": 2}])
+        assert await asyncio.wait_for(asyncio.gather(*pending), 5) == [(2, {"type": "a", "n": 2})] * 50
+        held = await store.connections()
+        assert held["notify"] == 1 and held["read"] <= 16 and held["write"] <= 16
     finally:
         for w in watchers:
             await w.aclose()
     async with asyncio.timeout(5):
-        while await blocked_clients(raw) != 0:
+        while (await raw.execute_command("PUBSUB", "SHARDCHANNELS")) != []:
             await asyncio.sleep(0.01)
-    assert store._feeds == {}
+    assert store._hub.feeds == {}
 
 
 async def test_a_watcher_joining_a_running_feed_gets_the_whole_history(store: RedisStore) -> None:
@@ -239,9 +252,9 @@ async def test_a_watcher_joining_a_running_feed_gets_the_whole_history(store: Re
 async def test_a_watcher_that_falls_far_behind_still_gets_every_event_in_order(
     store: RedisStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from server.store import redis as redis_store
+    from server.store import push
 
-    monkeypatch.setattr(redis_store._Watcher, "MAX_BUFFER", 5)
+    monkeypatch.setattr(push.Watcher, "MAX_BUFFER", 5)
     g = new_id()
     await store.create(g, {}, [])
     async with aclosing(store.watch(g, 0)) as slow, aclosing(store.watch(g, 0)) as fast:
@@ -252,7 +265,7 @@ async def test_a_watcher_that_falls_far_behind_still_gets_every_event_in_order(
             await store.append(g, v, [{"n": v + 1}])
         got_fast = [await asyncio.wait_for(first_fast, 5)] + [await asyncio.wait_for(anext(fast), 5) for _ in range(39)]
         await asyncio.sleep(0.05)
-        assert any(w.overflow for w in store._feeds[g].watchers)  # the slow one dropped its buffer
+        assert any(w.overflow for w in store._hub.feeds[g].watchers)  # the slow one dropped its buffer
         got_slow = [await asyncio.wait_for(first_slow, 5)] + [await asyncio.wait_for(anext(slow), 5) for _ in range(39)]
     assert got_fast == got_slow == [(v, {"n": v}) for v in range(1, 41)]
 
@@ -270,3 +283,39 @@ async def test_closing_the_store_ends_its_watchers_with_store_error(redis_url: s
     async with asyncio.timeout(5):
         while await blocked_clients(raw) != 0:
             await asyncio.sleep(0.01)
+
+
+async def test_a_retried_create_whose_first_attempt_landed_succeeds(store: RedisStore, raw: aioredis.Redis) -> None:
+    g = new_id()
+    meta = {"engine": "x", "created": 1.5}
+    assert await store.create(g, meta, [{"n": 1}]) == 1
+    k = game_keys(g)
+    # what the retry of a create whose reply was lost sends: the same meta text, flagged as a retry
+    args = ['{"engine":"x","created":1.5}', 0, 0, '{"n":1}']
+    assert (await store._create(keys=list(k), args=["1", *args]))[0] == 1
+    assert await store._create(keys=list(k), args=["0", *args]) == -1  # a first attempt: GameExists
+    other = ['{"engine":"y","created":1.5}', 0, 0, '{"n":1}']
+    assert await store._create(keys=list(k), args=["1", *other]) == -1  # another game's retry
+    assert await store.read(g) == [{"n": 1}]
+
+
+async def test_a_stream_written_before_hash_chains_stays_readable_and_writable(
+    store: RedisStore, raw: aioredis.Redis
+) -> None:
+    import hashlib
+
+    g = new_id()
+    k = game_keys(g)
+    # the layout main wrote: entries with only the "e" field
+    await raw.set(k.meta, '{"engine":"x"}')
+    for n in (1, 2):
+        await raw.xadd(k.events, {"e": json.dumps({"n": n})}, id=f"{n}-0")
+    assert await store.read(g) == [{"n": 1}, {"n": 2}]
+    assert await store.head(g) == AppendResult(2, "")
+    assert [e.hash for e in await store.read_entries(g)] == ["", ""]
+    # an unknown hash is not checked: any expected_hash passes on a legacy head
+    result = await store.append_ex(g, 2, [{"n": 3}], expected_hash="whatever")
+    assert result.version == 3
+    assert result.hash == hashlib.sha1(b'{"n":3}').hexdigest()[:16]  # the chain starts after them
+    async with aclosing(store.watch(g, 1)) as events:
+        assert [await asyncio.wait_for(anext(events), 5) for _ in range(2)] == [(2, {"n": 2}), (3, {"n": 3})]

@@ -38,7 +38,7 @@ async def test_a_file_store_uses_wal_and_keeps_events_as_json_rows(file_store: S
         assert conn.execute("SELECT request_id, version FROM requests").fetchall() == [("r", 2)]
         assert conn.execute("SELECT version, state FROM snapshots").fetchall() == [(2, '{"s":1}')]
         with pytest.raises(sqlite3.IntegrityError):  # (game_id, version) is the primary key
-            conn.execute("INSERT INTO events VALUES ('g', 2, '{}')")
+            conn.execute("INSERT INTO events (game_id, version, event) VALUES ('g', 2, '{}')")
     finally:
         conn.close()
 
@@ -101,7 +101,7 @@ async def test_one_poller_serves_every_watcher_and_stops_with_the_last(file_stor
     assert got == [(2, {"type": "b"}), (2, {"type": "c"}), (2, {"type": "b"})]
     for w in watchers:
         await w.aclose()
-    assert file_store._waiters == {}
+    assert file_store._feeds == {}
     await asyncio.wait_for(poller, 1)  # it ends by itself once nobody watches
 
 
@@ -176,3 +176,28 @@ async def test_events_that_are_not_json_are_refused_before_anything_is_written()
         assert await store.version("g") == 0
     finally:
         await store.close()
+
+
+async def test_the_watchers_of_a_game_share_one_read_per_change(file_store: SQLiteStore) -> None:
+    await file_store.create("g", {}, [{"n": 1}])
+    watchers = [file_store.watch("g", 1) for _ in range(20)]
+    pending = [asyncio.ensure_future(anext(w)) for w in watchers]
+    await asyncio.sleep(0.2)  # every watcher has read its history and waits
+    reads = 0
+    rows = file_store._rows
+
+    async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        nonlocal reads
+        reads += 1
+        return await rows(*args, **kwargs)
+
+    file_store._rows = counted  # type: ignore[method-assign]
+    other = SQLiteStore(file_store.path)  # another process, as far as this store can tell
+    try:
+        await other.append("g", 1, [{"n": 2}])
+    finally:
+        await other.close()
+    assert await asyncio.wait_for(asyncio.gather(*pending), 5) == [(2, {"n": 2})] * 20
+    assert reads == 1  # one read for the game, not one per watcher
+    for w in watchers:
+        await w.aclose()

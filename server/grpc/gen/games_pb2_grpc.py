@@ -28,7 +28,8 @@ if _version_not_supported:
 
 class GameServiceStub:
     """GameService: create, join, play, inspect and watch games.
-    Seat credentials travel as metadata `authorization: Bearer <token>`.
+    Seat credentials travel as metadata `authorization: Bearer <token>` (REST: the
+    `Authorization` header, or `access_token` in the query for EventSource).
     """
 
     def __init__(self, channel):
@@ -41,6 +42,11 @@ class GameServiceStub:
                 '/tablero.v1.GameService/ListEngines',
                 request_serializer=tablero_dot_v1_dot_games__pb2.ListEnginesRequest.SerializeToString,
                 response_deserializer=tablero_dot_v1_dot_games__pb2.ListEnginesResponse.FromString,
+                _registered_method=True)
+        self.GetEngine = channel.unary_unary(
+                '/tablero.v1.GameService/GetEngine',
+                request_serializer=tablero_dot_v1_dot_games__pb2.GetEngineRequest.SerializeToString,
+                response_deserializer=tablero_dot_v1_dot_games__pb2.GetEngineResponse.FromString,
                 _registered_method=True)
         self.CreateGame = channel.unary_unary(
                 '/tablero.v1.GameService/CreateGame',
@@ -55,7 +61,7 @@ class GameServiceStub:
         self.GetGame = channel.unary_unary(
                 '/tablero.v1.GameService/GetGame',
                 request_serializer=tablero_dot_v1_dot_games__pb2.GetGameRequest.SerializeToString,
-                response_deserializer=tablero_dot_v1_dot_games__pb2.Game.FromString,
+                response_deserializer=tablero_dot_v1_dot_games__pb2.GetGameResponse.FromString,
                 _registered_method=True)
         self.ListLegalActions = channel.unary_unary(
                 '/tablero.v1.GameService/ListLegalActions',
@@ -65,7 +71,7 @@ class GameServiceStub:
         self.SubmitAction = channel.unary_unary(
                 '/tablero.v1.GameService/SubmitAction',
                 request_serializer=tablero_dot_v1_dot_games__pb2.SubmitActionRequest.SerializeToString,
-                response_deserializer=tablero_dot_v1_dot_games__pb2.Game.FromString,
+                response_deserializer=tablero_dot_v1_dot_games__pb2.SubmitActionResponse.FromString,
                 _registered_method=True)
         self.ListEvents = channel.unary_unary(
                 '/tablero.v1.GameService/ListEvents',
@@ -75,17 +81,25 @@ class GameServiceStub:
         self.WatchGame = channel.unary_stream(
                 '/tablero.v1.GameService/WatchGame',
                 request_serializer=tablero_dot_v1_dot_games__pb2.WatchGameRequest.SerializeToString,
-                response_deserializer=tablero_dot_v1_dot_games__pb2.GameEvent.FromString,
+                response_deserializer=tablero_dot_v1_dot_games__pb2.WatchGameResponse.FromString,
                 _registered_method=True)
 
 
 class GameServiceServicer:
     """GameService: create, join, play, inspect and watch games.
-    Seat credentials travel as metadata `authorization: Bearer <token>`.
+    Seat credentials travel as metadata `authorization: Bearer <token>` (REST: the
+    `Authorization` header, or `access_token` in the query for EventSource).
     """
 
     def ListEngines(self, request, context):
-        """Engines the server runs, with their seat ranges and option schemas.
+        """Engines the server runs, with their seat ranges and schemas.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetEngine(self, request, context):
+        """One engine, with the JSON Schemas of its options, actions, view and events.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -135,7 +149,10 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def WatchGame(self, request, context):
-        """New events as they happen, redacted for the caller (Server-Sent Events on REST).
+        """Events after after_version, then new ones as they happen, redacted for the caller; the
+        stream ends after the last event of a finished game. On REST: Server-Sent Events (see the
+        README): each event a default `message`, then `event: end`; `event: shutdown` when the
+        server stops; `event: error` before a refused stream closes.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -148,6 +165,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ListEngines,
                     request_deserializer=tablero_dot_v1_dot_games__pb2.ListEnginesRequest.FromString,
                     response_serializer=tablero_dot_v1_dot_games__pb2.ListEnginesResponse.SerializeToString,
+            ),
+            'GetEngine': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetEngine,
+                    request_deserializer=tablero_dot_v1_dot_games__pb2.GetEngineRequest.FromString,
+                    response_serializer=tablero_dot_v1_dot_games__pb2.GetEngineResponse.SerializeToString,
             ),
             'CreateGame': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateGame,
@@ -162,7 +184,7 @@ def add_GameServiceServicer_to_server(servicer, server):
             'GetGame': grpc.unary_unary_rpc_method_handler(
                     servicer.GetGame,
                     request_deserializer=tablero_dot_v1_dot_games__pb2.GetGameRequest.FromString,
-                    response_serializer=tablero_dot_v1_dot_games__pb2.Game.SerializeToString,
+                    response_serializer=tablero_dot_v1_dot_games__pb2.GetGameResponse.SerializeToString,
             ),
             'ListLegalActions': grpc.unary_unary_rpc_method_handler(
                     servicer.ListLegalActions,
@@ -172,7 +194,7 @@ def add_GameServiceServicer_to_server(servicer, server):
             'SubmitAction': grpc.unary_unary_rpc_method_handler(
                     servicer.SubmitAction,
                     request_deserializer=tablero_dot_v1_dot_games__pb2.SubmitActionRequest.FromString,
-                    response_serializer=tablero_dot_v1_dot_games__pb2.Game.SerializeToString,
+                    response_serializer=tablero_dot_v1_dot_games__pb2.SubmitActionResponse.SerializeToString,
             ),
             'ListEvents': grpc.unary_unary_rpc_method_handler(
                     servicer.ListEvents,
@@ -182,7 +204,7 @@ def add_GameServiceServicer_to_server(servicer, server):
             'WatchGame': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchGame,
                     request_deserializer=tablero_dot_v1_dot_games__pb2.WatchGameRequest.FromString,
-                    response_serializer=tablero_dot_v1_dot_games__pb2.GameEvent.SerializeToString,
+                    response_serializer=tablero_dot_v1_dot_games__pb2.WatchGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -194,7 +216,8 @@ def add_GameServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class GameService:
     """GameService: create, join, play, inspect and watch games.
-    Seat credentials travel as metadata `authorization: Bearer <token>`.
+    Seat credentials travel as metadata `authorization: Bearer <token>` (REST: the
+    `Authorization` header, or `access_token` in the query for EventSource).
     """
 
     @staticmethod
@@ -214,6 +237,33 @@ class GameService:
             '/tablero.v1.GameService/ListEngines',
             tablero_dot_v1_dot_games__pb2.ListEnginesRequest.SerializeToString,
             tablero_dot_v1_dot_games__pb2.ListEnginesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetEngine(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tablero.v1.GameService/GetEngine',
+            tablero_dot_v1_dot_games__pb2.GetEngineRequest.SerializeToString,
+            tablero_dot_v1_dot_games__pb2.GetEngineResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -294,7 +344,7 @@ class GameService:
             target,
             '/tablero.v1.GameService/GetGame',
             tablero_dot_v1_dot_games__pb2.GetGameRequest.SerializeToString,
-            tablero_dot_v1_dot_games__pb2.Game.FromString,
+            tablero_dot_v1_dot_games__pb2.GetGameResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -348,7 +398,7 @@ class GameService:
             target,
             '/tablero.v1.GameService/SubmitAction',
             tablero_dot_v1_dot_games__pb2.SubmitActionRequest.SerializeToString,
-            tablero_dot_v1_dot_games__pb2.Game.FromString,
+            tablero_dot_v1_dot_games__pb2.SubmitActionResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -402,7 +452,7 @@ class GameService:
             target,
             '/tablero.v1.GameService/WatchGame',
             tablero_dot_v1_dot_games__pb2.WatchGameRequest.SerializeToString,
-            tablero_dot_v1_dot_games__pb2.GameEvent.FromString,
+            tablero_dot_v1_dot_games__pb2.WatchGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

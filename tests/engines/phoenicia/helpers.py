@@ -38,3 +38,13 @@ def tile(g: engines.LocalGame, seat: int, kind: str) -> dict:
 
 def types(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def pay_options(g: engines.LocalGame, seat: int, action: dict) -> list[dict]:
+    """The `pay` actions offered after `seat` chooses the grouped (payment-less) form of
+    a priced action; the game itself is left unchanged."""
+    import random
+
+    events = ENGINE.decide(g.state, seat, action, random.Random(0))
+    assert [e["type"] for e in events] == ["payment_requested"], events
+    return ENGINE.legal_actions(ENGINE.simulate(g.state, events), seat)

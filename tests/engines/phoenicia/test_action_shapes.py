@@ -48,27 +48,52 @@ def test_an_action_with_a_field_its_type_does_not_have_is_malformed():
         g.act(1, {"type": "drop_out", "cards": []})
 
 
+def _sample(schema):
+    return {"string": lambda: schema["enum"][0], "integer": lambda: 0, "array": lambda: []}[schema["type"]]()
+
+
 @pytest.mark.parametrize("kind", sorted(k for k in FIELDS if FIELDS[k]))
 def test_every_action_type_refuses_each_missing_field(kind):
-    full = {"type": kind, **{k: 0 for k in FIELDS[kind]}}
+    move = ENGINE._move_by_type[kind]
+    full = {"type": kind, **{k: _sample(s) for k, s in move.fields.items()}}
     g = game(2, seed=1)
     for k in FIELDS[kind]:
+        if k in move.optional:
+            continue
         broken = {f: v for f, v in full.items() if f != k}
         with pytest.raises(InvalidAction, match="missing field"):
             ENGINE.decide(g.state, g.to_act().pop(), broken, random.Random(0))
 
 
-def test_employing_on_a_tool_disk_still_names_the_empty_payment():
+@pytest.mark.parametrize("kind", ["train", "employ", "move", "buy_tool", "buy_vp"])
+def test_a_priced_action_names_both_cards_and_disks_or_neither(kind):
+    move = ENGINE._move_by_type[kind]
+    assert move.optional == {"cards", "disks"}
+    g = game(2, seed=1)
+    seat = g.to_act().pop()
+    base = {"type": kind, **{k: _sample(s) for k, s in move.fields.items() if k not in move.optional}}
+    for half in ({"cards": []}, {"disks": 0}):
+        with pytest.raises(InvalidAction, match="both 'cards' and 'disks'"):
+            g.act(seat, {**base, **half})
+
+
+def test_employing_on_a_tool_disk_is_free_in_both_forms():
     g = game(2, seed=1)
     set_turn(g, [0, 1])
     player(g, 0, trained=1)
     tile(g, 0, "hunting")["slots"][1] = "t"
-    assert {"type": "employ", "tableau": "hunting", "cards": [], "disks": 0} in g.legal_actions(0)
-    with pytest.raises(InvalidAction, match="missing field"):
-        g.act(0, {"type": "employ", "tableau": "hunting"})
+    assert {"type": "employ", "tableau": "hunting"} in g.legal_actions(0)
+    # Grouped form: nothing to pay, so no pay step.
+    ev = ENGINE.decide(g.state, 0, {"type": "employ", "tableau": "hunting"}, random.Random(0))
+    assert [e["type"] for e in ev] == ["worker_employed"] and ev[0]["tool_taken"]
+    # The single-action form of v1 names the empty payment and gives the same event.
+    assert ENGINE.decide(g.state, 0, {"type": "employ", "tableau": "hunting", "cards": [], "disks": 0},
+                         random.Random(0)) == ev
 
 
-def test_every_listed_action_has_exactly_the_fields_of_its_type():
+def test_every_listed_action_has_exactly_the_required_fields_of_its_type():
+    """Priced actions are listed in their grouped form (no payment); `pay` lists the
+    ways to pay."""
     rng = random.Random(3)
     for seats in (2, 4):
         g = game(seats, seed=seats)
@@ -76,5 +101,6 @@ def test_every_listed_action_has_exactly_the_fields_of_its_type():
             seat = rng.choice(sorted(g.to_act()))
             actions = g.legal_actions(seat)
             for a in actions:
-                assert set(a) == {"type", *FIELDS[a["type"]]}, a
+                m = ENGINE._move_by_type[a["type"]]
+                assert set(a) == {"type", *(f for f in FIELDS[a["type"]] if f not in m.optional)}, a
             g.act(seat, ENGINE.random_action(g.state, seat, actions, rng))

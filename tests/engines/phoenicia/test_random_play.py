@@ -37,3 +37,29 @@ def test_vp_never_go_down_so_a_dead_end_below_32_was_never_winnable():
             last[:] = vps
 
         _random_game(seats, seed, watch)
+
+
+def test_skipping_the_look_ahead_copy_changes_no_event():
+    """Phoenicia.settle skips the core's look-ahead unless an event of LEAD_TO_AUTO may
+    lead into an automatic step; the core's full settle gives the same events."""
+    from engines.core import RulesEngine, testkit
+
+    for seats in (2, 5):
+        g = testkit.playthrough(ENGINE, seats, 77)
+        state = None
+        decisions = 0
+        for e in g.events:
+            state = ENGINE.evolve(state, e) if state is not None else ENGINE.evolve(None, dict(e))
+            if ENGINE.outcome(state) is not None:
+                break
+            for seat in sorted(ENGINE.to_act(state)):
+                actions = ENGINE.legal_actions(state, seat)
+                for a in actions[:3] + actions[3:][-3:]:  # the last: end_turn, drop_out
+                    m = ENGINE.move(a)
+                    ctx = m.check(state, seat, a)
+                    raw = list(m.resolve(state, seat, a, ctx, random.Random(1)))
+                    ours = ENGINE.settle(state, [dict(x) for x in raw], random.Random(2))
+                    core = RulesEngine.settle(ENGINE, state, [dict(x) for x in raw], random.Random(2))
+                    assert ours == core, a
+                    decisions += 1
+        assert decisions > 300

@@ -5,7 +5,7 @@ import pytest
 from engines import IllegalAction
 from engines.phoenicia.engine import _new_tile, scoring
 
-from .helpers import game, player, set_turn, tile, types
+from .helpers import ENGINE, game, pay_options, player, set_turn, tile, types
 
 
 def _me(**fields):
@@ -26,7 +26,7 @@ def test_training_a_worker_costs_2():
 
 def test_public_works_lowers_training_to_1():
     g = _me(cards=["Public Works"])
-    assert {"type": "train", "cards": [], "disks": 1} in g.legal_actions(0)
+    assert {"type": "pay", "cards": [], "disks": 1} in pay_options(g, 0, {"type": "train"})
     with pytest.raises(IllegalAction, match="not needed"):
         g.act(0, {"type": "train", "cards": [], "disks": 2})
 
@@ -46,8 +46,12 @@ def test_tool_costs_are_2_5_8_and_11():
     costs = {}
     for a in g.legal_actions(0):
         if a["type"] == "employ":
-            costs.setdefault(a["tableau"], set()).add(sum(a["cards"]) + a["disks"])
-    assert {k: min(v) for k, v in costs.items()} == {"hunting": 6, "farming": 6, "mining": 12, "clothmaking": 12}
+            costs[a["tableau"]] = pay_options(g, 0, a)[0]
+    assert {k: ENGINE.simulate(g.state, ENGINE.decide(g.state, 0, {"type": "employ", "tableau": k}, None))
+            ["payment"]["price"] for k in costs} == {"hunting": 2, "farming": 5, "mining": 8, "clothmaking": 11}
+    # Paid with 6s (no disks): the fewest 6s that reach the price.
+    assert {k: sum(p["cards"]) for k, p in costs.items()} == {"hunting": 6, "farming": 6, "mining": 12,
+                                                               "clothmaking": 12}
     assert g.state["players"][0]["untrained"] == 1
 
 
@@ -75,8 +79,8 @@ def test_a_worker_moves_only_to_a_more_costly_activity():
 
 
 def test_the_player_chooses_which_worker_moves():
-    g = _me(cards=["Tracker"], hand=[6], disks=0)
-    tile(g, 0, "hunting")["slots"][:2] = ["w", "w"]  # Improved Hunting: the second hunter produces 2
+    g = _me(hand=[6], disks=0)
+    tile(g, 0, "hunting")["slots"][:2] = ["w", "w"]  # two hunters, 1 production each
     prod = player(g, 0)["production"]
     moves = [a for a in g.legal_actions(0) if a["type"] == "move"]
     assert {(a["from_tile"], a["from_slot"]) for a in moves} == {(0, 0), (0, 1)}
@@ -90,9 +94,8 @@ def test_a_trained_worker_takes_a_tool_disk_for_free_and_gains_the_full_value():
     tile(g, 0, "hunting")["slots"][:2] = ["t", None]
     player(g, 0)
     prod, vp = g.state["players"][0]["production"], g.state["players"][0]["vp"]
-    assert [a for a in g.legal_actions(0) if a["type"] == "employ" and a["tableau"] == "hunting"] == [
-        {"type": "employ", "tableau": "hunting", "cards": [], "disks": 0}]
-    ev = g.act(0, {"type": "employ", "tableau": "hunting", "cards": [], "disks": 0})
+    assert {"type": "employ", "tableau": "hunting"} in g.legal_actions(0)
+    ev = g.act(0, {"type": "employ", "tableau": "hunting"})  # free: no pay step
     assert ev[0]["tool_taken"] is True
     p = g.state["players"][0]
     assert (p["production"] - prod, p["vp"] - vp, p["disks"]) == (1, 1, 3)

@@ -1,0 +1,7 @@
+"""The table of moves and phases with their rulebook references: python -m engines.phoenicia"""
+
+from . import ENGINE
+
+for row in ENGINE.rules_table():
+    where = f" [{', '.join(row['phases'])}]" if row.get("phases") else ""
+    print(f"{row['kind']:5} {row['name']:13} {row['rule']}{where}")

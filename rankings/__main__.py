@@ -1,0 +1,5 @@
+"""`python -m rankings FILES...`: see rankings/cli.py."""
+
+from .cli import main
+
+raise SystemExit(main(prog="python -m rankings"))

@@ -1,0 +1,126 @@
+"""Requests on the wire → one JSON form (the protobuf JSON mapping, lowerCamelCase).
+
+REST bodies, path and query parameters are checked strictly against the request
+message's descriptor (unknown fields, wrong JSON types); gRPC messages are already
+typed and only converted. Either way the use cases get the same dict.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from server.errors import InvalidArgument
+
+_INTS = {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_SFIXED32,
+         FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_FIXED32}
+_FLOATS = {FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT}
+_JSON_VALUES = {"google.protobuf.Struct": dict, "google.protobuf.Value": object, "google.protobuf.ListValue": list}
+
+
+def struct_to_json(value: Any) -> Any:
+    """google.protobuf.Struct numbers are doubles: give integral ones back as ints."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: struct_to_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [struct_to_json(v) for v in value]
+    return value
+
+
+def from_message(message: Message) -> dict[str, Any]:
+    """A gRPC request as its JSON form (unset fields absent)."""
+    try:
+        return struct_to_json(json_format.MessageToDict(message))
+    except (json_format.Error, ValueError) as e:  # NaN/Infinity in a Struct, ...
+        raise InvalidArgument(f"not JSON: {e}") from None
+
+
+def to_message(message_cls: type, data: dict[str, Any]) -> Message:
+    """A use case's answer (already in the JSON form) as the response message."""
+    return json_format.ParseDict(data, message_cls(), ignore_unknown_fields=True)
+
+
+def _kind(f: FieldDescriptor) -> str:
+    if f.type in _INTS:
+        return "an integer"
+    if f.type in _FLOATS:
+        return "a number"
+    if f.type == FieldDescriptor.TYPE_BOOL:
+        return "true or false"
+    if f.type == FieldDescriptor.TYPE_ENUM:
+        return "one of " + ", ".join(v.name for v in f.enum_type.values[1:])
+    if f.type == FieldDescriptor.TYPE_MESSAGE:
+        return "a JSON object" if _JSON_VALUES.get(f.message_type.full_name, dict) is dict else "a JSON value"
+    return "a string"
+
+
+def _check_scalar(f: FieldDescriptor, value: Any, where: str) -> None:
+    ok: bool
+    if f.type in _INTS:
+        # Out-of-range integers are left to the use case, whose message says what range fits.
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif f.type in _FLOATS:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    elif f.type == FieldDescriptor.TYPE_BOOL:
+        ok = isinstance(value, bool)
+    elif f.type == FieldDescriptor.TYPE_ENUM:
+        ok = isinstance(value, str) and value in f.enum_type.values_by_name
+    elif f.type == FieldDescriptor.TYPE_MESSAGE:
+        full = f.message_type.full_name
+        if full in _JSON_VALUES:
+            ok = isinstance(value, _JSON_VALUES[full])
+        else:
+            if not isinstance(value, dict):
+                raise InvalidArgument(f"{where} must be a JSON object")
+            check(f.message_type, value, where + ".")
+            return
+    else:
+        ok = isinstance(value, str)
+    if not ok:
+        raise InvalidArgument(f"{where} must be {_kind(f)}")
+
+
+def check(message: Descriptor, data: dict[str, Any], prefix: str = "") -> None:
+    """Raise InvalidArgument unless `data` is `message` in the JSON mapping: known
+    lowerCamelCase field names, each with its JSON type."""
+    fields = {f.json_name: f for f in message.fields}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise InvalidArgument(f"unknown field(s) {', '.join(prefix + u for u in unknown)}; "
+                              f"expected {', '.join(sorted(fields))}")
+    for name, value in data.items():
+        f, where = fields[name], prefix + name
+        if value is None:
+            continue  # JSON null is "not set"
+        if f.message_type is not None and f.message_type.GetOptions().map_entry:
+            if not isinstance(value, dict):
+                raise InvalidArgument(f"{where} must be a JSON object")
+            for k, v in value.items():
+                _check_scalar(f.message_type.fields_by_name["value"], v, f"{where}.{k}")
+        elif f.is_repeated:
+            if not isinstance(value, list):
+                raise InvalidArgument(f"{where} must be a list")
+            for i, v in enumerate(value):
+                _check_scalar(f, v, f"{where}[{i}]")
+        else:
+            _check_scalar(f, value, where)
+
+
+def query_value(f: FieldDescriptor, raw: str) -> Any:
+    """A query-string parameter as its JSON value (integers parsed; strings as they are)."""
+    if f.type in _INTS:
+        try:
+            return int(raw)
+        except ValueError:
+            raise InvalidArgument(f"query parameter {f.json_name} must be an integer") from None
+    if f.type == FieldDescriptor.TYPE_BOOL:
+        if raw not in ("true", "false"):
+            raise InvalidArgument(f"query parameter {f.json_name} must be true or false")
+        return raw == "true"
+    return raw

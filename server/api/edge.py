@@ -1,0 +1,106 @@
+"""The transport edge, shared by REST and gRPC: each RPC's typed command, the seat it
+needs, the use case it runs, and the errors it may answer (for the OpenAPI document).
+
+Both transports hand over the request in its JSON form (server.api.codec) inside an
+open `Call` (server.api.observe); this module does the rest the same way for both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from server.app import GameService
+from server.app import commands as cmd
+from server.app.rankings import aggregate_rankings
+from server.errors import InvalidArgument
+
+from . import observe, watch
+from .watch import WatchItem
+
+Wire = dict[str, Any]
+SeatNeed = Literal["none", "optional", "required"]
+
+
+@dataclass(frozen=True)
+class Handler:
+    seat: SeatNeed
+    run: Callable[[GameService, Wire, int | None], Awaitable[Any]]
+    errors: tuple[str, ...]  # besides INTERNAL
+
+
+_READ = ("INVALID_ARGUMENT", "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "UNAVAILABLE")
+
+
+def _action(w: Wire) -> Any:
+    if "action" not in w:
+        raise InvalidArgument('the request needs an "action" object')
+    return w["action"]
+
+
+HANDLERS: dict[str, Handler] = {
+    "ListEngines": Handler("none", lambda g, w, s: g.list_engines(), ()),
+    "GetEngine": Handler("none", lambda g, w, s: g.get_engine(cmd.GetEngine(w.get("name", ""))), ("NOT_FOUND",)),
+    "CreateGame": Handler("none", lambda g, w, s: g.create_game(cmd.CreateGame(
+        w.get("engine", ""), w.get("players"), w.get("options") or {}, tuple(w.get("seats") or ()))),
+        ("INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
+    "JoinGame": Handler("none", lambda g, w, s: g.join_game(cmd.JoinGame(w.get("gameId", ""))),
+                        ("INVALID_ARGUMENT", "NOT_FOUND", "FAILED_PRECONDITION", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
+    "GetGame": Handler("optional", lambda g, w, s: g.get_game(cmd.GetGame(w.get("gameId", ""), s, w.get("version"))),
+                       _READ),
+    "ListLegalActions": Handler("required", lambda g, w, s: g.list_legal_actions(
+        cmd.ListLegalActions(w.get("gameId", ""), s)), _READ[1:]),
+    "SubmitAction": Handler("required", lambda g, w, s: g.submit_action(cmd.SubmitAction(
+        w.get("gameId", ""), s, _action(w), w.get("requestId") or None, w.get("expectedVersion"))),
+        (*_READ, "FAILED_PRECONDITION", "ABORTED", "RESOURCE_EXHAUSTED")),
+    "ListEvents": Handler("optional", lambda g, w, s: g.list_events(cmd.ListEvents(
+        w.get("gameId", ""), s, w.get("pageSize"), w.get("pageToken", ""))), _READ),
+    "WatchGame": Handler("optional", lambda g, w, s: g.watch_game(cmd.WatchGame(
+        w.get("gameId", ""), s, w.get("afterVersion", 0))), _READ),
+    "AggregateRankings": Handler("none", lambda g, w, s: aggregate_rankings(w),
+                                 ("INVALID_ARGUMENT", "RESOURCE_EXHAUSTED")),
+}
+
+
+class Api:
+    """What both transports call: one unary dispatch and one watch."""
+
+    def __init__(self, games: GameService, shutting_down: asyncio.Event, *, max_body: int,
+                 max_rankings_body: int) -> None:
+        self.games = games
+        self.shutting_down = shutting_down
+        self.max_body = max_body
+        self.max_rankings_body = max_rankings_body
+
+    def body_limit(self, rpc: str) -> int:
+        return self.max_rankings_body if rpc == "AggregateRankings" else self.max_body
+
+    async def _run(self, rpc: str, wire: Wire) -> Any:
+        call = observe.current()
+        call.rpc = rpc
+        handler = HANDLERS[rpc]
+        seat = None
+        if handler.seat != "none":
+            seat = call.seat(self.games.signer, wire.get("gameId", ""), required=handler.seat == "required")
+        if wire.get("requestId"):
+            call.fields["request_id"] = str(wire["requestId"])[:128]
+        if wire.get("gameId"):
+            call.fields["game_id"] = wire["gameId"]
+        out = await handler.run(self.games, wire, seat)
+        # The log line names the game a create made and the seat a join took.
+        if rpc == "CreateGame":
+            call.fields["game_id"] = out["game"]["id"]
+        elif rpc == "JoinGame":
+            call.fields["seat"] = out["seat"]
+        return out
+
+    async def unary(self, rpc: str, wire: Wire) -> dict[str, Any]:
+        return await self._run(rpc, wire)
+
+    async def watch(self, wire: Wire, keepalive: float | None = None) -> AsyncIterator[WatchItem]:
+        """Refusals (unknown game, bad token, bad afterVersion) are raised here, before the
+        first item; after that, failures arrive as an `error` item."""
+        events = await self._run("WatchGame", wire)
+        return watch.items(events, self.shutting_down, keepalive)

@@ -1,0 +1,72 @@
+"""Auth and observation, once for both transports: who calls (the seat a bearer token
+opens) and what happened (one log line and the RPC metrics per call).
+
+A Starlette middleware (server.http.app) and a grpc.aio interceptor
+(server.grpc.service) open a `Call` around each request; the shared dispatch
+(server.api.edge) fills in the RPC, game, seat and request id.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from server import metrics
+from server.auth import TokenSigner, bearer
+from server.errors import Unauthenticated
+
+log = logging.getLogger("tablero.api")
+
+
+@dataclass
+class Call:
+    transport: str  # "http" or "grpc"
+    authorization: str | None = None  # the Authorization header / metadata, as sent
+    token: str | None = None  # a token given otherwise (REST query access_token, for EventSource)
+    rpc: str | None = None
+    code: str = "OK"
+    fields: dict[str, Any] = field(default_factory=dict)  # game_id, seat, request_id, ...
+    started: float = field(default_factory=time.perf_counter)
+
+    def seat(self, signer: TokenSigner, game_id: str, *, required: bool) -> int | None:
+        """The seat the caller's token opens in `game_id` (None: a spectator)."""
+        self.fields["game_id"] = game_id
+        token = bearer(self.authorization) or self.token or None
+        seat = None if token is None else signer.verify(token, game_id)
+        if seat is None and required:
+            where = "metadata authorization" if self.transport == "grpc" else "Authorization"
+            raise Unauthenticated(f"this call needs a seat token: {where}: Bearer <token>")
+        self.fields["seat"] = seat
+        return seat
+
+    def finish(self, **extra: Any) -> None:
+        """Record the call: the RPC counters and latency, and one structured log line."""
+        dt = time.perf_counter() - self.started
+        if self.rpc:
+            metrics.RPC_REQUESTS.labels(self.transport, self.rpc, self.code).inc()
+            metrics.RPC_LATENCY.labels(self.transport, self.rpc).observe(dt)
+        log.info("request", extra={"fields": {"transport": self.transport, **extra, "rpc": self.rpc,
+                                              "code": self.code, **self.fields,
+                                              "duration_ms": round(dt * 1000, 2)}})
+
+
+_current: contextvars.ContextVar[Call | None] = contextvars.ContextVar("tablero_call", default=None)
+
+
+def begin(call: Call) -> contextvars.Token:
+    return _current.set(call)
+
+
+def end(token: contextvars.Token) -> None:
+    _current.reset(token)
+
+
+def current() -> Call:
+    call = _current.get()
+    if call is None:  # called outside a transport (tests, tools): observe nothing
+        call = Call("internal")
+        _current.set(call)
+    return call

@@ -1,0 +1,113 @@
+"""The RPCs of the public API, read from the generated descriptors and their
+`google.api.http` annotations: the one source of the REST routes and the OpenAPI document."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from google.api import annotations_pb2
+from google.protobuf import descriptor_pb2
+from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
+
+from server.grpc.gen import games_pb2, rankings_pb2
+
+MODULES = (games_pb2, rankings_pb2)
+_DESCRIPTORS = Path(games_pb2.__file__).with_name("descriptors.binpb")
+_TEMPLATE_VAR = re.compile(r"\{(\w+)\}")
+
+
+@dataclass(frozen=True)
+class Rpc:
+    service: str  # full name, e.g. tablero.v1.GameService
+    name: str  # e.g. SubmitAction
+    verb: str  # get, post, ...
+    template: str  # the annotation's path, e.g. /v1/games/{game_id}/actions
+    body: str  # "" or "*"
+    request: type  # generated message classes
+    response: type
+    streaming: bool
+
+    @property
+    def method(self) -> MethodDescriptor:
+        return self.request_descriptor.file.services_by_name[self.service.rsplit(".", 1)[1]].methods_by_name[self.name]
+
+    @property
+    def request_descriptor(self) -> Descriptor:
+        return self.request.DESCRIPTOR
+
+    @property
+    def path_fields(self) -> list[FieldDescriptor]:
+        fields = self.request_descriptor.fields_by_name
+        return [fields[name] for name in _TEMPLATE_VAR.findall(self.template)]
+
+    @property
+    def path(self) -> str:
+        """The REST path with JSON (lowerCamelCase) parameter names: /v1/games/{gameId}/actions."""
+        fields = self.request_descriptor.fields_by_name
+        return _TEMPLATE_VAR.sub(lambda m: "{" + fields[m.group(1)].json_name + "}", self.template)
+
+    @property
+    def query_fields(self) -> list[FieldDescriptor]:
+        """Fields a GET takes from the query string (all but the path's)."""
+        if self.body:
+            return []
+        in_path = {f.name for f in self.path_fields}
+        return [f for f in self.request_descriptor.fields if f.name not in in_path]
+
+
+def _rpcs_of(module) -> list[Rpc]:
+    out = []
+    for service in module.DESCRIPTOR.services_by_name.values():
+        for m in service.methods:
+            rule = m.GetOptions().Extensions[annotations_pb2.http]
+            verb = rule.WhichOneof("pattern")
+            if verb is None:
+                continue
+            out.append(Rpc(service.full_name, m.name, verb, getattr(rule, verb), rule.body,
+                           getattr(module, m.input_type.name), getattr(module, m.output_type.name),
+                           m.server_streaming))
+    return out
+
+
+@functools.cache
+def rpcs() -> tuple[Rpc, ...]:
+    return tuple(r for module in MODULES for r in _rpcs_of(module))
+
+
+def _walk_message(names: dict[tuple[int, ...], str], m, path: tuple[int, ...], prefix: str) -> None:
+    """Name the source-info paths of a message and its fields (4 = message_type, 2 = field, 3 = nested)."""
+    full = f"{prefix}.{m.name}"
+    names[path] = full
+    for i, fld in enumerate(m.field):
+        names[(*path, 2, i)] = f"{full}.{fld.name}"
+    for i, nested in enumerate(m.nested_type):
+        _walk_message(names, nested, (*path, 3, i), full)
+
+
+@functools.cache
+def comments() -> dict[str, str]:
+    """Leading comments of the protos' services, methods, messages, fields and enum values,
+    by full name (e.g. "tablero.v1.Game.version")."""
+    fds = descriptor_pb2.FileDescriptorSet.FromString(_DESCRIPTORS.read_bytes())
+    out: dict[str, str] = {}
+    for f in fds.file:
+        names: dict[tuple[int, ...], str] = {}
+        pkg = f.package
+        for i, m in enumerate(f.message_type):
+            _walk_message(names, m, (4, i), pkg)
+        for i, e in enumerate(f.enum_type):
+            names[(5, i)] = f"{pkg}.{e.name}"
+            for j, v in enumerate(e.value):
+                names[(5, i, 2, j)] = f"{pkg}.{v.name}"
+        for i, s in enumerate(f.service):
+            names[(6, i)] = f"{pkg}.{s.name}"
+            for j, m in enumerate(s.method):
+                names[(6, i, 2, j)] = f"{pkg}.{s.name}.{m.name}"
+        for loc in f.source_code_info.location:
+            key = names.get(tuple(loc.path))
+            if key and loc.leading_comments.strip():
+                out[key] = " ".join(line.strip() for line in loc.leading_comments.strip().splitlines())
+    return out

@@ -1,0 +1,84 @@
+"""The one watch loop both transports stream from: game events, then control messages.
+
+`items()` turns a use case's event iterator into WatchItems: each event; `end`
+after the last event of a finished game; `shutdown` when the server stops;
+`error` when the stream fails after it started; `keepalive` after a quiet period
+(only when asked: SSE wants them, gRPC has its own pings).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from server.api.status import error_body
+from server.errors import AppError
+
+log = logging.getLogger("tablero.api")
+
+Kind = Literal["event", "end", "shutdown", "error", "keepalive"]
+
+
+@dataclass(frozen=True)
+class WatchItem:
+    kind: Kind
+    data: dict[str, Any]
+
+
+_DONE = object()
+_QUEUE = 256
+
+
+async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Event,
+                keepalive: float | None = None) -> AsyncIterator[WatchItem]:
+    queue: asyncio.Queue = asyncio.Queue(maxsize=_QUEUE)
+
+    async def pump() -> None:
+        try:
+            async for item in events:
+                await queue.put(item)
+            await queue.put(_DONE)
+        except AppError as e:
+            await queue.put(e)
+        except Exception as e:  # a store failure mid-stream: the watcher is told, and may resume
+            log.warning("watch stream failed", exc_info=True)
+            await queue.put(e)
+
+    task = asyncio.create_task(pump())
+    stop = asyncio.create_task(shutting_down.wait())
+    get: asyncio.Future | None = None
+    try:
+        while True:
+            get = asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait({get, stop}, timeout=keepalive, return_when=asyncio.FIRST_COMPLETED)
+            if get not in done:
+                get.cancel()
+                if stop in done:
+                    yield WatchItem("shutdown", {})
+                    return
+                yield WatchItem("keepalive", {})
+                continue
+            item = get.result()
+            if item is _DONE:
+                yield WatchItem("end", {"status": "GAME_STATUS_FINISHED"})
+                return
+            if isinstance(item, AppError):
+                yield WatchItem("error", error_body(item.code, item.message))
+                return
+            if isinstance(item, Exception):
+                yield WatchItem("error", error_body("UNAVAILABLE", "the watch failed; watch again from the last id"))
+                return
+            yield WatchItem("event", item)
+    finally:
+        stop.cancel()
+        if get is not None:
+            get.cancel()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        with contextlib.suppress(Exception):
+            await events.aclose()

@@ -1,0 +1,67 @@
+"""Typed commands: what each use case is asked, built by the transports at their edge
+(from a REST request or a gRPC message) after the caller's seat is known."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GetEngine:
+    name: str
+
+
+@dataclass(frozen=True)
+class CreateGame:
+    engine: str
+    players: int | None = None  # None: len(seats), else the engine's minimum
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: tuple[str, ...] = ()  # "human", "open" or "bot" per seat; () = all human
+
+
+@dataclass(frozen=True)
+class JoinGame:
+    game_id: str
+
+
+@dataclass(frozen=True)
+class GetGame:
+    game_id: str
+    seat: int | None
+    version: int | None = None  # None: now
+
+
+@dataclass(frozen=True)
+class ListLegalActions:
+    game_id: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class SubmitAction:
+    game_id: str
+    seat: int
+    action: Any
+    request_id: str | None = None
+    expected_version: int | None = None
+
+    @property
+    def idempotency_key(self) -> str | None:
+        # Request ids are the client's, per seat: two seats may use the same id.
+        return None if self.request_id is None else f"seat{self.seat}:{self.request_id}"
+
+
+@dataclass(frozen=True)
+class ListEvents:
+    game_id: str
+    seat: int | None
+    page_size: int | None = None  # None or 0: the default
+    page_token: str = ""
+
+
+@dataclass(frozen=True)
+class WatchGame:
+    game_id: str
+    seat: int | None
+    after_version: int = 0

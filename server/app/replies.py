@@ -1,0 +1,54 @@
+"""Replies in the protobuf JSON mapping (lowerCamelCase, enums by name): REST sends them
+as they are, gRPC parses them into the response messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.core import Engine
+
+from .repository import LoadedGame
+
+SEAT_KINDS = {"human": "SEAT_KIND_HUMAN", "open": "SEAT_KIND_OPEN", "bot": "SEAT_KIND_BOT"}
+
+
+def engine_reply(e: Engine) -> dict[str, Any]:
+    # An engine that publishes no schema yet answers the one every JSON object satisfies.
+    anything = {"type": "object"}
+    return {
+        "name": e.name, "title": e.title, "minSeats": e.min_seats, "maxSeats": e.max_seats,
+        "optionsSchema": e.options_schema, "version": e.version,
+        "actionSchema": e.action_schema or anything,
+        "viewSchema": e.view_schema or anything,
+        "eventSchema": e.event_schema or anything,
+    }
+
+
+def game_reply(game: LoadedGame, seat: int | None) -> dict[str, Any]:
+    engine, meta, outcome = game.engine, game.meta, game.engine.outcome(game.state)
+    claimed = set(meta.get("claimed", []))
+    out: dict[str, Any] = {
+        "id": game.id,
+        "name": f"games/{game.id}",
+        "engine": engine.name,
+        "engineVersion": meta.get("engine_version", engine.version),
+        "version": game.version,
+        "players": meta["players"],
+        "seats": [
+            {"seat": s, "kind": SEAT_KINDS[k], "claimed": k != "open" or s in claimed}
+            for s, k in enumerate(meta["seats"])
+        ],
+        "toAct": [] if outcome is not None else sorted(engine.to_act(game.state)),
+        "view": engine.view(game.state, seat),
+        "status": "GAME_STATUS_FINISHED" if outcome is not None else "GAME_STATUS_RUNNING",
+    }
+    if outcome is not None:
+        out["outcome"] = outcome
+    if seat is not None:
+        out["yourSeat"] = seat
+    return out
+
+
+def event_reply(game_id: str, version: int, event: dict[str, Any]) -> dict[str, Any]:
+    """A GameEvent / WatchGameResponse."""
+    return {"gameId": game_id, "version": version, "event": event}

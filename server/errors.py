@@ -1,0 +1,70 @@
+"""Application errors, each with a stable machine code (a gRPC status name).
+
+A leaf module: it imports nothing from the project, so any layer may raise these.
+The transports map the codes to HTTP and gRPC statuses in one table
+(`server.api.status`); the application layer knows nothing of either.
+"""
+
+from __future__ import annotations
+
+
+class AppError(Exception):
+    code = "INTERNAL"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidArgument(AppError):
+    """Malformed: a wrong type, a missing field, a value out of range."""
+
+    code = "INVALID_ARGUMENT"
+
+
+class Unauthenticated(AppError):
+    """No seat token where one is needed, or one that is malformed or not ours."""
+
+    code = "UNAUTHENTICATED"
+
+
+class PermissionDenied(AppError):
+    """A valid token that opens a seat of another game."""
+
+    code = "PERMISSION_DENIED"
+
+
+class NotFound(AppError):
+    code = "NOT_FOUND"
+
+
+class FailedPrecondition(AppError):
+    """Against the rules of the game (or no open seat left)."""
+
+    code = "FAILED_PRECONDITION"
+
+
+class Aborted(AppError):
+    """Stale expected_version, or too many concurrent writers."""
+
+    code = "ABORTED"
+
+
+class ResourceExhausted(AppError):
+    """A request over the size limit."""
+
+    code = "RESOURCE_EXHAUSTED"
+
+
+class Unavailable(AppError):
+    """The event store is unreachable, or the server is shutting down."""
+
+    code = "UNAVAILABLE"
+
+
+class StaleVersion(Aborted):
+    """The action's expected_version is not the game's version."""
+
+
+class TooManyConflicts(Aborted):
+    """Other writers kept moving the game on while this action was being applied."""

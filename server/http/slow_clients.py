@@ -1,0 +1,84 @@
+"""Slow clients: a request's headers must arrive within `header_timeout` seconds of its
+first byte (408 and close otherwise), so a client trickling headers (slowloris) cannot
+hold connections open. Uvicorn times out only idle keep-alive connections; this wraps
+whichever HTTP protocol uvicorn uses (h11 or httptools). The body has its own limit,
+applied where it is read (`read_body`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+_408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
+        b"content-length: 82\r\n\r\n"
+        b'{"error":{"code":"DEADLINE_EXCEEDED","message":"request headers arrived too slowly"}}')
+
+
+def guarded(protocol_cls: type, header_timeout: float) -> type:
+    """A subclass of uvicorn's `protocol_cls` that enforces the header deadline."""
+
+    class Guarded(protocol_cls):  # type: ignore[misc, valid-type]
+        def connection_made(self, transport: Any) -> None:
+            self._hdr_timer: asyncio.TimerHandle | None = None
+            self._hdr_cycle: Any = None
+            super().connection_made(transport)
+
+        def data_received(self, data: bytes) -> None:
+            idle = self.cycle is None or self.cycle.response_complete
+            if self._hdr_timer is None and idle:
+                self._hdr_cycle = self.cycle
+                self._hdr_timer = self.loop.call_later(header_timeout, self._headers_too_slow)
+            super().data_received(data)
+            if self._hdr_timer is not None and self.cycle is not self._hdr_cycle:
+                self._hdr_timer.cancel()  # a new request cycle: its headers are complete
+                self._hdr_timer = None
+
+        def _headers_too_slow(self) -> None:
+            self._hdr_timer = None
+            if not self.transport.is_closing():
+                self.transport.write(_408)
+                self.transport.close()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._hdr_timer is not None:
+                self._hdr_timer.cancel()
+                self._hdr_timer = None
+            super().connection_lost(exc)
+
+    Guarded.__name__ = f"Guarded{protocol_cls.__name__}"
+    return Guarded
+
+
+def http_protocol(name: str, header_timeout: float) -> type:
+    """The guarded protocol class for uvicorn's `http=` setting ("h11" or "httptools")."""
+    if name == "httptools":
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as base
+    else:
+        from uvicorn.protocols.http.h11_impl import H11Protocol as base
+    return guarded(base, header_timeout)
+
+
+async def read_body(receive, limit: int, timeout: float) -> bytes:
+    """The whole request body within `timeout` seconds and `limit` bytes.
+    Raises TimeoutError (slow body), OverflowError (too large) or ConnectionError
+    (the client went away mid-body)."""
+    chunks: list[bytes] = []
+    size = 0
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            raise TimeoutError("the request body arrived too slowly")
+        async with asyncio.timeout(remaining):
+            message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ConnectionError("the client closed the connection before sending the whole body")
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise OverflowError(f"the request body exceeds {limit} bytes")
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)

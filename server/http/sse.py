@@ -1,0 +1,37 @@
+"""Server-Sent Events framing of the watch items (the format is documented in the
+OpenAPI document and the README)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+from server.api.watch import WatchItem
+
+# Game events are default messages (no `event:` line), so EventSource.onmessage sees them.
+# Control messages are named. After `end` the client should not reconnect (long retry).
+OPENING = b": watching\n\n"
+
+
+def _data(obj: object) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def frame(item: WatchItem) -> bytes:
+    if item.kind == "event":
+        return f"id: {item.data['version']}\ndata: {_data(item.data)}\n\n".encode()
+    if item.kind == "keepalive":
+        return b": keepalive\n\n"
+    retry = "retry: 3600000\n" if item.kind == "end" else ""
+    return f"{retry}event: {item.kind}\ndata: {_data(item.data)}\n\n".encode()
+
+
+async def stream(items: AsyncIterator[WatchItem]) -> AsyncIterator[bytes]:
+    yield OPENING
+    async for item in items:
+        yield frame(item)
+
+
+def refusal(code: str, message: str) -> bytes:
+    """The body of a watch refused before streaming, for a client that asked for SSE."""
+    return frame(WatchItem("error", {"error": {"code": code, "message": message}}))

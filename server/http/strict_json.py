@@ -1,0 +1,80 @@
+"""Request JSON, strictly: duplicate keys, NaN/Infinity, nesting deeper than
+`MAX_DEPTH` and integers longer than `MAX_INT_DIGITS` are refused with a message
+naming the problem (instead of "the last key wins" or a 500)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+MAX_DEPTH = 64
+MAX_INT_DIGITS = 30
+
+
+class BadJson(ValueError):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise BadJson(f"duplicate key {k!r} in the JSON body")
+        out[k] = v
+    return out
+
+
+def _constant(name: str) -> Any:
+    raise BadJson(f"{name} is not valid JSON")
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise BadJson(f"a number in the JSON body has more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _depth_ok(raw: str) -> bool:
+    depth = 0
+    in_str = esc = False
+    for ch in raw:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def loads(raw: bytes | str) -> Any:
+    """Parse a request body; BadJson with a readable reason otherwise."""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError:
+        raise BadJson("the body is not UTF-8") from None
+    if not _depth_ok(text):
+        raise BadJson(f"the JSON body nests deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_int=_int)
+    except BadJson:
+        raise
+    except json.JSONDecodeError as e:
+        raise BadJson(f"malformed JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+
+
+def last_event_id(value: str | None, max_digits: int = 10) -> int | None:
+    """A `Last-Event-ID` header as a version, or None when absent/not a plain number
+    of at most `max_digits` digits (so 5,000-digit ids are ignored, not a 500)."""
+    if not value or len(value) > max_digits or not value.isdigit() or not value.isascii():
+        return None
+    return int(value)

@@ -1,0 +1,130 @@
+"""Portal identity: a portal signs a short-lived JWT for each of its users, and every
+replica verifies it with the portal's keys (`TABLERO_PORTAL_KEYS`).
+
+`TABLERO_PORTAL_KEYS` is a JSON object: key id → HS256 secret (a string) or a PEM
+public key (RS256 for RSA keys, ES256 for P-256 EC keys). Several keys may be listed
+at once, so a portal rotates by adding the new key, signing with it, and removing
+the old one once no token signed with it is still alive. A token names its key in
+the `kid` header and carries `sub` (the user id), `exp` and optionally `name`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import jwt
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.hazmat.primitives.serialization import load_pem_public_key
+
+# Leeway for clock skew between the portal and the server, in seconds.
+LEEWAY = 30
+MAX_USER_ID = 128
+MAX_NAME = 64
+
+
+class IdentityError(Exception):
+    """A JWT that cannot be accepted; the message says why (shown to the client as 401)."""
+
+
+@dataclass(frozen=True)
+class User:
+    id: str
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class _Key:
+    algorithm: str
+    key: Any
+
+
+def _parse_key(kid: str, value: Any) -> _Key:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"TABLERO_PORTAL_KEYS[{kid!r}] must be a non-empty string (HS256 secret or PEM public key)")
+    if "-----BEGIN" not in value:
+        if len(value.encode()) < 32:
+            raise ValueError(f"TABLERO_PORTAL_KEYS[{kid!r}]: an HS256 secret needs at least 32 bytes (RFC 7518 §3.2)")
+        return _Key("HS256", value.encode())
+    try:
+        public = load_pem_public_key(value.encode())
+    except ValueError as e:
+        raise ValueError(f"TABLERO_PORTAL_KEYS[{kid!r}] is not a PEM public key: {e}") from None
+    if isinstance(public, rsa.RSAPublicKey):
+        return _Key("RS256", public)
+    if isinstance(public, ec.EllipticCurvePublicKey) and isinstance(public.curve, ec.SECP256R1):
+        return _Key("ES256", public)
+    raise ValueError(f"TABLERO_PORTAL_KEYS[{kid!r}]: only RSA (RS256) and P-256 EC (ES256) public keys are accepted")
+
+
+class PortalKeys:
+    """The portal's verification keys by key id."""
+
+    def __init__(self, keys: dict[str, _Key]) -> None:
+        self._keys = keys
+
+    @classmethod
+    def from_json(cls, text: str | None) -> PortalKeys:
+        """Parse `TABLERO_PORTAL_KEYS`; empty/None means no portal is configured.
+        Raises ValueError naming what is wrong."""
+        if not text or not text.strip():
+            return cls({})
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"TABLERO_PORTAL_KEYS is not JSON: {e.msg} at position {e.pos}") from None
+        if not isinstance(raw, dict):
+            raise ValueError("TABLERO_PORTAL_KEYS must be a JSON object: key id → secret or PEM public key")
+        return cls({str(kid): _parse_key(str(kid), v) for kid, v in raw.items()})
+
+    @property
+    def configured(self) -> bool:
+        return bool(self._keys)
+
+    @property
+    def key_ids(self) -> list[str]:
+        return sorted(self._keys)
+
+    def verify(self, token: str) -> User:
+        """The user a portal JWT names; IdentityError with the reason otherwise."""
+        if not self._keys:
+            raise IdentityError("this server accepts no portal tokens (TABLERO_PORTAL_KEYS is not set)")
+        try:
+            header = jwt.get_unverified_header(token)
+        except jwt.PyJWTError as e:
+            raise IdentityError(f"malformed JWT: {e}") from None
+        kid = header.get("kid")
+        if not isinstance(kid, str) or not kid:
+            raise IdentityError('the JWT has no "kid" header naming the portal key')
+        key = self._keys.get(kid)
+        if key is None:
+            raise IdentityError(f"unknown key id {kid!r}")
+        if header.get("alg") != key.algorithm:
+            raise IdentityError(f"key {kid!r} signs with {key.algorithm}, not {header.get('alg')!r}")
+        try:
+            claims = jwt.decode(
+                token, key.key, algorithms=[key.algorithm], leeway=LEEWAY,
+                options={"require": ["sub", "exp"], "verify_aud": False},
+            )
+        except jwt.ExpiredSignatureError:
+            raise IdentityError("the JWT has expired") from None
+        except jwt.MissingRequiredClaimError as e:
+            raise IdentityError(f'the JWT lacks the "{e.claim}" claim') from None
+        except jwt.InvalidSignatureError:
+            raise IdentityError("the JWT's signature does not verify") from None
+        except jwt.PyJWTError as e:
+            raise IdentityError(f"invalid JWT: {e}") from None
+        sub = claims["sub"]
+        if not isinstance(sub, str) or not sub or len(sub) > MAX_USER_ID:
+            raise IdentityError(f'"sub" must be a user id of 1-{MAX_USER_ID} characters')
+        name = claims.get("name")
+        if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
+            raise IdentityError(f'"name" must be a string of at most {MAX_NAME} characters')
+        return User(sub, name or None)
+
+
+def looks_like_jwt(token: str) -> bool:
+    """Seat tokens have the form `<game>.<seat>.<sig>` with a numeric seat; JWTs have
+    three base64url parts whose header starts with `eyJ` ('{"')."""
+    return token.startswith("eyJ") and token.count(".") == 2

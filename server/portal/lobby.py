@@ -1,0 +1,236 @@
+"""The lobby: games a portal's users can find (`GET /v1/games`, gRPC `ListGames`).
+
+The list lives in the store, so every replica sees the same one: Redis keeps a
+sorted set of games by creation time plus one small JSON entry per game (and one
+set per user for "mine"); the embedded store keeps a table beside the events.
+Entries change only when a game is created, a seat is claimed or left, and when
+the game ends; the current version of each listed game is read from the event
+store when the page is served.
+
+Newest first, paginated by an opaque page token (the position after the last
+entry scanned), filtered by engine, status, open seats and user.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+MAX_PAGE = 100
+DEFAULT_PAGE = 20
+# At most this many entries are scanned for one page; a page may come back short
+# (with a next page token) when filters skip many games.
+_SCAN_LIMIT = 2000
+
+
+class BadPageToken(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Filter:
+    engine: str | None = None
+    status: str | None = None  # "RUNNING" | "FINISHED"
+    open_seats: bool | None = None
+    user: str | None = None  # only games in which this user holds a seat
+
+    def admits(self, entry: dict[str, Any]) -> bool:
+        if self.engine is not None and entry["engine"] != self.engine:
+            return False
+        if self.status is not None and entry["status"] != self.status:
+            return False
+        if self.open_seats is not None:
+            has_open = entry["status"] == "RUNNING" and any(
+                s["kind"] == "open" and not s["taken"] for s in entry["seats"]
+            )
+            if has_open != self.open_seats:
+                return False
+        if self.user is not None and not any((s.get("user") or {}).get("id") == self.user for s in entry["seats"]):
+            return False
+        return True
+
+
+def encode_token(created: float, game_id: str) -> str:
+    return base64.urlsafe_b64encode(json.dumps([created, game_id]).encode()).decode().rstrip("=")
+
+
+def decode_token(token: str) -> tuple[float, str]:
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        created, gid = json.loads(raw)
+        if not isinstance(created, int | float) or not isinstance(gid, str):
+            raise ValueError
+        return float(created), gid
+    except (ValueError, TypeError, UnicodeDecodeError, json.JSONDecodeError):
+        raise BadPageToken("pageToken is not a token this server issued") from None
+
+
+def _after(entries_key: tuple[float, str], cursor: tuple[float, str] | None) -> bool:
+    """Newest first: an entry comes after the cursor when it is older (ties by id)."""
+    return cursor is None or entries_key < cursor
+
+
+class MemoryLobby:
+    """In process (the in-memory SQLite store's lobby: one process serves everything)."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, dict[str, Any]] = {}
+
+    async def add(self, entry: dict[str, Any]) -> None:
+        self._entries[entry["gameId"]] = json.loads(json.dumps(entry))
+
+    async def get(self, game_id: str) -> dict[str, Any] | None:
+        e = self._entries.get(game_id)
+        return None if e is None else json.loads(json.dumps(e))
+
+    async def put(self, entry: dict[str, Any]) -> None:
+        if entry["gameId"] in self._entries:
+            await self.add(entry)
+
+    async def remove(self, game_id: str) -> None:
+        self._entries.pop(game_id, None)
+
+    async def list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
+        cursor = decode_token(token) if token else None
+        ordered = sorted(self._entries.values(), key=lambda e: (e["created"], e["gameId"]), reverse=True)
+        out: list[dict[str, Any]] = []
+        scanned = 0
+        last = None
+        for e in ordered:
+            key = (e["created"], e["gameId"])
+            if not _after(key, cursor):
+                continue
+            scanned += 1
+            last = key
+            if f.admits(e):
+                out.append(json.loads(json.dumps(e)))
+            if len(out) >= page_size or scanned >= _SCAN_LIMIT:
+                break
+        more = last is not None and any(_after((e["created"], e["gameId"]), last) for e in ordered)
+        return out, encode_token(*last) if more and last else ""
+
+
+class SQLiteLobby(MemoryLobby):
+    """Beside the embedded store's file, so every process on the file sees one lobby."""
+
+    def __init__(self, path: str) -> None:
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._lock = threading.Lock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS lobby (game_id TEXT PRIMARY KEY, created REAL NOT NULL, entry TEXT NOT NULL)"
+        )
+        self._db.execute("CREATE INDEX IF NOT EXISTS lobby_created ON lobby (created DESC, game_id DESC)")
+
+    def _run(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    async def add(self, entry: dict[str, Any]) -> None:
+        await asyncio.to_thread(self._run, "INSERT OR REPLACE INTO lobby VALUES (?, ?, ?)",
+                                (entry["gameId"], entry["created"], json.dumps(entry)))
+
+    async def get(self, game_id: str) -> dict[str, Any] | None:
+        rows = await asyncio.to_thread(self._run, "SELECT entry FROM lobby WHERE game_id = ?", (game_id,))
+        return json.loads(rows[0][0]) if rows else None
+
+    async def put(self, entry: dict[str, Any]) -> None:
+        await asyncio.to_thread(self._run, "UPDATE lobby SET entry = ? WHERE game_id = ?",
+                                (json.dumps(entry), entry["gameId"]))
+
+    async def remove(self, game_id: str) -> None:
+        await asyncio.to_thread(self._run, "DELETE FROM lobby WHERE game_id = ?", (game_id,))
+
+    async def list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
+        cursor = decode_token(token) if token else (float("inf"), "")
+        out: list[dict[str, Any]] = []
+        scanned = 0
+        last: tuple[float, str] | None = None
+        while len(out) < page_size and scanned < _SCAN_LIMIT:
+            c, g = last or cursor
+            rows = await asyncio.to_thread(
+                self._run,
+                "SELECT created, game_id, entry FROM lobby WHERE created < ? OR (created = ? AND game_id < ?) "
+                "ORDER BY created DESC, game_id DESC LIMIT 200",
+                (c, c, g),
+            )
+            if not rows:
+                return out, ""
+            for created, gid, text in rows:
+                scanned += 1
+                last = (created, gid)
+                e = json.loads(text)
+                if f.admits(e):
+                    out.append(e)
+                if len(out) >= page_size or scanned >= _SCAN_LIMIT:
+                    break
+        assert last is not None
+        more = await asyncio.to_thread(
+            self._run, "SELECT 1 FROM lobby WHERE created < ? OR (created = ? AND game_id < ?) LIMIT 1",
+            (last[0], last[0], last[1]),
+        )
+        return out, encode_token(*last) if more else ""
+
+
+_INDEX = "tablero:lobby"
+
+
+def _entry_key(game_id: str) -> str:
+    return f"tablero:{{{game_id}}}:lobby"
+
+
+class RedisLobby:
+    """In Redis, shared by every replica: `tablero:lobby` (sorted set: game id by creation
+    time) and `tablero:{<game>}:lobby` (the entry, JSON)."""
+
+    def __init__(self, client) -> None:
+        self._r = client
+
+    async def add(self, entry: dict[str, Any]) -> None:
+        await self._r.set(_entry_key(entry["gameId"]), json.dumps(entry))
+        await self._r.zadd(_INDEX, {entry["gameId"]: entry["created"]})
+
+    async def get(self, game_id: str) -> dict[str, Any] | None:
+        raw = await self._r.get(_entry_key(game_id))
+        return None if raw is None else json.loads(raw)
+
+    async def put(self, entry: dict[str, Any]) -> None:
+        await self._r.set(_entry_key(entry["gameId"]), json.dumps(entry), xx=True)
+
+    async def remove(self, game_id: str) -> None:
+        await self._r.delete(_entry_key(game_id))
+        await self._r.zrem(_INDEX, game_id)
+
+    async def list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
+        cursor = decode_token(token) if token else None
+        out: list[dict[str, Any]] = []
+        scanned = 0
+        last: tuple[float, str] | None = cursor
+        while len(out) < page_size and scanned < _SCAN_LIMIT:
+            top = "+inf" if last is None else last[0]
+            batch = await self._r.zrevrangebyscore(_INDEX, top, "-inf", start=0, num=200 + 50, withscores=True)
+            ids = [(g.decode() if isinstance(g, bytes) else g, s) for g, s in batch]
+            ids = [(g, s) for g, s in ids if _after((s, g), last)][:200]
+            if not ids:
+                return out, ""
+            raws = await asyncio.gather(*(self._r.get(_entry_key(g)) for g, _ in ids))
+            for (g, s), raw in zip(ids, raws, strict=True):
+                scanned += 1
+                last = (s, g)
+                if raw is None:  # expired or deleted: drop it from the index
+                    await self._r.zrem(_INDEX, g)
+                    continue
+                e = json.loads(raw)
+                if f.admits(e):
+                    out.append(e)
+                if len(out) >= page_size or scanned >= _SCAN_LIMIT:
+                    break
+        assert last is not None
+        more = await self._r.zrevrangebyscore(_INDEX, last[0], "-inf", start=0, num=50, withscores=True)
+        rest = [g for g, s in more if _after((s, g.decode() if isinstance(g, bytes) else g), last)]
+        return out, encode_token(*last) if rest else ""

@@ -1,0 +1,97 @@
+"""Who controls each seat, recorded in the game's own log.
+
+Leaving and stalling are facts of a game, so they are events in its stream, beside
+the engine's: a replica that rebuilds the game sees them, watchers are told, and a
+timeout appended with the version it was decided at (compare-and-set) is applied
+exactly once, whichever replica gets there first. The engine never sees them:
+`fold` hands the engine only its own events.
+
+- `tablero.seat_left` {"seat", "reason": "resigned" | "timeout" | "abandoned", "then": "bot" | "forfeit"}:
+  with `then: bot` a bot plays the seat from now on; with `then: forfeit` the seat has
+  lost — the game ends when fewer than two seats are still in it (an abandoned game
+  ends for everyone), else a bot plays the forfeited seat to the end so the others
+  can finish, and the forfeited seat ranks last.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+PREFIX = "tablero."
+SEAT_LEFT = "tablero.seat_left"
+REASONS = ("resigned", "timeout", "abandoned")
+
+
+def is_platform(event: dict[str, Any]) -> bool:
+    return str(event.get("type", "")).startswith(PREFIX)
+
+
+@dataclass
+class Table:
+    """The seat-control facts of one game, folded from its platform events."""
+
+    players: int
+    bots: set[int] = field(default_factory=set)  # seats a bot plays (bot seats from creation included)
+    forfeited: dict[int, str] = field(default_factory=dict)  # seat → reason
+    ended: str | None = None  # why the game ended early ("forfeit", "abandoned"), or None
+
+    @classmethod
+    def new(cls, players: int, seat_kinds: list[str]) -> Table:
+        return cls(players, bots={s for s, k in enumerate(seat_kinds) if k == "bot"})
+
+    def copy(self) -> Table:
+        return Table(self.players, set(self.bots), dict(self.forfeited), self.ended)
+
+    def apply(self, event: dict[str, Any]) -> None:
+        if event["type"] != SEAT_LEFT:
+            return
+        seat = event["seat"]
+        self.bots.add(seat)
+        if event["then"] == "forfeit":
+            self.forfeited[seat] = event["reason"]
+            if event["reason"] == "abandoned":
+                self.ended = "abandoned"
+            elif self.players - len(self.forfeited) < 2:
+                self.ended = "forfeit"
+
+    def leave(self, seat: int, reason: str, then: str) -> dict[str, Any]:
+        """The event that records `seat` leaving."""
+        if reason not in REASONS or then not in ("bot", "forfeit"):
+            raise ValueError(f"bad leave: {reason}/{then}")
+        return {"type": SEAT_LEFT, "seat": seat, "reason": reason, "then": then}
+
+    def outcome(self, engine_outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The game's outcome: the engine's, with forfeits recorded; or, for a game
+        ended early, who is left wins."""
+        if self.ended is not None:
+            left_in = [s for s in range(self.players) if s not in self.forfeited]
+            winners = left_in if self.ended == "forfeit" else []
+            return {
+                "scores": [1 if s in winners else 0 for s in range(self.players)],
+                "winners": winners,
+                "details": [self._detail(s, {}) for s in range(self.players)],
+                "endedBy": self.ended,
+            }
+        if engine_outcome is None or not self.forfeited:
+            return engine_outcome
+        out = dict(engine_outcome)
+        winners = [w for w in out.get("winners", []) if w not in self.forfeited]
+        if not winners:  # every winner forfeited: the best-scoring seats still in the game win
+            scores = out.get("scores", [])
+            still = [s for s in range(self.players) if s not in self.forfeited]
+            best = max((scores[s] for s in still), default=None)
+            winners = [s for s in still if scores[s] == best]
+        out["winners"] = winners
+        details = out.get("details") or [{} for _ in range(self.players)]
+        out["details"] = [self._detail(s, d if isinstance(d, dict) else {"value": d}) for s, d in enumerate(details)]
+        return out
+
+    def _detail(self, seat: int, detail: dict[str, Any]) -> dict[str, Any]:
+        d = {"seat": seat, **detail}
+        if seat in self.forfeited:
+            d["forfeited"] = self.forfeited[seat]
+        return d
+
+    def to_act(self, engine_to_act: set[int]) -> set[int]:
+        return set() if self.ended is not None else set(engine_to_act)

@@ -1,0 +1,93 @@
+"""Seat tokens with key ids, so `TABLERO_SECRET` can rotate without breaking live games.
+
+`TABLERO_SECRET` holds one secret (today's form) or several as `kid:secret` pairs
+separated by commas, the first one signing: `2026-11:s3cr3t…,2026-10:0ld…`. A token
+is `<game_id>.<seat>.<kid>.<signature>`; the kid picks the secret that verifies it.
+Tokens of the old form `<game_id>.<seat>.<signature>` (no kid) verify against the
+secret whose kid is `0` — the id a single, unnamed secret gets — so tokens issued
+before rotation keep working as long as that secret stays listed.
+
+A seat token opens its seat for as long as the game exists: it "expires with the
+game" (the retention policy deletes finished and abandoned games, and a token of a
+deleted game opens nothing).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+
+LEGACY_KID = "0"
+_KID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+
+
+class TokenError(Exception):
+    """A malformed token, or one that no listed secret signed."""
+
+
+class WrongGame(Exception):
+    """A valid token of another game."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"this token opens a seat of game {game_id}")
+        self.game_id = game_id
+
+
+def parse_secrets(text: str) -> dict[str, bytes]:
+    """`secret` or `kid:secret,kid:secret` (first signs) → ordered {kid: key}. ValueError names the problem."""
+    text = (text or "").strip()
+    if not text:
+        raise ValueError("TABLERO_SECRET is empty")
+    if ":" not in text:
+        return {LEGACY_KID: text.encode()}
+    out: dict[str, bytes] = {}
+    for part in text.split(","):
+        kid, sep, secret = part.strip().partition(":")
+        if not sep or not secret:
+            raise ValueError(f"TABLERO_SECRET: {part.strip()[:20]!r} is not kid:secret")
+        if not _KID.match(kid):
+            raise ValueError(f"TABLERO_SECRET: key id {kid!r} must be 1-32 letters, digits, '-' or '_'")
+        if kid in out:
+            raise ValueError(f"TABLERO_SECRET: key id {kid!r} is listed twice")
+        out[kid] = secret.encode()
+    return out
+
+
+class SeatTokens:
+    def __init__(self, secret_setting: str) -> None:
+        self._keys = parse_secrets(secret_setting)
+        self._signing = next(iter(self._keys))
+
+    @staticmethod
+    def _sig(key: bytes, game_id: str, seat: int) -> str:
+        mac = hmac.new(key, f"tablero-seat:{game_id}:{seat}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+    def issue(self, game_id: str, seat: int) -> str:
+        if self._signing == LEGACY_KID:
+            return f"{game_id}.{seat}.{self._sig(self._keys[LEGACY_KID], game_id, seat)}"
+        return f"{game_id}.{seat}.{self._signing}.{self._sig(self._keys[self._signing], game_id, seat)}"
+
+    def verify(self, token: str, game_id: str) -> int:
+        """The seat `token` opens in `game_id`; TokenError or WrongGame otherwise."""
+        if not token.isascii():
+            raise TokenError("malformed seat token")
+        parts = token.split(".")
+        if len(parts) == 3:
+            gid, seat_s, sig = parts
+            kid = LEGACY_KID
+        elif len(parts) == 4:
+            gid, seat_s, kid, sig = parts
+        else:
+            raise TokenError("malformed seat token")
+        if not seat_s.isdigit() or seat_s != str(int(seat_s)) or len(seat_s) > 4:
+            raise TokenError("malformed seat token")
+        key = self._keys.get(kid)
+        seat = int(seat_s)
+        if key is None or not hmac.compare_digest(sig.encode(), self._sig(key, gid, seat).encode()):
+            raise TokenError("invalid seat token")
+        if gid != game_id:
+            raise WrongGame(gid)
+        return seat

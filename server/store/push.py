@@ -1,0 +1,188 @@
+"""Fan-out of one game's new events to every watcher of it in this process (both adapters).
+
+A `Feed` per watched game fetches new entries ONCE per change (from its last version,
+inclusive, so that a rewritten history shows as a changed hash) and pushes them to
+every `Watcher`; `watch_loop` is the body of `EventStore.watch`: each watcher reads
+its own history first, then takes what the feed pushes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from server.store.base import HistoryRewritten, Reset, StoreError
+
+# Events are read in pages of this size while catching up.
+PAGE = 500
+
+# (version, hash, event JSON) as read from a store
+Row = tuple[int, str, "bytes | str"]
+
+
+class Watcher:
+    """What the feed hands to one watch() iteration: a bounded buffer and a wake-up."""
+
+    # A watcher that falls this far behind drops its buffer and re-reads from the store.
+    MAX_BUFFER = 1000
+
+    __slots__ = ("buffer", "overflow", "error", "rewritten", "pending", "waiter")
+
+    def __init__(self) -> None:
+        self.buffer: collections.deque[Row] = collections.deque()
+        self.overflow = False
+        self.error: StoreError | None = None
+        self.rewritten: int | None = None  # set: events after this version were rewritten
+        # A bare future rather than an asyncio.Event: the fan-out wakes thousands of watchers
+        # per second, and this is the cheapest wake-up asyncio has.
+        self.pending = False
+        self.waiter: asyncio.Future[None] | None = None
+
+    def wake(self) -> None:
+        self.pending = True
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def wait(self) -> None:
+        """Until something was pushed since the last call (returns at once if it was)."""
+        if not self.pending:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        self.pending = False
+
+    def push(self, batch: list[Row]) -> None:
+        if self.overflow or len(self.buffer) + len(batch) > self.MAX_BUFFER:
+            self.overflow = True
+            self.buffer.clear()
+        else:
+            self.buffer.extend(batch)
+        self.wake()
+
+    def reset(self, valid: int) -> None:
+        self.rewritten = valid if self.rewritten is None else min(self.rewritten, valid)
+        self.buffer.clear()
+        self.wake()
+
+    def fail(self, error: StoreError) -> None:
+        self.error = error
+        self.wake()
+
+
+class Feed:
+    """The watchers of one game in this process, and where the feed has got to."""
+
+    RING = 64  # (version, hash) pairs remembered to find where a rewritten history diverged
+
+    def __init__(self, game_id: str, version: int, hash_: str) -> None:
+        self.game_id = game_id
+        self.last, self.last_hash = version, hash_
+        self.ring: collections.deque[tuple[int, str]] = collections.deque(maxlen=self.RING)
+        self.ring.append((version, hash_))
+        self.watchers: set[Watcher] = set()
+        self.fetching = False
+        self.again = False
+        self.failing_since: float | None = None
+
+    def rewritten_at(self, page: list[Row]) -> bool:
+        """Whether `page` (read from the feed's last version, inclusive) shows that the entry
+        at `last` is gone or has another hash."""
+        if self.last <= 0:
+            return False
+        first = page[0] if page else None
+        return first is None or first[0] != self.last or bool(self.last_hash and first[1] and first[1] != self.last_hash)
+
+    def deliver(self, page: list[Row]) -> None:
+        if page:
+            # JSON bytes decoded to text once here, not once per watcher.
+            page = [(v, h, e.decode() if isinstance(e, bytes) else e) for v, h, e in page]
+            self.last, self.last_hash = page[-1][0], page[-1][1]
+            self.ring.extend((v, h) for v, h, _ in page)
+            for watcher in list(self.watchers):
+                watcher.push(page)
+
+    def restart(self, valid: int, version: int, hash_: str) -> None:
+        """The history after `valid` was rewritten; the store's head is (version, hash_)."""
+        self.last, self.last_hash = version, hash_
+        self.ring.clear()
+        self.ring.append((version, hash_))
+        for watcher in list(self.watchers):
+            watcher.reset(valid)
+
+
+async def divergence(feed: Feed, upto: int, entries: Callable[[int, int], Awaitable[list[Row]]]) -> int:
+    """The newest version <= `upto` whose hash the feed remembers and the store still has
+    the same: everything after it may have been rewritten (0 when none is known)."""
+    known = [(v, h) for v, h in feed.ring if 0 < v <= upto]
+    if not known:
+        return 0
+    try:
+        stored = {v: h for v, h, _ in await entries(known[0][0], upto - known[0][0] + 1)}
+    except StoreError:
+        return 0
+    valid = 0
+    for v, h in known:
+        if stored.get(v) is None or (h and stored[v] and stored[v] != h):
+            break
+        valid = v
+    return valid
+
+
+async def watch_loop(
+    game_id: str,
+    after_version: int,
+    after_hash: str | None,
+    resets: bool,
+    feed: Feed,
+    watcher: Watcher,
+    entries: Callable[[int, int], Awaitable[list[Row]]],
+) -> AsyncIterator[Any]:
+    """The body of watch(): `entries(first, limit)` reads rows from version `first` on
+    (inclusive). The caller has joined `watcher` to `feed` and leaves it afterwards."""
+    last, last_hash = max(after_version, 0), after_hash
+    catch_up = True
+    while True:
+        watcher.pending = False
+        if watcher.error is not None:
+            raise watcher.error
+        if watcher.rewritten is not None:
+            valid, watcher.rewritten = watcher.rewritten, None
+            if last > valid:
+                if not resets:
+                    raise HistoryRewritten(game_id, valid + 1, feed.last)
+                last, last_hash, catch_up = valid, None, True
+                watcher.buffer.clear()
+                yield Reset(valid)
+                continue
+        if watcher.overflow:
+            watcher.overflow, catch_up = False, True
+            watcher.buffer.clear()
+        while not catch_up and watcher.buffer:
+            version, hash_, text = watcher.buffer.popleft()
+            if version == last + 1:
+                last, last_hash = version, hash_
+                yield version, json.loads(text)  # parsed per watcher: no two share an event dict
+            elif version > last + 1:  # pushed before we caught up: read the gap
+                catch_up = True
+        if catch_up:
+            # From `last` itself (when there is one): its hash tells whether the history we
+            # were given is still the store's.
+            page = await entries(last if last > 0 else 1, PAGE + 1)
+            if last > 0:
+                if not page or page[0][0] != last or (last_hash and page[0][1] and page[0][1] != last_hash):
+                    valid = await divergence(feed, last, entries)
+                    watcher.rewritten = min(valid, last - 1)
+                    continue
+                page = page[1:]
+            for version, hash_, text in page:
+                last, last_hash = version, hash_
+                yield version, json.loads(text)
+            catch_up = len(page) >= PAGE
+            continue
+        await watcher.wait()

@@ -1,0 +1,86 @@
+"""`tablero serve --workers N`: N server processes on one pod, sharing its ports.
+
+Each worker is an ordinary, stateless `tablero serve` (the store holds every game;
+workers are to each other what replicas are), started with `TABLERO_REUSE_PORT=1`
+so that its HTTP and gRPC listeners bind with SO_REUSEPORT and the kernel spreads
+connections over them. The supervisor (this module) only starts the workers,
+restarts one that dies (at most `MAX_RESTARTS` a minute), forwards SIGTERM/SIGINT
+and waits for them to finish their graceful shutdown.
+
+Metrics: the supervisor gives the workers one `PROMETHEUS_MULTIPROC_DIR`, and
+`/metrics` of any worker then reports the sum over all of them.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+log = logging.getLogger("tablero")
+MAX_RESTARTS = 5
+
+
+def worker_env(index: int, metrics_dir: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(TABLERO_REUSE_PORT="1", TABLERO_WORKER=str(index), PROMETHEUS_MULTIPROC_DIR=metrics_dir)
+    env.pop("TABLERO_WORKERS", None)
+    return env
+
+
+def supervise(workers: int, child_args: list[str], grace: float) -> int:
+    """Run `python -m server serve <child_args>` `workers` times until SIGTERM/SIGINT."""
+    metrics_dir = tempfile.mkdtemp(prefix="tablero-metrics-")
+    procs: dict[int, subprocess.Popen] = {}
+    restarts: list[float] = []
+    stopping = False
+
+    def start(i: int) -> None:
+        procs[i] = subprocess.Popen([sys.executable, "-m", "server", "serve", *child_args],
+                                    env=worker_env(i, metrics_dir))
+
+    def stop(signum, frame) -> None:
+        nonlocal stopping
+        stopping = True
+        for p in procs.values():
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+
+    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT)}
+    code = 0
+    try:
+        for i in range(workers):
+            start(i)
+        log.info("workers started", extra={"fields": {"workers": workers, "pids": [p.pid for p in procs.values()]}})
+        while not stopping:
+            time.sleep(0.2)
+            for i, p in list(procs.items()):
+                rc = p.poll()
+                if rc is None or stopping:
+                    continue
+                now = time.monotonic()
+                restarts[:] = [t for t in restarts if now - t < 60] + [now]
+                if len(restarts) > MAX_RESTARTS:
+                    log.error("workers keep dying; giving up", extra={"fields": {"worker": i, "exit": rc}})
+                    code = 1
+                    stop(None, None)
+                    break
+                log.warning("worker died; restarting", extra={"fields": {"worker": i, "exit": rc}})
+                start(i)
+        deadline = time.monotonic() + grace + 5
+        for p in procs.values():
+            try:
+                p.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+    return code

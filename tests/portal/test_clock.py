@@ -1,0 +1,67 @@
+"""Turn clocks: deadlines per waiting seat, kept across simultaneous moves."""
+
+import pytest
+
+from server.portal.clock import ClockRecord, parse_clock
+
+
+def test_each_waiting_seat_gets_its_own_deadline():
+    r = ClockRecord(1).advance(1, {0}, now=100.0)
+    assert r.deadlines(30) == {0: 130.0} and r.due(30, 129.9) == [] and r.due(30, 130.0) == [0]
+
+
+def test_simultaneous_moves_keep_each_late_seats_clock():
+    r = ClockRecord(1).advance(1, {0, 1, 2}, now=100.0)
+    r = r.advance(2, {0, 2}, now=110.0)  # seat 1 bid at 110; 0 and 2 still waiting since 100
+    assert r.since == {0: 100.0, 2: 100.0}
+    r = r.advance(3, {0, 1, 2}, now=120.0)  # a new round: seat 1 starts now, 0 and 2 keep waiting
+    assert r.since == {0: 100.0, 1: 120.0, 2: 100.0} and r.next_due(30) == 130.0
+
+
+def test_a_record_behind_the_game_starts_new_clocks_when_discovered():
+    r = ClockRecord(5, {1: 50.0})
+    assert r.advance(7, {0}, now=200.0).since == {0: 200.0}
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [5, {"moveSeconds": 0}, {"moveSeconds": "10"}, {"moveSeconds": 10, "onTimeout": "pass"}, {"moveSeconds": 10, "x": 1}],
+)
+def test_bad_clocks_are_refused(bad):
+    with pytest.raises(ValueError, match="clock"):
+        parse_clock(bad)
+
+
+def test_clock_defaults_to_bot():
+    assert parse_clock({"moveSeconds": 60}) == {"moveSeconds": 60, "onTimeout": "bot"}
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+async def clocks(request, tmp_path):
+    from server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
+
+    if request.param == "memory":
+        yield MemoryClocks()
+    elif request.param == "sqlite":
+        yield SQLiteClocks(str(tmp_path / "c.db"))
+    else:
+        import redis.asyncio as aioredis
+
+        from tests.redis_server import RedisServer
+
+        with RedisServer() as server:
+            client = aioredis.Redis.from_url(server.url)
+            yield RedisClocks(client)
+            await client.aclose()
+
+
+async def test_the_schedule_lists_games_whose_clock_may_be_due(clocks):
+    r = ClockRecord(1).advance(1, {0}, now=100.0)
+    await clocks.put("g1", r, r.next_due(30))
+    await clocks.put("g2", r, 500.0)
+    assert await clocks.due(129.0) == [] and await clocks.due(130.0) == ["g1"]
+    assert (await clocks.get("g1")).since == {0: 100.0}
+    await clocks.put("g1", r, None)  # the game is over: nothing to schedule
+    assert await clocks.due(1000.0) == ["g2"]
+    await clocks.remove("g2")
+    assert await clocks.due(1000.0) == [] and await clocks.get("g2") is None

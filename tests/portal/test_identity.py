@@ -1,0 +1,93 @@
+"""Portal JWTs: keys by id, rotation, and every refusal with its reason."""
+
+import json
+import time
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+from server.portal.identity import IdentityError, PortalKeys
+
+SECRET = "portal-secret-0123456789abcdef-0123456789"
+
+
+def _pem(private) -> str:
+    return private.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    ).decode()
+
+
+def _token(key, kid, alg="HS256", **claims):
+    body = {"sub": "ana", "exp": int(time.time()) + 300, **claims}
+    body = {k: v for k, v in body.items() if v is not None}
+    return jwt.encode(body, key, algorithm=alg, headers={"kid": kid} if kid else None)
+
+
+def test_hs256_token_names_its_user():
+    keys = PortalKeys.from_json(json.dumps({"k1": SECRET}))
+    user = keys.verify(_token(SECRET, "k1", name="Ana"))
+    assert (user.id, user.name) == ("ana", "Ana")
+
+
+def test_rs256_and_es256_public_keys():
+    rsa_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    ec_key = ec.generate_private_key(ec.SECP256R1())
+    keys = PortalKeys.from_json(json.dumps({"r": _pem(rsa_key), "e": _pem(ec_key)}))
+    assert keys.verify(_token(rsa_key, "r", "RS256", sub="u1")).id == "u1"
+    assert keys.verify(_token(ec_key, "e", "ES256", sub="u2")).id == "u2"
+    # An RS256 key cannot be used with HS256 (algorithm confusion).
+    with pytest.raises(IdentityError, match="signs with RS256"):
+        keys.verify(_token(SECRET, "r", "HS256"))
+
+
+def test_rotation_accepts_old_and_new_keys_until_the_old_is_removed():
+    old, new = SECRET, "portal-secret-NEW-0123456789-0123456789"
+    both = PortalKeys.from_json(json.dumps({"2026-10": old, "2026-11": new}))
+    assert both.verify(_token(old, "2026-10")).id == "ana"
+    assert both.verify(_token(new, "2026-11")).id == "ana"
+    only_new = PortalKeys.from_json(json.dumps({"2026-11": new}))
+    with pytest.raises(IdentityError, match="unknown key id '2026-10'"):
+        only_new.verify(_token(old, "2026-10"))
+
+
+@pytest.mark.parametrize(
+    ("token", "reason"),
+    [
+        (lambda: _token(SECRET, "k1", exp=int(time.time()) - 120), "expired"),
+        (lambda: _token("another-secret-0123456789-0123456789abc", "k1"), "signature"),
+        (lambda: _token(SECRET, None), "kid"),
+        (lambda: _token(SECRET, "k9"), "unknown key id"),
+        (lambda: _token(SECRET, "k1", sub=None), '"sub"'),
+        (lambda: _token(SECRET, "k1", exp=None), '"exp"'),
+        (lambda: "not-a-jwt", "malformed"),
+        (lambda: _token(SECRET, "k1", sub="x" * 500), "user id"),
+    ],
+)
+def test_bad_tokens_are_refused_with_the_reason(token, reason):
+    keys = PortalKeys.from_json(json.dumps({"k1": SECRET}))
+    with pytest.raises(IdentityError, match=reason):
+        keys.verify(token())
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("{", "not JSON"),
+        ("[1]", "JSON object"),
+        ('{"k": ""}', "non-empty"),
+        ('{"k": "short"}', "32 bytes"),
+        ('{"k": "-----BEGIN PUBLIC KEY-----\\nxx\\n-----END PUBLIC KEY-----"}', "not a PEM"),
+    ],
+)
+def test_bad_key_settings_are_refused_with_their_name(text, reason):
+    with pytest.raises(ValueError, match=reason):
+        PortalKeys.from_json(text)
+
+
+def test_no_keys_means_no_portal():
+    keys = PortalKeys.from_json("")
+    assert not keys.configured
+    with pytest.raises(IdentityError, match="TABLERO_PORTAL_KEYS"):
+        keys.verify(_token(SECRET, "k1"))

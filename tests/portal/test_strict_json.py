@@ -1,0 +1,33 @@
+"""Request bodies: hostile JSON is refused with a reason, never a 500 or a silent choice."""
+
+import pytest
+
+from server.http.strict_json import BadJson, last_event_id, loads
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        (b'{"a": 1, "a": 2}', "duplicate key 'a'"),
+        (b'{"a": NaN}', "NaN"),
+        (b'{"a": Infinity}', "Infinity"),
+        (b"[" * 100 + b"]" * 100, "deeper"),
+        (b'{"n": ' + b"9" * 5000 + b"}", "digits"),
+        (b"\xff\xfe", "UTF-8"),
+        (b'{"a": ', "malformed"),
+    ],
+)
+def test_hostile_bodies_are_refused_with_the_reason(raw, reason):
+    with pytest.raises(BadJson, match=reason):
+        loads(raw)
+
+
+def test_ordinary_json_parses():
+    assert loads(b'{"action": {"type": "place", "cell": 4}, "s": "[{\\"x"}') == {
+        "action": {"type": "place", "cell": 4}, "s": '[{"x'}
+
+
+@pytest.mark.parametrize(("value", "out"), [(None, None), ("", None), ("12", 12), ("9" * 5000, None),
+                                             ("-1", None), ("١٢", None)])
+def test_last_event_id(value, out):
+    assert last_event_id(value) == out

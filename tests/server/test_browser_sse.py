@@ -1,0 +1,84 @@
+"""A real browser (Debian's chromium, driven by Playwright) watches a game with EventSource:
+`onmessage` receives every event, the last one included, and then the named `end` message."""
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.server.conftest import auth
+from tests.server.support import ServerThread
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+WATCH_PAGE = """
+async ([url]) => {
+  window.got = [];
+  window.done = new Promise((resolve, reject) => {
+    const source = new EventSource(url);
+    source.onmessage = (m) => window.got.push({id: m.lastEventId, data: JSON.parse(m.data)});
+    source.addEventListener("end", (m) => { source.close(); resolve(JSON.parse(m.data)); });
+    source.addEventListener("error", (m) => { if (m.data) { source.close(); reject(new Error(m.data)); } });
+  });
+  await new Promise((r) => setTimeout(r, 0));
+  return true;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert CHROMIUM.exists(), "chromium is missing: apt-get install chromium (.ci/run installs it)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield b
+        b.close()
+
+
+def test_onmessage_receives_every_event_of_a_game_including_the_last(browser):
+    with ServerThread() as server:
+        out = httpx.post(server.http + "/v1/games",
+                         json={"engine": "tic-tac-toe", "players": 2, "seats": ["human", "bot"]}).json()
+        gid, token = out["game"]["id"], out["seats"][0]["token"]
+        page = browser.new_page()
+        page.goto(server.http + "/healthz")  # same origin as the API
+        page.evaluate(WATCH_PAGE, [f"/v1/games/{gid}/watch?access_token={token}"])
+        page.wait_for_function("window.got.length >= 1", timeout=10_000)  # the stream is open
+        # Play while the page watches: each action also brings the bot's answer.
+        with httpx.Client(base_url=server.http, timeout=10) as http:
+            game = out["game"]
+            while game["status"] == "GAME_STATUS_RUNNING":
+                legal = http.get(f"/v1/games/{gid}/legal-actions", headers=auth(token)).json()["actions"]
+                game = http.post(f"/v1/games/{gid}/actions", headers=auth(token),
+                                 json={"action": legal[0]}).json()["game"]
+            events = http.get(f"/v1/games/{gid}/events").json()["events"]
+        end = page.evaluate("window.done")
+        got = page.evaluate("window.got")
+        page.close()
+    assert end == {"status": "GAME_STATUS_FINISHED"}
+    assert [g["data"] for g in got] == events  # every event, in order, the last one included
+    assert [g["id"] for g in got] == [str(e["version"]) for e in events]
+    assert got[-1]["data"]["version"] == game["version"] == len(events)
+
+
+def test_a_refused_watch_fires_onerror_and_fetch_reads_why(browser):
+    with ServerThread() as server:
+        page = browser.new_page()
+        page.goto(server.http + "/healthz")
+        result = page.evaluate("""async () => {
+            const closed = await new Promise((resolve) => {
+                const s = new EventSource("/v1/games/no-such-game/watch");
+                s.onmessage = () => resolve("message?!");
+                s.onerror = () => { resolve(s.readyState === EventSource.CLOSED ? "closed" : "retrying"); s.close(); };
+            });
+            const r = await fetch("/v1/games/no-such-game/watch", {headers: {Accept: "text/event-stream"}});
+            return {closed, status: r.status, body: await r.text()};
+        }""")
+        page.close()
+    assert result["closed"] == "closed" and result["status"] == 404
+    assert result["body"].startswith("event: error\ndata: ")
+    assert json.loads(result["body"].split("data: ", 1)[1])["error"]["code"] == "NOT_FOUND"
+

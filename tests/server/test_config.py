@@ -1,0 +1,75 @@
+"""Every setting is checked at start-up; a bad value is refused with its variable's name."""
+
+import subprocess
+import sys
+
+import pytest
+
+from server.config import DEV_SECRET, Config, ConfigError
+from tests.server.support import ROOT
+
+BAD = {
+    "TABLERO_HOST": "",
+    "TABLERO_GRPC_PORT": "70000",
+    "TABLERO_HTTP_PORT": "abc",
+    "TABLERO_REDIS_URL": "http://localhost:6379",
+    "TABLERO_DB": "/no/such/folder/tablero.db",
+    "TABLERO_SECRET": "  ",
+    "TABLERO_MAX_BODY": "10",
+    "TABLERO_MAX_RANKINGS_BODY": "-1",
+    "TABLERO_SNAPSHOT_EVERY": "0",
+    "TABLERO_CACHE_SIZE": "0",
+    "TABLERO_SHUTDOWN_GRACE": "nan",
+    "TABLERO_LOG_LEVEL": "loud",
+}
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch):
+    for name in BAD:
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_every_setting_has_a_bad_value_case():
+    assert {f"TABLERO_{name.upper()}" for name in Config.model_fields} == set(BAD)
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_a_bad_value_is_refused_with_its_name(monkeypatch, name):
+    monkeypatch.setenv(name, BAD[name])
+    with pytest.raises(ConfigError) as e:
+        Config.load()
+    assert f"{name}=" in str(e.value), str(e.value)
+
+
+def test_all_bad_values_are_named_at_once(monkeypatch):
+    monkeypatch.setenv("TABLERO_SNAPSHOT_EVERY", "0")
+    monkeypatch.setenv("TABLERO_HTTP_PORT", "abc")
+    msg = str(pytest.raises(ConfigError, Config.load).value)
+    assert "TABLERO_SNAPSHOT_EVERY='0'" in msg and "TABLERO_HTTP_PORT='abc'" in msg
+
+
+def test_good_values_and_defaults(monkeypatch, tmp_path):
+    monkeypatch.setenv("TABLERO_SNAPSHOT_EVERY", "7")
+    monkeypatch.setenv("TABLERO_LOG_LEVEL", "WARNING")
+    monkeypatch.setenv("TABLERO_REDIS_URL", "")
+    monkeypatch.setenv("TABLERO_DB", str(tmp_path / "games.db"))
+    monkeypatch.setenv("TABLERO_SECRET", "")
+    c = Config.load(http_port=0)
+    assert (c.snapshot_every, c.log_level, c.redis_url, c.http_port, c.secret) == (7, "warning", None, 0, DEV_SECRET)
+    assert c.db == str(tmp_path / "games.db") and c.grpc_port == 50051
+
+
+def test_flags_override_the_environment_and_are_checked_too(monkeypatch):
+    monkeypatch.setenv("TABLERO_GRPC_PORT", "6000")
+    assert Config.load(grpc_port=7000).grpc_port == 7000
+    with pytest.raises(ConfigError, match="TABLERO_GRPC_PORT=-5"):
+        Config.load(grpc_port=-5)
+
+
+def test_tablero_serve_stops_at_once_naming_the_bad_setting():
+    env = {"PATH": "/usr/bin:/bin", "TABLERO_HTTP_PORT": "abc", "TABLERO_SNAPSHOT_EVERY": "0"}
+    r = subprocess.run([sys.executable, "-m", "server", "serve"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2
+    assert "TABLERO_HTTP_PORT='abc'" in r.stderr and "TABLERO_SNAPSHOT_EVERY='0'" in r.stderr, r.stderr

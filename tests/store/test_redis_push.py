@@ -1,0 +1,191 @@
+"""Push at scale on a real Redis: a fixed number of connections for any number of watchers,
+notifications that only speed things up (a lost one delays an event by at most the sweep
+interval), watches that outlive every socket timeout, writers that watchers cannot starve."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.store.redis import RedisStore
+
+
+def new_id() -> str:
+    return f"g-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+async def raw(redis_url: str) -> AsyncIterator[aioredis.Redis]:
+    client = aioredis.Redis.from_url(redis_url)
+    yield client
+    await client.aclose()
+
+
+async def clients_of(raw: aioredis.Redis, name_free_ids: set[int]) -> int:
+    """Connections the server holds, other than those in `name_free_ids` (the test's own)."""
+    return sum(1 for c in await raw.client_list() if int(c["id"]) not in name_free_ids)
+
+
+@pytest.mark.parametrize("kind", ["redis", "redis-cluster"])
+async def test_an_append_is_pushed_at_once_not_at_the_next_sweep(kind: str, request: pytest.FixtureRequest) -> None:
+    url = request.getfixturevalue("redis_url" if kind == "redis" else "redis_cluster_url")
+    watching, writing = RedisStore(url, sweep_interval=60), RedisStore(url)
+    try:
+        games = [new_id() for _ in range(6)]  # spread over the cluster's slots
+        for g in games:
+            await writing.create(g, {}, [{"n": 1}])
+        watches = [watching.watch(g, 1) for g in games]
+        pending = [asyncio.ensure_future(anext(w)) for w in watches]
+        await asyncio.sleep(0.3)  # subscribed by now
+        started = time.monotonic()
+        for g in games:
+            await writing.append(g, 1, [{"n": 2}])
+        assert await asyncio.wait_for(asyncio.gather(*pending), 5) == [(2, {"n": 2})] * len(games)
+        assert time.monotonic() - started < 2.0  # far below the 60 s sweep: it was pushed
+        for w in watches:
+            await w.aclose()
+    finally:
+        await watching.close()
+        await writing.close()
+
+
+async def test_an_event_whose_notification_is_lost_comes_with_the_next_sweep(redis_url: str, raw: aioredis.Redis) -> None:
+    store = RedisStore(redis_url, sweep_interval=0.3)
+    try:
+        g = new_id()
+        await store.create(g, {}, [{"n": 1}])
+        h1 = (await store.head(g)).hash
+        async with aclosing(store.watch(g, 1)) as events:
+            pending = asyncio.ensure_future(anext(events))
+            await asyncio.sleep(0.1)
+            # A write whose notification never goes out (as if the subscriber had missed it).
+            text = '{"n":2}'
+            h2 = hashlib.sha1((h1 + text).encode()).hexdigest()[:16]
+            await raw.xadd(f"tablero:{{{g}}}:events", {"e": text, "h": h2}, id="2-0")
+            started = time.monotonic()
+            assert await asyncio.wait_for(pending, 5) == (2, {"n": 2})
+            assert time.monotonic() - started < 3.0  # about one sweep interval (0.3 s), with room for a loaded CI
+    finally:
+        await store.close()
+
+
+async def test_a_killed_subscriber_connection_loses_no_event(redis_url: str, raw: aioredis.Redis) -> None:
+    store = RedisStore(redis_url, sweep_interval=60)  # no sweep to help: the resubscription must
+    writer = RedisStore(redis_url)
+    try:
+        g = new_id()
+        await store.create(g, {}, [])
+        async with aclosing(store.watch(g, 0)) as events:
+            got: list[int] = []
+
+            async def consume() -> None:
+                async for version, _ in events:
+                    got.append(version)
+                    if version == 20:
+                        return
+
+            task = asyncio.ensure_future(consume())
+            await asyncio.sleep(0.2)
+            for v in range(20):
+                await writer.append(g, v, [{"n": v + 1}])
+                if v in (5, 12):
+                    await raw.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
+                await asyncio.sleep(0.02)
+            await asyncio.wait_for(task, 10)
+        assert got == list(range(1, 21))
+    finally:
+        await store.close()
+        await writer.close()
+
+
+async def test_a_watch_outlives_the_socket_timeout_when_nobody_moves(redis_url: str) -> None:
+    store = RedisStore(redis_url, socket_timeout=0.3, sweep_interval=0.2)
+    try:
+        g = new_id()
+        await store.create(g, {}, [{"n": 1}])
+        async with aclosing(store.watch(g, 1)) as events:
+            pending = asyncio.ensure_future(anext(events))
+            await asyncio.sleep(1.5)  # five socket timeouts without an event
+            assert not pending.done()
+            await store.append(g, 1, [{"n": 2}])
+            assert await asyncio.wait_for(pending, 5) == (2, {"n": 2})
+    finally:
+        await store.close()
+
+
+async def test_thousands_of_watchers_do_not_starve_writers_and_hold_few_connections(
+    fresh_redis_url: str, raw: aioredis.Redis
+) -> None:
+    games, per_game, moves = 50, 40, 8
+    store = RedisStore(fresh_redis_url, write_pool_size=4, read_pool_size=4)
+    mine = {int(c["id"]) for c in await raw.client_list()}
+    try:
+        ids = [new_id() for _ in range(games)]
+        for g in ids:
+            await store.create(g, {}, [])
+        received: dict[tuple[str, int], list[int]] = {}
+
+        async def watcher(g: str, i: int) -> None:
+            seen = received[(g, i)] = []
+            async for version, event in store.watch(g, 0):
+                assert event == {"n": version}
+                seen.append(version)
+                if version == moves:
+                    return
+
+        watchers = [asyncio.ensure_future(watcher(g, i)) for g in ids for i in range(per_game)]
+        await asyncio.sleep(1.0)
+        held_idle = await clients_of(raw, mine)
+
+        async def player(g: str) -> list[float]:
+            latencies = []
+            for v in range(moves):
+                started = time.perf_counter()
+                assert await store.append(g, v, [{"n": v + 1}], request_id=f"r{v}") == v + 1
+                latencies.append(time.perf_counter() - started)
+            return latencies
+
+        results = await asyncio.gather(*(player(g) for g in ids), return_exceptions=True)
+        assert not [r for r in results if isinstance(r, BaseException)]  # every write succeeded
+        await asyncio.wait_for(asyncio.gather(*watchers), 60)
+        held_busy = await clients_of(raw, mine)
+    finally:
+        await store.close()
+    assert len(received) == games * per_game
+    assert all(seen == list(range(1, moves + 1)) for seen in received.values())
+    # 4 write + 4 read connections + 1 subscriber, however many games are watched
+    assert held_idle <= 9 and held_busy <= 9, (held_idle, held_busy)
+
+
+async def test_the_watchers_of_a_game_share_one_fetch_per_append(redis_url: str) -> None:
+    store, writer = RedisStore(redis_url, sweep_interval=60), RedisStore(redis_url)
+    try:
+        g = new_id()
+        await writer.create(g, {}, [{"n": 1}])
+        watchers = [store.watch(g, 1) for _ in range(20)]
+        pending = [asyncio.ensure_future(anext(w)) for w in watchers]
+        await asyncio.sleep(0.3)  # every watcher has read its history and waits
+        fetches = 0
+        entries = store._entries
+
+        async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            nonlocal fetches
+            fetches += 1
+            return await entries(*args, **kwargs)
+
+        store._entries = counted  # type: ignore[method-assign]
+        await writer.append(g, 1, [{"n": 2}])
+        assert await asyncio.wait_for(asyncio.gather(*pending), 5) == [(2, {"n": 2})] * 20
+        assert fetches == 1  # one read for the game, not one per watcher
+        for w in watchers:
+            await w.aclose()
+    finally:
+        await store.close()
+        await writer.close()
