@@ -631,6 +631,7 @@ def _fork(state):
     s["occ"] = list(state["occ"])
     s["tiles"] = [dict(t, claims=list(t["claims"])) for t in state["tiles"]]
     s["players"] = [dict(p, score=dict(p["score"]), hand=list(p["hand"]), played=list(p["played"]),
+                         resources=list(p["resources"]),
                          placed=list(p["placed"])) for p in state["players"]]
     s["prestige"] = [dict(pb, delivered=list(pb["delivered"])) for pb in state["prestige"]]
     s["supply"] = dict(state["supply"])
@@ -640,7 +641,7 @@ def _fork(state):
     s["proposals"] = list(state["proposals"])
     s["proposal_discard"] = list(state["proposal_discard"])
     s["ach_scored"] = {k: list(v) for k, v in state["ach_scored"].items()}
-    for k in ("turn", "cur", "roads", "reset", "vote"):
+    for k in ("turn", "cur", "roads", "reset", "vote", "setup"):
         if s[k] is not None:
             s[k] = clone(s[k])
     return s
@@ -1204,8 +1205,13 @@ def _on_started(_, e):
         "active": 0, "turn": {"category": None, "queue": [], "refill": False, "completions_before": 0},
         "cur": {"seat": 0, "role": "play"}, "roads": None, "reset": None, "vote": None,
         "achievements": dict(e["achievements"]) if e["achievements"] else None, "ach_scored": {},
-        "cycle": 1, "over": None, "history": None,
+        "cycle": 1, "over": None, "history": None, "setup": None,
     }
+    if e.get("draft"):
+        state["setup"] = {"draft": list(e["draft"]), "pool": [r for r in D.BASIC if r not in
+                                                              {x for res in e["resources"] for x in res}],
+                          "place": list(range(n)), "placed": [[] for _ in range(n)]}
+        state["cur"] = None
     for seat, res, cell in e["stalls"]:
         _add_tile(state, "stall", res, seat, [cell])
         state["supply"][res] -= 1
@@ -1566,6 +1572,72 @@ def _history_options(state, seat):
 
 
 # ============================================================================================
+# setup decisions (ours: the rulebook's setup pages are not available; facts B.2)
+# ============================================================================================
+def _check_draft(state, seat, a):
+    if a["resource"] not in state["setup"]["pool"]:
+        raise IllegalAction(f"{a['resource']} is not available; left: {', '.join(state['setup']['pool'])}")
+
+
+def _draft(state, seat, a, ctx, rng):
+    return [{"type": "resource_drafted", "seat": seat, "resource": a["resource"]}]
+
+
+def _draft_options(state, seat):
+    return ({"type": "draft_resource", "resource": r} for r in state["setup"]["pool"])
+
+
+def _check_start(state, seat, a):
+    res, cell = a["resource"], a["cell"]
+    if res not in _p(state, seat)["resources"] or res in state["setup"]["placed"][seat]:
+        raise IllegalAction(f"{res} is not one of your resources still to place")
+    b = board_of(state)
+    if cell not in b.numbered or state["occ"][cell] != EMPTY:
+        raise IllegalAction("starting stalls go on free grey numbered spaces")
+    if section_has(state, b.section[cell], res) or adjacent_to_own(state, seat, [cell]):
+        raise IllegalAction("one tile of a resource per section, and never next to your own buildings")
+
+
+def _start_stall(state, seat, a, ctx, rng):
+    return [{"type": "start_stall_placed", "seat": seat, "resource": a["resource"], "cell": a["cell"]}]
+
+
+def _start_options(state, seat):
+    b = board_of(state)
+    for res in _p(state, seat)["resources"]:
+        if res in state["setup"]["placed"][seat]:
+            continue
+        for cell in sorted(b.numbered):
+            a = {"type": "place_start", "resource": res, "cell": cell}
+            try:
+                _check_start(state, seat, a)
+            except IllegalAction:
+                continue
+            yield a
+
+
+def _on_drafted(s, e):
+    st = s["setup"]
+    _p(s, e["seat"])["resources"].append(e["resource"])
+    st["pool"].remove(e["resource"])
+    st["draft"].pop(0)
+    if not st["draft"]:
+        s["neutral"] = sorted(st["pool"])
+
+
+def _on_start_stall(s, e):
+    st = s["setup"]
+    _add_tile(s, "stall", e["resource"], e["seat"], [e["cell"]])
+    s["supply"][e["resource"]] -= 1
+    st["placed"][e["seat"]].append(e["resource"])
+    if len(st["placed"][e["seat"]]) == len(_p(s, e["seat"])["resources"]):
+        st["place"].pop(0)
+    if not st["place"]:
+        s["setup"] = None
+        s["cur"] = {"seat": 0, "role": "play"}
+
+
+# ============================================================================================
 # the tables
 # ============================================================================================
 _MAIN_GENERATORS = {
@@ -1581,6 +1653,12 @@ R = "seed-FoG"
 
 
 MOVES = (
+    Move("draft_resource", fields={"resource": string(D.BASIC)}, phases={"draft"}, check=_check_draft,
+         resolve=_draft, options=_draft_options,
+         rule="facts B.2 (your race's resource is fixed, you draft a second; 3 each with 2 players); order ours"),
+    Move("place_start", fields={"resource": string(D.BASIC), "cell": CELL}, phases={"setup_place"},
+         check=_check_start, resolve=_start_stall, options=_start_options,
+         rule="facts B.2 (each player places its basic trade stalls at setup); grey numbered spaces ours"),
     Move("play_card", fields={"card": string(D.CARDS), "face_up": {"type": "boolean"}}, phases={"play"},
          check=_check_play, resolve=_play, options=_play_options,
          rule=f"{R} p. 11 Call to Work: one card face up (its main action, which must be resolvable) or face down "
@@ -1654,6 +1732,10 @@ def _cur_seat(s):
 
 
 PHASES = (
+    Phase("draft", to_act=lambda s: {s["setup"]["draft"][0]}, rule="facts B.2",
+          doc="setup: players draft their other basic resources (reverse turn order, snake with 2)"),
+    Phase("setup_place", to_act=lambda s: {s["setup"]["place"][0]}, rule="facts B.2",
+          doc="setup: each player places its starting trade stalls on grey numbered spaces"),
     Phase("play", to_act=_cur_seat, rule=f"{R} p. 11", doc="the active player plays a card or calls a vote"),
     Phase("lead", to_act=_cur_seat, rule=f"{R} p. 11", doc="the active player resolves the main action"),
     Phase("site", to_act=_cur_seat, rule=f"{R} p. 12", doc="the square of the trade stall being imported"),
@@ -1680,7 +1762,7 @@ PHASES = (
 )
 
 ON = {
-    "game_started": _on_started, "card_played": _on_card_played, "adviser_recruited": _on_recruited,
+    "game_started": _on_started, "resource_drafted": _on_drafted, "start_stall_placed": _on_start_stall, "card_played": _on_card_played, "adviser_recruited": _on_recruited,
     "stall_imported": _on_imported, "stall_site": _on_stall_site, "access_bought": _on_access, "building_upgraded": _on_upgraded,
     "house_built": _on_house, "bridge_built": _on_bridge, "road_built": _on_road, "roads_due": _on_roads_due,
     "roads_skipped": _on_roads_skipped, "basic_taken": _on_basic, "gained": _on_gained,
@@ -1708,6 +1790,8 @@ OPTIONS_SCHEMA = {
                             "description": "'Shaping history' variant (p. 19), thematic side only"},
         "races": {"type": "array", "items": {"enum": sorted(D.RACES)}, "uniqueItems": True, "minItems": 1,
                   "maxItems": 4, "description": "races by seat (default: dealt at random)"},
+        "setup": {"enum": ["draft", "dealt"], "default": "draft",
+                  "description": "draft the extra resources and place the starting stalls (ours), or deal both"},
         "solo_section": {"enum": ["left", "middle", "right"], "default": "left",
                          "description": "solo: the section of the race resource (difficulty, p. 17)"},
     },
@@ -1751,6 +1835,8 @@ class FoundersOfGloomhaven(RulesEngine):
     def phase_of(self, s) -> str:
         if s["over"] is not None:
             return "history" if _history_due(s) else "over"
+        if s["setup"]:
+            return "draft" if s["setup"]["draft"] else "setup_place"
         if s["roads"]:
             return "roads"
         if s["reset"]:
@@ -1811,9 +1897,17 @@ class FoundersOfGloomhaven(RulesEngine):
             resources = [[own[i], *rest[i * extra:(i + 1) * extra]] for i in range(seats)]
             neutral = sorted(rest[seats * extra:])
         stalls = []
+        draft = None
         if seats == 1:
             sec = board.sections.index(options.get("solo_section", "left"))
             stalls.append([0, own[0], board.numbered_by_section[sec][0]])
+        elif options.get("setup", "draft") == "draft":
+            # ours: the second (and third) resource drafted in reverse turn order (snake with 2 players),
+            # then each player places its starting stalls on grey numbered spaces, in turn order
+            resources = [[r] for r in own]
+            neutral = []
+            order = list(range(seats - 1, -1, -1))
+            draft = order + order[::-1] if seats == 2 else order
         else:
             spaces = sorted(board.numbered)
             rng.shuffle(spaces)
@@ -1839,7 +1933,7 @@ class FoundersOfGloomhaven(RulesEngine):
                 ach[deck_name] = rng.choice(cards)
         return {
             "type": "game_started", "map": side, "variants": variants, "races": races, "resources": resources,
-            "neutral": neutral, "stalls": stalls, "hands": [list(hand) for _ in range(seats)],
+            "neutral": neutral, "stalls": stalls, "draft": draft, "hands": [list(hand) for _ in range(seats)],
             "offer": advisers[:n_offer], "proposals": first["cards"], "achievements": ach,
             "secret": {"adviser_deck": advisers[n_offer:], "proposal_deck": deck},
         }
@@ -1903,6 +1997,7 @@ class FoundersOfGloomhaven(RulesEngine):
             "achievements": clone(s["achievements"]), "achievements_scored": clone(s["ach_scored"]),
             "solo": ({"cycle": s["cycle"], "costs": [_solo_cost(s, i) for i in range(3)]} if s["solo"] else None),
             "removed": list(s["removed"]), "result": clone(s["over"]), "history": clone(s["history"]),
+            "setup": clone(s["setup"]),
         }
 
     def outcome(self, s):

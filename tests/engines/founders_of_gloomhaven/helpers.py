@@ -17,7 +17,7 @@ def C(x: int, y: int) -> int:
 
 
 def game(seats: int = 4, seed: int = 1, options: dict | None = None, money: int = 20) -> engines.LocalGame:
-    opts = {"races": RACES[:seats], **(options or {})}
+    opts = {"races": RACES[:seats], **({"setup": "dealt"} if seats > 1 else {}), **(options or {})}
     g = engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=seed, options=opts)
     st = g.state
     st["occ"] = [-1] * len(st["occ"])
