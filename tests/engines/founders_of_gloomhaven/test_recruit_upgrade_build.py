@@ -219,3 +219,18 @@ def test_bridges_go_on_river_or_wall_spaces_three_at_most():
     roads(g, C(6, 0), C(7, 1), C(6, 1))
     lead(g, 0, "build")
     assert not [a for a in g.legal_actions(0) if a["type"] == "build" and a.get("kind") == "bridge"]
+
+
+def test_a_tier_3_building_costs_6_and_pays_each_tier_2_owner_its_printed_number():
+    from engines.founders_of_gloomhaven.engine import _delivery_points
+    g = game(4)
+    mach = tile(g, "t2", "machinery", 1, [C(0, 9), C(1, 9), C(0, 10), C(1, 10)], claims=[0])
+    leather = tile(g, "t2", "leather", 0, [C(1, 14), C(2, 14), C(3, 14)])
+    roads(g, C(0, 11), C(1, 13))
+    lead(g, 0, "upgrade")
+    weapons = [C(0, 12), C(1, 12), C(2, 12), C(3, 12)]
+    ev = g.act(0, {"type": "upgrade", "resource": "weapons", "cells": weapons})
+    assert ev[0]["cost"] == 6 and ev[0]["prereqs"] == [[mach, 1, 2], [leather, 0, 2]]
+    assert (points(g, 0), points(g, 1)) == (2, 2)
+    # delivered later: 2 to each prerequisite's owner and the bracket (+3) to the owner
+    assert _delivery_points(g.state, g.state["tiles"][ev[0]["tile"]]) == [[1, 2], [0, 2], [0, 3]]
