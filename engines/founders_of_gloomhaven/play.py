@@ -56,6 +56,12 @@ def _best_road(s, roads, rng):
 
 def weighted_choice(engine, s, seat, actions, rng):
     types = {a["type"] for a in actions}
+    if "draft_resource" in types and rng.random() < 0.8:
+        from .data import ADVANCED
+        mine = set(s["players"][seat]["resources"])
+        pairs = [a for a in actions if any(a["resource"] in spec["prereqs"] and mine & set(spec["prereqs"])
+                                           for spec in ADVANCED.values())]
+        return rng.choice(pairs or actions)
     if "call_vote" in types and (rng.random() < 0.1 or len(s["players"][seat]["hand"]) <= 2):
         return {"type": "call_vote"}
     if "play_card" in types:
