@@ -1,0 +1,88 @@
+"""Building precise Founders of Gloomhaven states: start a seeded game, clear the map,
+then place tiles and roads by hand (thematic side, 15 x 9; cell = y * 15 + x)."""
+
+from __future__ import annotations
+
+import engines
+from engines.founders_of_gloomhaven import data as D
+from engines.founders_of_gloomhaven.engine import _add_tile
+
+ENGINE = engines.get("founders-of-gloomhaven")
+W = 15
+RACES = ["quatryl", "aesther", "human", "vermling"]  # metal, knowledge, population, wood
+
+
+def C(x: int, y: int) -> int:
+    return y * W + x
+
+
+def game(seats: int = 4, seed: int = 1, options: dict | None = None, money: int = 20) -> engines.LocalGame:
+    opts = {"races": RACES[:seats], **({"setup": "dealt"} if seats > 1 else {}), **(options or {})}
+    g = engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=seed, options=opts)
+    st = g.state
+    st["occ"] = [-1] * len(st["occ"])
+    st["tiles"] = []
+    st["supply"] = dict(D.SUPPLY)
+    for p in st["players"]:
+        p["money"] = money
+    return g
+
+
+def resources(g, seat: int, res: list[str]) -> None:
+    g.state["players"][seat]["resources"] = list(res)
+
+
+def tile(g, kind: str, res: str | None, owner: int | None, cells: list[int], claims=(), prereq=()) -> int:
+    st = g.state
+    tid = _add_tile(st, kind, res, owner, cells, claims, prereq)
+    if res is not None:
+        st["supply"][res] -= 1
+    return tid
+
+
+def bridge(g, owner: int, cell: int) -> int:
+    st = g.state
+    tid = len(st["tiles"])
+    st["tiles"].append({"kind": "bridge", "res": None, "owner": owner, "cells": [cell], "claims": [],
+                        "section": None, "prereq": []})
+    st["occ"][cell] = tid
+    st["players"][owner]["bridges"] += 1
+    return tid
+
+
+def roads(g, *cells: int) -> None:
+    for c in cells:
+        g.state["occ"][c] = -2
+
+
+def prestige(g, card: str, cells: list[int], delivered=None) -> int:
+    st = g.state
+    tid = _add_tile(st, "prestige", None, None, cells, card=card)
+    n = len(D.PRESTIGE[card]["requires"])
+    st["prestige"].append({"card": card, "tile": tid, "delivered": list(delivered or [None] * n),
+                           "complete": False, "worker": None, "claim": False})
+    return len(st["prestige"]) - 1
+
+
+def turn(g, seat: int) -> None:
+    """Make `seat` the active player about to play a card."""
+    st = g.state
+    st["active"] = seat
+    st["cur"] = {"seat": seat, "role": "play"}
+    st["turn"] = {"category": None, "queue": [], "refill": False, "completions_before": st["completions"]}
+
+
+def lead(g, seat: int, card: str) -> list[dict]:
+    turn(g, seat)
+    hand = g.state["players"][seat]["hand"]
+    if card not in hand:
+        hand.append(card)
+    return g.act(seat, {"type": "play_card", "card": card, "face_up": True})
+
+
+def types(events) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def points(g, seat: int) -> int:
+    return sum(g.state["players"][seat]["score"].values())
