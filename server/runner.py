@@ -21,6 +21,9 @@ from server.config import Config
 from server.grpc.service import Observe, add_services
 from server.http.app import build_app
 from server.lifecycle import Lifecycle
+from server.portal.identity import PortalKeys
+from server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
+from server.portal.ratelimit import InProcessLimiter, Rate, RedisLimiter
 from server.store import open_store
 
 log = logging.getLogger("tablero")
@@ -71,14 +74,37 @@ def _http_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _portal_parts(config: Config, store) -> tuple:
+    """The lobby and the rate limiters, where the store keeps things every replica shares:
+    in Redis with Redis; beside the SQLite file (lobby) or in this process otherwise."""
+    client = getattr(store, "_client", None) if config.redis_url else None
+    if client is not None:
+        lobby = RedisLobby(client)
+    elif config.db and config.db != ":memory:":
+        lobby = SQLiteLobby(config.db)
+    else:
+        lobby = MemoryLobby()
+
+    def limiter(text: str | None, prefix: str):
+        if text is None:
+            return None
+        rate = Rate.parse(text)
+        return RedisLimiter(client, rate, prefix) if client is not None else InProcessLimiter(rate)
+
+    return lobby, limiter(config.rate_limit, "calls"), limiter(config.create_rate_limit, "create")
+
+
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
     store = open_store(config.redis_url, config.db)
     lifecycle = Lifecycle(store)
+    lobby, call_limit, create_limit = _portal_parts(config, store)
     games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
-                        snapshot_every=config.snapshot_every)
-    api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body)
+                        snapshot_every=config.snapshot_every, lobby=lobby,
+                        max_open_games_per_user=config.max_open_games_per_user)
+    api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
+              portal_keys=PortalKeys.from_json(config.portal_keys), call_limit=call_limit, create_limit=create_limit)
     stop = stop or asyncio.Event()
 
     # gRPC. The transport admits the larger rankings requests; the edge checks each RPC's own limit.
@@ -95,7 +121,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     health_pb2_grpc.add_HealthServicer_to_server(health, gserver)
     reflection.enable_server_reflection(
         [*api_services, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], gserver)
-    grpc_port = gserver.add_insecure_port(f"{config.host}:{config.grpc_port}")
+    grpc_port = gserver.add_insecure_port(f"{config.bind_host}:{config.grpc_port}")
     if grpc_port == 0:
         raise OSError(f"cannot bind gRPC port {config.grpc_port}")
     # "" (liveness) is SERVING while the process runs; the API services (readiness) are
@@ -108,7 +134,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     await gserver.start()
 
     # HTTP
-    sock = _http_socket(config.host, config.http_port)
+    sock = _http_socket(config.bind_host, config.http_port)
     http_port = sock.getsockname()[1]
     userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle), log_config=None, access_log=False, lifespan="off",
                                       timeout_graceful_shutdown=int(config.shutdown_grace), loop="asyncio"))

@@ -7,6 +7,7 @@ protobuf JSON mapping (server.app.replies). Errors are server.errors.AppError.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import copy
@@ -26,9 +27,14 @@ from server.errors import (
     FailedPrecondition,
     InvalidArgument,
     NotFound,
+    OverQuota,
+    PermissionDenied,
     StaleVersion,
+    Unauthenticated,
     Unavailable,
 )
+from server.portal.identity import User
+from server.portal.lobby import BadPageToken, Filter, MemoryLobby
 from server.store.base import EventStore
 
 from . import commands as cmd
@@ -37,6 +43,9 @@ from .replies import engine_reply, event_reply, game_reply
 from .repository import Decision, GameRepository, LoadedGame
 
 SEAT_KINDS = ("human", "open", "bot")
+CREATE_KINDS = (*SEAT_KINDS, "me")
+LOBBY_PAGE, MAX_LOBBY_PAGE = 20, 100
+_STATUS = {"GAME_STATUS_RUNNING": "RUNNING", "GAME_STATUS_FINISHED": "FINISHED"}
 MAX_REQUEST_ID = 128
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
@@ -66,9 +75,13 @@ def _count_action(engine: str) -> Iterator[None]:
 
 class GameService:
     def __init__(self, store: EventStore, signer: TokenSigner, *, cache_size: int = 1000,
-                 snapshot_every: int = 100, max_retries: int = 5) -> None:
+                 snapshot_every: int = 100, max_retries: int = 5, lobby: Any = None,
+                 max_open_games_per_user: int = 0) -> None:
         self.store = store
         self.signer = signer
+        # The lobby (server.portal.lobby) is also the seat directory: which portal user holds which seat.
+        self.lobby = lobby if lobby is not None else MemoryLobby()
+        self.max_open_games = max_open_games_per_user
         self.games = GameRepository(store, cache_size=cache_size, snapshot_every=snapshot_every,
                                     max_retries=max_retries)
 
@@ -85,26 +98,110 @@ class GameService:
     # --- create / join -----------------------------------------------------------------
     async def create_game(self, c: cmd.CreateGame) -> dict[str, Any]:
         engine = self._engine(c.engine)
-        kinds = self._seat_kinds(engine, c.players, c.seats)
+        specs = self._seat_specs(c, engine)
+        kinds = ["human" if k == "me" else k for k, _ in specs]
+        users: list[dict[str, Any] | None] = [u for _, u in specs]
+        for uid in {u["id"] for u in users if u is not None}:
+            await self._check_open_games(uid)
         decision = rules.start(engine, len(kinds), c.options, kinds, _rng())
+        now = time.time()
         meta = {"engine": engine.name, "engine_version": engine.version, "players": len(kinds),
-                "seats": kinds, "claimed": [], "created": time.time()}
+                "seats": kinds, "claimed": [], "created": now}
         game = await self.games.create(meta, engine, decision)
         metrics.GAMES_CREATED.labels(engine.name).inc()
+        await self.lobby.add({
+            "gameId": game.id, "engine": engine.name, "players": len(kinds), "created": now,
+            "status": "FINISHED" if game.finished else "RUNNING",
+            "seats": [{"seat": s, "kind": k, "user": users[s], "taken": k != "open"} for s, k in enumerate(kinds)],
+        })
         if game.finished:
             metrics.GAMES_FINISHED.labels(engine.name).inc()
-        tokens = [{"seat": s, "token": self.signer.issue(game.id, s)} for s, k in enumerate(kinds) if k == "human"]
-        return {"game": game_reply(game, None), "seats": tokens}
+        # Tokens for the human seats no other portal user holds (the creator's own included).
+        mine = c.user.id if c.user else None
+        tokens = [{"seat": s, "token": self.signer.issue(game.id, s)} for s, k in enumerate(kinds)
+                  if k == "human" and (users[s] is None or users[s]["id"] == mine)]
+        return {"game": await self._game_reply(game, None), "seats": tokens}
 
     async def join_game(self, c: cmd.JoinGame) -> dict[str, Any]:
         meta = await self.games.meta(c.game_id)
+        if c.user is not None:
+            held = await self.seat_of(c.game_id, c.user)
+            if held is not None:  # the user's seat, back (another device)
+                return {"gameId": c.game_id, "seat": held, "token": self.signer.issue(c.game_id, held)}
+            await self._check_open_games(c.user.id)
         open_seats = [s for s, k in enumerate(meta["seats"]) if k == "open"]
         if not open_seats:
             raise FailedPrecondition("this game has no open seats")
         seat = await self.games.claim_seat(c.game_id, open_seats)
         if seat is None:
             raise FailedPrecondition("every open seat of this game is taken")
+        user = None if c.user is None else {"id": c.user.id, "name": c.user.name}
+        await self.lobby.mark(c.game_id, seat=seat, user=user)
         return {"gameId": c.game_id, "seat": seat, "token": self.signer.issue(c.game_id, seat)}
+
+    # --- portal users and the lobby -----------------------------------------------------
+    async def seat_of(self, game_id: str, user: User) -> int | None:
+        """The seat `user` holds in `game_id`, if any."""
+        entry = await self.lobby.get(game_id)
+        for s in (entry or {}).get("seats", []):
+            if (s.get("user") or {}).get("id") == user.id:
+                return s["seat"]
+        return None
+
+    async def user_seat(self, game_id: str, user: User, *, required: bool) -> int | None:
+        await self.games.meta(game_id)  # NotFound first
+        seat = await self.seat_of(game_id, user)
+        if seat is None and required:
+            raise PermissionDenied(f"user {user.id!r} holds no seat in game {game_id}")
+        return seat
+
+    async def _check_open_games(self, user_id: str) -> None:
+        if not self.max_open_games:
+            return
+        running, _ = await self.lobby.list(Filter(status="RUNNING", user=user_id), self.max_open_games, None)
+        if len(running) >= self.max_open_games:
+            raise OverQuota(f"user {user_id!r} already plays {len(running)} running games, the most allowed "
+                            f"(TABLERO_MAX_OPEN_GAMES_PER_USER={self.max_open_games}); finish one first")
+
+    async def list_games(self, c: cmd.ListGames) -> dict[str, Any]:
+        size = c.page_size or LOBBY_PAGE
+        if not 1 <= size <= MAX_LOBBY_PAGE:
+            raise InvalidArgument(f"pageSize must be between 1 and {MAX_LOBBY_PAGE}")
+        if c.mine and c.user is None:
+            raise Unauthenticated("mine=true needs a portal JWT: Authorization: Bearer <jwt>")
+        if c.status and c.status not in _STATUS:
+            raise InvalidArgument("status must be GAME_STATUS_RUNNING or GAME_STATUS_FINISHED")
+        f = Filter(engine=c.engine or None, status=_STATUS.get(c.status or ""),
+                   open_seats=c.open_seats, user=c.user.id if c.mine and c.user else None)
+        try:
+            entries, token = await self.lobby.list(f, size, c.page_token or None)
+        except BadPageToken as e:
+            raise InvalidArgument(str(e)) from None
+        except AppError:
+            raise
+        except Exception as e:  # the store behind the lobby
+            raise Unavailable(f"event store unavailable: {e}") from None
+        versions = await asyncio.gather(*(self.games.version(e["gameId"]) for e in entries), return_exceptions=True)
+        games = []
+        for e, v in zip(entries, versions, strict=True):
+            if isinstance(v, NotFound):
+                continue  # deleted since
+            if isinstance(v, BaseException):
+                raise v
+            games.append({
+                "id": e["gameId"], "engine": e["engine"], "players": e["players"], "version": v,
+                "status": "GAME_STATUS_" + e["status"], "createTime": e["created"],
+                "seats": [_seat_reply(s) for s in e["seats"]],
+            })
+        return {"games": games, "nextPageToken": token}
+
+    async def _game_reply(self, game: LoadedGame, seat: int | None) -> dict[str, Any]:
+        out = game_reply(game, seat)
+        entry = await self.lobby.get(game.id)
+        if entry is not None:
+            for s, e in zip(out["seats"], entry["seats"], strict=False):
+                s.update({k: v for k, v in _seat_reply(e).items() if k.startswith("user")})
+        return out
 
     # --- reads ---------------------------------------------------------------------------
     async def get_game(self, c: cmd.GetGame) -> dict[str, Any]:
@@ -112,7 +209,7 @@ class GameService:
             game = await self.games.current(c.game_id)
         else:
             game = await self.games.at(c.game_id, _positive("version", c.version))
-        return {"game": game_reply(game, c.seat)}
+        return {"game": await self._game_reply(game, c.seat)}
 
     async def list_legal_actions(self, c: cmd.ListLegalActions) -> dict[str, Any]:
         game = await self.games.current(c.game_id)
@@ -189,7 +286,8 @@ class GameService:
             done = await self.games.update(c.game_id, decide, key=c.idempotency_key, meta=meta)
         if done.appended and done.game.finished:
             metrics.GAMES_FINISHED.labels(engine.name).inc()
-        return {"game": game_reply(done.game, c.seat)}
+            await self.lobby.mark(c.game_id, status="FINISHED")
+        return {"game": await self._game_reply(done.game, c.seat)}
 
     # --- helpers -------------------------------------------------------------------------
     @staticmethod
@@ -201,6 +299,39 @@ class GameService:
         except UnknownEngine as e:
             raise InvalidArgument(str(e)) from None
 
+    def _seat_specs(self, c: cmd.CreateGame, engine: Engine) -> list[tuple[str, dict[str, Any] | None]]:
+        """(kind, portal user or None) per seat, from `seats` (kinds) or `seatSpecs` (objects)."""
+        if c.seats and c.seat_specs:
+            raise InvalidArgument('give either "seats" or "seatSpecs", not both')
+        raw = [{"kind": k} for k in c.seats] if c.seats else [dict(x) for x in c.seat_specs]
+        for i, spec in enumerate(raw):
+            if spec.get("kind") not in CREATE_KINDS:
+                raise InvalidArgument(f'seat {i}: the kind must be one of {", ".join(CREATE_KINDS)}, '
+                                      f'not {spec.get("kind")!r}')
+        kinds = self._seat_kinds(engine, c.players, tuple("human" if x["kind"] == "me" else x["kind"] for x in raw))
+        out: list[tuple[str, dict[str, Any] | None]] = []
+        for i, kind in enumerate(kinds):
+            spec = raw[i] if raw else {"kind": kind}
+            uid, name = spec.get("userId") or None, spec.get("userName") or None
+            if spec["kind"] == "me":
+                if c.user is None:
+                    raise Unauthenticated('a "me" seat needs a portal JWT: Authorization: Bearer <jwt>')
+                if uid is not None:
+                    raise InvalidArgument(f'seat {i}: a "me" seat names no other user')
+                out.append(("me", {"id": c.user.id, "name": c.user.name}))
+            elif uid is not None:
+                if kind != "human":
+                    raise InvalidArgument(f'seat {i}: only a human seat can name a user')
+                if len(uid) > 128 or (name is not None and len(name) > 64):
+                    raise InvalidArgument(f"seat {i}: userId is at most 128 characters, userName at most 64")
+                out.append((kind, {"id": uid, "name": name}))
+            else:
+                out.append((kind, None))
+        held = [u["id"] for _, u in out if u is not None]
+        if len(held) != len(set(held)):
+            raise InvalidArgument("a portal user can hold only one seat of a game")
+        return out
+
     @staticmethod
     def _seat_kinds(engine: Engine, players: int | None, seats: tuple[str, ...]) -> list[str]:
         if players is None:
@@ -211,6 +342,17 @@ class GameService:
         if len(kinds) != players or any(k not in SEAT_KINDS for k in kinds):
             raise InvalidArgument(f'"seats" must list {players} seat kinds, each one of {", ".join(SEAT_KINDS)}')
         return kinds
+
+
+def _seat_reply(e: dict[str, Any]) -> dict[str, Any]:
+    from .replies import SEAT_KINDS as KIND_ENUM
+
+    out: dict[str, Any] = {"seat": e["seat"], "kind": KIND_ENUM[e["kind"]], "claimed": bool(e["taken"])}
+    if e.get("user"):
+        out["userId"] = e["user"]["id"]
+        if e["user"].get("name"):
+            out["userName"] = e["user"]["name"]
+    return out
 
 
 def _positive(name: str, value: int) -> int:

@@ -25,7 +25,7 @@ from server.api import observe
 from server.api.edge import Api
 from server.api.openapi import openapi_document
 from server.api.rpcs import Rpc, rpcs
-from server.api.status import CODE_OF_HTTP, STATUS, error_body
+from server.api.status import CODE_OF_HTTP, STATUS, error_body, http_status, retry_after
 from server.errors import AppError
 from server.lifecycle import Lifecycle
 
@@ -38,9 +38,14 @@ log = logging.getLogger("tablero.http")
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 
 
-def _error(code: str, message: str) -> JSONResponse:
+def _error(code: str, message: str, status: int | None = None, headers: dict[str, str] | None = None) -> JSONResponse:
     observe.current().code = code
-    return JSONResponse(error_body(code, message), status_code=STATUS[code][0])
+    return JSONResponse(error_body(code, message), status_code=status or STATUS[code][0], headers=headers)
+
+
+def _app_error(e: AppError) -> JSONResponse:
+    wait = retry_after(e)
+    return _error(e.code, e.message, http_status(e), {"Retry-After": wait} if wait else None)
 
 
 def _answering_errors(fn: Callable[[Request], Awaitable[Response]], rpc: str) -> Callable:
@@ -51,7 +56,7 @@ def _answering_errors(fn: Callable[[Request], Awaitable[Response]], rpc: str) ->
         try:
             return await fn(request)
         except AppError as e:
-            return _error(e.code, e.message)
+            return _app_error(e)
         except RecursionError:
             return _error("INVALID_ARGUMENT", "request is nested too deeply")
         except Exception:
@@ -156,7 +161,8 @@ class Observe:
         token = None
         if b"access_token=" in scope.get("query_string", b""):
             token = (parse_qs(scope["query_string"].decode("latin-1")).get("access_token") or [None])[0]
-        call = observe.Call("http", authorization=headers.get("authorization"), token=token or None)
+        call = observe.Call("http", authorization=headers.get("authorization"), token=token or None,
+                            peer=(scope.get("client") or ("",))[0] or None)
         status = {"code": 500}
 
         async def send_wrapper(message) -> None:

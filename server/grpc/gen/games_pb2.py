@@ -28,7 +28,7 @@ from google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior_
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16tablero/v1/games.proto\x12\ntablero.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xb2\x02\n\x06\x45ngine\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tmin_seats\x18\x03 \x01(\x05\x12\x11\n\tmax_seats\x18\x04 \x01(\x05\x12\x35\n\x0eoptions_schema\x18\x05 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\x12\x0f\n\x07version\x18\x06 \x01(\x05\x12\x34\n\raction_schema\x18\x07 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\x12\x32\n\x0bview_schema\x18\x08 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\x12\x33\n\x0c\x65vent_schema\x18\t \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\"\x14\n\x12ListEnginesRequest\":\n\x13ListEnginesResponse\x12#\n\x07\x65ngines\x18\x01 \x03(\x0b\x32\x12.tablero.v1.Engine\"&\n\x10GetEngineRequest\x12\x12\n\x04name\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"=\n\x11GetEngineResponse\x12(\n\x06\x65ngine\x18\x01 \x01(\x0b\x32\x12.tablero.v1.EngineB\x04\xe2\x41\x01\x02\"s\n\x11\x43reateGameRequest\x12\x14\n\x06\x65ngine\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\r\n\x05seats\x18\x04 \x03(\t\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"`\n\x12\x43reateGameResponse\x12$\n\x04game\x18\x01 \x01(\x0b\x32\x10.tablero.v1.GameB\x04\xe2\x41\x01\x02\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.tablero.v1.SeatToken\"(\n\x0fJoinGameRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"@\n\x10JoinGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\r\n\x05token\x18\x03 \x01(\t\"O\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07\x63laimed\x18\x03 \x01(\x08\x12\"\n\x04kind\x18\x04 \x01(\x0e\x32\x14.tablero.v1.SeatKindJ\x04\x08\x02\x10\x03\"\xc6\x02\n\x04Game\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0e\n\x06\x65ngine\x18\x03 \x01(\t\x12\x16\n\x0e\x65ngine_version\x18\x04 \x01(\x05\x12\x0f\n\x07version\x18\x05 \x01(\x05\x12\x0f\n\x07players\x18\x06 \x01(\x05\x12\x1f\n\x05seats\x18\x07 \x03(\x0b\x32\x10.tablero.v1.Seat\x12\x0e\n\x06to_act\x18\x08 \x03(\x05\x12+\n\x04view\x18\t \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\x12(\n\x07outcome\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\tyour_seat\x18\x0c \x01(\x05H\x00\x88\x01\x01\x12&\n\x06status\x18\r \x01(\x0e\x32\x16.tablero.v1.GameStatusB\x0c\n\n_your_seatJ\x04\x08\x0b\x10\x0c\"I\n\x0eGetGameRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x14\n\x07version\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\n\n\x08_version\"7\n\x0fGetGameResponse\x12$\n\x04game\x18\x01 \x01(\x0b\x32\x10.tablero.v1.GameB\x04\xe2\x41\x01\x02\"0\n\x17ListLegalActionsRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"c\n\x18ListLegalActionsResponse\x12(\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"\xa3\x01\n\x13SubmitActionRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12-\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\x12\x12\n\nrequest_id\x18\x03 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"<\n\x14SubmitActionResponse\x12$\n\x04game\x18\x01 \x01(\x0b\x32\x10.tablero.v1.GameB\x04\xe2\x41\x01\x02\"[\n\tGameEvent\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12,\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\"Q\n\x11ListEventsRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"T\n\x12ListEventsResponse\x12%\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x15.tablero.v1.GameEvent\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"@\n\x10WatchGameRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x15\n\rafter_version\x18\x02 \x01(\x05\"c\n\x11WatchGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12,\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02*\\\n\nGameStatus\x12\x1b\n\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_STATUS_RUNNING\x10\x01\x12\x18\n\x14GAME_STATUS_FINISHED\x10\x02*a\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0fSEAT_KIND_HUMAN\x10\x01\x12\x12\n\x0eSEAT_KIND_OPEN\x10\x02\x12\x11\n\rSEAT_KIND_BOT\x10\x03\x32\xee\x07\n\x0bGameService\x12\x63\n\x0bListEngines\x12\x1e.tablero.v1.ListEnginesRequest\x1a\x1f.tablero.v1.ListEnginesResponse\"\x13\x82\xd3\xe4\x93\x02\r\x12\x0b/v1/engines\x12\x64\n\tGetEngine\x12\x1c.tablero.v1.GetEngineRequest\x1a\x1d.tablero.v1.GetEngineResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/engines/{name}\x12\x61\n\nCreateGame\x12\x1d.tablero.v1.CreateGameRequest\x1a\x1e.tablero.v1.CreateGameResponse\"\x14\x82\xd3\xe4\x93\x02\x0e\"\t/v1/games:\x01*\x12j\n\x08JoinGame\x12\x1b.tablero.v1.JoinGameRequest\x1a\x1c.tablero.v1.JoinGameResponse\"#\x82\xd3\xe4\x93\x02\x1d\"\x18/v1/games/{game_id}/join:\x01*\x12_\n\x07GetGame\x12\x1a.tablero.v1.GetGameRequest\x1a\x1b.tablero.v1.GetGameResponse\"\x1b\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/games/{game_id}\x12\x88\x01\n\x10ListLegalActions\x12#.tablero.v1.ListLegalActionsRequest\x1a$.tablero.v1.ListLegalActionsResponse\")\x82\xd3\xe4\x93\x02#\x12!/v1/games/{game_id}/legal-actions\x12y\n\x0cSubmitAction\x12\x1f.tablero.v1.SubmitActionRequest\x1a .tablero.v1.SubmitActionResponse\"&\x82\xd3\xe4\x93\x02 \"\x1b/v1/games/{game_id}/actions:\x01*\x12o\n\nListEvents\x12\x1d.tablero.v1.ListEventsRequest\x1a\x1e.tablero.v1.ListEventsResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/games/{game_id}/events\x12m\n\tWatchGame\x12\x1c.tablero.v1.WatchGameRequest\x1a\x1d.tablero.v1.WatchGameResponse\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/games/{game_id}/watch0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16tablero/v1/games.proto\x12\ntablero.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xb2\x02\n\x06\x45ngine\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tmin_seats\x18\x03 \x01(\x05\x12\x11\n\tmax_seats\x18\x04 \x01(\x05\x12\x35\n\x0eoptions_schema\x18\x05 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\x12\x0f\n\x07version\x18\x06 \x01(\x05\x12\x34\n\raction_schema\x18\x07 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\x12\x32\n\x0bview_schema\x18\x08 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\x12\x33\n\x0c\x65vent_schema\x18\t \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\"\x14\n\x12ListEnginesRequest\":\n\x13ListEnginesResponse\x12#\n\x07\x65ngines\x18\x01 \x03(\x0b\x32\x12.tablero.v1.Engine\"&\n\x10GetEngineRequest\x12\x12\n\x04name\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"=\n\x11GetEngineResponse\x12(\n\x06\x65ngine\x18\x01 \x01(\x0b\x32\x12.tablero.v1.EngineB\x04\xe2\x41\x01\x02\"\x9d\x01\n\x11\x43reateGameRequest\x12\x14\n\x06\x65ngine\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\r\n\x05seats\x18\x04 \x03(\t\x12(\n\nseat_specs\x18\x05 \x03(\x0b\x32\x14.tablero.v1.SeatSpec\"B\n\x08SeatSpec\x12\x12\n\x04kind\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x11\n\tuser_name\x18\x03 \x01(\t\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"`\n\x12\x43reateGameResponse\x12$\n\x04game\x18\x01 \x01(\x0b\x32\x10.tablero.v1.GameB\x04\xe2\x41\x01\x02\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.tablero.v1.SeatToken\"\xa7\x01\n\x10ListGamesRequest\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.tablero.v1.GameStatus\x12\x17\n\nopen_seats\x18\x03 \x01(\x08H\x00\x88\x01\x01\x12\x0c\n\x04mine\x18\x04 \x01(\x08\x12\x11\n\tpage_size\x18\x05 \x01(\x05\x12\x12\n\npage_token\x18\x06 \x01(\tB\r\n\x0b_open_seats\"\xa9\x01\n\x0bGameSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x65ngine\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\x1f\n\x05seats\x18\x04 \x03(\x0b\x32\x10.tablero.v1.Seat\x12&\n\x06status\x18\x05 \x01(\x0e\x32\x16.tablero.v1.GameStatus\x12\x0f\n\x07version\x18\x06 \x01(\x05\x12\x13\n\x0b\x63reate_time\x18\x07 \x01(\x01\"T\n\x11ListGamesResponse\x12&\n\x05games\x18\x01 \x03(\x0b\x32\x17.tablero.v1.GameSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"(\n\x0fJoinGameRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"@\n\x10JoinGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\r\n\x05token\x18\x03 \x01(\t\"\x97\x01\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07\x63laimed\x18\x03 \x01(\x08\x12\"\n\x04kind\x18\x04 \x01(\x0e\x32\x14.tablero.v1.SeatKind\x12\x14\n\x07user_id\x18\x05 \x01(\tH\x00\x88\x01\x01\x12\x16\n\tuser_name\x18\x06 \x01(\tH\x01\x88\x01\x01\x42\n\n\x08_user_idB\x0c\n\n_user_nameJ\x04\x08\x02\x10\x03\"\xc6\x02\n\x04Game\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0e\n\x06\x65ngine\x18\x03 \x01(\t\x12\x16\n\x0e\x65ngine_version\x18\x04 \x01(\x05\x12\x0f\n\x07version\x18\x05 \x01(\x05\x12\x0f\n\x07players\x18\x06 \x01(\x05\x12\x1f\n\x05seats\x18\x07 \x03(\x0b\x32\x10.tablero.v1.Seat\x12\x0e\n\x06to_act\x18\x08 \x03(\x05\x12+\n\x04view\x18\t \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\x12(\n\x07outcome\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\tyour_seat\x18\x0c \x01(\x05H\x00\x88\x01\x01\x12&\n\x06status\x18\r \x01(\x0e\x32\x16.tablero.v1.GameStatusB\x0c\n\n_your_seatJ\x04\x08\x0b\x10\x0c\"I\n\x0eGetGameRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x14\n\x07version\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\n\n\x08_version\"7\n\x0fGetGameResponse\x12$\n\x04game\x18\x01 \x01(\x0b\x32\x10.tablero.v1.GameB\x04\xe2\x41\x01\x02\"0\n\x17ListLegalActionsRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"c\n\x18ListLegalActionsResponse\x12(\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"\xa3\x01\n\x13SubmitActionRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12-\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\x12\x12\n\nrequest_id\x18\x03 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"<\n\x14SubmitActionResponse\x12$\n\x04game\x18\x01 \x01(\x0b\x32\x10.tablero.v1.GameB\x04\xe2\x41\x01\x02\"[\n\tGameEvent\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12,\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02\"Q\n\x11ListEventsRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"T\n\x12ListEventsResponse\x12%\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x15.tablero.v1.GameEvent\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"@\n\x10WatchGameRequest\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x15\n\rafter_version\x18\x02 \x01(\x05\"c\n\x11WatchGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12,\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x02*\\\n\nGameStatus\x12\x1b\n\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_STATUS_RUNNING\x10\x01\x12\x18\n\x14GAME_STATUS_FINISHED\x10\x02*a\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0fSEAT_KIND_HUMAN\x10\x01\x12\x12\n\x0eSEAT_KIND_OPEN\x10\x02\x12\x11\n\rSEAT_KIND_BOT\x10\x03\x32\xcb\x08\n\x0bGameService\x12\x63\n\x0bListEngines\x12\x1e.tablero.v1.ListEnginesRequest\x1a\x1f.tablero.v1.ListEnginesResponse\"\x13\x82\xd3\xe4\x93\x02\r\x12\x0b/v1/engines\x12\x64\n\tGetEngine\x12\x1c.tablero.v1.GetEngineRequest\x1a\x1d.tablero.v1.GetEngineResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/engines/{name}\x12\x61\n\nCreateGame\x12\x1d.tablero.v1.CreateGameRequest\x1a\x1e.tablero.v1.CreateGameResponse\"\x14\x82\xd3\xe4\x93\x02\x0e\"\t/v1/games:\x01*\x12[\n\tListGames\x12\x1c.tablero.v1.ListGamesRequest\x1a\x1d.tablero.v1.ListGamesResponse\"\x11\x82\xd3\xe4\x93\x02\x0b\x12\t/v1/games\x12j\n\x08JoinGame\x12\x1b.tablero.v1.JoinGameRequest\x1a\x1c.tablero.v1.JoinGameResponse\"#\x82\xd3\xe4\x93\x02\x1d\"\x18/v1/games/{game_id}/join:\x01*\x12_\n\x07GetGame\x12\x1a.tablero.v1.GetGameRequest\x1a\x1b.tablero.v1.GetGameResponse\"\x1b\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/games/{game_id}\x12\x88\x01\n\x10ListLegalActions\x12#.tablero.v1.ListLegalActionsRequest\x1a$.tablero.v1.ListLegalActionsResponse\")\x82\xd3\xe4\x93\x02#\x12!/v1/games/{game_id}/legal-actions\x12y\n\x0cSubmitAction\x12\x1f.tablero.v1.SubmitActionRequest\x1a .tablero.v1.SubmitActionResponse\"&\x82\xd3\xe4\x93\x02 \"\x1b/v1/games/{game_id}/actions:\x01*\x12o\n\nListEvents\x12\x1d.tablero.v1.ListEventsRequest\x1a\x1e.tablero.v1.ListEventsResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/games/{game_id}/events\x12m\n\tWatchGame\x12\x1c.tablero.v1.WatchGameRequest\x1a\x1d.tablero.v1.WatchGameResponse\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/games/{game_id}/watch0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -49,6 +49,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETENGINERESPONSE'].fields_by_name['engine']._serialized_options = b'\342A\001\002'
   _globals['_CREATEGAMEREQUEST'].fields_by_name['engine']._loaded_options = None
   _globals['_CREATEGAMEREQUEST'].fields_by_name['engine']._serialized_options = b'\342A\001\002'
+  _globals['_SEATSPEC'].fields_by_name['kind']._loaded_options = None
+  _globals['_SEATSPEC'].fields_by_name['kind']._serialized_options = b'\342A\001\002'
   _globals['_CREATEGAMERESPONSE'].fields_by_name['game']._loaded_options = None
   _globals['_CREATEGAMERESPONSE'].fields_by_name['game']._serialized_options = b'\342A\001\002'
   _globals['_JOINGAMEREQUEST'].fields_by_name['game_id']._loaded_options = None
@@ -81,6 +83,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GAMESERVICE'].methods_by_name['GetEngine']._serialized_options = b'\202\323\344\223\002\024\022\022/v1/engines/{name}'
   _globals['_GAMESERVICE'].methods_by_name['CreateGame']._loaded_options = None
   _globals['_GAMESERVICE'].methods_by_name['CreateGame']._serialized_options = b'\202\323\344\223\002\016\"\t/v1/games:\001*'
+  _globals['_GAMESERVICE'].methods_by_name['ListGames']._loaded_options = None
+  _globals['_GAMESERVICE'].methods_by_name['ListGames']._serialized_options = b'\202\323\344\223\002\013\022\t/v1/games'
   _globals['_GAMESERVICE'].methods_by_name['JoinGame']._loaded_options = None
   _globals['_GAMESERVICE'].methods_by_name['JoinGame']._serialized_options = b'\202\323\344\223\002\035\"\030/v1/games/{game_id}/join:\001*'
   _globals['_GAMESERVICE'].methods_by_name['GetGame']._loaded_options = None
@@ -93,10 +97,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GAMESERVICE'].methods_by_name['ListEvents']._serialized_options = b'\202\323\344\223\002\034\022\032/v1/games/{game_id}/events'
   _globals['_GAMESERVICE'].methods_by_name['WatchGame']._loaded_options = None
   _globals['_GAMESERVICE'].methods_by_name['WatchGame']._serialized_options = b'\202\323\344\223\002\033\022\031/v1/games/{game_id}/watch'
-  _globals['_GAMESTATUS']._serialized_start=2340
-  _globals['_GAMESTATUS']._serialized_end=2432
-  _globals['_SEATKIND']._serialized_start=2434
-  _globals['_SEATKIND']._serialized_end=2531
+  _globals['_GAMESTATUS']._serialized_start=2952
+  _globals['_GAMESTATUS']._serialized_end=3044
+  _globals['_SEATKIND']._serialized_start=3046
+  _globals['_SEATKIND']._serialized_end=3143
   _globals['_ENGINE']._serialized_start=132
   _globals['_ENGINE']._serialized_end=438
   _globals['_LISTENGINESREQUEST']._serialized_start=440
@@ -107,42 +111,50 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETENGINEREQUEST']._serialized_end=560
   _globals['_GETENGINERESPONSE']._serialized_start=562
   _globals['_GETENGINERESPONSE']._serialized_end=623
-  _globals['_CREATEGAMEREQUEST']._serialized_start=625
-  _globals['_CREATEGAMEREQUEST']._serialized_end=740
-  _globals['_SEATTOKEN']._serialized_start=742
-  _globals['_SEATTOKEN']._serialized_end=782
-  _globals['_CREATEGAMERESPONSE']._serialized_start=784
-  _globals['_CREATEGAMERESPONSE']._serialized_end=880
-  _globals['_JOINGAMEREQUEST']._serialized_start=882
-  _globals['_JOINGAMEREQUEST']._serialized_end=922
-  _globals['_JOINGAMERESPONSE']._serialized_start=924
-  _globals['_JOINGAMERESPONSE']._serialized_end=988
-  _globals['_SEAT']._serialized_start=990
-  _globals['_SEAT']._serialized_end=1069
-  _globals['_GAME']._serialized_start=1072
-  _globals['_GAME']._serialized_end=1398
-  _globals['_GETGAMEREQUEST']._serialized_start=1400
-  _globals['_GETGAMEREQUEST']._serialized_end=1473
-  _globals['_GETGAMERESPONSE']._serialized_start=1475
-  _globals['_GETGAMERESPONSE']._serialized_end=1530
-  _globals['_LISTLEGALACTIONSREQUEST']._serialized_start=1532
-  _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=1580
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=1582
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=1681
-  _globals['_SUBMITACTIONREQUEST']._serialized_start=1684
-  _globals['_SUBMITACTIONREQUEST']._serialized_end=1847
-  _globals['_SUBMITACTIONRESPONSE']._serialized_start=1849
-  _globals['_SUBMITACTIONRESPONSE']._serialized_end=1909
-  _globals['_GAMEEVENT']._serialized_start=1911
-  _globals['_GAMEEVENT']._serialized_end=2002
-  _globals['_LISTEVENTSREQUEST']._serialized_start=2004
-  _globals['_LISTEVENTSREQUEST']._serialized_end=2085
-  _globals['_LISTEVENTSRESPONSE']._serialized_start=2087
-  _globals['_LISTEVENTSRESPONSE']._serialized_end=2171
-  _globals['_WATCHGAMEREQUEST']._serialized_start=2173
-  _globals['_WATCHGAMEREQUEST']._serialized_end=2237
-  _globals['_WATCHGAMERESPONSE']._serialized_start=2239
-  _globals['_WATCHGAMERESPONSE']._serialized_end=2338
-  _globals['_GAMESERVICE']._serialized_start=2534
-  _globals['_GAMESERVICE']._serialized_end=3540
+  _globals['_CREATEGAMEREQUEST']._serialized_start=626
+  _globals['_CREATEGAMEREQUEST']._serialized_end=783
+  _globals['_SEATSPEC']._serialized_start=785
+  _globals['_SEATSPEC']._serialized_end=851
+  _globals['_SEATTOKEN']._serialized_start=853
+  _globals['_SEATTOKEN']._serialized_end=893
+  _globals['_CREATEGAMERESPONSE']._serialized_start=895
+  _globals['_CREATEGAMERESPONSE']._serialized_end=991
+  _globals['_LISTGAMESREQUEST']._serialized_start=994
+  _globals['_LISTGAMESREQUEST']._serialized_end=1161
+  _globals['_GAMESUMMARY']._serialized_start=1164
+  _globals['_GAMESUMMARY']._serialized_end=1333
+  _globals['_LISTGAMESRESPONSE']._serialized_start=1335
+  _globals['_LISTGAMESRESPONSE']._serialized_end=1419
+  _globals['_JOINGAMEREQUEST']._serialized_start=1421
+  _globals['_JOINGAMEREQUEST']._serialized_end=1461
+  _globals['_JOINGAMERESPONSE']._serialized_start=1463
+  _globals['_JOINGAMERESPONSE']._serialized_end=1527
+  _globals['_SEAT']._serialized_start=1530
+  _globals['_SEAT']._serialized_end=1681
+  _globals['_GAME']._serialized_start=1684
+  _globals['_GAME']._serialized_end=2010
+  _globals['_GETGAMEREQUEST']._serialized_start=2012
+  _globals['_GETGAMEREQUEST']._serialized_end=2085
+  _globals['_GETGAMERESPONSE']._serialized_start=2087
+  _globals['_GETGAMERESPONSE']._serialized_end=2142
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_start=2144
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=2192
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=2194
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=2293
+  _globals['_SUBMITACTIONREQUEST']._serialized_start=2296
+  _globals['_SUBMITACTIONREQUEST']._serialized_end=2459
+  _globals['_SUBMITACTIONRESPONSE']._serialized_start=2461
+  _globals['_SUBMITACTIONRESPONSE']._serialized_end=2521
+  _globals['_GAMEEVENT']._serialized_start=2523
+  _globals['_GAMEEVENT']._serialized_end=2614
+  _globals['_LISTEVENTSREQUEST']._serialized_start=2616
+  _globals['_LISTEVENTSREQUEST']._serialized_end=2697
+  _globals['_LISTEVENTSRESPONSE']._serialized_start=2699
+  _globals['_LISTEVENTSRESPONSE']._serialized_end=2783
+  _globals['_WATCHGAMEREQUEST']._serialized_start=2785
+  _globals['_WATCHGAMEREQUEST']._serialized_end=2849
+  _globals['_WATCHGAMERESPONSE']._serialized_start=2851
+  _globals['_WATCHGAMERESPONSE']._serialized_end=2950
+  _globals['_GAMESERVICE']._serialized_start=3146
+  _globals['_GAMESERVICE']._serialized_end=4245
 # @@protoc_insertion_point(module_scope)
