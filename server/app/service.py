@@ -35,11 +35,12 @@ from server.errors import (
 )
 from server.portal.identity import User
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby
+from server.portal.table import is_platform
 from server.store.base import EventStore
 
 from . import commands as cmd
 from . import rules
-from .replies import engine_reply, event_reply, game_reply
+from .replies import engine_reply, event_reply, event_view, game_reply
 from .repository import Decision, GameRepository, LoadedGame
 
 SEAT_KINDS = ("human", "open", "bot")
@@ -213,7 +214,7 @@ class GameService:
 
     async def list_legal_actions(self, c: cmd.ListLegalActions) -> dict[str, Any]:
         game = await self.games.current(c.game_id)
-        may_act = not game.finished and c.seat in game.engine.to_act(game.state)
+        may_act = c.seat in game.to_act and c.seat not in game.table.bots
         actions = game.engine.legal_actions(game.state, c.seat) if may_act else []
         return {"actions": actions, "version": game.version, "seat": c.seat}
 
@@ -230,7 +231,7 @@ class GameService:
         events = await self.games.events(c.game_id, after, size)
         last = after + len(events)
         return {
-            "events": [event_reply(c.game_id, after + i + 1, engine.event_view(e, c.seat))
+            "events": [event_reply(c.game_id, after + i + 1, event_view(engine, e, c.seat))
                        for i, e in enumerate(events)],
             "nextPageToken": _encode_page_token(c.game_id, last) if events and last < current else "",
         }
@@ -245,7 +246,8 @@ class GameService:
             raise InvalidArgument(
                 f"afterVersion {c.after_version} is beyond the game's current version {game.version}")
         # The watcher keeps its own copy of the state to know when the game is over.
-        mine = LoadedGame(game.id, game.meta, game.engine, game.version, copy.deepcopy(game.state))
+        mine = LoadedGame(game.id, game.meta, game.engine, game.version, copy.deepcopy(game.state),
+                          list(game.platform))
         return self._watch(mine, c.seat, c.after_version)
 
     async def _watch(self, game: LoadedGame, seat: int | None, after: int) -> AsyncIterator[dict[str, Any]]:
@@ -255,10 +257,13 @@ class GameService:
         metrics.WATCH_STREAMS.inc()
         try:
             async for version, event in self.games.watch(game.id, after):
-                yield event_reply(game.id, version, engine.event_view(event, seat))
+                yield event_reply(game.id, version, event_view(engine, event, seat))
                 if version > known:
-                    game.state, known = engine.evolve(game.state, event), version
-                    finished = engine.outcome(game.state) is not None
+                    if is_platform(event):
+                        game.platform.append(event)
+                    else:
+                        game.state = engine.evolve(game.state, event)
+                    known, finished = version, game.finished
                 if finished and version >= known:
                     return
             raise Unavailable("the event store ended the watch; watch again from the last version")
@@ -278,7 +283,8 @@ class GameService:
         def decide(game: LoadedGame) -> Decision:
             if c.expected_version is not None and c.expected_version != game.version:
                 raise StaleVersion(f"stale version: the game is at version {game.version}, not {c.expected_version}")
-            return rules.play(game.engine, game.state, c.seat, c.action, game.meta["seats"], _rng())
+            _may_play(game, c.seat)
+            return rules.play(game.engine, game.state, c.seat, c.action, _kinds(game), _rng())
 
         meta = await self.games.meta(c.game_id)
         engine = self.games.engine_of(meta)
@@ -342,6 +348,21 @@ class GameService:
         if len(kinds) != players or any(k not in SEAT_KINDS for k in kinds):
             raise InvalidArgument(f'"seats" must list {players} seat kinds, each one of {", ".join(SEAT_KINDS)}')
         return kinds
+
+
+def _kinds(game: LoadedGame) -> list[str]:
+    """Seat kinds now: a seat that left (resigned, timed out) is played by a bot."""
+    bots = game.table.bots
+    return ["bot" if s in bots else k for s, k in enumerate(game.meta["seats"])]
+
+
+def _may_play(game: LoadedGame, seat: int) -> None:
+    if game.finished:
+        raise FailedPrecondition("the game is over")
+    left = game.table
+    if seat in left.bots and game.meta["seats"][seat] != "bot":
+        raise FailedPrecondition(f"seat {seat} has left this game"
+                                 + (" (forfeited)" if seat in left.forfeited else "; a bot plays it now"))
 
 
 def _seat_reply(e: dict[str, Any]) -> dict[str, Any]:
