@@ -21,6 +21,7 @@ from server.config import Config
 from server.grpc.service import Observe, add_services
 from server.http.app import build_app
 from server.lifecycle import Lifecycle
+from server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
 from server.portal.identity import PortalKeys
 from server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
 from server.portal.ratelimit import InProcessLimiter, Rate, RedisLimiter
@@ -29,6 +30,7 @@ from server.store import open_store
 log = logging.getLogger("tablero")
 
 READINESS_INTERVAL = 5.0
+CLOCK_SWEEP_INTERVAL = 0.5
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
 
@@ -79,11 +81,11 @@ def _portal_parts(config: Config, store) -> tuple:
     in Redis with Redis; beside the SQLite file (lobby) or in this process otherwise."""
     client = getattr(store, "_client", None) if config.redis_url else None
     if client is not None:
-        lobby = RedisLobby(client)
+        lobby, clocks = RedisLobby(client), RedisClocks(client)
     elif config.db and config.db != ":memory:":
-        lobby = SQLiteLobby(config.db)
+        lobby, clocks = SQLiteLobby(config.db), SQLiteClocks(config.db)
     else:
-        lobby = MemoryLobby()
+        lobby, clocks = MemoryLobby(), MemoryClocks()
 
     def limiter(text: str | None, prefix: str):
         if text is None:
@@ -91,7 +93,18 @@ def _portal_parts(config: Config, store) -> tuple:
         rate = Rate.parse(text)
         return RedisLimiter(client, rate, prefix) if client is not None else InProcessLimiter(rate)
 
-    return lobby, limiter(config.rate_limit, "calls"), limiter(config.create_rate_limit, "create")
+    return lobby, clocks, limiter(config.rate_limit, "calls"), limiter(config.create_rate_limit, "create")
+
+
+async def _sweep_clocks(games: GameService, lifecycle: Lifecycle) -> None:
+    """Apply due turn-clock timeouts, on every replica (each timeout applies once: CAS + request id)."""
+    while not lifecycle.shutting_down.is_set():
+        try:
+            await games.sweep_clocks()
+        except Exception:  # the store is down: try again next round
+            log.warning("clock sweep failed", exc_info=True)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(lifecycle.shutting_down.wait(), CLOCK_SWEEP_INTERVAL)
 
 
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
@@ -99,10 +112,10 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     config.warn_if_insecure()
     store = open_store(config.redis_url, config.db)
     lifecycle = Lifecycle(store)
-    lobby, call_limit, create_limit = _portal_parts(config, store)
+    lobby, clocks, call_limit, create_limit = _portal_parts(config, store)
     games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
                         snapshot_every=config.snapshot_every, lobby=lobby,
-                        max_open_games_per_user=config.max_open_games_per_user)
+                        max_open_games_per_user=config.max_open_games_per_user, clocks=clocks)
     api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
               portal_keys=PortalKeys.from_json(config.portal_keys), call_limit=call_limit, create_limit=create_limit)
     stop = stop or asyncio.Event()
@@ -131,6 +144,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     for name in api_services:
         await health.set(name, serving)
     readiness = asyncio.create_task(_track_readiness(health, lifecycle, api_services, serving))
+    sweeper = asyncio.create_task(_sweep_clocks(games, lifecycle))
     await gserver.start()
 
     # HTTP
@@ -155,6 +169,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         log.info("shutting down", extra={"fields": {"grace_s": config.shutdown_grace}})
         lifecycle.shut_down()
         readiness.cancel()
+        sweeper.cancel()
         await health.enter_graceful_shutdown()
         userver.should_exit = True
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)

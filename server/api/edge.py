@@ -52,7 +52,7 @@ HANDLERS: dict[str, Handler] = {
     "GetEngine": Handler("none", lambda g, w, s: g.get_engine(cmd.GetEngine(w.get("name", ""))), ("NOT_FOUND",)),
     "CreateGame": Handler("none", lambda g, w, s: g.create_game(cmd.CreateGame(
         w.get("engine", ""), w.get("players"), w.get("options") or {}, tuple(w.get("seats") or ()),
-        tuple(w.get("seatSpecs") or ()), _user())),
+        tuple(w.get("seatSpecs") or ()), _user(), w.get("onLeave", ""), w.get("clock"))),
         ("INVALID_ARGUMENT", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
     "ListGames": Handler("none", lambda g, w, s: g.list_games(cmd.ListGames(
         w.get("engine", ""), w.get("status", ""), w.get("openSeats"), bool(w.get("mine")), w.get("pageSize"),
@@ -67,6 +67,8 @@ HANDLERS: dict[str, Handler] = {
     "SubmitAction": Handler("required", lambda g, w, s: g.submit_action(cmd.SubmitAction(
         w.get("gameId", ""), s, _action(w), w.get("requestId") or None, w.get("expectedVersion"))),
         (*_READ, "FAILED_PRECONDITION", "ABORTED", "RESOURCE_EXHAUSTED")),
+    "Resign": Handler("required", lambda g, w, s: g.resign(cmd.Resign(w.get("gameId", ""), s)),
+                      (*_READ, "FAILED_PRECONDITION", "ABORTED")),
     "ListEvents": Handler("optional", lambda g, w, s: g.list_events(cmd.ListEvents(
         w.get("gameId", ""), s, w.get("pageSize"), w.get("pageToken", ""))), _READ),
     "WatchGame": Handler("optional", lambda g, w, s: g.watch_game(cmd.WatchGame(

@@ -22,6 +22,8 @@ class CreateGame:
     seats: tuple[str, ...] = ()  # "human", "open", "bot" or "me" per seat; () = all human
     seat_specs: tuple[dict[str, Any], ...] = ()  # {"kind", "userId", "userName"} per seat
     user: User | None = None  # the caller's portal user
+    on_leave: str = ""  # "forfeit" (default) or "bot"
+    clock: dict[str, Any] | None = None  # {"moveSeconds", "onTimeout"}
 
 
 @dataclass(frozen=True)
@@ -81,3 +83,9 @@ class WatchGame:
     game_id: str
     seat: int | None
     after_version: int = 0
+
+
+@dataclass(frozen=True)
+class Resign:
+    game_id: str
+    seat: int

@@ -11,6 +11,7 @@ import asyncio
 import base64
 import contextlib
 import copy
+import logging
 import random
 import secrets
 import time
@@ -33,6 +34,7 @@ from server.errors import (
     Unauthenticated,
     Unavailable,
 )
+from server.portal.clock import ClockRecord, MemoryClocks, parse_clock
 from server.portal.identity import User
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby
 from server.portal.table import is_platform
@@ -50,6 +52,9 @@ _STATUS = {"GAME_STATUS_RUNNING": "RUNNING", "GAME_STATUS_FINISHED": "FINISHED"}
 MAX_REQUEST_ID = 128
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
+
+
+log = logging.getLogger("tablero.app")
 
 
 def _rng() -> random.Random:
@@ -77,12 +82,14 @@ def _count_action(engine: str) -> Iterator[None]:
 class GameService:
     def __init__(self, store: EventStore, signer: TokenSigner, *, cache_size: int = 1000,
                  snapshot_every: int = 100, max_retries: int = 5, lobby: Any = None,
-                 max_open_games_per_user: int = 0) -> None:
+                 max_open_games_per_user: int = 0, clocks: Any = None) -> None:
         self.store = store
         self.signer = signer
         # The lobby (server.portal.lobby) is also the seat directory: which portal user holds which seat.
         self.lobby = lobby if lobby is not None else MemoryLobby()
         self.max_open_games = max_open_games_per_user
+        # Turn clock records and their schedule (server.portal.clock), shared through the store.
+        self.clocks = clocks if clocks is not None else MemoryClocks()
         self.games = GameRepository(store, cache_size=cache_size, snapshot_every=snapshot_every,
                                     max_retries=max_retries)
 
@@ -104,10 +111,18 @@ class GameService:
         users: list[dict[str, Any] | None] = [u for _, u in specs]
         for uid in {u["id"] for u in users if u is not None}:
             await self._check_open_games(uid)
+        if c.on_leave not in ("", "forfeit", "bot"):
+            raise InvalidArgument('"onLeave" must be "forfeit" or "bot"')
+        try:
+            clock = parse_clock(c.clock)
+        except ValueError as e:
+            raise InvalidArgument(str(e)) from None
         decision = rules.start(engine, len(kinds), c.options, kinds, _rng())
         now = time.time()
         meta = {"engine": engine.name, "engine_version": engine.version, "players": len(kinds),
-                "seats": kinds, "claimed": [], "created": now}
+                "seats": kinds, "claimed": [], "created": now, "on_leave": c.on_leave or "forfeit"}
+        if clock is not None:
+            meta["clock"] = clock
         game = await self.games.create(meta, engine, decision)
         metrics.GAMES_CREATED.labels(engine.name).inc()
         await self.lobby.add({
@@ -117,6 +132,7 @@ class GameService:
         })
         if game.finished:
             metrics.GAMES_FINISHED.labels(engine.name).inc()
+        await self._after_write(game)
         # Tokens for the human seats no other portal user holds (the creator's own included).
         mine = c.user.id if c.user else None
         tokens = [{"seat": s, "token": self.signer.issue(game.id, s)} for s, k in enumerate(kinds)
@@ -198,6 +214,7 @@ class GameService:
 
     async def _game_reply(self, game: LoadedGame, seat: int | None) -> dict[str, Any]:
         out = game_reply(game, seat)
+        out["deadlines"] = await self._deadlines(game)
         entry = await self.lobby.get(game.id)
         if entry is not None:
             for s, e in zip(out["seats"], entry["seats"], strict=False):
@@ -292,8 +309,100 @@ class GameService:
             done = await self.games.update(c.game_id, decide, key=c.idempotency_key, meta=meta)
         if done.appended and done.game.finished:
             metrics.GAMES_FINISHED.labels(engine.name).inc()
-            await self.lobby.mark(c.game_id, status="FINISHED")
+        if done.appended:
+            await self._after_write(done.game)
         return {"game": await self._game_reply(done.game, c.seat)}
+
+    async def resign(self, c: cmd.Resign) -> dict[str, Any]:
+        """The seat leaves: it forfeits, or (onLeave "bot") a bot plays it on."""
+
+        def decide(game: LoadedGame) -> Decision:
+            _may_play(game, c.seat)
+            return _leave(game, c.seat, "resigned", game.meta.get("on_leave", "forfeit"))
+
+        done = await self.games.update(c.game_id, decide, key=f"resign:{c.seat}")
+        if done.appended:
+            if done.game.finished:
+                metrics.GAMES_FINISHED.labels(done.game.engine.name).inc()
+            await self._after_write(done.game)
+        return {"game": await self._game_reply(done.game, c.seat)}
+
+    # --- turn clocks ---------------------------------------------------------------------
+    async def _after_write(self, game: LoadedGame) -> None:
+        """After an accepted write: the lobby's status, and the clock record and schedule."""
+        if game.finished:
+            await self.lobby.mark(game.id, status="FINISHED")
+        clock = game.meta.get("clock")
+        if clock is None:
+            return
+        if game.finished:
+            await self.clocks.remove(game.id)
+            return
+        old = await self.clocks.get(game.id) or ClockRecord(0)
+        if old.version > game.version:
+            return  # a later write already recorded its clock
+        record = old.advance(game.version, _waiting(game), time.time())
+        await self.clocks.put(game.id, record, record.next_due(clock["moveSeconds"]))
+
+    async def _deadlines(self, game: LoadedGame) -> list[dict[str, Any]]:
+        clock = game.meta.get("clock")
+        if clock is None or game.finished:
+            return []
+        record = await self.clocks.get(game.id) or ClockRecord(0)
+        if record.version != game.version:  # its writer has not recorded it yet (or died)
+            record = record.advance(game.version, _waiting(game), time.time())
+        return [{"seat": s, "deadline": d} for s, d in sorted(record.deadlines(clock["moveSeconds"]).items())]
+
+    async def sweep_clocks(self, now: float | None = None, limit: int = 100) -> int:
+        """Apply every due timeout (any replica may call this; each applies once). Returns
+        how many timeouts this call applied."""
+        now = time.time() if now is None else now
+        applied = 0
+        for game_id in await self.clocks.due(now, limit):
+            try:
+                applied += await self._sweep(game_id, now)
+            except NotFound:
+                await self.clocks.remove(game_id)
+            except AppError as e:
+                log.warning("clock sweep of %s: %s", game_id, e.message)
+        return applied
+
+    async def _sweep(self, game_id: str, now: float) -> int:
+        meta = await self.games.meta(game_id)
+        clock = meta.get("clock")
+        game = await self.games.current(game_id, meta)
+        if clock is None or game.finished:
+            await self.clocks.remove(game_id)
+            return 0
+        secs = clock["moveSeconds"]
+        record = await self.clocks.get(game_id) or ClockRecord(0)
+        if record.version != game.version:
+            record = record.advance(game.version, _waiting(game), now)
+            await self.clocks.put(game_id, record, record.next_due(secs))
+        due = [s for s in record.due(secs, now) if s in _waiting(game)]
+        if not due:
+            await self.clocks.put(game_id, record, record.next_due(secs))
+            return 0
+        seat, version, then = due[0], game.version, clock["onTimeout"]
+
+        def decide(g: LoadedGame) -> Decision:
+            if g.version != version:
+                raise StaleVersion(f"the game moved on from version {version}")
+            if seat not in _waiting(g):
+                raise FailedPrecondition(f"seat {seat} no longer has to act")
+            if then == "forfeit":
+                return _leave(g, seat, "timeout", "forfeit")
+            return _timed_out_turn(g, seat)
+
+        try:
+            done = await self.games.update(game_id, decide, key=f"timeout:{version}:{seat}", meta=meta)
+        except (StaleVersion, FailedPrecondition, Aborted):
+            return 0  # someone moved meanwhile (a player, or another replica's timeout)
+        if done.appended:
+            if done.game.finished:
+                metrics.GAMES_FINISHED.labels(done.game.engine.name).inc()
+            await self._after_write(done.game)
+        return 1 if done.appended else 0
 
     # --- helpers -------------------------------------------------------------------------
     @staticmethod
@@ -348,6 +457,39 @@ class GameService:
         if len(kinds) != players or any(k not in SEAT_KINDS for k in kinds):
             raise InvalidArgument(f'"seats" must list {players} seat kinds, each one of {", ".join(SEAT_KINDS)}')
         return kinds
+
+
+def _waiting(game: LoadedGame) -> set[int]:
+    """Seats a person must act for now (the ones a clock runs for)."""
+    kinds = _kinds(game)
+    return {s for s in game.to_act if kinds[s] != "bot"}
+
+
+def _leave(game: LoadedGame, seat: int, reason: str, then: str) -> Decision:
+    """`seat` leaves: the event, then whatever the bots play before a person must act."""
+    table = game.table
+    event = table.leave(seat, reason, then)
+    table.apply(event)
+    if table.ended is not None:
+        return Decision([event], game.state)
+    kinds = ["bot" if s in table.bots else k for s, k in enumerate(game.meta["seats"])]
+    state, bot_events = rules.play_bots(game.engine, copy.deepcopy(game.state), kinds, _rng())
+    return Decision([event, *bot_events], state)
+
+
+def _timed_out_turn(game: LoadedGame, seat: int) -> Decision:
+    """A bot plays the turn of `seat`, whose deadline passed (recorded first), then the bots."""
+    engine, rng = game.engine, _rng()
+    state = copy.deepcopy(game.state)
+    actions = engine.legal_actions(state, seat)
+    if not actions:
+        raise FailedPrecondition(f"seat {seat} has no legal action")
+    events: list[dict[str, Any]] = [{"type": "tablero.turn_timed_out", "seat": seat, "then": "bot"}]
+    for e in engine.decide(state, seat, engine.random_action(state, seat, actions, rng), rng):
+        state = engine.evolve(state, e)
+        events.append(e)
+    state, bot_events = rules.play_bots(engine, state, _kinds(game), rng)
+    return Decision(events + bot_events, state)
 
 
 def _kinds(game: LoadedGame) -> list[str]:

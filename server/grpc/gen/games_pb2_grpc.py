@@ -78,6 +78,11 @@ class GameServiceStub:
                 request_serializer=tablero_dot_v1_dot_games__pb2.SubmitActionRequest.SerializeToString,
                 response_deserializer=tablero_dot_v1_dot_games__pb2.SubmitActionResponse.FromString,
                 _registered_method=True)
+        self.Resign = channel.unary_unary(
+                '/tablero.v1.GameService/Resign',
+                request_serializer=tablero_dot_v1_dot_games__pb2.ResignRequest.SerializeToString,
+                response_deserializer=tablero_dot_v1_dot_games__pb2.ResignResponse.FromString,
+                _registered_method=True)
         self.ListEvents = channel.unary_unary(
                 '/tablero.v1.GameService/ListEvents',
                 request_serializer=tablero_dot_v1_dot_games__pb2.ListEventsRequest.SerializeToString,
@@ -156,6 +161,14 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Resign(self, request, context):
+        """The caller's seat leaves the game: it forfeits, or a bot plays it from now on when
+        the game was created with on_leave "bot". Recorded as a `tablero.seat_left` event.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListEvents(self, request, context):
         """The event log, paged and redacted for the caller.
         """
@@ -215,6 +228,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.SubmitAction,
                     request_deserializer=tablero_dot_v1_dot_games__pb2.SubmitActionRequest.FromString,
                     response_serializer=tablero_dot_v1_dot_games__pb2.SubmitActionResponse.SerializeToString,
+            ),
+            'Resign': grpc.unary_unary_rpc_method_handler(
+                    servicer.Resign,
+                    request_deserializer=tablero_dot_v1_dot_games__pb2.ResignRequest.FromString,
+                    response_serializer=tablero_dot_v1_dot_games__pb2.ResignResponse.SerializeToString,
             ),
             'ListEvents': grpc.unary_unary_rpc_method_handler(
                     servicer.ListEvents,
@@ -446,6 +464,33 @@ class GameService:
             '/tablero.v1.GameService/SubmitAction',
             tablero_dot_v1_dot_games__pb2.SubmitActionRequest.SerializeToString,
             tablero_dot_v1_dot_games__pb2.SubmitActionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Resign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tablero.v1.GameService/Resign',
+            tablero_dot_v1_dot_games__pb2.ResignRequest.SerializeToString,
+            tablero_dot_v1_dot_games__pb2.ResignResponse.FromString,
             options,
             channel_credentials,
             insecure,
