@@ -1,0 +1,39 @@
+"""The portal features on the embedded store: the lobby and the clocks in the SQLite file
+(they survive a restart), the rate limits in the process."""
+
+import json
+import time
+
+import httpx
+import jwt
+
+from tests.server.support import ServerThread
+
+KEY = "k1-" + "z" * 40
+
+
+def who(user: str) -> dict[str, str]:
+    t = jwt.encode({"sub": user, "exp": int(time.time()) + 600}, KEY, algorithm="HS256", headers={"kid": "k1"})
+    return {"Authorization": f"Bearer {t}"}
+
+
+def test_lobby_and_clock_survive_a_restart_and_limits_apply_in_process(tmp_path):
+    db = str(tmp_path / "games.db")
+    settings = {"db": db, "portal_keys": json.dumps({"k1": KEY}), "rate_limit": "1/s,15"}
+    with ServerThread(**settings) as s:
+        r = httpx.post(f"{s.http}/v1/games", headers=who("ann"), json={
+            "engine": "tic-tac-toe", "seats": ["me", "open"], "clock": {"moveSeconds": 2, "onTimeout": "forfeit"}})
+        assert r.status_code == 200, r.text
+        gid = r.json()["game"]["id"]
+    with ServerThread(**settings) as s:  # restarted on the same file
+        listed = httpx.get(f"{s.http}/v1/games", params={"mine": "true"}, headers=who("ann")).json()["games"]
+        assert [g["id"] for g in listed] == [gid]
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            g = httpx.get(f"{s.http}/v1/games/{gid}", headers=who("ann")).json()["game"]
+            if g["status"] == "GAME_STATUS_FINISHED":
+                break
+            time.sleep(0.3)
+        assert g["outcome"]["details"][0]["forfeited"] == "timeout" and g["yourSeat"] == 0
+        codes = [httpx.get(f"{s.http}/v1/engines", headers=who("bo")).status_code for _ in range(25)]
+        assert codes[:15] == [200] * 15 and codes[-1] == 429
