@@ -41,6 +41,8 @@ class Config(BaseSettings):
     rate_limit: str | None = None  # TABLERO_RATE_LIMIT: calls per user or client address, e.g. 20/s or 20/s,40
     create_rate_limit: str | None = None  # TABLERO_CREATE_RATE_LIMIT: game creations, e.g. 5/m,10
     max_open_games_per_user: int = Field(20, ge=0)  # TABLERO_MAX_OPEN_GAMES_PER_USER (0: no cap)
+    # TABLERO_ABANDON_AFTER: seconds without any action after which a game is ended as abandoned (0: never)
+    abandon_after: float = Field(0, ge=0, allow_inf_nan=False)
     log_level: Literal["debug", "info", "warning", "error", "critical"] = "info"  # TABLERO_LOG_LEVEL
 
     @field_validator("redis_url", "db", "portal_keys", "rate_limit", "create_rate_limit", mode="before")

@@ -115,7 +115,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     lobby, clocks, call_limit, create_limit = _portal_parts(config, store)
     games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
                         snapshot_every=config.snapshot_every, lobby=lobby,
-                        max_open_games_per_user=config.max_open_games_per_user, clocks=clocks)
+                        max_open_games_per_user=config.max_open_games_per_user, clocks=clocks,
+                        abandon_after=config.abandon_after)
     api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
               portal_keys=PortalKeys.from_json(config.portal_keys), call_limit=call_limit, create_limit=create_limit)
     stop = stop or asyncio.Event()

@@ -82,7 +82,7 @@ def _count_action(engine: str) -> Iterator[None]:
 class GameService:
     def __init__(self, store: EventStore, signer: TokenSigner, *, cache_size: int = 1000,
                  snapshot_every: int = 100, max_retries: int = 5, lobby: Any = None,
-                 max_open_games_per_user: int = 0, clocks: Any = None) -> None:
+                 max_open_games_per_user: int = 0, clocks: Any = None, abandon_after: float = 0) -> None:
         self.store = store
         self.signer = signer
         # The lobby (server.portal.lobby) is also the seat directory: which portal user holds which seat.
@@ -90,6 +90,8 @@ class GameService:
         self.max_open_games = max_open_games_per_user
         # Turn clock records and their schedule (server.portal.clock), shared through the store.
         self.clocks = clocks if clocks is not None else MemoryClocks()
+        # A game nobody has acted in for this long (seconds; 0: never) is ended as abandoned.
+        self.abandon_after = abandon_after
         self.games = GameRepository(store, cache_size=cache_size, snapshot_every=snapshot_every,
                                     max_retries=max_retries)
 
@@ -333,7 +335,7 @@ class GameService:
         if game.finished:
             await self.lobby.mark(game.id, status="FINISHED")
         clock = game.meta.get("clock")
-        if clock is None:
+        if clock is None and not self.abandon_after:
             return
         if game.finished:
             await self.clocks.remove(game.id)
@@ -342,7 +344,15 @@ class GameService:
         if old.version > game.version:
             return  # a later write already recorded its clock
         record = old.advance(game.version, _waiting(game), time.time())
-        await self.clocks.put(game.id, record, record.next_due(clock["moveSeconds"]))
+        await self.clocks.put(game.id, record, self._next_due(record, clock))
+
+    def _next_due(self, record: ClockRecord, clock: dict[str, Any] | None) -> float | None:
+        """When the game may next need the sweeper: a deadline, or being abandoned."""
+        due = [] if clock is None else [record.next_due(clock["moveSeconds"])]
+        if self.abandon_after and record.since:
+            due.append(max(record.since.values()) + self.abandon_after)
+        due = [d for d in due if d is not None]
+        return min(due) if due else None
 
     async def _deadlines(self, game: LoadedGame) -> list[dict[str, Any]]:
         clock = game.meta.get("clock")
@@ -371,31 +381,37 @@ class GameService:
         meta = await self.games.meta(game_id)
         clock = meta.get("clock")
         game = await self.games.current(game_id, meta)
-        if clock is None or game.finished:
+        if (clock is None and not self.abandon_after) or game.finished:
             await self.clocks.remove(game_id)
             return 0
-        secs = clock["moveSeconds"]
         record = await self.clocks.get(game_id) or ClockRecord(0)
         if record.version != game.version:
             record = record.advance(game.version, _waiting(game), now)
-            await self.clocks.put(game_id, record, record.next_due(secs))
-        due = [s for s in record.due(secs, now) if s in _waiting(game)]
-        if not due:
-            await self.clocks.put(game_id, record, record.next_due(secs))
+            await self.clocks.put(game_id, record, self._next_due(record, clock))
+        waiting = _waiting(game)
+        abandoned = bool(self.abandon_after and record.since and waiting
+                         and max(record.since.values()) + self.abandon_after <= now)
+        due = [] if clock is None else [s for s in record.due(clock["moveSeconds"], now) if s in waiting]
+        if not due and not abandoned:
+            await self.clocks.put(game_id, record, self._next_due(record, clock))
             return 0
-        seat, version, then = due[0], game.version, clock["onTimeout"]
+        seat, version = (min(waiting), game.version) if abandoned else (due[0], game.version)
+        then = "abandoned" if abandoned else clock["onTimeout"]
 
         def decide(g: LoadedGame) -> Decision:
             if g.version != version:
                 raise StaleVersion(f"the game moved on from version {version}")
             if seat not in _waiting(g):
                 raise FailedPrecondition(f"seat {seat} no longer has to act")
+            if then == "abandoned":
+                return _leave(g, seat, "abandoned", "forfeit")  # ends the game for everyone
             if then == "forfeit":
                 return _leave(g, seat, "timeout", "forfeit")
             return _timed_out_turn(g, seat)
 
+        key = f"abandoned:{version}" if abandoned else f"timeout:{version}:{seat}"
         try:
-            done = await self.games.update(game_id, decide, key=f"timeout:{version}:{seat}", meta=meta)
+            done = await self.games.update(game_id, decide, key=key, meta=meta)
         except (StaleVersion, FailedPrecondition, Aborted):
             return 0  # someone moved meanwhile (a player, or another replica's timeout)
         if done.appended:

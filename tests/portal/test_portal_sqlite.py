@@ -37,3 +37,20 @@ def test_lobby_and_clock_survive_a_restart_and_limits_apply_in_process(tmp_path)
         assert g["outcome"]["details"][0]["forfeited"] == "timeout" and g["yourSeat"] == 0
         codes = [httpx.get(f"{s.http}/v1/engines", headers=who("bo")).status_code for _ in range(25)]
         assert codes[:15] == [200] * 15 and codes[-1] == 429
+
+
+def test_an_abandoned_game_is_ended_and_recorded(tmp_path):
+    with ServerThread(db=str(tmp_path / "g.db"), abandon_after=1.0) as s:
+        gid = httpx.post(f"{s.http}/v1/games", json={"engine": "goofspiel", "players": 2}).json()["game"]["id"]
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            g = httpx.get(f"{s.http}/v1/games/{gid}").json()["game"]
+            if g["status"] == "GAME_STATUS_FINISHED":
+                break
+            time.sleep(0.3)
+        assert g["outcome"]["endedBy"] == "abandoned" and g["outcome"]["winners"] == [] and g["toAct"] == []
+        left = [e["event"] for e in httpx.get(f"{s.http}/v1/games/{gid}/events").json()["events"]
+                if e["event"]["type"] == "tablero.seat_left"]
+        assert [e["reason"] for e in left] == ["abandoned"]
+        listed = httpx.get(f"{s.http}/v1/games", params={"status": "GAME_STATUS_FINISHED"}).json()["games"]
+        assert [x["id"] for x in listed] == [gid]

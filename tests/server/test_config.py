@@ -25,6 +25,7 @@ BAD = {
     "TABLERO_RATE_LIMIT": "fast",
     "TABLERO_CREATE_RATE_LIMIT": "0/s",
     "TABLERO_MAX_OPEN_GAMES_PER_USER": "-1",
+    "TABLERO_ABANDON_AFTER": "soon",
 }
 
 
