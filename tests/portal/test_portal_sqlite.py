@@ -37,6 +37,9 @@ def test_lobby_and_clock_survive_a_restart_and_limits_apply_in_process(tmp_path)
         assert g["outcome"]["details"][0]["forfeited"] == "timeout" and g["yourSeat"] == 0
         codes = [httpx.get(f"{s.http}/v1/engines", headers=who("bo")).status_code for _ in range(25)]
         assert codes == [200] * 15 + [429] * 10  # (1/m: no refill to speak of during the test)
+        # Anonymous callers share their address's bucket (this test's earlier anonymous calls: none).
+        anon = [httpx.get(f"{s.http}/v1/engines").status_code for _ in range(16)]
+        assert anon == [200] * 15 + [429]
 
 
 def test_an_abandoned_game_is_ended_and_recorded(tmp_path):
