@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 
 SERVE_FLAGS = [
-    ("--host", str, "address to bind (env TABLERO_HOST, default 0.0.0.0)"),
+    ("--host", str, "address to bind (env TABLERO_HOST; default 0.0.0.0, but 127.0.0.1 with the development secret)"),
     ("--grpc-port", int, "gRPC port (env TABLERO_GRPC_PORT, default 50051)"),
     ("--http-port", int, "HTTP port (env TABLERO_HTTP_PORT, default 8080)"),
     ("--redis-url", str, "Redis URL (env TABLERO_REDIS_URL); without it: embedded SQLite"),

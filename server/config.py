@@ -25,7 +25,8 @@ class Config(BaseSettings):
     model_config = SettingsConfigDict(env_prefix=PREFIX, validate_assignment=True, extra="forbid",
                                       hide_input_in_errors=False)
 
-    host: str = Field("0.0.0.0", min_length=1)  # TABLERO_HOST
+    # TABLERO_HOST; unset: 0.0.0.0, but 127.0.0.1 while seat tokens are signed with the development secret
+    host: str | None = Field(None, min_length=1)
     grpc_port: int = Field(50051, ge=0, le=65535)  # TABLERO_GRPC_PORT (0: any free port)
     http_port: int = Field(8080, ge=0, le=65535)  # TABLERO_HTTP_PORT (0: any free port)
     redis_url: str | None = None  # TABLERO_REDIS_URL; unset: the embedded SQLite store
@@ -40,9 +41,15 @@ class Config(BaseSettings):
     # its first byte, its body within TABLERO_BODY_TIMEOUT seconds (408 and close otherwise).
     header_timeout: float = Field(10.0, gt=0, le=3600, allow_inf_nan=False)  # TABLERO_HEADER_TIMEOUT
     body_timeout: float = Field(30.0, gt=0, le=3600, allow_inf_nan=False)  # TABLERO_BODY_TIMEOUT
+    portal_keys: str | None = None  # TABLERO_PORTAL_KEYS: JSON, key id -> HS256 secret or PEM public key
+    rate_limit: str | None = None  # TABLERO_RATE_LIMIT: calls per user or client address, e.g. 20/s or 20/s,40
+    create_rate_limit: str | None = None  # TABLERO_CREATE_RATE_LIMIT: game creations, e.g. 5/m,10
+    max_open_games_per_user: int = Field(20, ge=0)  # TABLERO_MAX_OPEN_GAMES_PER_USER (0: no cap)
+    # TABLERO_ABANDON_AFTER: seconds without any action after which a game is ended as abandoned (0: never)
+    abandon_after: float = Field(0, ge=0, allow_inf_nan=False)
     log_level: Literal["debug", "info", "warning", "error", "critical"] = "info"  # TABLERO_LOG_LEVEL
 
-    @field_validator("redis_url", "db", mode="before")
+    @field_validator("redis_url", "db", "portal_keys", "rate_limit", "create_rate_limit", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: Any) -> Any:
         return None if v == "" else v
@@ -58,6 +65,39 @@ class Config(BaseSettings):
         if not v.strip() or v != v.strip():
             raise ValueError("must not be blank or start or end with whitespace")
         return v
+
+    @field_validator("secret")
+    @classmethod
+    def _secret_key_ids(cls, v: str) -> str:
+        from server.portal.tokens import parse_secrets
+
+        parse_secrets(v)  # ValueError names the problem
+        return v
+
+    @field_validator("portal_keys")
+    @classmethod
+    def _portal_keys(cls, v: str | None) -> str | None:
+        from server.portal.identity import PortalKeys
+
+        PortalKeys.from_json(v)
+        return v
+
+    @field_validator("rate_limit", "create_rate_limit")
+    @classmethod
+    def _rate(cls, v: str | None) -> str | None:
+        from server.portal.ratelimit import Rate
+
+        if v is not None:
+            Rate.parse(v, "limit")
+        return v
+
+    @property
+    def bind_host(self) -> str:
+        """--host / TABLERO_HOST, else 127.0.0.1 with the development secret (nobody else can
+        forge its tokens then), else every interface."""
+        if self.host is not None:
+            return self.host
+        return "127.0.0.1" if self.secret == DEV_SECRET else "0.0.0.0"
 
     @field_validator("db")
     @classmethod
@@ -104,5 +144,7 @@ def _explain(e: ValidationError) -> str:
         name = PREFIX + str(err["loc"][0]).upper() if err["loc"] else "settings"
         value = err.get("input")
         msg = err["msg"].removeprefix("Value error, ")
-        lines.append(f"{name}={value!r}: {msg}" if not isinstance(value, dict) else f"{name}: {msg}")
+        secret = name in (PREFIX + "SECRET", PREFIX + "PORTAL_KEYS")  # never echo key material
+        shown = "<hidden>" if secret else repr(value)
+        lines.append(f"{name}: {msg}" if isinstance(value, dict) else f"{name}={shown}: {msg}")
     return "bad settings: " + "; ".join(lines)

@@ -56,6 +56,22 @@ class ResourceExhausted(AppError):
     code = "RESOURCE_EXHAUSTED"
 
 
+class RateLimited(ResourceExhausted):
+    """Over a rate limit (HTTP 429 with Retry-After; gRPC retry-after metadata)."""
+
+    http = 429
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class OverQuota(ResourceExhausted):
+    """Over a cap, e.g. the open games per user (HTTP 429, no Retry-After: waiting won't help)."""
+
+    http = 429
+
+
 class Unavailable(AppError):
     """The event store is unreachable, or the server is shutting down."""
 

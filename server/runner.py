@@ -22,11 +22,16 @@ from server.grpc.service import SERVER_OPTIONS, Observe, add_services
 from server.http.app import build_app
 from server.http.slow_clients import http_protocol
 from server.lifecycle import Lifecycle
+from server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
+from server.portal.identity import PortalKeys
+from server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
+from server.portal.ratelimit import InProcessLimiter, Rate, RedisLimiter
 from server.store import open_store
 
 log = logging.getLogger("tablero")
 
 READINESS_INTERVAL = 5.0
+CLOCK_SWEEP_INTERVAL = 0.5
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
 
@@ -72,14 +77,49 @@ def _http_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _portal_parts(config: Config, store) -> tuple:
+    """The lobby and the rate limiters, where the store keeps things every replica shares:
+    in Redis with Redis; beside the SQLite file (lobby) or in this process otherwise."""
+    client = getattr(store, "_client", None) if config.redis_url else None
+    if client is not None:
+        lobby, clocks = RedisLobby(client), RedisClocks(client)
+    elif config.db and config.db != ":memory:":
+        lobby, clocks = SQLiteLobby(config.db), SQLiteClocks(config.db)
+    else:
+        lobby, clocks = MemoryLobby(), MemoryClocks()
+
+    def limiter(text: str | None, prefix: str):
+        if text is None:
+            return None
+        rate = Rate.parse(text)
+        return RedisLimiter(client, rate, prefix) if client is not None else InProcessLimiter(rate)
+
+    return lobby, clocks, limiter(config.rate_limit, "calls"), limiter(config.create_rate_limit, "create")
+
+
+async def _sweep_clocks(games: GameService, lifecycle: Lifecycle) -> None:
+    """Apply due turn-clock timeouts, on every replica (each timeout applies once: CAS + request id)."""
+    while not lifecycle.shutting_down.is_set():
+        try:
+            await games.sweep_clocks()
+        except Exception:  # the store is down: try again next round
+            log.warning("clock sweep failed", exc_info=True)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(lifecycle.shutting_down.wait(), CLOCK_SWEEP_INTERVAL)
+
+
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
     store = open_store(config.redis_url, config.db)
     lifecycle = Lifecycle(store)
+    lobby, clocks, call_limit, create_limit = _portal_parts(config, store)
     games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
-                        snapshot_every=config.snapshot_every)
-    api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body)
+                        snapshot_every=config.snapshot_every, lobby=lobby,
+                        max_open_games_per_user=config.max_open_games_per_user, clocks=clocks,
+                        abandon_after=config.abandon_after)
+    api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
+              portal_keys=PortalKeys.from_json(config.portal_keys), call_limit=call_limit, create_limit=create_limit)
     stop = stop or asyncio.Event()
 
     # gRPC. The transport admits the larger rankings requests; the edge checks each RPC's own limit.
@@ -97,7 +137,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     health_pb2_grpc.add_HealthServicer_to_server(health, gserver)
     reflection.enable_server_reflection(
         [*api_services, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], gserver)
-    grpc_port = gserver.add_insecure_port(f"{config.host}:{config.grpc_port}")
+    grpc_port = gserver.add_insecure_port(f"{config.bind_host}:{config.grpc_port}")
     if grpc_port == 0:
         raise OSError(f"cannot bind gRPC port {config.grpc_port}")
     # "" (liveness) is SERVING while the process runs; the API services (readiness) are
@@ -107,10 +147,11 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     for name in api_services:
         await health.set(name, serving)
     readiness = asyncio.create_task(_track_readiness(health, lifecycle, api_services, serving))
+    sweeper = asyncio.create_task(_sweep_clocks(games, lifecycle))
     await gserver.start()
 
     # HTTP
-    sock = _http_socket(config.host, config.http_port)
+    sock = _http_socket(config.bind_host, config.http_port)
     http_port = sock.getsockname()[1]
     # httptools, wrapped so that headers trickling in slower than header_timeout get a 408.
     userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
@@ -134,6 +175,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         log.info("shutting down", extra={"fields": {"grace_s": config.shutdown_grace}})
         lifecycle.shut_down()
         readiness.cancel()
+        sweeper.cancel()
         await health.enter_graceful_shutdown()
         userver.should_exit = True
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)

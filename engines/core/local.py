@@ -71,9 +71,19 @@ def engine_for_log(events: list[Event]) -> Engine:
     return engine
 
 
+PLATFORM_PREFIX = "tablero."
+
+
+def is_platform_event(event: Event) -> bool:
+    """Facts the server records beside a game's own events (`tablero.*`: a seat left, a
+    timeout); the engine never sees them."""
+    return isinstance(event, dict) and str(event.get("type", "")).startswith(PLATFORM_PREFIX)
+
+
 def fold(engine: Engine, events: list[Event], state: State | None = None) -> State:
     for e in events:
-        state = engine.evolve(state, e)
+        if not is_platform_event(e):
+            state = engine.evolve(state, e)
     return state
 
 

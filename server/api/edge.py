@@ -15,7 +15,9 @@ from typing import Any, Literal
 from server.app import GameService
 from server.app import commands as cmd
 from server.app.rankings import aggregate_rankings
-from server.errors import InvalidArgument
+from server.auth import bearer
+from server.errors import InvalidArgument, RateLimited, Unauthenticated, Unavailable
+from server.portal.identity import IdentityError, PortalKeys, User, looks_like_jwt
 
 from . import observe, watch
 from .watch import WatchItem
@@ -31,7 +33,12 @@ class Handler:
     errors: tuple[str, ...]  # besides INTERNAL
 
 
-_READ = ("INVALID_ARGUMENT", "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "UNAVAILABLE")
+_READ = ("INVALID_ARGUMENT", "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "RESOURCE_EXHAUSTED",
+         "UNAVAILABLE")
+
+
+def _user() -> User | None:
+    return observe.current().user
 
 
 def _action(w: Wire) -> Any:
@@ -44,10 +51,15 @@ HANDLERS: dict[str, Handler] = {
     "ListEngines": Handler("none", lambda g, w, s: g.list_engines(), ()),
     "GetEngine": Handler("none", lambda g, w, s: g.get_engine(cmd.GetEngine(w.get("name", ""))), ("NOT_FOUND",)),
     "CreateGame": Handler("none", lambda g, w, s: g.create_game(cmd.CreateGame(
-        w.get("engine", ""), w.get("players"), w.get("options") or {}, tuple(w.get("seats") or ()))),
-        ("INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
-    "JoinGame": Handler("none", lambda g, w, s: g.join_game(cmd.JoinGame(w.get("gameId", ""))),
-                        ("INVALID_ARGUMENT", "NOT_FOUND", "FAILED_PRECONDITION", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
+        w.get("engine", ""), w.get("players"), w.get("options") or {}, tuple(w.get("seats") or ()),
+        tuple(w.get("seatSpecs") or ()), _user(), w.get("onLeave", ""), w.get("clock"))),
+        ("INVALID_ARGUMENT", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
+    "ListGames": Handler("none", lambda g, w, s: g.list_games(cmd.ListGames(
+        w.get("engine", ""), w.get("status", ""), w.get("openSeats"), bool(w.get("mine")), w.get("pageSize"),
+        w.get("pageToken", ""), _user())), ("INVALID_ARGUMENT", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
+    "JoinGame": Handler("none", lambda g, w, s: g.join_game(cmd.JoinGame(w.get("gameId", ""), _user())),
+                        ("INVALID_ARGUMENT", "UNAUTHENTICATED", "NOT_FOUND", "FAILED_PRECONDITION",
+                         "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
     "GetGame": Handler("optional", lambda g, w, s: g.get_game(cmd.GetGame(w.get("gameId", ""), s, w.get("version"))),
                        _READ),
     "ListLegalActions": Handler("required", lambda g, w, s: g.list_legal_actions(cmd.ListLegalActions(
@@ -55,6 +67,8 @@ HANDLERS: dict[str, Handler] = {
     "SubmitAction": Handler("required", lambda g, w, s: g.submit_action(cmd.SubmitAction(
         w.get("gameId", ""), s, _action(w), w.get("requestId") or None, w.get("expectedVersion"))),
         (*_READ, "FAILED_PRECONDITION", "ABORTED", "RESOURCE_EXHAUSTED")),
+    "Resign": Handler("required", lambda g, w, s: g.resign(cmd.Resign(w.get("gameId", ""), s)),
+                      (*_READ, "FAILED_PRECONDITION", "ABORTED")),
     "ListEvents": Handler("optional", lambda g, w, s: g.list_events(cmd.ListEvents(
         w.get("gameId", ""), s, w.get("pageSize"), w.get("pageToken", ""))), _READ),
     "WatchGame": Handler("optional", lambda g, w, s: g.watch_game(cmd.WatchGame(
@@ -68,11 +82,50 @@ class Api:
     """What both transports call: one unary dispatch and one watch."""
 
     def __init__(self, games: GameService, shutting_down: asyncio.Event, *, max_body: int,
-                 max_rankings_body: int) -> None:
+                 max_rankings_body: int, portal_keys: PortalKeys | None = None, call_limit: Any = None,
+                 create_limit: Any = None) -> None:
         self.games = games
         self.shutting_down = shutting_down
         self.max_body = max_body
         self.max_rankings_body = max_rankings_body
+        self.portal_keys = portal_keys or PortalKeys({})
+        self.call_limit = call_limit  # server.portal.ratelimit limiters, or None
+        self.create_limit = create_limit
+
+    def _identify(self, call: observe.Call) -> str | None:
+        """Verify a portal JWT if one is sent (call.user); returns a seat token otherwise."""
+        token = bearer(call.authorization) or call.token or None
+        if token is None or not looks_like_jwt(token):
+            return token
+        try:
+            call.user = self.portal_keys.verify(token)
+        except IdentityError as e:
+            raise Unauthenticated(f"portal JWT refused: {e}") from None
+        call.fields["user"] = call.user.id
+        return None
+
+    async def _limit(self, call: observe.Call, rpc: str) -> None:
+        subject = f"user:{call.user.id}" if call.user is not None else f"addr:{call.peer or 'unknown'}"
+        for limiter, what in ((self.call_limit, "calls"), (self.create_limit if rpc == "CreateGame" else None,
+                                                           "game creations")):
+            if limiter is None:
+                continue
+            try:
+                wait = await limiter.take(subject)
+            except Exception as e:  # the store behind the shared buckets
+                raise Unavailable(f"rate limiter unavailable: {e}") from None
+            if wait > 0:
+                raise RateLimited(f"too many {what} from {subject.split(':', 1)[0]} {subject.split(':', 1)[1]!r} "
+                                  f"(limit {limiter.rate.text}); retry in {wait:.1f} s", wait)
+
+    async def _seat(self, call: observe.Call, handler: Handler, game_id: str, token: str | None) -> int | None:
+        if call.user is not None:
+            call.fields["game_id"] = game_id
+            seat = await self.games.user_seat(game_id, call.user, required=handler.seat == "required")
+            call.fields["seat"] = seat
+            return seat
+        call.token, call.authorization = token, None  # the seat token, however it came
+        return call.seat(self.games.signer, game_id, required=handler.seat == "required")
 
     def body_limit(self, rpc: str) -> int:
         return self.max_rankings_body if rpc == "AggregateRankings" else self.max_body
@@ -81,9 +134,11 @@ class Api:
         call = observe.current()
         call.rpc = rpc
         handler = HANDLERS[rpc]
+        token = self._identify(call)
+        await self._limit(call, rpc)
         seat = None
         if handler.seat != "none":
-            seat = call.seat(self.games.signer, wire.get("gameId", ""), required=handler.seat == "required")
+            seat = await self._seat(call, handler, wire.get("gameId", ""), token)
         if wire.get("requestId"):
             call.fields["request_id"] = str(wire["requestId"])[:128]
         if wire.get("gameId"):

@@ -27,6 +27,8 @@ class Call:
     authorization: str | None = None  # the Authorization header / metadata, as sent
     token: str | None = None  # a token given otherwise (REST query access_token, for EventSource)
     rpc: str | None = None
+    peer: str | None = None  # the client's address (rate limits for anonymous callers)
+    user: Any = None  # the portal user (server.portal.User) a JWT named, once verified
     code: str = "OK"
     fields: dict[str, Any] = field(default_factory=dict)  # game_id, seat, request_id, ...
     started: float = field(default_factory=time.perf_counter)

@@ -165,7 +165,8 @@ def _operation(rpc: Rpc, schemas: _Schemas) -> dict[str, Any]:
         "operationId": rpc.name,
         "summary": comments().get(f"{rpc.service}.{rpc.name}", rpc.name),
         "tags": [service],
-        "security": {"none": [], "optional": [{}, {"seatToken": []}], "required": [{"seatToken": []}]}[handler.seat],
+        "security": {"none": [{}, {"portalJwt": []}], "optional": [{}, {"seatToken": []}, {"portalJwt": []}],
+                     "required": [{"seatToken": []}, {"portalJwt": []}]}[handler.seat],
     }
     params = [{"name": f.json_name, "in": "path", "required": True,
                "schema": schemas.field(f, output=False)} for f in rpc.path_fields]
@@ -202,6 +203,8 @@ def _operation(rpc: Rpc, schemas: _Schemas) -> dict[str, Any]:
     for code in sorted({*handler.errors, *rest}, key=lambda c: STATUS[c][0]):
         status = str(STATUS[code][0])
         op["responses"].setdefault(status, {"$ref": f"#/components/responses/{status}"})
+    # Every call counts against TABLERO_RATE_LIMIT (and creations TABLERO_CREATE_RATE_LIMIT).
+    op["responses"]["429"] = {"$ref": "#/components/responses/429"}
     return op
 
 
@@ -225,6 +228,9 @@ def _error_responses(codes: set[str]) -> dict[str, Any]:
         same = [c for c in codes if STATUS[c][0] == STATUS[code][0]]
         desc = "; ".join(f"{_ERROR_DESCRIPTIONS[c]} ({c})" for c in sorted(same))
         out[status] = _json(_ref("Error"), desc)
+    out["429"] = {**_json(_ref("Error"), "over a rate limit, or over the open games per user (RESOURCE_EXHAUSTED)"),
+                  "headers": {"Retry-After": {"description": "seconds to wait (rate limits)",
+                                              "schema": {"type": "integer"}}}}
     return out
 
 
@@ -246,7 +252,10 @@ def _api_document() -> dict[str, Any]:
         "components": {
             "schemas": {**schemas.out, **_controls(schemas), **_payload_schemas()},
             "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer",
-                                              "description": "a seat token from CreateGame or JoinGame"}},
+                                              "description": "a seat token from CreateGame or JoinGame"},
+                                "portalJwt": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+                                              "description": "a JWT signed by the portal (TABLERO_PORTAL_KEYS) "
+                                                             "for its user: sub, exp, optional name, kid header"}},
             "responses": _error_responses(codes),
         },
     }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import grpc
 
 from server.errors import AppError
@@ -26,7 +28,14 @@ CODE_OF_HTTP = {http: code for code, (http, _) in reversed(STATUS.items())} | {4
 
 
 def http_status(error: AppError) -> int:
-    return STATUS.get(error.code, (500, None))[0]
+    """The code's status; an error may name its own (rate limits: 429, not 413)."""
+    return getattr(error, "http", None) or STATUS.get(error.code, (500, None))[0]
+
+
+def retry_after(error: AppError) -> str | None:
+    """Whole seconds to wait (Retry-After), for a rate-limited call."""
+    wait = getattr(error, "retry_after", None)
+    return None if wait is None else str(max(1, math.ceil(wait)))
 
 
 def grpc_status(error: AppError) -> grpc.StatusCode:

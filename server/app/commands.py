@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.portal.identity import User
+
 
 @dataclass(frozen=True)
 class GetEngine:
@@ -17,12 +19,28 @@ class CreateGame:
     engine: str
     players: int | None = None  # None: len(seats), else the engine's minimum
     options: dict[str, Any] = field(default_factory=dict)
-    seats: tuple[str, ...] = ()  # "human", "open" or "bot" per seat; () = all human
+    seats: tuple[str, ...] = ()  # "human", "open", "bot" or "me" per seat; () = all human
+    seat_specs: tuple[dict[str, Any], ...] = ()  # {"kind", "userId", "userName"} per seat
+    user: User | None = None  # the caller's portal user
+    on_leave: str = ""  # "forfeit" (default) or "bot"
+    clock: dict[str, Any] | None = None  # {"moveSeconds", "onTimeout"}
 
 
 @dataclass(frozen=True)
 class JoinGame:
     game_id: str
+    user: User | None = None
+
+
+@dataclass(frozen=True)
+class ListGames:
+    engine: str = ""
+    status: str = ""
+    open_seats: bool | None = None
+    mine: bool = False
+    page_size: int | None = None
+    page_token: str = ""
+    user: User | None = None
 
 
 @dataclass(frozen=True)
@@ -68,3 +86,9 @@ class WatchGame:
     game_id: str
     seat: int | None
     after_version: int = 0
+
+
+@dataclass(frozen=True)
+class Resign:
+    game_id: str
+    seat: int

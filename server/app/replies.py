@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.core import Engine
+from server.portal.table import is_platform
 
 from .repository import LoadedGame
 
@@ -25,7 +26,7 @@ def engine_reply(e: Engine) -> dict[str, Any]:
 
 
 def game_reply(game: LoadedGame, seat: int | None) -> dict[str, Any]:
-    engine, meta, outcome = game.engine, game.meta, game.engine.outcome(game.state)
+    engine, meta, outcome = game.engine, game.meta, game.outcome
     claimed = set(meta.get("claimed", []))
     out: dict[str, Any] = {
         "id": game.id,
@@ -38,7 +39,7 @@ def game_reply(game: LoadedGame, seat: int | None) -> dict[str, Any]:
             {"seat": s, "kind": SEAT_KINDS[k], "claimed": k != "open" or s in claimed}
             for s, k in enumerate(meta["seats"])
         ],
-        "toAct": [] if outcome is not None else sorted(engine.to_act(game.state)),
+        "toAct": sorted(game.to_act),
         "view": engine.view(game.state, seat),
         "status": "GAME_STATUS_FINISHED" if outcome is not None else "GAME_STATUS_RUNNING",
     }
@@ -47,6 +48,12 @@ def game_reply(game: LoadedGame, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         out["yourSeat"] = seat
     return out
+
+
+def event_view(engine: Engine, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The event as `seat` may see it; platform events (`tablero.*`) are public and the engine's
+    redaction never sees them."""
+    return dict(event) if is_platform(event) else engine.event_view(event, seat)
 
 
 def event_reply(game_id: str, version: int, event: dict[str, Any]) -> dict[str, Any]:

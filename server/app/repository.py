@@ -16,31 +16,59 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import engines
 from engines.core import Engine, UnknownEngine
 from server import metrics
 from server.errors import AppError, InvalidArgument, NotFound, TooManyConflicts, Unavailable
+from server.portal.table import Table, is_platform
 from server.store.base import Conflict, DuplicateRequest, Event, EventStore, GameNotFound, StoreError
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
+def _fold(engine: Engine, state: Any, platform: list[Event], events: list[Event]) -> Any:
+    """Engine events evolve the state; platform events (`tablero.*`) go to `platform`."""
+    for e in events:
+        if is_platform(e):
+            platform.append(e)
+        else:
+            state = engine.evolve(state, e)
+    return state
+
+
 @dataclass
 class LoadedGame:
-    """A game's state at a version. `state` belongs to the repository: read it, don't mutate it."""
+    """A game's state at a version. `state` belongs to the repository: read it, don't mutate it.
+    `platform`: the game's platform events (who left, timeouts), which the engine never sees."""
 
     id: str
     meta: dict[str, Any]
     engine: Engine
     version: int
     state: Any
+    platform: list[Event] = field(default_factory=list)
+
+    @property
+    def table(self) -> Table:
+        t = Table.new(self.meta["players"], self.meta["seats"])
+        for e in self.platform:
+            t.apply(e)
+        return t
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        return self.table.outcome(self.engine.outcome(self.state))
+
+    @property
+    def to_act(self) -> set[int]:
+        return set() if self.outcome is not None else self.table.to_act(self.engine.to_act(self.state))
 
     @property
     def finished(self) -> bool:
-        return self.engine.outcome(self.state) is not None
+        return self.outcome is not None
 
 
 @dataclass
@@ -62,6 +90,7 @@ class _Cached:
     engine: Engine
     version: int
     state: Any
+    platform: list[Event] = field(default_factory=list)
 
 
 class _Timed:
@@ -118,7 +147,7 @@ class GameRepository:
         meta = meta or await self.meta(game_id)
         async with self._lock(game_id):
             c = await self._load(game_id, meta)
-            return LoadedGame(game_id, meta, c.engine, c.version, c.state)
+            return LoadedGame(game_id, meta, c.engine, c.version, c.state, list(c.platform))
 
     async def at(self, game_id: str, version: int, meta: dict[str, Any] | None = None) -> LoadedGame:
         """The game at a past version (1..current), replayed from the newest snapshot not past it."""
@@ -134,10 +163,18 @@ class GameRepository:
         if version > start:
             with _Timed("read"):
                 events = await self.store.read(game_id, after_version=start, limit=version - start)
-        for e in events:
-            state = engine.evolve(state, e)
+        platform = await self._platform_before(game_id, start)
+        state = _fold(engine, state, platform, events)
         metrics.REPLAYED_EVENTS.observe(len(events))
-        return LoadedGame(game_id, meta, engine, version, state)
+        return LoadedGame(game_id, meta, engine, version, state, platform)
+
+    async def _platform_before(self, game_id: str, version: int) -> list[Event]:
+        """The platform events among the first `version` (those a snapshot at `version` covers)."""
+        if version == 0:
+            return []
+        with _Timed("read"):
+            head = await self.store.read(game_id, after_version=0, limit=version)
+        return [e for e in head if is_platform(e)]
 
     async def version(self, game_id: str) -> int:
         with _Timed("version"):
@@ -162,8 +199,9 @@ class GameRepository:
         game_id = secrets.token_urlsafe(9)
         with _Timed("create"):
             version = await self.store.create(game_id, meta, decision.events)
-        self._remember(game_id, _Cached(engine, version, decision.state))
-        return LoadedGame(game_id, meta, engine, version, decision.state)
+        platform = [e for e in decision.events if is_platform(e)]
+        self._remember(game_id, _Cached(engine, version, decision.state, platform))
+        return LoadedGame(game_id, meta, engine, version, decision.state, list(platform))
 
     async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
         with _Timed("claim_seat"):
@@ -183,7 +221,7 @@ class GameRepository:
         for _attempt in range(self.max_retries):
             async with self._lock(game_id):
                 c = await self._load(game_id, meta)
-                game = LoadedGame(game_id, meta, c.engine, c.version, c.state)
+                game = LoadedGame(game_id, meta, c.engine, c.version, c.state, list(c.platform))
                 try:
                     decision = decide(game)
                 except AppError:
@@ -209,10 +247,12 @@ class GameRepository:
                     raise
                 before = c.version
                 c.version, c.state = version, decision.state
+                c.platform.extend(e for e in decision.events if is_platform(e))
                 if before // self.snapshot_every != version // self.snapshot_every:
                     with _Timed("put_snapshot"):
                         await self.store.put_snapshot(game_id, version, copy.deepcopy(decision.state))
-                return Committed(LoadedGame(game_id, meta, c.engine, version, decision.state), appended=True)
+                return Committed(LoadedGame(game_id, meta, c.engine, version, decision.state, list(c.platform)),
+                                 appended=True)
         raise TooManyConflicts("the game changed too often while applying your action; retry")
 
     # --- cache and locks ---------------------------------------------------------------
@@ -243,8 +283,7 @@ class GameRepository:
         if c is not None:
             with _Timed("read"):
                 tail = await self.store.read(game_id, after_version=c.version)
-            for e in tail:
-                c.state = c.engine.evolve(c.state, e)
+            c.state = _fold(c.engine, c.state, c.platform, tail)
             c.version += len(tail)
             self._cache.move_to_end(game_id)
             metrics.CACHE_HITS.inc()
@@ -256,9 +295,9 @@ class GameRepository:
         version, state = snap if snap else (0, None)
         with _Timed("read"):
             events = await self.store.read(game_id, after_version=version)
-        for e in events:
-            state = engine.evolve(state, e)
+        platform = await self._platform_before(game_id, version)
+        state = _fold(engine, state, platform, events)
         metrics.REPLAYED_EVENTS.observe(len(events))
-        c = _Cached(engine, version + len(events), state)
+        c = _Cached(engine, version + len(events), state, platform)
         self._remember(game_id, c)
         return c

@@ -7,10 +7,12 @@ protobuf JSON mapping (server.app.replies). Errors are server.errors.AppError.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import copy
 import json
+import logging
 import random
 import secrets
 import time
@@ -27,21 +29,34 @@ from server.errors import (
     FailedPrecondition,
     InvalidArgument,
     NotFound,
+    OverQuota,
+    PermissionDenied,
     StaleVersion,
+    Unauthenticated,
     Unavailable,
 )
+from server.portal.clock import ClockRecord, MemoryClocks, parse_clock
+from server.portal.identity import User
+from server.portal.lobby import BadPageToken, Filter, MemoryLobby
+from server.portal.table import is_platform
 from server.store.base import EventStore
 
 from . import commands as cmd
 from . import rules
-from .replies import engine_reply, event_reply, game_reply
+from .replies import engine_reply, event_reply, event_view, game_reply
 from .repository import Decision, GameRepository, LoadedGame
 
 SEAT_KINDS = ("human", "open", "bot")
+CREATE_KINDS = (*SEAT_KINDS, "me")
+LOBBY_PAGE, MAX_LOBBY_PAGE = 20, 100
+_STATUS = {"GAME_STATUS_RUNNING": "RUNNING", "GAME_STATUS_FINISHED": "FINISHED"}
 MAX_REQUEST_ID = 128
 MAX_LEGAL_PAGE_SIZE = 10_000
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
+
+
+log = logging.getLogger("tablero.app")
 
 
 def _rng() -> random.Random:
@@ -68,9 +83,17 @@ def _count_action(engine: str) -> Iterator[None]:
 
 class GameService:
     def __init__(self, store: EventStore, signer: TokenSigner, *, cache_size: int = 1000,
-                 snapshot_every: int = 100, max_retries: int = 5) -> None:
+                 snapshot_every: int = 100, max_retries: int = 5, lobby: Any = None,
+                 max_open_games_per_user: int = 0, clocks: Any = None, abandon_after: float = 0) -> None:
         self.store = store
         self.signer = signer
+        # The lobby (server.portal.lobby) is also the seat directory: which portal user holds which seat.
+        self.lobby = lobby if lobby is not None else MemoryLobby()
+        self.max_open_games = max_open_games_per_user
+        # Turn clock records and their schedule (server.portal.clock), shared through the store.
+        self.clocks = clocks if clocks is not None else MemoryClocks()
+        # A game nobody has acted in for this long (seconds; 0: never) is ended as abandoned.
+        self.abandon_after = abandon_after
         self.games = GameRepository(store, cache_size=cache_size, snapshot_every=snapshot_every,
                                     max_retries=max_retries)
 
@@ -87,26 +110,120 @@ class GameService:
     # --- create / join -----------------------------------------------------------------
     async def create_game(self, c: cmd.CreateGame) -> dict[str, Any]:
         engine = self._engine(c.engine)
-        kinds = self._seat_kinds(engine, c.players, c.seats)
+        specs = self._seat_specs(c, engine)
+        kinds = ["human" if k == "me" else k for k, _ in specs]
+        users: list[dict[str, Any] | None] = [u for _, u in specs]
+        for uid in {u["id"] for u in users if u is not None}:
+            await self._check_open_games(uid)
+        if c.on_leave not in ("", "forfeit", "bot"):
+            raise InvalidArgument('"onLeave" must be "forfeit" or "bot"')
+        try:
+            clock = parse_clock(c.clock)
+        except ValueError as e:
+            raise InvalidArgument(str(e)) from None
         decision = rules.start(engine, len(kinds), c.options, kinds, _rng())
+        now = time.time()
         meta = {"engine": engine.name, "engine_version": engine.version, "players": len(kinds),
-                "seats": kinds, "claimed": [], "created": time.time()}
+                "seats": kinds, "claimed": [], "created": now, "on_leave": c.on_leave or "forfeit"}
+        if clock is not None:
+            meta["clock"] = clock
         game = await self.games.create(meta, engine, decision)
         metrics.GAMES_CREATED.labels(engine.name).inc()
+        await self.lobby.add({
+            "gameId": game.id, "engine": engine.name, "players": len(kinds), "created": now,
+            "status": "FINISHED" if game.finished else "RUNNING",
+            "seats": [{"seat": s, "kind": k, "user": users[s], "taken": k != "open"} for s, k in enumerate(kinds)],
+        })
         if game.finished:
             metrics.GAMES_FINISHED.labels(engine.name).inc()
-        tokens = [{"seat": s, "token": self.signer.issue(game.id, s)} for s, k in enumerate(kinds) if k == "human"]
-        return {"game": game_reply(game, None), "seats": tokens}
+        await self._after_write(game)
+        # Tokens for the human seats no other portal user holds (the creator's own included).
+        mine = c.user.id if c.user else None
+        tokens = [{"seat": s, "token": self.signer.issue(game.id, s)} for s, k in enumerate(kinds)
+                  if k == "human" and (users[s] is None or users[s]["id"] == mine)]
+        return {"game": await self._game_reply(game, None), "seats": tokens}
 
     async def join_game(self, c: cmd.JoinGame) -> dict[str, Any]:
         meta = await self.games.meta(c.game_id)
+        if c.user is not None:
+            held = await self.seat_of(c.game_id, c.user)
+            if held is not None:  # the user's seat, back (another device)
+                return {"gameId": c.game_id, "seat": held, "token": self.signer.issue(c.game_id, held)}
+            await self._check_open_games(c.user.id)
         open_seats = [s for s, k in enumerate(meta["seats"]) if k == "open"]
         if not open_seats:
             raise FailedPrecondition("this game has no open seats")
         seat = await self.games.claim_seat(c.game_id, open_seats)
         if seat is None:
             raise FailedPrecondition("every open seat of this game is taken")
+        user = None if c.user is None else {"id": c.user.id, "name": c.user.name}
+        await self.lobby.mark(c.game_id, seat=seat, user=user)
         return {"gameId": c.game_id, "seat": seat, "token": self.signer.issue(c.game_id, seat)}
+
+    # --- portal users and the lobby -----------------------------------------------------
+    async def seat_of(self, game_id: str, user: User) -> int | None:
+        """The seat `user` holds in `game_id`, if any."""
+        entry = await self.lobby.get(game_id)
+        for s in (entry or {}).get("seats", []):
+            if (s.get("user") or {}).get("id") == user.id:
+                return s["seat"]
+        return None
+
+    async def user_seat(self, game_id: str, user: User, *, required: bool) -> int | None:
+        await self.games.meta(game_id)  # NotFound first
+        seat = await self.seat_of(game_id, user)
+        if seat is None and required:
+            raise PermissionDenied(f"user {user.id!r} holds no seat in game {game_id}")
+        return seat
+
+    async def _check_open_games(self, user_id: str) -> None:
+        if not self.max_open_games:
+            return
+        running, _ = await self.lobby.list(Filter(status="RUNNING", user=user_id), self.max_open_games, None)
+        if len(running) >= self.max_open_games:
+            raise OverQuota(f"user {user_id!r} already plays {len(running)} running games, the most allowed "
+                            f"(TABLERO_MAX_OPEN_GAMES_PER_USER={self.max_open_games}); finish one first")
+
+    async def list_games(self, c: cmd.ListGames) -> dict[str, Any]:
+        size = c.page_size or LOBBY_PAGE
+        if not 1 <= size <= MAX_LOBBY_PAGE:
+            raise InvalidArgument(f"pageSize must be between 1 and {MAX_LOBBY_PAGE}")
+        if c.mine and c.user is None:
+            raise Unauthenticated("mine=true needs a portal JWT: Authorization: Bearer <jwt>")
+        if c.status and c.status not in _STATUS:
+            raise InvalidArgument("status must be GAME_STATUS_RUNNING or GAME_STATUS_FINISHED")
+        f = Filter(engine=c.engine or None, status=_STATUS.get(c.status or ""),
+                   open_seats=c.open_seats, user=c.user.id if c.mine and c.user else None)
+        try:
+            entries, token = await self.lobby.list(f, size, c.page_token or None)
+        except BadPageToken as e:
+            raise InvalidArgument(str(e)) from None
+        except AppError:
+            raise
+        except Exception as e:  # the store behind the lobby
+            raise Unavailable(f"event store unavailable: {e}") from None
+        versions = await asyncio.gather(*(self.games.version(e["gameId"]) for e in entries), return_exceptions=True)
+        games = []
+        for e, v in zip(entries, versions, strict=True):
+            if isinstance(v, NotFound):
+                continue  # deleted since
+            if isinstance(v, BaseException):
+                raise v
+            games.append({
+                "id": e["gameId"], "engine": e["engine"], "players": e["players"], "version": v,
+                "status": "GAME_STATUS_" + e["status"], "createTime": e["created"],
+                "seats": [_seat_reply(s) for s in e["seats"]],
+            })
+        return {"games": games, "nextPageToken": token}
+
+    async def _game_reply(self, game: LoadedGame, seat: int | None) -> dict[str, Any]:
+        out = game_reply(game, seat)
+        out["deadlines"] = await self._deadlines(game)
+        entry = await self.lobby.get(game.id)
+        if entry is not None:
+            for s, e in zip(out["seats"], entry["seats"], strict=False):
+                s.update({k: v for k, v in _seat_reply(e).items() if k.startswith("user")})
+        return out
 
     # --- reads ---------------------------------------------------------------------------
     async def get_game(self, c: cmd.GetGame) -> dict[str, Any]:
@@ -114,11 +231,11 @@ class GameService:
             game = await self.games.current(c.game_id)
         else:
             game = await self.games.at(c.game_id, _positive("version", c.version))
-        return {"game": game_reply(game, c.seat)}
+        return {"game": await self._game_reply(game, c.seat)}
 
     async def list_legal_actions(self, c: cmd.ListLegalActions) -> dict[str, Any]:
         game = await self.games.current(c.game_id)
-        may_act = not game.finished and c.seat in game.engine.to_act(game.state)
+        may_act = c.seat in game.to_act and c.seat not in game.table.bots
         actions = game.engine.legal_actions(game.state, c.seat) if may_act else []
         if c.type:
             actions = [a for a in actions if isinstance(a, dict) and a.get("type") == c.type]
@@ -149,7 +266,7 @@ class GameService:
         events = await self.games.events(c.game_id, after, size)
         last = after + len(events)
         return {
-            "events": [event_reply(c.game_id, after + i + 1, engine.event_view(e, c.seat))
+            "events": [event_reply(c.game_id, after + i + 1, event_view(engine, e, c.seat))
                        for i, e in enumerate(events)],
             "nextPageToken": _encode_page_token(c.game_id, last) if events and last < current else "",
         }
@@ -164,7 +281,8 @@ class GameService:
             raise InvalidArgument(
                 f"afterVersion {c.after_version} is beyond the game's current version {game.version}")
         # The watcher keeps its own copy of the state to know when the game is over.
-        mine = LoadedGame(game.id, game.meta, game.engine, game.version, copy.deepcopy(game.state))
+        mine = LoadedGame(game.id, game.meta, game.engine, game.version, copy.deepcopy(game.state),
+                          list(game.platform))
         return self._watch(mine, c.seat, c.after_version)
 
     async def _watch(self, game: LoadedGame, seat: int | None, after: int) -> AsyncIterator[dict[str, Any]]:
@@ -174,10 +292,13 @@ class GameService:
         metrics.WATCH_STREAMS.inc()
         try:
             async for version, event in self.games.watch(game.id, after):
-                yield event_reply(game.id, version, engine.event_view(event, seat))
+                yield event_reply(game.id, version, event_view(engine, event, seat))
                 if version > known:
-                    game.state, known = engine.evolve(game.state, event), version
-                    finished = engine.outcome(game.state) is not None
+                    if is_platform(event):
+                        game.platform.append(event)
+                    else:
+                        game.state = engine.evolve(game.state, event)
+                    known, finished = version, game.finished
                 if finished and version >= known:
                     return
             raise Unavailable("the event store ended the watch; watch again from the last version")
@@ -197,7 +318,8 @@ class GameService:
         def decide(game: LoadedGame) -> Decision:
             if c.expected_version is not None and c.expected_version != game.version:
                 raise StaleVersion(f"stale version: the game is at version {game.version}, not {c.expected_version}")
-            return rules.play(game.engine, game.state, c.seat, c.action, game.meta["seats"], _rng())
+            _may_play(game, c.seat)
+            return rules.play(game.engine, game.state, c.seat, c.action, _kinds(game), _rng())
 
         meta = await self.games.meta(c.game_id)
         engine = self.games.engine_of(meta)
@@ -205,7 +327,114 @@ class GameService:
             done = await self.games.update(c.game_id, decide, key=c.idempotency_key, meta=meta)
         if done.appended and done.game.finished:
             metrics.GAMES_FINISHED.labels(engine.name).inc()
-        return {"game": game_reply(done.game, c.seat)}
+        if done.appended:
+            await self._after_write(done.game)
+        return {"game": await self._game_reply(done.game, c.seat)}
+
+    async def resign(self, c: cmd.Resign) -> dict[str, Any]:
+        """The seat leaves: it forfeits, or (onLeave "bot") a bot plays it on."""
+
+        def decide(game: LoadedGame) -> Decision:
+            _may_play(game, c.seat)
+            return _leave(game, c.seat, "resigned", game.meta.get("on_leave", "forfeit"))
+
+        done = await self.games.update(c.game_id, decide, key=f"resign:{c.seat}")
+        if done.appended:
+            if done.game.finished:
+                metrics.GAMES_FINISHED.labels(done.game.engine.name).inc()
+            await self._after_write(done.game)
+        return {"game": await self._game_reply(done.game, c.seat)}
+
+    # --- turn clocks ---------------------------------------------------------------------
+    async def _after_write(self, game: LoadedGame) -> None:
+        """After an accepted write: the lobby's status, and the clock record and schedule."""
+        if game.finished:
+            await self.lobby.mark(game.id, status="FINISHED")
+        clock = game.meta.get("clock")
+        if clock is None and not self.abandon_after:
+            return
+        if game.finished:
+            await self.clocks.remove(game.id)
+            return
+        old = await self.clocks.get(game.id) or ClockRecord(0)
+        if old.version > game.version:
+            return  # a later write already recorded its clock
+        record = old.advance(game.version, _waiting(game), time.time())
+        await self.clocks.put(game.id, record, self._next_due(record, clock))
+
+    def _next_due(self, record: ClockRecord, clock: dict[str, Any] | None) -> float | None:
+        """When the game may next need the sweeper: a deadline, or being abandoned."""
+        due = [] if clock is None else [record.next_due(clock["moveSeconds"])]
+        if self.abandon_after and record.since:
+            due.append(max(record.since.values()) + self.abandon_after)
+        due = [d for d in due if d is not None]
+        return min(due) if due else None
+
+    async def _deadlines(self, game: LoadedGame) -> list[dict[str, Any]]:
+        clock = game.meta.get("clock")
+        if clock is None or game.finished:
+            return []
+        record = await self.clocks.get(game.id) or ClockRecord(0)
+        if record.version != game.version:  # its writer has not recorded it yet (or died)
+            record = record.advance(game.version, _waiting(game), time.time())
+        return [{"seat": s, "deadline": d} for s, d in sorted(record.deadlines(clock["moveSeconds"]).items())]
+
+    async def sweep_clocks(self, now: float | None = None, limit: int = 100) -> int:
+        """Apply every due timeout (any replica may call this; each applies once). Returns
+        how many timeouts this call applied."""
+        now = time.time() if now is None else now
+        applied = 0
+        for game_id in await self.clocks.due(now, limit):
+            try:
+                applied += await self._sweep(game_id, now)
+            except NotFound:
+                await self.clocks.remove(game_id)
+            except AppError as e:
+                log.warning("clock sweep of %s: %s", game_id, e.message)
+        return applied
+
+    async def _sweep(self, game_id: str, now: float) -> int:
+        meta = await self.games.meta(game_id)
+        clock = meta.get("clock")
+        game = await self.games.current(game_id, meta)
+        if (clock is None and not self.abandon_after) or game.finished:
+            await self.clocks.remove(game_id)
+            return 0
+        record = await self.clocks.get(game_id) or ClockRecord(0)
+        if record.version != game.version:
+            record = record.advance(game.version, _waiting(game), now)
+            await self.clocks.put(game_id, record, self._next_due(record, clock))
+        waiting = _waiting(game)
+        abandoned = bool(self.abandon_after and record.since and waiting
+                         and max(record.since.values()) + self.abandon_after <= now)
+        due = [] if clock is None else [s for s in record.due(clock["moveSeconds"], now) if s in waiting]
+        if not due and not abandoned:
+            await self.clocks.put(game_id, record, self._next_due(record, clock))
+            return 0
+        seat, version = (min(waiting), game.version) if abandoned else (due[0], game.version)
+        then = "abandoned" if abandoned else clock["onTimeout"]
+
+        def decide(g: LoadedGame) -> Decision:
+            if g.version != version:
+                raise StaleVersion(f"the game moved on from version {version}")
+            if seat not in _waiting(g):
+                raise FailedPrecondition(f"seat {seat} no longer has to act")
+            if then == "abandoned":
+                return _leave(g, seat, "abandoned", "forfeit")  # ends the game for everyone
+            if then == "forfeit":
+                return _leave(g, seat, "timeout", "forfeit")
+            return _timed_out_turn(g, seat)
+
+        key = f"abandoned:{version}" if abandoned else f"timeout:{version}:{seat}"
+        try:
+            done = await self.games.update(game_id, decide, key=key, meta=meta)
+        except (StaleVersion, FailedPrecondition, Aborted):
+            return 0  # someone moved meanwhile (a player, or another replica's timeout)
+        if done.appended:
+            if done.game.finished:
+                metrics.GAMES_FINISHED.labels(done.game.engine.name).inc()
+            await self._after_write(done.game)
+        return 1 if done.appended else 0
 
     # --- helpers -------------------------------------------------------------------------
     @staticmethod
@@ -217,6 +446,39 @@ class GameService:
         except UnknownEngine as e:
             raise InvalidArgument(str(e)) from None
 
+    def _seat_specs(self, c: cmd.CreateGame, engine: Engine) -> list[tuple[str, dict[str, Any] | None]]:
+        """(kind, portal user or None) per seat, from `seats` (kinds) or `seatSpecs` (objects)."""
+        if c.seats and c.seat_specs:
+            raise InvalidArgument('give either "seats" or "seatSpecs", not both')
+        raw = [{"kind": k} for k in c.seats] if c.seats else [dict(x) for x in c.seat_specs]
+        for i, spec in enumerate(raw):
+            if spec.get("kind") not in CREATE_KINDS:
+                raise InvalidArgument(f'seat {i}: the kind must be one of {", ".join(CREATE_KINDS)}, '
+                                      f'not {spec.get("kind")!r}')
+        kinds = self._seat_kinds(engine, c.players, tuple("human" if x["kind"] == "me" else x["kind"] for x in raw))
+        out: list[tuple[str, dict[str, Any] | None]] = []
+        for i, kind in enumerate(kinds):
+            spec = raw[i] if raw else {"kind": kind}
+            uid, name = spec.get("userId") or None, spec.get("userName") or None
+            if spec["kind"] == "me":
+                if c.user is None:
+                    raise Unauthenticated('a "me" seat needs a portal JWT: Authorization: Bearer <jwt>')
+                if uid is not None:
+                    raise InvalidArgument(f'seat {i}: a "me" seat names no other user')
+                out.append(("me", {"id": c.user.id, "name": c.user.name}))
+            elif uid is not None:
+                if kind != "human":
+                    raise InvalidArgument(f'seat {i}: only a human seat can name a user')
+                if len(uid) > 128 or (name is not None and len(name) > 64):
+                    raise InvalidArgument(f"seat {i}: userId is at most 128 characters, userName at most 64")
+                out.append((kind, {"id": uid, "name": name}))
+            else:
+                out.append((kind, None))
+        held = [u["id"] for _, u in out if u is not None]
+        if len(held) != len(set(held)):
+            raise InvalidArgument("a portal user can hold only one seat of a game")
+        return out
+
     @staticmethod
     def _seat_kinds(engine: Engine, players: int | None, seats: tuple[str, ...]) -> list[str]:
         if players is None:
@@ -227,6 +489,65 @@ class GameService:
         if len(kinds) != players or any(k not in SEAT_KINDS for k in kinds):
             raise InvalidArgument(f'"seats" must list {players} seat kinds, each one of {", ".join(SEAT_KINDS)}')
         return kinds
+
+
+def _waiting(game: LoadedGame) -> set[int]:
+    """Seats a person must act for now (the ones a clock runs for)."""
+    kinds = _kinds(game)
+    return {s for s in game.to_act if kinds[s] != "bot"}
+
+
+def _leave(game: LoadedGame, seat: int, reason: str, then: str) -> Decision:
+    """`seat` leaves: the event, then whatever the bots play before a person must act."""
+    table = game.table
+    event = table.leave(seat, reason, then)
+    table.apply(event)
+    if table.ended is not None:
+        return Decision([event], game.state)
+    kinds = ["bot" if s in table.bots else k for s, k in enumerate(game.meta["seats"])]
+    state, bot_events = rules.play_bots(game.engine, copy.deepcopy(game.state), kinds, _rng())
+    return Decision([event, *bot_events], state)
+
+
+def _timed_out_turn(game: LoadedGame, seat: int) -> Decision:
+    """A bot plays the turn of `seat`, whose deadline passed (recorded first), then the bots."""
+    engine, rng = game.engine, _rng()
+    state = copy.deepcopy(game.state)
+    actions = engine.legal_actions(state, seat)
+    if not actions:
+        raise FailedPrecondition(f"seat {seat} has no legal action")
+    events: list[dict[str, Any]] = [{"type": "tablero.turn_timed_out", "seat": seat, "then": "bot"}]
+    for e in engine.decide(state, seat, engine.random_action(state, seat, actions, rng), rng):
+        state = engine.evolve(state, e)
+        events.append(e)
+    state, bot_events = rules.play_bots(engine, state, _kinds(game), rng)
+    return Decision(events + bot_events, state)
+
+
+def _kinds(game: LoadedGame) -> list[str]:
+    """Seat kinds now: a seat that left (resigned, timed out) is played by a bot."""
+    bots = game.table.bots
+    return ["bot" if s in bots else k for s, k in enumerate(game.meta["seats"])]
+
+
+def _may_play(game: LoadedGame, seat: int) -> None:
+    if game.finished:
+        raise FailedPrecondition("the game is over")
+    left = game.table
+    if seat in left.bots and game.meta["seats"][seat] != "bot":
+        raise FailedPrecondition(f"seat {seat} has left this game"
+                                 + (" (forfeited)" if seat in left.forfeited else "; a bot plays it now"))
+
+
+def _seat_reply(e: dict[str, Any]) -> dict[str, Any]:
+    from .replies import SEAT_KINDS as KIND_ENUM
+
+    out: dict[str, Any] = {"seat": e["seat"], "kind": KIND_ENUM[e["kind"]], "claimed": bool(e["taken"])}
+    if e.get("user"):
+        out["userId"] = e["user"]["id"]
+        if e["user"].get("name"):
+            out["userName"] = e["user"]["name"]
+    return out
 
 
 def _positive(name: str, value: int) -> int:

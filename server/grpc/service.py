@@ -19,7 +19,7 @@ import grpc
 from server.api import codec, observe
 from server.api.edge import Api
 from server.api.rpcs import MODULES
-from server.api.status import grpc_status
+from server.api.status import grpc_status, retry_after
 from server.errors import AppError, InvalidArgument, ResourceExhausted, Unavailable
 
 log = logging.getLogger("tablero.grpc")
@@ -144,7 +144,7 @@ class Observe(grpc.aio.ServerInterceptor):
 
 @contextlib.asynccontextmanager
 async def _observed(rpc: str, authorization: str | None, context) -> AsyncIterator[observe.Call]:
-    call = observe.Call("grpc", authorization=authorization, rpc=rpc)
+    call = observe.Call("grpc", authorization=authorization, rpc=rpc, peer=_address(context.peer()))
     observe.begin(call)
     try:
         yield call
@@ -157,12 +157,23 @@ async def _observed(rpc: str, authorization: str | None, context) -> AsyncIterat
         call.finish()
 
 
+def _address(peer: str | None) -> str | None:
+    """ipv4:127.0.0.1:5000 / ipv6:[::1]:5000 → the address without the port."""
+    if not peer:
+        return None
+    kind, _, rest = peer.partition(":")
+    if kind in ("ipv4", "ipv6"):
+        return rest.rsplit(":", 1)[0].strip("[]")
+    return peer
+
+
 async def _abort(call: observe.Call, context, e: Exception) -> None:
     if isinstance(e, grpc.aio.AbortError):
         raise e
     if isinstance(e, AppError):
         call.code = e.code
-        await context.abort(grpc_status(e), e.message)
+        wait = retry_after(e)
+        await context.abort(grpc_status(e), e.message, trailing_metadata=(("retry-after", wait),) if wait else ())
     if isinstance(e, RecursionError):
         call.code = "INVALID_ARGUMENT"
         await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "request is nested too deeply")

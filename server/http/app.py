@@ -28,7 +28,7 @@ from server.api import codec, observe
 from server.api.edge import Api
 from server.api.openapi import openapi_document
 from server.api.rpcs import Rpc, rpcs
-from server.api.status import CODE_OF_HTTP, STATUS, error_body
+from server.api.status import CODE_OF_HTTP, STATUS, error_body, http_status, retry_after
 from server.errors import AppError, InvalidArgument
 from server.lifecycle import Lifecycle
 
@@ -47,9 +47,14 @@ GZIP_LEVEL = 6
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 
 
-def _error(code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def _error(code: str, message: str, status: int | None = None, headers: dict[str, str] | None = None) -> JSONResponse:
     observe.current().code = code
-    return JSONResponse(error_body(code, message), status_code=STATUS[code][0], headers=headers)
+    return JSONResponse(error_body(code, message), status_code=status or STATUS[code][0], headers=headers)
+
+
+def _app_error(e: AppError) -> JSONResponse:
+    wait = retry_after(e)
+    return _error(e.code, e.message, http_status(e), {"Retry-After": wait} if wait else None)
 
 
 def _dumps(data: Any) -> bytes:
@@ -71,7 +76,7 @@ def _answering_errors(fn: Callable[[Request], Awaitable[Response]], rpc: str) ->
         try:
             return await fn(request)
         except AppError as e:
-            return _error(e.code, e.message)
+            return _app_error(e)
         except ConnectionError:
             # The client went away mid-body: nobody to answer, nothing to log.
             observe.current().code = "CANCELLED"
@@ -195,7 +200,8 @@ class Observe:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        call = observe.Call("http", authorization=headers.get("authorization"))
+        call = observe.Call("http", authorization=headers.get("authorization"),
+                            peer=(scope.get("client") or ("",))[0] or None)
         status = {"code": 500}
 
         async def send_wrapper(message) -> None:

@@ -75,6 +75,19 @@ def _after(entries_key: tuple[float, str], cursor: tuple[float, str] | None) -> 
     return cursor is None or entries_key < cursor
 
 
+def _marked(entry: dict[str, Any], seat: int | None, user: dict[str, Any] | None,
+            status: str | None) -> dict[str, Any]:
+    """The entry with `seat` taken (by `user`, when given) and/or the new `status`."""
+    for s in entry["seats"]:
+        if s["seat"] == seat:
+            s["taken"] = True
+            if user is not None:
+                s["user"] = user
+    if status is not None:
+        entry["status"] = status
+    return entry
+
+
 class MemoryLobby:
     """In process (the in-memory SQLite store's lobby: one process serves everything)."""
 
@@ -94,6 +107,12 @@ class MemoryLobby:
 
     async def remove(self, game_id: str) -> None:
         self._entries.pop(game_id, None)
+
+    async def mark(self, game_id: str, *, seat: int | None = None, user: dict[str, Any] | None = None,
+                   status: str | None = None) -> None:
+        """Atomically: `seat` taken (by `user`), and/or the game's new `status`."""
+        if game_id in self._entries:
+            _marked(self._entries[game_id], seat, user, status)
 
     async def list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
         cursor = decode_token(token) if token else None
@@ -146,6 +165,23 @@ class SQLiteLobby(MemoryLobby):
     async def remove(self, game_id: str) -> None:
         await asyncio.to_thread(self._run, "DELETE FROM lobby WHERE game_id = ?", (game_id,))
 
+    def _mark(self, game_id: str, seat: int | None, user: dict[str, Any] | None, status: str | None) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")  # other processes on the file wait
+            try:
+                rows = self._db.execute("SELECT entry FROM lobby WHERE game_id = ?", (game_id,)).fetchall()
+                if rows:
+                    entry = _marked(json.loads(rows[0][0]), seat, user, status)
+                    self._db.execute("UPDATE lobby SET entry = ? WHERE game_id = ?", (json.dumps(entry), game_id))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    async def mark(self, game_id: str, *, seat: int | None = None, user: dict[str, Any] | None = None,
+                   status: str | None = None) -> None:
+        await asyncio.to_thread(self._mark, game_id, seat, user, status)
+
     async def list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
         cursor = decode_token(token) if token else (float("inf"), "")
         out: list[dict[str, Any]] = []
@@ -184,12 +220,36 @@ def _entry_key(game_id: str) -> str:
     return f"tablero:{{{game_id}}}:lobby"
 
 
+# KEYS[1] the entry; ARGV: seat ("" = none), user JSON ("" = none), status ("" = unchanged).
+_MARK = """
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local e = cjson.decode(raw)
+for _, s in ipairs(e['seats']) do
+  if ARGV[1] ~= '' and s['seat'] == tonumber(ARGV[1]) then
+    s['taken'] = true
+    if ARGV[2] ~= '' then s['user'] = cjson.decode(ARGV[2]) end
+  end
+end
+if ARGV[3] ~= '' then e['status'] = ARGV[3] end
+redis.call('SET', KEYS[1], cjson.encode(e))
+return 1
+"""
+
+
 class RedisLobby:
     """In Redis, shared by every replica: `tablero:lobby` (sorted set: game id by creation
     time) and `tablero:{<game>}:lobby` (the entry, JSON)."""
 
     def __init__(self, client) -> None:
         self._r = client
+        self._mark = client.register_script(_MARK)
+
+    async def mark(self, game_id: str, *, seat: int | None = None, user: dict[str, Any] | None = None,
+                   status: str | None = None) -> None:
+        """Atomically (one script): `seat` taken (by `user`), and/or the game's new `status`."""
+        await self._mark(keys=[_entry_key(game_id)], args=[
+            "" if seat is None else str(seat), "" if user is None else json.dumps(user), status or ""])
 
     async def add(self, entry: dict[str, Any]) -> None:
         await self._r.set(_entry_key(entry["gameId"]), json.dumps(entry))

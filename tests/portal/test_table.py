@@ -41,3 +41,15 @@ def test_an_abandoned_game_ends_with_no_winner():
 
 def test_engine_events_are_not_platform_events():
     assert not is_platform({"type": "mark_placed"})
+
+
+def test_fold_and_replay_skip_platform_events():
+    import engines
+    from engines.core import LocalGame, fold
+
+    g = LocalGame("tic-tac-toe", seats=2, seed=1)
+    g.act(0, {"type": "place", "cell": 4})
+    log = [g.events[0], {"type": "tablero.seat_left", "seat": 1, "reason": "resigned", "then": "bot"}, *g.events[1:]]
+    assert fold(g.engine, log) == g.state
+    assert engines.replay(log).state == g.state
+    assert LocalGame("tic-tac-toe", events=log).state == g.state

@@ -23,6 +23,11 @@ BAD = {
     "TABLERO_LOG_LEVEL": "loud",
     "TABLERO_HEADER_TIMEOUT": "0",
     "TABLERO_BODY_TIMEOUT": "inf",
+    "TABLERO_PORTAL_KEYS": '{"k1": "too short"}',
+    "TABLERO_RATE_LIMIT": "fast",
+    "TABLERO_CREATE_RATE_LIMIT": "0/s",
+    "TABLERO_MAX_OPEN_GAMES_PER_USER": "-1",
+    "TABLERO_ABANDON_AFTER": "soon",
 }
 
 
@@ -49,6 +54,22 @@ def test_all_bad_values_are_named_at_once(monkeypatch):
     monkeypatch.setenv("TABLERO_HTTP_PORT", "abc")
     msg = str(pytest.raises(ConfigError, Config.load).value)
     assert "TABLERO_SNAPSHOT_EVERY='0'" in msg and "TABLERO_HTTP_PORT='abc'" in msg
+
+
+def test_key_material_is_never_echoed(monkeypatch):
+    monkeypatch.setenv("TABLERO_SECRET", "k1:aaaaaaaaaaaaaaaaaaaa,k1:bbbbbbbbbbbbbbbbbbbbbbb")
+    monkeypatch.setenv("TABLERO_PORTAL_KEYS", '{"k1": "short-secret"}')
+    msg = str(pytest.raises(ConfigError, Config.load).value)
+    assert "TABLERO_SECRET=<hidden>: TABLERO_SECRET: key id 'k1' is listed twice" in msg
+    assert "TABLERO_PORTAL_KEYS=<hidden>" in msg and "at least 32 bytes" in msg
+    assert "aaaa" not in msg and "short-secret" not in msg
+
+
+def test_the_development_secret_binds_localhost_unless_told(monkeypatch):
+    assert Config.load().bind_host == "127.0.0.1"
+    assert Config.load(host="0.0.0.0").bind_host == "0.0.0.0"
+    monkeypatch.setenv("TABLERO_SECRET", "k2:" + "s" * 32)
+    assert Config.load().bind_host == "0.0.0.0"
 
 
 def test_good_values_and_defaults(monkeypatch, tmp_path):

@@ -91,7 +91,8 @@ def test_game_payloads_are_typed_by_the_engines_schemas(http):
 def test_each_operation_lists_only_the_errors_it_can_answer():
     paths = openapi_document()["paths"]
     create = paths["/v1/games"]["post"]["responses"]
-    assert not {"401", "403", "404"} & set(create)
+    assert not {"403", "404"} & set(create)
+    assert {"401", "429"} <= set(create)  # a refused portal JWT; rate limits
     assert {"401", "403", "404", "409"} <= set(paths["/v1/games/{gameId}/actions"]["post"]["responses"])
 
 

@@ -53,6 +53,11 @@ class GameServiceStub:
                 request_serializer=tablero_dot_v1_dot_games__pb2.CreateGameRequest.SerializeToString,
                 response_deserializer=tablero_dot_v1_dot_games__pb2.CreateGameResponse.FromString,
                 _registered_method=True)
+        self.ListGames = channel.unary_unary(
+                '/tablero.v1.GameService/ListGames',
+                request_serializer=tablero_dot_v1_dot_games__pb2.ListGamesRequest.SerializeToString,
+                response_deserializer=tablero_dot_v1_dot_games__pb2.ListGamesResponse.FromString,
+                _registered_method=True)
         self.JoinGame = channel.unary_unary(
                 '/tablero.v1.GameService/JoinGame',
                 request_serializer=tablero_dot_v1_dot_games__pb2.JoinGameRequest.SerializeToString,
@@ -72,6 +77,11 @@ class GameServiceStub:
                 '/tablero.v1.GameService/SubmitAction',
                 request_serializer=tablero_dot_v1_dot_games__pb2.SubmitActionRequest.SerializeToString,
                 response_deserializer=tablero_dot_v1_dot_games__pb2.SubmitActionResponse.FromString,
+                _registered_method=True)
+        self.Resign = channel.unary_unary(
+                '/tablero.v1.GameService/Resign',
+                request_serializer=tablero_dot_v1_dot_games__pb2.ResignRequest.SerializeToString,
+                response_deserializer=tablero_dot_v1_dot_games__pb2.ResignResponse.FromString,
                 _registered_method=True)
         self.ListEvents = channel.unary_unary(
                 '/tablero.v1.GameService/ListEvents',
@@ -112,8 +122,18 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListGames(self, request, context):
+        """The lobby: games newest first, filtered by engine, status, open seats and the
+        caller's own (mine: needs a portal JWT), paginated with page tokens.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def JoinGame(self, request, context):
-        """Claim an open seat; returns its token.
+        """Claim an open seat; returns its token. With a portal JWT the seat is bound to the
+        user, who may then use that JWT for every seat call of the game (a user who already
+        holds a seat gets it back).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -138,6 +158,14 @@ class GameServiceServicer:
     def SubmitAction(self, request, context):
         """Submit an action; idempotent per request_id; optional optimistic version check.
         REST answers the bare Game (response_body).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Resign(self, request, context):
+        """The caller's seat leaves the game: it forfeits, or a bot plays it from now on when
+        the game was created with on_leave "bot". Recorded as a `tablero.seat_left` event.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -178,6 +206,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     request_deserializer=tablero_dot_v1_dot_games__pb2.CreateGameRequest.FromString,
                     response_serializer=tablero_dot_v1_dot_games__pb2.CreateGameResponse.SerializeToString,
             ),
+            'ListGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGames,
+                    request_deserializer=tablero_dot_v1_dot_games__pb2.ListGamesRequest.FromString,
+                    response_serializer=tablero_dot_v1_dot_games__pb2.ListGamesResponse.SerializeToString,
+            ),
             'JoinGame': grpc.unary_unary_rpc_method_handler(
                     servicer.JoinGame,
                     request_deserializer=tablero_dot_v1_dot_games__pb2.JoinGameRequest.FromString,
@@ -197,6 +230,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.SubmitAction,
                     request_deserializer=tablero_dot_v1_dot_games__pb2.SubmitActionRequest.FromString,
                     response_serializer=tablero_dot_v1_dot_games__pb2.SubmitActionResponse.SerializeToString,
+            ),
+            'Resign': grpc.unary_unary_rpc_method_handler(
+                    servicer.Resign,
+                    request_deserializer=tablero_dot_v1_dot_games__pb2.ResignRequest.FromString,
+                    response_serializer=tablero_dot_v1_dot_games__pb2.ResignResponse.SerializeToString,
             ),
             'ListEvents': grpc.unary_unary_rpc_method_handler(
                     servicer.ListEvents,
@@ -293,6 +331,33 @@ class GameService:
             '/tablero.v1.GameService/CreateGame',
             tablero_dot_v1_dot_games__pb2.CreateGameRequest.SerializeToString,
             tablero_dot_v1_dot_games__pb2.CreateGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tablero.v1.GameService/ListGames',
+            tablero_dot_v1_dot_games__pb2.ListGamesRequest.SerializeToString,
+            tablero_dot_v1_dot_games__pb2.ListGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -401,6 +466,33 @@ class GameService:
             '/tablero.v1.GameService/SubmitAction',
             tablero_dot_v1_dot_games__pb2.SubmitActionRequest.SerializeToString,
             tablero_dot_v1_dot_games__pb2.SubmitActionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Resign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tablero.v1.GameService/Resign',
+            tablero_dot_v1_dot_games__pb2.ResignRequest.SerializeToString,
+            tablero_dot_v1_dot_games__pb2.ResignResponse.FromString,
             options,
             channel_credentials,
             insecure,

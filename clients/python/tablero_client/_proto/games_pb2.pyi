@@ -75,16 +75,60 @@ class GetEngineResponse(_message.Message):
     def __init__(self, engine: _Optional[_Union[Engine, _Mapping]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("engine", "players", "options", "seats")
+    __slots__ = ("engine", "players", "options", "seats", "seat_specs", "on_leave", "clock")
     ENGINE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_SPECS_FIELD_NUMBER: _ClassVar[int]
+    ON_LEAVE_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
     engine: str
     players: int
     options: _struct_pb2.Struct
     seats: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, engine: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[str]] = ...) -> None: ...
+    seat_specs: _containers.RepeatedCompositeFieldContainer[SeatSpec]
+    on_leave: str
+    clock: TurnClock
+    def __init__(self, engine: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[str]] = ..., seat_specs: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., on_leave: _Optional[str] = ..., clock: _Optional[_Union[TurnClock, _Mapping]] = ...) -> None: ...
+
+class TurnClock(_message.Message):
+    __slots__ = ("move_seconds", "on_timeout")
+    MOVE_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    ON_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    move_seconds: int
+    on_timeout: str
+    def __init__(self, move_seconds: _Optional[int] = ..., on_timeout: _Optional[str] = ...) -> None: ...
+
+class SeatDeadline(_message.Message):
+    __slots__ = ("seat", "deadline")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    deadline: float
+    def __init__(self, seat: _Optional[int] = ..., deadline: _Optional[float] = ...) -> None: ...
+
+class ResignRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class ResignResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class SeatSpec(_message.Message):
+    __slots__ = ("kind", "user_id", "user_name")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
+    USER_NAME_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    user_id: str
+    user_name: str
+    def __init__(self, kind: _Optional[str] = ..., user_id: _Optional[str] = ..., user_name: _Optional[str] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")
@@ -101,6 +145,48 @@ class CreateGameResponse(_message.Message):
     game: Game
     seats: _containers.RepeatedCompositeFieldContainer[SeatToken]
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ("engine", "status", "open_seats", "mine", "page_size", "page_token")
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    MINE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    engine: str
+    status: GameStatus
+    open_seats: bool
+    mine: bool
+    page_size: int
+    page_token: str
+    def __init__(self, engine: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., open_seats: _Optional[bool] = ..., mine: _Optional[bool] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class GameSummary(_message.Message):
+    __slots__ = ("id", "engine", "players", "seats", "status", "version", "create_time")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    engine: str
+    players: int
+    seats: _containers.RepeatedCompositeFieldContainer[Seat]
+    status: GameStatus
+    version: int
+    create_time: float
+    def __init__(self, id: _Optional[str] = ..., engine: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., create_time: _Optional[float] = ...) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameSummary]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class JoinGameRequest(_message.Message):
     __slots__ = ("game_id",)
@@ -119,17 +205,21 @@ class JoinGameResponse(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("seat", "claimed", "kind")
+    __slots__ = ("seat", "claimed", "kind", "user_id", "user_name")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CLAIMED_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
+    USER_NAME_FIELD_NUMBER: _ClassVar[int]
     seat: int
     claimed: bool
     kind: SeatKind
-    def __init__(self, seat: _Optional[int] = ..., claimed: _Optional[bool] = ..., kind: _Optional[_Union[SeatKind, str]] = ...) -> None: ...
+    user_id: str
+    user_name: str
+    def __init__(self, seat: _Optional[int] = ..., claimed: _Optional[bool] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., user_id: _Optional[str] = ..., user_name: _Optional[str] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("id", "name", "engine", "engine_version", "version", "players", "seats", "to_act", "view", "outcome", "your_seat", "status")
+    __slots__ = ("id", "name", "engine", "engine_version", "version", "players", "seats", "to_act", "view", "outcome", "your_seat", "status", "deadlines")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     ENGINE_FIELD_NUMBER: _ClassVar[int]
@@ -142,6 +232,7 @@ class Game(_message.Message):
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     YOUR_SEAT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINES_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     engine: str
@@ -154,7 +245,8 @@ class Game(_message.Message):
     outcome: _struct_pb2.Struct
     your_seat: int
     status: GameStatus
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., engine: _Optional[str] = ..., engine_version: _Optional[int] = ..., version: _Optional[int] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., to_act: _Optional[_Iterable[int]] = ..., view: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., outcome: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., your_seat: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ...) -> None: ...
+    deadlines: _containers.RepeatedCompositeFieldContainer[SeatDeadline]
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., engine: _Optional[str] = ..., engine_version: _Optional[int] = ..., version: _Optional[int] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., to_act: _Optional[_Iterable[int]] = ..., view: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., outcome: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., your_seat: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., deadlines: _Optional[_Iterable[_Union[SeatDeadline, _Mapping]]] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
     __slots__ = ("game_id", "version")
