@@ -101,7 +101,7 @@ def test_two_portal_users_find_join_and_play_with_their_jwts_alone_across_a_key_
             r = httpx.post(f"{where.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
                            headers=bearer(t))
             assert r.status_code == 200, r.text
-            return r.json()["game"]
+            return r.json()
 
         assert alice_plays(0, alice, a)["yourSeat"] == 0
         grpc_b.SubmitAction(pb.SubmitActionRequest(game_id=gid, action=place(3)), metadata=meta(bob))
@@ -115,7 +115,7 @@ def test_two_portal_users_find_join_and_play_with_their_jwts_alone_across_a_key_
         refused = httpx.get(f"{b2.http}/v1/games/{gid}", headers=bearer(alice))
         assert refused.status_code == 401 and "unknown key id 'k1'" in refused.json()["error"]["message"]
         assert alice_plays(1, alice2, b2)["version"] == 4
-        assert httpx.get(f"{b2.http}/v1/games/{gid}", headers=bearer(seat_token)).json()["game"]["yourSeat"] == 0
+        assert httpx.get(f"{b2.http}/v1/games/{gid}", headers=bearer(seat_token)).json()["yourSeat"] == 0
     ch2, grpc_b2 = stub(b2)
     with ch2:
         grpc_b2.SubmitAction(pb.SubmitActionRequest(game_id=gid, action=place(4)), metadata=meta(bob2))
@@ -170,7 +170,7 @@ def test_a_sleeping_seat_is_played_by_a_bot_exactly_once_even_when_a_replica_is_
     a.proc.wait()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        g = httpx.get(f"{b.http}/v1/games/{gid}").json()["game"]
+        g = httpx.get(f"{b.http}/v1/games/{gid}").json()
         if g["version"] >= 5:
             break
         time.sleep(0.2)
@@ -182,7 +182,7 @@ def test_a_sleeping_seat_is_played_by_a_bot_exactly_once_even_when_a_replica_is_
     seats = [e["seat"] for _, e in outs]
     assert all(s != t for s, t in zip(seats, seats[1:], strict=False))  # turns alternate: one timeout per turn
     # Fay comes back: her JWT opens her seat (named at creation), she holds the turn or the game is over.
-    g = httpx.get(f"{b.http}/v1/games/{gid}", headers=bearer(token("fay"))).json()["game"]
+    g = httpx.get(f"{b.http}/v1/games/{gid}", headers=bearer(token("fay"))).json()
     assert g["yourSeat"] == 1
 
 
@@ -194,7 +194,7 @@ def test_a_deadline_with_forfeit_ends_a_two_seat_game_for_the_other_seat(replica
     gid = r.json()["game"]["id"]
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
-        g = httpx.get(f"{b.http}/v1/games/{gid}").json()["game"]
+        g = httpx.get(f"{b.http}/v1/games/{gid}").json()
         if g["status"] == "GAME_STATUS_FINISHED":
             break
         time.sleep(0.2)
@@ -208,7 +208,7 @@ def test_resign_forfeits_or_hands_the_seat_to_a_bot(replicas):
     forfeit = httpx.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]},
                          headers=bearer(hal)).json()["game"]["id"]
     httpx.post(f"{b.http}/v1/games/{forfeit}/join", json={}, headers=bearer(ida))
-    g = httpx.post(f"{b.http}/v1/games/{forfeit}/resign", json={}, headers=bearer(hal)).json()["game"]
+    g = httpx.post(f"{b.http}/v1/games/{forfeit}/resign", json={}, headers=bearer(hal)).json()
     assert g["status"] == "GAME_STATUS_FINISHED" and g["outcome"]["winners"] == [1]
     assert g["outcome"]["details"][0]["forfeited"] == "resigned"
 
@@ -224,7 +224,7 @@ def test_resign_forfeits_or_hands_the_seat_to_a_bot(replicas):
         assert e.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "left" in e.value.details()
     # ida plays on against the bot until the end
     for _ in range(10):
-        g = httpx.get(f"{b.http}/v1/games/{bot}", headers=bearer(ida)).json()["game"]
+        g = httpx.get(f"{b.http}/v1/games/{bot}", headers=bearer(ida)).json()
         if g["status"] == "GAME_STATUS_FINISHED":
             break
         cell = next(i for i, c in enumerate(g["view"]["board"]) if c is None)

@@ -30,7 +30,7 @@ def test_lobby_and_clock_survive_a_restart_and_limits_apply_in_process(tmp_path)
         assert [g["id"] for g in listed] == [gid]
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
-            g = httpx.get(f"{s.http}/v1/games/{gid}", headers=who("ann")).json()["game"]
+            g = httpx.get(f"{s.http}/v1/games/{gid}", headers=who("ann")).json()
             if g["status"] == "GAME_STATUS_FINISHED":
                 break
             time.sleep(0.3)
@@ -47,7 +47,7 @@ def test_an_abandoned_game_is_ended_and_recorded(tmp_path):
         gid = httpx.post(f"{s.http}/v1/games", json={"engine": "goofspiel", "players": 2}).json()["game"]["id"]
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
-            g = httpx.get(f"{s.http}/v1/games/{gid}").json()["game"]
+            g = httpx.get(f"{s.http}/v1/games/{gid}").json()
             if g["status"] == "GAME_STATUS_FINISHED":
                 break
             time.sleep(0.3)
