@@ -42,7 +42,7 @@ def version(page) -> int:
     return int(page.inner_text(".table-head h1").split("move")[-1].strip())
 
 
-def test_page_is_served_and_says_there_is_no_lobby_list(server, new_page):
+def test_page_is_served_and_lists_the_open_games_to_join_or_watch(server, new_page):
     r = httpx.get(server.url + "/")
     assert r.status_code == 200 and "text/html" in r.headers["content-type"]
     assert '<script type="module" src="js/app.js">' in r.text
@@ -50,10 +50,12 @@ def test_page_is_served_and_says_there_is_no_lobby_list(server, new_page):
     # The API still answers JSON errors for unknown routes.
     assert httpx.get(server.url + "/v1/nope").json()["error"]["code"] == "NOT_FOUND"
     assert httpx.post(server.url + "/index.html").json()["error"]["code"] == "METHOD_NOT_ALLOWED"
-    assert httpx.get(server.url + "/v1/games").status_code in (404, 405)  # no lobby list on this server (yet)
+    # A game with a seat open for a friend appears in the lobby's list, with Join and Watch.
+    gid = httpx.post(server.url + "/v1/games", json={"engine": "goofspiel", "seats": ["human", "open"]}).json()["game"]["id"]
     page = new_page()
     page.goto(server.url + "/")
-    page.wait_for_selector("#no-lobby")
+    page.wait_for_selector(f"a[href='#/join/{gid}']")
+    assert page.locator(f"a[href='#/g/{gid}']").count() == 1
     names = page.locator(".engines label strong").all_inner_texts()
     assert {"Tic-Tac-Toe", "New Bedford", "Riverboat", "Phoenicia", "Goofspiel"} <= set(names)
     # The options form is generated from the schema: Phoenicia's boolean, Riverboat's enum.

@@ -125,7 +125,7 @@ function createForm(e) {
 
 async function loadOpenGames(box) {
   try {
-    const out = await api('GET', '/v1/games?pageSize=50');
+    const out = await api('GET', '/v1/games?pageSize=50&status=GAME_STATUS_RUNNING');
     const games = (out.games || []).map(unwrapGame);
     if (!games.length) {
       box.replaceChildren(h('p', { class: 'muted' }, 'No open games right now.'));
