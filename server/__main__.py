@@ -18,6 +18,8 @@ SERVE_FLAGS = [
     ("--redis-url", str, "Redis URL (env TABLERO_REDIS_URL); without it: embedded SQLite"),
     ("--db", str, "SQLite file (env TABLERO_DB); default in memory"),
     ("--log-level", str, "debug, info, warning (env TABLERO_LOG_LEVEL)"),
+    ("--workers", int, "server processes sharing the ports (env TABLERO_WORKERS, default 1; >1 needs "
+                       "Redis or a SQLite file)"),
 ]
 
 
@@ -35,10 +37,21 @@ def serve(argv: list[str]) -> int:
         print(f"tablero serve: {e}", file=sys.stderr)
         return 2
     logs.setup(config.log_level)
+    if config.workers > 1:
+        from server.workers import supervise
+
+        child = [a for i, a in enumerate(argv) if a != "--workers" and not a.startswith("--workers=")
+                 and not (i > 0 and argv[i - 1] == "--workers")]
+        return supervise(config.workers, child, config.shutdown_grace)
     from server.runner import serve as run
 
     try:
-        asyncio.run(run(config))
+        try:
+            import uvloop  # the faster event loop (issue 10); plain asyncio where it is not installed
+        except ImportError:
+            asyncio.run(run(config))
+        else:
+            uvloop.run(run(config))
     except KeyboardInterrupt:
         pass
     return 0
@@ -50,10 +63,17 @@ def rank(argv: list[str]) -> int:
     return rank_main(argv)
 
 
+def admin(argv: list[str]) -> int:
+    from server.admin import main as admin_main
+
+    return admin_main(argv)
+
+
 # name -> (help, main(argv) -> exit code). The lead adds the client verbs here.
 VERBS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "serve": ("run the gRPC + REST server", serve),
     "rank": ("merge ranked game lists (JSON/CSV files) into one ranking", rank),
+    "admin": ("operator tools: delete or archive a game in the store", admin),
 }
 
 

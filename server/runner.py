@@ -15,7 +15,7 @@ from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
 from server.api.edge import Api
-from server.app import GameService
+from server.app import GameService, rules
 from server.auth import TokenSigner
 from server.config import Config
 from server.grpc.service import Observe, add_services
@@ -59,9 +59,11 @@ async def _track_readiness(health, lifecycle: Lifecycle, services: list[str], se
             serving = now
 
 
-def _http_socket(host: str, port: int) -> socket.socket:
+def _http_socket(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:  # `serve --workers N`: the kernel spreads connections over the workers
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     # Accepted connections inherit TCP_NODELAY: responses go out as headers + body in two
     # writes, and Nagle + the client's delayed ACK would add ~40 ms to each reused connection.
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -74,10 +76,12 @@ def _http_socket(host: str, port: int) -> socket.socket:
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
-    store = open_store(config.redis_url, config.db)
+    store = open_store(config.redis_url, config.db, **config.store_options())
     lifecycle = Lifecycle(store)
     games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
                         snapshot_every=config.snapshot_every)
+    games.bots.steps_per_write = config.bot_steps_per_write
+    rules.INLINE_BOT_STEPS = config.bot_inline_steps
     api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body)
     stop = stop or asyncio.Event()
 
@@ -85,7 +89,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     limit = max(config.max_body, config.max_rankings_body, 64 * 1024)
     gserver = grpc.aio.server(interceptors=[Observe()], options=[
         ("grpc.max_receive_message_length", limit),
-        ("grpc.so_reuseport", 0),
+        ("grpc.so_reuseport", 1 if config.reuse_port else 0),
         # Long-lived connections are closed now and then so clients spread over replicas the HPA adds.
         ("grpc.max_connection_age_ms", 5 * 60 * 1000),
         ("grpc.max_connection_age_grace_ms", 30 * 1000),
@@ -108,7 +112,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     await gserver.start()
 
     # HTTP
-    sock = _http_socket(config.host, config.http_port)
+    sock = _http_socket(config.host, config.http_port, config.reuse_port)
     http_port = sock.getsockname()[1]
     userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle), log_config=None, access_log=False, lifespan="off",
                                       timeout_graceful_shutdown=int(config.shutdown_grace), loop="asyncio"))
@@ -132,6 +136,9 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         await health.enter_graceful_shutdown()
         userver.should_exit = True
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)
+        await games.bots.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(games.games.drain(), 5)  # snapshots and finish() in flight
         await store.close()
         if install_signals:
             for sig in (signal.SIGTERM, signal.SIGINT):

@@ -7,6 +7,7 @@ protobuf JSON mapping (server.app.replies). Errors are server.errors.AppError.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import copy
@@ -29,10 +30,11 @@ from server.errors import (
     StaleVersion,
     Unavailable,
 )
-from server.store.base import EventStore
+from server.store.base import EventStore, Reset
 
 from . import commands as cmd
 from . import rules
+from .bots import BotWorker
 from .replies import engine_reply, event_reply, game_reply
 from .repository import Decision, GameRepository, LoadedGame
 
@@ -71,6 +73,8 @@ class GameService:
         self.signer = signer
         self.games = GameRepository(store, cache_size=cache_size, snapshot_every=snapshot_every,
                                     max_retries=max_retries)
+        self.bots = BotWorker(self.games)
+        self.games.on_commit = self.bots.notice
 
     # --- engines ---------------------------------------------------------------------
     async def list_engines(self) -> dict[str, Any]:
@@ -86,7 +90,8 @@ class GameService:
     async def create_game(self, c: cmd.CreateGame) -> dict[str, Any]:
         engine = self._engine(c.engine)
         kinds = self._seat_kinds(engine, c.players, c.seats)
-        decision = rules.start(engine, len(kinds), c.options, kinds, _rng())
+        decision = rules.start(engine, len(kinds), c.options, kinds, _rng()) if "bot" not in kinds else \
+            await asyncio.to_thread(rules.start, engine, len(kinds), c.options, kinds, _rng())  # off the loop
         meta = {"engine": engine.name, "engine_version": engine.version, "players": len(kinds),
                 "seats": kinds, "claimed": [], "created": time.time()}
         game = await self.games.create(meta, engine, decision)
@@ -101,7 +106,7 @@ class GameService:
         open_seats = [s for s, k in enumerate(meta["seats"]) if k == "open"]
         if not open_seats:
             raise FailedPrecondition("this game has no open seats")
-        seat = await self.games.claim_seat(c.game_id, open_seats)
+        seat = await self.games.claim_seat(c.game_id, open_seats)  # atomic: the cached meta is enough
         if seat is None:
             raise FailedPrecondition("every open seat of this game is taken")
         return {"gameId": c.game_id, "seat": seat, "token": self.signer.issue(c.game_id, seat)}
@@ -157,7 +162,18 @@ class GameService:
             return
         metrics.WATCH_STREAMS.inc()
         try:
-            async for version, event in self.games.watch(game.id, after):
+            async for item in self.games.watch(game.id, after):
+                if isinstance(item, Reset):
+                    # The store lost events this watcher was sent: the client is told to drop
+                    # them (a `Reset` passes through as a control message) and the stream goes
+                    # on with the new history after item.version.
+                    metrics.WATCH_RESETS.inc()
+                    yield item
+                    known = item.version
+                    game.state = (await self.games.at(game.id, known, game.meta)).state if known else None
+                    finished = known > 0 and engine.outcome(game.state) is not None
+                    continue
+                version, event = item
                 yield event_reply(game.id, version, engine.event_view(event, seat))
                 if version > known:
                     game.state, known = engine.evolve(game.state, event), version
@@ -181,6 +197,9 @@ class GameService:
         def decide(game: LoadedGame) -> Decision:
             if c.expected_version is not None and c.expected_version != game.version:
                 raise StaleVersion(f"stale version: the game is at version {game.version}, not {c.expected_version}")
+            if "bot" in game.meta["seats"]:  # the bots' answers are played off the event loop
+                return asyncio.to_thread(rules.play, game.engine, game.state, c.seat, c.action,
+                                         game.meta["seats"], _rng())
             return rules.play(game.engine, game.state, c.seat, c.action, game.meta["seats"], _rng())
 
         meta = await self.games.meta(c.game_id)
