@@ -18,6 +18,8 @@ SERVE_FLAGS = [
     ("--redis-url", str, "Redis URL (env TABLERO_REDIS_URL); without it: embedded SQLite"),
     ("--db", str, "SQLite file (env TABLERO_DB); default in memory"),
     ("--log-level", str, "debug, info, warning (env TABLERO_LOG_LEVEL)"),
+    ("--workers", int, "server processes sharing the ports (env TABLERO_WORKERS, default 1; >1 needs "
+                       "Redis or a SQLite file)"),
 ]
 
 
@@ -35,10 +37,21 @@ def serve(argv: list[str]) -> int:
         print(f"tablero serve: {e}", file=sys.stderr)
         return 2
     logs.setup(config.log_level)
+    if config.workers > 1:
+        from server.workers import supervise
+
+        child = [a for i, a in enumerate(argv) if a != "--workers" and not a.startswith("--workers=")
+                 and not (i > 0 and argv[i - 1] == "--workers")]
+        return supervise(config.workers, child, config.shutdown_grace)
     from server.runner import serve as run
 
     try:
-        asyncio.run(run(config))
+        try:
+            import uvloop  # the faster event loop (issue 10); plain asyncio where it is not installed
+        except ImportError:
+            asyncio.run(run(config))
+        else:
+            uvloop.run(run(config))
     except KeyboardInterrupt:
         pass
     return 0
@@ -48,6 +61,12 @@ def rank(argv: list[str]) -> int:
     from rankings.cli import main as rank_main
 
     return rank_main(argv)
+
+
+def admin(argv: list[str]) -> int:
+    from server.admin import main as admin_main
+
+    return admin_main(argv)
 
 
 def _client_verb(name: str) -> Callable[[list[str]], int]:
@@ -65,6 +84,7 @@ def _client_verb(name: str) -> Callable[[list[str]], int]:
 VERBS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "serve": ("run the gRPC + REST server", serve),
     "rank": ("merge ranked game lists (JSON/CSV files) into one ranking", rank),
+    "admin": ("operator tools: export, archive or delete a game in the store", admin),
     "engines": ("list the engines a server runs", _client_verb("engines")),
     "create": ("create a game; prints its id and seat tokens", _client_verb("create")),
     "join": ("claim an open seat of a game", _client_verb("join")),

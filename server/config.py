@@ -48,8 +48,32 @@ class Config(BaseSettings):
     # TABLERO_ABANDON_AFTER: seconds without any action after which a game is ended as abandoned (0: never)
     abandon_after: float = Field(0, ge=0, allow_inf_nan=False)
     log_level: Literal["debug", "info", "warning", "error", "critical"] = "info"  # TABLERO_LOG_LEVEL
+    # `tablero serve --workers N` (TABLERO_WORKERS): N server processes sharing the ports.
+    workers: int = Field(1, ge=1, le=64)  # TABLERO_WORKERS
+    reuse_port: bool = False  # TABLERO_REUSE_PORT: bind HTTP and gRPC with SO_REUSEPORT (set for workers)
+    # Bots: turns a request plays itself (on a thread); the rest by the background bot worker.
+    bot_inline_steps: int = Field(32, ge=0, le=10_000)  # TABLERO_BOT_INLINE_STEPS
+    bot_steps_per_write: int = Field(32, ge=1, le=10_000)  # TABLERO_BOT_STEPS_PER_WRITE
+    # Event store (see docs/operations.md, "Store settings"); Redis only unless marked.
+    store_write_pool_size: int = Field(16, ge=1, le=1024)  # TABLERO_STORE_WRITE_POOL_SIZE (per node)
+    store_read_pool_size: int = Field(16, ge=1, le=1024)  # TABLERO_STORE_READ_POOL_SIZE (per node)
+    store_pool_timeout: float = Field(5.0, gt=0, le=300, allow_inf_nan=False)  # TABLERO_STORE_POOL_TIMEOUT (s)
+    store_socket_timeout: float = Field(10.0, gt=0, le=3600, allow_inf_nan=False)  # TABLERO_STORE_SOCKET_TIMEOUT
+    store_socket_connect_timeout: float = Field(5.0, gt=0, le=300, allow_inf_nan=False)
+    store_health_check_interval: float = Field(2.0, ge=0, le=3600, allow_inf_nan=False)
+    store_retries: int = Field(5, ge=0, le=100)  # TABLERO_STORE_RETRIES
+    store_retry_backoff: float = Field(0.05, ge=0, le=10, allow_inf_nan=False)  # TABLERO_STORE_RETRY_BACKOFF (s)
+    store_sweep_interval: float = Field(1.0, gt=0, le=600, allow_inf_nan=False)  # TABLERO_STORE_SWEEP_INTERVAL
+    store_outage_grace: float = Field(10.0, ge=0, le=3600, allow_inf_nan=False)  # TABLERO_STORE_OUTAGE_GRACE
+    store_meta_cache_size: int = Field(10000, ge=0, le=10_000_000)  # TABLERO_STORE_META_CACHE_SIZE (games)
+    store_poll_interval: float = Field(0.25, gt=0, le=60, allow_inf_nan=False)  # SQLite: cross-process poll (s)
+    # Retention (both stores): seconds kept after the game ended / after its last write; unset: forever.
+    finished_ttl: float | None = Field(None, gt=0, allow_inf_nan=False)  # TABLERO_FINISHED_TTL
+    abandoned_ttl: float | None = Field(None, gt=0, allow_inf_nan=False)  # TABLERO_ABANDONED_TTL
+    trim_on_snapshot: bool = False  # TABLERO_TRIM_ON_SNAPSHOT: drop the events a snapshot covers
 
-    @field_validator("redis_url", "db", "portal_keys", "rate_limit", "create_rate_limit", mode="before")
+    @field_validator("redis_url", "db", "portal_keys", "rate_limit", "create_rate_limit", "finished_ttl",
+                     "abandoned_ttl", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: Any) -> Any:
         return None if v == "" else v
@@ -118,14 +142,36 @@ class Config(BaseSettings):
             raise ValueError(f"must start with one of {', '.join(REDIS_SCHEMES)}")
         return v
 
+    def store_options(self) -> dict[str, Any]:
+        """The keyword settings of open_store() (each adapter takes the ones it knows)."""
+        return {
+            "write_pool_size": self.store_write_pool_size, "read_pool_size": self.store_read_pool_size,
+            "pool_timeout": self.store_pool_timeout, "socket_timeout": self.store_socket_timeout,
+            "socket_connect_timeout": self.store_socket_connect_timeout,
+            "health_check_interval": self.store_health_check_interval, "retries": self.store_retries,
+            "retry_backoff": self.store_retry_backoff, "sweep_interval": self.store_sweep_interval,
+            "outage_grace": self.store_outage_grace, "meta_cache_size": self.store_meta_cache_size,
+            "poll_interval": self.store_poll_interval, "finished_ttl": self.finished_ttl,
+            "abandoned_ttl": self.abandoned_ttl, "trim_on_snapshot": self.trim_on_snapshot,
+        }
+
+    def check_workers(self) -> None:
+        """--workers N > 1 needs a store the processes share."""
+        if self.workers > 1 and not self.redis_url and self.db in (None, ":memory:"):
+            raise ConfigError(f"TABLERO_WORKERS={self.workers}: more than one worker needs a shared store "
+                              "(TABLERO_REDIS_URL, or TABLERO_DB naming a SQLite file); the in-memory "
+                              "SQLite store lives in one process")
+
     @classmethod
     def load(cls, **overrides: Any) -> Config:
         """The environment's settings with `overrides` (flags) on top; ConfigError names
         every bad value."""
         try:
-            return cls(**{k: v for k, v in overrides.items() if v is not None})
+            config = cls(**{k: v for k, v in overrides.items() if v is not None})
         except ValidationError as e:
             raise ConfigError(_explain(e)) from None
+        config.check_workers()
+        return config
 
     def warn_if_insecure(self) -> None:
         if self.secret == DEV_SECRET:

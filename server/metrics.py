@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
+import os
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
 
 RPC_REQUESTS = Counter("tablero_rpc_requests", "RPCs handled, by transport, method and status code",
                        ["transport", "method", "code"])
@@ -14,11 +24,24 @@ REPLAYED_EVENTS = Histogram("tablero_replayed_events", "Events replayed to load 
 CACHE_HITS = Counter("tablero_cache_hits", "Game loads served from the in-process cache")
 CACHE_MISSES = Counter("tablero_cache_misses", "Game loads that needed the store (snapshot + replay)")
 STORE_LATENCY = Histogram("tablero_store_latency_seconds", "Event store call latency by operation", ["op"])
-WATCH_STREAMS = Gauge("tablero_watch_streams", "Open watch streams (gRPC + SSE)")
+# multiprocess_mode matters only under `tablero serve --workers N` (PROMETHEUS_MULTIPROC_DIR): the sum.
+WATCH_STREAMS = Gauge("tablero_watch_streams", "Open watch streams (gRPC + SSE)", multiprocess_mode="livesum")
 GAMES_CREATED = Counter("tablero_games_created", "Games created, by engine", ["engine"])
 GAMES_FINISHED = Counter("tablero_games_finished", "Games that reached an outcome, by engine", ["engine"])
 CONFLICTS = Counter("tablero_append_conflicts", "Optimistic-concurrency conflicts on append (retried)")
 
+HISTORY_REWRITTEN = Counter("tablero_history_rewritten",
+                            "Times a cache or write found the store's history rewritten (lost acknowledged writes)")
+WATCH_RESETS = Counter("tablero_watch_resets", "Reset messages sent to watchers after a history rewrite")
+BOT_STEPS = Counter("tablero_bot_steps", "Bot turns played by the background bot worker", ["engine"])
+BOT_BACKLOG = Gauge("tablero_bot_backlog", "Games waiting for the bot worker", multiprocess_mode="livesum")
+
 
 def exposition() -> tuple[bytes, str]:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # `serve --workers N`: the sum over all workers
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry), CONTENT_TYPE_LATEST
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST

@@ -15,7 +15,7 @@ from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
 from server.api.edge import Api
-from server.app import GameService
+from server.app import GameService, rules
 from server.auth import TokenSigner
 from server.config import Config
 from server.grpc.service import SERVER_OPTIONS, Observe, add_services
@@ -65,9 +65,11 @@ async def _track_readiness(health, lifecycle: Lifecycle, services: list[str], se
             serving = now
 
 
-def _http_socket(host: str, port: int) -> socket.socket:
+def _http_socket(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:  # `serve --workers N`: the kernel spreads connections over the workers
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     # Accepted connections inherit TCP_NODELAY: responses go out as headers + body in two
     # writes, and Nagle + the client's delayed ACK would add ~40 ms to each reused connection.
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -111,7 +113,7 @@ async def _sweep_clocks(games: GameService, lifecycle: Lifecycle) -> None:
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
-    store = open_store(config.redis_url, config.db)
+    store = open_store(config.redis_url, config.db, **config.store_options())
     lifecycle = Lifecycle(store)
     lobby, clocks, call_limit, create_limit = _portal_parts(config, store)
     games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
@@ -120,13 +122,15 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
                         abandon_after=config.abandon_after)
     api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
               portal_keys=PortalKeys.from_json(config.portal_keys), call_limit=call_limit, create_limit=create_limit)
+    games.bots.steps_per_write = config.bot_steps_per_write
+    rules.INLINE_BOT_STEPS = config.bot_inline_steps
     stop = stop or asyncio.Event()
 
     # gRPC. The transport admits the larger rankings requests; the edge checks each RPC's own limit.
     limit = max(config.max_body, config.max_rankings_body, 64 * 1024)
     gserver = grpc.aio.server(interceptors=[Observe()], options=[
         ("grpc.max_receive_message_length", limit),
-        ("grpc.so_reuseport", 0),
+        ("grpc.so_reuseport", 1 if config.reuse_port else 0),
         # Long-lived connections are closed now and then so clients spread over replicas the HPA adds.
         ("grpc.max_connection_age_ms", 5 * 60 * 1000),
         ("grpc.max_connection_age_grace_ms", 30 * 1000),
@@ -151,7 +155,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     await gserver.start()
 
     # HTTP
-    sock = _http_socket(config.bind_host, config.http_port)
+    sock = _http_socket(config.bind_host, config.http_port, config.reuse_port)
     http_port = sock.getsockname()[1]
     # httptools, wrapped so that headers trickling in slower than header_timeout get a 408.
     userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
@@ -179,6 +183,9 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         await health.enter_graceful_shutdown()
         userver.should_exit = True
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)
+        await games.bots.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(games.games.drain(), 5)  # snapshots and finish() in flight
         await store.close()
         if install_signals:
             for sig in (signal.SIGTERM, signal.SIGINT):

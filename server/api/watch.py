@@ -3,7 +3,11 @@
 `items()` turns a use case's event iterator into WatchItems: each event; `end`
 after the last event of a finished game; `shutdown` when the server stops;
 `error` when the stream fails after it started; `keepalive` after a quiet period
-(only when asked: SSE wants them, gRPC has its own pings).
+(only when asked: SSE wants them, gRPC has its own pings); `reset` with {"version": N}
+when the store's history was rewritten under the watcher (it lost acknowledged events,
+e.g. a Redis crash inside the AOF fsync window): every event after version N the client
+was sent is void, and the events that follow are versions N+1... of the new history.
+SSE sends it as a named `reset` message; gRPC ends the stream with ABORTED.
 """
 
 from __future__ import annotations
@@ -17,10 +21,11 @@ from typing import Any, Literal
 
 from server.api.status import error_body
 from server.errors import AppError
+from server.store.base import Reset
 
 log = logging.getLogger("tablero.api")
 
-Kind = Literal["event", "end", "shutdown", "error", "keepalive"]
+Kind = Literal["event", "end", "shutdown", "error", "keepalive", "reset"]
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,9 @@ async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Ev
             if isinstance(item, Exception):
                 yield WatchItem("error", error_body("UNAVAILABLE", "the watch failed; watch again from the last id"))
                 return
+            if isinstance(item, Reset):
+                yield WatchItem("reset", {"version": item.version})
+                continue
             yield WatchItem("event", item)
     finally:
         stop.cancel()

@@ -10,7 +10,9 @@ other StoreError → Unavailable).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
+import inspect
 import re
 import secrets
 import time
@@ -22,9 +24,19 @@ from typing import Any
 import engines
 from engines.core import Engine, UnknownEngine
 from server import metrics
-from server.errors import AppError, InvalidArgument, NotFound, TooManyConflicts, Unavailable
+from server.errors import AppError, FailedPrecondition, InvalidArgument, NotFound, TooManyConflicts, Unavailable
 from server.portal.table import Table, is_platform
-from server.store.base import Conflict, DuplicateRequest, Event, EventStore, GameNotFound, StoreError
+from server.store.base import (
+    Conflict,
+    DuplicateRequest,
+    Entry,
+    Event,
+    EventStore,
+    GameNotFound,
+    HistoryRewritten,
+    StoreError,
+    Trimmed,
+)
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -70,13 +82,23 @@ class LoadedGame:
     def finished(self) -> bool:
         return self.outcome is not None
 
+    @property
+    def kinds(self) -> list[str]:
+        """Seat kinds now: a seat that left (resigned, timed out) is played by a bot."""
+        bots = self.table.bots
+        return ["bot" if s in bots else k for s, k in enumerate(self.meta["seats"])]
+
 
 @dataclass
 class Decision:
-    """What a use case decided: the events to append and the state they lead to."""
+    """What a use case decided: the events to append and the state they lead to.
+
+    `state` None means "not evolved yet": the repository evolves the cached state with
+    `events` only once the append succeeded, so a stale cache can catch up with the tail
+    a Conflict carries and decide again without a read."""
 
     events: list[Event]
-    state: Any
+    state: Any = None
 
 
 @dataclass
@@ -90,6 +112,7 @@ class _Cached:
     engine: Engine
     version: int
     state: Any
+    hash: str | None = ""  # the chain hash of the event at `version` ("" for none / pre-chain logs)
     platform: list[Event] = field(default_factory=list)
 
 
@@ -106,6 +129,10 @@ class _Timed:
         metrics.STORE_LATENCY.labels(self.op).observe(time.perf_counter() - self.t)
         if exc_type is not None and issubclass(exc_type, GameNotFound):
             raise NotFound(f"no game {str(exc)!r}" if str(exc) else "no such game") from exc
+        if exc_type is not None and issubclass(exc_type, Trimmed):
+            raise FailedPrecondition(
+                f"versions before {exc.first_kept} of this game are no longer kept (a snapshot covers them; "
+                f"ask for version {exc.first_kept} or later)") from exc
         if (
             exc_type is not None
             and issubclass(exc_type, StoreError)
@@ -116,21 +143,34 @@ class _Timed:
 
 
 class GameRepository:
+    """`tail_limit`: how many events a stale cache may catch up from a Conflict's tail
+    without a read. Snapshots and finish() are written off the reply path (background
+    tasks, drained by `drain()`)."""
+
     def __init__(self, store: EventStore, *, cache_size: int = 1000, snapshot_every: int = 100,
-                 max_retries: int = 5) -> None:
+                 max_retries: int = 5, tail_limit: int = 32) -> None:
         self.store = store
         self.cache_size = cache_size
         self.snapshot_every = snapshot_every
         self.max_retries = max_retries
+        self.tail_limit = tail_limit
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = {}
+        self._background: set[asyncio.Task] = set()
+        # Called with (game_id, LoadedGame) after every successful create/append (the bot worker).
+        self.on_commit: Callable[[LoadedGame], None] | None = None
 
     # --- reading ---------------------------------------------------------------------
-    async def meta(self, game_id: str) -> dict[str, Any]:
+    async def meta(self, game_id: str, *, exact: bool = False) -> dict[str, Any]:
+        """The game's metadata; from the per-replica cache unless `exact` (the "claimed"
+        list may be stale in the cache: claims only grow)."""
         if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
             raise NotFound(f"no game {str(game_id)[:80]!r}: game ids are 1-64 letters, digits, '-' or '_'")
         with _Timed("get_meta"):
-            return await self.store.get_meta(game_id)
+            meta = await self.store.get_meta(game_id, cached=not exact)
+            if not exact and len(meta.get("claimed", ())) < sum(k == "open" for k in meta.get("seats", ())):
+                meta = await self.store.get_meta(game_id)  # open seats left: claims may be newer
+            return meta
 
     def engine_of(self, meta: dict[str, Any]) -> Engine:
         try:
@@ -143,11 +183,14 @@ class GameRepository:
         return engine
 
     async def current(self, game_id: str, meta: dict[str, Any] | None = None) -> LoadedGame:
-        """The game now (cached state caught up with the store)."""
+        """The game now (cached state caught up with the store, its history checked)."""
         meta = meta or await self.meta(game_id)
         async with self._lock(game_id):
-            c = await self._load(game_id, meta)
-            return LoadedGame(game_id, meta, c.engine, c.version, c.state, list(c.platform))
+            c = await self._load(game_id, meta, fresh=True)
+            game = LoadedGame(game_id, meta, c.engine, c.version, c.state, list(c.platform))
+        if self.on_commit is not None:  # a game waiting for its bots is played by whoever sees it
+            self.on_commit(game)
+        return game
 
     async def at(self, game_id: str, version: int, meta: dict[str, Any] | None = None) -> LoadedGame:
         """The game at a past version (1..current), replayed from the newest snapshot not past it."""
@@ -169,11 +212,15 @@ class GameRepository:
         return LoadedGame(game_id, meta, engine, version, state, platform)
 
     async def _platform_before(self, game_id: str, version: int) -> list[Event]:
-        """The platform events among the first `version` (those a snapshot at `version` covers)."""
+        """The platform events among the first `version` (those a snapshot at `version` covers).
+        Where trimming dropped them, none are known (retention's trim is off by default)."""
         if version == 0:
             return []
-        with _Timed("read"):
-            head = await self.store.read(game_id, after_version=0, limit=version)
+        try:
+            with _Timed("read"):
+                head = await self.store.read(game_id, after_version=0, limit=version)
+        except FailedPrecondition:
+            return []
         return [e for e in head if is_platform(e)]
 
     async def version(self, game_id: str) -> int:
@@ -184,8 +231,10 @@ class GameRepository:
         with _Timed("read"):
             return await self.store.read(game_id, after_version=after, limit=limit)
 
-    def watch(self, game_id: str, after_version: int) -> AsyncIterator[tuple[int, Event]]:
-        return self.store.watch(game_id, after_version)
+    def watch(self, game_id: str, after_version: int) -> AsyncIterator[Any]:
+        """(version, event) pairs, and `Reset(v)` markers when the store's history was
+        rewritten under the watcher (every event after v it was given is void)."""
+        return self.store.watch(game_id, after_version, resets=True)
 
     async def answered(self, game_id: str, key: str | None) -> int | None:
         """The version an earlier request with this idempotency key produced, if any."""
@@ -197,34 +246,51 @@ class GameRepository:
     # --- writing ---------------------------------------------------------------------
     async def create(self, meta: dict[str, Any], engine: Engine, decision: Decision) -> LoadedGame:
         game_id = secrets.token_urlsafe(9)
+        state = decision.state
+        platform = [e for e in decision.events if is_platform(e)]
+        if state is None:
+            state = _fold(engine, state, [], decision.events)
         with _Timed("create"):
             version = await self.store.create(game_id, meta, decision.events)
-        platform = [e for e in decision.events if is_platform(e)]
-        self._remember(game_id, _Cached(engine, version, decision.state, platform))
-        return LoadedGame(game_id, meta, engine, version, decision.state, list(platform))
+        # The head hash is not known without a read: the first write checks no hash (the
+        # version CAS still holds) and learns it.
+        self._remember(game_id, _Cached(engine, version, state, None, platform))
+        game = LoadedGame(game_id, meta, engine, version, state, list(platform))
+        self._committed(game, 0)
+        return game
 
     async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
         with _Timed("claim_seat"):
             return await self.store.claim_seat(game_id, seats)
 
-    async def update(self, game_id: str, decide: Callable[[LoadedGame], Decision],
+    async def update(self, game_id: str, decide: Callable[[LoadedGame], Any],
                      key: str | None = None, meta: dict[str, Any] | None = None) -> Committed:
-        """Load the game, `decide`, and append the decision if the game has not moved
-        meanwhile (else reload and decide again, a bounded number of times). A request
-        whose `key` was already answered appends nothing and gets that answer's game."""
+        """Decide on the cached game and append the decision if the store is still where
+        the cache is — same version AND same history (hash chain) — in one round trip;
+        the request-id check is in the same atomic step. A stale cache catches up from
+        the Conflict's tail and decides again; a rewritten history is dropped and reloaded.
+        A request whose `key` was already answered appends nothing and gets that answer's
+        game. `decide` may return a Decision or an awaitable of one."""
         meta = meta or await self.meta(game_id)
-        if (done := await self.answered(game_id, key)) is not None:
-            return Committed(await self.at(game_id, done, meta), appended=False)
         # Every append carries a request id: when a store reply is lost and the append
         # retried, the store then answers DuplicateRequest instead of applying it twice.
         store_key = key or f"auto:{secrets.token_hex(12)}"
+        fresh = False
         for _attempt in range(self.max_retries):
             async with self._lock(game_id):
-                c = await self._load(game_id, meta)
+                c = await self._load(game_id, meta, fresh=fresh)
                 game = LoadedGame(game_id, meta, c.engine, c.version, c.state, list(c.platform))
                 try:
                     decision = decide(game)
+                    if inspect.isawaitable(decision):
+                        decision = await decision
                 except AppError:
+                    self._evict_if_mutated(game_id, c, game)
+                    if not fresh:
+                        # The cache may be behind the store (another replica moved): refusals
+                        # are only given on a state checked against the store.
+                        fresh = True
+                        continue
                     # A concurrent retry of this request may have been applied meanwhile.
                     if (done := await self.answered(game_id, key)) is not None:
                         return Committed(await self.at(game_id, done, meta), appended=False)
@@ -232,28 +298,70 @@ class GameRepository:
                 except BaseException:
                     self._evict(game_id)  # deciding may have evolved the cached state
                     raise
+                evolved = decision.state is not None
                 try:
                     with _Timed("append"):
-                        version = await self.store.append(game_id, c.version, decision.events, store_key)
-                except Conflict:
+                        head = await self.store.append_ex(
+                            game_id, c.version, decision.events, store_key,
+                            expected_hash=c.hash, tail_limit=0 if evolved else self.tail_limit)
+                except HistoryRewritten:
                     self._evict(game_id)
                     metrics.CONFLICTS.inc()
+                    metrics.HISTORY_REWRITTEN.inc()
+                    continue
+                except Conflict as conflict:
+                    metrics.CONFLICTS.inc()
+                    if not evolved and conflict.tail and conflict.tail[0].version == c.version + 1:
+                        self._catch_up(c, conflict.tail)
+                    else:
+                        self._evict(game_id)
                     continue
                 except DuplicateRequest as d:
-                    self._evict(game_id)
+                    if evolved:
+                        self._evict(game_id)
                     return Committed(await self.at(game_id, d.version, meta), appended=False)
                 except BaseException:
                     self._evict(game_id)
                     raise
-                before = c.version
-                c.version, c.state = version, decision.state
+                state = decision.state
+                if not evolved:
+                    state = _fold(c.engine, c.state, [], decision.events)
                 c.platform.extend(e for e in decision.events if is_platform(e))
-                if before // self.snapshot_every != version // self.snapshot_every:
-                    with _Timed("put_snapshot"):
-                        await self.store.put_snapshot(game_id, version, copy.deepcopy(decision.state))
-                return Committed(LoadedGame(game_id, meta, c.engine, version, decision.state, list(c.platform)),
-                                 appended=True)
+                before = c.version
+                c.version, c.hash, c.state = head.version, head.hash, state
+                done = LoadedGame(game_id, meta, c.engine, head.version, state, list(c.platform))
+                self._committed(done, before)
+                return Committed(done, appended=True)
         raise TooManyConflicts("the game changed too often while applying your action; retry")
+
+    def _committed(self, game: LoadedGame, before: int) -> None:
+        """After a write: the snapshot (when due) and finish() go off the reply path."""
+        if before // self.snapshot_every != game.version // self.snapshot_every:
+            self._spawn(self._snapshot(game.id, game.version, copy.deepcopy(game.state)))
+        if game.finished:
+            self._spawn(self._finish(game.id))
+        if self.on_commit is not None:
+            self.on_commit(game)
+
+    async def _snapshot(self, game_id: str, version: int, state: Any) -> None:
+        with contextlib.suppress(AppError):  # a lost snapshot only costs a longer replay later
+            with _Timed("put_snapshot"):
+                await self.store.put_snapshot(game_id, version, state)
+
+    async def _finish(self, game_id: str) -> None:
+        with contextlib.suppress(AppError, NotImplementedError):
+            with _Timed("finish"):
+                await self.store.finish(game_id)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def drain(self) -> None:
+        """Wait for the background writes (snapshots, finish) started so far."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
 
     # --- cache and locks ---------------------------------------------------------------
     def clear_cache(self) -> None:
@@ -277,27 +385,65 @@ class GameRepository:
     def _evict(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
 
-    async def _load(self, game_id: str, meta: dict[str, Any]) -> _Cached:
-        """The cached state caught up with the store (snapshot + replay on a miss)."""
+    def _evict_if_mutated(self, game_id: str, c: _Cached, game: LoadedGame) -> None:
+        # Deciders that evolve (bots) may have changed the state before refusing.
+        if game.state is not c.state:
+            self._evict(game_id)
+
+    @staticmethod
+    def _catch_up(c: _Cached, entries: list[Entry]) -> None:
+        for entry in entries:
+            c.state = _fold(c.engine, c.state, c.platform, [entry.event])
+            c.version, c.hash = entry.version, entry.hash
+
+    async def _load(self, game_id: str, meta: dict[str, Any], *, fresh: bool) -> _Cached:
+        """The cached state; with `fresh`, caught up with the store and its history checked
+        (snapshot + replay on a miss, or when the store's history is not the cache's)."""
         c = self._cache.get(game_id)
-        if c is not None:
-            with _Timed("read"):
-                tail = await self.store.read(game_id, after_version=c.version)
-            c.state = _fold(c.engine, c.state, c.platform, tail)
-            c.version += len(tail)
+        if c is not None and not fresh:
             self._cache.move_to_end(game_id)
             metrics.CACHE_HITS.inc()
             return c
+        if c is not None:
+            # Read from the cache's own last event: its hash tells whether the history the
+            # cache was built from is still the store's.
+            try:
+                with _Timed("read"):
+                    tail = await self.store.read_entries(game_id, after_version=max(c.version - 1, 0))
+            except FailedPrecondition:  # trimmed under the cache: reload from the snapshot
+                tail = None
+            if tail is not None and c.version > 0:
+                if not tail or tail[0].version != c.version or (
+                        c.hash and tail[0].hash and tail[0].hash != c.hash):
+                    tail = None
+                    metrics.HISTORY_REWRITTEN.inc()
+                else:
+                    if c.hash is None or not c.hash:
+                        c.hash = tail[0].hash
+                    tail = tail[1:]
+            if tail is not None:
+                self._catch_up(c, tail)
+                self._cache.move_to_end(game_id)
+                metrics.CACHE_HITS.inc()
+                return c
+            self._evict(game_id)
         metrics.CACHE_MISSES.inc()
         engine = self.engine_of(meta)
         with _Timed("get_snapshot"):
             snap = await self.store.get_snapshot(game_id)
         version, state = snap if snap else (0, None)
         with _Timed("read"):
-            events = await self.store.read(game_id, after_version=version)
+            # From the snapshot's own event (always kept): its hash is the head's when nothing follows.
+            entries = await self.store.read_entries(game_id, after_version=max(version - 1, 0))
+        head_hash = ""
+        if version > 0 and entries and entries[0].version == version:
+            head_hash = entries[0].hash
+            entries = entries[1:]
         platform = await self._platform_before(game_id, version)
-        state = _fold(engine, state, platform, events)
-        metrics.REPLAYED_EVENTS.observe(len(events))
-        c = _Cached(engine, version + len(events), state, platform)
+        for entry in entries:
+            state = _fold(engine, state, platform, [entry.event])
+            version, head_hash = entry.version, entry.hash
+        metrics.REPLAYED_EVENTS.observe(len(entries))
+        c = _Cached(engine, version, state, head_hash, platform)
         self._remember(game_id, c)
         return c

@@ -17,19 +17,32 @@ from .repository import Decision
 log = logging.getLogger("tablero.app")
 
 
-def start(engine: Engine, players: int, options: Any, kinds: list[str], rng: random.Random) -> Decision:
-    """The first event, then whatever the bot seats play before a person must act."""
+# Bot turns played inside the request that caused them (the rest: the background bot worker);
+# TABLERO_BOT_INLINE_STEPS sets it at start-up.
+INLINE_BOT_STEPS = 32
+
+
+def start(engine: Engine, players: int, options: Any, kinds: list[str], rng: random.Random,
+          bot_steps: int | None = None) -> Decision:
+    """The first event, then at most `bot_steps` turns of the bot seats (the bot worker plays
+    the rest)."""
     try:
         first = start_event(engine, players, options, rng)
     except InvalidOptions as e:
         raise InvalidArgument(str(e)) from None
     state = engine.evolve(None, copy.deepcopy(first))
-    state, bot_events = play_bots(engine, state, kinds, rng)
+    bot_steps = INLINE_BOT_STEPS if bot_steps is None else bot_steps
+    state, bot_events = play_bots(engine, state, kinds, rng, bot_steps)
     return Decision([first, *bot_events], state)
 
 
-def play(engine: Engine, state: Any, seat: int, action: Any, kinds: list[str], rng: random.Random) -> Decision:
-    """The events `action` causes, and the bots' answers. Evolves `state` (the caller's)."""
+def play(engine: Engine, state: Any, seat: int, action: Any, kinds: list[str], rng: random.Random,
+         bot_steps: int | None = None) -> Decision:
+    """The events `action` causes, and at most `bot_steps` turns of the bots' answers.
+
+    Without bot seats the state is not touched and the Decision's state is None (the
+    repository evolves it once the append succeeded); with bots it evolves `state` (the
+    caller's)."""
     try:
         check_action(engine, state, seat, action)
         events = engine.decide(state, seat, action, rng)
@@ -37,17 +50,28 @@ def play(engine: Engine, state: Any, seat: int, action: Any, kinds: list[str], r
         raise InvalidArgument(str(e)) from None
     except IllegalAction as e:
         raise FailedPrecondition(str(e)) from None
+    bot_steps = INLINE_BOT_STEPS if bot_steps is None else bot_steps
+    if "bot" not in kinds or bot_steps <= 0:
+        return Decision(events, None)
     for e in events:
         state = engine.evolve(state, e)
-    state, bot_events = play_bots(engine, state, kinds, rng)
+    state, bot_events = play_bots(engine, state, kinds, rng, bot_steps)
     return Decision(events + bot_events, state)
 
 
-def play_bots(engine: Engine, state: Any, kinds: list[str], rng: random.Random) -> tuple[Any, list]:
-    """The server plays bot seats: random legal actions, recorded as ordinary events."""
+def bots_to_act(engine: Engine, state: Any, kinds: list[str]) -> bool:
+    """Whether a bot seat must act now (the game waits for the server)."""
+    return engine.outcome(state) is None and any(kinds[s] == "bot" for s in engine.to_act(state))
+
+
+def play_bots(engine: Engine, state: Any, kinds: list[str], rng: random.Random,
+              limit: int | None = None) -> tuple[Any, list]:
+    """The server plays bot seats: random legal actions, recorded as ordinary events; at
+    most `limit` turns (None: until a person must act, bounded by the engine)."""
     out: list[dict] = []
     steps = 0
-    while steps < engine.max_random_steps and engine.outcome(state) is None:
+    bound = engine.max_random_steps if limit is None else min(limit, engine.max_random_steps)
+    while steps < bound and engine.outcome(state) is None:
         bots = sorted(s for s in engine.to_act(state) if kinds[s] == "bot")
         if not bots:
             break

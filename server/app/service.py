@@ -39,10 +39,11 @@ from server.portal.clock import ClockRecord, MemoryClocks, parse_clock
 from server.portal.identity import User
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby
 from server.portal.table import is_platform
-from server.store.base import EventStore
+from server.store.base import EventStore, Reset
 
 from . import commands as cmd
 from . import rules
+from .bots import BotWorker
 from .replies import engine_reply, event_reply, event_view, game_reply
 from .repository import Decision, GameRepository, LoadedGame
 
@@ -96,6 +97,8 @@ class GameService:
         self.abandon_after = abandon_after
         self.games = GameRepository(store, cache_size=cache_size, snapshot_every=snapshot_every,
                                     max_retries=max_retries)
+        self.bots = BotWorker(self.games)
+        self.games.on_commit = self.bots.notice
 
     # --- engines ---------------------------------------------------------------------
     async def list_engines(self) -> dict[str, Any]:
@@ -121,7 +124,8 @@ class GameService:
             clock = parse_clock(c.clock)
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
-        decision = rules.start(engine, len(kinds), c.options, kinds, _rng())
+        decision = rules.start(engine, len(kinds), c.options, kinds, _rng()) if "bot" not in kinds else \
+            await asyncio.to_thread(rules.start, engine, len(kinds), c.options, kinds, _rng())  # off the loop
         now = time.time()
         meta = {"engine": engine.name, "engine_version": engine.version, "players": len(kinds),
                 "seats": kinds, "claimed": [], "created": now, "on_leave": c.on_leave or "forfeit"}
@@ -153,7 +157,7 @@ class GameService:
         open_seats = [s for s, k in enumerate(meta["seats"]) if k == "open"]
         if not open_seats:
             raise FailedPrecondition("this game has no open seats")
-        seat = await self.games.claim_seat(c.game_id, open_seats)
+        seat = await self.games.claim_seat(c.game_id, open_seats)  # atomic: the cached meta is enough
         if seat is None:
             raise FailedPrecondition("every open seat of this game is taken")
         user = None if c.user is None else {"id": c.user.id, "name": c.user.name}
@@ -291,7 +295,18 @@ class GameService:
             return
         metrics.WATCH_STREAMS.inc()
         try:
-            async for version, event in self.games.watch(game.id, after):
+            async for item in self.games.watch(game.id, after):
+                if isinstance(item, Reset):
+                    # The store lost events this watcher was sent: the client is told to drop
+                    # them (a `Reset` passes through as a control message) and the stream goes
+                    # on with the new history after item.version.
+                    metrics.WATCH_RESETS.inc()
+                    yield item
+                    known = item.version
+                    game.state = (await self.games.at(game.id, known, game.meta)).state if known else None
+                    finished = known > 0 and engine.outcome(game.state) is not None
+                    continue
+                version, event = item
                 yield event_reply(game.id, version, event_view(engine, event, seat))
                 if version > known:
                     if is_platform(event):
@@ -319,7 +334,10 @@ class GameService:
             if c.expected_version is not None and c.expected_version != game.version:
                 raise StaleVersion(f"stale version: the game is at version {game.version}, not {c.expected_version}")
             _may_play(game, c.seat)
-            return rules.play(game.engine, game.state, c.seat, c.action, _kinds(game), _rng())
+            kinds = game.kinds
+            if "bot" in kinds:  # the bots' answers are played off the event loop
+                return asyncio.to_thread(rules.play, game.engine, game.state, c.seat, c.action, kinds, _rng())
+            return rules.play(game.engine, game.state, c.seat, c.action, kinds, _rng())
 
         meta = await self.games.meta(c.game_id)
         engine = self.games.engine_of(meta)
@@ -493,7 +511,7 @@ class GameService:
 
 def _waiting(game: LoadedGame) -> set[int]:
     """Seats a person must act for now (the ones a clock runs for)."""
-    kinds = _kinds(game)
+    kinds = game.kinds
     return {s for s in game.to_act if kinds[s] != "bot"}
 
 
@@ -520,14 +538,8 @@ def _timed_out_turn(game: LoadedGame, seat: int) -> Decision:
     for e in engine.decide(state, seat, engine.random_action(state, seat, actions, rng), rng):
         state = engine.evolve(state, e)
         events.append(e)
-    state, bot_events = rules.play_bots(engine, state, _kinds(game), rng)
+    state, bot_events = rules.play_bots(engine, state, game.kinds, rng)
     return Decision(events + bot_events, state)
-
-
-def _kinds(game: LoadedGame) -> list[str]:
-    """Seat kinds now: a seat that left (resigned, timed out) is played by a bot."""
-    bots = game.table.bots
-    return ["bot" if s in bots else k for s, k in enumerate(game.meta["seats"])]
 
 
 def _may_play(game: LoadedGame, seat: int) -> None:

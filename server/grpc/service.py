@@ -20,7 +20,7 @@ from server.api import codec, observe
 from server.api.edge import Api
 from server.api.rpcs import MODULES
 from server.api.status import grpc_status, retry_after
-from server.errors import AppError, InvalidArgument, ResourceExhausted, Unavailable
+from server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
 
 log = logging.getLogger("tablero.grpc")
 
@@ -92,6 +92,8 @@ def _stream(api: Api, rpc: str, response_cls) -> Callable:
                 raise err
             elif item.kind == "end":
                 return
+            elif item.kind == "reset":  # docs/api.md: the client re-reads from that version
+                raise Aborted(f"history rewritten; resume from version {item.data['version']}")
 
     return handle
 

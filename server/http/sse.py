@@ -23,6 +23,8 @@ def frame(item: WatchItem) -> bytes:
     if item.kind == "keepalive":
         return b": keepalive\n\n"
     retry = "retry: 3600000\n" if item.kind == "end" else ""
+    if item.kind == "reset":  # a reconnecting EventSource resumes from the reset version
+        retry = f"id: {item.data['version']}\n"
     return f"{retry}event: {item.kind}\ndata: {_data(item.data)}\n\n".encode()
 
 

@@ -1,0 +1,217 @@
+"""Live play at scale through the server: W SSE watchers on one `tablero serve` on Redis
+(AOF everysec) while G games are played, against the same play without watchers.
+
+    python bench/watchers.py                          # 2,000 watchers on 50 games (40 per game)
+    python bench/watchers.py --watchers 400 --games 20
+    python bench/watchers.py --serve-args "--workers 2"
+
+Each game (Tic-Tac-Toe, random legal moves, two human seats) is played by one client
+over REST, one move after another, all G games at once. Phase 1 plays G games without
+watchers; phase 2 opens W/G SSE watches per game (raw sockets, `Accept:
+text/event-stream`), waits until every one is open, then plays the G games. Printed as
+one JSON line: errors, whether every watcher received every event of its game in order
+(versions 1..final, then `end`), write p50/p99 of both phases, and the Redis
+connections the server holds (CLIENT LIST without the bench's own), sampled while the
+watchers are open. The machine may be shared: compare the two phases of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+import redis.asyncio as aioredis  # noqa: E402
+
+from tests.redis_server import _answers_ping, _free_port, redis_server_binary  # noqa: E402
+
+
+def pct(xs: list[float], p: float) -> float | None:
+    if not xs:
+        return None
+    xs = sorted(xs)
+    return round(xs[min(len(xs) - 1, int(len(xs) * p / 100))] * 1000, 2)
+
+
+class Watcher:
+    def __init__(self, port: int, gid: str) -> None:
+        self.port, self.gid = port, gid
+        self.versions: list[int] = []
+        self.ended = False
+        self.error: str | None = None
+        self.opened = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    async def run(self) -> None:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            writer.write(f"GET /v1/games/{self.gid}/watch HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+                         .encode())
+            await writer.drain()
+            status = await reader.readline()
+            if b" 200 " not in status:
+                self.error = status.decode(errors="replace").strip()
+                self.opened.set()
+                return
+            event = None
+            while True:
+                line = await reader.readline()
+                if not line:
+                    break
+                line = line.rstrip(b"\r\n")
+                if line.startswith(b": watching"):
+                    self.opened.set()
+                elif line.startswith(b"event: "):
+                    event = line[7:].decode()
+                elif line.startswith(b"data: "):
+                    data = line[6:]
+                    if event is None:
+                        self.versions.append(json.loads(data)["version"])
+                    elif event == "end":
+                        self.ended = True
+                        break
+                    elif event != "keepalive":
+                        self.error = f"{event}: {data[:200]!r}"
+                        break
+                    event = None
+                elif not line:
+                    event = None
+            writer.close()
+        except Exception as e:  # counted as an error
+            self.error = repr(e)
+        finally:
+            self.opened.set()
+
+
+async def play(client: httpx.AsyncClient, gid: str, tokens: list[str], lat: list[float], errors: list[str],
+               rng: random.Random) -> int:
+    version = 1
+    board = [None] * 9
+    seat = 0
+    while True:
+        cell = rng.choice([i for i, c in enumerate(board) if c is None])
+        t = time.perf_counter()
+        r = await client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+                              headers={"authorization": f"Bearer {tokens[seat]}"})
+        lat.append(time.perf_counter() - t)
+        if r.status_code != 200:
+            errors.append(f"{r.status_code} {r.text[:200]}")
+            return version
+        g = r.json()["game"]
+        version, board = g["version"], g["view"]["board"]
+        if g["status"] == "GAME_STATUS_FINISHED":
+            return version
+        seat = g["toAct"][0]
+
+
+async def create(client: httpx.AsyncClient, n: int) -> list[tuple[str, list[str]]]:
+    out = []
+    for _ in range(n):
+        r = (await client.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2})).json()
+        out.append((r["game"]["id"], [s["token"] for s in r["seats"]]))
+    return out
+
+
+async def server_connections(r: aioredis.Redis) -> int:
+    me = await r.client_id()
+    return sum(1 for c in await r.client_list() if int(c["id"]) != me)
+
+
+async def main(a: argparse.Namespace) -> dict:
+    rport, hport, gport = _free_port(), _free_port(), _free_port()
+    tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-watchers-{os.getpid()}"
+    tmp.mkdir(parents=True, exist_ok=True)
+    redis_proc = subprocess.Popen([redis_server_binary(), "--port", str(rport), "--bind", "127.0.0.1", "--dir",
+                                   str(tmp), "--save", "", "--appendonly", "yes", "--appendfsync", "everysec"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while not _answers_ping(rport):
+        time.sleep(0.05)
+    env = dict(os.environ, TABLERO_REDIS_URL=f"redis://127.0.0.1:{rport}/0", TABLERO_HOST="127.0.0.1",
+               TABLERO_HTTP_PORT=str(hport), TABLERO_GRPC_PORT=str(gport), TABLERO_LOG_LEVEL="warning",
+               TABLERO_SECRET="bench-secret-0123456789abcdef")
+    server = subprocess.Popen([sys.executable, "-m", "server", "serve", *shlex.split(a.serve_args)], env=env,
+                              cwd=ROOT)
+    r = aioredis.from_url(f"redis://127.0.0.1:{rport}/0")
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{hport}", timeout=60,
+                                     limits=httpx.Limits(max_connections=a.games)) as client:
+            for _ in range(300):
+                try:
+                    if (await client.get("/readyz")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                await asyncio.sleep(0.1)
+            rng = random.Random(a.seed)
+            # phase 1: no watchers
+            lat1: list[float] = []
+            errors: list[str] = []
+            games = await create(client, a.games)
+            conns_idle = await server_connections(r)
+            t = time.perf_counter()
+            await asyncio.gather(*(play(client, g, tk, lat1, errors, rng) for g, tk in games))
+            wall1 = time.perf_counter() - t
+            # phase 2: W watchers
+            games = await create(client, a.games)
+            per = a.watchers // a.games
+            watchers = [Watcher(hport, g) for g, _ in games for _ in range(per)]
+            t = time.perf_counter()
+            for w in watchers:
+                w.task = asyncio.ensure_future(w.run())
+            await asyncio.wait_for(asyncio.gather(*(w.opened.wait() for w in watchers)), 120)
+            open_s = time.perf_counter() - t
+            conns_watched = await server_connections(r)
+            lat2: list[float] = []
+            t = time.perf_counter()
+            finals = await asyncio.gather(*(play(client, g, tk, lat2, errors, rng) for g, tk in games))
+            wall2 = time.perf_counter() - t
+            conns_played = await server_connections(r)
+            await asyncio.wait_for(asyncio.gather(*(w.task for w in watchers), return_exceptions=True), 60)
+            final_of = {g: v for (g, _), v in zip(games, finals, strict=True)}
+            watch_errors = [w.error for w in watchers if w.error]
+            in_order = sum(w.versions == list(range(1, final_of[w.gid] + 1)) and w.ended for w in watchers)
+        return {
+            "serve_args": a.serve_args, "games": a.games, "watchers": len(watchers),
+            "write_errors": len(errors), "watch_errors": len(watch_errors),
+            "error_samples": (errors + watch_errors)[:5],
+            "watchers_complete_in_order": in_order,
+            "events_delivered": sum(len(w.versions) for w in watchers),
+            "writes_no_watchers": len(lat1), "write_p50_ms_no_watchers": pct(lat1, 50),
+            "write_p99_ms_no_watchers": pct(lat1, 99), "moves_per_s_no_watchers": round(len(lat1) / wall1, 1),
+            "writes_watched": len(lat2), "write_p50_ms_watched": pct(lat2, 50), "write_p99_ms_watched": pct(lat2, 99),
+            "moves_per_s_watched": round(len(lat2) / wall2, 1),
+            "p99_ratio": round(pct(lat2, 99) / pct(lat1, 99), 2) if lat1 and lat2 else None,
+            "watch_open_s": round(open_s, 2),
+            "redis_connections_idle": conns_idle, "redis_connections_with_watchers": conns_watched,
+            "redis_connections_after_play": conns_played,
+        }
+    finally:
+        await r.aclose()
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        redis_proc.kill()
+        redis_proc.wait()
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--watchers", type=int, default=2000)
+    p.add_argument("--games", type=int, default=50)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--serve-args", default="")
+    print(json.dumps(asyncio.run(main(p.parse_args()))))

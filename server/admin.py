@@ -1,0 +1,97 @@
+"""`tablero admin`: the operator's path to delete or archive a game (issue 10 item 4).
+
+    tablero admin export  GAME [--out FILE]   # the whole game as one JSON document (stdout by default)
+    tablero admin archive GAME --out FILE     # export to FILE, then delete the game if it did not change
+    tablero admin delete  GAME [--if-version N]
+
+The store is the server's: TABLERO_REDIS_URL / TABLERO_DB (or --redis-url / --db), as for
+`tablero serve`. Exit codes: 0 done, 1 no such game (or it changed meanwhile), 2 bad usage
+or settings, 3 the store is unreachable. Deleting a game that replicas are serving is
+safe: their next write or read finds it gone (cached metadata answers NOT_FOUND on write).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from server.store import Conflict, GameNotFound, StoreError, open_store
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tablero admin", description="operator tools for the event store")
+    p.add_argument("--redis-url", help="Redis URL (env TABLERO_REDIS_URL); without it: SQLite")
+    p.add_argument("--db", help="SQLite file (env TABLERO_DB)")
+    sub = p.add_subparsers(dest="verb", required=True)
+    e = sub.add_parser("export", help="print (or write) everything kept of a game as JSON")
+    e.add_argument("game")
+    e.add_argument("--out", type=Path)
+    a = sub.add_parser("archive", help="export a game to a file, then delete it if it did not change")
+    a.add_argument("game")
+    a.add_argument("--out", type=Path, required=True)
+    d = sub.add_parser("delete", help="delete everything of a game")
+    d.add_argument("game")
+    d.add_argument("--if-version", type=int, help="only if the game is at this version")
+    return p
+
+
+def _write_atomically(path: Path, document: dict) -> None:
+    path = path.expanduser()
+    fd, tmp = tempfile.mkstemp(prefix=".tablero-archive-", dir=path.parent)
+    with os.fdopen(fd, "w") as f:
+        json.dump(document, f, separators=(",", ":"))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+async def _run(ns: argparse.Namespace) -> int:
+    store = open_store(ns.redis_url or os.environ.get("TABLERO_REDIS_URL") or None,
+                       ns.db or os.environ.get("TABLERO_DB") or None)
+    try:
+        if ns.verb == "export":
+            document = await store.export_game(ns.game)
+            if ns.out:
+                _write_atomically(ns.out, document)
+            else:
+                json.dump(document, sys.stdout, separators=(",", ":"))
+                print()
+            return 0
+        if ns.verb == "archive":
+            if not ns.out.expanduser().parent.is_dir():
+                print(f"tablero admin: the folder of {str(ns.out)!r} does not exist", file=sys.stderr)
+                return 2
+
+            async def write(document: dict) -> None:
+                _write_atomically(ns.out, document)
+
+            document = await store.archive(ns.game, write)
+            print(f"archived {ns.game} ({document['version']} events) to {ns.out}", file=sys.stderr)
+            return 0
+        deleted = await store.delete_game(ns.game, if_version=ns.if_version)
+        if not deleted:
+            print(f"tablero admin: no game {ns.game!r}", file=sys.stderr)
+            return 1
+        print(f"deleted {ns.game}", file=sys.stderr)
+        return 0
+    except GameNotFound:
+        print(f"tablero admin: no game {ns.game!r}", file=sys.stderr)
+        return 1
+    except Conflict as e:
+        print(f"tablero admin: {e} (it changed; nothing was deleted)", file=sys.stderr)
+        return 1
+    except StoreError as e:
+        print(f"tablero admin: the store is unreachable: {e}", file=sys.stderr)
+        return 3
+    finally:
+        await store.close()
+
+
+def main(argv: list[str]) -> int:
+    ns = _parser().parse_args(argv)
+    return asyncio.run(_run(ns))

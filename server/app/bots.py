@@ -1,0 +1,93 @@
+"""The bot worker: plays the bot seats' turns off the request path.
+
+A request plays at most `rules.INLINE_BOT_STEPS` bot turns (on a worker thread, so the
+event loop keeps serving other games); whatever bot turns remain are queued here. One
+worker task per process takes a game, plays at most `steps_per_write` turns on a thread
+and commits them through the ordinary compare-and-set write (`GameRepository.update`),
+so whichever replica gets there first plays them, exactly once: the others' appends
+conflict and find no bot turn left. Any replica that loads a game waiting for its bots
+queues it too (e.g. after the replica that started it died).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+
+from server import metrics
+from server.errors import AppError
+
+from . import rules
+from .repository import Decision, GameRepository, LoadedGame
+
+log = logging.getLogger("tablero.bots")
+
+
+class NoBotTurn(AppError):
+    code = "FAILED_PRECONDITION"
+
+
+class BotWorker:
+    def __init__(self, games: GameRepository, *, steps_per_write: int = 32) -> None:
+        self.games = games
+        self.steps_per_write = steps_per_write
+        self._queue: asyncio.Queue[str] = asyncio.Queue()
+        self._pending: set[str] = set()
+        self._task: asyncio.Task | None = None
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    def notice(self, game: LoadedGame) -> None:
+        """Called after every commit and load: queue the game when a bot must act."""
+        if game.id in self._pending or game.finished or not rules.bots_to_act(game.engine, game.state, game.kinds):
+            return
+        self._pending.add(game.id)
+        metrics.BOT_BACKLOG.inc()
+        self.idle.clear()
+        self._queue.put_nowait(game.id)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            game_id = await self._queue.get()
+            # Out of pending before playing: the commit's notice queues the next chunk.
+            self._pending.discard(game_id)
+            metrics.BOT_BACKLOG.dec()
+            try:
+                await self._play(game_id)
+            except NoBotTurn:
+                pass
+            except AppError as e:  # the store is away, the game is gone: a later load queues it again
+                log.warning("bot turn failed", extra={"fields": {"game": game_id, "error": e.message}})
+            except Exception:
+                log.exception("bot turn failed", extra={"fields": {"game": game_id}})
+            finally:
+                if not self._pending:
+                    self.idle.set()
+
+    async def _play(self, game_id: str) -> None:
+        rng = random.Random(secrets.randbits(64))
+
+        def decide(game: LoadedGame):
+            kinds = game.kinds
+            if game.finished or not rules.bots_to_act(game.engine, game.state, kinds):
+                raise NoBotTurn("no bot turn")
+
+            def turns() -> Decision:
+                state, events = rules.play_bots(game.engine, game.state, kinds, rng, self.steps_per_write)
+                metrics.BOT_STEPS.labels(game.engine.name).inc(len(events))
+                return Decision(events, state)
+
+            return asyncio.to_thread(turns)
+
+        await self.games.update(game_id, decide)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task

@@ -1,0 +1,95 @@
+"""App-level fault scenarios on a real redis-server with AOF (issue 17 item 1, issue 10).
+
+The rollback scenario of issue 17, through two replicas' GameServices on one Redis:
+X via replica A; copy the AOF (what a crash now would leave); O via A, acknowledged;
+restart Redis from the copy; O at another cell via B; X via A. Before the hash chain,
+A's cache matched by version alone and the last X was appended on a history that no
+longer existed (an illegal log). Now A finds the history rewritten, reloads, and
+decides on the store's game; its watcher is told to reset.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import pytest
+
+from server.app import FailedPrecondition
+from server.app import commands as cmd
+from server.app.service import GameService
+from server.auth import TokenSigner
+from server.store import Reset
+from server.store.redis import RedisStore
+from tests.faults.redis_proc import FaultyRedis
+
+
+def _legal_tic_tac_toe(events: list[dict]) -> bool:
+    """Every placement is on a free cell, and X (seat 0) and O (seat 1) alternate."""
+    taken, turn = set(), 0
+    for e in events[1:]:
+        cell, seat = e.get("cell"), e.get("seat")
+        if cell in taken or seat != turn:
+            return False
+        taken.add(cell)
+        turn = 1 - turn
+    return True
+
+
+async def _collect(it, into: list) -> None:
+    with contextlib.suppress(asyncio.CancelledError):
+        async for item in it:
+            into.append(item)
+
+
+async def test_a_rollback_past_acknowledged_writes_never_yields_an_illegal_log():
+    with FaultyRedis(fsync="always") as server:
+        store_a, store_b = RedisStore(server.url, sweep_interval=0.2), RedisStore(server.url, sweep_interval=0.2)
+        a, b = GameService(store_a, TokenSigner("s")), GameService(store_b, TokenSigner("s"))
+        try:
+            gid = (await a.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
+            seen: list = []
+            watching = asyncio.ensure_future(_collect(await a.watch_game(cmd.WatchGame(gid, None, 0)), seen))
+            await a.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 0}, request_id="x0"))
+            copy = await asyncio.to_thread(server.copy_aof)
+            lost = await a.submit_action(cmd.SubmitAction(gid, 1, {"type": "place", "cell": 4}, request_id="o4"))
+            assert lost["game"]["version"] == 3  # acknowledged
+            for _ in range(100):
+                if len(seen) >= 3:
+                    break
+                await asyncio.sleep(0.05)
+            assert [s["event"].get("cell") for s in seen[1:3]] == [0, 4]  # the watcher was sent O@4
+            await asyncio.to_thread(server.kill)
+            server.restore_aof(copy)
+            await asyncio.to_thread(server.start)
+
+            o8 = await b.submit_action(cmd.SubmitAction(gid, 1, {"type": "place", "cell": 8}, request_id="o8"))
+            assert o8["game"]["version"] == 3
+            # A's cache holds O@4 at version 3: X@8 must be decided on the store's game (O@8)
+            with pytest.raises(FailedPrecondition):
+                await a.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 8}, request_id="x8"))
+            ok = await a.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 2}, request_id="x2"))
+            assert ok["game"]["version"] == 4
+
+            events = await store_a.read(gid)
+            assert [e.get("cell") for e in events[1:]] == [0, 8, 2]
+            assert _legal_tic_tac_toe(events)
+            # GetGame on A shows the store's game, not the lost one
+            now = (await a.get_game(cmd.GetGame(gid, None)))["game"]
+            assert now["version"] == 4
+            # the watcher on A was told to reset to version 2, then got the new history
+            for _ in range(100):
+                if any(isinstance(s, Reset) for s in seen) and len(seen) >= 6:
+                    break
+                await asyncio.sleep(0.05)
+            resets = [s for s in seen if isinstance(s, Reset)]
+            assert resets and resets[0].version == 2, seen
+            after = seen[seen.index(resets[0]) + 1:]
+            assert [(s["version"], s["event"].get("cell")) for s in after] == [(3, 8), (4, 2)]
+            watching.cancel()
+            await asyncio.gather(watching, return_exceptions=True)
+        finally:
+            await a.games.drain()
+            await b.games.drain()
+            await store_a.close()
+            await store_b.close()

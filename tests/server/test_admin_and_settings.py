@@ -1,0 +1,88 @@
+"""`tablero admin delete|archive|export` on a real Redis, and the new settings (issue 10)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+import pytest
+
+from server.app import commands as cmd
+from server.app.service import GameService
+from server.auth import TokenSigner
+from server.config import Config, ConfigError
+from server.store.redis import RedisStore
+
+
+def _admin(redis_url: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "server", "admin", "--redis-url", redis_url, *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+async def _game(redis_url: str) -> str:
+    store = RedisStore(redis_url)
+    try:
+        games = GameService(store, TokenSigner("s"))
+        gid = (await games.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
+        await games.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 4}))
+        await games.games.drain()
+        return gid
+    finally:
+        await store.close()
+
+
+async def _exists(redis_url: str, gid: str) -> bool:
+    store = RedisStore(redis_url)
+    try:
+        await store.version(gid)
+        return True
+    except Exception:
+        return False
+    finally:
+        await store.close()
+
+
+async def test_archive_writes_the_whole_game_then_deletes_it(redis_url, tmp_path):
+    gid = await _game(redis_url)
+    out = tmp_path / "g.json"
+    r = await asyncio.to_thread(_admin, redis_url, "archive", gid, "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(out.read_text())
+    assert doc["game_id"] == gid and doc["version"] == 2 and len(doc["events"]) == 2
+    assert doc["events"][1]["cell"] == 4
+    assert not await _exists(redis_url, gid)
+    again = await asyncio.to_thread(_admin, redis_url, "delete", gid)
+    assert again.returncode == 1 and "no game" in again.stderr
+
+
+async def test_delete_checks_the_version_when_asked(redis_url):
+    gid = await _game(redis_url)
+    r = await asyncio.to_thread(_admin, redis_url, "delete", gid, "--if-version", "1")
+    assert r.returncode == 1 and "changed" in r.stderr and await _exists(redis_url, gid)
+    r = await asyncio.to_thread(_admin, redis_url, "delete", gid, "--if-version", "2")
+    assert r.returncode == 0, r.stderr
+    assert not await _exists(redis_url, gid)
+
+
+def test_more_than_one_worker_needs_a_shared_store():
+    with pytest.raises(ConfigError, match="TABLERO_WORKERS=2: more than one worker needs a shared store"):
+        Config.load(workers=2)
+    assert Config.load(workers=2, redis_url="redis://x:6379/0").workers == 2
+
+
+def test_store_settings_are_validated_and_reach_the_store(monkeypatch):
+    monkeypatch.setenv("TABLERO_STORE_WRITE_POOL_SIZE", "0")
+    with pytest.raises(ConfigError, match="TABLERO_STORE_WRITE_POOL_SIZE"):
+        Config.load()
+    monkeypatch.setenv("TABLERO_STORE_WRITE_POOL_SIZE", "4")
+    monkeypatch.setenv("TABLERO_FINISHED_TTL", "3600")
+    monkeypatch.setenv("TABLERO_TRIM_ON_SNAPSHOT", "true")
+    options = Config.load().store_options()
+    assert options["write_pool_size"] == 4 and options["finished_ttl"] == 3600 and options["trim_on_snapshot"]
+    monkeypatch.setenv("TABLERO_FINISHED_TTL", "")
+    assert Config.load().store_options()["finished_ttl"] is None
+    monkeypatch.setenv("TABLERO_ABANDONED_TTL", "-1")
+    with pytest.raises(ConfigError, match="TABLERO_ABANDONED_TTL"):
+        Config.load()

@@ -1,0 +1,114 @@
+"""The request path's store calls (issue 10 item 2): one call per accepted action in the
+common case (cached meta, the request-id check inside the append), a stale cache catches
+up from the Conflict's tail without a read, and refusals are checked on a fresh state."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from server.app import FailedPrecondition
+from server.app import commands as cmd
+from server.app.service import GameService
+from server.auth import TokenSigner
+from server.store import SQLiteStore
+from server.store.redis import RedisStore
+
+
+def counting(cls):
+    class Counting(cls):
+        calls: Counter
+
+        def count(self, name):
+            self.calls[name] += 1
+
+        async def get_meta(self, game_id, *, cached=False):
+            self.count("get_meta" + ("(cached)" if cached else ""))
+            return await super().get_meta(game_id, cached=cached)
+
+        async def append_ex(self, *a, **k):
+            self.count("append_ex")
+            return await super().append_ex(*a, **k)
+
+        async def read_entries(self, *a, **k):
+            self.count("read_entries")
+            return await super().read_entries(*a, **k)
+
+        async def read(self, *a, **k):
+            self.count("read")
+            return await super().read(*a, **k)
+
+        async def request_version(self, *a, **k):
+            self.count("request_version")
+            return await super().request_version(*a, **k)
+
+        async def get_snapshot(self, *a, **k):
+            self.count("get_snapshot")
+            return await super().get_snapshot(*a, **k)
+
+        async def version(self, *a, **k):
+            self.count("version")
+            return await super().version(*a, **k)
+
+    return Counting
+
+
+def act(gid, seat, cell, rid=None):
+    return cmd.SubmitAction(gid, seat, {"type": "place", "cell": cell}, request_id=rid)
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def stores(request):
+    def make():
+        if request.param == "sqlite":
+            s = counting(SQLiteStore)(str(request.getfixturevalue("tmp_path") / "g.db"))
+        else:
+            s = counting(RedisStore)(request.getfixturevalue("redis_url"))
+        s.calls = Counter()
+        return s
+    return make
+
+
+async def test_an_accepted_action_is_one_store_call(stores):
+    store = stores()
+    games = GameService(store, TokenSigner("s"))
+    try:
+        gid = (await games.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
+        await games.submit_action(act(gid, 0, 0, "a"))
+        store.calls.clear()
+        await games.submit_action(act(gid, 1, 4, "b"))
+        await games.submit_action(act(gid, 0, 8, "c"))
+        remote = {k: v for k, v in store.calls.items() if k != "get_meta(cached)"}
+        assert remote == {"append_ex": 2}, store.calls
+    finally:
+        await store.close()
+
+
+async def test_a_stale_cache_catches_up_from_the_conflict_without_a_read(stores):
+    sa = stores()
+    games_a = GameService(sa, TokenSigner("s"))
+    sb = stores() if isinstance(sa, RedisStore) else sa.__class__(sa.path)
+    sb.calls = Counter()
+    games_b = GameService(sb, TokenSigner("s"))
+    try:
+        gid = (await games_a.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
+        await games_a.submit_action(act(gid, 0, 0))
+        await games_b.submit_action(act(gid, 1, 4))
+        await games_b.submit_action(act(gid, 0, 8))  # A's cache is two events behind, O to act in both
+        sa.calls.clear()
+        done = await games_a.submit_action(act(gid, 1, 2))
+        assert done["game"]["version"] == 5
+        remote = {k: v for k, v in sa.calls.items() if k != "get_meta(cached)"}
+        assert remote == {"append_ex": 2}, sa.calls  # the conflict carried O@4, X@8: no read, no snapshot
+        # a refusal on a stale cache is decided again on the store's state before it is given
+        await games_b.submit_action(act(gid, 0, 6))
+        with pytest.raises(FailedPrecondition):
+            await games_a.submit_action(act(gid, 1, 6))  # taken, which only the store knows
+        assert (await games_a.submit_action(act(gid, 1, 3)))["game"]["version"] == 7
+        events = await sa.read(gid)
+        assert [e.get("cell") for e in events[1:]] == [0, 4, 8, 2, 6, 3]
+    finally:
+        await sa.close()
+        if sb is not sa:
+            await sb.close()

@@ -1,0 +1,63 @@
+"""`tablero serve --workers 2` on a real Redis: two processes share the HTTP and gRPC ports
+(SO_REUSEPORT), play one game between them, /metrics sums the workers, SIGTERM stops all."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+
+from tests.redis_server import _free_port
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]
+
+
+def test_two_workers_share_the_ports_and_stop_together(redis_url):
+    http, grpc = _free_port(), _free_port()
+    env = dict(os.environ, TABLERO_LOG_LEVEL="warning", TABLERO_SHUTDOWN_GRACE="2")
+    proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--workers", "2", "--redis-url", redis_url,
+                             "--host", "127.0.0.1", "--http-port", str(http), "--grpc-port", str(grpc)], env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{http}/readyz", timeout=1).status_code == 200 and \
+                        len(_children(proc.pid)) == 2:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline and proc.poll() is None, "workers did not start"
+            time.sleep(0.2)
+        workers = _children(proc.pid)
+        assert len(workers) == 2
+        # Fresh connections spread over both workers; a game played across them stays exact.
+        created = httpx.post(f"http://127.0.0.1:{http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        gid, tokens = created["game"]["id"], [s["token"] for s in created["seats"]]
+        for i, cell in enumerate([0, 3, 1, 4, 2]):
+            with httpx.Client(base_url=f"http://127.0.0.1:{http}") as c:  # a new connection each move
+                r = c.post(f"/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+                           headers={"authorization": f"Bearer {tokens[i % 2]}"})
+                assert r.status_code == 200, r.text
+        final = httpx.get(f"http://127.0.0.1:{http}/v1/games/{gid}").json()["game"]
+        assert final["status"] == "GAME_STATUS_FINISHED"
+        metrics = httpx.get(f"http://127.0.0.1:{http}/metrics").text
+        assert "tablero_actions_total" in metrics
+        ok = [line for line in metrics.splitlines() if line.startswith("tablero_actions_total") and 'result="ok"' in line]
+        assert ok and float(ok[0].rsplit(" ", 1)[1]) == 5.0  # the sum over both workers, from either
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    assert all(subprocess.run(["ps", "-p", str(w)], capture_output=True).returncode != 0 for w in workers)
+
+
+def test_more_than_one_worker_is_refused_on_the_in_memory_store():
+    r = subprocess.run([sys.executable, "-m", "server", "serve", "--workers", "2"], capture_output=True, text=True,
+                       timeout=30)
+    assert r.returncode == 2 and "more than one worker needs a shared store" in r.stderr
