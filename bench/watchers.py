@@ -109,7 +109,7 @@ async def play(client: httpx.AsyncClient, gid: str, tokens: list[str], lat: list
         if r.status_code != 200:
             errors.append(f"{r.status_code} {r.text[:200]}")
             return version
-        g = r.json()["game"]
+        g = r.json()
         version, board = g["version"], g["view"]["board"]
         if g["status"] == "GAME_STATUS_FINISHED":
             return version

@@ -45,7 +45,7 @@ def test_two_workers_share_the_ports_and_stop_together(redis_url):
                 r = c.post(f"/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
                            headers={"authorization": f"Bearer {tokens[i % 2]}"})
                 assert r.status_code == 200, r.text
-        final = httpx.get(f"http://127.0.0.1:{http}/v1/games/{gid}").json()["game"]
+        final = httpx.get(f"http://127.0.0.1:{http}/v1/games/{gid}").json()
         assert final["status"] == "GAME_STATUS_FINISHED"
         metrics = httpx.get(f"http://127.0.0.1:{http}/metrics").text
         assert "tablero_actions_total" in metrics

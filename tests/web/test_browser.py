@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import httpx
 import pytest
@@ -300,9 +301,13 @@ def test_payments_are_composed_card_by_card_among_legal_combinations(server, new
 
 @pytest.mark.parametrize(("engine", "row"), [("new-bedford", "Whale points"), ("riverboat", "Final vp"), ("phoenicia", "Cards vp")])
 def test_a_finished_game_shows_final_scores_with_their_breakdown(server, new_page, engine, row):
-    # Bots in every seat play the whole game when it is created.
+    # Bots in every seat play the whole game, off the request path: wait for its end.
     out = httpx.post(f"{server.url}/v1/games", json={"engine": engine, "players": 3, "seats": ["bot"] * 3}).json()
     game = out["game"]
+    deadline = time.monotonic() + 120
+    while not game.get("outcome") and time.monotonic() < deadline:
+        time.sleep(0.5)
+        game = httpx.get(f"{server.url}/v1/games/{game['id']}").json()
     assert game["outcome"]
     page = new_page()
     page.goto(f"{server.url}/#/g/{game['id']}")
