@@ -38,7 +38,7 @@ function render(ctx) {
   return h('div', { class: 'board-game ph' },
     h('div', { class: 'box' }, h('strong', {}, `Round ${v.round}`), ` · ${humanize(v.phase || '')}${v.step ? ` (${humanize(v.step).toLowerCase()})` : ''}`,
       ` · overlord ${seatName(ctx, v.overlord)}`, v.active !== null && v.active !== undefined ? ` · ${seatName(ctx, v.active)}'s turn` : '',
-      aw.decision ? ` · waiting for ${(aw.seats || []).map((s) => seatName(ctx, s)).join(', ')} to ${humanize(aw.decision).toLowerCase()}` : ''),
+      aw.decision ? ` · waiting for ${(aw.seats || []).map((s) => seatName(ctx, s)).join(', ')} to ${aw.decision === 'turn' ? 'play' : humanize(aw.decision).toLowerCase()}` : ''),
     h('section', { class: 'box ph-market', 'aria-label': 'Development cards' },
       h('h3', {}, 'Development cards for sale'),
       h('div', { class: 'tiles' }, (v.display || []).map((c) => devCard(c, ctx))),
