@@ -90,3 +90,20 @@ def test_secret_votes_stay_hidden():
     text = _text(_game(view, 2, 0, [0]))
     assert "Vote called by seat 1" in text and "seat 1 yes" in text and "seat 0 not yet" in text
     assert "proposal 2" not in text and "Revealed" not in text
+
+
+def test_real_vote_in_progress_hides_cast_votes():
+    g = engines.LocalGame(ENGINE, seats=3, seed=4)
+    checked = 0
+    for _ in range(3000):
+        g.play_random(max_steps=1)
+        vote = g.view(None)["vote"]
+        if vote and vote["stage"] == "voting" and any(vote["voted"]):
+            for you in (None, *(i for i, x in enumerate(vote["voted"]) if not x)):
+                view = g.view(you)
+                text = _text(_game(view, 3, you, view["to_act"]))
+                assert "Vote called by" in text and "Revealed" not in text and "Your vote" not in text
+                checked += 1
+        if g.view(None)["phase"] == "over":
+            break
+    assert checked

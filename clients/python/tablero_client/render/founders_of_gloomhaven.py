@@ -243,9 +243,14 @@ def _vote(game: Game) -> Text | None:
         t.append("\nRevealed: " + "; ".join(
             f"seat {i}: proposal {x.get('proposal')} ({x.get('fleeting')}+{x.get('lasting')})"
             for i, x in enumerate(votes) if isinstance(x, dict)))
-    for key in ("tied", "decider", "placer", "card"):
-        if vote.get(key) not in (None, []):
-            t.append(f"\n{key}: {_fmt(vote[key])}")
+    if vote.get("tied"):
+        t.append("\nTied proposals: " + ", ".join(str(x) for x in vote["tied"]))
+    if vote.get("decider") is not None:
+        t.append(f"\nTie decided by {_seat(game, vote['decider'])}")
+    if vote.get("placer") is not None:
+        t.append(f"\nTo be placed by {_seat(game, vote['placer'])}")
+    if vote.get("card"):
+        t.append(f"\nChosen building: {vote['card']}")
     return t
 
 
