@@ -1,0 +1,304 @@
+"""Founders of Gloomhaven: phase, whose turn and the action under way; the city map square by square
+(terrain colours, buildings with their owners, roads, bridges and gates) and its buildings by section;
+each player's points, money, influence, resources, workers, pieces and hand (yours only); the adviser
+offer, the proposals and prestige buildings, completion tokens; the vote (secret votes never shown)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from ..models import Game
+
+# Empty squares: a glyph and a style per terrain colour (grey squares show their number when numbered).
+TERRAIN = {"red": (". ", "on dark_red"), "white": (": ", "black on grey85"), "green": ('" ', "on dark_green"),
+           "grey": ("o ", "on grey39"), "river": ("~~", "bright_white on blue"), "wall": ("##", "on grey23")}
+KIND = {"stall": "s", "t2": "T", "t3": "U", "house": "h", "bridge": "b", "prestige": "P"}
+OWNER_STYLE = ["bold bright_cyan", "bold bright_yellow", "bold bright_magenta", "bold bright_green"]
+
+
+def render(game: Game) -> Group:
+    v = game.view
+    parts: list[Any] = [_head(game)]
+    parts += [_map(game), _legend(), _sections(game), _players(game)]
+    hand = _own_hand(game)
+    if hand is not None:
+        parts.append(hand)
+    parts += [_market(v), _prestige(v)]
+    for extra in (_vote(game), _pending(v), _setup(v), _solo(v), _result(game)):
+        if extra is not None:
+            parts.append(extra)
+    return Group(*parts)
+
+
+def _seat(game: Game, s: Any) -> str:
+    if s is None:
+        return "—"
+    return f"seat {s}{' (you)' if s == game.your_seat else ''}"
+
+
+def _head(game: Game) -> Text:
+    v = game.view
+    t = Text()
+    t.append(f"Phase {v.get('phase')}", style="bold")
+    t.append(f"  active player: {_seat(game, v.get('active'))}")
+    t.append(f"  to act: {', '.join(_seat(game, s) for s in v.get('to_act') or []) or 'nobody'}", style="yellow")
+    cur = v.get("current")
+    if isinstance(cur, dict):
+        t.append(f"\nUnder way: {_seat(game, cur.get('seat'))} — "
+                 + ", ".join(f"{k} {_fmt(x)}" for k, x in cur.items() if k != "seat"))
+    t.append(f"\nCompletion tokens: {v.get('completions')}   roads left: {v.get('roads_left', '?')}"
+             f"   neutral resources: {', '.join(v.get('neutral') or []) or '—'}")
+    return t
+
+
+def _cell_text(v: dict[str, Any], cell: int, tiles: dict[int, dict[str, Any]]) -> tuple[str, str]:
+    m = v["map"]
+    colour = (m.get("colours") or [])[cell]
+    occ = (v.get("occupancy") or [])[cell]
+    glyph, style = TERRAIN.get(colour, ("? ", ""))
+    bg = style.split(" on ")[-1] if " on " in style else style.removeprefix("on ")
+    if occ == -2:
+        return "==", f"bold white on {bg or 'default'}"
+    if occ >= 0 and occ in tiles:
+        t = tiles[occ]
+        kind = t.get("kind")
+        letter = KIND.get(kind, "?")
+        if kind == "bridge" and colour == "wall":
+            letter = "g"
+        owner = t.get("owner")
+        mark = str(owner) if isinstance(owner, int) else ("n" if t.get("neutral") else "·")
+        ostyle = OWNER_STYLE[owner % 4] if isinstance(owner, int) else "bold white"
+        return letter + mark, f"{ostyle} on {bg or 'default'}"
+    num = (m.get("numbered") or {}).get(str(cell))
+    if num is not None:
+        return f"{num}".ljust(2), f"bold {style}"
+    return glyph, style
+
+
+def _map(game: Game) -> Text:
+    v = game.view
+    m = v.get("map") or {}
+    w, h = int(m.get("width") or 0), int(m.get("height") or 0)
+    tiles = {t["id"]: t for t in v.get("tiles") or []}
+    out = Text(f"Map ({m.get('side')} side, {w}×{h}; sections: "
+               f"{', '.join(m.get('section_names') or [])})\n", style="bold")
+    out.append("    " + "".join(f"{c % 10:<2}" for c in range(w)) + "\n", style="dim")
+    for r in range(h):
+        out.append(f"{r:>3} ", style="dim")
+        for c in range(w):
+            txt, style = _cell_text(v, r * w + c, tiles)
+            out.append(txt, style=style)
+        out.append("\n")
+    return out
+
+
+def _legend() -> Text:
+    t = Text("Key: ", style="dim")
+    for name, (g, style) in TERRAIN.items():
+        t.append(g, style=style)
+        t.append(f" {name}  ", style="dim")
+    t.append("digits = numbered grey spaces   == road   s stall, T tier-2, U tier-3, h house, b bridge, g gate, "
+             "P prestige; then the owner's seat (n neutral, · none)", style="dim")
+    return t
+
+
+def _section_of(v: dict[str, Any], t: dict[str, Any]) -> str:
+    m = v.get("map") or {}
+    names = m.get("section_names") or []
+    secs = m.get("sections") or []
+    for c in t.get("cells") or []:
+        if 0 <= c < len(secs) and secs[c] is not None and secs[c] < len(names):
+            return names[secs[c]]
+    return str(t.get("section") or "river and wall")
+
+
+def _tile_label(game: Game, t: dict[str, Any]) -> str:
+    kind = t.get("kind")
+    if kind == "bridge":  # a bridge on the river, a gate in the wall
+        colours = (game.view.get("map") or {}).get("colours") or []
+        on = {colours[c] for c in t.get("cells") or [] if 0 <= c < len(colours)}
+        kind = "gate" if "wall" in on else "bridge"
+    names = {"stall": "trade stall", "t2": "tier-2 building", "t3": "tier-3 building", "house": "house",
+             "bridge": "bridge", "gate": "gate", "prestige": "prestige"}
+    what = f"{t.get('resource')} {names.get(kind, kind)}" if t.get("resource") else names.get(kind, str(kind))
+    if kind == "prestige" and t.get("card"):
+        what += f" {t['card']}"
+    owner = t.get("owner")
+    who = _seat(game, owner) if owner is not None else ("neutral" if t.get("neutral") else "")
+    s = f"#{t.get('id')} {what}" + (f" — {who}" if who else "")
+    if t.get("claims"):
+        s += "; access claims: " + ", ".join(f"seat {x}" for x in t["claims"])
+    return s
+
+
+def _sections(game: Game) -> Table:
+    v = game.view
+    by: dict[str, list[str]] = {}
+    for name in (v.get("map") or {}).get("section_names") or []:
+        by[name] = []
+    for t in v.get("tiles") or []:
+        by.setdefault(_section_of(v, t), []).append(_tile_label(game, t))
+    tab = Table(title="Buildings by section", title_justify="left")
+    tab.add_column("section")
+    tab.add_column("buildings")
+    for name, items in by.items():
+        _row(tab, name, "\n".join(items) or "—")
+    return tab
+
+
+def _players(game: Game) -> Table:
+    v = game.view
+    tab = Table(title="Players", title_justify="left")
+    for col in ("seat", "race", "points", "money", "influence (fleeting/lasting)", "resources", "workers",
+                "houses/bridges/roads", "advisers", "income", "hand", "played"):
+        tab.add_column(col)
+    for p in v.get("players") or []:
+        i = p.get("seat")
+        mine = i == game.your_seat
+        hand_text = f"{p.get('hand_size')} cards"
+        played, down = [], 0
+        for c in p.get("played") or []:
+            if c.get("face_up"):
+                played.append(str(c.get("card")))
+            elif mine and c.get("card"):
+                played.append(f"{c.get('card')} (face down)")
+            else:
+                down += 1
+        if down:
+            played.append(f"{down} face down")
+        score = ", ".join(f"{k} {x}" for k, x in (p.get("score") or {}).items() if x)
+        placed = p.get("workers_placed") or []
+        _row(tab, f"{_seat(game, i)}{'  ACTIVE' if i == v.get('active') else ''}", str(p.get("race")),
+                    f"{p.get('points')} pts" + (f"\n({score})" if score else ""), f"${p.get('money')}",
+                    f"{p.get('fleeting')}/{p.get('lasting')}", ", ".join(p.get("resources") or []),
+                    f"{p.get('workers')} free" + (f"\non: {', '.join(placed)}" if placed else ""),
+                    f"{p.get('houses')}/{p.get('bridges')}/{p.get('roads')}", str(p.get("advisers", "")),
+                    str(p.get("income")), hand_text, ", ".join(played) or "—", style="bold" if mine else "")
+    return tab
+
+
+def _own_hand(game: Game) -> Text | None:
+    """Only the viewer's own hand, never another seat's (even if a view carried one)."""
+    you = game.your_seat
+    for p in game.view.get("players") or []:
+        if you is not None and p.get("seat") == you and p.get("hand") is not None:
+            t = Text("Your hand: ", style="bold cyan")
+            t.append(", ".join(str(x) for x in p["hand"]) or "(empty)")
+            return t
+    return None
+
+
+def _market(v: dict[str, Any]) -> Text:
+    costs = v.get("offer_costs") or []
+    t = Text("Adviser offer: ", style="bold")
+    t.append(", ".join(f"{a or '(empty)'} ${costs[k] if k < len(costs) else '?'}"
+                       for k, a in enumerate(v.get("offer") or [])) or "—")
+    t.append(f"   (deck {v.get('adviser_deck_size', '?')})")
+    t.append("\nProposals: ", style="bold")
+    t.append(", ".join(f"{k}: {p}" for k, p in enumerate(v.get("proposals") or [])) or "—")
+    t.append(f"   (deck {v.get('proposal_deck_size', '?')})")
+    supply = v.get("supply") or {}
+    t.append("\nSupply: ", style="bold")
+    t.append(", ".join(f"{r} {n}" for r, n in supply.items()) or "—")
+    if v.get("removed"):
+        t.append("\nRemoved: " + ", ".join(v["removed"]), style="dim")
+    return t
+
+
+def _prestige(v: dict[str, Any]) -> Table | Text:
+    rows = v.get("prestige") or []
+    if not rows:
+        return Text("Prestige buildings: none built yet", style="dim")
+    tab = Table(title="Prestige buildings", title_justify="left")
+    for col in ("building", "tile", "requires (delivered by)", "complete", "worker", "points", "action"):
+        tab.add_column(col)
+    for pb in rows:
+        req = []
+        for k, r in enumerate(pb.get("requires") or []):
+            d = (pb.get("delivered") or [])[k] if k < len(pb.get("delivered") or []) else None
+            req.append(f"{r}: " + ("—" if d is None else ("neutral" if d == -1 else f"seat {d}")))
+        _row(tab, str(pb.get("name") or pb.get("card")), str(pb.get("tile")), "\n".join(req),
+                    "yes" if pb.get("complete") else "no", "—" if pb.get("worker") is None else f"seat {pb['worker']}",
+                    str(pb.get("points", "")), _fmt(pb.get("action") or {}))
+    return tab
+
+
+def _vote(game: Game) -> Text | None:
+    vote = game.view.get("vote")
+    if not isinstance(vote, dict):
+        return None
+    t = Text(f"Vote called by {_seat(game, vote.get('caller'))} — stage {vote.get('stage')}\n", style="bold yellow")
+    voted = vote.get("voted") or []
+    t.append("Voted: " + ", ".join(f"seat {i} {'yes' if x else 'not yet'}" for i, x in enumerate(voted)))
+    mine = vote.get("my_vote")
+    if isinstance(mine, dict) and game.your_seat is not None:
+        t.append(f"\nYour vote: proposal {mine.get('proposal')} with {mine.get('fleeting')} fleeting + "
+                 f"{mine.get('lasting')} lasting influence")
+    votes = vote.get("votes")
+    if isinstance(votes, list) and vote.get("stage") != "voting":
+        t.append("\nRevealed: " + "; ".join(
+            f"seat {i}: proposal {x.get('proposal')} ({x.get('fleeting')}+{x.get('lasting')})"
+            for i, x in enumerate(votes) if isinstance(x, dict)))
+    if vote.get("tied"):
+        t.append("\nTied proposals: " + ", ".join(str(x) for x in vote["tied"]))
+    if vote.get("decider") is not None:
+        t.append(f"\nTie decided by {_seat(game, vote['decider'])}")
+    if vote.get("placer") is not None:
+        t.append(f"\nTo be placed by {_seat(game, vote['placer'])}")
+    if vote.get("card"):
+        t.append(f"\nChosen building: {vote['card']}")
+    return t
+
+
+def _pending(v: dict[str, Any]) -> Text | None:
+    bits = [f"{k.replace('_', ' ')}: {_fmt(v[k])}" for k in ("roads_due", "reset") if v.get(k)]
+    if v.get("achievements"):
+        bits.append(f"achievements: {_fmt(v['achievements'])}")
+    if v.get("achievements_scored"):
+        bits.append(f"achievements scored: {_fmt(v['achievements_scored'])}")
+    return Text("\n".join(bits), style="yellow") if bits else None
+
+
+def _setup(v: dict[str, Any]) -> Text | None:
+    s = v.get("setup")
+    if not isinstance(s, dict):
+        return None
+    return Text("Setup: " + _fmt(s), style="yellow")
+
+
+def _solo(v: dict[str, Any]) -> Text | None:
+    s = v.get("solo")
+    if not isinstance(s, dict):
+        return None
+    return Text(f"Solo: cycle {s.get('cycle')}, proposal costs {_fmt(s.get('costs'))}", style="cyan")
+
+
+def _result(game: Game) -> Text | None:
+    r = game.view.get("result")
+    if not isinstance(r, dict):
+        return None
+    t = Text(f"Game over ({r.get('reason')}): scores {_fmt(r.get('scores'))}, winners "
+             f"{', '.join(_seat(game, w) for w in r.get('winners') or []) or 'none'}", style="bold red")
+    if r.get("tie_break"):
+        t.append(f"  tie-break: {r['tie_break']}", style="dim")
+    h = game.view.get("history")
+    if h:
+        t.append(f"\nHistory: {_fmt(h)}", style="dim")
+    return t
+
+
+def _row(tab: Table, *cells: str, style: str = "") -> None:
+    """Cells as plain Text: names like "[seat 0]" must never be read as rich markup."""
+    tab.add_row(*(Text(c) for c in cells), style=style)
+
+
+def _fmt(x: Any) -> str:
+    if isinstance(x, dict):
+        return ", ".join(f"{k} {_fmt(y)}" for k, y in x.items())
+    if isinstance(x, list):
+        return "[" + ", ".join(_fmt(y) for y in x) + "]"
+    return str(x)

@@ -1,0 +1,109 @@
+"""The Founders of Gloomhaven terminal renderer on views of real random games (1, 2 and 4 seats)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from rich.console import Console
+from tablero_client.models import Game, SeatInfo
+from tablero_client.render import render
+
+import engines
+
+ENGINE = "founders-of-gloomhaven"
+
+
+def _game(view: dict, seats: int, you: int | None, to_act: list[int]) -> Game:
+    return Game(id="g1", engine=ENGINE, version=1, players=seats, status="GAME_STATUS_RUNNING", to_act=to_act,
+                view=view, seats=[SeatInfo(seat=i, kind="SEAT_KIND_HUMAN") for i in range(seats)], your_seat=you)
+
+
+def _text(game: Game) -> str:
+    console = Console(record=True, width=220, color_system=None)
+    console.print(render(game))
+    return console.export_text()
+
+
+def _views(seats: int, seed: int):
+    g = engines.LocalGame(ENGINE, seats=seats, seed=seed)
+    yield g
+    for steps in (15, 60, 200, 5000):
+        g.play_random(max_steps=steps)
+        yield g
+
+
+@pytest.mark.parametrize("seats,seed", [(1, 1), (2, 1), (2, 3), (4, 1), (4, 2)])
+def test_renders_real_games(seats, seed):
+    for g in _views(seats, seed):
+        for you in [*range(seats), None]:
+            view = g.view(you)
+            text = _text(_game(view, seats, you, sorted(view["to_act"])))
+            assert "renderer failed" not in text, text
+            assert f"Phase {view['phase']}" in text
+            for p in view["players"]:
+                assert f"{p['points']} pts" in text
+                assert f"${p['money']}" in text
+                assert p["race"] in text
+            for name in view["map"]["section_names"]:
+                assert name in text
+            for t in view["tiles"]:
+                assert f"#{t['id']} " in text
+                if t["owner"] is not None:
+                    assert f"— seat {t['owner']}" in text
+            for pb in view["prestige"]:
+                assert pb["name"] in text
+            if view["result"] is not None:
+                assert "Game over" in text
+            if you is not None:
+                own = view["players"][you]["hand"]
+                if own:
+                    assert "Your hand: " + ", ".join(own) in text
+            else:
+                assert "Your hand" not in text
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_never_shows_another_seats_hand(seats):
+    g = engines.LocalGame(ENGINE, seats=seats, seed=5)
+    g.play_random(max_steps=80)
+    view = copy.deepcopy(g.view(0))
+    # Even if a view carried another seat's hand or face-down cards, only the own seat's are shown.
+    for p in view["players"][1:]:
+        p["hand"] = ["zzsecrethand"]
+        p["played"] = [*p["played"], {"card": "zzsecretplayed", "face_up": False}]
+    text = _text(_game(view, seats, 0, view["to_act"]))
+    assert "zzsecret" not in text
+    for p in view["players"][1:]:
+        assert f"{p['hand_size']} cards" in text
+    # A spectator sees no hand at all.
+    spectator = _text(_game(copy.deepcopy(view), seats, None, view["to_act"]))
+    assert "zzsecret" not in spectator and "Your hand" not in spectator
+
+
+def test_secret_votes_stay_hidden():
+    g = engines.LocalGame(ENGINE, seats=2, seed=1)
+    view = copy.deepcopy(g.view(0))
+    view["vote"] = {"caller": 1, "stage": "voting", "voted": [False, True], "my_vote": None,
+                    "votes": [None, {"proposal": 2, "fleeting": 7, "lasting": 9}], "tied": [], "decider": None,
+                    "placer": None, "card": None}
+    text = _text(_game(view, 2, 0, [0]))
+    assert "Vote called by seat 1" in text and "seat 1 yes" in text and "seat 0 not yet" in text
+    assert "proposal 2" not in text and "Revealed" not in text
+
+
+def test_real_vote_in_progress_hides_cast_votes():
+    g = engines.LocalGame(ENGINE, seats=3, seed=4)
+    checked = 0
+    for _ in range(3000):
+        g.play_random(max_steps=1)
+        vote = g.view(None)["vote"]
+        if vote and vote["stage"] == "voting" and any(vote["voted"]):
+            for you in (None, *(i for i, x in enumerate(vote["voted"]) if not x)):
+                view = g.view(you)
+                text = _text(_game(view, 3, you, view["to_act"]))
+                assert "Vote called by" in text and "Revealed" not in text and "Your vote" not in text
+                checked += 1
+        if g.view(None)["phase"] == "over":
+            break
+    assert checked
