@@ -65,12 +65,15 @@ function legend() {
 
 function bySection(ctx, v) {
   const groups = {};
+  const m = v.map || {};
   (v.tiles || []).forEach((t) => {
-    const key = t.section || 'outside the sections';
+    const idx = (m.sections || [])[(t.cells || [])[0]];
+    const named = idx !== null && idx !== undefined ? (m.section_names || [])[idx] : null;
+    const key = named ? `${named} (${t.section || idx})` : t.section ? humanize(t.section) : 'outside the sections';
     (groups[key] = groups[key] || []).push(t);
   });
   return h('div', { class: 'tiles fg-sections' }, Object.entries(groups).map(([sec, ts]) => h('div', { class: 'tile fg-section' },
-    h('h4', {}, humanize(sec)),
+    h('h4', {}, sec),
     h('ul', {}, ts.map((t) => pick(h('li', {},
       t.owner !== null && t.owner !== undefined ? h('span', { class: `dot c${t.owner}` }) : h('span', { class: 'dot neutral-dot' }),
       ` ${KIND[t.kind] || ''} ${humanize(kindName(t, (v.map.colours || [])[t.cells[0]]))}${t.resource ? ` · ${t.resource}` : ''}${t.card ? ` · ${humanize(t.card)}` : ''} · ${ownerName(ctx, t)}`,
@@ -99,7 +102,7 @@ function player(ctx, v, p) {
       res('☺', `${p.workers}`, 'workers'), res('⌂', p.houses, 'houses'), res('═', p.bridges, 'bridges/gates'), res('┄', p.roads, 'roads'), res('↑', p.income, 'income')),
     h('div', { class: 'small-print' }, `Resources: ${(p.resources || []).join(', ') || 'none'}`),
     h('div', { class: 'small-print' }, `Race action: ${fmt(p.race_action)} · workers placed: ${(p.workers_placed || []).join(', ') || 'none'}`),
-    h('div', { class: 'small-print' }, `Advisers: ${(p.advisers || []).map(humanize).join(', ') || 'none'}`),
+    h('div', { class: 'small-print' }, `Advisers recruited: ${Array.isArray(p.advisers) ? p.advisers.map(humanize).join(', ') || 'none' : p.advisers ?? 0}`),
     h('div', { class: 'small-print' }, `Played: ${(p.played || []).map((c) => (c.card ? humanize(c.card) + (c.face_up ? '' : ' (face down)') : 'a face-down card')).join(', ') || 'none'}`),
     mine && p.hand ? h('div', { class: 'fg-hand' }, h('strong', {}, 'Your hand: '), p.hand.map((c) => pick(h('span', { class: 'tile fg-card' }, humanize(c)), 'card', c, `Card ${c}`)))
       : h('div', { class: 'small-print' }, `Hand: ${p.hand_size} card${p.hand_size === 1 ? '' : 's'}`),
