@@ -4,12 +4,14 @@ import ticTacToe from './tictactoe.js';
 import newBedford from './newbedford.js';
 import riverboat from './riverboat.js';
 import phoenicia from './phoenicia.js';
+import founders from './founders.js';
 
 const BY_ENGINE = {
   'tic-tac-toe': ticTacToe,
   'new-bedford': newBedford,
   riverboat,
   phoenicia,
+  'founders-of-gloomhaven': founders,
 };
 
 export function rendererFor(engine) {

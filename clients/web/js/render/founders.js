@@ -1,0 +1,155 @@
+// Founders of Gloomhaven: the city map square by square (terrain colours, buildings with
+// their owners, roads, bridges/gates, numbered squares), buildings listed by section,
+// the adviser offer, proposals, prestige buildings, the vote and each player's mat.
+// Hands: only the viewer's own; secret votes only as "voted" (the view never has them).
+import { h, humanize, fmt } from '../dom.js';
+import { seatName } from '../words.js';
+import { pick, pickAlso, res } from './common.js';
+
+const TERRAIN = { red: ['#e9a89b', 'red'], white: ['#f4f1e8', 'white'], green: ['#a9d39a', 'green'], grey: ['#b8b8b8', 'grey'], river: ['#8fbde6', 'river'], wall: ['#6d5f52', 'wall'] };
+const KIND = { stall: '▪', t2: '◆', t3: '⬟', house: '⌂', bridge: '═', prestige: '★' };
+
+function kindName(t, colour) {
+  if (t.kind === 'bridge') return colour === 'wall' ? 'gate' : 'bridge';
+  if (t.kind === 't2' || t.kind === 't3') return `tier ${t.kind[1]} building`;
+  return t.kind;
+}
+
+function ownerName(ctx, t) {
+  if (t.owner !== null && t.owner !== undefined) return seatName(ctx, t.owner);
+  return t.neutral || t.kind === 'stall' ? 'neutral' : 'unowned';
+}
+
+function square(ctx, v, i) {
+  const m = v.map;
+  const colour = (m.colours || [])[i];
+  const [bg, tname] = TERRAIN[colour] || ['#eee', colour || '?'];
+  const occ = (v.occupancy || [])[i];
+  const num = (m.numbered || {})[String(i)];
+  const secIdx = (m.sections || [])[i];
+  const sec = secIdx !== null && secIdx !== undefined ? (m.section_names || [])[secIdx] || `section ${secIdx}` : null;
+  const t = occ >= 0 ? (v.tiles || [])[occ] : null;
+  let title = `square ${i}: ${tname}${sec ? `, ${sec}` : ''}`;
+  let body = null;
+  let cls = `fg-sq t-${colour}`;
+  if (occ === -2) {
+    cls += ' road';
+    title += ', road';
+    body = h('span', { class: 'fg-road', 'aria-hidden': 'true' });
+  } else if (t) {
+    const owned = t.owner !== null && t.owner !== undefined;
+    cls += ` bld k-${t.kind}${owned ? ` c${t.owner} owned` : ' neutral'}`;
+    title += `, ${kindName(t, colour)}${t.resource ? ` (${t.resource})` : ''} of ${ownerName(ctx, t)}`;
+    body = h('span', { class: 'fg-bld' }, KIND[t.kind] || '?');
+  } else if (num !== undefined) {
+    body = h('small', { class: 'fg-num' }, String(num));
+    title += `, numbered ${num}`;
+  }
+  const el = h('div', { class: cls, style: { background: bg }, title }, body);
+  return pickAlso(pick(el, 'cell', i, title), 'cells', [i]);
+}
+
+function cityMap(ctx, v) {
+  const m = v.map || {};
+  const cells = [];
+  for (let i = 0; i < (m.width || 0) * (m.height || 0); i++) cells.push(square(ctx, v, i));
+  return h('div', { class: 'fg-map', style: { gridTemplateColumns: `repeat(${m.width}, var(--sq))` } }, cells);
+}
+
+function legend() {
+  return h('div', { class: 'fg-legend small-print' },
+    Object.entries(TERRAIN).map(([k, [bg, name]]) => h('span', {}, h('span', { class: 'fg-swatch', style: { background: bg } }), ` ${name} `)),
+    Object.entries(KIND).map(([k, icon]) => h('span', {}, ` ${icon} ${k === 'bridge' ? 'bridge/gate' : k === 't2' ? 'tier 2' : k === 't3' ? 'tier 3' : k} `)),
+    h('span', {}, ' ┄ road'));
+}
+
+function bySection(ctx, v) {
+  const groups = {};
+  const m = v.map || {};
+  (v.tiles || []).forEach((t) => {
+    const idx = (m.sections || [])[(t.cells || [])[0]];
+    const named = idx !== null && idx !== undefined ? (m.section_names || [])[idx] : null;
+    const key = named ? `${named} (${t.section || idx})` : t.section ? humanize(t.section) : 'outside the sections';
+    (groups[key] = groups[key] || []).push(t);
+  });
+  return h('div', { class: 'tiles fg-sections' }, Object.entries(groups).map(([sec, ts]) => h('div', { class: 'tile fg-section' },
+    h('h4', {}, sec),
+    h('ul', {}, ts.map((t) => pick(h('li', {},
+      t.owner !== null && t.owner !== undefined ? h('span', { class: `dot c${t.owner}` }) : h('span', { class: 'dot neutral-dot' }),
+      ` ${KIND[t.kind] || ''} ${humanize(kindName(t, (v.map.colours || [])[t.cells[0]]))}${t.resource ? ` · ${t.resource}` : ''}${t.card ? ` · ${humanize(t.card)}` : ''} · ${ownerName(ctx, t)}`,
+      (t.claims || []).length ? h('small', {}, ` claims: ${t.claims.map((c) => seatName(ctx, c)).join(', ')}`) : null), 'tile', t.id, `Tile ${t.id}`))))));
+}
+
+function voteBox(ctx, v) {
+  const vt = v.vote;
+  if (!vt) return h('div', { class: 'fg-vote' }, h('strong', {}, 'Vote: '), 'none called');
+  return h('div', { class: 'fg-vote' }, h('strong', {}, 'Vote: '), `called by ${seatName(ctx, vt.caller)} · ${humanize(vt.stage || '')}`,
+    h('ul', {}, (vt.voted || []).map((did, s) => h('li', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}: `,
+      vt.votes && vt.votes[s] ? `proposal ${vt.votes[s].proposal + 1} with ${vt.votes[s].fleeting + vt.votes[s].lasting} influence`
+        : s === ctx.seat && vt.my_vote ? `you voted for proposal ${vt.my_vote.proposal + 1} (secret)`
+          : did ? 'voted (secret)' : 'not voted yet'))),
+    (vt.tied || []).length ? h('small', {}, `tied: ${vt.tied.map((x) => `proposal ${x + 1}`).join(', ')} `) : null,
+    vt.decider !== null && vt.decider !== undefined ? h('small', {}, `decider ${seatName(ctx, vt.decider)} `) : null);
+}
+
+function player(ctx, v, p) {
+  const s = p.seat;
+  const mine = s === ctx.seat;
+  const turn = (v.to_act || []).includes(s);
+  return h('section', { class: `box player c${s}${mine ? ' me' : ''}`, 'aria-label': `${seatName(ctx, s)}'s mat` },
+    h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, `${humanize(p.race)}${turn ? ' · to act' : ''}${v.active === s ? ' · active' : ''}`)),
+    h('div', {}, res('★', p.points, 'points'), res('¢', p.money, 'money'), res('✦', p.fleeting, 'fleeting influence'), res('✧', p.lasting, 'lasting influence'),
+      res('☺', `${p.workers}`, 'workers'), res('⌂', p.houses, 'houses'), res('═', p.bridges, 'bridges/gates'), res('┄', p.roads, 'roads'), res('↑', p.income, 'income')),
+    h('div', { class: 'small-print' }, `Resources: ${(p.resources || []).join(', ') || 'none'}`),
+    h('div', { class: 'small-print' }, `Race action: ${fmt(p.race_action)} · workers placed: ${(p.workers_placed || []).join(', ') || 'none'}`),
+    h('div', { class: 'small-print' }, `Advisers recruited: ${Array.isArray(p.advisers) ? p.advisers.map(humanize).join(', ') || 'none' : p.advisers ?? 0}`),
+    h('div', { class: 'small-print' }, `Played: ${(p.played || []).map((c) => (c.card ? humanize(c.card) + (c.face_up ? '' : ' (face down)') : 'a face-down card')).join(', ') || 'none'}`),
+    mine && p.hand ? h('div', { class: 'fg-hand' }, h('strong', {}, 'Your hand: '), p.hand.map((c) => pick(h('span', { class: 'tile fg-card' }, humanize(c)), 'card', c, `Card ${c}`)))
+      : h('div', { class: 'small-print' }, `Hand: ${p.hand_size} card${p.hand_size === 1 ? '' : 's'}`),
+    h('div', { class: 'small-print' }, `Score: ${Object.entries(p.score || {}).map(([k, x]) => `${k} ${x}`).join(' · ')}`));
+}
+
+function render(ctx) {
+  const v = ctx.view;
+  const cur = v.current;
+  const costs = v.offer_costs || [];
+  return h('div', { class: 'board-game fg' },
+    h('div', { class: 'box' }, h('strong', {}, humanize(v.phase || '')),
+      cur ? ` · ${seatName(ctx, cur.seat)} ${cur.role ? humanize(cur.role).toLowerCase() + 's' : 'acts'}${cur.category ? ` (${cur.category})` : ''}` : '',
+      ` · to act: ${(v.to_act || []).map((s) => seatName(ctx, s)).join(', ') || 'nobody'}`,
+      v.active !== null && v.active !== undefined ? ` · active player ${seatName(ctx, v.active)}` : ''),
+    h('section', { class: 'box fg-board', 'aria-label': 'City map' },
+      h('h3', {}, `Gloomhaven (${humanize(v.map.side || '')})`), legend(), cityMap(ctx, v),
+      h('h3', {}, 'Buildings by section'), bySection(ctx, v)),
+    h('section', { class: 'box fg-council', 'aria-label': 'Offer, proposals and vote' },
+      h('h3', {}, 'Adviser offer'),
+      h('div', { class: 'tiles' }, (v.offer || []).map((a, i) => pick(h('div', { class: 'tile fg-adviser' }, h('h4', {}, humanize(a)), h('small', {}, `cost ${costs[i] ?? '?'}`)), 'slot', i, `Adviser ${a}`)),
+        h('small', {}, ` deck ${v.adviser_deck_size ?? '?'}`)),
+      h('h3', {}, 'Proposals'),
+      h('div', { class: 'tiles' }, (v.proposals || []).map((p, i) => pick(h('div', { class: 'tile fg-proposal' }, h('h4', {}, `${i + 1}. ${humanize(p)}`)), 'proposal', i, `Proposal ${i + 1}`)),
+        h('small', {}, ` deck ${v.proposal_deck_size ?? '?'}`)),
+      h('h3', {}, 'Prestige buildings'),
+      h('div', { class: 'tiles' }, (v.prestige || []).length ? v.prestige.map((pb) => h('div', { class: `tile fg-prestige${pb.complete ? ' used' : ''}` },
+        h('h4', {}, `★ ${pb.name}`), h('div', {}, `needs ${(pb.requires || []).map((r, i) => `${r}${(pb.delivered || [])[i] !== null && (pb.delivered || [])[i] !== undefined ? ` ✓${seatName(ctx, pb.delivered[i])}` : ''}`).join(', ')}`),
+        h('small', {}, `${pb.points} pts${pb.complete ? ' · complete' : ''}${pb.worker !== null && pb.worker !== undefined ? ` · worker ${seatName(ctx, pb.worker)}` : ''}`))) : h('span', { class: 'muted' }, 'none yet')),
+      h('div', { class: 'fg-completions' }, h('strong', {}, 'Completion tokens: '), String(v.completions ?? 0)),
+      voteBox(ctx, v),
+      h('div', { class: 'small-print' }, `Neutral: ${(v.neutral || []).join(', ') || 'none'} · roads left ${v.roads_left} · supply: ${fmt(v.supply)}`)),
+    h('div', { class: 'players-row' }, (v.players || []).map((p) => player(ctx, v, p))));
+}
+
+function describeAction(a) {
+  switch (a.type) {
+    case 'play_card': return `Play ${humanize(a.card)}${a.face_up === false ? ' face down' : ''}`;
+    case 'road': return `Road on square ${a.cell}`;
+    case 'recruit': return `Recruit the adviser in slot ${a.slot + 1}`;
+    case 'take_money': return 'Take money';
+    case 'take_influence': return 'Take influence';
+    case 'call_vote': return 'Call a vote';
+    case 'vote': return `Vote for proposal ${a.proposal + 1} (${a.fleeting} fleeting, ${a.lasting} lasting)`;
+    case 'skip_roads': return 'Skip the roads';
+    default: return null;
+  }
+}
+
+export default { render, describeAction };
