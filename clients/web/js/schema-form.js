@@ -69,7 +69,11 @@ export function field(name, s) {
     });
     return {
       el: h('fieldset', { class: 'field multi' }, h('legend', {}, label), hint(s), boxes.map(([, el]) => el)),
-      get: () => boxes.filter(([b]) => b.checked).map(([b]) => s.items.enum[Number(b.value)]),
+      // Nothing ticked: leave the option at its default (an empty list may not be allowed).
+      get: () => {
+        const picked = boxes.filter(([b]) => b.checked).map(([b]) => s.items.enum[Number(b.value)]);
+        return picked.length ? picked : undefined;
+      },
     };
   }
   if (s.type === 'object' && s.properties) {
