@@ -83,6 +83,13 @@ def _portal_parts(config: Config, store) -> tuple:
     """The lobby and the rate limiters, where the store keeps things every replica shares:
     in Redis with Redis; beside the SQLite file (lobby) or in this process otherwise."""
     client = getattr(store, "_client", None) if config.redis_url else None
+    if client is not None and not config.redis_url.startswith("redis+cluster"):
+        # Its own bounded pool that waits for a free connection (the store's pools are gated
+        # by the store itself; a bare client on them fails with "Too many connections").
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+            config.redis_url, max_connections=16, timeout=5))
     if client is not None:
         lobby, clocks = RedisLobby(client), RedisClocks(client)
     elif config.db and config.db != ":memory:":
