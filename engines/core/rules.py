@@ -329,6 +329,10 @@ class RulesEngine(Engine):
     event_fields: Mapping[str, Mapping[str, Schema]] = {}
     # Safety bound of automatic steps after one decision.
     max_auto_steps: int = 100_000
+    #: Event types after which an automatic step may follow. `None`: any event may (the
+    #: settle loop then always looks ahead). An engine that knows which events lead into a
+    #: phase with an `auto` step names them, and every other decision skips the look-ahead.
+    auto_after: frozenset[str] | None = None
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -409,7 +413,9 @@ class RulesEngine(Engine):
         awaited or the game is over. `state` is not mutated."""
         if not self._has_auto:
             return events
-        s = clone(state)
+        if self.auto_after is not None and not any(e["type"] in self.auto_after for e in events):
+            return events
+        s = self.fork(state)
         for e in events:
             s = self.evolve(s, e)
         for _ in range(self.max_auto_steps):
@@ -423,6 +429,12 @@ class RulesEngine(Engine):
                 s = self.evolve(s, e)
             events.extend(more)
         raise RuntimeError(f"{self.name}: automatic steps did not stop after {self.max_auto_steps}")
+
+    def fork(self, state: State) -> State:
+        """The look-ahead copy `settle` evolves (the caller's `state` is never mutated). A full
+        `clone` by default; an engine whose event handlers touch only part of the state may
+        return a shallower copy of that part."""
+        return clone(state)
 
     def wrong_phase(self, state: State, seat: int, move: Move, action: Action) -> str:
         """The reason a player reads when `move` is tried in a phase that does not allow it:

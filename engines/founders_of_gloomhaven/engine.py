@@ -1813,23 +1813,10 @@ class FoundersOfGloomhaven(RulesEngine):
     event_fields = EVENT_FIELDS
     view_schema = VIEW_SCHEMA
 
-    def settle(self, state, events, rng):
-        """The core's settle loop, on a `_fork` of the state instead of a full clone (the
-        handlers only touch what `_fork` copies; decide() still never mutates `state`)."""
-        s = _fork(state)
-        for e in events:
-            s = self.evolve(s, e)
-        for _ in range(self.max_auto_steps):
-            if self.outcome(s) is not None:
-                return events
-            auto = self._phase_by_name[self.phase_of(s)].auto
-            more = auto(s, rng) if auto is not None else None
-            if not more:
-                return events
-            for e in more:
-                s = self.evolve(s, e)
-            events.extend(more)
-        raise RuntimeError(f"{self.name}: automatic steps did not stop after {self.max_auto_steps}")
+    def fork(self, state):
+        """The look-ahead copy of `settle`: a `_fork` instead of a full clone (the handlers only
+        touch what `_fork` copies; decide() still never mutates `state`)."""
+        return _fork(state)
 
     # --- phases derived from the state ----------------------------------------------------
     def phase_of(self, s) -> str:

@@ -866,7 +866,7 @@ PHASES = (
     Phase("over", lambda s: set(), doc="the game is over"),
 )
 
-# The events after which an automatic step may follow (see Phoenicia.settle).
+# The events after which an automatic step may follow (`Phoenicia.auto_after`).
 LEAD_TO_AUTO = frozenset({"auction_opened", "dropped_out", "turn_ended", "limits_applied"})
 
 # The kind of decision each phase waits for (the view's `awaiting`).
@@ -1016,13 +1016,10 @@ class Phoenicia(RulesEngine):
 
     next_overlord = staticmethod(next_overlord)
 
-    def settle(self, state, events, rng):
-        # Only these events can lead into a phase with an automatic step (`auction` with
-        # one bidder left, `admin`, `round_end`; `payment` is entered by `auction_won`,
-        # itself automatic): after any other the core's look-ahead copy is skipped.
-        if not any(e["type"] in LEAD_TO_AUTO for e in events):
-            return events
-        return super().settle(state, events, rng)
+    # Only these events can lead into a phase with an automatic step (`auction` with one
+    # bidder left, `admin`, `round_end`; `payment` is entered by `auction_won`, itself
+    # automatic): after any other the core's look-ahead copy is skipped.
+    auto_after = LEAD_TO_AUTO
 
     # --- setup ---------------------------------------------------------------
     def start(self, seats, options, rng):
