@@ -36,7 +36,11 @@ _SCHEME_FIELDS = {
     "repetitionBonus": "repetitionBonus",
     "repetition_bonus": "repetitionBonus",
     "unranked": "unranked",
+    "unrankedShare": "unrankedShare",
+    "unranked_share": "unrankedShare",
 }
+# The enum spelling of the unranked rule (proto `UnrankedShare`); UNSPECIFIED means the default.
+UNRANKED_SHARES = {"UNRANKED_SHARE_MEAN": "mean", "UNRANKED_SHARE_ZERO": "zero", "UNRANKED_SHARE_UNSPECIFIED": None}
 
 
 @dataclass(frozen=True)
@@ -145,13 +149,32 @@ def parse_scheme(raw: Any, path: Path = ("scheme",)) -> Scheme:
     repetition_bonus = DEFAULT_SCHEME.repetition_bonus
     if "repetitionBonus" in fields:
         repetition_bonus = _points(fields["repetitionBonus"], (*path, "repetitionBonus"))
-    unranked = fields.get("unranked", DEFAULT_SCHEME.unranked)
+    unranked = _unranked_rule(fields, path)
+    return Scheme(position_points=table, top_bonus=top_bonus, repetition_bonus=repetition_bonus, unranked=unranked)
+
+
+def _unranked_rule(fields: dict[str, Any], path: Path) -> str:
+    """The unranked rule from `unrankedShare` (the enum) or its deprecated string spelling
+    `unranked`; when both are given they must agree."""
+    share = None
+    if "unrankedShare" in fields:
+        raw = fields["unrankedShare"]
+        if not isinstance(raw, str) or raw not in UNRANKED_SHARES:
+            shown = f'"{raw}"' if isinstance(raw, str) and not has_surrogate(raw) else json_type(raw)
+            raise RankingError(f"unknown share {shown}; expected one of: {', '.join(UNRANKED_SHARES)}",
+                               (*path, "unrankedShare"))
+        share = UNRANKED_SHARES[raw]
+    if "unranked" not in fields:
+        return share or DEFAULT_SCHEME.unranked
+    unranked = fields["unranked"]
     if isinstance(unranked, str) and has_surrogate(unranked):
         raise RankingError("the rule contains an unpaired surrogate (not text)", (*path, "unranked"))
     if not isinstance(unranked, str) or unranked not in UNRANKED_RULES:
         shown = f'"{unranked}"' if isinstance(unranked, str) else json_type(unranked)
         raise RankingError(f"unknown rule {shown}; expected one of: {', '.join(UNRANKED_RULES)}", (*path, "unranked"))
-    return Scheme(position_points=table, top_bonus=top_bonus, repetition_bonus=repetition_bonus, unranked=unranked)
+    if share is not None and share != unranked:
+        raise RankingError(f'"unranked": "{unranked}" contradicts "unrankedShare"', (*path, "unranked"))
+    return unranked
 
 
 def _points(value: Any, path: Path) -> Number:

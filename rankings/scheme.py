@@ -47,7 +47,7 @@ class Scheme:
             "positionPoints": list(self.position_points),
             "topBonus": self.top_bonus,
             "repetitionBonus": self.repetition_bonus,
-            "unranked": self.unranked,
+            "unrankedShare": f"UNRANKED_SHARE_{self.unranked.upper()}",
         }
 
     def points_at(self, position: int) -> Fraction:

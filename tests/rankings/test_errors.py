@@ -132,7 +132,7 @@ def test_bad_request(body, message):
         ("default", "scheme: expected a scheme (a JSON object), got a string"),
         (
             {"bonus": 10},
-            'scheme: unknown field "bonus" in a scheme; expected: positionPoints, topBonus, repetitionBonus, unranked',
+            'scheme: unknown field "bonus" in a scheme; expected: positionPoints, topBonus, repetitionBonus, unranked, unrankedShare',
         ),
         ({"topBonus": 1, "top_bonus": 2}, 'scheme: field "topBonus" is given twice (as "topBonus" and "top_bonus")'),
         ({"positionPoints": 100}, "scheme.positionPoints: expected an array of points, got a number"),

@@ -1,6 +1,8 @@
 """Scoring rules of issue 6, each on a small hand-made input with the arithmetic written out."""
 
-from rankings import DEFAULT_SCHEME, aggregate
+import pytest
+
+from rankings import DEFAULT_SCHEME, RankingError, aggregate
 
 from .helpers import by_title, ranked, unranked
 
@@ -192,3 +194,16 @@ def test_positions_are_string_keys_in_position_order():
     lists = [ranked(f"S{i}", *[f"F{i}-{j}" for j in range(i)], "X") for i in (9, 0, 2)]
     row = by_title({"lists": lists})["X"]
     assert list(row["positions"]) == ["1", "3", "10"]
+
+
+def test_unranked_share_enum_selects_the_rule_and_the_string_spelling_must_agree():
+    body = {"lists": [unranked("U", "P", "Q", "R")]}
+    zero = by_title({**body, "scheme": {"unrankedShare": "UNRANKED_SHARE_ZERO"}})
+    assert zero["P"]["positionPoints"] == 0 and zero["P"]["points"] == 1
+    mean = by_title({**body, "scheme": {"unrankedShare": "UNRANKED_SHARE_MEAN", "unranked": "mean"}})
+    assert mean["P"]["positionPoints"] == 81.67
+    assert by_title({**body, "scheme": {"unrankedShare": "UNRANKED_SHARE_UNSPECIFIED"}})["P"]["positionPoints"] == 81.67
+    with pytest.raises(RankingError, match="contradicts"):
+        aggregate({**body, "scheme": {"unrankedShare": "UNRANKED_SHARE_ZERO", "unranked": "mean"}})
+    with pytest.raises(RankingError, match="unknown share"):
+        aggregate({**body, "scheme": {"unrankedShare": "half"}})

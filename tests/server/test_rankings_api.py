@@ -100,3 +100,19 @@ def test_grpc_game_requests_keep_the_smaller_limit(server):
             stub.SubmitAction(pb.SubmitActionRequest(game_id=out.game.id, action=a),
                               metadata=[("authorization", f"Bearer {out.seats[0].token}")])
         assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def test_unranked_share_is_an_enum_on_both_transports(server, http):
+    body = {**BODY, "scheme": {"unrankedShare": "UNRANKED_SHARE_ZERO"}}
+    rest = http.post("/v1/rankings:aggregate", json=body)
+    assert rest.status_code == 200, rest.text
+    heat = {g["title"]: g for g in rest.json()["ranking"]}["Heat: Heavy Rain"]
+    assert (heat["positionPoints"], heat["points"]) == (0, 1)
+    bad = http.post("/v1/rankings:aggregate", json={**BODY, "scheme": {"unrankedShare": "HALF"}})
+    assert bad.status_code == 400 and "unrankedShare" in bad.json()["error"]["message"]
+    with grpc.insecure_channel(server.grpc) as ch:
+        stub = rankings_pb2_grpc.RankingServiceStub(ch)
+        req = json_format.ParseDict(BODY, rankings_pb2.AggregateRankingsRequest())
+        req.scheme.unranked_share = rankings_pb2.UNRANKED_SHARE_ZERO
+        out = json_format.MessageToDict(stub.AggregateRankings(req))
+        assert {g["title"]: g for g in out["ranking"]}["Heat: Heavy Rain"]["points"] == 1

@@ -26,7 +26,7 @@ _sym_db = _symbol_database.Default()
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19tablero/v1/rankings.proto\x12\ntablero.v1\x1a\x1cgoogle/api/annotations.proto\"\xda\x01\n\x18\x41ggregateRankingsRequest\x12&\n\x05lists\x18\x01 \x03(\x0b\x32\x17.tablero.v1.RankingList\x12\x42\n\x07\x61liases\x18\x02 \x03(\x0b\x32\x31.tablero.v1.AggregateRankingsRequest.AliasesEntry\x12\"\n\x06scheme\x18\x03 \x01(\x0b\x32\x12.tablero.v1.Scheme\x1a.\n\x0c\x41liasesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"]\n\x0bRankingList\x12\x0e\n\x06source\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x06ranked\x18\x03 \x01(\x08H\x00\x88\x01\x01\x12\x0f\n\x07\x65ntries\x18\x04 \x03(\tB\t\n\x07_ranked\"\x9f\x01\n\x06Scheme\x12\x17\n\x0fposition_points\x18\x01 \x03(\x01\x12\x16\n\ttop_bonus\x18\x02 \x01(\x01H\x00\x88\x01\x01\x12\x1d\n\x10repetition_bonus\x18\x03 \x01(\x01H\x01\x88\x01\x01\x12\x15\n\x08unranked\x18\x04 \x01(\tH\x02\x88\x01\x01\x42\x0c\n\n_top_bonusB\x13\n\x11_repetition_bonusB\x0b\n\t_unranked\"o\n\x19\x41ggregateRankingsResponse\x12\'\n\x07ranking\x18\x01 \x03(\x0b\x32\x16.tablero.v1.RankedGame\x12)\n\x06totals\x18\x02 \x01(\x0b\x32\x19.tablero.v1.RankingTotals\"\x80\x02\n\nRankedGame\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x01\x12\x17\n\x0fposition_points\x18\x04 \x01(\x01\x12\x11\n\ttop_bonus\x18\x05 \x01(\x01\x12\x18\n\x10repetition_bonus\x18\x06 \x01(\x01\x12\x13\n\x0b\x61ppearances\x18\x07 \x01(\x05\x12\x38\n\tpositions\x18\x08 \x03(\x0b\x32%.tablero.v1.RankedGame.PositionsEntry\x1a\x30\n\x0ePositionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\">\n\rRankingTotals\x12\r\n\x05lists\x18\x01 \x01(\x05\x12\x0f\n\x07sources\x18\x02 \x01(\x05\x12\r\n\x05games\x18\x03 \x01(\x05\x32\x96\x01\n\x0eRankingService\x12\x83\x01\n\x11\x41ggregateRankings\x12$.tablero.v1.AggregateRankingsRequest\x1a%.tablero.v1.AggregateRankingsResponse\"!\x82\xd3\xe4\x93\x02\x1b\"\x16/v1/rankings:aggregate:\x01*b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19tablero/v1/rankings.proto\x12\ntablero.v1\x1a\x1cgoogle/api/annotations.proto\"\xda\x01\n\x18\x41ggregateRankingsRequest\x12&\n\x05lists\x18\x01 \x03(\x0b\x32\x17.tablero.v1.RankingList\x12\x42\n\x07\x61liases\x18\x02 \x03(\x0b\x32\x31.tablero.v1.AggregateRankingsRequest.AliasesEntry\x12\"\n\x06scheme\x18\x03 \x01(\x0b\x32\x12.tablero.v1.Scheme\x1a.\n\x0c\x41liasesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"]\n\x0bRankingList\x12\x0e\n\x06source\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x06ranked\x18\x03 \x01(\x08H\x00\x88\x01\x01\x12\x0f\n\x07\x65ntries\x18\x04 \x03(\tB\t\n\x07_ranked\"\xd6\x01\n\x06Scheme\x12\x17\n\x0fposition_points\x18\x01 \x03(\x01\x12\x16\n\ttop_bonus\x18\x02 \x01(\x01H\x00\x88\x01\x01\x12\x1d\n\x10repetition_bonus\x18\x03 \x01(\x01H\x01\x88\x01\x01\x12\x19\n\x08unranked\x18\x04 \x01(\tB\x02\x18\x01H\x02\x88\x01\x01\x12\x31\n\x0eunranked_share\x18\x05 \x01(\x0e\x32\x19.tablero.v1.UnrankedShareB\x0c\n\n_top_bonusB\x13\n\x11_repetition_bonusB\x0b\n\t_unranked\"o\n\x19\x41ggregateRankingsResponse\x12\'\n\x07ranking\x18\x01 \x03(\x0b\x32\x16.tablero.v1.RankedGame\x12)\n\x06totals\x18\x02 \x01(\x0b\x32\x19.tablero.v1.RankingTotals\"\x80\x02\n\nRankedGame\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x01\x12\x17\n\x0fposition_points\x18\x04 \x01(\x01\x12\x11\n\ttop_bonus\x18\x05 \x01(\x01\x12\x18\n\x10repetition_bonus\x18\x06 \x01(\x01\x12\x13\n\x0b\x61ppearances\x18\x07 \x01(\x05\x12\x38\n\tpositions\x18\x08 \x03(\x0b\x32%.tablero.v1.RankedGame.PositionsEntry\x1a\x30\n\x0ePositionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\">\n\rRankingTotals\x12\r\n\x05lists\x18\x01 \x01(\x05\x12\x0f\n\x07sources\x18\x02 \x01(\x05\x12\r\n\x05games\x18\x03 \x01(\x05*a\n\rUnrankedShare\x12\x1e\n\x1aUNRANKED_SHARE_UNSPECIFIED\x10\x00\x12\x17\n\x13UNRANKED_SHARE_MEAN\x10\x01\x12\x17\n\x13UNRANKED_SHARE_ZERO\x10\x02\x32\x96\x01\n\x0eRankingService\x12\x83\x01\n\x11\x41ggregateRankings\x12$.tablero.v1.AggregateRankingsRequest\x1a%.tablero.v1.AggregateRankingsResponse\"!\x82\xd3\xe4\x93\x02\x1b\"\x16/v1/rankings:aggregate:\x01*b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,10 +35,14 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_AGGREGATERANKINGSREQUEST_ALIASESENTRY']._loaded_options = None
   _globals['_AGGREGATERANKINGSREQUEST_ALIASESENTRY']._serialized_options = b'8\001'
+  _globals['_SCHEME'].fields_by_name['unranked']._loaded_options = None
+  _globals['_SCHEME'].fields_by_name['unranked']._serialized_options = b'\030\001'
   _globals['_RANKEDGAME_POSITIONSENTRY']._loaded_options = None
   _globals['_RANKEDGAME_POSITIONSENTRY']._serialized_options = b'8\001'
   _globals['_RANKINGSERVICE'].methods_by_name['AggregateRankings']._loaded_options = None
   _globals['_RANKINGSERVICE'].methods_by_name['AggregateRankings']._serialized_options = b'\202\323\344\223\002\033\"\026/v1/rankings:aggregate:\001*'
+  _globals['_UNRANKEDSHARE']._serialized_start=1040
+  _globals['_UNRANKEDSHARE']._serialized_end=1137
   _globals['_AGGREGATERANKINGSREQUEST']._serialized_start=72
   _globals['_AGGREGATERANKINGSREQUEST']._serialized_end=290
   _globals['_AGGREGATERANKINGSREQUEST_ALIASESENTRY']._serialized_start=244
@@ -46,15 +50,15 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_RANKINGLIST']._serialized_start=292
   _globals['_RANKINGLIST']._serialized_end=385
   _globals['_SCHEME']._serialized_start=388
-  _globals['_SCHEME']._serialized_end=547
-  _globals['_AGGREGATERANKINGSRESPONSE']._serialized_start=549
-  _globals['_AGGREGATERANKINGSRESPONSE']._serialized_end=660
-  _globals['_RANKEDGAME']._serialized_start=663
-  _globals['_RANKEDGAME']._serialized_end=919
-  _globals['_RANKEDGAME_POSITIONSENTRY']._serialized_start=871
-  _globals['_RANKEDGAME_POSITIONSENTRY']._serialized_end=919
-  _globals['_RANKINGTOTALS']._serialized_start=921
-  _globals['_RANKINGTOTALS']._serialized_end=983
-  _globals['_RANKINGSERVICE']._serialized_start=986
-  _globals['_RANKINGSERVICE']._serialized_end=1136
+  _globals['_SCHEME']._serialized_end=602
+  _globals['_AGGREGATERANKINGSRESPONSE']._serialized_start=604
+  _globals['_AGGREGATERANKINGSRESPONSE']._serialized_end=715
+  _globals['_RANKEDGAME']._serialized_start=718
+  _globals['_RANKEDGAME']._serialized_end=974
+  _globals['_RANKEDGAME_POSITIONSENTRY']._serialized_start=926
+  _globals['_RANKEDGAME_POSITIONSENTRY']._serialized_end=974
+  _globals['_RANKINGTOTALS']._serialized_start=976
+  _globals['_RANKINGTOTALS']._serialized_end=1038
+  _globals['_RANKINGSERVICE']._serialized_start=1140
+  _globals['_RANKINGSERVICE']._serialized_end=1290
 # @@protoc_insertion_point(module_scope)
