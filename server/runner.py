@@ -14,6 +14,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
+import engines
 from server.api.edge import Api
 from server.app import GameService, rules
 from server.auth import TokenSigner
@@ -120,6 +121,7 @@ async def _sweep_clocks(games: GameService, lifecycle: Lifecycle) -> None:
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
+    engines.names()  # every engine imported now, not by the first request that names one
     store = open_store(config.redis_url, config.db, **config.store_options())
     lifecycle = Lifecycle(store)
     lobby, clocks, call_limit, create_limit = _portal_parts(config, store)

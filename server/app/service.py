@@ -16,6 +16,7 @@ import logging
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -99,6 +100,11 @@ class GameService:
                                     max_retries=max_retries)
         self.bots = BotWorker(self.games)
         self.games.on_commit = self.bots.notice
+        # Seat directory entries (who holds each seat) of games whose every seat is taken: from
+        # then on they never change, so each replica keeps them instead of asking the lobby on
+        # every reply. Bounded like the game cache.
+        self._seated: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        self._seated_size = cache_size
 
     # --- engines ---------------------------------------------------------------------
     async def list_engines(self) -> dict[str, Any]:
@@ -133,11 +139,13 @@ class GameService:
             meta["clock"] = clock
         game = await self.games.create(meta, engine, decision)
         metrics.GAMES_CREATED.labels(engine.name).inc()
-        await self.lobby.add({
+        entry = {
             "gameId": game.id, "engine": engine.name, "players": len(kinds), "created": now,
             "status": "FINISHED" if game.finished else "RUNNING",
             "seats": [{"seat": s, "kind": k, "user": users[s], "taken": k != "open"} for s, k in enumerate(kinds)],
-        })
+        }
+        await self.lobby.add(entry)
+        self._remember_seats(game.id, entry)
         if game.finished:
             metrics.GAMES_FINISHED.labels(engine.name).inc()
         await self._after_write(game)
@@ -167,8 +175,7 @@ class GameService:
     # --- portal users and the lobby -----------------------------------------------------
     async def seat_of(self, game_id: str, user: User) -> int | None:
         """The seat `user` holds in `game_id`, if any."""
-        entry = await self.lobby.get(game_id)
-        for s in (entry or {}).get("seats", []):
+        for s in await self._seats(game_id):
             if (s.get("user") or {}).get("id") == user.id:
                 return s["seat"]
         return None
@@ -223,11 +230,29 @@ class GameService:
     async def _game_reply(self, game: LoadedGame, seat: int | None) -> dict[str, Any]:
         out = game_reply(game, seat)
         out["deadlines"] = await self._deadlines(game)
-        entry = await self.lobby.get(game.id)
-        if entry is not None:
-            for s, e in zip(out["seats"], entry["seats"], strict=False):
+        for s, e in zip(out["seats"], await self._seats(game.id), strict=False):
+            if e.get("user"):
                 s.update({k: v for k, v in _seat_reply(e).items() if k.startswith("user")})
         return out
+
+    async def _seats(self, game_id: str) -> list[dict[str, Any]]:
+        """The seat directory of a game: each seat's kind, whether it is taken and by which
+        portal user. Once every seat is taken it never changes: then it is kept per replica."""
+        seats = self._seated.get(game_id)
+        if seats is not None:
+            self._seated.move_to_end(game_id)
+            return seats
+        entry = await self.lobby.get(game_id)
+        if entry is None:
+            return []
+        self._remember_seats(game_id, entry)
+        return entry["seats"]
+
+    def _remember_seats(self, game_id: str, entry: dict[str, Any]) -> None:
+        if all(s["taken"] for s in entry["seats"]):
+            self._seated[game_id] = entry["seats"]
+            while len(self._seated) > self._seated_size:
+                self._seated.popitem(last=False)
 
     # --- reads ---------------------------------------------------------------------------
     async def get_game(self, c: cmd.GetGame) -> dict[str, Any]:

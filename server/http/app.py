@@ -11,7 +11,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -34,63 +34,73 @@ from server.lifecycle import Lifecycle
 
 from . import sse, strict_json
 from .body import decode
+from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, FastUnary
 
 log = logging.getLogger("tablero.http")
 
-# Responses of at least this many bytes are gzipped when the client accepts it (not SSE);
-# from GZIP_IN_THREAD bytes on, compressed in a worker thread.
-GZIP_MINIMUM = 1024
-GZIP_IN_THREAD = 64 * 1024
-GZIP_LEVEL = 6
 
 # The browser client (clients/web, another package of this repository), served at "/" when present.
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 
 
-def _error(code: str, message: str, status: int | None = None, headers: dict[str, str] | None = None) -> JSONResponse:
+class Answer(NamedTuple):
+    """A REST answer before it is sent: status, JSON body (b"" for none), extra headers."""
+
+    status: int
+    body: bytes
+    headers: dict[str, str] | None = None
+
+    def response(self) -> Response:
+        return Response(self.body, status_code=self.status, headers=self.headers,
+                        media_type="application/json" if self.body else None)
+
+
+def _error(code: str, message: str, status: int | None = None, headers: dict[str, str] | None = None) -> Answer:
     observe.current().code = code
-    return JSONResponse(error_body(code, message), status_code=status or STATUS[code][0], headers=headers)
-
-
-def _app_error(e: AppError) -> JSONResponse:
-    wait = retry_after(e)
-    return _error(e.code, e.message, http_status(e), {"Retry-After": wait} if wait else None)
+    return Answer(status or STATUS[code][0], _dumps(error_body(code, message)), headers)
 
 
 def _dumps(data: Any) -> bytes:
     return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
-async def json_response(data: Any) -> Response:
-    """A 200 JSON answer; a large one (legal actions, views, event pages) is serialised in a
+async def json_body(data: Any) -> bytes:
+    """A 200 answer's JSON; a large one (legal actions, views, event pages) is serialised in a
     worker thread so the event loop keeps serving other games."""
-    body = await asyncio.to_thread(_dumps, data) if codec.is_large(data) else _dumps(data)
-    return Response(body, media_type="application/json")
+    return await asyncio.to_thread(_dumps, data) if codec.is_large(data) else _dumps(data)
+
+
+def failure(e: Exception, rpc: str) -> Answer:
+    """What a request that raised `e` answers: AppError → its status; a client that left
+    mid-body → nothing (499); slow or oversized bodies → their codes; anything else → 500,
+    logged."""
+    if isinstance(e, AppError):
+        wait = retry_after(e)
+        return _error(e.code, e.message, http_status(e), {"Retry-After": wait} if wait else None)
+    if isinstance(e, ConnectionError):
+        # The client went away mid-body: nobody to answer, nothing to log.
+        observe.current().code = "CANCELLED"
+        return Answer(499, b"")
+    if isinstance(e, TimeoutError):
+        return _error("DEADLINE_EXCEEDED", str(e) or "the request body arrived too slowly",
+                      headers={"Connection": "close"})
+    if isinstance(e, OverflowError):
+        return _error("RESOURCE_EXHAUSTED", str(e), headers={"Connection": "close"})
+    if isinstance(e, RecursionError):
+        return _error("INVALID_ARGUMENT", "request is nested too deeply")
+    log.exception("unhandled error in %s", rpc)
+    return _error("INTERNAL", "internal error; it has been logged")
 
 
 def _answering_errors(fn: Callable[[Request], Awaitable[Response]], rpc: str) -> Callable:
-    """AppError → its status; anything else → 500, logged. Answered here, inside the CORS
-    middleware, so browsers can read the error too."""
+    """Errors answered as `failure` says, inside the CORS middleware, so browsers can read
+    them too."""
 
     async def endpoint(request: Request) -> Response:
         try:
             return await fn(request)
-        except AppError as e:
-            return _app_error(e)
-        except ConnectionError:
-            # The client went away mid-body: nobody to answer, nothing to log.
-            observe.current().code = "CANCELLED"
-            return Response(status_code=499)
-        except TimeoutError as e:
-            return _error("DEADLINE_EXCEEDED", str(e) or "the request body arrived too slowly",
-                          headers={"Connection": "close"})
-        except OverflowError as e:
-            return _error("RESOURCE_EXHAUSTED", str(e), headers={"Connection": "close"})
-        except RecursionError:
-            return _error("INVALID_ARGUMENT", "request is nested too deeply")
-        except Exception:
-            log.exception("unhandled error in %s", rpc)
-            return _error("INTERNAL", "internal error; it has been logged")
+        except Exception as e:
+            return failure(e, rpc).response()
 
     endpoint.__name__ = rpc
     return endpoint
@@ -100,19 +110,29 @@ TOKEN_IN_URL = ("access_token in the URL is accepted only by the watch (Server-S
                 "send the seat token as the header Authorization: Bearer <token>")
 
 
-def _unary(api: Api, rpc: Rpc, body_timeout: float) -> Callable:
-    field = rpc.response_field
-
-    async def endpoint(request: Request) -> Response:
+async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float) -> Answer:
+    """One unary RPC over REST. `request` has `headers`, `receive`, `path_params` and
+    `query_params` (a Starlette Request, or the fast path's `server.http.fast.Incoming`)."""
+    try:
         observe.current().rpc = rpc.name
         if "access_token" in request.query_params:
             raise InvalidArgument(TOKEN_IN_URL)
         wire = await decode(request, rpc, api.body_limit(rpc.name), body_timeout)
         out = await api.unary(rpc.name, wire)
         # `response_body` in the annotation: REST answers that one field (e.g. the bare Game).
-        return await json_response(out[field.json_name] if field is not None else out)
+        field = rpc.response_field
+        return Answer(200, await json_body(out[field.json_name] if field is not None else out))
+    except Exception as e:
+        return failure(e, rpc.name)
 
-    return _answering_errors(endpoint, rpc.name)
+
+def _unary(api: Api, rpc: Rpc, body_timeout: float) -> Callable:
+    async def endpoint(request: Request) -> Response:
+        return (await answer_unary(api, rpc, request, body_timeout)).response()
+
+    endpoint.__name__ = rpc.name
+    endpoint.rpc = rpc  # type: ignore[attr-defined]  # the fast path serves it (server.http.fast)
+    return endpoint
 
 
 def _watch(api: Api, rpc: Rpc, keepalive: float, body_timeout: float) -> Callable:
@@ -190,6 +210,16 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     return JSONResponse(error_body("INTERNAL", "internal error; it has been logged"), status_code=500)
 
 
+def close_call(call: observe.Call, method: str, path: str, status: int) -> None:
+    """The call's code from the answer's status (unless the handler named it), then its log
+    line and metrics."""
+    if status < 400:
+        call.code = "OK"
+    elif call.code == "OK":
+        call.code = CODE_OF_HTTP.get(status, "UNKNOWN")
+    call.finish(method=method, path=path, status=status)
+
+
 class Observe:
     """Pure ASGI middleware: opens the shared `Call` (auth + one log line + RPC metrics)."""
 
@@ -213,11 +243,7 @@ class Observe:
         try:
             await self.app(scope, receive, send_wrapper)
         finally:
-            if status["code"] < 400:
-                call.code = "OK"
-            elif call.code == "OK":
-                call.code = CODE_OF_HTTP.get(status["code"], "UNKNOWN")
-            call.finish(method=scope["method"], path=scope["path"], status=status["code"])
+            close_call(call, scope["method"], scope["path"], status["code"])
             observe.end(ctx)
 
 
@@ -241,5 +267,6 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )
     app.router.redirect_slashes = False  # an API: "/v1/games/" is an unknown route, not a redirect
-    return app
+    # The unary RPCs skip Starlette's per-request layers (same answers, see server.http.fast).
+    return FastUnary(app, lambda rpc, incoming: answer_unary(api, rpc, incoming, body_timeout), close_call)
 

@@ -41,6 +41,7 @@ import collections
 import contextlib
 import json
 import logging
+import marshal
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -568,6 +569,8 @@ class RedisStore(EventStore):
         reply = await self._call(self._writes, attempt)
         if reply == -1:
             raise GameExists(game_id)
+        # Cached as get_meta would read it back.
+        self._cache_meta(game_id, {**meta, "claimed": claimed} if claimed or "claimed" in meta else meta)
         return int(reply[0])
 
     async def append(
@@ -746,7 +749,7 @@ class RedisStore(EventStore):
             meta = self._meta_cache.get(game_id)
             if meta is not None:
                 self._meta_cache.move_to_end(game_id)
-                return json.loads(json.dumps(meta))  # the caller's own copy
+                return marshal.loads(marshal.dumps(meta))  # the caller's own copy (JSON data)
         k = _existing_game_keys(game_id)
         found = await self._call(self._reads, lambda: self._get_meta(keys=[k.meta, k.claimed]))
         if not found:  # nil (RESP2) or false (RESP3): unknown game
@@ -755,12 +758,15 @@ class RedisStore(EventStore):
         meta = json.loads(meta_json)
         if claimed or "claimed" in meta:
             meta["claimed"] = [int(seat) for seat in claimed]
+        self._cache_meta(game_id, meta)
+        return meta
+
+    def _cache_meta(self, game_id: str, meta: dict[str, Any]) -> None:
         if self.meta_cache_size > 0:
-            self._meta_cache[game_id] = json.loads(json.dumps(meta))
+            self._meta_cache[game_id] = marshal.loads(marshal.dumps(meta))
             self._meta_cache.move_to_end(game_id)
             while len(self._meta_cache) > self.meta_cache_size:
                 self._meta_cache.popitem(last=False)
-        return meta
 
     async def request_version(self, game_id: str, request_id: str) -> int | None:
         try:
