@@ -25,14 +25,14 @@ def test_create_act_show_watch_bot(server):
     created = json.loads(cli("--url", server.http, "create", "tic-tac-toe", "--json").stdout)
     gid = created["game"]["id"]
     x, o = (s["token"] for s in created["seats"])
-    acts = cli("--url", server.http, "actions", gid, "--token", x).stdout
+    acts = cli("--url", server.http, "actions", gid, f"--token={x}").stdout
     assert '1. {"type": "place", "cell": 0}' in acts
     # By number from `actions`, then as JSON, over gRPC.
-    assert "version 2" in cli("--url", server.http, "act", gid, "5", "--token", x).stdout
-    assert "version 3" in cli("--grpc", server.grpc, "act", gid, '{"type": "place", "cell": 0}', "--token", o).stdout
-    illegal = cli("--url", server.http, "act", gid, '{"type": "place", "cell": 0}', "--token", x, check=False)
+    assert "version 2" in cli("--url", server.http, "act", gid, "5", f"--token={x}").stdout
+    assert "version 3" in cli("--grpc", server.grpc, "act", gid, '{"type": "place", "cell": 0}', f"--token={o}").stdout
+    illegal = cli("--url", server.http, "act", gid, '{"type": "place", "cell": 0}', f"--token={x}", check=False)
     assert illegal.returncode == 1 and "FAILED_PRECONDITION" in illegal.stderr
-    shown = cli("--url", server.http, "show", gid, "--token", x).stdout
+    shown = cli("--url", server.http, "show", gid, f"--token={x}").stdout
     assert "you are seat 0" in shown and "to act: seat 0" in shown
     assert "O" in shown and "X" in shown
     # `bot` plays X one move at a time, the SDK plays O; then watch prints the whole log and returns.
@@ -44,7 +44,7 @@ def test_create_act_show_watch_bot(server):
             if 1 in game.to_act:
                 game = seat_o.act(rng.choice(seat_o.legal_actions().actions))
             else:
-                cli("--url", server.http, "bot", gid, "--token", x, "--max-actions", "1", "--quiet")
+                cli("--url", server.http, "bot", gid, f"--token={x}", "--max-actions", "1", "--quiet")
                 game = c.game(gid)
     watched = cli("--url", server.http, "watch", gid).stdout.splitlines()
     assert watched[0].startswith("v1 game_started") and len(watched) == game.version
@@ -55,7 +55,7 @@ def test_bot_plays_a_seat_against_a_server_bot(server):
     with Client(grpc=server.grpc) as c:
         created = c.create("riverboat", seats=["human", "bot"])
     token = created.seats[0].token
-    p = cli("--grpc", server.grpc, "bot", created.game.id, "--token", token, "--seed", "3", "--quiet", timeout=240)
+    p = cli("--grpc", server.grpc, "bot", created.game.id, f"--token={token}", "--seed", "3", "--quiet", timeout=240)
     assert "GAME_STATUS_FINISHED" in p.stdout and '"winners"' in p.stdout
 
 
