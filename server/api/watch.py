@@ -35,11 +35,15 @@ class WatchItem:
 
 
 _DONE = object()
+_STOP = object()  # the server is stopping
 _QUEUE = 256
 
 
 async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Event,
                 keepalive: float | None = None) -> AsyncIterator[WatchItem]:
+    # A pump task reads the use case's events into a queue; the loop below takes them, and a
+    # keep-alive when nothing came for `keepalive` seconds. The shutdown reaches the queue as
+    # a sentinel, so each item costs one queue get, not a task and a wait per item.
     queue: asyncio.Queue = asyncio.Queue(maxsize=_QUEUE)
 
     async def pump() -> None:
@@ -53,21 +57,34 @@ async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Ev
             log.warning("watch stream failed", exc_info=True)
             await queue.put(e)
 
+    async def stopping() -> None:
+        await shutting_down.wait()
+        while True:  # ahead of whatever the pump queued: a full queue drops its oldest item
+            try:
+                queue.put_nowait(_STOP)
+                return
+            except asyncio.QueueFull:
+                queue.get_nowait()
+
     task = asyncio.create_task(pump())
-    stop = asyncio.create_task(shutting_down.wait())
-    get: asyncio.Future | None = None
+    stop = asyncio.create_task(stopping())
     try:
         while True:
-            get = asyncio.ensure_future(queue.get())
-            done, _ = await asyncio.wait({get, stop}, timeout=keepalive, return_when=asyncio.FIRST_COMPLETED)
-            if get not in done:
-                get.cancel()
-                if stop in done:
-                    yield WatchItem("shutdown", {})
-                    return
-                yield WatchItem("keepalive", {})
-                continue
-            item = get.result()
+            if shutting_down.is_set():
+                yield WatchItem("shutdown", {})
+                return
+            if not queue.empty() or keepalive is None:
+                item = await queue.get()
+            else:
+                try:
+                    async with asyncio.timeout(keepalive):
+                        item = await queue.get()
+                except TimeoutError:
+                    yield WatchItem("keepalive", {})
+                    continue
+            if item is _STOP:
+                yield WatchItem("shutdown", {})
+                return
             if item is _DONE:
                 yield WatchItem("end", {"status": "GAME_STATUS_FINISHED"})
                 return
@@ -83,8 +100,6 @@ async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Ev
             yield WatchItem("event", item)
     finally:
         stop.cancel()
-        if get is not None:
-            get.cancel()
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task

@@ -7,9 +7,8 @@ JSON follows the protobuf JSON mapping (lowerCamelCase, enums by name).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -23,7 +22,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from server import metrics
+from server import fastjson, metrics
 from server.api import codec, observe
 from server.api.edge import Api
 from server.api.openapi import openapi_document
@@ -34,7 +33,7 @@ from server.lifecycle import Lifecycle
 
 from . import sse, strict_json
 from .body import decode
-from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, FastUnary
+from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, FastRoutes
 
 log = logging.getLogger("tablero.http")
 
@@ -49,10 +48,11 @@ class Answer(NamedTuple):
     status: int
     body: bytes
     headers: dict[str, str] | None = None
+    media_type: str = "application/json"
 
     def response(self) -> Response:
         return Response(self.body, status_code=self.status, headers=self.headers,
-                        media_type="application/json" if self.body else None)
+                        media_type=self.media_type if self.body else None)
 
 
 def _error(code: str, message: str, status: int | None = None, headers: dict[str, str] | None = None) -> Answer:
@@ -60,8 +60,7 @@ def _error(code: str, message: str, status: int | None = None, headers: dict[str
     return Answer(status or STATUS[code][0], _dumps(error_body(code, message)), headers)
 
 
-def _dumps(data: Any) -> bytes:
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+_dumps = fastjson.dumps
 
 
 async def json_body(data: Any) -> bytes:
@@ -90,20 +89,6 @@ def failure(e: Exception, rpc: str) -> Answer:
         return _error("INVALID_ARGUMENT", "request is nested too deeply")
     log.exception("unhandled error in %s", rpc)
     return _error("INTERNAL", "internal error; it has been logged")
-
-
-def _answering_errors(fn: Callable[[Request], Awaitable[Response]], rpc: str) -> Callable:
-    """Errors answered as `failure` says, inside the CORS middleware, so browsers can read
-    them too."""
-
-    async def endpoint(request: Request) -> Response:
-        try:
-            return await fn(request)
-        except Exception as e:
-            return failure(e, rpc).response()
-
-    endpoint.__name__ = rpc
-    return endpoint
 
 
 TOKEN_IN_URL = ("access_token in the URL is accepted only by the watch (Server-Sent Events) route; "
@@ -135,29 +120,43 @@ def _unary(api: Api, rpc: Rpc, body_timeout: float) -> Callable:
     return endpoint
 
 
-def _watch(api: Api, rpc: Rpc, keepalive: float, body_timeout: float) -> Callable:
-    async def endpoint(request: Request) -> Response:
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+async def answer_watch(api: Api, rpc: Rpc, request: Any, keepalive: float,
+                       body_timeout: float) -> Answer | AsyncIterator[bytes]:
+    """The watch over REST: a refusal (an Answer), or the Server-Sent Events frames."""
+    try:
         call = observe.current()
         call.rpc = rpc.name
         # EventSource cannot set headers: this is the one route that takes the token in the URL.
         call.token = request.query_params.get("access_token") or None
-        try:
-            wire = await decode(request, rpc, api.body_limit(rpc.name), body_timeout)
-            last_id = strict_json.last_event_id(request.headers.get("last-event-id"))
-            if last_id is not None:
-                wire["afterVersion"] = max(wire.get("afterVersion", 0), last_id)
-            items = await api.watch(wire, keepalive)
-        except AppError as e:
-            if "text/event-stream" not in request.headers.get("accept", ""):
-                raise
-            # An EventSource: the status says it, and the body says why in SSE.
-            observe.current().code = e.code
-            return Response(sse.refusal(e.code, e.message), status_code=STATUS[e.code][0],
-                            media_type="text/event-stream")
-        return StreamingResponse(sse.stream(items), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        wire = await decode(request, rpc, api.body_limit(rpc.name), body_timeout)
+        last_id = strict_json.last_event_id(request.headers.get("last-event-id"))
+        if last_id is not None:
+            wire["afterVersion"] = max(wire.get("afterVersion", 0), last_id)
+        items = await api.watch(wire, keepalive)
+    except AppError as e:
+        if "text/event-stream" not in request.headers.get("accept", ""):
+            return failure(e, rpc.name)
+        # An EventSource: the status says it, and the body says why in SSE.
+        observe.current().code = e.code
+        return Answer(STATUS[e.code][0], sse.refusal(e.code, e.message), None, "text/event-stream")
+    except Exception as e:
+        return failure(e, rpc.name)
+    return sse.stream(items)
 
-    return _answering_errors(endpoint, rpc.name)
+
+def _watch(api: Api, rpc: Rpc, keepalive: float, body_timeout: float) -> Callable:
+    async def endpoint(request: Request) -> Response:
+        out = await answer_watch(api, rpc, request, keepalive, body_timeout)
+        if isinstance(out, Answer):
+            return out.response()
+        return StreamingResponse(out, media_type="text/event-stream", headers=SSE_HEADERS)
+
+    endpoint.__name__ = rpc.name
+    endpoint.watch = rpc  # type: ignore[attr-defined]  # the fast path serves it (server.http.fast)
+    return endpoint
 
 
 def api_routes(api: Api, keepalive: float, body_timeout: float) -> list[Route]:
@@ -267,6 +266,7 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )
     app.router.redirect_slashes = False  # an API: "/v1/games/" is an unknown route, not a redirect
-    # The unary RPCs skip Starlette's per-request layers (same answers, see server.http.fast).
-    return FastUnary(app, lambda rpc, incoming: answer_unary(api, rpc, incoming, body_timeout), close_call)
+    # The RPCs skip Starlette's per-request layers (same answers, see server.http.fast).
+    return FastRoutes(app, lambda rpc, incoming: answer_unary(api, rpc, incoming, body_timeout),
+                      lambda rpc, incoming: answer_watch(api, rpc, incoming, keepalive, body_timeout), close_call)
 

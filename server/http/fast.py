@@ -1,8 +1,9 @@
-"""The unary RPCs' fast path: a pure ASGI app in front of the Starlette app that answers
-the unary REST routes itself — the same answers, without Starlette's per-request layers
-(error middleware, GZip and CORS responders, router, Request/Response objects), which cost
-about a fifth of the server's time per move. Everything else (the watch, operations, the
-web client, CORS preflights, 404/405) goes on to the Starlette app.
+"""The RPCs' fast path: a pure ASGI app in front of the Starlette app that answers the
+REST routes of the RPCs itself — unary ones and the SSE watch — with the same answers, but
+without Starlette's per-request layers (error middleware, GZip and CORS responders,
+router, Request/Response objects, and for the watch StreamingResponse's task group), which
+cost about a fifth of the server's time per move. Everything else (operations, the web
+client, CORS preflights, HEAD, 404/405) goes on to the Starlette app.
 
 What the middlewares did for these routes is done here, in the same way: the shared
 `observe.Call` around the request (auth, log line, RPC metrics), gzip for answers of at
@@ -13,9 +14,10 @@ bytes on), and the CORS header of a simple request for browsers on other origins
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -29,6 +31,7 @@ GZIP_IN_THREAD = 64 * 1024
 GZIP_LEVEL = 6
 
 _JSON = (b"content-type", b"application/json")
+_SSE = ((b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no"))
 _CORS = ((b"access-control-allow-origin", b"*"), (b"vary", b"Origin"))
 _GZIPPED = ((b"content-encoding", b"gzip"), (b"vary", b"Accept-Encoding"))
 
@@ -48,32 +51,39 @@ def _gzip(body: bytes) -> bytes:
     return gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
 
 
-class FastUnary:
+class FastRoutes:
     """`app`'s routes whose endpoint carries an `rpc` (the unary RPCs) are answered by
-    `answer(rpc, incoming)`; `close(call, method, path, status)` records each call."""
+    `answer(rpc, incoming)`, those whose endpoint carries a `watch` (the SSE watch) by
+    `watch(rpc, incoming)` — an answer (a refusal) or the stream's frames;
+    `close(call, method, path, status)` records each call."""
 
     def __init__(self, app: Any, answer: Callable[[Rpc, Incoming], Awaitable[Any]],
+                 watch: Callable[[Rpc, Incoming], Awaitable[Any]],
                  close: Callable[[observe.Call, str, str, int], None]) -> None:
-        self.app, self.answer, self.close = app, answer, close
+        self.app, self.answer, self.watch, self.close = app, answer, watch, close
         self.routes = app.routes
         # Per method, in the app's route order (the first full match wins, as in Starlette).
-        self._table: dict[str, list[tuple[re.Pattern[str], Rpc]]] = {}
+        self._table: dict[str, list[tuple[re.Pattern[str], Rpc, bool]]] = {}
         for route in app.routes:
-            rpc = getattr(getattr(route, "endpoint", None), "rpc", None)
+            endpoint = getattr(route, "endpoint", None)
+            rpc, streaming = getattr(endpoint, "rpc", None), False
+            if rpc is None:
+                rpc, streaming = getattr(endpoint, "watch", None), True
             if rpc is not None:
                 for method in sorted(route.methods - {"HEAD"}):
-                    self._table.setdefault(method, []).append((route.path_regex, rpc))
+                    self._table.setdefault(method, []).append((route.path_regex, rpc, streaming))
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             path = scope["path"]
-            for regex, rpc in self._table.get(scope["method"], ()):
+            for regex, rpc, streaming in self._table.get(scope["method"], ()):
                 m = regex.match(path)
                 if m is not None:
-                    return await self._serve(scope, receive, send, rpc, m.groupdict())
+                    return await self._serve(scope, receive, send, rpc, m.groupdict(), streaming)
         await self.app(scope, receive, send)
 
-    async def _serve(self, scope: Any, receive: Any, send: Any, rpc: Rpc, params: dict[str, str]) -> None:
+    async def _serve(self, scope: Any, receive: Any, send: Any, rpc: Rpc, params: dict[str, str],
+                     streaming: bool) -> None:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         call = observe.Call("http", authorization=headers.get("authorization"),
                             peer=(scope.get("client") or ("",))[0] or None)
@@ -81,19 +91,63 @@ class FastUnary:
         status = 500
         try:
             query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
-            answer = await self.answer(rpc, Incoming(headers, receive, params, query))
-            status, body = answer.status, answer.body
-            out = [_JSON] if body else []
-            if len(body) >= GZIP_MINIMUM and "gzip" in headers.get("accept-encoding", ""):
-                body = await asyncio.to_thread(_gzip, body) if len(body) >= GZIP_IN_THREAD else _gzip(body)
-                out.extend(_GZIPPED)
-            out.append((b"content-length", str(len(body)).encode()))
-            if answer.headers:
-                out.extend((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.items())
-            if "origin" in headers:
-                out.extend(_CORS)
-            await send({"type": "http.response.start", "status": status, "headers": out})
-            await send({"type": "http.response.body", "body": body})
+            incoming = Incoming(headers, receive, params, query)
+            answer = await (self.watch if streaming else self.answer)(rpc, incoming)
+            if hasattr(answer, "status"):
+                status = answer.status
+                await self._send(send, headers, answer)
+            else:
+                status = 200
+                await self._stream(receive, send, headers, answer)
         finally:
             self.close(call, scope["method"], scope["path"], status)
             observe.end(ctx)
+
+    async def _send(self, send: Any, headers: dict[str, str], answer: Any) -> None:
+        body = answer.body
+        out = [(b"content-type", answer.media_type.encode())] if body else []
+        if len(body) >= GZIP_MINIMUM and "gzip" in headers.get("accept-encoding", "") \
+                and answer.media_type == "application/json":
+            body = await asyncio.to_thread(_gzip, body) if len(body) >= GZIP_IN_THREAD else _gzip(body)
+            out.extend(_GZIPPED)
+        out.append((b"content-length", str(len(body)).encode()))
+        if answer.headers:
+            out.extend((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.items())
+        if "origin" in headers:
+            out.extend(_CORS)
+        await send({"type": "http.response.start", "status": answer.status, "headers": out})
+        await send({"type": "http.response.body", "body": body})
+
+    async def _stream(self, receive: Any, send: Any, headers: dict[str, str], frames: AsyncIterator[bytes]) -> None:
+        """Server-Sent Events: the frames as they come, until they end or the client leaves.
+        A listener waits for the client's disconnect and cancels the stream then (so a
+        quiet watch is let go at once, not at its next keep-alive)."""
+        out = [*_SSE, *(_CORS if "origin" in headers else ())]
+        streaming = asyncio.current_task()
+        assert streaming is not None
+        gone = False
+
+        async def listen() -> None:
+            nonlocal gone
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone = True
+            streaming.cancel()
+
+        listener = asyncio.get_running_loop().create_task(listen())
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": out})
+            async for frame in frames:
+                await send({"type": "http.response.body", "body": frame, "more_body": True})
+            listener.cancel()
+            await send({"type": "http.response.body", "body": b""})
+        except asyncio.CancelledError:
+            if not gone:
+                raise
+            streaming.uncancel()  # the client left: the stream is over, the request is not failed
+        except OSError:
+            pass  # the client left while a frame was being written
+        finally:
+            listener.cancel()
+            with contextlib.suppress(Exception):
+                await frames.aclose()  # type: ignore[attr-defined]

@@ -3,9 +3,9 @@ OpenAPI document and the README)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 
+from server import fastjson
 from server.api.watch import WatchItem
 
 # Game events are default messages (no `event:` line), so EventSource.onmessage sees them.
@@ -14,12 +14,12 @@ OPENING = b": watching\n\n"
 
 
 def _data(obj: object) -> str:
-    return json.dumps(obj, separators=(",", ":"))
+    return fastjson.dumps(obj).decode()
 
 
 def frame(item: WatchItem) -> bytes:
     if item.kind == "event":
-        return f"id: {item.data['version']}\ndata: {_data(item.data)}\n\n".encode()
+        return b"id: %d\ndata: %b\n\n" % (item.data["version"], fastjson.dumps(item.data))
     if item.kind == "keepalive":
         return b": keepalive\n\n"
     retry = "retry: 3600000\n" if item.kind == "end" else ""

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from server import fastjson
 from server.store.base import HistoryRewritten, Reset, StoreError
 
 # Events are read in pages of this size while catching up.
@@ -167,7 +167,7 @@ async def watch_loop(
             version, hash_, text = watcher.buffer.popleft()
             if version == last + 1:
                 last, last_hash = version, hash_
-                yield version, json.loads(text)  # parsed per watcher: no two share an event dict
+                yield version, fastjson.loads(text)  # parsed per watcher: no two share an event dict
             elif version > last + 1:  # pushed before we caught up: read the gap
                 catch_up = True
         if catch_up:
@@ -182,7 +182,7 @@ async def watch_loop(
                 page = page[1:]
             for version, hash_, text in page:
                 last, last_hash = version, hash_
-                yield version, json.loads(text)
+                yield version, fastjson.loads(text)
             catch_up = len(page) >= PAGE
             continue
         await watcher.wait()

@@ -1,0 +1,50 @@
+"""JSON on the hot paths (answers, SSE frames, events read back from a store): orjson,
+with the standard library as the fallback for what orjson refuses (integers beyond 64 bits).
+
+Output is compact JSON with non-ASCII kept as UTF-8 — what `json.dumps(...,
+ensure_ascii=False, separators=(",", ":"))` gives. NaN and infinities are refused, as
+`allow_nan=False` does. Events written to a store keep the standard library's text (their
+hashes chain over it): this module only reads them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import orjson
+
+_OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
+def _stdlib(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+def _has_nonfinite(data: Any) -> bool:
+    if isinstance(data, float):
+        return not math.isfinite(data)
+    if isinstance(data, dict):
+        return any(_has_nonfinite(v) for v in data.values())
+    if isinstance(data, list | tuple):
+        return any(_has_nonfinite(v) for v in data)
+    return False
+
+
+def dumps(data: Any) -> bytes:
+    """Compact UTF-8 JSON bytes; ValueError for NaN/Infinity (orjson would write null)."""
+    try:
+        out = orjson.dumps(data, option=_OPTIONS)
+    except orjson.JSONEncodeError:
+        return _stdlib(data)  # big integers, ...: the standard library's answer (or its error)
+    if b"null" in out and _has_nonfinite(data):
+        raise ValueError("Out of range float values are not JSON compliant")
+    return out
+
+
+def loads(text: bytes | str) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)  # big integers, ...: the standard library's reading (or its error)
