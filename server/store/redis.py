@@ -158,6 +158,11 @@ if ttl > 0 then expire_all(KEYS, ttl) end
 return {v, h}
 """
 
+# An append's notification carries its entries when their events' JSON totals at most this
+# many bytes: "<first version> <hash before it>" then "<hash> <event JSON>" per entry, one a
+# line (event JSON has no raw newline). A bigger append notifies its new version only.
+PUSH_EVENTS_MAX = 16384
+
 # KEYS: events, meta, claimed, req, snap.
 # ARGV: expected version, "1"/"0" has request id, request id, expected hash ("-" = none),
 # tail limit, notification channel ("" = none), abandoned TTL ms (0 = none), then the events' JSON.
@@ -200,10 +205,14 @@ if v ~= expected then
   end
   return reply
 end
+local push = {(v + 1) .. ' ' .. h}
+local size = 0
 for i = 8, #ARGV do
   v = v + 1
   h = chain(h, ARGV[i])
   redis.call('XADD', KEYS[1], v .. '-0', 'e', ARGV[i], 'h', h)
+  push[#push + 1] = h .. ' ' .. ARGV[i]
+  size = size + #ARGV[i]
 end
 if ARGV[2] == '1' then
   redis.call('HSET', KEYS[4], ARGV[3], v)
@@ -211,10 +220,14 @@ end
 local ttl = ttl_of(KEYS, ARGV[7])
 if ttl > 0 then expire_all(KEYS, ttl) end
 if #ARGV >= 8 and ARGV[6] ~= '' then
-  redis.call('SPUBLISH', ARGV[6], v)
+  if size <= PUSH_EVENTS_MAX then
+    redis.call('SPUBLISH', ARGV[6], table.concat(push, string.char(10)))
+  else
+    redis.call('SPUBLISH', ARGV[6], v)
+  end
 end
 return {0, v, h}
-"""
+""".replace("PUSH_EVENTS_MAX", str(PUSH_EVENTS_MAX))
 
 # KEYS: events, meta, claimed, req, snap.  ARGV: abandoned TTL ms, the seats, in order of preference.
 # Returns {1, seat} | {0, 0} all taken | {-1, 0} unknown game.
@@ -400,6 +413,22 @@ def _existing_game_keys(game_id: str) -> GameKeys:
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+def _pushed_rows(data: bytes) -> tuple[str, list[tuple[int, str, bytes]]]:
+    """An append's notification with its entries → (the hash before them, the rows)."""
+    lines = data.split(b"\n")
+    first, _, prev = lines[0].partition(b" ")
+    version = int(first)
+    rows = []
+    for i, line in enumerate(lines[1:]):
+        hash_, sep, event = line.partition(b" ")
+        if not sep:
+            raise ValueError("not an entry")
+        rows.append((version + i, hash_.decode(), event))
+    if not rows:
+        raise ValueError("no entries")
+    return prev.decode(), rows
 
 
 def _triples(flat: list[Any]) -> list[tuple[int, str, bytes | str]]:
@@ -939,6 +968,18 @@ class _Hub:
         if feed is not None and (version is None or version > feed.last):
             self.fetch(feed)
 
+    def pushed(self, channel: str, prev_hash: str, rows: list[push.Row]) -> None:
+        """A notification that carries its entries: delivered as they are when they follow
+        the feed's last entry in the same history (no read), else fetched from the store."""
+        game_id = channel.removeprefix("tablero:{").removesuffix("}:n")
+        feed = self.feeds.get(game_id)
+        if feed is None or rows[-1][0] <= feed.last:
+            return
+        if not feed.fetching and rows[0][0] == feed.last + 1 and prev_hash == feed.last_hash:
+            feed.deliver(rows)
+        else:
+            self.fetch(feed)
+
     def resync(self, channels: list[str]) -> None:
         """A subscriber (re)connected: whatever was published meanwhile is fetched now."""
         for channel in channels:
@@ -1140,8 +1181,19 @@ class _Subscriber:
         kind = _text(message.get("type", b""))
         channel = _text(message.get("channel") or b"")
         if kind == "smessage":
+            data = message["data"]
+            if isinstance(data, str):
+                data = data.encode()
+            if b"\n" in data:  # the entries themselves (see PUSH_EVENTS_MAX)
+                try:
+                    rows = _pushed_rows(data)
+                except ValueError:
+                    self.hub.notified(channel, None)
+                else:
+                    self.hub.pushed(channel, rows[0], rows[1])
+                return
             try:
-                version: int | None = int(message["data"])
+                version: int | None = int(data)
             except (TypeError, ValueError):
                 version = None
             self.hub.notified(channel, version)

@@ -14,7 +14,7 @@ from contextlib import aclosing
 import pytest
 import redis.asyncio as aioredis
 
-from server.store.redis import RedisStore
+from server.store.redis import PUSH_EVENTS_MAX, RedisStore, channel_of
 
 
 def new_id() -> str:
@@ -164,7 +164,10 @@ async def test_thousands_of_watchers_do_not_starve_writers_and_hold_few_connecti
     assert held_idle <= 9 and held_busy <= 9, (held_idle, held_busy)
 
 
-async def test_the_watchers_of_a_game_share_one_fetch_per_append(redis_url: str) -> None:
+@pytest.mark.parametrize("size", ["small", "big"])
+async def test_the_watchers_of_a_game_share_one_fetch_per_append(redis_url: str, size: str) -> None:
+    # A small append's notification carries its entries: no read at all. A big one (over
+    # PUSH_EVENTS_MAX bytes of events) notifies its version: one read for all 20 watchers.
     store, writer = RedisStore(redis_url, sweep_interval=60), RedisStore(redis_url)
     try:
         g = new_id()
@@ -181,11 +184,38 @@ async def test_the_watchers_of_a_game_share_one_fetch_per_append(redis_url: str)
             return await entries(*args, **kwargs)
 
         store._entries = counted  # type: ignore[method-assign]
-        await writer.append(g, 1, [{"n": 2}])
-        assert await asyncio.wait_for(asyncio.gather(*pending), 5) == [(2, {"n": 2})] * 20
-        assert fetches == 1  # one read for the game, not one per watcher
+        event = {"n": 2, "pad": "x" * (PUSH_EVENTS_MAX if size == "big" else 10)}
+        await writer.append(g, 1, [event])
+        assert await asyncio.wait_for(asyncio.gather(*pending), 5) == [(2, event)] * 20
+        assert fetches == (1 if size == "big" else 0)  # never one read per watcher
         for w in watchers:
             await w.aclose()
+    finally:
+        await store.close()
+        await writer.close()
+
+
+async def test_pushed_entries_are_trusted_only_when_they_follow_the_feed(redis_url: str) -> None:
+    # A notification's entries are delivered as they are only when they start right after
+    # the feed's last entry AND name its hash; otherwise (a gap after a lost notification,
+    # or another history) the feed reads the store, and watchers get the store's truth.
+    store, writer = RedisStore(redis_url, sweep_interval=60), RedisStore(redis_url)
+    try:
+        g = new_id()
+        await writer.create(g, {}, [{"n": 1}])
+        watcher = store.watch(g, 1)
+        first = asyncio.ensure_future(anext(watcher))
+        await asyncio.sleep(0.3)
+        hub = store._hub
+        # Another history: right version, wrong hash before it. Not delivered; a fetch finds nothing new.
+        hub.pushed(channel_of(g), "0" * 16, [(2, "f" * 16, b'{"n":"forged"}')])
+        # A gap: version 3 while the feed is at 1. Not delivered either.
+        hub.pushed(channel_of(g), "0" * 16, [(3, "f" * 16, b'{"n":"gap"}')])
+        await asyncio.sleep(0.3)
+        assert not first.done()
+        await writer.append(g, 1, [{"n": 2}])
+        assert await asyncio.wait_for(first, 5) == (2, {"n": 2})
+        await watcher.aclose()
     finally:
         await store.close()
         await writer.close()
