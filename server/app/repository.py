@@ -114,6 +114,7 @@ class _Cached:
     state: Any
     hash: str | None = ""  # the chain hash of the event at `version` ("" for none / pre-chain logs)
     platform: list[Event] = field(default_factory=list)
+    checked: float = 0.0  # time.monotonic() when this replica last found it the store's head
 
 
 class _Timed:
@@ -192,6 +193,14 @@ class GameRepository:
             self.on_commit(game)
         return game
 
+    def recent(self, game_id: str, meta: dict[str, Any], within: float) -> LoadedGame | None:
+        """The cached game when this replica found it the store's head (wrote it, or read
+        the store's tail) less than `within` seconds ago — no store call; else None."""
+        c = self._cache.get(game_id)
+        if c is None or time.monotonic() - c.checked > within:
+            return None
+        return LoadedGame(game_id, meta, c.engine, c.version, c.state, list(c.platform))
+
     async def at(self, game_id: str, version: int, meta: dict[str, Any] | None = None) -> LoadedGame:
         """The game at a past version (1..current), replayed from the newest snapshot not past it."""
         meta = meta or await self.meta(game_id)
@@ -254,7 +263,7 @@ class GameRepository:
             version = await self.store.create(game_id, meta, decision.events)
         # The head hash is not known without a read: the first write checks no hash (the
         # version CAS still holds) and learns it.
-        self._remember(game_id, _Cached(engine, version, state, None, platform))
+        self._remember(game_id, _Cached(engine, version, state, None, platform, time.monotonic()))
         game = LoadedGame(game_id, meta, engine, version, state, list(platform))
         self._committed(game, 0)
         return game
@@ -329,6 +338,7 @@ class GameRepository:
                 c.platform.extend(e for e in decision.events if is_platform(e))
                 before = c.version
                 c.version, c.hash, c.state = head.version, head.hash, state
+                c.checked = time.monotonic()
                 done = LoadedGame(game_id, meta, c.engine, head.version, state, list(c.platform))
                 self._committed(done, before)
                 return Committed(done, appended=True)
@@ -423,6 +433,7 @@ class GameRepository:
                     tail = tail[1:]
             if tail is not None:
                 self._catch_up(c, tail)
+                c.checked = time.monotonic()
                 self._cache.move_to_end(game_id)
                 metrics.CACHE_HITS.inc()
                 return c
@@ -444,6 +455,6 @@ class GameRepository:
             state = _fold(engine, state, platform, [entry.event])
             version, head_hash = entry.version, entry.hash
         metrics.REPLAYED_EVENTS.observe(len(entries))
-        c = _Cached(engine, version, state, head_hash, platform)
+        c = _Cached(engine, version, state, head_hash, platform, time.monotonic())
         self._remember(game_id, c)
         return c

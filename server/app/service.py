@@ -53,6 +53,8 @@ CREATE_KINDS = (*SEAT_KINDS, "me")
 LOBBY_PAGE, MAX_LOBBY_PAGE = 20, 100
 _STATUS = {"GAME_STATUS_RUNNING": "RUNNING", "GAME_STATUS_FINISHED": "FINISHED"}
 MAX_REQUEST_ID = 128
+# A watch may start from a cached game this replica found current at most this many seconds ago.
+RECENT_CACHE = 1.0
 MAX_LEGAL_PAGE_SIZE = 10_000
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
@@ -305,7 +307,14 @@ class GameService:
         after the last event of a finished game. Refusals are raised here, before streaming."""
         if c.after_version < 0:
             raise InvalidArgument("afterVersion must be a non-negative integer")
-        game = await self.games.current(c.game_id)
+        # A watch opened right after this replica wrote or read the game (a player's page
+        # after a create or a move) starts from the cache without a store call: the watch
+        # itself reads what follows after_version, and the game state it keeps only tells
+        # when the game is over.
+        meta = await self.games.meta(c.game_id)
+        game = self.games.recent(c.game_id, meta, RECENT_CACHE)
+        if game is None or c.after_version > game.version:
+            game = await self.games.current(c.game_id, meta)
         if c.after_version > game.version:
             raise InvalidArgument(
                 f"afterVersion {c.after_version} is beyond the game's current version {game.version}")

@@ -822,10 +822,13 @@ class RedisStore(EventStore):
         self, game_id: str, after_version: int, *, after_hash: str | None = None, resets: bool = False
     ) -> AsyncIterator[Any]:
         feed = self._hub.feeds.get(game_id)
-        if feed is not None:  # watched here already: the feed knows the head, no round trip
+        if feed is not None:  # watched here already: the feed knows the head
             start = AppendResult(feed.last, feed.last_hash)
-        else:  # GameNotFound for an unknown game, before any waiting
-            start = await self.head(game_id, patient=True)
+        else:
+            # No round trip for the head: a new feed starts where this watcher does, and the
+            # fetch that follows its subscription brings it to the head (an unknown game then
+            # fails the watcher's own first read with GameNotFound).
+            start = AppendResult(max(after_version, 0), after_hash or "")
         watcher = push.Watcher()
         # Join the game's feed first, then read: whatever is appended after the read reaches us
         # through the feed, and what both deliver is skipped by version.
@@ -1027,6 +1030,8 @@ class _Hub:
                     feed.restart(valid, head.version, head.hash)
                     continue
                 if feed.last > 0:
+                    if not feed.last_hash and page:  # a feed started without the head's hash
+                        feed.last_hash = page[0][1]
                     page = page[1:]
                 feed.deliver(page)
                 if not feed.again and len(page) < _WATCH_PAGE:
