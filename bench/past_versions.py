@@ -3,9 +3,10 @@
     python bench/past_versions.py [--engine phoenicia] [--seats 5] [--snapshot-every 100]
 
 Plays one all-bot game to its end in process (SQLite in memory), then times GetGame at
-versions just after the newest snapshot, far before it, and the head. The store keeps
-only the newest snapshot: a version before it replays from the first event. Noisy on a
-shared machine; compare the rows of one run.
+versions just after the newest snapshot, far before it, and the head. The store keeps up
+to SNAPSHOT_HISTORY past snapshots spread over the game, so a version before the newest
+replays from a nearby one, not from the first event. Noisy on a shared machine; compare
+the rows of one run.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ async def main(a: argparse.Namespace) -> dict:
         await asyncio.sleep(0.05)
     await games.games.drain()
     head = (await games.get_game(cmd.GetGame(gid, None)))["game"]["version"]
-    snap = (await games.store.get_snapshot(gid))[0]
+    snap = (await games.store.get_snapshot(gid))[0]  # the newest
     out = {"engine": a.engine, "events": head, "newest_snapshot": snap}
     for label, v in (("just_after_snapshot", min(snap + 1, head)), ("mid_before_snapshot", max(1, snap // 2)),
                      ("first", 1), ("head", head)):

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import sys
 from collections.abc import Callable
+
+# Allocations between young garbage collections in a server process (Python's default: 700).
+GC_YOUNG = 20_000
 
 SERVE_FLAGS = [
     ("--host", str, "address to bind (env TABLERO_HOST; default 0.0.0.0, but 127.0.0.1 with the development secret)"),
@@ -45,6 +49,9 @@ def serve(argv: list[str]) -> int:
         return supervise(config.workers, child, config.shutdown_grace)
     from server.runner import serve as run
 
+    # Each request allocates thousands of short-lived objects: young collections every
+    # GC_YOUNG allocations instead of 700 cost less in all and pause no longer.
+    gc.set_threshold(GC_YOUNG, 20, 20)
     try:
         try:
             import uvloop  # the faster event loop (issue 10); plain asyncio where it is not installed

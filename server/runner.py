@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import socket
@@ -180,6 +181,11 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     log.info("serving", extra={"fields": {"grpc_port": grpc_port, "http_port": http_port,
                                           "store": "redis" if config.redis_url else "sqlite",
                                           "db": config.db or (":memory:" if not config.redis_url else None)}})
+    if install_signals:  # a server process of its own (not one embedded in a test or tool)
+        # What is loaded by now (engines, protos, the app) lives as long as the process: out of
+        # the collector's way, so that its full collections stay short (tail latency).
+        gc.collect()
+        gc.freeze()
     if started is not None and not started.done():
         started.set_result((grpc_port, http_port))
     try:

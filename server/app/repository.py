@@ -107,6 +107,10 @@ class Committed:
     appended: bool  # False when an earlier request with the same id answered
 
 
+# snapshot_at's bound for "the newest snapshot"
+NEWEST = 2**62
+
+
 @dataclass
 class _Cached:
     engine: Engine
@@ -209,13 +213,14 @@ class GameRepository:
         if version > current:
             raise InvalidArgument(f"version {version} is beyond the game's current version {current}")
         with _Timed("get_snapshot"):
-            snap = await self.store.get_snapshot(game_id)
-        start, state = snap if snap and snap[0] <= version else (0, None)
+            snap = await self.store.snapshot_at(game_id, version)
+        start, state = (snap.version, snap.state) if snap else (0, None)
         events = []
         if version > start:
             with _Timed("read"):
                 events = await self.store.read(game_id, after_version=start, limit=version - start)
-        platform = await self._platform_before(game_id, start)
+        platform = snap.platform if snap and snap.platform is not None else \
+            await self._platform_before(game_id, start)
         state = _fold(engine, state, platform, events)
         metrics.REPLAYED_EVENTS.observe(len(events))
         return LoadedGame(game_id, meta, engine, version, state, platform)
@@ -347,16 +352,16 @@ class GameRepository:
     def _committed(self, game: LoadedGame, before: int) -> None:
         """After a write: the snapshot (when due) and finish() go off the reply path."""
         if before // self.snapshot_every != game.version // self.snapshot_every:
-            self._spawn(self._snapshot(game.id, game.version, copy.deepcopy(game.state)))
+            self._spawn(self._snapshot(game.id, game.version, copy.deepcopy(game.state), list(game.platform)))
         if game.finished:
             self._spawn(self._finish(game.id))
         if self.on_commit is not None:
             self.on_commit(game)
 
-    async def _snapshot(self, game_id: str, version: int, state: Any) -> None:
+    async def _snapshot(self, game_id: str, version: int, state: Any, platform: list[Event]) -> None:
         with contextlib.suppress(AppError):  # a lost snapshot only costs a longer replay later
             with _Timed("put_snapshot"):
-                await self.store.put_snapshot(game_id, version, state)
+                await self.store.put_snapshot(game_id, version, state, platform)
 
     async def _finish(self, game_id: str) -> None:
         with contextlib.suppress(AppError, NotImplementedError):
@@ -441,8 +446,8 @@ class GameRepository:
         metrics.CACHE_MISSES.inc()
         engine = self.engine_of(meta)
         with _Timed("get_snapshot"):
-            snap = await self.store.get_snapshot(game_id)
-        version, state = snap if snap else (0, None)
+            snap = await self.store.snapshot_at(game_id, NEWEST)
+        version, state = (snap.version, snap.state) if snap else (0, None)
         with _Timed("read"):
             # From the snapshot's own event (always kept): its hash is the head's when nothing follows.
             entries = await self.store.read_entries(game_id, after_version=max(version - 1, 0))
@@ -450,7 +455,8 @@ class GameRepository:
         if version > 0 and entries and entries[0].version == version:
             head_hash = entries[0].hash
             entries = entries[1:]
-        platform = await self._platform_before(game_id, version)
+        platform = snap.platform if snap and snap.platform is not None else \
+            await self._platform_before(game_id, version)
         for entry in entries:
             state = _fold(engine, state, platform, [entry.event])
             version, head_hash = entry.version, entry.hash

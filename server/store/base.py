@@ -11,7 +11,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, NamedTuple
 
 Event = dict[str, Any]
 
@@ -54,6 +54,27 @@ class HistoryRewritten(Conflict):
         )
         self.game_id, self.expected, self.actual = game_id, version, actual
         self.version, self.head_hash, self.tail = version, head_hash, None
+
+
+# Past snapshots a store keeps per game (besides the newest): when one more would exceed it,
+# the one whose removal leaves the smallest gap goes, so they stay spread over the game.
+SNAPSHOT_HISTORY = 16
+
+
+class Snapshot(NamedTuple):
+    version: int
+    state: Any
+    platform: list[Event] | None  # the platform events up to `version`, when the store kept them
+
+
+def thinned(versions: list[int], keep: int) -> list[int]:
+    """The versions to drop so that at most `keep` remain: repeatedly the interior one
+    (never the first or the newest) whose removal leaves the smallest gap."""
+    vs, drop = sorted(versions), []
+    while len(vs) > max(keep, 2):
+        i = min(range(1, len(vs) - 1), key=lambda j: (vs[j + 1] - vs[j - 1], vs[j]))
+        drop.append(vs.pop(i))
+    return drop
 
 
 class Trimmed(StoreError):
@@ -153,13 +174,22 @@ class EventStore(abc.ABC):
         """The version a request id produced in this game, or None (also for an unknown game)."""
 
     @abc.abstractmethod
-    async def put_snapshot(self, game_id: str, version: int, state: Any) -> None:
-        """Keep `state` (JSON) as the state at `version` (only if newer than the one kept).
-        Raises GameNotFound for an unknown game."""
+    async def put_snapshot(self, game_id: str, version: int, state: Any,
+                           platform: list[Event] | None = None) -> None:
+        """Keep `state` (JSON) as the state at `version` (only if newer than the one kept),
+        with the platform events up to it when given. Raises GameNotFound for an unknown game."""
 
     @abc.abstractmethod
     async def get_snapshot(self, game_id: str) -> tuple[int, Any] | None:
         """The newest snapshot as (version, state), or None (also for an unknown game)."""
+
+    async def snapshot_at(self, game_id: str, at_most: int) -> Snapshot | None:
+        """The newest snapshot kept at a version <= `at_most` (None: none; also for an
+        unknown game). Stores keep up to SNAPSHOT_HISTORY past snapshots per game, thinned
+        evenly, so a past version replays a bounded stretch. This default knows only the
+        newest."""
+        snap = await self.get_snapshot(game_id)
+        return Snapshot(snap[0], snap[1], None) if snap is not None and snap[0] <= at_most else None
 
     @abc.abstractmethod
     def watch(

@@ -55,6 +55,7 @@ from redis.backoff import NoBackoff
 
 from server.store import push
 from server.store.base import (
+    SNAPSHOT_HISTORY,
     AppendResult,
     Conflict,
     DuplicateRequest,
@@ -64,6 +65,7 @@ from server.store.base import (
     GameExists,
     GameNotFound,
     HistoryRewritten,
+    Snapshot,
     StoreError,
     Trimmed,
 )
@@ -265,8 +267,27 @@ if kept then
   end
 end
 redis.call('SET', KEYS[5], ARGV[2])
+redis.call('HSET', KEYS[6], ARGV[1], ARGV[2])
+local keep = tonumber(ARGV[4])
+if redis.call('HLEN', KEYS[6]) > keep then
+  -- thin: drop the interior snapshot whose removal leaves the smallest gap (base.thinned)
+  local vs = {}
+  for _, f in ipairs(redis.call('HKEYS', KEYS[6])) do vs[#vs + 1] = tonumber(f) end
+  table.sort(vs)
+  while #vs > math.max(keep, 2) do
+    local best, gap = 2, vs[3] - vs[1]
+    for j = 3, #vs - 1 do
+      if vs[j + 1] - vs[j - 1] < gap then best, gap = j, vs[j + 1] - vs[j - 1] end
+    end
+    redis.call('HDEL', KEYS[6], tostring(vs[best]))
+    table.remove(vs, best)
+  end
+end
 local ttl = ttl_of(KEYS, '0')
-if ttl > 0 then redis.call('PEXPIRE', KEYS[5], ttl) end
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[5], ttl)
+  redis.call('PEXPIRE', KEYS[6], ttl)
+end
 if ARGV[3] == '1' then
   local v = head(KEYS[1])
   local upto = math.min(tonumber(ARGV[1]), v)
@@ -373,8 +394,26 @@ if ARGV[1] ~= '' then
   local v = head(KEYS[1])
   if v ~= tonumber(ARGV[1]) then return -2 end
 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('DEL', unpack(KEYS))
 return 1
+"""
+
+
+# KEYS: snap, snaps.  ARGV: a version. The newest snapshot at or before it (its JSON), or false.
+_SNAPSHOT_AT = """
+local at = tonumber(ARGV[1])
+local newest = redis.call('GET', KEYS[1])
+if newest then
+  local v = tonumber(string.match(newest, '^{"version":(%d+),'))
+  if v and v <= at then return newest end
+end
+local best = nil
+for _, f in ipairs(redis.call('HKEYS', KEYS[2])) do
+  local v = tonumber(f)
+  if v <= at and (best == nil or v > best) then best = v end
+end
+if best == nil then return false end
+return redis.call('HGET', KEYS[2], tostring(best))
 """
 
 
@@ -384,6 +423,7 @@ class GameKeys(NamedTuple):
     claimed: str
     req: str
     snap: str
+    snaps: str  # past snapshots: a hash, version -> the snapshot's JSON (see SNAPSHOT_HISTORY)
 
 
 def game_keys(game_id: str) -> GameKeys:
@@ -391,7 +431,8 @@ def game_keys(game_id: str) -> GameKeys:
     that would not make a hash tag (see server.store.ids)."""
     check_game_id(game_id)
     prefix = f"tablero:{{{game_id}}}:"
-    return GameKeys(prefix + "events", prefix + "meta", prefix + "claimed", prefix + "req", prefix + "snap")
+    return GameKeys(prefix + "events", prefix + "meta", prefix + "claimed", prefix + "req", prefix + "snap",
+                    prefix + "snaps")
 
 
 def channel_of(game_id: str) -> str:
@@ -465,6 +506,7 @@ class RedisStore(EventStore):
       abandoned_ttl     seconds a game is kept after its last write (None: forever)
       trim_on_snapshot  drop the events a new snapshot covers (False)
       meta_cache_size   games whose meta get_meta(cached=True) keeps (10000)
+      snapshot_history  past snapshots kept per game, thinned evenly (16; see snapshot_at)
     """
 
     def __init__(
@@ -487,6 +529,7 @@ class RedisStore(EventStore):
         abandoned_ttl: float | None = None,
         trim_on_snapshot: bool = False,
         meta_cache_size: int = 10000,
+        snapshot_history: int = SNAPSHOT_HISTORY,
     ) -> None:
         scheme, sep, rest = url.partition("://")
         if scheme in _CLUSTER_SCHEMES:
@@ -500,6 +543,7 @@ class RedisStore(EventStore):
         self.sweep_interval, self.outage_grace = sweep_interval, outage_grace
         self.finished_ttl, self.abandoned_ttl = finished_ttl, abandoned_ttl
         self.trim_on_snapshot = trim_on_snapshot
+        self.snapshot_history = snapshot_history
         self.meta_cache_size = meta_cache_size
         self._cluster = cluster
         self._options: dict[str, Any] = {
@@ -531,6 +575,7 @@ class RedisStore(EventStore):
         self._head = r.register_script(_HEAD)
         self._get_meta = r.register_script(_GET_META)
         self._heads_script = r.register_script(_HEADS)
+        self._snapshot_at = r.register_script(_SNAPSHOT_AT)
         self._meta_cache: collections.OrderedDict[str, dict[str, Any]] = collections.OrderedDict()
         self._hub = _Hub(self)
         self._closed = False
@@ -657,11 +702,13 @@ class RedisStore(EventStore):
             raise GameNotFound(game_id)
         return seat if found else None
 
-    async def put_snapshot(self, game_id: str, version: int, state: Any) -> None:
+    async def put_snapshot(self, game_id: str, version: int, state: Any,
+                           platform: list[Event] | None = None) -> None:
         k = _existing_game_keys(game_id)
         # "version" first: the script reads it back with a pattern instead of decoding the state.
-        text = f'{{"version":{int(version)},"state":{_dumps(state)}}}'
-        args = [int(version), text, "1" if self.trim_on_snapshot else "0"]
+        extra = "" if platform is None else f',"platform":{_dumps(platform)}'
+        text = f'{{"version":{int(version)},"state":{_dumps(state)}{extra}}}'
+        args = [int(version), text, "1" if self.trim_on_snapshot else "0", self.snapshot_history]
         if await self._call(self._writes, lambda: self._put_snapshot(keys=list(k), args=args)) < 0:
             raise GameNotFound(game_id)
 
@@ -815,6 +862,17 @@ class RedisStore(EventStore):
             return None
         snapshot = json.loads(text)
         return snapshot["version"], snapshot["state"]
+
+    async def snapshot_at(self, game_id: str, at_most: int) -> Snapshot | None:
+        try:
+            k = game_keys(game_id)
+        except ValueError:
+            return None
+        text = await self._call(self._reads, lambda: self._snapshot_at(keys=[k.snap, k.snaps], args=[int(at_most)]))
+        if not text:
+            return None
+        snapshot = json.loads(text)
+        return Snapshot(snapshot["version"], snapshot["state"], snapshot.get("platform"))
 
     # -- watch -------------------------------------------------------------------------
 

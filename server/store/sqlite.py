@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from server.store import push
 from server.store.base import (
+    SNAPSHOT_HISTORY,
     AppendResult,
     Conflict,
     DuplicateRequest,
@@ -39,8 +40,10 @@ from server.store.base import (
     GameExists,
     GameNotFound,
     HistoryRewritten,
+    Snapshot,
     StoreError,
     Trimmed,
+    thinned,
 )
 from server.store.ids import check_game_id
 
@@ -68,6 +71,13 @@ CREATE TABLE IF NOT EXISTS snapshots (
     game_id TEXT PRIMARY KEY,
     version INTEGER NOT NULL,
     state TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshot_history (
+    game_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    platform TEXT,
+    PRIMARY KEY (game_id, version)
 ) WITHOUT ROWID;
 """
 
@@ -102,8 +112,10 @@ class SQLiteStore(EventStore):
         finished_ttl: float | None = None,
         abandoned_ttl: float | None = None,
         trim_on_snapshot: bool = False,
+        snapshot_history: int = SNAPSHOT_HISTORY,
     ) -> None:
         self.path = path
+        self.snapshot_history = snapshot_history
         self.poll_interval = poll_interval
         self.finished_ttl, self.abandoned_ttl = finished_ttl, abandoned_ttl
         self.trim_on_snapshot = trim_on_snapshot
@@ -194,7 +206,7 @@ class SQLiteStore(EventStore):
 
     @staticmethod
     def _delete(conn: sqlite3.Connection, game_id: str) -> None:
-        for table in ("games", "events", "requests", "snapshots"):
+        for table in ("games", "events", "requests", "snapshots", "snapshot_history"):
             conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
 
     def _touch(self, conn: sqlite3.Connection, game_id: str) -> None:
@@ -321,18 +333,27 @@ class SQLiteStore(EventStore):
 
         return await self._run(body)
 
-    async def put_snapshot(self, game_id: str, version: int, state: Any) -> None:
+    async def put_snapshot(self, game_id: str, version: int, state: Any,
+                           platform: list[Event] | None = None) -> None:
         state_json = _dumps(state)
+        platform_json = None if platform is None else _dumps(platform)
 
         def body(conn: sqlite3.Connection) -> None:
             def tx() -> None:
                 self._game_version(conn, game_id)
-                conn.execute(
+                newer = conn.execute(
                     "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?) "
                     "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state "
                     "WHERE excluded.version > snapshots.version",
                     (game_id, version, state_json),
-                )
+                ).rowcount > 0
+                if newer:
+                    conn.execute("INSERT OR REPLACE INTO snapshot_history (game_id, version, state, platform) "
+                                 "VALUES (?, ?, ?, ?)", (game_id, version, state_json, platform_json))
+                    kept = [v for (v,) in conn.execute(
+                        "SELECT version FROM snapshot_history WHERE game_id = ?", (game_id,))]
+                    for v in thinned(kept, self.snapshot_history):
+                        conn.execute("DELETE FROM snapshot_history WHERE game_id = ? AND version = ?", (game_id, v))
                 if self.trim_on_snapshot:
                     self._trim(conn, game_id)
 
@@ -505,6 +526,24 @@ class SQLiteStore(EventStore):
 
         row = await self._run(body)
         return None if row is None else (row[0], json.loads(row[1]))
+
+    async def snapshot_at(self, game_id: str, at_most: int) -> Snapshot | None:
+        def body(conn: sqlite3.Connection) -> tuple[int, str, str | None] | None:
+            try:
+                self._game_version(conn, game_id)
+            except GameNotFound:
+                return None
+            row = conn.execute("SELECT version, state, platform FROM snapshot_history WHERE game_id = ? "
+                               "AND version <= ? ORDER BY version DESC LIMIT 1", (game_id, at_most)).fetchone()
+            if row is None:  # written before the history was kept
+                row = conn.execute("SELECT version, state, NULL FROM snapshots WHERE game_id = ? AND version <= ?",
+                                   (game_id, at_most)).fetchone()
+            return row
+
+        row = await self._run(body)
+        if row is None:
+            return None
+        return Snapshot(row[0], json.loads(row[1]), None if row[2] is None else json.loads(row[2]))
 
     # -- watch -----------------------------------------------------------------------
 

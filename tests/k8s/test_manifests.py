@@ -442,3 +442,14 @@ def test_a_config_change_renames_the_config_map_so_pods_roll():
     prod_name = server_container(render("overlays/production"))["envFrom"][0]["configMapRef"]["name"]
     assert base_name.startswith("tablero-config-") and prod_name.startswith("tablero-config-")
     assert base_name != prod_name
+
+
+@pytest.mark.parametrize("name", RENDERINGS)
+def test_server_processes_per_pod_match_the_cpu_request(name):
+    # One Python process uses one core at most: TABLERO_WORKERS is the pod's CPU request in
+    # whole cores (docs/operations.md, "Processes per pod"), and the dev overlay keeps one.
+    objs = render(name)
+    workers = int(config_data(objs)["TABLERO_WORKERS"])
+    request = quantity(server_container(objs)["resources"]["requests"]["cpu"])
+    assert workers >= 1
+    assert workers == max(1, int(request)), (workers, request)

@@ -28,6 +28,7 @@ from server.store import (
     GameNotFound,
     open_store,
 )
+from server.store.base import SNAPSHOT_HISTORY, thinned
 from tests.store.backends import Backend
 
 REPO = Path(__file__).resolve().parents[2]
@@ -309,6 +310,38 @@ async def test_a_newer_snapshot_replaces_an_older_one_never_the_reverse(store: E
     await store.put_snapshot(g, 5, {"at": 5})
     await store.put_snapshot(g, 8, {"at": "again"})
     assert await store.get_snapshot(g) == (8, {"at": 8, "board": [[0, 1], []]})
+
+
+async def test_past_snapshots_are_kept_spread_over_the_game(store: EventStore) -> None:
+    # ?version=N replays from the newest snapshot at or before N: the store keeps up to
+    # SNAPSHOT_HISTORY of them, thinned evenly, so the stretch replayed stays bounded.
+    g = new_id()
+    await store.create(g, {}, [ev(i) for i in range(300)])
+    assert await store.snapshot_at(g, 300) is None
+    seat_left = [{"type": "tablero.seat_left", "seat": 1}]
+    for v in range(10, 301, 10):
+        await store.put_snapshot(g, v, {"at": v}, seat_left if v >= 150 else [])
+    await store.put_snapshot(g, 120, {"at": "older than the newest: ignored"})
+    assert await store.snapshot_at(g, 5) is None  # the first one is never thinned away
+    assert await store.snapshot_at(g, 10) == (10, {"at": 10}, [])
+    kept = [s.version for s in [await store.snapshot_at(g, v) for v in range(10, 301)] if s is not None]
+    assert len(set(kept)) <= SNAPSHOT_HISTORY
+    assert max(b - a for a, b in zip(sorted(set(kept)), sorted(set(kept))[1:], strict=False)) <= 40
+    for v in (57, 155, 299):
+        snap = await store.snapshot_at(g, v)
+        assert snap is not None and v - 40 < snap.version <= v and snap.state == {"at": snap.version}
+        assert snap.platform == (seat_left if snap.version >= 150 else [])
+    assert await store.snapshot_at(g, 300) == (300, {"at": 300}, seat_left)
+    assert await store.get_snapshot(g) == (300, {"at": 300})
+    assert await store.snapshot_at(new_id(), 300) is None
+
+
+def test_thinning_keeps_the_first_and_the_newest_and_the_smallest_gaps_go() -> None:
+    assert thinned([10, 20, 30, 40], 3) == [20]
+    assert thinned([10, 11, 30, 40], 3) == [11]
+    assert thinned(list(range(1, 101)), 100) == []
+    rest = sorted(set(range(1, 101)) - set(thinned(list(range(1, 101)), 10)))
+    assert len(rest) == 10 and rest[0] == 1 and rest[-1] == 100
 
 
 # -- read paging ----------------------------------------------------------------------------

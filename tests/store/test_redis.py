@@ -56,7 +56,7 @@ async def test_the_keys_on_the_server_have_the_documented_layout(store: RedisSto
     await store.claim_seat(g, [0, 1])
     await store.put_snapshot(g, 3, {"board": []})
     keys = sorted([k.decode() async for k in raw.scan_iter(match=f"tablero:{{{g}}}:*")])
-    assert keys == sorted(f"tablero:{{{g}}}:{suffix}" for suffix in ("events", "meta", "claimed", "req", "snap"))
+    assert keys == sorted(f"tablero:{{{g}}}:{suffix}" for suffix in ("events", "meta", "claimed", "req", "snap", "snaps"))
     assert len({key_slot(k.encode()) for k in keys}) == 1
     entries = await raw.xrange(f"tablero:{{{g}}}:events")
     assert [(i, json.loads(f[b"e"])) for i, f in entries] == [
