@@ -1,6 +1,6 @@
 // Tablero in the browser: the lobby (#/), joining by link (#/join/<id>) and the game table (#/g/<id>).
 import { api, ApiError, unwrapGame, statusOf, kindOf, requestId, seatsHeld, holdSeat, gamesHeld, forgetGame } from './api.js';
-import { h, humanize, fmt } from './dom.js';
+import { h, humanize, fmt, title } from './dom.js';
 import { schemaForm } from './schema-form.js';
 import { Composer, describeGeneric, leaves } from './compose.js';
 import { Watch } from './sse.js';
@@ -75,7 +75,14 @@ async function lobby() {
   loadOpenGames(openBody);
 }
 
+// Engines with automa Captains (New Bedford's solo mode): the `captains` option, offered as seats.
+function captainNames(e) {
+  const c = (((e.optionsSchema || {}).properties || {}).captains || {});
+  return (c.items && c.items.enum) || [];
+}
+
 function createForm(e) {
+  const captains = captainNames(e);
   const players = h('select', { id: 'players', name: 'players' });
   for (let n = e.minSeats; n <= e.maxSeats; n++) players.append(h('option', { value: String(n) }, String(n)));
   const seatsBox = h('div', { class: 'seats' });
@@ -89,7 +96,8 @@ function createForm(e) {
       const sel = h('select', { id, name: id },
         h('option', { value: 'human' }, 'Me (this browser)'),
         h('option', { value: 'open' }, 'A friend (I get a link)'),
-        h('option', { value: 'bot' }, 'Bot'));
+        h('option', { value: 'bot' }, 'Bot'),
+        captains.map((c) => h('option', { value: `captain:${c}` }, `Captain ${title(c)} (automa)`)));
       sel.value = kept[i] || (i === 0 ? 'human' : 'bot');
       seatSel.push(sel);
       return h('div', { class: 'field seat' }, h('label', { for: id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${COLOURS[i]})`), sel);
@@ -108,8 +116,16 @@ function createForm(e) {
     ev.preventDefault();
     go.disabled = true;
     try {
-      const seats = seatSel.map((s) => s.value);
-      const out = await api('POST', '/v1/games', { body: { engine: e.name, players: Number(players.value), seats, options: opts.get() } });
+      const chosen = seatSel.map((s) => s.value);
+      const seats = chosen.filter((k) => !k.startsWith('captain:'));
+      const options = opts.get();
+      const caps = chosen.filter((k) => k.startsWith('captain:')).map((k) => k.slice('captain:'.length));
+      if (caps.length) {
+        if (new Set(caps).size !== caps.length) throw new Error('each Captain can sit at the table only once');
+        if (!seats.length) throw new Error('at least one seat must be a person or a bot; Captains are not seats');
+        options.captains = caps;
+      }
+      const out = await api('POST', '/v1/games', { body: { engine: e.name, players: seats.length, seats, options } });
       const game = unwrapGame(out);
       for (const s of out.seats || []) holdSeat(game.id, e.name, s.seat, s.token);
       if (!(out.seats || []).length) holdSeat(game.id, e.name, -1, '');
@@ -233,6 +249,7 @@ class Table {
 
   ctx() {
     return {
+      ...this.ctxBase(),
       game: this.game, view: this.game.view || {}, seat: this.active,
       held: this.held.map((s) => s.seat), engine: this.game.engine,
       name: (s) => seatName(this.ctxBase(), s),
@@ -476,14 +493,24 @@ function deadlines(game, ctx) {
   }));
 }
 
-// Final scores, with each seat's breakdown from outcome.details.
+// Final scores, with each seat's breakdown from outcome.details; Captains (New Bedford's
+// automa players, outcome.captains) get their own columns.
 function result(game, ctx) {
   const o = game.outcome;
   const n = game.players || (o.scores || []).length;
-  const seats = Array.from({ length: n }, (_, i) => i);
   const winners = o.winners || [];
   const details = Array.isArray(o.details) ? o.details : [];
-  const bySeat = seats.map((s) => details.find((d) => d && d.seat === s) || details[s] || {});
+  const caps = Array.isArray(o.captains) ? o.captains : [];
+  const capName = (c) => (ctx.seatNames && ctx.seatNames[c.player]) || `Captain ${humanize(c.captain || c.player)}`;
+  const cols = [
+    ...Array.from({ length: n }, (_, s) => ({ key: s, name: seatName(ctx, s), dot: s, score: (o.scores || [])[s], win: winners.includes(s),
+      detail: details.find((d) => d && d.seat === s) || details[s] || {} })),
+    ...caps.map((c) => ({ key: `c${c.player}`, name: capName(c), dot: c.player, score: c.total, win: (o.captain_winners || []).includes(c.captain), captain: true,
+      detail: Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'player' && k !== 'captain')) })),
+  ];
+  const seats = cols.map((_, i) => i);
+  const bySeat = cols.map((c) => c.detail);
+  const won = cols.filter((c) => c.win).map((c) => c.name);
   const rows = [];
   const seen = new Set();
   for (const d of bySeat) {
@@ -499,7 +526,7 @@ function result(game, ctx) {
     if (Array.isArray(v) && v.some((x) => x && typeof x === 'object')) return v.map((x) => fmt(x)).join('; ');
     return fmt(v);
   };
-  const who = winners.map((s) => seatName(ctx, s)).join(' and ');
+  const who = won.join(' and ');
   // The first dozen plain lines up front; lists of records and the long tail folded away.
   const plain = rows.filter((p) => !bySeat.some((d) => Array.isArray(get(d, p)) && get(d, p).some((x) => x && typeof x === 'object')));
   const depth = (p) => p.split('.').length;
@@ -509,11 +536,11 @@ function result(game, ctx) {
   const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map((x) => humanize(x)).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
   return h('div', { class: 'panel' },
     h('h2', {}, 'Final scores'),
-    h('p', { class: 'winner' }, winners.length ? `🏆 ${who} win${winners.length === 1 ? 's' : ''}!` : 'A draw.'),
+    h('p', { class: 'winner' }, won.length ? `🏆 ${who} win${won.length === 1 ? 's' : ''}!` : 'A draw.'),
     h('div', { class: 'scroll' }, h('table', { class: 'scores' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), seats.map((s) => h('th', { scope: 'col' }, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`)))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col', class: c.captain ? 'captain' : '' }, h('span', { class: `dot c${c.dot}` }), ` ${c.name}`)))),
       h('tbody', {},
-        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Score'), seats.map((s) => h('td', { class: winners.includes(s) ? 'win' : '' }, fmt((o.scores || [])[s])))),
+        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Score'), cols.map((c) => h('td', { class: [c.win ? 'win' : '', c.captain ? 'captain' : ''].join(' ').trim() }, fmt(c.score)))),
         main.map(row)))),
     more.length ? h('details', { class: 'more' }, h('summary', {}, `Full breakdown (${more.length} more lines)`),
       h('div', { class: 'scroll' }, h('table', { class: 'scores' }, h('tbody', {}, more.map(row))))) : null);
