@@ -6,6 +6,7 @@ import { Composer, describeGeneric, leaves } from './compose.js';
 import { Watch } from './sse.js';
 import { describeEvent, seatName, COLOURS } from './words.js';
 import { rendererFor } from './render/index.js';
+import { takeTokenFromAddress, currentUser, signIn, signOut, seatOf } from './portal.js';
 
 const main = document.getElementById('main');
 const banner = document.getElementById('banner');
@@ -30,11 +31,52 @@ function link(path) {
   return `${location.origin}${location.pathname}#${path}`;
 }
 
+// --- portal sign-in ----------------------------------------------------------------------
+const who = h('div', { class: 'who', id: 'who' });
+document.querySelector('header.top').append(who);
+let me = null; // the signed-in portal user: {token, user: {id, name}}
+let signInFailed = false; // keep the sign-in form open to try again
+
+function drawWho() {
+  who.replaceChildren(me
+    ? h('span', {}, 'Signed in as ', h('strong', { id: 'who-name' }, me.user.name), ' ',
+      h('button', { type: 'button', class: 'small', id: 'sign-out', onclick: () => {
+        signOut();
+        me = null;
+        drawWho();
+        notify('Signed out. Seats kept in this browser stay here.', 'info');
+        route();
+      } }, 'Sign out'))
+    : h('a', { href: '#/', id: 'sign-in-link', onclick: () => setTimeout(openSignIn, 80) }, 'Sign in'));
+}
+
+function openSignIn() {
+  const d = document.querySelector('details.portal');
+  if (!d) return;
+  d.open = true;
+  document.getElementById('portal-token').focus();
+}
+
+async function startSignIn(token) {
+  try {
+    me = await signIn(token);
+    notify(`Signed in as ${me.user.name}.`, 'info');
+    signInFailed = false;
+  } catch (e) {
+    me = null;
+    signInFailed = true;
+    notify(`Could not sign in: ${e.message}`);
+  }
+  drawWho();
+}
+
 // --- routing ----------------------------------------------------------------------------
 async function route() {
   if (current) current.stop();
   current = null;
-  notify('');
+  if (!banner.querySelector('.info')) notify('');
+  const fromAddress = takeTokenFromAddress(); // a portal's sign-in link: #token=<jwt>
+  if (fromAddress) await startSignIn(fromAddress);
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   try {
     if (parts[0] === 'g' && parts[1]) {
@@ -70,8 +112,9 @@ async function lobby() {
   const open = h('section', { class: 'panel', 'aria-labelledby': 'open-h' }, h('h2', { id: 'open-h' }, 'Open games'));
   const openBody = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
   open.append(openBody, joinByLink());
-  const mine = myGames();
-  main.replaceChildren(h('h1', { class: 'visually-hidden' }, 'Lobby'), h('div', { class: 'lobby' }, newGame, open, mine));
+  const mine = me ? signedInGames() : myGames();
+  // Signed in, the user's games come first (on a phone they are what one opens the page for).
+  main.replaceChildren(h('h1', { class: 'visually-hidden' }, 'Lobby'), h('div', { class: 'lobby' }, ...(me ? [mine, newGame, open] : [newGame, open, mine])));
   loadOpenGames(openBody);
 }
 
@@ -94,11 +137,12 @@ function createForm(e) {
     seatsBox.replaceChildren(...Array.from({ length: n }, (_, i) => {
       const id = `seat-${i}`;
       const sel = h('select', { id, name: id },
-        h('option', { value: 'human' }, 'Me (this browser)'),
+        me ? h('option', { value: 'me' }, `Me (${me.user.name})`) : null,
+        h('option', { value: 'human' }, me ? 'Someone at this screen' : 'Me (this browser)'),
         h('option', { value: 'open' }, 'A friend (I get a link)'),
         h('option', { value: 'bot' }, 'Bot'),
         captains.map((c) => h('option', { value: `captain:${c}` }, `Captain ${title(c)} (automa)`)));
-      sel.value = kept[i] || (i === 0 ? 'human' : 'bot');
+      sel.value = kept[i] || (i === 0 ? (me ? 'me' : 'human') : 'bot');
       seatSel.push(sel);
       return h('div', { class: 'field seat' }, h('label', { for: id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${COLOURS[i]})`), sel);
     }));
@@ -125,7 +169,7 @@ function createForm(e) {
         if (!seats.length) throw new Error('at least one seat must be a person or a bot; Captains are not seats');
         options.captains = caps;
       }
-      const out = await api('POST', '/v1/games', { body: { engine: e.name, players: seats.length, seats, options } });
+      const out = await api('POST', '/v1/games', { token: me ? me.token : undefined, body: { engine: e.name, players: seats.length, seats, options } });
       const game = unwrapGame(out);
       for (const s of out.seats || []) holdSeat(game.id, e.name, s.seat, s.token);
       if (!(out.seats || []).length) holdSeat(game.id, e.name, -1, '');
@@ -174,10 +218,76 @@ function joinByLink() {
   return form;
 }
 
+function signInForm() {
+  const inp = h('input', { type: 'password', id: 'portal-token', autocomplete: 'off', spellcheck: 'false', placeholder: 'eyJ…' });
+  const go = h('button', { type: 'submit' }, 'Sign in');
+  const form = h('form', { class: 'row sign-in', 'aria-label': 'Sign in with a portal token' },
+    h('label', { for: 'portal-token' }, 'Portal token '), inp, go);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    go.disabled = true;
+    await startSignIn(inp.value);
+    go.disabled = false;
+    if (me) route();
+  });
+  return h('details', { class: 'portal', open: signInFailed }, h('summary', {}, 'Sign in with your game portal'),
+    h('p', { class: 'muted' }, 'A portal that runs this server signs you in with a link (ending in #token=…) or a token to paste here; then your games follow you to any device.'),
+    form);
+}
+
+// Signed in: the user's games from the server (ListGames mine=true), by state.
+function signedInGames() {
+  const box = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+  loadSignedInGames(box);
+  return h('section', { class: 'panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h' }, `My games (${me.user.name})`), box);
+}
+
+async function loadSignedInGames(box) {
+  const user = me;
+  let games;
+  try {
+    games = ((await api('GET', '/v1/games?mine=true&pageSize=100', { token: user.token })).games || []).map(unwrapGame);
+  } catch (e) {
+    if (e.status === 401) {
+      signOut();
+      me = null;
+      drawWho();
+      notify(`You are signed out: ${e.message}`);
+      box.replaceChildren(signInForm());
+    } else box.replaceChildren(h('p', { class: 'muted' }, `Your games are unavailable: ${e.message}`));
+    return;
+  }
+  // Whose turn: each running game as the user sees it (the JWT is the user's seat credential).
+  const running = games.filter((g) => statusOf(g) !== 'finished');
+  const full = await Promise.all(running.slice(0, 40).map((g) => api('GET', `/v1/games/${encodeURIComponent(g.id)}`, { token: user.token }).then(unwrapGame).catch(() => null)));
+  const turnOf = new Map(full.filter(Boolean).map((g) => [g.id, (g.toAct || []).includes(seatOf(g, user))]));
+  const groups = [
+    ['your-turn', 'Your turn', running.filter((g) => turnOf.get(g.id))],
+    ['waiting', 'Waiting for others', running.filter((g) => !turnOf.get(g.id))],
+    ['finished', 'Finished', games.filter((g) => statusOf(g) === 'finished')],
+  ];
+  const others = (g) => (g.seats || []).filter((s) => s.userId !== user.user.id).map((s) => s.userName || (kindOf(s) === 'bot' ? 'a bot' : kindOf(s) === 'open' && !s.claimed ? 'an open seat' : 'a player'));
+  box.replaceChildren(...(games.length ? groups.filter(([, , list]) => list.length).map(([key, label, list]) => h('div', { class: 'mine-group', 'data-group': key },
+    h('h3', {}, `${label} (${list.length})`),
+    h('ul', { class: 'games' }, list.map((g) => h('li', { 'data-game': g.id },
+      h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · with ${others(g).join(', ') || 'nobody'}`),
+      h('span', { class: 'muted' }, ` · move ${g.version}${g.createTime ? ` · ${new Date(Number(g.createTime) * 1000 || g.createTime).toLocaleDateString()}` : ''}`)))))) : [h('p', { id: 'mine-none' }, 'No games yet: start one.')]),
+  heldGames('Played anonymously in this browser', new Set(games.map((g) => g.id))));
+}
+
+function heldGames(heading, except) {
+  const held = gamesHeld().filter((g) => !except.has(g.id));
+  if (!held.length) return null;
+  return h('div', {}, h('h3', {}, heading), h('ul', { class: 'games' }, held.slice(0, 30).map((g) => h('li', {},
+    h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · ${g.id}`),
+    h('button', { type: 'button', class: 'small', 'aria-label': `Forget game ${g.id}`, onclick: (ev) => { forgetGame(g.id); ev.target.closest('li').remove(); } }, 'Forget')))));
+}
+
 function myGames() {
   const held = gamesHeld();
   return h('section', { class: 'panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h' }, 'My games'),
-    h('p', { class: 'muted' }, 'Games this browser holds a seat in. (Signing in to see your games everywhere needs a portal identity, which this server does not have.)'),
+    h('p', { class: 'muted' }, 'Games this browser holds a seat in.'),
+    signInForm(),
     held.length ? h('ul', { class: 'games' }, held.slice(0, 30).map((g) => h('li', {},
       h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · ${g.id}`),
       h('span', { class: 'muted' }, ` · ${new Date(g.at).toLocaleString()} `),
@@ -199,7 +309,7 @@ async function joinPage(gameId) {
   go.addEventListener('click', async () => {
     go.disabled = true;
     try {
-      const out = await api('POST', `/v1/games/${encodeURIComponent(gameId)}/join`, { body: {} });
+      const out = await api('POST', `/v1/games/${encodeURIComponent(gameId)}/join`, { token: me ? me.token : undefined, body: {} });
       holdSeat(gameId, game.engine, out.seat, out.token);
       location.hash = `#/g/${encodeURIComponent(gameId)}`;
     } catch (e) {
@@ -262,6 +372,16 @@ class Table {
 
   async start() {
     this.game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+    const mySeat = seatOf(this.game, me);
+    if (mySeat !== null && !this.held.some((s) => s.seat === mySeat)) {
+      // The signed-in user's seat, on a device that has no token for it: JoinGame with the
+      // portal JWT gives the seat's token again.
+      const out = await api('POST', `${this.path}/join`, { token: me.token, body: {} });
+      holdSeat(this.id, this.game.engine, out.seat, out.token);
+      this.held = seatsHeld(this.id).filter((s) => s.token);
+      this.active = out.seat;
+      this.game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+    }
     this.renderer = rendererFor(this.game.engine);
     document.title = `Tablero — ${engineTitle(this.game.engine)}`;
     main.replaceChildren(h('section', { class: 'table', 'aria-label': 'Game table' },
@@ -546,4 +666,10 @@ function result(game, ctx) {
       h('div', { class: 'scroll' }, h('table', { class: 'scores' }, h('tbody', {}, more.map(row))))) : null);
 }
 
+me = currentUser();
+if (me && me.expired) {
+  me = null;
+  notify('Your portal sign-in has expired; sign in again.');
+}
+drawWho();
 route();
