@@ -119,5 +119,10 @@ def test_founders_solo_to_the_end_by_clicking(server, new_page):
     game_id = create_in_lobby(page, server.url, "founders-of-gloomhaven", ["human"])
     moves, steps = play_to_the_end(page, random.Random(5), max_clicks=800)
     page.screenshot(path=str(ARTIFACTS / "founders-of-gloomhaven-to-the-end.png"), full_page=True)
-    final_scores_match_the_api(page, server.url, game_id)
+    o = final_scores_match_the_api(page, server.url, game_id)["outcome"]
+    winner = page.inner_text(".result .winner")
+    if o["winners"]:
+        assert winner.startswith("🏆 Red (you) wins"), winner
+    else:  # a solo game is won or lost, never drawn
+        assert winner.startswith("Red (you) did not win"), winner
     assert moves > 20 and steps > 0

@@ -656,7 +656,8 @@ function result(game, ctx) {
   const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map((x) => humanize(x)).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
   return h('div', { class: 'panel' },
     h('h2', {}, 'Final scores'),
-    h('p', { class: 'winner' }, won.length ? `🏆 ${who} win${won.length === 1 ? 's' : ''}!` : 'A draw.'),
+    h('p', { class: 'winner' }, won.length ? `🏆 ${who} win${won.length === 1 ? 's' : ''}!`
+      : cols.length === 1 ? `${cols[0].name} did not win${o.reason ? ` (${humanize(o.reason).toLowerCase()})` : ''}.` : 'A draw.'),
     h('div', { class: 'scroll' }, h('table', { class: 'scores' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col', class: c.captain ? 'captain' : '' }, h('span', { class: `dot c${c.dot}` }), ` ${c.name}`)))),
       h('tbody', {},
