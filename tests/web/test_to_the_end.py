@@ -91,6 +91,8 @@ def test_new_bedford_alone_against_two_captains_to_the_end(server, new_page):
     g = httpx.get(f"{server.url}/v1/games/{game_id}").json()
     g = g.get("game", g)
     assert g["players"] == 1 and [c["name"] for c in g["view"]["captains"]["captains"]] == ["starbuck", "ahab"]
+    chips = [" ".join(t.split()) for t in page.locator(".seat-list .seat-chip.automa").all_inner_texts()]
+    assert chips == ["Captain Starbuck automa", "Captain Ahab automa"]
     # Each Captain has its own box: its Helm with the token, its heading and orders.
     boxes = page.locator(".nb .player.captain")
     assert boxes.count() == 2

@@ -525,7 +525,10 @@ class Table {
         class: `seat-chip c${s.seat}${toAct.includes(s.seat) ? ' to-act' : ''}${s.seat === this.active ? ' me' : ''}`,
       }, h('span', { class: `dot c${s.seat}` }), ` ${seatName(this.ctxBase(), s.seat)} `,
       h('small', {}, kindOf(s) === 'open' ? (s.claimed ? 'friend' : 'open seat') : kindOf(s)),
-      toAct.includes(s.seat) ? h('span', { class: 'badge' }, ' to play') : null))),
+      toAct.includes(s.seat) ? h('span', { class: 'badge' }, ' to play') : null)),
+      // Players who are not seats (New Bedford's Captains) sit at the table too.
+      ((this.ctxBase().seatNames) || []).slice((g.seats || []).length).map((name, i) => h('li', { class: `seat-chip automa c${(g.seats || []).length + i}` },
+        h('span', { class: `dot c${(g.seats || []).length + i}` }), ` ${name} `, h('small', {}, 'automa')))),
       this.held.length > 1 ? h('div', { class: 'row' }, 'Playing as: ', this.held.map((s) => h('button', {
         type: 'button', class: `small${s.seat === this.active ? ' primary' : ''}`, 'aria-pressed': String(s.seat === this.active),
         onclick: () => { this.active = s.seat; this.refresh(); },
