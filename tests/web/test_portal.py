@@ -124,3 +124,22 @@ def test_a_refused_portal_token_says_why(portal, new_page):
     page.fill("#portal-token", "hello")
     page.press("#portal-token", "Enter")
     page.wait_for_function("document.querySelector('#banner').textContent.includes('that is not a portal token')")
+
+
+def test_a_revoked_sign_in_on_a_game_page_falls_back_to_watching(portal, new_page):
+    cy = portal_token("cy", "Cy")
+    out = httpx.post(f"{portal.url}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "bot"]},
+                     headers={"Authorization": f"Bearer {cy}"}).json()
+    gid = out["game"]["id"]
+    # This browser kept a sign-in whose key the portal has since withdrawn (unknown to the server).
+    revoked = jwt.encode({"sub": "cy", "name": "Cy", "exp": int(time.time()) + 600}, "y" * 40, algorithm="HS256",
+                         headers={"kid": "k-old"})
+    kept = {"token": revoked, "user": {"id": "cy", "name": "Cy"}, "exp": int(time.time()) + 600}
+    page = new_page()
+    page.add_init_script(f"if (!sessionStorage.getItem('once')) {{ sessionStorage.setItem('once', '1');"
+                         f" localStorage.setItem('tablero.portal.v1', {json.dumps(json.dumps(kept))}); }}")
+    page.goto(f"{portal.url}/#/g/{gid}")
+    page.wait_for_selector(".ttt")
+    assert "You are signed out (portal JWT refused: unknown key id 'k-old')" in page.inner_text("#banner")
+    assert "You are watching this game." in page.inner_text(".turn")
+    assert page.locator("#sign-in-link").count() == 1

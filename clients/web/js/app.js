@@ -376,11 +376,19 @@ class Table {
     if (mySeat !== null && !this.held.some((s) => s.seat === mySeat)) {
       // The signed-in user's seat, on a device that has no token for it: JoinGame with the
       // portal JWT gives the seat's token again.
-      const out = await api('POST', `${this.path}/join`, { token: me.token, body: {} });
-      holdSeat(this.id, this.game.engine, out.seat, out.token);
-      this.held = seatsHeld(this.id).filter((s) => s.token);
-      this.active = out.seat;
-      this.game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+      try {
+        const out = await api('POST', `${this.path}/join`, { token: me.token, body: {} });
+        holdSeat(this.id, this.game.engine, out.seat, out.token);
+        this.held = seatsHeld(this.id).filter((s) => s.token);
+        this.active = out.seat;
+        this.game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+      } catch (e) {
+        if (e.status !== 401) throw e;
+        signOut(); // an expired or revoked sign-in: watch, and say why
+        me = null;
+        drawWho();
+        notify(`You are signed out (${e.message}); sign in again to play your seat.`);
+      }
     }
     this.renderer = rendererFor(this.game.engine);
     document.title = `Tablero — ${engineTitle(this.game.engine)}`;
