@@ -62,6 +62,13 @@ def test_page_is_served_and_lists_the_open_games_to_join_or_watch(server, new_pa
     assert page.get_by_label("Preset production").count() == 1
     page.click("label[for=eng-riverboat]")
     assert page.locator("select[name=coin_draws] option").all_inner_texts()[1:] == ["Choose", "Blind"]
+    # Signing in needs a portal identity this server does not have: the page says so.
+    page.click("details.portal summary")
+    page.fill("#portal-token", "eyJhbGciOiJIUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJhbmEiLCJleHAiOjQxMDI0NDQ4MDB9.x")
+    page.press("#portal-token", "Enter")
+    page.wait_for_selector("#banner .error")
+    assert "this server accepts no portal tokens (TABLERO_PORTAL_KEYS is not set)" in page.inner_text("#banner")
+    assert page.locator("#sign-in-link").count() == 1
 
 
 def test_tic_tac_toe_between_two_browsers_one_joining_by_link(server, new_page):
