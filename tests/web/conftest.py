@@ -26,7 +26,7 @@ class Serve:
     """`tablero serve` (as `python -m server serve`) on free ports; its log goes to a file."""
 
     def __init__(self, *args: str, http_port: int | None = None, grpc_port: int | None = None,
-                 log: str = "server.log") -> None:
+                 log: str = "server.log", env: dict[str, str] | None = None) -> None:
         self.http_port, self.grpc_port = http_port or free_port(), grpc_port or free_port()
         self.url = f"http://127.0.0.1:{self.http_port}"
         ARTIFACTS.mkdir(exist_ok=True)
@@ -35,7 +35,7 @@ class Serve:
             [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1",
              "--http-port", str(self.http_port), "--grpc-port", str(self.grpc_port), *args],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-            env={**os.environ, "TABLERO_SECRET": "web-test-secret", "TABLERO_SHUTDOWN_GRACE": "2"},
+            env={**os.environ, "TABLERO_SECRET": "web-test-secret", "TABLERO_SHUTDOWN_GRACE": "2", **(env or {})},
         )
         deadline = time.monotonic() + 30
         while True:

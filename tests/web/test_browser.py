@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import httpx
-import pytest
 
 from .conftest import ARTIFACTS, Serve
 
@@ -64,6 +62,13 @@ def test_page_is_served_and_lists_the_open_games_to_join_or_watch(server, new_pa
     assert page.get_by_label("Preset production").count() == 1
     page.click("label[for=eng-riverboat]")
     assert page.locator("select[name=coin_draws] option").all_inner_texts()[1:] == ["Choose", "Blind"]
+    # Signing in needs a portal identity this server does not have: the page says so.
+    page.click("details.portal summary")
+    page.fill("#portal-token", "eyJhbGciOiJIUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJhbmEiLCJleHAiOjQxMDI0NDQ4MDB9.x")
+    page.press("#portal-token", "Enter")
+    page.wait_for_selector("#banner .error")
+    assert "this server accepts no portal tokens (TABLERO_PORTAL_KEYS is not set)" in page.inner_text("#banner")
+    assert page.locator("#sign-in-link").count() == 1
 
 
 def test_tic_tac_toe_between_two_browsers_one_joining_by_link(server, new_page):
@@ -138,24 +143,6 @@ def play_by_clicking(page, rng: random.Random, max_moves: int) -> tuple[int, int
             steps += 1
         state = wait_ready(page)
     return moves, steps, state
-
-
-@pytest.mark.parametrize("engine", ["new-bedford", "riverboat", "phoenicia"])
-def test_board_game_against_bots_by_clicking(server, new_page, engine):
-    page = new_page(1280, 900)
-    game_id = create_in_lobby(page, server.url, engine, ["human", "bot", "bot"])
-    start = version(page)
-    moves, steps, state = play_by_clicking(page, random.Random(13), max_moves=30)
-    page.screenshot(path=str(ARTIFACTS / f"{engine}.png"), full_page=True)
-    assert moves == 30 or state == "over"
-    assert version(page) >= start + moves
-    # The page's view is the server's: same version, and the log has every event in words.
-    g = httpx.get(f"{server.url}/v1/games/{game_id}").json()
-    g = g.get("game", g)
-    assert page.locator(".log li").count() == g["version"]
-    assert not [t for t in page.locator(".log li").all_inner_texts() if not t.strip()]
-    if engine == "new-bedford":
-        assert steps > 0, "New Bedford's starting goods (34 choices) are composed step by step"
 
 
 def test_goofspiel_to_the_end_with_an_option_and_the_generic_renderer(server, new_page):
@@ -297,27 +284,6 @@ def test_payments_are_composed_card_by_card_among_legal_combinations(server, new
         page.locator(f"#probe button.choice[data-field='{field}'][data-value='{json.dumps(value)}']").click()
     assert page.evaluate("window.played") == target
     assert item_clicks == len(target["cards"]) >= 3
-
-
-@pytest.mark.parametrize(("engine", "row"), [("new-bedford", "Whale points"), ("riverboat", "Final vp"), ("phoenicia", "Cards vp")])
-def test_a_finished_game_shows_final_scores_with_their_breakdown(server, new_page, engine, row):
-    # Bots in every seat play the whole game, off the request path: wait for its end.
-    out = httpx.post(f"{server.url}/v1/games", json={"engine": engine, "players": 3, "seats": ["bot"] * 3}).json()
-    game = out["game"]
-    deadline = time.monotonic() + 120
-    while not game.get("outcome") and time.monotonic() < deadline:
-        time.sleep(0.5)
-        game = httpx.get(f"{server.url}/v1/games/{game['id']}").json()
-    assert game["outcome"]
-    page = new_page()
-    page.goto(f"{server.url}/#/g/{game['id']}")
-    assert wait_ready(page) == "over"
-    table = page.locator(".result table.scores")
-    scores = table.locator("tr.total td").all_inner_texts()
-    assert [int(x) for x in scores] == game["outcome"]["scores"]
-    assert row in table.locator("tbody th").all_inner_texts()
-    assert page.locator(".log li").count() == game["version"]
-    page.screenshot(path=str(ARTIFACTS / f"{engine}-final.png"), full_page=True)
 
 
 def test_the_stream_reader_takes_both_message_formats(server, new_page):

@@ -1,11 +1,12 @@
 // Tablero in the browser: the lobby (#/), joining by link (#/join/<id>) and the game table (#/g/<id>).
 import { api, ApiError, unwrapGame, statusOf, kindOf, requestId, seatsHeld, holdSeat, gamesHeld, forgetGame } from './api.js';
-import { h, humanize, fmt } from './dom.js';
+import { h, humanize, fmt, title } from './dom.js';
 import { schemaForm } from './schema-form.js';
 import { Composer, describeGeneric, leaves } from './compose.js';
 import { Watch } from './sse.js';
 import { describeEvent, seatName, COLOURS } from './words.js';
 import { rendererFor } from './render/index.js';
+import { takeTokenFromAddress, currentUser, signIn, signOut, seatOf } from './portal.js';
 
 const main = document.getElementById('main');
 const banner = document.getElementById('banner');
@@ -30,11 +31,52 @@ function link(path) {
   return `${location.origin}${location.pathname}#${path}`;
 }
 
+// --- portal sign-in ----------------------------------------------------------------------
+const who = h('div', { class: 'who', id: 'who' });
+document.querySelector('header.top').append(who);
+let me = null; // the signed-in portal user: {token, user: {id, name}}
+let signInFailed = false; // keep the sign-in form open to try again
+
+function drawWho() {
+  who.replaceChildren(me
+    ? h('span', {}, 'Signed in as ', h('strong', { id: 'who-name' }, me.user.name), ' ',
+      h('button', { type: 'button', class: 'small', id: 'sign-out', onclick: () => {
+        signOut();
+        me = null;
+        drawWho();
+        notify('Signed out. Seats kept in this browser stay here.', 'info');
+        route();
+      } }, 'Sign out'))
+    : h('a', { href: '#/', id: 'sign-in-link', onclick: () => setTimeout(openSignIn, 80) }, 'Sign in'));
+}
+
+function openSignIn() {
+  const d = document.querySelector('details.portal');
+  if (!d) return;
+  d.open = true;
+  document.getElementById('portal-token').focus();
+}
+
+async function startSignIn(token) {
+  try {
+    me = await signIn(token);
+    notify(`Signed in as ${me.user.name}.`, 'info');
+    signInFailed = false;
+  } catch (e) {
+    me = null;
+    signInFailed = true;
+    notify(`Could not sign in: ${e.message}`);
+  }
+  drawWho();
+}
+
 // --- routing ----------------------------------------------------------------------------
 async function route() {
   if (current) current.stop();
   current = null;
-  notify('');
+  if (!banner.querySelector('.info')) notify('');
+  const fromAddress = takeTokenFromAddress(); // a portal's sign-in link: #token=<jwt>
+  if (fromAddress) await startSignIn(fromAddress);
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   try {
     if (parts[0] === 'g' && parts[1]) {
@@ -70,12 +112,20 @@ async function lobby() {
   const open = h('section', { class: 'panel', 'aria-labelledby': 'open-h' }, h('h2', { id: 'open-h' }, 'Open games'));
   const openBody = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
   open.append(openBody, joinByLink());
-  const mine = myGames();
-  main.replaceChildren(h('h1', { class: 'visually-hidden' }, 'Lobby'), h('div', { class: 'lobby' }, newGame, open, mine));
+  const mine = me ? signedInGames() : myGames();
+  // Signed in, the user's games come first (on a phone they are what one opens the page for).
+  main.replaceChildren(h('h1', { class: 'visually-hidden' }, 'Lobby'), h('div', { class: 'lobby' }, ...(me ? [mine, newGame, open] : [newGame, open, mine])));
   loadOpenGames(openBody);
 }
 
+// Engines with automa Captains (New Bedford's solo mode): the `captains` option, offered as seats.
+function captainNames(e) {
+  const c = (((e.optionsSchema || {}).properties || {}).captains || {});
+  return (c.items && c.items.enum) || [];
+}
+
 function createForm(e) {
+  const captains = captainNames(e);
   const players = h('select', { id: 'players', name: 'players' });
   for (let n = e.minSeats; n <= e.maxSeats; n++) players.append(h('option', { value: String(n) }, String(n)));
   const seatsBox = h('div', { class: 'seats' });
@@ -87,10 +137,12 @@ function createForm(e) {
     seatsBox.replaceChildren(...Array.from({ length: n }, (_, i) => {
       const id = `seat-${i}`;
       const sel = h('select', { id, name: id },
-        h('option', { value: 'human' }, 'Me (this browser)'),
+        me ? h('option', { value: 'me' }, `Me (${me.user.name})`) : null,
+        h('option', { value: 'human' }, me ? 'Someone at this screen' : 'Me (this browser)'),
         h('option', { value: 'open' }, 'A friend (I get a link)'),
-        h('option', { value: 'bot' }, 'Bot'));
-      sel.value = kept[i] || (i === 0 ? 'human' : 'bot');
+        h('option', { value: 'bot' }, 'Bot'),
+        captains.map((c) => h('option', { value: `captain:${c}` }, `Captain ${title(c)} (automa)`)));
+      sel.value = kept[i] || (i === 0 ? (me ? 'me' : 'human') : 'bot');
       seatSel.push(sel);
       return h('div', { class: 'field seat' }, h('label', { for: id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${COLOURS[i]})`), sel);
     }));
@@ -108,8 +160,16 @@ function createForm(e) {
     ev.preventDefault();
     go.disabled = true;
     try {
-      const seats = seatSel.map((s) => s.value);
-      const out = await api('POST', '/v1/games', { body: { engine: e.name, players: Number(players.value), seats, options: opts.get() } });
+      const chosen = seatSel.map((s) => s.value);
+      const seats = chosen.filter((k) => !k.startsWith('captain:'));
+      const options = opts.get();
+      const caps = chosen.filter((k) => k.startsWith('captain:')).map((k) => k.slice('captain:'.length));
+      if (caps.length) {
+        if (new Set(caps).size !== caps.length) throw new Error('each Captain can sit at the table only once');
+        if (!seats.length) throw new Error('at least one seat must be a person or a bot; Captains are not seats');
+        options.captains = caps;
+      }
+      const out = await api('POST', '/v1/games', { token: me ? me.token : undefined, body: { engine: e.name, players: seats.length, seats, options } });
       const game = unwrapGame(out);
       for (const s of out.seats || []) holdSeat(game.id, e.name, s.seat, s.token);
       if (!(out.seats || []).length) holdSeat(game.id, e.name, -1, '');
@@ -158,10 +218,76 @@ function joinByLink() {
   return form;
 }
 
+function signInForm() {
+  const inp = h('input', { type: 'password', id: 'portal-token', autocomplete: 'off', spellcheck: 'false', placeholder: 'eyJ…' });
+  const go = h('button', { type: 'submit' }, 'Sign in');
+  const form = h('form', { class: 'row sign-in', 'aria-label': 'Sign in with a portal token' },
+    h('label', { for: 'portal-token' }, 'Portal token '), inp, go);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    go.disabled = true;
+    await startSignIn(inp.value);
+    go.disabled = false;
+    if (me) route();
+  });
+  return h('details', { class: 'portal', open: signInFailed }, h('summary', {}, 'Sign in with your game portal'),
+    h('p', { class: 'muted' }, 'A portal that runs this server signs you in with a link (ending in #token=…) or a token to paste here; then your games follow you to any device.'),
+    form);
+}
+
+// Signed in: the user's games from the server (ListGames mine=true), by state.
+function signedInGames() {
+  const box = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+  loadSignedInGames(box);
+  return h('section', { class: 'panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h' }, `My games (${me.user.name})`), box);
+}
+
+async function loadSignedInGames(box) {
+  const user = me;
+  let games;
+  try {
+    games = ((await api('GET', '/v1/games?mine=true&pageSize=100', { token: user.token })).games || []).map(unwrapGame);
+  } catch (e) {
+    if (e.status === 401) {
+      signOut();
+      me = null;
+      drawWho();
+      notify(`You are signed out: ${e.message}`);
+      box.replaceChildren(signInForm());
+    } else box.replaceChildren(h('p', { class: 'muted' }, `Your games are unavailable: ${e.message}`));
+    return;
+  }
+  // Whose turn: each running game as the user sees it (the JWT is the user's seat credential).
+  const running = games.filter((g) => statusOf(g) !== 'finished');
+  const full = await Promise.all(running.slice(0, 40).map((g) => api('GET', `/v1/games/${encodeURIComponent(g.id)}`, { token: user.token }).then(unwrapGame).catch(() => null)));
+  const turnOf = new Map(full.filter(Boolean).map((g) => [g.id, (g.toAct || []).includes(seatOf(g, user))]));
+  const groups = [
+    ['your-turn', 'Your turn', running.filter((g) => turnOf.get(g.id))],
+    ['waiting', 'Waiting for others', running.filter((g) => !turnOf.get(g.id))],
+    ['finished', 'Finished', games.filter((g) => statusOf(g) === 'finished')],
+  ];
+  const others = (g) => (g.seats || []).filter((s) => s.userId !== user.user.id).map((s) => s.userName || (kindOf(s) === 'bot' ? 'a bot' : kindOf(s) === 'open' && !s.claimed ? 'an open seat' : 'a player'));
+  box.replaceChildren(...(games.length ? groups.filter(([, , list]) => list.length).map(([key, label, list]) => h('div', { class: 'mine-group', 'data-group': key },
+    h('h3', {}, `${label} (${list.length})`),
+    h('ul', { class: 'games' }, list.map((g) => h('li', { 'data-game': g.id },
+      h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · with ${others(g).join(', ') || 'nobody'}`),
+      h('span', { class: 'muted' }, ` · move ${g.version}${g.createTime ? ` · ${new Date(Number(g.createTime) * 1000 || g.createTime).toLocaleDateString()}` : ''}`)))))) : [h('p', { id: 'mine-none' }, 'No games yet: start one.')]),
+  heldGames('Played anonymously in this browser', new Set(games.map((g) => g.id))));
+}
+
+function heldGames(heading, except) {
+  const held = gamesHeld().filter((g) => !except.has(g.id));
+  if (!held.length) return null;
+  return h('div', {}, h('h3', {}, heading), h('ul', { class: 'games' }, held.slice(0, 30).map((g) => h('li', {},
+    h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · ${g.id}`),
+    h('button', { type: 'button', class: 'small', 'aria-label': `Forget game ${g.id}`, onclick: (ev) => { forgetGame(g.id); ev.target.closest('li').remove(); } }, 'Forget')))));
+}
+
 function myGames() {
   const held = gamesHeld();
   return h('section', { class: 'panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h' }, 'My games'),
-    h('p', { class: 'muted' }, 'Games this browser holds a seat in. (Signing in to see your games everywhere needs a portal identity, which this server does not have.)'),
+    h('p', { class: 'muted' }, 'Games this browser holds a seat in.'),
+    signInForm(),
     held.length ? h('ul', { class: 'games' }, held.slice(0, 30).map((g) => h('li', {},
       h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · ${g.id}`),
       h('span', { class: 'muted' }, ` · ${new Date(g.at).toLocaleString()} `),
@@ -183,7 +309,7 @@ async function joinPage(gameId) {
   go.addEventListener('click', async () => {
     go.disabled = true;
     try {
-      const out = await api('POST', `/v1/games/${encodeURIComponent(gameId)}/join`, { body: {} });
+      const out = await api('POST', `/v1/games/${encodeURIComponent(gameId)}/join`, { token: me ? me.token : undefined, body: {} });
       holdSeat(gameId, game.engine, out.seat, out.token);
       location.hash = `#/g/${encodeURIComponent(gameId)}`;
     } catch (e) {
@@ -233,6 +359,7 @@ class Table {
 
   ctx() {
     return {
+      ...this.ctxBase(),
       game: this.game, view: this.game.view || {}, seat: this.active,
       held: this.held.map((s) => s.seat), engine: this.game.engine,
       name: (s) => seatName(this.ctxBase(), s),
@@ -245,6 +372,24 @@ class Table {
 
   async start() {
     this.game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+    const mySeat = seatOf(this.game, me);
+    if (mySeat !== null && !this.held.some((s) => s.seat === mySeat)) {
+      // The signed-in user's seat, on a device that has no token for it: JoinGame with the
+      // portal JWT gives the seat's token again.
+      try {
+        const out = await api('POST', `${this.path}/join`, { token: me.token, body: {} });
+        holdSeat(this.id, this.game.engine, out.seat, out.token);
+        this.held = seatsHeld(this.id).filter((s) => s.token);
+        this.active = out.seat;
+        this.game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+      } catch (e) {
+        if (e.status !== 401) throw e;
+        signOut(); // an expired or revoked sign-in: watch, and say why
+        me = null;
+        drawWho();
+        notify(`You are signed out (${e.message}); sign in again to play your seat.`);
+      }
+    }
     this.renderer = rendererFor(this.game.engine);
     document.title = `Tablero — ${engineTitle(this.game.engine)}`;
     main.replaceChildren(h('section', { class: 'table', 'aria-label': 'Game table' },
@@ -388,7 +533,10 @@ class Table {
         class: `seat-chip c${s.seat}${toAct.includes(s.seat) ? ' to-act' : ''}${s.seat === this.active ? ' me' : ''}`,
       }, h('span', { class: `dot c${s.seat}` }), ` ${seatName(this.ctxBase(), s.seat)} `,
       h('small', {}, kindOf(s) === 'open' ? (s.claimed ? 'friend' : 'open seat') : kindOf(s)),
-      toAct.includes(s.seat) ? h('span', { class: 'badge' }, ' to play') : null))),
+      toAct.includes(s.seat) ? h('span', { class: 'badge' }, ' to play') : null)),
+      // Players who are not seats (New Bedford's Captains) sit at the table too.
+      ((this.ctxBase().seatNames) || []).slice((g.seats || []).length).map((name, i) => h('li', { class: `seat-chip automa c${(g.seats || []).length + i}` },
+        h('span', { class: `dot c${(g.seats || []).length + i}` }), ` ${name} `, h('small', {}, 'automa')))),
       this.held.length > 1 ? h('div', { class: 'row' }, 'Playing as: ', this.held.map((s) => h('button', {
         type: 'button', class: `small${s.seat === this.active ? ' primary' : ''}`, 'aria-pressed': String(s.seat === this.active),
         onclick: () => { this.active = s.seat; this.refresh(); },
@@ -476,14 +624,24 @@ function deadlines(game, ctx) {
   }));
 }
 
-// Final scores, with each seat's breakdown from outcome.details.
+// Final scores, with each seat's breakdown from outcome.details; Captains (New Bedford's
+// automa players, outcome.captains) get their own columns.
 function result(game, ctx) {
   const o = game.outcome;
   const n = game.players || (o.scores || []).length;
-  const seats = Array.from({ length: n }, (_, i) => i);
   const winners = o.winners || [];
   const details = Array.isArray(o.details) ? o.details : [];
-  const bySeat = seats.map((s) => details.find((d) => d && d.seat === s) || details[s] || {});
+  const caps = Array.isArray(o.captains) ? o.captains : [];
+  const capName = (c) => (ctx.seatNames && ctx.seatNames[c.player]) || `Captain ${humanize(c.captain || c.player)}`;
+  const cols = [
+    ...Array.from({ length: n }, (_, s) => ({ key: s, name: seatName(ctx, s), dot: s, score: (o.scores || [])[s], win: winners.includes(s),
+      detail: details.find((d) => d && d.seat === s) || details[s] || {} })),
+    ...caps.map((c) => ({ key: `c${c.player}`, name: capName(c), dot: c.player, score: c.total, win: (o.captain_winners || []).includes(c.captain), captain: true,
+      detail: Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'player' && k !== 'captain')) })),
+  ];
+  const seats = cols.map((_, i) => i);
+  const bySeat = cols.map((c) => c.detail);
+  const won = cols.filter((c) => c.win).map((c) => c.name);
   const rows = [];
   const seen = new Set();
   for (const d of bySeat) {
@@ -499,7 +657,7 @@ function result(game, ctx) {
     if (Array.isArray(v) && v.some((x) => x && typeof x === 'object')) return v.map((x) => fmt(x)).join('; ');
     return fmt(v);
   };
-  const who = winners.map((s) => seatName(ctx, s)).join(' and ');
+  const who = won.join(' and ');
   // The first dozen plain lines up front; lists of records and the long tail folded away.
   const plain = rows.filter((p) => !bySeat.some((d) => Array.isArray(get(d, p)) && get(d, p).some((x) => x && typeof x === 'object')));
   const depth = (p) => p.split('.').length;
@@ -509,14 +667,21 @@ function result(game, ctx) {
   const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map((x) => humanize(x)).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
   return h('div', { class: 'panel' },
     h('h2', {}, 'Final scores'),
-    h('p', { class: 'winner' }, winners.length ? `🏆 ${who} win${winners.length === 1 ? 's' : ''}!` : 'A draw.'),
+    h('p', { class: 'winner' }, won.length ? `🏆 ${who} win${won.length === 1 ? 's' : ''}!`
+      : cols.length === 1 ? `${cols[0].name} did not win${o.reason ? ` (${humanize(o.reason).toLowerCase()})` : ''}.` : 'A draw.'),
     h('div', { class: 'scroll' }, h('table', { class: 'scores' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), seats.map((s) => h('th', { scope: 'col' }, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`)))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col', class: c.captain ? 'captain' : '' }, h('span', { class: `dot c${c.dot}` }), ` ${c.name}`)))),
       h('tbody', {},
-        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Score'), seats.map((s) => h('td', { class: winners.includes(s) ? 'win' : '' }, fmt((o.scores || [])[s])))),
+        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Score'), cols.map((c) => h('td', { class: [c.win ? 'win' : '', c.captain ? 'captain' : ''].join(' ').trim() }, fmt(c.score)))),
         main.map(row)))),
     more.length ? h('details', { class: 'more' }, h('summary', {}, `Full breakdown (${more.length} more lines)`),
       h('div', { class: 'scroll' }, h('table', { class: 'scores' }, h('tbody', {}, more.map(row))))) : null);
 }
 
+me = currentUser();
+if (me && me.expired) {
+  me = null;
+  notify('Your portal sign-in has expired; sign in again.');
+}
+drawWho();
 route();

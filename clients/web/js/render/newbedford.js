@@ -1,7 +1,7 @@
 // New Bedford: the Town board (town spaces and buildings), the Whaling board (the
 // whaling track, ranks 1st–3rd, sea tokens), and each player's board.
 import { h, humanize, amounts } from '../dom.js';
-import { seatName } from '../words.js';
+import { seatName, COLOURS } from '../words.js';
 import { pick, workers, res, deepEqual } from './common.js';
 
 const WHALE = { right: '🐋', bowhead: '🐳', sperm: '🦈', empty: '🌊' };
@@ -46,15 +46,16 @@ function render(ctx) {
       const ship = (row.ships || []).find((s) => s.rank === rank) || (row.row === 0 ? (row.ships || [])[rank - 1] : null);
       return pick(h('div', { class: 'nb-slot' }, ship ? h('span', { class: `ship c${ship.seat}`, title: `${seatName(ctx, ship.seat)}, ship ${ship.ship}` }, `⛵${ship.ship}`) : h('small', {}, `${rank}${['st', 'nd', 'rd'][rank - 1]}`)), 'to', row.row, `Launch to ${row.name}`);
     }))));
+  const caps = new Map((((v.captains || {}).captains) || []).map((c) => [c.player, c]));
   const players = (v.players || []).map((p, s) => {
     const prev = (v.score_preview || [])[s] || {};
+    if (caps.has(s)) return captainBox(ctx, v, p, s, caps.get(s), prev);
     return h('div', { class: `box player c${s} ${s === ctx.seat ? 'me' : ''}` },
       h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, v.first_player === s ? ' ☸ first player' : '', prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${prev.total} pts so far`) : null),
       h('div', {}, res(GOOD.money, `$${p.money}`, 'money'), res(GOOD.lumber, p.lumber, 'lumber'), res(GOOD.food, p.food, 'food'), res(GOOD.brick, p.brick, 'brick')),
       h('div', {}, 'Whales kept: ', whales(p.returned)),
       h('ul', { class: 'ships' }, (p.ships || []).map((sh) => { const li = h('li', {}, `⛵ Ship ${sh.ship}: ${sh.where}`, Object.values(sh.hold || {}).some(Boolean) ? ` — hold ${whales(sh.hold)}` : ''); return s === ctx.seat ? pick(li, 'ship', sh.ship, `Ship ${sh.ship}`) : li; })),
       h('div', {}, 'Workers placed: ', (p.workers || []).length ? p.workers.map((w) => spaceName(v, w)).join(', ') : 'none', ` (${(v.reference && v.reference.turn && v.reference.turn.workers) || 2} per round)`),
-      p.captain ? h('div', {}, `Captain: ${typeof p.captain === 'object' ? JSON.stringify(p.captain) : p.captain}`) : null,
       prev.buildings && prev.buildings.length ? h('div', {}, 'Buildings: ', prev.buildings.map((b) => spaceName(v, b)).join(', ')) : null);
   });
   const aw = v.awaiting || {};
@@ -73,6 +74,39 @@ function render(ctx) {
         h('div', {}, 'Ocean bag: ', Object.entries(v.bag || {}).map(([k, n]) => `${n}${WHALE[k]}`).join(' ')),
         v.sale ? h('div', { class: 'note' }, 'Sale: ', JSON.stringify(v.sale)) : null)),
     h('div', { class: 'players-row' }, players));
+}
+
+// A Captain (solo mode, El Océano Solitario): its Helm with the token, heading, orders,
+// Building Project and limits, and what it owns.
+function captainBox(ctx, v, p, s, c, prev) {
+  const order = ((v.captains || {}).order || []).map((x) => seatName(ctx, x));
+  return h('div', { class: `box player captain c${s}`, 'data-player': String(s) },
+    h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, h('small', { class: 'muted' }, ' · automa'), prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${prev.total} pts so far`) : null),
+    c.personality ? h('p', { class: 'muted small-print' }, c.personality) : null,
+    h('div', {}, res(GOOD.money, `$${p.money}`, 'money'), res(GOOD.lumber, p.lumber, 'lumber'), res(GOOD.food, p.food, 'food'), res(GOOD.brick, p.brick, 'brick')),
+    h('div', { class: 'helm', role: 'list', 'aria-label': `${c.title}'s Helm` }, (c.helm || []).map((x, i) => h('span', {
+      role: 'listitem', class: `helm-step${i === c.helm_position ? ' at' : ''}`, title: i === c.helm_position ? 'the Helm token is here' : '',
+    }, humanize(x)))),
+    h('div', {}, h('strong', {}, 'Heading: '), c.heading_text || humanize(c.heading || ''), c.idle ? ' (idle)' : ''),
+    h('ol', { class: 'orders' }, (c.orders || []).map((st) => h('li', {}, st.entries.join(' → ')))),
+    h('div', {}, 'Whales kept: ', whales(p.returned), ` (${c.whales} of at most ${(c.limits || {}).whales ?? '—'})`),
+    h('ul', { class: 'ships' }, (p.ships || []).map((sh) => h('li', {}, `⛵ Ship ${sh.ship}: ${sh.where}`, Object.values(sh.hold || {}).some(Boolean) ? ` — hold ${whales(sh.hold)}` : ''))),
+    h('div', {}, `Buildings (${(c.buildings || []).length} of at most ${(c.limits || {}).buildings ?? '—'}): `, (c.buildings || []).length ? c.buildings.map((b) => spaceName(v, b)).join(', ') : 'none'),
+    h('details', {}, h('summary', {}, 'Building Project'),
+      h('div', {}, 'White: ', (c.building_project.white || []).map((b) => spaceName(v, b)).join(', ')),
+      h('div', {}, 'Black: ', (c.building_project.black || []).map((b) => spaceName(v, b)).join(', ')),
+      h('div', {}, 'Victory: ', (c.victory_order || []).map((b) => spaceName(v, b)).join(', '))),
+    order.length ? h('small', { class: 'muted' }, `Turn order: ${order.join(' → ')}`) : null);
+}
+
+// Players beyond the seats are Captains: "Captain Starbuck" rather than a colour.
+function seatNames(game) {
+  const v = (game && game.view) || {};
+  const caps = ((v.captains || {}).captains) || [];
+  if (!caps.length) return null;
+  const names = (v.players || []).map((_, i) => COLOURS[i % COLOURS.length]);
+  for (const c of caps) names[c.player] = `Captain ${c.title || humanize(c.name)}`;
+  return names;
 }
 
 function describeAction(a, ctx) {
@@ -120,9 +154,20 @@ function describeEvent(e, ctx) {
     case 'buy_passed': return `${who} buys nothing.`;
     case 'sale_closed': return 'The whale sale closes.';
     case 'round_ended': return `Round ${e.round} ends.`;
-    case 'game_ended': return `The game ends. Scores: ${(e.scores || []).join(', ')}.`;
+    case 'game_ended': return `The game ends. Scores: ${(e.scores || []).join(', ')}${(e.captains || []).length ? `; Captains: ${e.captains.map((c) => `${seatName(ctx, c.player)} ${c.total}`).join(', ')}` : ''}.`;
+    case 'captain_heading': return `${seatName(ctx, e.player)} heads for ${humanize(e.heading || '').toLowerCase()}${e.roll ? ` (rolled ${e.roll})` : ''}.`;
+    case 'captain_worker_placed': {
+      let t = `${seatName(ctx, e.player)} sends a worker to ${spaceName(v, e.space)}${e.first ? ' (first: bonus)' : ''}`;
+      if (e.build) t += ` and builds ${spaceName(v, e.build)}`;
+      if (e.pay && Object.keys(e.pay).length) t += `, paying ${amounts(e.pay)}`;
+      if (e.gain && Object.keys(e.gain).length) t += `, taking ${amounts(e.gain)}`;
+      return t + '.';
+    }
+    case 'captain_worker_skipped': return `${seatName(ctx, e.player)} places no worker (${e.reason}).`;
+    case 'captain_token_drawn': return `${seatName(ctx, e.player)} draws a token${e.kind ? `: ${e.kind}` : ''}.`;
+    case 'captain_choice_offered': return `${seatName(ctx, e.chooser)} chooses for ${seatName(ctx, e.player)}.`;
     default: return null;
   }
 }
 
-export default { render, describeAction, describeEvent };
+export default { render, describeAction, describeEvent, seatNames };
