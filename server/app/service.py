@@ -54,6 +54,8 @@ LOBBY_PAGE, MAX_LOBBY_PAGE = 20, 100
 _STATUS = {"GAME_STATUS_RUNNING": "RUNNING", "GAME_STATUS_FINISHED": "FINISHED"}
 MAX_REQUEST_ID = 128
 MAX_LEGAL_PAGE_SIZE = 10_000
+DEFAULT_GROUP_PAGE_SIZE = 20  # ListLegalActions with group="type": each group's first page
+LEGAL_GROUPINGS = ("", "type")
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 
@@ -263,23 +265,40 @@ class GameService:
         return {"game": await self._game_reply(game, c.seat)}
 
     async def list_legal_actions(self, c: cmd.ListLegalActions) -> dict[str, Any]:
+        if c.group not in LEGAL_GROUPINGS:
+            raise InvalidArgument(f'group must be "type" or empty, not {c.group!r}')
+        if c.group and c.page_token:
+            raise InvalidArgument("pageToken continues one group: ask again without group, with type = the "
+                                  "group's type")
+        if c.page_size is not None and not 0 <= c.page_size <= MAX_LEGAL_PAGE_SIZE:
+            raise InvalidArgument(f"pageSize must be between 1 and {MAX_LEGAL_PAGE_SIZE}")
         game = await self.games.current(c.game_id)
         may_act = c.seat in game.to_act and c.seat not in game.table.bots
         actions = game.engine.legal_actions(game.state, c.seat) if may_act else []
         if c.type:
-            actions = [a for a in actions if isinstance(a, dict) and a.get("type") == c.type]
-        reply = {"actions": actions, "version": game.version, "seat": c.seat, "nextPageToken": ""}
+            actions = [a for a in actions if _type_of(a) == c.type]
+        reply: dict[str, Any] = {"actions": actions, "version": game.version, "seat": c.seat, "nextPageToken": "",
+                                 "groups": []}
+        if c.group:
+            by_type: dict[str, list[Any]] = {}
+            for a in actions:
+                by_type.setdefault(_type_of(a), []).append(a)
+            size = c.page_size or DEFAULT_GROUP_PAGE_SIZE
+            reply["actions"] = []
+            reply["groups"] = [
+                {"type": kind, "count": len(group), "actions": group[:size],
+                 "nextPageToken": _legal_token(c.game_id, game.version, kind, size) if size < len(group) else ""}
+                for kind, group in by_type.items()
+            ]
+            return reply
         if not (c.page_size or c.page_token):
             return reply
         size = c.page_size or MAX_LEGAL_PAGE_SIZE
-        if not 1 <= size <= MAX_LEGAL_PAGE_SIZE:
-            raise InvalidArgument(f"pageSize must be between 1 and {MAX_LEGAL_PAGE_SIZE}")
         start = _decode_legal_token(c, game.version) if c.page_token else 0
         end = start + size
         reply["actions"] = actions[start:end]
         if end < len(actions):
-            token = json.dumps([c.game_id, game.version, c.type, end], separators=(",", ":"))
-            reply["nextPageToken"] = base64.urlsafe_b64encode(token.encode()).decode().rstrip("=")
+            reply["nextPageToken"] = _legal_token(c.game_id, game.version, c.type, end)
         return reply
 
     async def list_events(self, c: cmd.ListEvents) -> dict[str, Any]:
@@ -595,6 +614,16 @@ def _positive(name: str, value: int) -> int:
 
 def _encode_page_token(game_id: str, after: int) -> str:
     return base64.urlsafe_b64encode(f"{game_id}:{after}".encode()).decode().rstrip("=")
+
+
+def _type_of(action: Any) -> str:
+    kind = action.get("type") if isinstance(action, dict) else None
+    return kind if isinstance(kind, str) else ""
+
+
+def _legal_token(game_id: str, version: int, kind: str, start: int) -> str:
+    token = json.dumps([game_id, version, kind, start], separators=(",", ":"))
+    return base64.urlsafe_b64encode(token.encode()).decode().rstrip("=")
 
 
 def _decode_legal_token(c: cmd.ListLegalActions, version: int) -> int:
