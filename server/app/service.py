@@ -45,6 +45,7 @@ from server.store.base import EventStore, Reset
 from . import commands as cmd
 from . import rules
 from .bots import BotWorker
+from .offload import EngineCalls
 from .replies import engine_reply, event_reply, event_view, game_reply
 from .repository import Decision, GameRepository, LoadedGame
 
@@ -88,8 +89,11 @@ def _count_action(engine: str) -> Iterator[None]:
 class GameService:
     def __init__(self, store: EventStore, signer: TokenSigner, *, cache_size: int = 1000,
                  snapshot_every: int = 100, max_retries: int = 5, lobby: Any = None,
-                 max_open_games_per_user: int = 0, clocks: Any = None, abandon_after: float = 0) -> None:
+                 max_open_games_per_user: int = 0, clocks: Any = None, abandon_after: float = 0,
+                 engine_calls: EngineCalls | None = None) -> None:
         self.store = store
+        # Legal actions and views: on a bounded thread pool unless proven cheap (server/app/offload.py).
+        self.engine_calls = engine_calls if engine_calls is not None else EngineCalls()
         self.signer = signer
         # The lobby (server.portal.lobby) is also the seat directory: which portal user holds which seat.
         self.lobby = lobby if lobby is not None else MemoryLobby()
@@ -230,7 +234,7 @@ class GameService:
         return {"games": games, "nextPageToken": token}
 
     async def _game_reply(self, game: LoadedGame, seat: int | None) -> dict[str, Any]:
-        out = game_reply(game, seat)
+        out = await self.engine_calls.run(game.engine.name, "view", game_reply, game, seat)
         out["deadlines"] = await self._deadlines(game)
         for s, e in zip(out["seats"], await self._seats(game.id), strict=False):
             if e.get("user"):
@@ -274,7 +278,9 @@ class GameService:
             raise InvalidArgument(f"pageSize must be between 1 and {MAX_LEGAL_PAGE_SIZE}")
         game = await self.games.current(c.game_id)
         may_act = c.seat in game.to_act and c.seat not in game.table.bots
-        actions = game.engine.legal_actions(game.state, c.seat) if may_act else []
+        engine = game.engine
+        actions = await self.engine_calls.run(engine.name, "legal_actions", engine.legal_actions, game.state,
+                                              c.seat) if may_act else []
         if c.type:
             actions = [a for a in actions if _type_of(a) == c.type]
         reply: dict[str, Any] = {"actions": actions, "version": game.version, "seat": c.seat, "nextPageToken": "",
@@ -313,9 +319,11 @@ class GameService:
             raise InvalidArgument("pageToken is not a token this game's ListEvents returned")
         events = await self.games.events(c.game_id, after, size)
         last = after + len(events)
+        def views() -> list[dict[str, Any]]:
+            return [event_reply(c.game_id, after + i + 1, event_view(engine, e, c.seat)) for i, e in enumerate(events)]
+
         return {
-            "events": [event_reply(c.game_id, after + i + 1, event_view(engine, e, c.seat))
-                       for i, e in enumerate(events)],
+            "events": await self.engine_calls.run(engine.name, "event_views", views),
             "nextPageToken": _encode_page_token(c.game_id, last) if events and last < current else "",
         }
 

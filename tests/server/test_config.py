@@ -47,6 +47,9 @@ BAD = {
     "TABLERO_FINISHED_TTL": "0",
     "TABLERO_ABANDONED_TTL": "soon",
     "TABLERO_TRIM_ON_SNAPSHOT": "sometimes",
+    "TABLERO_LEGAL_EXECUTOR": "process",
+    "TABLERO_LEGAL_WORKERS": "0",
+    "TABLERO_LEGAL_INLINE_BELOW": "-0.5",
 }
 
 
