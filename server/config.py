@@ -146,6 +146,10 @@ class Config(BaseSettings):
     def _redis_scheme(cls, v: str | None) -> str | None:
         if v is not None and not v.startswith(REDIS_SCHEMES):
             raise ValueError(f"must start with one of {', '.join(REDIS_SCHEMES)}")
+        if v is not None and v.startswith("redis+cluster://"):
+            from server.store.redis import _seeds
+
+            _seeds(v.removeprefix("redis+cluster://"), {})  # each seed node host:port (ValueError names a bad one)
         return v
 
     def store_options(self) -> dict[str, Any]:

@@ -412,7 +412,8 @@ def _triples(flat: list[Any]) -> list[tuple[int, str, bytes | str]]:
 
 def _seeds(rest: str, known: dict[tuple[str, int], None]) -> str:
     """`a:1,b:2/0` -> `a:1/0`, with (a, 1) and (b, 2) added to `known`."""
-    netloc, slash, path = rest.partition("/")
+    end = min((i for i in (rest.find("/"), rest.find("?")) if i >= 0), default=len(rest))
+    netloc, slash, path = rest[:end], "", rest[end:]
     auth, at, hosts = netloc.rpartition("@")
     first, *others = hosts.split(",")
     for host_port in (first, *others):
@@ -579,7 +580,9 @@ class RedisStore(EventStore):
         for client in (self._writes.client, self._reads.client):
             manager = client.nodes_manager  # type: ignore[union-attr]
             for node in (*manager.nodes_cache.values(), *manager.startup_nodes.values()):
-                self._known_nodes[(node.host, int(node.port))] = None
+                key = (node.host, int(node.port))
+                self._known_nodes.pop(key, None)  # the most recently seen last
+                self._known_nodes[key] = None
         while len(self._known_nodes) > 256:  # forget the oldest (long gone) nodes first
             del self._known_nodes[next(iter(self._known_nodes))]
         return list(self._known_nodes)

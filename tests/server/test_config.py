@@ -130,3 +130,11 @@ def test_slow_client_timeouts(monkeypatch):
     assert "TABLERO_BODY_TIMEOUT='-1'" in str(pytest.raises(ConfigError, Config.load).value)
     monkeypatch.setenv("TABLERO_BODY_TIMEOUT", "7200")
     assert "TABLERO_BODY_TIMEOUT='7200'" in str(pytest.raises(ConfigError, Config.load).value)
+
+
+def test_cluster_seed_nodes_are_checked(monkeypatch):
+    monkeypatch.setenv("TABLERO_REDIS_URL", "redis+cluster://a:7000,b:7001,c:7002")
+    assert Config.load().redis_url == "redis+cluster://a:7000,b:7001,c:7002"
+    monkeypatch.setenv("TABLERO_REDIS_URL", "redis+cluster://a:7000,b:many")
+    with pytest.raises(ConfigError, match="TABLERO_REDIS_URL=.*bad cluster node 'b:many'"):
+        Config.load()
