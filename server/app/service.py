@@ -92,7 +92,8 @@ class GameService:
                  max_open_games_per_user: int = 0, clocks: Any = None, abandon_after: float = 0,
                  engine_calls: EngineCalls | None = None) -> None:
         self.store = store
-        # Legal actions and views: on a bounded thread pool unless proven cheap (server/app/offload.py).
+        # Legal actions and views: inline, or on a bounded thread pool once an engine's call has
+        # been slow (server/app/offload.py).
         self.engine_calls = engine_calls if engine_calls is not None else EngineCalls()
         self.signer = signer
         # The lobby (server.portal.lobby) is also the seat directory: which portal user holds which seat.
@@ -319,6 +320,7 @@ class GameService:
             raise InvalidArgument("pageToken is not a token this game's ListEvents returned")
         events = await self.games.events(c.game_id, after, size)
         last = after + len(events)
+
         def views() -> list[dict[str, Any]]:
             return [event_reply(c.game_id, after + i + 1, event_view(engine, e, c.seat)) for i, e in enumerate(events)]
 
