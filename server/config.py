@@ -71,6 +71,12 @@ class Config(BaseSettings):
     finished_ttl: float | None = Field(None, gt=0, allow_inf_nan=False)  # TABLERO_FINISHED_TTL
     abandoned_ttl: float | None = Field(None, gt=0, allow_inf_nan=False)  # TABLERO_ABANDONED_TTL
     trim_on_snapshot: bool = False  # TABLERO_TRIM_ON_SNAPSHOT: drop the events a snapshot covers
+    # Legal actions and views (server/app/offload.py): on a bounded thread pool ("thread") unless an
+    # engine's call has proven cheaper than TABLERO_LEGAL_INLINE_BELOW seconds (0: always the pool),
+    # or all on the event loop ("inline").
+    legal_executor: Literal["thread", "inline"] = "thread"  # TABLERO_LEGAL_EXECUTOR
+    legal_workers: int = Field(4, ge=1, le=256)  # TABLERO_LEGAL_WORKERS (threads)
+    legal_inline_below: float = Field(0.001, ge=0, le=1, allow_inf_nan=False)  # TABLERO_LEGAL_INLINE_BELOW (s)
 
     @field_validator("redis_url", "db", "portal_keys", "rate_limit", "create_rate_limit", "finished_ttl",
                      "abandoned_ttl", mode="before")
@@ -130,7 +136,7 @@ class Config(BaseSettings):
             raise ValueError(f"the folder {str(Path(v).parent)!r} does not exist")
         return v
 
-    @field_validator("log_level", mode="before")
+    @field_validator("log_level", "legal_executor", mode="before")
     @classmethod
     def _lower(cls, v: Any) -> Any:
         return v.lower() if isinstance(v, str) else v
@@ -140,6 +146,10 @@ class Config(BaseSettings):
     def _redis_scheme(cls, v: str | None) -> str | None:
         if v is not None and not v.startswith(REDIS_SCHEMES):
             raise ValueError(f"must start with one of {', '.join(REDIS_SCHEMES)}")
+        if v is not None and v.startswith("redis+cluster://"):
+            from server.store.redis import _seeds
+
+            _seeds(v.removeprefix("redis+cluster://"), {})  # each seed node host:port (ValueError names a bad one)
         return v
 
     def store_options(self) -> dict[str, Any]:
@@ -154,6 +164,10 @@ class Config(BaseSettings):
             "poll_interval": self.store_poll_interval, "finished_ttl": self.finished_ttl,
             "abandoned_ttl": self.abandoned_ttl, "trim_on_snapshot": self.trim_on_snapshot,
         }
+
+    def engine_calls_options(self) -> dict[str, Any]:
+        """The keyword settings of server.app.offload.EngineCalls."""
+        return {"mode": self.legal_executor, "workers": self.legal_workers, "inline_below": self.legal_inline_below}
 
     def check_workers(self) -> None:
         """--workers N > 1 needs a store the processes share."""

@@ -18,6 +18,7 @@ from grpc_reflection.v1alpha import reflection
 import engines
 from server.api.edge import Api
 from server.app import GameService, rules
+from server.app.offload import EngineCalls
 from server.auth import TokenSigner
 from server.config import Config
 from server.grpc.service import SERVER_OPTIONS, Observe, add_services
@@ -129,7 +130,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
                         snapshot_every=config.snapshot_every, lobby=lobby,
                         max_open_games_per_user=config.max_open_games_per_user, clocks=clocks,
-                        abandon_after=config.abandon_after)
+                        abandon_after=config.abandon_after, engine_calls=EngineCalls(**config.engine_calls_options()))
     api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
               portal_keys=PortalKeys.from_json(config.portal_keys), call_limit=call_limit, create_limit=create_limit)
     games.bots.steps_per_write = config.bot_steps_per_write
@@ -199,6 +200,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         userver.should_exit = True
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)
         await games.bots.close()
+        games.engine_calls.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(games.games.drain(), 5)  # snapshots and finish() in flight
         await store.close()

@@ -63,7 +63,8 @@ HANDLERS: dict[str, Handler] = {
     "GetGame": Handler("optional", lambda g, w, s: g.get_game(cmd.GetGame(w.get("gameId", ""), s, w.get("version"))),
                        _READ),
     "ListLegalActions": Handler("required", lambda g, w, s: g.list_legal_actions(cmd.ListLegalActions(
-        w.get("gameId", ""), s, w.get("pageSize"), w.get("pageToken", ""), w.get("type", ""))), _READ),
+        w.get("gameId", ""), s, w.get("pageSize"), w.get("pageToken", ""), w.get("type", ""),
+        w.get("group", ""))), _READ),
     "SubmitAction": Handler("required", lambda g, w, s: g.submit_action(cmd.SubmitAction(
         w.get("gameId", ""), s, _action(w), w.get("requestId") or None, w.get("expectedVersion"))),
         (*_READ, "FAILED_PRECONDITION", "ABORTED", "RESOURCE_EXHAUSTED")),

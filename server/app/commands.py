@@ -57,6 +57,7 @@ class ListLegalActions:
     page_size: int | None = None  # None or 0: every action in one answer
     page_token: str = ""
     type: str = ""  # only actions of this type; "" = all
+    group: str = ""  # "type": one group per action type (count + first page); "" = no grouping
 
 
 @dataclass(frozen=True)

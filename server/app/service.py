@@ -45,6 +45,7 @@ from server.store.base import EventStore, Reset
 from . import commands as cmd
 from . import rules
 from .bots import BotWorker
+from .offload import EngineCalls
 from .replies import engine_reply, event_reply, event_view, game_reply
 from .repository import Decision, GameRepository, LoadedGame
 
@@ -56,6 +57,8 @@ MAX_REQUEST_ID = 128
 # A watch may start from a cached game this replica found current at most this many seconds ago.
 RECENT_CACHE = 1.0
 MAX_LEGAL_PAGE_SIZE = 10_000
+DEFAULT_GROUP_PAGE_SIZE = 20  # ListLegalActions with group="type": each group's first page
+LEGAL_GROUPINGS = ("", "type")
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 
@@ -88,8 +91,12 @@ def _count_action(engine: str) -> Iterator[None]:
 class GameService:
     def __init__(self, store: EventStore, signer: TokenSigner, *, cache_size: int = 1000,
                  snapshot_every: int = 100, max_retries: int = 5, lobby: Any = None,
-                 max_open_games_per_user: int = 0, clocks: Any = None, abandon_after: float = 0) -> None:
+                 max_open_games_per_user: int = 0, clocks: Any = None, abandon_after: float = 0,
+                 engine_calls: EngineCalls | None = None) -> None:
         self.store = store
+        # Legal actions and views: inline, or on a bounded thread pool once an engine's call has
+        # been slow (server/app/offload.py).
+        self.engine_calls = engine_calls if engine_calls is not None else EngineCalls()
         self.signer = signer
         # The lobby (server.portal.lobby) is also the seat directory: which portal user holds which seat.
         self.lobby = lobby if lobby is not None else MemoryLobby()
@@ -230,7 +237,7 @@ class GameService:
         return {"games": games, "nextPageToken": token}
 
     async def _game_reply(self, game: LoadedGame, seat: int | None) -> dict[str, Any]:
-        out = game_reply(game, seat)
+        out = await self.engine_calls.run(game.engine.name, "view", game_reply, game, seat)
         out["deadlines"] = await self._deadlines(game)
         for s, e in zip(out["seats"], await self._seats(game.id), strict=False):
             if e.get("user"):
@@ -265,23 +272,42 @@ class GameService:
         return {"game": await self._game_reply(game, c.seat)}
 
     async def list_legal_actions(self, c: cmd.ListLegalActions) -> dict[str, Any]:
+        if c.group not in LEGAL_GROUPINGS:
+            raise InvalidArgument(f'group must be "type" or empty, not {c.group!r}')
+        if c.group and c.page_token:
+            raise InvalidArgument("pageToken continues one group: ask again without group, with type = the "
+                                  "group's type")
+        if c.page_size is not None and not 0 <= c.page_size <= MAX_LEGAL_PAGE_SIZE:
+            raise InvalidArgument(f"pageSize must be between 1 and {MAX_LEGAL_PAGE_SIZE}")
         game = await self.games.current(c.game_id)
         may_act = c.seat in game.to_act and c.seat not in game.table.bots
-        actions = game.engine.legal_actions(game.state, c.seat) if may_act else []
+        engine = game.engine
+        actions = await self.engine_calls.run(engine.name, "legal_actions", engine.legal_actions, game.state,
+                                              c.seat) if may_act else []
         if c.type:
-            actions = [a for a in actions if isinstance(a, dict) and a.get("type") == c.type]
-        reply = {"actions": actions, "version": game.version, "seat": c.seat, "nextPageToken": ""}
+            actions = [a for a in actions if _type_of(a) == c.type]
+        reply: dict[str, Any] = {"actions": actions, "version": game.version, "seat": c.seat, "nextPageToken": "",
+                                 "groups": []}
+        if c.group:
+            by_type: dict[str, list[Any]] = {}
+            for a in actions:
+                by_type.setdefault(_type_of(a), []).append(a)
+            size = c.page_size or DEFAULT_GROUP_PAGE_SIZE
+            reply["actions"] = []
+            reply["groups"] = [
+                {"type": kind, "count": len(group), "actions": group[:size],
+                 "nextPageToken": _legal_token(c.game_id, game.version, kind, size) if size < len(group) else ""}
+                for kind, group in by_type.items()
+            ]
+            return reply
         if not (c.page_size or c.page_token):
             return reply
         size = c.page_size or MAX_LEGAL_PAGE_SIZE
-        if not 1 <= size <= MAX_LEGAL_PAGE_SIZE:
-            raise InvalidArgument(f"pageSize must be between 1 and {MAX_LEGAL_PAGE_SIZE}")
         start = _decode_legal_token(c, game.version) if c.page_token else 0
         end = start + size
         reply["actions"] = actions[start:end]
         if end < len(actions):
-            token = json.dumps([c.game_id, game.version, c.type, end], separators=(",", ":"))
-            reply["nextPageToken"] = base64.urlsafe_b64encode(token.encode()).decode().rstrip("=")
+            reply["nextPageToken"] = _legal_token(c.game_id, game.version, c.type, end)
         return reply
 
     async def list_events(self, c: cmd.ListEvents) -> dict[str, Any]:
@@ -296,9 +322,12 @@ class GameService:
             raise InvalidArgument("pageToken is not a token this game's ListEvents returned")
         events = await self.games.events(c.game_id, after, size)
         last = after + len(events)
+
+        def views() -> list[dict[str, Any]]:
+            return [event_reply(c.game_id, after + i + 1, event_view(engine, e, c.seat)) for i, e in enumerate(events)]
+
         return {
-            "events": [event_reply(c.game_id, after + i + 1, event_view(engine, e, c.seat))
-                       for i, e in enumerate(events)],
+            "events": await self.engine_calls.run(engine.name, "event_views", views),
             "nextPageToken": _encode_page_token(c.game_id, last) if events and last < current else "",
         }
 
@@ -604,6 +633,16 @@ def _positive(name: str, value: int) -> int:
 
 def _encode_page_token(game_id: str, after: int) -> str:
     return base64.urlsafe_b64encode(f"{game_id}:{after}".encode()).decode().rstrip("=")
+
+
+def _type_of(action: Any) -> str:
+    kind = action.get("type") if isinstance(action, dict) else None
+    return kind if isinstance(kind, str) else ""
+
+
+def _legal_token(game_id: str, version: int, kind: str, start: int) -> str:
+    token = json.dumps([game_id, version, kind, start], separators=(",", ":"))
+    return base64.urlsafe_b64encode(token.encode()).decode().rstrip("=")
 
 
 def _decode_legal_token(c: cmd.ListLegalActions, version: int) -> int:

@@ -87,6 +87,9 @@ _RETRYABLE = (
     redis.exceptions.ClusterDownError,
     redis.exceptions.ReadOnlyError,
     redis.exceptions.NoScriptError,  # a restarted server lost its script cache: nothing ran
+    # a cluster client none of whose known nodes answers (the node it knew died): the next
+    # attempt initialises it from every node the store has seen (_initialize_cluster)
+    redis.exceptions.RedisClusterException,
     OSError,
 )
 
@@ -477,6 +480,22 @@ def _triples(flat: list[Any]) -> list[tuple[int, str, bytes | str]]:
     return [(int(flat[i]), _text(flat[i + 1]), flat[i + 2]) for i in range(0, len(flat), 3)]
 
 
+def _seeds(rest: str, known: dict[tuple[str, int], None]) -> str:
+    """`a:1,b:2/0` -> `a:1/0`, with (a, 1) and (b, 2) added to `known`."""
+    end = min((i for i in (rest.find("/"), rest.find("?")) if i >= 0), default=len(rest))
+    netloc, slash, path = rest[:end], "", rest[end:]
+    auth, at, hosts = netloc.rpartition("@")
+    first, *others = hosts.split(",")
+    for host_port in (first, *others):
+        host, colon, port = host_port.rpartition(":")
+        if not colon or host_port.endswith("]"):
+            host, port = host_port, "6379"
+        if not host or not port.isdigit():
+            raise ValueError(f"bad cluster node {host_port!r} in the Redis URL (want host:port)")
+        known[(host.strip("[]"), int(port))] = None
+    return f"{auth}{at}{first}{slash}{path}"
+
+
 class _Pool:
     """A bounded pool of one kind of calls: at most `size` in flight (so at most `size`
     connections per Redis node), waiting at most `timeout` seconds for a turn."""
@@ -532,8 +551,12 @@ class RedisStore(EventStore):
         snapshot_history: int = SNAPSHOT_HISTORY,
     ) -> None:
         scheme, sep, rest = url.partition("://")
+        # Cluster nodes other than the URL's first one: `redis+cluster://a:6379,b:6379,c:6379`
+        # names several seeds, and every node either client learns is remembered, so a client
+        # whose only known node dies still finds the cluster (and a promoted replica).
+        self._known_nodes: dict[tuple[str, int], None] = {}
         if scheme in _CLUSTER_SCHEMES:
-            url, cluster = f"{_CLUSTER_SCHEMES[scheme]}{sep}{rest}", True
+            url, cluster = f"{_CLUSTER_SCHEMES[scheme]}{sep}{_seeds(rest, self._known_nodes)}", True
         for name, size in (("write_pool_size", write_pool_size), ("read_pool_size", read_pool_size)):
             if size < 1:
                 raise ValueError(f"{name} must be at least 1, not {size}")
@@ -621,7 +644,22 @@ class RedisStore(EventStore):
         lock = self._init_locks.setdefault(id(client), asyncio.Lock())
         async with lock:
             if getattr(client, "_initialize", False):
-                await client.initialize()
+                await client.initialize(additional_startup_nodes_info=self._cluster_seeds())
+
+    def _cluster_seeds(self) -> list[tuple[str, int]]:
+        """Every cluster node the store has known: the URL's, and those either client has
+        learnt. redis-py refreshes a client's topology only from the nodes that client knows;
+        a client that knew just the URL's node (the read client of a replica serving reads
+        from its cache) never found the promoted replica once that node died."""
+        for client in (self._writes.client, self._reads.client):
+            manager = client.nodes_manager  # type: ignore[union-attr]
+            for node in (*manager.nodes_cache.values(), *manager.startup_nodes.values()):
+                key = (node.host, int(node.port))
+                self._known_nodes.pop(key, None)  # the most recently seen last
+                self._known_nodes[key] = None
+        while len(self._known_nodes) > 256:  # forget the oldest (long gone) nodes first
+            del self._known_nodes[next(iter(self._known_nodes))]
+        return list(self._known_nodes)
 
     def _ttl_ms(self, seconds: float | None) -> int:
         return 0 if not seconds else max(1, int(seconds * 1000))

@@ -47,6 +47,9 @@ BAD = {
     "TABLERO_FINISHED_TTL": "0",
     "TABLERO_ABANDONED_TTL": "soon",
     "TABLERO_TRIM_ON_SNAPSHOT": "sometimes",
+    "TABLERO_LEGAL_EXECUTOR": "process",
+    "TABLERO_LEGAL_WORKERS": "0",
+    "TABLERO_LEGAL_INLINE_BELOW": "-0.5",
 }
 
 
@@ -127,3 +130,11 @@ def test_slow_client_timeouts(monkeypatch):
     assert "TABLERO_BODY_TIMEOUT='-1'" in str(pytest.raises(ConfigError, Config.load).value)
     monkeypatch.setenv("TABLERO_BODY_TIMEOUT", "7200")
     assert "TABLERO_BODY_TIMEOUT='7200'" in str(pytest.raises(ConfigError, Config.load).value)
+
+
+def test_cluster_seed_nodes_are_checked(monkeypatch):
+    monkeypatch.setenv("TABLERO_REDIS_URL", "redis+cluster://a:7000,b:7001,c:7002")
+    assert Config.load().redis_url == "redis+cluster://a:7000,b:7001,c:7002"
+    monkeypatch.setenv("TABLERO_REDIS_URL", "redis+cluster://a:7000,b:many")
+    with pytest.raises(ConfigError, match="TABLERO_REDIS_URL=.*bad cluster node 'b:many'"):
+        Config.load()

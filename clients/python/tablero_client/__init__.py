@@ -13,14 +13,28 @@ from .errors import (
     Unauthenticated,
     Unavailable,
 )
-from .models import BOT, FINISHED, HUMAN, OPEN, RUNNING, Created, Engine, Event, Game, Joined, LegalActions, SeatInfo
+from .models import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    OPEN,
+    RUNNING,
+    Created,
+    Engine,
+    Event,
+    Game,
+    Joined,
+    LegalActionGroup,
+    LegalActions,
+    SeatInfo,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BOT", "FINISHED", "HUMAN", "OPEN", "RUNNING",
     "Aborted", "AsyncClient", "AsyncCreatedGame", "AsyncSeat", "Client", "Created", "CreatedGame", "Engine",
-    "Event", "FailedPrecondition", "Game", "InvalidArgument", "Joined", "LegalActions", "NotFound",
+    "Event", "FailedPrecondition", "Game", "InvalidArgument", "Joined", "LegalActionGroup", "LegalActions", "NotFound",
     "PermissionDenied", "ResourceExhausted", "Seat", "SeatInfo", "TableroError", "Unauthenticated",
     "Unavailable", "errors",
 ]

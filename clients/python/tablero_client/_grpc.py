@@ -36,6 +36,13 @@ def _struct(d: JSON) -> struct_pb2.Struct:
     return s
 
 
+def _legal_request(game_id: str, query: JSON | None) -> Any:
+    q = query or {}
+    return pb.ListLegalActionsRequest(game_id=game_id, page_size=q.get("pageSize") or 0,
+                                      page_token=q.get("pageToken") or "", type=q.get("type") or "",
+                                      group=q.get("group") or "")
+
+
 def _md(token: str | None) -> list[tuple[str, str]] | None:
     return [("authorization", f"Bearer {token}")] if token else None
 
@@ -125,8 +132,8 @@ class GrpcTransport:
     def get_game(self, game_id: str, token: str | None, version: int | None) -> JSON:
         return _game(self._call("GetGame", _get_request(game_id, version), token))
 
-    def legal_actions(self, game_id: str, token: str | None) -> JSON:
-        return to_json(self._call("ListLegalActions", pb.ListLegalActionsRequest(game_id=game_id), token))
+    def legal_actions(self, game_id: str, token: str | None, query: JSON | None = None) -> JSON:
+        return to_json(self._call("ListLegalActions", _legal_request(game_id, query), token))
 
     def submit_action(self, game_id: str, token: str | None, body: JSON) -> JSON:
         return _game(self._call("SubmitAction", _submit_request(game_id, body), token))
@@ -183,8 +190,8 @@ class AsyncGrpcTransport:
     async def get_game(self, game_id: str, token: str | None, version: int | None) -> JSON:
         return _game(await self._call("GetGame", _get_request(game_id, version), token))
 
-    async def legal_actions(self, game_id: str, token: str | None) -> JSON:
-        return to_json(await self._call("ListLegalActions", pb.ListLegalActionsRequest(game_id=game_id), token))
+    async def legal_actions(self, game_id: str, token: str | None, query: JSON | None = None) -> JSON:
+        return to_json(await self._call("ListLegalActions", _legal_request(game_id, query), token))
 
     async def submit_action(self, game_id: str, token: str | None, body: JSON) -> JSON:
         return _game(await self._call("SubmitAction", _submit_request(game_id, body), token))

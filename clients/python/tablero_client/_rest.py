@@ -138,8 +138,8 @@ class RestTransport:
         params = {"version": version} if version is not None else None
         return self._call("GET", f"/v1/games/{quote(game_id, safe='')}", token, params=params)
 
-    def legal_actions(self, game_id: str, token: str | None) -> JSON:
-        return self._call("GET", f"/v1/games/{quote(game_id, safe='')}/legal-actions", token)
+    def legal_actions(self, game_id: str, token: str | None, query: JSON | None = None) -> JSON:
+        return self._call("GET", f"/v1/games/{quote(game_id, safe='')}/legal-actions", token, params=query or None)
 
     def submit_action(self, game_id: str, token: str | None, body: JSON) -> JSON:
         return self._call("POST", f"/v1/games/{quote(game_id, safe='')}/actions", token, body=body)
@@ -220,8 +220,9 @@ class AsyncRestTransport:
         params = {"version": version} if version is not None else None
         return await self._call("GET", f"/v1/games/{quote(game_id, safe='')}", token, params=params)
 
-    async def legal_actions(self, game_id: str, token: str | None) -> JSON:
-        return await self._call("GET", f"/v1/games/{quote(game_id, safe='')}/legal-actions", token)
+    async def legal_actions(self, game_id: str, token: str | None, query: JSON | None = None) -> JSON:
+        return await self._call("GET", f"/v1/games/{quote(game_id, safe='')}/legal-actions", token,
+                                params=query or None)
 
     async def submit_action(self, game_id: str, token: str | None, body: JSON) -> JSON:
         return await self._call("POST", f"/v1/games/{quote(game_id, safe='')}/actions", token, body=body)

@@ -44,6 +44,12 @@ def _create_body(engine: str, players: int | None, options: JSON | None, seats: 
     return body
 
 
+def _legal_query(page_size: int | None, page_token: str | None, type: str | None, group: str | None) -> JSON:
+    """ListLegalActions' query (REST parameter names; the gRPC transport maps them)."""
+    query = {"pageSize": page_size, "pageToken": page_token, "type": type, "group": group}
+    return {k: v for k, v in query.items() if v}
+
+
 def _submit_body(action: JSON, request_id: str, expected_version: int | None) -> JSON:
     if not isinstance(action, dict) or "type" not in action:
         raise ValueError('an action is a dict with a "type", e.g. {"type": "place", "cell": 4}')
@@ -120,8 +126,13 @@ class Client:
     def game(self, game_id: str, token: str | None = None, version: int | None = None) -> Game:
         return Game.from_json(self.transport.get_game(game_id, token, version))
 
-    def legal_actions(self, game_id: str, token: str) -> LegalActions:
-        return LegalActions.from_json(self.transport.legal_actions(game_id, token))
+    def legal_actions(self, game_id: str, token: str, *, page_size: int | None = None, page_token: str | None = None,
+                      type: str | None = None, group: str | None = None) -> LegalActions:
+        """The seat's legal actions: all of them, or a page (`page_size`, then the answer's
+        `next_page_token`), of one `type`, or `group="type"`: `.groups`, one per action type
+        with its count and first page (continue one with its token and `type=`)."""
+        query = _legal_query(page_size, page_token, type, group)
+        return LegalActions.from_json(self.transport.legal_actions(game_id, token, query))
 
     def act(self, game_id: str, token: str, action: JSON, *, request_id: str | None = None,
             expected_version: int | None = None, retry_aborted: bool = False) -> Game:
@@ -183,8 +194,9 @@ class Seat:
     def game(self, version: int | None = None) -> Game:
         return self.client.game(self.game_id, self.token, version)
 
-    def legal_actions(self) -> LegalActions:
-        return self.client.legal_actions(self.game_id, self.token)
+    def legal_actions(self, **query: Any) -> LegalActions:
+        """See Client.legal_actions (page_size, page_token, type, group)."""
+        return self.client.legal_actions(self.game_id, self.token, **query)
 
     def act(self, action: JSON, *, request_id: str | None = None, expected_version: int | None = None,
             retry_aborted: bool = False) -> Game:
@@ -264,8 +276,12 @@ class AsyncClient:
     async def game(self, game_id: str, token: str | None = None, version: int | None = None) -> Game:
         return Game.from_json(await self.transport.get_game(game_id, token, version))
 
-    async def legal_actions(self, game_id: str, token: str) -> LegalActions:
-        return LegalActions.from_json(await self.transport.legal_actions(game_id, token))
+    async def legal_actions(self, game_id: str, token: str, *, page_size: int | None = None,
+                            page_token: str | None = None, type: str | None = None,
+                            group: str | None = None) -> LegalActions:
+        """See Client.legal_actions."""
+        query = _legal_query(page_size, page_token, type, group)
+        return LegalActions.from_json(await self.transport.legal_actions(game_id, token, query))
 
     async def act(self, game_id: str, token: str, action: JSON, *, request_id: str | None = None,
                   expected_version: int | None = None, retry_aborted: bool = False) -> Game:
@@ -323,8 +339,9 @@ class AsyncSeat:
     async def game(self, version: int | None = None) -> Game:
         return await self.client.game(self.game_id, self.token, version)
 
-    async def legal_actions(self) -> LegalActions:
-        return await self.client.legal_actions(self.game_id, self.token)
+    async def legal_actions(self, **query: Any) -> LegalActions:
+        """See Client.legal_actions (page_size, page_token, type, group)."""
+        return await self.client.legal_actions(self.game_id, self.token, **query)
 
     async def act(self, action: JSON, *, request_id: str | None = None, expected_version: int | None = None,
                   retry_aborted: bool = False) -> Game:

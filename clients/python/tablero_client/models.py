@@ -129,14 +129,33 @@ class Joined:
 
 
 @dataclass(frozen=True, slots=True)
+class LegalActionGroup:
+    """The legal actions of one type (legal_actions(group="type")): how many, and the first page."""
+
+    type: str
+    count: int
+    actions: list[JSON]
+    next_page_token: str = ""  # continue with legal_actions(type=self.type, page_token=...)
+
+    @classmethod
+    def from_json(cls, d: JSON) -> LegalActionGroup:
+        return cls(type=str(d.get("type", "")), count=int(d.get("count", 0)), actions=list(d.get("actions") or []),
+                   next_page_token=str(d.get("nextPageToken", "")))
+
+
+@dataclass(frozen=True, slots=True)
 class LegalActions:
     actions: list[JSON]
     version: int
     seat: int
+    next_page_token: str = ""  # set when a page was asked for and more follow
+    groups: list[LegalActionGroup] = field(default_factory=list)  # with group="type"
 
     @classmethod
     def from_json(cls, d: JSON) -> LegalActions:
-        return cls(actions=list(d.get("actions") or []), version=int(d.get("version", 0)), seat=int(d.get("seat", 0)))
+        return cls(actions=list(d.get("actions") or []), version=int(d.get("version", 0)), seat=int(d.get("seat", 0)),
+                   next_page_token=str(d.get("nextPageToken", "")),
+                   groups=[LegalActionGroup.from_json(g) for g in d.get("groups") or []])
 
 
 @dataclass(frozen=True, slots=True)

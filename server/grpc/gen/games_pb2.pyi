@@ -264,28 +264,44 @@ class GetGameResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
 
 class ListLegalActionsRequest(_message.Message):
-    __slots__ = ("game_id", "page_size", "page_token", "type")
+    __slots__ = ("game_id", "page_size", "page_token", "type", "group")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     page_size: int
     page_token: str
     type: str
-    def __init__(self, game_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., type: _Optional[str] = ...) -> None: ...
+    group: str
+    def __init__(self, game_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., type: _Optional[str] = ..., group: _Optional[str] = ...) -> None: ...
+
+class LegalActionGroup(_message.Message):
+    __slots__ = ("type", "count", "actions", "next_page_token")
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    type: str
+    count: int
+    actions: _containers.RepeatedCompositeFieldContainer[_struct_pb2.Struct]
+    next_page_token: str
+    def __init__(self, type: _Optional[str] = ..., count: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[_struct_pb2.Struct, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ListLegalActionsResponse(_message.Message):
-    __slots__ = ("actions", "version", "seat", "next_page_token")
+    __slots__ = ("actions", "version", "seat", "next_page_token", "groups")
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    GROUPS_FIELD_NUMBER: _ClassVar[int]
     actions: _containers.RepeatedCompositeFieldContainer[_struct_pb2.Struct]
     version: int
     seat: int
     next_page_token: str
-    def __init__(self, actions: _Optional[_Iterable[_Union[_struct_pb2.Struct, _Mapping]]] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+    groups: _containers.RepeatedCompositeFieldContainer[LegalActionGroup]
+    def __init__(self, actions: _Optional[_Iterable[_Union[_struct_pb2.Struct, _Mapping]]] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., next_page_token: _Optional[str] = ..., groups: _Optional[_Iterable[_Union[LegalActionGroup, _Mapping]]] = ...) -> None: ...
 
 class SubmitActionRequest(_message.Message):
     __slots__ = ("game_id", "action", "request_id", "expected_version")
