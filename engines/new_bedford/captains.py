@@ -491,6 +491,16 @@ def _spaces_for(state, player: int, check: str) -> list[str]:
 
 
 _BOARD_SPACES = frozenset(data.BOARD_SPACE_IDS)
+_TOWN: dict[str, tuple[str, ...]] = {}
+
+
+def _town_spaces(heading: str) -> tuple[str, ...]:
+    """The Town and Whaling Board spaces that may satisfy `heading` (`_spaces_for` "town",
+    filtered by the static `_may_satisfy` table), in board order."""
+    got = _TOWN.get(heading)
+    if got is None:
+        got = _TOWN[heading] = tuple(sid for sid in data.BOARD_SPACE_IDS if _may_satisfy(sid, heading))
+    return got
 
 
 def _candidates(state, player: int, entry: dict, heading: str) -> list[dict]:
@@ -505,9 +515,11 @@ def _candidates(state, player: int, entry: dict, heading: str) -> list[dict]:
     check = entry["check"]
     out = []
     occupancy = state["occupancy"]
-    for sid in _spaces_for(state, player, check):
-        if not _may_satisfy(sid, heading):
-            continue
+    if check == "town":
+        sids = _town_spaces(heading)
+    else:
+        sids = [sid for sid in _spaces_for(state, player, check) if _may_satisfy(sid, heading)]
+    for sid in sids:
         first = sid in occupancy and sid in _BOARD_SPACES and not occupancy[sid]
         r = effect_for(state, player, sid, heading, first)
         if r is None:
