@@ -31,10 +31,29 @@ SNAPSHOT_EVERY = 100  # server/app/service.py GameService(snapshot_every=100)
 DECISION_TARGET_US = 200
 COLD_LOAD_TARGET_MS = 5.0
 
+# Option sets benched beside the default ({}) at every seat count: New Bedford's solo games
+# against 1, 2 and 3 Captains, with and without the Expert variant.
+EXTRA_SETUPS: dict[str, list[tuple[int, dict]]] = {
+    "new-bedford": [
+        (1, {"captains": captains, **({"expert": True} if expert else {})})
+        for captains in (["starbuck"], ["stubb", "flask"], ["flask", "ahab", "stubb"])
+        for expert in (False, True)
+    ],
+}
 
-def play(name: str, seats: int, seed: int) -> tuple[LocalGame, int, float, float]:
+
+def setups(engine) -> list[tuple[int, dict, str]]:
+    """(seats, options, label) of every setup benched for `engine`."""
+    out = [(n, {}, "") for n in range(engine.min_seats, engine.max_seats + 1)]
+    for n, options in EXTRA_SETUPS.get(engine.name, []):
+        label = "+" + "+".join(options["captains"]) + (" expert" if options.get("expert") else "")
+        out.append((n, options, label))
+    return out
+
+
+def play(name: str, seats: int, seed: int, options: dict | None = None) -> tuple[LocalGame, int, float, float]:
     """One random game; returns it, its number of decisions and the CPU and wall seconds they took."""
-    g = LocalGame(name, seats=seats, seed=seed)
+    g = LocalGame(name, seats=seats, seed=seed, options=options)
     engine = g.engine
     rng = random.Random(seed)
     decisions = 0
@@ -77,14 +96,14 @@ def cold_load(g: LocalGame, repeat: int = 5) -> float:
 def bench(name: str, games: int) -> list[str]:
     engine = engines.get(name)
     lines = []
-    for seats in range(engine.min_seats, engine.max_seats + 1):
+    for seats, options, label in setups(engine):
         decisions = 0
         cpu = wall_spent = 0.0
         loads = []
         t0 = time.perf_counter()
         played = []
         for i in range(games):
-            g, d, c, w = play(name, seats, 10_000 + i)
+            g, d, c, w = play(name, seats, 10_000 + i, options)
             decisions += d
             cpu += c
             wall_spent += w
@@ -98,7 +117,7 @@ def bench(name: str, games: int) -> list[str]:
         worst_ms = 1000 * max(loads)
         flag = "" if us <= DECISION_TARGET_US and worst_ms <= COLD_LOAD_TARGET_MS else "  << over target"
         lines.append(
-            f"{name:12s} {seats}p  {us:7.1f} µs/decision (wall {us_wall:6.1f})  {games / wall:7.1f} games/s  "
+            f"{name:12s} {seats}p{label:24s} {us:7.1f} µs/decision (wall {us_wall:6.1f})  {games / wall:7.1f} games/s  "
             f"{decisions / games:6.0f} decisions/game  {sum(len(g.events) for g in played) / games:6.0f} events/game  "
             f"cold load {mean_ms:5.2f} ms (worst {worst_ms:5.2f}){flag}"
         )

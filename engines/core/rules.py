@@ -196,6 +196,86 @@ def validate_value(schema: Schema, value: Any, where: str) -> None:
                 validate_value(extra, v, f"{where}.{k}")
 
 
+def accepts(schema: Schema) -> Callable[[Any], bool]:
+    """A predicate compiled once from a field schema: true exactly when `validate_value`
+    would accept the value. The decide loop checks fields with it and calls
+    `validate_value` only to word the error of a value it refuses."""
+    checks: list[Callable[[Any], bool]] = []
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            alts = [accepts(alt) for alt in schema[key]]
+            checks.append(lambda v, alts=alts: any(a(v) for a in alts))
+    t = schema.get("type")
+    if t is not None:
+        if isinstance(t, list):
+            tests = [_TYPES[x] for x in t]
+            checks.append(lambda v, tests=tests: any(f(v) for f in tests))
+        else:
+            checks.append(_TYPES[t])
+    if "const" in schema:
+        const = schema["const"]
+        checks.append(lambda v, c=const: not v != c)
+    if "enum" in schema:
+        enum = schema["enum"]
+        checks.append(lambda v, e=enum: v in e)
+    lo, hi = schema.get("minimum"), schema.get("maximum")
+    if lo is not None or hi is not None:
+        def number_ok(v: Any, lo: Any = lo, hi: Any = hi) -> bool:
+            if isinstance(v, int | float) and not isinstance(v, bool):
+                return not ((lo is not None and v < lo) or (hi is not None and v > hi))
+            return True
+        checks.append(number_ok)
+    min_len, max_len = schema.get("minLength"), schema.get("maxLength")
+    if min_len is not None or max_len is not None:
+        def str_ok(v: Any, lo: Any = min_len, hi: Any = max_len) -> bool:
+            if isinstance(v, str) and not (isinstance(v, int | float) and not isinstance(v, bool)):
+                return not ((lo is not None and len(v) < lo) or (hi is not None and len(v) > hi))
+            return True
+        checks.append(str_ok)
+    min_items, max_items = schema.get("minItems"), schema.get("maxItems")
+    unique = bool(schema.get("uniqueItems"))
+    items = accepts(schema["items"]) if schema.get("items") is not None else None
+    if min_items is not None or max_items is not None or unique or items is not None:
+        def list_ok(v: Any, lo: Any = min_items, hi: Any = max_items, unique: bool = unique,
+                    items: Any = items) -> bool:
+            if not isinstance(v, list) or isinstance(v, str | int | float):
+                return True
+            if (lo is not None and len(v) < lo) or (hi is not None and len(v) > hi):
+                return False
+            if unique and len({repr(x) for x in v}) != len(v):
+                return False
+            return items is None or all(items(x) for x in v)
+        checks.append(list_ok)
+    props = {k: accepts(sub) for k, sub in schema.get("properties", {}).items()}
+    required = tuple(schema.get("required", ()))
+    extra = schema.get("additionalProperties", True)
+    extra_ok = accepts(extra) if isinstance(extra, dict) else None
+    if props or required or extra is not True:
+        def dict_ok(v: Any, props: Any = props, required: Any = required, closed: bool = extra is False,
+                    extra_ok: Any = extra_ok) -> bool:
+            if not isinstance(v, dict) or isinstance(v, str | int | float | list):
+                return True
+            for k in required:
+                if k not in v:
+                    return False
+            for k, x in v.items():
+                p = props.get(k)
+                if p is not None:
+                    if not p(x):
+                        return False
+                elif closed:
+                    return False
+                elif extra_ok is not None and not extra_ok(x):
+                    return False
+            return True
+        checks.append(dict_ok)
+    if not checks:
+        return lambda v: True
+    if len(checks) == 1:
+        return checks[0]
+    return lambda v: all(c(v) for c in checks)
+
+
 # --- declarations ---------------------------------------------------------------------------
 Check = Callable[[State, int, Action], Any]
 Resolve = Callable[[State, int, Action, Any, random.Random], list[Event]]
@@ -244,6 +324,9 @@ class Move:
             object.__setattr__(self, "optional", frozenset(self.optional))
         if (self.options is None) == (self.candidates is None):
             raise TypeError(f"move {self.type!r}: give exactly one of options= or candidates=")
+        # Compiled once: each field's acceptance predicate and the required fields.
+        object.__setattr__(self, "_accepts", {k: accepts(v) for k, v in self.fields.items()})
+        object.__setattr__(self, "_required", tuple(k for k in self.fields if k not in self.optional))
 
     def schema(self) -> Schema:
         desc = " ".join(x for x in (self.doc, f"({self.rule})" if self.rule else "") if x)
@@ -259,6 +342,20 @@ class Move:
         return s
 
     def validate_shape(self, action: Action) -> None:
+        """InvalidAction unless `action` has this move's fields, each fitting its schema. The
+        compiled predicates decide; a refused action is worded by `_shape_error`."""
+        acc = self._accepts  # type: ignore[attr-defined]
+        for k, v in action.items():
+            if k != "type":
+                ok = acc.get(k)
+                if ok is None or not ok(v):
+                    return self._shape_error(action)
+        for k in self._required:  # type: ignore[attr-defined]
+            if k not in action:
+                return self._shape_error(action)
+        return None
+
+    def _shape_error(self, action: Action) -> None:
         # A field the move does not have is named first: it is the likeliest mistake.
         for k in action:
             if k != "type" and k not in self.fields:

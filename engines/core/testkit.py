@@ -288,3 +288,47 @@ def run_all(engine: Engine, seats: int, seed: int, options: dict | None = None) 
     check_schemas(g, random.Random(seed + 1))
     check_every_version(g)
     return g
+
+
+def _containers(value: Any, out: dict[int, str], where: str) -> None:
+    if type(value) is dict:
+        out.setdefault(id(value), where)
+        for k, v in value.items():
+            _containers(v, out, f"{where}.{k}")
+    elif type(value) is list:
+        out.setdefault(id(value), where)
+        for i, v in enumerate(value):
+            _containers(v, out, f"{where}[{i}]")
+
+
+def check_deep_fork(original: Any, forked: Any, what: str = "fork") -> None:
+    """`forked` equals `original` and shares no dict or list with it, so evolving the fork
+    can never change the original (an engine's hand-written `fork`)."""
+    assert type(forked) is type(original), f"{what}: a {type(forked).__name__}, not a {type(original).__name__}"
+    assert canonical_json(forked) == canonical_json(original), f"{what}: the copy differs from the original"
+    assert forked == original, f"{what}: the copy differs from the original (types of keys or values)"
+    mine: dict[int, str] = {}
+    _containers(original, mine, "state")
+    theirs: dict[int, str] = {}
+    _containers(forked, theirs, "state")
+    shared = sorted(where for i, where in theirs.items() if i in mine)
+    assert not shared, f"{what}: shares mutable parts with the original: {', '.join(shared[:5])}"
+
+
+def check_forks(engine: Engine, seats: int, seed: int, options: dict | None = None) -> int:
+    """Every state of a seeded random game (after each event): `engine.fork` is a deep copy
+    (check_deep_fork), and evolving the fork leaves the original unchanged. Returns the
+    number of states checked."""
+    g = playthrough(engine, seats, seed, options)
+    state = None
+    checked = 0
+    for i, e in enumerate(g.events):
+        state = engine.evolve(state, clone(e))
+        before = canonical_json(state)
+        f = engine.fork(state)
+        check_deep_fork(state, f, f"{engine.name} {seats}p seed {seed}, after event {i} ({e['type']})")
+        if i + 1 < len(g.events):
+            engine.evolve(f, clone(g.events[i + 1]))
+            assert canonical_json(state) == before, f"{engine.name}: evolving the fork changed the original"
+        checked += 1
+    return checked

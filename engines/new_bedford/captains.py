@@ -300,7 +300,6 @@ def effect_for(state, player: int, sid: str, heading: str | None, first: bool) -
     for whatever it can do): a value to rank equally placed options (more goods, more
     money, bigger discount) and the facts of the placement, or None when it does not
     satisfy the heading or cannot be performed."""
-    board = board_for(state, player)
     space = data.SPACES[sid]
     kind = space["effect"]
     bonus = space.get("bonus", {}) if first else {}
@@ -329,7 +328,7 @@ def effect_for(state, player: int, sid: str, heading: str | None, first: bool) -
     if kind == "build":
         if heading not in ("build_white", "build_black", "victory", None):
             return None
-        target = _target_building(state, player, heading, board)
+        target = _target_building(state, player, heading, board_for(state, player))
         if target is None:
             return None
         discount = space.get("discount", 0) + bonus.get("discount", 0)
@@ -337,7 +336,7 @@ def effect_for(state, player: int, sid: str, heading: str | None, first: bool) -
     if kind == "prepare":
         if heading is not None and heading != "prepare" and not (heading or "").startswith("combo:"):
             return None
-        ship = _can_prepare(state, player, board)
+        ship = _can_prepare(state, player, board_for(state, player))
         if ship is None:
             return None
         return (sum(bonus.get("cost_discount", {}).values()), 0), {"prepare": ship}
@@ -345,7 +344,7 @@ def effect_for(state, player: int, sid: str, heading: str | None, first: bool) -
         row = _launch_row(heading)
         if row is None:
             return None
-        if heading.startswith("combo:") and _can_prepare(state, player, board) is not None:
+        if heading.startswith("combo:") and _can_prepare(state, player, board_for(state, player)) is not None:
             return None  # a combo heading is a prepare heading while the Captain can prepare
         ship = _ship_at(state, player, space["from"])
         if ship is None or len(state["track"][row]) >= data.RANKS:
@@ -414,6 +413,67 @@ def _resources_total(sid: str) -> tuple[int, int]:
 
 
 # --- searching the orders -----------------------------------------------------------------
+_MAY_SATISFY: dict[tuple[str, str], bool] = {}
+
+
+def _may_satisfy(sid: str, heading: str) -> bool:
+    """False when space `sid` can never satisfy `heading` (a static table, filled as asked):
+    `effect_for` is then certain to return None, and the search skips the space. True means
+    only that it might, in some state."""
+    key = (sid, heading)
+    got = _MAY_SATISFY.get(key)
+    if got is None:
+        got = _MAY_SATISFY[key] = _may_satisfy_uncached(sid, heading)
+    return got
+
+
+def _may_satisfy_uncached(sid: str, heading: str) -> bool:
+    space = data.SPACES[sid]
+    kind = space["effect"]
+    bonus = space.get("bonus", {})
+    launch_like = heading.startswith("launch:") or heading.startswith("combo:")
+    if kind == "gain":
+        if heading in GOOD_HEADINGS:
+            return heading in space["gain"] or heading in bonus.get("gain", {}) or heading in bonus.get("gain_one_of", ())
+        if heading == "money":
+            return sid in MONEY_AS_FIVE or "money" in space["gain"] or "money" in bonus.get("gain", {})
+        return False
+    if kind == "sell":
+        return heading == "money" and sid in MONEY_AS_FIVE
+    if kind == "build":
+        return heading in ("build_white", "build_black", "victory")
+    if kind == "prepare":
+        return heading == "prepare" or heading.startswith("combo:")
+    if kind == "launch":
+        return launch_like
+    if kind in ("remove_empty_sea", "return_right_whales", "pay_per_whale"):
+        return heading == "money"
+    return False  # move_out, replace_workers, take_ownership: only with no heading; the mill: never
+
+
+_USES: dict[int, tuple[dict, list]] = {}
+_LABELS: dict[tuple[str, int, int], tuple[dict, str]] = {}
+
+
+def _uses(board: dict) -> list[tuple[int, dict]]:
+    """The board's entries that name spaces (checks and buildings), with their steps."""
+    got = _USES.get(id(board))
+    if got is None or got[0] is not board:
+        got = _USES[id(board)] = (board, [(st["step"], e) for st in board["orders"] for e in st["entries"]
+                                          if "check" in e or "building" in e])
+    return got[1]
+
+
+def _label(state, player: int, st: dict, e: dict) -> str:
+    """'step N: <entry text>' of an order entry (a table per Captain and entry)."""
+    name = state["players"][player]["captain"]["name"]
+    key = (name, id(st), id(e))
+    got = _LABELS.get(key)
+    if got is None or got[0] is not e:
+        got = _LABELS[key] = (e, f"step {st['step']}: {entry_text(state, player, e)}")
+    return got[1]
+
+
 def _spaces_for(state, player: int, check: str) -> list[str]:
     inn = spaces.inn_placement(state)
     if check == "town":
@@ -430,6 +490,19 @@ def _spaces_for(state, player: int, check: str) -> list[str]:
     return out
 
 
+_BOARD_SPACES = frozenset(data.BOARD_SPACE_IDS)
+_TOWN: dict[str, tuple[str, ...]] = {}
+
+
+def _town_spaces(heading: str) -> tuple[str, ...]:
+    """The Town and Whaling Board spaces that may satisfy `heading` (`_spaces_for` "town",
+    filtered by the static `_may_satisfy` table), in board order."""
+    got = _TOWN.get(heading)
+    if got is None:
+        got = _TOWN[heading] = tuple(sid for sid in data.BOARD_SPACE_IDS if _may_satisfy(sid, heading))
+    return got
+
+
 def _candidates(state, player: int, entry: dict, heading: str) -> list[dict]:
     """The spaces an order entry offers for `heading`, as candidate placements."""
     if "building" in entry:
@@ -441,8 +514,13 @@ def _candidates(state, player: int, entry: dict, heading: str) -> list[dict]:
         return [] if r is None else [_placement(state, player, b, False, r)]
     check = entry["check"]
     out = []
-    for sid in _spaces_for(state, player, check):
-        first = sid in state["occupancy"] and sid in data.BOARD_SPACE_IDS and not state["occupancy"][sid]
+    occupancy = state["occupancy"]
+    if check == "town":
+        sids = _town_spaces(heading)
+    else:
+        sids = [sid for sid in _spaces_for(state, player, check) if _may_satisfy(sid, heading)]
+    for sid in sids:
+        first = sid in occupancy and sid in _BOARD_SPACES and not occupancy[sid]
         r = effect_for(state, player, sid, heading, first)
         if r is None:
             continue
@@ -485,12 +563,12 @@ def search(state, player: int, heading: str, rng) -> dict:
     helm = cap["helm"]
     trace: list[str] = []
     rolls: list[int] = []
-    uses = [(st["step"], e) for st in board["orders"] for e in st["entries"] if "check" in e or "building" in e]
+    uses = _uses(board)
     passes = 0
     while True:
         for st in board["orders"]:
             for e in st["entries"]:
-                label = f"step {st['step']}: {entry_text(state, player, e)}"
+                label = _label(state, player, st, e)
                 if "change" in e:
                     new = e["change"]
                     if new == heading:

@@ -30,6 +30,7 @@ from . import captains, data, events, schemas, scoring, spaces
 from . import view as table_view
 from .data import GOODS, TOKEN_KINDS, WHALE_KINDS, WHALES
 from .events import _zero, ships_at_sea
+from .state import fork as fork_state
 
 
 def starting_goods_choices() -> list[dict[str, int]]:
@@ -604,6 +605,10 @@ class NewBedford(RulesEngine):
 
     def phase_of(self, state) -> str:
         return phase_of(state)
+
+    def fork(self, state):
+        # The decide loop's look-ahead copy, written out by the state's shape (state.fork).
+        return fork_state(state)
 
     def random_action(self, state, seat, actions, rng):
         # Uniform over action *kinds* (type and space) first, so that a space with many

@@ -249,7 +249,10 @@ def _options_build(ctx: Ctx) -> list[dict]:
         if tile["owner"] is not None:
             continue
         for d, pay in _build_pays(bid, amount):
-            if all(avail.get(k, 0) >= v for k, v in pay):
+            for k, v in pay:
+                if avail.get(k, 0) < v:
+                    break
+            else:
                 out.append({"build": bid, "discount": dict(d)})
     return out
 
@@ -284,6 +287,14 @@ def _resolve_launch(ctx: Ctx, action: dict) -> dict:
         )
     if len(ctx.state["track"][row]) >= data.RANKS:
         raise IllegalAction(f"{ctx.name}: space {row} of the whaling track already holds {data.RANKS} ships")
+    pay = _launch_pay(ctx, row)
+    _require_affordable(ctx, pay, f"launching Ship {n} to space {row}")
+    return {"pay": pay, "gain": {}, "launch": {"ship": n, "to": row}}
+
+
+def _launch_pay(ctx: Ctx, row: int) -> dict[str, int]:
+    """What launching to `row` from this space costs (food by distance, Wharf's half, the
+    1st-placement discount, the Whaling Station's prepare cost)."""
     food = data.launch_food(row)
     if ctx.space["food"] == "half_up":
         food = (food + 1) // 2  # Wharf: half the food, rounded up
@@ -291,14 +302,17 @@ def _resolve_launch(ctx: Ctx, action: dict) -> dict:
         food = max(0, food - ctx.space["bonus"]["food_discount"])
     pay = dict(ctx.space.get("prepare_cost", {}))
     pay["food"] = pay.get("food", 0) + food
-    pay = _nonzero(pay)
-    _require_affordable(ctx, pay, f"launching Ship {n} to space {row}")
-    return {"pay": pay, "gain": {}, "launch": {"ship": n, "to": row}}
+    return _nonzero(pay)
 
 
 def _options_launch(ctx: Ctx) -> list[dict]:
+    """Every launch `_resolve_launch` accepts: a ship where the space takes it from, a track
+    space with room, a cost the player can pay (the same `_launch_pay`)."""
     ships = [n for n in data.SHIPS if ctx.ship(n)["at"] == ctx.space["from"]]
-    rows = [r for r in data.SEA_ROWS if len(ctx.state["track"][r]) < data.RANKS]
+    if not ships:
+        return []
+    rows = [r for r in data.SEA_ROWS if len(ctx.state["track"][r]) < data.RANKS
+            and _affordable(ctx.avail, _launch_pay(ctx, r))]
     return [{"ship": n, "to": r} for n in ships for r in rows]
 
 
@@ -383,7 +397,7 @@ EFFECTS: dict[str, tuple[Callable[[Ctx], tuple[str, ...]], Callable, Callable]] 
 # Every parameter a place_worker action may carry on some space (beside "type" and "space").
 PARAMETERS = ("bonus", "sell", "build", "discount", "ship", "to", "remove", "right")
 # Effects whose enumerated candidates are valid by construction (no need to re-check).
-_ALWAYS_VALID = {"gain", "sell", "replace_workers", "build"}
+_ALWAYS_VALID = {"gain", "sell", "replace_workers", "build", "launch"}
 
 
 # --- placing a worker -----------------------------------------------------------

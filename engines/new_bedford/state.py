@@ -7,7 +7,9 @@ Keys marked NotRequired appear only in some games (Captains) or moments (a compo
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
+
+from engines.core.engine import clone
 
 
 class Ship(TypedDict):
@@ -106,3 +108,51 @@ class State(TypedDict):
     result: Result | None
     captain_game: NotRequired[CaptainGame]
     selling: NotRequired[Selling]
+
+
+# --- the look-ahead copy ---------------------------------------------------------------------
+def _copy_ship(s: dict) -> dict:
+    return {**s, "hold": dict(s["hold"])}
+
+
+def _copy_player(p: dict) -> dict:
+    c = p["captain"]
+    return {**p, "returned": dict(p["returned"]), "ships": [_copy_ship(s) for s in p["ships"]],
+            "workers": list(p["workers"]), "captain": None if c is None else dict(c)}
+
+
+def _copy_captain_game(cg: dict) -> dict:
+    choice = cg["choice"]
+    return {**cg, "captains": list(cg["captains"]), "order": list(cg["order"]),
+            "building_order": list(cg["building_order"]), "choice": None if choice is None else clone(choice)}
+
+
+# How each key's value is copied: by its known shape (a deep copy written out, several
+# times faster than `clone` of the whole state); a key not named here is `clone`d.
+_COPY: dict[str, Any] = {
+    "players": lambda v: [_copy_player(p) for p in v],
+    "buildings": lambda v: {k: dict(t) for k, t in v.items()},
+    "track": lambda v: [[list(x) for x in row] for row in v],
+    "bag": dict,
+    "sea_tokens": dict,
+    "out_of_game": dict,
+    "occupancy": lambda v: {k: list(x) for k, x in v.items()},
+    "inn": lambda v: None if v is None else dict(v),
+    "sale": lambda v: None if v is None else {**v, "whales": dict(v["whales"]), "queue": list(v["queue"])},
+    "picks": lambda v: [list(x) for x in v],
+    "captain_game": _copy_captain_game,
+    "selling": lambda v: {**v, "kinds": list(v["kinds"]), "sold": dict(v["sold"])},
+}
+
+
+def fork(state: dict) -> dict:
+    """A deep copy of a New Bedford state that shares no dict or list with it (the look-ahead
+    copy of the decide loop; `testkit.check_deep_fork` proves it in the tests)."""
+    out = {}
+    for k, v in state.items():
+        f = _COPY.get(k)
+        if f is not None:
+            out[k] = f(v)
+        else:
+            out[k] = clone(v) if type(v) in (dict, list) else v
+    return out

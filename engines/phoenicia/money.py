@@ -82,10 +82,24 @@ def income(production: int, disks: int) -> tuple[int, int]:
     return total // CARD_POINTS, total % CARD_POINTS
 
 
+_DISCARDS: dict[tuple, tuple[tuple[int, ...], ...]] = {}
+
+
 def discard_options(hand: list[int], preset: int, excess: int) -> list[list[int]]:
-    """The distinct choices of `excess` cards to discard (values, high to low)."""
+    """The distinct choices of `excess` cards to discard (values, high to low); remembered per
+    (cards held, excess), a pure function of them."""
     if excess <= 0:
         return [[]]
+    key = (tuple(sorted(hand)), preset, excess)
+    got = _DISCARDS.get(key)
+    if got is None:
+        if len(_DISCARDS) > 20_000:
+            _DISCARDS.clear()
+        got = _DISCARDS[key] = tuple(tuple(c) for c in _discard_options(hand, preset, excess))
+    return [list(c) for c in got]
+
+
+def _discard_options(hand: list[int], preset: int, excess: int) -> list[list[int]]:
     allcards = sorted(hand + [PRESET_CARD_VALUE] * preset, reverse=True)
     seen = set()
     out = []

@@ -46,21 +46,50 @@ def is_empty_field(p: dict, cell: int) -> bool:
 
 def empty_fields(p: dict, colour: str | None = None) -> list[int]:
     """The empty fields (`is_empty_field`), of one colour if given."""
-    cells = zip(p["worker"], p["crop"], p["feature"], COLOUR[p["mat"]], strict=True)
-    return [c for c, (w, crop, f, col) in enumerate(cells)
-            if not w and crop is None and f is None and (colour is None or col == colour)]
+    worker, crop, feature = p["worker"], p["crop"], p["feature"]
+    cells = range(CELLS) if colour is None else _cells_of(p["mat"], colour)
+    return [c for c in cells if not worker[c] and crop[c] is None and feature[c] is None]
+
+
+_CELLS_OF: dict[tuple[str, str], tuple[int, ...]] = {}
+
+
+def _cells_of(mat: str, colour: str) -> tuple[int, ...]:
+    """The cells of a mat whose field has `colour` (a table, filled as asked)."""
+    got = _CELLS_OF.get((mat, colour))
+    if got is None:
+        got = _CELLS_OF[(mat, colour)] = tuple(c for c, col in enumerate(COLOUR[mat]) if col == colour)
+    return got
 
 
 def uncovered_workers(p: dict) -> list[int]:
     """Workers standing on fields that have no crop tile under them yet."""
-    return [c for c, (w, crop) in enumerate(zip(p["worker"], p["crop"], strict=True)) if w and crop is None]
+    crop = p["crop"]
+    return [c for c, w in enumerate(p["worker"]) if w and crop[c] is None]
 
 
 def workers_on_crop(p: dict, crop: str) -> list[int]:
     return [c for c in range(CELLS) if p["worker"][c] and p["crop"][c] == crop]
 
 
+_PLACEMENTS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
+
+
 def placements(free: list[int], crops: list[str]) -> list[list[int]]:
+    """`_placements`, remembered per (free cells, which hexes repeat a crop): a pure function of its arguments that
+    the legal-action lists and the Planting phase's turn test ask again and again."""
+    # The result depends on the crops only through which hexes show the same crop.
+    pattern = tuple(crops.index(c) for c in crops)
+    key = (tuple(free), pattern)
+    got = _PLACEMENTS.get(key)
+    if got is None:
+        if len(_PLACEMENTS) > 50_000:
+            _PLACEMENTS.clear()
+        got = _PLACEMENTS[key] = tuple(tuple(p) for p in _placements(free, crops))
+    return [list(p) for p in got]
+
+
+def _placements(free: list[int], crops: list[str]) -> list[list[int]]:
     """Every distinct way to lay a tile showing `crops` (hex i shows crops[i]) wholly under the
     cells `free`; each result lists the cell under hex i. 2-hex tiles cover two adjacent cells;
     3-hex tiles (our edition: triangles) three mutually adjacent cells. A tile can be turned, so

@@ -64,11 +64,13 @@ from .moves import (
 from .phases import PHASES_TABLE
 from .schemas import EVENT_FIELDS, VIEW_SCHEMA
 from .state import Action, State
+from .state import fork as fork_state
 
 __all__ = ["ACTION_FIELDS", "ACTION_TYPES", "Riverboat"]
 
 _RIVERBOATS_STATIC = {b["id"]: {"capacity": b["capacity"], "benefit": dict(b["benefit"])} for b in BOATS}
 _CARD_TEXTS = {c["id"]: c["text"] for c in OPPORTUNITY_CARDS}
+_NOT_PLAIN = frozenset(("pass", "skip", "decline", "return_workers", *COIN_TYPES))
 
 
 class Riverboat(RulesEngine):
@@ -97,6 +99,10 @@ class Riverboat(RulesEngine):
     def phase_of(self, state: State) -> str:
         # A decision a seat owes comes first: it is the current step.
         return state["pending"][0]["kind"] if state["pending"] else state["phase"]
+
+    def fork(self, state: State) -> State:
+        # The decide loop's look-ahead copy, written out by the state's shape (state.fork).
+        return fork_state(state)
 
     def wrong_phase(self, state: State, seat: int, move: Move, action: Action) -> str:
         s = state
@@ -240,8 +246,7 @@ class Riverboat(RulesEngine):
 
     def random_action(self, state, seat, actions, rng):
         # Random play: mostly the plain actions, now and then a coin, a pass or a skip.
-        plain = [a for a in actions if not a.get("coin") and a["type"] not in (
-            "pass", "skip", "decline", "return_workers", *COIN_TYPES)]
+        plain = [a for a in actions if not a.get("coin") and a["type"] not in _NOT_PLAIN]
         if plain and rng.random() < 0.85:
             return rng.choice(plain)
         return rng.choice(actions)

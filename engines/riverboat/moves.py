@@ -247,7 +247,7 @@ def _pile_sizes(s: State, p: Player) -> list[str]:
     if p["coins"] <= 0:
         return []
     free = board.uncovered_workers(p)
-    return [size for size in COIN_PILE_SIZES if s["piles"][size] and board.placements(free, _PROBE[size])]
+    return [size for size in COIN_PILE_SIZES if s["piles"][size] and board.fits(free, _PROBE[size])]
 
 
 def _pile_coin(blind: bool) -> tuple[Callable, Callable]:
@@ -261,7 +261,7 @@ def _pile_coin(blind: bool) -> tuple[Callable, Callable]:
         size = str(a["size"])
         if not s["piles"][size]:
             raise IllegalAction(f"Planting: the {size}-hex pile is empty")
-        if not board.placements(board.uncovered_workers(s["players"][seat]), _PROBE[size]):
+        if not board.fits(board.uncovered_workers(s["players"][seat]), _PROBE[size]):
             raise IllegalAction(f"Planting: no {size}-hex tile fits under your uncovered workers")
 
     def options(s: State, seat: int) -> list[Action]:
@@ -340,9 +340,9 @@ def _drawn_tile_cells(s: State, seat: int) -> Iterator[Action]:
 # --- Harvest & Shipping (seed-R phase 3)
 def _workers_per_crop(p: Player) -> dict[str, int]:
     counts = {c: 0 for c in CROPS}
-    for c in range(board.CELLS):
-        if p["worker"][c] and p["crop"][c] is not None:
-            counts[p["crop"][c]] += 1
+    for w, crop in zip(p["worker"], p["crop"], strict=True):
+        if w and crop is not None:
+            counts[crop] += 1
     return counts
 
 

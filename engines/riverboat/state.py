@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
+from engines.core.engine import clone
+
 PhaseName = Literal["draft", "cultivation", "planting", "harvest", "opportunity", "scoring", "over"]
 # Decisions one seat owes before the phase goes on (each is a step of the phase table).
 PendingKind = Literal["bonus_worker", "scoring_bonus", "feature", "choose_from_pile", "choose_from_deck",
@@ -94,3 +96,60 @@ class RiverboatState(TypedDict):
 State = RiverboatState
 Event = dict[str, Any]
 Action = dict[str, Any]
+
+
+# --- the look-ahead copy ---------------------------------------------------------------------
+def _copy_flat(d: dict) -> dict:
+    """A dict whose values are scalars or lists of scalars (anything deeper is cloned)."""
+    out = {}
+    for k, v in d.items():
+        t = type(v)
+        if t is list:
+            out[k] = list(v) if all(type(x) not in (dict, list) for x in v) else clone(v)
+        elif t is dict:
+            out[k] = clone(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _copy_player(p: dict) -> dict:
+    return {**p, "worker": list(p["worker"]), "crop": list(p["crop"]), "feature": list(p["feature"]),
+            "scored": list(p["scored"]), "vp_by": dict(p["vp_by"]), "boats": list(p["boats"]),
+            "harvested": dict(p["harvested"]), "harvest_bonus": list(p["harvest_bonus"]),
+            "opps": [dict(o) for o in p["opps"]]}
+
+
+# How each key's value is copied: by its known shape (a deep copy written out, several times
+# faster than `clone` of the whole state); a key not named here is `clone`d.
+_COPY: dict[str, Any] = {
+    "phase_tiles": list,
+    "crop_deck": list,
+    "waiting": list,
+    "piles": lambda v: {k: list(x) for k, x in v.items()},
+    "slots": lambda v: {k: list(x) for k, x in v.items()},
+    "boat_piles": dict,
+    "boat_board": dict,
+    "opp_deck": list,
+    "opp_spaces": list,
+    "supply": dict,
+    "players": lambda v: [_copy_player(p) for p in v],
+    "claims": list,
+    "done": list,
+    "surveyed": list,
+    "pending": lambda v: [_copy_flat(p) for p in v],
+    "held": lambda v: None if v is None else dict(v),
+}
+
+
+def fork(state: State) -> State:
+    """A deep copy of a Riverboat state that shares no dict or list with it (the look-ahead
+    copy of the decide loop; `testkit.check_deep_fork` proves it in the tests)."""
+    out = {}
+    for k, v in state.items():
+        f = _COPY.get(k)
+        if f is not None:
+            out[k] = f(v)
+        else:
+            out[k] = clone(v) if type(v) in (dict, list) else v
+    return out  # type: ignore[return-value]
