@@ -1083,6 +1083,16 @@ def _advance(state, rng):
     return evs
 
 
+# v2: a game ends by the safety net after this many skipped votes (no proposal left) per seat
+# in a row with no delivery in between (ours, RULES.md)
+STALL_VOTES = 3
+
+
+def _version(state) -> int:
+    """The engine version the game was started with (v1 states carry no version)."""
+    return state.get("version", 1)
+
+
 def _reset_end(state, rng):
     v = state["reset"]
     caller = v["seat"]
@@ -1090,8 +1100,16 @@ def _reset_end(state, rng):
     for s in _order_from(state, caller)[1:]:
         evs.append(_income_event(state, s))
     if not state["proposals"]:
-        # ours: every prestige card is built or out of the game; the city is finished
-        return [*evs, *_end_events(_apply(state, evs), "no_proposals")]
+        if _version(state) < 2:
+            # v1 (kept for its logs): every prestige card is built or out of the game; the game ends
+            return [*evs, *_end_events(_apply(state, evs), "no_proposals")]
+        # v2: nothing to vote on; the reset and the income stand and play goes on (the rulebook's
+        # only end is the sixth completion, p. 16). Last resort so a game can never loop forever:
+        # STALL_VOTES x seats skipped votes in a row without a delivery end it (RULES.md).
+        evs.append({"type": "vote_skipped", "seat": caller})
+        if state["stall_votes"] + 1 >= STALL_VOTES * state["n"]:
+            return [*evs, *_end_events(_apply(state, evs), "stalled")]
+        return evs
     evs.append({"type": "vote_opened", "caller": caller})
     return evs
 
@@ -1207,6 +1225,9 @@ def _on_started(_, e):
         "achievements": dict(e["achievements"]) if e["achievements"] else None, "ach_scored": {},
         "cycle": 1, "over": None, "history": None, "setup": None,
     }
+    if e.get("engine_version", 1) >= 2:  # v1 states stay as they were (their logs keep their hashes)
+        state["version"] = e["engine_version"]
+        state["stall_votes"] = 0
     if e.get("draft"):
         state["setup"] = {"draft": list(e["draft"]), "pool": [r for r in D.BASIC if r not in
                                                               {x for res in e["resources"] for x in res}],
@@ -1361,6 +1382,8 @@ def _on_delivered(s, e):
     pb = s["prestige"][e["building"]]
     pb["delivered"][e["requirement"]] = e["owner"]
     pb["claim"] = False  # solo: a delivery removes the neutral claim token (p. 18)
+    if "stall_votes" in s:
+        s["stall_votes"] = 0
     for seat, pts in e["points"]:
         _award(s, seat, pts, "deliveries")
 
@@ -1537,6 +1560,10 @@ def _on_ended(s, e):
     s["roads"] = None
     s["reset"] = None
     s["vote"] = None
+
+
+def _on_vote_skipped(s, e):
+    s["stall_votes"] += 1
 
 
 def _on_history(s, e):
@@ -1773,7 +1800,7 @@ ON = {
     "vote_opened": _on_vote_opened, "vote_cast": _on_vote_cast, "votes_revealed": _on_revealed,
     "proposal_chosen": _on_chosen, "prestige_unplaceable": _on_unplaceable, "proposals_drawn": _on_proposals_drawn,
     "prestige_placed": _on_placed, "vote_closed": _on_vote_closed, "game_ended": _on_ended,
-    "history_recorded": _on_history,
+    "history_recorded": _on_history, "vote_skipped": _on_vote_skipped,
 }
 
 
@@ -1804,7 +1831,8 @@ class FoundersOfGloomhaven(RulesEngine):
     title = "Founders of Gloomhaven"
     min_seats = 1
     max_seats = 4
-    version = 1
+    version = 2
+    supported_versions = (1,)
     max_random_steps = 20_000
     options_schema = OPTIONS_SCHEMA
     moves = MOVES
