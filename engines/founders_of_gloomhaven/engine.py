@@ -356,7 +356,7 @@ def _prereq_touch(state, seat, res, net: Net) -> dict[str, list[tuple[int, set[i
     """For each prerequisite: the usable tiles (owned or accessed) and their touch squares."""
     out = {}
     for p in D.ADVANCED[res]["prereqs"]:
-        usable = [(i, net.touch(t["cells"])) for i, t in enumerate(state["tiles"])
+        usable = [(i, net.tile_touch(i)) for i, t in enumerate(state["tiles"])
                   if t["res"] == p and t["kind"] in KIND_TILES and (t["owner"] == seat or seat in t["claims"])]
         if not usable:
             return None
@@ -422,41 +422,90 @@ def _upgrade(state, seat, a, ctx, rng):
     return _with_deliveries(state, [ev], *_bonus_events(state, seat, anchored=roads))
 
 
-def _upgrade_options(state, seat):
-    if state["cur"] and state["cur"].get("category") not in ("upgrade", "any"):
-        return
+def _own_adjacent(state, seat) -> set[int]:
+    """Squares next to a building `seat` owns (bridges/gates and prestige excepted): a new tile
+    of the seat may not cover them (seed-FoG pp. 12-13)."""
+    adj = board_of(state).adj
+    out: set[int] = set()
+    for t in state["tiles"]:
+        if t["owner"] == seat and t["kind"] != "bridge" and t["kind"] != "prestige":
+            for c in t["cells"]:
+                out.update(adj[c])
+    return out
+
+
+# (map, occupancy, tiles' resources/owners/claims, seat) -> {resource: footprints where the seat
+# could place it, money and supply aside}. A pure function of its key (safe across games and
+# states), bounded; it spares the play phase's "can Upgrade resolve?" probe and the lead's list
+# the same map search.
+_SITES: dict[tuple, dict[str, list[tuple[int, ...]]]] = {}
+_SITES_SIZE = 128
+
+
+def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
+    tiles = state["tiles"]
+    key = (state["map"], seat, tuple(state["occ"]),
+           tuple((t["res"], t["owner"], tuple(t["claims"])) for t in tiles))
+    got = _SITES.get(key)
+    if got is not None:
+        return got
     b = board_of(state)
-    money = _p(state, seat)["money"]
+    occ = state["occ"]
+    usable: dict[str, list[int]] = {}
+    sections: dict[str, set] = {}
+    for i, t in enumerate(tiles):
+        if t["kind"] in KIND_TILES:
+            sections.setdefault(t["res"], set()).add(t["section"])
+            if t["owner"] == seat or seat in t["claims"]:
+                usable.setdefault(t["res"], []).append(i)
     net = None
+    good = None  # free land squares not next to the seat's own buildings
+    got = {}
+    section = b.section
     for res, spec in D.ADVANCED.items():
-        if state["supply"][res] <= 0 or money < _upgrade_cost(state, res):
+        prereqs = spec["prereqs"]
+        if not all(p in usable for p in prereqs):
             continue
-        if not all(_has_resource(state, seat, p) for p in spec["prereqs"]):
-            continue
-        net = net or Net(state, seat)
-        touch = _prereq_touch(state, seat, res, net)
-        if touch is None:
-            continue
-        blocked = {t["section"] for t in state["tiles"] if t["res"] == res and t["kind"] in KIND_TILES}
-        # candidate squares: touching a usable tile of every prerequisite
-        sets = sorted((set().union(*(t for _, t in touch[p])) for p in spec["prereqs"]), key=len)
+        if net is None:
+            net = Net(state, seat)
+            own = _own_adjacent(state, seat)
+            land = b.land
+            good = {c for c, v in enumerate(occ) if v == EMPTY and land[c] and c not in own}
+        blocked = sections.get(res, ())
+        # candidate squares: touching a usable tile of every prerequisite (then a connected
+        # usable tile of each exists, so _choose_prereqs finds one)
+        sets = sorted((set().union(*(net.tile_touch(i) for i in usable[p])) for p in prereqs), key=len)
         at = b.footprints_at[spec["shape"]]
         seen = set()
-        occ = state["occ"]
-        for cell in sorted(sets[0]):
-            if cell >= b.size or occ[cell] != EMPTY:
-                continue
+        rest = sets[1:]
+        fps = []
+        for cell in sorted(sets[0] & good):
             for fp in at[cell]:
                 if fp in seen:
                     continue
                 seen.add(fp)
-                if b.section[fp[0]] in blocked or not all(s.intersection(fp) for s in sets[1:]):
+                if section[fp[0]] in blocked or not good.issuperset(fp):
                     continue
-                if not free(state, fp) or adjacent_to_own(state, seat, fp):
+                if rest and not all(not s.isdisjoint(fp) for s in rest):
                     continue
-                if _choose_prereqs(state, seat, res, fp, touch) is None:
-                    continue
-                yield {"type": "upgrade", "resource": res, "cells": list(fp)}
+                fps.append(fp)
+        if fps:
+            got[res] = fps
+    if len(_SITES) >= _SITES_SIZE:
+        del _SITES[next(iter(_SITES))]
+    _SITES[key] = got
+    return got
+
+
+def _upgrade_options(state, seat):
+    if state["cur"] and state["cur"].get("category") not in ("upgrade", "any"):
+        return
+    money = _p(state, seat)["money"]
+    for res, fps in _upgrade_sites(state, seat).items():
+        if state["supply"][res] <= 0 or money < _upgrade_cost(state, res):
+            continue
+        for fp in fps:
+            yield {"type": "upgrade", "resource": res, "cells": list(fp)}
 
 
 # ============================================================================================
@@ -511,9 +560,15 @@ def _build_options(state, seat):
         return
     touch = Net(state, seat).owned_touch()
     b = board_of(state)
+    pl = _p(state, seat)
+    occ = state["occ"]
+    houses = pl["houses"] < D.MAX_HOUSES
+    bridges = pl["bridges"] < D.MAX_BRIDGES
     for cell in sorted(touch):
+        if cell >= b.size or occ[cell] != EMPTY:
+            continue
         kind = "bridge" if b.crossing[cell] else "house" if b.colour[cell] == "green" else None
-        if kind is None:
+        if kind is None or (kind == "house" and not houses) or (kind == "bridge" and not bridges):
             continue
         a = {"type": "build", "kind": kind, "cell": cell}
         try:
@@ -704,6 +759,8 @@ def _completion_events(state) -> list[dict]:
 
 def _with_deliveries(state, primary, *rest):
     """`primary` events, then the deliveries and completions they make possible, then `rest`."""
+    if all(pb["complete"] for pb in state["prestige"]):
+        return [*primary, *rest]
     s = _apply(state, primary)
     dl = _find_deliveries(s)
     if not dl:
@@ -928,7 +985,21 @@ def _choose_options(state, seat):
         yield a
 
 
-def _prestige_footprints(state, card):
+_COLOURED: dict[tuple[str, str, str], list[tuple[int, tuple[int, ...]]]] = {}
+
+
+def _coloured_footprints(b, shape, colour):
+    """(section, footprint) of every `shape` footprint with a square of `colour` (static, cached)."""
+    key = (b.name, shape, colour)
+    got = _COLOURED.get(key)
+    if got is None:
+        got = _COLOURED[key] = [(b.section[fp[0]], fp) for fp in b.footprints[shape]
+                                if any(b.colour[c] == colour for c in fp)]
+    return got
+
+
+def _prestige_footprints(state, card, first=False):
+    """Where `card` may be placed (seed-FoG p. 16); `first`: stop at the first one."""
     spec = D.PRESTIGE[card]
     b = board_of(state)
     occ = state["occ"]
@@ -936,20 +1007,35 @@ def _prestige_footprints(state, card):
         return [fp for fp in b.spots[spec["spot"]] if all(occ[c] == EMPTY for c in fp)]
     ptype = D.prestige_type(card)
     taken = {state["tiles"][pb["tile"]]["section"] for pb in state["prestige"] if D.prestige_type(pb["card"]) == ptype}
-    colour = spec["colour"]
+    free = {c for c, v in enumerate(occ) if v == EMPTY}
     out = []
-    for fp in b.footprints[spec["shape"]]:
-        if b.section[fp[0]] in taken or not any(b.colour[c] == colour for c in fp):
-            continue
-        if all(occ[c] == EMPTY for c in fp):
+    for sec, fp in _coloured_footprints(b, spec["shape"], spec["colour"]):
+        if sec not in taken and free.issuperset(fp):
             out.append(fp)
+            if first:
+                break
     return out
+
+
+def _prestige_fits(state, card, cells) -> bool:
+    spec = D.PRESTIGE[card]
+    b = board_of(state)
+    occ = state["occ"]
+    if any(c >= b.size or occ[c] != EMPTY for c in cells):
+        return False
+    if "spot" in spec:
+        return cells in b.spots[spec["spot"]]
+    if cells not in b.footprint_set[spec["shape"]] or not any(b.colour[c] == spec["colour"] for c in cells):
+        return False
+    ptype = D.prestige_type(card)
+    return not any(state["tiles"][pb["tile"]]["section"] == b.section[cells[0]]
+                   for pb in state["prestige"] if D.prestige_type(pb["card"]) == ptype)
 
 
 def _check_place(state, seat, a):
     card = state["vote"]["card"]
     cells = tuple(sorted(a["cells"]))
-    if cells not in set(_prestige_footprints(state, card)):
+    if not _prestige_fits(state, card, cells):
         spec = D.PRESTIGE[card]
         if "spot" in spec:
             raise IllegalAction(f"{spec['name']} goes only on its reserved spot")
@@ -1484,7 +1570,8 @@ def _spend_influence(s, votes):
 def _set_winner(s, winner, placer):
     v = s["vote"]
     card = s["proposals"][winner]
-    v.update(stage="placing", winner=winner, placer=placer, card=card, stuck=not _prestige_footprints(s, card))
+    v.update(stage="placing", winner=winner, placer=placer, card=card,
+             stuck=not _prestige_footprints(s, card, first=True))
 
 
 def _on_revealed(s, e):
@@ -1521,7 +1608,7 @@ def _on_proposals_drawn(s, e):
         if v["card"] is None:
             v["stage"] = "done"
         else:
-            v["stuck"] = not _prestige_footprints(s, v["card"])
+            v["stuck"] = not _prestige_footprints(s, v["card"], first=True)
         s["proposals"][v["winner"]] = v["card"] or s["proposals"][v["winner"]]
         return
     if s["solo"]:
