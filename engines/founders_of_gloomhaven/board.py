@@ -60,11 +60,15 @@ class Net:
         key = (b.name, tuple(occ), bridges)
         got = _NET_CACHE.get(key)
         if got is None:
+            # the same roads under another placement of tiles: the same network
             roads = tuple(i for i, v in enumerate(occ) if v == ROAD)
-            got = _components(b, tuple(sorted(roads + bridges)) if bridges else roads)
-            if len(_NET_CACHE) >= _NET_CACHE_SIZE:
+            key2 = (b.name, roads, bridges)
+            got = _NET_CACHE.get(key2)
+            if got is None:
+                got = _components(b, tuple(sorted(roads + bridges)) if bridges else roads)
+            while len(_NET_CACHE) >= _NET_CACHE_SIZE:
                 del _NET_CACHE[next(iter(_NET_CACHE))]
-            _NET_CACHE[key] = got
+            _NET_CACHE[key] = _NET_CACHE[key2] = got
         self.comp, self.fringe = got
         self._tiles: dict[int, set[int]] = {}
 

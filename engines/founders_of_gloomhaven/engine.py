@@ -459,7 +459,8 @@ def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
             if t["owner"] == seat or seat in t["claims"]:
                 usable.setdefault(t["res"], []).append(i)
     net = None
-    good = None  # free land squares not next to the seat's own buildings
+    good: set[int] = set()  # free land squares not next to the seat's own buildings
+    reach: dict[str, set[int]] = {}  # prerequisite -> squares touching a usable tile of it
     got = {}
     section = b.section
     for res, spec in D.ADVANCED.items():
@@ -471,26 +472,32 @@ def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
             own = _own_adjacent(state, seat)
             land = b.land
             good = {c for c, v in enumerate(occ) if v == EMPTY and land[c] and c not in own}
+        for p in prereqs:
+            if p not in reach:
+                reach[p] = set().union(*(net.tile_touch(i) for i in usable[p]))
+        shape = spec["shape"]
+        ids_at = b.footprint_ids_at[shape]
         blocked = sections.get(res, ())
         # candidate squares: touching a usable tile of every prerequisite (then a connected
         # usable tile of each exists, so _choose_prereqs finds one)
-        sets = sorted((set().union(*(net.tile_touch(i) for i in usable[p])) for p in prereqs), key=len)
-        at = b.footprints_at[spec["shape"]]
-        seen = set()
+        sets = sorted((reach[p] for p in prereqs), key=len)
+        first = sets[0] & good
+        if not first:
+            continue
+        all_fps = b.footprints[shape]
         rest = sets[1:]
-        fps = []
-        for cell in sorted(sets[0] & good):
-            for fp in at[cell]:
-                if fp in seen:
-                    continue
-                seen.add(fp)
-                if section[fp[0]] in blocked or not good.issuperset(fp):
-                    continue
-                if rest and not all(not s.isdisjoint(fp) for s in rest):
-                    continue
-                fps.append(fp)
-        if fps:
-            got[res] = fps
+        ok = []
+        for i in set().union(*(ids_at[c] for c in first)):
+            fp = all_fps[i]
+            if section[fp[0]] in blocked or not good.issuperset(fp):
+                continue
+            if rest and rest[0].isdisjoint(fp):
+                continue
+            ok.append(i)
+        if ok:
+            # the order of a walk by square (lowest touching square first), then by footprint
+            ok.sort(key=lambda i: (min(c for c in all_fps[i] if c in first), i))
+            got[res] = [all_fps[i] for i in ok]
     if len(_SITES) >= _SITES_SIZE:
         del _SITES[next(iter(_SITES))]
     _SITES[key] = got
@@ -556,26 +563,29 @@ def _build(state, seat, a, cost, rng):
 
 
 def _build_options(state, seat):
+    """The checks of _check_build, with what they share computed once."""
     if state["cur"] and state["cur"].get("category") not in ("build", "any"):
         return
-    touch = Net(state, seat).owned_touch()
     b = board_of(state)
     pl = _p(state, seat)
     occ = state["occ"]
-    houses = pl["houses"] < D.MAX_HOUSES
-    bridges = pl["bridges"] < D.MAX_BRIDGES
+    houses = pl["houses"] < D.MAX_HOUSES and pl["money"] >= _build_cost(state, "house")
+    bridges = pl["bridges"] < D.MAX_BRIDGES and pl["money"] >= _build_cost(state, "bridge")
+    if not houses and not bridges:
+        return
+    touch = Net(state, seat).owned_touch()
+    own = _own_adjacent(state, seat) if houses else set()
+    house_sections = {t["section"] for t in state["tiles"] if t["kind"] == "house" and t["owner"] == seat}
+    colour, crossing, land, section = b.colour, b.crossing, b.land, b.section
     for cell in sorted(touch):
-        if cell >= b.size or occ[cell] != EMPTY:
+        if occ[cell] != EMPTY:
             continue
-        kind = "bridge" if b.crossing[cell] else "house" if b.colour[cell] == "green" else None
-        if kind is None or (kind == "house" and not houses) or (kind == "bridge" and not bridges):
-            continue
-        a = {"type": "build", "kind": kind, "cell": cell}
-        try:
-            _check_build(state, seat, a, touch)
-        except IllegalAction:
-            continue
-        yield a
+        if crossing[cell]:
+            if bridges:
+                yield {"type": "build", "kind": "bridge", "cell": cell}
+        elif (houses and colour[cell] == "green" and land[cell] and section[cell] not in house_sections
+              and cell not in own):
+            yield {"type": "build", "kind": "house", "cell": cell}
 
 
 # ============================================================================================
@@ -684,7 +694,7 @@ def _fork(state):
     map, tiles, players, prestige buildings and the turn records), cheaper than a full clone."""
     s = dict(state)
     s["occ"] = list(state["occ"])
-    s["tiles"] = [dict(t, claims=list(t["claims"])) for t in state["tiles"]]
+    s["tiles"] = list(state["tiles"])  # tile dicts are replaced, never changed in place (_on_access)
     s["players"] = [dict(p, score=dict(p["score"]), hand=list(p["hand"]), played=list(p["played"]),
                          resources=list(p["resources"]),
                          placed=list(p["placed"])) for p in state["players"]]
@@ -727,22 +737,37 @@ def _delivery_points(state, tile) -> list[list]:
 
 def _find_deliveries(state) -> list[dict]:
     """Deliveries now possible: a required resource whose tile is connected (through its
-    owner's network) to the prestige building."""
+    owner's network) to the prestige building. A tile is connected to the building exactly
+    when it covers a square of the building's `touch` in its owner's network."""
     out = []
     nets: dict[int, Net] = {}
     tiles = state["tiles"]
+    by_res: dict[str, list[int]] | None = None
     for bi, pb in enumerate(state["prestige"]):
-        cells = tiles[pb["tile"]]["cells"]
+        if pb["complete"]:
+            continue
+        cells = None
+        reach: dict[int, set[int]] = {}
         for ri, res in enumerate(D.PRESTIGE[pb["card"]]["requires"]):
             if pb["delivered"][ri] is not None:
                 continue
-            for ti, t in enumerate(tiles):
-                if t["res"] != res or t["kind"] not in KIND_TILES or t["owner"] is None:
-                    continue
-                net = nets.get(t["owner"]) or nets.setdefault(t["owner"], Net(state, t["owner"]))
-                if net.connected(t["cells"], cells):
+            if by_res is None:
+                by_res = {}
+                for ti, t in enumerate(tiles):
+                    if t["kind"] in KIND_TILES and t["owner"] is not None:
+                        by_res.setdefault(t["res"], []).append(ti)
+            for ti in by_res.get(res, ()):
+                t = tiles[ti]
+                o = t["owner"]
+                r = reach.get(o)
+                if r is None:
+                    if cells is None:
+                        cells = tiles[pb["tile"]]["cells"]
+                    net = nets.get(o) or nets.setdefault(o, Net(state, o))
+                    r = reach[o] = net.touch(cells)
+                if not r.isdisjoint(t["cells"]):
                     out.append({"type": "delivered", "building": bi, "requirement": ri, "resource": res,
-                                "tile": ti, "owner": t["owner"], "points": _delivery_points(state, t)})
+                                "tile": ti, "owner": o, "points": _delivery_points(state, t)})
                     break
     return out
 
@@ -1375,7 +1400,9 @@ def _on_access(s, e):
     _p(s, e["seat"])["money"] -= e["cost"]
     if e["to"] is not None:
         _p(s, e["to"])["money"] += e["cost"]
-    s["tiles"][e["tile"]]["claims"].append(e["seat"])
+    t = s["tiles"][e["tile"]]
+    # copy on write: tiles are never changed in place, so a fork may share them (_fork)
+    s["tiles"][e["tile"]] = dict(t, claims=[*t["claims"], e["seat"]])
     s["cur"] = None
 
 
