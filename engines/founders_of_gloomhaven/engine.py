@@ -736,12 +736,16 @@ def _delivery_points(state, tile) -> list[list]:
 
 
 def _find_deliveries(state) -> list[dict]:
-    """Deliveries now possible: a required resource whose tile is connected (through its
-    owner's network) to the prestige building. A tile is connected to the building exactly
-    when it covers a square of the building's `touch` in its owner's network."""
+    """Deliveries now possible: a required resource whose tile is connected to the prestige
+    building through its owner's network or, from v3, through the network of a player holding
+    access to it (a claim token; the owner first, then the claims in the order bought). The
+    delivering player's token goes on the building; the points stay with the tile's owner and
+    its prerequisites' owners (_delivery_points). A tile is connected to the building exactly
+    when it covers a square of the building's `touch` in that network."""
     out = []
     nets: dict[int, Net] = {}
     tiles = state["tiles"]
+    by_access = _version(state) >= 3
     by_res: dict[str, list[int]] | None = None
     for bi, pb in enumerate(state["prestige"]):
         if pb["complete"]:
@@ -754,21 +758,31 @@ def _find_deliveries(state) -> list[dict]:
             if by_res is None:
                 by_res = {}
                 for ti, t in enumerate(tiles):
-                    if t["kind"] in KIND_TILES and t["owner"] is not None:
+                    if t["kind"] in KIND_TILES and (t["owner"] is not None or (by_access and t["claims"])):
                         by_res.setdefault(t["res"], []).append(ti)
+            found = None
             for ti in by_res.get(res, ()):
                 t = tiles[ti]
-                o = t["owner"]
-                r = reach.get(o)
-                if r is None:
-                    if cells is None:
-                        cells = tiles[pb["tile"]]["cells"]
-                    net = nets.get(o) or nets.setdefault(o, Net(state, o))
-                    r = reach[o] = net.touch(cells)
-                if not r.isdisjoint(t["cells"]):
-                    out.append({"type": "delivered", "building": bi, "requirement": ri, "resource": res,
-                                "tile": ti, "owner": o, "points": _delivery_points(state, t)})
+                seats = [t["owner"]] if t["owner"] is not None else []
+                if by_access:
+                    seats += [c for c in t["claims"] if c != t["owner"]]
+                for o in seats:
+                    r = reach.get(o)
+                    if r is None:
+                        if cells is None:
+                            cells = tiles[pb["tile"]]["cells"]
+                        net = nets.get(o) or nets.setdefault(o, Net(state, o))
+                        r = reach[o] = net.touch(cells)
+                    if not r.isdisjoint(t["cells"]):
+                        found = (ti, t, o)
+                        break
+                if found:
                     break
+            if found:
+                ti, t, o = found
+                # `owner`: the seat whose delivery token goes on the building
+                out.append({"type": "delivered", "building": bi, "requirement": ri, "resource": res,
+                            "tile": ti, "owner": o, "points": _delivery_points(state, t)})
     return out
 
 
@@ -1266,6 +1280,17 @@ def _vote_auto(state, rng):
     return None
 
 
+def _claims_cost(state, claims) -> int:
+    """Influence (in fleeting) to remove `claims` neutral claim tokens at a solo vote (p. 18:
+    "pagando el coste de influencia bajo la carta correspondiente a cada una en la oferta de
+    propuestas"). v3: the tokens take the offer's cards in order — the first the left card's
+    (free), the second the middle card's, the third the right card's, any further one the right
+    card's too (ours). v1/v2 read every token at the middle card's cost."""
+    if _version(state) < 3:
+        return claims * _solo_cost(state, 1)
+    return sum(_solo_cost(state, min(k, 2)) for k in range(claims))
+
+
 def _solo_call(state, rng):
     """Solo: once only the Call to Vote card is left, the vote happens (cycles 1-6) or the
     game ends (after the 7th cycle) (seed-FoG p. 18)."""
@@ -1278,7 +1303,7 @@ def _solo_call(state, rng):
     s = _apply(state, evs)
     claims = sum(1 for pb in s["prestige"] if pb["claim"])
     if claims:
-        cost = claims * _solo_cost(s, 1)
+        cost = _claims_cost(s, claims)
         pl = _p(s, seat)
         if not _can_pay(pl, cost):
             return [*evs, *_end_events(s, "solo_claims_unpaid")]
@@ -1945,8 +1970,8 @@ class FoundersOfGloomhaven(RulesEngine):
     title = "Founders of Gloomhaven"
     min_seats = 1
     max_seats = 4
-    version = 2
-    supported_versions = (1,)
+    version = 3
+    supported_versions = (1, 2)
     max_random_steps = 20_000
     options_schema = OPTIONS_SCHEMA
     moves = MOVES

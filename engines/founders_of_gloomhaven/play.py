@@ -282,6 +282,14 @@ def _place_spot(s, actions, rng):
     return rng.choice([a for a in actions if score(a) == best])
 
 
+def _solo_short(s) -> bool:
+    """Solo: would the claim tokens on the board cost more influence than the player holds?"""
+    from .engine import _claims_cost
+    claims = sum(1 for pb in s["prestige"] if not pb["complete"])
+    pl = s["players"][0]
+    return _claims_cost(s, claims) + 2 > pl["fleeting"] + 2 * pl["lasting"]
+
+
 def weighted_choice(engine, s, seat, actions, rng):
     types = {a["type"] for a in actions}
     if "draft_resource" in types and rng.random() < 0.8:
@@ -325,8 +333,14 @@ def weighted_choice(engine, s, seat, actions, rng):
         return rng.choice(cheap)
     if "choose_proposal" in types and rng.random() < 0.9:
         have = _available(s)
-        best = max(_ready(s, s["proposals"][a["proposal"]], have) for a in actions)
-        return rng.choice([a for a in actions if _ready(s, s["proposals"][a["proposal"]], have) == best])
+
+        def key(a):  # solo: the fewest requirements among the readiest, then the cheapest slot
+            card = s["proposals"][a["proposal"]]
+            return (_ready(s, card, have), -len(PRESTIGE[card]["requires"]) if s["solo"] else 0, -a["proposal"])
+        best = max(key(a) for a in actions)
+        return rng.choice([a for a in actions if key(a) == best])
+    if s["solo"] and "take_influence" in types and _solo_short(s):
+        return {"type": "take_influence"}
     workers = [a for a in actions if a["type"] == "place_worker"]
     if workers and rng.random() < 0.5:
         return rng.choice(workers)

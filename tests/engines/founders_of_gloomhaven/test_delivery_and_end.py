@@ -5,7 +5,7 @@ import pytest
 import engines
 from engines import InvalidOptions
 
-from .helpers import C, game, lead, points, prestige, roads, tile, turn, types
+from .helpers import C, bridge, game, lead, points, prestige, roads, tile, turn, types
 
 MACHINERY = [C(1, 2), C(2, 2), C(1, 3), C(2, 3)]
 
@@ -198,3 +198,35 @@ def test_v1_games_still_end_when_no_proposal_is_left():
     del g.state["version"], g.state["stall_votes"]
     ev = _vote_with_no_proposal(g)
     assert ev[-1]["type"] == "game_ended" and ev[-1]["reason"] == "no_proposals"
+
+
+# --- delivery through access (v3) -------------------------------------------------------------------
+def _accessed_wood(version=None):
+    g = game(4)
+    if version is not None:
+        g.state["version"] = version
+    # wood (seat 0's, seat 1 has access) | road | seat 1's bridge over the river | Watchtower
+    wood = tile(g, "stall", "wood", 0, [C(3, 0)], claims=[1])
+    bridge(g, 1, C(5, 0))
+    prestige(g, "watchtower", [C(6, 0), C(6, 1)])
+    turn(g, 1)
+    g.act(1, {"type": "play_card", "card": "trade", "face_up": False})
+    return g, wood, g.act(1, {"type": "road", "cell": C(4, 0)})
+
+
+def test_a_player_with_access_delivers_the_tile_through_its_own_network():
+    """seed-FoG p. 12: access is bought to use another player's tile ("Cada vez que un jugador obtenga
+    acceso a un nuevo recurso, se pondrá una ficha de entrega en el espacio de 'acceso'"); p. 11: a
+    neutral building that "deba obtener puntos" scores for nobody, so tiles are delivered by players
+    who do not own them. Ours: the access holder's delivery token goes on the building; the tile's
+    points stay with its owner. Roads serve everybody, so this differs from the owner's delivery
+    only through the access holder's own bridges/gates (p. 13)."""
+    g, wood, ev = _accessed_wood()
+    d = next(e for e in ev if e["type"] == "delivered")
+    assert d["tile"] == wood and d["owner"] == 1 and d["points"] == [[0, 1]]
+    assert g.state["prestige"][0]["delivered"] == [None, 1]
+
+
+def test_before_v3_only_the_owner_delivers():
+    g, _, ev = _accessed_wood(version=2)
+    assert "delivered" not in types(ev)
