@@ -15,39 +15,69 @@ def board_of(state) -> Board:
     return BOARDS[state["map"]]
 
 
+# Connection networks by content: (map, road and own-bridge squares) -> (comp, fringe). A pure
+# function of its key, so safe across games and states; bounded (oldest dropped first).
+_NET_CACHE: dict[tuple, tuple[list[int], list[frozenset[int]]]] = {}
+_NET_CACHE_SIZE = 256
+
+
+def _components(b: Board, conducting: tuple[int, ...]) -> tuple[list[int], list[frozenset[int]]]:
+    comp = [-1] * b.size
+    fringe: list[frozenset[int]] = []
+    inside = set(conducting)
+    adj = b.adj
+    for start in conducting:
+        if comp[start] >= 0:
+            continue
+        k = len(fringe)
+        f: set[int] = set()
+        comp[start] = k
+        stack = [start]
+        while stack:
+            a = stack.pop()
+            for n in adj[a]:
+                f.add(n)
+                if comp[n] < 0 and n in inside:
+                    comp[n] = k
+                    stack.append(n)
+        fringe.append(frozenset(f))
+    return comp, fringe
+
+
 class Net:
     """The connection network of one seat: road squares plus that seat's bridges/gates
     (seed-FoG p. 13: a bridge acts as a road only for the player who built it; p. 20:
-    connections count through roads and bridges/gates only, never through buildings)."""
+    connections count through roads and bridges/gates only, never through buildings).
+    Built once per distinct set of conducting squares (`_NET_CACHE`)."""
 
-    __slots__ = ("comp", "fringe", "board", "state", "seat")
+    __slots__ = ("comp", "fringe", "board", "state", "seat", "_tiles")
 
     def __init__(self, state, seat: int | None) -> None:
         b = board_of(state)
         occ, tiles = state["occ"], state["tiles"]
         self.board, self.state, self.seat = b, state, seat
-        comp = [-1] * b.size
-        fringe: list[set[int]] = []
-        own_bridges = {i for i, t in enumerate(tiles) if t["kind"] == "bridge" and t["owner"] == seat}
-        conducting = [c for c, t in enumerate(occ) if t == ROAD or (t >= 0 and t in own_bridges)]
-        inside = set(conducting)
-        adj = b.adj
-        for start in conducting:
-            if comp[start] >= 0:
-                continue
-            k = len(fringe)
-            f: set[int] = set()
-            comp[start] = k
-            stack = [start]
-            while stack:
-                a = stack.pop()
-                for n in adj[a]:
-                    f.add(n)
-                    if comp[n] < 0 and n in inside:
-                        comp[n] = k
-                        stack.append(n)
-            fringe.append(f)
-        self.comp, self.fringe = comp, fringe
+        bridges = tuple(t["cells"][0] for t in tiles if t["kind"] == "bridge" and t["owner"] == seat)
+        key = (b.name, tuple(occ), bridges)
+        got = _NET_CACHE.get(key)
+        if got is None:
+            # the same roads under another placement of tiles: the same network
+            roads = tuple(i for i, v in enumerate(occ) if v == ROAD)
+            key2 = (b.name, roads, bridges)
+            got = _NET_CACHE.get(key2)
+            if got is None:
+                got = _components(b, tuple(sorted(roads + bridges)) if bridges else roads)
+            while len(_NET_CACHE) >= _NET_CACHE_SIZE:
+                del _NET_CACHE[next(iter(_NET_CACHE))]
+            _NET_CACHE[key] = _NET_CACHE[key2] = got
+        self.comp, self.fringe = got
+        self._tiles: dict[int, set[int]] = {}
+
+    def tile_touch(self, i: int) -> set[int]:
+        """`touch` of tile `i` (memoised for this network; do not mutate the result)."""
+        got = self._tiles.get(i)
+        if got is None:
+            got = self._tiles[i] = self.touch(self.state["tiles"][i]["cells"])
+        return got
 
     def comps_of_cells(self, cells) -> set[int]:
         comp, adj = self.comp, self.board.adj

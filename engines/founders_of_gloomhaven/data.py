@@ -148,6 +148,14 @@ class Board:
                 for c in fp:
                     at[c].append(fp)
             self.footprints_at[shape] = at
+        # the same by footprint number (index in self.footprints[shape]), for set algebra
+        self.footprint_ids_at: dict[str, list[frozenset[int]]] = {}
+        for shape, fps in self.footprints.items():
+            ids: list[set[int]] = [set() for _ in range(self.size)]
+            for i, fp in enumerate(fps):
+                for c in fp:
+                    ids[c].add(i)
+            self.footprint_ids_at[shape] = [frozenset(x) for x in ids]
         self.numbered_by_section: dict[int, list[int]] = {}
         for c in sorted(self.numbered, key=lambda c: (self.numbered[c], c)):
             self.numbered_by_section.setdefault(self.section[c], []).append(c)

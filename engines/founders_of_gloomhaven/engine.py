@@ -356,7 +356,7 @@ def _prereq_touch(state, seat, res, net: Net) -> dict[str, list[tuple[int, set[i
     """For each prerequisite: the usable tiles (owned or accessed) and their touch squares."""
     out = {}
     for p in D.ADVANCED[res]["prereqs"]:
-        usable = [(i, net.touch(t["cells"])) for i, t in enumerate(state["tiles"])
+        usable = [(i, net.tile_touch(i)) for i, t in enumerate(state["tiles"])
                   if t["res"] == p and t["kind"] in KIND_TILES and (t["owner"] == seat or seat in t["claims"])]
         if not usable:
             return None
@@ -422,41 +422,97 @@ def _upgrade(state, seat, a, ctx, rng):
     return _with_deliveries(state, [ev], *_bonus_events(state, seat, anchored=roads))
 
 
+def _own_adjacent(state, seat) -> set[int]:
+    """Squares next to a building `seat` owns (bridges/gates and prestige excepted): a new tile
+    of the seat may not cover them (seed-FoG pp. 12-13)."""
+    adj = board_of(state).adj
+    out: set[int] = set()
+    for t in state["tiles"]:
+        if t["owner"] == seat and t["kind"] != "bridge" and t["kind"] != "prestige":
+            for c in t["cells"]:
+                out.update(adj[c])
+    return out
+
+
+# (map, occupancy, tiles' resources/owners/claims, seat) -> {resource: footprints where the seat
+# could place it, money and supply aside}. A pure function of its key (safe across games and
+# states), bounded; it spares the play phase's "can Upgrade resolve?" probe and the lead's list
+# the same map search.
+_SITES: dict[tuple, dict[str, list[tuple[int, ...]]]] = {}
+_SITES_SIZE = 128
+
+
+def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
+    tiles = state["tiles"]
+    key = (state["map"], seat, tuple(state["occ"]),
+           tuple((t["res"], t["owner"], tuple(t["claims"])) for t in tiles))
+    got = _SITES.get(key)
+    if got is not None:
+        return got
+    b = board_of(state)
+    occ = state["occ"]
+    usable: dict[str, list[int]] = {}
+    sections: dict[str, set] = {}
+    for i, t in enumerate(tiles):
+        if t["kind"] in KIND_TILES:
+            sections.setdefault(t["res"], set()).add(t["section"])
+            if t["owner"] == seat or seat in t["claims"]:
+                usable.setdefault(t["res"], []).append(i)
+    net = None
+    good: set[int] = set()  # free land squares not next to the seat's own buildings
+    reach: dict[str, set[int]] = {}  # prerequisite -> squares touching a usable tile of it
+    got = {}
+    section = b.section
+    for res, spec in D.ADVANCED.items():
+        prereqs = spec["prereqs"]
+        if not all(p in usable for p in prereqs):
+            continue
+        if net is None:
+            net = Net(state, seat)
+            own = _own_adjacent(state, seat)
+            land = b.land
+            good = {c for c, v in enumerate(occ) if v == EMPTY and land[c] and c not in own}
+        for p in prereqs:
+            if p not in reach:
+                reach[p] = set().union(*(net.tile_touch(i) for i in usable[p]))
+        shape = spec["shape"]
+        ids_at = b.footprint_ids_at[shape]
+        blocked = sections.get(res, ())
+        # candidate squares: touching a usable tile of every prerequisite (then a connected
+        # usable tile of each exists, so _choose_prereqs finds one)
+        sets = sorted((reach[p] for p in prereqs), key=len)
+        first = sets[0] & good
+        if not first:
+            continue
+        all_fps = b.footprints[shape]
+        rest = sets[1:]
+        ok = []
+        for i in set().union(*(ids_at[c] for c in first)):
+            fp = all_fps[i]
+            if section[fp[0]] in blocked or not good.issuperset(fp):
+                continue
+            if rest and rest[0].isdisjoint(fp):
+                continue
+            ok.append(i)
+        if ok:
+            # the order of a walk by square (lowest touching square first), then by footprint
+            ok.sort(key=lambda i: (min(c for c in all_fps[i] if c in first), i))
+            got[res] = [all_fps[i] for i in ok]
+    if len(_SITES) >= _SITES_SIZE:
+        del _SITES[next(iter(_SITES))]
+    _SITES[key] = got
+    return got
+
+
 def _upgrade_options(state, seat):
     if state["cur"] and state["cur"].get("category") not in ("upgrade", "any"):
         return
-    b = board_of(state)
     money = _p(state, seat)["money"]
-    net = None
-    for res, spec in D.ADVANCED.items():
+    for res, fps in _upgrade_sites(state, seat).items():
         if state["supply"][res] <= 0 or money < _upgrade_cost(state, res):
             continue
-        if not all(_has_resource(state, seat, p) for p in spec["prereqs"]):
-            continue
-        net = net or Net(state, seat)
-        touch = _prereq_touch(state, seat, res, net)
-        if touch is None:
-            continue
-        blocked = {t["section"] for t in state["tiles"] if t["res"] == res and t["kind"] in KIND_TILES}
-        # candidate squares: touching a usable tile of every prerequisite
-        sets = sorted((set().union(*(t for _, t in touch[p])) for p in spec["prereqs"]), key=len)
-        at = b.footprints_at[spec["shape"]]
-        seen = set()
-        occ = state["occ"]
-        for cell in sorted(sets[0]):
-            if cell >= b.size or occ[cell] != EMPTY:
-                continue
-            for fp in at[cell]:
-                if fp in seen:
-                    continue
-                seen.add(fp)
-                if b.section[fp[0]] in blocked or not all(s.intersection(fp) for s in sets[1:]):
-                    continue
-                if not free(state, fp) or adjacent_to_own(state, seat, fp):
-                    continue
-                if _choose_prereqs(state, seat, res, fp, touch) is None:
-                    continue
-                yield {"type": "upgrade", "resource": res, "cells": list(fp)}
+        for fp in fps:
+            yield {"type": "upgrade", "resource": res, "cells": list(fp)}
 
 
 # ============================================================================================
@@ -507,20 +563,29 @@ def _build(state, seat, a, cost, rng):
 
 
 def _build_options(state, seat):
+    """The checks of _check_build, with what they share computed once."""
     if state["cur"] and state["cur"].get("category") not in ("build", "any"):
         return
-    touch = Net(state, seat).owned_touch()
     b = board_of(state)
+    pl = _p(state, seat)
+    occ = state["occ"]
+    houses = pl["houses"] < D.MAX_HOUSES and pl["money"] >= _build_cost(state, "house")
+    bridges = pl["bridges"] < D.MAX_BRIDGES and pl["money"] >= _build_cost(state, "bridge")
+    if not houses and not bridges:
+        return
+    touch = Net(state, seat).owned_touch()
+    own = _own_adjacent(state, seat) if houses else set()
+    house_sections = {t["section"] for t in state["tiles"] if t["kind"] == "house" and t["owner"] == seat}
+    colour, crossing, land, section = b.colour, b.crossing, b.land, b.section
     for cell in sorted(touch):
-        kind = "bridge" if b.crossing[cell] else "house" if b.colour[cell] == "green" else None
-        if kind is None:
+        if occ[cell] != EMPTY:
             continue
-        a = {"type": "build", "kind": kind, "cell": cell}
-        try:
-            _check_build(state, seat, a, touch)
-        except IllegalAction:
-            continue
-        yield a
+        if crossing[cell]:
+            if bridges:
+                yield {"type": "build", "kind": "bridge", "cell": cell}
+        elif (houses and colour[cell] == "green" and land[cell] and section[cell] not in house_sections
+              and cell not in own):
+            yield {"type": "build", "kind": "house", "cell": cell}
 
 
 # ============================================================================================
@@ -629,7 +694,7 @@ def _fork(state):
     map, tiles, players, prestige buildings and the turn records), cheaper than a full clone."""
     s = dict(state)
     s["occ"] = list(state["occ"])
-    s["tiles"] = [dict(t, claims=list(t["claims"])) for t in state["tiles"]]
+    s["tiles"] = list(state["tiles"])  # tile dicts are replaced, never changed in place (_on_access)
     s["players"] = [dict(p, score=dict(p["score"]), hand=list(p["hand"]), played=list(p["played"]),
                          resources=list(p["resources"]),
                          placed=list(p["placed"])) for p in state["players"]]
@@ -671,24 +736,53 @@ def _delivery_points(state, tile) -> list[list]:
 
 
 def _find_deliveries(state) -> list[dict]:
-    """Deliveries now possible: a required resource whose tile is connected (through its
-    owner's network) to the prestige building."""
+    """Deliveries now possible: a required resource whose tile is connected to the prestige
+    building through its owner's network or, from v3, through the network of a player holding
+    access to it (a claim token; the owner first, then the claims in the order bought). The
+    delivering player's token goes on the building; the points stay with the tile's owner and
+    its prerequisites' owners (_delivery_points). A tile is connected to the building exactly
+    when it covers a square of the building's `touch` in that network."""
     out = []
     nets: dict[int, Net] = {}
     tiles = state["tiles"]
+    by_access = _version(state) >= 3
+    by_res: dict[str, list[int]] | None = None
     for bi, pb in enumerate(state["prestige"]):
-        cells = tiles[pb["tile"]]["cells"]
+        if pb["complete"]:
+            continue
+        cells = None
+        reach: dict[int, set[int]] = {}
         for ri, res in enumerate(D.PRESTIGE[pb["card"]]["requires"]):
             if pb["delivered"][ri] is not None:
                 continue
-            for ti, t in enumerate(tiles):
-                if t["res"] != res or t["kind"] not in KIND_TILES or t["owner"] is None:
-                    continue
-                net = nets.get(t["owner"]) or nets.setdefault(t["owner"], Net(state, t["owner"]))
-                if net.connected(t["cells"], cells):
-                    out.append({"type": "delivered", "building": bi, "requirement": ri, "resource": res,
-                                "tile": ti, "owner": t["owner"], "points": _delivery_points(state, t)})
+            if by_res is None:
+                by_res = {}
+                for ti, t in enumerate(tiles):
+                    if t["kind"] in KIND_TILES and (t["owner"] is not None or (by_access and t["claims"])):
+                        by_res.setdefault(t["res"], []).append(ti)
+            found = None
+            for ti in by_res.get(res, ()):
+                t = tiles[ti]
+                seats = [t["owner"]] if t["owner"] is not None else []
+                if by_access:
+                    seats += [c for c in t["claims"] if c != t["owner"]]
+                for o in seats:
+                    r = reach.get(o)
+                    if r is None:
+                        if cells is None:
+                            cells = tiles[pb["tile"]]["cells"]
+                        net = nets.get(o) or nets.setdefault(o, Net(state, o))
+                        r = reach[o] = net.touch(cells)
+                    if not r.isdisjoint(t["cells"]):
+                        found = (ti, t, o)
+                        break
+                if found:
                     break
+            if found:
+                ti, t, o = found
+                # `owner`: the seat whose delivery token goes on the building
+                out.append({"type": "delivered", "building": bi, "requirement": ri, "resource": res,
+                            "tile": ti, "owner": o, "points": _delivery_points(state, t)})
     return out
 
 
@@ -704,6 +798,8 @@ def _completion_events(state) -> list[dict]:
 
 def _with_deliveries(state, primary, *rest):
     """`primary` events, then the deliveries and completions they make possible, then `rest`."""
+    if all(pb["complete"] for pb in state["prestige"]):
+        return [*primary, *rest]
     s = _apply(state, primary)
     dl = _find_deliveries(s)
     if not dl:
@@ -928,7 +1024,21 @@ def _choose_options(state, seat):
         yield a
 
 
-def _prestige_footprints(state, card):
+_COLOURED: dict[tuple[str, str, str], list[tuple[int, tuple[int, ...]]]] = {}
+
+
+def _coloured_footprints(b, shape, colour):
+    """(section, footprint) of every `shape` footprint with a square of `colour` (static, cached)."""
+    key = (b.name, shape, colour)
+    got = _COLOURED.get(key)
+    if got is None:
+        got = _COLOURED[key] = [(b.section[fp[0]], fp) for fp in b.footprints[shape]
+                                if any(b.colour[c] == colour for c in fp)]
+    return got
+
+
+def _prestige_footprints(state, card, first=False):
+    """Where `card` may be placed (seed-FoG p. 16); `first`: stop at the first one."""
     spec = D.PRESTIGE[card]
     b = board_of(state)
     occ = state["occ"]
@@ -936,20 +1046,35 @@ def _prestige_footprints(state, card):
         return [fp for fp in b.spots[spec["spot"]] if all(occ[c] == EMPTY for c in fp)]
     ptype = D.prestige_type(card)
     taken = {state["tiles"][pb["tile"]]["section"] for pb in state["prestige"] if D.prestige_type(pb["card"]) == ptype}
-    colour = spec["colour"]
+    free = {c for c, v in enumerate(occ) if v == EMPTY}
     out = []
-    for fp in b.footprints[spec["shape"]]:
-        if b.section[fp[0]] in taken or not any(b.colour[c] == colour for c in fp):
-            continue
-        if all(occ[c] == EMPTY for c in fp):
+    for sec, fp in _coloured_footprints(b, spec["shape"], spec["colour"]):
+        if sec not in taken and free.issuperset(fp):
             out.append(fp)
+            if first:
+                break
     return out
+
+
+def _prestige_fits(state, card, cells) -> bool:
+    spec = D.PRESTIGE[card]
+    b = board_of(state)
+    occ = state["occ"]
+    if any(c >= b.size or occ[c] != EMPTY for c in cells):
+        return False
+    if "spot" in spec:
+        return cells in b.spots[spec["spot"]]
+    if cells not in b.footprint_set[spec["shape"]] or not any(b.colour[c] == spec["colour"] for c in cells):
+        return False
+    ptype = D.prestige_type(card)
+    return not any(state["tiles"][pb["tile"]]["section"] == b.section[cells[0]]
+                   for pb in state["prestige"] if D.prestige_type(pb["card"]) == ptype)
 
 
 def _check_place(state, seat, a):
     card = state["vote"]["card"]
     cells = tuple(sorted(a["cells"]))
-    if cells not in set(_prestige_footprints(state, card)):
+    if not _prestige_fits(state, card, cells):
         spec = D.PRESTIGE[card]
         if "spot" in spec:
             raise IllegalAction(f"{spec['name']} goes only on its reserved spot")
@@ -1083,6 +1208,16 @@ def _advance(state, rng):
     return evs
 
 
+# v2: a game ends by the safety net after this many skipped votes (no proposal left) per seat
+# in a row with no delivery in between (ours, RULES.md)
+STALL_VOTES = 3
+
+
+def _version(state) -> int:
+    """The engine version the game was started with (v1 states carry no version)."""
+    return state.get("version", 1)
+
+
 def _reset_end(state, rng):
     v = state["reset"]
     caller = v["seat"]
@@ -1090,8 +1225,16 @@ def _reset_end(state, rng):
     for s in _order_from(state, caller)[1:]:
         evs.append(_income_event(state, s))
     if not state["proposals"]:
-        # ours: every prestige card is built or out of the game; the city is finished
-        return [*evs, *_end_events(_apply(state, evs), "no_proposals")]
+        if _version(state) < 2:
+            # v1 (kept for its logs): every prestige card is built or out of the game; the game ends
+            return [*evs, *_end_events(_apply(state, evs), "no_proposals")]
+        # v2: nothing to vote on; the reset and the income stand and play goes on (the rulebook's
+        # only end is the sixth completion, p. 16). Last resort so a game can never loop forever:
+        # STALL_VOTES x seats skipped votes in a row without a delivery end it (RULES.md).
+        evs.append({"type": "vote_skipped", "seat": caller})
+        if state["stall_votes"] + 1 >= STALL_VOTES * state["n"]:
+            return [*evs, *_end_events(_apply(state, evs), "stalled")]
+        return evs
     evs.append({"type": "vote_opened", "caller": caller})
     return evs
 
@@ -1137,6 +1280,17 @@ def _vote_auto(state, rng):
     return None
 
 
+def _claims_cost(state, claims) -> int:
+    """Influence (in fleeting) to remove `claims` neutral claim tokens at a solo vote (p. 18:
+    "pagando el coste de influencia bajo la carta correspondiente a cada una en la oferta de
+    propuestas"). v3: the tokens take the offer's cards in order — the first the left card's
+    (free), the second the middle card's, the third the right card's, any further one the right
+    card's too (ours). v1/v2 read every token at the middle card's cost."""
+    if _version(state) < 3:
+        return claims * _solo_cost(state, 1)
+    return sum(_solo_cost(state, min(k, 2)) for k in range(claims))
+
+
 def _solo_call(state, rng):
     """Solo: once only the Call to Vote card is left, the vote happens (cycles 1-6) or the
     game ends (after the 7th cycle) (seed-FoG p. 18)."""
@@ -1149,7 +1303,7 @@ def _solo_call(state, rng):
     s = _apply(state, evs)
     claims = sum(1 for pb in s["prestige"] if pb["claim"])
     if claims:
-        cost = claims * _solo_cost(s, 1)
+        cost = _claims_cost(s, claims)
         pl = _p(s, seat)
         if not _can_pay(pl, cost):
             return [*evs, *_end_events(s, "solo_claims_unpaid")]
@@ -1207,6 +1361,9 @@ def _on_started(_, e):
         "achievements": dict(e["achievements"]) if e["achievements"] else None, "ach_scored": {},
         "cycle": 1, "over": None, "history": None, "setup": None,
     }
+    if e.get("engine_version", 1) >= 2:  # v1 states stay as they were (their logs keep their hashes)
+        state["version"] = e["engine_version"]
+        state["stall_votes"] = 0
     if e.get("draft"):
         state["setup"] = {"draft": list(e["draft"]), "pool": [r for r in D.BASIC if r not in
                                                               {x for res in e["resources"] for x in res}],
@@ -1268,7 +1425,9 @@ def _on_access(s, e):
     _p(s, e["seat"])["money"] -= e["cost"]
     if e["to"] is not None:
         _p(s, e["to"])["money"] += e["cost"]
-    s["tiles"][e["tile"]]["claims"].append(e["seat"])
+    t = s["tiles"][e["tile"]]
+    # copy on write: tiles are never changed in place, so a fork may share them (_fork)
+    s["tiles"][e["tile"]] = dict(t, claims=[*t["claims"], e["seat"]])
     s["cur"] = None
 
 
@@ -1361,6 +1520,8 @@ def _on_delivered(s, e):
     pb = s["prestige"][e["building"]]
     pb["delivered"][e["requirement"]] = e["owner"]
     pb["claim"] = False  # solo: a delivery removes the neutral claim token (p. 18)
+    if "stall_votes" in s:
+        s["stall_votes"] = 0
     for seat, pts in e["points"]:
         _award(s, seat, pts, "deliveries")
 
@@ -1461,7 +1622,8 @@ def _spend_influence(s, votes):
 def _set_winner(s, winner, placer):
     v = s["vote"]
     card = s["proposals"][winner]
-    v.update(stage="placing", winner=winner, placer=placer, card=card, stuck=not _prestige_footprints(s, card))
+    v.update(stage="placing", winner=winner, placer=placer, card=card,
+             stuck=not _prestige_footprints(s, card, first=True))
 
 
 def _on_revealed(s, e):
@@ -1498,7 +1660,7 @@ def _on_proposals_drawn(s, e):
         if v["card"] is None:
             v["stage"] = "done"
         else:
-            v["stuck"] = not _prestige_footprints(s, v["card"])
+            v["stuck"] = not _prestige_footprints(s, v["card"], first=True)
         s["proposals"][v["winner"]] = v["card"] or s["proposals"][v["winner"]]
         return
     if s["solo"]:
@@ -1537,6 +1699,10 @@ def _on_ended(s, e):
     s["roads"] = None
     s["reset"] = None
     s["vote"] = None
+
+
+def _on_vote_skipped(s, e):
+    s["stall_votes"] += 1
 
 
 def _on_history(s, e):
@@ -1773,7 +1939,7 @@ ON = {
     "vote_opened": _on_vote_opened, "vote_cast": _on_vote_cast, "votes_revealed": _on_revealed,
     "proposal_chosen": _on_chosen, "prestige_unplaceable": _on_unplaceable, "proposals_drawn": _on_proposals_drawn,
     "prestige_placed": _on_placed, "vote_closed": _on_vote_closed, "game_ended": _on_ended,
-    "history_recorded": _on_history,
+    "history_recorded": _on_history, "vote_skipped": _on_vote_skipped,
 }
 
 
@@ -1804,7 +1970,8 @@ class FoundersOfGloomhaven(RulesEngine):
     title = "Founders of Gloomhaven"
     min_seats = 1
     max_seats = 4
-    version = 1
+    version = 3
+    supported_versions = (1, 2)
     max_random_steps = 20_000
     options_schema = OPTIONS_SCHEMA
     moves = MOVES

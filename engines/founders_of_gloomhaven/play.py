@@ -1,112 +1,351 @@
 """The random player's weighting (test kit, bots, bench): uniform play rarely connects
-resources to prestige buildings, so choices lean toward progress. Not part of the rules."""
+resources to prestige buildings, so choices aim at deliveries. Not part of the rules.
+
+What it aims at (in this order): a resource tile (import or upgrade) placed right next to a
+prestige building that still needs it (touching tiles are connected, seed-FoG p. 20, so the
+delivery is immediate); otherwise a tile of a needed resource as close as possible to such a
+building; the advanced resources needed by placed buildings and their prerequisites; roads
+from its own network toward buildings that need what it owns; votes and placements for
+buildings whose resources exist. It keeps some randomness so games differ.
+"""
 
 from __future__ import annotations
 
 from .board import EMPTY, Net, board_of
+from .data import ADVANCED, PRESTIGE, TIER
 
 _MAIN = {"recruit", "import", "access", "import_access", "upgrade", "build"}
+_TILES = ("stall", "t2", "t3")
+_BIG = 10**6
 
 
-def _distance_to_needs(s) -> list[int]:
-    """Steps from each square to the nearest unfinished prestige building (through land)."""
-    b = board_of(s)
-    big = 10**6
-    dist = [big] * b.size
-    frontier = []
-    for pb in s["prestige"]:
+def _needs(s) -> dict[str, list[int]]:
+    """resource -> the prestige buildings (indices) still needing it."""
+    out: dict[str, list[int]] = {}
+    for bi, pb in enumerate(s["prestige"]):
         if pb["complete"]:
             continue
-        for c in s["tiles"][pb["tile"]]["cells"]:
-            dist[c] = 0
-            frontier.append(c)
+        for ri, res in enumerate(PRESTIGE[pb["card"]]["requires"]):
+            if pb["delivered"][ri] is None:
+                out.setdefault(res, []).append(bi)
+    return out
+
+
+def _wanted(needs) -> set[str]:
+    """Needed resources and, recursively, the prerequisites of needed advanced ones."""
+    out = set(needs)
+    todo = [r for r in needs if r in ADVANCED]
+    while todo:
+        for p in ADVANCED[todo.pop()]["prereqs"]:
+            if p not in out:
+                out.add(p)
+                if p in ADVANCED:
+                    todo.append(p)
+    return out
+
+
+def _building_cells(s, bis) -> list[int]:
+    tiles = s["tiles"]
+    return [c for bi in bis for c in tiles[s["prestige"][bi]["tile"]]["cells"]]
+
+
+def _distance_from(s, cells) -> list[int]:
+    """Steps from each square to `cells` through free land, roads and river/wall squares."""
+    b = board_of(s)
+    dist = [_BIG] * b.size
+    frontier = list(cells)
+    for c in frontier:
+        dist[c] = 0
+    occ = s["occ"]
     while frontier:
         nxt = []
         for a in frontier:
             for n in b.adj[a]:
-                if dist[n] == big and (s["occ"][n] in (EMPTY, -2) or b.crossing[n]):
+                if dist[n] == _BIG and (occ[n] in (EMPTY, -2) or b.crossing[n]):
                     dist[n] = dist[a] + 1
                     nxt.append(n)
         frontier = nxt
     return dist
 
 
+def _pick_cells(s, res, options, key, rng):
+    """Among actions carrying squares (`key` gives them), the ones nearest to a building needing `res`."""
+    needs = _needs(s)
+    if res not in needs:
+        return None
+    dist = _distance_from(s, _building_cells(s, needs[res]))
+
+    def d(a):
+        return min(dist[c] for c in key(a))
+    best = min(d(a) for a in options)
+    if best >= _BIG:
+        return None
+    return rng.choice([a for a in options if d(a) == best])
+
+
+def _cost_from(s, seat, cells) -> list[int]:
+    """Roads still needed from each square to `cells` (0-1 search): a road square costs 0 (roads
+    are everybody's), a free land square 1, a free river/wall square 2 (a bridge), the seat's own
+    bridge 0; other buildings block."""
+    from collections import deque
+    b = board_of(s)
+    dist = [_BIG] * b.size
+    occ, tiles = s["occ"], s["tiles"]
+    dq = deque()
+    for c in cells:
+        dist[c] = 0
+        dq.append(c)
+    while dq:
+        a = dq.popleft()
+        da = dist[a]
+        for n in b.adj[a]:
+            o = occ[n]
+            if o == -2:
+                w = 0
+            elif o == EMPTY:
+                w = 2 if b.crossing[n] else 1
+            elif tiles[o]["kind"] == "bridge" and tiles[o]["owner"] == seat:
+                w = 0
+            else:
+                continue
+            if da + w < dist[n]:
+                dist[n] = da + w
+                if w == 0:
+                    dq.appendleft(n)
+                else:
+                    dq.append(n)
+    return dist
+
+
+def _road_scores(s, seat) -> dict[int, int]:
+    """Square -> roads still missing after a road/bridge there, for the squares connected to a
+    tile the seat owns whose resource a placed building still needs."""
+    needs = _needs(s)
+    mine = [t for t in s["tiles"] if t["owner"] == seat and t["kind"] in _TILES and t["res"] in needs]
+    if not needs:
+        return {}
+    net = Net(s, seat)
+    maps: dict[int, list[int]] = {}
+    out: dict[int, int] = {}
+    left = [sum(1 for d in pb["delivered"] if d is None) for pb in s["prestige"]]
+    for t in mine:
+        touch = net.touch(t["cells"])
+        for bi in needs[t["res"]]:
+            if bi not in maps:
+                maps[bi] = _cost_from(s, seat, _building_cells(s, [bi]))
+            dist = maps[bi]
+            extra = 2 * (left[bi] - 1)  # buildings nearest completion first
+            for c in touch:
+                d = dist[c]
+                if d < _BIG and d + extra < out.get(c, _BIG):
+                    out[c] = d + extra
+    _prereq_roads(s, seat, needs, net, out)
+    return out
+
+
+def _prereq_roads(s, seat, needs, net, out):
+    """Roads joining the two prerequisites of a needed advanced resource the seat could build."""
+    usable: dict[str, list[dict]] = {}
+    for t in s["tiles"]:
+        if t["kind"] in _TILES and (t["owner"] == seat or seat in t["claims"]):
+            usable.setdefault(t["res"], []).append(t)
+    occ = s["occ"]
+    for res in _wanted(needs):
+        spec = ADVANCED.get(res)
+        if spec is None or s["supply"][res] <= 0 or len(spec["prereqs"]) < 2:
+            continue
+        p1, p2 = spec["prereqs"]
+        if p1 not in usable or p2 not in usable:
+            continue
+        t1 = [net.touch(t["cells"]) for t in usable[p1]]
+        t2 = [net.touch(t["cells"]) for t in usable[p2]]
+        if any(c for a in t1 for b in t2 for c in a & b if occ[c] == EMPTY):
+            continue  # already joined: an upgrade is possible
+        dist = _cost_from(s, seat, [c for t in usable[p2] for c in t["cells"]])
+        extra = 1 if res in needs else 3
+        for a in t1:
+            for c in a:
+                d = dist[c]
+                if d < _BIG and d + extra < out.get(c, _BIG):
+                    out[c] = d + extra
+
+
+def _best_road(s, seat, roads, rng, forced=False):
+    """The road (or bridge) that brings an owned, needed resource closest to its building;
+    None when no road helps (unless `forced`)."""
+    scores = _road_scores(s, seat)
+    scored = [a for a in roads if a["cell"] in scores]
+    if scored:
+        best = min(scores[a["cell"]] for a in scored)
+        # the 64 roads are shared and scarce: long detours only now and then
+        if best <= 2 or rng.random() < 0.3 or forced:
+            return rng.choice([a for a in scored if scores[a["cell"]] == best])
+    return rng.choice(roads) if forced else None
+
+
 def _deliverable(s, card):
     """Per requirement of `card`: the squares where the building would receive it at once."""
-    from .data import PRESTIGE
     out = []
     nets = {}
     for res in PRESTIGE[card]["requires"]:
         touch = set()
         for t in s["tiles"]:
-            if t["res"] == res and t["owner"] is not None and t["kind"] in ("stall", "t2", "t3"):
+            if t["res"] == res and t["owner"] is not None and t["kind"] in _TILES:
                 net = nets.get(t["owner"]) or nets.setdefault(t["owner"], Net(s, t["owner"]))
                 touch |= net.touch(t["cells"])
         out.append(touch)
     return out
 
 
-def _best_road(s, roads, rng):
-    if s["prestige"] and rng.random() < 0.95:
-        dist = _distance_to_needs(s)
-        best = min(dist[a["cell"]] for a in roads)
-        return rng.choice([a for a in roads if dist[a["cell"]] == best])
-    return rng.choice(roads)
+def _available(s) -> set[str]:
+    have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES} | set(s["neutral"])
+    for pl in s["players"]:
+        have |= set(pl["resources"])
+    return have
+
+
+def _ready(s, card, have) -> int:
+    """How many of `card`'s requirements exist or could be made from what exists."""
+    n = 0
+    for r in PRESTIGE[card]["requires"]:
+        if r in have or (r in ADVANCED and all(p in have for p in ADVANCED[r]["prereqs"])):
+            n += 1
+        elif r in ADVANCED and TIER[r] == 3:
+            n += 0.5 * sum(1 for p in ADVANCED[r]["prereqs"] if p in have)
+    return n - len(PRESTIGE[card]["requires"])
+
+
+def _choose_main(s, seat, main, rng):
+    needs = _needs(s)
+    wanted = _wanted(needs)
+    ups = [a for a in main if a["type"] == "upgrade"]
+    if ups:
+        good = [a for a in ups if a["resource"] in needs]
+        if good:
+            res = rng.choice(sorted({a["resource"] for a in good}))
+            good = [a for a in good if a["resource"] == res]
+            return _pick_cells(s, res, good, lambda a: a["cells"], rng) or rng.choice(good)
+        good = [a for a in ups if a["resource"] in wanted]
+        return rng.choice(good or ups)
+    imports = [a for a in main if a["type"] == "import"]
+    good = [a for a in imports if a["resource"] in needs]
+    if good and rng.random() < 0.9:
+        return rng.choice(good)
+    acc = [a for a in main if a["type"] == "access" and s["tiles"][a["tile"]]["res"] in wanted]
+    if acc and rng.random() < 0.7:
+        return rng.choice(acc)
+    good = [a for a in imports if a["resource"] in wanted]
+    if good and rng.random() < 0.5:
+        return rng.choice(good)
+    builds = [a for a in main if a["type"] == "build"]
+    if builds and rng.random() < 0.5:
+        bridges = [a for a in builds if a["kind"] == "bridge"]
+        pick = _best_road(s, seat, bridges, rng) if bridges else None
+        return pick or rng.choice(builds)
+    other = [a for a in main if a["type"] != "import"]
+    return rng.choice(other if other and rng.random() < 0.8 else main)
+
+
+def _card_weight(engine, s, seat, card) -> int:
+    """Rough value of playing `card` face up now."""
+    from .engine import _card_category
+    cat = _card_category(card)
+    needs = _needs(s)
+    if cat == "upgrade":
+        return 3 if any(r in ADVANCED for r in _wanted(needs)) else 2
+    if cat == "trade":
+        mine = set(s["players"][seat]["resources"])
+        return 3 if mine & set(needs) else 1
+    if cat == "build":
+        return 1
+    if cat == "income":
+        return 2
+    return 1
+
+
+def _place_spot(s, actions, rng):
+    """Most requirements delivered at once, then the fewest roads still missing to the tiles
+    of its other requirements."""
+    card = s["vote"]["card"]
+    touches = _deliverable(s, card)
+    maps = []
+    for res in PRESTIGE[card]["requires"]:
+        cells = [c for t in s["tiles"] if t["res"] == res and t["owner"] is not None and t["kind"] in _TILES
+                 for c in t["cells"]]
+        maps.append(_cost_from(s, -9, cells) if cells else None)
+
+    def score(a):
+        now = sum(1 for t in touches if t.intersection(a["cells"]))
+        gap = sum(min(m[c] for c in a["cells"]) if m else 30 for m in maps)
+        return (-now, gap)
+    best = min(score(a) for a in actions)
+    return rng.choice([a for a in actions if score(a) == best])
+
+
+def _solo_short(s) -> bool:
+    """Solo: would the claim tokens on the board cost more influence than the player holds?"""
+    from .engine import _claims_cost
+    claims = sum(1 for pb in s["prestige"] if not pb["complete"])
+    pl = s["players"][0]
+    return _claims_cost(s, claims) + 2 > pl["fleeting"] + 2 * pl["lasting"]
 
 
 def weighted_choice(engine, s, seat, actions, rng):
     types = {a["type"] for a in actions}
     if "draft_resource" in types and rng.random() < 0.8:
-        from .data import ADVANCED
         mine = set(s["players"][seat]["resources"])
         pairs = [a for a in actions if any(a["resource"] in spec["prereqs"] and mine & set(spec["prereqs"])
                                            for spec in ADVANCED.values())]
         return rng.choice(pairs or actions)
+    if "place_start" in types:
+        return rng.choice(actions)
     if "call_vote" in types and (rng.random() < 0.1 or len(s["players"][seat]["hand"]) <= 2):
         return {"type": "call_vote"}
     if "play_card" in types:
         up = [a for a in actions if a.get("face_up")]
         if up and rng.random() < 0.85:
-            from .engine import _card_category
-            ups = [a for a in up if a["card"] != "income" and _card_category(a["card"]) == "upgrade"]
-            return rng.choice(ups if ups and rng.random() < 0.6 else up)
+            w = [_card_weight(engine, s, seat, a["card"]) for a in up]
+            top = max(w)
+            return rng.choice([a for a, x in zip(up, w, strict=True) if x == top] if rng.random() < 0.7 else up)
         return rng.choice([a for a in actions if a["type"] == "play_card"])
+    if "place_stall" in types:
+        res = s["cur"]["stall"]["resource"]
+        return _pick_cells(s, res, actions, lambda a: [a["cell"]], rng) or rng.choice(actions)
     if "reset_benefit" in types:
-        kind = rng.choice(sorted({a["kind"] for a in actions}))
-        pick = [a for a in actions if a["kind"] == kind]
-        return _best_road(s, pick, rng) if kind == "road" else pick[0]
+        roads = [a for a in actions if a["kind"] == "road"]
+        pick = _best_road(s, seat, roads, rng) if roads else None
+        return pick or {"type": "reset_benefit", "kind": rng.choice(("money", "influence"))}
     main = [a for a in actions if a["type"] in _MAIN]
     if main and rng.random() < 0.9:
-        ups = [a for a in main if a["type"] == "upgrade"]
-        if ups:
-            return rng.choice(ups)
-        return rng.choice(main)
+        return _choose_main(s, seat, main, rng)
     roads = [a for a in actions if a["type"] == "road"]
     if "skip_roads" in types:
-        return _best_road(s, roads, rng) if roads and rng.random() < 0.8 else {"type": "skip_roads"}
-    if "place_prestige" in types and rng.random() < 0.9:
-        touches = _deliverable(s, s["vote"]["card"])
-
-        def score(a):
-            return sum(1 for t in touches if t.intersection(a["cells"]))
-        best = max(score(a) for a in actions)
-        return rng.choice([a for a in actions if score(a) == best])
+        pick = _best_road(s, seat, roads, rng) if roads else None
+        return pick or {"type": "skip_roads"}
+    if "place_prestige" in types and rng.random() < 0.95:
+        return _place_spot(s, actions, rng)
     if "vote" in types:
         cheap = [a for a in actions if a["fleeting"] + a["lasting"] <= 1]
-        if rng.random() < 0.85:
-            from .data import PRESTIGE
-            have = {t["res"] for t in s["tiles"] if t["owner"] is not None} | set(s["neutral"])
-
-            def ready(a):
-                req = PRESTIGE[s["proposals"][a["proposal"]]]["requires"]
-                return sum(1 for r in req if r in have) - len(req)
-            best = max(ready(a) for a in cheap)
-            cheap = [a for a in cheap if ready(a) == best]
+        if rng.random() < 0.9:
+            have = _available(s)
+            best = max(_ready(s, s["proposals"][a["proposal"]], have) for a in cheap)
+            cheap = [a for a in cheap if _ready(s, s["proposals"][a["proposal"]], have) == best]
         return rng.choice(cheap)
+    if "choose_proposal" in types and rng.random() < 0.9:
+        have = _available(s)
+
+        def key(a):  # solo: the fewest requirements among the readiest, then the cheapest slot
+            card = s["proposals"][a["proposal"]]
+            return (_ready(s, card, have), -len(PRESTIGE[card]["requires"]) if s["solo"] else 0, -a["proposal"])
+        best = max(key(a) for a in actions)
+        return rng.choice([a for a in actions if key(a) == best])
+    if s["solo"] and "take_influence" in types and _solo_short(s):
+        return {"type": "take_influence"}
     workers = [a for a in actions if a["type"] == "place_worker"]
     if workers and rng.random() < 0.5:
         return rng.choice(workers)
-    if roads and rng.random() < 0.25:
-        return _best_road(s, roads, rng)
+    pick = _best_road(s, seat, roads, rng) if roads else None
+    if pick:
+        return pick
     rest = [a for a in actions if a["type"] in ("take_money", "take_influence")]
     return rng.choice(rest or actions)

@@ -65,6 +65,7 @@ EVENT_FIELDS = {
     "proposals_drawn": {"cards": STRS, "returned": STRS, "reshuffled": BOOL},
     "prestige_placed": {"seat": SEAT, "card": STR, "cells": INTS, "tile": NINT},
     "vote_closed": {},
+    "vote_skipped": {"seat": SEAT},
     "game_ended": {"reason": STR, "scores": INTS, "winners": INTS, "details": {"type": "array"},
                    "tie_break": STR},
     "history_recorded": {"seat": SEAT, "building": STR, "section": STR, "governing_body": STR},

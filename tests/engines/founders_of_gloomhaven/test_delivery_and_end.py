@@ -5,7 +5,7 @@ import pytest
 import engines
 from engines import InvalidOptions
 
-from .helpers import C, game, lead, points, prestige, roads, tile, turn, types
+from .helpers import C, bridge, game, lead, points, prestige, roads, tile, turn, types
 
 MACHINERY = [C(1, 2), C(2, 2), C(1, 3), C(2, 3)]
 
@@ -136,3 +136,97 @@ def test_shaping_history_needs_the_thematic_side_and_no_workers_cannot_be_solo()
                           options={"map": "symmetric", "shaping_history": True})
     with pytest.raises(InvalidOptions):
         engines.LocalGame("founders-of-gloomhaven", seats=1, seed=1, options={"no_workers": True})
+
+
+# --- no proposal left (v2) ------------------------------------------------------------------------
+def _vote_with_no_proposal(g, seat=0):
+    st = g.state
+    st["proposals"], st["proposal_deck"], st["proposal_discard"] = [], [], []
+    p = st["players"][seat]
+    p["hand"] = ["recruit", "vote"]
+    p["played"] = [{"card": "trade", "face_up": False}, {"card": "build", "face_up": True},
+                   {"card": "upgrade", "face_up": True}]
+    turn(g, seat)
+    g.act(seat, {"type": "call_vote"})
+    return g.act(seat, {"type": "reset_benefit", "kind": "money"})
+
+
+def test_a_vote_with_no_proposal_left_pays_the_reset_and_income_and_play_goes_on():
+    """seed-FoG p. 16: "Una vez que las 6 fichas de cumplimiento hayan sido colocadas, se desencadena
+    el final de partida" is the only end; p. 14-15 the reset and "cada otro jugador ... recauda sus
+    ingresos" come before the vote, so with nothing to vote on they stand and the turn passes."""
+    g = game(4)
+    tile(g, "stall", "knowledge", 1, [C(6, 0)])
+    ev = _vote_with_no_proposal(g)
+    kinds = [e["type"] for e in ev]
+    assert "game_ended" not in kinds and g.outcome() is None
+    assert {"type": "vote_skipped", "seat": 0} in ev
+    assert [e["seat"] for e in ev if e["type"] == "income_collected"] == [1, 2, 3]
+    assert g.state["players"][0]["money"] == 21 and g.state["players"][1]["money"] == 21
+    assert g.state["vote"] is None and g.state["active"] == 1 and g.to_act() == {1}
+    assert sorted(g.state["players"][0]["hand"]) == ["build", "recruit", "trade", "upgrade", "vote"]
+
+
+def test_the_safety_end_comes_only_after_three_skipped_votes_per_seat_without_a_delivery():
+    """Ours (RULES.md): the last resort so a game can never loop forever."""
+    g = game(2)
+    g.state["stall_votes"] = 3 * 2 - 2
+    ev = _vote_with_no_proposal(g)
+    assert g.outcome() is None and g.state["stall_votes"] == 5
+    g.state["players"][0]["played"] = [{"card": "trade", "face_up": False}] * 3
+    g.state["players"][0]["hand"] = ["vote"]
+    turn(g, 0)
+    ev = g.act(0, {"type": "call_vote"})
+    assert ev[-1]["type"] == "game_ended" and ev[-1]["reason"] == "stalled"
+
+
+def test_a_delivery_resets_the_count_of_skipped_votes():
+    g = game(4)
+    g.state["stall_votes"] = 7
+    tile(g, "stall", "wood", 0, [C(0, 0)])
+    prestige(g, "watchtower", [C(2, 0), C(3, 0)])
+    turn(g, 0)
+    g.act(0, {"type": "play_card", "card": "trade", "face_up": False})
+    g.act(0, {"type": "road", "cell": C(1, 0)})
+    assert g.state["prestige"][0]["delivered"][1] == 0
+    assert g.state["stall_votes"] == 0
+
+
+def test_v1_games_still_end_when_no_proposal_is_left():
+    """Games started under v1 keep their rule (their logs replay as recorded)."""
+    g = game(4)
+    del g.state["version"], g.state["stall_votes"]
+    ev = _vote_with_no_proposal(g)
+    assert ev[-1]["type"] == "game_ended" and ev[-1]["reason"] == "no_proposals"
+
+
+# --- delivery through access (v3) -------------------------------------------------------------------
+def _accessed_wood(version=None):
+    g = game(4)
+    if version is not None:
+        g.state["version"] = version
+    # wood (seat 0's, seat 1 has access) | road | seat 1's bridge over the river | Watchtower
+    wood = tile(g, "stall", "wood", 0, [C(3, 0)], claims=[1])
+    bridge(g, 1, C(5, 0))
+    prestige(g, "watchtower", [C(6, 0), C(6, 1)])
+    turn(g, 1)
+    g.act(1, {"type": "play_card", "card": "trade", "face_up": False})
+    return g, wood, g.act(1, {"type": "road", "cell": C(4, 0)})
+
+
+def test_a_player_with_access_delivers_the_tile_through_its_own_network():
+    """seed-FoG p. 12: access is bought to use another player's tile ("Cada vez que un jugador obtenga
+    acceso a un nuevo recurso, se pondrá una ficha de entrega en el espacio de 'acceso'"); p. 11: a
+    neutral building that "deba obtener puntos" scores for nobody, so tiles are delivered by players
+    who do not own them. Ours: the access holder's delivery token goes on the building; the tile's
+    points stay with its owner. Roads serve everybody, so this differs from the owner's delivery
+    only through the access holder's own bridges/gates (p. 13)."""
+    g, wood, ev = _accessed_wood()
+    d = next(e for e in ev if e["type"] == "delivered")
+    assert d["tile"] == wood and d["owner"] == 1 and d["points"] == [[0, 1]]
+    assert g.state["prestige"][0]["delivered"] == [None, 1]
+
+
+def test_before_v3_only_the_owner_delivers():
+    g, _, ev = _accessed_wood(version=2)
+    assert "delivered" not in types(ev)

@@ -55,12 +55,12 @@ def test_shaping_history_is_kept_with_the_result():
 
 
 def test_random_games_end_and_complete_prestige_buildings():
-    """Random play ends (by the sixth completion or by our no-proposal safety net, RULES.md)
-    and does complete prestige buildings on the way."""
+    """Random play ends (by the sixth completion or, rarely, by our safety net, RULES.md) and
+    completes prestige buildings on the way."""
     completions = []
     for seed in range(4):
         g = engines.LocalGame(ENGINE, seats=2, seed=seed, options={"setup": "dealt"})
         g.play_random(rng=random.Random(seed))
-        assert g.outcome()["reason"] in {"six_completions", "no_proposals"}
+        assert g.outcome()["reason"] in {"six_completions", "stalled"}
         completions.append(g.state["completions"])
-    assert sum(completions) / len(completions) >= 2
+    assert sum(completions) / len(completions) >= 4

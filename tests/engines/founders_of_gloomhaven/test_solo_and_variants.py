@@ -44,7 +44,8 @@ def test_solo_is_lost_when_a_prestige_building_is_incomplete_after_the_seventh_c
 def test_solo_is_lost_when_the_neutral_claims_cannot_be_paid_at_a_vote():
     g = _solo(cycle=2)
     prestige(g, "watchtower", [C(3, 0), C(4, 0)])
-    g.state["prestige"][0]["claim"] = True
+    prestige(g, "tavern", [C(6, 0), C(7, 0), C(8, 0), C(7, 1)])
+    g.state["prestige"][0]["claim"] = g.state["prestige"][1]["claim"] = True  # the second costs 2 fleeting
     _last_card(g)
     out = g.outcome()
     assert out["reason"] == "solo_claims_unpaid" and out["winners"] == []
@@ -57,10 +58,12 @@ def test_solo_vote_collects_income_pays_claims_then_the_left_card_is_free_and_th
     g.state["prestige"][0]["claim"] = True
     g.state["players"][0]["fleeting"] = 5
     g.state["proposals"] = ["salt_barrel", "foundry", "tavern"]
+    prestige(g, "tavern", [C(6, 0), C(7, 0), C(8, 0), C(7, 1)])
+    g.state["prestige"][1]["claim"] = True
     ev = _last_card(g)
     assert "income_collected" in types(ev)
     paid = next(e for e in ev if e["type"] == "claims_paid")
-    assert paid["pay"] == {"fleeting": 2, "lasting": 0}  # one claim at the middle card's cost: 2 fleeting
+    assert paid["pay"] == {"fleeting": 2, "lasting": 0}  # two claims: the left card's (free) + the middle's (2)
     assert g.to_act() == {0} and g.state["vote"]["stage"] == "choose"
     assert {a["proposal"] for a in g.legal_actions(0)} == {0, 1}  # 3 fleeting left: the right card costs 4
     with pytest.raises(IllegalAction, match="costs 4"):
@@ -71,6 +74,41 @@ def test_solo_vote_collects_income_pays_claims_then_the_left_card_is_free_and_th
     assert g.state["proposals"][:2] == ["salt_barrel", "tavern"]  # the others slide left
     assert g.state["players"][0]["fleeting"] == 0 and g.state["cycle"] == 3
     assert all(p["claim"] for p in g.state["prestige"] if not p["complete"])
+
+
+def _claims(n, version=None, fleeting=20, completions=0):
+    g = _solo(cycle=2)
+    if version is not None:
+        g.state["version"] = version
+    g.state["completions"] = completions
+    cells = [[C(0, 0), C(1, 0)], [C(3, 0), C(4, 0)], [C(6, 0), C(7, 0)], [C(9, 0), C(10, 0)]]
+    for k in range(n):
+        prestige(g, "watchtower", cells[k])
+        g.state["prestige"][k]["claim"] = True
+    g.state["players"][0]["fleeting"] = fleeting
+    ev = _last_card(g)
+    return next((e for e in ev if e["type"] == "claims_paid"), None), g
+
+
+def test_solo_claim_tokens_cost_the_left_then_the_middle_then_the_right_card():
+    """seed-FoG p. 18: "cualquier ficha neutral de reclamo restante debe retirarse pagando el coste
+    de influencia bajo la carta correspondiente a cada una en la oferta de propuestas" and "La carta
+    de la izquierda se puede colocar gratis": the first token is free, the second costs the middle
+    card's 2 fleeting, the third the right card's 2 lasting (4 fleeting); a fourth the right's again
+    (ours). Each completion adds 1 fleeting / 1 lasting under them."""
+    assert _claims(1)[0]["pay"] == {"fleeting": 0, "lasting": 0}
+    assert _claims(2)[0]["pay"] == {"fleeting": 2, "lasting": 0}
+    assert _claims(3)[0]["pay"] == {"fleeting": 6, "lasting": 0}
+    assert _claims(4)[0]["pay"] == {"fleeting": 10, "lasting": 0}
+    assert _claims(3, completions=1)[0]["pay"] == {"fleeting": 3 + 6, "lasting": 0}
+    paid, g = _claims(3, fleeting=5)
+    assert paid is None and g.outcome()["reason"] == "solo_claims_unpaid"
+
+
+def test_v2_solo_games_keep_every_claim_token_at_the_middle_card_cost():
+    for version in (1, 2):
+        assert _claims(1, version=version)[0]["pay"] == {"fleeting": 2, "lasting": 0}
+        assert _claims(3, version=version)[0]["pay"] == {"fleeting": 6, "lasting": 0}
 
 
 def test_solo_an_adviser_played_face_up_leaves_the_game_and_nobody_follows():
