@@ -126,6 +126,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     engines.names()  # every engine imported now, not by the first request that names one
     store = open_store(config.redis_url, config.db, **config.store_options())
     lifecycle = Lifecycle(store)
+    if hasattr(store, "warm"):
+        await store.warm()
     lobby, clocks, call_limit, create_limit = _portal_parts(config, store)
     games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
                         snapshot_every=config.snapshot_every, lobby=lobby,

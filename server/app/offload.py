@@ -9,10 +9,11 @@ milliseconds, not its whole length.
 
 A thread hop costs tens of microseconds — more than tic-tac-toe's whole legal-action list
 — and a shared pool makes a cheap call queue behind slow ones. So each (engine, call) pair
-runs inline until one of its calls has taken `inline_below` seconds of CPU (the thread's
-own CPU time, so waiting for the GIL under load does not count); from then on that pair
-always goes to the pool (inline_below = 0: every call does). A heavy engine therefore blocks the loop at most once per process
-(its first slow call); cheap ones never pay the hop (bench/legal_actions_load.py).
+keeps a moving average of its calls' CPU time (the thread's own CPU time, so waiting for
+the GIL under load does not count) and runs inline while that average is under
+`inline_below` seconds, on the pool while it is over. One slow call (a garbage collection
+inside a cheap one) barely moves the average; a heavy engine goes to the pool after a few
+calls, and comes back if its calls turn cheap (bench/legal_actions_load.py).
 TABLERO_LEGAL_EXECUTOR=inline runs everything on the loop (the previous behaviour).
 """
 
@@ -39,31 +40,49 @@ class EngineCalls:
             raise ValueError(f"the legal-action executor needs at least 1 worker, not {workers}")
         self.mode, self.workers, self.inline_below = mode, workers, inline_below
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
-        # (engine name, call) pairs that once took inline_below or more: always on the pool
-        self._slow: set[tuple[str, str]] = set()
+        # (engine name, call) -> moving average of its calls' CPU seconds
+        self._cost: dict[tuple[str, str], float] = {}
+        self._calls: dict[tuple[str, str], int] = {}  # calls per pair (for sampling)
         self.offloaded = 0  # calls sent to the pool (for tests and the bench)
 
+    # Weight of the newest call in the moving average: a call several times over the bound
+    # moves an engine to the pool within a few calls, a lone outlier does not.
+    WEIGHT = 0.25
+
+    def slow(self, engine: str, call: str) -> bool:
+        return self._cost.get((engine, call), 0.0) >= self.inline_below
+
+    # Reading a thread's CPU clock is a system call, ~10 µs on some virtual machines — more
+    # than a cheap engine call itself. So a pair whose average is far under the bound has one
+    # call in SAMPLE timed; its first SAMPLE calls, and every call of a pair near or over the
+    # bound, are all timed (a heavy engine is found at once, one that turns heavy within
+    # SAMPLE calls).
+    SAMPLE = 16
+
     def _timed(self, key: tuple[str, str], fn: Callable[..., T], *args: Any) -> T:
+        n = self._calls[key] = self._calls.get(key, 0) + 1
+        if n > self.SAMPLE and n % self.SAMPLE and self._cost.get(key, 0.0) < self.inline_below / 4:
+            return fn(*args)
         started = time.thread_time()
         try:
             return fn(*args)
         finally:
-            if time.thread_time() - started >= self.inline_below:
-                self._slow.add(key)
+            spent = time.thread_time() - started
+            self._cost[key] = self._cost.get(key, 0.0) * (1 - self.WEIGHT) + spent * self.WEIGHT
 
     async def run(self, engine: str, call: str, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(*args)` — a pure engine call — inline, or on the pool once this engine's `call`
-        has been slow (always inline in mode "inline")."""
+        """`fn(*args)` — a pure engine call — inline, or on the pool while this engine's
+        `call` is slow on average (always inline in mode "inline")."""
         if self.mode == "inline":
             return fn(*args)
         key = (engine, call)
-        if key not in self._slow and self.inline_below > 0:
+        if self.inline_below > 0 and self._cost.get(key, 0.0) < self.inline_below:
             return self._timed(key, fn, *args)
         if self._pool is None:
             self._pool = concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="tablero-engine")
         self.offloaded += 1
         return await asyncio.get_running_loop().run_in_executor(
-            self._pool, functools.partial(fn, *args))
+            self._pool, functools.partial(self._timed, key, fn, *args))
 
     def close(self) -> None:
         if self._pool is not None:

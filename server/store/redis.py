@@ -940,6 +940,15 @@ class RedisStore(EventStore):
 
     # -- lifecycle ---------------------------------------------------------------------
 
+    async def warm(self) -> None:
+        """Open the pooled connections now: each new one costs a few ms (redis-py reads its
+        package metadata for every connection it makes) that would otherwise fall on the
+        first requests. Best effort: a store that is not up yet opens them on demand."""
+        if self._cluster:
+            return
+        for pool in (self._writes, self._reads):
+            await asyncio.gather(*(pool.client.ping() for _ in range(pool.size)), return_exceptions=True)
+
     async def ping(self) -> None:
         await self._call(self._reads, lambda: self._reads.client.ping())
 
