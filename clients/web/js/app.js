@@ -36,6 +36,7 @@ const who = h('div', { class: 'who', id: 'who' });
 document.querySelector('header.top').append(who);
 let me = null; // the signed-in portal user: {token, user: {id, name}}
 let signInFailed = false; // keep the sign-in form open to try again
+let keepNote = false; // the next route keeps the banner (what signing in or out said)
 
 function drawWho() {
   who.replaceChildren(me
@@ -45,6 +46,7 @@ function drawWho() {
         me = null;
         drawWho();
         notify('Signed out. Seats kept in this browser stay here.', 'info');
+        keepNote = true;
         route();
       } }, 'Sign out'))
     : h('a', { href: '#/', id: 'sign-in-link', onclick: () => setTimeout(openSignIn, 80) }, 'Sign in'));
@@ -68,15 +70,18 @@ async function startSignIn(token) {
     notify(`Could not sign in: ${e.message}`);
   }
   drawWho();
+  keepNote = true;
 }
 
 // --- routing ----------------------------------------------------------------------------
 async function route() {
   if (current) current.stop();
   current = null;
-  if (!banner.querySelector('.info')) notify('');
+  if (!keepNote) notify('');
+  keepNote = false;
   const fromAddress = takeTokenFromAddress(); // a portal's sign-in link: #token=<jwt>
   if (fromAddress) await startSignIn(fromAddress);
+  keepNote = false;
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   try {
     if (parts[0] === 'g' && parts[1]) {
