@@ -154,11 +154,14 @@ function createForm(e) {
   };
   players.addEventListener('change', drawSeats);
   drawSeats();
-  const opts = schemaForm(e.optionsSchema || {});
+  // Captains are chosen as seats above, not again among the options.
+  const schema = e.optionsSchema || {};
+  const opts = schemaForm(captains.length ? { ...schema, properties: Object.fromEntries(Object.entries(schema.properties || {}).filter(([k]) => k !== 'captains')) } : schema);
   const go = h('button', { type: 'submit', class: 'primary' }, `Start ${e.title || e.name}`);
   const form = h('form', { class: 'create', 'aria-label': `New ${e.title} game` },
     h('div', { class: 'field' }, h('label', { for: 'players' }, 'Players'), players),
-    h('fieldset', {}, h('legend', {}, 'Who sits where'), seatsBox),
+    h('fieldset', {}, h('legend', {}, 'Who sits where'), seatsBox,
+      captains.length ? h('small', { class: 'hint' }, 'Captains are automa players (the solo rules); alone, without one, you play against the default Captain.') : null),
     h('details', { class: 'opts', open: Object.keys((e.optionsSchema || {}).properties || {}).length > 0 }, h('summary', {}, 'Options'), opts.el),
     go);
   form.addEventListener('submit', async (ev) => {
