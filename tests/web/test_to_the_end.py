@@ -87,6 +87,8 @@ def test_new_bedford_alone_against_two_captains_to_the_end(server, new_page):
     page.select_option("#players", "2")
     # Captains are offered as seats; the page sends them as the `captains` option.
     assert "Captain Ahab (automa)" in page.locator("#seat-1 option").all_inner_texts()
+    assert page.locator("form.create .opts legend").all_inner_texts() == [], "Captains twice: as seats and as an option"
+    assert page.get_by_label("Expert").count() == 1  # the other options stay
     game_id = create_in_lobby(page, server.url, "new-bedford", ["human", "captain:starbuck", "captain:ahab"])
     g = httpx.get(f"{server.url}/v1/games/{game_id}").json()
     g = g.get("game", g)

@@ -36,6 +36,7 @@ const who = h('div', { class: 'who', id: 'who' });
 document.querySelector('header.top').append(who);
 let me = null; // the signed-in portal user: {token, user: {id, name}}
 let signInFailed = false; // keep the sign-in form open to try again
+let keepNote = false; // the next route keeps the banner (what signing in or out said)
 
 function drawWho() {
   who.replaceChildren(me
@@ -45,6 +46,7 @@ function drawWho() {
         me = null;
         drawWho();
         notify('Signed out. Seats kept in this browser stay here.', 'info');
+        keepNote = true;
         route();
       } }, 'Sign out'))
     : h('a', { href: '#/', id: 'sign-in-link', onclick: () => setTimeout(openSignIn, 80) }, 'Sign in'));
@@ -68,15 +70,18 @@ async function startSignIn(token) {
     notify(`Could not sign in: ${e.message}`);
   }
   drawWho();
+  keepNote = true;
 }
 
 // --- routing ----------------------------------------------------------------------------
 async function route() {
   if (current) current.stop();
   current = null;
-  if (!banner.querySelector('.info')) notify('');
+  if (!keepNote) notify('');
+  keepNote = false;
   const fromAddress = takeTokenFromAddress(); // a portal's sign-in link: #token=<jwt>
   if (fromAddress) await startSignIn(fromAddress);
+  keepNote = false;
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   try {
     if (parts[0] === 'g' && parts[1]) {
@@ -149,11 +154,14 @@ function createForm(e) {
   };
   players.addEventListener('change', drawSeats);
   drawSeats();
-  const opts = schemaForm(e.optionsSchema || {});
+  // Captains are chosen as seats above, not again among the options.
+  const schema = e.optionsSchema || {};
+  const opts = schemaForm(captains.length ? { ...schema, properties: Object.fromEntries(Object.entries(schema.properties || {}).filter(([k]) => k !== 'captains')) } : schema);
   const go = h('button', { type: 'submit', class: 'primary' }, `Start ${e.title || e.name}`);
   const form = h('form', { class: 'create', 'aria-label': `New ${e.title} game` },
     h('div', { class: 'field' }, h('label', { for: 'players' }, 'Players'), players),
-    h('fieldset', {}, h('legend', {}, 'Who sits where'), seatsBox),
+    h('fieldset', {}, h('legend', {}, 'Who sits where'), seatsBox,
+      captains.length ? h('small', { class: 'hint' }, 'Captains are automa players (the solo rules); alone, without one, you play against the default Captain.') : null),
     h('details', { class: 'opts', open: Object.keys((e.optionsSchema || {}).properties || {}).length > 0 }, h('summary', {}, 'Options'), opts.el),
     go);
   form.addEventListener('submit', async (ev) => {
