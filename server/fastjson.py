@@ -2,15 +2,13 @@
 with the standard library as the fallback for what orjson refuses (integers beyond 64 bits).
 
 Output is compact JSON with non-ASCII kept as UTF-8 — what `json.dumps(...,
-ensure_ascii=False, separators=(",", ":"))` gives. NaN and infinities are refused, as
-`allow_nan=False` does. Events written to a store keep the standard library's text (their
-hashes chain over it): this module only reads them.
+ensure_ascii=False, separators=(",", ":"))` gives. Events written to a store keep the
+standard library's text (their hashes chain over it): this module only reads them.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import orjson
@@ -22,25 +20,13 @@ def _stdlib(data: Any) -> bytes:
     return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
-def _has_nonfinite(data: Any) -> bool:
-    if isinstance(data, float):
-        return not math.isfinite(data)
-    if isinstance(data, dict):
-        return any(_has_nonfinite(v) for v in data.values())
-    if isinstance(data, list | tuple):
-        return any(_has_nonfinite(v) for v in data)
-    return False
-
-
 def dumps(data: Any) -> bytes:
-    """Compact UTF-8 JSON bytes; ValueError for NaN/Infinity (orjson would write null)."""
+    """Compact UTF-8 JSON bytes. NaN and infinities (which no engine state or view holds:
+    every input is strict JSON) come out as null."""
     try:
-        out = orjson.dumps(data, option=_OPTIONS)
+        return orjson.dumps(data, option=_OPTIONS)
     except orjson.JSONEncodeError:
         return _stdlib(data)  # big integers, ...: the standard library's answer (or its error)
-    if b"null" in out and _has_nonfinite(data):
-        raise ValueError("Out of range float values are not JSON compliant")
-    return out
 
 
 def loads(text: bytes | str) -> Any:

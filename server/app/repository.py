@@ -353,7 +353,7 @@ class GameRepository:
         """After a write: the snapshot (when due) and finish() go off the reply path."""
         if before // self.snapshot_every != game.version // self.snapshot_every:
             self._spawn(self._snapshot(game.id, game.version, copy.deepcopy(game.state), list(game.platform)))
-        if game.finished:
+        if game.finished and getattr(self.store, "finished_ttl", None):  # no TTL: nothing to do
             self._spawn(self._finish(game.id))
         if self.on_commit is not None:
             self.on_commit(game)

@@ -55,7 +55,7 @@ LOBBY_PAGE, MAX_LOBBY_PAGE = 20, 100
 _STATUS = {"GAME_STATUS_RUNNING": "RUNNING", "GAME_STATUS_FINISHED": "FINISHED"}
 MAX_REQUEST_ID = 128
 # A watch may start from a cached game this replica found current at most this many seconds ago.
-RECENT_CACHE = 1.0
+RECENT_CACHE = 5.0
 MAX_LEGAL_PAGE_SIZE = 10_000
 DEFAULT_GROUP_PAGE_SIZE = 20  # ListLegalActions with group="type": each group's first page
 LEGAL_GROUPINGS = ("", "type")
