@@ -10,7 +10,8 @@ milliseconds, not its whole length.
 A thread hop costs tens of microseconds — more than tic-tac-toe's whole legal-action list
 — and a shared pool makes a cheap call queue behind slow ones. So each (engine, call) pair
 runs inline until one of its calls has taken `inline_below` seconds of CPU (the thread's
-own CPU time, so waiting for the GIL under load does not count); from then on that pair
+own CPU time, so waiting for the GIL under load does not count, and a call during which the
+garbage collector ran is not judged); from then on that pair
 always goes to the pool (inline_below = 0: every call does). A heavy engine therefore blocks the loop at most once per process
 (its first slow call); cheap ones never pay the hop (bench/legal_actions_load.py).
 TABLERO_LEGAL_EXECUTOR=inline runs everything on the loop (the previous behaviour).
@@ -21,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
+import gc
 import time
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
@@ -28,6 +30,18 @@ from typing import Any, Literal, TypeVar
 T = TypeVar("T")
 
 DEFAULT_INLINE_BELOW = 0.001  # seconds of CPU
+
+# Garbage collections started in this process: a call during which the collector ran is not
+# judged (a full collection costs milliseconds of CPU to whichever call triggered it).
+_collections = [0]
+
+
+def _count_collection(phase: str, info: dict[str, Any]) -> None:
+    if phase == "start":
+        _collections[0] += 1
+
+
+gc.callbacks.append(_count_collection)
 
 
 class EngineCalls:
@@ -44,11 +58,11 @@ class EngineCalls:
         self.offloaded = 0  # calls sent to the pool (for tests and the bench)
 
     def _timed(self, key: tuple[str, str], fn: Callable[..., T], *args: Any) -> T:
-        started = time.thread_time()
+        collections, started = _collections[0], time.thread_time()
         try:
             return fn(*args)
         finally:
-            if time.thread_time() - started >= self.inline_below:
+            if time.thread_time() - started >= self.inline_below and _collections[0] == collections:
                 self._slow.add(key)
 
     async def run(self, engine: str, call: str, fn: Callable[..., T], *args: Any) -> T:
