@@ -164,6 +164,9 @@ class GameRepository:
         self._background: set[asyncio.Task] = set()
         # Called with (game_id, LoadedGame) after every successful create/append (the bot worker).
         self.on_commit: Callable[[LoadedGame], None] | None = None
+        # Replays of past versions run through it (server/app/offload.py) when set: on a thread
+        # once an engine's replays have been slow.
+        self.engine_calls: Any = None
 
     # --- reading ---------------------------------------------------------------------
     async def meta(self, game_id: str, *, exact: bool = False) -> dict[str, Any]:
@@ -221,7 +224,10 @@ class GameRepository:
                 events = await self.store.read(game_id, after_version=start, limit=version - start)
         platform = snap.platform if snap and snap.platform is not None else \
             await self._platform_before(game_id, start)
-        state = _fold(engine, state, platform, events)
+        if self.engine_calls is not None:
+            state = await self.engine_calls.run(engine.name, "replay", _fold, engine, state, platform, events)
+        else:
+            state = _fold(engine, state, platform, events)
         metrics.REPLAYED_EVENTS.observe(len(events))
         return LoadedGame(game_id, meta, engine, version, state, platform)
 

@@ -107,6 +107,7 @@ class GameService:
         self.abandon_after = abandon_after
         self.games = GameRepository(store, cache_size=cache_size, snapshot_every=snapshot_every,
                                     max_retries=max_retries)
+        self.games.engine_calls = self.engine_calls  # past versions' replays too
         self.bots = BotWorker(self.games)
         self.games.on_commit = self.bots.notice
         # Seat directory entries (who holds each seat) of games whose every seat is taken: from
