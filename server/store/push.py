@@ -89,6 +89,7 @@ class Feed:
         self.fetching = False
         self.again = False
         self.failing_since: float | None = None
+        self.primed = False  # a fetch has brought it to the store's head once
 
     def rewritten_at(self, page: list[Row]) -> bool:
         """Whether `page` (read from the feed's last version, inclusive) shows that the entry
@@ -106,6 +107,17 @@ class Feed:
             self.ring.extend((v, h) for v, h, _ in page)
             for watcher in list(self.watchers):
                 watcher.push(page)
+
+    def jump(self, version: int, hash_: str) -> None:
+        """Go on from the store's head (version, hash_) without delivering what lies between:
+        every watcher re-reads from its own last version (as after an overflow)."""
+        self.last, self.last_hash, self.primed = version, hash_, True
+        self.ring.clear()
+        self.ring.append((version, hash_))
+        for watcher in list(self.watchers):
+            watcher.overflow = True
+            watcher.buffer.clear()
+            watcher.wake()
 
     def restart(self, valid: int, version: int, hash_: str) -> None:
         """The history after `valid` was rewritten; the store's head is (version, hash_)."""

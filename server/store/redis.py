@@ -1138,6 +1138,14 @@ class _Hub:
                     if not feed.last_hash and page:  # a feed started without the head's hash
                         feed.last_hash = page[0][1]
                     page = page[1:]
+                if not feed.primed and len(page) >= _WATCH_PAGE:
+                    # A new feed that started far behind the head (a watch from early in a long
+                    # game): jump to the head instead of paging the history through; each
+                    # watcher reads its own history anyway.
+                    head = await self.store.head(feed.game_id)
+                    feed.jump(head.version, head.hash)
+                    return
+                feed.primed = True
                 feed.deliver(page)
                 if not feed.again and len(page) < _WATCH_PAGE:
                     return

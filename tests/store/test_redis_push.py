@@ -14,6 +14,7 @@ from contextlib import aclosing
 import pytest
 import redis.asyncio as aioredis
 
+from server.store.push import PAGE as PUSH_PAGE
 from server.store.redis import PUSH_EVENTS_MAX, RedisStore, channel_of
 
 
@@ -216,6 +217,37 @@ async def test_pushed_entries_are_trusted_only_when_they_follow_the_feed(redis_u
         await writer.append(g, 1, [{"n": 2}])
         assert await asyncio.wait_for(first, 5) == (2, {"n": 2})
         await watcher.aclose()
+    finally:
+        await store.close()
+        await writer.close()
+
+
+async def test_a_new_feed_far_behind_the_head_jumps_instead_of_paging_the_history(redis_url: str) -> None:
+    # A watch from version 0 of a long game starts a feed at 0: its first fetch finds a full
+    # page, so the feed jumps to the head instead of reading the whole history a second
+    # time (the watcher reads its own). Every event still arrives, in order, and then live ones.
+    store, writer = RedisStore(redis_url, sweep_interval=60), RedisStore(redis_url)
+    try:
+        g = new_id()
+        n = 3 * PUSH_PAGE + 7
+        await writer.create(g, {}, [{"n": i} for i in range(1, n + 1)])
+        reads: list[int] = []
+        entries = store._entries
+
+        async def counted(game_id, first, limit, **kwargs):  # type: ignore[no-untyped-def]
+            reads.append(first)
+            return await entries(game_id, first, limit, **kwargs)
+
+        store._entries = counted  # type: ignore[method-assign]
+        got = []
+        async with aclosing(store.watch(g, 0)) as watch:
+            while len(got) < n:
+                got.append(await asyncio.wait_for(anext(watch), 5))
+            await writer.append(g, n, [{"n": n + 1}])
+            got.append(await asyncio.wait_for(anext(watch), 5))
+        assert got == [(v, {"n": v}) for v in range(1, n + 2)]
+        # the watcher's own pages (4) and the feed's first page, not the feed paging all of it too
+        assert len(reads) <= 4 + 2, reads
     finally:
         await store.close()
         await writer.close()
