@@ -13,6 +13,8 @@ refilling the adviser offer, achievements, the end) happens in the phase `advanc
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from engines.core import IllegalAction, InvalidOptions, Move, Phase, RulesEngine, clone, integer, string
 
 from . import data as D
@@ -446,10 +448,14 @@ _SITES: dict[tuple, dict[str, list[tuple[int, ...]]]] = {}
 _SITES_SIZE = 128
 
 
+_RES_OWNER = itemgetter("res", "owner")
+_CLAIMS = itemgetter("claims")
+
+
 def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
     tiles = state["tiles"]
-    key = (state["map"], seat, tuple(state["occ"]),
-           tuple((t["res"], t["owner"], tuple(t["claims"])) for t in tiles))
+    key = (state["map"], seat, tuple(state["occ"]), tuple(map(_RES_OWNER, tiles)),
+           tuple(i for i, c in enumerate(map(_CLAIMS, tiles)) if seat in c))
     got = _SITES.get(key)
     if got is not None:
         return got
@@ -474,8 +480,8 @@ def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
         if net is None:
             net = Net(state, seat)
             own = _own_adjacent(state, seat)
-            land = b.land
-            good = {c for c, v in enumerate(occ) if v == EMPTY and land[c] and c not in own}
+            good = {c for c in b.land_cells if occ[c] == EMPTY}
+            good -= own
         for p in prereqs:
             if p not in reach:
                 reach[p] = set().union(*(net.tile_touch(i) for i in usable[p]))
