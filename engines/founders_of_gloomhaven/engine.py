@@ -571,8 +571,25 @@ def _road_first_options(state, seat):
     yield {"type": "road_first"}
 
 
-def _first_road_works(state, seat, cell) -> bool:
-    """After a road on `cell`, could the leader place a tile connected to it?"""
+def _next_to_sites(state, seat) -> dict[int, set]:
+    """Square -> footprints (as sets) of tiles the leader could place now that touch it."""
+    adj = board_of(state).adj
+    out: dict[int, set] = {}
+    for a in _upgrade_options(state, seat):
+        fp = frozenset(a["cells"])
+        for c in fp:
+            for n in adj[c]:
+                if n not in fp:
+                    out.setdefault(n, set()).add(fp)
+    return out
+
+
+def _first_road_works(state, seat, cell, near=None) -> bool:
+    """After a road on `cell`, could the leader place a tile connected to it? At once when a tile
+    could already go next to it (a road only adds connections); else by a look-ahead."""
+    near = _next_to_sites(state, seat) if near is None else near
+    if any(cell not in fp for fp in near.get(cell, ())):
+        return True
     s = _fork(state)
     s["occ"][cell] = ROAD
     s["cur"]["first_road"] = cell
@@ -591,8 +608,9 @@ def _first_road_built(state, seat, a, ctx, rng):
 
 
 def _first_road_options(state, seat):
+    near = _next_to_sites(state, seat)
     for c in _road_cells(state, seat):
-        if _first_road_works(state, seat, c):
+        if _first_road_works(state, seat, c, near):
             yield {"type": "first_road", "cell": c}
 
 

@@ -350,8 +350,8 @@ def weighted_choice(engine, s, seat, actions, rng):
         roads = [a for a in actions if a["kind"] == "road"]
         pick = _best_road(s, seat, roads, rng) if roads else None
         return pick or {"type": "reset_benefit", "kind": rng.choice(("money", "influence"))}
-    if "road_first" in types:  # the Upgrade road before the tile: now and then (its square list is long to make)
-        if rng.random() < 0.05:
+    if "road_first" in types:  # the Upgrade road before the tile: rarely (its square list is long to make)
+        if rng.random() < 0.01:
             return {"type": "road_first"}
         actions = [a for a in actions if a["type"] != "road_first"]
         types = {a["type"] for a in actions}
