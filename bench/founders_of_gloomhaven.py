@@ -4,8 +4,8 @@
 
     python bench/founders_of_gloomhaven.py [games per player count, default 10]
 
-`6-completion end` is the share of games ended by the rulebook's sixth completion token;
-the others end by our safety net (no proposal left, RULES.md) or, solo, by winning/losing.
+`endings` counts how games end: `six_completions` (the rulebook's end), `stalled` (our last-resort
+safety net, RULES.md) or, solo, `solo_complete` / `solo_incomplete` / `solo_claims_unpaid`.
 Absolute figures are noisy on a shared machine.
 """
 

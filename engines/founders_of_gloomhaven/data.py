@@ -125,6 +125,7 @@ class Board:
                     self.reserved[c] = True
         # Land where tiles and roads may go: not river/wall, not a reserved prestige spot.
         self.land = [not self.crossing[c] and not self.reserved[c] for c in range(self.size)]
+        self.land_cells = tuple(c for c in range(self.size) if self.land[c])
         self.footprints: dict[str, list[tuple[int, ...]]] = {}
         for shape, orients in SHAPES.items():
             fps = []

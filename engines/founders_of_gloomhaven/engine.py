@@ -13,6 +13,8 @@ refilling the adviser offer, achievements, the end) happens in the phase `advanc
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from engines.core import IllegalAction, InvalidOptions, Move, Phase, RulesEngine, clone, integer, string
 
 from . import data as D
@@ -410,6 +412,9 @@ def _check_upgrade(state, seat, a):
     chosen = _choose_prereqs(state, seat, res, cells, touch)
     if chosen is None:
         raise IllegalAction(f"the {res} tile must be connected to its prerequisites")
+    fr = _first_road(state)
+    if fr is not None and Net(state, seat).touch([fr]).isdisjoint(cells):
+        raise IllegalAction("the tile must be connected to the road built before it")
     return cost, chosen
 
 
@@ -418,7 +423,8 @@ def _upgrade(state, seat, a, ctx, rng):
     tile = len(state["tiles"])
     ev = {"type": "building_upgraded", "seat": seat, "resource": a["resource"], "cells": sorted(a["cells"]),
           "cost": cost, "tile": tile, "prereqs": chosen}
-    roads = [tile] if _role(state) == "lead" else []
+    # the leader's single connected road: after the tile, unless it was built before (p. 12)
+    roads = [tile] if _role(state) == "lead" and _first_road(state) is None else []
     return _with_deliveries(state, [ev], *_bonus_events(state, seat, anchored=roads))
 
 
@@ -442,10 +448,14 @@ _SITES: dict[tuple, dict[str, list[tuple[int, ...]]]] = {}
 _SITES_SIZE = 128
 
 
+_RES_OWNER = itemgetter("res", "owner")
+_CLAIMS = itemgetter("claims")
+
+
 def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
     tiles = state["tiles"]
-    key = (state["map"], seat, tuple(state["occ"]),
-           tuple((t["res"], t["owner"], tuple(t["claims"])) for t in tiles))
+    key = (state["map"], seat, tuple(state["occ"]), tuple(map(_RES_OWNER, tiles)),
+           tuple(i for i, c in enumerate(map(_CLAIMS, tiles)) if seat in c))
     got = _SITES.get(key)
     if got is not None:
         return got
@@ -470,8 +480,8 @@ def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
         if net is None:
             net = Net(state, seat)
             own = _own_adjacent(state, seat)
-            land = b.land
-            good = {c for c, v in enumerate(occ) if v == EMPTY and land[c] and c not in own}
+            good = {c for c in b.land_cells if occ[c] == EMPTY}
+            good -= own
         for p in prereqs:
             if p not in reach:
                 reach[p] = set().union(*(net.tile_touch(i) for i in usable[p]))
@@ -508,11 +518,109 @@ def _upgrade_options(state, seat):
     if state["cur"] and state["cur"].get("category") not in ("upgrade", "any"):
         return
     money = _p(state, seat)["money"]
+    fr = _first_road(state)
+    near = Net(state, seat).touch([fr]) if fr is not None else None
     for res, fps in _upgrade_sites(state, seat).items():
         if state["supply"][res] <= 0 or money < _upgrade_cost(state, res):
             continue
         for fp in fps:
-            yield {"type": "upgrade", "resource": res, "cells": list(fp)}
+            if near is None or not near.isdisjoint(fp):
+                yield {"type": "upgrade", "resource": res, "cells": list(fp)}
+
+
+# --- v4: the Upgrade leader's road before the tile (seed-FoG p. 12: "ya sea antes o después de
+# colocar la loseta, el jugador también puede construir una única carretera conectada a la loseta
+# de recurso que se está construyendo") — two steps: `road_first`, then `first_road` with the square.
+def _first_road(state) -> int | None:
+    """The square of the road the Upgrade leader built before the tile, if any."""
+    fr = (state["cur"] or {}).get("first_road")
+    return fr if type(fr) is int else None
+
+
+def _check_road_first(state, seat, a):
+    _category_ok(state, "upgrade")
+    cur = state["cur"]
+    if _version(state) < 4:
+        raise IllegalAction("this game's rules (v1-v3) build the Upgrade road after the tile only")
+    if _role(state) != "lead" or cur.get("category") != "upgrade":
+        raise IllegalAction("only the Upgrade leader builds a road before the tile")
+    if "first_road" in cur:
+        raise IllegalAction("the road before the tile is already chosen")
+    if state["roads_left"] <= 0:
+        raise IllegalAction("no road tile is left")
+    # there is a square for it when a tile can be placed now next to a square where a road may go
+    b = board_of(state)
+    occ = state["occ"]
+    cells = set(_road_cells(state, seat))
+    for a_ in _upgrade_options(state, seat):
+        fp = a_["cells"]
+        if any(n in cells and n not in fp and occ[n] == EMPTY and b.land[n] for c in fp for n in b.adj[c]):
+            return None
+    raise IllegalAction("no road could be built before the tile and stay connected to it")
+
+
+def _road_first(state, seat, a, ctx, rng):
+    return [{"type": "first_road_due", "seat": seat}]
+
+
+def _road_first_options(state, seat):
+    try:
+        _check_road_first(state, seat, {})
+    except IllegalAction:
+        return
+    yield {"type": "road_first"}
+
+
+def _next_to_sites(state, seat) -> dict[int, set]:
+    """Square -> footprints (as sets) of tiles the leader could place now that touch it."""
+    adj = board_of(state).adj
+    out: dict[int, set] = {}
+    for a in _upgrade_options(state, seat):
+        fp = frozenset(a["cells"])
+        for c in fp:
+            for n in adj[c]:
+                if n not in fp:
+                    out.setdefault(n, set()).add(fp)
+    return out
+
+
+def _first_road_works(state, seat, cell, near=None) -> bool:
+    """After a road on `cell`, could the leader place a tile connected to it? At once when a tile
+    could already go next to it (a road only adds connections); else by a look-ahead."""
+    near = _next_to_sites(state, seat) if near is None else near
+    if any(cell not in fp for fp in near.get(cell, ())):
+        return True
+    s = _fork(state)
+    s["occ"][cell] = ROAD
+    s["cur"]["first_road"] = cell
+    return next(_upgrade_options(s, seat), None) is not None
+
+
+def _check_first_road(state, seat, a):
+    cell = a["cell"]
+    _check_road(state, seat, {"cell": cell})
+    if not _first_road_works(state, seat, cell):
+        raise IllegalAction("no tile could then be placed connected to that road")
+
+
+def _first_road_built(state, seat, a, ctx, rng):
+    return _with_deliveries(state, [{"type": "first_road_built", "seat": seat, "cell": a["cell"]}])
+
+
+def _first_road_options(state, seat):
+    near = _next_to_sites(state, seat)
+    for c in _road_cells(state, seat):
+        if _first_road_works(state, seat, c, near):
+            yield {"type": "first_road", "cell": c}
+
+
+def _on_first_road_due(s, e):
+    s["cur"]["first_road"] = True
+
+
+def _on_first_road_built(s, e):
+    _place_road(s, e["seat"], e["cell"])
+    s["cur"]["first_road"] = e["cell"]
 
 
 # ============================================================================================
@@ -1855,6 +1963,12 @@ MOVES = (
          phases=_LEAD_FOLLOW, check=_check_upgrade, resolve=_upgrade, options=_upgrade_options,
          rule=f"{R} pp. 12-13 Upgrade: tier 2 $4, tier 3 $6, connected to owned or accessed prerequisites, not next "
               "to your own buildings, one per section; points to each prerequisite's owner; leader: a connected road"),
+    Move("road_first", phases={"lead"}, check=_check_road_first, resolve=_road_first, options=_road_first_options,
+         rule=f"{R} p. 12 Upgrade: the leader's connected road 'ya sea antes o después de colocar la loseta' — "
+              "before the tile (then `first_road`); v4"),
+    Move("first_road", fields={"cell": CELL}, phases={"lead_road"}, check=_check_first_road,
+         resolve=_first_road_built, options=_first_road_options,
+         rule=f"{R} p. 12 Upgrade: the road built before the tile; the tile must then be connected to it; v4"),
     Move("build", fields={"kind": string(("house", "bridge")), "cell": CELL}, phases=_LEAD_FOLLOW,
          check=_check_build, resolve=_build, options=_build_options,
          rule=f"{R} p. 13 Build: house on green (one per section) or bridge/gate on river/wall, connected to "
@@ -1904,6 +2018,8 @@ PHASES = (
           doc="setup: each player places its starting trade stalls on grey numbered spaces"),
     Phase("play", to_act=_cur_seat, rule=f"{R} p. 11", doc="the active player plays a card or calls a vote"),
     Phase("lead", to_act=_cur_seat, rule=f"{R} p. 11", doc="the active player resolves the main action"),
+    Phase("lead_road", to_act=_cur_seat, rule=f"{R} p. 12",
+          doc="the Upgrade leader places the road built before the tile"),
     Phase("site", to_act=_cur_seat, rule=f"{R} p. 12", doc="the square of the trade stall being imported"),
     Phase("follow", to_act=_cur_seat, rule=f"{R} p. 11",
           doc="a follower takes the card's follow action or a basic action"),
@@ -1940,6 +2056,7 @@ ON = {
     "proposal_chosen": _on_chosen, "prestige_unplaceable": _on_unplaceable, "proposals_drawn": _on_proposals_drawn,
     "prestige_placed": _on_placed, "vote_closed": _on_vote_closed, "game_ended": _on_ended,
     "history_recorded": _on_history, "vote_skipped": _on_vote_skipped,
+    "first_road_due": _on_first_road_due, "first_road_built": _on_first_road_built,
 }
 
 
@@ -1970,8 +2087,8 @@ class FoundersOfGloomhaven(RulesEngine):
     title = "Founders of Gloomhaven"
     min_seats = 1
     max_seats = 4
-    version = 3
-    supported_versions = (1, 2)
+    version = 4
+    supported_versions = (1, 2, 3)
     max_random_steps = 20_000
     options_schema = OPTIONS_SCHEMA
     moves = MOVES
@@ -2012,6 +2129,8 @@ class FoundersOfGloomhaven(RulesEngine):
             return "advance"
         if "stall" in cur:
             return "site"
+        if cur.get("first_road") is True:
+            return "lead_road"
         if cur["role"] == "play":
             if s["solo"] and _p(s, 0)["hand"] == ["vote"]:
                 return "solo_call"

@@ -91,6 +91,7 @@ def _cost_from(s, seat, cells) -> list[int]:
     b = board_of(s)
     dist = [_BIG] * b.size
     occ, tiles = s["occ"], s["tiles"]
+    cross = 2 if seat < 0 or s["players"][seat]["bridges"] < 3 else _BIG  # no bridge left: no crossing
     dq = deque()
     for c in cells:
         dist[c] = 0
@@ -103,7 +104,9 @@ def _cost_from(s, seat, cells) -> list[int]:
             if o == -2:
                 w = 0
             elif o == EMPTY:
-                w = 2 if b.crossing[n] else 1
+                w = cross if b.crossing[n] else 1
+                if w >= _BIG:
+                    continue
             elif tiles[o]["kind"] == "bridge" and tiles[o]["owner"] == seat:
                 w = 0
             else:
@@ -170,7 +173,27 @@ def _prereq_roads(s, seat, needs, net, out):
                     out[c] = d + extra
 
 
-def _best_road(s, seat, roads, rng, forced=False):
+def _house_or_good_bridge(s, seat, rng) -> bool:
+    """Could a Build card lead to a house, or to a bridge that brings a delivery near?"""
+    from .engine import _build_options
+    probe = dict(s)
+    probe["cur"] = {"seat": seat, "role": "lead", "category": "build", "card": "build", "discount": 0, "bonus": {}}
+    opts = list(_build_options(probe, seat))
+    if any(a["kind"] == "house" for a in opts):
+        return True
+    bridges = [a for a in opts if a["kind"] == "bridge"]
+    return bool(bridges) and _best_road(s, seat, bridges, rng, scarce=True) is not None
+
+
+def _road_gap(s, seat) -> int:
+    """Roads still missing for the seat's nearest delivery, from a square where it may build now."""
+    from .engine import _road_cells
+    scores = _road_scores(s, seat)
+    cells = [c for c in _road_cells(s, seat) if c in scores] if scores else []
+    return min((scores[c] for c in cells), default=_BIG)
+
+
+def _best_road(s, seat, roads, rng, forced=False, scarce=False):
     """The road (or bridge) that brings an owned, needed resource closest to its building;
     None when no road helps (unless `forced`)."""
     scores = _road_scores(s, seat)
@@ -178,7 +201,7 @@ def _best_road(s, seat, roads, rng, forced=False):
     if scored:
         best = min(scores[a["cell"]] for a in scored)
         # the 64 roads are shared and scarce: long detours only now and then
-        if best <= 2 or rng.random() < 0.3 or forced:
+        if best <= (2 if scarce else 4) or (not scarce and rng.random() < 0.3) or forced:
             return rng.choice([a for a in scored if scores[a["cell"]] == best])
     return rng.choice(roads) if forced else None
 
@@ -240,10 +263,16 @@ def _choose_main(s, seat, main, rng):
     builds = [a for a in main if a["type"] == "build"]
     if builds and rng.random() < 0.5:
         bridges = [a for a in builds if a["kind"] == "bridge"]
-        pick = _best_road(s, seat, bridges, rng) if bridges else None
-        return pick or rng.choice(builds)
-    other = [a for a in main if a["type"] != "import"]
-    return rng.choice(other if other and rng.random() < 0.8 else main)
+        pick = _best_road(s, seat, bridges, rng, scarce=True) if bridges else None
+        houses = [a for a in builds if a["kind"] == "house"]
+        if pick or houses:
+            return pick or rng.choice(houses)  # bridges (3 each) only where they bring a delivery near
+    other = [a for a in main if a["type"] != "import" and a.get("kind") != "bridge"]
+    if other:
+        return rng.choice(other if rng.random() < 0.8 else [a for a in main if a.get("kind") != "bridge"])
+    if imports:
+        return rng.choice(imports)
+    return None  # only bridges that bring nothing near: kept
 
 
 def _card_weight(engine, s, seat, card) -> int:
@@ -303,6 +332,12 @@ def weighted_choice(engine, s, seat, actions, rng):
         return {"type": "call_vote"}
     if "play_card" in types:
         up = [a for a in actions if a.get("face_up")]
+        if not _house_or_good_bridge(s, seat, rng):  # bridges (3 each) are kept for deliveries
+            from .engine import _card_category
+            up = [a for a in up if a["card"] == "income" or _card_category(a["card"]) != "build"]
+        down = [a for a in actions if a["type"] == "play_card" and not a["face_up"]]
+        if down and _road_gap(s, seat) <= 3 and rng.random() < 0.7:
+            return rng.choice(down)  # a basic action: the road that brings a delivery near
         if up and rng.random() < 0.85:
             w = [_card_weight(engine, s, seat, a["card"]) for a in up]
             top = max(w)
@@ -315,10 +350,23 @@ def weighted_choice(engine, s, seat, actions, rng):
         roads = [a for a in actions if a["kind"] == "road"]
         pick = _best_road(s, seat, roads, rng) if roads else None
         return pick or {"type": "reset_benefit", "kind": rng.choice(("money", "influence"))}
+    if "road_first" in types:  # the Upgrade road before the tile: rarely (its square list is long to make)
+        if rng.random() < 0.01:
+            return {"type": "road_first"}
+        actions = [a for a in actions if a["type"] != "road_first"]
+        types = {a["type"] for a in actions}
+    if "first_road" in types:
+        return rng.choice(actions)
     main = [a for a in actions if a["type"] in _MAIN]
-    if main and rng.random() < 0.9:
-        return _choose_main(s, seat, main, rng)
     roads = [a for a in actions if a["type"] == "road"]
+    if roads and main and _road_gap(s, seat) <= 2 and rng.random() < 0.6:
+        return _best_road(s, seat, roads, rng, forced=True)
+    if main and rng.random() < 0.9:
+        pick = _choose_main(s, seat, main, rng)
+        if pick is not None:
+            return pick
+        if len(main) == len(actions):  # a main action is due (the lead): a bridge anyway
+            return rng.choice(main)
     if "skip_roads" in types:
         pick = _best_road(s, seat, roads, rng) if roads else None
         return pick or {"type": "skip_roads"}

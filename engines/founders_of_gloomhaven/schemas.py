@@ -66,6 +66,8 @@ EVENT_FIELDS = {
     "prestige_placed": {"seat": SEAT, "card": STR, "cells": INTS, "tile": NINT},
     "vote_closed": {},
     "vote_skipped": {"seat": SEAT},
+    "first_road_due": {"seat": SEAT},
+    "first_road_built": {"seat": SEAT, "cell": NINT},
     "game_ended": {"reason": STR, "scores": INTS, "winners": INTS, "details": {"type": "array"},
                    "tie_break": STR},
     "history_recorded": {"seat": SEAT, "building": STR, "section": STR, "governing_body": STR},

@@ -4,7 +4,7 @@ import pytest
 
 from engines import IllegalAction
 
-from .helpers import C, bridge, game, lead, points, roads, tile, types
+from .helpers import C, bridge, game, lead, points, roads, tile, turn, types
 
 MACHINERY = [C(1, 2), C(2, 2), C(1, 3), C(2, 3)]
 
@@ -234,3 +234,64 @@ def test_a_tier_3_building_costs_6_and_pays_each_tier_2_owner_its_printed_number
     assert (points(g, 0), points(g, 1)) == (2, 2)
     # delivered later: 2 to each prerequisite's owner and the bracket (+3) to the owner
     assert _delivery_points(g.state, g.state["tiles"][ev[0]["tile"]]) == [[1, 2], [0, 2], [0, 3]]
+
+
+# --- v4: the Upgrade leader's road before the tile ------------------------------------------------
+def _upgrade_lead(version=None):
+    """Seat 0 has access to seat 1's metal (0,3) and knowledge (4,3): no Machinery tile can touch
+    both, a road on (3,3) first would join them. Its own plant (3,2) with a road (3,1) allows Food."""
+    g = game(4)
+    if version is not None:
+        g.state["version"] = version
+    tile(g, "stall", "metal", 1, [C(0, 3)], claims=[0])
+    tile(g, "stall", "knowledge", 1, [C(4, 3)], claims=[0])
+    tile(g, "stall", "plant", 0, [C(3, 2)])
+    roads(g, C(3, 1))
+    turn(g, 0)
+    g.state["players"][0]["hand"].append("upgrade")
+    g.act(0, {"type": "play_card", "card": "upgrade", "face_up": True})
+    return g
+
+
+MACH = [C(1, 3), C(2, 3), C(1, 4), C(2, 4)]
+
+
+def test_the_upgrade_leader_may_build_the_road_before_the_tile():
+    """seed-FoG p. 12: "ya sea antes o después de colocar la loseta, el jugador también puede construir
+    una única carretera conectada a la loseta de recurso que se está construyendo"."""
+    g = _upgrade_lead()
+    acts = g.legal_actions(0)
+    assert not any(a["type"] == "upgrade" and a["resource"] == "machinery" for a in acts)
+    assert {"type": "road_first"} in acts
+    g.act(0, {"type": "road_first"})
+    assert g.view(0)["phase"] == "lead_road"
+    cells = {a["cell"] for a in g.legal_actions(0)}
+    assert C(3, 3) in cells
+    with pytest.raises(IllegalAction, match="connected to something you own"):
+        g.act(0, {"type": "first_road", "cell": C(8, 8)})  # the general rule for roads (p. 20)
+    g.act(0, {"type": "first_road", "cell": C(3, 3)})
+    acts = g.legal_actions(0)
+    assert {"type": "upgrade", "resource": "machinery", "cells": MACH} in acts
+    assert all(a["type"] == "upgrade" for a in acts)  # the tile must now be connected to that road
+    money, roads_left = g.state["players"][0]["money"], g.state["roads_left"]
+    ev = g.act(0, {"type": "upgrade", "resource": "machinery", "cells": MACH})
+    assert "roads_due" not in types(ev)  # a single road: it was built before
+    assert g.state["players"][0]["money"] == money - 4 and g.state["roads_left"] == roads_left
+
+
+def test_after_the_road_first_a_tile_away_from_it_is_refused():
+    g = _upgrade_lead()
+    food = [C(1, 0), C(2, 0), C(1, 1), C(2, 1)]  # connected to the plant by the road (3,1)
+    assert {"type": "upgrade", "resource": "food", "cells": food} in g.legal_actions(0)
+    g.act(0, {"type": "road_first"})
+    g.act(0, {"type": "first_road", "cell": C(3, 3)})
+    assert {"type": "upgrade", "resource": "food", "cells": food} not in g.legal_actions(0)
+    with pytest.raises(IllegalAction, match="connected to the road built before it"):
+        g.act(0, {"type": "upgrade", "resource": "food", "cells": food})
+
+
+def test_before_v4_the_upgrade_road_comes_after_the_tile_only():
+    g = _upgrade_lead(version=3)
+    assert {"type": "road_first"} not in g.legal_actions(0)
+    with pytest.raises(IllegalAction, match="after the tile only"):
+        g.act(0, {"type": "road_first"})
