@@ -292,9 +292,21 @@ def _resolve_launch(ctx: Ctx, action: dict) -> dict:
     return {"pay": pay, "gain": {}, "launch": {"ship": n, "to": row}}
 
 
+_LAUNCH_PAY: dict[tuple[str, bool, int], dict[str, int]] = {}
+
+
 def _launch_pay(ctx: Ctx, row: int) -> dict[str, int]:
     """What launching to `row` from this space costs (food by distance, Wharf's half, the
-    1st-placement discount, the Whaling Station's prepare cost)."""
+    1st-placement discount, the Whaling Station's prepare cost): a table per space, 1st
+    placement or not, and row (a fresh dict each time)."""
+    key = (ctx.space["id"], ctx.first, row)
+    got = _LAUNCH_PAY.get(key)
+    if got is None:
+        got = _LAUNCH_PAY[key] = _launch_pay_uncached(ctx, row)
+    return dict(got)
+
+
+def _launch_pay_uncached(ctx: Ctx, row: int) -> dict[str, int]:
     food = data.launch_food(row)
     if ctx.space["food"] == "half_up":
         food = (food + 1) // 2  # Wharf: half the food, rounded up
@@ -311,8 +323,8 @@ def _options_launch(ctx: Ctx) -> list[dict]:
     ships = [n for n in data.SHIPS if ctx.ship(n)["at"] == ctx.space["from"]]
     if not ships:
         return []
-    rows = [r for r in data.SEA_ROWS if len(ctx.state["track"][r]) < data.RANKS
-            and _affordable(ctx.avail, _launch_pay(ctx, r))]
+    track, avail = ctx.state["track"], ctx.avail
+    rows = [r for r in data.SEA_ROWS if len(track[r]) < data.RANKS and _affordable(avail, _launch_pay(ctx, r))]
     return [{"ship": n, "to": r} for n in ships for r in rows]
 
 

@@ -143,16 +143,22 @@ _COPY: dict[str, Any] = {
     "captain_game": _copy_captain_game,
     "selling": lambda v: {**v, "kinds": list(v["kinds"]), "sold": dict(v["sold"])},
 }
+# Keys known to hold a plain value (shared by the copy: immutable).
+_SCALARS = frozenset(("seats", "round", "first_player", "phase", "setup_done", "placed", "bought", "final"))
+_NAMED = _SCALARS | frozenset(_COPY)
+_ABSENT = object()
 
 
 def fork(state: dict) -> dict:
     """A deep copy of a New Bedford state that shares no dict or list with it (the look-ahead
     copy of the decide loop; `testkit.check_deep_fork` proves it in the tests)."""
-    out = {}
-    for k, v in state.items():
-        f = _COPY.get(k)
-        if f is not None:
+    out = dict(state)
+    for k, f in _COPY.items():
+        v = out.get(k, _ABSENT)
+        if v is not _ABSENT:
             out[k] = f(v)
-        else:
-            out[k] = clone(v) if type(v) in (dict, list) else v
+    for k in out.keys() - _NAMED:  # keys of no known shape (a result, a newer field)
+        v = out[k]
+        if type(v) in (dict, list):
+            out[k] = clone(v)
     return out

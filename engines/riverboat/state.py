@@ -140,16 +140,23 @@ _COPY: dict[str, Any] = {
     "pending": lambda v: [_copy_flat(p) for p in v],
     "held": lambda v: None if v is None else dict(v),
 }
+# Keys known to hold a plain value (shared by the copy: immutable).
+_SCALARS = frozenset(("n", "version", "round", "phase", "first_player", "turn", "round_track", "card", "cards_left",
+                      "opp_known_bottom", "vp_seq", "blind"))
+_NAMED = _SCALARS | frozenset(_COPY)
+_ABSENT = object()
 
 
 def fork(state: State) -> State:
     """A deep copy of a Riverboat state that shares no dict or list with it (the look-ahead
     copy of the decide loop; `testkit.check_deep_fork` proves it in the tests)."""
-    out = {}
-    for k, v in state.items():
-        f = _COPY.get(k)
-        if f is not None:
+    out = dict(state)
+    for k, f in _COPY.items():
+        v = out.get(k, _ABSENT)
+        if v is not _ABSENT:
             out[k] = f(v)
-        else:
-            out[k] = clone(v) if type(v) in (dict, list) else v
+    for k in out.keys() - _NAMED:  # keys of no known shape (a result, a newer field)
+        v = out[k]
+        if type(v) in (dict, list):
+            out[k] = clone(v)
     return out  # type: ignore[return-value]
