@@ -49,6 +49,10 @@ def serve(argv: list[str]) -> int:
         return supervise(config.workers, child, config.shutdown_grace)
     from server.runner import serve as run
 
+    busy = _busy_port(config)
+    if busy is not None:
+        print(f"tablero serve: {busy}", file=sys.stderr)
+        return 1
     # Each request allocates thousands of short-lived objects: young collections every
     # GC_YOUNG allocations instead of 700 cost less in all and pause no longer.
     gc.set_threshold(GC_YOUNG, 20, 20)
@@ -62,6 +66,25 @@ def serve(argv: list[str]) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _busy_port(config) -> str | None:
+    """Why the HTTP or gRPC port cannot be bound (another server holds it), or None: said in
+    one line before anything starts, rather than as a traceback from deep in the start-up."""
+    import socket
+
+    for name, port in (("HTTP", config.http_port), ("gRPC", config.grpc_port)):
+        if not port or config.reuse_port:  # a free port picked by the OS, or workers sharing it
+            continue
+        host = config.bind_host
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind((host, port))
+            except OSError as e:
+                return (f"cannot listen on {host}:{port} for {name} ({e.strerror or e}); another server may "
+                        f"hold it: choose another with --{name.lower()}-port")
+    return None
 
 
 def rank(argv: list[str]) -> int:
@@ -109,6 +132,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] and argv[0] in VERBS:
         return VERBS[argv[0]][1](argv[1:])
+    if argv[:1] and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        # The client's options before its verb (`tablero --url URL engines`), as documented
+        # for `python -m tablero_client`.
+        from tablero_client.cli import main as client_main
+
+        return client_main(argv)
     parser = argparse.ArgumentParser(prog="tablero", description="Tablero board-game service")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, _) in VERBS.items():

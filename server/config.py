@@ -40,6 +40,10 @@ class Config(BaseSettings):
     # Slow clients: a request's headers must arrive within TABLERO_HEADER_TIMEOUT seconds of
     # its first byte, its body within TABLERO_BODY_TIMEOUT seconds (408 and close otherwise).
     header_timeout: float = Field(10.0, gt=0, le=3600, allow_inf_nan=False)  # TABLERO_HEADER_TIMEOUT
+    # Addresses of reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed
+    # (comma-separated IPs or networks, "*" for any). Empty: none — every client is the
+    # address it connects from, so no header can dodge the per-client rate limits.
+    trusted_proxies: str = ""  # TABLERO_TRUSTED_PROXIES
     body_timeout: float = Field(30.0, gt=0, le=3600, allow_inf_nan=False)  # TABLERO_BODY_TIMEOUT
     portal_keys: str | None = None  # TABLERO_PORTAL_KEYS: JSON, key id -> HS256 secret or PEM public key
     rate_limit: str | None = None  # TABLERO_RATE_LIMIT: calls per user or client address, e.g. 20/s or 20/s,40

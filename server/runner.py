@@ -173,6 +173,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     # httptools, wrapped so that headers trickling in slower than header_timeout get a 408.
     userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
                                       access_log=False, lifespan="off", loop="asyncio",
+                                      proxy_headers=bool(config.trusted_proxies.strip()),
+                                      forwarded_allow_ips=config.trusted_proxies.strip() or None,
                                       http=http_protocol("httptools", config.header_timeout),
                                       timeout_graceful_shutdown=int(config.shutdown_grace)))
     http_task = asyncio.create_task(userver.serve(sockets=[sock]))

@@ -107,6 +107,16 @@ class Committed:
     appended: bool  # False when an earlier request with the same id answered
 
 
+def new_game_id() -> str:
+    """12 URL-safe characters (72 random bits) that start with a letter or digit: an id (and
+    a seat token, which begins with it) starting with '-' would read as an option on a
+    command line."""
+    while True:
+        game_id = secrets.token_urlsafe(9)
+        if game_id[0].isalnum():
+            return game_id
+
+
 # snapshot_at's bound for "the newest snapshot"
 NEWEST = 2**62
 
@@ -265,7 +275,7 @@ class GameRepository:
 
     # --- writing ---------------------------------------------------------------------
     async def create(self, meta: dict[str, Any], engine: Engine, decision: Decision) -> LoadedGame:
-        game_id = secrets.token_urlsafe(9)
+        game_id = new_game_id()
         state = decision.state
         platform = [e for e in decision.events if is_platform(e)]
         if state is None:

@@ -132,8 +132,10 @@ class GameService:
         specs = self._seat_specs(c, engine)
         kinds = ["human" if k == "me" else k for k, _ in specs]
         users: list[dict[str, Any] | None] = [u for _, u in specs]
-        for uid in {u["id"] for u in users if u is not None}:
-            await self._check_open_games(uid)
+        if c.user is not None and any(u is not None and u["id"] == c.user.id for u in users):
+            # Only the creator's own cap: a seat reserved for someone else is an invitation,
+            # which counts against nobody's cap (else anyone could fill another user's).
+            await self._check_open_games(c.user.id)
         if c.on_leave not in ("", "forfeit", "bot"):
             raise InvalidArgument('"onLeave" must be "forfeit" or "bot"')
         try:
@@ -152,7 +154,9 @@ class GameService:
         entry = {
             "gameId": game.id, "engine": engine.name, "players": len(kinds), "created": now,
             "status": "FINISHED" if game.finished else "RUNNING",
-            "seats": [{"seat": s, "kind": k, "user": users[s], "taken": k != "open"} for s, k in enumerate(kinds)],
+            "seats": [{"seat": s, "kind": k, "user": users[s], "taken": k != "open",
+                       **({"invited": True} if users[s] is not None and (c.user is None or users[s]["id"] != c.user.id)
+                          else {})} for s, k in enumerate(kinds)],
         }
         await self.lobby.add(entry)
         self._remember_seats(game.id, entry)
@@ -167,6 +171,8 @@ class GameService:
 
     async def join_game(self, c: cmd.JoinGame) -> dict[str, Any]:
         meta = await self.games.meta(c.game_id)
+        if (await self.games.current(c.game_id, meta)).finished:
+            raise FailedPrecondition("the game is over")
         if c.user is not None:
             held = await self.seat_of(c.game_id, c.user)
             if held is not None:  # the user's seat, back (another device)
@@ -200,9 +206,16 @@ class GameService:
     async def _check_open_games(self, user_id: str) -> None:
         if not self.max_open_games:
             return
-        running, _ = await self.lobby.list(Filter(status="RUNNING", user=user_id), self.max_open_games, None)
-        if len(running) >= self.max_open_games:
-            raise OverQuota(f"user {user_id!r} already plays {len(running)} running games, the most allowed "
+        # Games the user created or joined; seats others reserved for them (invitations) don't count.
+        playing, token = 0, None
+        while True:
+            page, token = await self.lobby.list(Filter(status="RUNNING", user=user_id), MAX_LOBBY_PAGE, token)
+            playing += sum(1 for e in page if any((s.get("user") or {}).get("id") == user_id and not s.get("invited")
+                                                  for s in e["seats"]))
+            if playing >= self.max_open_games or not token:
+                break
+        if playing >= self.max_open_games:
+            raise OverQuota(f"user {user_id!r} already plays {playing} running games, the most allowed "
                             f"(TABLERO_MAX_OPEN_GAMES_PER_USER={self.max_open_games}); finish one first")
 
     async def list_games(self, c: cmd.ListGames) -> dict[str, Any]:
@@ -551,6 +564,9 @@ class GameService:
             elif uid is not None:
                 if kind != "human":
                     raise InvalidArgument(f'seat {i}: only a human seat can name a user')
+                if c.user is None:
+                    raise Unauthenticated(f'seat {i}: reserving a seat for a user needs a portal JWT: '
+                                          'Authorization: Bearer <jwt>')
                 if len(uid) > 128 or (name is not None and len(name) > 64):
                     raise InvalidArgument(f"seat {i}: userId is at most 128 characters, userName at most 64")
                 out.append((kind, {"id": uid, "name": name}))

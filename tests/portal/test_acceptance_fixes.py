@@ -1,0 +1,65 @@
+"""Defects an outside acceptance pass found (README-only user), each with its fix's test:
+forwarded-address headers dodging the rate limits, seats reserved for other users filling
+their open-games cap, joining a finished game, and game ids that begin with '-'."""
+
+import json
+import time
+
+import httpx
+import jwt
+
+from server.app.repository import new_game_id
+from tests.server.support import ServerThread
+
+KEY = "k1-" + "z" * 40
+
+
+def who(user: str) -> dict[str, str]:
+    t = jwt.encode({"sub": user, "exp": int(time.time()) + 600}, KEY, algorithm="HS256", headers={"kid": "k1"})
+    return {"Authorization": f"Bearer {t}"}
+
+
+def test_x_forwarded_for_is_believed_only_from_trusted_proxies():
+    with ServerThread(rate_limit="1/m,5") as s:
+        codes = [httpx.get(f"{s.http}/v1/engines", headers={"X-Forwarded-For": f"9.9.9.{i}"}).status_code
+                 for i in range(8)]
+        assert codes == [200] * 5 + [429] * 3  # one client, whatever the header says
+    with ServerThread(rate_limit="1/m,5", trusted_proxies="127.0.0.1") as s:  # behind a proxy on this host
+        codes = [httpx.get(f"{s.http}/v1/engines", headers={"X-Forwarded-For": f"9.9.9.{i}"}).status_code
+                 for i in range(8)]
+        assert codes == [200] * 8  # the proxy names a different client each time
+
+
+def test_reserving_a_seat_for_someone_else_needs_a_jwt_and_fills_nobody_s_cap():
+    with ServerThread(portal_keys=json.dumps({"k1": KEY}), max_open_games_per_user=2) as s:
+        spec = {"engine": "tic-tac-toe", "seatSpecs": [{"kind": "human", "userId": "vic"}, {"kind": "bot"}]}
+        r = httpx.post(f"{s.http}/v1/games", json=spec)
+        assert r.status_code == 401 and "needs a portal JWT" in r.json()["error"]["message"]
+        invite = {"engine": "tic-tac-toe", "seatSpecs": [{"kind": "me"}, {"kind": "human", "userId": "vic"}]}
+        for i in range(2):  # mal invites vic twice (her own cap: two games)
+            r = httpx.post(f"{s.http}/v1/games", json=invite, headers=who(f"mal{i}"))
+            assert r.status_code == 200, r.text
+        mine = httpx.get(f"{s.http}/v1/games", params={"mine": "true"}, headers=who("vic")).json()["games"]
+        assert len(mine) == 2  # the invitations are vic's games to play...
+        for _ in range(2):  # ...but vic can still start her own
+            r = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "bot"]},
+                           headers=who("vic"))
+            assert r.status_code == 200, r.text
+        r = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "bot"]}, headers=who("vic"))
+        assert r.status_code == 429 and "2 running games" in r.json()["error"]["message"]
+
+
+def test_a_finished_game_cannot_be_joined():
+    with ServerThread() as s:
+        created = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["human", "open"]}).json()
+        gid, token = created["game"]["id"], created["seats"][0]["token"]
+        r = httpx.post(f"{s.http}/v1/games/{gid}/resign", json={}, headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200 and r.json()["status"] == "GAME_STATUS_FINISHED"
+        r = httpx.post(f"{s.http}/v1/games/{gid}/join", json={})
+        assert r.status_code == 409 and r.json()["error"]["message"] == "the game is over"
+
+
+def test_game_ids_never_begin_with_a_dash():
+    ids = [new_game_id() for _ in range(5000)]
+    assert all(i[0].isalnum() and len(i) == 12 for i in ids)
+    assert len(set(ids)) == len(ids)
