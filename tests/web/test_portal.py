@@ -45,6 +45,8 @@ def test_signed_in_on_a_phone_by_keyboard_then_on_another_device(portal, new_pag
     assert phone.inner_text("#who-name") == "Ana"
     assert "token" not in phone.url and ana not in phone.evaluate("history.state === null ? location.href : ''")
     phone.wait_for_selector("#mine-none")  # My games, from the server: none yet
+    # (an outside tester saw a literal "null" printed after it)
+    assert "null" not in phone.inner_text("#mine-none >> xpath=..").split()
 
     # Keyboard only: choose Tic-Tac-Toe (arrows within the radio group), seats "Me (Ana)" and a bot, start.
     tab_to(phone, "input[name=engine]")

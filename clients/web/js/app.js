@@ -280,7 +280,7 @@ async function loadSignedInGames(box) {
     h('ul', { class: 'games' }, list.map((g) => h('li', { 'data-game': g.id },
       h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · with ${others(g).join(', ') || 'nobody'}`),
       h('span', { class: 'muted' }, ` · move ${g.version}${g.createTime ? ` · ${new Date(Number(g.createTime) * 1000 || g.createTime).toLocaleDateString()}` : ''}`)))))) : [h('p', { id: 'mine-none' }, 'No games yet: start one.')]),
-  heldGames('Played anonymously in this browser', new Set(games.map((g) => g.id))));
+  ...[heldGames('Played anonymously in this browser', new Set(games.map((g) => g.id)))].filter(Boolean));
 }
 
 function heldGames(heading, except) {
