@@ -33,6 +33,26 @@ def clone(value: Any) -> Any:
         return _clone_walk(value)
 
 
+_ABSENT = object()
+
+
+def fork_by_table(state: dict, copy: dict[str, Any], named: frozenset[str]) -> dict:
+    """A deep copy of `state` made by hand, key by key — an engine's look-ahead `fork` (several
+    times faster than `clone` of the whole state): `copy[k](value)` copies key k; keys in
+    `named` but not in `copy` hold scalars and are shared; any other key (a result, a newer
+    field) is `clone`d. `testkit.check_deep_fork` proves an engine's table in its tests."""
+    out = dict(state)
+    for k, f in copy.items():
+        v = out.get(k, _ABSENT)
+        if v is not _ABSENT:
+            out[k] = f(v)
+    for k in out.keys() - named:  # keys of no known shape
+        v = out[k]
+        if type(v) in (dict, list):
+            out[k] = clone(v)
+    return out
+
+
 def _clone_walk(value: Any) -> Any:
     if type(value) is dict:
         return {k: _clone_walk(v) if type(v) in (dict, list) else v for k, v in value.items()}

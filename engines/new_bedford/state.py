@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from engines.core.engine import clone
+from engines.core.engine import clone, fork_by_table
 
 
 class Ship(TypedDict):
@@ -146,19 +146,9 @@ _COPY: dict[str, Any] = {
 # Keys known to hold a plain value (shared by the copy: immutable).
 _SCALARS = frozenset(("seats", "round", "first_player", "phase", "setup_done", "placed", "bought", "final"))
 _NAMED = _SCALARS | frozenset(_COPY)
-_ABSENT = object()
 
 
 def fork(state: dict) -> dict:
     """A deep copy of a New Bedford state that shares no dict or list with it (the look-ahead
     copy of the decide loop; `testkit.check_deep_fork` proves it in the tests)."""
-    out = dict(state)
-    for k, f in _COPY.items():
-        v = out.get(k, _ABSENT)
-        if v is not _ABSENT:
-            out[k] = f(v)
-    for k in out.keys() - _NAMED:  # keys of no known shape (a result, a newer field)
-        v = out[k]
-        if type(v) in (dict, list):
-            out[k] = clone(v)
-    return out
+    return fork_by_table(state, _COPY, _NAMED)

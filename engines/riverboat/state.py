@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
-from engines.core.engine import clone
+from engines.core.engine import clone, fork_by_table
 
 PhaseName = Literal["draft", "cultivation", "planting", "harvest", "opportunity", "scoring", "over"]
 # Decisions one seat owes before the phase goes on (each is a step of the phase table).
@@ -144,19 +144,9 @@ _COPY: dict[str, Any] = {
 _SCALARS = frozenset(("n", "version", "round", "phase", "first_player", "turn", "round_track", "card", "cards_left",
                       "opp_known_bottom", "vp_seq", "blind"))
 _NAMED = _SCALARS | frozenset(_COPY)
-_ABSENT = object()
 
 
 def fork(state: State) -> State:
     """A deep copy of a Riverboat state that shares no dict or list with it (the look-ahead
     copy of the decide loop; `testkit.check_deep_fork` proves it in the tests)."""
-    out = dict(state)
-    for k, f in _COPY.items():
-        v = out.get(k, _ABSENT)
-        if v is not _ABSENT:
-            out[k] = f(v)
-    for k in out.keys() - _NAMED:  # keys of no known shape (a result, a newer field)
-        v = out[k]
-        if type(v) in (dict, list):
-            out[k] = clone(v)
-    return out  # type: ignore[return-value]
+    return fork_by_table(state, _COPY, _NAMED)  # type: ignore[return-value]
