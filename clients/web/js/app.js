@@ -109,7 +109,7 @@ async function lobby() {
     const id = `eng-${e.name}`;
     const radio = h('input', { type: 'radio', name: 'engine', id, value: e.name, checked: i === 0 });
     radio.addEventListener('change', () => formBox.replaceChildren(createForm(e)));
-    picker.append(h('label', { class: 'engine', for: id }, radio, h('strong', {}, e.title || humanize(e.name)), h('small', {}, `${e.minSeats}–${e.maxSeats} players`)));
+    picker.append(h('label', { class: 'engine', for: id }, radio, h('strong', {}, e.title || humanize(e.name)), h('small', {}, (e.minSeats === e.maxSeats ? `${e.minSeats} ${e.minSeats === 1 ? 'player' : 'players'}` : `${e.minSeats}–${e.maxSeats} players`))));
   });
   newGame.append(picker, formBox);
   if (list.length) formBox.append(createForm(list[0]));
@@ -201,7 +201,7 @@ async function loadOpenGames(box) {
     }
     box.replaceChildren(h('ul', { class: 'games' }, games.map((g) => {
       const openSeats = (g.seats || []).filter((s) => kindOf(s) === 'open' && !s.claimed).length;
-      return h('li', {}, h('strong', {}, engineTitle(g.engine)), ` · ${g.players} players · ${openSeats} open seat(s) `,
+      return h('li', {}, h('strong', {}, engineTitle(g.engine)), ` · ${g.players} ${g.players === 1 ? 'player' : 'players'} · ${openSeats ? `${openSeats} open ${openSeats === 1 ? 'seat' : 'seats'}` : 'no open seat'} `,
         openSeats ? h('a', { class: 'button small', href: `#/join/${encodeURIComponent(g.id)}` }, 'Join') : null, ' ',
         h('a', { class: 'button small', href: `#/g/${encodeURIComponent(g.id)}` }, 'Watch'));
     })));
