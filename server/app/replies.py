@@ -36,7 +36,7 @@ def game_reply(game: LoadedGame, seat: int | None) -> dict[str, Any]:
         "version": game.version,
         "players": meta["players"],
         "seats": [
-            {"seat": s, "kind": SEAT_KINDS[k], "claimed": k != "open" or s in claimed}
+            {"seat": s, "kind": SEAT_KINDS[_kind_now(game, s, k)], "claimed": k != "open" or s in claimed}
             for s, k in enumerate(meta["seats"])
         ],
         "toAct": sorted(game.to_act),
@@ -48,6 +48,15 @@ def game_reply(game: LoadedGame, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         out["yourSeat"] = seat
     return out
+
+
+def _kind_now(game: LoadedGame, seat: int, kind: str) -> str:
+    """A seat whose player left with `onLeave: "bot"` is played by a bot now: say so."""
+    if kind == "human":
+        table = game.table
+        if seat in table.bots and seat not in table.forfeited:
+            return "bot"
+    return kind
 
 
 def event_view(engine: Engine, event: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -219,6 +219,7 @@ def test_resign_forfeits_or_hands_the_seat_to_a_bot(replicas):
     with ch:
         g = grpc_a.Resign(pb.ResignRequest(game_id=bot), metadata=meta(hal)).game
         assert g.status == pb.GAME_STATUS_RUNNING and list(g.to_act) == [1] and g.version == 3  # the bot moved
+        assert g.seats[0].kind == pb.SEAT_KIND_BOT and g.seats[1].kind == pb.SEAT_KIND_OPEN  # a bot plays seat 0 now
         with pytest.raises(grpc.RpcError) as e:
             grpc_a.SubmitAction(pb.SubmitActionRequest(game_id=bot, action=place(8)), metadata=meta(hal))
         assert e.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "left" in e.value.details()
