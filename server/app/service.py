@@ -11,6 +11,7 @@ import asyncio
 import base64
 import contextlib
 import copy
+import functools
 import json
 import logging
 import random
@@ -299,6 +300,9 @@ class GameService:
         actions = await self.engine_calls.run(engine.name, "legal_actions", engine.legal_actions, game.state,
                                               c.seat) if may_act else []
         if c.type:
+            known = _action_types(engine)
+            if known and c.type not in known:
+                raise InvalidArgument(f"{engine.name} has no action type {c.type!r}; its types: {', '.join(known)}")
             actions = [a for a in actions if _type_of(a) == c.type]
         reply: dict[str, Any] = {"actions": actions, "version": game.version, "seat": c.seat, "nextPageToken": "",
                                  "groups": []}
@@ -650,6 +654,14 @@ def _positive(name: str, value: int) -> int:
 
 def _encode_page_token(game_id: str, after: int) -> str:
     return base64.urlsafe_b64encode(f"{game_id}:{after}".encode()).decode().rstrip("=")
+
+
+@functools.cache
+def _action_types(engine: Engine) -> tuple[str, ...]:
+    """The action types the engine's action schema names (empty when it names none)."""
+    schema = engine.action_schema or {}
+    types = [((o.get("properties") or {}).get("type") or {}).get("const") for o in schema.get("oneOf", ())]
+    return tuple(t for t in types if isinstance(t, str))
 
 
 def _type_of(action: Any) -> str:

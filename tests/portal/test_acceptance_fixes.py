@@ -63,3 +63,15 @@ def test_game_ids_never_begin_with_a_dash():
     ids = [new_game_id() for _ in range(5000)]
     assert all(i[0].isalnum() and len(i) == 12 for i in ids)
     assert len(set(ids)) == len(ids)
+
+
+def test_an_unknown_action_type_filter_is_refused_by_name():
+    with ServerThread() as s:
+        created = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe"}).json()
+        gid, token = created["game"]["id"], created["seats"][0]["token"]
+        url = f"{s.http}/v1/games/{gid}/legal-actions"
+        auth = {"Authorization": f"Bearer {token}"}
+        assert len(httpx.get(url, params={"type": "place"}, headers=auth).json()["actions"]) == 9
+        r = httpx.get(url, params={"type": "nope"}, headers=auth)
+        assert r.status_code == 400 and r.json()["error"]["message"] == \
+            "tic-tac-toe has no action type 'nope'; its types: place"
