@@ -6,6 +6,7 @@ with a message naming the variable, e.g. `TABLERO_SNAPSHOT_EVERY=0: must be at l
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from pathlib import Path
 from typing import Any, Literal
@@ -87,6 +88,17 @@ class Config(BaseSettings):
     @classmethod
     def _empty_is_unset(cls, v: Any) -> Any:
         return None if v == "" else v
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_are_addresses(cls, v: str) -> str:
+        for item in (x.strip() for x in v.split(",") if x.strip()):
+            if item != "*":
+                try:
+                    ipaddress.ip_network(item, strict=False)
+                except ValueError:
+                    raise ValueError(f"{item!r} is not an IP address or network (or *)") from None
+        return v
 
     @field_validator("secret", mode="before")
     @classmethod

@@ -39,6 +39,21 @@ async def read_json(request: Request, limit: int, timeout: float) -> dict[str, A
     return data
 
 
+def _check_query(request: Any, rpc: Rpc) -> None:
+    """Query parameters are held to what a body is: each a field of the request (the watch
+    also takes access_token, for EventSource), given once."""
+    qp = request.query_params
+    names = [k for k, _ in qp.multi_items()] if hasattr(qp, "multi_items") else list(request.query_names)
+    known = {f.json_name for f in rpc.query_fields} | ({"access_token"} if rpc.streaming else set())
+    unknown = sorted(set(names) - known)
+    if unknown:
+        expected = ", ".join(sorted(known)) or "none"
+        raise InvalidArgument(f"unknown query parameter(s) {', '.join(unknown)}; expected {expected}")
+    repeated = sorted({k for k in names if names.count(k) > 1})
+    if repeated:
+        raise InvalidArgument(f"query parameter(s) given more than once: {', '.join(repeated)}")
+
+
 async def decode(request: Request, rpc: Rpc, limit: int, timeout: float) -> dict[str, Any]:
     """The request of `rpc` in its JSON form, as gRPC would have it after decoding."""
     wire: dict[str, Any] = {}
@@ -51,6 +66,7 @@ async def decode(request: Request, rpc: Rpc, limit: int, timeout: float) -> dict
         if f.json_name in wire and wire[f.json_name] != value:
             raise InvalidArgument(f"{f.json_name} {wire[f.json_name]!r} in the body differs from {value!r} in the path")
         wire[f.json_name] = value
+    _check_query(request, rpc)
     for f in rpc.query_fields:
         raw = request.query_params.get(f.json_name)
         if raw not in (None, ""):

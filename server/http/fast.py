@@ -39,12 +39,13 @@ _GZIPPED = ((b"content-encoding", b"gzip"), (b"vary", b"Accept-Encoding"))
 class Incoming:
     """What a unary endpoint reads of a request (the part of Starlette's Request it uses)."""
 
-    __slots__ = ("headers", "receive", "path_params", "query_params")
+    __slots__ = ("headers", "receive", "path_params", "query_params", "query_names")
 
     def __init__(self, headers: dict[str, str], receive: Any, path_params: dict[str, str],
-                 query_params: dict[str, str]) -> None:
+                 query_params: dict[str, str], query_names: list[str]) -> None:
         self.headers, self.receive = headers, receive
         self.path_params, self.query_params = path_params, query_params
+        self.query_names = query_names  # every name as given, repeats included
 
 
 def _gzip(body: bytes) -> bytes:
@@ -90,8 +91,8 @@ class FastRoutes:
         ctx = observe.begin(call)
         status = 500
         try:
-            query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
-            incoming = Incoming(headers, receive, params, query)
+            pairs = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+            incoming = Incoming(headers, receive, params, dict(pairs), [k for k, _ in pairs])
             answer = await (self.watch if streaming else self.answer)(rpc, incoming)
             if hasattr(answer, "status"):
                 status = answer.status

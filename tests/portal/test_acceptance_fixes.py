@@ -75,3 +75,16 @@ def test_an_unknown_action_type_filter_is_refused_by_name():
         r = httpx.get(url, params={"type": "nope"}, headers=auth)
         assert r.status_code == 400 and r.json()["error"]["message"] == \
             "tic-tac-toe has no action type 'nope'; its types: place"
+
+
+def test_query_parameters_are_checked_like_body_fields():
+    with ServerThread() as s:
+        created = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe"}).json()
+        gid = created["game"]["id"]
+        r = httpx.get(f"{s.http}/v1/games/{gid}?version=1&bogus=2")
+        assert r.status_code == 400 and r.json()["error"]["message"].startswith("unknown query parameter(s) bogus;")
+        r = httpx.get(f"{s.http}/v1/games/{gid}/events?afterVersion=2")
+        assert r.status_code == 400 and "afterVersion" in r.json()["error"]["message"]
+        r = httpx.get(f"{s.http}/v1/games/{gid}?version=1&version=2")
+        assert r.status_code == 400 and "given more than once: version" in r.json()["error"]["message"]
+        assert httpx.get(f"{s.http}/v1/games/{gid}?version=1").json()["version"] == 1

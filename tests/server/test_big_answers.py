@@ -166,8 +166,8 @@ def test_legal_actions_of_one_type(http):
     assert types.count(common) >= 2
     auctions = http.get(f"/v1/games/{gid}/legal-actions", headers=headers, params={"type": common}).json()
     assert auctions["actions"] == [a for a in whole if a["type"] == common]
-    assert http.get(f"/v1/games/{gid}/legal-actions", headers=headers,
-                    params={"type": "no_such_type"}).json()["actions"] == []
+    unknown = http.get(f"/v1/games/{gid}/legal-actions", headers=headers, params={"type": "no_such_type"})
+    assert unknown.status_code == 400 and "no action type 'no_such_type'" in unknown.json()["error"]["message"]
     first = http.get(f"/v1/games/{gid}/legal-actions", headers=headers,
                      params={"type": common, "pageSize": 1}).json()
     rest = http.get(f"/v1/games/{gid}/legal-actions", headers=headers,

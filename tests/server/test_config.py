@@ -50,6 +50,7 @@ BAD = {
     "TABLERO_LEGAL_EXECUTOR": "process",
     "TABLERO_LEGAL_WORKERS": "0",
     "TABLERO_LEGAL_INLINE_BELOW": "-0.5",
+    "TABLERO_TRUSTED_PROXIES": "10.0.0.1,the-ingress",
 }
 
 

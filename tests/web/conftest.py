@@ -60,14 +60,14 @@ class Serve:
         self.log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server():  # one server for the whole directory: each start costs seconds on a busy machine
     s = Serve()
     yield s
     s.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         pytest.fail(f"chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
