@@ -7,7 +7,6 @@ import pytest
 import engines
 from engines.core import testkit
 
-
 # Founders of Gloomhaven's random games run to the sixth completion: 700-1,000 events, ~20 s
 # through the whole kit each. A third of the seeds keeps the suite's time in bounds
 # (TABLERO_KIT_GAMES raises every count; the engine's own tests cover its rules).
