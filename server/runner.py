@@ -120,7 +120,6 @@ async def _sweep_clocks(games: GameService, lifecycle: Lifecycle) -> None:
             await asyncio.wait_for(lifecycle.shutting_down.wait(), CLOCK_SWEEP_INTERVAL)
 
 
-
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
