@@ -42,6 +42,7 @@ import contextlib
 import json
 import logging
 import marshal
+import os
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -505,6 +506,31 @@ class _Pool:
         self.slots = asyncio.Semaphore(size)
 
 
+def _raise_if_cancelling() -> None:
+    """A cancellation that redis-py turned into a connection error (Python 3.11's
+    `asyncio.wait_for`, used for its socket timeouts, can lose a cancel that races the
+    operation's end) is still a cancellation: never a retry, never a StoreError the caller
+    might retry forever (a stopped server's shutdown hung on such a loop)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
+def _dropped_under_us(e: AttributeError) -> bool:
+    """redis-py 8.1's async cluster client can close a connection (resetting its topology
+    after a failover) while another command is about to write on it: the command fails with
+    "'NoneType' object has no attribute 'writelines'" before a byte is sent. That is a lost
+    connection, safe to retry like one, not an internal error."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return (
+        tb is not None
+        and "'NoneType' object has no attribute" in str(e)
+        and f"{os.sep}redis{os.sep}" in tb.tb_frame.f_code.co_filename
+    )
+
+
 class RedisStore(EventStore):
     """EventStore on Redis Streams; `redis+cluster://host:port` (or cluster=True) for Redis Cluster.
 
@@ -614,6 +640,7 @@ class RedisStore(EventStore):
         calls (the watchers' reads) wait for a free connection as long as it takes, instead
         of `pool_timeout`: a storm of new watchers queues up rather than failing."""
         if self._closed:
+            _raise_if_cancelling()
             raise StoreError("the Redis store is closed")
         attempt = 0
         while True:
@@ -627,10 +654,18 @@ class RedisStore(EventStore):
                     await self._initialize_cluster(pool.client)
                 return await make()
             except _RETRYABLE as e:
+                _raise_if_cancelling()
                 if not retry or attempt >= self.retries or self._closed:
                     raise StoreError(f"redis: {e}") from e
             except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException) as e:
+                _raise_if_cancelling()
                 raise StoreError(f"redis: {e}") from e
+            except AttributeError as e:
+                if not _dropped_under_us(e):
+                    raise
+                _raise_if_cancelling()
+                if not retry or attempt >= self.retries or self._closed:
+                    raise StoreError("redis: the connection was closed under the command") from e
             finally:
                 pool.slots.release()
             await asyncio.sleep(min(1.0, self.retry_backoff * 2**attempt) * (0.5 + random.random() / 2))

@@ -57,6 +57,14 @@ def _cut_replication(replica_port: int) -> None:
         replica.close()
 
 
+def _replicated(master_port: int) -> None:
+    master = redis.Redis(port=master_port, socket_timeout=15)
+    try:
+        assert master.execute_command("WAIT", 1, 10_000) >= 1, "the replica never acknowledged the write"
+    finally:
+        master.close()
+
+
 def _force_failover(replica_port: int) -> None:
     replica = redis.Redis(port=replica_port)
     try:
@@ -78,6 +86,8 @@ async def test_failover_force_onto_a_lagging_replica_of_the_url_node() -> None:
         store = RedisStore(cluster.url, socket_timeout=1.0, retries=3)
         watching = RedisStore(cluster.url, socket_timeout=1.0, sweep_interval=0.2, outage_grace=60, retries=3)
         replica_process = None
+        load: list[asyncio.Future[None]] = []
+        watchers: list[WatchLog] = []
         try:
             # games whose slots live on the node named in the URL
             games: list[str] = []
@@ -152,9 +162,13 @@ async def test_failover_force_onto_a_lagging_replica_of_the_url_node() -> None:
                 assert w.events == [e.event for e in entries], f"watcher of {p.game} diverged from the log"
                 f.watcher_resets += w.resets
             f.recovery_s = round(recovery, 3)
+        finally:
+            # a failed check must not leave players writing (and the loop's teardown waiting)
+            for task in load:
+                task.cancel()
+            await asyncio.wait_for(asyncio.gather(*load, return_exceptions=True), 30)
             for w in watchers:
                 await w.stop()
-        finally:
             await store.close()
             await watching.close()
             if replica_process is not None:
@@ -197,6 +211,9 @@ async def _resumes_after_promotion(cluster: RedisClusterServers, url: str, *, wa
             other = RedisStore(cluster.url)
             await other.create(g, {}, [{"i": 0}])
             await other.close()
+        # the game must be on the replica before its master dies (replication is asynchronous:
+        # on a loaded machine it lagged, and the promoted replica rightly had no such game)
+        await asyncio.to_thread(_replicated, url_port)
         cluster.processes[0].send_signal(signal.SIGKILL)
         cluster.processes[0].wait()
         await asyncio.to_thread(_force_failover, replica_port)

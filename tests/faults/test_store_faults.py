@@ -42,6 +42,15 @@ def chain_ok(entries: list[Any]) -> bool:
     return True
 
 
+def _cancelled_yet() -> None:
+    """A player retries store errors forever, but not once its task is cancelled: a cancel
+    that redis-py lost on the way (see `server.store.redis._raise_if_cancelling`) must not
+    leave it retrying a closed store after the test (the event loop's teardown hung)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
 @dataclass
 class Player:
     store: RedisStore
@@ -71,6 +80,7 @@ class Player:
             except Conflict:
                 await self.reload()
             except StoreError:
+                _cancelled_yet()
                 self.errors += 1
                 await asyncio.sleep(0.02)
 
@@ -81,6 +91,7 @@ class Player:
                 self.version, self.hash = head.version, head.hash
                 return
             except StoreError:
+                _cancelled_yet()
                 self.errors += 1
                 await asyncio.sleep(0.02)
 
@@ -318,3 +329,23 @@ async def test_stale_pooled_connections_after_a_restart_cost_no_failed_call(
         return_exceptions=True,
     )
     assert [r for r in results if isinstance(r, BaseException)] == []
+
+
+async def test_a_connection_closed_under_a_command_is_a_lost_connection_not_a_bug() -> None:
+    """redis-py's cluster client can close a connection while another command is about to
+    write on it (after a failover): the AttributeError it raises is retried as a lost
+    connection. Any other AttributeError stays a bug."""
+    from redis.asyncio.connection import Connection
+
+    from server.store.redis import _dropped_under_us
+
+    try:
+        await Connection(port=1)._send_packed_command([b"PING\r\n"])  # never connected: no writer
+    except AttributeError as e:
+        assert _dropped_under_us(e)
+    else:
+        raise AssertionError("redis-py wrote on a connection it never opened")
+    try:
+        None.writelines  # type: ignore[attr-defined]  # noqa: B018 - the same message, our own frame
+    except AttributeError as e:
+        assert not _dropped_under_us(e)
