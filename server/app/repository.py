@@ -65,14 +65,29 @@ class LoadedGame:
 
     @property
     def table(self) -> Table:
+        """Who left and who forfeited, from the platform events. Read only: it is kept until
+        a platform event is added (`copy()` it to change it)."""
+        cached = self.__dict__.get("_table")
+        if cached is not None and cached[0] == len(self.platform):
+            return cached[1]
         t = Table.new(self.meta["players"], self.meta["seats"])
         for e in self.platform:
             t.apply(e)
+        self.__dict__["_table"] = (len(self.platform), t)
         return t
 
     @property
     def outcome(self) -> dict[str, Any] | None:
-        return self.table.outcome(self.engine.outcome(self.state))
+        # Asked several times per request (finished, to_act, the reply): computed once per
+        # version (evolve may change a state in place, so whoever evolves a LoadedGame's state
+        # moves its version on) and number of platform events.
+        key = (self.state, self.version, len(self.platform))
+        cached = self.__dict__.get("_outcome")
+        if cached is not None and cached[0] is key[0] and cached[1:3] == key[1:]:
+            return cached[3]
+        out = self.table.outcome(self.engine.outcome(self.state))
+        self.__dict__["_outcome"] = (*key, out)
+        return out
 
     @property
     def to_act(self) -> set[int]:

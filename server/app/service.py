@@ -385,6 +385,7 @@ class GameService:
                     yield item
                     known = item.version
                     game.state = (await self.games.at(game.id, known, game.meta)).state if known else None
+                    game.version = known
                     finished = known > 0 and engine.outcome(game.state) is not None
                     continue
                 version, event = item
@@ -394,7 +395,8 @@ class GameService:
                         game.platform.append(event)
                     else:
                         game.state = engine.evolve(game.state, event)
-                    known, finished = version, game.finished
+                    game.version = known = version
+                    finished = game.finished
                 if finished and version >= known:
                     return
             raise Unavailable("the event store ended the watch; watch again from the last version")
@@ -601,7 +603,7 @@ def _waiting(game: LoadedGame) -> set[int]:
 
 def _leave(game: LoadedGame, seat: int, reason: str, then: str) -> Decision:
     """`seat` leaves: the event, then whatever the bots play before a person must act."""
-    table = game.table
+    table = game.table.copy()
     event = table.leave(seat, reason, then)
     table.apply(event)
     if table.ended is not None:

@@ -252,8 +252,11 @@ class RedisLobby:
             "" if seat is None else str(seat), "" if user is None else json.dumps(user), status or ""])
 
     async def add(self, entry: dict[str, Any]) -> None:
-        await self._r.set(_entry_key(entry["gameId"]), json.dumps(entry))
-        await self._r.zadd(_INDEX, {entry["gameId"]: entry["created"]})
+        # One round trip for both (on a cluster, one per node they live on).
+        pipe = self._r.pipeline(transaction=False)
+        pipe.set(_entry_key(entry["gameId"]), json.dumps(entry))
+        pipe.zadd(_INDEX, {entry["gameId"]: entry["created"]})
+        await pipe.execute()
 
     async def get(self, game_id: str) -> dict[str, Any] | None:
         raw = await self._r.get(_entry_key(game_id))

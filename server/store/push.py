@@ -154,11 +154,14 @@ async def watch_loop(
     feed: Feed,
     watcher: Watcher,
     entries: Callable[[int, int], Awaitable[list[Row]]],
+    *,
+    catch_up: bool = True,
 ) -> AsyncIterator[Any]:
     """The body of watch(): `entries(first, limit)` reads rows from version `first` on
-    (inclusive). The caller has joined `watcher` to `feed` and leaves it afterwards."""
+    (inclusive). The caller has joined `watcher` to `feed` and leaves it afterwards. Without
+    `catch_up` the watcher starts by waiting for what the feed delivers (the caller knows a
+    fetch from the watcher's own version is coming); a gap still makes it read."""
     last, last_hash = max(after_version, 0), after_hash
-    catch_up = True
     while True:
         watcher.pending = False
         if watcher.error is not None:

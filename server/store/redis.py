@@ -645,8 +645,11 @@ class RedisStore(EventStore):
         attempt = 0
         while True:
             try:
-                async with asyncio.timeout(None if patient else pool.timeout):
+                if not pool.slots.locked():  # a free slot: taken at once, no timer needed
                     await pool.slots.acquire()
+                else:
+                    async with asyncio.timeout(None if patient else pool.timeout):
+                        await pool.slots.acquire()
             except TimeoutError:
                 raise StoreError(f"redis: no free connection in {pool.timeout} s (pool of {pool.size})") from None
             try:
@@ -964,10 +967,17 @@ class RedisStore(EventStore):
         # Join the game's feed first, then read: whatever is appended after the read reaches us
         # through the feed, and what both deliver is skipped by version.
         feed = self._hub.join(game_id, watcher, start)
+        # A watch from the start of a game whose feed has not fetched yet (a page opened right
+        # after the game was created): the feed's first fetch, which follows its subscription,
+        # brings this watcher every event too, so it skips its own read. (Not when snapshots
+        # trim the stream: the start may be gone, and the watcher's own read says so at once.)
+        follow = after_version <= 0 and after_hash is None and not feed.primed and feed.last == 0 \
+            and not self.trim_on_snapshot
         try:
             async for item in push.watch_loop(
                 game_id, after_version, after_hash, resets, feed, watcher,
                 lambda first, limit: self._entries(game_id, first, limit, patient=True),
+                catch_up=not follow,
             ):
                 yield item
         finally:

@@ -196,6 +196,46 @@ async def test_the_watchers_of_a_game_share_one_fetch_per_append(redis_url: str,
         await writer.close()
 
 
+async def test_watchers_opened_on_a_new_game_share_the_feeds_first_read(redis_url: str) -> None:
+    # A page opened right after a create watches from the start: the watchers of a game this
+    # replica does not watch yet get the history from the feed's first fetch (which follows
+    # its subscription), not one read each. Every event still arrives, in order.
+    store, writer = RedisStore(redis_url, sweep_interval=60), RedisStore(redis_url)
+    try:
+        warm = new_id()  # the replica's subscriber is connected already
+        await writer.create(warm, {}, [{"n": 1}])
+        w0 = store.watch(warm, 0)
+        assert await asyncio.wait_for(anext(w0), 5) == (1, {"n": 1})
+        g = new_id()
+        await writer.create(g, {}, [{"n": 1}, {"n": 2}])
+        fetches = 0
+        entries = store._entries
+
+        async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            nonlocal fetches
+            fetches += 1
+            return await entries(*args, **kwargs)
+
+        store._entries = counted  # type: ignore[method-assign]
+        watchers = [store.watch(g, 0) for _ in range(5)]
+        firsts = await asyncio.wait_for(asyncio.gather(*(anext(w) for w in watchers)), 5)
+        assert firsts == [(1, {"n": 1})] * 5
+        assert fetches == 1
+        await writer.append(g, 2, [{"n": 3}])
+        for w in watchers:
+            assert await asyncio.wait_for(anext(w), 5) == (2, {"n": 2})
+            assert await asyncio.wait_for(anext(w), 5) == (3, {"n": 3})
+        # a watcher from a later version, or on a feed that has fetched, reads its own history
+        late = store.watch(g, 0)
+        assert await asyncio.wait_for(anext(late), 5) == (1, {"n": 1})
+        assert fetches == 2
+        for w in [*watchers, late, w0]:
+            await w.aclose()
+    finally:
+        await store.close()
+        await writer.close()
+
+
 async def test_pushed_entries_are_trusted_only_when_they_follow_the_feed(redis_url: str) -> None:
     # A notification's entries are delivered as they are only when they start right after
     # the feed's last entry AND name its hash; otherwise (a gap after a lost notification,
