@@ -36,15 +36,19 @@ class WatchItem:
 
 _DONE = object()
 _STOP = object()  # the server is stopping
+_KEEPALIVE = object()  # nothing came for a while
 _QUEUE = 256
 
 
 async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Event,
                 keepalive: float | None = None) -> AsyncIterator[WatchItem]:
-    # A pump task reads the use case's events into a queue; the loop below takes them, and a
-    # keep-alive when nothing came for `keepalive` seconds. The shutdown reaches the queue as
-    # a sentinel, so each item costs one queue get, not a task and a wait per item.
+    # A pump task reads the use case's events into a queue; the loop below takes them. The
+    # shutdown and the keep-alives (when nothing came for `keepalive` seconds) reach the queue
+    # as sentinels from their own tasks, so each item costs one queue get: no task, wait or
+    # timer per item.
     queue: asyncio.Queue = asyncio.Queue(maxsize=_QUEUE)
+    loop = asyncio.get_running_loop()
+    last = loop.time()  # when the loop last took an item
 
     async def pump() -> None:
         try:
@@ -66,22 +70,30 @@ async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Ev
             except asyncio.QueueFull:
                 queue.get_nowait()
 
+    async def ticking(every: float) -> None:
+        nonlocal last
+        while True:
+            quiet = loop.time() - last
+            if quiet < every:
+                await asyncio.sleep(every - quiet)
+                continue
+            if queue.empty():
+                queue.put_nowait(_KEEPALIVE)
+            last = loop.time()
+
     task = asyncio.create_task(pump())
     stop = asyncio.create_task(stopping())
+    tick = asyncio.create_task(ticking(keepalive)) if keepalive is not None else None
     try:
         while True:
             if shutting_down.is_set():
                 yield WatchItem("shutdown", {})
                 return
-            if not queue.empty() or keepalive is None:
-                item = await queue.get()
-            else:
-                try:
-                    async with asyncio.timeout(keepalive):
-                        item = await queue.get()
-                except TimeoutError:
-                    yield WatchItem("keepalive", {})
-                    continue
+            item = await queue.get()
+            last = loop.time()
+            if item is _KEEPALIVE:
+                yield WatchItem("keepalive", {})
+                continue
             if item is _STOP:
                 yield WatchItem("shutdown", {})
                 return
@@ -100,6 +112,8 @@ async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Ev
             yield WatchItem("event", item)
     finally:
         stop.cancel()
+        if tick is not None:
+            tick.cancel()
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
