@@ -165,6 +165,19 @@ async def test_thousands_of_watchers_do_not_starve_writers_and_hold_few_connecti
     assert held_idle <= 9 and held_busy <= 9, (held_idle, held_busy)
 
 
+def _count_reads(store: RedisStore) -> list[int]:
+    """From now on, [the number of reads of events] `store` makes (its watchers' and feeds')."""
+    reads = [0]
+    entries = store._entries
+
+    async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        reads[0] += 1
+        return await entries(*args, **kwargs)
+
+    store._entries = counted  # type: ignore[method-assign]
+    return reads
+
+
 @pytest.mark.parametrize("size", ["small", "big"])
 async def test_the_watchers_of_a_game_share_one_fetch_per_append(redis_url: str, size: str) -> None:
     # A small append's notification carries its entries: no read at all. A big one (over
@@ -176,19 +189,11 @@ async def test_the_watchers_of_a_game_share_one_fetch_per_append(redis_url: str,
         watchers = [store.watch(g, 1) for _ in range(20)]
         pending = [asyncio.ensure_future(anext(w)) for w in watchers]
         await asyncio.sleep(0.3)  # every watcher has read its history and waits
-        fetches = 0
-        entries = store._entries
-
-        async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-            nonlocal fetches
-            fetches += 1
-            return await entries(*args, **kwargs)
-
-        store._entries = counted  # type: ignore[method-assign]
+        reads = _count_reads(store)
         event = {"n": 2, "pad": "x" * (PUSH_EVENTS_MAX if size == "big" else 10)}
         await writer.append(g, 1, [event])
         assert await asyncio.wait_for(asyncio.gather(*pending), 5) == [(2, event)] * 20
-        assert fetches == (1 if size == "big" else 0)  # never one read per watcher
+        assert reads[0] == (1 if size == "big" else 0)  # never one read per watcher
         for w in watchers:
             await w.aclose()
     finally:
@@ -208,19 +213,11 @@ async def test_watchers_opened_on_a_new_game_share_the_feeds_first_read(redis_ur
         assert await asyncio.wait_for(anext(w0), 5) == (1, {"n": 1})
         g = new_id()
         await writer.create(g, {}, [{"n": 1}, {"n": 2}])
-        fetches = 0
-        entries = store._entries
-
-        async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-            nonlocal fetches
-            fetches += 1
-            return await entries(*args, **kwargs)
-
-        store._entries = counted  # type: ignore[method-assign]
+        reads = _count_reads(store)
         watchers = [store.watch(g, 0) for _ in range(5)]
         firsts = await asyncio.wait_for(asyncio.gather(*(anext(w) for w in watchers)), 5)
         assert firsts == [(1, {"n": 1})] * 5
-        assert fetches == 1
+        assert reads[0] == 1
         await writer.append(g, 2, [{"n": 3}])
         for w in watchers:
             assert await asyncio.wait_for(anext(w), 5) == (2, {"n": 2})
@@ -228,7 +225,7 @@ async def test_watchers_opened_on_a_new_game_share_the_feeds_first_read(redis_ur
         # a watcher from a later version, or on a feed that has fetched, reads its own history
         late = store.watch(g, 0)
         assert await asyncio.wait_for(anext(late), 5) == (1, {"n": 1})
-        assert fetches == 2
+        assert reads[0] == 2
         for w in [*watchers, late, w0]:
             await w.aclose()
     finally:
