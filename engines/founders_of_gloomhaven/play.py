@@ -11,7 +11,7 @@ buildings whose resources exist. It keeps some randomness so games differ.
 
 from __future__ import annotations
 
-from .board import EMPTY, Net, board_of
+from .board import EMPTY, ROAD, Net, board_of
 from .data import ADVANCED, PRESTIGE, TIER
 
 _MAIN = {"recruit", "import", "access", "import_access", "upgrade", "build"}
@@ -83,40 +83,61 @@ def _pick_cells(s, res, options, key, rng):
     return rng.choice([a for a in options if d(a) == best])
 
 
+# _cost_from by content: (map, squares, the seat's bridges, crossing cost, target squares) -> the
+# distances. A pure function of its key, so safe across games and states; bounded (oldest first).
+_COST_CACHE: dict[tuple, list[int]] = {}
+_COST_CACHE_SIZE = 512
+
+
 def _cost_from(s, seat, cells) -> list[int]:
     """Roads still needed from each square to `cells` (0-1 search): a road square costs 0 (roads
     are everybody's), a free land square 1, a free river/wall square 2 (a bridge), the seat's own
-    bridge 0; other buildings block."""
-    from collections import deque
-    b = board_of(s)
-    dist = [_BIG] * b.size
+    bridge 0; other buildings block. Memoised by content (`_COST_CACHE`): do not mutate the result."""
     occ, tiles = s["occ"], s["tiles"]
     cross = 2 if seat < 0 or s["players"][seat]["bridges"] < 3 else _BIG  # no bridge left: no crossing
-    dq = deque()
+    own = tuple(t["cells"][0] for t in tiles if t["kind"] == "bridge" and t["owner"] == seat)
+    key = (s["map"], tuple(occ), own, cross, tuple(cells))
+    got = _COST_CACHE.get(key)
+    if got is None:
+        got = _cost_search(s, seat, cells, cross)
+        while len(_COST_CACHE) >= _COST_CACHE_SIZE:
+            del _COST_CACHE[next(iter(_COST_CACHE))]
+        _COST_CACHE[key] = got
+    return got
+
+
+_EMPTY_COST: dict[tuple[str, int], list[int]] = {}
+
+
+def _cost_search(s, seat, cells, cross) -> list[int]:
+    """The search behind `_cost_from` (shortest paths with 0/1/2 steps, in buckets by distance)."""
+    b = board_of(s)
+    wempty = _EMPTY_COST.get((s["map"], cross))
+    if wempty is None:
+        wempty = _EMPTY_COST[(s["map"], cross)] = [cross if x else 1 for x in b.crossing]
+    occ, tiles = s["occ"], s["tiles"]
+    w = [wempty[i] if o == EMPTY else (0 if o == ROAD else _BIG) for i, o in enumerate(occ)]
+    for t in tiles:
+        if t["kind"] == "bridge" and t["owner"] == seat:
+            w[t["cells"][0]] = 0
+    dist = [_BIG] * b.size
     for c in cells:
         dist[c] = 0
-        dq.append(c)
-    while dq:
-        a = dq.popleft()
-        da = dist[a]
-        for n in b.adj[a]:
-            o = occ[n]
-            if o == -2:
-                w = 0
-            elif o == EMPTY:
-                w = cross if b.crossing[n] else 1
-                if w >= _BIG:
-                    continue
-            elif tiles[o]["kind"] == "bridge" and tiles[o]["owner"] == seat:
-                w = 0
-            else:
+    adj = b.adj
+    buckets = [list(cells)]
+    d = 0
+    while d < len(buckets):
+        for a in buckets[d]:
+            if dist[a] != d:
                 continue
-            if da + w < dist[n]:
-                dist[n] = da + w
-                if w == 0:
-                    dq.appendleft(n)
-                else:
-                    dq.append(n)
+            for n in adj[a]:
+                nd = d + w[n]
+                if nd < dist[n]:
+                    dist[n] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(n)
+        d += 1
     return dist
 
 
