@@ -141,9 +141,30 @@ def _cost_search(s, seat, cells, cross) -> list[int]:
     return dist
 
 
+# _road_scores by content (everything it reads: map, squares, tiles, buildings, supply, the
+# seat's bridges); a pure function of its key. One decision asks it several times.
+_SCORES_CACHE: dict[tuple, dict[int, int]] = {}
+_SCORES_CACHE_SIZE = 64
+
+
 def _road_scores(s, seat) -> dict[int, int]:
     """Square -> roads still missing after a road/bridge there, for the squares connected to a
-    tile the seat owns whose resource a placed building still needs."""
+    tile the seat owns whose resource a placed building still needs. Memoised by content
+    (`_SCORES_CACHE`): do not mutate the result."""
+    key = (s["map"], seat, s["players"][seat]["bridges"], tuple(s["occ"]),
+           tuple((t["kind"], t["res"], t["owner"], tuple(t["cells"]), tuple(t["claims"])) for t in s["tiles"]),
+           tuple((pb["card"], pb["tile"], pb["complete"], tuple(pb["delivered"])) for pb in s["prestige"]),
+           tuple(s["supply"].items()))
+    got = _SCORES_CACHE.get(key)
+    if got is None:
+        got = _road_scores_of(s, seat)
+        while len(_SCORES_CACHE) >= _SCORES_CACHE_SIZE:
+            del _SCORES_CACHE[next(iter(_SCORES_CACHE))]
+        _SCORES_CACHE[key] = got
+    return got
+
+
+def _road_scores_of(s, seat) -> dict[int, int]:
     needs = _needs(s)
     mine = [t for t in s["tiles"] if t["owner"] == seat and t["kind"] in _TILES and t["res"] in needs]
     if not needs:
