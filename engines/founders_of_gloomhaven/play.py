@@ -166,16 +166,17 @@ def _road_scores(s, seat) -> dict[int, int]:
 
 def _road_scores_of(s, seat) -> dict[int, int]:
     needs = _needs(s)
-    mine = [t for t in s["tiles"] if t["owner"] == seat and t["kind"] in _TILES and t["res"] in needs]
+    mine = [i for i, t in enumerate(s["tiles"]) if t["owner"] == seat and t["kind"] in _TILES and t["res"] in needs]
     if not needs:
         return {}
     net = Net(s, seat)
     maps: dict[int, list[int]] = {}
     out: dict[int, int] = {}
     left = [sum(1 for d in pb["delivered"] if d is None) for pb in s["prestige"]]
-    for t in mine:
-        touch = net.touch(t["cells"])
-        for bi in needs[t["res"]]:
+    tiles = s["tiles"]
+    for i in mine:
+        touch = net.tile_touch(i)
+        for bi in needs[tiles[i]["res"]]:
             if bi not in maps:
                 maps[bi] = _cost_from(s, seat, _building_cells(s, [bi]))
             dist = maps[bi]
@@ -190,10 +191,11 @@ def _road_scores_of(s, seat) -> dict[int, int]:
 
 def _prereq_roads(s, seat, needs, net, out):
     """Roads joining the two prerequisites of a needed advanced resource the seat could build."""
-    usable: dict[str, list[dict]] = {}
-    for t in s["tiles"]:
+    usable: dict[str, list[int]] = {}
+    tiles = s["tiles"]
+    for i, t in enumerate(tiles):
         if t["kind"] in _TILES and (t["owner"] == seat or seat in t["claims"]):
-            usable.setdefault(t["res"], []).append(t)
+            usable.setdefault(t["res"], []).append(i)
     occ = s["occ"]
     for res in _wanted(needs):
         spec = ADVANCED.get(res)
@@ -202,11 +204,11 @@ def _prereq_roads(s, seat, needs, net, out):
         p1, p2 = spec["prereqs"]
         if p1 not in usable or p2 not in usable:
             continue
-        t1 = [net.touch(t["cells"]) for t in usable[p1]]
-        t2 = [net.touch(t["cells"]) for t in usable[p2]]
+        t1 = [net.tile_touch(i) for i in usable[p1]]
+        t2 = [net.tile_touch(i) for i in usable[p2]]
         if any(c for a in t1 for b in t2 for c in a & b if occ[c] == EMPTY):
             continue  # already joined: an upgrade is possible
-        dist = _cost_from(s, seat, [c for t in usable[p2] for c in t["cells"]])
+        dist = _cost_from(s, seat, [c for i in usable[p2] for c in tiles[i]["cells"]])
         extra = 1 if res in needs else 3
         for a in t1:
             for c in a:
