@@ -96,10 +96,11 @@ def _cost_from(s, seat, cells) -> list[int]:
     occ, tiles = s["occ"], s["tiles"]
     cross = 2 if seat < 0 or s["players"][seat]["bridges"] < 3 else _BIG  # no bridge left: no crossing
     own = tuple(t["cells"][0] for t in tiles if t["kind"] == "bridge" and t["owner"] == seat)
-    key = (s["map"], tuple(occ), own, cross, tuple(cells))
+    squares = tuple(occ)
+    key = (s["map"], squares, own, cross, tuple(cells))
     got = _COST_CACHE.get(key)
     if got is None:
-        got = _cost_search(s, seat, cells, cross)
+        got = _cost_search(s, squares, own, cells, cross)
         while len(_COST_CACHE) >= _COST_CACHE_SIZE:
             del _COST_CACHE[next(iter(_COST_CACHE))]
         _COST_CACHE[key] = got
@@ -109,17 +110,28 @@ def _cost_from(s, seat, cells) -> list[int]:
 _EMPTY_COST: dict[tuple[str, int], list[int]] = {}
 
 
-def _cost_search(s, seat, cells, cross) -> list[int]:
+# the weights of `_cost_search` by (map, squares, crossing cost), own bridges aside: the searches
+# of one decision share them. Bounded, oldest dropped first.
+_WEIGHTS: dict[tuple, list[int]] = {}
+
+
+def _cost_search(s, squares, own, cells, cross) -> list[int]:
     """The search behind `_cost_from` (shortest paths with 0/1/2 steps, in buckets by distance)."""
     b = board_of(s)
-    wempty = _EMPTY_COST.get((s["map"], cross))
-    if wempty is None:
-        wempty = _EMPTY_COST[(s["map"], cross)] = [cross if x else 1 for x in b.crossing]
-    occ, tiles = s["occ"], s["tiles"]
-    w = [wempty[i] if o == EMPTY else (0 if o == ROAD else _BIG) for i, o in enumerate(occ)]
-    for t in tiles:
-        if t["kind"] == "bridge" and t["owner"] == seat:
-            w[t["cells"][0]] = 0
+    wkey = (s["map"], squares, cross)
+    w = _WEIGHTS.get(wkey)
+    if w is None:
+        wempty = _EMPTY_COST.get((s["map"], cross))
+        if wempty is None:
+            wempty = _EMPTY_COST[(s["map"], cross)] = [cross if x else 1 for x in b.crossing]
+        w = [wempty[i] if o == EMPTY else (0 if o == ROAD else _BIG) for i, o in enumerate(squares)]
+        while len(_WEIGHTS) >= 8:
+            del _WEIGHTS[next(iter(_WEIGHTS))]
+        _WEIGHTS[wkey] = w
+    if own:
+        w = list(w)
+        for c in own:
+            w[c] = 0
     dist = [_BIG] * b.size
     for c in cells:
         dist[c] = 0
@@ -351,8 +363,9 @@ def _place_spot(s, actions, rng):
         now = sum(1 for t in touches if t.intersection(a["cells"]))
         gap = sum(min(m[c] for c in a["cells"]) if m else 30 for m in maps)
         return (-now, gap)
-    best = min(score(a) for a in actions)
-    return rng.choice([a for a in actions if score(a) == best])
+    scores = [score(a) for a in actions]
+    best = min(scores)
+    return rng.choice([a for a, x in zip(actions, scores, strict=True) if x == best])
 
 
 def _solo_short(s) -> bool:
