@@ -113,6 +113,8 @@ _EMPTY_COST: dict[tuple[str, int], list[int]] = {}
 # the weights of `_cost_search` by (map, squares, crossing cost), own bridges aside: the searches
 # of one decision share them. Bounded, oldest dropped first.
 _WEIGHTS: dict[tuple, list[int]] = {}
+# the last search per (map, own bridges, crossing cost, targets): (weights, distances); see below
+_LAST: dict[tuple, tuple[list[int], list[int]]] = {}
 
 
 def _cost_search(s, squares, own, cells, cross) -> list[int]:
@@ -132,11 +134,30 @@ def _cost_search(s, squares, own, cells, cross) -> list[int]:
         w = list(w)
         for c in own:
             w[c] = 0
-    dist = [_BIG] * b.size
-    for c in cells:
-        dist[c] = 0
     adj = b.adj
-    buckets = [list(cells)]
+    base = (s["map"], own, cross, tuple(cells))
+    last = _LAST.get(base)
+    buckets = None
+    if last is not None:
+        # the same search on squares that changed since: roads only (weights down) update the
+        # last distances from the changed squares on; a new building (weight up): a new search
+        wp, dp = last
+        changed = [i for i, (x, y) in enumerate(zip(w, wp, strict=True)) if x != y]
+        if all(w[i] < wp[i] for i in changed):
+            dist = list(dp)
+            buckets = []
+            for x in changed:
+                nd = min(dist[n] for n in adj[x]) + w[x]
+                if nd < dist[x]:
+                    dist[x] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(x)
+    if buckets is None:
+        dist = [_BIG] * b.size
+        for c in cells:
+            dist[c] = 0
+        buckets = [list(cells)]
     d = 0
     while d < len(buckets):
         for a in buckets[d]:
@@ -150,6 +171,9 @@ def _cost_search(s, squares, own, cells, cross) -> list[int]:
                         buckets.append([])
                     buckets[nd].append(n)
         d += 1
+    while len(_LAST) >= 256:
+        del _LAST[next(iter(_LAST))]
+    _LAST[base] = (w, dist)
     return dist
 
 
