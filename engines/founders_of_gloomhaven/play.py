@@ -117,6 +117,16 @@ _WEIGHTS: dict[tuple, list[int]] = {}
 _LAST: dict[tuple, tuple[list[int], list[int]]] = {}
 
 
+def _changed(a: list[int], b: list[int], lo: int, hi: int) -> list[int]:
+    """Indices in [lo, hi) where `a` and `b` differ (halving: few differ, slices compare in C)."""
+    if a[lo:hi] == b[lo:hi]:
+        return []
+    if hi - lo <= 8:
+        return [i for i in range(lo, hi) if a[i] != b[i]]
+    mid = (lo + hi) // 2
+    return _changed(a, b, lo, mid) + _changed(a, b, mid, hi)
+
+
 def _cost_search(s, squares, own, cells, cross) -> list[int]:
     """The search behind `_cost_from` (shortest paths with 0/1/2 steps, in buckets by distance)."""
     b = board_of(s)
@@ -142,7 +152,7 @@ def _cost_search(s, squares, own, cells, cross) -> list[int]:
         # the same search on squares that changed since: roads only (weights down) update the
         # last distances from the changed squares on; a new building (weight up): a new search
         wp, dp = last
-        changed = [i for i, (x, y) in enumerate(zip(w, wp, strict=True)) if x != y]
+        changed = _changed(w, wp, 0, len(w))
         if all(w[i] < wp[i] for i in changed):
             dist = list(dp)
             buckets = []
