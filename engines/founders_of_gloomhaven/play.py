@@ -11,7 +11,7 @@ buildings whose resources exist. It keeps some randomness so games differ.
 
 from __future__ import annotations
 
-from .board import EMPTY, Net, board_of
+from .board import EMPTY, ROAD, Net, board_of
 from .data import ADVANCED, PRESTIGE, TIER
 
 _MAIN = {"recruit", "import", "access", "import_access", "upgrade", "build"}
@@ -83,57 +83,146 @@ def _pick_cells(s, res, options, key, rng):
     return rng.choice([a for a in options if d(a) == best])
 
 
+# _cost_from by content: (map, squares, the seat's bridges, crossing cost, target squares) -> the
+# distances. A pure function of its key, so safe across games and states; bounded (oldest first).
+_COST_CACHE: dict[tuple, list[int]] = {}
+_COST_CACHE_SIZE = 512
+
+
 def _cost_from(s, seat, cells) -> list[int]:
     """Roads still needed from each square to `cells` (0-1 search): a road square costs 0 (roads
     are everybody's), a free land square 1, a free river/wall square 2 (a bridge), the seat's own
-    bridge 0; other buildings block."""
-    from collections import deque
-    b = board_of(s)
-    dist = [_BIG] * b.size
+    bridge 0; other buildings block. Memoised by content (`_COST_CACHE`): do not mutate the result."""
     occ, tiles = s["occ"], s["tiles"]
     cross = 2 if seat < 0 or s["players"][seat]["bridges"] < 3 else _BIG  # no bridge left: no crossing
-    dq = deque()
-    for c in cells:
-        dist[c] = 0
-        dq.append(c)
-    while dq:
-        a = dq.popleft()
-        da = dist[a]
-        for n in b.adj[a]:
-            o = occ[n]
-            if o == -2:
-                w = 0
-            elif o == EMPTY:
-                w = cross if b.crossing[n] else 1
-                if w >= _BIG:
-                    continue
-            elif tiles[o]["kind"] == "bridge" and tiles[o]["owner"] == seat:
-                w = 0
-            else:
+    own = tuple(t["cells"][0] for t in tiles if t["kind"] == "bridge" and t["owner"] == seat)
+    squares = tuple(occ)
+    key = (s["map"], squares, own, cross, tuple(cells))
+    got = _COST_CACHE.get(key)
+    if got is None:
+        got = _cost_search(s, squares, own, cells, cross)
+        while len(_COST_CACHE) >= _COST_CACHE_SIZE:
+            del _COST_CACHE[next(iter(_COST_CACHE))]
+        _COST_CACHE[key] = got
+    return got
+
+
+_EMPTY_COST: dict[tuple[str, int], list[int]] = {}
+
+
+# the weights of `_cost_search` by (map, squares, crossing cost), own bridges aside: the searches
+# of one decision share them. Bounded, oldest dropped first.
+_WEIGHTS: dict[tuple, list[int]] = {}
+# the last search per (map, own bridges, crossing cost, targets): (weights, distances); see below
+_LAST: dict[tuple, tuple[list[int], list[int]]] = {}
+
+
+def _changed(a: list[int], b: list[int], lo: int, hi: int) -> list[int]:
+    """Indices in [lo, hi) where `a` and `b` differ (halving: few differ, slices compare in C)."""
+    if a[lo:hi] == b[lo:hi]:
+        return []
+    if hi - lo <= 8:
+        return [i for i in range(lo, hi) if a[i] != b[i]]
+    mid = (lo + hi) // 2
+    return _changed(a, b, lo, mid) + _changed(a, b, mid, hi)
+
+
+def _cost_search(s, squares, own, cells, cross) -> list[int]:
+    """The search behind `_cost_from` (shortest paths with 0/1/2 steps, in buckets by distance)."""
+    b = board_of(s)
+    wkey = (s["map"], squares, cross)
+    w = _WEIGHTS.get(wkey)
+    if w is None:
+        wempty = _EMPTY_COST.get((s["map"], cross))
+        if wempty is None:
+            wempty = _EMPTY_COST[(s["map"], cross)] = [cross if x else 1 for x in b.crossing]
+        w = [wempty[i] if o == EMPTY else (0 if o == ROAD else _BIG) for i, o in enumerate(squares)]
+        while len(_WEIGHTS) >= 8:
+            del _WEIGHTS[next(iter(_WEIGHTS))]
+        _WEIGHTS[wkey] = w
+    if own:
+        w = list(w)
+        for c in own:
+            w[c] = 0
+    adj = b.adj
+    base = (s["map"], own, cross, tuple(cells))
+    last = _LAST.get(base)
+    buckets = None
+    if last is not None:
+        # the same search on squares that changed since: roads only (weights down) update the
+        # last distances from the changed squares on; a new building (weight up): a new search
+        wp, dp = last
+        changed = _changed(w, wp, 0, len(w))
+        if all(w[i] < wp[i] for i in changed):
+            dist = list(dp)
+            buckets = []
+            for x in changed:
+                nd = min(dist[n] for n in adj[x]) + w[x]
+                if nd < dist[x]:
+                    dist[x] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(x)
+    if buckets is None:
+        dist = [_BIG] * b.size
+        for c in cells:
+            dist[c] = 0
+        buckets = [list(cells)]
+    d = 0
+    while d < len(buckets):
+        for a in buckets[d]:
+            if dist[a] != d:
                 continue
-            if da + w < dist[n]:
-                dist[n] = da + w
-                if w == 0:
-                    dq.appendleft(n)
-                else:
-                    dq.append(n)
+            for n in adj[a]:
+                nd = d + w[n]
+                if nd < dist[n]:
+                    dist[n] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(n)
+        d += 1
+    while len(_LAST) >= 256:
+        del _LAST[next(iter(_LAST))]
+    _LAST[base] = (w, dist)
     return dist
+
+
+# _road_scores by content (everything it reads: map, squares, tiles, buildings, supply, the
+# seat's bridges); a pure function of its key. One decision asks it several times.
+_SCORES_CACHE: dict[tuple, dict[int, int]] = {}
+_SCORES_CACHE_SIZE = 64
 
 
 def _road_scores(s, seat) -> dict[int, int]:
     """Square -> roads still missing after a road/bridge there, for the squares connected to a
-    tile the seat owns whose resource a placed building still needs."""
+    tile the seat owns whose resource a placed building still needs. Memoised by content
+    (`_SCORES_CACHE`): do not mutate the result."""
+    key = (s["map"], seat, s["players"][seat]["bridges"], tuple(s["occ"]),
+           tuple((t["kind"], t["res"], t["owner"], tuple(t["cells"]), tuple(t["claims"])) for t in s["tiles"]),
+           tuple((pb["card"], pb["tile"], pb["complete"], tuple(pb["delivered"])) for pb in s["prestige"]),
+           tuple(s["supply"].items()))
+    got = _SCORES_CACHE.get(key)
+    if got is None:
+        got = _road_scores_of(s, seat)
+        while len(_SCORES_CACHE) >= _SCORES_CACHE_SIZE:
+            del _SCORES_CACHE[next(iter(_SCORES_CACHE))]
+        _SCORES_CACHE[key] = got
+    return got
+
+
+def _road_scores_of(s, seat) -> dict[int, int]:
     needs = _needs(s)
-    mine = [t for t in s["tiles"] if t["owner"] == seat and t["kind"] in _TILES and t["res"] in needs]
+    mine = [i for i, t in enumerate(s["tiles"]) if t["owner"] == seat and t["kind"] in _TILES and t["res"] in needs]
     if not needs:
         return {}
     net = Net(s, seat)
     maps: dict[int, list[int]] = {}
     out: dict[int, int] = {}
     left = [sum(1 for d in pb["delivered"] if d is None) for pb in s["prestige"]]
-    for t in mine:
-        touch = net.touch(t["cells"])
-        for bi in needs[t["res"]]:
+    tiles = s["tiles"]
+    for i in mine:
+        touch = net.tile_touch(i)
+        for bi in needs[tiles[i]["res"]]:
             if bi not in maps:
                 maps[bi] = _cost_from(s, seat, _building_cells(s, [bi]))
             dist = maps[bi]
@@ -148,10 +237,11 @@ def _road_scores(s, seat) -> dict[int, int]:
 
 def _prereq_roads(s, seat, needs, net, out):
     """Roads joining the two prerequisites of a needed advanced resource the seat could build."""
-    usable: dict[str, list[dict]] = {}
-    for t in s["tiles"]:
+    usable: dict[str, list[int]] = {}
+    tiles = s["tiles"]
+    for i, t in enumerate(tiles):
         if t["kind"] in _TILES and (t["owner"] == seat or seat in t["claims"]):
-            usable.setdefault(t["res"], []).append(t)
+            usable.setdefault(t["res"], []).append(i)
     occ = s["occ"]
     for res in _wanted(needs):
         spec = ADVANCED.get(res)
@@ -160,11 +250,11 @@ def _prereq_roads(s, seat, needs, net, out):
         p1, p2 = spec["prereqs"]
         if p1 not in usable or p2 not in usable:
             continue
-        t1 = [net.touch(t["cells"]) for t in usable[p1]]
-        t2 = [net.touch(t["cells"]) for t in usable[p2]]
+        t1 = [net.tile_touch(i) for i in usable[p1]]
+        t2 = [net.tile_touch(i) for i in usable[p2]]
         if any(c for a in t1 for b in t2 for c in a & b if occ[c] == EMPTY):
             continue  # already joined: an upgrade is possible
-        dist = _cost_from(s, seat, [c for t in usable[p2] for c in t["cells"]])
+        dist = _cost_from(s, seat, [c for i in usable[p2] for c in tiles[i]["cells"]])
         extra = 1 if res in needs else 3
         for a in t1:
             for c in a:
@@ -307,8 +397,9 @@ def _place_spot(s, actions, rng):
         now = sum(1 for t in touches if t.intersection(a["cells"]))
         gap = sum(min(m[c] for c in a["cells"]) if m else 30 for m in maps)
         return (-now, gap)
-    best = min(score(a) for a in actions)
-    return rng.choice([a for a in actions if score(a) == best])
+    scores = [score(a) for a in actions]
+    best = min(scores)
+    return rng.choice([a for a, x in zip(actions, scores, strict=True) if x == best])
 
 
 def _solo_short(s) -> bool:
