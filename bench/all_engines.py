@@ -3,9 +3,12 @@
     python bench/all_engines.py [games_per_count] [engine ...] [--best N]
 
 Per engine and seat count it prints
-- µs per decision: `legal_actions` + `act` (decide + evolve) of the seat to act, random play
-  (the engine's `random_action`), mean over every decision of the games, in CPU time of this
-  process (`time.process_time`: other work on a shared machine does not count) and wall-clock;
+- µs per decision: `legal_actions` + `act` (decide + evolve) of the seat to act, mean over
+  every decision of the games, in CPU time of this process (`time.process_time`: other work on
+  a shared machine does not count) and wall-clock;
+- µs per bot choice: the engine's `random_action` picking from those legal actions (what the
+  server's bots and the random play here run; uniform for most engines, a progress-weighted
+  player for Founders of Gloomhaven), timed apart since it is the player's work, not the rules';
 - random games/s: whole random games, start to end, the same loop;
 - cold load ms of a finished game, as the server does it after a restart: parse the newest
   snapshot's JSON (the state at the last multiple of the server's snapshot interval), evolve
@@ -55,23 +58,30 @@ def setups(engine) -> list[tuple[int, dict, str]]:
     return out
 
 
-def play(name: str, seats: int, seed: int, options: dict | None = None) -> tuple[LocalGame, int, float, float]:
-    """One random game; returns it, its number of decisions and the CPU and wall seconds they took."""
+def play(
+    name: str, seats: int, seed: int, options: dict | None = None
+) -> tuple[LocalGame, int, float, float, float]:
+    """One random game; returns it, its number of decisions, the CPU and wall seconds they took
+    (legal actions + act) and the CPU seconds the bot's choices took."""
     g = LocalGame(name, seats=seats, seed=seed, options=options)
     engine = g.engine
     rng = random.Random(seed)
     decisions = 0
-    cpu = wall = 0.0
+    cpu = wall = choosing = 0.0
     cpu_clock, wall_clock = time.process_time, time.perf_counter
     while g.outcome() is None:
         seat = rng.choice(sorted(g.to_act()))
         c0, w0 = cpu_clock(), wall_clock()
         actions = g.legal_actions(seat)
-        g.act(seat, engine.random_action(g.state, seat, actions, rng))
-        cpu += cpu_clock() - c0
-        wall += wall_clock() - w0
+        c1, w1 = cpu_clock(), wall_clock()
+        action = engine.random_action(g.state, seat, actions, rng)
+        c2, w2 = cpu_clock(), wall_clock()
+        g.act(seat, action)
+        cpu += (c1 - c0) + (cpu_clock() - c2)
+        wall += (w1 - w0) + (wall_clock() - w2)
+        choosing += c2 - c1
         decisions += 1
-    return g, decisions, cpu, wall
+    return g, decisions, cpu, wall, choosing
 
 
 def cold_load(g: LocalGame, repeat: int = 5) -> float:
@@ -102,15 +112,16 @@ def bench(name: str, games: int, best: int = 1) -> list[str]:
     lines = []
     for seats, options, label in setups(engine):
         decisions = 0
-        cpu = wall_spent = 0.0
+        cpu = wall_spent = choosing = 0.0
         t0 = time.perf_counter()
         played = []
         for i in range(games):
             # The same seeded game `best` times: the fastest run is the least disturbed.
-            g, d, c, w = min((play(name, seats, 10_000 + i, options) for _ in range(best)), key=lambda r: r[2])
+            g, d, c, w, ch = min((play(name, seats, 10_000 + i, options) for _ in range(best)), key=lambda r: r[2])
             decisions += d
             cpu += c
             wall_spent += w
+            choosing += ch
             played.append(g)
         wall = (time.perf_counter() - t0) / best
         loads = []
@@ -118,11 +129,13 @@ def bench(name: str, games: int, best: int = 1) -> list[str]:
             loads.append(cold_load(g))
         us = 1e6 * cpu / max(decisions, 1)
         us_wall = 1e6 * wall_spent / max(decisions, 1)
+        us_choice = 1e6 * choosing / max(decisions, 1)
         mean_ms = 1000 * sum(loads) / len(loads)
         worst_ms = 1000 * max(loads)
         flag = "" if us <= DECISION_TARGET_US and worst_ms <= COLD_LOAD_TARGET_MS else "  << over target"
         lines.append(
-            f"{name:12s} {seats}p{label:24s} {us:7.1f} µs/decision (wall {us_wall:6.1f})  {games / wall:7.1f} games/s  "
+            f"{name:12s} {seats}p{label:24s} {us:7.1f} µs/decision (wall {us_wall:6.1f}; bot choice {us_choice:6.1f})  "
+            f"{games / wall:7.1f} games/s  "
             f"{decisions / games:6.0f} decisions/game  {sum(len(g.events) for g in played) / games:6.0f} events/game  "
             f"cold load {mean_ms:5.2f} ms (worst {worst_ms:5.2f}){flag}"
         )
