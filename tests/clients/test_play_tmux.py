@@ -118,7 +118,7 @@ def test_first_rounds_of_each_board_game(server, tmux, engine, players, marks, c
     assert len(versions) >= 3 and versions == sorted(versions) and versions[-1] - versions[0] >= 10, versions
     tmux.keys("q", "Enter")
     text = tmux.wait(lambda s: "EXITED" in s)
-    assert "EXITED 0" in text and "resume with: play --game" in text
+    assert "EXITED 0" in text and "resume with: tablero play --game" in text
 
 
 def test_loadtest_progress_bar_and_report_in_a_terminal(server, tmux):

@@ -17,6 +17,7 @@ from typing import Any
 from prompt_toolkit import PromptSession
 from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
+from rich.markup import escape
 
 from .choose import options
 from .client import Client, Seat
@@ -67,10 +68,10 @@ def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: C
     try:
         for ev in seat.watch(after_version=after):
             if ev.event.get("seat") != me:
-                con.print(f"[magenta]» {describe_event(ev)}[/magenta]")
+                con.print(f"[magenta]» {escape(describe_event(ev))}[/magenta]")  # its [lists] are text
             events.put(ev)
     except TableroError as e:
-        con.print(f"[red]watch stopped: {e}[/red]")
+        con.print(f"[red]watch stopped: {escape(str(e))}[/red]")
     finally:
         events.put(None)
 
@@ -99,11 +100,11 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
         if path is None:
             con.print(f"[bold]Your move[/bold] ({len(current)} legal actions):")
             for i, o in enumerate(opts, 1):
-                con.print(f"  [bold]{i:3}[/bold]. {action_label(o.actions[0], game)}", highlight=False)
+                con.print(f"  [bold]{i:3}[/bold]. {escape(action_label(o.actions[0], game))}", highlight=False)
         else:
             con.print(f"[bold]Your move[/bold]: {len(current)} legal actions; choose step by step by [cyan]{path}[/cyan]:")
             for i, o in enumerate(opts, 1):
-                con.print(f"  [bold]{i:3}[/bold]. {o.label}  [dim]({len(o.actions)} actions)[/dim]", highlight=False)
+                con.print(f"  [bold]{i:3}[/bold]. {escape(o.label)}  [dim]({len(o.actions)} actions)[/dim]", highlight=False)
         pick = _ask(session, "choose> ", len(opts), back=len(stack) > 1)
         if pick is None:
             stack.pop()
@@ -131,7 +132,7 @@ def play(args: argparse.Namespace) -> int:
             try:
                 return _loop(seat, game, me, events, session, con, args.page)
             except Quit:
-                con.print(f"You left game {seat.game_id}; resume with: play --game {seat.game_id} --token {seat.token}")
+                con.print(f"You left game {seat.game_id}; resume with: tablero play --game {seat.game_id} --token {seat.token}")
                 return 0
             except (EOFError, KeyboardInterrupt):
                 return 130
@@ -154,9 +155,9 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                 action = choose_action(session, con, game, la.actions, page)
                 try:
                     game = seat.act(action, expected_version=game.version)
-                    con.print(f"[cyan]« you: {action_label(action, game)}[/cyan]")
+                    con.print(f"[cyan]« you: {escape(action_label(action, game))}[/cyan]")
                 except TableroError as e:
-                    con.print(f"[red]{e}[/red]")
+                    con.print(f"[red]{escape(str(e))}[/red]")
                     game = seat.game()
                 continue
             game = seat.game()

@@ -86,7 +86,8 @@ def compact(value: Any) -> str:
 
 def _short(v: Any) -> str:
     if isinstance(v, dict):
-        inner = ",".join(f"{k}:{_short(x)}" for k, x in v.items() if x not in (0, None, False, [], {}))
+        # Absent and empty values are left out; zeros and false are facts (proposal 0, seat 0).
+        inner = ",".join(f"{k}:{_short(x)}" for k, x in v.items() if x is not None and x != [] and x != {})
         return "{" + inner + "}"
     if isinstance(v, list):
         return "[" + ",".join(_short(x) for x in v) + "]"
@@ -104,6 +105,13 @@ def outcome_text(game: Game) -> RenderableType:
     t.add_column("score", justify="right")
     t.add_column("")
     winners = set(out.get("winners") or [])
+    # Automa opponents (New Bedford's Captains) are not seats: their totals and wins come
+    # beside the seats', so a solo player sees whom they lost to.
+    captains = [c for c in out.get("captains") or [] if isinstance(c, dict)]
+    beaten_by = set(out.get("captain_winners") or [])
     for i, score in enumerate(out.get("scores") or []):
         t.add_row(seat_name(game, i), str(score), "WINNER" if i in winners else "")
+    for c in captains:
+        name = str(c.get("captain", "captain")).replace("_", " ").title()
+        t.add_row(f"Captain {name}", str(c.get("total", "?")), "WINNER" if c.get("captain") in beaten_by else "")
     return t

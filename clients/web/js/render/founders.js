@@ -109,6 +109,12 @@ function player(ctx, v, p) {
     h('div', { class: 'small-print' }, `Score: ${Object.entries(p.score || {}).map(([k, x]) => `${k} ${x}`).join(' · ')}`));
 }
 
+// Who delivered a required resource: a seat, -1 for a neutral token, nothing yet.
+function deliveredBy(ctx, who) {
+  if (who === null || who === undefined) return '';
+  return who < 0 ? ' ✓neutral' : ` ✓${seatName(ctx, who)}`;
+}
+
 function render(ctx) {
   const v = ctx.view;
   const cur = v.current;
@@ -123,14 +129,14 @@ function render(ctx) {
       h('h3', {}, 'Buildings by section'), bySection(ctx, v)),
     h('section', { class: 'box fg-council', 'aria-label': 'Offer, proposals and vote' },
       h('h3', {}, 'Adviser offer'),
-      h('div', { class: 'tiles' }, (v.offer || []).map((a, i) => pick(h('div', { class: 'tile fg-adviser' }, h('h4', {}, humanize(a)), h('small', {}, `cost ${costs[i] ?? '?'}`)), 'slot', i, `Adviser ${a}`)),
+      h('div', { class: 'tiles' }, (v.offer || []).map((a, i) => a === null || a === undefined ? h('div', { class: 'tile fg-adviser muted' }, h('h4', {}, 'empty slot')) : pick(h('div', { class: 'tile fg-adviser' }, h('h4', {}, humanize(a)), h('small', {}, `cost ${costs[i] ?? '?'}`)), 'slot', i, `Adviser ${a}`)),
         h('small', {}, ` deck ${v.adviser_deck_size ?? '?'}`)),
       h('h3', {}, 'Proposals'),
       h('div', { class: 'tiles' }, (v.proposals || []).map((p, i) => pick(h('div', { class: 'tile fg-proposal' }, h('h4', {}, `${i + 1}. ${humanize(p)}`)), 'proposal', i, `Proposal ${i + 1}`)),
         h('small', {}, ` deck ${v.proposal_deck_size ?? '?'}`)),
       h('h3', {}, 'Prestige buildings'),
       h('div', { class: 'tiles' }, (v.prestige || []).length ? v.prestige.map((pb) => h('div', { class: `tile fg-prestige${pb.complete ? ' used' : ''}` },
-        h('h4', {}, `★ ${pb.name}`), h('div', {}, `needs ${(pb.requires || []).map((r, i) => `${r}${(pb.delivered || [])[i] !== null && (pb.delivered || [])[i] !== undefined ? ` ✓${seatName(ctx, pb.delivered[i])}` : ''}`).join(', ')}`),
+        h('h4', {}, `★ ${pb.name}`), h('div', {}, `needs ${(pb.requires || []).map((r, i) => `${r}${deliveredBy(ctx, (pb.delivered || [])[i])}`).join(', ')}`),
         h('small', {}, `${pb.points} pts${pb.complete ? ' · complete' : ''}${pb.worker !== null && pb.worker !== undefined ? ` · worker ${seatName(ctx, pb.worker)}` : ''}`))) : h('span', { class: 'muted' }, 'none yet')),
       h('div', { class: 'fg-completions' }, h('strong', {}, 'Completion tokens: '), String(v.completions ?? 0)),
       voteBox(ctx, v),
