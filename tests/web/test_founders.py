@@ -31,3 +31,9 @@ def test_founders_renders_its_map_and_plays_against_a_bot_by_clicking(server, ne
     assert page.locator(".fg .player.me .fg-hand").count() <= 1
     assert page.locator(".fg .player:not(.me) .fg-hand").count() == 0
     page.screenshot(path=str(ARTIFACTS / "founders-of-gloomhaven.png"), full_page=True)
+    # The log is in words: every entry so far has its own sentence, not the generic field dump
+    # ("Red: stall imported — resource metal; cell 226; ...").
+    entries = page.locator("ol.log li").all_inner_texts()
+    assert entries, "the log is empty"
+    dumps = [e for e in entries if " — " in e]
+    assert not dumps, dumps

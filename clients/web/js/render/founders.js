@@ -158,4 +158,51 @@ function describeAction(a) {
   }
 }
 
-export default { render, describeAction };
+const sq = (cells) => (cells || []).length === 1 ? `square ${cells[0]}` : `squares ${(cells || []).join(', ')}`;
+const name = (x) => humanize(String(x ?? '')).toLowerCase();
+
+function describeEvent(e, ctx) {
+  const who = seatName(ctx, e.seat);
+  switch (e.type) {
+    case 'game_started': return `The game starts: ${(e.races || []).map((r, s) => `${seatName(ctx, s)} plays the ${name(r)}`).join(', ')}.`;
+    case 'resource_drafted': return `${who} drafts ${name(e.resource)}.`;
+    case 'start_stall_placed': return `${who} places a starting ${name(e.resource)} stall on ${sq([e.cell])}.`;
+    case 'card_played': return `${who} plays ${e.face_up ? `${name(e.card)} face up (call to work)` : 'a card face down (a basic action)'}.`;
+    case 'follower_up': return `${who} may follow.`;
+    case 'basic_taken': return `${who} takes the basic action: ${name(e.kind)}.`;
+    case 'stall_site': return `${who} trades for ${name(e.resource)}${e.access ? ' (with access)' : ''}.`;
+    case 'stall_imported': return `${who} imports ${name(e.resource)} to ${sq([e.cell])} for ${e.cost}${e.claim ? ', taking a claim token' : ''}.`;
+    case 'access_bought': return `${who} buys access to tile ${e.tile} for ${e.cost}${e.to !== null && e.to !== undefined ? `, paid to ${seatName(ctx, e.to)}` : ''}.`;
+    case 'adviser_recruited': return `${who} recruits the ${name(e.adviser)} for ${e.cost} (+${e.fleeting} fleeting, +${e.lasting} lasting influence${e.points ? `, ${e.points} points` : ''}).`;
+    case 'offer_refilled': return 'The adviser offer is refilled.';
+    case 'building_upgraded': return `${who} builds ${name(e.resource)} on ${sq(e.cells)} for ${e.cost}.`;
+    case 'house_built': return `${who} builds a house on ${sq([e.cell])} for ${e.cost}.`;
+    case 'bridge_built': return `${who} builds a bridge or gate on ${sq([e.cell])} for ${e.cost}.`;
+    case 'road_built': return `${who} builds a road on ${sq([e.cell])}.`;
+    case 'roads_due': return `${who} is owed ${(e.queue || []).length} road${(e.queue || []).length === 1 ? '' : 's'}.`;
+    case 'roads_skipped': return `${who} skips the roads.`;
+    case 'worker_placed': return `${who} places a worker on ${e.target === 'race' ? 'their race action' : name(e.target)}.`;
+    case 'turn_passed': return `${seatName(ctx, e.active)} is the active player.`;
+    case 'vote_called': return `${who} calls a vote (${e.benefits} reset benefit${e.benefits === 1 ? '' : 's'}).`;
+    case 'reset_benefit': return `${who} takes a reset benefit: ${name(e.kind)}.`;
+    case 'cards_returned': return `${who} takes back their played cards.`;
+    case 'income_collected': return `${who} collects income: ${e.money} money${e.fleeting ? `, ${e.fleeting} fleeting influence` : ''}.`;
+    case 'vote_opened': return 'The vote opens: everyone votes in secret.';
+    case 'vote_cast': return e.private ? `${who} votes (only you see: proposal ${Object.values(e.private)[0].proposal + 1}).` : `${who} has voted.`;
+    case 'votes_revealed': return `Votes revealed: ${(e.totals || []).map((t, i) => `proposal ${i + 1} ${t}`).join(', ')}${e.winner !== null && e.winner !== undefined ? `; proposal ${e.winner + 1} wins` : ''}.`;
+    case 'proposal_chosen': return `${who} chooses proposal ${e.proposal + 1}; ${seatName(ctx, e.placer)} places it.`;
+    case 'prestige_placed': return `${who} places the ${name(e.card)} on ${sq(e.cells)}.`;
+    case 'delivered': return `${name(e.resource)} delivered to building ${e.building}${e.owner === -1 ? ' (neutral)' : e.owner !== null && e.owner !== undefined ? ` by ${seatName(ctx, e.owner)}` : ''}.`;
+    case 'completed': return `The ${name(e.card)} is complete.`;
+    case 'proposals_drawn': return `New proposals: ${(e.cards || []).map(name).join(', ')}.`;
+    case 'vote_skipped': return 'No proposal is left: the vote is skipped.';
+    case 'vote_closed': return 'The vote is over.';
+    case 'claims_paid': return `${who} pays off ${e.claims} claim token${e.claims === 1 ? '' : 's'}.`;
+    case 'achievement_scored': return `Achievement ${name(e.achievement)}: ${(e.scorers || []).map((s) => seatName(ctx, s)).join(', ') || 'nobody'} scores${e.value ? ` ${e.value}` : ''}.`;
+    case 'gained': return `${who} gains${e.money ? ` ${e.money} money` : ''}${e.fleeting ? ` ${e.fleeting} fleeting` : ''}${e.lasting ? ` ${e.lasting} lasting influence` : ''}${e.points ? ` ${e.points} points` : ''}${e.source ? ` (${name(e.source)})` : ''}.`;
+    case 'game_ended': return `The game ends (${name(e.reason)}). Scores: ${(e.scores || []).map((x, s) => `${seatName(ctx, s)} ${x}`).join(', ')}.`;
+    default: return null;
+  }
+}
+
+export default { render, describeAction, describeEvent };
