@@ -2147,6 +2147,11 @@ class FoundersOfGloomhaven(RulesEngine):
             raise InvalidOptions("'Shaping history' needs a winner among several players")
         if variants["no_workers"] and seats == 1:
             raise InvalidOptions("the no-workers variant cannot be combined with the solo game (p. 19)")
+        if "solo_section" in options and seats > 1:
+            raise InvalidOptions("solo_section sets the solo game's difficulty: it does not apply with several players")
+        if options.get("solo_section", "left") != "left" and side == "symmetric":
+            raise InvalidOptions("on the symmetric side the solo game is always of normal difficulty (p. 17): "
+                                 "solo_section does not apply")
         board = D.BOARDS[side]
         races = list(options.get("races") or [])
         if races and len(races) != seats:

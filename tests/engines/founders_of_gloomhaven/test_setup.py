@@ -54,3 +54,18 @@ def test_starting_stalls_go_on_free_grey_numbered_spaces_in_turn_order_then_play
         g.act(seat, g.legal_actions(seat)[0])
     assert g.view(None)["phase"] == "play" and g.to_act() == {0}
     assert sum(1 for t in g.state["tiles"] if t["kind"] == "stall") == 6
+
+
+@pytest.mark.parametrize("seats,options,reason", [
+    (2, {"solo_section": "right"}, "does not apply with several players"),
+    (3, {"solo_section": "left"}, "does not apply with several players"),
+    (1, {"solo_section": "middle", "map": "symmetric"}, "always of normal difficulty"),
+    (1, {"no_workers": True}, "cannot be combined with the solo game"),
+])
+def test_options_that_would_change_nothing_are_refused(seats, options, reason):
+    # An option the game would silently ignore is refused: the player learns it does not apply.
+    with pytest.raises(engines.InvalidOptions, match=reason):
+        engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=1, options=options)
+    # the same game without it starts
+    rest = {k: v for k, v in options.items() if k not in ("solo_section", "no_workers")}
+    engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=1, options=rest)
