@@ -133,9 +133,17 @@ async def answer_watch(api: Api, rpc: Rpc, request: Any, keepalive: float,
         call.token = request.query_params.get("access_token") or None
         wire = await decode(request, rpc, api.body_limit(rpc.name), body_timeout)
         last_id = strict_json.last_event_id(request.headers.get("last-event-id"))
-        if last_id is not None:
-            wire["afterVersion"] = max(wire.get("afterVersion", 0), last_id)
-        items = await api.watch(wire, keepalive)
+        # A reconnecting EventSource resumes after the later of its Last-Event-ID and the URL's
+        # afterVersion (the page it was opened from may be older than what it has received).
+        from_header = last_id is not None and last_id > wire.get("afterVersion", 0)
+        if from_header:
+            wire["afterVersion"] = last_id
+        try:
+            items = await api.watch(wire, keepalive)
+        except InvalidArgument as e:
+            if from_header and e.message.startswith("afterVersion"):
+                raise InvalidArgument("Last-Event-ID" + e.message.removeprefix("afterVersion")) from None
+            raise
     except AppError as e:
         if "text/event-stream" not in request.headers.get("accept", ""):
             return failure(e, rpc.name)

@@ -66,7 +66,11 @@ def test_watch_beyond_the_log_is_refused(http):
     gid, _ = new_game(http)
     assert code(http.get(f"/v1/games/{gid}/watch", params={"afterVersion": "99999999999999999999"}), 400) == \
         "INVALID_ARGUMENT"
-    assert code(http.get(f"/v1/games/{gid}/watch", headers={"Last-Event-ID": "999"}), 400) == "INVALID_ARGUMENT"
+    r = http.get(f"/v1/games/{gid}/watch", headers={"Last-Event-ID": "999"})
+    assert code(r, 400) == "INVALID_ARGUMENT"
+    assert r.json()["error"]["message"].startswith("Last-Event-ID 999 is beyond")  # what the client sent
+    r = http.get(f"/v1/games/{gid}/watch", params={"afterVersion": "999"}, headers={"Last-Event-ID": "1"})
+    assert r.json()["error"]["message"].startswith("afterVersion 999 is beyond")
 
 
 def test_a_body_game_id_must_match_the_path(http):
