@@ -587,8 +587,12 @@ class GameService:
     def _seat_kinds(engine: Engine, players: int | None, seats: tuple[str, ...]) -> list[str]:
         if players is None:
             players = len(seats) or engine.min_seats
+        elif seats and len(seats) != players:
+            raise InvalidArgument(f'"players" is {players} but "seats" lists {len(seats)}: give one seat kind per player')
         if not engine.min_seats <= players <= engine.max_seats:
-            raise InvalidArgument(f"{engine.title} takes {engine.min_seats}-{engine.max_seats} players, not {players}")
+            span = f"{engine.min_seats}" if engine.min_seats == engine.max_seats else \
+                f"{engine.min_seats}-{engine.max_seats}"
+            raise InvalidArgument(f"{engine.title} takes {span} players, not {players}")
         kinds = list(seats) or ["human"] * players
         if len(kinds) != players or any(k not in SEAT_KINDS for k in kinds):
             raise InvalidArgument(f'"seats" must list {players} seat kinds, each one of {", ".join(SEAT_KINDS)}')

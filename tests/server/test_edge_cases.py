@@ -28,8 +28,14 @@ def test_absurd_player_counts_are_refused_at_once(http, players):
     r = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": players}, timeout=5)
     assert code(r, 400) == "INVALID_ARGUMENT"
     # A number longer than the strict JSON parser takes (30 digits) is refused as such.
-    want = "more than 30 digits" if len(str(abs(players))) > 30 else "takes 2-2 players"
+    want = "more than 30 digits" if len(str(abs(players))) > 30 else "takes 2 players"
     assert want in r.json()["error"]["message"]
+
+
+def test_players_and_seats_that_disagree_are_named(http):
+    r = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 3, "seats": ["human", "bot"]})
+    assert code(r, 400) == "INVALID_ARGUMENT"
+    assert '"players" is 3 but "seats" lists 2' in r.json()["error"]["message"]
 
 
 def test_two_seats_may_use_the_same_request_id(http):
