@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from engines.core import IllegalAction, InvalidOptions, Move, Phase, RulesEngine, clone, integer, string
+from engines.core import IllegalAction, InvalidAction, InvalidOptions, Move, Phase, RulesEngine, clone, integer, string
 
 from . import data as D
 from .board import EMPTY, ROAD, Net, adjacent_to_own, board_of, free, section_has
@@ -1828,8 +1828,8 @@ def _history_due(state) -> bool:
 def _check_history(state, seat, a):
     if a["building"] not in [pb["card"] for pb in state["prestige"]]:
         raise IllegalAction("name a prestige building on the board")
-    if not a["governing_body"].strip():
-        raise IllegalAction("name the new governing body")
+    if not a["governing_body"].strip():  # malformed, as an empty name is (400), not a move out of place
+        raise InvalidAction("name the new governing body (not only spaces)")
 
 
 def _history(state, seat, a, ctx, rng):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engines import IllegalAction
+from engines import IllegalAction, InvalidAction
 
 from .helpers import C, game, lead, prestige, roads, tile, turn, types
 
@@ -203,6 +203,9 @@ def test_shaping_history_the_winner_records_a_building_its_section_and_a_governi
     assert g.outcome() is None and g.to_act() == {0}
     with pytest.raises(IllegalAction, match="prestige building on the board"):
         g.act(0, {"type": "record_history", "building": "salt_barrel", "governing_body": "x"})
+    for blank in ("", "   "):  # no name is malformed, however it is written
+        with pytest.raises(InvalidAction):
+            g.act(0, {"type": "record_history", "building": "watchtower", "governing_body": blank})
     g.act(0, {"type": "record_history", "building": "watchtower", "governing_body": "The Merchant Council"})
     out = g.outcome()
     assert out["winners"] == [0]
