@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -40,12 +40,37 @@ _KEEPALIVE = object()  # nothing came for a while
 _QUEUE = 256
 
 
+# Per shutdown event: the watchers to stop when it is set, and the one task that waits for it.
+_STOPPERS: dict[asyncio.Event, tuple[set[Callable[[], None]], asyncio.Task[None]]] = {}
+
+
+def _stoppers(shutting_down: asyncio.Event) -> set[Callable[[], None]]:
+    """The watchers to stop when `shutting_down` is set: one task waits for it for all of them."""
+    loop = asyncio.get_running_loop()
+    known = _STOPPERS.get(shutting_down)
+    if known is not None and not known[1].done() and known[1].get_loop() is loop:
+        return known[0]
+    stoppers: set[Callable[[], None]] = set()
+
+    async def wait() -> None:
+        try:
+            await shutting_down.wait()
+            for stop in list(stoppers):
+                stop()
+        finally:
+            if _STOPPERS.get(shutting_down, (None, None))[1] is asyncio.current_task():
+                del _STOPPERS[shutting_down]
+
+    _STOPPERS[shutting_down] = (stoppers, loop.create_task(wait()))
+    return stoppers
+
+
 async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Event,
                 keepalive: float | None = None) -> AsyncIterator[WatchItem]:
     # A pump task reads the use case's events into a queue; the loop below takes them. The
-    # shutdown and the keep-alives (when nothing came for `keepalive` seconds) reach the queue
-    # as sentinels from their own tasks, so each item costs one queue get: no task, wait or
-    # timer per item.
+    # shutdown (one task for all watchers) and the keep-alives (a timer, when nothing came for
+    # `keepalive` seconds) reach the queue as sentinels, so each item costs one queue get, and
+    # each watcher one task.
     queue: asyncio.Queue = asyncio.Queue(maxsize=_QUEUE)
     loop = asyncio.get_running_loop()
     last = loop.time()  # when the loop last took an item
@@ -61,8 +86,7 @@ async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Ev
             log.warning("watch stream failed", exc_info=True)
             await queue.put(e)
 
-    async def stopping() -> None:
-        await shutting_down.wait()
+    def stop_now() -> None:
         while True:  # ahead of whatever the pump queued: a full queue drops its oldest item
             try:
                 queue.put_nowait(_STOP)
@@ -70,20 +94,20 @@ async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Ev
             except asyncio.QueueFull:
                 queue.get_nowait()
 
-    async def ticking(every: float) -> None:
-        nonlocal last
-        while True:
-            quiet = loop.time() - last
-            if quiet < every:
-                await asyncio.sleep(every - quiet)
-                continue
+    def tick() -> None:
+        # A keep-alive after `keepalive` quiet seconds: a timer, not a task, per watcher.
+        nonlocal timer, last
+        quiet = loop.time() - last
+        if quiet >= keepalive:  # type: ignore[operator]
             if queue.empty():
                 queue.put_nowait(_KEEPALIVE)
-            last = loop.time()
+            last, quiet = loop.time(), 0.0
+        timer = loop.call_later(keepalive - quiet, tick)  # type: ignore[operator]
 
     task = asyncio.create_task(pump())
-    stop = asyncio.create_task(stopping())
-    tick = asyncio.create_task(ticking(keepalive)) if keepalive is not None else None
+    timer = loop.call_later(keepalive, tick) if keepalive is not None else None
+    stoppers = _stoppers(shutting_down)
+    stoppers.add(stop_now)
     try:
         while True:
             if shutting_down.is_set():
@@ -111,9 +135,9 @@ async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Ev
                 continue
             yield WatchItem("event", item)
     finally:
-        stop.cancel()
-        if tick is not None:
-            tick.cancel()
+        stoppers.discard(stop_now)
+        if timer is not None:
+            timer.cancel()
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task

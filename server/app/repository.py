@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import inspect
 import re
 import secrets
@@ -22,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engines
-from engines.core import Engine, UnknownEngine
+from engines.core import Engine, UnknownEngine, clone
 from server import metrics
 from server.errors import AppError, FailedPrecondition, InvalidArgument, NotFound, TooManyConflicts, Unavailable
 from server.portal.table import Table, is_platform
@@ -383,7 +382,7 @@ class GameRepository:
     def _committed(self, game: LoadedGame, before: int) -> None:
         """After a write: the snapshot (when due) and finish() go off the reply path."""
         if before // self.snapshot_every != game.version // self.snapshot_every:
-            self._spawn(self._snapshot(game.id, game.version, copy.deepcopy(game.state), list(game.platform)))
+            self._spawn(self._snapshot(game.id, game.version, clone(game.state), list(game.platform)))
         if game.finished and getattr(self.store, "finished_ttl", None):  # no TTL: nothing to do
             self._spawn(self._finish(game.id))
         if self.on_commit is not None:

@@ -4,12 +4,11 @@ Pure functions over an engine and a state (no store, no transport)."""
 
 from __future__ import annotations
 
-import copy
 import logging
 import random
 from typing import Any
 
-from engines.core import Engine, IllegalAction, InvalidAction, InvalidOptions, check_action, start_event
+from engines.core import Engine, IllegalAction, InvalidAction, InvalidOptions, check_action, clone, start_event
 from server.errors import FailedPrecondition, InvalidArgument
 
 from .repository import Decision
@@ -30,7 +29,7 @@ def start(engine: Engine, players: int, options: Any, kinds: list[str], rng: ran
         first = start_event(engine, players, options, rng)
     except InvalidOptions as e:
         raise InvalidArgument(str(e)) from None
-    state = engine.evolve(None, copy.deepcopy(first))
+    state = engine.evolve(None, clone(first))
     bot_steps = INLINE_BOT_STEPS if bot_steps is None else bot_steps
     state, bot_events = play_bots(engine, state, kinds, rng, bot_steps)
     return Decision([first, *bot_events], state)

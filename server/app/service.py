@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import copy
 import functools
 import json
 import logging
@@ -22,7 +21,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import engines
-from engines.core import Engine, UnknownEngine
+from engines.core import Engine, UnknownEngine, clone
 from server import metrics
 from server.auth import TokenSigner
 from server.errors import (
@@ -366,7 +365,7 @@ class GameService:
             raise InvalidArgument(
                 f"afterVersion {c.after_version} is beyond the game's current version {game.version}")
         # The watcher keeps its own copy of the state to know when the game is over.
-        mine = LoadedGame(game.id, game.meta, game.engine, game.version, copy.deepcopy(game.state),
+        mine = LoadedGame(game.id, game.meta, game.engine, game.version, clone(game.state),
                           list(game.platform))
         return self._watch(mine, c.seat, c.after_version)
 
@@ -613,14 +612,14 @@ def _leave(game: LoadedGame, seat: int, reason: str, then: str) -> Decision:
     if table.ended is not None:
         return Decision([event], game.state)
     kinds = ["bot" if s in table.bots else k for s, k in enumerate(game.meta["seats"])]
-    state, bot_events = rules.play_bots(game.engine, copy.deepcopy(game.state), kinds, _rng())
+    state, bot_events = rules.play_bots(game.engine, clone(game.state), kinds, _rng())
     return Decision([event, *bot_events], state)
 
 
 def _timed_out_turn(game: LoadedGame, seat: int) -> Decision:
     """A bot plays the turn of `seat`, whose deadline passed (recorded first), then the bots."""
     engine, rng = game.engine, _rng()
-    state = copy.deepcopy(game.state)
+    state = clone(game.state)
     actions = engine.legal_actions(state, seat)
     if not actions:
         raise FailedPrecondition(f"seat {seat} has no legal action")
