@@ -105,6 +105,11 @@ class Engine:
         `state`). Automatic follow-up steps are decided here too."""
         raise NotImplementedError
 
+    def check_shape(self, action: Action) -> None:
+        """InvalidAction when `action` is malformed (its shape, not its legality). The core
+        asks it before the turn and game-over checks, so a malformed action is refused as
+        such whoever sends it; an engine without declarations checks shapes in decide()."""
+
     def to_act(self, state: State) -> set[int]:
         raise NotImplementedError
 

@@ -93,8 +93,7 @@ def check_action(engine: Engine, state: State, seat: Any, action: Any) -> None:
         raise InvalidAction('an action must be a JSON object with a string "type"')
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise InvalidAction("seat must be an integer")
-    if getattr(engine, "_move_by_type", None) is not None:
-        engine.move(action)  # a malformed action is that, whoever sends it and whenever
+    engine.check_shape(action)  # a malformed action is that, whoever sends it and whenever
     if engine.outcome(state) is not None:
         raise IllegalAction("the game is over")
     if seat not in engine.to_act(state):

@@ -496,6 +496,9 @@ class RulesEngine(Engine):
         m.validate_shape(action)
         return m
 
+    def check_shape(self, action: Action) -> None:
+        self.move(action)
+
     def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
         m = self.move(action)
         phase = self.phase_of(state)

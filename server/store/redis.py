@@ -656,19 +656,16 @@ class RedisStore(EventStore):
                 if self._cluster and getattr(pool.client, "_initialize", False):
                     await self._initialize_cluster(pool.client)
                 return await make()
-            except _RETRYABLE as e:
-                _raise_if_cancelling()
-                if not retry or attempt >= self.retries or self._closed:
-                    raise StoreError(f"redis: {e}") from e
-            except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException) as e:
-                _raise_if_cancelling()
-                raise StoreError(f"redis: {e}") from e
-            except AttributeError as e:
-                if not _dropped_under_us(e):
+            except (*_RETRYABLE, AttributeError) as e:
+                if isinstance(e, AttributeError) and not _dropped_under_us(e):
                     raise
                 _raise_if_cancelling()
                 if not retry or attempt >= self.retries or self._closed:
-                    raise StoreError("redis: the connection was closed under the command") from e
+                    lost = "the connection was closed under the command" if isinstance(e, AttributeError) else e
+                    raise StoreError(f"redis: {lost}") from e
+            except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException) as e:
+                _raise_if_cancelling()
+                raise StoreError(f"redis: {e}") from e
             finally:
                 pool.slots.release()
             await asyncio.sleep(min(1.0, self.retry_backoff * 2**attempt) * (0.5 + random.random() / 2))
