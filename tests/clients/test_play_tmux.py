@@ -62,10 +62,15 @@ def _prompts(text: str) -> int:
 
 
 def _ready(n: int):
-    """The n-th prompt is on screen and waits for input (it is the screen's last non-empty line)."""
+    """The n-th prompt is on screen and waits for input: nothing typed after the last prompt (a
+    watched event may be printed after it, on the same line: "choose> » v16 ...")."""
     def check(text: str) -> bool:
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        return ("EXITED" in text) or (_prompts(text) >= n and bool(lines) and lines[-1].rstrip().endswith("choose>"))
+        if "EXITED" in text:
+            return True
+        if _prompts(text) < n:
+            return False
+        typed = text[text.rindex("choose>") + len("choose>"):].lstrip(" ")
+        return not typed[:1].isdigit()
     return check
 
 
