@@ -18,6 +18,7 @@ from server.app.rankings import aggregate_rankings
 from server.auth import bearer
 from server.errors import InvalidArgument, RateLimited, Unauthenticated, Unavailable
 from server.portal.identity import IdentityError, PortalKeys, User, looks_like_jwt
+from server.store.base import Nudge
 
 from . import observe, watch
 from .watch import WatchItem
@@ -159,4 +160,4 @@ class Api:
         """Refusals (unknown game, bad token, bad afterVersion) are raised here, before the
         first item; after that, failures arrive as an `error` item."""
         events = await self._run("WatchGame", wire)
-        return watch.items(events, self.shutting_down, keepalive)
+        return watch.items(events, self.shutting_down, keepalive, nudge=Nudge())

@@ -48,11 +48,12 @@ class Call:
         """Record the call: the RPC counters and latency, and one structured log line."""
         dt = time.perf_counter() - self.started
         if self.rpc:
-            metrics.RPC_REQUESTS.labels(self.transport, self.rpc, self.code).inc()
-            metrics.RPC_LATENCY.labels(self.transport, self.rpc).observe(dt)
-        log.info("request", extra={"fields": {"transport": self.transport, **extra, "rpc": self.rpc,
-                                              "code": self.code, **self.fields,
-                                              "duration_ms": round(dt * 1000, 2)}})
+            metrics.child(metrics.RPC_REQUESTS, self.transport, self.rpc, self.code).inc()
+            metrics.child(metrics.RPC_LATENCY, self.transport, self.rpc).observe(dt)
+        if log.isEnabledFor(logging.INFO):
+            log.info("request", extra={"fields": {"transport": self.transport, **extra, "rpc": self.rpc,
+                                                  "code": self.code, **self.fields,
+                                                  "duration_ms": round(dt * 1000, 2)}})
 
 
 _current: contextvars.ContextVar[Call | None] = contextvars.ContextVar("tablero_call", default=None)

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from server.api.status import error_body
 from server.errors import AppError
-from server.store.base import Reset
+from server.store.base import NUDGE, POKED, Nudge, Reset
 
 log = logging.getLogger("tablero.api")
 
@@ -65,8 +65,18 @@ def _stoppers(shutting_down: asyncio.Event) -> set[Callable[[], None]]:
     return stoppers
 
 
-async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Event,
-                keepalive: float | None = None) -> AsyncIterator[WatchItem]:
+def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Event,
+          keepalive: float | None = None, nudge: Nudge | None = None) -> AsyncIterator[WatchItem]:
+    """With `nudge` (the use case's watch reaches a store's watch, which attaches to it), the
+    caller's task drives the events itself and the keep-alive timer and the shutdown nudge
+    them; without, a pump task reads them (any async iterator)."""
+    if nudge is not None:
+        return _nudged(events, shutting_down, keepalive, nudge)
+    return _pumped(events, shutting_down, keepalive)
+
+
+async def _pumped(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Event,
+                  keepalive: float | None) -> AsyncIterator[WatchItem]:
     # A pump task reads the use case's events into a queue; the loop below takes them. The
     # shutdown (one task for all watchers) and the keep-alives (a timer, when nothing came for
     # `keepalive` seconds) reach the queue as sentinels, so each item costs one queue get, and
@@ -143,3 +153,71 @@ async def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Ev
             await task
         with contextlib.suppress(Exception):
             await events.aclose()
+
+
+def _item(item: Any) -> WatchItem:
+    if isinstance(item, Reset):
+        return WatchItem("reset", {"version": item.version})
+    return WatchItem("event", item)
+
+
+async def _nudged(events: AsyncIterator[Any], shutting_down: asyncio.Event, keepalive: float | None,
+                  nudge: Nudge) -> AsyncIterator[WatchItem]:
+    # No task and no queue of its own: each item is one step of the events' iterator in the
+    # consumer's task. A keep-alive due or the shutdown pokes the store's waiter, which then
+    # yields POKED up the chain, and this loop looks at why.
+    loop = asyncio.get_running_loop()
+    last = loop.time()  # when the last item went out
+    timer: asyncio.TimerHandle | None = None
+
+    def tick() -> None:
+        nonlocal timer
+        quiet = loop.time() - last
+        if quiet >= keepalive:  # type: ignore[operator]
+            nudge.poke()
+            quiet = 0.0
+        timer = loop.call_later(keepalive - quiet, tick)  # type: ignore[operator]
+
+    if keepalive is not None:
+        timer = loop.call_later(keepalive, tick)
+    stoppers = _stoppers(shutting_down)
+    stoppers.add(nudge.poke)
+    token: Any = NUDGE.set(nudge)  # the store's watch attaches to it in its first step
+    try:
+        while True:
+            if shutting_down.is_set():
+                yield WatchItem("shutdown", {})
+                return
+            try:
+                item = await anext(events)
+            except StopAsyncIteration:
+                yield WatchItem("end", {"status": "GAME_STATUS_FINISHED"})
+                return
+            except AppError as e:
+                yield WatchItem("error", error_body(e.code, e.message))
+                return
+            except Exception:  # a store failure mid-stream: the watcher is told, and may resume
+                log.warning("watch stream failed", exc_info=True)
+                yield WatchItem("error", error_body("UNAVAILABLE", "the watch failed; watch again from the last id"))
+                return
+            finally:
+                if token is not None:
+                    NUDGE.reset(token)
+                    token = None
+            if item is POKED:
+                if shutting_down.is_set():
+                    continue  # the top of the loop says so
+                if keepalive is not None and loop.time() - last >= keepalive:
+                    last = loop.time()
+                    yield WatchItem("keepalive", {})
+                continue
+            last = loop.time()
+            yield _item(item)
+    finally:
+        stoppers.discard(nudge.poke)
+        if timer is not None:
+            timer.cancel()
+        if token is not None:
+            NUDGE.reset(token)
+        with contextlib.suppress(Exception):
+            await events.aclose()  # type: ignore[attr-defined]

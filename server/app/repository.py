@@ -155,7 +155,7 @@ class _Timed:
         self.t = time.perf_counter()
 
     def __exit__(self, exc_type, exc, tb) -> bool:
-        metrics.STORE_LATENCY.labels(self.op).observe(time.perf_counter() - self.t)
+        metrics.child(metrics.STORE_LATENCY, self.op).observe(time.perf_counter() - self.t)
         if exc_type is not None and issubclass(exc_type, GameNotFound):
             raise NotFound(f"no game {str(exc)!r}" if str(exc) else "no such game") from exc
         if exc_type is not None and issubclass(exc_type, Trimmed):

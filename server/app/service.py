@@ -40,7 +40,7 @@ from server.portal.clock import ClockRecord, MemoryClocks, parse_clock
 from server.portal.identity import User
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby
 from server.portal.table import is_platform
-from server.store.base import EventStore, Reset
+from server.store.base import POKED, EventStore, Reset
 
 from . import commands as cmd
 from . import rules
@@ -83,9 +83,9 @@ def _count_action(engine: str) -> Iterator[None]:
     except AppError as e:
         label = next((label for cls, label in _REFUSALS if isinstance(e, cls)), None)
         if label is not None:
-            metrics.ACTIONS.labels(engine, label).inc()
+            metrics.child(metrics.ACTIONS, engine, label).inc()
         raise
-    metrics.ACTIONS.labels(engine, "ok").inc()
+    metrics.child(metrics.ACTIONS, engine, "ok").inc()
 
 
 class GameService:
@@ -376,6 +376,9 @@ class GameService:
         metrics.WATCH_STREAMS.inc()
         try:
             async for item in self.games.watch(game.id, after):
+                if item is POKED:  # the consumer's nudge (keep-alive, shutdown): passed up
+                    yield item
+                    continue
                 if isinstance(item, Reset):
                     # The store lost events this watcher was sent: the client is told to drop
                     # them (a `Reset` passes through as a control message) and the stream goes

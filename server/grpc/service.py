@@ -81,19 +81,20 @@ def _unary(api: Api, rpc: str, response_cls) -> Callable:
 def _stream(api: Api, rpc: str, response_cls) -> Callable:
     async def handle(request, context) -> AsyncIterator[Any]:
         items = await api.watch(_wire(api, rpc, request))
-        async for item in items:
-            if item.kind == "event":
-                yield _compress_if_big(codec.to_message(response_cls, item.data), context)
-            elif item.kind == "shutdown":
-                raise Unavailable("the server is shutting down; watch again")
-            elif item.kind == "error":
-                err = AppError(item.data["error"]["message"])
-                err.code = item.data["error"]["code"]
-                raise err
-            elif item.kind == "end":
-                return
-            elif item.kind == "reset":  # docs/api.md: the client re-reads from that version
-                raise Aborted(f"history rewritten; resume from version {item.data['version']}")
+        async with contextlib.aclosing(items):  # closed at once (it holds a store watcher)
+            async for item in items:
+                if item.kind == "event":
+                    yield _compress_if_big(codec.to_message(response_cls, item.data), context)
+                elif item.kind == "shutdown":
+                    raise Unavailable("the server is shutting down; watch again")
+                elif item.kind == "error":
+                    err = AppError(item.data["error"]["message"])
+                    err.code = item.data["error"]["code"]
+                    raise err
+                elif item.kind == "end":
+                    return
+                elif item.kind == "reset":  # docs/api.md: the client re-reads from that version
+                    raise Aborted(f"history rewritten; resume from version {item.data['version']}")
 
     return handle
 

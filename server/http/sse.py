@@ -29,9 +29,12 @@ def frame(item: WatchItem) -> bytes:
 
 
 async def stream(items: AsyncIterator[WatchItem]) -> AsyncIterator[bytes]:
-    yield OPENING
-    async for item in items:
-        yield frame(item)
+    try:
+        yield OPENING
+        async for item in items:
+            yield frame(item)
+    finally:  # at once, not when the collector finds it: the watch holds a store watcher
+        await items.aclose()  # type: ignore[attr-defined]
 
 
 def refusal(code: str, message: str) -> bytes:

@@ -55,9 +55,15 @@ def parse_secrets(text: str) -> dict[str, bytes]:
 
 
 class SeatTokens:
+    # Tokens that verified, with what they open: a live game's seats send the same token with
+    # every request, and its HMAC need not be computed again (the keys are fixed for the
+    # process's life). Bounded: the oldest half is dropped when full.
+    VERIFIED_MAX = 50_000
+
     def __init__(self, secret_setting: str) -> None:
         self._keys = parse_secrets(secret_setting)
         self._signing = next(iter(self._keys))
+        self._verified: dict[str, tuple[str, int]] = {}
 
     @staticmethod
     def _sig(key: bytes, game_id: str, seat: int) -> str:
@@ -71,6 +77,11 @@ class SeatTokens:
 
     def verify(self, token: str, game_id: str) -> int:
         """The seat `token` opens in `game_id`; TokenError or WrongGame otherwise."""
+        known = self._verified.get(token)
+        if known is not None:
+            if known[0] != game_id:
+                raise WrongGame(known[0])
+            return known[1]
         if not token.isascii():
             raise TokenError("malformed seat token")
         parts = token.split(".")
@@ -87,6 +98,10 @@ class SeatTokens:
         seat = int(seat_s)
         if key is None or not hmac.compare_digest(sig.encode(), self._sig(key, gid, seat).encode()):
             raise TokenError("invalid seat token")
+        if len(self._verified) >= self.VERIFIED_MAX:
+            for old in list(self._verified)[: self.VERIFIED_MAX // 2]:
+                del self._verified[old]
+        self._verified[token] = (gid, seat)
         if gid != game_id:
             raise WrongGame(gid)
         return seat

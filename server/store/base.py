@@ -9,6 +9,7 @@ optional snapshot of the engine state at some version.
 from __future__ import annotations
 
 import abc
+import contextvars
 import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any, NamedTuple
@@ -54,6 +55,41 @@ class HistoryRewritten(Conflict):
         )
         self.game_id, self.expected, self.actual = game_id, version, actual
         self.version, self.head_hash, self.tail = version, head_hash, None
+
+
+class Nudge:
+    """A way for a watch's consumer to wake it up without an event (a keep-alive is due, the
+    server is stopping), so one task can drive the whole watch (no reader task and queue per
+    watcher). The consumer sets NUDGE to a Nudge for the watch's first step; the store's
+    watch attaches its waiter to it then, and from there on yields POKED whenever the
+    consumer called `poke()` since its last item. A watch started without one never yields
+    POKED."""
+
+    __slots__ = ("_poke", "_pending")
+
+    def __init__(self) -> None:
+        self._poke: Any = None
+        self._pending = False
+
+    @property
+    def attached(self) -> bool:
+        return self._poke is not None
+
+    def attach(self, poke: Any) -> None:
+        self._poke = poke
+        if self._pending:
+            self._pending = False
+            poke()
+
+    def poke(self) -> None:
+        if self._poke is not None:
+            self._poke()
+        else:
+            self._pending = True
+
+
+NUDGE: contextvars.ContextVar[Nudge | None] = contextvars.ContextVar("tablero_watch_nudge", default=None)
+POKED = "<poked>"  # what a nudged watch yields: not an event, the consumer's turn to look
 
 
 # Past snapshots a store keeps per game (besides the newest): when one more would exceed it,
@@ -209,7 +245,10 @@ class EventStore(abc.ABC):
         HistoryRewritten; with `resets=True` it yields a `Reset(version)` marker and goes on
         with the new history after `version`. `after_hash` (the hash of the event at
         `after_version` the consumer knows) lets a resumed watch detect a rewrite that
-        happened while it was away; None trusts the store."""
+        happened while it was away; None trusts the store.
+
+        A watch whose first step runs with NUDGE set attaches to that Nudge and yields POKED
+        after each `poke()` (see Nudge)."""
 
     # -- optional extensions (both adapters implement them; the base raises NotImplementedError) --
 

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from server import fastjson
-from server.store.base import HistoryRewritten, Reset, StoreError
+from server.store.base import NUDGE, POKED, HistoryRewritten, Reset, StoreError
 
 # Events are read in pages of this size while catching up.
 PAGE = 500
@@ -29,7 +29,7 @@ class Watcher:
     # A watcher that falls this far behind drops its buffer and re-reads from the store.
     MAX_BUFFER = 1000
 
-    __slots__ = ("buffer", "overflow", "error", "rewritten", "pending", "waiter")
+    __slots__ = ("buffer", "overflow", "error", "rewritten", "pending", "waiter", "poked")
 
     def __init__(self) -> None:
         self.buffer: collections.deque[Row] = collections.deque()
@@ -40,6 +40,11 @@ class Watcher:
         # per second, and this is the cheapest wake-up asyncio has.
         self.pending = False
         self.waiter: asyncio.Future[None] | None = None
+        self.poked = False  # the consumer nudged it (base.Nudge): yield POKED
+
+    def poke(self) -> None:
+        self.poked = True
+        self.wake()
 
     def wake(self) -> None:
         self.pending = True
@@ -162,8 +167,15 @@ async def watch_loop(
     `catch_up` the watcher starts by waiting for what the feed delivers (the caller knows a
     fetch from the watcher's own version is coming); a gap still makes it read."""
     last, last_hash = max(after_version, 0), after_hash
+    nudge = NUDGE.get()
+    if nudge is not None:
+        nudge.attach(watcher.poke)
     while True:
         watcher.pending = False
+        if watcher.poked:
+            watcher.poked = False
+            yield POKED
+            continue
         if watcher.error is not None:
             raise watcher.error
         if watcher.rewritten is not None:

@@ -43,3 +43,31 @@ def test_another_games_token_is_wrong_game_not_invalid():
 def test_bad_secret_settings(text, msg):
     with pytest.raises(ValueError, match=msg):
         parse_secrets(text)
+
+
+def test_a_verified_token_is_remembered_and_still_opens_only_its_own_game(monkeypatch):
+    t = SeatTokens(OLD)
+    token = t.issue("g1", 1)
+    assert t.verify(token, "g1") == 1
+    # Remembered: no signature is computed again for it...
+    monkeypatch.setattr(SeatTokens, "_sig", staticmethod(lambda *a: pytest.fail("signed again")))
+    assert t.verify(token, "g1") == 1
+    # ...and it still opens no other game.
+    with pytest.raises(WrongGame):
+        t.verify(token, "g2")
+    # A forged token was never remembered: it is checked (and refused) every time.
+    monkeypatch.undo()
+    forged = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
+    for _ in range(2):
+        with pytest.raises(TokenError, match="invalid"):
+            t.verify(forged, "g1")
+
+
+def test_the_memory_of_verified_tokens_is_bounded(monkeypatch):
+    monkeypatch.setattr(SeatTokens, "VERIFIED_MAX", 10)
+    t = SeatTokens(OLD)
+    tokens = [t.issue(f"g{i}", 0) for i in range(25)]
+    for i, token in enumerate(tokens):
+        assert t.verify(token, f"g{i}") == 0
+    assert len(t._verified) <= 10
+    assert all(t.verify(token, f"g{i}") == 0 for i, token in enumerate(tokens))

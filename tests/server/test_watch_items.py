@@ -45,3 +45,41 @@ async def test_without_keepalives_a_quiet_watch_sends_nothing_until_the_shutdown
     stopping.set()
     assert (await asyncio.wait_for(pending, 2)).kind == "shutdown"
     await w.aclose()
+
+
+async def test_a_watch_of_a_store_runs_in_its_consumers_task_with_keepalives_and_the_shutdown() -> None:
+    # items() with a Nudge: no reader task per watcher; the keep-alive timer and the shutdown
+    # nudge the store's own waiter, and events still come as they are appended.
+    from server.store import SQLiteStore
+    from server.store.base import Nudge
+
+    store = SQLiteStore()
+    try:
+        await store.create("g", {}, [{"type": "e", "n": 1}])
+        stopping = asyncio.Event()
+        tasks_before = len(asyncio.all_tasks())
+        watches = [items(store.watch("g", 0), stopping, keepalive=0.2, nudge=Nudge()) for _ in range(20)]
+        for w in watches:
+            first = await anext(w)
+            assert (first.kind, first.data) == ("event", (1, {"type": "e", "n": 1}))
+        assert len(asyncio.all_tasks()) - tasks_before <= 2  # the store's and the shutdown's, not one per watch
+        t0 = asyncio.get_running_loop().time()
+        assert (await asyncio.wait_for(anext(watches[0]), 2)).kind == "keepalive"
+        assert asyncio.get_running_loop().time() - t0 >= 0.15
+        pending = [asyncio.ensure_future(anext(w)) for w in watches[1:]]
+        await store.append("g", 1, [{"type": "e", "n": 2}])
+        for w, p in zip(watches[1:], pending, strict=True):
+            item = await asyncio.wait_for(p, 2)
+            while item.kind == "keepalive":
+                item = await asyncio.wait_for(anext(w), 2)
+            assert (item.kind, item.data) == ("event", (2, {"type": "e", "n": 2}))
+        stopping.set()
+        for w in watches:
+            kinds = [(await asyncio.wait_for(anext(w), 2)).kind]
+            while kinds[-1] in ("keepalive", "event"):
+                kinds.append((await asyncio.wait_for(anext(w), 2)).kind)
+            assert kinds[-1] == "shutdown"
+            await w.aclose()
+        assert sum(len(f.watchers) for f in store._feeds.values()) == 0
+    finally:
+        await store.close()

@@ -28,7 +28,7 @@ from server.store import (
     GameNotFound,
     open_store,
 )
-from server.store.base import SNAPSHOT_HISTORY, thinned
+from server.store.base import NUDGE, POKED, SNAPSHOT_HISTORY, Nudge, thinned
 from tests.store.backends import Backend
 
 REPO = Path(__file__).resolve().parents[2]
@@ -505,6 +505,35 @@ async def test_stopping_iteration_closes_the_watch(backend: Backend) -> None:
             if version == 2:
                 break
     await wait_until(lambda: _zero(backend.watchers_left(store)))
+
+
+async def test_a_nudged_watch_yields_poked_between_exact_events(store: EventStore) -> None:
+    # The consumer's nudge (keep-alives, shutdown) wakes a waiting watch without an event;
+    # a poke before the watch attached is not lost, and the events stay exact.
+    g = new_id()
+    await store.create(g, {}, [ev(1)])
+    nudge = Nudge()
+    nudge.poke()  # before the first step: kept until the store's watch attaches
+    token = NUDGE.set(nudge)
+    events = store.watch(g, 0)
+    try:
+        first = await anext(events)
+    finally:
+        NUDGE.reset(token)
+    assert nudge.attached
+    got = [first, await anext(events)]
+    assert sorted(got, key=str) == sorted([POKED, (1, ev(1))], key=str)
+    async with aclosing(events):
+        pending = asyncio.ensure_future(anext(events))
+        await asyncio.sleep(0.05)
+        assert not pending.done()  # waiting for an event
+        nudge.poke()
+        assert await asyncio.wait_for(pending, 2) is POKED
+        await store.append(g, 1, [ev(2)])
+        assert await asyncio.wait_for(anext(events), 5) == (2, ev(2))
+    # A watch started without NUDGE is not reached by it.
+    async with aclosing(store.watch(g, 0)) as plain:
+        assert await take(plain, 2) == [(1, ev(1)), (2, ev(2))]
 
 
 async def _true(value: bool) -> bool:
