@@ -525,7 +525,9 @@ class GameService:
             if then == "abandoned":
                 return _leave(g, seat, "abandoned", "forfeit")  # ends the game for everyone
             if then == "forfeit":
-                return _leave(g, seat, "timeout", "forfeit")
+                # Every seat whose deadline has passed forfeits at once: seats that missed
+                # the same deadline are treated alike (none wins for having been swept last).
+                return _leave(g, due, "timeout", "forfeit")
             return _timed_out_turn(g, seat)
 
         key = f"abandoned:{version}" if abandoned else f"timeout:{version}:{seat}"
@@ -607,16 +609,20 @@ def _waiting(game: LoadedGame) -> set[int]:
     return {s for s in game.to_act if kinds[s] != "bot"}
 
 
-def _leave(game: LoadedGame, seat: int, reason: str, then: str) -> Decision:
-    """`seat` leaves: the event, then whatever the bots play before a person must act."""
+def _leave(game: LoadedGame, seats: int | list[int], reason: str, then: str) -> Decision:
+    """`seats` leave (one seat, or several at once): the events, then whatever the bots
+    play before a person must act."""
     table = game.table.copy()
-    event = table.leave(seat, reason, then)
-    table.apply(event)
+    events = []
+    for seat in [seats] if isinstance(seats, int) else seats:
+        event = table.leave(seat, reason, then)
+        table.apply(event)
+        events.append(event)
     if table.ended is not None:
-        return Decision([event], game.state)
+        return Decision(events, game.state)
     kinds = ["bot" if s in table.bots else k for s, k in enumerate(game.meta["seats"])]
     state, bot_events = rules.play_bots(game.engine, clone(game.state), kinds, _rng())
-    return Decision([event, *bot_events], state)
+    return Decision([*events, *bot_events], state)
 
 
 def _timed_out_turn(game: LoadedGame, seat: int) -> Decision:

@@ -65,3 +65,45 @@ async def test_the_schedule_lists_games_whose_clock_may_be_due(clocks):
     assert await clocks.due(1000.0) == ["g2"]
     await clocks.remove("g2")
     assert await clocks.due(1000.0) == [] and await clocks.get("g2") is None
+
+
+@pytest.mark.parametrize(("players", "winners"), [(2, []), (3, [])])
+async def test_seats_that_miss_the_same_deadline_all_forfeit_and_none_wins(players, winners):
+    # Goofspiel: every seat bids at once. Nobody bids: every deadline passes together, and
+    # the seat swept last must not win for it (an outside tester saw seat 2 win that way).
+    import time
+
+    from server.app import GameService
+    from server.app import commands as cmd
+    from server.auth import TokenSigner
+    from server.store import SQLiteStore
+
+    games = GameService(SQLiteStore(), TokenSigner("s"))
+    created = await games.create_game(cmd.CreateGame(
+        engine="goofspiel", players=players, clock={"moveSeconds": 1, "onTimeout": "forfeit"}))
+    gid = created["game"]["id"]
+    assert await games.sweep_clocks(now=time.time() + 5) == 1  # one append: every due seat at once
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    left = [e for e in (await games.list_events(cmd.ListEvents(gid, None)))["events"]
+            if e["event"]["type"] == "tablero.seat_left"]
+    assert sorted(e["event"]["seat"] for e in left) == list(range(players))
+    assert g["outcome"]["winners"] == winners and g["outcome"]["endedBy"] == "forfeit"
+
+
+async def test_a_seat_that_bid_in_time_wins_when_the_others_forfeit_together():
+    import time
+
+    from server.app import GameService
+    from server.app import commands as cmd
+    from server.auth import TokenSigner
+    from server.store import SQLiteStore
+
+    games = GameService(SQLiteStore(), TokenSigner("s"))
+    created = await games.create_game(cmd.CreateGame(
+        engine="goofspiel", players=3, clock={"moveSeconds": 1, "onTimeout": "forfeit"}))
+    gid = created["game"]["id"]
+    actions = (await games.list_legal_actions(cmd.ListLegalActions(gid, seat=2)))["actions"]
+    await games.submit_action(cmd.SubmitAction(gid, seat=2, action=actions[0]))
+    assert await games.sweep_clocks(now=time.time() + 5) == 1
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    assert g["outcome"]["winners"] == [2] and g["outcome"]["endedBy"] == "forfeit"
