@@ -34,6 +34,13 @@ def _int(text: str) -> int:
     return int(text)
 
 
+def _float(text: str) -> int | float:
+    # A number with no fraction (4.0, 1e2) is that integer, as JSON Schema and gRPC (whose
+    # Struct numbers are all doubles) take it: 4.0 is the same cell as 4 on both transports.
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) <= 2**53 else value
+
+
 def _depth_ok(raw: str) -> bool:
     depth = 0
     in_str = esc = False
@@ -65,7 +72,8 @@ def loads(raw: bytes | str) -> Any:
     if not _depth_ok(text):
         raise BadJson(f"the JSON body nests deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_int=_int)
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_int=_int,
+                          parse_float=_float)
     except BadJson:
         raise
     except json.JSONDecodeError as e:

@@ -31,3 +31,11 @@ def test_ordinary_json_parses():
                                              ("-1", None), ("١٢", None)])
 def test_last_event_id(value, out):
     assert last_event_id(value) == out
+
+
+def test_a_number_without_a_fraction_is_an_integer_as_over_grpc():
+    # gRPC's Struct numbers are all doubles (1.0 arrives as 1); JSON Schema calls 4.0 an
+    # integer too. So REST takes 4.0 as 4, and keeps real fractions and huge values as floats.
+    out = loads(b'{"cell": 4.0, "e": 1e2, "half": 0.5, "neg": -2.0, "big": 1e300}')
+    assert out == {"cell": 4, "e": 100, "half": 0.5, "neg": -2, "big": 1e300}
+    assert type(out["cell"]) is int and type(out["half"]) is float and type(out["big"]) is float
