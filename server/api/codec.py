@@ -143,6 +143,29 @@ def _estimate(value: Any, depth: int = 0) -> int:
     return 4
 
 
+LONG = 64  # items: only an answer holding a list longer than this can be large
+
+
+def _has_long_list(value: Any, depth: int = 0) -> bool:
+    if isinstance(value, dict):
+        if depth < 6:
+            for v in value.values():
+                if (type(v) is dict or type(v) is list) and _has_long_list(v, depth + 1):
+                    return True
+        return False
+    if len(value) > LONG:
+        return True
+    if depth < 6:
+        for v in value:
+            if (type(v) is dict or type(v) is list) and _has_long_list(v, depth + 1):
+                return True
+    return False
+
+
 def is_large(value: Any, limit: int = LARGE) -> bool:
-    """Whether `value`'s JSON is likely over `limit` bytes (estimated, not encoded)."""
+    """Whether `value`'s JSON is likely over `limit` bytes (estimated, not encoded). What
+    grows without bound is lists (legal actions, event pages, logs): an answer without a
+    long one is small, which is found without sizing it (most answers: a game's view)."""
+    if not (type(value) is dict or type(value) is list) or not _has_long_list(value):
+        return False
     return _estimate(value) > limit

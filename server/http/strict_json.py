@@ -69,7 +69,7 @@ def loads(raw: bytes | str) -> Any:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
         raise BadJson("the body is not UTF-8") from None
-    if not _depth_ok(text):
+    if len(text) > MAX_DEPTH and not _depth_ok(text):  # a shorter text cannot nest deeper
         raise BadJson(f"the JSON body nests deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_int=_int,
