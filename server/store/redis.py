@@ -71,6 +71,7 @@ from server.store.base import (
     Trimmed,
 )
 from server.store.ids import check_game_id
+from server.store.lean import LeanRedis, LeanScript, leanable
 
 T = TypeVar("T")
 log = logging.getLogger("tablero.store.redis")
@@ -575,6 +576,7 @@ class RedisStore(EventStore):
         trim_on_snapshot: bool = False,
         meta_cache_size: int = 10000,
         snapshot_history: int = SNAPSHOT_HISTORY,
+        lean: bool = True,
     ) -> None:
         scheme, sep, rest = url.partition("://")
         # Cluster nodes other than the URL's first one: `redis+cluster://a:6379,b:6379,c:6379`
@@ -612,7 +614,16 @@ class RedisStore(EventStore):
         self._reads = _Pool(client(read_pool_size), read_pool_size, pool_timeout)
         self._client = self._reads.client  # kept for tools and tests that reach for a client
         self._init_locks: dict[int, asyncio.Lock] = {}
-        w, r = self._writes.client, self._reads.client
+        w: Any = self._writes.client
+        r: Any = self._reads.client
+        # The scripts (every call of the request path) go over lean pipelined connections on a
+        # plain server, one for writes and one for reads (server/store/lean.py); the pools'
+        # slots still bound how many are in flight. redis-py serves the rest, and clusters.
+        self._lean: list[LeanRedis] = []
+        if lean and not cluster and leanable(url):
+            self._lean = [LeanRedis(url, socket_timeout=socket_timeout, socket_connect_timeout=socket_connect_timeout)
+                          for _ in range(2)]
+            w, r = _LeanScripts(self._lean[0]), _LeanScripts(self._lean[1])
         self._create = w.register_script(_CREATE)
         self._append = w.register_script(_APPEND)
         self._claim_seat = w.register_script(_CLAIM_SEAT)
@@ -988,6 +999,7 @@ class RedisStore(EventStore):
         first requests. Best effort: a store that is not up yet opens them on demand."""
         if self._cluster:
             return
+        await asyncio.gather(*(lean.execute("PING") for lean in self._lean), return_exceptions=True)
         for pool in (self._writes, self._reads):
             await asyncio.gather(*(pool.client.ping() for _ in range(pool.size)), return_exceptions=True)
 
@@ -1003,9 +1015,10 @@ class RedisStore(EventStore):
             pool = client.connection_pool
             return len(pool._in_use_connections) + len(pool._available_connections)
 
+        lean = [c.connected for c in self._lean] or [0, 0]
         return {
-            "write": count(self._writes.client),
-            "read": count(self._reads.client),
+            "write": count(self._writes.client) + lean[0],
+            "read": count(self._reads.client) + lean[1],
             "notify": self._hub.subscriber_connections(),
         }
 
@@ -1014,8 +1027,20 @@ class RedisStore(EventStore):
             return
         self._closed = True
         await self._hub.close()
+        for lean in self._lean:
+            await lean.aclose()
         await self._writes.client.aclose()
         await self._reads.client.aclose()
+
+
+class _LeanScripts:
+    """register_script() as redis-py's clients have it, for a LeanRedis."""
+
+    def __init__(self, client: LeanRedis) -> None:
+        self.client = client
+
+    def register_script(self, source: str) -> LeanScript:
+        return LeanScript(self.client, source)
 
 
 class _Feed(push.Feed):

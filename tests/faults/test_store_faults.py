@@ -317,7 +317,8 @@ async def test_stale_pooled_connections_after_a_restart_cost_no_failed_call(
     await store.create(g, {}, [{"i": 0}])
     # fill both pools with open connections
     await asyncio.gather(*(store.read(g) for _ in range(16)), *(store.put_snapshot(g, 1, {}) for _ in range(16)))
-    assert (await store.connections())["read"] >= 8
+    # (the scripts share one pipelined connection per direction: server/store/lean.py)
+    assert (await store.connections())["read"] >= 1
     await asyncio.to_thread(server.kill)
     await asyncio.to_thread(server.start)
     # every pooled connection is dead now; each call must still succeed on its first try
