@@ -97,7 +97,7 @@ def founders_name(card: str, view: dict) -> str:
     return named.get(card, card.replace("_", " ").title())
 
 
-def test_founders_log_names_the_proposals_and_played_cards_show_which_are_face_down(server, new_page):
+def test_founders_played_cards_show_which_are_face_down(server, new_page):
     game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
     rng = random.Random(11)
 
@@ -128,19 +128,25 @@ def test_founders_log_names_the_proposals_and_played_cards_show_which_are_face_d
     n = len(down)
     assert hidden.inner_text().strip() == f"· face down: 🂠 {n} hidden card{'s' if n > 1 else ''}"
 
-    # On to the first vote: the log names the proposals on the table then, with their influence.
-    game.play(rng, lambda g: any(e["type"] == "votes_revealed" for e in g.events()))
+
+def test_founders_log_names_the_proposals_of_a_vote(server, new_page):
+    """`Votes revealed: Salt Barrel 5 influence, …`: the proposals on the table at the vote
+    (from the log, not today's view), not `proposal 1 5`."""
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
+    game.play(random.Random(12), lambda g: any(e["type"] == "votes_revealed" for e in g.events()))
+    game.play(random.Random(12), lambda g: [e["type"] for e in g.events()].count("proposals_drawn") >= 1, max_moves=200)
     events = game.events()
     at = next(i for i, e in enumerate(events) if e["type"] == "votes_revealed")
     before = [e for e in events[:at] if e["type"] in ("game_started", "proposals_drawn")][-1]
     cards = before["proposals"] if before["type"] == "game_started" else before["cards"]
     totals = events[at]["totals"]
-    spectator.goto(f"{server.url}/#/")
+    spectator = new_page()
     spectator.goto(f"{server.url}/#/g/{game.id}")
-    line = spectator.locator("ol.log li[data-type=votes_revealed]").first
+    line = spectator.locator("ol.log li[data-type=votes_revealed]").last  # the oldest: the log is newest first
     line.wait_for()
     text = line.inner_text()
     view = game.get()["view"]
+    assert view["proposals"] != cards, "the view's proposals are still the vote's: the test would not tell them apart"
     expected = ", ".join(f"{founders_name(c, view)} {t} influence" for c, t in zip(cards, totals, strict=True))
     assert text.startswith(f"Votes revealed: {expected}"), text
     assert not re.search(r"proposal \d+ \d+", text), text
