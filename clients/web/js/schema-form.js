@@ -141,7 +141,7 @@ function seatField(id, label, s) {
     sync();
   };
   draw(s.minItems || 1);
-  const more = `${blank} leaves the option out${s.default !== undefined ? '' : ' (the game\'s default)'}; otherwise choose for every seat.`;
+  const more = `${blank} on every seat keeps the game's default; otherwise choose for every seat.`;
   return {
     el: h('fieldset', { class: 'field per-seat-field', 'data-option': label }, h('legend', {}, label),
       hint({ ...s, description: `${s.description ? `${s.description}. ` : ''}${more}` }), box),
