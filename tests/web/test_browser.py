@@ -321,3 +321,26 @@ def test_the_stream_reader_takes_both_message_formats(server, new_page):
         text,
     )
     assert got == {"seen": [[1, 4], [2, 0], [3, 8]], "ended": {"status": "GAME_STATUS_FINISHED"}, "finished": True, "version": 3}
+
+
+def test_open_games_lists_only_games_to_join_and_the_rest_apart_to_watch(server, new_page):
+    def create(seats: list[str]) -> dict:
+        return httpx.post(server.url + "/v1/games", json={"engine": "goofspiel", "seats": seats}).json()
+
+    open_game = create(["human", "open"])["game"]["id"]
+    full_game = create(["human", "bot"])["game"]["id"]
+    taken = create(["human", "open"])["game"]["id"]
+    httpx.post(f"{server.url}/v1/games/{taken}/join", json={}).raise_for_status()
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(f"#open-games li[data-game='{open_game}']")
+    joinable = page.locator("#open-games")
+    assert joinable.locator(f"a[href='#/join/{open_game}']").count() == 1
+    # No game without an open seat under "Open games", whatever the reason (bots, a friend joined).
+    assert "no open seat" not in page.inner_text("section[aria-labelledby=open-h]")
+    for gid in (full_game, taken):
+        assert joinable.locator(f"li[data-game='{gid}']").count() == 0
+        assert page.locator(f"#watch-games li[data-game='{gid}'] a[href='#/g/{gid}']").count() == 1
+    assert page.locator(f"#watch-games li[data-game='{open_game}']").count() == 0
+    assert page.inner_text("#watch-h").startswith("Watch: games in progress, no seat open")
+    assert page.locator("#watch-games").get_attribute("aria-labelledby") == "watch-h"

@@ -5,11 +5,13 @@ scores on the page are the API's outcome. A screenshot per game in tests/web/art
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import httpx
 import pytest
 
+from .api_play import ApiGame
 from .conftest import ARTIFACTS
 from .test_browser import create_in_lobby, version, wait_ready
 
@@ -130,3 +132,31 @@ def test_founders_solo_to_the_end_by_clicking(server, new_page):
     else:  # a solo game is won or lost, never drawn
         assert winner.startswith("Red (you) did not win"), winner
     assert moves > 20 and steps > 0
+
+
+def test_new_bedford_final_scores_name_the_buildings(server, new_page):
+    """The breakdown names buildings as the game does ("Counting House", "Seamen's Bethel"),
+    never by id ("counting_house"), in the cells and in row labels (Victory buildings › …)."""
+    game = ApiGame(server.url, "new-bedford", ["human", "bot"])
+    game.play(random.Random(2), lambda g: False, max_moves=600)
+    g = game.get(0)
+    names = g["view"]["building_names"]
+    details = g["outcome"]["details"]
+    built = [b for d in details for b in d["buildings"]]
+    assert built, "no building built: the test would prove nothing"
+    page = new_page()
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".result:not([hidden]) .scores")
+    table = page.locator(".result")
+    if table.locator("details.more").count():  # the long tail, folded away
+        table.locator("details.more summary").click()
+    rows = {r.locator("th").inner_text().strip(): [c.strip() for c in r.locator("td").all_inner_texts()]
+            for r in table.locator("tr").all() if r.locator("th[scope=row]").count()}
+    assert rows["Buildings"] == [", ".join(names[b] for b in d["buildings"]) or "none" for d in details]
+    for d in details:
+        for b in d.get("victory_buildings") or {}:
+            assert f"Victory buildings › {names[b]}" in rows, sorted(rows)
+    text = table.inner_text()
+    ids = [b for b in set(built) if "_" in b or names[b] != b]
+    assert not [b for b in ids if re.search(rf"\b{b}\b", text)], text

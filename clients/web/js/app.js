@@ -148,15 +148,23 @@ function createForm(e) {
         h('option', { value: 'bot' }, 'Bot'),
         captains.map((c) => h('option', { value: `captain:${c}` }, `Captain ${title(c)} (automa)`)));
       sel.value = kept[i] || (i === 0 ? (me ? 'me' : 'human') : 'bot');
+      sel.addEventListener('change', seatsChanged);
       seatSel.push(sel);
       return h('div', { class: 'field seat' }, h('label', { for: id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${COLOURS[i]})`), sel);
     }));
+    seatsChanged();
   };
+  // Options with one entry per seat (render as one choice per seat) follow the seats; Captains are not seats.
+  let opts = null;
+  function seatsChanged() {
+    if (opts) opts.setSeats(seatSel.filter((s) => !s.value.startsWith('captain:')).length);
+  }
   players.addEventListener('change', drawSeats);
   drawSeats();
   // Captains are chosen as seats above, not again among the options.
   const schema = e.optionsSchema || {};
-  const opts = schemaForm(captains.length ? { ...schema, properties: Object.fromEntries(Object.entries(schema.properties || {}).filter(([k]) => k !== 'captains')) } : schema);
+  opts = schemaForm(captains.length ? { ...schema, properties: Object.fromEntries(Object.entries(schema.properties || {}).filter(([k]) => k !== 'captains')) } : schema);
+  seatsChanged();
   const go = h('button', { type: 'submit', class: 'primary' }, `Start ${e.title || e.name}`);
   const form = h('form', { class: 'create', 'aria-label': `New ${e.title} game` },
     h('div', { class: 'field' }, h('label', { for: 'players' }, 'Players'), players),
@@ -191,25 +199,35 @@ function createForm(e) {
   return form;
 }
 
+// Open games: running games with a seat left for a friend (ListGames openSeats=true), to join;
+// the other running games, which nobody can join, apart under "Watch".
 async function loadOpenGames(box) {
+  const list = (open) => api('GET', `/v1/games?pageSize=50&status=GAME_STATUS_RUNNING&openSeats=${open}`).then((out) => (out.games || []).map(unwrapGame));
+  let joinable, full;
   try {
-    const out = await api('GET', '/v1/games?pageSize=50&status=GAME_STATUS_RUNNING');
-    const games = (out.games || []).map(unwrapGame);
-    if (!games.length) {
-      box.replaceChildren(h('p', { class: 'muted' }, 'No open games right now.'));
-      return;
-    }
-    box.replaceChildren(h('ul', { class: 'games' }, games.map((g) => {
-      const openSeats = (g.seats || []).filter((s) => kindOf(s) === 'open' && !s.claimed).length;
-      return h('li', {}, h('strong', {}, engineTitle(g.engine)), ` · ${g.players} ${g.players === 1 ? 'player' : 'players'} · ${openSeats ? `${openSeats} open ${openSeats === 1 ? 'seat' : 'seats'}` : 'no open seat'} `,
-        openSeats ? h('a', { class: 'button small', href: `#/join/${encodeURIComponent(g.id)}` }, 'Join') : null, ' ',
-        h('a', { class: 'button small', href: `#/g/${encodeURIComponent(g.id)}` }, 'Watch'));
-    })));
+    [joinable, full] = await Promise.all([list(true), list(false)]);
   } catch (e) {
     if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
       box.replaceChildren(h('p', { class: 'muted', id: 'no-lobby' }, 'This server has no public list of games. Ask a friend for a link to their game, or paste it below.'));
     } else box.replaceChildren(h('p', { class: 'muted' }, `The list of games is unavailable: ${e.message}`));
+    return;
   }
+  // A seat taken between the two answers, or a server that ignores openSeats: trust the seats.
+  const all = [...joinable, ...full.filter((g) => !joinable.some((x) => x.id === g.id))];
+  const free = (g) => (g.seats || []).filter((s) => kindOf(s) === 'open' && !s.claimed).length;
+  const players = (g) => `${g.players} ${g.players === 1 ? 'player' : 'players'}`;
+  const toJoin = all.filter((g) => free(g) > 0);
+  const toWatch = all.filter((g) => free(g) === 0);
+  box.replaceChildren(
+    toJoin.length ? h('ul', { class: 'games', id: 'open-games' }, toJoin.map((g) => h('li', { 'data-game': g.id },
+      h('strong', {}, engineTitle(g.engine)), ` · ${players(g)} · ${free(g)} open ${free(g) === 1 ? 'seat' : 'seats'} `,
+      h('a', { class: 'button small', href: `#/join/${encodeURIComponent(g.id)}` }, 'Join'), ' ',
+      h('a', { class: 'button small', href: `#/g/${encodeURIComponent(g.id)}` }, 'Watch'))))
+      : h('p', { class: 'muted', id: 'no-open-games' }, 'No game has an open seat right now: start one, and invite a friend.'),
+    toWatch.length ? h('div', { class: 'watch-games' },
+      h('h3', { id: 'watch-h' }, `Watch: games in progress, no seat open (${toWatch.length})`),
+      h('ul', { class: 'games', id: 'watch-games', 'aria-labelledby': 'watch-h' }, toWatch.map((g) => h('li', { 'data-game': g.id },
+        h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, engineTitle(g.engine)), h('span', { class: 'muted' }, ` · ${players(g)} · move ${g.version}`))))) : null);
 }
 
 function joinByLink() {
@@ -452,9 +470,13 @@ class Table {
   addEvents(items) {
     const ctx = this.ctxBase();
     const fresh = items.filter((it) => it.version > this.version);
+    // ctx.log and ctx.at: the events so far and this one's place, for a sentence that needs
+    // what was true then (Founders' proposals at a vote), not the view now.
+    ctx.log = this.events;
     for (const it of fresh) {
       this.version = it.version;
       this.events.push(it);
+      ctx.at = this.events.length - 1;
       this.el.log.prepend(h('li', { value: String(it.version), 'data-type': it.event.type }, describeEvent(it.event, ctx, this.renderer)));
     }
   }
@@ -575,7 +597,7 @@ class Table {
     const yourTurn = !finished && me !== null && toAct.includes(me);
     this.el.turn.replaceChildren(h('h2', { class: yourTurn ? 'your-turn' : '', id: 'turn-h' }, turnText));
     if (me === null && !finished) this.el.turn.append(h('p', { class: 'muted' }, 'You are watching this game.'));
-    this.el.result.replaceChildren(finished && g.outcome ? result(g, this.ctxBase()) : '');
+    this.el.result.replaceChildren(finished && g.outcome ? result(g, this.ctxBase(), this.renderer.outcomeNames ? this.renderer.outcomeNames(g) : null) : '');
     this.el.result.hidden = !finished;
     this.composer.setActions(actions);
     // Joining a seat appends no event, so the stream cannot tell: look again while seats are open.
@@ -633,8 +655,11 @@ function deadlines(game, ctx) {
 }
 
 // Final scores, with each seat's breakdown from outcome.details; Captains (New Bedford's
-// automa players, outcome.captains) get their own columns.
-function result(game, ctx) {
+// automa players, outcome.captains) get their own columns. `names`: the renderer's display
+// names for ids in the breakdown (New Bedford's "seamens_bethel" is "Seamen's Bethel"), as
+// values and as row labels.
+function result(game, ctx, names) {
+  const named = (x) => (typeof x === 'string' && names && Object.prototype.hasOwnProperty.call(names, x) ? names[x] : null);
   const o = game.outcome;
   const n = game.players || (o.scores || []).length;
   const winners = o.winners || [];
@@ -663,7 +688,8 @@ function result(game, ctx) {
   const get = (d, p) => p.split('.').reduce((v, k) => (v && typeof v === 'object' ? v[k] : undefined), d);
   const cell = (v) => {
     if (Array.isArray(v) && v.some((x) => x && typeof x === 'object')) return v.map((x) => fmt(x)).join('; ');
-    return fmt(v);
+    if (Array.isArray(v) && v.length) return v.map((x) => named(x) ?? fmt(x)).join(', ');
+    return named(v) ?? fmt(v);
   };
   const who = won.join(' and ');
   // The first dozen plain lines up front; lists of records and the long tail folded away.
@@ -672,7 +698,7 @@ function result(game, ctx) {
   const main = plain.slice().sort((a, b) => depth(a) - depth(b)).slice(0, 12); // totals before their parts
   main.sort((a, b) => rows.indexOf(a) - rows.indexOf(b));
   const more = rows.filter((p) => !main.includes(p));
-  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map((x) => humanize(x)).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
+  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map((x) => named(x) ?? humanize(x)).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
   return h('div', { class: 'panel' },
     h('h2', {}, 'Final scores'),
     h('p', { class: 'winner' }, won.length ? `🏆 ${who} win${won.length === 1 ? 's' : ''}!`

@@ -1,6 +1,8 @@
-// A form generated from an engine's options JSON schema. field(name, schema) -> {el, get()}
-// where get() is the value to send, or undefined to leave the option at its default.
+// A form generated from an engine's options JSON schema. field(name, schema) -> {el, get(), setSeats?(n)}
+// where get() is the value to send, or undefined to leave the option at its default (it throws
+// when the fields cannot make a valid value), and setSeats(n) follows the number of seats.
 import { h, humanize } from './dom.js';
+import { COLOURS } from './words.js';
 
 let uid = 0;
 const nextId = (name) => `opt-${String(name).replace(/\W+/g, '-')}-${++uid}`;
@@ -11,6 +13,9 @@ export function schemaForm(schema) {
   const el = h('div', { class: 'options' }, fields.length ? fields.map(([, f]) => f.el) : h('p', { class: 'muted' }, 'This game has no options.'));
   return {
     el,
+    setSeats(n) {
+      for (const [, f] of fields) if (f.setSeats) f.setSeats(n);
+    },
     get() {
       const out = {};
       for (const [name, f] of fields) {
@@ -41,8 +46,10 @@ export function field(name, s) {
     return {
       el: h('div', { class: 'field' }, h('label', { for: id }, label), sel, hint(s), box),
       get: () => (sel.value === '' ? undefined : subs[Number(sel.value)].get()),
+      setSeats: (n) => subs.forEach((f) => f.setSeats && f.setSeats(n)),
     };
   }
+  if (perSeat(s)) return seatField(id, label, s);
   const en = s.enum || (s.items === undefined && s.const !== undefined ? [s.const] : null);
   if (en) {
     const sel = h('select', { id, name },
@@ -78,7 +85,7 @@ export function field(name, s) {
   }
   if (s.type === 'object' && s.properties) {
     const sub = schemaForm(s);
-    return { el: h('fieldset', { class: 'field' }, h('legend', {}, label), hint(s), sub.el), get: () => sub.get() };
+    return { el: h('fieldset', { class: 'field' }, h('legend', {}, label), hint(s), sub.el), get: () => sub.get(), setSeats: (n) => sub.setSeats(n) };
   }
   // Strings and anything else: free text (JSON accepted for non-strings).
   const inp = h('input', { type: 'text', id, name, placeholder: s.default !== undefined ? JSON.stringify(s.default) : '' });
@@ -92,6 +99,59 @@ export function field(name, s) {
       } catch {
         return inp.value;
       }
+    },
+  };
+}
+
+// A list with one entry per seat, in seat order (Founders of Gloomhaven's `races`): marked
+// `"x-per-seat": true`, or said so in its title or description ("races by seat").
+const PER_SEAT = /\b(by|per|for each|one per) (seat|player)\b/i;
+
+export function perSeat(s) {
+  return !!s && s.type === 'array' && !!s.items && Array.isArray(s.items.enum)
+    && (s['x-per-seat'] === true || PER_SEAT.test(`${s.title || ''} ${s.description || ''}`));
+}
+
+// One select per seat; the empty choice leaves the whole option out (the engine's default,
+// e.g. dealt at random), so either every seat chooses or none does.
+function seatField(id, label, s) {
+  const en = s.items.enum;
+  const blank = /random/i.test(s.description || '') ? 'Random' : 'Default';
+  const box = h('div', { class: 'per-seat' });
+  let sels = [];
+  const sync = () => {
+    if (!s.uniqueItems) return;
+    for (const sel of sels) {
+      const taken = new Set(sels.filter((o) => o !== sel && o.value !== '').map((o) => o.value));
+      for (const o of sel.options) o.disabled = o.value !== '' && taken.has(o.value);
+    }
+  };
+  const draw = (n) => {
+    const kept = sels.map((x) => x.value);
+    const max = s.maxItems ?? n;
+    sels = Array.from({ length: Math.min(n, max) }, (_, i) => {
+      const sel = h('select', { id: `${id}-seat-${i}`, 'data-seat': String(i) },
+        h('option', { value: '' }, blank), en.map((v, j) => h('option', { value: String(j) }, humanize(v))));
+      sel.value = kept[i] || '';
+      sel.addEventListener('change', sync);
+      return sel;
+    });
+    box.replaceChildren(...sels.map((sel, i) => h('div', { class: 'field seat' },
+      h('label', { for: sel.id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${COLOURS[i % COLOURS.length]})`), sel)));
+    sync();
+  };
+  draw(s.minItems || 1);
+  const more = `${blank} on every seat keeps the game's default; otherwise choose for every seat.`;
+  return {
+    el: h('fieldset', { class: 'field per-seat-field', 'data-option': label }, h('legend', {}, label),
+      hint({ ...s, description: `${s.description ? `${s.description}. ` : ''}${more}` }), box),
+    setSeats: draw,
+    get: () => {
+      const picked = sels.map((sel) => sel.value);
+      if (picked.every((v) => v === '')) return undefined;
+      if (picked.some((v) => v === '')) throw new Error(`${label}: choose one for every seat, or leave every seat on ${blank}`);
+      if (s.uniqueItems && new Set(picked).size !== picked.length) throw new Error(`${label}: each seat needs a different one`);
+      return picked.map((j) => en[Number(j)]);
     },
   };
 }

@@ -2,7 +2,7 @@
 // their owners, roads, bridges/gates, numbered squares), buildings listed by section,
 // the adviser offer, proposals, prestige buildings, the vote and each player's mat.
 // Hands: only the viewer's own; secret votes only as "voted" (the view never has them).
-import { h, humanize, fmt } from '../dom.js';
+import { h, humanize, fmt, title } from '../dom.js';
 import { seatName } from '../words.js';
 import { pick, pickAlso, res } from './common.js';
 
@@ -103,10 +103,52 @@ function player(ctx, v, p) {
     h('div', { class: 'small-print' }, `Resources: ${(p.resources || []).join(', ') || 'none'}`),
     h('div', { class: 'small-print' }, `Race action: ${fmt(p.race_action)} · workers placed: ${(p.workers_placed || []).join(', ') || 'none'}`),
     h('div', { class: 'small-print' }, `Advisers recruited: ${Array.isArray(p.advisers) ? p.advisers.map(humanize).join(', ') || 'none' : p.advisers ?? 0}`),
-    h('div', { class: 'small-print' }, `Played: ${(p.played || []).map((c) => (c.card ? humanize(c.card) + (c.face_up ? '' : ' (face down)') : 'a face-down card')).join(', ') || 'none'}`),
+    played(p),
     mine && p.hand ? h('div', { class: 'fg-hand' }, h('strong', {}, 'Your hand: '), p.hand.map((c) => pick(h('span', { class: 'tile fg-card' }, humanize(c)), 'card', c, `Card ${c}`)))
       : h('div', { class: 'small-print' }, `Hand: ${p.hand_size} card${p.hand_size === 1 ? '' : 's'}`),
     h('div', { class: 'small-print' }, `Score: ${Object.entries(p.score || {}).map(([k, x]) => `${k} ${x}`).join(' · ')}`));
+}
+
+// Played cards, face up and face down apart, each card its own chip: "Face up: Build, Recruit ·
+// Face down: Mason" (another player's face-down cards are hidden: "1 hidden card").
+function played(p) {
+  const cards = p.played || [];
+  const up = cards.filter((c) => c.face_up);
+  const down = cards.filter((c) => !c.face_up);
+  const chip = (c) => h('span', { class: `fg-played ${c.face_up ? 'face-up' : 'face-down'}`, 'data-face': c.face_up ? 'up' : 'down', title: c.face_up ? 'played face up' : 'played face down' },
+    c.face_up ? humanize(c.card) : `🂠 ${c.card ? humanize(c.card) : 'hidden card'}`);
+  const hidden = down.filter((c) => !c.card).length;
+  const known = down.filter((c) => c.card);
+  return h('div', { class: 'small-print fg-played-cards' }, 'Played',
+    cards.length ? '' : ': none',
+    up.length ? h('span', { class: 'fg-played-group', 'data-face': 'up' }, ' · face up: ', up.map(chip)) : null,
+    down.length ? h('span', { class: 'fg-played-group', 'data-face': 'down' }, ' · face down: ', known.map(chip),
+      hidden ? h('span', { class: 'fg-played face-down', 'data-face': 'down', title: 'played face down' }, `🂠 ${hidden} hidden card${hidden === 1 ? '' : 's'}`) : null) : null);
+}
+
+// A proposal's name: the prestige building's name where the view has it, else its id in words.
+function cardName(v, id) {
+  const pb = ((v && v.prestige) || []).find((x) => x.card === id);
+  return pb && pb.name ? pb.name : title(String(id ?? ''));
+}
+
+// The proposals on the table when the log's event `ctx.at` happened: from the last
+// game_started or proposals_drawn before it; the view's when the log is not at hand.
+function proposalsThen(ctx) {
+  const log = ctx.log || [];
+  for (let i = Math.min(ctx.at ?? log.length - 1, log.length - 1); i >= 0; i--) {
+    const e = log[i].event || {};
+    if (e.type === 'proposals_drawn' && Array.isArray(e.cards)) return e.cards;
+    if (e.type === 'game_started') return Array.isArray(e.proposals) ? e.proposals : null;
+  }
+  return ctx.log ? null : ((ctx.view || {}).proposals || null);
+}
+
+function proposalName(ctx, i) {
+  const names = proposalsThen(ctx);
+  if (!names || !names[i]) return `proposal ${i + 1}`;
+  const n = cardName(ctx.view, names[i]);
+  return /^the /i.test(n) ? n : `the ${n}`;
 }
 
 // Who delivered a required resource: a seat, -1 for a neutral token, nothing yet.
@@ -132,7 +174,7 @@ function render(ctx) {
       h('div', { class: 'tiles' }, (v.offer || []).map((a, i) => a === null || a === undefined ? h('div', { class: 'tile fg-adviser muted' }, h('h4', {}, 'empty slot')) : pick(h('div', { class: 'tile fg-adviser' }, h('h4', {}, humanize(a)), h('small', {}, `cost ${costs[i] ?? '?'}`)), 'slot', i, `Adviser ${a}`)),
         h('small', {}, ` deck ${v.adviser_deck_size ?? '?'}`)),
       h('h3', {}, 'Proposals'),
-      h('div', { class: 'tiles' }, (v.proposals || []).map((p, i) => pick(h('div', { class: 'tile fg-proposal' }, h('h4', {}, `${i + 1}. ${humanize(p)}`)), 'proposal', i, `Proposal ${i + 1}`)),
+      h('div', { class: 'tiles' }, (v.proposals || []).map((p, i) => pick(h('div', { class: 'tile fg-proposal' }, h('h4', {}, `${i + 1}. ${cardName(v, p)}`)), 'proposal', i, `Proposal ${i + 1}`)),
         h('small', {}, ` deck ${v.proposal_deck_size ?? '?'}`)),
       h('h3', {}, 'Prestige buildings'),
       h('div', { class: 'tiles' }, (v.prestige || []).length ? v.prestige.map((pb) => h('div', { class: `tile fg-prestige${pb.complete ? ' used' : ''}` },
@@ -144,7 +186,8 @@ function render(ctx) {
     h('div', { class: 'players-row' }, (v.players || []).map((p) => player(ctx, v, p))));
 }
 
-function describeAction(a) {
+function describeAction(a, ctx) {
+  const v = (ctx && ctx.view) || {};
   switch (a.type) {
     case 'play_card': return `Play ${humanize(a.card)}${a.face_up === false ? ' face down' : ''}`;
     case 'road': return `Road on square ${a.cell}`;
@@ -152,7 +195,7 @@ function describeAction(a) {
     case 'take_money': return 'Take money';
     case 'take_influence': return 'Take influence';
     case 'call_vote': return 'Call a vote';
-    case 'vote': return `Vote for proposal ${a.proposal + 1} (${a.fleeting} fleeting, ${a.lasting} lasting)`;
+    case 'vote': return `Vote for proposal ${a.proposal + 1}${(v.proposals || [])[a.proposal] ? `, ${cardName(v, v.proposals[a.proposal])}` : ''} (${a.fleeting} fleeting, ${a.lasting} lasting)`;
     case 'skip_roads': return 'Skip the roads';
     default: return null;
   }
@@ -188,9 +231,15 @@ function describeEvent(e, ctx) {
     case 'cards_returned': return `${who} takes back their played cards.`;
     case 'income_collected': return `${who} collects income: ${e.money} money${e.fleeting ? `, ${e.fleeting} fleeting influence` : ''}.`;
     case 'vote_opened': return 'The vote opens: everyone votes in secret.';
-    case 'vote_cast': return e.private ? `${who} votes (only you see: proposal ${Object.values(e.private)[0].proposal + 1}).` : `${who} has voted.`;
-    case 'votes_revealed': return `Votes revealed: ${(e.totals || []).map((t, i) => `proposal ${i + 1} ${t}`).join(', ')}${e.winner !== null && e.winner !== undefined ? `; proposal ${e.winner + 1} wins` : ''}.`;
-    case 'proposal_chosen': return `${who} chooses proposal ${e.proposal + 1}; ${seatName(ctx, e.placer)} places it.`;
+    case 'vote_cast': return e.private ? `${who} votes (only you see: ${proposalName(ctx, Object.values(e.private)[0].proposal)}).` : `${who} has voted.`;
+    case 'votes_revealed': {
+      const names = proposalsThen(ctx);
+      const what = (i) => (names && names[i] ? `${cardName(ctx.view, names[i])} ${e.totals[i]} influence` : `proposal ${i + 1}: ${e.totals[i]} influence`);
+      const won = e.winner !== null && e.winner !== undefined ? `; ${proposalName(ctx, e.winner)} wins`
+        : (e.tied || []).length > 1 ? `; a tie between ${e.tied.map((i) => proposalName(ctx, i)).join(' and ')}` : '';
+      return `Votes revealed: ${(e.totals || []).map((_, i) => what(i)).join(', ')}${won}.`;
+    }
+    case 'proposal_chosen': return `${who} chooses ${proposalName(ctx, e.proposal)}; ${seatName(ctx, e.placer)} places it.`;
     case 'prestige_placed': return `${who} places the ${name(e.card)} on ${sq(e.cells)}.`;
     case 'delivered': return `${name(e.resource)} delivered to building ${e.building}${e.owner === -1 ? ' (neutral)' : e.owner !== null && e.owner !== undefined ? ` by ${seatName(ctx, e.owner)}` : ''}.`;
     case 'completed': return `The ${name(e.card)} is complete.`;

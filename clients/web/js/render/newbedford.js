@@ -109,6 +109,16 @@ function seatNames(game) {
   return names;
 }
 
+// Display names for the ids in the final scores (buildings, spaces): "Seamen's Bethel".
+function outcomeNames(game) {
+  const v = (game && game.view) || {};
+  const names = {};
+  for (const s of ((v.reference || {}).spaces || [])) if (s.id && s.name) names[s.id] = s.name;
+  for (const [id, t] of Object.entries(v.building_tiles || {})) if (t && t.name) names[id] = t.name;
+  Object.assign(names, v.building_names || {});
+  return names;
+}
+
 function describeAction(a, ctx) {
   const opts = ((ctx.view || {}).pending || {}).options || [];
   const o = opts.find((x) => deepEqual(x.action, a));
@@ -170,4 +180,4 @@ function describeEvent(e, ctx) {
   }
 }
 
-export default { render, describeAction, describeEvent, seatNames };
+export default { render, describeAction, describeEvent, seatNames, outcomeNames };
