@@ -99,7 +99,9 @@ def test_a_whole_tic_tac_toe_game(server, tmux):
     text = play_choices(tmux, 5)
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "Game over" in text and "EXITED 0" in text
-    assert "» v" in text and "seat 1: mark_placed" in text  # the bot's moves appeared as they happened
+    # The bot's moves appeared as they happened, in words.
+    assert re.search(r"» v\d+ seat 1 \(bot\) puts O in cell \d \(row \d, column \d\)\.", text), text[-3000:]
+    assert "mark_placed" not in text
     assert "« you: place in cell" in text
     assert "FINISHED" in text
 
