@@ -6,6 +6,7 @@ are named "Captain Starbuck" wherever the terminal names a player."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.columns import Columns
@@ -105,7 +106,9 @@ def action_label(action: dict[str, Any], game: Game) -> str:
     pend = game.view.get("pending") or {}
     for opt in pend.get("options") or [] if isinstance(pend, dict) else []:
         if isinstance(opt, dict) and opt.get("action") == action and opt.get("text"):
-            return str(opt["text"])
+            # The engine's text says "pay $1 to seat 1" for a Captain's building too.
+            return re.sub(r"\bseat (\d+)\b", lambda m: player_name(game, int(m.group(1))) or m.group(0),
+                          str(opt["text"]))
     return ""
 
 

@@ -34,6 +34,8 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:
     from . import player_name
 
     t = e.get("type")
+    if t == "game_started":
+        return f"The game starts: {player_name(game, 0)} plays X, {player_name(game, 1)} plays O."
     if t == "mark_placed":
         c = e["cell"]
         marks = (game.view or {}).get("marks") or ["X", "O"]
