@@ -32,21 +32,21 @@ class Tmux:
         return subprocess.run(["tmux", "-L", self.sock, "-f", str(self.conf), *args], check=True,
                               capture_output=True, text=True, timeout=20).stdout
 
-    def start(self, command: str) -> None:
+    def start(self, command: str, session: str = "play") -> None:
         env = f"cd {ROOT} && export PATH={os.path.dirname(sys.executable)}:$PATH && "
-        self.tmux("new-session", "-d", "-s", "play", "-x", "200", "-y", "50",
+        self.tmux("new-session", "-d", "-s", session, "-x", "200", "-y", "50",
                   env + command + "; echo EXITED $?; sleep 120")
 
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-J", "-t", "play", "-S", "-")
+    def screen(self, session: str = "play") -> str:
+        return self.tmux("capture-pane", "-p", "-J", "-t", session, "-S", "-")
 
-    def keys(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", "play", *keys)
+    def keys(self, *keys: str, session: str = "play") -> None:
+        self.tmux("send-keys", "-t", session, *keys)
 
-    def wait(self, predicate, timeout: float = 60) -> str:
+    def wait(self, predicate, timeout: float = 60, session: str = "play") -> str:
         deadline = time.monotonic() + timeout
         while True:
-            text = self.screen()
+            text = self.screen(session)
             if predicate(text):
                 return text
             if time.monotonic() > deadline:
@@ -99,7 +99,9 @@ def test_a_whole_tic_tac_toe_game(server, tmux):
     text = play_choices(tmux, 5)
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "Game over" in text and "EXITED 0" in text
-    assert "» v" in text and "seat 1: mark_placed" in text  # the bot's moves appeared as they happened
+    # The bot's moves appeared as they happened, in words.
+    assert re.search(r"» v\d+ seat 1 \(bot\) puts O in cell \d \(row \d, column \d\)\.", text), text[-3000:]
+    assert "mark_placed" not in text
     assert "« you: place in cell" in text
     assert "FINISHED" in text
 
@@ -124,6 +126,94 @@ def test_first_rounds_of_each_board_game(server, tmux, engine, players, marks, c
     tmux.keys("q", "Enter")
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "EXITED 0" in text and "resume with: tablero play --game" in text
+
+
+def _line_after(text: str, label: str) -> str:
+    """The command printed after `label` (the last time it was printed)."""
+    return text[text.rindex(label) + len(label):].splitlines()[0].strip()
+
+
+def test_a_friend_joins_with_the_printed_command_and_both_leave_and_resume(server, tmux):
+    """`play --open 1`: the creator is told the friend's join command and their own resume command;
+    `q` + Enter while waiting leaves (status 0), Ctrl-C at a prompt leaves (status 130), each after
+    printing the resume command; the printed commands work as printed."""
+    tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe --open 1 --seat 1")
+    text = tmux.wait(lambda s: "waiting for seat 0" in s)
+    gid = re.search(r"New game (\S+) of Tic-Tac-Toe", text).group(1)
+    join = _line_after(text, "A friend joins with: ")
+    assert join == f"tablero play --join {gid} --url {server.http}"
+    resume = _line_after(text, "You resume with: ")
+    assert re.fullmatch(rf"tablero play --game {re.escape(gid)} --token \S+ --url {re.escape(server.http)}", resume)
+
+    tmux.start(join, session="friend")  # exactly as printed (`tablero` forwards the client verbs)
+    friend = tmux.wait(_ready(1), session="friend")
+    assert f"You joined game {gid} as seat 0" in friend
+    friend_resume = _line_after(friend, "resume with: ")
+    assert friend_resume.startswith(f"tablero play --game {gid} --token ") and friend_resume != resume
+    tmux.keys("1", "Enter", session="friend")
+    # The creator sees the friend's move in words, then gets a prompt, and presses Ctrl-C there.
+    text = tmux.wait(_ready(1))
+    assert "» v2 seat 0 puts X in cell 0 (row 1, column 1)." in text
+    tmux.keys("C-c")
+    text = tmux.wait(lambda s: "EXITED" in s)
+    assert "EXITED 130" in text and "Traceback" not in text
+    assert _line_after(text, "You left game " + gid + "; resume with: ") == resume
+
+    # The friend waits for the creator's move; q + Enter there leaves.
+    tmux.wait(lambda s: "waiting for seat 1" in s, session="friend")
+    tmux.keys("q", "Enter", session="friend")
+    friend = tmux.wait(lambda s: "EXITED" in s, session="friend")
+    assert "EXITED 0" in friend and _line_after(friend, "resume with: ") == friend_resume
+    assert "watch stopped" not in friend and "Traceback" not in friend
+
+    # The creator's seat is not lost: the resume command plays it again.
+    tmux.start(resume, session="again")
+    again = tmux.wait(_ready(1), session="again")
+    assert "you are seat 1" in again and "place in cell 1 (row 1, column 2)" in again
+    tmux.keys("q", "Enter", session="again")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s, session="again")
+
+
+def test_ctrl_c_while_waiting_prints_the_resume_command(server, tmux):
+    tmux.start(f"python -m tablero_client --grpc {server.grpc} play tic-tac-toe --open 1 --seat 1")
+    text = tmux.wait(lambda s: "waiting for seat 0" in s)
+    resume = _line_after(text, "You resume with: ")
+    assert resume.endswith(f" --grpc {server.grpc}")
+    time.sleep(0.5)  # the wait has begun reading the keyboard
+    tmux.keys("C-c")
+    text = tmux.wait(lambda s: "EXITED" in s)
+    assert "EXITED 130" in text and _line_after(text, "resume with: ") == resume
+    assert "Traceback" not in text and "watch stopped" not in text
+
+
+def test_quitting_a_joined_game_over_grpc_is_quiet(server, tmux):
+    """After `q` over gRPC the closed channel ends the watch: that is no news for the player."""
+    from tablero_client import Client
+
+    with Client(grpc=server.grpc) as c:
+        gid = c.create("tic-tac-toe", seats=["open", "human"]).game.id
+    tmux.start(f"python -m tablero_client play --join {gid} --grpc {server.grpc}")
+    tmux.wait(_ready(1))
+    tmux.keys("q", "Enter")
+    text = tmux.wait(lambda s: "EXITED" in s)
+    time.sleep(1)  # anything the watch thread would print after the resume line
+    text = tmux.screen()
+    assert "EXITED 0" in text and f"tablero play --game {gid} --token " in text
+    after = text[text.rindex("resume with: "):]
+    assert "watch stopped" not in text and "CANCELLED" not in text and "Traceback" not in text, after
+
+
+def test_captains_are_named_in_the_terminal(server, tmux):
+    options = '{"captains": ["starbuck", "ahab"]}'
+    tmux.start(f"python -m tablero_client --url {server.http} play new-bedford --options '{options}'")
+    text = play_choices(tmux, 8, timeout=120)
+    assert "Traceback" not in text and "renderer failed" not in text, text[-4000:]
+    assert "Captain Starbuck" in text and "Captain Ahab" in text
+    assert not re.search(r"seat [12]\b", text), "a Captain shown as a seat"
+    assert re.search(r"» v\d+ Captain (Starbuck|Ahab) ", text), "the Captains' moves were not told by name"
+    assert "trace" not in text and "[step" not in text
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
 
 
 def test_loadtest_progress_bar_and_report_in_a_terminal(server, tmux):

@@ -83,6 +83,36 @@ def test_errors_mirror_the_api_codes(target):
         assert isinstance(Aborted("x"), TableroError)
 
 
+def test_a_refused_watch_says_the_servers_message(target):
+    """A watch after a version the game has not reached: over REST the 400 answer is an SSE
+    `event: error` message; its message must read as over gRPC, not as a dump of the body."""
+    with Client(**target) as c:
+        created = c.create("tic-tac-toe", 2)
+        created.seat(0).act({"type": "place", "cell": 4})
+        with pytest.raises(InvalidArgument) as e:
+            next(iter(c.watch(created.game.id, after_version=99)))
+        assert e.value.message == "afterVersion 99 is beyond the game's current version 2"
+        assert str(e.value) == "INVALID_ARGUMENT: afterVersion 99 is beyond the game's current version 2"
+
+
+async def _async_watch_error(target, game_id: str) -> TableroError:
+    async with AsyncClient(**target) as c:
+        try:
+            async for _ev in c.watch(game_id, after_version=99):
+                pass
+        except TableroError as e:
+            return e
+    raise AssertionError("the watch was not refused")
+
+
+def test_a_refused_async_watch_says_the_servers_message(target):
+    with Client(**target) as c:
+        created = c.create("tic-tac-toe", 2)
+    err = asyncio.run(_async_watch_error(target, created.game.id))
+    assert isinstance(err, InvalidArgument)
+    assert err.message == "afterVersion 99 is beyond the game's current version 1"
+
+
 def test_request_id_makes_retries_safe(target):
     with Client(**target) as c:
         created = c.create("tic-tac-toe", 2)

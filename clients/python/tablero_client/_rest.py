@@ -36,9 +36,21 @@ def _check(r: httpx.Response) -> JSON:
     raise _error(r.status_code, r.text)
 
 
+def _sse_error_data(text: str) -> str | None:
+    """The data of an `event: error` message when `text` is a text/event-stream body (a watch
+    refused with a 4xx answers its error as one SSE message), else None."""
+    parser = SSEParser()
+    for line in [*text.splitlines(), ""]:
+        msg = parser.feed(line)
+        if msg is not None and msg[0] == "error":
+            return msg[2]
+    return None
+
+
 def _error(status: int, text: str) -> TableroError:
     try:
-        err = json.loads(text)["error"]
+        data = _sse_error_data(text) if text.lstrip().startswith(("event:", "data:", ":")) else None
+        err = json.loads(data if data is not None else text)["error"]
         return error_for(str(err.get("code", "UNKNOWN")), str(err.get("message", "")), status)
     except (ValueError, KeyError, TypeError, AttributeError):
         code = BY_HTTP_STATUS.get(status, "INTERNAL" if status >= 500 else "UNKNOWN")

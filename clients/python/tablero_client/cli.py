@@ -256,7 +256,13 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--max-actions", type=int, default=100_000)
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(fn=cmd_bot)
-    s = sub.add_parser("play", parents=[common], help="play a whole game in the terminal")
+    s = sub.add_parser(
+        "play", parents=[common], help="play a whole game in the terminal",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="A new game prints the command that resumes your seat (and, with --open, the command a\n"
+               "friend runs to join); --join prints the joined seat's resume command.\n"
+               "Leaving: q (or quit, exit) + Enter at a prompt or while others play, or Ctrl-D: exit status 0;\n"
+               "Ctrl-C: exit status 130. Both print `resume with: tablero play --game ID --token TOKEN ...` first.")
     s.add_argument("engine", nargs="?", help="create a new game of this engine (you + bots)")
     s.add_argument("--players", type=int, help="seats (default: the engine's minimum)")
     s.add_argument("--seat", type=int, default=0, help="your seat in a new game (default 0)")

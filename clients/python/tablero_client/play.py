@@ -1,20 +1,27 @@
 """`tablero play`: a whole game in the terminal, against bots or people.
 
 The view is drawn with rich (board-game renderers in render/), the choice is read with
-prompt_toolkit; a background watch prints the other seats' moves as they happen.
+prompt_toolkit; a background watch prints the other players' moves, in words, as they happen.
+
+Leaving: `q` (or `quit`, `exit`) + Enter at a prompt or while waiting for others, or Ctrl-D, exits
+with status 0; Ctrl-C exits with status 130. Each prints the command that resumes the seat first.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import queue
+import shlex
 import shutil
 import sys
 import threading
+import time
 from typing import Any
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
 from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 from rich.markup import escape
@@ -23,16 +30,47 @@ from .choose import options
 from .client import Client, Seat
 from .errors import TableroError
 from .models import Event, Game
-from .render import action_label, outcome_text, render, seat_name
+from .render import action_label, describe_event, outcome_text, player_name, render
+
+QUIT_WORDS = ("q", "quit", "exit")
+REFRESH = 5.0  # seconds between looks at the game while waiting, when no event came
 
 
 class Quit(Exception):
     pass
 
 
+class Shared:
+    """What the main loop and the watcher thread share: the latest view (names in event lines)
+    and whether the player is leaving (then the watcher is silent)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.leaving = threading.Event()
+
+
+def _server_flag(args: argparse.Namespace) -> str:
+    return f"--grpc {shlex.quote(args.grpc)}" if args.grpc else f"--url {shlex.quote(args.url)}"
+
+
+def resume_command(args: argparse.Namespace, seat: Seat) -> str:
+    """The command that plays this seat again (a token starting with '-' is written `--token=...`)."""
+    token = shlex.quote(seat.token)
+    tok = f"--token={token}" if token.startswith("-") else f"--token {token}"
+    return f"tablero play --game {shlex.quote(seat.game_id)} {tok} {_server_flag(args)}"
+
+
+def join_command(args: argparse.Namespace, game_id: str) -> str:
+    """The command a friend runs to claim an open seat of the game and play it."""
+    return f"tablero play --join {shlex.quote(game_id)} {_server_flag(args)}"
+
+
 def _setup(args: argparse.Namespace, c: Client, con: Console) -> Seat:
     if args.join:
-        return c.join(args.join, args.token)
+        seat = c.join(args.join, args.token)
+        con.print(f"[bold]You joined game {seat.game_id}[/bold] as seat {seat.seat}.")
+        con.print(f"Keep this to come back: resume with: {escape(resume_command(args, seat))}", soft_wrap=True)
+        return seat
     if args.game:
         if not args.token:
             raise SystemExit("--game needs the seat's --token")
@@ -59,19 +97,27 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> Seat:
     created = c.create(eng.name, players, options=opts, seats=kinds)
     con.print(f"[bold]New game {created.game.id}[/bold] of {eng.title}: you are seat {args.seat}; "
               + ", ".join(f"seat {i} {k}" for i, k in enumerate(kinds)))
-    return created.seat(args.seat)
+    mine = created.seat(args.seat)
+    if "open" in kinds:
+        con.print(f"A friend joins with: {escape(join_command(args, created.game.id))}", soft_wrap=True)
+    con.print(f"You resume with: {escape(resume_command(args, mine))}", soft_wrap=True)
+    return mine
 
 
-def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: Console) -> None:
-    from .cli import describe_event
-
+def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: Console, shared: Shared) -> None:
     try:
         for ev in seat.watch(after_version=after):
+            if shared.leaving.is_set():
+                return
             if ev.event.get("seat") != me:
-                con.print(f"[magenta]» {escape(describe_event(ev))}[/magenta]")  # its [lists] are text
+                text = describe_event(ev.event, shared.game)
+                con.print(f"[magenta]» v{ev.version} {escape(text)}[/magenta]")  # its [lists] are text
             events.put(ev)
-    except TableroError as e:
-        con.print(f"[red]watch stopped: {escape(str(e))}[/red]")
+    except Exception as e:  # noqa: BLE001 - leaving closes the connection under the watch: nothing to say
+        if not shared.leaving.is_set():
+            if not isinstance(e, TableroError):
+                raise
+            con.print(f"[red]watch stopped: {escape(str(e))}[/red]")
     finally:
         events.put(None)
 
@@ -80,7 +126,7 @@ def _ask(session: PromptSession, text: str, n: int, back: bool) -> int | None:
     """A number 1..n; None for back. Raises Quit on q."""
     while True:
         answer = session.prompt(text).strip().lower()
-        if answer in ("q", "quit", "exit"):
+        if answer in QUIT_WORDS:
             raise Quit()
         if back and answer in ("b", "back", "0"):
             return None
@@ -127,22 +173,55 @@ def play(args: argparse.Namespace) -> int:
         game = seat.game()
         me = game.your_seat
         events: queue.Queue = queue.Queue()
+        shared = Shared(game)
         with patch_stdout(raw=True):
-            threading.Thread(target=_watcher, args=(seat, game.version, me, events, con), daemon=True).start()
+            threading.Thread(target=_watcher, args=(seat, game.version, me, events, con, shared), daemon=True).start()
+
+            def leave(status: int) -> int:
+                shared.leaving.set()  # before the connection closes under the watch
+                con.print(f"You left game {seat.game_id}; resume with: {escape(resume_command(args, seat))}",
+                          soft_wrap=True)
+                return status
+
             try:
-                return _loop(seat, game, me, events, session, con, args.page)
-            except Quit:
-                con.print(f"You left game {seat.game_id}; resume with: tablero play --game {seat.game_id} --token {seat.token}")
-                return 0
-            except (EOFError, KeyboardInterrupt):
-                return 130
+                return _loop(seat, game, me, events, session, con, args.page, shared)
+            except (Quit, EOFError):
+                return leave(0)
+            except KeyboardInterrupt:
+                return leave(130)
+            finally:
+                shared.leaving.set()
+
+
+def wait_for_others(events: queue.Queue, watching: bool, timeout: float) -> str | None:
+    """While others play: read a line (so `q` + Enter leaves) until an event comes, the watch ends,
+    or `timeout` passes with nothing typed. Returns the line typed, or None."""
+    waiting: PromptSession = PromptSession(erase_when_done=True)
+    deadline = time.monotonic() + timeout
+
+    def pre_run() -> None:
+        app = get_app()
+
+        async def poll() -> None:
+            while True:
+                typed = app.current_buffer.text
+                if (watching and not events.empty()) or (not typed and time.monotonic() > deadline):
+                    if not app.is_done:
+                        app.exit(result=None)
+                    return
+                await asyncio.sleep(0.1)
+
+        app.create_background_task(poll())
+
+    return waiting.prompt("(others are playing; q + Enter leaves) ", pre_run=pre_run)
 
 
 def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: PromptSession, con: Console,
-          page: int) -> int:
+          page: int, shared: Shared) -> int:
     shown_wait = -1
     watching = True
     while True:
+        shared.game = game
         if game.finished:
             con.print(render(game))
             con.print(outcome_text(game))
@@ -163,16 +242,19 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
             game = seat.game()
             continue
         if shown_wait != game.version:
-            con.print(f"[dim]waiting for {', '.join(seat_name(game, s) for s in game.to_act)}…[/dim]")
+            con.print(f"[dim]waiting for {', '.join(player_name(game, s) for s in game.to_act)}…[/dim]")
             shown_wait = game.version
-        if watching:
+        typed = wait_for_others(events, watching, REFRESH if watching else 1.0)
+        if typed is not None:
+            if typed.strip().lower() in QUIT_WORDS:
+                raise Quit()
+            if typed.strip():
+                con.print("[dim]not your turn yet: q + Enter leaves the game (resume it later)[/dim]")
+        while watching:
             try:
-                ev: Event | None = events.get(timeout=5)
+                ev: Event | None = events.get_nowait()
             except queue.Empty:
-                ev = None
-            else:
-                if ev is None:
-                    watching = False
-        else:
-            threading.Event().wait(1)
+                break
+            if ev is None:
+                watching = False
         game = seat.game()

@@ -2,7 +2,9 @@
 
 `render(game)` uses `tablero_client/render/<engine module>.py` when one exists (module name =
 engine name with '-' as '_', e.g. new_bedford.py) and the generic renderer otherwise. A module
-defines `render(game: Game) -> rich renderable`; optionally `action_label(action, game) -> str`.
+may define `render(game: Game) -> rich renderable`, `action_label(action, game) -> str`,
+`describe_event(event, game) -> str | None` (the event log in words, see words.py) and
+`player_name(game, player) -> str | None` (players that are not seats, e.g. Captains).
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ..models import Game
-from . import generic
+from . import generic, words
+
+# What a renderer may raise on a view or event it does not expect: fall back, never crash the game.
+RENDER_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
 def _module(engine: str) -> ModuleType | None:
@@ -32,8 +37,8 @@ def _module(engine: str) -> ModuleType | None:
 def render(game: Game) -> RenderableType:
     mod = _module(game.engine)
     try:
-        body = mod.render(game) if mod else generic.render(game)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        body = mod.render(game) if mod and hasattr(mod, "render") else generic.render(game)
+    except RENDER_ERRORS as e:
         # An engine's view changed under a specific renderer: fall back rather than crash the game.
         body = Group(Text(f"(the {game.engine} renderer failed: {e!r}; generic view)", style="dim"),
                      generic.render(game))
@@ -47,7 +52,7 @@ def header(game: Game) -> Text:
     if game.finished:
         t.append("FINISHED", style="bold red")
     else:
-        t.append("to act: " + ", ".join(seat_name(game, s) for s in game.to_act), style="yellow")
+        t.append("to act: " + ", ".join(player_name(game, s) for s in game.to_act), style="yellow")
     if game.your_seat is not None:
         t.append(f"  you are seat {game.your_seat}", style="bold cyan")
     else:
@@ -62,16 +67,40 @@ def seat_name(game: Game, seat: int) -> str:
     return f"seat {seat}{bot}{you}"
 
 
+def _hook(game: Game, hook: str, *args: Any) -> Any:
+    """The engine module's `hook(*args)`, or None when it has none, declines, or fails."""
+    mod = _module(game.engine)
+    fn = getattr(mod, hook, None) if mod else None
+    if fn is None:
+        return None
+    try:
+        return fn(*args)
+    except RENDER_ERRORS:
+        return None
+
+
+def player_name(game: Game, player: Any) -> str:
+    """A player as the terminal names them: `seat 1 (bot)`, `seat 0 (you)`, or an automa player
+    by name (New Bedford's Captains are players after the seats: `Captain Starbuck`)."""
+    if not isinstance(player, int) or isinstance(player, bool):
+        return "someone"
+    return _hook(game, "player_name", game, player) or seat_name(game, player)
+
+
+def describe_event(event: dict[str, Any], game: Game) -> str:
+    """A game event as a sentence (the engine module's words, else a generic reading of its fields)."""
+    text = _hook(game, "describe_event", event, game)
+    if text:
+        return str(text)
+    who = event.get("seat", event.get("player"))
+    return words.generic_event(event, player_name(game, who) if isinstance(who, int) else None)
+
+
 def action_label(action: dict[str, Any], game: Game | None = None) -> str:
     if game is not None:
-        mod = _module(game.engine)
-        if mod and hasattr(mod, "action_label"):
-            try:
-                label = mod.action_label(action, game)
-                if label:
-                    return label
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-                pass
+        label = _hook(game, "action_label", action, game)
+        if label:
+            return str(label)
     return compact(action)
 
 

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..models import Game
+from .words import name, only_you_see, plural
 
 
 def render(game: Game) -> Group:
@@ -54,10 +55,95 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
+def _pay(a: dict[str, Any]) -> str:
+    parts = []
+    if a.get("cards"):
+        parts.append("cards " + " + ".join(str(c) for c in a["cards"]))
+    if a.get("disks"):
+        parts.append(plural(a["disks"], "disk"))
+    return f"paying {' and '.join(parts)}" if parts else "for free"
+
+
 def action_label(action: dict[str, Any], game: Game) -> str:
-    t = action.get("type")
+    a, t = action, action.get("type")
     if t == "open_auction":
-        return f"open an auction for {action.get('card')} bidding {action.get('bid')}"
+        return f"open an auction for {a.get('card')} bidding {a.get('bid')}"
     if t == "end_turn":
         return "end your turn"
+    if t == "bid":
+        return f"bid {a.get('amount')}"
+    if t == "drop_out":
+        return "drop out of the auction"
+    if t == "pay":
+        return "pay " + _pay(a).removeprefix("paying ")
+    if t == "buy_tool":
+        return f"tool for {name(a.get('tableau'))}, {_pay(a)}"
+    if t == "employ":
+        return f"employ a worker in {name(a.get('tableau'))}, {_pay(a)}"
+    if t == "train":
+        return f"train a worker, {_pay(a)}"
+    if t == "buy_vp":
+        return f"buy a VP, {_pay(a)}"
+    if t == "convert":
+        return f"turn a {a.get('card')} card into disks"
+    if t == "discard":
+        return f"discard {', '.join(str(c) for c in a.get('cards') or [])}"
+    if t == "move":
+        return (f"move the worker from tile {a.get('from_tile')} slot {a.get('from_slot')} to {name(a.get('to'))}, "
+                f"{_pay(a)}")
     return ""
+
+
+def describe_event(e: dict[str, Any], game: Game) -> str | None:
+    from . import player_name
+
+    t = e.get("type")
+    who = player_name(game, e.get("seat"))
+    if t == "game_started":
+        return f"The game starts; {player_name(game, e.get('overlord'))} is overlord{only_you_see(e)}."
+    if t == "round_started":
+        return f"Round {e.get('round')} begins; {player_name(game, e.get('overlord'))} is overlord."
+    if t == "auction_opened":
+        return f"{who} puts {e.get('card')} up for auction at {e.get('bid')}."
+    if t == "bid_raised":
+        return f"{who} bids {e.get('amount')} for {e.get('card')}."
+    if t == "dropped_out":
+        return f"{who} drops out of the auction for {e.get('card')}."
+    if t == "auction_won":
+        return f"{who} wins {e.get('card')} for {e.get('price')}."
+    if t == "payment_requested":
+        return f"{who} owes {e.get('price')}."
+    if t == "development_bought":
+        return f"{who} pays for {e.get('card')} ({_pay(e).removeprefix('paying ')})."
+    if t == "worker_trained":
+        return f"{who} trains a worker."
+    if t == "worker_employed":
+        return f"{who} employs a worker in {name(e.get('tableau'))}."
+    if t == "worker_moved":
+        return f"{who} moves a worker from {name(e.get('from'))} to {name(e.get('tableau'))}."
+    if t == "tool_bought":
+        return f"{who} buys a tool for {name(e.get('tableau'))}."
+    if t == "vp_bought":
+        return f"{who} buys a victory point."
+    if t == "turn_ended":
+        return f"{who} ends the turn."
+    if t == "overlord_changed":
+        return f"{who} becomes overlord."
+    if t == "production_dealt":
+        disks = f" and {e['disks']} disks" if e.get("disks") else ""
+        return f"{who} receives {plural(e.get('cards'), 'production card')}{disks}{only_you_see(e)}."
+    if t == "production_reshuffled":
+        return f"The production deck is reshuffled ({e.get('count')} cards)."
+    if t == "display_refilled":
+        return f"New development cards: {', '.join(str(c) for c in e.get('cards') or [])}."
+    if t == "card_converted":
+        return f"{who} converts a card into disks."
+    if t == "discard_required":
+        seats = e.get("seats") or {}
+        return "Too many cards: " + ", ".join(f"{player_name(game, int(s))} discards {n}" for s, n in seats.items()) + "."
+    if t == "limits_applied":
+        return f"{who} is held to the storage limits."
+    if t == "game_ended":
+        vp = ", ".join(f"{player_name(game, s)} {x}" for s, x in enumerate(e.get("vp") or []))
+        return f"The game ends ({name(e.get('reason'))}). VP: {vp}."
+    return None

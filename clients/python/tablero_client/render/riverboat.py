@@ -10,6 +10,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..models import Game
+from .words import fmt, humanize, only_you_see
+from .words import name as _name
 
 CROP = {"beet": ("B", "magenta"), "wheat": ("W", "yellow"), "corn": ("C", "bright_yellow"),
         "potato": ("P", "orange3"), "pumpkin": ("K", "dark_orange")}
@@ -78,3 +80,108 @@ def render(game: Game) -> Group:
     if v.get("pending"):
         parts.append(Text(f"Pending: {v['pending']}", style="yellow"))
     return Group(*parts)
+
+
+# --- actions and the event log in words (clients/web/js/render/riverboat.js) -------------------
+def _benefit(b: Any) -> str:
+    if not isinstance(b, dict):
+        return fmt(b)
+    return " + ".join(str(v) if k == "feature" else f"{v} {k}" for k, v in b.items()) or "nothing"
+
+
+def _cells(cells: Any) -> str:
+    cells = list(cells or [])
+    return f"cell{'s' if len(cells) != 1 else ''} {', '.join(str(c) for c in cells)}"
+
+
+def action_label(a: dict[str, Any], game: Game) -> str:
+    t = a.get("type")
+    coin = " (pay a coin)" if a.get("coin") else ""
+    if t == "choose_phase":
+        return f"take the {_name(a.get('phase'))} phase"
+    if t == "place_worker":
+        return f"worker on cell {a.get('cell')}{coin}"
+    if t == "plant":
+        return f"plant the {a.get('size')}-hex tile from slot {a.get('slot')} on {_cells(a.get('cells'))}"
+    if t == "plant_from_pile":
+        return f"plant {a.get('kind')} on {_cells(a.get('cells'))}"
+    if t == "claim_boat":
+        return f"riverboat {a.get('boat')} with {a.get('crop')}{coin}"
+    if t == "search_pile":
+        return f"search the {a.get('size')}-hex pile"
+    if t == "take_opportunity":
+        return f"opportunity space {a['space'] + 1}"
+    return ""
+
+
+def describe_event(e: dict[str, Any], game: Game) -> str | None:
+    from . import player_name
+
+    t = e.get("type")
+    who = player_name(game, e.get("seat"))
+    if t == "game_started":
+        return f"The game starts; {player_name(game, e.get('first_player'))} goes first."
+    if t == "phase_chosen":
+        return f"{who} takes the {_name(e.get('phase'))} phase tile."
+    if t == "phase_started":
+        return f"The {_name(e.get('phase'))} phase begins."
+    if t == "worker_placed":
+        return f"{who} places a worker on cell {e.get('cell')}{', paying a coin' if e.get('coin') else ''}."
+    if t == "round_track_worker_taken":
+        return f"{who} takes a worker from the round track."
+    if t == "placement_skipped":
+        return f"{who} places no worker."
+    if t == "tile_planted":
+        vp = f" (+{e['vp']} VP)" if e.get("vp") else ""
+        return f"{who} plants {' and '.join(e.get('crops') or [])} on {_cells(e.get('cells'))}{vp}."
+    if t == "crop_tiles_refilled":
+        return "The crop tiles are refilled."
+    if t == "boat_claimed":
+        gains = f" and gains {_benefit(e['gains'])}" if e.get("gains") else ""
+        return f"{who} loads {e.get('crop')} onto riverboat {e.get('boat')}{gains}."
+    if t == "gained":
+        reason = f" ({_name(e['reason'])})" if e.get("reason") else ""
+        return f"{who} gains {_benefit(e.get('gains'))}{reason}."
+    if t == "opportunity_taken":
+        return f"{who} takes the opportunity card “{humanize(e.get('card'))}”."
+    if t == "opportunities_returned":
+        return f"Opportunity cards go back: {', '.join(humanize(c) for c in e.get('cards') or [])}."
+    if t == "opportunity_deck_searched":
+        return f"{who} searches the opportunity deck{only_you_see(e)}."
+    if t == "passed":
+        return f"{who} passes."
+    if t == "pile_searched":
+        return f"{who} searches the {e.get('size')}-hex pile{only_you_see(e)}."
+    if t == "tile_drawn":
+        return f"{who} draws a {e.get('size')}-hex tile{only_you_see(e)}."
+    if t == "workers_returned":
+        return f"{who}'s workers come back."
+    if t == "round_scored":
+        vps = ", ".join(f"{player_name(game, s)} +{x}" for s, x in enumerate(e.get("vp") or []))
+        return f"Round {e.get('round')} scored: {vps}."
+    if t == "round_ended":
+        return f"Round {e.get('round')} ends."
+    if t == "round_started":
+        return f"Round {e.get('round')} begins."
+    if t == "crop_card_revealed":
+        return f"The crop card shows {e.get('card')}."
+    if t == "barn_placed":
+        return f"{who} builds a barn on cell {e.get('cell')}."
+    if t == "well_placed":
+        return f"{who} digs a well on cell {e.get('cell')}."
+    if t == "surveyor_taken":
+        return f"{who} takes a surveyor."
+    if t == "surveyed":
+        where = f" on cell {e['cell']}" if e.get("cell") is not None else ""
+        vp = f" (+{e['vp']} VP)" if e.get("vp") else ""
+        return f"{who} places a surveyor ({_name(e.get('feature'))}){where}{vp}."
+    if t == "agents_sent":
+        return f"{who} sends {e.get('count')} agent{'' if e.get('count') == 1 else 's'}."
+    if t == "bonus_chosen":
+        return f"{who} chooses the {_name(e.get('bonus'))} bonus: {_benefit(e.get('gains'))}."
+    if t == "pending_dropped":
+        return f"{who} gives up a pending benefit" + (f" ({_name(e['reason'])})." if e.get("reason") else ".")
+    if t == "game_ended":
+        scores = ", ".join(f"{player_name(game, s)} {x}" for s, x in enumerate(e.get("scores") or []))
+        return f"The game ends. Scores: {scores}."
+    return None

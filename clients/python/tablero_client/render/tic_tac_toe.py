@@ -28,3 +28,20 @@ def action_label(action: dict[str, Any], game: Game) -> str:
         c = action["cell"]
         return f"place in cell {c} (row {c // 3 + 1}, column {c % 3 + 1})"
     return ""
+
+
+def describe_event(e: dict[str, Any], game: Game) -> str | None:
+    from . import player_name
+
+    t = e.get("type")
+    if t == "game_started":
+        return f"The game starts: {player_name(game, 0)} plays X, {player_name(game, 1)} plays O."
+    if t == "mark_placed":
+        c = e["cell"]
+        marks = (game.view or {}).get("marks") or ["X", "O"]
+        return f"{player_name(game, e['seat'])} puts {marks[e['seat']]} in cell {c} (row {c // 3 + 1}, column {c % 3 + 1})."
+    if t == "game_won":
+        return f"{player_name(game, e['seat'])} has three in a row and wins."
+    if t == "game_drawn":
+        return "The board is full: a draw."
+    return None

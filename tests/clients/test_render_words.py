@@ -1,0 +1,133 @@
+"""The terminal names players and words events as people read them (an outside tester's findings):
+every engine's events of real random games as sentences, New Bedford's Captains by name, no
+tie-break line without a tie."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from rich.console import Console
+from tablero_client.models import Game, SeatInfo
+from tablero_client.render import _module, describe_event, player_name, render
+
+import engines
+
+GAMES = [
+    ("tic-tac-toe", 2, None),
+    ("goofspiel", 3, None),
+    ("new-bedford", 3, None),
+    ("new-bedford", 1, {"captains": ["starbuck", "ahab"]}),
+    ("new-bedford", 2, {"captains": ["stubb", "flask"]}),
+    ("riverboat", 3, None),
+    ("phoenicia", 3, None),
+    ("founders-of-gloomhaven", 1, None),
+    ("founders-of-gloomhaven", 3, None),
+]
+# What a raw event dump looks like: `key=value`, `trace=[step 1: ...`, `{a:1,b:2}`, snake_case words.
+DUMP = re.compile(r"\w=|trace|\[step|\{\w+:|\b[a-z]+_[a-z_]+\b")
+
+
+def _game(g: engines.LocalGame, engine: str, you: int | None = 0, finished: bool = False) -> Game:
+    view = g.view(you)
+    seats = g.seats
+    return Game(id="g1", engine=engine, version=g.version, players=seats,
+                status="GAME_STATUS_FINISHED" if finished else "GAME_STATUS_RUNNING",
+                to_act=sorted(g.to_act()) if not finished else [], view=view,
+                seats=[SeatInfo(seat=i, kind="SEAT_KIND_HUMAN" if i == 0 else "SEAT_KIND_BOT") for i in range(seats)],
+                your_seat=you, outcome=g.outcome())
+
+
+def _text(renderable) -> str:
+    console = Console(record=True, width=200, color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+@pytest.mark.parametrize(("engine", "seats", "options"), GAMES)
+def test_every_event_of_real_games_reads_as_a_sentence(engine, seats, options):
+    mod = _module(engine)
+    seen: set[str] = set()
+    for seed in (1, 2):
+        g = engines.LocalGame(engine, seats=seats, seed=seed, options=options)
+        g.play_random()
+        game = _game(g, engine)
+        for event in g.events:
+            ev = g.event_view(event, 0)
+            seen.add(ev["type"])
+            words = mod.describe_event(ev, game)  # the engine's own words for each of its events
+            assert words, f"{engine}: no words for {ev['type']}: {ev}"
+            line = describe_event(ev, game)
+            assert line == words and line.endswith("."), line
+            assert not DUMP.search(line), f"{engine}: a raw dump: {line!r} for {ev}"
+            assert "seat None" not in line and "None" not in line, line
+            if options and options.get("captains"):
+                assert not re.search(rf"\bseat [{seats}-9]", line), f"a Captain named as a seat: {line!r}"
+    assert len(seen) >= 3
+
+
+def test_the_generic_words_for_an_unknown_event_are_readable():
+    g = engines.LocalGame("new-bedford", seats=1, seed=1, options={"captains": ["starbuck"]})
+    game = _game(g, "new-bedford")
+    line = describe_event({"type": "sea_token_flipped", "player": 1, "token_kind": "sperm", "amounts": {"food": 2},
+                           "trace": ["step 1: Starbuck's buildings: nothing"], "private": {"0": {"card": 3}}}, game)
+    assert line == "Captain Starbuck: sea token flipped — token kind sperm; amounts food 2 (only you see: card 3)"
+    assert describe_event({"type": "something_else"}, _game(engines.LocalGame("goofspiel", seats=2, seed=1),
+                                                           "goofspiel")) == "Something else"
+
+
+def test_captains_are_named_everywhere_the_terminal_names_a_player():
+    """`play new-bedford --options '{"captains": ["starbuck", "ahab"]}'`: the Captains are players 1
+    and 2 of the view, never seats: the board, the first player, building owners, ships and the
+    log say "Captain Starbuck"."""
+    g = engines.LocalGame("new-bedford", seats=1, seed=1, options={"captains": ["starbuck", "ahab"]})
+    game = _game(g, "new-bedford")
+    assert player_name(game, 0) == "seat 0 (you)"
+    assert player_name(game, 1) == "Captain Starbuck" and player_name(game, 2) == "Captain Ahab"
+    checked_owner = checked_first = False
+    while g.outcome() is None and not (checked_owner and checked_first):
+        g.play_random(max_steps=g.version + 5)
+        game = _game(g, "new-bedford")
+        text = _text(render(game))
+        assert "renderer failed" not in text
+        assert not re.search(r"seat [12]\b", text), text  # no Captain as a seat
+        assert "Captain Starbuck" in text and "Captain Ahab" in text  # the Players table's rows
+        first = game.view["first_player"]
+        assert f"first player: {player_name(game, first)}" in text
+        checked_first |= first != 0
+        owners = {b["owner"] for b in game.view["buildings"].values() if b.get("owner") in (1, 2)}
+        for o in owners:
+            assert f"(owner {player_name(game, o)})" in text
+            checked_owner = True
+    assert checked_owner and checked_first
+    picked = next(e for e in g.events if e["type"] == "whale_picked" and e.get("captain"))
+    assert describe_event(picked, game).startswith(f"{player_name(game, picked['seat'])}'s ship ")
+    assert describe_event(picked, game).startswith("Captain ")
+
+
+def _founders_over(seats: int) -> Game:
+    g = engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=1)
+    g.play_random()
+    assert g.outcome() is not None
+    return _game(g, "founders-of-gloomhaven", finished=True)
+
+
+def test_a_solo_founders_game_has_no_tie_break_line():
+    game = _founders_over(1)
+    assert game.view["result"].get("tie_break")  # the engine states its rule ...
+    text = _text(render(game))
+    assert "Game over" in text and "tie-break" not in text.lower()  # ... but one player has no tie
+    line = describe_event({"type": "game_ended", "reason": "solo_complete", "scores": [40], "winners": [0],
+                           "tie_break": "closest in turn order to the active player"}, game)
+    assert line == "The game ends (solo complete). Scores: seat 0 (you) 40."
+
+
+def test_a_founders_tie_break_line_only_when_the_best_score_is_shared():
+    game = _founders_over(2)
+    rule = "closest in turn order to the active player"
+    for scores, shown in (([30, 30], True), ([31, 30], False)):
+        game.view["result"] = {**game.view["result"], "scores": scores, "tie_break": rule}
+        assert (f"tie-break: {rule}" in _text(render(game))) == shown
+        line = describe_event({"type": "game_ended", "reason": "six_completions", "scores": scores, "winners": [0],
+                               "tie_break": rule}, game)
+        assert ("Tie-break" in line) == shown, line
