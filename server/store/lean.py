@@ -256,3 +256,62 @@ class LeanScript:
             return await self.client.execute("EVALSHA", self.sha, len(keys), *keys, *args)
         except rex.NoScriptError:
             return await self.client.execute("EVAL", self.source, len(keys), *keys, *args)
+
+
+class _Push(_Connection):
+    """A connection in pub/sub mode: every reply is a push (message, (un)subscription,
+    pong), handed to `on_push` as it arrives; commands are written without waiting."""
+
+    def __init__(self, on_push: Any) -> None:
+        super().__init__(None)
+        self.on_push = on_push
+        self.lost: asyncio.Future[None] = self.loop.create_future()
+        self.last_seen = time.monotonic()
+
+    def data_received(self, data: bytes) -> None:
+        self.last_seen = time.monotonic()
+        self.reader.feed(data)
+        while True:
+            try:
+                reply = self.reader.gets()
+            except hiredis.ProtocolError as e:
+                self.fail(rex.ConnectionError(f"protocol error from Redis: {e}"))
+                return
+            if reply is False:
+                return
+            if self.pending:  # the AUTH / SELECT of the setup
+                future = self.pending.popleft()[0]
+                if not future.done():
+                    future.set_exception(_error(reply)) if isinstance(reply, rex.ResponseError) \
+                        else future.set_result(reply)
+                continue
+            self.on_push(reply)
+
+    def command(self, *args: Any) -> None:
+        if not self.closed and self.transport is not None:
+            self.transport.write(pack(args))
+
+    def fail(self, error: Exception) -> None:
+        super().fail(error)
+        if not self.lost.done():
+            self.lost.set_result(None)
+
+
+async def open_push(client: LeanRedis, on_push: Any) -> _Push:
+    """A pub/sub connection to `client`'s server (AUTH and SELECT done); `on_push(reply)`
+    gets each push: [b"smessage", channel, data], [b"ssubscribe", channel, n], ..."""
+    loop = asyncio.get_running_loop()
+    try:
+        async with asyncio.timeout(client.connect_timeout):
+            _, conn = await loop.create_connection(lambda: _Push(on_push), client.host, client.port)
+            setup = []
+            if client.password is not None:
+                auth = ("AUTH", client.username, client.password) if client.username else ("AUTH", client.password)
+                setup.append(conn.send(pack(auth)))
+            for future in setup:
+                await future
+    except TimeoutError:
+        raise rex.TimeoutError(f"Timeout connecting to Redis at {client.host}:{client.port}") from None
+    except OSError as e:
+        raise rex.ConnectionError(f"Error connecting to Redis at {client.host}:{client.port}: {e}") from None
+    return conn

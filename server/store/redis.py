@@ -71,7 +71,7 @@ from server.store.base import (
     Trimmed,
 )
 from server.store.ids import check_game_id
-from server.store.lean import LeanRedis, LeanScript, leanable
+from server.store.lean import LeanRedis, LeanScript, leanable, open_push
 
 T = TypeVar("T")
 log = logging.getLogger("tablero.store.redis")
@@ -1280,19 +1280,27 @@ class _Subscriber:
         self.dropped: set[str] = set()  # to unsubscribe
         self.connected = False
         self.client: aioredis.Redis | None = None
+        self.push: Any = None  # the lean pub/sub connection (plain server), when open
+        lean = hub.store._lean[0] if hub.store._lean and host is None else None
         self.task: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(
-            self._run(), name=f"tablero-redis-notify-{node}"
+            self._run() if lean is None else self._run_lean(lean), name=f"tablero-redis-notify-{node}"
         )
 
     def add(self, channel: str) -> None:
         self.channels.add(channel)
         self.dropped.discard(channel)
-        self.pending.add(channel)
+        if self.push is not None and self.connected:  # lean: sent at once, no reply awaited
+            self.push.command("SSUBSCRIBE", channel)
+        else:
+            self.pending.add(channel)
 
     def remove(self, channel: str) -> None:
         self.channels.discard(channel)
         self.pending.discard(channel)
-        self.dropped.add(channel)
+        if self.push is not None and self.connected:
+            self.push.command("SUNSUBSCRIBE", channel)
+        else:
+            self.dropped.add(channel)
 
     def _connect(self) -> aioredis.Redis:
         store = self.hub.store
@@ -1354,6 +1362,48 @@ class _Subscriber:
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 1.0)
 
+    async def _run_lean(self, lean: LeanRedis) -> None:
+        """`_run` over a lean push connection (a plain server): (un)subscriptions are written
+        as they come, messages handled as they arrive; a PING when quiet for PING_EVERY
+        seconds, and a connection silent for three of them is dropped and reopened."""
+        backoff = 0.05
+        while True:
+            try:
+                self.push = push = await open_push(lean, self._on_push)
+                for channel in sorted(self.channels):
+                    push.command("SSUBSCRIBE", channel)
+                self.pending.clear()
+                self.dropped.clear()
+                self.connected = True
+                backoff = 0.05
+                self.hub.resync(list(self.channels))
+                while not push.lost.done():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(push.lost), self.PING_EVERY)
+                    quiet = time.monotonic() - push.last_seen
+                    if quiet > 3 * self.PING_EVERY:
+                        push.fail(redis.exceptions.ConnectionError("no answer to PING"))
+                    elif quiet > self.PING_EVERY:
+                        push.command("PING")
+                raise redis.exceptions.ConnectionError("connection lost")
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - any failure: reconnect
+                if self.connected:
+                    log.warning("redis notifications from %s lost (%s); reconnecting", self.node, e)
+                self.connected = False
+            finally:
+                self.connected = False
+                if self.push is not None:
+                    self.push.fail(redis.exceptions.ConnectionError("closed"))
+                    self.push = None
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 1.0)
+
+    def _on_push(self, reply: Any) -> None:
+        if isinstance(reply, list) and len(reply) >= 3:
+            self._handle({"type": reply[0], "channel": reply[1], "data": reply[2]})
+
     async def _apply(self, pubsub: Any) -> None:
         # One channel per command: on a cluster node several channels of different slots
         # in one SSUBSCRIBE would be refused (CROSSSLOT).
@@ -1391,6 +1441,9 @@ class _Subscriber:
 
     async def close(self) -> None:
         self.connected = False
+        if self.push is not None:
+            self.push.fail(redis.exceptions.ConnectionError("closed"))
+            self.push = None
         if self.client is not None:
             with contextlib.suppress(Exception):
                 await self.client.aclose()
