@@ -12,7 +12,7 @@ buildings whose resources exist. It keeps some randomness so games differ.
 from __future__ import annotations
 
 from .board import EMPTY, ROAD, Net, board_of
-from .data import ADVANCED, PRESTIGE, TIER
+from .data import ADVANCED, TIER, edition
 
 _MAIN = {"recruit", "import", "access", "import_access", "upgrade", "build"}
 _TILES = ("stall", "t2", "t3")
@@ -25,7 +25,7 @@ def _needs(s) -> dict[str, list[int]]:
     for bi, pb in enumerate(s["prestige"]):
         if pb["complete"]:
             continue
-        for ri, res in enumerate(PRESTIGE[pb["card"]]["requires"]):
+        for ri, res in enumerate(edition(s).PRESTIGE[pb["card"]]["requires"]):
             if pb["delivered"][ri] is None:
                 out.setdefault(res, []).append(bi)
     return out
@@ -97,7 +97,7 @@ def _cost_from(s, seat, cells) -> list[int]:
     cross = 2 if seat < 0 or s["players"][seat]["bridges"] < 3 else _BIG  # no bridge left: no crossing
     own = tuple(t["cells"][0] for t in tiles if t["kind"] == "bridge" and t["owner"] == seat)
     squares = tuple(occ)
-    key = (s["map"], squares, own, cross, tuple(cells))
+    key = (board_of(s).name, squares, own, cross, tuple(cells))
     got = _COST_CACHE.get(key)
     if got is None:
         got = _cost_search(s, squares, own, cells, cross)
@@ -130,12 +130,12 @@ def _changed(a: list[int], b: list[int], lo: int, hi: int) -> list[int]:
 def _cost_search(s, squares, own, cells, cross) -> list[int]:
     """The search behind `_cost_from` (shortest paths with 0/1/2 steps, in buckets by distance)."""
     b = board_of(s)
-    wkey = (s["map"], squares, cross)
+    wkey = (b.name, squares, cross)
     w = _WEIGHTS.get(wkey)
     if w is None:
-        wempty = _EMPTY_COST.get((s["map"], cross))
+        wempty = _EMPTY_COST.get((b.name, cross))
         if wempty is None:
-            wempty = _EMPTY_COST[(s["map"], cross)] = [cross if x else 1 for x in b.crossing]
+            wempty = _EMPTY_COST[(b.name, cross)] = [cross if x else 1 for x in b.crossing]
         w = [wempty[i] if o == EMPTY else (0 if o == ROAD else _BIG) for i, o in enumerate(squares)]
         while len(_WEIGHTS) >= 8:
             del _WEIGHTS[next(iter(_WEIGHTS))]
@@ -145,7 +145,7 @@ def _cost_search(s, squares, own, cells, cross) -> list[int]:
         for c in own:
             w[c] = 0
     adj = b.adj
-    base = (s["map"], own, cross, tuple(cells))
+    base = (b.name, own, cross, tuple(cells))
     last = _LAST.get(base)
     buckets = None
     if last is not None:
@@ -197,7 +197,7 @@ def _road_scores(s, seat) -> dict[int, int]:
     """Square -> roads still missing after a road/bridge there, for the squares connected to a
     tile the seat owns whose resource a placed building still needs. Memoised by content
     (`_SCORES_CACHE`): do not mutate the result."""
-    key = (s["map"], seat, s["players"][seat]["bridges"], tuple(s["occ"]),
+    key = (board_of(s).name, edition(s).version, seat, s["players"][seat]["bridges"], tuple(s["occ"]),
            tuple((t["kind"], t["res"], t["owner"], tuple(t["cells"]), tuple(t["claims"])) for t in s["tiles"]),
            tuple((pb["card"], pb["tile"], pb["complete"], tuple(pb["delivered"])) for pb in s["prestige"]),
            tuple(s["supply"].items()))
@@ -300,7 +300,7 @@ def _deliverable(s, card):
     """Per requirement of `card`: the squares where the building would receive it at once."""
     out = []
     nets = {}
-    for res in PRESTIGE[card]["requires"]:
+    for res in edition(s).PRESTIGE[card]["requires"]:
         touch = set()
         for t in s["tiles"]:
             if t["res"] == res and t["owner"] is not None and t["kind"] in _TILES:
@@ -320,12 +320,12 @@ def _available(s) -> set[str]:
 def _ready(s, card, have) -> int:
     """How many of `card`'s requirements exist or could be made from what exists."""
     n = 0
-    for r in PRESTIGE[card]["requires"]:
+    for r in edition(s).PRESTIGE[card]["requires"]:
         if r in have or (r in ADVANCED and all(p in have for p in ADVANCED[r]["prereqs"])):
             n += 1
         elif r in ADVANCED and TIER[r] == 3:
             n += 0.5 * sum(1 for p in ADVANCED[r]["prereqs"] if p in have)
-    return n - len(PRESTIGE[card]["requires"])
+    return n - len(edition(s).PRESTIGE[card]["requires"])
 
 
 def _choose_main(s, seat, main, rng):
@@ -388,7 +388,7 @@ def _place_spot(s, actions, rng):
     card = s["vote"]["card"]
     touches = _deliverable(s, card)
     maps = []
-    for res in PRESTIGE[card]["requires"]:
+    for res in edition(s).PRESTIGE[card]["requires"]:
         cells = [c for t in s["tiles"] if t["res"] == res and t["owner"] is not None and t["kind"] in _TILES
                  for c in t["cells"]]
         maps.append(_cost_from(s, -9, cells) if cells else None)
@@ -475,7 +475,7 @@ def weighted_choice(engine, s, seat, actions, rng):
 
         def key(a):  # solo: the fewest requirements among the readiest, then the cheapest slot
             card = s["proposals"][a["proposal"]]
-            return (_ready(s, card, have), -len(PRESTIGE[card]["requires"]) if s["solo"] else 0, -a["proposal"])
+            return (_ready(s, card, have), -len(edition(s).PRESTIGE[card]["requires"]) if s["solo"] else 0, -a["proposal"])
         best = max(key(a) for a in actions)
         return rng.choice([a for a in actions if key(a) == best])
     if s["solo"] and "take_influence" in types and _solo_short(s):
