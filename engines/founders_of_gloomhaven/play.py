@@ -14,6 +14,7 @@ from __future__ import annotations
 from .board import EMPTY, ROAD, Net, board_of
 from .data import ADVANCED, TIER, edition
 
+STANDARD = ("recruit", "trade", "upgrade", "build")
 _MAIN = {"recruit", "import", "access", "import_access", "upgrade", "build"}
 _TILES = ("stall", "t2", "t3")
 _BIG = 10**6
@@ -410,8 +411,182 @@ def _solo_short(s) -> bool:
     return _claims_cost(s, claims) + 2 > pl["fleeting"] + 2 * pl["lasting"]
 
 
+# --- solo (seed-FoG pp. 17-18): one road network ("spine") that every tile and building touches -----
+# In solo the player owns every tile, and its own tiles may not touch (p. 13), so tiles meet
+# only through roads. The bot builds one road network, imports onto its edge, upgrades beside
+# it and places each new building against it: whatever touches the network reaches every
+# building that touches it. Not rules: a planning habit a careful solo player has.
+
+def _solo_spine(s) -> tuple[set[int], set[int]]:
+    """(road squares of the network touching the most prestige buildings, or the longest;
+    the squares connected to it)."""
+    net = Net(s, 0)
+    comp = net.comp
+    b = board_of(s)
+    roads = [c for c in range(b.size) if comp[c] >= 0]
+    if not roads:
+        return set(), set()
+    sizes: dict[int, int] = {}
+    for c in roads:
+        sizes[comp[c]] = sizes.get(comp[c], 0) + 1
+    tiles = s["tiles"]
+    hits: dict[int, int] = {}
+    for pb in s["prestige"]:
+        for k in net.comps_of_cells(tiles[pb["tile"]]["cells"]):
+            hits[k] = hits.get(k, 0) + (0 if pb["complete"] else 10)
+    best = max(sizes, key=lambda k: (hits.get(k, 0) + sizes[k], -k))
+    return {c for c in roads if comp[c] == best}, set(net.fringe[best])
+
+
+def _solo_open_touch(s) -> dict[int, set[str]]:
+    """Square -> the needed resources a tile there would deliver at once (it touches an
+    incomplete building needing them, directly or through the network)."""
+    net = Net(s, 0)
+    tiles = s["tiles"]
+    out: dict[int, set[str]] = {}
+    spec = edition(s).PRESTIGE
+    for pb in s["prestige"]:
+        if pb["complete"]:
+            continue
+        missing = {r for r, d in zip(spec[pb["card"]]["requires"], pb["delivered"], strict=True) if d is None}
+        for c in net.touch(tiles[pb["tile"]]["cells"]):
+            out.setdefault(c, set()).update(missing)
+    return out
+
+
+def _solo_cell(s, res, actions, key, rng):
+    """A tile of `res`: delivering at once if possible, else on the spine, else nearest."""
+    touch = _solo_open_touch(s)
+    now = [a for a in actions if any(res in touch.get(c, ()) for c in key(a))]
+    if now:
+        return rng.choice(now)
+    _, edge = _solo_spine(s)
+    on = [a for a in actions if edge.intersection(key(a))]
+    if on:
+        return _pick_cells(s, res, on, key, rng) or rng.choice(on)
+    return _pick_cells(s, res, actions, key, rng) or rng.choice(actions)
+
+
+def _solo_road(s, roads, rng):
+    """A road that brings a needed tile to its building, else one that grows the spine toward
+    the incomplete buildings (or, with none, through open land)."""
+    pick = _best_road(s, 0, roads, rng, scarce=True)
+    if pick is not None:
+        return pick
+    b = board_of(s)
+    occ = s["occ"]
+    spine, _ = _solo_spine(s)
+    open_ = [b.land[c] and occ[c] == EMPTY for c in range(b.size)]
+    targets = _building_cells(s, [i for i, pb in enumerate(s["prestige"]) if not pb["complete"]])
+    dist = _distance_from(s, targets) if targets else None
+
+    def score(a):
+        c = a["cell"]
+        joins = any(n in spine for n in b.adj[c]) or not spine
+        room = sum(1 for n in b.adj[c] if open_[n])
+        return (joins, -(dist[c] if dist else 0), room)
+    best = max(score(a) for a in roads)
+    return rng.choice([a for a in roads if score(a) == best])
+
+
+def _solo_choice(engine, s, actions, rng):
+    """The solo player's choices (None: the general weighting decides)."""
+    types = {a["type"] for a in actions}
+    if "play_card" in types:
+        # the standard Upgrade and Trade cards face up; Recruit face up (an adviser kept in hand
+        # is one more card, so one more basic action, every cycle); a house when money allows;
+        # an adviser face up only for an upgrade (face up it leaves the game, p. 18); else a
+        # basic action (roads for the spine, influence for the claims)
+        from .engine import _card_category
+        up = [a for a in actions if a.get("face_up")]
+        std = [a for a in up if a["card"] in STANDARD]
+        money = s["players"][0]["money"]
+        for cat in ("upgrade", "trade"):
+            pick = [a for a in std if a["card"] == cat]
+            if pick:
+                return pick[0]
+        if money >= 2 and any(a["card"] == "recruit" for a in std):
+            return {"type": "play_card", "card": "recruit", "face_up": True}
+        if money >= 7 and any(a["card"] == "build" for a in std) and _house_or_good_bridge(s, 0, rng):
+            return {"type": "play_card", "card": "build", "face_up": True}
+        needs = _needs(s)
+        adv = [a for a in up if a["card"] not in STANDARD and _card_category(a["card"]) == "upgrade"]
+        if adv and any(r in ADVANCED for r in needs):
+            return rng.choice(adv)
+        adv = [a for a in up if a["card"] not in STANDARD and _card_category(a["card"]) == "trade"]
+        if adv and any(r not in ADVANCED for r in needs):
+            return rng.choice(adv)
+        down = [a for a in actions if a["type"] == "play_card" and not a["face_up"]]
+        return rng.choice(down or actions)
+    if "choose_proposal" in types:  # the building needing the least work; a paid slot only if it saves much
+        have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
+        spec = edition(s).PRESTIGE
+
+        def work(a):
+            w = 0
+            for r in spec[s["proposals"][a["proposal"]]]["requires"]:
+                if r in ADVANCED:
+                    w += (1 if r in have else 2) if TIER[r] == 2 else (2 if r in have else 5)
+            return w + 2 * a["proposal"]
+        best = min(work(a) for a in actions)
+        return rng.choice([a for a in actions if work(a) == best])
+    if "build" in types:
+        houses = [a for a in actions if a["type"] == "build" and a["kind"] == "house"]
+        if houses:
+            return rng.choice(houses)
+    if "place_stall" in types:
+        return _solo_cell(s, s["cur"]["stall"]["resource"], actions, lambda a: [a["cell"]], rng)
+    if "place_prestige" in types:  # most delivered at once, then against the spine
+        touches = _deliverable(s, s["vote"]["card"])
+        _, edge = _solo_spine(s)
+
+        def key(a):
+            return (sum(1 for t in touches if t.intersection(a["cells"])), bool(edge.intersection(a["cells"])))
+        best = max(key(a) for a in actions)
+        return _place_spot(s, [a for a in actions if key(a) == best], rng)
+    ups = [a for a in actions if a["type"] == "upgrade"]
+    if ups:
+        needs = _needs(s)
+        for group in ([a for a in ups if a["resource"] in needs], [a for a in ups if a["resource"] in _wanted(needs)]):
+            if group:
+                res = rng.choice(sorted({a["resource"] for a in group}))
+                return _solo_cell(s, res, [a for a in group if a["resource"] == res], lambda a: a["cells"], rng)
+    imports = [a for a in actions if a["type"] == "import"]
+    if imports:
+        needs, wanted = _needs(s), _wanted(_needs(s))
+        have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
+        from .engine import _import_cells
+        touch = _solo_open_touch(s)
+        now = [a for a in imports if a["resource"] in needs
+               and any(a["resource"] in touch.get(c, ()) for c in _import_cells(s, 0, a["resource"]))]
+        for group in (now, [a for a in imports if a["resource"] in needs and a["resource"] not in have],
+                      [a for a in imports if a["resource"] in needs],
+                      [a for a in imports if a["resource"] in wanted and a["resource"] not in have],
+                      [a for a in imports if a["resource"] in wanted]):
+            if group:
+                return rng.choice(group)
+    pl = s["players"][0]
+    if "take_influence" in types:
+        from .engine import _claims_cost
+        claims = sum(1 for pb in s["prestige"] if pb["claim"])  # the tokens the next vote asks for
+        if _claims_cost(s, claims) > pl["fleeting"] + 2 * pl["lasting"]:
+            return {"type": "take_influence"}
+    roads = [a for a in actions if a["type"] == "road"]
+    if roads and s["roads_left"] > 0:
+        return _solo_road(s, roads, rng)
+    if "skip_roads" in types:
+        return {"type": "skip_roads"}
+    if "take_money" in types and pl["money"] < 6:
+        return {"type": "take_money"}
+    return None
+
+
 def weighted_choice(engine, s, seat, actions, rng):
     types = {a["type"] for a in actions}
+    if s["solo"] and edition(s).version >= 5:
+        pick = _solo_choice(engine, s, actions, rng)
+        if pick is not None:
+            return pick
     if "draft_resource" in types and rng.random() < 0.8:
         mine = set(s["players"][seat]["resources"])
         pairs = [a for a in actions if any(a["resource"] in spec["prereqs"] and mine & set(spec["prereqs"])
