@@ -3,11 +3,13 @@
 requirements are spread over the resources, and games of versions 1-4 keep their data."""
 
 import collections
+import json
 import random
 
 import pytest
 
 import engines
+from engines.core import golden
 from engines.founders_of_gloomhaven import data as D
 from engines.founders_of_gloomhaven.board import board_of
 from engines.founders_of_gloomhaven.engine import _find_deliveries
@@ -109,3 +111,23 @@ def test_random_v5_games_end_by_the_sixth_completion():
         g.play_random(rng=random.Random(seed))
         assert g.outcome()["reason"] == "six_completions"
         assert "game_ended" in types(g.events)
+
+
+def _golden(name):
+    return json.loads((golden.GOLDEN_DIR / "founders-of-gloomhaven" / name).read_text())
+
+
+def test_a_careful_player_wins_a_v5_solo_game_from_the_deal_and_losing_stays_possible():
+    """A recorded line (found by a beam search over the bot's moves, RULES.md "Random play")
+    wins the solo game of seed 1 from its first decision; the plain bot's game of the same deal
+    (the v5 golden log) is lost."""
+    won = _golden("v5-1p-seed1-solo-won.json")
+    g = engines.LocalGame(ENGINE, seats=1, seed=won["seed"])
+    for seat, action in won["decisions"]:
+        g.act(seat, action)
+    out = g.outcome()
+    assert out["reason"] == "solo_complete" and out["winners"] == [0]
+    assert len(g.state["prestige"]) == 6 and all(pb["complete"] for pb in g.state["prestige"])
+    lost = _golden("v5-1p-seed1.json")
+    end = lost["events"][-1]
+    assert end["type"] == "game_ended" and end["reason"] == "solo_incomplete" and end["winners"] == []
