@@ -458,19 +458,83 @@ def _solo_cell(s, res, actions, key, rng):
     """A tile of `res`: delivering at once if possible, else on the spine, else nearest."""
     touch = _solo_open_touch(s)
     now = [a for a in actions if any(res in touch.get(c, ()) for c in key(a))]
-    if now:
-        return rng.choice(now)
     _, edge = _solo_spine(s)
     on = [a for a in actions if edge.intersection(key(a))]
-    if on:
-        return _pick_cells(s, res, on, key, rng) or rng.choice(on)
+    b = board_of(s)
+    occ = s["occ"]
+
+    def room(a):  # free land around the tile: the less, the more room it leaves for upgrade sites
+        cells = set(key(a))
+        return sum(1 for c in cells for n in b.adj[c] if n not in cells and b.land[n] and occ[n] == EMPTY)
+    for group in ([a for a in now if a in on], now, on):
+        if group:
+            low = min(room(a) for a in group)
+            return rng.choice([a for a in group if room(a) == low])
     return _pick_cells(s, res, actions, key, rng) or rng.choice(actions)
 
 
+def _site_road(s, roads):
+    """When an advanced resource is needed, its prerequisites exist and no upgrade site is open:
+    the road that brings the prerequisites' networks closest to the free footprint needing the
+    fewest roads (a site: free, touching no own tile, in a section without that resource)."""
+    from .engine import _upgrade_sites
+    needs = _needs(s)
+    adv = [r for r in _wanted(needs) if r in ADVANCED and s["supply"][r] > 0]
+    if not adv:
+        return None
+    sites = _upgrade_sites(s, 0)
+    if any(sites.get(r) for r in adv):
+        return None
+    b = board_of(s)
+    occ, tiles = s["occ"], s["tiles"]
+    mine = [False] * b.size
+    for t in tiles:
+        if t["owner"] == 0 and t["kind"] != "bridge" and t["kind"] != "prestige":
+            for c in t["cells"]:
+                mine[c] = True
+    best = None
+    for res in sorted(adv, key=lambda r: (r not in needs, r)):
+        spec = ADVANCED[res]
+        prereq_cells = {}
+        for p in spec["prereqs"]:
+            cells = [c for t in tiles if t["res"] == p and t["kind"] in _TILES for c in t["cells"]]
+            if not cells:
+                break
+            prereq_cells[p] = cells
+        else:
+            taken = {t["section"] for t in tiles if t["res"] == res and t["kind"] in _TILES}
+            dists = [_cost_from(s, 0, cells) for cells in prereq_cells.values()]
+            for fp in b.footprints[spec["shape"]]:
+                if b.section[fp[0]] in taken or any(occ[c] != EMPTY for c in fp):
+                    continue
+                ring = {n for c in fp for n in b.adj[c]} - set(fp)
+                if any(mine[n] for n in ring):
+                    continue
+                gaps = [min(d[n] for n in ring) for d in dists]
+                total = sum(gaps)
+                if total < _BIG and (best is None or total < best[0]):
+                    best = (total, ring, [d for d, g in zip(dists, gaps, strict=True) if g > 0])
+            if best is not None:
+                break
+    if best is None or not best[2]:
+        return None
+    _, ring, open_dists = best
+    to_site = _cost_from(s, 0, sorted(ring))
+    scored = [(open_dists[0][a["cell"]] + to_site[a["cell"]], a) for a in roads
+              if open_dists[0][a["cell"]] <= 1 and to_site[a["cell"]] < _BIG]
+    if not scored:
+        return None
+    low = min(x for x, _ in scored)
+    return next(a for x, a in scored if x == low)
+
+
 def _solo_road(s, roads, rng):
-    """A road that brings a needed tile to its building, else one that grows the spine toward
-    the incomplete buildings (or, with none, through open land)."""
+    """A road that brings a needed tile to its building, else one that opens an upgrade site,
+    else one that grows the spine toward the incomplete buildings (or through open land)."""
     pick = _best_road(s, 0, roads, rng, scarce=True)
+    if pick is not None:
+        return pick
+    pick = _site_road(s, roads)
     if pick is not None:
         return pick
     b = board_of(s)
@@ -514,20 +578,39 @@ def _solo_choice(engine, s, actions, rng):
         if adv and any(r in ADVANCED for r in needs):
             return rng.choice(adv)
         adv = [a for a in up if a["card"] not in STANDARD and _card_category(a["card"]) == "trade"]
-        if adv and any(r not in ADVANCED for r in needs):
+        have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
+        if adv and any(r not in ADVANCED and (r in needs or r not in have) for r in _wanted(needs)):
             return rng.choice(adv)
         down = [a for a in actions if a["type"] == "play_card" and not a["face_up"]]
-        return rng.choice(down or actions)
-    if "choose_proposal" in types:  # the building needing the least work; a paid slot only if it saves much
+        # the Upgrade card last: the roads before it may open a site
+        later = [a for a in down if a["card"] != "upgrade"]
+        return rng.choice(later or down or actions)
+    recruits = [a for a in actions if a["type"] == "recruit"]
+    if recruits:  # Trade and Upgrade advisers first (one more import or upgrade), then lasting influence
+        from .data import ADVISERS
+
+        def rank(a):
+            adv = ADVISERS[s["offer"][a["slot"]]]
+            return ({"trade": 0, "upgrade": 1}.get(adv["category"], 2), -adv["value"], a["slot"])
+        return min(recruits, key=rank)
+    if "choose_proposal" in types:
+        # the building needing the least work (advanced resources above all); fleeting influence
+        # left after the claims is lost at the vote anyway, so a paid slot costs only the
+        # lasting influence it takes
         have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
         spec = edition(s).PRESTIGE
+        pl = s["players"][0]
+        from .engine import _solo_cost
 
         def work(a):
             w = 0
             for r in spec[s["proposals"][a["proposal"]]]["requires"]:
                 if r in ADVANCED:
-                    w += (1 if r in have else 2) if TIER[r] == 2 else (2 if r in have else 5)
-            return w + 2 * a["proposal"]
+                    w += (3 if r in have else 4) if TIER[r] == 2 else (6 if r in have else 10)
+                else:
+                    w += 0 if r in have else 1
+            lasting = max(0, _solo_cost(s, a["proposal"]) - pl["fleeting"] + 1) // 2
+            return w + 2 * lasting
         best = min(work(a) for a in actions)
         return rng.choice([a for a in actions if work(a) == best])
     if "build" in types:
@@ -541,7 +624,7 @@ def _solo_choice(engine, s, actions, rng):
         _, edge = _solo_spine(s)
 
         def key(a):
-            return (sum(1 for t in touches if t.intersection(a["cells"])), bool(edge.intersection(a["cells"])))
+            return (bool(edge.intersection(a["cells"])), sum(1 for t in touches if t.intersection(a["cells"])))
         best = max(key(a) for a in actions)
         return _place_spot(s, [a for a in actions if key(a) == best], rng)
     ups = [a for a in actions if a["type"] == "upgrade"]
