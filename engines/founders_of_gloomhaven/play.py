@@ -11,8 +11,8 @@ buildings whose resources exist. It keeps some randomness so games differ.
 
 from __future__ import annotations
 
-from .board import EMPTY, ROAD, Net, board_of
-from .data import ADVANCED, TIER, edition
+from .board import EMPTY, ROAD, Net, adjacent_to_own, board_of
+from .data import ADVANCED, ADVISERS, COLOUR_EXTRA, TIER, edition
 
 STANDARD = ("recruit", "trade", "upgrade", "build")
 _MAIN = {"recruit", "import", "access", "import_access", "upgrade", "build"}
@@ -454,6 +454,21 @@ def _solo_open_touch(s) -> dict[int, set[str]]:
     return out
 
 
+def _import_now(s, res, touch) -> bool:
+    """Could `res` be imported now on a square where it is delivered at once? (The squares of
+    `touch` only, checked as `engine._import_cells` checks a square.)"""
+    from .engine import _lead_disc
+    cells = [c for c, rs in touch.items() if res in rs]
+    if not cells or s["supply"][res] <= 0:
+        return False
+    b = board_of(s)
+    occ, money, disc = s["occ"], s["players"][0]["money"], _lead_disc(s)
+    blocked = {t["section"] for t in s["tiles"] if t["res"] == res and t["kind"] in _TILES}
+    return any(b.land[c] and occ[c] == EMPTY and b.section[c] not in blocked
+               and money >= max(0, 1 + COLOUR_EXTRA[b.colour[c]] - disc) and not adjacent_to_own(s, 0, [c])
+               for c in cells)
+
+
 def _solo_cell(s, res, actions, key, rng):
     """A tile of `res`: delivering at once if possible, else on the spine, else nearest."""
     touch = _solo_open_touch(s)
@@ -478,6 +493,9 @@ def _site_road(s, roads):
     the road that brings the prerequisites' networks closest to the free footprint needing the
     fewest roads (a site: free, touching no own tile, in a section without that resource)."""
     from .engine import _upgrade_sites
+    hand = s["players"][0]["hand"]
+    if "upgrade" not in hand and not any(ADVISERS.get(c, {}).get("category") == "upgrade" for c in hand):
+        return None  # no upgrade left this cycle: the road goes to the spine
     needs = _needs(s)
     adv = [r for r in _wanted(needs) if r in ADVANCED and s["supply"][r] > 0]
     if not adv:
@@ -587,8 +605,6 @@ def _solo_choice(engine, s, actions, rng):
         return rng.choice(later or down or actions)
     recruits = [a for a in actions if a["type"] == "recruit"]
     if recruits:  # Trade and Upgrade advisers first (one more import or upgrade), then lasting influence
-        from .data import ADVISERS
-
         def rank(a):
             adv = ADVISERS[s["offer"][a["slot"]]]
             return ({"trade": 0, "upgrade": 1}.get(adv["category"], 2), -adv["value"], a["slot"])
@@ -638,10 +654,8 @@ def _solo_choice(engine, s, actions, rng):
     if imports:
         needs, wanted = _needs(s), _wanted(_needs(s))
         have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
-        from .engine import _import_cells
         touch = _solo_open_touch(s)
-        now = [a for a in imports if a["resource"] in needs
-               and any(a["resource"] in touch.get(c, ()) for c in _import_cells(s, 0, a["resource"]))]
+        now = [a for a in imports if a["resource"] in needs and _import_now(s, a["resource"], touch)]
         for group in (now, [a for a in imports if a["resource"] in needs and a["resource"] not in have],
                       [a for a in imports if a["resource"] in needs],
                       [a for a in imports if a["resource"] in wanted and a["resource"] not in have],
