@@ -173,6 +173,13 @@ class Board:
                     ids[c].add(i)
             self.footprint_ids_at[shape] = [frozenset(x) for x in ids]
         self.number_cell = {k: c for c, k in self.numbered.items()}  # (numbers unique on the thematic side)
+        # each numbered space as (section, number, rank among those of its section and number, by
+        # square): how a square of one edition's map names the same space on another's
+        self.space_key: dict[int, tuple[int, int, int]] = {}
+        for c in sorted(self.numbered, key=lambda c: (self.section[c], self.numbered[c], c)):
+            k = (self.section[c], self.numbered[c])
+            self.space_key[c] = (*k, sum(1 for x in self.space_key.values() if x[:2] == k))
+        self.space_cell = {k: c for c, k in self.space_key.items()}
         self.numbered_by_section: dict[int, list[int]] = {}
         for c in sorted(self.numbered, key=lambda c: (self.numbered[c], c)):
             self.numbered_by_section.setdefault(self.section[c], []).append(c)

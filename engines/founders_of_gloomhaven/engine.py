@@ -1483,8 +1483,9 @@ def _on_started(_, e):
     for seat, res, cell in e["stalls"]:
         if b is not legacy:
             # the start event names squares of the v1-4 map (start() draws alike for every version,
-            # so old logs re-decide); a v5 map puts the stall on the space with the same number
-            cell = b.number_cell[legacy.numbered[cell]]
+            # so old logs re-decide); a v5 map puts the stall on the same numbered space (same
+            # section and number; the same rank among equal ones, top to bottom)
+            cell = b.space_cell[legacy.space_key[cell]]
         _add_tile(state, "stall", res, seat, [cell])
         state["supply"][res] -= 1
     return state

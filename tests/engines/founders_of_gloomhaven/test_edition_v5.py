@@ -26,8 +26,28 @@ def test_new_games_are_version_5_and_play_the_v5_edition():
     assert ENGINE.version == 5 and g.state["version"] == 5
     assert D.edition(g.state) is V5 and board_of(g.state) is MAP
     assert g.view(0)["map"]["width"] == MAP.w == 21 and g.view(0)["map"]["height"] == MAP.h == 16
-    # the symmetric side is the same in every edition
-    assert V5.BOARDS["symmetric"] is D.BOARDS["symmetric"]
+    sym = engines.LocalGame(ENGINE, seats=2, seed=1, options={"map": "symmetric"})
+    assert board_of(sym.state) is V5.BOARDS["symmetric"] and sym.view(0)["map"]["width"] == 22
+
+
+def test_the_v5_symmetric_map_keeps_the_facts():
+    b, old = V5.BOARDS["symmetric"], D.BOARDS["symmetric"]
+    assert (b.w, b.h) == (22, 16)
+    # mirror-symmetric both ways (river and wall swap places), sections 6, 8, 6 squares wide
+    kind = ["land" if c not in ("river", "wall") else "crossing" for c in b.colour]
+    for c in range(b.size):
+        x, y = c % b.w, c // b.w
+        assert kind[c] == kind[y * b.w + b.w - 1 - x] == kind[(b.h - 1 - y) * b.w + x]
+        if b.colour[c] not in ("river", "wall"):
+            assert b.colour[c] == b.colour[(b.h - 1 - y) * b.w + b.w - 1 - x]
+    widths = [len({c % b.w for c in range(b.size) if b.section[c] == k}) for k in range(3)]
+    assert widths == [6, 8, 6]
+    # the Ghost Fortress in the centre; either gate in any of three reserved spots
+    (gf,) = b.spots["ghost_fortress"]
+    assert sorted((c % b.w, c // b.w) for c in gf) == [(10, 7), (10, 8), (11, 7), (11, 8)]
+    assert b.spots["west_gate"] == b.spots["north_gate"] and len(b.spots["west_gate"]) == 3
+    # the same numbered spaces (section, number) as the v1-4 side, so old start events map onto them
+    assert sorted(b.space_key.values()) == sorted(old.space_key.values())
 
 
 def test_the_v5_thematic_map_keeps_the_facts():
@@ -83,10 +103,13 @@ def test_the_solo_race_resource_starts_on_the_first_numbered_space_of_its_sectio
     assert g.events[0]["stalls"][0][2] == D.BOARDS["thematic"].number_cell[3 * k + 1]
 
 
-def test_dealt_starting_stalls_go_on_the_numbered_spaces_of_the_v5_map():
-    g = engines.LocalGame(ENGINE, seats=4, seed=5, options={"setup": "dealt"})
+@pytest.mark.parametrize("side", ["thematic", "symmetric"])
+def test_dealt_starting_stalls_go_on_the_same_numbered_spaces_of_the_v5_map(side):
+    g = engines.LocalGame(ENGINE, seats=4, seed=5, options={"setup": "dealt", "map": side})
+    b, old = V5.BOARDS[side], D.BOARDS[side]
     cells = [t["cells"][0] for t in g.state["tiles"]]
-    assert len(cells) == 8 and set(cells) <= set(MAP.numbered)
+    assert len(cells) == 8 and set(cells) <= set(b.numbered)
+    assert [b.space_key[c] for c in cells] == [old.space_key[cell] for _, _, cell in g.events[0]["stalls"]]
 
 
 def test_a_v5_building_receives_a_tile_through_a_road_not_through_a_building():
