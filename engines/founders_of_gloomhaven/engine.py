@@ -2160,6 +2160,8 @@ class FoundersOfGloomhaven(RulesEngine):
         if options.get("solo_section", "left") != "left" and side == "symmetric":
             raise InvalidOptions("on the symmetric side the solo game is always of normal difficulty (p. 17): "
                                  "solo_section does not apply")
+        # the v1-4 map: the start draws alike for every version (old logs re-decide their setup);
+        # a v5 state puts the stalls on the same numbered spaces of its own map (_on_started)
         board = D.BOARDS[side]
         races = list(options.get("races") or [])
         if races and len(races) != seats:
