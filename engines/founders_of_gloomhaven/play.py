@@ -438,15 +438,16 @@ def _solo_spine(s) -> tuple[set[int], set[int]]:
     return {c for c in roads if comp[c] == best}, set(net.fringe[best])
 
 
-def _solo_open_touch(s) -> dict[int, set[str]]:
+def _solo_open_touch(s, claimed: bool = False) -> dict[int, set[str]]:
     """Square -> the needed resources a tile there would deliver at once (it touches an
-    incomplete building needing them, directly or through the network)."""
+    incomplete building needing them, directly or through the network); `claimed`: only the
+    buildings holding a neutral claim token."""
     net = Net(s, 0)
     tiles = s["tiles"]
     out: dict[int, set[str]] = {}
     spec = edition(s).PRESTIGE
     for pb in s["prestige"]:
-        if pb["complete"]:
+        if pb["complete"] or (claimed and not pb["claim"]):
             continue
         missing = {r for r, d in zip(spec[pb["card"]]["requires"], pb["delivered"], strict=True) if d is None}
         for c in net.touch(tiles[pb["tile"]]["cells"]):
@@ -589,7 +590,7 @@ def _solo_choice(engine, s, actions, rng):
                 return pick[0]
         if money >= 2 and any(a["card"] == "recruit" for a in std):
             return {"type": "play_card", "card": "recruit", "face_up": True}
-        if money >= 7 and any(a["card"] == "build" for a in std) and _house_or_good_bridge(s, 0, rng):
+        if money >= 5 and any(a["card"] == "build" for a in std) and _house_or_good_bridge(s, 0, rng):
             return {"type": "play_card", "card": "build", "face_up": True}
         needs = _needs(s)
         adv = [a for a in up if a["card"] not in STANDARD and _card_category(a["card"]) == "upgrade"]
@@ -640,7 +641,7 @@ def _solo_choice(engine, s, actions, rng):
         _, edge = _solo_spine(s)
 
         def key(a):
-            return (bool(edge.intersection(a["cells"])), sum(1 for t in touches if t.intersection(a["cells"])))
+            return (sum(1 for t in touches if t.intersection(a["cells"])), bool(edge.intersection(a["cells"])))
         best = max(key(a) for a in actions)
         return _place_spot(s, [a for a in actions if key(a) == best], rng)
     ups = [a for a in actions if a["type"] == "upgrade"]
@@ -656,7 +657,13 @@ def _solo_choice(engine, s, actions, rng):
         have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
         touch = _solo_open_touch(s)
         now = [a for a in imports if a["resource"] in needs and _import_now(s, a["resource"], touch)]
-        for group in (now, [a for a in imports if a["resource"] in needs and a["resource"] not in have],
+        claimed = _solo_open_touch(s, claimed=True)
+        # a delivery that takes a claim token off first, then a missing prerequisite of a needed
+        # advanced resource (without it that building waits for good), then any delivery
+        now_claim = [a for a in now if _import_now(s, a["resource"], claimed)]
+        prereq = [a for a in imports if a["resource"] in wanted and a["resource"] not in needs
+                  and a["resource"] not in have]
+        for group in (now_claim, prereq, now, [a for a in imports if a["resource"] in needs and a["resource"] not in have],
                       [a for a in imports if a["resource"] in needs],
                       [a for a in imports if a["resource"] in wanted and a["resource"] not in have],
                       [a for a in imports if a["resource"] in wanted]):
