@@ -6,13 +6,14 @@ bridges/gates, never through buildings), adjacency and placement tests.
 
 from __future__ import annotations
 
-from .data import BOARDS, Board
+from .data import Board, edition
 
 EMPTY, ROAD = -1, -2
 
 
 def board_of(state) -> Board:
-    return BOARDS[state["map"]]
+    """The map of the game's side in the game's edition (version 5 has its own maps)."""
+    return edition(state).BOARDS[state["map"]]
 
 
 # Connection networks by content: (map, road and own-bridge squares) -> (comp, fringe). A pure

@@ -13,6 +13,19 @@ from pathlib import Path
 
 EDITION = json.loads((Path(__file__).with_name("edition.json")).read_text())
 
+
+def _merged(base: dict, over: dict) -> dict:
+    """`base` with `over` laid on top: dictionaries merge key by key, any other value replaces."""
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merged(base[k], v) if isinstance(v, dict) and isinstance(base.get(k), dict) else v
+    return out
+
+
+# Engine version 5 plays a revised edition: `edition5.json` holds only what changed (RULES.md,
+# "Our edition", v5); games started under versions 1-4 keep `edition.json` as it was.
+EDITION_V5 = _merged(EDITION, json.loads((Path(__file__).with_name("edition5.json")).read_text()))
+
 BASIC: list[str] = EDITION["basic"]
 ADVANCED: dict[str, dict] = EDITION["advanced"]
 RESOURCES: list[str] = BASIC + list(ADVANCED)
@@ -59,7 +72,8 @@ SHAPES = {name: _orientations(s) for name, s in EDITION["shapes"].items()}
 
 
 def prestige_type(card: str) -> str:
-    """Two prestige buildings are of the same type when shape and colour match (seed-FoG p. 16)."""
+    """Two prestige buildings are of the same type when shape and colour match (seed-FoG p. 16).
+    (Shapes and colours are the same in every edition: the start draws proposals with them.)"""
     p = PRESTIGE[card]
     return f"{p['shape']}-{p['colour']}"
 
@@ -67,9 +81,10 @@ def prestige_type(card: str) -> str:
 class Board:
     """One side of the map: the grid, colours, sections, numbered spaces and reserved spots."""
 
-    def __init__(self, name: str, spec: dict) -> None:
+    def __init__(self, name: str, spec: dict, label: str | None = None) -> None:
         rows = spec["rows"]
-        self.name = name
+        self.name = label or name  # unique per distinct map (cache keys); `side` is the option's name
+        self.side = name
         self.h, self.w = len(rows), len(rows[0])
         self.size = self.w * self.h
         self.colour: list[str] = []
@@ -157,9 +172,41 @@ class Board:
                 for c in fp:
                     ids[c].add(i)
             self.footprint_ids_at[shape] = [frozenset(x) for x in ids]
+        self.number_cell = {k: c for c, k in self.numbered.items()}  # (numbers unique on the thematic side)
+        # each numbered space as (section, number, rank among those of its section and number, by
+        # square): how a square of one edition's map names the same space on another's
+        self.space_key: dict[int, tuple[int, int, int]] = {}
+        for c in sorted(self.numbered, key=lambda c: (self.section[c], self.numbered[c], c)):
+            k = (self.section[c], self.numbered[c])
+            self.space_key[c] = (*k, sum(1 for x in self.space_key.values() if x[:2] == k))
+        self.space_cell = {k: c for c, k in self.space_key.items()}
         self.numbered_by_section: dict[int, list[int]] = {}
         for c in sorted(self.numbered, key=lambda c: (self.numbered[c], c)):
             self.numbered_by_section.setdefault(self.section[c], []).append(c)
 
 
 BOARDS = {name: Board(name, spec) for name, spec in EDITION["maps"].items()}
+
+
+class Edition:
+    """The tables a game reads that differ between editions (version 5: `edition5.json`)."""
+
+    def __init__(self, version: int, spec: dict) -> None:
+        self.version = version
+        self.PRESTIGE: dict[str, dict] = spec["prestige"]
+        self.BOARDS = {name: BOARDS[name] if m == EDITION["maps"].get(name) else Board(name, m, f"{name}@v{version}")
+                       for name, m in spec["maps"].items()}
+        for card, p in self.PRESTIGE.items():  # the start draws proposals by type for every version
+            assert prestige_type(card) == f"{p['shape']}-{p['colour']}", f"{card}: a prestige type changed"
+
+
+EDITIONS = {1: Edition(1, EDITION), 5: Edition(5, EDITION_V5)}
+
+
+def edition_of_version(version: int) -> Edition:
+    """Versions 1-4 play `edition.json`; 5 and later `edition5.json` laid over it."""
+    return EDITIONS[5] if version >= 5 else EDITIONS[1]
+
+
+def edition(state) -> Edition:
+    return EDITIONS[5] if state.get("version", 1) >= 5 else EDITIONS[1]

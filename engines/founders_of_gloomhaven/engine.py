@@ -454,7 +454,7 @@ _CLAIMS = itemgetter("claims")
 
 def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
     tiles = state["tiles"]
-    key = (state["map"], seat, tuple(state["occ"]), tuple(map(_RES_OWNER, tiles)),
+    key = (board_of(state).name, seat, tuple(state["occ"]), tuple(map(_RES_OWNER, tiles)),
            tuple(i for i, c in enumerate(map(_CLAIMS, tiles)) if seat in c))
     got = _SITES.get(key)
     if got is not None:
@@ -770,7 +770,7 @@ def _check_worker(state, seat, a):
 
 def _worker(state, seat, a, ctx, rng):
     t = a["target"]
-    eff = D.RACES[_p(state, seat)["race"]]["action"] if t == "race" else D.PRESTIGE[t]["action"]
+    eff = D.RACES[_p(state, seat)["race"]]["action"] if t == "race" else D.edition(state).PRESTIGE[t]["action"]
     return [{"type": "worker_placed", "seat": seat, "target": t}, *_effect_events(state, seat, eff, "actions")]
 
 
@@ -855,12 +855,13 @@ def _find_deliveries(state) -> list[dict]:
     tiles = state["tiles"]
     by_access = _version(state) >= 3
     by_res: dict[str, list[int]] | None = None
+    prestige = D.edition(state).PRESTIGE
     for bi, pb in enumerate(state["prestige"]):
         if pb["complete"]:
             continue
         cells = None
         reach: dict[int, set[int]] = {}
-        for ri, res in enumerate(D.PRESTIGE[pb["card"]]["requires"]):
+        for ri, res in enumerate(prestige[pb["card"]]["requires"]):
             if pb["delivered"][ri] is not None:
                 continue
             if by_res is None:
@@ -896,11 +897,12 @@ def _find_deliveries(state) -> list[dict]:
 
 def _completion_events(state) -> list[dict]:
     out = []
+    prestige = D.edition(state).PRESTIGE
     for bi, pb in enumerate(state["prestige"]):
         if not pb["complete"] and all(d is not None for d in pb["delivered"]):
             seats = sorted({d for d in pb["delivered"] if d is not None and d >= 0})
             out.append({"type": "completed", "building": bi, "card": pb["card"],
-                        "points": [[s, D.PRESTIGE[pb["card"]]["points"]] for s in seats]})
+                        "points": [[s, prestige[pb["card"]]["points"]] for s in seats]})
     return out
 
 
@@ -1147,7 +1149,7 @@ def _coloured_footprints(b, shape, colour):
 
 def _prestige_footprints(state, card, first=False):
     """Where `card` may be placed (seed-FoG p. 16); `first`: stop at the first one."""
-    spec = D.PRESTIGE[card]
+    spec = D.edition(state).PRESTIGE[card]
     b = board_of(state)
     occ = state["occ"]
     if "spot" in spec:
@@ -1165,7 +1167,7 @@ def _prestige_footprints(state, card, first=False):
 
 
 def _prestige_fits(state, card, cells) -> bool:
-    spec = D.PRESTIGE[card]
+    spec = D.edition(state).PRESTIGE[card]
     b = board_of(state)
     occ = state["occ"]
     if any(c >= b.size or occ[c] != EMPTY for c in cells):
@@ -1183,7 +1185,7 @@ def _check_place(state, seat, a):
     card = state["vote"]["card"]
     cells = tuple(sorted(a["cells"]))
     if not _prestige_fits(state, card, cells):
-        spec = D.PRESTIGE[card]
+        spec = D.edition(state).PRESTIGE[card]
         if "spot" in spec:
             raise IllegalAction(f"{spec['name']} goes only on its reserved spot")
         raise IllegalAction(f"{spec['name']} ({spec['shape']}) must cover free squares, at least one {spec['colour']}, "
@@ -1195,7 +1197,7 @@ def _place(state, seat, a, ctx, rng):
     tile = len(state["tiles"])
     evs = [{"type": "prestige_placed", "seat": seat, "card": card, "cells": sorted(a["cells"]), "tile": tile}]
     bi = len(state["prestige"])
-    for ri, res in enumerate(D.PRESTIGE[card]["requires"]):
+    for ri, res in enumerate(D.edition(state).PRESTIGE[card]["requires"]):
         if res in state["neutral"]:  # a neutral basic resource is delivered at once (p. 11)
             evs.append({"type": "delivered", "building": bi, "requirement": ri, "resource": res, "tile": None,
                         "owner": -1, "points": []})
@@ -1452,7 +1454,7 @@ def _award(state, seat, pts, source):
 
 
 def _on_started(_, e):
-    b = D.BOARDS[e["map"]]
+    b = D.edition_of_version(e.get("engine_version", 1)).BOARDS[e["map"]]
     n = e["seats"]
     state = {
         "n": n, "solo": n == 1, "map": e["map"], "variants": dict(e["variants"]),
@@ -1477,7 +1479,13 @@ def _on_started(_, e):
                                                               {x for res in e["resources"] for x in res}],
                           "place": list(range(n)), "placed": [[] for _ in range(n)]}
         state["cur"] = None
+    legacy = D.BOARDS[e["map"]]
     for seat, res, cell in e["stalls"]:
+        if b is not legacy:
+            # the start event names squares of the v1-4 map (start() draws alike for every version,
+            # so old logs re-decide); a v5 map puts the stall on the same numbered space (same
+            # section and number; the same rank among equal ones, top to bottom)
+            cell = b.space_cell[legacy.space_key[cell]]
         _add_tile(state, "stall", res, seat, [cell])
         state["supply"][res] -= 1
     return state
@@ -1780,7 +1788,7 @@ def _on_proposals_drawn(s, e):
 
 def _on_placed(s, e):
     tid = _add_tile(s, "prestige", None, None, e["cells"], card=e["card"])
-    n_req = len(D.PRESTIGE[e["card"]]["requires"])
+    n_req = len(D.edition(s).PRESTIGE[e["card"]]["requires"])
     if s["solo"]:  # neutral claim tokens on every building still needing resources (p. 18)
         for pb in s["prestige"]:
             if not pb["complete"]:
@@ -2087,8 +2095,8 @@ class FoundersOfGloomhaven(RulesEngine):
     title = "Founders of Gloomhaven"
     min_seats = 1
     max_seats = 4
-    version = 4
-    supported_versions = (1, 2, 3)
+    version = 5
+    supported_versions = (1, 2, 3, 4)
     max_random_steps = 20_000
     options_schema = OPTIONS_SCHEMA
     moves = MOVES
@@ -2152,6 +2160,8 @@ class FoundersOfGloomhaven(RulesEngine):
         if options.get("solo_section", "left") != "left" and side == "symmetric":
             raise InvalidOptions("on the symmetric side the solo game is always of normal difficulty (p. 17): "
                                  "solo_section does not apply")
+        # the v1-4 map: the start draws alike for every version (old logs re-decide their setup);
+        # a v5 state puts the stalls on the same numbered spaces of its own map (_on_started)
         board = D.BOARDS[side]
         races = list(options.get("races") or [])
         if races and len(races) != seats:
@@ -2245,10 +2255,11 @@ class FoundersOfGloomhaven(RulesEngine):
             if t["prereq"]:
                 vt["prereqs"] = clone(t["prereq"])
             tiles.append(vt)
-        prestige = [{"card": pb["card"], "name": D.PRESTIGE[pb["card"]]["name"], "tile": pb["tile"],
-                     "requires": list(D.PRESTIGE[pb["card"]]["requires"]), "delivered": list(pb["delivered"]),
+        spec = D.edition(s).PRESTIGE
+        prestige = [{"card": pb["card"], "name": spec[pb["card"]]["name"], "tile": pb["tile"],
+                     "requires": list(spec[pb["card"]]["requires"]), "delivered": list(pb["delivered"]),
                      "complete": pb["complete"], "worker": pb["worker"], "neutral_claim": pb["claim"],
-                     "points": D.PRESTIGE[pb["card"]]["points"], "action": dict(D.PRESTIGE[pb["card"]]["action"])}
+                     "points": spec[pb["card"]]["points"], "action": dict(spec[pb["card"]]["action"])}
                     for pb in s["prestige"]]
         vote = None
         v = s["vote"]

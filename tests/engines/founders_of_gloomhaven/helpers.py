@@ -1,10 +1,15 @@
 """Building precise Founders of Gloomhaven states: start a seeded game, clear the map,
-then place tiles and roads by hand (thematic side, 15 x 9; cell = y * 15 + x)."""
+then place tiles and roads by hand (thematic side, 15 x 16; cell = y * 15 + x).
+
+These states are built on the map and data of versions 1-4 (`edition.json`): `game()` marks
+them version 4 unless told otherwise. The rules code is the same for version 5, which only
+plays other data (`edition5.json`); its map and data are tested in `test_edition_v5.py`."""
 
 from __future__ import annotations
 
 import engines
 from engines.founders_of_gloomhaven import data as D
+from engines.founders_of_gloomhaven.board import board_of
 from engines.founders_of_gloomhaven.engine import _add_tile
 
 ENGINE = engines.get("founders-of-gloomhaven")
@@ -16,11 +21,13 @@ def C(x: int, y: int) -> int:
     return y * W + x
 
 
-def game(seats: int = 4, seed: int = 1, options: dict | None = None, money: int = 20) -> engines.LocalGame:
+def game(seats: int = 4, seed: int = 1, options: dict | None = None, money: int = 20,
+         version: int = 4) -> engines.LocalGame:
     opts = {"races": RACES[:seats], **({"setup": "dealt"} if seats > 1 else {}), **(options or {})}
     g = engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=seed, options=opts)
     st = g.state
-    st["occ"] = [-1] * len(st["occ"])
+    st["version"] = version  # the map and data of that version (the state is cleared below)
+    st["occ"] = [-1] * board_of(st).size
     st["tiles"] = []
     st["supply"] = dict(D.SUPPLY)
     for p in st["players"]:
@@ -58,7 +65,7 @@ def roads(g, *cells: int) -> None:
 def prestige(g, card: str, cells: list[int], delivered=None) -> int:
     st = g.state
     tid = _add_tile(st, "prestige", None, None, cells, card=card)
-    n = len(D.PRESTIGE[card]["requires"])
+    n = len(D.edition(st).PRESTIGE[card]["requires"])
     st["prestige"].append({"card": card, "tile": tid, "delivered": list(delivered or [None] * n),
                            "complete": False, "worker": None, "claim": False})
     return len(st["prestige"]) - 1

@@ -6,6 +6,7 @@ import pytest
 
 import engines
 from engines import IllegalAction
+from engines.founders_of_gloomhaven.board import board_of
 
 from .helpers import RACES
 
@@ -42,12 +43,13 @@ def test_starting_stalls_go_on_free_grey_numbered_spaces_in_turn_order_then_play
         g.act(seat, {"type": "draft_resource", "resource": res})
     assert g.state["neutral"] == ["animals", "wood"]
     assert g.to_act() == {0}
+    one, four = (board_of(g.state).number_cell[k] for k in (1, 4))  # spaces 1 (left) and 4 (middle)
     with pytest.raises(IllegalAction, match="grey numbered"):
         g.act(0, {"type": "place_start", "resource": "metal", "cell": 0})
-    g.act(0, {"type": "place_start", "resource": "metal", "cell": 16})
+    g.act(0, {"type": "place_start", "resource": "metal", "cell": one})
     with pytest.raises(IllegalAction, match="grey numbered"):
-        g.act(0, {"type": "place_start", "resource": "plant", "cell": 16})  # taken
-    g.act(0, {"type": "place_start", "resource": "plant", "cell": 23})
+        g.act(0, {"type": "place_start", "resource": "plant", "cell": one})  # taken
+    g.act(0, {"type": "place_start", "resource": "plant", "cell": four})
     assert g.to_act() == {1}
     while g.view(None)["phase"] == "setup_place":
         (seat,) = g.to_act()
