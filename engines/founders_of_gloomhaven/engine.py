@@ -2270,8 +2270,23 @@ class FoundersOfGloomhaven(RulesEngine):
                     "votes": None if secret or s["solo"] else [dict(x) for x in v["votes"]],
                     "tied": list(v["tied"]), "decider": v["decider"], "placer": v["placer"], "card": v["card"]}
         cur = s["cur"]
+        # What a player reads on the cards it can see (proposals, the offer, its hand, cards
+        # played face up, advisers removed): a person chooses by them. Hidden cards stay out.
+        seen = {*s["proposals"], *(c for c in s["offer"] if c), *s["removed"]}
+        if v is not None and v["card"]:
+            seen.add(v["card"])
+        for p in players:
+            seen.update(p["hand"] or ())
+            seen.update(c["card"] for c in p["played"] if c["card"])
+        cards = {}
+        for c in sorted(seen):
+            if c in spec:
+                cards[c] = {"kind": "prestige", **clone(spec[c])}
+            elif c in D.ADVISERS:
+                cards[c] = {"kind": "adviser", "name": c.replace("_", " ").title(), **clone(D.ADVISERS[c])}
         return {
             "type": "founders-of-gloomhaven", "seat": seat, "phase": phase, "to_act": sorted(self.to_act(s)),
+            "cards": cards,
             "map": {"side": s["map"], "width": b.w, "height": b.h, "colours": list(b.colour),
                     "sections": list(b.section), "section_names": [b.section_names[x] for x in b.sections],
                     "numbered": {str(c): k for c, k in b.numbered.items()}},

@@ -139,6 +139,11 @@ VIEW_SCHEMA = {
         "offer_costs": INTS,
         "adviser_deck_size": NINT,
         "proposals": STRS,
+        "cards": {"type": "object", "additionalProperties": {"type": "object"},
+                  "description": "what is printed on every card this seat can see (proposals, offer, "
+                                 "own hand, cards played face up, removed advisers), by card id: a prestige "
+                                 "building's name, shape, colour, requires, points, action; an adviser's "
+                                 "name, category, resource, value, discount, bonus"},
         "proposal_deck_size": NINT,
         "prestige": {"type": "array", "items": PRESTIGE},
         "completions": NINT,

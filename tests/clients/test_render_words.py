@@ -131,3 +131,14 @@ def test_a_founders_tie_break_line_only_when_the_best_score_is_shared():
         line = describe_event({"type": "game_ended", "reason": "six_completions", "scores": scores, "winners": [0],
                                "tie_break": rule}, game)
         assert ("Tie-break" in line) == shown, line
+
+
+def test_founders_proposals_and_offer_show_what_their_cards_say():
+    g = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=3)
+    out = Console(width=200, record=True)
+    out.print(render(_game(g, "founders-of-gloomhaven")))
+    text = out.export_text()
+    proposals = text.split("Proposals:")[1]
+    for card in g.view(0)["proposals"]:
+        name = g.view(0)["cards"][card]["name"]
+        assert re.search(rf"\d\. {re.escape(name)} — needs \w+", proposals), proposals[:400]

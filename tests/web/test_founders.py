@@ -27,6 +27,12 @@ def test_founders_renders_its_map_and_plays_against_a_bot_by_clicking(server, ne
     assert width > 1 and height % width == 0
     assert page.locator(".fg-council >> text=Adviser offer").count() == 1
     assert page.locator(".fg .player").count() == 2
+    # Each proposal shows what its card says (from the view's `cards`): what it needs, its points.
+    proposals = page.locator(".fg-proposal")
+    assert proposals.count() >= 1
+    for i in range(proposals.count()):
+        text = proposals.nth(i).inner_text()
+        assert "needs " in text and " pts" in text, text
     start = version(page)
     moves, _steps, state = play_by_clicking(page, random.Random(7), max_moves=8)
     assert moves == 8 or state == "over"

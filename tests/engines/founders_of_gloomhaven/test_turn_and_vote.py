@@ -4,6 +4,7 @@ the secret simultaneous vote, ties and placement."""
 import pytest
 
 from engines import IllegalAction
+from engines.founders_of_gloomhaven import data as D
 from engines.founders_of_gloomhaven.engine import _draw_proposals
 
 from .helpers import ENGINE, C, game, lead, prestige, roads, tile, turn, types
@@ -258,3 +259,30 @@ def test_proposals_are_drawn_from_the_bottom_and_a_second_card_of_a_type_goes_on
     ev = _draw_proposals(st, random.Random(1), 3, [])
     assert ev["cards"] == ["golden_lion", "foundry", "salt_barrel"] and ev["returned"] == ["tavern"]
     assert ev["secret"]["deck"] == ["tavern"]
+
+
+def test_the_view_shows_what_is_printed_on_the_cards_a_seat_can_see_and_no_other():
+    # A person votes on proposals and recruits advisers by what their cards say: the view
+    # carries it for every card the seat may see, and for no hidden one.
+    g = game(4)
+    st = g.state
+    st["players"][0]["hand"].append("shepherd")
+    st["players"][1]["hand"].append("quartermaster")
+    mine, theirs, spectator = g.view(0), g.view(1), g.view(None)
+    for v in (mine, theirs, spectator):
+        for card in v["proposals"]:
+            c = v["cards"][card]
+            assert c["kind"] == "prestige" and c["name"] and c["requires"] and "points" in c
+        for card in v["offer"]:
+            if card:
+                assert v["cards"][card]["kind"] == "adviser" and "category" in v["cards"][card]
+    assert mine["cards"]["shepherd"] == {"kind": "adviser", "name": "Shepherd", **D.ADVISERS["shepherd"]}
+    offer = set(st["offer"])
+    if "quartermaster" not in offer:
+        assert "quartermaster" not in mine["cards"] and "quartermaster" not in spectator["cards"]
+    if "shepherd" not in offer:
+        assert "shepherd" not in theirs["cards"] and "shepherd" not in spectator["cards"]
+    assert not set(spectator["cards"]) & set(st["proposal_deck"]) - set(st["proposals"])
+    import jsonschema
+
+    jsonschema.validate(mine, ENGINE.view_schema)

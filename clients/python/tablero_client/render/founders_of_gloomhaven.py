@@ -194,6 +194,21 @@ def _own_hand(game: Game) -> Text | None:
     return None
 
 
+def _card_text(card: dict[str, Any] | None, card_id: str) -> str:
+    """What a card says (the view's `cards`): a proposal's needs and points, an adviser's terms."""
+    if not card:
+        return str(card_id)
+    if card.get("kind") == "prestige":
+        action = ", ".join(f"{n} {k}" for k, n in (card.get("action") or {}).items())
+        return (f"{card.get('name', card_id)} — needs {' + '.join(card.get('requires') or [])}, "
+                f"{card.get('points')} pts, {card.get('shape', '')} {card.get('colour', '')}"
+                + (f", worker: {action}" if action else ""))
+    bonus = ", ".join(f"+{n} {k}" for k, n in (card.get("bonus") or {}).items())
+    return (f"{card.get('name', card_id)} — {card.get('category')}, needs {card.get('resource')}, "
+            f"value {card.get('value')}" + (f", discount {card['discount']}" if card.get("discount") else "")
+            + (f", {bonus}" if bonus else ""))
+
+
 def _market(v: dict[str, Any]) -> Text:
     costs = v.get("offer_costs") or []
     t = Text("Adviser offer: ", style="bold")
@@ -201,8 +216,10 @@ def _market(v: dict[str, Any]) -> Text:
                        for k, a in enumerate(v.get("offer") or [])) or "—")
     t.append(f"   (deck {v.get('adviser_deck_size', '?')})")
     t.append("\nProposals: ", style="bold")
-    t.append(", ".join(f"{k}: {p}" for k, p in enumerate(v.get("proposals") or [])) or "—")
-    t.append(f"   (deck {v.get('proposal_deck_size', '?')})")
+    cards = v.get("cards") or {}
+    t.append(f"   (deck {v.get('proposal_deck_size', '?')})" if v.get("proposals") else "—")
+    for k, p in enumerate(v.get("proposals") or []):
+        t.append(f"\n  {k + 1}. {_card_text(cards.get(p), p)}")
     supply = v.get("supply") or {}
     t.append("\nSupply: ", style="bold")
     t.append(", ".join(f"{r} {n}" for r, n in supply.items()) or "—")

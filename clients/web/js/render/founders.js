@@ -128,8 +128,22 @@ function played(p) {
 
 // A proposal's name: the prestige building's name where the view has it, else its id in words.
 function cardName(v, id) {
+  const printed = v && v.cards && v.cards[id];
+  if (printed && printed.name) return printed.name;
   const pb = ((v && v.prestige) || []).find((x) => x.card === id);
   return pb && pb.name ? pb.name : title(String(id ?? ''));
+}
+
+// What a card says (view.cards): a proposal's requirements and points, an adviser's terms.
+function cardText(v, id) {
+  const c = v && v.cards && v.cards[id];
+  if (!c) return '';
+  if (c.kind === 'prestige') {
+    const act = Object.entries(c.action || {}).map(([k, n]) => `${n} ${k}`).join(', ');
+    return `needs ${(c.requires || []).join(' + ')} · ${c.points} pts · ${c.shape || ''} ${c.colour || ''}${act ? ` · worker: ${act}` : ''}`;
+  }
+  const bonus = Object.entries(c.bonus || {}).map(([k, n]) => `+${n} ${k}`).join(', ');
+  return `${c.category} · needs ${c.resource} · value ${c.value}${c.discount ? ` · discount ${c.discount}` : ''}${bonus ? ` · ${bonus}` : ''}`;
 }
 
 // The proposals on the table when the log's event `ctx.at` happened: from the last
@@ -171,10 +185,10 @@ function render(ctx) {
       h('h3', {}, 'Buildings by section'), bySection(ctx, v)),
     h('section', { class: 'box fg-council', 'aria-label': 'Offer, proposals and vote' },
       h('h3', {}, 'Adviser offer'),
-      h('div', { class: 'tiles' }, (v.offer || []).map((a, i) => a === null || a === undefined ? h('div', { class: 'tile fg-adviser muted' }, h('h4', {}, 'empty slot')) : pick(h('div', { class: 'tile fg-adviser' }, h('h4', {}, humanize(a)), h('small', {}, `cost ${costs[i] ?? '?'}`)), 'slot', i, `Adviser ${a}`)),
+      h('div', { class: 'tiles' }, (v.offer || []).map((a, i) => a === null || a === undefined ? h('div', { class: 'tile fg-adviser muted' }, h('h4', {}, 'empty slot')) : pick(h('div', { class: 'tile fg-adviser' }, h('h4', {}, humanize(a)), h('small', {}, `cost ${costs[i] ?? '?'}`), cardText(v, a) ? h('div', { class: 'small-print' }, cardText(v, a)) : null), 'slot', i, `Adviser ${a}`)),
         h('small', {}, ` deck ${v.adviser_deck_size ?? '?'}`)),
       h('h3', {}, 'Proposals'),
-      h('div', { class: 'tiles' }, (v.proposals || []).map((p, i) => pick(h('div', { class: 'tile fg-proposal' }, h('h4', {}, `${i + 1}. ${cardName(v, p)}`)), 'proposal', i, `Proposal ${i + 1}`)),
+      h('div', { class: 'tiles' }, (v.proposals || []).map((p, i) => pick(h('div', { class: 'tile fg-proposal' }, h('h4', {}, `${i + 1}. ${cardName(v, p)}`), cardText(v, p) ? h('div', { class: 'small-print' }, cardText(v, p)) : null), 'proposal', i, `Proposal ${i + 1}`)),
         h('small', {}, ` deck ${v.proposal_deck_size ?? '?'}`)),
       h('h3', {}, 'Prestige buildings'),
       h('div', { class: 'tiles' }, (v.prestige || []).length ? v.prestige.map((pb) => h('div', { class: `tile fg-prestige${pb.complete ? ' used' : ''}` },
