@@ -106,8 +106,7 @@ class _Connection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self.reader.feed(data)
-        pending = self.pending
-        while True:
+        while not self.closed:
             try:
                 reply = self.reader.gets()
             except hiredis.ProtocolError as e:
@@ -115,16 +114,20 @@ class _Connection(asyncio.Protocol):
                 return
             if reply is False:
                 return
-            if not pending:
-                self.fail(rex.ConnectionError("a reply from Redis that nobody asked for"))
-                return
-            future = pending.popleft()[0]
-            if future.done():  # its caller gave up (cancelled): the reply is dropped
-                continue
-            if isinstance(reply, rex.ResponseError):
-                future.set_exception(_error(reply))
-            else:
-                future.set_result(reply)
+            self.received(reply)
+
+    def received(self, reply: Any) -> None:
+        """One reply: the oldest command in flight's."""
+        if not self.pending:
+            self.fail(rex.ConnectionError("a reply from Redis that nobody asked for"))
+            return
+        future = self.pending.popleft()[0]
+        if future.done():  # its caller gave up (cancelled): the reply is dropped
+            return
+        if isinstance(reply, rex.ResponseError):
+            future.set_exception(_error(reply))
+        else:
+            future.set_result(reply)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.fail(rex.ConnectionError("Connection closed by server." if exc is None else f"Connection lost: {exc}"))
@@ -185,11 +188,12 @@ class LeanRedis:
     def connected(self) -> int:
         return 1 if self._conn is not None and not self._conn.closed else 0
 
-    async def _connect(self) -> _Connection:
+    async def open(self, factory: Any, *, select: bool = True) -> Any:
+        """A new connection made by `factory()`, authenticated (and on the URL's database)."""
         loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(self.connect_timeout):
-                _, conn = await loop.create_connection(lambda: _Connection(self.socket_timeout), self.host, self.port)
+                _, conn = await loop.create_connection(factory, self.host, self.port)
         except TimeoutError:
             raise rex.TimeoutError(f"Timeout connecting to Redis at {self.host}:{self.port}") from None
         except OSError as e:
@@ -198,7 +202,7 @@ class LeanRedis:
         if self.password is not None:
             auth = ("AUTH", self.username, self.password) if self.username else ("AUTH", self.password)
             setup.append(conn.send(pack(auth)))
-        if self.db:
+        if self.db and select:
             setup.append(conn.send(pack(("SELECT", self.db))))
         try:
             for future in setup:
@@ -207,6 +211,9 @@ class LeanRedis:
             conn.fail(rex.ConnectionError("connection setup failed"))
             raise
         return conn
+
+    async def _connect(self) -> _Connection:
+        return await self.open(lambda: _Connection(self.socket_timeout))
 
     async def _connection(self) -> _Connection:
         while True:
@@ -270,21 +277,12 @@ class _Push(_Connection):
 
     def data_received(self, data: bytes) -> None:
         self.last_seen = time.monotonic()
-        self.reader.feed(data)
-        while True:
-            try:
-                reply = self.reader.gets()
-            except hiredis.ProtocolError as e:
-                self.fail(rex.ConnectionError(f"protocol error from Redis: {e}"))
-                return
-            if reply is False:
-                return
-            if self.pending:  # the AUTH / SELECT of the setup
-                future = self.pending.popleft()[0]
-                if not future.done():
-                    future.set_exception(_error(reply)) if isinstance(reply, rex.ResponseError) \
-                        else future.set_result(reply)
-                continue
+        super().data_received(data)
+
+    def received(self, reply: Any) -> None:
+        if self.pending:  # the AUTH of the setup
+            super().received(reply)
+        else:
             self.on_push(reply)
 
     def command(self, *args: Any) -> None:
@@ -298,20 +296,6 @@ class _Push(_Connection):
 
 
 async def open_push(client: LeanRedis, on_push: Any) -> _Push:
-    """A pub/sub connection to `client`'s server (AUTH and SELECT done); `on_push(reply)`
-    gets each push: [b"smessage", channel, data], [b"ssubscribe", channel, n], ..."""
-    loop = asyncio.get_running_loop()
-    try:
-        async with asyncio.timeout(client.connect_timeout):
-            _, conn = await loop.create_connection(lambda: _Push(on_push), client.host, client.port)
-            setup = []
-            if client.password is not None:
-                auth = ("AUTH", client.username, client.password) if client.username else ("AUTH", client.password)
-                setup.append(conn.send(pack(auth)))
-            for future in setup:
-                await future
-    except TimeoutError:
-        raise rex.TimeoutError(f"Timeout connecting to Redis at {client.host}:{client.port}") from None
-    except OSError as e:
-        raise rex.ConnectionError(f"Error connecting to Redis at {client.host}:{client.port}: {e}") from None
-    return conn
+    """A pub/sub connection to `client`'s server (authenticated; channels span databases);
+    `on_push(reply)` gets each push: [b"smessage", channel, data], [b"ssubscribe", channel, n], ..."""
+    return await client.open(lambda: _Push(on_push), select=False)
