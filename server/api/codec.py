@@ -147,16 +147,10 @@ LONG = 64  # items: only an answer holding a list longer than this can be large
 
 
 def _has_long_list(value: Any, depth: int = 0) -> bool:
-    if isinstance(value, dict):
-        if depth < 6:
-            for v in value.values():
-                if (type(v) is dict or type(v) is list) and _has_long_list(v, depth + 1):
-                    return True
-        return False
-    if len(value) > LONG:
+    if type(value) is list and len(value) > LONG:
         return True
-    if depth < 6:
-        for v in value:
+    if depth < 6:  # a plain loop: this runs for every answer
+        for v in value.values() if type(value) is dict else value:
             if (type(v) is dict or type(v) is list) and _has_long_list(v, depth + 1):
                 return True
     return False

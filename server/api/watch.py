@@ -90,10 +90,7 @@ async def _pumped(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.
             async for item in events:
                 await queue.put(item)
             await queue.put(_DONE)
-        except AppError as e:
-            await queue.put(e)
-        except Exception as e:  # a store failure mid-stream: the watcher is told, and may resume
-            log.warning("watch stream failed", exc_info=True)
+        except Exception as e:  # the watcher is told (_failed), and may resume
             await queue.put(e)
 
     def stop_now() -> None:
@@ -132,18 +129,12 @@ async def _pumped(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.
                 yield WatchItem("shutdown", {})
                 return
             if item is _DONE:
-                yield WatchItem("end", {"status": "GAME_STATUS_FINISHED"})
-                return
-            if isinstance(item, AppError):
-                yield WatchItem("error", error_body(item.code, item.message))
+                yield _END
                 return
             if isinstance(item, Exception):
-                yield WatchItem("error", error_body("UNAVAILABLE", "the watch failed; watch again from the last id"))
+                yield _failed(item)
                 return
-            if isinstance(item, Reset):
-                yield WatchItem("reset", {"version": item.version})
-                continue
-            yield WatchItem("event", item)
+            yield _item(item)
     finally:
         stoppers.discard(stop_now)
         if timer is not None:
@@ -155,10 +146,22 @@ async def _pumped(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.
             await events.aclose()
 
 
+_END = WatchItem("end", {"status": "GAME_STATUS_FINISHED"})
+
+
 def _item(item: Any) -> WatchItem:
     if isinstance(item, Reset):
         return WatchItem("reset", {"version": item.version})
     return WatchItem("event", item)
+
+
+def _failed(e: Exception) -> WatchItem:
+    """How a watch that failed mid-stream ends: the error's own code, or (a store failure,
+    logged) UNAVAILABLE."""
+    if isinstance(e, AppError):
+        return WatchItem("error", error_body(e.code, e.message))
+    log.warning("watch stream failed", exc_info=e)
+    return WatchItem("error", error_body("UNAVAILABLE", "the watch failed; watch again from the last id"))
 
 
 async def _nudged(events: AsyncIterator[Any], shutting_down: asyncio.Event, keepalive: float | None,
@@ -191,14 +194,10 @@ async def _nudged(events: AsyncIterator[Any], shutting_down: asyncio.Event, keep
             try:
                 item = await anext(events)
             except StopAsyncIteration:
-                yield WatchItem("end", {"status": "GAME_STATUS_FINISHED"})
+                yield _END
                 return
-            except AppError as e:
-                yield WatchItem("error", error_body(e.code, e.message))
-                return
-            except Exception:  # a store failure mid-stream: the watcher is told, and may resume
-                log.warning("watch stream failed", exc_info=True)
-                yield WatchItem("error", error_body("UNAVAILABLE", "the watch failed; watch again from the last id"))
+            except Exception as e:  # the watcher is told, and may resume
+                yield _failed(e)
                 return
             finally:
                 if token is not None:

@@ -439,7 +439,7 @@ class GameService:
 
         def decide(game: LoadedGame) -> Decision:
             _may_play(game, c.seat)
-            return _leave(game, c.seat, "resigned", game.meta.get("on_leave", "forfeit"))
+            return _leave(game, [c.seat], "resigned", game.meta.get("on_leave", "forfeit"))
 
         done = await self.games.update(c.game_id, decide, key=f"resign:{c.seat}")
         if done.appended:
@@ -523,7 +523,7 @@ class GameService:
             if seat not in _waiting(g):
                 raise FailedPrecondition(f"seat {seat} no longer has to act")
             if then == "abandoned":
-                return _leave(g, seat, "abandoned", "forfeit")  # ends the game for everyone
+                return _leave(g, [seat], "abandoned", "forfeit")  # ends the game for everyone
             if then == "forfeit":
                 # Every seat whose deadline has passed forfeits at once: seats that missed
                 # the same deadline are treated alike (none wins for having been swept last).
@@ -609,12 +609,12 @@ def _waiting(game: LoadedGame) -> set[int]:
     return {s for s in game.to_act if kinds[s] != "bot"}
 
 
-def _leave(game: LoadedGame, seats: int | list[int], reason: str, then: str) -> Decision:
-    """`seats` leave (one seat, or several at once): the events, then whatever the bots
-    play before a person must act."""
+def _leave(game: LoadedGame, seats: list[int], reason: str, then: str) -> Decision:
+    """`seats` leave (one, or several at once): the events, then whatever the bots play
+    before a person must act."""
     table = game.table.copy()
     events = []
-    for seat in [seats] if isinstance(seats, int) else seats:
+    for seat in seats:
         event = table.leave(seat, reason, then)
         table.apply(event)
         events.append(event)

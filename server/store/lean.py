@@ -45,11 +45,10 @@ _ERRORS = {
 
 
 def _error(reply: Exception) -> Exception:
-    text = str(reply)
-    cls = _ERRORS.get(text.split(" ", 1)[0], rex.ResponseError)
-    if cls is rex.NoScriptError or cls is rex.BusyLoadingError or cls is rex.ReadOnlyError:
-        return cls(text.split(" ", 1)[1] if " " in text else text)
-    return cls(text)
+    """An error reply as redis-py raises it: a known prefix picks the class (and is dropped)."""
+    prefix, _, rest = str(reply).partition(" ")
+    cls = _ERRORS.get(prefix)
+    return cls(rest or prefix) if cls is not None else rex.ResponseError(str(reply))
 
 
 def _arg(value: Any) -> bytes:
@@ -242,6 +241,10 @@ class LeanRedis:
         if conn is None or conn.closed:
             conn = await self._connection()
         return await conn.send(pack(args))
+
+    def register_script(self, source: str) -> LeanScript:
+        """As redis-py's clients have it: `await script(keys=[...], args=[...])`."""
+        return LeanScript(self, source)
 
     async def aclose(self) -> None:
         self._closed = True

@@ -71,7 +71,7 @@ from server.store.base import (
     Trimmed,
 )
 from server.store.ids import check_game_id
-from server.store.lean import LeanRedis, LeanScript, leanable, open_push
+from server.store.lean import LeanRedis, leanable, open_push
 
 T = TypeVar("T")
 log = logging.getLogger("tablero.store.redis")
@@ -623,7 +623,7 @@ class RedisStore(EventStore):
         if lean and not cluster and leanable(url):
             self._lean = [LeanRedis(url, socket_timeout=socket_timeout, socket_connect_timeout=socket_connect_timeout)
                           for _ in range(2)]
-            w, r = _LeanScripts(self._lean[0]), _LeanScripts(self._lean[1])
+            w, r = self._lean
         self._create = w.register_script(_CREATE)
         self._append = w.register_script(_APPEND)
         self._claim_seat = w.register_script(_CLAIM_SEAT)
@@ -1033,16 +1033,6 @@ class RedisStore(EventStore):
         await self._reads.client.aclose()
 
 
-class _LeanScripts:
-    """register_script() as redis-py's clients have it, for a LeanRedis."""
-
-    def __init__(self, client: LeanRedis) -> None:
-        self.client = client
-
-    def register_script(self, source: str) -> LeanScript:
-        return LeanScript(self.client, source)
-
-
 class _Feed(push.Feed):
     def __init__(self, game_id: str, start: AppendResult) -> None:
         super().__init__(game_id, start.version, start.hash)
@@ -1391,7 +1381,6 @@ class _Subscriber:
             except Exception as e:  # noqa: BLE001 - any failure: reconnect
                 if self.connected:
                     log.warning("redis notifications from %s lost (%s); reconnecting", self.node, e)
-                self.connected = False
             finally:
                 self.connected = False
                 if self.push is not None:
