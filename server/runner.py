@@ -94,7 +94,8 @@ def _portal_parts(config: Config, store) -> tuple:
         client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
             config.redis_url, max_connections=16, timeout=5))
     if client is not None:
-        lobby, clocks = RedisLobby(client), RedisClocks(client)
+        lean = getattr(store, "_lean", None)
+        lobby, clocks = RedisLobby(client, fast=lean[0] if lean else None), RedisClocks(client)
     elif config.db and config.db != ":memory:":
         lobby, clocks = SQLiteLobby(config.db), SQLiteClocks(config.db)
     else:

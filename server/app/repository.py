@@ -198,6 +198,10 @@ class GameRepository:
         list may be stale in the cache: claims only grow)."""
         if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
             raise NotFound(f"no game {str(game_id)[:80]!r}: game ids are 1-64 letters, digits, '-' or '_'")
+        if not exact:  # from the cache: no store call to time
+            meta = self.store.cached_meta(game_id)
+            if meta is not None and len(meta.get("claimed", ())) >= sum(k == "open" for k in meta.get("seats", ())):
+                return meta
         with _Timed("get_meta"):
             meta = await self.store.get_meta(game_id, cached=not exact)
             if not exact and len(meta.get("claimed", ())) < sum(k == "open" for k in meta.get("seats", ())):

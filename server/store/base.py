@@ -200,6 +200,11 @@ class EventStore(abc.ABC):
         stale (claims only grow; call without `cached` where exact claims matter). A game
         deleted or expired since may still be answered from the cache: writes still check."""
 
+    def cached_meta(self, game_id: str) -> dict[str, Any] | None:
+        """What `get_meta(cached=True)` would answer from the cache without a round trip (the
+        caller's own copy), or None when it would have to ask the store."""
+        return None
+
     @abc.abstractmethod
     async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
         """Atomically mark the first of `seats` not yet claimed as claimed (meta

@@ -636,7 +636,7 @@ class RedisStore(EventStore):
         self._get_meta = r.register_script(_GET_META)
         self._heads_script = r.register_script(_HEADS)
         self._snapshot_at = r.register_script(_SNAPSHOT_AT)
-        self._meta_cache: collections.OrderedDict[str, dict[str, Any]] = collections.OrderedDict()
+        self._meta_cache: collections.OrderedDict[str, bytes] = collections.OrderedDict()  # marshalled
         self._hub = _Hub(self)
         self._closed = False
 
@@ -906,10 +906,9 @@ class RedisStore(EventStore):
 
     async def get_meta(self, game_id: str, *, cached: bool = False) -> dict[str, Any]:
         if cached:
-            meta = self._meta_cache.get(game_id)
+            meta = self.cached_meta(game_id)
             if meta is not None:
-                self._meta_cache.move_to_end(game_id)
-                return marshal.loads(marshal.dumps(meta))  # the caller's own copy (JSON data)
+                return meta
         k = _existing_game_keys(game_id)
         found = await self._call(self._reads, lambda: self._get_meta(keys=[k.meta, k.claimed]))
         if not found:  # nil (RESP2) or false (RESP3): unknown game
@@ -921,9 +920,16 @@ class RedisStore(EventStore):
         self._cache_meta(game_id, meta)
         return meta
 
+    def cached_meta(self, game_id: str) -> dict[str, Any] | None:
+        blob = self._meta_cache.get(game_id)
+        if blob is None:
+            return None
+        self._meta_cache.move_to_end(game_id)
+        return marshal.loads(blob)  # the caller's own copy (JSON data)
+
     def _cache_meta(self, game_id: str, meta: dict[str, Any]) -> None:
         if self.meta_cache_size > 0:
-            self._meta_cache[game_id] = marshal.loads(marshal.dumps(meta))
+            self._meta_cache[game_id] = marshal.dumps(meta)
             self._meta_cache.move_to_end(game_id)
             while len(self._meta_cache) > self.meta_cache_size:
                 self._meta_cache.popitem(last=False)

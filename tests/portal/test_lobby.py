@@ -1,9 +1,12 @@
 """The lobby lists games newest first, filtered and paginated, on every store."""
 
+import asyncio
+
 import pytest
 import redis.asyncio as aioredis
 
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby, RedisLobby, SQLiteLobby
+from server.store.lean import LeanRedis
 from tests.redis_server import RedisServer
 
 
@@ -14,7 +17,7 @@ def _entry(i, engine="tic-tac-toe", status="RUNNING", open_taken=(False,), user=
             "created": 1000.0 + i}
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
+@pytest.fixture(params=["memory", "sqlite", "redis", "redis-lean"])
 async def lobby(request, tmp_path):
     if request.param == "memory":
         yield MemoryLobby()
@@ -23,8 +26,11 @@ async def lobby(request, tmp_path):
     else:
         with RedisServer() as server:
             client = aioredis.Redis.from_url(server.url)
-            yield RedisLobby(client)
+            lean = LeanRedis(server.url) if request.param == "redis-lean" else None
+            yield RedisLobby(client, fast=lean)
             await client.aclose()
+            if lean is not None:
+                await lean.aclose()
 
 
 async def test_newest_first_in_pages_that_cover_every_game_once(lobby):
@@ -65,3 +71,32 @@ async def test_updates_and_removal(lobby):
 async def test_a_forged_page_token_is_refused(lobby):
     with pytest.raises(BadPageToken):
         await lobby.list(Filter(), 10, "not-a-token")
+
+
+async def test_writes_over_the_lean_connection_survive_a_dropped_connection():
+    """A lobby write whose connection Redis drops while it is in flight is written again on
+    a new connection (each write is idempotent), as redis-py's clients retry theirs."""
+    with RedisServer() as server:
+        client = aioredis.Redis.from_url(server.url)
+        lean = LeanRedis(server.url)
+        lobby = RedisLobby(client, fast=lean)
+        try:
+            await lobby.add(_entry(1, open_taken=(False,)))
+
+            async def dropped_in_flight(write) -> None:
+                await client.execute_command("CLIENT", "PAUSE", "300", "WRITE")  # the write waits in Redis
+                task = asyncio.ensure_future(write)
+                await asyncio.sleep(0.05)
+                assert not task.done()
+                assert await client.client_kill_filter(_type="normal", skipme=True) >= 1
+                await task
+
+            await dropped_in_flight(lobby.mark("g001", seat=1, user={"id": "ana", "name": "Ana"}))
+            await dropped_in_flight(lobby.add(_entry(2)))
+            entries, _ = await lobby.list(Filter(), 10, None)
+            assert [e["gameId"] for e in entries] == ["g002", "g001"]
+            assert entries[1]["seats"][1] == {"seat": 1, "kind": "open", "user": {"id": "ana", "name": "Ana"},
+                                              "taken": True}
+        finally:
+            await client.aclose()
+            await lean.aclose()

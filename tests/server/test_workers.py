@@ -61,3 +61,26 @@ def test_more_than_one_worker_is_refused_on_the_in_memory_store():
     r = subprocess.run([sys.executable, "-m", "server", "serve", "--workers", "2"], capture_output=True, text=True,
                        timeout=30)
     assert r.returncode == 2 and "more than one worker needs a shared store" in r.stderr
+
+
+def test_worker_metrics_files_follow_the_process_id(tmp_path):
+    """Under --workers the metrics keep the process id instead of asking the OS on every
+    update; a forked child still gets a file of its own, and the sum counts both."""
+    code = """
+import os
+from server import metrics
+metrics.CONFLICTS.inc()
+child = os.fork()
+if child == 0:
+    metrics.CONFLICTS.inc(2)
+    os._exit(0)
+os.waitpid(child, 0)
+print(os.getpid(), child)
+print(metrics.exposition()[0].decode())
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, PROMETHEUS_MULTIPROC_DIR=str(tmp_path)), check=True).stdout
+    parent, child = out.splitlines()[0].split()
+    assert sorted(p.name for p in tmp_path.glob("counter_*.db")) == sorted([f"counter_{parent}.db", f"counter_{child}.db"])
+    total = [line for line in out.splitlines() if line.startswith("tablero_append_conflicts_total")]
+    assert total and float(total[0].rsplit(" ", 1)[1]) == 3.0
