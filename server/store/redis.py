@@ -532,6 +532,17 @@ def _dropped_under_us(e: AttributeError) -> bool:
     )
 
 
+def _conflict(game_id: str, expected: int, actual: int, head_hash: str, tail: list[Any]) -> Conflict:
+    """The Conflict an append met (with the tail the script sent). Built here, not in a local
+    of the frame that raises it: that would be a frame-traceback-exception cycle, garbage
+    for the collector on every conflict."""
+    conflict = Conflict(game_id, expected, actual)
+    conflict.head_hash = head_hash
+    if tail:
+        conflict.tail = [Entry(v, h, json.loads(e)) for v, h, e in _triples(tail)]
+    return conflict
+
+
 class RedisStore(EventStore):
     """EventStore on Redis Streams; `redis+cluster://host:port` (or cluster=True) for Redis Cluster.
 
@@ -771,11 +782,7 @@ class RedisStore(EventStore):
         actual, head_hash = int(reply[1]), _text(reply[2])
         if code == 4:
             raise HistoryRewritten(game_id, expected_version, actual, head_hash)
-        conflict = Conflict(game_id, expected_version, actual)
-        conflict.head_hash = head_hash
-        if len(reply) > 3:
-            conflict.tail = [Entry(v, h, json.loads(e)) for v, h, e in _triples(reply[3:])]
-        raise conflict
+        raise _conflict(game_id, expected_version, actual, head_hash, reply[3:])
 
     async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
         k = _existing_game_keys(game_id)
