@@ -124,10 +124,11 @@ class Committed:
 def new_game_id() -> str:
     """12 URL-safe characters (72 random bits) that start with a letter or digit: an id (and
     a seat token, which begins with it) starting with '-' would read as an option on a
-    command line."""
+    command line. Nor with `eyJ`: a seat token would then look like a portal JWT to a client
+    that tells them apart by that prefix (docs/api.md)."""
     while True:
         game_id = secrets.token_urlsafe(9)
-        if game_id[0].isalnum():
+        if game_id[0].isalnum() and not game_id.startswith("eyJ"):
             return game_id
 
 

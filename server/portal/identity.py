@@ -126,5 +126,9 @@ class PortalKeys:
 
 def looks_like_jwt(token: str) -> bool:
     """Seat tokens have the form `<game>.<seat>.<sig>` with a numeric seat; JWTs have
-    three base64url parts whose header starts with `eyJ` ('{"')."""
-    return token.startswith("eyJ") and token.count(".") == 2
+    three base64url parts whose header starts with `eyJ` ('{"') and whose payload (a JSON
+    object, so `eyJ…` too) is never a number. (A game id may begin with `eyJ`: an older one
+    can, and its seat tokens are still seat tokens.)"""
+    if not token.startswith("eyJ") or token.count(".") != 2:
+        return False
+    return not token.split(".", 2)[1].isdigit()

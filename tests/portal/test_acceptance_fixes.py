@@ -65,6 +65,25 @@ def test_game_ids_never_begin_with_a_dash():
     assert len(set(ids)) == len(ids)
 
 
+def test_a_seat_token_is_never_taken_for_a_portal_jwt(monkeypatch):
+    """A game id beginning with `eyJ` (one in 262,144 before ids avoided it) made its seat
+    tokens look like JWTs: the server refused them as portal tokens (401)."""
+    import server.app.repository as repository
+
+    drawn = iter(["eyJhbGciOiJI", "x" * 12])
+    monkeypatch.setattr(repository.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert new_game_id() == "x" * 12  # new ids skip the prefix
+    monkeypatch.undo()
+    monkeypatch.setattr(repository, "new_game_id", lambda: "eyJpZCI6IjEi")  # an older game's id
+    with ServerThread() as s:
+        created = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        gid, token = created["game"]["id"], created["seats"][0]["token"]
+        assert gid == "eyJpZCI6IjEi" and token.count(".") == 2
+        r = httpx.post(f"{s.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": 4}},
+                       headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200, r.text
+
+
 def test_an_unknown_action_type_filter_is_refused_by_name():
     with ServerThread() as s:
         created = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe"}).json()
