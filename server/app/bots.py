@@ -42,7 +42,9 @@ class BotWorker:
 
     def notice(self, game: LoadedGame) -> None:
         """Called after every commit and load: queue the game when a bot must act."""
-        if game.id in self._pending or game.finished or not rules.bots_to_act(game.engine, game.state, game.kinds):
+        kinds = game.kinds
+        if "bot" not in kinds or game.id in self._pending or game.finished \
+                or not rules.bots_to_act(game.engine, game.state, kinds):
             return
         self._pending.add(game.id)
         metrics.BOT_BACKLOG.inc()

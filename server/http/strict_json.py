@@ -63,6 +63,10 @@ def _depth_ok(raw: str) -> bool:
     return True
 
 
+# One decoder for every body (json.loads with hooks builds a decoder and its scanner per call).
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant, parse_int=_int, parse_float=_float)
+
+
 def loads(raw: bytes | str) -> Any:
     """Parse a request body; BadJson with a readable reason otherwise."""
     try:
@@ -72,8 +76,7 @@ def loads(raw: bytes | str) -> Any:
     if len(text) > MAX_DEPTH and not _depth_ok(text):  # a shorter text cannot nest deeper
         raise BadJson(f"the JSON body nests deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_int=_int,
-                          parse_float=_float)
+        return _DECODER.decode(text)
     except BadJson:
         raise
     except json.JSONDecodeError as e:

@@ -66,7 +66,8 @@ def _arg(value: Any) -> bytes:
 def pack(args: tuple[Any, ...]) -> bytes:
     out = [b"*%d\r\n" % len(args)]
     for a in args:
-        b = a.encode() if type(a) is str else a if type(a) is bytes else _arg(a)
+        t = type(a)
+        b = a.encode() if t is str else a if t is bytes else b"%d" % a if t is int else _arg(a)
         out.append(b"$%d\r\n" % len(b))
         out.append(b)
         out.append(b"\r\n")
