@@ -8,6 +8,7 @@ import gc
 import logging
 import signal
 import socket
+import time
 
 import grpc
 import uvicorn
@@ -35,6 +36,7 @@ log = logging.getLogger("tablero")
 
 READINESS_INTERVAL = 5.0
 CLOCK_SWEEP_INTERVAL = 0.5
+CLOCK_SWEEP_LOG_EVERY = 60.0  # seconds between "still failing" lines during an outage
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
 
@@ -89,10 +91,19 @@ def _portal_parts(config: Config, store) -> tuple:
     if client is not None and not config.redis_url.startswith("redis+cluster"):
         # Its own bounded pool that waits for a free connection (the store's pools are gated
         # by the store itself; a bare client on them fails with "Too many connections").
+        # Like the store's: idle connections are PINGed before use, and a command that meets a
+        # dropped connection (Redis restarted) goes again on a new one, so a restart costs the
+        # lobby, clocks and limits no error beyond the outage. (Their commands are reads,
+        # idempotent writes, or a rate count that at worst counts one call twice.)
         import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
 
         client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
-            config.redis_url, max_connections=16, timeout=5))
+            config.redis_url, max_connections=16, timeout=5, socket_keepalive=True,
+            health_check_interval=config.store_health_check_interval,
+            retry=Retry(ExponentialBackoff(cap=1.0, base=max(config.store_retry_backoff, 0.01)),
+                        config.store_retries)))
     if client is not None:
         lean = getattr(store, "_lean", None)
         lobby, clocks = RedisLobby(client, fast=lean[0] if lean else None), RedisClocks(client)
@@ -112,11 +123,24 @@ def _portal_parts(config: Config, store) -> tuple:
 
 async def _sweep_clocks(games: GameService, lifecycle: Lifecycle) -> None:
     """Apply due turn-clock timeouts, on every replica (each timeout applies once: CAS + request id)."""
+    failing_since: float | None = None  # an outage is logged when it starts, then once a minute
+    last_logged = 0.0
     while not lifecycle.shutting_down.is_set():
         try:
             await games.sweep_clocks()
-        except Exception:  # the store is down: try again next round
-            log.warning("clock sweep failed", exc_info=True)
+            if failing_since is not None:
+                log.warning("clock sweep works again", extra={"fields": {
+                    "failed_for_s": round(time.monotonic() - failing_since, 1)}})
+                failing_since = None
+        except Exception as e:  # the store is down: try again next round
+            now = time.monotonic()
+            if failing_since is None:
+                failing_since = last_logged = now
+                log.warning("clock sweep failed", exc_info=True)
+            elif now - last_logged >= CLOCK_SWEEP_LOG_EVERY:
+                last_logged = now
+                log.warning("clock sweep still failing", extra={"fields": {
+                    "failing_for_s": round(now - failing_since, 1), "error": str(e)[:200]}})
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(lifecycle.shutting_down.wait(), CLOCK_SWEEP_INTERVAL)
 

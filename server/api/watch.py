@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from server.api.status import error_body
 from server.errors import AppError
-from server.store.base import NUDGE, POKED, Nudge, Reset
+from server.store.base import NUDGE, POKED, Nudge, Reset, StoreError
 
 log = logging.getLogger("tablero.api")
 
@@ -160,7 +160,10 @@ def _failed(e: Exception) -> WatchItem:
     logged) UNAVAILABLE."""
     if isinstance(e, AppError):
         return WatchItem("error", error_body(e.code, e.message))
-    log.warning("watch stream failed", exc_info=e)
+    if isinstance(e, StoreError):  # an outage ends every watch of it: one line each, no traceback
+        log.warning("watch stream failed", extra={"fields": {"error": str(e)[:200]}})
+    else:
+        log.warning("watch stream failed", exc_info=e)
     return WatchItem("error", error_body("UNAVAILABLE", "the watch failed; watch again from the last id"))
 
 

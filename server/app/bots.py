@@ -16,6 +16,7 @@ import contextlib
 import logging
 import random
 import secrets
+from collections.abc import Awaitable, Callable
 
 from server import metrics
 from server.errors import AppError
@@ -31,8 +32,10 @@ class NoBotTurn(AppError):
 
 
 class BotWorker:
-    def __init__(self, games: GameRepository, *, steps_per_write: int = 32) -> None:
+    def __init__(self, games: GameRepository, *, steps_per_write: int = 32,
+                 written: Callable[[LoadedGame], Awaitable[None]] | None = None) -> None:
         self.games = games
+        self.written = written  # what follows every accepted write (lobby status, clocks, metrics)
         self.steps_per_write = steps_per_write
         self._queue: asyncio.Queue[str] = asyncio.Queue()
         self._pending: set[str] = set()
@@ -73,6 +76,7 @@ class BotWorker:
 
     async def _play(self, game_id: str) -> None:
         rng = random.Random(secrets.randbits(64))
+        played = [0]
 
         def decide(game: LoadedGame):
             kinds = game.kinds
@@ -81,12 +85,16 @@ class BotWorker:
 
             def turns() -> Decision:
                 state, events = rules.play_bots(game.engine, game.state, kinds, rng, self.steps_per_write)
-                metrics.BOT_STEPS.labels(game.engine.name).inc(len(events))
+                played[:] = [len(events)]  # the last decision is the one appended
                 return Decision(events, state)
 
             return asyncio.to_thread(turns)
 
-        await self.games.update(game_id, decide)
+        done = await self.games.update(game_id, decide)
+        if done.appended:  # turns that lost to another replica's write are not counted
+            metrics.BOT_STEPS.labels(done.game.engine.name).inc(played[0])
+            if self.written is not None:
+                await self.written(done.game)
 
     async def close(self) -> None:
         if self._task is not None:

@@ -112,16 +112,18 @@ _REFUSALS = ((StaleVersion, "stale"), (Aborted, "conflict"), (InvalidArgument, "
 
 
 @contextlib.contextmanager
-def _count_action(engine: str) -> Iterator[None]:
-    """tablero_actions by result: ok, stale, invalid, illegal, conflict."""
+def _count_action(engine: str) -> Iterator[list[str]]:
+    """tablero_actions by result: ok, replayed (a repeated requestId: answered, nothing
+    appended; the caller sets it), stale, invalid, illegal, conflict."""
+    result = ["ok"]
     try:
-        yield
+        yield result
     except AppError as e:
         label = next((label for cls, label in _REFUSALS if isinstance(e, cls)), None)
         if label is not None:
             metrics.child(metrics.ACTIONS, engine, label).inc()
         raise
-    metrics.child(metrics.ACTIONS, engine, "ok").inc()
+    metrics.child(metrics.ACTIONS, engine, result[0]).inc()
 
 
 class GameService:
@@ -144,7 +146,7 @@ class GameService:
         self.games = GameRepository(store, cache_size=cache_size, snapshot_every=snapshot_every,
                                     max_retries=max_retries)
         self.games.engine_calls = self.engine_calls  # past versions' replays too
-        self.bots = BotWorker(self.games)
+        self.bots = BotWorker(self.games, written=self._written)
         self.games.on_commit = self.bots.notice
         # Seat directory entries (who holds each seat) of games whose every seat is taken: from
         # then on they never change, so each replica keeps them instead of asking the lobby on
@@ -196,9 +198,7 @@ class GameService:
         }
         await self.lobby.add(entry)
         self._remember_seats(game.id, entry)
-        if game.finished:
-            metrics.GAMES_FINISHED.labels(engine.name).inc()
-        await self._after_write(game)
+        await self._written(game)
         # Tokens for the human seats no other portal user holds (the creator's own included).
         mine = c.user.id if c.user else None
         tokens = [{"seat": s, "token": self.signer.issue(game.id, s)} for s, k in enumerate(kinds)
@@ -462,12 +462,12 @@ class GameService:
 
         meta = await self.games.meta(c.game_id)
         engine = self.games.engine_of(meta)
-        with _count_action(engine.name):
+        with _count_action(engine.name) as result:
             done = await self.games.update(c.game_id, decide, key=c.idempotency_key, meta=meta)
-        if done.appended and done.game.finished:
-            metrics.GAMES_FINISHED.labels(engine.name).inc()
+            if not done.appended:
+                result[0] = "replayed"
         if done.appended:
-            await self._after_write(done.game)
+            await self._written(done.game)
         return {"game": await self._game_reply(done.game, c.seat)}
 
     async def resign(self, c: cmd.Resign) -> dict[str, Any]:
@@ -479,15 +479,15 @@ class GameService:
 
         done = await self.games.update(c.game_id, decide, key=f"resign:{c.seat}")
         if done.appended:
-            if done.game.finished:
-                metrics.GAMES_FINISHED.labels(done.game.engine.name).inc()
-            await self._after_write(done.game)
+            await self._written(done.game)
         return {"game": await self._game_reply(done.game, c.seat)}
 
     # --- turn clocks ---------------------------------------------------------------------
-    async def _after_write(self, game: LoadedGame) -> None:
-        """After an accepted write: the lobby's status, and the clock record and schedule."""
+    async def _written(self, game: LoadedGame) -> None:
+        """After every accepted write (a request's, a timeout's, the bot worker's): the
+        finished-games count, the lobby's status, and the clock record and schedule."""
         if game.finished:
+            metrics.GAMES_FINISHED.labels(game.engine.name).inc()
             await self.lobby.mark(game.id, status="FINISHED")
         clock = game.meta.get("clock")
         if clock is None and not self.abandon_after:
@@ -572,9 +572,7 @@ class GameService:
         except (StaleVersion, FailedPrecondition, Aborted):
             return 0  # someone moved meanwhile (a player, or another replica's timeout)
         if done.appended:
-            if done.game.finished:
-                metrics.GAMES_FINISHED.labels(done.game.engine.name).inc()
-            await self._after_write(done.game)
+            await self._written(done.game)
         return 1 if done.appended else 0
 
     # --- helpers -------------------------------------------------------------------------

@@ -8,11 +8,14 @@ import asyncio
 import statistics
 import time
 
+from prometheus_client import REGISTRY
+
 import engines
 from server.app import commands as cmd
 from server.app import rules
 from server.app.service import GameService
 from server.auth import TokenSigner
+from server.portal.lobby import RedisLobby
 from server.store import SQLiteStore
 from server.store.redis import RedisStore
 
@@ -81,18 +84,34 @@ async def test_other_games_keep_their_latency_while_bot_games_run():
         await _until_finished(games, b)
 
 
+def _sample(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
 async def test_any_replica_plays_a_waiting_bot_game_exactly_once(redis_url):
     """Two replicas on one Redis both see the game waiting for its bots; the CAS write lets
-    only one play each turn, and the log replays to a legal end."""
+    only one play each turn, and the log replays to a legal end. The game the bot worker
+    finishes is FINISHED in the lobby and counted once; bot turns are counted once, however
+    many replicas played them before losing the write."""
     sa, sb = RedisStore(redis_url), RedisStore(redis_url)
-    a, b = GameService(sa, TokenSigner("s")), GameService(sb, TokenSigner("s"))
+    lobby = RedisLobby(sa._client)  # one lobby, as replicas share it
+    a, b = GameService(sa, TokenSigner("s"), lobby=lobby), GameService(sb, TokenSigner("s"), lobby=lobby)
+    finished = _sample("tablero_games_finished_total", engine="phoenicia")
+    steps = _sample("tablero_bot_steps_total", engine="phoenicia")
     try:
-        gid = (await a.create_game(cmd.CreateGame("phoenicia", 5, seats=("bot",) * 5)))["game"]["id"]
+        created = (await a.create_game(cmd.CreateGame("phoenicia", 5, seats=("bot",) * 5)))["game"]
+        gid = created["id"]
         await b.get_game(cmd.GetGame(gid, None))  # B loads it, sees bots to act, queues it too
         await _until_finished(a, gid)
         events = await sa.read(gid)
         assert _replays("phoenicia", events)
         assert (await b.get_game(cmd.GetGame(gid, None)))["game"]["version"] == len(events)
+        await a.bots.idle.wait()
+        await b.bots.idle.wait()
+        listed = (await a.list_games(cmd.ListGames(status="GAME_STATUS_FINISHED", page_size=100)))["games"]
+        assert gid in [g["id"] for g in listed]
+        assert _sample("tablero_games_finished_total", engine="phoenicia") == finished + 1
+        assert _sample("tablero_bot_steps_total", engine="phoenicia") == steps + len(events) - created["version"]
     finally:
         await sa.close()
         await sb.close()

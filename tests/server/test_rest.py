@@ -74,7 +74,15 @@ def test_events_are_paged_in_order(http):
     err(http.get(f"/v1/games/{game['id']}/events", params={"pageSize": 5000}), 400, "INVALID_ARGUMENT")
 
 
+def _replayed(http) -> float:
+    for line in http.get("/metrics").text.splitlines():
+        if line.startswith('tablero_actions_total{engine="tic-tac-toe",result="replayed"}'):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
 def test_retried_request_id_appends_nothing_and_returns_the_first_answer(http):
+    replayed = _replayed(http)
     game, tokens = create(http)
     first = act(http, game["id"], tokens[0], {"type": "place", "cell": 4}, requestId="req-1")
     again = act(http, game["id"], tokens[0], {"type": "place", "cell": 4}, requestId="req-1")
@@ -86,6 +94,7 @@ def test_retried_request_id_appends_nothing_and_returns_the_first_answer(http):
     late = act(http, game["id"], tokens[0], {"type": "place", "cell": 4}, requestId="req-1")
     assert late.json()["version"] == 2
     assert http.get(f"/v1/games/{game['id']}").json()["version"] == 3
+    assert _replayed(http) == replayed + 2  # the two repeats, not counted as moves made
 
 
 def test_concurrent_retries_of_one_request_append_once(http, server):
