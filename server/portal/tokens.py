@@ -72,8 +72,17 @@ class SeatTokens:
 
     def issue(self, game_id: str, seat: int) -> str:
         if self._signing == LEGACY_KID:
-            return f"{game_id}.{seat}.{self._sig(self._keys[LEGACY_KID], game_id, seat)}"
-        return f"{game_id}.{seat}.{self._signing}.{self._sig(self._keys[self._signing], game_id, seat)}"
+            token = f"{game_id}.{seat}.{self._sig(self._keys[LEGACY_KID], game_id, seat)}"
+        else:
+            token = f"{game_id}.{seat}.{self._signing}.{self._sig(self._keys[self._signing], game_id, seat)}"
+        self._remember(token, game_id, seat)  # its first use here needs no HMAC either
+        return token
+
+    def _remember(self, token: str, game_id: str, seat: int) -> None:
+        if len(self._verified) >= self.VERIFIED_MAX:
+            for old in list(self._verified)[: self.VERIFIED_MAX // 2]:
+                del self._verified[old]
+        self._verified[token] = (game_id, seat)
 
     def verify(self, token: str, game_id: str) -> int:
         """The seat `token` opens in `game_id`; TokenError or WrongGame otherwise."""
@@ -98,10 +107,7 @@ class SeatTokens:
         seat = int(seat_s)
         if key is None or not hmac.compare_digest(sig.encode(), self._sig(key, gid, seat).encode()):
             raise TokenError("invalid seat token")
-        if len(self._verified) >= self.VERIFIED_MAX:
-            for old in list(self._verified)[: self.VERIFIED_MAX // 2]:
-                del self._verified[old]
-        self._verified[token] = (gid, seat)
+        self._remember(token, gid, seat)
         if gid != game_id:
             raise WrongGame(gid)
         return seat

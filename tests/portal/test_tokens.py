@@ -63,6 +63,19 @@ def test_a_verified_token_is_remembered_and_still_opens_only_its_own_game(monkey
             t.verify(forged, "g1")
 
 
+def test_a_token_this_server_issued_is_opened_without_signing_again(monkeypatch):
+    t = SeatTokens(OLD)
+    token = t.issue("g1", 0)
+    monkeypatch.setattr(SeatTokens, "_sig", staticmethod(lambda *a: pytest.fail("signed again")))
+    assert t.verify(token, "g1") == 0
+    with pytest.raises(WrongGame):
+        t.verify(token, "g2")
+    # Another server with the same secret checks it once, then remembers it too.
+    monkeypatch.undo()
+    other = SeatTokens(OLD)
+    assert other.verify(token, "g1") == 0
+
+
 def test_the_memory_of_verified_tokens_is_bounded(monkeypatch):
     monkeypatch.setattr(SeatTokens, "VERIFIED_MAX", 10)
     t = SeatTokens(OLD)
