@@ -22,16 +22,15 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
-import sys
 import time
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
+from server import gil
+
 T = TypeVar("T")
 
 DEFAULT_INLINE_BELOW = 0.001  # seconds of CPU
-# Python's GIL switch interval while engine calls run on the pool (its default is 0.005 s).
-SWITCH_INTERVAL = 0.0005
 
 
 class EngineCalls:
@@ -48,7 +47,6 @@ class EngineCalls:
         self._calls: dict[tuple[str, str], int] = {}  # calls per pair (for sampling)
         self.offloaded = 0  # calls sent to the pool (for tests and the bench)
         self._in_flight = 0  # calls on the pool now
-        self._switch = sys.getswitchinterval()
 
     # Weight of the newest call in the moving average: a call several times over the bound
     # moves an engine to the pool within a few calls, a lone outlier does not.
@@ -89,17 +87,13 @@ class EngineCalls:
         # While engine calls run on the pool they hold the GIL for whole switch intervals: a
         # short one (only then) hands it back to the event loop sooner, so that other games'
         # requests do not queue behind them (a 0.4 s list: moves beside it 380 ms → 55 ms).
-        if self._in_flight == 0:
-            self._switch = sys.getswitchinterval()
-            sys.setswitchinterval(min(self._switch, SWITCH_INTERVAL))
         self._in_flight += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(
-                self._pool, functools.partial(self._timed, key, fn, *args))
+            with gil.handing_over():
+                return await asyncio.get_running_loop().run_in_executor(
+                    self._pool, functools.partial(self._timed, key, fn, *args))
         finally:
             self._in_flight -= 1
-            if self._in_flight == 0:
-                sys.setswitchinterval(self._switch)
 
     def close(self) -> None:
         if self._pool is not None:

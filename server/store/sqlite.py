@@ -28,6 +28,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
+from server import gil
 from server.store import push
 from server.store.base import (
     SNAPSHOT_HISTORY,
@@ -169,7 +170,10 @@ class SQLiteStore(EventStore):
         try:
             if self._inline:  # whole transactions: nothing inside fn awaits, so none interleave
                 return call()
-            return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+            # While a call is on the thread, the loop hands the GIL over sooner: each statement
+            # of the call must win it back to go on (server/gil.py).
+            with gil.handing_over():
+                return await asyncio.get_running_loop().run_in_executor(self._executor, call)
         except sqlite3.Error as e:
             raise StoreError(f"sqlite: {e}") from e
         except RuntimeError as e:  # executor shut down by a concurrent close()
