@@ -77,8 +77,16 @@ class BotWorker:
     async def _play(self, game_id: str) -> None:
         rng = random.Random(secrets.randbits(64))
         played = [0]
+        decided = [0]
 
         def decide(game: LoadedGame):
+            decided[0] += 1
+            if decided[0] > 1:
+                # The game moved under us (our append met a newer version): another replica's
+                # bot worker, or a player, wrote it. Whoever commits queues the game on its own
+                # replica (on_commit), so it goes on there; playing the same turns here too would
+                # only lose the race again (both workers' bots playing one game wasted ~40 %).
+                raise NoBotTurn("another writer is advancing this game")
             kinds = game.kinds
             if game.finished or not rules.bots_to_act(game.engine, game.state, kinds):
                 raise NoBotTurn("no bot turn")
