@@ -151,6 +151,7 @@ class SQLiteClocks(MemoryClocks):
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
         self._lock = threading.Lock()
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # as the store and the lobby: no fsync per commit
         self._db.execute("CREATE TABLE IF NOT EXISTS clocks (game_id TEXT PRIMARY KEY, record TEXT NOT NULL, due REAL)")
 
     def _run(self, sql: str, args: tuple = ()) -> list[tuple]:

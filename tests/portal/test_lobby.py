@@ -100,3 +100,15 @@ async def test_writes_over_the_lean_connection_survive_a_dropped_connection():
         finally:
             await client.aclose()
             await lean.aclose()
+
+
+def test_the_lobby_and_clocks_on_a_file_do_not_sync_every_commit(tmp_path):
+    """WAL with synchronous=NORMAL, as the store's own connection: a commit survives a crash
+    of the process without an fsync each (FULL made every create and game end wait for the
+    disk while holding the file's write lock, in every process on the file)."""
+    from server.portal.clock import SQLiteClocks
+
+    path = str(tmp_path / "games.db")
+    for db in (SQLiteLobby(path)._db, SQLiteClocks(path)._db):
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
