@@ -18,6 +18,7 @@ import random
 import secrets
 from collections.abc import Awaitable, Callable
 
+from engines.core import clone
 from server import metrics
 from server.errors import AppError
 
@@ -92,7 +93,9 @@ class BotWorker:
                 raise NoBotTurn("no bot turn")
 
             def turns() -> Decision:
-                state, events = rules.play_bots(game.engine, game.state, kinds, rng, self.steps_per_write)
+                # On a copy: playing evolves the state it is given, here on a thread, while
+                # readers (a GET, a new watch) may take the cached state at its cached version.
+                state, events = rules.play_bots(game.engine, clone(game.state), kinds, rng, self.steps_per_write)
                 played[:] = [len(events)]  # the last decision is the one appended
                 return Decision(events, state)
 

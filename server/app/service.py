@@ -457,7 +457,9 @@ class GameService:
             _may_play(game, c.seat)
             kinds = game.kinds
             if "bot" in kinds:  # the bots' answers are played off the event loop
-                return asyncio.to_thread(rules.play, game.engine, game.state, c.seat, c.action, kinds, _rng())
+                # On a copy: the bots' turns evolve the state they are given, on a thread, while
+                # readers (a GET, a new watch) may take the cached state at its cached version.
+                return asyncio.to_thread(rules.play, game.engine, clone(game.state), c.seat, c.action, kinds, _rng())
             return rules.play(game.engine, game.state, c.seat, c.action, kinds, _rng())
 
         meta = await self.games.meta(c.game_id)

@@ -127,3 +127,28 @@ async def test_any_replica_plays_a_waiting_bot_game_exactly_once(redis_url, monk
     finally:
         await sa.close()
         await sb.close()
+
+
+async def test_watches_opened_while_the_bots_play_see_the_game_exactly():
+    """A watch keeps its own copy of the state to know when the game ends. Opened while the
+    bot worker played (evolving the cached state in place, on a thread, ahead of its cached
+    version), it copied a state from the future: its next event no longer applied
+    (ValueError deep in the engine: the watch failed), or it declared the game over early."""
+    games = GameService(SQLiteStore(), TokenSigner("s"))
+    for engine in ("phoenicia", "founders-of-gloomhaven"):
+        gid = (await games.create_game(cmd.CreateGame(engine, 3, seats=("bot",) * 3)))["game"]["id"]
+
+        async def follow(gid: str = gid) -> list[int]:
+            seen = []
+            async for item in await games.watch_game(cmd.WatchGame(gid, None, 0)):
+                seen.append(item["version"])
+            return seen
+
+        watches = []
+        while (await games.get_game(cmd.GetGame(gid, None)))["game"]["status"] != "GAME_STATUS_FINISHED":
+            watches.append(asyncio.create_task(follow()))
+            await asyncio.sleep(0.002)
+        final = (await games.get_game(cmd.GetGame(gid, None)))["game"]["version"]
+        assert len(watches) >= 3
+        for seen in await asyncio.gather(*watches):
+            assert seen == list(range(1, final + 1))
