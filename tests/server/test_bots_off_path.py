@@ -152,3 +152,48 @@ async def test_watches_opened_while_the_bots_play_see_the_game_exactly():
         assert len(watches) >= 3
         for seen in await asyncio.gather(*watches):
             assert seen == list(range(1, final + 1))
+
+
+async def test_watches_opened_while_a_move_plays_the_bots_inline_stay_exact():
+    """The same for the bots' answers to a person's move, played inline on a thread."""
+    games = GameService(SQLiteStore(), TokenSigner("s"))
+    gid = (await games.create_game(cmd.CreateGame("phoenicia", 3, seats=("human", "bot", "bot"))))["game"]["id"]
+    seen: list[list[int]] = []
+
+    async def follow() -> None:
+        mine: list[int] = []
+        seen.append(mine)
+        async for item in await games.watch_game(cmd.WatchGame(gid, None, 0)):
+            mine.append(item["version"])
+
+    watches: list[asyncio.Task] = []
+
+    async def opener() -> None:
+        while True:
+            watches.append(asyncio.create_task(follow()))
+            await asyncio.sleep(0.001)
+
+    opening = asyncio.create_task(opener())
+    moves = 0
+    while moves < 40:
+        game = (await games.get_game(cmd.GetGame(gid, 0)))["game"]
+        if game["status"] == "GAME_STATUS_FINISHED":
+            break
+        if 0 not in game["toAct"]:
+            await asyncio.sleep(0.005)
+            continue
+        legal = (await games.list_legal_actions(cmd.ListLegalActions(gid, 0)))["actions"]
+        await games.submit_action(cmd.SubmitAction(gid, 0, legal[-1]))
+        moves += 1
+    opening.cancel()
+    await asyncio.sleep(0.05)  # the last events reach every watch
+    for task in watches:
+        if task.done():
+            task.result()  # a watch that failed raises here
+        else:
+            task.cancel()
+    now = (await games.get_game(cmd.GetGame(gid, None)))["game"]["version"]
+    assert moves >= 3 and len(watches) > 5
+    for versions in seen:
+        assert versions == list(range(1, len(versions) + 1))
+        assert versions[-1] == now if versions else True
