@@ -77,12 +77,12 @@ class BotWorker:
 
     async def _play(self, game_id: str) -> None:
         rng = random.Random(secrets.randbits(64))
-        played = [0]
-        decided = [0]
+        played = decided = 0
 
         def decide(game: LoadedGame):
-            decided[0] += 1
-            if decided[0] > 1:
+            nonlocal decided
+            decided += 1
+            if decided > 1:
                 # The game moved under us (our append met a newer version): another replica's
                 # bot worker, or a player, wrote it. Whoever commits queues the game on its own
                 # replica (on_commit), so it goes on there; playing the same turns here too would
@@ -93,17 +93,18 @@ class BotWorker:
                 raise NoBotTurn("no bot turn")
 
             def turns() -> Decision:
+                nonlocal played
                 # On a copy: playing evolves the state it is given, here on a thread, while
                 # readers (a GET, a new watch) may take the cached state at its cached version.
                 state, events = rules.play_bots(game.engine, clone(game.state), kinds, rng, self.steps_per_write)
-                played[:] = [len(events)]  # the last decision is the one appended
+                played = len(events)  # the last decision is the one appended
                 return Decision(events, state)
 
             return asyncio.to_thread(turns)
 
         done = await self.games.update(game_id, decide)
         if done.appended:  # turns that lost to another replica's write are not counted
-            metrics.BOT_STEPS.labels(done.game.engine.name).inc(played[0])
+            metrics.BOT_STEPS.labels(done.game.engine.name).inc(played)
             if self.written is not None:
                 await self.written(done.game)
 

@@ -166,7 +166,7 @@ class SQLiteLobby(MemoryLobby):
 
     async def add(self, entry: dict[str, Any]) -> None:
         await self._off(self._run, "INSERT OR REPLACE INTO lobby VALUES (?, ?, ?)",
-                                (entry["gameId"], entry["created"], json.dumps(entry)))
+                        (entry["gameId"], entry["created"], json.dumps(entry)))
 
     async def get(self, game_id: str) -> dict[str, Any] | None:
         rows = await self._off(self._run, "SELECT entry FROM lobby WHERE game_id = ?", (game_id,))
@@ -174,7 +174,7 @@ class SQLiteLobby(MemoryLobby):
 
     async def put(self, entry: dict[str, Any]) -> None:
         await self._off(self._run, "UPDATE lobby SET entry = ? WHERE game_id = ?",
-                                (json.dumps(entry), entry["gameId"]))
+                        (json.dumps(entry), entry["gameId"]))
 
     async def remove(self, game_id: str) -> None:
         await self._off(self._run, "DELETE FROM lobby WHERE game_id = ?", (game_id,))
@@ -278,7 +278,12 @@ class RedisLobby:
         self._mark = (fast or client).register_script(_MARK)
         self._add = fast.register_script(_ADD) if fast is not None else None
 
-    async def _lean(self, script: Any, keys: list[str], args: list[Any]) -> None:
+    async def _script(self, script: Any, keys: list[str], args: list[Any]) -> None:
+        """One call of `script`; over the lean connection, tried again on a lost connection
+        (redis-py's client retries its own)."""
+        if self._fast is None:
+            await script(keys=keys, args=args)
+            return
         for attempt in range(_LEAN_ATTEMPTS):
             try:
                 await script(keys=keys, args=args)
@@ -291,16 +296,12 @@ class RedisLobby:
     async def mark(self, game_id: str, *, seat: int | None = None, user: dict[str, Any] | None = None,
                    status: str | None = None) -> None:
         """Atomically (one script): `seat` taken (by `user`), and/or the game's new `status`."""
-        keys, args = [_entry_key(game_id)], [
-            "" if seat is None else str(seat), "" if user is None else json.dumps(user), status or ""]
-        if self._fast is not None:
-            await self._lean(self._mark, keys, args)
-        else:
-            await self._mark(keys=keys, args=args)
+        await self._script(self._mark, [_entry_key(game_id)], [
+            "" if seat is None else str(seat), "" if user is None else json.dumps(user), status or ""])
 
     async def add(self, entry: dict[str, Any]) -> None:
         if self._add is not None:
-            await self._lean(self._add, [_entry_key(entry["gameId"]), _INDEX],
+            await self._script(self._add, [_entry_key(entry["gameId"]), _INDEX],
                              [json.dumps(entry), entry["created"], entry["gameId"]])
             return
         # One round trip for both (on a cluster, one per node they live on).
