@@ -25,12 +25,16 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
             super().connection_made(transport)
 
         def data_received(self, data: bytes) -> None:
-            idle = self.cycle is None or self.cycle.response_complete
-            if self._hdr_timer is None and idle:
-                self._hdr_cycle = self.cycle
-                self._hdr_timer = self.loop.call_later(header_timeout, self._headers_too_slow)
+            cycle = self.cycle
+            idle = cycle is None or cycle.response_complete
             super().data_received(data)
-            if self._hdr_timer is not None and self.cycle is not self._hdr_cycle:
+            if self._hdr_timer is None:
+                # Armed only when these bytes began a request whose headers are not all here
+                # yet: most requests arrive whole, and need no timer at all.
+                if idle and self.cycle is cycle and not self.transport.is_closing():
+                    self._hdr_cycle = cycle
+                    self._hdr_timer = self.loop.call_later(header_timeout, self._headers_too_slow)
+            elif self.cycle is not self._hdr_cycle:
                 self._hdr_timer.cancel()  # a new request cycle: its headers are complete
                 self._hdr_timer = None
 

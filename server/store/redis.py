@@ -1281,6 +1281,7 @@ class _Subscriber:
         self.channels: set[str] = set()
         self.pending: set[str] = set()  # to subscribe
         self.dropped: set[str] = set()  # to unsubscribe
+        self.leaving: dict[str, int] = {}  # SUNSUBSCRIBEs sent whose confirmation is still to come
         self.connected = False
         self.client: aioredis.Redis | None = None
         self.push: Any = None  # the lean pub/sub connection (plain server), when open
@@ -1302,6 +1303,7 @@ class _Subscriber:
         self.pending.discard(channel)
         if self.push is not None and self.connected:
             self.push.command("SUNSUBSCRIBE", channel)
+            self.leaving[channel] = self.leaving.get(channel, 0) + 1
         else:
             self.dropped.add(channel)
 
@@ -1325,6 +1327,7 @@ class _Subscriber:
                 await pubsub.ping()
                 self.pending = set(self.channels)
                 self.dropped.clear()
+                self.leaving.clear()
                 await self._apply(pubsub)
                 self.connected = True
                 backoff = 0.05
@@ -1377,6 +1380,7 @@ class _Subscriber:
                     push.command("SSUBSCRIBE", channel)
                 self.pending.clear()
                 self.dropped.clear()
+                self.leaving.clear()
                 self.connected = True
                 backoff = 0.05
                 self.hub.resync(list(self.channels))
@@ -1412,7 +1416,9 @@ class _Subscriber:
         while self.pending:
             await pubsub.ssubscribe(self.pending.pop())
         while self.dropped:
-            await pubsub.sunsubscribe(self.dropped.pop())
+            channel = self.dropped.pop()
+            self.leaving[channel] = self.leaving.get(channel, 0) + 1
+            await pubsub.sunsubscribe(channel)
 
     def _handle(self, message: dict[str, Any]) -> None:
         kind = _text(message.get("type", b""))
@@ -1436,10 +1442,17 @@ class _Subscriber:
             self.hub.notified(channel, version)
         elif kind == "ssubscribe":
             self.hub.notified(channel, None)  # appended before the subscription took: fetch it
-        elif kind == "sunsubscribe" and channel in self.channels:
-            # Not asked for: the server moved the channel's slot away. Route it again.
-            self.channels.discard(channel)
-            self.hub.rerouted(channel)
+        elif kind == "sunsubscribe":
+            left = self.leaving.get(channel, 0)
+            if left:  # the confirmation of one we sent (the channel may be wanted again since)
+                if left == 1:
+                    del self.leaving[channel]
+                else:
+                    self.leaving[channel] = left - 1
+            elif channel in self.channels:
+                # Not asked for: the server moved the channel's slot away. Route it again.
+                self.channels.discard(channel)
+                self.hub.rerouted(channel)
 
     async def close(self) -> None:
         self.connected = False

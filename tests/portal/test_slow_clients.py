@@ -71,3 +71,9 @@ async def test_prompt_requests_are_served_and_keep_alive_requests_too(server):
 async def test_a_slow_body_is_refused(server):
     out = await _exchange(server, [b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nab", b"cd"], 0.8)
     assert b"408" in out.split(b"\r\n")[0] and b"slow body" in out
+
+
+async def test_a_pipelined_request_trickled_behind_an_answered_one_gets_408(server):
+    # The first request is answered; the second began in the same packet and trickles on.
+    out = await _exchange(server, [b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\n", b"X-A: 1\r\n"], 0.3)
+    assert out.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 408" in out

@@ -4,6 +4,7 @@ clients are timed out."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import socket
@@ -159,6 +160,19 @@ def test_slow_headers_get_408_and_the_connection_closes(impatient):
     assert out.startswith(b"HTTP/1.1 408"), out[:200]
     assert b"request headers arrived too slowly" in out
     assert time.monotonic() - t0 < 5
+
+
+def test_headers_trickled_in_pieces_time_out_from_their_first_byte(impatient):
+    port = int(impatient.http.rsplit(":", 1)[1])
+    # The deadline runs from the request's first byte, not from its last piece.
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"GET /v1/engines HTTP/1.1\r\n")
+        for _ in range(4):
+            time.sleep(0.2)
+            with contextlib.suppress(OSError):
+                s.sendall(b"X-Slow: 1\r\n")
+        out = s.recv(65536)
+    assert out.startswith(b"HTTP/1.1 408"), out[:200]
 
 
 def test_a_slow_body_gets_408(impatient):

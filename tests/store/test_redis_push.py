@@ -288,3 +288,55 @@ async def test_a_new_feed_far_behind_the_head_jumps_instead_of_paging_the_histor
     finally:
         await store.close()
         await writer.close()
+
+
+@pytest.mark.parametrize("lean", [True, False])
+async def test_a_watch_closed_and_reopened_at_once_keeps_its_push_and_leaks_no_subscription(
+    redis_url: str, raw: aioredis.Redis, lean: bool
+) -> None:
+    # A browser that reconnects, or a page that re-renders, closes a watch and opens another on
+    # the same game at once: the SUNSUBSCRIBE's confirmation then arrives after the new
+    # SSUBSCRIBE. It is ours, not the server moving the channel away.
+    watching, writing = RedisStore(redis_url, sweep_interval=60, lean=lean), RedisStore(redis_url)
+    try:
+        g = new_id()
+        await writing.create(g, {}, [{"n": 1}])
+        channel = channel_of(g)
+
+        async def opened(after: int) -> tuple:
+            events = watching.watch(g, after)
+            first = asyncio.ensure_future(anext(events))
+            for _ in range(5):  # let the generator join its feed
+                await asyncio.sleep(0)
+            return events, first
+
+        async def closed(events, first) -> None:
+            first.cancel()
+            await asyncio.gather(first, return_exceptions=True)
+            await events.aclose()
+
+        rerouted: list[str] = []
+        hub = watching._hub
+        original = hub.rerouted
+        hub.rerouted = lambda ch: (rerouted.append(ch), original(ch))  # type: ignore[method-assign]
+        version = 1
+        for _ in range(3):
+            events, first = await opened(version)
+            await closed(events, first)
+            events, first = await opened(version)  # reopened before the server confirmed the close
+            await asyncio.sleep(0.3)
+            started = time.monotonic()
+            await writing.append(g, version, [{"n": version + 1}])
+            version += 1
+            assert await asyncio.wait_for(first, 5) == (version, {"n": version})
+            assert time.monotonic() - started < 2.0  # pushed, not left to the 60 s sweep
+            await closed(events, first)
+        # Open, close, open, close within one round trip: nothing is left subscribed.
+        for _ in range(2):
+            await closed(*(await opened(version)))
+        await asyncio.sleep(0.5)
+        assert rerouted == []
+        assert (await raw.execute_command("PUBSUB", "SHARDNUMSUB", channel))[1] == 0
+    finally:
+        await watching.close()
+        await writing.close()
