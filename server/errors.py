@@ -7,6 +7,9 @@ The transports map the codes to HTTP and gRPC statuses in one table
 
 from __future__ import annotations
 
+import logging
+import time
+
 
 class AppError(Exception):
     code = "INTERNAL"
@@ -76,6 +79,20 @@ class Unavailable(AppError):
     """The event store is unreachable, or the server is shutting down."""
 
     code = "UNAVAILABLE"
+
+
+_outage_logged: dict[str, float] = {}
+
+
+def outage(what: str, cause: BaseException) -> Unavailable:
+    """UNAVAILABLE for an outage of `what` ("event store", "rate limiter"): the answer says
+    what is down, not where (no internal address or class); the cause is logged, at most
+    once every 10 s for each `what`."""
+    now = time.monotonic()
+    if now - _outage_logged.get(what, -1e9) >= 10:
+        _outage_logged[what] = now
+        logging.getLogger("tablero.outage").warning("%s unavailable: %s: %s", what, type(cause).__name__, cause)
+    return Unavailable(f"{what} unavailable for a moment; retry (an action with the same requestId)")
 
 
 class StaleVersion(Aborted):

@@ -229,6 +229,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         userver.should_exit = True
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)
         await games.bots.close()
+        await games.close()
         games.engine_calls.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(games.games.drain(), 5)  # snapshots and finish() in flight

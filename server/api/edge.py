@@ -12,16 +12,24 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from redis import exceptions as rex
+
 from server.app import GameService
 from server.app import commands as cmd
 from server.app.rankings import aggregate_rankings
 from server.auth import bearer
-from server.errors import InvalidArgument, RateLimited, Unauthenticated, Unavailable
+from server.errors import InvalidArgument, RateLimited, Unauthenticated, outage
 from server.portal.identity import IdentityError, PortalKeys, User, looks_like_jwt
-from server.store.base import Nudge
+from server.store.base import Nudge, StoreError
 
 from . import observe, watch
 from .watch import WatchItem
+
+# A backing store gone for a moment (the lobby's, the clocks' or the rate limiter's Redis
+# restarting, failing over): UNAVAILABLE, which clients retry, not a 500. Other Redis errors
+# (a refused command) are faults, and stay INTERNAL.
+_OUTAGES = (StoreError, rex.ConnectionError, rex.TimeoutError, rex.ClusterDownError, rex.TryAgainError,
+            rex.MasterDownError, rex.ReadOnlyError)
 
 Wire = dict[str, Any]
 SeatNeed = Literal["none", "optional", "required"]
@@ -115,7 +123,7 @@ class Api:
             try:
                 wait = await limiter.take(subject)
             except Exception as e:  # the store behind the shared buckets
-                raise Unavailable(f"rate limiter unavailable: {e}") from None
+                raise outage("the rate limiter's store", e) from None
             if wait > 0:
                 raise RateLimited(f"too many {what} from {subject.split(':', 1)[0]} {subject.split(':', 1)[1]!r} "
                                   f"(limit {limiter.rate.text}); retry in {wait:.1f} s", wait)
@@ -133,6 +141,12 @@ class Api:
         return self.max_rankings_body if rpc == "AggregateRankings" else self.max_body
 
     async def _run(self, rpc: str, wire: Wire) -> Any:
+        try:
+            return await self._answer(rpc, wire)
+        except _OUTAGES as e:  # the lobby's, the clocks', the seat directory's
+            raise outage("a store behind this server", e) from None
+
+    async def _answer(self, rpc: str, wire: Wire) -> Any:
         call = observe.current()
         call.rpc = rpc
         handler = HANDLERS[rpc]

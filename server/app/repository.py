@@ -23,7 +23,15 @@ from typing import Any
 import engines
 from engines.core import Engine, UnknownEngine, clone
 from server import metrics
-from server.errors import AppError, FailedPrecondition, InvalidArgument, NotFound, TooManyConflicts, Unavailable
+from server.errors import (
+    AppError,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    TooManyConflicts,
+    Unavailable,
+    outage,
+)
 from server.portal.table import Table, is_platform
 from server.store.base import (
     Conflict,
@@ -168,7 +176,7 @@ class _Timed:
             and issubclass(exc_type, StoreError)
             and not issubclass(exc_type, (Conflict, DuplicateRequest))
         ):
-            raise Unavailable(f"event store unavailable: {exc}") from exc
+            raise outage("the event store", exc) from exc
         return False
 
 

@@ -35,6 +35,7 @@ from server.errors import (
     StaleVersion,
     Unauthenticated,
     Unavailable,
+    outage,
 )
 from server.portal.clock import ClockRecord, MemoryClocks, parse_clock
 from server.portal.identity import User
@@ -153,6 +154,9 @@ class GameService:
         # every reply. Bounded like the game cache.
         self._seated: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._seated_size = cache_size
+        # Bookkeeping after a commit that failed (the lobby's or the clocks' store went away
+        # right after the append), tried again in the background: game id -> its task.
+        self._repairs: dict[str, asyncio.Task[None]] = {}
 
     # --- engines ---------------------------------------------------------------------
     async def list_engines(self) -> dict[str, Any]:
@@ -271,7 +275,7 @@ class GameService:
         except AppError:
             raise
         except Exception as e:  # the store behind the lobby
-            raise Unavailable(f"event store unavailable: {e}") from None
+            raise outage("the lobby's store", e) from None
         versions = await asyncio.gather(*(self.games.version(e["gameId"]) for e in entries), return_exceptions=True)
         games = []
         for e, v in zip(entries, versions, strict=True):
@@ -470,6 +474,10 @@ class GameService:
                 result[0] = "replayed"
         if done.appended:
             await self._written(done.game)
+        else:
+            # A retry: its first attempt may have been answered with an error after the commit,
+            # before the lobby and the clock were told (or by a replica that died then).
+            await self._bookkeeping(done.game)
         return {"game": await self._game_reply(done.game, c.seat)}
 
     async def resign(self, c: cmd.Resign) -> dict[str, Any]:
@@ -482,6 +490,8 @@ class GameService:
         done = await self.games.update(c.game_id, decide, key=f"resign:{c.seat}")
         if done.appended:
             await self._written(done.game)
+        else:
+            await self._bookkeeping(done.game)  # a retry (see submit_action)
         return {"game": await self._game_reply(done.game, c.seat)}
 
     # --- turn clocks ---------------------------------------------------------------------
@@ -490,6 +500,53 @@ class GameService:
         finished-games count, the lobby's status, and the clock record and schedule."""
         if game.finished:
             metrics.GAMES_FINISHED.labels(game.engine.name).inc()
+        await self._bookkeeping(game)
+
+    async def _bookkeeping(self, game: LoadedGame) -> None:
+        """The lobby's status and the clock of `game` as it stands. Idempotent. The write
+        before it is committed, so a failure here does not fail it: it is logged and tried
+        again in the background (and by a retry of the same request)."""
+        try:
+            await self._bookkeep(game)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001 - the lobby's or the clocks' store, whatever failed
+            log.warning("game %s v%d committed, but its lobby status or clock was not recorded (%s: %s); "
+                        "trying again in the background", game.id, game.version, type(e).__name__, e)
+            self._repair(game)
+
+    def _repair(self, game: LoadedGame) -> None:
+        old = self._repairs.pop(game.id, None)
+        if old is not None:
+            old.cancel()  # the newer state supersedes it
+        task = asyncio.get_running_loop().create_task(self._repairing(game), name=f"tablero-repair-{game.id}")
+        self._repairs[game.id] = task
+        task.add_done_callback(lambda t, g=game.id: self._repairs.pop(g, None) if self._repairs.get(g) is t else None)
+
+    REPAIR_DELAYS = (0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 60, 60, 60, 60)  # about 6 minutes in all
+
+    async def _repairing(self, game: LoadedGame) -> None:
+        for delay in self.REPAIR_DELAYS:
+            await asyncio.sleep(delay)
+            try:
+                await self._bookkeep(game)
+            except Exception as e:  # noqa: BLE001 - still down: later
+                last = e
+                continue
+            log.info("game %s v%d: its lobby status and clock are recorded now", game.id, game.version)
+            return
+        log.error("game %s v%d: its lobby status or clock could not be recorded (%s: %s); "
+                  "the next write or retry of the game records it", game.id, game.version, type(last).__name__, last)
+
+    async def close(self) -> None:
+        """Stop the background repairs (a stopping server)."""
+        for task in list(self._repairs.values()):
+            task.cancel()
+        await asyncio.gather(*self._repairs.values(), return_exceptions=True)
+        self._repairs.clear()
+
+    async def _bookkeep(self, game: LoadedGame) -> None:
+        if game.finished:
             await self.lobby.mark(game.id, status="FINISHED")
         clock = game.meta.get("clock")
         if clock is None and not self.abandon_after:
@@ -498,8 +555,8 @@ class GameService:
             await self.clocks.remove(game.id)
             return
         old = await self.clocks.get(game.id) or ClockRecord(0)
-        if old.version > game.version:
-            return  # a later write already recorded its clock
+        if old.version >= game.version:
+            return  # this write's clock is recorded already (a retry), or a later write's is
         record = old.advance(game.version, _waiting(game), time.time())
         await self.clocks.put(game.id, record, self._next_due(record, clock))
 
