@@ -729,6 +729,14 @@ def _slot_of(game_id: str) -> int:
     return key_slot(game_keys(game_id).events.encode())
 
 
+def _role(port: int) -> str:
+    client = redis.Redis(port=port)
+    try:
+        return str(client.info("replication").get("role"))
+    finally:
+        client.close()
+
+
 def cluster_failover() -> Fault:
     """CLUSTER FAILOVER on a synced replica of the master that holds a live game (a replica
     is added to it first), so that master's games change node under load."""
@@ -739,12 +747,16 @@ def cluster_failover() -> Fault:
         c = setup.cluster
         assert c is not None
         live = [g for g in load.games if g.requests] or load.games
-        probe = redis.Redis(port=c.ports[0])
+        # the master of the newest live game, if it is one of the cluster's first nodes (a
+        # node a former failover added cannot get a replica through _add_replica)
+        masters = [port for port in c.ports if _role(port) == "master"]
+        probe = redis.Redis(port=masters[0])
         try:
-            slot = _slot_of(live[-1].id)
-            master = next(s[2][1] for s in probe.execute_command("CLUSTER SLOTS") if s[0] <= slot <= s[1])
+            owners = {s[2][1] for g in reversed(live)
+                      for s in probe.execute_command("CLUSTER SLOTS") if s[0] <= _slot_of(g.id) <= s[1]}
         finally:
             probe.close()
+        master = next((port for port in masters if port in owners), masters[0])
         process, port = await asyncio.to_thread(_add_replica, c, master)
         c.extra.append(process)  # type: ignore[attr-defined]
         replica = redis.Redis(port=port)
