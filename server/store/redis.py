@@ -95,6 +95,14 @@ _RETRYABLE = (
     OSError,
 )
 
+
+def _out_of_redirections(e: BaseException) -> bool:
+    """redis-py's cluster client gave up after its 16 redirections (ASK, MOVED, TRYAGAIN) in a
+    row, as it does while a slot's keys are half migrated: no attempt ran the command, and
+    the condition is as transient as a TryAgainError."""
+    return isinstance(e, redis.exceptions.ClusterError) and "TTL exhausted" in str(e)
+
+
 # Helpers every script starts with. head(): (version, hash) of the last entry; hash_at(v): the
 # hash of entry v ("" for v = 0 or an entry without a hash), nil when it is not kept.
 _LIB = """
@@ -687,7 +695,8 @@ class RedisStore(EventStore):
                     raise StoreError(f"redis: {lost}") from e
             except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException) as e:
                 _raise_if_cancelling()
-                raise StoreError(f"redis: {e}") from e
+                if not (retry and _out_of_redirections(e)) or attempt >= self.retries or self._closed:
+                    raise StoreError(f"redis: {e}") from e
             finally:
                 pool.slots.release()
             await asyncio.sleep(min(1.0, self.retry_backoff * 2**attempt) * (0.5 + random.random() / 2))
