@@ -87,6 +87,7 @@ class WatchGame:
     game_id: str
     seat: int | None
     after_version: int = 0
+    after_hash: str = ""  # the client's hash of the event at after_version ("": trusted)
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,8 @@ def event_view(engine: Engine, event: dict[str, Any], seat: int | None) -> dict[
     return dict(event) if is_platform(event) else engine.event_view(event, seat)
 
 
-def event_reply(game_id: str, version: int, event: dict[str, Any]) -> dict[str, Any]:
-    """A GameEvent / WatchGameResponse."""
+def event_reply(game_id: str, version: int, event: dict[str, Any], hash_: str = "") -> dict[str, Any]:
+    """A GameEvent / WatchGameResponse (with the log's chain hash at the event, when known)."""
+    if hash_:
+        return {"gameId": game_id, "version": version, "event": event, "hash": hash_}
     return {"gameId": game_id, "version": version, "event": event}

@@ -288,10 +288,11 @@ class GameRepository:
         with _Timed("read"):
             return await self.store.read(game_id, after_version=after, limit=limit)
 
-    def watch(self, game_id: str, after_version: int) -> AsyncIterator[Any]:
-        """(version, event) pairs, and `Reset(v)` markers when the store's history was
-        rewritten under the watcher (every event after v it was given is void)."""
-        return self.store.watch(game_id, after_version, resets=True)
+    def watch(self, game_id: str, after_version: int, after_hash: str | None = None) -> AsyncIterator[Any]:
+        """(version, event) pairs (`Watched`, with the event's chain hash), and `Reset(v)` markers
+        when the store's history was rewritten under the watcher (every event after v it was
+        given is void), or, given `after_hash`, before it came back."""
+        return self.store.watch(game_id, after_version, after_hash=after_hash, resets=True)
 
     async def answered(self, game_id: str, key: str | None) -> int | None:
         """The version an earlier request with this idempotency key produced, if any."""

@@ -401,21 +401,36 @@ class GameService:
         game = self.games.recent(c.game_id, meta, RECENT_CACHE)
         if game is None or c.after_version > game.version:
             game = await self.games.current(c.game_id, meta)
+        rewound = False
         if c.after_version > game.version:
-            raise InvalidArgument(
-                f"afterVersion {c.after_version} is beyond the game's current version {game.version}")
+            if not c.after_hash:
+                raise InvalidArgument(
+                    f"afterVersion {c.after_version} is beyond the game's current version {game.version}")
+            rewound = True  # the client saw events the log no longer holds (Redis lost them)
+        elif c.after_hash and c.after_version > 0 and c.after_version == game.version and game.finished:
+            # Nothing follows, so the store's watch would check nothing: check the head here.
+            head = await self.games.store.head(c.game_id)
+            rewound = bool(head.hash) and head.version == c.after_version and head.hash != c.after_hash
         # The watcher keeps its own copy of the state to know when the game is over.
         mine = LoadedGame(game.id, game.meta, game.engine, game.version, clone(game.state),
                           list(game.platform))
-        return self._watch(mine, c.seat, c.after_version)
+        return self._watch(mine, c.seat, c.after_version, c.after_hash or None, rewound)
 
-    async def _watch(self, game: LoadedGame, seat: int | None, after: int) -> AsyncIterator[dict[str, Any]]:
+    async def _watch(self, game: LoadedGame, seat: int | None, after: int, after_hash: str | None = None,
+                     rewound: bool = False) -> AsyncIterator[dict[str, Any]]:
         engine, known, finished = game.engine, game.version, game.finished
+        if rewound:
+            # Every event the client holds is void: it starts again from the first.
+            metrics.WATCH_RESETS.inc()
+            yield Reset(0)
+            after, after_hash = 0, None
+            game.state, game.version, game.platform = None, 0, []
+            known, finished = 0, False
         if finished and after >= known:
             return
         metrics.WATCH_STREAMS.inc()
         try:
-            async for item in self.games.watch(game.id, after):
+            async for item in self.games.watch(game.id, after, after_hash):
                 if item is POKED:  # the consumer's nudge (keep-alive, shutdown): passed up
                     yield item
                     continue
@@ -431,7 +446,7 @@ class GameService:
                     finished = known > 0 and engine.outcome(game.state) is not None
                     continue
                 version, event = item
-                yield event_reply(game.id, version, event_view(engine, event, seat))
+                yield event_reply(game.id, version, event_view(engine, event, seat), getattr(item, "hash", ""))
                 if version > known:
                     if is_platform(event):
                         game.platform.append(event)

@@ -33,7 +33,7 @@ from server.lifecycle import Lifecycle
 
 from . import sse, strict_json
 from .body import decode
-from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, FastRoutes
+from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, TOKEN_IN_URL, FastRoutes
 
 log = logging.getLogger("tablero.http")
 
@@ -91,8 +91,6 @@ def failure(e: Exception, rpc: str) -> Answer:
     return _error("INTERNAL", "internal error; it has been logged")
 
 
-TOKEN_IN_URL = ("access_token in the URL is accepted only by the watch (Server-Sent Events) route; "
-                "send the seat token as the header Authorization: Bearer <token>")
 
 
 async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float) -> Answer:
@@ -138,6 +136,7 @@ async def answer_watch(api: Api, rpc: Rpc, request: Any, keepalive: float,
         from_header = last_id is not None and last_id > wire.get("afterVersion", 0)
         if from_header:
             wire["afterVersion"] = last_id
+            wire.pop("afterHash", None)  # it names the URL's version, not the header's
         try:
             items = await api.watch(wire, keepalive)
         except InvalidArgument as e:

@@ -24,6 +24,9 @@ from urllib.parse import parse_qsl
 from server.api import observe
 from server.api.rpcs import Rpc
 
+TOKEN_IN_URL = ("access_token in the URL is accepted only by the watch (Server-Sent Events) route; "
+                "send the seat token as the header Authorization: Bearer <token>")
+
 # Responses of at least this many bytes are gzipped when the client accepts it (not SSE);
 # from GZIP_IN_THREAD bytes on, compressed in a worker thread.
 GZIP_MINIMUM = 1024
@@ -81,6 +84,16 @@ class FastRoutes:
                 m = regex.match(path)
                 if m is not None:
                     return await self._serve(scope, receive, send, rpc, m.groupdict(), streaming)
+            query = scope.get("query_string", b"")
+            if b"access_token" in query and any(
+                    k == "access_token" for k, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True)):
+                # Every route but the watch refuses a token in the URL (the RPC routes say so
+                # themselves): operations, the page and its files too, so no link carries one.
+                body = b'{"error":{"code":"INVALID_ARGUMENT","message":"%b"}}' % TOKEN_IN_URL.encode()
+                await send({"type": "http.response.start", "status": 400, "headers": [
+                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
         await self.app(scope, receive, send)
 
     async def _serve(self, scope: Any, receive: Any, send: Any, rpc: Rpc, params: dict[str, str],

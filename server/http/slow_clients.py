@@ -1,14 +1,24 @@
 """Slow clients: a request's headers must arrive within `header_timeout` seconds of its
 first byte (408 and close otherwise), so a client trickling headers (slowloris) cannot
-hold connections open. Uvicorn times out only idle keep-alive connections; this wraps
-whichever HTTP protocol uvicorn uses (h11 or httptools). The body has its own limit,
-applied where it is read (`read_body`).
+hold connections open; a new connection that sends nothing at all is closed after the
+same time (before, it was held for good: enough of them exhaust the open-file limit).
+Uvicorn times out only idle keep-alive connections; this wraps whichever HTTP protocol
+uvicorn uses (h11 or httptools). The body has its own limit, applied where it is read
+(`read_body`). Headers are bounded too: at most MAX_HEADER_BYTES and MAX_HEADERS (431;
+h11 has its own bound).
 """
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
+
+MAX_HEADER_BYTES = 64 * 1024
+MAX_HEADERS = 256
+
+_431_BODY = b'{"error":{"code":"INVALID_ARGUMENT","message":"request headers too large (at most 65536 bytes and 256 fields)"}}'
+_431 = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
+        b"connection: close\r\ncontent-length: %d\r\n\r\n%b" % (len(_431_BODY), _431_BODY))
 
 _408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
         b"content-length: 82\r\n\r\n"
@@ -20,11 +30,16 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
 
     class Guarded(protocol_cls):  # type: ignore[misc, valid-type]
         def connection_made(self, transport: Any) -> None:
-            self._hdr_timer: asyncio.TimerHandle | None = None
             self._hdr_cycle: Any = None
+            self._seen = False  # any byte yet
+            self._hdr_size = self._hdr_count = 0
+            self._too_big = False
             super().connection_made(transport)
+            # A connection that never sends a byte is closed after the same time.
+            self._hdr_timer: asyncio.TimerHandle | None = self.loop.call_later(header_timeout, self._headers_too_slow)
 
         def data_received(self, data: bytes) -> None:
+            self._seen = True
             cycle = self.cycle
             idle = cycle is None or cycle.response_complete
             super().data_received(data)
@@ -41,8 +56,29 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
         def _headers_too_slow(self) -> None:
             self._hdr_timer = None
             if not self.transport.is_closing():
-                self.transport.write(_408)
+                if self._seen:
+                    self.transport.write(_408)
                 self.transport.close()
+
+        if hasattr(protocol_cls, "on_header"):  # httptools: uvicorn sets no bound of its own
+            def on_message_begin(self) -> None:
+                self._hdr_size = self._hdr_count = 0
+                super().on_message_begin()
+
+            def on_header(self, name: bytes, value: bytes) -> None:
+                self._hdr_size += len(name) + len(value)
+                self._hdr_count += 1
+                if self._hdr_size > MAX_HEADER_BYTES or self._hdr_count > MAX_HEADERS:
+                    self._too_big = True
+                    raise ValueError("request headers too large")  # stops the parser: send_400_response
+                super().on_header(name, value)
+
+            def send_400_response(self, msg: str) -> None:
+                if self._too_big:
+                    self.transport.write(_431)
+                    self.transport.close()
+                    return
+                super().send_400_response(msg)
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self._hdr_timer is not None:

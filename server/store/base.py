@@ -150,6 +150,18 @@ class Reset:
     version: int
 
 
+class Watched(tuple):
+    """What watch() yields for an event: the pair (version, event), equal to a plain tuple,
+    with the log's chain hash at that event as `.hash` ("" for logs written before the chain)."""
+
+    def __new__(cls, version: int, event: Any, hash_: str) -> Watched:
+        entry = tuple.__new__(cls, (version, event))
+        entry.hash = hash_
+        return entry
+
+    hash: str
+
+
 class GameExists(StoreError):
     """create() for a game id that already exists."""
 

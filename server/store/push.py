@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from server import fastjson
-from server.store.base import NUDGE, POKED, HistoryRewritten, Reset, StoreError
+from server.store.base import NUDGE, POKED, HistoryRewritten, Reset, StoreError, Watched
 
 # Events are read in pages of this size while catching up.
 PAGE = 500
@@ -136,7 +136,11 @@ class Feed:
 async def divergence(feed: Feed, upto: int, entries: Callable[[int, int], Awaitable[list[Row]]]) -> int:
     """The newest version <= `upto` whose hash the feed remembers and the store still has
     the same: everything after it may have been rewritten (0 when none is known)."""
-    known = [(v, h) for v, h in feed.ring if 0 < v <= upto]
+    return await _divergence(feed.ring, upto, entries)
+
+
+async def _divergence(pairs: Any, upto: int, entries: Callable[[int, int], Awaitable[list[Row]]]) -> int:
+    known = [(v, h) for v, h in pairs if 0 < v <= upto]
     if not known:
         return 0
     try:
@@ -149,6 +153,11 @@ async def divergence(feed: Feed, upto: int, entries: Callable[[int, int], Awaita
             break
         valid = v
     return valid
+
+
+async def _still_holds(entries: Callable[[int, int], Awaitable[list[Row]]], version: int, hash_: str) -> bool:
+    page = await entries(version, 1)
+    return bool(page) and page[0][0] == version and page[0][1] == hash_
 
 
 async def watch_loop(
@@ -167,6 +176,12 @@ async def watch_loop(
     `catch_up` the watcher starts by waiting for what the feed delivers (the caller knows a
     fetch from the watcher's own version is coming); a gap still makes it read."""
     last, last_hash = max(after_version, 0), after_hash
+    # (version, hash) of what this watch has yielded (and the consumer's own last event,
+    # when it named its hash): where a rewritten history parted from what the consumer holds.
+    # The feed's memory is not it for a watch resumed from another history.
+    mine: collections.deque[tuple[int, str]] = collections.deque(maxlen=Feed.RING)
+    if after_hash:
+        mine.append((last, after_hash))
     nudge = NUDGE.get()
     if nudge is not None:
         nudge.attach(watcher.poke)
@@ -180,10 +195,17 @@ async def watch_loop(
             raise watcher.error
         if watcher.rewritten is not None:
             valid, watcher.rewritten = watcher.rewritten, None
+            if last > valid and last_hash and await _still_holds(entries, last, last_hash):
+                # The feed found the rewrite after this watcher had (a resumed watcher that
+                # caught up on the new history itself): nothing it holds is void.
+                continue
             if last > valid:
+                valid = min(valid, await _divergence(mine, last, entries))
                 if not resets:
                     raise HistoryRewritten(game_id, valid + 1, feed.last)
-                last, last_hash, catch_up = valid, None, True
+                while mine and mine[-1][0] > valid:
+                    mine.pop()
+                last, last_hash, catch_up = valid, (mine[-1][1] if mine and mine[-1][0] == valid else None), True
                 watcher.buffer.clear()
                 yield Reset(valid)
                 continue
@@ -194,7 +216,8 @@ async def watch_loop(
             version, hash_, text = watcher.buffer.popleft()
             if version == last + 1:
                 last, last_hash = version, hash_
-                yield version, fastjson.loads(text)  # parsed per watcher: no two share an event dict
+                mine.append((version, hash_))
+                yield Watched(version, fastjson.loads(text), hash_)  # parsed per watcher: no two share an event dict
             elif version > last + 1:  # pushed before we caught up: read the gap
                 catch_up = True
         if catch_up:
@@ -203,13 +226,13 @@ async def watch_loop(
             page = await entries(last if last > 0 else 1, PAGE + 1)
             if last > 0:
                 if not page or page[0][0] != last or (last_hash and page[0][1] and page[0][1] != last_hash):
-                    valid = await divergence(feed, last, entries)
-                    watcher.rewritten = min(valid, last - 1)
+                    watcher.rewritten = last - 1  # how far back: from what this watch yielded (above)
                     continue
                 page = page[1:]
             for version, hash_, text in page:
                 last, last_hash = version, hash_
-                yield version, fastjson.loads(text)
+                mine.append((version, hash_))
+                yield Watched(version, fastjson.loads(text), hash_)
             catch_up = len(page) >= PAGE
             continue
         await watcher.wait()

@@ -95,6 +95,25 @@ def test_a_refused_watch_says_the_servers_message(target):
         assert str(e.value) == "INVALID_ARGUMENT: afterVersion 99 is beyond the game's current version 2"
 
 
+def test_watched_events_carry_their_hash_and_a_lost_history_is_aborted_alike(target):
+    """Each watched event has the log's hash; a resume whose hash the log no longer holds (a
+    Redis rollback while the client was away: a hash the log never had stands in for it) is
+    ABORTED "history rewritten; resume from version N" over both transports (REST's `reset`
+    message mapped to it)."""
+    with Client(**target) as c:
+        created = c.create("tic-tac-toe", 2)
+        created.seat(0).act({"type": "place", "cell": 4})
+        seen = []
+        for ev in c.watch(created.game.id):
+            seen.append(ev)
+            if ev.version == 2:
+                break
+        assert [len(e.hash) for e in seen] == [16, 16] and seen[0].hash != seen[1].hash
+        with pytest.raises(Aborted, match="history rewritten; resume from version 0"):
+            next(iter(c.transport.watch(created.game.id, None, 2, "ffffffffffffffff")))
+        assert next(iter(c.transport.watch(created.game.id, None, 1, seen[0].hash)))["version"] == 2
+
+
 async def _async_watch_error(target, game_id: str) -> TableroError:
     async with AsyncClient(**target) as c:
         try:

@@ -1,24 +1,18 @@
-"""DEFECT (found by bench/faults.py, scenario kill-everysec; not fixed here): a Redis outage
-that begins between an action's append and the bookkeeping after it (`GameService._written`:
-the lobby's "game over" mark, the turn clock) answers the committed action with a 500
-INTERNAL ("unhandled error in SubmitAction": a raw `redis.exceptions.ConnectionError` from
-`RedisLobby.mark` over the lean connection, which no layer maps to UNAVAILABLE). The
-action IS in the log; a client retrying the same requestId gets its answer from the
-idempotency record, which skips `_written`, so the lobby keeps listing the finished game
-as running for good.
+"""A Redis outage that begins between an action's append and the bookkeeping after it
+(`GameService._written`: the lobby's "game over" mark, the turn clock) once answered the
+committed action 500 INTERNAL (a raw `redis.exceptions.ConnectionError` from
+`RedisLobby.mark` over the lean connection), and the client's retry of the same requestId,
+answered from the idempotency record, skipped the mark: the lobby listed the finished game
+as running for good. Found by bench/faults.py (scenario kill-everysec).
 
-Seen in the bench's log:
-  POST /v1/games/5M36YE86S4Pk/actions: 500 {"error":{"code":"INTERNAL",...}}
-  ... service.py submit_action -> _written -> lobby.mark -> lean.py _connect:
-  redis.exceptions.ConnectionError: Error connecting to Redis at 127.0.0.1:...: Connection refused
-
-This test reproduces it deterministically in process (the lobby's mark fails once, as it
-does when Redis dies at that moment) and asserts what should happen: no raw Redis error
-escapes (an AppError, e.g. UNAVAILABLE, or the answer), and after the client's retry the
-lobby says FINISHED. It fails until the defect is fixed.
+Reproduced in process (the lobby's mark fails once, as it does when Redis dies at that
+moment): no raw Redis error escapes, and after the client's retry — or the background
+repair, without one — the lobby says FINISHED.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 import redis
@@ -61,11 +55,37 @@ async def test_an_outage_after_the_commit_neither_500s_nor_leaves_the_lobby_stal
                 await service.submit_action(last)
             except AppError:
                 pass  # e.g. UNAVAILABLE: the client retries
-            except redis.exceptions.RedisError as e:  # what happens today: a 500 INTERNAL
+            except redis.exceptions.RedisError as e:  # before the fix: a 500 INTERNAL
                 pytest.fail(f"a raw Redis error escaped after the commit (a 500 INTERNAL): {e!r}")
             again = await service.submit_action(last)  # the client's retry, same requestId
             assert again["game"]["version"] == 7 and again["game"]["status"] == "GAME_STATUS_FINISHED"
             assert (await lobby.get(gid))["status"] == "FINISHED", "the lobby lists a finished game as running"
         finally:
+            await service.close()
+            await service.games.drain()
+            await store.close()
+
+
+async def test_without_a_retry_the_committed_write_is_answered_and_the_lobby_repaired() -> None:
+    with RedisServer() as server:
+        store = RedisStore(server.url)
+        lobby = LobbyLosingRedisOnce()
+        service = GameService(store, TokenSigner("s"), lobby=lobby)
+        try:
+            gid = (await service.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
+            for i, (seat, cell) in enumerate([(0, 0), (1, 3), (0, 1), (1, 4)]):
+                await service.submit_action(cmd.SubmitAction(gid, seat, {"type": "place", "cell": cell},
+                                                             request_id=f"m{i}"))
+            # The write is committed: it is answered as such, though the lobby failed after it.
+            won = await service.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 2}, request_id="win"))
+            assert won["game"]["status"] == "GAME_STATUS_FINISHED" and lobby.failed
+            assert (await lobby.get(gid))["status"] == "RUNNING"  # not yet: the repair is in the background
+            for _ in range(100):
+                if (await lobby.get(gid))["status"] == "FINISHED":
+                    break
+                await asyncio.sleep(0.05)
+            assert (await lobby.get(gid))["status"] == "FINISHED", "the background repair never recorded the end"
+        finally:
+            await service.close()
             await service.games.drain()
             await store.close()

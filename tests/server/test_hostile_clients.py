@@ -175,6 +175,40 @@ def test_headers_trickled_in_pieces_time_out_from_their_first_byte(impatient):
     assert out.startswith(b"HTTP/1.1 408"), out[:200]
 
 
+def test_a_connection_that_sends_nothing_is_closed_after_the_header_timeout(impatient):
+    port = int(impatient.http.rsplit(":", 1)[1])
+    idle = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(20)]
+    t0 = time.monotonic()
+    for s in idle:
+        assert s.recv(1024) == b""  # closed, with nothing to answer (it asked nothing)
+        s.close()
+    assert time.monotonic() - t0 < 5
+    # a connection that asks at once is answered as ever
+    assert raw(impatient, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").startswith(b"HTTP/1.1 200")
+
+
+@pytest.mark.parametrize("headers", [
+    b"X-Big: " + b"a" * 200_000 + b"\r\n",
+    b"".join(b"X-H%d: 1\r\n" % i for i in range(5000)),
+], ids=["one-200KB-header", "5000-headers"])
+def test_oversized_headers_get_431_and_the_request_never_runs(server, http, headers):
+    gid, (x, _) = new_game(http)
+    request = (f"POST /v1/games/{gid}/actions HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer {x}\r\n"
+               f"Content-Type: application/json\r\nContent-Length: 37\r\n").encode()
+    out = raw(server, request + headers + b'\r\n{"action":{"type":"place","cell":4}}')
+    assert out.startswith(b"HTTP/1.1 431"), out[:200]
+    assert b"request headers too large" in out
+    assert http.get(f"/v1/games/{gid}").json()["version"] == 1  # the move was not played
+
+
+@pytest.mark.parametrize("path", ["/metrics", "/healthz", "/readyz", "/openapi.json", "/", "/index.html"])
+def test_a_token_in_the_url_is_refused_on_every_route_but_the_watch(http, path):
+    r = http.get(path, params={"access_token": "g.0.abc"})
+    assert r.status_code == 400, (path, r.status_code)
+    assert "accepted only by the watch" in r.json()["error"]["message"]
+    assert http.get(path).status_code == 200
+
+
 def test_a_slow_body_gets_408(impatient):
     gid, (x, _) = new_game(httpx.Client(base_url=impatient.http))
     head = (f"POST /v1/games/{gid}/actions HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer {x}\r\n"

@@ -323,6 +323,37 @@ def test_the_stream_reader_takes_both_message_formats(server, new_page):
     assert got == {"seen": [[1, 4], [2, 0], [3, 8]], "ended": {"status": "GAME_STATUS_FINISHED"}, "finished": True, "version": 3}
 
 
+def test_a_resume_the_log_no_longer_matches_is_reset_and_replayed(server, new_page):
+    """The stream reader resumes with the hash of its last event; when the server's log no
+    longer holds that event (a Redis rollback; here a hash the log never had), the server
+    sends `event: reset` first: the reader drops what it had after it and takes the log's
+    history again."""
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector("form.create")
+    got = page.evaluate(
+        """async () => {
+            const { Watch } = await import('/js/sse.js');
+            const post = (path, body, token) => fetch(path, { method: 'POST', body: JSON.stringify(body),
+                headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) } })
+                .then((r) => r.json());
+            const g = await post('/v1/games', { engine: 'tic-tac-toe', players: 2 });
+            const id = g.game.id, [x, o] = g.seats.map((s) => s.token);
+            await post(`/v1/games/${id}/actions`, { action: { type: 'place', cell: 0 } }, x);
+            await post(`/v1/games/${id}/actions`, { action: { type: 'place', cell: 4 } }, o);
+            const seen = [];
+            const resets = [];
+            await new Promise((done) => {
+                const w = new Watch(id, { afterVersion: 3, afterHash: 'ffffffffffffffff',
+                    onReset: (v) => resets.push([v, w.version]),
+                    onEvent: (d) => { seen.push([d.version, typeof d.hash]); if (d.version === 3) { w.stop(); done(); } } });
+            });
+            return { seen, resets };
+        }"""
+    )
+    assert got == {"resets": [[0, 0]], "seen": [[1, "string"], [2, "string"], [3, "string"]]}
+
+
 def test_open_games_lists_only_games_to_join_and_the_rest_apart_to_watch(server, new_page):
     def create(seats: list[str]) -> dict:
         return httpx.post(server.url + "/v1/games", json={"engine": "goofspiel", "seats": seats}).json()

@@ -142,8 +142,9 @@ class GrpcTransport:
         req = pb.ListEventsRequest(game_id=game_id, page_size=page_size or 0, page_token=page_token or "")
         return to_json(self._call("ListEvents", req, token))
 
-    def watch(self, game_id: str, token: str | None, after_version: int) -> Iterator[JSON]:
-        call = self.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=after_version),
+    def watch(self, game_id: str, token: str | None, after_version: int, after_hash: str = "") -> Iterator[JSON]:
+        call = self.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=after_version,
+                                                       after_hash=after_hash),
                                    metadata=_md(token))
         try:
             for msg in call:
@@ -201,8 +202,10 @@ class AsyncGrpcTransport:
         req = pb.ListEventsRequest(game_id=game_id, page_size=page_size or 0, page_token=page_token or "")
         return to_json(await self._call("ListEvents", req, token))
 
-    async def watch(self, game_id: str, token: str | None, after_version: int) -> AsyncIterator[JSON]:
-        call = self.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=after_version),
+    async def watch(self, game_id: str, token: str | None, after_version: int,
+                    after_hash: str = "") -> AsyncIterator[JSON]:
+        call = self.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=after_version,
+                                                       after_hash=after_hash),
                                    metadata=_md(token))
         try:
             async for msg in call:

@@ -103,12 +103,19 @@ def sse_item(event: str | None, data: str) -> JSON | None:
         return payload
     if event == "end":
         raise StreamEnd()
+    if event == "reset":  # the log lost events this watch was sent: as gRPC says it
+        version = payload.get("version", 0) if isinstance(payload, dict) else 0
+        raise error_for("ABORTED", f"history rewritten; resume from version {version}")
     if event == "shutdown":
         raise Unavailable("the server is shutting down")
     if event == "error":
         err = (payload or {}).get("error") or {}
         raise error_for(str(err.get("code", "UNKNOWN")), str(err.get("message", "")))
     return None
+
+
+def _watch_params(after_version: int, after_hash: str) -> JSON:
+    return {"afterVersion": after_version, **({"afterHash": after_hash} if after_hash else {})}
 
 
 class RestTransport:
@@ -164,12 +171,12 @@ class RestTransport:
             params["pageToken"] = page_token
         return self._call("GET", f"/v1/games/{quote(game_id, safe='')}/events", token, params=params)
 
-    def watch(self, game_id: str, token: str | None, after_version: int) -> Iterator[JSON]:
+    def watch(self, game_id: str, token: str | None, after_version: int, after_hash: str = "") -> Iterator[JSON]:
         """Game events after `after_version`; returns when the game is over; raises when the stream breaks."""
         path = f"/v1/games/{quote(game_id, safe='')}/watch"
         headers = {**_headers(token), "Accept": "text/event-stream"}
         try:
-            with self.http.stream("GET", path, headers=headers, params={"afterVersion": after_version},
+            with self.http.stream("GET", path, headers=headers, params=_watch_params(after_version, after_hash),
                                   timeout=httpx.Timeout(self.http.timeout.connect, read=None)) as r:
                 if r.status_code != 200:
                     r.read()
@@ -248,11 +255,12 @@ class AsyncRestTransport:
             params["pageToken"] = page_token
         return await self._call("GET", f"/v1/games/{quote(game_id, safe='')}/events", token, params=params)
 
-    async def watch(self, game_id: str, token: str | None, after_version: int) -> AsyncIterator[JSON]:
+    async def watch(self, game_id: str, token: str | None, after_version: int,
+                    after_hash: str = "") -> AsyncIterator[JSON]:
         path = f"/v1/games/{quote(game_id, safe='')}/watch"
         headers = {**_headers(token), "Accept": "text/event-stream"}
         try:
-            async with self.http.stream("GET", path, headers=headers, params={"afterVersion": after_version},
+            async with self.http.stream("GET", path, headers=headers, params=_watch_params(after_version, after_hash),
                                         timeout=httpx.Timeout(self.http.timeout.connect, read=None)) as r:
                 if r.status_code != 200:
                     await r.aread()

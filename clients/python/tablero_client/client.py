@@ -163,15 +163,18 @@ class Client:
 
     def watch(self, game_id: str, token: str | None = None, *, after_version: int = 0) -> Iterator[Event]:
         """Events after `after_version`, live, until the game is over. Reconnects after the last
-        version it saw when the stream breaks (UNAVAILABLE, server shutdown), up to `retries` times in a row."""
-        last, failures = after_version, 0
+        version it saw (with its hash: a log the server lost meanwhile is not silently taken up
+        again) when the stream breaks (UNAVAILABLE, server shutdown), up to `retries` times in a
+        row. Raises Aborted ("history rewritten; resume from version N") when the server's log no
+        longer holds events it yielded: drop those after N and watch again from N."""
+        last, last_hash, failures = after_version, "", 0
         while True:
             try:
-                for item in self.transport.watch(game_id, token, last):
+                for item in self.transport.watch(game_id, token, last, last_hash):
                     ev = Event.from_json(item)
                     if ev.version <= last:
                         continue
-                    last, failures = ev.version, 0
+                    last, last_hash, failures = ev.version, ev.hash, 0
                     yield ev
                 return
             except Unavailable:
@@ -309,14 +312,14 @@ class AsyncClient:
                 return
 
     async def watch(self, game_id: str, token: str | None = None, *, after_version: int = 0) -> AsyncIterator[Event]:
-        last, failures = after_version, 0
+        last, last_hash, failures = after_version, "", 0
         while True:
             try:
-                async for item in self.transport.watch(game_id, token, last):
+                async for item in self.transport.watch(game_id, token, last, last_hash):
                     ev = Event.from_json(item)
                     if ev.version <= last:
                         continue
-                    last, failures = ev.version, 0
+                    last, last_hash, failures = ev.version, ev.hash, 0
                     yield ev
                 return
             except Unavailable:

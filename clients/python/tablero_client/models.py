@@ -165,6 +165,7 @@ class Event:
     game_id: str
     version: int
     event: JSON
+    hash: str = ""  # the log's chain hash at this event (watched events carry it)
 
     @property
     def type(self) -> str:
@@ -172,4 +173,5 @@ class Event:
 
     @classmethod
     def from_json(cls, d: JSON) -> Event:
-        return cls(game_id=d.get("gameId", ""), version=int(d.get("version", 0)), event=d.get("event") or {})
+        return cls(game_id=d.get("gameId", ""), version=int(d.get("version", 0)), event=d.get("event") or {},
+                   hash=str(d.get("hash", "")))

@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import json
 import queue
+import re
 import shlex
 import shutil
 import sys
@@ -28,7 +29,7 @@ from rich.markup import escape
 
 from .choose import options
 from .client import Client, Seat
-from .errors import TableroError
+from .errors import Aborted, TableroError
 from .models import Event, Game
 from .render import action_label, describe_event, outcome_text, player_name, render
 
@@ -106,13 +107,24 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> Seat:
 
 def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: Console, shared: Shared) -> None:
     try:
-        for ev in seat.watch(after_version=after):
-            if shared.leaving.is_set():
+        while True:
+            try:
+                for ev in seat.watch(after_version=after):
+                    if shared.leaving.is_set():
+                        return
+                    if ev.event.get("seat") != me:
+                        text = describe_event(ev.event, shared.game)
+                        con.print(f"[magenta]» v{ev.version} {escape(text)}[/magenta]")  # its [lists] are text
+                    after = ev.version
+                    events.put(ev)
                 return
-            if ev.event.get("seat") != me:
-                text = describe_event(ev.event, shared.game)
-                con.print(f"[magenta]» v{ev.version} {escape(text)}[/magenta]")  # its [lists] are text
-            events.put(ev)
+            except Aborted as e:  # the server lost moves it had shown: go on from what it holds
+                resumed = re.search(r"resume from version (\d+)", str(e))
+                if resumed is None:
+                    raise
+                after = int(resumed.group(1))
+                con.print(f"[yellow]The server lost the moves after v{after}; the game goes on from there.[/yellow]")
+                events.put(Event(seat.game_id, after, {}))  # look at the game again
     except Exception as e:  # noqa: BLE001 - leaving closes the connection under the watch: nothing to say
         if not shared.leaving.is_set():
             if not isinstance(e, TableroError):

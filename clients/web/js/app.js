@@ -434,6 +434,10 @@ class Table {
         this.addEvents([item]);
         this.schedule();
       },
+      onReset: (version) => {
+        this.dropEventsAfter(version);
+        this.schedule();
+      },
       onEnd: () => {
         this.el.live.textContent = 'game over';
         this.el.live.className = 'live over';
@@ -479,6 +483,14 @@ class Table {
       ctx.at = this.events.length - 1;
       this.el.log.prepend(h('li', { value: String(it.version), 'data-type': it.event.type }, describeEvent(it.event, ctx, this.renderer)));
     }
+  }
+
+  // The server lost the events after `version` (a Redis rollback): they leave the log.
+  dropEventsAfter(version) {
+    this.events = this.events.filter((e) => e.version <= version);
+    for (const li of [...this.el.log.children]) if (Number(li.value) > version) li.remove();
+    this.version = Math.min(this.version, version);
+    notify('The server lost some recent moves; the table shows the game as it stands now.');
   }
 
   schedule() {

@@ -1,12 +1,16 @@
 // Server-Sent Events over fetch(): any event names (old servers name each message after the
 // game event's type, newer ones send game events as default messages), the seat token in a
-// header, and reconnection from the last version seen.
+// header, and reconnection from the last version seen, with its hash (afterHash) so that a
+// log the server lost meanwhile (a Redis rollback) comes back as a reset, not a silent fork.
 export class Watch {
-  constructor(gameId, { token, afterVersion, onEvent, onEnd, onState }) {
+  constructor(gameId, { token, afterVersion, afterHash, onEvent, onEnd, onState, onReset }) {
     this.url = `/v1/games/${encodeURIComponent(gameId)}/watch`;
     this.token = token;
     this.version = afterVersion || 0;
+    this.hashes = new Map(); // version -> hash of the events received (the last 64)
+    if (afterHash) this.hashes.set(this.version, afterHash);
     this.onEvent = onEvent;
+    this.onReset = onReset || (() => {});
     this.onEnd = onEnd || (() => {});
     this.onState = onState || (() => {});
     this.stopped = false;
@@ -27,7 +31,9 @@ export class Watch {
         const headers = { Accept: 'text/event-stream' };
         if (this.token) headers.Authorization = `Bearer ${this.token}`;
         if (this.version) headers['Last-Event-ID'] = String(this.version);
-        const r = await fetch(`${this.url}?afterVersion=${this.version}`, { headers, signal: this.ctrl.signal });
+        const hash = this.hashes.get(this.version);
+        const q = `afterVersion=${this.version}${hash ? `&afterHash=${encodeURIComponent(hash)}` : ''}`;
+        const r = await fetch(`${this.url}?${q}`, { headers, signal: this.ctrl.signal });
         if (!r.ok) {
           let msg = `${r.status}`;
           try {
@@ -94,6 +100,15 @@ export class Watch {
       return true;
     }
     if (msg.event === 'shutdown') return false; // the server is going away: reconnect elsewhere
+    if (msg.event === 'reset') {
+      // The server's log no longer holds the events after data.version that we were sent:
+      // drop them; the new history follows.
+      const v = data && typeof data.version === 'number' ? data.version : 0;
+      for (const k of [...this.hashes.keys()]) if (k > v) this.hashes.delete(k);
+      this.version = Math.min(this.version, v);
+      this.onReset(v);
+      return false;
+    }
     if (msg.event === 'error') {
       this.onState('error', (data && data.error && data.error.message) || 'stream refused');
       this.stopped = true;
@@ -102,6 +117,10 @@ export class Watch {
     if (data && typeof data.version === 'number' && data.event) {
       if (data.version > this.version) {
         this.version = data.version;
+        if (data.hash) {
+          this.hashes.set(data.version, data.hash);
+          if (this.hashes.size > 64) this.hashes.delete(this.hashes.keys().next().value);
+        }
         this.onEvent(data);
       }
     }

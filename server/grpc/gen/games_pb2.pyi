@@ -350,19 +350,23 @@ class ListEventsResponse(_message.Message):
     def __init__(self, events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class WatchGameRequest(_message.Message):
-    __slots__ = ("game_id", "after_version")
+    __slots__ = ("game_id", "after_version", "after_hash")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    AFTER_HASH_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     after_version: int
-    def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
+    after_hash: str
+    def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ..., after_hash: _Optional[str] = ...) -> None: ...
 
 class WatchGameResponse(_message.Message):
-    __slots__ = ("game_id", "version", "event")
+    __slots__ = ("game_id", "version", "event", "hash")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
+    HASH_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     event: _struct_pb2.Struct
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., event: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    hash: str
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., event: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., hash: _Optional[str] = ...) -> None: ...
