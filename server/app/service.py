@@ -17,7 +17,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Collection, Iterator
 from typing import Any
 
 import engines
@@ -488,11 +488,11 @@ class GameService:
             if not done.appended:
                 result[0] = "replayed"
         if done.appended:
-            await self._written(done.game)
+            await self._written(done.game, {c.seat})
         else:
             # A retry: its first attempt may have been answered with an error after the commit,
             # before the lobby and the clock were told (or by a replica that died then).
-            await self._bookkeeping(done.game)
+            await self._bookkeeping(done.game, {c.seat})
         return {"game": await self._game_reply(done.game, c.seat)}
 
     async def resign(self, c: cmd.Resign) -> dict[str, Any]:
@@ -504,47 +504,49 @@ class GameService:
 
         done = await self.games.update(c.game_id, decide, key=f"resign:{c.seat}")
         if done.appended:
-            await self._written(done.game)
+            await self._written(done.game, {c.seat})
         else:
-            await self._bookkeeping(done.game)  # a retry (see submit_action)
+            await self._bookkeeping(done.game, {c.seat})  # a retry (see submit_action)
         return {"game": await self._game_reply(done.game, c.seat)}
 
     # --- turn clocks ---------------------------------------------------------------------
-    async def _written(self, game: LoadedGame) -> None:
+    async def _written(self, game: LoadedGame, acted: Collection[int] = ()) -> None:
         """After every accepted write (a request's, a timeout's, the bot worker's): the
-        finished-games count, the lobby's status, and the clock record and schedule."""
+        finished-games count, the lobby's status, and the clock record and schedule.
+        `acted`: the seats the write acted for (their clocks start again when they must
+        act again, though the bots' answers in the same write leave them waiting)."""
         if game.finished:
             metrics.GAMES_FINISHED.labels(game.engine.name).inc()
-        await self._bookkeeping(game)
+        await self._bookkeeping(game, acted)
 
-    async def _bookkeeping(self, game: LoadedGame) -> None:
+    async def _bookkeeping(self, game: LoadedGame, acted: Collection[int] = ()) -> None:
         """The lobby's status and the clock of `game` as it stands. Idempotent. The write
         before it is committed, so a failure here does not fail it: it is logged and tried
         again in the background (and by a retry of the same request)."""
         try:
-            await self._bookkeep(game)
+            await self._bookkeep(game, acted)
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001 - the lobby's or the clocks' store, whatever failed
             log.warning("game %s v%d committed, but its lobby status or clock was not recorded (%s: %s); "
                         "trying again in the background", game.id, game.version, type(e).__name__, e)
-            self._repair(game)
+            self._repair(game, acted)
 
-    def _repair(self, game: LoadedGame) -> None:
+    def _repair(self, game: LoadedGame, acted: Collection[int]) -> None:
         old = self._repairs.pop(game.id, None)
         if old is not None:
             old.cancel()  # the newer state supersedes it
-        task = asyncio.get_running_loop().create_task(self._repairing(game), name=f"tablero-repair-{game.id}")
+        task = asyncio.get_running_loop().create_task(self._repairing(game, acted), name=f"tablero-repair-{game.id}")
         self._repairs[game.id] = task
         task.add_done_callback(lambda t, g=game.id: self._repairs.pop(g, None) if self._repairs.get(g) is t else None)
 
     REPAIR_DELAYS = (0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 60, 60, 60, 60)  # about 6 minutes in all
 
-    async def _repairing(self, game: LoadedGame) -> None:
+    async def _repairing(self, game: LoadedGame, acted: Collection[int]) -> None:
         for delay in self.REPAIR_DELAYS:
             await asyncio.sleep(delay)
             try:
-                await self._bookkeep(game)
+                await self._bookkeep(game, acted)
             except Exception as e:  # noqa: BLE001 - still down: later
                 last = e
                 continue
@@ -560,7 +562,7 @@ class GameService:
         await asyncio.gather(*self._repairs.values(), return_exceptions=True)
         self._repairs.clear()
 
-    async def _bookkeep(self, game: LoadedGame) -> None:
+    async def _bookkeep(self, game: LoadedGame, acted: Collection[int] = ()) -> None:
         if game.finished:
             await self.lobby.mark(game.id, status="FINISHED")
         clock = game.meta.get("clock")
@@ -572,7 +574,7 @@ class GameService:
         old = await self.clocks.get(game.id) or ClockRecord(0)
         if old.version >= game.version:
             return  # this write's clock is recorded already (a retry), or a later write's is
-        record = old.advance(game.version, _waiting(game), time.time())
+        record = old.advance(game.version, _waiting(game), time.time(), acted)
         await self.clocks.put(game.id, record, self._next_due(record, clock))
 
     def _next_due(self, record: ClockRecord, clock: dict[str, Any] | None) -> float | None:
@@ -646,7 +648,9 @@ class GameService:
         except (StaleVersion, FailedPrecondition, Aborted):
             return 0  # someone moved meanwhile (a player, or another replica's timeout)
         if done.appended:
-            await self._written(done.game)
+            # The seats that timed out had their turn taken (a bot played it): a new turn of
+            # theirs gets a new deadline.
+            await self._written(done.game, due or [seat])
         return 1 if done.appended else 0
 
     # --- helpers -------------------------------------------------------------------------

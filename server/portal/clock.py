@@ -18,6 +18,7 @@ timeout makes it a no-op (compare-and-set), and its request id
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,11 +59,14 @@ class ClockRecord:
             return None
         return cls(int(d["version"]), {int(s): float(t) for s, t in d.get("since", {}).items()})
 
-    def advance(self, version: int, waiting: set[int], now: float) -> ClockRecord:
+    def advance(self, version: int, waiting: set[int], now: float, acted: Collection[int] = ()) -> ClockRecord:
         """The record after the game reached `version` with `waiting` seats to act: seats
         that were already waiting keep their start (simultaneous moves: each late seat
-        keeps its own clock), newly waiting seats start now."""
-        keep = {s: t for s, t in self.since.items() if s in waiting} if version != self.version else dict(self.since)
+        keeps its own clock), newly waiting seats start now, and so do the seats that acted
+        in between (`acted`: a person's move that bots answered at once leaves that seat
+        waiting again, on a new turn)."""
+        keep = ({s: t for s, t in self.since.items() if s in waiting and s not in acted}
+                if version != self.version else dict(self.since))
         return ClockRecord(version, {s: keep.get(s, now) for s in sorted(waiting)})
 
     def deadlines(self, move_seconds: int) -> dict[int, float]:

@@ -107,3 +107,45 @@ async def test_a_seat_that_bid_in_time_wins_when_the_others_forfeit_together():
     assert await games.sweep_clocks(now=time.time() + 5) == 1
     g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
     assert g["outcome"]["winners"] == [2] and g["outcome"]["endedBy"] == "forfeit"
+
+
+async def _clocked_vs_bot(on_timeout: str):
+    from server.app import GameService
+    from server.app import commands as cmd
+    from server.auth import TokenSigner
+    from server.store import SQLiteStore
+
+    games = GameService(SQLiteStore(), TokenSigner("s"))
+    created = await games.create_game(cmd.CreateGame(
+        engine="tic-tac-toe", players=2, seats=["human", "bot"], clock={"moveSeconds": 10, "onTimeout": on_timeout}))
+    return games, cmd, created["game"]["id"], created["game"]["deadlines"][0]["deadline"]
+
+
+async def test_a_move_the_bot_answers_at_once_gives_the_next_turn_a_new_deadline(monkeypatch):
+    # The person's seat is waiting before the move and again after the bot's answer, in the
+    # same write: it is a new turn, with a new deadline (it kept the first turn's, and timed
+    # out at once, in an outside tester's browser game).
+    import time
+
+    games, cmd, gid, first = await _clocked_vs_bot("bot")
+    later = time.time() + 3
+    monkeypatch.setattr(time, "time", lambda: later)
+    out = await games.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 4}))
+    assert out["game"]["toAct"] == [0] and out["game"]["version"] == 3  # the bot answered
+    deadline = out["game"]["deadlines"][0]["deadline"]
+    assert deadline == pytest.approx(later + 10, abs=0.5) and deadline > first + 2
+    assert await games.sweep_clocks(now=first + 1) == 0  # the first turn's deadline is no longer due
+
+
+async def test_a_turn_a_bot_took_over_on_timeout_gives_the_next_one_a_new_deadline(monkeypatch):
+    import time
+
+    games, cmd, gid, first = await _clocked_vs_bot("bot")
+    monkeypatch.setattr(time, "time", lambda: first + 1)
+    assert await games.sweep_clocks(now=first + 1) == 1  # the bot plays the late turn (and answers)
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    assert g["toAct"] == [0] and g["status"] == "GAME_STATUS_RUNNING"
+    assert g["deadlines"][0]["deadline"] == pytest.approx(first + 11, abs=0.5)
+    # one timeout, not one per sweep (three in a row ended a tester's game)
+    monkeypatch.setattr(time, "time", lambda: first + 2)
+    assert await games.sweep_clocks(now=first + 2) == 0
