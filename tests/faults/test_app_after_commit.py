@@ -40,7 +40,10 @@ class LobbyLosingRedisOnce(MemoryLobby):
         await super().mark(game_id, seat=seat, user=user, status=status)
 
 
-async def test_an_outage_after_the_commit_neither_500s_nor_leaves_the_lobby_stale() -> None:
+@pytest.fixture
+async def one_move_from_the_end():
+    """(service, lobby, game id): X to play the winning move; the lobby's "game over" mark
+    will fail once."""
     with RedisServer() as server:
         store = RedisStore(server.url)
         lobby = LobbyLosingRedisOnce()
@@ -50,42 +53,35 @@ async def test_an_outage_after_the_commit_neither_500s_nor_leaves_the_lobby_stal
             for i, (seat, cell) in enumerate([(0, 0), (1, 3), (0, 1), (1, 4)]):
                 await service.submit_action(cmd.SubmitAction(gid, seat, {"type": "place", "cell": cell},
                                                              request_id=f"m{i}"))
-            last = cmd.SubmitAction(gid, 0, {"type": "place", "cell": 2}, request_id="win")
-            try:
-                await service.submit_action(last)
-            except AppError:
-                pass  # e.g. UNAVAILABLE: the client retries
-            except redis.exceptions.RedisError as e:  # before the fix: a 500 INTERNAL
-                pytest.fail(f"a raw Redis error escaped after the commit (a 500 INTERNAL): {e!r}")
-            again = await service.submit_action(last)  # the client's retry, same requestId
-            assert again["game"]["version"] == 7 and again["game"]["status"] == "GAME_STATUS_FINISHED"
-            assert (await lobby.get(gid))["status"] == "FINISHED", "the lobby lists a finished game as running"
+            yield service, lobby, gid
         finally:
             await service.close()
             await service.games.drain()
             await store.close()
 
 
-async def test_without_a_retry_the_committed_write_is_answered_and_the_lobby_repaired() -> None:
-    with RedisServer() as server:
-        store = RedisStore(server.url)
-        lobby = LobbyLosingRedisOnce()
-        service = GameService(store, TokenSigner("s"), lobby=lobby)
-        try:
-            gid = (await service.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
-            for i, (seat, cell) in enumerate([(0, 0), (1, 3), (0, 1), (1, 4)]):
-                await service.submit_action(cmd.SubmitAction(gid, seat, {"type": "place", "cell": cell},
-                                                             request_id=f"m{i}"))
-            # The write is committed: it is answered as such, though the lobby failed after it.
-            won = await service.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 2}, request_id="win"))
-            assert won["game"]["status"] == "GAME_STATUS_FINISHED" and lobby.failed
-            assert (await lobby.get(gid))["status"] == "RUNNING"  # not yet: the repair is in the background
-            for _ in range(100):
-                if (await lobby.get(gid))["status"] == "FINISHED":
-                    break
-                await asyncio.sleep(0.05)
-            assert (await lobby.get(gid))["status"] == "FINISHED", "the background repair never recorded the end"
-        finally:
-            await service.close()
-            await service.games.drain()
-            await store.close()
+async def test_an_outage_after_the_commit_neither_500s_nor_leaves_the_lobby_stale(one_move_from_the_end) -> None:
+    service, lobby, gid = one_move_from_the_end
+    last = cmd.SubmitAction(gid, 0, {"type": "place", "cell": 2}, request_id="win")
+    try:
+        await service.submit_action(last)
+    except AppError:
+        pass  # e.g. UNAVAILABLE: the client retries
+    except redis.exceptions.RedisError as e:  # before the fix: a 500 INTERNAL
+        pytest.fail(f"a raw Redis error escaped after the commit (a 500 INTERNAL): {e!r}")
+    again = await service.submit_action(last)  # the client's retry, same requestId
+    assert again["game"]["version"] == 7 and again["game"]["status"] == "GAME_STATUS_FINISHED"
+    assert (await lobby.get(gid))["status"] == "FINISHED", "the lobby lists a finished game as running"
+
+
+async def test_without_a_retry_the_committed_write_is_answered_and_the_lobby_repaired(one_move_from_the_end) -> None:
+    service, lobby, gid = one_move_from_the_end
+    # The write is committed: it is answered as such, though the lobby failed after it.
+    won = await service.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 2}, request_id="win"))
+    assert won["game"]["status"] == "GAME_STATUS_FINISHED" and lobby.failed
+    assert (await lobby.get(gid))["status"] == "RUNNING"  # not yet: the repair is in the background
+    for _ in range(100):
+        if (await lobby.get(gid))["status"] == "FINISHED":
+            break
+        await asyncio.sleep(0.05)
+    assert (await lobby.get(gid))["status"] == "FINISHED", "the background repair never recorded the end"
