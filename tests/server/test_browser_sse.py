@@ -59,7 +59,9 @@ def test_onmessage_receives_every_event_of_a_game_including_the_last(browser):
         got = page.evaluate("window.got")
         page.close()
     assert end == {"status": "GAME_STATUS_FINISHED"}
-    assert [g["data"] for g in got] == events  # every event, in order, the last one included
+    # every event, in order, the last one included; each with the log's hash at it
+    assert [{k: v for k, v in g["data"].items() if k != "hash"} for g in got] == events
+    assert all(len(g["data"]["hash"]) == 16 for g in got)
     assert [g["id"] for g in got] == [str(e["version"]) for e in events]
     assert got[-1]["data"]["version"] == game["version"] == len(events)
 
