@@ -10,13 +10,17 @@ import httpx
 from .conftest import ARTIFACTS, Serve
 
 
-def create_in_lobby(page, url: str, engine: str, seats: list[str], options: dict[str, str] | None = None) -> str:
-    """Create a game by filling the lobby form; returns the game id."""
+def create_in_lobby(page, url: str, engine: str, seats: list[str], options: dict[str, str] | None = None,
+                    captains: list[str] | None = None) -> str:
+    """Create a game by filling the lobby form (New Bedford's Captains ticked apart from the seats);
+    returns the game id."""
     page.goto(url + "/#/")
     page.click(f"label[for=eng-{engine}]")
     page.select_option("#players", str(len(seats)))
     for i, kind in enumerate(seats):
         page.select_option(f"#seat-{i}", kind)
+    for c in captains or []:
+        page.check(f"#captain-{c}")
     for label, value in (options or {}).items():
         page.get_by_label(label, exact=True).fill(value)
     page.click("form.create button[type=submit]")

@@ -86,21 +86,22 @@ def test_new_bedford_alone_against_two_captains_to_the_end(server, new_page):
     page = new_page(1280, 900)
     page.goto(server.url + "/#/")
     page.click("label[for=eng-new-bedford]")
-    page.select_option("#players", "2")
-    # Captains are offered as seats; the page sends them as the `captains` option.
-    assert "Captain Ahab (automa)" in page.locator("#seat-1 option").all_inner_texts()
-    assert page.locator("form.create .opts legend").all_inner_texts() == [], "Captains twice: as seats and as an option"
+    page.select_option("#players", "1")
+    # Captains are offered apart from the seats (they are no seats); the page sends them as the
+    # `captains` option.
+    assert page.locator("fieldset.captains #captain-ahab").count() == 1
+    assert page.locator("form.create .opts legend").all_inner_texts() == [], "Captains twice: apart and as an option"
     assert page.get_by_label("Expert").count() == 1  # the other options stay
-    game_id = create_in_lobby(page, server.url, "new-bedford", ["human", "captain:starbuck", "captain:ahab"])
+    game_id = create_in_lobby(page, server.url, "new-bedford", ["human"], captains=["starbuck", "ahab"])
     g = httpx.get(f"{server.url}/v1/games/{game_id}").json()
     g = g.get("game", g)
-    assert g["players"] == 1 and [c["name"] for c in g["view"]["captains"]["captains"]] == ["starbuck", "ahab"]
+    assert g["players"] == 1 and [c["name"] for c in g["view"]["captains"]["captains"]] == ["ahab", "starbuck"]
     chips = [" ".join(t.split()) for t in page.locator(".seat-list .seat-chip.automa").all_inner_texts()]
-    assert chips == ["Captain Starbuck automa", "Captain Ahab automa"]
+    assert chips == ["Captain Ahab automa", "Captain Starbuck automa"]
     # Each Captain has its own box: its Helm with the token, its heading and orders.
     boxes = page.locator(".nb .player.captain")
     assert boxes.count() == 2
-    assert boxes.nth(0).locator("h3").inner_text().strip().startswith("Captain Starbuck")
+    assert boxes.nth(0).locator("h3").inner_text().strip().startswith("Captain Ahab")
     assert boxes.nth(1).locator(".helm .helm-step.at").count() == 1
     assert "Heading:" in boxes.nth(1).inner_text() and "{" not in boxes.nth(1).inner_text()
     moves, _steps = play_to_the_end(page, random.Random(3), max_clicks=600)
@@ -108,7 +109,7 @@ def test_new_bedford_alone_against_two_captains_to_the_end(server, new_page):
     g = final_scores_match_the_api(page, server.url, game_id)
     o = g["outcome"]
     heads = page.locator(".result table.scores thead th").all_inner_texts()
-    assert [x.strip() for x in heads[1:]] == ["Red (you)", "Captain Starbuck", "Captain Ahab"]
+    assert [x.strip() for x in heads[1:]] == ["Red (you)", "Captain Ahab", "Captain Starbuck"]
     winner = page.inner_text(".result .winner")
     if o["winners"]:
         assert winner.startswith("🏆 Red (you)")

@@ -123,7 +123,9 @@ async function lobby() {
   loadOpenGames(openBody);
 }
 
-// Engines with automa Captains (New Bedford's solo mode): the `captains` option, offered as seats.
+// Engines with automa Captains (New Bedford's solo mode): the `captains` option, offered apart
+// from the seats (Captains are players but never seats: they sit after the seats, whatever
+// one ticks, and act by the solo rules), with the resulting table spelled out.
 function captainNames(e) {
   const c = (((e.optionsSchema || {}).properties || {}).captains || {});
   return (c.items && c.items.enum) || [];
@@ -131,10 +133,14 @@ function captainNames(e) {
 
 function createForm(e) {
   const captains = captainNames(e);
+  const capSchema = captains.length ? e.optionsSchema.properties.captains : {};
   const players = h('select', { id: 'players', name: 'players' });
   for (let n = e.minSeats; n <= e.maxSeats; n++) players.append(h('option', { value: String(n) }, String(n)));
   const seatsBox = h('div', { class: 'seats' });
   const seatSel = [];
+  const capBoxes = captains.map((c) => h('input', { type: 'checkbox', id: `captain-${c}`, value: c }));
+  const tableLine = h('p', { class: 'small-print', id: 'table-order', 'aria-live': 'polite' });
+  const kindName = { me: 'Me', human: me ? 'someone at this screen' : 'Me', open: 'a friend', bot: 'a bot' };
   const drawSeats = () => {
     const n = Number(players.value);
     const kept = seatSel.map((s) => s.value);
@@ -145,8 +151,7 @@ function createForm(e) {
         me ? h('option', { value: 'me' }, `Me (${me.user.name})`) : null,
         h('option', { value: 'human' }, me ? 'Someone at this screen' : 'Me (this browser)'),
         h('option', { value: 'open' }, 'A friend (I get a link)'),
-        h('option', { value: 'bot' }, 'Bot'),
-        captains.map((c) => h('option', { value: `captain:${c}` }, `Captain ${title(c)} (automa)`)));
+        h('option', { value: 'bot' }, 'Bot'));
       sel.value = kept[i] || (i === 0 ? (me ? 'me' : 'human') : 'bot');
       sel.addEventListener('change', seatsChanged);
       seatSel.push(sel);
@@ -154,37 +159,46 @@ function createForm(e) {
     }));
     seatsChanged();
   };
-  // Options with one entry per seat (render as one choice per seat) follow the seats; Captains are not seats.
+  // Options with one entry per seat (render as one choice per seat) follow the seats.
   let opts = null;
   function seatsChanged() {
-    if (opts) opts.setSeats(seatSel.filter((s) => !s.value.startsWith('captain:')).length);
+    if (opts) opts.setSeats(seatSel.length);
+    if (!captains.length) return;
+    // At most maxSeats players in all (people and bots, then Captains), at most maxItems Captains.
+    const chosen = capBoxes.filter((b) => b.checked).length;
+    const room = Math.min(capSchema.maxItems ?? captains.length, e.maxSeats - seatSel.length);
+    for (const b of capBoxes) b.disabled = !b.checked && chosen >= room;
+    const caps = capBoxes.filter((b) => b.checked).map((b) => b.value);
+    const who = [...seatSel.map((sel, i) => `${COLOURS[i]}: ${kindName[sel.value] || sel.value}`),
+      ...caps.map((c, j) => `${COLOURS[seatSel.length + j]}: Captain ${title(c)}`)];
+    tableLine.textContent = `At the table: ${who.join(' · ')}${!caps.length && seatSel.length === 1 ? ' · Blue: Captain Starbuck (the default)' : ''}.`;
   }
   players.addEventListener('change', drawSeats);
+  for (const b of capBoxes) b.addEventListener('change', seatsChanged);
   drawSeats();
-  // Captains are chosen as seats above, not again among the options.
+  // Captains are chosen apart above, not again among the options.
   const schema = e.optionsSchema || {};
-  opts = schemaForm(captains.length ? { ...schema, properties: Object.fromEntries(Object.entries(schema.properties || {}).filter(([k]) => k !== 'captains')) } : schema);
+  opts = schemaForm(captains.length ? { ...schema, properties: Object.fromEntries(Object.entries(schema.properties || {}).filter(([k]) => k !== 'captains')) } : schema,
+    rendererFor(e.name).optionNames || {});
   seatsChanged();
   const go = h('button', { type: 'submit', class: 'primary' }, `Start ${e.title || e.name}`);
   const form = h('form', { class: 'create', 'aria-label': `New ${e.title} game` },
-    h('div', { class: 'field' }, h('label', { for: 'players' }, 'Players'), players),
-    h('fieldset', {}, h('legend', {}, 'Who sits where'), seatsBox,
-      captains.length ? h('small', { class: 'hint' }, 'Captains are automa players (the solo rules); alone, without one, you play against the default Captain.') : null),
+    h('div', { class: 'field' }, h('label', { for: 'players' }, captains.length ? 'Seats (people and bots)' : 'Players'), players),
+    h('fieldset', {}, h('legend', {}, 'Who sits where'), seatsBox),
+    captains.length ? h('fieldset', { class: 'captains' }, h('legend', {}, 'Captains (automa players, not seats)'),
+      h('div', { class: 'row' }, captains.map((c, i) => h('span', { class: 'pill' }, capBoxes[i], h('label', { for: `captain-${c}` }, `Captain ${title(c)}`)))),
+      h('small', { class: 'hint' }, 'Captains play by the solo rules (El Océano Solitario). They are not seats: they always sit after the seats (see the line below) and act first each round. Alone, without one, you play against Captain Starbuck.'),
+      tableLine) : null,
     h('details', { class: 'opts', open: Object.keys((e.optionsSchema || {}).properties || {}).length > 0 }, h('summary', {}, 'Options'), opts.el),
     go);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     go.disabled = true;
     try {
-      const chosen = seatSel.map((s) => s.value);
-      const seats = chosen.filter((k) => !k.startsWith('captain:'));
+      const seats = seatSel.map((s) => s.value);
       const options = opts.get();
-      const caps = chosen.filter((k) => k.startsWith('captain:')).map((k) => k.slice('captain:'.length));
-      if (caps.length) {
-        if (new Set(caps).size !== caps.length) throw new Error('each Captain can sit at the table only once');
-        if (!seats.length) throw new Error('at least one seat must be a person or a bot; Captains are not seats');
-        options.captains = caps;
-      }
+      const caps = capBoxes.filter((b) => b.checked).map((b) => b.value);
+      if (caps.length) options.captains = caps;
       const out = await api('POST', '/v1/games', { token: me ? me.token : undefined, body: { engine: e.name, players: seats.length, seats, options } });
       const game = unwrapGame(out);
       for (const s of out.seats || []) holdSeat(game.id, e.name, s.seat, s.token);
@@ -218,7 +232,7 @@ async function loadOpenGames(box) {
   const players = (g) => `${g.players} ${g.players === 1 ? 'player' : 'players'}`;
   const toJoin = all.filter((g) => free(g) > 0);
   const toWatch = all.filter((g) => free(g) === 0);
-  box.replaceChildren(
+  box.replaceChildren(...[
     toJoin.length ? h('ul', { class: 'games', id: 'open-games' }, toJoin.map((g) => h('li', { 'data-game': g.id },
       h('strong', {}, engineTitle(g.engine)), ` · ${players(g)} · ${free(g)} open ${free(g) === 1 ? 'seat' : 'seats'} `,
       h('a', { class: 'button small', href: `#/join/${encodeURIComponent(g.id)}` }, 'Join'), ' ',
@@ -227,7 +241,8 @@ async function loadOpenGames(box) {
     toWatch.length ? h('div', { class: 'watch-games' },
       h('h3', { id: 'watch-h' }, `Watch: games in progress, no seat open (${toWatch.length})`),
       h('ul', { class: 'games', id: 'watch-games', 'aria-labelledby': 'watch-h' }, toWatch.map((g) => h('li', { 'data-game': g.id },
-        h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, engineTitle(g.engine)), h('span', { class: 'muted' }, ` · ${players(g)} · move ${g.version}`))))) : null);
+        h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, engineTitle(g.engine)), h('span', { class: 'muted' }, ` · ${players(g)} · move ${g.version}`))))) : null,
+  ].filter(Boolean)); // (replaceChildren writes a null as the text "null")
 }
 
 function joinByLink() {
@@ -331,6 +346,15 @@ async function joinPage(gameId) {
   const game = unwrapGame(await api('GET', `/v1/games/${encodeURIComponent(gameId)}`));
   await engines().catch(() => []);
   const free = (game.seats || []).filter((s) => kindOf(s) === 'open' && !s.claimed);
+  if (statusOf(game) === 'finished') {
+    // A finished game has no seat to take: say so, and offer its final scores.
+    main.replaceChildren(h('section', { class: 'panel', id: 'join-over' },
+      h('h1', {}, `This game of ${engineTitle(game.engine)} is over`),
+      h('p', {}, `The ${game.players} ${game.players === 1 ? 'player' : 'players'} finished it; nobody can join it any more.`),
+      h('div', { class: 'row' }, h('a', { class: 'button primary', id: 'view-scores', href: `#/g/${encodeURIComponent(gameId)}` }, 'View the final scores'),
+        h('a', { class: 'button', href: '#/' }, 'Back to the lobby'))));
+    return;
+  }
   const go = h('button', { type: 'button', class: 'primary', id: 'join-button', disabled: !free.length || statusOf(game) === 'finished' }, 'Take a seat');
   go.addEventListener('click', async () => {
     go.disabled = true;
@@ -345,7 +369,7 @@ async function joinPage(gameId) {
   });
   main.replaceChildren(h('section', { class: 'panel' },
     h('h1', {}, `Join a game of ${engineTitle(game.engine)}`),
-    h('p', {}, `${game.players} players; ${free.length ? `${free.length} seat(s) free` : 'no free seat'}.`),
+    h('p', {}, `${game.players} ${game.players === 1 ? 'player' : 'players'}; ${free.length ? `${free.length} ${free.length === 1 ? 'seat' : 'seats'} free` : 'no free seat'}.`),
     h('div', { class: 'row' }, go, h('a', { class: 'button', href: `#/g/${encodeURIComponent(gameId)}` }, 'Just watch'))));
 }
 
@@ -637,6 +661,7 @@ class Table {
   }
 
   onPick(ev) {
+    if (ev.type === 'click' && ev.detail > 1) return; // a double click's second click is no second choice
     const el = ev.target.closest('.pickable');
     if (!el) return;
     ev.preventDefault();
@@ -720,7 +745,7 @@ function result(game, ctx, names) {
       h('tbody', {},
         h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Score'), cols.map((c) => h('td', { class: [c.win ? 'win' : '', c.captain ? 'captain' : ''].join(' ').trim() }, fmt(c.score)))),
         main.map(row)))),
-    more.length ? h('details', { class: 'more' }, h('summary', {}, `Full breakdown (${more.length} more lines)`),
+    more.length ? h('details', { class: 'more' }, h('summary', {}, `Full breakdown (${more.length} more ${more.length === 1 ? 'line' : 'lines'})`),
       h('div', { class: 'scroll' }, h('table', { class: 'scores' }, h('tbody', {}, more.map(row))))) : null);
 }
 

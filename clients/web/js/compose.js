@@ -68,6 +68,15 @@ export class Composer {
     this.chosen = []; // [{path, label, test(action)}, ...]
     this.partial = null; // {path, items}: a list field being filled one item at a time
     this.el = h('section', { class: 'composer', 'aria-label': 'Your move' });
+    // A double click's second click (event.detail 2) lands on whatever button replaced the
+    // first one in the same spot (the next step's, or a move): it is never a choice. Keys
+    // (Enter, Space: detail 0) and single clicks go through.
+    this.el.addEventListener('click', (ev) => {
+      if (ev.detail > 1) {
+        ev.stopPropagation();
+        ev.preventDefault();
+      }
+    }, true);
   }
 
   setActions(actions) {

@@ -7,9 +7,11 @@ import { COLOURS } from './words.js';
 let uid = 0;
 const nextId = (name) => `opt-${String(name).replace(/\W+/g, '-')}-${++uid}`;
 
-export function schemaForm(schema) {
+// `names`: display names for enum values (the renderer's `optionNames`, e.g. New Bedford's
+// "seamens_bethel" → "Seamen's Bethel"); other values are humanized.
+export function schemaForm(schema, names = {}) {
   const props = (schema && schema.properties) || {};
-  const fields = Object.entries(props).map(([name, s]) => [name, field(name, s)]);
+  const fields = Object.entries(props).map(([name, s]) => [name, field(name, s, names)]);
   const el = h('div', { class: 'options' }, fields.length ? fields.map(([, f]) => f.el) : h('p', { class: 'muted' }, 'This game has no options.'));
   return {
     el,
@@ -34,12 +36,14 @@ function hint(s) {
   return bits.length ? h('small', { class: 'hint' }, bits.join(' ')) : null;
 }
 
-export function field(name, s) {
+const valueName = (names, v) => (names && Object.prototype.hasOwnProperty.call(names, v) ? names[v] : humanize(v));
+
+export function field(name, s, names = {}) {
   const id = nextId(name);
   const label = s.title || humanize(name);
   const variants = s.oneOf || s.anyOf;
   if (variants) {
-    const subs = variants.map((v, i) => field(`${name}-${i}`, { ...v, title: variantLabel(v) }));
+    const subs = variants.map((v, i) => field(`${name}-${i}`, { ...v, title: variantLabel(v) }, names));
     const sel = h('select', { id }, h('option', { value: '' }, 'Default'), subs.map((_, i) => h('option', { value: String(i) }, variantLabel(variants[i]))));
     const box = h('div', { class: 'variant' });
     sel.addEventListener('change', () => box.replaceChildren(sel.value === '' ? '' : subs[Number(sel.value)].el));
@@ -49,12 +53,12 @@ export function field(name, s) {
       setSeats: (n) => subs.forEach((f) => f.setSeats && f.setSeats(n)),
     };
   }
-  if (perSeat(s)) return seatField(id, label, s);
+  if (perSeat(s)) return seatField(id, label, s, names);
   const en = s.enum || (s.items === undefined && s.const !== undefined ? [s.const] : null);
   if (en) {
     const sel = h('select', { id, name },
       h('option', { value: '' }, s.default !== undefined ? `Default (${humanize(s.default)})` : 'Default'),
-      en.map((v, i) => h('option', { value: String(i) }, humanize(v))));
+      en.map((v, i) => h('option', { value: String(i) }, valueName(names, v))));
     return { el: h('div', { class: 'field' }, h('label', { for: id }, label), sel, hint(s)), get: () => (sel.value === '' ? undefined : en[Number(sel.value)]) };
   }
   if (s.type === 'boolean') {
@@ -72,7 +76,7 @@ export function field(name, s) {
     const boxes = s.items.enum.map((v, i) => {
       const bid = `${id}-${i}`;
       const b = h('input', { type: 'checkbox', id: bid, value: String(i) });
-      return [b, h('span', { class: 'pill' }, b, h('label', { for: bid }, humanize(v)))];
+      return [b, h('span', { class: 'pill' }, b, h('label', { for: bid }, valueName(names, v)))];
     });
     return {
       el: h('fieldset', { class: 'field multi' }, h('legend', {}, label), hint(s), boxes.map(([, el]) => el)),
@@ -84,7 +88,7 @@ export function field(name, s) {
     };
   }
   if (s.type === 'object' && s.properties) {
-    const sub = schemaForm(s);
+    const sub = schemaForm(s, names);
     return { el: h('fieldset', { class: 'field' }, h('legend', {}, label), hint(s), sub.el), get: () => sub.get(), setSeats: (n) => sub.setSeats(n) };
   }
   // Strings and anything else: free text (JSON accepted for non-strings).
@@ -114,7 +118,7 @@ export function perSeat(s) {
 
 // One select per seat; the empty choice leaves the whole option out (the engine's default,
 // e.g. dealt at random), so either every seat chooses or none does.
-function seatField(id, label, s) {
+function seatField(id, label, s, names) {
   const en = s.items.enum;
   const blank = /random/i.test(s.description || '') ? 'Random' : 'Default';
   const box = h('div', { class: 'per-seat' });
@@ -131,7 +135,7 @@ function seatField(id, label, s) {
     const max = s.maxItems ?? n;
     sels = Array.from({ length: Math.min(n, max) }, (_, i) => {
       const sel = h('select', { id: `${id}-seat-${i}`, 'data-seat': String(i) },
-        h('option', { value: '' }, blank), en.map((v, j) => h('option', { value: String(j) }, humanize(v))));
+        h('option', { value: '' }, blank), en.map((v, j) => h('option', { value: String(j) }, valueName(names, v))));
       sel.value = kept[i] || '';
       sel.addEventListener('change', sync);
       return sel;

@@ -9,7 +9,28 @@ export function seatName(ctx, seat) {
   return ctx.held && ctx.held.includes(seat) ? `${base} (you)` : base;
 }
 
+// The platform's own events (tablero.*), beside every engine's: who left or ran out of time.
+const LEFT = { resigned: 'resigns', timeout: 'runs out of time and leaves the game', abandoned: 'has abandoned the game' };
+
+function platformEvent(event, ctx) {
+  const who = seatName(ctx, event.seat);
+  const then = event.then === 'forfeit' ? 'and forfeits: the seat ranks last'
+    : event.then === 'bot' ? 'a bot plays the seat from now on' : '';
+  switch (event.type) {
+    case 'tablero.turn_timed_out':
+      return `${who} ran out of time for this turn${event.then === 'bot' ? ': a bot plays it' : ''}.`;
+    case 'tablero.seat_left': {
+      const did = LEFT[event.reason] || `leaves the game (${humanize(event.reason || '').toLowerCase()})`;
+      return `${who} ${did}${then ? (event.then === 'forfeit' ? ` ${then}` : `; ${then}`) : ''}.`;
+    }
+    default:
+      return null;
+  }
+}
+
 export function describeEvent(event, ctx, renderer) {
+  const platform = String(event.type || '').startsWith('tablero.') ? platformEvent(event, ctx) : null;
+  if (platform) return platform;
   if (renderer && renderer.describeEvent) {
     try {
       const s = renderer.describeEvent(event, ctx);
@@ -18,7 +39,7 @@ export function describeEvent(event, ctx, renderer) {
       console.warn('describeEvent failed', e);
     }
   }
-  if (event.type === 'game_started') return `The game starts with ${event.seats} players.`;
+  if (event.type === 'game_started') return typeof event.seats === 'number' ? `The game starts with ${event.seats} players.` : 'The game starts.';
   if (event.type === 'game_ended') return 'The game ends.';
   const who = 'seat' in event ? `${seatName(ctx, event.seat)}: ` : '';
   const rest = Object.entries(event).filter(([k]) => !['type', 'seat', 'private', 'secret'].includes(k));

@@ -97,7 +97,7 @@ function player(ctx, v, p) {
   const mine = s === ctx.seat;
   const turn = (v.to_act || []).includes(s);
   return h('section', { class: `box player c${s}${mine ? ' me' : ''}`, 'aria-label': `${seatName(ctx, s)}'s mat` },
-    h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, `${humanize(p.race)}${turn ? ' · to act' : ''}${v.active === s ? ' · active' : ''}`)),
+    h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, `${raceName(p.race)}${turn ? ' · to act' : ''}${v.active === s ? ' · active' : ''}`)),
     h('div', {}, res('★', p.points, 'points'), res('¢', p.money, 'money'), res('✦', p.fleeting, 'fleeting influence'), res('✧', p.lasting, 'lasting influence'),
       res('☺', `${p.workers}`, 'workers'), res('⌂', p.houses, 'houses'), res('═', p.bridges, 'bridges/gates'), res('┄', p.roads, 'roads'), res('↑', p.income, 'income')),
     h('div', { class: 'small-print' }, `Resources: ${(p.resources || []).join(', ') || 'none'}`),
@@ -203,6 +203,21 @@ function render(ctx) {
 function describeAction(a, ctx) {
   const v = (ctx && ctx.view) || {};
   switch (a.type) {
+    case 'draft_resource': return `Draft ${name(a.resource)}`;
+    case 'place_start': return `Starting ${name(a.resource)} stall on square ${a.cell}`;
+    case 'import': return `Import ${name(a.resource)} to square ${a.cell}`;
+    case 'import_access': return `Import ${name(a.resource)} to square ${a.cell}, buying access`;
+    case 'place_stall': return `Stall on square ${a.cell}`;
+    case 'access': return `Buy access to tile ${a.tile}`;
+    case 'upgrade': return `Build ${name(a.resource)} on ${sq(a.cells)}`;
+    case 'road_first': return 'Build a road before the tile';
+    case 'first_road': return `Road before the tile on square ${a.cell}`;
+    case 'build': return `Build a ${a.kind === 'bridge' ? 'bridge or gate' : name(a.kind)} on square ${a.cell}`;
+    case 'place_worker': return `Worker on ${a.target === 'race' ? 'your race action' : cardName(v, a.target)}`;
+    case 'reset_benefit': return `Reset benefit: ${name(a.kind)}${a.cell !== undefined ? ` on square ${a.cell}` : ''}`;
+    case 'choose_proposal': return `Choose proposal ${a.proposal + 1}${(v.proposals || [])[a.proposal] ? `, ${cardName(v, v.proposals[a.proposal])}` : ''}`;
+    case 'place_prestige': return `Place it on ${sq(a.cells)}`;
+    case 'record_history': return `Record the ${cardName(v, a.building)}, governed by “${a.governing_body}”`;
     case 'play_card': return `Play ${humanize(a.card)}${a.face_up === false ? ' face down' : ''}`;
     case 'road': return `Road on square ${a.cell}`;
     case 'recruit': return `Recruit the adviser in slot ${a.slot + 1}`;
@@ -215,13 +230,18 @@ function describeAction(a, ctx) {
   }
 }
 
+const raceName = (r) => humanize(String(r ?? ''));
 const sq = (cells) => (cells || []).length === 1 ? `square ${cells[0]}` : `squares ${(cells || []).join(', ')}`;
 const name = (x) => humanize(String(x ?? '')).toLowerCase();
 
 function describeEvent(e, ctx) {
   const who = seatName(ctx, e.seat);
   switch (e.type) {
-    case 'game_started': return `The game starts: ${(e.races || []).map((r, s) => `${seatName(ctx, s)} plays the ${name(r)}`).join(', ')}.`;
+    case 'game_started': return `The game starts: ${(e.races || []).map((r, s) => `${seatName(ctx, s)} plays the ${raceName(r)}`).join(', ')}.`;
+    case 'prestige_unplaceable': return `The ${cardName(ctx.view, e.card)} has no room left on the map.`;
+    case 'history_recorded': return `${who} records in the city's history: the ${cardName(ctx.view, e.building)}${e.section ? ` in ${e.section}` : ''}, and a new governing body, “${e.governing_body}”.`;
+    case 'first_road_due': return `${who} will build a road before the tile.`;
+    case 'first_road_built': return `${who} builds a road on ${sq([e.cell])}, before the tile.`;
     case 'resource_drafted': return `${who} drafts ${name(e.resource)}.`;
     case 'start_stall_placed': return `${who} places a starting ${name(e.resource)} stall on ${sq([e.cell])}.`;
     case 'card_played': return `${who} plays ${e.face_up ? `${name(e.card)} face up (call to work)` : 'a card face down (a basic action)'}.`;
@@ -268,4 +288,12 @@ function describeEvent(e, ctx) {
   }
 }
 
-export default { render, describeAction, describeEvent };
+// Display names for ids in the final scores: races as the lobby names them ("Quatryl").
+function outcomeNames(game) {
+  const names = {};
+  for (const p of (((game && game.view) || {}).players || [])) if (p && p.race) names[p.race] = raceName(p.race);
+  for (const d of ((game && game.outcome) || {}).details || []) if (d && d.race) names[d.race] = raceName(d.race);
+  return names;
+}
+
+export default { render, describeAction, describeEvent, outcomeNames };

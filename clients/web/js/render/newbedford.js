@@ -7,10 +7,24 @@ import { pick, workers, res, deepEqual } from './common.js';
 const WHALE = { right: '🐋', bowhead: '🐳', sperm: '🦈', empty: '🌊' };
 const GOOD = { money: '💰', lumber: '🪵', food: '🥩', brick: '🧱' };
 
+// The printed names of the town spaces and building tiles (engines/new_bedford/data.py), for
+// where no view is at hand (the lobby's option "Buildings") and ids a view does not name; the
+// view's own names come first. One source for every place the page names a building.
+export const NAMES = {
+  farm: 'Farm', forest: 'Forest', warehouse: 'Warehouse', general_store: 'General Store', town_hall: 'Town Hall',
+  dockyard: 'Dockyard', city_pier: 'City Pier', bank: 'Bank', dry_dock: 'Dry Dock', lighthouse: 'Lighthouse',
+  lumber_mill: 'Lumber Mill', schoolhouse: 'Schoolhouse', tavern: 'Tavern', tryworks: 'Tryworks', wharf: 'Wharf',
+  counting_house: 'Counting House', mansion: 'Mansion', municipal_office: 'Municipal Office', seamens_bethel: "Seamen's Bethel",
+  bakery: 'Bakery', brickyard: 'Brickyard', chandlery: 'Chandlery', cooperage: 'Cooperage', courthouse: 'Courthouse',
+  inn: 'Inn', market: 'Market', post_office: 'Post Office', turners_mill: "Turner's Mill",
+};
+
 function spaceName(v, id) {
   const s = ((v.reference || {}).spaces || []).find((x) => x.id === id);
-  return s ? s.name : (v.building_names || {})[id] || humanize(id);
+  return s ? s.name : (v.building_names || {})[id] || ((v.building_tiles || {})[id] || {}).name || NAMES[id] || humanize(id);
 }
+
+const list = (xs) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : xs.join(''));
 
 function whales(obj) {
   const parts = Object.entries(obj || {}).filter(([, n]) => n);
@@ -32,7 +46,7 @@ function render(ctx) {
   const forSale = [];
   for (const [id, b] of Object.entries(v.buildings || {})) (b.owner === null || b.owner === undefined ? forSale : built).push([id, b]);
   const buildingTile = ([id, b]) => {
-    const t = tiles[id] || { name: id };
+    const t = tiles[id] || { name: spaceName(v, id) };
     const el = h('div', { class: `tile building ${b.owner !== null && b.owner !== undefined ? `owned c${b.owner}` : ''} ${b.used ? 'used' : ''}` },
       h('h4', {}, t.type === 'victory' ? '⭐ ' : '', t.name),
       h('div', {}, t.text),
@@ -112,7 +126,7 @@ function seatNames(game) {
 // Display names for the ids in the final scores (buildings, spaces): "Seamen's Bethel".
 function outcomeNames(game) {
   const v = (game && game.view) || {};
-  const names = {};
+  const names = { ...NAMES };
   for (const s of ((v.reference || {}).spaces || [])) if (s.id && s.name) names[s.id] = s.name;
   for (const [id, t] of Object.entries(v.building_tiles || {})) if (t && t.name) names[id] = t.name;
   Object.assign(names, v.building_names || {});
@@ -144,6 +158,15 @@ function describeEvent(e, ctx) {
   const v = ctx.view || {};
   const who = seatName(ctx, e.seat);
   switch (e.type) {
+    case 'game_started': {
+      const caps = (e.captains || []).map((c) => `Captain ${humanize(c.name)}`);
+      const blds = (e.buildings || []).map((b) => spaceName(v, b));
+      return `The game starts; ${seatName(ctx, e.first_player)} has the Ship's Wheel and plays first${caps.length ? `, against ${list(caps)}` : ''}.${blds.length ? ` Buildings in play: ${blds.join(', ')}.` : ''}`;
+    }
+    case 'sale_opened': return `${who} goes to sell at the ${spaceName(v, e.space)}: ${list((e.kinds || []).map((k) => k))} may be sold.`;
+    case 'goods_offered': return `${who} sells ${e.count} ${e.good}.`;
+    case 'inn_workers_picked_up': return `${who} picks up their workers${(e.spaces || []).length ? ` from ${list(e.spaces.map((s) => spaceName(v, s)))}` : ''} (Inn), to place them again.`;
+    case 'captain_whales_trimmed': return `${seatName(ctx, e.player)} keeps only the best whales (${whales(e.kept)}); ${whales(e.sold)} leave the game.`;
     case 'starting_goods_chosen': return `${who} starts with ${amounts(e.goods)}.`;
     case 'worker_placed': {
       let t = `${who} sends a worker to ${spaceName(v, e.space)}${e.first ? ' (first: bonus)' : ''}`;
@@ -180,4 +203,4 @@ function describeEvent(e, ctx) {
   }
 }
 
-export default { render, describeAction, describeEvent, seatNames, outcomeNames };
+export default { render, describeAction, describeEvent, seatNames, outcomeNames, optionNames: NAMES };

@@ -67,6 +67,19 @@ const pay = (a) => {
   return parts.length ? `paying ${parts.join(' and ')}` : 'for free';
 };
 
+// What a payment is for: "buy a tool for Farming".
+function purpose(a) {
+  switch ((a || {}).type) {
+    case 'train': return 'train a worker';
+    case 'employ': return `employ a worker in ${humanize(a.tableau)}`;
+    case 'buy_tool': return `buy a tool for ${humanize(a.tableau)}`;
+    case 'buy_vp': return 'buy a victory point';
+    case 'move': return `move a worker to ${humanize(a.to)}`;
+    case 'open_auction': case 'bid': return `pay for ${a.card || 'the card'}`;
+    default: return a && a.type ? humanize(a.type).toLowerCase() : 'pay';
+  }
+}
+
 function describeAction(a) {
   switch (a.type) {
     case 'open_auction': return `Auction ${a.card}, opening at ${a.bid}`;
@@ -101,7 +114,20 @@ function describeEvent(e, ctx) {
     case 'vp_bought': return `${who} buys a victory point.`;
     case 'turn_ended': return `${who} ends the turn.`;
     case 'overlord_changed': return `${who} becomes overlord.`;
-    case 'production_dealt': return `${who} receives ${e.cards} production card${e.cards === 1 ? '' : 's'}${e.disks ? ` and ${e.disks} disks` : ''}.`;
+    case 'production_dealt': return `${who} receives ${e.cards} production card${e.cards === 1 ? '' : 's'}${e.disks ? ` and ${e.disks} disk${e.disks === 1 ? '' : 's'}` : ''}${e.undealt ? ` (${e.undealt} card${e.undealt === 1 ? '' : 's'} the empty decks could not supply, paid in disks)` : ''}.`;
+    case 'game_started': return `The game starts; ${seatName(ctx, e.overlord)} is overlord.${(e.display || []).length ? ` Development cards for sale: ${e.display.join(', ')}.` : ''}`;
+    case 'payment_requested': return `${who} must pay ${e.price} to ${purpose(e.action)}.`;
+    case 'discard_required': {
+      const who2 = Object.entries(e.seats || {}).map(([s, n]) => `${seatName(ctx, Number(s))} must discard ${n} card${n === 1 ? '' : 's'}`);
+      return `Over the hand limit${e.when === 'admin' ? ' at administration' : ''}: ${who2.join(', ')}.`;
+    }
+    case 'limits_applied': {
+      const parts = [];
+      if ((e.discarded || []).length) parts.push(`discards ${e.discarded.join(', ')}`);
+      if (e.lost) parts.push(`loses ${e.lost} disk${e.lost === 1 ? '' : 's'} over the storage limit (keeps ${e.disks})`);
+      return `${who} ${parts.length ? parts.join(' and ') : 'is within the limits'}.`;
+    }
+    case 'production_reshuffled': return `The ${e.count} discarded production card${e.count === 1 ? ' is' : 's are'} shuffled into a new production deck.`;
     case 'display_refilled': return `New development cards: ${(e.cards || []).join(', ')}.`;
     case 'card_converted': return `${who} converts a card into disks.`;
     case 'game_ended': return `The game ends (${humanize(e.reason || '').toLowerCase()}).`;

@@ -111,6 +111,23 @@ function describeEvent(e, ctx) {
     case 'barn_placed': return `${who} builds a barn on cell ${e.cell}.`;
     case 'well_placed': return `${who} digs a well on cell ${e.cell}.`;
     case 'game_ended': return `The game ends. Scores: ${(e.scores || []).join(', ')}.`;
+    case 'game_started': return `The game starts; ${seatName(ctx, e.first_player)} plays first.`;
+    case 'round_track_worker_taken': return `${who} takes a worker from the round track${e.place ? ' and places it on a field' : ' into their supply (no empty field)'}.`;
+    case 'placement_skipped': return `${who} places no worker.`;
+    case 'crop_tiles_refilled': {
+      const n = Object.values(e.fills || {}).reduce((k, l) => k + (l || []).length, 0);
+      return `${who} refills the crop tiles (${n} new tile${n === 1 ? '' : 's'}).`;
+    }
+    case 'opportunity_deck_searched': return `${who} searches the opportunity deck${e.private ? ` (${(Object.values(e.private)[0].cards || []).length} cards seen)` : ''}.`;
+    case 'tile_drawn': return `${who} draws a ${e.size}-hex crop tile${e.private && Object.values(e.private)[0].kind ? ` (only you see: ${Object.values(e.private)[0].kind})` : ''}.`;
+    case 'workers_returned': return `${who} takes back ${(e.cells || []).length} worker${(e.cells || []).length === 1 ? '' : 's'}${(e.cells || []).length ? ` from cell${e.cells.length === 1 ? '' : 's'} ${e.cells.join(', ')}` : ''}.`;
+    case 'surveyor_taken': return `${who} takes a surveyor.`;
+    case 'pending_dropped': return e.reason === 'declined' ? `${who} declines.` : `${who} gets nothing: none is left.`;
+    case 'agents_sent': return `${who} sends ${e.count} agent${e.count === 1 ? '' : 's'} to New Orleans.`;
+    case 'bonus_chosen': return `${who} chooses the ${e.bonus} bonus${Object.keys(e.gains || {}).length ? ` and gains ${benefit(e.gains)}` : ''}.`;
+    case 'opportunities_returned': return `The opportunity cards left on the board (${(e.cards || []).map((c) => humanize(c)).join(', ')}) go back.`;
+    case 'surveyed': return e.feature === 'opportunity' ? `${who} surveys and takes the opportunity card “${humanize(e.card || '')}”${e.vp ? ` (+${e.vp} VP)` : ''}.`
+      : `${who} surveys and builds a ${e.feature} on cell ${e.cell}${e.vp ? ` (+${e.vp} VP)` : ''}.`;
     default: return null;
   }
 }
