@@ -11,6 +11,7 @@ h11 has its own bound).
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 MAX_HEADER_BYTES = 64 * 1024
@@ -105,13 +106,12 @@ async def read_body(receive, limit: int, timeout: float) -> bytes:
     (the client went away mid-body)."""
     chunks: list[bytes] = []
     size = 0
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    deadline = time.monotonic() + timeout  # not the loop's clock: get_running_loop() is a getpid()
     # uvicorn's request cycle sets its message_event once (part of) the body is there: such a
     # receive does not wait, and needs no timer (most bodies arrive with their headers).
     ready = getattr(getattr(receive, "__self__", None), "message_event", None)
     while True:
-        remaining = deadline - loop.time()
+        remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise TimeoutError("the request body arrived too slowly")
         if ready is not None and ready.is_set():

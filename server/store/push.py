@@ -29,9 +29,12 @@ class Watcher:
     # A watcher that falls this far behind drops its buffer and re-reads from the store.
     MAX_BUFFER = 1000
 
-    __slots__ = ("buffer", "overflow", "error", "rewritten", "pending", "waiter", "poked")
+    __slots__ = ("buffer", "overflow", "error", "rewritten", "pending", "waiter", "poked", "loop")
 
     def __init__(self) -> None:
+        # Kept: asyncio.get_running_loop() costs a getpid() system call on Python 3.11, and
+        # a watcher waits once per event.
+        self.loop = asyncio.get_running_loop()
         self.buffer: collections.deque[Row] = collections.deque()
         self.overflow = False
         self.error: StoreError | None = None
@@ -55,7 +58,7 @@ class Watcher:
     async def wait(self) -> None:
         """Until something was pushed since the last call (returns at once if it was)."""
         if not self.pending:
-            self.waiter = asyncio.get_running_loop().create_future()
+            self.waiter = self.loop.create_future()
             try:
                 await self.waiter
             finally:
