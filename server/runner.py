@@ -84,6 +84,23 @@ def _http_socket(host: str, port: int, reuse_port: bool = False) -> socket.socke
     return sock
 
 
+# libuv accepts ONE connection per loop turn on a listening handle, so a busy loop accepts
+# far fewer new connections per second than it can serve: with a live watch per seat (two
+# new connections per game) the listen queue held 30-60 connections, and each waited ~45 ms.
+# Duplicates of the listening socket (the same socket, more handles) accept one each per
+# turn; an idle turn costs the others one EAGAIN accept each.
+ACCEPTORS = 8
+
+
+def _acceptors(sock: socket.socket) -> list[socket.socket]:
+    socks = [sock]
+    for _ in range(ACCEPTORS - 1):
+        dup = sock.dup()
+        dup.setblocking(False)
+        socks.append(dup)
+    return socks
+
+
 def _portal_parts(config: Config, store) -> tuple:
     """The lobby and the rate limiters, where the store keeps things every replica shares:
     in Redis with Redis; beside the SQLite file (lobby) or in this process otherwise."""
@@ -202,7 +219,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
                                       forwarded_allow_ips=config.trusted_proxies.strip() or None,
                                       http=http_protocol("httptools", config.header_timeout),
                                       timeout_graceful_shutdown=int(config.shutdown_grace)))
-    http_task = asyncio.create_task(userver.serve(sockets=[sock]))
+    http_task = asyncio.create_task(userver.serve(sockets=_acceptors(sock)))
 
     loop = asyncio.get_running_loop()
     if install_signals:
