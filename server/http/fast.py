@@ -21,8 +21,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
+from server import fastjson
 from server.api import observe
 from server.api.rpcs import Rpc
+from server.api.status import error_body
 
 TOKEN_IN_URL = ("access_token in the URL is accepted only by the watch (Server-Sent Events) route; "
                 "send the seat token as the header Authorization: Bearer <token>")
@@ -89,7 +91,7 @@ class FastRoutes:
                     k == "access_token" for k, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True)):
                 # Every route but the watch refuses a token in the URL (the RPC routes say so
                 # themselves): operations, the page and its files too, so no link carries one.
-                body = b'{"error":{"code":"INVALID_ARGUMENT","message":"%b"}}' % TOKEN_IN_URL.encode()
+                body = fastjson.dumps(error_body("INVALID_ARGUMENT", TOKEN_IN_URL))
                 await send({"type": "http.response.start", "status": 400, "headers": [
                     (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
                 await send({"type": "http.response.body", "body": body})

@@ -136,13 +136,10 @@ class Feed:
             watcher.reset(valid)
 
 
-async def divergence(feed: Feed, upto: int, entries: Callable[[int, int], Awaitable[list[Row]]]) -> int:
-    """The newest version <= `upto` whose hash the feed remembers and the store still has
-    the same: everything after it may have been rewritten (0 when none is known)."""
-    return await _divergence(feed.ring, upto, entries)
-
-
-async def _divergence(pairs: Any, upto: int, entries: Callable[[int, int], Awaitable[list[Row]]]) -> int:
+async def divergence(pairs: Any, upto: int, entries: Callable[[int, int], Awaitable[list[Row]]]) -> int:
+    """The newest version <= `upto` among `pairs` (the (version, hash) a feed delivered, or a
+    watch yielded) that the store still has with the same hash: everything after it may
+    have been rewritten (0 when none is known)."""
     known = [(v, h) for v, h in pairs if 0 < v <= upto]
     if not known:
         return 0
@@ -203,7 +200,7 @@ async def watch_loop(
                 # caught up on the new history itself): nothing it holds is void.
                 continue
             if last > valid:
-                valid = min(valid, await _divergence(mine, last, entries))
+                valid = min(valid, await divergence(mine, last, entries))
                 if not resets:
                     raise HistoryRewritten(game_id, valid + 1, feed.last)
                 while mine and mine[-1][0] > valid:

@@ -1234,7 +1234,7 @@ class _Hub:
             feed.fetching = False
 
     async def divergence(self, feed: _Feed, upto: int) -> int:
-        return await push.divergence(feed, upto, lambda first, limit: self.store._entries(feed.game_id, first, limit))
+        return await push.divergence(feed.ring, upto, lambda first, limit: self.store._entries(feed.game_id, first, limit))
 
     async def _sweep(self) -> None:
         while self.feeds and not self.store._closed:

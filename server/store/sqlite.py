@@ -610,7 +610,7 @@ class SQLiteStore(EventStore):
                     return
                 if feed.rewritten_at(page):
                     valid = await push.divergence(
-                        feed, feed.last, lambda first, limit: self._rows(feed.game_id, max(first - 1, 0), limit)
+                        feed.ring, feed.last, lambda first, limit: self._rows(feed.game_id, max(first - 1, 0), limit)
                     )
                     head = await self.head(feed.game_id)
                     feed.restart(valid, head.version, head.hash)
