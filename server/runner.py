@@ -17,6 +17,7 @@ from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
 import engines
+from server import metrics
 from server.api.edge import Api
 from server.app import GameService, rules
 from server.app.offload import EngineCalls
@@ -166,6 +167,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
     engines.names()  # every engine imported now, not by the first request that names one
+    metrics.buffer_updates()  # under --workers: updates reach the shared files in batches
     store = open_store(config.redis_url, config.db, **config.store_options())
     lifecycle = Lifecycle(store)
     if hasattr(store, "warm"):

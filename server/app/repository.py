@@ -489,12 +489,11 @@ class GameRepository:
             self._evict(game_id)
         metrics.CACHE_MISSES.inc()
         engine = self.engine_of(meta)
-        with _Timed("get_snapshot"):
-            snap = await self.store.snapshot_at(game_id, NEWEST)
+        with _Timed("load"):
+            # The newest snapshot and the entries from its own event on (always kept: its hash
+            # is the head's when nothing follows), in one round trip where the store can.
+            snap, entries = await self.store.load_newest(game_id)
         version, state = (snap.version, snap.state) if snap else (0, None)
-        with _Timed("read"):
-            # From the snapshot's own event (always kept): its hash is the head's when nothing follows.
-            entries = await self.store.read_entries(game_id, after_version=max(version - 1, 0))
         head_hash = ""
         if version > 0 and entries and entries[0].version == version:
             head_hash = entries[0].hash

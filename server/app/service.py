@@ -399,6 +399,11 @@ class GameService:
         # when the game is over.
         meta = await self.games.meta(c.game_id)
         game = self.games.recent(c.game_id, meta, RECENT_CACHE)
+        if game is None and c.after_version == 0:
+            # From the first event on a replica that has not just seen the game (a page opened
+            # on another replica than the one that created it): no store read for the state;
+            # the watcher folds every event it sends from the start.
+            return self._watch(LoadedGame(c.game_id, meta, self.games.engine_of(meta), 0, None, []), c.seat, 0)
         if game is None or c.after_version > game.version:
             game = await self.games.current(c.game_id, meta)
         rewound = False
@@ -418,7 +423,8 @@ class GameService:
 
     async def _watch(self, game: LoadedGame, seat: int | None, after: int, after_hash: str | None = None,
                      rewound: bool = False) -> AsyncIterator[dict[str, Any]]:
-        engine, known, finished = game.engine, game.version, game.finished
+        engine, known = game.engine, game.version
+        finished = known > 0 and game.finished  # version 0: nothing folded yet (no state)
         if rewound:
             # Every event the client holds is void: it starts again from the first.
             metrics.WATCH_RESETS.inc()
@@ -453,7 +459,7 @@ class GameService:
                     else:
                         game.state = engine.evolve(game.state, event)
                     game.version = known = version
-                    finished = game.finished
+                    finished = game.state is not None and game.finished
                 if finished and version >= known:
                     return
             raise Unavailable("the event store ended the watch; watch again from the last version")

@@ -28,6 +28,7 @@ from server.api.edge import Api
 from server.api.openapi import openapi_document
 from server.api.rpcs import Rpc, rpcs
 from server.api.status import CODE_OF_HTTP, STATUS, error_body, http_status, retry_after
+from server.api.watch import WatchItem
 from server.errors import AppError, InvalidArgument
 from server.lifecycle import Lifecycle
 
@@ -122,8 +123,9 @@ SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 async def answer_watch(api: Api, rpc: Rpc, request: Any, keepalive: float,
-                       body_timeout: float) -> Answer | AsyncIterator[bytes]:
-    """The watch over REST: a refusal (an Answer), or the Server-Sent Events frames."""
+                       body_timeout: float) -> Answer | AsyncIterator[WatchItem]:
+    """The watch over REST: a refusal (an Answer), or the watch items (`sse.stream` frames
+    them; the fast path, server.http.fast, frames them itself)."""
     try:
         call = observe.current()
         call.rpc = rpc.name
@@ -151,7 +153,7 @@ async def answer_watch(api: Api, rpc: Rpc, request: Any, keepalive: float,
         return Answer(STATUS[e.code][0], sse.refusal(e.code, e.message), None, "text/event-stream")
     except Exception as e:
         return failure(e, rpc.name)
-    return sse.stream(items)
+    return items
 
 
 def _watch(api: Api, rpc: Rpc, keepalive: float, body_timeout: float) -> Callable:
@@ -159,7 +161,7 @@ def _watch(api: Api, rpc: Rpc, keepalive: float, body_timeout: float) -> Callabl
         out = await answer_watch(api, rpc, request, keepalive, body_timeout)
         if isinstance(out, Answer):
             return out.response()
-        return StreamingResponse(out, media_type="text/event-stream", headers=SSE_HEADERS)
+        return StreamingResponse(sse.stream(out), media_type="text/event-stream", headers=SSE_HEADERS)
 
     endpoint.__name__ = rpc.name
     endpoint.watch = rpc  # type: ignore[attr-defined]  # the fast path serves it (server.http.fast)

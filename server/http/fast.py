@@ -25,6 +25,9 @@ from server import fastjson
 from server.api import observe
 from server.api.rpcs import Rpc
 from server.api.status import error_body
+from server.api.watch import WatchItem
+from server.http import sse
+from server.http.slow_clients import DISCONNECT
 
 TOKEN_IN_URL = ("access_token in the URL is accepted only by the watch (Server-Sent Events) route; "
                 "send the seat token as the header Authorization: Bearer <token>")
@@ -60,7 +63,7 @@ def _gzip(body: bytes) -> bytes:
 class FastRoutes:
     """`app`'s routes whose endpoint carries an `rpc` (the unary RPCs) are answered by
     `answer(rpc, incoming)`, those whose endpoint carries a `watch` (the SSE watch) by
-    `watch(rpc, incoming)` — an answer (a refusal) or the stream's frames;
+    `watch(rpc, incoming)` — an answer (a refusal) or the stream's watch items;
     `close(call, method, path, status)` records each call."""
 
     def __init__(self, app: Any, answer: Callable[[Rpc, Incoming], Awaitable[Any]],
@@ -114,7 +117,7 @@ class FastRoutes:
                 await self._send(send, headers, answer)
             else:
                 status = 200
-                await self._stream(receive, send, headers, answer)
+                await self._stream(scope, receive, send, headers, answer)
         finally:
             self.close(call, scope["method"], scope["path"], status)
             observe.end(ctx)
@@ -134,28 +137,45 @@ class FastRoutes:
         await send({"type": "http.response.start", "status": answer.status, "headers": out})
         await send({"type": "http.response.body", "body": body})
 
-    async def _stream(self, receive: Any, send: Any, headers: dict[str, str], frames: AsyncIterator[bytes]) -> None:
-        """Server-Sent Events: the frames as they come, until they end or the client leaves.
-        A listener waits for the client's disconnect and cancels the stream then (so a
-        quiet watch is let go at once, not at its next keep-alive)."""
+    async def _stream(self, scope: Any, receive: Any, send: Any, headers: dict[str, str],
+                      items: AsyncIterator[WatchItem]) -> None:
+        """Server-Sent Events: the watch items framed as they come, until they end or the client
+        leaves. A client that leaves cancels the stream at once (so a quiet watch is let go
+        then, not at its next keep-alive): the protocol calls back (slow_clients.Disconnect),
+        or, on a protocol without that hook, a listener waits for the disconnect."""
         out = [*_SSE, *(_CORS if "origin" in headers else ())]
         streaming = asyncio.current_task()
         assert streaming is not None
         gone = False
 
-        async def listen() -> None:
+        def left() -> None:
             nonlocal gone
-            while (await receive())["type"] != "http.disconnect":
-                pass
             gone = True
             streaming.cancel()
 
-        listener = asyncio.get_running_loop().create_task(listen())
+        async def listen() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            left()
+
+        hook = scope.get(DISCONNECT)
+        listener = None
+        if hook is None:
+            listener = asyncio.get_running_loop().create_task(listen())
+        else:
+            hook.callback = left
+            if hook.lost:
+                left()
+        frame = sse.frame
         try:
             await send({"type": "http.response.start", "status": 200, "headers": out})
-            async for frame in frames:
-                await send({"type": "http.response.body", "body": frame, "more_body": True})
-            listener.cancel()
+            await send({"type": "http.response.body", "body": sse.OPENING, "more_body": True})
+            async for item in items:
+                await send({"type": "http.response.body", "body": frame(item), "more_body": True})
+            if hook is not None:
+                hook.callback = None
+            if listener is not None:
+                listener.cancel()
             await send({"type": "http.response.body", "body": b""})
         except asyncio.CancelledError:
             if not gone:
@@ -164,6 +184,9 @@ class FastRoutes:
         except OSError:
             pass  # the client left while a frame was being written
         finally:
-            listener.cancel()
+            if hook is not None:
+                hook.callback = None
+            if listener is not None:
+                listener.cancel()
             with contextlib.suppress(Exception):
-                await frames.aclose()  # type: ignore[attr-defined]
+                await items.aclose()  # type: ignore[attr-defined]

@@ -21,6 +21,22 @@ _431_BODY = b'{"error":{"code":"INVALID_ARGUMENT","message":"request headers too
 _431 = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
         b"connection: close\r\ncontent-length: %d\r\n\r\n%b" % (len(_431_BODY), _431_BODY))
 
+
+class Disconnect:
+    """In the scope of every request on the httptools protocol (key DISCONNECT): `lost` once
+    the client's connection is gone, and `callback`, when a stream set one, is called then.
+    A stream (the SSE watch) learns of a client that left without a task waiting on
+    `receive()` for it."""
+
+    __slots__ = ("lost", "callback")
+
+    def __init__(self) -> None:
+        self.lost = False
+        self.callback: Any = None
+
+
+DISCONNECT = "tablero.disconnect"
+
 _408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
         b"content-length: 82\r\n\r\n"
         b'{"error":{"code":"DEADLINE_EXCEEDED","message":"request headers arrived too slowly"}}')
@@ -65,6 +81,7 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
             def on_message_begin(self) -> None:
                 self._hdr_size = self._hdr_count = 0
                 super().on_message_begin()
+                self.scope[DISCONNECT] = Disconnect()  # type: ignore[literal-required]
 
             def on_header(self, name: bytes, value: bytes) -> None:
                 self._hdr_size += len(name) + len(value)
@@ -85,7 +102,13 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
             if self._hdr_timer is not None:
                 self._hdr_timer.cancel()
                 self._hdr_timer = None
+            cycle = self.cycle
             super().connection_lost(exc)
+            gone = cycle.scope.get(DISCONNECT) if cycle is not None else None
+            if gone is not None:
+                gone.lost = True
+                if gone.callback is not None:
+                    gone.callback()
 
     Guarded.__name__ = f"Guarded{protocol_cls.__name__}"
     return Guarded

@@ -296,6 +296,14 @@ class EventStore(abc.ABC):
         """Like read(), with each event's version and chain hash."""
         raise NotImplementedError
 
+    async def load_newest(self, game_id: str) -> tuple[Snapshot | None, list[Entry]]:
+        """What a cold load needs: the newest snapshot (None: none) and the entries from its
+        own version on (inclusive; from the first when there is none). Stores may answer it
+        in one round trip; this default makes two. GameNotFound for an unknown game."""
+        snap = await self.snapshot_at(game_id, 2**62)
+        version = snap.version if snap is not None else 0
+        return snap, await self.read_entries(game_id, after_version=max(version - 1, 0))
+
     async def head(self, game_id: str) -> AppendResult:
         """The log's head: its version and the hash of its last event ("" for none). GameNotFound."""
         raise NotImplementedError

@@ -359,6 +359,33 @@ end
 return {0, '[' .. table.concat(events, ',') .. ']'}
 """
 
+# KEYS: events, meta, snap.  A cold load in one round trip: the newest snapshot and the entries
+# from its own version on.  {-1} unknown game | {2, first kept} trimmed |
+# {0, snapshot JSON or "", v1, h1, e1, ...}.
+_LOAD = _LIB + """
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  return {-1}
+end
+local snap = redis.call('GET', KEYS[3])
+local want = 1
+if snap then
+  want = math.max(tonumber(string.match(snap, '^{"version":(%d+),')) or 1, 1)
+else
+  snap = ''
+end
+local first = first_kept(KEYS[1])
+if first and first > want then
+  return {2, first}
+end
+local reply = {0, snap}
+for _, entry in ipairs(redis.call('XRANGE', KEYS[1], want .. '-0', '+')) do
+  reply[#reply + 1] = tonumber(string.match(entry[1], '^(%d+)'))
+  reply[#reply + 1] = hash_of(entry[2])
+  reply[#reply + 1] = entry[2][2]
+end
+return reply
+"""
+
 # KEYS: events, meta.  {-1} for an unknown game, else {version, hash}.
 _HEAD = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 0 then
@@ -655,6 +682,7 @@ class RedisStore(EventStore):
         self._get_meta = r.register_script(_GET_META)
         self._heads_script = r.register_script(_HEADS)
         self._snapshot_at = r.register_script(_SNAPSHOT_AT)
+        self._load = r.register_script(_LOAD)
         self._meta_cache: collections.OrderedDict[str, bytes] = collections.OrderedDict()  # marshalled
         self._hub = _Hub(self)
         self._closed = False
@@ -894,6 +922,16 @@ class RedisStore(EventStore):
         )
         self._check_read(game_id, reply)
         return _triples(reply[1:])
+
+    async def load_newest(self, game_id: str) -> tuple[Snapshot | None, list[Entry]]:
+        k = _existing_game_keys(game_id)
+        reply = await self._call(self._reads, lambda: self._load(keys=[k.events, k.meta, k.snap]))
+        self._check_read(game_id, reply)
+        snap = None
+        if reply[1]:
+            data = json.loads(reply[1])
+            snap = Snapshot(data["version"], data["state"], data.get("platform"))
+        return snap, [Entry(v, h, json.loads(e)) for v, h, e in _triples(reply[2:])]
 
     @staticmethod
     def _check_read(game_id: str, reply: list[Any]) -> None:

@@ -125,3 +125,43 @@ def test_sigterm_shuts_down_gracefully_closing_streams(fresh_redis_url):
     assert code == 0
     assert "event: shutdown" in lines
     assert '"msg": "stopped"' in err
+
+
+def _sse_versions(url: str, limit: int = 50) -> tuple[list[int], bool]:
+    """The versions an SSE watch delivers, and whether it ended with `event: end`."""
+    versions, ended, event = [], False, None
+    with httpx.Client(timeout=15) as c, c.stream("GET", url) as r:
+        assert r.status_code == 200
+        for line in r.iter_lines():
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: "):
+                if event == "end":
+                    ended = True
+                    break
+                versions.append(json.loads(line[6:])["version"])
+                event = None
+                if len(versions) >= limit:
+                    break
+    return versions, ended
+
+
+def test_a_watch_from_the_start_on_the_other_replica_folds_the_game_itself(replicas):
+    """A page opened on a replica that never saw the game watches from version 0 without
+    loading its state: it folds every event it sends, and ends after the last one."""
+    a, b = replicas
+    out = httpx.post(a.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    gid, t = out["game"]["id"], {s["seat"]: s["token"] for s in out["seats"]}
+    got: list = []
+    th = threading.Thread(target=lambda: got.append(_sse_versions(f"{b.http}/v1/games/{gid}/watch")))
+    th.start()
+    for i, cell in enumerate([0, 3, 1, 4, 2]):  # seat 0 wins on the top row, through replica A
+        r = httpx.post(f"{a.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+                       headers=auth(t[i % 2]))
+        assert r.status_code == 200, r.text
+    th.join(15)
+    final = httpx.get(f"{a.http}/v1/games/{gid}").json()
+    assert final["status"] == "GAME_STATUS_FINISHED"
+    assert got == [(list(range(1, final["version"] + 1)), True)]
+    # The finished game, watched from the start on a third connection to B: all of it, then end.
+    assert _sse_versions(f"{b.http}/v1/games/{gid}/watch") == (list(range(1, final["version"] + 1)), True)

@@ -11,6 +11,7 @@ import time
 
 import httpx
 
+from server.metrics import FLUSH_INTERVAL
 from tests.redis_server import _free_port
 
 
@@ -47,10 +48,18 @@ def test_two_workers_share_the_ports_and_stop_together(redis_url):
                 assert r.status_code == 200, r.text
         final = httpx.get(f"http://127.0.0.1:{http}/v1/games/{gid}").json()
         assert final["status"] == "GAME_STATUS_FINISHED"
-        metrics = httpx.get(f"http://127.0.0.1:{http}/metrics").text
-        assert "tablero_actions_total" in metrics
-        ok = [line for line in metrics.splitlines() if line.startswith("tablero_actions_total") and 'result="ok"' in line]
-        assert ok and float(ok[0].rsplit(" ", 1)[1]) == 5.0  # the sum over both workers, from either
+        # The sum over both workers, from either; each worker writes its counts to the shared
+        # files every metrics.FLUSH_INTERVAL seconds.
+        deadline = time.monotonic() + 10 * FLUSH_INTERVAL
+        while True:
+            metrics = httpx.get(f"http://127.0.0.1:{http}/metrics").text
+            assert "tablero_actions_total" in metrics
+            ok = [line for line in metrics.splitlines()
+                  if line.startswith("tablero_actions_total") and 'result="ok"' in line]
+            if (ok and float(ok[0].rsplit(" ", 1)[1]) == 5.0) or time.monotonic() > deadline:
+                break
+            time.sleep(FLUSH_INTERVAL / 5)
+        assert ok and float(ok[0].rsplit(" ", 1)[1]) == 5.0
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0
@@ -84,3 +93,47 @@ print(metrics.exposition()[0].decode())
     assert sorted(p.name for p in tmp_path.glob("counter_*.db")) == sorted([f"counter_{parent}.db", f"counter_{child}.db"])
     total = [line for line in out.splitlines() if line.startswith("tablero_append_conflicts_total")]
     assert total and float(total[0].rsplit(" ", 1)[1]) == 3.0
+
+
+def test_a_serving_worker_buffers_its_metric_updates(tmp_path):
+    """`buffer_updates` keeps increments in memory (the value still reads them) and writes them
+    to the worker's file every interval, at exposition and at exit; a forked child writes its
+    own at once and never the parent's."""
+    code = """
+import os, time
+from prometheus_client import multiprocess, CollectorRegistry
+from server import metrics
+
+def in_files():
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)
+    return registry.get_sample_value("tablero_append_conflicts_total") or 0.0
+
+metrics.buffer_updates(interval=3600)
+metrics.CONFLICTS.inc()
+metrics.CONFLICTS.inc(2)
+print("buffered", in_files(), metrics.CONFLICTS._value.get())
+metrics.flush()
+print("flushed", in_files())
+metrics.CONFLICTS.inc(4)
+child = os.fork()
+if child == 0:
+    metrics.CONFLICTS.inc(10)
+    os._exit(0)
+os.waitpid(child, 0)
+print("after fork", in_files())
+metrics.CONFLICTS.inc(20)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, PROMETHEUS_MULTIPROC_DIR=str(tmp_path)), check=True).stdout
+    assert out.splitlines() == ["buffered 0.0 3.0", "flushed 3.0", "after fork 13.0"]
+    # At exit the parent wrote its pending 4 + 20: the files now hold 3 + 4 + 10 + 20.
+    check = """
+from prometheus_client import multiprocess, CollectorRegistry
+registry = CollectorRegistry()
+multiprocess.MultiProcessCollector(registry)
+print(registry.get_sample_value("tablero_append_conflicts_total"))
+"""
+    total = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, PROMETHEUS_MULTIPROC_DIR=str(tmp_path)), check=True).stdout
+    assert float(total) == 37.0

@@ -312,6 +312,24 @@ async def test_a_newer_snapshot_replaces_an_older_one_never_the_reverse(store: E
     assert await store.get_snapshot(g) == (8, {"at": 8, "board": [[0, 1], []]})
 
 
+async def test_a_cold_load_gets_the_newest_snapshot_and_the_entries_from_it(store: EventStore) -> None:
+    g = new_id()
+    with pytest.raises(GameNotFound):
+        await store.load_newest(g)
+    await store.create(g, {}, [ev(i) for i in range(6)])
+    snap, entries = await store.load_newest(g)
+    assert snap is None and [(e.version, e.event) for e in entries] == [(v, ev(v - 1)) for v in range(1, 7)]
+    assert entries == await store.read_entries(g)  # the hashes too
+    seat_left = [{"type": "tablero.seat_left", "seat": 1}]
+    await store.put_snapshot(g, 4, {"at": 4}, seat_left)
+    await store.append(g, 6, [ev(6), ev(7)])
+    snap, entries = await store.load_newest(g)
+    assert snap == (4, {"at": 4}, seat_left)
+    assert [e.version for e in entries] == [4, 5, 6, 7, 8]  # from the snapshot's own entry
+    assert entries == await store.read_entries(g, after_version=3)
+    assert entries[-1].hash == (await store.head(g)).hash
+
+
 async def test_past_snapshots_are_kept_spread_over_the_game(store: EventStore) -> None:
     # ?version=N replays from the newest snapshot at or before N: the store keeps up to
     # SNAPSHOT_HISTORY of them, thinned evenly, so the stretch replayed stays bounded.
