@@ -216,7 +216,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     http_port = sock.getsockname()[1]
     # httptools, wrapped so that headers trickling in slower than header_timeout get a 408.
     userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
-                                      access_log=False, lifespan="off", loop="asyncio",
+                                      access_log=False, lifespan="off", loop="asyncio", server_header=False,
                                       proxy_headers=bool(config.trusted_proxies.strip()),
                                       forwarded_allow_ips=config.trusted_proxies.strip() or None,
                                       http=http_protocol("httptools", config.header_timeout),

@@ -109,7 +109,8 @@ class FastRoutes:
         ctx = observe.begin(call)
         status = 500
         try:
-            pairs = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+            query = scope.get("query_string", b"")
+            pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True) if query else []
             incoming = Incoming(headers, receive, params, dict(pairs), [k for k, _ in pairs])
             answer = await (self.watch if streaming else self.answer)(rpc, incoming)
             if hasattr(answer, "status"):
