@@ -33,6 +33,17 @@ def worker_env(index: int, metrics_dir: str) -> dict[str, str]:
     return env
 
 
+def forget_worker(metrics_dir: str, pid: int) -> None:
+    """A dead worker's live gauges (open watch streams, bot backlog) leave the sums: its
+    counters and histograms stay counted (they only ever grow)."""
+    from prometheus_client import multiprocess
+
+    try:
+        multiprocess.mark_process_dead(pid, metrics_dir)
+    except OSError:
+        log.warning("could not drop a dead worker's gauges", exc_info=True)
+
+
 def supervise(workers: int, child_args: list[str], grace: float) -> int:
     """Run `python -m server serve <child_args>` `workers` times until SIGTERM/SIGINT."""
     metrics_dir = tempfile.mkdtemp(prefix="tablero-metrics-")
@@ -71,6 +82,7 @@ def supervise(workers: int, child_args: list[str], grace: float) -> int:
                     stop(None, None)
                     break
                 log.warning("worker died; restarting", extra={"fields": {"worker": i, "exit": rc}})
+                forget_worker(metrics_dir, p.pid)
                 start(i)
         deadline = time.monotonic() + grace + 5
         for p in procs.values():

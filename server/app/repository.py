@@ -444,6 +444,11 @@ class GameRepository:
     def _evict(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
 
+    def forget(self, game_id: str) -> None:
+        """The store found the game gone (deleted, expired, lost): nothing of it stays cached."""
+        self._evict(game_id)
+        self.store.forget_meta(game_id)
+
     def _evict_if_mutated(self, game_id: str, c: _Cached, game: LoadedGame) -> None:
         # Deciders that evolve (bots) may have changed the state before refusing.
         if game.state is not c.state:

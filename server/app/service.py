@@ -41,7 +41,7 @@ from server.portal.clock import ClockRecord, MemoryClocks, parse_clock
 from server.portal.identity import User
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby
 from server.portal.table import is_platform
-from server.store.base import POKED, EventStore, Reset
+from server.store.base import POKED, EventStore, GameNotFound, Reset
 
 from . import commands as cmd
 from . import rules
@@ -463,6 +463,9 @@ class GameService:
                 if finished and version >= known:
                     return
             raise Unavailable("the event store ended the watch; watch again from the last version")
+        except GameNotFound as e:  # deleted or expired under a replica that had it cached
+            self.games.forget(game.id)
+            raise NotFound(f"no game {game.id!r}") from e
         finally:
             metrics.WATCH_STREAMS.dec()
 

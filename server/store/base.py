@@ -217,6 +217,10 @@ class EventStore(abc.ABC):
         caller's own copy), or None when it would have to ask the store."""
         return None
 
+    def forget_meta(self, game_id: str) -> None:
+        """Drop the game's cached metadata (the store found the game gone); no cache here."""
+        return None
+
     @abc.abstractmethod
     async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
         """Atomically mark the first of `seats` not yet claimed as claimed (meta

@@ -981,6 +981,9 @@ class RedisStore(EventStore):
         self._meta_cache.move_to_end(game_id)
         return marshal.loads(blob)  # the caller's own copy (JSON data)
 
+    def forget_meta(self, game_id: str) -> None:
+        self._meta_cache.pop(game_id, None)
+
     def _cache_meta(self, game_id: str, meta: dict[str, Any]) -> None:
         if self.meta_cache_size > 0:
             self._meta_cache[game_id] = marshal.dumps(meta)

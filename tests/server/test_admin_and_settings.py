@@ -86,3 +86,45 @@ def test_store_settings_are_validated_and_reach_the_store(monkeypatch):
     monkeypatch.setenv("TABLERO_ABANDONED_TTL", "-1")
     with pytest.raises(ConfigError, match="TABLERO_ABANDONED_TTL"):
         Config.load()
+
+
+
+def test_a_deleted_game_is_not_found_by_a_watch_on_a_replica_that_had_it_cached(redis_url):
+    """`admin delete` from another process: the replica that created the game (its state and
+    metadata cached) answers an open watch and a new one NOT_FOUND, not UNAVAILABLE (which
+    clients retry for ever), and then refuses watches with 404 before streaming."""
+    import socket
+
+    import httpx
+
+    from tests.server.support import ServerThread
+
+    def open_watch(port: int, gid: str) -> socket.socket:
+        s = socket.create_connection(("127.0.0.1", port))
+        s.settimeout(30)
+        s.sendall(f"GET /v1/games/{gid}/watch HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+        return s
+
+    def read_until(s: socket.socket, *markers: bytes) -> bytes:
+        got = b""
+        while not any(m in got for m in markers):
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            got += chunk
+        return got
+
+    with ServerThread(redis_url=redis_url) as server:
+        created = httpx.post(f"{server.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        gid = created["game"]["id"]
+        early = open_watch(server.http_port, gid)
+        assert b"id: 1" in read_until(early, b"id: 1")
+        assert _admin(redis_url, "delete", gid).returncode == 0
+        with early:  # the open watch: told when its feed finds the game gone
+            body = read_until(early, b"NOT_FOUND", b"UNAVAILABLE", b"event: reset")
+            assert b"event: error" in body and b"NOT_FOUND" in body, body
+        with open_watch(server.http_port, gid) as s:  # a new one on the same replica
+            body = read_until(s, b"NOT_FOUND", b"UNAVAILABLE")
+            assert b"NOT_FOUND" in body, body
+        r = httpx.get(f"{server.http}/v1/games/{gid}/watch")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "NOT_FOUND"

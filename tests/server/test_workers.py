@@ -137,3 +137,73 @@ print(registry.get_sample_value("tablero_append_conflicts_total"))
     total = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60,
                            env=dict(os.environ, PROMETHEUS_MULTIPROC_DIR=str(tmp_path)), check=True).stdout
     assert float(total) == 37.0
+
+
+def _gauge(http: int, name: str) -> float:
+    for line in httpx.get(f"http://127.0.0.1:{http}/metrics").text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return 0.0
+
+
+def test_a_dead_workers_open_streams_leave_the_gauge(redis_url):
+    """SIGKILL a worker that holds SSE watches: the supervisor restarts it and drops its live
+    gauges, so tablero_watch_streams counts only the streams still open."""
+    import socket
+
+    http, grpc = _free_port(), _free_port()
+    env = dict(os.environ, TABLERO_LOG_LEVEL="warning", TABLERO_SHUTDOWN_GRACE="2")
+    proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--workers", "2", "--redis-url", redis_url,
+                             "--host", "127.0.0.1", "--http-port", str(http), "--grpc-port", str(grpc)], env=env)
+    socks: list[socket.socket] = []
+    try:
+        deadline = time.monotonic() + 30
+        while len(_children(proc.pid)) != 2 or not _ready(http):
+            assert time.monotonic() < deadline and proc.poll() is None, "workers did not start"
+            time.sleep(0.2)
+        gid = httpx.post(f"http://127.0.0.1:{http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}
+                         ).json()["game"]["id"]
+        owners: dict[int, int] = {}
+        while len(socks) < 40 and len(owners) < 2:  # watches on both workers
+            s = socket.create_connection(("127.0.0.1", http))
+            s.sendall(f"GET /v1/games/{gid}/watch HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+            got = b""
+            while b": watching" not in got:
+                got += s.recv(4096)
+            socks.append(s)
+            out = subprocess.run(["ss", "-Htnp", "state", "established", f"( sport = :{http} )"],
+                                 capture_output=True, text=True).stdout
+            owners = {}
+            for line in out.splitlines():
+                if "pid=" in line:
+                    pid = int(line.split("pid=")[1].split(",")[0])
+                    owners[pid] = owners.get(pid, 0) + 1
+        assert len(owners) == 2, owners
+        deadline = time.monotonic() + 10 * FLUSH_INTERVAL
+        while _gauge(http, "tablero_watch_streams") != len(socks):
+            assert time.monotonic() < deadline, _gauge(http, "tablero_watch_streams")
+            time.sleep(0.05)
+        victim = next(iter(owners))
+        os.kill(victim, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while len(_children(proc.pid)) != 2 or victim in _children(proc.pid) or not _ready(http):
+            assert time.monotonic() < deadline, "the worker was not restarted"
+            time.sleep(0.2)
+        for s in socks:
+            s.close()
+        deadline = time.monotonic() + 10
+        while _gauge(http, "tablero_watch_streams") != 0:
+            assert time.monotonic() < deadline, f"streams still counted: {_gauge(http, 'tablero_watch_streams')}"
+            time.sleep(0.1)
+    finally:
+        for s in socks:
+            s.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+def _ready(http: int) -> bool:
+    try:
+        return httpx.get(f"http://127.0.0.1:{http}/readyz", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
