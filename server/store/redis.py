@@ -588,7 +588,8 @@ class RedisStore(EventStore):
       socket_timeout    seconds a reply may take before the call fails (10; no call blocks
                         on the server, so this never cuts a watch short)
       health_check_interval  seconds idle before a pooled connection is PINGed before use (2)
-      retries           attempts after the first for calls safe to repeat (5), with
+      retries           attempts after the first for calls safe to repeat (5; calls that time
+                        out are retried within two socket timeouts in all), with
       retry_backoff     exponential backoff from this many seconds (0.05), capped at 1 s
       sweep_interval    seconds between catch-up sweeps over watched games: the most a lost
                         notification can delay an event (1.0)
@@ -637,6 +638,7 @@ class RedisStore(EventStore):
         self.url = url
         self.block_ms = block_ms
         self.retries, self.retry_backoff = retries, retry_backoff
+        self.socket_timeout = socket_timeout
         self.sweep_interval, self.outage_grace = sweep_interval, outage_grace
         self.finished_ttl, self.abandoned_ttl = finished_ttl, abandoned_ttl
         self.trim_on_snapshot = trim_on_snapshot
@@ -701,6 +703,7 @@ class RedisStore(EventStore):
             _raise_if_cancelling()
             raise StoreError("the Redis store is closed")
         attempt = 0
+        started = time.monotonic()
         while True:
             try:
                 if not pool.slots.locked():  # a free slot: taken at once, no timer needed
@@ -718,7 +721,11 @@ class RedisStore(EventStore):
                 if isinstance(e, AttributeError) and not _dropped_under_us(e):
                     raise
                 _raise_if_cancelling()
-                if not retry or attempt >= self.retries or self._closed:
+                # Timeouts (a frozen server) are retried only within two socket timeouts in
+                # all: a call then fails (UNAVAILABLE) rather than hanging for one per retry.
+                timed_out = isinstance(e, redis.exceptions.TimeoutError) and self.socket_timeout is not None \
+                    and time.monotonic() - started >= 2 * self.socket_timeout
+                if not retry or attempt >= self.retries or self._closed or timed_out:
                     lost = "the connection was closed under the command" if isinstance(e, AttributeError) else e
                     raise StoreError(f"redis: {lost}") from e
             except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException) as e:

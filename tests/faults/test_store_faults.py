@@ -350,3 +350,23 @@ async def test_a_connection_closed_under_a_command_is_a_lost_connection_not_a_bu
         None.writelines  # type: ignore[attr-defined]  # noqa: B018 - the same message, our own frame
     except AttributeError as e:
         assert not _dropped_under_us(e)
+
+
+async def test_a_frozen_redis_fails_a_call_within_two_socket_timeouts() -> None:
+    """SIGSTOP for longer than the store may wait: a call that times out is retried within two
+    socket timeouts in all, then fails (UNAVAILABLE to the client), not once per retry."""
+    server = FaultyRedis(fsync="always").start()
+    store = RedisStore(server.url, socket_timeout=0.5, retries=5, sweep_interval=60)
+    try:
+        game = "frozen-1"
+        await store.create(game, {}, [{"type": "x"}])
+        server.pause()
+        t = time.monotonic()
+        with pytest.raises(StoreError):
+            await store.head(game)
+        took = time.monotonic() - t
+        assert 0.9 <= took < 1.8, took  # two timeouts (+ a backoff), not six
+    finally:
+        server.resume()
+        await store.close()
+        server.stop()
