@@ -8,6 +8,7 @@ import asyncio
 import statistics
 import time
 
+import redis.asyncio as aioredis
 from prometheus_client import REGISTRY
 
 import engines
@@ -94,7 +95,12 @@ async def test_any_replica_plays_a_waiting_bot_game_exactly_once(redis_url, monk
     finishes is FINISHED in the lobby and counted once; bot turns are counted once, however
     many replicas played them before losing the write."""
     sa, sb = RedisStore(redis_url), RedisStore(redis_url)
-    lobby = RedisLobby(sa._client)  # one lobby, as replicas share it
+    # One lobby, as replicas share it, on a pool of its own that waits for a free connection,
+    # as `tablero serve` builds it (a bare client on the store's pool fails at once with
+    # "Too many connections" when both replicas' bookkeeping and a listing overlap).
+    lobby_client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+        redis_url, max_connections=16, timeout=5))
+    lobby = RedisLobby(lobby_client)
     a, b = GameService(sa, TokenSigner("s"), lobby=lobby), GameService(sb, TokenSigner("s"), lobby=lobby)
     finished = _sample("tablero_games_finished_total", engine="phoenicia")
     steps = _sample("tablero_bot_steps_total", engine="phoenicia")
@@ -127,6 +133,7 @@ async def test_any_replica_plays_a_waiting_bot_game_exactly_once(redis_url, monk
     finally:
         await sa.close()
         await sb.close()
+        await lobby_client.aclose()
 
 
 async def test_watches_opened_while_the_bots_play_see_the_game_exactly():
