@@ -140,10 +140,6 @@ def new_game_id() -> str:
             return game_id
 
 
-# snapshot_at's bound for "the newest snapshot"
-NEWEST = 2**62
-
-
 @dataclass
 class _Cached:
     engine: Engine

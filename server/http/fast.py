@@ -167,16 +167,19 @@ class FastRoutes:
             hook.callback = left
             if hook.lost:
                 left()
+
+        def detach() -> None:  # the client leaving no longer cancels the stream
+            if hook is not None:
+                hook.callback = None
+            if listener is not None:
+                listener.cancel()
         frame = sse.frame
         try:
             await send({"type": "http.response.start", "status": 200, "headers": out})
             await send({"type": "http.response.body", "body": sse.OPENING, "more_body": True})
             async for item in items:
                 await send({"type": "http.response.body", "body": frame(item), "more_body": True})
-            if hook is not None:
-                hook.callback = None
-            if listener is not None:
-                listener.cancel()
+            detach()
             await send({"type": "http.response.body", "body": b""})
         except asyncio.CancelledError:
             if not gone:
@@ -185,9 +188,6 @@ class FastRoutes:
         except OSError:
             pass  # the client left while a frame was being written
         finally:
-            if hook is not None:
-                hook.callback = None
-            if listener is not None:
-                listener.cancel()
+            detach()
             with contextlib.suppress(Exception):
                 await items.aclose()  # type: ignore[attr-defined]

@@ -97,6 +97,9 @@ POKED = "<poked>"  # what a nudged watch yields: not an event, the consumer's tu
 SNAPSHOT_HISTORY = 16
 
 
+NEWEST = 2**62  # a version no game reaches: snapshot_at(game, NEWEST) is the newest snapshot
+
+
 class Snapshot(NamedTuple):
     version: int
     state: Any
@@ -304,7 +307,7 @@ class EventStore(abc.ABC):
         """What a cold load needs: the newest snapshot (None: none) and the entries from its
         own version on (inclusive; from the first when there is none). Stores may answer it
         in one round trip; this default makes two. GameNotFound for an unknown game."""
-        snap = await self.snapshot_at(game_id, 2**62)
+        snap = await self.snapshot_at(game_id, NEWEST)
         version = snap.version if snap is not None else 0
         return snap, await self.read_entries(game_id, after_version=max(version - 1, 0))
 

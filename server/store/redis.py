@@ -512,6 +512,12 @@ def _pushed_rows(data: bytes) -> tuple[str, list[tuple[int, str, bytes]]]:
     return prev.decode(), rows
 
 
+def _snapshot(text: bytes | str) -> Snapshot:
+    """A snapshot as the store keeps it (JSON with version, state and, newer ones, platform)."""
+    data = json.loads(text)
+    return Snapshot(data["version"], data["state"], data.get("platform"))
+
+
 def _triples(flat: list[Any]) -> list[tuple[int, str, bytes | str]]:
     """(version, hash, event JSON) from a script's flat {v1, h1, e1, v2, ...} reply."""
     return [(int(flat[i]), _text(flat[i + 1]), flat[i + 2]) for i in range(0, len(flat), 3)]
@@ -934,11 +940,7 @@ class RedisStore(EventStore):
         k = _existing_game_keys(game_id)
         reply = await self._call(self._reads, lambda: self._load(keys=[k.events, k.meta, k.snap]))
         self._check_read(game_id, reply)
-        snap = None
-        if reply[1]:
-            data = json.loads(reply[1])
-            snap = Snapshot(data["version"], data["state"], data.get("platform"))
-        return snap, [Entry(v, h, json.loads(e)) for v, h, e in _triples(reply[2:])]
+        return _snapshot(reply[1]) if reply[1] else None, [Entry(v, h, json.loads(e)) for v, h, e in _triples(reply[2:])]
 
     @staticmethod
     def _check_read(game_id: str, reply: list[Any]) -> None:
@@ -1025,8 +1027,7 @@ class RedisStore(EventStore):
         text = await self._call(self._reads, lambda: self._snapshot_at(keys=[k.snap, k.snaps], args=[int(at_most)]))
         if not text:
             return None
-        snapshot = json.loads(text)
-        return Snapshot(snapshot["version"], snapshot["state"], snapshot.get("platform"))
+        return _snapshot(text)
 
     # -- watch -------------------------------------------------------------------------
 
