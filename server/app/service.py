@@ -191,6 +191,10 @@ class GameService:
                 "seats": kinds, "claimed": [], "created": now, "on_leave": c.on_leave or "forfeit"}
         if clock is not None:
             meta["clock"] = clock
+        if "open" not in kinds:
+            # Every seat is taken now, so the seat directory never changes: kept with the
+            # metadata (which each replica caches), another replica needs no lobby read for it.
+            meta["users"] = users
         game = await self.games.create(meta, engine, decision)
         metrics.GAMES_CREATED.labels(engine.name).inc()
         entry = {
@@ -293,18 +297,24 @@ class GameService:
     async def _game_reply(self, game: LoadedGame, seat: int | None) -> dict[str, Any]:
         out = await self.engine_calls.run(game.engine.name, "view", game_reply, game, seat)
         out["deadlines"] = await self._deadlines(game)
-        for s, e in zip(out["seats"], await self._seats(game.id), strict=False):
+        for s, e in zip(out["seats"], await self._seats(game.id, game.meta), strict=False):
             if e.get("user"):
                 s.update({k: v for k, v in _seat_reply(e).items() if k.startswith("user")})
         return out
 
-    async def _seats(self, game_id: str) -> list[dict[str, Any]]:
+    async def _seats(self, game_id: str, meta: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """The seat directory of a game: each seat's kind, whether it is taken and by which
-        portal user. Once every seat is taken it never changes: then it is kept per replica."""
+        portal user. Once every seat is taken it never changes: then it is kept per replica.
+        A game created with every seat taken has it in its metadata (`meta`, when given)."""
         seats = self._seated.get(game_id)
         if seats is not None:
             self._seated.move_to_end(game_id)
             return seats
+        if meta is not None and "users" in meta and "open" not in meta["seats"]:
+            entry = {"seats": [{"seat": s, "kind": k, "user": u, "taken": True}
+                               for s, (k, u) in enumerate(zip(meta["seats"], meta["users"], strict=True))]}
+            self._remember_seats(game_id, entry)
+            return entry["seats"]
         entry = await self.lobby.get(game_id)
         if entry is None:
             return []

@@ -112,3 +112,47 @@ async def test_a_stale_cache_catches_up_from_the_conflict_without_a_read(stores)
         await sa.close()
         if sb is not sa:
             await sb.close()
+
+
+async def test_another_replica_answers_a_game_created_with_every_seat_taken_without_the_lobby(redis_url):
+    """The seat directory of a game whose seats were all taken at creation never changes: it
+    travels with the game's metadata, so a replica that did not create the game names the
+    seats' portal users without a lobby read (one round trip less per game and replica)."""
+    import redis.asyncio as aioredis
+
+    from server.portal.identity import User
+    from server.portal.lobby import RedisLobby
+
+    class CountingLobby(RedisLobby):
+        gets = 0
+
+        async def get(self, game_id):
+            CountingLobby.gets += 1
+            return await super().get(game_id)
+
+    client = aioredis.Redis.from_url(redis_url)
+    sa, sb = RedisStore(redis_url), RedisStore(redis_url)
+    a = GameService(sa, TokenSigner("s"), lobby=RedisLobby(client))
+    b = GameService(sb, TokenSigner("s"), lobby=CountingLobby(client))  # the same lobby, B's reads counted
+    try:
+        ann = User("ann", "Ann")
+        full = await a.create_game(cmd.CreateGame(
+            "tic-tac-toe", 2, seat_specs=({"kind": "me"}, {"kind": "human", "userId": "bob", "userName": "Bob"}),
+            user=ann))
+        gid = full["game"]["id"]
+        done = await b.submit_action(act(gid, 0, 4))
+        users = [(s.get("userId"), s.get("userName")) for s in done["game"]["seats"]]
+        assert users == [("ann", "Ann"), ("bob", "Bob")]
+        assert (await b.seat_of(gid, User("bob"))) == 1
+        assert CountingLobby.gets == 0
+        # A game with an open seat still asks the lobby (a join changes who holds it), once
+        # every seat is taken too.
+        open_ = (await a.create_game(cmd.CreateGame("tic-tac-toe", 2, seats=("me", "open"), user=ann)))["game"]["id"]
+        await a.join_game(cmd.JoinGame(open_, User("cy", "Cy")))
+        seats = (await b.get_game(cmd.GetGame(open_, None)))["game"]["seats"]
+        assert [(s.get("userId"), s["claimed"]) for s in seats] == [("ann", True), ("cy", True)]
+        assert CountingLobby.gets == 1
+    finally:
+        await sa.close()
+        await sb.close()
+        await client.aclose()
