@@ -57,6 +57,10 @@ _STATUS = {"GAME_STATUS_RUNNING": "RUNNING", "GAME_STATUS_FINISHED": "FINISHED"}
 MAX_REQUEST_ID = 128
 # A watch may start from a cached game this replica found current at most this many seconds ago.
 RECENT_CACHE = 5.0
+# A portal user's join to a game holds that (game, user) pair for at most JOIN_HOLD seconds
+# (a replica that dies mid-join lets it lapse); another join of theirs waits up to JOIN_WAIT.
+JOIN_HOLD = 10.0
+JOIN_WAIT = 5.0
 MAX_LEGAL_PAGE_SIZE = 10_000
 DEFAULT_GROUP_PAGE_SIZE = 20  # ListLegalActions with group="type": each group's first page
 LEGAL_GROUPINGS = ("", "type")
@@ -217,11 +221,27 @@ class GameService:
         meta = await self.games.meta(c.game_id)
         if (await self.games.current(c.game_id, meta)).finished:
             raise FailedPrecondition("the game is over")
-        if c.user is not None:
+        if c.user is None:
+            return await self._join(c, meta)
+        # One join per portal user and game at a time, on every replica: two that race (two
+        # devices, a retried request) would otherwise both find no seat of theirs and claim two.
+        waited = 0.0
+        while not await self.lobby.hold(c.game_id, c.user.id, JOIN_HOLD):
+            if waited >= JOIN_WAIT:
+                raise Unavailable("another join of this user to this game is under way; retry")
+            await asyncio.sleep(0.02)
+            waited += 0.02
+        try:
             held = await self.seat_of(c.game_id, c.user)
             if held is not None:  # the user's seat, back (another device)
                 return {"gameId": c.game_id, "seat": held, "token": self.signer.issue(c.game_id, held)}
             await self._check_open_games(c.user.id)
+            return await self._join(c, meta)
+        finally:
+            with contextlib.suppress(Exception):  # else it lapses after JOIN_HOLD
+                await self.lobby.release(c.game_id, c.user.id)
+
+    async def _join(self, c: cmd.JoinGame, meta: dict[str, Any]) -> dict[str, Any]:
         open_seats = [s for s, k in enumerate(meta["seats"]) if k == "open"]
         if not open_seats:
             raise FailedPrecondition("this game has no open seats")

@@ -112,3 +112,13 @@ def test_the_lobby_and_clocks_on_a_file_do_not_sync_every_commit(tmp_path):
     for db in (SQLiteLobby(path)._db, SQLiteClocks(path)._db):
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+
+
+async def test_a_join_hold_is_one_per_user_and_game_until_released_or_lapsed(lobby):
+    assert await lobby.hold("g001", "ann", 5)
+    assert not await lobby.hold("g001", "ann", 5)  # her other join waits
+    assert await lobby.hold("g001", "bob", 5) and await lobby.hold("g002", "ann", 5)  # others do not
+    await lobby.release("g001", "ann")
+    assert await lobby.hold("g001", "ann", 0.2)
+    await asyncio.sleep(0.3)  # a replica that died mid-join: the hold lapses
+    assert await lobby.hold("g001", "ann", 5)
