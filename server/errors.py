@@ -92,7 +92,8 @@ def outage(what: str, cause: BaseException) -> Unavailable:
     if now - _outage_logged.get(what, -1e9) >= 10:
         _outage_logged[what] = now
         logging.getLogger("tablero.outage").warning("%s unavailable: %s: %s", what, type(cause).__name__, cause)
-    return Unavailable(f"{what} is unavailable for a moment; retry (an action with the same requestId)")
+    return Unavailable(f"{what} is unavailable for a moment; retry (an action retried with the same "
+                       "requestId is applied at most once)")
 
 
 class StaleVersion(Aborted):

@@ -52,7 +52,7 @@ def game_reply(game: LoadedGame, seat: int | None) -> dict[str, Any]:
 
 def _kind_now(game: LoadedGame, seat: int, kind: str) -> str:
     """A seat whose player left with `onLeave: "bot"` is played by a bot now: say so."""
-    if kind == "human":
+    if kind in ("human", "open"):  # an open seat someone joined and then left
         table = game.table
         if seat in table.bots and seat not in table.forfeited:
             return "bot"

@@ -38,7 +38,7 @@ from server.errors import (
     outage,
 )
 from server.portal.clock import ClockRecord, MemoryClocks, parse_clock
-from server.portal.identity import User
+from server.portal.identity import User, has_control
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby
 from server.portal.table import is_platform
 from server.store.base import POKED, EventStore, GameNotFound, Reset
@@ -178,10 +178,15 @@ class GameService:
         specs = self._seat_specs(c, engine)
         kinds = ["human" if k == "me" else k for k, _ in specs]
         users: list[dict[str, Any] | None] = [u for _, u in specs]
-        if c.user is not None and any(u is not None and u["id"] == c.user.id for u in users):
-            # Only the creator's own cap: a seat reserved for someone else is an invitation,
-            # which counts against nobody's cap (else anyone could fill another user's).
-            await self._check_open_games(c.user.id)
+        # Only the creator's own cap: a seat reserved for someone else is an invitation,
+        # which counts against nobody's cap (else anyone could fill another user's).
+        capped = c.user.id if c.user is not None and any(u is not None and u["id"] == c.user.id for u in users) \
+            else None
+        async with self._capped(capped):
+            return await self._create(c, engine, kinds, users, specs)
+
+    async def _create(self, c: cmd.CreateGame, engine: Engine, kinds: list[str],
+                      users: list[dict[str, Any] | None], specs: list[tuple[str, Any]]) -> dict[str, Any]:
         if c.on_leave not in ("", "forfeit", "bot"):
             raise InvalidArgument('"onLeave" must be "forfeit" or "bot"')
         try:
@@ -215,7 +220,9 @@ class GameService:
         mine = c.user.id if c.user else None
         tokens = [{"seat": s, "token": self.signer.issue(game.id, s)} for s, k in enumerate(kinds)
                   if k == "human" and (users[s] is None or users[s]["id"] == mine)]
-        return {"game": await self._game_reply(game, None), "seats": tokens}
+        # The creator's own seat ("me"), if they took one, is the seat the reply is seen from.
+        own = next((s for s, (k, _) in enumerate(specs) if k == "me"), None)
+        return {"game": await self._game_reply(game, own), "seats": tokens}
 
     async def join_game(self, c: cmd.JoinGame) -> dict[str, Any]:
         meta = await self.games.meta(c.game_id)
@@ -225,21 +232,40 @@ class GameService:
             return await self._join(c, meta)
         # One join per portal user and game at a time, on every replica: two that race (two
         # devices, a retried request) would otherwise both find no seat of theirs and claim two.
-        waited = 0.0
-        while not await self.lobby.hold(c.game_id, c.user.id, JOIN_HOLD):
-            if waited >= JOIN_WAIT:
-                raise Unavailable("another join of this user to this game is under way; retry")
-            await asyncio.sleep(0.02)
-            waited += 0.02
-        try:
+        async with self._one_at_a_time(c.game_id, c.user.id, "join of this user to this game"):
             held = await self.seat_of(c.game_id, c.user)
             if held is not None:  # the user's seat, back (another device)
                 return {"gameId": c.game_id, "seat": held, "token": self.signer.issue(c.game_id, held)}
-            await self._check_open_games(c.user.id)
-            return await self._join(c, meta)
+            async with self._capped(c.user.id):
+                return await self._join(c, meta)
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, key: str, user_id: str, what: str) -> AsyncIterator[None]:
+        """Holds (`key`, `user_id`) in the lobby, shared by every replica, while the body runs;
+        another holder's body waits up to JOIN_WAIT for it (a holder that died lets it lapse
+        after JOIN_HOLD)."""
+        waited = 0.0
+        while not await self.lobby.hold(key, user_id, JOIN_HOLD):
+            if waited >= JOIN_WAIT:
+                raise Unavailable(f"another {what} is under way; retry")
+            await asyncio.sleep(0.02)
+            waited += 0.02
+        try:
+            yield
         finally:
             with contextlib.suppress(Exception):  # else it lapses after JOIN_HOLD
-                await self.lobby.release(c.game_id, c.user.id)
+                await self.lobby.release(key, user_id)
+
+    @contextlib.asynccontextmanager
+    async def _capped(self, user_id: str | None) -> AsyncIterator[None]:
+        """The body adds a running game to `user_id`'s count: with a cap, checked and added one
+        at a time for each user (else creates or joins that race would all pass the check)."""
+        if not self.max_open_games or user_id is None:
+            yield
+            return
+        async with self._one_at_a_time("*", user_id, "game creation or join of this user"):
+            await self._check_open_games(user_id)
+            yield
 
     async def _join(self, c: cmd.JoinGame, meta: dict[str, Any]) -> dict[str, Any]:
         open_seats = [s for s, k in enumerate(meta["seats"]) if k == "open"]
@@ -602,8 +628,11 @@ class GameService:
         self._repairs.clear()
 
     async def _bookkeep(self, game: LoadedGame, acted: Collection[int] = ()) -> None:
-        if game.finished:
-            await self.lobby.mark(game.id, status="FINISHED")
+        table = game.table
+        # A seat that acted by leaving with onLeave "bot": the lobby lists it as a bot's now.
+        left = sorted(s for s in acted if s in table.bots and s not in table.forfeited)
+        if game.finished or left:
+            await self.lobby.mark(game.id, status="FINISHED" if game.finished else None, bots=left or None)
         clock = game.meta.get("clock")
         if clock is None and not self.abandon_after:
             return
@@ -716,11 +745,15 @@ class GameService:
         for i, kind in enumerate(kinds):
             spec = raw[i] if raw else {"kind": kind}
             uid, name = spec.get("userId") or None, spec.get("userName") or None
+            if any(isinstance(v, str) and has_control(v) for v in (uid, name)):
+                raise InvalidArgument(f"seat {i}: userId and userName cannot hold control characters")
             if spec["kind"] == "me":
                 if c.user is None:
                     raise Unauthenticated('a "me" seat needs a portal JWT: Authorization: Bearer <jwt>')
                 if uid is not None:
                     raise InvalidArgument(f'seat {i}: a "me" seat names no other user')
+                if name is not None:
+                    raise InvalidArgument(f'seat {i}: a "me" seat takes its name from the portal JWT, not userName')
                 out.append(("me", {"id": c.user.id, "name": c.user.name}))
             elif uid is not None:
                 if kind != "human":
@@ -731,6 +764,8 @@ class GameService:
                 if len(uid) > 128 or (name is not None and len(name) > 64):
                     raise InvalidArgument(f"seat {i}: userId is at most 128 characters, userName at most 64")
                 out.append((kind, {"id": uid, "name": name}))
+            elif name is not None:
+                raise InvalidArgument(f"seat {i}: userName names the user of userId; give both, or neither")
             else:
                 out.append((kind, None))
         held = [u["id"] for _, u in out if u is not None]

@@ -34,6 +34,11 @@ class User:
     name: str | None = None
 
 
+def has_control(text: str) -> bool:
+    """Whether `text` (a user id or name, shown to other players) has a control character."""
+    return any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in text)
+
+
 @dataclass(frozen=True)
 class _Key:
     algorithm: str
@@ -116,11 +121,12 @@ class PortalKeys:
         except jwt.PyJWTError as e:
             raise IdentityError(f"invalid JWT: {e}") from None
         sub = claims["sub"]
-        if not isinstance(sub, str) or not sub or len(sub) > MAX_USER_ID:
-            raise IdentityError(f'"sub" must be a user id of 1-{MAX_USER_ID} characters')
+        if not isinstance(sub, str) or not sub or len(sub) > MAX_USER_ID or has_control(sub):
+            raise IdentityError(f'"sub" must be a user id of 1-{MAX_USER_ID} characters, none of them a control character')
         name = claims.get("name")
-        if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
-            raise IdentityError(f'"name" must be a string of at most {MAX_NAME} characters')
+        if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME or has_control(name)):
+            raise IdentityError(f'"name" must be a string of at most {MAX_NAME} characters, none of them a control '
+                                'character')
         return User(sub, name or None)
 
 

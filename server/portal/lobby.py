@@ -81,13 +81,16 @@ def _after(entries_key: tuple[float, str], cursor: tuple[float, str] | None) -> 
 
 
 def _marked(entry: dict[str, Any], seat: int | None, user: dict[str, Any] | None,
-            status: str | None) -> dict[str, Any]:
-    """The entry with `seat` taken (by `user`, when given) and/or the new `status`."""
+            status: str | None, bots: list[int] | None = None) -> dict[str, Any]:
+    """The entry with `seat` taken (by `user`, when given), the new `status`, and/or the
+    seats `bots` (whose players left with onLeave "bot") played by bots."""
     for s in entry["seats"]:
         if s["seat"] == seat:
             s["taken"] = True
             if user is not None:
                 s["user"] = user
+        if bots and s["seat"] in bots:
+            s["kind"] = "bot"
     if status is not None:
         entry["status"] = status
     return entry
@@ -129,10 +132,11 @@ class MemoryLobby:
         self._holds.pop((game_id, user_id), None)
 
     async def mark(self, game_id: str, *, seat: int | None = None, user: dict[str, Any] | None = None,
-                   status: str | None = None) -> None:
-        """Atomically: `seat` taken (by `user`), and/or the game's new `status`."""
+                   status: str | None = None, bots: list[int] | None = None) -> None:
+        """Atomically: `seat` taken (by `user`), the game's new `status`, and/or the seats
+        `bots` played by bots now."""
         if game_id in self._entries:
-            _marked(self._entries[game_id], seat, user, status)
+            _marked(self._entries[game_id], seat, user, status, bots)
 
     async def list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
         cursor = decode_token(token) if token else None
@@ -217,13 +221,14 @@ class SQLiteLobby(MemoryLobby):
     async def release(self, game_id: str, user_id: str) -> None:
         await self._off(self._run, "DELETE FROM joining WHERE game_id = ? AND user_id = ?", (game_id, user_id))
 
-    def _mark(self, game_id: str, seat: int | None, user: dict[str, Any] | None, status: str | None) -> None:
+    def _mark(self, game_id: str, seat: int | None, user: dict[str, Any] | None, status: str | None,
+              bots: list[int] | None) -> None:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")  # other processes on the file wait
             try:
                 rows = self._db.execute("SELECT entry FROM lobby WHERE game_id = ?", (game_id,)).fetchall()
                 if rows:
-                    entry = _marked(json.loads(rows[0][0]), seat, user, status)
+                    entry = _marked(json.loads(rows[0][0]), seat, user, status, bots)
                     self._db.execute("UPDATE lobby SET entry = ? WHERE game_id = ?", (json.dumps(entry), game_id))
                 self._db.execute("COMMIT")
             except BaseException:
@@ -231,8 +236,8 @@ class SQLiteLobby(MemoryLobby):
                 raise
 
     async def mark(self, game_id: str, *, seat: int | None = None, user: dict[str, Any] | None = None,
-                   status: str | None = None) -> None:
-        await self._off(self._mark, game_id, seat, user, status)
+                   status: str | None = None, bots: list[int] | None = None) -> None:
+        await self._off(self._mark, game_id, seat, user, status, bots)
 
     async def list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
         cursor = decode_token(token) if token else (float("inf"), "")
@@ -277,7 +282,8 @@ def _joining_key(game_id: str, user_id: str) -> str:
     return f"tablero:{{{game_id}}}:joining:{user_id}"
 
 
-# KEYS[1] the entry; ARGV: seat ("" = none), user JSON ("" = none), status ("" = unchanged).
+# KEYS[1] the entry; ARGV: seat ("" = none), user JSON ("" = none), status ("" = unchanged),
+# seats played by bots now (",1,3," = seats 1 and 3; "" = none).
 _MARK = """
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
@@ -286,6 +292,9 @@ for _, s in ipairs(e['seats']) do
   if ARGV[1] ~= '' and s['seat'] == tonumber(ARGV[1]) then
     s['taken'] = true
     if ARGV[2] ~= '' then s['user'] = cjson.decode(ARGV[2]) end
+  end
+  if ARGV[4] and ARGV[4] ~= '' and string.find(ARGV[4], ',' .. s['seat'] .. ',', 1, true) then
+    s['kind'] = 'bot'
   end
 end
 if ARGV[3] ~= '' then e['status'] = ARGV[3] end
@@ -337,10 +346,12 @@ class RedisLobby:
                 await asyncio.sleep(0.05 * 2**attempt)
 
     async def mark(self, game_id: str, *, seat: int | None = None, user: dict[str, Any] | None = None,
-                   status: str | None = None) -> None:
-        """Atomically (one script): `seat` taken (by `user`), and/or the game's new `status`."""
+                   status: str | None = None, bots: list[int] | None = None) -> None:
+        """Atomically (one script): `seat` taken (by `user`), the game's new `status`, and/or
+        the seats `bots` played by bots now."""
         await self._script(self._mark, [_entry_key(game_id)], [
-            "" if seat is None else str(seat), "" if user is None else json.dumps(user), status or ""])
+            "" if seat is None else str(seat), "" if user is None else json.dumps(user), status or "",
+            "".join(f",{int(b)}," for b in bots or ())])
 
     async def add(self, entry: dict[str, Any]) -> None:
         if self._add is not None:

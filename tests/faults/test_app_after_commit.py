@@ -33,11 +33,11 @@ class LobbyLosingRedisOnce(MemoryLobby):
 
     failed = False
 
-    async def mark(self, game_id, *, seat=None, user=None, status=None) -> None:
+    async def mark(self, game_id, *, seat=None, user=None, status=None, bots=None) -> None:
         if status == "FINISHED" and not self.failed:
             self.failed = True
             raise redis.exceptions.ConnectionError("Error connecting to Redis: Connection refused")
-        await super().mark(game_id, seat=seat, user=user, status=status)
+        await super().mark(game_id, seat=seat, user=user, status=status, bots=bots)
 
 
 @pytest.fixture
