@@ -148,6 +148,10 @@ class _Cached:
     hash: str | None = ""  # the chain hash of the event at `version` ("" for none / pre-chain logs)
     platform: list[Event] = field(default_factory=list)
     checked: float = 0.0  # time.monotonic() when this replica last found it the store's head
+    # Entries after `version` a watcher of this replica was sent (GameRepository.observed):
+    # (version, hash, the hash before it, a private copy of the event), folded under the
+    # game's lock when the cache is next used.
+    pending: list[tuple[int, str, str, Event]] = field(default_factory=list)
 
 
 class _Timed:
@@ -450,6 +454,47 @@ class GameRepository:
         if game.state is not c.state:
             self._evict(game_id)
 
+    # Entries a cached game takes from its watchers before a write folds them in: beyond
+    # that, the entry is dropped (a game this replica only watches, and long).
+    PENDING_MAX = 256
+
+    def observed(self, game_id: str, engine: Engine, version: int, hash_: str, prev_hash: str | None,
+                 event: Event) -> None:
+        """A watcher of this replica was sent the store's entry `version` (hash `hash_`, after
+        `prev_hash`). The cached game keeps it, to fold in when a write of this replica next
+        uses the cache: a game this replica only watched so far is then written without a
+        load and without a conflict. A game not cached starts from version 0 with its first
+        entry. Only entries that chain on to what the cache holds are kept (a known hash
+        after a known hash); every write still checks version and hash with the store."""
+        if not hash_ or prev_hash is None:
+            return
+        c = self._cache.get(game_id)
+        if c is None:
+            if version != 1 or prev_hash or len(self._cache) >= self.cache_size:
+                return
+            c = self._cache[game_id] = _Cached(engine, 0, None, "")
+            self._cache.move_to_end(game_id, last=False)  # only watched: the first to go
+        last, last_hash = (c.pending[-1][0], c.pending[-1][1]) if c.pending else (c.version, c.hash or "")
+        if version != last + 1 or prev_hash != last_hash or (not prev_hash and last > 0):
+            return
+        if len(c.pending) >= self.PENDING_MAX:
+            self._evict(game_id)
+            return
+        c.pending.append((version, hash_, prev_hash, clone(event)))
+
+    @staticmethod
+    def _take_pending(c: _Cached) -> None:
+        """Fold what watchers brought (the caller holds the game's lock), as far as it follows on
+        from the cached version and hash; the rest is dropped."""
+        pending, c.pending = c.pending, []
+        for version, hash_, prev, event in pending:
+            if version <= c.version:
+                continue  # a write of this replica got there first
+            if version != c.version + 1 or prev != (c.hash or "") or (not prev and c.version > 0):
+                return
+            c.state = _fold(c.engine, c.state, c.platform, [event])
+            c.version, c.hash = version, hash_
+
     @staticmethod
     def _catch_up(c: _Cached, entries: list[Entry]) -> None:
         for entry in entries:
@@ -460,6 +505,8 @@ class GameRepository:
         """The cached state; with `fresh`, caught up with the store and its history checked
         (snapshot + replay on a miss, or when the store's history is not the cache's)."""
         c = self._cache.get(game_id)
+        if c is not None and c.pending:
+            self._take_pending(c)
         if c is not None and not fresh:
             self._cache.move_to_end(game_id)
             metrics.CACHE_HITS.inc()

@@ -491,6 +491,9 @@ class GameService:
         if finished and after >= known:
             return
         metrics.WATCH_STREAMS.inc()
+        # The hash of the entry before the next one (None: not known), for the repository to
+        # follow the game with what this watcher is sent (GameRepository.observed).
+        prev: str | None = after_hash or ("" if after == 0 else None)
         try:
             async for item in self.games.watch(game.id, after, after_hash):
                 if item is POKED:  # the consumer's nudge (keep-alive, shutdown): passed up
@@ -502,13 +505,17 @@ class GameService:
                     # on with the new history after item.version.
                     metrics.WATCH_RESETS.inc()
                     yield item
+                    prev = None
                     known = item.version
                     game.state = (await self.games.at(game.id, known, game.meta)).state if known else None
                     game.version = known
                     finished = known > 0 and engine.outcome(game.state) is not None
                     continue
                 version, event = item
-                yield event_reply(game.id, version, event_view(engine, event, seat), getattr(item, "hash", ""))
+                hash_ = getattr(item, "hash", "")
+                self.games.observed(game.id, engine, version, hash_, prev, event)
+                prev = hash_ or None
+                yield event_reply(game.id, version, event_view(engine, event, seat), hash_)
                 if version > known:
                     if is_platform(event):
                         game.platform.append(event)

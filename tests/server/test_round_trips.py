@@ -51,6 +51,10 @@ def counting(cls):
             self.count("version")
             return await super().version(*a, **k)
 
+        async def load_newest(self, *a, **k):
+            self.count("load_newest")
+            return await super().load_newest(*a, **k)
+
     return Counting
 
 
@@ -156,3 +160,34 @@ async def test_another_replica_answers_a_game_created_with_every_seat_taken_with
         await sa.close()
         await sb.close()
         await client.aclose()
+
+
+async def test_a_replica_that_watches_a_game_writes_it_without_a_load_or_a_conflict(redis_url):
+    """A replica that only watched a game so far (a player's page opened there, the game
+    created and moved on another replica) keeps its cache of the game following what its
+    watcher is sent: its first write is one call (no load), and after the other replica's
+    moves no conflict either."""
+    sa, sb = counting(RedisStore)(redis_url), counting(RedisStore)(redis_url)
+    sa.calls, sb.calls = Counter(), Counter()
+    a, b = GameService(sa, TokenSigner("s")), GameService(sb, TokenSigner("s"))
+    try:
+        gid = (await a.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
+        watch = await b.watch_game(cmd.WatchGame(gid, 1, 0))
+        seen = [(await anext(watch))["version"]]  # the game's first event
+        sb.calls.clear()
+        await b.submit_action(act(gid, 0, 4, "b1"))  # B's first write of the game
+        assert {k: v for k, v in sb.calls.items() if not k.startswith("get_meta")} == {"append_ex": 1}, sb.calls
+        seen.append((await anext(watch))["version"])
+        await a.submit_action(act(gid, 1, 0, "a1"))  # the other replica moves...
+        seen.append((await anext(watch))["version"])
+        sb.calls.clear()
+        done = await b.submit_action(act(gid, 0, 8, "b2"))  # ...and B's cache followed it
+        assert {k: v for k, v in sb.calls.items() if not k.startswith("get_meta")} == {"append_ex": 1}, sb.calls
+        assert done["game"]["view"]["board"][:1] == [1] and done["game"]["version"] == seen[-1] + 1
+        # Every version once, in order; B's state is the store's (the write was accepted on it).
+        events = await sa.read(gid)
+        assert [e.get("cell") for e in events[1:]] == [4, 0, 8]
+        await watch.aclose()
+    finally:
+        await sa.close()
+        await sb.close()
