@@ -222,3 +222,23 @@ def test_loadtest_progress_bar_and_report_in_a_terminal(server, tmux):
     text = tmux.wait(lambda s: "EXITED" in s, timeout=60)
     assert "EXITED 0" in text and "games finished" in text and "SubmitAction" in text
     assert re.search(r"games \d+ actions \d+ errors 0", text)
+
+
+def test_a_secret_bid_made_while_the_other_seat_bid_is_played(server, tmux):
+    """Simultaneous choices (Goofspiel bids): the other seat bids while this one chooses, so the
+    game is a version further than the board the choice was made on. The bid is still legal, so
+    it is played (an outside pass found it refused as "stale version" every round)."""
+    tmux.start(f"python -m tablero_client --url {server.http} play goofspiel --open 1")
+    text = tmux.wait(lambda s: "A friend joins with: " in s)
+    tmux.start(_line_after(text, "A friend joins with: "), session="friend")
+    tmux.wait(_ready(1), session="friend")
+    tmux.wait(_ready(1))
+    tmux.keys("1", "Enter")  # the creator bids first...
+    tmux.wait(lambda s: re.search(r"» v\d+ seat 0 bids in secret", s) is not None, session="friend")
+    tmux.keys("1", "Enter", session="friend")  # ...then the friend, on the board from before that bid
+    friend = tmux.wait(lambda s: "« you:" in s or "stale version" in s or "choose again" in s, session="friend")
+    assert "« you:" in friend and "stale version" not in friend, friend[-3000:]
+    # Both bids were played: the round was scored and the next one asks both again.
+    tmux.wait(_ready(2), session="friend")
+    for session in ("play", "friend"):
+        tmux.keys("q", "Enter", session=session)

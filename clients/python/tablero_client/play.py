@@ -205,6 +205,27 @@ def play(args: argparse.Namespace) -> int:
                 shared.leaving.set()
 
 
+class MovedOn(Exception):
+    """The game moved on while the player chose, and the chosen move is no longer legal."""
+
+
+def act_on_latest(seat: Seat, action: Any, version: int, tries: int = 3) -> Game:
+    """`action`, chosen on the game at `version`. When other seats acted meanwhile (a secret bid
+    or vote of a simultaneous choice) and it is still legal, it is played on the game as it is
+    now: what others chose in secret does not change what the player chose. Otherwise MovedOn."""
+    for _ in range(tries):
+        try:
+            return seat.act(action, expected_version=version)
+        except Aborted as e:
+            if "stale version" not in str(e):
+                raise
+            la = seat.legal_actions()
+            if action not in la.actions:
+                raise MovedOn() from None
+            version = la.version
+    return seat.act(action, expected_version=version)
+
+
 def wait_for_others(events: queue.Queue, watching: bool, timeout: float) -> str | None:
     """While others play: read a line (so `q` + Enter leaves) until an event comes, the watch ends,
     or `timeout` passes with nothing typed. Returns the line typed, or None."""
@@ -245,8 +266,12 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                 con.print(render(game))
                 action = choose_action(session, con, game, la.actions, page)
                 try:
-                    game = seat.act(action, expected_version=game.version)
+                    game = act_on_latest(seat, action, game.version)
                     con.print(f"[cyan]« you: {escape(action_label(action, game))}[/cyan]")
+                except MovedOn:
+                    con.print("[yellow]the game moved on while you chose, and that move is no longer possible: "
+                              "choose again[/yellow]")
+                    game = seat.game()
                 except TableroError as e:
                     con.print(f"[red]{escape(str(e))}[/red]")
                     game = seat.game()
