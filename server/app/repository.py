@@ -48,6 +48,12 @@ from server.store.base import (
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
+def _chains(version: int, prev_hash: str, last: int, last_hash: str) -> bool:
+    """Whether the entry `version`, written after `prev_hash`, follows on from the entry `last`
+    (hash `last_hash`): the next version, after a known hash (none only before the first)."""
+    return version == last + 1 and prev_hash == last_hash and (bool(prev_hash) or last == 0)
+
+
 def _fold(engine: Engine, state: Any, platform: list[Event], events: list[Event]) -> Any:
     """Engine events evolve the state; platform events (`tablero.*`) go to `platform`."""
     for e in events:
@@ -475,7 +481,7 @@ class GameRepository:
             c = self._cache[game_id] = _Cached(engine, 0, None, "")
             self._cache.move_to_end(game_id, last=False)  # only watched: the first to go
         last, last_hash = (c.pending[-1][0], c.pending[-1][1]) if c.pending else (c.version, c.hash or "")
-        if version != last + 1 or prev_hash != last_hash or (not prev_hash and last > 0):
+        if not _chains(version, prev_hash, last, last_hash):
             return
         if len(c.pending) >= self.PENDING_MAX:
             self._evict(game_id)
@@ -490,7 +496,7 @@ class GameRepository:
         for version, hash_, prev, event in pending:
             if version <= c.version:
                 continue  # a write of this replica got there first
-            if version != c.version + 1 or prev != (c.hash or "") or (not prev and c.version > 0):
+            if not _chains(version, prev, c.version, c.hash or ""):
                 return
             c.state = _fold(c.engine, c.state, c.platform, [event])
             c.version, c.hash = version, hash_

@@ -57,10 +57,11 @@ _STATUS = {"GAME_STATUS_RUNNING": "RUNNING", "GAME_STATUS_FINISHED": "FINISHED"}
 MAX_REQUEST_ID = 128
 # A watch may start from a cached game this replica found current at most this many seconds ago.
 RECENT_CACHE = 5.0
-# A portal user's join to a game holds that (game, user) pair for at most JOIN_HOLD seconds
-# (a replica that dies mid-join lets it lapse); another join of theirs waits up to JOIN_WAIT.
-JOIN_HOLD = 10.0
-JOIN_WAIT = 5.0
+# What runs one at a time per portal user (a join to one game; with a cap, any create or join)
+# holds (game or "*", user) in the lobby for at most USER_HOLD seconds (a replica that dies
+# meanwhile lets it lapse); another request of theirs waits up to USER_HOLD_WAIT for it.
+USER_HOLD = 10.0
+USER_HOLD_WAIT = 5.0
 MAX_LEGAL_PAGE_SIZE = 10_000
 DEFAULT_GROUP_PAGE_SIZE = 20  # ListLegalActions with group="type": each group's first page
 LEGAL_GROUPINGS = ("", "type")
@@ -242,18 +243,18 @@ class GameService:
     @contextlib.asynccontextmanager
     async def _one_at_a_time(self, key: str, user_id: str, what: str) -> AsyncIterator[None]:
         """Holds (`key`, `user_id`) in the lobby, shared by every replica, while the body runs;
-        another holder's body waits up to JOIN_WAIT for it (a holder that died lets it lapse
-        after JOIN_HOLD)."""
+        another holder's body waits up to USER_HOLD_WAIT for it (a holder that died lets it
+        lapse after USER_HOLD)."""
         waited = 0.0
-        while not await self.lobby.hold(key, user_id, JOIN_HOLD):
-            if waited >= JOIN_WAIT:
+        while not await self.lobby.hold(key, user_id, USER_HOLD):
+            if waited >= USER_HOLD_WAIT:
                 raise Unavailable(f"another {what} is under way; retry")
             await asyncio.sleep(0.02)
             waited += 0.02
         try:
             yield
         finally:
-            with contextlib.suppress(Exception):  # else it lapses after JOIN_HOLD
+            with contextlib.suppress(Exception):  # else it lapses after USER_HOLD
                 await self.lobby.release(key, user_id)
 
     @contextlib.asynccontextmanager

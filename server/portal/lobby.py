@@ -101,7 +101,7 @@ class MemoryLobby:
 
     def __init__(self) -> None:
         self._entries: dict[str, dict[str, Any]] = {}
-        self._holds: dict[tuple[str, str], float] = {}  # (game, user) -> until (time.monotonic())
+        self._holds: dict[tuple[str, str], float] = {}  # (key, user) -> until (time.monotonic())
 
     async def add(self, entry: dict[str, Any]) -> None:
         self._entries[entry["gameId"]] = json.loads(json.dumps(entry))
@@ -117,19 +117,19 @@ class MemoryLobby:
     async def remove(self, game_id: str) -> None:
         self._entries.pop(game_id, None)
 
-    async def hold(self, game_id: str, user_id: str, ttl: float) -> bool:
-        """Take the join of `user_id` to `game_id` for at most `ttl` seconds, unless another
-        join of theirs holds it (released by `release`, or when `ttl` runs out): one join per
-        user and game at a time, so a user's joins that race hand out one seat."""
+    async def hold(self, key: str, user_id: str, ttl: float) -> bool:
+        """Take (`key`, `user_id`) for at most `ttl` seconds, unless it is held already (until
+        `release`, or until its `ttl` runs out): what a user does one at a time on every
+        replica. `key` is a game id (their join to it), or "*" (all their games: the cap)."""
         now = time.monotonic()
-        key = (game_id, user_id)
-        if self._holds.get(key, 0.0) > now:
+        key_ = (key, user_id)
+        if self._holds.get(key_, 0.0) > now:
             return False
-        self._holds[key] = now + ttl
+        self._holds[key_] = now + ttl
         return True
 
-    async def release(self, game_id: str, user_id: str) -> None:
-        self._holds.pop((game_id, user_id), None)
+    async def release(self, key: str, user_id: str) -> None:
+        self._holds.pop((key, user_id), None)
 
     async def mark(self, game_id: str, *, seat: int | None = None, user: dict[str, Any] | None = None,
                    status: str | None = None, bots: list[int] | None = None) -> None:
@@ -173,8 +173,8 @@ class SQLiteLobby(MemoryLobby):
             "CREATE TABLE IF NOT EXISTS lobby (game_id TEXT PRIMARY KEY, created REAL NOT NULL, entry TEXT NOT NULL)"
         )
         self._db.execute("CREATE INDEX IF NOT EXISTS lobby_created ON lobby (created DESC, game_id DESC)")
-        self._db.execute("CREATE TABLE IF NOT EXISTS joining (game_id TEXT NOT NULL, user_id TEXT NOT NULL, "
-                         "until REAL NOT NULL, PRIMARY KEY (game_id, user_id))")
+        self._db.execute("CREATE TABLE IF NOT EXISTS holds (key TEXT NOT NULL, user_id TEXT NOT NULL, "
+                         "until REAL NOT NULL, PRIMARY KEY (key, user_id))")
 
     @staticmethod
     async def _off(fn: Any, *args: Any) -> Any:
@@ -201,25 +201,25 @@ class SQLiteLobby(MemoryLobby):
     async def remove(self, game_id: str) -> None:
         await self._off(self._run, "DELETE FROM lobby WHERE game_id = ?", (game_id,))
 
-    def _hold(self, game_id: str, user_id: str, ttl: float) -> bool:
+    def _hold(self, key: str, user_id: str, ttl: float) -> bool:
         now = time.time()  # wall clock: shared by the processes on the file
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute("DELETE FROM joining WHERE until <= ?", (now,))
-                taken = self._db.execute("INSERT OR IGNORE INTO joining VALUES (?, ?, ?)",
-                                         (game_id, user_id, now + ttl)).rowcount == 1
+                self._db.execute("DELETE FROM holds WHERE until <= ?", (now,))
+                taken = self._db.execute("INSERT OR IGNORE INTO holds VALUES (?, ?, ?)",
+                                         (key, user_id, now + ttl)).rowcount == 1
                 self._db.execute("COMMIT")
                 return taken
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
 
-    async def hold(self, game_id: str, user_id: str, ttl: float) -> bool:
-        return await self._off(self._hold, game_id, user_id, ttl)
+    async def hold(self, key: str, user_id: str, ttl: float) -> bool:
+        return await self._off(self._hold, key, user_id, ttl)
 
-    async def release(self, game_id: str, user_id: str) -> None:
-        await self._off(self._run, "DELETE FROM joining WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+    async def release(self, key: str, user_id: str) -> None:
+        await self._off(self._run, "DELETE FROM holds WHERE key = ? AND user_id = ?", (key, user_id))
 
     def _mark(self, game_id: str, seat: int | None, user: dict[str, Any] | None, status: str | None,
               bots: list[int] | None) -> None:
@@ -277,9 +277,9 @@ def _entry_key(game_id: str) -> str:
     return f"tablero:{{{game_id}}}:lobby"
 
 
-def _joining_key(game_id: str, user_id: str) -> str:
-    """A join of `user_id` to the game under way (RedisLobby.hold)."""
-    return f"tablero:{{{game_id}}}:joining:{user_id}"
+def _hold_key(key: str, user_id: str) -> str:
+    """(`key`, `user_id`) held (RedisLobby.hold)."""
+    return f"tablero:{{{key}}}:hold:{user_id}"
 
 
 # KEYS[1] the entry; ARGV: seat ("" = none), user JSON ("" = none), status ("" = unchanged),
@@ -375,11 +375,11 @@ class RedisLobby:
         await self._r.delete(_entry_key(game_id))
         await self._r.zrem(_INDEX, game_id)
 
-    async def hold(self, game_id: str, user_id: str, ttl: float) -> bool:
-        return bool(await self._r.set(_joining_key(game_id, user_id), "1", nx=True, px=max(1, int(ttl * 1000))))
+    async def hold(self, key: str, user_id: str, ttl: float) -> bool:
+        return bool(await self._r.set(_hold_key(key, user_id), "1", nx=True, px=max(1, int(ttl * 1000))))
 
-    async def release(self, game_id: str, user_id: str) -> None:
-        await self._r.delete(_joining_key(game_id, user_id))
+    async def release(self, key: str, user_id: str) -> None:
+        await self._r.delete(_hold_key(key, user_id))
 
     async def list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
         cursor = decode_token(token) if token else None
