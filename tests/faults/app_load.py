@@ -628,6 +628,12 @@ async def run(setup: Setup, scenario: str, fault: Fault, *, warm: float = 1.2, a
     for r in setup.replicas:  # a replica a scenario killed is back
         if r.proc is None or r.proc.poll() is not None:
             await asyncio.to_thread(r.start)
+    server = setup.redis
+    if server is not None and server.process is not None and server.running_fsync != server.fsync:
+        # an earlier scenario restarted Redis with another policy (everysec): each scenario
+        # starts on the module's own (a rollback's copy holds what was answered before it
+        # only under "always": everysec may answer before it writes the AOF)
+        await asyncio.to_thread(server.set_fsync, server.fsync)
     load = Load(setup.urls, tables=tables, seed=sum(map(ord, scenario)), think=think)
     fig = Figures(scenario)
     recoveries: list[float | None] = []
@@ -684,6 +690,8 @@ def aof_rollback(window: float = 0.4) -> Fault:
     async def fault(setup: Setup, load: Load, fig: Figures) -> float:
         server = setup.redis
         assert server is not None
+        # only under "always" is what was answered before the copy in it
+        assert server.running_fsync == "always", server.running_fsync
         copied = time.monotonic()
         copy = await asyncio.to_thread(server.copy_aof)
         await asyncio.sleep(window)

@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import redis
+
 from tests.redis_server import _answers_ping, _free_port, redis_server_binary
 
 
@@ -30,6 +32,7 @@ class FaultyRedis:
         self.port = _free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.copies: list[Path] = []
+        self.running_fsync: str | None = None  # the appendfsync policy the running server has
 
     @property
     def url(self) -> str:
@@ -56,7 +59,17 @@ class FaultyRedis:
             if time.monotonic() > deadline or self.process.poll() is not None:
                 raise RuntimeError("redis-server did not start:\n" + (self.dir / "redis.log").read_text(errors="replace"))
             time.sleep(0.01)
+        self.running_fsync = self.fsync
         return self
+
+    def set_fsync(self, policy: str) -> None:
+        """Change the running server's appendfsync policy (CONFIG SET), as an operator would."""
+        client = redis.Redis(port=self.port)
+        try:
+            client.config_set("appendfsync", policy)
+        finally:
+            client.close()
+        self.running_fsync = policy
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         if self.process is not None and self.process.poll() is None:
