@@ -86,12 +86,24 @@ def _check_scalar(f: FieldDescriptor, value: Any, where: str) -> None:
         raise InvalidArgument(f"{where} must be {_kind(f)}")
 
 
+_FIELDS: dict[str, dict[str, FieldDescriptor]] = {}
+
+
+def _json_fields(message: Descriptor) -> dict[str, FieldDescriptor]:
+    """A message's fields by JSON name (asked for every request body: kept per message)."""
+    fields = _FIELDS.get(message.full_name)
+    if fields is None:
+        fields = _FIELDS[message.full_name] = {f.json_name: f for f in message.fields}
+    return fields
+
+
 def check(message: Descriptor, data: dict[str, Any], prefix: str = "") -> None:
     """Raise InvalidArgument unless `data` is `message` in the JSON mapping: known
     lowerCamelCase field names, each with its JSON type."""
-    fields = {f.json_name: f for f in message.fields}
-    unknown = sorted(set(data) - set(fields))
+    fields = _json_fields(message)
+    unknown = [k for k in data if k not in fields]
     if unknown:
+        unknown.sort()
         raise InvalidArgument(f"unknown field(s) {', '.join(prefix + u for u in unknown)}; "
                               f"expected {', '.join(sorted(fields))}")
     for name, value in data.items():

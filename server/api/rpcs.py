@@ -31,37 +31,44 @@ class Rpc:
     response: type
     streaming: bool
 
-    @property
+    # Derived from the descriptors once per RPC (asked on every request): cached_property keeps
+    # them in the instance's __dict__, beside the frozen fields.
+    @functools.cached_property
     def method(self) -> MethodDescriptor:
         return self.request_descriptor.file.services_by_name[self.service.rsplit(".", 1)[1]].methods_by_name[self.name]
 
-    @property
+    @functools.cached_property
     def request_descriptor(self) -> Descriptor:
         return self.request.DESCRIPTOR
 
-    @property
+    @functools.cached_property
     def path_fields(self) -> list[FieldDescriptor]:
         fields = self.request_descriptor.fields_by_name
         return [fields[name] for name in _TEMPLATE_VAR.findall(self.template)]
 
-    @property
+    @functools.cached_property
     def path(self) -> str:
         """The REST path with JSON (lowerCamelCase) parameter names: /v1/games/{gameId}/actions."""
         fields = self.request_descriptor.fields_by_name
         return _TEMPLATE_VAR.sub(lambda m: "{" + fields[m.group(1)].json_name + "}", self.template)
 
-    @property
+    @functools.cached_property
     def response_field(self) -> FieldDescriptor | None:
         """The response field REST answers alone (`response_body`), or None for the whole message."""
         return self.response.DESCRIPTOR.fields_by_name[self.response_body] if self.response_body else None
 
-    @property
+    @functools.cached_property
     def query_fields(self) -> list[FieldDescriptor]:
         """Fields a GET takes from the query string (all but the path's)."""
         if self.body:
             return []
         in_path = {f.name for f in self.path_fields}
         return [f for f in self.request_descriptor.fields if f.name not in in_path]
+
+    @functools.cached_property
+    def query_names(self) -> frozenset[str]:
+        """The query parameters REST takes (the watch also takes access_token, for EventSource)."""
+        return frozenset(f.json_name for f in self.query_fields) | ({"access_token"} if self.streaming else set())
 
 
 def _rpcs_of(module) -> list[Rpc]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import itertools
+import os
 import re
 import secrets
 import time
@@ -133,6 +135,22 @@ class Decision:
 class Committed:
     game: LoadedGame
     appended: bool  # False when an earlier request with the same id answered
+
+
+# Request ids of appends sent without one: unique per process (a random prefix drawn once, and
+# again in a forked child) and a counter, with no system call per append.
+_AUTO = [secrets.token_hex(8), itertools.count()]
+
+
+def _auto_key() -> str:
+    return f"auto:{_AUTO[0]}-{next(_AUTO[1])}"  # type: ignore[call-overload]
+
+
+def _new_auto_prefix() -> None:
+    _AUTO[:] = [secrets.token_hex(8), itertools.count()]
+
+
+os.register_at_fork(after_in_child=_new_auto_prefix)
 
 
 def new_game_id() -> str:
@@ -338,7 +356,7 @@ class GameRepository:
         meta = meta or await self.meta(game_id)
         # Every append carries a request id: when a store reply is lost and the append
         # retried, the store then answers DuplicateRequest instead of applying it twice.
-        store_key = key or f"auto:{secrets.token_hex(12)}"
+        store_key = key or _auto_key()
         fresh = False
         for _attempt in range(self.max_retries):
             async with self._lock(game_id):

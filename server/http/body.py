@@ -44,7 +44,9 @@ def _check_query(request: Any, rpc: Rpc) -> None:
     also takes access_token, for EventSource), given once."""
     qp = request.query_params
     names = [k for k, _ in qp.multi_items()] if hasattr(qp, "multi_items") else list(request.query_names)
-    known = {f.json_name for f in rpc.query_fields} | ({"access_token"} if rpc.streaming else set())
+    if not names:
+        return
+    known = rpc.query_names
     unknown = sorted(set(names) - known)
     if unknown:
         expected = ", ".join(sorted(known)) or "none"

@@ -14,6 +14,8 @@ import asyncio
 import time
 from typing import Any
 
+from uvicorn.protocols.http.flow_control import FlowControl
+
 MAX_HEADER_BYTES = 64 * 1024
 MAX_HEADERS = 256
 
@@ -37,6 +39,13 @@ class Disconnect:
 
 DISCONNECT = "tablero.disconnect"
 
+
+def _address(info: Any) -> tuple[str, int] | None:
+    """(host, port) of a socket address as the transport gives it (IPv6: a 4-tuple)."""
+    if isinstance(info, (list, tuple)) and len(info) >= 2:
+        return str(info[0]), int(info[1])
+    return None
+
 _408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
         b"content-length: 82\r\n\r\n"
         b'{"error":{"code":"DEADLINE_EXCEEDED","message":"request headers arrived too slowly"}}')
@@ -45,13 +54,26 @@ _408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconn
 def guarded(protocol_cls: type, header_timeout: float) -> type:
     """A subclass of uvicorn's `protocol_cls` that enforces the header deadline."""
 
+    httptools = hasattr(protocol_cls, "on_header")
+
     class Guarded(protocol_cls):  # type: ignore[misc, valid-type]
         def connection_made(self, transport: Any) -> None:
             self._hdr_cycle: Any = None
             self._seen = False  # any byte yet
             self._hdr_size = self._hdr_count = 0
             self._too_big = False
-            super().connection_made(transport)
+            if httptools:
+                # uvicorn's own connection_made, with the addresses the transport already holds:
+                # its helpers ask the socket again, seven system calls per connection.
+                self.connections.add(self)
+                self.transport = transport
+                self.flow = FlowControl(transport)
+                local = transport.get_extra_info("sockname")
+                self.server = (local, None) if isinstance(local, str) else _address(local)
+                self.client = _address(transport.get_extra_info("peername"))
+                self.scheme = "https" if transport.get_extra_info("sslcontext") else "http"
+            else:
+                super().connection_made(transport)
             # A connection that never sends a byte is closed after the same time.
             self._hdr_timer: asyncio.TimerHandle | None = self.loop.call_later(header_timeout, self._headers_too_slow)
 
@@ -77,7 +99,7 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
                     self.transport.write(_408)
                 self.transport.close()
 
-        if hasattr(protocol_cls, "on_header"):  # httptools: uvicorn sets no bound of its own
+        if httptools:  # uvicorn sets no bound of its own
             def on_message_begin(self) -> None:
                 self._hdr_size = self._hdr_count = 0
                 super().on_message_begin()

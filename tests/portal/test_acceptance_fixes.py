@@ -24,10 +24,14 @@ def test_x_forwarded_for_is_believed_only_from_trusted_proxies():
         codes = [httpx.get(f"{s.http}/v1/engines", headers={"X-Forwarded-For": f"9.9.9.{i}"}).status_code
                  for i in range(8)]
         assert codes == [200] * 5 + [429] * 3  # one client, whatever the header says
+        refused = httpx.get(f"{s.http}/v1/engines", headers={"X-Forwarded-For": "9.9.9.9"}).json()
+        assert "from addr '127.0.0.1'" in refused["error"]["message"], refused  # the connection's peer
     with ServerThread(rate_limit="1/m,5", trusted_proxies="127.0.0.1") as s:  # behind a proxy on this host
         codes = [httpx.get(f"{s.http}/v1/engines", headers={"X-Forwarded-For": f"9.9.9.{i}"}).status_code
                  for i in range(8)]
         assert codes == [200] * 8  # the proxy names a different client each time
+        codes = [httpx.get(f"{s.http}/v1/engines", headers={"X-Forwarded-For": "9.9.9.9"}) for _ in range(6)]
+        assert "from addr '9.9.9.9'" in codes[-1].json()["error"]["message"]
 
 
 def test_reserving_a_seat_for_someone_else_needs_a_jwt_and_fills_nobody_s_cap():
