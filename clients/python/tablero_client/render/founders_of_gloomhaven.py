@@ -30,7 +30,7 @@ def render(game: Game) -> Group:
     if hand is not None:
         parts.append(hand)
     parts += [_market(v), _prestige(v)]
-    for extra in (_vote(game), _pending(v), _setup(v), _solo(v), _result(game)):
+    for extra in (_vote(game), _pending(game), _setup(v), _solo(v), _result(game)):
         if extra is not None:
             parts.append(extra)
     return Group(*parts)
@@ -88,9 +88,9 @@ def _map(game: Game) -> Text:
     tiles = {t["id"]: t for t in v.get("tiles") or []}
     out = Text(f"Map ({m.get('side')} side, {w}×{h}; sections: "
                f"{', '.join(m.get('section_names') or [])})\n", style="bold")
-    out.append("    " + "".join(f"{c % 10:<2}" for c in range(w)) + "\n", style="dim")
+    out.append("    " + "".join(f"{_column(c):<2}" for c in range(w)) + "\n", style="dim")
     for r in range(h):
-        out.append(f"{r:>3} ", style="dim")
+        out.append(f"{r + 1:>3} ", style="dim")
         for c in range(w):
             txt, style = _cell_text(v, r * w + c, tiles)
             out.append(txt, style=style)
@@ -98,12 +98,26 @@ def _map(game: Game) -> Text:
     return out
 
 
+def _column(c: int) -> str:
+    """The map's label of column c: A..Z, then AA, AB..."""
+    return chr(65 + c) if c < 26 else _column(c // 26 - 1) + chr(65 + c % 26)
+
+
+def square(game: Game, cell: Any) -> str:
+    """A square as the map labels it: its column's letter and its row's number (cell 85 of a map 21
+    squares wide is `B5`); the bare number when the view has no map."""
+    w = int(((game.view or {}).get("map") or {}).get("width") or 0)
+    if not isinstance(cell, int) or isinstance(cell, bool) or cell < 0 or w <= 0:
+        return str(cell)
+    return f"{_column(cell % w)}{cell // w + 1}"
+
+
 def _legend() -> Text:
     t = Text("Key: ", style="dim")
     for name, (g, style) in TERRAIN.items():
         t.append(g, style=style)
         t.append(f" {name}  ", style="dim")
-    t.append("digits = numbered grey spaces   == road   s stall, T tier-2, U tier-3, h house, b bridge, g gate, "
+    t.append("squares are named column letter + row number (B5)   digits = numbered grey spaces   == road   s stall, T tier-2, U tier-3, h house, b bridge, g gate, "
              "P prestige; then the owner's seat (n neutral, · none)", style="dim")
     return t
 
@@ -255,15 +269,15 @@ def _vote(game: Game) -> Text | None:
     t.append("Voted: " + ", ".join(f"seat {i} {'yes' if x else 'not yet'}" for i, x in enumerate(voted)))
     mine = vote.get("my_vote")
     if isinstance(mine, dict) and game.your_seat is not None:
-        t.append(f"\nYour vote: proposal {mine.get('proposal')} with {mine.get('fleeting')} fleeting + "
+        t.append(f"\nYour vote: {_proposal(game, mine.get('proposal'))} with {mine.get('fleeting')} fleeting + "
                  f"{mine.get('lasting')} lasting influence")
     votes = vote.get("votes")
     if isinstance(votes, list) and vote.get("stage") != "voting":
         t.append("\nRevealed: " + "; ".join(
-            f"seat {i}: proposal {x.get('proposal')} ({x.get('fleeting')}+{x.get('lasting')})"
+            f"seat {i}: {_proposal(game, x.get('proposal'))} ({x.get('fleeting')}+{x.get('lasting')})"
             for i, x in enumerate(votes) if isinstance(x, dict)))
     if vote.get("tied"):
-        t.append("\nTied proposals: " + ", ".join(str(x) for x in vote["tied"]))
+        t.append("\nTied: " + ", ".join(_proposal(game, x) for x in vote["tied"]))
     if vote.get("decider") is not None:
         t.append(f"\nTie decided by {_seat(game, vote['decider'])}")
     if vote.get("placer") is not None:
@@ -273,8 +287,26 @@ def _vote(game: Game) -> Text | None:
     return t
 
 
-def _pending(v: dict[str, Any]) -> Text | None:
-    bits = [f"{k.replace('_', ' ')}: {_fmt(v[k])}" for k in ("roads_due", "reset") if v.get(k)]
+def _roads_due(game: Game, r: Any) -> str:
+    """`{"seat": 1, "queue": [35, None, None]}`: the roads a player is owed, the first ones built next to a
+    given building (its tile id), the rest anywhere connected to what they own."""
+    if not isinstance(r, dict):
+        return _fmt(r)
+    queue = r.get("queue") or []
+    next_to = [f"1 next to building #{q}" for q in queue if q is not None]
+    free = sum(1 for q in queue if q is None)
+    parts = next_to + ([f"{free} connected to anything they own"] if free else [])
+    return f"{_seat(game, r.get('seat'))} places {plural(len(queue), 'road')} ({', '.join(parts) or 'none'})"
+
+
+def _pending(game: Game) -> Text | None:
+    v = game.view
+    bits = [f"roads due: {_roads_due(game, v['roads_due'])}"] if v.get("roads_due") else []
+    reset = v.get("reset")
+    if isinstance(reset, dict):
+        bits.append(f"reset: {_seat(game, reset.get('seat'))} takes {plural(reset.get('n'), 'reset benefit')}")
+    elif reset:
+        bits.append(f"reset: {_fmt(reset)}")
     if v.get("achievements"):
         bits.append(f"achievements: {_fmt(v['achievements'])}")
     if v.get("achievements_scored"):
@@ -324,6 +356,10 @@ def _row(tab: Table, *cells: str, style: str = "") -> None:
 
 
 def _fmt(x: Any) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
     if isinstance(x, dict):
         return ", ".join(f"{k} {_fmt(y)}" for k, y in x.items())
     if isinstance(x, list):
@@ -332,13 +368,59 @@ def _fmt(x: Any) -> str:
 
 
 # --- actions and the event log in words (clients/web/js/render/founders.js) --------------------
-def action_label(a: dict[str, Any], game: Game) -> str:
+def _proposal(game: Game, i: Any) -> str:
+    """Proposal i (0-based in the view and actions) as a person reads it: numbered from 1, with its name."""
+    if not isinstance(i, int) or isinstance(i, bool):
+        return "a proposal"
+    v = game.view or {}
+    props = v.get("proposals") or []
+    card = (v.get("cards") or {}).get(props[i]) if 0 <= i < len(props) else None
+    return f"proposal {i + 1}" + (f" ({card['name']})" if isinstance(card, dict) and card.get("name") else "")
+
+
+def _card_name(game: Game, card: Any) -> str:
+    c = ((game.view or {}).get("cards") or {}).get(card)
+    return str(c["name"]) if isinstance(c, dict) and c.get("name") else _name(card)
+
+
+def action_label(a: dict[str, Any], game: Game) -> str:  # noqa: C901 - one case per action
     t = a.get("type")
     if t == "play_card":
         return f"play {_name(a.get('card'))}" + (" face down (a basic action)" if a.get("face_up") is False
                                                  else " face up (call to work)")
     if t == "road":
-        return f"road on square {a.get('cell')}"
+        return f"road on {_sq(game, [a.get('cell')])}"
+    if t == "first_road":
+        return f"road before the tile on {_sq(game, [a.get('cell')])}"
+    if t == "road_first":
+        return "build a road before the tile"
+    if t == "draft_resource":
+        return f"draft {_name(a.get('resource'))}"
+    if t == "place_start":
+        return f"starting {_name(a.get('resource'))} stall on {_sq(game, [a.get('cell')])}"
+    if t in ("import", "import_access"):
+        where = f" to {_sq(game, [a['cell']])}" if a.get("cell") is not None else ""
+        return f"import {_name(a.get('resource'))}{where}" + (", buying access" if t == "import_access" else "")
+    if t == "place_stall":
+        return f"stall on {_sq(game, [a.get('cell')])}"
+    if t == "access":
+        return f"buy access to building #{a.get('tile')}"
+    if t == "upgrade":
+        return f"build {_name(a.get('resource'))} on {_sq(game, a.get('cells'))}"
+    if t == "build":
+        kind = "bridge or gate" if a.get("kind") == "bridge" else _name(a.get("kind"))
+        return f"build a {kind} on {_sq(game, [a.get('cell')])}"
+    if t == "place_worker":
+        return "worker on " + ("your race action" if a.get("target") == "race" else _card_name(game, a.get("target")))
+    if t == "reset_benefit":
+        where = f" on {_sq(game, [a['cell']])}" if a.get("cell") is not None else ""
+        return f"reset benefit: {_name(a.get('kind'))}{where}"
+    if t == "choose_proposal":
+        return f"choose {_proposal(game, a.get('proposal'))}"
+    if t == "place_prestige":
+        return f"place the prestige building on {_sq(game, a.get('cells'))}"
+    if t == "record_history":
+        return f"record the {_card_name(game, a.get('building'))}, governed by “{a.get('governing_body')}”"
     if t == "recruit":
         return f"recruit the adviser in slot {a['slot'] + 1}"
     if t == "take_money":
@@ -348,15 +430,15 @@ def action_label(a: dict[str, Any], game: Game) -> str:
     if t == "call_vote":
         return "call a vote"
     if t == "vote":
-        return f"vote for proposal {a['proposal'] + 1} ({a.get('fleeting')} fleeting, {a.get('lasting')} lasting)"
+        return f"vote for {_proposal(game, a.get('proposal'))} ({a.get('fleeting')} fleeting, {a.get('lasting')} lasting)"
     if t == "skip_roads":
         return "skip the roads"
     return ""
 
 
-def _sq(cells: Any) -> str:
-    cells = list(cells or [])
-    return f"square {cells[0]}" if len(cells) == 1 else f"squares {', '.join(str(c) for c in cells)}"
+def _sq(game: Game, cells: Any) -> str:
+    cells = [square(game, c) for c in cells or []]
+    return f"square {cells[0]}" if len(cells) == 1 else f"squares {', '.join(cells)}"
 
 
 def describe_event(e: dict[str, Any], game: Game) -> str | None:  # noqa: C901 - one case per event
@@ -374,7 +456,7 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:  # noqa: C901 -
     if t == "resource_drafted":
         return f"{who} drafts {_name(e.get('resource'))}."
     if t == "start_stall_placed":
-        return f"{who} places a starting {_name(e.get('resource'))} stall on {_sq([e.get('cell')])}."
+        return f"{who} places a starting {_name(e.get('resource'))} stall on {_sq(game, [e.get('cell')])}."
     if t == "card_played":
         card = f"{_name(e.get('card'))} face up (call to work)" if e.get("face_up") else "a card face down (a basic action)"
         return f"{who} plays {card}."
@@ -386,7 +468,7 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:  # noqa: C901 -
         return f"{who} trades for {_name(e.get('resource'))}{' (with access)' if e.get('access') else ''}."
     if t == "stall_imported":
         claim = ", taking a claim token" if e.get("claim") else ""
-        return f"{who} imports {_name(e.get('resource'))} to {_sq([e.get('cell')])} for {e.get('cost')}{claim}."
+        return f"{who} imports {_name(e.get('resource'))} to {_sq(game, [e.get('cell')])} for {e.get('cost')}{claim}."
     if t == "access_bought":
         to = f", paid to {named(e['to'])}" if e.get("to") is not None else ""
         return f"{who} buys access to tile {e.get('tile')} for {e.get('cost')}{to}."
@@ -397,13 +479,13 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:  # noqa: C901 -
     if t == "offer_refilled":
         return "The adviser offer is refilled."
     if t == "building_upgraded":
-        return f"{who} builds {_name(e.get('resource'))} on {_sq(e.get('cells'))} for {e.get('cost')}."
+        return f"{who} builds {_name(e.get('resource'))} on {_sq(game, e.get('cells'))} for {e.get('cost')}."
     if t == "house_built":
-        return f"{who} builds a house on {_sq([e.get('cell')])} for {e.get('cost')}."
+        return f"{who} builds a house on {_sq(game, [e.get('cell')])} for {e.get('cost')}."
     if t == "bridge_built":
-        return f"{who} builds a bridge or gate on {_sq([e.get('cell')])} for {e.get('cost')}."
+        return f"{who} builds a bridge or gate on {_sq(game, [e.get('cell')])} for {e.get('cost')}."
     if t in ("road_built", "first_road_built"):
-        return f"{who} builds a road on {_sq([e.get('cell')])}."
+        return f"{who} builds a road on {_sq(game, [e.get('cell')])}."
     if t == "roads_due":
         return f"{who} is owed {plural(len(e.get('queue') or []), 'road')}."
     if t == "first_road_due":
@@ -439,7 +521,7 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:  # noqa: C901 -
     if t == "proposal_chosen":
         return f"{who} chooses proposal {e['proposal'] + 1}; {named(e.get('placer'))} places it."
     if t == "prestige_placed":
-        return f"{who} places the {_name(e.get('card'))} on {_sq(e.get('cells'))}."
+        return f"{who} places the {_name(e.get('card'))} on {_sq(game, e.get('cells'))}."
     if t == "prestige_unplaceable":
         return f"The {_name(e.get('card'))} cannot be placed."
     if t == "delivered":

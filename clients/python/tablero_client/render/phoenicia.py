@@ -12,11 +12,42 @@ from rich.text import Text
 from ..models import Game
 from .words import name, only_you_see, plural
 
+PRESET_CARD_VALUE = 5  # option preset_production: the introductory production cards are all 5s
+
+
+def _seat(s: Any) -> str:
+    return "—" if s is None else f"seat {s}"
+
+
+def _head(v: dict[str, Any]) -> Text:
+    """Round, phase and turn; what does not apply now (no step or active seat once the game is over)
+    is left out rather than shown as an absent value."""
+    bits = [f"Round {v.get('round')}", f"phase {v.get('phase')}"]
+    if v.get("step") is not None:
+        bits.append(f"step {v['step']}")
+    if v.get("overlord") is not None:
+        bits.append(f"overlord: {_seat(v['overlord'])}")
+    if v.get("order"):
+        bits.append("order: " + ", ".join(_seat(s) for s in v["order"]))
+    if v.get("active") is not None:
+        bits.append(f"active: {_seat(v['active'])}")
+    return Text("  ".join(bits))
+
+
+def hand_text(p: dict[str, Any]) -> str:
+    """A player's production cards: the values of the viewer's own (with the introductory 5s of option
+    preset_production, counted apart in `preset_cards`), only how many for the others."""
+    hand, preset = p.get("hand"), p.get("preset_cards") or 0
+    if hand is None:
+        n = p.get("hand_size")
+        return f"{plural(n, 'card')}" + (f" ({preset} introductory)" if preset else "")
+    values = [str(x) for x in hand] + [f"{PRESET_CARD_VALUE} (introductory)"] * preset
+    return ", ".join(values) or "no cards"
+
 
 def render(game: Game) -> Group:
     v = game.view
-    head = Text(f"Round {v.get('round')}  phase {v.get('phase')}  step {v.get('step')}  "
-                f"overlord: seat {v.get('overlord')}  order: {v.get('order')}  active: seat {v.get('active')}")
+    head = _head(v)
     display = Table(title="Display (development cards for auction)", title_justify="left")
     for col in ("card", "set", "min bid", "VP", "production", "storehouses", "workers", "your discount"):
         display.add_column(col)
@@ -29,12 +60,10 @@ def render(game: Game) -> Group:
         players.add_column(col)
     for p in v.get("players") or []:
         i = p.get("seat")
-        hand = p.get("hand")
-        hand_text = ", ".join(str(x) for x in hand) if hand is not None else f"{p.get('hand_size')} cards"
         tiles = "\n".join(f"{t.get('title')}: {' '.join(s or '·' for s in t.get('slots') or [])}"
                           for t in p.get("tiles") or [])
         players.add_row(f"{i}{' (you)' if i == game.your_seat else ''}", str(p.get("vp")), str(p.get("production")),
-                        hand_text, str(p.get("disks")), f"{p.get('untrained')}/{p.get('trained')}", tiles,
+                        hand_text(p), str(p.get("disks")), f"{p.get('untrained')}/{p.get('trained')}", tiles,
                         ", ".join(p.get("cards") or []) or "—", style="bold" if i == game.your_seat else "")
     parts: list[Any] = [head, display, players]
     for key in ("auction", "payment", "discard"):
@@ -42,12 +71,14 @@ def render(game: Game) -> Group:
             parts.append(Text(f"{key}: {_fmt(v[key])}", style="yellow"))
     aw = v.get("awaiting")
     if isinstance(aw, dict):
-        parts.append(Text(f"Waiting for {', '.join(f'seat {s}' for s in aw.get('seats') or [])}: {aw.get('decision')}",
-                          style="yellow"))
+        parts.append(Text(f"Waiting for {', '.join(_seat(s) for s in aw.get('seats') or []) or 'nobody'}: "
+                          f"{name(aw.get('decision')) or '—'}", style="yellow"))
     return Group(*parts)
 
 
 def _fmt(x: Any) -> str:
+    if x is None:
+        return "—"
     if isinstance(x, dict):
         return ", ".join(f"{k} {_fmt(v)}" for k, v in x.items())
     if isinstance(x, list):

@@ -49,8 +49,10 @@ def mat(p: dict[str, Any], rows: int, cols: int, shifted: bool) -> Text:
 def render(game: Game) -> Group:
     v = game.view
     grid = v.get("mat_grid") or {"rows": 5, "cols": 7, "odd_rows_shifted_right": True}
-    head = Text(f"Round {v.get('round')}  phase {v.get('phase')}  first player: seat {v.get('first_player')}"
-                f"  crop card: {v.get('crop_card') or '—'}  cards left this round: {v.get('cards_left_this_round')}")
+    first = v.get("first_player")
+    head = Text(f"Round {v.get('round')}  phase {v.get('phase') or '—'}  first player: "
+                f"{'—' if first is None else f'seat {first}'}  crop card: {v.get('crop_card') or '—'}  "
+                f"cards left this round: {fmt(v.get('cards_left_this_round'))}")
     players = Table(title="Players", title_justify="left")
     for col in ("seat", "mat (@ worker, B/W/C/P/K crops, b/w/s barn/well/surveyor)", "coins", "VP", "harbor",
                 "boats", "workers", "surveyors"):
@@ -71,7 +73,7 @@ def render(game: Game) -> Group:
     opps.add_column("card")
     opps.add_column("bonus")
     for o in v.get("opportunity_spaces") or []:
-        opps.add_row(str(o.get("text") or o.get("card")), ", ".join(f"{k} {x}" for k, x in (o.get("bonus") or {}).items()))
+        opps.add_row(str(o.get("text") or o.get("card") or "(taken)"), ", ".join(f"{k} {x}" for k, x in (o.get("bonus") or {}).items()))
     supply = v.get("crop_supply") or {}
     tiles = Text("Crop tiles on offer: " + "; ".join(f"size {k}: {', '.join(x or '(taken)' for x in t)}" for k, t in supply.items()))
     parts: list[Any] = [head, players, tiles, boats, opps]
