@@ -106,3 +106,26 @@ def test_founders_squares_are_named_by_the_maps_column_letters_and_row_numbers()
     assert describe_event({"type": "road_built", "seat": 1, "cell": 85}, game) == "seat 1 builds a road on square B5."
     for a in g.legal_actions(sorted(g.to_act())[0]):
         assert not re.search(r"square \d", action_label(a, game))
+
+
+@pytest.mark.parametrize(("engine", "seats", "options"), [
+    ("tic-tac-toe", 2, None), ("goofspiel", 2, None), ("riverboat", 3, None), ("phoenicia", 3, None),
+    ("new-bedford", 3, None), ("founders-of-gloomhaven", 3, None), ("founders-of-gloomhaven", 1, None),
+])
+def test_every_legal_action_of_real_games_is_worded(engine, seats, options):
+    """Each engine's renderer words every action a player is offered (the choices and the "« you:"
+    lines), never the raw `type field=value` fallback."""
+    from tablero_client.render import _module, compact
+
+    mod = _module(engine)
+    g = engines.LocalGame(engine, seats=seats, seed=2, options=options)
+    seen: set[str] = set()
+    while g.outcome() is None:
+        seat = sorted(g.to_act())[0]
+        game = _game(g, engine, seat)
+        for a in g.legal_actions(seat)[:40]:
+            label = mod.action_label(a, game)
+            assert label and label != compact(a) and "None" not in label, (a, label)
+            seen.add(a["type"])
+        g.play_random(max_steps=1)
+    assert len(seen) >= (1 if engine in ("tic-tac-toe", "goofspiel") else 5), seen

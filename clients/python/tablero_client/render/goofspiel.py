@@ -8,6 +8,12 @@ from ..models import Game
 from .words import only_you_see
 
 
+def action_label(a: dict[str, Any], game: Game) -> str:
+    if a.get("type") == "bid":
+        return f"bid card {a.get('card')} (in secret)"
+    return ""
+
+
 def describe_event(e: dict[str, Any], game: Game) -> str | None:
     from . import player_name
 

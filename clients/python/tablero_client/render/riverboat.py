@@ -113,6 +113,38 @@ def action_label(a: dict[str, Any], game: Game) -> str:
         return f"search the {a.get('size')}-hex pile"
     if t == "take_opportunity":
         return f"opportunity space {a['space'] + 1}"
+    if t == "skip":
+        return "place no worker (no empty field of the card's colour)"
+    if t == "return_workers":
+        return "take your workers back"
+    if t == "draw_tile":
+        return f"draw a tile from the {a.get('size')}-hex pile"
+    if t == "plant_drawn":
+        return f"plant the drawn tile on {_cells(a.get('cells'))}"
+    if t == "search_opportunity_deck":
+        return "search the opportunity deck"
+    if t == "draw_opportunity":
+        return "draw an opportunity card"
+    if t == "take_opportunity_from_deck":
+        return f"take the opportunity card “{humanize(a.get('card'))}”"
+    if t == "survey":
+        return f"survey your {_name(a.get('feature'))} on cell {a.get('cell')}"
+    if t == "survey_card":
+        return f"survey the opportunity card “{humanize(a.get('card'))}”"
+    if t == "pass":
+        return "pass (done for this phase)"
+    if t == "choose_bonus":
+        return f"take the {_name(a.get('bonus'))} bonus"
+    if t == "place_barn":
+        return f"build a barn on cell {a.get('cell')}"
+    if t == "place_well":
+        return f"dig a well on cell {a.get('cell')}"
+    if t == "take_surveyor":
+        return "take a surveyor"
+    if t == "decline":
+        return "decline (give up the pending benefit)"
+    if t == "send_agents":
+        return f"send {a.get('count')} agent{'' if a.get('count') == 1 else 's'} to New Orleans"
     return ""
 
 
