@@ -32,6 +32,10 @@ def test_create_act_show_watch_bot(server):
     assert "version 3" in cli("--grpc", server.grpc, "act", gid, '{"type": "place", "cell": 0}', f"--token={o}").stdout
     illegal = cli("--url", server.http, "act", gid, '{"type": "place", "cell": 0}', f"--token={x}", check=False)
     assert illegal.returncode == 1 and "FAILED_PRECONDITION" in illegal.stderr
+    # By number out of turn: said so, not "there are 0 legal actions" (an outside tester's finding).
+    early = cli("--url", server.http, "act", gid, "1", f"--token={o}", check=False)
+    assert early.returncode != 0 and "0 legal actions" not in early.stderr
+    assert "it is not your turn (you are seat 1): waiting for seat 0" in early.stderr
     shown = cli("--url", server.http, "show", gid, f"--token={x}").stdout
     assert "you are seat 0" in shown and "to act: seat 0" in shown
     assert "O" in shown and "X" in shown
@@ -46,9 +50,16 @@ def test_create_act_show_watch_bot(server):
             else:
                 cli("--url", server.http, "bot", gid, f"--token={x}", "--max-actions", "1", "--quiet")
                 game = c.game(gid)
+    # The log in the renderers' words, not raw event names.
     watched = cli("--url", server.http, "watch", gid).stdout.splitlines()
-    assert watched[0].startswith("v1 game_started") and len(watched) == game.version
+    assert watched[0] == "v1 The game starts: seat 0 plays X, seat 1 plays O." and len(watched) == game.version
+    assert watched[1] == "v2 seat 0 puts X in cell 4 (row 2, column 2)."
+    assert "mark_placed" not in "\n".join(watched)
+    raw = [json.loads(line) for line in cli("--url", server.http, "watch", gid, "--json").stdout.splitlines()]
+    assert raw[1]["event"] == {"type": "mark_placed", "seat": 0, "cell": 4}
     assert "Game over" in cli("--url", server.http, "show", gid).stdout
+    over = cli("--url", server.http, "act", gid, "1", f"--token={o}", check=False)
+    assert over.returncode != 0 and "is over" in over.stderr
 
 
 def test_bot_plays_a_seat_against_a_server_bot(server):

@@ -127,7 +127,10 @@ def cmd_act(args: argparse.Namespace) -> int:
     action = _json_arg(args.action, "the action")
     with _client(args) as c:
         if isinstance(action, int):  # a number from `actions`
-            acts = c.legal_actions(args.game_id, token).actions
+            la = c.legal_actions(args.game_id, token)
+            acts = la.actions
+            if not acts:
+                raise SystemExit(_why_no_action(c.game(args.game_id, token), la.seat))
             if not 1 <= action <= len(acts):
                 raise SystemExit(f"there are {len(acts)} legal actions; {action} is not one of them")
             action = acts[action - 1]
@@ -140,9 +143,22 @@ def cmd_act(args: argparse.Namespace) -> int:
     return 0
 
 
-def describe_event(ev: Event) -> str:
-    from .render import compact
+def _why_no_action(game: Game, seat: int) -> str:
+    """Why a seat has nothing to choose from: the game is over, or it is another seat's turn."""
+    if game.finished:
+        return f"game {game.id} is over (version {game.version}): there is nothing left to play"
+    others = ", ".join(f"seat {s}" for s in game.to_act) or "nobody"
+    return f"it is not your turn (you are seat {seat}): waiting for {others} (version {game.version})"
 
+
+def describe_event(ev: Event, game: Game | None = None) -> str:
+    """`v3 seat 1 (bot) puts O in cell 4 (row 2, column 2).`: the event in the words the terminal's
+    renderers have (render.describe_event) when the game is known, else its type and fields."""
+    from .render import compact
+    from .render import describe_event as in_words
+
+    if game is not None:
+        return f"v{ev.version} {in_words(ev.event, game)}"
     e = dict(ev.event)
     who = f"seat {e.pop('seat')}: " if isinstance(e.get("seat"), int) else ""
     return f"v{ev.version} {who}{compact(e)}"
@@ -150,11 +166,12 @@ def describe_event(ev: Event) -> str:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     with _client(args) as c:
+        game = None if args.json else c.game(args.game_id, args.token)  # names the players in the lines
         for ev in c.watch(args.game_id, args.token, after_version=args.after):
             if args.json:
                 print(json.dumps({"gameId": ev.game_id, "version": ev.version, "event": ev.event}), flush=True)
             else:
-                print(describe_event(ev), flush=True)
+                print(describe_event(ev, game), flush=True)
     return 0
 
 
