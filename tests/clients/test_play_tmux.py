@@ -16,6 +16,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from tablero_client.play import REFRESH
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -120,6 +121,11 @@ def test_first_rounds_of_each_board_game(server, tmux, engine, players, marks, c
     assert "seat 1 bot" in text and "seat 2 bot" in text
     assert "» v" in text, "other seats' moves were not shown"
     assert text.count("« you:") >= 3, "fewer than three of my moves were played"
+    # My moves in words, as the choices were (New Bedford's come from the view's options).
+    mine = re.findall(r"« you: (.*)", text)
+    assert not [m for m in mine if re.search(r"=|\b[a-z]+_[a-z_]+\b", m)], mine
+    if "step by step" in text:  # a step of a step-by-step choice says how to go back
+        assert re.search(r"type a number from 1 to \d+, b to go back a step, or q to quit", text)
     # The game moved on: my turns came at versions far apart (bots and I played many events).
     versions = [int(v) for v in re.findall(r"─ version (\d+) ─", text)]
     assert len(versions) >= 3 and versions == sorted(versions) and versions[-1] - versions[0] >= 10, versions
@@ -240,5 +246,45 @@ def test_a_secret_bid_made_while_the_other_seat_bid_is_played(server, tmux):
     assert "« you:" in friend and "stale version" not in friend, friend[-3000:]
     # Both bids were played: the round was scored and the next one asks both again.
     tmux.wait(_ready(2), session="friend")
+    for session in ("play", "friend"):
+        tmux.keys("q", "Enter", session=session)
+
+
+def test_a_bots_opening_move_is_told_before_the_first_prompt(server, tmux):
+    """`play tic-tac-toe --seat 1`: the bot moved first, as the game was created; that move is told in
+    words like the later ones, before the player's first choice."""
+    tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe --seat 1")
+    text = tmux.wait(_ready(1))
+    before = text[:text.index("choose>")]
+    assert "» v1 The game starts: seat 0 (bot) plays X, seat 1 (you) plays O." in before, before[-2000:]
+    assert re.search(r"» v2 seat 0 \(bot\) puts X in cell \d \(row \d, column \d\)\.", before), before[-2000:]
+    assert "type a number from 1 to 8, or q to quit\n" in before  # what may be typed (no step to go back to)
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
+
+
+def _boards(text: str) -> list[int]:
+    return [int(v) for v in re.findall(r"─ version (\d+) ─", text)]
+
+
+def test_a_seat_waiting_for_others_sees_the_board_once_per_pause(server, tmux):
+    """A seat not to act is shown the board as it stands when the others pause (not only at its own
+    turn), once per version: no redraw while nothing happens."""
+    tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe --open 1 --seat 1")
+    text = tmux.wait(lambda s: "─ version 1 ─" in s)
+    board = text[text.index("─ version 1 ─"):]
+    assert "to act: seat 0" in board and "you are seat 1" in board and "waiting for seat 0" in board
+    assert re.search(r"0 +1 +2", board), board  # the empty board's cells
+    time.sleep(REFRESH + 2)  # a look at the game with no news: no new board
+    assert _boards(tmux.screen()) == [1]
+    tmux.start(_line_after(text, "A friend joins with: "), session="friend")
+    tmux.wait(_ready(1), session="friend")
+    tmux.keys("1", "Enter", session="friend")  # X in cell 0: the creator's turn, board v2 with a prompt
+    tmux.wait(_ready(1))
+    tmux.keys("1", "Enter")  # O in cell 1: waiting for the friend again
+    text = tmux.wait(lambda s: "─ version 3 ─" in s)
+    assert _boards(text) == [1, 2, 3], _boards(text)
+    after = text[text.index("─ version 3 ─"):]
+    assert "to act: seat 0" in after and re.search(r"X +O +2", after), after
     for session in ("play", "friend"):
         tmux.keys("q", "Enter", session=session)

@@ -34,7 +34,10 @@ from .models import Event, Game
 from .render import action_label, describe_event, outcome_text, player_name, render
 
 QUIT_WORDS = ("q", "quit", "exit")
+BACK_WORDS = ("b", "back", "0")
 REFRESH = 5.0  # seconds between looks at the game while waiting, when no event came
+SETTLE = 1.0  # seconds without news after which a waiting player is shown the board as it stands
+TOLD_AT_START = 30  # at most this many of the moves made before a new or joined seat's first look are told
 
 
 class Quit(Exception):
@@ -66,16 +69,18 @@ def join_command(args: argparse.Namespace, game_id: str) -> str:
     return f"tablero play --join {shlex.quote(game_id)} {_server_flag(args)}"
 
 
-def _setup(args: argparse.Namespace, c: Client, con: Console) -> Seat:
+def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, bool]:
+    """The seat played, and whether it is new to the player (a game just created or joined: the moves
+    made so far are told first)."""
     if args.join:
         seat = c.join(args.join, args.token)
         con.print(f"[bold]You joined game {seat.game_id}[/bold] as seat {seat.seat}.")
         con.print(f"Keep this to come back: resume with: {escape(resume_command(args, seat))}", soft_wrap=True)
-        return seat
+        return seat, True
     if args.game:
         if not args.token:
             raise SystemExit("--game needs the seat's --token")
-        return c.seat(args.game, args.token)
+        return c.seat(args.game, args.token), False
     if not args.engine:
         raise SystemExit("play: give an engine to start a game (e.g. `play tic-tac-toe`), or --game/--join")
     eng = c.engine(args.engine)
@@ -102,7 +107,21 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> Seat:
     if "open" in kinds:
         con.print(f"A friend joins with: {escape(join_command(args, created.game.id))}", soft_wrap=True)
     con.print(f"You resume with: {escape(resume_command(args, mine))}", soft_wrap=True)
-    return mine
+    return mine, True
+
+
+def _event_line(con: Console, version: int, text: str) -> None:
+    con.print(f"[magenta]» v{version} {escape(text)}[/magenta]")  # its [lists] are text
+
+
+def tell_so_far(seat: Seat, game: Game, me: int | None, con: Console, limit: int = TOLD_AT_START) -> None:
+    """The moves made before the player's first look (bots move as a game is created: a bot's opening
+    move, Riverboat's first pick), in words as the watched ones; the last `limit` of them."""
+    told = [ev for ev in seat.events() if ev.version <= game.version and ev.event.get("seat") != me]
+    if len(told) > limit:
+        con.print(f"[magenta dim]» … {len(told) - limit} earlier events[/magenta dim]")
+    for ev in told[-limit:]:
+        _event_line(con, ev.version, describe_event(ev.event, game))
 
 
 def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: Console, shared: Shared) -> None:
@@ -113,8 +132,7 @@ def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: C
                     if shared.leaving.is_set():
                         return
                     if ev.event.get("seat") != me:
-                        text = describe_event(ev.event, shared.game)
-                        con.print(f"[magenta]» v{ev.version} {escape(text)}[/magenta]")  # its [lists] are text
+                        _event_line(con, ev.version, describe_event(ev.event, shared.game))
                     after = ev.version
                     events.put(ev)
                 return
@@ -140,11 +158,16 @@ def _ask(session: PromptSession, text: str, n: int, back: bool) -> int | None:
         answer = session.prompt(text).strip().lower()
         if answer in QUIT_WORDS:
             raise Quit()
-        if back and answer in ("b", "back", "0"):
+        if back and answer in BACK_WORDS:
             return None
         if answer.isdigit() and 1 <= int(answer) <= n:
             return int(answer)
-        print(f"type a number from 1 to {n}" + (", b to go back" if back else "") + ", or q to quit")
+        print(choose_hint(n, back))
+
+
+def choose_hint(n: int, back: bool) -> str:
+    """What may be typed at `choose>`: b (or 0) steps back out of a step-by-step choice."""
+    return f"type a number from 1 to {n}" + (", b to go back a step" if back else "") + ", or q to quit"
 
 
 def choose_action(session: PromptSession, con: Console, game: Game, actions: list[dict[str, Any]],
@@ -163,6 +186,7 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
             con.print(f"[bold]Your move[/bold]: {len(current)} legal actions; choose step by step by [cyan]{path}[/cyan]:")
             for i, o in enumerate(opts, 1):
                 con.print(f"  [bold]{i:3}[/bold]. {escape(o.label)}  [dim]({len(o.actions)} actions)[/dim]", highlight=False)
+        con.print(f"[dim]{choose_hint(len(opts), len(stack) > 1)}[/dim]", highlight=False)
         pick = _ask(session, "choose> ", len(opts), back=len(stack) > 1)
         if pick is None:
             stack.pop()
@@ -181,9 +205,11 @@ def play(args: argparse.Namespace) -> int:
                   force_terminal=sys.stdout.isatty() or None)
     session: PromptSession = PromptSession()
     with _client(args) as c:
-        seat = _setup(args, c, con)
+        seat, new = _setup(args, c, con)
         game = seat.game()
         me = game.your_seat
+        if new:
+            tell_so_far(seat, game, me, con)
         events: queue.Queue = queue.Queue()
         shared = Shared(game)
         with patch_stdout(raw=True):
@@ -249,9 +275,16 @@ def wait_for_others(events: queue.Queue, watching: bool, timeout: float) -> str 
     return waiting.prompt("(others are playing; q + Enter leaves) ", pre_run=pre_run)
 
 
+def _board(con: Console, game: Game) -> None:
+    con.rule(f"version {game.version}")
+    con.print(render(game))
+
+
 def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: PromptSession, con: Console,
           page: int, shared: Shared) -> int:
     shown_wait = -1
+    board_shown = -1  # the version of the last board drawn
+    quiet = False  # whether the last wait for others ended with no news
     watching = True
     while True:
         shared.game = game
@@ -262,12 +295,13 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
         if me in game.to_act:
             la = seat.legal_actions()
             if la.actions and la.version == game.version:
-                con.rule(f"version {game.version}")
-                con.print(render(game))
+                _board(con, game)
+                board_shown = game.version
                 action = choose_action(session, con, game, la.actions, page)
+                label = action_label(action, game)  # worded on the game it was chosen on (its options)
                 try:
                     game = act_on_latest(seat, action, game.version)
-                    con.print(f"[cyan]« you: {escape(action_label(action, game))}[/cyan]")
+                    con.print(f"[cyan]« you: {escape(label)}[/cyan]")
                 except MovedOn:
                     con.print("[yellow]the game moved on while you chose, and that move is no longer possible: "
                               "choose again[/yellow]")
@@ -278,10 +312,18 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                 continue
             game = seat.game()
             continue
+        # While others play the board is shown as it stands once they pause (a wait with no news), so a
+        # seat that is not to act sees the game too, once per pause rather than after every event.
+        if quiet and board_shown != game.version:
+            _board(con, game)
+            board_shown = game.version
+            shown_wait = -1
         if shown_wait != game.version:
             con.print(f"[dim]waiting for {', '.join(player_name(game, s) for s in game.to_act)}…[/dim]")
             shown_wait = game.version
-        typed = wait_for_others(events, watching, REFRESH if watching else 1.0)
+        settling = board_shown != game.version
+        typed = wait_for_others(events, watching, SETTLE if settling else REFRESH if watching else 1.0)
+        quiet = events.empty()
         if typed is not None:
             if typed.strip().lower() in QUIT_WORDS:
                 raise Quit()
