@@ -129,3 +129,31 @@ def test_every_legal_action_of_real_games_is_worded(engine, seats, options):
             seen.add(a["type"])
         g.play_random(max_steps=1)
     assert len(seen) >= (1 if engine in ("tic-tac-toe", "goofspiel") else 5), seen
+
+
+@pytest.mark.parametrize(("engine", "seats", "steps"), [
+    ("founders-of-gloomhaven", 4, 400), ("new-bedford", 4, 140), ("phoenicia", 4, 60), ("riverboat", 4, 100),
+])
+def test_boards_fit_an_80_column_terminal_without_cutting_words(engine, seats, steps):
+    """At 80 columns a players table too wide for the terminal is drawn turned (a column per player):
+    nothing is cut to "…" (Founders' players, New Bedford's holds and buildings were); where it fits
+    (New Bedford at 200 columns) the table keeps a row per player."""
+    g = engines.LocalGame(engine, seats=seats, seed=1)
+    g.play_random(max_steps=steps)
+    game = _game(g, engine)
+    narrow = _text(render(game), width=80)
+    assert "…" not in narrow, [line for line in narrow.splitlines() if "…" in line]
+    assert max(len(line) for line in narrow.splitlines()) <= 80
+    flat = re.sub(r"[\s│┃]+", " ", narrow)
+    v = game.view
+    if engine == "new-bedford":
+        assert re.search(r"┃ seat 3 ", narrow)  # turned: a column per player
+        names = v["building_names"]
+        for key, b in v["buildings"].items():
+            if b.get("owner") is not None:  # its words (a name may wrap within its cell)
+                assert all(word in flat for word in names.get(key, key).split()), names.get(key, key)
+        wide = _text(render(game), width=200)
+        assert re.search(r"│ seat 3 ", wide) and not re.search(r"┃ seat 3", wide)  # a row per player
+    if engine == "founders-of-gloomhaven":
+        for p in v["players"]:
+            assert p["race"] in flat and all(r in flat for r in p["resources"])

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..models import Game
+from .fit import Fit
 from .words import humanize, only_you_see, plural
 from .words import name as _name
 
@@ -25,7 +26,7 @@ OWNER_STYLE = ["bold bright_cyan", "bold bright_yellow", "bold bright_magenta", 
 def render(game: Game) -> Group:
     v = game.view
     parts: list[Any] = [_head(game)]
-    parts += [_map(game), _legend(), _sections(game), _players(game)]
+    parts += [_map(game), _legend(), _sections(game), Fit(_players(game))]
     hand = _own_hand(game)
     if hand is not None:
         parts.append(hand)

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..models import Game
+from .fit import Fit
 from .words import amounts, humanize, name
 
 WHALES = ("right", "bowhead", "sperm")
@@ -93,7 +94,7 @@ def render(game: Game) -> Group:
     bag_text = Text("Whale bag: " + ", ".join(f"{n} {k}" for k, n in bag.items()))
 
     unbuilt = [names.get(k, k) for k, b in (v.get("buildings") or {}).items() if b.get("owner") is None]
-    parts: list[Any] = [head, players, Columns([town, Group(sea, bag_text)])]
+    parts: list[Any] = [head, Fit(players), Columns([town, Group(sea, bag_text)])]
     if unbuilt:
         parts.append(Text("Buildings still for sale: " + ", ".join(unbuilt), style="dim"))
     pend = v.get("pending") or v.get("awaiting")

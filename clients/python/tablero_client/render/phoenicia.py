@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..models import Game
+from .fit import Fit
 from .words import name, only_you_see, plural
 
 PRESET_CARD_VALUE = 5  # option preset_production: the introductory production cards are all 5s
@@ -65,7 +66,7 @@ def render(game: Game) -> Group:
         players.add_row(f"{i}{' (you)' if i == game.your_seat else ''}", str(p.get("vp")), str(p.get("production")),
                         hand_text(p), str(p.get("disks")), f"{p.get('untrained')}/{p.get('trained')}", tiles,
                         ", ".join(p.get("cards") or []) or "—", style="bold" if i == game.your_seat else "")
-    parts: list[Any] = [head, display, players]
+    parts: list[Any] = [head, Fit(display), Fit(players)]
     for key in ("auction", "payment", "discard"):
         if v.get(key):
             parts.append(Text(f"{key}: {_fmt(v[key])}", style="yellow"))

@@ -54,9 +54,10 @@ def render(game: Game) -> Group:
                 f"{'—' if first is None else f'seat {first}'}  crop card: {v.get('crop_card') or '—'}  "
                 f"cards left this round: {fmt(v.get('cards_left_this_round'))}")
     players = Table(title="Players", title_justify="left")
-    for col in ("seat", "mat (@ worker, B/W/C/P/K crops, b/w/s barn/well/surveyor)", "coins", "VP", "harbor",
-                "boats", "workers", "surveyors"):
+    for col in ("seat", "mat", "coins", "VP", "harbor", "boats", "workers", "surveyors"):
         players.add_column(col)
+    key = Text("Mats: @ worker, B/W/C/P/K crops (beet, wheat, corn, potato, pumpkin), b/w/s barn/well/surveyor; "
+               "small numbers are the cells", style="dim")
     for i, p in enumerate(v.get("players") or []):
         players.add_row(f"{i}{' (you)' if i == game.your_seat else ''}{' passed' if p.get('passed') else ''}",
                         mat(p, grid["rows"], grid["cols"], grid.get("odd_rows_shifted_right", True)),
@@ -76,7 +77,7 @@ def render(game: Game) -> Group:
         opps.add_row(str(o.get("text") or o.get("card") or "(taken)"), ", ".join(f"{k} {x}" for k, x in (o.get("bonus") or {}).items()))
     supply = v.get("crop_supply") or {}
     tiles = Text("Crop tiles on offer: " + "; ".join(f"size {k}: {', '.join(x or '(taken)' for x in t)}" for k, t in supply.items()))
-    parts: list[Any] = [head, players, tiles, boats, opps]
+    parts: list[Any] = [head, players, key, tiles, boats, opps]
     if v.get("held_tile"):
         parts.append(Text(f"Your held tile: {v['held_tile']}", style="yellow"))
     if v.get("pending"):
