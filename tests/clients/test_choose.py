@@ -61,3 +61,13 @@ def test_small_lists_are_listed_whole_and_paths_flatten():
     assert path == "type" and [len(o.actions) for o in opts] == [30, 1]
     path, opts = options(opts[0].actions, page=24)
     assert path == "n" and len(opts) == 30
+
+
+def test_the_prompt_hint_lists_b_where_it_goes_back():
+    """`b` (or 0) steps back out of a step-by-step choice: the hint printed above `choose>` says so
+    there, and not at the first step, where there is nothing to go back to."""
+    from tablero_client.play import BACK_WORDS, choose_hint
+
+    assert "b" in BACK_WORDS
+    assert choose_hint(12, back=True) == "type a number from 1 to 12, b to go back a step, or q to quit"
+    assert choose_hint(3, back=False) == "type a number from 1 to 3, or q to quit"

@@ -152,9 +152,25 @@ def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: C
         events.put(None)
 
 
+def written(timeout: float = 1.0) -> None:
+    """Wait until what was printed is on the terminal before a prompt starts. Under patch_stdout a
+    thread writes it: a prompt drawn first had the last lines printed after it, on its line
+    ("choose>    13. Dockyard ...", then a second "choose>"). Relies on the proxy's write queue."""
+    out = sys.stdout
+    out.flush()
+    pending = getattr(out, "_flush_queue", None)
+    if pending is None:
+        return
+    deadline = time.monotonic() + timeout
+    while not pending.empty() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.02)  # the write thread took the last text off the queue: let it finish writing it
+
+
 def _ask(session: PromptSession, text: str, n: int, back: bool) -> int | None:
     """A number 1..n; None for back. Raises Quit on q."""
     while True:
+        written()
         answer = session.prompt(text).strip().lower()
         if answer in QUIT_WORDS:
             raise Quit()
@@ -272,6 +288,7 @@ def wait_for_others(events: queue.Queue, watching: bool, timeout: float) -> str 
 
         app.create_background_task(poll())
 
+    written()
     return waiting.prompt("(others are playing; q + Enter leaves) ", pre_run=pre_run)
 
 
