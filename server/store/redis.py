@@ -184,6 +184,8 @@ PUSH_EVENTS_MAX = 16384
 # Returns {0, version, hash} appended | {1} unknown game | {2, version} duplicate request |
 # {3, actual, head hash[, v1, h1, e1, v2, ...]} conflict (with the tail when asked and short) |
 # {4, actual, head hash} history rewritten.
+# The expected version's hash is the head's when they are the same entry (the common case):
+# read only when the head has moved on.
 _APPEND = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 0 then
   return {1}
@@ -200,7 +202,8 @@ if ARGV[4] ~= '-' then
   if v < expected then
     return {4, v, h}
   end
-  local at = hash_at(KEYS[1], expected)
+  local at = h
+  if v ~= expected then at = hash_at(KEYS[1], expected) end
   if at and at ~= '' and at ~= ARGV[4] then
     return {4, v, h}
   end
@@ -333,15 +336,19 @@ if redis.call('EXISTS', KEYS[2]) == 0 then
   return {-1}
 end
 local want = tonumber(ARGV[1])
-local first = first_kept(KEYS[1])
-if first and first > want then
-  return {2, first}
-end
 local entries
 if ARGV[2] == '' then
   entries = redis.call('XRANGE', KEYS[1], want .. '-0', '+')
 else
   entries = redis.call('XRANGE', KEYS[1], want .. '-0', '+', 'COUNT', ARGV[2])
+end
+-- versions are contiguous: a range that starts at `want` lost nothing to a trim; otherwise the
+-- first entry kept says (a range past the head is empty, and nothing is trimmed past the head)
+if #entries > 0 and tonumber(string.match(entries[1][1], '^(%d+)')) ~= want then
+  local first = first_kept(KEYS[1])
+  if first and first > want then
+    return {2, first}
+  end
 end
 if ARGV[3] == '1' then
   local reply = {0}
@@ -373,12 +380,15 @@ if snap then
 else
   snap = ''
 end
-local first = first_kept(KEYS[1])
-if first and first > want then
-  return {2, first}
+local entries = redis.call('XRANGE', KEYS[1], want .. '-0', '+')
+if #entries > 0 and tonumber(string.match(entries[1][1], '^(%d+)')) ~= want then  -- as in _READ
+  local first = first_kept(KEYS[1])
+  if first and first > want then
+    return {2, first}
+  end
 end
 local reply = {0, snap}
-for _, entry in ipairs(redis.call('XRANGE', KEYS[1], want .. '-0', '+')) do
+for _, entry in ipairs(entries) do
   reply[#reply + 1] = tonumber(string.match(entry[1], '^(%d+)'))
   reply[#reply + 1] = hash_of(entry[2])
   reply[#reply + 1] = entry[2][2]
