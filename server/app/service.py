@@ -158,6 +158,9 @@ class GameService:
         # then on they never change, so each replica keeps them instead of asking the lobby on
         # every reply. Bounded like the game cache.
         self._seated: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        # Per game watched here: its watchers, and the newest entries they reached (_follow).
+        self._watching: dict[str, int] = {}
+        self._followed: OrderedDict[str, dict[int, tuple[str, Any, list[dict[str, Any]], bool]]] = OrderedDict()
         self._seated_size = cache_size
         # Bookkeeping after a commit that failed (the lobby's or the clocks' store went away
         # right after the append), tried again in the background: game id -> its task.
@@ -495,6 +498,8 @@ class GameService:
         # The hash of the entry before the next one (None: not known), for the repository to
         # follow the game with what this watcher is sent (GameRepository.observed).
         prev: str | None = after_hash or ("" if after == 0 else None)
+        held = False  # game.state is one kept for the other watchers here (_follow): never changed in place
+        self._watching[game.id] = self._watching.get(game.id, 0) + 1
         try:
             async for item in self.games.watch(game.id, after, after_hash):
                 if item is POKED:  # the consumer's nudge (keep-alive, shutdown): passed up
@@ -508,8 +513,9 @@ class GameService:
                     yield item
                     prev = None
                     known = item.version
-                    game.state = (await self.games.at(game.id, known, game.meta)).state if known else None
-                    game.version = known
+                    back = await self.games.at(game.id, known, game.meta) if known else None
+                    game.state, game.platform = (back.state, list(back.platform)) if back else (None, [])
+                    game.version, held = known, False
                     finished = known > 0 and engine.outcome(game.state) is not None
                     continue
                 version, event = item
@@ -518,12 +524,8 @@ class GameService:
                 prev = hash_ or None
                 yield event_reply(game.id, version, event_view(engine, event, seat), hash_)
                 if version > known:
-                    if is_platform(event):
-                        game.platform.append(event)
-                    else:
-                        game.state = engine.evolve(game.state, event)
-                    game.version = known = version
-                    finished = game.state is not None and game.finished
+                    finished, held = self._follow(game, version, hash_, event, held)
+                    known = version
                 if finished and version >= known:
                     return
             raise Unavailable("the event store ended the watch; watch again from the last version")
@@ -532,6 +534,54 @@ class GameService:
             raise NotFound(f"no game {game.id!r}") from e
         finally:
             metrics.WATCH_STREAMS.dec()
+            left = self._watching.pop(game.id, 1) - 1
+            if left > 0:
+                self._watching[game.id] = left
+            else:
+                self._followed.pop(game.id, None)
+
+    # Entries of a watched game kept for its watchers here (_follow): an append of several
+    # events reaches each watcher as a batch, so the first watcher is a few entries ahead.
+    FOLLOWED_ENTRIES = 4
+
+    def _follow(self, game: LoadedGame, version: int, hash_: str, event: dict[str, Any],
+                held: bool) -> tuple[bool, bool]:
+        """A watcher's copy of the game moves on to the entry `version`: whether the game is over
+        then, and whether the watcher's state is now one kept for the others (`held`).
+
+        The watchers of one game on this replica follow it together: the first to reach a new
+        entry evolves the state and keeps it in `_followed` (version -> (hash, state, platform
+        events, over)); the others take it as it is instead of each evolving a copy. A kept
+        state is never changed in place: moving it on starts from a copy. A game watched once
+        here keeps nothing (its watcher evolves its own copy, as one catching up on a history
+        older than what is kept does)."""
+        entries = self._followed.get(game.id)
+        if entries is not None and hash_:
+            kept = entries.get(version)
+            if kept is not None and kept[0] == hash_:
+                # the same entry of the same history (the hash chains every event before it)
+                _, game.state, game.platform, finished = kept
+                game.version = version
+                return finished, True
+        state, platform = (clone(game.state), list(game.platform)) if held else (game.state, game.platform)
+        if is_platform(event):
+            platform.append(event)
+        else:
+            state = game.engine.evolve(state, event)
+        game.state, game.platform, game.version = state, platform, version
+        finished = state is not None and game.finished
+        if not hash_ or self._watching.get(game.id, 0) < 2 or (entries and version <= max(entries)):
+            return finished, False
+        if entries is None:
+            entries = self._followed[game.id] = {}
+            while len(self._followed) > self.games.cache_size:
+                self._followed.popitem(last=False)
+        else:
+            self._followed.move_to_end(game.id)
+        entries[version] = (hash_, state, platform, finished)
+        if len(entries) > self.FOLLOWED_ENTRIES:
+            del entries[min(entries)]
+        return finished, True
 
     # --- the write path ----------------------------------------------------------------
     async def submit_action(self, c: cmd.SubmitAction) -> dict[str, Any]:

@@ -191,3 +191,47 @@ async def test_a_replica_that_watches_a_game_writes_it_without_a_load_or_a_confl
     finally:
         await sa.close()
         await sb.close()
+
+
+@pytest.mark.parametrize("watchers", [1, 6])
+async def test_the_watchers_of_a_game_on_one_replica_follow_it_with_one_evolution_per_event(
+        stores, monkeypatch, watchers):
+    """Each watcher knows when the game is over by following its state; the watchers of one
+    game on one replica share that state (GameService._follow): six watchers cost the engine
+    no more evolutions than one, and every one of them is sent every event and ends with the
+    game."""
+    import asyncio
+
+    import engines
+
+    engine = engines.get("tic-tac-toe")
+    evolved = Counter()
+    original = type(engine).evolve
+
+    def counting_evolve(self, state, event):
+        evolved[event.get("type")] += 1
+        return original(self, state, event)
+
+    monkeypatch.setattr(type(engine), "evolve", counting_evolve)
+    store = stores()
+    service = GameService(store, TokenSigner("s"))
+    try:
+        gid = (await service.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
+        streams = [await service.watch_game(cmd.WatchGame(gid, [0, 1, None][i % 3], 0)) for i in range(watchers)]
+
+        async def seen(stream):
+            return [e["version"] async for e in stream]
+
+        tasks = [asyncio.ensure_future(seen(s)) for s in streams]
+        await asyncio.sleep(0.05)
+        evolved.clear()
+        for i, cell in enumerate([4, 0, 8, 1, 2, 7, 6]):  # X wins on the diagonal 2-4-6
+            await service.submit_action(act(gid, i % 2, cell))
+            await asyncio.sleep(0.02)  # each event reaches the watchers before the next move
+        versions = await asyncio.wait_for(asyncio.gather(*tasks), 10)
+        last = await store.version(gid)
+        assert versions == [list(range(1, last + 1))] * watchers  # every event, in order; each stream ended
+        # the write evolves the replica's cache once per move; the watchers, once more in all
+        assert evolved["mark_placed"] <= 2 * 7, evolved
+    finally:
+        await store.close()
