@@ -319,9 +319,7 @@ async function loadSignedInGames(box) {
 function heldGames(heading, except) {
   const held = gamesHeld().filter((g) => !except.has(g.id));
   if (!held.length) return null;
-  return h('div', {}, h('h3', {}, heading), h('ul', { class: 'games' }, held.slice(0, 30).map((g) => h('li', {},
-    h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · ${g.id}`),
-    h('button', { type: 'button', class: 'small', 'aria-label': `Forget game ${g.id}`, onclick: (ev) => { forgetGame(g.id); ev.target.closest('li').remove(); } }, 'Forget')))));
+  return h('div', {}, h('h3', {}, heading), heldList(held));
 }
 
 function myGames() {
@@ -329,11 +327,38 @@ function myGames() {
   return h('section', { class: 'panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h' }, 'My games'),
     h('p', { class: 'muted' }, 'Games this browser holds a seat in.'),
     signInForm(),
-    held.length ? h('ul', { class: 'games' }, held.slice(0, 30).map((g) => h('li', {},
+    held.length ? heldList(held) : h('p', {}, 'None yet.'));
+}
+
+// The games this browser holds seats in. A seat's token is kept only here: forgetting a running
+// game gives its seat up for good (nobody can take it back, and the game waits for it forever),
+// so only a finished game, or one the server no longer has, can be forgotten.
+function heldList(held) {
+  return h('ul', { class: 'games held' }, held.slice(0, 30).map((g) => {
+    const state = h('span', { class: 'muted held-state' }, ' · …');
+    const li = h('li', { 'data-game': g.id },
       h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · ${g.id}`),
-      h('span', { class: 'muted' }, ` · ${new Date(g.at).toLocaleString()} `),
-      h('button', { type: 'button', class: 'small', 'aria-label': `Forget game ${g.id}`, onclick: (ev) => { forgetGame(g.id); ev.target.closest('li').remove(); } }, 'Forget'))))
-      : h('p', {}, 'None yet.'));
+      h('span', { class: 'muted' }, ` · ${new Date(g.at).toLocaleString()}`), state);
+    const forget = (why) => {
+      state.textContent = ` · ${why} `;
+      state.after(h('button', { type: 'button', class: 'small', 'aria-label': `Forget game ${g.id}`, onclick: () => { forgetGame(g.id); li.remove(); } }, 'Forget'));
+    };
+    if (!(g.seats || []).some((x) => x.token)) {
+      forget('watched, no seat'); // nothing to lose
+      return li;
+    }
+    api('GET', `/v1/games/${encodeURIComponent(g.id)}`).then(unwrapGame).then((game) => {
+      if (statusOf(game) === 'finished') forget('finished');
+      else {
+        state.textContent = ' · in progress';
+        state.title = 'Your seat is kept in this browser until the game ends.';
+      }
+    }, (e) => {
+      if (e.status === 404) forget('no longer on the server');
+      else state.textContent = '';
+    });
+    return li;
+  }));
 }
 
 // --- join by link ----------------------------------------------------------------------
