@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import httpx
 
@@ -40,3 +41,53 @@ def test_a_running_game_cannot_be_forgotten_a_finished_one_can(server, new_page)
     assert held_item(page, over.id).count() == 0
     kept = json.loads(page.evaluate("localStorage.getItem('tablero.games.v1')"))
     assert list(kept) == [running.id] and kept[running.id]["seats"][0]["token"] == running.tokens[0]
+
+
+def test_a_hot_seat_shows_the_next_player_no_secret_of_the_last(server, new_page):
+    """Goofspiel with both seats in one browser: once Red has bid, the page passes to Blue; the
+    log must not tell Blue Red's card, then or after a reload. Red's bid is marked in Red's hand."""
+    page = new_page()
+    create_in_lobby(page, server.url, "goofspiel", ["human", "human"], {"Cards": "3"})
+    wait_ready(page)
+    assert page.inner_text(".turn h2") == "Your turn, Red."
+    page.locator(".composer button.act").first.click()
+    page.wait_for_function("() => document.querySelector('.turn h2').textContent === 'Your turn, Blue.'")
+    page.wait_for_selector(".log li[data-type=bid_placed]")
+    for _ in range(2):
+        log = page.inner_text(".log")
+        assert "only you see" not in log and not re.search(r"card \d", log), log
+        assert "Red (you) places a secret bid." in log, log
+        page.reload()
+        wait_ready(page)
+        page.wait_for_selector(".log li[data-type=bid_placed]")
+    assert page.inner_text(".turn h2") == "Your turn, Blue."
+
+
+def test_goofspiel_names_whose_bid_is_whose_and_who_won(server, new_page):
+    """The prizes so far and the log name the players ("Blue wins"), not seat indices ("winner 0");
+    the card a player bid is marked in their hand until the reveal; a spectator sees no hand or bid."""
+    game = ApiGame(server.url, "goofspiel", ["human", "human"], {"cards": 4})
+    auth = lambda s: {"Authorization": f"Bearer {game.tokens[s]}"}  # noqa: E731
+    for seat, card in ((0, 1), (1, 4)):  # Blue wins the first prize
+        httpx.post(f"{game.path}/actions", headers=auth(seat), json={"action": {"type": "bid", "card": card}}).raise_for_status()
+    prize = game.get()["view"]["history"][0]["prize"]
+    httpx.post(f"{game.path}/actions", headers=auth(0), json={"action": {"type": "bid", "card": 3}}).raise_for_status()
+    page = new_page()
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".log li[data-type=bids_revealed]")
+    assert page.inner_text(".log li[data-type=bids_revealed]") == f"Bids revealed: Red (you) 1, Blue 4; Blue wins the prize {prize}."
+    history = page.locator(".board table").filter(has_text="Won by")
+    assert history.locator("thead th").all_inner_texts() == ["Prize", " Red (you)'s bid", " Blue's bid", "Won by"]
+    assert history.locator("tbody tr").first.locator("td").all_inner_texts() == [str(prize), "1", "4", "Blue"]
+    # Red's 3 is bid: still in the hand until the reveal, marked so, and no longer a bid to make.
+    hand = page.locator(".board .hand")
+    assert hand.locator(".card.bid").inner_text().split() == ["3", "bid"]
+    assert sorted(int(x.split()[0]) for x in hand.locator(".card").all_inner_texts()) == [2, 3, 4]
+    assert "Your bid: 3" in page.inner_text(".board")
+    # A spectator: no hand, no bid of their own.
+    spectator = new_page()
+    spectator.goto(f"{server.url}/#/g/{game.id}")
+    spectator.wait_for_selector(".log li[data-type=bids_revealed]")
+    board = spectator.inner_text(".board")
+    assert "hand" not in board.lower().replace("cards in hand", "") and "bid:" not in board.lower(), board

@@ -442,7 +442,7 @@ class Table {
   }
 
   ctxBase() {
-    return { view: this.game && this.game.view, held: this.held.map((s) => s.seat), seatNames: this.renderer && this.renderer.seatNames ? this.renderer.seatNames(this.game) : null };
+    return { view: this.game && this.game.view, seat: this.active, held: this.held.map((s) => s.seat), seatNames: this.renderer && this.renderer.seatNames ? this.renderer.seatNames(this.game) : null };
   }
 
   async start() {
@@ -530,8 +530,21 @@ class Table {
       this.version = it.version;
       this.events.push(it);
       ctx.at = this.events.length - 1;
-      this.el.log.prepend(h('li', { value: String(it.version), 'data-type': it.event.type }, describeEvent(it.event, ctx, this.renderer)));
+      this.el.log.prepend(this.logLine(it, ctx));
     }
+    this.logSeat = this.active;
+  }
+
+  logLine(it, ctx) {
+    return h('li', { value: String(it.version), 'data-type': it.event.type }, describeEvent(it.event, ctx, this.renderer));
+  }
+
+  // The log tells only the shown seat's secrets: a hot seat that passes to another seat (or
+  // "Playing as") words it again for that seat.
+  redrawLog() {
+    const ctx = { ...this.ctxBase(), log: this.events };
+    this.el.log.replaceChildren(...this.events.map((it, i) => this.logLine(it, { ...ctx, at: i })).reverse());
+    this.logSeat = this.active;
   }
 
   // The server lost the events after `version` (a Redis rollback): they leave the log.
@@ -613,6 +626,7 @@ class Table {
 
   draw(actions) {
     const g = this.game;
+    if (this.logSeat !== this.active) this.redrawLog();
     const ctx = this.ctx();
     const finished = statusOf(g) === 'finished';
     const toAct = g.toAct || [];

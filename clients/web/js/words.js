@@ -28,7 +28,19 @@ function platformEvent(event, ctx) {
   }
 }
 
+// An event's secrets (`private`, by seat) for the seat shown only: in a hot seat the log was read
+// with one seat's token, and the next player handed the device must not see the last one's bid.
+// The seat shown is ctx.seat (null: a spectator), else the one seat held.
+function forShownSeat(event, ctx) {
+  if (!event.private) return event;
+  const shown = ctx.seat !== undefined ? ctx.seat : (ctx.held || []).length === 1 ? ctx.held[0] : null;
+  const { private: secrets, ...rest } = event;
+  const mine = shown !== null && shown !== undefined ? secrets[String(shown)] : undefined;
+  return mine === undefined ? rest : { ...rest, private: { [String(shown)]: mine } };
+}
+
 export function describeEvent(event, ctx, renderer) {
+  event = forShownSeat(event, ctx);
   const platform = String(event.type || '').startsWith('tablero.') ? platformEvent(event, ctx) : null;
   if (platform) return platform;
   if (renderer && renderer.describeEvent) {

@@ -5,6 +5,7 @@ import newBedford from './newbedford.js';
 import riverboat from './riverboat.js';
 import phoenicia from './phoenicia.js';
 import founders from './founders.js';
+import goofspiel from './goofspiel.js';
 
 const BY_ENGINE = {
   'tic-tac-toe': ticTacToe,
@@ -12,6 +13,7 @@ const BY_ENGINE = {
   riverboat,
   phoenicia,
   'founders-of-gloomhaven': founders,
+  goofspiel,
 };
 
 export function rendererFor(engine) {
