@@ -91,3 +91,54 @@ def test_goofspiel_names_whose_bid_is_whose_and_who_won(server, new_page):
     spectator.wait_for_selector(".log li[data-type=bids_revealed]")
     board = spectator.inner_text(".board")
     assert "hand" not in board.lower().replace("cards in hand", "") and "bid:" not in board.lower(), board
+
+
+def test_new_bedford_first_player_is_chosen_among_the_seats_by_name(server, new_page):
+    """The engine counts seats from 0; the lobby calls Red "Seat 1". The First player option is a
+    choice among the seats there are, by the lobby's names, and sends the engine's number."""
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.click("label[for=eng-new-bedford]")
+    page.select_option("#players", "2")
+    page.select_option("#seat-1", "bot")
+    first = page.get_by_label("First player", exact=True)
+    assert first.locator("option").all_inner_texts() == ["Random", "Seat 1 (Red)", "Seat 2 (Blue)"]
+    page.select_option("#players", "3")
+    assert first.locator("option").all_inner_texts()[-1] == "Seat 3 (Green)"
+    first.select_option(label="Seat 3 (Green)")
+    page.select_option("#players", "2")  # Green is gone: back to Random
+    assert first.input_value() == ""
+    page.select_option("#seat-1", "bot")
+    first.select_option(label="Seat 2 (Blue)")
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/v1/games")) as req:
+        page.click("form.create button[type=submit]")
+    assert req.value.post_data_json["options"]["first_player"] == 1
+    page.wait_for_selector(".nb .player.c1 h3")
+    assert "first player" in page.inner_text(".nb .player.c1 h3")
+
+
+def test_new_bedford_fees_name_who_is_paid(server, new_page):
+    """"Bank: pay $1 to seat 1" (seat 1 being Captain Ahab) reads "pay $1 to Captain Ahab"."""
+    game = ApiGame(server.url, "new-bedford", ["human"], {"captains": ["ahab"]})
+
+    def fee_due(g: ApiGame) -> bool:
+        opts = ((g.get(0)["view"].get("pending") or {}).get("options")) or []
+        return any("to seat 1" in (o.get("text") or "") for o in opts)
+
+    game.play(random.Random(3), fee_due, max_moves=300)
+    page = new_page()
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".nb .player")
+    said = page.evaluate(
+        """async ([id, token]) => {
+            const r = (await import('/js/render/index.js')).rendererFor('new-bedford');
+            const { api, unwrapGame } = await import('/js/api.js');
+            const game = unwrapGame(await api('GET', `/v1/games/${id}`, { token }));
+            const ctx = { view: game.view, game, seat: 0, held: [0], seatNames: r.seatNames(game) };
+            return game.view.pending.options.map((o) => r.describeAction(o.action, ctx));
+        }""",
+        [game.id, game.tokens[0]],
+    )
+    assert [s for s in said if "to Captain Ahab" in s], said
+    assert not [s for s in said if "to seat" in s], said

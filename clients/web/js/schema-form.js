@@ -54,6 +54,7 @@ export function field(name, s, names = {}) {
     };
   }
   if (perSeat(s)) return seatField(id, label, s, names);
+  if (seatIndex(name, s)) return seatChoice(id, label, s);
   const en = s.enum || (s.items === undefined && s.const !== undefined ? [s.const] : null);
   if (en) {
     const sel = h('select', { id, name },
@@ -157,6 +158,34 @@ function seatField(id, label, s, names) {
       if (s.uniqueItems && new Set(picked).size !== picked.length) throw new Error(`${label}: each seat needs a different one`);
       return picked.map((j) => en[Number(j)]);
     },
+  };
+}
+
+// An integer that is a seat (New Bedford's `first_player`): the engine counts seats from 0, the
+// lobby names them "Seat 1 (Red)"…; marked `"x-seat": true`, or its description starts "Seat".
+export function seatIndex(name, s) {
+  return !!s && s.type === 'integer' && (s['x-seat'] === true || /^seat\b/i.test(s.description || '') || ['first_player', 'overlord'].includes(name));
+}
+
+// One select of the seats there are (it follows the Players count); its empty choice leaves the
+// option out.
+function seatChoice(id, label, s) {
+  const blank = /random/i.test(s.description || '') ? 'Random' : 'Default';
+  const sel = h('select', { id, name: id });
+  const draw = (n) => {
+    const kept = sel.value;
+    const top = Math.min(n - 1, s.maximum ?? n - 1);
+    sel.replaceChildren(h('option', { value: '' }, blank), ...Array.from({ length: Math.max(0, top - (s.minimum ?? 0) + 1) }, (_, j) => {
+      const i = j + (s.minimum ?? 0);
+      return h('option', { value: String(i) }, `Seat ${i + 1} (${COLOURS[i % COLOURS.length]})`);
+    }));
+    sel.value = [...sel.options].some((o) => o.value === kept) ? kept : '';
+  };
+  draw(1);
+  return {
+    el: h('div', { class: 'field' }, h('label', { for: id }, label), sel, hint(s)),
+    setSeats: draw,
+    get: () => (sel.value === '' ? undefined : Number(sel.value)),
   };
 }
 

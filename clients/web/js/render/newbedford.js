@@ -136,7 +136,8 @@ function outcomeNames(game) {
 function describeAction(a, ctx) {
   const opts = ((ctx.view || {}).pending || {}).options || [];
   const o = opts.find((x) => deepEqual(x.action, a));
-  if (o && o.text) return o.text;
+  // (the view's words name a fee's payee by player index, "pay $1 to seat 1": name them as the page does)
+  if (o && o.text) return o.text.replace(/\bto seat (\d+)/g, (_, n) => `to ${seatName(ctx, Number(n))}`);
   const v = ctx.view || {};
   if (a.type === 'choose_starting_goods') return `Start with ${amounts({ lumber: a.lumber, food: a.food, brick: a.brick, money: a.money })}`;
   if (a.type === 'buy_goods') return `Buy 2 ${a.good} for $3`;
