@@ -142,3 +142,46 @@ def test_new_bedford_fees_name_who_is_paid(server, new_page):
     )
     assert [s for s in said if "to Captain Ahab" in s], said
     assert not [s for s in said if "to seat" in s], said
+
+
+def test_founders_actions_read_as_the_terminal_client_says_them(server, new_page):
+    """Squares as the map labels them ("square B5": column letter, row number), proposals numbered
+    from 1 with their names ("proposal 2 (…)"), an import whose square comes in the next step
+    without "undefined": the browser says each legal move as the terminal client does."""
+    from tablero_client.models import Game
+    from tablero_client.render.founders_of_gloomhaven import action_label
+
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
+    seen: list[tuple[dict, list[dict]]] = []
+
+    def look(g: ApiGame) -> bool:
+        out = httpx.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json()
+        if out.get("actions"):
+            seen.append((httpx.get(g.path, headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json(), out["actions"]))
+        kinds = {a["type"] for _, acts in seen for a in acts}
+        return len(seen) >= 60 or {"import", "vote", "road"} <= kinds and len(seen) >= 25
+
+    game.play(random.Random(21), look, max_moves=300)
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    said = page.evaluate(
+        """async (seen) => {
+            const r = (await import('/js/render/index.js')).rendererFor('founders-of-gloomhaven');
+            const { unwrapGame } = await import('/js/api.js');
+            return seen.map(([g, actions]) => actions.map((a) => r.describeAction(a, { view: unwrapGame(g).view })));
+        }""",
+        seen,
+    )
+    kinds, differ = set(), []
+    for (g, actions), words in zip(seen, said, strict=True):
+        model = Game.from_json(g)
+        for a, js in zip(actions, words, strict=True):
+            kinds.add(a["type"])
+            py = action_label(a, model)
+            if js != py[:1].upper() + py[1:]:
+                differ.append((a, js, py))
+            assert "undefined" not in js and not re.search(r"square \d", js), (a, js)
+    assert {"import", "play_card", "vote"} <= kinds, kinds
+    assert any(a["type"] == "import" and "cell" not in a for _, acts in seen for a in acts)  # the trade's first step
+    assert differ == [], differ[:8]

@@ -22,9 +22,11 @@ def test_founders_renders_its_map_and_plays_against_a_bot_by_clicking(server, ne
     page.select_option("#seat-1", "bot")
     page.click("form.create button[type=submit]")
     page.wait_for_selector(".board .fg .fg-map .fg-sq")
-    width, height = page.evaluate("[getComputedStyle(document.querySelector('.fg-map')).gridTemplateColumns.split(' ').length,"
-                                  " document.querySelectorAll('.fg-map .fg-sq').length]")
-    assert width > 1 and height % width == 0
+    # Squares named column letter + row number ("B5"): the letters above, each row's number first.
+    columns, width, height = page.evaluate("[getComputedStyle(document.querySelector('.fg-map')).gridTemplateColumns.split(' ').length,"
+                                           " Number(document.querySelector('.fg-map').dataset.width),"
+                                           " document.querySelectorAll('.fg-map .fg-sq').length]")
+    assert width > 1 and height % width == 0 and columns == width + 1
     assert page.locator(".fg-council >> text=Adviser offer").count() == 1
     assert page.locator(".fg .player").count() == 2
     # Each proposal shows what its card says (from the view's `cards`): what it needs, its points.

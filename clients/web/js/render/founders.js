@@ -20,6 +20,17 @@ function ownerName(ctx, t) {
   return t.neutral || t.kind === 'stall' ? 'neutral' : 'unowned';
 }
 
+// A square as the map labels it, and as the terminal client names it (clients/python/…/
+// founders_of_gloomhaven.py): its column's letter and its row's number, "B5" (cell 85 of a map 21
+// squares wide); the bare number when the view has no map.
+const column = (c) => (c < 26 ? String.fromCharCode(65 + c) : column(Math.floor(c / 26) - 1) + String.fromCharCode(65 + (c % 26)));
+
+export function squareName(v, cell) {
+  const w = Number(((v || {}).map || {}).width) || 0;
+  if (!Number.isInteger(cell) || cell < 0 || w <= 0) return String(cell);
+  return `${column(cell % w)}${Math.floor(cell / w) + 1}`;
+}
+
 function square(ctx, v, i) {
   const m = v.map;
   const colour = (m.colours || [])[i];
@@ -29,7 +40,7 @@ function square(ctx, v, i) {
   const secIdx = (m.sections || [])[i];
   const sec = secIdx !== null && secIdx !== undefined ? (m.section_names || [])[secIdx] || `section ${secIdx}` : null;
   const t = occ >= 0 ? (v.tiles || [])[occ] : null;
-  let title = `square ${i}: ${tname}${sec ? `, ${sec}` : ''}`;
+  let title = `square ${squareName(v, i)}: ${tname}${sec ? `, ${sec}` : ''}`;
   let body = null;
   let cls = `fg-sq t-${colour}`;
   if (occ === -2) {
@@ -49,11 +60,16 @@ function square(ctx, v, i) {
   return pickAlso(pick(el, 'cell', i, title), 'cells', [i]);
 }
 
+// The squares row by row, under a row of column letters and after each row's number.
 function cityMap(ctx, v) {
   const m = v.map || {};
-  const cells = [];
-  for (let i = 0; i < (m.width || 0) * (m.height || 0); i++) cells.push(square(ctx, v, i));
-  return h('div', { class: 'fg-map', style: { gridTemplateColumns: `repeat(${m.width}, var(--sq))` } }, cells);
+  const w = m.width || 0;
+  const cells = [h('span', { class: 'fg-label', 'aria-hidden': 'true' }), ...Array.from({ length: w }, (_, c) => h('span', { class: 'fg-label', 'aria-hidden': 'true' }, column(c)))];
+  for (let i = 0; i < w * (m.height || 0); i++) {
+    if (i % w === 0) cells.push(h('span', { class: 'fg-label', 'aria-hidden': 'true' }, String(i / w + 1)));
+    cells.push(square(ctx, v, i));
+  }
+  return h('div', { class: 'fg-map', 'data-width': String(w), style: { gridTemplateColumns: `repeat(${w + 1}, var(--sq))` } }, cells);
 }
 
 function legend() {
@@ -85,10 +101,10 @@ function voteBox(ctx, v) {
   if (!vt) return h('div', { class: 'fg-vote' }, h('strong', {}, 'Vote: '), 'none called');
   return h('div', { class: 'fg-vote' }, h('strong', {}, 'Vote: '), `called by ${seatName(ctx, vt.caller)} · ${humanize(vt.stage || '')}`,
     h('ul', {}, (vt.voted || []).map((did, s) => h('li', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}: `,
-      vt.votes && vt.votes[s] ? `proposal ${vt.votes[s].proposal + 1} with ${vt.votes[s].fleeting + vt.votes[s].lasting} influence`
-        : s === ctx.seat && vt.my_vote ? `you voted for proposal ${vt.my_vote.proposal + 1} (secret)`
+      vt.votes && vt.votes[s] ? `${proposalNow(v, vt.votes[s].proposal)} with ${vt.votes[s].fleeting + vt.votes[s].lasting} influence`
+        : s === ctx.seat && vt.my_vote ? `you voted for ${proposalNow(v, vt.my_vote.proposal)} (secret)`
           : did ? 'voted (secret)' : 'not voted yet'))),
-    (vt.tied || []).length ? h('small', {}, `tied: ${vt.tied.map((x) => `proposal ${x + 1}`).join(', ')} `) : null,
+    (vt.tied || []).length ? h('small', {}, `tied: ${vt.tied.map((x) => proposalNow(v, x)).join(', ')} `) : null,
     vt.decider !== null && vt.decider !== undefined ? h('small', {}, `decider ${seatName(ctx, vt.decider)} `) : null);
 }
 
@@ -158,12 +174,15 @@ function proposalsThen(ctx) {
   return ctx.log ? null : ((ctx.view || {}).proposals || null);
 }
 
+// "proposal 2 (Salt Barrel)": numbered from 1 with its name, as the terminal client says it.
 function proposalName(ctx, i) {
   const names = proposalsThen(ctx);
   if (!names || !names[i]) return `proposal ${i + 1}`;
-  const n = cardName(ctx.view, names[i]);
-  return /^the /i.test(n) ? n : `the ${n}`;
+  return `proposal ${i + 1} (${cardName(ctx.view, names[i])})`;
 }
+
+// The same for an action, from the view's proposals.
+const proposalNow = (v, i) => proposalName({ view: v }, i);
 
 // Who delivered a required resource: a seat, -1 for a neutral token, nothing yet.
 function deliveredBy(ctx, who) {
@@ -204,34 +223,36 @@ function describeAction(a, ctx) {
   const v = (ctx && ctx.view) || {};
   switch (a.type) {
     case 'draft_resource': return `Draft ${name(a.resource)}`;
-    case 'place_start': return `Starting ${name(a.resource)} stall on square ${a.cell}`;
-    case 'import': return `Import ${name(a.resource)} to square ${a.cell}`;
-    case 'import_access': return `Import ${name(a.resource)} to square ${a.cell}, buying access`;
-    case 'place_stall': return `Stall on square ${a.cell}`;
-    case 'access': return `Buy access to tile ${a.tile}`;
-    case 'upgrade': return `Build ${name(a.resource)} on ${sq(a.cells)}`;
+    case 'place_start': return `Starting ${name(a.resource)} stall on ${sq(v, [a.cell])}`;
+    // (a trade's import names its square in a later step: no square yet)
+    case 'import': return `Import ${name(a.resource)}${at(v, ' to', a.cell)}`;
+    case 'import_access': return `Import ${name(a.resource)}${at(v, ' to', a.cell)}, buying access`;
+    case 'place_stall': return `Stall on ${sq(v, [a.cell])}`;
+    case 'access': return `Buy access to building #${a.tile}`;
+    case 'upgrade': return `Build ${name(a.resource)} on ${sq(v, a.cells)}`;
     case 'road_first': return 'Build a road before the tile';
-    case 'first_road': return `Road before the tile on square ${a.cell}`;
-    case 'build': return `Build a ${a.kind === 'bridge' ? 'bridge or gate' : name(a.kind)} on square ${a.cell}`;
+    case 'first_road': return `Road before the tile on ${sq(v, [a.cell])}`;
+    case 'build': return `Build a ${a.kind === 'bridge' ? 'bridge or gate' : name(a.kind)} on ${sq(v, [a.cell])}`;
     case 'place_worker': return `Worker on ${a.target === 'race' ? 'your race action' : cardName(v, a.target)}`;
-    case 'reset_benefit': return `Reset benefit: ${name(a.kind)}${a.cell !== undefined ? ` on square ${a.cell}` : ''}`;
-    case 'choose_proposal': return `Choose proposal ${a.proposal + 1}${(v.proposals || [])[a.proposal] ? `, ${cardName(v, v.proposals[a.proposal])}` : ''}`;
-    case 'place_prestige': return `Place it on ${sq(a.cells)}`;
+    case 'reset_benefit': return `Reset benefit: ${name(a.kind)}${at(v, ' on', a.cell)}`;
+    case 'choose_proposal': return `Choose ${proposalNow(v, a.proposal)}`;
+    case 'place_prestige': return `Place the prestige building on ${sq(v, a.cells)}`;
     case 'record_history': return `Record the ${cardName(v, a.building)}, governed by “${a.governing_body}”`;
-    case 'play_card': return `Play ${humanize(a.card)}${a.face_up === false ? ' face down' : ''}`;
-    case 'road': return `Road on square ${a.cell}`;
+    case 'play_card': return `Play ${name(a.card)}${a.face_up === false ? ' face down (a basic action)' : ' face up (call to work)'}`;
+    case 'road': return `Road on ${sq(v, [a.cell])}`;
     case 'recruit': return `Recruit the adviser in slot ${a.slot + 1}`;
     case 'take_money': return 'Take money';
     case 'take_influence': return 'Take influence';
     case 'call_vote': return 'Call a vote';
-    case 'vote': return `Vote for proposal ${a.proposal + 1}${(v.proposals || [])[a.proposal] ? `, ${cardName(v, v.proposals[a.proposal])}` : ''} (${a.fleeting} fleeting, ${a.lasting} lasting)`;
+    case 'vote': return `Vote for ${proposalNow(v, a.proposal)} (${a.fleeting} fleeting, ${a.lasting} lasting)`;
     case 'skip_roads': return 'Skip the roads';
     default: return null;
   }
 }
 
 const raceName = (r) => humanize(String(r ?? ''));
-const sq = (cells) => (cells || []).length === 1 ? `square ${cells[0]}` : `squares ${(cells || []).join(', ')}`;
+const sq = (v, cells) => ((cells || []).length === 1 ? `square ${squareName(v, cells[0])}` : `squares ${(cells || []).map((c) => squareName(v, c)).join(', ')}`);
+const at = (v, word, cell) => (cell === undefined || cell === null ? '' : `${word} ${sq(v, [cell])}`);
 const name = (x) => humanize(String(x ?? '')).toLowerCase();
 
 function describeEvent(e, ctx) {
@@ -241,21 +262,21 @@ function describeEvent(e, ctx) {
     case 'prestige_unplaceable': return `The ${cardName(ctx.view, e.card)} has no room left on the map.`;
     case 'history_recorded': return `${who} records in the city's history: the ${cardName(ctx.view, e.building)}${e.section ? ` in ${e.section}` : ''}, and a new governing body, “${e.governing_body}”.`;
     case 'first_road_due': return `${who} will build a road before the tile.`;
-    case 'first_road_built': return `${who} builds a road on ${sq([e.cell])}, before the tile.`;
+    case 'first_road_built': return `${who} builds a road on ${sq(ctx.view, [e.cell])}, before the tile.`;
     case 'resource_drafted': return `${who} drafts ${name(e.resource)}.`;
-    case 'start_stall_placed': return `${who} places a starting ${name(e.resource)} stall on ${sq([e.cell])}.`;
+    case 'start_stall_placed': return `${who} places a starting ${name(e.resource)} stall on ${sq(ctx.view, [e.cell])}.`;
     case 'card_played': return `${who} plays ${e.face_up ? `${name(e.card)} face up (call to work)` : 'a card face down (a basic action)'}.`;
     case 'follower_up': return `${who} may follow.`;
     case 'basic_taken': return `${who} takes the basic action: ${name(e.kind)}.`;
     case 'stall_site': return `${who} trades for ${name(e.resource)}${e.access ? ' (with access)' : ''}.`;
-    case 'stall_imported': return `${who} imports ${name(e.resource)} to ${sq([e.cell])} for ${e.cost}${e.claim ? ', taking a claim token' : ''}.`;
+    case 'stall_imported': return `${who} imports ${name(e.resource)} to ${sq(ctx.view, [e.cell])} for ${e.cost}${e.claim ? ', taking a claim token' : ''}.`;
     case 'access_bought': return `${who} buys access to tile ${e.tile} for ${e.cost}${e.to !== null && e.to !== undefined ? `, paid to ${seatName(ctx, e.to)}` : ''}.`;
     case 'adviser_recruited': return `${who} recruits the ${name(e.adviser)} for ${e.cost} (+${e.fleeting} fleeting, +${e.lasting} lasting influence${e.points ? `, ${e.points} points` : ''}).`;
     case 'offer_refilled': return 'The adviser offer is refilled.';
-    case 'building_upgraded': return `${who} builds ${name(e.resource)} on ${sq(e.cells)} for ${e.cost}.`;
-    case 'house_built': return `${who} builds a house on ${sq([e.cell])} for ${e.cost}.`;
-    case 'bridge_built': return `${who} builds a bridge or gate on ${sq([e.cell])} for ${e.cost}.`;
-    case 'road_built': return `${who} builds a road on ${sq([e.cell])}.`;
+    case 'building_upgraded': return `${who} builds ${name(e.resource)} on ${sq(ctx.view, e.cells)} for ${e.cost}.`;
+    case 'house_built': return `${who} builds a house on ${sq(ctx.view, [e.cell])} for ${e.cost}.`;
+    case 'bridge_built': return `${who} builds a bridge or gate on ${sq(ctx.view, [e.cell])} for ${e.cost}.`;
+    case 'road_built': return `${who} builds a road on ${sq(ctx.view, [e.cell])}.`;
     case 'roads_due': return `${who} is owed ${(e.queue || []).length} road${(e.queue || []).length === 1 ? '' : 's'}.`;
     case 'roads_skipped': return `${who} skips the roads.`;
     case 'worker_placed': return `${who} places a worker on ${e.target === 'race' ? 'their race action' : name(e.target)}.`;
@@ -274,7 +295,7 @@ function describeEvent(e, ctx) {
       return `Votes revealed: ${(e.totals || []).map((_, i) => what(i)).join(', ')}${won}.`;
     }
     case 'proposal_chosen': return `${who} chooses ${proposalName(ctx, e.proposal)}; ${seatName(ctx, e.placer)} places it.`;
-    case 'prestige_placed': return `${who} places the ${name(e.card)} on ${sq(e.cells)}.`;
+    case 'prestige_placed': return `${who} places the ${name(e.card)} on ${sq(ctx.view, e.cells)}.`;
     case 'delivered': return `${name(e.resource)} delivered to building ${e.building}${e.owner === -1 ? ' (neutral)' : e.owner !== null && e.owner !== undefined ? ` by ${seatName(ctx, e.owner)}` : ''}.`;
     case 'completed': return `The ${name(e.card)} is complete.`;
     case 'proposals_drawn': return `New proposals: ${(e.cards || []).map(name).join(', ')}.`;
