@@ -12,6 +12,7 @@ import re
 import httpx
 
 from .api_play import ApiGame
+from .conftest import Serve
 from .test_browser import create_in_lobby, wait_ready
 
 
@@ -185,3 +186,33 @@ def test_founders_actions_read_as_the_terminal_client_says_them(server, new_page
     assert {"import", "play_card", "vote"} <= kinds, kinds
     assert any(a["type"] == "import" and "cell" not in a for _, acts in seen for a in acts)  # the trade's first step
     assert differ == [], differ[:8]
+
+
+def test_a_move_while_the_server_is_down_is_not_sent_and_the_note_goes_when_it_is_back(new_page, tmp_path):
+    """The server stops: a click on a move says the move was not sent (to try again), not "Could not
+    load the game"; once the server is back and the page live again, the note goes by itself."""
+    db = str(tmp_path / "games.db")
+    s = Serve("--db", db, log="server-down.log")
+    try:
+        game = ApiGame(s.url, "tic-tac-toe", ["human", "human"])
+        page = new_page()
+        game.hold(page, [0])
+        page.goto(f"{s.url}/#/g/{game.id}")
+        wait_ready(page)
+        page.wait_for_selector(".live.live")
+        s.stop()
+        page.wait_for_selector(".live.reconnecting")
+        page.click('.ttt-cell.pickable[data-cell="4"]')
+        page.wait_for_selector("#banner .error")
+        note = page.inner_text("#banner")
+        assert "Your move was not sent" in note and "Try it again" in note and "Could not load" not in note, note
+        page.wait_for_timeout(500)  # (no later refresh replaces it)
+        assert "Your move was not sent" in page.inner_text("#banner")
+        s = Serve("--db", db, http_port=s.http_port, grpc_port=s.grpc_port, log="server-down-2.log")
+        page.wait_for_selector(".live.live", timeout=30_000)
+        page.wait_for_function("() => document.getElementById('banner').textContent.trim() === ''")
+        wait_ready(page)
+        page.click('.ttt-cell.pickable[data-cell="4"]')  # and the move goes now
+        page.wait_for_selector('.ttt-cell[data-cell="4"].mark-X')
+    finally:
+        s.stop()

@@ -572,8 +572,12 @@ class Table {
         this.again = false;
         await this.load();
       } while (this.again && !this.stopped);
+      if (this.offline) notify(''); // the server is back: the note about it goes
+      this.offline = false;
     } catch (e) {
-      notify(`Could not load the game: ${e.message}`);
+      // (a move just not sent keeps its own note: it says what to do)
+      if (!(this.offline && e.code === 'UNAVAILABLE')) notify(`Could not load the game: ${e.message}`);
+      if (e.code === 'UNAVAILABLE') this.offline = true;
     } finally {
       this.refreshing = false;
     }
@@ -610,6 +614,12 @@ class Table {
       if (g && g.view) this.game = g;
       notify('');
     } catch (e) {
+      if (e.code === 'UNAVAILABLE') {
+        // Nothing reached the server: the move is still to make, from the same position.
+        this.offline = true;
+        notify(`Your move was not sent: ${e.message}. Try it again once the server is back (the page then shows ● live).`);
+        return;
+      }
       if (e.code === 'ABORTED') notify('The game moved on before your move arrived; here is the new position.', 'info');
       else notify(`Move refused: ${e.message}`);
     }
