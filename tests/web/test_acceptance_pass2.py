@@ -13,7 +13,7 @@ import httpx
 
 from .api_play import ApiGame
 from .conftest import Serve
-from .test_browser import create_in_lobby, wait_ready
+from .test_browser import create_in_lobby, phoenicia_position_with_a_big_payment_choice, wait_ready
 
 
 def held_item(page, game_id: str):
@@ -216,3 +216,64 @@ def test_a_move_while_the_server_is_down_is_not_sent_and_the_note_goes_when_it_i
         page.wait_for_selector('.ttt-cell[data-cell="4"].mark-X')
     finally:
         s.stop()
+
+
+def test_the_move_builder_names_values_and_counts_apart(server, new_page):
+    """New Bedford's spaces by name in the step-by-step builder ("Town Hall", not "town_hall"), also
+    once chosen; each choice's count of moves apart from its value ("0" then "12 moves", not "0 12")."""
+    game = ApiGame(server.url, "new-bedford", ["human", "bot"])
+
+    def placing(g: ApiGame) -> bool:
+        out = httpx.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json()
+        return sum(a["type"] == "place_worker" for a in out.get("actions") or []) > 12
+
+    game.play(random.Random(2), placing, max_moves=60)
+    page = new_page()
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    wait_ready(page)
+    if page.locator(".composer button.choice[data-field=type]").count():
+        page.click(".composer button.choice[data-value='\"place_worker\"']")
+    page.wait_for_selector(".composer button.choice[data-field=space]")
+    choices = page.locator(".composer button.choice")
+    values = [b.evaluate("b => b.firstChild.textContent.trim()") for b in choices.all()]
+    counts = choices.locator(".count").all_inner_texts()
+    assert "Town Hall" in values and not [v for v in values if re.search(r"_|^[a-z]", v)], values
+    assert len(counts) == len(values) and all(re.fullmatch(r"1 move|\d+ moves", c) for c in counts), counts
+    assert re.search(r"\(\d+ legal moves\)", page.inner_text(".composer h4"))
+    page.click(".composer button.choice[data-value='\"town_hall\"']")
+    page.wait_for_selector(".composer .crumbs")
+    assert page.locator(".composer .crumb").all_inner_texts() == ["space: Town Hall"]
+
+
+def test_the_move_builder_counts_one_move_in_the_singular(server, new_page):
+    """A Phoenicia payment built card by card down to one legal move: "(1 legal move)"."""
+    actions, target = phoenicia_position_with_a_big_payment_choice()
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector("form.create")
+    page.evaluate(
+        """async (actions) => {
+            const { Composer } = await import('/js/compose.js');
+            const c = new Composer({ submit: async () => {} });
+            c.el.id = 'probe';
+            document.body.prepend(c.el);
+            c.setActions(actions);
+        }""",
+        actions,
+    )
+    said, cards = [], list(target["cards"])
+    for _ in range(40):
+        said += page.locator("#probe h4").all_inner_texts()
+        if page.locator("#probe button[data-item]").count() and cards:
+            page.locator(f'#probe button[data-item="{json.dumps(cards.pop(0))}"]').click()
+        elif page.locator("#probe button.choice:not([data-item]):not([data-done])").count():
+            field = page.locator("#probe button.choice").first.get_attribute("data-field")
+            value = target
+            for part in field.split("."):
+                value = value[part]
+            page.locator(f"#probe button.choice[data-field='{field}'][data-value='{json.dumps(value)}']").click()
+        else:
+            break
+    assert not [s for s in said if "(1 legal moves)" in s], said
+    assert [s for s in said if "(1 legal move)" in s], said

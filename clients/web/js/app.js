@@ -410,6 +410,7 @@ class Table {
     this.stopped = false;
     this.composer = new Composer({
       describe: (a) => this.describeAction(a),
+      valueName: (path, v) => (this.renderer && this.renderer.valueName ? this.renderer.valueName(path, v, this.ctx()) : null),
       submit: (a) => this.submit(a),
       onChange: () => this.arm(),
     });

@@ -32,11 +32,17 @@ function fieldLabel(path) {
   return path.split('.').map((p) => humanize(p).toLowerCase()).join(' ');
 }
 
-function valueLabel(v) {
+// An identifier in words ("general_store" -> "general store") unless `name` knows it better.
+const word = (x) => (typeof x === 'string' && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(x) ? humanize(x).toLowerCase() : fmt(x));
+
+function valueLabel(v, name = () => null) {
+  const one = (x) => name(x) ?? word(x);
   if (v === undefined) return 'none';
-  if (Array.isArray(v)) return v.length ? v.map(fmt).join(' + ') : 'none';
-  return fmt(v);
+  if (Array.isArray(v)) return v.length ? v.map(one).join(' + ') : 'none';
+  return one(v);
 }
+
+const moves = (n) => `${n} legal ${n === 1 ? 'move' : 'moves'}`;
 
 // Multisets of scalars: [4, 5, 4] ~ [4, 4, 5]
 const counts = (list) => {
@@ -59,9 +65,11 @@ export function describeGeneric(action) {
 }
 
 export class Composer {
-  // describe(action) -> string; submit(action) -> Promise; onChange() re-arms the board.
-  constructor({ describe, submit, onChange }) {
+  // describe(action) -> string; submit(action) -> Promise; onChange() re-arms the board;
+  // valueName(path, value) -> a field's value in words, or null (New Bedford's "town_hall" is "Town Hall").
+  constructor({ describe, submit, onChange, valueName }) {
     this.describe = describe || describeGeneric;
+    this.valueName = valueName || (() => null);
     this.submit = submit;
     this.onChange = onChange || (() => {});
     this.actions = [];
@@ -77,6 +85,10 @@ export class Composer {
         ev.preventDefault();
       }
     }, true);
+  }
+
+  valueLabel(path, v) {
+    return valueLabel(v, (x) => this.valueName(path, x));
   }
 
   setActions(actions) {
@@ -99,7 +111,7 @@ export class Composer {
 
   equals(path, key) {
     const v = key === '∅' ? undefined : JSON.parse(key);
-    const label = path === 'type' ? humanize(v) : `${fieldLabel(path)}: ${valueLabel(v)}`;
+    const label = path === 'type' ? humanize(v) : `${fieldLabel(path)}: ${this.valueLabel(path, v)}`;
     return { path, label, test: (a) => keyOf(leaf(a, path)) === key };
   }
 
@@ -144,7 +156,7 @@ export class Composer {
   finishItems() {
     const { path, items } = this.partial;
     this.partial = null;
-    this.chosen.push({ path, label: `${fieldLabel(path)}: ${valueLabel(items)}`, test: (a) => sameItems(leaf(a, path), items) });
+    this.chosen.push({ path, label: `${fieldLabel(path)}: ${this.valueLabel(path, items)}`, test: (a) => sameItems(leaf(a, path), items) });
     this.render();
   }
 
@@ -193,7 +205,7 @@ export class Composer {
       el.append(h('div', { class: 'crumbs' },
         h('span', {}, 'Chosen: '),
         this.chosen.map((c) => h('span', { class: 'crumb' }, c.label)),
-        this.partial ? h('span', { class: 'crumb' }, `${fieldLabel(this.partial.path)}: ${valueLabel(this.partial.items)}…`) : null,
+        this.partial ? h('span', { class: 'crumb' }, `${fieldLabel(this.partial.path)}: ${this.valueLabel(this.partial.path, this.partial.items)}…`) : null,
         h('button', { type: 'button', class: 'small', onclick: () => this.back(), disabled: this.busy }, '← Back'),
         h('button', { type: 'button', class: 'small', onclick: () => this.reset(), disabled: this.busy }, 'Start over'),
       ));
@@ -216,14 +228,14 @@ export class Composer {
       }
       const label = `Choose ${fieldLabel(path)}, one at a time`;
       el.append(h('div', { class: 'group step', role: 'group', 'aria-label': label },
-        h('h4', {}, label, h('span', { class: 'muted' }, ` (${cands.length} legal moves)`)),
-        h('div', { class: 'muted', style: { flexBasis: '100%' } }, `So far: ${items.length ? valueLabel(items) : 'nothing'}`),
+        h('h4', {}, label, h('span', { class: 'muted' }, ` (${moves(cands.length)})`)),
+        h('div', { class: 'muted', style: { flexBasis: '100%' } }, `So far: ${items.length ? this.valueLabel(path, items) : 'nothing'}`),
         [...next.values()].sort((x, y) => (x > y ? 1 : x < y ? -1 : 0)).map((x) => h('button', {
           type: 'button', class: 'choice', 'data-field': path, 'data-item': keyOf(x), disabled: this.busy,
           onclick: () => this.addItem(path, x),
-        }, `+ ${valueLabel(x)}`)),
+        }, `+ ${this.valueLabel(path, x)}`)),
         complete ? h('button', { type: 'button', class: 'choice primary', 'data-field': path, 'data-done': 'true', disabled: this.busy, onclick: () => this.finishItems() },
-          items.length ? `That's all (${valueLabel(items)})` : `None`) : null));
+          items.length ? `That's all (${this.valueLabel(path, items)})` : `None`) : null));
     } else if (cands.length <= LIST_AT_MOST || !ask) {
       // (ask may be a scalar field here: a short list reads better than one more step)
       // Each remaining action as a button, grouped by kind.
@@ -243,11 +255,12 @@ export class Composer {
     } else {
       const label = ask.path === 'type' ? 'What do you do?' : `Choose ${fieldLabel(ask.path)}`;
       el.append(h('div', { class: 'group step', role: 'group', 'aria-label': label },
-        h('h4', {}, label, h('span', { class: 'muted' }, ` (${cands.length} legal moves)`)),
+        h('h4', {}, label, h('span', { class: 'muted' }, ` (${moves(cands.length)})`)),
+        // (each choice's count of legal moves apart from its value: "0" and "12 moves", not "0 12")
         [...ask.values].map(([k, { value, count }]) => h('button', {
-          type: 'button', class: 'choice', 'data-field': ask.path, 'data-value': k, disabled: this.busy, title: `${count} legal move${count === 1 ? '' : 's'}`,
+          type: 'button', class: 'choice', 'data-field': ask.path, 'data-value': k, disabled: this.busy, title: moves(count),
           onclick: () => this.choose(ask.path, k),
-        }, ask.path === 'type' ? humanize(value) : valueLabel(value), h('span', { class: 'count' }, ` ${count}`)))));
+        }, ask.path === 'type' ? humanize(value) : this.valueLabel(ask.path, value), ' ', h('span', { class: 'count' }, `${count} ${count === 1 ? 'move' : 'moves'}`)))));
     }
     this.onChange();
   }

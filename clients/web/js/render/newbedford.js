@@ -204,4 +204,12 @@ function describeEvent(e, ctx) {
   }
 }
 
-export default { render, describeAction, describeEvent, seatNames, outcomeNames, optionNames: NAMES };
+// A value of an action's field in words, for the step-by-step move builder: spaces and buildings
+// by name ("Town Hall", not "town_hall").
+function valueName(path, value, ctx) {
+  if (typeof value !== 'string') return null;
+  const field = path.split('.').pop();
+  return field === 'space' || field === 'build' || NAMES[value] ? spaceName((ctx && ctx.view) || {}, value) : null;
+}
+
+export default { render, describeAction, describeEvent, seatNames, outcomeNames, valueName, optionNames: NAMES };
