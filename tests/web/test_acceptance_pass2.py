@@ -277,3 +277,22 @@ def test_the_move_builder_counts_one_move_in_the_singular(server, new_page):
             break
     assert not [s for s in said if "(1 legal moves)" in s], said
     assert [s for s in said if "(1 legal move)" in s], said
+
+
+def test_a_link_not_understood_is_said_so(server, new_page):
+    """"Join or watch by link" with a bad link says what is wrong beside the field; an address the
+    page does not know (#/foo/bar, #/g/ without a game) says so above the lobby."""
+    page = new_page(390, 844)
+    page.goto(server.url + "/#/")
+    for value, said in (("", "Paste a game link"), (f"{server.url}/#/join/", "no game at its end"),
+                        ("https://example.com/foo", "not a game link"), ("abc def", "neither a game link nor a game id")):
+        page.fill("#join-link", value)
+        page.press("#join-link", "Enter")
+        error = page.locator("#join-link-error")
+        assert said in error.inner_text() and error.is_visible(), (value, error.inner_text())
+        assert page.evaluate("location.hash") == "#/"
+    for address in ("#/foo/bar", "#/g/"):
+        page.goto(f"{server.url}/{address}")
+        page.wait_for_selector("#banner .error")
+        assert f"does not understand the link “{address}”" in page.inner_text("#banner")
+        assert page.locator("form.create").count() == 1  # and the lobby is there
