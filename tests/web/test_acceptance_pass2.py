@@ -13,6 +13,7 @@ import httpx
 
 from .api_play import ApiGame
 from .conftest import Serve
+from .test_acceptance_pass import describe_all
 from .test_browser import create_in_lobby, phoenicia_position_with_a_big_payment_choice, wait_ready
 
 
@@ -296,3 +297,19 @@ def test_a_link_not_understood_is_said_so(server, new_page):
         page.wait_for_selector("#banner .error")
         assert f"does not understand the link “{address}”" in page.inner_text("#banner")
         assert page.locator("form.create").count() == 1  # and the lobby is there
+
+
+def test_phoenicia_says_the_discount_between_the_bid_and_the_price(server, new_page):
+    """"Blue bids 33", "Blue wins City Walls for 27", then cards of 29: the log says the discount the
+    rules take off the bid (the event's own parts) and the change given back."""
+    page = new_page()
+    said = describe_all(page, server.url, "phoenicia", [
+        {"type": "auction_won", "seat": 1, "card": "City Walls", "bid": 33, "discount": 6, "price": 27},
+        {"type": "development_bought", "seat": 1, "card": "City Walls", "price": 27, "cards": [10, 10, 9], "disks": 0, "change": 2},
+        {"type": "auction_won", "seat": 0, "card": "Temple", "bid": 12, "discount": 0, "price": 12},
+    ])
+    assert [s for s, _ in said] == [
+        "Blue wins City Walls with a bid of 33, less a discount of 6: the price is 27.",
+        "Blue pays 27 for City Walls (cards 10 + 10 + 9; 2 back in disks).",
+        "Red (you) wins Temple for 12.",
+    ]

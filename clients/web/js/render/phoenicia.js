@@ -67,6 +67,9 @@ const pay = (a) => {
   return parts.length ? `paying ${parts.join(' and ')}` : 'for free';
 };
 
+// Change is given in disks: "cards 10 + 10 + 9 = 29, 2 back in disks".
+const change = (e) => (e.change ? `; ${e.change} back in disk${e.change > 1 ? 's' : ''}` : '');
+
 // What a payment is for: "buy a tool for Farming".
 function purpose(a) {
   switch ((a || {}).type) {
@@ -105,8 +108,11 @@ function describeEvent(e, ctx) {
     case 'auction_opened': return `${who} puts ${e.card} up for auction at ${e.bid}.`;
     case 'bid_raised': return `${who} bids ${e.amount} for ${e.card}.`;
     case 'dropped_out': return `${who} drops out of the auction for ${e.card}.`;
-    case 'auction_won': return `${who} wins ${e.card} for ${e.price}.`;
-    case 'development_bought': return `${who} pays for ${e.card} (${pay(e).replace(/^paying /, '')}).`;
+    // The winner owes the bid less their discount (the event's parts, when it has them).
+    case 'auction_won': return e.discount && e.bid !== undefined
+      ? `${who} wins ${e.card} with a bid of ${e.bid}, less a discount of ${e.discount}: the price is ${e.price}.`
+      : `${who} wins ${e.card} for ${e.price}.`;
+    case 'development_bought': return `${who} pays ${e.price !== undefined ? `${e.price} ` : ''}for ${e.card} (${pay(e).replace(/^paying /, '')}${change(e)}).`;
     case 'worker_trained': return `${who} trains a worker.`;
     case 'worker_employed': return `${who} employs a worker in ${humanize(e.tableau)}.`;
     case 'worker_moved': return `${who} moves a worker from ${humanize(e.from)} to ${humanize(e.tableau)}.`;
