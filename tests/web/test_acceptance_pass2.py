@@ -151,7 +151,7 @@ def test_founders_actions_read_as_the_terminal_client_says_them(server, new_page
     from 1 with their names ("proposal 2 (…)"), an import whose square comes in the next step
     without "undefined": the browser says each legal move as the terminal client does."""
     from tablero_client.models import Game
-    from tablero_client.render.founders_of_gloomhaven import action_label
+    from tablero_client.render.founders_of_gloomhaven import action_label, square
 
     game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
     seen: list[tuple[dict, list[dict]]] = []
@@ -171,15 +171,18 @@ def test_founders_actions_read_as_the_terminal_client_says_them(server, new_page
         """async (seen) => {
             const r = (await import('/js/render/index.js')).rendererFor('founders-of-gloomhaven');
             const { unwrapGame } = await import('/js/api.js');
-            return seen.map(([g, actions]) => actions.map((a) => r.describeAction(a, { view: unwrapGame(g).view })));
+            return seen.map(([g, actions]) => actions.map((a) => [r.describeAction(a, { view: unwrapGame(g).view }),
+                a.cell === undefined ? null : r.valueName('cell', a.cell, { view: unwrapGame(g).view })]));
         }""",
         seen,
     )
     kinds, differ = set(), []
     for (g, actions), words in zip(seen, said, strict=True):
         model = Game.from_json(g)
-        for a, js in zip(actions, words, strict=True):
+        for a, (js, cell) in zip(actions, words, strict=True):
             kinds.add(a["type"])
+            if "cell" in a:  # a square chosen step by step: named as on the map
+                assert cell == f"square {square(model, a['cell'])}", (a, cell)
             py = action_label(a, model)
             if js != py[:1].upper() + py[1:]:
                 differ.append((a, js, py))

@@ -317,4 +317,19 @@ function outcomeNames(game) {
   return names;
 }
 
-export default { render, describeAction, describeEvent, outcomeNames };
+// A value of an action's field in words, for the step-by-step move builder: squares as the map
+// labels them ("square B5"; a list of squares item by item, "B5 + B6"), proposals and slots
+// numbered from 1, cards by name.
+function valueName(path, value, ctx) {
+  const v = (ctx && ctx.view) || {};
+  switch (path.split('.').pop()) {
+    case 'cell': return Number.isInteger(value) ? sq(v, [value]) : null;
+    case 'cells': return Number.isInteger(value) ? squareName(v, value) : null;
+    case 'proposal': return Number.isInteger(value) ? proposalNow(v, value) : null;
+    case 'slot': return Number.isInteger(value) ? `slot ${value + 1}` : null;
+    case 'card': case 'target': case 'building': return typeof value === 'string' ? (value === 'race' ? 'your race action' : cardName(v, value)) : null;
+    default: return null;
+  }
+}
+
+export default { render, describeAction, describeEvent, valueName, outcomeNames };
