@@ -316,3 +316,22 @@ def test_phoenicia_says_the_discount_between_the_bid_and_the_price(server, new_p
         "Blue pays 27 for City Walls (cards 10 + 10 + 9; 2 back in disks).",
         "Red (you) wins Temple for 12.",
     ]
+
+
+def test_lobby_options_on_a_phone_keep_each_checkbox_beside_its_label(server, new_page):
+    """390×844: an option's checkbox on the line of its label, not alone above it; hints say the
+    default in words where the field does not show it (no `Default: "thematic"`)."""
+    page = new_page(390, 844)
+    page.goto(server.url + "/#/")
+    page.click("label[for=eng-founders-of-gloomhaven]")
+    checks = page.locator("form.create .field.check")
+    assert checks.count() >= 3
+    for i in range(checks.count()):
+        box = checks.nth(i).locator("input[type=checkbox]").bounding_box()
+        label = checks.nth(i).locator("label").bounding_box()
+        assert label["y"] < box["y"] + box["height"] and box["y"] < label["y"] + label["height"], (box, label)
+        assert label["x"] > box["x"]
+    hints = " ".join(page.locator("form.create .hint").all_inner_texts())
+    assert '"' not in hints and "Default: false" not in hints and "Default: thematic" not in hints.lower(), hints
+    page.click("label[for=eng-goofspiel]")
+    assert "Default: 6." in page.inner_text("form.create .opts")

@@ -1,7 +1,7 @@
 // A form generated from an engine's options JSON schema. field(name, schema) -> {el, get(), setSeats?(n)}
 // where get() is the value to send, or undefined to leave the option at its default (it throws
 // when the fields cannot make a valid value), and setSeats(n) follows the number of seats.
-import { h, humanize } from './dom.js';
+import { h, humanize, fmt } from './dom.js';
 import { COLOURS } from './words.js';
 
 let uid = 0;
@@ -29,10 +29,13 @@ export function schemaForm(schema, names = {}) {
   };
 }
 
+// The option's description (the engine's words), and its default in words where the field does
+// not show it already (a select says "Default (Thematic)", a checkbox starts as its default).
 function hint(s) {
   const bits = [];
   if (s.description) bits.push(s.description);
-  if (s.default !== undefined) bits.push(`Default: ${JSON.stringify(s.default)}.`);
+  const shown = s.enum || s.type === 'boolean';
+  if (s.default !== undefined && !shown) bits.push(`Default: ${typeof s.default === 'string' ? humanize(s.default) : fmt(s.default)}.`);
   return bits.length ? h('small', { class: 'hint' }, bits.join(' ')) : null;
 }
 
