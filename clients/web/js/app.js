@@ -89,7 +89,11 @@ async function route() {
       current = new Table(parts[1]);
       await current.start();
     } else if (parts[0] === 'join' && parts[1]) await joinPage(parts[1]);
-    else await lobby();
+    else {
+      await lobby();
+      // An address this page does not know (#/foo, #/g/ without a game): say so, not just the lobby.
+      if (parts.length) notify(`This page does not understand the link “${location.hash}”: a game's link ends in #/g/<game> (to play or watch) or #/join/<game> (to join). Here is the lobby.`);
+    }
   } catch (e) {
     main.replaceChildren(h('section', { class: 'panel' }, h('h1', {}, 'Something went wrong'), h('p', {}, e.message), h('p', {}, h('a', { href: '#/' }, 'Back to the lobby'))));
   }
@@ -246,15 +250,24 @@ async function loadOpenGames(box) {
 }
 
 function joinByLink() {
-  const inp = h('input', { type: 'text', id: 'join-link', placeholder: 'https://…/#/join/abc123 or a game id', autocomplete: 'off' });
-  const form = h('form', { class: 'row', 'aria-label': 'Join by link' }, h('label', { for: 'join-link' }, 'Join or watch by link '), inp, h('button', { type: 'submit' }, 'Go'));
+  const inp = h('input', { type: 'text', id: 'join-link', placeholder: 'https://…/#/join/abc123 or a game id', autocomplete: 'off', 'aria-describedby': 'join-link-error' });
+  // What is wrong with the link, said beside the field (the banner may be out of sight).
+  const why = h('p', { class: 'field-error', id: 'join-link-error', 'aria-live': 'polite' });
+  const form = h('form', { class: 'row', 'aria-label': 'Join by link' }, h('label', { for: 'join-link' }, 'Join or watch by link '), inp, h('button', { type: 'submit' }, 'Go'), why);
+  inp.addEventListener('input', () => { why.textContent = ''; });
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     const v = inp.value.trim();
     const m = v.match(/#\/(join|g)\/([^/?#\s]+)/);
     if (m) location.hash = `#/${m[1]}/${m[2]}`;
     else if (/^[\w-]+$/.test(v)) location.hash = `#/join/${v}`;
-    else notify('That is neither a game link nor a game id.');
+    else {
+      why.textContent = !v ? 'Paste a game link or a game id first.'
+        : /#\/(join|g)\/?$/.test(v) ? 'That link has no game at its end: a game link ends in #/join/<game> or #/g/<game>.'
+          : /^https?:|#/.test(v) ? 'That is not a game link: a game link ends in #/join/<game> or #/g/<game>.'
+            : 'That is neither a game link nor a game id (an id has only letters, digits, - and _).';
+      inp.focus();
+    }
   });
   return form;
 }
