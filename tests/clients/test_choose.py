@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 from tablero_client.choose import flatten, options
 
@@ -71,3 +72,46 @@ def test_the_prompt_hint_lists_b_where_it_goes_back():
     assert "b" in BACK_WORDS
     assert choose_hint(12, back=True) == "type a number from 1 to 12, b to go back a step, or q to quit"
     assert choose_hint(3, back=False) == "type a number from 1 to 3, or q to quit"
+
+
+def _view_game(g, engine, seat):
+    from tablero_client.models import Game
+
+    return Game(id="g", engine=engine, version=1, players=len(g.view(seat).get("players") or [0, 1]),
+                status="GAME_STATUS_RUNNING", to_act=[seat], view=g.view(seat), seats=[], your_seat=seat)
+
+
+def _steps(engine, paths, seats=2, when=lambda acts: True):
+    """{path: (game, options)} for the first step-by-step choice on each of `paths` met in a random
+    game (among action lists for which `when` holds)."""
+    g = LocalGame(engine, seats=seats, seed=3)
+    rng = random.Random(1)
+    found = {}
+    while g.outcome() is None and len(found) < len(paths):
+        seat = sorted(g.to_act())[0]
+        acts = g.legal_actions(seat)
+        path, opts = options(acts, 24)
+        if path in paths and path not in found and when(acts):
+            found[path] = (_view_game(g, engine, seat), opts)
+        g.act(seat, g.engine.random_action(g.state, seat, acts, rng))
+    return found
+
+
+def test_step_options_are_worded_and_a_single_action_shows_its_cost():
+    """An outside pass chose "8. cell = 0 (1 actions)" in Riverboat and paid a coin it was not shown:
+    an option leading to one action is that action's words; other values are named as the board does."""
+    from tablero_client.play import option_label
+
+    paying = lambda acts: any(a.get("coin") for a in acts)  # noqa: E731
+    (game, opts), = _steps("riverboat", {"cell"}, when=paying).values()
+    labels = [option_label("cell", o, game) for o in opts]
+    assert all(" = " not in x for x in labels), labels
+    assert any(x.endswith("(pay a coin)") for x in labels), labels
+    cells = [o.value for o in opts]
+    assert cells == sorted(cells), cells  # in the mat's order
+    found = _steps("founders-of-gloomhaven", {"cells", "proposal"})
+    game, opts = found["cells"]
+    labels = [option_label("cells", o, game) for o in opts]
+    assert all(re.search(r"squares [A-Z]+\d+, [A-Z]+\d+", x) for x in labels), labels[:5]
+    game, opts = found["proposal"]
+    assert [option_label("proposal", o, game)[:10] for o in opts][:2] == ["proposal 1", "proposal 2"]

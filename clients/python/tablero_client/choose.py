@@ -35,6 +35,13 @@ _ABSENT = object()
 class Option:
     label: str
     actions: list[dict[str, Any]]
+    value: Any = None  # the value of the path grouped on that this option stands for
+
+
+def _order(k: str) -> tuple[int, Any]:
+    """Numbers in their order (cells 0, 1, ... 34), other values where they first came."""
+    v = None if k == MISSING else json.loads(k)
+    return (0, v) if isinstance(v, int | float) and not isinstance(v, bool) else (1, 0)
 
 
 def options(actions: list[dict[str, Any]], page: int = 24) -> tuple[str | None, list[Option]]:
@@ -56,8 +63,8 @@ def options(actions: list[dict[str, Any]], page: int = 24) -> tuple[str | None, 
             groups.setdefault(_key(f.get(p, _ABSENT)), []).append(a)
         if len(groups) > 1:
             opts = []
-            for k, acts in groups.items():
-                shown = k if k == MISSING else (json.loads(k) if not k.startswith('"') else json.loads(k))
-                opts.append(Option(f"{p} = {shown}", acts))
+            for k in sorted(groups, key=_order):
+                shown = k if k == MISSING else json.loads(k)
+                opts.append(Option(f"{p} = {shown}", groups[k], None if k == MISSING else shown))
             return p, opts
     return None, [Option("", [a]) for a in actions]  # identical actions: list them

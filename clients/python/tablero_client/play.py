@@ -27,11 +27,12 @@ from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 from rich.markup import escape
 
-from .choose import options
+from .choose import Option, options
 from .client import Client, Seat
 from .errors import Aborted, TableroError
 from .models import Event, Game
-from .render import action_label, describe_event, outcome_text, player_name, render
+from .render import action_label, describe_event, outcome_text, player_name, render, step_label, words
+from .render.words import plural
 
 QUIT_WORDS = ("q", "quit", "exit")
 BACK_WORDS = ("b", "back", "0")
@@ -186,6 +187,14 @@ def choose_hint(n: int, back: bool) -> str:
     return f"type a number from 1 to {n}" + (", b to go back a step" if back else "") + ", or q to quit"
 
 
+def option_label(path: str, option: Option, game: Game) -> str:
+    """A step's option in words: the action itself when it leads to one (its costs too: "worker on
+    cell 8 (pay a coin)"), else the value chosen as the board names it ("squares H1, I1")."""
+    if len(option.actions) == 1:
+        return action_label(option.actions[0], game)
+    return step_label(path, option.value, game)
+
+
 def choose_action(session: PromptSession, con: Console, game: Game, actions: list[dict[str, Any]],
                   page: int) -> dict[str, Any]:
     stack: list[list[dict[str, Any]]] = [actions]
@@ -195,13 +204,15 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
             return current[0]  # narrowed down to one action
         path, opts = options(current, page)
         if path is None:
-            con.print(f"[bold]Your move[/bold] ({len(current)} legal actions):")
+            con.print(f"[bold]Your move[/bold] ({plural(len(current), 'legal action')}):")
             for i, o in enumerate(opts, 1):
                 con.print(f"  [bold]{i:3}[/bold]. {escape(action_label(o.actions[0], game))}", highlight=False)
         else:
-            con.print(f"[bold]Your move[/bold]: {len(current)} legal actions; choose step by step by [cyan]{path}[/cyan]:")
+            con.print(f"[bold]Your move[/bold]: {plural(len(current), 'legal action')}; choose step by step by "
+                      f"[cyan]{escape(words.name(path.replace('.', ' ')))}[/cyan]:")
             for i, o in enumerate(opts, 1):
-                con.print(f"  [bold]{i:3}[/bold]. {escape(o.label)}  [dim]({len(o.actions)} actions)[/dim]", highlight=False)
+                more = "" if len(o.actions) == 1 else f"  [dim]({plural(len(o.actions), 'choice')})[/dim]"
+                con.print(f"  [bold]{i:3}[/bold]. {escape(option_label(path, o, game))}{more}", highlight=False)
         con.print(f"[dim]{choose_hint(len(opts), len(stack) > 1)}[/dim]", highlight=False)
         pick = _ask(session, "choose> ", len(opts), back=len(stack) > 1)
         if pick is None:

@@ -4,7 +4,8 @@
 engine name with '-' as '_', e.g. new_bedford.py) and the generic renderer otherwise. A module
 may define `render(game: Game) -> rich renderable`, `action_label(action, game) -> str`,
 `describe_event(event, game) -> str | None` (the event log in words, see words.py) and
-`player_name(game, player) -> str | None` (players that are not seats, e.g. Captains).
+`player_name(game, player) -> str | None` (players that are not seats, e.g. Captains) and
+`step_label(path, value, game) -> str | None` (a value of a step-by-step choice, e.g. a square).
 """
 
 from __future__ import annotations
@@ -102,6 +103,19 @@ def action_label(action: dict[str, Any], game: Game | None = None) -> str:
         if label:
             return str(label)
     return compact(action)
+
+
+def step_label(path: str, value: Any, game: Game) -> str:
+    """One value of a step-by-step choice in words: `type = plant` -> `plant`, `lumber = 2` ->
+    `lumber 2` (the engine module's `step_label(path, value, game)` first: squares, slots...)."""
+    label = _hook(game, "step_label", path, value, game)
+    if label:
+        return str(label)
+    if value is None:
+        return f"no {words.name(path.split('.')[-1])}"
+    if path == "type":
+        return words.name(value)
+    return f"{words.name(path.replace('.', ' '))} {words.fmt(value)}"
 
 
 def compact(value: Any) -> str:

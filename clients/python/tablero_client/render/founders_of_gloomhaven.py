@@ -437,6 +437,21 @@ def action_label(a: dict[str, Any], game: Game) -> str:  # noqa: C901 - one case
     return ""
 
 
+def step_label(path: str, value: Any, game: Game) -> str | None:
+    """A value of a step-by-step choice as the map and the board name it (squares `H1, I1`)."""
+    if path == "cell":
+        return _sq(game, [value])
+    if path == "cells" and isinstance(value, list):
+        return _sq(game, value)
+    if path == "proposal":
+        return _proposal(game, value)
+    if path in ("card", "target", "building"):
+        return _card_name(game, value)
+    if path == "slot" and isinstance(value, int):
+        return f"slot {value + 1}"
+    return None
+
+
 def _sq(game: Game, cells: Any) -> str:
     cells = [square(game, c) for c in cells or []]
     return f"square {cells[0]}" if len(cells) == 1 else f"squares {', '.join(cells)}"

@@ -76,13 +76,25 @@ def render(game: Game) -> Group:
     for o in v.get("opportunity_spaces") or []:
         opps.add_row(str(o.get("text") or o.get("card") or "(taken)"), ", ".join(f"{k} {x}" for k, x in (o.get("bonus") or {}).items()))
     supply = v.get("crop_supply") or {}
-    tiles = Text("Crop tiles on offer: " + "; ".join(f"size {k}: {', '.join(x or '(taken)' for x in t)}" for k, t in supply.items()))
+    tiles = Text("Crop tiles on offer: " + "; ".join(
+        f"size {k}: {', '.join(f'#{i} ' + (x or '(taken)') for i, x in enumerate(t, 1))}" for k, t in supply.items()))
     parts: list[Any] = [head, players, key, tiles, boats, opps]
     if v.get("held_tile"):
         parts.append(Text(f"Your held tile: {v['held_tile']}", style="yellow"))
     if v.get("pending"):
-        parts.append(Text(f"Pending: {v['pending']}", style="yellow"))
+        parts.append(Text(f"Pending: {_pending(game, v['pending'])}", style="yellow"))
     return Group(*parts)
+
+
+def _pending(game: Game, p: Any) -> str:
+    """`{"seat": 0, "kind": "bonus_worker"}` -> `seat 0 (you): bonus worker`."""
+    from . import player_name
+
+    if not isinstance(p, dict):
+        return fmt(p)
+    rest = {k: x for k, x in p.items() if k not in ("seat", "kind")}
+    who = f"{player_name(game, p['seat'])}: " if isinstance(p.get("seat"), int) else ""
+    return who + _name(p.get("kind") or "benefit") + (f" ({fmt(rest)})" if rest and fmt(rest) != "nothing" else "")
 
 
 # --- actions and the event log in words (clients/web/js/render/riverboat.js) -------------------
@@ -97,6 +109,28 @@ def _cells(cells: Any) -> str:
     return f"cell{'s' if len(cells) != 1 else ''} {', '.join(str(c) for c in cells)}"
 
 
+def _tile(game: Game, size: Any, slot: Any) -> str:
+    """A tile on offer as the board numbers it (`#2`, from 1), with its crops when the view shows them."""
+    if not isinstance(slot, int):
+        return f"#{slot}"
+    row = ((game.view or {}).get("crop_supply") or {}).get(str(size)) or []
+    tile = row[slot] if 0 <= slot < len(row) else None
+    return f"#{slot + 1}" + (f" ({tile})" if tile else "")
+
+
+def step_label(path: str, value: Any, game: Game) -> str | None:
+    """A value of a step-by-step choice as the board names it: cells by their numbers, tiles #1..."""
+    if path == "cell":
+        return f"cell {value}"
+    if path == "cells" and isinstance(value, list):
+        return _cells(value)
+    if path == "size":
+        return f"a {value}-hex tile"
+    if path == "coin":
+        return "paying a coin" if value else "without paying a coin"
+    return None
+
+
 def action_label(a: dict[str, Any], game: Game) -> str:
     t = a.get("type")
     coin = " (pay a coin)" if a.get("coin") else ""
@@ -105,7 +139,7 @@ def action_label(a: dict[str, Any], game: Game) -> str:
     if t == "place_worker":
         return f"worker on cell {a.get('cell')}{coin}"
     if t == "plant":
-        return f"plant the {a.get('size')}-hex tile from slot {a.get('slot')} on {_cells(a.get('cells'))}"
+        return f"plant the {a.get('size')}-hex tile {_tile(game, a.get('size'), a.get('slot'))} on {_cells(a.get('cells'))}"
     if t == "plant_from_pile":
         return f"plant {a.get('kind')} on {_cells(a.get('cells'))}"
     if t == "claim_boat":
