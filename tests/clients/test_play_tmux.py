@@ -284,5 +284,64 @@ def test_a_seat_waiting_for_others_sees_the_board_once_per_pause(server, tmux):
     assert _boards(text) == [1, 2, 3], _boards(text)
     after = text[text.index("─ version 3 ─"):]
     assert "to act: seat 0" in after and re.search(r"X +O +2", after), after
+    # "waiting for" once per board, under it (not also before it).
+    assert text.count("waiting for seat 0") == 2, text[-3000:]
     for session in ("play", "friend"):
         tmux.keys("q", "Enter", session=session)
+
+
+def _two_people_game(server, moves):
+    """A tic-tac-toe game of two human seats with `moves` (cells, X first) played: (id, tokens)."""
+    from tablero_client import Client
+
+    with Client(rest=server.http) as c:
+        created = c.create("tic-tac-toe", seats=["human", "human"])
+        gid, tokens = created.game.id, [created.token(0), created.token(1)]
+        for i, cell in enumerate(moves):
+            c.act(gid, tokens[i % 2], {"type": "place", "cell": cell})
+    return gid, tokens
+
+
+def test_a_resumed_seat_is_told_the_moves_made_while_it_was_away(server, tmux):
+    """`play --game ID --token T` (and coming back after q): the moves since the seat's own last
+    one are told, in words, before its prompt (an outside pass saw the board change untold)."""
+    gid, tokens = _two_people_game(server, [0, 3, 1, 4])
+    tmux.start(f"python -m tablero_client --url {server.http} play --game {gid} --token={tokens[0]}")
+    text = tmux.wait(_ready(1))
+    before = text[:text.index("choose>")]
+    assert "While you were away:" in before, before[-2000:]
+    assert "» v5 seat 1 puts O in cell 4 (row 2, column 2)." in before, before[-2000:]
+    assert "» v3 " not in before and "» v4 " not in before  # my own move, and what came before it
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
+
+
+def test_my_own_results_are_told_after_my_move_and_before_the_board(server, tmux):
+    """What my move brought about for my seat (here: the win) is told, after "« you: ..." and not as
+    a second copy of my move; the game over board comes after them."""
+    gid, tokens = _two_people_game(server, [0, 3, 1, 4])
+    tmux.start(f"python -m tablero_client --url {server.http} play --game {gid} --token={tokens[0]}")
+    tmux.wait(_ready(1))
+    tmux.keys("1", "Enter")  # cell 2: three in a row
+    text = tmux.wait(lambda s: "EXITED" in s)
+    after = text[text.index("« you: place in cell 2"):]
+    assert re.search(r"» v7 seat 0 \(you\) has three in a row and wins\.", after), after
+    assert "» v6 " not in text  # my move is told once, as "« you"
+    assert after.index("» v7") < after.index("FINISHED") and "EXITED 0" in after
+
+
+def test_messages_come_in_order_my_move_the_replies_the_board_the_prompt(server, tmux):
+    """After my move: my move line, the others' replies, the board, then the prompt's hint (an outside
+    pass saw "« you" after the bot's reply and a reply after the hint)."""
+    tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe")
+    play_choices(tmux, 3)
+    text = tmux.screen()
+    for mine in list(re.finditer(r"« you: .*", text))[:2]:
+        rest = text[mine.end():]
+        reply = re.search(r"» v\d+ seat 1 \(bot\) puts O", rest)
+        assert reply, rest[:2000]
+        board, hint = rest.index("─ version"), rest.index("type a number")
+        assert reply.start() < board < hint, rest[:2000]
+        assert "» v" not in rest[board:hint], rest[:2000]
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)

@@ -52,6 +52,18 @@ class Shared:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.leaving = threading.Event()
+        # Held by the main thread while its move is sent and told, so the others' replies come after
+        # "« you: ..."; held by the watcher while it tells an event.
+        self.telling = threading.Lock()
+        self.told = game.version  # the last version the watcher has told (or passed over)
+        self.own_moves: set[int] = set()  # versions at which the player's own moves start
+
+    def told_up_to(self, version: int, timeout: float = 2.0) -> None:
+        """Wait (a little) until the watcher has told the events up to `version`: the board drawn
+        next comes after them, not between them and the prompt."""
+        deadline = time.monotonic() + timeout
+        while self.told < version and time.monotonic() < deadline and not self.leaving.is_set():
+            time.sleep(0.02)
 
 
 def _server_flag(args: argparse.Namespace) -> str:
@@ -115,10 +127,18 @@ def _event_line(con: Console, version: int, text: str) -> None:
     con.print(f"[magenta]» v{version} {escape(text)}[/magenta]")  # its [lists] are text
 
 
-def tell_so_far(seat: Seat, game: Game, me: int | None, con: Console, limit: int = TOLD_AT_START) -> None:
+def tell_so_far(seat: Seat, game: Game, me: int | None, con: Console, limit: int = TOLD_AT_START,
+                since_own: bool = False) -> None:
     """The moves made before the player's first look (bots move as a game is created: a bot's opening
-    move, Riverboat's first pick), in words as the watched ones; the last `limit` of them."""
-    told = [ev for ev in seat.events() if ev.version <= game.version and ev.event.get("seat") != me]
+    move, Riverboat's first pick), in words as the watched ones; the last `limit` of them. A seat
+    played again (`--game`) is told what happened since its own last event, while it was away."""
+    seen = [ev for ev in seat.events() if ev.version <= game.version]
+    if since_own:
+        own = [i for i, ev in enumerate(seen) if me is not None and ev.event.get("seat") == me]
+        seen = seen[own[-1] + 1:] if own else seen
+        if seen:
+            con.print("[magenta]While you were away:[/magenta]")
+    told = [ev for ev in seen if ev.event.get("seat") != me]
     if len(told) > limit:
         con.print(f"[magenta dim]» … {len(told) - limit} earlier events[/magenta dim]")
     for ev in told[-limit:]:
@@ -132,8 +152,12 @@ def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: C
                 for ev in seat.watch(after_version=after):
                     if shared.leaving.is_set():
                         return
-                    if ev.event.get("seat") != me:
-                        _event_line(con, ev.version, describe_event(ev.event, shared.game))
+                    with shared.telling:
+                        # The player's own move is told by the main loop ("« you: ..."); what else
+                        # happened to their seat (an auction won, a phase bonus) is told here.
+                        if ev.event.get("seat") != me or ev.version not in shared.own_moves:
+                            _event_line(con, ev.version, describe_event(ev.event, shared.game))
+                        shared.told = ev.version
                     after = ev.version
                     events.put(ev)
                 return
@@ -235,8 +259,7 @@ def play(args: argparse.Namespace) -> int:
         seat, new = _setup(args, c, con)
         game = seat.game()
         me = game.your_seat
-        if new:
-            tell_so_far(seat, game, me, con)
+        tell_so_far(seat, game, me, con, since_own=not new)
         events: queue.Queue = queue.Queue()
         shared = Shared(game)
         with patch_stdout(raw=True):
@@ -262,11 +285,13 @@ class MovedOn(Exception):
     """The game moved on while the player chose, and the chosen move is no longer legal."""
 
 
-def act_on_latest(seat: Seat, action: Any, version: int, tries: int = 3) -> Game:
+def act_on_latest(seat: Seat, action: Any, version: int, tries: int = 3, own: set[int] | None = None) -> Game:
     """`action`, chosen on the game at `version`. When other seats acted meanwhile (a secret bid
     or vote of a simultaneous choice) and it is still legal, it is played on the game as it is
     now: what others chose in secret does not change what the player chose. Otherwise MovedOn."""
+    own = set() if own is None else own
     for _ in range(tries):
+        own.add(version + 1)  # the move's first event, if it is played at `version`
         try:
             return seat.act(action, expected_version=version)
         except Aborted as e:
@@ -276,6 +301,7 @@ def act_on_latest(seat: Seat, action: Any, version: int, tries: int = 3) -> Game
             if action not in la.actions:
                 raise MovedOn() from None
             version = la.version
+    own.add(version + 1)
     return seat.act(action, expected_version=version)
 
 
@@ -317,19 +343,22 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
     while True:
         shared.game = game
         if game.finished:
+            shared.told_up_to(game.version)
             con.print(render(game))
             con.print(outcome_text(game))
             return 0
         if me in game.to_act:
             la = seat.legal_actions()
             if la.actions and la.version == game.version:
+                shared.told_up_to(game.version)
                 _board(con, game)
                 board_shown = game.version
                 action = choose_action(session, con, game, la.actions, page)
                 label = action_label(action, game)  # worded on the game it was chosen on (its options)
                 try:
-                    game = act_on_latest(seat, action, game.version)
-                    con.print(f"[cyan]« you: {escape(label)}[/cyan]")
+                    with shared.telling:  # the others' replies are told after the move
+                        game = act_on_latest(seat, action, game.version, own=shared.own_moves)
+                        con.print(f"[cyan]« you: {escape(label)}[/cyan]")
                 except MovedOn:
                     con.print("[yellow]the game moved on while you chose, and that move is no longer possible: "
                               "choose again[/yellow]")
@@ -343,10 +372,10 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
         # While others play the board is shown as it stands once they pause (a wait with no news), so a
         # seat that is not to act sees the game too, once per pause rather than after every event.
         if quiet and board_shown != game.version:
+            shared.told_up_to(game.version)
             _board(con, game)
             board_shown = game.version
-            shown_wait = -1
-        if shown_wait != game.version:
+        if shown_wait != game.version and board_shown == game.version:  # under the board, once
             con.print(f"[dim]waiting for {', '.join(player_name(game, s) for s in game.to_act)}…[/dim]")
             shown_wait = game.version
         settling = board_shown != game.version
