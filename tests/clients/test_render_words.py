@@ -142,3 +142,15 @@ def test_founders_proposals_and_offer_show_what_their_cards_say():
     for card in g.view(0)["proposals"]:
         name = g.view(0)["cards"][card]["name"]
         assert re.search(rf"\d\. {re.escape(name)} — needs \w+", proposals), proposals[:400]
+
+
+def test_a_solo_new_bedford_start_says_the_captains_go_first():
+    """The game_started event's first_player is the first seat; with Captains they move before the
+    seats, as the board's "first player: Captain Starbuck" says (an outside pass read "seat 0 (you)
+    goes first" above that header)."""
+    g = engines.LocalGame("new-bedford", seats=1, seed=1, options={"captains": ["starbuck", "ahab"]})
+    game = _game(g, "new-bedford")
+    first = player_name(game, game.view["first_player"])
+    said = describe_event(g.events[0], game)
+    assert first == "Captain Starbuck" and f"{first} goes first" in said, said
+    assert "seat 0 (you) goes first" not in said

@@ -159,8 +159,12 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:
     who = _who(game, e.get("seat", e.get("player")))
     if t == "game_started":
         caps = [c.get("name") for c in e.get("captains") or [] if isinstance(c, dict)]
-        against = f" against {', '.join('Captain ' + humanize(c) for c in caps)}" if caps else ""
-        return f"The game starts{against}; {_who(game, e.get('first_player'))} goes first."
+        if not caps:
+            return f"The game starts; {_who(game, e.get('first_player'))} goes first."
+        # With Captains the event's first_player is the first seat: the Captains move before the seats.
+        names = [f"Captain {humanize(c)}" for c in caps]
+        return (f"The game starts against {', '.join(names)}; {names[0]} goes first (the Captains move "
+                f"before the seats, then {_who(game, e.get('first_player'))}).")
     if t == "starting_goods_chosen":
         return f"{who} starts with {amounts(e.get('goods'))}."
     if t in ("worker_placed", "captain_worker_placed"):
