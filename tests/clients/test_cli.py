@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 from tablero_client import Client
 
@@ -26,7 +27,9 @@ def test_create_act_show_watch_bot(server):
     gid = created["game"]["id"]
     x, o = (s["token"] for s in created["seats"])
     acts = cli("--url", server.http, "actions", gid, f"--token={x}").stdout
-    assert '1. {"type": "place", "cell": 0}' in acts
+    assert "   1. place in cell 0 (row 1, column 1)" in acts and "9 legal actions" in acts
+    assert json.loads(cli("--url", server.http, "actions", gid, f"--token={x}", "--json").stdout)[0] == \
+        {"type": "place", "cell": 0}
     # By number from `actions`, then as JSON, over gRPC.
     assert "version 2" in cli("--url", server.http, "act", gid, "5", f"--token={x}").stdout
     assert "version 3" in cli("--grpc", server.grpc, "act", gid, '{"type": "place", "cell": 0}', f"--token={o}").stdout
@@ -67,7 +70,7 @@ def test_bot_plays_a_seat_against_a_server_bot(server):
         created = c.create("riverboat", seats=["human", "bot"])
     token = created.seats[0].token
     p = cli("--grpc", server.grpc, "bot", created.game.id, f"--token={token}", "--seed", "3", "--quiet", timeout=240)
-    assert "GAME_STATUS_FINISHED" in p.stdout and '"winners"' in p.stdout
+    assert re.search(r"the game is over: (seat \d wins|seats .* win|nobody wins)", p.stdout), p.stdout
 
 
 def test_join_an_open_seat(server):
@@ -96,3 +99,35 @@ def test_tablero_takes_the_client_options_before_the_verb_and_names_a_busy_port(
                            capture_output=True, text=True, timeout=60)
     assert p.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port} for HTTP" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_bad_input_is_a_one_line_error(server):
+    """An unknown seat kind or bad --options JSON: one line and a non-zero exit, no traceback."""
+    for args in (("create", "tic-tac-toe", "--seats", "human,robot"), ("play", "tic-tac-toe", "--options", "{bad")):
+        p = cli("--url", server.http, *args, check=False)
+        assert p.returncode != 0 and "Traceback" not in p.stderr, p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1 and ("robot" in p.stderr or "--options" in p.stderr), p.stderr
+
+
+def test_one_shot_verbs_speak_words(server):
+    """`act` says whose turn it is by seat (not `to act [1]`, `GAME_STATUS_RUNNING`); out of turn
+    with a JSON action it says whose turn (not the engine's `waiting for [0]`); `bot` words its
+    moves and the outcome; `actions` on a finished game says it is over."""
+    created = json.loads(cli("--url", server.http, "create", "tic-tac-toe", "--json").stdout)
+    gid = created["game"]["id"]
+    x, o = (s["token"] for s in created["seats"])
+    done = cli("--url", server.http, "act", gid, "1", f"--token={x}").stdout
+    assert done.strip() == "ok: version 2; to act: seat 1", done
+    early = cli("--url", server.http, "act", gid, '{"type": "place", "cell": 4}', f"--token={x}", check=False)
+    assert "it is not your turn (you are seat 0): waiting for seat 1" in early.stderr, early.stderr
+    assert "[" not in early.stderr
+    for _ in range(5):
+        out = cli("--url", server.http, "bot", gid, f"--token={o}", "--max-actions", "1", "--seed", "1").stdout
+        if "the game is over" in out:
+            break
+        assert re.search(r"v\d+ played place in cell \d \(row \d, column \d\)", out), out
+        assert "{" not in out and "GAME_STATUS" not in out, out
+        if "the game is over" in cli("--url", server.http, "act", gid, "1", f"--token={x}").stdout:
+            break
+    over = cli("--url", server.http, "actions", gid, f"--token={x}").stdout
+    assert f"game {gid} is over" in over, over

@@ -4,6 +4,7 @@ tie-break line without a tie."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -39,7 +40,7 @@ def _game(g: engines.LocalGame, engine: str, you: int | None = 0, finished: bool
 
 
 def _text(renderable) -> str:
-    console = Console(record=True, width=200, color_system=None)
+    console = Console(record=True, width=200, color_system=None, file=io.StringIO())
     console.print(renderable)
     return console.export_text()
 
@@ -154,3 +155,29 @@ def test_a_solo_new_bedford_start_says_the_captains_go_first():
     said = describe_event(g.events[0], game)
     assert first == "Captain Starbuck" and f"{first} goes first" in said, said
     assert "seat 0 (you) goes first" not in said
+
+
+# Python values and raw names on a board: `{'seat': 0, ...}`, `[1, 0]`, `general_store`, a raw tree.
+BOARD_DUMP = re.compile(r"\{'|\[\d|\b[a-z]+_[a-z_]+\b|GAME_STATUS|type: ")
+
+
+@pytest.mark.parametrize(("engine", "seats", "options"), GAMES)
+def test_boards_show_no_python_values_or_raw_names(engine, seats, options):
+    """An outside pass saw `Pending: {'seat': 0, 'kind': 'bonus_worker'}`, `bidders [1, 2, 0]`,
+    `Setup: draft [1, 0], ...`, `general_store`, `phase setup` ... `choose_starting_goods` and
+    Goofspiel as a raw tree: every board of a random game reads as words."""
+    g = engines.LocalGame(engine, seats=seats, seed=2, options=options)
+    while g.outcome() is None and g.version < 400:
+        text = _text(render(_game(g, engine)))
+        found = [text[max(0, m.start() - 40):m.end() + 40] for m in BOARD_DUMP.finditer(text)]
+        assert not found, found[:5]
+        g.play_random(max_steps=g.version + 3)
+
+
+def test_riverboats_pending_benefit_in_words():
+    g = engines.LocalGame("riverboat", seats=3, seed=2)
+    game = _game(g, "riverboat")
+    game = Game(**{**{f: getattr(game, f) for f in game.__slots__},
+                   "view": {**game.view, "pending": {"seat": 0, "kind": "bonus_worker"}}})
+    text = _text(render(game))
+    assert "Pending: seat 0 (you): bonus worker" in text, text[-500:]

@@ -72,7 +72,10 @@ def cmd_create(args: argparse.Namespace) -> int:
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
     options = _json_arg(args.options, "--options") if args.options else None
     with _client(args) as c:
-        created = c.create(args.engine, args.players, options=options, seats=seats)
+        try:
+            created = c.create(args.engine, args.players, options=options, seats=seats)
+        except ValueError as e:  # a seat kind the client does not know (`--seats human,robot`)
+            raise SystemExit(f"--seats: {e}") from None
     if args.json:
         _print_json({"game": asdict(created.game), "seats": [asdict(s) for s in created.seats]})
         return 0
@@ -112,13 +115,20 @@ def cmd_actions(args: argparse.Namespace) -> int:
     token = _need_token(args)
     with _client(args) as c:
         la = c.legal_actions(args.game_id, token)
+        game = None if args.json else c.game(args.game_id, token)  # the actions in its words
     if args.json:
         _print_json(la.actions)
         return 0
+    from .render import action_label
+    from .render.words import plural
+
     if not la.actions:
-        print(f"seat {la.seat} has no legal action now (version {la.version})")
+        print(_why_no_action(game, la.seat))
+        return 0
+    print(f"seat {la.seat}: {plural(len(la.actions), 'legal action')} (version {la.version}); "
+          f"play one with `act {args.game_id} NUMBER`")
     for i, a in enumerate(la.actions, 1):
-        print(f"{i:4}. {json.dumps(a)}")
+        print(f"{i:4}. {action_label(a, game)}")
     return 0
 
 
@@ -134,13 +144,25 @@ def cmd_act(args: argparse.Namespace) -> int:
             if not 1 <= action <= len(acts):
                 raise SystemExit(f"there are {len(acts)} legal actions; {action} is not one of them")
             action = acts[action - 1]
-        game = c.act(args.game_id, token, action, request_id=args.request_id,
-                     expected_version=args.expected_version)
+        try:
+            game = c.act(args.game_id, token, action, request_id=args.request_id,
+                         expected_version=args.expected_version)
+        except TableroError as e:
+            if "may not act now" not in str(e):
+                raise
+            raise SystemExit(_why_no_action(c.game(args.game_id, token), c.legal_actions(args.game_id, token).seat)) from None
     if args.json:
         _print_json(asdict(game))
     else:
-        print(f"ok: version {game.version}, status {game.status}, to act {game.to_act}")
+        print(f"ok: version {game.version}; {_status_words(game)}")
     return 0
+
+
+def _status_words(game: Game) -> str:
+    """`the game is over` or `to act: seat 1`."""
+    if game.finished:
+        return "the game is over"
+    return "to act: " + (", ".join(f"seat {s}" for s in game.to_act) or "nobody")
 
 
 def _why_no_action(game: Game, seat: int) -> str:
@@ -175,8 +197,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
-def play_random(seat: Seat, rng: random.Random, max_actions: int, say=print) -> Game:
-    """Play `seat` with random legal actions until the game ends (or `max_actions`)."""
+def play_random(seat: Seat, rng: random.Random, max_actions: int, say=print, word=None) -> Game:
+    """Play `seat` with random legal actions until the game ends (or `max_actions`); `say` is told
+    each move, as `word(action, game it was chosen on)` puts it (JSON by default)."""
     game = seat.game()
     done = 0
     while not game.finished and done < max_actions:
@@ -184,9 +207,9 @@ def play_random(seat: Seat, rng: random.Random, max_actions: int, say=print) -> 
             acts = seat.legal_actions().actions
             if acts:
                 action = rng.choice(acts)
-                game = seat.act(action)
+                chosen_on, game = game, seat.act(action)
                 done += 1
-                say(f"v{game.version} played {json.dumps(action)}")
+                say(f"v{game.version} played {word(action, chosen_on) if word else json.dumps(action)}")
                 continue
         for _ev in seat.watch(after_version=game.version):
             break  # something happened: look again
@@ -196,13 +219,31 @@ def play_random(seat: Seat, rng: random.Random, max_actions: int, say=print) -> 
 
 def cmd_bot(args: argparse.Namespace) -> int:
     token = _need_token(args)
+    from .render import action_label
+
     rng = random.Random(args.seed)
     with _client(args) as c:
         game = play_random(c.seat(args.game_id, token), rng, args.max_actions,
-                           say=(lambda s: None) if args.quiet else (lambda s: print(s, flush=True)))
-    print(f"game {game.id}: {game.status} at version {game.version}"
-          + (f", outcome {json.dumps(game.outcome)}" if game.outcome else ""))
+                           say=(lambda s: None) if args.quiet else (lambda s: print(s, flush=True)),
+                           word=action_label)
+    print(f"game {game.id} at version {game.version}: {_outcome_words(game)}")
     return 0
+
+
+def _outcome_words(game: Game) -> str:
+    """`the game is over: seat 1 wins (scores: seat 0 3, seat 1 5)`, or who is to act."""
+    if not game.finished:
+        return f"the game goes on; {_status_words(game)}"
+    out = game.outcome or {}
+    winners = out.get("winners") or []
+    if len(winners) > 1:
+        said = "seats " + " and ".join(str(w) for w in winners) + " win"
+    else:
+        said = f"seat {winners[0]} wins" if winners else "nobody wins (a draw)"
+    scores = out.get("scores")
+    if isinstance(scores, list) and scores:
+        said += " (scores: " + ", ".join(f"seat {i} {s}" for i, s in enumerate(scores)) + ")"
+    return f"the game is over: {said}"
 
 
 def cmd_play(args: argparse.Namespace) -> int:

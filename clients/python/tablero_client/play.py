@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import queue
 import re
 import shlex
@@ -83,6 +82,8 @@ def join_command(args: argparse.Namespace, game_id: str) -> str:
 
 
 def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, bool]:
+    from .cli import _json_arg
+
     """The seat played, and whether it is new to the player (a game just created or joined: the moves
     made so far are told first)."""
     if args.join:
@@ -112,7 +113,7 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
             opened += 1
         else:
             kinds.append("bot")
-    opts = json.loads(args.options) if args.options else None
+    opts = _json_arg(args.options, "--options") if args.options else None
     created = c.create(eng.name, players, options=opts, seats=kinds)
     con.print(f"[bold]New game {created.game.id}[/bold] of {eng.title}: you are seat {args.seat}; "
               + ", ".join(f"seat {i} {k}" for i, k in enumerate(kinds)))
@@ -254,9 +255,9 @@ def play(args: argparse.Namespace) -> int:
     # Sized now: under patch_stdout rich can no longer ask the terminal.
     con = Console(highlight=False, width=args.width or shutil.get_terminal_size().columns,
                   force_terminal=sys.stdout.isatty() or None)
-    session: PromptSession = PromptSession()
     with _client(args) as c:
         seat, new = _setup(args, c, con)
+        session: PromptSession = PromptSession()  # after the setup: a bad option is one line, no warning
         game = seat.game()
         me = game.your_seat
         tell_so_far(seat, game, me, con, since_own=not new)

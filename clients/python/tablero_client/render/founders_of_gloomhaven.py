@@ -31,7 +31,7 @@ def render(game: Game) -> Group:
     if hand is not None:
         parts.append(hand)
     parts += [_market(v), _prestige(v)]
-    for extra in (_vote(game), _pending(game), _setup(v), _solo(v), _result(game)):
+    for extra in (_vote(game), _pending(game), _setup(game, v), _solo(v), _result(game)):
         if extra is not None:
             parts.append(extra)
     return Group(*parts)
@@ -46,7 +46,7 @@ def _seat(game: Game, s: Any) -> str:
 def _head(game: Game) -> Text:
     v = game.view
     t = Text()
-    t.append(f"Phase {v.get('phase')}", style="bold")
+    t.append(f"Phase {_name(v.get('phase'))}", style="bold")
     t.append(f"  active player: {_seat(game, v.get('active'))}")
     t.append(f"  to act: {', '.join(_seat(game, s) for s in v.get('to_act') or []) or 'nobody'}", style="yellow")
     cur = v.get("current")
@@ -143,7 +143,7 @@ def _tile_label(game: Game, t: dict[str, Any]) -> str:
              "bridge": "bridge", "gate": "gate", "prestige": "prestige"}
     what = f"{t.get('resource')} {names.get(kind, kind)}" if t.get("resource") else names.get(kind, str(kind))
     if kind == "prestige" and t.get("card"):
-        what += f" {t['card']}"
+        what += f" {_card_name(game, t['card'])}"
     owner = t.get("owner")
     who = _seat(game, owner) if owner is not None else ("neutral" if t.get("neutral") else "")
     s = f"#{t.get('id')} {what}" + (f" — {who}" if who else "")
@@ -315,18 +315,38 @@ def _pending(game: Game) -> Text | None:
     return Text("\n".join(bits), style="yellow") if bits else None
 
 
-def _setup(v: dict[str, Any]) -> Text | None:
+def _setup_words(game: Game, s: dict[str, Any]) -> str:
+    """`draft [1, 0], pool [...]` -> `drafting order seat 1, seat 0 (you); resources left: wood, stone; ...`."""
+    def order(seats: Any) -> str:
+        return ", ".join(_seat(game, x) for x in seats or []) or "done"
+
+    parts = [f"drafting order {order(s.get('draft'))}"] if "draft" in s else []
+    if s.get("pool"):
+        parts.append(f"resources left: {', '.join(_name(r) for r in s['pool'])}")
+    if "place" in s:
+        parts.append(f"placing order {order(s.get('place'))}")
+    placed = [(i, p) for i, p in enumerate(s.get("placed") or []) if p]
+    if placed:
+        parts.append("placed: " + "; ".join(f"{_seat(game, i)} {_fmt(p)}" for i, p in placed))
+    rest = {k: x for k, x in s.items() if k not in ("draft", "pool", "place", "placed")}
+    parts += [f"{_name(k)} {_fmt(x)}" for k, x in rest.items()]
+    return "; ".join(parts)
+
+
+def _setup(game: Game, v: dict[str, Any]) -> Text | None:
     s = v.get("setup")
     if not isinstance(s, dict):
         return None
-    return Text("Setup: " + _fmt(s), style="yellow")
+    return Text("Setup: " + _setup_words(game, s), style="yellow")
 
 
 def _solo(v: dict[str, Any]) -> Text | None:
     s = v.get("solo")
     if not isinstance(s, dict):
         return None
-    return Text(f"Solo: cycle {s.get('cycle')}, proposal costs {_fmt(s.get('costs'))}", style="cyan")
+    costs = s.get("costs")
+    costs = ", ".join(f"proposal {i}: {c}" for i, c in enumerate(costs, 1)) if isinstance(costs, list) else _fmt(costs)
+    return Text(f"Solo: cycle {s.get('cycle')}; costs {costs}", style="cyan")
 
 
 def _result(game: Game) -> Text | None:

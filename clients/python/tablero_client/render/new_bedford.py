@@ -51,9 +51,8 @@ def _ship(s: dict[str, Any]) -> str:
 
 def render(game: Game) -> Group:
     v = game.view
-    names = v.get("building_names") or {}
     head = Text()
-    head.append(f"Round {v.get('round')}  phase {v.get('phase')}  first player: {_who(game, v.get('first_player'))}")
+    head.append(f"Round {v.get('round')}  phase {name(v.get('phase'))}  first player: {_who(game, v.get('first_player'))}")
     if v.get("final"):
         head.append("  (final round)", style="bold red")
 
@@ -64,13 +63,13 @@ def render(game: Game) -> Group:
     owned: dict[int, list[str]] = {}
     for key, b in (v.get("buildings") or {}).items():
         if b.get("owner") is not None:
-            owned.setdefault(b["owner"], []).append(names.get(key, key))
+            owned.setdefault(b["owner"], []).append(_space(game, key))
     for i, p in enumerate(v.get("players") or []):
         style = "bold cyan" if i == game.your_seat else ""
         players.add_row(
             _who(game, i), str(p.get("money")), str(p.get("lumber")),
             str(p.get("food")), str(p.get("brick")), "\n".join(_ship(s) for s in p.get("ships") or []),
-            ", ".join(names.get(w, w) for w in p.get("workers") or []) or "—",
+            ", ".join(_space(game, w) for w in p.get("workers") or []) or "—",
             ", ".join(owned.get(i, [])) or "—", str(preview.get(i, {}).get("total", "")), style=style)
 
     town = Table(title="Town spaces (who is there)", title_justify="left", show_header=False)
@@ -81,7 +80,7 @@ def render(game: Game) -> Group:
         if b is not None and b.get("owner") is None:
             continue  # not built yet
         owner = f" (owner {_who(game, b['owner'])})" if b and b.get("owner") is not None else ""
-        town.add_row(names.get(space, space) + owner, ", ".join(_who(game, s) for s in seats) or "—")
+        town.add_row(_space(game, space) + owner, ", ".join(_who(game, s) for s in seats) or "—")
 
     sea = Table(title="Whaling track", title_justify="left", show_header=False)
     sea.add_column("row")
@@ -93,13 +92,13 @@ def render(game: Game) -> Group:
     bag = v.get("bag") or {}
     bag_text = Text("Whale bag: " + ", ".join(f"{n} {k}" for k, n in bag.items()))
 
-    unbuilt = [names.get(k, k) for k, b in (v.get("buildings") or {}).items() if b.get("owner") is None]
+    unbuilt = [_space(game, k) for k, b in (v.get("buildings") or {}).items() if b.get("owner") is None]
     parts: list[Any] = [head, Fit(players), Columns([town, Group(sea, bag_text)])]
     if unbuilt:
         parts.append(Text("Buildings still for sale: " + ", ".join(unbuilt), style="dim"))
     pend = v.get("pending") or v.get("awaiting")
     if isinstance(pend, dict) and pend.get("decision"):
-        parts.append(Text(f"Waiting for {_who(game, pend.get('seat'))}: {pend['decision']}", style="yellow"))
+        parts.append(Text(f"Waiting for {_who(game, pend.get('seat'))}: {name(pend['decision'])}", style="yellow"))
     return Group(*parts)
 
 

@@ -69,12 +69,38 @@ def render(game: Game) -> Group:
     parts: list[Any] = [head, Fit(display), Fit(players)]
     for key in ("auction", "payment", "discard"):
         if v.get(key):
-            parts.append(Text(f"{key}: {_fmt(v[key])}", style="yellow"))
+            parts.append(Text(f"{key}: {_people(game, v[key])}", style="yellow"))
     aw = v.get("awaiting")
     if isinstance(aw, dict):
         parts.append(Text(f"Waiting for {', '.join(_seat(s) for s in aw.get('seats') or []) or 'nobody'}: "
                           f"{name(aw.get('decision')) or '—'}", style="yellow"))
     return Group(*parts)
+
+
+PEOPLE = {"seat", "leader", "next", "winner", "bidders", "seats"}
+
+
+def _people(game: Game, x: Any) -> str:
+    """The auction, a payment or a discard in words: players by name (`leader seat 2 (bot)`, `bidders
+    seat 1 (bot), seat 0 (you)`), the action paid for as the choices word it."""
+    from . import action_label, player_name
+
+    if not isinstance(x, dict):
+        return _fmt(x)
+    parts = []
+    for k, y in x.items():
+        if k in PEOPLE and isinstance(y, dict):  # {"0": 1}: how many for whom
+            y = ", ".join(f"{player_name(game, int(s))} {n}" for s, n in y.items() if str(s).isdigit())
+        elif k in PEOPLE and isinstance(y, list):
+            y = ", ".join(player_name(game, s) for s in y) or "nobody"
+        elif k in PEOPLE:
+            y = player_name(game, y) if y is not None else "—"
+        elif k == "action" and isinstance(y, dict):
+            y = action_label(y, game)
+        else:
+            y = _fmt(y)
+        parts.append(f"{name(k)} {y}")
+    return ", ".join(parts)
 
 
 def _fmt(x: Any) -> str:
