@@ -96,14 +96,14 @@ def tmux(tmp_path):
 def test_a_whole_tic_tac_toe_game(server, tmux):
     tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe")
     first = tmux.wait(_ready(1))
-    assert "you are seat 0" in first and "place in cell 0 (row 1, column 1)" in first
+    assert "you are seat 0" in first and "place in row 1, column 1" in first
     text = play_choices(tmux, 5)
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "Game over" in text and "EXITED 0" in text
     # The bot's moves appeared as they happened, in words.
-    assert re.search(r"» v\d+ seat 1 \(bot\) puts O in cell \d \(row \d, column \d\)\.", text), text[-3000:]
+    assert re.search(r"» v\d+ seat 1 \(bot\) puts O in row \d, column \d\.", text), text[-3000:]
     assert "mark_placed" not in text
-    assert "« you: place in cell" in text
+    assert "« you: place in row" in text
     assert "FINISHED" in text
 
 
@@ -157,7 +157,7 @@ def test_a_friend_joins_with_the_printed_command_and_both_leave_and_resume(serve
     tmux.keys("1", "Enter", session="friend")
     # The creator sees the friend's move in words, then gets a prompt, and presses Ctrl-C there.
     text = tmux.wait(_ready(1))
-    assert "» v2 seat 0 puts X in cell 0 (row 1, column 1)." in text
+    assert "» v2 seat 0 puts X in row 1, column 1." in text
     tmux.keys("C-c")
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "EXITED 130" in text and "Traceback" not in text
@@ -173,7 +173,7 @@ def test_a_friend_joins_with_the_printed_command_and_both_leave_and_resume(serve
     # The creator's seat is not lost: the resume command plays it again.
     tmux.start(resume, session="again")
     again = tmux.wait(_ready(1), session="again")
-    assert "you are seat 1" in again and "place in cell 1 (row 1, column 2)" in again
+    assert "you are seat 1" in again and "place in row 1, column 2" in again
     tmux.keys("q", "Enter", session="again")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s, session="again")
 
@@ -255,7 +255,7 @@ def test_a_bots_opening_move_is_told_before_the_first_prompt(server, tmux):
     text = tmux.wait(_ready(1))
     before = text[:text.index("choose>")]
     assert "» v1 The game starts: seat 0 (bot) plays X, seat 1 (you) plays O." in before, before[-2000:]
-    assert re.search(r"» v2 seat 0 \(bot\) puts X in cell \d \(row \d, column \d\)\.", before), before[-2000:]
+    assert re.search(r"» v2 seat 0 \(bot\) puts X in row \d, column \d\.", before), before[-2000:]
     assert "type a number from 1 to 8, or q to quit\n" in before  # what may be typed (no step to go back to)
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
@@ -272,7 +272,7 @@ def test_a_seat_waiting_for_others_sees_the_board_once_per_pause(server, tmux):
     text = tmux.wait(lambda s: "─ version 1 ─" in s)
     board = text[text.index("─ version 1 ─"):]
     assert "to act: seat 0" in board and "you are seat 1" in board and "waiting for seat 0" in board
-    assert re.search(r"0 +1 +2", board), board  # the empty board's cells
+    assert re.search(r"· +· +·", board), board  # the empty board (numbers only where one is to type)
     time.sleep(REFRESH + 2)  # a look at the game with no news: no new board
     assert _boards(tmux.screen()) == [1]
     tmux.start(_line_after(text, "A friend joins with: "), session="friend")
@@ -283,7 +283,7 @@ def test_a_seat_waiting_for_others_sees_the_board_once_per_pause(server, tmux):
     text = tmux.wait(lambda s: "─ version 3 ─" in s)
     assert _boards(text) == [1, 2, 3], _boards(text)
     after = text[text.index("─ version 3 ─"):]
-    assert "to act: seat 0" in after and re.search(r"X +O +2", after), after
+    assert "to act: seat 0" in after and re.search(r"X +O +·", after), after
     # "waiting for" once per board, under it (not also before it).
     assert text.count("waiting for seat 0") == 2, text[-3000:]
     for session in ("play", "friend"):
@@ -310,7 +310,7 @@ def test_a_resumed_seat_is_told_the_moves_made_while_it_was_away(server, tmux):
     text = tmux.wait(_ready(1))
     before = text[:text.index("choose>")]
     assert "While you were away:" in before, before[-2000:]
-    assert "» v5 seat 1 puts O in cell 4 (row 2, column 2)." in before, before[-2000:]
+    assert "» v5 seat 1 puts O in row 2, column 2." in before, before[-2000:]
     assert "» v3 " not in before and "» v4 " not in before  # my own move, and what came before it
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
@@ -324,7 +324,7 @@ def test_my_own_results_are_told_after_my_move_and_before_the_board(server, tmux
     tmux.wait(_ready(1))
     tmux.keys("1", "Enter")  # cell 2: three in a row
     text = tmux.wait(lambda s: "EXITED" in s)
-    after = text[text.index("« you: place in cell 2"):]
+    after = text[text.index("« you: place in row 1, column 3"):]
     assert re.search(r"» v7 seat 0 \(you\) has three in a row and wins\.", after), after
     assert "» v6 " not in text  # my move is told once, as "« you"
     assert after.index("» v7") < after.index("FINISHED") and "EXITED 0" in after
@@ -343,5 +343,24 @@ def test_messages_come_in_order_my_move_the_replies_the_board_the_prompt(server,
         board, hint = rest.index("─ version"), rest.index("type a number")
         assert reply.start() < board < hint, rest[:2000]
         assert "» v" not in rest[board:hint], rest[:2000]
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
+
+
+def test_the_numbers_on_the_tic_tac_toe_board_are_the_numbers_to_type(server, tmux):
+    """An outside pass typed 5 for the board's square 5 and played elsewhere (the board showed cells
+    0-8, the choices were numbered 1.. over the empty squares): at my turn each empty square shows
+    the number of the choice that plays there, and the choices name squares by row and column."""
+    tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe --seat 1")
+    text = tmux.wait(_ready(1))
+    board = text[text.rindex("─ version"):text.rindex("Your move")]
+    grid = [line.split() for line in board.splitlines()[2:5]]
+    assert len(grid) == 3 and all(len(row) == 3 for row in grid), board
+    choices = re.findall(r"^\s+(\d)\. place in (row \d, column \d)$", text, re.M)
+    assert len(choices) == 8, text[-2000:]
+    for n, label in choices:
+        r, c = (int(d) for d in re.findall(r"\d", label))
+        assert grid[r - 1][c - 1] == n, (n, label, grid)
+    assert sum(cell.isdigit() for row in grid for cell in row) == 8
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)

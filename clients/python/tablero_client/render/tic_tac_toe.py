@@ -1,4 +1,6 @@
-"""Tic-Tac-Toe: the 3x3 board with cell numbers on empty squares."""
+"""Tic-Tac-Toe: the 3x3 board. At your turn each empty square shows the number to type to play
+there (the choices list the empty squares in order, numbered from 1); squares are otherwise named
+by row and column, never by a number that could be mistaken for a choice."""
 
 from __future__ import annotations
 
@@ -12,13 +14,18 @@ from ..models import Game
 def render(game: Game) -> Table:
     board = game.view["board"]
     marks = game.view.get("marks") or ["X", "O"]
+    mine = game.your_seat is not None and game.your_seat in game.to_act and not game.finished
+    choice = {cell: n for n, cell in enumerate((i for i, v in enumerate(board) if v is None), 1)}
     t = Table(show_header=False, show_lines=True, box=None, padding=(0, 2))
     for r in range(3):
         row = []
         for c in range(3):
             i = r * 3 + c
             v = board[i]
-            row.append(f"[dim]{i}[/dim]" if v is None else f"[bold]{marks[v]}[/bold]")
+            if v is not None:
+                row.append(f"[bold]{marks[v]}[/bold]")
+            else:
+                row.append(f"[cyan]{choice[i]}[/cyan]" if mine else "[dim]·[/dim]")
         t.add_row(*row)
     return t
 
@@ -26,7 +33,7 @@ def render(game: Game) -> Table:
 def action_label(action: dict[str, Any], game: Game) -> str:
     if action.get("type") == "place":
         c = action["cell"]
-        return f"place in cell {c} (row {c // 3 + 1}, column {c % 3 + 1})"
+        return f"place in row {c // 3 + 1}, column {c % 3 + 1}"
     return ""
 
 
@@ -39,7 +46,7 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:
     if t == "mark_placed":
         c = e["cell"]
         marks = (game.view or {}).get("marks") or ["X", "O"]
-        return f"{player_name(game, e['seat'])} puts {marks[e['seat']]} in cell {c} (row {c // 3 + 1}, column {c % 3 + 1})."
+        return f"{player_name(game, e['seat'])} puts {marks[e['seat']]} in row {c // 3 + 1}, column {c % 3 + 1}."
     if t == "game_won":
         return f"{player_name(game, e['seat'])} has three in a row and wins."
     if t == "game_drawn":
