@@ -364,3 +364,20 @@ def test_the_numbers_on_the_tic_tac_toe_board_are_the_numbers_to_type(server, tm
     assert sum(cell.isdigit() for row in grid for cell in row) == 8
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
+
+
+def test_a_list_longer_than_the_page_is_shown_a_page_at_a_time(server, tmux):
+    """`--page 4`: nine squares are listed four at a time (n: next page), numbered throughout; the
+    number typed plays that option even when it is on another page than the first."""
+    tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe --page 4")
+    text = tmux.wait(_ready(1))
+    assert "   4. place in row 2, column 1" in text and "   5. " not in text, text[-2000:]
+    assert "options 1-4 of 9" in text and "n or p for the next or previous page" in text
+    tmux.keys("n", "Enter")
+    text = tmux.wait(lambda s: "options 5-8 of 9" in s)
+    assert "   5. place in row 2, column 2" in text
+    tmux.keys("5", "Enter")
+    text = tmux.wait(lambda s: "« you:" in s)
+    assert "« you: place in row 2, column 2" in text
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)

@@ -181,3 +181,9 @@ def test_riverboats_pending_benefit_in_words():
                    "view": {**game.view, "pending": {"seat": 0, "kind": "bonus_worker"}}})
     text = _text(render(game))
     assert "Pending: seat 0 (you): bonus worker" in text, text[-500:]
+
+
+def test_one_is_singular():
+    from tablero_client.render.riverboat import _benefit
+
+    assert _benefit({"coins": 1}) == "1 coin" and _benefit({"coins": 2, "vp": 1}) == "2 coins + 1 vp"

@@ -193,8 +193,9 @@ def written(timeout: float = 1.0) -> None:
     time.sleep(0.02)  # the write thread took the last text off the queue: let it finish writing it
 
 
-def _ask(session: PromptSession, text: str, n: int, back: bool) -> int | None:
-    """A number 1..n; None for back. Raises Quit on q."""
+def _ask(session: PromptSession, text: str, n: int, back: bool, paged: bool = False) -> int | str | None:
+    """A number 1..n; None for back; "n"/"p" for the next or previous page of a long list (`paged`).
+    Raises Quit on q."""
     while True:
         written()
         answer = session.prompt(text).strip().lower()
@@ -202,14 +203,21 @@ def _ask(session: PromptSession, text: str, n: int, back: bool) -> int | None:
             raise Quit()
         if back and answer in BACK_WORDS:
             return None
+        if paged and answer in PAGE_WORDS:
+            return answer
         if answer.isdigit() and 1 <= int(answer) <= n:
             return int(answer)
-        print(choose_hint(n, back))
+        print(choose_hint(n, back, paged))
 
 
-def choose_hint(n: int, back: bool) -> str:
-    """What may be typed at `choose>`: b (or 0) steps back out of a step-by-step choice."""
-    return f"type a number from 1 to {n}" + (", b to go back a step" if back else "") + ", or q to quit"
+PAGE_WORDS = ("n", "p")
+
+
+def choose_hint(n: int, back: bool, paged: bool = False) -> str:
+    """What may be typed at `choose>`: b (or 0) steps back out of a step-by-step choice; n and p page
+    through a list longer than --page."""
+    return (f"type a number from 1 to {n}" + (", n or p for the next or previous page" if paged else "")
+            + (", b to go back a step" if back else "") + ", or q to quit")
 
 
 def option_label(path: str, option: Option, game: Game) -> str:
@@ -230,16 +238,27 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
         path, opts = options(current, page)
         if path is None:
             con.print(f"[bold]Your move[/bold] ({plural(len(current), 'legal action')}):")
-            for i, o in enumerate(opts, 1):
-                con.print(f"  [bold]{i:3}[/bold]. {escape(action_label(o.actions[0], game))}", highlight=False)
         else:
             con.print(f"[bold]Your move[/bold]: {plural(len(current), 'legal action')}; choose step by step by "
                       f"[cyan]{escape(words.name(path.replace('.', ' ')))}[/cyan]:")
-            for i, o in enumerate(opts, 1):
+        paged = len(opts) > page > 0
+        pick: int | str | None = "p"
+        start = 0
+        while isinstance(pick, str):  # a long list, `page` options at a time (numbers kept throughout)
+            shown = range(start, min(start + page, len(opts))) if paged else range(len(opts))
+            for i in shown:
+                o = opts[i]
                 more = "" if len(o.actions) == 1 else f"  [dim]({plural(len(o.actions), 'choice')})[/dim]"
-                con.print(f"  [bold]{i:3}[/bold]. {escape(option_label(path, o, game))}{more}", highlight=False)
-        con.print(f"[dim]{choose_hint(len(opts), len(stack) > 1)}[/dim]", highlight=False)
-        pick = _ask(session, "choose> ", len(opts), back=len(stack) > 1)
+                label = action_label(o.actions[0], game) if path is None else option_label(path, o, game)
+                con.print(f"  [bold]{i + 1:3}[/bold]. {escape(label)}{more}", highlight=False)
+            if paged:
+                con.print(f"[dim]options {shown.start + 1}-{shown.stop} of {len(opts)}[/dim]", highlight=False)
+            con.print(f"[dim]{choose_hint(len(opts), len(stack) > 1, paged)}[/dim]", highlight=False)
+            pick = _ask(session, "choose> ", len(opts), back=len(stack) > 1, paged=paged)
+            if pick == "n":
+                start = start + page if start + page < len(opts) else 0
+            elif pick == "p":
+                start = start - page if start >= page else (len(opts) - 1) // page * page
         if pick is None:
             stack.pop()
             continue

@@ -101,7 +101,9 @@ def _pending(game: Game, p: Any) -> str:
 def _benefit(b: Any) -> str:
     if not isinstance(b, dict):
         return fmt(b)
-    return " + ".join(str(v) if k == "feature" else f"{v} {k}" for k, v in b.items()) or "nothing"
+    # `1 coin`, `2 coins`: the engine's keys are plurals (coins, agents)
+    return " + ".join(str(v) if k == "feature" else f"{v} {k[:-1] if v == 1 and k.endswith('s') else k}"
+                      for k, v in b.items()) or "nothing"
 
 
 def _cells(cells: Any) -> str:
