@@ -109,6 +109,9 @@ def test_step_options_are_worded_and_a_single_action_shows_its_cost():
     assert any(x.endswith("(pay a coin)") for x in labels), labels
     cells = [o.value for o in opts]
     assert cells == sorted(cells), cells  # in the mat's order
+    from tablero_client.render import step_label
+
+    assert step_label("slot", 0, game) == "tile #1" and step_label("cells", [3, 4], game) == "cells 3, 4"
     found = _steps("founders-of-gloomhaven", {"cells", "proposal"})
     game, opts = found["cells"]
     labels = [option_label("cells", o, game) for o in opts]

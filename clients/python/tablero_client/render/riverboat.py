@@ -128,6 +128,8 @@ def step_label(path: str, value: Any, game: Game) -> str | None:
         return _cells(value)
     if path == "size":
         return f"a {value}-hex tile"
+    if path == "slot" and isinstance(value, int):
+        return f"tile #{value + 1}"  # as the board numbers the tiles of a size
     if path == "coin":
         return "paying a coin" if value else "without paying a coin"
     return None
