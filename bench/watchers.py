@@ -8,11 +8,14 @@
 Each game (Tic-Tac-Toe, random legal moves, two human seats) is played by one client
 over REST, one move after another, all G games at once. Phase 1 plays G games without
 watchers; phase 2 opens W/G SSE watches per game (raw sockets, `Accept:
-text/event-stream`), waits until every one is open, then plays the G games. Printed as
-one JSON line: errors, whether every watcher received every event of its game in order
-(versions 1..final, then `end`), write p50/p99 of both phases, and the Redis
-connections the server holds (CLIENT LIST without the bench's own), sampled while the
-watchers are open. The machine may be shared: compare the two phases of one run.
+text/event-stream`), waits until every one is open, then plays the G games. The two
+phases alternate `--rounds` times (default 3), with new games and watchers each round: one
+round has only ~380 writes per phase, too few for a steady p99. Printed as one JSON line:
+errors, per watched round how many watchers received every event of their game in order
+(versions 1..final, then `end`), write p50/p99 of both phases over every round (and the
+p99 ratio of each round), and the most Redis connections the server held (CLIENT LIST
+without the bench's own), sampled while the watchers are open. The machine may be shared:
+compare the two phases of one run.
 """
 
 from __future__ import annotations
@@ -155,44 +158,58 @@ async def main(a: argparse.Namespace) -> dict:
                     pass
                 await asyncio.sleep(0.1)
             rng = random.Random(a.seed)
-            # phase 1: no watchers
-            lat1: list[float] = []
+            lat1: list[float] = []  # write latencies without watchers, every round
+            lat2: list[float] = []  # with watchers
+            wall1 = wall2 = open_s = 0.0
             errors: list[str] = []
-            games = await create(client, a.games)
-            conns_idle = await server_connections(r)
-            t = time.perf_counter()
-            await asyncio.gather(*(play(client, g, tk, lat1, errors, rng) for g, tk in games))
-            wall1 = time.perf_counter() - t
-            # phase 2: W watchers
-            games = await create(client, a.games)
-            per = a.watchers // a.games
-            watchers = [Watcher(hport, g) for g, _ in games for _ in range(per)]
-            t = time.perf_counter()
-            for w in watchers:
-                w.task = asyncio.ensure_future(w.run())
-            await asyncio.wait_for(asyncio.gather(*(w.opened.wait() for w in watchers)), 120)
-            open_s = time.perf_counter() - t
-            conns_watched = await server_connections(r)
-            lat2: list[float] = []
-            t = time.perf_counter()
-            finals = await asyncio.gather(*(play(client, g, tk, lat2, errors, rng) for g, tk in games))
-            wall2 = time.perf_counter() - t
-            conns_played = await server_connections(r)
-            await asyncio.wait_for(asyncio.gather(*(w.task for w in watchers), return_exceptions=True), 60)
-            final_of = {g: v for (g, _), v in zip(games, finals, strict=True)}
-            watch_errors = [w.error for w in watchers if w.error]
-            in_order = sum(w.versions == list(range(1, final_of[w.gid] + 1)) and w.ended for w in watchers)
+            watch_errors: list[str] = []
+            in_order: list[int] = []  # per watched round: watchers that got every event in order
+            delivered = 0
+            ratios: list[float | None] = []
+            conns_idle = conns_watched = conns_played = 0
+            for _ in range(a.rounds):
+                # phase 1: G games, no watchers
+                games = await create(client, a.games)
+                conns_idle = max(conns_idle, await server_connections(r))
+                mine1: list[float] = []
+                t = time.perf_counter()
+                await asyncio.gather(*(play(client, g, tk, mine1, errors, rng) for g, tk in games))
+                wall1 += time.perf_counter() - t
+                # phase 2: G new games, W watchers on them
+                games = await create(client, a.games)
+                per = a.watchers // a.games
+                watchers = [Watcher(hport, g) for g, _ in games for _ in range(per)]
+                t = time.perf_counter()
+                for w in watchers:
+                    w.task = asyncio.ensure_future(w.run())
+                await asyncio.wait_for(asyncio.gather(*(w.opened.wait() for w in watchers)), 120)
+                open_s = max(open_s, time.perf_counter() - t)
+                conns_watched = max(conns_watched, await server_connections(r))
+                mine2: list[float] = []
+                t = time.perf_counter()
+                finals = await asyncio.gather(*(play(client, g, tk, mine2, errors, rng) for g, tk in games))
+                wall2 += time.perf_counter() - t
+                conns_played = max(conns_played, await server_connections(r))
+                await asyncio.wait_for(asyncio.gather(*(w.task for w in watchers), return_exceptions=True), 60)
+                final_of = {g: v for (g, _), v in zip(games, finals, strict=True)}
+                watch_errors += [w.error for w in watchers if w.error]
+                in_order.append(sum(w.versions == list(range(1, final_of[w.gid] + 1)) and w.ended for w in watchers))
+                delivered += sum(len(w.versions) for w in watchers)
+                ratios.append(round(pct(mine2, 99) / pct(mine1, 99), 2) if mine1 and mine2 else None)
+                lat1 += mine1
+                lat2 += mine2
         return {
-            "serve_args": a.serve_args, "games": a.games, "watchers": len(watchers),
-            "write_errors": len(errors), "watch_errors": len(watch_errors),
+            "serve_args": a.serve_args, "games": a.games, "watchers": a.watchers // a.games * a.games,
+            "rounds": a.rounds, "write_errors": len(errors), "watch_errors": len(watch_errors),
             "error_samples": (errors + watch_errors)[:5],
             "watchers_complete_in_order": in_order,
-            "events_delivered": sum(len(w.versions) for w in watchers),
+            "events_delivered": delivered,
             "writes_no_watchers": len(lat1), "write_p50_ms_no_watchers": pct(lat1, 50),
             "write_p99_ms_no_watchers": pct(lat1, 99), "moves_per_s_no_watchers": round(len(lat1) / wall1, 1),
             "writes_watched": len(lat2), "write_p50_ms_watched": pct(lat2, 50), "write_p99_ms_watched": pct(lat2, 99),
             "moves_per_s_watched": round(len(lat2) / wall2, 1),
             "p99_ratio": round(pct(lat2, 99) / pct(lat1, 99), 2) if lat1 and lat2 else None,
+            "p99_ratio_by_round": ratios,
             "watch_open_s": round(open_s, 2),
             "redis_connections_idle": conns_idle, "redis_connections_with_watchers": conns_watched,
             "redis_connections_after_play": conns_played,
@@ -213,5 +230,8 @@ if __name__ == "__main__":
     p.add_argument("--watchers", type=int, default=2000)
     p.add_argument("--games", type=int, default=50)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--rounds", type=int, default=3,
+                   help="phases played alternately this many times (fresh games and watchers each round); "
+                        "the p99s are over every round's writes")
     p.add_argument("--serve-args", default="")
     print(json.dumps(asyncio.run(main(p.parse_args()))))
