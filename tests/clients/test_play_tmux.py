@@ -381,3 +381,29 @@ def test_a_list_longer_than_the_page_is_shown_a_page_at_a_time(server, tmux):
     assert "« you: place in row 2, column 2" in text
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
+
+
+def test_a_seat_waiting_through_a_server_restart_is_told_the_next_move(tmp_path, tmux):
+    """The server stops for longer than the SDK's retries while a seat waits, and comes back (same
+    SQLite file): the player is told it cannot be reached, then the other seat's next move in
+    words, as before; the watch does not give up."""
+    from tablero_client import Client
+
+    from tests.server.support import ServerProcess
+
+    with ServerProcess({"TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": str(tmp_path / "games.db")}) as s:
+        with Client(rest=s.http) as c:
+            created = c.create("tic-tac-toe", seats=["human", "human"])
+            gid, tokens = created.game.id, [created.token(0), created.token(1)]
+        tmux.start(f"python -m tablero_client --url {s.http} play --game {gid} --token={tokens[1]}")
+        tmux.wait(lambda t: "waiting for seat 0" in t)
+        s.terminate()
+        tmux.wait(lambda t: "cannot be reached" in t, 30)
+        time.sleep(4)  # well past the SDK's own retries
+        s.start()
+        with Client(rest=s.http) as c:
+            c.act(gid, tokens[0], {"type": "place", "cell": 4})
+        text = tmux.wait(lambda t: "» v2" in t, 30)
+        assert "watch stopped" not in text, text[-2000:]
+        assert "in touch with the server again" in text
+        tmux.keys("q", "Enter")

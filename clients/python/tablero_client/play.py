@@ -28,7 +28,7 @@ from rich.markup import escape
 
 from .choose import Option, options
 from .client import Client, Seat
-from .errors import Aborted, TableroError
+from .errors import Aborted, TableroError, Unavailable
 from .models import Event, Game
 from .render import action_label, describe_event, outcome_text, player_name, render, step_label, words
 from .render.words import plural
@@ -36,6 +36,7 @@ from .render.words import plural
 QUIT_WORDS = ("q", "quit", "exit")
 BACK_WORDS = ("b", "back", "0")
 REFRESH = 5.0  # seconds between looks at the game while waiting, when no event came
+RECONNECT = 2.0  # seconds between tries to watch again while the server cannot be reached
 SETTLE = 1.0  # seconds without news after which a waiting player is shown the board as it stands
 TOLD_AT_START = 30  # at most this many of the moves made before a new or joined seat's first look are told
 
@@ -51,6 +52,7 @@ class Shared:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.leaving = threading.Event()
+        self.down = False  # the server could not be reached (said once, by whoever found it first)
         # Held by the main thread while its move is sent and told, so the others' replies come after
         # "« you: ..."; held by the watcher while it tells an event.
         self.telling = threading.Lock()
@@ -147,12 +149,16 @@ def tell_so_far(seat: Seat, game: Game, me: int | None, con: Console, limit: int
 
 
 def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: Console, shared: Shared) -> None:
+    lost = False  # the server could not be reached: the watch is tried again until it can
     try:
         while True:
             try:
                 for ev in seat.watch(after_version=after):
                     if shared.leaving.is_set():
                         return
+                    if lost:
+                        con.print("[green]in touch with the server again[/green]")
+                        lost = shared.down = False
                     with shared.telling:
                         # The player's own move is told by the main loop ("« you: ..."); what else
                         # happened to their seat (an auction won, a phase bonus) is told here.
@@ -169,6 +175,15 @@ def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: C
                 after = int(resumed.group(1))
                 con.print(f"[yellow]The server lost the moves after v{after}; the game goes on from there.[/yellow]")
                 events.put(Event(seat.game_id, after, {}))  # look at the game again
+            except Unavailable as e:  # the server is down or restarting: the player stays, so does the watch
+                if shared.leaving.is_set():
+                    return
+                if not lost and not shared.down:
+                    con.print(f"[yellow]the server cannot be reached ({escape(str(e)[:120])}); "
+                              "trying again, nothing you played is lost[/yellow]")
+                lost = shared.down = True
+                if shared.leaving.wait(RECONNECT):
+                    return
     except Exception as e:  # noqa: BLE001 - leaving closes the connection under the watch: nothing to say
         if not shared.leaving.is_set():
             if not isinstance(e, TableroError):
@@ -360,57 +375,70 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
     board_shown = -1  # the version of the last board drawn
     quiet = False  # whether the last wait for others ended with no news
     watching = True
+    down = False  # the server could not be reached at the last look (told once)
     while True:
-        shared.game = game
-        if game.finished:
-            shared.told_up_to(game.version)
-            con.print(render(game))
-            con.print(outcome_text(game))
-            return 0
-        if me in game.to_act:
-            la = seat.legal_actions()
-            if la.actions and la.version == game.version:
+        try:
+            shared.game = game
+            if game.finished:
+                shared.told_up_to(game.version)
+                con.print(render(game))
+                con.print(outcome_text(game))
+                return 0
+            if me in game.to_act:
+                la = seat.legal_actions()
+                if la.actions and la.version == game.version:
+                    shared.told_up_to(game.version)
+                    _board(con, game)
+                    board_shown = game.version
+                    action = choose_action(session, con, game, la.actions, page)
+                    label = action_label(action, game)  # worded on the game it was chosen on (its options)
+                    try:
+                        with shared.telling:  # the others' replies are told after the move
+                            game = act_on_latest(seat, action, game.version, own=shared.own_moves)
+                            con.print(f"[cyan]« you: {escape(label)}[/cyan]")
+                    except MovedOn:
+                        con.print("[yellow]the game moved on while you chose, and that move is no longer possible: "
+                                  "choose again[/yellow]")
+                        game = seat.game()
+                    except TableroError as e:
+                        con.print(f"[red]{escape(str(e))}[/red]")
+                        game = seat.game()
+                    continue
+                game = seat.game()
+                continue
+            # While others play the board is shown as it stands once they pause (a wait with no news), so a
+            # seat that is not to act sees the game too, once per pause rather than after every event.
+            if quiet and board_shown != game.version:
                 shared.told_up_to(game.version)
                 _board(con, game)
                 board_shown = game.version
-                action = choose_action(session, con, game, la.actions, page)
-                label = action_label(action, game)  # worded on the game it was chosen on (its options)
+            if shown_wait != game.version and board_shown == game.version:  # under the board, once
+                con.print(f"[dim]waiting for {', '.join(player_name(game, s) for s in game.to_act)}…[/dim]")
+                shown_wait = game.version
+            settling = board_shown != game.version
+            typed = wait_for_others(events, watching, SETTLE if settling else REFRESH if watching else 1.0)
+            quiet = events.empty()
+            if typed is not None:
+                if typed.strip().lower() in QUIT_WORDS:
+                    raise Quit()
+                if typed.strip():
+                    con.print("[dim]not your turn yet: q + Enter leaves the game (resume it later)[/dim]")
+            while watching:
                 try:
-                    with shared.telling:  # the others' replies are told after the move
-                        game = act_on_latest(seat, action, game.version, own=shared.own_moves)
-                        con.print(f"[cyan]« you: {escape(label)}[/cyan]")
-                except MovedOn:
-                    con.print("[yellow]the game moved on while you chose, and that move is no longer possible: "
-                              "choose again[/yellow]")
-                    game = seat.game()
-                except TableroError as e:
-                    con.print(f"[red]{escape(str(e))}[/red]")
-                    game = seat.game()
-                continue
+                    ev: Event | None = events.get_nowait()
+                except queue.Empty:
+                    break
+                if ev is None:
+                    watching = False
             game = seat.game()
+        except Unavailable as e:  # the server is down or restarting: the seat waits for it, nothing is lost
+            if not down and not shared.down:
+                con.print(f"[yellow]the server cannot be reached ({escape(str(e)[:120])}); trying again, "
+                          "nothing you played is lost (q + Enter leaves)[/yellow]")
+            down = shared.down = True
+            typed = wait_for_others(events, True, RECONNECT)
+            if typed is not None and typed.strip().lower() in QUIT_WORDS:
+                raise Quit() from None
             continue
-        # While others play the board is shown as it stands once they pause (a wait with no news), so a
-        # seat that is not to act sees the game too, once per pause rather than after every event.
-        if quiet and board_shown != game.version:
-            shared.told_up_to(game.version)
-            _board(con, game)
-            board_shown = game.version
-        if shown_wait != game.version and board_shown == game.version:  # under the board, once
-            con.print(f"[dim]waiting for {', '.join(player_name(game, s) for s in game.to_act)}…[/dim]")
-            shown_wait = game.version
-        settling = board_shown != game.version
-        typed = wait_for_others(events, watching, SETTLE if settling else REFRESH if watching else 1.0)
-        quiet = events.empty()
-        if typed is not None:
-            if typed.strip().lower() in QUIT_WORDS:
-                raise Quit()
-            if typed.strip():
-                con.print("[dim]not your turn yet: q + Enter leaves the game (resume it later)[/dim]")
-        while watching:
-            try:
-                ev: Event | None = events.get_nowait()
-            except queue.Empty:
-                break
-            if ev is None:
-                watching = False
-        game = seat.game()
+        down = False
+
