@@ -111,10 +111,29 @@ def test_step_options_are_worded_and_a_single_action_shows_its_cost():
     assert cells == sorted(cells), cells  # in the mat's order
     from tablero_client.render import step_label
 
-    assert step_label("slot", 0, game) == "tile #1" and step_label("cells", [3, 4], game) == "cells 3, 4"
+    assert step_label("slot", 0, game) == "tile #1" and step_label("cells", [3, 4], game) == "cells 4, 5"
     found = _steps("founders-of-gloomhaven", {"cells", "proposal"})
     game, opts = found["cells"]
     labels = [option_label("cells", o, game) for o in opts]
     assert all(re.search(r"squares [A-Z]+\d+, [A-Z]+\d+", x) for x in labels), labels[:5]
     game, opts = found["proposal"]
     assert [option_label("proposal", o, game)[:10] for o in opts][:2] == ["proposal 1", "proposal 2"]
+
+
+def test_riverboat_cells_are_numbered_from_1_on_the_mat_and_in_every_label():
+    """An outside pass typed the 9 it saw on the mat and placed a worker on the mat's cell 8: the
+    mat numbered its cells from 0 while the list was numbered from 1. The mat and every label
+    now number cells from 1, so "worker on cell 9" is the cell the mat labels 9."""
+    from tablero_client.play import option_label
+    from tablero_client.render.riverboat import describe_event, mat
+
+    (game, opts), = _steps("riverboat", {"cell"}).values()
+    grid = game.view["mat_grid"]
+    me = game.view["players"][game.your_seat]
+    numbers = [int(t) for t in mat(me, grid["rows"], grid["cols"], grid["odd_rows_shifted_right"]).plain.split()
+               if t.isdigit()]
+    assert numbers == list(range(1, grid["rows"] * grid["cols"] + 1)), numbers
+    for o in opts:
+        assert re.search(rf"\bcell {o.value + 1}\b", option_label("cell", o, game)), (o.value, option_label("cell", o, game))
+    said = describe_event({"type": "worker_placed", "seat": 0, "cell": 8}, game)
+    assert "cell 9" in said, said

@@ -41,7 +41,7 @@ def mat(p: dict[str, Any], rows: int, cols: int, shifted: bool) -> Text:
             if worker:
                 cell, style = "@" + cell[:1] if cell != "·" else "@", "bold white on grey23"
             t.append(f"{cell:<3}", style=style)
-            t.append(f"{i:<2} ", style="dim")
+            t.append(f"{i + 1:<2} ", style="dim")  # cells numbered from 1, as every line names them
         t.append("\n")
     return t
 
@@ -106,9 +106,14 @@ def _benefit(b: Any) -> str:
                       for k, v in b.items()) or "nothing"
 
 
+def _cell(cell: Any) -> str:
+    """A mat cell as the board numbers it: from 1 (the view's index + 1)."""
+    return str(cell + 1) if isinstance(cell, int) else str(cell)
+
+
 def _cells(cells: Any) -> str:
     cells = list(cells or [])
-    return f"cell{'s' if len(cells) != 1 else ''} {', '.join(str(c) for c in cells)}"
+    return f"cell{'s' if len(cells) != 1 else ''} {', '.join(_cell(c) for c in cells)}"
 
 
 def _tile(game: Game, size: Any, slot: Any) -> str:
@@ -123,7 +128,7 @@ def _tile(game: Game, size: Any, slot: Any) -> str:
 def step_label(path: str, value: Any, game: Game) -> str | None:
     """A value of a step-by-step choice as the board names it: cells by their numbers, tiles #1..."""
     if path == "cell":
-        return f"cell {value}"
+        return f"cell {_cell(value)}"
     if path == "cells" and isinstance(value, list):
         return _cells(value)
     if path == "size":
@@ -141,7 +146,7 @@ def action_label(a: dict[str, Any], game: Game) -> str:
     if t == "choose_phase":
         return f"take the {_name(a.get('phase'))} phase"
     if t == "place_worker":
-        return f"worker on cell {a.get('cell')}{coin}"
+        return f"worker on cell {_cell(a.get('cell'))}{coin}"
     if t == "plant":
         return f"plant the {a.get('size')}-hex tile {_tile(game, a.get('size'), a.get('slot'))} on {_cells(a.get('cells'))}"
     if t == "plant_from_pile":
@@ -167,7 +172,7 @@ def action_label(a: dict[str, Any], game: Game) -> str:
     if t == "take_opportunity_from_deck":
         return f"take the opportunity card “{humanize(a.get('card'))}”"
     if t == "survey":
-        return f"survey your {_name(a.get('feature'))} on cell {a.get('cell')}"
+        return f"survey your {_name(a.get('feature'))} on cell {_cell(a.get('cell'))}"
     if t == "survey_card":
         return f"survey the opportunity card “{humanize(a.get('card'))}”"
     if t == "pass":
@@ -175,9 +180,9 @@ def action_label(a: dict[str, Any], game: Game) -> str:
     if t == "choose_bonus":
         return f"take the {_name(a.get('bonus'))} bonus"
     if t == "place_barn":
-        return f"build a barn on cell {a.get('cell')}"
+        return f"build a barn on cell {_cell(a.get('cell'))}"
     if t == "place_well":
-        return f"dig a well on cell {a.get('cell')}"
+        return f"dig a well on cell {_cell(a.get('cell'))}"
     if t == "take_surveyor":
         return "take a surveyor"
     if t == "decline":
@@ -199,7 +204,7 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:
     if t == "phase_started":
         return f"The {_name(e.get('phase'))} phase begins."
     if t == "worker_placed":
-        return f"{who} places a worker on cell {e.get('cell')}{', paying a coin' if e.get('coin') else ''}."
+        return f"{who} places a worker on cell {_cell(e.get('cell'))}{', paying a coin' if e.get('coin') else ''}."
     if t == "round_track_worker_taken":
         return f"{who} takes a worker from the round track."
     if t == "placement_skipped":
@@ -239,13 +244,13 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:
     if t == "crop_card_revealed":
         return f"The crop card shows {e.get('card')}."
     if t == "barn_placed":
-        return f"{who} builds a barn on cell {e.get('cell')}."
+        return f"{who} builds a barn on cell {_cell(e.get('cell'))}."
     if t == "well_placed":
-        return f"{who} digs a well on cell {e.get('cell')}."
+        return f"{who} digs a well on cell {_cell(e.get('cell'))}."
     if t == "surveyor_taken":
         return f"{who} takes a surveyor."
     if t == "surveyed":
-        where = f" on cell {e['cell']}" if e.get("cell") is not None else ""
+        where = f" on cell {_cell(e['cell'])}" if e.get("cell") is not None else ""
         vp = f" (+{e['vp']} VP)" if e.get("vp") else ""
         return f"{who} places a surveyor ({_name(e.get('feature'))}){where}{vp}."
     if t == "agents_sent":
