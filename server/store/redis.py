@@ -128,6 +128,16 @@ local function first_kept(key)
   if #f == 0 then return nil end
   return tonumber(string.match(f[1][1], '^(%d+)'))
 end
+-- whether a range read from version `want` on lost its start to a trim: {2, first kept} if it did.
+-- Versions are contiguous, so a range that starts at `want` lost nothing; a range past the head
+-- is empty, and nothing is trimmed past the head.
+local function trimmed(key, entries, want)
+  if #entries > 0 and tonumber(string.match(entries[1][1], '^(%d+)')) ~= want then
+    local first = first_kept(key)
+    if first and first > want then return {2, first} end
+  end
+  return nil
+end
 local function chain(prev, e)
   return string.sub(redis.sha1hex(prev .. e), 1, 16)
 end
@@ -342,14 +352,8 @@ if ARGV[2] == '' then
 else
   entries = redis.call('XRANGE', KEYS[1], want .. '-0', '+', 'COUNT', ARGV[2])
 end
--- versions are contiguous: a range that starts at `want` lost nothing to a trim; otherwise the
--- first entry kept says (a range past the head is empty, and nothing is trimmed past the head)
-if #entries > 0 and tonumber(string.match(entries[1][1], '^(%d+)')) ~= want then
-  local first = first_kept(KEYS[1])
-  if first and first > want then
-    return {2, first}
-  end
-end
+local cut = trimmed(KEYS[1], entries, want)
+if cut then return cut end
 if ARGV[3] == '1' then
   local reply = {0}
   for _, entry in ipairs(entries) do
@@ -381,12 +385,8 @@ else
   snap = ''
 end
 local entries = redis.call('XRANGE', KEYS[1], want .. '-0', '+')
-if #entries > 0 and tonumber(string.match(entries[1][1], '^(%d+)')) ~= want then  -- as in _READ
-  local first = first_kept(KEYS[1])
-  if first and first > want then
-    return {2, first}
-  end
-end
+local cut = trimmed(KEYS[1], entries, want)
+if cut then return cut end
 local reply = {0, snap}
 for _, entry in ipairs(entries) do
   reply[#reply + 1] = tonumber(string.match(entry[1], '^(%d+)'))

@@ -59,6 +59,19 @@ class Shared:
         self.told = game.version  # the last version the watcher has told (or passed over)
         self.own_moves: set[int] = set()  # versions at which the player's own moves start
 
+    def lost(self, con: Console, e: Exception) -> None:
+        """The watch or a look at the game found the server unreachable: told once."""
+        if not self.down:
+            con.print(f"[yellow]the server cannot be reached ({escape(str(e)[:120])}); trying again, "
+                      "nothing you played is lost (q + Enter leaves)[/yellow]")
+            self.down = True
+
+    def back(self, con: Console) -> None:
+        """The server answered again: told once, if it was lost."""
+        if self.down:
+            self.down = False
+            con.print("[green]in touch with the server again[/green]")
+
     def told_up_to(self, version: int, timeout: float = 2.0) -> None:
         """Wait (a little) until the watcher has told the events up to `version`: the board drawn
         next comes after them, not between them and the prompt."""
@@ -149,16 +162,13 @@ def tell_so_far(seat: Seat, game: Game, me: int | None, con: Console, limit: int
 
 
 def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: Console, shared: Shared) -> None:
-    lost = False  # the server could not be reached: the watch is tried again until it can
     try:
         while True:
             try:
                 for ev in seat.watch(after_version=after):
                     if shared.leaving.is_set():
                         return
-                    if lost:
-                        con.print("[green]in touch with the server again[/green]")
-                        lost = shared.down = False
+                    shared.back(con)
                     with shared.telling:
                         # The player's own move is told by the main loop ("« you: ..."); what else
                         # happened to their seat (an auction won, a phase bonus) is told here.
@@ -178,10 +188,7 @@ def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: C
             except Unavailable as e:  # the server is down or restarting: the player stays, so does the watch
                 if shared.leaving.is_set():
                     return
-                if not lost and not shared.down:
-                    con.print(f"[yellow]the server cannot be reached ({escape(str(e)[:120])}); "
-                              "trying again, nothing you played is lost[/yellow]")
-                lost = shared.down = True
+                shared.lost(con, e)
                 if shared.leaving.wait(RECONNECT):
                     return
     except Exception as e:  # noqa: BLE001 - leaving closes the connection under the watch: nothing to say
@@ -375,7 +382,6 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
     board_shown = -1  # the version of the last board drawn
     quiet = False  # whether the last wait for others ended with no news
     watching = True
-    down = False  # the server could not be reached at the last look (told once)
     while True:
         try:
             shared.game = game
@@ -432,13 +438,10 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                     watching = False
             game = seat.game()
         except Unavailable as e:  # the server is down or restarting: the seat waits for it, nothing is lost
-            if not down and not shared.down:
-                con.print(f"[yellow]the server cannot be reached ({escape(str(e)[:120])}); trying again, "
-                          "nothing you played is lost (q + Enter leaves)[/yellow]")
-            down = shared.down = True
+            shared.lost(con, e)
             typed = wait_for_others(events, True, RECONNECT)
             if typed is not None and typed.strip().lower() in QUIT_WORDS:
                 raise Quit() from None
             continue
-        down = False
+        shared.back(con)
 
