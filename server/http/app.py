@@ -6,7 +6,6 @@ JSON follows the protobuf JSON mapping (lowerCamelCase, enums by name).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -23,7 +22,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from server import fastjson, metrics
-from server.api import codec, observe
+from server.api import observe
 from server.api.edge import Api
 from server.api.openapi import openapi_document
 from server.api.rpcs import Rpc, rpcs
@@ -65,9 +64,14 @@ _dumps = fastjson.dumps
 
 
 async def json_body(data: Any) -> bytes:
-    """A 200 answer's JSON; a large one (legal actions, views, event pages) is serialised in a
-    worker thread so the event loop keeps serving other games."""
-    return await asyncio.to_thread(_dumps, data) if codec.is_large(data) else _dumps(data)
+    """A 200 answer's JSON, encoded here. Not in a worker thread, even when large: orjson (and
+    the standard library's C encoder, its fallback) holds the GIL for the whole call, so a
+    thread would not let the event loop run meanwhile, and telling a large answer from a
+    small one (`codec.is_large`, a walk of the answer in Python) cost more than encoding it
+    (a game's view: ~10 calls; an engine's schemas: ~45). gRPC builds its messages in Python,
+    and there the thread helps (`server.grpc.service._encode`); compressing a large body
+    releases the GIL and runs in a thread too (`server.http.fast`)."""
+    return _dumps(data)
 
 
 def failure(e: Exception, rpc: str) -> Answer:

@@ -29,6 +29,12 @@ from server.api.watch import WatchItem
 from server.http import sse
 from server.http.slow_clients import DISCONNECT
 
+try:  # the request cycle of uvicorn's httptools protocol (the one `tablero serve` uses)
+    from uvicorn.protocols.http.httptools_impl import STATUS_LINE as _STATUS_LINE
+    from uvicorn.protocols.http.httptools_impl import RequestResponseCycle as _HttpToolsCycle
+except ImportError:  # pragma: no cover - httptools not installed: every answer goes through send()
+    _HttpToolsCycle, _STATUS_LINE = None, {}
+
 TOKEN_IN_URL = ("access_token in the URL is accepted only by the watch (Server-Sent Events) route; "
                 "send the seat token as the header Authorization: Bearer <token>")
 
@@ -54,6 +60,16 @@ class Incoming:
         self.headers, self.receive = headers, receive
         self.path_params, self.query_params = path_params, query_params
         self.query_names = query_names  # every name as given, repeats included
+
+
+def _cycle(send: Any) -> Any:
+    """The httptools request cycle behind `send`, when it is one: the fast path then writes
+    an answer as the bytes uvicorn's `send` would write, in one piece (a whole unary answer,
+    or an SSE frame as one chunk), instead of going through two ASGI messages each.
+    Anything unusual (a paused or lost client, a header of the answer's own) goes through
+    `send`, which waits, checks and refuses as it always does."""
+    cycle = getattr(send, "__self__", None)
+    return cycle if _HttpToolsCycle is not None and type(cycle) is _HttpToolsCycle else None
 
 
 def _gzip(body: bytes) -> bytes:
@@ -135,6 +151,24 @@ class FastRoutes:
             out.extend((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.items())
         if "origin" in headers:
             out.extend(_CORS)
+        cycle = _cycle(send)
+        if cycle is not None and not answer.headers and not cycle.response_started \
+                and not cycle.disconnected and not cycle.flow.write_paused:
+            # What send() writes for a start and a whole body (our headers are constants).
+            content = [_STATUS_LINE[answer.status]]
+            for name, value in (*cycle.default_headers, *out):
+                content += (name, b": ", value, b"\r\n")
+            if not cycle.keep_alive:
+                content.append(b"connection: close\r\n")
+            content += (b"\r\n", body)
+            cycle.response_started = cycle.response_complete = True
+            cycle.waiting_for_100_continue = False
+            cycle.transport.write(b"".join(content))
+            cycle.message_event.set()
+            if not cycle.keep_alive:
+                cycle.transport.close()
+            cycle.on_response()
+            return
         await send({"type": "http.response.start", "status": answer.status, "headers": out})
         await send({"type": "http.response.body", "body": body})
 
@@ -177,8 +211,15 @@ class FastRoutes:
         try:
             await send({"type": "http.response.start", "status": 200, "headers": out})
             await send({"type": "http.response.body", "body": sse.OPENING, "more_body": True})
+            cycle = _cycle(send)
+            if cycle is not None and not cycle.chunked_encoding:
+                cycle = None
             async for item in items:
-                await send({"type": "http.response.body", "body": frame(item), "more_body": True})
+                data = frame(item)
+                if cycle is not None and not cycle.disconnected and not cycle.flow.write_paused:
+                    cycle.transport.write(b"%x\r\n%b\r\n" % (len(data), data))  # one chunk, as send() frames it
+                else:
+                    await send({"type": "http.response.body", "body": data, "more_body": True})
             detach()
             await send({"type": "http.response.body", "body": b""})
         except asyncio.CancelledError:
