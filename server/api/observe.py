@@ -30,6 +30,7 @@ class Call:
     peer: str | None = None  # the client's address (rate limits for anonymous callers)
     user: Any = None  # the portal user (server.portal.User) a JWT named, once verified
     code: str = "OK"
+    failed: str | None = None  # the code of the error a stream ended with after its 200 (SSE)
     fields: dict[str, Any] = field(default_factory=dict)  # game_id, seat, request_id, ...
     started: float = field(default_factory=time.perf_counter)
 

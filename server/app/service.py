@@ -41,7 +41,7 @@ from server.portal.clock import ClockRecord, MemoryClocks, parse_clock
 from server.portal.identity import User, has_control
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby
 from server.portal.table import is_platform
-from server.store.base import POKED, EventStore, GameNotFound, Reset
+from server.store.base import POKED, EventStore, GameNotFound, Reset, Trimmed
 
 from . import commands as cmd
 from . import rules
@@ -131,6 +131,15 @@ def _count_action(engine: str) -> Iterator[list[str]]:
         raise
     metrics.child(metrics.ACTIONS, engine, result[0]).inc()
 
+
+
+def _trimmed_watch(e: Exception) -> str:
+    """Why a watch cannot start where it asked: the events before the first kept one are gone."""
+    first = getattr(e, "first_kept", None) or getattr(getattr(e, "__cause__", None), "first_kept", None)
+    if first is None:
+        return str(e)
+    return (f"versions before {first} of this game are no longer kept (a snapshot covers them); "
+            f"watch from afterVersion {first} or later (GET the game with ?version={first} for its state there)")
 
 class GameService:
     def __init__(self, store: EventStore, signer: TokenSigner, *, cache_size: int = 1000,
@@ -458,6 +467,16 @@ class GameService:
         # itself reads what follows after_version, and the game state it keeps only tells
         # when the game is over.
         meta = await self.games.meta(c.game_id)
+        if getattr(self.games.store, "trim_on_snapshot", False):
+            # Entries a snapshot covers may be gone: a start before them is refused now, with
+            # its status (FAILED_PRECONDITION), not as an error item after a 200 that an
+            # EventSource would retry for ever. (Stores that never trim need no read here.)
+            # The watch reads from its start's own entry (its hash tells whether the client's
+            # history is still the store's), so that entry must be kept too.
+            try:
+                await self.games.events(c.game_id, max(c.after_version - 1, 0), 1)
+            except FailedPrecondition as e:
+                raise FailedPrecondition(_trimmed_watch(e)) from None
         game = self.games.recent(c.game_id, meta, RECENT_CACHE)
         if game is None and c.after_version == 0:
             # From the first event on a replica that has not just seen the game (a page opened
@@ -532,6 +551,8 @@ class GameService:
         except GameNotFound as e:  # deleted or expired under a replica that had it cached
             self.games.forget(game.id)
             raise NotFound(f"no game {game.id!r}") from e
+        except Trimmed as e:  # a watcher that fell behind a snapshot that trimmed what it needs
+            raise FailedPrecondition(_trimmed_watch(e)) from e
         finally:
             metrics.WATCH_STREAMS.dec()
             left = self._watching.pop(game.id, 1) - 1

@@ -226,7 +226,7 @@ def close_call(call: observe.Call, method: str, path: str, status: int) -> None:
     """The call's code from the answer's status (unless the handler named it), then its log
     line and metrics."""
     if status < 400:
-        call.code = "OK"
+        call.code = call.failed or "OK"  # an SSE watch that ended with an error item counts as that
     elif call.code == "OK":
         call.code = CODE_OF_HTTP.get(status, "UNKNOWN")
     call.finish(method=method, path=path, status=status)

@@ -215,6 +215,8 @@ class FastRoutes:
             if cycle is not None and not cycle.chunked_encoding:
                 cycle = None
             async for item in items:
+                if item.kind == "error":
+                    sse.failed(item)
                 data = frame(item)
                 if cycle is not None and not cycle.disconnected and not cycle.flow.write_paused:
                     cycle.transport.write(b"%x\r\n%b\r\n" % (len(data), data))  # one chunk, as send() frames it

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from server import fastjson
+from server.api import observe
 from server.api.watch import WatchItem
 
 # Game events are default messages (no `event:` line), so EventSource.onmessage sees them.
@@ -28,10 +29,18 @@ def frame(item: WatchItem) -> bytes:
     return f"{retry}event: {item.kind}\ndata: {_data(item.data)}\n\n".encode()
 
 
+def failed(item: WatchItem) -> None:
+    """A stream that ends with an error item is recorded (log line, RPC metrics) with that
+    error's code, not as OK: its 200 was sent before the failure."""
+    observe.current().failed = item.data.get("error", {}).get("code") or "UNKNOWN"
+
+
 async def stream(items: AsyncIterator[WatchItem]) -> AsyncIterator[bytes]:
     try:
         yield OPENING
         async for item in items:
+            if item.kind == "error":
+                failed(item)
             yield frame(item)
     finally:  # at once, not when the collector finds it: the watch holds a store watcher
         await items.aclose()  # type: ignore[attr-defined]

@@ -1,0 +1,107 @@
+"""A watch that cannot start where it asked is refused with its status before the stream
+(an EventSource retries a 200 stream that closes, for ever), and a stream that ends with an
+error item is recorded with that error's code, not as OK."""
+
+from __future__ import annotations
+
+import re
+
+import grpc
+import httpx
+import pytest
+import redis
+
+from server.grpc.gen import games_pb2 as pb
+from server.grpc.gen import games_pb2_grpc as pb_grpc
+from server.store.redis import game_keys
+from tests.server.conftest import auth
+from tests.server.support import ServerThread
+
+MOVES = [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]  # X wins on the top row
+
+
+@pytest.fixture(scope="module")
+def trimming(redis_url):
+    """Redis, a snapshot every 4 events, and the entries a snapshot covers trimmed."""
+    with ServerThread(redis_url=redis_url, snapshot_every=4, trim_on_snapshot=True) as s:
+        yield s
+
+
+def _played(http: httpx.Client) -> str:
+    out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    gid, tokens = out["game"]["id"], [s["token"] for s in out["seats"]]
+    for seat, cell in MOVES:
+        r = http.post(f"/v1/games/{gid}/actions", headers=auth(tokens[seat]),
+                      json={"action": {"type": "place", "cell": cell}})
+        assert r.status_code == 200, r.text
+    return gid
+
+
+def _first_kept(http: httpx.Client, gid: str) -> int:
+    """The first version ?version=N still answers (the snapshot's own event is kept)."""
+    for v in range(1, 8):
+        if http.get(f"/v1/games/{gid}", params={"version": v}).status_code == 200:
+            return v
+    raise AssertionError("no version kept")
+
+
+def _metric(http: httpx.Client, rpc: str, code: str) -> float:
+    for line in http.get("/metrics").text.splitlines():
+        m = re.match(r'tablero_rpc_requests_total\{(.*)\} (\S+)$', line)
+        if m and f'method="{rpc}"' in m.group(1) and 'transport="http"' in m.group(1) \
+                and f'code="{code}"' in m.group(1):
+            return float(m.group(2))
+    return 0.0
+
+
+def test_a_watch_from_before_the_kept_events_is_refused_before_the_stream(trimming):
+    with httpx.Client(base_url=trimming.http, timeout=10) as http:
+        gid = _played(http)
+        kept = _first_kept(http, gid)
+        assert kept > 2, "the snapshots should have trimmed the start of the game"
+        refused = _metric(http, "WatchGame", "FAILED_PRECONDITION")
+        for params in ({}, {"afterVersion": kept - 2}, {"afterVersion": kept - 1}):
+            r = http.get(f"/v1/games/{gid}/watch", params=params)
+            assert r.status_code == 409, (params, r.status_code, r.text[:200])
+            error = r.json()["error"]
+            assert error["code"] == "FAILED_PRECONDITION"
+            assert f"afterVersion {kept} or later" in error["message"], error["message"]
+        assert _metric(http, "WatchGame", "FAILED_PRECONDITION") == refused + 3
+        # From where the kept events begin, the game streams to its end.
+        with http.stream("GET", f"/v1/games/{gid}/watch", params={"afterVersion": kept}) as r:
+            assert r.status_code == 200
+            text = "".join(r.iter_text())
+        ids = [int(x) for x in re.findall(r"^id: (\d+)$", text, re.M)]
+        final = http.get(f"/v1/games/{gid}").json()["version"]
+        assert ids == list(range(kept + 1, final + 1)) and "event: end" in text, text
+
+
+def test_grpc_refuses_the_same_watch_with_failed_precondition(trimming):
+    with httpx.Client(base_url=trimming.http, timeout=10) as http:
+        gid = _played(http)
+    with grpc.insecure_channel(trimming.grpc) as ch:
+        stream = pb_grpc.GameServiceStub(ch).WatchGame(pb.WatchGameRequest(game_id=gid), timeout=10)
+        with pytest.raises(grpc.RpcError) as e:
+            next(iter(stream))
+    assert e.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "no longer kept" in e.value.details()
+
+
+def test_a_stream_that_ends_with_an_error_is_counted_with_its_code(trimming, redis_url):
+    """A game deleted under its watchers: the stream was answered 200, then ends with an
+    error item; the RPC metrics and the log line say NOT_FOUND, not OK."""
+    with httpx.Client(base_url=trimming.http, timeout=10) as http:
+        out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        gid = out["game"]["id"]
+        before = _metric(http, "WatchGame", "NOT_FOUND")
+        ok = _metric(http, "WatchGame", "OK")
+        with http.stream("GET", f"/v1/games/{gid}/watch") as r:
+            assert r.status_code == 200
+            lines = r.iter_lines()
+            assert next(line for line in lines if line.startswith("id: ")) == "id: 1"
+            with redis.Redis.from_url(redis_url) as r2:  # gone under its watcher (the sweep finds it)
+                assert r2.delete(*game_keys(gid)) > 0
+            rest = "\n".join(lines)
+        assert "event: error" in rest and "NOT_FOUND" in rest, rest
+        assert _metric(http, "WatchGame", "NOT_FOUND") == before + 1
+        assert _metric(http, "WatchGame", "OK") == ok
