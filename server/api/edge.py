@@ -80,7 +80,7 @@ HANDLERS: dict[str, Handler] = {
     "Resign": Handler("required", lambda g, w, s: g.resign(cmd.Resign(w.get("gameId", ""), s)),
                       (*_READ, "FAILED_PRECONDITION", "ABORTED")),
     "ListEvents": Handler("optional", lambda g, w, s: g.list_events(cmd.ListEvents(
-        w.get("gameId", ""), s, w.get("pageSize"), w.get("pageToken", ""))), _READ),
+        w.get("gameId", ""), s, w.get("pageSize"), w.get("pageToken", ""), w.get("afterVersion", 0))), _READ),
     "WatchGame": Handler("optional", lambda g, w, s: g.watch_game(cmd.WatchGame(
         w.get("gameId", ""), s, w.get("afterVersion", 0), w.get("afterHash", ""))), _READ),
     "AggregateRankings": Handler("none", lambda g, w, s: aggregate_rankings(w),

@@ -80,6 +80,7 @@ class ListEvents:
     seat: int | None
     page_size: int | None = None  # None or 0: the default
     page_token: str = ""
+    after_version: int = 0  # list the events after it (a page_token, when given, says where instead)
 
 
 @dataclass(frozen=True)

@@ -309,8 +309,15 @@ class GameRepository:
             return await self.store.version(game_id)
 
     async def events(self, game_id: str, after: int, limit: int) -> list[Event]:
+        """ListEvents' page: up to `limit` events after `after`. A start the store no longer
+        keeps is refused naming the afterVersion a listing may start from instead."""
         with _Timed("read"):
-            return await self.store.read(game_id, after_version=after, limit=limit)
+            try:
+                return await self.store.read(game_id, after_version=after, limit=limit)
+            except Trimmed as exc:
+                raise FailedPrecondition(
+                    f"events before version {exc.first_kept} of this game are no longer kept (trimmed after "
+                    f"a snapshot); list with afterVersion={exc.first_kept - 1} or later") from exc
 
     def watch(self, game_id: str, after_version: int, after_hash: str | None = None) -> AsyncIterator[Any]:
         """(version, event) pairs (`Watched`, with the event's chain hash), and `Reset(v)` markers

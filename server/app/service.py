@@ -441,9 +441,14 @@ class GameService:
         size = c.page_size or DEFAULT_PAGE_SIZE
         if not 1 <= size <= MAX_PAGE_SIZE:
             raise InvalidArgument(f"pageSize must be between 1 and {MAX_PAGE_SIZE}")
-        after = _decode_page_token(c.game_id, c.page_token) if c.page_token else 0
+        if c.after_version < 0:
+            raise InvalidArgument("afterVersion must be a non-negative integer")
+        # A page token says where its page starts; afterVersion only where the first page does.
+        after = _decode_page_token(c.game_id, c.page_token) if c.page_token else c.after_version
         engine = self.games.engine_of(meta)
         current = await self.games.version(c.game_id)
+        if c.after_version > current:
+            raise InvalidArgument(f"afterVersion {c.after_version} is beyond the game's current version {current}")
         if after > current:
             raise InvalidArgument("pageToken is not a token this game's ListEvents returned")
         events = await self.games.events(c.game_id, after, size)

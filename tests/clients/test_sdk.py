@@ -199,6 +199,62 @@ def test_async_client_plays_a_game(target):
     assert status == FINISHED and versions == list(range(1, 8)) and n >= 5
 
 
+DRAW = [(0, 4), (1, 0), (0, 2), (1, 6), (0, 3), (1, 5), (0, 1), (1, 7), (0, 8)]  # ends at version 11
+
+
+def _draw(c: Client):
+    """A finished draw: its id and the handle of seat 0."""
+    created = c.create("tic-tac-toe", 2)
+    for seat, cell in DRAW:
+        game = created.seat(seat).act({"type": "place", "cell": cell})
+    assert game.finished and game.version == 11
+    return game.id, created.seat(0)
+
+
+def test_events_after_a_version(target):
+    with Client(**target) as c:
+        gid, _ = _draw(c)
+        assert [e.version for e in c.events(gid, page_size=2, after_version=4)] == list(range(5, 12))
+        assert [e.version for e in c.events(gid, after_version=11)] == []
+        assert [e.version for e in c.events(gid, after_version=0)] == list(range(1, 12))
+        with pytest.raises(InvalidArgument, match="afterVersion 12 is beyond the game's current version 11"):
+            list(c.events(gid, after_version=12))
+        with pytest.raises(InvalidArgument, match="afterVersion must be a non-negative integer"):
+            list(c.events(gid, after_version=-1))
+
+        async def main() -> list[int]:
+            async with AsyncClient(**target) as ac:
+                return [e.version async for e in ac.events(gid, page_size=3, after_version=6)]
+
+        assert asyncio.run(main()) == list(range(7, 12))
+
+
+@pytest.fixture(scope="module")
+def trimming_server():
+    """Events a snapshot covers are dropped (snapshots at 4 and 8: versions 8-11 of a draw stay)."""
+    env = {"TABLERO_LOG_LEVEL": "warning", "TABLERO_TRIM_ON_SNAPSHOT": "true", "TABLERO_SNAPSHOT_EVERY": "4"}
+    with ServerProcess(env) as s:
+        yield s
+
+
+@pytest.mark.parametrize("transport", ["rest", "grpc"])
+def test_a_trimmed_log_lists_from_the_after_version_the_server_names(trimming_server, transport):
+    kw = {"rest": trimming_server.http} if transport == "rest" else {"grpc": trimming_server.grpc}
+    with Client(**kw) as c:
+        gid, x = _draw(c)
+        deadline = time.monotonic() + 10
+        while True:  # the snapshot and its trim are written off the reply path
+            try:
+                list(c.events(gid))
+            except FailedPrecondition as e:
+                assert "list with afterVersion=7 or later" in e.message
+                break
+            assert time.monotonic() < deadline, "the snapshot's trim did not happen"
+            time.sleep(0.05)
+        assert [e.version for e in c.events(gid, page_size=1, after_version=7)] == [8, 9, 10, 11]
+        assert [e.type for e in x.events(page_size=3, after_version=9)] == ["mark_placed", "game_drawn"]
+
+
 @pytest.mark.parametrize("transport", ["rest", "grpc"])
 def test_act_retries_and_watch_reconnects_across_a_restart(tmp_path, transport):
     """The server goes away and comes back (same ports, same SQLite file): act() retries with the

@@ -47,8 +47,10 @@ async def test_trimmed_versions_say_clearly_what_is_no_longer_kept(redis_url):
         games, gid = await _played(store, 4)  # snapshot at version 4: versions 1-3 trimmed
         with pytest.raises(FailedPrecondition, match="versions before 4 of this game are no longer kept"):
             await games.get_game(cmd.GetGame(gid, None, version=2))
-        with pytest.raises(FailedPrecondition, match="no longer kept"):
+        with pytest.raises(FailedPrecondition, match="no longer kept.*list with afterVersion=3 or later"):
             await games.list_events(cmd.ListEvents(gid, None))
+        kept = await games.list_events(cmd.ListEvents(gid, None, after_version=3))
+        assert [e["version"] for e in kept["events"]] == [4, 5, 6, 7] and not kept["nextPageToken"]
         assert (await games.get_game(cmd.GetGame(gid, None, version=5)))["game"]["version"] == 5
         head = (await games.get_game(cmd.GetGame(gid, None)))["game"]
         # a replica with an empty cache loads from the snapshot and the kept tail

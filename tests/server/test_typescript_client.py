@@ -71,5 +71,6 @@ def test_generated_client_compiles_strictly_and_plays_a_game(node_modules, tmp_p
         events = httpx.get(f"{server.http}/v1/games/{out['gameId']}/events").json()["events"]
     assert out["status"] == "GAME_STATUS_FINISHED" and out["end"] == "GAME_STATUS_FINISHED"
     assert out["versions"] == list(range(1, out["version"] + 1)) == [e["version"] for e in events]
+    assert out["after2"] == list(range(3, out["version"] + 1))
     assert out["lastEventType"] == events[-1]["event"]["type"]
     assert out["actions"] >= 3

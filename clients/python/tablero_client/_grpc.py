@@ -138,8 +138,10 @@ class GrpcTransport:
     def submit_action(self, game_id: str, token: str | None, body: JSON) -> JSON:
         return _game(self._call("SubmitAction", _submit_request(game_id, body), token))
 
-    def list_events(self, game_id: str, token: str | None, page_size: int | None, page_token: str | None) -> JSON:
-        req = pb.ListEventsRequest(game_id=game_id, page_size=page_size or 0, page_token=page_token or "")
+    def list_events(self, game_id: str, token: str | None, page_size: int | None, page_token: str | None,
+                    after_version: int = 0) -> JSON:
+        req = pb.ListEventsRequest(game_id=game_id, page_size=page_size or 0, page_token=page_token or "",
+                                   after_version=after_version)
         return to_json(self._call("ListEvents", req, token))
 
     def watch(self, game_id: str, token: str | None, after_version: int, after_hash: str = "") -> Iterator[JSON]:
@@ -198,8 +200,9 @@ class AsyncGrpcTransport:
         return _game(await self._call("SubmitAction", _submit_request(game_id, body), token))
 
     async def list_events(self, game_id: str, token: str | None, page_size: int | None,
-                          page_token: str | None) -> JSON:
-        req = pb.ListEventsRequest(game_id=game_id, page_size=page_size or 0, page_token=page_token or "")
+                          page_token: str | None, after_version: int = 0) -> JSON:
+        req = pb.ListEventsRequest(game_id=game_id, page_size=page_size or 0, page_token=page_token or "",
+                                   after_version=after_version)
         return to_json(await self._call("ListEvents", req, token))
 
     async def watch(self, game_id: str, token: str | None, after_version: int,

@@ -163,12 +163,15 @@ class RestTransport:
     def submit_action(self, game_id: str, token: str | None, body: JSON) -> JSON:
         return self._call("POST", f"/v1/games/{quote(game_id, safe='')}/actions", token, body=body)
 
-    def list_events(self, game_id: str, token: str | None, page_size: int | None, page_token: str | None) -> JSON:
+    def list_events(self, game_id: str, token: str | None, page_size: int | None, page_token: str | None,
+                    after_version: int = 0) -> JSON:
         params: JSON = {}
         if page_size:
             params["pageSize"] = page_size
         if page_token:
             params["pageToken"] = page_token
+        if after_version:
+            params["afterVersion"] = after_version
         return self._call("GET", f"/v1/games/{quote(game_id, safe='')}/events", token, params=params)
 
     def watch(self, game_id: str, token: str | None, after_version: int, after_hash: str = "") -> Iterator[JSON]:
@@ -247,12 +250,14 @@ class AsyncRestTransport:
         return await self._call("POST", f"/v1/games/{quote(game_id, safe='')}/actions", token, body=body)
 
     async def list_events(self, game_id: str, token: str | None, page_size: int | None,
-                          page_token: str | None) -> JSON:
+                          page_token: str | None, after_version: int = 0) -> JSON:
         params: JSON = {}
         if page_size:
             params["pageSize"] = page_size
         if page_token:
             params["pageToken"] = page_token
+        if after_version:
+            params["afterVersion"] = after_version
         return await self._call("GET", f"/v1/games/{quote(game_id, safe='')}/events", token, params=params)
 
     async def watch(self, game_id: str, token: str | None, after_version: int,

@@ -150,11 +150,14 @@ class Client:
             attempt += 1
             self.retry_count += 1
 
-    def events(self, game_id: str, token: str | None = None, *, page_size: int | None = None) -> Iterator[Event]:
-        """The whole event log (redacted for the caller), fetching page after page."""
+    def events(self, game_id: str, token: str | None = None, *, page_size: int | None = None,
+               after_version: int = 0) -> Iterator[Event]:
+        """The event log after `after_version` (0: the whole log), redacted for the caller, fetching
+        page after page. A game whose early events were trimmed after a snapshot raises
+        FailedPrecondition naming the after_version to list from."""
         page_token: str | None = None
         while True:
-            page = self.transport.list_events(game_id, token, page_size, page_token)
+            page = self.transport.list_events(game_id, token, page_size, page_token, after_version)
             for e in page.get("events") or []:
                 yield Event.from_json(e)
             page_token = page.get("nextPageToken") or None
@@ -206,8 +209,8 @@ class Seat:
         return self.client.act(self.game_id, self.token, action, request_id=request_id,
                                expected_version=expected_version, retry_aborted=retry_aborted)
 
-    def events(self, *, page_size: int | None = None) -> Iterator[Event]:
-        return self.client.events(self.game_id, self.token, page_size=page_size)
+    def events(self, *, page_size: int | None = None, after_version: int = 0) -> Iterator[Event]:
+        return self.client.events(self.game_id, self.token, page_size=page_size, after_version=after_version)
 
     def watch(self, *, after_version: int = 0) -> Iterator[Event]:
         return self.client.watch(self.game_id, self.token, after_version=after_version)
@@ -301,10 +304,10 @@ class AsyncClient:
             self.retry_count += 1
 
     async def events(self, game_id: str, token: str | None = None, *,
-                     page_size: int | None = None) -> AsyncIterator[Event]:
+                     page_size: int | None = None, after_version: int = 0) -> AsyncIterator[Event]:
         page_token: str | None = None
         while True:
-            page = await self.transport.list_events(game_id, token, page_size, page_token)
+            page = await self.transport.list_events(game_id, token, page_size, page_token, after_version)
             for e in page.get("events") or []:
                 yield Event.from_json(e)
             page_token = page.get("nextPageToken") or None
@@ -351,8 +354,8 @@ class AsyncSeat:
         return await self.client.act(self.game_id, self.token, action, request_id=request_id,
                                      expected_version=expected_version, retry_aborted=retry_aborted)
 
-    def events(self, *, page_size: int | None = None) -> AsyncIterator[Event]:
-        return self.client.events(self.game_id, self.token, page_size=page_size)
+    def events(self, *, page_size: int | None = None, after_version: int = 0) -> AsyncIterator[Event]:
+        return self.client.events(self.game_id, self.token, page_size=page_size, after_version=after_version)
 
     def watch(self, *, after_version: int = 0) -> AsyncIterator[Event]:
         return self.client.watch(self.game_id, self.token, after_version=after_version)

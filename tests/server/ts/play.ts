@@ -81,12 +81,18 @@ async function main(): Promise<void> {
   }
   const { events, end } = await watching;
   const last = events[events.length - 1];
+  // The log after version 2 (the typed query takes afterVersion as a number).
+  const tail = await client.GET("/v1/games/{gameId}/events", {
+    params: { path, query: { afterVersion: 2, pageSize: 100 } },
+  });
+  if (tail.data === undefined) throw new Error(`events refused: ${tail.error.error.message}`);
   console.log(JSON.stringify({
     gameId: game.id,
     status: current.status,
     version: current.version,
     winners: current.outcome?.["winners"] ?? null,
     versions: events.map((e) => e.version),
+    after2: tail.data.events.map((e) => e.version),
     lastEventType: last?.event["type"] ?? null,
     end: end.status,
     actions,

@@ -331,14 +331,16 @@ class GameEvent(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., event: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class ListEventsRequest(_message.Message):
-    __slots__ = ("game_id", "page_size", "page_token")
+    __slots__ = ("game_id", "page_size", "page_token", "after_version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     page_size: int
     page_token: str
-    def __init__(self, game_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    after_version: int
+    def __init__(self, game_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
 
 class ListEventsResponse(_message.Message):
     __slots__ = ("events", "next_page_token")
