@@ -8,6 +8,8 @@ The store is the server's: TABLERO_REDIS_URL / TABLERO_DB (or --redis-url / --db
 `tablero serve`. Exit codes: 0 done, 1 no such game (or it changed meanwhile), 2 bad usage
 or settings, 3 the store is unreachable. Deleting a game that replicas are serving is
 safe: their next write or read finds it gone (cached metadata answers NOT_FOUND on write).
+A deleted or archived game leaves the lobby too: its entry and its member of the lobby's
+index (also when the game itself was gone already, e.g. expired).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from server.store import Conflict, GameNotFound, StoreError, open_store
 
@@ -50,9 +53,27 @@ def _write_atomically(path: Path, document: dict) -> None:
     os.replace(tmp, path)
 
 
+async def _leave_lobby(store: Any, redis_url: str | None, db: str | None, game_id: str) -> None:
+    """The game's lobby entry and index member go (the store's delete removes the entry on
+    Redis, but the index is in another slot; the SQLite lobby is a table of its own)."""
+    from server.portal.lobby import RedisLobby, SQLiteLobby
+
+    try:
+        if redis_url:
+            await RedisLobby(store._client).remove(game_id)
+        elif db and db != ":memory:":
+            await SQLiteLobby(db).remove(game_id)
+    except ValueError:  # an id no store accepts: never in the lobby
+        pass
+    except Exception as e:  # noqa: BLE001 - the game is gone all the same; listings drop it later
+        print(f"tablero admin: {game_id} is gone, but its lobby entry could not be removed ({e}); "
+              "the servers drop it later", file=sys.stderr)
+
+
 async def _run(ns: argparse.Namespace) -> int:
-    store = open_store(ns.redis_url or os.environ.get("TABLERO_REDIS_URL") or None,
-                       ns.db or os.environ.get("TABLERO_DB") or None)
+    redis_url = ns.redis_url or os.environ.get("TABLERO_REDIS_URL") or None
+    db = ns.db or os.environ.get("TABLERO_DB") or None
+    store = open_store(redis_url, db)
     try:
         if ns.verb == "export":
             document = await store.export_game(ns.game)
@@ -71,15 +92,19 @@ async def _run(ns: argparse.Namespace) -> int:
                 _write_atomically(ns.out, document)
 
             document = await store.archive(ns.game, write)
+            await _leave_lobby(store, redis_url, db, ns.game)
             print(f"archived {ns.game} ({document['version']} events) to {ns.out}", file=sys.stderr)
             return 0
         deleted = await store.delete_game(ns.game, if_version=ns.if_version)
+        await _leave_lobby(store, redis_url, db, ns.game)
         if not deleted:
             print(f"tablero admin: no game {ns.game!r}", file=sys.stderr)
             return 1
         print(f"deleted {ns.game}", file=sys.stderr)
         return 0
     except GameNotFound:
+        if ns.verb == "archive":
+            await _leave_lobby(store, redis_url, db, ns.game)
         print(f"tablero admin: no game {ns.game!r}", file=sys.stderr)
         return 1
     except Conflict as e:

@@ -38,6 +38,9 @@ log = logging.getLogger("tablero")
 READINESS_INTERVAL = 5.0
 CLOCK_SWEEP_INTERVAL = 0.5
 CLOCK_SWEEP_LOG_EVERY = 60.0  # seconds between "still failing" lines during an outage
+# Seconds between two steps of the lobby index's cleanup (RedisLobby.prune, each at most about
+# lobby.PRUNE_BATCH members, one ZSCAN and one pipelined round trip), on every replica.
+LOBBY_PRUNE_INTERVAL = 5.0
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
 
@@ -163,6 +166,27 @@ async def _sweep_clocks(games: GameService, lifecycle: Lifecycle) -> None:
             await asyncio.wait_for(lifecycle.shutting_down.wait(), CLOCK_SWEEP_INTERVAL)
 
 
+async def _prune_lobby(lobby: RedisLobby, lifecycle: Lifecycle) -> None:
+    """Walk the lobby's index step by step and drop the members of games that are gone
+    (expired or deleted): the index then does not grow without anyone listing the lobby."""
+    logged: float | None = None  # when a failure was last logged (an outage: then once a minute)
+    while not lifecycle.shutting_down.is_set():
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(lifecycle.shutting_down.wait(), LOBBY_PRUNE_INTERVAL)
+        if lifecycle.shutting_down.is_set():
+            return
+        try:
+            removed = await lobby.prune()
+            if removed:
+                log.debug("lobby index: %d members of gone games removed", removed)
+            logged = None
+        except Exception:  # the store is down: try again next round
+            now = time.monotonic()
+            if logged is None or now - logged >= CLOCK_SWEEP_LOG_EVERY:
+                logged = now
+                log.warning("lobby index cleanup failed", exc_info=True)
+
+
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
@@ -209,6 +233,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         await health.set(name, serving)
     readiness = asyncio.create_task(_track_readiness(health, lifecycle, api_services, serving))
     sweeper = asyncio.create_task(_sweep_clocks(games, lifecycle))
+    pruner = asyncio.create_task(_prune_lobby(lobby, lifecycle)) if isinstance(lobby, RedisLobby) else None
     await gserver.start()
 
     # HTTP
@@ -244,6 +269,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         lifecycle.shut_down()
         readiness.cancel()
         sweeper.cancel()
+        if pruner is not None:
+            pruner.cancel()
         await health.enter_graceful_shutdown()
         userver.should_exit = True
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)

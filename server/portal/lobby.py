@@ -9,6 +9,11 @@ store when the page is served.
 
 Newest first, paginated by an opaque page token (the position after the last
 entry scanned), filtered by engine, status, open seats and user.
+
+On Redis a game's entry is one of the game's own keys (server/store/ids.py GameKeys): it
+carries the TTL the store gives the game (abandoned, finished) and is deleted with it. The
+index is in another slot; the members of gone games are dropped when a listing meets them
+and by RedisLobby.prune, which the server runs in the background (server/runner.py).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from typing import Any
 from redis import exceptions as rex
 
 from server import gil
+from server.store.ids import game_keys
 
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
@@ -272,9 +278,18 @@ class SQLiteLobby(MemoryLobby):
 
 _INDEX = "tablero:lobby"
 
+# Index members RedisLobby.prune looks at per call (ZSCAN's COUNT: a hint, a small sorted set
+# comes back whole).
+PRUNE_BATCH = 500
+
 
 def _entry_key(game_id: str) -> str:
-    return f"tablero:{{{game_id}}}:lobby"
+    """The game's entry: one of its keys (same hash tag, expires and is deleted with it)."""
+    return game_keys(game_id).lobby
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def _hold_key(key: str, user_id: str) -> str:
@@ -298,16 +313,20 @@ for _, s in ipairs(e['seats']) do
   end
 end
 if ARGV[3] ~= '' then e['status'] = ARGV[3] end
-redis.call('SET', KEYS[1], cjson.encode(e))
+redis.call('SET', KEYS[1], cjson.encode(e), 'KEEPTTL')
 return 1
 """
 
 
-# KEYS[1] the entry, KEYS[2] the index; ARGV: the entry's JSON, its creation time, the game id.
-# (Over the store's lean connection, which serves only a plain server: both keys on one node.)
+# KEYS[1] the entry, KEYS[2] the game's meta (same slot), KEYS[3] the index (on a plain server
+# only: on a cluster it is in another slot); ARGV: the entry's JSON, its creation time, the game id.
+# The entry takes the TTL the store gave the game's keys (the abandoned-game TTL, or a finished
+# game's): from then on the store's scripts keep it in step with them.
 _ADD = """
 redis.call('SET', KEYS[1], ARGV[1])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+if KEYS[3] then redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3]) end
 return 1
 """
 
@@ -326,9 +345,13 @@ class RedisLobby:
     time under load); everything else uses `client`."""
 
     def __init__(self, client, fast: Any = None) -> None:
+        from redis.asyncio.cluster import RedisCluster  # here: SQLite-only setups never load it
+
         self._r, self._fast = client, fast
+        self._cluster = isinstance(client, RedisCluster)
         self._mark = (fast or client).register_script(_MARK)
-        self._add = fast.register_script(_ADD) if fast is not None else None
+        self._add = (fast or client).register_script(_ADD)
+        self._prune_cursor = 0  # where the next prune() goes on in the index (0: from the start)
 
     async def _script(self, script: Any, keys: list[str], args: list[Any]) -> None:
         """One call of `script`; over the lean connection, tried again on a lost connection
@@ -354,26 +377,73 @@ class RedisLobby:
             "".join(f",{int(b)}," for b in bots or ())])
 
     async def add(self, entry: dict[str, Any]) -> None:
-        if self._add is not None:
-            await self._script(self._add, [_entry_key(entry["gameId"]), _INDEX],
-                             [json.dumps(entry), entry["created"], entry["gameId"]])
+        k = game_keys(entry["gameId"])
+        args = [json.dumps(entry), entry["created"], entry["gameId"]]
+        if not self._cluster:  # one script, one round trip
+            await self._script(self._add, [k.lobby, k.meta, _INDEX], args)
             return
-        # One round trip for both (on a cluster, one per node they live on).
-        pipe = self._r.pipeline(transaction=False)
-        pipe.set(_entry_key(entry["gameId"]), json.dumps(entry))
-        pipe.zadd(_INDEX, {entry["gameId"]: entry["created"]})
-        await pipe.execute()
+        # The index is in another slot: the entry first, so that no index member of a running
+        # game is ever without its entry (prune() drops such members).
+        await self._script(self._add, [k.lobby, k.meta], args)
+        await self._r.zadd(_INDEX, {entry["gameId"]: entry["created"]})
 
     async def get(self, game_id: str) -> dict[str, Any] | None:
-        raw = await self._r.get(_entry_key(game_id))
+        try:
+            key = _entry_key(game_id)
+        except ValueError:  # an id no store accepts: no such game
+            return None
+        raw = await self._r.get(key)
         return None if raw is None else json.loads(raw)
 
     async def put(self, entry: dict[str, Any]) -> None:
-        await self._r.set(_entry_key(entry["gameId"]), json.dumps(entry), xx=True)
+        # KEEPTTL: the entry keeps the game's TTL (a plain SET would make it live forever)
+        await self._r.set(_entry_key(entry["gameId"]), json.dumps(entry), xx=True, keepttl=True)
 
     async def remove(self, game_id: str) -> None:
         await self._r.delete(_entry_key(game_id))
         await self._r.zrem(_INDEX, game_id)
+
+    async def prune(self, count: int = PRUNE_BATCH) -> int:
+        """One bounded step of the index's cleanup: the next ~`count` members of the index
+        (ZSCAN, its cursor kept between calls, so that successive calls walk the whole index
+        and start again), whose game and entry are checked in one pipelined round trip. The
+        members of gone games (meta gone: expired or deleted), and those without an entry,
+        are removed, with the entry of a gone game still there (one written before entries
+        expired with their games). Returns how many members it removed.
+
+        Safe while games are created: a game's meta is written before its entry, and its entry
+        before (or with) its index member."""
+        cursor, members = await self._r.zscan(_INDEX, self._prune_cursor, count=count)
+        self._prune_cursor = int(cursor)
+        keys = []
+        for member, _ in members:
+            try:
+                keys.append((_text(member), game_keys(_text(member))))
+            except ValueError:  # not a game id at all
+                keys.append((_text(member), None))
+        if not keys:
+            return 0
+        pipe = self._r.pipeline(transaction=False)
+        for _, k in keys:
+            if k is not None:
+                pipe.exists(k.meta)
+                pipe.exists(k.lobby)
+        found = iter(await pipe.execute())
+        gone, orphans = [], []
+        for game_id, k in keys:
+            game, entry = (next(found), next(found)) if k is not None else (0, 0)
+            if not game or not entry:
+                gone.append(game_id)
+            if k is not None and not game and entry:
+                orphans.append(k.lobby)
+        if not gone:
+            return 0
+        pipe = self._r.pipeline(transaction=False)
+        for key in orphans:  # one DEL each: on a cluster they are in different slots
+            pipe.delete(key)
+        pipe.zrem(_INDEX, *gone)
+        await pipe.execute()
+        return len(gone)
 
     async def hold(self, key: str, user_id: str, ttl: float) -> bool:
         return bool(await self._r.set(_hold_key(key, user_id), "1", nx=True, px=max(1, int(ttl * 1000))))

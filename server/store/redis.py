@@ -12,7 +12,15 @@ every script below runs unchanged on Redis Cluster:
     tablero:{G}:claimed   list of the claimed seats, in claim order
     tablero:{G}:req       hash request_id -> version it produced
     tablero:{G}:snap      string {"version": n, "state": ...}
+    tablero:{G}:snaps     hash version -> past snapshot JSON (see SNAPSHOT_HISTORY)
+    tablero:{G}:lobby     string, the game's lobby entry (written by server/portal/lobby.py)
     tablero:{G}:n         (a shard pub/sub channel, not a key) "<version>" after each append
+
+The key names are defined once, in server/store/ids.py (GameKeys). Every TTL the store sets
+(the abandoned-game TTL on create/append/claim, the finished TTL of finish()) is set on all
+of them, the lobby entry included, and delete_game deletes all of them: a game's lobby entry
+goes with the game. (The lobby's index, the sorted set `tablero:lobby`, is in another slot:
+the lobby drops the members of gone games itself, see RedisLobby.prune.)
 
 The version is the id of the stream's last entry (entries covered by a snapshot
 may be trimmed, so it is not XLEN). Every write that checks something is ONE Lua
@@ -46,7 +54,7 @@ import os
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 import redis.exceptions
@@ -70,7 +78,7 @@ from server.store.base import (
     StoreError,
     Trimmed,
 )
-from server.store.ids import check_game_id
+from server.store.ids import GameKeys, game_keys
 from server.store.lean import LeanRedis, leanable, open_push
 
 T = TypeVar("T")
@@ -154,8 +162,9 @@ local function ttl_of(keys, given)
 end
 """
 
-# KEYS: events, meta, claimed, req, snap.  ARGV: "1" when this is a retry, meta JSON, number of
-# pre-claimed seats, the seats, TTL ms (0 = none), then the events' JSON.
+# KEYS: the GameKeys (events, meta, claimed, req, snap, snaps, lobby).
+# ARGV: "1" when this is a retry, meta JSON, number of pre-claimed seats, the seats, TTL ms
+# (0 = none), then the events' JSON.
 # Returns -1 when the game exists, else {version, head hash}. A retry that finds the game with
 # exactly its own meta text (which holds a creation time and a fresh id) learns that its first
 # attempt landed and gets the head instead of -1.
@@ -188,7 +197,7 @@ return {v, h}
 # line (event JSON has no raw newline). A bigger append notifies its new version only.
 PUSH_EVENTS_MAX = 16384
 
-# KEYS: events, meta, claimed, req, snap.
+# KEYS: the GameKeys (events, meta, claimed, req, snap, snaps, lobby).
 # ARGV: expected version, "1"/"0" has request id, request id, expected hash ("-" = none),
 # tail limit, notification channel ("" = none), abandoned TTL ms (0 = none), then the events' JSON.
 # Returns {0, version, hash} appended | {1} unknown game | {2, version} duplicate request |
@@ -257,7 +266,7 @@ end
 return {0, v, h}
 """.replace("PUSH_EVENTS_MAX", str(PUSH_EVENTS_MAX))
 
-# KEYS: events, meta, claimed, req, snap.  ARGV: abandoned TTL ms, the seats, in order of preference.
+# KEYS: the GameKeys.  ARGV: abandoned TTL ms, the seats, in order of preference.
 # Returns {1, seat} | {0, 0} all taken | {-1, 0} unknown game.
 _CLAIM_SEAT = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 0 then
@@ -278,7 +287,7 @@ end
 return {0, 0}
 """
 
-# KEYS: events, meta, claimed, req, snap.  ARGV: version, the snapshot JSON (which starts with
+# KEYS: the GameKeys.  ARGV: version, the snapshot JSON (which starts with
 # {"version":<n>,), "1" to trim the events the snapshot covers.
 # Returns 1 kept | 0 not newer than the one kept | -1 unknown game.
 _PUT_SNAPSHOT = _LIB + """
@@ -425,7 +434,7 @@ end
 return {meta, redis.call('LRANGE', KEYS[2], 0, -1)}
 """
 
-# KEYS: events, meta, claimed, req, snap.  ARGV: TTL ms.  0 unknown game, 1 set.
+# KEYS: the GameKeys.  ARGV: TTL ms.  0 unknown game, 1 set (on every key, the lobby entry too).
 _EXPIRE = """
 if redis.call('EXISTS', KEYS[2]) == 0 then
   return 0
@@ -434,7 +443,7 @@ for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
 return 1
 """
 
-# KEYS: events, meta, claimed, req, snap.  ARGV: the version it must be at ("" = any).
+# KEYS: the GameKeys.  ARGV: the version it must be at ("" = any). Deletes every key, the lobby entry too.
 # Returns 1 deleted | 0 unknown game | -2 at another version (nothing deleted).
 _DELETE = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 0 and redis.call('EXISTS', KEYS[1]) == 0 then
@@ -465,24 +474,6 @@ end
 if best == nil then return false end
 return redis.call('HGET', KEYS[2], tostring(best))
 """
-
-
-class GameKeys(NamedTuple):
-    events: str
-    meta: str
-    claimed: str
-    req: str
-    snap: str
-    snaps: str  # past snapshots: a hash, version -> the snapshot's JSON (see SNAPSHOT_HISTORY)
-
-
-def game_keys(game_id: str) -> GameKeys:
-    """The keys of one game, all sharing the hash tag {game_id}. ValueError for an id
-    that would not make a hash tag (see server.store.ids)."""
-    check_game_id(game_id)
-    prefix = f"tablero:{{{game_id}}}:"
-    return GameKeys(prefix + "events", prefix + "meta", prefix + "claimed", prefix + "req", prefix + "snap",
-                    prefix + "snaps")
 
 
 def channel_of(game_id: str) -> str:

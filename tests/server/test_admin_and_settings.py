@@ -66,6 +66,87 @@ async def test_delete_checks_the_version_when_asked(redis_url):
     assert not await _exists(redis_url, gid)
 
 
+async def _listed_game(redis_url: str) -> str:
+    """A game with its lobby entry and index member, as a server writes them."""
+    import redis.asyncio as aioredis
+
+    from server.portal.lobby import RedisLobby
+
+    store = RedisStore(redis_url)
+    client = aioredis.from_url(redis_url)
+    try:
+        games = GameService(store, TokenSigner("s"), lobby=RedisLobby(client, fast=store._lean[0]))
+        gid = (await games.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
+        await games.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 4}))
+        await games.games.drain()
+        return gid
+    finally:
+        await client.aclose()
+        await store.close()
+
+
+async def _in_lobby(redis_url: str, gid: str) -> tuple[bool, bool]:
+    """(the entry exists, the index has the game)."""
+    import redis.asyncio as aioredis
+
+    from server.store.redis import game_keys
+
+    client = aioredis.from_url(redis_url)
+    try:
+        return bool(await client.exists(game_keys(gid).lobby)), await client.zscore("tablero:lobby", gid) is not None
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.parametrize("verb", ["delete", "archive"])
+async def test_delete_and_archive_take_the_game_out_of_the_lobby(redis_url, tmp_path, verb):
+    gid = await _listed_game(redis_url)
+    assert await _in_lobby(redis_url, gid) == (True, True)
+    out = ["--out", str(tmp_path / "g.json")] if verb == "archive" else []
+    r = await asyncio.to_thread(_admin, redis_url, verb, gid, *out)
+    assert r.returncode == 0, r.stderr
+    assert not await _exists(redis_url, gid)
+    assert await _in_lobby(redis_url, gid) == (False, False)
+
+
+async def test_delete_of_a_gone_game_removes_what_the_lobby_kept_of_it(redis_url):
+    """An entry left by an older server (no TTL) after its game expired: `admin delete`
+    says there is no such game, and removes the entry and index member all the same."""
+    import redis.asyncio as aioredis
+
+    gid = await _listed_game(redis_url)
+    client = aioredis.from_url(redis_url)
+    try:
+        for key in ("events", "meta", "claimed", "req"):
+            await client.delete(f"tablero:{{{gid}}}:{key}")
+    finally:
+        await client.aclose()
+    assert await _in_lobby(redis_url, gid) == (True, True)
+    r = await asyncio.to_thread(_admin, redis_url, "delete", gid)
+    assert r.returncode == 1 and "no game" in r.stderr
+    assert await _in_lobby(redis_url, gid) == (False, False)
+
+
+async def test_delete_on_sqlite_takes_the_game_out_of_the_lobby(tmp_path):
+    from server.portal.lobby import SQLiteLobby
+    from server.store import SQLiteStore
+
+    db = str(tmp_path / "t.db")
+    store = SQLiteStore(db)
+    try:
+        games = GameService(store, TokenSigner("s"), lobby=SQLiteLobby(db))
+        gid = (await games.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
+        await games.games.drain()
+    finally:
+        await store.close()
+    assert await SQLiteLobby(db).get(gid) is not None
+    r = await asyncio.to_thread(
+        lambda: subprocess.run([sys.executable, "-m", "server", "admin", "--db", db, "delete", gid],
+                               capture_output=True, text=True, timeout=60))
+    assert r.returncode == 0, r.stderr
+    assert await SQLiteLobby(db).get(gid) is None
+
+
 def test_more_than_one_worker_needs_a_shared_store():
     with pytest.raises(ConfigError, match="TABLERO_WORKERS=2: more than one worker needs a shared store"):
         Config.load(workers=2)
