@@ -39,8 +39,9 @@ READINESS_INTERVAL = 5.0
 CLOCK_SWEEP_INTERVAL = 0.5
 CLOCK_SWEEP_LOG_EVERY = 60.0  # seconds between "still failing" lines during an outage
 # Seconds between two steps of the lobby index's cleanup (RedisLobby.prune, each at most about
-# lobby.PRUNE_BATCH members, one ZSCAN and one pipelined round trip), on every replica.
-LOBBY_PRUNE_INTERVAL = 5.0
+# lobby.PRUNE_BATCH members: one script in Redis, or on a cluster one ZSCAN and one pipelined
+# round trip), on every replica.
+LOBBY_PRUNE_INTERVAL = 2.0
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
 

@@ -279,8 +279,35 @@ class SQLiteLobby(MemoryLobby):
 _INDEX = "tablero:lobby"
 
 # Index members RedisLobby.prune looks at per call (ZSCAN's COUNT: a hint, a small sorted set
-# comes back whole).
-PRUNE_BATCH = 500
+# comes back whole). On a plain server one step is one script run in Redis (~0.1 ms for 200);
+# on a cluster, a pipeline parsed here (~7 ms of this process's loop for 200).
+PRUNE_BATCH = 200
+
+# One step of the cleanup inside Redis (a plain server: the game keys it names are not in
+# KEYS, which only a cluster needs). KEYS[1] the index; ARGV: cursor, count, and a game's
+# meta and entry key split around its id (ids.game_keys: the names are defined once).
+# Returns {next cursor, members removed}.
+_PRUNE = """
+local step = redis.call('ZSCAN', KEYS[1], ARGV[1], 'COUNT', ARGV[2])
+local members, gone = step[2], {}
+for i = 1, #members, 2 do
+  local id = members[i]
+  local meta = ARGV[3] .. id .. ARGV[4]
+  local entry = ARGV[3] .. id .. ARGV[5]
+  local game = string.find(id, '[{}]') == nil and redis.call('EXISTS', meta) == 1
+  local listed = game and redis.call('EXISTS', entry) == 1
+  if not listed then
+    gone[#gone + 1] = id
+    if not game and string.find(id, '[{}]') == nil then redis.call('DEL', entry) end
+  end
+end
+for i = 1, #gone, 500 do
+  redis.call('ZREM', KEYS[1], unpack(gone, i, math.min(i + 499, #gone)))
+end
+return {step[1], #gone}
+"""
+_SAMPLE_ID = "game-id"
+_PRUNE_PARTS = [*game_keys(_SAMPLE_ID).meta.split(_SAMPLE_ID), game_keys(_SAMPLE_ID).lobby.split(_SAMPLE_ID)[1]]
 
 
 def _entry_key(game_id: str) -> str:
@@ -352,6 +379,7 @@ class RedisLobby:
         self._mark = (fast or client).register_script(_MARK)
         self._add = (fast or client).register_script(_ADD)
         self._prune_cursor = 0  # where the next prune() goes on in the index (0: from the start)
+        self._prune = None if self._cluster else (fast or client).register_script(_PRUNE)
 
     async def _script(self, script: Any, keys: list[str], args: list[Any]) -> None:
         """One call of `script`; over the lean connection, tried again on a lost connection
@@ -413,6 +441,10 @@ class RedisLobby:
 
         Safe while games are created: a game's meta is written before its entry, and its entry
         before (or with) its index member."""
+        if self._prune is not None:  # a plain server: the whole step in Redis, no reply to parse
+            cursor, removed = await self._prune(keys=[_INDEX], args=[self._prune_cursor, count, *_PRUNE_PARTS])
+            self._prune_cursor = int(cursor)
+            return int(removed)
         cursor, members = await self._r.zscan(_INDEX, self._prune_cursor, count=count)
         self._prune_cursor = int(cursor)
         keys = []
