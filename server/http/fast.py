@@ -209,9 +209,22 @@ class FastRoutes:
                 listener.cancel()
         frame = sse.frame
         try:
-            await send({"type": "http.response.start", "status": 200, "headers": out})
-            await send({"type": "http.response.body", "body": sse.OPENING, "more_body": True})
             cycle = _cycle(send)
+            if cycle is not None and not cycle.response_started and not cycle.disconnected \
+                    and not cycle.flow.write_paused:
+                # What send() writes for the start of a chunked 200 and its first chunk.
+                content = [_STATUS_LINE[200]]
+                for name, value in (*cycle.default_headers, *out):
+                    content += (name, b": ", value, b"\r\n")
+                if not cycle.keep_alive:
+                    content.append(b"connection: close\r\n")
+                content.append(b"transfer-encoding: chunked\r\n\r\n%x\r\n%b\r\n" % (len(sse.OPENING), sse.OPENING))
+                cycle.response_started, cycle.chunked_encoding = True, True
+                cycle.waiting_for_100_continue = False
+                cycle.transport.write(b"".join(content))
+            else:
+                await send({"type": "http.response.start", "status": 200, "headers": out})
+                await send({"type": "http.response.body", "body": sse.OPENING, "more_body": True})
             if cycle is not None and not cycle.chunked_encoding:
                 cycle = None
             async for item in items:

@@ -114,3 +114,16 @@ def test_a_watch_streams_well_formed_chunks_to_the_last(server, http):
         final = http.get(f"/v1/games/{gid}").json()["version"]
         assert ids == list(range(1, final + 1))
         assert "event: end" in frames[-2] and frames[-1] == ""
+
+
+def test_a_watch_asked_to_close_says_so_and_hangs_up_after_the_end(server, http):
+    out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["bot", "bot"]}).json()
+    gid = out["game"]["id"]
+    with _connect(server) as s:
+        s.sendall(b"GET /v1/games/" + gid.encode() + b"/watch HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        r = Reader(s)
+        status, headers, body = r.answer()
+        assert status == 200 and headers["connection"] == "close"
+        assert headers["transfer-encoding"] == "chunked" and headers["cache-control"] == "no-cache"
+        assert body.startswith(b": watching\n\n") and b"event: end" in body
+        assert r.closed()
