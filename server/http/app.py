@@ -6,6 +6,7 @@ JSON follows the protobuf JSON mapping (lowerCamelCase, enums by name).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -74,13 +75,23 @@ async def json_body(data: Any) -> bytes:
     return _dumps(data)
 
 
+# A 401 says how to authenticate (RFC 9110 11.6.1): a seat token or a portal JWT, as a bearer.
+_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="tablero"'}
+
+
+def _error_headers(e: AppError) -> dict[str, str] | None:
+    wait = retry_after(e)
+    if wait:
+        return {"Retry-After": wait}
+    return _CHALLENGE if e.code == "UNAUTHENTICATED" else None
+
+
 def failure(e: Exception, rpc: str) -> Answer:
     """What a request that raised `e` answers: AppError → its status; a client that left
     mid-body → nothing (499); slow or oversized bodies → their codes; anything else → 500,
     logged."""
     if isinstance(e, AppError):
-        wait = retry_after(e)
-        return _error(e.code, e.message, http_status(e), {"Retry-After": wait} if wait else None)
+        return _error(e.code, e.message, http_status(e), _error_headers(e))
     if isinstance(e, ConnectionError):
         # The client went away mid-body: nobody to answer, nothing to log.
         observe.current().code = "CANCELLED"
@@ -124,6 +135,13 @@ def _unary(api: Api, rpc: Rpc, body_timeout: float) -> Callable:
 
 
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+# What the fast path sends (server.http.fast._SSE): no charset parameter.
+_SSE_HEAD = {"Content-Type": "text/event-stream", **SSE_HEADERS}
+
+
+async def _nothing() -> AsyncIterator[bytes]:
+    return
+    yield b""  # an async generator that yields nothing
 
 
 async def answer_watch(api: Api, rpc: Rpc, request: Any, keepalive: float,
@@ -154,7 +172,7 @@ async def answer_watch(api: Api, rpc: Rpc, request: Any, keepalive: float,
             return failure(e, rpc.name)
         # An EventSource: the status says it, and the body says why in SSE.
         observe.current().code = e.code
-        return Answer(STATUS[e.code][0], sse.refusal(e.code, e.message), None, "text/event-stream")
+        return Answer(STATUS[e.code][0], sse.refusal(e.code, e.message), _error_headers(e), "text/event-stream")
     except Exception as e:
         return failure(e, rpc.name)
     return items
@@ -165,7 +183,13 @@ def _watch(api: Api, rpc: Rpc, keepalive: float, body_timeout: float) -> Callabl
         out = await answer_watch(api, rpc, request, keepalive, body_timeout)
         if isinstance(out, Answer):
             return out.response()
-        return StreamingResponse(sse.stream(out), media_type="text/event-stream", headers=SSE_HEADERS)
+        if request.method == "HEAD":
+            # The headers a GET would get, and no stream: nothing reads one (RFC 9110 9.3.2),
+            # and it would run until the game ends.
+            with contextlib.suppress(Exception):
+                await out.aclose()  # type: ignore[attr-defined]
+            return StreamingResponse(_nothing(), headers=_SSE_HEAD)
+        return StreamingResponse(sse.stream(out), headers=_SSE_HEAD)
 
     endpoint.__name__ = rpc.name
     endpoint.watch = rpc  # type: ignore[attr-defined]  # the fast path serves it (server.http.fast)

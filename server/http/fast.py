@@ -48,6 +48,7 @@ _JSON = (b"content-type", b"application/json")
 _SSE = ((b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no"))
 _CORS = ((b"access-control-allow-origin", b"*"), (b"vary", b"Origin"))
 _GZIPPED = ((b"content-encoding", b"gzip"), (b"vary", b"Accept-Encoding"))
+_VARY_ENCODING = (b"vary", b"Accept-Encoding")
 
 
 class Incoming:
@@ -70,6 +71,27 @@ def _cycle(send: Any) -> Any:
     `send`, which waits, checks and refuses as it always does."""
     cycle = getattr(send, "__self__", None)
     return cycle if _HttpToolsCycle is not None and type(cycle) is _HttpToolsCycle else None
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an Accept-Encoding header admits gzip (RFC 9110 12.5.3): named, or `*`, with a
+    weight above 0 (`gzip;q=0` refuses it)."""
+    if "gzip" not in accept_encoding and "*" not in accept_encoding:
+        return False
+    weights: dict[str, float] = {}
+    for part in accept_encoding.lower().split(","):
+        coding, _, params = part.strip().partition(";")
+        q = 1.0
+        for p in params.split(";"):
+            name, _, value = p.strip().partition("=")
+            if name == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        weights[coding.strip()] = q
+    q = weights.get("gzip", weights.get("x-gzip", weights.get("*", 0.0)))
+    return q > 0
 
 
 def _gzip(body: bytes) -> bytes:
@@ -115,7 +137,35 @@ class FastRoutes:
                     (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
                 await send({"type": "http.response.body", "body": body})
                 return
+            method = scope["method"]
+            if method != "OPTIONS":  # CORS preflights: the app's CORS middleware answers them
+                allowed = self._allowed(path)
+                if allowed and method not in allowed:
+                    return await self._refuse(send, 405, "METHOD_NOT_ALLOWED", f"{method} is not allowed on {path}",
+                                              [(b"allow", ", ".join(sorted(allowed)).encode())])
+                if not allowed and method not in ("GET", "HEAD"):  # only the web client's files are left
+                    return await self._refuse(send, 404, "NOT_FOUND", f"no route {path}")
         await self.app(scope, receive, send)
+
+    def _allowed(self, path: str) -> set[str]:
+        """The methods the app's routes (API and operations) take on `path` (empty: none of
+        them is at `path`). A known path asked with another method is 405 with `Allow`, not
+        the web client's 404 (RFC 9110 15.5.6); an unknown one is 404 whatever the method."""
+        allowed: set[str] = set()
+        for route in self.routes:
+            methods = getattr(route, "methods", None)
+            regex = getattr(route, "path_regex", None)
+            if methods and regex is not None and getattr(route, "path", "") != "/" and regex.match(path):
+                allowed |= methods
+        return allowed
+
+    @staticmethod
+    async def _refuse(send: Any, status: int, code: str, message: str,
+                      extra: list[tuple[bytes, bytes]] | None = None) -> None:
+        body = fastjson.dumps(error_body(code, message))
+        await send({"type": "http.response.start", "status": status, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(extra or ())]})
+        await send({"type": "http.response.body", "body": body})
 
     async def _serve(self, scope: Any, receive: Any, send: Any, rpc: Rpc, params: dict[str, str],
                      streaming: bool) -> None:
@@ -142,10 +192,12 @@ class FastRoutes:
     async def _send(self, send: Any, headers: dict[str, str], answer: Any) -> None:
         body = answer.body
         out = [(b"content-type", answer.media_type.encode())] if body else []
-        if len(body) >= GZIP_MINIMUM and "gzip" in headers.get("accept-encoding", "") \
-                and answer.media_type == "application/json":
-            body = await asyncio.to_thread(_gzip, body) if len(body) >= GZIP_IN_THREAD else _gzip(body)
-            out.extend(_GZIPPED)
+        if len(body) >= GZIP_MINIMUM and answer.media_type == "application/json":
+            if accepts_gzip(headers.get("accept-encoding", "")):
+                body = await asyncio.to_thread(_gzip, body) if len(body) >= GZIP_IN_THREAD else _gzip(body)
+                out.extend(_GZIPPED)
+            else:
+                out.append(_VARY_ENCODING)  # another Accept-Encoding could get it gzipped (RFC 9110 12.5.5)
         out.append((b"content-length", str(len(body)).encode()))
         if answer.headers:
             out.extend((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.items())
@@ -210,31 +262,43 @@ class FastRoutes:
         frame = sse.frame
         try:
             cycle = _cycle(send)
-            if cycle is not None and not cycle.response_started and not cycle.disconnected \
-                    and not cycle.flow.write_paused:
-                # What send() writes for the start of a chunked 200 and its first chunk.
+            if cycle is not None and not cycle.response_started and not cycle.disconnected:
+                # What send() writes for the start of a chunked 200 and its first chunk; to an
+                # HTTP/1.0 client (which knows no chunked coding, RFC 9112 6.1) the events as
+                # they are, the end of the stream being the end of the connection.
+                chunked = cycle.scope.get("http_version") != "1.0"
+                if cycle.flow.write_paused:
+                    await cycle.flow.drain()
                 content = [_STATUS_LINE[200]]
                 for name, value in (*cycle.default_headers, *out):
                     content += (name, b": ", value, b"\r\n")
-                if not cycle.keep_alive:
+                if not cycle.keep_alive or not chunked:
+                    cycle.keep_alive = False
                     content.append(b"connection: close\r\n")
-                content.append(b"transfer-encoding: chunked\r\n\r\n%x\r\n%b\r\n" % (len(sse.OPENING), sse.OPENING))
-                cycle.response_started, cycle.chunked_encoding = True, True
+                if chunked:
+                    content.append(b"transfer-encoding: chunked\r\n\r\n%x\r\n%b\r\n" % (len(sse.OPENING), sse.OPENING))
+                else:
+                    content += (b"\r\n", sse.OPENING)
+                cycle.response_started, cycle.chunked_encoding = True, chunked
                 cycle.waiting_for_100_continue = False
                 cycle.transport.write(b"".join(content))
             else:
+                cycle = None
                 await send({"type": "http.response.start", "status": 200, "headers": out})
                 await send({"type": "http.response.body", "body": sse.OPENING, "more_body": True})
-            if cycle is not None and not cycle.chunked_encoding:
-                cycle = None
             async for item in items:
                 if item.kind == "error":
                     sse.failed(item)
                 data = frame(item)
-                if cycle is not None and not cycle.disconnected and not cycle.flow.write_paused:
-                    cycle.transport.write(b"%x\r\n%b\r\n" % (len(data), data))  # one chunk, as send() frames it
-                else:
+                if cycle is None:
                     await send({"type": "http.response.body", "body": data, "more_body": True})
+                    continue
+                if cycle.flow.write_paused and not cycle.disconnected:
+                    await cycle.flow.drain()  # a slow reader: wait, as send() does
+                if cycle.disconnected:
+                    break  # the client left (its hook cancels this stream too)
+                # One chunk, as send() frames it (HTTP/1.0: the event as it is).
+                cycle.transport.write(b"%x\r\n%b\r\n" % (len(data), data) if cycle.chunked_encoding else data)
             detach()
             await send({"type": "http.response.body", "body": b""})
         except asyncio.CancelledError:

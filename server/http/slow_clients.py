@@ -11,17 +11,28 @@ h11 has its own bound).
 from __future__ import annotations
 
 import asyncio
+import json
 import time
+from email.utils import formatdate
 from typing import Any
 
 from uvicorn.protocols.http.flow_control import FlowControl
 
 MAX_HEADER_BYTES = 64 * 1024
+MAX_URL_BYTES = 16 * 1024  # the request target (path and query): 414 beyond (RFC 9112 3)
 MAX_HEADERS = 256
 
-_431_BODY = b'{"error":{"code":"INVALID_ARGUMENT","message":"request headers too large (at most 65536 bytes and 256 fields)"}}'
-_431 = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
-        b"connection: close\r\ncontent-length: %d\r\n\r\n%b" % (len(_431_BODY), _431_BODY))
+def _refusal(status: bytes, code: str, message: str) -> bytes:
+    """A whole answer that ends the connection: JSON as every error of the API, with a Date
+    (RFC 9110 6.6.1). Written by the protocol itself (no request cycle to answer it)."""
+    body = json.dumps({"error": {"code": code, "message": message}}, separators=(",", ":")).encode()
+    return (b"HTTP/1.1 %b\r\ncontent-type: application/json\r\nconnection: close\r\ndate: %b\r\n"
+            b"content-length: %d\r\n\r\n%b" % (status, formatdate(usegmt=True).encode(), len(body), body))
+
+
+def _431() -> bytes:
+    return _refusal(b"431 Request Header Fields Too Large", "INVALID_ARGUMENT",
+                    "request headers too large (at most 65536 bytes and 256 fields)")
 
 
 class Disconnect:
@@ -46,9 +57,8 @@ def _address(info: Any) -> tuple[str, int] | None:
         return str(info[0]), int(info[1])
     return None
 
-_408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
-        b"content-length: 82\r\n\r\n"
-        b'{"error":{"code":"DEADLINE_EXCEEDED","message":"request headers arrived too slowly"}}')
+def _408() -> bytes:
+    return _refusal(b"408 Request Timeout", "DEADLINE_EXCEEDED", "request headers arrived too slowly")
 
 
 def guarded(protocol_cls: type, header_timeout: float) -> type:
@@ -61,7 +71,7 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
             self._hdr_cycle: Any = None
             self._seen = False  # any byte yet
             self._hdr_size = self._hdr_count = 0
-            self._too_big = False
+            self._too_big: bool | str = False
             if httptools:
                 # uvicorn's own connection_made, with the addresses the transport already holds:
                 # its helpers ask the socket again, seven system calls per connection.
@@ -96,7 +106,7 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
             self._hdr_timer = None
             if not self.transport.is_closing():
                 if self._seen:
-                    self.transport.write(_408)
+                    self.transport.write(_408())
                 self.transport.close()
 
         if httptools:  # uvicorn sets no bound of its own
@@ -113,12 +123,24 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
                     raise ValueError("request headers too large")  # stops the parser: send_400_response
                 super().on_header(name, value)
 
+            def on_url(self, url: bytes) -> None:
+                self._hdr_size += len(url)  # the request line counts against the same bound
+                if self._hdr_size > MAX_URL_BYTES:
+                    self._too_big = "url"
+                    raise ValueError("request target too long")  # stops the parser: send_400_response
+                super().on_url(url)
+
             def send_400_response(self, msg: str) -> None:
-                if self._too_big:
-                    self.transport.write(_431)
-                    self.transport.close()
-                    return
-                super().send_400_response(msg)
+                # JSON, as every error of the API (uvicorn's own is text/plain).
+                if self._too_big == "url":
+                    self.transport.write(_refusal(b"414 URI Too Long", "INVALID_ARGUMENT",
+                                                  f"request target too long (at most {MAX_URL_BYTES} bytes)"))
+                elif self._too_big:
+                    self.transport.write(_431())
+                else:
+                    self.transport.write(_refusal(b"400 Bad Request", "INVALID_ARGUMENT", f"{msg.rstrip('.')}: "
+                                                  "not a well-formed HTTP/1.1 request"))
+                self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self._hdr_timer is not None:

@@ -6,6 +6,7 @@ honoured, the chunked stream well formed to its last chunk."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 
 from tests.server.conftest import auth
@@ -127,3 +128,38 @@ def test_a_watch_asked_to_close_says_so_and_hangs_up_after_the_end(server, http)
         assert headers["transfer-encoding"] == "chunked" and headers["cache-control"] == "no-cache"
         assert body.startswith(b": watching\n\n") and b"event: end" in body
         assert r.closed()
+
+
+def test_an_http_1_0_watch_gets_the_events_unchunked_and_the_end_of_the_connection(server, http):
+    """HTTP/1.0 knows no chunked coding (RFC 9112 6.1): the events as they are, then close."""
+    out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["bot", "bot"]}).json()
+    gid = out["game"]["id"]
+    with _connect(server) as s:
+        s.sendall(b"GET /v1/games/" + gid.encode() + b"/watch HTTP/1.0\r\n\r\n")
+        raw = b""
+        while chunk := s.recv(65536):
+            raw += chunk
+    head, _, body = raw.partition(b"\r\n\r\n")
+    headers = head.decode("latin-1").lower()
+    assert headers.startswith("http/1.1 200") and "connection: close" in headers
+    assert "transfer-encoding" not in headers and "content-length" not in headers
+    assert body.startswith(b": watching\n\n") and body.endswith(b'event: end\ndata: {"status":"GAME_STATUS_FINISHED"}\n\n')
+    final = http.get(f"/v1/games/{gid}").json()["version"]
+    assert [int(x) for x in re.findall(rb"^id: (\d+)$", body, re.M)] == list(range(1, final + 1))
+
+
+def test_head_on_the_watch_answers_the_headers_and_frees_the_connection(server, http):
+    """HEAD gets what a GET would (no body) and does not hold a stream open: a request
+    pipelined behind it is answered at once, though the game runs on."""
+    out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    gid = out["game"]["id"]
+    with _connect(server) as s:
+        s.sendall(b"HEAD /v1/games/" + gid.encode() + b"/watch HTTP/1.1\r\nHost: t\r\n\r\n"
+                  b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        raw = b""
+        while chunk := s.recv(65536):
+            raw += chunk
+    first, _, rest = raw.partition(b"\r\n\r\n")
+    assert first.startswith(b"HTTP/1.1 200") and b"content-type: text/event-stream\r\n" in first.lower() + b"\r\n"
+    assert rest.startswith(b"HTTP/1.1 200"), raw  # the next answer follows at once: no body, no stream
+    assert http.get(f"/v1/games/{gid}").json()["status"] == "GAME_STATUS_RUNNING"

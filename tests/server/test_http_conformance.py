@@ -1,0 +1,113 @@
+"""HTTP as clients and proxies read it (an outside pass against RFC 9110/9112): 405 with
+`Allow` for a known path asked with another method and 404 for an unknown one, whatever
+the method; gzip only when Accept-Encoding admits it; a 401 that says how to
+authenticate; the protocol's own refusals (408, 414, 431, 400) in JSON with a Date."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import httpx
+import pytest
+
+from tests.server.support import ServerThread
+
+
+@pytest.fixture(scope="module")
+def served():
+    with ServerThread(header_timeout=0.5, body_timeout=0.5) as s:
+        yield s
+
+
+@pytest.fixture
+def http(served):
+    with httpx.Client(base_url=served.http, timeout=10) as c:
+        yield c
+
+
+def raw(served, data: bytes, timeout: float = 5) -> bytes:
+    port = int(served.http.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(data)
+        out = b""
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except (ConnectionResetError, TimeoutError):
+                break
+            if not chunk:
+                break
+            out += chunk
+        return out
+
+
+def _game(http) -> str:
+    return http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()["game"]["id"]
+
+
+@pytest.mark.parametrize("method, path, allow", [
+    ("GET", "/v1/games/{gid}/actions", "POST"),
+    ("PUT", "/v1/games/{gid}", "GET, HEAD"),
+    ("DELETE", "/healthz", "GET, HEAD"),
+])
+def test_a_known_path_asked_with_another_method_is_405_with_allow(http, method, path, allow):
+    r = http.request(method, path.format(gid=_game(http)))
+    assert r.status_code == 405, r.text
+    assert r.headers["allow"] == allow
+    assert r.json()["error"]["code"] == "METHOD_NOT_ALLOWED"
+
+
+@pytest.mark.parametrize("method", ["GET", "POST", "PATCH", "DELETE"])
+def test_an_unknown_path_is_404_whatever_the_method(http, method):
+    r = http.request(method, "/v1/nope")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "NOT_FOUND", (method, r.status_code, r.text)
+
+
+def test_a_cors_preflight_still_reaches_the_cors_answer(http):
+    r = http.options("/v1/games", headers={"Origin": "https://portal.example",
+                                            "Access-Control-Request-Method": "POST"})
+    assert r.status_code == 200 and r.headers["access-control-allow-origin"] in ("*", "https://portal.example")
+
+
+@pytest.mark.parametrize("accept, zipped", [
+    ("gzip", True), ("deflate, gzip;q=0.5", True), ("*", True),
+    ("gzip;q=0", False), ("*;q=0", False), ("identity", False), ("br", False),
+])
+def test_gzip_only_when_accept_encoding_admits_it(http, accept, zipped):
+    r = http.get("/v1/engines", headers={"Accept-Encoding": accept})
+    wire = r.headers.get("content-encoding")
+    assert (wire == "gzip") == zipped, (accept, dict(r.headers))
+    assert "Accept-Encoding" in r.headers.get_list("vary")  # big enough to be gzipped: says it varies
+    assert r.json()["engines"]  # httpx undoes the gzip itself
+
+
+def test_a_401_says_how_to_authenticate(http):
+    r = http.get(f"/v1/games/{_game(http)}/legal-actions")
+    assert r.status_code == 401 and r.headers["www-authenticate"].startswith("Bearer")
+    assert r.json()["error"]["code"] == "UNAUTHENTICATED"
+
+
+def _status_headers_body(answer: bytes) -> tuple[str, dict[str, str], bytes]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    return lines[0], {k.lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:])}, body
+
+
+def test_the_protocols_own_refusals_are_json_with_a_date(served):
+    import json
+
+    t0 = time.monotonic()
+    slow = raw(served, b"GET /healthz HTTP/1.1\r\nHost: t\r\n")  # the headers never end: 408
+    assert time.monotonic() - t0 < 4
+    too_long = raw(served, b"GET /healthz?x=" + b"a" * 20000 + b" HTTP/1.1\r\nHost: t\r\n\r\n")
+    too_many = raw(served, b"GET /healthz HTTP/1.1\r\nHost: t\r\n" + b"".join(
+        b"x-h%d: v\r\n" % i for i in range(300)) + b"\r\n")
+    garbage = raw(served, b"GET /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n")
+    for answer, status, code in ((slow, "408", "DEADLINE_EXCEEDED"), (too_long, "414", "INVALID_ARGUMENT"),
+                                 (too_many, "431", "INVALID_ARGUMENT"), (garbage, "400", "INVALID_ARGUMENT")):
+        line, headers, body = _status_headers_body(answer)
+        assert line.startswith(f"HTTP/1.1 {status}"), answer[:200]
+        assert headers["content-type"] == "application/json" and headers["connection"] == "close"
+        assert headers["date"].endswith("GMT") and int(headers["content-length"]) == len(body)
+        assert json.loads(body)["error"]["code"] == code
