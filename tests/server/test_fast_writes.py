@@ -17,6 +17,13 @@ def _connect(server) -> socket.socket:
     return socket.create_connection(("127.0.0.1", port), timeout=10)
 
 
+def _until_closed(s: socket.socket) -> bytes:
+    raw = b""
+    while chunk := s.recv(65536):
+        raw += chunk
+    return raw
+
+
 class Reader:
     """HTTP/1.1 answers read off one socket, one at a time."""
 
@@ -63,6 +70,20 @@ class Reader:
         return self.buf == b"" and not self._more()
 
 
+def _bot_game(http) -> str:
+    """A game two bots play to its end on their own."""
+    return http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["bot", "bot"]}).json()["game"]["id"]
+
+
+def _watch(server, gid: str, version: bytes = b"1.1", extra: bytes = b"Host: t\r\n") -> tuple[int, dict[str, str], bytes, bool]:
+    """A watch of `gid` read off a raw socket: (status, headers, the body unchunked, closed after)."""
+    with _connect(server) as s:
+        s.sendall(b"GET /v1/games/" + gid.encode() + b"/watch HTTP/" + version + b"\r\n" + extra + b"\r\n")
+        r = Reader(s)
+        status, headers, body = r.answer()
+        return status, headers, body, r.closed()
+
+
 def test_pipelined_answers_come_whole_and_in_order_and_close_when_asked(server, http):
     out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
     gid, token = out["game"]["id"], out["seats"][0]["token"]
@@ -103,42 +124,30 @@ def test_an_http_1_0_request_is_answered_and_the_connection_closed(server):
 
 
 def test_a_watch_streams_well_formed_chunks_to_the_last(server, http):
-    out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["bot", "bot"]}).json()
-    gid = out["game"]["id"]
-    with _connect(server) as s:
-        s.sendall(b"GET /v1/games/" + gid.encode() + b"/watch HTTP/1.1\r\nHost: t\r\n\r\n")
-        r = Reader(s)
-        status, headers, body = r.answer()  # reads every chunk up to the terminating one
-        assert status == 200 and headers["content-type"].startswith("text/event-stream")
-        frames = body.decode().split("\n\n")
-        ids = [int(line[4:]) for f in frames for line in f.split("\n") if line.startswith("id: ")]
-        final = http.get(f"/v1/games/{gid}").json()["version"]
-        assert ids == list(range(1, final + 1))
-        assert "event: end" in frames[-2] and frames[-1] == ""
+    gid = _bot_game(http)
+    status, headers, body, _ = _watch(server, gid)  # every chunk up to the terminating one
+    assert status == 200 and headers["content-type"].startswith("text/event-stream")
+    frames = body.decode().split("\n\n")
+    ids = [int(line[4:]) for f in frames for line in f.split("\n") if line.startswith("id: ")]
+    final = http.get(f"/v1/games/{gid}").json()["version"]
+    assert ids == list(range(1, final + 1))
+    assert "event: end" in frames[-2] and frames[-1] == ""
 
 
 def test_a_watch_asked_to_close_says_so_and_hangs_up_after_the_end(server, http):
-    out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["bot", "bot"]}).json()
-    gid = out["game"]["id"]
-    with _connect(server) as s:
-        s.sendall(b"GET /v1/games/" + gid.encode() + b"/watch HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-        r = Reader(s)
-        status, headers, body = r.answer()
-        assert status == 200 and headers["connection"] == "close"
-        assert headers["transfer-encoding"] == "chunked" and headers["cache-control"] == "no-cache"
-        assert body.startswith(b": watching\n\n") and b"event: end" in body
-        assert r.closed()
+    status, headers, body, closed = _watch(server, _bot_game(http), extra=b"Host: t\r\nConnection: close\r\n")
+    assert status == 200 and headers["connection"] == "close"
+    assert headers["transfer-encoding"] == "chunked" and headers["cache-control"] == "no-cache"
+    assert body.startswith(b": watching\n\n") and b"event: end" in body
+    assert closed
 
 
 def test_an_http_1_0_watch_gets_the_events_unchunked_and_the_end_of_the_connection(server, http):
     """HTTP/1.0 knows no chunked coding (RFC 9112 6.1): the events as they are, then close."""
-    out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["bot", "bot"]}).json()
-    gid = out["game"]["id"]
+    gid = _bot_game(http)
     with _connect(server) as s:
         s.sendall(b"GET /v1/games/" + gid.encode() + b"/watch HTTP/1.0\r\n\r\n")
-        raw = b""
-        while chunk := s.recv(65536):
-            raw += chunk
+        raw = _until_closed(s)
     head, _, body = raw.partition(b"\r\n\r\n")
     headers = head.decode("latin-1").lower()
     assert headers.startswith("http/1.1 200") and "connection: close" in headers
@@ -156,9 +165,7 @@ def test_head_on_the_watch_answers_the_headers_and_frees_the_connection(server, 
     with _connect(server) as s:
         s.sendall(b"HEAD /v1/games/" + gid.encode() + b"/watch HTTP/1.1\r\nHost: t\r\n\r\n"
                   b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-        raw = b""
-        while chunk := s.recv(65536):
-            raw += chunk
+        raw = _until_closed(s)
     first, _, rest = raw.partition(b"\r\n\r\n")
     assert first.startswith(b"HTTP/1.1 200") and b"content-type: text/event-stream\r\n" in first.lower() + b"\r\n"
     assert rest.startswith(b"HTTP/1.1 200"), raw  # the next answer follows at once: no body, no stream

@@ -5,13 +5,13 @@ authenticate; the protocol's own refusals (408, 414, 431, 400) in JSON with a Da
 
 from __future__ import annotations
 
-import socket
 import time
 
 import httpx
 import pytest
 
 from tests.server.support import ServerThread
+from tests.server.test_hostile_clients import raw
 
 
 @pytest.fixture(scope="module")
@@ -24,22 +24,6 @@ def served():
 def http(served):
     with httpx.Client(base_url=served.http, timeout=10) as c:
         yield c
-
-
-def raw(served, data: bytes, timeout: float = 5) -> bytes:
-    port = int(served.http.rsplit(":", 1)[1])
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(data)
-        out = b""
-        while True:
-            try:
-                chunk = s.recv(65536)
-            except (ConnectionResetError, TimeoutError):
-                break
-            if not chunk:
-                break
-            out += chunk
-        return out
 
 
 def _game(http) -> str:
