@@ -523,15 +523,37 @@ class Table {
   }
 
   async loadLog() {
+    // What follows the events the page has (after a gap, only the missing ones).
+    let after = this.version;
     let token = '';
     const all = [];
-    do {
-      const q = `?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`;
-      const out = await api('GET', `${this.path}/events${q}`, { token: this.token(this.held.length ? this.held[0].seat : null) });
+    for (;;) {
+      const q = `?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : `&afterVersion=${after}`}`;
+      let out;
+      try {
+        out = await api('GET', `${this.path}/events${q}`, { token: this.token(this.held.length ? this.held[0].seat : null) });
+      } catch (e) {
+        // A long game whose early events a snapshot replaced (the server trims on snapshot):
+        // the log starts at the first event still kept, and says so.
+        const kept = !token && e.code === 'FAILED_PRECONDITION' && /afterVersion=(\d+)/.exec(e.message);
+        if (!kept || Number(kept[1]) <= after) throw e;
+        after = Number(kept[1]);
+        this.noteTrimmed(after + 1);
+        continue;
+      }
       all.push(...(out.events || []));
       token = out.nextPageToken || '';
-    } while (token);
+      if (!token) break;
+    }
     this.addEvents(all);
+  }
+
+  noteTrimmed(first) {
+    if (!this.el.trimmed) {
+      this.el.trimmed = h('p', { class: 'log-trimmed' });
+      this.el.log.before(this.el.trimmed);
+    }
+    this.el.trimmed.textContent = `Events before move ${first} are no longer kept on the server (a snapshot replaced them): the log starts there.`;
   }
 
   addEvents(items) {
