@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import gzip
 import re
+import stat
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl
@@ -94,6 +95,18 @@ def accepts_gzip(accept_encoding: str) -> bool:
     return q > 0
 
 
+def _a_file(static: Any, path: str) -> bool:
+    """Whether `path` names a file of the web client (a StaticFiles app mounted at "/",
+    serving index.html for a directory)."""
+    relative = path.lstrip("/")
+    if relative == "" or relative.endswith("/"):
+        relative += "index.html"
+    with contextlib.suppress(Exception):
+        _, found = static.lookup_path(relative)
+        return found is not None and stat.S_ISREG(found.st_mode)
+    return False
+
+
 def _gzip(body: bytes) -> bytes:
     return gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
 
@@ -143,7 +156,7 @@ class FastRoutes:
                 if allowed and method not in allowed:
                     return await self._refuse(send, 405, "METHOD_NOT_ALLOWED", f"{method} is not allowed on {path}",
                                               [(b"allow", ", ".join(sorted(allowed)).encode())])
-                if not allowed and method not in ("GET", "HEAD"):  # only the web client's files are left
+                if not allowed and method not in ("GET", "HEAD"):  # neither a route nor a file
                     return await self._refuse(send, 404, "NOT_FOUND", f"no route {path}")
         await self.app(scope, receive, send)
 
@@ -155,8 +168,10 @@ class FastRoutes:
         for route in self.routes:
             methods = getattr(route, "methods", None)
             regex = getattr(route, "path_regex", None)
-            if methods and regex is not None and getattr(route, "path", "") != "/" and regex.match(path):
+            if methods and regex is not None and regex.match(path):
                 allowed |= methods
+            elif hasattr(getattr(route, "app", None), "lookup_path") and _a_file(route.app, path):
+                allowed |= {"GET", "HEAD"}  # one of the web client's files
         return allowed
 
     @staticmethod

@@ -34,6 +34,8 @@ def _game(http) -> str:
     ("GET", "/v1/games/{gid}/actions", "POST"),
     ("PUT", "/v1/games/{gid}", "GET, HEAD"),
     ("DELETE", "/healthz", "GET, HEAD"),
+    ("POST", "/index.html", "GET, HEAD"),  # a file of the web client
+    ("PUT", "/", "GET, HEAD"),
 ])
 def test_a_known_path_asked_with_another_method_is_405_with_allow(http, method, path, allow):
     r = http.request(method, path.format(gid=_game(http)))
@@ -42,9 +44,10 @@ def test_a_known_path_asked_with_another_method_is_405_with_allow(http, method, 
     assert r.json()["error"]["code"] == "METHOD_NOT_ALLOWED"
 
 
-@pytest.mark.parametrize("method", ["GET", "POST", "PATCH", "DELETE"])
-def test_an_unknown_path_is_404_whatever_the_method(http, method):
-    r = http.request(method, "/v1/nope")
+@pytest.mark.parametrize("method, path", [(m, p) for m in ("GET", "POST", "PATCH", "DELETE")
+                                          for p in ("/v1/nope", "/js/nope.js")])
+def test_an_unknown_path_is_404_whatever_the_method(http, method, path):
+    r = http.request(method, path)
     assert r.status_code == 404 and r.json()["error"]["code"] == "NOT_FOUND", (method, r.status_code, r.text)
 
 
