@@ -132,7 +132,6 @@ def _count_action(engine: str) -> Iterator[list[str]]:
     metrics.child(metrics.ACTIONS, engine, result[0]).inc()
 
 
-
 def _trimmed_watch(e: Exception) -> str:
     """Why a watch cannot start where it asked: the events before the first kept one are gone."""
     first = getattr(e, "first_kept", None) or getattr(getattr(e, "__cause__", None), "first_kept", None)
@@ -140,6 +139,7 @@ def _trimmed_watch(e: Exception) -> str:
         return str(e)
     return (f"versions before {first} of this game are no longer kept (a snapshot covers them); "
             f"watch from afterVersion {first} or later (GET the game with ?version={first} for its state there)")
+
 
 class GameService:
     def __init__(self, store: EventStore, signer: TokenSigner, *, cache_size: int = 1000,

@@ -107,6 +107,17 @@ def _a_file(static: Any, path: str) -> bool:
     return False
 
 
+def _head(cycle: Any, status: int, headers: list[tuple[bytes, bytes]]) -> list[bytes]:
+    """The status line and headers uvicorn's send() writes for a start (its default headers
+    first, `connection: close` when the connection will not be kept), without the blank line."""
+    content = [_STATUS_LINE[status]]
+    for name, value in (*cycle.default_headers, *headers):
+        content += (name, b": ", value, b"\r\n")
+    if not cycle.keep_alive:
+        content.append(b"connection: close\r\n")
+    return content
+
+
 def _gzip(body: bytes) -> bytes:
     return gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
 
@@ -145,11 +156,7 @@ class FastRoutes:
                     k == "access_token" for k, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True)):
                 # Every route but the watch refuses a token in the URL (the RPC routes say so
                 # themselves): operations, the page and its files too, so no link carries one.
-                body = fastjson.dumps(error_body("INVALID_ARGUMENT", TOKEN_IN_URL))
-                await send({"type": "http.response.start", "status": 400, "headers": [
-                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-                await send({"type": "http.response.body", "body": body})
-                return
+                return await self._refuse(send, 400, "INVALID_ARGUMENT", TOKEN_IN_URL)
             method = scope["method"]
             if method != "OPTIONS":  # CORS preflights: the app's CORS middleware answers them
                 allowed = self._allowed(path)
@@ -222,11 +229,7 @@ class FastRoutes:
         if cycle is not None and not answer.headers and not cycle.response_started \
                 and not cycle.disconnected and not cycle.flow.write_paused:
             # What send() writes for a start and a whole body (our headers are constants).
-            content = [_STATUS_LINE[answer.status]]
-            for name, value in (*cycle.default_headers, *out):
-                content += (name, b": ", value, b"\r\n")
-            if not cycle.keep_alive:
-                content.append(b"connection: close\r\n")
+            content = _head(cycle, answer.status, out)
             content += (b"\r\n", body)
             cycle.response_started = cycle.response_complete = True
             cycle.waiting_for_100_continue = False
@@ -284,12 +287,9 @@ class FastRoutes:
                 chunked = cycle.scope.get("http_version") != "1.0"
                 if cycle.flow.write_paused:
                     await cycle.flow.drain()
-                content = [_STATUS_LINE[200]]
-                for name, value in (*cycle.default_headers, *out):
-                    content += (name, b": ", value, b"\r\n")
-                if not cycle.keep_alive or not chunked:
-                    cycle.keep_alive = False
-                    content.append(b"connection: close\r\n")
+                if not chunked:
+                    cycle.keep_alive = False  # the end of the connection ends the stream
+                content = _head(cycle, 200, out)
                 if chunked:
                     content.append(b"transfer-encoding: chunked\r\n\r\n%x\r\n%b\r\n" % (len(sse.OPENING), sse.OPENING))
                 else:

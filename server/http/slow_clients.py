@@ -57,6 +57,10 @@ def _address(info: Any) -> tuple[str, int] | None:
         return str(info[0]), int(info[1])
     return None
 
+def _414() -> bytes:
+    return _refusal(b"414 URI Too Long", "INVALID_ARGUMENT", f"request target too long (at most {MAX_URL_BYTES} bytes)")
+
+
 def _408() -> bytes:
     return _refusal(b"408 Request Timeout", "DEADLINE_EXCEEDED", "request headers arrived too slowly")
 
@@ -71,7 +75,7 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
             self._hdr_cycle: Any = None
             self._seen = False  # any byte yet
             self._hdr_size = self._hdr_count = 0
-            self._too_big: bool | str = False
+            self._refused: Any = None  # the answer of a request the parser was stopped for (431, 414)
             if httptools:
                 # uvicorn's own connection_made, with the addresses the transport already holds:
                 # its helpers ask the socket again, seven system calls per connection.
@@ -119,24 +123,21 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
                 self._hdr_size += len(name) + len(value)
                 self._hdr_count += 1
                 if self._hdr_size > MAX_HEADER_BYTES or self._hdr_count > MAX_HEADERS:
-                    self._too_big = True
+                    self._refused = _431
                     raise ValueError("request headers too large")  # stops the parser: send_400_response
                 super().on_header(name, value)
 
             def on_url(self, url: bytes) -> None:
                 self._hdr_size += len(url)  # the request line counts against the same bound
                 if self._hdr_size > MAX_URL_BYTES:
-                    self._too_big = "url"
+                    self._refused = _414
                     raise ValueError("request target too long")  # stops the parser: send_400_response
                 super().on_url(url)
 
             def send_400_response(self, msg: str) -> None:
                 # JSON, as every error of the API (uvicorn's own is text/plain).
-                if self._too_big == "url":
-                    self.transport.write(_refusal(b"414 URI Too Long", "INVALID_ARGUMENT",
-                                                  f"request target too long (at most {MAX_URL_BYTES} bytes)"))
-                elif self._too_big:
-                    self.transport.write(_431())
+                if self._refused is not None:
+                    self.transport.write(self._refused())
                 else:
                     self.transport.write(_refusal(b"400 Bad Request", "INVALID_ARGUMENT", f"{msg.rstrip('.')}: "
                                                   "not a well-formed HTTP/1.1 request"))
