@@ -292,13 +292,12 @@ local step = redis.call('ZSCAN', KEYS[1], ARGV[1], 'COUNT', ARGV[2])
 local members, gone = step[2], {}
 for i = 1, #members, 2 do
   local id = members[i]
-  local meta = ARGV[3] .. id .. ARGV[4]
+  local an_id = string.find(id, '[{}]') == nil  -- a brace would move the hash tag: no game's id
   local entry = ARGV[3] .. id .. ARGV[5]
-  local game = string.find(id, '[{}]') == nil and redis.call('EXISTS', meta) == 1
-  local listed = game and redis.call('EXISTS', entry) == 1
-  if not listed then
+  local game = an_id and redis.call('EXISTS', ARGV[3] .. id .. ARGV[4]) == 1
+  if not (game and redis.call('EXISTS', entry) == 1) then
     gone[#gone + 1] = id
-    if not game and string.find(id, '[{}]') == nil then redis.call('DEL', entry) end
+    if an_id and not game then redis.call('DEL', entry) end
   end
 end
 for i = 1, #gone, 500 do
