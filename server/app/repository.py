@@ -261,6 +261,10 @@ class GameRepository:
             self.on_commit(game)
         return game
 
+    def holds(self, game_id: str) -> bool:
+        """Whether this replica's cache holds the game (at some version)."""
+        return game_id in self._cache
+
     def recent(self, game_id: str, meta: dict[str, Any], within: float) -> LoadedGame | None:
         """The cached game when this replica found it the store's head (wrote it, or read
         the store's tail) less than `within` seconds ago — no store call; else None."""

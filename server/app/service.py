@@ -174,6 +174,8 @@ class GameService:
         # Bookkeeping after a commit that failed (the lobby's or the clocks' store went away
         # right after the append), tried again in the background: game id -> its task.
         self._repairs: dict[str, asyncio.Task[None]] = {}
+        # The bookkeeping of games that just ended, run after their reply (_written).
+        self._ending: set[asyncio.Task[None]] = set()
 
     # --- engines ---------------------------------------------------------------------
     async def list_engines(self) -> dict[str, Any]:
@@ -483,10 +485,12 @@ class GameService:
             except FailedPrecondition as e:
                 raise FailedPrecondition(_trimmed_watch(e)) from None
         game = self.games.recent(c.game_id, meta, RECENT_CACHE)
-        if game is None and c.after_version == 0:
-            # From the first event on a replica that has not just seen the game (a page opened
-            # on another replica than the one that created it): no store read for the state;
-            # the watcher folds every event it sends from the start.
+        if game is None and c.after_version == 0 and self.games.holds(c.game_id):
+            # From the first event on a replica that holds the game but has not just seen its
+            # head: no store read for the state; the watcher folds every event it sends from
+            # the start. (A replica that does not hold the game at all reads it below: a page
+            # opened on another replica than the one that created it is followed by that
+            # seat's moves, which then find the game here instead of each paying that read.)
             return self._watch(LoadedGame(c.game_id, meta, self.games.engine_of(meta), 0, None, []), c.seat, 0)
         if game is None or c.after_version > game.version:
             game = await self.games.current(c.game_id, meta)
@@ -666,6 +670,15 @@ class GameService:
         act again, though the bots' answers in the same write leave them waiting)."""
         if game.finished:
             metrics.GAMES_FINISHED.labels(game.engine.name).inc()
+            # The game is over: no deadline is shown any more, so its lobby status (and its
+            # clock's removal) need not hold up the reply — one store round trip fewer on the
+            # last move of every game. They are sent right after it; a retry of the request
+            # records them again, and a failure is repaired as below.
+            task = asyncio.get_running_loop().create_task(self._bookkeeping(game, acted),
+                                                          name=f"tablero-ended-{game.id}")
+            self._ending.add(task)
+            task.add_done_callback(self._ending.discard)
+            return
         await self._bookkeeping(game, acted)
 
     async def _bookkeeping(self, game: LoadedGame, acted: Collection[int] = ()) -> None:
@@ -689,6 +702,8 @@ class GameService:
         self._repairs[game.id] = task
         task.add_done_callback(lambda t, g=game.id: self._repairs.pop(g, None) if self._repairs.get(g) is t else None)
 
+    ENDING_GRACE = 2.0  # seconds a stopping server waits for the bookkeeping of ended games
+
     REPAIR_DELAYS = (0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 60, 60, 60, 60)  # about 6 minutes in all
 
     async def _repairing(self, game: LoadedGame, acted: Collection[int]) -> None:
@@ -705,7 +720,10 @@ class GameService:
                   "the next write or retry of the game records it", game.id, game.version, type(last).__name__, last)
 
     async def close(self) -> None:
-        """Stop the background repairs (a stopping server)."""
+        """Stop the background repairs (a stopping server), once the bookkeeping of the games
+        that just ended is done (or has failed over to a repair)."""
+        if self._ending:
+            await asyncio.wait(list(self._ending), timeout=self.ENDING_GRACE)
         for task in list(self._repairs.values()):
             task.cancel()
         await asyncio.gather(*self._repairs.values(), return_exceptions=True)

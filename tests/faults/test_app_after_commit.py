@@ -1,5 +1,6 @@
 """A Redis outage that begins between an action's append and the bookkeeping after it
-(`GameService._written`: the lobby's "game over" mark, the turn clock) once answered the
+(`GameService._written`: the lobby's "game over" mark, the turn clock; for a game that
+ends, run right after the reply) once answered the
 committed action 500 INTERNAL (a raw `redis.exceptions.ConnectionError` from
 `RedisLobby.mark` over the lean connection), and the client's retry of the same requestId,
 answered from the idempotency record, skipped the mark: the lobby listed the finished game
@@ -78,7 +79,12 @@ async def test_without_a_retry_the_committed_write_is_answered_and_the_lobby_rep
     service, lobby, gid = one_move_from_the_end
     # The write is committed: it is answered as such, though the lobby failed after it.
     won = await service.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 2}, request_id="win"))
-    assert won["game"]["status"] == "GAME_STATUS_FINISHED" and lobby.failed
+    assert won["game"]["status"] == "GAME_STATUS_FINISHED"
+    for _ in range(100):  # the lobby's "game over" mark follows the reply
+        if lobby.failed:
+            break
+        await asyncio.sleep(0.01)
+    assert lobby.failed, "the lobby was never told that the game is over"
     assert (await lobby.get(gid))["status"] == "RUNNING"  # not yet: the repair is in the background
     for _ in range(100):
         if (await lobby.get(gid))["status"] == "FINISHED":

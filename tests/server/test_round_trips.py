@@ -193,6 +193,29 @@ async def test_a_replica_that_watches_a_game_writes_it_without_a_load_or_a_confl
         await sb.close()
 
 
+async def test_a_watch_opened_on_a_replica_new_to_the_game_lets_its_first_move_skip_the_load(redis_url):
+    """A player's page opened on another replica than the one that created the game, and its
+    first move sent as soon as the stream has started (before the watcher was sent anything):
+    the watch read the game when it opened, so that move is one call, not a load and then
+    the append (under `serve --workers N` such moves were the slowest of a game)."""
+    sa, sb = counting(RedisStore)(redis_url), counting(RedisStore)(redis_url)
+    sa.calls, sb.calls = Counter(), Counter()
+    a, b = GameService(sa, TokenSigner("s")), GameService(sb, TokenSigner("s"))
+    try:
+        gid = (await a.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
+        watch = await b.watch_game(cmd.WatchGame(gid, 0, 0))
+        assert sb.calls["load_newest"] == 1, sb.calls
+        sb.calls.clear()
+        done = await b.submit_action(act(gid, 0, 4, "b1"))
+        assert {k: v for k, v in sb.calls.items() if not k.startswith("get_meta")} == {"append_ex": 1}, sb.calls
+        assert done["game"]["version"] == 2
+        assert [(await anext(watch))["version"] for _ in range(2)] == [1, 2]  # every event, in order
+        await watch.aclose()
+    finally:
+        await sa.close()
+        await sb.close()
+
+
 @pytest.mark.parametrize("watchers", [1, 6])
 async def test_the_watchers_of_a_game_on_one_replica_follow_it_with_one_evolution_per_event(
         stores, monkeypatch, watchers):
