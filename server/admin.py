@@ -55,24 +55,35 @@ def _write_atomically(path: Path, document: dict) -> None:
 
 async def _leave_lobby(store: Any, redis_url: str | None, db: str | None, game_id: str) -> None:
     """The game's lobby entry and index member go (the store's delete removes the entry on
-    Redis, but the index is in another slot; the SQLite lobby is a table of its own)."""
+    Redis, but the index is in another slot; the SQLite lobby is a table of its own), and so
+    does its turn clock (its record and its place in the clocks' schedule)."""
+    from server.portal.clock import RedisClocks, SQLiteClocks
     from server.portal.lobby import RedisLobby, SQLiteLobby
 
     try:
         if redis_url:
             await RedisLobby(store._client).remove(game_id)
+            await RedisClocks(store._client).remove(game_id)
         elif db and db != ":memory:":
             await SQLiteLobby(db).remove(game_id)
+            await SQLiteClocks(db).remove(game_id)
     except ValueError:  # an id no store accepts: never in the lobby
         pass
     except Exception as e:  # noqa: BLE001 - the game is gone all the same; listings drop it later
-        print(f"tablero admin: {game_id} is gone, but its lobby entry could not be removed ({e}); "
-              "the servers drop it later", file=sys.stderr)
+        print(f"tablero admin: {game_id} is gone, but its lobby entry or turn clock could not be removed ({e}); "
+              "the servers drop them later", file=sys.stderr)
 
 
 async def _run(ns: argparse.Namespace) -> int:
     redis_url = ns.redis_url or os.environ.get("TABLERO_REDIS_URL") or None
     db = ns.db or os.environ.get("TABLERO_DB") or None
+    if not redis_url and (not db or db == ":memory:"):
+        print("tablero admin: no store configured: set TABLERO_REDIS_URL or TABLERO_DB (or --redis-url / --db) "
+              "as for the server (a server without them keeps its games in its own memory only)", file=sys.stderr)
+        return 2
+    if not redis_url and not Path(db).expanduser().is_file():
+        print(f"tablero admin: no SQLite file {db!r}", file=sys.stderr)
+        return 2
     store = open_store(redis_url, db)
     try:
         if ns.verb == "export":

@@ -31,7 +31,8 @@ from server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
 from server.portal.identity import PortalKeys
 from server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
 from server.portal.ratelimit import InProcessLimiter, Rate, RedisLimiter
-from server.store import open_store
+from server.errors import Unavailable
+from server.store import StoreError, open_store
 
 log = logging.getLogger("tablero")
 
@@ -158,7 +159,11 @@ async def _sweep_clocks(games: GameService, lifecycle: Lifecycle) -> None:
             now = time.monotonic()
             if failing_since is None:
                 failing_since = last_logged = now
-                log.warning("clock sweep failed", exc_info=True)
+                # An outage (the store unreachable) is one line; anything else, a defect, has
+                # its traceback.
+                outage = isinstance(e, (StoreError, Unavailable, OSError)) or type(e).__module__.startswith("redis.")
+                log.warning("clock sweep failed", exc_info=not outage, extra={"fields": {
+                    "error": f"{type(e).__name__}: {str(e)[:200]}"}})
             elif now - last_logged >= CLOCK_SWEEP_LOG_EVERY:
                 last_logged = now
                 log.warning("clock sweep still failing", extra={"fields": {

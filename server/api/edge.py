@@ -44,6 +44,9 @@ class Handler:
 
 _READ = ("INVALID_ARGUMENT", "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "RESOURCE_EXHAUSTED",
          "UNAVAILABLE")
+# Reads of the log's past: versions a snapshot covers are no longer kept when
+# TABLERO_TRIM_ON_SNAPSHOT is on (FAILED_PRECONDITION names where the log starts now).
+_PAST = (*_READ, "FAILED_PRECONDITION")
 
 
 def _user() -> User | None:
@@ -70,7 +73,7 @@ HANDLERS: dict[str, Handler] = {
                         ("INVALID_ARGUMENT", "UNAUTHENTICATED", "NOT_FOUND", "FAILED_PRECONDITION",
                          "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
     "GetGame": Handler("optional", lambda g, w, s: g.get_game(cmd.GetGame(w.get("gameId", ""), s, w.get("version"))),
-                       _READ),
+                       _PAST),
     "ListLegalActions": Handler("required", lambda g, w, s: g.list_legal_actions(cmd.ListLegalActions(
         w.get("gameId", ""), s, w.get("pageSize"), w.get("pageToken", ""), w.get("type", ""),
         w.get("group", ""))), _READ),
@@ -80,9 +83,9 @@ HANDLERS: dict[str, Handler] = {
     "Resign": Handler("required", lambda g, w, s: g.resign(cmd.Resign(w.get("gameId", ""), s)),
                       (*_READ, "FAILED_PRECONDITION", "ABORTED")),
     "ListEvents": Handler("optional", lambda g, w, s: g.list_events(cmd.ListEvents(
-        w.get("gameId", ""), s, w.get("pageSize"), w.get("pageToken", ""), w.get("afterVersion", 0))), _READ),
+        w.get("gameId", ""), s, w.get("pageSize"), w.get("pageToken", ""), w.get("afterVersion", 0))), _PAST),
     "WatchGame": Handler("optional", lambda g, w, s: g.watch_game(cmd.WatchGame(
-        w.get("gameId", ""), s, w.get("afterVersion", 0), w.get("afterHash", ""))), _READ),
+        w.get("gameId", ""), s, w.get("afterVersion", 0), w.get("afterHash", ""))), _PAST),
     "AggregateRankings": Handler("none", lambda g, w, s: aggregate_rankings(w),
                                  ("INVALID_ARGUMENT", "RESOURCE_EXHAUSTED")),
 }

@@ -44,7 +44,9 @@ _ERROR_DESCRIPTIONS = {
     "UNAUTHENTICATED": "missing, malformed or foreign seat token",
     "PERMISSION_DENIED": "the token opens a seat of another game",
     "NOT_FOUND": "unknown game or engine",
-    "FAILED_PRECONDITION": "against the rules of the game, or no open seat left",
+    "FAILED_PRECONDITION": "against the rules of the game, or no open seat left; for reads of the past, "
+                           "versions no longer kept (trimmed after a snapshot: the message names where the "
+                           "log starts now)",
     "ABORTED": "stale expectedVersion, or the game changed too often; retry",
     "RESOURCE_EXHAUSTED": "request body over the size limit",
     "INTERNAL": "a server fault, logged with its traceback",
@@ -57,7 +59,9 @@ SSE_DESCRIPTION = (
     "event's type is inside, at `event.type`. Control messages are named: `event: end` with "
     "`data: {\"status\":\"GAME_STATUS_FINISHED\"}` after the last event of a finished game, then the "
     "stream closes; `event: shutdown` with `data: {}` when the server stops (reconnect with "
-    "Last-Event-ID); `event: error` with `data: <Error JSON>` when the stream fails after it started. "
+    "Last-Event-ID); `event: error` with `data: <Error JSON>` when the stream fails after it started; "
+    "`event: reset` with `id: <N>` and `data: {\"version\": N}` when the store's history was rewritten "
+    "under the watcher (every event after version N it was sent is void; the stream goes on with N+1). "
     "A comment line `: keepalive` comes every 15 s. A watch refused before it starts (unknown game, "
     "bad token, afterVersion beyond the log) answers its HTTP status (400/401/403/404/503) with the "
     "error as JSON, or as one `event: error` message when the request accepts text/event-stream."
@@ -189,7 +193,8 @@ def _operation(rpc: Rpc, schemas: _Schemas) -> dict[str, Any]:
         ok = {"description": SSE_DESCRIPTION, "content": {"text/event-stream": {
             "schema": {"type": "string"}, "x-sse-messages": {
                 "message": schemas.message(rpc.response.DESCRIPTOR, output=True),
-                "end": _ref("WatchEnd"), "shutdown": _ref("WatchShutdown"), "error": _ref("Error")}}}}
+                "end": _ref("WatchEnd"), "shutdown": _ref("WatchShutdown"), "error": _ref("Error"),
+                "reset": _ref("WatchReset")}}}}
     elif rpc.response_field is not None:  # response_body: REST answers that one field
         f = rpc.response_field
         one = schemas.message(f.message_type, output=True) if f.message_type else schemas.field(f, output=True)
@@ -218,6 +223,10 @@ def _controls(schemas: _Schemas) -> dict[str, Any]:
                      "description": "data of the SSE `end` message"},
         "WatchShutdown": {"type": "object", "additionalProperties": False,
                           "description": "data of the SSE `shutdown` message"},
+        "WatchReset": {"type": "object", "required": ["version"], "additionalProperties": False,
+                       "properties": {"version": {"type": "integer", "minimum": 0}},
+                       "description": "data of the SSE `reset` message: the version the client's history "
+                                      "and the store's agree up to"},
     }
 
 

@@ -265,6 +265,13 @@ class GameRepository:
         """Whether this replica's cache holds the game (at some version)."""
         return game_id in self._cache
 
+    async def hold(self, game_id: str, meta: dict[str, Any]) -> None:
+        """Read the game into the cache unless it holds it by the time the game's lock is
+        taken (two watches opened at once read it once)."""
+        async with self._lock(game_id):
+            if game_id not in self._cache:
+                await self._load(game_id, meta, fresh=True)
+
     def recent(self, game_id: str, meta: dict[str, Any], within: float) -> LoadedGame | None:
         """The cached game when this replica found it the store's head (wrote it, or read
         the store's tail) less than `within` seconds ago — no store call; else None."""
@@ -386,7 +393,7 @@ class GameRepository:
                         continue
                     # A concurrent retry of this request may have been applied meanwhile.
                     if (done := await self.answered(game_id, key)) is not None:
-                        return Committed(await self.at(game_id, done, meta), appended=False)
+                        return Committed(await self._replayed(game_id, done, meta), appended=False)
                     raise
                 except BaseException:
                     self._evict(game_id)  # deciding may have evolved the cached state
@@ -412,7 +419,7 @@ class GameRepository:
                 except DuplicateRequest as d:
                     if evolved:
                         self._evict(game_id)
-                    return Committed(await self.at(game_id, d.version, meta), appended=False)
+                    return Committed(await self._replayed(game_id, d.version, meta), appended=False)
                 except BaseException:
                     self._evict(game_id)
                     raise
@@ -427,6 +434,20 @@ class GameRepository:
                 self._committed(done, before)
                 return Committed(done, appended=True)
         raise TooManyConflicts("the game changed too often while applying your action; retry")
+
+    async def _replayed(self, game_id: str, version: int, meta: dict[str, Any]) -> LoadedGame:
+        """The answer to a retried request: the game at the version its first attempt wrote,
+        or, where a snapshot trimmed the events that led there (TABLERO_TRIM_ON_SNAPSHOT), the
+        game now, which holds that request's effect and what followed (the retry is still
+        applied once; a refusal would tell the client its applied action failed). The caller
+        holds the game's lock."""
+        try:
+            return await self.at(game_id, version, meta)
+        except FailedPrecondition as e:
+            if not isinstance(e.__cause__, Trimmed):
+                raise
+            c = await self._load(game_id, meta, fresh=True)
+            return LoadedGame(game_id, meta, c.engine, c.version, c.state, list(c.platform))
 
     def _committed(self, game: LoadedGame, before: int) -> None:
         """After a write: the snapshot (when due) and finish() go off the reply path."""

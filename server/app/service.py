@@ -485,13 +485,18 @@ class GameService:
             except FailedPrecondition as e:
                 raise FailedPrecondition(_trimmed_watch(e)) from None
         game = self.games.recent(c.game_id, meta, RECENT_CACHE)
-        if game is None and c.after_version == 0 and self.games.holds(c.game_id):
-            # From the first event on a replica that holds the game but has not just seen its
-            # head: no store read for the state; the watcher folds every event it sends from
-            # the start. (A replica that does not hold the game at all reads it below: a page
-            # opened on another replica than the one that created it is followed by that
-            # seat's moves, which then find the game here instead of each paying that read.)
-            return self._watch(LoadedGame(c.game_id, meta, self.games.engine_of(meta), 0, None, []), c.seat, 0)
+        if game is None and c.after_version == 0:
+            if not self.games.holds(c.game_id):
+                # A replica that does not hold the game reads it now (a page opened on another
+                # replica than the one that created it): that seat's moves, which follow at
+                # once, then find it here instead of each paying that read before deciding.
+                await self.games.hold(c.game_id, meta)
+                game = self.games.recent(c.game_id, meta, RECENT_CACHE)
+            if game is None:
+                # From the first event on a replica that holds the game but has not just seen
+                # its head: no store read for the state; the watcher folds every event it
+                # sends from the start.
+                return self._watch(LoadedGame(c.game_id, meta, self.games.engine_of(meta), 0, None, []), c.seat, 0)
         if game is None or c.after_version > game.version:
             game = await self.games.current(c.game_id, meta)
         rewound = False
@@ -848,7 +853,7 @@ class GameService:
             spec = raw[i] if raw else {"kind": kind}
             uid, name = spec.get("userId") or None, spec.get("userName") or None
             if any(isinstance(v, str) and has_control(v) for v in (uid, name)):
-                raise InvalidArgument(f"seat {i}: userId and userName cannot hold control characters")
+                raise InvalidArgument(f"seat {i}: userId and userName cannot hold control characters or lone surrogates")
             if spec["kind"] == "me":
                 if c.user is None:
                     raise Unauthenticated('a "me" seat needs a portal JWT: Authorization: Bearer <jwt>')

@@ -298,7 +298,8 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
             Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL,
                        thread_minimum_size=GZIP_IN_THREAD),
             Middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST", "OPTIONS"],
-                       allow_headers=["Authorization", "Content-Type", "Last-Event-ID"], max_age=600),
+                       allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+                       expose_headers=["Retry-After"], max_age=600),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )

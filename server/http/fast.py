@@ -47,7 +47,9 @@ GZIP_LEVEL = 6
 
 _JSON = (b"content-type", b"application/json")
 _SSE = ((b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no"))
-_CORS = ((b"access-control-allow-origin", b"*"), (b"vary", b"Origin"))
+# A page on another origin may read Retry-After (a 429's wait) as well as the simple headers.
+_CORS = ((b"access-control-allow-origin", b"*"), (b"access-control-expose-headers", b"Retry-After"),
+         (b"vary", b"Origin"))
 _GZIPPED = ((b"content-encoding", b"gzip"), (b"vary", b"Accept-Encoding"))
 _VARY_ENCODING = (b"vary", b"Accept-Encoding")
 

@@ -5,6 +5,7 @@ naming the problem (instead of "the last key wins" or a 500)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 MAX_DEPTH = 64
@@ -63,6 +64,8 @@ def _depth_ok(raw: str) -> bool:
     return True
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
 # One decoder for every body (json.loads with hooks builds a decoder and its scanner per call).
 _DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant, parse_int=_int, parse_float=_float)
 
@@ -76,11 +79,21 @@ def loads(raw: bytes | str) -> Any:
     if len(text) > MAX_DEPTH and not _depth_ok(text):  # a shorter text cannot nest deeper
         raise BadJson(f"the JSON body nests deeper than {MAX_DEPTH} levels")
     try:
-        return _DECODER.decode(text)
+        value = _DECODER.decode(text)
     except BadJson:
         raise
     except json.JSONDecodeError as e:
         raise BadJson(f"malformed JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
+        # A lone surrogate escape ("\\ud800" without its pair) decodes to a str that is not
+        # Unicode text: stored, it would fail every answer that shows it (a user name in the
+        # lobby). A pair (an emoji written as two escapes) is one character and passes.
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadJson("a string in the JSON body holds a lone UTF-16 surrogate escape (\\ud800-\\udfff "
+                          "without its pair): not Unicode text") from None
+    return value
 
 
 def last_event_id(value: str | None, max_digits: int = 10) -> int | None:

@@ -35,8 +35,9 @@ class User:
 
 
 def has_control(text: str) -> bool:
-    """Whether `text` (a user id or name, shown to other players) has a control character."""
-    return any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in text)
+    """Whether `text` (a user id or name, shown to other players) has a control character,
+    or a lone UTF-16 surrogate (a JSON escape such as \\ud800, which no answer can encode)."""
+    return any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 or 0xD800 <= ord(ch) < 0xE000 for ch in text)
 
 
 @dataclass(frozen=True)
@@ -122,11 +123,12 @@ class PortalKeys:
             raise IdentityError(f"invalid JWT: {e}") from None
         sub = claims["sub"]
         if not isinstance(sub, str) or not sub or len(sub) > MAX_USER_ID or has_control(sub):
-            raise IdentityError(f'"sub" must be a user id of 1-{MAX_USER_ID} characters, none of them a control character')
+            raise IdentityError(f'"sub" must be a user id of 1-{MAX_USER_ID} characters, none of them a control character '
+                                'or a lone surrogate')
         name = claims.get("name")
         if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME or has_control(name)):
             raise IdentityError(f'"name" must be a string of at most {MAX_NAME} characters, none of them a control '
-                                'character')
+                                'character or a lone surrogate')
         return User(sub, name or None)
 
 

@@ -65,6 +65,8 @@ def test_rotation_accepts_old_and_new_keys_until_the_old_is_removed():
         (lambda: _token(SECRET, "k1", sub="x" * 500), "user id"),
         (lambda: _token(SECRET, "k1", sub="ev\nil"), "control character"),  # shown to other players
         (lambda: _token(SECRET, "k1", name="B\u0000ob"), "control character"),
+        (lambda: _token(SECRET, "k1", name="Ana \ud83d"), "lone surrogate"),  # an emoji cut in half
+        (lambda: _token(SECRET, "k1", sub="a\ud800"), "lone surrogate"),
     ],
 )
 def test_bad_tokens_are_refused_with_the_reason(token, reason):

@@ -105,6 +105,7 @@ async def test_a_seat_left_to_a_bot_is_a_bots_in_the_game_and_in_the_lobby(two_r
     ({"kind": "human", "userName": "Bob"}, "userName names the user of userId"),
     ({"kind": "human", "userId": "bo\nb"}, "control characters"),
     ({"kind": "human", "userId": "bob", "userName": "B\u0000ob"}, "control characters"),
+    ({"kind": "human", "userId": "bob", "userName": "B\ud800"}, "lone surrogates"),  # e.g. over gRPC's Struct
 ])
 async def test_bad_seat_specs_are_refused(two_replicas, spec, reason):
     a, _ = two_replicas

@@ -22,6 +22,22 @@ def test_hostile_bodies_are_refused_with_the_reason(raw, reason):
         loads(raw)
 
 
+@pytest.mark.parametrize("raw", [
+    rb'{"userName": "B\ud800"}',  # a lone high surrogate
+    rb'{"userName": "Ana \ud83d"}',  # an emoji cut in half (a portal trimming a name by UTF-16 units)
+    rb'{"requestId": "a\uDC00b"}',  # a lone low one, upper case
+    rb'{"\ud800": 1}',  # in a key
+])
+def test_a_lone_surrogate_escape_is_refused_before_anything_is_stored(raw):
+    # Decoded, it is a str no answer can encode (a 500 for every lobby page listing it).
+    with pytest.raises(BadJson, match="lone UTF-16 surrogate"):
+        loads(raw)
+
+
+def test_a_surrogate_pair_and_an_escaped_backslash_are_text():
+    assert loads(rb'{"n": "Ana \ud83d\ude00", "s": "\\ud800"}') == {"n": "Ana \U0001f600", "s": "\\ud800"}
+
+
 def test_ordinary_json_parses():
     assert loads(b'{"action": {"type": "place", "cell": 4}, "s": "[{\\"x"}') == {
         "action": {"type": "place", "cell": 4}, "s": '[{"x'}

@@ -209,3 +209,40 @@ def test_a_deleted_game_is_not_found_by_a_watch_on_a_replica_that_had_it_cached(
             assert b"NOT_FOUND" in body, body
         r = httpx.get(f"{server.http}/v1/games/{gid}/watch")
         assert r.status_code == 404 and r.json()["error"]["code"] == "NOT_FOUND"
+
+
+async def test_delete_takes_the_turn_clock_too(redis_url):
+    """A game with a turn clock: its record and its place in the clocks' schedule go with it
+    (they were left until the deadline, up to the clock's length)."""
+    import redis.asyncio as aioredis
+
+    from server.portal.clock import RedisClocks
+
+    store = RedisStore(redis_url)
+    client = aioredis.from_url(redis_url)
+    try:
+        games = GameService(store, TokenSigner("s"), clocks=RedisClocks(client))
+        gid = (await games.create_game(cmd.CreateGame("tic-tac-toe", 2, clock={"moveSeconds": 604800})))["game"]["id"]
+        await games.games.drain()
+        assert await client.zscore("tablero:clocks", gid) is not None
+        assert await RedisClocks(client).get(gid) is not None
+        r = await asyncio.to_thread(_admin, redis_url, "delete", gid)
+        assert r.returncode == 0, r.stderr
+        assert await client.zscore("tablero:clocks", gid) is None
+        assert await RedisClocks(client).get(gid) is None
+    finally:
+        await store.close()
+        await client.aclose()
+
+
+@pytest.mark.parametrize("args", [[], ["--db", ":memory:"], ["--db", "/nonexistent/typo.db"]])
+def test_admin_without_a_store_says_so_instead_of_no_game(args, tmp_path, monkeypatch):
+    """Without TABLERO_REDIS_URL / TABLERO_DB (or with a mistyped --db) there is no store to
+    look in: exit 2 saying so, not "no game" (which reads as: already deleted)."""
+    env = {k: v for k, v in __import__("os").environ.items() if k not in ("TABLERO_REDIS_URL", "TABLERO_DB")}
+    r = subprocess.run([sys.executable, "-m", "server", "admin", *args, "export", "abc"],
+                       capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert "no game" not in r.stderr
+    assert ("no SQLite file" if "typo" in " ".join(args) else "no store configured") in r.stderr
+    assert not (tmp_path / "typo.db").exists()

@@ -94,6 +94,20 @@ def test_each_operation_lists_only_the_errors_it_can_answer():
     assert not {"403", "404"} & set(create)
     assert {"401", "429"} <= set(create)  # a refused portal JWT; rate limits
     assert {"401", "403", "404", "409"} <= set(paths["/v1/games/{gameId}/actions"]["post"]["responses"])
+    # Reads of the past answer 409 FAILED_PRECONDITION for versions trimmed after a snapshot.
+    for path in ("/v1/games/{gameId}", "/v1/games/{gameId}/events", "/v1/games/{gameId}/watch"):
+        assert "409" in paths[path]["get"]["responses"], path
+    assert "409" not in paths["/v1/games/{gameId}/legal-actions"]["get"]["responses"]
+
+
+def test_every_sse_control_message_has_its_schema():
+    op = openapi_document()["paths"]["/v1/games/{gameId}/watch"]["get"]["responses"]["200"]
+    messages = op["content"]["text/event-stream"]["x-sse-messages"]
+    assert set(messages) == {"message", "end", "shutdown", "error", "reset"}
+    for name in ("end", "shutdown", "error", "reset"):
+        assert f"`event: {name}`" in op["description"], name
+    reset = openapi_document()["components"]["schemas"]["WatchReset"]
+    assert reset["required"] == ["version"]
 
 
 def test_openapi_document_is_served_and_valid(http):

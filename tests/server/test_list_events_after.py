@@ -236,3 +236,25 @@ def test_the_openapi_document_lists_the_parameter(keeping):
     assert params["afterVersion"]["in"] == "query"
     schema = params["afterVersion"]["schema"]
     assert schema["type"] == "integer" and "trimmed" in schema["description"]
+
+
+def test_a_retried_move_from_before_the_trim_is_answered_with_the_game_now(trimming):
+    """A client retries (same requestId) a move it made long ago, whose answer it lost: the
+    events that led to that version are trimmed, so the answer is the game now (the move is
+    in it) — not a refusal telling the client an applied move failed, and nothing appended."""
+    with httpx.Client(base_url=trimming.http, timeout=10) as c:
+        r = c.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2})
+        gid, tokens = r.json()["game"]["id"], {s["seat"]: s["token"] for s in r.json()["seats"]}
+        first = {"action": {"type": "place", "cell": DRAW[0][1]}, "requestId": "R1"}
+        assert c.post(f"/v1/games/{gid}/actions", headers=auth(tokens[0]), json=first).json()["version"] == 2
+        for seat, cell in DRAW[1:]:
+            r = c.post(f"/v1/games/{gid}/actions", headers=auth(tokens[seat]), json={"action": {"type": "place", "cell": cell}})
+            assert r.status_code == 200, r.text
+        deadline = time.monotonic() + 10
+        while c.get(f"/v1/games/{gid}", params={"version": 2}).status_code != 409:  # trimmed off the reply path
+            assert time.monotonic() < deadline, "the snapshot's trim did not happen"
+            time.sleep(0.05)
+        again = c.post(f"/v1/games/{gid}/actions", headers=auth(tokens[0]), json=first)
+        assert again.status_code == 200, again.text
+        assert again.json()["version"] == LAST and again.json()["view"]["board"][DRAW[0][1]] == 0
+        assert c.get(f"/v1/games/{gid}").json()["version"] == LAST  # applied once

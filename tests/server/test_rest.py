@@ -265,6 +265,10 @@ def test_cors_lets_a_page_on_another_origin_call(http):
     assert r.status_code == 200 and r.headers["access-control-allow-origin"] in ("*", "http://example.test")
     r = http.get("/v1/engines", headers={"Origin": "http://example.test"})
     assert r.headers["access-control-allow-origin"] == "*"
+    # A 429's Retry-After is readable by that page's code (fetch hides other headers).
+    assert r.headers["access-control-expose-headers"] == "Retry-After"
+    assert http.get("/healthz", headers={"Origin": "http://example.test"}).headers[
+        "access-control-expose-headers"] == "Retry-After"
 
 
 def test_health_readiness_and_metrics(http):
