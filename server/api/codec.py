@@ -97,13 +97,33 @@ def _json_fields(message: Descriptor) -> dict[str, FieldDescriptor]:
     return fields
 
 
+_ALIASES: dict[str, dict[str, str]] = {}
+
+
+def _proto_names(message: Descriptor) -> dict[str, str]:
+    """A message's proto field names that differ from their JSON names (on_leave -> onLeave)."""
+    aliases = _ALIASES.get(message.full_name)
+    if aliases is None:
+        aliases = _ALIASES[message.full_name] = {f.name: f.json_name for f in message.fields if f.name != f.json_name}
+    return aliases
+
+
 def check(message: Descriptor, data: dict[str, Any], prefix: str = "") -> None:
-    """Raise InvalidArgument unless `data` is `message` in the JSON mapping: known
-    lowerCamelCase field names, each with its JSON type."""
+    """Raise InvalidArgument unless `data` is `message` in the JSON mapping: known field
+    names, each with its JSON type. As the protobuf JSON mapping says of parsers, a field may
+    be named by its proto name too (`on_leave`): `data` is then given its lowerCamelCase name
+    (`onLeave`), the one form the use cases see."""
     fields = _json_fields(message)
     unknown = [k for k in data if k not in fields]
     if unknown:
-        unknown.sort()
+        aliases = _proto_names(message)
+        for k in unknown:
+            if k in aliases:
+                if aliases[k] in data:
+                    raise InvalidArgument(f"{prefix}{aliases[k]} is given twice (also as {prefix}{k})")
+                data[aliases[k]] = data.pop(k)
+        unknown = sorted(k for k in unknown if k not in aliases)
+    if unknown:
         raise InvalidArgument(f"unknown field(s) {', '.join(prefix + u for u in unknown)}; "
                               f"expected {', '.join(sorted(fields))}")
     for name, value in data.items():

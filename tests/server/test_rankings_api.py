@@ -116,3 +116,26 @@ def test_unranked_share_is_an_enum_on_both_transports(server, http):
         req.scheme.unranked_share = rankings_pb2.UNRANKED_SHARE_ZERO
         out = json_format.MessageToDict(stub.AggregateRankings(req))
         assert {g["title"]: g for g in out["ranking"]}["Heat: Heavy Rain"]["points"] == 1
+
+
+def test_rest_takes_proto_field_names_as_the_json_mapping_does(http):
+    """The protobuf JSON mapping's parsers accept a field's proto name (top_bonus) as well as
+    its JSON name (topBonus); REST does as gRPC's JSON and the SDK do. Given both, it is refused."""
+    camel = http.post("/v1/rankings:aggregate", json={**BODY, "scheme": {"topBonus": 5}})
+    proto = http.post("/v1/rankings:aggregate", json={**BODY, "scheme": {"top_bonus": 5}})
+    assert proto.status_code == 200, proto.text
+    assert proto.json() == camel.json()
+    both = http.post("/v1/rankings:aggregate", json={**BODY, "scheme": {"topBonus": 5, "top_bonus": 5}})
+    assert both.status_code == 400 and "given twice" in both.json()["error"]["message"]
+
+
+def test_rest_game_requests_take_proto_field_names(http):
+    r = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "on_leave": "bot"})
+    assert r.status_code == 200, r.text
+    gid, token = r.json()["game"]["id"], r.json()["seats"][0]["token"]
+    move = {"action": {"type": "place", "cell": 4}, "request_id": "m-1", "expected_version": 1}
+    first = http.post(f"/v1/games/{gid}/actions", json=move, headers={"authorization": f"Bearer {token}"})
+    again = http.post(f"/v1/games/{gid}/actions", json=move, headers={"authorization": f"Bearer {token}"})
+    assert first.status_code == again.status_code == 200, (first.text, again.text)
+    assert first.json()["version"] == again.json()["version"] == 2  # request_id is the idempotency key
+    assert http.post("/v1/games", json={"engine": "tic-tac-toe", "on_lave": "bot"}).status_code == 400
