@@ -1042,7 +1042,10 @@ class RedisStore(EventStore):
             # No round trip for the head: a new feed starts where this watcher does, and the
             # fetch that follows its subscription brings it to the head (an unknown game then
             # fails the watcher's own first read with GameNotFound).
-            start = AppendResult(max(after_version, 0), after_hash or "")
+            # The client's after_hash is not the feed's: the feed learns the store's hash at its
+            # first fetch (a client holding another history is told so by its own read, below;
+            # a made-up hash then resets that watcher, not the feed every watcher shares).
+            start = AppendResult(max(after_version, 0), "")
         watcher = push.Watcher()
         # Join the game's feed first, then read: whatever is appended after the read reaches us
         # through the feed, and what both deliver is skipped by version.

@@ -340,3 +340,31 @@ async def test_a_watch_closed_and_reopened_at_once_keeps_its_push_and_leaks_no_s
     finally:
         await watching.close()
         await writing.close()
+
+
+async def test_a_made_up_after_hash_resets_its_own_watcher_only(redis_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A client resuming with a hash the log does not hold (made up, or from a lost history)
+    is told so with a reset; the feed that every watcher of the game on this replica shares
+    does not take that hash as the store's: no "history rewritten" warning (operators read it
+    as lost writes) and no reset for the honest watchers beside it."""
+    from server.store.base import Reset
+
+    store, writer = RedisStore(redis_url, sweep_interval=60), RedisStore(redis_url)
+    caplog.set_level("WARNING")
+    try:
+        g = new_id()
+        await writer.create(g, {}, [{"n": 1}, {"n": 2}, {"n": 3}])
+        made_up = store.watch(g, 2, after_hash="0123456789abcdef", resets=True)  # it opens the feed
+        first = asyncio.ensure_future(anext(made_up))
+        honest = store.watch(g, 0, resets=True)
+        seen = [await asyncio.wait_for(anext(honest), 5) for _ in range(3)]
+        assert isinstance(await asyncio.wait_for(first, 5), Reset)
+        await writer.append(g, 3, [{"n": 4}])
+        seen.append(await asyncio.wait_for(anext(honest), 5))
+        assert [tuple(x) for x in seen] == [(1, {"n": 1}), (2, {"n": 2}), (3, {"n": 3}), (4, {"n": 4})]
+        assert not [r for r in caplog.records if "history rewritten" in r.getMessage()]
+        await made_up.aclose()
+        await honest.aclose()
+    finally:
+        await store.close()
+        await writer.close()
