@@ -23,6 +23,7 @@ from server.app import GameService, rules
 from server.app.offload import EngineCalls
 from server.auth import TokenSigner
 from server.config import Config
+from server.errors import Unavailable
 from server.grpc.service import SERVER_OPTIONS, Observe, add_services
 from server.http.app import build_app
 from server.http.slow_clients import http_protocol
@@ -31,7 +32,6 @@ from server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
 from server.portal.identity import PortalKeys
 from server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
 from server.portal.ratelimit import InProcessLimiter, Rate, RedisLimiter
-from server.errors import Unavailable
 from server.store import StoreError, open_store
 
 log = logging.getLogger("tablero")

@@ -10,8 +10,8 @@ import logging
 import pytest
 
 from server import runner
-from server.store import StoreError
 from server.lifecycle import Lifecycle
+from server.store import StoreError
 
 
 class _Games:
