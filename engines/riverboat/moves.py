@@ -125,8 +125,9 @@ def _check_place_worker(s: State, seat: int, a: Action) -> None:
         return
     if a["coin"]:
         _need_coin(s, seat)
-    # Legal: an empty field the card allows, or (coin) one it does not allow.
-    if board.is_empty_field(p, c) and a["coin"] != _card_allows(s, p, c):
+    # Legal: an empty field the card allows, or (coin: the card is ignored) any empty field
+    # (seed-R: "colocar un Trabajador en un Campo vacío de tu elección").
+    if board.is_empty_field(p, c) and (a["coin"] or _card_allows(s, p, c)):
         return
     card = s["card"]
     if p["worker"][c]:
@@ -134,11 +135,6 @@ def _check_place_worker(s: State, seat: int, a: Action) -> None:
     if p["crop"][c] is not None or p["feature"][c] is not None:
         raise IllegalAction(f"Cultivation: cell {c} is not an empty field (it holds a crop tile or a barn)")
     colour = board.COLOUR[p["mat"]][c]
-    if a["coin"]:
-        if card == WILD:
-            raise IllegalAction("Cultivation: the wild card already lets you use any field; no coin is needed")
-        raise IllegalAction(f"Cultivation: cell {c} is {_a(colour)} field, which the {card} card already "
-                            "allows; no coin is needed")
     raise IllegalAction(f"Cultivation: cell {c} is {_a(colour)} field, not {card} (a coin lets you ignore the card)")
 
 
@@ -153,10 +149,10 @@ def _worker_cells(s: State, seat: int) -> list[Action]:
     if s["pending"]:  # the round-track worker: any empty field
         return [{"type": "place_worker", "cell": c, "coin": False} for c in empty]
     # seed-R phase 1: an empty field of the card's colour (any colour on a wild); a coin ignores
-    # the card. Our decision: the coin is offered only for fields the card does not allow.
+    # the revealed card (a wild one too) and places on any empty field of your choice.
     out = [{"type": "place_worker", "cell": c, "coin": False} for c in empty if _card_allows(s, p, c)]
-    if s["card"] != WILD and p["coins"] > 0:
-        out += [{"type": "place_worker", "cell": c, "coin": True} for c in empty if not _card_allows(s, p, c)]
+    if p["coins"] > 0:
+        out += [{"type": "place_worker", "cell": c, "coin": True} for c in empty]
     return out
 
 
@@ -348,20 +344,20 @@ def _workers_per_crop(p: Player) -> dict[str, int]:
 
 def _claims(s: State, seat: int) -> list[Action]:
     """seed-R phase 3: fill a riverboat with exactly its capacity of workers standing on one
-    crop; the board's boat for free, or (coin) one from the pile of a type already taken."""
+    crop; the board's boat for free, or (coin) one from the pile of its type ("de tu elección de
+    la pila de robo respectiva", whether or not the board's boat of that type is still there)."""
     p = s["players"][seat]
     counts = _workers_per_crop(p)
     out = []
     for b in BOATS:
+        ways = []
         if s["boat_board"][b["id"]]:
-            coin = False
-        elif s["boat_piles"][b["id"]] > 0 and p["coins"] > 0:
-            coin = True
-        else:
-            continue
+            ways.append(False)
+        if s["boat_piles"][b["id"]] > 0 and p["coins"] > 0:
+            ways.append(True)
         for crop in CROPS:
             if counts[crop] >= b["capacity"]:
-                out.append({"type": "claim_boat", "boat": b["id"], "crop": crop, "coin": coin})
+                out += [{"type": "claim_boat", "boat": b["id"], "crop": crop, "coin": coin} for coin in ways]
     return out
 
 
@@ -372,10 +368,11 @@ def _check_claim_boat(s: State, seat: int, a: Action) -> None:
     on_board = s["boat_board"][boat["id"]]
     if s["claims"][seat] >= _claim_limit(s):
         raise IllegalAction("Harvest & Shipping: you have claimed all your riverboats this round")
-    if a["coin"] and on_board:
-        raise IllegalAction(f"Harvest & Shipping: riverboat {boat['id']} is on the board, take it without a coin")
     if not on_board and s["boat_piles"][boat["id"]] <= 0:
         raise IllegalAction(f"Harvest & Shipping: no riverboat {boat['id']} is left")
+    if a["coin"] and s["boat_piles"][boat["id"]] <= 0:
+        raise IllegalAction(f"Harvest & Shipping: the draw pile of riverboat {boat['id']} is empty "
+                            "(take the board's one without a coin)")
     if not a["coin"] and not on_board:
         raise IllegalAction(f"Harvest & Shipping: riverboat {boat['id']} has been taken this round "
                             "(a coin takes one from its pile)")

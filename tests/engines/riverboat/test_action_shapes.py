@@ -93,15 +93,17 @@ def test_a_taken_phase_tile_is_refused_as_taken():
         g.act(1 - fp, {"type": "choose_phase", "phase": "cultivation"})
 
 
-def test_cultivation_refusals_name_the_colour_the_occupied_cell_or_the_useless_coin():
+def test_cultivation_refusals_name_the_colour_the_occupied_cell_or_the_missing_coin():
     s = _cultivation("green")
     p = s["players"][0]
     green, blue = cells_of(p, "green")[0], cells_of(p, "blue")[0]
     with pytest.raises(IllegalAction, match=f"cell {blue} is a blue field, not green"):
         ENGINE.decide(s, 0, {"type": "place_worker", "cell": blue, "coin": False}, None)
-    with pytest.raises(IllegalAction, match="no coin is needed"):
-        ENGINE.decide(s, 0, {"type": "place_worker", "cell": green, "coin": True}, None)
+    # seed-R: a coin places on an empty field of your choice, one of the card's colour too.
+    ENGINE.decide(s, 0, {"type": "place_worker", "cell": green, "coin": True}, None)
     p["worker"][green] = True
+    with pytest.raises(IllegalAction, match=f"a worker already stands on cell {green}"):
+        ENGINE.decide(s, 0, {"type": "place_worker", "cell": green, "coin": True}, None)
     with pytest.raises(IllegalAction, match=f"a worker already stands on cell {green}"):
         ENGINE.decide(s, 0, {"type": "place_worker", "cell": green, "coin": False}, None)
     with pytest.raises(IllegalAction, match="you must place a worker, you have an empty green field"):
@@ -128,7 +130,7 @@ def test_the_round_track_worker_on_an_occupied_cell_names_the_cell_not_a_pending
         ENGINE.decide(s, fp, {"type": "skip"}, None)
 
 
-def test_a_boat_on_the_board_bought_with_a_coin_is_refused_with_that_reason():
+def test_a_coin_boat_from_an_empty_draw_pile_is_refused_with_that_reason():
     g = at_phase("harvest")
     s = make_turn(g.state, "harvest", 0)
     p = s["players"][0]
@@ -136,8 +138,8 @@ def test_a_boat_on_the_board_bought_with_a_coin_is_refused_with_that_reason():
     p["coins"] = 1
     for c in range(4):
         p["crop"][c], p["worker"][c] = "corn", True
-    s["boat_board"]["4"] = True
-    with pytest.raises(IllegalAction, match="riverboat 4 is on the board, take it without a coin"):
+    s["boat_board"]["4"], s["boat_piles"]["4"] = True, 0
+    with pytest.raises(IllegalAction, match="the draw pile of riverboat 4 is empty .take the board's one without"):
         ENGINE.decide(s, 0, {"type": "claim_boat", "boat": "4", "crop": "corn", "coin": True}, None)
     s["boat_board"]["4"], s["boat_piles"]["4"] = False, 0
     with pytest.raises(IllegalAction, match="no riverboat 4 is left"):
