@@ -1525,6 +1525,11 @@ def _on_recruited(s, e):
     pl["advisers"] += 1
     _award(s, e["seat"], e["points"], "advisers")
     s["offer"][e["slot"]] = None
+    if _version(s) >= 6:
+        # v6: whatever card was followed (the 2-player Income card too: p. 14 "puede llevar a cabo
+        # la acción de seguimiento de reclutar"), the offer slides left and refills once the
+        # follows are done (p. 12). v1-v5 refilled only after a Recruit card or adviser.
+        s["turn"]["refill"] = True
     s["cur"] = None
 
 
@@ -2095,8 +2100,8 @@ class FoundersOfGloomhaven(RulesEngine):
     title = "Founders of Gloomhaven"
     min_seats = 1
     max_seats = 4
-    version = 5
-    supported_versions = (1, 2, 3, 4)
+    version = 6
+    supported_versions = (1, 2, 3, 4, 5)
     max_random_steps = 20_000
     options_schema = OPTIONS_SCHEMA
     moves = MOVES

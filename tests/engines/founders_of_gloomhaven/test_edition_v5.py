@@ -21,9 +21,9 @@ V5 = D.EDITIONS[5]
 MAP = V5.BOARDS["thematic"]
 
 
-def test_new_games_are_version_5_and_play_the_v5_edition():
+def test_new_games_play_the_v5_edition():
     g = engines.LocalGame(ENGINE, seats=3, seed=1)
-    assert ENGINE.version == 5 and g.state["version"] == 5
+    assert ENGINE.version == 6 and g.state["version"] == 6  # v6 changed rules code only, not the edition
     assert D.edition(g.state) is V5 and board_of(g.state) is MAP
     assert g.view(0)["map"]["width"] == MAP.w == 21 and g.view(0)["map"]["height"] == MAP.h == 16
     sym = engines.LocalGame(ENGINE, seats=2, seed=1, options={"map": "symmetric"})

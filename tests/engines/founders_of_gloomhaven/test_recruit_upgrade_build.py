@@ -60,6 +60,32 @@ def test_the_offer_is_refilled_only_after_every_follow():
     assert g.state["offer"] == ["shepherd", "mason", "envoy"]
 
 
+def _income_followed_by_a_recruit(version):
+    g = game(2, version=version)
+    g.state["offer"] = ["shepherd", "quartermaster", "sage"]
+    g.state["adviser_deck"] = ["mason", "envoy", "smuggler"]
+    tile(g, "stall", "metal", 1, [C(0, 0)])
+    lead(g, 0, "income")
+    return g, g.act(1, {"type": "recruit", "slot": 1})
+
+
+def test_a_recruit_following_the_two_player_income_card_also_refills_the_offer():
+    # p. 14: "Cuando se sigue la acción de ingresos, el otro jugador puede considerar la carta de
+    # ingresos como si fuese cualquier tipo de acción principal; es decir, que puede llevar a cabo la
+    # acción de seguimiento de reclutar, ..."; p. 12: "Sólo después de que todos los jugadores hayan
+    # seguido esta acción, el resto de las cartas de asesor en la oferta se desplazan hacia la
+    # izquierda y se colocan cartas nuevas en los espacios de la derecha."
+    g, ev = _income_followed_by_a_recruit(6)
+    assert types(ev) == ["adviser_recruited", "offer_refilled", "turn_passed"]
+    assert g.state["offer"] == ["shepherd", "sage", "mason"]
+
+
+def test_before_v6_a_recruit_following_the_income_card_left_a_hole_in_the_offer():
+    g, ev = _income_followed_by_a_recruit(5)  # old logs replay as they were played
+    assert types(ev) == ["adviser_recruited", "turn_passed"]
+    assert g.state["offer"] == ["shepherd", None, "sage"]
+
+
 def test_an_adviser_card_must_resolve_its_main_action_and_is_followed_by_its_category():
     g = game(4)
     g.state["players"][0]["hand"].append("shepherd")  # an Upgrade adviser: upgrade $1 cheaper (ours)
