@@ -4,6 +4,7 @@ up from the Conflict's tail without a read, and refusals are checked on a fresh 
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 
 import pytest
@@ -56,6 +57,18 @@ def counting(cls):
             return await super().load_newest(*a, **k)
 
     return Counting
+
+
+@contextlib.asynccontextmanager
+async def two_replicas(redis_url):
+    """(store A, store B, service A, service B): two replicas on one Redis, B's calls counted."""
+    sa, sb = counting(RedisStore)(redis_url), counting(RedisStore)(redis_url)
+    sa.calls, sb.calls = Counter(), Counter()
+    try:
+        yield sa, sb, GameService(sa, TokenSigner("s")), GameService(sb, TokenSigner("s"))
+    finally:
+        await sa.close()
+        await sb.close()
 
 
 def act(gid, seat, cell, rid=None):
@@ -167,10 +180,7 @@ async def test_a_replica_that_watches_a_game_writes_it_without_a_load_or_a_confl
     created and moved on another replica) keeps its cache of the game following what its
     watcher is sent: its first write is one call (no load), and after the other replica's
     moves no conflict either."""
-    sa, sb = counting(RedisStore)(redis_url), counting(RedisStore)(redis_url)
-    sa.calls, sb.calls = Counter(), Counter()
-    a, b = GameService(sa, TokenSigner("s")), GameService(sb, TokenSigner("s"))
-    try:
+    async with two_replicas(redis_url) as (sa, sb, a, b):
         gid = (await a.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
         watch = await b.watch_game(cmd.WatchGame(gid, 1, 0))
         seen = [(await anext(watch))["version"]]  # the game's first event
@@ -188,9 +198,6 @@ async def test_a_replica_that_watches_a_game_writes_it_without_a_load_or_a_confl
         events = await sa.read(gid)
         assert [e.get("cell") for e in events[1:]] == [4, 0, 8]
         await watch.aclose()
-    finally:
-        await sa.close()
-        await sb.close()
 
 
 async def test_a_watch_opened_on_a_replica_new_to_the_game_lets_its_first_move_skip_the_load(redis_url):
@@ -198,10 +205,7 @@ async def test_a_watch_opened_on_a_replica_new_to_the_game_lets_its_first_move_s
     first move sent as soon as the stream has started (before the watcher was sent anything):
     the watch read the game when it opened, so that move is one call, not a load and then
     the append (under `serve --workers N` such moves were the slowest of a game)."""
-    sa, sb = counting(RedisStore)(redis_url), counting(RedisStore)(redis_url)
-    sa.calls, sb.calls = Counter(), Counter()
-    a, b = GameService(sa, TokenSigner("s")), GameService(sb, TokenSigner("s"))
-    try:
+    async with two_replicas(redis_url) as (sa, sb, a, b):
         gid = (await a.create_game(cmd.CreateGame("tic-tac-toe", 2)))["game"]["id"]
         watch = await b.watch_game(cmd.WatchGame(gid, 0, 0))
         assert sb.calls["load_newest"] == 1, sb.calls
@@ -211,9 +215,6 @@ async def test_a_watch_opened_on_a_replica_new_to_the_game_lets_its_first_move_s
         assert done["game"]["version"] == 2
         assert [(await anext(watch))["version"] for _ in range(2)] == [1, 2]  # every event, in order
         await watch.aclose()
-    finally:
-        await sa.close()
-        await sb.close()
 
 
 @pytest.mark.parametrize("watchers", [1, 6])
