@@ -177,6 +177,10 @@ class _Cached:
     # game's lock when the cache is next used.
     pending: list[tuple[int, str, str, Event]] = field(default_factory=list)
 
+    def game(self, game_id: str, meta: dict[str, Any]) -> LoadedGame:
+        """The cached game as a LoadedGame (its own list of platform events)."""
+        return LoadedGame(game_id, meta, self.engine, self.version, self.state, list(self.platform))
+
 
 class _Timed:
     """Times one store call into tablero_store_latency_seconds and maps store failures."""
@@ -256,7 +260,7 @@ class GameRepository:
         meta = meta or await self.meta(game_id)
         async with self._lock(game_id):
             c = await self._load(game_id, meta, fresh=True)
-            game = LoadedGame(game_id, meta, c.engine, c.version, c.state, list(c.platform))
+            game = c.game(game_id, meta)
         if self.on_commit is not None:  # a game waiting for its bots is played by whoever sees it
             self.on_commit(game)
         return game
@@ -265,12 +269,14 @@ class GameRepository:
         """Whether this replica's cache holds the game (at some version)."""
         return game_id in self._cache
 
-    async def hold(self, game_id: str, meta: dict[str, Any]) -> None:
-        """Read the game into the cache unless it holds it by the time the game's lock is
-        taken (two watches opened at once read it once)."""
+    async def hold(self, game_id: str, meta: dict[str, Any]) -> LoadedGame:
+        """The game read into the cache, unless the cache holds it by the time the game's lock
+        is taken (two watches opened at once read it once)."""
         async with self._lock(game_id):
-            if game_id not in self._cache:
-                await self._load(game_id, meta, fresh=True)
+            c = self._cache.get(game_id)
+            if c is None:
+                c = await self._load(game_id, meta, fresh=True)
+            return c.game(game_id, meta)
 
     def recent(self, game_id: str, meta: dict[str, Any], within: float) -> LoadedGame | None:
         """The cached game when this replica found it the store's head (wrote it, or read
@@ -278,7 +284,7 @@ class GameRepository:
         c = self._cache.get(game_id)
         if c is None or time.monotonic() - c.checked > within:
             return None
-        return LoadedGame(game_id, meta, c.engine, c.version, c.state, list(c.platform))
+        return c.game(game_id, meta)
 
     async def at(self, game_id: str, version: int, meta: dict[str, Any] | None = None) -> LoadedGame:
         """The game at a past version (1..current), replayed from the newest snapshot not past it."""
@@ -379,7 +385,7 @@ class GameRepository:
         for _attempt in range(self.max_retries):
             async with self._lock(game_id):
                 c = await self._load(game_id, meta, fresh=fresh)
-                game = LoadedGame(game_id, meta, c.engine, c.version, c.state, list(c.platform))
+                game = c.game(game_id, meta)
                 try:
                     decision = decide(game)
                     if inspect.isawaitable(decision):
@@ -447,7 +453,7 @@ class GameRepository:
             if not isinstance(e.__cause__, Trimmed):
                 raise
             c = await self._load(game_id, meta, fresh=True)
-            return LoadedGame(game_id, meta, c.engine, c.version, c.state, list(c.platform))
+            return c.game(game_id, meta)
 
     def _committed(self, game: LoadedGame, before: int) -> None:
         """After a write: the snapshot (when due) and finish() go off the reply path."""

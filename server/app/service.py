@@ -490,8 +490,7 @@ class GameService:
                 # A replica that does not hold the game reads it now (a page opened on another
                 # replica than the one that created it): that seat's moves, which follow at
                 # once, then find it here instead of each paying that read before deciding.
-                await self.games.hold(c.game_id, meta)
-                game = self.games.recent(c.game_id, meta, RECENT_CACHE)
+                game = await self.games.hold(c.game_id, meta)
             if game is None:
                 # From the first event on a replica that holds the game but has not just seen
                 # its head: no store read for the state; the watcher folds every event it
