@@ -18,7 +18,7 @@ from grpc_reflection.v1alpha import reflection
 
 import engines
 from server import metrics
-from server.api.edge import Api
+from server.api.edge import OUTAGES, Api
 from server.app import GameService, rules
 from server.app.offload import EngineCalls
 from server.auth import TokenSigner
@@ -32,7 +32,7 @@ from server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
 from server.portal.identity import PortalKeys
 from server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
 from server.portal.ratelimit import InProcessLimiter, Rate, RedisLimiter
-from server.store import StoreError, open_store
+from server.store import open_store
 
 log = logging.getLogger("tablero")
 
@@ -161,7 +161,7 @@ async def _sweep_clocks(games: GameService, lifecycle: Lifecycle) -> None:
                 failing_since = last_logged = now
                 # An outage (the store unreachable) is one line; anything else, a defect, has
                 # its traceback.
-                outage = isinstance(e, (StoreError, Unavailable, OSError)) or type(e).__module__.startswith("redis.")
+                outage = isinstance(e, (*OUTAGES, Unavailable, OSError))
                 log.warning("clock sweep failed", exc_info=not outage, extra={"fields": {
                     "error": f"{type(e).__name__}: {str(e)[:200]}"}})
             elif now - last_logged >= CLOCK_SWEEP_LOG_EVERY:

@@ -28,7 +28,7 @@ from .watch import WatchItem
 # A backing store gone for a moment (the lobby's, the clocks' or the rate limiter's Redis
 # restarting, failing over): UNAVAILABLE, which clients retry, not a 500. Other Redis errors
 # (a refused command) are faults, and stay INTERNAL.
-_OUTAGES = (StoreError, rex.ConnectionError, rex.TimeoutError, rex.ClusterDownError, rex.TryAgainError,
+OUTAGES = (StoreError, rex.ConnectionError, rex.TimeoutError, rex.ClusterDownError, rex.TryAgainError,
             rex.MasterDownError, rex.ReadOnlyError)
 
 Wire = dict[str, Any]
@@ -146,7 +146,7 @@ class Api:
     async def _run(self, rpc: str, wire: Wire) -> Any:
         try:
             return await self._answer(rpc, wire)
-        except _OUTAGES as e:  # the lobby's, the clocks', the seat directory's
+        except OUTAGES as e:  # the lobby's, the clocks', the seat directory's
             raise outage("a store behind this server", e) from None
 
     async def _answer(self, rpc: str, wire: Wire) -> Any:
