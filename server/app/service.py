@@ -906,8 +906,10 @@ def _leave(game: LoadedGame, seats: list[int], reason: str, then: str) -> Decisi
     before a person must act."""
     table = game.table.copy()
     events = []
+    claimed = game.meta.get("claimed", ())
+    unclaimed = [s for s, k in enumerate(game.meta["seats"]) if k == "open" and s not in claimed]
     for seat in seats:
-        event = table.leave(seat, reason, then)
+        event = table.leave(seat, reason, then, unclaimed)
         table.apply(event)
         events.append(event)
     if table.ended is not None:

@@ -11,6 +11,10 @@ exactly once, whichever replica gets there first. The engine never sees them:
   lost — the game ends when fewer than two seats are still in it (an abandoned game
   ends for everyone), else a bot plays the forfeited seat to the end so the others
   can finish, and the forfeited seat ranks last.
+  A leave while open seats are still unclaimed names them (`"open": [seats]`): a seat
+  nobody took never wins, so a leave that ends the game with only such seats left in it
+  (the creator resigning before anyone joined) ends it with no winner, `endedBy`
+  "abandoned". (Events without `open`, written before it, replay as they always did.)
 """
 
 from __future__ import annotations
@@ -35,37 +39,45 @@ class Table:
     bots: set[int] = field(default_factory=set)  # seats a bot plays (bot seats from creation included)
     forfeited: dict[int, str] = field(default_factory=dict)  # seat → reason
     ended: str | None = None  # why the game ended early ("forfeit", "abandoned"), or None
+    unclaimed: set[int] = field(default_factory=set)  # open seats nobody had taken at the last leave
 
     @classmethod
     def new(cls, players: int, seat_kinds: list[str]) -> Table:
         return cls(players, bots={s for s, k in enumerate(seat_kinds) if k == "bot"})
 
     def copy(self) -> Table:
-        return Table(self.players, set(self.bots), dict(self.forfeited), self.ended)
+        return Table(self.players, set(self.bots), dict(self.forfeited), self.ended, set(self.unclaimed))
 
     def apply(self, event: dict[str, Any]) -> None:
         if event["type"] != SEAT_LEFT:
             return
         seat = event["seat"]
         self.bots.add(seat)
+        if "open" in event:
+            self.unclaimed = set(event["open"])
         if event["then"] == "forfeit":
             self.forfeited[seat] = event["reason"]
             if event["reason"] == "abandoned":
                 self.ended = "abandoned"
             elif self.players - len(self.forfeited) < 2:
-                self.ended = "forfeit"
+                left_in = [s for s in range(self.players) if s not in self.forfeited]
+                # Only seats nobody took are left in it: nobody wins (else who is left wins).
+                self.ended = "abandoned" if left_in and set(left_in) <= self.unclaimed else "forfeit"
 
-    def leave(self, seat: int, reason: str, then: str) -> dict[str, Any]:
-        """The event that records `seat` leaving."""
+    def leave(self, seat: int, reason: str, then: str, unclaimed: list[int] | None = None) -> dict[str, Any]:
+        """The event that records `seat` leaving (`unclaimed`: the open seats nobody has taken)."""
         if reason not in REASONS or then not in ("bot", "forfeit"):
             raise ValueError(f"bad leave: {reason}/{then}")
-        return {"type": SEAT_LEFT, "seat": seat, "reason": reason, "then": then}
+        event = {"type": SEAT_LEFT, "seat": seat, "reason": reason, "then": then}
+        if unclaimed:
+            event["open"] = sorted(unclaimed)
+        return event
 
     def outcome(self, engine_outcome: dict[str, Any] | None) -> dict[str, Any] | None:
         """The game's outcome: the engine's, with forfeits recorded; or, for a game
         ended early, who is left wins."""
         if self.ended is not None:
-            left_in = [s for s in range(self.players) if s not in self.forfeited]
+            left_in = [s for s in range(self.players) if s not in self.forfeited and s not in self.unclaimed]
             winners = left_in if self.ended == "forfeit" else []
             return {
                 "scores": [1 if s in winners else 0 for s in range(self.players)],

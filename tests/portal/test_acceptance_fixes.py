@@ -1,6 +1,7 @@
 """Defects an outside acceptance pass found (README-only user), each with its fix's test:
 forwarded-address headers dodging the rate limits, seats reserved for other users filling
-their open-games cap, joining a finished game, and game ids that begin with '-'."""
+their open-games cap, joining a finished game, game ids that begin with '-', and a seat
+nobody took winning when its creator resigned."""
 
 import json
 import time
@@ -61,6 +62,24 @@ def test_a_finished_game_cannot_be_joined():
         assert r.status_code == 200 and r.json()["status"] == "GAME_STATUS_FINISHED"
         r = httpx.post(f"{s.http}/v1/games/{gid}/join", json={})
         assert r.status_code == 409 and r.json()["error"]["message"] == "the game is over"
+
+
+def test_resigning_before_anyone_joined_ends_the_game_with_no_winner():
+    with ServerThread() as s:
+        created = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["human", "open"]}).json()
+        gid, token = created["game"]["id"], created["seats"][0]["token"]
+        g = httpx.post(f"{s.http}/v1/games/{gid}/resign", json={}, headers={"Authorization": f"Bearer {token}"}).json()
+        assert g["status"] == "GAME_STATUS_FINISHED"
+        assert g["outcome"]["winners"] == [] and g["outcome"]["endedBy"] == "abandoned", g["outcome"]
+        left = httpx.get(f"{s.http}/v1/games/{gid}/events").json()["events"][-1]
+        assert left["event"] == {"type": "tablero.seat_left", "seat": 0, "reason": "resigned", "then": "forfeit",
+                                 "open": [1]}
+        # once the seat is taken, a resign leaves the game to the one who took it
+        created = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["human", "open"]}).json()
+        gid, token = created["game"]["id"], created["seats"][0]["token"]
+        assert httpx.post(f"{s.http}/v1/games/{gid}/join", json={}).status_code == 200
+        g = httpx.post(f"{s.http}/v1/games/{gid}/resign", json={}, headers={"Authorization": f"Bearer {token}"}).json()
+        assert g["outcome"]["winners"] == [1] and g["outcome"]["endedBy"] == "forfeit"
 
 
 def test_game_ids_never_begin_with_a_dash():

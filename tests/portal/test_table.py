@@ -53,3 +53,33 @@ def test_fold_and_replay_skip_platform_events():
     assert fold(g.engine, log) == g.state
     assert engines.replay(log).state == g.state
     assert LocalGame("tic-tac-toe", events=log).state == g.state
+
+
+def test_a_seat_nobody_took_never_wins_a_forfeit():
+    t = Table.new(2, ["human", "open"])
+    e = t.leave(0, "resigned", "forfeit", [1])
+    assert e["open"] == [1]
+    t.apply(e)
+    out = t.outcome(None)
+    assert out["winners"] == [] and out["endedBy"] == "abandoned" and t.to_act({0}) == set()
+    assert out["details"][0]["forfeited"] == "resigned"
+
+
+def test_a_leave_with_every_seat_taken_writes_no_open_list_and_old_events_replay_as_before():
+    t = Table.new(2, ["human", "human"])
+    assert "open" not in t.leave(0, "resigned", "forfeit", [])
+    old = Table.new(2, ["human", "open"])  # an event written before leaves named the open seats
+    old.apply({"type": SEAT_LEFT, "seat": 0, "reason": "resigned", "then": "forfeit"})
+    assert old.outcome(None)["winners"] == [1] and old.outcome(None)["endedBy"] == "forfeit"
+
+
+def test_three_seats_one_open_a_forfeit_that_leaves_one_player_and_the_open_seat_plays_on():
+    t = Table.new(3, ["human", "human", "open"])
+    t.apply(t.leave(0, "resigned", "forfeit", [2]))
+    assert t.ended is None  # two seats are still in it: the open one may yet be taken
+    t.apply(t.leave(1, "resigned", "forfeit", [2]))
+    assert t.outcome(None)["winners"] == [] and t.outcome(None)["endedBy"] == "abandoned"
+    t = Table.new(3, ["human", "human", "open"])
+    t.apply(t.leave(0, "resigned", "forfeit", []))  # the third seat was taken meanwhile
+    t.apply(t.leave(1, "resigned", "forfeit", []))
+    assert t.outcome(None)["winners"] == [2] and t.outcome(None)["endedBy"] == "forfeit"
