@@ -325,12 +325,13 @@ class GameRepository:
         with _Timed("version"):
             return await self.store.version(game_id)
 
-    async def events(self, game_id: str, after: int, limit: int) -> list[Event]:
-        """ListEvents' page: up to `limit` events after `after`. A start the store no longer
-        keeps is refused naming the afterVersion a listing may start from instead."""
+    async def events(self, game_id: str, after: int, limit: int) -> list[Entry]:
+        """ListEvents' page: up to `limit` entries (version, chain hash, event) after `after`.
+        A start the store no longer keeps is refused naming the afterVersion a listing may
+        start from instead."""
         with _Timed("read"):
             try:
-                return await self.store.read(game_id, after_version=after, limit=limit)
+                return await self.store.read_entries(game_id, after_version=after, limit=limit)
             except Trimmed as exc:
                 raise FailedPrecondition(
                     f"events before version {exc.first_kept} of this game are no longer kept (trimmed after "

@@ -457,7 +457,9 @@ class GameService:
         last = after + len(events)
 
         def views() -> list[dict[str, Any]]:
-            return [event_reply(c.game_id, after + i + 1, event_view(engine, e, c.seat)) for i, e in enumerate(events)]
+            # With each event's chain hash, as the watch sends it: a client that lists the log
+            # and then watches from its end can send the last one as afterHash.
+            return [event_reply(c.game_id, e.version, event_view(engine, e.event, c.seat), e.hash) for e in events]
 
         return {
             "events": await self.engine_calls.run(engine.name, "event_views", views),

@@ -2,7 +2,8 @@
 which every watched event carries (`hash`): when the log no longer holds that event (Redis
 lost acknowledged writes while the client was away: see tests/faults/test_app_rollback.py),
 the stream starts with a reset instead of going on from a history the client does not
-share. A wrong hash stands in for the rewritten log here, on the default (SQLite) store."""
+share. A wrong hash stands in for the rewritten log here, on the default (SQLite) store.
+ListEvents carries the same hashes, so a client may list the log and then watch from its end."""
 
 from __future__ import annotations
 
@@ -94,3 +95,19 @@ def test_over_grpc_the_hash_comes_with_each_event_and_a_stale_one_is_aborted(ser
         with pytest.raises(grpc.RpcError) as e:
             next(stale)
         assert e.value.code() == grpc.StatusCode.ABORTED and "resume from version 0" in e.value.details()
+
+
+def test_a_listed_log_carries_the_same_hashes_so_a_page_can_list_then_watch_with_one(server) -> None:
+    http = httpx.Client(base_url=server.http, timeout=10)
+    gid, x = _game(http)
+    listed = http.get(f"/v1/games/{gid}/events").json()["events"]
+    watched = [d for _, d in _messages(http, gid, {}, 4)]
+    assert listed == watched and all(len(e["hash"]) == 16 for e in listed)
+    page = http.get(f"/v1/games/{gid}/events", params={"afterVersion": 1, "pageSize": 2}).json()
+    assert [e["hash"] for e in page["events"]] == [e["hash"] for e in listed[1:3]]
+    resumed = _messages(http, gid, {"afterVersion": 3, "afterHash": page["events"][-1]["hash"]}, 1)
+    assert resumed == [("", listed[3])]
+    with grpc.insecure_channel(server.grpc) as channel:
+        got = pbg.GameServiceStub(channel).ListEvents(pb.ListEventsRequest(game_id=gid),
+                                                      metadata=(("authorization", f"Bearer {x}"),))
+        assert [(e.version, e.hash) for e in got.events] == [(e["version"], e["hash"]) for e in listed]

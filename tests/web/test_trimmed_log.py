@@ -32,3 +32,23 @@ def test_the_log_of_a_trimmed_game_starts_at_the_first_kept_event(new_page):
         assert page.locator(".result:not([hidden])").count() == 1  # the finished game shows its result
     finally:
         s.stop()
+
+
+def test_the_page_watches_from_the_listed_log_with_its_last_hash(server, new_page):
+    """The log the page lists carries each event's hash, and the watch that follows the
+    listing sends the last one (afterHash): a log the server lost meanwhile is reset, not
+    silently continued."""
+    out = httpx.post(f"{server.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    gid, tokens = out["game"]["id"], {x["seat"]: x["token"] for x in out["seats"]}
+    for seat, cell in MOVES[:2]:
+        r = httpx.post(f"{server.url}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[seat]}"},
+                       json={"action": {"type": "place", "cell": cell}})
+        assert r.status_code == 200, r.text
+    listed = httpx.get(f"{server.url}/v1/games/{gid}/events").json()["events"]
+    page = new_page()
+    watches: list[str] = []
+    page.on("request", lambda req: watches.append(req.url) if "/watch" in req.url else None)
+    page.goto(f"{server.url}/#/g/{gid}")
+    page.wait_for_function("document.querySelectorAll('.log li').length === 3")
+    page.wait_for_function("document.querySelector('.live') && document.querySelector('.live').textContent.includes('live')")
+    assert watches and f"afterVersion=3&afterHash={listed[-1]['hash']}" in watches[0], watches

@@ -493,6 +493,10 @@ class Table {
     this.watch = new Watch(this.id, {
       token: this.token(this.held.length ? this.held[0].seat : null),
       afterVersion: this.version,
+      // The listed log's last hash: a log the server no longer holds (a Redis rollback
+      // between the listing and the watch) starts the watch with a reset, not a silent gap.
+      afterHash: (this.events.length && this.events[this.events.length - 1].version === this.version
+        && this.events[this.events.length - 1].hash) || undefined,
       onEvent: (item) => {
         this.addEvents([item]);
         this.schedule();

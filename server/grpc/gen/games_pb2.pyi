@@ -322,14 +322,16 @@ class SubmitActionResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("game_id", "version", "event")
+    __slots__ = ("game_id", "version", "event", "hash")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
+    HASH_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     event: _struct_pb2.Struct
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., event: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    hash: str
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., event: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., hash: _Optional[str] = ...) -> None: ...
 
 class ListEventsRequest(_message.Message):
     __slots__ = ("game_id", "page_size", "page_token", "after_version")
