@@ -629,7 +629,7 @@ def worker_turn(state, player: int, rng) -> dict:
     if cap["turn_heading"] is None:
         rnd = state["round"]
         if rnd == data.ROUNDS and not spaces.inn_placement(state):
-            k = len(state["players"][player]["workers"])
+            k = round12_turn(state, player)
             h = board["round12"][min(k, len(board["round12"]) - 1)]
             return {"type": "captain_heading", **base, "roll": None, "from": cap["helm"], "to": cap["helm"],
                     "heading": h, "text": f"Round 12: heading {heading_text(h)} (printed under the Helm)"}
@@ -649,6 +649,22 @@ def worker_turn(state, player: int, rng) -> dict:
     return {"type": "captain_choice_offered", **common, "chooser": chooser(state),
             "choices": [{"choice": c["space"], "event": {"type": "captain_worker_placed", **common, **_facts(c)},
                          "text": option_text(c)} for c in found]}
+
+
+def version(state) -> int:
+    """The engine version the game was started with (v1-2 states carry none)."""
+    return state.get("version", 1)
+
+
+def round12_turn(state, player: int) -> int:
+    """Which of the round-12 headings printed under the Helm this worker turn uses (solo
+    rules p.12: one per turn). From v3: the Captain's turn number this round, counted by
+    the round's placements (a turn in which Ahab drew a token and placed no worker still
+    counts). v1-2 counted the workers on the board, so after such a turn Ahab's second
+    turn took the first heading again; old games keep that."""
+    if version(state) >= 3:
+        return state["placed"] // len(state["captain_game"]["order"])
+    return len(state["players"][player]["workers"])
 
 
 def _facts(c: dict) -> dict:

@@ -490,8 +490,11 @@ class NewBedford(RulesEngine):
     # v2: games against the Captains and sales of goods composed in steps add event types
     # (sale_opened, goods_offered, captain_*); every v1 log replays unchanged (its events mean
     # the same), so v1 stays supported. Golden logs of both versions: tests/golden/new-bedford.
-    version = 2
-    supported_versions = (1,)
+    # v3: in round 12 a Captain's second turn takes the second heading printed under the Helm
+    # even when his first turn placed no worker (Ahab's draw: captains.round12_turn). Only
+    # what decide() gives changes, and only in games started under v3 (`state["version"]`).
+    version = 3
+    supported_versions = (1, 2)
     max_random_steps = 4000
     moves = MOVES
     phases = PHASES

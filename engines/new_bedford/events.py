@@ -58,6 +58,10 @@ def _on_game_started(_state, event) -> State:
         "final": False,
         "result": None,
     }
+    if event.get("engine_version", 1) >= 3:
+        # Games started from v3 on carry their version (rules gated by version: RULES.md);
+        # v1-2 states stay as they were, so their logs keep their hashes.
+        state["version"] = event["engine_version"]
     if caps:
         s = state
         ids = list(range(n, n + len(caps)))

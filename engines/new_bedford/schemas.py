@@ -232,6 +232,7 @@ _VIEW_PROPS: S = {
     "first_player": PLAYER,
     "phase": string(["setup", "actions", "inn", "movement", "whaling", "over"]),
     "setup_done": integer(0),
+    "version": integer(3),
     "players": array(PLAYER_VIEW, 1, 4),
     "buildings": {"type": "object", "propertyNames": {"enum": BUILDING_IDS},
                   "additionalProperties": obj({"owner": nullable(PLAYER), "used": boolean()}, ["owner", "used"])},
@@ -276,6 +277,6 @@ VIEW_SCHEMA: S = {
     "title": "new-bedford view",
     "type": "object",
     "properties": _VIEW_PROPS,
-    "required": [k for k in _VIEW_PROPS if k not in ("captain_game", "selling")],
+    "required": [k for k in _VIEW_PROPS if k not in ("captain_game", "selling", "version")],
     "additionalProperties": False,
 }

@@ -108,6 +108,7 @@ class State(TypedDict):
     result: Result | None
     captain_game: NotRequired[CaptainGame]
     selling: NotRequired[Selling]
+    version: NotRequired[int]  # the engine version a game started with, from v3 on (v1-2 states have none)
 
 
 # --- the look-ahead copy ---------------------------------------------------------------------
@@ -144,7 +145,8 @@ _COPY: dict[str, Any] = {
     "selling": lambda v: {**v, "kinds": list(v["kinds"]), "sold": dict(v["sold"])},
 }
 # Keys known to hold a plain value (shared by the copy: immutable).
-_SCALARS = frozenset(("seats", "round", "first_player", "phase", "setup_done", "placed", "bought", "final"))
+_SCALARS = frozenset(("seats", "round", "first_player", "phase", "setup_done", "placed", "bought", "final",
+                      "version"))
 _NAMED = _SCALARS | frozenset(_COPY)
 
 

@@ -190,6 +190,7 @@ def test_round_12_uses_the_headings_printed_under_the_helm_one_per_worker():
     assert (e["type"], e["roll"], e["heading"]) == ("captain_heading", None, "victory")
     g.state = ENGINE.evolve(g.state, e)
     g.state = ENGINE.evolve(g.state, captains.worker_turn(g.state, s, random.Random(1)))
+    g.state["placed"] += 1  # the player's worker (order: Starbuck, player)
     e2 = captains.worker_turn(g.state, s, random.Random(1))
     assert e2["heading"] == "money"
 
@@ -390,6 +391,48 @@ def test_ahab_who_cannot_keep_the_drawn_token_returns_it_and_skips_the_round():
     g.state["players"][a]["captain"]["turn_heading"] = None
     e2 = captains.worker_turn(g.state, a, random.Random(0))
     assert e2["type"] == "captain_worker_skipped"
+
+
+def _round12_ahab_draws_on_his_first_turn():
+    """Round 12, Ahab's first turn: the first printed heading (Victory) fails, his reroll fails
+    too, so he goes round his orders twice and draws a whale onto his only ship at sea (no
+    worker placed); then the player places a worker."""
+    g, a = _ahab_stuck({"sperm": 1}, ships_at_sea=(1,))
+    g.state["round"] = 12
+    rng = random.Random(0)
+    first = captains.worker_turn(g.state, a, rng)
+    assert (first["roll"], first["heading"]) == (None, "victory")
+    g.state = ENGINE.evolve(g.state, first)
+    drawn = captains.worker_turn(g.state, a, rng)
+    assert (drawn["type"], drawn["ship"]) == ("captain_token_drawn", 1)
+    g.state = ENGINE.evolve(g.state, drawn)
+    assert player(g, a)["workers"] == [] and g.state["placed"] == 1
+    g.state["placed"] = 2  # the player's worker (order: Ahab, player)
+    return g, a
+
+
+def test_round_12_ahabs_second_turn_takes_the_second_printed_heading_even_after_a_draw():
+    """p.12: in round 12 the headings printed under the Helm are used, one per turn. A first
+    turn in which Ahab drew a token and placed no worker is still his first turn (v3)."""
+    g, a = _round12_ahab_draws_on_his_first_turn()
+    second = captains.worker_turn(g.state, a, random.Random(0))
+    assert (second["type"], second["roll"], second["heading"]) == ("captain_heading", None, "money")
+
+
+def test_round_12_in_a_v2_game_keeps_counting_workers_for_the_printed_heading():
+    """Games started under v2 keep their behaviour: the heading index was the number of the
+    Captain's workers on the board, so after a draw Ahab took the first heading again."""
+    g, a = _round12_ahab_draws_on_his_first_turn()
+    del g.state["version"]  # a v1-2 state carries no version
+    second = captains.worker_turn(g.state, a, random.Random(0))
+    assert (second["roll"], second["heading"]) == (None, "victory")
+
+
+def test_a_new_game_carries_its_engine_version_and_an_old_log_does_not():
+    g = solo(["starbuck"])
+    assert g.state["version"] == ENGINE.version == 3
+    events = [dict(g.events[0], engine_version=2)]
+    assert "version" not in replay(events).state
 
 
 # --- whales -------------------------------------------------------------------------------
