@@ -243,3 +243,28 @@ def test_nobody_may_bid_past_what_he_could_pay_even_with_many_bidders():
     assert [a["type"] for a in g.legal_actions(2)] == ["drop_out"]
     with pytest.raises(IllegalAction, match="cannot pay"):
         g.act(2, {"type": "bid", "amount": 10})
+
+
+def test_a_second_prospector_brings_a_second_mining_tile():
+    g = game(4, seed=1)
+    set_turn(g, [1, 2, 3, 0], turn=3)  # seat 0 last: he wins his own auctions
+    g.state["display"] = ["Prospector", "Prospector"]
+    player(g, 0, hand=[6, 6], disks=3, storehouses=4)
+    for _ in range(2):
+        g.act(0, {"type": "open_auction", "card": "Prospector", "bid": 2})
+        g.act(0, {"type": "pay", "cards": [], "disks": 2} if g.state["players"][0]["disks"] >= 2
+              else {"type": "pay", "cards": [6], "disks": 0})
+    mining = [t for t in g.state["players"][0]["tiles"] if t["kind"] == "mining"]
+    assert len(mining) == 2 and all(len(t["slots"]) == data.TABLEAUS["mining"]["slots"] for t in mining)
+
+
+def test_a_discount_is_not_used_up_it_applies_to_the_next_copy_too():
+    g = game(4, seed=1)
+    set_turn(g, [1, 2, 3, 0], turn=3)  # seat 0 last: he wins his own auctions
+    g.state["display"] = ["Dye House", "Dye House"]
+    player(g, 0, hand=[6, 6, 6], disks=0, storehouses=4, cards=["Dyer", "Dyer"])  # 7 off
+    for _ in range(2):
+        ev = g.act(0, {"type": "open_auction", "card": "Dye House", "bid": 14})
+        assert ev[-1]["price"] == 7
+        g.act(0, g.legal_actions(0)[0])
+    assert g.state["players"][0]["cards"].count("Dye House") == 2
