@@ -70,6 +70,12 @@ class Rpc:
         """The query parameters REST takes (the watch also takes access_token, for EventSource)."""
         return frozenset(f.json_name for f in self.query_fields) | ({"access_token"} if self.streaming else set())
 
+    @functools.cached_property
+    def query_aliases(self) -> dict[str, str]:
+        """The proto field names a query may use instead of the JSON ones (page_size for
+        pageSize), as HTTP transcoding of the google.api.http annotations accepts them."""
+        return {f.name: f.json_name for f in self.query_fields if f.name != f.json_name}
+
 
 def _rpcs_of(module) -> list[Rpc]:
     out = []

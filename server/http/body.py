@@ -41,17 +41,18 @@ async def read_json(request: Request, limit: int, timeout: float) -> dict[str, A
 
 def _check_query(request: Any, rpc: Rpc) -> None:
     """Query parameters are held to what a body is: each a field of the request (the watch
-    also takes access_token, for EventSource), given once."""
+    also takes access_token, for EventSource), by its JSON or its proto name, given once."""
     qp = request.query_params
     names = [k for k, _ in qp.multi_items()] if hasattr(qp, "multi_items") else list(request.query_names)
     if not names:
         return
-    known = rpc.query_names
-    unknown = sorted(set(names) - known)
+    known, aliases = rpc.query_names, rpc.query_aliases
+    unknown = sorted({k for k in names if k not in known and k not in aliases})
     if unknown:
         expected = ", ".join(sorted(known)) or "none"
         raise InvalidArgument(f"unknown query parameter(s) {', '.join(unknown)}; expected {expected}")
-    repeated = sorted({k for k in names if names.count(k) > 1})
+    fields = [aliases.get(k, k) for k in names]
+    repeated = sorted({k for k in fields if fields.count(k) > 1})
     if repeated:
         raise InvalidArgument(f"query parameter(s) given more than once: {', '.join(repeated)}")
 
@@ -71,6 +72,8 @@ async def decode(request: Request, rpc: Rpc, limit: int, timeout: float) -> dict
     _check_query(request, rpc)
     for f in rpc.query_fields:
         raw = request.query_params.get(f.json_name)
+        if raw is None and f.name != f.json_name:
+            raw = request.query_params.get(f.name)
         if raw not in (None, ""):
             wire[f.json_name] = codec.query_value(f, raw)
     return wire

@@ -111,3 +111,18 @@ def test_a_listed_log_carries_the_same_hashes_so_a_page_can_list_then_watch_with
         got = pbg.GameServiceStub(channel).ListEvents(pb.ListEventsRequest(game_id=gid),
                                                       metadata=(("authorization", f"Bearer {x}"),))
         assert [(e.version, e.hash) for e in got.events] == [(e["version"], e["hash"]) for e in listed]
+
+
+def test_query_parameters_take_proto_names_too(server) -> None:
+    http = httpx.Client(base_url=server.http, timeout=10)
+    gid, x = _game(http)
+    page = http.get(f"/v1/games/{gid}/events", params={"page_size": 2, "after_version": 1}).json()
+    assert [e["version"] for e in page["events"]] == [2, 3] and page["nextPageToken"]
+    nxt = http.get(f"/v1/games/{gid}/events", params={"page_token": page["nextPageToken"]}).json()
+    assert [e["version"] for e in nxt["events"]] == [4]
+    resumed = _messages(http, gid, {"after_version": 2, "after_hash": page["events"][0]["hash"]}, 2)
+    assert [(n, d["version"]) for n, d in resumed] == [("", 3), ("", 4)]
+    both = http.get(f"/v1/games/{gid}/events", params={"pageSize": 2, "page_size": 3})
+    assert both.status_code == 400 and "given more than once: pageSize" in both.json()["error"]["message"]
+    bad = http.get(f"/v1/games/{gid}/events", params={"page_sizes": 2})
+    assert bad.status_code == 400 and "unknown query parameter(s) page_sizes" in bad.json()["error"]["message"]
