@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import math
 import sqlite3
 import threading
 import time
@@ -74,10 +75,13 @@ def decode_token(token: str) -> tuple[float, str]:
     try:
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         created, gid = json.loads(raw)
-        if not isinstance(created, int | float) or not isinstance(gid, str):
+        # A creation time is a finite number (a made-up NaN or Infinity would reach the
+        # store's range query as bad input, not be refused here as a bad token); bool is no number.
+        if isinstance(created, bool) or not isinstance(created, int | float) or not isinstance(gid, str) \
+                or not math.isfinite(float(created)):
             raise ValueError
         return float(created), gid
-    except (ValueError, TypeError, UnicodeDecodeError, json.JSONDecodeError):
+    except (ValueError, TypeError, OverflowError, UnicodeDecodeError, json.JSONDecodeError):
         raise BadPageToken("pageToken is not a token this server issued") from None
 
 
