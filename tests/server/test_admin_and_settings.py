@@ -57,6 +57,24 @@ async def test_archive_writes_the_whole_game_then_deletes_it(redis_url, tmp_path
     assert again.returncode == 1 and "no game" in again.stderr
 
 
+async def test_archive_of_a_trimmed_game_says_how_many_events_it_wrote(redis_url, tmp_path):
+    store = RedisStore(redis_url, trim_on_snapshot=True)
+    try:
+        await store.create("trimmed", {"engine": "x"}, [{"type": "start"}])
+        for v in range(1, 6):
+            await store.append("trimmed", v, [{"type": "step", "n": v}])
+        await store.put_snapshot("trimmed", 4, {"n": 3})
+        assert await store.trim("trimmed") == 4
+    finally:
+        await store.close()
+    out = tmp_path / "t.json"
+    r = await asyncio.to_thread(_admin, redis_url, "archive", "trimmed", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(out.read_text())
+    assert doc["first_kept"] == 4 and len(doc["events"]) == 3 and doc["version"] == 6
+    assert "(3 events, versions 4-6)" in r.stderr, r.stderr
+
+
 async def test_delete_checks_the_version_when_asked(redis_url):
     gid = await _game(redis_url)
     r = await asyncio.to_thread(_admin, redis_url, "delete", gid, "--if-version", "1")
