@@ -816,7 +816,9 @@ class GameService:
                 # Every seat whose deadline has passed forfeits at once: seats that missed
                 # the same deadline are treated alike (none wins for having been swept last).
                 return _leave(g, due, "timeout", "forfeit")
-            return _timed_out_turn(g, seat)
+            # Every seat past its deadline has its turn taken at once (simultaneous moves:
+            # each late seat keeps its own deadline; none waits for another's timeout).
+            return _timed_out_turns(g, due)
 
         key = f"abandoned:{version}" if abandoned else f"timeout:{version}:{seat}"
         try:
@@ -921,17 +923,22 @@ def _leave(game: LoadedGame, seats: list[int], reason: str, then: str) -> Decisi
     return Decision([*events, *bot_events], state)
 
 
-def _timed_out_turn(game: LoadedGame, seat: int) -> Decision:
-    """A bot plays the turn of `seat`, whose deadline passed (recorded first), then the bots."""
+def _timed_out_turns(game: LoadedGame, seats: list[int]) -> Decision:
+    """A bot plays the turn of each of `seats`, whose deadlines passed (each recorded first),
+    in seat order, of those still to act then; then the bots."""
     engine, rng = game.engine, _rng()
     state = clone(game.state)
-    actions = engine.legal_actions(state, seat)
-    if not actions:
-        raise FailedPrecondition(f"seat {seat} has no legal action")
-    events: list[dict[str, Any]] = [{"type": "tablero.turn_timed_out", "seat": seat, "then": "bot"}]
-    for e in engine.decide(state, seat, engine.random_action(state, seat, actions, rng), rng):
-        state = engine.evolve(state, e)
-        events.append(e)
+    events: list[dict[str, Any]] = []
+    for seat in seats:
+        if events and seat not in engine.to_act(state):
+            continue  # the turns taken before it moved the game past this seat's
+        actions = engine.legal_actions(state, seat)
+        if not actions:
+            raise FailedPrecondition(f"seat {seat} has no legal action")
+        events.append({"type": "tablero.turn_timed_out", "seat": seat, "then": "bot"})
+        for e in engine.decide(state, seat, engine.random_action(state, seat, actions, rng), rng):
+            state = engine.evolve(state, e)
+            events.append(e)
     state, bot_events = rules.play_bots(engine, state, game.kinds, rng)
     return Decision(events + bot_events, state)
 

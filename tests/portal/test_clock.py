@@ -109,6 +109,37 @@ async def test_a_seat_that_bid_in_time_wins_when_the_others_forfeit_together():
     assert g["outcome"]["winners"] == [2] and g["outcome"]["endedBy"] == "forfeit"
 
 
+async def test_late_seats_of_a_simultaneous_turn_have_their_turns_taken_together_at_their_deadline():
+    # Goofspiel, 4 seats, onTimeout "bot": seat 0 bids, the other three don't. They shared one
+    # deadline, so one sweep past it takes all three turns (an outside tester saw them taken one
+    # per moveSeconds, each timeout restarting the others' clocks: the last waited 3x as long).
+    import time
+
+    from server.app import GameService
+    from server.app import commands as cmd
+    from server.auth import TokenSigner
+    from server.store import SQLiteStore
+
+    games = GameService(SQLiteStore(), TokenSigner("s"))
+    created = await games.create_game(cmd.CreateGame(
+        engine="goofspiel", players=4, clock={"moveSeconds": 30, "onTimeout": "bot"}))
+    gid = created["game"]["id"]
+    actions = (await games.list_legal_actions(cmd.ListLegalActions(gid, seat=0)))["actions"]
+    await games.submit_action(cmd.SubmitAction(gid, seat=0, action=actions[0]))
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    deadlines = {d["seat"]: d["deadline"] for d in g["deadlines"]}
+    assert sorted(deadlines) == [1, 2, 3] and len(set(deadlines.values())) == 1
+    now = time.time()
+    assert await games.sweep_clocks(now=now + 29) == 0
+    assert await games.sweep_clocks(now=now + 31) == 1  # one append: every late seat's turn
+    events = [e["event"] for e in (await games.list_events(cmd.ListEvents(gid, None)))["events"]]
+    assert sorted(e["seat"] for e in events if e["type"] == "tablero.turn_timed_out") == [1, 2, 3]
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    assert sorted(g["toAct"]) == [0, 1, 2, 3]  # the next prize: every seat bids again
+    assert {d["seat"] for d in g["deadlines"]} == {0, 1, 2, 3}
+    assert all(d["deadline"] >= now + 30 for d in g["deadlines"])  # a new turn: new deadlines
+
+
 async def _clocked_vs_bot(on_timeout: str):
     from server.app import GameService
     from server.app import commands as cmd
