@@ -19,6 +19,7 @@ from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescript
 
 import engines
 from server.app.replies import engine_reply
+from server.portal import table
 
 from .edge import HANDLERS
 from .rpcs import Rpc, comments, rpcs
@@ -86,8 +87,13 @@ def _payload_schemas() -> dict[str, Any]:
         for name in engines.names():
             out[f"{name}.{kind}"] = engine_reply(engines.get(name))[f"{kind.lower()}Schema"]
             refs.append(_ref(f"{name}.{kind}"))
-        out[f"Any{kind}"] = {"anyOf": refs, "description": f"a game {kind.lower()} of one of the engines "
-                                                           f"(each engine's {kind.lower()}Schema)"}
+        description = f"a game {kind.lower()} of one of the engines (each engine's {kind.lower()}Schema)"
+        if kind == "Event":  # the platform's own events (tablero.*) are in every game's log too
+            out["PlatformEvent"] = {"anyOf": list(table.EVENT_SCHEMAS.values()),
+                                    "description": "an event of the platform, not of the engine (tablero.*)"}
+            refs.append(_ref("PlatformEvent"))
+            description += ", or of the platform (PlatformEvent)"
+        out[f"Any{kind}"] = {"anyOf": refs, "description": description}
     return out
 
 

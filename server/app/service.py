@@ -40,7 +40,7 @@ from server.errors import (
 from server.portal.clock import ClockRecord, MemoryClocks, parse_clock
 from server.portal.identity import User, has_control
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby
-from server.portal.table import is_platform
+from server.portal.table import TURN_TIMED_OUT, is_platform
 from server.store.base import POKED, EventStore, GameNotFound, Reset, Trimmed
 
 from . import commands as cmd
@@ -935,7 +935,7 @@ def _timed_out_turns(game: LoadedGame, seats: list[int]) -> Decision:
         actions = engine.legal_actions(state, seat)
         if not actions:
             raise FailedPrecondition(f"seat {seat} has no legal action")
-        events.append({"type": "tablero.turn_timed_out", "seat": seat, "then": "bot"})
+        events.append({"type": TURN_TIMED_OUT, "seat": seat, "then": "bot"})
         for e in engine.decide(state, seat, engine.random_action(state, seat, actions, rng), rng):
             state = engine.evolve(state, e)
             events.append(e)

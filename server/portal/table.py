@@ -24,7 +24,28 @@ from typing import Any
 
 PREFIX = "tablero."
 SEAT_LEFT = "tablero.seat_left"
+TURN_TIMED_OUT = "tablero.turn_timed_out"
 REASONS = ("resigned", "timeout", "abandoned")
+
+_SEAT = {"type": "integer", "minimum": 0}
+# The platform's own events as JSON Schemas (the OpenAPI document's PlatformEvent, beside the
+# engines' event schemas): what a log or a watch may carry besides the engine's events.
+EVENT_SCHEMAS: dict[str, dict[str, Any]] = {
+    SEAT_LEFT: {
+        "title": SEAT_LEFT, "type": "object",
+        "description": "A seat left: with then=bot a bot plays it on; with then=forfeit it lost "
+                       "(see endedBy in the outcome). `open`: the seats nobody had taken then.",
+        "properties": {"type": {"const": SEAT_LEFT}, "seat": _SEAT, "reason": {"enum": list(REASONS)},
+                       "then": {"enum": ["bot", "forfeit"]}, "open": {"type": "array", "items": _SEAT}},
+        "required": ["type", "seat", "reason", "then"], "additionalProperties": False,
+    },
+    TURN_TIMED_OUT: {
+        "title": TURN_TIMED_OUT, "type": "object",
+        "description": "A seat's turn clock ran out: a bot's move for it follows in the same write.",
+        "properties": {"type": {"const": TURN_TIMED_OUT}, "seat": _SEAT, "then": {"const": "bot"}},
+        "required": ["type", "seat", "then"], "additionalProperties": False,
+    },
+}
 
 
 def is_platform(event: dict[str, Any]) -> bool:

@@ -156,3 +156,19 @@ def test_real_answers_match_the_documented_schemas(http, check):
     check("/v1/games/{gameId}/actions", "post", bad.json(), status=409)
     check("/v1/rankings:aggregate", "post",
           http.post("/v1/rankings:aggregate", json={"lists": [{"source": "a", "entries": ["x", "y"]}]}).json())
+
+
+def test_a_log_with_the_platform_s_events_matches_the_documented_schemas(http, check):
+    """A resign (tablero.seat_left, with the open seats) and a clock's timeout
+    (tablero.turn_timed_out) are in the log and the watch: PlatformEvent in AnyEvent."""
+    r = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["human", "open"]}).json()
+    gid, token = r["game"]["id"], r["seats"][0]["token"]
+    http.post(f"/v1/games/{gid}/resign", headers=auth(token))
+    listed = http.get(f"/v1/games/{gid}/events").json()
+    assert listed["events"][-1]["event"]["type"] == "tablero.seat_left"
+    check("/v1/games/{gameId}/events", "get", listed)
+    timed_out = {"gameId": gid, "version": 3, "event": {"type": "tablero.turn_timed_out", "seat": 1, "then": "bot"}}
+    check("/v1/games/{gameId}/events", "get", {"events": [timed_out], "nextPageToken": ""})
+    with pytest.raises(jsonschema.ValidationError):  # the schema is no catch-all
+        check("/v1/games/{gameId}/events", "get", {"events": [{**timed_out, "event": {"type": "tablero.nope"}}],
+                                                     "nextPageToken": ""})
