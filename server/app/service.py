@@ -17,7 +17,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Collection, Iterator
+from collections.abc import AsyncIterator, Collection, Iterator, Sequence
 from typing import Any
 
 import engines
@@ -41,7 +41,7 @@ from server.portal.clock import ClockRecord, MemoryClocks, parse_clock
 from server.portal.identity import User, has_control
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby
 from server.portal.table import TURN_TIMED_OUT, is_platform
-from server.store.base import POKED, EventStore, GameNotFound, Reset, Trimmed
+from server.store.base import POKED, Entry, EventStore, GameNotFound, Reset, Trimmed
 
 from . import commands as cmd
 from . import rules
@@ -138,7 +138,8 @@ def _trimmed_watch(e: Exception) -> str:
     if first is None:
         return str(e)
     return (f"versions before {first} of this game are no longer kept (a snapshot covers them); "
-            f"watch from afterVersion {first} or later (GET the game with ?version={first} for its state there)")
+            f"watch from afterVersion {first - 1} or later ({first} or later with an afterHash; "
+            f"GET the game with ?version={first} for its state there)")
 
 
 class GameService:
@@ -485,7 +486,17 @@ class GameService:
             try:
                 await self.games.events(c.game_id, max(c.after_version - 1, 0), 1)
             except FailedPrecondition as e:
-                raise FailedPrecondition(_trimmed_watch(e)) from None
+                first = getattr(e.__cause__, "first_kept", None)
+                if first is None or c.after_version != first - 1 or c.after_hash:
+                    raise FailedPrecondition(_trimmed_watch(e)) from None
+                # Just before the first kept event (where a listing of the kept log starts):
+                # that event is sent from here, and the store's watch goes on after it, from
+                # its hash, as a watch that had it would.
+                head = await self.games.events(c.game_id, c.after_version, 1)
+                game = await self.games.current(c.game_id, meta)
+                mine = LoadedGame(game.id, game.meta, game.engine, game.version, clone(game.state),
+                                  list(game.platform))
+                return self._watch(mine, c.seat, head[0].version, head[0].hash, head=head)
         game = self.games.recent(c.game_id, meta, RECENT_CACHE)
         if game is None and c.after_version == 0:
             if not self.games.holds(c.game_id):
@@ -516,8 +527,11 @@ class GameService:
         return self._watch(mine, c.seat, c.after_version, c.after_hash or None, rewound)
 
     async def _watch(self, game: LoadedGame, seat: int | None, after: int, after_hash: str | None = None,
-                     rewound: bool = False) -> AsyncIterator[dict[str, Any]]:
+                     rewound: bool = False, head: Sequence[Entry] = ()) -> AsyncIterator[dict[str, Any]]:
+        """`head`: entries up to `after` sent first (read by the caller), before the store's watch."""
         engine, known = game.engine, game.version
+        for entry in head:
+            yield event_reply(game.id, entry.version, event_view(engine, entry.event, seat), entry.hash)
         finished = known > 0 and game.finished  # version 0: nothing folded yet (no state)
         if rewound:
             # Every event the client holds is void: it starts again from the first.

@@ -4,6 +4,7 @@ error item is recorded with that error's code, not as OK."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import grpc
@@ -60,20 +61,26 @@ def test_a_watch_from_before_the_kept_events_is_refused_before_the_stream(trimmi
         kept = _first_kept(http, gid)
         assert kept > 2, "the snapshots should have trimmed the start of the game"
         refused = _metric(http, "WatchGame", "FAILED_PRECONDITION")
-        for params in ({}, {"afterVersion": kept - 2}, {"afterVersion": kept - 1}):
+        # (a hash names an event the watch would have to check: the one before the kept ones is gone)
+        for params in ({}, {"afterVersion": kept - 2}, {"afterVersion": kept - 1, "afterHash": "0123456789abcdef"}):
             r = http.get(f"/v1/games/{gid}/watch", params=params)
             assert r.status_code == 409, (params, r.status_code, r.text[:200])
             error = r.json()["error"]
             assert error["code"] == "FAILED_PRECONDITION"
-            assert f"afterVersion {kept} or later" in error["message"], error["message"]
+            assert f"afterVersion {kept - 1} or later ({kept} or later with an afterHash" in error["message"], error
         assert _metric(http, "WatchGame", "FAILED_PRECONDITION") == refused + 3
-        # From where the kept events begin, the game streams to its end.
-        with http.stream("GET", f"/v1/games/{gid}/watch", params={"afterVersion": kept}) as r:
-            assert r.status_code == 200
-            text = "".join(r.iter_text())
-        ids = [int(x) for x in re.findall(r"^id: (\d+)$", text, re.M)]
+        # From where the kept events begin (as ListEvents lists them: after kept - 1), and from
+        # the first kept one, the game streams to its end.
         final = http.get(f"/v1/games/{gid}").json()["version"]
-        assert ids == list(range(kept + 1, final + 1)) and "event: end" in text, text
+        listed = http.get(f"/v1/games/{gid}/events", params={"afterVersion": kept - 1}).json()["events"]
+        for after in (kept - 1, kept):
+            with http.stream("GET", f"/v1/games/{gid}/watch", params={"afterVersion": after}) as r:
+                assert r.status_code == 200
+                text = "".join(r.iter_text())
+            ids = [int(x) for x in re.findall(r"^id: (\d+)$", text, re.M)]
+            assert ids == list(range(after + 1, final + 1)) and "event: end" in text, text
+            data = [json.loads(x) for x in re.findall(r"^data: (.*)$", text, re.M)][:len(ids)]
+            assert data == listed[after - kept + 1:], (after, data)  # the same events, hashes included
 
 
 def test_grpc_refuses_the_same_watch_with_failed_precondition(trimming):
@@ -85,6 +92,13 @@ def test_grpc_refuses_the_same_watch_with_failed_precondition(trimming):
             next(iter(stream))
     assert e.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "no longer kept" in e.value.details()
+    with httpx.Client(base_url=trimming.http, timeout=10) as http:
+        kept = _first_kept(http, gid)
+    with grpc.insecure_channel(trimming.grpc) as ch:  # just before the kept events: from the first kept
+        stream = pb_grpc.GameServiceStub(ch).WatchGame(pb.WatchGameRequest(game_id=gid, after_version=kept - 1),
+                                                       timeout=10)
+        got = [m.version for m in stream]
+    assert got[0] == kept and got == list(range(kept, got[-1] + 1))
 
 
 def test_a_stream_that_ends_with_an_error_is_counted_with_its_code(trimming, redis_url):
