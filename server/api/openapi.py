@@ -281,7 +281,12 @@ def openapi_document(ops: list[tuple[str, str, str, str]] = ()) -> dict[str, Any
     doc = dict(_api_document())
     paths = dict(doc["paths"])
     for path, op_id, summary, media in ops:
+        responses: dict[str, Any] = {"200": {"description": "OK", "content": {media: {"schema": {}}}}}
+        if op_id == "Readyz":  # not ready: 503 with why, {"status": "..."}
+            responses["503"] = {"description": "Not ready (the store is unreachable, or the server is stopping)",
+                                "content": {media: {"schema": {"type": "object", "properties": {
+                                    "status": {"type": "string"}}, "required": ["status"]}}}}
         paths[path] = {"get": {"operationId": op_id, "summary": summary, "tags": ["operations"], "security": [],
-                               "responses": {"200": {"description": "OK", "content": {media: {"schema": {}}}}}}}
+                               "responses": responses}}
     doc["paths"] = paths
     return doc

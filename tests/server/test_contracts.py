@@ -172,3 +172,9 @@ def test_a_log_with_the_platform_s_events_matches_the_documented_schemas(http, c
     with pytest.raises(jsonschema.ValidationError):  # the schema is no catch-all
         check("/v1/games/{gameId}/events", "get", {"events": [{**timed_out, "event": {"type": "tablero.nope"}}],
                                                      "nextPageToken": ""})
+
+
+def test_readiness_documents_its_503():
+    op = openapi_document(OPS)["paths"]["/readyz"]["get"]
+    assert set(op["responses"]) == {"200", "503"}
+    assert op["responses"]["503"]["content"]["application/json"]["schema"]["required"] == ["status"]
