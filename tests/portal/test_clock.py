@@ -1,5 +1,7 @@
 """Turn clocks: deadlines per waiting seat, kept across simultaneous moves."""
 
+import time
+
 import pytest
 
 from server.portal.clock import ClockRecord, parse_clock
@@ -67,12 +69,8 @@ async def test_the_schedule_lists_games_whose_clock_may_be_due(clocks):
     assert await clocks.due(1000.0) == [] and await clocks.get("g2") is None
 
 
-@pytest.mark.parametrize(("players", "winners"), [(2, []), (3, [])])
-async def test_seats_that_miss_the_same_deadline_all_forfeit_and_none_wins(players, winners):
-    # Goofspiel: every seat bids at once. Nobody bids: every deadline passes together, and
-    # the seat swept last must not win for it (an outside tester saw seat 2 win that way).
-    import time
-
+async def _clocked_goofspiel(players: int, move_seconds: int, on_timeout: str):
+    """A Goofspiel game (every seat bids at once) with a turn clock: (service, commands, game id)."""
     from server.app import GameService
     from server.app import commands as cmd
     from server.auth import TokenSigner
@@ -80,8 +78,15 @@ async def test_seats_that_miss_the_same_deadline_all_forfeit_and_none_wins(playe
 
     games = GameService(SQLiteStore(), TokenSigner("s"))
     created = await games.create_game(cmd.CreateGame(
-        engine="goofspiel", players=players, clock={"moveSeconds": 1, "onTimeout": "forfeit"}))
-    gid = created["game"]["id"]
+        engine="goofspiel", players=players, clock={"moveSeconds": move_seconds, "onTimeout": on_timeout}))
+    return games, cmd, created["game"]["id"]
+
+
+@pytest.mark.parametrize(("players", "winners"), [(2, []), (3, [])])
+async def test_seats_that_miss_the_same_deadline_all_forfeit_and_none_wins(players, winners):
+    # Goofspiel: every seat bids at once. Nobody bids: every deadline passes together, and
+    # the seat swept last must not win for it (an outside tester saw seat 2 win that way).
+    games, cmd, gid = await _clocked_goofspiel(players, 1, "forfeit")
     assert await games.sweep_clocks(now=time.time() + 5) == 1  # one append: every due seat at once
     g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
     left = [e for e in (await games.list_events(cmd.ListEvents(gid, None)))["events"]
@@ -91,17 +96,7 @@ async def test_seats_that_miss_the_same_deadline_all_forfeit_and_none_wins(playe
 
 
 async def test_a_seat_that_bid_in_time_wins_when_the_others_forfeit_together():
-    import time
-
-    from server.app import GameService
-    from server.app import commands as cmd
-    from server.auth import TokenSigner
-    from server.store import SQLiteStore
-
-    games = GameService(SQLiteStore(), TokenSigner("s"))
-    created = await games.create_game(cmd.CreateGame(
-        engine="goofspiel", players=3, clock={"moveSeconds": 1, "onTimeout": "forfeit"}))
-    gid = created["game"]["id"]
+    games, cmd, gid = await _clocked_goofspiel(3, 1, "forfeit")
     actions = (await games.list_legal_actions(cmd.ListLegalActions(gid, seat=2)))["actions"]
     await games.submit_action(cmd.SubmitAction(gid, seat=2, action=actions[0]))
     assert await games.sweep_clocks(now=time.time() + 5) == 1
@@ -113,17 +108,7 @@ async def test_late_seats_of_a_simultaneous_turn_have_their_turns_taken_together
     # Goofspiel, 4 seats, onTimeout "bot": seat 0 bids, the other three don't. They shared one
     # deadline, so one sweep past it takes all three turns (an outside tester saw them taken one
     # per moveSeconds, each timeout restarting the others' clocks: the last waited 3x as long).
-    import time
-
-    from server.app import GameService
-    from server.app import commands as cmd
-    from server.auth import TokenSigner
-    from server.store import SQLiteStore
-
-    games = GameService(SQLiteStore(), TokenSigner("s"))
-    created = await games.create_game(cmd.CreateGame(
-        engine="goofspiel", players=4, clock={"moveSeconds": 30, "onTimeout": "bot"}))
-    gid = created["game"]["id"]
+    games, cmd, gid = await _clocked_goofspiel(4, 30, "bot")
     actions = (await games.list_legal_actions(cmd.ListLegalActions(gid, seat=0)))["actions"]
     await games.submit_action(cmd.SubmitAction(gid, seat=0, action=actions[0]))
     g = (await games.get_game(cmd.GetGame(gid, None)))["game"]

@@ -48,3 +48,14 @@ def pay_options(g: engines.LocalGame, seat: int, action: dict) -> list[dict]:
     events = ENGINE.decide(g.state, seat, action, random.Random(0))
     assert [e["type"] for e in events] == ["payment_requested"], events
     return ENGINE.legal_actions(ENGINE.simulate(g.state, events), seat)
+
+
+def set_vps(g: engines.LocalGame, vps: list[int]) -> None:
+    """Give each seat exactly these VP, through City Center purchases (bought VP count
+    directly: it keeps an example small)."""
+    for s, v in enumerate(vps):
+        p = g.state["players"][s]
+        p["tiles"] = [t for t in p["tiles"] if t["kind"] != "city_center"]
+        extra = v - player(g, s)["vp"]
+        p["tiles"].append({"kind": "city_center", "slots": ["t"] * extra})
+        assert player(g, s)["vp"] == v

@@ -5,36 +5,25 @@ import json
 
 from engines.phoenicia.engine import Phoenicia, dead_end, max_wealth
 
-from .helpers import game, player, set_turn, types
-
-
-def _vps(g, vps):
-    for s, v in enumerate(vps):
-        # VP through City Center purchases keeps the example small: bought VP count directly.
-        p = g.state["players"][s]
-        p["tiles"] = [t for t in p["tiles"] if t["kind"] != "city_center"]
-        extra = v - player(g, s)["vp"]
-        p["tiles"].append({"kind": "city_center", "slots": ["t"] * extra})
-        player(g, s)
-        assert p["vp"] == v
+from .helpers import game, player, set_turn, set_vps, types
 
 
 def test_the_new_overlord_has_the_most_vp():
     g = game(4, seed=2)
     g.state["overlord"] = 0
-    _vps(g, [5, 9, 7, 3])
+    set_vps(g, [5, 9, 7, 3])
     assert Phoenicia.next_overlord(g.state) == 1
 
 
 def test_an_overlord_tie_goes_to_the_tied_player_furthest_left_of_the_previous_overlord():
     g = game(4, seed=2)
     g.state["overlord"] = 2
-    _vps(g, [9, 9, 4, 4])
+    set_vps(g, [9, 9, 4, 4])
     assert Phoenicia.next_overlord(g.state) == 0  # clockwise from seat 2: 3, 0, 1
     g.state["overlord"] = 0
-    _vps(g, [9, 4, 4, 9])
+    set_vps(g, [9, 4, 4, 9])
     assert Phoenicia.next_overlord(g.state) == 3
-    _vps(g, [9, 4, 4, 4])
+    set_vps(g, [9, 4, 4, 4])
     assert Phoenicia.next_overlord(g.state) == 0  # alone at the top, he stays
 
 
@@ -43,7 +32,7 @@ def test_display_is_refilled_to_one_card_per_player_and_the_overlord_changes():
     set_turn(g, [1, 2, 0], turn=2)
     g.state["display"] = ["Dyer"]
     top = g.state["deck"][:2]
-    _vps(g, [2, 2, 6])
+    set_vps(g, [2, 2, 6])
     for s in range(3):
         player(g, s, hand=[], disks=0)
     ev = g.act(0, {"type": "end_turn"})
@@ -57,7 +46,7 @@ def test_display_is_refilled_to_one_card_per_player_and_the_overlord_changes():
 def test_the_game_ends_in_2a_when_someone_has_32_vp_most_vp_wins():
     g = game(3, seed=5)
     set_turn(g, [1, 2, 0], turn=2)
-    _vps(g, [20, 33, 35])
+    set_vps(g, [20, 33, 35])
     ev = g.act(0, {"type": "end_turn"})
     assert types(ev)[-1] == "game_ended"
     out = g.outcome()
@@ -69,7 +58,7 @@ def test_the_game_ends_in_2a_when_someone_has_32_vp_most_vp_wins():
 def test_32_vp_during_the_turns_does_not_end_the_game_before_administration():
     g = game(3, seed=5)
     set_turn(g, [0, 1, 2], turn=0)
-    _vps(g, [33, 2, 2])
+    set_vps(g, [33, 2, 2])
     g.act(0, {"type": "end_turn"})
     assert g.outcome() is None and g.to_act() == {1}
 
@@ -77,7 +66,7 @@ def test_32_vp_during_the_turns_does_not_end_the_game_before_administration():
 def test_a_tie_at_the_end_goes_to_the_overlord_of_the_last_round():
     g = game(3, seed=5)
     set_turn(g, [1, 2, 0], turn=2)
-    _vps(g, [32, 34, 34])
+    set_vps(g, [32, 34, 34])
     player(g, 2, hand=[6, 6], disks=3)
     player(g, 1, hand=[], disks=0)
     g.act(0, {"type": "end_turn"})
@@ -89,7 +78,7 @@ def test_a_tie_at_the_end_goes_to_the_overlord_of_the_last_round():
 def test_a_tie_without_the_overlord_goes_to_the_most_disks_and_production_cards():
     g = game(3, seed=5)
     set_turn(g, [0, 1, 2], turn=2)
-    _vps(g, [20, 34, 34])
+    set_vps(g, [20, 34, 34])
     player(g, 1, hand=[4], disks=3)
     player(g, 2, hand=[5], disks=3)
     g.act(2, {"type": "end_turn"})

@@ -8,17 +8,7 @@ from engines import IllegalAction
 from engines.phoenicia import data
 from engines.phoenicia.engine import Phoenicia, _new_tile, treasury_capacity
 
-from .helpers import game, player, set_turn, tile, types
-
-
-def _vps(g, vps):
-    """Give each seat exactly these VP through City Center purchases (bought VP count directly)."""
-    for s, v in enumerate(vps):
-        p = g.state["players"][s]
-        p["tiles"] = [t for t in p["tiles"] if t["kind"] != "city_center"]
-        extra = v - player(g, s)["vp"]
-        p["tiles"].append({"kind": "city_center", "slots": ["t"] * extra})
-        assert player(g, s)["vp"] == v
+from .helpers import game, player, set_turn, set_vps, tile, types
 
 
 def _rich(g, seats):
@@ -104,14 +94,14 @@ def test_an_overlord_tied_for_most_vp_hands_the_overlord_on_to_the_other_tied_pl
     # Ours (RULES.md): the previous Overlord counts last among the tied.
     g = game(3, seed=2)
     g.state["overlord"] = 1
-    _vps(g, [9, 9, 4])
+    set_vps(g, [9, 9, 4])
     assert Phoenicia.next_overlord(g.state) == 0
 
 
 def test_most_vp_wins_even_against_the_overlord_of_the_last_round():
     g = game(3, seed=5)
     set_turn(g, [2, 0, 1], turn=2)
-    _vps(g, [34, 20, 33])
+    set_vps(g, [34, 20, 33])
     g.act(1, {"type": "end_turn"})
     assert g.outcome()["winners"] == [0] and g.outcome()["decided_by"] == "vp"
 
@@ -119,7 +109,7 @@ def test_most_vp_wins_even_against_the_overlord_of_the_last_round():
 def test_a_three_way_tie_without_the_overlord_and_equal_money_is_shared():
     g = game(4, seed=5)
     set_turn(g, [3, 0, 1, 2], turn=3)
-    _vps(g, [33, 33, 33, 20])
+    set_vps(g, [33, 33, 33, 20])
     for s in range(3):
         player(g, s, hand=[5], disks=2)
     g.act(2, {"type": "end_turn"})
