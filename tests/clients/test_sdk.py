@@ -112,6 +112,13 @@ def test_watched_events_carry_their_hash_and_a_lost_history_is_aborted_alike(tar
         with pytest.raises(Aborted, match="history rewritten; resume from version 0"):
             next(iter(c.transport.watch(created.game.id, None, 2, "ffffffffffffffff")))
         assert next(iter(c.transport.watch(created.game.id, None, 1, seen[0].hash)))["version"] == 2
+        # events() lists the same hashes: a client that lists the log, then watches from its end
+        listed = list(c.events(created.game.id))
+        assert [(e.version, e.hash) for e in listed] == [(e.version, e.hash) for e in seen]
+        created.seat(1).act({"type": "place", "cell": 0})
+        assert next(iter(c.watch(created.game.id, after_version=2, after_hash=listed[-1].hash))).version == 3
+        with pytest.raises(Aborted, match="history rewritten"):
+            next(iter(created.seat(0).watch(after_version=2, after_hash="ffffffffffffffff")))
 
 
 async def _async_watch_error(target, game_id: str) -> TableroError:

@@ -164,13 +164,16 @@ class Client:
             if not page_token:
                 return
 
-    def watch(self, game_id: str, token: str | None = None, *, after_version: int = 0) -> Iterator[Event]:
-        """Events after `after_version`, live, until the game is over. Reconnects after the last
-        version it saw (with its hash: a log the server lost meanwhile is not silently taken up
-        again) when the stream breaks (UNAVAILABLE, server shutdown), up to `retries` times in a
-        row. Raises Aborted ("history rewritten; resume from version N") when the server's log no
-        longer holds events it yielded: drop those after N and watch again from N."""
-        last, last_hash, failures = after_version, "", 0
+    def watch(self, game_id: str, token: str | None = None, *, after_version: int = 0,
+              after_hash: str = "") -> Iterator[Event]:
+        """Events after `after_version`, live, until the game is over. `after_hash`: the hash of the
+        event at after_version as the caller has it (from events() or an earlier watch). Reconnects
+        after the last version it saw (with its hash: a log the server lost meanwhile is not
+        silently taken up again) when the stream breaks (UNAVAILABLE, server shutdown), up to
+        `retries` times in a row. Raises Aborted ("history rewritten; resume from version N") when
+        the server's log no longer holds events it yielded or the caller had: drop those after N
+        and watch again from N."""
+        last, last_hash, failures = after_version, after_hash, 0
         while True:
             try:
                 for item in self.transport.watch(game_id, token, last, last_hash):
@@ -212,8 +215,8 @@ class Seat:
     def events(self, *, page_size: int | None = None, after_version: int = 0) -> Iterator[Event]:
         return self.client.events(self.game_id, self.token, page_size=page_size, after_version=after_version)
 
-    def watch(self, *, after_version: int = 0) -> Iterator[Event]:
-        return self.client.watch(self.game_id, self.token, after_version=after_version)
+    def watch(self, *, after_version: int = 0, after_hash: str = "") -> Iterator[Event]:
+        return self.client.watch(self.game_id, self.token, after_version=after_version, after_hash=after_hash)
 
 
 class CreatedGame(Created):
@@ -314,8 +317,10 @@ class AsyncClient:
             if not page_token:
                 return
 
-    async def watch(self, game_id: str, token: str | None = None, *, after_version: int = 0) -> AsyncIterator[Event]:
-        last, last_hash, failures = after_version, "", 0
+    async def watch(self, game_id: str, token: str | None = None, *, after_version: int = 0,
+                    after_hash: str = "") -> AsyncIterator[Event]:
+        """See Client.watch."""
+        last, last_hash, failures = after_version, after_hash, 0
         while True:
             try:
                 async for item in self.transport.watch(game_id, token, last, last_hash):
@@ -357,8 +362,8 @@ class AsyncSeat:
     def events(self, *, page_size: int | None = None, after_version: int = 0) -> AsyncIterator[Event]:
         return self.client.events(self.game_id, self.token, page_size=page_size, after_version=after_version)
 
-    def watch(self, *, after_version: int = 0) -> AsyncIterator[Event]:
-        return self.client.watch(self.game_id, self.token, after_version=after_version)
+    def watch(self, *, after_version: int = 0, after_hash: str = "") -> AsyncIterator[Event]:
+        return self.client.watch(self.game_id, self.token, after_version=after_version, after_hash=after_hash)
 
 
 class AsyncCreatedGame(Created):
