@@ -8,7 +8,8 @@ All SQLite work runs on one dedicated worker thread that owns the connection,
 so the event loop never blocks on disk and the connection is never shared
 between threads. `create`/`append`/`claim_seat` are single `BEGIN IMMEDIATE`
 transactions: the version and request-id checks happen inside the write lock,
-so several stores (threads, processes, replicas on one host) may share a file.
+so several stores (threads, processes, replicas on one host) may share a file. Their
+writers take turns by an flock on "<file>-writer.lock" first (see _write).
 
 `watch` is woken at once by appends made through this store; appends made
 through another connection (another process, or another `SQLiteStore` on the
@@ -21,8 +22,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import fcntl
 import hashlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
@@ -128,6 +131,13 @@ class SQLiteStore(EventStore):
         self._inline = self._memory
         self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="tablero-sqlite")
         self._conn: sqlite3.Connection | None = None  # created and used on the worker thread only (or inline)
+        # A file's writers (this store's thread and other processes': `--workers N`) take turns
+        # by an flock on "<file>-writer.lock" before BEGIN IMMEDIATE: a waiter is woken the
+        # moment the lock is let go, where SQLite's own busy handler sleeps 1, 2, 5 ... 100 ms
+        # between tries (a 100 ms tail with two workers). The busy timeout stays for writers
+        # that do not take it (other tools). Not for a "file:" URI (no plain path to lock beside).
+        self._lock_path = None if self._memory or path.startswith("file:") else path + "-writer.lock"
+        self._lock_fd: int | None = None
         self._closed = False
         # game_id -> the asyncio.Events of the watchers of that game in this store
         self._feeds: dict[str, push.Feed] = {}  # game_id -> the watchers of that game in this store
@@ -143,6 +153,8 @@ class SQLiteStore(EventStore):
                 self.path, isolation_level=None, check_same_thread=not self._inline, uri=self.path.startswith("file:")
             )
             conn.execute("PRAGMA busy_timeout = 5000")
+            if self._lock_path is not None and self._lock_fd is None:
+                self._lock_fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o644)
             if not self._memory:
                 conn.execute("PRAGMA journal_mode = WAL")
                 # WAL + NORMAL: a commit survives a crash of the process; only a power loss
@@ -181,18 +193,25 @@ class SQLiteStore(EventStore):
                 raise StoreError("the SQLite store is closed") from e
             raise
 
-    @staticmethod
-    def _write(conn: sqlite3.Connection, body: Callable[[], T]) -> T:
-        """Run `body` in one BEGIN IMMEDIATE transaction (takes the write lock first)."""
-        conn.execute("BEGIN IMMEDIATE")
+    def _write(self, conn: sqlite3.Connection, body: Callable[[], T]) -> T:
+        """Run `body` in one BEGIN IMMEDIATE transaction (takes the write lock first: for a
+        file, the writers' flock, then SQLite's own)."""
+        fd = self._lock_fd
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
         try:
-            result = body()
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-        return result
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = body()
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return result
+        finally:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_UN)
 
     @staticmethod
     def _game_row(conn: sqlite3.Connection, game_id: str) -> tuple[int, int]:
@@ -673,6 +692,9 @@ class SQLiteStore(EventStore):
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+            if self._lock_fd is not None:
+                os.close(self._lock_fd)
+                self._lock_fd = None
 
         if self._inline:
             shut()

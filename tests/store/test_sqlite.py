@@ -81,6 +81,36 @@ async def test_the_event_loop_keeps_running_while_the_database_is_locked(file_st
         holder.join()
 
 
+async def test_writers_of_one_file_take_turns_and_a_waiter_goes_on_as_soon_as_the_lock_is_let_go(
+        file_store: SQLiteStore) -> None:
+    # Another writer of the file (another worker's store) holds the writers' flock: the append
+    # waits for it, and goes on within milliseconds of its release, not at SQLite's next busy
+    # retry (which sleeps up to 100 ms between tries: the two-worker tail this lock removed).
+    import fcntl
+    import os
+
+    await file_store.create("g", {}, [{"type": "a"}])
+    fd = os.open(file_store.path + "-writer.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        append = asyncio.ensure_future(file_store.append("g", 1, [{"type": "b"}]))
+        await asyncio.sleep(0.3)
+        assert not append.done()  # waiting for the other writer
+        released = time.monotonic()
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        assert await asyncio.wait_for(append, 5) == 2
+        assert time.monotonic() - released < 0.05
+    finally:
+        os.close(fd)
+    other = SQLiteStore(file_store.path)  # a second store on the file (as a second worker's)
+    try:
+        results = await asyncio.gather(*(s.append("g", 2, [{"type": "c"}]) for s in (file_store, other)),
+                                       return_exceptions=True)
+        assert sorted(type(r).__name__ for r in results) == ["Conflict", "int"]  # one wins the version
+    finally:
+        await other.close()
+
+
 async def test_one_poller_serves_every_watcher_and_stops_with_the_last(file_store: SQLiteStore) -> None:
     for g in ("g1", "g2"):
         await file_store.create(g, {}, [{"type": "a"}])
