@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import stat
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -202,6 +204,20 @@ def api_routes(api: Api, keepalive: float, body_timeout: float) -> list[Route]:
                   methods=[r.verb.upper()]) for r in rpcs()]
 
 
+class WebFiles(StaticFiles):
+    """The web client's folder as its files: the page and its assets, not what else the folder
+    holds (its README, the package's __init__.py), which answer 404 like any unknown path."""
+
+    SERVED = frozenset({".html", ".js", ".mjs", ".css", ".svg", ".png", ".ico", ".webp", ".woff2", ".json",
+                        ".webmanifest", ".map"})
+
+    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
+        full, found = super().lookup_path(path)
+        if found is not None and stat.S_ISREG(found.st_mode) and os.path.splitext(full)[1].lower() not in self.SERVED:
+            return "", None
+        return full, found
+
+
 # --- operations: not RPCs ---------------------------------------------------------------------
 # (path, operationId, summary, media type): the routes and their OpenAPI entries.
 OPS = [
@@ -289,7 +305,7 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
     routes: list[BaseRoute] = [*api_routes(api, keepalive, body_timeout), *ops_routes(lifecycle)]
     if web is not None and web.is_dir():
         # After the API: "/" serves index.html; an unknown path is still a JSON 404.
-        routes.append(Mount("/", app=StaticFiles(directory=web, html=True), name="web"))
+        routes.append(Mount("/", app=WebFiles(directory=web, html=True), name="web"))
     app = Starlette(
         routes=routes,
         middleware=[

@@ -52,6 +52,11 @@ def test_page_is_served_and_lists_the_open_games_to_join_or_watch(server, new_pa
     assert httpx.get(server.url + "/js/app.js").status_code == 200
     # The API still answers JSON errors for unknown routes.
     assert httpx.get(server.url + "/v1/nope").json()["error"]["code"] == "NOT_FOUND"
+    # The folder's other files are not the page's: its README and the package's __init__.py
+    for other in ("/README.md", "/__init__.py"):
+        r = httpx.get(server.url + other)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "NOT_FOUND", (other, r.status_code)
+    assert httpx.get(server.url + "/style.css").status_code == 200
     assert httpx.post(server.url + "/index.html").json()["error"]["code"] == "METHOD_NOT_ALLOWED"
     # A game with a seat open for a friend appears in the lobby's list, with Join and Watch.
     gid = httpx.post(server.url + "/v1/games", json={"engine": "goofspiel", "seats": ["human", "open"]}).json()["game"]["id"]
