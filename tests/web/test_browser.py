@@ -384,3 +384,27 @@ def test_open_games_lists_only_games_to_join_and_the_rest_apart_to_watch(server,
     assert page.locator(f"#watch-games li[data-game='{open_game}']").count() == 0
     assert page.inner_text("#watch-h").startswith("Watch: games in progress, no seat open")
     assert page.locator("#watch-games").get_attribute("aria-labelledby") == "watch-h"
+
+
+def test_hot_seat_playing_as_shows_the_chosen_seat_until_a_move_is_made(server, new_page):
+    """Both seats held on one device: "Playing as" another seat than the one to move shows that
+    seat (it used to switch straight back to the seat to move); a move hands the turn on again."""
+    out = httpx.post(f"{server.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    gid = out["game"]["id"]
+    store = {gid: {"engine": "tic-tac-toe", "seats": [{"seat": s["seat"], "token": s["token"]} for s in out["seats"]],
+                   "at": 0}}
+    page = new_page()
+    page.add_init_script(f"localStorage.setItem('tablero.games.v1', {json.dumps(json.dumps(store))})")
+    page.goto(f"{server.url}/#/g/{gid}")
+    assert wait_ready(page) == "move"
+    buttons = page.locator(".table-head button[aria-pressed]")
+    assert buttons.count() == 2 and buttons.nth(0).get_attribute("aria-pressed") == "true"  # seat 0 is to move
+    buttons.nth(1).click()
+    page.wait_for_timeout(600)  # a refresh or two
+    assert buttons.nth(1).get_attribute("aria-pressed") == "true", "the chosen seat did not hold"
+    assert "Waiting for" in page.inner_text(".turn")
+    buttons.nth(0).click()  # back to the seat to move, which moves: then the turn passes to seat 1
+    wait_ready(page)
+    page.locator(".composer button:not([disabled])").first.click()
+    page.wait_for_function("document.querySelectorAll('.table-head button[aria-pressed=true]')[0]"
+                           " === document.querySelectorAll('.table-head button[aria-pressed]')[1]")

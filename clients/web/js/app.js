@@ -627,8 +627,9 @@ class Table {
     let game = unwrapGame(await api('GET', this.path, { token: this.token() }));
     const toAct = game.toAct || [];
     const mine = this.held.map((s) => s.seat);
-    // Hot seat: act for whichever of my seats is to move.
-    if (this.active !== null && !toAct.includes(this.active)) {
+    // Hot seat: act for whichever of my seats is to move, unless the player chose the seat
+    // shown ("Playing as"): that choice holds until a move is made.
+    if (this.active !== null && !toAct.includes(this.active) && this.chosen !== this.active) {
       const next = mine.find((s) => toAct.includes(s));
       if (next !== undefined) {
         this.active = next;
@@ -648,6 +649,7 @@ class Table {
   }
 
   async submit(action) {
+    this.chosen = null; // after a move, the hot seat follows the turn again
     try {
       const out = await api('POST', `${this.path}/actions`, { token: this.token(), body: { action, requestId: requestId(), expectedVersion: this.game.version } });
       const g = unwrapGame(out);
@@ -694,7 +696,7 @@ class Table {
         h('span', { class: `dot c${(g.seats || []).length + i}` }), ` ${name} `, h('small', {}, 'automa')))),
       this.held.length > 1 ? h('div', { class: 'row' }, 'Playing as: ', this.held.map((s) => h('button', {
         type: 'button', class: `small${s.seat === this.active ? ' primary' : ''}`, 'aria-pressed': String(s.seat === this.active),
-        onclick: () => { this.active = s.seat; this.refresh(); },
+        onclick: () => { this.active = s.seat; this.chosen = s.seat; this.refresh(); },
       }, seatName({}, s.seat)))) : null,
       openSeats.length && !finished ? h('div', { class: 'invite' },
         h('label', { for: 'invite-link' }, `Invite a friend (${openSeats.length} open seat${openSeats.length > 1 ? 's' : ''}): `),
