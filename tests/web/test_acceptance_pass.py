@@ -214,6 +214,16 @@ def test_new_bedford_captains_are_chosen_apart_from_the_seats(server, new_page):
     page.get_by_label("Buildings", exact=True).select_option(label="Choose from a list")
     labels = page.locator("form.create .opts label").all_inner_texts()
     assert "Seamen's Bethel" in labels and "Dry Dock" in labels and "Seamens bethel" not in labels
+    # Seats and Captains stay within the table: more seats than leave room for a Captain ticked
+    # sends that Captain away (and says so); seat counts with no room for those ticked are off.
+    page.select_option("#players", "3")
+    page.check("#captain-ahab")
+    assert page.locator("#players option[value='4']").is_disabled()
+    page.evaluate("() => { const p = document.querySelector('#players'); p.value = '4';"
+                  " p.dispatchEvent(new Event('change')); }")  # forced past the disabled option
+    assert not page.is_checked("#captain-ahab")
+    assert "Captain Ahab left: 4 seats leave no room at a table of 4" in page.inner_text("#table-order")
+    assert not page.locator("#players option[value='4']").is_disabled()
 
 
 def test_founders_actions_are_in_words(server, new_page):

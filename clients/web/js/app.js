@@ -169,13 +169,19 @@ function createForm(e) {
     if (opts) opts.setSeats(seatSel.length);
     if (!captains.length) return;
     // At most maxSeats players in all (people and bots, then Captains), at most maxItems Captains.
-    const chosen = capBoxes.filter((b) => b.checked).length;
+    // More seats than leave room for the Captains ticked: the last ticked leave the table (and
+    // the line below says so); seat counts with no room for those still ticked are disabled.
     const room = Math.min(capSchema.maxItems ?? captains.length, e.maxSeats - seatSel.length);
+    const over = capBoxes.filter((b) => b.checked).slice(Math.max(room, 0));
+    for (const b of over) b.checked = false;
+    const chosen = capBoxes.filter((b) => b.checked).length;
     for (const b of capBoxes) b.disabled = !b.checked && chosen >= room;
+    for (const o of players.options) o.disabled = Number(o.value) > e.maxSeats - chosen;
     const caps = capBoxes.filter((b) => b.checked).map((b) => b.value);
     const who = [...seatSel.map((sel, i) => `${COLOURS[i]}: ${kindName[sel.value] || sel.value}`),
       ...caps.map((c, j) => `${COLOURS[seatSel.length + j]}: Captain ${title(c)}`)];
-    tableLine.textContent = `At the table: ${who.join(' · ')}${!caps.length && seatSel.length === 1 ? ' · Blue: Captain Starbuck (the default)' : ''}.`;
+    const left = over.length ? ` (${over.map((b) => `Captain ${title(b.value)}`).join(', ')} left: ${seatSel.length} seats leave no room at a table of ${e.maxSeats})` : '';
+    tableLine.textContent = `At the table: ${who.join(' · ')}${!caps.length && seatSel.length === 1 ? ' · Blue: Captain Starbuck (the default)' : ''}.${left}`;
   }
   players.addEventListener('change', drawSeats);
   for (const b of capBoxes) b.addEventListener('change', seatsChanged);
