@@ -335,3 +335,17 @@ def test_generated_stubs_are_current():
     script = Path(__file__).resolve().parents[2] / "clients" / "python" / "gen_stubs.py"
     p = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_a_struct_over_grpc_comes_out_in_one_order():
+    """A protobuf Struct is a map: its keys come out in another order in each process, so a
+    board drawn from a gRPC answer listed its parts differently each time. They are sorted."""
+    from google.protobuf import struct_pb2
+    from tablero_client._grpc import to_json
+
+    s = struct_pb2.Struct()
+    s.update({"view": {"farm": 1.0, "forest": 2.0, "bank": 3.0, "zeta": {"b": 1.5, "a": [2.0, {"y": 1, "x": 2}]}}})
+    out = to_json(s)
+    assert list(out["view"]) == ["bank", "farm", "forest", "zeta"] and list(out["view"]["zeta"]) == ["a", "b"]
+    assert out["view"]["zeta"]["a"] == [2, {"x": 2, "y": 1}] and list(out["view"]["zeta"]["a"][1]) == ["x", "y"]
+    assert out["view"]["farm"] == 1 and isinstance(out["view"]["farm"], int)

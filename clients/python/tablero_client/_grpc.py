@@ -16,11 +16,13 @@ JSON = dict[str, Any]
 
 
 def _intify(v: Any) -> Any:
-    """protobuf Struct numbers are doubles: give whole numbers back as ints, as REST does."""
+    """protobuf Struct numbers are doubles: give whole numbers back as ints, as REST does. A
+    Struct is a map, which keeps no order (it comes out in a different one in each process):
+    its keys are sorted, so that a board drawn from it lists its parts in one order."""
     if isinstance(v, float) and v.is_integer():
         return int(v)
     if isinstance(v, dict):
-        return {k: _intify(x) for k, x in v.items()}
+        return {k: _intify(v[k]) for k in sorted(v)}
     if isinstance(v, list):
         return [_intify(x) for x in v]
     return v
