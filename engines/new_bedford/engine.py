@@ -563,7 +563,8 @@ class NewBedford(RulesEngine):
         if players > self.max_seats:
             raise InvalidOptions(f"{seats} player(s) and {len(names)} Captain(s) make {players}; at most 4 may play")
         if not names and (options.get("expert") or options.get("turners_mill")):
-            raise InvalidOptions("expert and turners_mill are options of games against Captains")
+            raise InvalidOptions("Expert and Turner's Mill (the options expert, turners_mill) are for games against "
+                                 "Captains: choose a Captain, or play alone (against Captain Starbuck)")
         if options.get("turners_mill") and seats != 1:
             raise InvalidOptions("Turner's Mill is added only to 1-player games (solo rules p.16)")
         choice = options.get("buildings", "default")
