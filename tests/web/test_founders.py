@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from pathlib import Path
 
 import httpx
 
 from .api_play import ApiGame, unwrap
 from .conftest import ARTIFACTS
 from .test_browser import play_by_clicking, version
+
+EDITION = Path(__file__).resolve().parents[2] / "engines" / "founders_of_gloomhaven" / "edition.json"
 
 
 def test_founders_renders_its_map_and_plays_against_a_bot_by_clicking(server, new_page):
@@ -100,8 +104,8 @@ def test_founders_races_are_chosen_seat_by_seat_in_the_lobby(server, new_page):
 
 
 def founders_name(card: str, view: dict) -> str:
-    """The page's name for a prestige card: the view's where it has one, else the id in title case."""
-    named = {pb["card"]: pb["name"] for pb in view.get("prestige", [])}
+    """The page's name for a prestige card: its printed name (the engine's data), whatever the view holds."""
+    named = {k: x["name"] for k, x in json.loads(EDITION.read_text())["prestige"].items()}
     return named.get(card, card.replace("_", " ").title())
 
 

@@ -5,6 +5,7 @@ offer, the proposals and prestige buildings, completion tokens; the vote (secret
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.console import Group
@@ -21,6 +22,32 @@ TERRAIN = {"red": (". ", "on dark_red"), "white": (": ", "black on grey85"), "gr
            "grey": ("o ", "on grey39"), "river": ("~~", "bright_white on blue"), "wall": ("##", "on grey23")}
 KIND = {"stall": "s", "t2": "T", "t3": "U", "house": "h", "bridge": "b", "prestige": "P"}
 OWNER_STYLE = ["bold bright_cyan", "bold bright_yellow", "bold bright_magenta", "bold bright_green"]
+# The prestige buildings' printed names (engines/founders_of_gloomhaven/edition.json, "prestige" -> "name";
+# the browser's founders.js has the same table, and a test keeps both equal to the engine's). The view
+# names only the cards in sight now; a building no longer in sight (an earlier vote's) is named from here.
+PRINTED = {
+    "salt_barrel": "Salt Barrel",
+    "west_gate": "West Gate",
+    "north_gate": "North Gate",
+    "ghost_fortress": "Ghost Fortress",
+    "golden_lion": "The Golden Lion",
+    "temple_great_oak": "Temple of the Great Oak",
+    "grand_theater": "Grand Theater",
+    "luxury_shop": "Luxury Shop",
+    "tanners_hall": "Tanners' Hall",
+    "scholars_library": "Scholars' Library",
+    "foundry": "Foundry",
+    "market_square": "Market Square",
+    "armory": "Armory",
+    "guild_house": "Guild House",
+    "council_chamber": "Council Chamber",
+    "harbor_warehouse": "Harbor Warehouse",
+    "healers_hospice": "Healers' Hospice",
+    "stonemason_lodge": "Stonemason Lodge",
+    "tavern": "Tavern",
+    "watchtower": "Watchtower",
+    "weavers_hall": "Weavers' Hall",
+}
 
 
 def render(game: Game) -> Group:
@@ -227,7 +254,7 @@ def _card_text(card: dict[str, Any] | None, card_id: str) -> str:
 def _market(v: dict[str, Any]) -> Text:
     costs = v.get("offer_costs") or []
     t = Text("Adviser offer: ", style="bold")
-    t.append(", ".join(f"{a or '(empty)'} ${costs[k] if k < len(costs) else '?'}"
+    t.append(", ".join(f"{_printed(v, a) if a else '(empty)'} ${costs[k] if k < len(costs) else '?'}"
                        for k, a in enumerate(v.get("offer") or [])) or "—")
     t.append(f"   (deck {v.get('adviser_deck_size', '?')})")
     t.append("\nProposals: ", style="bold")
@@ -255,7 +282,7 @@ def _prestige(v: dict[str, Any]) -> Table | Text:
         for k, r in enumerate(pb.get("requires") or []):
             d = (pb.get("delivered") or [])[k] if k < len(pb.get("delivered") or []) else None
             req.append(f"{r}: " + ("—" if d is None else ("neutral" if d == -1 else f"seat {d}")))
-        _row(tab, str(pb.get("name") or pb.get("card")), str(pb.get("tile")), "\n".join(req),
+        _row(tab, _printed(v, pb.get("card")) if pb.get("card") else str(pb.get("name")), str(pb.get("tile")), "\n".join(req),
                     "yes" if pb.get("complete") else "no", "—" if pb.get("worker") is None else f"seat {pb['worker']}",
                     str(pb.get("points", "")), _fmt(pb.get("action") or {}))
     return tab
@@ -284,7 +311,7 @@ def _vote(game: Game) -> Text | None:
     if vote.get("placer") is not None:
         t.append(f"\nTo be placed by {_seat(game, vote['placer'])}")
     if vote.get("card"):
-        t.append(f"\nChosen building: {vote['card']}")
+        t.append(f"\nChosen building: {_card_name(game, vote['card'])}")
     return t
 
 
@@ -353,8 +380,14 @@ def _result(game: Game) -> Text | None:
     r = game.view.get("result")
     if not isinstance(r, dict):
         return None
-    t = Text(f"Game over ({r.get('reason')}): scores {_fmt(r.get('scores'))}, winners "
-             f"{', '.join(_seat(game, w) for w in r.get('winners') or []) or 'none'}", style="bold red")
+    from . import player_name
+
+    scores = r.get("scores") if isinstance(r.get("scores"), list) else []
+    reason = f" ({_name(r['reason'])})" if r.get("reason") else ""
+    winners = ", ".join(player_name(game, w) for w in r.get("winners") or []) or "nobody"
+    t = Text(f"Game over{reason}. Scores: " + (", ".join(f"{player_name(game, s)} {plural(x, 'point')}"
+                                                     for s, x in enumerate(scores)) or "none")
+             + f". Winner{'s' if len(r.get('winners') or []) > 1 else ''}: {winners}.", style="bold red")
     if r.get("tie_break") and _tied(r.get("scores")):
         t.append(f"  tie-break: {r['tie_break']}", style="dim")
     h = game.view.get("history")
@@ -400,8 +433,22 @@ def _proposal(game: Game, i: Any) -> str:
 
 
 def _card_name(game: Game, card: Any) -> str:
-    c = ((game.view or {}).get("cards") or {}).get(card)
-    return str(c["name"]) if isinstance(c, dict) and c.get("name") else _name(card)
+    return _printed(game.view or {}, card)
+
+
+def _printed(v: dict[str, Any], card: Any) -> str:
+    """A card's name as printed, capitals and apostrophes kept ("Weavers' Hall"), the same as the browser
+    names it: the view's card facts, else its prestige list, else the printed names; an adviser not in
+    sight by its id in title case, as the view names advisers."""
+    c = (v.get("cards") or {}).get(card) if isinstance(card, str) else None
+    if isinstance(c, dict) and c.get("name"):
+        return str(c["name"])
+    for pb in v.get("prestige") or []:
+        if isinstance(pb, dict) and pb.get("card") == card and pb.get("name"):
+            return str(pb["name"])
+    if isinstance(card, str) and card in PRINTED:
+        return PRINTED[card]
+    return re.sub(r"[_-]+", " ", str(card)).title() if card is not None else "—"
 
 
 def action_label(a: dict[str, Any], game: Game) -> str:  # noqa: C901 - one case per action
@@ -487,7 +534,7 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:  # noqa: C901 -
         return player_name(game, s)
 
     if t == "game_started":
-        races = ", ".join(f"{named(s)} plays the {_name(r)}" for s, r in enumerate(e.get("races") or []))
+        races = ", ".join(f"{named(s)} plays the {humanize(r)}" for s, r in enumerate(e.get("races") or []))
         return f"The game starts: {races}." if races else "The game starts."
     if t == "resource_drafted":
         return f"{who} drafts {_name(e.get('resource'))}."
@@ -510,7 +557,7 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:  # noqa: C901 -
         return f"{who} buys access to tile {e.get('tile')} for {e.get('cost')}{to}."
     if t == "adviser_recruited":
         pts = f", {e['points']} points" if e.get("points") else ""
-        return (f"{who} recruits the {_name(e.get('adviser'))} for {e.get('cost')} (+{e.get('fleeting')} fleeting, "
+        return (f"{who} recruits the {_card_name(game, e.get('adviser'))} for {e.get('cost')} (+{e.get('fleeting')} fleeting, "
                 f"+{e.get('lasting')} lasting influence{pts}).")
     if t == "offer_refilled":
         return "The adviser offer is refilled."
@@ -529,7 +576,7 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:  # noqa: C901 -
     if t == "roads_skipped":
         return f"{who} skips the roads."
     if t == "worker_placed":
-        target = "their race action" if e.get("target") == "race" else _name(e.get("target"))
+        target = "their race action" if e.get("target") == "race" else f"the {_card_name(game, e.get('target'))}"
         return f"{who} places a worker on {target}."
     if t == "turn_passed":
         return f"{named(e.get('active'))} is the active player."
@@ -557,17 +604,18 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:  # noqa: C901 -
     if t == "proposal_chosen":
         return f"{who} chooses proposal {e['proposal'] + 1}; {named(e.get('placer'))} places it."
     if t == "prestige_placed":
-        return f"{who} places the {_name(e.get('card'))} on {_sq(game, e.get('cells'))}."
+        return f"{who} places the {_card_name(game, e.get('card'))} on {_sq(game, e.get('cells'))}."
     if t == "prestige_unplaceable":
-        return f"The {_name(e.get('card'))} cannot be placed."
+        return f"The {_card_name(game, e.get('card'))} cannot be placed."
     if t == "delivered":
         owner = e.get("owner")
         by = " (neutral)" if owner == -1 else f" by {named(owner)}" if isinstance(owner, int) else ""
         return f"{humanize(e.get('resource'))} delivered to building {e.get('building')}{by}."
     if t == "completed":
-        return f"The {_name(e.get('card'))} is complete."
+        return f"The {_card_name(game, e.get('card'))} is complete."
     if t == "proposals_drawn":
-        return f"New proposals: {', '.join(_name(c) for c in e.get('cards') or [])}."
+        cards = e.get("cards") or []
+        return f"New proposals: {', '.join(_card_name(game, c) for c in cards)}." if cards else "No new proposals."
     if t == "vote_skipped":
         return "No proposal is left: the vote is skipped."
     if t == "vote_closed":

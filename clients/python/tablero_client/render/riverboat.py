@@ -83,7 +83,37 @@ def render(game: Game) -> Group:
         parts.append(Text(f"Your held tile: {v['held_tile']}", style="yellow"))
     if v.get("pending"):
         parts.append(Text(f"Pending: {_pending(game, v['pending'])}", style="yellow"))
+    search = _search(game, v.get("search"))
+    if search:
+        parts.append(Text(search, style="yellow"))
     return Group(*parts)
+
+
+def _tile_words(kind: Any) -> str:
+    """A crop tile kind in words: `2-beet-corn` -> `beet and corn`."""
+    crops = str(kind).split("-")[1:]
+    return " and ".join(crops) if crops else str(kind)
+
+
+def _pile_counts(contents: list[Any], deck: bool = False) -> str:
+    """`["2-beet-corn", "2-beet-corn", "2-wheat-corn"]` -> `2 × beet and corn, 1 × wheat and corn`."""
+    counts: dict[Any, int] = {}
+    for k in contents:
+        counts[k] = counts.get(k, 0) + 1
+    return ", ".join(f"{n} × {humanize(k) if deck else _tile_words(k)}" for k, n in counts.items()) or "nothing"
+
+
+def _search(game: Game, sr: Any) -> str | None:
+    """The pile being searched: its tiles for the searcher (the view has them for the searcher only)."""
+    from . import player_name
+
+    if not isinstance(sr, dict):
+        return None
+    contents = sr.get("contents")
+    if not isinstance(contents, list):
+        return f"{player_name(game, sr.get('seat'))} searches the {sr.get('pile') or 'pile'}."
+    return (f"You search the {sr.get('pile') or 'pile'} ({len(contents)} tile{'' if len(contents) == 1 else 's'}): "
+            + _pile_counts(contents, deck=sr.get("pile") == "opportunity deck"))
 
 
 def _pending(game: Game, p: Any) -> str:
@@ -150,7 +180,7 @@ def action_label(a: dict[str, Any], game: Game) -> str:
     if t == "plant":
         return f"plant the {a.get('size')}-hex tile {_tile(game, a.get('size'), a.get('slot'))} on {_cells(a.get('cells'))}"
     if t == "plant_from_pile":
-        return f"plant {a.get('kind')} on {_cells(a.get('cells'))}"
+        return f"plant a {_tile_words(a.get('kind'))} tile from the pile on {_cells(a.get('cells'))}"
     if t == "claim_boat":
         return f"riverboat {a.get('boat')} with {a.get('crop')}{coin}"
     if t == "search_pile":

@@ -92,7 +92,7 @@ function bySection(ctx, v) {
     h('h4', {}, sec),
     h('ul', {}, ts.map((t) => pick(h('li', {},
       t.owner !== null && t.owner !== undefined ? h('span', { class: `dot c${t.owner}` }) : h('span', { class: 'dot neutral-dot' }),
-      ` ${KIND[t.kind] || ''} ${humanize(kindName(t, (v.map.colours || [])[t.cells[0]]))}${t.resource ? ` · ${t.resource}` : ''}${t.card ? ` · ${humanize(t.card)}` : ''} · ${ownerName(ctx, t)}`,
+      ` ${KIND[t.kind] || ''} ${humanize(kindName(t, (v.map.colours || [])[t.cells[0]]))}${t.resource ? ` · ${t.resource}` : ''}${t.card ? ` · ${cardName(v, t.card)}` : ''} · ${ownerName(ctx, t)}`,
       (t.claims || []).length ? h('small', {}, ` claims: ${t.claims.map((c) => seatName(ctx, c)).join(', ')}`) : null), 'tile', t.id, `Tile ${t.id}`))))));
 }
 
@@ -142,12 +142,20 @@ function played(p) {
       hidden ? h('span', { class: 'fg-played face-down', 'data-face': 'down', title: 'played face down' }, `🂠 ${hidden} hidden card${hidden === 1 ? '' : 's'}`) : null) : null);
 }
 
-// A proposal's name: the prestige building's name where the view has it, else its id in words.
-function cardName(v, id) {
+// The prestige buildings' printed names (engines/founders_of_gloomhaven/edition.json, "prestige"
+// → "name"; a test keeps the two the same). The view names only the cards in sight now: a
+// building of an earlier vote, read again from the log after a reload, is named from here.
+export const PRINTED = { salt_barrel: "Salt Barrel", west_gate: "West Gate", north_gate: "North Gate", ghost_fortress: "Ghost Fortress", golden_lion: "The Golden Lion", temple_great_oak: "Temple of the Great Oak", grand_theater: "Grand Theater", luxury_shop: "Luxury Shop", tanners_hall: "Tanners' Hall", scholars_library: "Scholars' Library", foundry: "Foundry", market_square: "Market Square", armory: "Armory", guild_house: "Guild House", council_chamber: "Council Chamber", harbor_warehouse: "Harbor Warehouse", healers_hospice: "Healers' Hospice", stonemason_lodge: "Stonemason Lodge", tavern: "Tavern", watchtower: "Watchtower", weavers_hall: "Weavers' Hall" };
+
+// A card's name as printed, capitals and apostrophes kept ("Weavers' Hall"), the same everywhere and
+// after a reload: the view's card facts, else the prestige list, else the printed names; an adviser
+// not in sight by its id in title case, as the view names advisers.
+export function cardName(v, id) {
   const printed = v && v.cards && v.cards[id];
   if (printed && printed.name) return printed.name;
   const pb = ((v && v.prestige) || []).find((x) => x.card === id);
-  return pb && pb.name ? pb.name : title(String(id ?? ''));
+  if (pb && pb.name) return pb.name;
+  return Object.prototype.hasOwnProperty.call(PRINTED, id) ? PRINTED[id] : title(String(id ?? ''));
 }
 
 // What a card says (view.cards): a proposal's requirements and points, an adviser's terms.
@@ -204,7 +212,7 @@ function render(ctx) {
       h('h3', {}, 'Buildings by section'), bySection(ctx, v)),
     h('section', { class: 'box fg-council', 'aria-label': 'Offer, proposals and vote' },
       h('h3', {}, 'Adviser offer'),
-      h('div', { class: 'tiles' }, (v.offer || []).map((a, i) => a === null || a === undefined ? h('div', { class: 'tile fg-adviser muted' }, h('h4', {}, 'empty slot')) : pick(h('div', { class: 'tile fg-adviser' }, h('h4', {}, humanize(a)), h('small', {}, `cost ${costs[i] ?? '?'}`), cardText(v, a) ? h('div', { class: 'small-print' }, cardText(v, a)) : null), 'slot', i, `Adviser ${a}`)),
+      h('div', { class: 'tiles' }, (v.offer || []).map((a, i) => a === null || a === undefined ? h('div', { class: 'tile fg-adviser muted' }, h('h4', {}, 'empty slot')) : pick(h('div', { class: 'tile fg-adviser' }, h('h4', {}, cardName(v, a)), h('small', {}, `cost ${costs[i] ?? '?'}`), cardText(v, a) ? h('div', { class: 'small-print' }, cardText(v, a)) : null), 'slot', i, `Adviser ${a}`)),
         h('small', {}, ` deck ${v.adviser_deck_size ?? '?'}`)),
       h('h3', {}, 'Proposals'),
       h('div', { class: 'tiles' }, (v.proposals || []).map((p, i) => pick(h('div', { class: 'tile fg-proposal' }, h('h4', {}, `${i + 1}. ${cardName(v, p)}`), cardText(v, p) ? h('div', { class: 'small-print' }, cardText(v, p)) : null), 'proposal', i, `Proposal ${i + 1}`)),
@@ -271,7 +279,7 @@ function describeEvent(e, ctx) {
     case 'stall_site': return `${who} trades for ${name(e.resource)}${e.access ? ' (with access)' : ''}.`;
     case 'stall_imported': return `${who} imports ${name(e.resource)} to ${sq(ctx.view, [e.cell])} for ${e.cost}${e.claim ? ', taking a claim token' : ''}.`;
     case 'access_bought': return `${who} buys access to tile ${e.tile} for ${e.cost}${e.to !== null && e.to !== undefined ? `, paid to ${seatName(ctx, e.to)}` : ''}.`;
-    case 'adviser_recruited': return `${who} recruits the ${name(e.adviser)} for ${e.cost} (+${e.fleeting} fleeting, +${e.lasting} lasting influence${e.points ? `, ${e.points} points` : ''}).`;
+    case 'adviser_recruited': return `${who} recruits the ${cardName(ctx.view, e.adviser)} for ${e.cost} (+${e.fleeting} fleeting, +${e.lasting} lasting influence${e.points ? `, ${e.points} points` : ''}).`;
     case 'offer_refilled': return 'The adviser offer is refilled.';
     case 'building_upgraded': return `${who} builds ${name(e.resource)} on ${sq(ctx.view, e.cells)} for ${e.cost}.`;
     case 'house_built': return `${who} builds a house on ${sq(ctx.view, [e.cell])} for ${e.cost}.`;
@@ -279,7 +287,7 @@ function describeEvent(e, ctx) {
     case 'road_built': return `${who} builds a road on ${sq(ctx.view, [e.cell])}.`;
     case 'roads_due': return `${who} is owed ${(e.queue || []).length} road${(e.queue || []).length === 1 ? '' : 's'}.`;
     case 'roads_skipped': return `${who} skips the roads.`;
-    case 'worker_placed': return `${who} places a worker on ${e.target === 'race' ? 'their race action' : name(e.target)}.`;
+    case 'worker_placed': return `${who} places a worker on ${e.target === 'race' ? 'their race action' : `the ${cardName(ctx.view, e.target)}`}.`;
     case 'turn_passed': return `${seatName(ctx, e.active)} is the active player.`;
     case 'vote_called': return `${who} calls a vote (${e.benefits} reset benefit${e.benefits === 1 ? '' : 's'}).`;
     case 'reset_benefit': return `${who} takes a reset benefit: ${name(e.kind)}.`;
@@ -295,10 +303,10 @@ function describeEvent(e, ctx) {
       return `Votes revealed: ${(e.totals || []).map((_, i) => what(i)).join(', ')}${won}.`;
     }
     case 'proposal_chosen': return `${who} chooses ${proposalName(ctx, e.proposal)}; ${seatName(ctx, e.placer)} places it.`;
-    case 'prestige_placed': return `${who} places the ${name(e.card)} on ${sq(ctx.view, e.cells)}.`;
+    case 'prestige_placed': return `${who} places the ${cardName(ctx.view, e.card)} on ${sq(ctx.view, e.cells)}.`;
     case 'delivered': return `${name(e.resource)} delivered to building ${e.building}${e.owner === -1 ? ' (neutral)' : e.owner !== null && e.owner !== undefined ? ` by ${seatName(ctx, e.owner)}` : ''}.`;
-    case 'completed': return `The ${name(e.card)} is complete.`;
-    case 'proposals_drawn': return `New proposals: ${(e.cards || []).map(name).join(', ')}.`;
+    case 'completed': return `The ${cardName(ctx.view, e.card)} is complete.`;
+    case 'proposals_drawn': return (e.cards || []).length ? `New proposals: ${e.cards.map((c) => cardName(ctx.view, c)).join(', ')}.` : 'No new proposals.';
     case 'vote_skipped': return 'No proposal is left: the vote is skipped.';
     case 'vote_closed': return 'The vote is over.';
     case 'claims_paid': return `${who} pays off ${e.claims} claim token${e.claims === 1 ? '' : 's'}.`;

@@ -18,8 +18,49 @@ function cropTile(kind) {
   return h('span', { class: 'croptile', title: kind }, crops.map(crop));
 }
 
+// `1 coin`, `2 coins`: the engine's keys are plurals (coins, agents).
 function benefit(b) {
-  return Object.entries(b || {}).map(([k, v]) => (k === 'feature' ? `${v} ` : `${v} ${k}`)).join(' + ');
+  return Object.entries(b || {}).map(([k, v]) => (k === 'feature' ? `${v} ` : `${v} ${v === 1 && k.endsWith('s') ? k.slice(0, -1) : k}`)).join(' + ');
+}
+
+// Mat cells as people see them: numbered from 1 (the view's and the actions' index + 1), as on
+// the mat and in the terminal client. The wire values stay 0-based.
+const cellNo = (c) => (Number.isInteger(c) ? String(c + 1) : String(c ?? '?'));
+const cellList = (cells) => `cell${(cells || []).length === 1 ? '' : 's'} ${(cells || []).map(cellNo).join(', ')}`;
+
+// A crop tile kind in words: "2-beet-corn" -> "beet and corn".
+function tileWords(kind) {
+  const crops = String(kind ?? '').split('-').slice(1);
+  return crops.length ? crops.join(' and ') : String(kind ?? '');
+}
+
+// The searched pile's tiles, counted by kind: [["2-beet-corn", 3], ...] (the view's list is sorted).
+function pileCounts(contents) {
+  const m = new Map();
+  for (const k of contents || []) m.set(k, (m.get(k) || 0) + 1);
+  return [...m];
+}
+
+const tilesOf = (n) => `${n} tile${n === 1 ? '' : 's'}`;
+
+// What the searcher sees of the pile (view.search.contents: the searcher's view only); others
+// see who searches which pile, never its tiles.
+function searchBox(ctx, v) {
+  const sr = v.search;
+  if (!sr) return null;
+  const who = seatName(ctx, sr.seat);
+  if (!Array.isArray(sr.contents)) return h('div', { class: 'box rb-search' }, `${who} searches the ${sr.pile || 'pile'}.`);
+  const what = sr.pile === 'opportunity deck'
+    ? pileCounts(sr.contents).map(([k, n]) => `${n} × ${humanize(k)}`)
+    : pileCounts(sr.contents).map(([k, n]) => `${n} × ${tileWords(k)}`);
+  return h('div', { class: 'box rb-search', 'aria-label': 'The pile you searched' },
+    h('strong', {}, `You search the ${sr.pile || 'pile'} (${tilesOf(sr.contents.length)}): `),
+    h('ul', {}, what.map((x) => h('li', {}, x))));
+}
+
+function pileCount(v, kind) {
+  const c = v && v.search && Array.isArray(v.search.contents) ? v.search.contents.filter((k) => k === kind).length : 0;
+  return c ? ` (${c} in the pile)` : '';
 }
 
 function mat(ctx, p, s) {
@@ -36,9 +77,10 @@ function mat(ctx, p, s) {
       const feat = (p.feature || [])[i];
       const el = h('div', {
         class: `hex${(p.worker || [])[i] ? ' has-worker' : ''}${(p.scored || [])[i] ? ' scored' : ''}`,
-        style: { background: FIELD[colour] || '#eee' }, title: `cell ${i}: ${colour} field${cr ? `, ${cr}` : ''}${feat ? `, ${feat}` : ''}`,
-      }, cr ? crop(cr) : null, (p.worker || [])[i] ? h('span', { class: `worker c${s}` }) : null, feat ? h('small', { class: 'feat' }, feat) : null);
-      cells.push(mine ? pickAlso(pick(el, 'cell', i, `Cell ${i}, ${colour} field${cr ? `, ${cr}` : ''}`), 'cells', [i]) : el);
+        style: { background: FIELD[colour] || '#eee' }, title: `cell ${i + 1}: ${colour} field${cr ? `, ${cr}` : ''}${feat ? `, ${feat}` : ''}`,
+      }, h('small', { class: 'cellno', 'aria-hidden': 'true', style: { fontSize: '0.6em', opacity: '0.75', marginRight: '1px' } }, String(i + 1)),
+      cr ? crop(cr) : null, (p.worker || [])[i] ? h('span', { class: `worker c${s}` }) : null, feat ? h('small', { class: 'feat' }, feat) : null);
+      cells.push(mine ? pickAlso(pick(el, 'cell', i, `Cell ${i + 1}, ${colour} field${cr ? `, ${cr}` : ''}`), 'cells', [i]) : el);
     }
     rows.push(h('div', { class: `hexrow${r % 2 === 1 && grid.odd_rows_shifted_right ? ' shifted' : ''}` }, cells));
   }
@@ -55,6 +97,7 @@ function render(ctx) {
     h('div', { class: 'box' }, h('strong', {}, `Round ${v.round}`), ` · phase: ${humanize(v.phase || '')}`,
       v.pending && v.pending.kind ? ` · ${seatName(ctx, v.pending.seat)}: ${humanize(v.pending.kind).toLowerCase()}` : '',
       v.crop_card ? ` · crop card: ${fmt(v.crop_card)}` : ''),
+    searchBox(ctx, v),
     h('section', { class: 'box rb-board', 'aria-label': 'Central board' },
       h('h3', {}, 'Phase tiles'),
       h('div', { class: 'tiles' }, phases.map(([ph, holder]) => pick(h('div', { class: `tile phase c${holder}` }, h('h4', {}, humanize(ph)), holder === null || holder === undefined ? h('small', {}, 'not taken') : [h('span', { class: `dot c${holder}` }), ` ${seatName(ctx, holder)}`]), 'phase', ph, `Phase ${ph}`))),
@@ -79,12 +122,17 @@ function render(ctx) {
       h('div', { class: 'small-print' }, `Boats: ${(p.boats || []).join(', ') || 'none'} · harvested: ${fmt(p.harvested)} · opportunities: ${(p.opps || []).map((o) => humanize(o.id)).join(', ') || 'none'}`)))));
 }
 
-function describeAction(a) {
+function describeAction(a, ctx) {
+  const v = (ctx && ctx.view) || {};
   switch (a.type) {
     case 'choose_phase': return `Take the ${humanize(a.phase)} phase`;
-    case 'place_worker': return `Worker on cell ${a.cell}${a.coin ? ' (pay a coin)' : ''}`;
-    case 'plant': return `Plant the ${a.size}-hex tile from slot ${a.slot} on cells ${(a.cells || []).join(', ')}`;
-    case 'plant_from_pile': return `Plant ${a.kind} on cells ${(a.cells || []).join(', ')}`;
+    case 'place_worker': return `Worker on cell ${cellNo(a.cell)}${a.coin ? ' (pay a coin)' : ''}`;
+    case 'plant': return `Plant the ${a.size}-hex tile from slot ${a.slot} on ${cellList(a.cells)}`;
+    case 'plant_from_pile': return `Plant a ${tileWords(a.kind)} tile from the pile${pileCount(v, a.kind)} on ${cellList(a.cells)}`;
+    case 'plant_drawn': return `Plant the drawn tile on ${cellList(a.cells)}`;
+    case 'place_barn': return `Build a barn on cell ${cellNo(a.cell)}`;
+    case 'place_well': return `Dig a well on cell ${cellNo(a.cell)}`;
+    case 'survey': return `Survey your ${humanize(a.feature || '').toLowerCase()}${a.cell !== undefined && a.cell !== null ? ` on cell ${cellNo(a.cell)}` : ''}`;
     case 'claim_boat': return `Riverboat ${a.boat} with ${a.crop}${a.coin ? ' (pay a coin)' : ''}`;
     case 'search_pile': return `Search the ${a.size}-hex pile`;
     case 'take_opportunity': return `Opportunity space ${a.space + 1}`;
@@ -97,19 +145,22 @@ function describeEvent(e, ctx) {
   switch (e.type) {
     case 'phase_chosen': return `${who} takes the ${humanize(e.phase)} phase tile.`;
     case 'phase_started': return `The ${humanize(e.phase)} phase begins.`;
-    case 'worker_placed': return `${who} places a worker on cell ${e.cell}${e.coin ? ', paying a coin' : ''}.`;
-    case 'tile_planted': return `${who} plants ${(e.crops || []).join(' and ')} on cell${(e.cells || []).length > 1 ? 's' : ''} ${(e.cells || []).join(', ')}${e.vp ? ` (+${e.vp} VP)` : ''}.`;
+    case 'worker_placed': return `${who} places a worker on cell ${cellNo(e.cell)}${e.coin ? ', paying a coin' : ''}.`;
+    case 'tile_planted': return `${who} plants ${(e.crops || []).join(' and ')} on ${cellList(e.cells)}${e.vp ? ` (+${e.vp} VP)` : ''}.`;
     case 'boat_claimed': return `${who} loads ${e.crop} onto riverboat ${e.boat}${e.gains ? ` and gains ${benefit(e.gains)}` : ''}.`;
     case 'gained': return `${who} gains ${benefit(e.gains)}${e.reason ? ` (${humanize(e.reason).toLowerCase()})` : ''}.`;
     case 'opportunity_taken': return `${who} takes the opportunity card “${humanize(e.card)}”.`;
     case 'passed': return `${who} passes.`;
-    case 'pile_searched': return `${who} searches the ${e.size}-hex pile${e.private ? ` (${Object.values(e.private)[0].tiles.length} tiles seen)` : ''}.`;
+    case 'pile_searched': {
+      const seen = e.private ? (Object.values(e.private)[0] || {}).tiles : null;
+      return `${who} searches the ${e.size}-hex pile${Array.isArray(seen) ? ` (only you see: ${seen.length ? pileCounts(seen.slice().sort()).map(([k, n]) => `${n} × ${tileWords(k)}`).join(', ') : 'no tiles'})` : ''}.`;
+    }
     case 'round_scored': return `Round ${e.round} scored: ${(e.vp || []).map((x, s) => `${seatName(ctx, s)} +${x}`).join(', ')}.`;
     case 'round_ended': return `Round ${e.round} ends.`;
     case 'round_started': return `Round ${e.round} begins.`;
     case 'crop_card_revealed': return `The crop card shows ${e.card}.`;
-    case 'barn_placed': return `${who} builds a barn on cell ${e.cell}.`;
-    case 'well_placed': return `${who} digs a well on cell ${e.cell}.`;
+    case 'barn_placed': return `${who} builds a barn on cell ${cellNo(e.cell)}.`;
+    case 'well_placed': return `${who} digs a well on cell ${cellNo(e.cell)}.`;
     case 'game_ended': return `The game ends. Scores: ${(e.scores || []).join(', ')}.`;
     case 'game_started': return `The game starts; ${seatName(ctx, e.first_player)} plays first.`;
     case 'round_track_worker_taken': return `${who} takes a worker from the round track${e.place ? ' and places it on a field' : ' into their supply (no empty field)'}.`;
@@ -119,17 +170,30 @@ function describeEvent(e, ctx) {
       return `${who} refills the crop tiles (${n} new tile${n === 1 ? '' : 's'}).`;
     }
     case 'opportunity_deck_searched': return `${who} searches the opportunity deck${e.private ? ` (${(Object.values(e.private)[0].cards || []).length} cards seen)` : ''}.`;
-    case 'tile_drawn': return `${who} draws a ${e.size}-hex crop tile${e.private && Object.values(e.private)[0].kind ? ` (only you see: ${Object.values(e.private)[0].kind})` : ''}.`;
-    case 'workers_returned': return `${who} takes back ${(e.cells || []).length} worker${(e.cells || []).length === 1 ? '' : 's'}${(e.cells || []).length ? ` from cell${e.cells.length === 1 ? '' : 's'} ${e.cells.join(', ')}` : ''}.`;
+    case 'tile_drawn': return `${who} draws a ${e.size}-hex crop tile${e.private && Object.values(e.private)[0].kind ? ` (only you see: ${tileWords(Object.values(e.private)[0].kind)})` : ''}.`;
+    case 'workers_returned': return `${who} takes back ${(e.cells || []).length} worker${(e.cells || []).length === 1 ? '' : 's'}${(e.cells || []).length ? ` from ${cellList(e.cells)}` : ''}.`;
     case 'surveyor_taken': return `${who} takes a surveyor.`;
     case 'pending_dropped': return e.reason === 'declined' ? `${who} declines.` : `${who} gets nothing: none is left.`;
     case 'agents_sent': return `${who} sends ${e.count} agent${e.count === 1 ? '' : 's'} to New Orleans.`;
     case 'bonus_chosen': return `${who} chooses the ${e.bonus} bonus${Object.keys(e.gains || {}).length ? ` and gains ${benefit(e.gains)}` : ''}.`;
     case 'opportunities_returned': return `The opportunity cards left on the board (${(e.cards || []).map((c) => humanize(c)).join(', ')}) go back.`;
     case 'surveyed': return e.feature === 'opportunity' ? `${who} surveys and takes the opportunity card “${humanize(e.card || '')}”${e.vp ? ` (+${e.vp} VP)` : ''}.`
-      : `${who} surveys and builds a ${e.feature} on cell ${e.cell}${e.vp ? ` (+${e.vp} VP)` : ''}.`;
+      : `${who} surveys and builds a ${e.feature} on cell ${cellNo(e.cell)}${e.vp ? ` (+${e.vp} VP)` : ''}.`;
     default: return null;
   }
 }
 
-export default { render, describeAction, describeEvent };
+// A value of an action's field in words, for the step-by-step move builder: cells numbered from
+// 1 as on the mat ("cell 15"; a list item by item), a searched pile's tile by its crops and how
+// many the pile holds ("beet and corn (2 in the pile)"), not its id.
+function valueName(path, value, ctx) {
+  const v = (ctx && ctx.view) || {};
+  switch (path.split('.').pop()) {
+    case 'cell': return Number.isInteger(value) ? `cell ${cellNo(value)}` : null;
+    case 'cells': return Number.isInteger(value) ? cellNo(value) : null;
+    case 'kind': return typeof value === 'string' && /^\d-/.test(value) ? `${tileWords(value)}${pileCount(v, value)}` : null;
+    default: return null;
+  }
+}
+
+export default { render, describeAction, describeEvent, valueName };

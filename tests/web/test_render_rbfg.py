@@ -1,0 +1,161 @@
+"""Riverboat's and Founders of Gloomhaven's browser renderers as functions, in Chromium (no server:
+the page's files come from clients/web on disk): cells numbered from 1, the searched pile in words,
+printed building names whatever the view holds now, "1 coin"."""
+
+from __future__ import annotations
+
+import copy
+import json
+import mimetypes
+from pathlib import Path
+
+import pytest
+
+import engines
+
+WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+ORIGIN = "http://tablero.test"
+EDITION = Path(__file__).resolve().parents[2] / "engines" / "founders_of_gloomhaven" / "edition.json"
+
+
+@pytest.fixture
+def page(new_page):
+    p = new_page()
+
+    def serve(route):
+        path = route.request.url[len(ORIGIN):].split("?")[0]
+        f = WEB / path.lstrip("/")
+        if path == "/blank.html":
+            route.fulfill(status=200, content_type="text/html", body="<!doctype html><div id=out></div>")
+        elif f.is_file():
+            ctype = "text/javascript" if f.suffix == ".js" else mimetypes.guess_type(str(f))[0] or "text/plain"
+            route.fulfill(status=200, content_type=ctype, body=f.read_bytes())
+        else:
+            route.fulfill(status=404, body="")
+
+    p.route(ORIGIN + "/**", serve)
+    p.goto(ORIGIN + "/blank.html")
+    return p
+
+
+def call(page, module: str, script: str, **args):
+    """`script` (a function body) runs with `r` the renderer's default export, `m` the module, `args`."""
+    return page.evaluate(
+        "async ([module, script, args]) => { const m = await import(module);"
+        " return new Function('r', 'm', 'args', script)(m.default, m, args); }",
+        [f"/js/render/{module}.js", script, args])
+
+
+# --- Riverboat -----------------------------------------------------------------------------------
+def rb_view(seat):
+    g = engines.LocalGame("riverboat", seats=2, seed=1)
+    return g.view(seat)
+
+
+def test_riverboat_cells_are_numbered_from_1_in_the_log_actions_and_builder(page):
+    out = call(page, "riverboat", """
+      const ctx = { view: args.view, seat: 0, held: [0] };
+      return [
+        r.describeEvent({ type: 'tile_planted', seat: 0, crops: ['wheat'], cells: [14] }, ctx),
+        r.describeEvent({ type: 'worker_placed', seat: 1, cell: 0 }, ctx),
+        r.describeEvent({ type: 'barn_placed', seat: 1, cell: 34 }, ctx),
+        r.describeEvent({ type: 'workers_returned', seat: 1, cells: [0, 9] }, ctx),
+        r.describeAction({ type: 'place_worker', cell: 0 }, ctx),
+        r.describeAction({ type: 'plant', size: 2, slot: 0, cells: [3, 4] }, ctx),
+        r.valueName('cell', 0, ctx), r.valueName('cell', 34, ctx), r.valueName('cells', 14, ctx),
+      ];""", view=rb_view(0))
+    assert out[0].endswith("plants wheat on cell 15."), out[0]
+    assert "on cell 1." in out[1] and "on cell 35." in out[2], out
+    assert out[3].endswith("from cells 1, 10."), out[3]
+    assert out[4] == "Worker on cell 1" and out[5].endswith("on cells 4, 5"), out
+    assert out[6:] == ["cell 1", "cell 35", "15"]
+
+
+def test_riverboat_mat_shows_cell_numbers_and_tooltips_count_from_1(page):
+    view = rb_view(0)
+    out = call(page, "riverboat", """
+      const el = r.render({ view: args.view, seat: 0, held: [0] });
+      document.getElementById('out').replaceChildren(el);
+      const mat = document.querySelector('.mat');
+      return { nums: [...mat.querySelectorAll('.cellno')].map((x) => x.textContent),
+               titles: [...mat.querySelectorAll('.hex')].map((x) => x.title),
+               labels: [...mat.querySelectorAll('.hex')].map((x) => x.getAttribute('aria-label')) };""", view=view)
+    n = len(view["players"][0]["field_colours"])
+    assert out["nums"] == [str(i) for i in range(1, n + 1)]
+    assert out["titles"][0].startswith("cell 1: ") and out["titles"][-1].startswith(f"cell {n}: ")
+    assert out["labels"][0].startswith("Cell 1, ")
+
+
+def test_riverboat_searcher_sees_the_pile_in_words_and_the_spectator_nothing(page):
+    contents = ["2-beet-corn", "2-beet-corn", "2-wheat-potato"]
+    mine = copy.deepcopy(rb_view(0))
+    mine["search"] = {"seat": 0, "pile": "2-hex tiles", "contents": contents}
+    other = copy.deepcopy(rb_view(None))
+    other["search"] = {"seat": 0, "pile": "2-hex tiles", "contents": None}
+    out = call(page, "riverboat", """
+      const ctx = { view: args.mine, seat: 0, held: [0] };
+      const box = (view, seat) => { const el = r.render({ view, seat, held: seat === null ? [] : [seat] });
+        const b = el.querySelector('.rb-search'); return b ? b.textContent : ''; };
+      return [box(args.mine, 0), box(args.other, null),
+        r.valueName('kind', '2-beet-corn', ctx), r.valueName('kind', '2-wheat-potato', ctx),
+        r.describeAction({ type: 'plant_from_pile', kind: '2-beet-corn', cells: [0, 1] }, ctx),
+        r.describeEvent({ type: 'pile_searched', seat: 0, size: 2, private: { 0: { tiles: args.contents } } }, ctx),
+        r.describeEvent({ type: 'pile_searched', seat: 0, size: 2 }, { view: args.other, seat: null, held: [] })];
+    """, mine=mine, other=other, contents=contents)
+    assert "2 × beet and corn" in out[0] and "1 × wheat and potato" in out[0] and "3 tiles" in out[0], out[0]
+    assert out[1] and "beet" not in out[1] and "wheat" not in out[1], out[1]
+    assert out[2] == "beet and corn (2 in the pile)" and out[3] == "wheat and potato (1 in the pile)"
+    assert out[4] == "Plant a beet and corn tile from the pile (2 in the pile) on cells 1, 2", out[4]
+    assert "2 × beet and corn, 1 × wheat and potato" in out[5], out[5]
+    assert "beet" not in out[6] and "(" not in out[6], out[6]
+
+
+def test_riverboat_one_coin_is_singular(page):
+    out = call(page, "riverboat", """
+      const ctx = { view: args.view, seat: 0, held: [0] };
+      return [r.describeEvent({ type: 'gained', seat: 0, gains: { coins: 1 }, reason: 'phase_bonus' }, ctx),
+              r.describeEvent({ type: 'gained', seat: 0, gains: { coins: 2 } }, ctx)];""", view=rb_view(0))
+    assert out[0].endswith("gains 1 coin (phase bonus)."), out[0]
+    assert out[1].endswith("gains 2 coins."), out[1]
+
+
+# --- Founders of Gloomhaven ----------------------------------------------------------------------
+def printed() -> dict[str, str]:
+    return {k: v["name"] for k, v in json.loads(EDITION.read_text())["prestige"].items()}
+
+
+def test_founders_printed_names_are_the_engines(page):
+    assert call(page, "founders", "return m.PRINTED;") == printed()
+
+
+def test_founders_names_are_printed_ones_whatever_the_view_holds(page):
+    """A reloaded page words the log with today's view: the names must not depend on it."""
+    view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
+    view = {**view, "cards": {}, "prestige": []}  # none of the log's cards in sight any more
+    log = [{"version": 1, "event": {"type": "proposals_drawn", "cards": ["temple_great_oak", "weavers_hall"]}},
+           {"version": 2, "event": {"type": "votes_revealed", "totals": [0, 1], "winner": 1, "tied": []}}]
+    out = call(page, "founders", """
+      const ctx = { view: args.view, seat: null, held: [], log: args.log };
+      return [r.describeEvent(args.log[0].event, { ...ctx, at: 0 }), r.describeEvent(args.log[1].event, { ...ctx, at: 1 }),
+        r.describeEvent({ type: 'proposals_drawn', cards: [] }, ctx),
+        r.describeEvent({ type: 'prestige_placed', seat: 0, card: 'harbor_warehouse', cells: [0] }, ctx),
+        r.describeEvent({ type: 'completed', card: 'tanners_hall' }, ctx),
+        r.describeEvent({ type: 'worker_placed', seat: 0, target: 'foundry' }, ctx),
+        r.valueName('target', 'salt_barrel', ctx)];""", view=view, log=log)
+    assert out[0] == "New proposals: Temple of the Great Oak, Weavers' Hall.", out[0]
+    assert out[1].startswith("Votes revealed: Temple of the Great Oak 0 influence, Weavers' Hall 1 influence;"), out[1]
+    assert out[2] == "No new proposals."
+    assert "the Harbor Warehouse on" in out[3] and out[4] == "The Tanners' Hall is complete."
+    assert out[5].endswith("places a worker on the Foundry.") and out[6] == "Salt Barrel"
+
+
+def test_founders_buildings_by_section_use_printed_names(page):
+    view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
+    cell = next(i for i, o in enumerate(view["occupancy"]) if o == -1)
+    tile = {"id": len(view["tiles"]), "kind": "prestige", "resource": None, "owner": None, "neutral": False,
+            "cells": [cell], "claims": [], "section": None, "card": "weavers_hall"}
+    view = {**view, "tiles": [*view["tiles"], tile], "cards": {}, "prestige": []}
+    text = call(page, "founders", """
+      const el = r.render({ view: args.view, seat: null, held: [] });
+      return el.querySelector('.fg-sections').textContent;""", view=view)
+    assert "Weavers' Hall" in text and "Weavers hall" not in text, text
