@@ -96,19 +96,117 @@ def render(game: Game) -> Group:
     parts: list[Any] = [head, Fit(players), Columns([town, Group(sea, bag_text)])]
     if unbuilt:
         parts.append(Text("Buildings still for sale: " + ", ".join(unbuilt), style="dim"))
+    tie = tie_break_text(game)
+    if tie:
+        parts.append(Text(tie, style="bold"))
     pend = v.get("pending") or v.get("awaiting")
     if isinstance(pend, dict) and pend.get("decision"):
         parts.append(Text(f"Waiting for {_who(game, pend.get('seat'))}: {name(pend['decision'])}", style="yellow"))
     return Group(*parts)
 
 
+def _signed(net: Any) -> str:
+    """`{"money": 3, "food": -2}` -> `+$3, -2 food` (the engine's own way of saying an option's effect)."""
+    parts = []
+    for k in ("money", "lumber", "food", "brick"):
+        n = (net or {}).get(k) if isinstance(net, dict) else None
+        if n:
+            sign = "+" if n > 0 else "-"
+            parts.append(f"{sign}${abs(n)}" if k == "money" else f"{sign}{abs(n)} {k}")
+    return ", ".join(parts) or "no change to money or goods"
+
+
+def _sale_text(game: Game, opt: dict[str, Any], sell: dict[str, Any]) -> str | None:
+    """A selling space (General Store, Market) whose sale is composed in steps: its prices for the
+    goods the player holds, the 1st-worker bonus, the owner's fee and what the whole sale can pay,
+    from the view's `pending.sell` (the option's own words say "no change to money or goods")."""
+    eff = opt.get("effect") or {}
+    s = sell.get(eff.get("space")) if isinstance(sell, dict) else None
+    if not isinstance(s, dict):
+        return None
+    prices, have = s.get("prices") or {}, s.get("have") or {}
+    kinds = [k for k in eff.get("sale") or [] if k in prices]
+    double = any((s.get("first_of_kind_extra") or {}).values())
+    bonus, fee = s.get("first_bonus_money") or 0, s.get("fee") or 0
+    most = sum(prices[k] * (have.get(k) or 0) + ((s.get("first_of_kind_extra") or {}).get(k) or 0)
+               for k in kinds if have.get(k)) + bonus - fee
+    text = (f"{s.get('space_name') or eff.get('space_name')}{' (1st: bonus)' if bonus else ''}: sell "
+            + ", ".join(f"{k} ${prices[k]}" for k in kinds) + " each, one kind at a time")
+    if double:
+        text += "; the first good of each kind sold earns double"
+    if bonus:
+        text += f"; +${bonus} (1st worker here)"
+    if fee:
+        owner = s.get("fee_to_seat")
+        text += f"; pay ${fee} to {_who(game, owner)} first" if owner is not None else f"; pay ${fee} first"
+    return text + f" (up to +${most})"
+
+
+def _sell_step_text(game: Game, opt: dict[str, Any], sell: dict[str, Any]) -> str | None:
+    """One step of a composed sale: what it sells and, on the last step, what the whole sale pays."""
+    a, eff = opt.get("action") or {}, opt.get("effect") or {}
+    good, count = a.get("good"), a.get("count")
+    what = f"Sell {count} {good}" if count else f"Sell no {good}"
+    if "gain" in eff or "pay" in eff:  # the last kind: the sale is made
+        text = f"{what}, ending the sale ({_signed(opt.get('net'))})"
+        fee = eff.get("fee")
+        if isinstance(fee, dict) and fee.get("money"):
+            text += f", after a ${fee['money']} fee to {_who(game, fee.get('to_seat'))}"
+        if eff.get("first_bonus") and any((s or {}).get("first_bonus_money") for s in (sell or {}).values()
+                                          if isinstance(s, dict)):
+            text += ", with the 1st-worker bonus"
+        return text
+    space = ((game.view or {}).get("selling") or {}).get("space")
+    price = ((sell or {}).get(space) or {}).get("prices", {}).get(good) if space else None
+    extra = (((sell or {}).get(space) or {}).get("first_of_kind_extra") or {}).get(good) or 0 if space else 0
+    if price is not None and count:
+        return f"{what} (+${price * count + extra}), then the next good"
+    return f"{what}, then the next good"
+
+
+TIEBREAKS = (("whale_tokens", "whale tokens", ""), ("unscored_money", "unscored money", "$"))
+
+
+def tie_break_text(game: Game) -> str | None:
+    """When the best total is shared, the tie-break that decided it (rulebook: most whale tokens,
+    then most money left unscored), with the rows that were level: the final table folds it away."""
+    r = (game.view or {}).get("result") or game.outcome or {}
+    rows = [d for d in [*(r.get("details") or []), *(r.get("captains") or [])] if isinstance(d, dict)]
+    if len(rows) < 2:
+        return None
+    best = max(d.get("total") or 0 for d in rows)
+    tied = [d for d in rows if (d.get("total") or 0) == best and isinstance(d.get("tiebreak"), dict)]
+    if len(tied) < 2:
+        return None
+
+    def who(d: dict[str, Any]) -> str:
+        return _who(game, d.get("player", d.get("seat")))
+
+    level = []
+    for key, label, unit in TIEBREAKS:
+        values = [d["tiebreak"].get(key) or 0 for d in tied]
+        listed = ", ".join(f"{who(d)} {unit}{n}" for d, n in zip(tied, values, strict=True))
+        if len(set(values)) > 1:
+            also = f" ({'; '.join(level)})" if level else ""
+            return f"Tie on {best} points, broken by {label}: {listed}{also}."
+        level.append(f"{label} level at {unit}{values[0]}")
+    return f"Tie on {best} points; the tie-breaks are level too ({'; '.join(level)})."
+
+
 def action_label(action: dict[str, Any], game: Game) -> str:
     pend = game.view.get("pending") or {}
+    sell = pend.get("sell") if isinstance(pend, dict) else None
     for opt in pend.get("options") or [] if isinstance(pend, dict) else []:
         if isinstance(opt, dict) and opt.get("action") == action and opt.get("text"):
+            if (opt.get("effect") or {}).get("sale"):
+                text = _sale_text(game, opt, sell or {})
+            elif action.get("type") == "sell_goods":
+                text = _sell_step_text(game, opt, sell or {})
+            else:
+                text = None
             # The engine's text says "pay $1 to seat 1" for a Captain's building too.
             return re.sub(r"\bseat (\d+)\b", lambda m: player_name(game, int(m.group(1))) or m.group(0),
-                          str(opt["text"]))
+                          str(text or opt["text"]))
     return ""
 
 
@@ -136,17 +234,59 @@ def _heading(h: Any) -> str:
     return name(kind)
 
 
+def _is_captain(game: Game, player: Any) -> bool:
+    return isinstance(player, int) and player_name(game, player) is not None
+
+
+def _fee(game: Game, fee: Any, owner: Any) -> str:
+    """A building's fee: to its owner, or to the supply when a Captain owns it (solo rules p.12)."""
+    if _is_captain(game, owner):
+        return f"paying a ${fee} fee to the supply ({_who(game, owner)}'s building)"
+    return f"paying {_who(game, owner)} a ${fee} fee"
+
+
 def _placement(game: Game, e: dict[str, Any], who: str) -> str:
+    """A worker placement with every change it makes to a player's money, goods, buildings and ships:
+    the building built or taken over, a ship prepared, launched or moved out (Lighthouse), whales
+    brought home, what was paid and taken, and the fee paid to the building's owner."""
     t = f"{who} sends a worker to {_space(game, e.get('space'))}{' (first: bonus)' if e.get('first') else ''}"
     if e.get("build"):
         t += f" and builds {_space(game, e['build'])}"
-    if e.get("launch") or e.get("to") is not None:
-        t += " and launches a ship" + (f" to space {e['to']}" if e.get("to") is not None else "")
+    if e.get("take_ownership"):
+        was = e.get("owner")
+        if was is None and isinstance(e.get("owner_paid"), dict):
+            was = e["owner_paid"].get("seat")
+        what = "it" if e["take_ownership"] == e.get("space") else _space(game, e["take_ownership"])
+        t += f" and takes {what} over" + (f" from {_who(game, was)}" if was is not None else "")
+    launch = e.get("launch") if isinstance(e.get("launch"), dict) else None
     if e.get("prepare"):
         t += f" and prepares ship {e['prepare']}"
-    if e.get("pay"):
-        t += f", paying {amounts(e['pay'])}"
-    if e.get("gain"):
+    if launch:
+        verb = "prepares and launches" if e.get("prepare_and_launch") else "launches"
+        t += f" and {verb} ship {launch.get('ship')} to space {launch.get('to')}"
+    elif e.get("launch") or e.get("to") is not None:
+        t += " and launches a ship" + (f" to space {e['to']}" if e.get("to") is not None else "")
+    mo = e.get("move_out")
+    if isinstance(mo, dict):
+        t += f" and moves ship {mo.get('ship')} from space {mo.get('from')} out to space {mo.get('to')} (rank 1st)"
+    rw = e.get("return_whales")
+    if isinstance(rw, dict):
+        t += f" and brings home {_whales(rw.get('whales'))} from ship {rw.get('ship')}"
+    if e.get("remove_empty_sea"):
+        n = e["remove_empty_sea"]
+        t += f" and removes {n} empty sea token{'' if n == 1 else 's'}"
+    if e.get("fee"):
+        t += f", {_fee(game, e['fee'], e.get('owner'))}"
+    op = e.get("owner_paid")
+    if isinstance(op, dict) and op.get("money"):
+        t += f", {_fee(game, op['money'], op.get('seat'))}"
+    sold = {k: n for k, n in (e.get("sold") or {}).items() if n}
+    pay = {k: n for k, n in (e.get("pay") or {}).items() if n and sold.get(k) != n}
+    if sold:
+        t += f", selling {amounts(sold)}"
+    if pay:
+        t += f", paying {amounts(pay)}"
+    if any((e.get("gain") or {}).values()):
         t += f", taking {amounts(e['gain'])}"
     if e.get("chosen_by") is not None:
         t += f" (chosen by {_who(game, e['chosen_by'])})"
@@ -187,7 +327,8 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:
         return f"{who}'s ship {e.get('ship')} takes no whale" + (f" ({e['auto']})." if e.get("auto") else ".")
     if t == "ship_returned":
         sold = f", sold for ${e['sale_money']}" if e.get("sale_money") else ""
-        return f"{who}'s ship {e.get('ship')} comes home: lays paid ${e.get('lay_paid') or 0}{sold}."
+        kept = f"; keeps {_whales(e['pay'])}" if any((e.get("pay") or {}).values()) else ""
+        return f"{who}'s ship {e.get('ship')} comes home: lays paid ${e.get('lay_paid') or 0}{sold}{kept}."
     if t == "whale_bought":
         price = f" for ${e['price']}" if e.get("price") is not None else ""
         return f"{who} buys a {e.get('kind') or ''} whale{price}."
@@ -197,7 +338,10 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:
         return "The whale sale closes."
     if t == "round_ended":
         nxt = f"; {_who(game, e['first_player'])} goes first next" if e.get("first_player") is not None else ""
-        return f"Round {e.get('round')} ends{nxt}."
+        po = e.get("post_office")
+        income = (f"; the Post Office pays {_who(game, po.get('seat'))} ${po.get('money')}"
+                  if isinstance(po, dict) and po.get("money") else "")
+        return f"Round {e.get('round')} ends{income}{nxt}."
     if t == "game_ended":
         scores = ", ".join(f"{_who(game, i)} {s}" for i, s in enumerate(e.get("scores") or []))
         caps = ", ".join(f"{_who(game, c.get('player'))} {c.get('total')}" for c in e.get("captains") or []

@@ -122,6 +122,43 @@ def _pay(a: dict[str, Any]) -> str:
     return f"paying {' and '.join(parts)}" if parts else "for free"
 
 
+PRICED = {"train", "employ", "buy_tool", "buy_vp", "move"}
+
+
+def price_of(action: dict[str, Any], game: Game) -> int | None:
+    """What a priced move costs the viewer, from the view (the price the engine asks in the payment
+    step that follows it): the training cost, the tool cost of the tableau (employing onto a tool disk
+    is free), the City Center's VP price. None when the view does not tell."""
+    v = game.view or {}
+    me = next((p for p in v.get("players") or [] if isinstance(p, dict) and p.get("seat") == game.your_seat), None)
+    if me is None:
+        return None
+    t = action.get("type")
+    if t == "train":
+        return me.get("training_cost")
+    tiles = [x for x in me.get("tiles") or [] if isinstance(x, dict)]
+    if t == "buy_vp":
+        return next((x.get("vp_price") for x in tiles if x.get("kind") == "city_center"), None)
+    kind = action.get("to") if t == "move" else action.get("tableau")
+    mine = [x for x in tiles if x.get("kind") == kind]
+    if not mine:
+        return None
+    if t == "employ" and any("t" in (x.get("slots") or []) for x in mine):
+        return 0  # a trained worker takes a tool disk left by a move for free
+    return mine[0].get("tool_cost")
+
+
+def _cost(a: dict[str, Any], game: Game) -> str:
+    """How a move is paid: the cards and disks it hands over, or (a move chosen without them) its
+    price, paid in the payment step that follows; "for free" only for what costs nothing."""
+    if "cards" in a or "disks" in a or a.get("type") not in PRICED:
+        return _pay(a)
+    price = price_of(a, game)
+    if price == 0:
+        return "for free"
+    return f"costs {price}, paid at the next step" if price is not None else "paid at the next step"
+
+
 def action_label(action: dict[str, Any], game: Game) -> str:
     a, t = action, action.get("type")
     if t == "open_auction":
@@ -135,20 +172,20 @@ def action_label(action: dict[str, Any], game: Game) -> str:
     if t == "pay":
         return "pay " + _pay(a).removeprefix("paying ")
     if t == "buy_tool":
-        return f"tool for {name(a.get('tableau'))}, {_pay(a)}"
+        return f"tool for {name(a.get('tableau'))}, {_cost(a, game)}"
     if t == "employ":
-        return f"employ a worker in {name(a.get('tableau'))}, {_pay(a)}"
+        return f"employ a worker in {name(a.get('tableau'))}, {_cost(a, game)}"
     if t == "train":
-        return f"train a worker, {_pay(a)}"
+        return f"train a worker, {_cost(a, game)}"
     if t == "buy_vp":
-        return f"buy a VP, {_pay(a)}"
+        return f"buy a VP, {_cost(a, game)}"
     if t == "convert":
         return f"turn a {a.get('card')} card into disks"
     if t == "discard":
         return f"discard {', '.join(str(c) for c in a.get('cards') or [])}"
     if t == "move":
         return (f"move the worker from tile {a.get('from_tile')} slot {a.get('from_slot')} to {name(a.get('to'))}, "
-                f"{_pay(a)}")
+                f"{_cost(a, game)}")
     return ""
 
 

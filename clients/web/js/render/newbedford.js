@@ -76,6 +76,7 @@ function render(ctx) {
   return h('div', { class: 'board-game nb' },
     h('div', { class: 'box' }, h('strong', {}, `Round ${v.round} of ${(ref.turn && ref.turn.rounds) || 12}`), ` · ${humanize(v.phase || '')}`,
       aw.decision ? ` · ${seatName(ctx, aw.seat)} to ${humanize(aw.decision).toLowerCase()}` : '', v.final ? ' · final round' : ''),
+    tieBreak(ctx, v),
     h('div', { class: 'nb-boards' },
       h('section', { class: 'box town', 'aria-label': 'Town board' }, h('h3', {}, '🏘 Town'),
         h('div', { class: 'tiles' }, town.map(spaceTile)),
@@ -88,6 +89,32 @@ function render(ctx) {
         h('div', {}, 'Ocean bag: ', Object.entries(v.bag || {}).map(([k, n]) => `${n}${WHALE[k]}`).join(' ')),
         v.sale ? h('div', { class: 'note' }, 'Sale: ', JSON.stringify(v.sale)) : null)),
     h('div', { class: 'players-row' }, players));
+}
+
+// When the best final total is shared, the tie-break that decided it (most whale tokens, then most
+// money left unscored) with the rows that were level: the final scores fold that row away.
+const TIEBREAKS = [['whale_tokens', 'whale tokens', ''], ['unscored_money', 'unscored money', '$']];
+export function tieBreakText(ctx, v) {
+  const r = v.result || (ctx.game && ctx.game.outcome) || {};
+  const rows = [...(r.details || []), ...(r.captains || [])].filter((d) => d && typeof d === 'object');
+  if (rows.length < 2) return null;
+  const best = Math.max(...rows.map((d) => d.total || 0));
+  const tied = rows.filter((d) => (d.total || 0) === best && d.tiebreak && typeof d.tiebreak === 'object');
+  if (tied.length < 2) return null;
+  const who = (d) => seatName(ctx, d.player ?? d.seat);
+  const level = [];
+  for (const [key, label, unit] of TIEBREAKS) {
+    const values = tied.map((d) => d.tiebreak[key] || 0);
+    const listed = tied.map((d, i) => `${who(d)} ${unit}${values[i]}`).join(', ');
+    if (new Set(values).size > 1) return `Tie on ${best} points, broken by ${label}: ${listed}${level.length ? ` (${level.join('; ')})` : ''}.`;
+    level.push(`${label} level at ${unit}${values[0]}`);
+  }
+  return `Tie on ${best} points; the tie-breaks are level too (${level.join('; ')}).`;
+}
+
+function tieBreak(ctx, v) {
+  const t = tieBreakText(ctx, v);
+  return t ? h('div', { class: 'box note tie-break', role: 'status', 'aria-label': 'Tie-break' }, h('strong', {}, '⚖ '), t) : null;
 }
 
 // A Captain (solo mode, El Océano Solitario): its Helm with the token, heading, orders,
@@ -133,11 +160,63 @@ function outcomeNames(game) {
   return names;
 }
 
+// An option's effect on money and goods, as the engine words it: "+$3, -1 brick".
+function signed(net) {
+  const parts = ['money', 'lumber', 'food', 'brick'].filter((k) => (net || {})[k]).map((k) => {
+    const n = net[k];
+    return k === 'money' ? `${n > 0 ? '+' : '-'}$${Math.abs(n)}` : `${n > 0 ? '+' : '-'}${Math.abs(n)} ${k}`;
+  });
+  return parts.length ? parts.join(', ') : 'no change to money or goods';
+}
+
+// A selling space (General Store, Market) whose sale is composed in steps: its prices for the goods
+// the player holds, the 1st-worker bonus, the owner's fee and what the whole sale can pay, from the
+// view's pending.sell (the option's own words say "no change to money or goods").
+function saleText(ctx, o, sell) {
+  const eff = o.effect || {};
+  const s = sell[eff.space];
+  if (!s) return null;
+  const prices = s.prices || {};
+  const have = s.have || {};
+  const extra = s.first_of_kind_extra || {};
+  const kinds = (eff.sale || []).filter((k) => k in prices);
+  const bonus = s.first_bonus_money || 0;
+  const fee = s.fee || 0;
+  const most = kinds.filter((k) => have[k]).reduce((t, k) => t + prices[k] * have[k] + (extra[k] || 0), 0) + bonus - fee;
+  let t = `${s.space_name || eff.space_name}${bonus ? ' (1st: bonus)' : ''}: sell ${kinds.map((k) => `${k} $${prices[k]}`).join(', ')} each, one kind at a time`;
+  if (Object.values(extra).some(Boolean)) t += '; the first good of each kind sold earns double';
+  if (bonus) t += `; +$${bonus} (1st worker here)`;
+  if (fee) t += s.fee_to_seat !== null && s.fee_to_seat !== undefined ? `; pay $${fee} to ${seatName(ctx, s.fee_to_seat)} first` : `; pay $${fee} first`;
+  return `${t} (up to +$${most})`;
+}
+
+// One step of a composed sale: what it sells and, on the last step, what the whole sale pays.
+function sellStepText(ctx, o, sell) {
+  const a = o.action || {};
+  const eff = o.effect || {};
+  const what = a.count ? `Sell ${a.count} ${a.good}` : `Sell no ${a.good}`;
+  if ('gain' in eff || 'pay' in eff) {
+    let t = `${what}, ending the sale (${signed(o.net)})`;
+    if (eff.fee && eff.fee.money) t += `, after a $${eff.fee.money} fee to ${seatName(ctx, eff.fee.to_seat)}`;
+    if (eff.first_bonus && Object.values(sell).some((s) => s && s.first_bonus_money)) t += ', with the 1st-worker bonus';
+    return t;
+  }
+  const space = ((ctx.view || {}).selling || {}).space;
+  const s = (space && sell[space]) || {};
+  const price = (s.prices || {})[a.good];
+  if (price !== undefined && a.count) return `${what} (+$${price * a.count + ((s.first_of_kind_extra || {})[a.good] || 0)}), then the next good`;
+  return `${what}, then the next good`;
+}
+
 function describeAction(a, ctx) {
   const opts = ((ctx.view || {}).pending || {}).options || [];
   const o = opts.find((x) => deepEqual(x.action, a));
   // (the view's words name a fee's payee by player index, "pay $1 to seat 1": name them as the page does)
-  if (o && o.text) return o.text.replace(/\bto seat (\d+)/g, (_, n) => `to ${seatName(ctx, Number(n))}`);
+  if (o && o.text) {
+    const sell = ((ctx.view || {}).pending || {}).sell || {};
+    const text = (o.effect || {}).sale ? saleText(ctx, o, sell) : a.type === 'sell_goods' ? sellStepText(ctx, o, sell) : null;
+    return (text || o.text).replace(/\bto seat (\d+)/g, (_, n) => `to ${seatName(ctx, Number(n))}`);
+  }
   const v = ctx.view || {};
   if (a.type === 'choose_starting_goods') return `Start with ${amounts({ lumber: a.lumber, food: a.food, brick: a.brick, money: a.money })}`;
   if (a.type === 'buy_goods') return `Buy 2 ${a.good} for $3`;
@@ -155,6 +234,40 @@ function describeAction(a, ctx) {
   return null;
 }
 
+// A building's fee: to its owner, or to the supply when a Captain owns it (solo rules p.12).
+function feeText(ctx, v, fee, owner) {
+  const p = (v.players || [])[owner];
+  if (p && p.captain) return `paying a $${fee} fee to the supply (${seatName(ctx, owner)}'s building)`;
+  return `paying ${seatName(ctx, owner)} a $${fee} fee`;
+}
+
+// A worker placement with every change it makes to a player's money, goods, buildings and ships:
+// the building built or taken over, a ship prepared, launched or moved out (Lighthouse), whales
+// brought home, what was paid and taken, and the fee paid to the building's owner.
+function placement(ctx, v, e, who) {
+  let t = `${who} sends a worker to ${spaceName(v, e.space)}${e.first ? ' (first: bonus)' : ''}`;
+  if (e.build) t += ` and builds ${spaceName(v, e.build)}`;
+  if (e.take_ownership) {
+    const was = e.owner !== undefined && e.owner !== null ? e.owner : (e.owner_paid || {}).seat;
+    t += ` and takes ${e.take_ownership === e.space ? 'it' : spaceName(v, e.take_ownership)} over${was !== undefined && was !== null ? ` from ${seatName(ctx, was)}` : ''}`;
+  }
+  if (e.prepare) t += ` and prepares ship ${e.prepare}`;
+  if (e.launch && typeof e.launch === 'object') t += ` and ${e.prepare_and_launch ? 'prepares and launches' : 'launches'} ship ${e.launch.ship} to space ${e.launch.to}`;
+  else if (e.launch || e.to !== undefined) t += ` and launches a ship${e.to !== undefined ? ` to space ${e.to}` : ''}`;
+  if (e.move_out) t += ` and moves ship ${e.move_out.ship} from space ${e.move_out.from} out to space ${e.move_out.to} (rank 1st)`;
+  if (e.return_whales) t += ` and brings home ${whales(e.return_whales.whales)} from ship ${e.return_whales.ship}`;
+  if (e.remove_empty_sea) t += ` and removes ${e.remove_empty_sea} empty sea token${e.remove_empty_sea === 1 ? '' : 's'}`;
+  if (e.fee) t += `, ${feeText(ctx, v, e.fee, e.owner)}`;
+  if (e.owner_paid && e.owner_paid.money) t += `, ${feeText(ctx, v, e.owner_paid.money, e.owner_paid.seat)}`;
+  const sold = Object.fromEntries(Object.entries(e.sold || {}).filter(([, n]) => n));
+  const pay = Object.fromEntries(Object.entries(e.pay || {}).filter(([k, n]) => n && sold[k] !== n));
+  if (Object.keys(sold).length) t += `, selling ${amounts(sold)}`;
+  if (Object.keys(pay).length) t += `, paying ${amounts(pay)}`;
+  if (e.gain && Object.values(e.gain).some(Boolean)) t += `, taking ${amounts(e.gain)}`;
+  if (e.chosen_by !== undefined && e.chosen_by !== null) t += ` (chosen by ${seatName(ctx, e.chosen_by)})`;
+  return `${t}.`;
+}
+
 function describeEvent(e, ctx) {
   const v = ctx.view || {};
   const who = seatName(ctx, e.seat);
@@ -169,36 +282,22 @@ function describeEvent(e, ctx) {
     case 'inn_workers_picked_up': return `${who} picks up their workers${(e.spaces || []).length ? ` from ${list(e.spaces.map((s) => spaceName(v, s)))}` : ''} (Inn), to place them again.`;
     case 'captain_whales_trimmed': return `${seatName(ctx, e.player)} keeps only the best whales (${whales(e.kept)}); ${whales(e.sold)} leave the game.`;
     case 'starting_goods_chosen': return `${who} starts with ${amounts(e.goods)}.`;
-    case 'worker_placed': {
-      let t = `${who} sends a worker to ${spaceName(v, e.space)}${e.first ? ' (first: bonus)' : ''}`;
-      if (e.build) t += ` and builds ${spaceName(v, e.build)}`;
-      if (e.launch || e.to !== undefined) t += ` and launches a ship${e.to !== undefined ? ` to space ${e.to}` : ''}`;
-      if (e.prepare) t += ` and prepares ship ${e.prepare}`;
-      if (e.pay && Object.keys(e.pay).length) t += `, paying ${amounts(e.pay)}`;
-      if (e.gain && Object.keys(e.gain).length) t += `, taking ${amounts(e.gain)}`;
-      return t + '.';
-    }
+    case 'worker_placed': return placement(ctx, v, e, who);
     case 'goods_bought': return `${who} buys ${e.amount} ${e.good} for $${e.price}.`;
     case 'ships_moved': return `Every ship at sea sails one space toward home${(e.returning || []).length ? `; ${e.returning.length} return` : ''}.`;
     case 'whales_drawn': return `Whales are drawn from the bag: ${whales(e.drawn)}.`;
     case 'whale_picked': return `${who}'s ship ${e.ship} takes a ${e.kind} whale ${WHALE[e.kind] || ''}.`;
     case 'pick_passed': return `${who}'s ship ${e.ship} takes no whale.`;
-    case 'ship_returned': return `${who}'s ship ${e.ship} comes home: lays paid $${e.lay_paid || 0}${e.sale_money ? `, sold for $${e.sale_money}` : ''}.`;
-    case 'whale_bought': return `${who} buys a ${e.kind || ''} whale.`;
+    case 'ship_returned': return `${who}'s ship ${e.ship} comes home: lays paid $${e.lay_paid || 0}${e.sale_money ? `, sold for $${e.sale_money}` : ''}${Object.values(e.pay || {}).some(Boolean) ? `; keeps ${whales(e.pay)}` : ''}.`;
+    case 'whale_bought': return `${who} buys a ${e.kind || ''} whale${e.price !== undefined && e.price !== null ? ` for $${e.price}` : ''}.`;
     case 'buy_passed': return `${who} buys nothing.`;
     case 'sale_closed': return 'The whale sale closes.';
-    case 'round_ended': return `Round ${e.round} ends.`;
+    case 'round_ended': return `Round ${e.round} ends${e.post_office && e.post_office.money ? `; the Post Office pays ${seatName(ctx, e.post_office.seat)} $${e.post_office.money}` : ''}${e.first_player !== undefined && e.first_player !== null ? `; ${seatName(ctx, e.first_player)} goes first next` : ''}.`;
     case 'game_ended': return `The game ends. Scores: ${(e.scores || []).join(', ')}${(e.captains || []).length ? `; Captains: ${e.captains.map((c) => `${seatName(ctx, c.player)} ${c.total}`).join(', ')}` : ''}.`;
     case 'captain_heading': return `${seatName(ctx, e.player)} heads for ${humanize(e.heading || '').toLowerCase()}${e.roll ? ` (rolled ${e.roll})` : ''}.`;
-    case 'captain_worker_placed': {
-      let t = `${seatName(ctx, e.player)} sends a worker to ${spaceName(v, e.space)}${e.first ? ' (first: bonus)' : ''}`;
-      if (e.build) t += ` and builds ${spaceName(v, e.build)}`;
-      if (e.pay && Object.keys(e.pay).length) t += `, paying ${amounts(e.pay)}`;
-      if (e.gain && Object.keys(e.gain).length) t += `, taking ${amounts(e.gain)}`;
-      return t + '.';
-    }
+    case 'captain_worker_placed': return placement(ctx, v, e, seatName(ctx, e.player));
     case 'captain_worker_skipped': return `${seatName(ctx, e.player)} places no worker (${e.reason}).`;
-    case 'captain_token_drawn': return `${seatName(ctx, e.player)} draws a token${e.kind ? `: ${e.kind}` : ''}.`;
+    case 'captain_token_drawn': return `${seatName(ctx, e.player)} draws a token${e.kind ? `: ${e.kind}` : ''}${e.ship ? ` for ship ${e.ship}` : ''}${e.returned ? ' and puts it back' : ''}.`;
     case 'captain_choice_offered': return `${seatName(ctx, e.chooser)} chooses for ${seatName(ctx, e.player)}.`;
     default: return null;
   }

@@ -67,6 +67,33 @@ const pay = (a) => {
   return parts.length ? `paying ${parts.join(' and ')}` : 'for free';
 };
 
+// What a priced move costs the viewer, from the view (the price the payment step that follows asks):
+// the training cost, the tableau's tool cost (employing onto a tool disk is free), the City Center's
+// VP price; null when the view does not tell.
+const PRICED = new Set(['train', 'employ', 'buy_tool', 'buy_vp', 'move']);
+function priceOf(a, ctx) {
+  const v = (ctx && ctx.view) || {};
+  const me = (v.players || []).find((p) => p && p.seat === (ctx || {}).seat);
+  if (!me) return null;
+  if (a.type === 'train') return me.training_cost ?? null;
+  const tiles = me.tiles || [];
+  if (a.type === 'buy_vp') return (tiles.find((t) => t.kind === 'city_center') || {}).vp_price ?? null;
+  const kind = a.type === 'move' ? a.to : a.tableau;
+  const mine = tiles.filter((t) => t.kind === kind);
+  if (!mine.length) return null;
+  if (a.type === 'employ' && mine.some((t) => (t.slots || []).includes('t'))) return 0;
+  return mine[0].tool_cost ?? null;
+}
+
+// How a move is paid: the cards and disks it hands over, or (a move chosen without them) its price,
+// paid at the payment step that follows; "for free" only for what costs nothing.
+function cost(a, ctx) {
+  if ('cards' in a || 'disks' in a || !PRICED.has(a.type)) return pay(a);
+  const price = priceOf(a, ctx);
+  if (price === 0) return 'for free';
+  return price !== null && price !== undefined ? `costs ${price}, paid at the next step` : 'paid at the next step';
+}
+
 // Change is given in disks: "cards 10 + 10 + 9 = 29, 2 back in disks".
 const change = (e) => (e.change ? `; ${e.change} back in disk${e.change > 1 ? 's' : ''}` : '');
 
@@ -83,20 +110,20 @@ function purpose(a) {
   }
 }
 
-function describeAction(a) {
+function describeAction(a, ctx) {
   switch (a.type) {
     case 'open_auction': return `Auction ${a.card}, opening at ${a.bid}`;
     case 'bid': return `Bid ${a.amount}`;
     case 'drop_out': return 'Drop out of the auction';
     case 'end_turn': return 'End my turn';
     case 'pay': return `Pay ${pay(a).replace(/^paying /, '')}`;
-    case 'buy_tool': return `Tool for ${humanize(a.tableau)}, ${pay(a)}`;
-    case 'employ': return `Employ a worker in ${humanize(a.tableau)}, ${pay(a)}`;
-    case 'train': return `Train a worker, ${pay(a)}`;
-    case 'buy_vp': return `Buy a VP, ${pay(a)}`;
+    case 'buy_tool': return `Tool for ${humanize(a.tableau)}, ${cost(a, ctx)}`;
+    case 'employ': return `Employ a worker in ${humanize(a.tableau)}, ${cost(a, ctx)}`;
+    case 'train': return `Train a worker, ${cost(a, ctx)}`;
+    case 'buy_vp': return `Buy a VP, ${cost(a, ctx)}`;
     case 'convert': return `Turn a ${a.card} card into disks`;
     case 'discard': return `Discard ${(a.cards || []).join(', ')}`;
-    case 'move': return `Move the worker from tile ${a.from_tile} slot ${a.from_slot} to ${humanize(a.to)}, ${pay(a)}`;
+    case 'move': return `Move the worker from tile ${a.from_tile} slot ${a.from_slot} to ${humanize(a.to)}, ${cost(a, ctx)}`;
     default: return null;
   }
 }

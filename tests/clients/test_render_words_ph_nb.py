@@ -1,0 +1,162 @@
+"""Phoenicia's and New Bedford's words as an outside tester read them: a priced move never says
+"for free" when a payment step follows; New Bedford's log tells every change to a player's money,
+goods, buildings and ships (fees to owners, a taken Post Office, a Lighthouse move, end-of-round
+income); a sale says what it pays; a final tie says what broke it."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from rich.console import Console
+from tablero_client.models import Game, SeatInfo
+from tablero_client.render import action_label, describe_event, render
+
+import engines
+
+
+def _game(g: engines.LocalGame, engine: str, you: int | None = 0) -> Game:
+    finished = g.outcome() is not None
+    return Game(id="g1", engine=engine, version=g.version, players=g.seats,
+                status="GAME_STATUS_FINISHED" if finished else "GAME_STATUS_RUNNING",
+                to_act=[] if finished else sorted(g.to_act()), view=g.view(you),
+                seats=[SeatInfo(seat=i, kind="SEAT_KIND_HUMAN" if i == 0 else "SEAT_KIND_BOT") for i in range(g.seats)],
+                your_seat=you, outcome=g.outcome())
+
+
+def _text(renderable) -> str:
+    console = Console(record=True, width=200, color_system=None, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+# --- Phoenicia: a priced move chosen without its payment -------------------------------------------
+def _phoenicia_priced_moves(seed: int):
+    """Random games until seat 0 is offered priced moves; yields (game, action, price requested)."""
+    g = engines.LocalGame("phoenicia", seats=3, seed=seed)
+    rng = random.Random(seed)
+    while g.outcome() is None:
+        seat = sorted(g.to_act())[0]
+        legal = g.legal_actions(seat)
+        if seat == 0:
+            for a in legal:
+                if a["type"] in ("buy_tool", "employ", "train", "buy_vp", "move") and "cards" not in a:
+                    probe = engines.replay(list(g.events))
+                    events = probe.act(0, a)
+                    asked = next((e["price"] for e in events if e["type"] == "payment_requested"), 0)
+                    yield _game(g, "phoenicia"), a, asked
+        g.act(seat, g.engine.random_action(g.state, seat, legal, rng))
+
+
+def test_a_phoenicia_move_paid_at_the_next_step_says_its_price_not_for_free():
+    seen = set()
+    for seed in (1, 2, 3):
+        for game, a, asked in _phoenicia_priced_moves(seed):
+            label = action_label(a, game)
+            if asked:
+                assert "for free" not in label, (label, asked)
+                assert f"costs {asked}, paid at the next step" in label, (label, asked)
+            else:
+                assert "for free" in label, (label, a)
+            seen.add((a["type"], bool(asked)))
+            if len(seen) >= 5:
+                break
+    assert {("buy_tool", True), ("employ", True), ("train", True)} <= seen, seen
+
+
+# --- New Bedford: the log tells every change to a player's money, goods, buildings and ships --------
+def _nb_events(seats: int, options: dict | None = None, seeds=range(1, 12)):
+    for seed in seeds:
+        g = engines.LocalGame("new-bedford", seats=seats, seed=seed, options=options)
+        g.play_random()
+        game = _game(g, "new-bedford")
+        for e in g.events:
+            yield game, g.event_view(e, 0)
+
+
+def _first(events, test):
+    return next((game, e) for game, e in events if test(e))
+
+
+def test_new_bedford_fees_to_owners_are_told():
+    game, e = _first(_nb_events(3), lambda e: e["type"] == "worker_placed" and e.get("fee")
+                     and "take_ownership" not in e)
+    owner = player_name_or_seat(game, e["owner"])
+    assert f"paying {owner} a ${e['fee']} fee" in describe_event(e, game)
+    game, e = _first(_nb_events(1, {"captains": ["starbuck", "ahab"]}),
+                     lambda e: e["type"] == "captain_worker_placed" and e.get("owner_paid"))
+    assert f"paying seat 0 (you) a ${e['owner_paid']['money']} fee" in describe_event(e, game)
+
+
+def test_new_bedford_a_taken_post_office_and_its_income_are_told():
+    game, e = _first(_nb_events(4), lambda e: e.get("take_ownership") == "post_office")
+    line = describe_event(e, game)
+    owner = player_name_or_seat(game, e["owner"])
+    assert f"takes it over from {owner}" in line and f"paying {owner} a $1 fee" in line, line
+    game, e = _first(_nb_events(4), lambda e: e["type"] == "round_ended" and e.get("post_office"))
+    po = e["post_office"]
+    assert f"the Post Office pays {player_name_or_seat(game, po['seat'])} ${po['money']}" in describe_event(e, game)
+
+
+def test_new_bedford_a_lighthouse_move_is_told():
+    game, e = _first(_nb_events(3), lambda e: e.get("move_out"))
+    mo = e["move_out"]
+    assert f"moves ship {mo['ship']} from space {mo['from']} out to space {mo['to']}" in describe_event(e, game)
+
+
+def player_name_or_seat(game: Game, player: int) -> str:
+    from tablero_client.render import player_name
+
+    return player_name(game, player)
+
+
+# --- New Bedford: a sale at the General Store or Market says what it pays ----------------------------
+def _sale_labels(seeds=range(1, 10)):
+    for seed in seeds:
+        g = engines.LocalGame("new-bedford", seats=2, seed=seed)
+        rng = random.Random(seed)
+        while g.outcome() is None:
+            seat = sorted(g.to_act())[0]
+            legal = g.legal_actions(seat)
+            if seat == 0:
+                game = _game(g, "new-bedford")
+                for o in (game.view.get("pending") or {}).get("options") or []:
+                    if (o.get("effect") or {}).get("sale") or o["action"]["type"] == "sell_goods":
+                        yield game, o, action_label(o["action"], game)
+            g.act(seat, g.engine.random_action(g.state, seat, legal, rng))
+
+
+def test_new_bedford_sale_options_say_the_money_and_the_first_bonus():
+    kinds = set()
+    for game, o, label in _sale_labels():
+        assert "no change to money or goods" not in label, label
+        eff = o["effect"]
+        if eff.get("sale"):
+            sell = game.view["pending"]["sell"][eff["space"]]
+            assert "up to +$" in label, label
+            if sell["first_bonus_money"]:
+                assert label.startswith(f"{sell['space_name']} (1st: bonus)"), label
+            kinds.add("open")
+        elif "gain" in eff:  # the last step: the sale is made
+            money = o["net"].get("money", 0)
+            if money:
+                assert f"+${money}" in label, label
+            assert f": sell {o['action']['count']} {o['action']['good']}" not in label, label
+            kinds.add("last")
+    assert kinds == {"open", "last"}, kinds
+
+
+# --- New Bedford: a tie at the end says what broke it ----------------------------------------------
+def test_new_bedford_a_final_tie_says_the_deciding_tie_break():
+    g = engines.LocalGame("new-bedford", seats=2, seed=6)
+    g.play_random()
+    details = g.outcome()["details"]
+    assert details[0]["total"] == details[1]["total"]
+    assert details[0]["tiebreak"]["whale_tokens"] == details[1]["tiebreak"]["whale_tokens"]
+    text = _text(render(_game(g, "new-bedford")))
+    assert "broken by unscored money: seat 0 (you) $1, seat 1 (bot) $0" in text, text
+    g = engines.LocalGame("new-bedford", seats=2, seed=2)
+    g.play_random()
+    d = g.outcome()["details"]
+    if d[0]["total"] != d[1]["total"]:
+        assert "Tie on" not in _text(render(_game(g, "new-bedford")))
