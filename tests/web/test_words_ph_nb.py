@@ -8,17 +8,7 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 import engines
-from tests.web.conftest import Serve
-
-
-@pytest.fixture(scope="module")
-def server():  # ports of this test's own range
-    s = Serve(http_port=18311, grpc_port=18312, log="server-words-ph-nb.log")
-    yield s
-    s.stop()
 
 
 def _page(new_page, server):
