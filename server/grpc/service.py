@@ -149,15 +149,24 @@ class Observe(grpc.aio.ServerInterceptor):
 async def _observed(rpc: str, authorization: str | None, context) -> AsyncIterator[observe.Call]:
     call = observe.Call("grpc", authorization=authorization, rpc=rpc, peer=_address(context.peer()))
     observe.begin(call)
+    finished = False
     try:
         yield call
     except asyncio.CancelledError:
         call.code = "CANCELLED"
         raise
+    except grpc.aio.AbortError:
+        raise
     except Exception as e:
-        await _abort(call, context, e)
-    finally:
+        status, message, trailing = _refusal(call, e)
+        # Recorded before the status goes out: a client that reads /metrics (or the log) as soon
+        # as it has its answer finds the call there.
         call.finish()
+        finished = True
+        await context.abort(status, message, trailing_metadata=trailing)
+    finally:
+        if not finished:
+            call.finish()
 
 
 def _address(peer: str | None) -> str | None:
@@ -170,17 +179,16 @@ def _address(peer: str | None) -> str | None:
     return peer
 
 
-async def _abort(call: observe.Call, context, e: Exception) -> None:
-    if isinstance(e, grpc.aio.AbortError):
-        raise e
+def _refusal(call: observe.Call, e: Exception) -> tuple[grpc.StatusCode, str, tuple[tuple[str, str], ...]]:
+    """The status, message and trailing metadata a failed call ends with (its code set on `call`)."""
     if isinstance(e, AppError):
         call.code = e.code
         wait = retry_after(e)
-        await context.abort(grpc_status(e), e.message, trailing_metadata=(("retry-after", wait),) if wait else ())
+        return grpc_status(e), e.message, (("retry-after", wait),) if wait else ()
     if isinstance(e, RecursionError):
         call.code = "INVALID_ARGUMENT"
-        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "request is nested too deeply")
+        return grpc.StatusCode.INVALID_ARGUMENT, "request is nested too deeply", ()
     call.code = "INTERNAL"
     log.exception("unhandled error in %s", call.rpc)
-    await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
+    return grpc.StatusCode.INTERNAL, "internal error; it has been logged", ()
 
