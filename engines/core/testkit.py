@@ -10,6 +10,7 @@ import copy
 import json
 import os
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import jsonschema
@@ -96,6 +97,19 @@ def check_replay(g: LocalGame) -> None:
     for e in log[max(mid, 1):]:
         snap = g.engine.evolve(snap, e)
     assert state_hash(snap) == state_hash(g.state), f"{g.engine.name}: snapshot + tail differs from live state"
+
+
+def random_turns(engine: str, seats: int, seed: int,
+                 options: dict[str, Any] | None = None) -> Iterator[tuple[LocalGame, int, list[dict]]]:
+    """A seeded random game one decision at a time: yields (the game, the lowest seat to act,
+    its legal actions) before that seat plays a random one of them, until the game ends."""
+    g = LocalGame(engine, seats=seats, seed=seed, options=options)
+    rng = random.Random(seed)
+    while g.outcome() is None:
+        seat = sorted(g.to_act())[0]
+        legal = g.legal_actions(seat)
+        yield g, seat, legal
+        g.act(seat, g.engine.random_action(g.state, seat, legal, rng))
 
 
 def check_views(g: LocalGame, rng: random.Random, samples: int = 25) -> None:

@@ -6,13 +6,13 @@ income); a sale says what it pays; a final tie says what broke it."""
 from __future__ import annotations
 
 import io
-import random
 
 from rich.console import Console
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import action_label, describe_event, render
 
 import engines
+from engines.core.testkit import random_turns
 
 
 def _game(g: engines.LocalGame, engine: str, you: int | None = 0) -> Game:
@@ -33,11 +33,7 @@ def _text(renderable) -> str:
 # --- Phoenicia: a priced move chosen without its payment -------------------------------------------
 def _phoenicia_priced_moves(seed: int):
     """Random games until seat 0 is offered priced moves; yields (game, action, price requested)."""
-    g = engines.LocalGame("phoenicia", seats=3, seed=seed)
-    rng = random.Random(seed)
-    while g.outcome() is None:
-        seat = sorted(g.to_act())[0]
-        legal = g.legal_actions(seat)
+    for g, seat, legal in random_turns("phoenicia", 3, seed):
         if seat == 0:
             for a in legal:
                 if a["type"] in ("buy_tool", "employ", "train", "buy_vp", "move") and "cards" not in a:
@@ -45,7 +41,6 @@ def _phoenicia_priced_moves(seed: int):
                     events = probe.act(0, a)
                     asked = next((e["price"] for e in events if e["type"] == "payment_requested"), 0)
                     yield _game(g, "phoenicia"), a, asked
-        g.act(seat, g.engine.random_action(g.state, seat, legal, rng))
 
 
 def test_a_phoenicia_move_paid_at_the_next_step_says_its_price_not_for_free():
@@ -113,17 +108,12 @@ def player_name_or_seat(game: Game, player: int) -> str:
 # --- New Bedford: a sale at the General Store or Market says what it pays ----------------------------
 def _sale_labels(seeds=range(1, 10)):
     for seed in seeds:
-        g = engines.LocalGame("new-bedford", seats=2, seed=seed)
-        rng = random.Random(seed)
-        while g.outcome() is None:
-            seat = sorted(g.to_act())[0]
-            legal = g.legal_actions(seat)
+        for g, seat, _legal in random_turns("new-bedford", 2, seed):
             if seat == 0:
                 game = _game(g, "new-bedford")
                 for o in (game.view.get("pending") or {}).get("options") or []:
                     if (o.get("effect") or {}).get("sale") or o["action"]["type"] == "sell_goods":
                         yield game, o, action_label(o["action"], game)
-            g.act(seat, g.engine.random_action(g.state, seat, legal, rng))
 
 
 def test_new_bedford_sale_options_say_the_money_and_the_first_bonus():

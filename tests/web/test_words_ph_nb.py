@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import engines
+from engines.core.testkit import random_turns
 
 
 def _page(new_page, server):
@@ -85,18 +86,13 @@ def test_new_bedford_log_tells_fees_ownership_lighthouse_and_income(server, new_
 def test_new_bedford_general_store_sale_says_the_money_and_the_bonus(server, new_page):
     items, opts = [], []
     for seed in range(1, 6):
-        g = engines.LocalGame("new-bedford", seats=2, seed=seed)
-        rng = random.Random(seed)
-        while g.outcome() is None:
-            seat = sorted(g.to_act())[0]
-            legal = g.legal_actions(seat)
+        for g, seat, _legal in random_turns("new-bedford", 2, seed):
             if seat == 0:
                 view = g.view(0)
                 for o in (view.get("pending") or {}).get("options") or []:
                     if (o.get("effect") or {}).get("sale") or o["action"]["type"] == "sell_goods":
                         items.append([view, o["action"]])
                         opts.append((view, o))
-            g.act(seat, g.engine.random_action(g.state, seat, legal, rng))
     said = _page(new_page, server).evaluate(JS_ACTIONS, ["new-bedford", items])
     seen = set()
     for (view, o), s in zip(opts, said, strict=True):
