@@ -1,0 +1,71 @@
+// The final scores panel of a finished game (app.js draws it under the board).
+import { h, humanize, fmt } from './dom.js';
+import { leaves } from './compose.js';
+import { seatName } from './words.js';
+
+// Final scores, with each seat's breakdown from outcome.details; Captains (New Bedford's
+// automa players, outcome.captains) get their own columns. `names`: the renderer's display
+// names for ids in the breakdown (New Bedford's "seamens_bethel" is "Seamen's Bethel"), as
+// values and as row labels.
+export function result(game, ctx, names) {
+  const named = (x) => (typeof x === 'string' && names && Object.prototype.hasOwnProperty.call(names, x) ? names[x] : null);
+  const o = game.outcome;
+  const n = game.players || (o.scores || []).length;
+  const winners = o.winners || [];
+  const details = Array.isArray(o.details) ? o.details : [];
+  const caps = Array.isArray(o.captains) ? o.captains : [];
+  const capName = (c) => (ctx.seatNames && ctx.seatNames[c.player]) || `Captain ${humanize(c.captain || c.player)}`;
+  const cols = [
+    ...Array.from({ length: n }, (_, s) => ({ key: s, name: seatName(ctx, s), dot: s, score: (o.scores || [])[s], win: winners.includes(s),
+      detail: details.find((d) => d && d.seat === s) || details[s] || {} })),
+    ...caps.map((c) => ({ key: `c${c.player}`, name: capName(c), dot: c.player, score: c.total, win: (o.captain_winners || []).includes(c.captain), captain: true,
+      detail: Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'player' && k !== 'captain')) })),
+  ];
+  const seats = cols.map((_, i) => i);
+  const bySeat = cols.map((c) => c.detail);
+  const won = cols.filter((c) => c.win).map((c) => c.name);
+  const rows = [];
+  const seen = new Set();
+  for (const d of bySeat) {
+    for (const [p] of leaves(Object.fromEntries(Object.entries(d).filter(([k]) => k !== 'seat')))) {
+      if (!seen.has(p)) {
+        seen.add(p);
+        rows.push(p);
+      }
+    }
+  }
+  const get = (d, p) => p.split('.').reduce((v, k) => (v && typeof v === 'object' ? v[k] : undefined), d);
+  const cell = (v) => {
+    if (Array.isArray(v) && v.some((x) => x && typeof x === 'object')) return v.map((x) => fmt(x)).join('; ');
+    if (Array.isArray(v) && v.length) return v.map((x) => named(x) ?? fmt(x)).join(', ');
+    return named(v) ?? fmt(v);
+  };
+  const who = won.join(' and ');
+  // The first dozen plain lines up front; lists of records and the long tail folded away.
+  const plain = rows.filter((p) => !bySeat.some((d) => Array.isArray(get(d, p)) && get(d, p).some((x) => x && typeof x === 'object')));
+  const depth = (p) => p.split('.').length;
+  const main = plain.slice().sort((a, b) => depth(a) - depth(b)).slice(0, 12); // totals before their parts
+  // A shared best score: the tie-break lines that tell the tied seats apart are shown too (the
+  // one that decided it must not hide in the folded breakdown).
+  const best = Math.max(...cols.map((c) => (typeof c.score === 'number' ? c.score : -Infinity)));
+  const tied = cols.map((c, i) => i).filter((i) => cols[i].score === best);
+  if (tied.length > 1) {
+    for (const p of plain) {
+      if (!main.includes(p) && /tie/i.test(p) && new Set(tied.map((i) => JSON.stringify(get(bySeat[i], p) ?? null))).size > 1) main.push(p);
+    }
+  }
+  main.sort((a, b) => rows.indexOf(a) - rows.indexOf(b));
+  const more = rows.filter((p) => !main.includes(p));
+  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map((x) => named(x) ?? humanize(x)).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
+  return h('div', { class: 'panel' },
+    h('h2', {}, 'Final scores'),
+    h('p', { class: 'winner' }, won.length ? `🏆 ${who} win${won.length === 1 ? 's' : ''}!`
+      : cols.length === 1 ? `${cols[0].name} did not win${o.reason ? ` (${humanize(o.reason).toLowerCase()})` : ''}.` : 'A draw.'),
+    h('div', { class: 'scroll' }, h('table', { class: 'scores' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col', class: c.captain ? 'captain' : '' }, h('span', { class: `dot c${c.dot}` }), ` ${c.name}`)))),
+      h('tbody', {},
+        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Score'), cols.map((c) => h('td', { class: [c.win ? 'win' : '', c.captain ? 'captain' : ''].join(' ').trim() }, fmt(c.score)))),
+        main.map(row)))),
+    more.length ? h('details', { class: 'more' }, h('summary', {}, `Full breakdown (${more.length} more ${more.length === 1 ? 'line' : 'lines'})`),
+      h('div', { class: 'scroll' }, h('table', { class: 'scores' }, h('tbody', {}, more.map(row))))) : null);
+}

@@ -1,0 +1,33 @@
+"""The final scores panel (js/scores.js) in Chromium: a tie on points shows the tie-break line
+that decided it up front, not folded into the full breakdown (an outside tester's New Bedford
+game: 'Total 9 / 9', 'Whale tokens 1 / 1' shown, 'Unscored money 3 / 1' folded)."""
+
+from __future__ import annotations
+
+JS = """async ([outcome, players]) => {
+    const { result } = await import('/js/scores.js');
+    const el = result({ outcome, players }, { seatNames: null }, null);
+    const shown = [...el.querySelectorAll(':scope > .scroll tr th[scope=row]')].map((th) => th.textContent);
+    const folded = [...el.querySelectorAll('details.more tr th[scope=row]')].map((th) => th.textContent);
+    return { shown, folded, winner: el.querySelector('.winner').textContent };
+}"""
+
+DETAIL = {f"part_{i}": 1 for i in range(12)}  # a dozen lines ahead of the tie-break
+
+
+def _outcome(money: list[int], scores: list[int]) -> dict:
+    return {"scores": scores, "winners": [0],
+            "details": [{"seat": s, **DETAIL, "tiebreak": {"whale_tokens": 1, "unscored_money": money[s]}}
+                        for s in range(2)]}
+
+
+def test_a_tie_on_points_shows_the_tie_break_that_decided_it(server, new_page):
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    tie = page.evaluate(JS, [_outcome([3, 1], [9, 9]), 2])
+    assert "Tiebreak › Unscored money" in tie["shown"], tie
+    assert "Tiebreak › Whale tokens" not in tie["shown"]  # level for both: it decided nothing
+    assert tie["winner"].endswith("wins!")
+    plain = page.evaluate(JS, [_outcome([3, 1], [10, 9]), 2])  # no tie: the tie-break stays folded
+    assert "Tiebreak › Unscored money" not in plain["shown"] and "Tiebreak › Unscored money" in plain["folded"]
