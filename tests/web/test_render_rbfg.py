@@ -63,12 +63,13 @@ def test_riverboat_cells_are_numbered_from_1_in_the_log_actions_and_builder(page
         r.describeAction({ type: 'place_worker', cell: 0 }, ctx),
         r.describeAction({ type: 'plant', size: 2, slot: 0, cells: [3, 4] }, ctx),
         r.valueName('cell', 0, ctx), r.valueName('cell', 34, ctx), r.valueName('cells', 14, ctx),
+        r.valueName('slot', 0, ctx),
       ];""", view=rb_view(0))
     assert out[0].endswith("plants wheat on cell 15."), out[0]
     assert "on cell 1." in out[1] and "on cell 35." in out[2], out
     assert out[3].endswith("from cells 1, 10."), out[3]
-    assert out[4] == "Worker on cell 1" and out[5].endswith("on cells 4, 5"), out
-    assert out[6:] == ["cell 1", "cell 35", "15"]
+    assert out[4] == "Worker on cell 1" and out[5] == "Plant the 2-hex tile #1 on cells 4, 5", out
+    assert out[6:] == ["cell 1", "cell 35", "15", "tile #1"]  # supply tiles from 1 too, as the terminal
 
 
 def test_riverboat_mat_shows_cell_numbers_and_tooltips_count_from_1(page):

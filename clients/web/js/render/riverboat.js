@@ -103,7 +103,7 @@ function render(ctx) {
       h('div', { class: 'tiles' }, phases.map(([ph, holder]) => pick(h('div', { class: `tile phase c${holder}` }, h('h4', {}, humanize(ph)), holder === null || holder === undefined ? h('small', {}, 'not taken') : [h('span', { class: `dot c${holder}` }), ` ${seatName(ctx, holder)}`]), 'phase', ph, `Phase ${ph}`))),
       h('h3', {}, 'Crop tiles'),
       h('div', { class: 'rb-supply' }, supply.map(([size, slots]) => h('div', { class: 'row' }, h('strong', {}, `${size}-hex `),
-        slots.map((k, i) => pick(h('div', { class: 'tile slot' }, h('small', {}, `slot ${i} `), cropTile(k)), 'slot', i, `Slot ${i}: ${k || 'empty'}`)),
+        slots.map((k, i) => pick(h('div', { class: 'tile slot' }, h('small', {}, `tile #${i + 1} `), cropTile(k)), 'slot', i, `Tile #${i + 1}: ${k || 'empty'}`)),
         h('small', {}, ` pile ${(v.pile_sizes || {})[size] ?? '?'}`)))),
       h('h3', {}, 'Riverboats'),
       h('div', { class: 'tiles' }, Object.entries(v.riverboats || {}).filter(([, b]) => b.on_board).map(([id, b]) =>
@@ -127,7 +127,7 @@ function describeAction(a, ctx) {
   switch (a.type) {
     case 'choose_phase': return `Take the ${humanize(a.phase)} phase`;
     case 'place_worker': return `Worker on cell ${cellNo(a.cell)}${a.coin ? ' (pay a coin)' : ''}`;
-    case 'plant': return `Plant the ${a.size}-hex tile from slot ${a.slot} on ${cellList(a.cells)}`;
+    case 'plant': return `Plant the ${a.size}-hex tile #${Number.isInteger(a.slot) ? a.slot + 1 : a.slot} on ${cellList(a.cells)}`;
     case 'plant_from_pile': return `Plant a ${tileWords(a.kind)} tile from the pile${pileCount(v, a.kind)} on ${cellList(a.cells)}`;
     case 'plant_drawn': return `Plant the drawn tile on ${cellList(a.cells)}`;
     case 'place_barn': return `Build a barn on cell ${cellNo(a.cell)}`;
@@ -184,12 +184,13 @@ function describeEvent(e, ctx) {
 }
 
 // A value of an action's field in words, for the step-by-step move builder: cells numbered from
-// 1 as on the mat ("cell 15"; a list item by item), a searched pile's tile by its crops and how
+// 1 as on the mat ("cell 15"; a list item by item), a supply tile from 1 ("tile #1"), a searched pile's tile by its crops and how
 // many the pile holds ("beet and corn (2 in the pile)"), not its id.
 function valueName(path, value, ctx) {
   const v = (ctx && ctx.view) || {};
   switch (path.split('.').pop()) {
     case 'cell': return Number.isInteger(value) ? `cell ${cellNo(value)}` : null;
+    case 'slot': return Number.isInteger(value) ? `tile #${value + 1}` : null; // as the supply numbers them
     case 'cells': return Number.isInteger(value) ? cellNo(value) : null;
     case 'kind': return typeof value === 'string' && /^\d-/.test(value) ? `${tileWords(value)}${pileCount(v, value)}` : null;
     default: return null;
