@@ -59,6 +59,19 @@ def test_a_phoenicia_move_paid_at_the_next_step_says_its_price_not_for_free():
     assert {("buy_tool", True), ("employ", True), ("train", True)} <= seen, seen
 
 
+def test_a_phoenicia_payment_request_says_what_it_is_for():
+    for g, seat, legal in random_turns("phoenicia", 3, 1):
+        tool = next((x for x in legal if x["type"] == "buy_tool" and "cards" not in x), None) if seat == 0 else None
+        if tool is not None:
+            e = next((e for e in engines.replay(list(g.events)).act(0, tool) if e["type"] == "payment_requested"), None)
+            if e is not None:
+                break
+    else:
+        raise AssertionError("no tool to pay for in the game")
+    line = describe_event(e, _game(g, "phoenicia"))
+    assert line.endswith(f"must pay {e['price']} to buy a tool for {tool['tableau'].replace('_', ' ')}."), line
+
+
 # --- New Bedford: the log tells every change to a player's money, goods, buildings and ships --------
 def _nb_events(seats: int, options: dict | None = None, seeds=range(1, 12)):
     for seed in seeds:

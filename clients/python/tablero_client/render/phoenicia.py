@@ -189,6 +189,25 @@ def action_label(action: dict[str, Any], game: Game) -> str:
     return ""
 
 
+def _purpose(a: Any) -> str:
+    """What a requested payment is for, as the browser says it."""
+    a = a if isinstance(a, dict) else {}
+    t = a.get("type")
+    if t == "train":
+        return "train a worker"
+    if t == "employ":
+        return f"employ a worker in {name(a.get('tableau'))}"
+    if t == "buy_tool":
+        return f"buy a tool for {name(a.get('tableau'))}"
+    if t == "buy_vp":
+        return "buy a victory point"
+    if t == "move":
+        return f"move a worker to {name(a.get('to'))}"
+    if t in ("open_auction", "bid"):
+        return f"pay for {a.get('card') or 'the card'}"
+    return name(t) if t else "pay"
+
+
 def describe_event(e: dict[str, Any], game: Game) -> str | None:
     from . import player_name
 
@@ -207,7 +226,7 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:
     if t == "auction_won":
         return f"{who} wins {e.get('card')} for {e.get('price')}."
     if t == "payment_requested":
-        return f"{who} owes {e.get('price')}."
+        return f"{who} must pay {e.get('price')} to {_purpose(e.get('action'))}."
     if t == "development_bought":
         return f"{who} pays for {e.get('card')} ({_pay(e).removeprefix('paying ')})."
     if t == "worker_trained":
