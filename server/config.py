@@ -71,7 +71,7 @@ class Config(BaseSettings):
     store_sweep_interval: float = Field(1.0, gt=0, le=600, allow_inf_nan=False)  # TABLERO_STORE_SWEEP_INTERVAL
     store_outage_grace: float = Field(10.0, ge=0, le=3600, allow_inf_nan=False)  # TABLERO_STORE_OUTAGE_GRACE
     store_meta_cache_size: int = Field(10000, ge=0, le=10_000_000)  # TABLERO_STORE_META_CACHE_SIZE (games)
-    store_poll_interval: float = Field(0.25, gt=0, le=60, allow_inf_nan=False)  # SQLite: cross-process poll (s)
+    store_poll_interval: float = Field(0.05, gt=0, le=60, allow_inf_nan=False)  # SQLite: cross-process poll (s)
     # Retention (both stores): seconds kept after the game ended / after its last write; unset: forever.
     finished_ttl: float | None = Field(None, gt=0, allow_inf_nan=False)  # TABLERO_FINISHED_TTL
     abandoned_ttl: float | None = Field(None, gt=0, allow_inf_nan=False)  # TABLERO_ABANDONED_TTL

@@ -112,7 +112,7 @@ class SQLiteStore(EventStore):
         self,
         path: str = ":memory:",
         *,
-        poll_interval: float = 0.25,
+        poll_interval: float = 0.05,
         finished_ttl: float | None = None,
         abandoned_ttl: float | None = None,
         trim_on_snapshot: bool = False,

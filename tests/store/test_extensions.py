@@ -300,4 +300,4 @@ async def test_open_store_passes_settings_to_the_adapter(backend: Backend) -> No
     if backend.kind.startswith("redis"):
         assert store._writes.size == 3  # type: ignore[attr-defined]
     else:
-        assert store.poll_interval == 0.25  # type: ignore[attr-defined]  # None: the default
+        assert store.poll_interval == 0.05  # type: ignore[attr-defined]  # None: the default
