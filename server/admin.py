@@ -106,7 +106,7 @@ async def _run(ns: argparse.Namespace) -> int:
             await _leave_lobby(store, redis_url, db, ns.game)
             kept = len(document.get("events", ()))
             trimmed = f", versions {document.get('first_kept', 1)}-{document['version']}" if kept != document["version"] else ""
-            print(f"archived {ns.game} ({kept} events{trimmed}) to {ns.out}", file=sys.stderr)
+            print(f"archived {ns.game} ({kept} event{'' if kept == 1 else 's'}{trimmed}) to {ns.out}", file=sys.stderr)
             return 0
         deleted = await store.delete_game(ns.game, if_version=ns.if_version)
         await _leave_lobby(store, redis_url, db, ns.game)

@@ -54,7 +54,9 @@ def _check_query(request: Any, rpc: Rpc) -> None:
     fields = [aliases.get(k, k) for k in names]
     repeated = sorted({k for k in fields if fields.count(k) > 1})
     if repeated:
-        raise InvalidArgument(f"query parameter(s) given more than once: {', '.join(repeated)}")
+        both = sorted({k for k in names if k in aliases and aliases[k] in names})
+        named = f" ({', '.join(f'{k} and {aliases[k]} name the same field' for k in both)})" if both else ""
+        raise InvalidArgument(f"query parameter(s) given more than once: {', '.join(repeated)}{named}")
 
 
 async def decode(request: Request, rpc: Rpc, limit: int, timeout: float) -> dict[str, Any]:

@@ -11,10 +11,12 @@ exactly once, whichever replica gets there first. The engine never sees them:
   lost — the game ends when fewer than two seats are still in it (an abandoned game
   ends for everyone), else a bot plays the forfeited seat to the end so the others
   can finish, and the forfeited seat ranks last.
-  A leave while open seats are still unclaimed names them (`"open": [seats]`): a seat
-  nobody took never wins, so a leave that ends the game with only such seats left in it
-  (the creator resigning before anyone joined) ends it with no winner, `endedBy`
-  "abandoned". (Events without `open`, written before it, replay as they always did.)
+  A leave while open seats are still unclaimed names them (`"open": [seats]`; left out
+  when every seat is taken): a forfeit that leaves nobody who took a seat playing (only
+  seats nobody took, or bots) ends the game with no winner, `endedBy` "abandoned" (the
+  creator resigning before anyone joined); a game that ends by forfeit is won by those
+  left who took their seats. (Games whose events never name `open`, written before it,
+  replay as they always did.)
 """
 
 from __future__ import annotations
@@ -76,14 +78,19 @@ class Table:
         self.bots.add(seat)
         if "open" in event:
             self.unclaimed = set(event["open"])
+        elif self.unclaimed:
+            self.unclaimed = set()  # written when every seat was taken (the list is left out then)
         if event["then"] == "forfeit":
             self.forfeited[seat] = event["reason"]
+            left_in = [s for s in range(self.players) if s not in self.forfeited]
             if event["reason"] == "abandoned":
                 self.ended = "abandoned"
+            elif self.unclaimed and all(s in self.unclaimed or s in self.bots for s in left_in):
+                # Nobody who took a seat is left playing (only seats nobody took, or bots): the
+                # game ends with no winner.
+                self.ended = "abandoned"
             elif self.players - len(self.forfeited) < 2:
-                left_in = [s for s in range(self.players) if s not in self.forfeited]
-                # Only seats nobody took are left in it: nobody wins (else who is left wins).
-                self.ended = "abandoned" if left_in and set(left_in) <= self.unclaimed else "forfeit"
+                self.ended = "forfeit"
 
     def leave(self, seat: int, reason: str, then: str, unclaimed: list[int] | None = None) -> dict[str, Any]:
         """The event that records `seat` leaving (`unclaimed`: the open seats nobody has taken)."""

@@ -80,6 +80,19 @@ def test_resigning_before_anyone_joined_ends_the_game_with_no_winner():
         assert httpx.post(f"{s.http}/v1/games/{gid}/join", json={}).status_code == 200
         g = httpx.post(f"{s.http}/v1/games/{gid}/resign", json={}, headers={"Authorization": f"Bearer {token}"}).json()
         assert g["outcome"]["winners"] == [1] and g["outcome"]["endedBy"] == "forfeit"
+        # three seats: a seat taken after a leave that named it open can win; the creator
+        # leaving with only open seats left ends the game
+        created = httpx.post(f"{s.http}/v1/games", json={"engine": "goofspiel", "seats": ["human", "human", "open"]}).json()
+        gid, tokens = created["game"]["id"], {x["seat"]: x["token"] for x in created["seats"]}
+        r = httpx.post(f"{s.http}/v1/games/{gid}/resign", json={}, headers={"Authorization": f"Bearer {tokens[0]}"})
+        assert r.json()["status"] == "GAME_STATUS_RUNNING"
+        assert httpx.post(f"{s.http}/v1/games/{gid}/join", json={}).json()["seat"] == 2
+        g = httpx.post(f"{s.http}/v1/games/{gid}/resign", json={}, headers={"Authorization": f"Bearer {tokens[1]}"}).json()
+        assert g["outcome"]["winners"] == [2] and g["outcome"]["endedBy"] == "forfeit", g["outcome"]
+        created = httpx.post(f"{s.http}/v1/games", json={"engine": "goofspiel", "seats": ["human", "open", "open"]}).json()
+        gid, token = created["game"]["id"], created["seats"][0]["token"]
+        g = httpx.post(f"{s.http}/v1/games/{gid}/resign", json={}, headers={"Authorization": f"Bearer {token}"}).json()
+        assert g["status"] == "GAME_STATUS_FINISHED" and g["outcome"]["endedBy"] == "abandoned", g
 
 
 def test_game_ids_never_begin_with_a_dash():

@@ -73,6 +73,29 @@ def test_a_leave_with_every_seat_taken_writes_no_open_list_and_old_events_replay
     assert old.outcome(None)["winners"] == [1] and old.outcome(None)["endedBy"] == "forfeit"
 
 
+def test_a_seat_taken_after_a_leave_that_named_it_open_can_win():
+    # (an outside tester: seat 0 resigned with seat 2 open, seat 2 was then taken, seat 1 resigned:
+    # the game ended "abandoned" with no winner, seat 2 still counted as nobody's)
+    t = Table.new(3, ["human", "human", "open"])
+    t.apply(t.leave(0, "resigned", "forfeit", [2]))
+    assert t.ended is None
+    t.apply(t.leave(1, "resigned", "forfeit", []))  # seat 2 was taken meanwhile: no open list
+    out = t.outcome(None)
+    assert out["winners"] == [2] and out["endedBy"] == "forfeit"
+
+
+def test_the_creator_leaving_with_only_open_seats_or_bots_left_ends_a_bigger_game_too():
+    for seats in (["human", "open", "open"], ["human", "bot", "open"]):
+        t = Table.new(3, seats)
+        t.apply(t.leave(0, "resigned", "forfeit", [2] if seats[1] == "bot" else [1, 2]))
+        assert t.outcome(None)["winners"] == [] and t.outcome(None)["endedBy"] == "abandoned", seats
+    t = Table.new(4, ["human", "open", "open", "human"])
+    t.apply(t.leave(0, "resigned", "forfeit", [1, 2]))
+    assert t.ended is None  # seat 3 still plays
+    t.apply(t.leave(3, "resigned", "forfeit", [1, 2]))
+    assert t.outcome(None)["endedBy"] == "abandoned" and t.outcome(None)["winners"] == []
+
+
 def test_three_seats_one_open_a_forfeit_that_leaves_one_player_and_the_open_seat_plays_on():
     t = Table.new(3, ["human", "human", "open"])
     t.apply(t.leave(0, "resigned", "forfeit", [2]))

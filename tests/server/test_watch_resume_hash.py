@@ -123,6 +123,7 @@ def test_query_parameters_take_proto_names_too(server) -> None:
     resumed = _messages(http, gid, {"after_version": 2, "after_hash": page["events"][0]["hash"]}, 2)
     assert [(n, d["version"]) for n, d in resumed] == [("", 3), ("", 4)]
     both = http.get(f"/v1/games/{gid}/events", params={"pageSize": 2, "page_size": 3})
-    assert both.status_code == 400 and "given more than once: pageSize" in both.json()["error"]["message"]
+    assert both.status_code == 400 and "given more than once: pageSize (page_size and pageSize name the same field)" \
+        in both.json()["error"]["message"], both.text
     bad = http.get(f"/v1/games/{gid}/events", params={"page_sizes": 2})
     assert bad.status_code == 400 and "unknown query parameter(s) page_sizes" in bad.json()["error"]["message"]
