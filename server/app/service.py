@@ -292,7 +292,22 @@ class GameService:
             raise FailedPrecondition("every open seat of this game is taken")
         user = None if c.user is None else {"id": c.user.id, "name": c.user.name}
         await self.lobby.mark(c.game_id, seat=seat, user=user)
+        if meta.get("clock") is not None or self.abandon_after:
+            await self._clock_joined(c.game_id, seat)
         return {"gameId": c.game_id, "seat": seat, "token": self.signer.issue(c.game_id, seat)}
+
+    async def _clock_joined(self, game_id: str, seat: int) -> None:
+        """`seat` was taken: if it must act now, its clock starts now (an open seat nobody had
+        taken ran none)."""
+        meta = await self.games.meta(game_id, exact=True)
+        game = await self.games.current(game_id, meta)
+        if game.finished or seat not in _waiting(game):
+            return
+        old = await self.clocks.get(game_id) or ClockRecord(game.version)
+        now = time.time()
+        record = old.advance(game.version, _waiting(game), now)
+        record = ClockRecord(record.version, {**record.since, seat: now})
+        await self.clocks.put(game_id, record, self._next_due(record, meta.get("clock"), _unclaimed(meta)))
 
     # --- portal users and the lobby -----------------------------------------------------
     async def seat_of(self, game_id: str, user: User) -> int | None:
@@ -765,11 +780,14 @@ class GameService:
         if old.version >= game.version:
             return  # this write's clock is recorded already (a retry), or a later write's is
         record = old.advance(game.version, _waiting(game), time.time(), acted)
-        await self.clocks.put(game.id, record, self._next_due(record, clock))
+        await self.clocks.put(game.id, record, self._next_due(record, clock, _unclaimed(game.meta)))
 
-    def _next_due(self, record: ClockRecord, clock: dict[str, Any] | None) -> float | None:
-        """When the game may next need the sweeper: a deadline, or being abandoned."""
-        due = [] if clock is None else [record.next_due(clock["moveSeconds"])]
+    def _next_due(self, record: ClockRecord, clock: dict[str, Any] | None,
+                  unclaimed: Collection[int] = ()) -> float | None:
+        """When the game may next need the sweeper: a deadline (not an unclaimed seat's), or
+        being abandoned."""
+        running = ClockRecord(record.version, {s: t for s, t in record.since.items() if s not in unclaimed})
+        due = [] if clock is None else [running.next_due(clock["moveSeconds"])]
         if self.abandon_after and record.since:
             due.append(max(record.since.values()) + self.abandon_after)
         due = [d for d in due if d is not None]
@@ -782,7 +800,9 @@ class GameService:
         record = await self.clocks.get(game.id) or ClockRecord(0)
         if record.version != game.version:  # its writer has not recorded it yet (or died)
             record = record.advance(game.version, _waiting(game), time.time())
-        return [{"seat": s, "deadline": d} for s, d in sorted(record.deadlines(clock["moveSeconds"]).items())]
+        unclaimed = _unclaimed(game.meta)
+        return [{"seat": s, "deadline": d} for s, d in sorted(record.deadlines(clock["moveSeconds"]).items())
+                if s not in unclaimed]
 
     async def sweep_clocks(self, now: float | None = None, limit: int = 100) -> int:
         """Apply every due timeout (any replica may call this; each applies once). Returns
@@ -808,13 +828,15 @@ class GameService:
         record = await self.clocks.get(game_id) or ClockRecord(0)
         if record.version != game.version:
             record = record.advance(game.version, _waiting(game), now)
-            await self.clocks.put(game_id, record, self._next_due(record, clock))
+            await self.clocks.put(game_id, record, self._next_due(record, clock, _unclaimed(meta)))
         waiting = _waiting(game)
         abandoned = bool(self.abandon_after and record.since and waiting
                          and max(record.since.values()) + self.abandon_after <= now)
-        due = [] if clock is None else [s for s in record.due(clock["moveSeconds"], now) if s in waiting]
+        unclaimed = _unclaimed(meta)
+        due = [] if clock is None else [s for s in record.due(clock["moveSeconds"], now)
+                                        if s in waiting and s not in unclaimed]
         if not due and not abandoned:
-            await self.clocks.put(game_id, record, self._next_due(record, clock))
+            await self.clocks.put(game_id, record, self._next_due(record, clock, unclaimed))
             return 0
         seat, version = (min(waiting), game.version) if abandoned else (due[0], game.version)
         then = "abandoned" if abandoned else clock["onTimeout"]
@@ -914,9 +936,16 @@ class GameService:
 
 
 def _waiting(game: LoadedGame) -> set[int]:
-    """Seats a person must act for now (the ones a clock runs for)."""
+    """Seats a person must act for now (the ones the clock record follows)."""
     kinds = game.kinds
     return {s for s in game.to_act if kinds[s] != "bot"}
+
+
+def _unclaimed(meta: dict[str, Any]) -> set[int]:
+    """Open seats nobody has taken yet: no turn clock runs for them (it starts when someone
+    joins), though a game that waits for them may still be abandoned (TABLERO_ABANDON_AFTER)."""
+    claimed = meta.get("claimed", ())
+    return {s for s, k in enumerate(meta["seats"]) if k == "open" and s not in claimed}
 
 
 def _leave(game: LoadedGame, seats: list[int], reason: str, then: str) -> Decision:

@@ -165,3 +165,46 @@ async def test_a_turn_a_bot_took_over_on_timeout_gives_the_next_one_a_new_deadli
     # one timeout, not one per sweep (three in a row ended a tester's game)
     monkeypatch.setattr(time, "time", lambda: first + 2)
     assert await games.sweep_clocks(now=first + 2) == 0
+
+
+@pytest.mark.parametrize("on_timeout", ["bot", "forfeit"])
+async def test_an_open_seat_nobody_took_runs_no_clock_until_someone_joins(on_timeout):
+    # (an outside tester: the clock of a seat nobody took ran out, and a bot played it, or it
+    # forfeited, so the creator won against nobody: wins to farm)
+    from server.app import GameService
+    from server.app import commands as cmd
+    from server.auth import TokenSigner
+    from server.store import SQLiteStore
+
+    games = GameService(SQLiteStore(), TokenSigner("s"))
+    created = await games.create_game(cmd.CreateGame(
+        engine="tic-tac-toe", players=2, seats=["human", "open"], clock={"moveSeconds": 5, "onTimeout": on_timeout}))
+    gid = created["game"]["id"]
+    await games.submit_action(cmd.SubmitAction(gid, seat=0, action={"type": "place", "cell": 4}))
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    assert g["toAct"] == [1] and g["deadlines"] == []  # nobody sits there: no clock runs
+    assert await games.sweep_clocks(now=time.time() + 60) == 0
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    assert g["status"] == "GAME_STATUS_RUNNING" and g["version"] == 2
+    joined = time.time()
+    await games.join_game(cmd.JoinGame(gid))
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    assert [d["seat"] for d in g["deadlines"]] == [1] and g["deadlines"][0]["deadline"] >= joined + 5
+    assert await games.sweep_clocks(now=time.time() + 60) == 1  # the seat's clock runs now
+
+
+async def test_a_game_that_waits_for_a_join_may_still_be_abandoned():
+    from server.app import GameService
+    from server.app import commands as cmd
+    from server.auth import TokenSigner
+    from server.store import SQLiteStore
+
+    games = GameService(SQLiteStore(), TokenSigner("s"), abandon_after=30)
+    created = await games.create_game(cmd.CreateGame(
+        engine="tic-tac-toe", players=2, seats=["human", "open"], clock={"moveSeconds": 5, "onTimeout": "bot"}))
+    gid = created["game"]["id"]
+    await games.submit_action(cmd.SubmitAction(gid, seat=0, action={"type": "place", "cell": 4}))
+    assert await games.sweep_clocks(now=time.time() + 10) == 0  # no clock for the open seat...
+    assert await games.sweep_clocks(now=time.time() + 31) == 1  # ...but nobody came: abandoned
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    assert g["outcome"]["endedBy"] == "abandoned" and g["outcome"]["winners"] == []
