@@ -42,6 +42,7 @@ from server.portal.identity import User, has_control
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby
 from server.portal.table import TURN_TIMED_OUT, is_platform
 from server.store.base import POKED, Entry, EventStore, GameNotFound, Reset, Trimmed
+from server.store.sqlite import chain
 
 from . import commands as cmd
 from . import rules
@@ -132,14 +133,19 @@ def _count_action(engine: str) -> Iterator[list[str]]:
     metrics.child(metrics.ACTIONS, engine, result[0]).inc()
 
 
+def _event_json(event: Any) -> str:
+    """An event's JSON text as the stores keep it and chain it (compact, strict)."""
+    return json.dumps(event, separators=(",", ":"), allow_nan=False)
+
+
 def _trimmed_watch(e: Exception) -> str:
     """Why a watch cannot start where it asked: the events before the first kept one are gone."""
     first = getattr(e, "first_kept", None) or getattr(getattr(e, "__cause__", None), "first_kept", None)
     if first is None:
         return str(e)
     return (f"versions before {first} of this game are no longer kept (a snapshot covers them); "
-            f"watch from afterVersion {first - 1} or later ({first} or later with an afterHash; "
-            f"GET the game with ?version={first} for its state there)")
+            f"watch from afterVersion {first - 1} or later "
+            f"(GET the game with ?version={first} for its state there)")
 
 
 class GameService:
@@ -502,12 +508,17 @@ class GameService:
                 await self.games.events(c.game_id, max(c.after_version - 1, 0), 1)
             except FailedPrecondition as e:
                 first = getattr(e.__cause__, "first_kept", None)
-                if first is None or c.after_version != first - 1 or c.after_hash:
+                if first is None or c.after_version != first - 1:
                     raise FailedPrecondition(_trimmed_watch(e)) from None
                 # Just before the first kept event (where a listing of the kept log starts):
                 # that event is sent from here, and the store's watch goes on after it, from
                 # its hash, as a watch that had it would.
                 head = await self.games.events(c.game_id, c.after_version, 1)
+                if c.after_hash and (not head or not head[0].hash
+                                     or chain(c.after_hash, _event_json(head[0].event)) != head[0].hash):
+                    # The client's last event is gone; its hash is checked through the next
+                    # one's (which chains it): a client whose history is not the log's is refused.
+                    raise FailedPrecondition(_trimmed_watch(e)) from None
                 game = await self.games.current(c.game_id, meta)
                 mine = LoadedGame(game.id, game.meta, game.engine, game.version, clone(game.state),
                                   list(game.platform))
