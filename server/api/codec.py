@@ -8,6 +8,7 @@ typed and only converted. Either way the use cases get the same dict.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from google.protobuf import json_format
@@ -18,6 +19,7 @@ from server.errors import InvalidArgument
 
 _INTS = {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_SFIXED32,
          FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_FIXED32}
+_INTEGER = re.compile(r"-?[0-9]{1,30}")
 _FLOATS = {FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT}
 _JSON_VALUES = {"google.protobuf.Struct": dict, "google.protobuf.Value": object, "google.protobuf.ListValue": list}
 
@@ -147,10 +149,11 @@ def check(message: Descriptor, data: dict[str, Any], prefix: str = "") -> None:
 def query_value(f: FieldDescriptor, raw: str) -> Any:
     """A query-string parameter as its JSON value (integers parsed; strings as they are)."""
     if f.type in _INTS:
-        try:
-            return int(raw)
-        except ValueError:
-            raise InvalidArgument(f"query parameter {f.json_name} must be an integer") from None
+        # ASCII digits only, as JSON writes them: int() would also take " 1", "1_0", "+1" and
+        # other scripts' digits.
+        if not _INTEGER.fullmatch(raw):
+            raise InvalidArgument(f"query parameter {f.json_name} must be an integer")
+        return int(raw)
     if f.type == FieldDescriptor.TYPE_BOOL:
         if raw not in ("true", "false"):
             raise InvalidArgument(f"query parameter {f.json_name} must be true or false")

@@ -125,5 +125,8 @@ def test_query_parameters_take_proto_names_too(server) -> None:
     both = http.get(f"/v1/games/{gid}/events", params={"pageSize": 2, "page_size": 3})
     assert both.status_code == 400 and "given more than once: pageSize (page_size and pageSize name the same field)" \
         in both.json()["error"]["message"], both.text
+    for odd in (" 1", "1 ", "+1", "1_0", "\uff11", "1.0"):  # only ASCII digits, as JSON writes them
+        r = http.get(f"/v1/games/{gid}/events", params={"after_version": odd})
+        assert r.status_code == 400 and "must be an integer" in r.json()["error"]["message"], (odd, r.text)
     bad = http.get(f"/v1/games/{gid}/events", params={"page_sizes": 2})
     assert bad.status_code == 400 and "unknown query parameter(s) page_sizes" in bad.json()["error"]["message"]
