@@ -797,8 +797,7 @@ class GameService:
                   unclaimed: Collection[int] = ()) -> float | None:
         """When the game may next need the sweeper: a deadline (not an unclaimed seat's), or
         being abandoned."""
-        running = ClockRecord(record.version, {s: t for s, t in record.since.items() if s not in unclaimed})
-        due = [] if clock is None else [running.next_due(clock["moveSeconds"])]
+        due = [] if clock is None else [record.next_due(clock["moveSeconds"], unclaimed)]
         if self.abandon_after and record.since:
             due.append(max(record.since.values()) + self.abandon_after)
         due = [d for d in due if d is not None]
@@ -811,9 +810,8 @@ class GameService:
         record = await self.clocks.get(game.id) or ClockRecord(0)
         if record.version != game.version:  # its writer has not recorded it yet (or died)
             record = record.advance(game.version, _waiting(game), time.time())
-        unclaimed = _unclaimed(game.meta)
-        return [{"seat": s, "deadline": d} for s, d in sorted(record.deadlines(clock["moveSeconds"]).items())
-                if s not in unclaimed]
+        deadlines = record.deadlines(clock["moveSeconds"], _unclaimed(game.meta))
+        return [{"seat": s, "deadline": d} for s, d in sorted(deadlines.items())]
 
     async def sweep_clocks(self, now: float | None = None, limit: int = 100) -> int:
         """Apply every due timeout (any replica may call this; each applies once). Returns
@@ -844,8 +842,7 @@ class GameService:
         abandoned = bool(self.abandon_after and record.since and waiting
                          and max(record.since.values()) + self.abandon_after <= now)
         unclaimed = _unclaimed(meta)
-        due = [] if clock is None else [s for s in record.due(clock["moveSeconds"], now)
-                                        if s in waiting and s not in unclaimed]
+        due = [] if clock is None else [s for s in record.due(clock["moveSeconds"], now, unclaimed) if s in waiting]
         if not due and not abandoned:
             await self.clocks.put(game_id, record, self._next_due(record, clock, unclaimed))
             return 0
@@ -964,8 +961,7 @@ def _leave(game: LoadedGame, seats: list[int], reason: str, then: str) -> Decisi
     before a person must act."""
     table = game.table.copy()
     events = []
-    claimed = game.meta.get("claimed", ())
-    unclaimed = [s for s, k in enumerate(game.meta["seats"]) if k == "open" and s not in claimed]
+    unclaimed = sorted(_unclaimed(game.meta))
     for seat in seats:
         event = table.leave(seat, reason, then, unclaimed)
         table.apply(event)

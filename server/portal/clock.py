@@ -69,14 +69,16 @@ class ClockRecord:
                 if version != self.version else dict(self.since))
         return ClockRecord(version, {s: keep.get(s, now) for s in sorted(waiting)})
 
-    def deadlines(self, move_seconds: int) -> dict[int, float]:
-        return {s: t + move_seconds for s, t in self.since.items()}
+    def deadlines(self, move_seconds: int, skip: Collection[int] = ()) -> dict[int, float]:
+        """Each waiting seat's deadline (`skip`: seats whose clock does not run, open seats
+        nobody has taken)."""
+        return {s: t + move_seconds for s, t in self.since.items() if s not in skip}
 
-    def due(self, move_seconds: int, now: float) -> list[int]:
-        return sorted(s for s, d in self.deadlines(move_seconds).items() if d <= now)
+    def due(self, move_seconds: int, now: float, skip: Collection[int] = ()) -> list[int]:
+        return sorted(s for s, d in self.deadlines(move_seconds, skip).items() if d <= now)
 
-    def next_due(self, move_seconds: int) -> float | None:
-        d = self.deadlines(move_seconds)
+    def next_due(self, move_seconds: int, skip: Collection[int] = ()) -> float | None:
+        d = self.deadlines(move_seconds, skip)
         return min(d.values()) if d else None
 
 
