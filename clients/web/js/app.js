@@ -83,7 +83,14 @@ async function route() {
   const fromAddress = takeTokenFromAddress(); // a portal's sign-in link: #token=<jwt>
   if (fromAddress) await startSignIn(fromAddress);
   keepNote = false;
-  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  // (a malformed escape such as %E0%A4%A stays as it is: decodeURIComponent would throw)
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  });
   try {
     if (parts[0] === 'g' && parts[1]) {
       await engines().catch(() => []);
@@ -96,7 +103,14 @@ async function route() {
       if (parts.length) notify(`This page does not understand the link “${location.hash}”: a game's link ends in #/g/<game> (to play or watch) or #/join/<game> (to join). Here is the lobby.`);
     }
   } catch (e) {
-    main.replaceChildren(h('section', { class: 'panel' }, h('h1', {}, 'Something went wrong'), h('p', {}, e.message), h('p', {}, h('a', { href: '#/' }, 'Back to the lobby'))));
+    // A game link whose game this server does not have (a 404: no such game, or an id such as
+    // ".." that makes no game path at all): say so, not the API's "no route /v1/".
+    if (e.status === 404 && (parts[0] === 'g' || parts[0] === 'join')) {
+      main.replaceChildren(h('section', { class: 'panel', id: 'not-found' }, h('h1', {}, 'Game not found'),
+        h('p', {}, `This server has no game “${parts[1]}”: check the link (a game's link ends in #/g/<game> or #/join/<game>).`),
+        h('p', {}, h('a', { href: '#/' }, 'Back to the lobby'))));
+      document.title = 'Tablero — game not found';
+    } else main.replaceChildren(h('section', { class: 'panel' }, h('h1', {}, 'Something went wrong'), h('p', {}, e.message), h('p', {}, h('a', { href: '#/' }, 'Back to the lobby'))));
   }
   if (document.activeElement === document.body) main.focus({ preventScroll: true });
 }

@@ -1,0 +1,24 @@
+"""Defects a third outside acceptance pass found in the browser client (two people in two browser
+contexts, links, tokens, going offline): a malformed game link, a seat token the server no longer
+accepts, and a page that stayed "live" through a lost connection."""
+
+from __future__ import annotations
+
+
+def test_a_game_link_that_leads_nowhere_says_the_game_is_not_found(server, new_page):
+    """An unknown game id, a malformed escape (%E0%A4%A) and a path (#/g/../..) all say that
+    there is no such game, on a page of their own: no page error, no old page left standing,
+    no "no route /v1/" from the API."""
+    page = new_page(375, 800)
+    for address, shown in (("#/g/nope123", "nope123"), ("#/join/nope123", "nope123"),
+                           ("#/g/%E0%A4%A", "%E0%A4%A"), ("#/g/../../v1/engines", "..")):
+        page.goto(f"{server.url}/#/")
+        page.wait_for_selector("form.create")
+        page.goto(f"{server.url}/{address}")
+        page.wait_for_selector("#not-found")
+        text = page.inner_text("#main")
+        assert "Game not found" in text and f"“{shown}”" in text, (address, text)
+        assert "no route" not in text, (address, text)
+        assert page.locator("form.create").count() == 0, address
+        assert page.locator("#not-found a[href='#/']").count() == 1
+
