@@ -4,6 +4,10 @@ accepts, and a page that stayed "live" through a lost connection."""
 
 from __future__ import annotations
 
+import json
+
+from .api_play import ApiGame
+
 
 def test_a_game_link_that_leads_nowhere_says_the_game_is_not_found(server, new_page):
     """An unknown game id, a malformed escape (%E0%A4%A) and a path (#/g/../..) all say that
@@ -21,4 +25,22 @@ def test_a_game_link_that_leads_nowhere_says_the_game_is_not_found(server, new_p
         assert "no route" not in text, (address, text)
         assert page.locator("form.create").count() == 0, address
         assert page.locator("#not-found a[href='#/']").count() == 1
+
+
+def test_a_seat_token_the_server_refuses_falls_back_to_watching(server, new_page):
+    """A seat token kept in this browser that the server no longer accepts (its secret changed,
+    or the token was damaged): the table opens for watching and says why, instead of a dead page."""
+    game = ApiGame(server.url, "tic-tac-toe", ["human", "bot"])
+    page = new_page()
+    store = {game.id: {"engine": "tic-tac-toe", "seats": [{"seat": 0, "token": f"{game.id}.0.{'A' * 43}"}], "at": 1}}
+    page.add_init_script(f"localStorage.setItem('tablero.games.v1', {json.dumps(json.dumps(store))})")
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".ttt")
+    assert "You are watching this game." in page.inner_text(".turn")
+    note = page.inner_text("#banner")
+    assert "seat" in note and "not accepted" in note and "invalid seat token" in note, note
+    page.wait_for_selector(".live.live")
+    assert "(you)" not in page.inner_text(".seat-list")
+    # The token stays in the browser (the lobby still lists the game): nothing is thrown away.
+    assert game.id in page.evaluate("localStorage.getItem('tablero.games.v1')")
 

@@ -481,7 +481,17 @@ class Table {
   }
 
   async start() {
-    this.game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+    try {
+      this.game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+    } catch (e) {
+      // A seat token kept here that the server refuses (its secret changed, a damaged token):
+      // watch the game and say why, rather than a dead page. The token stays in the browser.
+      if (!this.held.length || (e.status !== 401 && e.status !== 403)) throw e;
+      notify(`This browser's seat in this game is not accepted by the server (${e.message}): you are watching.`);
+      this.held = [];
+      this.active = null;
+      this.game = unwrapGame(await api('GET', this.path));
+    }
     const mySeat = seatOf(this.game, me);
     if (mySeat !== null && !this.held.some((s) => s.seat === mySeat)) {
       // The signed-in user's seat, on a device that has no token for it: JoinGame with the
