@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 
+import httpx
+
 from .api_play import ApiGame
+from .test_browser import wait_ready
 
 
 def test_a_game_link_that_leads_nowhere_says_the_game_is_not_found(server, new_page):
@@ -44,3 +47,36 @@ def test_a_seat_token_the_server_refuses_falls_back_to_watching(server, new_page
     # The token stays in the browser (the lobby still lists the game): nothing is thrown away.
     assert game.id in page.evaluate("localStorage.getItem('tablero.games.v1')")
 
+
+def test_going_offline_says_so_and_coming_back_catches_up(server, new_page):
+    """The connection goes (the browser's offline event): the page says so instead of "● live",
+    a move tried meanwhile is not sent; back online, the page reconnects, the note goes, and the
+    other player's moves made meanwhile are there once each."""
+    game = ApiGame(server.url, "tic-tac-toe", ["human", "human"])
+    page = new_page()
+    game.hold(page, [1])
+    ctx = page.context
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".live.live")
+    ctx.set_offline(True)
+    page.wait_for_selector(".live.offline", timeout=5_000)
+    r = httpx.post(f"{game.path}/actions", headers={"Authorization": f"Bearer {game.tokens[0]}"},
+                   json={"action": {"type": "place", "cell": 0}, "expectedVersion": 1})  # Red moves while Blue is offline
+    assert r.status_code == 200, r.text
+    page.wait_for_timeout(300)
+    ctx.set_offline(False)
+    page.wait_for_selector(".live.live", timeout=10_000)
+    page.wait_for_selector('.ttt-cell[data-cell="0"].mark-X', timeout=10_000)
+    wait_ready(page)
+    ctx.set_offline(True)
+    page.wait_for_selector(".live.offline", timeout=5_000)
+    page.click('.ttt-cell.pickable[data-cell="4"]')
+    page.wait_for_selector("#banner .error")
+    assert "Your move was not sent" in page.inner_text("#banner")
+    ctx.set_offline(False)
+    page.wait_for_selector(".live.live", timeout=10_000)
+    page.wait_for_function("() => document.getElementById('banner').textContent.trim() === ''", timeout=10_000)
+    page.click('.ttt-cell.pickable[data-cell="4"]')
+    page.wait_for_selector('.ttt-cell[data-cell="4"].mark-O')
+    values = page.evaluate("[...document.querySelectorAll('.log li')].map((l) => l.value)")
+    assert sorted(values) == list(range(1, len(values) + 1)) == sorted(set(values)), values

@@ -548,6 +548,16 @@ class Table {
         if (state === 'live') this.schedule(); // catch up after a reconnect
       },
     });
+    // The browser's own word on the connection: offline, the page says so (a stream open across
+    // the outage can look live while nothing comes); back online, it reconnects and catches up.
+    this.onOffline = () => {
+      this.el.live.textContent = 'offline: waiting for the connection';
+      this.el.live.className = 'live offline';
+    };
+    this.onOnline = () => this.watch.kick();
+    window.addEventListener('offline', this.onOffline);
+    window.addEventListener('online', this.onOnline);
+    if (navigator.onLine === false) this.onOffline();
   }
 
   stop() {
@@ -555,6 +565,8 @@ class Table {
     clearTimeout(this.seatPoll);
     clearTimeout(this.timer);
     if (this.watch) this.watch.stop();
+    if (this.onOnline) window.removeEventListener('online', this.onOnline);
+    if (this.onOffline) window.removeEventListener('offline', this.onOffline);
   }
 
   async loadLog() {
