@@ -9,7 +9,7 @@ import json
 import httpx
 
 from .api_play import ApiGame
-from .test_browser import wait_ready
+from .test_browser import create_in_lobby, wait_ready
 
 
 def test_a_game_link_that_leads_nowhere_says_the_game_is_not_found(server, new_page):
@@ -80,3 +80,39 @@ def test_going_offline_says_so_and_coming_back_catches_up(server, new_page):
     page.wait_for_selector('.ttt-cell[data-cell="4"].mark-O')
     values = page.evaluate("[...document.querySelectorAll('.log li')].map((l) => l.value)")
     assert sorted(values) == list(range(1, len(values) + 1)) == sorted(set(values)), values
+
+
+def test_a_hot_seat_log_tells_each_seat_its_own_secrets(server, new_page):
+    """Both Goofspiel seats in one browser: the log was read with the first seat's token only, so
+    Blue never saw its own bids ("places a secret bid"), where Red saw "bids (only you see: card
+    N)". Each seat shown reads its own secrets, from the live stream and the listed log alike,
+    and never the other's."""
+    page = new_page()
+    create_in_lobby(page, server.url, "goofspiel", ["human", "human"], {"Cards": "4"})
+    bids = page.locator(".log li[data-type=bid_placed]")
+
+    def bid(n: int) -> None:  # the seat shown bids; the page then shows the seat to bid next
+        wait_ready(page)
+        page.locator(".composer button.act").first.click()
+        bids.nth(n).wait_for()
+        page.wait_for_function("() => document.querySelector('.composer button.act:not([disabled])')")
+
+    def log_as_the_seat_shown(made: int) -> None:
+        shown = page.inner_text(".turn h2").removeprefix("Your turn, ").rstrip(".")
+        other = {"Red": "Blue", "Blue": "Red"}[shown]
+        mine = f"() => [...document.querySelectorAll('.log li[data-type=bid_placed]')].filter((li) => li.textContent.startsWith('{shown} (you) bids (only you see: card ')).length"
+        page.wait_for_function(f"{mine} === {made}")  # (the other seat's secrets come after the bid)
+        said = [" ".join(t.split()) for t in bids.all_inner_texts()]
+        assert [t for t in said if t.startswith(other)] == [f"{other} (you) places a secret bid."] * (len(said) - made), said
+
+    for n in range(5):  # Red, Blue, Blue, Red, Red: Blue is shown, to bid in the third round
+        bid(n)
+    assert page.inner_text(".turn h2") == "Your turn, Blue."
+    log_as_the_seat_shown(2)
+    page.reload()  # the listed log, read again
+    bids.nth(4).wait_for()
+    log_as_the_seat_shown(2)
+    for n in range(5, 7):  # Blue, Blue: Red is shown
+        bid(n)
+    assert page.inner_text(".turn h2") == "Your turn, Red."
+    log_as_the_seat_shown(3)

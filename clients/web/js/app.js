@@ -635,6 +635,7 @@ class Table {
     this.events = this.events.filter((e) => e.version <= version);
     for (const li of [...this.el.log.children]) if (Number(li.value) > version) li.remove();
     this.version = Math.min(this.version, version);
+    this.secretsAt = Math.min(this.secretsAt || 0, version);
     notify('The server lost some recent moves; the table shows the game as it stands now.');
   }
 
@@ -688,7 +689,47 @@ class Table {
     this.game = game;
     // Events the stream has not brought: it brings them itself when live, else read the log.
     if (game.version > this.version && this.watchState !== 'live') await this.loadLog();
+    if (this.held.length > 1) await this.loadSecrets();
     this.draw(actions);
+  }
+
+  // A hot seat: the log and the stream are read with the first seat's token, so they hold that
+  // seat's secrets only. The other seats' own secrets (a bid, a vote, a pile searched) come from
+  // the log read with each one's token, merged into `private` by seat; the log still tells each
+  // seat shown its own only (words.js).
+  async loadSecrets() {
+    const upTo = this.version;
+    const from = Math.min(this.secretsAt || 0, upTo);
+    if (upTo <= from) return;
+    const at = new Map(this.events.map((e) => [e.version, e]));
+    let changed = false;
+    for (const s of this.held.slice(1)) {
+      let after = from;
+      let page = '';
+      for (;;) {
+        const q = `?pageSize=1000${page ? `&pageToken=${encodeURIComponent(page)}` : `&afterVersion=${after}`}`;
+        let out;
+        try {
+          out = await api('GET', `${this.path}/events${q}`, { token: s.token });
+        } catch (e) {
+          const kept = !page && e.code === 'FAILED_PRECONDITION' && /afterVersion=(\d+)/.exec(e.message);
+          if (!kept || Number(kept[1]) <= after) throw e;
+          after = Number(kept[1]); // a trimmed log: from its first kept event
+          continue;
+        }
+        for (const it of out.events || []) {
+          const secret = it.event && it.event.private ? it.event.private[String(s.seat)] : undefined;
+          const have = at.get(it.version);
+          if (secret === undefined || !have || it.version > upTo) continue;
+          have.event = { ...have.event, private: { ...(have.event.private || {}), [String(s.seat)]: secret } };
+          changed = true;
+        }
+        page = out.nextPageToken || '';
+        if (!page) break;
+      }
+    }
+    this.secretsAt = upTo;
+    if (changed) this.logSeat = undefined; // draw() words the log again
   }
 
   async submit(action) {
