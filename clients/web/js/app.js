@@ -83,7 +83,14 @@ async function route() {
   const fromAddress = takeTokenFromAddress(); // a portal's sign-in link: #token=<jwt>
   if (fromAddress) await startSignIn(fromAddress);
   keepNote = false;
-  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  // (a malformed escape such as %E0%A4%A stays as it is: decodeURIComponent would throw)
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  });
   try {
     if (parts[0] === 'g' && parts[1]) {
       await engines().catch(() => []);
@@ -96,7 +103,14 @@ async function route() {
       if (parts.length) notify(`This page does not understand the link “${location.hash}”: a game's link ends in #/g/<game> (to play or watch) or #/join/<game> (to join). Here is the lobby.`);
     }
   } catch (e) {
-    main.replaceChildren(h('section', { class: 'panel' }, h('h1', {}, 'Something went wrong'), h('p', {}, e.message), h('p', {}, h('a', { href: '#/' }, 'Back to the lobby'))));
+    // A game link whose game this server does not have (a 404: no such game, or an id such as
+    // ".." that makes no game path at all): say so, not the API's "no route /v1/".
+    if (e.status === 404 && (parts[0] === 'g' || parts[0] === 'join')) {
+      main.replaceChildren(h('section', { class: 'panel', id: 'not-found' }, h('h1', {}, 'Game not found'),
+        h('p', {}, `This server has no game “${parts[1]}”: check the link (a game's link ends in #/g/<game> or #/join/<game>).`),
+        h('p', {}, h('a', { href: '#/' }, 'Back to the lobby'))));
+      document.title = 'Tablero — game not found';
+    } else main.replaceChildren(h('section', { class: 'panel' }, h('h1', {}, 'Something went wrong'), h('p', {}, e.message), h('p', {}, h('a', { href: '#/' }, 'Back to the lobby'))));
   }
   if (document.activeElement === document.body) main.focus({ preventScroll: true });
 }
@@ -467,7 +481,17 @@ class Table {
   }
 
   async start() {
-    this.game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+    try {
+      this.game = unwrapGame(await api('GET', this.path, { token: this.token() }));
+    } catch (e) {
+      // A seat token kept here that the server refuses (its secret changed, a damaged token):
+      // watch the game and say why, rather than a dead page. The token stays in the browser.
+      if (!this.held.length || (e.status !== 401 && e.status !== 403)) throw e;
+      notify(`This browser's seat in this game is not accepted by the server (${e.message}): you are watching.`);
+      this.held = [];
+      this.active = null;
+      this.game = unwrapGame(await api('GET', this.path));
+    }
     const mySeat = seatOf(this.game, me);
     if (mySeat !== null && !this.held.some((s) => s.seat === mySeat)) {
       // The signed-in user's seat, on a device that has no token for it: JoinGame with the
@@ -524,6 +548,16 @@ class Table {
         if (state === 'live') this.schedule(); // catch up after a reconnect
       },
     });
+    // The browser's own word on the connection: offline, the page says so (a stream open across
+    // the outage can look live while nothing comes); back online, it reconnects and catches up.
+    this.onOffline = () => {
+      this.el.live.textContent = 'offline: waiting for the connection';
+      this.el.live.className = 'live offline';
+    };
+    this.onOnline = () => this.watch.kick();
+    window.addEventListener('offline', this.onOffline);
+    window.addEventListener('online', this.onOnline);
+    if (navigator.onLine === false) this.onOffline();
   }
 
   stop() {
@@ -531,6 +565,8 @@ class Table {
     clearTimeout(this.seatPoll);
     clearTimeout(this.timer);
     if (this.watch) this.watch.stop();
+    if (this.onOnline) window.removeEventListener('online', this.onOnline);
+    if (this.onOffline) window.removeEventListener('offline', this.onOffline);
   }
 
   async loadLog() {
@@ -599,6 +635,7 @@ class Table {
     this.events = this.events.filter((e) => e.version <= version);
     for (const li of [...this.el.log.children]) if (Number(li.value) > version) li.remove();
     this.version = Math.min(this.version, version);
+    this.secretsAt = Math.min(this.secretsAt || 0, version);
     notify('The server lost some recent moves; the table shows the game as it stands now.');
   }
 
@@ -652,7 +689,47 @@ class Table {
     this.game = game;
     // Events the stream has not brought: it brings them itself when live, else read the log.
     if (game.version > this.version && this.watchState !== 'live') await this.loadLog();
+    if (this.held.length > 1) await this.loadSecrets();
     this.draw(actions);
+  }
+
+  // A hot seat: the log and the stream are read with the first seat's token, so they hold that
+  // seat's secrets only. The other seats' own secrets (a bid, a vote, a pile searched) come from
+  // the log read with each one's token, merged into `private` by seat; the log still tells each
+  // seat shown its own only (words.js).
+  async loadSecrets() {
+    const upTo = this.version;
+    const from = Math.min(this.secretsAt || 0, upTo);
+    if (upTo <= from) return;
+    const at = new Map(this.events.map((e) => [e.version, e]));
+    let changed = false;
+    for (const s of this.held.slice(1)) {
+      let after = from;
+      let page = '';
+      for (;;) {
+        const q = `?pageSize=1000${page ? `&pageToken=${encodeURIComponent(page)}` : `&afterVersion=${after}`}`;
+        let out;
+        try {
+          out = await api('GET', `${this.path}/events${q}`, { token: s.token });
+        } catch (e) {
+          const kept = !page && e.code === 'FAILED_PRECONDITION' && /afterVersion=(\d+)/.exec(e.message);
+          if (!kept || Number(kept[1]) <= after) throw e;
+          after = Number(kept[1]); // a trimmed log: from its first kept event
+          continue;
+        }
+        for (const it of out.events || []) {
+          const secret = it.event && it.event.private ? it.event.private[String(s.seat)] : undefined;
+          const have = at.get(it.version);
+          if (secret === undefined || !have || it.version > upTo) continue;
+          have.event = { ...have.event, private: { ...(have.event.private || {}), [String(s.seat)]: secret } };
+          changed = true;
+        }
+        page = out.nextPageToken || '';
+        if (!page) break;
+      }
+    }
+    this.secretsAt = upTo;
+    if (changed) this.logSeat = undefined; // draw() words the log again
   }
 
   async submit(action) {

@@ -23,6 +23,15 @@ export class Watch {
     if (this.ctrl) this.ctrl.abort();
   }
 
+  // Connect again now (the browser is back online): a stream open across the outage may be
+  // dead without saying so, and the wait before the next try may have grown to seconds.
+  kick() {
+    if (this.stopped) return;
+    this.delay = 0;
+    if (this.ctrl) this.ctrl.abort();
+    if (this.wake) this.wake();
+  }
+
   async run() {
     while (!this.stopped) {
       let finished = false;
@@ -52,8 +61,12 @@ export class Watch {
       }
       if (finished || this.stopped) return;
       this.onState('reconnecting');
-      await new Promise((res) => setTimeout(res, this.delay));
-      this.delay = Math.min(this.delay * 2, 8000);
+      await new Promise((res) => {
+        const t = setTimeout(res, this.delay);
+        this.wake = () => { clearTimeout(t); res(); };
+      });
+      this.wake = null;
+      this.delay = Math.min(Math.max(this.delay * 2, 500), 8000);
     }
   }
 
