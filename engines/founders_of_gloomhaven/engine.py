@@ -2346,7 +2346,7 @@ class FoundersOfGloomhaven(RulesEngine):
             for i, x in enumerate(v["votes"]):
                 if x is not None and i != viewer:
                     pl = s["players"][i]
-                    v["votes"][i] = {"proposal": rng.randrange(3), "fleeting": rng.randint(0, pl["fleeting"]),
+                    v["votes"][i] = {"proposal": rng.randrange(len(s["proposals"])), "fleeting": rng.randint(0, pl["fleeting"]),
                                      "lasting": rng.randint(0, pl["lasting"])}
         return s
 

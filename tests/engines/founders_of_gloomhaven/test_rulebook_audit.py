@@ -3,6 +3,8 @@ files leave out — ties, supplies running out, the end inside a vote, follows o
 the Income card, resets, income, the solo claim tokens, achievements — and hidden information
 (the secret vote and face-down cards) for every seat and spectators."""
 
+import random
+
 import pytest
 
 from engines import IllegalAction
@@ -397,3 +399,16 @@ def test_a_face_down_card_looks_the_same_to_every_other_seat_and_spectators_what
         assert g.view(v) == ref.view(v)
         assert [ENGINE.event_view(e, v) for e in ev] == [ENGINE.event_view(e, v) for e in ref_ev]
     assert g.view(0) != ref.view(0)
+
+
+def test_redrawn_secret_votes_name_only_proposals_on_the_table():
+    """resample_hidden re-draws the others' pending votes consistently with what the viewer sees:
+    with 2 proposals left (the deck ran out), never a vote for a third one."""
+    g = game(3)
+    g.state["proposals"] = ["watchtower", "tavern"]
+    _call(g, caller=0)
+    g.act(1, {"type": "vote", "proposal": 1, "fleeting": 0, "lasting": 0})
+    for k in range(40):
+        alt = ENGINE.resample_hidden(g.state, 0, random.Random(k))
+        assert alt["vote"]["votes"][1]["proposal"] in (0, 1)
+        assert ENGINE.view(alt, 0) == g.view(0)
