@@ -1254,6 +1254,11 @@ def _achievement_events(state, deck) -> list[dict]:
         return []
     aid = ach[deck]
     spec = D.ACHIEVEMENTS[aid]
+    if deck == "immediate" and aid in state["ach_scored"] and _version(state) >= 7:
+        # v7: each card is scored "en un momento concreto" (p. 19): the immediate one at the end
+        # of the turn in which any player first meets it, by every player meeting it then; a
+        # player meeting it later scores nothing. v1-v6 scored it again for each later player.
+        return []
     done = state["ach_scored"].get(aid, [])
     seats = [s for s in range(state["n"]) if s not in done and _metric(state, s, spec["metric"]) >= spec["at_least"]]
     if not seats:
@@ -2100,8 +2105,8 @@ class FoundersOfGloomhaven(RulesEngine):
     title = "Founders of Gloomhaven"
     min_seats = 1
     max_seats = 4
-    version = 6
-    supported_versions = (1, 2, 3, 4, 5)
+    version = 7
+    supported_versions = (1, 2, 3, 4, 5, 6)
     max_random_steps = 20_000
     options_schema = OPTIONS_SCHEMA
     moves = MOVES
@@ -2341,7 +2346,7 @@ class FoundersOfGloomhaven(RulesEngine):
             for i, x in enumerate(v["votes"]):
                 if x is not None and i != viewer:
                     pl = s["players"][i]
-                    v["votes"][i] = {"proposal": rng.randrange(3), "fleeting": rng.randint(0, pl["fleeting"]),
+                    v["votes"][i] = {"proposal": rng.randrange(len(s["proposals"])), "fleeting": rng.randint(0, pl["fleeting"]),
                                      "lasting": rng.randint(0, pl["lasting"])}
         return s
 

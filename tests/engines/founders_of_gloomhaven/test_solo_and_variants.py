@@ -174,6 +174,44 @@ def test_the_end_game_achievement_is_scored_at_the_end():
     assert g.outcome()["details"][2]["by_source"]["achievements"] == 3
 
 
+def _ach_v(version):
+    g = game(4, options={"achievements": True}, version=version)
+    g.state["achievements"] = {"immediate": "bridge_builder", "mid": "treasury", "end": "landlord"}
+    return g
+
+
+def _pass(g, seat, card="trade"):
+    turn(g, seat)
+    g.act(seat, {"type": "play_card", "card": card, "face_up": False})
+    return g.act(seat, {"type": "take_money"})
+
+
+def test_the_immediate_achievement_is_scored_once_by_every_player_meeting_it_at_that_moment():
+    """p. 19: "Cada carta tiene una condición y un valor numérico, el cual se puntuará cada jugador
+    que complete la condición en un momento concreto: El logro 'inmediato' se puntúa al final del
+    turno de un jugador ... en el que cualquiera de los jugadores completa la condición." (v7)"""
+    g = _ach_v(7)
+    for s in (1, 3):
+        g.state["players"][s]["bridges"] = 2
+    ev = _pass(g, 0)
+    sc = [e for e in ev if e["type"] == "achievement_scored"]
+    assert sc == [{"type": "achievement_scored", "achievement": "bridge_builder", "scorers": [1, 3], "value": 2}]
+    g.state["players"][2]["bridges"] = 3  # met later: the moment has passed
+    ev = _pass(g, 1)
+    ev += _pass(g, 2)
+    assert "achievement_scored" not in types(ev)
+    assert [p["score"]["achievements"] for p in g.state["players"]] == [0, 2, 0, 2]
+
+
+def test_before_v7_a_player_meeting_the_immediate_achievement_later_still_scored_it():
+    g = _ach_v(6)
+    g.state["players"][1]["bridges"] = 2
+    _pass(g, 0)
+    g.state["players"][2]["bridges"] = 2
+    ev = _pass(g, 1)
+    assert [e["scorers"] for e in ev if e["type"] == "achievement_scored"] == [[2]]
+
+
 # --- no workers ---------------------------------------------------------------------------------
 def test_no_workers_variant_has_no_worker_action_and_houses_cost_2():
     g = game(4, options={"no_workers": True})
