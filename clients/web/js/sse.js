@@ -3,7 +3,7 @@
 // header, and reconnection from the last version seen, with its hash (afterHash) so that a
 // log the server lost meanwhile (a Redis rollback) comes back as a reset, not a silent fork.
 export class Watch {
-  constructor(gameId, { token, afterVersion, afterHash, onEvent, onEnd, onState, onReset }) {
+  constructor(gameId, { token, afterVersion, afterHash, onEvent, onEnd, onState, onReset, silenceMs }) {
     this.url = `/v1/games/${encodeURIComponent(gameId)}/watch`;
     this.token = token;
     this.version = afterVersion || 0;
@@ -15,6 +15,9 @@ export class Watch {
     this.onState = onState || (() => {});
     this.stopped = false;
     this.delay = 500;
+    // The server sends a keep-alive comment every 15 s: a stream silent for this long is dead
+    // without saying so (a laptop that slept, a proxy that dropped the connection): reconnect.
+    this.silenceMs = silenceMs || globalThis.TABLERO_SSE_SILENCE_MS || 45000;
     this.run();
   }
 
@@ -72,12 +75,26 @@ export class Watch {
 
   // Returns true when the server said the game is over (event: end).
   async read(reader) {
+    let heard = Date.now();
+    const ctrl = this.ctrl;
+    const watchdog = setInterval(() => {
+      if (Date.now() - heard > this.silenceMs) ctrl.abort(); // run() reconnects from this.version
+    }, Math.min(5000, this.silenceMs / 2));
+    try {
+      return await this.readAll(reader, () => { heard = Date.now(); });
+    } finally {
+      clearInterval(watchdog);
+    }
+  }
+
+  async readAll(reader, heard) {
     const dec = new TextDecoder();
     let buf = '';
     let msg = { event: '', data: [], id: null };
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return false;
+      heard();
       buf += dec.decode(value, { stream: true });
       let nl;
       while ((nl = buf.search(/\r\n|\r|\n/)) >= 0) {
