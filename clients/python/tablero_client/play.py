@@ -118,6 +118,8 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
         raise SystemExit(f"{eng.name} takes {eng.min_seats}-{eng.max_seats} players, not {players}")
     if not 0 <= args.seat < players:
         raise SystemExit(f"--seat must be 0..{players - 1}")
+    if not 0 <= args.open < players:
+        raise SystemExit(f"--open must be 0..{players - 1}: {plural(players, 'seat')}, one of them yours")
     kinds = []
     opened = 0
     for i in range(players):
