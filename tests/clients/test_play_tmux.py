@@ -407,3 +407,20 @@ def test_a_seat_waiting_through_a_server_restart_is_told_the_next_move(tmp_path,
         assert "watch stopped" not in text, text[-2000:]
         assert "in touch with the server again" in text
         tmux.keys("q", "Enter")
+
+
+def test_garbage_pasted_at_the_prompt_is_asked_again(server, tmux):
+    """An outside tester's finding: '²' (a digit to str.isdigit, not to int) ended `play` in a traceback,
+    with no resume command."""
+    tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe")
+    tmux.wait(_ready(1))
+    for garbage in ("²", "①", "1²", "٣x", "\x1b[200~5\x1b[201~junk", "9" * 5000):
+        tmux.keys("-l", garbage)
+        tmux.keys("Enter")
+    text = tmux.wait(lambda s: s.count("type a number from 1 to 9") >= 7 or "EXITED" in s)
+    assert "Traceback" not in text and "EXITED" not in text, text[-3000:]
+    tmux.keys("5", "Enter")
+    text = tmux.wait(lambda s: "« you: place in row 2, column 2" in s and _ready(2)(s))
+    tmux.keys("q", "Enter")
+    text = tmux.wait(lambda s: "EXITED" in s)
+    assert "EXITED 0" in text and "resume with: tablero play --game" in text

@@ -229,12 +229,19 @@ def _ask(session: PromptSession, text: str, n: int, back: bool, paged: bool = Fa
             return None
         if paged and answer in PAGE_WORDS:
             return answer
-        if answer.isdigit() and 1 <= int(answer) <= n:
-            return int(answer)
+        if (number := _number(answer)) is not None and 1 <= number <= n:
+            return number
         print(choose_hint(n, back, paged))
 
 
 PAGE_WORDS = ("n", "p")
+
+
+def _number(answer: str) -> int | None:
+    """The number typed, or None: str.isdigit() also takes '²' and '①', which int() refuses."""
+    if not answer.isdecimal() or len(answer) > 9:
+        return None
+    return int(answer)
 
 
 def choose_hint(n: int, back: bool, paged: bool = False) -> str:
