@@ -163,3 +163,28 @@ def test_new_bedford_a_final_tie_says_the_deciding_tie_break():
     d = g.outcome()["details"]
     if d[0]["total"] != d[1]["total"]:
         assert "Tie on" not in _text(render(_game(g, "new-bedford")))
+
+
+def test_new_bedford_step_by_step_groups_name_spaces_and_buildings_as_the_board_does():
+    """An outside tester's finding: grouped spaces read `space town_hall  (7 choices)`, `space dry_dock`."""
+    from tablero_client.choose import options
+    from tablero_client.play import option_label
+
+    seen: set[str] = set()
+    for g, seat, legal in random_turns("new-bedford", 1, 3, options={"captains": ["starbuck", "ahab"]}):
+        if seat != 0 or len(legal) <= 24:
+            continue
+        game = _game(g, "new-bedford")
+        path, opts = options(legal, 24)
+        stack = [(path, opts)]
+        while stack:
+            path, opts = stack.pop()
+            for o in opts:
+                if len(o.actions) > 1 and path:
+                    label = option_label(path, o, game)
+                    seen.add(path)
+                    assert "_" not in label and not label.startswith("space "), (path, label)
+                    sub = options(o.actions, 1)
+                    if sub[0]:
+                        stack.append(sub)
+    assert "space" in seen, seen
