@@ -6,6 +6,7 @@ types 1 (the first option; step-by-step groups narrow down to one legal action).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -424,3 +425,27 @@ def test_garbage_pasted_at_the_prompt_is_asked_again(server, tmux):
     tmux.keys("q", "Enter")
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "EXITED 0" in text and "resume with: tablero play --game" in text
+
+
+def test_a_whole_game_in_a_terminal_that_is_not_utf8(server, tmux):
+    """An outside tester's finding: with an ASCII locale (LC_ALL=C, no UTF-8 coercion) `play` ended
+    in a UnicodeEncodeError traceback at the first `»` line; then `«` and `·` came out as `?`."""
+    tmux.start(f"LC_ALL=C LANG=C PYTHONCOERCECLOCALE=0 PYTHONUTF8=0 python -m tablero_client --url {server.http} "
+               "play tic-tac-toe")
+    play_choices(tmux, 5)
+    text = tmux.wait(lambda s: "EXITED" in s)
+    assert "Traceback" not in text and "EXITED 0" in text, text[-3000:]
+    assert ">> v1 The game starts" in text and "<< you: place in row" in text and "Game over" in text
+    assert "?" not in text.replace("? ", ""), text[-3000:]
+
+
+def test_verbs_print_plain_text_to_an_ascii_output(server):
+    from tests.clients.conftest import cli
+
+    with_ascii = {"PYTHONIOENCODING": "ascii"}
+    created = json.loads(cli("--url", server.http, "create", "riverboat", "--seats", "human,bot", "--json").stdout)
+    gid, token = created["game"]["id"], created["seats"][0]["token"]
+    cli("--url", server.http, "bot", gid, f"--token={token}", "--quiet", timeout=120)
+    for verb in (["watch", gid], ["show", gid], ["bot", gid, f"--token={token}"]):
+        p = cli("--url", server.http, *verb, check=False, env=with_ascii)
+        assert p.returncode == 0 and "Traceback" not in p.stderr, (verb, p.stderr[-2000:])

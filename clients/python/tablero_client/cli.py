@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from ._plain import plain_output
 from .client import Client, Seat
 from .errors import TableroError
 from .models import Event, Game
@@ -356,6 +357,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    plain_output()
     args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     try:
         return int(args.fn(args) or 0)

@@ -26,6 +26,7 @@ from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 from rich.markup import escape
 
+from ._plain import PlainStdout
 from .choose import Option, options
 from .client import Client, Seat
 from .errors import Aborted, TableroError, Unavailable
@@ -304,7 +305,7 @@ def play(args: argparse.Namespace) -> int:
 
     # Sized now: under patch_stdout rich can no longer ask the terminal.
     con = Console(highlight=False, width=args.width or shutil.get_terminal_size().columns,
-                  force_terminal=sys.stdout.isatty() or None)
+                  force_terminal=sys.stdout.isatty() or None, file=PlainStdout.wrap())
     with _client(args) as c:
         seat, new = _setup(args, c, con)
         session: PromptSession = PromptSession()  # after the setup: a bad option is one line, no warning
