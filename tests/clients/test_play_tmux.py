@@ -449,3 +449,23 @@ def test_verbs_print_plain_text_to_an_ascii_output(server):
     for verb in (["watch", gid], ["show", gid], ["bot", gid, f"--token={token}"]):
         p = cli("--url", server.http, *verb, check=False, env=with_ascii)
         assert p.returncode == 0 and "Traceback" not in p.stderr, (verb, p.stderr[-2000:])
+
+
+def test_the_board_is_drawn_to_the_terminal_width_after_a_resize(server, tmux):
+    """An outside tester's finding: the width was read once at the start, so after narrowing the
+    terminal every board was drawn at the old width and wrapped into a mess."""
+    tmux.start(f"sleep 1; python -m tablero_client --url {server.http} play new-bedford --players 2")
+    tmux.tmux("resize-window", "-t", "play", "-x", "160", "-y", "50")
+    first = tmux.wait(_ready(1))
+    assert "┃ player       ┃ $ ┃ lumber ┃" in first  # wide enough for the players table as it is
+    tmux.tmux("resize-window", "-t", "play", "-x", "60", "-y", "50")
+    time.sleep(0.5)
+    text = play_choices(tmux, 2)
+    assert "Traceback" not in text and "EXITED" not in text, text[-3000:]
+    lines = text.splitlines()  # -J joins what the terminal wrapped: a line too wide for it is long here
+    last = lines[max(i for i, line in enumerate(lines) if "─ version " in line):]
+    assert len(last[0].rstrip()) <= 60, last[0]  # the rule over the board
+    heavy = [line.rstrip() for line in last if line.startswith(("┏", "┃", "┡"))]  # the players table
+    assert heavy and max(len(line) for line in heavy) <= 60, "\n".join(last)
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import queue
 import re
 import shlex
@@ -306,6 +307,7 @@ def play(args: argparse.Namespace) -> int:
     # Sized now: under patch_stdout rich can no longer ask the terminal.
     con = Console(highlight=False, width=args.width or shutil.get_terminal_size().columns,
                   force_terminal=sys.stdout.isatty() or None, file=PlainStdout.wrap())
+    con.fixed_width = args.width  # type: ignore[attr-defined]  # fit_width leaves it as it is
     with _client(args) as c:
         seat, new = _setup(args, c, con)
         session: PromptSession = PromptSession()  # after the setup: a bad option is one line, no warning
@@ -381,7 +383,20 @@ def wait_for_others(events: queue.Queue, watching: bool, timeout: float) -> str 
     return waiting.prompt("(others are playing; q + Enter leaves) ", pre_run=pre_run)
 
 
+def fit_width(con: Console, fixed: int | None) -> None:
+    """The console as wide as the terminal is now (a resized terminal was drawn at its width at the
+    start, wrapped into a mess), unless --width fixed it. Under patch_stdout rich cannot ask the
+    terminal itself: the real stdout is asked (not COLUMNS, which a shell sets once, at the start)."""
+    if fixed:
+        return
+    try:
+        con.width = os.get_terminal_size(sys.__stdout__.fileno()).columns
+    except (AttributeError, ValueError, OSError):  # not a terminal: as it was
+        pass
+
+
 def _board(con: Console, game: Game) -> None:
+    fit_width(con, getattr(con, "fixed_width", None))
     con.rule(f"version {game.version}")
     con.print(render(game))
 
@@ -397,6 +412,7 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
             shared.game = game
             if game.finished:
                 shared.told_up_to(game.version)
+                fit_width(con, getattr(con, "fixed_width", None))
                 con.print(render(game))
                 con.print(outcome_text(game))
                 return 0
