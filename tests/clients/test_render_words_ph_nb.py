@@ -188,3 +188,17 @@ def test_new_bedford_step_by_step_groups_name_spaces_and_buildings_as_the_board_
                     if sub[0]:
                         stack.append(sub)
     assert "space" in seen, seen
+
+
+def test_a_phoenicia_discard_says_who_discards_how_many_cards():
+    """An outside tester's finding: the board read `discard: seats seat 0 (you) 8, when admin`."""
+    for seed in range(1, 30):
+        for g, seat, legal in random_turns("phoenicia", 2, seed):
+            if legal and legal[0]["type"] == "discard":
+                game = _game(g, "phoenicia", seat)
+                text = _text(render(game))
+                n = game.view["discard"]["seats"][str(seat)]
+                assert f"seat {seat} (you) discards {n} card" in text, text
+                assert "seats seat" not in text and "when " not in text, text
+                return
+    raise AssertionError("no discard in that game")
