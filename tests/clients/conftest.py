@@ -27,9 +27,10 @@ def target(request, server: ServerProcess) -> dict[str, str]:
     return {"rest": server.http} if request.param == "rest" else {"grpc": server.grpc}
 
 
-def cli(*args: str, timeout: float = 60, check: bool = True) -> subprocess.CompletedProcess:
-    """`python -m tablero_client ARGS` as a user runs it."""
-    env = {**os.environ, "COLUMNS": "160", "NO_COLOR": "1"}
+def cli(*args: str, timeout: float = 60, check: bool = True,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`python -m tablero_client ARGS` as a user runs it (`env`: more environment variables)."""
+    env = {**os.environ, "COLUMNS": "160", "NO_COLOR": "1", **(env or {})}
     p = subprocess.run([sys.executable, "-m", "tablero_client", *args], capture_output=True, text=True,
                        timeout=timeout, cwd=ROOT, env=env)
     if check and p.returncode != 0:

@@ -131,3 +131,24 @@ def test_one_shot_verbs_speak_words(server):
             break
     over = cli("--url", server.http, "actions", gid, f"--token={x}").stdout
     assert f"game {gid} is over" in over, over
+
+
+def test_act_refuses_json_that_is_no_action_and_no_number(server):
+    """An outside tester's finding: `act ID '"str"'`, `'[1]'` or `1.5` ended in a ValueError traceback,
+    and `true` played the first legal action (a bool is an int in Python)."""
+    created = json.loads(cli("--url", server.http, "create", "tic-tac-toe", "--json").stdout)
+    gid, x = created["game"]["id"], created["seats"][0]["token"]
+    for bad in ('"str"', "[1]", "1.5", "true", "null", '{"cell": 4}'):
+        p = cli("--url", server.http, "act", gid, bad, f"--token={x}", check=False)
+        assert p.returncode != 0 and "Traceback" not in p.stderr, (bad, p.stderr)
+        assert len(p.stderr.strip().splitlines()) == 1 and "action" in p.stderr, (bad, p.stderr)
+    assert Client(rest=server.http).game(gid).version == 1  # nothing was played
+
+
+def test_bad_timeout_and_open_are_one_line_errors(server):
+    for t in ("-1", "0", "nan"):
+        p = cli("--url", server.http, "--timeout", t, "engines", check=False)
+        assert p.returncode != 0 and "Traceback" not in p.stderr and "--timeout" in p.stderr, (t, p.stderr)
+    for n in ("-1", "2"):  # tic-tac-toe has one seat besides yours
+        p = cli("--url", server.http, "play", "tic-tac-toe", "--open", n, check=False)
+        assert p.returncode != 0 and "--open" in p.stderr and "New game" not in p.stdout, (n, p.stdout, p.stderr)

@@ -69,3 +69,12 @@ def test_percentiles_match_loadgen():
     # loadgen.js: sorted[round(p/100 * (n-1))]
     assert (pct(xs, 50), pct(xs, 99), pct(xs, 100)) == (51.0, 99.0, 100.0)
     assert pct([], 50) is None
+
+
+def test_no_engine_named_is_a_one_line_error(server):
+    """An outside tester's finding: `--engines ''` (or ',') printed a ZeroDivisionError traceback from
+    each worker and then an empty report, with exit status 0."""
+    for engines in ("", ",", " , "):
+        p = cli("--url", server.http, "loadtest", "-c", "1", "-n", "1", "-d", "1", "--no-progress",
+                "--engines", engines, check=False)
+        assert p.returncode != 0 and "Traceback" not in p.stderr and "--engines" in p.stderr, (engines, p.stderr)

@@ -6,6 +6,7 @@ types 1 (the first option; step-by-step groups narrow down to one legal action).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -407,3 +408,64 @@ def test_a_seat_waiting_through_a_server_restart_is_told_the_next_move(tmp_path,
         assert "watch stopped" not in text, text[-2000:]
         assert "in touch with the server again" in text
         tmux.keys("q", "Enter")
+
+
+def test_garbage_pasted_at_the_prompt_is_asked_again(server, tmux):
+    """An outside tester's finding: '²' (a digit to str.isdigit, not to int) ended `play` in a traceback,
+    with no resume command."""
+    tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe")
+    tmux.wait(_ready(1))
+    for garbage in ("²", "①", "1²", "٣x", "\x1b[200~5\x1b[201~junk", "9" * 5000):
+        tmux.keys("-l", garbage)
+        tmux.keys("Enter")
+    text = tmux.wait(lambda s: s.count("type a number from 1 to 9") >= 7 or "EXITED" in s)
+    assert "Traceback" not in text and "EXITED" not in text, text[-3000:]
+    tmux.keys("5", "Enter")
+    text = tmux.wait(lambda s: "« you: place in row 2, column 2" in s and _ready(2)(s))
+    tmux.keys("q", "Enter")
+    text = tmux.wait(lambda s: "EXITED" in s)
+    assert "EXITED 0" in text and "resume with: tablero play --game" in text
+
+
+def test_a_whole_game_in_a_terminal_that_is_not_utf8(server, tmux):
+    """An outside tester's finding: with an ASCII locale (LC_ALL=C, no UTF-8 coercion) `play` ended
+    in a UnicodeEncodeError traceback at the first `»` line; then `«` and `·` came out as `?`."""
+    tmux.start(f"LC_ALL=C LANG=C PYTHONCOERCECLOCALE=0 PYTHONUTF8=0 python -m tablero_client --url {server.http} "
+               "play tic-tac-toe")
+    play_choices(tmux, 5)
+    text = tmux.wait(lambda s: "EXITED" in s)
+    assert "Traceback" not in text and "EXITED 0" in text, text[-3000:]
+    assert ">> v1 The game starts" in text and "<< you: place in row" in text and "Game over" in text
+    assert "?" not in text.replace("? ", ""), text[-3000:]
+
+
+def test_verbs_print_plain_text_to_an_ascii_output(server):
+    from tests.clients.conftest import cli
+
+    with_ascii = {"PYTHONIOENCODING": "ascii"}
+    created = json.loads(cli("--url", server.http, "create", "riverboat", "--seats", "human,bot", "--json").stdout)
+    gid, token = created["game"]["id"], created["seats"][0]["token"]
+    cli("--url", server.http, "bot", gid, f"--token={token}", "--quiet", timeout=120)
+    for verb in (["watch", gid], ["show", gid], ["bot", gid, f"--token={token}"]):
+        p = cli("--url", server.http, *verb, check=False, env=with_ascii)
+        assert p.returncode == 0 and "Traceback" not in p.stderr, (verb, p.stderr[-2000:])
+
+
+def test_the_board_is_drawn_to_the_terminal_width_after_a_resize(server, tmux):
+    """An outside tester's finding: the width was read once at the start, so after narrowing the
+    terminal every board was drawn at the old width and wrapped into a mess."""
+    tmux.start(f"sleep 1; python -m tablero_client --url {server.http} play new-bedford --players 2")
+    tmux.tmux("resize-window", "-t", "play", "-x", "160", "-y", "50")
+    first = tmux.wait(_ready(1))
+    assert "┃ player       ┃ $ ┃ lumber ┃" in first  # wide enough for the players table as it is
+    tmux.tmux("resize-window", "-t", "play", "-x", "60", "-y", "50")
+    time.sleep(0.5)
+    text = play_choices(tmux, 2)
+    assert "Traceback" not in text and "EXITED" not in text, text[-3000:]
+    lines = text.splitlines()  # -J joins what the terminal wrapped: a line too wide for it is long here
+    last = lines[max(i for i, line in enumerate(lines) if "─ version " in line):]
+    assert len(last[0].rstrip()) <= 60, last[0]  # the rule over the board
+    heavy = [line.rstrip() for line in last if line.startswith(("┏", "┃", "┡"))]  # the players table
+    assert heavy and max(len(line) for line in heavy) <= 60, "\n".join(last)
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)

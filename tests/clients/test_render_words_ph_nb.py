@@ -163,3 +163,42 @@ def test_new_bedford_a_final_tie_says_the_deciding_tie_break():
     d = g.outcome()["details"]
     if d[0]["total"] != d[1]["total"]:
         assert "Tie on" not in _text(render(_game(g, "new-bedford")))
+
+
+def test_new_bedford_step_by_step_groups_name_spaces_and_buildings_as_the_board_does():
+    """An outside tester's finding: grouped spaces read `space town_hall  (7 choices)`, `space dry_dock`."""
+    from tablero_client.choose import options
+    from tablero_client.play import option_label
+
+    seen: set[str] = set()
+    for g, seat, legal in random_turns("new-bedford", 1, 3, options={"captains": ["starbuck", "ahab"]}):
+        if seat != 0 or len(legal) <= 24:
+            continue
+        game = _game(g, "new-bedford")
+        path, opts = options(legal, 24)
+        stack = [(path, opts)]
+        while stack:
+            path, opts = stack.pop()
+            for o in opts:
+                if len(o.actions) > 1 and path:
+                    label = option_label(path, o, game)
+                    seen.add(path)
+                    assert "_" not in label and not label.startswith("space "), (path, label)
+                    sub = options(o.actions, 1)
+                    if sub[0]:
+                        stack.append(sub)
+    assert "space" in seen, seen
+
+
+def test_a_phoenicia_discard_says_who_discards_how_many_cards():
+    """An outside tester's finding: the board read `discard: seats seat 0 (you) 8, when admin`."""
+    for seed in range(1, 30):
+        for g, seat, legal in random_turns("phoenicia", 2, seed):
+            if legal and legal[0]["type"] == "discard":
+                game = _game(g, "phoenicia", seat)
+                text = _text(render(game))
+                n = game.view["discard"]["seats"][str(seat)]
+                assert f"seat {seat} (you) discards {n} card" in text, text
+                assert "seats seat" not in text and "when " not in text, text
+                return
+    raise AssertionError("no discard in that game")

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from ._plain import plain_output
 from .client import Client, Seat
 from .errors import TableroError
 from .models import Event, Game
@@ -135,8 +136,13 @@ def cmd_actions(args: argparse.Namespace) -> int:
 def cmd_act(args: argparse.Namespace) -> int:
     token = _need_token(args)
     action = _json_arg(args.action, "the action")
+    # A number from `actions`, or an action object; `true` is no number (a bool is an int in Python).
+    is_number = isinstance(action, int) and not isinstance(action, bool)
+    if not is_number and not (isinstance(action, dict) and "type" in action):
+        raise SystemExit(f"the action is a number from `actions` or a JSON object with a \"type\" "
+                         f"(e.g. '{{\"type\": \"place\", \"cell\": 4}}'), not {args.action}")
     with _client(args) as c:
-        if isinstance(action, int):  # a number from `actions`
+        if is_number:  # a number from `actions`
             la = c.legal_actions(args.game_id, token)
             acts = la.actions
             if not acts:
@@ -259,6 +265,17 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
 
 
 # --- parser ---------------------------------------------------------------------------
+def _seconds(text: str) -> float:
+    """--timeout: a number of seconds above 0 (a negative one ended in a traceback, 0 in an odd error)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     def common_options(suppress: bool) -> argparse.ArgumentParser:
         # The options may stand before or after the verb; after it they must not reset them to defaults.
@@ -271,7 +288,7 @@ def parser() -> argparse.ArgumentParser:
         c.add_argument("--grpc", default=d(os.environ.get("TABLERO_GRPC")), metavar="HOST:PORT",
                        help="use gRPC at HOST:PORT instead of REST (env TABLERO_GRPC)")
         c.add_argument("--token", default=d(os.environ.get("TABLERO_TOKEN")), help="seat token (env TABLERO_TOKEN)")
-        c.add_argument("--timeout", type=float, default=d(30.0), help="seconds per call (default 30)")
+        c.add_argument("--timeout", type=_seconds, default=d(30.0), help="seconds per call (default 30)")
         c.add_argument("--json", action="store_true", default=d(False), help="print JSON instead of text")
         return c
 
@@ -340,6 +357,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    plain_output()
     args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     try:
         return int(args.fn(args) or 0)

@@ -336,6 +336,8 @@ def print_report(rep: dict[str, Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.concurrency < 1 or args.duration <= 0 or args.games < 0 or args.grace < 0:
         raise SystemExit("--concurrency must be >= 1, --duration > 0, --games >= 0, --grace >= 0")
+    if not [e for e in args.engines.split(",") if e.strip()]:
+        raise SystemExit("--engines names no engine: give one or more, comma-separated (e.g. tic-tac-toe,riverboat)")
     host = target_host(args)
     if not loopback_only(host) and not args.i_mean_it:
         print(f"refusing to load-test {host!r}: it is not a loopback address of this machine. "

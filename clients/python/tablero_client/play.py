@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import queue
 import re
 import shlex
@@ -26,6 +27,7 @@ from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 from rich.markup import escape
 
+from ._plain import PlainStdout
 from .choose import Option, options
 from .client import Client, Seat
 from .errors import Aborted, TableroError, Unavailable
@@ -118,6 +120,8 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
         raise SystemExit(f"{eng.name} takes {eng.min_seats}-{eng.max_seats} players, not {players}")
     if not 0 <= args.seat < players:
         raise SystemExit(f"--seat must be 0..{players - 1}")
+    if not 0 <= args.open < players:
+        raise SystemExit(f"--open must be 0..{players - 1}: {plural(players, 'seat')}, one of them yours")
     kinds = []
     opened = 0
     for i in range(players):
@@ -227,12 +231,19 @@ def _ask(session: PromptSession, text: str, n: int, back: bool, paged: bool = Fa
             return None
         if paged and answer in PAGE_WORDS:
             return answer
-        if answer.isdigit() and 1 <= int(answer) <= n:
-            return int(answer)
+        if (number := _number(answer)) is not None and 1 <= number <= n:
+            return number
         print(choose_hint(n, back, paged))
 
 
 PAGE_WORDS = ("n", "p")
+
+
+def _number(answer: str) -> int | None:
+    """The number typed, or None: str.isdigit() also takes '²' and '①', which int() refuses."""
+    if not answer.isdecimal() or len(answer) > 9:
+        return None
+    return int(answer)
 
 
 def choose_hint(n: int, back: bool, paged: bool = False) -> str:
@@ -295,7 +306,8 @@ def play(args: argparse.Namespace) -> int:
 
     # Sized now: under patch_stdout rich can no longer ask the terminal.
     con = Console(highlight=False, width=args.width or shutil.get_terminal_size().columns,
-                  force_terminal=sys.stdout.isatty() or None)
+                  force_terminal=sys.stdout.isatty() or None, file=PlainStdout.wrap())
+    con.fixed_width = args.width  # type: ignore[attr-defined]  # fit_width leaves it as it is
     with _client(args) as c:
         seat, new = _setup(args, c, con)
         session: PromptSession = PromptSession()  # after the setup: a bad option is one line, no warning
@@ -371,7 +383,20 @@ def wait_for_others(events: queue.Queue, watching: bool, timeout: float) -> str 
     return waiting.prompt("(others are playing; q + Enter leaves) ", pre_run=pre_run)
 
 
+def fit_width(con: Console, fixed: int | None) -> None:
+    """The console as wide as the terminal is now (a resized terminal was drawn at its width at the
+    start, wrapped into a mess), unless --width fixed it. Under patch_stdout rich cannot ask the
+    terminal itself: the real stdout is asked (not COLUMNS, which a shell sets once, at the start)."""
+    if fixed:
+        return
+    try:
+        con.width = os.get_terminal_size(sys.__stdout__.fileno()).columns
+    except (AttributeError, ValueError, OSError):  # not a terminal: as it was
+        pass
+
+
 def _board(con: Console, game: Game) -> None:
+    fit_width(con, getattr(con, "fixed_width", None))
     con.rule(f"version {game.version}")
     con.print(render(game))
 
@@ -387,6 +412,7 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
             shared.game = game
             if game.finished:
                 shared.told_up_to(game.version)
+                fit_width(con, getattr(con, "fixed_width", None))
                 con.print(render(game))
                 con.print(outcome_text(game))
                 return 0

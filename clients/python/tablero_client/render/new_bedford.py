@@ -210,6 +210,16 @@ def action_label(action: dict[str, Any], game: Game) -> str:
     return ""
 
 
+def step_label(path: str, value: Any, game: Game) -> str | None:
+    """A value of a step-by-step choice as the board names it: `Town Hall`, `build Dry Dock`
+    (not `space town_hall`, `build dry_dock`)."""
+    if path == "space" and isinstance(value, str):
+        return _space(game, value)
+    if path == "build" and isinstance(value, str):
+        return f"build {_space(game, value)}"
+    return None
+
+
 # --- the event log in words (clients/web/js/render/newbedford.js describeEvent) ------------------
 def _space(game: Game, space: Any) -> str:
     v = game.view or {}

@@ -67,14 +67,28 @@ def render(game: Game) -> Group:
                         hand_text(p), str(p.get("disks")), f"{p.get('untrained')}/{p.get('trained')}", tiles,
                         ", ".join(p.get("cards") or []) or "—", style="bold" if i == game.your_seat else "")
     parts: list[Any] = [head, Fit(display), Fit(players)]
-    for key in ("auction", "payment", "discard"):
+    for key in ("auction", "payment"):
         if v.get(key):
             parts.append(Text(f"{key}: {_people(game, v[key])}", style="yellow"))
+    if v.get("discard"):
+        parts.append(Text(_discard_text(game, v["discard"]), style="yellow"))
     aw = v.get("awaiting")
     if isinstance(aw, dict):
         parts.append(Text(f"Waiting for {', '.join(_seat(s) for s in aw.get('seats') or []) or 'nobody'}: "
                           f"{name(aw.get('decision')) or '—'}", style="yellow"))
     return Group(*parts)
+
+
+def _discard_text(game: Game, d: Any) -> str:
+    """`Too many cards: seat 0 (you) discards 8 cards` (the view: {"seats": {"0": 8}, "when": ...})."""
+    from . import player_name
+
+    seats = d.get("seats") if isinstance(d, dict) else None
+    if not isinstance(seats, dict):
+        return f"discard: {_people(game, d)}"
+    who = [f"{player_name(game, int(s))} discards {plural(n, 'card')}" for s, n in seats.items()
+           if str(s).isdigit() and isinstance(n, int)]
+    return "Too many cards: " + (", ".join(who) or "nobody discards")
 
 
 PEOPLE = {"seat", "leader", "next", "winner", "bidders", "seats"}
