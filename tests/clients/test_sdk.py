@@ -349,3 +349,46 @@ def test_a_struct_over_grpc_comes_out_in_one_order():
     assert list(out["view"]) == ["bank", "farm", "forest", "zeta"] and list(out["view"]["zeta"]) == ["a", "b"]
     assert out["view"]["zeta"]["a"] == [2, {"x": 2, "y": 1}] and list(out["view"]["zeta"]["a"][1]) == ["x", "y"]
     assert out["view"]["farm"] == 1 and isinstance(out["view"]["farm"], int)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_a_rest_watch_that_goes_silent_reconnects_and_misses_nothing(server, monkeypatch, asynchronous):
+    """A watch stream that died without a word (its connection silently dropped): past the
+    keep-alive silence the read fails, and watch() reconnects after the last version it saw."""
+    from tablero_client import _rest
+
+    from tests.freezing_relay import FreezingProxy
+
+    monkeypatch.setattr(_rest, "WATCH_SILENCE", 1.0)  # the server's keep-alives come every 15 s
+    relay = FreezingProxy(server.http_port)
+    got: list[int] = []
+    try:
+        with Client(rest=server.http) as direct:
+            created = direct.create("tic-tac-toe", 2)
+            seats = [created.seat(0), created.seat(1)]
+
+            def watch() -> None:
+                if asynchronous:
+                    async def main() -> None:
+                        async with AsyncClient(rest=f"http://127.0.0.1:{relay.port}") as c:
+                            async for ev in c.watch(created.game.id, created.token(1), after_version=1):
+                                got.append(ev.version)
+                    asyncio.run(main())
+                else:
+                    with Client(rest=f"http://127.0.0.1:{relay.port}") as c:
+                        for ev in c.watch(created.game.id, created.token(1), after_version=1):
+                            got.append(ev.version)
+
+            t = threading.Thread(target=watch, daemon=True)
+            t.start()
+            deadline = time.monotonic() + 10
+            while relay.freeze() == 0:  # the watch's connection, silenced once it is open
+                assert time.monotonic() < deadline, "the watch never connected"
+                time.sleep(0.05)
+            for seat, cell in DIAGONAL:
+                seats[seat].act({"type": "place", "cell": cell})
+            t.join(timeout=20)
+            assert not t.is_alive(), "the watch hung on its silent stream"
+            assert got == list(range(2, 8))
+    finally:
+        relay.close()

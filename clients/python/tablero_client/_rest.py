@@ -57,6 +57,12 @@ def _error(status: int, text: str) -> TableroError:
         return error_for(code, f"HTTP {status}: {text[:200]}", status)
 
 
+# The server sends an SSE keep-alive comment every 15 s: a watch stream silent for longer than
+# this is dead without saying so (a dropped connection, a peer that slept). Its read fails then
+# (Unavailable), and Client.watch reconnects after the last version it saw.
+WATCH_SILENCE = 45.0
+
+
 def _transport_error(e: httpx.HTTPError) -> TableroError:
     return Unavailable(f"{type(e).__name__}: {e}")
 
@@ -180,7 +186,7 @@ class RestTransport:
         headers = {**_headers(token), "Accept": "text/event-stream"}
         try:
             with self.http.stream("GET", path, headers=headers, params=_watch_params(after_version, after_hash),
-                                  timeout=httpx.Timeout(self.http.timeout.connect, read=None)) as r:
+                                  timeout=httpx.Timeout(self.http.timeout.connect, read=WATCH_SILENCE)) as r:
                 if r.status_code != 200:
                     r.read()
                     raise _error(r.status_code, r.text)
@@ -266,7 +272,7 @@ class AsyncRestTransport:
         headers = {**_headers(token), "Accept": "text/event-stream"}
         try:
             async with self.http.stream("GET", path, headers=headers, params=_watch_params(after_version, after_hash),
-                                        timeout=httpx.Timeout(self.http.timeout.connect, read=None)) as r:
+                                        timeout=httpx.Timeout(self.http.timeout.connect, read=WATCH_SILENCE)) as r:
                 if r.status_code != 200:
                     await r.aread()
                     raise _error(r.status_code, r.text)
