@@ -517,8 +517,13 @@ class GameService:
                 if c.after_hash and (not head or not head[0].hash
                                      or chain(c.after_hash, _event_json(head[0].event)) != head[0].hash):
                     # The client's last event is gone; its hash is checked through the next
-                    # one's (which chains it): a client whose history is not the log's is refused.
-                    raise FailedPrecondition(_trimmed_watch(e)) from None
+                    # one's (which chains it): a client whose history is not the log's is refused,
+                    # told to start again from the kept state (not to resume where it just asked).
+                    raise FailedPrecondition(
+                        f"afterHash is not the hash of event {c.after_version} of this game's log (its "
+                        f"history was rewritten, or the hash is wrong), and the events before "
+                        f"{first} are no longer kept (a snapshot covers them): GET the game with "
+                        f"?version={first} and watch from afterVersion {first}") from None
                 game = await self.games.current(c.game_id, meta)
                 mine = LoadedGame(game.id, game.meta, game.engine, game.version, clone(game.state),
                                   list(game.platform))

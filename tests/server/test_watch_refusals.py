@@ -61,13 +61,29 @@ def test_a_watch_from_before_the_kept_events_is_refused_before_the_stream(trimmi
         kept = _first_kept(http, gid)
         assert kept > 2, "the snapshots should have trimmed the start of the game"
         refused = _metric(http, "WatchGame", "FAILED_PRECONDITION")
-        # (a hash at kept - 1 that is not the log's: the next entry's chain hash tells)
-        for params in ({}, {"afterVersion": kept - 2}, {"afterVersion": kept - 1, "afterHash": "0123456789abcdef"}):
+        for params in ({}, {"afterVersion": kept - 2}):
             r = http.get(f"/v1/games/{gid}/watch", params=params)
             assert r.status_code == 409, (params, r.status_code, r.text[:200])
             error = r.json()["error"]
             assert error["code"] == "FAILED_PRECONDITION"
             assert f"afterVersion {kept - 1} or later" in error["message"], error
+        # A hash at kept - 1 that is not the log's (the next entry's chain hash tells): refused,
+        # and told to start again from the kept state, not to watch from where it just asked.
+        params = {"afterVersion": kept - 1, "afterHash": "0123456789abcdef"}
+        r = http.get(f"/v1/games/{gid}/watch", params=params)
+        assert r.status_code == 409, (r.status_code, r.text[:200])
+        error = r.json()["error"]
+        assert error["code"] == "FAILED_PRECONDITION"
+        assert f"afterVersion {kept - 1} or later" not in error["message"], error
+        assert "afterHash is not the hash of event" in error["message"], error
+        assert f"?version={kept} and watch from afterVersion {kept}" in error["message"], error
+        with grpc.insecure_channel(trimming.grpc) as channel:
+            stub = pb_grpc.GameServiceStub(channel)
+            with pytest.raises(grpc.RpcError) as refusal:
+                next(iter(stub.WatchGame(pb.WatchGameRequest(game_id=gid, after_version=kept - 1,
+                                                             after_hash="0123456789abcdef"), timeout=10)))
+        assert refusal.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert refusal.value.details() == error["message"]
         assert _metric(http, "WatchGame", "FAILED_PRECONDITION") == refused + 3
         # From where the kept events begin (as ListEvents lists them: after kept - 1), and from
         # the first kept one, the game streams to its end.
