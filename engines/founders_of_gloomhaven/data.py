@@ -34,6 +34,8 @@ RACES: dict[str, dict] = EDITION["races"]
 ADVISERS: dict[str, dict] = EDITION["advisers"]
 PRESTIGE: dict[str, dict] = EDITION["prestige"]
 ACHIEVEMENTS: dict[str, dict] = EDITION["achievements"]
+# Shaping history (p. 19): the Gloomhaven city event card of each race (names ours)
+EVENT_CARDS: dict[str, str] = {r: name for r, name in EDITION["event_cards"].items() if r != "_about"}
 OFFER_COSTS: list[int] = EDITION["offer_costs"]
 START_MONEY: int = EDITION["start_money"]
 UPGRADE_COST = {int(k): v for k, v in EDITION["upgrade_cost"].items()}

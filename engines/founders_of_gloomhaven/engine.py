@@ -1272,7 +1272,8 @@ def _achievement_events(state, deck) -> list[dict]:
 def _end_events(state, reason) -> list[dict]:
     ach = _achievement_events(state, "end")
     s = _apply(state, ach) if ach else state
-    return [*ach, _final_event(s, reason)]
+    final = _final_event(s, reason)
+    return [*ach, final, *_event_card_events(s, final["winners"])]
 
 
 def _final_event(s, reason) -> dict:
@@ -1831,6 +1832,11 @@ def _on_vote_skipped(s, e):
     s["stall_votes"] += 1
 
 
+def _on_event_card(s, e):
+    s["over"]["shaping_history"] = {k: clone(e[k]) for k in ("seat", "race", "card", "buildings", "delivered_to",
+                                                               "blanks")}
+
+
 def _on_history(s, e):
     s["history"] = {k: e[k] for k in ("seat", "building", "section", "governing_body")}
 
@@ -1838,9 +1844,36 @@ def _on_history(s, e):
 # ============================================================================================
 # Shaping history (p. 19)
 # ============================================================================================
+# v8: the game ends with the event (`event_card_given`) naming the winner's race event card and
+# what its three blanks need; the blanks are filled in on the printed card, outside the game (the
+# governing body's name is free text: no legal action can enumerate it). See RULES.md.
+HISTORY_BLANKS = ("building", "section", "governing_body")
+
+
+def _event_card_events(state, winners) -> list[dict]:
+    if _version(state) < 8 or not state["variants"]["shaping_history"] or not winners:
+        return []
+    seat = winners[0]
+    race = _p(state, seat)["race"]
+    spec = D.edition(state).PRESTIGE
+    b = board_of(state)
+    placed = []
+    for pb in state["prestige"]:
+        sec = state["tiles"][pb["tile"]]["section"]
+        placed.append({"card": pb["card"], "name": spec[pb["card"]]["name"],
+                       "section": b.section_names[b.sections[sec]] if sec is not None else None,
+                       "deliveries": sum(1 for o in pb["delivered"] if o == seat), "complete": pb["complete"]})
+    # the favourite "contributed to the victory": the buildings carrying the winner's delivery
+    # tokens, most first; with none, any building of the city (the text does not say)
+    mine = sorted((x for x in placed if x["deliveries"]), key=lambda x: -x["deliveries"])
+    return [{"type": "event_card_given", "seat": seat, "race": race, "card": D.EVENT_CARDS[race],
+             "buildings": mine or placed, "delivered_to": bool(mine), "blanks": list(HISTORY_BLANKS)}]
+
+
 def _history_due(state) -> bool:
+    """v1-v7 only: the winner recorded the history in the game (`record_history`)."""
     return (state["over"] is not None and state["variants"]["shaping_history"] and state["history"] is None
-            and bool(state["over"]["winners"]) and bool(state["prestige"]))
+            and bool(state["over"]["winners"]) and bool(state["prestige"]) and _version(state) < 8)
 
 
 def _check_history(state, seat, a):
@@ -2021,7 +2054,8 @@ MOVES = (
     Move("record_history", fields={"building": string(D.PRESTIGE), "governing_body": string(minLength=1,
                                                                                              maxLength=80)},
          phases={"history"}, check=_check_history, resolve=_history, options=_history_options,
-         rule=f"{R} p. 19 Shaping history: the winner records a favourite building, its section and a governing body"),
+         rule=f"{R} p. 19 Shaping history, games of versions 1-7 only: the winner records a favourite building, "
+              "its section and a governing body"),
 )
 
 
@@ -2057,7 +2091,7 @@ PHASES = (
     Phase("advance", to_act=lambda s: (), auto=_advance, rule=f"{R} pp. 11, 16, 19",
           doc="followers, offer refill, achievements, end of turn"),
     Phase("history", to_act=lambda s: set(s["over"]["winners"][:1]), rule=f"{R} p. 19",
-          doc="the winner shapes the history of Gloomhaven"),
+          doc="versions 1-7: the winner shapes the history of Gloomhaven"),
     Phase("over", to_act=lambda s: (), doc="the game is over"),
 )
 
@@ -2073,7 +2107,7 @@ ON = {
     "vote_opened": _on_vote_opened, "vote_cast": _on_vote_cast, "votes_revealed": _on_revealed,
     "proposal_chosen": _on_chosen, "prestige_unplaceable": _on_unplaceable, "proposals_drawn": _on_proposals_drawn,
     "prestige_placed": _on_placed, "vote_closed": _on_vote_closed, "game_ended": _on_ended,
-    "history_recorded": _on_history, "vote_skipped": _on_vote_skipped,
+    "history_recorded": _on_history, "event_card_given": _on_event_card, "vote_skipped": _on_vote_skipped,
     "first_road_due": _on_first_road_due, "first_road_built": _on_first_road_built,
 }
 
@@ -2088,7 +2122,10 @@ OPTIONS_SCHEMA = {
         "achievements": {"type": "boolean", "default": False, "description": "achievements variant (p. 19)"},
         "no_workers": {"type": "boolean", "default": False, "description": "no-workers variant (p. 19)"},
         "shaping_history": {"type": "boolean", "default": False,
-                            "description": "'Shaping history' variant (p. 19), thematic side only"},
+                            "description": "'Shaping history' variant (p. 19): at the end the winner gets its race's "
+                                           "Gloomhaven event card, named in the outcome with the buildings and "
+                                           "sections for its blanks (filled in on the card); thematic side, "
+                                           "2-4 players"},
         "races": {"type": "array", "items": {"enum": sorted(D.RACES)}, "uniqueItems": True, "minItems": 1,
                   "maxItems": 4, "description": "races by seat (default: dealt at random)"},
         "setup": {"enum": ["draft", "dealt"], "default": "draft",
@@ -2105,8 +2142,8 @@ class FoundersOfGloomhaven(RulesEngine):
     title = "Founders of Gloomhaven"
     min_seats = 1
     max_seats = 4
-    version = 7
-    supported_versions = (1, 2, 3, 4, 5, 6)
+    version = 8
+    supported_versions = (1, 2, 3, 4, 5, 6, 7)
     max_random_steps = 20_000
     options_schema = OPTIONS_SCHEMA
     moves = MOVES

@@ -71,6 +71,16 @@ EVENT_FIELDS = {
     "game_ended": {"reason": STR, "scores": INTS, "winners": INTS, "details": {"type": "array"},
                    "tie_break": STR},
     "history_recorded": {"seat": SEAT, "building": STR, "section": STR, "governing_body": STR},
+    # v8 Shaping history (p. 19): the winner's race event card and what its blanks need
+    "event_card_given": {
+        "seat": SEAT, "race": {"type": "string", "enum": sorted(D.RACES)}, "card": STR,
+        "buildings": {"type": "array", "description": "candidates for the favourite building: those carrying the "
+                      "winner's delivery tokens (most first), or every prestige building when none does",
+                      "items": {"type": "object", "properties": {
+                          "card": STR, "name": STR, "section": {"type": ["string", "null"]},
+                          "deliveries": NINT, "complete": BOOL},
+                          "required": ["card", "name", "section", "deliveries", "complete"]}},
+        "delivered_to": BOOL, "blanks": STRS},
 }
 
 TILE = {

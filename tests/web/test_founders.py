@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from pathlib import Path
 
 import httpx
@@ -162,3 +163,37 @@ def test_founders_log_names_the_proposals_of_a_vote(server, new_page):
     expected = ", ".join(f"{founders_name(c, view)} {t} influence" for c, t in zip(cards, totals, strict=True))
     assert text.startswith(f"Votes revealed: {expected}"), text
     assert not re.search(r"proposal \d+ \d+", text), text
+
+
+NOTES = """async ([game]) => {
+    const { result } = await import('/js/scores.js');
+    const founders = (await import('/js/render/founders.js')).default;
+    const el = result(game, { seatNames: null }, founders.outcomeNames(game), founders.outcomeNotes(game, {}));
+    return [...el.querySelectorAll('.outcome-note')].map((p) => p.textContent);
+}"""
+
+
+def test_founders_final_scores_show_the_shaping_history_event_card_only_with_the_variant(server, new_page):
+    """Shaping history (engine v8): the final scores name the winner's race event card, the three
+    blanks written on it and the buildings the winner delivered to, each with its city section;
+    a game without the variant shows no such line."""
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["bot", "bot"], {"shaping_history": True})
+    deadline = time.monotonic() + 240
+    while game.get()["status"] != "GAME_STATUS_FINISHED":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.5)
+    g = game.get()
+    hist = g["outcome"]["shaping_history"]
+    assert hist["seat"] == g["outcome"]["winners"][0]
+    page = new_page()
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".outcome-note")
+    notes = page.locator(".outcome-note").all_inner_texts()
+    assert notes[0].startswith("📜 Shaping history:") and f"“{hist['card']}”" in notes[0], notes
+    assert "favourite building" in notes[1] and "governing body" in notes[1], notes
+    for b in hist["buildings"]:
+        assert f"{b['name']} ({b['section']}" in notes[2], notes
+    # the same outcome without the variant: no line about an event card
+    plain = dict(g, outcome={k: v for k, v in g["outcome"].items() if k != "shaping_history"})
+    assert page.evaluate(NOTES, [plain]) == []
+    assert page.evaluate(NOTES, [g])[0] == notes[0]

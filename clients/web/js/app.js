@@ -808,7 +808,8 @@ class Table {
     const yourTurn = !finished && me !== null && toAct.includes(me);
     this.el.turn.replaceChildren(h('h2', { class: yourTurn ? 'your-turn' : '', id: 'turn-h' }, turnText));
     if (me === null && !finished) this.el.turn.append(h('p', { class: 'muted' }, 'You are watching this game.'));
-    this.el.result.replaceChildren(finished && g.outcome ? result(g, this.ctxBase(), this.renderer.outcomeNames ? this.renderer.outcomeNames(g) : null) : '');
+    this.el.result.replaceChildren(finished && g.outcome ? result(g, this.ctxBase(), this.renderer.outcomeNames ? this.renderer.outcomeNames(g) : null,
+      this.renderer.outcomeNotes ? this.renderer.outcomeNotes(g, this.ctxBase()) : null) : '');
     this.el.result.hidden = !finished;
     this.composer.setActions(actions);
     // Joining a seat appends no event, so the stream cannot tell: look again while seats are open.

@@ -6,8 +6,9 @@ import { seatName } from './words.js';
 // Final scores, with each seat's breakdown from outcome.details; Captains (New Bedford's
 // automa players, outcome.captains) get their own columns. `names`: the renderer's display
 // names for ids in the breakdown (New Bedford's "seamens_bethel" is "Seamen's Bethel"), as
-// values and as row labels.
-export function result(game, ctx, names) {
+// values and as row labels. `notes`: the renderer's lines about the end beyond the scores
+// (Founders' Shaping history: the winner's event card), shown under the winner.
+export function result(game, ctx, names, notes) {
   const named = (x) => (typeof x === 'string' && names && Object.prototype.hasOwnProperty.call(names, x) ? names[x] : null);
   const o = game.outcome;
   const n = game.players || (o.scores || []).length;
@@ -61,6 +62,7 @@ export function result(game, ctx, names) {
     h('h2', {}, 'Final scores'),
     h('p', { class: 'winner' }, won.length ? `🏆 ${who} win${won.length === 1 ? 's' : ''}!`
       : cols.length === 1 ? `${cols[0].name} did not win${o.reason ? ` (${humanize(o.reason).toLowerCase()})` : ''}.` : 'A draw.'),
+    (notes || []).map((x) => h('p', { class: 'outcome-note' }, x)),
     h('div', { class: 'scroll' }, h('table', { class: 'scores' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col', class: c.captain ? 'captain' : '' }, h('span', { class: `dot c${c.dot}` }), ` ${c.name}`)))),
       h('tbody', {},

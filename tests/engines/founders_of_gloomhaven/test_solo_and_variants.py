@@ -1,8 +1,12 @@
 """seed-FoG pp. 17-19: the solo game, achievements, no workers, Shaping history."""
 
+import json
+
 import pytest
 
-from engines import IllegalAction, InvalidAction
+import engines
+from engines import IllegalAction, InvalidAction, InvalidOptions
+from engines.core import golden
 
 from .helpers import C, game, lead, prestige, roads, tile, turn, types
 
@@ -228,7 +232,9 @@ def test_no_workers_variant_has_no_worker_action_and_houses_cost_2():
 
 
 # --- Shaping history ----------------------------------------------------------------------------
-def test_shaping_history_the_winner_records_a_building_its_section_and_a_governing_body():
+def test_shaping_history_in_games_of_versions_1_to_7_the_winner_records_a_building_and_a_governing_body():
+    """The v1-v7 reading (kept for their logs): a `history` phase after the end, where the winner
+    names a building and a governing body in the game."""
     g = game(4, options={"shaping_history": True})
     g.state["completions"] = 5
     prestige(g, "watchtower", [C(3, 0), C(4, 0)], delivered=[None, 3])
@@ -249,3 +255,122 @@ def test_shaping_history_the_winner_records_a_building_its_section_and_a_governi
     assert out["winners"] == [0]
     assert out["history"] == {"seat": 0, "building": "watchtower", "section": "Westshore",
                               "governing_body": "The Merchant Council"}
+
+
+# v8: the game ends with the winner's race event card named; its blanks are filled in on the card
+W8 = 21  # the v5 edition's thematic map (versions 5 and later)
+GOLDEN = golden.GOLDEN_DIR / "founders-of-gloomhaven"
+
+
+def C8(x: int, y: int) -> int:
+    return y * W8 + x
+
+
+@pytest.mark.parametrize(("seats", "options", "refusal"), [
+    (4, {"map": "symmetric"}, "thematic side"),
+    (1, {}, "several players"),
+    (1, {"solo_section": "middle"}, "several players"),
+])
+def test_shaping_history_is_refused_off_the_thematic_side_and_in_the_solo_game(seats, options, refusal):
+    with pytest.raises(InvalidOptions, match=refusal):
+        engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=1,
+                          options={"shaping_history": True, **options})
+
+
+@pytest.mark.parametrize(("seats", "options"), [
+    (2, {}), (3, {"map": "thematic", "achievements": True}), (4, {"no_workers": True}),
+])
+def test_shaping_history_plays_with_2_to_4_players_and_the_other_variants(seats, options):
+    g = engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=1, options={"shaping_history": True, **options})
+    assert g.state["variants"]["shaping_history"] and g.state["version"] == 8
+
+
+def test_the_option_is_documented_as_off_by_default_and_naming_its_limits():
+    spec = engines.get("founders-of-gloomhaven").options_schema["properties"]["shaping_history"]
+    assert spec["default"] is False
+    assert "thematic" in spec["description"] and "2-4 players" in spec["description"]
+
+
+def _ending(options, winner_points=(30, 0, 0, 0)):
+    """A v8 game about to end: seat 0 (Quatryl, metal) imports the metal the Watchtower in
+    Westshore still needs; its completion is the sixth. Seat 0 then has two delivery tokens on
+    the (complete) Tavern in Riverbend, one on the Watchtower; seat 1 one on the Watchtower and
+    one on the Salt Barrel in Old Keep."""
+    g = game(4, options=options, version=8)
+    g.state["completions"] = 5
+    prestige(g, "watchtower", [C8(3, 0), C8(4, 0)], delivered=[None, 1])
+    tavern = prestige(g, "tavern", [C8(8, 3), C8(9, 3), C8(10, 3), C8(9, 4)], delivered=[0, 0])
+    g.state["prestige"][tavern]["complete"] = True  # one of the five completions
+    prestige(g, "salt_barrel", [C8(16, 3), C8(17, 3), C8(16, 4), C8(17, 4)], delivered=[1, None])
+    g.state["players"][0]["resources"] = ["metal"]
+    for s, pts in enumerate(winner_points):
+        g.state["players"][s]["score"]["advisers"] = pts
+    lead(g, 0, "trade")
+    events = g.act(0, {"type": "import", "resource": "metal", "cell": C8(2, 0)})
+    for s in (1, 2, 3):
+        events += g.act(s, {"type": "take_money"})
+    return g, events
+
+
+def test_shaping_history_names_the_winners_race_event_card_and_the_buildings_and_sections_for_its_blanks():
+    g, events = _ending({"shaping_history": True})
+    assert types(events)[-2:] == ["game_ended", "event_card_given"]
+    out = g.outcome()
+    assert out is not None and out["winners"] == [0] and g.to_act() == set()
+    assert out["shaping_history"] == {
+        "seat": 0, "race": "quatryl", "card": "Quatryl city event", "delivered_to": True,
+        "blanks": ["building", "section", "governing_body"],
+        # the buildings carrying the winner's delivery tokens, most first, with their city section
+        "buildings": [
+            {"card": "tavern", "name": "Tavern", "section": "Riverbend", "deliveries": 2, "complete": True},
+            {"card": "watchtower", "name": "Watchtower", "section": "Westshore", "deliveries": 1, "complete": True},
+        ]}
+    assert g.view(None)["result"]["shaping_history"] == out["shaping_history"]  # every seat and spectators see it
+    # the blanks are filled in on the card: no action in the game asks for them
+    assert g.legal_actions(0) == []
+    with pytest.raises(IllegalAction):
+        g.act(0, {"type": "record_history", "building": "tavern", "governing_body": "The Merchant Council"})
+
+
+def test_a_winner_with_no_delivery_token_may_choose_among_every_building_of_the_city():
+    g, _ = _ending({"shaping_history": True}, winner_points=(0, 0, 0, 40))
+    h = g.outcome()["shaping_history"]
+    assert h["seat"] == 3 and h["card"] == "Vermling city event" and h["delivered_to"] is False
+    assert [(b["card"], b["section"], b["deliveries"]) for b in h["buildings"]] == [
+        ("watchtower", "Westshore", 0), ("tavern", "Riverbend", 0), ("salt_barrel", "Old Keep", 0)]
+
+
+def test_without_the_option_the_same_game_ends_exactly_as_before():
+    g, plain = _ending({})
+    _, shaped = _ending({"shaping_history": True})
+    assert "event_card_given" not in types(plain) and "shaping_history" not in g.outcome()
+    assert shaped[:-1] == plain and shaped[-1]["type"] == "event_card_given"
+
+
+def test_a_tie_for_the_win_is_broken_by_the_rulebook_and_only_that_winner_gets_a_card():
+    """v8 golden game (random play, 4 players): seats 1 and 2 end on 34 points; the
+    tie goes to the one closest to the active player in turn order (p. 16): seat 1 gets the
+    Savvas card."""
+    doc = json.loads((GOLDEN / "v8-4p-seed1-shaping-history.json").read_text())
+    out = engines.replay(doc["events"]).outcome()
+    assert out["scores"][1] == out["scores"][2] == max(out["scores"]) and out["winners"] == [1]
+    assert [e["type"] for e in doc["events"]].count("event_card_given") == 1
+    h = out["shaping_history"]
+    assert (h["seat"], h["race"], h["card"]) == (1, "savvas", "Savvas city event")
+    assert h["buildings"][0] == {"card": "tanners_hall", "name": "Tanners' Hall", "section": "Westshore",
+                                 "deliveries": 2, "complete": True}
+
+
+def test_games_of_version_7_with_the_option_keep_the_winners_record_in_the_game():
+    doc = json.loads((GOLDEN / "v7-4p-seed1-shaping-history.json").read_text())
+    g = engines.replay(doc["events"])
+    assert doc["events"][-1]["type"] == "history_recorded"
+    assert g.outcome()["history"]["governing_body"] == "Council of the tanners_hall"
+    assert "shaping_history" not in g.outcome()
+
+
+def test_version_8_without_the_option_plays_exactly_the_version_7_games():
+    strip = lambda d: [{k: v for k, v in e.items() if k != "engine_version"} for e in d["events"]]  # noqa: E731
+    for seats in (1, 4):
+        v7, v8 = (json.loads((GOLDEN / f"v{v}-{seats}p-seed1.json").read_text()) for v in (7, 8))
+        assert strip(v7) == strip(v8) and v7["decisions"] == v8["decisions"]

@@ -268,6 +268,7 @@ function describeEvent(e, ctx) {
   switch (e.type) {
     case 'game_started': return `The game starts: ${(e.races || []).map((r, s) => `${seatName(ctx, s)} plays the ${raceName(r)}`).join(', ')}.`;
     case 'prestige_unplaceable': return `The ${cardName(ctx.view, e.card)} has no room left on the map.`;
+    case 'event_card_given': return `Shaping history: ${who} wins with the ${raceName(e.race)} and receives the “${e.card}” card for Gloomhaven's event deck.`;
     case 'history_recorded': return `${who} records in the city's history: the ${cardName(ctx.view, e.building)}${e.section ? ` in ${e.section}` : ''}, and a new governing body, “${e.governing_body}”.`;
     case 'first_road_due': return `${who} will build a road before the tile.`;
     case 'first_road_built': return `${who} builds a road on ${sq(ctx.view, [e.cell])}, before the tile.`;
@@ -325,6 +326,26 @@ function outcomeNames(game) {
   return names;
 }
 
+// Shaping history (outcome.shaping_history, engine v8): the winner's race event card, and what its
+// three blanks need — the buildings the winner delivered to, each with its city section. The blanks
+// are filled in on the printed card, not in the game.
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function outcomeNotes(game, ctx) {
+  const hist = ((game && game.outcome) || {}).shaping_history;
+  if (!hist || typeof hist !== 'object') return [];
+  const v = ((game && game.view) || {});
+  const bs = Array.isArray(hist.buildings) ? hist.buildings : [];
+  const where = (b) => [b.section, hist.delivered_to ? plural(b.deliveries || 0, 'delivery') : null].filter(Boolean).join(', ');
+  const listed = bs.map((b) => `${b.name || cardName(v, b.card)}${where(b) ? ` (${where(b)})` : ''}`).join('; ');
+  const who = seatName(ctx, hist.seat);
+  return [
+    `📜 Shaping history: ${who} receives the ${raceName(hist.race)} event card, “${hist.card}”.`,
+    `${who} writes on it: 1. their favourite building that contributed to the victory; 2. the city section it was built in; 3. the name of the city's governing body founded after the victory. The card then goes into Gloomhaven's event deck; the other 8 cards are never used.`,
+    listed ? `${hist.delivered_to ? `Buildings ${who} delivered to` : 'No building holds a delivery of theirs; the city\'s buildings'}: ${listed}.` : null,
+  ].filter(Boolean);
+}
+
 // A value of an action's field in words, for the step-by-step move builder: squares as the map
 // labels them ("square B5"; a list of squares item by item, "B5 + B6"), proposals and slots
 // numbered from 1, cards by name.
@@ -340,4 +361,4 @@ function valueName(path, value, ctx) {
   }
 }
 
-export default { render, describeAction, describeEvent, valueName, outcomeNames };
+export default { render, describeAction, describeEvent, valueName, outcomeNames, outcomeNotes };
