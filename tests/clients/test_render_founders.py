@@ -107,3 +107,32 @@ def test_real_vote_in_progress_hides_cast_votes():
         if g.view(None)["phase"] == "over":
             break
     assert checked
+
+
+def test_the_shaping_history_card_is_shown_at_the_end_and_told_in_the_log():
+    """Shaping history (v8): the final result names the winner's race event card, the three blanks
+    to write on it, and the buildings the winner delivered to with their city sections; the log
+    tells the event in words."""
+    from tablero_client.render import describe_event
+
+    from tests.engines.founders_of_gloomhaven.test_solo_and_variants import _ending
+
+    g, events = _ending({"shaping_history": True})
+    for you in (0, 1, None):
+        view = g.view(you)
+        game = _game(view, 4, you, [])
+        text = " ".join(_text(game).split())
+        assert "Shaping history: " in text and "Quatryl event card, “Quatryl city event”" in text, text
+        assert "1. their favourite building" in text and "governing body" in text
+        assert "delivered to: Tavern (Riverbend, 2 delivery tokens); Watchtower (Westshore, 1 delivery token)." in text
+    told = describe_event(events[-1], _game(g.view(None), 4, None, []))
+    assert told == ("Shaping history: seat 0 wins with the Quatryl and receives the “Quatryl city event” card "
+                    "for Gloomhaven's event deck."), told
+
+
+def test_no_shaping_history_lines_without_the_variant():
+    from tests.engines.founders_of_gloomhaven.test_solo_and_variants import _ending
+
+    g, _ = _ending({})
+    text = _text(_game(g.view(0), 4, 0, []))
+    assert "Game over" in text and "Shaping history" not in text

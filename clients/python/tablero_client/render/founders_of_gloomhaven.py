@@ -393,7 +393,37 @@ def _result(game: Game) -> Text | None:
     h = game.view.get("history")
     if h:
         t.append(f"\nHistory: {_fmt(h)}", style="dim")
+    card = r.get("shaping_history")
+    if isinstance(card, dict):
+        t.append("\n" + "\n".join(_event_card(game, card)), style="bold")
     return t
+
+
+def _event_card(game: Game, card: dict[str, Any]) -> list[str]:
+    """The Shaping history variant (v8): the winner's race event card and what its three blanks
+    need, written on the printed card (clients/web/js/render/founders.js, outcomeNotes)."""
+    from . import player_name
+
+    who = player_name(game, card.get("seat"))
+    lines = [f"Shaping history: {who} receives the {humanize(str(card.get('race') or ''))} event card, "
+             f"“{card.get('card')}”.",
+             f"{who} writes on it: 1. their favourite building that contributed to the victory; 2. the city "
+             "section it was built in; 3. the name of the city's governing body founded after the victory. "
+             "The card then goes into Gloomhaven's event deck; the other 8 cards are never used."]
+    delivered = bool(card.get("delivered_to"))
+    listed = []
+    for b in card.get("buildings") or []:
+        if not isinstance(b, dict):
+            continue
+        where = [str(b["section"])] if b.get("section") else []
+        if delivered:
+            where.append(plural(b.get("deliveries") or 0, "delivery token"))
+        name = b.get("name") or _card_name(game, b.get("card"))
+        listed.append(name + (f" ({', '.join(where)})" if where else ""))
+    if listed:
+        head = f"Buildings {who} delivered to" if delivered else "No building holds a delivery of theirs; the city's buildings"
+        lines.append(f"{head}: {'; '.join(listed)}.")
+    return lines
 
 
 def _tied(scores: Any) -> bool:
@@ -632,6 +662,9 @@ def describe_event(e: dict[str, Any], game: Game) -> str | None:  # noqa: C901 -
                 f"{e['points']} points" if e.get("points") else ""]
         source = f" ({_name(e['source'])})" if e.get("source") else ""
         return f"{who} gains {' '.join(b for b in bits if b) or 'nothing'}{source}{only_you_see(e)}."
+    if t == "event_card_given":
+        return (f"Shaping history: {who} wins with the {humanize(str(e.get('race') or ''))} and receives the "
+                f"“{e.get('card')}” card for Gloomhaven's event deck.")
     if t == "history_recorded":
         return f"{who} records history in {_name(e.get('section'))}."
     if t == "game_ended":

@@ -336,7 +336,7 @@ function outcomeNotes(game, ctx) {
   if (!hist || typeof hist !== 'object') return [];
   const v = ((game && game.view) || {});
   const bs = Array.isArray(hist.buildings) ? hist.buildings : [];
-  const where = (b) => [b.section, hist.delivered_to ? plural(b.deliveries || 0, 'delivery') : null].filter(Boolean).join(', ');
+  const where = (b) => [b.section, hist.delivered_to ? plural(b.deliveries || 0, 'delivery token') : null].filter(Boolean).join(', ');
   const listed = bs.map((b) => `${b.name || cardName(v, b.card)}${where(b) ? ` (${where(b)})` : ''}`).join('; ');
   const who = seatName(ctx, hist.seat);
   return [
