@@ -412,6 +412,10 @@ def _resources_total(sid: str) -> tuple[int, int]:
     return 0, 1
 
 
+# Effects whose total for Ahab's Most and Combo is their value in this state (v4).
+_TOTAL_BY_STATE = ("launch", "remove_empty_sea", "return_right_whales", "pay_per_whale")
+
+
 # --- searching the orders -----------------------------------------------------------------
 _MAY_SATISFY: dict[tuple[str, str], bool] = {}
 
@@ -526,6 +530,13 @@ def _candidates(state, player: int, entry: dict, heading: str) -> list[dict]:
             continue
         if check in ("most", "combo"):
             total, kinds = _resources_total(sid)
+            if version(state) >= 4 and data.SPACES[sid]["effect"] in _TOTAL_BY_STATE:
+                # v4 (audit): what these buildings give depends on the table (the Tavern's
+                # $4/$6, the Cooperage's $1 per whale, the Tryworks' lays saved, the Wharf's
+                # half of the food for this space): their total is that value, not 0 or a
+                # fixed 2, so "the most resources in total" (p.13) ranks them by what they
+                # give now. v1-3 games keep the fixed totals.
+                total = r[0][0]
             # Most: the most resources in total (or the biggest discount), then the one that
             # combines different resources; Combo: the combination first (p.13).
             value = (total, kinds, r[0][0]) if check == "most" else (kinds, total, r[0][0])

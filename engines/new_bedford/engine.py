@@ -493,8 +493,11 @@ class NewBedford(RulesEngine):
     # v3: in round 12 a Captain's second turn takes the second heading printed under the Helm
     # even when his first turn placed no worker (Ahab's draw: captains.round12_turn). Only
     # what decide() gives changes, and only in games started under v3 (`state["version"]`).
-    version = 3
-    supported_versions = (1, 2)
+    # v4: Ahab's Most and Combo rank a building whose yield depends on the table (Tavern,
+    # Cooperage, Tryworks, Wharf) by what it gives now, not by a fixed total of 0 or 2
+    # (captains._TOTAL_BY_STATE); gated on state["version"] >= 4 like v3.
+    version = 4
+    supported_versions = (1, 2, 3)
     max_random_steps = 4000
     moves = MOVES
     phases = PHASES
