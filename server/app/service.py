@@ -303,17 +303,22 @@ class GameService:
         return {"gameId": c.game_id, "seat": seat, "token": self.signer.issue(c.game_id, seat)}
 
     async def _clock_joined(self, game_id: str, seat: int) -> None:
-        """`seat` was taken: if it must act now, its clock starts now (an open seat nobody had
-        taken ran none)."""
+        """`seat` was taken. No turn clock runs while an open seat is still to be taken (the
+        game waits for its players): when the last one is taken, the clock of every seat that
+        must act starts now. Before that, the seat's wait counts only for abandonment."""
         meta = await self.games.meta(game_id, exact=True)
         game = await self.games.current(game_id, meta)
-        if game.finished or seat not in _waiting(game):
+        if game.finished:
+            return
+        waiting = _waiting(game)
+        started = waiting if not _unclaimed(meta) else waiting & {seat}
+        if not started:
             return
         old = await self.clocks.get(game_id) or ClockRecord(game.version)
         now = time.time()
-        record = old.advance(game.version, _waiting(game), now)
-        record = ClockRecord(record.version, {**record.since, seat: now})
-        await self.clocks.put(game_id, record, self._next_due(record, meta.get("clock"), _unclaimed(meta)))
+        record = old.advance(game.version, waiting, now)
+        record = ClockRecord(record.version, {**record.since, **dict.fromkeys(started, now)})
+        await self.clocks.put(game_id, record, self._next_due(record, meta.get("clock"), _clockless(meta)))
 
     # --- portal users and the lobby -----------------------------------------------------
     async def seat_of(self, game_id: str, user: User) -> int | None:
@@ -796,7 +801,7 @@ class GameService:
         if old.version >= game.version:
             return  # this write's clock is recorded already (a retry), or a later write's is
         record = old.advance(game.version, _waiting(game), time.time(), acted)
-        await self.clocks.put(game.id, record, self._next_due(record, clock, _unclaimed(game.meta)))
+        await self.clocks.put(game.id, record, self._next_due(record, clock, _clockless(game.meta)))
 
     def _next_due(self, record: ClockRecord, clock: dict[str, Any] | None,
                   unclaimed: Collection[int] = ()) -> float | None:
@@ -815,7 +820,7 @@ class GameService:
         record = await self.clocks.get(game.id) or ClockRecord(0)
         if record.version != game.version:  # its writer has not recorded it yet (or died)
             record = record.advance(game.version, _waiting(game), time.time())
-        deadlines = record.deadlines(clock["moveSeconds"], _unclaimed(game.meta))
+        deadlines = record.deadlines(clock["moveSeconds"], _clockless(game.meta))
         return [{"seat": s, "deadline": d} for s, d in sorted(deadlines.items())]
 
     async def sweep_clocks(self, now: float | None = None, limit: int = 100) -> int:
@@ -842,14 +847,14 @@ class GameService:
         record = await self.clocks.get(game_id) or ClockRecord(0)
         if record.version != game.version:
             record = record.advance(game.version, _waiting(game), now)
-            await self.clocks.put(game_id, record, self._next_due(record, clock, _unclaimed(meta)))
+            await self.clocks.put(game_id, record, self._next_due(record, clock, _clockless(meta)))
         waiting = _waiting(game)
         abandoned = bool(self.abandon_after and record.since and waiting
                          and max(record.since.values()) + self.abandon_after <= now)
-        unclaimed = _unclaimed(meta)
-        due = [] if clock is None else [s for s in record.due(clock["moveSeconds"], now, unclaimed) if s in waiting]
+        clockless = _clockless(meta)
+        due = [] if clock is None else [s for s in record.due(clock["moveSeconds"], now, clockless) if s in waiting]
         if not due and not abandoned:
-            await self.clocks.put(game_id, record, self._next_due(record, clock, unclaimed))
+            await self.clocks.put(game_id, record, self._next_due(record, clock, clockless))
             return 0
         seat, version = (min(waiting), game.version) if abandoned else (due[0], game.version)
         then = "abandoned" if abandoned else clock["onTimeout"]
@@ -955,10 +960,17 @@ def _waiting(game: LoadedGame) -> set[int]:
 
 
 def _unclaimed(meta: dict[str, Any]) -> set[int]:
-    """Open seats nobody has taken yet: no turn clock runs for them (it starts when someone
-    joins), though a game that waits for them may still be abandoned (TABLERO_ABANDON_AFTER)."""
+    """Open seats nobody has taken yet: while there is one, no turn clock runs (_clockless),
+    though a game that waits for them may still be abandoned (TABLERO_ABANDON_AFTER)."""
     claimed = meta.get("claimed", ())
     return {s for s, k in enumerate(meta["seats"]) if k == "open" and s not in claimed}
+
+
+def _clockless(meta: dict[str, Any]) -> set[int]:
+    """Seats whose turn clock does not run: every seat while an open seat is still to be taken
+    (the game waits for its players; a creator who moves first must not time out before anyone
+    could join). The clocks start when the last open seat is taken (_clock_joined)."""
+    return set(range(len(meta["seats"]))) if _unclaimed(meta) else set()
 
 
 def _leave(game: LoadedGame, seats: list[int], reason: str, then: str) -> Decision:

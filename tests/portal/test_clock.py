@@ -193,6 +193,42 @@ async def test_an_open_seat_nobody_took_runs_no_clock_until_someone_joins(on_tim
     assert await games.sweep_clocks(now=time.time() + 60) == 1  # the seat's clock runs now
 
 
+@pytest.mark.parametrize("on_timeout", ["bot", "forfeit"])
+async def test_no_clock_runs_while_the_game_waits_for_its_players(on_timeout):
+    """(an outside tester: the creator, first to move, forfeited after moveSeconds while the
+    game still waited in the lobby for an opponent, and the game ended "abandoned" before
+    anyone could join.) Every clock starts when the last open seat is taken, from then."""
+    from server.app import GameService
+    from server.app import commands as cmd
+    from server.auth import TokenSigner
+    from server.store import SQLiteStore
+
+    games = GameService(SQLiteStore(), TokenSigner("s"))
+    created = await games.create_game(cmd.CreateGame(
+        engine="goofspiel", players=3, seats=["human", "open", "open"],
+        clock={"moveSeconds": 5, "onTimeout": on_timeout}))
+    gid = created["game"]["id"]
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    assert g["toAct"] == [0, 1, 2] and g["deadlines"] == []  # waiting for players: no clock
+    assert await games.sweep_clocks(now=time.time() + 60) == 0
+    await games.join_game(cmd.JoinGame(gid))  # one of two open seats: still waiting
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    assert g["deadlines"] == [] and g["version"] == 1
+    assert await games.sweep_clocks(now=time.time() + 60) == 0
+    full = time.time()
+    await games.join_game(cmd.JoinGame(gid))  # the last one: every clock starts now
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    assert [d["seat"] for d in g["deadlines"]] == [0, 1, 2]
+    assert all(full + 5 <= d["deadline"] <= time.time() + 5 for d in g["deadlines"])
+    assert await games.sweep_clocks(now=full + 4) == 0
+    assert await games.sweep_clocks(now=time.time() + 6) == 1  # one write for every late seat
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    if on_timeout == "forfeit":
+        assert g["status"] == "GAME_STATUS_FINISHED" and g["outcome"]["endedBy"] == "forfeit"
+    else:
+        assert g["status"] == "GAME_STATUS_RUNNING" and g["version"] > 1
+
+
 async def test_a_game_that_waits_for_a_join_may_still_be_abandoned():
     from server.app import GameService
     from server.app import commands as cmd

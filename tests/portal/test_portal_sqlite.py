@@ -25,6 +25,9 @@ def test_lobby_and_clock_survive_a_restart_and_limits_apply_in_process(tmp_path)
             "engine": "tic-tac-toe", "seats": ["me", "open"], "clock": {"moveSeconds": 2, "onTimeout": "forfeit"}})
         assert r.status_code == 200, r.text
         gid = r.json()["game"]["id"]
+        # the clocks run once every seat is taken (no clock while the game waits for players)
+        r = httpx.post(f"{s.http}/v1/games/{gid}/join", json={}, headers=who("cy"))
+        assert r.status_code == 200, r.text
     with ServerThread(**settings) as s:  # restarted on the same file
         listed = httpx.get(f"{s.http}/v1/games", params={"mine": "true"}, headers=who("ann")).json()["games"]
         assert [g["id"] for g in listed] == [gid]
