@@ -98,6 +98,7 @@ class Feed:
         self.again = False
         self.failing_since: float | None = None
         self.primed = False  # a fetch has brought it to the store's head once
+        self.epoch = 0  # moves on at each jump and restart: a delivery still to be handed out is void
 
     def rewritten_at(self, page: list[Row]) -> bool:
         """Whether `page` (read from the feed's last version, inclusive) shows that the entry
@@ -113,13 +114,22 @@ class Feed:
             page = [(v, h, e.decode() if isinstance(e, bytes) else e) for v, h, e in page]
             self.last, self.last_hash = page[-1][0], page[-1][1]
             self.ring.extend((v, h) for v, h, _ in page)
-            for watcher in list(self.watchers):
-                watcher.push(page)
+            # The watchers are handed the entries one loop step later: the reply to the write
+            # that made them (its store answer comes in the same read of the sockets as this
+            # notification, or just after) goes out first, and the fan-out follows it.
+            asyncio.get_running_loop().call_soon(self._push, self.epoch, list(self.watchers), page)
+
+    def _push(self, epoch: int, watchers: list[Watcher], page: list[Row]) -> None:
+        if epoch != self.epoch:
+            return  # a jump or a rewritten history since: the watchers re-read instead
+        for watcher in watchers:
+            watcher.push(page)
 
     def jump(self, version: int, hash_: str) -> None:
         """Go on from the store's head (version, hash_) without delivering what lies between:
         every watcher re-reads from its own last version (as after an overflow)."""
         self.last, self.last_hash, self.primed = version, hash_, True
+        self.epoch += 1
         self.ring.clear()
         self.ring.append((version, hash_))
         for watcher in list(self.watchers):
@@ -130,6 +140,7 @@ class Feed:
     def restart(self, valid: int, version: int, hash_: str) -> None:
         """The history after `valid` was rewritten; the store's head is (version, hash_)."""
         self.last, self.last_hash = version, hash_
+        self.epoch += 1
         self.ring.clear()
         self.ring.append((version, hash_))
         for watcher in list(self.watchers):
