@@ -357,10 +357,10 @@ def test_a_rest_watch_that_goes_silent_reconnects_and_misses_nothing(server, mon
     keep-alive silence the read fails, and watch() reconnects after the last version it saw."""
     from tablero_client import _rest
 
-    from tests.freezing_relay import FreezingProxy
+    from tests.relay import FreezingRelay
 
     monkeypatch.setattr(_rest, "WATCH_SILENCE", 1.0)  # the server's keep-alives come every 15 s
-    relay = FreezingProxy(server.http_port)
+    relay = FreezingRelay(server.http_port)
     got: list[int] = []
     try:
         with Client(rest=server.http) as direct:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import socket
-import threading
 
 import grpc
 import httpx
@@ -15,6 +13,7 @@ import pytest
 from server.api import codec
 from server.grpc.gen import games_pb2 as pb
 from server.grpc.gen import games_pb2_grpc as pb_grpc
+from tests.relay import CountingRelay
 from tests.server.conftest import auth
 
 
@@ -57,51 +56,10 @@ def test_small_answers_and_sse_are_not_gzipped(http):
 
 # --- gRPC compression ---------------------------------------------------------------------------
 
-class CountingProxy:
-    """A TCP proxy that counts the bytes the server sends back (what is on the wire)."""
-
-    def __init__(self, target: str) -> None:
-        host, port = target.rsplit(":", 1)
-        self.target = (host, int(port))
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.address = f"127.0.0.1:{self.listener.getsockname()[1]}"
-        self.down = 0
-        self._lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            upstream = socket.create_connection(self.target)
-            threading.Thread(target=self._pipe, args=(client, upstream, False), daemon=True).start()
-            threading.Thread(target=self._pipe, args=(upstream, client, True), daemon=True).start()
-
-    def _pipe(self, src: socket.socket, dst: socket.socket, count: bool) -> None:
-        try:
-            while data := src.recv(65536):
-                if count:
-                    with self._lock:
-                        self.down += len(data)
-                dst.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for s in (src, dst):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-    def close(self) -> None:
-        self.listener.close()
-
-
 def _list_engines_bytes(server, options) -> tuple[int, int]:
     """(bytes on the wire from the server, size of the response message) for one ListEngines."""
-    proxy = CountingProxy(server.grpc)
+    host, port = server.grpc.rsplit(":", 1)
+    proxy = CountingRelay(host, int(port))
     try:
         with grpc.insecure_channel(proxy.address, options=options) as ch:
             reply = pb_grpc.GameServiceStub(ch).ListEngines(pb.ListEnginesRequest(), timeout=10)

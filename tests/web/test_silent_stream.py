@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import httpx
 
-from tests.freezing_relay import FreezingProxy
+from tests.relay import FreezingRelay
 
 from .api_play import ApiGame
 
 
 def test_a_stream_that_goes_silent_is_dropped_and_the_page_catches_up(server, new_page):
-    proxy = FreezingProxy(int(server.url.rsplit(":", 1)[1]))
+    proxy = FreezingRelay(int(server.url.rsplit(":", 1)[1]))
     try:
         game = ApiGame(server.url, "tic-tac-toe", ["human", "human"])
         page = new_page()
