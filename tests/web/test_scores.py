@@ -31,3 +31,20 @@ def test_a_tie_on_points_shows_the_tie_break_that_decided_it(server, new_page):
     assert tie["winner"].endswith("wins!")
     plain = page.evaluate(JS, [_outcome([3, 1], [10, 9]), 2])  # no tie: the tie-break stays folded
     assert "Tiebreak › Unscored money" not in plain["shown"] and "Tiebreak › Unscored money" in plain["folded"]
+
+
+NOTES = """async (outcome) => {
+    const mod = await import('/js/render/founders.js');
+    return mod.default.outcomeNotes({ outcome, view: {} }, { seatNames: null, view: {} });
+}"""
+
+
+def test_a_founders_game_that_ended_stalled_says_why_in_the_final_scores(server, new_page):
+    """An outside tester: a Founders game ended "stalled" (the safety end, RULES.md) and the final
+    scores did not say why; the log did."""
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    notes = page.evaluate(NOTES, {"reason": "stalled", "scores": [3, 4], "winners": [1]})
+    assert len(notes) == 1 and notes[0].startswith("The game ended stalled: ") and "sixth" in notes[0], notes
+    assert page.evaluate(NOTES, {"reason": "completions", "scores": [3, 4], "winners": [1]}) == []

@@ -332,14 +332,20 @@ function outcomeNames(game) {
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function outcomeNotes(game, ctx) {
-  const hist = ((game && game.outcome) || {}).shaping_history;
-  if (!hist || typeof hist !== 'object') return [];
+  const out = (game && game.outcome) || {};
+  // The safety end (RULES.md): round after round with nothing to vote on and nobody delivering.
+  const stalled = out.reason === 'stalled'
+    ? ['The game ended stalled: vote after vote had no proposal left and nobody delivered a resource, so it was scored as it stood (the rulebook\'s own end, the sixth completed building, could no longer come).']
+    : [];
+  const hist = out.shaping_history;
+  if (!hist || typeof hist !== 'object') return stalled;
   const v = ((game && game.view) || {});
   const bs = Array.isArray(hist.buildings) ? hist.buildings : [];
   const where = (b) => [b.section, hist.delivered_to ? plural(b.deliveries || 0, 'delivery token') : null].filter(Boolean).join(', ');
   const listed = bs.map((b) => `${b.name || cardName(v, b.card)}${where(b) ? ` (${where(b)})` : ''}`).join('; ');
   const who = seatName(ctx, hist.seat);
   return [
+    ...stalled,
     `📜 Shaping history: ${who} receives the ${raceName(hist.race)} event card, “${hist.card}”.`,
     `${who} writes on it: 1. their favourite building that contributed to the victory; 2. the city section it was built in; 3. the name of the city's governing body founded after the victory. The card then goes into Gloomhaven's event deck; the other 8 cards are never used.`,
     listed ? `${hist.delivered_to ? `Buildings ${who} delivered to` : 'No building holds a delivery of theirs; the city\'s buildings'}: ${listed}.` : null,
