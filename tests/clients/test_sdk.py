@@ -313,6 +313,62 @@ def test_act_retries_and_watch_reconnects_across_a_restart(tmp_path, transport):
         second.kill()
 
 
+@pytest.mark.parametrize("transport", ["rest", "grpc"])
+def test_a_watch_with_the_default_options_outlasts_a_server_restart(tmp_path, transport):
+    """An outside tester: with Client() as it comes (retries=5), watch() raised Unavailable 0.7 s
+    into an ordinary restart (the server gone ~3 s): its reconnects had only act()'s retry
+    budget. It now waits `watch_patience` seconds (30) before giving up."""
+    db = str(tmp_path / "games.db")
+    env = {"TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": db}
+    first = ServerProcess(env).start()
+    second = ServerProcess(env)
+    second.grpc_port, second.http_port = first.grpc_port, first.http_port
+    second.http, second.grpc = first.http, first.grpc
+    kw = {"rest": first.http} if transport == "rest" else {"grpc": first.grpc}
+    mover = Client(rest=first.http, retries=200, backoff=0.05, max_backoff=0.25)
+    watcher = Client(**kw)  # the defaults
+    try:
+        created = mover.create("tic-tac-toe", 2)
+        x, o = created.seat(0), created.seat(1)
+        x.act({"type": "place", "cell": 4})
+        seen: list[int] = []
+        errors: list[BaseException] = []
+
+        def watch() -> None:
+            try:
+                for ev in watcher.watch(created.game.id, created.token(1)):
+                    seen.append(ev.version)
+            except BaseException as e:  # noqa: BLE001 - surfaced by the assertion below
+                errors.append(e)
+
+        t = threading.Thread(target=watch, daemon=True)
+        t.start()
+        deadline = time.monotonic() + 10
+        while len(seen) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert seen == [1, 2]
+        first.kill()
+        time.sleep(3.0)  # longer than five retries from 0.05 s take
+        assert not errors, errors
+        second.start()
+        for seat, cell in [(o, 0), (x, 2), (o, 1), (x, 6)]:
+            game = seat.act({"type": "place", "cell": cell})
+        assert game.finished
+        t.join(timeout=30)
+        assert not errors and not t.is_alive(), errors
+        assert seen == list(range(1, game.version + 1))
+    finally:
+        watcher.close()
+        mover.close()
+        first.kill()
+        second.kill()
+
+
+def test_watch_patience_must_be_a_duration():
+    with pytest.raises(ValueError, match="watch_patience"):
+        Client(rest="http://127.0.0.1:9", watch_patience=-1)
+
+
 def test_act_gives_up_after_its_retries():
     with Client(rest="http://127.0.0.1:9", retries=2, backoff=0.01) as c:  # nothing listens on port 9
         with pytest.raises(Unavailable):

@@ -68,28 +68,39 @@ def _retryable(e: TableroError, retry_aborted: bool) -> bool:
 
 
 class _Options:
-    def __init__(self, retries: int, backoff: float, max_backoff: float) -> None:
+    def __init__(self, retries: int, backoff: float, max_backoff: float, watch_patience: float = 30.0) -> None:
         if retries < 0:
             raise ValueError("retries must be >= 0")
+        if not watch_patience >= 0:
+            raise ValueError("watch_patience must be >= 0 seconds")
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
+        self.watch_patience = watch_patience
+
+    def watch_gives_up(self, failures: int, broken_since: float) -> bool:
+        """A broken watch stops reconnecting once it has tried `retries` times in a row AND
+        `watch_patience` seconds have passed since it broke: a restarting server (gone for a
+        few seconds) is waited for, whatever the act() retry budget."""
+        return failures >= self.retries and time.monotonic() - broken_since >= self.watch_patience
 
 
 class Client:
     """Synchronous client. Give exactly one of `rest` (base URL) or `grpc` (host:port).
 
-    `retries`: how often `act()` (and `watch()` reconnects in a row) retry on UNAVAILABLE,
-    with jittered exponential backoff from `backoff` seconds up to `max_backoff`.
-    `retry_count` counts the retries made so far (for load reports).
+    `retries`: how often `act()` retries on UNAVAILABLE, with jittered exponential backoff from
+    `backoff` seconds up to `max_backoff`. A broken `watch()` reconnects the same way, and
+    gives up only after `retries` tries in a row and `watch_patience` seconds (default 30: a
+    server restart). `retry_count` counts the retries made so far (for load reports).
     """
 
     def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
-                 secure: bool = False, retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0) -> None:
+                 secure: bool = False, retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
+                 watch_patience: float = 30.0) -> None:
         if (rest is None) == (grpc is None):
             raise ValueError("give exactly one of rest='http://host:port' or grpc='host:port'")
         self.transport: RestTransport | GrpcTransport = (
             RestTransport(rest, timeout) if rest is not None else GrpcTransport(grpc or "", timeout, secure))
         self.kind = "rest" if rest is not None else "grpc"
-        self._opt = _Options(retries, backoff, max_backoff)
+        self._opt = _Options(retries, backoff, max_backoff, watch_patience)
         self.retry_count = 0
 
     def __enter__(self) -> Client:
@@ -169,11 +180,11 @@ class Client:
         """Events after `after_version`, live, until the game is over. `after_hash`: the hash of the
         event at after_version as the caller has it (from events() or an earlier watch). Reconnects
         after the last version it saw (with its hash: a log the server lost meanwhile is not
-        silently taken up again) when the stream breaks (UNAVAILABLE, server shutdown), up to
-        `retries` times in a row. Raises Aborted ("history rewritten; resume from version N") when
-        the server's log no longer holds events it yielded or the caller had: drop those after N
-        and watch again from N."""
-        last, last_hash, failures = after_version, after_hash, 0
+        silently taken up again) when the stream breaks (UNAVAILABLE, server shutdown), until
+        it has tried `retries` times in a row and `watch_patience` seconds have passed. Raises
+        Aborted ("history rewritten; resume from version N") when the server's log no longer
+        holds events it yielded or the caller had: drop those after N and watch again from N."""
+        last, last_hash, failures, broken_since = after_version, after_hash, 0, 0.0
         while True:
             try:
                 for item in self.transport.watch(game_id, token, last, last_hash):
@@ -184,7 +195,9 @@ class Client:
                     yield ev
                 return
             except Unavailable:
-                if failures >= self._opt.retries:
+                if failures == 0:
+                    broken_since = time.monotonic()
+                if self._opt.watch_gives_up(failures, broken_since):
                     raise
             time.sleep(_backoff(failures, self._opt.backoff, self._opt.max_backoff))
             failures += 1
@@ -240,7 +253,7 @@ class AsyncClient:
 
     def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
                  secure: bool = False, retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
-                 max_connections: int | None = 100,
+                 watch_patience: float = 30.0, max_connections: int | None = 100,
                  transport: AsyncRestTransport | AsyncGrpcTransport | None = None) -> None:
         self.transport: AsyncRestTransport | AsyncGrpcTransport
         if transport is not None:
@@ -252,7 +265,7 @@ class AsyncClient:
         else:
             self.transport = AsyncGrpcTransport(grpc or "", timeout, secure)
         self.kind = "grpc" if isinstance(self.transport, AsyncGrpcTransport) else "rest"
-        self._opt = _Options(retries, backoff, max_backoff)
+        self._opt = _Options(retries, backoff, max_backoff, watch_patience)
         self.retry_count = 0
 
     async def __aenter__(self) -> AsyncClient:
@@ -320,7 +333,7 @@ class AsyncClient:
     async def watch(self, game_id: str, token: str | None = None, *, after_version: int = 0,
                     after_hash: str = "") -> AsyncIterator[Event]:
         """See Client.watch."""
-        last, last_hash, failures = after_version, after_hash, 0
+        last, last_hash, failures, broken_since = after_version, after_hash, 0, 0.0
         while True:
             try:
                 async for item in self.transport.watch(game_id, token, last, last_hash):
@@ -331,7 +344,9 @@ class AsyncClient:
                     yield ev
                 return
             except Unavailable:
-                if failures >= self._opt.retries:
+                if failures == 0:
+                    broken_since = time.monotonic()
+                if self._opt.watch_gives_up(failures, broken_since):
                     raise
             await asyncio.sleep(_backoff(failures, self._opt.backoff, self._opt.max_backoff))
             failures += 1
