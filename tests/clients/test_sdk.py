@@ -448,3 +448,13 @@ def test_a_rest_watch_that_goes_silent_reconnects_and_misses_nothing(server, mon
             assert got == list(range(2, 8))
     finally:
         relay.close()
+
+
+def test_a_watch_on_a_server_never_reached_gives_up_after_its_retries():
+    """Patience is for a server that went away, not for a wrong address: nothing listens on
+    port 9, so watch() raises after `retries` tries (about a second), not 30 s."""
+    with Client(rest="http://127.0.0.1:9", retries=3, backoff=0.01) as c:
+        t0 = time.monotonic()
+        with pytest.raises(Unavailable):
+            list(c.watch("g"))
+        assert time.monotonic() - t0 < 5 and c.retry_count == 3

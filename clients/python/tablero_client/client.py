@@ -76,20 +76,26 @@ class _Options:
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
         self.watch_patience = watch_patience
 
-    def watch_gives_up(self, failures: int, broken_since: float) -> bool:
-        """A broken watch stops reconnecting once it has tried `retries` times in a row AND
-        `watch_patience` seconds have passed since it broke: a restarting server (gone for a
-        few seconds) is waited for, whatever the act() retry budget."""
-        return failures >= self.retries and time.monotonic() - broken_since >= self.watch_patience
+    # A stream that stayed open this long before it broke was connected (a refusal is at once).
+    CONNECTED_AFTER = 1.0
+
+    def watch_gives_up(self, failures: int, broken_since: float, connected: bool) -> bool:
+        """A broken watch stops reconnecting once it has tried `retries` times in a row and,
+        when it had been connected (an event came, or a stream stayed open), `watch_patience`
+        seconds have passed since it broke: a restarting server (gone for a few seconds) is
+        waited for, whatever the act() retry budget; one never reached is not."""
+        if failures < self.retries:
+            return False
+        return not connected or time.monotonic() - broken_since >= self.watch_patience
 
 
 class Client:
     """Synchronous client. Give exactly one of `rest` (base URL) or `grpc` (host:port).
 
     `retries`: how often `act()` retries on UNAVAILABLE, with jittered exponential backoff from
-    `backoff` seconds up to `max_backoff`. A broken `watch()` reconnects the same way, and
-    gives up only after `retries` tries in a row and `watch_patience` seconds (default 30: a
-    server restart). `retry_count` counts the retries made so far (for load reports).
+    `backoff` seconds up to `max_backoff`. A broken `watch()` reconnects the same way; once it
+    had been connected it gives up only after `retries` tries in a row and `watch_patience`
+    seconds (default 30: a server restart); a server never reached, after `retries` tries. `retry_count` counts the retries made so far (for load reports).
     """
 
     def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
@@ -181,23 +187,27 @@ class Client:
         event at after_version as the caller has it (from events() or an earlier watch). Reconnects
         after the last version it saw (with its hash: a log the server lost meanwhile is not
         silently taken up again) when the stream breaks (UNAVAILABLE, server shutdown), until
-        it has tried `retries` times in a row and `watch_patience` seconds have passed. Raises
+        it has tried `retries` times in a row and (once it had been connected) `watch_patience`
+        seconds have passed. Raises
         Aborted ("history rewritten; resume from version N") when the server's log no longer
         holds events it yielded or the caller had: drop those after N and watch again from N."""
-        last, last_hash, failures, broken_since = after_version, after_hash, 0, 0.0
+        last, last_hash, failures, broken_since, connected = after_version, after_hash, 0, 0.0, False
         while True:
+            opened = time.monotonic()
             try:
                 for item in self.transport.watch(game_id, token, last, last_hash):
                     ev = Event.from_json(item)
                     if ev.version <= last:
                         continue
-                    last, last_hash, failures = ev.version, ev.hash, 0
+                    last, last_hash, failures, connected = ev.version, ev.hash, 0, True
                     yield ev
                 return
             except Unavailable:
+                now = time.monotonic()
+                connected = connected or now - opened >= self._opt.CONNECTED_AFTER
                 if failures == 0:
-                    broken_since = time.monotonic()
-                if self._opt.watch_gives_up(failures, broken_since):
+                    broken_since = now
+                if self._opt.watch_gives_up(failures, broken_since, connected):
                     raise
             time.sleep(_backoff(failures, self._opt.backoff, self._opt.max_backoff))
             failures += 1
@@ -333,20 +343,23 @@ class AsyncClient:
     async def watch(self, game_id: str, token: str | None = None, *, after_version: int = 0,
                     after_hash: str = "") -> AsyncIterator[Event]:
         """See Client.watch."""
-        last, last_hash, failures, broken_since = after_version, after_hash, 0, 0.0
+        last, last_hash, failures, broken_since, connected = after_version, after_hash, 0, 0.0, False
         while True:
+            opened = time.monotonic()
             try:
                 async for item in self.transport.watch(game_id, token, last, last_hash):
                     ev = Event.from_json(item)
                     if ev.version <= last:
                         continue
-                    last, last_hash, failures = ev.version, ev.hash, 0
+                    last, last_hash, failures, connected = ev.version, ev.hash, 0, True
                     yield ev
                 return
             except Unavailable:
+                now = time.monotonic()
+                connected = connected or now - opened >= self._opt.CONNECTED_AFTER
                 if failures == 0:
-                    broken_since = time.monotonic()
-                if self._opt.watch_gives_up(failures, broken_since):
+                    broken_since = now
+                if self._opt.watch_gives_up(failures, broken_since, connected):
                     raise
             await asyncio.sleep(_backoff(failures, self._opt.backoff, self._opt.max_backoff))
             failures += 1
