@@ -262,38 +262,50 @@ def test_a_trimmed_log_lists_from_the_after_version_the_server_names(trimming_se
         assert [e.type for e in x.events(page_size=3, after_version=9)] == ["mark_placed", "game_drawn"]
 
 
+def _restartable(tmp_path) -> tuple[ServerProcess, ServerProcess]:
+    """A running server on a SQLite file, and its successor (same ports, same file), not started."""
+    env = {"TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": str(tmp_path / "games.db")}
+    first = ServerProcess(env).start()
+    second = ServerProcess(env)
+    second.grpc_port, second.http_port = first.grpc_port, first.http_port
+    second.http, second.grpc = first.http, first.grpc
+    return first, second
+
+
+class _Watching:
+    """`events` iterated in a thread: the versions seen and what it raised, once versions 1 and 2
+    (the game's start and its first move) have come."""
+
+    def __init__(self, events) -> None:
+        self.seen: list[int] = []
+        self.errors: list[BaseException] = []
+        self.thread = threading.Thread(target=self._run, args=(events,), daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while len(self.seen) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert self.seen == [1, 2]
+
+    def _run(self, events) -> None:
+        try:
+            for ev in events:
+                self.seen.append(ev.version)
+        except BaseException as e:  # noqa: BLE001 - surfaced by the tests' assertions
+            self.errors.append(e)
+
+
 @pytest.mark.parametrize("transport", ["rest", "grpc"])
 def test_act_retries_and_watch_reconnects_across_a_restart(tmp_path, transport):
     """The server goes away and comes back (same ports, same SQLite file): act() retries with the
     same requestId and succeeds; watch() reconnects after the last version it saw."""
-    db = str(tmp_path / "games.db")
-    env = {"TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": db}
-    first = ServerProcess(env).start()
+    first, second = _restartable(tmp_path)
     kw = {"rest": first.http} if transport == "rest" else {"grpc": first.grpc}
     c = Client(**kw, retries=160, backoff=0.05, max_backoff=0.25, timeout=5)
-    second = ServerProcess(env)
-    second.grpc_port, second.http_port = first.grpc_port, first.http_port
-    second.http, second.grpc = first.http, first.grpc
     try:
         created = c.create("tic-tac-toe", 2)
         x, o = created.seat(0), created.seat(1)
         x.act({"type": "place", "cell": 4})
-        seen: list[int] = []
-        errors: list[BaseException] = []
-
-        def watch() -> None:
-            try:
-                for ev in o.watch():
-                    seen.append(ev.version)
-            except BaseException as e:  # noqa: BLE001 - surfaced by the assertion below
-                errors.append(e)
-
-        t = threading.Thread(target=watch, daemon=True)
-        t.start()
-        deadline = time.monotonic() + 10
-        while len(seen) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert seen == [1, 2]
+        w = _Watching(o.watch())
         first.kill()
         restarter = threading.Timer(1.0, second.start)
         restarter.start()
@@ -304,9 +316,9 @@ def test_act_retries_and_watch_reconnects_across_a_restart(tmp_path, transport):
         for seat, cell in [(x, 2), (o, 1), (x, 6)]:
             game = seat.act({"type": "place", "cell": cell})
         assert game.finished
-        t.join(timeout=20)
-        assert not errors and not t.is_alive()
-        assert seen == list(range(1, game.version + 1))
+        w.thread.join(timeout=20)
+        assert not w.errors and not w.thread.is_alive()
+        assert w.seen == list(range(1, game.version + 1))
     finally:
         c.close()
         first.kill()
@@ -318,12 +330,7 @@ def test_a_watch_with_the_default_options_outlasts_a_server_restart(tmp_path, tr
     """An outside tester: with Client() as it comes (retries=5), watch() raised Unavailable 0.7 s
     into an ordinary restart (the server gone ~3 s): its reconnects had only act()'s retry
     budget. It now waits `watch_patience` seconds (30) before giving up."""
-    db = str(tmp_path / "games.db")
-    env = {"TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": db}
-    first = ServerProcess(env).start()
-    second = ServerProcess(env)
-    second.grpc_port, second.http_port = first.grpc_port, first.http_port
-    second.http, second.grpc = first.http, first.grpc
+    first, second = _restartable(tmp_path)
     kw = {"rest": first.http} if transport == "rest" else {"grpc": first.grpc}
     mover = Client(rest=first.http, retries=200, backoff=0.05, max_backoff=0.25)
     watcher = Client(**kw)  # the defaults
@@ -331,32 +338,17 @@ def test_a_watch_with_the_default_options_outlasts_a_server_restart(tmp_path, tr
         created = mover.create("tic-tac-toe", 2)
         x, o = created.seat(0), created.seat(1)
         x.act({"type": "place", "cell": 4})
-        seen: list[int] = []
-        errors: list[BaseException] = []
-
-        def watch() -> None:
-            try:
-                for ev in watcher.watch(created.game.id, created.token(1)):
-                    seen.append(ev.version)
-            except BaseException as e:  # noqa: BLE001 - surfaced by the assertion below
-                errors.append(e)
-
-        t = threading.Thread(target=watch, daemon=True)
-        t.start()
-        deadline = time.monotonic() + 10
-        while len(seen) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert seen == [1, 2]
+        w = _Watching(watcher.watch(created.game.id, created.token(1)))
         first.kill()
         time.sleep(3.0)  # longer than five retries from 0.05 s take
-        assert not errors, errors
+        assert not w.errors, w.errors
         second.start()
         for seat, cell in [(o, 0), (x, 2), (o, 1), (x, 6)]:
             game = seat.act({"type": "place", "cell": cell})
         assert game.finished
-        t.join(timeout=30)
-        assert not errors and not t.is_alive(), errors
-        assert seen == list(range(1, game.version + 1))
+        w.thread.join(timeout=30)
+        assert not w.errors and not w.thread.is_alive(), w.errors
+        assert w.seen == list(range(1, game.version + 1))
     finally:
         watcher.close()
         mover.close()
