@@ -93,3 +93,14 @@ def types(events) -> list[str]:
 
 def points(g, seat: int) -> int:
     return sum(g.state["players"][seat]["score"].values())
+
+
+def cast_votes(g, votes: list[tuple[int, int, int]]) -> list[dict]:
+    """Every seat votes (proposal, fleeting, lasting) in seat order, given the influence it spends."""
+    out = []
+    for seat, (_, f, la) in enumerate(votes):
+        g.state["players"][seat]["fleeting"] = max(f, g.state["players"][seat]["fleeting"])
+        g.state["players"][seat]["lasting"] = max(la, g.state["players"][seat]["lasting"])
+    for seat, (prop, f, la) in enumerate(votes):
+        out += g.act(seat, {"type": "vote", "proposal": prop, "fleeting": f, "lasting": la})
+    return out

@@ -9,7 +9,7 @@ import pytest
 
 from engines import IllegalAction
 
-from .helpers import ENGINE, C, game, lead, prestige, roads, tile, turn, types
+from .helpers import ENGINE, C, cast_votes, game, lead, prestige, roads, tile, turn, types
 
 
 def _call(g, caller=0):
@@ -19,16 +19,6 @@ def _call(g, caller=0):
     p["played"] = [{"card": c, "face_up": True} for c in ("trade", "build", "recruit")]
     turn(g, caller)
     return g.act(caller, {"type": "call_vote"})
-
-
-def _votes(g, votes):
-    out = []
-    for seat, (_, f, la) in enumerate(votes):
-        g.state["players"][seat]["fleeting"] = max(f, g.state["players"][seat]["fleeting"])
-        g.state["players"][seat]["lasting"] = max(la, g.state["players"][seat]["lasting"])
-    for seat, (prop, f, la) in enumerate(votes):
-        out += g.act(seat, {"type": "vote", "proposal": prop, "fleeting": f, "lasting": la})
-    return out
 
 
 def _revealed(events):
@@ -67,7 +57,7 @@ def test_a_vote_tie_is_decided_among_the_implicated_players_only_fewest_points_t
     for s, pts in enumerate([0, 5, 4, 4]):
         g.state["players"][s]["score"]["deliveries"] = pts
     _call(g, caller=0)
-    ev = _votes(g, [(2, 0, 0), (0, 1, 0), (1, 2, 0), (0, 0, 0)])  # totals 3 | 3 | 1
+    ev = cast_votes(g, [(2, 0, 0), (0, 1, 0), (1, 2, 0), (0, 0, 0)])  # totals 3 | 3 | 1
     rev = _revealed(ev)
     assert rev["totals"] == [3, 3, 1] and rev["tied"] == [0, 1] and rev["winner"] is None
     assert rev["decider"] == 2  # seats 2 and 3 have 4 points; seat 2 is closer to the caller
@@ -80,7 +70,7 @@ def test_a_vote_tie_is_decided_among_the_implicated_players_only_fewest_points_t
 def test_the_caller_decides_a_tie_when_implicated_with_equal_points():
     g = game(3)
     _call(g, caller=1)
-    rev = _revealed(_votes(g, [(0, 0, 0), (1, 0, 0), (2, 0, 0)]))  # 1 | 1 | 1
+    rev = _revealed(cast_votes(g, [(0, 0, 0), (1, 0, 0), (2, 0, 0)]))  # 1 | 1 | 1
     assert rev["tied"] == [0, 1, 2] and rev["decider"] == 1
 
 
@@ -90,16 +80,16 @@ def test_the_placer_tie_goes_to_fewest_points_then_to_the_contributor_closest_to
     g = game(4)
     g.state["players"][3]["score"]["deliveries"] = 2
     _call(g, caller=2)
-    rev = _revealed(_votes(g, [(1, 1, 0), (0, 0, 0), (0, 0, 0), (1, 1, 0)]))  # 2 | 4: seats 0 and 3 gave 2
+    rev = _revealed(cast_votes(g, [(1, 1, 0), (0, 0, 0), (0, 0, 0), (1, 1, 0)]))  # 2 | 4: seats 0 and 3 gave 2
     assert rev["winner"] == 1 and rev["placer"] == 0  # fewer points than seat 3
     g = game(4)
     _call(g, caller=2)
-    rev = _revealed(_votes(g, [(1, 1, 0), (0, 0, 0), (0, 0, 0), (1, 1, 0)]))
+    rev = _revealed(cast_votes(g, [(1, 1, 0), (0, 0, 0), (0, 0, 0), (1, 1, 0)]))
     assert rev["placer"] == 3  # equal points: seat 3 is next after the caller, seat 0 two further
     # after a tie on the proposals, the placer is found among the contributors to the chosen one
     g = game(4)
     _call(g, caller=2)
-    _votes(g, [(0, 0, 0), (1, 0, 0), (0, 0, 0), (1, 0, 0)])  # 2 | 2: every player with 0 points
+    cast_votes(g, [(0, 0, 0), (1, 0, 0), (0, 0, 0), (1, 0, 0)])  # 2 | 2: every player with 0 points
     assert g.to_act() == {2}
     ev = g.act(2, {"type": "choose_proposal", "proposal": 1})
     assert ev[0]["placer"] == 3 and g.to_act() == {3}
@@ -148,7 +138,7 @@ def test_a_sixth_completion_at_the_placement_of_a_voted_building_ends_the_game_a
     tile(g, "stall", "wood", 1, [C(0, 1)])  # touches the square (0, 0) of the building
     g.state["proposals"] = ["watchtower", "salt_barrel", "tavern"]
     _call(g, caller=2)
-    _votes(g, [(0, 0, 0), (0, 0, 0), (0, 1, 0)])
+    cast_votes(g, [(0, 0, 0), (0, 0, 0), (0, 1, 0)])
     assert g.to_act() == {2}  # the caller gave the most
     ev = g.act(2, {"type": "place_prestige", "cells": [C(0, 0), C(1, 0)]})
     assert types(ev)[:4] == ["prestige_placed", "delivered", "delivered", "completed"]
@@ -168,7 +158,7 @@ def test_a_final_tie_between_players_other_than_the_active_one_goes_to_the_next_
     for s in range(3):
         g.state["players"][s]["score"]["advisers"] = [9, 0, 9][s]
     _call(g, caller=1)
-    _votes(g, [(0, 0, 0), (0, 1, 0), (0, 0, 0)])
+    cast_votes(g, [(0, 0, 0), (0, 1, 0), (0, 0, 0)])
     for s in range(3):
         g.state["players"][s]["money"] = 0
     g.act(1, {"type": "place_prestige", "cells": [C(0, 0), C(1, 0)]})
@@ -301,7 +291,7 @@ def test_proposals_reshuffle_the_discards_when_the_deck_runs_short():
     g.state["proposal_deck"] = ["market_square"]
     g.state["proposal_discard"] = ["foundry", "armory"]
     _call(g, caller=0)
-    _votes(g, [(0, 1, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])
+    cast_votes(g, [(0, 1, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])
     ev = g.act(0, {"type": "place_prestige", "cells": [C(0, 0), C(1, 0)]})
     drawn = next(e for e in ev if e["type"] == "proposals_drawn")
     assert drawn["reshuffled"] is True and drawn["cards"][0] == "market_square"

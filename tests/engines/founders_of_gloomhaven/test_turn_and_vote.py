@@ -7,7 +7,7 @@ from engines import IllegalAction
 from engines.founders_of_gloomhaven import data as D
 from engines.founders_of_gloomhaven.engine import _draw_proposals
 
-from .helpers import ENGINE, C, game, lead, prestige, roads, tile, turn, types
+from .helpers import ENGINE, C, cast_votes, game, lead, prestige, roads, tile, turn, types
 
 
 # --- basic actions ---------------------------------------------------------------------------------
@@ -157,13 +157,7 @@ def _vote_all(g, votes, caller=0):
     g.state["players"][caller]["played"] = [{"card": "trade", "face_up": True}, {"card": "build", "face_up": True}]
     turn(g, caller)
     g.act(caller, {"type": "call_vote"})
-    out = []
-    for seat, (_, f, la) in enumerate(votes):
-        g.state["players"][seat]["fleeting"] = max(f, g.state["players"][seat]["fleeting"])
-        g.state["players"][seat]["lasting"] = max(la, g.state["players"][seat]["lasting"])
-    for seat, (prop, f, la) in enumerate(votes):
-        out += g.act(seat, {"type": "vote", "proposal": prop, "fleeting": f, "lasting": la})
-    return out
+    return cast_votes(g, votes)
 
 
 def test_vote_example_3_6_1_builds_the_salt_barrel_placed_by_the_biggest_contributor():
