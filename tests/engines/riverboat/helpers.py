@@ -8,6 +8,7 @@ import random
 
 from engines.core import LocalGame
 from engines.riverboat import ENGINE, board
+from engines.riverboat.data import BOAT_TYPES
 
 
 def new_game(seats: int = 2, seed: int = 1) -> LocalGame:
@@ -60,4 +61,23 @@ def make_turn(state: dict, phase: str, seat: int) -> dict:
     s["waiting"] = []
     n = s["n"]
     s["claims"], s["done"], s["surveyed"] = [0] * n, [False] * n, [0] * n
+    return s
+
+
+def harvest_state(crops0: dict | None = None, round_: int = 1, coins: int = 2) -> dict:
+    """Harvest, player 0 to act; player 1 has nothing to harvest. crops0: {crop: number of
+    workers on it} (default 7 beet); every boat on the board and 4 of each in the piles."""
+    s = make_turn(at_phase("harvest").state, "harvest", 0)
+    s["round"] = round_
+    for p in s["players"]:
+        clear_mat(p)
+        p.update(harvested={c: 0 for c in p["harvested"]}, harvest_bonus=[], boats=[], coins=coins, workers=0)
+    cell = 0
+    for crop, k in (crops0 or {"beet": 7}).items():
+        for _ in range(k):
+            s["players"][0]["crop"][cell] = crop
+            s["players"][0]["worker"][cell] = True
+            cell += 1
+    s["boat_board"] = {b: True for b in BOAT_TYPES}
+    s["boat_piles"] = {b: 4 for b in BOAT_TYPES}
     return s

@@ -11,9 +11,9 @@ import pytest
 
 from engines.core import IllegalAction, InvalidAction, LocalGame
 from engines.riverboat import ENGINE, scoring
-from engines.riverboat.data import BOAT_TYPES, PHASES
+from engines.riverboat.data import PHASES
 
-from .helpers import act, at_phase, clear_mat, make_turn, new_game, types
+from .helpers import act, at_phase, clear_mat, harvest_state, make_turn, new_game, types
 
 
 def _draft(g: LocalGame, picks: list[str]) -> list[int]:
@@ -180,27 +180,9 @@ def test_with_every_pile_and_face_up_tile_gone_uncovered_workers_go_home_without
 
 
 # --------------------------------------------------------------------------- harvest
-def _harvest(crops0, round_=1, coins=2):
-    g = at_phase("harvest")
-    s = make_turn(g.state, "harvest", 0)
-    s["round"] = round_
-    for p in s["players"]:
-        clear_mat(p)
-        p.update(harvested={c: 0 for c in p["harvested"]}, harvest_bonus=[], boats=[], coins=coins, workers=0)
-    cell = 0
-    for crop, k in crops0.items():
-        for _ in range(k):
-            s["players"][0]["crop"][cell] = crop
-            s["players"][0]["worker"][cell] = True
-            cell += 1
-    s["boat_board"] = {b: True for b in BOAT_TYPES}
-    s["boat_piles"] = {b: 4 for b in BOAT_TYPES}
-    return s
-
-
 def test_the_harvest_bonus_comes_when_a_claim_crosses_nine_not_only_when_it_lands_on_it():
     # seed-R "Bono de cosecha": "al menos 9 cultivos de un tipo".
-    s = _harvest({"wheat": 3})
+    s = harvest_state({"wheat": 3})
     s["players"][0]["harvested"]["wheat"] = 7
     s2, ev = act(s, 0, {"type": "claim_boat", "boat": "3a", "crop": "wheat", "coin": False})
     claimed = ev[0]
@@ -209,7 +191,7 @@ def test_the_harvest_bonus_comes_when_a_claim_crosses_nine_not_only_when_it_land
 
 
 def test_no_harvest_bonus_below_nine_and_two_crops_each_give_their_own():
-    s = _harvest({"wheat": 2, "corn": 2})
+    s = harvest_state({"wheat": 2, "corn": 2})
     s["players"][0]["harvested"].update(wheat=6, corn=7)
     s, ev = act(s, 0, {"type": "claim_boat", "boat": "2a", "crop": "wheat", "coin": False})
     assert ev[0]["harvest_bonus"] is False and s["players"][0]["harvested"]["wheat"] == 8
@@ -220,7 +202,7 @@ def test_no_harvest_bonus_below_nine_and_two_crops_each_give_their_own():
 
 
 def test_a_declined_harvest_bonus_is_not_offered_again_for_that_crop():
-    s = _harvest({"beet": 5})
+    s = harvest_state({"beet": 5})
     s["players"][0]["harvested"]["beet"] = 8
     s, ev = act(s, 0, {"type": "claim_boat", "boat": "1", "crop": "beet", "coin": False})
     assert ev[0]["harvest_bonus"] is True
@@ -234,7 +216,7 @@ def test_a_declined_harvest_bonus_is_not_offered_again_for_that_crop():
 def test_agents_only_from_the_personal_supply_up_to_the_benefit():
     # seed-R "Agentes": "Solo los Trabajadores de su suministro personal pueden convertirse en
     # Agentes"; boat 7: "puede enviar hasta 3 trabajadores".
-    s = _harvest({"pumpkin": 7})
+    s = harvest_state({"pumpkin": 7})
     s["supply"]["barns"] = 0
     s["supply"]["wells"] = 0
     s, ev = act(s, 0, {"type": "claim_boat", "boat": "7", "crop": "pumpkin", "coin": False})
@@ -252,7 +234,7 @@ def test_agents_only_from_the_personal_supply_up_to_the_benefit():
 
 
 def test_agents_benefit_with_no_worker_in_supply_is_dropped():
-    s = _harvest({"corn": 5})
+    s = harvest_state({"corn": 5})
     s, ev = act(s, 0, {"type": "claim_boat", "boat": "5", "crop": "corn", "coin": False})
     # the five harvested workers are in the supply: the agent may be sent
     assert s["pending"][0]["kind"] == "agents" and s["pending"][0]["max"] == 1
@@ -262,7 +244,7 @@ def test_agents_benefit_with_no_worker_in_supply_is_dropped():
 
 
 def test_a_player_who_cannot_fill_any_boat_is_skipped_and_cannot_pass_out_of_turn():
-    s = _harvest({"beet": 1})
+    s = harvest_state({"beet": 1})
     s["boat_board"]["1"] = False
     s["boat_piles"]["1"] = 0
     # seat 0 holds one beet worker but no capacity-1 boat is left: nobody can claim

@@ -6,30 +6,7 @@ from engines.core import IllegalAction
 from engines.riverboat import ENGINE
 from engines.riverboat.data import BOAT_TYPES, PHASES
 
-from .helpers import act, at_phase, clear_mat, make_turn, types
-
-
-def _harvest(crops0=None, round_=1):
-    """Player 0 to act; player 1 has nothing to harvest. crops0: {crop: number of workers on it}."""
-    g = at_phase("harvest")
-    s = make_turn(g.state, "harvest", 0)
-    s["round"] = round_
-    for p in s["players"]:
-        clear_mat(p)
-        p["harvested"] = {c: 0 for c in p["harvested"]}
-        p["harvest_bonus"] = []
-        p["boats"] = []
-        p["coins"] = 2
-        p["workers"] = 0
-    cell = 0
-    for crop, k in (crops0 or {"beet": 7}).items():
-        for _ in range(k):
-            s["players"][0]["crop"][cell] = crop
-            s["players"][0]["worker"][cell] = True
-            cell += 1
-    s["boat_board"] = {b: True for b in BOAT_TYPES}
-    s["boat_piles"] = {b: 4 for b in BOAT_TYPES}
-    return s
+from .helpers import act, at_phase, harvest_state, types
 
 
 def test_harvest_holder_moves_the_harbor_master_one_step_at_the_start_of_the_phase():
@@ -45,7 +22,7 @@ def test_harvest_holder_moves_the_harbor_master_one_step_at_the_start_of_the_pha
 
 
 def test_claiming_a_boat_removes_exactly_its_capacity_of_workers_standing_on_one_crop():
-    s = _harvest({"beet": 4, "corn": 2})
+    s = harvest_state({"beet": 4, "corn": 2})
     acts = ENGINE.legal_actions(s, 0)
     assert {"type": "claim_boat", "boat": "4", "crop": "beet", "coin": False} in acts
     assert {"type": "claim_boat", "boat": "5", "crop": "beet", "coin": False} not in acts, "not enough beet"
@@ -61,19 +38,19 @@ def test_claiming_a_boat_removes_exactly_its_capacity_of_workers_standing_on_one
 
 
 def test_workers_of_two_crops_cannot_fill_one_boat():
-    s = _harvest({"beet": 2, "corn": 2})
+    s = harvest_state({"beet": 2, "corn": 2})
     assert not [a for a in ENGINE.legal_actions(s, 0) if a["type"] == "claim_boat" and BOAT_TYPES[a["boat"]]["capacity"] > 2]
 
 
 def test_at_most_two_boats_per_round():
-    s = _harvest({"beet": 12})
+    s = harvest_state({"beet": 12})
     s, _ = act(s, 0, {"type": "claim_boat", "boat": "1", "crop": "beet", "coin": False})
     s, _ = act(s, 0, {"type": "claim_boat", "boat": "2a", "crop": "beet", "coin": False})
     assert s["phase"] != "harvest" or 0 not in ENGINE.to_act(s)
 
 
 def test_three_boats_in_round_four():
-    s = _harvest({"beet": 12}, round_=4)
+    s = harvest_state({"beet": 12}, round_=4)
     for boat in ("1", "2a"):
         s, _ = act(s, 0, {"type": "claim_boat", "boat": boat, "crop": "beet", "coin": False})
         assert ENGINE.to_act(s) == {0}
@@ -82,13 +59,13 @@ def test_three_boats_in_round_four():
 
 
 def test_passing_ends_your_claims_for_the_round():
-    s = _harvest({"beet": 12})
+    s = harvest_state({"beet": 12})
     s, ev = act(s, 0, {"type": "pass"})
     assert types(ev)[0] == "passed" and s["phase"] == "opportunity"
 
 
 def test_claims_alternate_clockwise():
-    s = _harvest({"beet": 6})
+    s = harvest_state({"beet": 6})
     p1 = s["players"][1]
     for c in range(3):
         p1["crop"][c] = "corn"
@@ -100,7 +77,7 @@ def test_claims_alternate_clockwise():
 
 
 def test_a_coin_takes_a_boat_from_the_pile_of_a_type_already_claimed():
-    s = _harvest({"beet": 6})
+    s = harvest_state({"beet": 6})
     s["boat_board"]["3a"] = False
     a = {"type": "claim_boat", "boat": "3a", "crop": "beet", "coin": True}
     assert a in ENGINE.legal_actions(s, 0)
@@ -112,14 +89,14 @@ def test_a_coin_takes_a_boat_from_the_pile_of_a_type_already_claimed():
 
 
 def test_an_exhausted_boat_type_is_gone_for_the_rest_of_the_game():
-    s = _harvest({"beet": 6})
+    s = harvest_state({"beet": 6})
     s["boat_board"]["3a"] = False
     s["boat_piles"]["3a"] = 0
     assert not [a for a in ENGINE.legal_actions(s, 0) if a.get("boat") == "3a"]
 
 
 def test_boats_fill_the_mat_slots_from_left_to_right():
-    s = _harvest({"beet": 3, "corn": 1}, round_=4)
+    s = harvest_state({"beet": 3, "corn": 1}, round_=4)
     s, _ = act(s, 0, {"type": "claim_boat", "boat": "3b", "crop": "beet", "coin": False})
     s, _ = act(s, 0, {"type": "claim_boat", "boat": "1", "crop": "corn", "coin": False})
     assert s["players"][0]["boats"] == ["3b", "1"]
@@ -137,7 +114,7 @@ def test_boats_fill_the_mat_slots_from_left_to_right():
     ("7", 0, 0, 0, ["feature:barn,well,surveyor", "agents:3"]),
 ])
 def test_each_riverboat_gives_its_immediate_benefit(boat, coins, vp, harbor, pending):
-    s = _harvest({"beet": 8})
+    s = harvest_state({"beet": 8})
     p = s["players"][0]
     e = ENGINE.decide(s, 0, {"type": "claim_boat", "boat": boat, "crop": "beet", "coin": False}, None)[0]
     assert e["gains"].get("coins", 0) == coins and e["gains"].get("vp", 0) == vp
@@ -150,7 +127,7 @@ def test_each_riverboat_gives_its_immediate_benefit(boat, coins, vp, harbor, pen
 
 
 def test_riverboat_4_gives_a_barn_placed_at_once_on_an_empty_field():
-    s = _harvest({"beet": 4})
+    s = harvest_state({"beet": 4})
     s, _ = act(s, 0, {"type": "claim_boat", "boat": "4", "crop": "beet", "coin": False})
     assert ENGINE.to_act(s) == {0} and s["pending"][0]["kind"] == "feature"
     acts = ENGINE.legal_actions(s, 0)
@@ -161,7 +138,7 @@ def test_riverboat_4_gives_a_barn_placed_at_once_on_an_empty_field():
 
 
 def test_riverboat_5_gives_a_surveyor_and_lets_you_send_one_worker_to_new_orleans():
-    s = _harvest({"beet": 5})
+    s = harvest_state({"beet": 5})
     s, ev = act(s, 0, {"type": "claim_boat", "boat": "5", "crop": "beet", "coin": False})
     assert "surveyor_taken" in types(ev) and s["players"][0]["surveyors"] == 3
     assert ENGINE.legal_actions(s, 0) == [{"type": "send_agents", "count": 0}, {"type": "send_agents", "count": 1}]
@@ -170,7 +147,7 @@ def test_riverboat_5_gives_a_surveyor_and_lets_you_send_one_worker_to_new_orlean
 
 
 def test_riverboat_7_gives_an_estate_feature_of_your_choice_and_up_to_three_agents():
-    s = _harvest({"beet": 7})
+    s = harvest_state({"beet": 7})
     s, _ = act(s, 0, {"type": "claim_boat", "boat": "7", "crop": "beet", "coin": False})
     kinds = {a["type"] for a in ENGINE.legal_actions(s, 0)}
     assert kinds == {"place_barn", "place_well", "take_surveyor"}
@@ -181,21 +158,21 @@ def test_riverboat_7_gives_an_estate_feature_of_your_choice_and_up_to_three_agen
 
 
 def test_an_exhausted_estate_feature_is_replaced_by_another_of_your_choice():
-    s = _harvest({"beet": 4})
+    s = harvest_state({"beet": 4})
     s["supply"]["barns"] = 0
     s, _ = act(s, 0, {"type": "claim_boat", "boat": "4", "crop": "beet", "coin": False})
     assert {a["type"] for a in ENGINE.legal_actions(s, 0)} == {"place_well", "take_surveyor"}
 
 
 def test_with_every_estate_feature_exhausted_you_get_nothing():
-    s = _harvest({"beet": 4})
+    s = harvest_state({"beet": 4})
     s["supply"].update(barns=0, wells=0, surveyors=0)
     s, ev = act(s, 0, {"type": "claim_boat", "boat": "4", "crop": "beet", "coin": False})
     assert "pending_dropped" in types(ev) and not s["pending"]
 
 
 def test_harvest_bonus_at_nine_crops_of_one_kind_gives_an_estate_feature_of_your_choice_once_per_crop():
-    s = _harvest({"beet": 6, "corn": 6}, round_=4)
+    s = harvest_state({"beet": 6, "corn": 6}, round_=4)
     s["players"][0]["harvested"]["beet"] = 7
     s, ev = act(s, 0, {"type": "claim_boat", "boat": "2a", "crop": "beet", "coin": False})
     assert ev[0]["harvest_bonus"] is True
@@ -211,7 +188,7 @@ def test_harvest_bonus_at_nine_crops_of_one_kind_gives_an_estate_feature_of_your
 
 
 def test_a_well_goes_on_a_crop_hex_of_a_crop_without_a_well():
-    s = _harvest({"beet": 3, "corn": 3})
+    s = harvest_state({"beet": 3, "corn": 3})
     s["players"][0]["feature"][0] = "well"
     s["pending"] = [{"seat": 0, "kind": "feature", "options": ["well"]}]
     cells = [a["cell"] for a in ENGINE.legal_actions(s, 0) if a["type"] == "place_well"]
@@ -219,7 +196,7 @@ def test_a_well_goes_on_a_crop_hex_of_a_crop_without_a_well():
 
 
 def test_the_harvest_bonus_counts_crops_harvested_over_several_rounds_and_may_be_a_surveyor():
-    s = _harvest({"pumpkin": 5})
+    s = harvest_state({"pumpkin": 5})
     s["players"][0]["harvested"]["pumpkin"] = 4
     surveyors = s["players"][0]["surveyors"]
     s, ev = act(s, 0, {"type": "claim_boat", "boat": "5", "crop": "pumpkin", "coin": False})
@@ -235,7 +212,7 @@ def test_the_harvest_bonus_counts_crops_harvested_over_several_rounds_and_may_be
 # --- v2 rule fix: the coin paid for a pile boat is back in the supply before the benefit --------
 
 def _pile_boat_with_an_empty_coin_supply(boat: str):
-    s = _harvest({"beet": 3})
+    s = harvest_state({"beet": 3})
     s["boat_board"][boat] = False  # taken this round: only the pile, for a coin
     s["supply"]["coins"] = 0
     s["players"][0]["coins"] = 1
@@ -258,7 +235,7 @@ def test_coge_1_moneda_del_suministro_general_si_queda_alguna_includes_the_coin_
 
 def test_a_boat_taken_from_the_board_with_an_empty_supply_gives_no_coin():
     # "(si queda alguna)": nothing is paid for a board boat, so an empty supply gives nothing.
-    s = _harvest({"beet": 3})
+    s = harvest_state({"beet": 3})
     s["supply"]["coins"] = 0
     s2, ev = act(s, 0, {"type": "claim_boat", "boat": "3b", "crop": "beet", "coin": False})
     assert ev[0]["gains"] == {"vp": 3}
