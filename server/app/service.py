@@ -804,10 +804,10 @@ class GameService:
         await self.clocks.put(game.id, record, self._next_due(record, clock, _clockless(game.meta)))
 
     def _next_due(self, record: ClockRecord, clock: dict[str, Any] | None,
-                  unclaimed: Collection[int] = ()) -> float | None:
-        """When the game may next need the sweeper: a deadline (not an unclaimed seat's), or
-        being abandoned."""
-        due = [] if clock is None else [record.next_due(clock["moveSeconds"], unclaimed)]
+                  clockless: Collection[int] = ()) -> float | None:
+        """When the game may next need the sweeper: a deadline (of a seat whose clock runs, see
+        _clockless), or being abandoned."""
+        due = [] if clock is None else [record.next_due(clock["moveSeconds"], clockless)]
         if self.abandon_after and record.since:
             due.append(max(record.since.values()) + self.abandon_after)
         due = [d for d in due if d is not None]

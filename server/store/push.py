@@ -99,6 +99,7 @@ class Feed:
         self.failing_since: float | None = None
         self.primed = False  # a fetch has brought it to the store's head once
         self.epoch = 0  # moves on at each jump and restart: a delivery still to be handed out is void
+        self.loop: asyncio.AbstractEventLoop | None = None  # kept (see Watcher.loop) at the first delivery
 
     def rewritten_at(self, page: list[Row]) -> bool:
         """Whether `page` (read from the feed's last version, inclusive) shows that the entry
@@ -117,7 +118,9 @@ class Feed:
             # The watchers are handed the entries one loop step later: the reply to the write
             # that made them (its store answer comes in the same read of the sockets as this
             # notification, or just after) goes out first, and the fan-out follows it.
-            asyncio.get_running_loop().call_soon(self._push, self.epoch, list(self.watchers), page)
+            if self.loop is None:
+                self.loop = asyncio.get_running_loop()
+            self.loop.call_soon(self._push, self.epoch, list(self.watchers), page)
 
     def _push(self, epoch: int, watchers: list[Watcher], page: list[Row]) -> None:
         if epoch != self.epoch:
