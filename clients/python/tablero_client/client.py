@@ -95,7 +95,8 @@ class Client:
     `retries`: how often `act()` retries on UNAVAILABLE, with jittered exponential backoff from
     `backoff` seconds up to `max_backoff`. A broken `watch()` reconnects the same way; once it
     had been connected it gives up only after `retries` tries in a row and `watch_patience`
-    seconds (default 30: a server restart); a server never reached, after `retries` tries. `retry_count` counts the retries made so far (for load reports).
+    seconds (default 30: a server restart); a server never reached, after `retries` tries.
+    `retry_count` counts the retries made so far (for load reports).
     """
 
     def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
@@ -188,9 +189,9 @@ class Client:
         after the last version it saw (with its hash: a log the server lost meanwhile is not
         silently taken up again) when the stream breaks (UNAVAILABLE, server shutdown), until
         it has tried `retries` times in a row and (once it had been connected) `watch_patience`
-        seconds have passed. Raises
-        Aborted ("history rewritten; resume from version N") when the server's log no longer
-        holds events it yielded or the caller had: drop those after N and watch again from N."""
+        seconds have passed. Raises Aborted ("history rewritten; resume from version N") when
+        the server's log no longer holds events it yielded or the caller had: drop those after
+        N and watch again from N."""
         last, last_hash, failures, broken_since, connected = after_version, after_hash, 0, 0.0, False
         while True:
             opened = time.monotonic()
