@@ -203,5 +203,17 @@ class Api:
         first item; after that, failures arrive as an `error` item."""
         events = await self._run(rpc, wire)
         if rpc != "WatchGame":  # a match ticket's changes (server/matchmaking)
-            return watch.items(events, self.shutting_down, keepalive)
+            return _ticket_end(watch.items(events, self.shutting_down, keepalive))
         return watch.items(events, self.shutting_down, keepalive, nudge=Nudge())
+
+
+async def _ticket_end(items: AsyncIterator[WatchItem]) -> AsyncIterator[WatchItem]:
+    """A ticket's watch ends with the ticket's last status (not a game's)."""
+    status = ""
+    try:
+        async for item in items:
+            if item.kind == "event":
+                status = item.data["ticket"]["status"]
+            yield WatchItem("end", {"status": status}) if item.kind == "end" else item
+    finally:
+        await items.aclose()  # type: ignore[attr-defined]

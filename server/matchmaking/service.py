@@ -17,7 +17,6 @@ from server.app.repository import new_game_id
 from server.app.rules import InvalidOptions, start_event
 from server.errors import FailedPrecondition, InvalidArgument, NotFound, OverQuota, PermissionDenied, Unauthenticated
 from server.portal.identity import User
-from server.store.base import GameExists
 
 from .matcher import matches
 from .store import TooManyTickets
@@ -172,11 +171,20 @@ class Matchmaking:
         users = [None if s is None else {"id": s["user"], "name": s.get("name")} for s in match["seats"]]
         kinds = ["bot" if u is None else "human" for u in users]
         c = cmd.CreateGame(engine.name, len(kinds), match["options"], game_id=match["id"], matched=True)
-        try:
-            await self.games._create(c, engine, kinds, users, [(k, u) for k, u in zip(kinds, users, strict=True)])
-        except GameExists:
-            pass  # made by the replica that claimed it, which died before telling the tickets
+        if not await self._exists(match["id"]):  # else made by a replica that died before telling the tickets
+            try:
+                await self.games._create(c, engine, kinds, users, [(k, u) for k, u in zip(kinds, users, strict=True)])
+            except Exception:
+                if not await self._exists(match["id"]):  # another replica finishing it made it meanwhile
+                    raise
         await self.store.assign(match, time.time())
+
+    async def _exists(self, game_id: str) -> bool:
+        try:
+            await self.games.games.meta(game_id)
+            return True
+        except NotFound:
+            return False
 
     async def run(self, stopping: asyncio.Event) -> None:
         """Matching rounds until `stopping` is set (every replica runs this)."""

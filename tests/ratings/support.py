@@ -3,13 +3,14 @@ corner) and a weak one (the first free cell)."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import httpx
 import jwt
 
 KEY = "ratings-test-key-" + "x" * 32
-KEYS = '{"k1": "%s"}' % KEY
+KEYS = json.dumps({"k1": KEY})
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 
