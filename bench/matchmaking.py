@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import functools
 import json
 import os
 import random
@@ -44,6 +46,7 @@ KEY = "bench-matchmaking-" + "k" * 32
 ENGINE = "tic-tac-toe"
 
 
+@functools.cache
 def bearer(user: str) -> dict[str, str]:
     t = jwt.encode({"sub": user, "name": user.upper(), "exp": int(time.time()) + 3600}, KEY, algorithm="HS256",
                    headers={"kid": "k1"})
@@ -104,30 +107,37 @@ def seed(url: str, users: list[str], rng: random.Random) -> dict[str, float]:
     return scores
 
 
-async def _create(replicas: list[Replica], pick: int, user: str, body: dict) -> dict:
+async def _create(client: httpx.AsyncClient, replicas: list[Replica], pick: int, user: str, body: dict) -> dict:
     """Make a ticket, on the replica picked; on the other one (same requestId) if it is gone."""
     order = [replicas[pick], replicas[1 - pick]]
-    async with httpx.AsyncClient(timeout=10) as client:
-        for attempt in range(20):
-            rep = order[0] if attempt == 0 and order[0].proc.poll() is None else order[1]
-            try:
-                r = await client.post(rep.http + "/v1/matchmaking/tickets", json=body, headers=bearer(user))
-                if r.status_code == 200:
-                    return r.json()["ticket"]
-            except httpx.HTTPError:
-                pass
-            await asyncio.sleep(0.2)
+    for attempt in range(20):
+        rep = order[0] if attempt == 0 and order[0].proc.poll() is None else order[1]
+        try:
+            r = await client.post(rep.http + "/v1/matchmaking/tickets", json=body, headers=bearer(user))
+            if r.status_code == 200:
+                return r.json()["ticket"]
+        except httpx.HTTPError:
+            pass
+        await asyncio.sleep(0.2)
     raise RuntimeError(f"no ticket for {user}")
 
 
-async def _cancel_later(replicas: list[Replica], user: str, tid: str, delay: float) -> None:
+async def _cancel_later(client: httpx.AsyncClient, replicas: list[Replica], user: str, tid: str,
+                        delay: float) -> None:
     await asyncio.sleep(delay)
     rep = replicas[1] if replicas[0].proc.poll() is not None else replicas[0]
-    async with httpx.AsyncClient(timeout=10) as client:
+    with contextlib.suppress(httpx.HTTPError):
         await client.post(f"{rep.http}/v1/matchmaking/tickets/{tid}:cancel", json={}, headers=bearer(user))
 
 
 async def drive(replicas: list[Replica], users: list[str], tickets: int, rate: float, rng: random.Random) -> list:
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    async with httpx.AsyncClient(timeout=10, limits=limits) as client:
+        return await _drive(client, replicas, users, tickets, rate, rng)
+
+
+async def _drive(client: httpx.AsyncClient, replicas: list[Replica], users: list[str], tickets: int, rate: float,
+                 rng: random.Random) -> list:
     made: list[asyncio.Task] = []
     cancels: list[asyncio.Task] = []
     order = [users[i % len(users)] for i in range(tickets)]
@@ -140,11 +150,11 @@ async def drive(replicas: list[Replica], users: list[str], tickets: int, rate: f
         await asyncio.sleep(max(0.0, start + i / rate - time.monotonic()))
         body = {"engine": ENGINE, "players": [2], "timeoutSeconds": 30, "requestId": f"bench-{i}",
                 **({"botsAfterSeconds": 8} if rng.random() < 0.10 else {})}
-        made.append(asyncio.create_task(_create(replicas, i % 2, user, body)))
+        made.append(asyncio.create_task(_create(client, replicas, i % 2, user, body)))
         if rng.random() < 0.05:
             async def later(task=made[-1], user=user, delay=rng.uniform(0.3, 3)):
                 t = await task
-                await _cancel_later(replicas, user, t["id"], delay)
+                await _cancel_later(client, replicas, user, t["id"], delay)
             cancels.append(asyncio.create_task(later()))
     out = await asyncio.gather(*made)
     await asyncio.gather(*cancels, return_exceptions=True)
