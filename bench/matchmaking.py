@@ -57,6 +57,7 @@ class Replica:
     def __init__(self, redis_url: str, logdir: Path, name: str) -> None:
         self.http_port, self.grpc_port = _free_port(), _free_port()
         self.http = f"http://127.0.0.1:{self.http_port}"
+        self.redis_url = redis_url
         env = {**os.environ, "TABLERO_REDIS_URL": redis_url, "TABLERO_PORTAL_KEYS": json.dumps({"k1": KEY}),
                "TABLERO_SECRET": "bench-secret-of-the-replicas-0123456789", "TABLERO_LOG_LEVEL": "warning",
                "TABLERO_MAX_OPEN_GAMES_PER_USER": "0"}
@@ -130,6 +131,50 @@ async def _cancel_later(client: httpx.AsyncClient, replicas: list[Replica], user
         await client.post(f"{rep.http}/v1/matchmaking/tickets/{tid}:cancel", json={}, headers=bearer(user))
 
 
+def _lease_holder(url: str) -> str:
+    r = redis.Redis.from_url(url)
+    try:
+        return (r.get("tablero:{mm}:lease:" + ENGINE) or b"").decode()
+    finally:
+        r.close()
+
+
+def make_a_the_matcher(url: str, replicas: list[Replica]) -> None:
+    """Replica A takes the engine's lease (B paused meanwhile), so that killing A kills the matcher."""
+    a, b = replicas
+    os.kill(b.proc.pid, signal.SIGSTOP)
+    try:
+        h = bearer("warm-up")
+        t = httpx.post(a.http + "/v1/matchmaking/tickets", json={"engine": ENGINE}, headers=h).json()["ticket"]
+        deadline = time.monotonic() + 10
+        while f":{a.proc.pid}:" not in _lease_holder(url):
+            if time.monotonic() > deadline:
+                raise RuntimeError("replica A never took the lease")
+            time.sleep(0.05)
+        httpx.post(f"{a.http}/v1/matchmaking/tickets/{t['id']}:cancel", json={}, headers=h)
+    finally:
+        os.kill(b.proc.pid, signal.SIGCONT)
+
+
+async def _kill_mid_match(a: Replica, patience: float = 5.0) -> bool:
+    """SIGKILL A the moment a match is claimed and not yet finished (A is the matcher), or after
+    `patience` seconds. Whether a match was caught in flight."""
+    import redis.asyncio as aioredis
+
+    r = aioredis.Redis.from_url(a.redis_url)
+    try:
+        deadline = time.monotonic() + patience
+        while time.monotonic() < deadline:
+            if await r.zcard("tablero:{mm}:m"):
+                a.kill()
+                return bool(await r.zcard("tablero:{mm}:m"))
+            await asyncio.sleep(0.0005)
+        a.kill()
+        return False
+    finally:
+        await r.aclose()
+
+
 async def drive(replicas: list[Replica], users: list[str], tickets: int, rate: float, rng: random.Random) -> list:
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     async with httpx.AsyncClient(timeout=10, limits=limits) as client:
@@ -145,8 +190,9 @@ async def _drive(client: httpx.AsyncClient, replicas: list[Replica], users: list
     start = time.monotonic()
     for i, user in enumerate(order):
         if i == tickets // 2:
-            replicas[0].kill()
-            print(f"replica A SIGKILLed after {i} tickets ({time.monotonic() - start:.1f} s)", flush=True)
+            caught = await _kill_mid_match(replicas[0])
+            print(f"replica A SIGKILLed after {i} tickets ({time.monotonic() - start:.1f} s), "
+                  f"{'with' if caught else 'without'} a match claimed but not finished", flush=True)
         await asyncio.sleep(max(0.0, start + i / rate - time.monotonic()))
         body = {"engine": ENGINE, "players": [2], "timeoutSeconds": 30, "requestId": f"bench-{i}",
                 **({"botsAfterSeconds": 8} if rng.random() < 0.10 else {})}
@@ -226,12 +272,14 @@ def run(users: int, tickets: int, rate: float, seed_: int = 1) -> dict:
         try:
             for rep in replicas:
                 rep.wait_ready()
+            make_a_the_matcher(server.url, replicas)
             made = asyncio.run(drive(replicas, names, tickets, rate, rng))
             tickets_now = settle(server.url, sorted({t["id"] for t in made}))
             report = check(server.url, replicas[1].http, made, tickets_now, scores)
         finally:
             for rep in replicas:
                 rep.stop()
+    report["matches finished by the surviving replica"] = (logdir / "B.log").read_text().count("not finished")
     report["logs"] = str(logdir)
     return report
 

@@ -6,7 +6,9 @@ import asyncio
 import contextlib
 import logging
 import math
+import os
 import random
+import socket
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -47,7 +49,8 @@ class Matchmaking:
     def __init__(self, store: Any, games: Any) -> None:
         self.store = store
         self.games = games  # server.app.GameService
-        self.owner = uuid.uuid4().hex  # this replica, in the leases
+        # This replica, in the leases: host and process (for whoever looks at Redis), and a nonce.
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.formed = 0
 
     # --- tickets ---------------------------------------------------------------------------
