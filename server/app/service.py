@@ -228,13 +228,17 @@ class GameService:
             if c.rated and sum(1 for u in users if u is not None) + kinds.count("open") < 2:
                 raise InvalidArgument('"rated" needs at least two seats for portal users (docs/ratings.md)')
             meta["rated"] = bool(c.rated)
+        # Portal users' games may be rated (server/ratings): registered below, rated when they end.
+        ratable = self.ratings is not None and c.rated is not False and (c.user is not None or any(users))
+        if ratable:
+            meta["ratable"] = True
         if "open" not in kinds:
             # Every seat is taken now, so the seat directory never changes: kept with the
             # metadata (which each replica caches), another replica needs no lobby read for it.
             meta["users"] = users
         game = await self.games.create(meta, engine, decision, c.game_id)
         metrics.GAMES_CREATED.labels(engine.name).inc()
-        if self.ratings is not None and c.rated is not False and (c.user is not None or any(users)):
+        if ratable:
             await self.ratings.register(game.id)  # before anyone can play it (server/ratings/service.py)
         entry = {
             "gameId": game.id, "engine": engine.name, "players": len(kinds), "created": now,

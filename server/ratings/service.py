@@ -45,8 +45,8 @@ class Ratings:
 
     async def on_finished(self, game: Any) -> None:
         """The game just finished here: rate it now (the sweep would, later)."""
-        if game.meta.get("rated") is False:
-            return
+        if not game.meta.get("ratable"):
+            return  # never registered: no portal user, or "rated": false
         try:
             await self.rate(game)
         except Exception as e:  # noqa: BLE001 - the sweep rates it later
