@@ -140,9 +140,7 @@ class Ratings:
             start = 0
         rows = await self.store.top(engine, start, size)
         names = await self.store.names([u for u, _ in rows])
-        raws = {}
-        for u, _ in rows:
-            raws.update(await self.store.get(engine, [u]))
+        raws = await self.store.get(engine, [u for u, _ in rows]) if rows else {}
         entries = []
         for i, (u, s) in enumerate(rows):
             r = Rating.loads(raws.get(u))

@@ -3,6 +3,8 @@ leaderboard and the player, and the SSE watch of a ticket."""
 
 from __future__ import annotations
 
+import time
+
 import grpc
 import httpx
 import pytest
@@ -72,3 +74,24 @@ def test_rate_limits_and_the_open_games_cap_apply_to_tickets():
         httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=bearer("cap"))
         capped = httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("cap"))
         assert capped.status_code == 429 and "running games" in capped.json()["error"]["message"]
+
+
+def test_bots_fill_a_lonely_ticket_after_its_wait_and_that_game_is_not_rated(server):
+    h = bearer("lonely")
+    t = httpx.post(f"{server.http}/v1/matchmaking/tickets", headers=h, json={
+        "engine": "goofspiel", "players": [3], "botsAfterSeconds": 1}).json()["ticket"]
+    assert t["botsAfterSeconds"] == 1
+    time.sleep(0.5)
+    assert httpx.get(f"{server.http}/v1/matchmaking/tickets/{t['id']}", headers=h).json()["ticket"]["status"] == \
+        "MATCH_TICKET_STATUS_WAITING"
+    deadline = time.monotonic() + 10
+    while (t := httpx.get(f"{server.http}/v1/matchmaking/tickets/{t['id']}", headers=h).json()["ticket"])["status"] \
+            == "MATCH_TICKET_STATUS_WAITING":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert t["status"] == "MATCH_TICKET_STATUS_MATCHED" and t["matchTime"] - t["createTime"] >= 1
+    g = httpx.get(f"{server.http}/v1/games/{t['gameId']}", headers=h).json()
+    assert [s["kind"] for s in g["seats"]].count("SEAT_KIND_BOT") == 2 and g["players"] == 3
+    assert g["seats"][t["seat"]]["userId"] == "lonely"
+    httpx.post(f"{server.http}/v1/games/{t['gameId']}/resign", json={}, headers=h)
+    assert httpx.get(f"{server.http}/v1/players/lonely").status_code == 404
