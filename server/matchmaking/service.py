@@ -58,7 +58,8 @@ class Matchmaking:
         if user is None:
             raise Unauthenticated("matchmaking needs a portal JWT: Authorization: Bearer <jwt>")
         engine = self.games._engine(w.get("engine", ""))
-        players = sorted({int(p) for p in (w.get("players") or [engine.min_seats])})
+        # Default: the smallest table with someone to meet (a solo-capable engine's 1 only if asked).
+        players = sorted({int(p) for p in (w.get("players") or [min(engine.max_seats, max(2, engine.min_seats))])})
         if not all(engine.min_seats <= p <= engine.max_seats for p in players):
             raise InvalidArgument(f"{engine.title} takes {engine.min_seats}-{engine.max_seats} players, not {players}")
         options = w.get("options") or {}
