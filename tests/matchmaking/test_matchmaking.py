@@ -4,6 +4,7 @@ the game (another finishes the match, once), and the issue's bench at a smaller 
 from __future__ import annotations
 
 import time
+import uuid
 
 import pytest
 import redis.asyncio as aioredis
@@ -45,23 +46,35 @@ def test_the_matcher_prefers_close_ratings_and_widens_with_the_wait():
     assert matcher.matches(alone, 4) == [] and [n for _, n in matcher.matches(alone, 5)] == [2]
 
 
+def _unique(name: str) -> str:  # the cluster is the session's: other tests' users are there too
+    return f"{name}-{uuid.uuid4().hex[:6]}"
+
+
 async def _nothing(*args):
     return None
 
 
-@pytest.fixture
-async def games(fresh_redis_url):
-    store, client = open_store(fresh_redis_url, None), aioredis.from_url(fresh_redis_url)
+@pytest.fixture(params=["redis", "cluster"])
+async def games(request):
+    if request.param == "cluster":  # the tickets' keys share the {mm} slot: each script runs there
+        store = open_store(request.getfixturevalue("redis_cluster_url"), None)
+        client = store._client
+        async for key in client.scan_iter(match="tablero:\\{mm\\}:*"):
+            await client.delete(key)
+    else:
+        url = request.getfixturevalue("fresh_redis_url")
+        store, client = open_store(url, None), aioredis.from_url(url)
     g = GameService(store, TokenSigner("s"), lobby=RedisLobby(client), max_open_games_per_user=2)
     attach(g, client)
     yield g
-    await client.aclose()
+    if request.param == "redis":
+        await client.aclose()
     await store.close()
 
 
 async def test_ticket_rules(games):
     mm = games.matchmaking
-    a = User("ann", "Ann")
+    a = User(_unique("ann"), "Ann")
     with pytest.raises(InvalidArgument):
         await mm.create({"engine": "tic-tac-toe", "players": [5]}, a)
     with pytest.raises(InvalidArgument):
@@ -73,21 +86,21 @@ async def test_ticket_rules(games):
     with pytest.raises(OverQuota):  # three waiting tickets at most
         await mm.create({"engine": "tic-tac-toe"}, a)
     with pytest.raises(PermissionDenied):
-        await mm.get(t1["id"], User("bob"))
+        await mm.get(t1["id"], User(_unique("bob")))
     assert (await mm.cancel(t1["id"], a))["ticket"]["status"] == "MATCH_TICKET_STATUS_CANCELLED"
     # Matched: tokens for each seat; the open-games cap (2 here) then refuses more tickets.
-    b = User("bob")
+    b = User(_unique("bob"))
     for _ in range(2):
         await mm.create({"engine": "tic-tac-toe"}, b)
     assert await mm.round() == 2
-    await mm.create({"engine": "tic-tac-toe"}, User("cy"))
+    await mm.create({"engine": "tic-tac-toe"}, User(_unique("cy")))
     with pytest.raises(OverQuota):
         await mm.create({"engine": "tic-tac-toe"}, b)
 
 
 async def test_a_match_claimed_by_a_replica_that_died_is_finished_once_by_another(games):
     mm = games.matchmaking
-    ann, bob = User("ann"), User("bob")
+    ann, bob = User(_unique("ann")), User(_unique("bob"))
     ta = (await mm.create({"engine": "tic-tac-toe"}, ann))["ticket"]
     tb = (await mm.create({"engine": "tic-tac-toe"}, bob))["ticket"]
 
@@ -109,11 +122,11 @@ async def test_a_match_claimed_by_a_replica_that_died_is_finished_once_by_anothe
     await other.round(time.time() + STALE + 1)
     (match_id,) = {(await mm.get(t["id"], u))["ticket"]["gameId"] for t, u in ((ta, ann), (tb, bob))}
     # The game was made before the replica died: the same id, so it is made once.
-    listed, _ = await games.lobby.list(Filter(), 100, None)
+    listed, _ = await games.lobby.list(Filter(user=ann.id), 100, None)
     assert [e["gameId"] for e in listed] == [match_id]
     ga = (await mm.get(ta["id"], ann))["ticket"]
     seated = await games.get_game(cmd.GetGame(match_id, ga["seat"]))
-    assert {s["userId"] for s in seated["game"]["seats"]} == {"ann", "bob"}
+    assert {s["userId"] for s in seated["game"]["seats"]} == {ann.id, bob.id}
     with pytest.raises(FailedPrecondition):
         await mm.cancel(ta["id"], ann)
 

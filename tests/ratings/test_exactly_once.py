@@ -29,12 +29,22 @@ async def _finished_game(games: GameService) -> str:
     return gid
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(params=["sqlite", "redis", "cluster"])
 async def games(request, tmp_path):
     if request.param == "sqlite":
         store = open_store(None, str(tmp_path / "g.db"))
         g = GameService(store, TokenSigner("s"))
         attach(g, None, str(tmp_path / "g.db"))
+        yield g
+        await store.close()
+        return
+    if request.param == "cluster":  # every ratings key shares the {ratings} slot: the script runs there
+        store = open_store(request.getfixturevalue("redis_cluster_url"), None)
+        client = store._client
+        await client.delete("tablero:{ratings}:journal", "tablero:{ratings}:pending", "tablero:{ratings}:seq")
+        g = GameService(store, TokenSigner("s"), lobby=RedisLobby(client))
+        attach(g, client)
+        await g.ratings.store.reset()
         yield g
         await store.close()
         return
