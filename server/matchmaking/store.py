@@ -1,4 +1,5 @@
-"""Where tickets wait: Redis (every replica shares the queues) or this process (no Redis).
+"""Where tickets wait: Redis (every replica shares the queues), the SQLite file (the processes of
+`serve --workers N` on it share them), or this process (no Redis, no file).
 
 Each change of a ticket is one atomic step (a Lua script on Redis), so the replicas may race:
 - `add`: a new waiting ticket, unless the same request id made one already, or the user has
@@ -275,3 +276,142 @@ class RedisTickets:
 
     async def lease(self, engine: str, owner: str, ttl: float) -> bool:
         return bool(await self._lease(keys=[_P + "lease:" + engine], args=[owner, int(ttl * 1000)]))
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS mm_tickets (id TEXT PRIMARY KEY, user TEXT NOT NULL, engine TEXT NOT NULL,
+  status TEXT NOT NULL, created REAL NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS mm_waiting ON mm_tickets (engine, status, created);
+CREATE TABLE IF NOT EXISTS mm_requests (key TEXT PRIMARY KEY, ticket TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS mm_matches (id TEXT PRIMARY KEY, claimed REAL NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS mm_leases (engine TEXT PRIMARY KEY, owner TEXT NOT NULL, until REAL NOT NULL);
+"""
+
+
+class SQLiteTickets:
+    """Beside the embedded store's file, so that the processes of `serve --workers N` on one file
+    share the queues; each change is one BEGIN IMMEDIATE transaction (the processes take turns)."""
+
+    def __init__(self, path: str) -> None:
+        import sqlite3
+        import threading
+
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._lock = threading.Lock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(_SCHEMA)
+
+    async def _tx(self, fn: Any, *args: Any) -> Any:
+        import asyncio
+
+        def run() -> Any:
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    out = fn(self._db, *args)
+                    self._db.execute("COMMIT")
+                    return out
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+
+        return await asyncio.to_thread(run)
+
+    @staticmethod
+    def _put(db: Any, t: dict[str, Any]) -> None:
+        db.execute("INSERT OR REPLACE INTO mm_tickets VALUES (?, ?, ?, ?, ?, ?)",
+                   (t["id"], t["user"], t["engine"], t["status"], t["created"], json.dumps(t)))
+
+    @staticmethod
+    def _get(db: Any, ticket_id: str) -> dict[str, Any] | None:
+        row = db.execute("SELECT body FROM mm_tickets WHERE id = ?", (ticket_id,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    async def add(self, ticket: dict[str, Any], request_id: str) -> dict[str, Any]:
+        def add(db: Any) -> dict[str, Any] | None:
+            rk = f"{ticket['user']}:{request_id}"
+            if request_id:
+                row = db.execute("SELECT ticket FROM mm_requests WHERE key = ?", (rk,)).fetchone()
+                if row is not None and (known := self._get(db, row[0])) is not None:
+                    return known
+            waiting = db.execute("SELECT COUNT(*) FROM mm_tickets WHERE user = ? AND status = 'WAITING'",
+                                 (ticket["user"],)).fetchone()[0]
+            if waiting >= MAX_WAITING:
+                return None
+            self._put(db, ticket)
+            if request_id:
+                db.execute("INSERT OR REPLACE INTO mm_requests VALUES (?, ?)", (rk, ticket["id"]))
+            return ticket
+
+        out = await self._tx(add)
+        if out is None:
+            raise TooManyTickets
+        return out
+
+    async def get(self, ticket_id: str) -> dict[str, Any] | None:
+        return await self._tx(self._get, ticket_id)
+
+    async def engines(self) -> list[str]:
+        return await self._tx(lambda db: [r[0] for r in db.execute(
+            "SELECT DISTINCT engine FROM mm_tickets WHERE status = 'WAITING' ORDER BY engine")])
+
+    async def waiting(self, engine: str) -> list[dict[str, Any]]:
+        return await self._tx(lambda db: [json.loads(r[0]) for r in db.execute(
+            "SELECT body FROM mm_tickets WHERE engine = ? AND status = 'WAITING' ORDER BY created LIMIT 5000",
+            (engine,))])
+
+    def _end(self, db: Any, ids: list[str], status: str, now: float) -> list[dict[str, Any] | None]:
+        out = []
+        for i in ids:
+            t = self._get(db, i)
+            if t is not None and t["status"] == "WAITING" and (status == "CANCELLED" or t["expires"] <= now):
+                t.update(status=status, version=t["version"] + 1, endTime=now)
+                self._put(db, t)
+            out.append(t)
+        return out
+
+    async def cancel(self, ticket_id: str, now: float) -> dict[str, Any] | None:
+        return (await self._tx(self._end, [ticket_id], "CANCELLED", now))[0]
+
+    async def expire(self, ids: list[str], now: float) -> None:
+        if ids:
+            await self._tx(self._end, ids, "EXPIRED", now)
+
+    async def claim(self, match: dict[str, Any]) -> bool:
+        def claim(db: Any) -> bool:
+            tickets = [self._get(db, s["ticket"]) for s in match["seats"] if s]
+            if any(t is None or t["status"] != "WAITING" for t in tickets):
+                return False
+            for t in tickets:
+                t.update(status="MATCHING", match=match["id"])
+                self._put(db, t)
+            db.execute("INSERT INTO mm_matches VALUES (?, ?, ?)", (match["id"], match["claimed"], json.dumps(match)))
+            return True
+
+        return await self._tx(claim)
+
+    async def assign(self, match: dict[str, Any], now: float) -> None:
+        def assign(db: Any) -> None:
+            for seat, s in enumerate(match["seats"]):
+                t = self._get(db, s["ticket"]) if s else None
+                if t is not None and t["status"] == "MATCHING" and t.get("match") == match["id"]:
+                    t.update(status="MATCHED", gameId=match["id"], seat=seat, matchTime=now, version=t["version"] + 1)
+                    self._put(db, t)
+            db.execute("DELETE FROM mm_matches WHERE id = ?", (match["id"],))
+
+        await self._tx(assign)
+
+    async def stale(self, before: float) -> list[dict[str, Any]]:
+        return await self._tx(lambda db: [json.loads(r[0]) for r in db.execute(
+            "SELECT body FROM mm_matches WHERE claimed <= ? LIMIT 100", (before,))])
+
+    async def lease(self, engine: str, owner: str, ttl: float) -> bool:
+        def lease(db: Any) -> bool:
+            now = time.time()  # the wall clock: shared by the processes on the file
+            row = db.execute("SELECT owner, until FROM mm_leases WHERE engine = ?", (engine,)).fetchone()
+            if row is not None and row[0] != owner and row[1] > now:
+                return False
+            db.execute("INSERT OR REPLACE INTO mm_leases VALUES (?, ?, ?)", (engine, owner, now + ttl))
+            return True
+
+        return await self._tx(lease)

@@ -1,5 +1,5 @@
 """Ratings and matchmaking beside a GameService: in Redis when the server has Redis, else
-beside the SQLite file (ratings) and in this process (matchmaking tickets)."""
+beside the SQLite file, else in this process."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import logging
 from typing import Any
 
 from server.matchmaking.service import Matchmaking
-from server.matchmaking.store import MemoryTickets, RedisTickets
+from server.matchmaking.store import MemoryTickets, RedisTickets, SQLiteTickets
 
 from .service import Ratings
 from .store import RedisRatings, SQLiteRatings
@@ -22,8 +22,10 @@ def attach(games: Any, client: Any = None, db: str | None = None) -> tuple[Ratin
     """`client`: the Redis client the lobby uses, or None."""
     if client is not None:
         ratings_store, tickets = RedisRatings(client), RedisTickets(client)
+    elif db:  # a SQLite file: shared by the processes of `serve --workers N`
+        ratings_store, tickets = SQLiteRatings(db), SQLiteTickets(db)
     else:
-        ratings_store, tickets = SQLiteRatings(db or ":memory:"), MemoryTickets()
+        ratings_store, tickets = SQLiteRatings(":memory:"), MemoryTickets()
     games.ratings = Ratings(ratings_store, games)
     games.matchmaking = Matchmaking(tickets, games)
     return games.ratings, games.matchmaking

@@ -3,6 +3,10 @@ leaderboard and the player, and the SSE watch of a ticket."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+import sys
 import time
 
 import grpc
@@ -12,7 +16,7 @@ import pytest
 from server.grpc.gen import players_pb2 as pb
 from server.grpc.gen import players_pb2_grpc as pbg
 from tests.ratings.support import KEYS, bearer, token
-from tests.server.support import ServerProcess
+from tests.server.support import ROOT, ServerProcess, free_port
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +99,40 @@ def test_bots_fill_a_lonely_ticket_after_its_wait_and_that_game_is_not_rated(ser
     assert g["seats"][t["seat"]]["userId"] == "lonely"
     httpx.post(f"{server.http}/v1/games/{t['gameId']}/resign", json={}, headers=h)
     assert httpx.get(f"{server.http}/v1/players/lonely").status_code == 404
+
+
+def test_the_workers_of_one_sqlite_file_share_the_queue(tmp_path):
+    """`serve --workers 2` on a SQLite file: a ticket made by one process is read and matched by
+    either (the kernel spreads the connections)."""
+    http, grpc_port = free_port(), free_port()
+    env = {**os.environ, "TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": str(tmp_path / "w.db"),
+           "TABLERO_SHUTDOWN_GRACE": "2", "TABLERO_SECRET": "workers-test-secret-0123456789"}
+    proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--workers", "2", "--host", "127.0.0.1",
+                             "--http-port", str(http), "--grpc-port", str(grpc_port)], env=env, cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{http}/v1/matchmaking/tickets"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{http}/readyz", timeout=1).status_code == 200:
+                    break
+            assert time.monotonic() < deadline and proc.poll() is None, "workers did not start"
+            time.sleep(0.2)
+        ids = {u: httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer(u)).json()["ticket"]["id"]
+               for u in ("w1", "w2")}
+        deadline = time.monotonic() + 15
+        games = set()
+        for u, tid in ids.items():
+            for _ in range(6):  # new connections: either worker answers, and knows the ticket
+                with httpx.Client() as c:
+                    t = c.get(f"{url}/{tid}", headers=bearer(u)).json()["ticket"]
+            while t["status"] != "MATCH_TICKET_STATUS_MATCHED":
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+                t = httpx.get(f"{url}/{tid}", headers=bearer(u)).json()["ticket"]
+            games.add(t["gameId"])
+        assert len(games) == 1
+    finally:
+        proc.terminate()  # the supervisor stops its workers
+        proc.wait(30)
