@@ -331,6 +331,10 @@ def _check_access(state, seat, a):
 def _access(state, seat, a, cost, rng):
     tile = state["tiles"][a["tile"]]
     ev = {"type": "access_bought", "seat": seat, "tile": a["tile"], "cost": cost, "to": tile["owner"]}
+    if _version(state) >= 9:
+        # v9: the access holder delivers through its own network (v3), so a delivery it makes
+        # possible happens at once (facts B.8: "the moment a required resource becomes connected")
+        return _with_deliveries(state, [ev], *_bonus_events(state, seat))
     return [ev, *_bonus_events(state, seat)]
 
 
@@ -412,6 +416,10 @@ def _check_upgrade(state, seat, a):
     chosen = _choose_prereqs(state, seat, res, cells, touch)
     if chosen is None:
         raise IllegalAction(f"the {res} tile must be connected to its prerequisites")
+    if _version(state) >= 9 and Net(state, seat).owned_touch().isdisjoint(cells):
+        # v9 (p. 13, p. 20): "Los edificios personales, como los recursos avanzados y las carreteras,
+        # sólo pueden ponerse en un espacio conectado a algo que el jugador ya posea"
+        raise IllegalAction(f"the {res} tile must be connected to something you own (access is not ownership)")
     fr = _first_road(state)
     if fr is not None and Net(state, seat).touch([fr]).isdisjoint(cells):
         raise IllegalAction("the tile must be connected to the road built before it")
@@ -454,8 +462,9 @@ _CLAIMS = itemgetter("claims")
 
 def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
     tiles = state["tiles"]
+    owned_only = _version(state) >= 9  # v9: the tile must also touch what the seat owns (p. 13, p. 20)
     key = (board_of(state).name, seat, tuple(state["occ"]), tuple(map(_RES_OWNER, tiles)),
-           tuple(i for i, c in enumerate(map(_CLAIMS, tiles)) if seat in c))
+           tuple(i for i, c in enumerate(map(_CLAIMS, tiles)) if seat in c), owned_only)
     got = _SITES.get(key)
     if got is not None:
         return got
@@ -471,6 +480,7 @@ def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
     net = None
     good: set[int] = set()  # free land squares not next to the seat's own buildings
     reach: dict[str, set[int]] = {}  # prerequisite -> squares touching a usable tile of it
+    owned: set[int] | None = None  # v9: squares connected to something the seat owns
     got = {}
     section = b.section
     for res, spec in D.ADVANCED.items():
@@ -482,6 +492,7 @@ def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
             own = _own_adjacent(state, seat)
             good = {c for c in b.land_cells if occ[c] == EMPTY}
             good -= own
+            owned = net.owned_touch() if owned_only else None
         for p in prereqs:
             if p not in reach:
                 reach[p] = set().union(*(net.tile_touch(i) for i in usable[p]))
@@ -502,6 +513,8 @@ def _upgrade_sites(state, seat) -> dict[str, list[tuple[int, ...]]]:
             if section[fp[0]] in blocked or not good.issuperset(fp):
                 continue
             if rest and rest[0].isdisjoint(fp):
+                continue
+            if owned is not None and owned.isdisjoint(fp):
                 continue
             ok.append(i)
         if ok:
@@ -1152,10 +1165,13 @@ def _prestige_footprints(state, card, first=False):
     spec = D.edition(state).PRESTIGE[card]
     b = board_of(state)
     occ = state["occ"]
-    if "spot" in spec:
-        return [fp for fp in b.spots[spec["spot"]] if all(occ[c] == EMPTY for c in fp)]
     ptype = D.prestige_type(card)
     taken = {state["tiles"][pb["tile"]]["section"] for pb in state["prestige"] if D.prestige_type(pb["card"]) == ptype}
+    if "spot" in spec:
+        # v9: the section test holds on a fixed spot too (p. 16, condition 3; p. 20)
+        same = taken if _version(state) >= 9 else ()
+        return [fp for fp in b.spots[spec["spot"]]
+                if all(occ[c] == EMPTY for c in fp) and b.section[fp[0]] not in same]
     free = {c for c, v in enumerate(occ) if v == EMPTY}
     out = []
     for sec, fp in _coloured_footprints(b, spec["shape"], spec["colour"]):
@@ -1173,8 +1189,11 @@ def _prestige_fits(state, card, cells) -> bool:
     if any(c >= b.size or occ[c] != EMPTY for c in cells):
         return False
     if "spot" in spec:
-        return cells in b.spots[spec["spot"]]
-    if cells not in b.footprint_set[spec["shape"]] or not any(b.colour[c] == spec["colour"] for c in cells):
+        if cells not in b.spots[spec["spot"]]:
+            return False
+        if _version(state) < 9:  # v1-v8: a fixed spot skipped the section test
+            return True
+    elif cells not in b.footprint_set[spec["shape"]] or not any(b.colour[c] == spec["colour"] for c in cells):
         return False
     ptype = D.prestige_type(card)
     return not any(state["tiles"][pb["tile"]]["section"] == b.section[cells[0]]
@@ -1186,8 +1205,11 @@ def _check_place(state, seat, a):
     cells = tuple(sorted(a["cells"]))
     if not _prestige_fits(state, card, cells):
         spec = D.edition(state).PRESTIGE[card]
-        if "spot" in spec:
+        if "spot" in spec and (_version(state) < 9 or cells not in board_of(state).spots[spec["spot"]]):
             raise IllegalAction(f"{spec['name']} goes only on its reserved spot")
+        if "spot" in spec:
+            raise IllegalAction(f"{spec['name']}: a prestige building of its type ({spec['shape']} {spec['colour']}) "
+                                "already stands in this section")
         raise IllegalAction(f"{spec['name']} ({spec['shape']}) must cover free squares, at least one {spec['colour']}, "
                             "with no prestige building of its type in the same section")
 
@@ -1358,6 +1380,8 @@ def _reset_end(state, rng):
 def _draw_proposals(state, rng, k, keep):
     """Draw k proposals from the bottom of the deck; a second card of a type already in the
     set goes on top of the deck and is replaced (seed-FoG p. 16). Returns (cards, event)."""
+    if _version(state) >= 9:
+        return _draw_proposals_v9(state, rng, k, keep)
     deck = list(state["proposal_deck"])
     discard = list(state["proposal_discard"])
     have = list(keep)
@@ -1383,6 +1407,38 @@ def _draw_proposals(state, rng, k, keep):
             "secret": {"deck": deck}}
 
 
+def _draw_proposals_v9(state, rng, k, keep):
+    """v9 (seed-FoG p. 16): "Si no hay suficientes cartas en el mazo de robo, barajea los descartes y
+    úsalos como nuevo mazo de robo. Si se roban dos cartas del mismo tipo de edificio en el mismo
+    conjunto de tres, sustituye la de más a la derecha y ponla encima del mazo de robo."
+    Cards come from the bottom (the end of `deck`); a card put back goes on top (index 0), so it
+    is not drawn again while cards lie under it. When none does, the discards are shuffled in
+    under the cards put back (ours: the text does not say where those go). With no card left to
+    draw, the set stays short rather than hold two cards of one type (ours)."""
+    deck = list(state["proposal_deck"])
+    discard = list(state["proposal_discard"])
+    have = [c for c in keep if c]
+    drawn, returned = [], []
+    reshuffled = False
+    fresh = len(deck)  # cards under those put back during this draw
+    while len(drawn) < k:
+        if not fresh:
+            if not discard:
+                break
+            rng.shuffle(discard)
+            deck += discard  # under the cards put back: the next ones drawn
+            fresh, discard, reshuffled = len(discard), [], True
+        card = deck.pop()
+        fresh -= 1
+        if any(D.prestige_type(card) == D.prestige_type(c) for c in have + drawn):
+            deck.insert(0, card)
+            returned.append(card)
+            continue
+        drawn.append(card)
+    return {"type": "proposals_drawn", "cards": drawn, "returned": returned, "reshuffled": reshuffled,
+            "secret": {"deck": deck}}
+
+
 def _vote_auto(state, rng):
     v = state["vote"]
     if v["stage"] == "placing" and v["card"] is not None and v["stuck"]:
@@ -1404,6 +1460,10 @@ def _claims_cost(state, claims) -> int:
     card's too (ours). v1/v2 read every token at the middle card's cost."""
     if _version(state) < 3:
         return claims * _solo_cost(state, 1)
+    if _version(state) >= 9:
+        # v9: the influence is what lies under a card; none lies under the left card, so the
+        # tokens take the middle card, then the right card (and the right card again for more)
+        return sum(_solo_cost(state, min(k + 1, 2)) for k in range(claims))
     return sum(_solo_cost(state, min(k, 2)) for k in range(claims))
 
 
@@ -2142,8 +2202,8 @@ class FoundersOfGloomhaven(RulesEngine):
     title = "Founders of Gloomhaven"
     min_seats = 1
     max_seats = 4
-    version = 8
-    supported_versions = (1, 2, 3, 4, 5, 6, 7)
+    version = 9
+    supported_versions = (1, 2, 3, 4, 5, 6, 7, 8)
     max_random_steps = 20_000
     options_schema = OPTIONS_SCHEMA
     moves = MOVES
