@@ -12,7 +12,7 @@ import engines
 from engines.core import golden
 from engines.founders_of_gloomhaven import data as D
 from engines.founders_of_gloomhaven.board import board_of
-from engines.founders_of_gloomhaven.engine import _find_deliveries
+from engines.founders_of_gloomhaven.delivery import _find_deliveries
 
 from .helpers import game, prestige, roads, tile, types
 
