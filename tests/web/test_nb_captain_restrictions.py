@@ -2,15 +2,12 @@
 (El Océano Solitario, ../shared/rules/000_d80ea33544e097da.txt L537; L558-559: the Captain
 prepares and launches "siguiendo cualquier restricción"; L317: "Toda la información es
 pública"): a real view of a game against Starbuck (1 ship on the Dock at most) and Flask (2),
-drawn by the page's own New Bedford renderer."""
+drawn by the page's own New Bedford renderer. (Marked browser and slow by its folder:
+tests/markers.py on main.)"""
 
 from __future__ import annotations
 
-import pytest
-
 import engines
-
-pytestmark = pytest.mark.slow
 
 
 def test_each_captains_box_shows_its_prepare_and_launch_restrictions_and_what_they_mean_now(server, new_page):
