@@ -49,6 +49,26 @@ def _ship(s: dict[str, Any]) -> str:
     return f"ship {s.get('ship')}: {where}" + (f" ({hold})" if hold else "")
 
 
+def _captains(game: Game) -> Table | None:
+    """Each Captain's heading, its board's "Restricciones a Preparar y Zarpar" (solo p.13) with
+    what they mean now, and its limits; None in a game without Captains."""
+    caps = [c for c in ((game.view or {}).get("captains") or {}).get("captains") or [] if isinstance(c, dict)]
+    if not caps:
+        return None
+    t = Table(title="Captains", title_justify="left")
+    for col in ("captain", "heading", "prepare/launch restrictions", "limits"):
+        t.add_column(col)
+    for c in caps:
+        r = c.get("restrictions") or {}
+        lines = [*(r.get("text") or []), *([r["now"]] if r.get("now") else [])]
+        lim = c.get("limits") or {}
+        t.add_row(_who(game, c.get("player")), c.get("heading_text") or _heading(c.get("heading")),
+                  "\n".join(lines) or "—",
+                  f"{c.get('whales', 0)}/{lim.get('whales', '—')} whales, "
+                  f"{len(c.get('buildings') or [])}/{lim.get('buildings', '—')} buildings")
+    return t
+
+
 def render(game: Game) -> Group:
     v = game.view
     head = Text()
@@ -107,26 +127,6 @@ def render(game: Game) -> Group:
     if isinstance(pend, dict) and pend.get("decision"):
         parts.append(Text(f"Waiting for {_who(game, pend.get('seat'))}: {name(pend['decision'])}", style="yellow"))
     return Group(*parts)
-
-
-def _captains(game: Game) -> Table | None:
-    """Each Captain's heading, its board's "Restricciones a Preparar y Zarpar" (solo p.13) with
-    what they mean now, and its limits; None in a game without Captains."""
-    caps = [c for c in ((game.view or {}).get("captains") or {}).get("captains") or [] if isinstance(c, dict)]
-    if not caps:
-        return None
-    t = Table(title="Captains", title_justify="left")
-    for col in ("captain", "heading", "prepare/launch restrictions", "limits"):
-        t.add_column(col)
-    for c in caps:
-        r = c.get("restrictions") or {}
-        lines = [*(r.get("text") or []), *([r["now"]] if r.get("now") else [])]
-        lim = c.get("limits") or {}
-        t.add_row(_who(game, c.get("player")), c.get("heading_text") or _heading(c.get("heading")),
-                  "\n".join(lines) or "—",
-                  f"{c.get('whales', 0)}/{lim.get('whales', '—')} whales, "
-                  f"{len(c.get('buildings') or [])}/{lim.get('buildings', '—')} buildings")
-    return t
 
 
 def _signed(net: Any) -> str:
