@@ -62,7 +62,7 @@ def _captains(game: Game) -> Table | None:
         r = c.get("restrictions") or {}
         lines = [*(r.get("text") or []), *([r["now"]] if r.get("now") else [])]
         lim = c.get("limits") or {}
-        t.add_row(_who(game, c.get("player")), c.get("heading_text") or _heading(c.get("heading")),
+        t.add_row(_who(game, c.get("player")), c.get("heading_text") or str(c.get("heading") or ""),
                   "\n".join(lines) or "—",
                   f"{c.get('whales', 0)}/{lim.get('whales', '—')} whales, "
                   f"{len(c.get('buildings') or [])}/{lim.get('buildings', '—')} buildings")
