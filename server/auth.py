@@ -40,5 +40,5 @@ def bearer(header: str | None) -> str | None:
         return None
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthenticated("Authorization must be 'Bearer <token>'")
+        raise Unauthenticated("Authorization must be 'Bearer <token>'", "TOKEN_INVALID")
     return token.strip()

@@ -198,7 +198,7 @@ class _Timed:
         if exc_type is not None and issubclass(exc_type, Trimmed):
             raise FailedPrecondition(
                 f"versions before {exc.first_kept} of this game are no longer kept (a snapshot covers them; "
-                f"ask for version {exc.first_kept} or later)") from exc
+                f"ask for version {exc.first_kept} or later)", "HISTORY_TRIMMED") from exc
         if (
             exc_type is not None
             and issubclass(exc_type, StoreError)
@@ -249,10 +249,11 @@ class GameRepository:
         try:
             engine = engines.get(meta["engine"])
         except UnknownEngine:
-            raise Unavailable(f"this server does not run the engine {meta['engine']!r}") from None
+            raise Unavailable(f"this server does not run the engine {meta['engine']!r}", "ENGINE_UNAVAILABLE") from None
         v = meta.get("engine_version", engine.version)
         if v != engine.version and v not in engine.supported_versions:
-            raise Unavailable(f"this game was written by {engine.name} v{v}; this server runs v{engine.version}")
+            raise Unavailable(f"this game was written by {engine.name} v{v}; this server runs v{engine.version}",
+                              "ENGINE_UNAVAILABLE")
         return engine
 
     async def current(self, game_id: str, meta: dict[str, Any] | None = None) -> LoadedGame:
@@ -335,7 +336,7 @@ class GameRepository:
             except Trimmed as exc:
                 raise FailedPrecondition(
                     f"events before version {exc.first_kept} of this game are no longer kept (trimmed after "
-                    f"a snapshot); list with afterVersion={exc.first_kept - 1} or later") from exc
+                    f"a snapshot); list with afterVersion={exc.first_kept - 1} or later", "HISTORY_TRIMMED") from exc
 
     def watch(self, game_id: str, after_version: int, after_hash: str | None = None) -> AsyncIterator[Any]:
         """(version, event) pairs (`Watched`, with the event's chain hash), and `Reset(v)` markers

@@ -63,7 +63,7 @@ def test_a_refused_watch_says_why_in_its_status_and_body(http, server):
                        headers={"Accept": "text/event-stream"})
     assert sse.status_code == 404 and sse.headers["content-type"].startswith("text/event-stream")
     [msg] = _messages(sse.text)
-    assert msg["event"] == "error" and json.loads(msg["data"])["error"]["code"] == "NOT_FOUND"
+    assert msg["event"] == "tablero-error" and json.loads(msg["data"])["error"]["code"] == "NOT_FOUND"
     assert plain.status_code == 404 and plain.json()["error"]["code"] == "NOT_FOUND"
     assert forged.status_code == 401
     assert json.loads(_messages(forged.text)[0]["data"])["error"]["code"] == "UNAUTHENTICATED"
