@@ -16,9 +16,10 @@ from server.errors import AppError
 # Control messages are named `tablero-<kind>` (`tablero-end`, `tablero-reset`, `tablero-shutdown`,
 # `tablero-error`): none collides with EventSource's own `open`, `message` and `error` events.
 # After `tablero-end` the client should not reconnect (long retry).
-# Until the next major version, `end`, `reset` and `shutdown` (the names before) follow their new
-# message for clients written against them; the old `event: error` is not sent any more (an
-# EventSource delivered it to onerror, mixed with connection errors).
+# Until the next major version, `end`, `reset` and `shutdown` (the names before) come first, each
+# followed by its new name: a client written against the old names acts on the first and stops
+# (end) or reconnects (shutdown) before it meets a name it does not know. The old `event: error`
+# is not sent any more (an EventSource delivered it to onerror, mixed with connection errors).
 OPENING = b": watching\n\n"
 PREFIX = "tablero-"
 LEGACY = frozenset({"end", "reset", "shutdown"})
@@ -39,10 +40,10 @@ def frame(item: WatchItem, legacy: bool = True) -> bytes:
     if item.kind == "reset":  # a reconnecting EventSource resumes from the reset version
         retry = f"id: {item.data['version']}\n"
     data = _data(item.data)
-    out = f"{retry}event: {PREFIX}{item.kind}\ndata: {data}\n\n"
+    new = f"event: {PREFIX}{item.kind}\ndata: {data}\n\n"
     if legacy and item.kind in LEGACY:
-        out += f"event: {item.kind}\ndata: {data}\n\n"
-    return out.encode()
+        return f"{retry}event: {item.kind}\ndata: {data}\n\n{new}".encode()
+    return f"{retry}{new}".encode()
 
 
 def event_source(request: Any) -> bool:
