@@ -36,7 +36,7 @@ def frame(item: WatchItem, legacy: bool = True) -> bytes:
         return b"id: %d\ndata: %b\n\n" % (item.data["version"], fastjson.dumps(item.data))
     if item.kind == "keepalive":
         return b": keepalive\n\n"
-    retry = "retry: 3600000\n" if item.kind in ("end", "error") else ""
+    retry = "retry: 3600000\n" if item.kind == "end" else ""
     if item.kind == "reset":  # a reconnecting EventSource resumes from the reset version
         retry = f"id: {item.data['version']}\n"
     data = _data(item.data)

@@ -82,7 +82,7 @@ def test_a_refused_watch_fires_onerror_and_fetch_reads_why(browser):
         }""")
         page.close()
     assert result["closed"] == "closed" and result["status"] == 404
-    assert "\nevent: tablero-error\ndata: " in result["body"]
+    assert result["body"].startswith("event: tablero-error\ndata: ")
     error = json.loads(result["body"].split("data: ", 1)[1])["error"]
     assert error["code"] == "NOT_FOUND" and error["reason"] == "GAME_NOT_FOUND"
 

@@ -352,5 +352,5 @@ def test_a_refused_sse_watch_says_its_reason_in_a_tablero_error_message(rest):
     assert data["error"]["reason"] == "GAME_NOT_FOUND"
     # An EventSource (eventSource=true): 200, so the page gets the message; no retry after it.
     r = rest.http.get("/v1/games/nope-nope/watch", params={"eventSource": "true"})
-    assert r.status_code == 200 and r.text.startswith("retry: 3600000\nevent: tablero-error\n")
+    assert r.status_code == 200 and r.text.startswith("event: tablero-error\n")
     assert json.loads(r.text.split("data: ", 1)[1].split("\n", 1)[0])["error"]["reason"] == "GAME_NOT_FOUND"

@@ -63,7 +63,7 @@ def _sse_error_data(text: str) -> str | None:
 
 def _error(status: int, text: str) -> TableroError:
     try:
-        data = _sse_error_data(text) if text.lstrip().startswith(("event:", "data:", ":")) else None
+        data = _sse_error_data(text) if text.lstrip().startswith(("event:", "data:", ":", "retry:", "id:")) else None
         err = json.loads(data if data is not None else text)["error"]
         return error_for(str(err.get("code", "UNKNOWN")), str(err.get("message", "")), status,
                          _str(err.get("reason")), _metadata(err.get("metadata")))
