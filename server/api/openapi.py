@@ -279,7 +279,14 @@ def _api_document() -> dict[str, Any]:
                  "description": "Turn-based board games over REST/JSON: the same RPCs as gRPC tablero.v1, "
                                 "generated from its protos. Game payloads (actions, views, events) are "
                                 "described per engine by GET /v1/engines/{name} (actionSchema, viewSchema, "
-                                "eventSchema: JSON Schema 2020-12)."},
+                                "eventSchema: JSON Schema 2020-12). Names: every field the platform defines "
+                                "is lowerCamelCase (the protobuf JSON mapping; also the platform's events and "
+                                "its keys in `outcome`, e.g. endedBy); every field an engine defines (options, "
+                                "actions, views, events, outcome details) is snake_case, as stored in the "
+                                "games' logs. Enums are sent as their full names (SEAT_KIND_OPEN), which "
+                                "requests take too. Times: RFC 3339 strings (google.protobuf.Timestamp) "
+                                "beside the float seconds since the epoch of v1. Errors: `error.reason` "
+                                "(the Error schema's enum; gRPC: google.rpc.ErrorInfo)."},
         "paths": paths,
         "components": {
             "schemas": {**schemas.out, **_controls(schemas), **_payload_schemas()},
