@@ -354,3 +354,11 @@ def test_a_refused_sse_watch_says_its_reason_in_a_tablero_error_message(rest):
     r = rest.http.get("/v1/games/nope-nope/watch", params={"eventSource": "true"})
     assert r.status_code == 200 and r.text.startswith("event: tablero-error\n")
     assert json.loads(r.text.split("data: ", 1)[1].split("\n", 1)[0])["error"]["reason"] == "GAME_NOT_FOUND"
+
+
+def test_docs_list_every_reason():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    missing = [r for r in REASONS if f"| `{r}` | {REASONS[r][0]} |" not in doc]
+    assert not missing, f"docs/api.md lacks {missing}"
