@@ -181,7 +181,7 @@ def _address(peer: str | None) -> str | None:
     return peer
 
 
-def _refusal(call: observe.Call, e: Exception) -> tuple[grpc.StatusCode, str, tuple[tuple[str, str], ...]]:
+def _refusal(call: observe.Call, e: Exception) -> tuple[grpc.StatusCode, str, tuple[tuple[str, str | bytes], ...]]:
     """The status, message and trailing metadata a failed call ends with (its code set on `call`)."""
     if isinstance(e, AppError):
         call.code = e.code
