@@ -53,6 +53,14 @@ REASONS: dict[str, tuple[str, str]] = {
     "ENGINE_UNAVAILABLE": ("UNAVAILABLE", "this server does not run the game's engine (version)"),
     "BUSY": ("UNAVAILABLE", "another join or creation of this user is under way; retry"),
     "INTERNAL": ("INTERNAL", "a fault of the server (logged)"),
+    # A code's own name: the reason of a refusal that has none of its own yet (none today; a
+    # new refusal should get its own reason, listed here).
+    "UNAUTHENTICATED": ("UNAUTHENTICATED", "another case of this code (the message says which)"),
+    "PERMISSION_DENIED": ("PERMISSION_DENIED", "another case of this code (the message says which)"),
+    "NOT_FOUND": ("NOT_FOUND", "another case of this code (the message says which)"),
+    "FAILED_PRECONDITION": ("FAILED_PRECONDITION", "another case of this code (the message says which)"),
+    "ABORTED": ("ABORTED", "another case of this code (the message says which)"),
+    "RESOURCE_EXHAUSTED": ("RESOURCE_EXHAUSTED", "another case of this code (the message says which)"),
 }
 
 
@@ -80,40 +88,40 @@ class Unauthenticated(AppError):
     """No seat token where one is needed, or one that is malformed or not ours."""
 
     code = "UNAUTHENTICATED"
-    reason = "TOKEN_INVALID"
+    reason = "UNAUTHENTICATED"
 
 
 class PermissionDenied(AppError):
     """A valid token that opens a seat of another game."""
 
     code = "PERMISSION_DENIED"
-    reason = "WRONG_GAME"
+    reason = "PERMISSION_DENIED"
 
 
 class NotFound(AppError):
     code = "NOT_FOUND"
-    reason = "GAME_NOT_FOUND"
+    reason = "NOT_FOUND"
 
 
 class FailedPrecondition(AppError):
     """Against the rules of the game (or no open seat left)."""
 
     code = "FAILED_PRECONDITION"
-    reason = "ILLEGAL_ACTION"
+    reason = "FAILED_PRECONDITION"
 
 
 class Aborted(AppError):
     """Stale expected_version, or too many concurrent writers."""
 
     code = "ABORTED"
-    reason = "CONFLICT"
+    reason = "ABORTED"
 
 
 class ResourceExhausted(AppError):
     """A request over the size limit."""
 
     code = "RESOURCE_EXHAUSTED"
-    reason = "BODY_TOO_LARGE"
+    reason = "RESOURCE_EXHAUSTED"
 
 
 class RateLimited(ResourceExhausted):
@@ -164,3 +172,5 @@ class StaleVersion(Aborted):
 
 class TooManyConflicts(Aborted):
     """Other writers kept moving the game on while this action was being applied."""
+
+    reason = "CONFLICT"

@@ -194,7 +194,7 @@ class _Timed:
     def __exit__(self, exc_type, exc, tb) -> bool:
         metrics.child(metrics.STORE_LATENCY, self.op).observe(time.perf_counter() - self.t)
         if exc_type is not None and issubclass(exc_type, GameNotFound):
-            raise NotFound(f"no game {str(exc)!r}" if str(exc) else "no such game") from exc
+            raise NotFound(f"no game {str(exc)!r}" if str(exc) else "no such game", "GAME_NOT_FOUND") from exc
         if exc_type is not None and issubclass(exc_type, Trimmed):
             raise FailedPrecondition(
                 f"versions before {exc.first_kept} of this game are no longer kept (a snapshot covers them; "
@@ -234,7 +234,8 @@ class GameRepository:
         """The game's metadata; from the per-replica cache unless `exact` (the "claimed"
         list may be stale in the cache: claims only grow)."""
         if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
-            raise NotFound(f"no game {str(game_id)[:80]!r}: game ids are 1-64 letters, digits, '-' or '_'")
+            raise NotFound(f"no game {str(game_id)[:80]!r}: game ids are 1-64 letters, digits, '-' or '_'",
+                           "GAME_NOT_FOUND")
         if not exact:  # from the cache: no store call to time
             meta = self.store.cached_meta(game_id)
             if meta is not None and len(meta.get("claimed", ())) >= sum(k == "open" for k in meta.get("seats", ())):

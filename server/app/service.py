@@ -616,7 +616,7 @@ class GameService:
             raise Unavailable("the event store ended the watch; watch again from the last version")
         except GameNotFound as e:  # deleted or expired under a replica that had it cached
             self.games.forget(game.id)
-            raise NotFound(f"no game {game.id!r}") from e
+            raise NotFound(f"no game {game.id!r}", "GAME_NOT_FOUND") from e
         except Trimmed as e:  # a watcher that fell behind a snapshot that trimmed what it needs
             raise FailedPrecondition(_trimmed_watch(e), "HISTORY_TRIMMED") from e
         finally:

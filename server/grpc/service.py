@@ -47,7 +47,7 @@ def _wire(api: Api, rpc: str, request) -> dict[str, Any]:
         raise InvalidArgument(f"malformed request: {request.error}")
     limit = api.body_limit(rpc)
     if request.ByteSize() > limit:
-        raise ResourceExhausted(f"request is larger than {limit} bytes")
+        raise ResourceExhausted(f"request is larger than {limit} bytes", "BODY_TOO_LARGE")
     return codec.from_message(request)
 
 

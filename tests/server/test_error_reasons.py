@@ -33,6 +33,9 @@ UNCHECKED = {
     "ENGINE_UNAVAILABLE": "needs a log written by an engine version this server does not run",
     "BUSY": "needs two joins of one portal user racing past the lobby hold's wait",
     "INTERNAL": "a server fault",
+    # The codes' own names: for a refusal without a reason of its own (none today).
+    **{code: "the fallback of a refusal without a reason of its own; none today" for code in (
+        "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "FAILED_PRECONDITION", "ABORTED", "RESOURCE_EXHAUSTED")},
 }
 REST_ONLY = {"TOKEN_IN_URL", "HEADERS_TOO_LARGE", "URI_TOO_LONG", "ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED",
              "REQUEST_TIMEOUT"}
