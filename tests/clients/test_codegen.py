@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,9 @@ def test_a_go_client_generated_by_buf_plays_and_watches_a_game(server, tmp_path)
     main = gopath / "src" / "tablerotest"
     shutil.copytree(CODEGEN / "go", main)
     env = {**os.environ, "GO111MODULE": "off", "GOPATH": f"{gopath}:/usr/share/gocode", "GOPROXY": "off",
-           "GOFLAGS": "", "GOTOOLCHAIN": "local"}
+           "GOFLAGS": "", "GOTOOLCHAIN": "local",
+           # Reused across runs (grpc-go compiles once), and defined even without $HOME.
+           "GOCACHE": os.environ.get("GOCACHE") or str(Path(tempfile.gettempdir()) / "tablero-gocache")}
     subprocess.run(["go", "build", "-o", str(tmp_path / "client"), "."], cwd=main, env=env, check=True, timeout=600)
     run = subprocess.run([str(tmp_path / "client"), server.grpc], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
