@@ -29,7 +29,8 @@ X_WINS = [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]
 # Reasons no test here provokes, and why (each is raised in one place, beside its code's tests).
 UNCHECKED = {
     "CONFLICT": "needs writers racing one game past the repository's retries",
-    "UNAVAILABLE": "needs a store outage (tests/faults and the Redis outage tests cover the code)",
+    "UNAVAILABLE": "needs a store outage: tests/server/test_readiness.py stops Redis and checks it on both "
+                   "transports",
     "ENGINE_UNAVAILABLE": "needs a log written by an engine version this server does not run",
     "BUSY": "needs two joins of one portal user racing past the lobby hold's wait",
     "INTERNAL": "a server fault",
