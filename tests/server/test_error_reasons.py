@@ -17,6 +17,7 @@ import pytest
 from google.protobuf import struct_pb2
 from google.rpc import error_details_pb2, status_pb2
 
+import engines
 from server.errors import REASONS
 from server.grpc.gen import games_pb2 as pb
 from server.grpc.gen import games_pb2_grpc as pbg
@@ -31,7 +32,6 @@ UNCHECKED = {
     "CONFLICT": "needs writers racing one game past the repository's retries",
     "UNAVAILABLE": "needs a store outage: tests/server/test_readiness.py stops Redis and checks it on both "
                    "transports",
-    "ENGINE_UNAVAILABLE": "needs a log written by an engine version this server does not run",
     "BUSY": "needs two joins of one portal user racing past the lobby hold's wait",
     "INTERNAL": "a server fault",
     # The codes' own names: for a refusal without a reason of its own (none today).
@@ -41,6 +41,7 @@ UNCHECKED = {
 REST_ONLY = {"TOKEN_IN_URL", "HEADERS_TOO_LARGE", "URI_TOO_LONG", "ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED",
              "REQUEST_TIMEOUT"}
 GRPC_ONLY = {"HISTORY_REWRITTEN"}  # REST: the watch sends a `tablero-reset` message instead
+OWN_TESTS = {"RATE_LIMITED", "SHUTTING_DOWN", "ENGINE_UNAVAILABLE"}  # each its own test below, both transports
 
 
 def user_jwt(sub: str, exp_in: float = 600) -> str:
@@ -266,8 +267,8 @@ def _grpc_cases(stub, rest: Rest) -> dict[str, Callable[[], tuple]]:
 
 def test_every_documented_reason_is_checked_or_says_why_not():
     every = set(REASONS)
-    assert set(REST_CASES) | GRPC_ONLY | {"RATE_LIMITED", "SHUTTING_DOWN"} | set(UNCHECKED) == every
-    assert set(_grpc_cases(None, None)) | REST_ONLY | {"RATE_LIMITED", "SHUTTING_DOWN"} | set(UNCHECKED) == every
+    assert set(REST_CASES) | GRPC_ONLY | OWN_TESTS | set(UNCHECKED) == every
+    assert set(_grpc_cases(None, None)) | REST_ONLY | OWN_TESTS | set(UNCHECKED) == every
     assert not set(UNCHECKED) & (set(REST_CASES) | GRPC_ONLY)
     for reason in ("NOT_YOUR_TURN", "ILLEGAL_ACTION", "STALE_VERSION", "GAME_OVER", "SEAT_TAKEN", "RATE_LIMITED",
                    "OPEN_GAMES_CAP", "TOKEN_EXPIRED"):  # the ones issue 31 names
@@ -288,7 +289,7 @@ def test_rest_refusal_carries_its_reason(rest, reason):
         assert status == 414
 
 
-@pytest.mark.parametrize("reason", sorted(set(REASONS) - REST_ONLY - set(UNCHECKED) - {"RATE_LIMITED", "SHUTTING_DOWN"}))
+@pytest.mark.parametrize("reason", sorted(set(REASONS) - REST_ONLY - set(UNCHECKED) - OWN_TESTS))
 def test_grpc_refusal_carries_its_reason_in_error_info(stub, rest, reason):
     code, got, _, metadata = _grpc_cases(stub, rest)[reason]()
     assert (code, got) == (REASONS[reason][0], reason)
@@ -296,6 +297,16 @@ def test_grpc_refusal_carries_its_reason_in_error_info(stub, rest, reason):
         assert metadata == {"version": "1"}
     if reason == "HISTORY_REWRITTEN":
         assert metadata == {"version": "0"}
+
+
+def test_engine_unavailable_on_both_transports(rest, stub, monkeypatch):
+    """A game written by an engine version this server does not run (a replica of another
+    release): here the engine's version moves on under a game it wrote."""
+    gid, _ = rest.create()
+    monkeypatch.setattr(engines.get("tic-tac-toe"), "version", 99)
+    assert rest.refusal("GET", f"/v1/games/{gid}/events")[:3] == ("UNAVAILABLE", "ENGINE_UNAVAILABLE", 503)
+    assert grpc_refusal(stub.ListEvents, pb.ListEventsRequest(game_id=gid))[:2] == ("UNAVAILABLE",
+                                                                                   "ENGINE_UNAVAILABLE")
 
 
 def test_rate_limited_on_both_transports_with_its_wait():
