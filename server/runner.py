@@ -210,6 +210,9 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
                         abandon_after=config.abandon_after, engine_calls=EngineCalls(**config.engine_calls_options()))
     api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
               portal_keys=PortalKeys.from_json(config.portal_keys), call_limit=call_limit, create_limit=create_limit)
+    from server.notify import build as build_notifier  # notifications (issue 32): None when off
+
+    notifier = build_notifier(config, games)
     games.bots.steps_per_write = config.bot_steps_per_write
     rules.INLINE_BOT_STEPS = config.bot_inline_steps
     stop = stop or asyncio.Event()
@@ -247,7 +250,13 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     sock = _http_socket(config.bind_host, config.http_port, config.reuse_port)
     http_port = sock.getsockname()[1]
     # httptools, wrapped so that headers trickling in slower than header_timeout get a 408.
-    userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
+    if notifier is not None:
+        from server.notify.routes import routes as notify_routes
+
+        await notifier.start()
+    extra = notify_routes(notifier, api) if notifier is not None else None
+    userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout, extra=extra),
+                                      log_config=None,
                                       access_log=False, lifespan="off", loop="asyncio", server_header=False,
                                       proxy_headers=bool(config.trusted_proxies.strip()),
                                       forwarded_allow_ips=config.trusted_proxies.strip() or None,
@@ -283,6 +292,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)
         await games.bots.close()
         await games.close()
+        if notifier is not None:
+            await notifier.close()
         games.engine_calls.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(games.games.drain(), 5)  # snapshots and finish() in flight
