@@ -46,7 +46,7 @@ def event(game_id: str, version: int, kind: str, data: dict[str, Any], now: floa
     """One notification event: `id` is stable (game, version, kind), `timestamp` when derived."""
     return {"id": f"evt_{game_id}_{version}_{kind.replace('.', '_')}{suffix}", "type": kind, "gameId": game_id,
             "version": version, "timestamp": round(time.time() if now is None else now, 3),
-            "data": {"gameId": game_id, **data}}
+            "data": {"gameId": game_id, "version": version, **data}}
 
 
 def unclaimed(meta: dict[str, Any], claimed: list[int]) -> list[int]:
@@ -83,7 +83,7 @@ def derive_meta(game_id: str, meta: dict[str, Any], cur: Cursor | None, claimed:
                              suffix=f"_{seat}"))
     if not cur.started and not unclaimed(meta, cur.claimed):
         cur.started = True
-        out.append(event(game_id, 0, "game.started", {"version": version}))
+        out.append(event(game_id, 0, "game.started", {}))
     return cur, out
 
 

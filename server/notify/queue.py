@@ -40,11 +40,12 @@ SIGNAL_IDLE_MS = 5000  # a pending signal this old belongs to a dead (or stuck) 
 SIGNALS_MAXLEN = 1_000_000
 
 _COMMIT = """
-local cur = redis.call('HGET', KEYS[1], ARGV[1])
+local ckey = KEYS[2] .. 'cursor:' .. ARGV[1]
+local cur = redis.call('GET', ckey)
 if not cur then cur = '' end
 if cur ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-for i = 5, #ARGV, 3 do
+if tonumber(ARGV[5]) > 0 then redis.call('SET', ckey, ARGV[3], 'PX', ARGV[5]) else redis.call('SET', ckey, ARGV[3]) end
+for i = 6, #ARGV, 3 do
   local target, lane = ARGV[i], ARGV[i + 1]
   local n = redis.call('RPUSH', KEYS[2] .. 'lane:' .. target .. '|' .. lane, ARGV[i + 2])
   redis.call('HINCRBY', KEYS[2] .. 'depth', target, 1)
@@ -64,7 +65,7 @@ for i, lane in ipairs(lanes) do
     local token = tonumber(ARGV[3]) + i
     redis.call('ZADD', due, token, lane)
     local att = redis.call('HGET', KEYS[1] .. 'att', ARGV[1] .. '|' .. lane)
-    table.insert(out, lane); table.insert(out, tostring(token)); table.insert(out, head)
+    table.insert(out, lane); table.insert(out, i); table.insert(out, head)
     table.insert(out, att or '')
   else
     redis.call('ZREM', due, lane)
@@ -170,22 +171,27 @@ class RedisQueue:
                 await p.execute()
 
     async def cursor(self, game_id: str) -> str | None:
-        raw = await self.r.hget(P + "cursor", game_id)
+        raw = await self.r.get(P + "cursor:" + game_id)
         return None if raw is None else _s(raw)
 
     async def commit(self, game_id: str, old: str | None, new: str,
-                     deliveries: list[tuple[str, str, str]]) -> bool:
-        args: list[Any] = [game_id, old or "", new, _now_us()]
+                     deliveries: list[tuple[str, str, str]], ttl: float | None = None) -> bool:
+        """Move the game's cursor from `old` to `new` and queue `deliveries` (target, lane, item)
+        in one atomic step; False (nothing written) when the cursor is not `old` any more.
+        `ttl`: seconds the cursor is kept (a finished game's), None: for ever."""
+        args: list[Any] = [game_id, old or "", new, _now_us(), int((ttl or 0) * 1000)]
         for target, lane, raw in deliveries:
             args += [target, lane, raw]
-        return bool(await self._commit(keys=[P + "cursor", P], args=args))
+        return bool(await self._commit(keys=[P + "cursor:" + game_id, P], args=args))
 
     async def claim(self, target: str, limit: int, lease: float) -> list[tuple[str, str, str, str]]:
         now = _now_us()
         token_base = now + int(lease * 1_000_000)
         reply = await self._claim(keys=[P], args=[target, now, token_base, limit])
         reply = [_s(x) for x in reply]
-        return [tuple(reply[i:i + 4]) for i in range(0, len(reply), 4)]  # type: ignore[misc]
+        # The token is the lane's new score (computed here: Lua would print it in %.14g).
+        return [(reply[i], str(token_base + int(reply[i + 1])), reply[i + 2], reply[i + 3])
+                for i in range(0, len(reply), 4)]
 
     async def settle(self, target: str, lane: str, token: str, action: str, due_us: int, extra: str = "") -> bool:
         return bool(await self._settle(keys=[P], args=[target, lane, token, action, due_us, extra]))
@@ -297,8 +303,9 @@ class SQLiteQueue:
         row = self.db.execute("SELECT cursor FROM notify_cursors WHERE game = ?", (game_id,)).fetchone()
         return None if row is None else row[0]
 
-    async def commit(self, game_id: str, old: str | None, new: str, deliveries: list[tuple[str, str, str]]) -> bool:
-        def tx() -> bool:
+    async def commit(self, game_id: str, old: str | None, new: str, deliveries: list[tuple[str, str, str]],
+                     ttl: float | None = None) -> bool:
+        def tx() -> bool:  # (a finished game's cursor is kept: the SQLite table is small)
             row = self.db.execute("SELECT cursor FROM notify_cursors WHERE game = ?", (game_id,)).fetchone()
             if (row[0] if row else None) != old:
                 return False

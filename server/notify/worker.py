@@ -33,6 +33,7 @@ log = logging.getLogger("tablero.notify")
 
 PUSH, INBOX = "push", "inbox"
 INBOX_KINDS = ("turn.started", "game.finished")
+CURSOR_TTL = 7 * 86400.0  # a finished game's cursor is kept a week (a late signal derives nothing)
 
 
 @dataclasses.dataclass
@@ -42,7 +43,7 @@ class Settings:
     backoff_max: float = 3600.0
     timeout: float = 10.0  # one delivery (connect + answer)
     concurrency: int = 8  # deliveries in flight per endpoint
-    lease: float = 30.0  # a claimed lane is another replica's again after this long
+    lease: float = 0.0  # a claimed lane is another replica's again after this long (0: 3 x timeout + 5 s)
     poll: float = 0.2  # seconds between claim rounds when idle
     allow_private: bool = False
     live_ttl: float = 30.0  # a watching tab counts as live for this long after its last sign
@@ -55,6 +56,8 @@ class Notifier:
         self.endpoints = {e.id: e for e in endpoints}
         self.pusher, self.inbox = pusher, inbox
         self.s = settings or Settings()
+        if not self.s.lease:
+            self.s.lease = 3 * self.s.timeout + 5
         self.consumer = f"{socket.gethostname()}-{os.getpid()}-{random.getrandbits(32):08x}"
         self.sender = Sender(self.s.timeout, self.s.allow_private)
         self._pending: list[str] = []
@@ -107,7 +110,8 @@ class Notifier:
             except NotFound:
                 return 0
             deliveries = await self._deliveries(game_id, evs)
-            if await self.q.commit(game_id, raw, json.dumps(cur.to_json()), deliveries):
+            ttl = CURSOR_TTL if cur.finished else None
+            if await self.q.commit(game_id, raw, json.dumps(cur.to_json()), deliveries, ttl):
                 if deliveries:
                     self._wake.set()
                 m.DERIVED.inc(len(evs))
