@@ -92,6 +92,9 @@ class Config(BaseSettings):
     webhooks_concurrency: int = Field(8, ge=1, le=1024)  # TABLERO_WEBHOOKS_CONCURRENCY (per endpoint)
     vapid_private_key: str | None = None  # TABLERO_VAPID_PRIVATE_KEY: Web Push's VAPID key (PEM or base64url)
     vapid_subject: str = "mailto:operator@localhost"  # TABLERO_VAPID_SUBJECT: mailto: or https: contact
+    # TABLERO_NOTIFY_WORKER: derive and deliver in a child process at a lower CPU priority ("process",
+    # with a shared store) or on the serving event loop ("inline"; always so with SQLite in memory)
+    notify_worker: Literal["process", "inline"] = "process"
 
     @field_validator("redis_url", "db", "portal_keys", "rate_limit", "create_rate_limit", "finished_ttl",
                      "abandoned_ttl", "webhooks", "vapid_private_key", mode="before")

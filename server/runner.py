@@ -213,6 +213,12 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     from server.notify import build as build_notifier  # notifications (issue 32): None when off
 
     notifier = build_notifier(config, games)
+    worker = None
+    if notifier is not None and config.notify_worker == "process" and (
+            config.redis_url or config.db not in (None, ":memory:")):
+        from server.notify import process as notify_process
+
+        worker = notify_process.spawn(config)  # derivation and delivery, at a lower CPU priority
     games.bots.steps_per_write = config.bot_steps_per_write
     rules.INLINE_BOT_STEPS = config.bot_inline_steps
     stop = stop or asyncio.Event()
@@ -253,7 +259,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     if notifier is not None:
         from server.notify.routes import routes as notify_routes
 
-        await notifier.start()
+        await notifier.start(work=worker is None)
     extra = notify_routes(notifier, api) if notifier is not None else None
     userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout, extra=extra),
                                       log_config=None,
@@ -294,6 +300,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         await games.close()
         if notifier is not None:
             await notifier.close()
+        if worker is not None:
+            await asyncio.to_thread(notify_process.stop, worker)
         games.engine_calls.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(games.games.drain(), 5)  # snapshots and finish() in flight

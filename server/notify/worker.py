@@ -114,7 +114,7 @@ class Notifier:
             if await self.q.commit(game_id, raw, json.dumps(cur.to_json()), deliveries, ttl):
                 if deliveries:
                     self._wake.set()
-                m.DERIVED.inc(len(evs))
+                m.count("derived", n=len(evs))
                 return len(evs)
         return 0
 
@@ -221,22 +221,22 @@ class Notifier:
             now_us = int(now * 1_000_000)
             if error is None:
                 await self.q.settle(target, lane, token, "ack", now_us)
-                m.DELIVERIES.labels(target, "ok").inc()
+                m.count("deliveries", target, "ok")
                 return
-            m.DELIVERIES.labels(target, "failed").inc()
+            m.count("deliveries", target, "failed")
             a = json.loads(att) if att else {"attempts": 0, "first": now}
             a = {**a, "attempts": a["attempts"] + 1, "error": error[:300]}
             if now - a["first"] >= self.s.retry_for:
                 record = {"target": target, "lane": lane, "raw": raw, "item": item, "dead_at": now, **a}
                 await self.q.settle(target, lane, token, "dead", now_us, json.dumps(record))
-                m.DEAD.labels(target).inc()
+                m.count("dead", target)
                 log.warning("delivery %s to %s is a dead letter after %d attempts: %s",
                             item["event"]["id"], target, a["attempts"], error)
                 return
             delay = min(self.s.backoff_max, self.s.backoff * 2 ** (a["attempts"] - 1))
             delay = delay / 2 + random.random() * delay / 2  # jitter: between half and all of it
             await self.q.settle(target, lane, token, "retry", int((now + delay) * 1_000_000), json.dumps(a))
-            m.RETRIES.labels(target).inc()
+            m.count("retries", target)
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001 - the lease runs out and the lane is claimed again
@@ -271,7 +271,7 @@ class Notifier:
         ev, sid = item["event"], item["sub"]
         game_id, seat = ev["gameId"], item["seat"]
         if await self.live(game_id, seat):
-            m.PUSH_SKIPPED.inc()
+            m.count("push_skipped")
             return None  # the player is watching the game in an open tab
         doc = await self.subs.get(sid)
         if doc is None:
@@ -286,7 +286,7 @@ class Notifier:
             return f"{type(e).__name__}: {e}"[:300]
         if status in (404, 410):
             await self.subs.remove(sid)
-            m.PUSH_GONE.inc()
+            m.count("push_gone")
             return None
         return None if 200 <= status < 300 else f"push service answered {status}"
 
@@ -311,8 +311,11 @@ class Notifier:
                     m.OLDEST.labels(target).set(age)
             await asyncio.sleep(5.0)
 
-    async def start(self) -> None:
-        for loop in (self._derive_loop, self._deliver_loop, self._stats_loop):
+    async def start(self, work: bool = True) -> None:
+        """The stats loop (queue depth and age, for this process's /metrics), and unless `work` is
+        False (a worker process does it) derivation and delivery."""
+        loops = (self._derive_loop, self._deliver_loop, self._stats_loop) if work else (self._stats_loop,)
+        for loop in loops:
             self._tasks.append(asyncio.create_task(loop()))
 
     async def close(self) -> None:
