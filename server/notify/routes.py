@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -24,6 +25,7 @@ from server.auth import bearer
 from server.portal.identity import IdentityError, looks_like_jwt
 
 from .inbox import Inbox
+from .webhooks import Refused, resolve
 from .webpush import check_subscription, subscription_id
 
 MAX_BODY = 16 * 1024
@@ -95,6 +97,11 @@ def routes(notifier: Any, api: Any) -> list[Route]:
             raise _err(412, "FAILED_PRECONDITION", "Web Push is off on this server (no TABLERO_VAPID_PRIVATE_KEY)")
         doc = await _body(request)
         sub = check_subscription(doc.get("subscription"))
+        parts = urlsplit(sub["endpoint"])
+        try:  # a push service on the internet (the send checks again: DNS may change)
+            await resolve(parts.hostname or "", parts.port or 443, notifier.s.allow_private)
+        except (Refused, OSError) as e:
+            raise _err(400, "INVALID_ARGUMENT", f"the subscription's endpoint is refused: {e}") from None
         user = _user(api, request, required=False)
         seats = doc.get("seats") or []
         if not isinstance(seats, list) or len(seats) > MAX_SEATS:

@@ -17,6 +17,7 @@ import random
 import socket
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -27,7 +28,7 @@ from server.portal.table import is_platform
 
 from . import metrics as m
 from .events import Cursor, derive_meta, derive_step
-from .webhooks import Endpoint, Refused, Sender, headers, payload
+from .webhooks import Endpoint, Refused, Sender, headers, payload, resolve
 
 log = logging.getLogger("tablero.notify")
 
@@ -280,9 +281,11 @@ class Notifier:
         title = f"Your turn in {meta['engine'].replace('-', ' ').title()}"
         message = {"title": title, "gameId": game_id, "seat": seat, "eventId": ev["id"],
                    "url": f"/#game={game_id}&seat={seat}"}
+        parts = urlsplit(doc["subscription"]["endpoint"])
         try:
+            await resolve(parts.hostname or "", parts.port or 443, self.s.allow_private)
             status = await self.pusher.send(doc["subscription"], message)
-        except Exception as e:  # noqa: BLE001 - network: retry
+        except Exception as e:  # noqa: BLE001 - network, or a refused address: retry
             return f"{type(e).__name__}: {e}"[:300]
         if status in (404, 410):
             await self.subs.remove(sid)
