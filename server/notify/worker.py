@@ -280,7 +280,7 @@ class Notifier:
         meta = await self.service.games.meta(game_id)
         title = f"Your turn in {meta['engine'].replace('-', ' ').title()}"
         message = {"title": title, "gameId": game_id, "seat": seat, "eventId": ev["id"],
-                   "url": f"/#game={game_id}&seat={seat}"}
+                   "url": f"/#/g/{game_id}"}
         parts = urlsplit(doc["subscription"]["endpoint"])
         try:
             await resolve(parts.hostname or "", parts.port or 443, self.s.allow_private)

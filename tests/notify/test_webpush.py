@@ -120,7 +120,7 @@ def test_your_turn_is_pushed_encrypted_and_vapid_signed_not_to_a_live_tab_and_go
             assert msg["k"] == key
             assert msg["message"]["title"] == "Your turn in Tic Tac Toe"
             assert msg["message"]["gameId"] == gid and msg["message"]["seat"] == 1
-            assert msg["message"]["url"] == f"/#game={gid}&seat=1"
+            assert msg["message"]["url"] == f"/#/g/{gid}"
             # O watches the game in an open tab: nothing is sent for its next turn.
             assert httpx.post(f"{h}/v1/push/live", json={"gameId": gid, "token": o, "live": True}).json()["live"]
             move(o, 0)
