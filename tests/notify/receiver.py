@@ -23,26 +23,36 @@ class Receiver:
         self.lock = threading.Lock()
         self.accepted: list[dict[str, Any]] = []  # bodies answered 2xx, in arrival order
         self.headers: list[dict[str, str]] = []
-        self.failed = self.bad_signatures = self.attempts = 0
+        self.failed = self.bad_signatures = self.attempts = self.truncated = 0
+        self.refusals: list[str] = []
         self.stop = threading.Event()
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, as a real receiver
+
             def log_message(self, *a: Any) -> None:
                 pass
 
             def do_POST(self) -> None:  # noqa: N802
-                body = self.rfile.read(int(self.headers.get("content-length", 0)))
+                length = int(self.headers.get("content-length", 0))
+                body = self.rfile.read(length)
+                if len(body) < length:  # the sender went away mid-request (a killed replica)
+                    with receiver.lock:
+                        receiver.truncated += 1
+                    return
                 hdrs = {k.lower(): v for k, v in self.headers.items()}
                 if receiver.hang:
                     receiver.stop.wait(60)
                     return
                 try:
                     doc = receiver.verifier.verify(body, hdrs)
-                except WebhookVerificationError:
+                except WebhookVerificationError as e:
                     with receiver.lock:
                         receiver.bad_signatures += 1
+                        receiver.refusals.append(str(e))
                     self.send_response(401)
+                    self.send_header("content-length", "0")
                     self.end_headers()
                     return
                 with receiver.lock:
