@@ -149,6 +149,13 @@ class Config(BaseSettings):
         parse_endpoints(v)  # ValueError names the problem
         return v
 
+    @field_validator("vapid_subject")
+    @classmethod
+    def _vapid_subject(cls, v: str) -> str:
+        if not v.startswith(("mailto:", "https://")):
+            raise ValueError("must be a mailto: or https: URL (the operator's contact, for push services)")
+        return v
+
     @field_validator("vapid_private_key")
     @classmethod
     def _vapid(cls, v: str | None) -> str | None:

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 MAX_PAGE = 100
+MAX_ITEMS = 200  # items kept per user
 
 
 class Inbox:
@@ -40,6 +41,15 @@ class Inbox:
         item = {"id": ev["id"], "kind": kind, "type": ev["type"], "gameId": game, "seat": seat,
                 "version": ev["version"], "timestamp": ev["timestamp"], "read": False, "data": ev["data"]}
         await self.q.kv_set(ns, game, json.dumps(item))
+        if kind == "result":
+            await self._cap(ns)
+
+    async def _cap(self, ns: str) -> None:
+        """At most MAX_ITEMS per user: the oldest results go first (pending turns stay)."""
+        items = [json.loads(v) for v in (await self.q.kv_all(ns)).values()]
+        results = sorted((i for i in items if i["kind"] == "result"), key=lambda i: i["timestamp"])
+        for old in results[:max(0, len(items) - MAX_ITEMS)]:
+            await self.q.kv_del(ns, old["gameId"])
 
     async def list(self, user: str, page_size: int = 20, page_token: str = "",
                    unread_only: bool = False) -> dict[str, Any]:

@@ -259,7 +259,11 @@ class SQLiteQueue:
 
     def __init__(self, path: str | None) -> None:
         self.db = sqlite3.connect(path or ":memory:", isolation_level=None, check_same_thread=False, timeout=5)
-        self.db.execute("PRAGMA journal_mode=WAL") if path not in (None, ":memory:") else None
+        # A file is shared with other processes (their locks may make a call wait): its calls run
+        # on a thread, never on the event loop. In memory they take microseconds and run inline.
+        self._threaded = path not in (None, ":memory:")
+        if self._threaded:
+            self.db.execute("PRAGMA journal_mode=WAL")
         self.db.executescript(self.SCHEMA)
         self._lock = threading.Lock()
 
@@ -275,7 +279,12 @@ class SQLiteQueue:
             return out
 
     async def _run(self, fn: Any, *args: Any) -> Any:
+        if self._threaded:
+            return await asyncio.to_thread(self._tx, fn, *args)
         return self._tx(fn, *args)
+
+    async def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        return await self._run(lambda: self.db.execute(sql, args).fetchall())
 
     async def signal(self, game_ids: list[str]) -> None:
         await self._run(lambda: self.db.executemany("INSERT INTO notify_signals (game) VALUES (?)",
@@ -300,8 +309,8 @@ class SQLiteQueue:
                                                     [(int(s),) for s in sids]))
 
     async def cursor(self, game_id: str) -> str | None:
-        row = self.db.execute("SELECT cursor FROM notify_cursors WHERE game = ?", (game_id,)).fetchone()
-        return None if row is None else row[0]
+        rows = await self._read("SELECT cursor FROM notify_cursors WHERE game = ?", (game_id,))
+        return rows[0][0] if rows else None
 
     async def commit(self, game_id: str, old: str | None, new: str, deliveries: list[tuple[str, str, str]],
                      ttl: float | None = None) -> bool:
@@ -365,7 +374,7 @@ class SQLiteQueue:
         return await self._run(tx)
 
     async def dead_letters(self) -> list[dict[str, Any]]:
-        return [json.loads(r[0]) for r in self.db.execute("SELECT raw FROM notify_dead ORDER BY id")]
+        return [json.loads(r[0]) for r in await self._read("SELECT raw FROM notify_dead ORDER BY id")]
 
     async def replay(self, event_id: str = "*") -> int:
         def tx() -> int:
@@ -388,15 +397,15 @@ class SQLiteQueue:
         out = {}
         now = time.time()
         for t in targets:
-            depth = self.db.execute("SELECT COUNT(*) FROM notify_items WHERE target = ?", (t,)).fetchone()[0]
-            head = self.db.execute("SELECT raw FROM notify_items WHERE target = ? ORDER BY id LIMIT 1", (t,)).fetchone()
-            age = max(0.0, now - json.loads(head[0]).get("queued", now)) if head else 0.0
+            depth = (await self._read("SELECT COUNT(*) FROM notify_items WHERE target = ?", (t,)))[0][0]
+            head = await self._read("SELECT raw FROM notify_items WHERE target = ? ORDER BY id LIMIT 1", (t,))
+            age = max(0.0, now - json.loads(head[0][0]).get("queued", now)) if head else 0.0
             out[t] = (depth, age)
         return out
 
     async def kv_get(self, ns: str, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM notify_kv WHERE ns = ? AND key = ?", (ns, key)).fetchone()
-        return None if row is None else row[0]
+        rows = await self._read("SELECT value FROM notify_kv WHERE ns = ? AND key = ?", (ns, key))
+        return rows[0][0] if rows else None
 
     async def kv_set(self, ns: str, key: str, value: str) -> None:
         await self._run(lambda: self.db.execute("INSERT OR REPLACE INTO notify_kv VALUES (?, ?, ?)", (ns, key, value)))
@@ -405,7 +414,7 @@ class SQLiteQueue:
         await self._run(lambda: self.db.execute("DELETE FROM notify_kv WHERE ns = ? AND key = ?", (ns, key)))
 
     async def kv_all(self, ns: str) -> dict[str, str]:
-        return dict(self.db.execute("SELECT key, value FROM notify_kv WHERE ns = ?", (ns,)).fetchall())
+        return dict(await self._read("SELECT key, value FROM notify_kv WHERE ns = ?", (ns,)))
 
     async def close(self) -> None:
         self.db.close()

@@ -180,8 +180,8 @@ class Notifier:
         while not self._stopping:
             try:
                 batch = await self.q.read_signals(self.consumer, 64, 1000)
-                for game_id in dict.fromkeys(g for _, g in batch):
-                    await self.derive(game_id)
+                # Games are independent (each one's derivation is a CAS on its own cursor).
+                await asyncio.gather(*(self.derive(g) for g in dict.fromkeys(g for _, g in batch)))
                 await self.q.ack_signals([sid for sid, _ in batch])
             except asyncio.CancelledError:
                 raise
@@ -296,6 +296,8 @@ class Notifier:
     # -- presence: a seat watching live in an open tab ------------------------------------------
     async def live(self, game_id: str, seat: int) -> bool:
         raw = await self.q.kv_get("live", f"{game_id}:{seat}")
+        if raw is not None and float(raw) <= time.time():
+            await self.q.kv_del("live", f"{game_id}:{seat}")  # the tab went away without saying so
         return raw is not None and float(raw) > time.time()
 
     async def mark_live(self, game_id: str, seat: int, until: float | None) -> None:
