@@ -17,6 +17,7 @@ import dataclasses
 import hashlib
 import ipaddress
 import json
+import logging
 import socket
 from datetime import UTC, datetime
 from typing import Any
@@ -27,6 +28,7 @@ from standardwebhooks.webhooks import Webhook
 
 from .events import KINDS
 
+logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line per delivery
 MAX_RESPONSE = 64 * 1024  # bytes of a receiver's answer read at most (the rest is dropped)
 
 

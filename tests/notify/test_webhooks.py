@@ -204,3 +204,28 @@ def test_signature_timestamp_is_the_attempts() -> None:
     when = datetime(2030, 1, 1, tzinfo=UTC)
     assert headers(ep, "m", b"{}", when)["webhook-timestamp"] == str(int(when.timestamp()))
     assert base64.b64decode(headers(ep, "m", b"{}", when)["webhook-signature"].split(",")[1])
+
+
+def test_simultaneous_turns_on_a_sqlite_file_through_the_worker_process(tmp_path) -> None:
+    """Goofspiel (both seats bid at once): one turn.started per round naming both; derivation and
+    delivery in the notifier's worker process (a SQLite file is shared), its counts on /metrics."""
+    with Receiver(secret()) as rec, ServerThread(db=str(tmp_path / "t.db"), webhooks_allow_private=True,
+                                                 webhooks=endpoints_json((rec.url, secret()))) as srv:
+        assert srv.config.notify_worker == "process"
+        h = f"http://127.0.0.1:{srv.http_port}"
+        g = httpx.post(f"{h}/v1/games", json={"engine": "goofspiel", "players": 2, "options": {"cards": 3}}).json()
+        gid, tokens, game = g["game"]["id"], {s["seat"]: s["token"] for s in g["seats"]}, g["game"]
+        while game["status"] != "GAME_STATUS_FINISHED":
+            for seat in list(game["toAct"]):
+                auth = {"Authorization": f"Bearer {tokens[seat]}"}
+                action = httpx.get(f"{h}/v1/games/{gid}/legal-actions", headers=auth).json()["actions"][0]
+                game = httpx.post(f"{h}/v1/games/{gid}/actions", headers=auth, json={"action": action}).json()
+                game = game.get("game", game)
+        assert rec.wait_for(lambda acc: "game.finished" in [d["type"] for d in acc], 20)
+        turns = [d["data"] for d in rec.accepted if d["type"] == "turn.started"]
+        assert [t["newly"] for t in turns] == [[0, 1]] * 3 and [t["version"] for t in turns] == [1, 4, 7]
+        assert _kinds(rec, gid) == ["game.created", "game.started", *["turn.started"] * 3, "game.finished"]
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "deliveries_total{result=\"ok\"" not in httpx.get(f"{h}/metrics").text:
+            time.sleep(0.2)
+        assert 'tablero_notify_deliveries_total{result="ok",target="' in httpx.get(f"{h}/metrics").text
