@@ -257,12 +257,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     http_port = sock.getsockname()[1]
     # httptools, wrapped so that headers trickling in slower than header_timeout get a 408.
     if notifier is not None:
-        from server.notify.routes import routes as notify_routes
-
         await notifier.start(work=worker is None)
-    extra = notify_routes(notifier, api) if notifier is not None else None
-    userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout, extra=extra),
-                                      log_config=None,
+    userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
                                       access_log=False, lifespan="off", loop="asyncio", server_header=False,
                                       proxy_headers=bool(config.trusted_proxies.strip()),
                                       forwarded_allow_ips=config.trusted_proxies.strip() or None,

@@ -19,6 +19,7 @@ from server.app import commands as cmd
 from server.app.rankings import aggregate_rankings
 from server.auth import bearer
 from server.errors import InvalidArgument, RateLimited, Unauthenticated, outage
+from server.notify.api import HANDLERS as NOTIFY_HANDLERS
 from server.portal.identity import IdentityError, PortalKeys, User, looks_like_jwt
 from server.store.base import Nudge, StoreError
 
@@ -89,6 +90,8 @@ HANDLERS: dict[str, Handler] = {
     "AggregateRankings": Handler("none", lambda g, w, s: aggregate_rankings(w),
                                  ("INVALID_ARGUMENT", "RESOURCE_EXHAUSTED")),
 }
+# The notifications' RPCs (server/notify/api.py).
+HANDLERS.update({name: Handler(*entry) for name, entry in NOTIFY_HANDLERS.items()})
 
 
 class Api:

@@ -300,10 +300,9 @@ class Observe:
 
 
 def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: Path | None = WEB,
-              body_timeout: float = 30.0, extra: list[BaseRoute] | None = None) -> Starlette:
-    """`body_timeout`: seconds a request body may take to arrive (408 after). `extra`: more
-    routes before the web client's files (server/notify's)."""
-    routes: list[BaseRoute] = [*api_routes(api, keepalive, body_timeout), *ops_routes(lifecycle), *(extra or ())]
+              body_timeout: float = 30.0) -> Starlette:
+    """`body_timeout`: seconds a request body may take to arrive (408 after)."""
+    routes: list[BaseRoute] = [*api_routes(api, keepalive, body_timeout), *ops_routes(lifecycle)]
     if web is not None and web.is_dir():
         # After the API: "/" serves index.html; an unknown path is still a JSON 404.
         routes.append(Mount("/", app=WebFiles(directory=web, html=True), name="web"))

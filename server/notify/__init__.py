@@ -6,7 +6,7 @@
     webhooks.py  TABLERO_WEBHOOKS, Standard Webhooks signing, the guarded send
     webpush.py   VAPID, subscriptions, pywebpush
     inbox.py     GET /v1/notifications
-    routes.py    the REST routes
+    api.py       the NotificationService RPCs (proto/tablero/v1/notifications.proto)
     admin.py     `tablero admin webhooks dead-letters | replay`
 See docs/webhooks.md.
 """
@@ -55,4 +55,5 @@ def build(config: Any, service: Any) -> Any:
     notifier = Notifier(open_queue(config.redis_url, config.db), service, endpoints=endpoints, pusher=pusher,
                         settings=settings, inbox=inbox)
     service.notify = notifier.signal
+    service.notifier = notifier  # the NotificationService RPCs (server/notify/api.py)
     return notifier
