@@ -23,8 +23,9 @@ import httpx
 
 from engines.core import clone
 from server.app.repository import LoadedGame
-from server.errors import NotFound
+from server.errors import FailedPrecondition, NotFound
 from server.portal.table import is_platform
+from server.store.base import Trimmed
 
 from . import metrics as m
 from .events import Cursor, derive_meta, derive_step
@@ -131,11 +132,18 @@ class Notifier:
         cur, evs = derive_meta(game_id, meta, cur, list(meta.get("claimed", ())), users, head.version)
         if cur.version >= head.version:
             return cur, evs
-        start = await games.at(game_id, cur.version, meta) if cur.version else \
-            LoadedGame(game_id, meta, head.engine, 0, None, [])
-        state, platform = clone(start.state), list(start.platform)
         deadlines = {d["seat"]: d["deadline"] for d in await self.service._deadlines(head)}
-        for entry in await games.store.read_entries(game_id, after_version=cur.version):
+        try:
+            start = await games.at(game_id, cur.version, meta) if cur.version else \
+                LoadedGame(game_id, meta, head.engine, 0, None, [])
+            entries = await games.store.read_entries(game_id, after_version=cur.version)
+        except (Trimmed, FailedPrecondition):  # a snapshot covers what was not derived yet: from the head on
+            kinds = head.kinds
+            waiting = [s for s in head.to_act if kinds[s] != "bot"]
+            return cur, evs + derive_step(game_id, head.version, {}, waiting, head.finished, head.outcome, cur,
+                                          users, deadlines)
+        state, platform = clone(start.state), list(start.platform)
+        for entry in entries:
             if entry.version > head.version:
                 break
             if is_platform(entry.event):
@@ -180,9 +188,16 @@ class Notifier:
         while not self._stopping:
             try:
                 batch = await self.q.read_signals(self.consumer, 64, 1000)
-                # Games are independent (each one's derivation is a CAS on its own cursor).
-                await asyncio.gather(*(self.derive(g) for g in dict.fromkeys(g for _, g in batch)))
-                await self.q.ack_signals([sid for sid, _ in batch])
+                # Games are independent (each one's derivation is a CAS on its own cursor). A game
+                # whose derivation failed keeps its signals pending: claimed again later.
+                games = list(dict.fromkeys(g for _, g in batch))
+                results = await asyncio.gather(*(self.derive(g) for g in games), return_exceptions=True)
+                failed = {g for g, r in zip(games, results, strict=True) if isinstance(r, BaseException)}
+                for g, r in zip(games, results, strict=True):
+                    if isinstance(r, BaseException):
+                        log.warning("notifications of game %s not derived (retried later): %s: %s",
+                                    g, type(r).__name__, r)
+                await self.q.ack_signals([sid for sid, g in batch if g not in failed])
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - the store is away: the signals stay pending

@@ -234,3 +234,22 @@ def test_simultaneous_turns_on_a_sqlite_file_through_the_worker_process(tmp_path
         while time.monotonic() < deadline and "deliveries_total{result=\"ok\"" not in httpx.get(f"{h}/metrics").text:
             time.sleep(0.2)
         assert 'tablero_notify_deliveries_total{result="ok",target="' in httpx.get(f"{h}/metrics").text
+
+
+def test_a_turn_clock_gives_deadlines_and_turn_timed_out() -> None:
+    with Receiver(secret()) as rec, ServerThread(webhooks_allow_private=True,
+                                                 webhooks=endpoints_json((rec.url, secret()))) as srv:
+        h = f"http://127.0.0.1:{srv.http_port}"
+        g = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2,
+                                              "clock": {"moveSeconds": 1, "onTimeout": "bot"}}).json()
+        gid = g["game"]["id"]
+        assert rec.wait_for(lambda acc: "turn.timed_out" in [d["type"] for d in acc], 15)
+        timed_out = next(d for d in rec.accepted if d["type"] == "turn.timed_out")
+        assert timed_out["data"]["seat"] == 0 and timed_out["data"]["gameId"] == gid
+        # The deadline rides on the turn of the game's head when it is derived (the clock's record).
+        turns = [d["data"] for d in rec.accepted if d["type"] == "turn.started"]
+        assert any(s.get("deadline", 0) > time.time() - 60 for t in turns for s in t["seats"]), turns
+        # The bot's move for seat 0 is in the same write: seat 1's turn follows the timeout.
+        kinds = _kinds(rec, gid)
+        assert kinds.index("turn.timed_out") < len(kinds) - 1 and kinds[kinds.index("turn.timed_out") + 1] == \
+            "turn.started"
