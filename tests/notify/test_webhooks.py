@@ -253,3 +253,19 @@ def test_a_turn_clock_gives_deadlines_and_turn_timed_out() -> None:
         kinds = _kinds(rec, gid)
         assert kinds.index("turn.timed_out") < len(kinds) - 1 and kinds[kinds.index("turn.timed_out") + 1] == \
             "turn.started"
+
+
+async def test_sqlite_dead_letters_and_replay_keep_the_lane() -> None:
+    q = SQLiteQueue(None)
+    items = [json.dumps({"event": {"id": f"e{i}"}, "queued": time.time()}) for i in range(2)]
+    assert await q.commit("g", None, "c1", [("ep", "g", i) for i in items])
+    [(lane, token, raw, _)] = await q.claim("ep", 10, lease=5)
+    record = {"target": "ep", "lane": lane, "raw": raw, "item": json.loads(raw), "attempts": 3, "error": "HTTP 500"}
+    assert await q.settle("ep", lane, token, "dead", 0, json.dumps(record))
+    assert [d["item"]["event"]["id"] for d in await q.dead_letters()] == ["e0"]
+    [(_, token, raw, _)] = await q.claim("ep", 10, lease=5)  # the lane goes on with the next event
+    assert json.loads(raw)["event"]["id"] == "e1"
+    assert await q.settle("ep", lane, token, "ack", 0)
+    assert await q.replay("nope") == 0 and await q.replay("e0") == 1 and await q.dead_letters() == []
+    [(_, token, raw, _)] = await q.claim("ep", 10, lease=5)
+    assert json.loads(raw)["event"]["id"] == "e0"
