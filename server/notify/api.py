@@ -16,7 +16,6 @@ from server.errors import FailedPrecondition, InvalidArgument, PermissionDenied,
 
 from .inbox import Inbox
 from .webhooks import Refused, resolve
-from .webpush import check_subscription, subscription_id
 
 MAX_SEATS = 32
 _OFF = ("notifications are off on this server (no TABLERO_WEBHOOKS, TABLERO_VAPID_PRIVATE_KEY or "
@@ -68,6 +67,8 @@ async def push_key(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]
 
 
 async def register(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
+    from .webpush import check_subscription  # pywebpush is imported only where Web Push is used
+
     notifier = _notifier(games, push=True)
     try:
         sub = check_subscription(w.get("subscription"))
@@ -91,6 +92,8 @@ async def register(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]
 
 
 async def unregister(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
+    from .webpush import subscription_id
+
     notifier = _notifier(games)
     endpoint = (w.get("subscription") or {}).get("endpoint")
     if not endpoint:

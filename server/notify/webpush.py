@@ -20,22 +20,22 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from py_vapid import Vapid
-from pywebpush import WebPushException, webpush
-
 GONE = (404, 410)
 MAX_OWNERS = 64  # games or users one subscription may follow
 
 
-def load_vapid(private_key: str) -> Vapid:
+def load_vapid(private_key: str) -> Any:
+    from py_vapid import Vapid  # imported where Web Push is used (with pywebpush's requests stack)
+
     text = private_key.strip()
     if "BEGIN" in text:
         return Vapid.from_pem(text.encode())
     return Vapid.from_string(private_key=text)
 
 
-def public_key(vapid: Vapid) -> str:
+def public_key(vapid: Any) -> str:
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
     raw = vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
@@ -101,6 +101,8 @@ class Pusher:
         self.public_key = public_key(self.vapid)
 
     def _send(self, sub: dict[str, Any], data: bytes) -> int:
+        from pywebpush import WebPushException, webpush
+
         origin = "{0.scheme}://{0.netloc}".format(urlsplit(sub["endpoint"]))
         try:
             resp = webpush(sub, data=data, vapid_private_key=self.vapid,
