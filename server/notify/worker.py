@@ -118,7 +118,7 @@ class Notifier:
                     self._wake.set()
                 m.count("derived", n=len(evs))
                 return len(evs)
-        return 0
+        raise RuntimeError("its cursor kept moving under this deriver")  # the signal stays pending: later
 
     async def _derive(self, game_id: str, raw: str | None) -> tuple[Cursor, list[dict[str, Any]]]:
         games = self.service.games
