@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -100,9 +101,22 @@ async def _run(settings: dict[str, Any]) -> None:
     await store.close()
 
 
+def _die_with_parent(parent: int) -> None:
+    """SIGKILL this process when its parent dies (Linux): a killed replica's worker goes at once
+    (closing the pipes it shares), not after it notices stdin closed."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before that
+        os._exit(0)
+
+
 def main() -> None:
     from server import logs
 
+    parent = os.getppid()
+    _die_with_parent(parent)
     settings = json.loads(sys.stdin.buffer.readline())
     os.nice(NICE)  # moves first: deliveries take what CPU the serving process leaves
     logs.setup(settings.get("log_level", "info"))
