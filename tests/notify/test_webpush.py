@@ -14,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import http_ece
 import httpx
 import jwt
+import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
@@ -159,3 +160,25 @@ def test_a_subscription_to_a_private_address_is_refused() -> None:
         r = httpx.post(f"{h}/v1/push/subscriptions",
                        json={"subscription": sub, "seats": [{"gameId": g["game"]["id"], "token": g["seats"][0]["token"]}]})
         assert r.status_code == 400 and "private or loopback" in r.json()["error"]["message"]
+
+
+def test_the_notification_service_over_grpc() -> None:
+    import grpc
+
+    from server.grpc.gen import notifications_pb2 as npb
+    from server.grpc.gen import notifications_pb2_grpc as npbg
+
+    vapid = Vapid()
+    vapid.generate_keys()
+    with ServerThread(vapid_private_key=vapid.private_pem().decode()) as srv, \
+            grpc.insecure_channel(f"127.0.0.1:{srv.grpc_port}") as ch:
+        stub = npbg.NotificationServiceStub(ch)
+        key = stub.GetPushKey(npb.GetPushKeyRequest()).public_key
+        assert key == b64u(vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint))
+        with pytest.raises(grpc.RpcError) as e:  # the list needs a signed-in portal user
+            stub.ListNotifications(npb.ListNotificationsRequest())
+        assert e.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    with ServerThread() as srv, grpc.insecure_channel(f"127.0.0.1:{srv.grpc_port}") as ch:
+        with pytest.raises(grpc.RpcError) as e:  # a server without notifications
+            npbg.NotificationServiceStub(ch).GetPushKey(npb.GetPushKeyRequest())
+        assert e.value.code() == grpc.StatusCode.FAILED_PRECONDITION
