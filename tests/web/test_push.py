@@ -1,12 +1,19 @@
 """The browser client's "Notify me when it's my turn" in Debian's Chromium (headless).
 
-What headless Chromium can and cannot do here: it registers the page's service worker and
-runs `PushManager.subscribe` with the server's VAPID key; whether that subscription succeeds
-depends on a push service (Chromium's is Google's FCM, which the test machine cannot reach),
-so the test accepts either outcome of subscribe — recorded and printed — but requires that it
-was CALLED with the server's key, and, when it succeeded, that the server stored it. The
-service worker's own part is then driven through the DevTools protocol
-(`ServiceWorker.deliverPushMessage`, no push service involved): it must show "Your turn in …"."""
+What headless Chromium can and cannot do here (Debian's chromium, no network but PyPI/npm):
+it registers the page's service worker and runs `PushManager.subscribe` with the server's
+VAPID key, but the subscription itself needs Chromium's push service, Google's FCM:
+- in Playwright's contexts (off the record) subscribe is refused at once: "AbortError:
+  Registration failed - permission denied" (push is off in incognito-like profiles), even with
+  the notifications and push permissions granted;
+- in a persistent (regular) profile it waits for FCM's registration and never answers (tried:
+  no answer in 20 s). Chromium's `--gcm-checkin-url`/`--gcm-registration-url` switches could
+  point it at a fake FCM, which would have to speak FCM's check-in and MCS protocols: not done.
+So the test requires that subscribe was CALLED, through the registered service worker, with the
+server's key, and that the page reports the browser's answer (it accepts a success too, then
+the server must have stored it). The service worker's own part is driven through the DevTools
+protocol (`ServiceWorker.deliverPushMessage`, no push service involved): it must show "Your
+turn in …". The server side of a push (encryption, VAPID, 404/410) is tests/notify/test_webpush.py."""
 
 from __future__ import annotations
 
