@@ -19,6 +19,7 @@ from server.app import commands as cmd
 from server.app.rankings import aggregate_rankings
 from server.auth import bearer
 from server.errors import InvalidArgument, RateLimited, Unauthenticated, Unavailable, outage
+from server.notify.api import HANDLERS as NOTIFY_HANDLERS
 from server.portal.identity import Expired, IdentityError, PortalKeys, User, looks_like_jwt
 from server.store.base import Nudge, StoreError
 
@@ -114,6 +115,8 @@ HANDLERS: dict[str, Handler] = {
     "CancelMatchTicket": Handler("none", lambda g, w, s: _matchmaking(g).cancel(w.get("ticketId", ""), _user()),
                                  (*_READ, "FAILED_PRECONDITION")),
 }
+# The notifications' RPCs (server/notify/api.py).
+HANDLERS.update({name: Handler(*entry) for name, entry in NOTIFY_HANDLERS.items()})
 
 
 def _ratings(g: GameService) -> Any:

@@ -17,7 +17,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Collection, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
 from typing import Any
 
 import engines
@@ -185,6 +185,8 @@ class GameService:
         self._ending: set[asyncio.Task[None]] = set()
         self.ratings: Any = None  # server.ratings.service.Ratings, when the server rates games
         self.matchmaking: Any = None  # server.matchmaking.service.Matchmaking
+        # Notifications (server/notify): awaited with a game's id after each write and join.
+        self.notify: Callable[[str], Awaitable[None]] | None = None
 
     # --- engines ---------------------------------------------------------------------
     async def list_engines(self) -> dict[str, Any]:
@@ -311,6 +313,8 @@ class GameService:
             raise FailedPrecondition("every open seat of this game is taken", "SEAT_TAKEN")
         user = None if c.user is None else {"id": c.user.id, "name": c.user.name}
         await self.lobby.mark(c.game_id, seat=seat, user=user)
+        if self.notify is not None:
+            await self.notify(c.game_id)
         if meta.get("clock") is not None or self.abandon_after:
             await self._clock_joined(c.game_id, seat)
         return {"gameId": c.game_id, "seat": seat, "token": self.signer.issue(c.game_id, seat)}
@@ -741,6 +745,9 @@ class GameService:
         act again, though the bots' answers in the same write leave them waiting)."""
         if game.finished:
             metrics.GAMES_FINISHED.labels(game.engine.name).inc()
+            if self.notify is not None:  # before the reply (the bookkeeping below comes after it)
+                with contextlib.suppress(Exception):  # else that bookkeeping's retries signal it
+                    await self.notify(game.id)
             # The game is over: no deadline is shown any more, so its lobby status (and its
             # clock's removal) need not hold up the reply — one store round trip fewer on the
             # last move of every game. They are sent right after it; a retry of the request
@@ -801,6 +808,8 @@ class GameService:
         self._repairs.clear()
 
     async def _bookkeep(self, game: LoadedGame, acted: Collection[int] = ()) -> None:
+        if self.notify is not None:
+            await self.notify(game.id)
         table = game.table
         # A seat that acted by leaving with onLeave "bot": the lobby lists it as a bot's now.
         left = sorted(s for s in acted if s in table.bots and s not in table.forfeited)
