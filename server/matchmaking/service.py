@@ -58,6 +58,9 @@ class Matchmaking:
         if user is None:
             raise Unauthenticated("matchmaking needs a portal JWT: Authorization: Bearer <jwt>")
         engine = self.games._engine(w.get("engine", ""))
+        request_id = str(w.get("requestId") or "")[:128]
+        if request_id and (known := await self.store.by_request(user.id, request_id)) is not None:
+            return {"ticket": self._reply(known)}  # a retry: its ticket, whatever the limits say now
         # Default: the smallest table with someone to meet (a solo-capable engine's 1 only if asked).
         players = sorted({int(p) for p in (w.get("players") or [min(engine.max_seats, max(2, engine.min_seats))])})
         if not all(engine.min_seats <= p <= engine.max_seats for p in players):
@@ -83,7 +86,7 @@ class Matchmaking:
                   "botsAfter": _number(w, "botsAfterSeconds", 0.0, MAX_TIMEOUT), "created": now,
                   "expires": now + timeout, "rating": rating, "status": "WAITING", "version": 1}
         try:
-            ticket = await self.store.add(ticket, str(w.get("requestId") or "")[:128])
+            ticket = await self.store.add(ticket, request_id)
         except TooManyTickets:
             raise OverQuota(f"user {user.id!r} already has the most waiting match tickets allowed; "
                             "cancel one or wait") from None

@@ -64,6 +64,10 @@ class MemoryTickets:
         x = self.t.get(ticket_id)
         return None if x is None else dict(x)
 
+    async def by_request(self, user: str, request_id: str) -> dict[str, Any] | None:
+        known = self.requests.get(f"{user}:{request_id}")
+        return None if known is None else await self.get(known)
+
     async def engines(self) -> list[str]:
         return sorted({x["engine"] for x in self.t.values() if x["status"] == "WAITING"})
 
@@ -237,6 +241,10 @@ class RedisTickets:
         raw = await self._r.get(_P + "t:" + ticket_id)
         return None if raw is None else json.loads(raw)
 
+    async def by_request(self, user: str, request_id: str) -> dict[str, Any] | None:
+        known = await self._r.get(_P + f"r:{user}:{request_id}")
+        return None if known is None else await self.get(_text(known))
+
     async def engines(self) -> list[str]:
         return sorted(_text(e) for e in await self._r.smembers(_P + "engines"))
 
@@ -350,6 +358,13 @@ class SQLiteTickets:
 
     async def get(self, ticket_id: str) -> dict[str, Any] | None:
         return await self._tx(self._get, ticket_id)
+
+    async def by_request(self, user: str, request_id: str) -> dict[str, Any] | None:
+        def find(db: Any) -> dict[str, Any] | None:
+            row = db.execute("SELECT ticket FROM mm_requests WHERE key = ?", (f"{user}:{request_id}",)).fetchone()
+            return None if row is None else self._get(db, row[0])
+
+        return await self._tx(find)
 
     async def engines(self) -> list[str]:
         return await self._tx(lambda db: [r[0] for r in db.execute(
