@@ -17,6 +17,7 @@ from typing import Any
 from server.app import commands as cmd
 from server.app.repository import new_game_id
 from server.app.rules import InvalidOptions, start_event
+from server.app.service import MAX_REQUEST_ID
 from server.errors import FailedPrecondition, InvalidArgument, NotFound, OverQuota, PermissionDenied, Unauthenticated
 from server.portal.identity import User
 
@@ -58,7 +59,9 @@ class Matchmaking:
         if user is None:
             raise Unauthenticated("matchmaking needs a portal JWT: Authorization: Bearer <jwt>")
         engine = self.games._engine(w.get("engine", ""))
-        request_id = str(w.get("requestId") or "")[:128]
+        request_id = str(w.get("requestId") or "")
+        if len(request_id) > MAX_REQUEST_ID:  # refused, as for actions: never cut to a prefix another id shares
+            raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters")
         if request_id and (known := await self.store.by_request(user.id, request_id)) is not None:
             return {"ticket": self._reply(known)}  # a retry: its ticket, whatever the limits say now
         # Default: the smallest table with someone to meet (a solo-capable engine's 1 only if asked).

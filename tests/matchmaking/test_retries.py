@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 
 from server.app import GameService
 from server.auth import TokenSigner
-from server.errors import OverQuota
+from server.errors import InvalidArgument, OverQuota
 from server.portal.identity import User
 from server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
 from server.ratings.setup import attach
@@ -57,3 +57,14 @@ async def test_a_retry_after_the_match_answers_the_matched_ticket_at_the_open_ga
     # The request id is per user: another user's same id makes another ticket.
     cy = User(f"cy-{uuid.uuid4().hex[:6]}")
     assert (await mm.create({"engine": "tic-tac-toe", "requestId": "r1"}, cy))["ticket"]["id"] != first["id"]
+
+
+async def test_a_request_id_too_long_is_refused_not_cut_to_a_prefix_another_request_shares(games):
+    ann = User(f"ann-{uuid.uuid4().hex[:6]}")
+    long_a, long_b = "x" * 128 + "a", "x" * 128 + "b"  # the same first 128 characters
+    with pytest.raises(InvalidArgument, match="requestId"):
+        await games.matchmaking.create({"engine": "tic-tac-toe", "requestId": long_a}, ann)
+    with pytest.raises(InvalidArgument, match="requestId"):
+        await games.matchmaking.create({"engine": "tic-tac-toe", "requestId": long_b}, ann)
+    ok = (await games.matchmaking.create({"engine": "tic-tac-toe", "requestId": "x" * 128}, ann))["ticket"]
+    assert ok["status"] == "MATCH_TICKET_STATUS_WAITING"
