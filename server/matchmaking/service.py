@@ -98,7 +98,9 @@ class Matchmaking:
     async def _own(self, ticket_id: str, user: User | None) -> dict[str, Any]:
         if user is None:
             raise Unauthenticated("match tickets need their owner's portal JWT: Authorization: Bearer <jwt>")
-        t = await self.store.get(ticket_id) if ticket_id else None
+        if not ticket_id:
+            raise InvalidArgument("ticketId is required")
+        t = await self.store.get(ticket_id)
         if t is None:
             raise NotFound(f"no match ticket {ticket_id!r}")
         if t["user"] != user.id:

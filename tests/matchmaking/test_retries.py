@@ -68,3 +68,10 @@ async def test_a_request_id_too_long_is_refused_not_cut_to_a_prefix_another_requ
         await games.matchmaking.create({"engine": "tic-tac-toe", "requestId": long_b}, ann)
     ok = (await games.matchmaking.create({"engine": "tic-tac-toe", "requestId": "x" * 128}, ann))["ticket"]
     assert ok["status"] == "MATCH_TICKET_STATUS_WAITING"
+
+
+async def test_an_empty_ticket_id_is_invalid_argument_like_an_empty_user_id(games):
+    ann = User(f"ann-{uuid.uuid4().hex[:6]}")
+    for call in (games.matchmaking.get, games.matchmaking.cancel, games.matchmaking.watch):
+        with pytest.raises(InvalidArgument, match="ticketId is required"):
+            await call("", ann)
