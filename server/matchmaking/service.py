@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import math
 import os
@@ -46,6 +47,15 @@ def _number(w: dict[str, Any], name: str, default: float, top: float) -> float:
     return float(v)
 
 
+def _without_defaults(engine: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The options minus those given at the default their engine's options schema states."""
+    props = (engine.options_schema or {}).get("properties") or {}
+    key = json.dumps
+    return {k: v for k, v in options.items()
+            if not (isinstance(props.get(k), dict) and "default" in props[k]
+                    and key(v, sort_keys=True) == key(props[k]["default"], sort_keys=True))}
+
+
 class Matchmaking:
     def __init__(self, store: Any, games: Any) -> None:
         self.store = store
@@ -71,6 +81,7 @@ class Matchmaking:
         options = w.get("options") or {}
         if not isinstance(options, dict):
             raise InvalidArgument('"options" must be an object')
+        options = _without_defaults(engine, options)  # {"cards": 6} is the game {} is: they match
         for n in players:  # options the engine refuses are refused now, not at match time
             try:
                 start_event(engine, n, options, random.Random(0))
