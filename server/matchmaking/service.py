@@ -95,9 +95,14 @@ class Matchmaking:
             rating = Rating.loads((await self.games.ratings.store.get(engine.name, [user.id]))[user.id]).score
         now = time.time()
         timeout = _number(w, "timeoutSeconds", DEFAULT_TIMEOUT, MAX_TIMEOUT)
+        bots_after = _number(w, "botsAfterSeconds", 0.0, MAX_TIMEOUT)
+        if bots_after >= timeout:  # bots would never come: the ticket expires first
+            raise InvalidArgument(f"botsAfterSeconds ({bots_after:g}) must be less than timeoutSeconds "
+                                  f"({timeout:g}{', the default' if not w.get('timeoutSeconds') else ''}): "
+                                  "the ticket would expire before bots fill the table")
         ticket = {"id": "t" + uuid.uuid4().hex[:20], "user": user.id, "name": user.name, "engine": engine.name,
                   "players": players, "options": options, "ratingWindow": _number(w, "ratingWindow", 0.0, 1e6),
-                  "botsAfter": _number(w, "botsAfterSeconds", 0.0, MAX_TIMEOUT), "created": now,
+                  "botsAfter": bots_after, "created": now,
                   "expires": now + timeout, "rating": rating, "status": "WAITING", "version": 1}
         try:
             ticket = await self.store.add(ticket, request_id)

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from server.app import GameService
 from server.auth import TokenSigner
+from server.errors import InvalidArgument
 from server.portal.identity import User
 from server.portal.lobby import MemoryLobby
 from server.ratings.setup import attach
@@ -32,5 +35,20 @@ async def test_an_option_at_its_default_matches_the_option_left_out():
         a, b, c = [(await mm.get(t["id"], u))["ticket"] for t, u in zip((a, b, c), users, strict=True)]
         assert a["status"] == b["status"] == "MATCH_TICKET_STATUS_MATCHED" and a["gameId"] == b["gameId"]
         assert c["status"] == "MATCH_TICKET_STATUS_WAITING"
+    finally:
+        await store.close()
+
+
+async def test_bots_after_the_ticket_expires_is_refused_with_the_reason():
+    store = open_store(None, None)
+    g = GameService(store, TokenSigner("s"), lobby=MemoryLobby())
+    attach(g)
+    try:
+        for body in ({"botsAfterSeconds": 200}, {"botsAfterSeconds": 10, "timeoutSeconds": 5}):
+            with pytest.raises(InvalidArgument, match="botsAfterSeconds .* timeoutSeconds"):
+                await g.matchmaking.create({"engine": "tic-tac-toe", **body}, _user("late"))
+        t = (await g.matchmaking.create({"engine": "tic-tac-toe", "botsAfterSeconds": 5, "timeoutSeconds": 6},
+                                        _user("ok")))["ticket"]
+        assert t["botsAfterSeconds"] == 5
     finally:
         await store.close()
