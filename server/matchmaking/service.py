@@ -72,7 +72,8 @@ class Matchmaking:
         request_id = str(w.get("requestId") or "")
         if len(request_id) > MAX_REQUEST_ID:  # refused, as for actions: never cut to a prefix another id shares
             raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters")
-        if request_id and (known := await self.store.by_request(user.id, request_id)) is not None:
+        known = await self.store.by_request(user.id, request_id) if request_id else None
+        if known is not None and known["user"] == user.id:
             return {"ticket": self._reply(known)}  # a retry: its ticket, whatever the limits say now
         # Default: the smallest table with someone to meet (a solo-capable engine's 1 only if asked).
         players = sorted({int(p) for p in (w.get("players") or [min(engine.max_seats, max(2, engine.min_seats))])})

@@ -75,3 +75,13 @@ async def test_an_empty_ticket_id_is_invalid_argument_like_an_empty_user_id(game
     for call in (games.matchmaking.get, games.matchmaking.cancel, games.matchmaking.watch):
         with pytest.raises(InvalidArgument, match="ticketId is required"):
             await call("", ann)
+
+
+async def test_request_ids_of_users_whose_ids_share_a_colon_prefix_never_meet(games):
+    """User "x" asking with requestId "b:c" and user "x:b" with "c" are two requests: the second
+    must not get the first user's ticket (after the match it carries that user's seat token)."""
+    x = f"x{uuid.uuid4().hex[:6]}"
+    first = (await games.matchmaking.create({"engine": "goofspiel", "requestId": "b:c"}, User(x)))["ticket"]
+    other = (await games.matchmaking.create({"engine": "goofspiel", "requestId": "c"}, User(x + ":b")))["ticket"]
+    assert other["id"] != first["id"]
+    assert (await games.matchmaking.store.get(other["id"]))["user"] == x + ":b"
