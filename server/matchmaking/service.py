@@ -112,6 +112,15 @@ class Matchmaking:
                             "cancel one or wait") from None
         return {"ticket": self._reply(ticket)}
 
+    async def is_retry(self, w: dict[str, Any], user: User | None) -> bool:
+        """Whether this create repeats a request that made a ticket (it then creates nothing, so
+        the create rate limit does not count it)."""
+        rid = w.get("requestId")
+        if user is None or not isinstance(rid, str) or not rid or len(rid) > MAX_REQUEST_ID:
+            return False
+        known = await self.store.by_request(user.id, rid)
+        return known is not None and known["user"] == user.id
+
     async def _own(self, ticket_id: str, user: User | None) -> dict[str, Any]:
         if user is None:
             raise Unauthenticated("match tickets need their owner's portal JWT: Authorization: Bearer <jwt>")
