@@ -42,7 +42,10 @@ def _body(args: argparse.Namespace) -> dict:
         except ValueError:
             raise SystemExit(f"--players must be numbers separated by commas, not {args.players!r}") from None
     if args.options:
-        body["options"] = json.loads(args.options)
+        try:
+            body["options"] = json.loads(args.options)
+        except ValueError as e:
+            raise SystemExit(f"--options must be a JSON object: {e}") from None
     if args.bots_after:
         body["botsAfterSeconds"] = args.bots_after
     if args.window:
@@ -77,8 +80,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: {r.json().get('error', {}).get('message', r.text)}", file=sys.stderr)
             return 1
         ticket = r.json()["ticket"]
-        print(f"Looking for a game of {args.engine} (ticket {ticket['id']}, your rating {ticket['rating']:.1f}); "
-              "Ctrl-C cancels.", flush=True)
+        # Two short lines: an 80-column terminal would cut one long line mid-phrase.
+        print(f"Looking for a game of {args.engine}, your rating {ticket['rating']:.1f}.")
+        print(f"ticket {ticket['id']}; Ctrl-C cancels.", flush=True)
         try:
             ticket = _wait(http, base, ticket)
         except KeyboardInterrupt:
