@@ -62,10 +62,24 @@ def _wait(http: httpx.Client, base: str, ticket: dict) -> dict:
             print(f"waiting for players... {waited} s", flush=True)
             shown = waited
         time.sleep(POLL)
-        r = http.get(f"{base}/v1/matchmaking/tickets/{ticket['id']}")
-        r.raise_for_status()
+        try:
+            r = http.get(f"{base}/v1/matchmaking/tickets/{ticket['id']}")
+        except httpx.TransportError:  # the server restarting, a network blip: ask again
+            continue
+        if r.status_code == 429 or r.status_code >= 500:
+            continue
+        if r.status_code != 200:  # e.g. the portal JWT expired while we waited
+            raise SystemExit(f"error: {_message(r)}\nticket {ticket['id']} may still be matched: "
+                             "cancel it (or run tablero match again) with a fresh portal JWT")
         ticket = r.json()["ticket"]
     return ticket
+
+
+def _message(r: httpx.Response) -> str:
+    try:
+        return str(r.json()["error"]["message"])
+    except (ValueError, KeyError, TypeError):
+        return f"HTTP {r.status_code}"
 
 
 def run(args: argparse.Namespace) -> int:
