@@ -158,9 +158,10 @@ class Api:
         call.fields["user"] = call.user.id
         return None
 
-    async def _limit(self, call: observe.Call, rpc: str) -> None:
+    async def _limit(self, call: observe.Call, rpc: str, wire: Wire) -> None:
         subject = f"user:{call.user.id}" if call.user is not None else f"addr:{call.peer or 'unknown'}"
-        creates = rpc in ("CreateGame", "CreateMatchTicket")
+        creates = rpc == "CreateGame" or (rpc == "CreateMatchTicket" and self.create_limit is not None and not (
+            self.games.matchmaking is not None and await self.games.matchmaking.is_retry(wire, call.user)))
         for limiter, what in ((self.call_limit, "calls"), (self.create_limit if creates else None,
                                                            "game creations")):
             if limiter is None:
@@ -196,7 +197,7 @@ class Api:
         call.rpc = rpc
         handler = HANDLERS[rpc]
         token = self._identify(call)
-        await self._limit(call, rpc)
+        await self._limit(call, rpc, wire)
         seat = None
         if handler.seat != "none":
             seat = await self._seat(call, handler, wire.get("gameId", ""), token)
