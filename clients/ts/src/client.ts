@@ -278,13 +278,13 @@ export class Client {
 
   /** Claim an open seat of a game of `engine`; the handle carries its new token. */
   async join<E extends EngineName>(gameId: string, engine: E, token?: string): Promise<Seat<E>> {
-    const r = await this.call(() => this.games.joinGame({ gameId }, this.opts(token)));
-    const seat = new Seat(this, engine, r.gameId, r.token, r.seat);
-    const g = await this.call(() => this.games.getGame({ gameId }, this.opts(r.token)));
+    // The engine is checked first (a spectator's read), so a wrong one claims no seat.
+    const g = await this.call(() => this.games.getGame({ gameId }, this.opts()));
     if (g.game?.engine !== engine) {
-      throw new TableroError("FAILED_PRECONDITION", `game ${gameId} is ${g.game?.engine}, not ${engine}`);
+      throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${g.game?.engine}, not ${engine}`);
     }
-    return seat;
+    const r = await this.call(() => this.games.joinGame({ gameId }, this.opts(token)));
+    return new Seat(this, engine, r.gameId, r.token, r.seat);
   }
 
   /** A handle for a seat whose token you already hold. */
@@ -304,7 +304,7 @@ export class Client {
     const r = await this.call(() => this.games.getGame(
       { gameId, ...(version !== undefined ? { version } : {}) }, this.opts(token)));
     if (r.game?.engine !== engine) {
-      throw new TableroError("FAILED_PRECONDITION", `game ${gameId} is ${r.game?.engine}, not ${engine}`);
+      throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${r.game?.engine}, not ${engine}`);
     }
     return toGame(r.game, engine);
   }
