@@ -21,11 +21,11 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from connectrpc.code import Code
-from connectrpc.compat import google_protobuf_codecs
+from connectrpc.compat import google_protobuf_binary_codec, google_protobuf_json_codec
 from connectrpc.errors import ConnectError, ErrorDetail
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.server import ConnectASGIApplication, Endpoint
-from google.protobuf import descriptor_pb2
+from google.protobuf import descriptor_pb2, json_format
 from google.rpc import error_details_pb2
 from protobuf.wkt import Any as AnyMessage
 from starlette.middleware.cors import CORSMiddleware
@@ -169,6 +169,22 @@ def endpoints(api: Api) -> dict[str, Endpoint]:
     return out
 
 
+class _CompactJson:
+    """Connect's JSON codec without the pretty-printing (google.protobuf's default indent)."""
+
+    def __init__(self) -> None:
+        self._decoder = google_protobuf_json_codec()
+
+    def name(self) -> str:
+        return "json"
+
+    def encode(self, message: Any) -> bytes:
+        return json_format.MessageToJson(message, indent=None).encode()
+
+    def decode(self, data: bytes | bytearray, message_class: type) -> Any:
+        return self._decoder.decode(data, message_class)
+
+
 class _Application(ConnectASGIApplication):
     path = PREFIX
 
@@ -182,7 +198,7 @@ def connect_app(api: Api) -> Any:
 
     read_max = max(api.max_body, api.max_rankings_body)
     app = _Application(service=object(), endpoints=resolve, read_max_bytes=read_max,
-                       codecs=google_protobuf_codecs())
+                       codecs=[google_protobuf_binary_codec(), _CompactJson()])
     return CORSMiddleware(app, allow_origins=["*"], allow_methods=["GET", "POST", "OPTIONS"],
                           allow_headers=_ALLOW_HEADERS, expose_headers=_EXPOSE_HEADERS, max_age=600)
 
