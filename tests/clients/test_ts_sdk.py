@@ -182,3 +182,45 @@ def test_a_browser_page_plays_and_watches_over_connect(sdk, serve):
     assert result["seen"] == list(range(1, result["grpcWebVersion"] + 1))
     assert result["grpcWebRows"] == ["OO.", "XXX", "..."]
     assert "game_won" in log
+
+
+@pytest.mark.slow
+def test_a_watch_reconnects_across_a_server_restart(sdk, tmp_path):
+    """The server stops mid-game (SIGTERM: the watch ends UNAVAILABLE) and comes back on the
+    same port and database: the SDK's watch reconnects after the last version it saw, with
+    its hash, and sees the rest of the game once."""
+    (sdk / "examples" / "watch_reconnect.mjs").write_text((HERE / "watch_reconnect.mjs").read_text())
+    db = str(tmp_path / "games.db")
+    first = ServerProcess({"TABLERO_LOG_LEVEL": "warning"}, "--db", db).start()
+    second = None
+    watcher = None
+    try:
+        created = httpx.post(f"{first.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["human", "human"]})
+        game_id, tokens = created.json()["game"]["id"], [s["token"] for s in created.json()["seats"]]
+
+        def move(server, seat: int, cell: int) -> None:
+            r = httpx.post(f"{server.http}/v1/games/{game_id}/actions", json={"action": {"type": "place", "cell": cell}},
+                           headers={"authorization": f"Bearer {tokens[seat]}"})
+            assert r.status_code == 200, r.text
+
+        move(first, 0, 4)
+        watcher = subprocess.Popen([_node(), str(sdk / "examples" / "watch_reconnect.mjs"), first.http, game_id],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert watcher.stdout.readline().startswith("v 1 ") and watcher.stdout.readline().startswith("v 2 ")
+        code, _ = first.terminate()
+        assert code == 0
+        second = ServerProcess({"TABLERO_LOG_LEVEL": "warning"}, "--db", db)
+        second.grpc_port, second.http_port, second.http = first.grpc_port, first.http_port, first.http
+        second.start()
+        for seat, cell in ((1, 0), (0, 3), (1, 1), (0, 5)):
+            move(second, seat, cell)
+        out, err = watcher.communicate(timeout=60)
+        assert watcher.returncode == 0, out + err
+        summary = json.loads(out.strip().splitlines()[-1])
+        assert summary["seen"] == [1, 2, 3, 4, 5, 6, 7] and summary["retries"] >= 1
+    finally:
+        if watcher is not None and watcher.poll() is None:
+            watcher.kill()
+        first.kill()
+        if second is not None:
+            second.kill()

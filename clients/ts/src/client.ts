@@ -18,6 +18,8 @@ export type OptionsOf<E extends EngineName> = Engines[E]["options"];
 /** What the server records beside the engine's own events: a seat left, a clock ran out. */
 export type PlatformEvent = { type: `tablero.${string}`; [key: string]: JsonValue };
 export type EventOf<E extends EngineName> = Engines[E]["event"] | PlatformEvent;
+/** Any engine's action. */
+export type AnyAction = ActionOf<EngineName>;
 
 export type SeatKind = "human" | "open" | "bot";
 
@@ -322,9 +324,36 @@ export class Client {
     };
   }
 
-  /** @internal Submit an action; retried with the same requestId, so never applied twice. */
-  async actOf<E extends EngineName>(engine: E, gameId: string, token: string, action: ActionOf<E>,
+  /** Submit an action as the seat `token` opens (see Seat.act for a typed one). */
+  act(gameId: string, token: string, action: AnyAction, opts: ActOptions = {}): Promise<AnyGame> {
+    return this.submit(gameId, token, action, opts, anyGame);
+  }
+
+  /** The seat's legal actions (see Seat.legalActions for typed ones). */
+  legalActions(gameId: string, token: string, query: LegalQuery = {}): Promise<LegalActions<EngineName>> {
+    return this.legalActionsOf<EngineName>(gameId, token, query);
+  }
+
+  /** The log after `afterVersion`, page after page, as `token`'s seat (or a spectator) sees it. */
+  events(gameId: string, opts: { token?: string; afterVersion?: number; pageSize?: number } = {}):
+    AsyncGenerator<GameEvent<EngineName>> {
+    return this.eventsOf<EngineName>(gameId, opts.token, opts);
+  }
+
+  /** Live events until the game is over (see watchOf). */
+  watch(gameId: string, opts: WatchOptions & { token?: string } = {}): AsyncGenerator<GameEvent<EngineName>> {
+    return this.watchOf<EngineName>(gameId, opts.token, opts);
+  }
+
+  /** @internal */
+  actOf<E extends EngineName>(engine: E, gameId: string, token: string, action: ActionOf<E>,
     opts: ActOptions = {}): Promise<Game<E>> {
+    return this.submit(gameId, token, action, opts, (g) => toGame(g, engine));
+  }
+
+  /** Submit an action; retried with the same requestId, so never applied twice. */
+  private async submit<T>(gameId: string, token: string, action: object, opts: ActOptions,
+    convert: (g: GameMessage | undefined) => T): Promise<T> {
     const requestId = opts.requestId ?? newRequestId();
     const body = {
       gameId, action: toJsonObject(action), requestId,
@@ -333,7 +362,7 @@ export class Client {
     for (let attempt = 0; ; attempt++) {
       try {
         const r = await this.call(() => this.games.submitAction(body, this.opts(token)));
-        return toGame(r.game, engine);
+        return convert(r.game);
       } catch (e) {
         const err = toTableroError(e);
         const retryable = err.code === "UNAVAILABLE" || (opts.retryAborted === true && err.code === "ABORTED");
@@ -369,7 +398,7 @@ export class Client {
   }
 
   /**
-   * @internal Events after `afterVersion`, live, until the game is over. Reconnects after the
+   * Events after `afterVersion`, live, until the game is over. Reconnects after the
    * last version it saw (with its hash) when the stream breaks (UNAVAILABLE: a restart, the
    * network), up to `retries` tries in a row, and for `watchPatienceMs` once it had been
    * connected. When the server's log was rewritten (ABORTED "resume from version N") it calls
