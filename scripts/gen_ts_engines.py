@@ -151,6 +151,25 @@ def index_module(names: list[str]) -> str:
     return "".join(lines)
 
 
+def named_schemas(name: str, engine: Any) -> dict[str, Any]:
+    """The engine's schemas as one document whose `$defs` name every type the TypeScript
+    module names (`RiverboatPlantAction`, `RiverboatView`, ...): what other languages'
+    generators take, one type per `#/$defs/<Name>` (e.g. quicktype for Kotlin and Swift)."""
+    prefix, defs = pascal(name), {}
+    doc: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": name}
+    for kind, schema in (("Action", engine.action_schema), ("Event", engine.event_schema)):
+        refs = []
+        for i, alt in enumerate((schema or {}).get("oneOf") or []):
+            tag = alt.get("properties", {}).get("type", {}).get("const") or alt.get("title") or f"v{i}"
+            defs[f"{prefix}{pascal(str(tag))}{kind}"] = alt
+            refs.append({"$ref": f"#/$defs/{prefix}{pascal(str(tag))}{kind}"})
+        defs[f"{prefix}{kind}"] = {"oneOf": refs}
+    defs[f"{prefix}View"] = {k: v for k, v in (engine.view_schema or {}).items() if k != "$schema"}
+    defs[f"{prefix}Options"] = engine.options_schema or {}
+    doc["$defs"] = defs
+    return doc
+
+
 def generate() -> dict[str, str]:
     from engines.core import registry
 
@@ -159,9 +178,7 @@ def generate() -> dict[str, str]:
     for n in names:
         e = registry.get(n)
         files[f"{n}.ts"] = engine_module(n, e)
-        files[f"schemas/{n}.json"] = json.dumps(
-            {"name": n, "action": e.action_schema, "view": e.view_schema, "event": e.event_schema,
-             "options": e.options_schema}, indent=1, sort_keys=True) + "\n"
+        files[f"schemas/{n}.json"] = json.dumps(named_schemas(n, e), indent=1) + "\n"
     return files
 
 
