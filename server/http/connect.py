@@ -9,7 +9,8 @@ message → its JSON form (server.api.codec) → `Api.unary` / `Api.watch` insid
 become Connect errors with the same codes as gRPC; an error's `reason` (when it has one)
 rides along as a `google.rpc.ErrorInfo` detail. A watch ends as the gRPC one does: at the
 game's end (OK), `ABORTED` "history rewritten; resume from version N" on a reset,
-`UNAVAILABLE` when the server shuts down.
+`UNAVAILABLE` when the server shuts down; after KEEPALIVE quiet seconds it sends an empty
+message (version 0) as a keep-alive.
 """
 
 from __future__ import annotations
@@ -119,14 +120,22 @@ def _unary(api: Api, rpc: str, response_cls: type) -> Any:
     return handle
 
 
+# A browser's fetch() stream cannot see HTTP/2 pings or TCP keep-alives: after this many quiet
+# seconds the watch sends an empty message (version 0, no event), so a page can tell a quiet
+# game from a dead connection (a laptop that slept, a proxy that dropped it).
+KEEPALIVE = 15.0
+
+
 def _stream(api: Api, rpc: str, response_cls: type) -> Any:
     async def handle(request: Any, ctx: Any) -> AsyncIterator[Any]:
         async with _observed(rpc, ctx):
-            items = await api.watch(_wire(api, rpc, request))
+            items = await api.watch(_wire(api, rpc, request), keepalive=KEEPALIVE)
             async with contextlib.aclosing(items):  # closed at once (it holds a store watcher)
                 async for item in items:
                     if item.kind == "event":
                         yield codec.to_message(response_cls, item.data)
+                    elif item.kind == "keepalive":
+                        yield response_cls()
                     elif item.kind == "end":
                         return
                     else:

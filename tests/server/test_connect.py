@@ -121,6 +121,25 @@ def test_grpc_web_serves_the_same_stream(server):
     assert refused.headers.get("grpc-status") == "5" or b"grpc-status: 5" in refused.content  # NOT_FOUND
 
 
+def test_a_quiet_watch_sends_keepalives(server, monkeypatch):
+    import server.http.connect as connect
+
+    monkeypatch.setattr(connect, "KEEPALIVE", 0.3)
+    game_id, _ = _create(server)
+    req = json.dumps({"gameId": game_id}).encode()
+    body = b""
+    with httpx.stream("POST", server.http + GAME + "WatchGame", content=_frame(req),
+                      headers={"content-type": "application/connect+json"}, timeout=10) as r:
+        for chunk in r.iter_bytes():
+            body += chunk
+            frames = _frames(body) if len(body) >= 5 else []
+            if len(frames) >= 2 and frames[-1][1] and len(body) >= sum(5 + len(p) for _, p in frames):
+                break
+    frames = _frames(body)
+    assert json.loads(frames[0][1])["version"] == 1
+    assert json.loads(frames[1][1]) == {}  # the keep-alive: an empty message (version 0)
+
+
 def test_a_page_on_another_origin_may_call(server):
     r = httpx.options(server.http + GAME + "SubmitAction", headers={
         "origin": "http://example.test", "access-control-request-method": "POST",
@@ -145,7 +164,7 @@ class _ResettingApi:
     def body_limit(self, rpc: str) -> int:
         return self.max_body
 
-    async def watch(self, wire):
+    async def watch(self, wire, keepalive=None):
         async def items():
             yield WatchItem("event", {"gameId": wire["gameId"], "version": 1, "event": {"type": "game_started"},
                                       "hash": "h1"})

@@ -117,6 +117,11 @@ export interface WatchOptions {
   afterHash?: string;
   /** Called when the server's log was rewritten: events after `version` are void. */
   onReset?: (version: number) => void;
+  /** Called as the stream goes live, and when it breaks and reconnects. */
+  onState?: (state: "live" | "reconnecting", error?: TableroError) => void;
+  /** A stream silent this long is dead without saying so (the server sends a keep-alive
+   * every 15 s): it is dropped and watched again from the last version. Default 45000. */
+  silenceMs?: number;
   signal?: AbortSignal;
 }
 
@@ -411,14 +416,24 @@ export class Client {
     let failures = 0;
     let brokenSince = 0;
     let connected = false;
+    const silenceMs = opts.silenceMs ?? 45000;
     for (;;) {
       const opened = Date.now();
+      const attempt = new AbortController();
+      const stop = () => attempt.abort();
+      opts.signal?.addEventListener("abort", stop, { once: true });
+      let heard = Date.now();
+      let silent = false;
+      const watchdog = setInterval(() => {
+        if (Date.now() - heard > silenceMs) { silent = true; attempt.abort(); }
+      }, Math.min(5000, silenceMs / 2));
       try {
         const stream = this.games.watchGame({ gameId, afterVersion: last, afterHash: lastHash },
-          { ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
-            ...(opts.signal ? { signal: opts.signal } : {}) });
+          { ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}), signal: attempt.signal });
+        opts.onState?.("live");
         for await (const m of stream) {
-          if (m.version <= last) continue;
+          heard = Date.now();
+          if (m.version <= last) continue; // a keep-alive (version 0), or already seen
           last = m.version;
           lastHash = m.hash ?? "";
           failures = 0;
@@ -428,7 +443,8 @@ export class Client {
         return;
       } catch (e) {
         if (opts.signal?.aborted) return;
-        const err = toTableroError(e);
+        const err = silent ? new TableroError("UNAVAILABLE", `the stream was silent for ${silenceMs} ms`)
+          : toTableroError(e);
         const reset = err.code === "ABORTED" ? RESET.exec(err.message) : null;
         if (reset) {
           last = Number(reset[1]);
@@ -437,10 +453,14 @@ export class Client {
           continue;
         }
         if (err.code !== "UNAVAILABLE") throw err;
+        opts.onState?.("reconnecting", err);
         const now = Date.now();
         connected ||= now - opened >= 1000;
         if (failures === 0) brokenSince = now;
         if (failures >= this.retries && (!connected || now - brokenSince >= this.watchPatienceMs)) throw err;
+      } finally {
+        clearInterval(watchdog);
+        opts.signal?.removeEventListener("abort", stop);
       }
       await sleep(this.backoff(failures), opts.signal);
       failures++;
