@@ -146,7 +146,7 @@ def test_engine_types_follow_the_engines_schemas(sdk):
     for name in ("riverboat", "tic-tac-toe", "new-bedford", "phoenicia", "goofspiel", "founders-of-gloomhaven"):
         assert f'"{name}": {{ action:' in index
         schema = json.loads((engines / "schemas" / f"{name}.json").read_text())
-        assert schema["name"] == name
+        assert schema["title"] == name and f"{name.title().replace('-', '')}View" in schema["$defs"]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
