@@ -39,7 +39,7 @@ from server.errors import Aborted, AppError, ResourceExhausted, Unavailable
 log = logging.getLogger("tablero.connect")
 
 PREFIX = "/tablero."  # the paths this app answers (every service of the protos)
-ERROR_DOMAIN = "tablero.dev"
+ERROR_DOMAIN = "tablero.v1"  # google.rpc.ErrorInfo.domain, as on gRPC
 
 # What a page on another origin may send and read (Connect and gRPC-Web headers).
 _ALLOW_HEADERS = ["Authorization", "Content-Type", "Connect-Protocol-Version", "Connect-Timeout-Ms",
@@ -62,10 +62,13 @@ def _code(name: str) -> Code:
 
 
 def connect_error(e: AppError) -> ConnectError:
+    """The Connect error of a refusal: our code, the message and, when the error names a
+    reason (server.errors), a google.rpc.ErrorInfo detail with it and its metadata."""
     details = []
     reason = getattr(e, "reason", None)
     if reason:
-        info = error_details_pb2.ErrorInfo(reason=str(reason), domain=ERROR_DOMAIN)
+        metadata = {str(k): str(v) for k, v in (getattr(e, "metadata", None) or {}).items()}
+        info = error_details_pb2.ErrorInfo(reason=str(reason), domain=ERROR_DOMAIN, metadata=metadata)
         details.append(ErrorDetail(AnyMessage(type_url="type.googleapis.com/google.rpc.ErrorInfo",
                                               value=info.SerializeToString())))
     return ConnectError(_code(e.code), e.message, details)
@@ -144,17 +147,26 @@ def _stream(api: Api, rpc: str, response_cls: type) -> Any:
     return handle
 
 
+def _with_reason(err: AppError, reason: str | None, metadata: dict[str, str] | None = None) -> AppError:
+    if reason:
+        err.reason = reason  # type: ignore[attr-defined]
+    if metadata:
+        err.metadata = metadata  # type: ignore[attr-defined]
+    return err
+
+
 def _stream_end(item: Any) -> AppError:
     """A watch item that ends the stream with an error (the same as on gRPC)."""
     if item.kind == "shutdown":
-        return Unavailable("the server is shutting down; watch again")
+        return _with_reason(Unavailable("the server is shutting down; watch again"), "SHUTTING_DOWN")
     if item.kind == "reset":  # docs/api.md: the client re-reads from that version
-        return Aborted(f"history rewritten; resume from version {item.data['version']}")
-    err = AppError(item.data["error"]["message"])
-    err.code = item.data["error"]["code"]
-    if item.data["error"].get("reason"):
-        err.reason = item.data["error"]["reason"]  # type: ignore[attr-defined]
-    return err
+        version = item.data["version"]
+        return _with_reason(Aborted(f"history rewritten; resume from version {version}"), "HISTORY_REWRITTEN",
+                            {"version": str(version)})
+    body = item.data["error"]
+    err = AppError(body["message"])
+    err.code = body["code"]
+    return _with_reason(err, body.get("reason"), body.get("metadata"))
 
 
 def endpoints(api: Api) -> dict[str, Endpoint]:

@@ -4,11 +4,13 @@ refusals as gRPC, at the standard paths, from the same process."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import struct
 
 import httpx
 import pytest
+from google.rpc import error_details_pb2
 
 from server.api.watch import WatchItem
 from server.grpc.gen import games_pb2
@@ -183,3 +185,8 @@ async def test_a_reset_ends_the_stream_as_aborted_naming_the_version():
     end = json.loads(frames[-1][1])
     assert frames[-1][0] == 2 and end["error"]["code"] == "aborted"
     assert "resume from version 0" in end["error"]["message"]
+    # The reason rides along as a google.rpc.ErrorInfo detail, as on gRPC.
+    (detail,) = end["error"]["details"]
+    assert detail["type"] == "google.rpc.ErrorInfo"
+    info = error_details_pb2.ErrorInfo.FromString(base64.b64decode(detail["value"] + "=="))
+    assert (info.reason, info.domain, dict(info.metadata)) == ("HISTORY_REWRITTEN", "tablero.v1", {"version": "0"})
