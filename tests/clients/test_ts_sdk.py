@@ -23,6 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from server import errors
 from tests.server.support import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,10 +130,12 @@ def test_the_sdk_surface_under_node(sdk, serve):
     assert out["seen"][-1][1] == "game_won" and out["finished"] and out["winners"] == [0]
     assert out["over"]["code"] == "FAILED_PRECONDITION"
     assert out["anyEngine"] == "tic-tac-toe" and out["retryCount"] == 0
-    # Every reason the server names rides along (google.rpc.ErrorInfo in the Connect error).
-    for refusal in ("outOfTurn", "badToken", "unknownGame", "over"):
-        reason = out[refusal]["reason"]
-        assert reason is None or re.fullmatch(r"[A-Z][A-Z_]+", reason)
+    # The server's reasons (server.errors.REASONS, where its errors name them) reach `.reason`
+    # (google.rpc.ErrorInfo in the Connect error).
+    expected = {"outOfTurn": "NOT_YOUR_TURN", "badToken": "TOKEN_INVALID", "unknownGame": "GAME_NOT_FOUND",
+                "over": "GAME_OVER", "occupied": "ILLEGAL_ACTION"}
+    for refusal, reason in expected.items():
+        assert out[refusal]["reason"] == (reason if getattr(errors, "REASONS", None) is not None else None), refusal
 
 
 def test_engine_types_follow_the_engines_schemas(sdk):
