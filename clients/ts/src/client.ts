@@ -6,6 +6,7 @@ import { TableroError, toTableroError } from "./errors.js";
 import {
   GameService,
   GameStatus,
+  type Engine as EngineMessage,
   type Game as GameMessage,
   SeatKind as SeatKindEnum,
 } from "./gen/tablero/v1/games_pb.js";
@@ -197,6 +198,14 @@ function toGame<E extends EngineName>(g: GameMessage | undefined, engine: E): Ga
   };
 }
 
+function engineInfo(e: EngineMessage): EngineInfo {
+  return {
+    name: e.name, title: e.title, minSeats: e.minSeats, maxSeats: e.maxSeats, version: e.version,
+    optionsSchema: e.optionsSchema ?? {}, actionSchema: e.actionSchema ?? {}, viewSchema: e.viewSchema ?? {},
+    eventSchema: e.eventSchema ?? {},
+  };
+}
+
 function isEngine(name: string): name is EngineName {
   return ENGINE_SET.has(name);
 }
@@ -264,11 +273,14 @@ export class Client {
 
   async engines(): Promise<EngineInfo[]> {
     const r = await this.call(() => this.games.listEngines({}, this.opts()));
-    return r.engines.map((e) => ({
-      name: e.name, title: e.title, minSeats: e.minSeats, maxSeats: e.maxSeats, version: e.version,
-      optionsSchema: e.optionsSchema ?? {}, actionSchema: e.actionSchema ?? {}, viewSchema: e.viewSchema ?? {},
-      eventSchema: e.eventSchema ?? {},
-    }));
+    return r.engines.map(engineInfo);
+  }
+
+  /** One engine, with its schemas. */
+  async engine(name: string): Promise<EngineInfo> {
+    const r = await this.call(() => this.games.getEngine({ name }, this.opts()));
+    if (!r.engine) throw new TableroError("NOT_FOUND", `no engine ${name}`);
+    return engineInfo(r.engine);
   }
 
   /** Create a game; `created.seat(i)` is the handle of human seat i. */

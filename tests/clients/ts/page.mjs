@@ -30,8 +30,12 @@ async function main() {
   await watching;
   const grpcWeb = createClient(GameService, createGrpcWebTransport({ baseUrl: server }));
   const read = await grpcWeb.getGame({ gameId: created.gameId }, { headers: { authorization: `Bearer ${x.token}` } });
+  // The SDK over gRPC-Web: the same watch, replayed from the start.
+  const overGrpcWeb = new Client({ baseUrl: server, transport: createGrpcWebTransport({ baseUrl: server }) });
+  const replayed = [];
+  for await (const e of overGrpcWeb.watch(created.gameId)) replayed.push(e.event.type);
   return { gameId: created.gameId, finished: game.finished, winners: game.outcome?.winners ?? null, seen, refused,
-           grpcWebVersion: read.game?.version ?? null, grpcWebRows: read.game?.view?.rows ?? null };
+           grpcWebVersion: read.game?.version ?? null, grpcWebRows: read.game?.view?.rows ?? null, replayed };
 }
 
 window.result = main().catch((e) => ({ error: String(e && e.stack || e) }));
