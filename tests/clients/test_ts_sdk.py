@@ -60,7 +60,7 @@ def sdk(tmp_path_factory) -> Path:
     """The built package (dist/ with .d.ts), in a folder of its own."""
     out = tmp_path_factory.mktemp("tablero-client")
     (out / "node_modules").symlink_to(npm_packages())
-    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_ts_sdk.py"), str(out)],
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_ts_sdk.py"), "--web", str(out)],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     assert (out / "dist" / "index.js").exists() and (out / "dist" / "index.d.ts").exists()
@@ -142,6 +142,14 @@ def test_the_sdk_surface_under_node(sdk, serve):
                 "over": "GAME_OVER", "occupied": "ILLEGAL_ACTION"}
     for refusal, reason in expected.items():
         assert out[refusal]["reason"] == (reason if getattr(errors, "REASONS", None) is not None else None), refusal
+
+
+def test_the_web_clients_bundle_is_the_sdk_built_from_this_repository(sdk):
+    """clients/web/js/vendor/tablero-client.js is checked in (the page has no build step): it
+    must be what `python scripts/build_ts_sdk.py --web` makes of these protos and engines."""
+    built = (sdk / "web" / "tablero-client.js").read_bytes()
+    shipped = (ROOT / "clients" / "web" / "js" / "vendor" / "tablero-client.js").read_bytes()
+    assert built == shipped, "stale bundle: run python scripts/build_ts_sdk.py --web"
 
 
 def test_engine_types_follow_the_engines_schemas(sdk):
