@@ -21,7 +21,8 @@ const HTTP = {
   UNAVAILABLE: 503,
 };
 
-// REST route -> [RPC, request fields from the path, the answer's field REST returns alone].
+// GameService's REST routes -> [RPC, request fields from the path, the answer's field REST
+// returns alone]; any other route is called over REST (`rest` below).
 const ROUTES = [
   ['GET', /^\/v1\/engines$/, 'listEngines', []],
   ['GET', /^\/v1\/engines\/([^/]+)$/, 'getEngine', ['name']],
@@ -65,7 +66,33 @@ export async function api(method, path, { token, body } = {}) {
     if (only) return toJson(rpcMethod.output.field[only].message, answer[only], jsonOptions);
     return toJson(rpcMethod.output, answer, jsonOptions);
   }
-  throw new ApiError(404, 'NOT_FOUND', `no route ${path}`);
+  return rest(method, path, { token, body });
+}
+
+// Routes of other services (the portal's, matchmaking, ...) that this table does not list go
+// to their REST route as they are.
+async function rest(method, path, { token, body } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let r;
+  try {
+    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, 'UNAVAILABLE', `the server cannot be reached (${e.message})`);
+  }
+  let data = null;
+  try {
+    data = await r.json();
+  } catch {
+    data = null;
+  }
+  if (!r.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(r.status, err.code || `HTTP_${r.status}`, err.message || r.statusText || 'request failed',
+      err.reason);
+  }
+  return data;
 }
 
 // GetGame / SubmitAction answer {"game": Game} (older servers: the bare Game).
