@@ -240,6 +240,8 @@ export class Client {
   constructor(opts: ClientOptions) {
     const transport = opts.transport ?? createConnectTransport({
       baseUrl: opts.baseUrl, useBinaryFormat: opts.useBinaryFormat ?? true,
+      // A newer server's added fields must not break this client (binary skips them anyway).
+      jsonOptions: { ignoreUnknownFields: true },
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
     });
     this.games = createClient(GameService, transport);

@@ -53,9 +53,14 @@ export async function api(method, path, { token, body } = {}) {
     params.forEach((name, i) => { fields[name] = decodeURIComponent(m[i + 1]); });
     const call = client.games[rpc];
     const rpcMethod = pb.GameService.method[rpc];
+    let request;
+    try {
+      request = fromJson(rpcMethod.input, fields, { ignoreUnknownFields: false });
+    } catch (e) {
+      throw new ApiError(400, 'INVALID_ARGUMENT', `bad request for ${rpc}: ${e.message}`);
+    }
     let answer;
     try {
-      const request = fromJson(rpcMethod.input, fields, { ignoreUnknownFields: false });
       answer = await call(request, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
     } catch (e) {
       const err = toTableroError(e);
