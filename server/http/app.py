@@ -36,6 +36,8 @@ from server.lifecycle import Lifecycle
 
 from . import sse, strict_json
 from .body import decode
+from .connect import PREFIX as CONNECT_PREFIX
+from .connect import connect_app
 from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, TOKEN_IN_URL, FastRoutes
 
 log = logging.getLogger("tablero.http")
@@ -330,5 +332,7 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
     app.router.redirect_slashes = False  # an API: "/v1/games/" is an unknown route, not a redirect
     # The RPCs skip Starlette's per-request layers (same answers, see server.http.fast).
     return FastRoutes(app, lambda rpc, incoming: answer_unary(api, rpc, incoming, body_timeout),
-                      lambda rpc, incoming: answer_watch(api, rpc, incoming, keepalive, body_timeout), close_call)
+                      lambda rpc, incoming: answer_watch(api, rpc, incoming, keepalive, body_timeout), close_call,
+                      # Connect and gRPC-Web at the RPCs' own paths (server.http.connect).
+                      mounts=((CONNECT_PREFIX, connect_app(api)),) if api is not None else ())
 

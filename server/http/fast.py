@@ -132,8 +132,10 @@ class FastRoutes:
 
     def __init__(self, app: Any, answer: Callable[[Rpc, Incoming], Awaitable[Any]],
                  watch: Callable[[Rpc, Incoming], Awaitable[Any]],
-                 close: Callable[[observe.Call, str, str, int], None]) -> None:
+                 close: Callable[[observe.Call, str, str, int], None],
+                 mounts: tuple[tuple[str, Any], ...] = ()) -> None:
         self.app, self.answer, self.watch, self.close = app, answer, watch, close
+        self.mounts = mounts  # (path prefix, ASGI app) answered before anything else (Connect)
         self.routes = app.routes
         # Per method, in the app's route order (the first full match wins, as in Starlette).
         self._table: dict[str, list[tuple[re.Pattern[str], Rpc, bool]]] = {}
@@ -149,6 +151,9 @@ class FastRoutes:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             path = scope["path"]
+            for prefix, mounted in self.mounts:
+                if path.startswith(prefix):
+                    return await mounted(scope, receive, send)
             for regex, rpc, streaming in self._table.get(scope["method"], ()):
                 m = regex.match(path)
                 if m is not None:
