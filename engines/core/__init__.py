@@ -24,7 +24,6 @@ from .errors import (
 from .local import (
     LocalGame,
     canonical_json,
-    check_action,
     engine_for_log,
     fold,
     replay,
@@ -33,7 +32,20 @@ from .local import (
     validate_setup,
 )
 from .registry import get, names, register
-from .rules import Move, Phase, RulesEngine, array, boolean, counts, document, integer, obj, string, validate_value
+from .rules import (
+    Move,
+    Phase,
+    RulesEngine,
+    array,
+    boolean,
+    check_action,
+    counts,
+    document,
+    integer,
+    obj,
+    string,
+    validate_value,
+)
 
 __all__ = [
     "START_META_KEYS", "Action", "Engine", "Event", "State", "clone",

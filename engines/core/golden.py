@@ -21,8 +21,9 @@ from pathlib import Path
 
 from . import testkit
 from .engine import START_META_KEYS, clone
-from .local import check_action, engine_for_log, replay, start_event, state_hash
+from .local import engine_for_log, replay, start_event, state_hash
 from .registry import get, names
+from .rules import check_action
 
 GOLDEN_DIR = Path(__file__).resolve().parents[2] / "tests" / "golden"
 

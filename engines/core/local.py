@@ -10,8 +10,9 @@ from typing import Any
 import jsonschema
 
 from .engine import Action, Engine, Event, State
-from .errors import IllegalAction, InvalidAction, InvalidOptions, VersionMismatch
+from .errors import InvalidOptions, VersionMismatch
 from .registry import get
+from .rules import check_action
 
 
 def canonical_json(value: Any) -> str:
@@ -85,19 +86,6 @@ def fold(engine: Engine, events: list[Event], state: State | None = None) -> Sta
         if not is_platform_event(e):
             state = engine.evolve(state, e)
     return state
-
-
-def check_action(engine: Engine, state: State, seat: Any, action: Any) -> None:
-    """Checks the core does before an engine's decide(): shape, seat, turn, game over."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise InvalidAction('an action must be a JSON object with a string "type"')
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise InvalidAction("seat must be an integer")
-    engine.check_shape(action)  # a malformed action is that, whoever sends it and whenever
-    if engine.outcome(state) is not None:
-        raise IllegalAction("the game is over")
-    if seat not in engine.to_act(state):
-        raise IllegalAction(f"seat {seat} may not act now; waiting for {sorted(engine.to_act(state))}")
 
 
 class LocalGame:

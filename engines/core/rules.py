@@ -568,3 +568,16 @@ class RulesEngine(Engine):
                 for m in self.moves]
         rows += [{"kind": "phase", "name": p.name, "rule": p.rule, "doc": p.doc} for p in self.phases]
         return rows
+
+
+def check_action(engine: Engine, state: State, seat: Any, action: Any) -> None:
+    """Checks the core does before an engine's decide(): shape, seat, turn, game over."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise InvalidAction('an action must be a JSON object with a string "type"')
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise InvalidAction("seat must be an integer")
+    engine.check_shape(action)  # a malformed action is that, whoever sends it and whenever
+    if engine.outcome(state) is not None:
+        raise IllegalAction("the game is over")
+    if seat not in engine.to_act(state):
+        raise IllegalAction(f"seat {seat} may not act now; waiting for {sorted(engine.to_act(state))}")

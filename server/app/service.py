@@ -41,8 +41,7 @@ from server.portal.clock import ClockRecord, MemoryClocks, parse_clock
 from server.portal.identity import User, has_control
 from server.portal.lobby import BadPageToken, Filter, MemoryLobby
 from server.portal.table import TURN_TIMED_OUT, is_platform
-from server.store.base import POKED, Entry, EventStore, GameNotFound, Reset, Trimmed
-from server.store.sqlite import chain
+from server.store.base import POKED, Entry, EventStore, GameNotFound, Reset, Trimmed, chain
 
 from . import commands as cmd
 from . import rules

@@ -11,6 +11,7 @@ from __future__ import annotations
 import abc
 import contextvars
 import dataclasses
+import hashlib
 from collections.abc import AsyncIterator
 from typing import Any, NamedTuple
 
@@ -351,3 +352,9 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     async def close(self) -> None:
         """Release connections."""
+
+
+def chain(prev: str, event_json: str) -> str:
+    """The hash of an event in the log: the same function as the Redis store's (sha1 of the
+    previous hash and the event's JSON text, first 16 hex digits)."""
+    return hashlib.sha1((prev + event_json).encode()).hexdigest()[:16]

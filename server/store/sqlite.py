@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import fcntl
-import hashlib
 import json
 import os
 import sqlite3
@@ -47,6 +46,7 @@ from server.store.base import (
     Snapshot,
     StoreError,
     Trimmed,
+    chain,
     thinned,
 )
 from server.store.ids import check_game_id
@@ -84,12 +84,6 @@ CREATE TABLE IF NOT EXISTS snapshot_history (
     PRIMARY KEY (game_id, version)
 ) WITHOUT ROWID;
 """
-
-
-def chain(prev: str, event_json: str) -> str:
-    """The hash of an event in the log: the same function as the Redis store's (sha1 of the
-    previous hash and the event's JSON text, first 16 hex digits)."""
-    return hashlib.sha1((prev + event_json).encode()).hexdigest()[:16]
 
 
 # Columns added after the first release; opened files are upgraded in place (old rows: hash "").

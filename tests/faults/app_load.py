@@ -42,7 +42,8 @@ from redis.crc import key_slot
 import engines
 from engines.core.engine import clone
 from engines.core.errors import EngineError
-from engines.core.local import check_action, engine_for_log
+from engines.core.local import engine_for_log
+from engines.core.rules import check_action
 from server.app.replies import event_view
 from server.store import GameNotFound
 from server.store.redis import RedisStore, game_keys
