@@ -128,3 +128,21 @@ def declared_keys(engine: Any) -> set[str]:
     keys |= {f"view.{k}" for k in ((engine.view_schema or {}).get("properties") or {})}
     keys |= {f"name.{v}" for v in declared_names(engine)}
     return keys
+
+
+def _properties(schema: Any, out: set[str]) -> None:
+    if isinstance(schema, dict):
+        out.update(k for k in (schema.get("properties") or {}) if isinstance(k, str))
+        for v in schema.values():
+            _properties(v, out)
+    elif isinstance(schema, list):
+        for v in schema:
+            _properties(v, out)
+
+
+def declared_properties(engine: Any) -> set[str]:
+    """Every property name the schemas give an object (resources in amounts: `money`, `food`)."""
+    found: set[str] = set()
+    for schema in (engine.action_schema, engine.event_schema, engine.view_schema):
+        _properties(schema, found)
+    return found

@@ -70,8 +70,8 @@ def test_the_prompt_hint_lists_b_where_it_goes_back():
     from tablero_client.play import BACK_WORDS, choose_hint
 
     assert "b" in BACK_WORDS
-    assert choose_hint(12, back=True) == "type a number from 1 to 12, b to go back a step, or q to quit"
-    assert choose_hint(3, back=False) == "type a number from 1 to 3, or q to quit"
+    assert choose_hint(12, back=True) == "type a number from 1 to 12, b to go back a step, ? for help, or q to quit"
+    assert choose_hint(3, back=False) == "type a number from 1 to 3, ? for help, or q to quit"
 
 
 def _view_game(g, engine, seat):

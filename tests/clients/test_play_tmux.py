@@ -257,7 +257,7 @@ def test_a_bots_opening_move_is_told_before_the_first_prompt(server, tmux):
     before = text[:text.index("choose>")]
     assert "» v1 The game starts: seat 0 (bot) plays X, seat 1 (you) plays O." in before, before[-2000:]
     assert re.search(r"» v2 seat 0 \(bot\) puts X in row \d, column \d\.", before), before[-2000:]
-    assert "type a number from 1 to 8, or q to quit\n" in before  # what may be typed (no step to go back to)
+    assert "type a number from 1 to 8, ? for help, or q to quit\n" in before  # what may be typed (no step to go back to)
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
 

@@ -4,8 +4,6 @@ by row and column, never by a number that could be mistaken for a choice."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.table import Table
 
 from ..models import Game
@@ -28,27 +26,3 @@ def render(game: Game) -> Table:
                 row.append(f"[cyan]{choice[i]}[/cyan]" if mine else "[dim]·[/dim]")
         t.add_row(*row)
     return t
-
-
-def action_label(action: dict[str, Any], game: Game) -> str:
-    if action.get("type") == "place":
-        c = action["cell"]
-        return f"place in row {c // 3 + 1}, column {c % 3 + 1}"
-    return ""
-
-
-def describe_event(e: dict[str, Any], game: Game) -> str | None:
-    from . import player_name
-
-    t = e.get("type")
-    if t == "game_started":
-        return f"The game starts: {player_name(game, 0)} plays X, {player_name(game, 1)} plays O."
-    if t == "mark_placed":
-        c = e["cell"]
-        marks = (game.view or {}).get("marks") or ["X", "O"]
-        return f"{player_name(game, e['seat'])} puts {marks[e['seat']]} in row {c // 3 + 1}, column {c % 3 + 1}."
-    if t == "game_won":
-        return f"{player_name(game, e['seat'])} has three in a row and wins."
-    if t == "game_drawn":
-        return "The board is full: a draw."
-    return None
