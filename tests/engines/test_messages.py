@@ -41,8 +41,8 @@ def _arguments(nodes, out: set[str]) -> set[str]:
 def _allowed(field: str, fields: set[str]) -> bool:
     """`space`, `has_space`, `owner_who`, `cells_count`, `post_office_seat_who` of fields {space, …}."""
     base = re.sub(r"^has_", "", field)
-    base = re.sub(r"_(who|count)$", "", base)
-    return base in DERIVED or base in fields or any(base.startswith(f + "_") for f in fields)
+    base = re.sub(r"_(who|count|by_seat|id)$", "", base)
+    return base in DERIVED or base.startswith("private_") or base in fields or any(base.startswith(f + "_") for f in fields)
 
 
 @pytest.mark.parametrize("name", engines.names())

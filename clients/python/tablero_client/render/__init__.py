@@ -100,9 +100,14 @@ def player_name(game: Game, player: Any) -> str:
     return _hook(game, "player_name", game, player) or seat_name(game, player)
 
 
+def _special(game: Game) -> i18n.Special:
+    """The engine module's `field_value(field, value, game)`: a value as its board names it."""
+    return lambda k, v: _hook(game, "field_value", k, v, game)
+
+
 def describe_event(event: dict[str, Any], game: Game) -> str:
     """A game event as a sentence: its template in the engine's catalog."""
-    text = i18n.describe(messages(game), event, lambda p: player_name(game, p))
+    text = i18n.describe(messages(game), event, lambda p: player_name(game, p), _special(game))
     return text if len(text) <= words.MAX_LINE else text[:words.MAX_LINE - 1] + "…"
 
 
@@ -111,7 +116,7 @@ def action_label(action: dict[str, Any], game: Game | None = None) -> str:
     `action_effect(action, game)`, e.g. a building's effect)."""
     if game is None:
         return compact(action)
-    label = i18n.action(messages(game), action, lambda p: player_name(game, p)) or compact(action)
+    label = i18n.action(messages(game), action, lambda p: player_name(game, p), _special(game)) or compact(action)
     effect = _hook(game, "action_effect", action, game)
     return f"{label} — {effect}" if effect else label
 
@@ -168,6 +173,6 @@ def outcome_text(game: Game) -> RenderableType:
     for i, score in enumerate(out.get("scores") or []):
         t.add_row(seat_name(game, i), str(score), m.format("outcome.winner") if i in winners else "")
     for c in captains:
-        name = player_name(game, c.get("player")) if isinstance(c.get("player"), int) else str(c.get("captain"))
+        name = m.format("label.captain", {"name": i18n.value(m, c.get("captain"))}, default=str(c.get("captain")))
         t.add_row(name, str(c.get("total", "?")), m.format("outcome.winner") if c.get("captain") in beaten_by else "")
     return t

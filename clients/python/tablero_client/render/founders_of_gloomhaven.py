@@ -496,6 +496,22 @@ def step_label(path: str, value: Any, game: Game) -> str | None:
     return None
 
 
+def field_value(key: str, value: Any, game: Game) -> str | None:
+    """A field of an event or action as the map and the board name it: squares `B5`, proposals
+    numbered from 1 with their names, cards as printed, slots from 1."""
+    if key == "cell" and isinstance(value, int):
+        return square(game, value)
+    if key == "cells" and isinstance(value, list):
+        return ", ".join(square(game, c) for c in value)
+    if key in ("proposal", "winner") and isinstance(value, int) and not isinstance(value, bool):
+        return _proposal(game, value).split(" ", 1)[1]
+    if key in ("card", "target", "building", "adviser") and isinstance(value, str):
+        return _card_name(game, value) or None
+    if key == "slot" and isinstance(value, int):
+        return str(value + 1)
+    return None
+
+
 def _sq(game: Game, cells: Any) -> str:
     cells = [square(game, c) for c in cells or []]
     return f"square {cells[0]}" if len(cells) == 1 else f"squares {', '.join(cells)}"

@@ -107,8 +107,8 @@ def value(cat: Catalog, v: Any) -> Any:
         return v
     if v is None:
         return cat.format("value.none")
-    if isinstance(v, str):
-        return cat.format(f"name.{v}") if cat.has(f"name.{v}") else v
+    if isinstance(v, str):  # a name the catalog has, else the value as sent (`build_white`: build white)
+        return cat.format(f"name.{v}") if cat.has(f"name.{v}") else v.replace("_", " ")
     if isinstance(v, list):
         return cat.list([str(_shown(cat, x)) for x in v]) or cat.format("value.none")
     if isinstance(v, dict):
@@ -146,40 +146,54 @@ def _seatlike(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName) -> None:
-    args[k] = value(cat, v)
+Special = Callable[[str, Any], Any]
+
+
+def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, special: Special | None = None) -> None:
+    shown = special(k, v) if special is not None else None  # a value the board names its own way
+    args[k] = value(cat, v) if shown is None else shown
     args[f"has_{k}"] = "true" if _present(v) else "false"
+    if isinstance(v, str):
+        args[f"{k}_id"] = v  # the value as sent, for a template's select
     if _seatlike(v):
         args[f"{k}_who"] = who(v)
     if isinstance(v, list):
         args[f"{k}_count"] = len(v)
         if v and all(_seatlike(x) for x in v):
             args[f"{k}_who"] = cat.list([who(x) for x in v])
+        if v and all(isinstance(x, int | float) and not isinstance(x, bool) for x in v):  # per seat
+            args[f"{k}_by_seat"] = cat.list([f"{who(i)} {cat.number(x)}" for i, x in enumerate(v)])
     if isinstance(v, dict):
         args[f"{k}_count"] = sum(1 for x in v.values() if x not in (0, None, False, [], {}))
 
 
-def fields_args(cat: Catalog, fields: Mapping[str, Any], who: SeatName) -> dict[str, Any]:
-    """The arguments of an event's or an action's template (engines/core/messages.py)."""
+def fields_args(cat: Catalog, fields: Mapping[str, Any], who: SeatName, special: Special | None = None) -> dict[str, Any]:
+    """The arguments of an event's or an action's template (engines/core/messages.py); `special(field,
+    value)` may name a value as the board does (a square `B5`, a cell numbered from 1), else None."""
     args: dict[str, Any] = {}
+    private = fields.get("private")
+    if isinstance(private, dict) and len(private) == 1:  # the viewer's secret part: private_<field>
+        mine = next(iter(private.values()))
+        fields = {**fields, **({f"private_{k}": v for k, v in mine.items()} if isinstance(mine, dict)
+                               else {"private_value": mine})}
     for k, v in fields.items():
         if k in HIDDEN:
             continue
-        _field(cat, args, k, v, who)
+        _field(cat, args, k, v, who, special)
         if isinstance(v, dict):
             for kk, vv in v.items():
                 if not isinstance(vv, dict | list):
-                    _field(cat, args, f"{k}_{kk}", vv, who)
+                    _field(cat, args, f"{k}_{kk}", vv, who, special)
     actor = fields.get("seat", fields.get("player"))
     args["who"] = who(actor) if _seatlike(actor) else ""
     args["has_who"] = "true" if _seatlike(actor) else "false"
     return args
 
 
-def describe(cat: Catalog, event: Mapping[str, Any], who: SeatName) -> str:
+def describe(cat: Catalog, event: Mapping[str, Any], who: SeatName, special: Special | None = None) -> str:
     """An event as its catalog words it; `(only you see: …)` for the viewer's secret part."""
     t = str(event.get("type") or "")
-    args = fields_args(cat, event, who)
+    args = fields_args(cat, event, who, special)
     if cat.has(f"event.{t}"):
         text = cat.format(f"event.{t}", args)
     else:  # a type the catalog does not know (an engine newer than its catalog)
@@ -188,17 +202,20 @@ def describe(cat: Catalog, event: Mapping[str, Any], who: SeatName) -> str:
         text = cat.format("event.unknown", {**args, "type": t.replace("_", " "), "details": details,
                                             "has_details": "true" if details else "false"})
     private = event.get("private")
-    if isinstance(private, dict) and private:
-        mine = next(iter(private.values()))
+    template = cat.messages.get(f"event.{t}", "")
+    if isinstance(private, dict) and private and "{has_private" not in template and "{private" not in template:
+        mine = next(iter(private.values()))  # a template that does not word it: the platform's words
         if _present(mine):
-            text = cat.format("event.private", {"text": text, "what": _shown(cat, mine)})
-    return text
+            what = (cat.list([f"{value(cat, k)} {_shown(cat, v)}" for k, v in mine.items()])
+                    if isinstance(mine, dict) else _shown(cat, mine))
+            text = cat.format("event.private", {"text": text, "what": what})
+    return text[:1].upper() + text[1:]
 
 
-def action(cat: Catalog, act: Mapping[str, Any], who: SeatName) -> str | None:
+def action(cat: Catalog, act: Mapping[str, Any], who: SeatName, special: Special | None = None) -> str | None:
     """An action as its catalog words it (None when the catalog has no template for it)."""
     key = f"action.{act.get('type')}"
-    return cat.format(key, fields_args(cat, act, who)) if cat.has(key) else None
+    return cat.format(key, fields_args(cat, act, who, special)) if cat.has(key) else None
 
 
 # --- where catalogs come from ----------------------------------------------------------------

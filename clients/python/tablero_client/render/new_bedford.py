@@ -37,10 +37,34 @@ def player_name(game: Game, player: int) -> str | None:
 
 
 def action_effect(action: dict[str, Any], game: Game) -> str | None:
-    """What the building a worker goes to (or builds) does, from the catalog's `effect.`."""
+    """What a move does: the building a worker goes to (or builds), from the catalog's `effect.`;
+    for a sale composed in steps, what it can pay (from the view's `pending.sell`)."""
     m = messages(game)
+    pend = (game.view or {}).get("pending") or {}
+    opt = next((o for o in pend.get("options") or [] if isinstance(o, dict) and o.get("action") == action), None)
+    if opt is not None and ((opt.get("effect") or {}).get("sale") or action.get("type") == "sell_goods"):
+        return _sale_effect(m, opt, pend.get("sell") or {}, game)
     target = action.get("build") or action.get("space") if action.get("type") == "place_worker" else None
     return m.format(f"effect.{target}") if isinstance(target, str) and m.has(f"effect.{target}") else None
+
+
+def _sale_effect(m: i18n.Catalog, opt: dict[str, Any], sell: dict[str, Any], game: Game) -> str | None:
+    eff = opt.get("effect") or {}
+    if eff.get("sale"):  # a selling space: its prices, the 1st-worker bonus, the most it can pay
+        s = sell.get(eff.get("space")) if isinstance(sell, dict) else None
+        if not isinstance(s, dict):
+            return None
+        prices, have, extra = s.get("prices") or {}, s.get("have") or {}, s.get("first_of_kind_extra") or {}
+        kinds = [k for k in eff["sale"] if k in prices]
+        bonus, fee = s.get("first_bonus_money") or 0, s.get("fee") or 0
+        most = sum(prices[k] * (have.get(k) or 0) + (extra.get(k) or 0) for k in kinds if have.get(k)) + bonus - fee
+        return m.format("label.sale", {"prices": m.list([i18n.amounts(m, {"money": prices[k]}) + " " + str(i18n.value(m, k))
+                                                         for k in kinds]),
+                                       "most": most, "bonus": bonus, "fee": fee,
+                                       "fee_who": _who(game, s.get("fee_to_seat")) if s.get("fee_to_seat") is not None else ""})
+    if "gain" in eff or "pay" in eff:  # the last step of a sale: what the whole sale pays
+        return m.format("label.sale_ends", {"money": (opt.get("net") or {}).get("money") or 0})
+    return None
 
 
 def _who(game: Game, player: Any) -> str:

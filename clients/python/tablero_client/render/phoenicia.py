@@ -151,3 +151,15 @@ def price_of(action: dict[str, Any], game: Game) -> int | None:
     if t == "employ" and any("t" in (x.get("slots") or []) for x in mine):
         return 0  # a trained worker takes a tool disk left by a move for free
     return mine[0].get("tool_cost")
+
+
+def action_effect(action: dict[str, Any], game: Game) -> str | None:
+    """What a priced move will cost (paid at the payment step that follows it)."""
+    from . import messages
+
+    if action.get("type") not in PRICED:
+        return None
+    price = price_of(action, game)
+    if price == 0:
+        return messages(game).format("label.free")
+    return messages(game).format("label.costs", {"price": price}) if price else None

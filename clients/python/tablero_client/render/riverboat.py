@@ -140,6 +140,15 @@ def _cells(cells: Any) -> str:
     return f"cell{'s' if len(cells) != 1 else ''} {', '.join(_cell(c) for c in cells)}"
 
 
+def field_value(key: str, value: Any, game: Game) -> str | None:
+    """Cells and tiles of an event or action as the board numbers them: from 1."""
+    if key in ("cell", "slot") and isinstance(value, int) and not isinstance(value, bool):
+        return _cell(value)
+    if key == "cells" and isinstance(value, list):
+        return ", ".join(_cell(c) for c in value)
+    return None
+
+
 def step_label(path: str, value: Any, game: Game) -> str | None:
     """A value of a step-by-step choice as the board names it: cells by their numbers, tiles #1..."""
     if path == "cell":
