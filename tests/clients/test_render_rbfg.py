@@ -41,7 +41,7 @@ def test_founders_log_names_buildings_as_printed_whatever_the_view_holds():
     assert describe_event({"type": "worker_placed", "seat": 0, "target": "grand_theater"}, game).endswith(
         "places a worker on the Grand Theater.")
     started = describe_event({"type": "game_started", "races": ["quatryl", "inox"]}, game)
-    assert "plays the Quatryl" in started and "plays the Inox" in started, started
+    assert "seat 0 Quatryl" in started and "seat 1 Inox" in started, started
 
 
 def test_founders_game_over_in_words():

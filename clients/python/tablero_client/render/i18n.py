@@ -161,8 +161,8 @@ def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, sp
         args[f"{k}_count"] = len(v)
         if v and all(_seatlike(x) for x in v):
             args[f"{k}_who"] = cat.list([who(x) for x in v])
-        if v and all(isinstance(x, int | float) and not isinstance(x, bool) for x in v):  # per seat
-            args[f"{k}_by_seat"] = cat.list([f"{who(i)} {cat.number(x)}" for i, x in enumerate(v)])
+        if v and all(isinstance(x, int | float | str) and not isinstance(x, bool) for x in v):  # per seat
+            args[f"{k}_by_seat"] = cat.list([f"{who(i)} {_shown(cat, x)}" for i, x in enumerate(v)])
     if isinstance(v, dict):
         args[f"{k}_count"] = sum(1 for x in v.values() if x not in (0, None, False, [], {}))
 
