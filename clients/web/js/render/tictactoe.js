@@ -20,18 +20,4 @@ function render(ctx) {
     h('p', { class: 'muted' }, marks.map((m, s) => `${ctx.name(s)} plays ${m}`).join(' · ')));
 }
 
-function describeAction(a) {
-  if (a.type === 'place') return `Row ${Math.floor(a.cell / 3) + 1}, column ${(a.cell % 3) + 1}`;
-  return null;
-}
-
-function describeEvent(e, ctx) {
-  if (e.type === 'mark_placed') {
-    return `${seatName(ctx, e.seat)} puts ${e.seat === 0 ? 'X' : 'O'} on row ${Math.floor(e.cell / 3) + 1}, column ${(e.cell % 3) + 1}.`;
-  }
-  if (e.type === 'game_won') return `${seatName(ctx, e.seat)} has three in a row and wins.`;
-  if (e.type === 'game_drawn') return 'The board is full: a draw.';
-  return null;
-}
-
-export default { render, describeAction, describeEvent };
+export default { render };
