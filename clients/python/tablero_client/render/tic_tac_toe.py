@@ -26,3 +26,12 @@ def render(game: Game) -> Table:
                 row.append(f"[cyan]{choice[i]}[/cyan]" if mine else "[dim]·[/dim]")
         t.add_row(*row)
     return t
+
+
+def field_value(key: str, value: object, game: Game) -> str | None:
+    """A square by its row and column (never by a number that could be mistaken for a choice)."""
+    from . import messages
+
+    if key == "cell" and isinstance(value, int) and not isinstance(value, bool):
+        return messages(game).format("label.square", {"row": value // 3 + 1, "col": value % 3 + 1})
+    return None
