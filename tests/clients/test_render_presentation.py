@@ -102,7 +102,7 @@ def test_founders_squares_are_named_by_the_maps_column_letters_and_row_numbers()
     # square 85 is row 5 (from 1), column B
     assert action_label({"type": "road", "cell": 85}, game) == "Road on square B5"
     assert action_label({"type": "upgrade", "resource": "leather", "cells": [0, 20, 21]}, game) == \
-        "Upgrade to leather on A1, U1, A2"
+        "Upgrade to leather on squares A1, U1, A2"
     assert describe_event({"type": "road_built", "seat": 1, "cell": 85}, game) == "Seat 1 builds a road on square B5."
     for a in g.legal_actions(sorted(g.to_act())[0]):
         assert not re.search(r"square \d", action_label(a, game))

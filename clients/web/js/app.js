@@ -857,12 +857,21 @@ class Table {
       const on = hit !== undefined;
       el.dataset.pickHit = hit || '';
       el.classList.toggle('pickable', on);
+      // A grid's cells stay cells (a row holds gridcells only); other pieces become buttons.
+      const cell = el.getAttribute('role') === 'gridcell';
       if (on) {
         el.setAttribute('tabindex', '0');
-        el.setAttribute('role', 'button');
+        if (!cell) el.setAttribute('role', 'button');
+        // A button's name starts with what it shows (a card's name), then what choosing it does.
+        const shown = el.textContent.trim().replace(/\s+/g, ' ');
+        const label = el.dataset.pickLabel;
+        if (label && !cell) el.setAttribute('aria-label', shown && !label.includes(shown) ? `${shown} — ${label}` : label);
       } else {
         el.removeAttribute('tabindex');
-        if (el.getAttribute('role') === 'button') el.removeAttribute('role');
+        if (el.getAttribute('role') === 'button') {
+          el.removeAttribute('role');
+          el.removeAttribute('aria-label');
+        }
       }
     }
   }

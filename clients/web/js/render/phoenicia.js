@@ -54,7 +54,7 @@ function render(ctx) {
         h('div', {}, res('★', p.vp, 'victory points'), res('⚙', p.production, 'production'), res('◉', p.disks, 'money disks'), res('☺', p.untrained, 'untrained workers'), res('⚒', p.trained, 'trained workers')),
         h('div', { class: 'hand', 'data-seat': String(s) }, h('span', {}, `Hand (${p.hand_size}): `),
           own ? p.hand.map((x) => h('span', { class: 'card value' }, String(x)))
-            : Array.from({ length: p.hand_size || 0 }, () => h('span', { class: 'card back', 'aria-label': 'face-down card' }))),
+            : Array.from({ length: p.hand_size || 0 }, () => h('span', { class: 'card back', role: 'img', 'aria-label': 'face-down card' }))),
         h('div', { class: 'small-print' }, `Treasury ${p.treasury_spaces} · storehouses ${p.storehouses} · training costs ${p.training_cost}`),
         h('div', { class: 'tiles' }, (p.tiles || []).map((t) => tableau(t, s, s === ctx.seat))),
         h('div', { class: 'small-print' }, `Cards: ${(p.cards || []).join(', ') || 'none'}`));

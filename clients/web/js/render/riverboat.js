@@ -78,7 +78,7 @@ function mat(ctx, p, s) {
       const el = h('div', {
         class: `hex${(p.worker || [])[i] ? ' has-worker' : ''}${(p.scored || [])[i] ? ' scored' : ''}`,
         style: { background: FIELD[colour] || '#eee' }, title: `cell ${i + 1}: ${colour} field${cr ? `, ${cr}` : ''}${feat ? `, ${feat}` : ''}`,
-      }, h('small', { class: 'cellno', 'aria-hidden': 'true', style: { fontSize: '0.6em', opacity: '0.75', marginRight: '1px' } }, String(i + 1)),
+      }, h('small', { class: 'cellno', 'aria-hidden': 'true', style: { fontSize: '0.6em', marginRight: '1px', color: '#000', background: 'rgba(255,255,255,.8)', borderRadius: '2px', padding: '0 1px' } }, String(i + 1)),
       cr ? crop(cr) : null, (p.worker || [])[i] ? h('span', { class: `worker c${s}` }) : null, feat ? h('small', { class: 'feat' }, feat) : null);
       cells.push(mine ? pickAlso(pick(el, 'cell', i, `Cell ${i + 1}, ${colour} field${cr ? `, ${cr}` : ''}`), 'cells', [i]) : el);
     }
