@@ -239,7 +239,7 @@ def test_a_secret_bid_made_while_the_other_seat_bid_is_played(server, tmux):
     tmux.wait(_ready(1), session="friend")
     tmux.wait(_ready(1))
     tmux.keys("1", "Enter")  # the creator bids first...
-    tmux.wait(lambda s: re.search(r"» v\d+ seat 0 bids in secret", s) is not None, session="friend")
+    tmux.wait(lambda s: re.search(r"» v\d+ Seat 0 bids in secret", s) is not None, session="friend")
     tmux.keys("1", "Enter", session="friend")  # ...then the friend, on the board from before that bid
     friend = tmux.wait(lambda s: "« you:" in s or "stale version" in s or "choose again" in s, session="friend")
     assert "« you:" in friend and "stale version" not in friend, friend[-3000:]
@@ -326,7 +326,7 @@ def test_my_own_results_are_told_after_my_move_and_before_the_board(server, tmux
     tmux.keys("1", "Enter")  # cell 2: three in a row
     text = tmux.wait(lambda s: "EXITED" in s)
     after = text[text.index("« you: Place in row 1, column 3"):]
-    assert re.search(r"» v7 seat 0 \(you\) has three in a row and wins\.", after), after
+    assert re.search(r"» v7 Seat 0 \(you\) has three in a row and wins\.", after), after
     assert "» v6 " not in text  # my move is told once, as "« you"
     assert after.index("» v7") < after.index("FINISHED") and "EXITED 0" in after
 
@@ -357,7 +357,7 @@ def test_the_numbers_on_the_tic_tac_toe_board_are_the_numbers_to_type(server, tm
     board = text[text.rindex("─ version"):text.rindex("Your move")]
     grid = [line.split() for line in board.splitlines()[2:5]]
     assert len(grid) == 3 and all(len(row) == 3 for row in grid), board
-    choices = re.findall(r"^\s+(\d)\. place in (row \d, column \d)$", text, re.M)
+    choices = re.findall(r"^\s+(\d)\. Place in (row \d, column \d)$", text, re.M)
     assert len(choices) == 8, text[-2000:]
     for n, label in choices:
         r, c = (int(d) for d in re.findall(r"\d", label))

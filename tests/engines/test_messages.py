@@ -20,7 +20,7 @@ CLIENTS = [ROOT / "clients" / "python" / "tablero_client", ROOT / "clients" / "w
 EXTRA = re.compile(r"^(amount|effect)\.(.+)$")
 PARSER = Parser({"allow_tags": False})
 # Arguments every template may use beside its fields (what the clients derive: who acts).
-DERIVED = {"who", "has_who", "seats"}
+DERIVED = {"who", "has_who", "seats", *(f"p{i}" for i in range(6))}
 
 
 def _client_sources() -> str:

@@ -831,7 +831,7 @@ class Table {
     // Turn.
     const me = this.active;
     let turnText;
-    const waiting = () => T('play.waiting', { who: catalog('tablero').list(toAct.map((s) => seatName(this.ctxBase(), s))) });
+    const waiting = () => T('web.waiting', { who: catalog('tablero').list(toAct.map((s) => seatName(this.ctxBase(), s))) });
     if (finished) turnText = T('web.over');
     else if (me === null) turnText = waiting();
     else if (toAct.includes(me)) turnText = T('web.turn', { who: seatName({ engine: g.engine }, me) });

@@ -196,6 +196,7 @@ export function fieldsArgs(cat, fields, who, special) {
       for (const [kk, vv] of Object.entries(v)) if (vv === null || typeof vv !== 'object') field(cat, args, `${k}_${kk}`, vv, who, special);
     }
   }
+  for (let i = 0; i < 6; i++) args[`p${i}`] = who(i); // seats by number, for a sentence that names them all
   const actor = 'seat' in fields ? fields.seat : fields.player;
   args.who = isSeat(actor) ? who(actor) : '';
   args.has_who = isSeat(actor) ? 'true' : 'false';

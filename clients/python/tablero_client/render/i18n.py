@@ -27,7 +27,8 @@ from pyicumessageformat import Parser
 LANGS = ("en", "es")
 HIDDEN = {"type", "private", "secret", "trace", "rolls", "engine", "engine_version", "options"}
 _PARSER = Parser({"allow_tags": False})
-_PSEUDO = "pseudo"  # every message wrapped in ⟦…⟧: what a screen shows from no catalog stands out
+_PSEUDO = "pseudo"
+SEAT_NAMES = 6  # every message wrapped in ⟦…⟧: what a screen shows from no catalog stands out
 
 
 def language(tag: str | None = None) -> str:
@@ -184,6 +185,8 @@ def fields_args(cat: Catalog, fields: Mapping[str, Any], who: SeatName, special:
             for kk, vv in v.items():
                 if not isinstance(vv, dict | list):
                     _field(cat, args, f"{k}_{kk}", vv, who, special)
+    for i in range(SEAT_NAMES):  # p0, p1...: seats by number, for a sentence that names them all
+        args[f"p{i}"] = who(i)
     actor = fields.get("seat", fields.get("player"))
     args["who"] = who(actor) if _seatlike(actor) else ""
     args["has_who"] = "true" if _seatlike(actor) else "false"
