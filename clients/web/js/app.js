@@ -4,8 +4,8 @@ import { h, humanize, fmt, title } from './dom.js';
 import { schemaForm } from './schema-form.js';
 import { Composer, describeGeneric } from './compose.js';
 import { Watch } from './sse.js';
-import { describeEvent, seatName, colour, special } from './words.js';
-import { LANGS, language, setLanguage, loadCatalog, catalog, actionLabel } from './i18n.js';
+import { describeEvent, seatName, colour } from './words.js';
+import { LANGS, language, setLanguage, loadCatalog, catalog } from './i18n.js';
 import { rendererFor } from './render/index.js';
 import { result } from './scores.js';
 import { takeTokenFromAddress, currentUser, signIn, signOut, seatOf } from './portal.js';
@@ -784,10 +784,7 @@ class Table {
 
   // An action in words: its catalog template, then what it does (the renderer's actionEffect).
   describeAction(a) {
-    const ctx = this.ctx();
-    const label = actionLabel(catalog(this.game.engine), a, (s) => seatName(ctx, s), special(ctx, this.renderer)) || describeGeneric(a);
-    const effect = this.renderer.actionEffect ? this.renderer.actionEffect(a, ctx) : null;
-    return effect ? `${label} — ${effect}` : label;
+    return this.renderer.describeAction(a, this.ctx());
   }
 
   draw(actions) {
