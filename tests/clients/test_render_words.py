@@ -196,3 +196,26 @@ def test_one_is_singular(spanish):
     assert i18n.amounts(es, {"coins": 1}) == "1 moneda" and i18n.amounts(es, {"coins": 2, "vp": 1}) == "2 monedas y 1 PV"
     en = i18n.catalog("riverboat", "en")
     assert i18n.amounts(en, {"coins": 1}) == "1 coin" and i18n.amounts(en, {"coins": 2, "vp": 1}) == "2 coins and 1 VP"
+
+
+def test_a_new_event_type_needs_only_its_catalog_entry():
+    """Adding an event type to an engine touches its rules and its catalog, no client file: here a
+    Goofspiel event the client has never seen is worded, in both languages, from catalog entries
+    alone (as if `event.prize_shown` had been added to engines/goofspiel/messages/*.json)."""
+    from engines.core import messages
+
+    g = engines.LocalGame("goofspiel", seats=2, seed=1)
+    game = _game(g, "goofspiel")
+    event = {"type": "prize_shown", "seat": 1, "prize": 7, "left": [1, 2]}
+    for lang, template, said in (
+            ("en", "{who} turns up the {prize} ({left_count, plural, one {# prize} other {# prizes}} left).",
+             "Seat 1 (bot) turns up the 7 (2 prizes left)."),
+            ("es", "{who} descubre el {prize} ({left_count, plural, one {queda # premio} other {quedan # premios}}).",
+             "Asiento 1 (bot) descubre el 7 (quedan 2 premios).")):
+        i18n.use("goofspiel", lang, {**messages.published("goofspiel", lang)["messages"], "event.prize_shown": template})
+        i18n.set_language(lang)
+        try:
+            assert describe_event(event, game) == said
+        finally:
+            i18n.set_language("en")
+            i18n._LOADED.pop(("goofspiel", lang), None)
