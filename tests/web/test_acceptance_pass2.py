@@ -151,7 +151,8 @@ def test_founders_actions_read_as_the_terminal_client_says_them(server, new_page
     from 1 with their names ("proposal 2 (…)"), an import whose square comes in the next step
     without "undefined": the browser says each legal move as the terminal client does."""
     from tablero_client.models import Game
-    from tablero_client.render.founders_of_gloomhaven import action_label, square
+    from tablero_client.render import action_label
+    from tablero_client.render.founders_of_gloomhaven import square
 
     game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
     seen: list[tuple[dict, list[dict]]] = []

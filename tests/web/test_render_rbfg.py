@@ -40,10 +40,13 @@ def page(new_page):
 
 def call(page, module: str, script: str, **args):
     """`script` (a function body) runs with `r` the renderer's default export, `m` the module, `args`."""
+    engine = {"riverboat": "riverboat", "founders": "founders-of-gloomhaven", "newbedford": "new-bedford",
+              "phoenicia": "phoenicia"}.get(module, module)
     return page.evaluate(
-        "async ([module, script, args]) => { const m = await import(module);"
-        " return new Function('r', 'm', 'args', script)(m.default, m, args); }",
-        [f"/js/render/{module}.js", script, args])
+        "async ([module, engine, script, args]) => { const m = await import(module);"
+        " const r = (await import('/js/render/index.js')).rendererFor(engine);"  # worded by the catalog
+        " return new Function('r', 'm', 'args', script)(r, m, args); }",
+        [f"/js/render/{module}.js", engine, script, args])
 
 
 # --- Riverboat -----------------------------------------------------------------------------------

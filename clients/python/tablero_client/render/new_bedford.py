@@ -45,7 +45,11 @@ def action_effect(action: dict[str, Any], game: Game) -> str | None:
     if opt is not None and ((opt.get("effect") or {}).get("sale") or action.get("type") == "sell_goods"):
         return _sale_effect(m, opt, pend.get("sell") or {}, game)
     target = action.get("build") or action.get("space") if action.get("type") == "place_worker" else None
-    return m.format(f"effect.{target}") if isinstance(target, str) and m.has(f"effect.{target}") else None
+    parts = [m.format(f"effect.{target}")] if isinstance(target, str) and m.has(f"effect.{target}") else []
+    fee = ((opt or {}).get("effect") or {}).get("fee") or {}
+    if isinstance(fee, dict) and fee.get("money"):  # the owner's fee, to a seat or a Captain
+        parts.append(m.format("label.fee", {"money": fee["money"], "who": _who(game, fee.get("to_seat"))}))
+    return "; ".join(parts) or None
 
 
 def _sale_effect(m: i18n.Catalog, opt: dict[str, Any], sell: dict[str, Any], game: Game) -> str | None:

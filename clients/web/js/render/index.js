@@ -35,8 +35,16 @@ function worded(engine, r) {
   };
 }
 
+// Each renderer module's own export gets the catalog's words too (one object, wherever imported).
+for (const [engine, r] of Object.entries(BY_ENGINE)) {
+  const w = worded(engine, r);
+  r.describeEvent = w.describeEvent;
+  r.describeAction = w.describeAction;
+}
+
 const cache = new Map();
 export function rendererFor(engine) {
-  if (!cache.has(engine)) cache.set(engine, worded(engine, BY_ENGINE[engine] || generic));
+  if (BY_ENGINE[engine]) return BY_ENGINE[engine];
+  if (!cache.has(engine)) cache.set(engine, worded(engine, generic));
   return cache.get(engine);
 }

@@ -274,7 +274,9 @@ function actionEffect(a, ctx) {
   }
   if (o && a.type === 'sell_goods' && ('gain' in eff || 'pay' in eff)) return cat.t('label.sale_ends', { money: (o.net || {}).money || 0 });
   const target = a.type === 'place_worker' ? a.build || a.space : null;
-  return target && cat.has(`effect.${target}`) ? cat.t(`effect.${target}`) : null;
+  const parts = target && cat.has(`effect.${target}`) ? [cat.t(`effect.${target}`)] : [];
+  if (eff.fee && eff.fee.money) parts.push(cat.t('label.fee', { money: eff.fee.money, who: seatName(ctx, eff.fee.to_seat) }));
+  return parts.length ? parts.join('; ') : null;
 }
 
 export default { render, seatNames, outcomeNames, valueName, actionEffect, optionNames: NAMES };
