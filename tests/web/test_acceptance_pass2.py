@@ -58,7 +58,7 @@ def test_a_hot_seat_shows_the_next_player_no_secret_of_the_last(server, new_page
     for _ in range(2):
         log = page.inner_text(".log")
         assert "only you see" not in log and not re.search(r"card \d", log), log
-        assert "Red (you) places a secret bid." in log, log
+        assert "Red (you) bids in secret." in log, log
         page.reload()
         wait_ready(page)
         page.wait_for_selector(".log li[data-type=bid_placed]")
@@ -78,7 +78,7 @@ def test_goofspiel_names_whose_bid_is_whose_and_who_won(server, new_page):
     game.hold(page, [0])
     page.goto(f"{server.url}/#/g/{game.id}")
     page.wait_for_selector(".log li[data-type=bids_revealed]")
-    assert page.inner_text(".log li[data-type=bids_revealed]") == f"Bids revealed: Red (you) 1, Blue 4; Blue wins the prize {prize}."
+    assert page.inner_text(".log li[data-type=bids_revealed]") == "Bids revealed: Red (you) 1 and Blue 4; Blue wins the prize."
     history = page.locator(".board table").filter(has_text="Won by")
     assert history.locator("thead th").all_inner_texts() == ["Prize", " Red (you)'s bid", " Blue's bid", "Won by"]
     assert history.locator("tbody tr").first.locator("td").all_inner_texts() == [str(prize), "1", "4", "Blue"]
