@@ -314,7 +314,7 @@ def test_phoenicia_says_the_discount_between_the_bid_and_the_price(server, new_p
     ])
     assert [s for s, _ in said] == [
         "Blue wins City Walls with a bid of 33, less a discount of 6: the price is 27.",
-        "Blue pays 27 for City Walls (cards 10 + 10 + 9; 2 back in disks).",
+        "Blue pays 27 for City Walls (cards 10, 10, and 9; 2 back in disks).",
         "Red (you) wins Temple for 12.",
     ]
 

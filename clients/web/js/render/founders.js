@@ -4,6 +4,7 @@
 // Hands: only the viewer's own; secret votes only as "voted" (the view never has them).
 import { h, humanize, fmt, title } from '../dom.js';
 import { seatName } from '../words.js';
+import { catalog } from '../i18n.js';
 import { pick, pickAlso, res } from './common.js';
 
 const TERRAIN = { red: ['#e9a89b', 'red'], white: ['#f4f1e8', 'white'], green: ['#a9d39a', 'green'], grey: ['#b8b8b8', 'grey'], river: ['#8fbde6', 'river'], wall: ['#6d5f52', 'wall'] };
@@ -287,7 +288,12 @@ function fieldValue(key, value, ctx) {
   const v = (ctx && ctx.view) || {};
   if (key === 'cell' && Number.isInteger(value)) return squareName(v, value);
   if (key === 'cells' && Array.isArray(value)) return value.map((c) => squareName(v, c)).join(', ');
-  if ((key === 'proposal' || key === 'winner') && Number.isInteger(value)) return proposalNow(v, value).replace(/^proposal /, '');
+  if ((key === 'proposal' || key === 'winner') && Number.isInteger(value)) return proposalName(ctx, value).replace(/^proposal /, '');
+  if (key === 'totals' && Array.isArray(value)) { // a vote's influence by proposal, named as they were then
+    const names = proposalsThen(ctx) || [];
+    const cat = catalog('founders-of-gloomhaven');
+    return cat.list(value.map((n, i) => cat.t('label.votes', { name: names[i] ? cardName(v, names[i]) : String(i + 1), n })));
+  }
   if (['card', 'target', 'building', 'adviser'].includes(key) && typeof value === 'string') return cardName(v, value);
   if (key === 'slot' && Number.isInteger(value)) return String(value + 1);
   return null;
