@@ -68,7 +68,7 @@ def test_tic_tac_toe_in_spanish_words_its_board_moves_and_log(server, new_page):
         page.wait_for_timeout(200)
     log = page.inner_text(".log")
     assert re.search(r"Rojo \(tú\) pone X en fila \d, columna \d\.", log), log
-    assert "Empieza la partida." in log and "puts" not in log
+    assert "Empieza la partida: Rojo (tú) juega con X y Azul con O." in log and "puts" not in log
 
 
 @pytest.mark.parametrize("engine", BOARD_GAMES)
