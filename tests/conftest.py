@@ -6,7 +6,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests import markers
 from tests.redis_server import RedisClusterServers, RedisServer, redis_server_binary
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    markers.apply(items)
 
 
 @pytest.fixture(scope="session")
