@@ -48,7 +48,7 @@ def test_rest_serves_spanish_with_the_platform_texts_and_caching_headers(http):
 def test_unknown_languages_get_english_and_unknown_engines_404(http):
     r = http.get("/v1/engines/tic-tac-toe/messages", params={"lang": "fr"})
     assert r.status_code == 200 and r.json()["lang"] == "en"
-    assert r.json()["messages"]["action.place"] == "Mark square {cell}"
+    assert r.json()["messages"]["action.place"] == "Place in {cell}"
     assert http.get("/v1/engines/tic-tac-toe/messages").json()["lang"] == "en"
     missing = http.get("/v1/engines/chess-9000/messages", params={"lang": "es"})
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "NOT_FOUND"
