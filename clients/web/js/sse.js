@@ -125,12 +125,19 @@ export class Watch {
     } catch {
       data = null;
     }
-    if (msg.event === 'end') {
+    // Control messages are `tablero-end`, `tablero-reset`, `tablero-shutdown`, `tablero-error`
+    // (older servers: `end`, `reset`, `shutdown`, `error`; newer ones send `end`, `reset` and
+    // `shutdown` before their tablero-* name, so the first of the two is acted on).
+    const kind = msg.event.startsWith('tablero-') ? msg.event.slice('tablero-'.length) : msg.event;
+    const copy = this.lastLegacy === `${kind}\n${msg.data.join('\n')}` && msg.event === `tablero-${kind}`;
+    this.lastLegacy = msg.event === kind ? `${kind}\n${msg.data.join('\n')}` : null;
+    if (copy) return false; // the same message just acted on under its former name
+    if (kind === 'end') {
       this.onEnd(data);
       return true;
     }
-    if (msg.event === 'shutdown') return false; // the server is going away: reconnect elsewhere
-    if (msg.event === 'reset') {
+    if (kind === 'shutdown') return false; // the server is going away: reconnect elsewhere
+    if (kind === 'reset') {
       // The server's log no longer holds the events after data.version that we were sent:
       // drop them; the new history follows.
       const v = data && typeof data.version === 'number' ? data.version : 0;
@@ -139,7 +146,7 @@ export class Watch {
       this.onReset(v);
       return false;
     }
-    if (msg.event === 'error') {
+    if (kind === 'error') {
       this.onState('error', (data && data.error && data.error.message) || 'stream refused');
       this.stopped = true;
       return true;
