@@ -76,6 +76,8 @@ def _action(w: Wire) -> Any:
 HANDLERS: dict[str, Handler] = {
     "ListEngines": Handler("none", lambda g, w, s: g.list_engines(), ()),
     "GetEngine": Handler("none", lambda g, w, s: g.get_engine(cmd.GetEngine(w.get("name", ""))), ("NOT_FOUND",)),
+    "GetEngineMessages": Handler("none", lambda g, w, s: g.get_engine_messages(cmd.GetEngineMessages(
+        w.get("name", ""), w.get("lang", ""))), ("NOT_FOUND",)),
     "CreateGame": Handler("none", lambda g, w, s: g.create_game(cmd.CreateGame(
         w.get("engine", ""), w.get("players"), w.get("options") or {}, _kinds(w), _specs(w), _user(),
         w.get("onLeave", ""), w.get("clock"), w.get("rated"))),

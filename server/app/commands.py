@@ -15,6 +15,12 @@ class GetEngine:
 
 
 @dataclass(frozen=True)
+class GetEngineMessages:
+    name: str
+    lang: str = ""
+
+
+@dataclass(frozen=True)
 class CreateGame:
     engine: str
     players: int | None = None  # None: len(seats), else the engine's minimum

@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iter
 from typing import Any
 
 import engines
-from engines.core import Engine, UnknownEngine, clone
+from engines.core import Engine, UnknownEngine, clone, messages
 from server import metrics
 from server.auth import TokenSigner
 from server.errors import (
@@ -196,6 +196,12 @@ class GameService:
             return {"engine": engine_reply(engines.get(c.name))}
         except UnknownEngine as e:
             raise NotFound(str(e), "ENGINE_NOT_FOUND") from None
+
+    async def get_engine_messages(self, c: cmd.GetEngineMessages) -> dict[str, Any]:
+        """An engine's texts in one language (engines.core.messages), the platform's beside them."""
+        if c.name != messages.PLATFORM and c.name not in engines.names():
+            raise NotFound(f"unknown engine {c.name!r}")
+        return messages.published(c.name, c.lang)
 
     # --- create / join -----------------------------------------------------------------
     async def create_game(self, c: cmd.CreateGame) -> dict[str, Any]:

@@ -125,9 +125,26 @@ async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float) ->
         out = await api.unary(rpc.name, wire)
         # `response_body` in the annotation: REST answers that one field (e.g. the bare Game).
         field = rpc.response_field
+        if rpc.name in CACHED:
+            return cached_answer(request, out)
         return Answer(200, await json_body(out[field.json_name] if field is not None else out))
     except Exception as e:
         return failure(e, rpc.name)
+
+
+# Answers that change only with a deployment (the message catalogs): an ETag (the answer's
+# `etag`) and a cache lifetime; a request whose If-None-Match names the ETag gets 304.
+CACHED = frozenset({"GetEngineMessages"})
+CACHE_CONTROL = "public, max-age=3600"
+
+
+def cached_answer(request: Any, out: dict[str, Any]) -> Answer:
+    etag = str(out.get("etag") or "")
+    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL, "Vary": "Accept-Encoding"}
+    asked = {t.strip().removeprefix("W/") for t in str(request.headers.get("if-none-match") or "").split(",")}
+    if etag and (etag in asked or "*" in asked):
+        return Answer(304, b"", headers)
+    return Answer(200, _dumps(out), headers)
 
 
 def _unary(api: Api, rpc: Rpc, body_timeout: float) -> Callable:

@@ -70,8 +70,8 @@ def test_the_prompt_hint_lists_b_where_it_goes_back():
     from tablero_client.play import BACK_WORDS, choose_hint
 
     assert "b" in BACK_WORDS
-    assert choose_hint(12, back=True) == "type a number from 1 to 12, b to go back a step, or q to quit"
-    assert choose_hint(3, back=False) == "type a number from 1 to 3, or q to quit"
+    assert choose_hint(12, back=True) == "type a number from 1 to 12, b to go back a step, ? for help, or q to quit"
+    assert choose_hint(3, back=False) == "type a number from 1 to 3, ? for help, or q to quit"
 
 
 def _view_game(g, engine, seat):
@@ -125,7 +125,8 @@ def test_riverboat_cells_are_numbered_from_1_on_the_mat_and_in_every_label():
     mat numbered its cells from 0 while the list was numbered from 1. The mat and every label
     now number cells from 1, so "worker on cell 9" is the cell the mat labels 9."""
     from tablero_client.play import option_label
-    from tablero_client.render.riverboat import describe_event, mat
+    from tablero_client.render import describe_event
+    from tablero_client.render.riverboat import mat
 
     (game, opts), = _steps("riverboat", {"cell"}).values()
     grid = game.view["mat_grid"]

@@ -27,7 +27,7 @@ def test_create_act_show_watch_bot(server):
     gid = created["game"]["id"]
     x, o = (s["token"] for s in created["seats"])
     acts = cli("--url", server.http, "actions", gid, f"--token={x}").stdout
-    assert "   1. place in row 1, column 1" in acts and "9 legal actions" in acts
+    assert "   1. Place in row 1, column 1" in acts and "9 legal actions" in acts
     assert json.loads(cli("--url", server.http, "actions", gid, f"--token={x}", "--json").stdout)[0] == \
         {"type": "place", "cell": 0}
     # By number from `actions`, then as JSON, over gRPC.
@@ -56,7 +56,7 @@ def test_create_act_show_watch_bot(server):
     # The log in the renderers' words, not raw event names.
     watched = cli("--url", server.http, "watch", gid).stdout.splitlines()
     assert watched[0] == "v1 The game starts: seat 0 plays X, seat 1 plays O." and len(watched) == game.version
-    assert watched[1] == "v2 seat 0 puts X in row 2, column 2."
+    assert watched[1] == "v2 Seat 0 puts X in row 2, column 2."
     assert "mark_placed" not in "\n".join(watched)
     raw = [json.loads(line) for line in cli("--url", server.http, "watch", gid, "--json").stdout.splitlines()]
     assert raw[1]["event"] == {"type": "mark_placed", "seat": 0, "cell": 4}
@@ -125,7 +125,7 @@ def test_one_shot_verbs_speak_words(server):
         out = cli("--url", server.http, "bot", gid, f"--token={o}", "--max-actions", "1", "--seed", "1").stdout
         if "the game is over" in out:
             break
-        assert re.search(r"v\d+ played place in row \d, column \d", out), out
+        assert re.search(r"v\d+ played Place in row \d, column \d", out), out
         assert "{" not in out and "GAME_STATUS" not in out, out
         if "the game is over" in cli("--url", server.http, "act", gid, "1", f"--token={x}").stdout:
             break

@@ -97,14 +97,14 @@ def tmux(tmp_path):
 def test_a_whole_tic_tac_toe_game(server, tmux):
     tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe")
     first = tmux.wait(_ready(1))
-    assert "you are seat 0" in first and "place in row 1, column 1" in first
+    assert "you are seat 0" in first and "Place in row 1, column 1" in first
     text = play_choices(tmux, 5)
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "Game over" in text and "EXITED 0" in text
     # The bot's moves appeared as they happened, in words.
-    assert re.search(r"» v\d+ seat 1 \(bot\) puts O in row \d, column \d\.", text), text[-3000:]
+    assert re.search(r"» v\d+ Seat 1 \(bot\) puts O in row \d, column \d\.", text), text[-3000:]
     assert "mark_placed" not in text
-    assert "« you: place in row" in text
+    assert "« you: Place in row" in text
     assert "FINISHED" in text
 
 
@@ -158,7 +158,7 @@ def test_a_friend_joins_with_the_printed_command_and_both_leave_and_resume(serve
     tmux.keys("1", "Enter", session="friend")
     # The creator sees the friend's move in words, then gets a prompt, and presses Ctrl-C there.
     text = tmux.wait(_ready(1))
-    assert "» v2 seat 0 puts X in row 1, column 1." in text
+    assert "» v2 Seat 0 puts X in row 1, column 1." in text
     tmux.keys("C-c")
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "EXITED 130" in text and "Traceback" not in text
@@ -174,7 +174,7 @@ def test_a_friend_joins_with_the_printed_command_and_both_leave_and_resume(serve
     # The creator's seat is not lost: the resume command plays it again.
     tmux.start(resume, session="again")
     again = tmux.wait(_ready(1), session="again")
-    assert "you are seat 1" in again and "place in row 1, column 2" in again
+    assert "you are seat 1" in again and "Place in row 1, column 2" in again
     tmux.keys("q", "Enter", session="again")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s, session="again")
 
@@ -239,7 +239,7 @@ def test_a_secret_bid_made_while_the_other_seat_bid_is_played(server, tmux):
     tmux.wait(_ready(1), session="friend")
     tmux.wait(_ready(1))
     tmux.keys("1", "Enter")  # the creator bids first...
-    tmux.wait(lambda s: re.search(r"» v\d+ seat 0 bids in secret", s) is not None, session="friend")
+    tmux.wait(lambda s: re.search(r"» v\d+ Seat 0 bids in secret", s) is not None, session="friend")
     tmux.keys("1", "Enter", session="friend")  # ...then the friend, on the board from before that bid
     friend = tmux.wait(lambda s: "« you:" in s or "stale version" in s or "choose again" in s, session="friend")
     assert "« you:" in friend and "stale version" not in friend, friend[-3000:]
@@ -256,8 +256,8 @@ def test_a_bots_opening_move_is_told_before_the_first_prompt(server, tmux):
     text = tmux.wait(_ready(1))
     before = text[:text.index("choose>")]
     assert "» v1 The game starts: seat 0 (bot) plays X, seat 1 (you) plays O." in before, before[-2000:]
-    assert re.search(r"» v2 seat 0 \(bot\) puts X in row \d, column \d\.", before), before[-2000:]
-    assert "type a number from 1 to 8, or q to quit\n" in before  # what may be typed (no step to go back to)
+    assert re.search(r"» v2 Seat 0 \(bot\) puts X in row \d, column \d\.", before), before[-2000:]
+    assert "type a number from 1 to 8, ? for help, or q to quit\n" in before  # what may be typed (no step to go back to)
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
 
@@ -311,7 +311,7 @@ def test_a_resumed_seat_is_told_the_moves_made_while_it_was_away(server, tmux):
     text = tmux.wait(_ready(1))
     before = text[:text.index("choose>")]
     assert "While you were away:" in before, before[-2000:]
-    assert "» v5 seat 1 puts O in row 2, column 2." in before, before[-2000:]
+    assert "» v5 Seat 1 puts O in row 2, column 2." in before, before[-2000:]
     assert "» v3 " not in before and "» v4 " not in before  # my own move, and what came before it
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
@@ -325,8 +325,8 @@ def test_my_own_results_are_told_after_my_move_and_before_the_board(server, tmux
     tmux.wait(_ready(1))
     tmux.keys("1", "Enter")  # cell 2: three in a row
     text = tmux.wait(lambda s: "EXITED" in s)
-    after = text[text.index("« you: place in row 1, column 3"):]
-    assert re.search(r"» v7 seat 0 \(you\) has three in a row and wins\.", after), after
+    after = text[text.index("« you: Place in row 1, column 3"):]
+    assert re.search(r"» v7 Seat 0 \(you\) has three in a row and wins\.", after), after
     assert "» v6 " not in text  # my move is told once, as "« you"
     assert after.index("» v7") < after.index("FINISHED") and "EXITED 0" in after
 
@@ -339,7 +339,7 @@ def test_messages_come_in_order_my_move_the_replies_the_board_the_prompt(server,
     text = tmux.screen()
     for mine in list(re.finditer(r"« you: .*", text))[:2]:
         rest = text[mine.end():]
-        reply = re.search(r"» v\d+ seat 1 \(bot\) puts O", rest)
+        reply = re.search(r"» v\d+ Seat 1 \(bot\) puts O", rest)
         assert reply, rest[:2000]
         board, hint = rest.index("─ version"), rest.index("type a number")
         assert reply.start() < board < hint, rest[:2000]
@@ -357,7 +357,7 @@ def test_the_numbers_on_the_tic_tac_toe_board_are_the_numbers_to_type(server, tm
     board = text[text.rindex("─ version"):text.rindex("Your move")]
     grid = [line.split() for line in board.splitlines()[2:5]]
     assert len(grid) == 3 and all(len(row) == 3 for row in grid), board
-    choices = re.findall(r"^\s+(\d)\. place in (row \d, column \d)$", text, re.M)
+    choices = re.findall(r"^\s+(\d)\. Place in (row \d, column \d)$", text, re.M)
     assert len(choices) == 8, text[-2000:]
     for n, label in choices:
         r, c = (int(d) for d in re.findall(r"\d", label))
@@ -372,14 +372,14 @@ def test_a_list_longer_than_the_page_is_shown_a_page_at_a_time(server, tmux):
     number typed plays that option even when it is on another page than the first."""
     tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe --page 4")
     text = tmux.wait(_ready(1))
-    assert "   4. place in row 2, column 1" in text and "   5. " not in text, text[-2000:]
+    assert "   4. Place in row 2, column 1" in text and "   5. " not in text, text[-2000:]
     assert "options 1-4 of 9" in text and "n or p for the next or previous page" in text
     tmux.keys("n", "Enter")
     text = tmux.wait(lambda s: "options 5-8 of 9" in s)
-    assert "   5. place in row 2, column 2" in text
+    assert "   5. Place in row 2, column 2" in text
     tmux.keys("5", "Enter")
     text = tmux.wait(lambda s: "« you:" in s)
-    assert "« you: place in row 2, column 2" in text
+    assert "« you: Place in row 2, column 2" in text
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
 
@@ -421,7 +421,7 @@ def test_garbage_pasted_at_the_prompt_is_asked_again(server, tmux):
     text = tmux.wait(lambda s: s.count("type a number from 1 to 9") >= 7 or "EXITED" in s)
     assert "Traceback" not in text and "EXITED" not in text, text[-3000:]
     tmux.keys("5", "Enter")
-    text = tmux.wait(lambda s: "« you: place in row 2, column 2" in s and _ready(2)(s))
+    text = tmux.wait(lambda s: "« you: Place in row 2, column 2" in s and _ready(2)(s))
     tmux.keys("q", "Enter")
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "EXITED 0" in text and "resume with: tablero play --game" in text
@@ -435,7 +435,7 @@ def test_a_whole_game_in_a_terminal_that_is_not_utf8(server, tmux):
     play_choices(tmux, 5)
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "Traceback" not in text and "EXITED 0" in text, text[-3000:]
-    assert ">> v1 The game starts" in text and "<< you: place in row" in text and "Game over" in text
+    assert ">> v1 The game starts" in text and "<< you: Place in row" in text and "Game over" in text
     assert "?" not in text.replace("? ", ""), text[-3000:]
 
 

@@ -126,8 +126,8 @@ def test_the_shaping_history_card_is_shown_at_the_end_and_told_in_the_log():
         assert "1. their favourite building" in text and "governing body" in text
         assert "delivered to: Tavern (Riverbend, 2 delivery tokens); Watchtower (Westshore, 1 delivery token)." in text
     told = describe_event(events[-1], _game(g.view(None), 4, None, []))
-    assert told == ("Shaping history: seat 0 wins with the Quatryl and receives the “Quatryl city event” card "
-                    "for Gloomhaven's event deck."), told
+    assert told == ("Shaping history: seat 0 wins with the Quatryl and receives the “Quatryl City Event” card "
+                    "for Gloomhaven’s event deck."), told
 
 
 def test_no_shaping_history_lines_without_the_variant():

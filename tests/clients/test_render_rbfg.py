@@ -35,13 +35,13 @@ def test_founders_log_names_buildings_as_printed_whatever_the_view_holds():
     view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
     game = _game("founders-of-gloomhaven", {**view, "cards": {}, "prestige": []}, 2, None)
     assert describe_event({"type": "proposals_drawn", "cards": ["foundry", "salt_barrel", "weavers_hall"]}, game) \
-        == "New proposals: Foundry, Salt Barrel, Weavers' Hall."
+        == "New proposals are drawn: Foundry, Salt Barrel, and Weavers’ Hall."
     assert describe_event({"type": "proposals_drawn", "cards": []}, game) == "No new proposals."
     assert describe_event({"type": "completed", "card": "temple_great_oak"}, game) == "The Temple of the Great Oak is complete."
     assert describe_event({"type": "worker_placed", "seat": 0, "target": "grand_theater"}, game).endswith(
         "places a worker on the Grand Theater.")
     started = describe_event({"type": "game_started", "races": ["quatryl", "inox"]}, game)
-    assert "plays the Quatryl" in started and "plays the Inox" in started, started
+    assert "seat 0 Quatryl" in started and "seat 1 Inox" in started, started
 
 
 def test_founders_game_over_in_words():

@@ -58,7 +58,7 @@ def test_a_hot_seat_shows_the_next_player_no_secret_of_the_last(server, new_page
     for _ in range(2):
         log = page.inner_text(".log")
         assert "only you see" not in log and not re.search(r"card \d", log), log
-        assert "Red (you) places a secret bid." in log, log
+        assert "Red (you) bids in secret." in log, log
         page.reload()
         wait_ready(page)
         page.wait_for_selector(".log li[data-type=bid_placed]")
@@ -78,7 +78,7 @@ def test_goofspiel_names_whose_bid_is_whose_and_who_won(server, new_page):
     game.hold(page, [0])
     page.goto(f"{server.url}/#/g/{game.id}")
     page.wait_for_selector(".log li[data-type=bids_revealed]")
-    assert page.inner_text(".log li[data-type=bids_revealed]") == f"Bids revealed: Red (you) 1, Blue 4; Blue wins the prize {prize}."
+    assert page.inner_text(".log li[data-type=bids_revealed]") == "Bids revealed: Red (you) 1 and Blue 4; Blue wins the prize."
     history = page.locator(".board table").filter(has_text="Won by")
     assert history.locator("thead th").all_inner_texts() == ["Prize", " Red (you)'s bid", " Blue's bid", "Won by"]
     assert history.locator("tbody tr").first.locator("td").all_inner_texts() == [str(prize), "1", "4", "Blue"]
@@ -151,7 +151,8 @@ def test_founders_actions_read_as_the_terminal_client_says_them(server, new_page
     from 1 with their names ("proposal 2 (…)"), an import whose square comes in the next step
     without "undefined": the browser says each legal move as the terminal client does."""
     from tablero_client.models import Game
-    from tablero_client.render.founders_of_gloomhaven import action_label, square
+    from tablero_client.render import action_label
+    from tablero_client.render.founders_of_gloomhaven import square
 
     game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
     seen: list[tuple[dict, list[dict]]] = []
@@ -313,7 +314,7 @@ def test_phoenicia_says_the_discount_between_the_bid_and_the_price(server, new_p
     ])
     assert [s for s, _ in said] == [
         "Blue wins City Walls with a bid of 33, less a discount of 6: the price is 27.",
-        "Blue pays 27 for City Walls (cards 10 + 10 + 9; 2 back in disks).",
+        "Blue pays 27 for City Walls (cards 10, 10, and 9; 2 back in disks).",
         "Red (you) wins Temple for 12.",
     ]
 

@@ -100,10 +100,10 @@ def test_a_hot_seat_log_tells_each_seat_its_own_secrets(server, new_page):
     def log_as_the_seat_shown(made: int) -> None:
         shown = page.inner_text(".turn h2").removeprefix("Your turn, ").rstrip(".")
         other = {"Red": "Blue", "Blue": "Red"}[shown]
-        mine = f"() => [...document.querySelectorAll('.log li[data-type=bid_placed]')].filter((li) => li.textContent.startsWith('{shown} (you) bids (only you see: card ')).length"
+        mine = f"() => [...document.querySelectorAll('.log li[data-type=bid_placed]')].filter((li) => li.textContent.startsWith('{shown} (you) bids in secret (your bid: ')).length"
         page.wait_for_function(f"{mine} === {made}")  # (the other seat's secrets come after the bid)
         said = [" ".join(t.split()) for t in bids.all_inner_texts()]
-        assert [t for t in said if t.startswith(other)] == [f"{other} (you) places a secret bid."] * (len(said) - made), said
+        assert [t for t in said if t.startswith(other)] == [f"{other} (you) bids in secret."] * (len(said) - made), said
 
     for n in range(5):  # Red, Blue, Blue, Red, Red: Blue is shown, to bid in the third round
         bid(n)

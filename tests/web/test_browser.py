@@ -114,8 +114,8 @@ def test_tic_tac_toe_between_two_browsers_one_joining_by_link(server, new_page):
         assert "Red" in page.inner_text(".result .winner")
     assert "Red (you) wins" in ana.inner_text(".result .winner")
     log = ana.inner_text(".log")
-    assert "Red (you) puts X on row 1, column 1." in log
-    assert "Blue puts O on row 2, column 1." in log
+    assert "Red (you) puts X in row 1, column 1." in log
+    assert "Blue puts O in row 2, column 1." in log
     assert "three in a row" in log
     ana.screenshot(path=str(ARTIFACTS / "tic-tac-toe.png"), full_page=True)
     ben.screenshot(path=str(ARTIFACTS / "tic-tac-toe-phone.png"), full_page=True)

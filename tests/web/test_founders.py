@@ -160,7 +160,8 @@ def test_founders_log_names_the_proposals_of_a_vote(server, new_page):
     text = line.inner_text()
     view = game.get()["view"]
     assert view["proposals"] != cards, "the view's proposals are still the vote's: the test would not tell them apart"
-    expected = ", ".join(f"{founders_name(c, view)} {t} influence" for c, t in zip(cards, totals, strict=True))
+    named = [f"{founders_name(c, view)} {t} influence" for c, t in zip(cards, totals, strict=True)]
+    expected = ", ".join(named[:-1]) + ", and " + named[-1] if len(named) > 2 else " and ".join(named)
     assert text.startswith(f"Votes revealed: {expected}"), text
     assert not re.search(r"proposal \d+ \d+", text), text
 

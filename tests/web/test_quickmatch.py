@@ -49,9 +49,10 @@ def test_two_users_quick_match_play_to_the_end_and_see_the_leaderboard(portal, n
     while (g := httpx.get(f"{portal.url}/v1/games/{game_id}").json())["status"] != "GAME_STATUS_FINISHED":
         assert time.monotonic() < deadline
         page = pages[g["toAct"][0]]
-        cell = page.wait_for_selector(".ttt-cell.pickable")
         version = g["version"]
-        cell.click()
+        # A locator, not an element handle: the table may re-render (a live update, the catalog
+        # arriving) between finding a cell and clicking it.
+        page.locator(".ttt-cell.pickable").first.click()
         while httpx.get(f"{portal.url}/v1/games/{game_id}").json()["version"] == version:
             assert time.monotonic() < deadline
             time.sleep(0.1)

@@ -7,11 +7,13 @@ from __future__ import annotations
 import copy
 import json
 import mimetypes
+import re
 from pathlib import Path
 
 import pytest
 
 import engines
+from engines.core import messages
 
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 ORIGIN = "http://tablero.test"
@@ -25,7 +27,12 @@ def page(new_page):
     def serve(route):
         path = route.request.url[len(ORIGIN):].split("?")[0]
         f = WEB / path.lstrip("/")
-        if path == "/blank.html":
+        texts = re.fullmatch(r"/v1/engines/([\w-]+)/messages", path)
+        if texts:  # the engine's catalog, as the server publishes it
+            lang = (re.search(r"lang=(\w+)", route.request.url) or [None, "en"])[1]
+            route.fulfill(status=200, content_type="application/json",
+                          body=json.dumps(messages.published(texts.group(1), lang)))
+        elif path == "/blank.html":
             route.fulfill(status=200, content_type="text/html", body="<!doctype html><div id=out></div>")
         elif f.is_file():
             ctype = "text/javascript" if f.suffix == ".js" else mimetypes.guess_type(str(f))[0] or "text/plain"
@@ -40,10 +47,14 @@ def page(new_page):
 
 def call(page, module: str, script: str, **args):
     """`script` (a function body) runs with `r` the renderer's default export, `m` the module, `args`."""
+    engine = {"riverboat": "riverboat", "founders": "founders-of-gloomhaven", "newbedford": "new-bedford",
+              "phoenicia": "phoenicia"}.get(module, module)
     return page.evaluate(
-        "async ([module, script, args]) => { const m = await import(module);"
-        " return new Function('r', 'm', 'args', script)(m.default, m, args); }",
-        [f"/js/render/{module}.js", script, args])
+        "async ([module, engine, script, args]) => { const m = await import(module);"
+        " await (await import('/js/i18n.js')).loadCatalog(engine);"
+        " const r = (await import('/js/render/index.js')).rendererFor(engine);"  # worded by the catalog
+        " return new Function('r', 'm', 'args', script)(r, m, args); }",
+        [f"/js/render/{module}.js", engine, script, args])
 
 
 # --- Riverboat -----------------------------------------------------------------------------------
@@ -68,7 +79,7 @@ def test_riverboat_cells_are_numbered_from_1_in_the_log_actions_and_builder(page
     assert out[0].endswith("plants wheat on cell 15."), out[0]
     assert "on cell 1." in out[1] and "on cell 35." in out[2], out
     assert out[3].endswith("from cells 1, 10."), out[3]
-    assert out[4] == "Worker on cell 1" and out[5] == "Plant the 2-hex tile #1 on cells 4, 5", out
+    assert out[4] == "Worker on cell 1" and out[5] == "Plant a size-2 tile on cells 4, 5", out
     assert out[6:] == ["cell 1", "cell 35", "15", "tile #1"]  # supply tiles from 1 too, as the terminal
 
 
@@ -80,7 +91,7 @@ def test_riverboat_mat_shows_cell_numbers_and_tooltips_count_from_1(page):
       const mat = document.querySelector('.mat');
       return { nums: [...mat.querySelectorAll('.cellno')].map((x) => x.textContent),
                titles: [...mat.querySelectorAll('.hex')].map((x) => x.title),
-               labels: [...mat.querySelectorAll('.hex')].map((x) => x.getAttribute('aria-label')) };""", view=view)
+               labels: [...mat.querySelectorAll('.hex')].map((x) => x.dataset.pickLabel) };  // aria-label once pickable""", view=view)
     n = len(view["players"][0]["field_colours"])
     assert out["nums"] == [str(i) for i in range(1, n + 1)]
     assert out["titles"][0].startswith("cell 1: ") and out["titles"][-1].startswith(f"cell {n}: ")
@@ -106,8 +117,8 @@ def test_riverboat_searcher_sees_the_pile_in_words_and_the_spectator_nothing(pag
     assert "2 × beet and corn" in out[0] and "1 × wheat and potato" in out[0] and "3 tiles" in out[0], out[0]
     assert out[1] and "beet" not in out[1] and "wheat" not in out[1], out[1]
     assert out[2] == "beet and corn (2 in the pile)" and out[3] == "wheat and potato (1 in the pile)"
-    assert out[4] == "Plant a beet and corn tile from the pile (2 in the pile) on cells 1, 2", out[4]
-    assert "2 × beet and corn, 1 × wheat and potato" in out[5], out[5]
+    assert out[4] == "Plant a beet + corn tile from the pile on cells 1, 2", out[4]
+    assert "3 tiles to choose from" in out[5], out[5]
     assert "beet" not in out[6] and "(" not in out[6], out[6]
 
 
@@ -143,10 +154,10 @@ def test_founders_names_are_printed_ones_whatever_the_view_holds(page):
         r.describeEvent({ type: 'completed', card: 'tanners_hall' }, ctx),
         r.describeEvent({ type: 'worker_placed', seat: 0, target: 'foundry' }, ctx),
         r.valueName('target', 'salt_barrel', ctx)];""", view=view, log=log)
-    assert out[0] == "New proposals: Temple of the Great Oak, Weavers' Hall.", out[0]
-    assert out[1].startswith("Votes revealed: Temple of the Great Oak 0 influence, Weavers' Hall 1 influence;"), out[1]
+    assert out[0] == "New proposals are drawn: Temple of the Great Oak and Weavers’ Hall.", out[0]
+    assert out[1].startswith("Votes revealed: Temple of the Great Oak 0 influence and Weavers' Hall 1 influence"), out[1]
     assert out[2] == "No new proposals."
-    assert "the Harbor Warehouse on" in out[3] and out[4] == "The Tanners' Hall is complete."
+    assert "Harbor Warehouse on squares A1" in out[3] and out[4] == "The Tanners' Hall is complete."
     assert out[5].endswith("places a worker on the Foundry.") and out[6] == "Salt Barrel"
 
 

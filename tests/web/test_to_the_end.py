@@ -115,7 +115,7 @@ def test_new_bedford_alone_against_two_captains_to_the_end(server, new_page):
         assert winner.startswith("🏆 Red (you)")
     else:  # a Captain beat or tied the player: the page says which, not "a draw"
         assert all(f"Captain {n.title()}" in winner for n in o["captain_winners"]), winner
-    assert "Captain Starbuck sends a worker to" in page.inner_text(".log")
+    assert "Captain Starbuck places a worker on" in page.inner_text(".log")
     assert moves > 20
 
 

@@ -130,6 +130,9 @@ class GrpcTransport:
                 return e
         raise error_for("NOT_FOUND", f"no engine named {name!r}")
 
+    def engine_messages(self, name: str, lang: str) -> JSON:
+        return to_json(self._call("GetEngineMessages", pb.GetEngineMessagesRequest(name=name, lang=lang)))
+
     def create_game(self, body: JSON) -> JSON:
         return to_json(self._call("CreateGame", _create_request(body)))
 
@@ -190,6 +193,9 @@ class AsyncGrpcTransport:
             if e["name"] == name:
                 return e
         raise error_for("NOT_FOUND", f"no engine named {name!r}")
+
+    async def engine_messages(self, name: str, lang: str) -> JSON:
+        return to_json(await self._call("GetEngineMessages", pb.GetEngineMessagesRequest(name=name, lang=lang)))
 
     async def create_game(self, body: JSON) -> JSON:
         return to_json(await self._call("CreateGame", _create_request(body)))

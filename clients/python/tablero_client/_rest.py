@@ -171,6 +171,9 @@ class RestTransport:
                     return e
             raise
 
+    def engine_messages(self, name: str, lang: str) -> JSON:
+        return self._call("GET", f"/v1/engines/{quote(name, safe='')}/messages?lang={quote(lang, safe='')}")
+
     def create_game(self, body: JSON) -> JSON:
         return self._call("POST", "/v1/games", body=body)
 
@@ -255,6 +258,9 @@ class AsyncRestTransport:
                 if e["name"] == name:
                     return e
             raise
+
+    async def engine_messages(self, name: str, lang: str) -> JSON:
+        return await self._call("GET", f"/v1/engines/{quote(name, safe='')}/messages?lang={quote(lang, safe='')}")
 
     async def create_game(self, body: JSON) -> JSON:
         return await self._call("POST", "/v1/games", body=body)

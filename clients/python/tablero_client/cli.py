@@ -100,6 +100,8 @@ def cmd_join(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     with _client(args) as c:
         game = c.game(args.game_id, args.token, args.version)
+        if not args.json:
+            _messages(c, game.engine)
     if args.json:
         _print_json(asdict(game))
         return 0
@@ -179,6 +181,13 @@ def _why_no_action(game: Game, seat: int) -> str:
     return f"it is not your turn (you are seat {seat}): waiting for {others} (version {game.version})"
 
 
+def _messages(c: Any, engine: str) -> None:
+    """The engine's texts in the language asked (--lang, else LANG), from the server."""
+    from .render import i18n
+
+    i18n.load(c, engine)
+
+
 def describe_event(ev: Event, game: Game | None = None) -> str:
     """`v3 seat 1 (bot) puts O in cell 4 (row 2, column 2).`: the event in the words the terminal's
     renderers have (render.describe_event) when the game is known, else its type and fields."""
@@ -195,6 +204,8 @@ def describe_event(ev: Event, game: Game | None = None) -> str:
 def cmd_watch(args: argparse.Namespace) -> int:
     with _client(args) as c:
         game = None if args.json else c.game(args.game_id, args.token)  # names the players in the lines
+        if game is not None:
+            _messages(c, game.engine)
         for ev in c.watch(args.game_id, args.token, after_version=args.after):
             if args.json:
                 print(json.dumps({"gameId": ev.game_id, "version": ev.version, "event": ev.event}), flush=True)
@@ -296,6 +307,8 @@ def parser() -> argparse.ArgumentParser:
         c.add_argument("--token", default=d(os.environ.get("TABLERO_TOKEN")), help="seat token (env TABLERO_TOKEN)")
         c.add_argument("--timeout", type=_seconds, default=d(30.0), help="seconds per call (default 30)")
         c.add_argument("--json", action="store_true", default=d(False), help="print JSON instead of text")
+        c.add_argument("--lang", default=d(None), metavar="LANG",
+                       help="language of the texts: es or en (default: from LANG)")
         return c
 
     common = common_options(suppress=True)
@@ -367,9 +380,19 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _set_language(tag: str | None) -> None:
+    try:
+        from .render import i18n
+    except ModuleNotFoundError:  # the SDK without the [cli] extras: nothing is rendered
+        return
+    i18n.set_language(tag)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     plain_output()
     args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    if getattr(args, "lang", None) or "lang" in args:
+        _set_language(getattr(args, "lang", None))
     try:
         return int(args.fn(args) or 0)
     except TableroError as e:

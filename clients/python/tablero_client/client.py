@@ -126,6 +126,11 @@ class Client:
     def engine(self, name: str) -> Engine:
         return Engine.from_json(self.transport.get_engine(name))
 
+    def engine_messages(self, name: str, lang: str = "en") -> JSON:
+        """An engine's texts in a language (`{"lang", "messages": {key: ICU MessageFormat},
+        "etag", "languages"}`), the platform's beside them; name "tablero": the platform's alone."""
+        return self.transport.engine_messages(name, lang)
+
     def create(self, engine: str, players: int | None = None, *, options: JSON | None = None,
                seats: Sequence[str] | None = None) -> CreatedGame:
         """Create a game. `seats`: one kind per seat, "human" (token now), "open" (join later) or "bot"."""
@@ -293,6 +298,10 @@ class AsyncClient:
 
     async def engine(self, name: str) -> Engine:
         return Engine.from_json(await self.transport.get_engine(name))
+
+    async def engine_messages(self, name: str, lang: str = "en") -> JSON:
+        """An engine's texts in a language (see Client.engine_messages)."""
+        return await self.transport.engine_messages(name, lang)
 
     async def create(self, engine: str, players: int | None = None, *, options: JSON | None = None,
                      seats: Sequence[str] | None = None) -> AsyncCreatedGame:

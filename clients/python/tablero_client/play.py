@@ -32,7 +32,7 @@ from .choose import Option, options
 from .client import Client, Seat
 from .errors import Aborted, TableroError, Unavailable
 from .models import Event, Game
-from .render import action_label, describe_event, outcome_text, player_name, render, step_label, words
+from .render import action_label, describe_event, i18n, messages, outcome_text, player_name, render, step_label, words
 from .render.words import plural
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -227,6 +227,9 @@ def _ask(session: PromptSession, text: str, n: int, back: bool, paged: bool = Fa
         answer = session.prompt(text).strip().lower()
         if answer in QUIT_WORDS:
             raise Quit()
+        if answer in HELP_WORDS:
+            print(help_text())
+            continue
         if back and answer in BACK_WORDS:
             return None
         if paged and answer in PAGE_WORDS:
@@ -237,6 +240,30 @@ def _ask(session: PromptSession, text: str, n: int, back: bool, paged: bool = Fa
 
 
 PAGE_WORDS = ("n", "p")
+HELP_WORDS = ("?", "help", "h", "ayuda")
+_HELP_GAME: dict[str, Game] = {}
+
+
+def help_text() -> str:
+    """The help key's text, in the game's language (the platform's `play.help`)."""
+    game = _HELP_GAME.get("game")
+    cat = messages(game) if game is not None else i18n.Catalog({}, "en")
+    return cat.format("play.help", default="Type the number of a move; q leaves.")
+
+
+def own_resources(game: Game) -> str | None:
+    """The seat's own goods as one line (`You have: $3, 2 food, 1 brick`): numbers of its entry in
+    the view's `players`, kept in sight just above the prompt at 80×24."""
+    players = (game.view or {}).get("players")
+    me = game.your_seat
+    if not isinstance(players, list) or me is None or not 0 <= me < len(players) or not isinstance(players[me], dict):
+        return None
+    mine = {k: v for k, v in players[me].items() if isinstance(v, int) and not isinstance(v, bool)
+            and k not in ("seat", "player", "ships_left", "order")}
+    if not mine:
+        return None
+    m = messages(game)
+    return m.format("play.you_have", {"what": i18n.amounts(m, mine)})
 
 
 def _number(answer: str) -> int | None:
@@ -250,7 +277,7 @@ def choose_hint(n: int, back: bool, paged: bool = False) -> str:
     """What may be typed at `choose>`: b (or 0) steps back out of a step-by-step choice; n and p page
     through a list longer than --page."""
     return (f"type a number from 1 to {n}" + (", n or p for the next or previous page" if paged else "")
-            + (", b to go back a step" if back else "") + ", or q to quit")
+            + (", b to go back a step" if back else "") + ", ? for help, or q to quit")
 
 
 def option_label(path: str, option: Option, game: Game) -> str:
@@ -269,10 +296,11 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
         if len(current) == 1 and len(stack) > 1:
             return current[0]  # narrowed down to one action
         path, opts = options(current, page)
+        your_move = escape(messages(game).format("play.your_move"))
         if path is None:
-            con.print(f"[bold]Your move[/bold] ({plural(len(current), 'legal action')}):")
+            con.print(f"[bold]{your_move}[/bold] ({plural(len(current), 'legal action')}):")
         else:
-            con.print(f"[bold]Your move[/bold]: {plural(len(current), 'legal action')}; choose step by step by "
+            con.print(f"[bold]{your_move}[/bold]: {plural(len(current), 'legal action')}; choose step by step by "
                       f"[cyan]{escape(words.name(path.replace('.', ' ')))}[/cyan]:")
         paged = len(opts) > page > 0
         pick: int | str | None = "p"
@@ -286,6 +314,8 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
                 con.print(f"  [bold]{i + 1:3}[/bold]. {escape(label)}{more}", highlight=False)
             if paged:
                 con.print(f"[dim]options {shown.start + 1}-{shown.stop} of {len(opts)}[/dim]", highlight=False)
+            if (have := own_resources(game)) is not None:
+                con.print(f"[bold cyan]{escape(have)}[/bold cyan]", highlight=False)
             con.print(f"[dim]{choose_hint(len(opts), len(stack) > 1, paged)}[/dim]", highlight=False)
             pick = _ask(session, "choose> ", len(opts), back=len(stack) > 1, paged=paged)
             if pick == "n":
@@ -308,10 +338,13 @@ def play(args: argparse.Namespace) -> int:
     con = Console(highlight=False, width=args.width or shutil.get_terminal_size().columns,
                   force_terminal=sys.stdout.isatty() or None, file=PlainStdout.wrap())
     con.fixed_width = args.width  # type: ignore[attr-defined]  # fit_width leaves it as it is
+    i18n.set_language(getattr(args, "lang", None))
     with _client(args) as c:
         seat, new = _setup(args, c, con)
         session: PromptSession = PromptSession()  # after the setup: a bad option is one line, no warning
         game = seat.game()
+        i18n.load(c, game.engine)
+        _HELP_GAME["game"] = game
         me = game.your_seat
         tell_so_far(seat, game, me, con, since_own=not new)
         events: queue.Queue = queue.Queue()
@@ -445,7 +478,8 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                 _board(con, game)
                 board_shown = game.version
             if shown_wait != game.version and board_shown == game.version:  # under the board, once
-                con.print(f"[dim]waiting for {', '.join(player_name(game, s) for s in game.to_act)}…[/dim]")
+                who = messages(game).list([player_name(game, s) for s in game.to_act])
+                con.print(f"[dim]{escape(messages(game).format('play.waiting', {'who': who}))}[/dim]")
                 shown_wait = game.version
             settling = board_shown != game.version
             typed = wait_for_others(events, watching, SETTLE if settling else REFRESH if watching else 1.0)

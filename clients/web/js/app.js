@@ -4,7 +4,8 @@ import { h, humanize, fmt, title } from './dom.js';
 import { schemaForm } from './schema-form.js';
 import { Composer, describeGeneric } from './compose.js';
 import { Watch } from './sse.js';
-import { describeEvent, seatName, COLOURS } from './words.js';
+import { describeEvent, seatName, colour } from './words.js';
+import { LANGS, language, setLanguage, loadCatalog, catalog } from './i18n.js';
 import { rendererFor } from './render/index.js';
 import { result } from './scores.js';
 import { takeTokenFromAddress, currentUser, signIn, signOut, seatOf } from './portal.js';
@@ -26,8 +27,34 @@ async function engines() {
 }
 
 function engineTitle(name) {
+  const cat = catalog(name);
+  if (cat.has('title') && cat.messages['title'] !== catalog('tablero').messages['title']) return cat.t('title');
   const e = (enginesCache || []).find((x) => x.name === name);
   return e ? e.title || humanize(name) : humanize(name);
+}
+
+// The header's language switch (remembered by the browser); the page is drawn again in it.
+const T = (key, args, fallback) => catalog('tablero').t(key, args, fallback);
+const langSwitch = h('div', { class: 'lang' });
+document.querySelector('header.top').append(langSwitch);
+function drawLanguageSwitch() {
+  const sel = h('select', { id: 'lang', onchange: async (ev) => {
+    setLanguage(ev.target.value);
+    await loadTexts();
+    drawLanguageSwitch();
+    route();
+  } }, LANGS.map((l) => h('option', { value: l, selected: l === language() }, l === 'es' ? 'Español' : 'English')));
+  langSwitch.replaceChildren(h('label', { for: 'lang' }, T('web.language'), ' '), sel);
+  const nav = document.querySelector('header.top nav a');
+  if (nav) nav.textContent = T('web.lobby');
+}
+
+// The platform's texts and every engine's (engine names in the lobby, then its table's words).
+async function loadTexts() {
+  document.documentElement.lang = language();
+  await loadCatalog('tablero');
+  const list = await engines().catch(() => []);
+  await Promise.all(list.map((e) => loadCatalog(e.name).catch(() => null)));
 }
 
 function link(path) {
@@ -178,7 +205,7 @@ function createForm(e) {
       sel.value = kept[i] || (i === 0 ? (me ? 'me' : 'human') : 'bot');
       sel.addEventListener('change', seatsChanged);
       seatSel.push(sel);
-      return h('div', { class: 'field seat' }, h('label', { for: id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${COLOURS[i]})`), sel);
+      return h('div', { class: 'field seat' }, h('label', { for: id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${colour(i)})`), sel);
     }));
     seatsChanged();
   };
@@ -197,8 +224,8 @@ function createForm(e) {
     for (const b of capBoxes) b.disabled = !b.checked && chosen >= room;
     for (const o of players.options) o.disabled = Number(o.value) > e.maxSeats - chosen;
     const caps = capBoxes.filter((b) => b.checked).map((b) => b.value);
-    const who = [...seatSel.map((sel, i) => `${COLOURS[i]}: ${kindName[sel.value] || sel.value}`),
-      ...caps.map((c, j) => `${COLOURS[seatSel.length + j]}: Captain ${title(c)}`)];
+    const who = [...seatSel.map((sel, i) => `${colour(i)}: ${kindName[sel.value] || sel.value}`),
+      ...caps.map((c, j) => `${colour(seatSel.length + j)}: Captain ${title(c)}`)];
     const left = over.length ? ` (${over.map((b) => `Captain ${title(b.value)}`).join(', ')} left: ${seatSel.length} seats leave no room at a table of ${e.maxSeats})` : '';
     tableLine.textContent = `At the table: ${who.join(' · ')}${!caps.length && seatSel.length === 1 ? ' · Blue: Captain Starbuck (the default)' : ''}.${left}`;
   }
@@ -457,7 +484,8 @@ class Table {
       board: h('div', { class: 'board', 'aria-label': 'The game' }),
       turn: h('div', { class: 'turn', 'aria-live': 'polite' }),
       result: h('section', { class: 'result', 'aria-label': 'Final scores' }),
-      log: h('ol', { class: 'log', reversed: true }),
+      // The log is a live region: a screen reader announces each move as it is added.
+      log: h('ol', { class: 'log', reversed: true, 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-labelledby': 'log-h' }),
       live: h('span', { class: 'live', 'aria-live': 'polite' }, 'connecting…'),
     };
     this.el.board.addEventListener('click', (ev) => this.onPick(ev));
@@ -481,7 +509,8 @@ class Table {
   }
 
   ctxBase() {
-    return { view: this.game && this.game.view, seat: this.active, held: this.held.map((s) => s.seat), seatNames: this.renderer && this.renderer.seatNames ? this.renderer.seatNames(this.game) : null };
+    return { view: this.game && this.game.view, seat: this.active, held: this.held.map((s) => s.seat), engine: this.game && this.game.engine,
+      seatNames: this.renderer && this.renderer.seatNames ? this.renderer.seatNames(this.game) : null };
   }
 
   async start() {
@@ -515,6 +544,7 @@ class Table {
       }
     }
     this.renderer = rendererFor(this.game.engine);
+    await loadCatalog(this.game.engine).catch((e) => notify(e.message));
     document.title = `Tablero — ${engineTitle(this.game.engine)}`;
     main.replaceChildren(h('section', { class: 'table', 'aria-label': 'Game table' },
       this.el.head,
@@ -522,7 +552,7 @@ class Table {
         h('div', { class: 'board-col' }, this.el.result, this.el.board),
         h('aside', { class: 'side' },
           h('section', { class: 'panel move', 'aria-label': 'Turn' }, this.el.turn, this.composer.el),
-          h('section', { class: 'panel', 'aria-labelledby': 'log-h' }, h('h2', { id: 'log-h' }, 'What happened'), this.el.log)))));
+          h('section', { class: 'panel', 'aria-labelledby': 'log-h' }, h('h2', { id: 'log-h' }, T('web.log')), this.el.log)))));
     await this.loadLog();
     await this.refresh();
     this.watch = new Watch(this.id, {
@@ -756,12 +786,9 @@ class Table {
     await this.refresh();
   }
 
+  // An action in words: its catalog template, then what it does (the renderer's actionEffect).
   describeAction(a) {
-    if (this.renderer.describeAction) {
-      const s = this.renderer.describeAction(a, this.ctx());
-      if (s) return s;
-    }
-    return describeGeneric(a);
+    return this.renderer.describeAction(a, this.ctx());
   }
 
   draw(actions) {
@@ -806,10 +833,11 @@ class Table {
     // Turn.
     const me = this.active;
     let turnText;
-    if (finished) turnText = 'The game is over.';
-    else if (me === null) turnText = toAct.length ? `Waiting for ${toAct.map((s) => seatName(this.ctxBase(), s)).join(', ')}.` : 'Waiting…';
-    else if (toAct.includes(me)) turnText = actions.length ? `Your turn, ${seatName({}, me)}.` : 'Your turn…';
-    else turnText = `Waiting for ${toAct.map((s) => seatName(this.ctxBase(), s)).join(', ')}.`;
+    const waiting = () => T('web.waiting', { who: catalog('tablero').list(toAct.map((s) => seatName(this.ctxBase(), s))) });
+    if (finished) turnText = T('web.over');
+    else if (me === null) turnText = waiting();
+    else if (toAct.includes(me)) turnText = T('web.turn', { who: seatName({ engine: g.engine }, me) });
+    else turnText = waiting();
     const yourTurn = !finished && me !== null && toAct.includes(me);
     this.el.turn.replaceChildren(h('h2', { class: yourTurn ? 'your-turn' : '', id: 'turn-h' }, turnText));
     if (me === null && !finished) this.el.turn.append(h('p', { class: 'muted' }, 'You are watching this game.'));
@@ -831,12 +859,21 @@ class Table {
       const on = hit !== undefined;
       el.dataset.pickHit = hit || '';
       el.classList.toggle('pickable', on);
+      // A grid's cells stay cells (a row holds gridcells only); other pieces become buttons.
+      const cell = el.getAttribute('role') === 'gridcell';
       if (on) {
         el.setAttribute('tabindex', '0');
-        el.setAttribute('role', 'button');
+        if (!cell) el.setAttribute('role', 'button');
+        // A button's name starts with what it shows (a card's name), then what choosing it does.
+        const shown = el.textContent.trim().replace(/\s+/g, ' ');
+        const label = el.dataset.pickLabel;
+        if (label && !cell) el.setAttribute('aria-label', shown && !label.includes(shown) ? `${shown} — ${label}` : label);
       } else {
         el.removeAttribute('tabindex');
-        if (el.getAttribute('role') === 'button') el.removeAttribute('role');
+        if (el.getAttribute('role') === 'button') {
+          el.removeAttribute('role');
+          el.removeAttribute('aria-label');
+        }
       }
     }
   }
@@ -878,4 +915,8 @@ if (me && me.expired) {
   notify('Your portal sign-in has expired; sign in again.');
 }
 drawWho();
-route();
+drawLanguageSwitch();
+loadTexts().catch((e) => notify(e.message)).then(() => {
+  drawLanguageSwitch();
+  route();
+});

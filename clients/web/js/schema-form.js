@@ -2,7 +2,7 @@
 // where get() is the value to send, or undefined to leave the option at its default (it throws
 // when the fields cannot make a valid value), and setSeats(n) follows the number of seats.
 import { h, humanize, fmt } from './dom.js';
-import { COLOURS } from './words.js';
+import { colour } from './words.js';
 
 let uid = 0;
 const nextId = (name) => `opt-${String(name).replace(/\W+/g, '-')}-${++uid}`;
@@ -145,7 +145,7 @@ function seatField(id, label, s, names) {
       return sel;
     });
     box.replaceChildren(...sels.map((sel, i) => h('div', { class: 'field seat' },
-      h('label', { for: sel.id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${COLOURS[i % COLOURS.length]})`), sel)));
+      h('label', { for: sel.id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${colour(i)})`), sel)));
     sync();
   };
   draw(s.minItems || 1);
@@ -180,7 +180,7 @@ function seatChoice(id, label, s) {
     const top = Math.min(n - 1, s.maximum ?? n - 1);
     sel.replaceChildren(h('option', { value: '' }, blank), ...Array.from({ length: Math.max(0, top - (s.minimum ?? 0) + 1) }, (_, j) => {
       const i = j + (s.minimum ?? 0);
-      return h('option', { value: String(i) }, `Seat ${i + 1} (${COLOURS[i % COLOURS.length]})`);
+      return h('option', { value: String(i) }, `Seat ${i + 1} (${colour(i)})`);
     }));
     sel.value = [...sel.options].some((o) => o.value === kept) ? kept : '';
   };

@@ -48,6 +48,11 @@ class GameServiceStub:
                 request_serializer=tablero_dot_v1_dot_games__pb2.GetEngineRequest.SerializeToString,
                 response_deserializer=tablero_dot_v1_dot_games__pb2.GetEngineResponse.FromString,
                 _registered_method=True)
+        self.GetEngineMessages = channel.unary_unary(
+                '/tablero.v1.GameService/GetEngineMessages',
+                request_serializer=tablero_dot_v1_dot_games__pb2.GetEngineMessagesRequest.SerializeToString,
+                response_deserializer=tablero_dot_v1_dot_games__pb2.GetEngineMessagesResponse.FromString,
+                _registered_method=True)
         self.CreateGame = channel.unary_unary(
                 '/tablero.v1.GameService/CreateGame',
                 request_serializer=tablero_dot_v1_dot_games__pb2.CreateGameRequest.SerializeToString,
@@ -110,6 +115,16 @@ class GameServiceServicer:
 
     def GetEngine(self, request, context):
         """One engine, with the JSON Schemas of its options, actions, view and events.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetEngineMessages(self, request, context):
+        """The texts people read for an engine, in one language: ICU MessageFormat strings by key
+        (`event.<type>`, `action.<type>`, `view.<field>`, `name.<value>`, `amount.<resource>`),
+        with the platform's (lobby, seats, clocks) beside them. Name "tablero": the platform's
+        alone. REST answers with ETag and Cache-Control.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -201,6 +216,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GetEngine,
                     request_deserializer=tablero_dot_v1_dot_games__pb2.GetEngineRequest.FromString,
                     response_serializer=tablero_dot_v1_dot_games__pb2.GetEngineResponse.SerializeToString,
+            ),
+            'GetEngineMessages': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetEngineMessages,
+                    request_deserializer=tablero_dot_v1_dot_games__pb2.GetEngineMessagesRequest.FromString,
+                    response_serializer=tablero_dot_v1_dot_games__pb2.GetEngineMessagesResponse.SerializeToString,
             ),
             'CreateGame': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateGame,
@@ -305,6 +325,33 @@ class GameService:
             '/tablero.v1.GameService/GetEngine',
             tablero_dot_v1_dot_games__pb2.GetEngineRequest.SerializeToString,
             tablero_dot_v1_dot_games__pb2.GetEngineResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetEngineMessages(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tablero.v1.GameService/GetEngineMessages',
+            tablero_dot_v1_dot_games__pb2.GetEngineMessagesRequest.SerializeToString,
+            tablero_dot_v1_dot_games__pb2.GetEngineMessagesResponse.FromString,
             options,
             channel_credentials,
             insecure,

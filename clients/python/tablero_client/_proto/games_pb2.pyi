@@ -77,6 +77,35 @@ class GetEngineResponse(_message.Message):
     engine: Engine
     def __init__(self, engine: _Optional[_Union[Engine, _Mapping]] = ...) -> None: ...
 
+class GetEngineMessagesRequest(_message.Message):
+    __slots__ = ("name", "lang")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    LANG_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    lang: str
+    def __init__(self, name: _Optional[str] = ..., lang: _Optional[str] = ...) -> None: ...
+
+class GetEngineMessagesResponse(_message.Message):
+    __slots__ = ("engine", "lang", "messages", "etag", "languages")
+    class MessagesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    LANG_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGES_FIELD_NUMBER: _ClassVar[int]
+    engine: str
+    lang: str
+    messages: _containers.ScalarMap[str, str]
+    etag: str
+    languages: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, engine: _Optional[str] = ..., lang: _Optional[str] = ..., messages: _Optional[_Mapping[str, str]] = ..., etag: _Optional[str] = ..., languages: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class CreateGameRequest(_message.Message):
     __slots__ = ("engine", "players", "options", "seats", "seat_specs", "on_leave", "clock", "rated")
     ENGINE_FIELD_NUMBER: _ClassVar[int]

@@ -3,9 +3,11 @@
 `render(game)` uses `tablero_client/render/<engine module>.py` when one exists (module name =
 engine name with '-' as '_', e.g. new_bedford.py) and the generic renderer otherwise. A module
 may define `render(game: Game) -> rich renderable`, `action_label(action, game) -> str`,
-`describe_event(event, game) -> str | None` (the event log in words, see words.py) and
 `player_name(game, player) -> str | None` (players that are not seats, e.g. Captains) and
 `step_label(path, value, game) -> str | None` (a value of a step-by-step choice, e.g. a square).
+
+Every sentence (events, actions) and label comes from the engine's message catalog (i18n.py,
+served by GET /v1/engines/{name}/messages): no event is worded here.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ..models import Game
-from . import generic, words
+from . import generic, i18n, words
 
 # What a renderer may raise on a view or event it does not expect: fall back, never crash the game.
 RENDER_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
@@ -46,26 +48,36 @@ def render(game: Game) -> RenderableType:
     return Group(header(game), body)
 
 
+def messages(game: Game) -> i18n.Catalog:
+    """The catalog of the game's engine in the language in use (an empty one when there is none:
+    keys then show as themselves, which the tests catch)."""
+    return i18n.catalog(game.engine) or i18n.Catalog({}, i18n.current_language())
+
+
 def header(game: Game) -> Text:
+    m = messages(game)
     t = Text()
-    t.append(f"{game.engine}", style="bold")
-    t.append(f"  game {game.id}  version {game.version}  ")
+    t.append(m.format("title", default=game.engine), style="bold")
+    t.append("  " + m.format("header.game", {"id": game.id, "version": game.version}) + "  ")
     if game.finished:
-        t.append("FINISHED", style="bold red")
+        t.append(m.format("header.finished"), style="bold red")
     else:
-        t.append("to act: " + ", ".join(player_name(game, s) for s in game.to_act), style="yellow")
+        t.append(m.format("header.to_act", {"who": m.list([player_name(game, s) for s in game.to_act])}),
+                 style="yellow")
     if game.your_seat is not None:
-        t.append(f"  you are seat {game.your_seat}", style="bold cyan")
+        t.append("  " + m.format("header.you_are", {"who": seat_name(game, game.your_seat)}), style="bold cyan")
     else:
-        t.append("  (spectator)", style="dim")
+        t.append("  " + m.format("header.spectator"), style="dim")
     return t
 
 
 def seat_name(game: Game, seat: int) -> str:
+    m = messages(game)
     kind = next((s.kind for s in game.seats if s.seat == seat), "")
-    you = " (you)" if seat == game.your_seat else ""
-    bot = " (bot)" if kind.endswith("BOT") else ""
-    return f"seat {seat}{bot}{you}"
+    name = m.format("seat.number", {"n": seat})
+    if kind.endswith("BOT"):
+        name = m.format("seat.bot", {"name": name})
+    return m.format("seat.you", {"name": name}) if seat == game.your_seat else name
 
 
 def _hook(game: Game, hook: str, *args: Any) -> Any:
@@ -84,25 +96,29 @@ def player_name(game: Game, player: Any) -> str:
     """A player as the terminal names them: `seat 1 (bot)`, `seat 0 (you)`, or an automa player
     by name (New Bedford's Captains are players after the seats: `Captain Starbuck`)."""
     if not isinstance(player, int) or isinstance(player, bool):
-        return "someone"
+        return messages(game).format("seat.someone")
     return _hook(game, "player_name", game, player) or seat_name(game, player)
 
 
+def _special(game: Game) -> i18n.Special:
+    """The engine module's `field_value(field, value, game)`: a value as its board names it."""
+    return lambda k, v: _hook(game, "field_value", k, v, game)
+
+
 def describe_event(event: dict[str, Any], game: Game) -> str:
-    """A game event as a sentence (the engine module's words, else a generic reading of its fields)."""
-    text = _hook(game, "describe_event", event, game)
-    if text:
-        return str(text)
-    who = event.get("seat", event.get("player"))
-    return words.generic_event(event, player_name(game, who) if isinstance(who, int) else None)
+    """A game event as a sentence: its template in the engine's catalog."""
+    text = i18n.describe(messages(game), event, lambda p: player_name(game, p), _special(game))
+    return text if len(text) <= words.MAX_LINE else text[:words.MAX_LINE - 1] + "…"
 
 
 def action_label(action: dict[str, Any], game: Game | None = None) -> str:
-    if game is not None:
-        label = _hook(game, "action_label", action, game)
-        if label:
-            return str(label)
-    return compact(action)
+    """An action in words: its catalog template, then what it does (the engine module's
+    `action_effect(action, game)`, e.g. a building's effect)."""
+    if game is None:
+        return compact(action)
+    label = i18n.action(messages(game), action, lambda p: player_name(game, p), _special(game)) or compact(action)
+    effect = _hook(game, "action_effect", action, game)
+    return f"{label} — {effect}" if effect else label
 
 
 def step_label(path: str, value: Any, game: Game) -> str:
@@ -111,11 +127,12 @@ def step_label(path: str, value: Any, game: Game) -> str:
     label = _hook(game, "step_label", path, value, game)
     if label:
         return str(label)
-    if value is None:
-        return f"no {words.name(path.split('.')[-1])}"
+    m = messages(game)
     if path == "type":
-        return words.name(value)
-    return f"{words.name(path.replace('.', ' '))} {words.fmt(value)}"
+        return i18n.action(m, {"type": value}, lambda p: player_name(game, p)) or words.name(value)
+    field = path.replace(".", "_")
+    shown = i18n.value(m, value) if value is not None else m.format("value.none")
+    return f"{i18n.value(m, field)}: {m.number(shown) if isinstance(shown, int | float) else shown}"
 
 
 def compact(value: Any) -> str:
@@ -143,9 +160,10 @@ def outcome_text(game: Game) -> RenderableType:
     from rich.table import Table
 
     out = game.outcome or {}
-    t = Table(title="Game over", title_style="bold")
-    t.add_column("seat")
-    t.add_column("score", justify="right")
+    m = messages(game)
+    t = Table(title=m.format("outcome.title"), title_style="bold")
+    t.add_column(m.format("outcome.seat"))
+    t.add_column(m.format("outcome.score"), justify="right")
     t.add_column("")
     winners = set(out.get("winners") or [])
     # Automa opponents (New Bedford's Captains) are not seats: their totals and wins come
@@ -153,8 +171,8 @@ def outcome_text(game: Game) -> RenderableType:
     captains = [c for c in out.get("captains") or [] if isinstance(c, dict)]
     beaten_by = set(out.get("captain_winners") or [])
     for i, score in enumerate(out.get("scores") or []):
-        t.add_row(seat_name(game, i), str(score), "WINNER" if i in winners else "")
+        t.add_row(seat_name(game, i), str(score), m.format("outcome.winner") if i in winners else "")
     for c in captains:
-        name = str(c.get("captain", "captain")).replace("_", " ").title()
-        t.add_row(f"Captain {name}", str(c.get("total", "?")), "WINNER" if c.get("captain") in beaten_by else "")
+        name = m.format("label.captain", {"name": i18n.value(m, c.get("captain"))}, default=str(c.get("captain")))
+        t.add_row(name, str(c.get("total", "?")), m.format("outcome.winner") if c.get("captain") in beaten_by else "")
     return t

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from ..models import Game
 from .fit import Fit
-from .words import humanize, only_you_see, plural
+from .words import humanize, plural
 from .words import name as _name
 
 # Empty squares: a glyph and a style per terrain colour (grey squares show their number when numbered).
@@ -481,59 +481,6 @@ def _printed(v: dict[str, Any], card: Any) -> str:
     return re.sub(r"[_-]+", " ", str(card)).title() if card is not None else "—"
 
 
-def action_label(a: dict[str, Any], game: Game) -> str:  # noqa: C901 - one case per action
-    t = a.get("type")
-    if t == "play_card":
-        return f"play {_name(a.get('card'))}" + (" face down (a basic action)" if a.get("face_up") is False
-                                                 else " face up (call to work)")
-    if t == "road":
-        return f"road on {_sq(game, [a.get('cell')])}"
-    if t == "first_road":
-        return f"road before the tile on {_sq(game, [a.get('cell')])}"
-    if t == "road_first":
-        return "build a road before the tile"
-    if t == "draft_resource":
-        return f"draft {_name(a.get('resource'))}"
-    if t == "place_start":
-        return f"starting {_name(a.get('resource'))} stall on {_sq(game, [a.get('cell')])}"
-    if t in ("import", "import_access"):
-        where = f" to {_sq(game, [a['cell']])}" if a.get("cell") is not None else ""
-        return f"import {_name(a.get('resource'))}{where}" + (", buying access" if t == "import_access" else "")
-    if t == "place_stall":
-        return f"stall on {_sq(game, [a.get('cell')])}"
-    if t == "access":
-        return f"buy access to building #{a.get('tile')}"
-    if t == "upgrade":
-        return f"build {_name(a.get('resource'))} on {_sq(game, a.get('cells'))}"
-    if t == "build":
-        kind = "bridge or gate" if a.get("kind") == "bridge" else _name(a.get("kind"))
-        return f"build a {kind} on {_sq(game, [a.get('cell')])}"
-    if t == "place_worker":
-        return "worker on " + ("your race action" if a.get("target") == "race" else _card_name(game, a.get("target")))
-    if t == "reset_benefit":
-        where = f" on {_sq(game, [a['cell']])}" if a.get("cell") is not None else ""
-        return f"reset benefit: {_name(a.get('kind'))}{where}"
-    if t == "choose_proposal":
-        return f"choose {_proposal(game, a.get('proposal'))}"
-    if t == "place_prestige":
-        return f"place the prestige building on {_sq(game, a.get('cells'))}"
-    if t == "record_history":
-        return f"record the {_card_name(game, a.get('building'))}, governed by “{a.get('governing_body')}”"
-    if t == "recruit":
-        return f"recruit the adviser in slot {a['slot'] + 1}"
-    if t == "take_money":
-        return "take money"
-    if t == "take_influence":
-        return "take influence"
-    if t == "call_vote":
-        return "call a vote"
-    if t == "vote":
-        return f"vote for {_proposal(game, a.get('proposal'))} ({a.get('fleeting')} fleeting, {a.get('lasting')} lasting)"
-    if t == "skip_roads":
-        return "skip the roads"
-    return ""
-
-
 def step_label(path: str, value: Any, game: Game) -> str | None:
     """A value of a step-by-step choice as the map and the board name it (squares `H1, I1`)."""
     if path == "cell":
@@ -549,129 +496,22 @@ def step_label(path: str, value: Any, game: Game) -> str | None:
     return None
 
 
+def field_value(key: str, value: Any, game: Game) -> str | None:
+    """A field of an event or action as the map and the board name it: squares `B5`, proposals
+    numbered from 1 with their names, cards as printed, slots from 1."""
+    if key == "cell" and isinstance(value, int):
+        return square(game, value)
+    if key == "cells" and isinstance(value, list):
+        return ", ".join(square(game, c) for c in value)
+    if key in ("proposal", "winner") and isinstance(value, int) and not isinstance(value, bool):
+        return _proposal(game, value).split(" ", 1)[1]
+    if key in ("card", "target", "building", "adviser") and isinstance(value, str):
+        return _card_name(game, value) or None
+    if key == "slot" and isinstance(value, int):
+        return str(value + 1)
+    return None
+
+
 def _sq(game: Game, cells: Any) -> str:
     cells = [square(game, c) for c in cells or []]
     return f"square {cells[0]}" if len(cells) == 1 else f"squares {', '.join(cells)}"
-
-
-def describe_event(e: dict[str, Any], game: Game) -> str | None:  # noqa: C901 - one case per event
-    from . import player_name
-
-    t = e.get("type")
-    who = player_name(game, e.get("seat"))
-
-    def named(s: Any) -> str:
-        return player_name(game, s)
-
-    if t == "game_started":
-        races = ", ".join(f"{named(s)} plays the {humanize(r)}" for s, r in enumerate(e.get("races") or []))
-        return f"The game starts: {races}." if races else "The game starts."
-    if t == "resource_drafted":
-        return f"{who} drafts {_name(e.get('resource'))}."
-    if t == "start_stall_placed":
-        return f"{who} places a starting {_name(e.get('resource'))} stall on {_sq(game, [e.get('cell')])}."
-    if t == "card_played":
-        card = f"{_name(e.get('card'))} face up (call to work)" if e.get("face_up") else "a card face down (a basic action)"
-        return f"{who} plays {card}."
-    if t == "follower_up":
-        return f"{who} may follow."
-    if t == "basic_taken":
-        return f"{who} takes the basic action: {_name(e.get('kind'))}."
-    if t == "stall_site":
-        return f"{who} trades for {_name(e.get('resource'))}{' (with access)' if e.get('access') else ''}."
-    if t == "stall_imported":
-        claim = ", taking a claim token" if e.get("claim") else ""
-        return f"{who} imports {_name(e.get('resource'))} to {_sq(game, [e.get('cell')])} for {e.get('cost')}{claim}."
-    if t == "access_bought":
-        to = f", paid to {named(e['to'])}" if e.get("to") is not None else ""
-        return f"{who} buys access to tile {e.get('tile')} for {e.get('cost')}{to}."
-    if t == "adviser_recruited":
-        pts = f", {e['points']} points" if e.get("points") else ""
-        return (f"{who} recruits the {_card_name(game, e.get('adviser'))} for {e.get('cost')} (+{e.get('fleeting')} fleeting, "
-                f"+{e.get('lasting')} lasting influence{pts}).")
-    if t == "offer_refilled":
-        return "The adviser offer is refilled."
-    if t == "building_upgraded":
-        return f"{who} builds {_name(e.get('resource'))} on {_sq(game, e.get('cells'))} for {e.get('cost')}."
-    if t == "house_built":
-        return f"{who} builds a house on {_sq(game, [e.get('cell')])} for {e.get('cost')}."
-    if t == "bridge_built":
-        return f"{who} builds a bridge or gate on {_sq(game, [e.get('cell')])} for {e.get('cost')}."
-    if t in ("road_built", "first_road_built"):
-        return f"{who} builds a road on {_sq(game, [e.get('cell')])}."
-    if t == "roads_due":
-        return f"{who} is owed {plural(len(e.get('queue') or []), 'road')}."
-    if t == "first_road_due":
-        return f"{who} is owed a first road."
-    if t == "roads_skipped":
-        return f"{who} skips the roads."
-    if t == "worker_placed":
-        target = "their race action" if e.get("target") == "race" else f"the {_card_name(game, e.get('target'))}"
-        return f"{who} places a worker on {target}."
-    if t == "turn_passed":
-        return f"{named(e.get('active'))} is the active player."
-    if t == "vote_called":
-        return f"{who} calls a vote ({plural(e.get('benefits'), 'reset benefit')})."
-    if t == "reset_benefit":
-        return f"{who} takes a reset benefit: {_name(e.get('kind'))}."
-    if t == "cards_returned":
-        return f"{who} takes back their played cards."
-    if t == "income_collected":
-        fleeting = f", {e['fleeting']} fleeting influence" if e.get("fleeting") else ""
-        return f"{who} collects income: {e.get('money')} money{fleeting}."
-    if t == "vote_opened":
-        return "The vote opens: everyone votes in secret."
-    if t == "vote_cast":
-        private = e.get("private")
-        mine = next(iter(private.values()), None) if isinstance(private, dict) and private else None
-        if isinstance(mine, dict) and isinstance(mine.get("proposal"), int):
-            return f"{who} votes (only you see: proposal {mine['proposal'] + 1})."
-        return f"{who} has voted."
-    if t == "votes_revealed":
-        totals = ", ".join(f"proposal {i + 1} {x}" for i, x in enumerate(e.get("totals") or []))
-        wins = f"; proposal {e['winner'] + 1} wins" if isinstance(e.get("winner"), int) else ""
-        return f"Votes revealed: {totals}{wins}."
-    if t == "proposal_chosen":
-        return f"{who} chooses proposal {e['proposal'] + 1}; {named(e.get('placer'))} places it."
-    if t == "prestige_placed":
-        return f"{who} places the {_card_name(game, e.get('card'))} on {_sq(game, e.get('cells'))}."
-    if t == "prestige_unplaceable":
-        return f"The {_card_name(game, e.get('card'))} cannot be placed."
-    if t == "delivered":
-        owner = e.get("owner")
-        by = " (neutral)" if owner == -1 else f" by {named(owner)}" if isinstance(owner, int) else ""
-        return f"{humanize(e.get('resource'))} delivered to building {e.get('building')}{by}."
-    if t == "completed":
-        return f"The {_card_name(game, e.get('card'))} is complete."
-    if t == "proposals_drawn":
-        cards = e.get("cards") or []
-        return f"New proposals: {', '.join(_card_name(game, c) for c in cards)}." if cards else "No new proposals."
-    if t == "vote_skipped":
-        return "No proposal is left: the vote is skipped."
-    if t == "vote_closed":
-        return "The vote is over."
-    if t == "claims_paid":
-        return f"{who} pays off {plural(e.get('claims'), 'claim token')}."
-    if t == "achievement_scored":
-        scorers = ", ".join(named(s) for s in e.get("scorers") or []) or "nobody"
-        value = f" {e['value']}" if e.get("value") else ""
-        return f"Achievement {_name(e.get('achievement'))}: {scorers} scores{value}."
-    if t == "gained":
-        bits = [f"{e['money']} money" if e.get("money") else "", f"{e['fleeting']} fleeting" if e.get("fleeting") else "",
-                f"{e['lasting']} lasting influence" if e.get("lasting") else "",
-                f"{e['points']} points" if e.get("points") else ""]
-        source = f" ({_name(e['source'])})" if e.get("source") else ""
-        return f"{who} gains {' '.join(b for b in bits if b) or 'nothing'}{source}{only_you_see(e)}."
-    if t == "event_card_given":
-        return (f"Shaping history: {who} wins with the {humanize(str(e.get('race') or ''))} and receives the "
-                f"“{e.get('card')}” card for Gloomhaven's event deck.")
-    if t == "history_recorded":
-        return f"{who} records history in {_name(e.get('section'))}."
-    if t == "game_ended":
-        scores = e.get("scores") or []
-        text = f"The game ends ({_name(e.get('reason'))}). Scores: " + ", ".join(
-            f"{named(s)} {x}" for s, x in enumerate(scores)) + "."
-        if e.get("tie_break") and _tied(scores):
-            text += f" Tie-break: {e['tie_break']}."
-        return text
-    return None

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from ..models import Game
 from .fit import Fit
-from .words import name, only_you_see, plural
+from .words import name, plural
 
 PRESET_CARD_VALUE = 5  # option preset_production: the introductory production cards are all 5s
 
@@ -127,15 +127,6 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
-def _pay(a: dict[str, Any]) -> str:
-    parts = []
-    if a.get("cards"):
-        parts.append("cards " + " + ".join(str(c) for c in a["cards"]))
-    if a.get("disks"):
-        parts.append(plural(a["disks"], "disk"))
-    return f"paying {' and '.join(parts)}" if parts else "for free"
-
-
 PRICED = {"train", "employ", "buy_tool", "buy_vp", "move"}
 
 
@@ -162,116 +153,13 @@ def price_of(action: dict[str, Any], game: Game) -> int | None:
     return mine[0].get("tool_cost")
 
 
-def _cost(a: dict[str, Any], game: Game) -> str:
-    """How a move is paid: the cards and disks it hands over, or (a move chosen without them) its
-    price, paid in the payment step that follows; "for free" only for what costs nothing."""
-    if "cards" in a or "disks" in a or a.get("type") not in PRICED:
-        return _pay(a)
-    price = price_of(a, game)
+def action_effect(action: dict[str, Any], game: Game) -> str | None:
+    """What a priced move will cost (paid at the payment step that follows it)."""
+    from . import messages
+
+    if action.get("type") not in PRICED:
+        return None
+    price = price_of(action, game)
     if price == 0:
-        return "for free"
-    return f"costs {price}, paid at the next step" if price is not None else "paid at the next step"
-
-
-def action_label(action: dict[str, Any], game: Game) -> str:
-    a, t = action, action.get("type")
-    if t == "open_auction":
-        return f"open an auction for {a.get('card')} bidding {a.get('bid')}"
-    if t == "end_turn":
-        return "end your turn"
-    if t == "bid":
-        return f"bid {a.get('amount')}"
-    if t == "drop_out":
-        return "drop out of the auction"
-    if t == "pay":
-        return "pay " + _pay(a).removeprefix("paying ")
-    if t == "buy_tool":
-        return f"tool for {name(a.get('tableau'))}, {_cost(a, game)}"
-    if t == "employ":
-        return f"employ a worker in {name(a.get('tableau'))}, {_cost(a, game)}"
-    if t == "train":
-        return f"train a worker, {_cost(a, game)}"
-    if t == "buy_vp":
-        return f"buy a VP, {_cost(a, game)}"
-    if t == "convert":
-        return f"turn a {a.get('card')} card into disks"
-    if t == "discard":
-        return f"discard {', '.join(str(c) for c in a.get('cards') or [])}"
-    if t == "move":
-        return (f"move the worker from tile {a.get('from_tile')} slot {a.get('from_slot')} to {name(a.get('to'))}, "
-                f"{_cost(a, game)}")
-    return ""
-
-
-def _purpose(a: Any) -> str:
-    """What a requested payment is for, as the browser says it."""
-    a = a if isinstance(a, dict) else {}
-    t = a.get("type")
-    if t == "train":
-        return "train a worker"
-    if t == "employ":
-        return f"employ a worker in {name(a.get('tableau'))}"
-    if t == "buy_tool":
-        return f"buy a tool for {name(a.get('tableau'))}"
-    if t == "buy_vp":
-        return "buy a victory point"
-    if t == "move":
-        return f"move a worker to {name(a.get('to'))}"
-    if t in ("open_auction", "bid"):
-        return f"pay for {a.get('card') or 'the card'}"
-    return name(t) if t else "pay"
-
-
-def describe_event(e: dict[str, Any], game: Game) -> str | None:
-    from . import player_name
-
-    t = e.get("type")
-    who = player_name(game, e.get("seat"))
-    if t == "game_started":
-        return f"The game starts; {player_name(game, e.get('overlord'))} is overlord{only_you_see(e)}."
-    if t == "round_started":
-        return f"Round {e.get('round')} begins; {player_name(game, e.get('overlord'))} is overlord."
-    if t == "auction_opened":
-        return f"{who} puts {e.get('card')} up for auction at {e.get('bid')}."
-    if t == "bid_raised":
-        return f"{who} bids {e.get('amount')} for {e.get('card')}."
-    if t == "dropped_out":
-        return f"{who} drops out of the auction for {e.get('card')}."
-    if t == "auction_won":
-        return f"{who} wins {e.get('card')} for {e.get('price')}."
-    if t == "payment_requested":
-        return f"{who} must pay {e.get('price')} to {_purpose(e.get('action'))}."
-    if t == "development_bought":
-        return f"{who} pays for {e.get('card')} ({_pay(e).removeprefix('paying ')})."
-    if t == "worker_trained":
-        return f"{who} trains a worker."
-    if t == "worker_employed":
-        return f"{who} employs a worker in {name(e.get('tableau'))}."
-    if t == "worker_moved":
-        return f"{who} moves a worker from {name(e.get('from'))} to {name(e.get('tableau'))}."
-    if t == "tool_bought":
-        return f"{who} buys a tool for {name(e.get('tableau'))}."
-    if t == "vp_bought":
-        return f"{who} buys a victory point."
-    if t == "turn_ended":
-        return f"{who} ends the turn."
-    if t == "overlord_changed":
-        return f"{who} becomes overlord."
-    if t == "production_dealt":
-        disks = f" and {e['disks']} disks" if e.get("disks") else ""
-        return f"{who} receives {plural(e.get('cards'), 'production card')}{disks}{only_you_see(e)}."
-    if t == "production_reshuffled":
-        return f"The production deck is reshuffled ({e.get('count')} cards)."
-    if t == "display_refilled":
-        return f"New development cards: {', '.join(str(c) for c in e.get('cards') or [])}."
-    if t == "card_converted":
-        return f"{who} converts a card into disks."
-    if t == "discard_required":
-        seats = e.get("seats") or {}
-        return "Too many cards: " + ", ".join(f"{player_name(game, int(s))} discards {n}" for s, n in seats.items()) + "."
-    if t == "limits_applied":
-        return f"{who} is held to the storage limits."
-    if t == "game_ended":
-        vp = ", ".join(f"{player_name(game, s)} {x}" for s, x in enumerate(e.get("vp") or []))
-        return f"The game ends ({name(e.get('reason'))}). VP: {vp}."
-    return None
+        return messages(game).format("label.free")
+    return messages(game).format("label.costs", {"price": price}) if price else None

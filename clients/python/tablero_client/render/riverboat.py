@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..models import Game
-from .words import fmt, humanize, only_you_see
+from .words import fmt, humanize
 from .words import name as _name
 
 CROP = {"beet": ("B", "magenta"), "wheat": ("W", "yellow"), "corn": ("C", "bright_yellow"),
@@ -128,12 +128,6 @@ def _pending(game: Game, p: Any) -> str:
 
 
 # --- actions and the event log in words (clients/web/js/render/riverboat.js) -------------------
-def _benefit(b: Any) -> str:
-    if not isinstance(b, dict):
-        return fmt(b)
-    # `1 coin`, `2 coins`: the engine's keys are plurals (coins, agents)
-    return " + ".join(str(v) if k == "feature" else f"{v} {k[:-1] if v == 1 and k.endswith('s') else k}"
-                      for k, v in b.items()) or "nothing"
 
 
 def _cell(cell: Any) -> str:
@@ -146,13 +140,13 @@ def _cells(cells: Any) -> str:
     return f"cell{'s' if len(cells) != 1 else ''} {', '.join(_cell(c) for c in cells)}"
 
 
-def _tile(game: Game, size: Any, slot: Any) -> str:
-    """A tile on offer as the board numbers it (`#2`, from 1), with its crops when the view shows them."""
-    if not isinstance(slot, int):
-        return f"#{slot}"
-    row = ((game.view or {}).get("crop_supply") or {}).get(str(size)) or []
-    tile = row[slot] if 0 <= slot < len(row) else None
-    return f"#{slot + 1}" + (f" ({tile})" if tile else "")
+def field_value(key: str, value: Any, game: Game) -> str | None:
+    """Cells and tiles of an event or action as the board numbers them: from 1."""
+    if key in ("cell", "slot") and isinstance(value, int) and not isinstance(value, bool):
+        return _cell(value)
+    if key == "cells" and isinstance(value, list):
+        return ", ".join(_cell(c) for c in value)
+    return None
 
 
 def step_label(path: str, value: Any, game: Game) -> str | None:
@@ -167,129 +161,4 @@ def step_label(path: str, value: Any, game: Game) -> str | None:
         return f"tile #{value + 1}"  # as the board numbers the tiles of a size
     if path == "coin":
         return "paying a coin" if value else "without paying a coin"
-    return None
-
-
-def action_label(a: dict[str, Any], game: Game) -> str:
-    t = a.get("type")
-    coin = " (pay a coin)" if a.get("coin") else ""
-    if t == "choose_phase":
-        return f"take the {_name(a.get('phase'))} phase"
-    if t == "place_worker":
-        return f"worker on cell {_cell(a.get('cell'))}{coin}"
-    if t == "plant":
-        return f"plant the {a.get('size')}-hex tile {_tile(game, a.get('size'), a.get('slot'))} on {_cells(a.get('cells'))}"
-    if t == "plant_from_pile":
-        return f"plant a {_tile_words(a.get('kind'))} tile from the pile on {_cells(a.get('cells'))}"
-    if t == "claim_boat":
-        return f"riverboat {a.get('boat')} with {a.get('crop')}{coin}"
-    if t == "search_pile":
-        return f"search the {a.get('size')}-hex pile"
-    if t == "take_opportunity":
-        return f"opportunity space {a['space'] + 1}"
-    if t == "skip":
-        return "place no worker (no empty field of the card's colour)"
-    if t == "return_workers":
-        return "take your workers back"
-    if t == "draw_tile":
-        return f"draw a tile from the {a.get('size')}-hex pile"
-    if t == "plant_drawn":
-        return f"plant the drawn tile on {_cells(a.get('cells'))}"
-    if t == "search_opportunity_deck":
-        return "search the opportunity deck"
-    if t == "draw_opportunity":
-        return "draw an opportunity card"
-    if t == "take_opportunity_from_deck":
-        return f"take the opportunity card “{humanize(a.get('card'))}”"
-    if t == "survey":
-        return f"survey your {_name(a.get('feature'))} on cell {_cell(a.get('cell'))}"
-    if t == "survey_card":
-        return f"survey the opportunity card “{humanize(a.get('card'))}”"
-    if t == "pass":
-        return "pass (done for this phase)"
-    if t == "choose_bonus":
-        return f"take the {_name(a.get('bonus'))} bonus"
-    if t == "place_barn":
-        return f"build a barn on cell {_cell(a.get('cell'))}"
-    if t == "place_well":
-        return f"dig a well on cell {_cell(a.get('cell'))}"
-    if t == "take_surveyor":
-        return "take a surveyor"
-    if t == "decline":
-        return "decline (give up the pending benefit)"
-    if t == "send_agents":
-        return f"send {a.get('count')} agent{'' if a.get('count') == 1 else 's'} to New Orleans"
-    return ""
-
-
-def describe_event(e: dict[str, Any], game: Game) -> str | None:
-    from . import player_name
-
-    t = e.get("type")
-    who = player_name(game, e.get("seat"))
-    if t == "game_started":
-        return f"The game starts; {player_name(game, e.get('first_player'))} goes first."
-    if t == "phase_chosen":
-        return f"{who} takes the {_name(e.get('phase'))} phase tile."
-    if t == "phase_started":
-        return f"The {_name(e.get('phase'))} phase begins."
-    if t == "worker_placed":
-        return f"{who} places a worker on cell {_cell(e.get('cell'))}{', paying a coin' if e.get('coin') else ''}."
-    if t == "round_track_worker_taken":
-        return f"{who} takes a worker from the round track."
-    if t == "placement_skipped":
-        return f"{who} places no worker."
-    if t == "tile_planted":
-        vp = f" (+{e['vp']} VP)" if e.get("vp") else ""
-        return f"{who} plants {' and '.join(e.get('crops') or [])} on {_cells(e.get('cells'))}{vp}."
-    if t == "crop_tiles_refilled":
-        return "The crop tiles are refilled."
-    if t == "boat_claimed":
-        gains = f" and gains {_benefit(e['gains'])}" if e.get("gains") else ""
-        return f"{who} loads {e.get('crop')} onto riverboat {e.get('boat')}{gains}."
-    if t == "gained":
-        reason = f" ({_name(e['reason'])})" if e.get("reason") else ""
-        return f"{who} gains {_benefit(e.get('gains'))}{reason}."
-    if t == "opportunity_taken":
-        return f"{who} takes the opportunity card “{humanize(e.get('card'))}”."
-    if t == "opportunities_returned":
-        return f"Opportunity cards go back: {', '.join(humanize(c) for c in e.get('cards') or [])}."
-    if t == "opportunity_deck_searched":
-        return f"{who} searches the opportunity deck{only_you_see(e)}."
-    if t == "passed":
-        return f"{who} passes."
-    if t == "pile_searched":
-        return f"{who} searches the {e.get('size')}-hex pile{only_you_see(e)}."
-    if t == "tile_drawn":
-        return f"{who} draws a {e.get('size')}-hex tile{only_you_see(e)}."
-    if t == "workers_returned":
-        return f"{who}'s workers come back."
-    if t == "round_scored":
-        vps = ", ".join(f"{player_name(game, s)} +{x}" for s, x in enumerate(e.get("vp") or []))
-        return f"Round {e.get('round')} scored: {vps}."
-    if t == "round_ended":
-        return f"Round {e.get('round')} ends."
-    if t == "round_started":
-        return f"Round {e.get('round')} begins."
-    if t == "crop_card_revealed":
-        return f"The crop card shows {e.get('card')}."
-    if t == "barn_placed":
-        return f"{who} builds a barn on cell {_cell(e.get('cell'))}."
-    if t == "well_placed":
-        return f"{who} digs a well on cell {_cell(e.get('cell'))}."
-    if t == "surveyor_taken":
-        return f"{who} takes a surveyor."
-    if t == "surveyed":
-        where = f" on cell {_cell(e['cell'])}" if e.get("cell") is not None else ""
-        vp = f" (+{e['vp']} VP)" if e.get("vp") else ""
-        return f"{who} places a surveyor ({_name(e.get('feature'))}){where}{vp}."
-    if t == "agents_sent":
-        return f"{who} sends {e.get('count')} agent{'' if e.get('count') == 1 else 's'}."
-    if t == "bonus_chosen":
-        return f"{who} chooses the {_name(e.get('bonus'))} bonus: {_benefit(e.get('gains'))}."
-    if t == "pending_dropped":
-        return f"{who} gives up a pending benefit" + (f" ({_name(e['reason'])})." if e.get("reason") else ".")
-    if t == "game_ended":
-        scores = ", ".join(f"{player_name(game, s)} {x}" for s, x in enumerate(e.get("scores") or []))
-        return f"The game ends. Scores: {scores}."
     return None

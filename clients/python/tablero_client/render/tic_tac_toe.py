@@ -4,8 +4,6 @@ by row and column, never by a number that could be mistaken for a choice."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.table import Table
 
 from ..models import Game
@@ -30,25 +28,10 @@ def render(game: Game) -> Table:
     return t
 
 
-def action_label(action: dict[str, Any], game: Game) -> str:
-    if action.get("type") == "place":
-        c = action["cell"]
-        return f"place in row {c // 3 + 1}, column {c % 3 + 1}"
-    return ""
+def field_value(key: str, value: object, game: Game) -> str | None:
+    """A square by its row and column (never by a number that could be mistaken for a choice)."""
+    from . import messages
 
-
-def describe_event(e: dict[str, Any], game: Game) -> str | None:
-    from . import player_name
-
-    t = e.get("type")
-    if t == "game_started":
-        return f"The game starts: {player_name(game, 0)} plays X, {player_name(game, 1)} plays O."
-    if t == "mark_placed":
-        c = e["cell"]
-        marks = (game.view or {}).get("marks") or ["X", "O"]
-        return f"{player_name(game, e['seat'])} puts {marks[e['seat']]} in row {c // 3 + 1}, column {c % 3 + 1}."
-    if t == "game_won":
-        return f"{player_name(game, e['seat'])} has three in a row and wins."
-    if t == "game_drawn":
-        return "The board is full: a draw."
+    if key == "cell" and isinstance(value, int) and not isinstance(value, bool):
+        return messages(game).format("label.square", {"row": value // 3 + 1, "col": value % 3 + 1})
     return None

@@ -6,7 +6,8 @@ import { h } from '../dom.js';
 export function pick(el, field, value, label) {
   el.dataset.pickField = field;
   el.dataset.pickValue = JSON.stringify(value);
-  if (label) el.setAttribute('aria-label', label);
+  // The label names the piece once it is a button (app.js arm()): a plain element may not carry one.
+  if (label) el.dataset.pickLabel = label;
   return el;
 }
 

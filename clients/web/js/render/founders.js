@@ -4,6 +4,7 @@
 // Hands: only the viewer's own; secret votes only as "voted" (the view never has them).
 import { h, humanize, fmt, title } from '../dom.js';
 import { seatName } from '../words.js';
+import { catalog } from '../i18n.js';
 import { pick, pickAlso, res } from './common.js';
 
 const TERRAIN = { red: ['#e9a89b', 'red'], white: ['#f4f1e8', 'white'], green: ['#a9d39a', 'green'], grey: ['#b8b8b8', 'grey'], river: ['#8fbde6', 'river'], wall: ['#6d5f52', 'wall'] };
@@ -227,96 +228,10 @@ function render(ctx) {
     h('div', { class: 'players-row' }, (v.players || []).map((p) => player(ctx, v, p))));
 }
 
-function describeAction(a, ctx) {
-  const v = (ctx && ctx.view) || {};
-  switch (a.type) {
-    case 'draft_resource': return `Draft ${name(a.resource)}`;
-    case 'place_start': return `Starting ${name(a.resource)} stall on ${sq(v, [a.cell])}`;
-    // (a trade's import names its square in a later step: no square yet)
-    case 'import': return `Import ${name(a.resource)}${at(v, ' to', a.cell)}`;
-    case 'import_access': return `Import ${name(a.resource)}${at(v, ' to', a.cell)}, buying access`;
-    case 'place_stall': return `Stall on ${sq(v, [a.cell])}`;
-    case 'access': return `Buy access to building #${a.tile}`;
-    case 'upgrade': return `Build ${name(a.resource)} on ${sq(v, a.cells)}`;
-    case 'road_first': return 'Build a road before the tile';
-    case 'first_road': return `Road before the tile on ${sq(v, [a.cell])}`;
-    case 'build': return `Build a ${a.kind === 'bridge' ? 'bridge or gate' : name(a.kind)} on ${sq(v, [a.cell])}`;
-    case 'place_worker': return `Worker on ${a.target === 'race' ? 'your race action' : cardName(v, a.target)}`;
-    case 'reset_benefit': return `Reset benefit: ${name(a.kind)}${at(v, ' on', a.cell)}`;
-    case 'choose_proposal': return `Choose ${proposalNow(v, a.proposal)}`;
-    case 'place_prestige': return `Place the prestige building on ${sq(v, a.cells)}`;
-    case 'record_history': return `Record the ${cardName(v, a.building)}, governed by “${a.governing_body}”`;
-    case 'play_card': return `Play ${name(a.card)}${a.face_up === false ? ' face down (a basic action)' : ' face up (call to work)'}`;
-    case 'road': return `Road on ${sq(v, [a.cell])}`;
-    case 'recruit': return `Recruit the adviser in slot ${a.slot + 1}`;
-    case 'take_money': return 'Take money';
-    case 'take_influence': return 'Take influence';
-    case 'call_vote': return 'Call a vote';
-    case 'vote': return `Vote for ${proposalNow(v, a.proposal)} (${a.fleeting} fleeting, ${a.lasting} lasting)`;
-    case 'skip_roads': return 'Skip the roads';
-    default: return null;
-  }
-}
-
 const raceName = (r) => humanize(String(r ?? ''));
 const sq = (v, cells) => ((cells || []).length === 1 ? `square ${squareName(v, cells[0])}` : `squares ${(cells || []).map((c) => squareName(v, c)).join(', ')}`);
 const at = (v, word, cell) => (cell === undefined || cell === null ? '' : `${word} ${sq(v, [cell])}`);
 const name = (x) => humanize(String(x ?? '')).toLowerCase();
-
-function describeEvent(e, ctx) {
-  const who = seatName(ctx, e.seat);
-  switch (e.type) {
-    case 'game_started': return `The game starts: ${(e.races || []).map((r, s) => `${seatName(ctx, s)} plays the ${raceName(r)}`).join(', ')}.`;
-    case 'prestige_unplaceable': return `The ${cardName(ctx.view, e.card)} has no room left on the map.`;
-    case 'event_card_given': return `Shaping history: ${who} wins with the ${raceName(e.race)} and receives the “${e.card}” card for Gloomhaven's event deck.`;
-    case 'history_recorded': return `${who} records in the city's history: the ${cardName(ctx.view, e.building)}${e.section ? ` in ${e.section}` : ''}, and a new governing body, “${e.governing_body}”.`;
-    case 'first_road_due': return `${who} will build a road before the tile.`;
-    case 'first_road_built': return `${who} builds a road on ${sq(ctx.view, [e.cell])}, before the tile.`;
-    case 'resource_drafted': return `${who} drafts ${name(e.resource)}.`;
-    case 'start_stall_placed': return `${who} places a starting ${name(e.resource)} stall on ${sq(ctx.view, [e.cell])}.`;
-    case 'card_played': return `${who} plays ${e.face_up ? `${name(e.card)} face up (call to work)` : 'a card face down (a basic action)'}.`;
-    case 'follower_up': return `${who} may follow.`;
-    case 'basic_taken': return `${who} takes the basic action: ${name(e.kind)}.`;
-    case 'stall_site': return `${who} trades for ${name(e.resource)}${e.access ? ' (with access)' : ''}.`;
-    case 'stall_imported': return `${who} imports ${name(e.resource)} to ${sq(ctx.view, [e.cell])} for ${e.cost}${e.claim ? ', taking a claim token' : ''}.`;
-    case 'access_bought': return `${who} buys access to tile ${e.tile} for ${e.cost}${e.to !== null && e.to !== undefined ? `, paid to ${seatName(ctx, e.to)}` : ''}.`;
-    case 'adviser_recruited': return `${who} recruits the ${cardName(ctx.view, e.adviser)} for ${e.cost} (+${e.fleeting} fleeting, +${e.lasting} lasting influence${e.points ? `, ${e.points} points` : ''}).`;
-    case 'offer_refilled': return 'The adviser offer is refilled.';
-    case 'building_upgraded': return `${who} builds ${name(e.resource)} on ${sq(ctx.view, e.cells)} for ${e.cost}.`;
-    case 'house_built': return `${who} builds a house on ${sq(ctx.view, [e.cell])} for ${e.cost}.`;
-    case 'bridge_built': return `${who} builds a bridge or gate on ${sq(ctx.view, [e.cell])} for ${e.cost}.`;
-    case 'road_built': return `${who} builds a road on ${sq(ctx.view, [e.cell])}.`;
-    case 'roads_due': return `${who} is owed ${(e.queue || []).length} road${(e.queue || []).length === 1 ? '' : 's'}.`;
-    case 'roads_skipped': return `${who} skips the roads.`;
-    case 'worker_placed': return `${who} places a worker on ${e.target === 'race' ? 'their race action' : `the ${cardName(ctx.view, e.target)}`}.`;
-    case 'turn_passed': return `${seatName(ctx, e.active)} is the active player.`;
-    case 'vote_called': return `${who} calls a vote (${e.benefits} reset benefit${e.benefits === 1 ? '' : 's'}).`;
-    case 'reset_benefit': return `${who} takes a reset benefit: ${name(e.kind)}.`;
-    case 'cards_returned': return `${who} takes back their played cards.`;
-    case 'income_collected': return `${who} collects income: ${e.money} money${e.fleeting ? `, ${e.fleeting} fleeting influence` : ''}.`;
-    case 'vote_opened': return 'The vote opens: everyone votes in secret.';
-    case 'vote_cast': return e.private ? `${who} votes (only you see: ${proposalName(ctx, Object.values(e.private)[0].proposal)}).` : `${who} has voted.`;
-    case 'votes_revealed': {
-      const names = proposalsThen(ctx);
-      const what = (i) => (names && names[i] ? `${cardName(ctx.view, names[i])} ${e.totals[i]} influence` : `proposal ${i + 1}: ${e.totals[i]} influence`);
-      const won = e.winner !== null && e.winner !== undefined ? `; ${proposalName(ctx, e.winner)} wins`
-        : (e.tied || []).length > 1 ? `; a tie between ${e.tied.map((i) => proposalName(ctx, i)).join(' and ')}` : '';
-      return `Votes revealed: ${(e.totals || []).map((_, i) => what(i)).join(', ')}${won}.`;
-    }
-    case 'proposal_chosen': return `${who} chooses ${proposalName(ctx, e.proposal)}; ${seatName(ctx, e.placer)} places it.`;
-    case 'prestige_placed': return `${who} places the ${cardName(ctx.view, e.card)} on ${sq(ctx.view, e.cells)}.`;
-    case 'delivered': return `${name(e.resource)} delivered to building ${e.building}${e.owner === -1 ? ' (neutral)' : e.owner !== null && e.owner !== undefined ? ` by ${seatName(ctx, e.owner)}` : ''}.`;
-    case 'completed': return `The ${cardName(ctx.view, e.card)} is complete.`;
-    case 'proposals_drawn': return (e.cards || []).length ? `New proposals: ${e.cards.map((c) => cardName(ctx.view, c)).join(', ')}.` : 'No new proposals.';
-    case 'vote_skipped': return 'No proposal is left: the vote is skipped.';
-    case 'vote_closed': return 'The vote is over.';
-    case 'claims_paid': return `${who} pays off ${e.claims} claim token${e.claims === 1 ? '' : 's'}.`;
-    case 'achievement_scored': return `Achievement ${name(e.achievement)}: ${(e.scorers || []).map((s) => seatName(ctx, s)).join(', ') || 'nobody'} scores${e.value ? ` ${e.value}` : ''}.`;
-    case 'gained': return `${who} gains${e.money ? ` ${e.money} money` : ''}${e.fleeting ? ` ${e.fleeting} fleeting` : ''}${e.lasting ? ` ${e.lasting} lasting influence` : ''}${e.points ? ` ${e.points} points` : ''}${e.source ? ` (${name(e.source)})` : ''}.`;
-    case 'game_ended': return `The game ends (${name(e.reason)}). Scores: ${(e.scores || []).map((x, s) => `${seatName(ctx, s)} ${x}`).join(', ')}.`;
-    default: return null;
-  }
-}
 
 // Display names for ids in the final scores: races as the lobby names them ("Quatryl").
 function outcomeNames(game) {
@@ -367,4 +282,21 @@ function valueName(path, value, ctx) {
   }
 }
 
-export default { render, describeAction, describeEvent, valueName, outcomeNames, outcomeNotes };
+// A field of an event or an action as the map and the board name it: squares "B5", proposals
+// numbered from 1 with their names, cards as printed, slots from 1 (the catalog's templates say the rest).
+function fieldValue(key, value, ctx) {
+  const v = (ctx && ctx.view) || {};
+  if (key === 'cell' && Number.isInteger(value)) return squareName(v, value);
+  if (key === 'cells' && Array.isArray(value)) return value.map((c) => squareName(v, c)).join(', ');
+  if ((key === 'proposal' || key === 'winner') && Number.isInteger(value)) return proposalName(ctx, value).replace(/^proposal /, '');
+  if (key === 'totals' && Array.isArray(value)) { // a vote's influence by proposal, named as they were then
+    const names = proposalsThen(ctx) || [];
+    const cat = catalog('founders-of-gloomhaven');
+    return cat.list(value.map((n, i) => cat.t('label.votes', { name: names[i] ? cardName(v, names[i]) : String(i + 1), n })));
+  }
+  if (['card', 'target', 'building', 'adviser'].includes(key) && typeof value === 'string') return cardName(v, value);
+  if (key === 'slot' && Number.isInteger(value)) return String(value + 1);
+  return null;
+}
+
+export default { render, valueName, fieldValue, outcomeNames, outcomeNotes };

@@ -34,10 +34,6 @@ function render(ctx) {
       h('tbody', {}, v.history.map((x) => h('tr', {}, h('td', {}, String(x.prize)), seats.map((s) => h('td', {}, String((x.bids || [])[s] ?? ''))), h('td', {}, won(ctx, x.winner)))))))) : null);
 }
 
-function describeAction(a) {
-  return a.type === 'bid' ? `Bid ${a.card}` : null;
-}
-
 // The prize of the reveal at ctx.at: the view's history has each prize in order of the reveals.
 function prizeOf(ctx) {
   const log = ctx.log || [];
@@ -49,22 +45,4 @@ function prizeOf(ctx) {
   return k === (v.history || []).length && v.prize !== undefined ? v.prize : null;
 }
 
-function describeEvent(e, ctx) {
-  const who = seatName(ctx, e.seat);
-  switch (e.type) {
-    case 'game_started': return `The game starts: every player holds the cards 1 to ${e.cards}.`;
-    case 'bid_placed': {
-      const mine = e.private && Object.values(e.private)[0];
-      return mine ? `${who} bids (only you see: card ${mine.card}).` : `${who} places a secret bid.`;
-    }
-    case 'bids_revealed': {
-      const prize = prizeOf(ctx);
-      const bids = (e.bids || []).map((b, s) => `${seatName(ctx, s)} ${b}`).join(', ');
-      const what = prize !== null ? `the prize ${prize}` : 'the prize';
-      return `Bids revealed: ${bids}; ${e.winner === null || e.winner === undefined ? `a tie: nobody wins ${what}` : `${seatName(ctx, e.winner)} wins ${what}`}.`;
-    }
-    default: return null;
-  }
-}
-
-export default { render, describeAction, describeEvent };
+export default { render };

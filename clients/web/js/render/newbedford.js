@@ -1,7 +1,8 @@
 // New Bedford: the Town board (town spaces and buildings), the Whaling board (the
 // whaling track, ranks 1st–3rd, sea tokens), and each player's board.
 import { h, humanize, amounts } from '../dom.js';
-import { seatName, COLOURS } from '../words.js';
+import { seatName, colour } from '../words.js';
+import { catalog, amounts as amountsIn, value as named } from '../i18n.js';
 import { pick, workers, res, deepEqual } from './common.js';
 
 const WHALE = { right: '🐋', bowhead: '🐳', sperm: '🦈', empty: '🌊' };
@@ -156,8 +157,9 @@ function seatNames(game) {
   const v = (game && game.view) || {};
   const caps = ((v.captains || {}).captains) || [];
   if (!caps.length) return null;
-  const names = (v.players || []).map((_, i) => COLOURS[i % COLOURS.length]);
-  for (const c of caps) names[c.player] = `Captain ${c.title || humanize(c.name)}`;
+  const names = (v.players || []).map((_, i) => colour(i, 'new-bedford'));
+  const cat = catalog('new-bedford');
+  for (const c of caps) names[c.player] = cat.t('label.captain', { name: named(cat, c.name) });
   return names;
 }
 
@@ -219,32 +221,6 @@ function sellStepText(ctx, o, sell) {
   return `${what}, then the next good`;
 }
 
-function describeAction(a, ctx) {
-  const opts = ((ctx.view || {}).pending || {}).options || [];
-  const o = opts.find((x) => deepEqual(x.action, a));
-  // (the view's words name a fee's payee by player index, "pay $1 to seat 1": name them as the page does)
-  if (o && o.text) {
-    const sell = ((ctx.view || {}).pending || {}).sell || {};
-    const text = (o.effect || {}).sale ? saleText(ctx, o, sell) : a.type === 'sell_goods' ? sellStepText(ctx, o, sell) : null;
-    return (text || o.text).replace(/\bto seat (\d+)/g, (_, n) => `to ${seatName(ctx, Number(n))}`);
-  }
-  const v = ctx.view || {};
-  if (a.type === 'choose_starting_goods') return `Start with ${amounts({ lumber: a.lumber, food: a.food, brick: a.brick, money: a.money })}`;
-  if (a.type === 'buy_goods') return `Buy 2 ${a.good} for $3`;
-  if (a.type === 'buy_whale') return `Buy a ${a.kind} whale`;
-  if (a.type === 'pick_whale') return `Take a ${a.kind} whale ${WHALE[a.kind] || ''}`;
-  if (a.type === 'place_worker') {
-    let t = spaceName(v, a.space);
-    if (a.build) t += `: build ${spaceName(v, a.build)}`;
-    if (a.ship) t += `: ship ${a.ship}`;
-    if (a.to !== undefined) t += ` to space ${a.to}`;
-    if (a.sell) t += `: sell ${amounts(a.sell)}`;
-    return t;
-  }
-  if (a.type === 'return_ship') return `Pay lay for ${whales(a.pay)}; sell ${whales(a.sell)}`;
-  return null;
-}
-
 // A building's fee: to its owner, or to the supply when a Captain owns it (solo rules p.12).
 function feeText(ctx, v, fee, owner) {
   const p = (v.players || [])[owner];
@@ -279,41 +255,6 @@ function placement(ctx, v, e, who) {
   return `${t}.`;
 }
 
-function describeEvent(e, ctx) {
-  const v = ctx.view || {};
-  const who = seatName(ctx, e.seat);
-  switch (e.type) {
-    case 'game_started': {
-      const caps = (e.captains || []).map((c) => `Captain ${humanize(c.name)}`);
-      const blds = (e.buildings || []).map((b) => spaceName(v, b));
-      return `The game starts; ${seatName(ctx, e.first_player)} has the Ship's Wheel and plays first${caps.length ? `, against ${list(caps)}` : ''}.${blds.length ? ` Buildings in play: ${blds.join(', ')}.` : ''}`;
-    }
-    case 'sale_opened': return `${who} goes to sell at the ${spaceName(v, e.space)}: ${list((e.kinds || []).map((k) => k))} may be sold.`;
-    case 'goods_offered': return `${who} sells ${e.count} ${e.good}.`;
-    case 'inn_workers_picked_up': return `${who} picks up their workers${(e.spaces || []).length ? ` from ${list(e.spaces.map((s) => spaceName(v, s)))}` : ''} (Inn), to place them again.`;
-    case 'captain_whales_trimmed': return `${seatName(ctx, e.player)} keeps only the best whales (${whales(e.kept)}); ${whales(e.sold)} leave the game.`;
-    case 'starting_goods_chosen': return `${who} starts with ${amounts(e.goods)}.`;
-    case 'worker_placed': return placement(ctx, v, e, who);
-    case 'goods_bought': return `${who} buys ${e.amount} ${e.good} for $${e.price}.`;
-    case 'ships_moved': return `Every ship at sea sails one space toward home${(e.returning || []).length ? `; ${e.returning.length} return` : ''}.`;
-    case 'whales_drawn': return `Whales are drawn from the bag: ${whales(e.drawn)}.`;
-    case 'whale_picked': return `${who}'s ship ${e.ship} takes a ${e.kind} whale ${WHALE[e.kind] || ''}.`;
-    case 'pick_passed': return `${who}'s ship ${e.ship} takes no whale.`;
-    case 'ship_returned': return `${who}'s ship ${e.ship} comes home: lays paid $${e.lay_paid || 0}${e.sale_money ? `, sold for $${e.sale_money}` : ''}${Object.values(e.pay || {}).some(Boolean) ? `; keeps ${whales(e.pay)}` : ''}.`;
-    case 'whale_bought': return `${who} buys a ${e.kind || ''} whale${e.price !== undefined && e.price !== null ? ` for $${e.price}` : ''}.`;
-    case 'buy_passed': return `${who} buys nothing.`;
-    case 'sale_closed': return 'The whale sale closes.';
-    case 'round_ended': return `Round ${e.round} ends${e.post_office && e.post_office.money ? `; the Post Office pays ${seatName(ctx, e.post_office.seat)} $${e.post_office.money}` : ''}${e.first_player !== undefined && e.first_player !== null ? `; ${seatName(ctx, e.first_player)} goes first next` : ''}.`;
-    case 'game_ended': return `The game ends. Scores: ${(e.scores || []).join(', ')}${(e.captains || []).length ? `; Captains: ${e.captains.map((c) => `${seatName(ctx, c.player)} ${c.total}`).join(', ')}` : ''}.`;
-    case 'captain_heading': return `${seatName(ctx, e.player)} heads for ${humanize(e.heading || '').toLowerCase()}${e.roll ? ` (rolled ${e.roll})` : ''}.`;
-    case 'captain_worker_placed': return placement(ctx, v, e, seatName(ctx, e.player));
-    case 'captain_worker_skipped': return `${seatName(ctx, e.player)} places no worker (${e.reason}).`;
-    case 'captain_token_drawn': return `${seatName(ctx, e.player)} draws a token${e.kind ? `: ${e.kind}` : ''}${e.ship ? ` for ship ${e.ship}` : ''}${e.returned ? ' and puts it back' : ''}.`;
-    case 'captain_choice_offered': return `${seatName(ctx, e.chooser)} chooses for ${seatName(ctx, e.player)}.`;
-    default: return null;
-  }
-}
-
 // A value of an action's field in words, for the step-by-step move builder: spaces and buildings
 // by name ("Town Hall", not "town_hall").
 function valueName(path, value, ctx) {
@@ -322,4 +263,31 @@ function valueName(path, value, ctx) {
   return field === 'space' || field === 'build' || NAMES[value] ? spaceName((ctx && ctx.view) || {}, value) : null;
 }
 
-export default { render, describeAction, describeEvent, seatNames, outcomeNames, valueName, optionNames: NAMES };
+// What a move does, beside its words: the building a worker goes to (or builds), from the catalog's
+// effect.<building>; for a sale composed in steps, what it can pay (the view's pending.sell).
+function actionEffect(a, ctx) {
+  const cat = catalog('new-bedford');
+  const pend = (ctx.view || {}).pending || {};
+  const o = (pend.options || []).find((x) => x && deepEqual(x.action, a));
+  const eff = (o && o.effect) || {};
+  if (o && eff.sale) {
+    const s = (pend.sell || {})[eff.space];
+    if (!s) return null;
+    const prices = s.prices || {};
+    const have = s.have || {};
+    const extra = s.first_of_kind_extra || {};
+    const kinds = eff.sale.filter((k) => k in prices);
+    const bonus = s.first_bonus_money || 0;
+    const fee = s.fee || 0;
+    const most = kinds.filter((k) => have[k]).reduce((t, k) => t + prices[k] * have[k] + (extra[k] || 0), 0) + bonus - fee;
+    return cat.t('label.sale', { prices: cat.list(kinds.map((k) => `${amountsIn(cat, { money: prices[k] })} ${named(cat, k)}`)),
+      most, bonus, fee, fee_who: s.fee_to_seat !== null && s.fee_to_seat !== undefined ? seatName(ctx, s.fee_to_seat) : '' });
+  }
+  if (o && a.type === 'sell_goods' && ('gain' in eff || 'pay' in eff)) return cat.t('label.sale_ends', { money: (o.net || {}).money || 0 });
+  const target = a.type === 'place_worker' ? a.build || a.space : null;
+  const parts = target && cat.has(`effect.${target}`) ? [cat.t(`effect.${target}`)] : [];
+  if (eff.fee && eff.fee.money) parts.push(cat.t('label.fee', { money: eff.fee.money, who: seatName(ctx, eff.fee.to_seat) }));
+  return parts.length ? parts.join('; ') : null;
+}
+
+export default { render, seatNames, outcomeNames, valueName, actionEffect, optionNames: NAMES };

@@ -3,6 +3,7 @@
 // Hands: values only for the viewer's own seat; everyone else's cards face down.
 import { h, humanize } from '../dom.js';
 import { seatName } from '../words.js';
+import { catalog } from '../i18n.js';
 import { pick, res } from './common.js';
 
 function devCard(c, ctx) {
@@ -53,7 +54,7 @@ function render(ctx) {
         h('div', {}, res('★', p.vp, 'victory points'), res('⚙', p.production, 'production'), res('◉', p.disks, 'money disks'), res('☺', p.untrained, 'untrained workers'), res('⚒', p.trained, 'trained workers')),
         h('div', { class: 'hand', 'data-seat': String(s) }, h('span', {}, `Hand (${p.hand_size}): `),
           own ? p.hand.map((x) => h('span', { class: 'card value' }, String(x)))
-            : Array.from({ length: p.hand_size || 0 }, () => h('span', { class: 'card back', 'aria-label': 'face-down card' }))),
+            : Array.from({ length: p.hand_size || 0 }, () => h('span', { class: 'card back', role: 'img', 'aria-label': 'face-down card' }))),
         h('div', { class: 'small-print' }, `Treasury ${p.treasury_spaces} · storehouses ${p.storehouses} · training costs ${p.training_cost}`),
         h('div', { class: 'tiles' }, (p.tiles || []).map((t) => tableau(t, s, s === ctx.seat))),
         h('div', { class: 'small-print' }, `Cards: ${(p.cards || []).join(', ') || 'none'}`));
@@ -110,62 +111,13 @@ function purpose(a) {
   }
 }
 
-function describeAction(a, ctx) {
-  switch (a.type) {
-    case 'open_auction': return `Auction ${a.card}, opening at ${a.bid}`;
-    case 'bid': return `Bid ${a.amount}`;
-    case 'drop_out': return 'Drop out of the auction';
-    case 'end_turn': return 'End my turn';
-    case 'pay': return `Pay ${pay(a).replace(/^paying /, '')}`;
-    case 'buy_tool': return `Tool for ${humanize(a.tableau)}, ${cost(a, ctx)}`;
-    case 'employ': return `Employ a worker in ${humanize(a.tableau)}, ${cost(a, ctx)}`;
-    case 'train': return `Train a worker, ${cost(a, ctx)}`;
-    case 'buy_vp': return `Buy a VP, ${cost(a, ctx)}`;
-    case 'convert': return `Turn a ${a.card} card into disks`;
-    case 'discard': return `Discard ${(a.cards || []).join(', ')}`;
-    case 'move': return `Move the worker from tile ${a.from_tile} slot ${a.from_slot} to ${humanize(a.to)}, ${cost(a, ctx)}`;
-    default: return null;
-  }
+// What a priced move will cost (paid at the payment step that follows it), from the catalog.
+function actionEffect(a, ctx) {
+  if (!PRICED.has(a.type) || 'cards' in a || 'disks' in a) return null;
+  const cat = catalog('phoenicia');
+  const price = priceOf(a, ctx);
+  if (price === 0) return cat.t('label.free');
+  return price !== null && price !== undefined ? cat.t('label.costs', { price }) : null;
 }
 
-function describeEvent(e, ctx) {
-  const who = seatName(ctx, e.seat);
-  switch (e.type) {
-    case 'round_started': return `Round ${e.round} begins; ${seatName(ctx, e.overlord)} is overlord.`;
-    case 'auction_opened': return `${who} puts ${e.card} up for auction at ${e.bid}.`;
-    case 'bid_raised': return `${who} bids ${e.amount} for ${e.card}.`;
-    case 'dropped_out': return `${who} drops out of the auction for ${e.card}.`;
-    // The winner owes the bid less their discount (the event's parts, when it has them).
-    case 'auction_won': return e.discount && e.bid !== undefined
-      ? `${who} wins ${e.card} with a bid of ${e.bid}, less a discount of ${e.discount}: the price is ${e.price}.`
-      : `${who} wins ${e.card} for ${e.price}.`;
-    case 'development_bought': return `${who} pays ${e.price !== undefined ? `${e.price} ` : ''}for ${e.card} (${pay(e).replace(/^paying /, '')}${change(e)}).`;
-    case 'worker_trained': return `${who} trains a worker.`;
-    case 'worker_employed': return `${who} employs a worker in ${humanize(e.tableau)}.`;
-    case 'worker_moved': return `${who} moves a worker from ${humanize(e.from)} to ${humanize(e.tableau)}.`;
-    case 'tool_bought': return `${who} buys a tool for ${humanize(e.tableau)}.`;
-    case 'vp_bought': return `${who} buys a victory point.`;
-    case 'turn_ended': return `${who} ends the turn.`;
-    case 'overlord_changed': return `${who} becomes overlord.`;
-    case 'production_dealt': return `${who} receives ${e.cards} production card${e.cards === 1 ? '' : 's'}${e.disks ? ` and ${e.disks} disk${e.disks === 1 ? '' : 's'}` : ''}${e.undealt ? ` (${e.undealt} card${e.undealt === 1 ? '' : 's'} the empty decks could not supply, paid in disks)` : ''}.`;
-    case 'game_started': return `The game starts; ${seatName(ctx, e.overlord)} is overlord.${(e.display || []).length ? ` Development cards for sale: ${e.display.join(', ')}.` : ''}`;
-    case 'payment_requested': return `${who} must pay ${e.price} to ${purpose(e.action)}.`;
-    case 'discard_required': {
-      const who2 = Object.entries(e.seats || {}).map(([s, n]) => `${seatName(ctx, Number(s))} must discard ${n} card${n === 1 ? '' : 's'}`);
-      return `Over the hand limit${e.when === 'admin' ? ' at administration' : ''}: ${who2.join(', ')}.`;
-    }
-    case 'limits_applied': {
-      const parts = [];
-      if ((e.discarded || []).length) parts.push(`discards ${e.discarded.join(', ')}`);
-      if (e.lost) parts.push(`loses ${e.lost} disk${e.lost === 1 ? '' : 's'} over the storage limit (keeps ${e.disks})`);
-      return `${who} ${parts.length ? parts.join(' and ') : 'is within the limits'}.`;
-    }
-    case 'production_reshuffled': return `The ${e.count} discarded production card${e.count === 1 ? ' is' : 's are'} shuffled into a new production deck.`;
-    case 'display_refilled': return `New development cards: ${(e.cards || []).join(', ')}.`;
-    case 'card_converted': return `${who} converts a card into disks.`;
-    case 'game_ended': return `The game ends (${humanize(e.reason || '').toLowerCase()}).`;
-    default: return null;
-  }
-}
-
-export default { render, describeAction, describeEvent };
+export default { render, actionEffect };

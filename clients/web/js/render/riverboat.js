@@ -78,7 +78,7 @@ function mat(ctx, p, s) {
       const el = h('div', {
         class: `hex${(p.worker || [])[i] ? ' has-worker' : ''}${(p.scored || [])[i] ? ' scored' : ''}`,
         style: { background: FIELD[colour] || '#eee' }, title: `cell ${i + 1}: ${colour} field${cr ? `, ${cr}` : ''}${feat ? `, ${feat}` : ''}`,
-      }, h('small', { class: 'cellno', 'aria-hidden': 'true', style: { fontSize: '0.6em', opacity: '0.75', marginRight: '1px' } }, String(i + 1)),
+      }, h('small', { class: 'cellno', 'aria-hidden': 'true', style: { fontSize: '0.6em', marginRight: '1px', color: '#000', background: 'rgba(255,255,255,.8)', borderRadius: '2px', padding: '0 1px' } }, String(i + 1)),
       cr ? crop(cr) : null, (p.worker || [])[i] ? h('span', { class: `worker c${s}` }) : null, feat ? h('small', { class: 'feat' }, feat) : null);
       cells.push(mine ? pickAlso(pick(el, 'cell', i, `Cell ${i + 1}, ${colour} field${cr ? `, ${cr}` : ''}`), 'cells', [i]) : el);
     }
@@ -122,67 +122,6 @@ function render(ctx) {
       h('div', { class: 'small-print' }, `Boats: ${(p.boats || []).join(', ') || 'none'} · harvested: ${fmt(p.harvested)} · opportunities: ${(p.opps || []).map((o) => humanize(o.id)).join(', ') || 'none'}`)))));
 }
 
-function describeAction(a, ctx) {
-  const v = (ctx && ctx.view) || {};
-  switch (a.type) {
-    case 'choose_phase': return `Take the ${humanize(a.phase)} phase`;
-    case 'place_worker': return `Worker on cell ${cellNo(a.cell)}${a.coin ? ' (pay a coin)' : ''}`;
-    case 'plant': return `Plant the ${a.size}-hex tile #${Number.isInteger(a.slot) ? a.slot + 1 : a.slot} on ${cellList(a.cells)}`;
-    case 'plant_from_pile': return `Plant a ${tileWords(a.kind)} tile from the pile${pileCount(v, a.kind)} on ${cellList(a.cells)}`;
-    case 'plant_drawn': return `Plant the drawn tile on ${cellList(a.cells)}`;
-    case 'place_barn': return `Build a barn on cell ${cellNo(a.cell)}`;
-    case 'place_well': return `Dig a well on cell ${cellNo(a.cell)}`;
-    case 'survey': return `Survey your ${humanize(a.feature || '').toLowerCase()}${a.cell !== undefined && a.cell !== null ? ` on cell ${cellNo(a.cell)}` : ''}`;
-    case 'claim_boat': return `Riverboat ${a.boat} with ${a.crop}${a.coin ? ' (pay a coin)' : ''}`;
-    case 'search_pile': return `Search the ${a.size}-hex pile`;
-    case 'take_opportunity': return `Opportunity space ${a.space + 1}`;
-    default: return null;
-  }
-}
-
-function describeEvent(e, ctx) {
-  const who = seatName(ctx, e.seat);
-  switch (e.type) {
-    case 'phase_chosen': return `${who} takes the ${humanize(e.phase)} phase tile.`;
-    case 'phase_started': return `The ${humanize(e.phase)} phase begins.`;
-    case 'worker_placed': return `${who} places a worker on cell ${cellNo(e.cell)}${e.coin ? ', paying a coin' : ''}.`;
-    case 'tile_planted': return `${who} plants ${(e.crops || []).join(' and ')} on ${cellList(e.cells)}${e.vp ? ` (+${e.vp} VP)` : ''}.`;
-    case 'boat_claimed': return `${who} loads ${e.crop} onto riverboat ${e.boat}${e.gains ? ` and gains ${benefit(e.gains)}` : ''}.`;
-    case 'gained': return `${who} gains ${benefit(e.gains)}${e.reason ? ` (${humanize(e.reason).toLowerCase()})` : ''}.`;
-    case 'opportunity_taken': return `${who} takes the opportunity card “${humanize(e.card)}”.`;
-    case 'passed': return `${who} passes.`;
-    case 'pile_searched': {
-      const seen = e.private ? (Object.values(e.private)[0] || {}).tiles : null;
-      return `${who} searches the ${e.size}-hex pile${Array.isArray(seen) ? ` (only you see: ${seen.length ? pileCounts(seen.slice().sort()).map(([k, n]) => `${n} × ${tileWords(k)}`).join(', ') : 'no tiles'})` : ''}.`;
-    }
-    case 'round_scored': return `Round ${e.round} scored: ${(e.vp || []).map((x, s) => `${seatName(ctx, s)} +${x}`).join(', ')}.`;
-    case 'round_ended': return `Round ${e.round} ends.`;
-    case 'round_started': return `Round ${e.round} begins.`;
-    case 'crop_card_revealed': return `The crop card shows ${e.card}.`;
-    case 'barn_placed': return `${who} builds a barn on cell ${cellNo(e.cell)}.`;
-    case 'well_placed': return `${who} digs a well on cell ${cellNo(e.cell)}.`;
-    case 'game_ended': return `The game ends. Scores: ${(e.scores || []).join(', ')}.`;
-    case 'game_started': return `The game starts; ${seatName(ctx, e.first_player)} plays first.`;
-    case 'round_track_worker_taken': return `${who} takes a worker from the round track${e.place ? ' and places it on a field' : ' into their supply (no empty field)'}.`;
-    case 'placement_skipped': return `${who} places no worker.`;
-    case 'crop_tiles_refilled': {
-      const n = Object.values(e.fills || {}).reduce((k, l) => k + (l || []).length, 0);
-      return `${who} refills the crop tiles (${n} new tile${n === 1 ? '' : 's'}).`;
-    }
-    case 'opportunity_deck_searched': return `${who} searches the opportunity deck${e.private ? ` (${(Object.values(e.private)[0].cards || []).length} cards seen)` : ''}.`;
-    case 'tile_drawn': return `${who} draws a ${e.size}-hex crop tile${e.private && Object.values(e.private)[0].kind ? ` (only you see: ${tileWords(Object.values(e.private)[0].kind)})` : ''}.`;
-    case 'workers_returned': return `${who} takes back ${(e.cells || []).length} worker${(e.cells || []).length === 1 ? '' : 's'}${(e.cells || []).length ? ` from ${cellList(e.cells)}` : ''}.`;
-    case 'surveyor_taken': return `${who} takes a surveyor.`;
-    case 'pending_dropped': return e.reason === 'declined' ? `${who} declines.` : `${who} gets nothing: none is left.`;
-    case 'agents_sent': return `${who} sends ${e.count} agent${e.count === 1 ? '' : 's'} to New Orleans.`;
-    case 'bonus_chosen': return `${who} chooses the ${e.bonus} bonus${Object.keys(e.gains || {}).length ? ` and gains ${benefit(e.gains)}` : ''}.`;
-    case 'opportunities_returned': return `The opportunity cards left on the board (${(e.cards || []).map((c) => humanize(c)).join(', ')}) go back.`;
-    case 'surveyed': return e.feature === 'opportunity' ? `${who} surveys and takes the opportunity card “${humanize(e.card || '')}”${e.vp ? ` (+${e.vp} VP)` : ''}.`
-      : `${who} surveys and builds a ${e.feature} on cell ${cellNo(e.cell)}${e.vp ? ` (+${e.vp} VP)` : ''}.`;
-    default: return null;
-  }
-}
-
 // A value of an action's field in words, for the step-by-step move builder: cells numbered from
 // 1 as on the mat ("cell 15"; a list item by item), a supply tile from 1 ("tile #1"), a searched pile's tile by its crops and how
 // many the pile holds ("beet and corn (2 in the pile)"), not its id.
@@ -197,4 +136,11 @@ function valueName(path, value, ctx) {
   }
 }
 
-export default { render, describeAction, describeEvent, valueName };
+// Cells and tiles of an event or action as the board numbers them: from 1.
+function fieldValue(key, value) {
+  if ((key === 'cell' || key === 'slot') && Number.isInteger(value)) return String(cellNo(value));
+  if (key === 'cells' && Array.isArray(value)) return value.map(cellNo).join(', ');
+  return null;
+}
+
+export default { render, valueName, fieldValue };

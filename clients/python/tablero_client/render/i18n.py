@@ -1,0 +1,270 @@
+"""The terminal's words, from the server's message catalogs (GET /v1/engines/{name}/messages).
+
+A catalog is a flat object of ICU MessageFormat strings (see `engines/core/messages.py` for its
+keys). `Catalog.format(key, args)` reads them with `pyicumessageformat` (the parser) and
+`babel` (plural categories, numbers and lists of the language); `event_args` and
+`action_args` prepare an event's or an action's fields as every client does, so a template
+names the fields it shows and no sentence is written here.
+
+The language: `--lang`, else `LANG`/`LC_ALL`/`LC_MESSAGES` (`es_ES.UTF-8` -> `es`), else English.
+Catalogs are fetched once per engine and language (`load`), or read from the repository's
+`engines/` when the SDK runs beside it without a server (tests, offline rendering).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from babel import Locale
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from pyicumessageformat import Parser
+
+LANGS = ("en", "es")
+HIDDEN = {"type", "private", "secret", "trace", "rolls", "engine", "engine_version", "options"}
+_PARSER = Parser({"allow_tags": False})
+_PSEUDO = "pseudo"
+SEAT_NAMES = 6  # every message wrapped in ⟦…⟧: what a screen shows from no catalog stands out
+
+
+def language(tag: str | None = None) -> str:
+    """`es_ES.UTF-8`, `es-AR`, `es` -> `es`; unknown or empty -> `en` (`pseudo` stays, for tests)."""
+    for t in ([tag] if tag else [os.environ.get(k) for k in ("LC_ALL", "LC_MESSAGES", "LANG")]):
+        base = re.split(r"[-_.@]", (t or "").strip().lower(), maxsplit=1)[0]
+        if base in LANGS or base == _PSEUDO:
+            return base
+    return "en"
+
+
+@functools.lru_cache(maxsize=2048)
+def _ast(text: str) -> tuple:
+    return tuple(_PARSER.parse(text))
+
+
+class Catalog:
+    """One language's messages (an engine's and the platform's, merged by the server)."""
+
+    def __init__(self, messages: Mapping[str, str], lang: str = "en") -> None:
+        self.messages = dict(messages)
+        self.pseudo = lang == _PSEUDO
+        self.lang = "en" if self.pseudo else lang
+        self.locale = Locale.parse(self.lang)
+
+    def has(self, key: str) -> bool:
+        return key in self.messages
+
+    def format(self, key: str, args: Mapping[str, Any] | None = None, default: str | None = None) -> str:
+        text = self.messages.get(key)
+        if text is None:
+            return default if default is not None else key
+        out = self._parts(_ast(text), dict(args or {}), None)
+        return f"⟦{out}⟧" if self.pseudo else out
+
+    def number(self, n: Any) -> str:
+        return format_decimal(n, locale=self.locale) if isinstance(n, int | float) and not isinstance(n, bool) else str(n)
+
+    def list(self, items: list[str]) -> str:
+        items = [i for i in items if i != ""]
+        return format_list(items, locale=self.locale) if items else ""
+
+    # ICU MessageFormat, evaluated over pyicumessageformat's tree.
+    def _parts(self, parts: Any, args: dict[str, Any], hash_value: Any) -> str:
+        return "".join(p if isinstance(p, str) else self._arg(p, args, hash_value) for p in parts)
+
+    def _arg(self, node: dict[str, Any], args: dict[str, Any], hash_value: Any) -> str:
+        if node.get("hash"):
+            return self.number(hash_value)
+        value = args.get(node["name"], "")
+        kind = node.get("type")
+        if kind in ("plural", "selectordinal"):
+            n = value if isinstance(value, int | float) and not isinstance(value, bool) else 0
+            n -= node.get("offset") or 0
+            options = node["options"]
+            exact = f"={value}"
+            if exact in options:
+                return self._parts(options[exact], args, n)
+            form = self.locale.ordinal_form(n) if kind == "selectordinal" else self.locale.plural_form(n)
+            return self._parts(options.get(form, options["other"]), args, n)
+        if kind == "select":
+            options = node["options"]
+            return self._parts(options.get(str(value), options["other"]), args, hash_value)
+        return self.number(value)
+
+
+# --- arguments: what a template's fields read as --------------------------------------------
+SeatName = Callable[[Any], str]
+
+
+def value(cat: Catalog, v: Any) -> Any:
+    """A field as its template sees it: numbers stay numbers (plurals), strings are named,
+    lists become lists, objects amounts, booleans `true`/`false` (select)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return v
+    if v is None:
+        return cat.format("value.none")
+    if isinstance(v, str):  # a name the catalog has, else the value as sent (`build_white`: build white)
+        return cat.format(f"name.{v}") if cat.has(f"name.{v}") else v.replace("_", " ")
+    if isinstance(v, list):
+        return cat.list([str(_shown(cat, x)) for x in v]) or cat.format("value.none")
+    if isinstance(v, dict):
+        return amounts(cat, v)
+    return str(v)
+
+
+def _shown(cat: Catalog, v: Any) -> Any:
+    shown = value(cat, v)
+    if isinstance(v, bool):
+        return cat.format("value.yes" if v else "value.no")
+    return cat.number(shown) if isinstance(shown, int | float) else shown
+
+
+def amounts(cat: Catalog, obj: Mapping[str, Any]) -> str:
+    """`{"food": 2, "money": 3}` -> `2 food, $3` by the catalog's `amount.<key>` (else `2 food`)."""
+    parts = []
+    for k, n in obj.items():
+        if n in (0, None, False, [], {}):
+            continue
+        if isinstance(n, int | float) and not isinstance(n, bool):
+            parts.append(cat.format(f"amount.{k}", {"n": n}) if cat.has(f"amount.{k}")
+                         else f"{cat.number(n)} {value(cat, k)}")
+        else:
+            parts.append(f"{value(cat, k)} {_shown(cat, n)}")
+    return cat.list(parts) or cat.format("value.nothing")
+
+
+def _present(v: Any) -> bool:
+    return v not in (None, False, "", [], {}) and not (isinstance(v, dict) and not any(
+        x not in (0, None, False, [], {}) for x in v.values()))
+
+
+def _seatlike(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+Special = Callable[[str, Any], Any]
+
+
+def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, special: Special | None = None) -> None:
+    shown = special(k, v) if special is not None else None  # a value the board names its own way
+    args[k] = value(cat, v) if shown is None else shown
+    args[f"has_{k}"] = "true" if _present(v) else "false"
+    if isinstance(v, str):
+        args[f"{k}_id"] = v  # the value as sent, for a template's select
+    if _seatlike(v):
+        args[f"{k}_who"] = who(v)
+    if isinstance(v, list):
+        args[f"{k}_count"] = len(v)
+        if v and all(_seatlike(x) for x in v):
+            args[f"{k}_who"] = cat.list([who(x) for x in v])
+        if v and all(isinstance(x, int | float | str) and not isinstance(x, bool) for x in v):  # per seat
+            args[f"{k}_by_seat"] = cat.list([f"{who(i)} {_shown(cat, x)}" for i, x in enumerate(v)])
+    if isinstance(v, dict):
+        args[f"{k}_count"] = sum(1 for x in v.values() if x not in (0, None, False, [], {}))
+
+
+def fields_args(cat: Catalog, fields: Mapping[str, Any], who: SeatName, special: Special | None = None) -> dict[str, Any]:
+    """The arguments of an event's or an action's template (engines/core/messages.py); `special(field,
+    value)` may name a value as the board does (a square `B5`, a cell numbered from 1), else None."""
+    args: dict[str, Any] = {}
+    private = fields.get("private")
+    if isinstance(private, dict) and len(private) == 1:  # the viewer's secret part: private_<field>
+        mine = next(iter(private.values()))
+        fields = {**fields, **({f"private_{k}": v for k, v in mine.items()} if isinstance(mine, dict)
+                               else {"private_value": mine})}
+    for k, v in fields.items():
+        if k in HIDDEN:
+            continue
+        _field(cat, args, k, v, who, special)
+        if isinstance(v, dict):
+            for kk, vv in v.items():
+                if not isinstance(vv, dict | list):
+                    _field(cat, args, f"{k}_{kk}", vv, who, special)
+    for i in range(SEAT_NAMES):  # p0, p1...: seats by number, for a sentence that names them all
+        args[f"p{i}"] = who(i)
+    actor = fields.get("seat", fields.get("player"))
+    args["who"] = who(actor) if _seatlike(actor) else ""
+    args["has_who"] = "true" if _seatlike(actor) else "false"
+    return args
+
+
+def describe(cat: Catalog, event: Mapping[str, Any], who: SeatName, special: Special | None = None) -> str:
+    """An event as its catalog words it; `(only you see: …)` for the viewer's secret part."""
+    t = str(event.get("type") or "")
+    args = fields_args(cat, event, who, special)
+    if cat.has(f"event.{t}"):
+        text = cat.format(f"event.{t}", args)
+    else:  # a type the catalog does not know (an engine newer than its catalog)
+        rest = {k: v for k, v in event.items() if k not in HIDDEN | {"seat", "player"}}
+        details = "; ".join(f"{value(cat, k)} {_shown(cat, v)}" for k, v in rest.items())
+        text = cat.format("event.unknown", {**args, "type": t.replace("_", " "), "details": details,
+                                            "has_details": "true" if details else "false"})
+    private = event.get("private")
+    template = cat.messages.get(f"event.{t}", "")
+    if isinstance(private, dict) and private and "{has_private" not in template and "{private" not in template:
+        mine = next(iter(private.values()))  # a template that does not word it: the platform's words
+        if _present(mine):
+            what = (cat.list([f"{value(cat, k)} {_shown(cat, v)}" for k, v in mine.items()])
+                    if isinstance(mine, dict) else _shown(cat, mine))
+            text = cat.format("event.private", {"text": text, "what": what})
+    return text[:1].upper() + text[1:]
+
+
+def action(cat: Catalog, act: Mapping[str, Any], who: SeatName, special: Special | None = None) -> str | None:
+    """An action as its catalog words it (None when the catalog has no template for it)."""
+    key = f"action.{act.get('type')}"
+    return cat.format(key, fields_args(cat, act, who, special)) if cat.has(key) else None
+
+
+# --- where catalogs come from ----------------------------------------------------------------
+_LOADED: dict[tuple[str, str], Catalog] = {}
+_lang = {"current": language()}
+
+
+def set_language(tag: str | None) -> str:
+    _lang["current"] = language(tag)
+    return _lang["current"]
+
+
+def current_language() -> str:
+    return _lang["current"]
+
+
+def use(engine: str, lang: str, messages: Mapping[str, str]) -> Catalog:
+    """Keep the messages a server answered for `engine` in `lang`."""
+    cat = Catalog(messages, lang)
+    _LOADED[(engine, lang)] = cat
+    return cat
+
+
+def load(client: Any, engine: str, lang: str | None = None) -> Catalog | None:
+    """The catalog of `engine` from a server (`client.engine_messages`), once per language."""
+    lang = lang or current_language()
+    if (engine, lang) in _LOADED:
+        return _LOADED[(engine, lang)]
+    try:
+        got = client.engine_messages(engine, "en" if lang == _PSEUDO else lang)
+    except Exception:  # noqa: BLE001 - an older server: the repository's files, else none
+        return catalog(engine, lang)
+    return use(engine, lang, got.get("messages") or {})
+
+
+def catalog(engine: str, lang: str | None = None) -> Catalog | None:
+    """The catalog in use for `engine`: the one a server answered, else the repository's."""
+    lang = lang or current_language()
+    if (engine, lang) in _LOADED:
+        return _LOADED[(engine, lang)]
+    try:
+        from engines.core import messages as local  # the SDK beside the repository's engines
+    except ImportError:
+        return None
+    try:
+        got = local.published(engine, "en" if lang == _PSEUDO else lang)["messages"]
+    except KeyError:
+        return None
+    return use(engine, lang, got)

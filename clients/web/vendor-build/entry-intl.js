@@ -1,0 +1,1 @@
+export { IntlMessageFormat } from 'intl-messageformat';

@@ -1,0 +1,98 @@
+"""Every engine's texts: a message for each declared action, event, view field and enumerated
+name, in English and Spanish, no key that nothing declares, and templates that parse and name
+only their own fields (engines/core/messages.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from pyicumessageformat import Parser
+
+import engines
+from engines.core import messages
+
+ROOT = Path(__file__).resolve().parents[2]
+CLIENTS = [ROOT / "clients" / "python" / "tablero_client", ROOT / "clients" / "web" / "js"]
+# Keys beside the declared ones: how an amount of a resource reads, a building's effect (both for
+# declared names only), and labels a client's renderer uses (checked to be used below).
+EXTRA = re.compile(r"^(amount|effect)\.(.+)$")
+PARSER = Parser({"allow_tags": False})
+# Arguments every template may use beside its fields (what the clients derive: who acts).
+DERIVED = {"who", "has_who", "seats", *(f"p{i}" for i in range(6))}
+
+
+def _client_sources() -> str:
+    return "\n".join(p.read_text() for d in CLIENTS for p in d.rglob("*") if p.suffix in (".py", ".js")
+                     and "vendor" not in p.parts)
+
+
+def _arguments(nodes, out: set[str]) -> set[str]:
+    for n in nodes:
+        if isinstance(n, dict):
+            if not n.get("hash"):
+                out.add(n["name"])
+            for branch in (n.get("options") or {}).values():
+                _arguments(branch, out)
+    return out
+
+
+def _allowed(field: str, fields: set[str]) -> bool:
+    """`space`, `has_space`, `owner_who`, `cells_count`, `post_office_seat_who` of fields {space, …}."""
+    base = re.sub(r"^has_", "", field)
+    base = re.sub(r"_(who|count|by_seat|id)$", "", base)
+    return base in DERIVED or base.startswith("private_") or base in fields or any(base.startswith(f + "_") for f in fields)
+
+
+@pytest.mark.parametrize("name", engines.names())
+@pytest.mark.parametrize("lang", messages.LANGS)
+def test_every_declaration_has_a_message_and_every_message_a_declaration(name, lang):
+    engine = engines.get(name)
+    catalog = messages.catalog(name, lang)
+    declared = messages.declared_keys(engine)
+    missing = sorted(declared - set(catalog))
+    assert not missing, f"{name} ({lang}) has no message for {missing}"
+    names = messages.declared_names(engine) | messages.declared_properties(engine)
+    used = _client_sources()
+    unused = []
+    for key in set(catalog) - declared:
+        extra = EXTRA.match(key)
+        if extra and extra.group(2) in names:
+            continue
+        if key.startswith("label.") and f'"{key}"' in used or f"'{key}'" in used:
+            continue
+        unused.append(key)
+    assert not unused, f"{name} ({lang}) has messages nothing declares or uses: {sorted(unused)}"
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_both_languages_have_the_same_keys_and_templates_name_their_own_fields(name):
+    engine = engines.get(name)
+    en, es = messages.catalog(name, "en"), messages.catalog(name, "es")
+    assert set(en) == set(es)
+    fields = {**{f"action.{t}": f for t, f in messages.declared_types(engine.action_schema).items()},
+              **{f"event.{t}": f for t, f in messages.declared_types(engine.event_schema).items()}}
+    for catalog in (en, es):
+        for key, text in catalog.items():
+            args = _arguments(PARSER.parse(text), set())  # raises on a malformed template
+            if key in fields:
+                strange = [a for a in args if not _allowed(a, fields[key])]
+                assert not strange, f"{name} {key}: {strange} are not fields of {sorted(fields[key])}"
+
+
+def test_spanish_names_follow_the_rulebooks():
+    es = messages.catalog("new-bedford", "es")
+    assert (es["name.farm"], es["name.forest"], es["name.town_hall"]) == ("Granja", "Bosque", "Ayuntamiento")
+    assert es["name.seamens_bethel"] == "Capilla de los Marineros" and es["name.dry_dock"] == "Varadero"
+    assert messages.catalog("riverboat", "es")["name.harvest"] == "recolección"
+
+
+def test_the_platform_catalog_matches_in_both_languages():
+    en, es = messages.catalog(messages.PLATFORM, "en"), messages.catalog(messages.PLATFORM, "es")
+    assert en and set(en) == set(es)
+    for text in [*en.values(), *es.values()]:
+        PARSER.parse(text)
+    used = _client_sources()
+    unused = [k for k in en if f'"{k}"' not in used and f"'{k}'" not in used and not k.startswith("event.")]
+    assert not unused, f"platform messages no client uses: {unused}"

@@ -1,0 +1,67 @@
+"""GetEngineMessages: an engine's texts in one language over REST (with ETag and
+Cache-Control) and over gRPC, from the same catalogs."""
+
+from __future__ import annotations
+
+import grpc
+import httpx
+import pytest
+
+from engines.core import messages
+from server.grpc.gen import games_pb2 as pb
+from server.grpc.gen import games_pb2_grpc as pbg
+from tests.server.support import ServerThread
+
+
+@pytest.fixture(scope="module")
+def server():
+    with ServerThread() as s:
+        yield s
+
+
+@pytest.fixture
+def http(server):
+    with httpx.Client(base_url=server.http, timeout=10) as c:
+        yield c
+
+
+def test_rest_serves_spanish_with_the_platform_texts_and_caching_headers(http):
+    r = http.get("/v1/engines/new-bedford/messages", params={"lang": "es-AR"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["engine"] == "new-bedford" and body["lang"] == "es" and set(body["languages"]) == {"en", "es"}
+    m = body["messages"]
+    assert m["name.farm"] == "Granja" and m["name.forest"] == "Bosque" and m["name.town_hall"] == "Ayuntamiento"
+    assert m["seat.someone"] == "Alguien"  # the platform's texts come along
+    assert r.headers["etag"] == body["etag"] and "max-age" in r.headers["cache-control"]
+    again = http.get("/v1/engines/new-bedford/messages", params={"lang": "es"},
+                     headers={"If-None-Match": r.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    english = http.get("/v1/engines/new-bedford/messages", params={"lang": "en"})
+    assert english.json()["messages"]["name.farm"] == "Farm" and english.headers["etag"] != r.headers["etag"]
+    # A changed catalog (here: another language) is never answered 304 for an old ETag.
+    stale = http.get("/v1/engines/new-bedford/messages", params={"lang": "en"},
+                     headers={"If-None-Match": r.headers["etag"]})
+    assert stale.status_code == 200
+
+
+def test_unknown_languages_get_english_and_unknown_engines_404(http):
+    r = http.get("/v1/engines/tic-tac-toe/messages", params={"lang": "fr"})
+    assert r.status_code == 200 and r.json()["lang"] == "en"
+    assert r.json()["messages"]["action.place"] == "Place in {cell}"
+    assert http.get("/v1/engines/tic-tac-toe/messages").json()["lang"] == "en"
+    missing = http.get("/v1/engines/chess-9000/messages", params={"lang": "es"})
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "NOT_FOUND"
+    platform = http.get("/v1/engines/tablero/messages", params={"lang": "es"}).json()["messages"]
+    assert platform["web.language"] == "Idioma" and not any(k.startswith("action.") for k in platform)
+
+
+def test_grpc_answers_the_same_messages(server, http):
+    with grpc.insecure_channel(server.grpc) as ch:
+        r = pbg.GameServiceStub(ch).GetEngineMessages(pb.GetEngineMessagesRequest(name="riverboat", lang="es"))
+        assert r.lang == "es" and dict(r.messages) == http.get(
+            "/v1/engines/riverboat/messages", params={"lang": "es"}).json()["messages"]
+        assert r.etag == messages.published("riverboat", "es")["etag"]
+        with pytest.raises(grpc.RpcError) as e:
+            pbg.GameServiceStub(ch).GetEngineMessages(pb.GetEngineMessagesRequest(name="nope"))
+        assert e.value.code() == grpc.StatusCode.NOT_FOUND
