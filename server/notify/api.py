@@ -70,7 +70,7 @@ async def push_key(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]
 
 
 async def register(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
-    from .webpush import check_subscription  # pywebpush is imported only where Web Push is used
+    from .webpush import check_keys, check_subscription  # pywebpush is imported only where Web Push is used
 
     notifier = _notifier(games, push=True)
     try:
@@ -82,6 +82,10 @@ async def register(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]
         await resolve(parts.hostname or "", parts.port or 443, notifier.s.allow_private)
     except (Refused, OSError) as e:
         raise InvalidArgument(f"the subscription's endpoint is refused: {e}") from None
+    try:
+        check_keys(sub)
+    except ValueError as e:
+        raise InvalidArgument(str(e)) from None
     seats = w.get("seats") or []
     if len(seats) > MAX_SEATS:
         raise InvalidArgument(f"at most {MAX_SEATS} seats per call")
