@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from server.api import observe
 from server.errors import FailedPrecondition, InvalidArgument, PermissionDenied, Unauthenticated
 
-from .inbox import Inbox
+from .inbox import MAX_PAGE, Inbox
 from .webhooks import Refused, resolve
 
 MAX_SEATS = 32
@@ -49,8 +49,11 @@ def _seat(games: Any, game_id: Any, token: Any) -> int:
 
 async def list_notifications(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
     notifier, user = _notifier(games), _signed_in()
+    size = int(w.get("pageSize") or 0)
+    if not 0 <= size <= MAX_PAGE:  # 0: the default
+        raise InvalidArgument(f"pageSize must be between 1 and {MAX_PAGE}")
     try:
-        return await Inbox(notifier.q).list(user.id, int(w.get("pageSize") or 20), w.get("pageToken") or "",
+        return await Inbox(notifier.q).list(user.id, size or 20, w.get("pageToken") or "",
                                             bool(w.get("unreadOnly")))
     except ValueError as e:
         raise InvalidArgument(str(e)) from None
@@ -67,7 +70,7 @@ async def push_key(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]
 
 
 async def register(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
-    from .webpush import check_subscription  # pywebpush is imported only where Web Push is used
+    from .webpush import check_keys, check_subscription  # pywebpush is imported only where Web Push is used
 
     notifier = _notifier(games, push=True)
     try:
@@ -79,6 +82,10 @@ async def register(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]
         await resolve(parts.hostname or "", parts.port or 443, notifier.s.allow_private)
     except (Refused, OSError) as e:
         raise InvalidArgument(f"the subscription's endpoint is refused: {e}") from None
+    try:
+        check_keys(sub)
+    except ValueError as e:
+        raise InvalidArgument(str(e)) from None
     seats = w.get("seats") or []
     if len(seats) > MAX_SEATS:
         raise InvalidArgument(f"at most {MAX_SEATS} seats per call")

@@ -52,6 +52,26 @@ def check_subscription(sub: Any) -> dict[str, Any]:
     return {"endpoint": sub["endpoint"], "keys": {"p256dh": keys["p256dh"], "auth": keys["auth"]}}
 
 
+def check_keys(sub: dict[str, Any]) -> None:
+    """The keys of a checked subscription decode: `p256dh` a P-256 point, `auth` 16 bytes
+    (base64url); ValueError names which is wrong (else every send would fail)."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    def raw(name: str) -> bytes:
+        text = sub["keys"][name]
+        try:
+            return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        except ValueError:
+            raise ValueError(f'the subscription\'s "{name}" key is not base64url') from None
+
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw("p256dh"))
+    except ValueError:
+        raise ValueError('the subscription\'s "p256dh" key is not a P-256 public key') from None
+    if len(raw("auth")) != 16:
+        raise ValueError('the subscription\'s "auth" key must be 16 bytes (base64url)')
+
+
 def subscription_id(sub: dict[str, Any]) -> str:
     return "sub_" + hashlib.sha256(sub["endpoint"].encode()).hexdigest()[:20]
 
