@@ -30,6 +30,8 @@ class Config(BaseSettings):
     host: str | None = Field(None, min_length=1)
     grpc_port: int = Field(50051, ge=0, le=65535)  # TABLERO_GRPC_PORT (0: any free port)
     http_port: int = Field(8080, ge=0, le=65535)  # TABLERO_HTTP_PORT (0: any free port)
+    # TABLERO_METRICS_PORT: /metrics, on its own port that the Service does not publish (0: any free port)
+    metrics_port: int = Field(9090, ge=0, le=65535)
     redis_url: str | None = None  # TABLERO_REDIS_URL; unset: the embedded SQLite store
     db: str | None = None  # TABLERO_DB: the SQLite file; unset: in memory
     secret: str = DEV_SECRET  # TABLERO_SECRET: signs seat tokens; the same on every replica

@@ -17,7 +17,7 @@ from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
 import engines
-from server import metrics
+from server import metrics, metrics_server
 from server.api.edge import OUTAGES, Api
 from server.app import GameService, rules
 from server.app.offload import EngineCalls
@@ -194,11 +194,23 @@ async def _prune_lobby(lobby: RedisLobby, lifecycle: Lifecycle) -> None:
                     "error": f"{type(e).__name__}: {str(e)[:200]}"}})
 
 
+GAMES_RUNNING_INTERVAL = 5.0
+
+
+async def _count_running(games: GameService, lifecycle: Lifecycle) -> None:
+    """Keep the running-games gauge current (cheap: one outcome check per cached game)."""
+    while not lifecycle.shutting_down.is_set():
+        metrics.GAMES_RUNNING.set(games.games.running())
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(lifecycle.shutting_down.wait(), GAMES_RUNNING_INTERVAL)
+
+
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
     engines.names()  # every engine imported now, not by the first request that names one
     metrics.buffer_updates()  # under --workers: updates reach the shared files in batches
+    metrics.set_build_info("redis" if config.redis_url else "sqlite")
     store = open_store(config.redis_url, config.db, **config.store_options())
     lifecycle = Lifecycle(store)
     if hasattr(store, "warm"):
@@ -241,7 +253,9 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     readiness = asyncio.create_task(_track_readiness(health, lifecycle, api_services, serving))
     sweeper = asyncio.create_task(_sweep_clocks(games, lifecycle))
     pruner = asyncio.create_task(_prune_lobby(lobby, lifecycle)) if isinstance(lobby, RedisLobby) else None
+    counter = asyncio.create_task(_count_running(games, lifecycle))
     await gserver.start()
+    mserver, metrics_port = await metrics_server.start(config.bind_host, config.metrics_port, config.reuse_port)
 
     # HTTP
     sock = _http_socket(config.bind_host, config.http_port, config.reuse_port)
@@ -260,6 +274,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
     log.info("serving", extra={"fields": {"grpc_port": grpc_port, "http_port": http_port,
+                                          "metrics_port": metrics_port,
                                           "store": "redis" if config.redis_url else "sqlite",
                                           "db": config.db or (":memory:" if not config.redis_url else None)}})
     if install_signals:  # a server process of its own (not one embedded in a test or tool)
@@ -276,6 +291,9 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         lifecycle.shut_down()
         readiness.cancel()
         sweeper.cancel()
+        counter.cancel()
+        if mserver is not None:
+            mserver.close()
         if pruner is not None:
             pruner.cancel()
         await health.enter_graceful_shutdown()

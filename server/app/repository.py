@@ -489,6 +489,17 @@ class GameRepository:
     def clear_cache(self) -> None:
         self._cache.clear()
 
+    def running(self) -> int:
+        """Games in this replica's cache whose engine state has no outcome yet (a metric: a
+        game ended by its platform events alone, e.g. every seat left, still counts)."""
+        count = 0
+        for c in list(self._cache.values()):
+            try:
+                count += c.engine.outcome(c.state) is None
+            except Exception:  # noqa: BLE001 - a metric never fails a request
+                continue
+        return count
+
     def _lock(self, game_id: str) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
