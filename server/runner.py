@@ -122,11 +122,17 @@ def _portal_parts(config: Config, store) -> tuple:
         from redis.asyncio.retry import Retry
         from redis.backoff import ExponentialBackoff
 
-        client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
-            config.redis_url, max_connections=16, timeout=5, socket_keepalive=True,
-            health_check_interval=config.store_health_check_interval,
-            retry=Retry(ExponentialBackoff(cap=1.0, base=max(config.store_retry_backoff, 0.01)),
-                        config.store_retries)))
+        options = dict(max_connections=16, timeout=5, socket_keepalive=True,
+                       health_check_interval=config.store_health_check_interval,
+                       retry=Retry(ExponentialBackoff(cap=1.0, base=max(config.store_retry_backoff, 0.01)),
+                                   config.store_retries))
+        if "+sentinel://" in config.redis_url:  # the current master, through the Sentinels
+            from server.store.redis_sentinel import master_client
+
+            client = master_client(config.redis_url, blocking=True, **options)
+        else:
+            client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+                config.redis_url, **options))
     if client is not None:
         lean = getattr(store, "_lean", None)
         lobby, clocks = RedisLobby(client, fast=lean[0] if lean else None), RedisClocks(client)

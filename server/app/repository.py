@@ -43,6 +43,7 @@ from server.store.base import (
     EventStore,
     GameNotFound,
     HistoryRewritten,
+    NotReplicated,
     StoreError,
     Trimmed,
 )
@@ -199,6 +200,11 @@ class _Timed:
             raise FailedPrecondition(
                 f"versions before {exc.first_kept} of this game are no longer kept (a snapshot covers them; "
                 f"ask for version {exc.first_kept} or later)") from exc
+        if exc_type is not None and issubclass(exc_type, NotReplicated):
+            raise Unavailable(
+                f"the move was written but not yet confirmed by {exc.wanted} Redis replica(s) within "
+                f"{exc.timeout:g} s (TABLERO_REDIS_MIN_REPLICAS_ACK); retry with the same requestId: it is "
+                "applied exactly once") from exc
         if (
             exc_type is not None
             and issubclass(exc_type, StoreError)

@@ -21,6 +21,17 @@ class StoreError(Exception):
     """The store could not do what was asked (connection lost, ...)."""
 
 
+class NotReplicated(StoreError):
+    """A write reached the master but fewer than the required replicas confirmed it in time
+    (Redis with min_replicas_ack). It may or may not survive a failover: the caller answers
+    UNAVAILABLE, and a retry with the same request id lands exactly once."""
+
+    def __init__(self, game_id: str, acked: int, wanted: int, timeout: float) -> None:
+        super().__init__(f"game {game_id}: the write was confirmed by {acked} of the {wanted} replica(s) "
+                         f"required within {timeout:g} s")
+        self.game_id, self.acked, self.wanted, self.timeout = game_id, acked, wanted, timeout
+
+
 class Conflict(StoreError):
     """The stream moved on: `expected_version` is not the current version."""
 
