@@ -202,6 +202,20 @@ async def _prune_lobby(lobby: RedisLobby, lifecycle: Lifecycle) -> None:
 
 GAMES_RUNNING_INTERVAL = 5.0
 
+# HTTP/2 keep-alive (issue 36): the server pings an idle connection every 30 s and drops it when
+# the ping is not answered within 10 s (a client or proxy gone without a word: its watches end);
+# clients may ping as often as every 5 s, with or without calls (the SDK pings every 10 s), and
+# a client pinging faster than that gets GOAWAY after two strikes.
+GRPC_KEEPALIVE_OPTIONS = [
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.http2.ping_timeout_ms", 10_000),  # gRPC >= 1.6x times a keep-alive ping out by this one
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+    ("grpc.http2.max_pings_without_data", 0),
+    ("grpc.http2.max_ping_strikes", 2),
+]
+
 
 async def _count_running(games: GameService, lifecycle: Lifecycle) -> None:
     """Keep the running-games gauge current (cheap: one outcome check per cached game)."""
@@ -240,6 +254,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         # Long-lived connections are closed now and then so clients spread over replicas the HPA adds.
         ("grpc.max_connection_age_ms", 5 * 60 * 1000),
         ("grpc.max_connection_age_grace_ms", 30 * 1000),
+        *GRPC_KEEPALIVE_OPTIONS,
         *SERVER_OPTIONS,  # gzip for the clients that accept it
     ])
     api_services = add_services(gserver, api)
