@@ -630,6 +630,8 @@ class RedisStore(EventStore):
     master through Sentinels (server/store/redis_sentinel.py).
     """
 
+    ACK_CONNECTIONS = 8  # lean connections for creates and appends with min_replicas_ack
+
     def __init__(
         self,
         url: str,
@@ -704,12 +706,18 @@ class RedisStore(EventStore):
         # plain server, one for writes and one for reads (server/store/lean.py); the pools'
         # slots still bound how many are in flight. redis-py serves the rest, and clusters.
         self._lean: list[LeanRedis] = []
+        self._ack_lean: list[LeanRedis] = []
+        self._ack_turn = 0
         if lean and not cluster and self._sentinel is None and leanable(url):
             self._lean = [LeanRedis(url, socket_timeout=socket_timeout, socket_connect_timeout=socket_connect_timeout)
                           for _ in range(2)]
             w, r = self._lean
-            if min_replicas_ack:  # writes and their WAIT go pipelined over redis-py (_acked)
-                w = self._writes.client
+            if min_replicas_ack:
+                # Creates and appends and their WAIT go over connections of their own (_acked): a
+                # WAIT holds back what follows it on its connection until the replicas answer.
+                self._ack_lean = [LeanRedis(url, socket_timeout=socket_timeout,
+                                            socket_connect_timeout=socket_connect_timeout)
+                                  for _ in range(self.ACK_CONNECTIONS)]
         self._create = w.register_script(_CREATE)
         self._append = w.register_script(_APPEND)
         self._claim_seat = w.register_script(_CLAIM_SEAT)
@@ -812,14 +820,23 @@ class RedisStore(EventStore):
         round trip: (the script's reply, how many replicas confirmed). WAIT covers every write
         this connection made, so it confirms this script's writes (and, the replication stream
         being in order, everything written before them)."""
-        client = self._writes.client
-        async with client.pipeline(transaction=False) as pipe:
-            pipe.evalsha(script.sha, len(keys), *keys, *args)
-            pipe.execute_command("WAIT", self.min_replicas_ack, max(1, int(self.replicas_ack_timeout * 1000)))
-            reply, acked = await pipe.execute(raise_on_error=False)
-        if isinstance(reply, redis.exceptions.NoScriptError):  # a new master: load it, then retried
-            await client.script_load(script.script)
-            raise reply
+        wait = ("WAIT", self.min_replicas_ack, max(1, int(self.replicas_ack_timeout * 1000)))
+        if self._ack_lean:
+            self._ack_turn = (self._ack_turn + 1) % len(self._ack_lean)
+            lean = self._ack_lean[self._ack_turn]
+            reply, acked = await lean.pipeline(("EVALSHA", script.sha, len(keys), *keys, *args), wait)
+            if isinstance(reply, redis.exceptions.NoScriptError):  # a restarted server: EVAL (caches it)
+                source = getattr(script, "source", None) or script.script
+                reply, acked = await lean.pipeline(("EVAL", source, len(keys), *keys, *args), wait)
+        else:
+            client = self._writes.client
+            async with client.pipeline(transaction=False) as pipe:
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+                pipe.execute_command(*wait)
+                reply, acked = await pipe.execute(raise_on_error=False)
+            if isinstance(reply, redis.exceptions.NoScriptError):  # a new master: load it, then retried
+                await client.script_load(script.script)
+                raise reply
         for outcome in (reply, acked):
             if isinstance(outcome, Exception):
                 raise outcome
@@ -1186,7 +1203,7 @@ class RedisStore(EventStore):
             return
         self._closed = True
         await self._hub.close()
-        for lean in self._lean:
+        for lean in (*self._lean, *self._ack_lean):
             await lean.aclose()
         await self._writes.client.aclose()
         await self._reads.client.aclose()
