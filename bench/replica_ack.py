@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.faults.app_load import Replica  # noqa: E402
 from tests.faults.sentinel_set import SentinelSet  # noqa: E402
-from tests.server.support import ServerProcess  # noqa: E402
 
 
 def loadtest(url: str, duration: float, concurrency: int) -> dict:
@@ -45,9 +45,14 @@ def main() -> None:
             for acks in (0, 1):
                 env = {"TABLERO_REDIS_URL": url, "TABLERO_REDIS_MIN_REPLICAS_ACK": str(acks),
                        "TABLERO_LOG_LEVEL": "warning"}
-                with ServerProcess(env) as server:
+                server = Replica(env).start()
+                try:
                     rep = loadtest(server.http, a.duration, a.concurrency)
-                assert not rep["errors"], rep["errors"]
+                    problems = server.errors()
+                finally:
+                    log = server.log.read_text(errors="replace")
+                    server.close()
+                assert not rep["errors"] and not problems, (rep["errors"], rep["error_samples"][:3], log[-3000:])
                 submit = rep["calls"]["SubmitAction"]
                 results[acks].append({"moves_per_s": rep["actions_per_s"], "p50": submit["p50_ms"],
                                       "p99": submit["p99_ms"]})

@@ -372,9 +372,9 @@ class GameRepository:
         self._committed(game, 0)
         return game
 
-    async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
+    async def claim_seat(self, game_id: str, seats: list[int], claim: str | None = None) -> int | None:
         with _Timed("claim_seat"):
-            return await self.store.claim_seat(game_id, seats)
+            return await self.store.claim_seat(game_id, seats, claim)
 
     async def update(self, game_id: str, decide: Callable[[LoadedGame], Any],
                      key: str | None = None, meta: dict[str, Any] | None = None) -> Committed:

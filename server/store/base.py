@@ -236,9 +236,12 @@ class EventStore(abc.ABC):
         return None
 
     @abc.abstractmethod
-    async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
+    async def claim_seat(self, game_id: str, seats: list[int], claim: str | None = None) -> int | None:
         """Atomically mark the first of `seats` not yet claimed as claimed (meta
-        "claimed" list) and return it, or None when all are taken. Raises GameNotFound."""
+        "claimed" list) and return it, or None when all are taken. Raises GameNotFound.
+        `claim`: an id of this claim, kept with it (meta "claims": {"<seat>": claim}), so that
+        a token naming it holds only while this claim stands (a store that loses the claim and
+        gives the seat to another claim refuses the old token)."""
 
     @abc.abstractmethod
     async def request_version(self, game_id: str, request_id: str) -> int | None:

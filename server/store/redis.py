@@ -271,7 +271,8 @@ end
 return {0, v, h}
 """.replace("PUSH_EVENTS_MAX", str(PUSH_EVENTS_MAX))
 
-# KEYS: the GameKeys.  ARGV: abandoned TTL ms, the seats, in order of preference.
+# KEYS: the GameKeys.  ARGV: abandoned TTL ms, the claim's id ("" = none), the seats, in order of
+# preference. A claim with an id is kept as "<seat>:<id>" (a seat token then names it).
 # Returns {1, seat} | {0, 0} all taken | {-1, 0} unknown game.
 _CLAIM_SEAT = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 0 then
@@ -279,11 +280,13 @@ if redis.call('EXISTS', KEYS[2]) == 0 then
 end
 local taken = {}
 for _, seat in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do
-  taken[seat] = true
+  taken[string.match(seat, '^(%d+)')] = true
 end
-for i = 2, #ARGV do
+for i = 3, #ARGV do
   if not taken[ARGV[i]] then
-    redis.call('RPUSH', KEYS[3], ARGV[i])
+    local entry = ARGV[i]
+    if ARGV[2] ~= '' then entry = entry .. ':' .. ARGV[2] end
+    redis.call('RPUSH', KEYS[3], entry)
     local ttl = ttl_of(KEYS, ARGV[1])
     if ttl > 0 then expire_all(KEYS, ttl) end
     return {1, tonumber(ARGV[i])}
@@ -931,9 +934,9 @@ class RedisStore(EventStore):
             raise HistoryRewritten(game_id, expected_version, actual, head_hash)
         raise _conflict(game_id, expected_version, actual, head_hash, reply[3:])
 
-    async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
+    async def claim_seat(self, game_id: str, seats: list[int], claim: str | None = None) -> int | None:
         k = _existing_game_keys(game_id)
-        args = [self._ttl_ms(self.abandoned_ttl), *(int(s) for s in seats)]
+        args = [self._ttl_ms(self.abandoned_ttl), claim or "", *(int(s) for s in seats)]
         # Not retried: a retry after a lost reply would claim a second seat.
         found, seat = await self._call(self._writes, lambda: self._claim_seat(keys=list(k), args=args), retry=False)
         if found < 0:
@@ -1076,7 +1079,11 @@ class RedisStore(EventStore):
         meta_json, claimed = found
         meta = json.loads(meta_json)
         if claimed or "claimed" in meta:
-            meta["claimed"] = [int(seat) for seat in claimed]
+            entries = [_text(entry).partition(":") for entry in claimed]
+            meta["claimed"] = [int(seat) for seat, _, _ in entries]
+            claims = {seat: claim for seat, _, claim in entries if claim}
+            if claims:
+                meta["claims"] = claims
         self._cache_meta(game_id, meta)
         return meta
 
