@@ -712,15 +712,27 @@ class RedisStore(EventStore):
         self._ack_lean: list[LeanRedis] = []
         self._ack_turn = 0
         if lean and not cluster and self._sentinel is None and leanable(url):
-            self._lean = [LeanRedis(url, socket_timeout=socket_timeout, socket_connect_timeout=socket_connect_timeout)
-                          for _ in range(2)]
+            self._open_lean(socket_connect_timeout)
             w, r = self._lean
-            if min_replicas_ack:
-                # Creates and appends and their WAIT go over connections of their own (_acked): a
-                # WAIT holds back what follows it on its connection until the replicas answer.
-                self._ack_lean = [LeanRedis(url, socket_timeout=socket_timeout,
-                                            socket_connect_timeout=socket_connect_timeout)
-                                  for _ in range(self.ACK_CONNECTIONS)]
+        self._register_scripts(w, r)
+        self._meta_cache: collections.OrderedDict[str, bytes] = collections.OrderedDict()  # marshalled
+        self._hub = _Hub(self)
+        self._closed = False
+
+    def _open_lean(self, connect_timeout: float) -> None:
+        """The lean connections (not connected yet): one for writes, one for reads, and with
+        min_replicas_ack, ACK_CONNECTIONS for creates and appends and their WAIT (_acked): a
+        WAIT holds back what follows it on its connection until the replicas answer."""
+
+        def new() -> LeanRedis:
+            return LeanRedis(self.url, socket_timeout=self.socket_timeout, socket_connect_timeout=connect_timeout)
+
+        self._lean = [new(), new()]
+        if self.min_replicas_ack:
+            self._ack_lean = [new() for _ in range(self.ACK_CONNECTIONS)]
+
+    def _register_scripts(self, w: Any, r: Any) -> None:
+        """The scripts, on the clients that carry writes (`w`) and reads (`r`)."""
         self._create = w.register_script(_CREATE)
         self._append = w.register_script(_APPEND)
         self._claim_seat = w.register_script(_CLAIM_SEAT)
@@ -735,9 +747,6 @@ class RedisStore(EventStore):
         self._snapshot_at = r.register_script(_SNAPSHOT_AT)
         self._load = r.register_script(_LOAD)
         self._touch_request = self._writes.client.register_script(_TOUCH_REQUEST)
-        self._meta_cache: collections.OrderedDict[str, bytes] = collections.OrderedDict()  # marshalled
-        self._hub = _Hub(self)
-        self._closed = False
 
     def _plain_client(self, **options: Any) -> aioredis.Redis:
         """A redis-py client of the URL's server (of the current master, with Sentinel)."""
