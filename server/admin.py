@@ -3,6 +3,7 @@
     tablero admin export  GAME [--out FILE]   # the whole game as one JSON document (stdout by default)
     tablero admin archive GAME --out FILE     # export to FILE, then delete the game if it did not change
     tablero admin delete  GAME [--if-version N]
+    tablero admin ratings rebuild             # every rating again from the rated games' logs
 
 The store is the server's: TABLERO_REDIS_URL / TABLERO_DB (or --redis-url / --db), as for
 `tablero serve`. Exit codes: 0 done, 1 no such game (or it changed meanwhile), 2 bad usage
@@ -40,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     d = sub.add_parser("delete", help="delete everything of a game")
     d.add_argument("game")
     d.add_argument("--if-version", type=int, help="only if the game is at this version")
+    r = sub.add_parser("ratings", help="ratings: rebuild every rating from the finished games' logs")
+    r.add_argument("action", choices=["rebuild"])
     return p
 
 
@@ -86,6 +89,11 @@ async def _run(ns: argparse.Namespace) -> int:
         return 2
     store = open_store(redis_url, db)
     try:
+        if ns.verb == "ratings":  # server/ratings (docs/ratings.md)
+            from server.ratings.setup import rebuild
+
+            print(json.dumps(await rebuild(store, redis_url, db)))
+            return 0
         if ns.verb == "export":
             document = await store.export_game(ns.game)
             if ns.out:

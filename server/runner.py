@@ -32,6 +32,7 @@ from server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
 from server.portal.identity import PortalKeys
 from server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
 from server.portal.ratelimit import InProcessLimiter, Rate, RedisLimiter
+from server.ratings.setup import attach, background
 from server.store import open_store
 
 log = logging.getLogger("tablero")
@@ -242,6 +243,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
                         abandon_after=config.abandon_after, engine_calls=EngineCalls(**config.engine_calls_options()))
     api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
               portal_keys=PortalKeys.from_json(config.portal_keys), call_limit=call_limit, create_limit=create_limit)
+    attach(games, lobby._r if isinstance(lobby, RedisLobby) else None,
+           config.db if config.db and config.db != ":memory:" and not config.redis_url else None)
     games.bots.steps_per_write = config.bot_steps_per_write
     rules.INLINE_BOT_STEPS = config.bot_inline_steps
     stop = stop or asyncio.Event()
@@ -275,6 +278,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     sweeper = asyncio.create_task(_sweep_clocks(games, lifecycle))
     pruner = asyncio.create_task(_prune_lobby(lobby, lifecycle)) if isinstance(lobby, RedisLobby) else None
     counter = asyncio.create_task(_count_running(games, lifecycle))
+    rating_tasks = background(games, lifecycle.shutting_down)  # ratings sweep, matchmaking (issue 33)
     await gserver.start()
     mserver, metrics_port = await metrics_server.start(config.bind_host, config.metrics_port, config.reuse_port)
 
@@ -315,6 +319,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         counter.cancel()
         if mserver is not None:
             mserver.close()
+        for task in rating_tasks:
+            task.cancel()
         if pruner is not None:
             pruner.cancel()
         await health.enter_graceful_shutdown()

@@ -83,7 +83,7 @@ def prestige_type(card: str) -> str:
 class Board:
     """One side of the map: the grid, colours, sections, numbered spaces and reserved spots."""
 
-    def __init__(self, name: str, spec: dict, label: str | None = None) -> None:
+    def __init__(self, name: str, spec: dict, label: str | None  =  None) -> None:
         rows = spec["rows"]
         self.name = label or name  # unique per distinct map (cache keys); `side` is the option's name
         self.side = name

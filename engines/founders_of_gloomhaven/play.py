@@ -12,7 +12,13 @@ buildings whose resources exist. It keeps some randomness so games differ.
 from __future__ import annotations
 
 from .board import EMPTY, ROAD, Net, adjacent_to_own, board_of
+from .build import _build_options, _road_cells
+from .common import _card_category
 from .data import ADVANCED, ADVISERS, COLOUR_EXTRA, TIER, edition
+from .phases import _claims_cost
+from .trade import _lead_disc
+from .upgrade import _upgrade_sites
+from .vote import _solo_cost
 
 STANDARD = ("recruit", "trade", "upgrade", "build")
 _MAIN = {"recruit", "import", "access", "import_access", "upgrade", "build"}
@@ -266,7 +272,6 @@ def _prereq_roads(s, seat, needs, net, out):
 
 def _house_or_good_bridge(s, seat, rng) -> bool:
     """Could a Build card lead to a house, or to a bridge that brings a delivery near?"""
-    from .engine import _build_options
     probe = dict(s)
     probe["cur"] = {"seat": seat, "role": "lead", "category": "build", "card": "build", "discount": 0, "bonus": {}}
     opts = list(_build_options(probe, seat))
@@ -278,7 +283,6 @@ def _house_or_good_bridge(s, seat, rng) -> bool:
 
 def _road_gap(s, seat) -> int:
     """Roads still missing for the seat's nearest delivery, from a square where it may build now."""
-    from .engine import _road_cells
     scores = _road_scores(s, seat)
     cells = [c for c in _road_cells(s, seat) if c in scores] if scores else []
     return min((scores[c] for c in cells), default=_BIG)
@@ -368,7 +372,6 @@ def _choose_main(s, seat, main, rng):
 
 def _card_weight(engine, s, seat, card) -> int:
     """Rough value of playing `card` face up now."""
-    from .engine import _card_category
     cat = _card_category(card)
     needs = _needs(s)
     if cat == "upgrade":
@@ -405,7 +408,6 @@ def _place_spot(s, actions, rng):
 
 def _solo_short(s) -> bool:
     """Solo: would the claim tokens on the board cost more influence than the player holds?"""
-    from .engine import _claims_cost
     claims = sum(1 for pb in s["prestige"] if not pb["complete"])
     pl = s["players"][0]
     return _claims_cost(s, claims) + 2 > pl["fleeting"] + 2 * pl["lasting"]
@@ -438,7 +440,7 @@ def _solo_spine(s) -> tuple[set[int], set[int]]:
     return {c for c in roads if comp[c] == best}, set(net.fringe[best])
 
 
-def _solo_open_touch(s, claimed: bool = False) -> dict[int, set[str]]:
+def _solo_open_touch(s, claimed: bool  =  False) -> dict[int, set[str]]:
     """Square -> the needed resources a tile there would deliver at once (it touches an
     incomplete building needing them, directly or through the network); `claimed`: only the
     buildings holding a neutral claim token."""
@@ -458,7 +460,6 @@ def _solo_open_touch(s, claimed: bool = False) -> dict[int, set[str]]:
 def _import_now(s, res, touch) -> bool:
     """Could `res` be imported now on a square where it is delivered at once? (The squares of
     `touch` only, checked as `engine._import_cells` checks a square.)"""
-    from .engine import _lead_disc
     cells = [c for c, rs in touch.items() if res in rs]
     if not cells or s["supply"][res] <= 0:
         return False
@@ -493,7 +494,6 @@ def _site_road(s, roads):
     """When an advanced resource is needed, its prerequisites exist and no upgrade site is open:
     the road that brings the prerequisites' networks closest to the free footprint needing the
     fewest roads (a site: free, touching no own tile, in a section without that resource)."""
-    from .engine import _upgrade_sites
     hand = s["players"][0]["hand"]
     if "upgrade" not in hand and not any(ADVISERS.get(c, {}).get("category") == "upgrade" for c in hand):
         return None  # no upgrade left this cycle: the road goes to the spine
@@ -580,7 +580,6 @@ def _solo_choice(engine, s, actions, rng):
         # is one more card, so one more basic action, every cycle); a house when money allows;
         # an adviser face up only for an upgrade (face up it leaves the game, p. 18); else a
         # basic action (roads for the spine, influence for the claims)
-        from .engine import _card_category
         up = [a for a in actions if a.get("face_up")]
         std = [a for a in up if a["card"] in STANDARD]
         money = s["players"][0]["money"]
@@ -617,7 +616,6 @@ def _solo_choice(engine, s, actions, rng):
         have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
         spec = edition(s).PRESTIGE
         pl = s["players"][0]
-        from .engine import _solo_cost
 
         def work(a):
             w = 0
@@ -671,7 +669,6 @@ def _solo_choice(engine, s, actions, rng):
                 return rng.choice(group)
     pl = s["players"][0]
     if "take_influence" in types:
-        from .engine import _claims_cost
         claims = sum(1 for pb in s["prestige"] if pb["claim"])  # the tokens the next vote asks for
         if _claims_cost(s, claims) > pl["fleeting"] + 2 * pl["lasting"]:
             return {"type": "take_influence"}
@@ -703,7 +700,6 @@ def weighted_choice(engine, s, seat, actions, rng):
     if "play_card" in types:
         up = [a for a in actions if a.get("face_up")]
         if not _house_or_good_bridge(s, seat, rng):  # bridges (3 each) are kept for deliveries
-            from .engine import _card_category
             up = [a for a in up if a["card"] == "income" or _card_category(a["card"]) != "build"]
         down = [a for a in actions if a["type"] == "play_card" and not a["face_up"]]
         if down and _road_gap(s, seat) <= 3 and rng.random() < 0.7:

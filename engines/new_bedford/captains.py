@@ -295,6 +295,32 @@ def _can_prepare(state, player: int, board: dict) -> int | None:
     return _ship_at(state, player, "home")
 
 
+def restrictions_view(state, player: int) -> dict:
+    """The board's "Restricciones a Preparar y Zarpar" (solo p.13, region 2 of the Captain's
+    board; p.13: the Captain prepares and launches "siguiendo cualquier restricción de las Órdenes
+    del Capitán"), with what they mean now: how many of his ships wait on the Dock, whether a
+    Prepare heading can prepare, and so whether a combined heading prepares or launches."""
+    board = board_for(state, player)
+    most = board["restrictions"].get("prepare_max_on_dock", 2)
+    ships = state["players"][player]["ships"]
+    on_dock = sum(1 for s in ships if s["at"] == "dock")
+    at_home = sum(1 for s in ships if s["at"] == "home")
+    can = _can_prepare(state, player, board) is not None
+    if on_dock >= most:
+        why = f"{on_dock} of his ships {'is' if on_dock == 1 else 'are'} on the Dock"
+    elif not at_home:
+        why = "no ship of his is at home"
+    else:
+        why = ""
+    text = [f"Prepare: only while fewer than {most} of his ships wait on the Dock" if most > 1 else
+            "Prepare: only when none of his ships waits on the Dock",
+            "Launch: only to the exact space of the heading; no launch when that row is full",
+            "Prepare/Launch heading: a Prepare while he can prepare, else a Launch to its space"]
+    now = ("He can prepare now: a Prepare/Launch heading prepares." if can else
+           f"He cannot prepare now ({why}): a Prepare heading finds no action, a Prepare/Launch heading is a Launch heading.")
+    return {"prepare_max_on_dock": most, "on_dock": on_dock, "can_prepare": can, "text": text, "now": now}
+
+
 def effect_for(state, player: int, sid: str, heading: str | None, first: bool) -> tuple[tuple, dict] | None:
     """What space `sid` does for the Captain under `heading` (None: a named building, used
     for whatever it can do): a value to rank equally placed options (more goods, more

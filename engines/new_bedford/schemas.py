@@ -202,9 +202,12 @@ CAPTAIN_VIEW = obj({
                             ["white", "black"]),
     "victory_order": array(string(BUILDING_IDS)), "limits": obj({"buildings": integer(0), "whales": integer(0)},
                                                                 ["buildings", "whales"]),
+    "restrictions": obj({"prepare_max_on_dock": integer(1), "on_dock": integer(0), "can_prepare": boolean(),
+                         "text": array(string()), "now": string()},
+                        ["prepare_max_on_dock", "on_dock", "can_prepare", "text", "now"]),
     "buildings": array(string(BUILDING_IDS)), "whales": integer(0), "idle": boolean(),
-}, ["player", "name", "helm", "helm_position", "heading", "orders", "building_project", "limits", "buildings",
-    "whales"])
+}, ["player", "name", "helm", "helm_position", "heading", "orders", "building_project", "limits", "restrictions",
+    "buildings", "whales"])
 AWAITING = {
     "type": "object",
     "properties": {"seat": SEAT, "decision": string(["choose_starting_goods", "place_worker", "buy_whale",

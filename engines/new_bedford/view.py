@@ -465,6 +465,7 @@ def captains_view(state) -> dict | None:
             "building_project": {k: list(v) for k, v in board["building_project"].items()},
             "victory_order": list(board["victory_order"]),
             "limits": dict(board["limits"]),
+            "restrictions": captains.restrictions_view(state, i),
             "buildings": [b for b, t in state["buildings"].items() if t["owner"] == i],
             "whales": captains.whales_held(state, i),
             "idle": cap["idle"],

@@ -18,7 +18,7 @@ from server.app import GameService
 from server.app import commands as cmd
 from server.app.rankings import aggregate_rankings
 from server.auth import bearer
-from server.errors import InvalidArgument, RateLimited, Unauthenticated, outage
+from server.errors import InvalidArgument, RateLimited, Unauthenticated, Unavailable, outage
 from server.portal.identity import IdentityError, PortalKeys, User, looks_like_jwt
 from server.store.base import Nudge, StoreError
 
@@ -64,7 +64,7 @@ HANDLERS: dict[str, Handler] = {
     "GetEngine": Handler("none", lambda g, w, s: g.get_engine(cmd.GetEngine(w.get("name", ""))), ("NOT_FOUND",)),
     "CreateGame": Handler("none", lambda g, w, s: g.create_game(cmd.CreateGame(
         w.get("engine", ""), w.get("players"), w.get("options") or {}, tuple(w.get("seats") or ()),
-        tuple(w.get("seatSpecs") or ()), _user(), w.get("onLeave", ""), w.get("clock"))),
+        tuple(w.get("seatSpecs") or ()), _user(), w.get("onLeave", ""), w.get("clock"), w.get("rated"))),
         ("INVALID_ARGUMENT", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
     "ListGames": Handler("none", lambda g, w, s: g.list_games(cmd.ListGames(
         w.get("engine", ""), w.get("status", ""), w.get("openSeats"), bool(w.get("mine")), w.get("pageSize"),
@@ -88,7 +88,31 @@ HANDLERS: dict[str, Handler] = {
         w.get("gameId", ""), s, w.get("afterVersion", 0), w.get("afterHash", ""))), _PAST),
     "AggregateRankings": Handler("none", lambda g, w, s: aggregate_rankings(w),
                                  ("INVALID_ARGUMENT", "RESOURCE_EXHAUSTED")),
+    # Ratings and matchmaking (server/ratings, server/matchmaking; issue 33)
+    "GetLeaderboard": Handler("none", lambda g, w, s: _ratings(g).leaderboard(
+        w.get("engine", ""), w.get("pageSize"), w.get("pageToken", ""), w.get("aroundUserId", "")),
+        ("INVALID_ARGUMENT", "NOT_FOUND", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
+    "GetPlayer": Handler("none", lambda g, w, s: _ratings(g).player(w.get("userId", "")),
+                         ("INVALID_ARGUMENT", "NOT_FOUND", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
+    "CreateMatchTicket": Handler("none", lambda g, w, s: _matchmaking(g).create(w, _user()),
+                                 ("INVALID_ARGUMENT", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
+    "GetMatchTicket": Handler("none", lambda g, w, s: _matchmaking(g).get(w.get("ticketId", ""), _user()), _READ),
+    "WatchMatchTicket": Handler("none", lambda g, w, s: _matchmaking(g).watch(w.get("ticketId", ""), _user()), _READ),
+    "CancelMatchTicket": Handler("none", lambda g, w, s: _matchmaking(g).cancel(w.get("ticketId", ""), _user()),
+                                 (*_READ, "FAILED_PRECONDITION")),
 }
+
+
+def _ratings(g: GameService) -> Any:
+    if g.ratings is None:
+        raise Unavailable("this server keeps no ratings")
+    return g.ratings
+
+
+def _matchmaking(g: GameService) -> Any:
+    if g.matchmaking is None:
+        raise Unavailable("this server runs no matchmaking")
+    return g.matchmaking
 
 
 class Api:
@@ -119,7 +143,8 @@ class Api:
 
     async def _limit(self, call: observe.Call, rpc: str) -> None:
         subject = f"user:{call.user.id}" if call.user is not None else f"addr:{call.peer or 'unknown'}"
-        for limiter, what in ((self.call_limit, "calls"), (self.create_limit if rpc == "CreateGame" else None,
+        creates = rpc in ("CreateGame", "CreateMatchTicket")
+        for limiter, what in ((self.call_limit, "calls"), (self.create_limit if creates else None,
                                                            "game creations")):
             if limiter is None:
                 continue
@@ -176,8 +201,22 @@ class Api:
     async def unary(self, rpc: str, wire: Wire) -> dict[str, Any]:
         return await self._run(rpc, wire)
 
-    async def watch(self, wire: Wire, keepalive: float | None = None) -> AsyncIterator[WatchItem]:
+    async def watch(self, wire: Wire, keepalive: float | None = None, rpc: str = "WatchGame") -> AsyncIterator[WatchItem]:
         """Refusals (unknown game, bad token, bad afterVersion) are raised here, before the
         first item; after that, failures arrive as an `error` item."""
-        events = await self._run("WatchGame", wire)
+        events = await self._run(rpc, wire)
+        if rpc != "WatchGame":  # a match ticket's changes (server/matchmaking)
+            return _ticket_end(watch.items(events, self.shutting_down, keepalive))
         return watch.items(events, self.shutting_down, keepalive, nudge=Nudge())
+
+
+async def _ticket_end(items: AsyncIterator[WatchItem]) -> AsyncIterator[WatchItem]:
+    """A ticket's watch ends with the ticket's last status (not a game's)."""
+    status = ""
+    try:
+        async for item in items:
+            if item.kind == "event":
+                status = item.data["ticket"]["status"]
+            yield WatchItem("end", {"status": status}) if item.kind == "end" else item
+    finally:
+        await items.aclose()  # type: ignore[attr-defined]

@@ -24,6 +24,9 @@ class CreateGame:
     user: User | None = None  # the caller's portal user
     on_leave: str = ""  # "forfeit" (default) or "bot"
     clock: dict[str, Any] | None = None  # {"moveSeconds", "onTimeout"}
+    rated: bool | None = None  # None: rated when every seat is a portal user (server/ratings)
+    game_id: str | None = None  # matchmaking picks the id (an idempotent create); None: a new one
+    matched: bool = False  # matchmaking seats the named users themselves (no invitations)
 
 
 @dataclass(frozen=True)

@@ -357,8 +357,9 @@ class GameRepository:
             return await self.store.request_version(game_id, key)
 
     # --- writing ---------------------------------------------------------------------
-    async def create(self, meta: dict[str, Any], engine: Engine, decision: Decision) -> LoadedGame:
-        game_id = new_game_id()
+    async def create(self, meta: dict[str, Any], engine: Engine, decision: Decision,
+                     game_id: str | None = None) -> LoadedGame:
+        game_id = game_id or new_game_id()
         state = decision.state
         platform = [e for e in decision.events if is_platform(e)]
         if state is None:

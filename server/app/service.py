@@ -191,6 +191,8 @@ class GameService:
         self._repairs: dict[str, asyncio.Task[None]] = {}
         # The bookkeeping of games that just ended, run after their reply (_written).
         self._ending: set[asyncio.Task[None]] = set()
+        self.ratings: Any = None  # server.ratings.service.Ratings, when the server rates games
+        self.matchmaking: Any = None  # server.matchmaking.service.Matchmaking
 
     # --- engines ---------------------------------------------------------------------
     async def list_engines(self) -> dict[str, Any]:
@@ -230,17 +232,28 @@ class GameService:
                 "seats": kinds, "claimed": [], "created": now, "on_leave": c.on_leave or "forfeit"}
         if clock is not None:
             meta["clock"] = clock
+        if c.rated is not None:
+            if c.rated and sum(1 for u in users if u is not None) + kinds.count("open") < 2:
+                raise InvalidArgument('"rated" needs at least two seats for portal users (docs/ratings.md)')
+            meta["rated"] = bool(c.rated)
+        # Portal users' games may be rated (server/ratings): registered below, rated when they end.
+        ratable = self.ratings is not None and c.rated is not False and (c.user is not None or any(users))
+        if ratable:
+            meta["ratable"] = True
         if "open" not in kinds:
             # Every seat is taken now, so the seat directory never changes: kept with the
             # metadata (which each replica caches), another replica needs no lobby read for it.
             meta["users"] = users
-        game = await self.games.create(meta, engine, decision)
+        game = await self.games.create(meta, engine, decision, c.game_id)
         metrics.GAMES_CREATED.labels(engine.name).inc()
+        if ratable:
+            await self.ratings.register(game.id)  # before anyone can play it (server/ratings/service.py)
         entry = {
             "gameId": game.id, "engine": engine.name, "players": len(kinds), "created": now,
             "status": "FINISHED" if game.finished else "RUNNING",
             "seats": [{"seat": s, "kind": k, "user": users[s], "taken": k != "open",
-                       **({"invited": True} if users[s] is not None and (c.user is None or users[s]["id"] != c.user.id)
+                       **({"invited": True} if users[s] is not None and not c.matched
+                          and (c.user is None or users[s]["id"] != c.user.id)
                           else {})} for s, k in enumerate(kinds)],
         }
         await self.lobby.add(entry)
@@ -823,6 +836,8 @@ class GameService:
         left = sorted(s for s in acted if s in table.bots and s not in table.forfeited)
         if game.finished or left:
             await self.lobby.mark(game.id, status="FINISHED" if game.finished else None, bots=left or None)
+        if game.finished and self.ratings is not None:
+            await self.ratings.on_finished(game)
         clock = game.meta.get("clock")
         if clock is None and not self.abandon_after:
             return

@@ -80,7 +80,7 @@ def _unary(api: Api, rpc: str, response_cls) -> Callable:
 
 def _stream(api: Api, rpc: str, response_cls) -> Callable:
     async def handle(request, context) -> AsyncIterator[Any]:
-        items = await api.watch(_wire(api, rpc, request))
+        items = await api.watch(_wire(api, rpc, request), rpc=rpc)
         async with contextlib.aclosing(items):  # closed at once (it holds a store watcher)
             async for item in items:
                 if item.kind == "event":

@@ -164,7 +164,7 @@ async def answer_watch(api: Api, rpc: Rpc, request: Any, keepalive: float,
             wire["afterVersion"] = last_id
             wire.pop("afterHash", None)  # it names the URL's version, not the header's
         try:
-            items = await api.watch(wire, keepalive)
+            items = await api.watch(wire, keepalive, rpc.name)
         except InvalidArgument as e:
             if from_header and e.message.startswith("afterVersion"):
                 raise InvalidArgument("Last-Event-ID" + e.message.removeprefix("afterVersion")) from None

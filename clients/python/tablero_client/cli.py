@@ -1,4 +1,4 @@
-"""The `tablero` client verbs: engines, create, join, show, actions, act, watch, bot, play, loadtest.
+"""The `tablero` client verbs: engines, create, join, show, actions, act, watch, bot, play, match, loadtest.
 
     python -m tablero_client engines --url http://127.0.0.1:8080
     python -m tablero_client play tic-tac-toe            # you against a bot
@@ -258,6 +258,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play(args)
 
 
+def cmd_match(args: argparse.Namespace) -> int:
+    from .match import run
+
+    return run(args)
+
+
 def cmd_loadtest(args: argparse.Namespace) -> int:
     from .loadtest import run
 
@@ -348,6 +354,11 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--page", type=int, default=24, help="list at most this many actions at once (default 24)")
     s.add_argument("--width", type=int, help="terminal width for the rendering")
     s.set_defaults(fn=cmd_play)
+    from .match import add_arguments as match_arguments
+
+    s = sub.add_parser("match", parents=[common], help="quick match (a portal user's JWT as --token), then play")
+    match_arguments(s)
+    s.set_defaults(fn=cmd_match)
     from .loadtest import add_arguments
 
     s = sub.add_parser("loadtest", parents=[common], help="play many complete games against a server")

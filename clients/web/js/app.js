@@ -8,6 +8,7 @@ import { describeEvent, seatName, COLOURS } from './words.js';
 import { rendererFor } from './render/index.js';
 import { result } from './scores.js';
 import { takeTokenFromAddress, currentUser, signIn, signOut, seatOf } from './portal.js';
+import { quickMatchPanel, ratingsPanel } from './quickmatch.js';
 
 const main = document.getElementById('main');
 const banner = document.getElementById('banner');
@@ -138,7 +139,9 @@ async function lobby() {
   open.append(openBody, joinByLink());
   const mine = me ? signedInGames() : myGames();
   // Signed in, the user's games come first (on a phone they are what one opens the page for).
-  main.replaceChildren(h('h1', { class: 'visually-hidden' }, 'Lobby'), h('div', { class: 'lobby' }, ...(me ? [mine, newGame, open] : [newGame, open, mine])));
+  // Signed in: quick match and ratings too (quickmatch.js).
+  const rated = me ? [quickMatchPanel(me, list, engineTitle), ratingsPanel(me, list, engineTitle)] : [];
+  main.replaceChildren(h('h1', { class: 'visually-hidden' }, 'Lobby'), h('div', { class: 'lobby' }, ...(me ? [mine, rated[0], newGame, open, rated[1]] : [newGame, open, mine])));
   loadOpenGames(openBody);
 }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import engines
 from engines.founders_of_gloomhaven import data as D
 from engines.founders_of_gloomhaven.board import board_of
-from engines.founders_of_gloomhaven.engine import _add_tile
+from engines.founders_of_gloomhaven.events import _add_tile
 
 ENGINE = engines.get("founders-of-gloomhaven")
 W = 15

@@ -12,7 +12,7 @@ import engines
 from engines.core import golden
 from engines.founders_of_gloomhaven import data as D
 from engines.founders_of_gloomhaven.board import board_of
-from engines.founders_of_gloomhaven.engine import _find_deliveries
+from engines.founders_of_gloomhaven.delivery import _find_deliveries
 
 from .helpers import game, prestige, roads, tile, types
 
@@ -23,7 +23,7 @@ MAP = V5.BOARDS["thematic"]
 
 def test_new_games_play_the_v5_edition():
     g = engines.LocalGame(ENGINE, seats=3, seed=1)
-    assert ENGINE.version == 8 and g.state["version"] == 8  # v6-v8 changed rules code only, not the edition
+    assert ENGINE.version == 9 and g.state["version"] == 9  # v6-v9 changed rules code only, not the edition
     assert D.edition(g.state) is V5 and board_of(g.state) is MAP
     assert g.view(0)["map"]["width"] == MAP.w == 21 and g.view(0)["map"]["height"] == MAP.h == 16
     sym = engines.LocalGame(ENGINE, seats=2, seed=1, options={"map": "symmetric"})
@@ -146,6 +146,7 @@ def test_a_careful_player_wins_a_v5_solo_game_from_the_deal_and_losing_stays_pos
     (the v5 golden log) is lost."""
     won = _golden("v5-1p-seed1-solo-won.json")
     g = engines.LocalGame(ENGINE, seats=1, seed=won["seed"])
+    g.state["version"] = won["engine_version"]  # the rules it was found under (v9 claim tokens cost more)
     for seat, action in won["decisions"]:
         g.act(seat, action)
     out = g.outcome()

@@ -5,7 +5,7 @@ import pytest
 
 from engines import IllegalAction
 from engines.founders_of_gloomhaven import data as D
-from engines.founders_of_gloomhaven.engine import _draw_proposals
+from engines.founders_of_gloomhaven.phases import _draw_proposals
 
 from .helpers import ENGINE, C, cast_votes, game, lead, prestige, roads, tile, turn, types
 

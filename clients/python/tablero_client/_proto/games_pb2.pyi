@@ -75,7 +75,7 @@ class GetEngineResponse(_message.Message):
     def __init__(self, engine: _Optional[_Union[Engine, _Mapping]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("engine", "players", "options", "seats", "seat_specs", "on_leave", "clock")
+    __slots__ = ("engine", "players", "options", "seats", "seat_specs", "on_leave", "clock", "rated")
     ENGINE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -83,6 +83,7 @@ class CreateGameRequest(_message.Message):
     SEAT_SPECS_FIELD_NUMBER: _ClassVar[int]
     ON_LEAVE_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     engine: str
     players: int
     options: _struct_pb2.Struct
@@ -90,7 +91,8 @@ class CreateGameRequest(_message.Message):
     seat_specs: _containers.RepeatedCompositeFieldContainer[SeatSpec]
     on_leave: str
     clock: TurnClock
-    def __init__(self, engine: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[str]] = ..., seat_specs: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., on_leave: _Optional[str] = ..., clock: _Optional[_Union[TurnClock, _Mapping]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, engine: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[str]] = ..., seat_specs: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., on_leave: _Optional[str] = ..., clock: _Optional[_Union[TurnClock, _Mapping]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class TurnClock(_message.Message):
     __slots__ = ("move_seconds", "on_timeout")

@@ -49,6 +49,26 @@ def _ship(s: dict[str, Any]) -> str:
     return f"ship {s.get('ship')}: {where}" + (f" ({hold})" if hold else "")
 
 
+def _captains(game: Game) -> Table | None:
+    """Each Captain's heading, its board's "Restricciones a Preparar y Zarpar" (solo p.13) with
+    what they mean now, and its limits; None in a game without Captains."""
+    caps = [c for c in ((game.view or {}).get("captains") or {}).get("captains") or [] if isinstance(c, dict)]
+    if not caps:
+        return None
+    t = Table(title="Captains", title_justify="left")
+    for col in ("captain", "heading", "prepare/launch restrictions", "limits"):
+        t.add_column(col)
+    for c in caps:
+        r = c.get("restrictions") or {}
+        lines = [*(r.get("text") or []), *([r["now"]] if r.get("now") else [])]
+        lim = c.get("limits") or {}
+        t.add_row(_who(game, c.get("player")), c.get("heading_text") or str(c.get("heading") or ""),
+                  "\n".join(lines) or "—",
+                  f"{c.get('whales', 0)}/{lim.get('whales', '—')} whales, "
+                  f"{len(c.get('buildings') or [])}/{lim.get('buildings', '—')} buildings")
+    return t
+
+
 def render(game: Game) -> Group:
     v = game.view
     head = Text()
@@ -93,7 +113,11 @@ def render(game: Game) -> Group:
     bag_text = Text("Whale bag: " + ", ".join(f"{n} {k}" for k, n in bag.items()))
 
     unbuilt = [_space(game, k) for k, b in (v.get("buildings") or {}).items() if b.get("owner") is None]
-    parts: list[Any] = [head, Fit(players), Columns([town, Group(sea, bag_text)])]
+    parts: list[Any] = [head, Fit(players)]
+    caps = _captains(game)
+    if caps is not None:
+        parts.append(Fit(caps))
+    parts.append(Columns([town, Group(sea, bag_text)]))
     if unbuilt:
         parts.append(Text("Buildings still for sale: " + ", ".join(unbuilt), style="dim"))
     tie = tie_break_text(game)

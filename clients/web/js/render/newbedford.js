@@ -130,6 +130,7 @@ function captainBox(ctx, v, p, s, c, prev) {
     }, humanize(x)))),
     h('div', {}, h('strong', {}, 'Heading: '), c.heading_text || humanize(c.heading || ''), c.idle ? ' (idle)' : ''),
     h('ol', { class: 'orders' }, (c.orders || []).map((st) => h('li', {}, st.entries.join(' → ')))),
+    restrictionsBox(c),
     h('div', {}, 'Whales kept: ', whales(p.returned), ` (${c.whales} of at most ${(c.limits || {}).whales ?? '—'})`),
     h('ul', { class: 'ships' }, (p.ships || []).map((sh) => h('li', {}, `⛵ Ship ${sh.ship}: ${sh.where}`, Object.values(sh.hold || {}).some(Boolean) ? ` — hold ${whales(sh.hold)}` : ''))),
     h('div', {}, `Buildings (${(c.buildings || []).length} of at most ${(c.limits || {}).buildings ?? '—'}): `, (c.buildings || []).length ? c.buildings.map((b) => spaceName(v, b)).join(', ') : 'none'),
@@ -138,6 +139,16 @@ function captainBox(ctx, v, p, s, c, prev) {
       h('div', {}, 'Black: ', (c.building_project.black || []).map((b) => spaceName(v, b)).join(', ')),
       h('div', {}, 'Victory: ', (c.victory_order || []).map((b) => spaceName(v, b)).join(', '))),
     order.length ? h('small', { class: 'muted' }, `Turn order: ${order.join(' → ')}`) : null);
+}
+
+// The board's "Restricciones a Preparar y Zarpar" (solo p.13) and what they mean now.
+function restrictionsBox(c) {
+  const r = c.restrictions;
+  if (!r) return null;
+  return h('div', { class: 'restrictions', role: 'group', 'aria-label': `${c.title}'s Prepare and Launch restrictions` },
+    h('strong', {}, 'Prepare/Launch restrictions: '),
+    h('ul', {}, (r.text || []).map((t) => h('li', {}, t))),
+    r.now ? h('div', { class: r.can_prepare ? 'muted' : 'note' }, r.now) : null);
 }
 
 // Players beyond the seats are Captains: "Captain Starbuck" rather than a colour.

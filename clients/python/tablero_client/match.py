@@ -1,0 +1,98 @@
+"""`tablero match ENGINE`: quick match for a portal user, then play the game it finds.
+
+    tablero match tic-tac-toe --token "$PORTAL_JWT"            # wait for another player
+    tablero match new-bedford --players 2,3 --bots-after 30    # bots fill after 30 s
+
+The portal user's JWT is the --token (or TABLERO_TOKEN). The ticket is made with
+POST /v1/matchmaking/tickets and followed until it is matched (then the game is played as
+`tablero play --game ... --token <seat token>` would), expired or cancelled. Ctrl-C while
+waiting cancels the ticket. Over REST only (--url).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import uuid
+
+import httpx
+
+POLL = 0.5
+
+
+def add_arguments(s: argparse.ArgumentParser) -> None:
+    s.add_argument("engine")
+    s.add_argument("--players", help="table sizes you accept, e.g. 2 or 2,3 (default: the engine's smallest)")
+    s.add_argument("--options", help="engine options as JSON (only tickets with the same options match)")
+    s.add_argument("--bots-after", type=float, default=0, help="seconds after which bots fill the empty seats")
+    s.add_argument("--window", type=float, default=0, help="the widest rating difference you accept")
+    s.add_argument("--wait", type=float, default=120, help="seconds before the ticket expires (default 120)")
+    s.add_argument("--page", type=int, default=24, help="list at most this many actions at once (default 24)")
+    s.add_argument("--width", type=int, help="terminal width for the rendering")
+    s.add_argument("--no-play", action="store_true", help="print the match (game, seat, token) and stop")
+
+
+def _body(args: argparse.Namespace) -> dict:
+    body: dict = {"engine": args.engine, "requestId": uuid.uuid4().hex, "timeoutSeconds": args.wait}
+    if args.players:
+        try:
+            body["players"] = [int(p) for p in args.players.split(",")]
+        except ValueError:
+            raise SystemExit(f"--players must be numbers separated by commas, not {args.players!r}") from None
+    if args.options:
+        body["options"] = json.loads(args.options)
+    if args.bots_after:
+        body["botsAfterSeconds"] = args.bots_after
+    if args.window:
+        body["ratingWindow"] = args.window
+    return body
+
+
+def _wait(http: httpx.Client, base: str, ticket: dict) -> dict:
+    start = time.monotonic()
+    shown = -1
+    while ticket["status"] == "MATCH_TICKET_STATUS_WAITING":
+        waited = int(time.monotonic() - start)
+        if waited != shown and waited % 5 == 0:
+            print(f"waiting for players... {waited} s", flush=True)
+            shown = waited
+        time.sleep(POLL)
+        r = http.get(f"{base}/v1/matchmaking/tickets/{ticket['id']}")
+        r.raise_for_status()
+        ticket = r.json()["ticket"]
+    return ticket
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.grpc:
+        raise SystemExit("match: over REST only (--url)")
+    if not args.token:
+        raise SystemExit("match needs your portal JWT: --token JWT (or TABLERO_TOKEN)")
+    base = args.url.rstrip("/")
+    with httpx.Client(timeout=args.timeout, headers={"Authorization": f"Bearer {args.token}"}) as http:
+        r = http.post(f"{base}/v1/matchmaking/tickets", json=_body(args))
+        if r.status_code != 200:
+            print(f"error: {r.json().get('error', {}).get('message', r.text)}", file=sys.stderr)
+            return 1
+        ticket = r.json()["ticket"]
+        print(f"Looking for a game of {args.engine} (ticket {ticket['id']}, your rating {ticket['rating']:.1f}); "
+              "Ctrl-C cancels.", flush=True)
+        try:
+            ticket = _wait(http, base, ticket)
+        except KeyboardInterrupt:
+            http.post(f"{base}/v1/matchmaking/tickets/{ticket['id']}:cancel", json={})
+            print("Cancelled.")
+            return 130
+    if ticket["status"] != "MATCH_TICKET_STATUS_MATCHED":
+        print(f"No game: the ticket {ticket['status'].rsplit('_', 1)[1].lower()}.")
+        return 1
+    print(f"Matched: game {ticket['gameId']}, you are seat {ticket['seat']}.", flush=True)
+    if args.no_play:
+        print(json.dumps({"gameId": ticket["gameId"], "seat": ticket["seat"], "token": ticket["seatToken"]}))
+        return 0
+    from .play import play
+
+    args.game, args.token, args.join = ticket["gameId"], ticket["seatToken"], None
+    return play(args)

@@ -1,0 +1,201 @@
+"""Quick match: the ticket RPCs, and the matching loop every replica runs (docs/matchmaking.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import os
+import random
+import socket
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from server.app import commands as cmd
+from server.app.repository import new_game_id
+from server.app.rules import InvalidOptions, start_event
+from server.errors import FailedPrecondition, InvalidArgument, NotFound, OverQuota, PermissionDenied, Unauthenticated
+from server.portal.identity import User
+
+from .matcher import matches
+from .store import TooManyTickets
+
+log = logging.getLogger("tablero.matchmaking")
+
+ROUND = 0.1  # seconds between two matching rounds of the replica holding an engine's lease
+LEASE = 3.0  # seconds: a dead leader's engines are taken over after this
+STALE = 5.0  # seconds after which a claimed match nobody finished is finished by any replica
+WATCH_POLL = 0.25
+DEFAULT_TIMEOUT, MAX_TIMEOUT = 120.0, 3600.0
+STATUS = {"WAITING": "MATCH_TICKET_STATUS_WAITING", "MATCHING": "MATCH_TICKET_STATUS_WAITING",
+          "MATCHED": "MATCH_TICKET_STATUS_MATCHED", "CANCELLED": "MATCH_TICKET_STATUS_CANCELLED",
+          "EXPIRED": "MATCH_TICKET_STATUS_EXPIRED"}
+ENDED = ("MATCHED", "CANCELLED", "EXPIRED")
+
+
+def _number(w: dict[str, Any], name: str, default: float, top: float) -> float:
+    v = w.get(name)
+    if v is None or v == 0:
+        return default
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or not 0 <= v <= top:
+        raise InvalidArgument(f"{name} must be a number of seconds (or points) from 0 to {top:g}")
+    return float(v)
+
+
+class Matchmaking:
+    def __init__(self, store: Any, games: Any) -> None:
+        self.store = store
+        self.games = games  # server.app.GameService
+        # This replica, in the leases: host and process (for whoever looks at Redis), and a nonce.
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.formed = 0
+
+    # --- tickets ---------------------------------------------------------------------------
+    async def create(self, w: dict[str, Any], user: User | None) -> dict[str, Any]:
+        if user is None:
+            raise Unauthenticated("matchmaking needs a portal JWT: Authorization: Bearer <jwt>")
+        engine = self.games._engine(w.get("engine", ""))
+        # Default: the smallest table with someone to meet (a solo-capable engine's 1 only if asked).
+        players = sorted({int(p) for p in (w.get("players") or [min(engine.max_seats, max(2, engine.min_seats))])})
+        if not all(engine.min_seats <= p <= engine.max_seats for p in players):
+            raise InvalidArgument(f"{engine.title} takes {engine.min_seats}-{engine.max_seats} players, not {players}")
+        options = w.get("options") or {}
+        if not isinstance(options, dict):
+            raise InvalidArgument('"options" must be an object')
+        for n in players:  # options the engine refuses are refused now, not at match time
+            try:
+                start_event(engine, n, options, random.Random(0))
+            except InvalidOptions as e:
+                raise InvalidArgument(str(e)) from None
+        await self.games._check_open_games(user.id)  # TABLERO_MAX_OPEN_GAMES_PER_USER applies
+        rating = 0.0
+        if self.games.ratings is not None:
+            from server.ratings.model import Rating
+
+            rating = Rating.loads((await self.games.ratings.store.get(engine.name, [user.id]))[user.id]).score
+        now = time.time()
+        timeout = _number(w, "timeoutSeconds", DEFAULT_TIMEOUT, MAX_TIMEOUT)
+        ticket = {"id": "t" + uuid.uuid4().hex[:20], "user": user.id, "name": user.name, "engine": engine.name,
+                  "players": players, "options": options, "ratingWindow": _number(w, "ratingWindow", 0.0, 1e6),
+                  "botsAfter": _number(w, "botsAfterSeconds", 0.0, MAX_TIMEOUT), "created": now,
+                  "expires": now + timeout, "rating": rating, "status": "WAITING", "version": 1}
+        try:
+            ticket = await self.store.add(ticket, str(w.get("requestId") or "")[:128])
+        except TooManyTickets:
+            raise OverQuota(f"user {user.id!r} already has the most waiting match tickets allowed; "
+                            "cancel one or wait") from None
+        return {"ticket": self._reply(ticket)}
+
+    async def _own(self, ticket_id: str, user: User | None) -> dict[str, Any]:
+        if user is None:
+            raise Unauthenticated("match tickets need their owner's portal JWT: Authorization: Bearer <jwt>")
+        t = await self.store.get(ticket_id) if ticket_id else None
+        if t is None:
+            raise NotFound(f"no match ticket {ticket_id!r}")
+        if t["user"] != user.id:
+            raise PermissionDenied("this match ticket is another user's")
+        return t
+
+    async def get(self, ticket_id: str, user: User | None) -> dict[str, Any]:
+        return {"ticket": self._reply(await self._own(ticket_id, user))}
+
+    async def cancel(self, ticket_id: str, user: User | None) -> dict[str, Any]:
+        await self._own(ticket_id, user)
+        t = await self.store.cancel(ticket_id, time.time())
+        if t is None:
+            raise NotFound(f"no match ticket {ticket_id!r}")
+        if t["status"] in ("MATCHED", "MATCHING"):
+            raise FailedPrecondition("the ticket is matched already: play the game (or resign it)")
+        return {"ticket": self._reply(t)}
+
+    async def watch(self, ticket_id: str, user: User | None) -> AsyncIterator[dict[str, Any]]:
+        first = await self._own(ticket_id, user)  # refusals before the stream starts
+        return self._watch(first)
+
+    async def _watch(self, t: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+        seen = 0
+        while True:
+            if t["status"] != "MATCHING" and t["version"] != seen:
+                seen = t["version"]
+                yield {"version": seen, "ticket": self._reply(t)}
+            if t["status"] in ENDED:
+                return
+            await asyncio.sleep(WATCH_POLL)
+            t = await self.store.get(t["id"]) or t
+
+    def _reply(self, t: dict[str, Any]) -> dict[str, Any]:
+        out = {"id": t["id"], "status": STATUS[t["status"]], "engine": t["engine"], "players": t["players"],
+               "options": t.get("options") or {}, "ratingWindow": t.get("ratingWindow") or 0,
+               "botsAfterSeconds": t.get("botsAfter") or 0, "createTime": t["created"], "expireTime": t["expires"],
+               "rating": t.get("rating") or 0, "version": t["version"]}
+        if t["status"] == "MATCHED":
+            out.update(gameId=t["gameId"], seat=t["seat"], seatToken=self.games.signer.issue(t["gameId"], t["seat"]),
+                       matchTime=t["matchTime"])
+        return out
+
+    # --- the matcher -----------------------------------------------------------------------
+    async def round(self, now: float | None = None) -> int:
+        """One round on this replica: finish stale matches, then match every engine whose
+        lease this replica holds. Returns the matches formed."""
+        now = time.time() if now is None else now
+        for m in await self.store.stale(now - STALE):
+            log.warning("match %s was claimed but not finished (its replica died?): finishing it", m["id"])
+            await self._finish(m)
+        formed = 0
+        for engine in await self.store.engines():
+            if not await self.store.lease(engine, self.owner, LEASE):
+                continue
+            live = await self.store.waiting(engine)
+            gone = [t["id"] for t in live if t["expires"] <= now]
+            if gone:
+                await self.store.expire(gone, now)
+            live = [t for t in live if t["expires"] > now]
+            for group, n in matches(live, now):
+                formed += await self._match(engine, group, n, now)
+        self.formed += formed
+        return formed
+
+    async def _match(self, engine: str, group: list[dict[str, Any]], n: int, now: float) -> int:
+        seats: list[dict[str, Any] | None] = [{"ticket": t["id"], "user": t["user"], "name": t.get("name")}
+                                              for t in group] + [None] * (n - len(group))
+        random.shuffle(seats)  # who moves first is left to chance
+        match = {"id": new_game_id(), "engine": engine, "options": group[0].get("options") or {}, "seats": seats,
+                 "claimed": now}
+        if not await self.store.claim(match):
+            return 0  # another replica took one of the tickets meanwhile
+        await self._finish(match)
+        return 1
+
+    async def _finish(self, match: dict[str, Any]) -> None:
+        """Create the match's game (with the id chosen at the claim: idempotent) and tell its tickets."""
+        engine = self.games._engine(match["engine"])
+        users = [None if s is None else {"id": s["user"], "name": s.get("name")} for s in match["seats"]]
+        kinds = ["bot" if u is None else "human" for u in users]
+        c = cmd.CreateGame(engine.name, len(kinds), match["options"], game_id=match["id"], matched=True)
+        if not await self._exists(match["id"]):  # else made by a replica that died before telling the tickets
+            try:
+                await self.games._create(c, engine, kinds, users, [(k, u) for k, u in zip(kinds, users, strict=True)])
+            except Exception:
+                if not await self._exists(match["id"]):  # another replica finishing it made it meanwhile
+                    raise
+        await self.store.assign(match, time.time())
+
+    async def _exists(self, game_id: str) -> bool:
+        try:
+            await self.games.games.meta(game_id)
+            return True
+        except NotFound:
+            return False
+
+    async def run(self, stopping: asyncio.Event) -> None:
+        """Matching rounds until `stopping` is set (every replica runs this)."""
+        while not stopping.is_set():
+            try:
+                await self.round()
+            except Exception as e:  # noqa: BLE001 - the store is down, or a defect: logged, next round
+                log.warning("matching round failed: %s: %s", type(e).__name__, str(e)[:200])
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stopping.wait(), ROUND)

@@ -1,0 +1,417 @@
+"""Where tickets wait: Redis (every replica shares the queues), the SQLite file (the processes of
+`serve --workers N` on it share them), or this process (no Redis, no file).
+
+Each change of a ticket is one atomic step (a Lua script on Redis), so the replicas may race:
+- `add`: a new waiting ticket, unless the same request id made one already, or the user has
+  MAX_WAITING waiting tickets;
+- `claim`: tickets leave the queue for one match only if every one of them still waits — a
+  ticket is claimed once, so no ticket puts its user in two games; the match record (the
+  game id chosen up front, the seating) is written in the same step;
+- `assign`: the tickets of a claimed match become MATCHED with their game and seat, and the
+  match record goes;
+- `cancel`, `expire`: a waiting ticket ends.
+A replica that dies between `claim` and `assign` leaves a match record: any replica finishes it
+(`stale`) by creating the game with the recorded id (a game that exists already is that match's)
+and assigning it. Nothing of a ticket lives only in a replica's memory.
+
+Redis keys (hash tag `{mm}`: one slot, so the scripts run on a cluster too):
+  tablero:{mm}:t:<ticket>   the ticket, JSON (expires a day after it ends)
+  tablero:{mm}:q:<engine>   sorted set: waiting ticket ids by creation time
+  tablero:{mm}:engines      set of engines with a queue
+  tablero:{mm}:w:<user>     set: the user's waiting tickets
+  tablero:{mm}:r:<user>:<request id>  the ticket a request id made
+  tablero:{mm}:m            sorted set: claimed matches by claim time; tablero:{mm}:m:<id> the match
+  tablero:{mm}:lease:<engine>  the replica matching that engine now (an optimisation only)
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+MAX_WAITING = 3
+KEEP_ENDED = 86400  # seconds an ended ticket stays readable
+_P = "tablero:{mm}:"
+
+
+class TooManyTickets(Exception):
+    pass
+
+
+class MemoryTickets:
+    """In this process (a server without Redis serves everything itself)."""
+
+    def __init__(self) -> None:
+        self.t: dict[str, dict[str, Any]] = {}
+        self.requests: dict[str, str] = {}
+        self.matches: dict[str, dict[str, Any]] = {}
+        self.leases: dict[str, tuple[str, float]] = {}
+
+    async def add(self, ticket: dict[str, Any], request_id: str) -> dict[str, Any]:
+        rk = f"{ticket['user']}:{request_id}"
+        if request_id and rk in self.requests:
+            return dict(self.t[self.requests[rk]])
+        waiting = sum(1 for x in self.t.values() if x["user"] == ticket["user"] and x["status"] == "WAITING")
+        if waiting >= MAX_WAITING:
+            raise TooManyTickets
+        self.t[ticket["id"]] = dict(ticket)
+        if request_id:
+            self.requests[rk] = ticket["id"]
+        return dict(ticket)
+
+    async def get(self, ticket_id: str) -> dict[str, Any] | None:
+        x = self.t.get(ticket_id)
+        return None if x is None else dict(x)
+
+    async def engines(self) -> list[str]:
+        return sorted({x["engine"] for x in self.t.values() if x["status"] == "WAITING"})
+
+    async def waiting(self, engine: str) -> list[dict[str, Any]]:
+        return sorted((dict(x) for x in self.t.values() if x["engine"] == engine and x["status"] == "WAITING"),
+                      key=lambda x: x["created"])
+
+    async def _end(self, ticket_id: str, status: str, now: float) -> dict[str, Any] | None:
+        x = self.t.get(ticket_id)
+        if x is None:
+            return None
+        if x["status"] == "WAITING" and (status == "CANCELLED" or x["expires"] <= now):
+            x.update(status=status, version=x["version"] + 1, endTime=now)
+        return dict(x)
+
+    async def cancel(self, ticket_id: str, now: float) -> dict[str, Any] | None:
+        return await self._end(ticket_id, "CANCELLED", now)
+
+    async def expire(self, ids: list[str], now: float) -> None:
+        for i in ids:
+            await self._end(i, "EXPIRED", now)
+
+    async def claim(self, match: dict[str, Any]) -> bool:
+        ids = [s["ticket"] for s in match["seats"] if s]
+        if any(self.t[i]["status"] != "WAITING" for i in ids):
+            return False
+        for i in ids:
+            self.t[i].update(status="MATCHING", match=match["id"])
+        self.matches[match["id"]] = dict(match)
+        return True
+
+    async def assign(self, match: dict[str, Any], now: float) -> None:
+        for seat, s in enumerate(match["seats"]):
+            x = self.t.get(s["ticket"]) if s else None
+            if x is not None and x["status"] == "MATCHING" and x.get("match") == match["id"]:
+                x.update(status="MATCHED", gameId=match["id"], seat=seat, matchTime=now, version=x["version"] + 1)
+        self.matches.pop(match["id"], None)
+
+    async def stale(self, before: float) -> list[dict[str, Any]]:
+        return [dict(m) for m in self.matches.values() if m["claimed"] <= before]
+
+    async def lease(self, engine: str, owner: str, ttl: float) -> bool:
+        holder, until = self.leases.get(engine, ("", 0.0))
+        now = time.monotonic()
+        if holder not in ("", owner) and until > now:
+            return False
+        self.leases[engine] = (owner, now + ttl)
+        return True
+
+
+# KEYS: ticket, queue, engines, the user's waiting set, request key ("" none). ARGV: ticket JSON,
+# created, id, engine, max waiting. Returns the ticket JSON (an earlier one for a known request
+# id), or "" when the user has too many waiting tickets.
+_ADD = """
+if ARGV[6] == '1' then
+  local known = redis.call('GET', KEYS[5])
+  if known then
+    local t = redis.call('GET', '""" + _P + """t:' .. known)
+    if t then return t end
+  end
+end
+if redis.call('SCARD', KEYS[4]) >= tonumber(ARGV[5]) then return '' end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+redis.call('SADD', KEYS[3], ARGV[4])
+redis.call('SADD', KEYS[4], ARGV[3])
+if ARGV[6] == '1' then redis.call('SET', KEYS[5], ARGV[3], 'EX', 86400) end
+return ARGV[1]
+"""
+
+# The one place a waiting ticket ends or moves on. Per ticket (from ARGV[4] on): its id.
+# ARGV[1] the new status (CANCELLED, EXPIRED), ARGV[2] now, ARGV[3] keep-ended seconds.
+_END = """
+local out = {}
+for i = 4, #ARGV do
+  local key = '""" + _P + """t:' .. ARGV[i]
+  local raw = redis.call('GET', key)
+  if raw then
+    local t = cjson.decode(raw)
+    if t['status'] == 'WAITING' and (ARGV[1] == 'CANCELLED' or t['expires'] <= tonumber(ARGV[2])) then
+      t['status'] = ARGV[1]
+      t['version'] = t['version'] + 1
+      t['endTime'] = tonumber(ARGV[2])
+      raw = cjson.encode(t)
+      redis.call('SET', key, raw, 'EX', ARGV[3])
+      redis.call('ZREM', '""" + _P + """q:' .. t['engine'], ARGV[i])
+      redis.call('SREM', '""" + _P + """w:' .. t['user'], ARGV[i])
+    end
+    out[#out + 1] = raw
+  else
+    out[#out + 1] = ''
+  end
+end
+return out
+"""
+
+# ARGV: match JSON, match id, claim time, then the ticket ids. All still waiting -> claimed.
+_CLAIM = """
+for i = 4, #ARGV do
+  local raw = redis.call('GET', '""" + _P + """t:' .. ARGV[i])
+  if not raw or cjson.decode(raw)['status'] ~= 'WAITING' then return 0 end
+end
+for i = 4, #ARGV do
+  local key = '""" + _P + """t:' .. ARGV[i]
+  local t = cjson.decode(redis.call('GET', key))
+  t['status'] = 'MATCHING'
+  t['match'] = ARGV[2]
+  redis.call('SET', key, cjson.encode(t))
+  redis.call('ZREM', '""" + _P + """q:' .. t['engine'], ARGV[i])
+  redis.call('SREM', '""" + _P + """w:' .. t['user'], ARGV[i])
+end
+redis.call('SET', '""" + _P + """m:' .. ARGV[2], ARGV[1])
+redis.call('ZADD', '""" + _P + """m', ARGV[3], ARGV[2])
+return 1
+"""
+
+# ARGV: match id, now, keep-ended seconds, then ticket id and seat pairs.
+_ASSIGN = """
+for i = 4, #ARGV, 2 do
+  local key = '""" + _P + """t:' .. ARGV[i]
+  local raw = redis.call('GET', key)
+  if raw then
+    local t = cjson.decode(raw)
+    if t['status'] == 'MATCHING' and t['match'] == ARGV[1] then
+      t['status'] = 'MATCHED'
+      t['gameId'] = ARGV[1]
+      t['seat'] = tonumber(ARGV[i + 1])
+      t['matchTime'] = tonumber(ARGV[2])
+      t['version'] = t['version'] + 1
+      redis.call('SET', key, cjson.encode(t), 'EX', ARGV[3])
+    end
+  end
+end
+redis.call('DEL', '""" + _P + """m:' .. ARGV[1])
+redis.call('ZREM', '""" + _P + """m', ARGV[1])
+return 1
+"""
+
+_LEASE = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+
+def _text(v: Any) -> Any:
+    return v.decode() if isinstance(v, bytes) else v
+
+
+class RedisTickets:
+    """Shared by every replica. The scripts name keys built inside them (all in the `{mm}` slot)."""
+
+    def __init__(self, client) -> None:
+        self._r = client
+        self._add, self._endp = client.register_script(_ADD), client.register_script(_END)
+        self._claim, self._assign = client.register_script(_CLAIM), client.register_script(_ASSIGN)
+        self._lease = client.register_script(_LEASE)
+
+    async def add(self, ticket: dict[str, Any], request_id: str) -> dict[str, Any]:
+        u = ticket["user"]
+        keys = [_P + "t:" + ticket["id"], _P + "q:" + ticket["engine"], _P + "engines", _P + "w:" + u,
+                _P + f"r:{u}:{request_id}"]
+        raw = await self._add(keys=keys, args=[json.dumps(ticket), ticket["created"], ticket["id"], ticket["engine"],
+                                               MAX_WAITING, "1" if request_id else "0"])
+        if not raw:
+            raise TooManyTickets
+        return json.loads(raw)
+
+    async def get(self, ticket_id: str) -> dict[str, Any] | None:
+        raw = await self._r.get(_P + "t:" + ticket_id)
+        return None if raw is None else json.loads(raw)
+
+    async def engines(self) -> list[str]:
+        return sorted(_text(e) for e in await self._r.smembers(_P + "engines"))
+
+    async def waiting(self, engine: str) -> list[dict[str, Any]]:
+        ids = [_text(i) for i in await self._r.zrange(_P + "q:" + engine, 0, 4999)]
+        if not ids:
+            return []
+        raws = await self._r.mget([_P + "t:" + i for i in ids])
+        out = [json.loads(r) for r in raws if r is not None]
+        return [t for t in out if t["status"] == "WAITING"]
+
+    async def cancel(self, ticket_id: str, now: float) -> dict[str, Any] | None:
+        (raw,) = await self._endp(keys=[_P + "m"], args=["CANCELLED", now, KEEP_ENDED, ticket_id])
+        return json.loads(raw) if raw else None
+
+    async def expire(self, ids: list[str], now: float) -> None:
+        if ids:
+            await self._endp(keys=[_P + "m"], args=["EXPIRED", now, KEEP_ENDED, *ids])
+
+    async def claim(self, match: dict[str, Any]) -> bool:
+        ids = [s["ticket"] for s in match["seats"] if s]
+        return bool(await self._claim(keys=[_P + "m"], args=[json.dumps(match), match["id"], match["claimed"], *ids]))
+
+    async def assign(self, match: dict[str, Any], now: float) -> None:
+        pairs: list[Any] = []
+        for seat, s in enumerate(match["seats"]):
+            if s:
+                pairs += [s["ticket"], seat]
+        await self._assign(keys=[_P + "m"], args=[match["id"], now, KEEP_ENDED, *pairs])
+
+    async def stale(self, before: float) -> list[dict[str, Any]]:
+        ids = [_text(i) for i in await self._r.zrangebyscore(_P + "m", "-inf", before, start=0, num=100)]
+        if not ids:
+            return []
+        raws = await self._r.mget([_P + "m:" + i for i in ids])
+        return [json.loads(r) for r in raws if r is not None]
+
+    async def lease(self, engine: str, owner: str, ttl: float) -> bool:
+        return bool(await self._lease(keys=[_P + "lease:" + engine], args=[owner, int(ttl * 1000)]))
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS mm_tickets (id TEXT PRIMARY KEY, user TEXT NOT NULL, engine TEXT NOT NULL,
+  status TEXT NOT NULL, created REAL NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS mm_waiting ON mm_tickets (engine, status, created);
+CREATE TABLE IF NOT EXISTS mm_requests (key TEXT PRIMARY KEY, ticket TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS mm_matches (id TEXT PRIMARY KEY, claimed REAL NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS mm_leases (engine TEXT PRIMARY KEY, owner TEXT NOT NULL, until REAL NOT NULL);
+"""
+
+
+class SQLiteTickets:
+    """Beside the embedded store's file, so that the processes of `serve --workers N` on one file
+    share the queues; each change is one BEGIN IMMEDIATE transaction (the processes take turns)."""
+
+    def __init__(self, path: str) -> None:
+        import sqlite3
+        import threading
+
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._lock = threading.Lock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(_SCHEMA)
+
+    async def _tx(self, fn: Any, *args: Any) -> Any:
+        import asyncio
+
+        def run() -> Any:
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    out = fn(self._db, *args)
+                    self._db.execute("COMMIT")
+                    return out
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+
+        return await asyncio.to_thread(run)
+
+    @staticmethod
+    def _put(db: Any, t: dict[str, Any]) -> None:
+        db.execute("INSERT OR REPLACE INTO mm_tickets VALUES (?, ?, ?, ?, ?, ?)",
+                   (t["id"], t["user"], t["engine"], t["status"], t["created"], json.dumps(t)))
+
+    @staticmethod
+    def _get(db: Any, ticket_id: str) -> dict[str, Any] | None:
+        row = db.execute("SELECT body FROM mm_tickets WHERE id = ?", (ticket_id,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    async def add(self, ticket: dict[str, Any], request_id: str) -> dict[str, Any]:
+        def add(db: Any) -> dict[str, Any] | None:
+            rk = f"{ticket['user']}:{request_id}"
+            if request_id:
+                row = db.execute("SELECT ticket FROM mm_requests WHERE key = ?", (rk,)).fetchone()
+                if row is not None and (known := self._get(db, row[0])) is not None:
+                    return known
+            waiting = db.execute("SELECT COUNT(*) FROM mm_tickets WHERE user = ? AND status = 'WAITING'",
+                                 (ticket["user"],)).fetchone()[0]
+            if waiting >= MAX_WAITING:
+                return None
+            self._put(db, ticket)
+            if request_id:
+                db.execute("INSERT OR REPLACE INTO mm_requests VALUES (?, ?)", (rk, ticket["id"]))
+            return ticket
+
+        out = await self._tx(add)
+        if out is None:
+            raise TooManyTickets
+        return out
+
+    async def get(self, ticket_id: str) -> dict[str, Any] | None:
+        return await self._tx(self._get, ticket_id)
+
+    async def engines(self) -> list[str]:
+        return await self._tx(lambda db: [r[0] for r in db.execute(
+            "SELECT DISTINCT engine FROM mm_tickets WHERE status = 'WAITING' ORDER BY engine")])
+
+    async def waiting(self, engine: str) -> list[dict[str, Any]]:
+        return await self._tx(lambda db: [json.loads(r[0]) for r in db.execute(
+            "SELECT body FROM mm_tickets WHERE engine = ? AND status = 'WAITING' ORDER BY created LIMIT 5000",
+            (engine,))])
+
+    def _end(self, db: Any, ids: list[str], status: str, now: float) -> list[dict[str, Any] | None]:
+        out = []
+        for i in ids:
+            t = self._get(db, i)
+            if t is not None and t["status"] == "WAITING" and (status == "CANCELLED" or t["expires"] <= now):
+                t.update(status=status, version=t["version"] + 1, endTime=now)
+                self._put(db, t)
+            out.append(t)
+        return out
+
+    async def cancel(self, ticket_id: str, now: float) -> dict[str, Any] | None:
+        return (await self._tx(self._end, [ticket_id], "CANCELLED", now))[0]
+
+    async def expire(self, ids: list[str], now: float) -> None:
+        if ids:
+            await self._tx(self._end, ids, "EXPIRED", now)
+
+    async def claim(self, match: dict[str, Any]) -> bool:
+        def claim(db: Any) -> bool:
+            tickets = [self._get(db, s["ticket"]) for s in match["seats"] if s]
+            if any(t is None or t["status"] != "WAITING" for t in tickets):
+                return False
+            for t in tickets:
+                t.update(status="MATCHING", match=match["id"])
+                self._put(db, t)
+            db.execute("INSERT INTO mm_matches VALUES (?, ?, ?)", (match["id"], match["claimed"], json.dumps(match)))
+            return True
+
+        return await self._tx(claim)
+
+    async def assign(self, match: dict[str, Any], now: float) -> None:
+        def assign(db: Any) -> None:
+            for seat, s in enumerate(match["seats"]):
+                t = self._get(db, s["ticket"]) if s else None
+                if t is not None and t["status"] == "MATCHING" and t.get("match") == match["id"]:
+                    t.update(status="MATCHED", gameId=match["id"], seat=seat, matchTime=now, version=t["version"] + 1)
+                    self._put(db, t)
+            db.execute("DELETE FROM mm_matches WHERE id = ?", (match["id"],))
+
+        await self._tx(assign)
+
+    async def stale(self, before: float) -> list[dict[str, Any]]:
+        return await self._tx(lambda db: [json.loads(r[0]) for r in db.execute(
+            "SELECT body FROM mm_matches WHERE claimed <= ? LIMIT 100", (before,))])
+
+    async def lease(self, engine: str, owner: str, ttl: float) -> bool:
+        def lease(db: Any) -> bool:
+            now = time.time()  # the wall clock: shared by the processes on the file
+            row = db.execute("SELECT owner, until FROM mm_leases WHERE engine = ?", (engine,)).fetchone()
+            if row is not None and row[0] != owner and row[1] > now:
+                return False
+            db.execute("INSERT OR REPLACE INTO mm_leases VALUES (?, ?, ?)", (engine, owner, now + ttl))
+            return True
+
+        return await self._tx(lease)

@@ -1,0 +1,73 @@
+"""Markers for the inner loop, given by where a test lives (one table, not a line per file).
+
+    pytest -m "not slow"      # the inner loop: engines, store, API, clients' units (≈2 min)
+    pytest -m browser         # headless Chromium (tests/web, the SSE and push pages)
+    pytest -m faults          # Redis kills, pauses, rollbacks, failovers
+    pytest -m tools           # needs an outside program: tmux, kubectl, node, go, javac, promtool
+
+`slow` is the union of what takes seconds a test: browsers, fault injection, several server
+processes, whole random games of the heavy engines. A test can also mark itself
+(`@pytest.mark.slow`); this table only adds marks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+# Folder or file prefix -> marks every test under it gets.
+BY_PATH: dict[str, tuple[str, ...]] = {
+    "tests/web/": ("browser", "slow"),
+    "tests/faults/": ("faults", "slow"),
+    "tests/server/test_browser_sse.py": ("browser", "slow"),
+    "tests/clients/test_play_tmux.py": ("tools", "slow"),
+    "tests/clients/test_match_tmux.py": ("tools", "slow"),
+    "tests/server/test_typescript_client.py": ("tools", "slow"),
+    "tests/server/test_buf.py": ("tools",),
+    "tests/k8s/": ("tools",),
+    # Several server processes, or whole games over the API: seconds each.
+    "tests/clients/test_cli.py": ("slow",),
+    "tests/clients/test_loadtest.py": ("slow",),
+    "tests/clients/test_sdk.py": ("slow",),
+    "tests/portal/test_portal_flow.py": ("slow",),
+    "tests/server/test_imports.py": ("slow",),
+    "tests/server/test_legal_offload.py": ("slow",),
+    "tests/server/test_replicas.py": ("slow",),
+    "tests/server/test_list_events_after.py": ("slow",),
+    "tests/server/test_admin_and_settings.py": ("slow",),
+    "tests/server/test_bots_off_path.py": ("slow",),
+    "tests/server/test_workers.py": ("slow",),
+    "tests/server/test_hostile_clients.py": ("slow",),
+    "tests/server/test_acceptors.py": ("slow",),
+    "tests/server/test_contracts.py": ("slow",),
+    "tests/server/test_fuzz.py": ("slow",),
+    # Whole random games of the heavy engines.
+    "tests/engines/founders_of_gloomhaven/test_random_play.py": ("slow",),
+    "tests/engines/new_bedford/test_kit_captains.py": ("slow",),
+    "tests/engines/new_bedford/test_legal_actions.py": ("slow",),
+    "tests/engines/phoenicia/test_every_version.py": ("slow",),
+}
+
+# The generic kit's random playthroughs: the inner loop keeps one seed at the smallest table.
+KIT = "tests/engines/test_kit.py::test_random_playthrough"
+
+
+def _kit_inner(nodeid: str) -> bool:
+    # Founders' 2-player game is its heaviest per seed; its solo game stands in for it.
+    smallest = "-1p-" in nodeid or ("-2p-" in nodeid and "founders-of-gloomhaven" not in nodeid)
+    return "seed1000]" in nodeid and smallest
+
+
+def _marks_for(nodeid: str) -> set[str]:
+    marks: set[str] = set()
+    for prefix, names in BY_PATH.items():
+        if nodeid.startswith(prefix):
+            marks.update(names)
+    if nodeid.startswith(KIT) and not _kit_inner(nodeid):
+        marks.add("slow")
+    return marks
+
+
+def apply(items: list[pytest.Item]) -> None:
+    for item in items:
+        for name in sorted(_marks_for(item.nodeid) - {m.name for m in item.iter_markers()}):
+            item.add_marker(getattr(pytest.mark, name))

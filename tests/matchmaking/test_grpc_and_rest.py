@@ -1,0 +1,138 @@
+"""The same over gRPC (from players.proto) and REST: a ticket watched to its match, the
+leaderboard and the player, and the SSE watch of a ticket."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import time
+
+import grpc
+import httpx
+import pytest
+
+from server.grpc.gen import players_pb2 as pb
+from server.grpc.gen import players_pb2_grpc as pbg
+from tests.ratings.support import KEYS, bearer, token
+from tests.server.support import ROOT, ServerProcess, free_port
+
+
+@pytest.fixture(scope="module")
+def server():
+    with ServerProcess({"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning"}) as s:
+        yield s
+
+
+def _meta(user: str):
+    return [("authorization", "Bearer " + token(user))]
+
+
+def test_grpc_ticket_watched_to_its_match_then_resign_and_the_leaderboard(server):
+    with grpc.insecure_channel(server.grpc) as ch:
+        mm, players = pbg.MatchmakingServiceStub(ch), pbg.PlayerServiceStub(ch)
+        with pytest.raises(grpc.RpcError) as e:
+            mm.CreateMatchTicket(pb.CreateMatchTicketRequest(engine="tic-tac-toe"))
+        assert e.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        a = mm.CreateMatchTicket(pb.CreateMatchTicketRequest(engine="tic-tac-toe", players=[2]), metadata=_meta("gx"))
+        assert a.ticket.status == pb.MATCH_TICKET_STATUS_WAITING
+        stream = mm.WatchMatchTicket(pb.WatchMatchTicketRequest(ticket_id=a.ticket.id), metadata=_meta("gx"))
+        first = next(stream)
+        assert first.ticket.status == pb.MATCH_TICKET_STATUS_WAITING
+        b = httpx.post(f"{server.http}/v1/matchmaking/tickets", json={"engine": "tic-tac-toe"}, headers=bearer("gy"))
+        matched = next(stream)
+        assert matched.ticket.status == pb.MATCH_TICKET_STATUS_MATCHED and matched.version == 2
+        assert list(stream) == []  # the stream ends once the ticket is matched
+        gid = matched.ticket.game_id
+        # The seat token works, and so does the portal JWT; gy resigns: gx wins the rated game.
+        g = httpx.get(f"{server.http}/v1/games/{gid}", headers={"Authorization": "Bearer " + matched.ticket.seat_token})
+        assert g.json()["yourSeat"] == matched.ticket.seat
+        r = httpx.post(f"{server.http}/v1/games/{gid}/resign", json={}, headers=bearer("gy"))
+        assert r.json()["status"] == "GAME_STATUS_FINISHED"
+        # The SSE watch of gy's ticket: its one change (matched), then `end` with its status.
+        tb = b.json()["ticket"]["id"]
+        with httpx.stream("GET", f"{server.http}/v1/matchmaking/tickets/{tb}/watch?access_token={token('gy')}") as s:
+            text = s.read().decode()
+        assert "id: 2\n" in text and '"status":"MATCH_TICKET_STATUS_MATCHED"' in text
+        assert 'event: end\ndata: {"status":"MATCH_TICKET_STATUS_MATCHED"}' in text
+        board = players.GetLeaderboard(pb.GetLeaderboardRequest(engine="tic-tac-toe"))
+        assert [e.user_id for e in board.entries][:2] == ["gx", "gy"] and board.total_players == 2
+        p = players.GetPlayer(pb.GetPlayerRequest(user_id="gy")).player
+        assert p.games_played == 1 and p.wins == 0 and p.recent_games[0].game_id == gid
+        with pytest.raises(grpc.RpcError) as e:
+            players.GetPlayer(pb.GetPlayerRequest(user_id="nobody"))
+        assert e.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_rate_limits_and_the_open_games_cap_apply_to_tickets():
+    env = {"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning", "TABLERO_CREATE_RATE_LIMIT": "2/m,2",
+           "TABLERO_MAX_OPEN_GAMES_PER_USER": "1"}
+    with ServerProcess(env) as s:
+        url = f"{s.http}/v1/matchmaking/tickets"
+        assert httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("rl")).status_code == 200
+        assert httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("rl")).status_code == 200
+        third = httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("rl"))
+        assert third.status_code == 429 and third.headers.get("Retry-After")
+        # A user with a running game (the cap is 1) gets no ticket.
+        httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=bearer("cap"))
+        capped = httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("cap"))
+        assert capped.status_code == 429 and "running games" in capped.json()["error"]["message"]
+
+
+def test_bots_fill_a_lonely_ticket_after_its_wait_and_that_game_is_not_rated(server):
+    h = bearer("lonely")
+    t = httpx.post(f"{server.http}/v1/matchmaking/tickets", headers=h, json={
+        "engine": "goofspiel", "players": [3], "botsAfterSeconds": 1}).json()["ticket"]
+    assert t["botsAfterSeconds"] == 1
+    time.sleep(0.5)
+    assert httpx.get(f"{server.http}/v1/matchmaking/tickets/{t['id']}", headers=h).json()["ticket"]["status"] == \
+        "MATCH_TICKET_STATUS_WAITING"
+    deadline = time.monotonic() + 10
+    while (t := httpx.get(f"{server.http}/v1/matchmaking/tickets/{t['id']}", headers=h).json()["ticket"])["status"] \
+            == "MATCH_TICKET_STATUS_WAITING":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert t["status"] == "MATCH_TICKET_STATUS_MATCHED" and t["matchTime"] - t["createTime"] >= 1
+    g = httpx.get(f"{server.http}/v1/games/{t['gameId']}", headers=h).json()
+    assert [s["kind"] for s in g["seats"]].count("SEAT_KIND_BOT") == 2 and g["players"] == 3
+    assert g["seats"][t["seat"]]["userId"] == "lonely"
+    httpx.post(f"{server.http}/v1/games/{t['gameId']}/resign", json={}, headers=h)
+    assert httpx.get(f"{server.http}/v1/players/lonely").status_code == 404
+
+
+def test_the_workers_of_one_sqlite_file_share_the_queue(tmp_path):
+    """`serve --workers 2` on a SQLite file: a ticket made by one process is read and matched by
+    either (the kernel spreads the connections)."""
+    http, grpc_port = free_port(), free_port()
+    env = {**os.environ, "TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": str(tmp_path / "w.db"),
+           "TABLERO_SHUTDOWN_GRACE": "2", "TABLERO_SECRET": "workers-test-secret-0123456789"}
+    proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--workers", "2", "--host", "127.0.0.1",
+                             "--http-port", str(http), "--grpc-port", str(grpc_port)], env=env, cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{http}/v1/matchmaking/tickets"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{http}/readyz", timeout=1).status_code == 200:
+                    break
+            assert time.monotonic() < deadline and proc.poll() is None, "workers did not start"
+            time.sleep(0.2)
+        ids = {u: httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer(u)).json()["ticket"]["id"]
+               for u in ("w1", "w2")}
+        deadline = time.monotonic() + 15
+        games = set()
+        for u, tid in ids.items():
+            for _ in range(6):  # new connections: either worker answers, and knows the ticket
+                with httpx.Client() as c:
+                    t = c.get(f"{url}/{tid}", headers=bearer(u)).json()["ticket"]
+            while t["status"] != "MATCH_TICKET_STATUS_MATCHED":
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+                t = httpx.get(f"{url}/{tid}", headers=bearer(u)).json()["ticket"]
+            games.add(t["gameId"])
+        assert len(games) == 1
+    finally:
+        proc.terminate()  # the supervisor stops its workers
+        proc.wait(30)

@@ -1,0 +1,104 @@
+"""Issue 33, done-when: rated games between seeded strong and weak users rank them in that
+order, and `tablero admin ratings rebuild` rebuilds every rating from the logs, to the bit.
+
+N = 32 games: 4 strong and 4 weak portal users, each strong user plays each weak one twice
+(once as X, once as O), over REST, on SQLite (a file) and on Redis."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from tests.server.support import ROOT, ServerProcess
+
+from .support import KEYS, bearer, play, strong_move, weak_move
+
+STRONG = [f"strong{i}" for i in range(4)]
+WEAK = [f"weak{i}" for i in range(4)]
+
+
+def _everything(http: str) -> dict:
+    board = httpx.get(f"{http}/v1/leaderboards/tic-tac-toe?pageSize=100").json()
+    players = {u: httpx.get(f"{http}/v1/players/{u}").json()["player"] for u in STRONG + WEAK}
+    for p in players.values():
+        for g in p["recentGames"]:
+            g.pop("createTime", None)
+    return {"board": board, "players": players}
+
+
+def _play_all(http: str) -> None:
+    moves = {**dict.fromkeys(STRONG, strong_move), **dict.fromkeys(WEAK, weak_move)}
+    for s in STRONG:
+        for w in WEAK:
+            assert play(http, s, w, moves)["outcome"]["winners"] == [0]
+            g = play(http, w, s, moves)
+            assert g["outcome"]["winners"] in ([1], [])  # the strong one wins or draws as O
+
+
+def _rebuild(env: dict) -> dict:
+    out = subprocess.run([sys.executable, "-m", "server", "admin", "ratings", "rebuild"], cwd=ROOT,
+                         env={**os.environ, **env}, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out
+
+
+def _check(server: ServerProcess, env: dict) -> None:
+    _play_all(server.http)
+    before = _everything(server.http)
+    entries = before["board"]["entries"]
+    assert before["board"]["totalPlayers"] == 8
+    assert [e["userId"] for e in entries[:4]] != [] and {e["userId"] for e in entries[:4]} == set(STRONG), entries
+    assert [e["rank"] for e in entries] == list(range(1, 9))
+    assert all(a["rating"] >= b["rating"] for a, b in zip(entries, entries[1:], strict=False))
+    assert sum(e["gamesPlayed"] for e in entries) == 2 * 32
+    assert before["players"]["strong0"]["gamesPlayed"] == 8 and before["players"]["weak0"]["wins"] == 0
+    # Around me: weak users' page, and paging on.
+    around = httpx.get(f"{server.http}/v1/leaderboards/tic-tac-toe?aroundUserId={entries[6]['userId']}&pageSize=2")
+    assert [e["rank"] for e in around.json()["entries"]] == [6, 7]
+    page = httpx.get(f"{server.http}/v1/leaderboards/tic-tac-toe?pageSize=3").json()
+    nxt = httpx.get(f"{server.http}/v1/leaderboards/tic-tac-toe?pageSize=3&pageToken={page['nextPageToken']}").json()
+    assert [e["rank"] for e in nxt["entries"]] == [4, 5, 6]
+    # Rebuild from the logs: the very same numbers (floats compared exactly).
+    _rebuild(env)
+    assert _everything(server.http) == before
+
+
+def test_strong_users_outrank_weak_ones_and_a_rebuild_gives_the_same_numbers_on_sqlite(tmp_path):
+    env = {"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": str(tmp_path / "t.db")}
+    with ServerProcess(env) as server:
+        _check(server, env)
+
+
+@pytest.mark.slow
+def test_the_same_on_redis(fresh_redis_url):
+    env = {"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning", "TABLERO_REDIS_URL": fresh_redis_url}
+    with ServerProcess(env) as server:
+        _check(server, env)
+
+
+def test_unrated_and_refused(tmp_path):
+    env = {"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning"}
+    with ServerProcess(env) as s:
+        # A bot seat: not rated by default, and "rated" needs two portal users.
+        r = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "bot"], "rated": True},
+                       headers=bearer("solo"))
+        assert r.status_code == 400 and "two seats" in r.json()["error"]["message"]
+        assert httpx.get(f"{s.http}/v1/leaderboards/nope").status_code == 400
+        assert httpx.get(f"{s.http}/v1/players/nobody").status_code == 404
+        assert httpx.get(f"{s.http}/v1/leaderboards/tic-tac-toe?pageToken=zz").status_code == 400
+        # A forfeit is a loss: the resigning user ranks below, though seat 0 moved first.
+        g = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seatSpecs": [
+            {"kind": "me"}, {"kind": "human", "userId": "b"}]}, headers=bearer("a")).json()["game"]
+        r = httpx.post(f"{s.http}/v1/games/{g['id']}/resign", json={}, headers=bearer("a"))
+        assert r.json()["status"] == "GAME_STATUS_FINISHED"
+        board = httpx.get(f"{s.http}/v1/leaderboards/tic-tac-toe").json()["entries"]
+        assert [e["userId"] for e in board] == ["b", "a"] and board[0]["wins"] == 1
+        # An abandoned game (the creator leaves before anyone joined) is not rated.
+        g = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]},
+                       headers=bearer("c")).json()["game"]
+        httpx.post(f"{s.http}/v1/games/{g['id']}/resign", json={}, headers=bearer("c"))
+        assert httpx.get(f"{s.http}/v1/players/c").status_code == 404

@@ -1,0 +1,36 @@
+"""Issue 38, item 5: the browser shows each Captain's "Restricciones a Preparar y Zarpar"
+(El Océano Solitario, ../shared/rules/000_d80ea33544e097da.txt L537; L558-559: the Captain
+prepares and launches "siguiendo cualquier restricción"; L317: "Toda la información es
+pública"): a real view of a game against Starbuck (1 ship on the Dock at most) and Flask (2),
+drawn by the page's own New Bedford renderer. (Marked browser and slow by its folder:
+tests/markers.py on main.)"""
+
+from __future__ import annotations
+
+import engines
+
+
+def test_each_captains_box_shows_its_prepare_and_launch_restrictions_and_what_they_mean_now(server, new_page):
+    g = engines.LocalGame("new-bedford", seats=1, seed=3, options={"captains": ["starbuck", "flask"]})
+    caps = {c["name"]: c["player"] for c in g.view(0)["captains"]["captains"]}
+    for name in ("starbuck", "flask"):  # one ship of each on the Dock
+        g.state["players"][caps[name]]["ships"][0]["at"] = "dock"
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    boxes = page.evaluate("""async (view) => {
+        const r = (await import('/js/render/index.js')).rendererFor('new-bedford');
+        const root = r.render({ view, seat: 0, held: [0], seatNames: null });
+        return [...root.querySelectorAll('.captain')].map((b) => [b.dataset.player,
+            (b.querySelector('.restrictions') || {}).textContent || '',
+            (b.querySelector('.restrictions') || { getAttribute: () => '' }).getAttribute('aria-label')]);
+    }""", g.view(0))
+    got = {int(p): (text, label) for p, text, label in boxes}
+    star, flask = got[caps["starbuck"]], got[caps["flask"]]
+    assert star[1] == "Starbuck's Prepare and Launch restrictions"
+    assert "Prepare: only when none of his ships waits on the Dock" in star[0]
+    assert "He cannot prepare now (1 of his ships is on the Dock)" in star[0]
+    assert "Prepare: only while fewer than 2 of his ships wait on the Dock" in flask[0]
+    assert "He can prepare now" in flask[0]
+    for text, _ in (star, flask):
+        assert "Launch: only to the exact space of the heading" in text

@@ -1,0 +1,70 @@
+"""Quick match in the browser (issue 33): two portal users, each in their own browser, press
+"Find me a game" in the lobby, land at the same table, play it to the end by clicking the
+board, and then see their ratings and the leaderboard in the lobby."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx
+import pytest
+
+from .conftest import ARTIFACTS, Serve
+from .test_portal import KEY, portal_token
+
+
+@pytest.fixture(scope="module")
+def portal():
+    s = Serve(log="server-quickmatch.log", env={"TABLERO_PORTAL_KEYS": json.dumps({"k1": KEY})})
+    yield s
+    s.stop()
+
+
+def _signed_in(new_page, portal, user: str, name: str):
+    page = new_page(1280, 900)
+    page.goto(f"{portal.url}/#token={portal_token(user, name)}")
+    page.wait_for_selector("#who-name")
+    page.wait_for_selector("#quick-match")
+    return page
+
+
+@pytest.mark.slow
+def test_two_users_quick_match_play_to_the_end_and_see_the_leaderboard(portal, new_page):
+    ann, bob = _signed_in(new_page, portal, "ann", "Ann"), _signed_in(new_page, portal, "bob", "Bob")
+    assert ann.inner_text("#my-ratings").startswith("No rated games yet")
+    for page in (ann, bob):
+        page.select_option("#qm-engine", "tic-tac-toe")
+        page.click("#qm-go")
+    ann.wait_for_selector("#qm-status >> text=Looking for players")
+    for page in (ann, bob):
+        page.wait_for_function("location.hash.startsWith('#/g/')", timeout=20_000)
+    game_id = ann.evaluate("location.hash").split("/")[-1]
+    assert bob.evaluate("location.hash").split("/")[-1] == game_id
+    g = httpx.get(f"{portal.url}/v1/games/{game_id}").json()
+    seats = {s["userId"]: s["seat"] for s in g["seats"]}
+    assert set(seats) == {"ann", "bob"}
+    pages = {seats["ann"]: ann, seats["bob"]: bob}
+    deadline = time.monotonic() + 90
+    while (g := httpx.get(f"{portal.url}/v1/games/{game_id}").json())["status"] != "GAME_STATUS_FINISHED":
+        assert time.monotonic() < deadline
+        page = pages[g["toAct"][0]]
+        cell = page.wait_for_selector(".ttt-cell.pickable")
+        version = g["version"]
+        cell.click()
+        while httpx.get(f"{portal.url}/v1/games/{game_id}").json()["version"] == version:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    for page in (ann, bob):
+        page.wait_for_selector(".result:not([hidden]) .scores")
+    ann.screenshot(path=str(ARTIFACTS / "quickmatch-final.png"), full_page=True)
+    # Back in the lobby: the rated game shows in both users' ratings and on the leaderboard.
+    ann.goto(f"{portal.url}/#/")
+    ann.wait_for_selector("#my-ratings li[data-engine=tic-tac-toe]")
+    ann.select_option("#lb-engine", "tic-tac-toe")
+    ann.wait_for_selector("#leaderboard li[data-user=bob]")
+    board = httpx.get(f"{portal.url}/v1/leaderboards/tic-tac-toe").json()["entries"]
+    shown = ann.eval_on_selector_all("#leaderboard li", "els => els.map(e => e.dataset.user)")
+    assert shown == [e["userId"] for e in board] and set(shown) == {"ann", "bob"}
+    assert "1 game, " in ann.inner_text("#my-ratings")
+    ann.screenshot(path=str(ARTIFACTS / "quickmatch-ratings.png"), full_page=True)
