@@ -89,12 +89,14 @@ def test_a_joined_seats_token_names_its_claim_and_costs_no_store_read(redis_url,
         gid, x = created["game"]["id"], created["seats"][0]["token"]
         joined = httpx.post(f"{s.http}/v1/games/{gid}/join").json()
         assert _view(s.http, gid, joined["token"]).status_code == 200  # the first check reads
-        cost = {}
-        for name, token in (("creator", x), ("joined", joined["token"])):
+        cost: dict[str, float] = {}
+        for name, token in (("creator", x), ("joined", joined["token"])) * 3:
             before = reads()
             for _ in range(20):
                 assert _view(s.http, gid, token).status_code == 200
-            cost[name] = reads() - before
+            # the fewest over three windows: a background task's read (the process's metrics are
+            # shared) may fall into one; a read per check would be in every one
+            cost[name] = min(cost.get(name, float("inf")), reads() - before)
         assert cost["joined"] == cost["creator"], cost
         forged = joined["token"].split(".")
         forged[3] = "someone-elses"
