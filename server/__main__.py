@@ -125,6 +125,7 @@ VERBS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "watch": ("print a game's events as they happen", _client_verb("watch")),
     "bot": ("play a seat with random legal actions to the end", _client_verb("bot")),
     "play": ("play a whole game in the terminal", _client_verb("play")),
+    "match": ("quick match for a portal user, then play the game found", _client_verb("match")),
     "loadtest": ("play many complete games against a server and report", _client_verb("loadtest")),
 }
 

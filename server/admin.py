@@ -4,6 +4,7 @@
     tablero admin archive GAME --out FILE     # export to FILE, then delete the game if it did not change
     tablero admin delete  GAME [--if-version N]
     tablero admin ratings rebuild             # every rating again from the rated games' logs
+    tablero admin webhooks dead-letters | replay (--id ID | --all) | stats   (server/notify/admin.py)
 
 The store is the server's: TABLERO_REDIS_URL / TABLERO_DB (or --redis-url / --db), as for
 `tablero serve`. Exit codes: 0 done, 1 no such game (or it changed meanwhile), 2 bad usage
@@ -139,5 +140,9 @@ async def _run(ns: argparse.Namespace) -> int:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["webhooks"]:  # the notifications' dead letters (server/notify/admin.py)
+        from server.notify.admin import main as webhooks_main
+
+        return webhooks_main(argv[1:])
     ns = _parser().parse_args(argv)
     return asyncio.run(_run(ns))

@@ -33,9 +33,9 @@ class TokenSigner:
         try:
             return self._tokens.verify_claim(token, game_id)
         except TokenError as e:
-            raise Unauthenticated(str(e)) from None
+            raise Unauthenticated(str(e), "TOKEN_INVALID") from None
         except WrongGame as e:
-            raise PermissionDenied(f"this token opens a seat of game {e.game_id}, not {game_id}") from None
+            raise PermissionDenied(f"this token opens a seat of game {e.game_id}, not {game_id}", "WRONG_GAME") from None
 
 
 def bearer(header: str | None) -> str | None:
@@ -44,5 +44,5 @@ def bearer(header: str | None) -> str | None:
         return None
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthenticated("Authorization must be 'Bearer <token>'")
+        raise Unauthenticated("Authorization must be 'Bearer <token>'", "TOKEN_INVALID")
     return token.strip()

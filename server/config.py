@@ -89,9 +89,22 @@ class Config(BaseSettings):
     legal_executor: Literal["thread", "inline"] = "thread"  # TABLERO_LEGAL_EXECUTOR
     legal_workers: int = Field(4, ge=1, le=256)  # TABLERO_LEGAL_WORKERS (threads)
     legal_inline_below: float = Field(0.001, ge=0, le=1, allow_inf_nan=False)  # TABLERO_LEGAL_INLINE_BELOW (s)
+    # Notifications (server/notify, docs/webhooks.md): webhook endpoints, their delivery, Web Push.
+    webhooks: str | None = None  # TABLERO_WEBHOOKS: JSON list of {"url", "secret", "events"}
+    webhooks_allow_private: bool = False  # TABLERO_WEBHOOKS_ALLOW_PRIVATE: allow loopback/private destinations
+    webhooks_retry_for: float = Field(86400.0, gt=0, allow_inf_nan=False)  # TABLERO_WEBHOOKS_RETRY_FOR (s)
+    webhooks_backoff: float = Field(1.0, gt=0, le=3600, allow_inf_nan=False)  # TABLERO_WEBHOOKS_BACKOFF (s)
+    webhooks_backoff_max: float = Field(3600.0, gt=0, allow_inf_nan=False)  # TABLERO_WEBHOOKS_BACKOFF_MAX (s)
+    webhooks_timeout: float = Field(10.0, gt=0, le=300, allow_inf_nan=False)  # TABLERO_WEBHOOKS_TIMEOUT (s)
+    webhooks_concurrency: int = Field(8, ge=1, le=1024)  # TABLERO_WEBHOOKS_CONCURRENCY (per endpoint)
+    vapid_private_key: str | None = None  # TABLERO_VAPID_PRIVATE_KEY: Web Push's VAPID key (PEM or base64url)
+    vapid_subject: str = "mailto:operator@localhost"  # TABLERO_VAPID_SUBJECT: mailto: or https: contact
+    # TABLERO_NOTIFY_WORKER: derive and deliver in a child process at a lower CPU priority ("process",
+    # with a shared store) or on the serving event loop ("inline"; always so with SQLite in memory)
+    notify_worker: Literal["process", "inline"] = "process"
 
     @field_validator("redis_url", "db", "portal_keys", "rate_limit", "create_rate_limit", "finished_ttl",
-                     "abandoned_ttl", mode="before")
+                     "abandoned_ttl", "webhooks", "vapid_private_key", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: Any) -> Any:
         return None if v == "" else v
@@ -133,6 +146,33 @@ class Config(BaseSettings):
         from server.portal.identity import PortalKeys
 
         PortalKeys.from_json(v)
+        return v
+
+    @field_validator("webhooks")
+    @classmethod
+    def _webhooks(cls, v: str | None) -> str | None:
+        from server.notify.webhooks import parse_endpoints
+
+        parse_endpoints(v)  # ValueError names the problem
+        return v
+
+    @field_validator("vapid_subject")
+    @classmethod
+    def _vapid_subject(cls, v: str) -> str:
+        if not v.startswith(("mailto:", "https://")):
+            raise ValueError("must be a mailto: or https: URL (the operator's contact, for push services)")
+        return v
+
+    @field_validator("vapid_private_key")
+    @classmethod
+    def _vapid(cls, v: str | None) -> str | None:
+        if v is not None:
+            from server.notify.webpush import load_vapid
+
+            try:
+                load_vapid(v)
+            except Exception:  # noqa: BLE001 - whatever py-vapid refuses
+                raise ValueError("not a VAPID private key (PEM, or base64url as `vapid --gen` writes)") from None
         return v
 
     @field_validator("rate_limit", "create_rate_limit")
@@ -233,7 +273,8 @@ def _explain(e: ValidationError) -> str:
         name = PREFIX + str(err["loc"][0]).upper() if err["loc"] else "settings"
         value = err.get("input")
         msg = err["msg"].removeprefix("Value error, ")
-        secret = name in (PREFIX + "SECRET", PREFIX + "PORTAL_KEYS")  # never echo key material
+        secret = name in (PREFIX + "SECRET", PREFIX + "PORTAL_KEYS",  # never echo key material
+                          PREFIX + "WEBHOOKS", PREFIX + "VAPID_PRIVATE_KEY")
         shown = "<hidden>" if secret else repr(value)
         lines.append(f"{name}: {msg}" if isinstance(value, dict) else f"{name}={shown}: {msg}")
     return "bad settings: " + "; ".join(lines)

@@ -1,8 +1,11 @@
-"""Application errors, each with a stable machine code (a gRPC status name).
+"""Application errors, each with a stable machine code (a gRPC status name) and a stable
+reason (what happened, for a program to act on: `NOT_YOUR_TURN`, `RATE_LIMITED`, ...).
 
 A leaf module: it imports nothing from the project, so any layer may raise these.
 The transports map the codes to HTTP and gRPC statuses in one table
-(`server.api.status`); the application layer knows nothing of either.
+(`server.api.status`) and send the reason beside it (REST `error.reason`, gRPC
+`google.rpc.ErrorInfo`); the application layer knows nothing of either. `REASONS` is the
+documented list (docs/api.md, the OpenAPI document's `Error.reason` enum).
 """
 
 from __future__ import annotations
@@ -10,62 +13,129 @@ from __future__ import annotations
 import logging
 import time
 
+# reason -> (code, when). Stable: a reason is never renamed or given another meaning.
+REASONS: dict[str, tuple[str, str]] = {
+    "INVALID_ARGUMENT": ("INVALID_ARGUMENT", "a malformed request: a wrong type, a missing field, a value out of range"),
+    "MALFORMED_ACTION": ("INVALID_ARGUMENT", "the action does not fit the engine's action schema"),
+    "UNKNOWN_ENGINE": ("INVALID_ARGUMENT", "CreateGame names no engine this server runs"),
+    "PAGE_TOKEN_INVALID": ("INVALID_ARGUMENT", "a pageToken this call did not hand out, or one for an older version"),
+    "TOKEN_IN_URL": ("INVALID_ARGUMENT", "access_token in the URL of a call other than the watch"),
+    "HEADERS_TOO_LARGE": ("INVALID_ARGUMENT", "REST only: request headers over 64 KiB or 256 fields (HTTP 431)"),
+    "URI_TOO_LONG": ("INVALID_ARGUMENT", "REST only: a request target over 16 KiB (HTTP 414)"),
+    "TOKEN_MISSING": ("UNAUTHENTICATED", "the call needs a seat token or a portal JWT and got none"),
+    "TOKEN_INVALID": ("UNAUTHENTICATED", "a seat token or portal JWT that is malformed, not signed by a known key "
+                                         "or otherwise refused"),
+    "TOKEN_EXPIRED": ("UNAUTHENTICATED", "a portal JWT past its exp"),
+    "CLAIM_LOST": ("UNAUTHENTICATED", "a joined seat's token whose claim the store no longer holds (it lost the join, "
+                                      "and the seat is open or another player's); join again"),
+    "WRONG_GAME": ("PERMISSION_DENIED", "a seat token of another game"),
+    "NOT_SEATED": ("PERMISSION_DENIED", "the portal user holds no seat in this game"),
+    "GAME_NOT_FOUND": ("NOT_FOUND", "no game with this id"),
+    "ENGINE_NOT_FOUND": ("NOT_FOUND", "GetEngine: no engine with this name"),
+    "ROUTE_NOT_FOUND": ("NOT_FOUND", "REST only: no route at this path"),
+    "METHOD_NOT_ALLOWED": ("METHOD_NOT_ALLOWED", "REST only: a known path asked with another method (HTTP 405)"),
+    "REQUEST_TIMEOUT": ("DEADLINE_EXCEEDED", "REST only: the request's headers or body arrived too slowly (HTTP 408)"),
+    "NOT_YOUR_TURN": ("FAILED_PRECONDITION", "the caller's seat may not act now"),
+    "ILLEGAL_ACTION": ("FAILED_PRECONDITION", "a well-formed action against the rules now"),
+    "GAME_OVER": ("FAILED_PRECONDITION", "the game has ended: nobody acts or joins any more"),
+    "SEAT_TAKEN": ("FAILED_PRECONDITION", "JoinGame: every open seat is taken (or the game has none)"),
+    "SEAT_LEFT": ("FAILED_PRECONDITION", "the caller's seat has resigned or forfeited"),
+    "HISTORY_TRIMMED": ("FAILED_PRECONDITION", "events before a snapshot are no longer kept; the message names "
+                                               "where to start"),
+    "STALE_VERSION": ("ABORTED", "expectedVersion is not the game's version (metadata `version`: the game's)"),
+    "CONFLICT": ("ABORTED", "other writers kept moving the game on; retry with the same requestId"),
+    "HISTORY_REWRITTEN": ("ABORTED", "gRPC WatchGame: the log no longer holds afterHash's history; resume from "
+                                     "metadata `version`"),
+    "BODY_TOO_LARGE": ("RESOURCE_EXHAUSTED", "the request is over TABLERO_MAX_BODY bytes (HTTP 413)"),
+    "RATE_LIMITED": ("RESOURCE_EXHAUSTED", "over a rate limit: retry after metadata `retryAfter` seconds (HTTP 429)"),
+    "OPEN_GAMES_CAP": ("RESOURCE_EXHAUSTED", "the portal user already holds the most running games allowed (HTTP 429;"
+                                             " waiting does not help, finishing a game does)"),
+    "UNAVAILABLE": ("UNAVAILABLE", "a store behind the server is unreachable for a moment; retry"),
+    "SHUTTING_DOWN": ("UNAVAILABLE", "the server is stopping; retry (another replica answers)"),
+    "ENGINE_UNAVAILABLE": ("UNAVAILABLE", "this server does not run the game's engine (version)"),
+    "BUSY": ("UNAVAILABLE", "another join or creation of this user is under way; retry"),
+    "NOT_REPLICATED": ("UNAVAILABLE", "the move was written but TABLERO_REDIS_MIN_REPLICAS_ACK replicas did not "
+                                      "confirm it in time; retry with the same requestId (applied exactly once)"),
+    "INTERNAL": ("INTERNAL", "a fault of the server (logged)"),
+    # A code's own name: the reason of a refusal that has none of its own yet (none today; a
+    # new refusal should get its own reason, listed here).
+    "UNAUTHENTICATED": ("UNAUTHENTICATED", "another case of this code (the message says which)"),
+    "PERMISSION_DENIED": ("PERMISSION_DENIED", "another case of this code (the message says which)"),
+    "NOT_FOUND": ("NOT_FOUND", "another case of this code (the message says which)"),
+    "FAILED_PRECONDITION": ("FAILED_PRECONDITION", "another case of this code (the message says which)"),
+    "ABORTED": ("ABORTED", "another case of this code (the message says which)"),
+    "RESOURCE_EXHAUSTED": ("RESOURCE_EXHAUSTED", "another case of this code (the message says which)"),
+}
+
 
 class AppError(Exception):
     code = "INTERNAL"
+    reason = "INTERNAL"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, reason: str | None = None, metadata: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        if reason is not None:
+            self.reason = reason
+        # ErrorInfo.metadata (REST: error.metadata): strings only, e.g. {"version": "7"}.
+        self.metadata = metadata or {}
 
 
 class InvalidArgument(AppError):
     """Malformed: a wrong type, a missing field, a value out of range."""
 
     code = "INVALID_ARGUMENT"
+    reason = "INVALID_ARGUMENT"
 
 
 class Unauthenticated(AppError):
     """No seat token where one is needed, or one that is malformed or not ours."""
 
     code = "UNAUTHENTICATED"
+    reason = "UNAUTHENTICATED"
 
 
 class PermissionDenied(AppError):
     """A valid token that opens a seat of another game."""
 
     code = "PERMISSION_DENIED"
+    reason = "PERMISSION_DENIED"
 
 
 class NotFound(AppError):
     code = "NOT_FOUND"
+    reason = "NOT_FOUND"
 
 
 class FailedPrecondition(AppError):
     """Against the rules of the game (or no open seat left)."""
 
     code = "FAILED_PRECONDITION"
+    reason = "FAILED_PRECONDITION"
 
 
 class Aborted(AppError):
     """Stale expected_version, or too many concurrent writers."""
 
     code = "ABORTED"
+    reason = "ABORTED"
 
 
 class ResourceExhausted(AppError):
     """A request over the size limit."""
 
     code = "RESOURCE_EXHAUSTED"
+    reason = "RESOURCE_EXHAUSTED"
 
 
 class RateLimited(ResourceExhausted):
     """Over a rate limit (HTTP 429 with Retry-After; gRPC retry-after metadata)."""
 
     http = 429
+    reason = "RATE_LIMITED"
 
     def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__(message)
+        super().__init__(message, metadata={"retryAfter": f"{retry_after:.3f}"})
         self.retry_after = retry_after
 
 
@@ -73,12 +143,14 @@ class OverQuota(ResourceExhausted):
     """Over a cap, e.g. the open games per user (HTTP 429, no Retry-After: waiting won't help)."""
 
     http = 429
+    reason = "OPEN_GAMES_CAP"
 
 
 class Unavailable(AppError):
     """The event store is unreachable, or the server is shutting down."""
 
     code = "UNAVAILABLE"
+    reason = "UNAVAILABLE"
 
 
 _outage_logged: dict[str, float] = {}
@@ -99,6 +171,10 @@ def outage(what: str, cause: BaseException) -> Unavailable:
 class StaleVersion(Aborted):
     """The action's expected_version is not the game's version."""
 
+    reason = "STALE_VERSION"
+
 
 class TooManyConflicts(Aborted):
     """Other writers kept moving the game on while this action was being applied."""
+
+    reason = "CONFLICT"

@@ -245,6 +245,15 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
               portal_keys=PortalKeys.from_json(config.portal_keys), call_limit=call_limit, create_limit=create_limit)
     attach(games, lobby._r if isinstance(lobby, RedisLobby) else None,
            config.db if config.db and config.db != ":memory:" and not config.redis_url else None)
+    from server.notify import build as build_notifier  # notifications (issue 32): None when off
+
+    notifier = build_notifier(config, games)
+    worker = None
+    if notifier is not None and config.notify_worker == "process" and (
+            config.redis_url or config.db not in (None, ":memory:")):
+        from server.notify import process as notify_process
+
+        worker = notify_process.spawn(config)  # derivation and delivery, at a lower CPU priority
     games.bots.steps_per_write = config.bot_steps_per_write
     rules.INLINE_BOT_STEPS = config.bot_inline_steps
     stop = stop or asyncio.Event()
@@ -286,6 +295,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     sock = _http_socket(config.bind_host, config.http_port, config.reuse_port)
     http_port = sock.getsockname()[1]
     # httptools, wrapped so that headers trickling in slower than header_timeout get a 408.
+    if notifier is not None:
+        await notifier.start(work=worker is None)
     userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
                                       access_log=False, lifespan="off", loop="asyncio", server_header=False,
                                       proxy_headers=bool(config.trusted_proxies.strip()),
@@ -328,6 +339,10 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)
         await games.bots.close()
         await games.close()
+        if notifier is not None:
+            await notifier.close()
+        if worker is not None:
+            await asyncio.to_thread(notify_process.stop, worker)
         games.engine_calls.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(games.games.drain(), 5)  # snapshots and finish() in flight

@@ -72,7 +72,8 @@ class CountingRelay(Relay):
         return True
 
 
-_WATCH = re.compile(rb"(?m)^GET [^ ?]*/watch[ ?]")
+# A watch: the REST/SSE route, or the Connect / gRPC-Web stream (@tablero/client, the web page).
+_WATCH = re.compile(rb"(?m)^(GET [^ ?]*/watch[ ?]|POST [^ ?]*\.GameService/WatchGame )")
 
 
 class FreezingRelay(Relay):

@@ -43,10 +43,45 @@ _FILLS = {"type": "object", "additionalProperties": {"type": "array", "items": {
     "description": "per tile size, [slot, tile kind] laid face up"}
 _NULL_STR = {"type": ["string", "null"]}
 _NULL_INT = {"type": ["integer", "null"]}
+_INT = {"type": "integer"}
+_BENEFIT = {"type": "object", "properties": {
+    "coins": _INT, "vp": _INT, "harbor": _INT, "surveyors": _INT, "agents": _INT,
+    "feature": {"enum": ["barn", "surveyor", "any"]}}, "additionalProperties": False,
+    "description": "what a riverboat or a card space gives: coins, vp, harbor steps, surveyors, an estate "
+                   "feature, agents"}
+_CROP_SUPPLY = {"type": "object", "additionalProperties": {"type": "array", "items": _NULL_STR},
+                "description": "face-up tiles by size, null for an empty space"}
+
+
+def _obj(props: dict, **extra) -> dict:
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False,
+            **extra}
+
+
+_VP_EACH = {"count": _INT, "vp_each": _INT, "vp": _INT}
+_SCORE_ROW = _obj({
+    "seat": _SEAT,
+    "in_game": _obj({"vp": _INT, "by_source": {"type": "object", "additionalProperties": _INT}}),
+    "coins": _obj(_VP_EACH),
+    "complete_fields": _obj({"colours": {"type": "array", "items": {"type": "string"}}, **_VP_EACH}),
+    "unscored_features": _obj({"barns": _INT, "wells": _INT, "surveyors_in_supply": _INT, **_VP_EACH}),
+    "harbor": _obj({"position": _INT, "farthest": {"type": "boolean"},
+                    "boats": {"type": "array", "items": _obj({"boat": {"type": "string"}, "capacity": _INT,
+                                                              "slot_space": _INT, "reached": {"type": "boolean"}})},
+                    "boats_value": _INT, "full_or_half": {"enum": ["full", "half"]}, "vp": _INT}),
+    "agents": _obj({"count": _INT, "rank": _NULL_INT, "vp": _INT}),
+    "final_vp": _INT,
+    "total": _INT,
+    "tiebreak": _obj({"phase_tiles_held": {"type": "array", "items": string(PHASES)},
+                      "earliest_phase_tile": {"anyOf": [{"type": "null"}, string(PHASES)]}, "rank": _INT}),
+    "harvested": {"type": "object", "properties": {c: _INT for c in CROPS}, "required": list(CROPS),
+                  "additionalProperties": False},
+}, description="one seat's final scoring, category by category")
+_DETAILS = {"type": "array", "items": _SCORE_ROW}
 
 EVENT_FIELDS = {
     "game_started": {"first_player": _SEAT, "mats": {"type": "array", "items": {"enum": sorted(MATS)}},
-                     "crop_supply": {"type": "object"}, "opportunity_spaces": {"type": "array"}},
+                     "crop_supply": _CROP_SUPPLY, "opportunity_spaces": {"type": "array", "items": _CARD}},
     "phase_chosen": {"seat": _SEAT, "phase": string(PHASES)},
     "phase_started": {"phase": string(PHASES), "holder": _SEAT, "pending": {"type": "array", "items": _PENDING}},
     "gained": {"seat": _SEAT, "gains": _GAINS, "reason": {"type": "string"}},
@@ -79,7 +114,7 @@ EVENT_FIELDS = {
     "round_ended": {"round": integer(1, ROUNDS), "first_player": _SEAT},
     "round_started": {"round": integer(1, ROUNDS), "fills": _FILLS, "boats": {"type": "array", "items": string(BOAT_TYPES)},
                       "opportunity_spaces": {"type": "array", "items": _NULL_STR}},
-    "game_ended": {"scores": _INTS, "winners": _INTS, "details": {"type": "array", "items": {"type": "object"}}},
+    "game_ended": {"scores": _INTS, "winners": _INTS, "details": _DETAILS},
 }
 
 _BOOLS = {"type": "array", "items": {"type": "boolean"}}
@@ -127,18 +162,17 @@ VIEW_SCHEMA = document("riverboat view", {
     "waiting": _INTS,
     "crop_deck_size": {"type": "integer"},
     "round_track": {"type": "integer"},
-    "crop_supply": {"type": "object", "additionalProperties": {"type": "array", "items": _NULL_STR},
-                    "description": "face-up tiles by size, null for an empty space"},
+    "crop_supply": _CROP_SUPPLY,
     "pile_sizes": {"type": "object", "additionalProperties": {"type": "integer"}},
     "riverboats": {"type": "object", "additionalProperties": {
         "type": "object",
-        "properties": {"capacity": {"type": "integer"}, "benefit": {"type": "object"},
+        "properties": {"capacity": {"type": "integer"}, "benefit": _BENEFIT,
                        "on_board": {"type": "boolean"}, "pile": {"type": "integer"}},
         "required": ["capacity", "benefit", "on_board", "pile"], "additionalProperties": False}},
     "boat_claims_this_round": {"type": "integer"},
     "surveyors_this_round": {"type": "integer"},
     "opportunity_spaces": {"type": "array", "items": {
-        "type": "object", "properties": {"card": _NULL_STR, "text": _NULL_STR, "bonus": {"type": "object"}},
+        "type": "object", "properties": {"card": _NULL_STR, "text": _NULL_STR, "bonus": _BENEFIT},
         "required": ["card", "text", "bonus"], "additionalProperties": False}},
     "opportunity_card_texts": {"type": "object", "additionalProperties": {"type": "string"}},
     "opportunity_deck_size": {"type": "integer"},
@@ -164,6 +198,6 @@ VIEW_SCHEMA = document("riverboat view", {
                  "required": ["rows", "cols", "odd_rows_shifted_right"], "additionalProperties": False},
     "players": {"type": "array", "items": _PLAYER_VIEW},
     "result": {"anyOf": [{"type": "null"}, {
-        "type": "object", "properties": {"scores": _INTS, "winners": _INTS, "details": {"type": "array"}},
+        "type": "object", "properties": {"scores": _INTS, "winners": _INTS, "details": _DETAILS},
         "required": ["scores", "winners", "details"], "additionalProperties": False}]},
 })

@@ -89,7 +89,7 @@ class TicTacToe(RulesEngine):
         "title": "tic-tac-toe view",
         "type": "object",
         "properties": {
-            "type": {"const": "tic_tac_toe"},
+            "type": {"const": "tic-tac-toe"},  # the engine name, as in every engine
             "board": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 0, "maximum": 1},
                       "minItems": 9, "maxItems": 9, "description": "the seat that marked each cell, row by row"},
             "rows": {"type": "array", "items": {"type": "string", "pattern": "^[.XO]{3}$"}, "minItems": 3,
@@ -110,7 +110,7 @@ class TicTacToe(RulesEngine):
     def view(self, state, seat):
         rows = ["".join("." if c is None else _MARKS[c] for c in state["board"][r * 3 : r * 3 + 3]) for r in range(3)]
         return {
-            "type": "tic_tac_toe",
+            "type": "tic-tac-toe",
             "board": list(state["board"]),
             "rows": rows,
             "next": None if _phase(state) == "over" else state["next"],

@@ -19,7 +19,8 @@ from server.app import commands as cmd
 from server.app.rankings import aggregate_rankings
 from server.auth import bearer
 from server.errors import InvalidArgument, RateLimited, Unauthenticated, Unavailable, outage
-from server.portal.identity import IdentityError, PortalKeys, User, looks_like_jwt
+from server.notify.api import HANDLERS as NOTIFY_HANDLERS
+from server.portal.identity import Expired, IdentityError, PortalKeys, User, looks_like_jwt
 from server.store.base import Nudge, StoreError
 
 from . import observe, watch
@@ -53,6 +54,19 @@ def _user() -> User | None:
     return observe.current().user
 
 
+# Requests take the enum names answers use (Seat.kind: SEAT_KIND_OPEN) beside the short forms.
+_SEAT_KIND_NAMES = {"SEAT_KIND_HUMAN": "human", "SEAT_KIND_OPEN": "open", "SEAT_KIND_BOT": "bot"}
+
+
+def _kinds(w: Wire) -> tuple[Any, ...]:
+    return tuple(_SEAT_KIND_NAMES.get(k, k) if isinstance(k, str) else k for k in w.get("seats") or ())
+
+
+def _specs(w: Wire) -> tuple[Any, ...]:
+    return tuple({**s, "kind": _SEAT_KIND_NAMES.get(s["kind"], s["kind"])}
+                 if isinstance(s, dict) and isinstance(s.get("kind"), str) else s for s in w.get("seatSpecs") or ())
+
+
 def _action(w: Wire) -> Any:
     if "action" not in w:
         raise InvalidArgument('the request needs an "action" object')
@@ -63,8 +77,8 @@ HANDLERS: dict[str, Handler] = {
     "ListEngines": Handler("none", lambda g, w, s: g.list_engines(), ()),
     "GetEngine": Handler("none", lambda g, w, s: g.get_engine(cmd.GetEngine(w.get("name", ""))), ("NOT_FOUND",)),
     "CreateGame": Handler("none", lambda g, w, s: g.create_game(cmd.CreateGame(
-        w.get("engine", ""), w.get("players"), w.get("options") or {}, tuple(w.get("seats") or ()),
-        tuple(w.get("seatSpecs") or ()), _user(), w.get("onLeave", ""), w.get("clock"), w.get("rated"))),
+        w.get("engine", ""), w.get("players"), w.get("options") or {}, _kinds(w), _specs(w), _user(),
+        w.get("onLeave", ""), w.get("clock"), w.get("rated"))),
         ("INVALID_ARGUMENT", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
     "ListGames": Handler("none", lambda g, w, s: g.list_games(cmd.ListGames(
         w.get("engine", ""), w.get("status", ""), w.get("openSeats"), bool(w.get("mine")), w.get("pageSize"),
@@ -101,6 +115,8 @@ HANDLERS: dict[str, Handler] = {
     "CancelMatchTicket": Handler("none", lambda g, w, s: _matchmaking(g).cancel(w.get("ticketId", ""), _user()),
                                  (*_READ, "FAILED_PRECONDITION")),
 }
+# The notifications' RPCs (server/notify/api.py).
+HANDLERS.update({name: Handler(*entry) for name, entry in NOTIFY_HANDLERS.items()})
 
 
 def _ratings(g: GameService) -> Any:
@@ -137,13 +153,15 @@ class Api:
         try:
             call.user = self.portal_keys.verify(token)
         except IdentityError as e:
-            raise Unauthenticated(f"portal JWT refused: {e}") from None
+            raise Unauthenticated(f"portal JWT refused: {e}",
+                                  "TOKEN_EXPIRED" if isinstance(e, Expired) else "TOKEN_INVALID") from None
         call.fields["user"] = call.user.id
         return None
 
-    async def _limit(self, call: observe.Call, rpc: str) -> None:
+    async def _limit(self, call: observe.Call, rpc: str, wire: Wire) -> None:
         subject = f"user:{call.user.id}" if call.user is not None else f"addr:{call.peer or 'unknown'}"
-        creates = rpc in ("CreateGame", "CreateMatchTicket")
+        creates = rpc == "CreateGame" or (rpc == "CreateMatchTicket" and self.create_limit is not None and not (
+            self.games.matchmaking is not None and await self.games.matchmaking.is_retry(wire, call.user)))
         for limiter, what in ((self.call_limit, "calls"), (self.create_limit if creates else None,
                                                            "game creations")):
             if limiter is None:
@@ -182,7 +200,7 @@ class Api:
         call.rpc = rpc
         handler = HANDLERS[rpc]
         token = self._identify(call)
-        await self._limit(call, rpc)
+        await self._limit(call, rpc, wire)
         seat = None
         if handler.seat != "none":
             seat = await self._seat(call, handler, wire.get("gameId", ""), token)

@@ -44,7 +44,7 @@ class Call:
             seat, self.claim = signer.verify_claim(token, game_id)
         if seat is None and required:
             where = "metadata authorization" if self.transport == "grpc" else "Authorization"
-            raise Unauthenticated(f"this call needs a seat token: {where}: Bearer <token>")
+            raise Unauthenticated(f"this call needs a seat token: {where}: Bearer <token>", "TOKEN_MISSING")
         self.fields["seat"] = seat
         return seat
 

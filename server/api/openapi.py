@@ -19,6 +19,7 @@ from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescript
 
 import engines
 from server.app.replies import engine_reply
+from server.errors import REASONS
 from server.portal import table
 
 from .edge import HANDLERS
@@ -38,6 +39,8 @@ _WELL_KNOWN = {
     "google.protobuf.Struct": {"type": "object", "additionalProperties": True},
     "google.protobuf.Value": {},
     "google.protobuf.ListValue": {"type": "array"},
+    "google.protobuf.Timestamp": {"type": "string", "format": "date-time",
+                                  "description": "RFC 3339 in UTC, e.g. 2026-12-05T13:10:00.250Z"},
 }
 _ERROR_DESCRIPTIONS = {
     "INVALID_ARGUMENT": "malformed request (REST: also a seat token in the URL anywhere but the watch)",
@@ -57,15 +60,22 @@ _ERROR_DESCRIPTIONS = {
 SSE_DESCRIPTION = (
     "Server-Sent Events. Each game event is a default message (no `event:` line, so "
     "`EventSource.onmessage` gets it): `id: <version>` and `data: <WatchGameResponse JSON>`; the "
-    "event's type is inside, at `event.type`. Control messages are named: `event: end` with "
+    "event's type is inside, at `event.type`. Control messages are named `tablero-*` (none collides "
+    "with EventSource's own `open`, `message` and `error`): `event: tablero-end` with "
     "`data: {\"status\":\"GAME_STATUS_FINISHED\"}` after the last event of a finished game, then the "
-    "stream closes; `event: shutdown` with `data: {}` when the server stops (reconnect with "
-    "Last-Event-ID); `event: error` with `data: <Error JSON>` when the stream fails after it started; "
-    "`event: reset` with `id: <N>` and `data: {\"version\": N}` when the store's history was rewritten "
-    "under the watcher (every event after version N it was sent is void; the stream goes on with N+1). "
+    "stream closes; `event: tablero-shutdown` with `data: {}` when the server stops (reconnect with "
+    "Last-Event-ID); `event: tablero-error` with `data: <Error JSON>` (code, message, reason) when the "
+    "stream fails after it started; `event: tablero-reset` with `id: <N>` and `data: {\"version\": N}` "
+    "when the store's history was rewritten under the watcher (every event after version N it was sent "
+    "is void; the stream goes on with N+1). Until v2, `tablero-end`, `tablero-shutdown` and "
+    "`tablero-reset` each come right after a copy under the former name (`end`, `shutdown`, `reset`; "
+    "not with `eventSource=true`): a client of the former names acts on its copy first; the former "
+    "`event: error` is gone. "
     "A comment line `: keepalive` comes every 15 s. A watch refused before it starts (unknown game, "
     "bad token, afterVersion beyond the log) answers its HTTP status (400/401/403/404/503) with the "
-    "error as JSON, or as one `event: error` message when the request accepts text/event-stream."
+    "error as JSON, or as one `event: tablero-error` message when the request accepts "
+    "text/event-stream; with `eventSource=true` it answers 200 and that one message (an EventSource "
+    "page can read its reason), then closes."
 )
 
 
@@ -199,8 +209,9 @@ def _operation(rpc: Rpc, schemas: _Schemas) -> dict[str, Any]:
         ok = {"description": SSE_DESCRIPTION, "content": {"text/event-stream": {
             "schema": {"type": "string"}, "x-sse-messages": {
                 "message": schemas.message(rpc.response.DESCRIPTOR, output=True),
-                "end": _ref("WatchEnd"), "shutdown": _ref("WatchShutdown"), "error": _ref("Error"),
-                "reset": _ref("WatchReset")}}}}
+                "tablero-end": _ref("WatchEnd"), "tablero-shutdown": _ref("WatchShutdown"),
+                "tablero-error": _ref("Error"), "tablero-reset": _ref("WatchReset"),
+                "end": _ref("WatchEnd"), "shutdown": _ref("WatchShutdown"), "reset": _ref("WatchReset")}}}}
     elif rpc.response_field is not None:  # response_body: REST answers that one field
         f = rpc.response_field
         one = schemas.message(f.message_type, output=True) if f.message_type else schemas.field(f, output=True)
@@ -223,15 +234,21 @@ def _controls(schemas: _Schemas) -> dict[str, Any]:
     game_status = schemas.out.get("GameStatus") and _ref("GameStatus")
     return {
         "Error": {"type": "object", "required": ["error"], "properties": {"error": {
-            "type": "object", "required": ["code", "message"], "properties": {
-                "code": {"type": "string", "enum": list(STATUS)}, "message": {"type": "string"}}}}},
+            "type": "object", "required": ["code", "message", "reason"], "properties": {
+                "code": {"type": "string", "enum": list(STATUS)}, "message": {"type": "string"},
+                "reason": {"type": "string", "enum": list(REASONS), "description": "what happened, for a program "
+                           "to act on (stable; docs/api.md lists when each is sent): " + "; ".join(
+                               f"{r}: {why}" for r, (_, why) in REASONS.items())},
+                "metadata": {"type": "object", "additionalProperties": {"type": "string"},
+                             "description": "details of some reasons, e.g. STALE_VERSION: version, "
+                                            "RATE_LIMITED: retryAfter"}}}}},
         "WatchEnd": {"type": "object", "required": ["status"], "properties": {"status": game_status},
-                     "description": "data of the SSE `end` message"},
+                     "description": "data of the SSE `tablero-end` message"},
         "WatchShutdown": {"type": "object", "additionalProperties": False,
-                          "description": "data of the SSE `shutdown` message"},
+                          "description": "data of the SSE `tablero-shutdown` message"},
         "WatchReset": {"type": "object", "required": ["version"], "additionalProperties": False,
                        "properties": {"version": {"type": "integer", "minimum": 0}},
-                       "description": "data of the SSE `reset` message: the version the client's history "
+                       "description": "data of the SSE `tablero-reset` message: the version the client's history "
                                       "and the store's agree up to"},
     }
 
@@ -262,7 +279,14 @@ def _api_document() -> dict[str, Any]:
                  "description": "Turn-based board games over REST/JSON: the same RPCs as gRPC tablero.v1, "
                                 "generated from its protos. Game payloads (actions, views, events) are "
                                 "described per engine by GET /v1/engines/{name} (actionSchema, viewSchema, "
-                                "eventSchema: JSON Schema 2020-12)."},
+                                "eventSchema: JSON Schema 2020-12). Names: every field the platform defines "
+                                "is lowerCamelCase (the protobuf JSON mapping; also the platform's events and "
+                                "its keys in `outcome`, e.g. endedBy); every field an engine defines (options, "
+                                "actions, views, events, outcome details) is snake_case, as stored in the "
+                                "games' logs. Enums are sent as their full names (SEAT_KIND_OPEN), which "
+                                "requests take too. Times: RFC 3339 strings (google.protobuf.Timestamp) "
+                                "beside the float seconds since the epoch of v1. Errors: `error.reason` "
+                                "(the Error schema's enum; gRPC: google.rpc.ErrorInfo)."},
         "paths": paths,
         "components": {
             "schemas": {**schemas.out, **_controls(schemas), **_payload_schemas()},

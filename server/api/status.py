@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
 
 from server.errors import AppError
 
@@ -42,6 +45,35 @@ def grpc_status(error: AppError) -> grpc.StatusCode:
     return STATUS.get(error.code, (0, grpc.StatusCode.UNKNOWN))[1]
 
 
-def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
-    """The JSON body of every REST error (and the data of an SSE `error` message)."""
-    return {"error": {"code": code, "message": message}}
+# The ErrorInfo domain of every reason (google.rpc.ErrorInfo.domain).
+DOMAIN = "tablero.v1"
+
+# A code's reason when nothing more precise is known (Starlette's own 404/405, a fault).
+DEFAULT_REASON = {"NOT_FOUND": "ROUTE_NOT_FOUND", "UNAUTHENTICATED": "TOKEN_INVALID",
+                  "PERMISSION_DENIED": "WRONG_GAME", "FAILED_PRECONDITION": "ILLEGAL_ACTION",
+                  "ABORTED": "CONFLICT", "RESOURCE_EXHAUSTED": "BODY_TOO_LARGE",
+                  "DEADLINE_EXCEEDED": "REQUEST_TIMEOUT"}
+
+
+def error_body(code: str, message: str, reason: str | None = None,
+               metadata: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
+    """The JSON body of every REST error (and the data of an SSE `tablero-error` message):
+    the code, the message for people, and the reason for programs (server.errors.REASONS)."""
+    body: dict[str, Any] = {"code": code, "message": message, "reason": reason or DEFAULT_REASON.get(code, code)}
+    if metadata:
+        body["metadata"] = metadata
+    return {"error": body}
+
+
+def app_error_body(e: AppError) -> dict[str, dict[str, Any]]:
+    return error_body(e.code, e.message, e.reason, e.metadata)
+
+
+def grpc_details(status: grpc.StatusCode, message: str, reason: str,
+                 metadata: dict[str, str] | None = None) -> bytes:
+    """`grpc-status-details-bin`: a google.rpc.Status holding one google.rpc.ErrorInfo (what
+    grpcio-status's `rpc_status.from_call` and every gRPC client's rich-error support read)."""
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata or {})
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    return status_pb2.Status(code=status.value[0], message=message, details=[detail]).SerializeToString()

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from server.api.status import error_body
+from server.api.status import app_error_body, error_body
 from server.errors import AppError
 from server.store.base import NUDGE, POKED, Nudge, Reset, StoreError
 
@@ -159,7 +159,7 @@ def _failed(e: Exception) -> WatchItem:
     """How a watch that failed mid-stream ends: the error's own code, or (a store failure,
     logged) UNAVAILABLE."""
     if isinstance(e, AppError):
-        return WatchItem("error", error_body(e.code, e.message))
+        return WatchItem("error", app_error_body(e))
     if isinstance(e, StoreError):  # an outage ends every watch of it: one line each, no traceback
         log.warning("watch stream failed", extra={"fields": {"error": str(e)[:200]}})
     else:

@@ -3,12 +3,21 @@ as they are, gRPC parses them into the response messages."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from engines.core import Engine
 from server.portal.table import is_platform
 
 from .repository import LoadedGame
+
+
+def rfc3339(seconds: float) -> str:
+    """Seconds since the epoch as RFC 3339 in UTC (google.protobuf.Timestamp's JSON form), to
+    the millisecond, e.g. 2026-12-05T13:10:00.250Z: the Timestamp fields beside the float ones."""
+    t = datetime.datetime.fromtimestamp(seconds, datetime.UTC)
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
+
 
 SEAT_KINDS = {"human": "SEAT_KIND_HUMAN", "open": "SEAT_KIND_OPEN", "bot": "SEAT_KIND_BOT"}
 

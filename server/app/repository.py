@@ -195,16 +195,16 @@ class _Timed:
     def __exit__(self, exc_type, exc, tb) -> bool:
         metrics.child(metrics.STORE_LATENCY, self.op).observe(time.perf_counter() - self.t)
         if exc_type is not None and issubclass(exc_type, GameNotFound):
-            raise NotFound(f"no game {str(exc)!r}" if str(exc) else "no such game") from exc
+            raise NotFound(f"no game {str(exc)!r}" if str(exc) else "no such game", "GAME_NOT_FOUND") from exc
         if exc_type is not None and issubclass(exc_type, Trimmed):
             raise FailedPrecondition(
                 f"versions before {exc.first_kept} of this game are no longer kept (a snapshot covers them; "
-                f"ask for version {exc.first_kept} or later)") from exc
+                f"ask for version {exc.first_kept} or later)", "HISTORY_TRIMMED") from exc
         if exc_type is not None and issubclass(exc_type, NotReplicated):
             raise Unavailable(
                 f"the move was written but not yet confirmed by {exc.wanted} Redis replica(s) within "
                 f"{exc.timeout:g} s (TABLERO_REDIS_MIN_REPLICAS_ACK); retry with the same requestId: it is "
-                "applied exactly once") from exc
+                "applied exactly once", "NOT_REPLICATED") from exc
         if (
             exc_type is not None
             and issubclass(exc_type, StoreError)
@@ -240,7 +240,8 @@ class GameRepository:
         """The game's metadata; from the per-replica cache unless `exact` (the "claimed"
         list may be stale in the cache: claims only grow)."""
         if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
-            raise NotFound(f"no game {str(game_id)[:80]!r}: game ids are 1-64 letters, digits, '-' or '_'")
+            raise NotFound(f"no game {str(game_id)[:80]!r}: game ids are 1-64 letters, digits, '-' or '_'",
+                           "GAME_NOT_FOUND")
         if not exact:  # from the cache: no store call to time
             meta = self.store.cached_meta(game_id)
             if meta is not None and len(meta.get("claimed", ())) >= sum(k == "open" for k in meta.get("seats", ())):
@@ -255,10 +256,11 @@ class GameRepository:
         try:
             engine = engines.get(meta["engine"])
         except UnknownEngine:
-            raise Unavailable(f"this server does not run the engine {meta['engine']!r}") from None
+            raise Unavailable(f"this server does not run the engine {meta['engine']!r}", "ENGINE_UNAVAILABLE") from None
         v = meta.get("engine_version", engine.version)
         if v != engine.version and v not in engine.supported_versions:
-            raise Unavailable(f"this game was written by {engine.name} v{v}; this server runs v{engine.version}")
+            raise Unavailable(f"this game was written by {engine.name} v{v}; this server runs v{engine.version}",
+                              "ENGINE_UNAVAILABLE")
         return engine
 
     async def current(self, game_id: str, meta: dict[str, Any] | None = None) -> LoadedGame:
@@ -341,7 +343,7 @@ class GameRepository:
             except Trimmed as exc:
                 raise FailedPrecondition(
                     f"events before version {exc.first_kept} of this game are no longer kept (trimmed after "
-                    f"a snapshot); list with afterVersion={exc.first_kept - 1} or later") from exc
+                    f"a snapshot); list with afterVersion={exc.first_kept - 1} or later", "HISTORY_TRIMMED") from exc
 
     def watch(self, game_id: str, after_version: int, after_hash: str | None = None) -> AsyncIterator[Any]:
         """(version, event) pairs (`Watched`, with the event's chain hash), and `Reset(v)` markers

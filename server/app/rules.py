@@ -46,9 +46,9 @@ def play(engine: Engine, state: Any, seat: int, action: Any, kinds: list[str], r
         check_action(engine, state, seat, action)
         events = engine.decide(state, seat, action, rng)
     except InvalidAction as e:
-        raise InvalidArgument(str(e)) from None
+        raise InvalidArgument(str(e), "MALFORMED_ACTION") from None
     except IllegalAction as e:
-        raise FailedPrecondition(str(e)) from None
+        raise FailedPrecondition(str(e), _illegal_reason(engine, state, seat)) from None
     bot_steps = INLINE_BOT_STEPS if bot_steps is None else bot_steps
     if "bot" not in kinds or bot_steps <= 0:
         return Decision(events, None)
@@ -56,6 +56,16 @@ def play(engine: Engine, state: Any, seat: int, action: Any, kinds: list[str], r
         state = engine.evolve(state, e)
     state, bot_events = play_bots(engine, state, kinds, rng, bot_steps)
     return Decision(events + bot_events, state)
+
+
+def _illegal_reason(engine: Engine, state: Any, seat: int) -> str:
+    """Why a well-formed action was refused: the game is over, the seat may not act now, or
+    the action is against the rules (engines raise one IllegalAction for all three)."""
+    if engine.outcome(state) is not None:
+        return "GAME_OVER"
+    if seat not in engine.to_act(state):
+        return "NOT_YOUR_TURN"
+    return "ILLEGAL_ACTION"
 
 
 def bots_to_act(engine: Engine, state: Any, kinds: list[str]) -> bool:

@@ -17,7 +17,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Collection, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
 from typing import Any
 
 import engines
@@ -48,7 +48,7 @@ from . import commands as cmd
 from . import rules
 from .bots import BotWorker
 from .offload import EngineCalls
-from .replies import engine_reply, event_reply, event_view, game_reply
+from .replies import engine_reply, event_reply, event_view, game_reply, rfc3339
 from .repository import Decision, GameRepository, LoadedGame
 
 SEAT_KINDS = ("human", "open", "bot")
@@ -193,6 +193,8 @@ class GameService:
         self._ending: set[asyncio.Task[None]] = set()
         self.ratings: Any = None  # server.ratings.service.Ratings, when the server rates games
         self.matchmaking: Any = None  # server.matchmaking.service.Matchmaking
+        # Notifications (server/notify): awaited with a game's id after each write and join.
+        self.notify: Callable[[str], Awaitable[None]] | None = None
 
     # --- engines ---------------------------------------------------------------------
     async def list_engines(self) -> dict[str, Any]:
@@ -202,7 +204,7 @@ class GameService:
         try:
             return {"engine": engine_reply(engines.get(c.name))}
         except UnknownEngine as e:
-            raise NotFound(str(e)) from None
+            raise NotFound(str(e), "ENGINE_NOT_FOUND") from None
 
     # --- create / join -----------------------------------------------------------------
     async def create_game(self, c: cmd.CreateGame) -> dict[str, Any]:
@@ -270,7 +272,7 @@ class GameService:
     async def join_game(self, c: cmd.JoinGame) -> dict[str, Any]:
         meta = await self.games.meta(c.game_id)
         if (await self.games.current(c.game_id, meta)).finished:
-            raise FailedPrecondition("the game is over")
+            raise FailedPrecondition("the game is over", "GAME_OVER")
         if c.user is None:
             return await self._join(c, meta)
         # One join per portal user and game at a time, on every replica: two that race (two
@@ -291,7 +293,7 @@ class GameService:
         waited = 0.0
         while not await self.lobby.hold(key, user_id, USER_HOLD):
             if waited >= USER_HOLD_WAIT:
-                raise Unavailable(f"another {what} is under way; retry")
+                raise Unavailable(f"another {what} is under way; retry", "BUSY")
             await asyncio.sleep(0.02)
             waited += 0.02
         try:
@@ -314,16 +316,18 @@ class GameService:
     async def _join(self, c: cmd.JoinGame, meta: dict[str, Any]) -> dict[str, Any]:
         open_seats = [s for s, k in enumerate(meta["seats"]) if k == "open"]
         if not open_seats:
-            raise FailedPrecondition("this game has no open seats")
+            raise FailedPrecondition("this game has no open seats", "SEAT_TAKEN")
         # The claim gets an id of its own, named in the token: the token opens the seat only while
         # the store holds this claim (check_claim).
         claim = secrets.token_urlsafe(9)
         seat = await self.games.claim_seat(c.game_id, open_seats, claim)  # atomic: the cached meta is enough
         if seat is None:
-            raise FailedPrecondition("every open seat of this game is taken")
+            raise FailedPrecondition("every open seat of this game is taken", "SEAT_TAKEN")
         self.store.forget_meta(c.game_id)  # this replica reads the new claim at its next check
         user = None if c.user is None else {"id": c.user.id, "name": c.user.name}
         await self.lobby.mark(c.game_id, seat=seat, user=user)
+        if self.notify is not None:
+            await self.notify(c.game_id)
         if meta.get("clock") is not None or self.abandon_after:
             await self._clock_joined(c.game_id, seat)
         return {"gameId": c.game_id, "seat": seat, "token": self.signer.issue(c.game_id, seat, claim)}
@@ -345,7 +349,8 @@ class GameService:
             taken = "another player holds it now" if held is not None or seat in meta.get("claimed", ()) \
                 else "it is open again"
             raise Unauthenticated(f"this seat token's claim no longer stands: the server lost the join that took "
-                                  f"seat {seat} (a store failover or restore), and {taken}; join the game again")
+                                  f"seat {seat} (a store failover or restore), and {taken}; join the game again",
+                                  "CLAIM_LOST")
 
     async def _clock_joined(self, game_id: str, seat: int) -> None:
         """`seat` was taken. No turn clock runs while an open seat is still to be taken (the
@@ -377,7 +382,7 @@ class GameService:
         await self.games.meta(game_id)  # NotFound first
         seat = await self.seat_of(game_id, user)
         if seat is None and required:
-            raise PermissionDenied(f"user {user.id!r} holds no seat in game {game_id}")
+            raise PermissionDenied(f"user {user.id!r} holds no seat in game {game_id}", "NOT_SEATED")
         return seat
 
     async def _check_open_games(self, user_id: str) -> None:
@@ -400,7 +405,7 @@ class GameService:
         if not 1 <= size <= MAX_LOBBY_PAGE:
             raise InvalidArgument(f"pageSize must be between 1 and {MAX_LOBBY_PAGE}")
         if c.mine and c.user is None:
-            raise Unauthenticated("mine=true needs a portal JWT: Authorization: Bearer <jwt>")
+            raise Unauthenticated("mine=true needs a portal JWT: Authorization: Bearer <jwt>", "TOKEN_MISSING")
         if c.status and c.status not in _STATUS:
             raise InvalidArgument("status must be GAME_STATUS_RUNNING or GAME_STATUS_FINISHED")
         f = Filter(engine=c.engine or None, status=_STATUS.get(c.status or ""),
@@ -408,7 +413,7 @@ class GameService:
         try:
             entries, token = await self.lobby.list(f, size, c.page_token or None)
         except BadPageToken as e:
-            raise InvalidArgument(str(e)) from None
+            raise InvalidArgument(str(e), "PAGE_TOKEN_INVALID") from None
         except AppError:
             raise
         except Exception as e:  # the store behind the lobby
@@ -423,6 +428,7 @@ class GameService:
             games.append({
                 "id": e["gameId"], "engine": e["engine"], "players": e["players"], "version": v,
                 "status": "GAME_STATUS_" + e["status"], "createTime": e["created"],
+                "createTimestamp": rfc3339(e["created"]),
                 "seats": [_seat_reply(s) for s in e["seats"]],
             })
         return {"games": games, "nextPageToken": token}
@@ -473,7 +479,7 @@ class GameService:
             raise InvalidArgument(f'group must be "type" or empty, not {c.group!r}')
         if c.group and c.page_token:
             raise InvalidArgument("pageToken continues one group: ask again without group, with type = the "
-                                  "group's type")
+                                  "group's type", "PAGE_TOKEN_INVALID")
         if c.page_size is not None and not 0 <= c.page_size <= MAX_LEGAL_PAGE_SIZE:
             raise InvalidArgument(f"pageSize must be between 1 and {MAX_LEGAL_PAGE_SIZE}")
         game = await self.games.current(c.game_id)
@@ -524,7 +530,7 @@ class GameService:
         if c.after_version > current:
             raise InvalidArgument(f"afterVersion {c.after_version} is beyond the game's current version {current}")
         if after > current:
-            raise InvalidArgument("pageToken is not a token this game's ListEvents returned")
+            raise InvalidArgument("pageToken is not a token this game's ListEvents returned", "PAGE_TOKEN_INVALID")
         events = await self.games.events(c.game_id, after, size)
         last = after + len(events)
 
@@ -559,7 +565,7 @@ class GameService:
             except FailedPrecondition as e:
                 first = getattr(e.__cause__, "first_kept", None)
                 if first is None or c.after_version != first - 1:
-                    raise FailedPrecondition(_trimmed_watch(e)) from None
+                    raise FailedPrecondition(_trimmed_watch(e), "HISTORY_TRIMMED") from None
                 # Just before the first kept event (where a listing of the kept log starts):
                 # that event is sent from here, and the store's watch goes on after it, from
                 # its hash, as a watch that had it would.
@@ -573,7 +579,7 @@ class GameService:
                         f"afterHash is not the hash of event {c.after_version} of this game's log (its "
                         f"history was rewritten, or the hash is wrong), and the events before "
                         f"{first} are no longer kept (a snapshot covers them): GET the game with "
-                        f"?version={first} and watch from afterVersion {first}") from None
+                        f"?version={first} and watch from afterVersion {first}", "HISTORY_TRIMMED") from None
                 game = await self.games.current(c.game_id, meta)
                 mine = LoadedGame(game.id, game.meta, game.engine, game.version, clone(game.state),
                                   list(game.platform))
@@ -660,9 +666,9 @@ class GameService:
             raise Unavailable("the event store ended the watch; watch again from the last version")
         except GameNotFound as e:  # deleted or expired under a replica that had it cached
             self.games.forget(game.id)
-            raise NotFound(f"no game {game.id!r}") from e
+            raise NotFound(f"no game {game.id!r}", "GAME_NOT_FOUND") from e
         except Trimmed as e:  # a watcher that fell behind a snapshot that trimmed what it needs
-            raise FailedPrecondition(_trimmed_watch(e)) from e
+            raise FailedPrecondition(_trimmed_watch(e), "HISTORY_TRIMMED") from e
         finally:
             metrics.WATCH_STREAMS.dec()
             left = self._watching.pop(game.id, 1) - 1
@@ -726,7 +732,8 @@ class GameService:
 
         def decide(game: LoadedGame) -> Decision:
             if c.expected_version is not None and c.expected_version != game.version:
-                raise StaleVersion(f"stale version: the game is at version {game.version}, not {c.expected_version}")
+                raise StaleVersion(f"stale version: the game is at version {game.version}, not {c.expected_version}",
+                                   metadata={"version": str(game.version)})
             _may_play(game, c.seat)
             kinds = game.kinds
             if "bot" in kinds:  # the bots' answers are played off the event loop
@@ -771,6 +778,9 @@ class GameService:
         act again, though the bots' answers in the same write leave them waiting)."""
         if game.finished:
             metrics.GAMES_FINISHED.labels(game.engine.name).inc()
+            if self.notify is not None:  # before the reply (the bookkeeping below comes after it)
+                with contextlib.suppress(Exception):  # else that bookkeeping's retries signal it
+                    await self.notify(game.id)
             # The game is over: no deadline is shown any more, so its lobby status (and its
             # clock's removal) need not hold up the reply — one store round trip fewer on the
             # last move of every game. They are sent right after it; a retry of the request
@@ -831,6 +841,8 @@ class GameService:
         self._repairs.clear()
 
     async def _bookkeep(self, game: LoadedGame, acted: Collection[int] = ()) -> None:
+        if self.notify is not None:
+            await self.notify(game.id)
         table = game.table
         # A seat that acted by leaving with onLeave "bot": the lobby lists it as a bot's now.
         left = sorted(s for s in acted if s in table.bots and s not in table.forfeited)
@@ -868,7 +880,7 @@ class GameService:
         if record.version != game.version:  # its writer has not recorded it yet (or died)
             record = record.advance(game.version, _waiting(game), time.time())
         deadlines = record.deadlines(clock["moveSeconds"], _clockless(game.meta))
-        return [{"seat": s, "deadline": d} for s, d in sorted(deadlines.items())]
+        return [{"seat": s, "deadline": d, "deadlineTime": rfc3339(d)} for s, d in sorted(deadlines.items())]
 
     async def sweep_clocks(self, now: float | None = None, limit: int = 100) -> int:
         """Apply every due timeout (any replica may call this; each applies once). Returns
@@ -936,11 +948,11 @@ class GameService:
     @staticmethod
     def _engine(name: str) -> Engine:
         if not name:
-            raise InvalidArgument('"engine" must name an engine (see GET /v1/engines)')
+            raise InvalidArgument('"engine" must name an engine (see GET /v1/engines)', "UNKNOWN_ENGINE")
         try:
             return engines.get(name)
         except UnknownEngine as e:
-            raise InvalidArgument(str(e)) from None
+            raise InvalidArgument(str(e), "UNKNOWN_ENGINE") from None
 
     def _seat_specs(self, c: cmd.CreateGame, engine: Engine) -> list[tuple[str, dict[str, Any] | None]]:
         """(kind, portal user or None) per seat, from `seats` (kinds) or `seatSpecs` (objects)."""
@@ -960,7 +972,7 @@ class GameService:
                 raise InvalidArgument(f"seat {i}: userId and userName cannot hold control characters or lone surrogates")
             if spec["kind"] == "me":
                 if c.user is None:
-                    raise Unauthenticated('a "me" seat needs a portal JWT: Authorization: Bearer <jwt>')
+                    raise Unauthenticated('a "me" seat needs a portal JWT: Authorization: Bearer <jwt>', "TOKEN_MISSING")
                 if uid is not None:
                     raise InvalidArgument(f'seat {i}: a "me" seat names no other user')
                 if name is not None:
@@ -971,7 +983,7 @@ class GameService:
                     raise InvalidArgument(f'seat {i}: only a human seat can name a user')
                 if c.user is None:
                     raise Unauthenticated(f'seat {i}: reserving a seat for a user needs a portal JWT: '
-                                          'Authorization: Bearer <jwt>')
+                                          'Authorization: Bearer <jwt>', "TOKEN_MISSING")
                 if len(uid) > 128 or (name is not None and len(name) > 64):
                     raise InvalidArgument(f"seat {i}: userId is at most 128 characters, userName at most 64")
                 out.append((kind, {"id": uid, "name": name}))
@@ -1059,11 +1071,11 @@ def _timed_out_turns(game: LoadedGame, seats: list[int]) -> Decision:
 
 def _may_play(game: LoadedGame, seat: int) -> None:
     if game.finished:
-        raise FailedPrecondition("the game is over")
+        raise FailedPrecondition("the game is over", "GAME_OVER")
     left = game.table
     if seat in left.bots and game.meta["seats"][seat] != "bot":
         raise FailedPrecondition(f"seat {seat} has left this game"
-                                 + (" (forfeited)" if seat in left.forfeited else "; a bot plays it now"))
+                                 + (" (forfeited)" if seat in left.forfeited else "; a bot plays it now"), "SEAT_LEFT")
 
 
 def _seat_reply(e: dict[str, Any]) -> dict[str, Any]:
@@ -1115,10 +1127,10 @@ def _decode_legal_token(c: cmd.ListLegalActions, version: int) -> int:
             raise ValueError
     except (ValueError, TypeError, UnicodeDecodeError, RecursionError):
         raise InvalidArgument("pageToken is not a token this game's ListLegalActions returned "
-                              "(with the same type filter)") from None
+                              "(with the same type filter)", "PAGE_TOKEN_INVALID") from None
     if int(at) != version:
         raise InvalidArgument(f"pageToken was for version {at}; the game is now at version {version}: "
-                              "list the legal actions again from the first page")
+                              "list the legal actions again from the first page", "PAGE_TOKEN_INVALID")
     return int(start)
 
 
@@ -1130,4 +1142,4 @@ def _decode_page_token(game_id: str, token: str) -> int:
             raise ValueError
         return int(after)
     except (ValueError, UnicodeDecodeError):
-        raise InvalidArgument("pageToken is not a token this game's ListEvents returned") from None
+        raise InvalidArgument("pageToken is not a token this game's ListEvents returned", "PAGE_TOKEN_INVALID") from None

@@ -19,7 +19,7 @@ import grpc
 from server.api import codec, observe
 from server.api.edge import Api
 from server.api.rpcs import MODULES
-from server.api.status import grpc_status, retry_after
+from server.api.status import grpc_details, grpc_status, retry_after
 from server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
 
 log = logging.getLogger("tablero.grpc")
@@ -47,7 +47,7 @@ def _wire(api: Api, rpc: str, request) -> dict[str, Any]:
         raise InvalidArgument(f"malformed request: {request.error}")
     limit = api.body_limit(rpc)
     if request.ByteSize() > limit:
-        raise ResourceExhausted(f"request is larger than {limit} bytes")
+        raise ResourceExhausted(f"request is larger than {limit} bytes", "BODY_TOO_LARGE")
     return codec.from_message(request)
 
 
@@ -86,15 +86,17 @@ def _stream(api: Api, rpc: str, response_cls) -> Callable:
                 if item.kind == "event":
                     yield _compress_if_big(codec.to_message(response_cls, item.data), context)
                 elif item.kind == "shutdown":
-                    raise Unavailable("the server is shutting down; watch again")
+                    raise Unavailable("the server is shutting down; watch again", "SHUTTING_DOWN")
                 elif item.kind == "error":
-                    err = AppError(item.data["error"]["message"])
-                    err.code = item.data["error"]["code"]
+                    body = item.data["error"]
+                    err = AppError(body["message"], body.get("reason"), body.get("metadata"))
+                    err.code = body["code"]
                     raise err
                 elif item.kind == "end":
                     return
                 elif item.kind == "reset":  # docs/api.md: the client re-reads from that version
-                    raise Aborted(f"history rewritten; resume from version {item.data['version']}")
+                    raise Aborted(f"history rewritten; resume from version {item.data['version']}", "HISTORY_REWRITTEN",
+                                  {"version": str(item.data["version"])})
 
     return handle
 
@@ -179,16 +181,22 @@ def _address(peer: str | None) -> str | None:
     return peer
 
 
-def _refusal(call: observe.Call, e: Exception) -> tuple[grpc.StatusCode, str, tuple[tuple[str, str], ...]]:
+def _refusal(call: observe.Call, e: Exception) -> tuple[grpc.StatusCode, str, tuple[tuple[str, str | bytes], ...]]:
     """The status, message and trailing metadata a failed call ends with (its code set on `call`)."""
     if isinstance(e, AppError):
         call.code = e.code
+        status = grpc_status(e)
         wait = retry_after(e)
-        return grpc_status(e), e.message, (("retry-after", wait),) if wait else ()
+        details = (("grpc-status-details-bin", grpc_details(status, e.message, e.reason, e.metadata)),)
+        return status, e.message, ((("retry-after", wait),) if wait else ()) + details
     if isinstance(e, RecursionError):
         call.code = "INVALID_ARGUMENT"
-        return grpc.StatusCode.INVALID_ARGUMENT, "request is nested too deeply", ()
+        message = "request is nested too deeply"
+        return grpc.StatusCode.INVALID_ARGUMENT, message, (
+            ("grpc-status-details-bin", grpc_details(grpc.StatusCode.INVALID_ARGUMENT, message, "INVALID_ARGUMENT")),)
     call.code = "INTERNAL"
     log.exception("unhandled error in %s", call.rpc)
-    return grpc.StatusCode.INTERNAL, "internal error; it has been logged", ()
+    message = "internal error; it has been logged"
+    return grpc.StatusCode.INTERNAL, message, (
+        ("grpc-status-details-bin", grpc_details(grpc.StatusCode.INTERNAL, message, "INTERNAL")),)
 

@@ -36,6 +36,8 @@ from server.lifecycle import Lifecycle
 
 from . import sse, strict_json
 from .body import decode
+from .connect import PREFIX as CONNECT_PREFIX
+from .connect import connect_app
 from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, TOKEN_IN_URL, FastRoutes
 
 log = logging.getLogger("tablero.http")
@@ -58,9 +60,10 @@ class Answer(NamedTuple):
                         media_type=self.media_type if self.body else None)
 
 
-def _error(code: str, message: str, status: int | None = None, headers: dict[str, str] | None = None) -> Answer:
+def _error(code: str, message: str, status: int | None = None, headers: dict[str, str] | None = None,
+           reason: str | None = None, metadata: dict[str, str] | None = None) -> Answer:
     observe.current().code = code
-    return Answer(status or STATUS[code][0], _dumps(error_body(code, message)), headers)
+    return Answer(status or STATUS[code][0], _dumps(error_body(code, message, reason, metadata)), headers)
 
 
 _dumps = fastjson.dumps
@@ -93,7 +96,7 @@ def failure(e: Exception, rpc: str) -> Answer:
     mid-body → nothing (499); slow or oversized bodies → their codes; anything else → 500,
     logged."""
     if isinstance(e, AppError):
-        return _error(e.code, e.message, http_status(e), _error_headers(e))
+        return _error(e.code, e.message, http_status(e), _error_headers(e), e.reason, e.metadata)
     if isinstance(e, ConnectionError):
         # The client went away mid-body: nobody to answer, nothing to log.
         observe.current().code = "CANCELLED"
@@ -102,7 +105,7 @@ def failure(e: Exception, rpc: str) -> Answer:
         return _error("DEADLINE_EXCEEDED", str(e) or "the request body arrived too slowly",
                       headers={"Connection": "close"})
     if isinstance(e, OverflowError):
-        return _error("RESOURCE_EXHAUSTED", str(e), headers={"Connection": "close"})
+        return _error("RESOURCE_EXHAUSTED", str(e), headers={"Connection": "close"}, reason="BODY_TOO_LARGE")
     if isinstance(e, RecursionError):
         return _error("INVALID_ARGUMENT", "request is nested too deeply")
     log.exception("unhandled error in %s", rpc)
@@ -117,7 +120,7 @@ async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float) ->
     try:
         observe.current().rpc = rpc.name
         if "access_token" in request.query_params:
-            raise InvalidArgument(TOKEN_IN_URL)
+            raise InvalidArgument(TOKEN_IN_URL, "TOKEN_IN_URL")
         wire = await decode(request, rpc, api.body_limit(rpc.name), body_timeout)
         out = await api.unary(rpc.name, wire)
         # `response_body` in the annotation: REST answers that one field (e.g. the bare Game).
@@ -170,11 +173,16 @@ async def answer_watch(api: Api, rpc: Rpc, request: Any, keepalive: float,
                 raise InvalidArgument("Last-Event-ID" + e.message.removeprefix("afterVersion")) from None
             raise
     except AppError as e:
+        if sse.event_source(request):
+            # An EventSource shows a page nothing of a refused answer (neither status nor body):
+            # a 200 stream of one `tablero-error` message, which it can read, and no retry.
+            observe.current().code = e.code
+            return Answer(200, sse.refusal(e), SSE_HEADERS, "text/event-stream")
         if "text/event-stream" not in request.headers.get("accept", ""):
             return failure(e, rpc.name)
-        # An EventSource: the status says it, and the body says why in SSE.
+        # An SSE client: the status says it, and the body says why in SSE.
         observe.current().code = e.code
-        return Answer(STATUS[e.code][0], sse.refusal(e.code, e.message), _error_headers(e), "text/event-stream")
+        return Answer(http_status(e), sse.refusal(e), _error_headers(e), "text/event-stream")
     except Exception as e:
         return failure(e, rpc.name)
     return items
@@ -191,7 +199,7 @@ def _watch(api: Api, rpc: Rpc, keepalive: float, body_timeout: float) -> Callabl
             with contextlib.suppress(Exception):
                 await out.aclose()  # type: ignore[attr-defined]
             return StreamingResponse(_nothing(), headers=_SSE_HEAD)
-        return StreamingResponse(sse.stream(out), headers=_SSE_HEAD)
+        return StreamingResponse(sse.stream(out, legacy=not sse.event_source(request)), headers=_SSE_HEAD)
 
     endpoint.__name__ = rpc.name
     endpoint.watch = rpc  # type: ignore[attr-defined]  # the fast path serves it (server.http.fast)
@@ -250,7 +258,9 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
     code = CODE_OF_HTTP.get(exc.status_code, "INVALID_ARGUMENT" if exc.status_code < 500 else "INTERNAL")
     msg = {404: f"no route {request.url.path}", 405: f"{request.method} is not allowed on {request.url.path}"}
     observe.current().code = code
-    return JSONResponse(error_body(code, msg.get(exc.status_code, str(exc.detail))), status_code=exc.status_code)
+    reason = {405: "METHOD_NOT_ALLOWED", 404: "ROUTE_NOT_FOUND", 415: "INVALID_ARGUMENT"}.get(exc.status_code)
+    return JSONResponse(error_body(code, msg.get(exc.status_code, str(exc.detail)), reason),
+                        status_code=exc.status_code)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
@@ -318,5 +328,7 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
     app.router.redirect_slashes = False  # an API: "/v1/games/" is an unknown route, not a redirect
     # The RPCs skip Starlette's per-request layers (same answers, see server.http.fast).
     return FastRoutes(app, lambda rpc, incoming: answer_unary(api, rpc, incoming, body_timeout),
-                      lambda rpc, incoming: answer_watch(api, rpc, incoming, keepalive, body_timeout), close_call)
+                      lambda rpc, incoming: answer_watch(api, rpc, incoming, keepalive, body_timeout), close_call,
+                      # Connect and gRPC-Web at the RPCs' own paths (server.http.connect).
+                      mounts=((CONNECT_PREFIX, connect_app(api)),) if api is not None else ())
 

@@ -24,7 +24,7 @@ async def read_json(request: Request, limit: int, timeout: float) -> dict[str, A
     error handling."""
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and len(declared) < 20 and int(declared) > limit:
-        raise ResourceExhausted(f"request body is larger than {limit} bytes")
+        raise ResourceExhausted(f"request body is larger than {limit} bytes", "BODY_TOO_LARGE")
     body = await read_body(request.receive, limit, timeout)
     if not body.strip():
         return {}

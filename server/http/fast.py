@@ -132,8 +132,10 @@ class FastRoutes:
 
     def __init__(self, app: Any, answer: Callable[[Rpc, Incoming], Awaitable[Any]],
                  watch: Callable[[Rpc, Incoming], Awaitable[Any]],
-                 close: Callable[[observe.Call, str, str, int], None]) -> None:
+                 close: Callable[[observe.Call, str, str, int], None],
+                 mounts: tuple[tuple[str, Any], ...] = ()) -> None:
         self.app, self.answer, self.watch, self.close = app, answer, watch, close
+        self.mounts = mounts  # (path prefix, ASGI app) answered before anything else (Connect)
         self.routes = app.routes
         # Per method, in the app's route order (the first full match wins, as in Starlette).
         self._table: dict[str, list[tuple[re.Pattern[str], Rpc, bool]]] = {}
@@ -149,6 +151,9 @@ class FastRoutes:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             path = scope["path"]
+            for prefix, mounted in self.mounts:
+                if path.startswith(prefix):
+                    return await mounted(scope, receive, send)
             for regex, rpc, streaming in self._table.get(scope["method"], ()):
                 m = regex.match(path)
                 if m is not None:
@@ -158,13 +163,13 @@ class FastRoutes:
                     k == "access_token" for k, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True)):
                 # Every route but the watch refuses a token in the URL (the RPC routes say so
                 # themselves): operations, the page and its files too, so no link carries one.
-                return await self._refuse(send, 400, "INVALID_ARGUMENT", TOKEN_IN_URL)
+                return await self._refuse(send, 400, "INVALID_ARGUMENT", TOKEN_IN_URL, reason="TOKEN_IN_URL")
             method = scope["method"]
             if method != "OPTIONS":  # CORS preflights: the app's CORS middleware answers them
                 allowed = self._allowed(path)
                 if allowed and method not in allowed:
                     return await self._refuse(send, 405, "METHOD_NOT_ALLOWED", f"{method} is not allowed on {path}",
-                                              [(b"allow", ", ".join(sorted(allowed)).encode())])
+                                              [(b"allow", ", ".join(sorted(allowed)).encode())], "METHOD_NOT_ALLOWED")
                 if not allowed and method not in ("GET", "HEAD"):  # neither a route nor a file
                     return await self._refuse(send, 404, "NOT_FOUND", f"no route {path}")
         await self.app(scope, receive, send)
@@ -185,8 +190,8 @@ class FastRoutes:
 
     @staticmethod
     async def _refuse(send: Any, status: int, code: str, message: str,
-                      extra: list[tuple[bytes, bytes]] | None = None) -> None:
-        body = fastjson.dumps(error_body(code, message))
+                      extra: list[tuple[bytes, bytes]] | None = None, reason: str | None = None) -> None:
+        body = fastjson.dumps(error_body(code, message, reason))
         await send({"type": "http.response.start", "status": status, "headers": [
             (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(extra or ())]})
         await send({"type": "http.response.body", "body": body})
@@ -208,7 +213,7 @@ class FastRoutes:
                 await self._send(send, headers, answer)
             else:
                 status = 200
-                await self._stream(scope, receive, send, headers, answer)
+                await self._stream(scope, receive, send, headers, answer, not sse.event_source(incoming))
         finally:
             self.close(call, scope["method"], scope["path"], status)
             observe.end(ctx)
@@ -245,7 +250,7 @@ class FastRoutes:
         await send({"type": "http.response.body", "body": body})
 
     async def _stream(self, scope: Any, receive: Any, send: Any, headers: dict[str, str],
-                      items: AsyncIterator[WatchItem]) -> None:
+                      items: AsyncIterator[WatchItem], legacy: bool = True) -> None:
         """Server-Sent Events: the watch items framed as they come, until they end or the client
         leaves. A client that leaves cancels the stream at once (so a quiet watch is let go
         then, not at its next keep-alive): the protocol calls back (slow_clients.Disconnect),
@@ -306,7 +311,7 @@ class FastRoutes:
             async for item in items:
                 if item.kind == "error":
                     sse.failed(item)
-                data = frame(item)
+                data = frame(item, legacy)
                 if cycle is None:
                     await send({"type": "http.response.body", "body": data, "more_body": True})
                     continue

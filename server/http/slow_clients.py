@@ -22,17 +22,18 @@ MAX_HEADER_BYTES = 64 * 1024
 MAX_URL_BYTES = 16 * 1024  # the request target (path and query): 414 beyond (RFC 9112 3)
 MAX_HEADERS = 256
 
-def _refusal(status: bytes, code: str, message: str) -> bytes:
+def _refusal(status: bytes, code: str, message: str, reason: str | None = None) -> bytes:
     """A whole answer that ends the connection: JSON as every error of the API, with a Date
     (RFC 9110 6.6.1). Written by the protocol itself (no request cycle to answer it)."""
-    body = json.dumps({"error": {"code": code, "message": message}}, separators=(",", ":")).encode()
+    body = json.dumps({"error": {"code": code, "message": message, "reason": reason or code}},
+                      separators=(",", ":")).encode()
     return (b"HTTP/1.1 %b\r\ncontent-type: application/json\r\nconnection: close\r\ndate: %b\r\n"
             b"content-length: %d\r\n\r\n%b" % (status, formatdate(usegmt=True).encode(), len(body), body))
 
 
 def _431() -> bytes:
     return _refusal(b"431 Request Header Fields Too Large", "INVALID_ARGUMENT",
-                    "request headers too large (at most 65536 bytes and 256 fields)")
+                    "request headers too large (at most 65536 bytes and 256 fields)", "HEADERS_TOO_LARGE")
 
 
 class Disconnect:
@@ -58,11 +59,12 @@ def _address(info: Any) -> tuple[str, int] | None:
     return None
 
 def _414() -> bytes:
-    return _refusal(b"414 URI Too Long", "INVALID_ARGUMENT", f"request target too long (at most {MAX_URL_BYTES} bytes)")
+    return _refusal(b"414 URI Too Long", "INVALID_ARGUMENT", f"request target too long (at most {MAX_URL_BYTES} bytes)",
+                    "URI_TOO_LONG")
 
 
 def _408() -> bytes:
-    return _refusal(b"408 Request Timeout", "DEADLINE_EXCEEDED", "request headers arrived too slowly")
+    return _refusal(b"408 Request Timeout", "DEADLINE_EXCEEDED", "request headers arrived too slowly", "REQUEST_TIMEOUT")
 
 
 def guarded(protocol_cls: type, header_timeout: float) -> type:

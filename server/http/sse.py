@@ -4,21 +4,34 @@ OpenAPI document and the README)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 from server import fastjson
 from server.api import observe
+from server.api.status import app_error_body
 from server.api.watch import WatchItem
+from server.errors import AppError
 
 # Game events are default messages (no `event:` line), so EventSource.onmessage sees them.
-# Control messages are named. After `end` the client should not reconnect (long retry).
+# Control messages are named `tablero-<kind>` (`tablero-end`, `tablero-reset`, `tablero-shutdown`,
+# `tablero-error`): none collides with EventSource's own `open`, `message` and `error` events.
+# After `tablero-end` the client should not reconnect (long retry).
+# Until the next major version, `end`, `reset` and `shutdown` (the names before) come first, each
+# followed by its new name: a client written against the old names acts on the first and stops
+# (end) or reconnects (shutdown) before it meets a name it does not know. The old `event: error`
+# is not sent any more (an EventSource delivered it to onerror, mixed with connection errors).
 OPENING = b": watching\n\n"
+PREFIX = "tablero-"
+LEGACY = frozenset({"end", "reset", "shutdown"})
 
 
 def _data(obj: object) -> str:
     return fastjson.dumps(obj).decode()
 
 
-def frame(item: WatchItem) -> bytes:
+def frame(item: WatchItem, legacy: bool = True) -> bytes:
+    """One SSE message (two for a control message with a legacy name, unless `legacy` is off:
+    the caller said it is an EventSource, WatchGameRequest.event_source)."""
     if item.kind == "event":
         return b"id: %d\ndata: %b\n\n" % (item.data["version"], fastjson.dumps(item.data))
     if item.kind == "keepalive":
@@ -26,7 +39,16 @@ def frame(item: WatchItem) -> bytes:
     retry = "retry: 3600000\n" if item.kind == "end" else ""
     if item.kind == "reset":  # a reconnecting EventSource resumes from the reset version
         retry = f"id: {item.data['version']}\n"
-    return f"{retry}event: {item.kind}\ndata: {_data(item.data)}\n\n".encode()
+    data = _data(item.data)
+    new = f"event: {PREFIX}{item.kind}\ndata: {data}\n\n"
+    if legacy and item.kind in LEGACY:
+        return f"{retry}event: {item.kind}\ndata: {data}\n\n{new}".encode()
+    return f"{retry}{new}".encode()
+
+
+def event_source(request: Any) -> bool:
+    """`?eventSource=true` (WatchGameRequest.event_source): the caller is a browser EventSource."""
+    return request.query_params.get("eventSource") == "true"
 
 
 def failed(item: WatchItem) -> None:
@@ -35,17 +57,18 @@ def failed(item: WatchItem) -> None:
     observe.current().failed = item.data.get("error", {}).get("code") or "UNKNOWN"
 
 
-async def stream(items: AsyncIterator[WatchItem]) -> AsyncIterator[bytes]:
+async def stream(items: AsyncIterator[WatchItem], legacy: bool = True) -> AsyncIterator[bytes]:
     try:
         yield OPENING
         async for item in items:
             if item.kind == "error":
                 failed(item)
-            yield frame(item)
+            yield frame(item, legacy)
     finally:  # at once, not when the collector finds it: the watch holds a store watcher
         await items.aclose()  # type: ignore[attr-defined]
 
 
-def refusal(code: str, message: str) -> bytes:
-    """The body of a watch refused before streaming, for a client that asked for SSE."""
-    return frame(WatchItem("error", {"error": {"code": code, "message": message}}))
+def refusal(e: AppError) -> bytes:
+    """The body of a watch refused before streaming, for a client that asked for SSE: one
+    `tablero-error` message with the error's code, message and reason."""
+    return frame(WatchItem("error", app_error_body(e)))

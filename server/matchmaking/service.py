@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import math
 import os
@@ -17,6 +18,7 @@ from typing import Any
 from server.app import commands as cmd
 from server.app.repository import new_game_id
 from server.app.rules import InvalidOptions, start_event
+from server.app.service import MAX_REQUEST_ID
 from server.errors import FailedPrecondition, InvalidArgument, NotFound, OverQuota, PermissionDenied, Unauthenticated
 from server.portal.identity import User
 
@@ -45,6 +47,15 @@ def _number(w: dict[str, Any], name: str, default: float, top: float) -> float:
     return float(v)
 
 
+def _without_defaults(engine: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The options minus those given at the default their engine's options schema states."""
+    props = (engine.options_schema or {}).get("properties") or {}
+    key = json.dumps
+    return {k: v for k, v in options.items()
+            if not (isinstance(props.get(k), dict) and "default" in props[k]
+                    and key(v, sort_keys=True) == key(props[k]["default"], sort_keys=True))}
+
+
 class Matchmaking:
     def __init__(self, store: Any, games: Any) -> None:
         self.store = store
@@ -58,6 +69,12 @@ class Matchmaking:
         if user is None:
             raise Unauthenticated("matchmaking needs a portal JWT: Authorization: Bearer <jwt>")
         engine = self.games._engine(w.get("engine", ""))
+        request_id = str(w.get("requestId") or "")
+        if len(request_id) > MAX_REQUEST_ID:  # refused, as for actions: never cut to a prefix another id shares
+            raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters")
+        known = await self.store.by_request(user.id, request_id) if request_id else None
+        if known is not None and known["user"] == user.id:
+            return {"ticket": self._reply(known)}  # a retry: its ticket, whatever the limits say now
         # Default: the smallest table with someone to meet (a solo-capable engine's 1 only if asked).
         players = sorted({int(p) for p in (w.get("players") or [min(engine.max_seats, max(2, engine.min_seats))])})
         if not all(engine.min_seats <= p <= engine.max_seats for p in players):
@@ -65,6 +82,7 @@ class Matchmaking:
         options = w.get("options") or {}
         if not isinstance(options, dict):
             raise InvalidArgument('"options" must be an object')
+        options = _without_defaults(engine, options)  # {"cards": 6} is the game {} is: they match
         for n in players:  # options the engine refuses are refused now, not at match time
             try:
                 start_event(engine, n, options, random.Random(0))
@@ -78,21 +96,37 @@ class Matchmaking:
             rating = Rating.loads((await self.games.ratings.store.get(engine.name, [user.id]))[user.id]).score
         now = time.time()
         timeout = _number(w, "timeoutSeconds", DEFAULT_TIMEOUT, MAX_TIMEOUT)
+        bots_after = _number(w, "botsAfterSeconds", 0.0, MAX_TIMEOUT)
+        if bots_after >= timeout:  # bots would never come: the ticket expires first
+            raise InvalidArgument(f"botsAfterSeconds ({bots_after:g}) must be less than timeoutSeconds "
+                                  f"({timeout:g}{', the default' if not w.get('timeoutSeconds') else ''}): "
+                                  "the ticket would expire before bots fill the table")
         ticket = {"id": "t" + uuid.uuid4().hex[:20], "user": user.id, "name": user.name, "engine": engine.name,
                   "players": players, "options": options, "ratingWindow": _number(w, "ratingWindow", 0.0, 1e6),
-                  "botsAfter": _number(w, "botsAfterSeconds", 0.0, MAX_TIMEOUT), "created": now,
+                  "botsAfter": bots_after, "created": now,
                   "expires": now + timeout, "rating": rating, "status": "WAITING", "version": 1}
         try:
-            ticket = await self.store.add(ticket, str(w.get("requestId") or "")[:128])
+            ticket = await self.store.add(ticket, request_id)
         except TooManyTickets:
             raise OverQuota(f"user {user.id!r} already has the most waiting match tickets allowed; "
                             "cancel one or wait") from None
         return {"ticket": self._reply(ticket)}
 
+    async def is_retry(self, w: dict[str, Any], user: User | None) -> bool:
+        """Whether this create repeats a request that made a ticket (it then creates nothing, so
+        the create rate limit does not count it)."""
+        rid = w.get("requestId")
+        if user is None or not isinstance(rid, str) or not rid or len(rid) > MAX_REQUEST_ID:
+            return False
+        known = await self.store.by_request(user.id, rid)
+        return known is not None and known["user"] == user.id
+
     async def _own(self, ticket_id: str, user: User | None) -> dict[str, Any]:
         if user is None:
             raise Unauthenticated("match tickets need their owner's portal JWT: Authorization: Bearer <jwt>")
-        t = await self.store.get(ticket_id) if ticket_id else None
+        if not ticket_id:
+            raise InvalidArgument("ticketId is required")
+        t = await self.store.get(ticket_id)
         if t is None:
             raise NotFound(f"no match ticket {ticket_id!r}")
         if t["user"] != user.id:

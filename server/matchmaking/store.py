@@ -19,7 +19,7 @@ Redis keys (hash tag `{mm}`: one slot, so the scripts run on a cluster too):
   tablero:{mm}:q:<engine>   sorted set: waiting ticket ids by creation time
   tablero:{mm}:engines      set of engines with a queue
   tablero:{mm}:w:<user>     set: the user's waiting tickets
-  tablero:{mm}:r:<user>:<request id>  the ticket a request id made
+  tablero:{mm}:r:<len(user)>:<user>:<request id>  the ticket a request id made
   tablero:{mm}:m            sorted set: claimed matches by claim time; tablero:{mm}:m:<id> the match
   tablero:{mm}:lease:<engine>  the replica matching that engine now (an optimisation only)
 """
@@ -39,6 +39,12 @@ class TooManyTickets(Exception):
     pass
 
 
+def request_key(user: str, request_id: str) -> str:
+    """A user's request id, unambiguous whatever the ids hold: the user id's length first, so user
+    "a" with request "b:c" and user "a:b" with request "c" never share a key."""
+    return f"{len(user)}:{user}:{request_id}"
+
+
 class MemoryTickets:
     """In this process (a server without Redis serves everything itself)."""
 
@@ -49,7 +55,7 @@ class MemoryTickets:
         self.leases: dict[str, tuple[str, float]] = {}
 
     async def add(self, ticket: dict[str, Any], request_id: str) -> dict[str, Any]:
-        rk = f"{ticket['user']}:{request_id}"
+        rk = request_key(ticket["user"], request_id)
         if request_id and rk in self.requests:
             return dict(self.t[self.requests[rk]])
         waiting = sum(1 for x in self.t.values() if x["user"] == ticket["user"] and x["status"] == "WAITING")
@@ -63,6 +69,10 @@ class MemoryTickets:
     async def get(self, ticket_id: str) -> dict[str, Any] | None:
         x = self.t.get(ticket_id)
         return None if x is None else dict(x)
+
+    async def by_request(self, user: str, request_id: str) -> dict[str, Any] | None:
+        known = self.requests.get(request_key(user, request_id))
+        return None if known is None else await self.get(known)
 
     async def engines(self) -> list[str]:
         return sorted({x["engine"] for x in self.t.values() if x["status"] == "WAITING"})
@@ -226,7 +236,7 @@ class RedisTickets:
     async def add(self, ticket: dict[str, Any], request_id: str) -> dict[str, Any]:
         u = ticket["user"]
         keys = [_P + "t:" + ticket["id"], _P + "q:" + ticket["engine"], _P + "engines", _P + "w:" + u,
-                _P + f"r:{u}:{request_id}"]
+                _P + "r:" + request_key(u, request_id)]
         raw = await self._add(keys=keys, args=[json.dumps(ticket), ticket["created"], ticket["id"], ticket["engine"],
                                                MAX_WAITING, "1" if request_id else "0"])
         if not raw:
@@ -236,6 +246,10 @@ class RedisTickets:
     async def get(self, ticket_id: str) -> dict[str, Any] | None:
         raw = await self._r.get(_P + "t:" + ticket_id)
         return None if raw is None else json.loads(raw)
+
+    async def by_request(self, user: str, request_id: str) -> dict[str, Any] | None:
+        known = await self._r.get(_P + "r:" + request_key(user, request_id))
+        return None if known is None else await self.get(_text(known))
 
     async def engines(self) -> list[str]:
         return sorted(_text(e) for e in await self._r.smembers(_P + "engines"))
@@ -329,7 +343,7 @@ class SQLiteTickets:
 
     async def add(self, ticket: dict[str, Any], request_id: str) -> dict[str, Any]:
         def add(db: Any) -> dict[str, Any] | None:
-            rk = f"{ticket['user']}:{request_id}"
+            rk = request_key(ticket["user"], request_id)
             if request_id:
                 row = db.execute("SELECT ticket FROM mm_requests WHERE key = ?", (rk,)).fetchone()
                 if row is not None and (known := self._get(db, row[0])) is not None:
@@ -350,6 +364,13 @@ class SQLiteTickets:
 
     async def get(self, ticket_id: str) -> dict[str, Any] | None:
         return await self._tx(self._get, ticket_id)
+
+    async def by_request(self, user: str, request_id: str) -> dict[str, Any] | None:
+        def find(db: Any) -> dict[str, Any] | None:
+            row = db.execute("SELECT ticket FROM mm_requests WHERE key = ?", (request_key(user, request_id),)).fetchone()
+            return None if row is None else self._get(db, row[0])
+
+        return await self._tx(find)
 
     async def engines(self) -> list[str]:
         return await self._tx(lambda db: [r[0] for r in db.execute(

@@ -28,6 +28,10 @@ class IdentityError(Exception):
     """A JWT that cannot be accepted; the message says why (shown to the client as 401)."""
 
 
+class Expired(IdentityError):
+    """A JWT past its `exp` (the portal should issue a fresh one: reason TOKEN_EXPIRED)."""
+
+
 @dataclass(frozen=True)
 class User:
     id: str
@@ -114,7 +118,7 @@ class PortalKeys:
                 options={"require": ["sub", "exp"], "verify_aud": False},
             )
         except jwt.ExpiredSignatureError:
-            raise IdentityError("the JWT has expired") from None
+            raise Expired("the JWT has expired") from None
         except jwt.MissingRequiredClaimError as e:
             raise IdentityError(f'the JWT lacks the "{e.claim}" claim') from None
         except jwt.InvalidSignatureError:

@@ -173,11 +173,15 @@ def _token(offset: int) -> str:
     return base64.urlsafe_b64encode(json.dumps({"o": offset}).encode()).decode().rstrip("=")
 
 
+# Ranks are int32 in the API: a token beyond them was never issued (and would overflow SQLite / Redis).
+MAX_OFFSET = 2**31 - 1 - MAX_PAGE
+
+
 def _offset(token: str) -> int:
     try:
         raw = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
         o = raw["o"]
-        if not isinstance(o, int) or isinstance(o, bool) or o < 0:
+        if not isinstance(o, int) or isinstance(o, bool) or not 0 <= o <= MAX_OFFSET:
             raise ValueError
         return o
     except (ValueError, TypeError, KeyError, UnicodeDecodeError):

@@ -17,8 +17,12 @@ from tablero_client import (
     AsyncClient,
     Client,
     FailedPrecondition,
+    IllegalAction,
     InvalidArgument,
     NotFound,
+    NotYourTurn,
+    SeatTaken,
+    StaleVersion,
     TableroError,
     Unauthenticated,
     Unavailable,
@@ -83,9 +87,41 @@ def test_errors_mirror_the_api_codes(target):
         assert isinstance(Aborted("x"), TableroError)
 
 
+def test_errors_carry_the_servers_reason_and_the_commonest_have_classes(target):
+    """`.reason` on both transports (REST error.reason, gRPC ErrorInfo), and the classes of the
+    reasons a program acts on most, subclasses of their code's."""
+    with Client(**target) as c:
+        created = c.create("tic-tac-toe", 2)
+        x, o = created.seat(0), created.seat(1)
+        with pytest.raises(NotYourTurn) as e:
+            o.act({"type": "place", "cell": 0})
+        assert isinstance(e.value, FailedPrecondition) and e.value.reason == "NOT_YOUR_TURN"
+        x.act({"type": "place", "cell": 4})
+        with pytest.raises(IllegalAction) as e:
+            o.act({"type": "place", "cell": 4})  # taken
+        assert e.value.reason == "ILLEGAL_ACTION"
+        with pytest.raises(StaleVersion) as e:
+            o.act({"type": "place", "cell": 0}, expected_version=1)
+        assert isinstance(e.value, Aborted) and e.value.metadata == {"version": "2"}
+        with pytest.raises(SeatTaken) as e:
+            c.join(created.game.id)
+        with pytest.raises(NotFound) as e:
+            c.game("nosuchgame123")
+        assert e.value.reason == "GAME_NOT_FOUND"
+        with pytest.raises(Unauthenticated) as e:
+            c.act(created.game.id, "not-a-token", {"type": "place", "cell": 0})
+        assert e.value.reason == "TOKEN_INVALID"
+        with pytest.raises(InvalidArgument) as e:
+            next(iter(c.watch(created.game.id, after_version=99)))
+        assert e.value.reason == "INVALID_ARGUMENT"
+        with pytest.raises(InvalidArgument) as e:
+            c.create("chess", 2)
+        assert e.value.reason == "UNKNOWN_ENGINE"
+
+
 def test_a_refused_watch_says_the_servers_message(target):
     """A watch after a version the game has not reached: over REST the 400 answer is an SSE
-    `event: error` message; its message must read as over gRPC, not as a dump of the body."""
+    `event: tablero-error` message; its message must read as over gRPC, not as a dump of the body."""
     with Client(**target) as c:
         created = c.create("tic-tac-toe", 2)
         created.seat(0).act({"type": "place", "cell": 4})

@@ -330,9 +330,10 @@ class Load:
             del w.events[data["version"]:]
         elif kind == "end":
             w.ended, w.ended_at = True, time.monotonic()
-        elif kind == "error":
+        elif kind in ("error", "tablero-error"):  # a failure is tablero-error only (issue 31)
             w.errors.append(f"error message: {data}")
-        # shutdown: the stream ends, the loop watches again
+        # shutdown: the stream ends, the loop watches again; the tablero-* copies of end, reset
+        # and shutdown follow the former names acted on above
 
     def start(self) -> None:
         self._tasks = [asyncio.ensure_future(self._table(t)) for t in range(self.tables)]

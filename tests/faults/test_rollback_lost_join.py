@@ -26,7 +26,10 @@ def _view(base: str, gid: str, token: str) -> httpx.Response:
 
 
 def _refused(r: httpx.Response) -> bool:
-    return r.status_code == 401 and "claim no longer stands" in r.json()["error"]["message"]
+    if r.status_code != 401:
+        return False
+    error = r.json()["error"]
+    return error["reason"] == "CLAIM_LOST" and "claim no longer stands" in error["message"]
 
 
 async def test_after_a_rollback_that_lost_a_join_the_old_token_is_refused_and_the_new_one_works(monkeypatch):

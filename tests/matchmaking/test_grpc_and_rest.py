@@ -70,10 +70,15 @@ def test_rate_limits_and_the_open_games_cap_apply_to_tickets():
            "TABLERO_MAX_OPEN_GAMES_PER_USER": "1"}
     with ServerProcess(env) as s:
         url = f"{s.http}/v1/matchmaking/tickets"
-        assert httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("rl")).status_code == 200
+        first = httpx.post(url, json={"engine": "tic-tac-toe", "requestId": "rl-1"}, headers=bearer("rl"))
+        assert first.status_code == 200
         assert httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("rl")).status_code == 200
         third = httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("rl"))
         assert third.status_code == 429 and third.headers.get("Retry-After")
+        # A retry of a request that made a ticket creates nothing: it answers that ticket, not 429.
+        again = httpx.post(url, json={"engine": "tic-tac-toe", "requestId": "rl-1"}, headers=bearer("rl"))
+        assert again.status_code == 200, again.text
+        assert again.json()["ticket"]["id"] == first.json()["ticket"]["id"]
         # A user with a running game (the cap is 1) gets no ticket.
         httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=bearer("cap"))
         capped = httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("cap"))

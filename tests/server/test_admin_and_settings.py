@@ -221,7 +221,7 @@ def test_a_deleted_game_is_not_found_by_a_watch_on_a_replica_that_had_it_cached(
         assert _admin(redis_url, "delete", gid).returncode == 0
         with early:  # the open watch: told when its feed finds the game gone
             body = read_until(early, b"NOT_FOUND", b"UNAVAILABLE", b"event: reset")
-            assert b"event: error" in body and b"NOT_FOUND" in body, body
+            assert b"event: tablero-error" in body and b"NOT_FOUND" in body and b"GAME_NOT_FOUND" in body, body
         with open_watch(server.http_port, gid) as s:  # a new one on the same replica
             body = read_until(s, b"NOT_FOUND", b"UNAVAILABLE")
             assert b"NOT_FOUND" in body, body

@@ -1,5 +1,5 @@
 """A real browser (Debian's chromium, driven by Playwright) watches a game with EventSource:
-`onmessage` receives every event, the last one included, and then the named `end` message."""
+`onmessage` receives every event, the last one included, and then the named `tablero-end` message."""
 
 import json
 from pathlib import Path
@@ -20,8 +20,8 @@ async ([url]) => {
   window.done = new Promise((resolve, reject) => {
     const source = new EventSource(url);
     source.onmessage = (m) => window.got.push({id: m.lastEventId, data: JSON.parse(m.data)});
-    source.addEventListener("end", (m) => { source.close(); resolve(JSON.parse(m.data)); });
-    source.addEventListener("error", (m) => { if (m.data) { source.close(); reject(new Error(m.data)); } });
+    source.addEventListener("tablero-end", (m) => { source.close(); resolve(JSON.parse(m.data)); });
+    source.addEventListener("tablero-error", (m) => { source.close(); reject(new Error(m.data)); });
   });
   await new Promise((r) => setTimeout(r, 0));
   return true;
@@ -82,6 +82,44 @@ def test_a_refused_watch_fires_onerror_and_fetch_reads_why(browser):
         }""")
         page.close()
     assert result["closed"] == "closed" and result["status"] == 404
-    assert result["body"].startswith("event: error\ndata: ")
-    assert json.loads(result["body"].split("data: ", 1)[1])["error"]["code"] == "NOT_FOUND"
+    assert result["body"].startswith("event: tablero-error\ndata: ")
+    error = json.loads(result["body"].split("data: ", 1)[1])["error"]
+    assert error["code"] == "NOT_FOUND" and error["reason"] == "GAME_NOT_FOUND"
+
+
+def test_an_event_source_reads_why_its_watch_was_refused_and_how_it_ended(browser):
+    """With ?eventSource=true a refused watch is a message the page reads (its reason), not an
+    onerror it cannot tell from a dropped connection; a normal end is `tablero-end`."""
+    with ServerThread() as server:
+        out = httpx.post(server.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        gid, token = out["game"]["id"], out["seats"][0]["token"]
+        httpx.post(f"{server.http}/v1/games/{gid}/resign", headers=auth(token), json={}).raise_for_status()
+        page = browser.new_page()
+        page.goto(server.http + "/healthz")
+        result = page.evaluate("""async ([gid, token]) => {
+            const watch = (url) => new Promise((resolve) => {
+                const s = new EventSource(url);
+                const seen = [];
+                s.onmessage = () => seen.push("message");
+                s.onerror = () => { seen.push("onerror"); s.close(); resolve(seen); };
+                for (const name of ["tablero-error", "tablero-end", "end"]) {
+                    s.addEventListener(name, (m) => { seen.push([name, JSON.parse(m.data)]);
+                                                      if (name !== "end") { s.close(); resolve(seen); } });
+                }
+            });
+            return {
+                refused: await watch(`/v1/games/${gid}/watch?eventSource=true&access_token=x.0.bad`),
+                missing: await watch("/v1/games/no-such-game/watch?eventSource=true"),
+                ended: await watch(`/v1/games/${gid}/watch?eventSource=true`),
+            };
+        }""", [gid, token])
+        page.close()
+    (name, data), = result["refused"]
+    assert name == "tablero-error" and data["error"]["code"] == "UNAUTHENTICATED", result
+    assert data["error"]["reason"] == "TOKEN_INVALID"
+    (name, data), = result["missing"]
+    assert name == "tablero-error" and data["error"]["reason"] == "GAME_NOT_FOUND", result
+    # Every event, then tablero-end (no legacy `end` copy for an EventSource), and no onerror.
+    assert result["ended"][-1] == ["tablero-end", {"status": "GAME_STATUS_FINISHED"}], result
+    assert "onerror" not in result["ended"] and ["end", {"status": "GAME_STATUS_FINISHED"}] not in result["ended"]
 

@@ -54,6 +54,16 @@ BAD = {
     "TABLERO_LEGAL_WORKERS": "0",
     "TABLERO_LEGAL_INLINE_BELOW": "-0.5",
     "TABLERO_TRUSTED_PROXIES": "10.0.0.1,the-ingress",
+    "TABLERO_WEBHOOKS": '[{"url": "ftp://portal.example/hooks", "secret": "whsec_x"}]',
+    "TABLERO_WEBHOOKS_ALLOW_PRIVATE": "perhaps",
+    "TABLERO_WEBHOOKS_RETRY_FOR": "0",
+    "TABLERO_WEBHOOKS_BACKOFF": "-1",
+    "TABLERO_WEBHOOKS_BACKOFF_MAX": "nan",
+    "TABLERO_WEBHOOKS_TIMEOUT": "0",
+    "TABLERO_WEBHOOKS_CONCURRENCY": "0",
+    "TABLERO_VAPID_PRIVATE_KEY": "not-a-key",
+    "TABLERO_VAPID_SUBJECT": "the operator",
+    "TABLERO_NOTIFY_WORKER": "thread",
 }
 
 

@@ -103,9 +103,12 @@ def test_each_operation_lists_only_the_errors_it_can_answer():
 def test_every_sse_control_message_has_its_schema():
     op = openapi_document()["paths"]["/v1/games/{gameId}/watch"]["get"]["responses"]["200"]
     messages = op["content"]["text/event-stream"]["x-sse-messages"]
-    assert set(messages) == {"message", "end", "shutdown", "error", "reset"}
+    # The control messages under their tablero-* names, and (until v2) the former names but
+    # `error`, which collided with EventSource's own error event.
+    assert set(messages) == {"message", "tablero-end", "tablero-shutdown", "tablero-error", "tablero-reset",
+                             "end", "shutdown", "reset"}
     for name in ("end", "shutdown", "error", "reset"):
-        assert f"`event: {name}`" in op["description"], name
+        assert f"`event: tablero-{name}`" in op["description"], name
     reset = openapi_document()["components"]["schemas"]["WatchReset"]
     assert reset["required"] == ["version"]
 

@@ -131,7 +131,7 @@ def test_a_watch_streams_well_formed_chunks_to_the_last(server, http):
     ids = [int(line[4:]) for f in frames for line in f.split("\n") if line.startswith("id: ")]
     final = http.get(f"/v1/games/{gid}").json()["version"]
     assert ids == list(range(1, final + 1))
-    assert "event: end" in frames[-2] and frames[-1] == ""
+    assert "event: tablero-end" in frames[-2] and "event: end" in frames[-3] and frames[-1] == ""
 
 
 def test_a_watch_asked_to_close_says_so_and_hangs_up_after_the_end(server, http):
@@ -152,7 +152,9 @@ def test_an_http_1_0_watch_gets_the_events_unchunked_and_the_end_of_the_connecti
     headers = head.decode("latin-1").lower()
     assert headers.startswith("http/1.1 200") and "connection: close" in headers
     assert "transfer-encoding" not in headers and "content-length" not in headers
-    assert body.startswith(b": watching\n\n") and body.endswith(b'event: end\ndata: {"status":"GAME_STATUS_FINISHED"}\n\n')
+    assert body.startswith(b": watching\n\n")
+    assert body.endswith(b'event: end\ndata: {"status":"GAME_STATUS_FINISHED"}\n\n'
+                         b'event: tablero-end\ndata: {"status":"GAME_STATUS_FINISHED"}\n\n')
     final = http.get(f"/v1/games/{gid}").json()["version"]
     assert [int(x) for x in re.findall(rb"^id: (\d+)$", body, re.M)] == list(range(1, final + 1))
 

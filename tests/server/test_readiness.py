@@ -5,9 +5,12 @@ import time
 
 import grpc
 import httpx
+import pytest
+from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import server.runner
+from server.grpc.gen import games_pb2, games_pb2_grpc
 from tests.redis_server import RedisServer
 from tests.server.support import ServerThread
 
@@ -42,5 +45,13 @@ def test_readiness_follows_the_store_and_liveness_does_not(monkeypatch):
             # A request that needs the store gets a clear UNAVAILABLE, not a traceback.
             r = httpx.post(s.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}, timeout=30)
             assert r.status_code == 503 and r.json()["error"]["code"] == "UNAVAILABLE"
+            assert r.json()["error"]["reason"] == "UNAVAILABLE"  # docs/api.md, "Error reasons"
+            with pytest.raises(grpc.RpcError) as e:
+                games_pb2_grpc.GameServiceStub(ch).CreateGame(
+                    games_pb2.CreateGameRequest(engine="tic-tac-toe", players=2), timeout=30)
+            info = error_details_pb2.ErrorInfo()
+            details = dict(e.value.trailing_metadata())["grpc-status-details-bin"]
+            assert status_pb2.Status.FromString(details).details[0].Unpack(info)
+            assert e.value.code() == grpc.StatusCode.UNAVAILABLE and info.reason == "UNAVAILABLE"
     finally:
         redis.stop()

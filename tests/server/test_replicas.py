@@ -128,7 +128,7 @@ def test_sigterm_shuts_down_gracefully_closing_streams(fresh_redis_url):
 
 
 def _sse_versions(url: str, limit: int = 50) -> tuple[list[int], bool]:
-    """The versions an SSE watch delivers, and whether it ended with `event: end`."""
+    """The versions an SSE watch delivers, and whether it ended with `event: tablero-end`."""
     versions, ended, event = [], False, None
     with httpx.Client(timeout=15) as c, c.stream("GET", url) as r:
         assert r.status_code == 200
@@ -136,7 +136,7 @@ def _sse_versions(url: str, limit: int = 50) -> tuple[list[int], bool]:
             if line.startswith("event: "):
                 event = line[7:]
             elif line.startswith("data: "):
-                if event == "end":
+                if event in ("end", "tablero-end"):
                     ended = True
                     break
                 versions.append(json.loads(line[6:])["version"])

@@ -45,13 +45,19 @@ def test_game_events_are_default_messages_and_end_is_named(http, server):
     with httpx.Client(timeout=10) as c:
         text = c.get(f"{server.http}/v1/games/{gid}/watch", headers={"Accept": "text/event-stream"}).text
     msgs = _messages(text)
-    events, control = msgs[:-1], msgs[-1]
+    # The end under its former name (`end`, until v2: older clients stop there), then `tablero-end`.
+    events, legacy, control = msgs[:-2], msgs[-2], msgs[-1]
     assert [m["id"] for m in events] == [str(v) for v in range(1, 8)]
     assert all("event" not in m for m in events)  # no `event:` line: EventSource.onmessage gets them
     data = [json.loads(m["data"]) for m in events]
     assert [d["version"] for d in data] == list(range(1, 8)) and {d["gameId"] for d in data} == {gid}
     assert data[-1]["event"]["type"] == "game_won"
-    assert control["event"] == "end" and json.loads(control["data"]) == {"status": "GAME_STATUS_FINISHED"}
+    assert control["event"] == "tablero-end" and json.loads(control["data"]) == {"status": "GAME_STATUS_FINISHED"}
+    assert legacy["event"] == "end" and legacy["data"] == control["data"]
+    # An EventSource (eventSource=true) gets the end under its name only.
+    with httpx.Client(timeout=10) as c:
+        text = c.get(f"{server.http}/v1/games/{gid}/watch?eventSource=true").text
+    assert [m.get("event") for m in _messages(text)][-2:] == [None, "tablero-end"]
 
 
 def test_a_refused_watch_says_why_in_its_status_and_body(http, server):
@@ -63,7 +69,8 @@ def test_a_refused_watch_says_why_in_its_status_and_body(http, server):
                        headers={"Accept": "text/event-stream"})
     assert sse.status_code == 404 and sse.headers["content-type"].startswith("text/event-stream")
     [msg] = _messages(sse.text)
-    assert msg["event"] == "error" and json.loads(msg["data"])["error"]["code"] == "NOT_FOUND"
+    assert msg["event"] == "tablero-error" and json.loads(msg["data"])["error"]["code"] == "NOT_FOUND"
+    assert json.loads(msg["data"])["error"]["reason"] == "GAME_NOT_FOUND"
     assert plain.status_code == 404 and plain.json()["error"]["code"] == "NOT_FOUND"
     assert forged.status_code == 401
     assert json.loads(_messages(forged.text)[0]["data"])["error"]["code"] == "UNAUTHENTICATED"

@@ -132,7 +132,7 @@ def test_a_stream_that_ends_with_an_error_is_counted_with_its_code(trimming, red
             with redis.Redis.from_url(redis_url) as r2:  # gone under its watcher (the sweep finds it)
                 assert r2.delete(*game_keys(gid)) > 0
             rest = "\n".join(lines)
-        assert "event: error" in rest and "NOT_FOUND" in rest, rest
+        assert "event: tablero-error" in rest and "NOT_FOUND" in rest, rest
         assert _metric(http, "WatchGame", "NOT_FOUND") == before + 1
         assert _metric(http, "WatchGame", "OK") == ok
 

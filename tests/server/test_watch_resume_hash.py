@@ -66,13 +66,13 @@ def test_watched_events_carry_their_hash_and_a_matching_resume_goes_on(server) -
 def test_a_resume_whose_hash_the_log_no_longer_holds_starts_with_a_reset(server) -> None:
     http = httpx.Client(base_url=server.http, timeout=10)
     gid, _ = _game(http)
-    out = _messages(http, gid, {"afterVersion": 3, "afterHash": "0123456789abcdef"}, 5)
-    assert out[0] == ("reset", {"version": 0})
-    assert [(n, d["version"]) for n, d in out[1:]] == [("", 1), ("", 2), ("", 3), ("", 4)]
+    out = _messages(http, gid, {"afterVersion": 3, "afterHash": "0123456789abcdef"}, 6)
+    assert out[:2] == [("reset", {"version": 0}), ("tablero-reset", {"version": 0})]  # its copy first, until v2
+    assert [(n, d["version"]) for n, d in out[2:]] == [("", 1), ("", 2), ("", 3), ("", 4)]
     # Beyond the head with a hash: the client holds events the log lost (a reset); without one,
     # a bad afterVersion (400) as before.
-    out = _messages(http, gid, {"afterVersion": 9, "afterHash": "0123456789abcdef"}, 2)
-    assert out[0] == ("reset", {"version": 0}) and out[1][1]["version"] == 1
+    out = _messages(http, gid, {"afterVersion": 9, "afterHash": "0123456789abcdef", "eventSource": "true"}, 2)
+    assert out[0] == ("tablero-reset", {"version": 0}) and out[1][1]["version"] == 1
     r = http.get(f"/v1/games/{gid}/watch", params={"afterVersion": 9})
     assert r.status_code == 400 and "beyond the game's current version" in r.text
 

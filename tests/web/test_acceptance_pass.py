@@ -193,7 +193,7 @@ def test_the_join_link_of_a_finished_game_offers_its_final_scores(server, new_pa
 
 def test_the_lobby_shows_no_stray_null_when_no_game_is_open(server, new_page):
     page = new_page()
-    page.route(re.compile(r".*/v1/games\?.*"), lambda route: route.fulfill(json={"games": []}))
+    page.route(re.compile(r".*/tablero\.v1\.GameService/ListGames"), lambda route: route.fulfill(json={"games": []}))
     page.goto(server.url + "/#/")
     page.wait_for_selector("#no-open-games")
     box = page.locator("section[aria-labelledby=open-h]").inner_text()

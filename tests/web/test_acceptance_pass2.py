@@ -112,7 +112,7 @@ def test_new_bedford_first_player_is_chosen_among_the_seats_by_name(server, new_
     assert first.input_value() == ""
     page.select_option("#seat-1", "bot")
     first.select_option(label="Seat 2 (Blue)")
-    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/v1/games")) as req:
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith(".GameService/CreateGame")) as req:
         page.click("form.create button[type=submit]")
     assert req.value.post_data_json["options"]["first_player"] == 1
     page.wait_for_selector(".nb .player.c1 h3")

@@ -295,41 +295,31 @@ def test_payments_are_composed_card_by_card_among_legal_combinations(server, new
     assert item_clicks == len(target["cards"]) >= 3
 
 
-def test_the_stream_reader_takes_both_message_formats(server, new_page):
-    """Named game events (today's server) and default messages (the planned format), split
-    anywhere, CRLF or LF, keep-alives, a replayed version, then `event: end`."""
+def test_the_watch_skips_keepalives_and_replays_then_ends(server, new_page):
+    """The page's watch is a Connect stream (@tablero/client): keep-alives (empty messages),
+    a replayed version, then the end of the stream: the game events once each, then onEnd."""
+    frames = [{"gameId": "g", "version": 1, "event": {"type": "mark_placed", "seat": 0, "cell": 4}}, {},
+              {"gameId": "g", "version": 2, "event": {"type": "mark_placed", "seat": 1, "cell": 0}},
+              {"gameId": "g", "version": 2, "event": {"type": "mark_placed", "seat": 1, "cell": 0}},
+              {"gameId": "g", "version": 3, "event": {"type": "mark_placed", "seat": 0, "cell": 8}}]
+    body = b"".join(b"\0" + len(m).to_bytes(4, "big") + m for m in (json.dumps(f).encode() for f in frames))
+    body += b"\x02" + (2).to_bytes(4, "big") + b"{}"
     page = new_page()
+    page.route("**/tablero.v1.GameService/WatchGame", lambda route: route.fulfill(
+        status=200, headers={"content-type": "application/connect+json"}, body=body))
     page.goto(server.url + "/#/")
     page.wait_for_selector("form.create")
-    text = (
-        ": watching\n\n"
-        'id: 1\nevent: mark_placed\ndata: {"gameId":"g","version":1,"event":{"type":"mark_placed","seat":0,"cell":4}}\n\n'
-        'id: 2\r\ndata: {"gameId":"g","version":2,\r\ndata: "event":{"type":"mark_placed","seat":1,"cell":0}}\r\n\r\n'
-        ": keepalive\n\n"
-        'id: 2\ndata: {"gameId":"g","version":2,"event":{"type":"mark_placed","seat":1,"cell":0}}\n\n'
-        'id: 3\ndata: {"gameId":"g","version":3,"event":{"type":"mark_placed","seat":0,"cell":8}}\n\n'
-        'event: end\ndata: {"status":"GAME_STATUS_FINISHED"}\n\n'
-        'id: 4\ndata: {"gameId":"g","version":4,"event":{"type":"never"}}\n\n'
-    )
     got = page.evaluate(
-        """async (text) => {
+        """async () => {
             const { Watch } = await import('/js/sse.js');
             const seen = [];
-            let ended = null;
-            const w = Object.create(Watch.prototype);
-            Object.assign(w, { version: 0, onEvent: (d) => seen.push([d.version, d.event.cell]),
-                               onEnd: (d) => { ended = d; }, onState: () => {} });
-            const bytes = new TextEncoder().encode(text);
-            const body = new ReadableStream({ start(c) {
-                for (let i = 0; i < bytes.length; i += 7) c.enqueue(bytes.slice(i, i + 7));
-                c.close();
-            } });
-            const finished = await w.read(body.getReader());
-            return { seen, ended, finished, version: w.version };
-        }""",
-        text,
+            return await new Promise((done) => {
+                const w = new Watch('g', { onEvent: (d) => seen.push([d.version, d.event.cell]),
+                    onEnd: () => done({ seen, version: w.version }) });
+            });
+        }"""
     )
-    assert got == {"seen": [[1, 4], [2, 0], [3, 8]], "ended": {"status": "GAME_STATUS_FINISHED"}, "finished": True, "version": 3}
+    assert got == {"seen": [[1, 4], [2, 0], [3, 8]], "version": 3}
 
 
 def test_a_resume_the_log_no_longer_matches_is_reset_and_replayed(server, new_page):

@@ -84,7 +84,7 @@ def test_founders_races_are_chosen_seat_by_seat_in_the_lobby(server, new_page):
     # A race taken by one seat cannot be chosen for another.
     assert second.locator("option", has_text="Vermling").is_disabled()
     second.select_option(label="Aesther")
-    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/v1/games")) as req:
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith(".GameService/CreateGame")) as req:
         page.click("form.create button[type=submit]")
     assert req.value.post_data_json["options"]["races"] == ["vermling", "aesther"]
     page.wait_for_selector(".board .fg .player")
@@ -98,7 +98,7 @@ def test_founders_races_are_chosen_seat_by_seat_in_the_lobby(server, new_page):
     page.click("label[for=eng-founders-of-gloomhaven]")
     page.select_option("#players", "2")
     page.select_option("#seat-1", "bot")
-    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/v1/games")) as req:
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith(".GameService/CreateGame")) as req:
         page.click("form.create button[type=submit]")
     assert "races" not in req.value.post_data_json["options"]
     page.wait_for_selector(".board .fg .player")

@@ -5,11 +5,19 @@ from .client import AsyncClient, AsyncCreatedGame, AsyncSeat, Client, CreatedGam
 from .errors import (
     Aborted,
     FailedPrecondition,
+    GameOver,
+    IllegalAction,
     InvalidArgument,
     NotFound,
+    NotYourTurn,
+    OpenGamesCap,
     PermissionDenied,
+    RateLimited,
     ResourceExhausted,
+    SeatTaken,
+    StaleVersion,
     TableroError,
+    TokenExpired,
     Unauthenticated,
     Unavailable,
 )
@@ -36,5 +44,6 @@ __all__ = [
     "Aborted", "AsyncClient", "AsyncCreatedGame", "AsyncSeat", "Client", "Created", "CreatedGame", "Engine",
     "Event", "FailedPrecondition", "Game", "InvalidArgument", "Joined", "LegalActionGroup", "LegalActions", "NotFound",
     "PermissionDenied", "ResourceExhausted", "Seat", "SeatInfo", "TableroError", "Unauthenticated",
-    "Unavailable", "errors",
+    "Unavailable", "errors", "GameOver", "IllegalAction", "NotYourTurn", "OpenGamesCap", "RateLimited", "SeatTaken",
+    "StaleVersion", "TokenExpired",
 ]

@@ -10,7 +10,7 @@ from google.protobuf import json_format, struct_pb2
 
 from ._proto import games_pb2 as pb
 from ._proto import games_pb2_grpc as pbg
-from .errors import TableroError, error_for
+from .errors import TableroError, error_for, error_info
 
 JSON = dict[str, Any]
 
@@ -53,7 +53,12 @@ def _error(e: grpc.RpcError) -> TableroError:
     code = e.code() if hasattr(e, "code") else None
     name = code.name if code is not None else "UNKNOWN"
     details = e.details() if hasattr(e, "details") else str(e)
-    return error_for(name, details or name)
+    reason, metadata = None, {}
+    trailing = e.trailing_metadata() if hasattr(e, "trailing_metadata") else None
+    for key, value in trailing or ():
+        if key == "grpc-status-details-bin" and isinstance(value, bytes):
+            reason, metadata = error_info(value)
+    return error_for(name, details or name, reason=reason, metadata=metadata)
 
 
 def _game(msg: Any) -> JSON:

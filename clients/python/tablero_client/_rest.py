@@ -13,7 +13,7 @@ import httpx
 from .errors import BY_HTTP_STATUS, NotFound, TableroError, Unavailable, error_for
 
 JSON = dict[str, Any]
-CONTROL_EVENTS = {"end", "shutdown", "error"}
+CONTROL_EVENTS = {"end", "shutdown", "error", "tablero-end", "tablero-shutdown", "tablero-error"}
 # httpcore writes a request's headers and body in separate send()s: without TCP_NODELAY, Nagle's
 # algorithm holds the body until the server's delayed ACK (~40 ms on Linux) for every POST.
 SOCKET_OPTIONS = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
@@ -36,22 +36,37 @@ def _check(r: httpx.Response) -> JSON:
     raise _error(r.status_code, r.text)
 
 
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _metadata(value: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+# The SSE control messages, by their names now (`tablero-end`, ...) and before (`end`, ...).
+def _control(event: str | None) -> str | None:
+    return event.removeprefix("tablero-") if event else event
+
+
 def _sse_error_data(text: str) -> str | None:
-    """The data of an `event: error` message when `text` is a text/event-stream body (a watch
-    refused with a 4xx answers its error as one SSE message), else None."""
+    """The data of a `tablero-error` (older servers: `error`) message when `text` is a
+    text/event-stream body (a watch refused with a 4xx answers its error as one SSE message),
+    else None."""
     parser = SSEParser()
     for line in [*text.splitlines(), ""]:
         msg = parser.feed(line)
-        if msg is not None and msg[0] == "error":
+        if msg is not None and _control(msg[0]) == "error":
             return msg[2]
     return None
 
 
 def _error(status: int, text: str) -> TableroError:
     try:
-        data = _sse_error_data(text) if text.lstrip().startswith(("event:", "data:", ":")) else None
+        data = _sse_error_data(text) if text.lstrip().startswith(("event:", "data:", ":", "retry:", "id:")) else None
         err = json.loads(data if data is not None else text)["error"]
-        return error_for(str(err.get("code", "UNKNOWN")), str(err.get("message", "")), status)
+        return error_for(str(err.get("code", "UNKNOWN")), str(err.get("message", "")), status,
+                         _str(err.get("reason")), _metadata(err.get("metadata")))
     except (ValueError, KeyError, TypeError, AttributeError):
         code = BY_HTTP_STATUS.get(status, "INTERNAL" if status >= 500 else "UNKNOWN")
         return error_for(code, f"HTTP {status}: {text[:200]}", status)
@@ -107,16 +122,19 @@ def sse_item(event: str | None, data: str) -> JSON | None:
         payload = {}
     if isinstance(payload, dict) and "version" in payload and isinstance(payload.get("event"), dict):
         return payload
+    event = _control(event)
     if event == "end":
         raise StreamEnd()
     if event == "reset":  # the log lost events this watch was sent: as gRPC says it
         version = payload.get("version", 0) if isinstance(payload, dict) else 0
-        raise error_for("ABORTED", f"history rewritten; resume from version {version}")
+        raise error_for("ABORTED", f"history rewritten; resume from version {version}", reason="HISTORY_REWRITTEN",
+                        metadata={"version": str(version)})
     if event == "shutdown":
-        raise Unavailable("the server is shutting down")
+        raise Unavailable("the server is shutting down", reason="SHUTTING_DOWN")
     if event == "error":
         err = (payload or {}).get("error") or {}
-        raise error_for(str(err.get("code", "UNKNOWN")), str(err.get("message", "")))
+        raise error_for(str(err.get("code", "UNKNOWN")), str(err.get("message", "")), reason=_str(err.get("reason")),
+                        metadata=_metadata(err.get("metadata")))
     return None
 
 

@@ -42,7 +42,10 @@ def _body(args: argparse.Namespace) -> dict:
         except ValueError:
             raise SystemExit(f"--players must be numbers separated by commas, not {args.players!r}") from None
     if args.options:
-        body["options"] = json.loads(args.options)
+        try:
+            body["options"] = json.loads(args.options)
+        except ValueError as e:
+            raise SystemExit(f"--options must be a JSON object: {e}") from None
     if args.bots_after:
         body["botsAfterSeconds"] = args.bots_after
     if args.window:
@@ -59,10 +62,24 @@ def _wait(http: httpx.Client, base: str, ticket: dict) -> dict:
             print(f"waiting for players... {waited} s", flush=True)
             shown = waited
         time.sleep(POLL)
-        r = http.get(f"{base}/v1/matchmaking/tickets/{ticket['id']}")
-        r.raise_for_status()
+        try:
+            r = http.get(f"{base}/v1/matchmaking/tickets/{ticket['id']}")
+        except httpx.TransportError:  # the server restarting, a network blip: ask again
+            continue
+        if r.status_code == 429 or r.status_code >= 500:
+            continue
+        if r.status_code != 200:  # e.g. the portal JWT expired while we waited
+            raise SystemExit(f"error: {_message(r)}\nticket {ticket['id']} may still be matched: "
+                             "cancel it (or run tablero match again) with a fresh portal JWT")
         ticket = r.json()["ticket"]
     return ticket
+
+
+def _message(r: httpx.Response) -> str:
+    try:
+        return str(r.json()["error"]["message"])
+    except (ValueError, KeyError, TypeError):
+        return f"HTTP {r.status_code}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,8 +94,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: {r.json().get('error', {}).get('message', r.text)}", file=sys.stderr)
             return 1
         ticket = r.json()["ticket"]
-        print(f"Looking for a game of {args.engine} (ticket {ticket['id']}, your rating {ticket['rating']:.1f}); "
-              "Ctrl-C cancels.", flush=True)
+        # Two short lines: an 80-column terminal would cut one long line mid-phrase.
+        print(f"Looking for a game of {args.engine}, your rating {ticket['rating']:.1f}.")
+        print(f"ticket {ticket['id']}; Ctrl-C cancels.", flush=True)
         try:
             ticket = _wait(http, base, ticket)
         except KeyboardInterrupt:

@@ -1,13 +1,82 @@
-// The public REST API, and the seat tokens this browser holds.
+// The public API through @tablero/client (its browser bundle: js/vendor/tablero-client.js,
+// `python scripts/build_ts_sdk.py --web`), over Connect; and the seat tokens this browser holds.
+// `api(method, path)` takes the REST route of an RPC (the page's vocabulary) and answers what
+// REST answers (the protobuf JSON mapping: the same names, enums and shapes).
+import { Client, fromJson, pb, toJson, toTableroError } from './vendor/tablero-client.js';
+
+export const client = new Client({ baseUrl: location.origin, useBinaryFormat: false, retries: 0 });
+
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, reason) {
     super(message);
     this.status = status;
     this.code = code;
+    this.reason = reason;
   }
 }
 
+const HTTP = {
+  INVALID_ARGUMENT: 400, UNAUTHENTICATED: 401, PERMISSION_DENIED: 403, NOT_FOUND: 404, DEADLINE_EXCEEDED: 408,
+  FAILED_PRECONDITION: 409, ABORTED: 409, RESOURCE_EXHAUSTED: 429, UNIMPLEMENTED: 501, INTERNAL: 500,
+  UNAVAILABLE: 503,
+};
+
+// GameService's REST routes -> [RPC, request fields from the path, the answer's field REST
+// returns alone]; any other route is called over REST (`rest` below).
+const ROUTES = [
+  ['GET', /^\/v1\/engines$/, 'listEngines', []],
+  ['GET', /^\/v1\/engines\/([^/]+)$/, 'getEngine', ['name']],
+  ['POST', /^\/v1\/games$/, 'createGame', []],
+  ['GET', /^\/v1\/games$/, 'listGames', []],
+  ['POST', /^\/v1\/games\/([^/]+)\/join$/, 'joinGame', ['gameId']],
+  ['GET', /^\/v1\/games\/([^/]+)$/, 'getGame', ['gameId'], 'game'],
+  ['GET', /^\/v1\/games\/([^/]+)\/legal-actions$/, 'listLegalActions', ['gameId']],
+  ['POST', /^\/v1\/games\/([^/]+)\/actions$/, 'submitAction', ['gameId'], 'game'],
+  ['POST', /^\/v1\/games\/([^/]+)\/resign$/, 'resign', ['gameId'], 'game'],
+  ['GET', /^\/v1\/games\/([^/]+)\/events$/, 'listEvents', ['gameId']],
+];
+
+const jsonOptions = { alwaysEmitImplicit: true };
+
+function queryFields(search) {
+  const out = {};
+  for (const [k, v] of new URLSearchParams(search)) out[k] = v === 'true' ? true : v === 'false' ? false : v;
+  return out;
+}
+
 export async function api(method, path, { token, body } = {}) {
+  const [route, search = ''] = path.split('?');
+  for (const [verb, re, rpc, params, only] of ROUTES) {
+    const m = verb === method && re.exec(route);
+    if (!m) continue;
+    const fields = { ...queryFields(search), ...(body || {}) };
+    params.forEach((name, i) => { fields[name] = decodeURIComponent(m[i + 1]); });
+    const call = client.games[rpc];
+    const rpcMethod = pb.GameService.method[rpc];
+    let request;
+    try {
+      request = fromJson(rpcMethod.input, fields, { ignoreUnknownFields: false });
+    } catch (e) {
+      throw new ApiError(400, 'INVALID_ARGUMENT', `bad request for ${rpc}: ${e.message}`);
+    }
+    let answer;
+    try {
+      answer = await call(request, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+    } catch (e) {
+      const err = toTableroError(e);
+      const offline = err.code === 'UNAVAILABLE' && !(err.cause && err.cause.isWireError);
+      throw new ApiError(offline ? 0 : HTTP[err.code] || 500, err.code,
+        offline ? `the server cannot be reached (${err.message})` : err.message, err.reason);
+    }
+    if (only) return toJson(rpcMethod.output.field[only].message, answer[only], jsonOptions);
+    return toJson(rpcMethod.output, answer, jsonOptions);
+  }
+  return rest(method, path, { token, body });
+}
+
+// Routes of other services (the portal's, matchmaking, ...) that this table does not list go
+// to their REST route as they are.
+async function rest(method, path, { token, body } = {}) {
   const headers = {};
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -25,7 +94,8 @@ export async function api(method, path, { token, body } = {}) {
   }
   if (!r.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(r.status, err.code || `HTTP_${r.status}`, err.message || r.statusText || 'request failed');
+    throw new ApiError(r.status, err.code || `HTTP_${r.status}`, err.message || r.statusText || 'request failed',
+      err.reason);
   }
   return data;
 }

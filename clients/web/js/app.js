@@ -9,6 +9,7 @@ import { rendererFor } from './render/index.js';
 import { result } from './scores.js';
 import { takeTokenFromAddress, currentUser, signIn, signOut, seatOf } from './portal.js';
 import { quickMatchPanel, ratingsPanel } from './quickmatch.js';
+import { notifyControl } from './notify.js';
 
 const main = document.getElementById('main');
 const banner = document.getElementById('banner');
@@ -791,6 +792,7 @@ class Table {
         h('button', { type: 'button', class: 'small', onclick: () => copy(link(`/join/${g.id}`)) }, 'Copy link')) : null,
       h('div', { class: 'row small-print' }, this.el.live, ' · ', h('a', { href: link(`/g/${g.id}`), id: 'watch-link' }, 'spectator link'), ' · ', h('a', { href: '#/' }, 'lobby')),
       deadlines(g, this.ctxBase()),
+      finished ? null : notifyControl(g.id, this.held),
     ].filter(Boolean));
     // Board.
     let board;

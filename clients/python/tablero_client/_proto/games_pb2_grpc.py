@@ -181,9 +181,10 @@ class GameServiceServicer:
 
     def WatchGame(self, request, context):
         """Events after after_version, then new ones as they happen, redacted for the caller; the
-        stream ends after the last event of a finished game. On REST: Server-Sent Events (see the
-        README): each event a default `message`, then `event: end`; `event: shutdown` when the
-        server stops; `event: error` before a refused stream closes.
+        stream ends after the last event of a finished game. On REST: Server-Sent Events (see
+        docs/api.md): each event a default `message`, then `event: tablero-end`;
+        `tablero-shutdown` when the server stops; `tablero-reset` when history was rewritten;
+        `tablero-error` (code, message, reason) before a refused or failed stream closes.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,0 +1,545 @@
+import { type Client as RpcClient, createClient, type Transport } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+
+import { ENGINE_NAMES, type EngineName, type Engines } from "./engines/index.js";
+import { TableroError, toTableroError } from "./errors.js";
+import {
+  GameService,
+  GameStatus,
+  type Engine as EngineMessage,
+  type Game as GameMessage,
+  SeatKind as SeatKindEnum,
+} from "./gen/tablero/v1/games_pb.js";
+import { RankingService } from "./gen/tablero/v1/rankings_pb.js";
+import type { JsonObject, JsonValue } from "./json.js";
+
+export type ActionOf<E extends EngineName> = Engines[E]["action"];
+export type ViewOf<E extends EngineName> = Engines[E]["view"];
+export type OptionsOf<E extends EngineName> = Engines[E]["options"];
+/** What the server records beside the engine's own events: a seat left, a clock ran out. */
+export type PlatformEvent = { type: `tablero.${string}`; [key: string]: JsonValue };
+export type EventOf<E extends EngineName> = Engines[E]["event"] | PlatformEvent;
+/** Any engine's action. */
+export type AnyAction = ActionOf<EngineName>;
+
+export type SeatKind = "human" | "open" | "bot";
+
+export interface SeatInfo {
+  seat: number;
+  claimed: boolean;
+  kind: SeatKind | "unspecified";
+  userId?: string;
+  userName?: string;
+}
+
+/** The game's result once it is over (engines add their own fields, e.g. `details`). */
+export interface Outcome {
+  winners: number[];
+  scores: number[];
+  raw: JsonObject;
+}
+
+export interface Game<E extends EngineName> {
+  id: string;
+  engine: E;
+  engineVersion: number;
+  /** Number of events in the log. */
+  version: number;
+  players: number;
+  seats: SeatInfo[];
+  toAct: number[];
+  view: ViewOf<E>;
+  /** Set once the game is over. */
+  outcome: Outcome | undefined;
+  finished: boolean;
+  /** The caller's seat; undefined for a spectator. */
+  yourSeat: number | undefined;
+}
+
+/** Any engine's game: narrow it with `game.engine === "riverboat"`. */
+export type AnyGame = { [K in EngineName]: Game<K> }[EngineName];
+
+export interface GameEvent<E extends EngineName> {
+  gameId: string;
+  version: number;
+  /** The hash of the log up to this event (resume a watch with it). */
+  hash: string;
+  event: EventOf<E>;
+}
+
+export interface LegalActions<E extends EngineName> {
+  actions: ActionOf<E>[];
+  version: number;
+  seat: number;
+  nextPageToken: string;
+  groups: { type: string; count: number; actions: ActionOf<E>[]; nextPageToken: string }[];
+}
+
+export interface EngineInfo {
+  name: string;
+  title: string;
+  minSeats: number;
+  maxSeats: number;
+  version: number;
+  optionsSchema: JsonObject;
+  actionSchema: JsonObject;
+  viewSchema: JsonObject;
+  eventSchema: JsonObject;
+}
+
+export interface ClientOptions {
+  /** The server's HTTP address, e.g. http://127.0.0.1:8080 (Connect is served there). */
+  baseUrl: string;
+  /** Retries of act() on UNAVAILABLE (and of a broken watch), with jittered exponential backoff. */
+  retries?: number;
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** A watch that had been connected keeps reconnecting this long (a server restart). */
+  watchPatienceMs?: number;
+  /** Per-call deadline of unary calls. */
+  timeoutMs?: number;
+  /** Binary protobuf (default) or Connect's JSON. */
+  useBinaryFormat?: boolean;
+  /** Another transport, e.g. @connectrpc/connect-web's createGrpcWebTransport. */
+  transport?: Transport;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface CreateOptions<E extends EngineName> {
+  players?: number;
+  options?: OptionsOf<E>;
+  /** One kind per seat: "human" (a token now), "open" (join later) or "bot". */
+  seats?: SeatKind[];
+}
+
+export interface WatchOptions {
+  afterVersion?: number;
+  /** The hash of the event at afterVersion as the caller has it. */
+  afterHash?: string;
+  /** Called when the server's log was rewritten: events after `version` are void. */
+  onReset?: (version: number) => void;
+  /** Called as the stream goes live, and when it breaks and reconnects. */
+  onState?: (state: "live" | "reconnecting", error?: TableroError) => void;
+  /** A stream silent this long is dead without saying so (the server sends a keep-alive
+   * every 15 s): it is dropped and watched again from the last version. Default 45000. */
+  silenceMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ActOptions {
+  requestId?: string;
+  expectedVersion?: number;
+  /** Retry on ABORTED (a concurrent write) as well as UNAVAILABLE. */
+  retryAborted?: boolean;
+}
+
+export interface LegalQuery {
+  pageSize?: number;
+  pageToken?: string;
+  type?: string;
+  group?: "type";
+}
+
+const RESET = /resume from version (\d+)/;
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => { clearTimeout(t); resolve(); }, { once: true });
+  });
+}
+
+function newRequestId(): string {
+  const c = globalThis.crypto;
+  if (typeof c.randomUUID === "function") {
+    try { return c.randomUUID(); } catch { /* not a secure context */ }
+  }
+  return Array.from(c.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function numbers(v: JsonValue | undefined): number[] {
+  return Array.isArray(v) ? v.filter((x): x is number => typeof x === "number") : [];
+}
+
+function seatKind(k: SeatKindEnum): SeatInfo["kind"] {
+  return k === SeatKindEnum.HUMAN ? "human" : k === SeatKindEnum.OPEN ? "open" : k === SeatKindEnum.BOT ? "bot"
+    : "unspecified";
+}
+
+// The wire's JSON (google.protobuf.Struct) is the engine's payload, described by the types
+// generated from the engine's own schemas: these three are the SDK's only unchecked steps.
+function asView<E extends EngineName>(v: JsonObject | undefined): ViewOf<E> {
+  return (v ?? {}) as unknown as ViewOf<E>;
+}
+function asEvent<E extends EngineName>(v: JsonObject | undefined): EventOf<E> {
+  return (v ?? {}) as unknown as EventOf<E>;
+}
+function asAction<E extends EngineName>(v: JsonObject): ActionOf<E> {
+  return v as unknown as ActionOf<E>;
+}
+function toJsonObject(v: object): JsonObject {
+  return JSON.parse(JSON.stringify(v)) as JsonObject;
+}
+
+function toGame<E extends EngineName>(g: GameMessage | undefined, engine: E): Game<E> {
+  if (!g) throw new TableroError("INTERNAL", "the answer carries no game");
+  const outcome = g.outcome
+    ? { winners: numbers(g.outcome["winners"]), scores: numbers(g.outcome["scores"]), raw: g.outcome }
+    : undefined;
+  return {
+    id: g.id, engine, engineVersion: g.engineVersion, version: g.version, players: g.players,
+    seats: g.seats.map((s) => ({
+      seat: s.seat, claimed: s.claimed, kind: seatKind(s.kind),
+      ...(s.userId !== undefined ? { userId: s.userId } : {}),
+      ...(s.userName !== undefined ? { userName: s.userName } : {}),
+    })),
+    toAct: [...g.toAct], view: asView<E>(g.view), outcome,
+    finished: g.status === GameStatus.FINISHED, yourSeat: g.yourSeat,
+  };
+}
+
+function engineInfo(e: EngineMessage): EngineInfo {
+  return {
+    name: e.name, title: e.title, minSeats: e.minSeats, maxSeats: e.maxSeats, version: e.version,
+    optionsSchema: e.optionsSchema ?? {}, actionSchema: e.actionSchema ?? {}, viewSchema: e.viewSchema ?? {},
+    eventSchema: e.eventSchema ?? {},
+  };
+}
+
+function isEngine(name: string): name is EngineName {
+  return ENGINE_SET.has(name);
+}
+const ENGINE_SET: ReadonlySet<string> = new Set<string>(ENGINE_NAMES);
+
+function anyGame(g: GameMessage | undefined): AnyGame {
+  const name = g?.engine ?? "";
+  if (!isEngine(name)) throw new TableroError("UNIMPLEMENTED", `this SDK does not know the engine ${name}`);
+  return toGame(g, name) as AnyGame;
+}
+
+/**
+ * The Tablero client: the same calls as the Python SDK, over Connect.
+ *
+ *     const client = new Client({ baseUrl: "http://127.0.0.1:8080" });
+ *     const created = await client.create("tic-tac-toe", { seats: ["human", "human"] });
+ *     const x = created.seat(0);
+ *     await x.act({ type: "place", cell: 4 });
+ */
+export class Client {
+  /** The generated Connect clients, for calls the SDK does not wrap (e.g. AggregateRankings). */
+  readonly games: RpcClient<typeof GameService>;
+  readonly rankings: RpcClient<typeof RankingService>;
+  /** Retries made so far (act and watch). */
+  retryCount = 0;
+  private readonly retries: number;
+  private readonly backoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly watchPatienceMs: number;
+  private readonly timeoutMs: number;
+
+  constructor(opts: ClientOptions) {
+    const transport = opts.transport ?? createConnectTransport({
+      baseUrl: opts.baseUrl, useBinaryFormat: opts.useBinaryFormat ?? true,
+      // A newer server's added fields must not break this client (binary skips them anyway).
+      jsonOptions: { ignoreUnknownFields: true },
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
+    this.games = createClient(GameService, transport);
+    this.rankings = createClient(RankingService, transport);
+    this.retries = opts.retries ?? 5;
+    this.backoffMs = opts.backoffMs ?? 50;
+    this.maxBackoffMs = opts.maxBackoffMs ?? 2000;
+    this.watchPatienceMs = opts.watchPatienceMs ?? 30000;
+    this.timeoutMs = opts.timeoutMs ?? 30000;
+  }
+
+  private opts(token?: string, signal?: AbortSignal) {
+    return {
+      timeoutMs: this.timeoutMs,
+      ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      ...(signal ? { signal } : {}),
+    };
+  }
+
+  private backoff(attempt: number): number {
+    return Math.random() * Math.min(this.maxBackoffMs, this.backoffMs * 2 ** attempt);
+  }
+
+  private async call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (e) {
+      throw toTableroError(e);
+    }
+  }
+
+  async engines(): Promise<EngineInfo[]> {
+    const r = await this.call(() => this.games.listEngines({}, this.opts()));
+    return r.engines.map(engineInfo);
+  }
+
+  /** One engine, with its schemas. */
+  async engine(name: string): Promise<EngineInfo> {
+    const r = await this.call(() => this.games.getEngine({ name }, this.opts()));
+    if (!r.engine) throw new TableroError("NOT_FOUND", `no engine ${name}`);
+    return engineInfo(r.engine);
+  }
+
+  /** Create a game; `created.seat(i)` is the handle of human seat i. */
+  async create<E extends EngineName>(engine: E, opts: CreateOptions<E> = {}): Promise<CreatedGame<E>> {
+    const r = await this.call(() => this.games.createGame({
+      engine,
+      players: opts.players ?? opts.seats?.length ?? 0,
+      ...(opts.options ? { options: toJsonObject(opts.options) } : {}),
+      seats: opts.seats ?? [],
+    }, this.opts()));
+    const tokens = new Map(r.seats.map((s) => [s.seat, s.token]));
+    return new CreatedGame(this, toGame(r.game, engine), tokens);
+  }
+
+  /** Claim an open seat of a game of `engine`; the handle carries its new token. */
+  async join<E extends EngineName>(gameId: string, engine: E, token?: string): Promise<Seat<E>> {
+    // The engine is checked first (a spectator's read), so a wrong one claims no seat.
+    const g = await this.call(() => this.games.getGame({ gameId }, this.opts()));
+    if (g.game?.engine !== engine) {
+      throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${g.game?.engine}, not ${engine}`);
+    }
+    const r = await this.call(() => this.games.joinGame({ gameId }, this.opts(token)));
+    return new Seat(this, engine, r.gameId, r.token, r.seat);
+  }
+
+  /** A handle for a seat whose token you already hold. */
+  seat<E extends EngineName>(engine: E, gameId: string, token: string, seat?: number): Seat<E> {
+    return new Seat(this, engine, gameId, token, seat);
+  }
+
+  /** A game of any engine (narrow on `.engine`); with a token, as that seat sees it. */
+  async game(gameId: string, opts: { token?: string; version?: number } = {}): Promise<AnyGame> {
+    const r = await this.call(() => this.games.getGame(
+      { gameId, ...(opts.version !== undefined ? { version: opts.version } : {}) }, this.opts(opts.token)));
+    return anyGame(r.game);
+  }
+
+  /** @internal */
+  async gameOf<E extends EngineName>(engine: E, gameId: string, token?: string, version?: number): Promise<Game<E>> {
+    const r = await this.call(() => this.games.getGame(
+      { gameId, ...(version !== undefined ? { version } : {}) }, this.opts(token)));
+    if (r.game?.engine !== engine) {
+      throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${r.game?.engine}, not ${engine}`);
+    }
+    return toGame(r.game, engine);
+  }
+
+  /** @internal */
+  async legalActionsOf<E extends EngineName>(gameId: string, token: string, q: LegalQuery = {}): Promise<LegalActions<E>> {
+    const r = await this.call(() => this.games.listLegalActions({
+      gameId, pageSize: q.pageSize ?? 0, pageToken: q.pageToken ?? "", type: q.type ?? "", group: q.group ?? "",
+    }, this.opts(token)));
+    return {
+      actions: r.actions.map((a) => asAction<E>(a)), version: r.version, seat: r.seat, nextPageToken: r.nextPageToken,
+      groups: r.groups.map((g) => ({
+        type: g.type, count: g.count, actions: g.actions.map((a) => asAction<E>(a)), nextPageToken: g.nextPageToken,
+      })),
+    };
+  }
+
+  /** Submit an action as the seat `token` opens (see Seat.act for a typed one). */
+  act(gameId: string, token: string, action: AnyAction, opts: ActOptions = {}): Promise<AnyGame> {
+    return this.submit(gameId, token, action, opts, anyGame);
+  }
+
+  /** The seat's legal actions (see Seat.legalActions for typed ones). */
+  legalActions(gameId: string, token: string, query: LegalQuery = {}): Promise<LegalActions<EngineName>> {
+    return this.legalActionsOf<EngineName>(gameId, token, query);
+  }
+
+  /** The log after `afterVersion`, page after page, as `token`'s seat (or a spectator) sees it. */
+  events(gameId: string, opts: { token?: string; afterVersion?: number; pageSize?: number } = {}):
+    AsyncGenerator<GameEvent<EngineName>> {
+    return this.eventsOf<EngineName>(gameId, opts.token, opts);
+  }
+
+  /** Live events until the game is over (see watchOf). */
+  watch(gameId: string, opts: WatchOptions & { token?: string } = {}): AsyncGenerator<GameEvent<EngineName>> {
+    return this.watchOf<EngineName>(gameId, opts.token, opts);
+  }
+
+  /** @internal */
+  actOf<E extends EngineName>(engine: E, gameId: string, token: string, action: ActionOf<E>,
+    opts: ActOptions = {}): Promise<Game<E>> {
+    return this.submit(gameId, token, action, opts, (g) => toGame(g, engine));
+  }
+
+  /** Submit an action; retried with the same requestId, so never applied twice. */
+  private async submit<T>(gameId: string, token: string, action: object, opts: ActOptions,
+    convert: (g: GameMessage | undefined) => T): Promise<T> {
+    const requestId = opts.requestId ?? newRequestId();
+    const body = {
+      gameId, action: toJsonObject(action), requestId,
+      ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}),
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await this.call(() => this.games.submitAction(body, this.opts(token)));
+        return convert(r.game);
+      } catch (e) {
+        const err = toTableroError(e);
+        const retryable = err.code === "UNAVAILABLE" || (opts.retryAborted === true && err.code === "ABORTED");
+        if (attempt >= this.retries || !retryable) throw err;
+      }
+      await sleep(this.backoff(attempt));
+      this.retryCount++;
+    }
+  }
+
+  /** @internal The log after `afterVersion`, page after page. */
+  async *eventsOf<E extends EngineName>(gameId: string, token?: string,
+    opts: { afterVersion?: number; pageSize?: number } = {}): AsyncGenerator<GameEvent<E>> {
+    let pageToken = "";
+    do {
+      const r = await this.call(() => this.games.listEvents({
+        gameId, afterVersion: opts.afterVersion ?? 0, pageSize: opts.pageSize ?? 0, pageToken,
+      }, this.opts(token)));
+      for (const e of r.events) {
+        yield { gameId: e.gameId, version: e.version, hash: e.hash ?? "", event: asEvent<E>(e.event) };
+      }
+      pageToken = r.nextPageToken;
+    } while (pageToken);
+  }
+
+  /** The hash of the event at `version` (to resume a watch after a reset). */
+  private async hashAt(gameId: string, token: string | undefined, version: number): Promise<string> {
+    if (version <= 0) return "";
+    for await (const e of this.eventsOf(gameId, token, { afterVersion: version - 1, pageSize: 1 })) {
+      return e.version === version ? e.hash : "";
+    }
+    return "";
+  }
+
+  /**
+   * Events after `afterVersion`, live, until the game is over. Reconnects after the
+   * last version it saw (with its hash) when the stream breaks (UNAVAILABLE: a restart, the
+   * network), up to `retries` tries in a row, and for `watchPatienceMs` once it had been
+   * connected. When the server's log was rewritten (ABORTED "resume from version N") it calls
+   * `onReset(N)` and goes on from N.
+   */
+  async *watchOf<E extends EngineName>(gameId: string, token?: string, opts: WatchOptions = {}):
+    AsyncGenerator<GameEvent<E>> {
+    let last = opts.afterVersion ?? 0;
+    let lastHash = opts.afterHash ?? "";
+    let failures = 0;
+    let brokenSince = 0;
+    let connected = false;
+    const silenceMs = opts.silenceMs ?? 45000;
+    for (;;) {
+      const opened = Date.now();
+      const attempt = new AbortController();
+      const stop = () => attempt.abort();
+      opts.signal?.addEventListener("abort", stop, { once: true });
+      let heard = Date.now();
+      let silent = false;
+      const watchdog = setInterval(() => {
+        if (Date.now() - heard > silenceMs) { silent = true; attempt.abort(); }
+      }, Math.min(5000, silenceMs / 2));
+      try {
+        const stream = this.games.watchGame({ gameId, afterVersion: last, afterHash: lastHash },
+          { ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}), signal: attempt.signal });
+        opts.onState?.("live");
+        for await (const m of stream) {
+          heard = Date.now();
+          if (m.version <= last) continue; // a keep-alive (version 0), or already seen
+          last = m.version;
+          lastHash = m.hash ?? "";
+          failures = 0;
+          connected = true;
+          yield { gameId: m.gameId, version: m.version, hash: lastHash, event: asEvent<E>(m.event) };
+        }
+        return;
+      } catch (e) {
+        if (opts.signal?.aborted) return;
+        const err = silent ? new TableroError("UNAVAILABLE", `the stream was silent for ${silenceMs} ms`)
+          : toTableroError(e);
+        const reset = err.code === "ABORTED" ? RESET.exec(err.message) : null;
+        if (reset) {
+          last = Number(reset[1]);
+          opts.onReset?.(last);
+          lastHash = await this.hashAt(gameId, token, last);
+          continue;
+        }
+        if (err.code !== "UNAVAILABLE") throw err;
+        opts.onState?.("reconnecting", err);
+        const now = Date.now();
+        connected ||= now - opened >= 1000;
+        if (failures === 0) brokenSince = now;
+        if (failures >= this.retries && (!connected || now - brokenSince >= this.watchPatienceMs)) throw err;
+      } finally {
+        clearInterval(watchdog);
+        opts.signal?.removeEventListener("abort", stop);
+      }
+      await sleep(this.backoff(failures), opts.signal);
+      failures++;
+      this.retryCount++;
+    }
+  }
+}
+
+/** A seat handle: a game id bound to the token that acts for it, typed by its engine. */
+export class Seat<E extends EngineName> {
+  constructor(
+    readonly client: Client,
+    readonly engine: E,
+    readonly gameId: string,
+    readonly token: string,
+    readonly seat: number | undefined = undefined,
+  ) {}
+
+  game(version?: number): Promise<Game<E>> {
+    return this.client.gameOf(this.engine, this.gameId, this.token, version);
+  }
+
+  legalActions(query: LegalQuery = {}): Promise<LegalActions<E>> {
+    return this.client.legalActionsOf<E>(this.gameId, this.token, query);
+  }
+
+  act(action: ActionOf<E>, opts: ActOptions = {}): Promise<Game<E>> {
+    return this.client.actOf(this.engine, this.gameId, this.token, action, opts);
+  }
+
+  resign(): Promise<Game<E>> {
+    return this.client.games.resign({ gameId: this.gameId }, { headers: { authorization: `Bearer ${this.token}` } })
+      .then((r) => toGame(r.game, this.engine), (e: unknown) => { throw toTableroError(e); });
+  }
+
+  events(opts: { afterVersion?: number; pageSize?: number } = {}): AsyncGenerator<GameEvent<E>> {
+    return this.client.eventsOf<E>(this.gameId, this.token, opts);
+  }
+
+  watch(opts: WatchOptions = {}): AsyncGenerator<GameEvent<E>> {
+    return this.client.watchOf<E>(this.gameId, this.token, opts);
+  }
+}
+
+/** CreateGame's answer: the game, and `seat(i)` handles for its human seats. */
+export class CreatedGame<E extends EngineName> {
+  constructor(
+    readonly client: Client,
+    readonly game: Game<E>,
+    readonly tokens: ReadonlyMap<number, string>,
+  ) {}
+
+  get gameId(): string {
+    return this.game.id;
+  }
+
+  /** The handle of seat `i` (a human seat: one the creator holds a token for). */
+  seat(i: number): Seat<E> {
+    const token = this.tokens.get(i);
+    if (token === undefined) throw new TableroError("INVALID_ARGUMENT", `seat ${i} is not one of your seats`);
+    return new Seat(this.client, this.game.engine, this.game.id, token, i);
+  }
+
+  /** A spectator's watch of the game. */
+  watch(opts: WatchOptions = {}): AsyncGenerator<GameEvent<E>> {
+    return this.client.watchOf<E>(this.game.id, undefined, opts);
+  }
+}

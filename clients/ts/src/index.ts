@@ -1,0 +1,11 @@
+/**
+ * @tablero/client: Tablero's TypeScript SDK (browsers and Node 20+), over Connect.
+ * Per-engine payload types come from each engine's own JSON Schemas (./engines).
+ */
+export * from "./client.js";
+export * from "./errors.js";
+export type * from "./engines/index.js";
+export { ENGINE_NAMES } from "./engines/index.js";
+export type { JsonObject, JsonValue } from "./json.js";
+export { GameService } from "./gen/tablero/v1/games_pb.js";
+export { RankingService } from "./gen/tablero/v1/rankings_pb.js";

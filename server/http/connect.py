@@ -1,0 +1,226 @@
+"""Connect and gRPC-Web for browsers: every RPC of the protos on the HTTP port at its
+standard path (`/tablero.v1.GameService/SubmitAction`), WatchGame as a server stream.
+
+The protocol is the `connectrpc` package's ASGI application (Connect with JSON or binary
+protobuf, and gRPC-Web; gRPC itself stays on the gRPC port). Each endpoint is a thin
+translation onto the shared edge (server.api.edge), as the gRPC servicers are: the request
+message → its JSON form (server.api.codec) → `Api.unary` / `Api.watch` inside an open
+`observe.Call` (auth, rate limits, log line, metrics) → the response message. Refusals
+become Connect errors with the same codes as gRPC; an error's `reason` (when it has one)
+rides along as a `google.rpc.ErrorInfo` detail. A watch ends as the gRPC one does: at the
+game's end (OK), `ABORTED` "history rewritten; resume from version N" on a reset,
+`UNAVAILABLE` when the server shuts down; after KEEPALIVE quiet seconds it sends an empty
+message (version 0) as a keep-alive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+from connectrpc.code import Code
+from connectrpc.compat import google_protobuf_binary_codec, google_protobuf_json_codec
+from connectrpc.errors import ConnectError, ErrorDetail
+from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
+from connectrpc.server import ConnectASGIApplication, Endpoint
+from google.protobuf import descriptor_pb2, json_format
+from google.rpc import error_details_pb2
+from protobuf.wkt import Any as AnyMessage
+from starlette.middleware.cors import CORSMiddleware
+
+from server.api import codec, observe
+from server.api.edge import Api
+from server.api.rpcs import MODULES
+from server.errors import Aborted, AppError, ResourceExhausted, Unavailable
+
+log = logging.getLogger("tablero.connect")
+
+PREFIX = "/tablero."  # the paths this app answers (every service of the protos)
+ERROR_DOMAIN = "tablero.v1"  # google.rpc.ErrorInfo.domain, as on gRPC
+
+# What a page on another origin may send and read (Connect and gRPC-Web headers).
+_ALLOW_HEADERS = ["Authorization", "Content-Type", "Connect-Protocol-Version", "Connect-Timeout-Ms",
+                  "Connect-Accept-Encoding", "Connect-Content-Encoding", "Grpc-Timeout", "X-Grpc-Web",
+                  "X-User-Agent"]
+_EXPOSE_HEADERS = ["Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin", "Retry-After"]
+
+_IDEMPOTENCY = {
+    descriptor_pb2.MethodOptions.NO_SIDE_EFFECTS: IdempotencyLevel.NO_SIDE_EFFECTS,
+    descriptor_pb2.MethodOptions.IDEMPOTENT: IdempotencyLevel.IDEMPOTENT,
+}
+
+
+def _code(name: str) -> Code:
+    """Our error code (gRPC's name, e.g. FAILED_PRECONDITION) → Connect's."""
+    try:
+        return Code(name.lower())
+    except ValueError:
+        return Code.UNKNOWN
+
+
+def connect_error(e: AppError) -> ConnectError:
+    """The Connect error of a refusal: our code, the message and, when the error names a
+    reason (server.errors), a google.rpc.ErrorInfo detail with it and its metadata."""
+    details = []
+    reason = getattr(e, "reason", None)
+    if reason:
+        metadata = {str(k): str(v) for k, v in (getattr(e, "metadata", None) or {}).items()}
+        info = error_details_pb2.ErrorInfo(reason=str(reason), domain=ERROR_DOMAIN, metadata=metadata)
+        details.append(ErrorDetail(AnyMessage(type_url="type.googleapis.com/google.rpc.ErrorInfo",
+                                              value=info.SerializeToString())))
+    return ConnectError(_code(e.code), e.message, details)
+
+
+@contextlib.asynccontextmanager
+async def _observed(rpc: str, ctx: Any) -> AsyncIterator[observe.Call]:
+    """The shared `Call` around one RPC (as the gRPC interceptor opens it); every failure
+    leaves as a ConnectError with our code."""
+    headers = ctx.request_headers
+    peer = (ctx.client_address or "").rsplit(":", 1)[0] or None
+    call = observe.Call("connect", authorization=headers.get("authorization"), rpc=rpc, peer=peer)
+    token = observe.begin(call)
+    try:
+        yield call
+    except asyncio.CancelledError:
+        call.code = "CANCELLED"
+        raise
+    except AppError as e:
+        call.code = e.code
+        wait = getattr(e, "retry_after", None)
+        if wait is not None:
+            ctx.response_headers["retry-after"] = str(max(1, int(-(-wait // 1))))
+        raise connect_error(e) from None
+    except RecursionError:
+        call.code = "INVALID_ARGUMENT"
+        raise ConnectError(Code.INVALID_ARGUMENT, "request is nested too deeply") from None
+    except Exception:
+        call.code = "INTERNAL"
+        log.exception("unhandled error in %s", rpc)
+        raise ConnectError(Code.INTERNAL, "internal error; it has been logged") from None
+    finally:
+        call.finish()
+        observe.end(token)
+
+
+def _wire(api: Api, rpc: str, request: Any) -> dict[str, Any]:
+    limit = api.body_limit(rpc)
+    if request.ByteSize() > limit:
+        raise ResourceExhausted(f"request is larger than {limit} bytes")
+    return codec.from_message(request)
+
+
+def _unary(api: Api, rpc: str, response_cls: type) -> Any:
+    async def handle(request: Any, ctx: Any) -> Any:
+        async with _observed(rpc, ctx):
+            out = await api.unary(rpc, _wire(api, rpc, request))
+            if codec.is_large(out):
+                return await asyncio.to_thread(codec.to_message, response_cls, out)
+            return codec.to_message(response_cls, out)
+
+    return handle
+
+
+# A browser's fetch() stream cannot see HTTP/2 pings or TCP keep-alives: after this many quiet
+# seconds the watch sends an empty message (version 0, no event), so a page can tell a quiet
+# game from a dead connection (a laptop that slept, a proxy that dropped it).
+KEEPALIVE = 15.0
+
+
+def _stream(api: Api, rpc: str, response_cls: type) -> Any:
+    async def handle(request: Any, ctx: Any) -> AsyncIterator[Any]:
+        async with _observed(rpc, ctx):
+            items = await api.watch(_wire(api, rpc, request), keepalive=KEEPALIVE)
+            async with contextlib.aclosing(items):  # closed at once (it holds a store watcher)
+                async for item in items:
+                    if item.kind == "event":
+                        yield codec.to_message(response_cls, item.data)
+                    elif item.kind == "keepalive":
+                        yield response_cls()
+                    elif item.kind == "end":
+                        return
+                    else:
+                        raise _stream_end(item)
+
+    return handle
+
+
+def _with_reason(err: AppError, reason: str | None, metadata: dict[str, str] | None = None) -> AppError:
+    if reason:
+        err.reason = reason  # type: ignore[attr-defined]
+    if metadata:
+        err.metadata = metadata  # type: ignore[attr-defined]
+    return err
+
+
+def _stream_end(item: Any) -> AppError:
+    """A watch item that ends the stream with an error (the same as on gRPC)."""
+    if item.kind == "shutdown":
+        return _with_reason(Unavailable("the server is shutting down; watch again"), "SHUTTING_DOWN")
+    if item.kind == "reset":  # docs/api.md: the client re-reads from that version
+        version = item.data["version"]
+        return _with_reason(Aborted(f"history rewritten; resume from version {version}"), "HISTORY_REWRITTEN",
+                            {"version": str(version)})
+    body = item.data["error"]
+    err = AppError(body["message"])
+    err.code = body["code"]
+    return _with_reason(err, body.get("reason"), body.get("metadata"))
+
+
+def endpoints(api: Api) -> dict[str, Endpoint]:
+    """Every method of the protos' services, by its path."""
+    out: dict[str, Endpoint] = {}
+    for module in MODULES:
+        for service in module.DESCRIPTOR.services_by_name.values():
+            for m in service.methods:
+                request_cls, response_cls = getattr(module, m.input_type.name), getattr(module, m.output_type.name)
+                streaming = m.server_streaming
+                info = MethodInfo(name=m.name, service_name=service.full_name, input=request_cls,
+                                  output=response_cls,
+                                  idempotency_level=_IDEMPOTENCY.get(m.GetOptions().idempotency_level,
+                                                                     IdempotencyLevel.UNKNOWN),
+                                  stream_type=StreamType.SERVER_STREAM if streaming else StreamType.UNARY)
+                path = f"/{service.full_name}/{m.name}"
+                if streaming:
+                    out[path] = Endpoint.server_stream(info, _stream(api, m.name, response_cls))
+                else:
+                    out[path] = Endpoint.unary(info, _unary(api, m.name, response_cls))
+    return out
+
+
+class _CompactJson:
+    """Connect's JSON codec without the pretty-printing (google.protobuf's default indent)."""
+
+    def __init__(self) -> None:
+        self._decoder = google_protobuf_json_codec()
+
+    def name(self) -> str:
+        return "json"
+
+    def encode(self, message: Any) -> bytes:
+        return json_format.MessageToJson(message, indent=None).encode()
+
+    def decode(self, data: bytes | bytearray, message_class: type) -> Any:
+        return self._decoder.decode(data, message_class)
+
+
+class _Application(ConnectASGIApplication):
+    path = PREFIX
+
+
+def connect_app(api: Api) -> Any:
+    """The ASGI app for PREFIX paths: Connect (JSON and binary) and gRPC-Web, with CORS."""
+    table = endpoints(api)
+
+    def resolve(_: Any) -> Mapping[str, Endpoint]:
+        return table
+
+    read_max = max(api.max_body, api.max_rankings_body)
+    app = _Application(service=object(), endpoints=resolve, read_max_bytes=read_max,
+                       codecs=[google_protobuf_binary_codec(), _CompactJson()])
+    return CORSMiddleware(app, allow_origins=["*"], allow_methods=["GET", "POST", "OPTIONS"],
+                          allow_headers=_ALLOW_HEADERS, expose_headers=_EXPOSE_HEADERS, max_age=600)
+
+

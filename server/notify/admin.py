@@ -1,0 +1,76 @@
+"""`tablero admin webhooks`: the operator's view of the notification queue's dead letters.
+
+    tablero admin webhooks dead-letters [--json]    # deliveries given up after TABLERO_WEBHOOKS_RETRY_FOR
+    tablero admin webhooks replay (--id EVENT_ID | --all)
+    tablero admin webhooks stats                     # queued deliveries and oldest age per target
+
+The store is the server's (TABLERO_REDIS_URL / TABLERO_DB or --redis-url / --db). A replayed
+delivery goes back to the end of its lane (its endpoint and game) and is sent again with its
+webhook-id, by whichever replica claims it. Exit codes: 0 done, 1 nothing matched, 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from datetime import UTC, datetime
+
+from . import open_queue
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tablero admin webhooks", description="dead letters of the notifications")
+    p.add_argument("--redis-url", help="Redis URL (env TABLERO_REDIS_URL); without it: SQLite")
+    p.add_argument("--db", help="SQLite file (env TABLERO_DB)")
+    sub = p.add_subparsers(dest="verb", required=True)
+    d = sub.add_parser("dead-letters", help="list the deliveries given up")
+    d.add_argument("--json", action="store_true", help="one JSON document per line")
+    r = sub.add_parser("replay", help="queue dead letters again")
+    g = r.add_mutually_exclusive_group(required=True)
+    g.add_argument("--id", help="the event id (webhook-id) to replay")
+    g.add_argument("--all", action="store_true")
+    s = sub.add_parser("stats", help="queued deliveries and the oldest one's age, per target")
+    s.add_argument("targets", nargs="*", help="endpoint ids (default: those of TABLERO_WEBHOOKS, push, inbox)")
+    return p
+
+
+async def _run(ns: argparse.Namespace) -> int:
+    redis_url = ns.redis_url or os.environ.get("TABLERO_REDIS_URL") or None
+    db = ns.db or os.environ.get("TABLERO_DB") or None
+    if not redis_url and (not db or db == ":memory:"):
+        print("tablero admin webhooks: no store configured: set TABLERO_REDIS_URL or TABLERO_DB "
+              "(or --redis-url / --db) as for the server", file=sys.stderr)
+        return 2
+    q = open_queue(redis_url, db)
+    try:
+        if ns.verb == "dead-letters":
+            dead = await q.dead_letters()
+            for rec in dead:
+                if ns.json:
+                    print(json.dumps({k: v for k, v in rec.items() if k != "raw"}, separators=(",", ":")))
+                else:
+                    ev = rec["item"]["event"]
+                    when = datetime.fromtimestamp(rec["dead_at"], UTC).strftime("%Y-%m-%d %H:%M:%S")
+                    print(f"{ev['id']}  {ev['type']:<14} game {ev['gameId']}  to {rec['target']}  "
+                          f"{rec['attempts']} attempts, given up {when} UTC: {rec.get('error', '')}")
+            print(f"{len(dead)} dead letter{'' if len(dead) == 1 else 's'}", file=sys.stderr)
+            return 0
+        if ns.verb == "replay":
+            n = await q.replay("*" if ns.all else ns.id)
+            print(f"{n} deliver{'y' if n == 1 else 'ies'} queued again", file=sys.stderr)
+            return 0 if n else 1
+        from .webhooks import parse_endpoints
+
+        targets = ns.targets or [e.id for e in parse_endpoints(os.environ.get("TABLERO_WEBHOOKS"))] + ["push", "inbox"]
+        for target, (depth, age) in (await q.stats(targets)).items():
+            print(f"{target:<20} {depth:>8} queued   oldest {age:.1f} s")
+        return 0
+    finally:
+        await q.close()
+
+
+def main(argv: list[str]) -> int:
+    return asyncio.run(_run(_parser().parse_args(argv)))

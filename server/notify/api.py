@@ -1,0 +1,123 @@
+"""The NotificationService RPCs (proto/tablero/v1/notifications.proto), served like every RPC:
+REST routes and OpenAPI from the google.api.http annotations, gRPC, the same edge (identity,
+rate limits, logs). Each entry: (seat need, run(games, wire, seat), errors besides INTERNAL);
+server/api/edge.py turns them into its Handlers. `games.notifier` is the server's Notifier
+(None: notifications are off, FAILED_PRECONDITION).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from server.api import observe
+from server.errors import FailedPrecondition, InvalidArgument, PermissionDenied, Unauthenticated
+
+from .inbox import Inbox
+from .webhooks import Refused, resolve
+
+MAX_SEATS = 32
+_OFF = ("notifications are off on this server (no TABLERO_WEBHOOKS, TABLERO_VAPID_PRIVATE_KEY or "
+        "TABLERO_PORTAL_KEYS)")
+
+
+def _notifier(games: Any, push: bool = False) -> Any:
+    notifier = getattr(games, "notifier", None)
+    if notifier is None:
+        raise FailedPrecondition(_OFF)
+    if push and notifier.pusher is None:
+        raise FailedPrecondition("Web Push is off on this server (no TABLERO_VAPID_PRIVATE_KEY)")
+    return notifier
+
+
+def _signed_in() -> Any:
+    user = observe.current().user
+    if user is None:
+        raise Unauthenticated("sign in: send the portal's JWT as Authorization: Bearer <jwt>")
+    return user
+
+
+def _seat(games: Any, game_id: Any, token: Any) -> int:
+    if not isinstance(game_id, str) or not game_id or not isinstance(token, str) or not token:
+        raise InvalidArgument('each seat is {"gameId", "token"} (the seat\'s token)')
+    try:
+        return games.signer.verify(token, game_id)
+    except Exception:  # noqa: BLE001 - whatever the signer refuses
+        raise PermissionDenied(f"that token is not a seat token of game {game_id}") from None
+
+
+async def list_notifications(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
+    notifier, user = _notifier(games), _signed_in()
+    try:
+        return await Inbox(notifier.q).list(user.id, int(w.get("pageSize") or 20), w.get("pageToken") or "",
+                                            bool(w.get("unreadOnly")))
+    except ValueError as e:
+        raise InvalidArgument(str(e)) from None
+
+
+async def mark_read(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
+    notifier, user = _notifier(games), _signed_in()
+    ids = w.get("ids") or None
+    return {"marked": await Inbox(notifier.q).mark_read(user.id, ids)}
+
+
+async def push_key(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
+    return {"publicKey": _notifier(games, push=True).pusher.public_key}
+
+
+async def register(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
+    from .webpush import check_subscription  # pywebpush is imported only where Web Push is used
+
+    notifier = _notifier(games, push=True)
+    try:
+        sub = check_subscription(w.get("subscription"))
+    except ValueError as e:
+        raise InvalidArgument(str(e)) from None
+    parts = urlsplit(sub["endpoint"])
+    try:  # a push service on the internet (the send checks again: DNS may change)
+        await resolve(parts.hostname or "", parts.port or 443, notifier.s.allow_private)
+    except (Refused, OSError) as e:
+        raise InvalidArgument(f"the subscription's endpoint is refused: {e}") from None
+    seats = w.get("seats") or []
+    if len(seats) > MAX_SEATS:
+        raise InvalidArgument(f"at most {MAX_SEATS} seats per call")
+    owners = [f"seat:{s.get('gameId')}:{_seat(games, s.get('gameId'), s.get('token'))}" for s in seats]
+    user = observe.current().user
+    if user is not None:
+        owners.append(f"user:{user.id}")
+    if not owners:
+        raise InvalidArgument("name seats (gameId and token) or sign in to subscribe")
+    return {"id": await notifier.subs.add(sub, owners), "owners": len(owners)}
+
+
+async def unregister(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
+    from .webpush import subscription_id
+
+    notifier = _notifier(games)
+    endpoint = (w.get("subscription") or {}).get("endpoint")
+    if not endpoint:
+        raise InvalidArgument('"subscription": {"endpoint"} is needed')
+    sid = subscription_id({"endpoint": endpoint})
+    existed = await notifier.subs.get(sid) is not None
+    await notifier.subs.remove(sid)
+    return {"removed": existed}
+
+
+async def set_live(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
+    notifier = _notifier(games)
+    seat = _seat(games, w.get("gameId"), w.get("token"))
+    on = bool(w.get("live"))
+    await notifier.mark_live(w["gameId"], seat, time.time() + notifier.s.live_ttl if on else None)
+    return {"live": on, "ttlSeconds": notifier.s.live_ttl if on else 0}
+
+
+_ERR = ("INVALID_ARGUMENT", "UNAUTHENTICATED", "FAILED_PRECONDITION", "RESOURCE_EXHAUSTED", "UNAVAILABLE")
+HANDLERS: dict[str, tuple[str, Any, tuple[str, ...]]] = {
+    "ListNotifications": ("none", list_notifications, _ERR),
+    "MarkNotificationsRead": ("none", mark_read, _ERR),
+    "GetPushKey": ("none", push_key, ("FAILED_PRECONDITION", "RESOURCE_EXHAUSTED")),
+    "RegisterPushSubscription": ("none", register, (*_ERR, "PERMISSION_DENIED")),
+    "DeletePushSubscription": ("none", unregister, _ERR),
+    "SetPushLive": ("none", set_live, (*_ERR, "PERMISSION_DENIED")),
+}

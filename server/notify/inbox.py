@@ -1,0 +1,90 @@
+"""The in-app notification list of a portal user (`GET /v1/notifications`).
+
+One item per game and user, the newest news of that game for them: "turn" while one of
+their seats must act (a turn.started naming it), "result" once the game finished (with the
+outcome). A turn.started that no longer names their seat removes their "turn" item. Items are
+listed newest first, paged, and marked read (a new item of the game is unread again).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+MAX_PAGE = 100
+MAX_ITEMS = 200  # items kept per user
+
+
+class Inbox:
+    def __init__(self, queue: Any) -> None:
+        self.q = queue
+
+    async def record(self, user: str, seat: int, ev: dict[str, Any]) -> None:
+        ns = "inbox:" + user
+        game = ev["gameId"]
+        if ev["type"] == "turn.started":
+            waiting = [s["seat"] for s in ev["data"].get("seats", ())]
+            if seat not in waiting:
+                old = json.loads(await self.q.kv_get(ns, game) or "null")
+                if old is not None and old["kind"] == "turn" and old["version"] <= ev["version"]:
+                    await self.q.kv_del(ns, game)
+                return
+            kind = "turn"
+        else:
+            kind = "result"
+        old = json.loads(await self.q.kv_get(ns, game) or "null")
+        if old is not None and (old["version"] > ev["version"] or old["id"] == ev["id"]):
+            return  # older news, or this one again (a retried delivery keeps its read mark)
+        if old is not None and old["kind"] == "result":
+            return
+        item = {"id": ev["id"], "kind": kind, "type": ev["type"], "gameId": game, "seat": seat,
+                "version": ev["version"], "timestamp": ev["timestamp"], "read": False, "data": ev["data"]}
+        await self.q.kv_set(ns, game, json.dumps(item))
+        if kind == "result":
+            await self._cap(ns)
+
+    async def _cap(self, ns: str) -> None:
+        """At most MAX_ITEMS per user: the oldest results go first (pending turns stay)."""
+        items = [json.loads(v) for v in (await self.q.kv_all(ns)).values()]
+        results = sorted((i for i in items if i["kind"] == "result"), key=lambda i: i["timestamp"])
+        for old in results[:max(0, len(items) - MAX_ITEMS)]:
+            await self.q.kv_del(ns, old["gameId"])
+
+    async def list(self, user: str, page_size: int = 20, page_token: str = "",
+                   unread_only: bool = False) -> dict[str, Any]:
+        page_size = max(1, min(page_size or 20, MAX_PAGE))
+        start = _offset(page_token)
+        items = sorted((json.loads(v) for v in (await self.q.kv_all("inbox:" + user)).values()),
+                       key=lambda i: (-i["timestamp"], i["id"]))
+        if unread_only:
+            items = [i for i in items if not i["read"]]
+        page = items[start:start + page_size]
+        more = start + page_size < len(items)
+        token = base64.urlsafe_b64encode(str(start + page_size).encode()).decode() if more else ""
+        return {"notifications": page, "nextPageToken": token,
+                "unread": sum(1 for i in items if not i["read"]),
+                "pendingTurns": sum(1 for i in items if i["kind"] == "turn")}
+
+    async def mark_read(self, user: str, ids: list[str] | None) -> int:
+        ns = "inbox:" + user
+        n = 0
+        for game, raw in (await self.q.kv_all(ns)).items():
+            item = json.loads(raw)
+            if not item["read"] and (ids is None or item["id"] in ids):
+                item["read"] = True
+                await self.q.kv_set(ns, game, json.dumps(item))
+                n += 1
+        return n
+
+
+def _offset(token: str) -> int:
+    if not token:
+        return 0
+    try:
+        value = int(base64.urlsafe_b64decode(token.encode()).decode())
+        if value < 0:
+            raise ValueError
+        return value
+    except (ValueError, UnicodeDecodeError):
+        raise ValueError("pageToken is not one this list gave") from None

@@ -1,0 +1,346 @@
+"""The notifier of one replica: signals after commits, derivation, and delivery (see queue.py).
+
+    notifier = Notifier(queue, service, endpoints=..., pusher=..., settings=...)
+    service.notify = notifier.signal      # the one hook: GameService._bookkeep / _join call it
+    await notifier.start(); ...; await notifier.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import os
+import random
+import socket
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from engines.core import clone
+from server.app.repository import LoadedGame
+from server.errors import FailedPrecondition, NotFound
+from server.portal.table import is_platform
+from server.store.base import Trimmed
+
+from . import metrics as m
+from .events import Cursor, derive_meta, derive_step
+from .webhooks import Endpoint, Refused, Sender, headers, payload, resolve
+
+log = logging.getLogger("tablero.notify")
+
+PUSH, INBOX = "push", "inbox"
+INBOX_KINDS = ("turn.started", "game.finished")
+CURSOR_TTL = 7 * 86400.0  # a finished game's cursor is kept a week (a late signal derives nothing)
+
+
+@dataclasses.dataclass
+class Settings:
+    retry_for: float = 86400.0  # seconds a delivery is retried before it is a dead letter
+    backoff: float = 1.0  # first retry after about this long; doubles each time (jittered)
+    backoff_max: float = 3600.0
+    timeout: float = 10.0  # one delivery (connect + answer)
+    concurrency: int = 8  # deliveries in flight per endpoint
+    lease: float = 0.0  # a claimed lane is another replica's again after this long (0: 3 x timeout + 5 s)
+    poll: float = 0.2  # seconds between claim rounds when idle
+    allow_private: bool = False
+    live_ttl: float = 30.0  # a watching tab counts as live for this long after its last sign
+
+
+class Notifier:
+    def __init__(self, queue: Any, service: Any, *, endpoints: list[Endpoint] = (), pusher: Any = None,
+                 settings: Settings | None = None, inbox: bool = True) -> None:
+        self.q, self.service = queue, service
+        self.endpoints = {e.id: e for e in endpoints}
+        self.pusher, self.inbox = pusher, inbox
+        self.s = settings or Settings()
+        if not self.s.lease:
+            self.s.lease = 3 * self.s.timeout + 5
+        self.consumer = f"{socket.gethostname()}-{os.getpid()}-{random.getrandbits(32):08x}"
+        self.sender = Sender(self.s.timeout, self.s.allow_private)
+        self._pending: list[str] = []
+        self._flushed: asyncio.Future[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._inflight: dict[str, int] = {}
+        self._wake = asyncio.Event()
+        self._stopping = False
+        from .webpush import Subscriptions
+
+        self.subs = Subscriptions(queue)
+
+    @property
+    def targets(self) -> list[str]:
+        return [*self.endpoints, *([PUSH] if self.pusher else []), *([INBOX] if self.inbox else [])]
+
+    # -- 1. the hook: a game changed (awaited before the write is answered) --------------------
+    async def signal(self, game_id: str) -> None:
+        """Queue "game_id changed". Signals of concurrent writes go in one pipelined round trip."""
+        self._pending.append(game_id)
+        if self._flushed is None:
+            self._flushed = asyncio.get_running_loop().create_future()
+            asyncio.get_running_loop().call_soon(self._flush_soon)
+        await asyncio.shield(self._flushed)
+
+    def _flush_soon(self) -> None:
+        games, fut = list(dict.fromkeys(self._pending)), self._flushed
+        self._pending, self._flushed = [], None
+        task = asyncio.get_running_loop().create_task(self._flush(games, fut))
+        self._tasks.append(task)
+        task.add_done_callback(self._tasks.remove)
+
+    async def _flush(self, games: list[str], fut: asyncio.Future[None] | None) -> None:
+        try:
+            await self.q.signal(games)
+        except Exception as e:  # noqa: BLE001 - the writer's bookkeeping retries it
+            if fut is not None and not fut.done():
+                fut.set_exception(e)
+            return
+        if fut is not None and not fut.done():
+            fut.set_result(None)
+
+    # -- 2. derivation --------------------------------------------------------------------------
+    async def derive(self, game_id: str) -> int:
+        """Derive what game_id's log implies since its cursor; queue it. Returns events derived."""
+        for _ in range(5):
+            raw = await self.q.cursor(game_id)
+            try:
+                cur, evs = await self._derive(game_id, raw)
+            except NotFound:
+                return 0
+            deliveries = await self._deliveries(game_id, evs)
+            ttl = CURSOR_TTL if cur.finished else None
+            if await self.q.commit(game_id, raw, json.dumps(cur.to_json()), deliveries, ttl):
+                if deliveries:
+                    self._wake.set()
+                m.count("derived", n=len(evs))
+                return len(evs)
+        raise RuntimeError("its cursor kept moving under this deriver")  # the signal stays pending: later
+
+    async def _derive(self, game_id: str, raw: str | None) -> tuple[Cursor, list[dict[str, Any]]]:
+        games = self.service.games
+        meta = await games.meta(game_id, exact=True)
+        seats = await self.service._seats(game_id, meta)
+        users = [None] * meta["players"]
+        for s in seats:
+            users[s["seat"]] = s.get("user")
+        head = await games.current(game_id, meta)
+        cur = Cursor.from_json(json.loads(raw)) if raw else None
+        cur, evs = derive_meta(game_id, meta, cur, list(meta.get("claimed", ())), users, head.version)
+        if cur.version >= head.version:
+            return cur, evs
+        deadlines = {d["seat"]: d["deadline"] for d in await self.service._deadlines(head)}
+        try:
+            start = await games.at(game_id, cur.version, meta) if cur.version else \
+                LoadedGame(game_id, meta, head.engine, 0, None, [])
+            entries = await games.store.read_entries(game_id, after_version=cur.version)
+        except (Trimmed, FailedPrecondition):  # a snapshot covers what was not derived yet: from the head on
+            kinds = head.kinds
+            waiting = [s for s in head.to_act if kinds[s] != "bot"]
+            return cur, evs + derive_step(game_id, head.version, {}, waiting, head.finished, head.outcome, cur,
+                                          users, deadlines)
+        state, platform = clone(start.state), list(start.platform)
+        for entry in entries:
+            if entry.version > head.version:
+                break
+            if is_platform(entry.event):
+                platform.append(entry.event)
+            else:
+                state = head.engine.evolve(state, clone(entry.event))
+            g = LoadedGame(game_id, meta, head.engine, entry.version, state, list(platform))
+            kinds = g.kinds
+            waiting = [s for s in g.to_act if kinds[s] != "bot"]
+            evs += derive_step(game_id, entry.version, entry.event, waiting, g.finished, g.outcome, cur, users,
+                               deadlines if entry.version == head.version else {})
+        return cur, evs
+
+    async def _deliveries(self, game_id: str, evs: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+        out = []
+        now = time.time()
+        for ev in evs:
+            item = {"event": ev, "queued": now}
+            for ep in self.endpoints.values():
+                if ep.wants(ev["type"]):
+                    out.append((ep.id, game_id, json.dumps(item)))
+            if ev["type"] not in INBOX_KINDS:
+                continue
+            users = await self._users(game_id)
+            if self.inbox:  # every user of the game: a turn that passed leaves their list
+                for seat, uid in enumerate(users):
+                    if uid:
+                        out.append((INBOX, uid, json.dumps({**item, "user": uid, "seat": seat})))
+            if self.pusher and ev["type"] == "turn.started":
+                for seat in ev["data"].get("newly", ()):
+                    uid = users[seat] if seat < len(users) else None
+                    owners = [f"seat:{game_id}:{seat}", *([f"user:{uid}"] if uid else [])]
+                    for sid in await self.subs.of(owners):
+                        out.append((PUSH, f"{sid}:{game_id}", json.dumps({**item, "sub": sid, "seat": seat})))
+        return out
+
+    async def _users(self, game_id: str) -> list[str | None]:
+        seats = await self.service._seats(game_id)
+        return [(s.get("user") or {}).get("id") for s in sorted(seats, key=lambda s: s["seat"])]
+
+    async def _derive_loop(self) -> None:
+        while not self._stopping:
+            try:
+                batch = await self.q.read_signals(self.consumer, 64, 1000)
+                # Games are independent (each one's derivation is a CAS on its own cursor). A game
+                # whose derivation failed keeps its signals pending: claimed again later.
+                games = list(dict.fromkeys(g for _, g in batch))
+                results = await asyncio.gather(*(self.derive(g) for g in games), return_exceptions=True)
+                failed = {g for g, r in zip(games, results, strict=True) if isinstance(r, BaseException)}
+                for g, r in zip(games, results, strict=True):
+                    if isinstance(r, BaseException):
+                        log.warning("notifications of game %s not derived (retried later): %s: %s",
+                                    g, type(r).__name__, r)
+                await self.q.ack_signals([sid for sid, g in batch if g not in failed])
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - the store is away: the signals stay pending
+                log.warning("notification derivation failed: %s: %s", type(e).__name__, e)
+                await asyncio.sleep(1.0)
+
+    # -- 3. delivery ----------------------------------------------------------------------------
+    async def _deliver_loop(self) -> None:
+        while not self._stopping:
+            claimed = 0
+            try:
+                for target in self.targets:
+                    free = self.s.concurrency - self._inflight.get(target, 0)
+                    if free <= 0:
+                        continue
+                    for lane, token, raw, att in await self.q.claim(target, free, self.s.lease):
+                        claimed += 1
+                        self._inflight[target] = self._inflight.get(target, 0) + 1
+                        task = asyncio.create_task(self._deliver(target, lane, token, raw, att))
+                        self._tasks.append(task)
+                        task.add_done_callback(self._tasks.remove)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001
+                log.warning("notification claim failed: %s: %s", type(e).__name__, e)
+                await asyncio.sleep(1.0)
+            if not claimed:
+                self._wake.clear()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self.s.poll)
+
+    async def _deliver(self, target: str, lane: str, token: str, raw: str, att: str) -> None:
+        try:
+            item = json.loads(raw)
+            error = await self._send(target, item)
+            now = time.time()
+            now_us = int(now * 1_000_000)
+            if error is None:
+                await self.q.settle(target, lane, token, "ack", now_us)
+                m.count("deliveries", target, "ok")
+                return
+            m.count("deliveries", target, "failed")
+            a = json.loads(att) if att else {"attempts": 0, "first": now}
+            a = {**a, "attempts": a["attempts"] + 1, "error": error[:300]}
+            if now - a["first"] >= self.s.retry_for:
+                record = {"target": target, "lane": lane, "raw": raw, "item": item, "dead_at": now, **a}
+                await self.q.settle(target, lane, token, "dead", now_us, json.dumps(record))
+                m.count("dead", target)
+                log.warning("delivery %s to %s is a dead letter after %d attempts: %s",
+                            item["event"]["id"], target, a["attempts"], error)
+                return
+            delay = min(self.s.backoff_max, self.s.backoff * 2 ** (a["attempts"] - 1))
+            delay = delay / 2 + random.random() * delay / 2  # jitter: between half and all of it
+            await self.q.settle(target, lane, token, "retry", int((now + delay) * 1_000_000), json.dumps(a))
+            m.count("retries", target)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001 - the lease runs out and the lane is claimed again
+            log.warning("delivery on %s failed to settle: %s: %s", target, type(e).__name__, e)
+        finally:
+            self._inflight[target] -= 1
+            self._wake.set()
+
+    async def _send(self, target: str, item: dict[str, Any]) -> str | None:
+        """None when delivered; else why not (then it is retried)."""
+        ev = item["event"]
+        if target == INBOX:
+            from .inbox import Inbox
+
+            await Inbox(self.q).record(item["user"], item["seat"], ev)
+            return None
+        if target == PUSH:
+            return await self._push(item)
+        ep = self.endpoints.get(target)
+        if ep is None:
+            return "the endpoint is no longer configured"
+        body = payload(ev)
+        try:
+            status, text = await self.sender.post(ep.url, body, headers(ep, ev["id"], body))
+        except Refused as e:
+            return str(e)
+        except (httpx.HTTPError, TimeoutError, OSError) as e:
+            return f"{type(e).__name__}: {e}"[:300]
+        return None if 200 <= status < 300 else f"HTTP {status}: {text}"
+
+    async def _push(self, item: dict[str, Any]) -> str | None:
+        ev, sid = item["event"], item["sub"]
+        game_id, seat = ev["gameId"], item["seat"]
+        if await self.live(game_id, seat):
+            m.count("push_skipped")
+            return None  # the player is watching the game in an open tab
+        doc = await self.subs.get(sid)
+        if doc is None:
+            return None  # unsubscribed since
+        meta = await self.service.games.meta(game_id)
+        title = f"Your turn in {meta['engine'].replace('-', ' ').title()}"
+        message = {"title": title, "gameId": game_id, "seat": seat, "eventId": ev["id"],
+                   "url": f"/#/g/{game_id}"}
+        parts = urlsplit(doc["subscription"]["endpoint"])
+        try:
+            await resolve(parts.hostname or "", parts.port or 443, self.s.allow_private)
+            status = await self.pusher.send(doc["subscription"], message)
+        except Exception as e:  # noqa: BLE001 - network, or a refused address: retry
+            return f"{type(e).__name__}: {e}"[:300]
+        if status in (404, 410):
+            await self.subs.remove(sid)
+            m.count("push_gone")
+            return None
+        return None if 200 <= status < 300 else f"push service answered {status}"
+
+    # -- presence: a seat watching live in an open tab ------------------------------------------
+    async def live(self, game_id: str, seat: int) -> bool:
+        raw = await self.q.kv_get("live", f"{game_id}:{seat}")
+        if raw is not None and float(raw) <= time.time():
+            await self.q.kv_del("live", f"{game_id}:{seat}")  # the tab went away without saying so
+        return raw is not None and float(raw) > time.time()
+
+    async def mark_live(self, game_id: str, seat: int, until: float | None) -> None:
+        key = f"{game_id}:{seat}"
+        if until is None:
+            await self.q.kv_del("live", key)
+        else:
+            await self.q.kv_set("live", key, str(until))
+
+    # -- metrics and lifecycle ------------------------------------------------------------------
+    async def _stats_loop(self) -> None:
+        while not self._stopping:
+            with contextlib.suppress(Exception):
+                for target, (depth, age) in (await self.q.stats(self.targets)).items():
+                    m.DEPTH.labels(target).set(depth)
+                    m.OLDEST.labels(target).set(age)
+            await asyncio.sleep(5.0)
+
+    async def start(self, work: bool = True) -> None:
+        """The stats loop (queue depth and age, for this process's /metrics), and unless `work` is
+        False (a worker process does it) derivation and delivery."""
+        loops = (self._derive_loop, self._deliver_loop, self._stats_loop) if work else (self._stats_loop,)
+        for loop in loops:
+            self._tasks.append(asyncio.create_task(loop()))
+
+    async def close(self) -> None:
+        self._stopping = True
+        for t in list(self._tasks):
+            t.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.sender.close()

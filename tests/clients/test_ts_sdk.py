@@ -1,0 +1,245 @@
+"""@tablero/client (clients/ts) against a real `tablero serve`: built as its README says
+(locked npm packages, buf + protoc-gen-es, the engines' types, tsc), then run under Node and
+in headless Chromium.
+
+The npm packages (clients/ts/package-lock.json) are installed once per lock file into a
+cache folder; the SDK is built once per test module into a temporary folder."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from server import errors
+from tests.server.support import ServerProcess
+
+ROOT = Path(__file__).resolve().parents[2]
+SDK = ROOT / "clients" / "ts"
+HERE = Path(__file__).resolve().parent / "ts"
+CHROMIUM = os.environ.get("TABLERO_CHROMIUM", "/usr/bin/chromium")
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    assert node, "node is missing (Debian package nodejs, version 20 or later)"
+    return node
+
+
+def npm_packages() -> Path:
+    """clients/ts's locked node_modules, installed once per lock file."""
+    lock = (SDK / "package-lock.json").read_bytes()
+    home = Path(os.environ.get("TABLERO_TEST_CACHE", Path.home() / ".cache" / "tablero-tests"))
+    cache = home / f"ts-sdk-{hashlib.sha256(lock).hexdigest()[:16]}"
+    if not (cache / "node_modules" / ".package-lock.json").exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        shutil.copy(SDK / "package.json", cache)
+        shutil.copy(SDK / "package-lock.json", cache)
+        npm = shutil.which("npm")
+        assert npm, "npm is missing (Debian package npm)"
+        r = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=cache, capture_output=True, text=True,
+                           timeout=600)
+        assert r.returncode == 0, r.stdout + r.stderr
+    return cache / "node_modules"
+
+
+@pytest.fixture(scope="module")
+def sdk(tmp_path_factory) -> Path:
+    """The built package (dist/ with .d.ts), in a folder of its own."""
+    out = tmp_path_factory.mktemp("tablero-client")
+    (out / "node_modules").symlink_to(npm_packages())
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_ts_sdk.py"), "--web", str(out)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (out / "dist" / "index.js").exists() and (out / "dist" / "index.d.ts").exists()
+    return out
+
+
+@pytest.fixture(scope="module")
+def serve() -> Iterator[ServerProcess]:
+    with ServerProcess({"TABLERO_LOG_LEVEL": "warning"}) as s:
+        yield s
+
+
+def _code_only(path: Path) -> str:
+    """The program without its comments and string literals."""
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", "", path.read_text(), flags=re.S)
+    return re.sub(r"`(?:[^`\\]|\\.)*`|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'", '""', text)
+
+
+def test_the_riverboat_program_has_no_casts_assertions_or_any():
+    code = _code_only(SDK / "examples" / "riverboat.ts")
+    assert " as " not in code, "type assertion"
+    assert "!." not in code and not re.search(r"[\w)\]]!(?=[.\[(),;\s])", code), "non-null assertion"
+    assert "any" not in re.findall(r"\w+", code)
+    config = json.loads((SDK / "examples" / "tsconfig.json").read_text())["compilerOptions"]
+    assert config["strict"] is True and config["noUncheckedIndexedAccess"] is True
+
+
+@pytest.mark.slow
+def test_a_strict_program_plays_riverboat_to_the_end(sdk, serve):
+    node = _node()
+    # The README's example compiles as strictly (top-level await: an ES module).
+    readme = (SDK / "README.md").read_text().split("```ts\n", 1)[1].split("```", 1)[0]
+    (sdk / "examples" / "readme.ts").write_text(readme)
+    config = json.loads((sdk / "examples" / "tsconfig.json").read_text())
+    config["include"] = ["riverboat.ts", "readme.ts"]
+    (sdk / "examples" / "tsconfig.json").write_text(json.dumps(config))
+    tsc = subprocess.run([node, str(sdk / "node_modules" / "typescript" / "bin" / "tsc"), "-p",
+                          str(sdk / "examples")], capture_output=True, text=True, timeout=300)
+    assert tsc.returncode == 0, tsc.stdout + tsc.stderr
+    run = subprocess.run([node, str(sdk / "examples" / "out" / "riverboat.js"), serve.http], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    summary_line, winner_line = run.stdout.strip().splitlines()[-2:]
+    summary = json.loads(summary_line)
+    game = httpx.get(f"{serve.http}/v1/games/{summary['gameId']}").json()
+    assert game["status"] == "GAME_STATUS_FINISHED"
+    assert summary["winners"] == game["outcome"]["winners"] and summary["winners"]
+    assert winner_line == "winner: " + " and ".join(f"seat {w}" for w in game["outcome"]["winners"])
+    # The spectator's live watch saw every event, in order, to the end.
+    assert summary["watched"] == summary["version"] == game["version"] == summary["lastWatched"]
+    assert summary["details"].startswith("seat 0: ")
+
+
+def test_the_sdk_surface_under_node(sdk, serve):
+    (sdk / "examples" / "sdk_check.mjs").write_text((HERE / "sdk_check.mjs").read_text())
+    run = subprocess.run([_node(), str(sdk / "examples" / "sdk_check.mjs"), serve.http], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = json.loads(run.stdout)
+    assert "riverboat" in out["engines"] and "tic-tac-toe" in out["engines"]
+    assert out["viewType"] == "tic-tac-toe"
+    assert out["joinedSeat"] == 1
+    assert out["outOfTurn"]["tablero"] and out["outOfTurn"]["code"] == "FAILED_PRECONDITION"
+    assert out["badToken"]["code"] == "UNAUTHENTICATED"
+    assert out["unknownGame"]["code"] == "NOT_FOUND"
+    assert out["wrongEngine"]["code"] == "INVALID_ARGUMENT" and "riverboat" in out["wrongEngine"]["message"]
+    assert out["idempotent"][0] == out["idempotent"][1] == out["createdVersion"] + 1  # applied once
+    assert out["occupied"]["code"] in ("INVALID_ARGUMENT", "FAILED_PRECONDITION")
+    assert sorted(out["legal"]) == [0, 1, 2, 3, 5, 6, 7, 8]
+    assert out["events"] == list(range(1, out["createdVersion"] + 2)) and out["hashes"]
+    versions = [v for v, _ in out["seen"]]
+    assert versions == list(range(2, versions[-1] + 1)), "a watch from version 1 yields 2, 3, ... in order"
+    assert out["seen"][-1][1] == "game_won" and out["finished"] and out["winners"] == [0]
+    assert out["over"]["code"] == "FAILED_PRECONDITION"
+    assert out["anyEngine"] == "tic-tac-toe" and out["retryCount"] == 0
+    # The server's reasons (server.errors.REASONS, where its errors name them) reach `.reason`
+    # (google.rpc.ErrorInfo in the Connect error).
+    expected = {"outOfTurn": "NOT_YOUR_TURN", "badToken": "TOKEN_INVALID", "unknownGame": "GAME_NOT_FOUND",
+                "over": "GAME_OVER", "occupied": "ILLEGAL_ACTION"}
+    for refusal, reason in expected.items():
+        assert out[refusal]["reason"] == (reason if getattr(errors, "REASONS", None) is not None else None), refusal
+
+
+def test_the_web_clients_bundle_is_the_sdk_built_from_this_repository(sdk):
+    """clients/web/js/vendor/tablero-client.js is checked in (the page has no build step): it
+    must be what `python scripts/build_ts_sdk.py --web` makes of these protos and engines."""
+    built = (sdk / "web" / "tablero-client.js").read_bytes()
+    shipped = (ROOT / "clients" / "web" / "js" / "vendor" / "tablero-client.js").read_bytes()
+    assert built == shipped, "stale bundle: run python scripts/build_ts_sdk.py --web"
+
+
+def test_engine_types_follow_the_engines_schemas(sdk):
+    engines = sdk / "src" / "engines"
+    river = (engines / "riverboat.ts").read_text()
+    assert "Record<string, never>" not in river and "JsonObject;" not in river and ": JsonValue" not in river
+    assert "export type RiverboatPlantAction = {\n  type: \"plant\";" in river
+    ttt = (engines / "tic-tac-toe.ts").read_text()
+    assert 'type: "tic-tac-toe";' in ttt  # the view's discriminant is the engine name
+    index = (engines / "index.ts").read_text()
+    for name in ("riverboat", "tic-tac-toe", "new-bedford", "phoenicia", "goofspiel", "founders-of-gloomhaven"):
+        assert f'"{name}": {{ action:' in index
+        schema = json.loads((engines / "schemas" / f"{name}.json").read_text())
+        assert schema["title"] == name and f"{name.title().replace('-', '')}View" in schema["$defs"]
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.mark.slow
+def test_a_browser_page_plays_and_watches_over_connect(sdk, serve):
+    """The page (another origin: CORS) plays over Connect with the SDK, watches live, reads the
+    game back over gRPC-Web with the official client, and watches it again with the SDK over
+    gRPC-Web."""
+    from playwright.sync_api import sync_playwright
+
+    for name in ("page.html", "page.mjs"):
+        shutil.copy(HERE / name, sdk / name)
+    files = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(sdk)))
+    threading.Thread(target=files.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"http://127.0.0.1:{files.server_address[1]}/page.html?server={serve.http}")
+            result = page.evaluate("async () => await window.result")
+            log = page.inner_text("#log")
+            browser.close()
+    finally:
+        files.shutdown()
+    assert not errors and "error" not in result, (errors, result)
+    assert result["finished"] and result["winners"] == [0]
+    assert result["refused"] == {"tablero": True, "code": "FAILED_PRECONDITION"}
+    assert result["seen"] == list(range(1, result["grpcWebVersion"] + 1))
+    assert result["grpcWebRows"] == ["OO.", "XXX", "..."]
+    assert "game_won" in log
+    assert len(result["replayed"]) == result["grpcWebVersion"] and result["replayed"][-1] == "game_won"
+
+
+@pytest.mark.slow
+def test_a_watch_reconnects_across_a_server_restart(sdk, tmp_path):
+    """The server stops mid-game (SIGTERM: the watch ends UNAVAILABLE) and comes back on the
+    same port and database: the SDK's watch reconnects after the last version it saw, with
+    its hash, and sees the rest of the game once."""
+    (sdk / "examples" / "watch_reconnect.mjs").write_text((HERE / "watch_reconnect.mjs").read_text())
+    db = str(tmp_path / "games.db")
+    first = ServerProcess({"TABLERO_LOG_LEVEL": "warning"}, "--db", db).start()
+    second = None
+    watcher = None
+    try:
+        created = httpx.post(f"{first.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["human", "human"]})
+        game_id, tokens = created.json()["game"]["id"], [s["token"] for s in created.json()["seats"]]
+
+        def move(server, seat: int, cell: int) -> None:
+            r = httpx.post(f"{server.http}/v1/games/{game_id}/actions", json={"action": {"type": "place", "cell": cell}},
+                           headers={"authorization": f"Bearer {tokens[seat]}"})
+            assert r.status_code == 200, r.text
+
+        move(first, 0, 4)
+        watcher = subprocess.Popen([_node(), str(sdk / "examples" / "watch_reconnect.mjs"), first.http, game_id],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert watcher.stdout.readline().startswith("v 1 ") and watcher.stdout.readline().startswith("v 2 ")
+        code, _ = first.terminate()
+        assert code == 0
+        second = ServerProcess({"TABLERO_LOG_LEVEL": "warning"}, "--db", db)
+        second.grpc_port, second.http_port, second.http = first.grpc_port, first.http_port, first.http
+        second.start()
+        for seat, cell in ((1, 0), (0, 3), (1, 1), (0, 5)):
+            move(second, seat, cell)
+        out, err = watcher.communicate(timeout=60)
+        assert watcher.returncode == 0, out + err
+        summary = json.loads(out.strip().splitlines()[-1])
+        assert summary["seen"] == [1, 2, 3, 4, 5, 6, 7] and summary["retries"] >= 1
+    finally:
+        if watcher is not None and watcher.poll() is None:
+            watcher.kill()
+        first.kill()
+        if second is not None:
+            second.kill()

@@ -1,0 +1,51 @@
+"""Leaderboard page tokens are opaque offsets: one the server could not have issued (an
+offset beyond any rank, which is an int32 in the API) is 400 INVALID_ARGUMENT, on SQLite and
+on Redis, not a 413 that names SQLite's integer range or a 500 from Redis."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.app import GameService
+from server.auth import TokenSigner
+from server.errors import InvalidArgument
+from server.portal.lobby import MemoryLobby, RedisLobby
+from server.ratings.setup import attach
+from server.store import open_store
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+async def ratings(request):
+    client = None
+    if request.param == "redis":
+        url = request.getfixturevalue("fresh_redis_url")
+        store, client = open_store(url, None), aioredis.from_url(url)
+        g = GameService(store, TokenSigner("s"), lobby=RedisLobby(client))
+        attach(g, client)
+    else:
+        store = open_store(None, None)
+        g = GameService(store, TokenSigner("s"), lobby=MemoryLobby())
+        attach(g)
+    yield g.ratings
+    if client is not None:
+        await client.aclose()
+    await store.close()
+
+
+def _forged(offset: int) -> str:
+    return base64.urlsafe_b64encode(json.dumps({"o": offset}).encode()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize("offset", [2**31, 2**63, 10**21])
+async def test_a_page_token_beyond_any_rank_is_invalid_argument(ratings, offset):
+    with pytest.raises(InvalidArgument, match="pageToken"):
+        await ratings.leaderboard("tic-tac-toe", 5, _forged(offset), "")
+
+
+async def test_an_issued_offset_past_the_end_is_an_empty_page(ratings):
+    page = await ratings.leaderboard("tic-tac-toe", 5, _forged(40), "")
+    assert page["entries"] == [] and page["nextPageToken"] == ""

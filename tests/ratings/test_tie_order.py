@@ -1,0 +1,56 @@
+"""Equal ratings: the order docs/ratings.md states (user id descending), the same on SQLite and
+Redis, and "around me" agrees with the top-N pages (a user's rank is where the pages list them)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.app import GameService
+from server.app import commands as cmd
+from server.auth import TokenSigner
+from server.portal.identity import User
+from server.portal.lobby import RedisLobby
+from server.ratings.setup import attach
+from server.store import open_store
+
+MOVES = [(0, 4), (1, 0), (0, 2), (1, 1), (0, 6)]  # seat 0 completes 2-4-6
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+async def games(request, tmp_path):
+    client = None
+    if request.param == "redis":
+        url = request.getfixturevalue("fresh_redis_url")
+        store, client = open_store(url, None), aioredis.from_url(url)
+        g = GameService(store, TokenSigner("s"), lobby=RedisLobby(client))
+        attach(g, client)
+    else:
+        store = open_store(None, str(tmp_path / "g.db"))
+        g = GameService(store, TokenSigner("s"))
+        attach(g, None, str(tmp_path / "g.db"))
+    yield g
+    if client is not None:
+        await client.aclose()
+    await store.close()
+
+
+async def _win(games: GameService, winner: str, loser: str) -> None:
+    gid = (await games.create_game(cmd.CreateGame("tic-tac-toe", 2, seat_specs=(
+        {"kind": "me"}, {"kind": "human", "userId": loser}), user=User(winner))))["game"]["id"]
+    for seat, cell in MOVES:
+        await games.submit_action(cmd.SubmitAction(gid, seat, {"type": "place", "cell": cell}))
+    await asyncio.gather(*list(games._ending))
+
+
+async def test_equal_ratings_are_listed_by_user_id_descending_and_around_me_agrees(games):
+    await _win(games, "bob", "amy")
+    await _win(games, "zed", "yan")
+    board = await games.ratings.leaderboard("tic-tac-toe", 10, "", "")
+    assert [e["userId"] for e in board["entries"]] == ["zed", "bob", "yan", "amy"]
+    assert [e["rank"] for e in board["entries"]] == [1, 2, 3, 4]
+    for e in board["entries"]:
+        around = await games.ratings.leaderboard("tic-tac-toe", 1, "", e["userId"])
+        assert [(x["rank"], x["userId"]) for x in around["entries"]] == [(e["rank"], e["userId"])]
