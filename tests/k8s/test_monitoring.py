@@ -86,8 +86,10 @@ def test_the_alerts_cover_the_issue_and_each_has_a_runbook_section():
 
 
 def _exposed() -> set[str]:
+    from server.notify import metrics as notify_metrics
+
     out = set()
-    for value in vars(metrics).values():
+    for value in [*vars(metrics).values(), *vars(notify_metrics).values()]:
         if isinstance(value, MetricWrapperBase):
             for family in value.describe():
                 base = family.name
@@ -166,6 +168,7 @@ def test_the_dashboard_covers_what_the_issue_lists():
     for series in ("tablero_rpc_requests_total", "tablero_rpc_latency_seconds_bucket", "tablero_actions_total",
                    "tablero_watch_streams", "tablero_store_latency_seconds_bucket", "tablero_append_conflicts_total",
                    "tablero_cache_hits_total", "tablero_bot_backlog", "tablero_games_running",
+                   "tablero_notify_queue_depth",
                    "redis_memory_used_bytes", "redis_connected_slave_lag_seconds"):
         assert series in exprs, series
     assert "by (method, transport)" in exprs and "by (engine" in exprs
