@@ -33,6 +33,6 @@ COPY --from=build /opt/venv /opt/venv
 WORKDIR /var/lib/tablero
 USER 10001:10001
 # gRPC (with grpc.health.v1 and reflection), then HTTP: REST/JSON, /healthz, /readyz, /metrics.
-EXPOSE 50051 8080
+EXPOSE 50051 8080 9090
 # Exec form: the server is PID 1 and receives SIGTERM itself (graceful drain, TABLERO_SHUTDOWN_GRACE).
 ENTRYPOINT ["tablero", "serve"]

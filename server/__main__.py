@@ -19,6 +19,7 @@ SERVE_FLAGS = [
     ("--host", str, "address to bind (env TABLERO_HOST; default 0.0.0.0, but 127.0.0.1 with the development secret)"),
     ("--grpc-port", int, "gRPC port (env TABLERO_GRPC_PORT, default 50051)"),
     ("--http-port", int, "HTTP port (env TABLERO_HTTP_PORT, default 8080)"),
+    ("--metrics-port", int, "Prometheus /metrics port (env TABLERO_METRICS_PORT, default 9090)"),
     ("--redis-url", str, "Redis URL (env TABLERO_REDIS_URL); without it: embedded SQLite"),
     ("--db", str, "SQLite file (env TABLERO_DB); default in memory"),
     ("--log-level", str, "debug, info, warning (env TABLERO_LOG_LEVEL)"),

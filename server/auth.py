@@ -20,14 +20,18 @@ class TokenSigner:
             raise ValueError("an empty secret signs nothing")
         self._tokens = SeatTokens(secret)
 
-    def issue(self, game_id: str, seat: int) -> str:
-        return self._tokens.issue(game_id, seat)
+    def issue(self, game_id: str, seat: int, claim: str | None = None) -> str:
+        return self._tokens.issue(game_id, seat, claim)
 
     def verify(self, token: str, game_id: str) -> int:
         """The seat the token opens in `game_id`; raises Unauthenticated for a token
         that is malformed or not ours, PermissionDenied for another game's token."""
+        return self.verify_claim(token, game_id)[0]
+
+    def verify_claim(self, token: str, game_id: str) -> tuple[int, str | None]:
+        """(seat, the claim id a joined seat's token names, else None); errors as verify()."""
         try:
-            return self._tokens.verify(token, game_id)
+            return self._tokens.verify_claim(token, game_id)
         except TokenError as e:
             raise Unauthenticated(str(e), "TOKEN_INVALID") from None
         except WrongGame as e:

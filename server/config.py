@@ -16,7 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEV_SECRET = "tablero-development-secret-do-not-use-in-production"
 PREFIX = "TABLERO_"
-REDIS_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://")
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "redis+sentinel://", "rediss+sentinel://")
 
 class ConfigError(ValueError):
     """Bad settings; the message names each bad variable."""
@@ -30,6 +30,8 @@ class Config(BaseSettings):
     host: str | None = Field(None, min_length=1)
     grpc_port: int = Field(50051, ge=0, le=65535)  # TABLERO_GRPC_PORT (0: any free port)
     http_port: int = Field(8080, ge=0, le=65535)  # TABLERO_HTTP_PORT (0: any free port)
+    # TABLERO_METRICS_PORT: /metrics, on its own port that the Service does not publish (0: any free port)
+    metrics_port: int = Field(9090, ge=0, le=65535)
     redis_url: str | None = None  # TABLERO_REDIS_URL; unset: the embedded SQLite store
     db: str | None = None  # TABLERO_DB: the SQLite file; unset: in memory
     secret: str = DEV_SECRET  # TABLERO_SECRET: signs seat tokens; the same on every replica
@@ -71,6 +73,11 @@ class Config(BaseSettings):
     store_sweep_interval: float = Field(1.0, gt=0, le=600, allow_inf_nan=False)  # TABLERO_STORE_SWEEP_INTERVAL
     store_outage_grace: float = Field(10.0, ge=0, le=3600, allow_inf_nan=False)  # TABLERO_STORE_OUTAGE_GRACE
     store_meta_cache_size: int = Field(10000, ge=0, le=10_000_000)  # TABLERO_STORE_META_CACHE_SIZE (games)
+    # TABLERO_REDIS_MIN_REPLICAS_ACK: replicas that must confirm (WAIT) a game's creation or a move
+    # before it is acknowledged (0: asynchronous replication); TABLERO_REDIS_REPLICAS_ACK_TIMEOUT:
+    # seconds to wait for them, past which the call is answered UNAVAILABLE (retry: exactly once).
+    redis_min_replicas_ack: int = Field(0, ge=0, le=16)
+    redis_replicas_ack_timeout: float = Field(1.0, gt=0, le=60, allow_inf_nan=False)
     store_poll_interval: float = Field(0.05, gt=0, le=60, allow_inf_nan=False)  # SQLite: cross-process poll (s)
     # Retention (both stores): seconds kept after the game ended / after its last write; unset: forever.
     finished_ttl: float | None = Field(None, gt=0, allow_inf_nan=False)  # TABLERO_FINISHED_TTL
@@ -206,6 +213,10 @@ class Config(BaseSettings):
             from server.store.redis import _seeds
 
             _seeds(v.removeprefix("redis+cluster://"), {})  # each seed node host:port (ValueError names a bad one)
+        if v is not None and "+sentinel://" in v:
+            from server.store.redis_sentinel import parse
+
+            parse(v)  # the Sentinels' host:port and the master's name (ValueError names what is wrong)
         return v
 
     def store_options(self) -> dict[str, Any]:
@@ -219,6 +230,8 @@ class Config(BaseSettings):
             "outage_grace": self.store_outage_grace, "meta_cache_size": self.store_meta_cache_size,
             "poll_interval": self.store_poll_interval, "finished_ttl": self.finished_ttl,
             "abandoned_ttl": self.abandoned_ttl, "trim_on_snapshot": self.trim_on_snapshot,
+            "min_replicas_ack": self.redis_min_replicas_ack or None,
+            "replicas_ack_timeout": self.redis_replicas_ack_timeout,
         }
 
     def engine_calls_options(self) -> dict[str, Any]:

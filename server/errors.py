@@ -26,6 +26,8 @@ REASONS: dict[str, tuple[str, str]] = {
     "TOKEN_INVALID": ("UNAUTHENTICATED", "a seat token or portal JWT that is malformed, not signed by a known key "
                                          "or otherwise refused"),
     "TOKEN_EXPIRED": ("UNAUTHENTICATED", "a portal JWT past its exp"),
+    "CLAIM_LOST": ("UNAUTHENTICATED", "a joined seat's token whose claim the store no longer holds (it lost the join, "
+                                      "and the seat is open or another player's); join again"),
     "WRONG_GAME": ("PERMISSION_DENIED", "a seat token of another game"),
     "NOT_SEATED": ("PERMISSION_DENIED", "the portal user holds no seat in this game"),
     "GAME_NOT_FOUND": ("NOT_FOUND", "no game with this id"),
@@ -52,6 +54,8 @@ REASONS: dict[str, tuple[str, str]] = {
     "SHUTTING_DOWN": ("UNAVAILABLE", "the server is stopping; retry (another replica answers)"),
     "ENGINE_UNAVAILABLE": ("UNAVAILABLE", "this server does not run the game's engine (version)"),
     "BUSY": ("UNAVAILABLE", "another join or creation of this user is under way; retry"),
+    "NOT_REPLICATED": ("UNAVAILABLE", "the move was written but TABLERO_REDIS_MIN_REPLICAS_ACK replicas did not "
+                                      "confirm it in time; retry with the same requestId (applied exactly once)"),
     "INTERNAL": ("INTERNAL", "a fault of the server (logged)"),
     # A code's own name: the reason of a refusal that has none of its own yet (none today; a
     # new refusal should get its own reason, listed here).

@@ -17,7 +17,7 @@ from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
 import engines
-from server import metrics
+from server import metrics, metrics_server
 from server.api.edge import OUTAGES, Api
 from server.app import GameService, rules
 from server.app.offload import EngineCalls
@@ -123,11 +123,17 @@ def _portal_parts(config: Config, store) -> tuple:
         from redis.asyncio.retry import Retry
         from redis.backoff import ExponentialBackoff
 
-        client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
-            config.redis_url, max_connections=16, timeout=5, socket_keepalive=True,
-            health_check_interval=config.store_health_check_interval,
-            retry=Retry(ExponentialBackoff(cap=1.0, base=max(config.store_retry_backoff, 0.01)),
-                        config.store_retries)))
+        options = dict(max_connections=16, timeout=5, socket_keepalive=True,
+                       health_check_interval=config.store_health_check_interval,
+                       retry=Retry(ExponentialBackoff(cap=1.0, base=max(config.store_retry_backoff, 0.01)),
+                                   config.store_retries))
+        if "+sentinel://" in config.redis_url:  # the current master, through the Sentinels
+            from server.store.redis_sentinel import master_client
+
+            client = master_client(config.redis_url, blocking=True, **options)
+        else:
+            client = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+                config.redis_url, **options))
     if client is not None:
         lean = getattr(store, "_lean", None)
         lobby, clocks = RedisLobby(client, fast=lean[0] if lean else None), RedisClocks(client)
@@ -195,11 +201,37 @@ async def _prune_lobby(lobby: RedisLobby, lifecycle: Lifecycle) -> None:
                     "error": f"{type(e).__name__}: {str(e)[:200]}"}})
 
 
+GAMES_RUNNING_INTERVAL = 5.0
+
+# HTTP/2 keep-alive (issue 36): the server pings an idle connection every 30 s and drops it when
+# the ping is not answered within 10 s (a client or proxy gone without a word: its watches end);
+# clients may ping as often as every 5 s, with or without calls (the SDK pings every 10 s), and
+# a client pinging faster than that gets GOAWAY after two strikes.
+GRPC_KEEPALIVE_OPTIONS = [
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.http2.ping_timeout_ms", 10_000),  # gRPC >= 1.6x times a keep-alive ping out by this one
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+    ("grpc.http2.max_pings_without_data", 0),
+    ("grpc.http2.max_ping_strikes", 2),
+]
+
+
+async def _count_running(games: GameService, lifecycle: Lifecycle) -> None:
+    """Keep the running-games gauge current (cheap: one outcome check per cached game)."""
+    while not lifecycle.shutting_down.is_set():
+        metrics.GAMES_RUNNING.set(games.games.running())
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(lifecycle.shutting_down.wait(), GAMES_RUNNING_INTERVAL)
+
+
 async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
     engines.names()  # every engine imported now, not by the first request that names one
     metrics.buffer_updates()  # under --workers: updates reach the shared files in batches
+    metrics.set_build_info("redis" if config.redis_url else "sqlite")
     store = open_store(config.redis_url, config.db, **config.store_options())
     lifecycle = Lifecycle(store)
     if hasattr(store, "warm"):
@@ -234,6 +266,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         # Long-lived connections are closed now and then so clients spread over replicas the HPA adds.
         ("grpc.max_connection_age_ms", 5 * 60 * 1000),
         ("grpc.max_connection_age_grace_ms", 30 * 1000),
+        *GRPC_KEEPALIVE_OPTIONS,
         *SERVER_OPTIONS,  # gzip for the clients that accept it
     ])
     api_services = add_services(gserver, api)
@@ -253,8 +286,10 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     readiness = asyncio.create_task(_track_readiness(health, lifecycle, api_services, serving))
     sweeper = asyncio.create_task(_sweep_clocks(games, lifecycle))
     pruner = asyncio.create_task(_prune_lobby(lobby, lifecycle)) if isinstance(lobby, RedisLobby) else None
+    counter = asyncio.create_task(_count_running(games, lifecycle))
     rating_tasks = background(games, lifecycle.shutting_down)  # ratings sweep, matchmaking (issue 33)
     await gserver.start()
+    mserver, metrics_port = await metrics_server.start(config.bind_host, config.metrics_port, config.reuse_port)
 
     # HTTP
     sock = _http_socket(config.bind_host, config.http_port, config.reuse_port)
@@ -275,6 +310,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
     log.info("serving", extra={"fields": {"grpc_port": grpc_port, "http_port": http_port,
+                                          "metrics_port": metrics_port,
                                           "store": "redis" if config.redis_url else "sqlite",
                                           "db": config.db or (":memory:" if not config.redis_url else None)}})
     if install_signals:  # a server process of its own (not one embedded in a test or tool)
@@ -291,6 +327,9 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         lifecycle.shut_down()
         readiness.cancel()
         sweeper.cancel()
+        counter.cancel()
+        if mserver is not None:
+            mserver.close()
         for task in rating_tasks:
             task.cancel()
         if pruner is not None:

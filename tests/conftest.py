@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
 from tests import markers
 from tests.redis_server import RedisClusterServers, RedisServer, redis_server_binary
+
+# Servers the tests start (threads and `tablero serve` subprocesses) serve /metrics on a free
+# port unless the test picks one: never the shared default 9090.
+os.environ.setdefault("TABLERO_METRICS_PORT", "0")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -98,3 +98,26 @@ class FreezingRelay(Relay):
             for link in self.watches:
                 link["frozen"] = True
             return len(self.watches)
+
+
+class SilencingRelay(Relay):
+    """Every connection open at `silence()` goes silent (gRPC: one HTTP/2 connection carries all
+    of a channel's calls): what either side sends is dropped, and neither side is told.
+    Connections opened afterwards relay as usual."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__("127.0.0.1", port)
+        self.links: list[dict[str, Any]] = []
+
+    def forward(self, data: bytes, down: bool, link: dict[str, Any]) -> bool:
+        if not link.get("seen"):
+            link["seen"] = True
+            with self.lock:
+                self.links.append(link)
+        return not link.get("frozen")
+
+    def silence(self) -> int:
+        with self.lock:
+            for link in self.links:
+                link["frozen"] = True
+            return len(self.links)

@@ -183,7 +183,10 @@ class Api:
             call.fields["seat"] = seat
             return seat
         call.token, call.authorization = token, None  # the seat token, however it came
-        return call.seat(self.games.signer, game_id, required=handler.seat == "required")
+        seat = call.seat(self.games.signer, game_id, required=handler.seat == "required")
+        if call.claim is not None and seat is not None:  # a joined seat: its claim must still stand
+            await self.games.check_claim(game_id, seat, call.claim)
+        return seat
 
     def body_limit(self, rpc: str) -> int:
         return self.max_rankings_body if rpc == "AggregateRankings" else self.max_body

@@ -32,13 +32,16 @@ class Call:
     code: str = "OK"
     failed: str | None = None  # the code of the error a stream ended with after its 200 (SSE)
     fields: dict[str, Any] = field(default_factory=dict)  # game_id, seat, request_id, ...
+    claim: str | None = None  # the claim id a joined seat's token names (checked by the edge)
     started: float = field(default_factory=time.perf_counter)
 
     def seat(self, signer: TokenSigner, game_id: str, *, required: bool) -> int | None:
         """The seat the caller's token opens in `game_id` (None: a spectator)."""
         self.fields["game_id"] = game_id
         token = bearer(self.authorization) or self.token or None
-        seat = None if token is None else signer.verify(token, game_id)
+        seat = None
+        if token is not None:
+            seat, self.claim = signer.verify_claim(token, game_id)
         if seat is None and required:
             where = "metadata authorization" if self.transport == "grpc" else "Authorization"
             raise Unauthenticated(f"this call needs a seat token: {where}: Bearer <token>", "TOKEN_MISSING")

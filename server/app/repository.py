@@ -43,6 +43,7 @@ from server.store.base import (
     EventStore,
     GameNotFound,
     HistoryRewritten,
+    NotReplicated,
     StoreError,
     Trimmed,
 )
@@ -199,6 +200,11 @@ class _Timed:
             raise FailedPrecondition(
                 f"versions before {exc.first_kept} of this game are no longer kept (a snapshot covers them; "
                 f"ask for version {exc.first_kept} or later)", "HISTORY_TRIMMED") from exc
+        if exc_type is not None and issubclass(exc_type, NotReplicated):
+            raise Unavailable(
+                f"the move was written but not yet confirmed by {exc.wanted} Redis replica(s) within "
+                f"{exc.timeout:g} s (TABLERO_REDIS_MIN_REPLICAS_ACK); retry with the same requestId: it is "
+                "applied exactly once", "NOT_REPLICATED") from exc
         if (
             exc_type is not None
             and issubclass(exc_type, StoreError)
@@ -369,9 +375,9 @@ class GameRepository:
         self._committed(game, 0)
         return game
 
-    async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
+    async def claim_seat(self, game_id: str, seats: list[int], claim: str | None = None) -> int | None:
         with _Timed("claim_seat"):
-            return await self.store.claim_seat(game_id, seats)
+            return await self.store.claim_seat(game_id, seats, claim)
 
     async def update(self, game_id: str, decide: Callable[[LoadedGame], Any],
                      key: str | None = None, meta: dict[str, Any] | None = None) -> Committed:
@@ -491,6 +497,17 @@ class GameRepository:
     # --- cache and locks ---------------------------------------------------------------
     def clear_cache(self) -> None:
         self._cache.clear()
+
+    def running(self) -> int:
+        """Games in this replica's cache whose engine state has no outcome yet (a metric: a
+        game ended by its platform events alone, e.g. every seat left, still counts)."""
+        count = 0
+        for c in list(self._cache.values()):
+            try:
+                count += c.engine.outcome(c.state) is None
+            except Exception:  # noqa: BLE001 - a metric never fails a request
+                continue
+        return count
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         lock = self._locks.get(game_id)

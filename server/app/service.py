@@ -62,6 +62,13 @@ RECENT_CACHE = 5.0
 # meanwhile lets it lapse); another request of theirs waits up to USER_HOLD_WAIT for it.
 USER_HOLD = 10.0
 USER_HOLD_WAIT = 5.0
+# A joined seat's token names its claim (server/portal/tokens.py). It is checked against the
+# claims in the replica's cached meta (no store read); the meta is read again at a mismatch, and
+# at most every CLAIM_RECHECK seconds per game while joined seats' tokens are used, so a claim
+# the store lost (a failover, a restored backup) stops opening its seat within that long on
+# every replica, at once on one that saw the new claim.
+CLAIM_RECHECK = 5.0
+CLAIMS_CHECKED_MAX = 10_000
 MAX_LEGAL_PAGE_SIZE = 10_000
 DEFAULT_GROUP_PAGE_SIZE = 20  # ListLegalActions with group="type": each group's first page
 LEGAL_GROUPINGS = ("", "type")
@@ -167,6 +174,7 @@ class GameService:
         self.games = GameRepository(store, cache_size=cache_size, snapshot_every=snapshot_every,
                                     max_retries=max_retries)
         self.games.engine_calls = self.engine_calls  # past versions' replays too
+        self._claims_checked: OrderedDict[str, float] = OrderedDict()  # game -> when its claims were read
         self.bots = BotWorker(self.games, written=self._written)
         self.games.on_commit = self.bots.notice
         # Seat directory entries (who holds each seat) of games whose every seat is taken: from
@@ -277,7 +285,8 @@ class GameService:
         async with self._one_at_a_time(c.game_id, c.user.id, "join of this user to this game"):
             held = await self.seat_of(c.game_id, c.user)
             if held is not None:  # the user's seat, back (another device)
-                return {"gameId": c.game_id, "seat": held, "token": self.signer.issue(c.game_id, held)}
+                claim = ((await self.games.meta(c.game_id, exact=True)).get("claims") or {}).get(str(held))
+                return {"gameId": c.game_id, "seat": held, "token": self.signer.issue(c.game_id, held, claim)}
             async with self._capped(c.user.id):
                 return await self._join(c, meta)
 
@@ -313,16 +322,40 @@ class GameService:
         open_seats = [s for s, k in enumerate(meta["seats"]) if k == "open"]
         if not open_seats:
             raise FailedPrecondition("this game has no open seats", "SEAT_TAKEN")
-        seat = await self.games.claim_seat(c.game_id, open_seats)  # atomic: the cached meta is enough
+        # The claim gets an id of its own, named in the token: the token opens the seat only while
+        # the store holds this claim (check_claim).
+        claim = secrets.token_urlsafe(9)
+        seat = await self.games.claim_seat(c.game_id, open_seats, claim)  # atomic: the cached meta is enough
         if seat is None:
             raise FailedPrecondition("every open seat of this game is taken", "SEAT_TAKEN")
+        self.store.forget_meta(c.game_id)  # this replica reads the new claim at its next check
         user = None if c.user is None else {"id": c.user.id, "name": c.user.name}
         await self.lobby.mark(c.game_id, seat=seat, user=user)
         if self.notify is not None:
             await self.notify(c.game_id)
         if meta.get("clock") is not None or self.abandon_after:
             await self._clock_joined(c.game_id, seat)
-        return {"gameId": c.game_id, "seat": seat, "token": self.signer.issue(c.game_id, seat)}
+        return {"gameId": c.game_id, "seat": seat, "token": self.signer.issue(c.game_id, seat, claim)}
+
+    async def check_claim(self, game_id: str, seat: int, claim: str) -> None:
+        """Unauthenticated unless `claim` is the claim the store holds for `seat` (see
+        CLAIM_RECHECK): no store read while the cached claim matches and is recent."""
+        meta = await self.games.meta(game_id)
+        now = time.monotonic()
+        fresh = now - self._claims_checked.get(game_id, -CLAIM_RECHECK) < CLAIM_RECHECK
+        if not fresh or (meta.get("claims") or {}).get(str(seat)) != claim:
+            meta = await self.games.meta(game_id, exact=True)
+            self._claims_checked[game_id] = now
+            self._claims_checked.move_to_end(game_id)
+            while len(self._claims_checked) > CLAIMS_CHECKED_MAX:
+                self._claims_checked.popitem(last=False)
+        held = (meta.get("claims") or {}).get(str(seat))
+        if held != claim:
+            taken = "another player holds it now" if held is not None or seat in meta.get("claimed", ()) \
+                else "it is open again"
+            raise Unauthenticated(f"this seat token's claim no longer stands: the server lost the join that took "
+                                  f"seat {seat} (a store failover or restore), and {taken}; join the game again",
+                                  "CLAIM_LOST")
 
     async def _clock_joined(self, game_id: str, seat: int) -> None:
         """`seat` was taken. No turn clock runs while an open seat is still to be taken (the

@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from server import fastjson, metrics
+from server import fastjson
 from server.api import observe
 from server.api.edge import Api
 from server.api.openapi import openapi_document
@@ -249,7 +249,6 @@ OPS = [
     ("/healthz", "Healthz", "Liveness: the process runs", "application/json"),
     ("/readyz", "Readyz", "Readiness: the event store answers and the server is not stopping (else 503)",
      "application/json"),
-    ("/metrics", "Metrics", "Prometheus metrics", "text/plain"),
     ("/openapi.json", "OpenApi", "This document", "application/json"),
 ]
 
@@ -264,14 +263,11 @@ def ops_routes(lifecycle: Lifecycle) -> list[Route]:
             return JSONResponse({"status": why}, status_code=503)
         return JSONResponse({"status": "ok"})
 
-    async def metrics_endpoint(request: Request) -> Response:
-        body, ctype = metrics.exposition()
-        return Response(body, media_type=ctype)
-
     async def openapi(request: Request) -> Response:
         return JSONResponse(openapi_document(OPS))
 
-    handlers = {"Healthz": healthz, "Readyz": readyz, "Metrics": metrics_endpoint, "OpenApi": openapi}
+    # /metrics is not here: it has its own port (server/metrics_server.py, TABLERO_METRICS_PORT).
+    handlers = {"Healthz": healthz, "Readyz": readyz, "OpenApi": openapi}
     return [Route(path, handlers[op_id], methods=["GET"]) for path, op_id, _, _ in OPS]
 
 

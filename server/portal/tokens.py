@@ -10,6 +10,11 @@ before rotation keep working as long as that secret stays listed.
 A seat token opens its seat for as long as the game exists: it "expires with the
 game" (the retention policy deletes finished and abandoned games, and a token of a
 deleted game opens nothing).
+
+A seat taken by a join carries its claim's id: `<game_id>.<seat>.<kid>.<claim>.<signature>`
+(the claim signed too). The server checks it against the claim the store holds for the seat
+(server/app/service.py, `check_claim`): a join the store lost, whose seat another player then
+took, leaves a token that no longer opens anything.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import re
 
 LEGACY_KID = "0"
 _KID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+_CLAIM = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
 class TokenError(Exception):
@@ -63,51 +69,67 @@ class SeatTokens:
     def __init__(self, secret_setting: str) -> None:
         self._keys = parse_secrets(secret_setting)
         self._signing = next(iter(self._keys))
-        self._verified: dict[str, tuple[str, int]] = {}
+        self._verified: dict[str, tuple[str, int, str | None]] = {}
 
     @staticmethod
-    def _sig(key: bytes, game_id: str, seat: int) -> str:
-        mac = hmac.digest(key, f"tablero-seat:{game_id}:{seat}".encode(), "sha256")  # one-shot, in C
+    def _sig(key: bytes, game_id: str, seat: int, claim: str | None = None) -> str:
+        text = f"tablero-seat:{game_id}:{seat}" if claim is None else f"tablero-seat:{game_id}:{seat}:{claim}"
+        mac = hmac.digest(key, text.encode(), "sha256")  # one-shot, in C
         return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
 
-    def issue(self, game_id: str, seat: int) -> str:
-        if self._signing == LEGACY_KID:
-            token = f"{game_id}.{seat}.{self._sig(self._keys[LEGACY_KID], game_id, seat)}"
+    def issue(self, game_id: str, seat: int, claim: str | None = None) -> str:
+        """A token of `seat`; with `claim`, of that claim of the seat only."""
+        key = self._keys[self._signing]
+        if claim is not None:
+            if not _CLAIM.match(claim):
+                raise ValueError(f"a claim id is 1-32 letters, digits, '-' or '_', not {claim!r}")
+            token = f"{game_id}.{seat}.{self._signing}.{claim}.{self._sig(key, game_id, seat, claim)}"
+        elif self._signing == LEGACY_KID:
+            token = f"{game_id}.{seat}.{self._sig(key, game_id, seat)}"
         else:
-            token = f"{game_id}.{seat}.{self._signing}.{self._sig(self._keys[self._signing], game_id, seat)}"
-        self._remember(token, game_id, seat)  # its first use here needs no HMAC either
+            token = f"{game_id}.{seat}.{self._signing}.{self._sig(key, game_id, seat)}"
+        self._remember(token, game_id, seat, claim)  # its first use here needs no HMAC either
         return token
 
-    def _remember(self, token: str, game_id: str, seat: int) -> None:
+    def _remember(self, token: str, game_id: str, seat: int, claim: str | None = None) -> None:
         if len(self._verified) >= self.VERIFIED_MAX:
             for old in list(self._verified)[: self.VERIFIED_MAX // 2]:
                 del self._verified[old]
-        self._verified[token] = (game_id, seat)
+        self._verified[token] = (game_id, seat, claim)
 
     def verify(self, token: str, game_id: str) -> int:
         """The seat `token` opens in `game_id`; TokenError or WrongGame otherwise."""
+        return self.verify_claim(token, game_id)[0]
+
+    def verify_claim(self, token: str, game_id: str) -> tuple[int, str | None]:
+        """(seat, claim id or None) of `token` in `game_id`; TokenError or WrongGame otherwise."""
         known = self._verified.get(token)
         if known is not None:
             if known[0] != game_id:
                 raise WrongGame(known[0])
-            return known[1]
+            return known[1], known[2]
         if not token.isascii():
             raise TokenError("malformed seat token")
         parts = token.split(".")
+        claim = None
         if len(parts) == 3:
             gid, seat_s, sig = parts
             kid = LEGACY_KID
         elif len(parts) == 4:
             gid, seat_s, kid, sig = parts
+        elif len(parts) == 5:
+            gid, seat_s, kid, claim, sig = parts
+            if not _CLAIM.match(claim):
+                raise TokenError("malformed seat token")
         else:
             raise TokenError("malformed seat token")
         if not seat_s.isdigit() or seat_s != str(int(seat_s)) or len(seat_s) > 4:
             raise TokenError("malformed seat token")
         key = self._keys.get(kid)
         seat = int(seat_s)
-        if key is None or not hmac.compare_digest(sig.encode(), self._sig(key, gid, seat).encode()):
+        if key is None or not hmac.compare_digest(sig.encode(), self._sig(key, gid, seat, claim).encode()):
             raise TokenError("invalid seat token")
-        self._remember(token, gid, seat)
+        self._remember(token, gid, seat, claim)
         if gid != game_id:
             raise WrongGame(gid)
-        return seat
+        return seat, claim

@@ -22,6 +22,7 @@ from server.store.base import (
     GameExists,
     GameNotFound,
     HistoryRewritten,
+    NotReplicated,
     Reset,
     StoreError,
     Trimmed,
@@ -38,6 +39,7 @@ __all__ = [
     "GameExists",
     "GameNotFound",
     "HistoryRewritten",
+    "NotReplicated",
     "RedisStore",
     "Reset",
     "SQLiteStore",
@@ -51,8 +53,8 @@ _SQLITE_OPTIONS = {"poll_interval", "finished_ttl", "abandoned_ttl", "trim_on_sn
 
 
 def open_store(redis_url: str | None, sqlite_path: str | None, **options: Any) -> EventStore:
-    """Redis when a URL is given (`redis://`, `rediss://`, `unix://`, or `redis+cluster://`
-    for Redis Cluster), else SQLite in the file `sqlite_path`, else SQLite in memory.
+    """Redis when a URL is given (`redis://`, `rediss://`, `unix://`, `redis+cluster://`
+    for Redis Cluster, or `redis+sentinel://` for a Sentinel-managed master), else SQLite in the file `sqlite_path`, else SQLite in memory.
 
     `options` are the adapter's settings (see RedisStore / SQLiteStore); a None value means
     "the default". Settings only the other adapter knows are ignored, so one configuration

@@ -22,6 +22,17 @@ class StoreError(Exception):
     """The store could not do what was asked (connection lost, ...)."""
 
 
+class NotReplicated(StoreError):
+    """A write reached the master but fewer than the required replicas confirmed it in time
+    (Redis with min_replicas_ack). It may or may not survive a failover: the caller answers
+    UNAVAILABLE, and a retry with the same request id lands exactly once."""
+
+    def __init__(self, game_id: str, acked: int, wanted: int, timeout: float) -> None:
+        super().__init__(f"game {game_id}: the write was confirmed by {acked} of the {wanted} replica(s) "
+                         f"required within {timeout:g} s")
+        self.game_id, self.acked, self.wanted, self.timeout = game_id, acked, wanted, timeout
+
+
 class Conflict(StoreError):
     """The stream moved on: `expected_version` is not the current version."""
 
@@ -226,9 +237,12 @@ class EventStore(abc.ABC):
         return None
 
     @abc.abstractmethod
-    async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
+    async def claim_seat(self, game_id: str, seats: list[int], claim: str | None = None) -> int | None:
         """Atomically mark the first of `seats` not yet claimed as claimed (meta
-        "claimed" list) and return it, or None when all are taken. Raises GameNotFound."""
+        "claimed" list) and return it, or None when all are taken. Raises GameNotFound.
+        `claim`: an id of this claim, kept with it (meta "claims": {"<seat>": claim}), so that
+        a token naming it holds only while this claim stands (a store that loses the claim and
+        gives the seat to another claim refuses the old token)."""
 
     @abc.abstractmethod
     async def request_version(self, game_id: str, request_id: str) -> int | None:

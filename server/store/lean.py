@@ -243,6 +243,15 @@ class LeanRedis:
             conn = await self._connection()
         return await conn.send(pack(args))
 
+    async def pipeline(self, *commands: tuple[Any, ...]) -> list[Any]:
+        """`commands` written back to back on one connection (so that a WAIT among them follows
+        the writes before it on the same connection), their replies or errors in order."""
+        conn = self._conn
+        if conn is None or conn.closed:
+            conn = await self._connection()
+        futures = [conn.send(pack(c)) for c in commands]
+        return list(await asyncio.gather(*futures, return_exceptions=True))
+
     def register_script(self, source: str) -> LeanScript:
         """As redis-py's clients have it: `await script(keys=[...], args=[...])`."""
         return LeanScript(self, source)

@@ -62,7 +62,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from server.store import push
+from server.store import push, redis_sentinel
 from server.store.base import (
     SNAPSHOT_HISTORY,
     AppendResult,
@@ -74,6 +74,7 @@ from server.store.base import (
     GameExists,
     GameNotFound,
     HistoryRewritten,
+    NotReplicated,
     Snapshot,
     StoreError,
     Trimmed,
@@ -198,7 +199,8 @@ return {v, h}
 PUSH_EVENTS_MAX = 16384
 
 # KEYS: the GameKeys (events, meta, claimed, req, snap, snaps, lobby).
-# ARGV: expected version, "1"/"0" has request id, request id, expected hash ("-" = none),
+# ARGV: expected version, "1"/"0" has request id ("2": has one, and a duplicate writes its record
+# again for the WAIT that follows), request id, expected hash ("-" = none),
 # tail limit, notification channel ("" = none), abandoned TTL ms (0 = none), then the events' JSON.
 # Returns {0, version, hash} appended | {1} unknown game | {2, version} duplicate request |
 # {3, actual, head hash[, v1, h1, e1, v2, ...]} conflict (with the tail when asked and short) |
@@ -209,9 +211,12 @@ _APPEND = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 0 then
   return {1}
 end
-if ARGV[2] == '1' then
+if ARGV[2] ~= '0' then
   local seen = redis.call('HGET', KEYS[4], ARGV[3])
   if seen then
+    -- '2' (replicated acknowledgement): write the record again, so that the WAIT after this
+    -- script covers the replication stream up to the first attempt's write
+    if ARGV[2] == '2' then redis.call('HSET', KEYS[4], ARGV[3], seen) end
     return {2, tonumber(seen)}
   end
 end
@@ -251,7 +256,7 @@ for i = 8, #ARGV do
   push[#push + 1] = h .. ' ' .. ARGV[i]
   size = size + #ARGV[i]
 end
-if ARGV[2] == '1' then
+if ARGV[2] ~= '0' then
   redis.call('HSET', KEYS[4], ARGV[3], v)
 end
 local ttl = ttl_of(KEYS, ARGV[7])
@@ -266,7 +271,8 @@ end
 return {0, v, h}
 """.replace("PUSH_EVENTS_MAX", str(PUSH_EVENTS_MAX))
 
-# KEYS: the GameKeys.  ARGV: abandoned TTL ms, the seats, in order of preference.
+# KEYS: the GameKeys.  ARGV: abandoned TTL ms, the claim's id ("" = none), the seats, in order of
+# preference. A claim with an id is kept as "<seat>:<id>" (a seat token then names it).
 # Returns {1, seat} | {0, 0} all taken | {-1, 0} unknown game.
 _CLAIM_SEAT = _LIB + """
 if redis.call('EXISTS', KEYS[2]) == 0 then
@@ -274,11 +280,13 @@ if redis.call('EXISTS', KEYS[2]) == 0 then
 end
 local taken = {}
 for _, seat in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do
-  taken[seat] = true
+  taken[string.match(seat, '^(%d+)')] = true
 end
-for i = 2, #ARGV do
+for i = 3, #ARGV do
   if not taken[ARGV[i]] then
-    redis.call('RPUSH', KEYS[3], ARGV[i])
+    local entry = ARGV[i]
+    if ARGV[2] ~= '' then entry = entry .. ':' .. ARGV[2] end
+    redis.call('RPUSH', KEYS[3], entry)
     local ttl = ttl_of(KEYS, ARGV[1])
     if ttl > 0 then expire_all(KEYS, ttl) end
     return {1, tonumber(ARGV[i])}
@@ -458,6 +466,15 @@ return 1
 """
 
 
+# KEYS: req.  ARGV: a request id. Writes its record again (when it exists), for a WAIT to follow:
+# the version it produced, or false.
+_TOUCH_REQUEST = """
+local seen = redis.call('HGET', KEYS[1], ARGV[1])
+if not seen then return false end
+redis.call('HSET', KEYS[1], ARGV[1], seen)
+return tonumber(seen)
+"""
+
 # KEYS: snap, snaps.  ARGV: a version. The newest snapshot at or before it (its JSON), or false.
 _SNAPSHOT_AT = """
 local at = tonumber(ARGV[1])
@@ -607,7 +624,16 @@ class RedisStore(EventStore):
       trim_on_snapshot  drop the events a new snapshot covers (False)
       meta_cache_size   games whose meta get_meta(cached=True) keeps (10000)
       snapshot_history  past snapshots kept per game, thinned evenly (16; see snapshot_at)
+      min_replicas_ack  replicas that must confirm (WAIT) a create or an append before it is
+                        acknowledged (0: none, asynchronous replication); not on a cluster
+      replicas_ack_timeout  seconds to wait for them (1.0): past it the call raises
+                        NotReplicated (written on the master, maybe not on a replica)
+
+    `redis+sentinel://[[user]:password@]host:port[,host:port...]/<master name>[/db]` reaches the
+    master through Sentinels (server/store/redis_sentinel.py).
     """
+
+    ACK_CONNECTIONS = 8  # lean connections for creates and appends with min_replicas_ack
 
     def __init__(
         self,
@@ -631,8 +657,11 @@ class RedisStore(EventStore):
         meta_cache_size: int = 10000,
         snapshot_history: int = SNAPSHOT_HISTORY,
         lean: bool = True,
+        min_replicas_ack: int = 0,
+        replicas_ack_timeout: float = 1.0,
     ) -> None:
         scheme, sep, rest = url.partition("://")
+        self._sentinel = redis_sentinel.parse(url) if scheme in redis_sentinel.SCHEMES else None
         # Cluster nodes other than the URL's first one: `redis+cluster://a:6379,b:6379,c:6379`
         # names several seeds, and every node either client learns is remembered, so a client
         # whose only known node dies still finds the cluster (and a promoted replica).
@@ -652,6 +681,11 @@ class RedisStore(EventStore):
         self.snapshot_history = snapshot_history
         self.meta_cache_size = meta_cache_size
         self._cluster = cluster
+        if min_replicas_ack < 0 or replicas_ack_timeout <= 0:
+            raise ValueError("min_replicas_ack must be >= 0 and replicas_ack_timeout > 0")
+        if min_replicas_ack and cluster:
+            raise ValueError("min_replicas_ack is not supported on Redis Cluster (WAIT has no key to route by)")
+        self.min_replicas_ack, self.replicas_ack_timeout = min_replicas_ack, replicas_ack_timeout
         self._options: dict[str, Any] = {
             "socket_connect_timeout": socket_connect_timeout,
             "socket_keepalive": True,
@@ -663,7 +697,7 @@ class RedisStore(EventStore):
             if cluster:
                 return RedisCluster.from_url(url, **options)
             # Retries are ours (_call): only calls that are safe to repeat are repeated.
-            return aioredis.Redis.from_url(url, retry=Retry(NoBackoff(), 0), **options)
+            return self._plain_client(retry=Retry(NoBackoff(), 0), **options)
 
         self._writes = _Pool(client(write_pool_size), write_pool_size, pool_timeout)
         self._reads = _Pool(client(read_pool_size), read_pool_size, pool_timeout)
@@ -675,10 +709,30 @@ class RedisStore(EventStore):
         # plain server, one for writes and one for reads (server/store/lean.py); the pools'
         # slots still bound how many are in flight. redis-py serves the rest, and clusters.
         self._lean: list[LeanRedis] = []
-        if lean and not cluster and leanable(url):
-            self._lean = [LeanRedis(url, socket_timeout=socket_timeout, socket_connect_timeout=socket_connect_timeout)
-                          for _ in range(2)]
+        self._ack_lean: list[LeanRedis] = []
+        self._ack_turn = 0
+        if lean and not cluster and self._sentinel is None and leanable(url):
+            self._open_lean(socket_connect_timeout)
             w, r = self._lean
+        self._register_scripts(w, r)
+        self._meta_cache: collections.OrderedDict[str, bytes] = collections.OrderedDict()  # marshalled
+        self._hub = _Hub(self)
+        self._closed = False
+
+    def _open_lean(self, connect_timeout: float) -> None:
+        """The lean connections (not connected yet): one for writes, one for reads, and with
+        min_replicas_ack, ACK_CONNECTIONS for creates and appends and their WAIT (_acked): a
+        WAIT holds back what follows it on its connection until the replicas answer."""
+
+        def new() -> LeanRedis:
+            return LeanRedis(self.url, socket_timeout=self.socket_timeout, socket_connect_timeout=connect_timeout)
+
+        self._lean = [new(), new()]
+        if self.min_replicas_ack:
+            self._ack_lean = [new() for _ in range(self.ACK_CONNECTIONS)]
+
+    def _register_scripts(self, w: Any, r: Any) -> None:
+        """The scripts, on the clients that carry writes (`w`) and reads (`r`)."""
         self._create = w.register_script(_CREATE)
         self._append = w.register_script(_APPEND)
         self._claim_seat = w.register_script(_CLAIM_SEAT)
@@ -692,9 +746,13 @@ class RedisStore(EventStore):
         self._heads_script = r.register_script(_HEADS)
         self._snapshot_at = r.register_script(_SNAPSHOT_AT)
         self._load = r.register_script(_LOAD)
-        self._meta_cache: collections.OrderedDict[str, bytes] = collections.OrderedDict()  # marshalled
-        self._hub = _Hub(self)
-        self._closed = False
+        self._touch_request = self._writes.client.register_script(_TOUCH_REQUEST)
+
+    def _plain_client(self, **options: Any) -> aioredis.Redis:
+        """A redis-py client of the URL's server (of the current master, with Sentinel)."""
+        if self._sentinel is not None:
+            return redis_sentinel.master_client(self._sentinel, **options)
+        return aioredis.Redis.from_url(self.url, **options)
 
     # -- calls -------------------------------------------------------------------------
 
@@ -769,6 +827,39 @@ class RedisStore(EventStore):
             del self._known_nodes[next(iter(self._known_nodes))]
         return list(self._known_nodes)
 
+    async def _acked(self, script: Any, keys: list[str], args: list[Any]) -> tuple[Any, int]:
+        """`script(keys, args)` then `WAIT min_replicas_ack timeout` on the same connection, in one
+        round trip: (the script's reply, how many replicas confirmed). WAIT covers every write
+        this connection made, so it confirms this script's writes (and, the replication stream
+        being in order, everything written before them)."""
+        wait = ("WAIT", self.min_replicas_ack, max(1, int(self.replicas_ack_timeout * 1000)))
+        if self._ack_lean:
+            self._ack_turn = (self._ack_turn + 1) % len(self._ack_lean)
+            lean = self._ack_lean[self._ack_turn]
+            reply, acked = await lean.pipeline(("EVALSHA", script.sha, len(keys), *keys, *args), wait)
+            if isinstance(reply, redis.exceptions.NoScriptError):  # a restarted server: EVAL (caches it)
+                source = getattr(script, "source", None) or script.script
+                reply, acked = await lean.pipeline(("EVAL", source, len(keys), *keys, *args), wait)
+        else:
+            client = self._writes.client
+            async with client.pipeline(transaction=False) as pipe:
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+                pipe.execute_command(*wait)
+                reply, acked = await pipe.execute(raise_on_error=False)
+            if isinstance(reply, redis.exceptions.NoScriptError):  # a new master: load it, then retried
+                await client.script_load(script.script)
+                raise reply
+        for outcome in (reply, acked):
+            if isinstance(outcome, Exception):
+                raise outcome
+        return reply, int(acked)
+
+    def _not_replicated(self, game_id: str, acked: int) -> NotReplicated:
+        from server import metrics  # here: the store stays importable without the server
+
+        metrics.REPLICA_ACK_FAILURES.inc()
+        return NotReplicated(game_id, acked, self.min_replicas_ack, self.replicas_ack_timeout)
+
     def _ttl_ms(self, seconds: float | None) -> int:
         return 0 if not seconds else max(1, int(seconds * 1000))
 
@@ -784,9 +875,16 @@ class RedisStore(EventStore):
             # A retry (the first attempt's reply was lost) accepts the game if it holds exactly
             # our meta text: it is our own first attempt, not someone else's game.
             attempts[0] += 1
-            return self._create(keys=list(k), args=["1" if attempts[0] > 1 else "0", *args])
+            argv = ["1" if attempts[0] > 1 else "0", *args]
+            if self.min_replicas_ack:
+                return self._acked(self._create, list(k), argv)
+            return self._create(keys=list(k), args=argv)
 
         reply = await self._call(self._writes, attempt)
+        if self.min_replicas_ack:
+            reply, acked = reply
+            if reply != -1 and acked < self.min_replicas_ack:
+                raise self._not_replicated(game_id, acked)
         if reply == -1:
             raise GameExists(game_id)
         # Cached as get_meta would read it back.
@@ -811,7 +909,7 @@ class RedisStore(EventStore):
         k = _existing_game_keys(game_id)
         args = [
             int(expected_version),
-            "0" if request_id is None else "1",
+            "0" if request_id is None else "2" if self.min_replicas_ack else "1",
             "" if request_id is None else request_id,
             "-" if expected_hash is None else expected_hash,
             max(int(tail_limit), 0),
@@ -822,7 +920,17 @@ class RedisStore(EventStore):
         # Safe to repeat: a retry of an append that did land meets its own request id
         # (DuplicateRequest with the version it produced) or, without one, a moved version
         # (Conflict) — never a second copy.
-        reply = await self._call(self._writes, lambda: self._append(keys=list(k), args=args))
+        if self.min_replicas_ack:
+            # Acknowledged means replicated: the append (or, for a retry, the request's record
+            # written again) and a WAIT for that many replicas. Not confirmed in time: the move
+            # may be on the master only; NotReplicated (UNAVAILABLE), and the client's retry
+            # with the same request id gets DuplicateRequest once a replica has it, or lands
+            # anew on a promoted replica that never got it: exactly once either way.
+            reply, acked = await self._call(self._writes, lambda: self._acked(self._append, list(k), args))
+            if int(reply[0]) in (0, 2) and acked < self.min_replicas_ack:
+                raise self._not_replicated(game_id, acked)
+        else:
+            reply = await self._call(self._writes, lambda: self._append(keys=list(k), args=args))
         code = int(reply[0])
         if code == 0:
             return AppendResult(int(reply[1]), _text(reply[2]))
@@ -835,9 +943,9 @@ class RedisStore(EventStore):
             raise HistoryRewritten(game_id, expected_version, actual, head_hash)
         raise _conflict(game_id, expected_version, actual, head_hash, reply[3:])
 
-    async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
+    async def claim_seat(self, game_id: str, seats: list[int], claim: str | None = None) -> int | None:
         k = _existing_game_keys(game_id)
-        args = [self._ttl_ms(self.abandoned_ttl), *(int(s) for s in seats)]
+        args = [self._ttl_ms(self.abandoned_ttl), claim or "", *(int(s) for s in seats)]
         # Not retried: a retry after a lost reply would claim a second seat.
         found, seat = await self._call(self._writes, lambda: self._claim_seat(keys=list(k), args=args), retry=False)
         if found < 0:
@@ -980,7 +1088,11 @@ class RedisStore(EventStore):
         meta_json, claimed = found
         meta = json.loads(meta_json)
         if claimed or "claimed" in meta:
-            meta["claimed"] = [int(seat) for seat in claimed]
+            entries = [_text(entry).partition(":") for entry in claimed]
+            meta["claimed"] = [int(seat) for seat, _, _ in entries]
+            claims = {seat: claim for seat, _, claim in entries if claim}
+            if claims:
+                meta["claims"] = claims
         self._cache_meta(game_id, meta)
         return meta
 
@@ -1006,7 +1118,12 @@ class RedisStore(EventStore):
             key = game_keys(game_id).req
         except ValueError:
             return None
-        version = await self._call(self._reads, lambda: self._reads.client.hget(key, request_id))
+        if self.min_replicas_ack:  # an answer given from it must be replicated too (see append_ex)
+            version, acked = await self._call(self._writes, lambda: self._acked(self._touch_request, [key], [request_id]))
+            if version is not None and acked < self.min_replicas_ack:
+                raise self._not_replicated(game_id, acked)
+        else:
+            version = await self._call(self._reads, lambda: self._reads.client.hget(key, request_id))
         return None if version is None else int(version)
 
     async def get_snapshot(self, game_id: str) -> tuple[int, Any] | None:
@@ -1102,10 +1219,14 @@ class RedisStore(EventStore):
             return
         self._closed = True
         await self._hub.close()
-        for lean in self._lean:
+        for lean in (*self._lean, *self._ack_lean):
             await lean.aclose()
         await self._writes.client.aclose()
         await self._reads.client.aclose()
+        for client in (self._writes.client, self._reads.client):
+            for sentinel in getattr(getattr(client, "_tablero_sentinel", None), "sentinels", ()):
+                with contextlib.suppress(Exception):
+                    await sentinel.aclose()
 
 
 class _Feed(push.Feed):
@@ -1373,7 +1494,7 @@ class _Subscriber:
         store = self.hub.store
         options = {**store._options, "socket_timeout": None, "retry": Retry(NoBackoff(), 0), "max_connections": 2}
         if self.host is None:
-            return aioredis.Redis.from_url(store.url, **options)
+            return store._plain_client(**options)
         scheme = store.url.partition("://")[0]
         auth = store.url.partition("://")[2].rpartition("@")
         userinfo = f"{auth[0]}@" if auth[1] else ""
@@ -1426,6 +1547,9 @@ class _Subscriber:
                 if self.client is not None:
                     with contextlib.suppress(Exception):
                         await self.client.aclose()
+                    for sentinel in getattr(getattr(self.client, "_tablero_sentinel", None), "sentinels", ()):
+                        with contextlib.suppress(Exception):
+                            await sentinel.aclose()
                     self.client = None
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 1.0)

@@ -338,7 +338,7 @@ class SQLiteStore(EventStore):
             self._notify(game_id)
         return result
 
-    async def claim_seat(self, game_id: str, seats: list[int]) -> int | None:
+    async def claim_seat(self, game_id: str, seats: list[int], claim: str | None = None) -> int | None:
         def body(conn: sqlite3.Connection) -> int | None:
             def tx() -> int | None:
                 self._game_version(conn, game_id)
@@ -348,6 +348,8 @@ class SQLiteStore(EventStore):
                 for seat in seats:
                     if seat not in claimed:
                         claimed.append(seat)
+                        if claim:
+                            meta.setdefault("claims", {})[str(seat)] = claim
                         conn.execute("UPDATE games SET meta = ? WHERE game_id = ?", (_dumps(meta), game_id))
                         self._touch(conn, game_id)
                         return seat

@@ -24,12 +24,24 @@ SCHEMAS = Path(__file__).resolve().parent / "schemas"
 KUBERNETES_VERSIONS = ("1.30", "1.37")
 
 # Kinds that are not in the Kubernetes core schemas, each with a vendored schema under schemas/.
-CRD_SCHEMAS = {("monitoring.coreos.com/v1", "ServiceMonitor"): "servicemonitor-monitoring-v1.json"}
+CRD_SCHEMAS = {
+    ("monitoring.coreos.com/v1", "ServiceMonitor"): "servicemonitor-monitoring-v1.json",
+    ("monitoring.coreos.com/v1", "PrometheusRule"): "prometheusrule-monitoring-v1.json",
+    ("gateway.networking.k8s.io/v1", "Gateway"): "gateway-gateway-v1.json",
+    ("gateway.networking.k8s.io/v1", "HTTPRoute"): "httproute-gateway-v1.json",
+    ("gateway.networking.k8s.io/v1", "GRPCRoute"): "grpcroute-gateway-v1.json",
+}
 
 
-def renderings() -> dict[str, Path]:
-    """The base and every overlay directory, by a short name ("base", "overlays/production", ...)."""
+def renderings(extra: bool = False) -> dict[str, Path]:
+    """The base and every overlay directory, by a short name ("base", "overlays/production", ...);
+    with `extra`, the other kustomizations too (monitoring, edge/ingress, edge/gateway)."""
     found = {"base": K8S / "base"}
+    if extra:
+        found["monitoring"] = K8S / "monitoring"
+        for edge in sorted((K8S / "edge").iterdir()):
+            if (edge / "kustomization.yaml").is_file():
+                found[f"edge/{edge.name}"] = edge
     for overlay in sorted((K8S / "overlays").iterdir()):
         if (overlay / "kustomization.yaml").is_file():
             found[f"overlays/{overlay.name}"] = overlay
@@ -46,7 +58,7 @@ def kubectl() -> str:
 
 @cache
 def _render(name: str) -> tuple[dict[str, Any], ...]:
-    r = subprocess.run([kubectl(), "kustomize", str(renderings()[name])], capture_output=True, text=True,
+    r = subprocess.run([kubectl(), "kustomize", str(renderings(extra=True)[name])], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, f"kubectl kustomize {name} failed: {r.stderr}"
     return tuple(doc for doc in yaml.safe_load_all(r.stdout) if doc)

@@ -61,7 +61,7 @@ def test_runtime_stage_runs_tablero_serve_as_the_pods_non_root_user():
     assert json.loads(runtime["ENTRYPOINT"]) == ["tablero", "serve"]
     ports = {int(p) for p in runtime["EXPOSE"].split()}
     container_ports = {p["containerPort"] for c in server_pod()["containers"] for p in c["ports"]}
-    assert ports == container_ports == {50051, 8080}
+    assert ports == container_ports == {50051, 8080, 9090}  # 9090: /metrics (TABLERO_METRICS_PORT)
 
 
 def test_the_project_is_installed_with_pip_and_copied_into_the_runtime():

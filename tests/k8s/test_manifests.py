@@ -112,7 +112,7 @@ def test_schemas_are_versioned_so_the_prestop_sleep_is_unknown_to_1_28():
 
 
 def test_validator_rejects_broken_service_monitors():
-    monitor = one(render("base"), "ServiceMonitor")
+    monitor = one(render("base"), "ServiceMonitor", "tablero")
     assert schema_errors(monitor, KUBERNETES_VERSIONS[0]) == []
     broken = []
     for path, value in [
@@ -256,23 +256,44 @@ def test_service_selects_the_server_pods_and_exposes_grpc_and_http(name):
 @pytest.mark.parametrize("name", SCALED_OUT)
 def test_pdb_covers_the_server_pods_and_leaves_room_to_drain(name):
     objs = render(name)
-    pdb = one(objs, "PodDisruptionBudget")
+    pdb = one(objs, "PodDisruptionBudget", "tablero")
     assert selects(pdb["spec"]["selector"], pod_labels(server(objs)))
     assert 1 <= pdb["spec"]["minAvailable"] < server(objs)["spec"]["replicas"]
 
 
 @pytest.mark.parametrize("name", SCALED_OUT)
-def test_service_monitor_scrapes_metrics_on_the_named_http_port(name):
+def test_service_monitor_scrapes_metrics_on_their_own_port_not_published_by_the_api_service(name):
     objs = render(name)
-    monitor = one(objs, "ServiceMonitor")
-    service = one(objs, "Service", "tablero")
-    assert selects(monitor["spec"]["selector"], service["metadata"]["labels"])
-    # It must not also pick the Redis Service.
+    monitor = one(objs, "ServiceMonitor", "tablero")
+    metrics = one(objs, "Service", "tablero-metrics")
+    api = one(objs, "Service", "tablero")
+    container = server_container(objs)
+    assert selects(monitor["spec"]["selector"], metrics["metadata"]["labels"])
+    # It must not also pick the API Service or the Redis Service.
+    assert not selects(monitor["spec"]["selector"], api["metadata"]["labels"])
     assert not selects(monitor["spec"]["selector"], one(objs, "Service", "redis")["metadata"]["labels"])
     (endpoint,) = monitor["spec"]["endpoints"]
-    assert endpoint["port"] == "http" and endpoint["path"] == "/metrics"
+    assert endpoint["port"] == "metrics" and endpoint["path"] == "/metrics"
+    (port,) = metrics["spec"]["ports"]
+    assert port["name"] == "metrics" and metrics["spec"]["clusterIP"] == "None"
+    assert port_number(container, port["targetPort"]) == int(config_data(objs)["TABLERO_METRICS_PORT"]) == 9090
+    assert selects({"matchLabels": metrics["spec"]["selector"]}, pod_labels(server(objs)))
+    assert 9090 not in {p["port"] for p in api["spec"]["ports"]}
+    assert "metrics" not in {p["name"] for p in api["spec"]["ports"]}
+
+
+@pytest.mark.parametrize("name", SCALED_OUT)
+def test_redis_exporter_is_scraped_beside_each_redis(name):
+    objs = render(name)
+    monitor = one(objs, "ServiceMonitor", "redis")
+    service = one(objs, "Service", "redis")
+    redis = one(objs, "StatefulSet", "redis")
+    assert selects(monitor["spec"]["selector"], service["metadata"]["labels"])
+    (endpoint,) = monitor["spec"]["endpoints"]
     assert endpoint["port"] in {p["name"] for p in service["spec"]["ports"]}
-    assert "http" in {p["name"] for p in server_container(objs)["ports"]}
+    exporter = next(c for c in containers(redis) if c["name"] == "exporter")
+    assert exporter["image"].startswith("oliver006/redis_exporter:v")
+    assert port_number(exporter, "metrics") == 9121
 
 
 @pytest.mark.parametrize("name", RENDERINGS)
@@ -281,14 +302,19 @@ def test_network_policy_lets_clients_reach_the_server_and_the_server_reach_only_
     policy = one(objs, "NetworkPolicy", "tablero")
     assert selects(policy["spec"]["podSelector"], pod_labels(server(objs)))
     assert set(policy["spec"]["policyTypes"]) == {"Ingress", "Egress"}
-    (ingress,) = policy["spec"]["ingress"]
-    assert {(p["port"], p["protocol"]) for p in ingress["ports"]} == {(50051, "TCP"), (8080, "TCP")}
-    assert "from" not in ingress
+    public, metrics = policy["spec"]["ingress"]
+    assert {(p["port"], p["protocol"]) for p in public["ports"]} == {(50051, "TCP"), (8080, "TCP")}
+    assert "from" not in public
+    # /metrics: from the monitoring namespace only
+    assert [(p["port"], p["protocol"]) for p in metrics["ports"]] == [(9090, "TCP")]
+    (peer,) = metrics["from"]
+    assert peer == {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}}
     egress_ports = set()
     for rule in policy["spec"]["egress"]:
         assert rule.get("to"), "an egress rule without `to` would allow every destination"
         egress_ports |= {(p["port"], p["protocol"]) for p in rule["ports"]}
-    assert egress_ports == {(6379, "TCP"), (53, "UDP"), (53, "TCP")}
+    sentinel = {(26379, "TCP")} if name == "overlays/ha" else set()
+    assert egress_ports == {(6379, "TCP"), (53, "UDP"), (53, "TCP")} | sentinel
     redis_rule = next(r for r in policy["spec"]["egress"] if r["ports"][0]["port"] == 6379)
     for redis in find(objs, "StatefulSet", "redis"):
         assert selects(redis_rule["to"][0]["podSelector"], pod_labels(redis))
@@ -301,12 +327,23 @@ def test_redis_accepts_only_server_pods_on_6379(name):
     policy = one(objs, "NetworkPolicy", "redis")
     assert selects(policy["spec"]["podSelector"], pod_labels(redis))
     assert "Ingress" in policy["spec"]["policyTypes"]
-    (rule,) = policy["spec"]["ingress"]
-    assert [(p["port"], p["protocol"]) for p in rule["ports"]] == [(6379, "TCP")]
-    (peer,) = rule["from"]
-    assert set(peer) == {"podSelector"}
-    assert selects(peer["podSelector"], pod_labels(server(objs)))
-    assert not selects(peer["podSelector"], pod_labels(redis))
+    backup = pod_labels({"spec": one(objs, "CronJob", "redis-backup")["spec"]["jobTemplate"]["spec"]})
+    admitted: dict[tuple[int, str], list] = {}
+    for rule in policy["spec"]["ingress"]:
+        for p in rule["ports"]:
+            admitted.setdefault((p["port"], p["protocol"]), []).extend(rule["from"])
+    ha = name == "overlays/ha"
+    assert set(admitted) == {(6379, "TCP"), (9121, "TCP")} | ({(26379, "TCP")} if ha else set())
+    for peer in admitted[(6379, "TCP")]:
+        assert set(peer) == {"podSelector"}
+        # server pods, the backup job, and (HA: replication) the Redis pods themselves
+        assert any(selects(peer["podSelector"], labels) for labels in
+                   (pod_labels(server(objs)), backup, *([pod_labels(redis)] if ha else [])))
+    assert any(selects(p["podSelector"], pod_labels(server(objs))) for p in admitted[(6379, "TCP")])
+    assert any(selects(p["podSelector"], backup) for p in admitted[(6379, "TCP")])
+    assert ha == any(selects(p["podSelector"], pod_labels(redis)) for p in admitted[(6379, "TCP")])
+    assert admitted[(9121, "TCP")] == [{"namespaceSelector": {"matchLabels": {
+        "kubernetes.io/metadata.name": "monitoring"}}}]
 
 
 # --- Redis, configuration, secrets ------------------------------------------------------------------
@@ -320,7 +357,7 @@ def _flags(args):
 def test_redis_persists_an_append_only_file_on_a_claimed_volume(name):
     objs = render(name)
     redis = one(objs, "StatefulSet", "redis")
-    (container,) = containers(redis)
+    container = next(c for c in containers(redis) if c["name"] == "redis")
     flags = _flags(container["args"])
     assert flags["--appendonly"] == "yes"
     assert flags["--appendfsync"] in {"everysec", "always"}
@@ -344,6 +381,20 @@ def test_server_points_at_the_headless_redis_service(name):
     assert service["spec"]["clusterIP"] == "None"
     assert redis["spec"]["serviceName"] == "redis"
     assert selects({"matchLabels": service["spec"]["selector"]}, pod_labels(redis))
+    env = {e["name"]: e for e in server_container(objs).get("env", [])}
+    if "TABLERO_REDIS_URL" in env:  # the ha overlay: through the Sentinels, password from the Secret
+        text = env["TABLERO_REDIS_URL"]["value"]
+        assert env["REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"] == {"name": "redis-auth", "key": "REDIS_PASSWORD"}
+        assert list(env).index("REDIS_PASSWORD") < list(env).index("TABLERO_REDIS_URL")  # $(...) expands
+        assert text.startswith("redis+sentinel://:$(REDIS_PASSWORD)@")
+        from server.store.redis_sentinel import parse
+
+        parsed = parse(text)
+        pods = redis["spec"]["replicas"]
+        assert pods == 3 and parsed.master == "tablero"
+        assert parsed.sentinels == tuple((f"redis-{i}.redis", 26379) for i in range(pods))
+        assert 26379 in {p["port"] for p in service["spec"]["ports"]}
+        return
     url = urlsplit(config_data(objs)["TABLERO_REDIS_URL"])
     assert url.scheme == "redis"
     namespace = redis["metadata"].get("namespace")
@@ -374,7 +425,7 @@ def test_env_sources_exist_except_the_out_of_band_production_secret(name):
             else:
                 secret = source["secretRef"]["name"]
                 present = find(objs, "Secret", secret)
-                assert present if name != "overlays/production" else not present, secret
+                assert present if name not in ("overlays/production", "overlays/ha") else not present, secret
 
 
 def test_dev_is_one_replica_on_sqlite_without_the_scale_out_pieces():
@@ -382,7 +433,7 @@ def test_dev_is_one_replica_on_sqlite_without_the_scale_out_pieces():
     assert server(objs)["spec"]["replicas"] == 1
     data = config_data(objs)
     assert "TABLERO_REDIS_URL" not in data and data["TABLERO_DB"]
-    for kind in ("HorizontalPodAutoscaler", "PodDisruptionBudget", "ServiceMonitor", "StatefulSet"):
+    for kind in ("HorizontalPodAutoscaler", "PodDisruptionBudget", "ServiceMonitor", "StatefulSet", "CronJob"):
         assert not find(objs, kind), kind
     assert [s["metadata"]["name"] for s in find(objs, "Service")] == ["tablero"]
 

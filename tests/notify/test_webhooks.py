@@ -231,9 +231,9 @@ def test_simultaneous_turns_on_a_sqlite_file_through_the_worker_process(tmp_path
         assert [t["newly"] for t in turns] == [[0, 1]] * 3 and [t["version"] for t in turns] == [1, 4, 7]
         assert _kinds(rec, gid) == ["game.created", "game.started", *["turn.started"] * 3, "game.finished"]
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and "deliveries_total{result=\"ok\"" not in httpx.get(f"{h}/metrics").text:
+        while time.monotonic() < deadline and "deliveries_total{result=\"ok\"" not in httpx.get(srv.metrics).text:
             time.sleep(0.2)
-        assert 'tablero_notify_deliveries_total{result="ok",target="' in httpx.get(f"{h}/metrics").text
+        assert 'tablero_notify_deliveries_total{result="ok",target="' in httpx.get(srv.metrics).text
 
 
 def test_a_turn_clock_gives_deadlines_and_turn_timed_out() -> None:

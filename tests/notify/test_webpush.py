@@ -144,7 +144,9 @@ def test_your_turn_is_pushed_encrypted_and_vapid_signed_not_to_a_live_tab_and_go
 
 
 def srv_metric(h: str, name: str) -> float:
-    for line in httpx.get(f"{h}/metrics").text.splitlines():
+    from tests.server.support import scrape
+
+    for line in scrape(h).splitlines():  # /metrics has its own port (TABLERO_METRICS_PORT)
         if line.startswith(name + " ") or line.startswith(name + "{"):
             return float(line.rsplit(" ", 1)[1])
     return 0.0

@@ -21,6 +21,15 @@ from server.runner import serve
 ROOT = Path(__file__).resolve().parents[2]
 
 
+METRICS: dict[str, str] = {}  # a test server's HTTP base URL -> its /metrics URL (own port)
+
+
+def scrape(http: httpx.Client | str) -> str:
+    """The /metrics text of the test server whose HTTP base URL (or client) is given."""
+    base = http if isinstance(http, str) else str(http.base_url)
+    return httpx.get(METRICS[base.rstrip("/")], timeout=10).text
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -31,8 +40,8 @@ class ServerThread:
     """`serve()` in its own event loop on a background thread, on free ports."""
 
     def __init__(self, **overrides) -> None:
-        self.config = Config(host="127.0.0.1", grpc_port=0, http_port=0, secret="test-secret",
-                             shutdown_grace=2.0)
+        self.config = Config(host="127.0.0.1", grpc_port=0, http_port=0, metrics_port=free_port(),
+                             secret="test-secret", shutdown_grace=2.0)
         for k, v in overrides.items():
             setattr(self.config, k, v)
         self._started: Future = Future()
@@ -62,6 +71,8 @@ class ServerThread:
         self.grpc_port, self.http_port = self._started.result(timeout=20)
         self.http = f"http://127.0.0.1:{self.http_port}"
         self.grpc = f"127.0.0.1:{self.grpc_port}"
+        self.metrics = f"http://127.0.0.1:{self.config.metrics_port}/metrics"
+        METRICS[self.http] = self.metrics
         return self
 
     def __exit__(self, *exc) -> None:
@@ -73,11 +84,14 @@ class ServerProcess:
     """`python -m server serve` as a child process (a replica)."""
 
     def __init__(self, env: dict[str, str] | None = None, *args: str) -> None:
-        self.grpc_port, self.http_port = free_port(), free_port()
-        self.env = {**os.environ, "TABLERO_SECRET": "test-secret", "TABLERO_SHUTDOWN_GRACE": "5", **(env or {})}
+        self.grpc_port, self.http_port, self.metrics_port = free_port(), free_port(), free_port()
+        self.env = {**os.environ, "TABLERO_SECRET": "test-secret", "TABLERO_SHUTDOWN_GRACE": "5",
+                    "TABLERO_METRICS_PORT": str(self.metrics_port), **(env or {})}
         self.args = args
         self.http = f"http://127.0.0.1:{self.http_port}"
         self.grpc = f"127.0.0.1:{self.grpc_port}"
+        self.metrics = f"http://127.0.0.1:{self.metrics_port}/metrics"
+        METRICS[self.http] = self.metrics
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> ServerProcess:

@@ -15,7 +15,7 @@ from google.rpc import error_details_pb2
 from server.api.watch import WatchItem
 from server.grpc.gen import games_pb2
 from server.http.connect import connect_app
-from tests.server.support import ServerThread
+from tests.server.support import ServerThread, scrape
 
 GAME = "/tablero.v1.GameService/"
 
@@ -154,7 +154,7 @@ def test_a_page_on_another_origin_may_call(server):
 
 def test_connect_calls_are_observed_like_the_others(server):
     httpx.post(server.http + GAME + "ListEngines", json={})
-    metrics = httpx.get(server.http + "/metrics").text
+    metrics = scrape(server.http)  # /metrics has its own port (TABLERO_METRICS_PORT)
     assert 'tablero_rpc_requests_total{code="OK",method="ListEngines",transport="connect"}' in metrics
 
 

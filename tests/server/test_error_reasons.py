@@ -33,6 +33,9 @@ UNCHECKED = {
     "UNAVAILABLE": "needs a store outage: tests/server/test_readiness.py stops Redis and checks it on both "
                    "transports",
     "BUSY": "needs two joins of one portal user racing past the lobby hold's wait",
+    "CLAIM_LOST": "needs Redis to lose a join: tests/faults/test_rollback_lost_join.py",
+    "NOT_REPLICATED": "needs a Redis replica that does not confirm: tests/store/test_redis_sentinel.py (the store's "
+                      "NotReplicated) and tests/faults/test_sentinel_failover.py (the answers under load)",
     "INTERNAL": "a server fault",
     # The codes' own names: for a refusal without a reason of its own (none today).
     **{code: "the fallback of a refusal without a reason of its own; none today" for code in (

@@ -10,6 +10,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from server.grpc.gen import games_pb2 as pb
 from server.grpc.gen import games_pb2_grpc as pbg
+from tests.server.support import scrape
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +156,7 @@ def test_undecodable_requests_are_invalid_argument(channel):
 
 
 def _watch_gauge(http):
-    for line in http.get("/metrics").text.splitlines():
+    for line in scrape(http).splitlines():
         if line.startswith("tablero_watch_streams "):
             return float(line.split()[1])
     raise AssertionError("no tablero_watch_streams gauge")
@@ -184,6 +185,6 @@ def test_get_engine_over_grpc_and_its_metrics(stub, http):
     e = stub.GetEngine(pb.GetEngineRequest(name="goofspiel")).engine
     assert e.name == "goofspiel" and json_format.MessageToDict(e.action_schema)["oneOf"]
     assert code_of(lambda: stub.GetEngine(pb.GetEngineRequest(name="nope"))) == grpc.StatusCode.NOT_FOUND
-    text = http.get("/metrics").text
+    text = scrape(http)
     assert 'tablero_rpc_requests_total{code="OK",method="GetEngine",transport="grpc"}' in text
     assert 'tablero_rpc_requests_total{code="NOT_FOUND",method="GetEngine",transport="grpc"}' in text

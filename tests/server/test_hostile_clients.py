@@ -16,7 +16,7 @@ import pytest
 from server.auth import TokenSigner
 from server.errors import Unauthenticated
 from tests.server.conftest import auth
-from tests.server.support import ServerThread
+from tests.server.support import ServerThread, scrape
 
 
 def new_game(http, **body):
@@ -27,7 +27,7 @@ def new_game(http, **body):
 def metric(http, name: str, **labels) -> float:
     """One sample of the Prometheus exposition (0 when the series does not exist yet)."""
     want = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
-    for line in http.get("/metrics").text.splitlines():
+    for line in scrape(http).splitlines():
         m = re.match(r"(\w+)\{(.*)\} (\S+)$", line)
         if m and m.group(1) == name and ",".join(sorted(m.group(2).split(","))) == want:
             return float(m.group(3))
@@ -201,7 +201,7 @@ def test_oversized_headers_get_431_and_the_request_never_runs(server, http, head
     assert http.get(f"/v1/games/{gid}").json()["version"] == 1  # the move was not played
 
 
-@pytest.mark.parametrize("path", ["/metrics", "/healthz", "/readyz", "/openapi.json", "/", "/index.html"])
+@pytest.mark.parametrize("path", ["/healthz", "/readyz", "/openapi.json", "/", "/index.html"])
 def test_a_token_in_the_url_is_refused_on_every_route_but_the_watch(http, path):
     r = http.get(path, params={"access_token": "g.0.abc"})
     assert r.status_code == 400, (path, r.status_code)

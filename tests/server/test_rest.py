@@ -6,6 +6,7 @@ import threading
 import httpx
 
 from tests.server.conftest import auth
+from tests.server.support import scrape
 
 WIN_FOR_X = [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]  # X takes the top row
 
@@ -75,7 +76,7 @@ def test_events_are_paged_in_order(http):
 
 
 def _replayed(http) -> float:
-    for line in http.get("/metrics").text.splitlines():
+    for line in scrape(http).splitlines():
         if line.startswith('tablero_actions_total{engine="tic-tac-toe",result="replayed"}'):
             return float(line.rsplit(" ", 1)[1])
     return 0.0
@@ -275,12 +276,32 @@ def test_health_readiness_and_metrics(http):
     assert http.get("/healthz").json() == {"status": "ok"}
     assert http.get("/readyz").status_code == 200
     create(http)
-    text = http.get("/metrics").text
+    text = scrape(http)
     for name in ("tablero_rpc_requests_total", "tablero_rpc_latency_seconds", "tablero_games_created_total",
                  "tablero_actions_total", "tablero_cache_hits_total", "tablero_store_latency_seconds",
                  "tablero_watch_streams", "tablero_replayed_events"):
         assert name in text, name
     assert 'tablero_rpc_requests_total{code="OK",method="CreateGame",transport="http"}' in text
+
+
+def test_metrics_have_their_own_port(http, server):
+    """/metrics is served on TABLERO_METRICS_PORT only (the Service never publishes it): no
+    `_created` series, latency buckets below a millisecond, the build info and the running
+    games gauge."""
+    import re
+
+    assert http.get("/metrics").status_code == 404
+    create(http)
+    text = scrape(http)
+    assert not re.search(r"^\w+_created[{ ]", text, re.M)
+    assert 'tablero_rpc_latency_seconds_bucket{le="0.0001",method="CreateGame",transport="http"}' in text
+    assert 'tablero_store_latency_seconds_bucket{le="0.0005"' in text
+    info = re.search(r'^tablero_build_info\{(.*)\} 1\.0$', text, re.M)
+    assert info and 'store="' in info.group(1) and 'version="' in info.group(1), text[:2000]
+    assert re.search(r"^tablero_games_running \d+\.0$", text, re.M)
+    base = server.metrics.removesuffix("/metrics")
+    assert httpx.get(base + "/nope").status_code == 404
+    assert httpx.post(server.metrics).status_code == 405
 
 
 def test_cold_load_from_snapshot_and_replay_equals_live(http, server):

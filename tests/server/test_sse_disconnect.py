@@ -8,11 +8,11 @@ import time
 import httpx
 import pytest
 
-from tests.server.support import ServerThread
+from tests.server.support import ServerThread, scrape
 
 
 def _streams(base: str) -> float:
-    for line in httpx.get(f"{base}/metrics").text.splitlines():
+    for line in scrape(base).splitlines():
         if line.startswith("tablero_watch_streams "):
             return float(line.split()[1])
     raise AssertionError("no tablero_watch_streams in /metrics")

@@ -16,7 +16,7 @@ from server.grpc.gen import games_pb2 as pb
 from server.grpc.gen import games_pb2_grpc as pb_grpc
 from server.store.redis import game_keys
 from tests.server.conftest import auth
-from tests.server.support import ServerThread
+from tests.server.support import ServerThread, scrape
 
 MOVES = [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]  # X wins on the top row
 
@@ -47,7 +47,7 @@ def _first_kept(http: httpx.Client, gid: str) -> int:
 
 
 def _metric(http: httpx.Client, rpc: str, code: str) -> float:
-    for line in http.get("/metrics").text.splitlines():
+    for line in scrape(http).splitlines():
         m = re.match(r'tablero_rpc_requests_total\{(.*)\} (\S+)$', line)
         if m and f'method="{rpc}"' in m.group(1) and 'transport="http"' in m.group(1) \
                 and f'code="{code}"' in m.group(1):

@@ -21,10 +21,11 @@ def _children(pid: int) -> list[int]:
 
 
 def test_two_workers_share_the_ports_and_stop_together(redis_url):
-    http, grpc = _free_port(), _free_port()
+    http, grpc, mport = _free_port(), _free_port(), _free_port()
     env = dict(os.environ, TABLERO_LOG_LEVEL="warning", TABLERO_SHUTDOWN_GRACE="2")
     proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--workers", "2", "--redis-url", redis_url,
-                             "--host", "127.0.0.1", "--http-port", str(http), "--grpc-port", str(grpc)], env=env)
+                             "--host", "127.0.0.1", "--http-port", str(http), "--grpc-port", str(grpc),
+                             "--metrics-port", str(mport)], env=env)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -52,7 +53,7 @@ def test_two_workers_share_the_ports_and_stop_together(redis_url):
         # files every metrics.FLUSH_INTERVAL seconds.
         deadline = time.monotonic() + 10 * FLUSH_INTERVAL
         while True:
-            metrics = httpx.get(f"http://127.0.0.1:{http}/metrics").text
+            metrics = httpx.get(f"http://127.0.0.1:{mport}/metrics").text
             assert "tablero_actions_total" in metrics
             ok = [line for line in metrics.splitlines()
                   if line.startswith("tablero_actions_total") and 'result="ok"' in line]
@@ -139,8 +140,8 @@ print(registry.get_sample_value("tablero_append_conflicts_total"))
     assert float(total) == 37.0
 
 
-def _gauge(http: int, name: str) -> float:
-    for line in httpx.get(f"http://127.0.0.1:{http}/metrics").text.splitlines():
+def _gauge(mport: int, name: str) -> float:
+    for line in httpx.get(f"http://127.0.0.1:{mport}/metrics").text.splitlines():
         if line.startswith(name + " "):
             return float(line.split()[1])
     return 0.0
@@ -151,10 +152,11 @@ def test_a_dead_workers_open_streams_leave_the_gauge(redis_url):
     gauges, so tablero_watch_streams counts only the streams still open."""
     import socket
 
-    http, grpc = _free_port(), _free_port()
+    http, grpc, mport = _free_port(), _free_port(), _free_port()
     env = dict(os.environ, TABLERO_LOG_LEVEL="warning", TABLERO_SHUTDOWN_GRACE="2")
     proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--workers", "2", "--redis-url", redis_url,
-                             "--host", "127.0.0.1", "--http-port", str(http), "--grpc-port", str(grpc)], env=env)
+                             "--host", "127.0.0.1", "--http-port", str(http), "--grpc-port", str(grpc),
+                             "--metrics-port", str(mport)], env=env)
     socks: list[socket.socket] = []
     try:
         deadline = time.monotonic() + 30
@@ -180,8 +182,8 @@ def test_a_dead_workers_open_streams_leave_the_gauge(redis_url):
                     owners[pid] = owners.get(pid, 0) + 1
         assert len(owners) == 2, owners
         deadline = time.monotonic() + 10 * FLUSH_INTERVAL
-        while _gauge(http, "tablero_watch_streams") != len(socks):
-            assert time.monotonic() < deadline, _gauge(http, "tablero_watch_streams")
+        while _gauge(mport, "tablero_watch_streams") != len(socks):
+            assert time.monotonic() < deadline, _gauge(mport, "tablero_watch_streams")
             time.sleep(0.05)
         victim = next(iter(owners))
         os.kill(victim, signal.SIGKILL)
@@ -192,8 +194,8 @@ def test_a_dead_workers_open_streams_leave_the_gauge(redis_url):
         for s in socks:
             s.close()
         deadline = time.monotonic() + 10
-        while _gauge(http, "tablero_watch_streams") != 0:
-            assert time.monotonic() < deadline, f"streams still counted: {_gauge(http, 'tablero_watch_streams')}"
+        while _gauge(mport, "tablero_watch_streams") != 0:
+            assert time.monotonic() < deadline, f"streams still counted: {_gauge(mport, 'tablero_watch_streams')}"
             time.sleep(0.1)
     finally:
         for s in socks:

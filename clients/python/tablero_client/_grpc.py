@@ -91,14 +91,32 @@ def _get_request(game_id: str, version: int | None) -> Any:
     return req
 
 
+# HTTP/2 keep-alive: a ping every KEEPALIVE_TIME_MS, with or without calls in flight; a ping not
+# answered within KEEPALIVE_TIMEOUT_MS fails the connection's calls with UNAVAILABLE, and watch()
+# reconnects after the last version it saw. A silently dead watch is thus noticed within
+# KEEPALIVE_TIME_MS + KEEPALIVE_TIMEOUT_MS (15 s). The server admits pings every 5 s or more.
+KEEPALIVE_TIME_MS = 10_000
+KEEPALIVE_TIMEOUT_MS = 5_000
+
+
+def _options() -> list[tuple[str, int]]:
+    return [("grpc.max_receive_message_length", 64 << 20),
+            ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
+            ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+            ("grpc.keepalive_permit_without_calls", 1),
+            ("grpc.http2.max_pings_without_data", 0),
+            # what times a keep-alive ping out in current gRPC (keepalive_timeout_ms alone does not)
+            ("grpc.http2.ping_timeout_ms", KEEPALIVE_TIMEOUT_MS)]
+
+
 def _channel(target: str, secure: bool) -> grpc.Channel:
-    opts = [("grpc.max_receive_message_length", 64 << 20)]
+    opts = _options()
     return (grpc.secure_channel(target, grpc.ssl_channel_credentials(), opts) if secure
             else grpc.insecure_channel(target, opts))
 
 
 def _aio_channel(target: str, secure: bool) -> grpc.aio.Channel:
-    opts = [("grpc.max_receive_message_length", 64 << 20)]
+    opts = _options()
     return (grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(), opts) if secure
             else grpc.aio.insecure_channel(target, opts))
 
