@@ -122,14 +122,16 @@ class ResignResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
 
 class SeatSpec(_message.Message):
-    __slots__ = ("kind", "user_id", "user_name")
+    __slots__ = ("kind", "user_id", "user_name", "level")
     KIND_FIELD_NUMBER: _ClassVar[int]
     USER_ID_FIELD_NUMBER: _ClassVar[int]
     USER_NAME_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
     kind: str
     user_id: str
     user_name: str
-    def __init__(self, kind: _Optional[str] = ..., user_id: _Optional[str] = ..., user_name: _Optional[str] = ...) -> None: ...
+    level: str
+    def __init__(self, kind: _Optional[str] = ..., user_id: _Optional[str] = ..., user_name: _Optional[str] = ..., level: _Optional[str] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")

@@ -27,17 +27,17 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1atablero_client_games.proto\x12\x11tablero_client.v1\x1a\x1cgoogle/protobuf/struct.proto\"\x9a\x02\n\x06\x45ngine\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tmin_seats\x18\x03 \x01(\x05\x12\x11\n\tmax_seats\x18\x04 \x01(\x05\x12/\n\x0eoptions_schema\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07version\x18\x06 \x01(\x05\x12.\n\raction_schema\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12,\n\x0bview_schema\x18\x08 \x01(\x0b\x32\x17.google.protobuf.Struct\x12-\n\x0c\x65vent_schema\x18\t \x01(\x0b\x32\x17.google.protobuf.Struct\"\x14\n\x12ListEnginesRequest\"A\n\x13ListEnginesResponse\x12*\n\x07\x65ngines\x18\x01 \x03(\x0b\x32\x19.tablero_client.v1.Engine\" \n\x10GetEngineRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\">\n\x11GetEngineResponse\x12)\n\x06\x65ngine\x18\x01 \x01(\x0b\x32\x19.tablero_client.v1.Engine\"\xdd\x01\n\x11\x43reateGameRequest\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\r\n\x05seats\x18\x04 \x03(\t\x12/\n\nseat_specs\x18\x05 \x03(\x0b\x32\x1b.tablero_client.v1.SeatSpec\x12\x10\n\x08on_leave\x18\x06 \x01(\t\x12+\n\x05\x63lock\x18\x07 \x01(\x0b\x32\x1c.tablero_client.v1.TurnClock\"5\n\tTurnClock\x12\x14\n\x0cmove_seconds\x18\x01 \x01(\x05\x12\x12\n\non_timeout\x18\x02 \x01(\t\".\n\x0cSeatDeadline\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08\x64\x65\x61\x64line\x18\x02 \x01(\x01\" \n\rResignRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"7\n\x0eResignResponse\x12%\n\x04game\x18\x01 \x01(\x0b\x32\x17.tablero_client.v1.Game\"<\n\x08SeatSpec\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x11\n\tuser_name\x18\x03 \x01(\t\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"h\n\x12\x43reateGameResponse\x12%\n\x04game\x18\x01 \x01(\x0b\x32\x17.tablero_client.v1.Game\x12+\n\x05seats\x18\x02 \x03(\x0b\x32\x1c.tablero_client.v1.SeatToken\"\xae\x01\n\x10ListGamesRequest\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12-\n\x06status\x18\x02 \x01(\x0e\x32\x1d.tablero_client.v1.GameStatus\x12\x17\n\nopen_seats\x18\x03 \x01(\x08H\x00\x88\x01\x01\x12\x0c\n\x04mine\x18\x04 \x01(\x08\x12\x11\n\tpage_size\x18\x05 \x01(\x05\x12\x12\n\npage_token\x18\x06 \x01(\tB\r\n\x0b_open_seats\"\xb7\x01\n\x0bGameSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x65ngine\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12&\n\x05seats\x18\x04 \x03(\x0b\x32\x17.tablero_client.v1.Seat\x12-\n\x06status\x18\x05 \x01(\x0e\x32\x1d.tablero_client.v1.GameStatus\x12\x0f\n\x07version\x18\x06 \x01(\x05\x12\x13\n\x0b\x63reate_time\x18\x07 \x01(\x01\"[\n\x11ListGamesResponse\x12-\n\x05games\x18\x01 \x03(\x0b\x32\x1e.tablero_client.v1.GameSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\"\n\x0fJoinGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"@\n\x10JoinGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\r\n\x05token\x18\x03 \x01(\t\"\x9e\x01\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07\x63laimed\x18\x03 \x01(\x08\x12)\n\x04kind\x18\x04 \x01(\x0e\x32\x1b.tablero_client.v1.SeatKind\x12\x14\n\x07user_id\x18\x05 \x01(\tH\x00\x88\x01\x01\x12\x16\n\tuser_name\x18\x06 \x01(\tH\x01\x88\x01\x01\x42\n\n\x08_user_idB\x0c\n\n_user_nameJ\x04\x08\x02\x10\x03\"\x82\x03\n\x04Game\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0e\n\x06\x65ngine\x18\x03 \x01(\t\x12\x16\n\x0e\x65ngine_version\x18\x04 \x01(\x05\x12\x0f\n\x07version\x18\x05 \x01(\x05\x12\x0f\n\x07players\x18\x06 \x01(\x05\x12&\n\x05seats\x18\x07 \x03(\x0b\x32\x17.tablero_client.v1.Seat\x12\x0e\n\x06to_act\x18\x08 \x03(\x05\x12%\n\x04view\x18\t \x01(\x0b\x32\x17.google.protobuf.Struct\x12(\n\x07outcome\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\tyour_seat\x18\x0c \x01(\x05H\x00\x88\x01\x01\x12-\n\x06status\x18\r \x01(\x0e\x32\x1d.tablero_client.v1.GameStatus\x12\x32\n\tdeadlines\x18\x0e \x03(\x0b\x32\x1f.tablero_client.v1.SeatDeadlineB\x0c\n\n_your_seatJ\x04\x08\x0b\x10\x0c\"C\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x14\n\x07version\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\n\n\x08_version\"8\n\x0fGetGameResponse\x12%\n\x04game\x18\x01 \x01(\x0b\x32\x17.tablero_client.v1.Game\"n\n\x17ListLegalActionsRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x0c\n\x04type\x18\x04 \x01(\t\x12\r\n\x05group\x18\x05 \x01(\t\"r\n\x10LegalActionGroup\x12\x0c\n\x04type\x18\x01 \x01(\t\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12(\n\x07\x61\x63tions\x18\x03 \x03(\x0b\x32\x17.google.protobuf.Struct\x12\x17\n\x0fnext_page_token\x18\x04 \x01(\t\"\xb1\x01\n\x18ListLegalActionsResponse\x12(\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x17\n\x0fnext_page_token\x18\x04 \x01(\t\x12\x33\n\x06groups\x18\x05 \x03(\x0b\x32#.tablero_client.v1.LegalActionGroup\"\x97\x01\n\x13SubmitActionRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\'\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\nrequest_id\x18\x03 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"=\n\x14SubmitActionResponse\x12%\n\x04game\x18\x01 \x01(\x0b\x32\x17.tablero_client.v1.Game\"q\n\tGameEvent\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12&\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\x04hash\x18\x04 \x01(\tH\x00\x88\x01\x01\x42\x07\n\x05_hash\"b\n\x11ListEventsRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x15\n\rafter_version\x18\x04 \x01(\x05\"[\n\x12ListEventsResponse\x12,\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x1c.tablero_client.v1.GameEvent\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"N\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x05\x12\x12\n\nafter_hash\x18\x03 \x01(\t\"y\n\x11WatchGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12&\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\x04hash\x18\x04 \x01(\tH\x00\x88\x01\x01\x42\x07\n\x05_hash*\\\n\nGameStatus\x12\x1b\n\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_STATUS_RUNNING\x10\x01\x12\x18\n\x14GAME_STATUS_FINISHED\x10\x02*a\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0fSEAT_KIND_HUMAN\x10\x01\x12\x12\n\x0eSEAT_KIND_OPEN\x10\x02\x12\x11\n\rSEAT_KIND_BOT\x10\x03\x32\x85\x08\n\x0bGameService\x12^\n\x0bListEngines\x12%.tablero_client.v1.ListEnginesRequest\x1a&.tablero_client.v1.ListEnginesResponse\"\x00\x12X\n\tGetEngine\x12#.tablero_client.v1.GetEngineRequest\x1a$.tablero_client.v1.GetEngineResponse\"\x00\x12[\n\nCreateGame\x12$.tablero_client.v1.CreateGameRequest\x1a%.tablero_client.v1.CreateGameResponse\"\x00\x12X\n\tListGames\x12#.tablero_client.v1.ListGamesRequest\x1a$.tablero_client.v1.ListGamesResponse\"\x00\x12U\n\x08JoinGame\x12\".tablero_client.v1.JoinGameRequest\x1a#.tablero_client.v1.JoinGameResponse\"\x00\x12R\n\x07GetGame\x12!.tablero_client.v1.GetGameRequest\x1a\".tablero_client.v1.GetGameResponse\"\x00\x12m\n\x10ListLegalActions\x12*.tablero_client.v1.ListLegalActionsRequest\x1a+.tablero_client.v1.ListLegalActionsResponse\"\x00\x12\x61\n\x0cSubmitAction\x12&.tablero_client.v1.SubmitActionRequest\x1a\'.tablero_client.v1.SubmitActionResponse\"\x00\x12O\n\x06Resign\x12 .tablero_client.v1.ResignRequest\x1a!.tablero_client.v1.ResignResponse\"\x00\x12[\n\nListEvents\x12$.tablero_client.v1.ListEventsRequest\x1a%.tablero_client.v1.ListEventsResponse\"\x00\x12Z\n\tWatchGame\x12#.tablero_client.v1.WatchGameRequest\x1a$.tablero_client.v1.WatchGameResponse\"\x00\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1atablero_client_games.proto\x12\x11tablero_client.v1\x1a\x1cgoogle/protobuf/struct.proto\"\x9a\x02\n\x06\x45ngine\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tmin_seats\x18\x03 \x01(\x05\x12\x11\n\tmax_seats\x18\x04 \x01(\x05\x12/\n\x0eoptions_schema\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07version\x18\x06 \x01(\x05\x12.\n\raction_schema\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12,\n\x0bview_schema\x18\x08 \x01(\x0b\x32\x17.google.protobuf.Struct\x12-\n\x0c\x65vent_schema\x18\t \x01(\x0b\x32\x17.google.protobuf.Struct\"\x14\n\x12ListEnginesRequest\"A\n\x13ListEnginesResponse\x12*\n\x07\x65ngines\x18\x01 \x03(\x0b\x32\x19.tablero_client.v1.Engine\" \n\x10GetEngineRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\">\n\x11GetEngineResponse\x12)\n\x06\x65ngine\x18\x01 \x01(\x0b\x32\x19.tablero_client.v1.Engine\"\xdd\x01\n\x11\x43reateGameRequest\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\r\n\x05seats\x18\x04 \x03(\t\x12/\n\nseat_specs\x18\x05 \x03(\x0b\x32\x1b.tablero_client.v1.SeatSpec\x12\x10\n\x08on_leave\x18\x06 \x01(\t\x12+\n\x05\x63lock\x18\x07 \x01(\x0b\x32\x1c.tablero_client.v1.TurnClock\"5\n\tTurnClock\x12\x14\n\x0cmove_seconds\x18\x01 \x01(\x05\x12\x12\n\non_timeout\x18\x02 \x01(\t\".\n\x0cSeatDeadline\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08\x64\x65\x61\x64line\x18\x02 \x01(\x01\" \n\rResignRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"7\n\x0eResignResponse\x12%\n\x04game\x18\x01 \x01(\x0b\x32\x17.tablero_client.v1.Game\"K\n\x08SeatSpec\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x11\n\tuser_name\x18\x03 \x01(\t\x12\r\n\x05level\x18\x04 \x01(\t\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"h\n\x12\x43reateGameResponse\x12%\n\x04game\x18\x01 \x01(\x0b\x32\x17.tablero_client.v1.Game\x12+\n\x05seats\x18\x02 \x03(\x0b\x32\x1c.tablero_client.v1.SeatToken\"\xae\x01\n\x10ListGamesRequest\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12-\n\x06status\x18\x02 \x01(\x0e\x32\x1d.tablero_client.v1.GameStatus\x12\x17\n\nopen_seats\x18\x03 \x01(\x08H\x00\x88\x01\x01\x12\x0c\n\x04mine\x18\x04 \x01(\x08\x12\x11\n\tpage_size\x18\x05 \x01(\x05\x12\x12\n\npage_token\x18\x06 \x01(\tB\r\n\x0b_open_seats\"\xb7\x01\n\x0bGameSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x65ngine\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12&\n\x05seats\x18\x04 \x03(\x0b\x32\x17.tablero_client.v1.Seat\x12-\n\x06status\x18\x05 \x01(\x0e\x32\x1d.tablero_client.v1.GameStatus\x12\x0f\n\x07version\x18\x06 \x01(\x05\x12\x13\n\x0b\x63reate_time\x18\x07 \x01(\x01\"[\n\x11ListGamesResponse\x12-\n\x05games\x18\x01 \x03(\x0b\x32\x1e.tablero_client.v1.GameSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\"\n\x0fJoinGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"@\n\x10JoinGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\r\n\x05token\x18\x03 \x01(\t\"\x9e\x01\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07\x63laimed\x18\x03 \x01(\x08\x12)\n\x04kind\x18\x04 \x01(\x0e\x32\x1b.tablero_client.v1.SeatKind\x12\x14\n\x07user_id\x18\x05 \x01(\tH\x00\x88\x01\x01\x12\x16\n\tuser_name\x18\x06 \x01(\tH\x01\x88\x01\x01\x42\n\n\x08_user_idB\x0c\n\n_user_nameJ\x04\x08\x02\x10\x03\"\x82\x03\n\x04Game\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0e\n\x06\x65ngine\x18\x03 \x01(\t\x12\x16\n\x0e\x65ngine_version\x18\x04 \x01(\x05\x12\x0f\n\x07version\x18\x05 \x01(\x05\x12\x0f\n\x07players\x18\x06 \x01(\x05\x12&\n\x05seats\x18\x07 \x03(\x0b\x32\x17.tablero_client.v1.Seat\x12\x0e\n\x06to_act\x18\x08 \x03(\x05\x12%\n\x04view\x18\t \x01(\x0b\x32\x17.google.protobuf.Struct\x12(\n\x07outcome\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\tyour_seat\x18\x0c \x01(\x05H\x00\x88\x01\x01\x12-\n\x06status\x18\r \x01(\x0e\x32\x1d.tablero_client.v1.GameStatus\x12\x32\n\tdeadlines\x18\x0e \x03(\x0b\x32\x1f.tablero_client.v1.SeatDeadlineB\x0c\n\n_your_seatJ\x04\x08\x0b\x10\x0c\"C\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x14\n\x07version\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\n\n\x08_version\"8\n\x0fGetGameResponse\x12%\n\x04game\x18\x01 \x01(\x0b\x32\x17.tablero_client.v1.Game\"n\n\x17ListLegalActionsRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x0c\n\x04type\x18\x04 \x01(\t\x12\r\n\x05group\x18\x05 \x01(\t\"r\n\x10LegalActionGroup\x12\x0c\n\x04type\x18\x01 \x01(\t\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12(\n\x07\x61\x63tions\x18\x03 \x03(\x0b\x32\x17.google.protobuf.Struct\x12\x17\n\x0fnext_page_token\x18\x04 \x01(\t\"\xb1\x01\n\x18ListLegalActionsResponse\x12(\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x17\n\x0fnext_page_token\x18\x04 \x01(\t\x12\x33\n\x06groups\x18\x05 \x03(\x0b\x32#.tablero_client.v1.LegalActionGroup\"\x97\x01\n\x13SubmitActionRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\'\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\nrequest_id\x18\x03 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"=\n\x14SubmitActionResponse\x12%\n\x04game\x18\x01 \x01(\x0b\x32\x17.tablero_client.v1.Game\"q\n\tGameEvent\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12&\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\x04hash\x18\x04 \x01(\tH\x00\x88\x01\x01\x42\x07\n\x05_hash\"b\n\x11ListEventsRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x15\n\rafter_version\x18\x04 \x01(\x05\"[\n\x12ListEventsResponse\x12,\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x1c.tablero_client.v1.GameEvent\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"N\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x05\x12\x12\n\nafter_hash\x18\x03 \x01(\t\"y\n\x11WatchGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12&\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\x04hash\x18\x04 \x01(\tH\x00\x88\x01\x01\x42\x07\n\x05_hash*\\\n\nGameStatus\x12\x1b\n\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_STATUS_RUNNING\x10\x01\x12\x18\n\x14GAME_STATUS_FINISHED\x10\x02*a\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0fSEAT_KIND_HUMAN\x10\x01\x12\x12\n\x0eSEAT_KIND_OPEN\x10\x02\x12\x11\n\rSEAT_KIND_BOT\x10\x03\x32\x85\x08\n\x0bGameService\x12^\n\x0bListEngines\x12%.tablero_client.v1.ListEnginesRequest\x1a&.tablero_client.v1.ListEnginesResponse\"\x00\x12X\n\tGetEngine\x12#.tablero_client.v1.GetEngineRequest\x1a$.tablero_client.v1.GetEngineResponse\"\x00\x12[\n\nCreateGame\x12$.tablero_client.v1.CreateGameRequest\x1a%.tablero_client.v1.CreateGameResponse\"\x00\x12X\n\tListGames\x12#.tablero_client.v1.ListGamesRequest\x1a$.tablero_client.v1.ListGamesResponse\"\x00\x12U\n\x08JoinGame\x12\".tablero_client.v1.JoinGameRequest\x1a#.tablero_client.v1.JoinGameResponse\"\x00\x12R\n\x07GetGame\x12!.tablero_client.v1.GetGameRequest\x1a\".tablero_client.v1.GetGameResponse\"\x00\x12m\n\x10ListLegalActions\x12*.tablero_client.v1.ListLegalActionsRequest\x1a+.tablero_client.v1.ListLegalActionsResponse\"\x00\x12\x61\n\x0cSubmitAction\x12&.tablero_client.v1.SubmitActionRequest\x1a\'.tablero_client.v1.SubmitActionResponse\"\x00\x12O\n\x06Resign\x12 .tablero_client.v1.ResignRequest\x1a!.tablero_client.v1.ResignResponse\"\x00\x12[\n\nListEvents\x12$.tablero_client.v1.ListEventsRequest\x1a%.tablero_client.v1.ListEventsResponse\"\x00\x12Z\n\tWatchGame\x12#.tablero_client.v1.WatchGameRequest\x1a$.tablero_client.v1.WatchGameResponse\"\x00\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'games_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GAMESTATUS']._serialized_start=3550
-  _globals['_GAMESTATUS']._serialized_end=3642
-  _globals['_SEATKIND']._serialized_start=3644
-  _globals['_SEATKIND']._serialized_end=3741
+  _globals['_GAMESTATUS']._serialized_start=3565
+  _globals['_GAMESTATUS']._serialized_end=3657
+  _globals['_SEATKIND']._serialized_start=3659
+  _globals['_SEATKIND']._serialized_end=3756
   _globals['_ENGINE']._serialized_start=80
   _globals['_ENGINE']._serialized_end=362
   _globals['_LISTENGINESREQUEST']._serialized_start=364
@@ -59,49 +59,49 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_RESIGNRESPONSE']._serialized_start=912
   _globals['_RESIGNRESPONSE']._serialized_end=967
   _globals['_SEATSPEC']._serialized_start=969
-  _globals['_SEATSPEC']._serialized_end=1029
-  _globals['_SEATTOKEN']._serialized_start=1031
-  _globals['_SEATTOKEN']._serialized_end=1071
-  _globals['_CREATEGAMERESPONSE']._serialized_start=1073
-  _globals['_CREATEGAMERESPONSE']._serialized_end=1177
-  _globals['_LISTGAMESREQUEST']._serialized_start=1180
-  _globals['_LISTGAMESREQUEST']._serialized_end=1354
-  _globals['_GAMESUMMARY']._serialized_start=1357
-  _globals['_GAMESUMMARY']._serialized_end=1540
-  _globals['_LISTGAMESRESPONSE']._serialized_start=1542
-  _globals['_LISTGAMESRESPONSE']._serialized_end=1633
-  _globals['_JOINGAMEREQUEST']._serialized_start=1635
-  _globals['_JOINGAMEREQUEST']._serialized_end=1669
-  _globals['_JOINGAMERESPONSE']._serialized_start=1671
-  _globals['_JOINGAMERESPONSE']._serialized_end=1735
-  _globals['_SEAT']._serialized_start=1738
-  _globals['_SEAT']._serialized_end=1896
-  _globals['_GAME']._serialized_start=1899
-  _globals['_GAME']._serialized_end=2285
-  _globals['_GETGAMEREQUEST']._serialized_start=2287
-  _globals['_GETGAMEREQUEST']._serialized_end=2354
-  _globals['_GETGAMERESPONSE']._serialized_start=2356
-  _globals['_GETGAMERESPONSE']._serialized_end=2412
-  _globals['_LISTLEGALACTIONSREQUEST']._serialized_start=2414
-  _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=2524
-  _globals['_LEGALACTIONGROUP']._serialized_start=2526
-  _globals['_LEGALACTIONGROUP']._serialized_end=2640
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=2643
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=2820
-  _globals['_SUBMITACTIONREQUEST']._serialized_start=2823
-  _globals['_SUBMITACTIONREQUEST']._serialized_end=2974
-  _globals['_SUBMITACTIONRESPONSE']._serialized_start=2976
-  _globals['_SUBMITACTIONRESPONSE']._serialized_end=3037
-  _globals['_GAMEEVENT']._serialized_start=3039
-  _globals['_GAMEEVENT']._serialized_end=3152
-  _globals['_LISTEVENTSREQUEST']._serialized_start=3154
-  _globals['_LISTEVENTSREQUEST']._serialized_end=3252
-  _globals['_LISTEVENTSRESPONSE']._serialized_start=3254
-  _globals['_LISTEVENTSRESPONSE']._serialized_end=3345
-  _globals['_WATCHGAMEREQUEST']._serialized_start=3347
-  _globals['_WATCHGAMEREQUEST']._serialized_end=3425
-  _globals['_WATCHGAMERESPONSE']._serialized_start=3427
-  _globals['_WATCHGAMERESPONSE']._serialized_end=3548
-  _globals['_GAMESERVICE']._serialized_start=3744
-  _globals['_GAMESERVICE']._serialized_end=4773
+  _globals['_SEATSPEC']._serialized_end=1044
+  _globals['_SEATTOKEN']._serialized_start=1046
+  _globals['_SEATTOKEN']._serialized_end=1086
+  _globals['_CREATEGAMERESPONSE']._serialized_start=1088
+  _globals['_CREATEGAMERESPONSE']._serialized_end=1192
+  _globals['_LISTGAMESREQUEST']._serialized_start=1195
+  _globals['_LISTGAMESREQUEST']._serialized_end=1369
+  _globals['_GAMESUMMARY']._serialized_start=1372
+  _globals['_GAMESUMMARY']._serialized_end=1555
+  _globals['_LISTGAMESRESPONSE']._serialized_start=1557
+  _globals['_LISTGAMESRESPONSE']._serialized_end=1648
+  _globals['_JOINGAMEREQUEST']._serialized_start=1650
+  _globals['_JOINGAMEREQUEST']._serialized_end=1684
+  _globals['_JOINGAMERESPONSE']._serialized_start=1686
+  _globals['_JOINGAMERESPONSE']._serialized_end=1750
+  _globals['_SEAT']._serialized_start=1753
+  _globals['_SEAT']._serialized_end=1911
+  _globals['_GAME']._serialized_start=1914
+  _globals['_GAME']._serialized_end=2300
+  _globals['_GETGAMEREQUEST']._serialized_start=2302
+  _globals['_GETGAMEREQUEST']._serialized_end=2369
+  _globals['_GETGAMERESPONSE']._serialized_start=2371
+  _globals['_GETGAMERESPONSE']._serialized_end=2427
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_start=2429
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=2539
+  _globals['_LEGALACTIONGROUP']._serialized_start=2541
+  _globals['_LEGALACTIONGROUP']._serialized_end=2655
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=2658
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=2835
+  _globals['_SUBMITACTIONREQUEST']._serialized_start=2838
+  _globals['_SUBMITACTIONREQUEST']._serialized_end=2989
+  _globals['_SUBMITACTIONRESPONSE']._serialized_start=2991
+  _globals['_SUBMITACTIONRESPONSE']._serialized_end=3052
+  _globals['_GAMEEVENT']._serialized_start=3054
+  _globals['_GAMEEVENT']._serialized_end=3167
+  _globals['_LISTEVENTSREQUEST']._serialized_start=3169
+  _globals['_LISTEVENTSREQUEST']._serialized_end=3267
+  _globals['_LISTEVENTSRESPONSE']._serialized_start=3269
+  _globals['_LISTEVENTSRESPONSE']._serialized_end=3360
+  _globals['_WATCHGAMEREQUEST']._serialized_start=3362
+  _globals['_WATCHGAMEREQUEST']._serialized_end=3440
+  _globals['_WATCHGAMERESPONSE']._serialized_start=3442
+  _globals['_WATCHGAMERESPONSE']._serialized_end=3563
+  _globals['_GAMESERVICE']._serialized_start=3759
+  _globals['_GAMESERVICE']._serialized_end=4788
 # @@protoc_insertion_point(module_scope)
