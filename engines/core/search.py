@@ -60,6 +60,10 @@ class Budget:
     rollout_plies: int = 8  # decisions (of any seat) played after the candidate
     rollout_actions: int = 8  # actions the rollout policy looks at per decision
     rollout_epsilon: float = 0.1  # chance the rollout policy plays the engine's random move
+    # Ties (actions the evaluation cannot tell apart) go to what the engine's own random player
+    # (its progress weighting) picks: this many picks, each worth `prior_weight` points.
+    prior_picks: int = 4
+    prior_weight: float = 0.05
 
 
 @dataclass
@@ -220,18 +224,28 @@ def one_step(engine: Engine, ev: Evaluation, state: State, seat: int, actions: l
     if det is None:
         det = determinize(engine, state, seat, rng)
     chance = rng.getrandbits(64)  # the same chance outcomes for every action compared
-    order = list(range(len(actions)))
-    rng.shuffle(order)
-    cap = min(len(order), limit or ev.budget.medium_actions)
+    b = ev.budget
+    prior: dict[int, float] = {}
+    if b.prior_picks and len(actions) > 1:
+        index = {id(a): i for i, a in enumerate(actions)}
+        for _ in range(b.prior_picks):
+            k = index.get(id(engine.random_action(det, seat, actions, rng)))
+            if k is not None:
+                prior[k] = prior.get(k, 0.0) + b.prior_weight
+    order = sorted(prior, key=prior.__getitem__, reverse=True)
+    rest = [i for i in range(len(actions)) if i not in prior]
+    rng.shuffle(rest)
+    order += rest
+    cap = min(len(order), limit or b.medium_actions)
     scored: list[tuple[float, float, int]] = []
     for i in order[:cap]:
         after = apply(engine, det, seat, actions[i], random.Random(chance))
         if after is not None:
-            scored.append((value(engine, ev, after, seat), rng.random(), i))
+            scored.append((value(engine, ev, after, seat) + prior.get(i, 0.0), rng.random(), i))
         if deadline is not None and scored and time.perf_counter() > deadline:
             break
     if not scored:  # every evaluated action was refused on the determinization
-        return [(0.0, engine.random_action(state, seat, actions, rng))]
+        return [(0.0, engine.random_action(det, seat, actions, rng))]
     scored.sort(reverse=True)
     return [(v, actions[i]) for v, _, i in scored]
 

@@ -1,0 +1,164 @@
+"""Bot strength and speed (issue 34): round robins of the levels per engine, solo New Bedford
+against Captains, solo Founders; win rates with 95 % confidence intervals (Wilson), and the
+time per decision (p50/p95, the level's own thinking; legal actions listed outside).
+
+    python bench/bots.py                          # everything, 200 games per pairing (hours)
+    python bench/bots.py --games 20 --jobs 2      # fewer games, two processes
+    python bench/bots.py --engines riverboat --pairings hard-easy --hard-seconds 0.3
+    python bench/bots.py --solo-only --games 20
+
+A pairing "a-b" at n players seats level a in one seat and b in the others; the seats rotate
+game by game (a sits in seat g mod n), so no level keeps the first move. A game counts as a
+win of a when a is among the winners (a shared win counts half). Solo: the win rate of one
+seat against the Captains or the solo rules. Budgets are the engines' own (`evaluation.py`)
+unless --hard-seconds / --medium-seconds replace them; say so when quoting figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import dataclasses
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import engines  # noqa: E402
+from engines.core import LocalGame, search  # noqa: E402
+
+ENGINES = ("new-bedford", "riverboat", "phoenicia", "founders-of-gloomhaven")
+# The most common table per engine (the box's sweet spot), besides 2 players.
+COMMON = {"new-bedford": 3, "riverboat": 3, "phoenicia": 4, "founders-of-gloomhaven": 3}
+PAIRINGS = ("hard-easy", "hard-medium", "medium-easy")
+
+
+def _budget(name: str, hard: float | None, medium: float | None) -> None:
+    engine = engines.get(name)
+    ev = search.evaluation(engine)
+    b = ev.budget
+    if hard is not None:
+        b = dataclasses.replace(b, hard_seconds=hard)
+    if medium is not None:
+        b = dataclasses.replace(b, medium_seconds=medium)
+    search._EVALUATIONS[name] = search.Evaluation(ev.standing, b)
+
+
+def play(name: str, levels: list[str], seed: int, options: dict | None, hard: float | None,
+         medium: float | None) -> dict:
+    """One game; levels per seat. Returns winners and per-level decision times."""
+    _budget(name, hard, medium)
+    g = LocalGame(name, seats=len(levels), seed=seed, options=options)
+    engine = g.engine
+    rng = random.Random(seed * 7919 + 1)
+    times: dict[str, list[float]] = {lv: [] for lv in set(levels)}
+    while g.outcome() is None:
+        seat = min(g.to_act())
+        actions = g.legal_actions(seat)
+        t = time.perf_counter()
+        choice = search.choose(engine, g.state, seat, levels[seat], rng, actions)
+        times[levels[seat]].append(time.perf_counter() - t)
+        g.act(seat, choice.action)
+    return {"winners": g.outcome().get("winners") or [], "times": times}
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def _pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def _jobs(args) -> list[tuple[str, str, list[str], int, dict | None]]:
+    """(label, engine, levels per seat, seed, options) for every game asked for."""
+    out = []
+    if not args.solo_only:
+        for name in args.engines:
+            for n in sorted({2, COMMON[name]} if args.counts == "both" else {int(args.counts)}):
+                for pairing in args.pairings:
+                    a, b = pairing.split("-")
+                    for gi in range(args.games):
+                        levels = [b] * n
+                        levels[gi % n] = a
+                        out.append((f"{name} {n}p {pairing}", name, levels, gi, None))
+    if args.solo or args.solo_only:
+        for level in args.solo_levels:
+            for caps in (["starbuck"], ["starbuck", "ahab", "flask"]):
+                for gi in range(args.games):
+                    out.append((f"new-bedford solo {level} vs {len(caps)} Captain(s)", "new-bedford", [level], gi,
+                                {"captains": caps}))
+            for gi in range(args.games):
+                out.append((f"founders-of-gloomhaven solo {level}", "founders-of-gloomhaven", [level], gi, None))
+    return out
+
+
+def _run(job, hard, medium):
+    label, name, levels, seed, options = job
+    r = play(name, levels, seed, options, hard, medium)
+    return label, levels, r
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
+    p.add_argument("--engines", type=lambda s: s.split(","), default=list(ENGINES))
+    p.add_argument("--pairings", type=lambda s: s.split(","), default=list(PAIRINGS))
+    p.add_argument("--counts", default="both", help='"both" (2 and the common count) or one player count')
+    p.add_argument("--solo", action="store_true", help="also the solo games")
+    p.add_argument("--solo-only", action="store_true")
+    p.add_argument("--solo-levels", type=lambda s: s.split(","), default=["easy", "hard"])
+    p.add_argument("--hard-seconds", type=float, help="replace the engines' hard budget")
+    p.add_argument("--medium-seconds", type=float, help="replace the engines' medium budget")
+    p.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    p.add_argument("--json", help="write the results to this file too")
+    args = p.parse_args(argv)
+    jobs = _jobs(args)
+    results: dict[str, dict] = {}
+    started = time.time()
+    with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
+        futs = [pool.submit(_run, j, args.hard_seconds, args.medium_seconds) for j in jobs]
+        for f in concurrent.futures.as_completed(futs):
+            label, levels, r = f.result()
+            row = results.setdefault(label, {"games": 0, "wins": 0.0, "times": {}})
+            row["games"] += 1
+            hero = levels[0] if len(levels) == 1 else next(lv for lv in levels if levels.count(lv) == 1) \
+                if len(set(levels)) > 1 else levels[0]
+            seat = levels.index(hero)
+            if seat in r["winners"]:
+                row["wins"] += 1 / len(r["winners"])
+            for lv, ts in r["times"].items():
+                row["times"].setdefault(lv, []).extend(ts)
+    print(f"# bench/bots.py {' '.join(argv if argv is not None else sys.argv[1:])}  ({time.time() - started:.0f} s)")
+    print(f"{'pairing':46} {'games':>5} {'win rate':>8} {'95% CI':>15}   time per decision p50 / p95 (ms)")
+    out = {}
+    for label in sorted(results):
+        row = results[label]
+        lo, hi = wilson(row["wins"], row["games"])
+        rate = row["wins"] / row["games"]
+        t = "  ".join(f"{lv} {_pct(ts, .5) * 1000:.1f}/{_pct(ts, .95) * 1000:.1f}"
+                      for lv, ts in sorted(row["times"].items()))
+        print(f"{label:46} {row['games']:>5} {rate:>8.1%} [{lo:5.1%}, {hi:5.1%}]   {t}")
+        out[label] = {"games": row["games"], "win_rate": rate, "ci95": [lo, hi],
+                      "p50_ms": {lv: _pct(ts, .5) * 1000 for lv, ts in row["times"].items()},
+                      "p95_ms": {lv: _pct(ts, .95) * 1000 for lv, ts in row["times"].items()}}
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
