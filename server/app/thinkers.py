@@ -157,7 +157,13 @@ def think(engine_name: str, state: Any, seat: int, level: str, seed: int, second
     return search.choose(engine, state, seat, level, random.Random(seed), deadline=deadline).action
 
 
-def _warm() -> None:  # a pool process imports the engines before its first thought
+def _warm() -> None:
+    """A pool process: dies with its server (Linux), and imports the engines before its first thought."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
     engines.names()
 
 
