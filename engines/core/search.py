@@ -182,6 +182,29 @@ def apply(engine: Engine, state: State, seat: int, action: Action, rng: random.R
 
 # --- the players ----------------------------------------------------------------------------
 
+class Limit:
+    """When thinking stops: after `cpu` seconds of this thread's CPU (the level's budget: the
+    same thought on a busy machine as on an idle one), or at `wall` (time.perf_counter; a
+    turn clock's end), whichever comes first. None: no such bound."""
+
+    __slots__ = ("cpu_end", "wall")
+
+    def __init__(self, cpu: float | None = None, wall: float | None = None) -> None:
+        self.cpu_end = None if cpu is None else time.thread_time() + cpu
+        self.wall = wall
+
+    def over(self) -> bool:
+        return (self.cpu_end is not None and time.thread_time() > self.cpu_end) or \
+            (self.wall is not None and time.perf_counter() > self.wall)
+
+    def share(self, cpu: float) -> Limit:
+        """A sub-limit: at most `cpu` more seconds, within this one."""
+        sub = Limit(cpu, self.wall)
+        if self.cpu_end is not None and sub.cpu_end is not None:
+            sub.cpu_end = min(sub.cpu_end, self.cpu_end)
+        return sub
+
+
 @dataclass
 class Choice:
     action: Action
@@ -191,9 +214,9 @@ class Choice:
 def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Random,
            actions: list[Action] | None = None, *, deadline: float | None = None,
            iterations: int | None = None) -> Choice:
-    """The action a bot of `level` plays for `seat`. `deadline` (time.perf_counter) caps the
-    thinking (a clock's end); `iterations` fixes hard's search size instead of its time
-    budget (tests, reproducible benches)."""
+    """The action a bot of `level` plays for `seat`. The level's budget is CPU seconds of this
+    thread; `deadline` (time.perf_counter) caps the thinking too (a clock's end); `iterations`
+    fixes the search's size instead of the budget (tests: the same decision every run)."""
     if actions is None:
         actions = engine.legal_actions(state, seat)
     if not actions:
@@ -201,23 +224,18 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
     if level == "easy" or len(actions) == 1:
         return Choice(engine.random_action(state, seat, actions, rng), 1)
     ev = evaluation(engine)
-    now = time.perf_counter()
     if level == "medium":
-        limit = now + ev.budget.medium_seconds if iterations is None else None
-        if deadline is not None:
-            limit = deadline if limit is None else min(limit, deadline)
+        limit = Limit(ev.budget.medium_seconds if iterations is None else None, deadline)
         ranked = one_step(engine, ev, state, seat, actions, rng, limit)
         return Choice(ranked[0][1], len(ranked))
     if level == "hard":
-        limit = now + ev.budget.hard_seconds if iterations is None else None
-        if deadline is not None:
-            limit = deadline if limit is None else min(limit, deadline)
+        limit = Limit(ev.budget.hard_seconds if iterations is None else None, deadline)
         return _flat_monte_carlo(engine, ev, state, seat, actions, rng, limit, iterations)
     raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
 
 
 def one_step(engine: Engine, ev: Evaluation, state: State, seat: int, actions: list[Action],
-             rng: random.Random, deadline: float | None, limit: int | None = None,
+             rng: random.Random, deadline: Limit | None, limit: int | None = None,
              det: State | None = None) -> list[tuple[float, Action]]:
     """(value, action) of the actions evaluated one step ahead on a determinization, best
     first (ties in a random order). Stops at `deadline` once one action is evaluated."""
@@ -242,7 +260,7 @@ def one_step(engine: Engine, ev: Evaluation, state: State, seat: int, actions: l
         after = apply(engine, det, seat, actions[i], random.Random(chance))
         if after is not None:
             scored.append((value(engine, ev, after, seat) + prior.get(i, 0.0), rng.random(), i))
-        if deadline is not None and scored and time.perf_counter() > deadline:
+        if deadline is not None and scored and deadline.over():
             break
     if not scored:  # every evaluated action was refused on the determinization
         return [(0.0, engine.random_action(det, seat, actions, rng))]
@@ -285,14 +303,13 @@ def rollout(engine: Engine, ev: Evaluation, state: State, plies: int, rng: rando
 
 
 def _flat_monte_carlo(engine: Engine, ev: Evaluation, state: State, seat: int, actions: list[Action],
-                      rng: random.Random, deadline: float | None, iterations: int | None) -> Choice:
+                      rng: random.Random, deadline: Limit, iterations: int | None) -> Choice:
     b = ev.budget
     base = canonical(engine, state, seat)
     # Candidates: medium's best few on a first determinization (its thinking is part of ours).
     first = determinize(engine, state, seat, rng, base)
-    medium_end = None if deadline is None else time.perf_counter() + min(
-        b.medium_seconds * 2, max(0.0, (deadline - time.perf_counter()) / 3))
-    ranked = one_step(engine, ev, state, seat, actions, rng, medium_end, det=first)
+    ranked = one_step(engine, ev, state, seat, actions, rng,
+                      None if iterations is not None else deadline.share(b.medium_seconds * 2), det=first)
     cands = [a for _, a in ranked[: b.hard_candidates]]
     if len(cands) == 1:
         return Choice(cands[0], 0)
@@ -302,7 +319,7 @@ def _flat_monte_carlo(engine: Engine, ev: Evaluation, state: State, seat: int, a
     while True:
         if iterations is not None and it >= iterations:
             break
-        if iterations is None and deadline is not None and time.perf_counter() > deadline:
+        if iterations is None and deadline.over():
             break
         it += 1
         k = _ucb(n, total, it) if it > len(cands) else it - 1

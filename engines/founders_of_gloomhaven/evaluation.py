@@ -40,5 +40,5 @@ def standing(state, seat: int) -> float:
     return mine - max(others)
 
 
-EVALUATION = Evaluation(standing, Budget(medium_seconds=0.03, medium_actions=300, hard_seconds=0.7,
+EVALUATION = Evaluation(standing, Budget(medium_seconds=0.02, medium_actions=300, hard_seconds=0.7,
                                          hard_candidates=5, rollout_plies=8, rollout_actions=5))

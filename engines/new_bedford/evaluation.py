@@ -30,5 +30,5 @@ def standing(state, seat: int) -> float:
     return mine - max(others) if others else mine
 
 
-EVALUATION = Evaluation(standing, Budget(medium_seconds=0.03, medium_actions=400, hard_seconds=0.7,
+EVALUATION = Evaluation(standing, Budget(medium_seconds=0.02, medium_actions=400, hard_seconds=0.7,
                                          hard_candidates=5, rollout_plies=6, rollout_actions=6))

@@ -150,10 +150,11 @@ class SQLiteBotQueue:
         return (await asyncio.to_thread(self._run, "SELECT COUNT(*) FROM bot_queue"))[0][0]
 
 
-def think(engine_name: str, state: Any, seat: int, level: str, seed: int, seconds: float) -> dict[str, Any]:
-    """A thinking bot's move (in a worker process): its level's choice within `seconds`."""
+def think(engine_name: str, state: Any, seat: int, level: str, seed: int, seconds: float | None) -> dict[str, Any]:
+    """A thinking bot's move (in a worker process): its level's choice within its budget, and
+    within `seconds` of wall time when a turn clock runs (its best move so far, then)."""
     engine = engines.get(engine_name)
-    deadline = time.perf_counter() + seconds
+    deadline = None if seconds is None else time.perf_counter() + seconds
     return search.choose(engine, state, seat, level, random.Random(seed), deadline=deadline).action
 
 
@@ -224,7 +225,7 @@ class Thinkers:
             except Exception:  # the lease lapses and another worker (or this one) tries again
                 log.exception("thinking bot turn failed", extra={"fields": {"game": game_id}})
 
-    async def _think(self, engine: str, state: Any, seat: int, level: str, seconds: float) -> dict[str, Any]:
+    async def _think(self, engine: str, state: Any, seat: int, level: str, seconds: float | None) -> dict[str, Any]:
         seed = secrets.randbits(64)
         if self.in_process or self.processes <= 0:
             return await asyncio.to_thread(think, engine, state, seat, level, seed, seconds)
@@ -250,11 +251,8 @@ class Thinkers:
             await self.queue.release(game_id)
             return False
         level = rules.level_of(game.levels, seat)
-        budget = search.evaluation(game.engine).budget
-        seconds = budget.hard_seconds if level == "hard" else budget.medium_seconds
         clock = game.meta.get("clock")
-        if clock:
-            seconds = min(seconds, clock["moveSeconds"] * CLOCK_SHARE)
+        seconds = clock["moveSeconds"] * CLOCK_SHARE if clock else None  # else the level's own budget
         version = game.version
         action = await self._think(game.engine.name, game.state, seat, level, seconds)
         landed = await self._commit(game_id, version, seat, action)
