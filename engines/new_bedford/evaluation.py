@@ -13,12 +13,12 @@ from engines.core.search import Budget, Evaluation
 
 from . import data
 
-_HOLD = 0.6  # a whale in a hold, per point it is worth home (its lay is still to pay)
-_AT_SEA = 0.9  # a ship at sea, per whaling phase it still takes part in
-_LAUNCHED = 0.6  # a ship at sea, as such
-_PREPARED = 0.5  # a ship on the Dock, ready to launch
-_BUILDING_USE = 0.5  # a building's action (and the fees others pay for it), beyond its point
-_GOOD = {"lumber": 0.25, "food": 0.25, "brick": 0.45}
+_HOLD = 0.8  # a whale in a hold, per point it is worth home (its lay is still to pay)
+_AT_SEA = 1.3  # a ship at sea, per whaling phase it still takes part in
+_LAUNCHED = 1.5  # a ship at sea, as such
+_PREPARED = 2.0  # a ship on the Dock, ready to launch
+_BUILDING_USE = 1.0  # a building's action (and the fees others pay for it), beyond its point
+_GOOD = {"lumber": 0.2, "food": 0.2, "brick": 0.4}
 
 
 def points(state, i: int) -> float:
