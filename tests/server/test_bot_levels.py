@@ -48,6 +48,7 @@ async def test_plain_bot_is_easy_and_levels_are_kept_and_checked():
     g = await games.create_game(cmd.CreateGame("tic-tac-toe", 2, seat_specs=(
         {"kind": "human"}, {"kind": "bot", "level": "hard"})))
     assert (await games.games.meta(g["game"]["id"]))["bot_levels"] == [None, "hard"]
+    assert [s.get("botLevel") for s in g["game"]["seats"]] == [None, "hard"]
     g = await games.create_game(cmd.CreateGame("tic-tac-toe", 2, seats=("human", "bot:medium")))
     assert (await games.games.meta(g["game"]["id"]))["seats"] == ["human", "bot"]
     with pytest.raises(InvalidArgument, match="bot level must be one of easy, medium, hard"):
