@@ -24,12 +24,24 @@ def points(state, i: int) -> float:
     return pts
 
 
+def _claims_cost(state) -> int:
+    """Influence (in fleeting) the neutral claim tokens on the table will cost at the next solo
+    vote, by the engine's rule (the offer's left card free, then the middle, then the right)."""
+    c = state["completions"]
+    costs = [0, 2 + c, 2 * (2 + c)]
+    claims = sum(1 for pb in state["prestige"] if pb.get("claim"))
+    return sum(costs[min(k, 2)] for k in range(claims))
+
+
 def solo_progress(state) -> float:
+    """Solo: completions (all of them win), deliveries toward them, and influence to pay the
+    claim tokens at the next vote (short of it, the game is lost there)."""
     delivered = sum(1 for pb in state["prestige"] for d in pb["delivered"] if d is not None)
     done = sum(1 for pb in state["prestige"] if pb["complete"])
     p = state["players"][0]
-    return 10.0 * done + 3.0 * delivered + len(state["prestige"]) + 0.5 * (p["fleeting"] + 2 * p["lasting"]) \
-        + p["money"] / 8
+    influence = p["fleeting"] + 2 * p["lasting"]
+    short = max(0, _claims_cost(state) - influence)
+    return 12.0 * done + 3.0 * delivered + 0.4 * influence - 3.0 * short + p["money"] / 8
 
 
 def standing(state, seat: int) -> float:
