@@ -168,12 +168,12 @@ def _human_moves(url: str, moves: int, rng: random.Random) -> list[float]:
     return out
 
 
-def latency(moves: int, bot_games: int) -> int:
+def latency(moves: int, bot_games: int, env: dict[str, str] | None = None) -> int:
     """Human moves' p50/p99 on a `tablero serve` (its default pool of bot processes), alone and
     while `bot_games` hard-vs-hard Riverboat games run on it."""
     import httpx
 
-    proc, url = _server({})
+    proc, url = _server(env or {})
     try:
         _human_moves(url, 40, random.Random(0))  # warm up
         alone = _human_moves(url, moves, random.Random(1))
@@ -208,9 +208,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--latency", action="store_true", help="measure human moves' latency beside hard bot games")
     p.add_argument("--moves", type=int, default=300, help="--latency: human moves measured per run")
     p.add_argument("--bot-games", type=int, default=20, help="--latency: hard bot games running")
+    p.add_argument("--bot-processes", help="--latency: the server's TABLERO_BOT_PROCESSES (default: its own)")
     args = p.parse_args(argv)
     if args.latency:
-        return latency(args.moves, args.bot_games)
+        return latency(args.moves, args.bot_games,
+                       {"TABLERO_BOT_PROCESSES": args.bot_processes} if args.bot_processes else None)
     jobs = _jobs(args)
     results: dict[str, dict] = {}
     started = time.time()

@@ -227,7 +227,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     games.bot_queue = bot_queue(config, store)
     thinkers = None
     if config.bot_processes > 0:  # the small pool of bot-worker processes (thinking off this one)
-        thinkers = Thinkers(games, games.bot_queue, processes=config.bot_processes, lease=config.bot_lease)
+        thinkers = Thinkers(games, games.bot_queue, processes=config.bot_processes, lease=config.bot_lease,
+                            nice=config.bot_nice)
         thinkers.start()
     stop = stop or asyncio.Event()
 

@@ -18,7 +18,6 @@ its best move so far before the seat's time is up.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
@@ -158,13 +157,22 @@ def think(engine_name: str, state: Any, seat: int, level: str, seed: int, second
     return search.choose(engine, state, seat, level, random.Random(seed), deadline=deadline).action
 
 
-def _warm() -> None:
-    """A pool process: dies with its server (Linux), and imports the engines before its first thought."""
+POOL_NICE = 10  # pool processes yield the CPU to their server when both want it (TABLERO_BOT_NICE)
+
+
+def _warm(nice: int = POOL_NICE) -> None:
+    """A pool process: dies with its server (Linux), runs at a lower priority than the server
+    (thinking is background work: a person's move must not wait behind it on a busy machine),
+    and imports the engines before its first thought."""
     import ctypes
+    import os
     import signal
 
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     engines.names()
 
 
@@ -173,15 +181,16 @@ class Thinkers:
     bots` process, on a thread of its own process), and commits the move."""
 
     def __init__(self, service: Any, queue: Any, *, processes: int = 1, lease: float = LEASE,
-                 concurrency: int | None = None, in_process: bool = False) -> None:
+                 concurrency: int | None = None, in_process: bool = False, nice: int = POOL_NICE) -> None:
         self.service = service
         self.queue = queue
         self.processes = processes
         self.lease = lease
         self.concurrency = concurrency or max(1, processes)
         self.in_process = in_process
+        self.nice = nice
         self.played = 0
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pool: Any = None  # multiprocessing.pool.Pool
         self._tasks: list[asyncio.Task] = []
         self._stop = asyncio.Event()
 
@@ -198,7 +207,7 @@ class Thinkers:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.terminate()  # a thought under way is dropped: its lease lapses elsewhere
             self._pool = None
 
     async def _gauge(self) -> None:
@@ -230,14 +239,22 @@ class Thinkers:
         if self.in_process or self.processes <= 0:
             return await asyncio.to_thread(think, engine, state, seat, level, seed, seconds)
         if self._pool is None:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.processes, mp_context=multiprocessing.get_context("spawn"), initializer=_warm)
-        try:
-            return await asyncio.get_running_loop().run_in_executor(
-                self._pool, think, engine, state, seat, level, seed, seconds)
-        except concurrent.futures.process.BrokenProcessPool:
-            self._pool = None  # a pool process died mid-thought: a new pool, and the turn again
-            raise
+            # A multiprocessing pool replaces a worker that dies; the thought it held never
+            # answers, so it is given up after the lease (another worker then takes the turn).
+            self._pool = multiprocessing.get_context("spawn").Pool(self.processes, initializer=_warm,
+                                                                  initargs=(self.nice,))
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[dict[str, Any]] = loop.create_future()
+
+        def settle(setter: Any, value: Any) -> None:
+            if not answer.done():
+                setter(value)
+
+        self._pool.apply_async(
+            think, (engine, state, seat, level, seed, seconds),
+            callback=lambda v: loop.call_soon_threadsafe(settle, answer.set_result, v),
+            error_callback=lambda e: loop.call_soon_threadsafe(settle, answer.set_exception, e))
+        return await asyncio.wait_for(answer, self.lease)
 
     async def turn(self, game_id: str) -> bool:
         """Play the thinking bot's turn of `game_id` (taken from the queue); True if a move landed."""

@@ -59,20 +59,22 @@ async def test_plain_bot_is_easy_and_levels_are_kept_and_checked():
             {"kind": "human", "level": "hard"}, {"kind": "bot"})))
 
 
+@pytest.mark.slow  # a spawned process
 async def test_a_hard_bot_waits_for_a_worker_and_the_worker_plays_it():
     games = GameService(SQLiteStore(), TokenSigner("s"))
+    # A turn clock bounds the thought (half its seconds): the bot plays its best move so far.
     created = await games.create_game(cmd.CreateGame("tic-tac-toe", 2, seat_specs=(
-        {"kind": "human"}, {"kind": "bot", "level": "hard"})))
+        {"kind": "human"}, {"kind": "bot", "level": "hard"}), clock={"moveSeconds": 1}))
     gid, token_seat = created["game"]["id"], 0
     await games.submit_action(cmd.SubmitAction(gid, token_seat, {"type": "place", "cell": 0}))
     await asyncio.sleep(0.05)
     # No worker yet: the request did not think, the turn waits in the queue.
     assert (await games.games.current(gid)).version == 2
     assert await games.bot_queue.depth() == 1
-    thinkers = Thinkers(games, games.bot_queue, processes=1)
+    thinkers = Thinkers(games, games.bot_queue, processes=1, nice=0)
     thinkers.start()
     try:
-        await _until(lambda: _version_is(games, gid, 3))
+        await _until(lambda: _version_is(games, gid, 3), 120)  # a spawned process on a busy machine
         await _until(_empty(games.bot_queue))
     finally:
         await thinkers.close()
@@ -90,18 +92,19 @@ def _empty(queue):
     return check
 
 
+@pytest.mark.slow  # a spawned process
 async def test_a_hard_and_a_medium_bot_play_a_game_to_the_end_on_a_process_pool():
     games = GameService(SQLiteStore(), TokenSigner("s"))
-    thinkers = Thinkers(games, games.bot_queue, processes=1)
+    thinkers = Thinkers(games, games.bot_queue, processes=1, nice=0)
     thinkers.start()
     try:
         created = await games.create_game(cmd.CreateGame("tic-tac-toe", 2, seat_specs=(
-            {"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "medium"})))
+            {"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "medium"}), clock={"moveSeconds": 1}))
         gid = created["game"]["id"]
 
         async def over():
             return (await games.games.current(gid)).finished
-        await _until(over, 60)
+        await _until(over, 180)
     finally:
         await thinkers.close()
     assert thinkers.played >= 5

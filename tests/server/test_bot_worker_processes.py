@@ -21,7 +21,7 @@ def _version(server, gid) -> int:
     return httpx.get(f"{server.http}/v1/games/{gid}", timeout=5).json()["version"]
 
 
-def _wait(cond, timeout=30.0):
+def _wait(cond, timeout=120.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if cond():
@@ -41,7 +41,8 @@ def test_bot_workers_take_turns_from_the_queue_and_a_dead_ones_turn_goes_to_anot
     env = {"TABLERO_DB": db, "TABLERO_BOT_PROCESSES": "0", "TABLERO_BOT_LEASE": "2"}
     with ServerProcess(env) as server:
         created = httpx.post(f"{server.http}/v1/games", json={
-            "engine": "riverboat", "seatSpecs": [{"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "medium"}]},
+            "engine": "riverboat", "seatSpecs": [{"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "medium"}],
+            "clock": {"moveSeconds": 1}},  # half a second per thought at most, however busy the machine
             timeout=10).json()
         gid = created["game"]["id"]
         start = created["game"]["version"]
@@ -66,9 +67,9 @@ def test_bot_workers_take_turns_from_the_queue_and_a_dead_ones_turn_goes_to_anot
 
 
 def test_serve_thinks_on_a_pool_of_child_processes():
-    with ServerProcess({"TABLERO_BOT_PROCESSES": "1"}) as server:
+    with ServerProcess({"TABLERO_BOT_PROCESSES": "1", "TABLERO_BOT_NICE": "0"}) as server:
         created = httpx.post(f"{server.http}/v1/games", json={
-            "engine": "tic-tac-toe", "seats": ["human", "bot:hard"]}, timeout=10).json()
+            "engine": "tic-tac-toe", "seats": ["human", "bot:hard"], "clock": {"moveSeconds": 1}}, timeout=10).json()
         gid, token = created["game"]["id"], created["seats"][0]["token"]
         httpx.post(f"{server.http}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {token}"},
                    json={"action": {"type": "place", "cell": 4}}, timeout=10).raise_for_status()
