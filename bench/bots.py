@@ -163,6 +163,7 @@ def _human_moves(url: str, moves: int, rng: random.Random) -> list[float]:
                 t = time.perf_counter()
                 r = h.post(f"/v1/games/{gid}/actions", headers=auth, json={"action": rng.choice(acts)})
                 out.append(time.perf_counter() - t)
+                r.raise_for_status()
                 game = r.json()
                 game = game.get("game", game)
     return out
@@ -179,16 +180,27 @@ def latency(moves: int, bot_games: int, env: dict[str, str] | None = None) -> in
         alone = _human_moves(url, moves, random.Random(1))
         ids = [httpx.post(url + "/v1/games", json={"engine": "riverboat", "seats": ["bot:hard", "bot:hard"]},
                           timeout=30).json()["game"]["id"] for _ in range(bot_games)]
-        v0 = sum(httpx.get(f"{url}/v1/games/{g}", timeout=30).json()["version"] for g in ids)
+        def versions() -> int:
+            return sum(httpx.get(f"{url}/v1/games/{g}", timeout=30).json()["version"] for g in ids)
+
+        v0 = versions()
+        for _ in range(600):  # measure once the bots are thinking (their pool warm)
+            if versions() > v0 + 2:
+                break
+            time.sleep(0.2)
+        v0 = versions()
+        t0 = time.perf_counter()
         busy = _human_moves(url, moves, random.Random(1))
-        v1 = sum(httpx.get(f"{url}/v1/games/{g}", timeout=30).json()["version"] for g in ids)
+        elapsed = time.perf_counter() - t0
+        v1 = versions()
     finally:
         proc.terminate()
         proc.wait(30)
     print(f"# bench/bots.py --latency --moves {moves}: human Riverboat moves (SubmitAction) on one server")
     for label, xs in (("alone", alone), (f"with {bot_games} hard bot games", busy)):
         print(f"{label:28} n={len(xs)}  p50 {_pct(xs, .5) * 1000:.1f} ms  p99 {_pct(xs, .99) * 1000:.1f} ms")
-    print(f"p99 ratio {_pct(busy, .99) / _pct(alone, .99):.2f}; the bot games advanced {v1 - v0} versions meanwhile")
+    print(f"p99 ratio {_pct(busy, .99) / _pct(alone, .99):.2f}; the bot games advanced {v1 - v0} versions meanwhile "
+          f"({elapsed:.0f} s)")
     return 0
 
 

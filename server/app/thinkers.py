@@ -195,6 +195,8 @@ class Thinkers:
         self._stop = asyncio.Event()
 
     def start(self) -> None:
+        if not self.in_process and self.processes > 0:
+            self._pool = self._new_pool()  # now: a server's first bot thought waits for no start-up
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._loop(), name=f"tablero-thinker-{i}") for i in range(self.concurrency)]
         self._tasks.append(loop.create_task(self._gauge(), name="tablero-bot-queue-depth"))
@@ -209,6 +211,11 @@ class Thinkers:
         if self._pool is not None:
             self._pool.terminate()  # a thought under way is dropped: its lease lapses elsewhere
             self._pool = None
+
+    def _new_pool(self) -> Any:
+        # A multiprocessing pool replaces a worker that dies; the thought it held never answers,
+        # so it is given up after the lease (another worker then takes the turn).
+        return multiprocessing.get_context("spawn").Pool(self.processes, initializer=_warm, initargs=(self.nice,))
 
     async def _gauge(self) -> None:
         while not self._stop.is_set():
@@ -239,10 +246,7 @@ class Thinkers:
         if self.in_process or self.processes <= 0:
             return await asyncio.to_thread(think, engine, state, seat, level, seed, seconds)
         if self._pool is None:
-            # A multiprocessing pool replaces a worker that dies; the thought it held never
-            # answers, so it is given up after the lease (another worker then takes the turn).
-            self._pool = multiprocessing.get_context("spawn").Pool(self.processes, initializer=_warm,
-                                                                  initargs=(self.nice,))
+            self._pool = self._new_pool()
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[dict[str, Any]] = loop.create_future()
 
