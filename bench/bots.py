@@ -204,41 +204,7 @@ def latency(moves: int, bot_games: int, env: dict[str, str] | None = None) -> in
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
-    p.add_argument("--engines", type=lambda s: s.split(","), default=list(ENGINES))
-    p.add_argument("--pairings", type=lambda s: s.split(","), default=list(PAIRINGS))
-    p.add_argument("--counts", default="both", help='"both" (2 and the common count) or one player count')
-    p.add_argument("--solo", action="store_true", help="also the solo games")
-    p.add_argument("--solo-only", action="store_true")
-    p.add_argument("--solo-levels", type=lambda s: s.split(","), default=["easy", "hard"])
-    p.add_argument("--hard-seconds", type=float, help="replace the engines' hard budget")
-    p.add_argument("--medium-seconds", type=float, help="replace the engines' medium budget")
-    p.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
-    p.add_argument("--json", help="write the results to this file too")
-    p.add_argument("--latency", action="store_true", help="measure human moves' latency beside hard bot games")
-    p.add_argument("--moves", type=int, default=300, help="--latency: human moves measured per run")
-    p.add_argument("--bot-games", type=int, default=20, help="--latency: hard bot games running")
-    p.add_argument("--bot-processes", help="--latency: the server's TABLERO_BOT_PROCESSES (default: its own)")
-    args = p.parse_args(argv)
-    if args.latency:
-        return latency(args.moves, args.bot_games,
-                       {"TABLERO_BOT_PROCESSES": args.bot_processes} if args.bot_processes else None)
-    jobs = _jobs(args)
-    results: dict[str, dict] = {}
-    started = time.time()
-    with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-        futs = [pool.submit(_run, j, args.hard_seconds, args.medium_seconds) for j in jobs]
-        for f in concurrent.futures.as_completed(futs):
-            label, seat, r = f.result()
-            row = results.setdefault(label, {"games": 0, "wins": 0.0, "times": {}, "cpu": {}})
-            row["games"] += 1
-            if seat in r["winners"]:
-                row["wins"] += 1 / len(r["winners"])
-            for key in ("times", "cpu"):
-                for lv, ts in r[key].items():
-                    row[key].setdefault(lv, []).extend(ts)
+def _report(results: dict[str, dict], argv, started: float, json_path: str | None, partial: bool = False) -> None:
     print(f"# bench/bots.py {' '.join(argv if argv is not None else sys.argv[1:])}  ({time.time() - started:.0f} s)")
     print(f"{'pairing':46} {'games':>5} {'win rate':>8} {'95% CI':>15}   per decision, ms: CPU p50/p95 (wall p50/p95)")
     out = {}
@@ -255,8 +221,53 @@ def main(argv: list[str] | None = None) -> int:
                       "cpu_p95_ms": {lv: _pct(ts, .95) * 1000 for lv, ts in row["cpu"].items()},
                       "wall_p50_ms": {lv: _pct(ts, .5) * 1000 for lv, ts in row["times"].items()},
                       "wall_p95_ms": {lv: _pct(ts, .95) * 1000 for lv, ts in row["times"].items()}}
-    if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=1))
+    if partial:
+        print(f"# (partial: {sum(r['games'] for r in results.values())} games so far)", flush=True)
+    if json_path:
+        Path(json_path).write_text(json.dumps(out, indent=1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
+    p.add_argument("--engines", type=lambda s: s.split(","), default=list(ENGINES))
+    p.add_argument("--pairings", type=lambda s: s.split(","), default=list(PAIRINGS))
+    p.add_argument("--counts", default="both", help='"both" (2 and the common count) or one player count')
+    p.add_argument("--solo", action="store_true", help="also the solo games")
+    p.add_argument("--solo-only", action="store_true")
+    p.add_argument("--solo-levels", type=lambda s: s.split(","), default=["easy", "hard"])
+    p.add_argument("--hard-seconds", type=float, help="replace the engines' hard budget")
+    p.add_argument("--medium-seconds", type=float, help="replace the engines' medium budget")
+    p.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    p.add_argument("--json", help="write the results to this file too")
+    p.add_argument("--progress", type=int, default=0, help="print the table so far every N games")
+    p.add_argument("--latency", action="store_true", help="measure human moves' latency beside hard bot games")
+    p.add_argument("--moves", type=int, default=300, help="--latency: human moves measured per run")
+    p.add_argument("--bot-games", type=int, default=20, help="--latency: hard bot games running")
+    p.add_argument("--bot-processes", help="--latency: the server's TABLERO_BOT_PROCESSES (default: its own)")
+    args = p.parse_args(argv)
+    if args.latency:
+        return latency(args.moves, args.bot_games,
+                       {"TABLERO_BOT_PROCESSES": args.bot_processes} if args.bot_processes else None)
+    jobs = _jobs(args)
+    results: dict[str, dict] = {}
+    started = time.time()
+    done = 0
+    with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
+        futs = [pool.submit(_run, j, args.hard_seconds, args.medium_seconds) for j in jobs]
+        for f in concurrent.futures.as_completed(futs):
+            label, seat, r = f.result()
+            row = results.setdefault(label, {"games": 0, "wins": 0.0, "times": {}, "cpu": {}})
+            row["games"] += 1
+            if seat in r["winners"]:
+                row["wins"] += 1 / len(r["winners"])
+            for key in ("times", "cpu"):
+                for lv, ts in r[key].items():
+                    row[key].setdefault(lv, []).extend(ts)
+            done += 1
+            if args.progress and done % args.progress == 0 and done < len(futs):
+                _report(results, argv, started, None, partial=True)
+    _report(results, argv, started, args.json)
     return 0
 
 
