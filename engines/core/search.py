@@ -313,8 +313,10 @@ def _flat_monte_carlo(engine: Engine, ev: Evaluation, state: State, seat: int, a
     cands = [a for _, a in ranked[: b.hard_candidates]]
     if len(cands) == 1:
         return Choice(cands[0], 0)
-    n = [0] * len(cands)
-    total = [0.0] * len(cands)
+    # Medium's judgement counts as one visit of each candidate: with no time for a rollout hard
+    # plays medium's move, and rollouts move it off that only when they disagree.
+    n = [1] * len(cands)
+    total = [v for v, _ in ranked[: b.hard_candidates]]
     it = 0
     while True:
         if iterations is not None and it >= iterations:
@@ -322,7 +324,7 @@ def _flat_monte_carlo(engine: Engine, ev: Evaluation, state: State, seat: int, a
         if iterations is None and deadline.over():
             break
         it += 1
-        k = _ucb(n, total, it) if it > len(cands) else it - 1
+        k = _ucb(n, total, it + len(cands)) if it > len(cands) else it - 1
         det = determinize(engine, state, seat, rng, base)
         after = apply(engine, det, seat, cands[k], rng)
         if after is None:
