@@ -184,7 +184,7 @@ def latency(moves: int, bot_games: int, env: dict[str, str] | None = None) -> in
             return sum(httpx.get(f"{url}/v1/games/{g}", timeout=30).json()["version"] for g in ids)
 
         v0 = versions()
-        for _ in range(600):  # measure once the bots are thinking (their pool warm)
+        for _ in range(60):  # measure once the bots are thinking (their pool warm), if they get the CPU
             if versions() > v0 + 2:
                 break
             time.sleep(0.2)
@@ -245,10 +245,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--moves", type=int, default=300, help="--latency: human moves measured per run")
     p.add_argument("--bot-games", type=int, default=20, help="--latency: hard bot games running")
     p.add_argument("--bot-processes", help="--latency: the server's TABLERO_BOT_PROCESSES (default: its own)")
+    p.add_argument("--bot-nice", help="--latency: the server's TABLERO_BOT_NICE (default: its own)")
     args = p.parse_args(argv)
     if args.latency:
-        return latency(args.moves, args.bot_games,
-                       {"TABLERO_BOT_PROCESSES": args.bot_processes} if args.bot_processes else None)
+        env = {"TABLERO_BOT_PROCESSES": args.bot_processes, "TABLERO_BOT_NICE": args.bot_nice}
+        return latency(args.moves, args.bot_games, {k: v for k, v in env.items() if v})
     jobs = _jobs(args)
     results: dict[str, dict] = {}
     started = time.time()
