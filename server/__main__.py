@@ -100,6 +100,12 @@ def admin(argv: list[str]) -> int:
     return admin_main(argv)
 
 
+def bots(argv: list[str]) -> int:
+    from server.botworker import main as bots_main
+
+    return bots_main(argv)
+
+
 def _client_verb(name: str) -> Callable[[list[str]], int]:
     """A verb of the client CLI (tablero_client.cli, public API only)."""
 
@@ -114,6 +120,7 @@ def _client_verb(name: str) -> Callable[[list[str]], int]:
 # name -> (help, main(argv) -> exit code).
 VERBS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "serve": ("run the gRPC + REST server", serve),
+    "bots": ("run a bot worker: plays the medium and hard bots' turns from the store's queue", bots),
     "rank": ("merge ranked game lists (JSON/CSV files) into one ranking", rank),
     "admin": ("operator tools: export, archive or delete a game in the store", admin),
     "engines": ("list the engines a server runs", _client_verb("engines")),

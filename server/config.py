@@ -61,6 +61,11 @@ class Config(BaseSettings):
     # Bots: turns a request plays itself (on a thread); the rest by the background bot worker.
     bot_inline_steps: int = Field(32, ge=0, le=10_000)  # TABLERO_BOT_INLINE_STEPS
     bot_steps_per_write: int = Field(32, ge=1, le=10_000)  # TABLERO_BOT_STEPS_PER_WRITE
+    # Thinking bots (medium, hard): processes of the pool `tablero serve` starts (0: none; then
+    # `tablero bots` processes play them), and seconds a worker holds a turn it took.
+    bot_processes: int = Field(1, ge=0, le=64)  # TABLERO_BOT_PROCESSES
+    bot_lease: float = Field(20.0, ge=1, le=3600, allow_inf_nan=False)  # TABLERO_BOT_LEASE
+    bot_nice: int = Field(10, ge=0, le=19)  # TABLERO_BOT_NICE: the pool's priority below the server's
     # Event store (see docs/operations.md, "Store settings"); Redis only unless marked.
     store_write_pool_size: int = Field(16, ge=1, le=1024)  # TABLERO_STORE_WRITE_POOL_SIZE (per node)
     store_read_pool_size: int = Field(16, ge=1, le=1024)  # TABLERO_STORE_READ_POOL_SIZE (per node)

@@ -142,6 +142,8 @@ HISTORY_REWRITTEN = Counter("tablero_history_rewritten",
 WATCH_RESETS = Counter("tablero_watch_resets", "Reset messages sent to watchers after a history rewrite")
 BOT_STEPS = Counter("tablero_bot_steps", "Bot turns played by the background bot worker", ["engine"])
 BOT_BACKLOG = Gauge("tablero_bot_backlog", "Games waiting for the bot worker", multiprocess_mode="livesum")
+BOT_QUEUE_DEPTH = Gauge("tablero_bot_queue_depth", "Thinking bots' turns (medium, hard) in the store's bot queue, "
+                        "waiting or in thought (the bot workers' scaling metric)", multiprocess_mode="max")
 GAMES_RUNNING = Gauge("tablero_games_running",
                       "Games in progress held in this replica's cache (refreshed every few seconds)",
                       multiprocess_mode="livesum")

@@ -21,6 +21,7 @@ from server import metrics, metrics_server
 from server.api.edge import OUTAGES, Api
 from server.app import GameService, rules
 from server.app.offload import EngineCalls
+from server.app.thinkers import MemoryBotQueue, RedisBotQueue, SQLiteBotQueue, Thinkers
 from server.auth import TokenSigner
 from server.config import Config
 from server.errors import Unavailable
@@ -151,6 +152,17 @@ def _portal_parts(config: Config, store) -> tuple:
     return lobby, clocks, limiter(config.rate_limit, "calls"), limiter(config.create_rate_limit, "create")
 
 
+def bot_queue(config: Config, store):
+    """The thinking bots' durable queue where the store keeps shared things (Redis, the SQLite
+    file), else in this process."""
+    client = getattr(store, "_client", None) if config.redis_url else None
+    if client is not None:
+        return RedisBotQueue(client)
+    if config.db and config.db != ":memory:":
+        return SQLiteBotQueue(config.db)
+    return MemoryBotQueue()
+
+
 async def _sweep_clocks(games: GameService, lifecycle: Lifecycle) -> None:
     """Apply due turn-clock timeouts, on every replica (each timeout applies once: CAS + request id)."""
     failing_since: float | None = None  # an outage is logged when it starts, then once a minute
@@ -256,6 +268,12 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         worker = notify_process.spawn(config)  # derivation and delivery, at a lower CPU priority
     games.bots.steps_per_write = config.bot_steps_per_write
     rules.INLINE_BOT_STEPS = config.bot_inline_steps
+    games.bot_queue = bot_queue(config, store)
+    thinkers = None
+    if config.bot_processes > 0:  # the small pool of bot-worker processes (thinking off this one)
+        thinkers = Thinkers(games, games.bot_queue, processes=config.bot_processes, lease=config.bot_lease,
+                            nice=config.bot_nice)
+        thinkers.start()
     stop = stop or asyncio.Event()
 
     # gRPC. The transport admits the larger rankings requests; the edge checks each RPC's own limit.
@@ -338,6 +356,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         userver.should_exit = True
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)
         await games.bots.close()
+        if thinkers is not None:
+            await thinkers.close()
         await games.close()
         if notifier is not None:
             await notifier.close()

@@ -39,6 +39,9 @@ class BotWorker:
         self.written = written  # what follows every accepted write (lobby status, clocks, metrics)
         self.steps_per_write = steps_per_write
         self._queue: asyncio.Queue[str] = asyncio.Queue()
+        # Where a thinking bot's turn (medium, hard) goes: the durable bot queue
+        # (server/app/thinkers.py), offered by game id. None: nobody thinks (tests).
+        self.offer: Callable[[str], None] | None = None
         self._pending: set[str] = set()
         self._task: asyncio.Task | None = None
         self.idle = asyncio.Event()
@@ -47,8 +50,14 @@ class BotWorker:
     def notice(self, game: LoadedGame) -> None:
         """Called after every commit and load: queue the game when a bot must act."""
         kinds = game.kinds
-        if "bot" not in kinds or game.id in self._pending or game.finished \
-                or not rules.bots_to_act(game.engine, game.state, kinds):
+        if "bot" not in kinds or game.id in self._pending or game.finished:
+            return
+        seat = rules.next_bot(game.engine, game.state, kinds)
+        if seat is None:
+            return
+        if rules.level_of(game.levels, seat) != rules.DEFAULT_LEVEL:
+            if self.offer is not None:
+                self.offer(game.id)
             return
         self._pending.add(game.id)
         metrics.BOT_BACKLOG.inc()
@@ -96,7 +105,8 @@ class BotWorker:
                 nonlocal played
                 # On a copy: playing evolves the state it is given, here on a thread, while
                 # readers (a GET, a new watch) may take the cached state at its cached version.
-                state, events = rules.play_bots(game.engine, clone(game.state), kinds, rng, self.steps_per_write)
+                state, events = rules.play_bots(game.engine, clone(game.state), kinds, rng, self.steps_per_write,
+                                                game.levels)
                 played = len(events)  # the last decision is the one appended
                 return Decision(events, state)
 

@@ -52,6 +52,9 @@ def game_reply(game: LoadedGame, seat: int | None) -> dict[str, Any]:
         "view": engine.view(game.state, seat),
         "status": "GAME_STATUS_FINISHED" if outcome is not None else "GAME_STATUS_RUNNING",
     }
+    for s, level in enumerate(game.levels):
+        if level is not None:
+            out["seats"][s]["botLevel"] = level
     if outcome is not None:
         out["outcome"] = outcome
     if seat is not None:

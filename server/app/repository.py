@@ -119,6 +119,16 @@ class LoadedGame:
         bots = self.table.bots
         return ["bot" if s in bots else k for s, k in enumerate(self.meta["seats"])]
 
+    @property
+    def levels(self) -> list[str | None]:
+        """The bot seats' levels ("easy", "medium", "hard"; None: plain "bot", easy), from
+        creation; a seat played by a bot after its player left plays easy."""
+        levels = self.meta.get("bot_levels")
+        if not levels:
+            return []
+        seats = self.meta["seats"]
+        return [lv if seats[s] == "bot" else None for s, lv in enumerate(levels)]
+
 
 @dataclass
 class Decision:

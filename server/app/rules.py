@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from engines.core import Engine, IllegalAction, InvalidAction, InvalidOptions, check_action, clone, start_event
+from engines.core.search import DEFAULT_LEVEL
 from server.errors import FailedPrecondition, InvalidArgument
 
 from .repository import Decision
@@ -22,7 +24,7 @@ INLINE_BOT_STEPS = 32
 
 
 def start(engine: Engine, players: int, options: Any, kinds: list[str], rng: random.Random,
-          bot_steps: int | None = None) -> Decision:
+          bot_steps: int | None = None, levels: Sequence[str | None] | None = None) -> Decision:
     """The first event, then at most `bot_steps` turns of the bot seats (the bot worker plays
     the rest)."""
     try:
@@ -31,12 +33,12 @@ def start(engine: Engine, players: int, options: Any, kinds: list[str], rng: ran
         raise InvalidArgument(str(e)) from None
     state = engine.evolve(None, clone(first))
     bot_steps = INLINE_BOT_STEPS if bot_steps is None else bot_steps
-    state, bot_events = play_bots(engine, state, kinds, rng, bot_steps)
+    state, bot_events = play_bots(engine, state, kinds, rng, bot_steps, levels)
     return Decision([first, *bot_events], state)
 
 
 def play(engine: Engine, state: Any, seat: int, action: Any, kinds: list[str], rng: random.Random,
-         bot_steps: int | None = None) -> Decision:
+         bot_steps: int | None = None, levels: Sequence[str | None] | None = None) -> Decision:
     """The events `action` causes, and at most `bot_steps` turns of the bots' answers.
 
     Without bot seats the state is not touched and the Decision's state is None (the
@@ -54,7 +56,7 @@ def play(engine: Engine, state: Any, seat: int, action: Any, kinds: list[str], r
         return Decision(events, None)
     for e in events:
         state = engine.evolve(state, e)
-    state, bot_events = play_bots(engine, state, kinds, rng, bot_steps)
+    state, bot_events = play_bots(engine, state, kinds, rng, bot_steps, levels)
     return Decision(events + bot_events, state)
 
 
@@ -73,10 +75,35 @@ def bots_to_act(engine: Engine, state: Any, kinds: list[str]) -> bool:
     return engine.outcome(state) is None and any(kinds[s] == "bot" for s in engine.to_act(state))
 
 
+def level_of(levels: Sequence[str | None] | None, seat: int) -> str:
+    """A bot seat's level: plain "bot" seats (and seats that left) play `easy`."""
+    if not levels or seat >= len(levels) or not levels[seat]:
+        return DEFAULT_LEVEL
+    return levels[seat]  # type: ignore[return-value]
+
+
+def next_bot(engine: Engine, state: Any, kinds: list[str]) -> int | None:
+    """The bot seat that plays next (the lowest of those who must act), or None."""
+    if engine.outcome(state) is not None:
+        return None
+    bots = [s for s in engine.to_act(state) if kinds[s] == "bot"]
+    return min(bots) if bots else None
+
+
+def thinking_bot(engine: Engine, state: Any, kinds: list[str], levels: Sequence[str | None] | None) -> int | None:
+    """The bot seat that must act next when it thinks (medium or hard: a bot worker's turn,
+    server/app/thinkers.py), else None."""
+    if not levels:
+        return None
+    seat = next_bot(engine, state, kinds)
+    return seat if seat is not None and level_of(levels, seat) != DEFAULT_LEVEL else None
+
+
 def play_bots(engine: Engine, state: Any, kinds: list[str], rng: random.Random,
-              limit: int | None = None) -> tuple[Any, list]:
-    """The server plays bot seats: random legal actions, recorded as ordinary events; at
-    most `limit` turns (None: until a person must act, bounded by the engine)."""
+              limit: int | None = None, levels: Sequence[str | None] | None = None) -> tuple[Any, list]:
+    """The server plays bot seats: the easy bots' moves (the engine's random player),
+    recorded as ordinary events; at most `limit` turns (None: until a person must act, bounded
+    by the engine). It stops before a thinking bot's turn (`levels`): a bot worker plays it."""
     out: list[dict] = []
     steps = 0
     bound = engine.max_random_steps if limit is None else min(limit, engine.max_random_steps)
@@ -85,6 +112,8 @@ def play_bots(engine: Engine, state: Any, kinds: list[str], rng: random.Random,
         if not bots:
             break
         seat = bots[0]
+        if levels and level_of(levels, seat) != DEFAULT_LEVEL:
+            break
         actions = engine.legal_actions(state, seat)
         if not actions:
             log.error("bot seat %s of %s has no legal action", seat, engine.name)

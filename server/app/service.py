@@ -22,6 +22,8 @@ from typing import Any
 
 import engines
 from engines.core import Engine, UnknownEngine, clone, messages
+from engines.core.search import DEFAULT_LEVEL
+from engines.core.search import LEVELS as BOT_LEVELS
 from server import metrics
 from server.auth import TokenSigner
 from server.errors import (
@@ -49,6 +51,7 @@ from .bots import BotWorker
 from .offload import EngineCalls
 from .replies import engine_reply, event_reply, event_view, game_reply, rfc3339
 from .repository import Decision, GameRepository, LoadedGame
+from .thinkers import MemoryBotQueue
 
 SEAT_KINDS = ("human", "open", "bot")
 CREATE_KINDS = (*SEAT_KINDS, "me")
@@ -177,6 +180,11 @@ class GameService:
         self._claims_checked: OrderedDict[str, float] = OrderedDict()  # game -> when its claims were read
         self.bots = BotWorker(self.games, written=self._written)
         self.games.on_commit = self.bots.notice
+        # Thinking bots' turns (medium, hard): a durable queue in the store, taken by bot
+        # workers in other processes (server/app/thinkers.py); the runner sets the store's.
+        self.bot_queue: Any = MemoryBotQueue()
+        self.bots.offer = self._offer_thought
+        self._offers: set[asyncio.Task[None]] = set()
         # Seat directory entries (who holds each seat) of games whose every seat is taken: from
         # then on they never change, so each replica keeps them instead of asking the lobby on
         # every reply. Bounded like the game cache.
@@ -217,15 +225,17 @@ class GameService:
         specs = self._seat_specs(c, engine)
         kinds = ["human" if k == "me" else k for k, _ in specs]
         users: list[dict[str, Any] | None] = [u for _, u in specs]
+        levels = self._bot_levels(c, kinds)
         # Only the creator's own cap: a seat reserved for someone else is an invitation,
         # which counts against nobody's cap (else anyone could fill another user's).
         capped = c.user.id if c.user is not None and any(u is not None and u["id"] == c.user.id for u in users) \
             else None
         async with self._capped(capped):
-            return await self._create(c, engine, kinds, users, specs)
+            return await self._create(c, engine, kinds, users, specs, levels)
 
     async def _create(self, c: cmd.CreateGame, engine: Engine, kinds: list[str],
-                      users: list[dict[str, Any] | None], specs: list[tuple[str, Any]]) -> dict[str, Any]:
+                      users: list[dict[str, Any] | None], specs: list[tuple[str, Any]],
+                      levels: list[str | None] | None = None) -> dict[str, Any]:
         if c.on_leave not in ("", "forfeit", "bot"):
             raise InvalidArgument('"onLeave" must be "forfeit" or "bot"')
         try:
@@ -233,7 +243,7 @@ class GameService:
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
         decision = rules.start(engine, len(kinds), c.options, kinds, _rng()) if "bot" not in kinds else \
-            await asyncio.to_thread(rules.start, engine, len(kinds), c.options, kinds, _rng())  # off the loop
+            await asyncio.to_thread(rules.start, engine, len(kinds), c.options, kinds, _rng(), None, levels)
         now = time.time()
         meta = {"engine": engine.name, "engine_version": engine.version, "players": len(kinds),
                 "seats": kinds, "claimed": [], "created": now, "on_leave": c.on_leave or "forfeit"}
@@ -247,6 +257,8 @@ class GameService:
         ratable = self.ratings is not None and c.rated is not False and (c.user is not None or any(users))
         if ratable:
             meta["ratable"] = True
+        if levels:
+            meta["bot_levels"] = levels
         if "open" not in kinds:
             # Every seat is taken now, so the seat directory never changes: kept with the
             # metadata (which each replica caches), another replica needs no lobby read for it.
@@ -744,7 +756,8 @@ class GameService:
             if "bot" in kinds:  # the bots' answers are played off the event loop
                 # On a copy: the bots' turns evolve the state they are given, on a thread, while
                 # readers (a GET, a new watch) may take the cached state at its cached version.
-                return asyncio.to_thread(rules.play, game.engine, clone(game.state), c.seat, c.action, kinds, _rng())
+                return asyncio.to_thread(rules.play, game.engine, clone(game.state), c.seat, c.action, kinds, _rng(),
+                                         None, game.levels)
             return rules.play(game.engine, game.state, c.seat, c.action, kinds, _rng())
 
         meta = await self.games.meta(c.game_id)
@@ -776,6 +789,17 @@ class GameService:
         return {"game": await self._game_reply(done.game, c.seat)}
 
     # --- turn clocks ---------------------------------------------------------------------
+    def _offer_thought(self, game_id: str) -> None:
+        async def offer() -> None:
+            try:
+                await self.bot_queue.offer(game_id)
+            except Exception as e:  # the store is away: the next load of the game offers it again
+                log.warning("bot queue offer failed", extra={"fields": {"game": game_id, "error": str(e)[:200]}})
+
+        task = asyncio.get_running_loop().create_task(offer())
+        self._offers.add(task)
+        task.add_done_callback(self._offers.discard)
+
     async def _written(self, game: LoadedGame, acted: Collection[int] = ()) -> None:
         """After every accepted write (a request's, a timeout's, the bot worker's): the
         finished-games count, the lobby's status, and the clock record and schedule.
@@ -959,11 +983,28 @@ class GameService:
         except UnknownEngine as e:
             raise InvalidArgument(str(e), "UNKNOWN_ENGINE") from None
 
+    @staticmethod
+    def _bot_levels(c: cmd.CreateGame, kinds: list[str]) -> list[str | None] | None:
+        """The bot seats' levels from `seatSpecs` ({"kind": "bot", "level": ...}) or `seats`
+        ("bot:hard"); None when every bot is a plain (easy) one, as games were before levels."""
+        raw = [x.get("level") or None for x in c.seat_specs] if c.seat_specs else \
+            [k.partition(":")[2] or None for k in c.seats]
+        raw += [None] * (len(kinds) - len(raw))
+        for i, lv in enumerate(raw):
+            if lv is None:
+                continue
+            if kinds[i] != "bot":
+                raise InvalidArgument(f'seat {i}: only a bot seat has a level, not a {kinds[i]!r} seat')
+            if lv not in BOT_LEVELS:
+                raise InvalidArgument(f'seat {i}: the bot level must be one of {", ".join(BOT_LEVELS)}, not {lv!r}')
+        return raw if any(lv not in (None, DEFAULT_LEVEL) for lv in raw) else None
+
     def _seat_specs(self, c: cmd.CreateGame, engine: Engine) -> list[tuple[str, dict[str, Any] | None]]:
         """(kind, portal user or None) per seat, from `seats` (kinds) or `seatSpecs` (objects)."""
         if c.seats and c.seat_specs:
             raise InvalidArgument('give either "seats" or "seatSpecs", not both')
-        raw = [{"kind": k} for k in c.seats] if c.seats else [dict(x) for x in c.seat_specs]
+        raw = [{"kind": k.partition(":")[0] if k.startswith("bot:") else k} for k in c.seats] if c.seats \
+            else [dict(x) for x in c.seat_specs]
         for i, spec in enumerate(raw):
             if spec.get("kind") not in CREATE_KINDS:
                 raise InvalidArgument(f'seat {i}: the kind must be one of {", ".join(CREATE_KINDS)}, '
@@ -1050,7 +1091,7 @@ def _leave(game: LoadedGame, seats: list[int], reason: str, then: str) -> Decisi
     if table.ended is not None:
         return Decision(events, game.state)
     kinds = ["bot" if s in table.bots else k for s, k in enumerate(game.meta["seats"])]
-    state, bot_events = rules.play_bots(game.engine, clone(game.state), kinds, _rng())
+    state, bot_events = rules.play_bots(game.engine, clone(game.state), kinds, _rng(), None, game.levels)
     return Decision([*events, *bot_events], state)
 
 
@@ -1070,7 +1111,7 @@ def _timed_out_turns(game: LoadedGame, seats: list[int]) -> Decision:
         for e in engine.decide(state, seat, engine.random_action(state, seat, actions, rng), rng):
             state = engine.evolve(state, e)
             events.append(e)
-    state, bot_events = rules.play_bots(engine, state, game.kinds, rng)
+    state, bot_events = rules.play_bots(engine, state, game.kinds, rng, None, game.levels)
     return Decision(events + bot_events, state)
 
 

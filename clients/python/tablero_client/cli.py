@@ -320,7 +320,8 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("create", parents=[common], help="create a game; prints its id and seat tokens")
     s.add_argument("engine")
     s.add_argument("--players", type=int)
-    s.add_argument("--seats", help="comma-separated seat kinds: human, open or bot (e.g. human,bot,bot)")
+    s.add_argument("--seats", help="comma-separated seat kinds: human, open or bot; bot:medium, bot:hard name a bot's "
+                                   "level (e.g. human,bot:hard,bot)")
     s.add_argument("--options", help="engine options as JSON")
     s.set_defaults(fn=cmd_create)
     s = sub.add_parser("join", parents=[common], help="claim an open seat of a game")
@@ -361,6 +362,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--players", type=int, help="seats (default: the engine's minimum)")
     s.add_argument("--seat", type=int, default=0, help="your seat in a new game (default 0)")
     s.add_argument("--open", type=int, default=0, help="leave this many seats open for people (the rest are bots)")
+    s.add_argument("--bot", choices=("easy", "medium", "hard"), default="easy",
+                   help="the bots' level in a new game (default easy)")
     s.add_argument("--options", help="engine options as JSON")
     s.add_argument("--game", help="play an existing game's seat (with --token) instead")
     s.add_argument("--join", metavar="GAME_ID", help="join an open seat of this game and play it")

@@ -25,6 +25,17 @@ __all__ = ["AsyncClient", "AsyncSeat", "Client", "Seat"]
 
 SEAT_KIND_ALIASES = {"human": "human", "open": "open", "bot": "bot",
                      "seat_kind_human": "human", "seat_kind_open": "open", "seat_kind_bot": "bot"}
+# A bot seat's level, as "bot:<level>" (plain "bot" is easy).
+BOT_LEVELS = ("easy", "medium", "hard")
+
+
+def seat_kind(k: str) -> str:
+    """The wire form of a seat kind: human, open, bot, or bot:medium / bot:hard (ValueError else)."""
+    kind, _, level = k.lower().partition(":")
+    if kind not in SEAT_KIND_ALIASES or (level and (SEAT_KIND_ALIASES[kind] != "bot" or level not in BOT_LEVELS)):
+        raise ValueError(f"unknown seat kind {k!r}: use human, open or bot (bot:easy, bot:medium, bot:hard)")
+    kind = SEAT_KIND_ALIASES[kind]
+    return f"bot:{level}" if level and level != "easy" else kind
 
 
 def _create_body(engine: str, players: int | None, options: JSON | None, seats: Sequence[str] | None) -> JSON:
@@ -34,11 +45,7 @@ def _create_body(engine: str, players: int | None, options: JSON | None, seats: 
     if options:
         body["options"] = options
     if seats is not None:
-        kinds = []
-        for k in seats:
-            if k.lower() not in SEAT_KIND_ALIASES:
-                raise ValueError(f"unknown seat kind {k!r}: use human, open or bot")
-            kinds.append(SEAT_KIND_ALIASES[k.lower()])
+        kinds = [seat_kind(k) for k in seats]
         body["seats"] = kinds
         body.setdefault("players", len(kinds))
     return body
@@ -133,7 +140,8 @@ class Client:
 
     def create(self, engine: str, players: int | None = None, *, options: JSON | None = None,
                seats: Sequence[str] | None = None) -> CreatedGame:
-        """Create a game. `seats`: one kind per seat, "human" (token now), "open" (join later) or "bot"."""
+        """Create a game. `seats`: one kind per seat, "human" (token now), "open" (join later) or "bot"
+        ("bot:medium", "bot:hard": a bot of that level; plain "bot" is easy)."""
         out = Created.from_json(self.transport.create_game(_create_body(engine, players, options, seats)))
         return CreatedGame(self, out.game, out.seats)
 

@@ -52,10 +52,12 @@ class SeatInfo:
     seat: int
     kind: str  # SEAT_KIND_HUMAN | SEAT_KIND_OPEN | SEAT_KIND_BOT
     claimed: bool = False
+    bot_level: str | None = None  # "easy", "medium" or "hard" for a bot seat created with a level
 
     @classmethod
     def from_json(cls, d: JSON) -> SeatInfo:
-        return cls(seat=int(d.get("seat", 0)), kind=seat_kind_name(d.get("kind")), claimed=bool(d.get("claimed")))
+        return cls(seat=int(d.get("seat", 0)), kind=seat_kind_name(d.get("kind")), claimed=bool(d.get("claimed")),
+                   bot_level=d.get("botLevel") or None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,7 +131,8 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
             kinds.append("open")
             opened += 1
         else:
-            kinds.append("bot")
+            level = getattr(args, "bot", "easy")
+            kinds.append("bot" if level == "easy" else f"bot:{level}")
     opts = _json_arg(args.options, "--options") if args.options else None
     created = c.create(eng.name, players, options=opts, seats=kinds)
     con.print(f"[bold]New game {created.game.id}[/bold] of {eng.title}: you are seat {args.seat}; "

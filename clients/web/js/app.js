@@ -190,7 +190,7 @@ function createForm(e) {
   const seatSel = [];
   const capBoxes = captains.map((c) => h('input', { type: 'checkbox', id: `captain-${c}`, value: c }));
   const tableLine = h('p', { class: 'small-print', id: 'table-order', 'aria-live': 'polite' });
-  const kindName = { me: 'Me', human: me ? 'someone at this screen' : 'Me', open: 'a friend', bot: 'a bot' };
+  const kindName = { me: 'Me', human: me ? 'someone at this screen' : 'Me', open: 'a friend', bot: 'a bot', 'bot:medium': 'a medium bot', 'bot:hard': 'a hard bot' };
   const drawSeats = () => {
     const n = Number(players.value);
     const kept = seatSel.map((s) => s.value);
@@ -201,7 +201,9 @@ function createForm(e) {
         me ? h('option', { value: 'me' }, `Me (${me.user.name})`) : null,
         h('option', { value: 'human' }, me ? 'Someone at this screen' : 'Me (this browser)'),
         h('option', { value: 'open' }, 'A friend (I get a link)'),
-        h('option', { value: 'bot' }, 'Bot'));
+        h('option', { value: 'bot' }, 'Bot (easy)'),
+        h('option', { value: 'bot:medium' }, 'Bot (medium)'),
+        h('option', { value: 'bot:hard' }, 'Bot (hard)'));
       sel.value = kept[i] || (i === 0 ? (me ? 'me' : 'human') : 'bot');
       sel.addEventListener('change', seatsChanged);
       seatSel.push(sel);

@@ -158,14 +158,16 @@ class ResignResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
 
 class SeatSpec(_message.Message):
-    __slots__ = ("kind", "user_id", "user_name")
+    __slots__ = ("kind", "user_id", "user_name", "level")
     KIND_FIELD_NUMBER: _ClassVar[int]
     USER_ID_FIELD_NUMBER: _ClassVar[int]
     USER_NAME_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
     kind: str
     user_id: str
     user_name: str
-    def __init__(self, kind: _Optional[str] = ..., user_id: _Optional[str] = ..., user_name: _Optional[str] = ...) -> None: ...
+    level: str
+    def __init__(self, kind: _Optional[str] = ..., user_id: _Optional[str] = ..., user_name: _Optional[str] = ..., level: _Optional[str] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")
@@ -244,18 +246,20 @@ class JoinGameResponse(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("seat", "claimed", "kind", "user_id", "user_name")
+    __slots__ = ("seat", "claimed", "kind", "user_id", "user_name", "bot_level")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CLAIMED_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     USER_ID_FIELD_NUMBER: _ClassVar[int]
     USER_NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     seat: int
     claimed: bool
     kind: SeatKind
     user_id: str
     user_name: str
-    def __init__(self, seat: _Optional[int] = ..., claimed: _Optional[bool] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., user_id: _Optional[str] = ..., user_name: _Optional[str] = ...) -> None: ...
+    bot_level: str
+    def __init__(self, seat: _Optional[int] = ..., claimed: _Optional[bool] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., user_id: _Optional[str] = ..., user_name: _Optional[str] = ..., bot_level: _Optional[str] = ...) -> None: ...
 
 class Game(_message.Message):
     __slots__ = ("id", "name", "engine", "engine_version", "version", "players", "seats", "to_act", "view", "outcome", "your_seat", "status", "deadlines")

@@ -1,0 +1,307 @@
+"""Thinking bots (levels `medium` and `hard`) off the serving processes.
+
+A thinking bot's turn is a durable queue entry in the store (`BotQueue`): the game's id,
+scored by when a worker may take it. Whoever commits a write after which such a bot must act
+offers the game (the bot worker's `notice`, on every replica); taking it leases it for `lease`
+seconds (the score moves that far into the future), so a worker that dies mid-thought loses
+the turn to another worker once the lease lapses, not the game. The thought itself runs in
+another process — a small pool that `tablero serve` starts (TABLERO_BOT_PROCESSES), or a
+`tablero bots` process of its own (k8s: the bot-worker Deployment) — and its move is committed
+through the ordinary compare-and-set write, so exactly one move lands: a game that moved
+meanwhile (the thought is stale) is simply offered again.
+
+Easy bots never come here: their moves are cheap and stay on the request path and the
+in-process bot worker (server/app/bots.py). A game's turn clock bounds a thought: the bot plays
+its best move so far before the seat's time is up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import random
+import secrets
+import time
+from typing import Any
+
+import engines
+from engines.core import clone, search
+from server import metrics
+from server.errors import AppError
+
+from . import rules
+from .repository import LoadedGame
+
+log = logging.getLogger("tablero.bots")
+
+LEASE = 20.0  # seconds a taken turn stays with its worker
+POLL = 0.05  # seconds between two looks at an empty queue
+CLOCK_SHARE = 0.5  # a thought uses at most this share of a turn clock's seconds
+
+
+class MemoryBotQueue:
+    """The queue of one process (an in-memory store: nothing else can see its games)."""
+
+    def __init__(self) -> None:
+        self._ready: dict[str, float] = {}
+
+    async def offer(self, game_id: str) -> None:
+        self._ready.setdefault(game_id, time.time())
+
+    async def again(self, game_id: str) -> None:
+        self._ready[game_id] = time.time()
+
+    async def take(self, lease: float) -> str | None:
+        now = time.time()
+        due = [(t, g) for g, t in self._ready.items() if t <= now]
+        if not due:
+            return None
+        _, game_id = min(due)
+        self._ready[game_id] = now + lease
+        return game_id
+
+    async def release(self, game_id: str) -> None:
+        self._ready.pop(game_id, None)
+
+    async def depth(self) -> int:
+        return len(self._ready)
+
+
+class RedisBotQueue:
+    """`tablero:bots:queue`: a sorted set, game id by when a worker may take it (one key, so
+    one slot on a cluster). Taking is one script: the first due id, leased."""
+
+    KEY = "tablero:bots:queue"
+    _TAKE = """
+local g = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 1)[1]
+if g then redis.call('ZADD', KEYS[1], ARGV[2], g) end
+return g
+"""
+
+    def __init__(self, client) -> None:
+        self._r = client
+
+    async def offer(self, game_id: str) -> None:
+        await self._r.zadd(self.KEY, {game_id: time.time()}, nx=True)
+
+    async def again(self, game_id: str) -> None:
+        await self._r.zadd(self.KEY, {game_id: time.time()})
+
+    async def take(self, lease: float) -> str | None:
+        now = time.time()
+        got = await self._r.eval(self._TAKE, 1, self.KEY, repr(now), repr(now + lease))
+        return got.decode() if isinstance(got, bytes) else got
+
+    async def release(self, game_id: str) -> None:
+        await self._r.zrem(self.KEY, game_id)
+
+    async def depth(self) -> int:
+        return int(await self._r.zcard(self.KEY))
+
+
+class SQLiteBotQueue:
+    """Beside the embedded store's file, so every process on the file shares the queue."""
+
+    def __init__(self, path: str) -> None:
+        import sqlite3
+        import threading
+
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._lock = threading.Lock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS bot_queue (game_id TEXT PRIMARY KEY, ready REAL NOT NULL)")
+
+    def _run(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def _take(self, lease: float) -> str | None:
+        now = time.time()
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                row = self._db.execute("SELECT game_id FROM bot_queue WHERE ready <= ? ORDER BY ready LIMIT 1",
+                                       (now,)).fetchone()
+                if row is not None:
+                    self._db.execute("UPDATE bot_queue SET ready = ? WHERE game_id = ?", (now + lease, row[0]))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return None if row is None else row[0]
+
+    async def offer(self, game_id: str) -> None:
+        await asyncio.to_thread(self._run, "INSERT OR IGNORE INTO bot_queue VALUES (?, ?)", (game_id, time.time()))
+
+    async def again(self, game_id: str) -> None:
+        await asyncio.to_thread(self._run, "INSERT OR REPLACE INTO bot_queue VALUES (?, ?)", (game_id, time.time()))
+
+    async def take(self, lease: float) -> str | None:
+        return await asyncio.to_thread(self._take, lease)
+
+    async def release(self, game_id: str) -> None:
+        await asyncio.to_thread(self._run, "DELETE FROM bot_queue WHERE game_id = ?", (game_id,))
+
+    async def depth(self) -> int:
+        return (await asyncio.to_thread(self._run, "SELECT COUNT(*) FROM bot_queue"))[0][0]
+
+
+def think(engine_name: str, state: Any, seat: int, level: str, seed: int, seconds: float | None) -> dict[str, Any]:
+    """A thinking bot's move (in a worker process): its level's choice within its budget, and
+    within `seconds` of wall time when a turn clock runs (its best move so far, then)."""
+    engine = engines.get(engine_name)
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    return search.choose(engine, state, seat, level, random.Random(seed), deadline=deadline).action
+
+
+POOL_NICE = 10  # pool processes yield the CPU to their server when both want it (TABLERO_BOT_NICE)
+
+
+def _warm(nice: int = POOL_NICE) -> None:
+    """A pool process: dies with its server (Linux), runs at a lower priority than the server
+    (thinking is background work: a person's move must not wait behind it on a busy machine),
+    and imports the engines before its first thought."""
+    import ctypes
+    import os
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    engines.names()
+
+
+class Thinkers:
+    """Takes thinking bots' turns from the queue, thinks on a process pool (or, in a `tablero
+    bots` process, on a thread of its own process), and commits the move."""
+
+    def __init__(self, service: Any, queue: Any, *, processes: int = 1, lease: float = LEASE,
+                 concurrency: int | None = None, in_process: bool = False, nice: int = POOL_NICE) -> None:
+        self.service = service
+        self.queue = queue
+        self.processes = processes
+        self.lease = lease
+        self.concurrency = concurrency or max(1, processes)
+        self.in_process = in_process
+        self.nice = nice
+        self.played = 0
+        self._pool: Any = None  # multiprocessing.pool.Pool
+        self._tasks: list[asyncio.Task] = []
+        self._stop = asyncio.Event()
+
+    def start(self) -> None:
+        if not self.in_process and self.processes > 0:
+            self._pool = self._new_pool()  # now: a server's first bot thought waits for no start-up
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._loop(), name=f"tablero-thinker-{i}") for i in range(self.concurrency)]
+        self._tasks.append(loop.create_task(self._gauge(), name="tablero-bot-queue-depth"))
+
+    async def close(self) -> None:
+        self._stop.set()
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        if self._pool is not None:
+            self._pool.terminate()  # a thought under way is dropped: its lease lapses elsewhere
+            self._pool = None
+
+    def _new_pool(self) -> Any:
+        # A multiprocessing pool replaces a worker that dies; the thought it held never answers,
+        # so it is given up after the lease (another worker then takes the turn).
+        return multiprocessing.get_context("spawn").Pool(self.processes, initializer=_warm, initargs=(self.nice,))
+
+    async def _gauge(self) -> None:
+        while not self._stop.is_set():
+            with contextlib.suppress(Exception):
+                metrics.BOT_QUEUE_DEPTH.set(await self.queue.depth())
+            await asyncio.sleep(1.0)
+
+    async def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                game_id = await self.queue.take(self.lease)
+            except Exception as e:  # the store is away: try again shortly
+                log.warning("bot queue unavailable", extra={"fields": {"error": str(e)[:200]}})
+                await asyncio.sleep(1.0)
+                continue
+            if game_id is None:
+                await asyncio.sleep(POLL)
+                continue
+            try:
+                await self.turn(game_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the lease lapses and another worker (or this one) tries again
+                log.exception("thinking bot turn failed", extra={"fields": {"game": game_id}})
+
+    async def _think(self, engine: str, state: Any, seat: int, level: str, seconds: float | None) -> dict[str, Any]:
+        seed = secrets.randbits(64)
+        if self.in_process or self.processes <= 0:
+            return await asyncio.to_thread(think, engine, state, seat, level, seed, seconds)
+        if self._pool is None:
+            self._pool = self._new_pool()
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[dict[str, Any]] = loop.create_future()
+
+        def settle(setter: Any, value: Any) -> None:
+            if not answer.done():
+                setter(value)
+
+        self._pool.apply_async(
+            think, (engine, state, seat, level, seed, seconds),
+            callback=lambda v: loop.call_soon_threadsafe(settle, answer.set_result, v),
+            error_callback=lambda e: loop.call_soon_threadsafe(settle, answer.set_exception, e))
+        return await asyncio.wait_for(answer, self.lease)
+
+    async def turn(self, game_id: str) -> bool:
+        """Play the thinking bot's turn of `game_id` (taken from the queue); True if a move landed."""
+        try:
+            game = await self.service.games.current(game_id)
+        except AppError:
+            await self.queue.release(game_id)
+            return False
+        seat = None if game.finished else rules.thinking_bot(game.engine, game.state, game.kinds, game.levels)
+        if seat is None:
+            await self.queue.release(game_id)
+            return False
+        level = rules.level_of(game.levels, seat)
+        clock = game.meta.get("clock")
+        seconds = clock["moveSeconds"] * CLOCK_SHARE if clock else None  # else the level's own budget
+        version = game.version
+        action = await self._think(game.engine.name, game.state, seat, level, seconds)
+        landed = await self._commit(game_id, version, seat, action)
+        metrics.BOT_STEPS.labels(game.engine.name).inc(1 if landed is not None else 0)
+        after = landed if landed is not None else await self.service.games.current(game_id)
+        if not after.finished and rules.thinking_bot(after.engine, after.state, after.kinds, after.levels) is not None:
+            await self.queue.again(game_id)
+        else:
+            await self.queue.release(game_id)
+        return landed is not None
+
+    async def _commit(self, game_id: str, version: int, seat: int, action: dict[str, Any]) -> LoadedGame | None:
+        def decide(game: LoadedGame):
+            if game.version != version:
+                raise _Stale("the game moved while the bot thought")
+            return asyncio.to_thread(rules.play, game.engine, clone(game.state), seat, action, game.kinds,
+                                     random.Random(secrets.randbits(64)), None, game.levels)
+
+        try:
+            done = await self.service.games.update(game_id, decide)
+        except _Stale:
+            return None
+        if done.appended:
+            self.played += 1
+            await self.service._written(done.game)
+            return done.game
+        return None
+
+
+class _Stale(AppError):
+    code = "ABORTED"

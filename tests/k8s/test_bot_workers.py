@@ -1,0 +1,56 @@
+"""The bot-worker component (k8s/components/bot-workers, issue 34): rendered on top of the base,
+schema-valid, scaled by an HPA on the bot queue's depth, allowed to reach Redis, and the serving
+pods then start no thinking processes of their own."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+import yaml
+
+from tests.k8s.support import K8S, KUBERNETES_VERSIONS, config_data, kubectl, one, schema_errors
+
+
+@pytest.fixture(scope="module")
+def objs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("k8s") / "k8s"
+    shutil.copytree(K8S, root)
+    overlay = root / "overlays" / "with-bots"
+    overlay.mkdir()
+    (overlay / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+        "resources:\n  - ../../base\ncomponents:\n  - ../../components/bot-workers\n")
+    r = subprocess.run([kubectl(), "kustomize", str(overlay)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return [d for d in yaml.safe_load_all(r.stdout) if d]
+
+
+@pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
+def test_every_object_validates(objs, version):
+    errors = [e for o in objs for e in schema_errors(o, version)]
+    assert not errors, errors
+
+
+def test_the_hpa_scales_the_bot_workers_on_the_queue_depth(objs):
+    hpa = one(objs, "HorizontalPodAutoscaler", "tablero-bots")
+    assert hpa["spec"]["scaleTargetRef"]["name"] == "tablero-bots"
+    (metric,) = hpa["spec"]["metrics"]
+    assert metric["external"]["metric"]["name"] == "tablero_bot_queue_depth"
+    dep = one(objs, "Deployment", "tablero-bots")
+    (c,) = dep["spec"]["template"]["spec"]["containers"]
+    assert c["command"][:2] == ["tablero", "bots"]
+    assert c["resources"]["requests"] and c["resources"]["limits"]
+    assert "--metrics-port" in c["command"]
+
+
+def test_redis_admits_the_bot_workers_and_servers_start_no_pool(objs):
+    policy = one(objs, "NetworkPolicy", "redis")
+    # Tablero's pods admitted to Redis's port (the exporter's and the backup's rules aside).
+    components = {f["podSelector"]["matchLabels"]["app.kubernetes.io/component"]
+                  for rule in policy["spec"]["ingress"] if any(p["port"] == 6379 for p in rule["ports"])
+                  for f in rule["from"]
+                  if f.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/name") == "tablero"}
+    assert components == {"server", "bot-worker"}
+    assert config_data(objs)["TABLERO_BOT_PROCESSES"] == "0"

@@ -1,0 +1,80 @@
+"""Thinking bots run in processes of their own (issue 34 item 3): `tablero bots` workers beside
+`tablero serve` on a shared SQLite file, a worker killed mid-game loses its turn (after the lease)
+to another worker, and the default `tablero serve` thinks on a child process pool."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from tests.server.support import ROOT, ServerProcess
+
+pytestmark = pytest.mark.slow
+
+
+def _version(server, gid) -> int:
+    return httpx.get(f"{server.http}/v1/games/{gid}", timeout=5).json()["version"]
+
+
+def _wait(cond, timeout=120.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return
+        time.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+def _bots(db: str) -> subprocess.Popen:
+    env = {**os.environ, "TABLERO_SECRET": "test-secret", "TABLERO_BOT_LEASE": "2"}
+    return subprocess.Popen([sys.executable, "-m", "server", "bots", "--db", db], env=env, cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def test_bot_workers_take_turns_from_the_queue_and_a_dead_ones_turn_goes_to_another(tmp_path):
+    db = str(tmp_path / "games.sqlite")
+    env = {"TABLERO_DB": db, "TABLERO_BOT_PROCESSES": "0", "TABLERO_BOT_LEASE": "2"}
+    with ServerProcess(env) as server:
+        created = httpx.post(f"{server.http}/v1/games", json={
+            "engine": "riverboat", "seatSpecs": [{"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "medium"}],
+            "clock": {"moveSeconds": 1}},  # half a second per thought at most, however busy the machine
+            timeout=10).json()
+        gid = created["game"]["id"]
+        start = created["game"]["version"]
+        time.sleep(1.0)
+        assert _version(server, gid) == start  # nobody thinks in the serving process
+        first = _bots(db)
+        try:
+            _wait(lambda: _version(server, gid) > start + 2)
+        finally:
+            first.kill()  # mid-game, likely mid-thought
+            first.communicate(timeout=10)
+        stopped = _version(server, gid)
+        time.sleep(0.5)
+        assert _version(server, gid) <= stopped + 1  # at most the commit in flight landed
+        second = _bots(db)
+        try:
+            _wait(lambda: _version(server, gid) > stopped + 2)
+        finally:
+            second.terminate()
+            _, err = second.communicate(timeout=20)
+        assert second.returncode == 0, err
+
+
+def test_serve_thinks_on_a_pool_of_child_processes():
+    with ServerProcess({"TABLERO_BOT_PROCESSES": "1", "TABLERO_BOT_NICE": "0"}) as server:
+        created = httpx.post(f"{server.http}/v1/games", json={
+            "engine": "tic-tac-toe", "seats": ["human", "bot:hard"], "clock": {"moveSeconds": 1}}, timeout=10).json()
+        gid, token = created["game"]["id"], created["seats"][0]["token"]
+        httpx.post(f"{server.http}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {token}"},
+                   json={"action": {"type": "place", "cell": 4}}, timeout=10).raise_for_status()
+        _wait(lambda: _version(server, gid) == 3)
+        children = subprocess.run(["pgrep", "-P", str(server.proc.pid)], capture_output=True, text=True).stdout.split()
+        assert children, "the thought ran without a child process"
+        metrics = httpx.get(f"{server.http}/metrics", timeout=5).text
+        assert "tablero_bot_queue_depth" in metrics
