@@ -108,7 +108,7 @@ async def _observed(rpc: str, ctx: Any) -> AsyncIterator[observe.Call]:
 def _wire(api: Api, rpc: str, request: Any) -> dict[str, Any]:
     limit = api.body_limit(rpc)
     if request.ByteSize() > limit:
-        raise ResourceExhausted(f"request is larger than {limit} bytes")
+        raise ResourceExhausted(f"request is larger than {limit} bytes", "BODY_TOO_LARGE")
     return codec.from_message(request)
 
 
