@@ -34,7 +34,7 @@ from starlette.middleware.cors import CORSMiddleware
 from server.api import codec, observe
 from server.api.edge import Api
 from server.api.rpcs import MODULES
-from server.errors import Aborted, AppError, ResourceExhausted, Unavailable
+from server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
 
 log = logging.getLogger("tablero.connect")
 
@@ -206,6 +206,26 @@ class _CompactJson:
         return self._decoder.decode(data, message_class)
 
 
+class _Reasoned:
+    """A codec whose decoding failures are INVALID_ARGUMENT with their reason (ErrorInfo), as
+    every other refusal (connectrpc's own would carry no detail)."""
+
+    def __init__(self, codec: Any) -> None:
+        self._codec = codec
+
+    def name(self) -> str:
+        return self._codec.name()
+
+    def encode(self, message: Any) -> bytes:
+        return self._codec.encode(message)
+
+    def decode(self, data: bytes | bytearray, message_class: type) -> Any:
+        try:
+            return self._codec.decode(data, message_class)
+        except Exception as e:
+            raise connect_error(InvalidArgument(f"unmarshal message: {e}")) from e
+
+
 class _Application(ConnectASGIApplication):
     path = PREFIX
 
@@ -219,7 +239,7 @@ def connect_app(api: Api) -> Any:
 
     read_max = max(api.max_body, api.max_rankings_body)
     app = _Application(service=object(), endpoints=resolve, read_max_bytes=read_max,
-                       codecs=[google_protobuf_binary_codec(), _CompactJson()])
+                       codecs=[_Reasoned(google_protobuf_binary_codec()), _Reasoned(_CompactJson())])
     return CORSMiddleware(app, allow_origins=["*"], allow_methods=["GET", "POST", "OPTIONS"],
                           allow_headers=_ALLOW_HEADERS, expose_headers=_EXPOSE_HEADERS, max_age=600)
 
