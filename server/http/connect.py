@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -200,7 +201,8 @@ class _CompactJson:
         return "json"
 
     def encode(self, message: Any) -> bytes:
-        return json_format.MessageToJson(message, indent=None).encode()
+        # Struct numbers are doubles: whole ones are written as integers, as REST writes them.
+        return json.dumps(codec.struct_to_json(json_format.MessageToDict(message))).encode()
 
     def decode(self, data: bytes | bytearray, message_class: type) -> Any:
         return self._decoder.decode(data, message_class)
