@@ -205,7 +205,15 @@ class _CompactJson:
         return json.dumps(codec.struct_to_json(json_format.MessageToDict(message))).encode()
 
     def decode(self, data: bytes | bytearray, message_class: type) -> Any:
-        return self._decoder.decode(data, message_class)
+        message = self._decoder.decode(data, message_class)
+        # Unknown fields are ignored (forward compatibility), but so would be an enum name it
+        # does not know (a typo'd ListGames status would drop the filter): refuse that, as REST.
+        try:
+            json_format.Parse(bytes(data), message_class())
+        except json_format.ParseError as e:
+            if "Invalid enum value" in str(e):
+                raise InvalidArgument(str(e)) from None
+        return message
 
 
 class _Reasoned:
