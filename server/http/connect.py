@@ -96,11 +96,11 @@ async def _observed(rpc: str, ctx: Any) -> AsyncIterator[observe.Call]:
         raise connect_error(e) from None
     except RecursionError:
         call.code = "INVALID_ARGUMENT"
-        raise ConnectError(Code.INVALID_ARGUMENT, "request is nested too deeply") from None
+        raise connect_error(InvalidArgument("request is nested too deeply")) from None
     except Exception:
         call.code = "INTERNAL"
         log.exception("unhandled error in %s", rpc)
-        raise ConnectError(Code.INTERNAL, "internal error; it has been logged") from None
+        raise connect_error(AppError("internal error; it has been logged")) from None
     finally:
         call.finish()
         observe.end(token)
