@@ -23,6 +23,10 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/clients/test_match_tmux.py": ("tools", "slow"),
     "tests/server/test_typescript_client.py": ("tools", "slow"),
     "tests/server/test_buf.py": ("tools",),
+    "tests/clients/test_ts_sdk.py": ("tools", "slow"),
+    "tests/clients/test_ts_sdk_error_metadata.py": ("tools", "slow"),
+    "tests/clients/test_codegen.py": ("tools", "slow"),
+    "tests/k8s/test_backup_drill.py": ("slow",),
     "tests/k8s/": ("tools",),
     # Several server processes, or whole games over the API: seconds each.
     "tests/clients/test_cli.py": ("slow",),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -34,7 +35,7 @@ from starlette.middleware.cors import CORSMiddleware
 from server.api import codec, observe
 from server.api.edge import Api
 from server.api.rpcs import MODULES
-from server.errors import Aborted, AppError, ResourceExhausted, Unavailable
+from server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
 
 log = logging.getLogger("tablero.connect")
 
@@ -95,11 +96,11 @@ async def _observed(rpc: str, ctx: Any) -> AsyncIterator[observe.Call]:
         raise connect_error(e) from None
     except RecursionError:
         call.code = "INVALID_ARGUMENT"
-        raise ConnectError(Code.INVALID_ARGUMENT, "request is nested too deeply") from None
+        raise connect_error(InvalidArgument("request is nested too deeply")) from None
     except Exception:
         call.code = "INTERNAL"
         log.exception("unhandled error in %s", rpc)
-        raise ConnectError(Code.INTERNAL, "internal error; it has been logged") from None
+        raise connect_error(AppError("internal error; it has been logged")) from None
     finally:
         call.finish()
         observe.end(token)
@@ -108,7 +109,7 @@ async def _observed(rpc: str, ctx: Any) -> AsyncIterator[observe.Call]:
 def _wire(api: Api, rpc: str, request: Any) -> dict[str, Any]:
     limit = api.body_limit(rpc)
     if request.ByteSize() > limit:
-        raise ResourceExhausted(f"request is larger than {limit} bytes")
+        raise ResourceExhausted(f"request is larger than {limit} bytes", "BODY_TOO_LARGE")
     return codec.from_message(request)
 
 
@@ -200,10 +201,39 @@ class _CompactJson:
         return "json"
 
     def encode(self, message: Any) -> bytes:
-        return json_format.MessageToJson(message, indent=None).encode()
+        # Struct numbers are doubles: whole ones are written as integers, as REST writes them.
+        return json.dumps(codec.struct_to_json(json_format.MessageToDict(message))).encode()
 
     def decode(self, data: bytes | bytearray, message_class: type) -> Any:
-        return self._decoder.decode(data, message_class)
+        message = self._decoder.decode(data, message_class)
+        # Unknown fields are ignored (forward compatibility), but so would be an enum name it
+        # does not know (a typo'd ListGames status would drop the filter): refuse that, as REST.
+        try:
+            json_format.Parse(bytes(data), message_class())
+        except json_format.ParseError as e:
+            if "Invalid enum value" in str(e):
+                raise InvalidArgument(str(e)) from None
+        return message
+
+
+class _Reasoned:
+    """A codec whose decoding failures are INVALID_ARGUMENT with their reason (ErrorInfo), as
+    every other refusal (connectrpc's own would carry no detail)."""
+
+    def __init__(self, codec: Any) -> None:
+        self._codec = codec
+
+    def name(self) -> str:
+        return self._codec.name()
+
+    def encode(self, message: Any) -> bytes:
+        return self._codec.encode(message)
+
+    def decode(self, data: bytes | bytearray, message_class: type) -> Any:
+        try:
+            return self._codec.decode(data, message_class)
+        except Exception as e:
+            raise connect_error(InvalidArgument(f"unmarshal message: {e}")) from e
 
 
 class _Application(ConnectASGIApplication):
@@ -219,7 +249,7 @@ def connect_app(api: Api) -> Any:
 
     read_max = max(api.max_body, api.max_rankings_body)
     app = _Application(service=object(), endpoints=resolve, read_max_bytes=read_max,
-                       codecs=[google_protobuf_binary_codec(), _CompactJson()])
+                       codecs=[_Reasoned(google_protobuf_binary_codec()), _Reasoned(_CompactJson())])
     return CORSMiddleware(app, allow_origins=["*"], allow_methods=["GET", "POST", "OPTIONS"],
                           allow_headers=_ALLOW_HEADERS, expose_headers=_EXPOSE_HEADERS, max_age=600)
 

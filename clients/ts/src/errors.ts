@@ -31,18 +31,21 @@ const CODES: Record<Code, ErrorCode> = {
 /**
  * A refusal or failure of a call. `code` is the status (as on gRPC), `reason` the stable
  * machine-readable reason when the server names one (google.rpc.ErrorInfo, e.g.
- * NOT_YOUR_TURN, ILLEGAL_ACTION), `retryAfter` the seconds a rate-limited caller waits.
+ * NOT_YOUR_TURN, ILLEGAL_ACTION), `metadata` the ErrorInfo's (STALE_VERSION: the game's
+ * `version`; empty when none), `retryAfter` the seconds a rate-limited caller waits.
  */
 export class TableroError extends Error {
   override readonly name = "TableroError";
+  readonly metadata: Readonly<Record<string, string>>;
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly reason: string | undefined = undefined,
     readonly retryAfter: number | undefined = undefined,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; metadata?: Record<string, string> },
   ) {
     super(message, options);
+    this.metadata = options?.metadata ?? {};
   }
 
   /** Retrying the same call may succeed (the server or the network was away). */
@@ -51,25 +54,37 @@ export class TableroError extends Error {
   }
 }
 
-/** ErrorInfo's `reason` (field 1) from its binary form. */
-function errorInfoReason(bytes: Uint8Array): string | undefined {
+/** ErrorInfo's `reason` (field 1) and `metadata` (field 3, map<string, string>) from its binary form. */
+function errorInfo(bytes: Uint8Array): { reason: string | undefined; metadata: Record<string, string> } {
   const r = new BinaryReader(bytes);
+  let reason: string | undefined;
+  const metadata: Record<string, string> = {};
   while (r.pos < r.len) {
     const [field, wire] = r.tag();
-    if (field === 1 && wire === WireType.LengthDelimited) return r.string();
-    r.skip(wire);
+    if (field === 1 && wire === WireType.LengthDelimited) reason = r.string();
+    else if (field === 3 && wire === WireType.LengthDelimited) {
+      const entry = new BinaryReader(r.bytes());
+      let key = "", value = "";
+      while (entry.pos < entry.len) {
+        const [f, w] = entry.tag();
+        if (f === 1 && w === WireType.LengthDelimited) key = entry.string();
+        else if (f === 2 && w === WireType.LengthDelimited) value = entry.string();
+        else entry.skip(w);
+      }
+      metadata[key] = value;
+    } else r.skip(wire);
   }
-  return undefined;
+  return { reason, metadata };
 }
 
-function reasonOf(e: ConnectError): string | undefined {
+function infoOf(e: ConnectError): { reason: string | undefined; metadata: Record<string, string> } {
   for (const d of e.details) {
     if ("type" in d && d.type === ERROR_INFO) {
-      const reason = errorInfoReason(d.value);
-      if (reason) return reason;
+      const info = errorInfo(d.value);
+      if (info.reason) return info;
     }
   }
-  return undefined;
+  return { reason: undefined, metadata: {} };
 }
 
 /** Any failure of a call → TableroError (network failures are UNAVAILABLE: retried). */
@@ -80,5 +95,6 @@ export function toTableroError(e: unknown): TableroError {
   // fetch() failing (server down, connection reset) reaches us as UNKNOWN with a TypeError.
   if (code === "UNKNOWN" && !c.isWireError) code = "UNAVAILABLE";
   const wait = c.metadata.get("retry-after");
-  return new TableroError(code, c.rawMessage, reasonOf(c), wait ? Number(wait) : undefined, { cause: e });
+  const { reason, metadata } = infoOf(c);
+  return new TableroError(code, c.rawMessage, reason, wait ? Number(wait) : undefined, { cause: e, metadata });
 }
