@@ -8,7 +8,6 @@ cache folder; the SDK is built once per test module into a temporary folder."""
 from __future__ import annotations
 
 import functools
-import hashlib
 import http.server
 import json
 import os
@@ -24,6 +23,7 @@ import httpx
 import pytest
 
 from server import errors
+from tests.npm import locked_node_modules
 from tests.server.support import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,19 +40,7 @@ def _node() -> str:
 
 def npm_packages() -> Path:
     """clients/ts's locked node_modules, installed once per lock file."""
-    lock = (SDK / "package-lock.json").read_bytes()
-    home = Path(os.environ.get("TABLERO_TEST_CACHE", Path.home() / ".cache" / "tablero-tests"))
-    cache = home / f"ts-sdk-{hashlib.sha256(lock).hexdigest()[:16]}"
-    if not (cache / "node_modules" / ".package-lock.json").exists():
-        cache.mkdir(parents=True, exist_ok=True)
-        shutil.copy(SDK / "package.json", cache)
-        shutil.copy(SDK / "package-lock.json", cache)
-        npm = shutil.which("npm")
-        assert npm, "npm is missing (Debian package npm)"
-        r = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=cache, capture_output=True, text=True,
-                           timeout=600)
-        assert r.returncode == 0, r.stdout + r.stderr
-    return cache / "node_modules"
+    return locked_node_modules(SDK, "ts-sdk")
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,7 @@ create/act/watch script (no non-null or type assertions) and plays a whole game 
 Node comes from the machine; the npm packages (pinned in tests/server/ts/package-lock.json)
 are installed by the test into a cache folder, once per lock file."""
 
-import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -14,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.npm import locked_node_modules
 from tests.server.support import ServerThread
 
 TS = Path(__file__).resolve().parent / "ts"
@@ -27,19 +26,7 @@ def _node() -> str:
 
 @pytest.fixture(scope="module")
 def node_modules() -> Path:
-    lock = (TS / "package-lock.json").read_bytes()
-    home = Path(os.environ.get("TABLERO_TEST_CACHE", Path.home() / ".cache" / "tablero-tests"))
-    cache = home / f"ts-{hashlib.sha256(lock).hexdigest()[:16]}"
-    if not (cache / "node_modules" / ".package-lock.json").exists():
-        cache.mkdir(parents=True, exist_ok=True)
-        shutil.copy(TS / "package.json", cache)
-        shutil.copy(TS / "package-lock.json", cache)
-        npm = shutil.which("npm")
-        assert npm, "npm is missing (Debian package npm)"
-        r = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=cache, capture_output=True, text=True,
-                           timeout=600)
-        assert r.returncode == 0, r.stdout + r.stderr
-    return cache / "node_modules"
+    return locked_node_modules(TS, "ts")
 
 
 def test_the_script_uses_no_assertions():
