@@ -56,5 +56,6 @@ def build(config: Any, service: Any) -> Any:
     notifier = Notifier(open_queue(config.redis_url, config.db), service, endpoints=endpoints, pusher=pusher,
                         settings=settings, inbox=inbox)
     service.notify = notifier.signal
+    service.notify_created = notifier.q.expect_open  # a creation whose signal is lost is swept up
     service.notifier = notifier  # the NotificationService RPCs (server/notify/api.py)
     return notifier

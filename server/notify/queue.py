@@ -211,6 +211,10 @@ class RedisQueue:
         reply = [_s(x) for x in await self._take_open(keys=[P], args=[now - int(older_than * 1e6), now, limit])]
         return [(reply[i], reply[i + 1] or None) for i in range(0, len(reply), 2)]
 
+    async def expect_open(self, game_id: str) -> None:
+        """A game about to be created: open (checked by the sweep) even if its signal is lost."""
+        await self.r.zadd(P + "open", {game_id: _now_us()}, nx=True)
+
     async def forget_open(self, game_id: str) -> None:
         await self.r.zrem(P + "open", game_id)
 
@@ -374,6 +378,10 @@ class SQLiteQueue:
             return [(r[0], r[1]) for r in rows]
 
         return await self._run(tx)
+
+    async def expect_open(self, game_id: str) -> None:
+        await self._run(lambda: self.db.execute("INSERT OR IGNORE INTO notify_open VALUES (?, ?)",
+                                                (game_id, _now_us())))
 
     async def forget_open(self, game_id: str) -> None:
         await self._run(lambda: self.db.execute("DELETE FROM notify_open WHERE game = ?", (game_id,)))

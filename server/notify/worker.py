@@ -1,7 +1,8 @@
 """The notifier of one replica: signals after commits, derivation, and delivery (see queue.py).
 
     notifier = Notifier(queue, service, endpoints=..., pusher=..., settings=...)
-    service.notify = notifier.signal      # the one hook: GameService._bookkeep / _join call it
+    service.notify = notifier.signal      # the hook: GameService._bookkeep / _join call it
+    service.notify_created = queue.expect_open  # before a creation (for the sweep; see sweep())
     await notifier.start(); ...; await notifier.close()
 """
 

@@ -9,6 +9,8 @@ import asyncio
 import time
 from typing import Any
 
+from prometheus_client import REGISTRY
+
 from server.app import GameService
 from server.app import commands as cmd
 from server.auth import TokenSigner
@@ -71,6 +73,28 @@ async def test_a_write_whose_signal_was_lost_is_derived_by_the_sweep() -> None:
             await store.close()
 
 
+async def test_a_creation_whose_signal_was_lost_is_derived_by_the_sweep() -> None:
+    store = open_store(None, None)
+    service = GameService(store, TokenSigner("test-secret"))
+    with Receiver(secret()) as rec:
+        notifier = _notifier(rec, service, sweep=0.3)
+        service.notify_created = notifier.q.expect_open  # (as server.notify.build hooks it)
+        await notifier.start()
+        try:
+            gid = (await service.create_game(cmd.CreateGame("tic-tac-toe", players=2)))["game"]["id"]
+            # The creation committed, its signal never sent; nothing else happens in the game.
+            assert await _until(rec, lambda acc: len(acc) == 3, 10), [d["type"] for d in rec.accepted]
+            assert [(d["type"], d["data"]["gameId"]) for d in rec.accepted] == [
+                ("game.created", gid), ("game.started", gid), ("turn.started", gid)]
+            # A creation that never committed leaves nothing behind.
+            await notifier.q.expect_open("gNeverCreated")
+            await asyncio.sleep(0.8)
+            assert [g for g, _ in await notifier.q.take_open(0, 10)] == [gid]
+        finally:
+            await notifier.close()
+            await store.close()
+
+
 async def test_a_game_signalled_in_time_is_not_derived_again_by_the_sweep() -> None:
     store = open_store(None, None)
     service = GameService(store, TokenSigner("test-secret"))
@@ -82,10 +106,10 @@ async def test_a_game_signalled_in_time_is_not_derived_again_by_the_sweep() -> N
             gid = (await service.create_game(cmd.CreateGame("tic-tac-toe", players=2)))["game"]["id"]
             await _play(service, gid, 0, 4)
             assert await _until(rec, lambda acc: sum(d["type"] == "turn.started" for d in acc) == 2, 10)
-            await asyncio.sleep(0.5)  # several sweeps: the game is checked, found derived
-            assert [g for g, _ in await notifier.q.take_open(0, 10)] == [gid]
-            assert await notifier.sweep() == 0  # just checked: not again before Settings.sweep
-            assert len(rec.accepted) == 4
+            swept = REGISTRY.get_sample_value("tablero_notify_swept_games_total") or 0
+            await asyncio.sleep(0.8)  # many sweeps (every 25 ms): the game is checked, found derived
+            assert (REGISTRY.get_sample_value("tablero_notify_swept_games_total") or 0) == swept
+            assert len(rec.accepted) == 4 and [g for g, _ in await notifier.q.take_open(0, 10)] == [gid]
         finally:
             await notifier.close()
             await store.close()
