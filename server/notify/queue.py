@@ -9,7 +9,11 @@ Two stages, both at least once and both surviving a replica that dies mid-step:
    signals in its pending list leaves them to `XAUTOCLAIM` by another after `SIGNAL_IDLE`.
    A signal is a wake-up, not the event: the deriver reads the game's own log from the
    game's cursor, so signals may be lost between two writes of a game, repeated, or
-   coalesced without changing what is derived.
+   coalesced without changing what is derived. A signal lost for good (its replica died
+   between the commit and the signal, on the game's last write) is made up by the sweep:
+   the cursor's atomic step also keeps the set `open` of games derived unfinished (a new game
+   joins it before its creation commits, `expect_open`), and `take_open` hands each
+   open game to one sweeper per period, which derives it when its log is ahead of its cursor.
 2. **Deliveries** — per target (a webhook endpoint, or "push") and game, a *lane*: a FIFO
    list of the events to send there, in the order they were derived. Lanes that are due sit
    in a sorted set per target scored by when they are next due. A replica *claims* a lane

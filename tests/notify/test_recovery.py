@@ -9,16 +9,19 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
 from prometheus_client import REGISTRY
 
 from server.app import GameService
 from server.app import commands as cmd
 from server.auth import TokenSigner
+from server.notify import open_queue
 from server.notify.queue import SQLiteQueue
 from server.notify.webhooks import parse_endpoints
 from server.notify.worker import Notifier, Settings
 from server.store import open_store
 from tests.notify.receiver import Receiver, endpoints_json, secret
+from tests.redis_server import RedisServer, redis_server_binary
 
 
 async def _until(rec: Receiver, predicate: Any, timeout: float) -> bool:
@@ -142,3 +145,34 @@ async def test_a_turn_derived_late_keeps_the_deadline_of_its_running_clock() -> 
         finally:
             await notifier.close()
             await store.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "redis"])
+async def test_the_open_set_follows_the_cursors(backend: str) -> None:
+    """Open games enter the sweep's set when derived unfinished (or before their creation),
+    leave it when derived finished; a taken game is not taken again before `older_than`."""
+    if backend == "redis":
+        if redis_server_binary() is None:
+            pytest.skip("needs redis-server")
+        server = RedisServer()
+        server.__enter__()
+        q: Any = open_queue(server.url, None)
+    else:
+        server, q = None, SQLiteQueue(None)
+    try:
+        assert await q.commit("g1", None, '{"v": 1}', [])
+        await q.expect_open("g2")
+        await q.expect_open("g1")  # already open: keeps its time
+        await asyncio.sleep(0.05)
+        taken = await q.take_open(0.01, 10)
+        assert taken == [("g1", '{"v": 1}'), ("g2", None)]
+        assert await q.take_open(1.0, 10) == []  # just checked
+        assert await q.commit("g1", '{"v": 1}', '{"v": 2}', [], ttl=60)  # finished
+        await asyncio.sleep(0.05)
+        assert await q.take_open(0.01, 10) == [("g2", None)]
+        await q.forget_open("g2")
+        assert await q.take_open(0, 10) == []
+    finally:
+        await q.close()
+        if server is not None:
+            server.__exit__(None, None, None)
