@@ -107,6 +107,9 @@ class Config(BaseSettings):
     # TABLERO_NOTIFY_WORKER: derive and deliver in a child process at a lower CPU priority ("process",
     # with a shared store) or on the serving event loop ("inline"; always so with SQLite in memory)
     notify_worker: Literal["process", "inline"] = "process"
+    # TABLERO_NOTIFY_SWEEP: seconds after which an open game's log is checked for writes whose
+    # notify signal was lost (a replica died between commit and signal); docs/webhooks.md.
+    notify_sweep: float = Field(60.0, gt=0, allow_inf_nan=False)
 
     @field_validator("redis_url", "db", "portal_keys", "rate_limit", "create_rate_limit", "finished_ttl",
                      "abandoned_ttl", "webhooks", "vapid_private_key", mode="before")

@@ -50,7 +50,7 @@ from . import rules
 from .bots import BotWorker
 from .offload import EngineCalls
 from .replies import engine_reply, event_reply, event_view, game_reply, rfc3339
-from .repository import Decision, GameRepository, LoadedGame
+from .repository import Decision, GameRepository, LoadedGame, new_game_id
 from .thinkers import MemoryBotQueue
 
 SEAT_KINDS = ("human", "open", "bot")
@@ -202,6 +202,8 @@ class GameService:
         self.matchmaking: Any = None  # server.matchmaking.service.Matchmaking
         # Notifications (server/notify): awaited with a game's id after each write and join.
         self.notify: Callable[[str], Awaitable[None]] | None = None
+        # ... and with a new game's id before its creation is committed (server/notify sweep).
+        self.notify_created: Callable[[str], Awaitable[None]] | None = None
 
     # --- engines ---------------------------------------------------------------------
     async def list_engines(self) -> dict[str, Any]:
@@ -263,7 +265,10 @@ class GameService:
             # Every seat is taken now, so the seat directory never changes: kept with the
             # metadata (which each replica caches), another replica needs no lobby read for it.
             meta["users"] = users
-        game = await self.games.create(meta, engine, decision, c.game_id)
+        game_id = c.game_id or new_game_id()
+        if self.notify_created is not None:  # durable before the commit: a lost signal is swept up
+            await self.notify_created(game_id)
+        game = await self.games.create(meta, engine, decision, game_id)
         metrics.GAMES_CREATED.labels(engine.name).inc()
         if ratable:
             await self.ratings.register(game.id)  # before anyone can play it (server/ratings/service.py)

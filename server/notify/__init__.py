@@ -51,9 +51,11 @@ def build(config: Any, service: Any) -> Any:
         pusher = Pusher(config.vapid_private_key, config.vapid_subject, config.webhooks_timeout)
     settings = Settings(retry_for=config.webhooks_retry_for, backoff=config.webhooks_backoff,
                         backoff_max=config.webhooks_backoff_max, timeout=config.webhooks_timeout,
-                        concurrency=config.webhooks_concurrency, allow_private=config.webhooks_allow_private)
+                        concurrency=config.webhooks_concurrency, allow_private=config.webhooks_allow_private,
+                        sweep=config.notify_sweep)
     notifier = Notifier(open_queue(config.redis_url, config.db), service, endpoints=endpoints, pusher=pusher,
                         settings=settings, inbox=inbox)
     service.notify = notifier.signal
+    service.notify_created = notifier.q.expect_open  # a creation whose signal is lost is swept up
     service.notifier = notifier  # the NotificationService RPCs (server/notify/api.py)
     return notifier

@@ -21,11 +21,12 @@ DEPTH = Gauge("tablero_notify_queue_depth", "Deliveries queued, by target", ["ta
               multiprocess_mode="livemax")
 OLDEST = Gauge("tablero_notify_oldest_pending_seconds", "Age of the oldest due delivery's event, by target",
                ["target"], multiprocess_mode="livemax")
+SWEPT = Counter("tablero_notify_swept_games", "Games whose writes were derived by the sweep, not a signal (lost signals)")
 PUSH_SKIPPED = Counter("tablero_notify_push_skipped", "Web Push messages not sent: the seat watches live")
 PUSH_GONE = Counter("tablero_notify_push_gone", "Web Push subscriptions removed (the push service said 404/410)")
 
 COUNTERS = {"derived": DERIVED, "deliveries": DELIVERIES, "retries": RETRIES, "dead": DEAD,
-            "push_skipped": PUSH_SKIPPED, "push_gone": PUSH_GONE}
+            "swept": SWEPT, "push_skipped": PUSH_SKIPPED, "push_gone": PUSH_GONE}
 _gathered: dict[tuple[str, ...], float] | None = None  # set in the worker process
 _lock = threading.Lock()
 

@@ -9,7 +9,11 @@ Two stages, both at least once and both surviving a replica that dies mid-step:
    signals in its pending list leaves them to `XAUTOCLAIM` by another after `SIGNAL_IDLE`.
    A signal is a wake-up, not the event: the deriver reads the game's own log from the
    game's cursor, so signals may be lost between two writes of a game, repeated, or
-   coalesced without changing what is derived.
+   coalesced without changing what is derived. A signal lost for good (its replica died
+   between the commit and the signal, on the game's last write) is made up by the sweep:
+   the cursor's atomic step also keeps the set `open` of games derived unfinished (a new game
+   joins it before its creation commits, `expect_open`), and `take_open` hands each
+   open game to one sweeper per period, which derives it when its log is ahead of its cursor.
 2. **Deliveries** — per target (a webhook endpoint, or "push") and game, a *lane*: a FIFO
    list of the events to send there, in the order they were derived. Lanes that are due sit
    in a sorted set per target scored by when they are next due. A replica *claims* a lane
@@ -44,7 +48,13 @@ local ckey = KEYS[2] .. 'cursor:' .. ARGV[1]
 local cur = redis.call('GET', ckey)
 if not cur then cur = '' end
 if cur ~= ARGV[2] then return 0 end
-if tonumber(ARGV[5]) > 0 then redis.call('SET', ckey, ARGV[3], 'PX', ARGV[5]) else redis.call('SET', ckey, ARGV[3]) end
+if tonumber(ARGV[5]) > 0 then
+  redis.call('SET', ckey, ARGV[3], 'PX', ARGV[5])
+  redis.call('ZREM', KEYS[2] .. 'open', ARGV[1])
+else
+  redis.call('SET', ckey, ARGV[3])
+  redis.call('ZADD', KEYS[2] .. 'open', ARGV[4], ARGV[1])
+end
 for i = 6, #ARGV, 3 do
   local target, lane = ARGV[i], ARGV[i + 1]
   local n = redis.call('RPUSH', KEYS[2] .. 'lane:' .. target .. '|' .. lane, ARGV[i + 2])
@@ -70,6 +80,19 @@ for i, lane in ipairs(lanes) do
   else
     redis.call('ZREM', due, lane)
   end
+end
+return out
+"""
+
+# The open games (derived, not finished) checked longest ago: up to ARGV[3] with a score (when
+# last derived or checked, us) at most ARGV[1], re-scored ARGV[2] (taken by this sweeper), with
+# their cursors. ARGV: cutoff, now, limit.
+_TAKE_OPEN = """
+local games = redis.call('ZRANGEBYSCORE', KEYS[1] .. 'open', '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local out = {}
+for _, g in ipairs(games) do
+  redis.call('ZADD', KEYS[1] .. 'open', 'XX', ARGV[2], g)
+  table.insert(out, g); table.insert(out, redis.call('GET', KEYS[1] .. 'cursor:' .. g) or '')
 end
 return out
 """
@@ -129,6 +152,7 @@ class RedisQueue:
         self._claim = client.register_script(_CLAIM)
         self._settle = client.register_script(_SETTLE)
         self._replay = client.register_script(_REPLAY)
+        self._take_open = client.register_script(_TAKE_OPEN)
         self._group_ready = False
 
     async def _group(self) -> None:
@@ -183,6 +207,20 @@ class RedisQueue:
         for target, lane, raw in deliveries:
             args += [target, lane, raw]
         return bool(await self._commit(keys=[P + "cursor:" + game_id, P], args=args))
+
+    async def take_open(self, older_than: float, limit: int) -> list[tuple[str, str | None]]:
+        """Up to `limit` open games (derived, not finished) not derived or checked for
+        `older_than` seconds, oldest first, with their cursors; each counts as checked now."""
+        now = _now_us()
+        reply = [_s(x) for x in await self._take_open(keys=[P], args=[now - int(older_than * 1e6), now, limit])]
+        return [(reply[i], reply[i + 1] or None) for i in range(0, len(reply), 2)]
+
+    async def expect_open(self, game_id: str) -> None:
+        """A game about to be created: open (checked by the sweep) even if its signal is lost."""
+        await self.r.zadd(P + "open", {game_id: _now_us()}, nx=True)
+
+    async def forget_open(self, game_id: str) -> None:
+        await self.r.zrem(P + "open", game_id)
 
     async def claim(self, target: str, limit: int, lease: float) -> list[tuple[str, str, str, str]]:
         now = _now_us()
@@ -246,6 +284,8 @@ class SQLiteQueue:
     CREATE TABLE IF NOT EXISTS notify_signals (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL,
         owner TEXT, taken REAL);
     CREATE TABLE IF NOT EXISTS notify_cursors (game TEXT PRIMARY KEY, cursor TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS notify_open (game TEXT PRIMARY KEY, checked INTEGER NOT NULL);
+    CREATE INDEX IF NOT EXISTS notify_open_checked ON notify_open (checked);
     CREATE TABLE IF NOT EXISTS notify_items (id INTEGER PRIMARY KEY AUTOINCREMENT, target TEXT NOT NULL,
         lane TEXT NOT NULL, raw TEXT NOT NULL);
     CREATE INDEX IF NOT EXISTS notify_items_lane ON notify_items (target, lane, id);
@@ -320,6 +360,10 @@ class SQLiteQueue:
                 return False
             self.db.execute("INSERT OR REPLACE INTO notify_cursors VALUES (?, ?)", (game_id, new))
             now = _now_us()
+            if ttl:  # finished: no write is left to derive
+                self.db.execute("DELETE FROM notify_open WHERE game = ?", (game_id,))
+            else:
+                self.db.execute("INSERT OR REPLACE INTO notify_open VALUES (?, ?)", (game_id, now))
             for target, lane, raw in deliveries:
                 self.db.execute("INSERT INTO notify_items (target, lane, raw) VALUES (?, ?, ?)", (target, lane, raw))
                 self.db.execute("INSERT OR IGNORE INTO notify_due (target, lane, due) VALUES (?, ?, ?)",
@@ -327,6 +371,24 @@ class SQLiteQueue:
             return True
 
         return await self._run(tx)
+
+    async def take_open(self, older_than: float, limit: int) -> list[tuple[str, str | None]]:
+        def tx() -> list[tuple[str, str | None]]:
+            now = _now_us()
+            rows = self.db.execute("SELECT o.game, c.cursor FROM notify_open o LEFT JOIN notify_cursors c "
+                                   "ON c.game = o.game WHERE o.checked <= ? ORDER BY o.checked LIMIT ?",
+                                   (now - int(older_than * 1e6), limit)).fetchall()
+            self.db.executemany("UPDATE notify_open SET checked = ? WHERE game = ?", [(now, r[0]) for r in rows])
+            return [(r[0], r[1]) for r in rows]
+
+        return await self._run(tx)
+
+    async def expect_open(self, game_id: str) -> None:
+        await self._run(lambda: self.db.execute("INSERT OR IGNORE INTO notify_open VALUES (?, ?)",
+                                                (game_id, _now_us())))
+
+    async def forget_open(self, game_id: str) -> None:
+        await self._run(lambda: self.db.execute("DELETE FROM notify_open WHERE game = ?", (game_id,)))
 
     def _head(self, target: str, lane: str) -> tuple[int, str] | None:
         return self.db.execute("SELECT id, raw FROM notify_items WHERE target = ? AND lane = ? ORDER BY id LIMIT 1",

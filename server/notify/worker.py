@@ -1,7 +1,8 @@
 """The notifier of one replica: signals after commits, derivation, and delivery (see queue.py).
 
     notifier = Notifier(queue, service, endpoints=..., pusher=..., settings=...)
-    service.notify = notifier.signal      # the one hook: GameService._bookkeep / _join call it
+    service.notify = notifier.signal      # the hook: GameService._bookkeep / _join call it
+    service.notify_created = queue.expect_open  # before a creation (for the sweep; see sweep())
     await notifier.start(); ...; await notifier.close()
 """
 
@@ -25,7 +26,7 @@ from engines.core import clone
 from server.app.repository import LoadedGame
 from server.errors import FailedPrecondition, NotFound
 from server.portal.table import is_platform
-from server.store.base import Trimmed
+from server.store.base import GameNotFound, Trimmed
 
 from . import metrics as m
 from .events import Cursor, derive_meta, derive_step
@@ -49,6 +50,7 @@ class Settings:
     poll: float = 0.2  # seconds between claim rounds when idle
     allow_private: bool = False
     live_ttl: float = 30.0  # a watching tab counts as live for this long after its last sign
+    sweep: float = 60.0  # an open game not derived for this long has its head checked (lost signals)
 
 
 class Notifier:
@@ -142,6 +144,7 @@ class Notifier:
             waiting = [s for s in head.to_act if kinds[s] != "bot"]
             return cur, evs + derive_step(game_id, head.version, {}, waiting, head.finished, head.outcome, cur,
                                           users, deadlines)
+        steps = []  # (entry, the person seats to act after it, finished, outcome)
         state, platform = clone(start.state), list(start.platform)
         for entry in entries:
             if entry.version > head.version:
@@ -152,9 +155,17 @@ class Notifier:
                 state = head.engine.evolve(state, clone(entry.event))
             g = LoadedGame(game_id, meta, head.engine, entry.version, state, list(platform))
             kinds = g.kinds
-            waiting = [s for s in g.to_act if kinds[s] != "bot"]
-            evs += derive_step(game_id, entry.version, entry.event, waiting, g.finished, g.outcome, cur, users,
-                               deadlines if entry.version == head.version else {})
+            steps.append((entry, [s for s in g.to_act if kinds[s] != "bot"], g.finished, g.outcome))
+        # A seat's deadline is the clock's newest (the head's): it belongs to the turn of a step
+        # when the seat is still to act at every step from there to the head (the same turn).
+        running = set(deadlines) if steps and steps[-1][0].version == head.version else set()
+        still: list[set[int]] = []
+        for _, waiting, _, _ in reversed(steps):
+            running &= set(waiting)
+            still.append(set(running))
+        for (entry, waiting, finished, outcome), seats in zip(steps, reversed(still), strict=True):
+            evs += derive_step(game_id, entry.version, entry.event, waiting, finished, outcome, cur, users,
+                               {s: d for s, d in deadlines.items() if s in seats})
         return cur, evs
 
     async def _deliveries(self, game_id: str, evs: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
@@ -183,6 +194,42 @@ class Notifier:
     async def _users(self, game_id: str) -> list[str | None]:
         seats = await self.service._seats(game_id)
         return [(s.get("user") or {}).get("id") for s in sorted(seats, key=lambda s: s["seat"])]
+
+    async def sweep(self, limit: int = 100) -> int:
+        """Check open games not derived for `Settings.sweep` seconds (oldest first, up to
+        `limit`; any replica, each game once per period): derive those whose log has a write the
+        cursor has not reached (its signal was lost: its replica died between the commit and the
+        signal), or that may have a seat join not derived yet. Returns how many were checked."""
+        taken = await self.q.take_open(self.s.sweep, limit)
+
+        async def check(game_id: str, raw: str | None) -> None:
+            cur = Cursor.from_json(json.loads(raw)) if raw else None
+            try:
+                version = await self.service.games.store.version(game_id)
+            except (GameNotFound, NotFound):
+                await self.q.forget_open(game_id)  # deleted or expired: nothing is left to derive
+                return
+            if cur is None or not cur.started or cur.version < version:
+                if await self.derive(game_id):
+                    m.count("swept")
+                    log.info("notifications of game %s derived by the sweep (a lost signal)", game_id)
+
+        results = await asyncio.gather(*(check(g, raw) for g, raw in taken), return_exceptions=True)
+        for (g, _), r in zip(taken, results, strict=True):
+            if isinstance(r, Exception):
+                log.warning("sweep of game %s failed (checked again later): %s: %s", g, type(r).__name__, r)
+        return len(taken)
+
+    async def _sweep_loop(self) -> None:
+        while not self._stopping:
+            try:
+                if await self.sweep() >= 100:
+                    continue  # more are due: on at once
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - the store is away: later
+                log.warning("notification sweep failed: %s: %s", type(e).__name__, e)
+            await asyncio.sleep(min(5.0, self.s.sweep / 4))
 
     async def _derive_loop(self) -> None:
         while not self._stopping:
@@ -334,7 +381,8 @@ class Notifier:
     async def start(self, work: bool = True) -> None:
         """The stats loop (queue depth and age, for this process's /metrics), and unless `work` is
         False (a worker process does it) derivation and delivery."""
-        loops = (self._derive_loop, self._deliver_loop, self._stats_loop) if work else (self._stats_loop,)
+        loops = (self._derive_loop, self._deliver_loop, self._sweep_loop, self._stats_loop) if work else \
+            (self._stats_loop,)
         for loop in loops:
             self._tasks.append(asyncio.create_task(loop()))
 

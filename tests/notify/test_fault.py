@@ -25,7 +25,8 @@ GAMES = 500
 def _env(redis_url: str, hooks: str) -> dict[str, str]:
     return {"TABLERO_REDIS_URL": redis_url, "TABLERO_WEBHOOKS": hooks, "TABLERO_WEBHOOKS_ALLOW_PRIVATE": "1",
             "TABLERO_WEBHOOKS_BACKOFF": "0.05", "TABLERO_WEBHOOKS_BACKOFF_MAX": "0.5",
-            "TABLERO_WEBHOOKS_TIMEOUT": "2", "TABLERO_WEBHOOKS_CONCURRENCY": "16"}
+            "TABLERO_WEBHOOKS_TIMEOUT": "2", "TABLERO_WEBHOOKS_CONCURRENCY": "16",
+            "TABLERO_NOTIFY_SWEEP": "10"}  # a signal the kill lost is swept up within the wait
 
 
 def check(games: list, accepted: list[dict]) -> dict[str, int]:
