@@ -21,9 +21,6 @@ from tests.redis_server import _free_port, redis_server_binary
 
 PASSWORD = "tls-test-pw"
 
-pytestmark = pytest.mark.skipif(not shutil.which("openssl"), reason="openssl is not installed")
-
-
 def _openssl(*args: str, cwd: Path) -> None:
     subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
 
@@ -154,6 +151,7 @@ async def _cas_appends(store: RedisStore, game: str) -> None:
     assert await store.read(game) == [{"type": "start"}, {"n": 1}, {"n": 2}]
 
 
+@pytest.mark.slow  # a master, a replica and a Sentinel over TLS: seconds to start
 async def test_store_over_tls_through_a_tls_sentinel(tls_set: TlsRedisSet) -> None:
     """The Sentinel is asked over TLS, names the master, the store speaks TLS to it; an append
     is acknowledged only once the replica (fed over TLS) has it."""
@@ -167,6 +165,7 @@ async def test_store_over_tls_through_a_tls_sentinel(tls_set: TlsRedisSet) -> No
         TlsRedisSet._wait(lambda: c.xlen("tablero:{tls-sentinel}:events") == 3, "the replica lacks the appends", 5)
 
 
+@pytest.mark.slow  # a master, a replica and a Sentinel over TLS: seconds to start
 async def test_store_over_plain_rediss(tls_set: TlsRedisSet) -> None:
     store = RedisStore(f"rediss://:{PASSWORD}@127.0.0.1:{tls_set.master}/0?ssl_ca_certs={tls_set.ca}")
     try:
@@ -175,6 +174,7 @@ async def test_store_over_plain_rediss(tls_set: TlsRedisSet) -> None:
         await store.close()
 
 
+@pytest.mark.slow  # a master, a replica and a Sentinel over TLS: seconds to start
 async def test_a_certificate_from_another_ca_is_refused(tls_set: TlsRedisSet) -> None:
     other = tls_set.dir / "other"
     other.mkdir(exist_ok=True)
@@ -197,8 +197,9 @@ async def test_a_certificate_from_another_ca_is_refused(tls_set: TlsRedisSet) ->
         assert not c.exists("tablero:{refused}:meta", "tablero:{refused}:events")
 
 
+@pytest.mark.slow  # a master, a replica and a Sentinel over TLS: seconds to start
 def test_plaintext_is_not_served(tls_set: TlsRedisSet) -> None:
     """`port 0`: the TLS port answers no plaintext client."""
-    with redis.Redis(port=tls_set.master, password=PASSWORD, socket_timeout=0.5) as c, \
+    with redis.Redis(port=tls_set.master, password=PASSWORD, socket_timeout=0.5, retry=None) as c, \
             pytest.raises((redis.ConnectionError, redis.TimeoutError)):
         c.ping()
