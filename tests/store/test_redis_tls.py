@@ -57,7 +57,7 @@ class TlsRedisSet:
     def _tls(self, port: int) -> list[str]:
         return ["port 0", f"tls-port {port}", f"tls-cert-file {self.dir / 'server.crt'}",
                 f"tls-key-file {self.dir / 'server.key'}", f"tls-ca-cert-file {self.ca}",
-                "tls-auth-clients no", "tls-replication yes", "bind 127.0.0.1"]
+                "tls-auth-clients no", "tls-replication yes", "bind 127.0.0.1 127.0.0.2"]
 
     def _spawn(self, name: str, lines: list[str], *extra: str) -> None:
         conf = self.dir / f"{name}.conf"
@@ -195,6 +195,22 @@ async def test_a_certificate_from_another_ca_is_refused(tls_set: TlsRedisSet) ->
         await sentinel.close()
     with tls_set.client(tls_set.master) as c:
         assert not c.exists("tablero:{refused}:meta", "tablero:{refused}:events")
+
+
+@pytest.mark.slow  # a master, a replica and a Sentinel over TLS: seconds to start
+async def test_a_certificate_for_another_name_is_refused(tls_set: TlsRedisSet) -> None:
+    """The right CA, but the server is reached as 127.0.0.2, a name its certificate does not
+    carry (it names 127.0.0.1 and localhost): refused, unless the check is switched off."""
+    base = f"rediss://:{PASSWORD}@127.0.0.2:{tls_set.master}/0?ssl_ca_certs={tls_set.ca}"
+    store = RedisStore(base, socket_timeout=1.0, retries=0)
+    loose = RedisStore(base + "&ssl_check_hostname=false", socket_timeout=1.0, retries=0)
+    try:
+        with pytest.raises(StoreError, match="mismatch|doesn't match|not valid for"):
+            await store.create("misnamed", {}, [{"type": "start"}])
+        await loose.create("misnamed", {}, [{"type": "start"}])
+    finally:
+        await store.close()
+        await loose.close()
 
 
 @pytest.mark.slow  # a master, a replica and a Sentinel over TLS: seconds to start
