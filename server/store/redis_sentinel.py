@@ -1,6 +1,7 @@
 """`redis+sentinel://` URLs: Redis with Sentinel high availability (issue 36).
 
     redis+sentinel://[[user]:password@]host:port[,host:port...]/<master name>[/db][?sentinel_password=...]
+    rediss+sentinel://...same...[?ssl_ca_certs=/path/ca.crt&ssl_certfile=...&ssl_keyfile=...]
 
 - the hosts are the Sentinels (port 26379 when left out), tried in the order given;
 - `<master name>` is the name the Sentinels monitor (`sentinel monitor <name> ...`);
@@ -8,7 +9,11 @@
 - the password (and user) are the Redis master's (and replicas'), sent with AUTH on every
   connection to them; the Sentinels are asked without one unless `sentinel_password` is given
   (percent-encoded, like the password);
-- `rediss+sentinel://` speaks TLS to the Redis servers and to the Sentinels.
+- `rediss+sentinel://` speaks TLS to the Redis servers and to the Sentinels, checking their
+  certificates (and that they name the host asked for) against `ssl_ca_certs` (a PEM file; the
+  system's CAs when left out); `ssl_certfile` (+ `ssl_keyfile`) give a client certificate (for
+  servers with `tls-auth-clients yes`); `ssl_check_hostname=false` and `ssl_cert_reqs=none`
+  loosen the checks (tests only). These options are refused on `redis+sentinel://`.
 
 Clients are redis-py's public `redis.asyncio.sentinel.Sentinel(...).master_for(...)`: every new
 connection asks the Sentinels for the current master, a connection to a demoted master fails
@@ -26,6 +31,8 @@ from urllib.parse import parse_qs, unquote
 
 SCHEMES = ("redis+sentinel", "rediss+sentinel")
 SENTINEL_PORT = 26379
+_TLS_OPTIONS = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile", "ssl_cert_reqs", "ssl_check_hostname")
+_CERT_REQS = ("none", "optional", "required")
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,7 @@ class SentinelUrl:
     password: str | None = None
     sentinel_password: str | None = None
     tls: bool = False
+    tls_options: tuple[tuple[str, Any], ...] = ()  # redis-py ssl_* keyword arguments
 
     def redacted(self) -> str:
         hosts = ",".join(f"{h}:{p}" for h, p in self.sentinels)
@@ -76,13 +84,36 @@ def parse(url: str) -> SentinelUrl:
         raise ValueError("the Redis URL names no master: redis+sentinel://host:port[,host:port...]/<master name>[/db]")
     if len(parts) > 2 or (len(parts) == 2 and not parts[1].isdigit()):
         raise ValueError(f"bad path {'/' + path!r} in the Redis URL (want /<master name>[/db])")
-    options = parse_qs(query)
-    unknown = set(options) - {"sentinel_password"}
+    options = parse_qs(query, keep_blank_values=True)
+    known = ("sentinel_password", *_TLS_OPTIONS)
+    unknown = set(options) - set(known)
     if unknown:
-        raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} in the Redis URL (known: sentinel_password)")
+        raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} in the Redis URL (known: {', '.join(known)})")
     sentinel_password = options.get("sentinel_password", [None])[-1]
+    tls = scheme == "rediss+sentinel"
+    tls_options = _tls_options({k: v[-1] for k, v in options.items() if k in _TLS_OPTIONS}, tls)
     return SentinelUrl(tuple(sentinels), unquote(parts[0]), int(parts[1]) if len(parts) == 2 else 0,
-                       username, password, sentinel_password, scheme == "rediss+sentinel")
+                       username, password, sentinel_password, tls, tls_options)
+
+
+def _tls_options(given: dict[str, str], tls: bool) -> tuple[tuple[str, Any], ...]:
+    if given and not tls:
+        raise ValueError(f"{', '.join(sorted(given))} need TLS: the URL must start rediss+sentinel://")
+    out: list[tuple[str, Any]] = []
+    for name, value in sorted(given.items()):
+        if name == "ssl_check_hostname":
+            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(f"ssl_check_hostname={value!r} in the Redis URL: want true or false")
+            out.append((name, value.lower() in ("true", "1", "yes")))
+        elif name == "ssl_cert_reqs":
+            if value.lower() not in _CERT_REQS:
+                raise ValueError(f"ssl_cert_reqs={value!r} in the Redis URL: want one of {', '.join(_CERT_REQS)}")
+            out.append((name, value.lower()))
+        else:
+            if not value:
+                raise ValueError(f"{name} in the Redis URL is empty: want a file path")
+            out.append((name, value))
+    return tuple(out)
 
 
 def master_client(url: str | SentinelUrl, *, blocking: bool = False, **options: Any) -> Any:
@@ -95,7 +126,7 @@ def master_client(url: str | SentinelUrl, *, blocking: bool = False, **options: 
     common: dict[str, Any] = {k: options[k] for k in ("socket_connect_timeout", "socket_timeout",
                                                       "socket_keepalive") if k in options}
     if u.tls:
-        common["ssl"] = True
+        common.update(ssl=True, **dict(u.tls_options))
     sentinel_kwargs = {**common, "socket_timeout": options.get("socket_connect_timeout", 5.0)}
     if u.sentinel_password is not None:
         sentinel_kwargs["password"] = u.sentinel_password
@@ -106,7 +137,7 @@ def master_client(url: str | SentinelUrl, *, blocking: bool = False, **options: 
     if u.password is not None:
         kwargs["password"] = u.password
     if u.tls:
-        kwargs["ssl"] = True
+        kwargs.update(ssl=True, **dict(u.tls_options))
     timeout = kwargs.pop("timeout", None)
     pool_class: type = SentinelConnectionPool
     if blocking:

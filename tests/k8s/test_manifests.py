@@ -386,10 +386,11 @@ def test_server_points_at_the_headless_redis_service(name):
         text = env["TABLERO_REDIS_URL"]["value"]
         assert env["REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"] == {"name": "redis-auth", "key": "REDIS_PASSWORD"}
         assert list(env).index("REDIS_PASSWORD") < list(env).index("TABLERO_REDIS_URL")  # $(...) expands
-        assert text.startswith("redis+sentinel://:$(REDIS_PASSWORD)@")
+        assert text.startswith("rediss+sentinel://:$(REDIS_PASSWORD)@")  # TLS (tests/k8s/test_redis_tls.py)
         from server.store.redis_sentinel import parse
 
         parsed = parse(text)
+        assert parsed.tls and dict(parsed.tls_options)["ssl_ca_certs"]
         pods = redis["spec"]["replicas"]
         assert pods == 3 and parsed.master == "tablero"
         assert parsed.sentinels == tuple((f"redis-{i}.redis", 26379) for i in range(pods))

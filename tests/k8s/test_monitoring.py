@@ -1,6 +1,7 @@
 """k8s/monitoring (issue 36): the PrometheusRule passes `promtool check rules` and `promtool test
 rules`; every alert has a runbook in docs/operations.md; the Grafana dashboard is valid for the
-Grafana version the manifests name (schema subset + structure), its queries are PromQL promtool
+Grafana version the manifests name (schema subset + structure; Grafana's own types in
+test_grafana_schema.py), its queries are PromQL promtool
 accepts, and every series it or the rules read is one the server or redis_exporter exposes."""
 
 from __future__ import annotations
