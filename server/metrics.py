@@ -144,6 +144,9 @@ BOT_STEPS = Counter("tablero_bot_steps", "Bot turns played by the background bot
 BOT_BACKLOG = Gauge("tablero_bot_backlog", "Games waiting for the bot worker", multiprocess_mode="livesum")
 BOT_QUEUE_DEPTH = Gauge("tablero_bot_queue_depth", "Thinking bots' turns (medium, hard) in the store's bot queue, "
                         "waiting or in thought (the bot workers' scaling metric)", multiprocess_mode="max")
+BOT_QUEUE_OLDEST = Gauge("tablero_bot_queue_oldest_seconds",
+                         "How long the longest-waiting due turn in the bot queue has waited for a worker "
+                         "(0 when every turn is taken or none waits)", multiprocess_mode="max")
 GAMES_RUNNING = Gauge("tablero_games_running",
                       "Games in progress held in this replica's cache (refreshed every few seconds)",
                       multiprocess_mode="livesum")

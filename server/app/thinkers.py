@@ -68,6 +68,10 @@ class MemoryBotQueue:
     async def depth(self) -> int:
         return len(self._ready)
 
+    async def oldest(self) -> float:
+        now = time.time()
+        return max((now - t for t in self._ready.values() if t <= now), default=0.0)
+
 
 class RedisBotQueue:
     """`tablero:bots:queue`: a sorted set, game id by when a worker may take it (one key, so
@@ -99,6 +103,11 @@ return g
 
     async def depth(self) -> int:
         return int(await self._r.zcard(self.KEY))
+
+    async def oldest(self) -> float:
+        now = time.time()
+        first = await self._r.zrangebyscore(self.KEY, "-inf", repr(now), start=0, num=1, withscores=True)
+        return max(0.0, now - first[0][1]) if first else 0.0
 
 
 class SQLiteBotQueue:
@@ -147,6 +156,11 @@ class SQLiteBotQueue:
 
     async def depth(self) -> int:
         return (await asyncio.to_thread(self._run, "SELECT COUNT(*) FROM bot_queue"))[0][0]
+
+    async def oldest(self) -> float:
+        now = time.time()
+        (first,), = await asyncio.to_thread(self._run, "SELECT MIN(ready) FROM bot_queue WHERE ready <= ?", (now,))
+        return 0.0 if first is None else max(0.0, now - first)
 
 
 def think(engine_name: str, state: Any, seat: int, level: str, seed: int, seconds: float | None) -> dict[str, Any]:
@@ -221,6 +235,7 @@ class Thinkers:
         while not self._stop.is_set():
             with contextlib.suppress(Exception):
                 metrics.BOT_QUEUE_DEPTH.set(await self.queue.depth())
+                metrics.BOT_QUEUE_OLDEST.set(await self.queue.oldest())
             await asyncio.sleep(1.0)
 
     async def _loop(self) -> None:

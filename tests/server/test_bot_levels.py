@@ -134,6 +134,28 @@ async def test_a_worker_that_dies_mid_thought_loses_the_turn_to_another(kind, tm
     assert await queue.depth() == 0 and await queue.take(5) is None
 
 
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "redis"])
+async def test_the_queue_says_how_long_its_oldest_due_turn_has_waited(kind, tmp_path, request):
+    """tablero_bot_queue_oldest_seconds (the TableroBotQueueStalled alert): a due turn's wait
+    grows until a worker takes it; a leased turn is not waiting."""
+    if kind == "memory":
+        queue = MemoryBotQueue()
+    elif kind == "sqlite":
+        queue = SQLiteBotQueue(str(tmp_path / "q.sqlite"))
+    else:
+        store = RedisStore(request.getfixturevalue("fresh_redis_url"))
+        queue = RedisBotQueue(store._client)
+    assert await queue.oldest() == 0.0
+    await queue.offer("g1")
+    await asyncio.sleep(0.3)
+    await queue.offer("g2")
+    assert 0.3 <= await queue.oldest() < 5
+    assert await queue.take(60) == "g1"  # leased: g2 is now the oldest due turn
+    assert await queue.oldest() < 0.3
+    await queue.release("g2")
+    assert await queue.oldest() == 0.0  # g1 is in thought, nothing waits
+
+
 async def test_a_game_stuck_with_a_dead_workers_lease_is_played_after_the_lease():
     games = GameService(SQLiteStore(), TokenSigner("s"))
     created = await games.create_game(cmd.CreateGame("tic-tac-toe", 2, seat_specs=(
