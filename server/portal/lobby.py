@@ -487,6 +487,21 @@ class RedisLobby:
         await self._r.delete(_hold_key(key, user_id))
 
     async def list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
+        import redis.exceptions
+
+        try:
+            return await self._list(f, page_size, token)
+        except redis.exceptions.ConnectionError:
+            # Idle pooled connections from before a Redis restart are all dead, and a listing
+            # reads on several at once: drop them and read again once (a read: safe to repeat).
+            # (A cluster client keeps a pool per node and renews them itself.)
+            pool = getattr(self._r, "connection_pool", None)
+            if pool is None:
+                raise
+            await pool.disconnect(inuse_connections=False)
+            return await self._list(f, page_size, token)
+
+    async def _list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
         cursor = decode_token(token) if token else None
         out: list[dict[str, Any]] = []
         scanned = 0

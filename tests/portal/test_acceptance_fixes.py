@@ -110,7 +110,9 @@ def test_a_seat_token_is_never_taken_for_a_portal_jwt(monkeypatch):
     monkeypatch.setattr(repository.secrets, "token_urlsafe", lambda n: next(drawn))
     assert new_game_id() == "x" * 12  # new ids skip the prefix
     monkeypatch.undo()
-    monkeypatch.setattr(repository, "new_game_id", lambda: "eyJpZCI6IjEi")  # an older game's id
+    import server.app.service as service
+
+    monkeypatch.setattr(service, "new_game_id", lambda: "eyJpZCI6IjEi")  # an older game's id (the service draws ids)
     with ServerThread() as s:
         created = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
         gid, token = created["game"]["id"], created["seats"][0]["token"]

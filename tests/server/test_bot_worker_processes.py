@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 
-from tests.server.support import ROOT, ServerProcess
+from tests.server.support import ROOT, ServerProcess, scrape
 
 pytestmark = pytest.mark.slow
 
@@ -76,5 +76,5 @@ def test_serve_thinks_on_a_pool_of_child_processes():
         _wait(lambda: _version(server, gid) == 3)
         children = subprocess.run(["pgrep", "-P", str(server.proc.pid)], capture_output=True, text=True).stdout.split()
         assert children, "the thought ran without a child process"
-        metrics = httpx.get(f"{server.http}/metrics", timeout=5).text
+        metrics = scrape(server.http)
         assert "tablero_bot_queue_depth" in metrics

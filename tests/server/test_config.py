@@ -67,6 +67,7 @@ BAD = {
     "TABLERO_VAPID_PRIVATE_KEY": "not-a-key",
     "TABLERO_VAPID_SUBJECT": "the operator",
     "TABLERO_NOTIFY_WORKER": "thread",
+    "TABLERO_NOTIFY_SWEEP": "0",
 }
 
 

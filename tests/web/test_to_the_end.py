@@ -120,7 +120,8 @@ def test_new_bedford_alone_against_two_captains_to_the_end(server, new_page):
 
 
 def test_founders_solo_to_the_end_by_clicking(server, new_page):
-    """Founders of Gloomhaven alone (its solo game: about 50 moves; against a bot a game takes
+    """Founders of Gloomhaven alone (its solo game: a few dozen moves, fewer since engine v9 makes
+    every claim token cost influence, so a random player often loses at the first vote; against a bot a game takes
     some 230 moves of ours, two minutes of clicking: test_founders.py plays the start of one)."""
     page = new_page(1280, 900)
     game_id = create_in_lobby(page, server.url, "founders-of-gloomhaven", ["human"])
@@ -132,7 +133,7 @@ def test_founders_solo_to_the_end_by_clicking(server, new_page):
         assert winner.startswith("🏆 Red (you) wins"), winner
     else:  # a solo game is won or lost, never drawn
         assert winner.startswith("Red (you) did not win"), winner
-    assert moves > 20 and steps > 0
+    assert moves > 10 and steps > 0  # a whole cycle of cards at least, then the vote
 
 
 def test_new_bedford_final_scores_name_the_buildings(server, new_page):

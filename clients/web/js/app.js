@@ -917,7 +917,8 @@ if (me && me.expired) {
   notify('Your portal sign-in has expired; sign in again.');
 }
 drawWho();
-drawLanguageSwitch();
+// The switch is drawn once the platform's texts are here (never its keys), then again with all.
+loadCatalog('tablero').catch(() => null).then(drawLanguageSwitch);
 loadTexts().catch((e) => notify(e.message)).then(() => {
   drawLanguageSwitch();
   route();
