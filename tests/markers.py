@@ -71,7 +71,17 @@ def _marks_for(nodeid: str) -> set[str]:
     return marks
 
 
+# Whole games clicked in a browser and Redis kills under load depend on timing a loaded machine
+# can upset (a click on a table being redrawn, a copy taken a few ms early): such a test that
+# fails is run once more, and the -ra summary names every rerun (pytest-rerunfailures), so a
+# flaky test is seen, not hidden. A test that fails twice fails.
+RERUN_ONCE = ("browser", "faults")
+
+
 def apply(items: list[pytest.Item]) -> None:
     for item in items:
-        for name in sorted(_marks_for(item.nodeid) - {m.name for m in item.iter_markers()}):
+        marks = _marks_for(item.nodeid)
+        for name in sorted(marks - {m.name for m in item.iter_markers()}):
             item.add_marker(getattr(pytest.mark, name))
+        if {m.name for m in item.iter_markers()} & set(RERUN_ONCE) and item.get_closest_marker("flaky") is None:
+            item.add_marker(pytest.mark.flaky(reruns=1))
