@@ -43,9 +43,12 @@ export async function subscribe(gameId, held) {
   const sub = (await reg.pushManager.getSubscription())
     || await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes(publicKey) });
   const me = currentUser();
+  // Only the endpoint and keys: Chromium's toJSON() also has `expirationTime` (null), a field
+  // the API's PushSubscription does not know (it answers 400 to unknown fields).
+  const { endpoint, keys } = sub.toJSON();
   await api('POST', '/v1/push/subscriptions', {
     token: me && me.token,
-    body: { subscription: sub.toJSON(), seats: held.map((s) => ({ gameId, token: s.token })) },
+    body: { subscription: { endpoint, keys }, seats: held.map((s) => ({ gameId, token: s.token })) },
   });
   localStorage.setItem(FLAG, '1');
 }
