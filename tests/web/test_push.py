@@ -7,11 +7,12 @@ VAPID key, but the subscription itself needs Chromium's push service, Google's F
   Registration failed - permission denied" (push is off in incognito-like profiles), even with
   the notifications and push permissions granted;
 - in a persistent (regular) profile it waits for FCM's registration and never answers (tried:
-  no answer in 20 s). Chromium's `--gcm-checkin-url`/`--gcm-registration-url` switches could
-  point it at a fake FCM, which would have to speak FCM's check-in and MCS protocols: not done.
-So the test requires that subscribe was CALLED, through the registered service worker, with the
-server's key, and that the page reports the browser's answer (it accepts a success too, then
-the server must have stored it). The service worker's own part is driven through the DevTools
+  no answer in 20 s). tests/web/test_push_subscribe.py points Chromium's GCM client at fakes
+  of Google's servers (`--gcm-checkin-url`, `--gcm-registration-url`, `--gcm-mcs-endpoint`)
+  and runs the real subscription and a real push end to end.
+Here the test requires that subscribe was CALLED, through the registered service worker, with
+the server's key, and that the page reports the browser's answer (it accepts a success too,
+then the server must have stored it). The service worker's own part is driven through the DevTools
 protocol (`ServiceWorker.deliverPushMessage`, no push service involved): it must show "Your
 turn in …". The server side of a push (encryption, VAPID, 404/410) is tests/notify/test_webpush.py."""
 
