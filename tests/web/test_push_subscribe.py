@@ -53,9 +53,8 @@ def wait(pred, timeout: float = 15) -> bool:
     return bool(pred())
 
 
-def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(tmp_path, monkeypatch) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(browser, tmp_path, monkeypatch) -> None:
+    # One Playwright per process (the package's, under `browser`): its chromium type launches the profile.
     vapid = Vapid()
     vapid.generate_keys()
     server_key = b64u(vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint))
@@ -71,13 +70,12 @@ def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(tm
         f"--ignore-certificate-errors-spki-list={spki_hash(push.cert)}"]  # the fake MCS's certificate
     ARTIFACTS.mkdir(exist_ok=True)
     try:
-        with ServerThread(vapid_private_key=vapid.private_pem().decode(), webhooks_allow_private=True) as srv, \
-                sync_playwright() as p:
+        with ServerThread(vapid_private_key=vapid.private_pem().decode(), webhooks_allow_private=True) as srv:
             h = srv.http
             assert httpx.get(f"{h}/v1/push/key").json()["publicKey"] == server_key
             g = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
             gid, x, o = g["game"]["id"], g["seats"][0]["token"], g["seats"][1]["token"]
-            ctx = p.chromium.launch_persistent_context(
+            ctx = browser.browser_type.launch_persistent_context(
                 str(profile), executable_path=CHROMIUM, args=args, permissions=["notifications"],
                 ignore_default_args=["--disable-background-networking"])
             try:
