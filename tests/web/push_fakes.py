@@ -15,7 +15,8 @@ gservices_switches.cc). This server answers them:
 - registration: a form POST (`app`, `X-subtype`, `device`, `sender` = the page's VAPID key
   for Web Push, `scope`, ...; header `Authorization: AidLogin <android_id>:<security_token>`),
   answered `token=<registration token>`. Chromium builds the subscription's endpoint from it
-  (https://fcm.googleapis.com/fcm/send/<token> or .../wp/<token>).
+  (https://jmt17.google.com/fcm/send/<token> in Debian's Chromium 156; Google Chrome uses
+  fcm.googleapis.com; newer builds may use a /wp/ path).
 
 `FakeMCS`: the delivery channel, GCM's Mobile Connection Server on `--gcm-mcs-endpoint`: a
 long-lived TLS connection (Chromium is told to accept the fake's certificate with
