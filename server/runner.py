@@ -242,7 +242,6 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
                 install_signals: bool = True) -> None:
     config.warn_if_insecure()
     engines.names()  # every engine imported now, not by the first request that names one
-    metrics.buffer_updates()  # under --workers: updates reach the shared files in batches
     metrics.set_build_info("redis" if config.redis_url else "sqlite")
     store = open_store(config.redis_url, config.db, **config.store_options())
     lifecycle = Lifecycle(store)
