@@ -25,7 +25,7 @@ from server.app.thinkers import MemoryBotQueue, RedisBotQueue, SQLiteBotQueue, T
 from server.auth import TokenSigner
 from server.config import Config
 from server.errors import Unavailable
-from server.grpc.service import SERVER_OPTIONS, Observe, add_services
+from server.grpc.service import SERVER_OPTIONS, add_services
 from server.http.app import build_app
 from server.http.slow_clients import http_protocol
 from server.lifecycle import Lifecycle
@@ -277,7 +277,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
 
     # gRPC. The transport admits the larger rankings requests; the edge checks each RPC's own limit.
     limit = max(config.max_body, config.max_rankings_body, 64 * 1024)
-    gserver = grpc.aio.server(interceptors=[Observe()], options=[
+    gserver = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", limit),
         ("grpc.so_reuseport", 1 if config.reuse_port else 0),
         # Long-lived connections are closed now and then so clients spread over replicas the HPA adds.
