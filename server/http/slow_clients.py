@@ -99,7 +99,7 @@ class _Requests:
         self.in_headers = False
 
 
-def guarded(protocol_cls: type, header_timeout: float) -> type:
+class _Guard(asyncio.Protocol):
     """An asyncio protocol for uvicorn's `http=` setting that wraps an instance of
     `protocol_cls` (uvicorn's own, built with the arguments uvicorn gives) and hands every
     call on to it, after it has (1) enforced the header deadline: a request's headers must
@@ -109,79 +109,85 @@ def guarded(protocol_cls: type, header_timeout: float) -> type:
     JSON 400 as every error of the API. It also gives the connection's Disconnect to its
     requests (CONNECTION)."""
 
-    class Guard(asyncio.Protocol):
-        __slots__ = ("inner", "loop", "transport", "parser", "requests", "timer", "seen", "gone", "passthrough")
+    inner_cls: type  # set by guarded()
+    header_timeout: float
 
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            self.inner = protocol_cls(*args, **kwargs)
-            self.loop = asyncio.get_event_loop()
-            self.requests = _Requests()
-            self.parser = httptools.HttpRequestParser(self.requests)
-            self.timer: asyncio.TimerHandle | None = None
-            self.seen = False  # any byte yet
-            self.gone = Disconnect()
-            self.passthrough = False  # after an upgrade: bytes are no longer HTTP/1.1 requests
-            self.transport: Any = None
+    __slots__ = ("inner", "loop", "transport", "parser", "requests", "timer", "seen", "gone", "passthrough")
 
-        def connection_made(self, transport: Any) -> None:
-            self.transport = transport
-            CONNECTION.set(self.gone)
-            self.inner.connection_made(transport)
-            # A connection that never sends its first request's headers is closed after the same time.
-            self.timer = self.loop.call_later(header_timeout, self._headers_too_slow)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.inner = self.inner_cls(*args, **kwargs)
+        self.loop = asyncio.get_event_loop()
+        self.requests = _Requests()
+        self.parser = httptools.HttpRequestParser(self.requests)
+        self.timer: asyncio.TimerHandle | None = None
+        self.seen = False  # any byte yet
+        self.gone = Disconnect()
+        self.passthrough = False  # after an upgrade: bytes are no longer HTTP/1.1 requests
+        self.transport: Any = None
 
-        def data_received(self, data: bytes) -> None:
-            self.seen = True
-            if not self.passthrough:
-                try:
-                    self.parser.feed_data(data)
-                except httptools.HttpParserUpgrade:
-                    self.passthrough = True
-                except httptools.HttpParserError as e:  # a callback's refusal, or not HTTP/1.1
-                    self._refuse(self.requests.refused or _400(str(e)))
-                    return
-                if self.requests.in_headers:
-                    if self.timer is None:  # a request whose headers are not all here yet
-                        self.timer = self.loop.call_later(header_timeout, self._headers_too_slow)
-                elif self.timer is not None:
-                    self.timer.cancel()
-                    self.timer = None
-            CONNECTION.set(self.gone)
-            self.inner.data_received(data)
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        CONNECTION.set(self.gone)
+        self.inner.connection_made(transport)
+        # A connection that never sends its first request's headers is closed after the same time.
+        self.timer = self.loop.call_later(self.header_timeout, self._headers_too_slow)
 
-        def _refuse(self, answer: bytes) -> None:
-            if not self.transport.is_closing():
-                self.transport.write(answer)
-                self.transport.close()
-
-        def _headers_too_slow(self) -> None:
-            self.timer = None
-            if not self.transport.is_closing():
-                if self.seen:
-                    self.transport.write(_408())
-                self.transport.close()
-
-        def eof_received(self) -> bool | None:
-            return self.inner.eof_received()
-
-        def pause_writing(self) -> None:
-            self.inner.pause_writing()
-
-        def resume_writing(self) -> None:
-            self.inner.resume_writing()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            if self.timer is not None:
+    def data_received(self, data: bytes) -> None:
+        self.seen = True
+        if not self.passthrough:
+            try:
+                self.parser.feed_data(data)
+            except httptools.HttpParserUpgrade:
+                self.passthrough = True
+            except httptools.HttpParserError as e:  # a callback's refusal, or not HTTP/1.1
+                self._refuse(self.requests.refused or _400(str(e)))
+                return
+            if self.requests.in_headers:
+                if self.timer is None:  # a request whose headers are not all here yet
+                    self.timer = self.loop.call_later(self.header_timeout, self._headers_too_slow)
+            elif self.timer is not None:
                 self.timer.cancel()
                 self.timer = None
-            self.inner.connection_lost(exc)
-            gone = self.gone
-            gone.lost = True
-            if gone.callback is not None:
-                gone.callback()
+        CONNECTION.set(self.gone)
+        self.inner.data_received(data)
 
-    Guard.__name__ = f"Guarded{protocol_cls.__name__}"
-    return Guard
+    def _refuse(self, answer: bytes) -> None:
+        if not self.transport.is_closing():
+            self.transport.write(answer)
+            self.transport.close()
+
+    def _headers_too_slow(self) -> None:
+        self.timer = None
+        if not self.transport.is_closing():
+            if self.seen:
+                self.transport.write(_408())
+            self.transport.close()
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.inner.connection_lost(exc)
+        gone = self.gone
+        gone.lost = True
+        if gone.callback is not None:
+            gone.callback()
+
+
+
+def guarded(protocol_cls: type, header_timeout: float) -> type:
+    """The protocol class for uvicorn's `http=` setting: _Guard around `protocol_cls`."""
+    return type(f"Guarded{protocol_cls.__name__}", (_Guard,),
+                {"__slots__": (), "inner_cls": protocol_cls, "header_timeout": header_timeout})
 
 
 def _400(msg: str) -> bytes:
