@@ -151,6 +151,15 @@ class GameService:
         self.bookkeeping.notify = hook
 
     @property
+    def max_open_games(self) -> int:
+        """Running games a portal user may play at once (0: any number): the lobby's cap."""
+        return self.game_lobby.max_open_games
+
+    @max_open_games.setter
+    def max_open_games(self, most: int) -> None:
+        self.game_lobby.max_open_games = most
+
+    @property
     def ratings(self) -> Any:
         """server.ratings.service.Ratings, when the server rates games (None: it does not)."""
         return self.bookkeeping.ratings
