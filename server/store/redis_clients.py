@@ -352,6 +352,6 @@ class RedisClients:
         await self._writes.client.aclose()
         await self._reads.client.aclose()
         for client in (self._writes.client, self._reads.client):
-            for sentinel in getattr(getattr(client, "_tablero_sentinel", None), "sentinels", ()):
+            for sentinel in getattr(redis_sentinel.sentinel_of(client), "sentinels", ()):
                 with contextlib.suppress(Exception):
                     await sentinel.aclose()

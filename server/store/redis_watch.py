@@ -25,7 +25,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from server.store import push
+from server.store import push, redis_sentinel
 from server.store.base import AppendResult, GameNotFound, StoreError
 from server.store.lean import LeanRedis, open_push
 from server.store.redis_clients import _text
@@ -136,7 +136,13 @@ class WatchHub:
             return node.name, node.host, node.port
         return "default", None, None
 
-    async def _route_later(self, channel: str) -> None:
+    async def _route_later(self, channel: str, refresh: bool = False) -> None:
+        client = self.store._reads.client
+        if refresh and isinstance(client, RedisCluster):
+            # Where the slots are now (redis-py's NodesManager, asked again): the channel's node
+            # moved (MOVED on subscribe).
+            with contextlib.suppress(Exception):
+                await client.nodes_manager.initialize()
         with contextlib.suppress(StoreError):
             await self.store.ping()  # initialises a cluster client
         await asyncio.sleep(0.1)
@@ -148,10 +154,7 @@ class WatchHub:
     def rerouted(self, channel: str) -> None:
         """A subscriber lost `channel` (slot moved, MOVED on subscribe): route it again."""
         self.routes.pop(channel, None)
-        client = self.store._reads.client
-        if isinstance(client, RedisCluster):
-            client._initialize = True  # refresh the topology before the next call
-        self._spawn(self._route_later(channel))
+        self._spawn(self._route_later(channel, refresh=True))
 
     def notified(self, channel: str, version: int | None) -> None:
         game_id = channel.removeprefix("tablero:{").removesuffix("}:n")
@@ -377,7 +380,7 @@ class _Subscriber:
                 if self.client is not None:
                     with contextlib.suppress(Exception):
                         await self.client.aclose()
-                    for sentinel in getattr(getattr(self.client, "_tablero_sentinel", None), "sentinels", ()):
+                    for sentinel in getattr(redis_sentinel.sentinel_of(self.client), "sentinels", ()):
                         with contextlib.suppress(Exception):
                             await sentinel.aclose()
                     self.client = None
