@@ -52,6 +52,10 @@ class Watching:
         # Per game watched here: its watchers, and the newest entries they reached (_follow).
         self._watching: dict[str, int] = {}
         self._followed: OrderedDict[str, dict[int, tuple[str, Any, list[dict[str, Any]], bool]]] = OrderedDict()
+        # Per game watched here by more than one watcher: the reply each audience (a seat, or
+        # None: the spectators) is sent for an entry, made once and handed to every watcher of
+        # that audience, so that the transports encode it once too (server.api.fanout).
+        self._replies: dict[str, dict[tuple[int, str, int | None], dict[str, Any]]] = {}
 
     async def watch_game(self, c: cmd.WatchGame) -> AsyncIterator[dict[str, Any]]:
         """Redacted events after `after_version`, then live ones pushed by the store; ends
@@ -171,7 +175,7 @@ class Watching:
                 hash_ = getattr(item, "hash", "")
                 self.games.observed(game.id, engine, version, hash_, prev, event)
                 prev = hash_ or None
-                yield event_reply(game.id, version, event_view(engine, event, seat), hash_)
+                yield self._reply(game, version, hash_, event, seat)
                 if version > known:
                     finished, held = self._follow(game, version, hash_, event, held)
                     known = version
@@ -190,6 +194,29 @@ class Watching:
                 self._watching[game.id] = left
             else:
                 self._followed.pop(game.id, None)
+                self._replies.pop(game.id, None)
+
+    # Replies kept per game: a few entries' worth for every audience of a table.
+    REPLIES_KEPT = 32
+
+    def _reply(self, game: LoadedGame, version: int, hash_: str, event: dict[str, Any],
+               seat: int | None) -> dict[str, Any]:
+        """The reply to send for an entry to `seat`'s audience: the one made for the first of
+        its watchers here (never changed after, by anyone), or a new one."""
+        kept = self._replies.get(game.id)
+        if kept is None:
+            if not hash_ or self._watching.get(game.id, 0) < 2:  # one watcher: nothing to share
+                return event_reply(game.id, version, event_view(game.engine, event, seat), hash_)
+            kept = self._replies[game.id] = {}
+        elif not hash_:
+            return event_reply(game.id, version, event_view(game.engine, event, seat), hash_)
+        key = (version, hash_, seat)
+        reply = kept.get(key)
+        if reply is None:
+            reply = kept[key] = event_reply(game.id, version, event_view(game.engine, event, seat), hash_)
+            if len(kept) > self.REPLIES_KEPT:
+                del kept[next(iter(kept))]  # the oldest
+        return reply
 
     def _follow(self, game: LoadedGame, version: int, hash_: str, event: dict[str, Any],
                 held: bool) -> tuple[bool, bool]:

@@ -18,6 +18,7 @@ import grpc
 
 from server.api import codec, observe
 from server.api.edge import Api
+from server.api.fanout import Encoded
 from server.api.rpcs import MODULES
 from server.api.status import grpc_details, grpc_status, retry_after
 from server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
@@ -103,12 +104,15 @@ def _stream(api: Api, rpc: str, response_cls) -> Callable:
 
 
 def _watch(api: Api, rpc: str, response_cls) -> Callable:
+    # One message per event and audience, however many watch it (server.api.fanout).
+    message = Encoded(lambda data: codec.to_message(response_cls, data))
+
     async def handle(request, context) -> AsyncIterator[Any]:
         items = await api.watch(_wire(api, rpc, request), rpc=rpc)
         async with contextlib.aclosing(items):  # closed at once (it holds a store watcher)
             async for item in items:
                 if item.kind == "event":
-                    yield _compress_if_big(codec.to_message(response_cls, item.data), context)
+                    yield _compress_if_big(message(item.data), context)
                 elif item.kind == "shutdown":
                     raise Unavailable("the server is shutting down; watch again", "SHUTTING_DOWN")
                 elif item.kind == "error":
