@@ -132,8 +132,8 @@ async def server_connections(r: aioredis.Redis) -> int:
     return sum(1 for c in await r.client_list() if int(c["id"]) != me)
 
 
-async def main(a: argparse.Namespace) -> dict:
-    rport, hport, gport = _free_port(), _free_port(), _free_port()
+def _start(a: argparse.Namespace, rport: int, hport: int, gport: int) -> tuple[subprocess.Popen, subprocess.Popen]:
+    """A throwaway redis-server (AOF everysec) and the server under test."""
     tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-watchers-{os.getpid()}"
     tmp.mkdir(parents=True, exist_ok=True)
     redis_proc = subprocess.Popen([redis_server_binary(), "--port", str(rport), "--bind", "127.0.0.1", "--dir",
@@ -146,6 +146,81 @@ async def main(a: argparse.Namespace) -> dict:
                TABLERO_SECRET="bench-secret-0123456789abcdef")
     server = subprocess.Popen([sys.executable, "-m", "server", "serve", *shlex.split(a.serve_args)], env=env,
                               cwd=ROOT)
+    return redis_proc, server
+
+
+class _Tally:
+    """What the rounds measured, added up."""
+
+    def __init__(self) -> None:
+        self.lat1: list[float] = []  # write latencies without watchers, every round
+        self.lat2: list[float] = []  # with watchers
+        self.wall1 = self.wall2 = self.open_s = 0.0
+        self.errors: list[str] = []
+        self.watch_errors: list[str] = []
+        self.in_order: list[int] = []  # per watched round: watchers that got every event in order
+        self.delivered = 0
+        self.ratios: list[float | None] = []
+        self.conns_idle = self.conns_watched = self.conns_played = 0
+
+
+async def _round(a: argparse.Namespace, client: httpx.AsyncClient, r, hport: int, rng: random.Random,
+                 t_: _Tally) -> None:
+    # phase 1: G games, no watchers
+    games = await create(client, a.games)
+    t_.conns_idle = max(t_.conns_idle, await server_connections(r))
+    mine1: list[float] = []
+    t = time.perf_counter()
+    await asyncio.gather(*(play(client, g, tk, mine1, t_.errors, rng) for g, tk in games))
+    t_.wall1 += time.perf_counter() - t
+    # phase 2: G new games, W watchers on them
+    games = await create(client, a.games)
+    per = a.watchers // a.games
+    watchers = [Watcher(hport, g) for g, _ in games for _ in range(per)]
+    t = time.perf_counter()
+    for w in watchers:
+        w.task = asyncio.ensure_future(w.run())
+    await asyncio.wait_for(asyncio.gather(*(w.opened.wait() for w in watchers)), 120)
+    t_.open_s = max(t_.open_s, time.perf_counter() - t)
+    t_.conns_watched = max(t_.conns_watched, await server_connections(r))
+    mine2: list[float] = []
+    t = time.perf_counter()
+    finals = await asyncio.gather(*(play(client, g, tk, mine2, t_.errors, rng) for g, tk in games))
+    t_.wall2 += time.perf_counter() - t
+    t_.conns_played = max(t_.conns_played, await server_connections(r))
+    await asyncio.wait_for(asyncio.gather(*(w.task for w in watchers), return_exceptions=True), 60)
+    final_of = {g: v for (g, _), v in zip(games, finals, strict=True)}
+    t_.watch_errors += [w.error for w in watchers if w.error]
+    t_.in_order.append(sum(w.versions == list(range(1, final_of[w.gid] + 1)) and w.ended for w in watchers))
+    t_.delivered += sum(len(w.versions) for w in watchers)
+    t_.ratios.append(round(pct(mine2, 99) / pct(mine1, 99), 2) if mine1 and mine2 else None)
+    t_.lat1 += mine1
+    t_.lat2 += mine2
+
+
+def _report(a: argparse.Namespace, t: _Tally) -> dict:
+    lat1, lat2 = t.lat1, t.lat2
+    return {
+        "serve_args": a.serve_args, "games": a.games, "watchers": a.watchers // a.games * a.games,
+        "rounds": a.rounds, "write_errors": len(t.errors), "watch_errors": len(t.watch_errors),
+        "error_samples": (t.errors + t.watch_errors)[:5],
+        "watchers_complete_in_order": t.in_order,
+        "events_delivered": t.delivered,
+        "writes_no_watchers": len(lat1), "write_p50_ms_no_watchers": pct(lat1, 50),
+        "write_p99_ms_no_watchers": pct(lat1, 99), "moves_per_s_no_watchers": round(len(lat1) / t.wall1, 1),
+        "writes_watched": len(lat2), "write_p50_ms_watched": pct(lat2, 50), "write_p99_ms_watched": pct(lat2, 99),
+        "moves_per_s_watched": round(len(lat2) / t.wall2, 1),
+        "p99_ratio": round(pct(lat2, 99) / pct(lat1, 99), 2) if lat1 and lat2 else None,
+        "p99_ratio_by_round": t.ratios,
+        "watch_open_s": round(t.open_s, 2),
+        "redis_connections_idle": t.conns_idle, "redis_connections_with_watchers": t.conns_watched,
+        "redis_connections_after_play": t.conns_played,
+    }
+
+
+async def main(a: argparse.Namespace) -> dict:
+    rport, hport, gport = _free_port(), _free_port(), _free_port()
+    redis_proc, server = _start(a, rport, hport, gport)
     r = aioredis.from_url(f"redis://127.0.0.1:{rport}/0")
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{hport}", timeout=60,
@@ -158,62 +233,10 @@ async def main(a: argparse.Namespace) -> dict:
                     pass
                 await asyncio.sleep(0.1)
             rng = random.Random(a.seed)
-            lat1: list[float] = []  # write latencies without watchers, every round
-            lat2: list[float] = []  # with watchers
-            wall1 = wall2 = open_s = 0.0
-            errors: list[str] = []
-            watch_errors: list[str] = []
-            in_order: list[int] = []  # per watched round: watchers that got every event in order
-            delivered = 0
-            ratios: list[float | None] = []
-            conns_idle = conns_watched = conns_played = 0
+            tally = _Tally()
             for _ in range(a.rounds):
-                # phase 1: G games, no watchers
-                games = await create(client, a.games)
-                conns_idle = max(conns_idle, await server_connections(r))
-                mine1: list[float] = []
-                t = time.perf_counter()
-                await asyncio.gather(*(play(client, g, tk, mine1, errors, rng) for g, tk in games))
-                wall1 += time.perf_counter() - t
-                # phase 2: G new games, W watchers on them
-                games = await create(client, a.games)
-                per = a.watchers // a.games
-                watchers = [Watcher(hport, g) for g, _ in games for _ in range(per)]
-                t = time.perf_counter()
-                for w in watchers:
-                    w.task = asyncio.ensure_future(w.run())
-                await asyncio.wait_for(asyncio.gather(*(w.opened.wait() for w in watchers)), 120)
-                open_s = max(open_s, time.perf_counter() - t)
-                conns_watched = max(conns_watched, await server_connections(r))
-                mine2: list[float] = []
-                t = time.perf_counter()
-                finals = await asyncio.gather(*(play(client, g, tk, mine2, errors, rng) for g, tk in games))
-                wall2 += time.perf_counter() - t
-                conns_played = max(conns_played, await server_connections(r))
-                await asyncio.wait_for(asyncio.gather(*(w.task for w in watchers), return_exceptions=True), 60)
-                final_of = {g: v for (g, _), v in zip(games, finals, strict=True)}
-                watch_errors += [w.error for w in watchers if w.error]
-                in_order.append(sum(w.versions == list(range(1, final_of[w.gid] + 1)) and w.ended for w in watchers))
-                delivered += sum(len(w.versions) for w in watchers)
-                ratios.append(round(pct(mine2, 99) / pct(mine1, 99), 2) if mine1 and mine2 else None)
-                lat1 += mine1
-                lat2 += mine2
-        return {
-            "serve_args": a.serve_args, "games": a.games, "watchers": a.watchers // a.games * a.games,
-            "rounds": a.rounds, "write_errors": len(errors), "watch_errors": len(watch_errors),
-            "error_samples": (errors + watch_errors)[:5],
-            "watchers_complete_in_order": in_order,
-            "events_delivered": delivered,
-            "writes_no_watchers": len(lat1), "write_p50_ms_no_watchers": pct(lat1, 50),
-            "write_p99_ms_no_watchers": pct(lat1, 99), "moves_per_s_no_watchers": round(len(lat1) / wall1, 1),
-            "writes_watched": len(lat2), "write_p50_ms_watched": pct(lat2, 50), "write_p99_ms_watched": pct(lat2, 99),
-            "moves_per_s_watched": round(len(lat2) / wall2, 1),
-            "p99_ratio": round(pct(lat2, 99) / pct(lat1, 99), 2) if lat1 and lat2 else None,
-            "p99_ratio_by_round": ratios,
-            "watch_open_s": round(open_s, 2),
-            "redis_connections_idle": conns_idle, "redis_connections_with_watchers": conns_watched,
-            "redis_connections_after_play": conns_played,
-        }
+                await _round(a, client, r, hport, rng, tally)
+        return _report(a, tally)
     finally:
         await r.aclose()
         server.send_signal(signal.SIGTERM)

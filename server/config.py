@@ -218,7 +218,7 @@ class Config(BaseSettings):
         if v is not None and not v.startswith(REDIS_SCHEMES):
             raise ValueError(f"must start with one of {', '.join(REDIS_SCHEMES)}")
         if v is not None and v.startswith("redis+cluster://"):
-            from server.store.redis import _seeds
+            from server.store.redis_clients import _seeds
 
             _seeds(v.removeprefix("redis+cluster://"), {})  # each seed node host:port (ValueError names a bad one)
         if v is not None and "+sentinel://" in v:

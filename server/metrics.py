@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import atexit
 import os
-import threading
-import time
-from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -17,7 +13,6 @@ from prometheus_client import (
     Histogram,
     disable_created_metrics,
     generate_latest,
-    values,
 )
 
 # No `_created` series: one per counter and histogram child, nothing a dashboard or alert reads.
@@ -28,97 +23,8 @@ disable_created_metrics()
 LATENCY_BUCKETS = (0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
                    0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
-_PID = [os.getpid()]
-
-
-def _pid() -> int:
-    return _PID[0]
-
-
-# Under `serve --workers N` every update is written to the worker's mmap file, under a lock:
-# about seven per move, a few per cent of a worker's time. A serving worker buffers them
-# instead (`buffer_updates`): increments add up in memory and a thread writes them to the file
-# every FLUSH_INTERVAL seconds, so /metrics (the sum over the workers' files) is at most that
-# much behind. Off by default: a process that only imports this module writes at once.
-FLUSH_INTERVAL = 0.25
-_buffering = False
-_pending_lock = threading.Lock()
-_dirty: set[Any] = set()
-
-
-def _buffered(base: type) -> type:
-    class Buffered(base):  # type: ignore[misc, valid-type]
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            self._pending = 0.0
-            super().__init__(*args, **kwargs)
-
-        def inc(self, amount: float) -> None:
-            if not _buffering:
-                return super().inc(amount)
-            with _pending_lock:
-                self._pending += amount
-                _dirty.add(self)
-
-        def set(self, value: float, timestamp: float | None = None) -> None:
-            with _pending_lock:
-                self._pending = 0.0
-                _dirty.discard(self)
-            super().set(value, timestamp)
-
-        def get(self) -> float:
-            with _pending_lock:
-                pending = self._pending
-            return super().get() + pending
-
-        def flush(self) -> None:  # under _pending_lock
-            amount, self._pending = self._pending, 0.0
-            if amount:
-                super().inc(amount)
-
-    return Buffered
-
-
-def flush() -> None:
-    """Write the buffered increments to this worker's file now."""
-    with _pending_lock:
-        for value in _dirty:
-            value.flush()
-        _dirty.clear()
-
-
-def buffer_updates(interval: float = FLUSH_INTERVAL) -> None:
-    """Buffer this process's updates (multiprocess mode only), flushed every `interval` s."""
-    global _buffering
-    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR") or _buffering:
-        return
-    _buffering = True
-
-    def run() -> None:
-        while _buffering:
-            time.sleep(interval)
-            flush()
-
-    threading.Thread(target=run, name="metrics-flush", daemon=True).start()
-    atexit.register(flush)
-
-
-def _after_fork_in_child() -> None:
-    global _buffering, _pending_lock
-    _PID[0] = os.getpid()
-    _buffering = False  # no flusher thread in the child: it writes at once
-    _pending_lock = threading.Lock()  # the flusher may have held it at the fork
-    with _pending_lock:  # what is pending is the parent's to write
-        for value in _dirty:
-            value._pending = 0.0
-        _dirty.clear()
-
-
-if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # `serve --workers N`: one mmap file per worker
-    # prometheus_client asks the OS for the process id on every inc/observe, to notice a fork;
-    # that system call was a few per cent of a worker's time. The id is kept here instead,
-    # and a fork (which the server does not do) still updates it.
-    os.register_at_fork(after_in_child=_after_fork_in_child)
-    values.ValueClass = _buffered(values.MultiProcessValue(_pid))
+# Under `serve --workers N` (PROMETHEUS_MULTIPROC_DIR) prometheus_client's own multiprocess
+# mode: each update is written to the worker's mmap file, and /metrics sums the files.
 
 RPC_REQUESTS = Counter("tablero_rpc_requests", "RPCs handled, by transport, method and status code",
                        ["transport", "method", "code"])
@@ -185,7 +91,6 @@ def exposition() -> tuple[bytes, str]:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # `serve --workers N`: the sum over all workers
         from prometheus_client import multiprocess
 
-        flush()  # this worker's own updates, at once
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
         return generate_latest(registry), CONTENT_TYPE_LATEST

@@ -25,7 +25,7 @@ from server.app.thinkers import MemoryBotQueue, RedisBotQueue, SQLiteBotQueue, T
 from server.auth import TokenSigner
 from server.config import Config
 from server.errors import Unavailable
-from server.grpc.service import SERVER_OPTIONS, Observe, add_services
+from server.grpc.service import SERVER_OPTIONS, add_services
 from server.http.app import build_app
 from server.http.slow_clients import http_protocol
 from server.lifecycle import Lifecycle
@@ -238,47 +238,25 @@ async def _count_running(games: GameService, lifecycle: Lifecycle) -> None:
             await asyncio.wait_for(lifecycle.shutting_down.wait(), GAMES_RUNNING_INTERVAL)
 
 
-async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
-                install_signals: bool = True) -> None:
-    config.warn_if_insecure()
-    engines.names()  # every engine imported now, not by the first request that names one
-    metrics.buffer_updates()  # under --workers: updates reach the shared files in batches
-    metrics.set_build_info("redis" if config.redis_url else "sqlite")
-    store = open_store(config.redis_url, config.db, **config.store_options())
-    lifecycle = Lifecycle(store)
-    if hasattr(store, "warm"):
-        await store.warm()
+def _services(config: Config, store, shutting_down: asyncio.Event) -> tuple[GameService, Api, object]:
+    """The use cases (with the portal's lobby, clocks and limits) and the shared edge over them."""
     lobby, clocks, call_limit, create_limit = _portal_parts(config, store)
     games = GameService(store, TokenSigner(config.secret), cache_size=config.cache_size,
                         snapshot_every=config.snapshot_every, lobby=lobby,
                         max_open_games_per_user=config.max_open_games_per_user, clocks=clocks,
                         abandon_after=config.abandon_after, engine_calls=EngineCalls(**config.engine_calls_options()))
-    api = Api(games, lifecycle.shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
+    api = Api(games, shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
               portal_keys=PortalKeys.from_json(config.portal_keys), call_limit=call_limit, create_limit=create_limit)
     attach(games, lobby._r if isinstance(lobby, RedisLobby) else None,
            config.db if config.db and config.db != ":memory:" and not config.redis_url else None)
-    from server.notify import build as build_notifier  # notifications (issue 32): None when off
+    return games, api, lobby
 
-    notifier = build_notifier(config, games)
-    worker = None
-    if notifier is not None and config.notify_worker == "process" and (
-            config.redis_url or config.db not in (None, ":memory:")):
-        from server.notify import process as notify_process
 
-        worker = notify_process.spawn(config)  # derivation and delivery, at a lower CPU priority
-    games.bots.steps_per_write = config.bot_steps_per_write
-    rules.INLINE_BOT_STEPS = config.bot_inline_steps
-    games.bot_queue = bot_queue(config, store)
-    thinkers = None
-    if config.bot_processes > 0:  # the small pool of bot-worker processes (thinking off this one)
-        thinkers = Thinkers(games, games.bot_queue, processes=config.bot_processes, lease=config.bot_lease,
-                            nice=config.bot_nice)
-        thinkers.start()
-    stop = stop or asyncio.Event()
-
-    # gRPC. The transport admits the larger rankings requests; the edge checks each RPC's own limit.
+def _grpc_server(config: Config, api: Api) -> tuple[grpc.aio.Server, list[str], health_aio.HealthServicer, int]:
+    """The gRPC server with every API service, health and reflection, bound (not started).
+    The transport admits the larger rankings requests; the edge checks each RPC's own limit."""
     limit = max(config.max_body, config.max_rankings_body, 64 * 1024)
-    gserver = grpc.aio.server(interceptors=[Observe()], options=[
+    gserver = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", limit),
         ("grpc.so_reuseport", 1 if config.reuse_port else 0),
         # Long-lived connections are closed now and then so clients spread over replicas the HPA adds.
@@ -295,32 +273,82 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     grpc_port = gserver.add_insecure_port(f"{config.bind_host}:{config.grpc_port}")
     if grpc_port == 0:
         raise OSError(f"cannot bind gRPC port {config.grpc_port}")
+    return gserver, api_services, health, grpc_port
+
+
+def _http_server(config: Config, api: Api, lifecycle: Lifecycle) -> _Uvicorn:
+    """uvicorn on httptools, wrapped so that headers trickling in slower than header_timeout get a 408."""
+    return _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
+                                   access_log=False, lifespan="off", loop="asyncio", server_header=False,
+                                   proxy_headers=bool(config.trusted_proxies.strip()),
+                                   forwarded_allow_ips=config.trusted_proxies.strip() or None,
+                                   http=http_protocol("httptools", config.header_timeout),
+                                   timeout_graceful_shutdown=int(config.shutdown_grace)))
+
+
+def _bots(config: Config, store, games: GameService) -> Thinkers | None:
+    """The bot queue, and the small pool of bot-worker processes (thinking off this one)."""
+    games.bots.steps_per_write = config.bot_steps_per_write
+    rules.INLINE_BOT_STEPS = config.bot_inline_steps
+    games.bot_queue = bot_queue(config, store)
+    if config.bot_processes <= 0:
+        return None
+    thinkers = Thinkers(games, games.bot_queue, processes=config.bot_processes, lease=config.bot_lease,
+                        nice=config.bot_nice)
+    thinkers.start()
+    return thinkers
+
+
+def _notifications(config: Config, games: GameService):  # type: ignore[no-untyped-def]
+    """Notifications (issue 32): the notifier (None when off) and, on a shared store, the child
+    process that derives and delivers them at a lower CPU priority."""
+    from server.notify import build as build_notifier
+
+    notifier = build_notifier(config, games)
+    worker = None
+    if notifier is not None and config.notify_worker == "process" and (
+            config.redis_url or config.db not in (None, ":memory:")):
+        from server.notify import process as notify_process
+
+        worker = notify_process.spawn(config)
+    return notifier, worker
+
+
+async def serve(config: Config, started: asyncio.Future | None = None, stop: asyncio.Event | None = None,
+                install_signals: bool = True) -> None:
+    config.warn_if_insecure()
+    engines.names()  # every engine imported now, not by the first request that names one
+    metrics.set_build_info("redis" if config.redis_url else "sqlite")
+    store = open_store(config.redis_url, config.db, **config.store_options())
+    lifecycle = Lifecycle(store)
+    if hasattr(store, "warm"):
+        await store.warm()
+    games, api, lobby = _services(config, store, lifecycle.shutting_down)
+    notifier, worker = _notifications(config, games)
+    thinkers = _bots(config, store, games)
+    stop = stop or asyncio.Event()
+
+    gserver, api_services, health, grpc_port = _grpc_server(config, api)
     # "" (liveness) is SERVING while the process runs; the API services (readiness) are
     # SERVING only while the lifecycle says ready, like /readyz.
     await health.set("", SERVING)
     serving = await _status(lifecycle)
     for name in api_services:
         await health.set(name, serving)
-    readiness = asyncio.create_task(_track_readiness(health, lifecycle, api_services, serving))
-    sweeper = asyncio.create_task(_sweep_clocks(games, lifecycle))
-    pruner = asyncio.create_task(_prune_lobby(lobby, lifecycle)) if isinstance(lobby, RedisLobby) else None
-    counter = asyncio.create_task(_count_running(games, lifecycle))
-    rating_tasks = background(games, lifecycle.shutting_down)  # ratings sweep, matchmaking (issue 33)
+    tasks = [asyncio.create_task(_track_readiness(health, lifecycle, api_services, serving)),
+             asyncio.create_task(_sweep_clocks(games, lifecycle)),
+             asyncio.create_task(_count_running(games, lifecycle)),
+             *background(games, lifecycle.shutting_down)]  # ratings sweep, matchmaking (issue 33)
+    if isinstance(lobby, RedisLobby):
+        tasks.append(asyncio.create_task(_prune_lobby(lobby, lifecycle)))
     await gserver.start()
     mserver, metrics_port = await metrics_server.start(config.bind_host, config.metrics_port, config.reuse_port)
 
-    # HTTP
     sock = _http_socket(config.bind_host, config.http_port, config.reuse_port)
     http_port = sock.getsockname()[1]
-    # httptools, wrapped so that headers trickling in slower than header_timeout get a 408.
     if notifier is not None:
         await notifier.start(work=worker is None)
-    userver = _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
-                                      access_log=False, lifespan="off", loop="asyncio", server_header=False,
-                                      proxy_headers=bool(config.trusted_proxies.strip()),
-                                      forwarded_allow_ips=config.trusted_proxies.strip() or None,
-                                      http=http_protocol("httptools", config.header_timeout),
-                                      timeout_graceful_shutdown=int(config.shutdown_grace)))
+    userver = _http_server(config, api, lifecycle)
     http_task = asyncio.create_task(userver.serve(sockets=_acceptors(sock)))
 
     loop = asyncio.get_running_loop()
@@ -343,31 +371,34 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     finally:
         log.info("shutting down", extra={"fields": {"grace_s": config.shutdown_grace}})
         lifecycle.shut_down()
-        readiness.cancel()
-        sweeper.cancel()
-        counter.cancel()
+        for task in tasks:
+            task.cancel()
         if mserver is not None:
             mserver.close()
-        for task in rating_tasks:
-            task.cancel()
-        if pruner is not None:
-            pruner.cancel()
         await health.enter_graceful_shutdown()
         userver.should_exit = True
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)
-        await games.bots.close()
-        if thinkers is not None:
-            await thinkers.close()
-        await games.close()
-        if notifier is not None:
-            await notifier.close()
-        if worker is not None:
-            await asyncio.to_thread(notify_process.stop, worker)
-        games.engine_calls.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(games.games.drain(), 5)  # snapshots and finish() in flight
-        await store.close()
+        await _close(config, store, games, thinkers, notifier, worker)
         if install_signals:
             for sig in (signal.SIGTERM, signal.SIGINT):
                 loop.remove_signal_handler(sig)
         log.info("stopped")
+
+
+async def _close(config: Config, store, games: GameService, thinkers: Thinkers | None,  # type: ignore[no-untyped-def]
+                 notifier, worker) -> None:
+    """After the servers: bots, the use cases, notifications, the engine calls, the store."""
+    await games.bots.close()
+    if thinkers is not None:
+        await thinkers.close()
+    await games.close()
+    if notifier is not None:
+        await notifier.close()
+    if worker is not None:
+        from server.notify import process as notify_process
+
+        await asyncio.to_thread(notify_process.stop, worker)
+    games.engine_calls.close()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(games.games.drain(), 5)  # snapshots and finish() in flight
+    await store.close()

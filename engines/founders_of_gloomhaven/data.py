@@ -99,6 +99,13 @@ class Board:
                     self.numbered[c] = int(ch)
                 else:
                     self.colour.append(_COLOURS[ch])
+        self._adjacency()
+        self._sections(name, spec)
+        self._spots(spec)
+        self._footprints()
+        self._spaces()
+
+    def _adjacency(self) -> None:
         self.adj: list[tuple[int, ...]] = []
         for c in range(self.size):
             x, y = c % self.w, c // self.w
@@ -108,6 +115,8 @@ class Board:
                 if 0 <= x + dx < self.w and 0 <= y + dy < self.h
             ))
         self.crossing = [col in ("river", "wall") for col in self.colour]
+
+    def _sections(self, name: str, spec: dict) -> None:
         # Sections: the land split by the river and the wall, named left to right.
         section: list[int | None] = [None] * self.size
         groups: list[list[int]] = []
@@ -132,6 +141,8 @@ class Board:
             for c in members:
                 section[c] = i
         self.section = section
+
+    def _spots(self, spec: dict) -> None:
         self.spots: dict[str, list[tuple[int, ...]]] = {
             k: [tuple(sorted(y * self.w + x for x, y in spot)) for spot in spots] for k, spots in spec["spots"].items()
         }
@@ -143,6 +154,8 @@ class Board:
         # Land where tiles and roads may go: not river/wall, not a reserved prestige spot.
         self.land = [not self.crossing[c] and not self.reserved[c] for c in range(self.size)]
         self.land_cells = tuple(c for c in range(self.size) if self.land[c])
+
+    def _footprints(self) -> None:
         self.footprints: dict[str, list[tuple[int, ...]]] = {}
         for shape, orients in SHAPES.items():
             fps = []
@@ -174,6 +187,8 @@ class Board:
                 for c in fp:
                     ids[c].add(i)
             self.footprint_ids_at[shape] = [frozenset(x) for x in ids]
+
+    def _spaces(self) -> None:
         self.number_cell = {k: c for c, k in self.numbered.items()}  # (numbers unique on the thematic side)
         # each numbered space as (section, number, rank among those of its section and number, by
         # square): how a square of one edition's map names the same space on another's

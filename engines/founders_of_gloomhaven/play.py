@@ -576,33 +576,7 @@ def _solo_choice(engine, s, actions, rng):
     """The solo player's choices (None: the general weighting decides)."""
     types = {a["type"] for a in actions}
     if "play_card" in types:
-        # the standard Upgrade and Trade cards face up; Recruit face up (an adviser kept in hand
-        # is one more card, so one more basic action, every cycle); a house when money allows;
-        # an adviser face up only for an upgrade (face up it leaves the game, p. 18); else a
-        # basic action (roads for the spine, influence for the claims)
-        up = [a for a in actions if a.get("face_up")]
-        std = [a for a in up if a["card"] in STANDARD]
-        money = s["players"][0]["money"]
-        for cat in ("upgrade", "trade"):
-            pick = [a for a in std if a["card"] == cat]
-            if pick:
-                return pick[0]
-        if money >= 2 and any(a["card"] == "recruit" for a in std):
-            return {"type": "play_card", "card": "recruit", "face_up": True}
-        if money >= 5 and any(a["card"] == "build" for a in std) and _house_or_good_bridge(s, 0, rng):
-            return {"type": "play_card", "card": "build", "face_up": True}
-        needs = _needs(s)
-        adv = [a for a in up if a["card"] not in STANDARD and _card_category(a["card"]) == "upgrade"]
-        if adv and any(r in ADVANCED for r in needs):
-            return rng.choice(adv)
-        adv = [a for a in up if a["card"] not in STANDARD and _card_category(a["card"]) == "trade"]
-        have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
-        if adv and any(r not in ADVANCED and (r in needs or r not in have) for r in _wanted(needs)):
-            return rng.choice(adv)
-        down = [a for a in actions if a["type"] == "play_card" and not a["face_up"]]
-        # the Upgrade card last: the roads before it may open a site
-        later = [a for a in down if a["card"] != "upgrade"]
-        return rng.choice(later or down or actions)
+        return _solo_card(s, actions, rng)
     recruits = [a for a in actions if a["type"] == "recruit"]
     if recruits:  # Trade and Upgrade advisers first (one more import or upgrade), then lasting influence
         def rank(a):
@@ -610,24 +584,7 @@ def _solo_choice(engine, s, actions, rng):
             return ({"trade": 0, "upgrade": 1}.get(adv["category"], 2), -adv["value"], a["slot"])
         return min(recruits, key=rank)
     if "choose_proposal" in types:
-        # the building needing the least work (advanced resources above all); fleeting influence
-        # left after the claims is lost at the vote anyway, so a paid slot costs only the
-        # lasting influence it takes
-        have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
-        spec = edition(s).PRESTIGE
-        pl = s["players"][0]
-
-        def work(a):
-            w = 0
-            for r in spec[s["proposals"][a["proposal"]]]["requires"]:
-                if r in ADVANCED:
-                    w += (3 if r in have else 4) if TIER[r] == 2 else (6 if r in have else 10)
-                else:
-                    w += 0 if r in have else 1
-            lasting = max(0, _solo_cost(s, a["proposal"]) - pl["fleeting"] + 1) // 2
-            return w + 2 * lasting
-        best = min(work(a) for a in actions)
-        return rng.choice([a for a in actions if work(a) == best])
+        return _solo_proposal(s, actions, rng)
     if "build" in types:
         houses = [a for a in actions if a["type"] == "build" and a["kind"] == "house"]
         if houses:
@@ -642,6 +599,67 @@ def _solo_choice(engine, s, actions, rng):
             return (sum(1 for t in touches if t.intersection(a["cells"])), bool(edge.intersection(a["cells"])))
         best = max(key(a) for a in actions)
         return _place_spot(s, [a for a in actions if key(a) == best], rng)
+    found = _solo_upgrade_or_import(s, actions, rng)
+    if found is not None:
+        return found
+    return _solo_basic(s, actions, types, rng)
+
+
+def _solo_card(s, actions, rng):
+    """Which card the solo player plays."""
+    # the standard Upgrade and Trade cards face up; Recruit face up (an adviser kept in hand
+    # is one more card, so one more basic action, every cycle); a house when money allows;
+    # an adviser face up only for an upgrade (face up it leaves the game, p. 18); else a
+    # basic action (roads for the spine, influence for the claims)
+    up = [a for a in actions if a.get("face_up")]
+    std = [a for a in up if a["card"] in STANDARD]
+    money = s["players"][0]["money"]
+    for cat in ("upgrade", "trade"):
+        pick = [a for a in std if a["card"] == cat]
+        if pick:
+            return pick[0]
+    if money >= 2 and any(a["card"] == "recruit" for a in std):
+        return {"type": "play_card", "card": "recruit", "face_up": True}
+    if money >= 5 and any(a["card"] == "build" for a in std) and _house_or_good_bridge(s, 0, rng):
+        return {"type": "play_card", "card": "build", "face_up": True}
+    needs = _needs(s)
+    adv = [a for a in up if a["card"] not in STANDARD and _card_category(a["card"]) == "upgrade"]
+    if adv and any(r in ADVANCED for r in needs):
+        return rng.choice(adv)
+    adv = [a for a in up if a["card"] not in STANDARD and _card_category(a["card"]) == "trade"]
+    have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
+    if adv and any(r not in ADVANCED and (r in needs or r not in have) for r in _wanted(needs)):
+        return rng.choice(adv)
+    down = [a for a in actions if a["type"] == "play_card" and not a["face_up"]]
+    # the Upgrade card last: the roads before it may open a site
+    later = [a for a in down if a["card"] != "upgrade"]
+    return rng.choice(later or down or actions)
+
+
+def _solo_proposal(s, actions, rng):
+    """Which proposal the solo player chooses."""
+    # the building needing the least work (advanced resources above all); fleeting influence
+    # left after the claims is lost at the vote anyway, so a paid slot costs only the
+    # lasting influence it takes
+    have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
+    spec = edition(s).PRESTIGE
+    pl = s["players"][0]
+
+    def work(a):
+        w = 0
+        for r in spec[s["proposals"][a["proposal"]]]["requires"]:
+            if r in ADVANCED:
+                w += (3 if r in have else 4) if TIER[r] == 2 else (6 if r in have else 10)
+            else:
+                w += 0 if r in have else 1
+        lasting = max(0, _solo_cost(s, a["proposal"]) - pl["fleeting"] + 1) // 2
+        return w + 2 * lasting
+    best = min(work(a) for a in actions)
+    return rng.choice([a for a in actions if work(a) == best])
+
+
+def _solo_upgrade_or_import(s, actions, rng):
+    """An upgrade or an import the solo player needs (None: none of them)."""
     ups = [a for a in actions if a["type"] == "upgrade"]
     if ups:
         needs = _needs(s)
@@ -667,6 +685,11 @@ def _solo_choice(engine, s, actions, rng):
                       [a for a in imports if a["resource"] in wanted]):
             if group:
                 return rng.choice(group)
+    return None
+
+
+def _solo_basic(s, actions, types, rng):
+    """Influence, roads, money: what is left (None: the general weighting decides)."""
     pl = s["players"][0]
     if "take_influence" in types:
         claims = sum(1 for pb in s["prestige"] if pb["claim"])  # the tokens the next vote asks for
@@ -698,17 +721,7 @@ def weighted_choice(engine, s, seat, actions, rng):
     if "call_vote" in types and (rng.random() < 0.1 or len(s["players"][seat]["hand"]) <= 2):
         return {"type": "call_vote"}
     if "play_card" in types:
-        up = [a for a in actions if a.get("face_up")]
-        if not _house_or_good_bridge(s, seat, rng):  # bridges (3 each) are kept for deliveries
-            up = [a for a in up if a["card"] == "income" or _card_category(a["card"]) != "build"]
-        down = [a for a in actions if a["type"] == "play_card" and not a["face_up"]]
-        if down and _road_gap(s, seat) <= 3 and rng.random() < 0.7:
-            return rng.choice(down)  # a basic action: the road that brings a delivery near
-        if up and rng.random() < 0.85:
-            w = [_card_weight(engine, s, seat, a["card"]) for a in up]
-            top = max(w)
-            return rng.choice([a for a, x in zip(up, w, strict=True) if x == top] if rng.random() < 0.7 else up)
-        return rng.choice([a for a in actions if a["type"] == "play_card"])
+        return _weighted_card(engine, s, seat, actions, rng)
     if "place_stall" in types:
         res = s["cur"]["stall"]["resource"]
         return _pick_cells(s, res, actions, lambda a: [a["cell"]], rng) or rng.choice(actions)
@@ -739,12 +752,7 @@ def weighted_choice(engine, s, seat, actions, rng):
     if "place_prestige" in types and rng.random() < 0.95:
         return _place_spot(s, actions, rng)
     if "vote" in types:
-        cheap = [a for a in actions if a["fleeting"] + a["lasting"] <= 1]
-        if rng.random() < 0.9:
-            have = _available(s)
-            best = max(_ready(s, s["proposals"][a["proposal"]], have) for a in cheap)
-            cheap = [a for a in cheap if _ready(s, s["proposals"][a["proposal"]], have) == best]
-        return rng.choice(cheap)
+        return _weighted_vote(s, actions, rng)
     if "choose_proposal" in types and rng.random() < 0.9:
         have = _available(s)
 
@@ -763,3 +771,29 @@ def weighted_choice(engine, s, seat, actions, rng):
         return pick
     rest = [a for a in actions if a["type"] in ("take_money", "take_influence")]
     return rng.choice(rest or actions)
+
+
+def _weighted_card(engine, s, seat, actions, rng):
+    """Which card to play: a basic action for a road that brings a delivery near, else the
+    weightiest card face up, now and then any."""
+    up = [a for a in actions if a.get("face_up")]
+    if not _house_or_good_bridge(s, seat, rng):  # bridges (3 each) are kept for deliveries
+        up = [a for a in up if a["card"] == "income" or _card_category(a["card"]) != "build"]
+    down = [a for a in actions if a["type"] == "play_card" and not a["face_up"]]
+    if down and _road_gap(s, seat) <= 3 and rng.random() < 0.7:
+        return rng.choice(down)  # a basic action: the road that brings a delivery near
+    if up and rng.random() < 0.85:
+        w = [_card_weight(engine, s, seat, a["card"]) for a in up]
+        top = max(w)
+        return rng.choice([a for a, x in zip(up, w, strict=True) if x == top] if rng.random() < 0.7 else up)
+    return rng.choice([a for a in actions if a["type"] == "play_card"])
+
+
+def _weighted_vote(s, actions, rng):
+    """A cheap vote, for the readiest proposal most of the time."""
+    cheap = [a for a in actions if a["fleeting"] + a["lasting"] <= 1]
+    if rng.random() < 0.9:
+        have = _available(s)
+        best = max(_ready(s, s["proposals"][a["proposal"]], have) for a in cheap)
+        cheap = [a for a in cheap if _ready(s, s["proposals"][a["proposal"]], have) == best]
+    return rng.choice(cheap)

@@ -321,105 +321,134 @@ def restrictions_view(state, player: int) -> dict:
     return {"prepare_max_on_dock": most, "on_dock": on_dock, "can_prepare": can, "text": text, "now": now}
 
 
+def _gain(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):
+    gain = dict(space["gain"])
+    for k, v in bonus.get("gain", {}).items():
+        gain[k] = gain.get(k, 0) + v
+    if heading in GOOD_HEADINGS:
+        n = gain.get(heading, 0) + (1 if heading in bonus.get("gain_one_of", ()) else 0)
+        goods = sum(v for k, v in gain.items() if k != "money")
+        if n:
+            facts = {"bonus": heading} if "gain_one_of" in bonus else {}
+            return (n, goods + len(facts)), facts
+        return None
+    if heading == "money":
+        money = 5 if sid in MONEY_AS_FIVE else gain.get("money", 0)
+        return ((money, 0), {}) if money else None
+    if heading is None:
+        facts = {"bonus": bonus["gain_one_of"][0]} if "gain_one_of" in bonus else {}
+        return (0, 0), facts
+    return None
+
+
+def _sell(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):
+    if heading == "money" and sid in MONEY_AS_FIVE:
+        return (5, 0), {}
+    return ((0, 0), {}) if heading is None and sid not in NO_MONEY else None
+
+
+def _build(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):
+    if heading not in ("build_white", "build_black", "victory", None):
+        return None
+    target = _target_building(state, player, heading, board_for(state, player))
+    if target is None:
+        return None
+    discount = space.get("discount", 0) + bonus.get("discount", 0)
+    return (discount, 0), {"build": target}
+
+
+def _prepare(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):
+    if heading is not None and heading != "prepare" and not (heading or "").startswith("combo:"):
+        return None
+    ship = _can_prepare(state, player, board_for(state, player))
+    if ship is None:
+        return None
+    return (sum(bonus.get("cost_discount", {}).values()), 0), {"prepare": ship}
+
+
+def _launch(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):
+    row = _launch_row(heading)
+    if row is None:
+        return None
+    if heading.startswith("combo:") and _can_prepare(state, player, board_for(state, player)) is not None:
+        return None  # a combo heading is a prepare heading while the Captain can prepare
+    ship = _ship_at(state, player, space["from"])
+    if ship is None or len(state["track"][row]) >= data.RANKS:
+        return None
+    food = data.launch_food(row)
+    saved = food - (food + 1) // 2 if space["food"] == "half_up" else bonus.get("food_discount", 0)
+    facts: dict[str, Any] = {"launch": {"ship": ship, "to": row}}
+    if space["from"] == "home":
+        facts["prepare_and_launch"] = True
+    return (saved, 0), facts
+
+
+def _move_out(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):
+    if heading is not None:
+        return None
+    ships = sorted((s["row"], state["track"][s["row"]].index([player, i + 1]), i + 1)
+                   for i, s in enumerate(state["players"][player]["ships"]) if s["at"] == "sea")
+    for row, _, n in ships:
+        if row < data.FARTHEST_ROW and len(state["track"][row + 1]) < data.RANKS:
+            return (0, 0), {"move_out": {"ship": n, "from": row, "to": row + 1}}
+    return None
+
+
+def _remove_empty_sea(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):
+    empty = state["sea_tokens"]["empty"]
+    if heading not in ("money", None) or not empty:
+        return None
+    k = min(2, empty)
+    return (space["payout"][str(k)], 0), {"remove_empty_sea": k}
+
+
+def _return_right_whales(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):
+    if heading not in ("money", None):
+        return None
+    best = max(((min(space["max"], s["hold"]["right"]), i + 1) for i, s in enumerate(state["players"][player]["ships"])),
+               key=lambda x: (x[0], -x[1]))
+    if not best[0]:
+        return None
+    return (best[0] * data.WHALES["right"]["lay"], 0), {"return_whales": {"ship": best[1],
+                                                                            "whales": {"right": best[0]}}}
+
+
+def _pay_per_whale(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):
+    if heading not in ("money", None):
+        return None
+    best = max(((sum(s["hold"].values()), i + 1) for i, s in enumerate(state["players"][player]["ships"])),
+               key=lambda x: (x[0], -x[1]))
+    if not best[0]:
+        return None
+    return (best[0] * space["per_whale"], 0), {"ship": best[1]}
+
+
+def _replace_workers(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):
+    return ((0, 0), {"inn": True}) if heading is None else None
+
+
+def _take_ownership(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):
+    if heading is not None or state["buildings"][sid]["owner"] == player:
+        return None  # gives a Captain no money; used only when named, never by its owner
+    return (0, 0), {"take_ownership": sid}
+
+
+# What each kind of space does for a Captain (Turner's Mill's kind is absent: never used by one).
+_EFFECTS = {"gain": _gain, "sell": _sell, "build": _build, "prepare": _prepare, "launch": _launch,
+            "move_out": _move_out, "remove_empty_sea": _remove_empty_sea, "return_right_whales": _return_right_whales,
+            "pay_per_whale": _pay_per_whale, "replace_workers": _replace_workers, "take_ownership": _take_ownership}
+
+
 def effect_for(state, player: int, sid: str, heading: str | None, first: bool) -> tuple[tuple, dict] | None:
     """What space `sid` does for the Captain under `heading` (None: a named building, used
     for whatever it can do): a value to rank equally placed options (more goods, more
     money, bigger discount) and the facts of the placement, or None when it does not
     satisfy the heading or cannot be performed."""
     space = data.SPACES[sid]
-    kind = space["effect"]
-    bonus = space.get("bonus", {}) if first else {}
-    if kind == "gain":
-        gain = dict(space["gain"])
-        for k, v in bonus.get("gain", {}).items():
-            gain[k] = gain.get(k, 0) + v
-        if heading in GOOD_HEADINGS:
-            n = gain.get(heading, 0) + (1 if heading in bonus.get("gain_one_of", ()) else 0)
-            goods = sum(v for k, v in gain.items() if k != "money")
-            if n:
-                facts = {"bonus": heading} if "gain_one_of" in bonus else {}
-                return (n, goods + len(facts)), facts
-            return None
-        if heading == "money":
-            money = 5 if sid in MONEY_AS_FIVE else gain.get("money", 0)
-            return ((money, 0), {}) if money else None
-        if heading is None:
-            facts = {"bonus": bonus["gain_one_of"][0]} if "gain_one_of" in bonus else {}
-            return (0, 0), facts
+    effect = _EFFECTS.get(space["effect"])
+    if effect is None:
         return None
-    if kind == "sell":
-        if heading == "money" and sid in MONEY_AS_FIVE:
-            return (5, 0), {}
-        return ((0, 0), {}) if heading is None and sid not in NO_MONEY else None
-    if kind == "build":
-        if heading not in ("build_white", "build_black", "victory", None):
-            return None
-        target = _target_building(state, player, heading, board_for(state, player))
-        if target is None:
-            return None
-        discount = space.get("discount", 0) + bonus.get("discount", 0)
-        return (discount, 0), {"build": target}
-    if kind == "prepare":
-        if heading is not None and heading != "prepare" and not (heading or "").startswith("combo:"):
-            return None
-        ship = _can_prepare(state, player, board_for(state, player))
-        if ship is None:
-            return None
-        return (sum(bonus.get("cost_discount", {}).values()), 0), {"prepare": ship}
-    if kind == "launch":
-        row = _launch_row(heading)
-        if row is None:
-            return None
-        if heading.startswith("combo:") and _can_prepare(state, player, board_for(state, player)) is not None:
-            return None  # a combo heading is a prepare heading while the Captain can prepare
-        ship = _ship_at(state, player, space["from"])
-        if ship is None or len(state["track"][row]) >= data.RANKS:
-            return None
-        food = data.launch_food(row)
-        saved = food - (food + 1) // 2 if space["food"] == "half_up" else bonus.get("food_discount", 0)
-        facts: dict[str, Any] = {"launch": {"ship": ship, "to": row}}
-        if space["from"] == "home":
-            facts["prepare_and_launch"] = True
-        return (saved, 0), facts
-    if kind == "move_out":
-        if heading is not None:
-            return None
-        ships = sorted((s["row"], state["track"][s["row"]].index([player, i + 1]), i + 1)
-                       for i, s in enumerate(state["players"][player]["ships"]) if s["at"] == "sea")
-        for row, _, n in ships:
-            if row < data.FARTHEST_ROW and len(state["track"][row + 1]) < data.RANKS:
-                return (0, 0), {"move_out": {"ship": n, "from": row, "to": row + 1}}
-        return None
-    if kind == "remove_empty_sea":
-        empty = state["sea_tokens"]["empty"]
-        if heading not in ("money", None) or not empty:
-            return None
-        k = min(2, empty)
-        return (space["payout"][str(k)], 0), {"remove_empty_sea": k}
-    if kind == "return_right_whales":
-        if heading not in ("money", None):
-            return None
-        best = max(((min(space["max"], s["hold"]["right"]), i + 1) for i, s in enumerate(state["players"][player]["ships"])),
-                   key=lambda x: (x[0], -x[1]))
-        if not best[0]:
-            return None
-        return (best[0] * data.WHALES["right"]["lay"], 0), {"return_whales": {"ship": best[1],
-                                                                                "whales": {"right": best[0]}}}
-    if kind == "pay_per_whale":
-        if heading not in ("money", None):
-            return None
-        best = max(((sum(s["hold"].values()), i + 1) for i, s in enumerate(state["players"][player]["ships"])),
-                   key=lambda x: (x[0], -x[1]))
-        if not best[0]:
-            return None
-        return (best[0] * space["per_whale"], 0), {"ship": best[1]}
-    if kind == "replace_workers":
-        return ((0, 0), {"inn": True}) if heading is None else None
-    if kind == "take_ownership":
-        if heading is not None or state["buildings"][sid]["owner"] == player:
-            return None  # gives a Captain no money; used only when named, never by its owner
-        return (0, 0), {"take_ownership": sid}
-    return None  # Turner's Mill: never used by a Captain
+    return effect(state, player, sid, space, heading, space.get("bonus", {}) if first else {})
 
 
 def _resources_total(sid: str) -> tuple[int, int]:

@@ -15,6 +15,7 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
+from server.api.build import build
 from server.errors import InvalidArgument
 
 _INTS = {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_SFIXED32,
@@ -44,8 +45,9 @@ def from_message(message: Message) -> dict[str, Any]:
 
 
 def to_message(message_cls: type, data: dict[str, Any]) -> Message:
-    """A use case's answer (already in the JSON form) as the response message."""
-    return json_format.ParseDict(data, message_cls(), ignore_unknown_fields=True)
+    """A use case's answer (already in the JSON form) as the response message (unknown keys
+    ignored), as json_format.ParseDict builds it, faster (server.api.build)."""
+    return build(message_cls, data)
 
 
 def _kind(f: FieldDescriptor) -> str:

@@ -34,6 +34,7 @@ class Call:
     fields: dict[str, Any] = field(default_factory=dict)  # game_id, seat, request_id, ...
     claim: str | None = None  # the claim id a joined seat's token names (checked by the edge)
     started: float = field(default_factory=time.perf_counter)
+    finished: bool = False  # recorded (finish() records a call once)
 
     def seat(self, signer: TokenSigner, game_id: str, *, required: bool) -> int | None:
         """The seat the caller's token opens in `game_id` (None: a spectator)."""
@@ -49,7 +50,10 @@ class Call:
         return seat
 
     def finish(self, **extra: Any) -> None:
-        """Record the call: the RPC counters and latency, and one structured log line."""
+        """Record the call: the RPC counters and latency, and one structured log line (once)."""
+        if self.finished:
+            return
+        self.finished = True
         dt = time.perf_counter() - self.started
         if self.rpc:
             metrics.child(metrics.RPC_REQUESTS, self.transport, self.rpc, self.code).inc()

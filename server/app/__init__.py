@@ -1,5 +1,6 @@
-"""The application layer: use cases (service), the game repository (unit of work),
-typed commands and replies. The transports call it; it knows nothing of them."""
+"""The application layer: use cases (service) over collaborators with one job each (seats,
+lobby, clocks, bookkeeping, watching), the game repository (unit of work), typed commands
+and replies. The transports call it; it knows nothing of them."""
 
 from server.errors import (
     Aborted,

@@ -36,6 +36,7 @@ from server.errors import (
 )
 from server.portal.table import Table, is_platform
 from server.store.base import (
+    AppendResult,
     Conflict,
     DuplicateRequest,
     Entry,
@@ -355,6 +356,17 @@ class GameRepository:
                     f"events before version {exc.first_kept} of this game are no longer kept (trimmed after "
                     f"a snapshot); list with afterVersion={exc.first_kept - 1} or later", "HISTORY_TRIMMED") from exc
 
+    @property
+    def trims(self) -> bool:
+        """Whether the store drops the events a snapshot covers (TABLERO_TRIM_ON_SNAPSHOT): a
+        read or a watch from before the newest snapshot may then find its start gone."""
+        return self.store.trim_on_snapshot
+
+    async def head(self, game_id: str) -> AppendResult:
+        """The log's head: its version and its last event's chain hash ("" for none)."""
+        with _Timed("head"):
+            return await self.store.head(game_id)
+
     def watch(self, game_id: str, after_version: int, after_hash: str | None = None) -> AsyncIterator[Any]:
         """(version, event) pairs (`Watched`, with the event's chain hash), and `Reset(v)` markers
         when the store's history was rewritten under the watcher (every event after v it was
@@ -479,7 +491,7 @@ class GameRepository:
         """After a write: the snapshot (when due) and finish() go off the reply path."""
         if before // self.snapshot_every != game.version // self.snapshot_every:
             self._spawn(self._snapshot(game.id, game.version, clone(game.state), list(game.platform)))
-        if game.finished and getattr(self.store, "finished_ttl", None):  # no TTL: nothing to do
+        if game.finished and self.store.finished_ttl:  # no TTL: nothing to do
             self._spawn(self._finish(game.id))
         if self.on_commit is not None:
             self.on_commit(game)
@@ -536,6 +548,10 @@ class GameRepository:
 
     def _evict(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
+
+    def forget_meta(self, game_id: str) -> None:
+        """Drop the game's cached metadata: its next read asks the store (a seat was claimed)."""
+        self.store.forget_meta(game_id)
 
     def forget(self, game_id: str) -> None:
         """The store found the game gone (deleted, expired, lost): nothing of it stays cached."""

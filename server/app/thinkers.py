@@ -313,7 +313,7 @@ class Thinkers:
             return None
         if done.appended:
             self.played += 1
-            await self.service._written(done.game)
+            await self.service.written(done.game)
             return done.game
         return None
 

@@ -34,6 +34,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from server.api import codec, observe
 from server.api.edge import Api
+from server.api.fanout import Encoded
 from server.api.rpcs import MODULES
 from server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
 
@@ -131,13 +132,16 @@ KEEPALIVE = 15.0
 
 
 def _stream(api: Api, rpc: str, response_cls: type) -> Any:
+    # One message per event and audience, however many watch it (server.api.fanout).
+    message = Encoded(lambda data: codec.to_message(response_cls, data))
+
     async def handle(request: Any, ctx: Any) -> AsyncIterator[Any]:
         async with _observed(rpc, ctx):
             items = await api.watch(_wire(api, rpc, request), keepalive=KEEPALIVE)
             async with contextlib.aclosing(items):  # closed at once (it holds a store watcher)
                 async for item in items:
                     if item.kind == "event":
-                        yield codec.to_message(response_cls, item.data)
+                        yield message(item.data)
                     elif item.kind == "keepalive":
                         yield response_cls()
                     elif item.kind == "end":

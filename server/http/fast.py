@@ -28,13 +28,7 @@ from server.api.rpcs import Rpc
 from server.api.status import error_body
 from server.api.watch import WatchItem
 from server.http import sse
-from server.http.slow_clients import DISCONNECT
-
-try:  # the request cycle of uvicorn's httptools protocol (the one `tablero serve` uses)
-    from uvicorn.protocols.http.httptools_impl import STATUS_LINE as _STATUS_LINE
-    from uvicorn.protocols.http.httptools_impl import RequestResponseCycle as _HttpToolsCycle
-except ImportError:  # pragma: no cover - httptools not installed: every answer goes through send()
-    _HttpToolsCycle, _STATUS_LINE = None, {}
+from server.http.slow_clients import CONNECTION
 
 TOKEN_IN_URL = ("access_token in the URL is accepted only by the watch (Server-Sent Events) route; "
                 "send the seat token as the header Authorization: Bearer <token>")
@@ -64,16 +58,6 @@ class Incoming:
         self.headers, self.receive = headers, receive
         self.path_params, self.query_params = path_params, query_params
         self.query_names = query_names  # every name as given, repeats included
-
-
-def _cycle(send: Any) -> Any:
-    """The httptools request cycle behind `send`, when it is one: the fast path then writes
-    an answer as the bytes uvicorn's `send` would write, in one piece (a whole unary answer,
-    or an SSE frame as one chunk), instead of going through two ASGI messages each.
-    Anything unusual (a paused or lost client, a header of the answer's own) goes through
-    `send`, which waits, checks and refuses as it always does."""
-    cycle = getattr(send, "__self__", None)
-    return cycle if _HttpToolsCycle is not None and type(cycle) is _HttpToolsCycle else None
 
 
 def accepts_gzip(accept_encoding: str) -> bool:
@@ -107,17 +91,6 @@ def _a_file(static: Any, path: str) -> bool:
         _, found = static.lookup_path(relative)
         return found is not None and stat.S_ISREG(found.st_mode)
     return False
-
-
-def _head(cycle: Any, status: int, headers: list[tuple[bytes, bytes]]) -> list[bytes]:
-    """The status line and headers uvicorn's send() writes for a start (its default headers
-    first, `connection: close` when the connection will not be kept), without the blank line."""
-    content = [_STATUS_LINE[status]]
-    for name, value in (*cycle.default_headers, *headers):
-        content += (name, b": ", value, b"\r\n")
-    if not cycle.keep_alive:
-        content.append(b"connection: close\r\n")
-    return content
 
 
 def _gzip(body: bytes) -> bytes:
@@ -232,20 +205,6 @@ class FastRoutes:
             out.extend((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.items())
         if "origin" in headers:
             out.extend(_CORS)
-        cycle = _cycle(send)
-        if cycle is not None and not answer.headers and not cycle.response_started \
-                and not cycle.disconnected and not cycle.flow.write_paused:
-            # What send() writes for a start and a whole body (our headers are constants).
-            content = _head(cycle, answer.status, out)
-            content += (b"\r\n", body)
-            cycle.response_started = cycle.response_complete = True
-            cycle.waiting_for_100_continue = False
-            cycle.transport.write(b"".join(content))
-            cycle.message_event.set()
-            if not cycle.keep_alive:
-                cycle.transport.close()
-            cycle.on_response()
-            return
         await send({"type": "http.response.start", "status": answer.status, "headers": out})
         await send({"type": "http.response.body", "body": body})
 
@@ -270,7 +229,7 @@ class FastRoutes:
                 pass
             left()
 
-        hook = scope.get(DISCONNECT)
+        hook = CONNECTION.get()
         listener = None
         if hook is None:
             listener = asyncio.get_running_loop().create_task(listen())
@@ -286,41 +245,12 @@ class FastRoutes:
                 listener.cancel()
         frame = sse.frame
         try:
-            cycle = _cycle(send)
-            if cycle is not None and not cycle.response_started and not cycle.disconnected:
-                # What send() writes for the start of a chunked 200 and its first chunk; to an
-                # HTTP/1.0 client (which knows no chunked coding, RFC 9112 6.1) the events as
-                # they are, the end of the stream being the end of the connection.
-                chunked = cycle.scope.get("http_version") != "1.0"
-                if cycle.flow.write_paused:
-                    await cycle.flow.drain()
-                if not chunked:
-                    cycle.keep_alive = False  # the end of the connection ends the stream
-                content = _head(cycle, 200, out)
-                if chunked:
-                    content.append(b"transfer-encoding: chunked\r\n\r\n%x\r\n%b\r\n" % (len(sse.OPENING), sse.OPENING))
-                else:
-                    content += (b"\r\n", sse.OPENING)
-                cycle.response_started, cycle.chunked_encoding = True, chunked
-                cycle.waiting_for_100_continue = False
-                cycle.transport.write(b"".join(content))
-            else:
-                cycle = None
-                await send({"type": "http.response.start", "status": 200, "headers": out})
-                await send({"type": "http.response.body", "body": sse.OPENING, "more_body": True})
+            await send({"type": "http.response.start", "status": 200, "headers": out})
+            await send({"type": "http.response.body", "body": sse.OPENING, "more_body": True})
             async for item in items:
                 if item.kind == "error":
                     sse.failed(item)
-                data = frame(item, legacy)
-                if cycle is None:
-                    await send({"type": "http.response.body", "body": data, "more_body": True})
-                    continue
-                if cycle.flow.write_paused and not cycle.disconnected:
-                    await cycle.flow.drain()  # a slow reader: wait, as send() does
-                if cycle.disconnected:
-                    break  # the client left (its hook cancels this stream too)
-                # One chunk, as send() frames it (HTTP/1.0: the event as it is).
-                cycle.transport.write(b"%x\r\n%b\r\n" % (len(data), data) if cycle.chunked_encoding else data)
+                await send({"type": "http.response.body", "body": frame(item, legacy), "more_body": True})
             detach()
             await send({"type": "http.response.body", "body": b""})
         except asyncio.CancelledError:

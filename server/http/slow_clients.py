@@ -11,12 +11,13 @@ h11 has its own bound).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import time
 from email.utils import formatdate
 from typing import Any
 
-from uvicorn.protocols.http.flow_control import FlowControl
+import httptools
 
 MAX_HEADER_BYTES = 64 * 1024
 MAX_URL_BYTES = 16 * 1024  # the request target (path and query): 414 beyond (RFC 9112 3)
@@ -37,10 +38,10 @@ def _431() -> bytes:
 
 
 class Disconnect:
-    """In the scope of every request on the httptools protocol (key DISCONNECT): `lost` once
-    the client's connection is gone, and `callback`, when a stream set one, is called then.
-    A stream (the SSE watch) learns of a client that left without a task waiting on
-    `receive()` for it."""
+    """One per connection, reachable from its requests through CONNECTION (a context
+    variable): `lost` once the client's connection is gone, and `callback`, when a stream set
+    one, is called then. A stream (the SSE watch) learns of a client that left without a
+    task waiting on `receive()` for it."""
 
     __slots__ = ("lost", "callback")
 
@@ -49,14 +50,11 @@ class Disconnect:
         self.callback: Any = None
 
 
-DISCONNECT = "tablero.disconnect"
+# The connection of the request being handled. Set by Guard before it hands bytes on: the
+# server creates a request's task from there (or from the previous request's task, for a
+# pipelined one), and a task starts with a copy of the context it was created in.
+CONNECTION: contextvars.ContextVar[Disconnect | None] = contextvars.ContextVar("tablero_connection", default=None)
 
-
-def _address(info: Any) -> tuple[str, int] | None:
-    """(host, port) of a socket address as the transport gives it (IPv6: a 4-tuple)."""
-    if isinstance(info, (list, tuple)) and len(info) >= 2:
-        return str(info[0]), int(info[1])
-    return None
 
 def _414() -> bytes:
     return _refusal(b"414 URI Too Long", "INVALID_ARGUMENT", f"request target too long (at most {MAX_URL_BYTES} bytes)",
@@ -67,102 +65,138 @@ def _408() -> bytes:
     return _refusal(b"408 Request Timeout", "DEADLINE_EXCEEDED", "request headers arrived too slowly", "REQUEST_TIMEOUT")
 
 
+class _Requests:
+    """httptools callbacks that follow where each request's headers begin and end, and
+    their size (httptools' own parser, public API: one pass over bytes the server parses
+    again, about a microsecond per request)."""
+
+    __slots__ = ("in_headers", "size", "count", "refused")
+
+    def __init__(self) -> None:
+        self.in_headers = False
+        self.size = self.count = 0
+        self.refused: bytes | None = None  # the answer of a request the parse was stopped for
+
+    def _refuse(self, answer: bytes) -> None:
+        self.refused = answer
+        raise ValueError("refused")  # stops the parser
+
+    def on_message_begin(self) -> None:
+        self.in_headers, self.size, self.count = True, 0, 0
+
+    def on_url(self, url: bytes) -> None:
+        self.size += len(url)  # the request line counts against the same bound
+        if self.size > MAX_URL_BYTES:
+            self._refuse(_414())
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.size += len(name) + len(value)
+        self.count += 1
+        if self.size > MAX_HEADER_BYTES or self.count > MAX_HEADERS:
+            self._refuse(_431())
+
+    def on_headers_complete(self) -> None:
+        self.in_headers = False
+
+
+class _Guard(asyncio.Protocol):
+    """An asyncio protocol for uvicorn's `http=` setting that wraps an instance of
+    `protocol_cls` (uvicorn's own, built with the arguments uvicorn gives) and hands every
+    call on to it, after it has (1) enforced the header deadline: a request's headers must
+    arrive within `header_timeout` seconds of its first byte, and a new connection must send
+    its first request's headers within that time too (408 and close otherwise); (2) bounded
+    the headers (431) and the request target (414); (3) answered a malformed request with a
+    JSON 400 as every error of the API. It also gives the connection's Disconnect to its
+    requests (CONNECTION)."""
+
+    inner_cls: type  # set by guarded()
+    header_timeout: float
+
+    __slots__ = ("inner", "loop", "transport", "parser", "requests", "timer", "seen", "gone", "passthrough")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.inner = self.inner_cls(*args, **kwargs)
+        self.loop = asyncio.get_event_loop()
+        self.requests = _Requests()
+        self.parser = httptools.HttpRequestParser(self.requests)
+        self.timer: asyncio.TimerHandle | None = None
+        self.seen = False  # any byte yet
+        self.gone = Disconnect()
+        self.passthrough = False  # after an upgrade: bytes are no longer HTTP/1.1 requests
+        self.transport: Any = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        CONNECTION.set(self.gone)
+        self.inner.connection_made(transport)
+        # A connection that never sends its first request's headers is closed after the same time.
+        self.timer = self.loop.call_later(self.header_timeout, self._headers_too_slow)
+
+    def data_received(self, data: bytes) -> None:
+        self.seen = True
+        if not self.passthrough:
+            try:
+                self.parser.feed_data(data)
+            except httptools.HttpParserUpgrade:
+                self.passthrough = True
+            except httptools.HttpParserError as e:  # a callback's refusal, or not HTTP/1.1
+                self._refuse(self.requests.refused or _400(str(e)))
+                return
+            if self.requests.in_headers:
+                if self.timer is None:  # a request whose headers are not all here yet
+                    self.timer = self.loop.call_later(self.header_timeout, self._headers_too_slow)
+            elif self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+        CONNECTION.set(self.gone)
+        self.inner.data_received(data)
+
+    def _refuse(self, answer: bytes) -> None:
+        if not self.transport.is_closing():
+            self.transport.write(answer)
+            self.transport.close()
+
+    def _headers_too_slow(self) -> None:
+        self.timer = None
+        if not self.transport.is_closing():
+            if self.seen:
+                self.transport.write(_408())
+            self.transport.close()
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.inner.connection_lost(exc)
+        gone = self.gone
+        gone.lost = True
+        if gone.callback is not None:
+            gone.callback()
+
+
+
 def guarded(protocol_cls: type, header_timeout: float) -> type:
-    """A subclass of uvicorn's `protocol_cls` that enforces the header deadline."""
+    """The protocol class for uvicorn's `http=` setting: _Guard around `protocol_cls`."""
+    return type(f"Guarded{protocol_cls.__name__}", (_Guard,),
+                {"__slots__": (), "inner_cls": protocol_cls, "header_timeout": header_timeout})
 
-    httptools = hasattr(protocol_cls, "on_header")
 
-    class Guarded(protocol_cls):  # type: ignore[misc, valid-type]
-        def connection_made(self, transport: Any) -> None:
-            self._hdr_cycle: Any = None
-            self._seen = False  # any byte yet
-            self._hdr_size = self._hdr_count = 0
-            self._refused: Any = None  # the answer of a request the parser was stopped for (431, 414)
-            if httptools:
-                # uvicorn's own connection_made, with the addresses the transport already holds:
-                # its helpers ask the socket again, seven system calls per connection.
-                self.connections.add(self)
-                self.transport = transport
-                self.flow = FlowControl(transport)
-                local = transport.get_extra_info("sockname")
-                self.server = (local, None) if isinstance(local, str) else _address(local)
-                self.client = _address(transport.get_extra_info("peername"))
-                self.scheme = "https" if transport.get_extra_info("sslcontext") else "http"
-            else:
-                super().connection_made(transport)
-            # A connection that never sends a byte is closed after the same time.
-            self._hdr_timer: asyncio.TimerHandle | None = self.loop.call_later(header_timeout, self._headers_too_slow)
-
-        def data_received(self, data: bytes) -> None:
-            self._seen = True
-            cycle = self.cycle
-            idle = cycle is None or cycle.response_complete
-            super().data_received(data)
-            if self._hdr_timer is None:
-                # Armed only when these bytes began a request whose headers are not all here
-                # yet: most requests arrive whole, and need no timer at all.
-                if idle and self.cycle is cycle and not self.transport.is_closing():
-                    self._hdr_cycle = cycle
-                    self._hdr_timer = self.loop.call_later(header_timeout, self._headers_too_slow)
-            elif self.cycle is not self._hdr_cycle:
-                self._hdr_timer.cancel()  # a new request cycle: its headers are complete
-                self._hdr_timer = None
-
-        def _headers_too_slow(self) -> None:
-            self._hdr_timer = None
-            if not self.transport.is_closing():
-                if self._seen:
-                    self.transport.write(_408())
-                self.transport.close()
-
-        if httptools:  # uvicorn sets no bound of its own
-            def on_message_begin(self) -> None:
-                self._hdr_size = self._hdr_count = 0
-                super().on_message_begin()
-                self.scope[DISCONNECT] = Disconnect()  # type: ignore[literal-required]
-
-            def on_header(self, name: bytes, value: bytes) -> None:
-                self._hdr_size += len(name) + len(value)
-                self._hdr_count += 1
-                if self._hdr_size > MAX_HEADER_BYTES or self._hdr_count > MAX_HEADERS:
-                    self._refused = _431
-                    raise ValueError("request headers too large")  # stops the parser: send_400_response
-                super().on_header(name, value)
-
-            def on_url(self, url: bytes) -> None:
-                self._hdr_size += len(url)  # the request line counts against the same bound
-                if self._hdr_size > MAX_URL_BYTES:
-                    self._refused = _414
-                    raise ValueError("request target too long")  # stops the parser: send_400_response
-                super().on_url(url)
-
-            def send_400_response(self, msg: str) -> None:
-                # JSON, as every error of the API (uvicorn's own is text/plain).
-                if self._refused is not None:
-                    self.transport.write(self._refused())
-                else:
-                    self.transport.write(_refusal(b"400 Bad Request", "INVALID_ARGUMENT", f"{msg.rstrip('.')}: "
-                                                  "not a well-formed HTTP/1.1 request"))
-                self.transport.close()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            if self._hdr_timer is not None:
-                self._hdr_timer.cancel()
-                self._hdr_timer = None
-            cycle = self.cycle
-            super().connection_lost(exc)
-            gone = cycle.scope.get(DISCONNECT) if cycle is not None else None
-            if gone is not None:
-                gone.lost = True
-                if gone.callback is not None:
-                    gone.callback()
-
-    Guarded.__name__ = f"Guarded{protocol_cls.__name__}"
-    return Guarded
+def _400(msg: str) -> bytes:
+    return _refusal(b"400 Bad Request", "INVALID_ARGUMENT", f"{msg.rstrip('.')}: not a well-formed HTTP/1.1 request")
 
 
 def http_protocol(name: str, header_timeout: float) -> type:
-    """The guarded protocol class for uvicorn's `http=` setting ("h11" or "httptools")."""
+    """The guarded protocol for uvicorn's `http=` setting, around uvicorn's own ("h11" or
+    "httptools", the names its `--http` option takes)."""
     if name == "httptools":
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as base
     else:
@@ -177,18 +211,12 @@ async def read_body(receive, limit: int, timeout: float) -> bytes:
     chunks: list[bytes] = []
     size = 0
     deadline = time.monotonic() + timeout  # not the loop's clock: get_running_loop() is a getpid()
-    # uvicorn's request cycle sets its message_event once (part of) the body is there: such a
-    # receive does not wait, and needs no timer (most bodies arrive with their headers).
-    ready = getattr(getattr(receive, "__self__", None), "message_event", None)
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise TimeoutError("the request body arrived too slowly")
-        if ready is not None and ready.is_set():
+        async with asyncio.timeout(remaining):
             message = await receive()
-        else:
-            async with asyncio.timeout(remaining):
-                message = await receive()
         if message["type"] == "http.disconnect":
             raise ConnectionError("the client closed the connection before sending the whole body")
         chunk = message.get("body", b"")

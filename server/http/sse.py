@@ -8,6 +8,7 @@ from typing import Any
 
 from server import fastjson
 from server.api import observe
+from server.api.fanout import Encoded
 from server.api.status import app_error_body
 from server.api.watch import WatchItem
 from server.errors import AppError
@@ -29,11 +30,19 @@ def _data(obj: object) -> str:
     return fastjson.dumps(obj).decode()
 
 
+def _encode_event(data: dict) -> bytes:
+    return b"id: %d\ndata: %b\n\n" % (data["version"], fastjson.dumps(data))
+
+
+# One encoding per event and audience, however many watch it (server.api.fanout).
+_event_frame = Encoded(_encode_event)
+
+
 def frame(item: WatchItem, legacy: bool = True) -> bytes:
     """One SSE message (two for a control message with a legacy name, unless `legacy` is off:
     the caller said it is an EventSource, WatchGameRequest.event_source)."""
     if item.kind == "event":
-        return b"id: %d\ndata: %b\n\n" % (item.data["version"], fastjson.dumps(item.data))
+        return _event_frame(item.data)
     if item.kind == "keepalive":
         return b": keepalive\n\n"
     retry = "retry: 3600000\n" if item.kind == "end" else ""

@@ -88,7 +88,7 @@ class Matchmaking:
                 start_event(engine, n, options, random.Random(0))
             except InvalidOptions as e:
                 raise InvalidArgument(str(e)) from None
-        await self.games._check_open_games(user.id)  # TABLERO_MAX_OPEN_GAMES_PER_USER applies
+        await self.games.game_lobby.check_open_games(user.id)  # TABLERO_MAX_OPEN_GAMES_PER_USER applies
         rating = 0.0
         if self.games.ratings is not None:
             from server.ratings.model import Rating

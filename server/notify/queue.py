@@ -4,7 +4,7 @@ Two stages, both at least once and both surviving a replica that dies mid-step:
 
 1. **Signals** — "game G changed". Written by the replica that committed the write, before
    it answers (so a write whose answer was lost is signalled again by the client's retry,
-   which reaches `_bookkeep` through the duplicate-request path). On Redis: the stream
+   which reaches `Bookkeeping._record` through the duplicate-request path). On Redis: the stream
    `tablero:notify:{n}:signals` with the consumer group `derive`; a replica that dies with
    signals in its pending list leaves them to `XAUTOCLAIM` by another after `SIGNAL_IDLE`.
    A signal is a wake-up, not the event: the deriver reads the game's own log from the

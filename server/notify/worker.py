@@ -1,7 +1,7 @@
 """The notifier of one replica: signals after commits, derivation, and delivery (see queue.py).
 
     notifier = Notifier(queue, service, endpoints=..., pusher=..., settings=...)
-    service.notify = notifier.signal      # the hook: GameService._bookkeep / _join call it
+    service.notify = notifier.signal      # the hook: Bookkeeping._record and GameService._join call it
     service.notify_created = queue.expect_open  # before a creation (for the sweep; see sweep())
     await notifier.start(); ...; await notifier.close()
 """
@@ -125,7 +125,7 @@ class Notifier:
     async def _derive(self, game_id: str, raw: str | None) -> tuple[Cursor, list[dict[str, Any]]]:
         games = self.service.games
         meta = await games.meta(game_id, exact=True)
-        seats = await self.service._seats(game_id, meta)
+        seats = await self.service.seats.directory(game_id, meta)
         users = [None] * meta["players"]
         for s in seats:
             users[s["seat"]] = s.get("user")
@@ -134,7 +134,7 @@ class Notifier:
         cur, evs = derive_meta(game_id, meta, cur, list(meta.get("claimed", ())), users, head.version)
         if cur.version >= head.version:
             return cur, evs
-        deadlines = {d["seat"]: d["deadline"] for d in await self.service._deadlines(head)}
+        deadlines = {d["seat"]: d["deadline"] for d in await self.service.turn_clocks.deadlines(head)}
         try:
             start = await games.at(game_id, cur.version, meta) if cur.version else \
                 LoadedGame(game_id, meta, head.engine, 0, None, [])
@@ -192,7 +192,7 @@ class Notifier:
         return out
 
     async def _users(self, game_id: str) -> list[str | None]:
-        seats = await self.service._seats(game_id)
+        seats = await self.service.seats.directory(game_id)
         return [(s.get("user") or {}).get("id") for s in sorted(seats, key=lambda s: s["seat"])]
 
     async def sweep(self, limit: int = 100) -> int:

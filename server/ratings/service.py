@@ -57,7 +57,7 @@ class Ratings:
         meta = game.meta
         if meta.get("rated") is False:
             return None
-        seats = await self.games._seats(game.id, meta)
+        seats = await self.games.seats.directory(game.id, meta)
         users = [s.get("user") for s in seats] or list(meta.get("users") or [])
         kinds = list(meta["seats"])
         if meta.get("rated") is None and (len(users) != len(kinds) or any(

@@ -188,6 +188,11 @@ class GameNotFound(StoreError):
 class EventStore(abc.ABC):
     """Async event store. All methods are coroutines except watch(), an async generator."""
 
+    # Settings every adapter has (constructor keywords of both): what the repository and the
+    # watch ask of a store without reaching past this interface.
+    trim_on_snapshot: bool = False  # a newer snapshot drops the events it covers (reads before it: Trimmed)
+    finished_ttl: float | None = None  # seconds finish() keeps a finished game (None: forever)
+
     @abc.abstractmethod
     async def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int:
         """Create a game with its metadata and first events atomically; returns the new
@@ -327,7 +332,9 @@ class EventStore(abc.ABC):
         return snap, await self.read_entries(game_id, after_version=max(version - 1, 0))
 
     async def head(self, game_id: str) -> AppendResult:
-        """The log's head: its version and the hash of its last event ("" for none). GameNotFound."""
+        """The log's head: its version and the hash of its last event ("" for none), e.g. for a
+        watch that resumes at the head of a finished game to check the client's history.
+        GameNotFound."""
         raise NotImplementedError
 
     async def finish(self, game_id: str, ttl: float | None = None) -> bool:

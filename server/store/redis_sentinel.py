@@ -25,6 +25,7 @@ one fixed address.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, unquote
@@ -144,8 +145,21 @@ def master_client(url: str | SentinelUrl, *, blocking: bool = False, **options: 
         pool_class = _blocking_pool_class()
         kwargs["timeout"] = timeout if timeout is not None else 5.0
     client = sentinel.master_for(u.master, connection_pool_class=pool_class, **kwargs)
-    client._tablero_sentinel = sentinel  # closed with the client (see close_client)
+    _SENTINELS[client] = sentinel  # closed with the client (see close_client)
     return client
+
+
+# The Sentinel object behind each client made by master_for (its connections to the Sentinels
+# are closed with the client's), without writing onto redis-py's object.
+_SENTINELS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def sentinel_of(client: object) -> object | None:
+    """The Sentinel a client from `client_for` was made by (None: not a Sentinel client)."""
+    try:
+        return _SENTINELS.get(client)
+    except TypeError:  # not weakly referenceable: not one of ours
+        return None
 
 
 def _blocking_pool_class() -> type:

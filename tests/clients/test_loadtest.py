@@ -48,6 +48,24 @@ def test_grpc_with_watches_and_legal_actions(server):
     assert rep["errors"] == {}
 
 
+def test_compare_runs_both_transports_alternately_and_gives_grpcs_ratios(server, tmp_path):
+    out = tmp_path / "compare.json"
+    p = cli("--url", server.http, "--grpc", server.grpc, "loadtest", "--compare", "--rounds", "2", "-c", "2",
+            "-d", "1", "--no-progress", "--json-out", str(out), timeout=120)
+    rep = json.loads(out.read_text())
+    assert [r["transport"] for r in rep["reports"]] == ["rest", "grpc", "rest", "grpc"]
+    assert all(r["games_finished"] > 0 and r["errors"] == {} for r in rep["reports"])
+    cmp = rep["compare"]
+    assert cmp["rest"]["rounds"] == cmp["grpc"]["rounds"] == 2
+    rates = sorted(r["actions_per_s"] for r in rep["reports"] if r["transport"] == "grpc")
+    assert cmp["grpc"]["actions_per_s"] == rates[1]  # the median of two: the higher
+    assert cmp["ratio"]["actions_per_s"] == round(cmp["grpc"]["actions_per_s"] / cmp["rest"]["actions_per_s"], 2)
+    assert "grpc / rest" in p.stdout and "SubmitAction p99 ms" in p.stdout
+    # Off this machine it refuses, as a single run does.
+    p = cli("--url", server.http, "--grpc", "192.0.2.7:50051", "loadtest", "--compare", "-d", "1", check=False)
+    assert p.returncode == 2 and "--i-mean-it" in p.stderr
+
+
 def test_refuses_a_target_off_this_machine(server):
     p = cli("--url", "http://192.0.2.7:8080", "loadtest", "-d", "1", check=False)
     assert p.returncode == 2 and "--i-mean-it" in p.stderr

@@ -11,7 +11,7 @@ import time
 
 import httpx
 
-from server.app import service
+from server.app import seats
 from tests.faults.redis_proc import FaultyRedis
 from tests.server.support import ServerThread
 
@@ -33,7 +33,7 @@ def _refused(r: httpx.Response) -> bool:
 
 
 async def test_after_a_rollback_that_lost_a_join_the_old_token_is_refused_and_the_new_one_works(monkeypatch):
-    monkeypatch.setattr(service, "CLAIM_RECHECK", 1.0)
+    monkeypatch.setattr(seats, "CLAIM_RECHECK", 1.0)
     with FaultyRedis(fsync="always") as redis:
         with ServerThread(redis_url=redis.url) as a, ServerThread(redis_url=redis.url) as b, \
                 ServerThread(redis_url=redis.url) as c:
@@ -65,7 +65,7 @@ async def test_after_a_rollback_that_lost_a_join_the_old_token_is_refused_and_th
             r = _act(a.http, gid, old["token"], 8)
             assert _refused(r), r.text
             # c never saw the new claim: within CLAIM_RECHECK it reads the claims again
-            deadline = time.monotonic() + service.CLAIM_RECHECK + 5
+            deadline = time.monotonic() + seats.CLAIM_RECHECK + 5
             while not _refused(r := _view(c.http, gid, old["token"])):
                 assert r.status_code == 200 and time.monotonic() < deadline, r.text
                 await asyncio.sleep(0.1)
@@ -85,7 +85,7 @@ def test_a_joined_seats_token_names_its_claim_and_costs_no_store_read(redis_url,
         return sum(s.value for m in metrics.STORE_LATENCY.collect() for s in m.samples
                    if s.name.endswith("_count") and s.labels.get("op") == "get_meta")
 
-    monkeypatch.setattr(service, "CLAIM_RECHECK", 60.0)  # the periodic read is not what is measured
+    monkeypatch.setattr(seats, "CLAIM_RECHECK", 60.0)  # the periodic read is not what is measured
     with ServerThread(redis_url=redis_url) as s:
         created = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2,
                                                            "seats": ["human", "open"]}).json()

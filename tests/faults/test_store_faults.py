@@ -44,7 +44,7 @@ def chain_ok(entries: list[Any]) -> bool:
 
 def _cancelled_yet() -> None:
     """A player retries store errors forever, but not once its task is cancelled: a cancel
-    that redis-py lost on the way (see `server.store.redis._raise_if_cancelling`) must not
+    that redis-py lost on the way (see `server.store.redis_clients._raise_if_cancelling`) must not
     leave it retrying a closed store after the test (the event loop's teardown hung)."""
     task = asyncio.current_task()
     if task is not None and task.cancelling():
@@ -338,7 +338,7 @@ async def test_a_connection_closed_under_a_command_is_a_lost_connection_not_a_bu
     connection. Any other AttributeError stays a bug."""
     from redis.asyncio.connection import Connection
 
-    from server.store.redis import _dropped_under_us
+    from server.store.redis_clients import _dropped_under_us
 
     try:
         await Connection(port=1)._send_packed_command([b"PING\r\n"])  # never connected: no writer

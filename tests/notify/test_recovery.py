@@ -134,7 +134,7 @@ async def test_a_turn_derived_late_keeps_the_deadline_of_its_running_clock() -> 
             game = (await service.submit_action(cmd.SubmitAction(gid, 0, {"type": "bid", "card": 1})))["game"]
             assert game["toAct"] == [1]
             head = await service.games.current(gid)
-            [d1] = await service._deadlines(head)
+            [d1] = await service.turn_clocks.deadlines(head)
             assert d1["seat"] == 1 and d1["deadline"] > time.time() + 3000
             await notifier.start()  # the deriver, late: the game is a write further on
             assert await _until(rec, lambda acc: "turn.started" in [d["type"] for d in acc], 10)

@@ -19,7 +19,9 @@ async def _app(scope, receive, send):
         status, text = 408, b"slow body"
     except OverflowError:
         status, text = 413, b"too big"
-    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"text/plain")]})
+    # As the API's endpoints do (server.http.app): a body left unread ends the connection.
+    close = [(b"connection", b"close")] if status != 200 else []
+    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"text/plain"), *close]})
     await send({"type": "http.response.body", "body": text})
 
 

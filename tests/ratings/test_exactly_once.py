@@ -25,7 +25,7 @@ async def _finished_game(games: GameService) -> str:
         {"kind": "me"}, {"kind": "human", "userId": "bea"}), user=User("al"))))["game"]["id"]
     for seat, cell in MOVES:
         await games.submit_action(cmd.SubmitAction(gid, seat, {"type": "place", "cell": cell}))
-    await asyncio.gather(*list(games._ending))  # the bookkeeping after the last move
+    await asyncio.gather(*list(games.bookkeeping.ending))  # the bookkeeping after the last move
     return gid
 
 

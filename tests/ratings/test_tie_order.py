@@ -42,7 +42,7 @@ async def _win(games: GameService, winner: str, loser: str) -> None:
         {"kind": "me"}, {"kind": "human", "userId": loser}), user=User(winner))))["game"]["id"]
     for seat, cell in MOVES:
         await games.submit_action(cmd.SubmitAction(gid, seat, {"type": "place", "cell": cell}))
-    await asyncio.gather(*list(games._ending))
+    await asyncio.gather(*list(games.bookkeeping.ending))
 
 
 async def test_equal_ratings_are_listed_by_user_id_descending_and_around_me_agrees(games):

@@ -587,3 +587,23 @@ async def test_open_store_picks_the_backend(backend: Backend) -> None:
     g = new_id()
     assert await store.create(g, {}, [ev(1)]) == 1
     assert await store.read(g) == [ev(1)]
+
+
+async def test_the_head_is_the_last_version_and_its_hash_as_a_resumed_watch_checks_it(store: EventStore) -> None:
+    # What a watch that resumes at the head of a finished game asks (server/app/watching.py,
+    # through GameRepository.head): the store's head, never a reach past the interface.
+    g = new_id()
+    with pytest.raises(GameNotFound):
+        await store.head(g)
+    await store.create(g, {}, [])
+    assert (await store.head(g)).version == 0 and (await store.head(g)).hash == ""
+    await store.append(g, 0, [ev(0), ev(1)])
+    head = await store.head(g)
+    assert head.version == 2 and head.hash == (await store.read_entries(g))[-1].hash != ""
+
+
+async def test_every_adapter_declares_whether_snapshots_trim_and_how_long_finished_games_stay(
+        store: EventStore) -> None:
+    # The settings the repository and the watch read from the contract (EventStore), not by
+    # probing an adapter: both off by default.
+    assert store.trim_on_snapshot is False and store.finished_ttl is None

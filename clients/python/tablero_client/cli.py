@@ -293,27 +293,52 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _common_options(suppress: bool) -> argparse.ArgumentParser:
+    """The options every verb takes (before or after it; after it they must not reset them to defaults)."""
+    def d(value: Any) -> Any:
+        return argparse.SUPPRESS if suppress else value
+
+    c = argparse.ArgumentParser(add_help=False)
+    c.add_argument("--url", default=d(os.environ.get("TABLERO_URL", DEFAULT_URL)),
+                   help=f"REST base URL (env TABLERO_URL; default {DEFAULT_URL})")
+    c.add_argument("--grpc", default=d(os.environ.get("TABLERO_GRPC")), metavar="HOST:PORT",
+                   help="use gRPC at HOST:PORT instead of REST (env TABLERO_GRPC)")
+    c.add_argument("--token", default=d(os.environ.get("TABLERO_TOKEN")), help="seat token (env TABLERO_TOKEN)")
+    c.add_argument("--timeout", type=_seconds, default=d(30.0), help="seconds per call (default 30)")
+    c.add_argument("--json", action="store_true", default=d(False), help="print JSON instead of text")
+    c.add_argument("--lang", default=d(None), metavar="LANG",
+                   help="language of the texts: es or en (default: from LANG)")
+    return c
+
+
+
+def _add_play(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The `play` verb: a whole game in the terminal."""
+    s = sub.add_parser(
+        "play", parents=[common], help="play a whole game in the terminal",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="A new game prints the command that resumes your seat (and, with --open, the command a\n"
+               "friend runs to join); --join prints the joined seat's resume command.\n"
+               "Leaving: q (or quit, exit) + Enter at a prompt or while others play, or Ctrl-D: exit status 0;\n"
+               "Ctrl-C: exit status 130. Both print `resume with: tablero play --game ID --token TOKEN ...` first.")
+    s.add_argument("engine", nargs="?", help="create a new game of this engine (you + bots)")
+    s.add_argument("--players", type=int, help="seats (default: the engine's minimum)")
+    s.add_argument("--seat", type=int, default=0, help="your seat in a new game (default 0)")
+    s.add_argument("--open", type=int, default=0, help="leave this many seats open for people (the rest are bots)")
+    s.add_argument("--bot", choices=("easy", "medium", "hard"), default="easy",
+                   help="the bots' level in a new game (default easy)")
+    s.add_argument("--options", help="engine options as JSON")
+    s.add_argument("--game", help="play an existing game's seat (with --token) instead")
+    s.add_argument("--join", metavar="GAME_ID", help="join an open seat of this game and play it")
+    s.add_argument("--page", type=int, default=24, help="list at most this many actions at once (default 24)")
+    s.add_argument("--width", type=int, help="terminal width for the rendering")
+    s.set_defaults(fn=cmd_play)
+
+
 def parser() -> argparse.ArgumentParser:
-    def common_options(suppress: bool) -> argparse.ArgumentParser:
-        # The options may stand before or after the verb; after it they must not reset them to defaults.
-        def d(value: Any) -> Any:
-            return argparse.SUPPRESS if suppress else value
-
-        c = argparse.ArgumentParser(add_help=False)
-        c.add_argument("--url", default=d(os.environ.get("TABLERO_URL", DEFAULT_URL)),
-                       help=f"REST base URL (env TABLERO_URL; default {DEFAULT_URL})")
-        c.add_argument("--grpc", default=d(os.environ.get("TABLERO_GRPC")), metavar="HOST:PORT",
-                       help="use gRPC at HOST:PORT instead of REST (env TABLERO_GRPC)")
-        c.add_argument("--token", default=d(os.environ.get("TABLERO_TOKEN")), help="seat token (env TABLERO_TOKEN)")
-        c.add_argument("--timeout", type=_seconds, default=d(30.0), help="seconds per call (default 30)")
-        c.add_argument("--json", action="store_true", default=d(False), help="print JSON instead of text")
-        c.add_argument("--lang", default=d(None), metavar="LANG",
-                       help="language of the texts: es or en (default: from LANG)")
-        return c
-
-    common = common_options(suppress=True)
+    common = _common_options(suppress=True)
     p = argparse.ArgumentParser(prog="tablero", description="Tablero client: play, inspect and load-test games.",
-                                parents=[common_options(suppress=False)])
+                                parents=[_common_options(suppress=False)])
     sub = p.add_subparsers(dest="verb", required=True)
     s = sub.add_parser("engines", parents=[common], help="list the engines the server runs")
     s.set_defaults(fn=cmd_engines)
@@ -351,25 +376,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--max-actions", type=int, default=100_000)
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(fn=cmd_bot)
-    s = sub.add_parser(
-        "play", parents=[common], help="play a whole game in the terminal",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="A new game prints the command that resumes your seat (and, with --open, the command a\n"
-               "friend runs to join); --join prints the joined seat's resume command.\n"
-               "Leaving: q (or quit, exit) + Enter at a prompt or while others play, or Ctrl-D: exit status 0;\n"
-               "Ctrl-C: exit status 130. Both print `resume with: tablero play --game ID --token TOKEN ...` first.")
-    s.add_argument("engine", nargs="?", help="create a new game of this engine (you + bots)")
-    s.add_argument("--players", type=int, help="seats (default: the engine's minimum)")
-    s.add_argument("--seat", type=int, default=0, help="your seat in a new game (default 0)")
-    s.add_argument("--open", type=int, default=0, help="leave this many seats open for people (the rest are bots)")
-    s.add_argument("--bot", choices=("easy", "medium", "hard"), default="easy",
-                   help="the bots' level in a new game (default easy)")
-    s.add_argument("--options", help="engine options as JSON")
-    s.add_argument("--game", help="play an existing game's seat (with --token) instead")
-    s.add_argument("--join", metavar="GAME_ID", help="join an open seat of this game and play it")
-    s.add_argument("--page", type=int, default=24, help="list at most this many actions at once (default 24)")
-    s.add_argument("--width", type=int, help="terminal width for the rendering")
-    s.set_defaults(fn=cmd_play)
+    _add_play(sub, common)
     from .match import add_arguments as match_arguments
 
     s = sub.add_parser("match", parents=[common], help="quick match (a portal user's JWT as --token), then play")

@@ -49,6 +49,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--watch", action="store_true", help="one live watch per seat; reports notify latency")
     p.add_argument("--http-client", choices=["lean", "httpx"], default="lean",
                    help="REST unary calls over a lean HTTP/1.1 connection per worker (default) or the SDK's httpx")
+    p.add_argument("--compare", action="store_true",
+                   help="the same load over REST (--url) and over gRPC (--grpc, default 127.0.0.1:50051), "
+                        "alternately, then both side by side with gRPC's ratios to REST")
+    p.add_argument("--rounds", type=int, default=1, help="with --compare: REST/gRPC pairs (default 1); "
+                                                          "the comparison takes each transport's median")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json-out", metavar="PATH", help="also write the report as JSON to PATH")
     p.add_argument("--no-progress", action="store_true", help="no live progress bar")
@@ -333,11 +338,84 @@ def print_report(rep: dict[str, Any]) -> None:
         con.print(f"  [dim]{s}[/dim]")
 
 
+DEFAULT_GRPC = "127.0.0.1:50051"
+
+
+def compare(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each transport's median actions/s and SubmitAction p50/p99 over its rounds, and gRPC's
+    ratios to REST (actions/s: higher is better; latencies: lower is better)."""
+    def median(xs: list[float]) -> float | None:
+        xs = sorted(x for x in xs if x is not None)
+        return xs[len(xs) // 2] if xs else None
+
+    out: dict[str, Any] = {}
+    for transport in ("rest", "grpc"):
+        mine = [r for r in reports if r["transport"] == transport]
+        submit = [r["calls"].get("SubmitAction") or {} for r in mine]
+        out[transport] = {"rounds": len(mine), "actions_per_s": median([r["actions_per_s"] for r in mine]),
+                          "submit_p50_ms": median([c.get("p50_ms") for c in submit]),
+                          "submit_p99_ms": median([c.get("p99_ms") for c in submit]),
+                          "errors": sum(sum(r["errors"].values()) for r in mine)}
+    rest, grpc = out["rest"], out["grpc"]
+    out["ratio"] = {k: round(grpc[k] / rest[k], 2) if grpc[k] and rest[k] else None
+                    for k in ("actions_per_s", "submit_p50_ms", "submit_p99_ms")}
+    return out
+
+
+def print_comparison(cmp: dict[str, Any], watch: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(f"transport (watch {'on' if watch else 'off'})", "rounds", "actions/s", "SubmitAction p50 ms",
+              "SubmitAction p99 ms", "errors")
+    for k in ("rest", "grpc"):
+        c = cmp[k]
+        t.add_row(k, str(c["rounds"]), *(f"{c[f]:.1f}" if c[f] is not None else "-"
+                                         for f in ("actions_per_s", "submit_p50_ms", "submit_p99_ms")), str(c["errors"]))
+    r = cmp["ratio"]
+    t.add_row("grpc / rest", "", *(f"{r[f]:.2f}x" if r[f] is not None else "-"
+                                   for f in ("actions_per_s", "submit_p50_ms", "submit_p99_ms")), "")
+    Console(highlight=False).print(t)
+
+
+def _compare(args: argparse.Namespace) -> int:
+    """--compare: REST and gRPC rounds, alternately, against the same server."""
+    import copy
+
+    if args.rounds < 1:
+        raise SystemExit("--rounds must be >= 1")
+    grpc_target = args.grpc or DEFAULT_GRPC
+    for host in (urlsplit(args.url).hostname or "", grpc_target.rsplit(":", 1)[0].strip("[]")):
+        if not loopback_only(host) and not args.i_mean_it:
+            print(f"refusing to load-test {host!r}: it is not a loopback address of this machine. "
+                  "Pass --i-mean-it if you run that server and mean to load it.", file=sys.stderr)
+            return 2
+    reports = []
+    for _ in range(args.rounds):
+        for transport in ("rest", "grpc"):
+            one = copy.copy(args)
+            one.grpc = grpc_target if transport == "grpc" else None
+            reports.append(asyncio.run(_run(one, None)))
+    out = {"compare": compare(reports), "reports": reports}
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            json.dump(out, f, indent=2)
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        for rep in reports:
+            print_report(rep)
+        print_comparison(out["compare"], bool(args.watch))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.concurrency < 1 or args.duration <= 0 or args.games < 0 or args.grace < 0:
         raise SystemExit("--concurrency must be >= 1, --duration > 0, --games >= 0, --grace >= 0")
     if not [e for e in args.engines.split(",") if e.strip()]:
         raise SystemExit("--engines names no engine: give one or more, comma-separated (e.g. tic-tac-toe,riverboat)")
+    if args.compare:
+        return _compare(args)
     host = target_host(args)
     if not loopback_only(host) and not args.i_mean_it:
         print(f"refusing to load-test {host!r}: it is not a loopback address of this machine. "

@@ -1,0 +1,114 @@
+"""The lobby as the use cases use it: ListGames's pages, and what runs one at a time per
+portal user (a join to one game; with TABLERO_MAX_OPEN_GAMES_PER_USER, any create or join,
+checked against the user's running games). The lobby itself (its entries, holds and pages) is
+server.portal.lobby, shared by every replica through the store."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from server.errors import AppError, InvalidArgument, NotFound, OverQuota, Unauthenticated, Unavailable, outage
+from server.portal.lobby import BadPageToken, Filter
+
+from . import commands as cmd
+from .replies import rfc3339
+from .repository import GameRepository
+from .seats import seat_reply
+
+LOBBY_PAGE, MAX_LOBBY_PAGE = 20, 100
+_STATUS = {"GAME_STATUS_RUNNING": "RUNNING", "GAME_STATUS_FINISHED": "FINISHED"}
+# What runs one at a time per portal user (a join to one game; with a cap, any create or join)
+# holds (game or "*", user) in the lobby for at most USER_HOLD seconds (a replica that dies
+# meanwhile lets it lapse); another request of theirs waits up to USER_HOLD_WAIT for it.
+USER_HOLD = 10.0
+USER_HOLD_WAIT = 5.0
+
+
+class GameLobby:
+    """`lobby`: server.portal.lobby's (Memory/SQLite/Redis); `max_open_games`: running games a
+    portal user may play at once (0: any number)."""
+
+    def __init__(self, games: GameRepository, lobby: Any, max_open_games: int) -> None:
+        self.games = games
+        self.lobby = lobby
+        self.max_open_games = max_open_games
+
+    async def list_games(self, c: cmd.ListGames) -> dict[str, Any]:
+        size = c.page_size or LOBBY_PAGE
+        if not 1 <= size <= MAX_LOBBY_PAGE:
+            raise InvalidArgument(f"pageSize must be between 1 and {MAX_LOBBY_PAGE}")
+        if c.mine and c.user is None:
+            raise Unauthenticated("mine=true needs a portal JWT: Authorization: Bearer <jwt>", "TOKEN_MISSING")
+        if c.status and c.status not in _STATUS:
+            raise InvalidArgument("status must be GAME_STATUS_RUNNING or GAME_STATUS_FINISHED")
+        f = Filter(engine=c.engine or None, status=_STATUS.get(c.status or ""),
+                   open_seats=c.open_seats, user=c.user.id if c.mine and c.user else None)
+        try:
+            entries, token = await self.lobby.list(f, size, c.page_token or None)
+        except BadPageToken as e:
+            raise InvalidArgument(str(e), "PAGE_TOKEN_INVALID") from None
+        except AppError:
+            raise
+        except Exception as e:  # the store behind the lobby
+            raise outage("the lobby's store", e) from None
+        versions = await asyncio.gather(*(self.games.version(e["gameId"]) for e in entries), return_exceptions=True)
+        games = []
+        for e, v in zip(entries, versions, strict=True):
+            if isinstance(v, NotFound):
+                continue  # deleted since
+            if isinstance(v, BaseException):
+                raise v
+            games.append({
+                "id": e["gameId"], "engine": e["engine"], "players": e["players"], "version": v,
+                "status": "GAME_STATUS_" + e["status"], "createTime": e["created"],
+                "createTimestamp": rfc3339(e["created"]),
+                "seats": [seat_reply(s) for s in e["seats"]],
+            })
+        return {"games": games, "nextPageToken": token}
+
+    @contextlib.asynccontextmanager
+    async def one_at_a_time(self, key: str, user_id: str, what: str) -> AsyncIterator[None]:
+        """Holds (`key`, `user_id`) in the lobby, shared by every replica, while the body runs;
+        another holder's body waits up to USER_HOLD_WAIT for it (a holder that died lets it
+        lapse after USER_HOLD)."""
+        waited = 0.0
+        while not await self.lobby.hold(key, user_id, USER_HOLD):
+            if waited >= USER_HOLD_WAIT:
+                raise Unavailable(f"another {what} is under way; retry", "BUSY")
+            await asyncio.sleep(0.02)
+            waited += 0.02
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):  # else it lapses after USER_HOLD
+                await self.lobby.release(key, user_id)
+
+    @contextlib.asynccontextmanager
+    async def capped(self, user_id: str | None) -> AsyncIterator[None]:
+        """The body adds a running game to `user_id`'s count: with a cap, checked and added one
+        at a time for each user (else creates or joins that race would all pass the check)."""
+        if not self.max_open_games or user_id is None:
+            yield
+            return
+        async with self.one_at_a_time("*", user_id, "game creation or join of this user"):
+            await self.check_open_games(user_id)
+            yield
+
+    async def check_open_games(self, user_id: str) -> None:
+        """OverQuota when `user_id` already plays the most running games allowed."""
+        if not self.max_open_games:
+            return
+        # Games the user created or joined; seats others reserved for them (invitations) don't count.
+        playing, token = 0, None
+        while True:
+            page, token = await self.lobby.list(Filter(status="RUNNING", user=user_id), MAX_LOBBY_PAGE, token)
+            playing += sum(1 for e in page if any((s.get("user") or {}).get("id") == user_id and not s.get("invited")
+                                                  for s in e["seats"]))
+            if playing >= self.max_open_games or not token:
+                break
+        if playing >= self.max_open_games:
+            raise OverQuota(f"user {user_id!r} already plays {playing} running games, the most allowed "
+                            f"(TABLERO_MAX_OPEN_GAMES_PER_USER={self.max_open_games}); finish one first")
