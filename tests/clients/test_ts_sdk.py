@@ -100,6 +100,8 @@ def test_a_strict_program_plays_riverboat_to_the_end(sdk, serve):
     # The spectator's live watch saw every event, in order, to the end.
     assert summary["watched"] == summary["version"] == game["version"] == summary["lastWatched"]
     assert summary["details"].startswith("seat 0: ")
+    # The outcome's engine fields, read through the generated RiverboatOutcome type.
+    assert summary["inGameVp"] == [d["in_game"]["vp"] for d in game["outcome"]["details"]]
 
 
 def test_the_sdk_surface_under_node(sdk, serve):
@@ -122,6 +124,8 @@ def test_the_sdk_surface_under_node(sdk, serve):
     versions = [v for v, _ in out["seen"]]
     assert versions == list(range(2, versions[-1] + 1)), "a watch from version 1 yields 2, 3, ... in order"
     assert out["seen"][-1][1] == "game_won" and out["finished"] and out["winners"] == [0]
+    assert out["outcomeSchemaTitle"] == "tic-tac-toe outcome"
+    assert out["outcomeDetails"] == [{"seat": 0, "won": True}, {"seat": 1, "won": False}] and out["endedBy"] is None
     assert out["over"]["code"] == "FAILED_PRECONDITION"
     assert out["anyEngine"] == "tic-tac-toe" and out["retryCount"] == 0
     # The server's reasons (server.errors.REASONS, where its errors name them) reach `.reason`
