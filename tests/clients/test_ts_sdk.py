@@ -195,6 +195,59 @@ def test_a_browser_page_plays_and_watches_over_connect(sdk, serve):
     assert len(result["replayed"]) == result["grpcWebVersion"] and result["replayed"][-1] == "game_won"
 
 
+def _serve_folder(folder: Path) -> http.server.ThreadingHTTPServer:
+    files = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
+    threading.Thread(target=files.serve_forever, daemon=True).start()
+    return files
+
+
+@pytest.mark.slow
+def test_the_official_grpc_web_client_plays_and_watches_in_text_mode(sdk, serve):
+    """The official `grpc-web` npm client (GrpcWebClientBase, its default text mode: base64
+    bodies, the only mode in which it streams) in Chromium, on another origin: creates a
+    Tic-Tac-Toe game, is refused a move out of turn, plays it to the end and watches it live
+    with WatchGame, each event arriving while the game is still being played."""
+    from playwright.sync_api import sync_playwright
+
+    grpc_web = locked_node_modules(HERE / "grpc_web", "grpc-web")
+    page_dir = sdk / "grpc-web-page"
+    page_dir.mkdir(exist_ok=True)
+    shutil.copy(HERE / "grpc_web" / "page.mjs", sdk / "grpc_web_page.mjs")
+    env = {**os.environ, "NODE_PATH": os.pathsep.join([str(grpc_web), str(sdk / "node_modules")])}
+    bundle = subprocess.run([str(sdk / "node_modules" / ".bin" / "esbuild"), str(sdk / "grpc_web_page.mjs"), "--bundle",
+                             "--format=esm", "--platform=browser", f"--outfile={page_dir / 'page.js'}"],
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert bundle.returncode == 0, bundle.stdout + bundle.stderr
+    (page_dir / "page.html").write_text('<!doctype html><meta charset="utf-8"><pre id="log"></pre>'
+                                        '<script type="module" src="page.js"></script>')
+    files = _serve_folder(page_dir)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = browser.new_page()
+            errors: list[str] = []
+            requests: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("request", lambda r: requests.append(r.headers.get("content-type", "")) if "/tablero." in r.url
+                    else None)
+            page.goto(f"http://127.0.0.1:{files.server_address[1]}/page.html?server={serve.http}")
+            result = page.evaluate("async () => await window.result")
+            browser.close()
+    finally:
+        files.shutdown()
+    assert not errors and "error" not in result, (errors, result)
+    assert requests and all(t == "application/grpc-web-text" for t in requests if t), requests
+    assert result["refused"] == {"code": 9, "rpcError": True, "details": True}  # FAILED_PRECONDITION + ErrorInfo
+    assert result["finished"] and result["winners"] == [0] and result["rows"] == ["OO.", "XXX", "..."]
+    versions = [v for v, _, _ in result["watched"]]
+    assert versions == list(range(1, result["version"] + 1)) and result["watched"][-1][1] == "game_won"
+    # Live: the page waited for each move's event before it sent the next move (a stream held
+    # back to its end would have stalled the game: 'not watched within 10 s').
+    seen_at = {v: t for v, _, t in result["watched"]}
+    for (version, _), (_, next_answered) in zip(result["moved"][:-1], result["moved"][1:], strict=True):
+        assert seen_at[version] <= next_answered, (version, seen_at, result["moved"])
+
+
 @pytest.mark.slow
 def test_a_watch_reconnects_across_a_server_restart(sdk, tmp_path):
     """The server stops mid-game (SIGTERM: the watch ends UNAVAILABLE) and comes back on the
