@@ -27,8 +27,10 @@ ACHIEVEMENTS = {"type": "object", "description": "the achievement drawn from eac
                 "required": ["immediate", "mid", "end"], "additionalProperties": False}
 VARIANTS = {"type": "object", "properties": {k: BOOL for k in ("achievements", "no_workers", "shaping_history")},
             "required": ["achievements", "no_workers", "shaping_history"], "additionalProperties": False}
-PREREQ = {"type": "array", "prefixItems": [NINT, {"type": ["integer", "null"]}, NINT], "minItems": 3, "maxItems": 3,
-          "items": False, "description": "[tile, owner or null (neutral), points]"}
+# Fixed-length lists are typed by their items, not as prefixItems tuples: openapi-typescript types
+# a tuple one way in a response and another in the schema it names (tests/server/test_typescript_client.py).
+PREREQ = {"type": "array", "items": {"type": ["integer", "null"]}, "minItems": 3, "maxItems": 3,
+          "description": "[tile, owner or null (neutral), points]"}
 SCORE_SOURCES = ("prerequisites", "deliveries", "advisers", "completions", "achievements", "actions")
 DETAIL = {"type": "object", "description": "one seat's final score",
           "properties": {"seat": SEAT, "race": STR, "points": INT,
@@ -71,8 +73,8 @@ EVENT_FIELDS = {
                      "resources": {"type": "array", "items": {"type": "array", "items": RES},
                                    "description": "each seat's resources"},
                      "neutral": STRS,
-                     "stalls": {"type": "array", "items": {"type": "array", "prefixItems": [SEAT, RES, NINT],
-                                                           "minItems": 3, "maxItems": 3, "items": False},
+                     "stalls": {"type": "array", "items": {"type": "array", "items": {"type": ["integer", "string"]},
+                                                           "minItems": 3, "maxItems": 3},
                                 "description": "starting stalls dealt: [seat, resource, cell]"},
                      "hands": {"type": "array", "items": STRS}, "offer": STRS,
                      "proposals": STRS, "achievements": {"anyOf": [ACHIEVEMENTS, {"type": "null"}]}},

@@ -1,55 +1,33 @@
-// The official grpc-web client (npm `grpc-web`, GrpcWebClientBase) in its default text mode
-// (application/grpc-web-text, the only mode in which it streams) plays a Tic-Tac-Toe game on the
-// server's HTTP port and watches it live with WatchGame.
-//
-// GameServiceClient below has the shape protoc-gen-grpc-web emits for `mode=grpcwebtext`
-// (`options.format = 'text'`, one grpcWeb.MethodDescriptor per method, rpcCall/unaryCall for
-// unary methods and serverStreaming for streams), built from the service descriptor; its
-// messages are @bufbuild/protobuf's (toBinary/fromBinary) instead of protoc-gen-js classes.
+// The official grpc-web client as a web developer uses it: protoc-gen-grpc-web's generated
+// GameServicePromiseClient (mode=grpcwebtext, import_style=commonjs: application/grpc-web-text,
+// the only mode in which it streams) with protoc-gen-js messages (gen/, see README.md), over the
+// `grpc-web` runtime. It plays a Tic-Tac-Toe game on the server's HTTP port, another origin, and
+// watches it live with WatchGame.
 import * as grpcWeb from "grpc-web";
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import * as pb from "./dist/gen/tablero/v1/games_pb.js";
+import structPb from "google-protobuf/google/protobuf/struct_pb.js";
+import games from "./gen/tablero/v1/games_grpc_web_pb.js";
 
-export class GameServiceClient {
-  constructor(hostname, credentials, options) {
-    if (!options) options = {};
-    if (!credentials) credentials = {};
-    options["format"] = "text";
-    this.client_ = new grpcWeb.GrpcWebClientBase(options);
-    this.hostname_ = hostname.replace(/\/+$/, "");
-    this.descriptors_ = {};
-    for (const m of pb.GameService.methods) {
-      this.descriptors_[m.localName] = new grpcWeb.MethodDescriptor(
-        `/${pb.GameService.typeName}/${m.name}`,
-        m.methodKind === "server_streaming" ? grpcWeb.MethodType.SERVER_STREAMING : grpcWeb.MethodType.UNARY,
-        null, null,
-        (request) => toBinary(m.input, request),
-        (bytes) => fromBinary(m.output, bytes));
-    }
-  }
-
-  path_(name) {
-    return this.hostname_ + this.descriptors_[name].getName();
-  }
-
-  unary(name, request, metadata) {
-    return this.client_.unaryCall(this.path_(name), request, metadata || {}, this.descriptors_[name]);
-  }
-
-  serverStreaming(name, request, metadata) {
-    return this.client_.serverStreaming(this.path_(name), request, metadata || {}, this.descriptors_[name]);
-  }
-}
-
+const { Struct } = structPb;
 const server = new URLSearchParams(location.search).get("server");
 const log = (line) => { document.getElementById("log").textContent += line + "\n"; };
 
+function submit(gameId, cell) {
+  const req = new games.SubmitActionRequest();
+  req.setGameId(gameId);
+  req.setAction(Struct.fromJavaScript({ type: "place", cell }));
+  return req;
+}
+
 async function main() {
-  const client = new GameServiceClient(server);
-  const created = await client.unary("createGame", create(pb.CreateGameRequestSchema, {
-    engine: "tic-tac-toe", seats: ["human", "human"] }));
-  const gameId = created.game.id;
-  const auth = (seat) => ({ authorization: `Bearer ${created.seats[seat].token}` });
+  const client = new games.GameServicePromiseClient(server);
+  const create = new games.CreateGameRequest();
+  create.setEngine("tic-tac-toe");
+  create.setSeatsList(["human", "human"]);
+  const created = await client.createGame(create);
+  const gameId = created.getGame().getId();
+  const tokens = created.getSeatsList().map((s) => s.getToken());
+  const auth = (seat) => ({ authorization: `Bearer ${tokens[seat]}` });
+
   const watched = [];
   const waiting = new Map(); // version → resolve, for the moves that wait for their event
   const seen = (version) => new Promise((resolve, reject) => {
@@ -57,40 +35,45 @@ async function main() {
     waiting.set(version, resolve);
     setTimeout(() => reject(new Error(`v${version} was not watched within 10 s`)), 10000);
   });
+  const watchReq = new games.WatchGameRequest();
+  watchReq.setGameId(gameId);
   const watch = new Promise((resolve, reject) => {
-    const stream = client.serverStreaming("watchGame", create(pb.WatchGameRequestSchema, { gameId }));
+    const stream = client.watchGame(watchReq);
     stream.on("data", (r) => {
-      if (r.version === 0) return; // a keep-alive
-      watched.push([r.version, r.event?.type ?? null, Date.now()]);
-      log(`watched v${r.version} ${r.event?.type}`);
-      waiting.get(r.version)?.();
+      if (r.getVersion() === 0) return; // a keep-alive
+      const type = r.getEvent()?.toJavaScript().type ?? null;
+      watched.push([r.getVersion(), type, Date.now()]);
+      log(`watched v${r.getVersion()} ${type}`);
+      waiting.get(r.getVersion())?.();
     });
     stream.on("status", (s) => log(`status ${s.code}`));
     stream.on("error", (e) => reject(new Error(`watch failed: ${e.code} ${e.message}`)));
     stream.on("end", () => resolve());
   });
   await seen(1); // the stream is live before the first move
+
   let refused = null;
   try {
-    await client.unary("submitAction", create(pb.SubmitActionRequestSchema, {
-      gameId, action: { type: "place", cell: 0 } }), auth(1));
+    await client.submitAction(submit(gameId, 0), auth(1));
   } catch (e) {
-    refused = { code: e.code, rpcError: e instanceof grpcWeb.RpcError, details: Boolean(e.metadata?.["grpc-status-details-bin"]) };
+    refused = { code: e.code, rpcError: e instanceof grpcWeb.RpcError,
+                details: Boolean(e.metadata?.["grpc-status-details-bin"]) };
   }
   const moved = [];
   for (const [seat, cell] of [[0, 4], [1, 0], [0, 3], [1, 1], [0, 5]]) {
-    const r = await client.unary("submitAction", create(pb.SubmitActionRequestSchema, {
-      gameId, action: { type: "place", cell } }), auth(seat));
-    moved.push([r.game.version, Date.now()]);
-    await seen(r.game.version); // live: the move's event arrives while the game goes on
+    const r = await client.submitAction(submit(gameId, cell), auth(seat));
+    moved.push([r.getGame().getVersion(), Date.now()]);
+    await seen(r.getGame().getVersion()); // live: the move's event arrives while the game goes on
   }
   await watch;
-  const game = (await client.unary("getGame", create(pb.GetGameRequestSchema, { gameId }))).game;
+  const get = new games.GetGameRequest();
+  get.setGameId(gameId);
+  const game = (await client.getGame(get)).getGame();
   return {
-    gameId, refused, moved, watched, version: game.version,
-    finished: game.status === pb.GameStatus.FINISHED,
-    winners: game.outcome?.winners ?? null,
-    rows: game.view?.rows ?? null,
+    gameId, refused, moved, watched, version: game.getVersion(),
+    finished: game.getStatus() === games.GameStatus.GAME_STATUS_FINISHED,
+    winners: game.getOutcome()?.toJavaScript().winners ?? null,
+    rows: game.getView()?.toJavaScript().rows ?? null,
   };
 }
 
