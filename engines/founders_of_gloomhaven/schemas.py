@@ -181,7 +181,7 @@ ADVISER_CARD = {"type": "object", "description": "an adviser as printed",
                 "required": ["kind", "name", "category", "resource", "value", "discount", "bonus"],
                 "additionalProperties": False}
 CURRENT = {"type": "object", "description": "the seat acting now and in which role",
-           "properties": {"seat": SEAT, "role": {"enum": ["play", "basic", "lead", "follow"]},
+           "properties": {"seat": SEAT, "role": {"type": "string", "description": "play, basic, lead or follow"},
                           "category": STR, "card": CARD_ID, "discount": NINT, "bonus": EFFECT,
                           "stall": {"type": "object", "properties": {"resource": RES, "access": BOOL},
                                     "required": ["resource", "access"], "additionalProperties": False},

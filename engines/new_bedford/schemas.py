@@ -310,8 +310,9 @@ REFERENCE = obj({
     }, ["ranks", "rows", "text"]),
     "spaces": array(obj({
         "id": string(sorted(sp["id"] for sp in _SPACES_PRINTED)), "name": string(),
-        "board": string(sorted({sp["board"] for sp in _SPACES_PRINTED})),
-        "effect": string(sorted({sp["effect"] for sp in _SPACES_PRINTED})),
+        # (plain strings: their values are no names in the message catalogs)
+        "board": string(description=f"one of {', '.join(sorted({sp['board'] for sp in _SPACES_PRINTED}))}"),
+        "effect": string(description=f"one of {', '.join(sorted({sp['effect'] for sp in _SPACES_PRINTED}))}"),
         "gain": GOODS_COUNTS, "prices": COUNT_BY_GOOD, "cost": GOODS_COUNTS,
         "food_by_row": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
                         "additionalProperties": integer(0), "description": "launch food by sea row"},
