@@ -110,19 +110,19 @@ class GrpcWebText:
             return await receive()  # after the body: the disconnect, when it comes
 
         pending = bytearray()
+        framed = False  # the answer is gRPC-Web (else, e.g. a 404, it passes as it is)
 
         async def send_text(message: Message) -> None:
+            nonlocal framed
             if message["type"] == "http.response.start":
-                out = []
-                for key, value in message.get("headers") or ():
-                    k = key.lower()
-                    if k == b"content-length":
-                        continue
-                    if k == b"content-type" and value.lower().startswith(b"application/grpc-web"):
-                        value = TEXT_RESPONSE_TYPE
-                    out.append((key, value))
-                await send({**message, "headers": out})
-            elif message["type"] == "http.response.body":
+                headers = list(message.get("headers") or ())
+                framed = any(k.lower() == b"content-type" and v.lower().startswith(b"application/grpc-web")
+                             for k, v in headers)
+                if framed:
+                    headers = [(k, TEXT_RESPONSE_TYPE if k.lower() == b"content-type" else v) for k, v in headers
+                               if k.lower() != b"content-length"]
+                await send({**message, "headers": headers})
+            elif message["type"] == "http.response.body" and framed:
                 pending.extend(message.get("body", b""))
                 more = message.get("more_body", False)
                 chunks = [binascii.b2a_base64(f, newline=False) for f in complete_frames(pending)]

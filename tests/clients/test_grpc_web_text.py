@@ -134,3 +134,8 @@ def test_a_watch_streams_frame_by_frame_while_the_game_is_played(serve):
     messages, trailers = parse(text)
     assert trailers.get("grpc-status") == "0"
     assert [games_pb2.WatchGameResponse.FromString(m).version for m in messages] == list(range(1, 8))  # 5 moves and game_won
+
+
+def test_an_unknown_method_is_not_reencoded(serve):
+    r = call(serve, "NoSuchMethod", games_pb2.ListEnginesRequest())
+    assert r.status_code == 404 and not r.headers.get("content-type", "").startswith("application/grpc-web")
