@@ -87,6 +87,10 @@ class Engine:
     action_schema: dict[str, Any] | None = None
     view_schema: dict[str, Any] | None = None
     event_schema: dict[str, Any] | None = None
+    # JSON Schema of what `outcome()` returns once the game is over (its scores, winners and
+    # details), served with the others; the server adds its own keys when seats forfeit
+    # (server.portal.table.outcome_schema).
+    outcome_schema: dict[str, Any] | None = None
     # Upper bound of actions in one random playthrough, used by the test kit.
     max_random_steps: int = 10_000
 
@@ -168,6 +172,7 @@ class Engine:
             "action_schema": self.action_schema,
             "view_schema": self.view_schema,
             "event_schema": self.event_schema,
+            "outcome_schema": self.outcome_schema,
         }
 
 

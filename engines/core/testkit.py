@@ -273,7 +273,7 @@ def _fits(schema: dict | None, value: Any, what: str, engine: Engine) -> None:
 
 def check_schemas(g: LocalGame, rng: random.Random, samples: int = 12) -> None:
     """Every event, sampled legal actions and views along the game (each seat and the
-    spectator) fit the JSON Schemas the engine publishes."""
+    spectator) and the outcome fit the JSON Schemas the engine publishes."""
     engine = g.engine
     for e in g.events:
         _fits(engine.event_schema, {k: v for k, v in e.items() if k not in START_META_KEYS or k == "type"},
@@ -292,6 +292,9 @@ def check_schemas(g: LocalGame, rng: random.Random, samples: int = 12) -> None:
                 actions = engine.legal_actions(state, s)
                 for a in rng.sample(actions, min(20, len(actions))):
                     _fits(engine.action_schema, a, "action", engine)
+    outcome = g.outcome()
+    if outcome is not None:
+        _fits(engine.outcome_schema, outcome, "outcome", engine)
 
 
 def run_all(engine: Engine, seats: int, seed: int, options: dict | None = None) -> LocalGame:

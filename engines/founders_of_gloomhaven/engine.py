@@ -35,7 +35,7 @@ from .history import _history_due
 from .moves import MOVES
 from .phases import PHASES, _draw_proposals
 from .play import weighted_choice
-from .schemas import EVENT_FIELDS, VIEW_SCHEMA
+from .schemas import EVENT_FIELDS, OUTCOME_SCHEMA, VIEW_SCHEMA
 from .vote import _solo_cost
 
 # ============================================================================================
@@ -77,6 +77,7 @@ class FoundersOfGloomhaven(RulesEngine):
     on = ON
     event_fields = EVENT_FIELDS
     view_schema = VIEW_SCHEMA
+    outcome_schema = OUTCOME_SCHEMA
 
     def fork(self, state: State):
         """The look-ahead copy of `settle`: a `_fork` instead of a full clone (the handlers only

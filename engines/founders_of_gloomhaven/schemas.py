@@ -20,11 +20,64 @@ VOTE = {"type": "object", "properties": {"proposal": {"type": "integer", "minimu
                                          "fleeting": NINT, "lasting": NINT},
         "required": ["proposal", "fleeting", "lasting"], "additionalProperties": False}
 EFFECT = {"type": "object", "properties": {k: NINT for k in D.EFFECT_KINDS}, "additionalProperties": False}
+OPT_STR = {"type": ["string", "null"]}
+CARD_ID = {"type": "string", "description": "a card id (a standard card, an adviser or a prestige building)"}
+ACHIEVEMENTS = {"type": "object", "description": "the achievement drawn from each deck (achievements variant)",
+                "properties": {deck: STR for deck in ("immediate", "mid", "end")},
+                "required": ["immediate", "mid", "end"], "additionalProperties": False}
+VARIANTS = {"type": "object", "properties": {k: BOOL for k in ("achievements", "no_workers", "shaping_history")},
+            "required": ["achievements", "no_workers", "shaping_history"], "additionalProperties": False}
+# Fixed-length lists are typed by their items, not as prefixItems tuples: openapi-typescript types
+# a tuple one way in a response and another in the schema it names (tests/server/test_typescript_client.py).
+PREREQ = {"type": "array", "items": {"type": ["integer", "null"]}, "minItems": 3, "maxItems": 3,
+          "description": "[tile, owner or null (neutral), points]"}
+SCORE_SOURCES = ("prerequisites", "deliveries", "advisers", "completions", "achievements", "actions")
+DETAIL = {"type": "object", "description": "one seat's final score",
+          "properties": {"seat": SEAT, "race": STR, "points": INT,
+                         "by_source": {"type": "object",
+                                       "properties": {k: INT for k in (*SCORE_SOURCES, "influence", "money")},
+                                       "required": [*SCORE_SOURCES, "influence", "money"],
+                                       "additionalProperties": False},
+                         "money_left": NINT, "turn_distance": NINT},
+          "required": ["seat", "race", "points", "by_source", "money_left", "turn_distance"],
+          "additionalProperties": False}
+EVENT_CARD_BUILDING = {"type": "object", "properties": {
+    "card": STR, "name": STR, "section": OPT_STR, "deliveries": NINT, "complete": BOOL},
+    "required": ["card", "name", "section", "deliveries", "complete"], "additionalProperties": False}
+EVENT_CARD_FIELDS = {
+    "seat": SEAT, "race": {"type": "string", "enum": sorted(D.RACES)}, "card": STR,
+    "buildings": {"type": "array", "description": "candidates for the favourite building: those carrying the "
+                  "winner's delivery tokens (most first), or every prestige building when none does",
+                  "items": EVENT_CARD_BUILDING},
+    "delivered_to": BOOL, "blanks": STRS}
+HISTORY = {"type": "object", "description": "the winner's blanks of its event card, as it filled them in",
+           "properties": {"seat": SEAT, "building": STR, "section": STR, "governing_body": STR},
+           "required": ["seat", "building", "section", "governing_body"], "additionalProperties": False}
+RESULT = {"type": "object", "description": "the final scores (game_ended), with the winner's event card under "
+          "'Shaping history'",
+          "properties": {"reason": STR, "scores": INTS, "winners": INTS, "details": {"type": "array", "items": DETAIL},
+                         "tie_break": STR,
+                         "shaping_history": {"type": "object", "properties": EVENT_CARD_FIELDS,
+                                             "required": list(EVENT_CARD_FIELDS), "additionalProperties": False}},
+          "required": ["reason", "scores", "winners", "details", "tie_break"], "additionalProperties": False}
+# The game's outcome (engine.outcome): the result, and the blanks the winner filled in.
+OUTCOME_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "founders-of-gloomhaven outcome",
+    **RESULT,
+    "properties": {**RESULT["properties"], "history": HISTORY},
+}
 
 EVENT_FIELDS = {
-    "game_started": {"map": STR, "variants": {"type": "object"}, "races": STRS, "resources": {"type": "array"},
-                     "neutral": STRS, "stalls": {"type": "array"}, "hands": {"type": "array"}, "offer": STRS,
-                     "proposals": STRS, "achievements": {"type": ["object", "null"]}},
+    "game_started": {"map": STR, "variants": VARIANTS, "races": STRS,
+                     "resources": {"type": "array", "items": {"type": "array", "items": RES},
+                                   "description": "each seat's resources"},
+                     "neutral": STRS,
+                     "stalls": {"type": "array", "items": {"type": "array", "items": {"type": ["integer", "string"]},
+                                                           "minItems": 3, "maxItems": 3},
+                                "description": "starting stalls dealt: [seat, resource, cell]"},
+                     "hands": {"type": "array", "items": STRS}, "offer": STRS,
+                     "proposals": STRS, "achievements": {"anyOf": [ACHIEVEMENTS, {"type": "null"}]}},
     "resource_drafted": {"seat": SEAT, "resource": RES},
     "start_stall_placed": {"seat": SEAT, "resource": RES, "cell": NINT},
     "card_played": {"seat": SEAT, "face_up": BOOL},
@@ -35,7 +88,7 @@ EVENT_FIELDS = {
     "stall_site": {"seat": SEAT, "resource": RES, "access": BOOL},
     "access_bought": {"seat": SEAT, "tile": NINT, "cost": NINT, "to": OPT_SEAT},
     "building_upgraded": {"seat": SEAT, "resource": RES, "cells": INTS, "cost": NINT, "tile": NINT,
-                          "prereqs": {"type": "array", "description": "[tile, owner or null (neutral), points]"}},
+                          "prereqs": {"type": "array", "items": PREREQ}},
     "house_built": {"seat": SEAT, "cell": NINT, "cost": NINT, "tile": NINT},
     "bridge_built": {"seat": SEAT, "cell": NINT, "cost": NINT, "tile": NINT},
     "road_built": {"seat": SEAT, "cell": NINT},
@@ -68,19 +121,11 @@ EVENT_FIELDS = {
     "vote_skipped": {"seat": SEAT},
     "first_road_due": {"seat": SEAT},
     "first_road_built": {"seat": SEAT, "cell": NINT},
-    "game_ended": {"reason": STR, "scores": INTS, "winners": INTS, "details": {"type": "array"},
+    "game_ended": {"reason": STR, "scores": INTS, "winners": INTS, "details": {"type": "array", "items": DETAIL},
                    "tie_break": STR},
     "history_recorded": {"seat": SEAT, "building": STR, "section": STR, "governing_body": STR},
     # v8 Shaping history (p. 19): the winner's race event card and what its blanks need
-    "event_card_given": {
-        "seat": SEAT, "race": {"type": "string", "enum": sorted(D.RACES)}, "card": STR,
-        "buildings": {"type": "array", "description": "candidates for the favourite building: those carrying the "
-                      "winner's delivery tokens (most first), or every prestige building when none does",
-                      "items": {"type": "object", "properties": {
-                          "card": STR, "name": STR, "section": {"type": ["string", "null"]},
-                          "deliveries": NINT, "complete": BOOL},
-                          "required": ["card", "name", "section", "deliveries", "complete"]}},
-        "delivered_to": BOOL, "blanks": STRS},
+    "event_card_given": EVENT_CARD_FIELDS,
 }
 
 TILE = {
@@ -89,7 +134,7 @@ TILE = {
         "id": NINT, "kind": {"enum": ["stall", "t2", "t3", "house", "bridge", "prestige"]},
         "resource": {"type": ["string", "null"]}, "owner": OPT_SEAT, "neutral": BOOL, "cells": INTS,
         "claims": INTS, "section": {"type": ["string", "null"]}, "card": STR,
-        "prereqs": {"type": "array"},
+        "prereqs": {"type": "array", "items": PREREQ},
     },
     "required": ["id", "kind", "resource", "owner", "neutral", "cells", "claims", "section"],
     "additionalProperties": False,
@@ -125,6 +170,30 @@ PRESTIGE = {
     "additionalProperties": False,
 }
 
+PRESTIGE_CARD = {"type": "object", "description": "a prestige building as printed",
+                 "properties": {"kind": {"const": "prestige"}, "name": STR, "shape": STR, "colour": STR,
+                                "requires": STRS, "points": NINT, "action": EFFECT, "spot": STR},
+                 "required": ["kind", "name", "shape", "colour", "requires", "points", "action"],
+                 "additionalProperties": False}
+ADVISER_CARD = {"type": "object", "description": "an adviser as printed",
+                "properties": {"kind": {"const": "adviser"}, "name": STR, "category": STR, "resource": RES,
+                               "value": NINT, "discount": NINT, "bonus": EFFECT},
+                "required": ["kind", "name", "category", "resource", "value", "discount", "bonus"],
+                "additionalProperties": False}
+CURRENT = {"type": "object", "description": "the seat acting now and in which role",
+           "properties": {"seat": SEAT, "role": {"type": "string", "description": "play, basic, lead or follow"},
+                          "category": STR, "card": CARD_ID, "discount": NINT, "bonus": EFFECT,
+                          "stall": {"type": "object", "properties": {"resource": RES, "access": BOOL},
+                                    "required": ["resource", "access"], "additionalProperties": False},
+                          "first_road": {"type": ["boolean", "integer"],
+                                         "description": "true while the first road is due, then its cell"}},
+           "required": ["seat", "role"], "additionalProperties": False}
+SETUP = {"type": "object",
+         "properties": {"draft": {"type": "array", "items": SEAT, "description": "seats still to draft, in order"},
+                        "pool": {"type": "array", "items": RES}, "place": {"type": "array", "items": SEAT},
+                        "placed": {"type": "array", "items": {"type": "array", "items": RES}}},
+         "required": ["draft", "pool", "place", "placed"], "additionalProperties": False}
+
 VIEW_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "founders-of-gloomhaven view",
@@ -135,8 +204,14 @@ VIEW_SCHEMA = {
         "phase": STR,
         "to_act": INTS,
         "map": {"type": "object", "properties": {"side": STR, "width": NINT, "height": NINT,
-                                                 "colours": STRS, "sections": {"type": "array"},
-                                                 "section_names": STRS, "numbered": {"type": "object"}},
+                                                 "colours": STRS,
+                                                 "sections": {"type": "array", "items": {"type": ["integer", "null"]},
+                                                              "description": "per square: its section, null on "
+                                                                             "a river or wall"},
+                                                 "section_names": STRS,
+                                                 "numbered": {"type": "object", "additionalProperties": NINT,
+                                                              "propertyNames": {"pattern": "^[0-9]+$"},
+                                                              "description": "numbered spaces: square → number"}},
                 "required": ["side", "width", "height", "colours", "sections"]},
         "occupancy": {"type": "array", "items": INT,
                       "description": "per square: -1 empty, -2 road, else the tile id"},
@@ -149,7 +224,7 @@ VIEW_SCHEMA = {
         "offer_costs": INTS,
         "adviser_deck_size": NINT,
         "proposals": STRS,
-        "cards": {"type": "object", "additionalProperties": {"type": "object"},
+        "cards": {"type": "object", "additionalProperties": {"oneOf": [PRESTIGE_CARD, ADVISER_CARD]},
                   "description": "what is printed on every card this seat can see (proposals, offer, "
                                  "own hand, cards played face up, removed advisers), by card id: a prestige "
                                  "building's name, shape, colour, requires, points, action; an adviser's "
@@ -158,21 +233,29 @@ VIEW_SCHEMA = {
         "prestige": {"type": "array", "items": PRESTIGE},
         "completions": NINT,
         "active": SEAT,
-        "current": {"type": ["object", "null"]},
-        "roads_due": {"type": ["object", "null"]},
-        "reset": {"type": ["object", "null"]},
+        "current": {"anyOf": [CURRENT, {"type": "null"}]},
+        "roads_due": {"anyOf": [{"type": "object", "properties": {"seat": SEAT, "queue": {"type": "array",
+                                                                                       "items": OPT_SEAT}},
+                                 "required": ["seat", "queue"], "additionalProperties": False},
+                                {"type": "null"}], "description": "a seat building the roads it is owed"},
+        "reset": {"anyOf": [{"type": "object", "properties": {"seat": SEAT, "n": NINT},
+                             "required": ["seat", "n"], "additionalProperties": False}, {"type": "null"}],
+                  "description": "a seat taking its reset benefits (n left)"},
         "vote": {"type": ["object", "null"], "properties": {
             "caller": SEAT, "stage": STR, "voted": {"type": "array", "items": BOOL},
             "my_vote": {"anyOf": [VOTE, {"type": "null"}]},
-            "votes": {"type": ["array", "null"]}, "tied": INTS, "decider": OPT_SEAT,
+            "votes": {"type": ["array", "null"], "items": VOTE}, "tied": INTS, "decider": OPT_SEAT,
             "placer": OPT_SEAT, "card": {"type": ["string", "null"]}}},
-        "achievements": {"type": ["object", "null"]},
-        "achievements_scored": {"type": "object"},
-        "setup": {"type": ["object", "null"], "description": "setup decisions still to make (draft, placing)"},
-        "solo": {"type": ["object", "null"]},
+        "achievements": {"anyOf": [ACHIEVEMENTS, {"type": "null"}]},
+        "achievements_scored": {"type": "object", "additionalProperties": INTS,
+                                "description": "achievements scored so far, by id: the seats that scored"},
+        "setup": {"anyOf": [SETUP, {"type": "null"}],
+                  "description": "setup decisions still to make (draft, placing)"},
+        "solo": {"anyOf": [{"type": "object", "properties": {"cycle": NINT, "costs": INTS},
+                            "required": ["cycle", "costs"], "additionalProperties": False}, {"type": "null"}]},
         "removed": STRS,
-        "result": {"type": ["object", "null"]},
-        "history": {"type": ["object", "null"]},
+        "result": {"anyOf": [RESULT, {"type": "null"}]},
+        "history": {"anyOf": [HISTORY, {"type": "null"}]},
     },
     "required": ["type", "seat", "phase", "to_act", "map", "occupancy", "tiles", "players", "neutral", "supply",
                  "offer", "proposals", "prestige", "completions", "active", "vote", "solo", "result"],

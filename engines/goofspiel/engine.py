@@ -105,6 +105,21 @@ class Goofspiel(RulesEngine):
         "bid_placed": {"seat": _SEAT},
         "bids_revealed": {"bids": _INTS, "winner": {"type": ["integer", "null"]}},
     }
+    outcome_schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "goofspiel outcome",
+        "type": "object",
+        "properties": {
+            "scores": {**_INTS, "description": "prize points won, by seat"},
+            "winners": {**_INTS, "description": "the seats with the most points (all of them on a tie)"},
+            "details": {"type": "array", "items": {
+                "type": "object", "properties": {"seat": {"type": "integer", "minimum": 0},
+                                                 "prize_points": {"type": "integer", "minimum": 0}},
+                "required": ["seat", "prize_points"], "additionalProperties": False}},
+        },
+        "required": ["scores", "winners", "details"],
+        "additionalProperties": False,
+    }
     view_schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "goofspiel view",

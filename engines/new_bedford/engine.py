@@ -503,6 +503,7 @@ class NewBedford(RulesEngine):
     phases = PHASES
     on = events.ON
     view_schema = schemas.VIEW_SCHEMA
+    outcome_schema = schemas.OUTCOME_SCHEMA
     # Option sets the kit should also play (besides {}), at every seat count they allow
     # (a set a seat count refuses raises InvalidOptions: skip it): games against Captains.
     kit_options = [
@@ -692,3 +693,5 @@ class NewBedford(RulesEngine):
 # The events' schema is written out in schemas.py (every field typed), replacing the one the
 # core derives from the `on` table (types only).
 NewBedford.event_schema = schemas.EVENT_SCHEMA
+# The view's pending options carry legal actions: typed by the action schema the core built.
+schemas.LEGAL_ACTION["oneOf"] = NewBedford.action_schema["oneOf"]

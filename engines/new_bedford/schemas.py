@@ -109,6 +109,12 @@ RESULT_FIELDS: S = {"scores": array(integer(0)), "winners": array(SEAT), "detail
                     "captains": array(SCORE), "captain_winners": array(string(captains.NAMES))}
 
 
+# The game's outcome (engine.outcome: the game_ended event's result); `captains`, `captain_winners`
+# in games against the Captains.
+OUTCOME_SCHEMA: S = {"$schema": JSON_SCHEMA_DIALECT, "title": "new-bedford outcome",
+                     **obj(RESULT_FIELDS, ["scores", "winners", "details"])}
+
+
 def _event(t: str, fields: S, required: list[str] | None = None) -> S:
     return obj({"type": {"const": t}, **fields}, ["type", *(fields if required is None else required)], title=t)
 
@@ -164,7 +170,6 @@ EVENT_SCHEMA: S = {"$schema": JSON_SCHEMA_DIALECT, "title": "new-bedford event",
 EVENT_TYPES = tuple(e["title"] for e in EVENTS)
 
 # --- the view -------------------------------------------------------------------------------------
-ANY_OBJECT: S = {"type": "object"}
 SHIP_VIEW = {
     "type": "object",
     "properties": {"at": string(["home", "dock", "sea", "returning"]), "row": nullable(ROW), "hold": WHALES,
@@ -183,8 +188,11 @@ PLAYER_VIEW = obj({
     "workers": array(string(SPACE_IDS)),
     "captain": nullable(CAPTAIN_STATE),
 }, [*RESOURCES, "returned", "ships", "workers", "captain"])
+# What a choice made for a Captain would record (the same two event types the log holds).
+CAPTAIN_CHOICE_EVENT: S = {"oneOf": [CAPTAIN_PLACED, TOKEN_DRAWN]}
 CHOICE = obj({"chooser": SEAT, "player": PLAYER, "captain": string(captains.NAMES), "heading": HEADING,
-              "entry": string(), "choices": array(obj({"choice": string(), "text": string(), "event": ANY_OBJECT},
+              "entry": string(), "choices": array(obj({"choice": string(), "text": string(),
+                                                       "event": CAPTAIN_CHOICE_EVENT},
                                                       ["choice", "text", "event"]))},
              ["chooser", "player", "captain", "heading", "entry", "choices"])
 CAPTAIN_GAME = obj({
@@ -195,7 +203,7 @@ CAPTAIN_GAME = obj({
     "last_captain_space"])
 CAPTAIN_VIEW = obj({
     "player": PLAYER, "name": string(captains.NAMES), "title": string(), "personality": string(),
-    "helm": array(HEADING), "helm_printed": array({"anyOf": [HEADING, ANY_OBJECT]}), "helm_position": integer(0),
+    "helm": array(HEADING), "helm_printed": array(captains._helm_space), "helm_position": integer(0),
     "heading": HEADING, "heading_text": string(), "round12": array(HEADING),
     "orders": array(obj({"step": integer(), "entries": array(string())}, ["step", "entries"])),
     "building_project": obj({"white": array(string(BUILDING_IDS)), "black": array(string(BUILDING_IDS))},
@@ -208,24 +216,122 @@ CAPTAIN_VIEW = obj({
     "buildings": array(string(BUILDING_IDS)), "whales": integer(0), "idle": boolean(),
 }, ["player", "name", "helm", "helm_position", "heading", "orders", "building_project", "limits", "restrictions",
     "buildings", "whales"])
+# The awaited decision in words (engine.AWAITING): the decision and what it is about.
+AWAITING_FACTS: S = {
+    "inn": boolean(description="place_worker: re-placing a worker at the Inn"),
+    "may_buy_goods": boolean(description="place_worker: buy_goods is still open this turn"),
+    "space": string(SPACE_IDS, description="sell_goods: the selling space"),
+    "good": string(GOODS, description="sell_goods: the good to sell now"),
+    "sold": counts(GOODS, description="sell_goods: sold so far"),
+    "ship": SHIP, "seller": SEAT, "for_sale": WHALES,
+    "captain": string(captains.NAMES), "player": PLAYER, "heading": HEADING, "entry": string(),
+}
 AWAITING = {
     "type": "object",
     "properties": {"seat": SEAT, "decision": string(["choose_starting_goods", "place_worker", "buy_whale",
                                                      "return_ship", "pick_whale", "choose_for_captain",
-                                                     "sell_goods"])},
+                                                     "sell_goods"]),
+                   **AWAITING_FACTS},
     "required": ["seat", "decision"],
+    "additionalProperties": False,
 }
+# --- the pending decision (view.pending): each legal action with its effect on the acting seat
+# Every legal action as the engine's action schema declares it (filled in by engine.py, from
+# the moves the core builds the action schema from).
+LEGAL_ACTION: S = {"oneOf": []}
+COUNT_BY_GOOD = counts(GOODS)
+SPACE_NAME = string()
+WORKER_EFFECT = obj({
+    "space": string(SPACE_IDS), "space_name": SPACE_NAME, "first_bonus": boolean(), "pay": GOODS_COUNTS,
+    "gain": GOODS_COUNTS, "fee": obj({"money": integer(1), "to_seat": PLAYER}, ["money", "to_seat"]),
+    "build": string(BUILDING_IDS), "prepare": SHIP,
+    "launch": obj({"ship": SHIP, "to": SEA_ROW, "rank": integer(1), "whaling_phases": integer(0)},
+                  ["ship", "to", "rank", "whaling_phases"]),
+    "move_out": MOVE_OUT,
+    "return_whales": obj({"ship": SHIP, "whales": WHALES, "points": integer(0)}, ["ship", "whales", "points"]),
+    "remove_empty_sea": integer(1, 2), "take_ownership": string(BUILDING_IDS), "inn": boolean(),
+}, ["space", "space_name", "first_bonus", "pay", "gain"], title="a worker placed")
+EFFECTS: list[S] = [
+    WORKER_EFFECT,
+    obj({"space": string(SPACE_IDS), "space_name": SPACE_NAME, "sale": array(string(GOODS))},
+        ["space", "space_name", "sale"], title="a sale of goods opened"),
+    obj({"gain": GOODS_COUNTS}, ["gain"], title="starting goods"),
+    obj({"pay": GOODS_COUNTS, "gain": GOODS_COUNTS}, ["pay", "gain"], title="goods bought"),
+    obj({"ship": SHIP, "keep": WHALES, "sell": WHALES, "lay_paid": integer(0), "sale_money": integer(0),
+         "money_change": integer(), "points_kept": integer(0)},
+        ["ship", "keep", "sell", "lay_paid", "sale_money", "money_change", "points_kept"], title="a ship returned"),
+    obj({"kind": string(WHALE_KINDS), "price": integer(0), "points": integer(0)}, ["kind", "price", "points"],
+        title="a whale bought"),
+    obj({"ship": SHIP, "kind": string(WHALE_KINDS), "lay": integer(0), "points": integer(0)},
+        ["ship", "kind", "lay", "points"], title="a whale picked"),
+    obj({"good": string(GOODS), "count": integer(0)}, ["good", "count"], title="one good sold, then the next"),
+    obj({"captain_event": CAPTAIN_CHOICE_EVENT}, ["captain_event"], title="a choice for a Captain"),
+    obj({}, [], title="nothing (pass)"),
+]
+SELL_SUMMARY = obj({
+    "space": string(SPACE_IDS), "space_name": SPACE_NAME, "prices": COUNT_BY_GOOD,
+    "first_of_kind_extra": COUNT_BY_GOOD, "first_bonus_money": integer(0), "fee": integer(0),
+    "fee_to_seat": nullable(PLAYER), "have": COUNT_BY_GOOD, "text": string(),
+}, ["space", "space_name", "prices", "first_of_kind_extra", "first_bonus_money", "fee", "fee_to_seat", "have",
+    "text"], description="what a selling space pays now, per good (view.sell_summary)")
 PENDING = {
     "type": "object",
     "properties": {
         "seat": SEAT, "decision": AWAITING["properties"]["decision"],
-        "options": array(obj({"action": ANY_OBJECT, "effect": ANY_OBJECT, "net": counts(RESOURCES, lo=-1000),
-                              "after": counts(RESOURCES, lo=-1000), "text": string(), "whales_gained": WHALES},
+        "options": array(obj({"action": LEGAL_ACTION, "effect": {"anyOf": EFFECTS},
+                              "net": counts(RESOURCES, lo=-1000), "after": counts(RESOURCES, lo=-1000),
+                              "text": string(), "whales_gained": WHALES},
                              ["action", "effect", "net", "after", "text"])),
-        "sell": {"type": "object", "additionalProperties": ANY_OBJECT},
+        "sell": {"type": "object", "propertyNames": {"enum": SPACE_IDS}, "additionalProperties": SELL_SUMMARY},
+        **AWAITING_FACTS,
+        # return_ship: the hold of the ship coming home, the seat's money and the rule in words
+        "hold": WHALES, "money": integer(0), "rule": string(),
     },
     "required": ["seat", "decision", "options"],
+    "additionalProperties": False,
 }
+
+# --- the printed reference (view.REFERENCE): the same in every game
+_SPACES_PRINTED = data.TOWN_SPACES + data.WHALING_SPACES
+REFERENCE = obj({
+    "whales": array(obj({
+        "kind": string([*WHALE_KINDS, "empty"]), "name": string(), "lay": nullable(integer(0)),
+        "sale": nullable(integer(0)), "points": integer(0), "in_bag_per_player": integer(0), "text": string(),
+    }, ["kind", "name", "lay", "sale", "points", "in_bag_per_player", "text"])),
+    "whaling_track": obj({
+        "ranks": integer(1),
+        "rows": array(obj({
+            "row": ROW, "name": string(), "food": nullable(integer(0)),
+            "launch_food": obj({"city_pier": integer(0), "city_pier_first": integer(0), "wharf": integer(0),
+                                "dry_dock": GOODS_COUNTS}, ["city_pier", "city_pier_first", "wharf", "dry_dock"]),
+            "whaling_phases": integer(0), "text": string(),
+        }, ["row", "name", "food", "text"])),
+        "text": string(),
+    }, ["ranks", "rows", "text"]),
+    "spaces": array(obj({
+        "id": string(sorted(sp["id"] for sp in _SPACES_PRINTED)), "name": string(),
+        # (plain strings: their values are no names in the message catalogs)
+        "board": string(description=f"one of {', '.join(sorted({sp['board'] for sp in _SPACES_PRINTED}))}"),
+        "effect": string(description=f"one of {', '.join(sorted({sp['effect'] for sp in _SPACES_PRINTED}))}"),
+        "gain": GOODS_COUNTS, "prices": COUNT_BY_GOOD, "cost": GOODS_COUNTS,
+        "food_by_row": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
+                        "additionalProperties": integer(0), "description": "launch food by sea row"},
+        "text": string(),
+        "first_bonus": obj({"gain": GOODS_COUNTS, "gain_one_of": array(string(GOODS)), "money": integer(0),
+                            "discount": integer(0), "cost_discount": GOODS_COUNTS, "food_discount": integer(0)}),
+        "first_bonus_text": string(),
+    }, ["id", "name", "board", "effect", "cost", "text", "first_bonus", "first_bonus_text"])),
+    "spaces_text": string(),
+    "turn": obj({
+        "rounds": integer(1), "workers": integer(1), "starting_value": integer(0), "good_values": COUNT_BY_GOOD,
+        "building_fee": integer(0),
+        "purchase": obj({"goods": array(string(data.PURCHASE_GOODS)), "amount": integer(1), "price": integer(0),
+                         "text": string()}, ["goods", "amount", "price", "text"]),
+        "text": string(),
+    }, ["rounds", "workers", "starting_value", "good_values", "building_fee", "purchase", "text"]),
+    "scoring": obj({"whale_points": WHALES, "points_per_building": integer(0), "money_per_point": integer(1),
+                    "text": string()}, ["whale_points", "points_per_building", "money_per_point", "text"]),
+}, ["whales", "whaling_track", "spaces", "spaces_text", "turn", "scoring"])
 _VIEW_PROPS: S = {
     "type": {"const": "new-bedford"},
     "viewer": nullable(SEAT),
@@ -261,9 +367,7 @@ _VIEW_PROPS: S = {
         {"name": string(), "type": string(["action", "victory"]), "cost": GOODS_COUNTS, "text": string()},
         ["name", "type", "cost", "text"])},
     "awaiting": nullable(AWAITING),
-    "reference": obj({"whales": array(ANY_OBJECT), "whaling_track": ANY_OBJECT, "spaces": array(ANY_OBJECT),
-                      "spaces_text": string(), "turn": ANY_OBJECT, "scoring": ANY_OBJECT},
-                     ["whales", "whaling_track", "spaces", "spaces_text", "turn", "scoring"]),
+    "reference": REFERENCE,
     "whaling_track": array(obj({"row": ROW, "name": string(), "ships": array(obj(
         {"seat": PLAYER, "ship": SHIP, "rank": integer(1, data.RANKS)}, ["seat", "ship", "rank"]))},
         ["row", "name", "ships"])),

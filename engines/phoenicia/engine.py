@@ -979,6 +979,38 @@ VIEW_SCHEMA = {
     }),
 }
 
+_VP_SOURCE = {"oneOf": [
+    _object({"source": {"const": "card"}, "card": _DEV_CARD, "copies": _INT, "vp_each": _INT, "vp": _INT}),
+    _object({"source": {"const": "workers"}, "tableau": {"enum": sorted(TABLEAUS)}, "workers": _INT,
+             "vp_each": _INT, "vp": _INT}),
+    _object({"source": {"const": "city_center"}, "purchases": _INT, "vp_each": _INT, "vp": _INT}),
+]}
+# The game's outcome (Phoenicia.outcome): the final VP with the arithmetic behind them and the
+# tie-breaks of seed-P Fin del juego.
+OUTCOME_SCHEMA = {
+    "$schema": _S,
+    "title": "phoenicia outcome",
+    **_object({
+        "scores": {**_INTS, "description": "VP by seat"},
+        "winners": _INTS,
+        "details": {"type": "array", "items": _object({
+            "seat": _SEAT, "vp": _INT, "production": _INT, "cards_vp": _INT, "workers_vp": _INT,
+            "bought_vp": _INT, "last_overlord": {"type": "boolean"}, "money": _INT, "development_cards": _INT,
+            "vp_sources": {"type": "array", "items": _VP_SOURCE,
+                           "description": "the VP track as lines that add up to vp"},
+            "vp_by_card": {"type": "object", "propertyNames": {"enum": sorted(CARD)}, "additionalProperties": _INT},
+            "vp_by_tableau": {"type": "object", "propertyNames": {"enum": sorted(TABLEAUS)},
+                              "additionalProperties": _INT},
+            "vp_city_center": _INT,
+            "tie_break": _object({"last_overlord": {"type": "boolean"}, "money": _INT, "disks": _INT,
+                                  "production_cards": _INT, "production_card_value": _INT}),
+        })},
+        "reason": {"enum": ["city_state", "exhausted"]},
+        "decided_by": {"enum": ["vp", "last_overlord", "money", "shared"],
+                       "description": "which rule picked the winners"},
+    }),
+}
+
 
 class Phoenicia(RulesEngine):
     name = "phoenicia"
@@ -1003,6 +1035,7 @@ class Phoenicia(RulesEngine):
     on = ON
     event_fields = EVENT_FIELDS
     view_schema = VIEW_SCHEMA
+    outcome_schema = OUTCOME_SCHEMA
 
     def phase_of(self, state: GameState) -> str:
         ph = state["phase"]

@@ -62,7 +62,7 @@ from .moves import (
     _where,
 )
 from .phases import PHASES_TABLE
-from .schemas import EVENT_FIELDS, VIEW_SCHEMA
+from .schemas import EVENT_FIELDS, OUTCOME_SCHEMA, VIEW_SCHEMA
 from .state import Action, State
 from .state import fork as fork_state
 
@@ -95,6 +95,7 @@ class Riverboat(RulesEngine):
     on = ON
     event_fields = EVENT_FIELDS
     view_schema = VIEW_SCHEMA
+    outcome_schema = OUTCOME_SCHEMA
 
     def phase_of(self, state: State) -> str:
         # A decision a seat owes comes first: it is the current step.

@@ -147,6 +147,11 @@ _PLAYER_VIEW = {
 }
 _PLAYER_VIEW["required"] = list(_PLAYER_VIEW["properties"])
 
+# The final scoring (the game_ended event), in the view once the game is over and the game's outcome.
+RESULT = {"type": "object", "properties": {"scores": _INTS, "winners": _INTS, "details": _DETAILS},
+          "required": ["scores", "winners", "details"], "additionalProperties": False}
+OUTCOME_SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "riverboat outcome", **RESULT}
+
 VIEW_SCHEMA = document("riverboat view", {
     "type": {"const": "riverboat"},
     "seat": {"type": ["integer", "null"], "description": "the viewer (null: spectator)"},
@@ -197,7 +202,5 @@ VIEW_SCHEMA = document("riverboat view", {
                                                   "odd_rows_shifted_right": {"const": True}},
                  "required": ["rows", "cols", "odd_rows_shifted_right"], "additionalProperties": False},
     "players": {"type": "array", "items": _PLAYER_VIEW},
-    "result": {"anyOf": [{"type": "null"}, {
-        "type": "object", "properties": {"scores": _INTS, "winners": _INTS, "details": _DETAILS},
-        "required": ["scores", "winners", "details"], "additionalProperties": False}]},
+    "result": {"anyOf": [{"type": "null"}, RESULT]},
 })

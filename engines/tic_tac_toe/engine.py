@@ -84,6 +84,23 @@ class TicTacToe(RulesEngine):
         "game_drawn": _on_drawn,
     }
     event_fields = {"mark_placed": {"seat": _SEAT, "cell": _CELL}, "game_won": {"seat": _SEAT}}
+    outcome_schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "tic-tac-toe outcome",
+        "type": "object",
+        "properties": {
+            "scores": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 1},
+                       "description": "1 for the winner, else 0"},
+            "winners": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 1}, "maxItems": 1,
+                        "description": "the winning seat; empty on a draw"},
+            "details": {"type": "array", "items": {
+                "type": "object", "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 1},
+                                                 "won": {"type": "boolean"}},
+                "required": ["seat", "won"], "additionalProperties": False}},
+        },
+        "required": ["scores", "winners", "details"],
+        "additionalProperties": False,
+    }
     view_schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "tic-tac-toe view",

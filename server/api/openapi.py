@@ -87,12 +87,13 @@ _PAYLOADS = {
     "tablero.v1.Game.view": "View",
     "tablero.v1.GameEvent.event": "Event",
     "tablero.v1.WatchGameResponse.event": "Event",
+    "tablero.v1.Game.outcome": "Outcome",
 }
 
 
 def _payload_schemas() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for kind in ("Action", "View", "Event"):
+    for kind in ("Action", "View", "Event", "Outcome"):
         refs = []
         for name in engines.names():
             out[f"{name}.{kind}"] = engine_reply(engines.get(name))[f"{kind.lower()}Schema"]

@@ -7,6 +7,7 @@ import datetime
 from typing import Any
 
 from engines.core import Engine
+from server.portal import table
 from server.portal.table import is_platform
 
 from .repository import LoadedGame
@@ -31,6 +32,7 @@ def engine_reply(e: Engine) -> dict[str, Any]:
         "actionSchema": e.action_schema or anything,
         "viewSchema": e.view_schema or anything,
         "eventSchema": e.event_schema or anything,
+        "outcomeSchema": table.outcome_schema(e),
     }
 
 

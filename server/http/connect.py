@@ -2,7 +2,9 @@
 standard path (`/tablero.v1.GameService/SubmitAction`), WatchGame as a server stream.
 
 The protocol is the `connectrpc` package's ASGI application (Connect with JSON or binary
-protobuf, and gRPC-Web; gRPC itself stays on the gRPC port). Each endpoint is a thin
+protobuf, and gRPC-Web; gRPC itself stays on the gRPC port), with gRPC-Web's text mode
+(`application/grpc-web-text`, base64 bodies: the official grpc-web client's default) translated
+in front of it by `grpc_web_text.GrpcWebText`. Each endpoint is a thin
 translation onto the shared edge (server.api.edge), as the gRPC servicers are: the request
 message → its JSON form (server.api.codec) → `Api.unary` / `Api.watch` inside an open
 `observe.Call` (auth, rate limits, log line, metrics) → the response message. Refusals
@@ -37,6 +39,8 @@ from server.api.edge import Api
 from server.api.fanout import Encoded
 from server.api.rpcs import MODULES
 from server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
+
+from .grpc_web_text import GrpcWebText
 
 log = logging.getLogger("tablero.connect")
 
@@ -245,7 +249,8 @@ class _Application(ConnectASGIApplication):
 
 
 def connect_app(api: Api) -> Any:
-    """The ASGI app for PREFIX paths: Connect (JSON and binary) and gRPC-Web, with CORS."""
+    """The ASGI app for PREFIX paths: Connect (JSON and binary) and gRPC-Web (binary, and text
+    through GrpcWebText), with CORS."""
     table = endpoints(api)
 
     def resolve(_: Any) -> Mapping[str, Endpoint]:
@@ -254,7 +259,10 @@ def connect_app(api: Api) -> Any:
     read_max = max(api.max_body, api.max_rankings_body)
     app = _Application(service=object(), endpoints=resolve, read_max_bytes=read_max,
                        codecs=[_Reasoned(google_protobuf_binary_codec()), _Reasoned(_CompactJson())])
-    return CORSMiddleware(app, allow_origins=["*"], allow_methods=["GET", "POST", "OPTIONS"],
-                          allow_headers=_ALLOW_HEADERS, expose_headers=_EXPOSE_HEADERS, max_age=600)
+    # gRPC-Web's text mode (the official grpc-web client's default, its only streaming mode)
+    # in front: connectrpc speaks gRPC-Web in binary only.
+    return CORSMiddleware(GrpcWebText(app, max_bytes=read_max), allow_origins=["*"],
+                          allow_methods=["GET", "POST", "OPTIONS"], allow_headers=_ALLOW_HEADERS,
+                          expose_headers=_EXPOSE_HEADERS, max_age=600)
 
 

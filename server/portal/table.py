@@ -50,6 +50,46 @@ EVENT_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 
+_ENDED_BY = ("forfeit", "abandoned")
+_FORFEITED = {"enum": list(REASONS), "description": "this seat forfeited (why it left)"}
+# The outcome of a game the platform ended early (Table.outcome): too few seats left to play on.
+ENDED_EARLY_SCHEMA: dict[str, Any] = {
+    "title": "ended early", "type": "object",
+    "description": "The game ended before the engine's end: with `forfeit` those still in it win, with "
+                   "`abandoned` nobody does.",
+    "properties": {
+        "scores": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 1}},
+        "winners": {"type": "array", "items": _SEAT},
+        "details": {"type": "array", "items": {
+            "type": "object", "properties": {"seat": _SEAT, "forfeited": _FORFEITED},
+            "required": ["seat"], "additionalProperties": False}},
+        "endedBy": {"enum": list(_ENDED_BY)},
+    },
+    "required": ["scores", "winners", "details", "endedBy"], "additionalProperties": False,
+}
+
+
+def finished_schema(engine_schema: dict[str, Any] | None) -> dict[str, Any]:
+    """The engine's outcome schema as the API answers it (Table.outcome): each `details` entry
+    may also name the seat's forfeit. Without a declared schema: any object."""
+    if not engine_schema:
+        return {"type": "object"}
+    out = {k: v for k, v in engine_schema.items() if k != "$schema"}
+    details = (out.get("properties") or {}).get("details")
+    items = (details or {}).get("items")
+    if isinstance(items, dict) and "properties" in items:
+        out["properties"] = {**out["properties"], "details": {
+            **details, "items": {**items, "properties": {**items["properties"], "forfeited": _FORFEITED}}}}
+    return out
+
+
+def outcome_schema(engine: Any) -> dict[str, Any]:
+    """The JSON Schema of a game's `outcome` (GET /v1/engines/{name}, outcomeSchema): the engine's
+    own (Engine.outcome_schema) or, for a game ended early, ENDED_EARLY_SCHEMA."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": f"{engine.name} outcome",
+            "anyOf": [finished_schema(engine.outcome_schema), ENDED_EARLY_SCHEMA]}
+
+
 def is_platform(event: dict[str, Any]) -> bool:
     return str(event.get("type", "")).startswith(PREFIX)
 

@@ -4,6 +4,8 @@ real games' actions, events and views fit the named types, and nothing else does
 
 from __future__ import annotations
 
+import re
+
 import jsonschema
 import pytest
 
@@ -40,3 +42,48 @@ def test_every_engine_has_a_module_and_the_index_names_it():
         assert f"export type {pascal(name)}Action =" in module and f"export type {pascal(name)}View =" in module
         assert f'"{name}": {{ action: {pascal(name)}Action;' in files["index.ts"]
     assert "Record<string, never>" not in "".join(files.values())
+
+
+def test_no_engine_type_leaves_a_value_open():
+    """Every engine field the schemas shape is typed: no JsonObject / JsonValue (what an
+    object or a value of no declared shape becomes), no any or unknown, in any module."""
+    files = generate()
+    for name, text in files.items():
+        if not name.endswith(".ts"):
+            continue
+        text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)  # doc comments (words, not types)
+        code = "\n".join(line for line in text.splitlines() if not line.startswith(("import ", "//")))
+        for word in ("JsonObject", "JsonValue", "any", "unknown", "object"):
+            assert not re.search(rf"(?<![\"\w]){word}(?![\"\w])", code), f"{name}: {word}"
+
+
+def test_every_engine_types_its_outcome():
+    files = generate()
+    assert "export type EndedEarlyOutcome = {" in files["platform.ts"]
+    for name in registry.names():
+        p = pascal(name)
+        assert f"export type {p}FinishedOutcome = {{" in files[f"{name}.ts"]
+        assert f"export type {p}Outcome = {p}FinishedOutcome | EndedEarlyOutcome;" in files[f"{name}.ts"]
+        assert f"outcome: {p}Outcome }}" in files["index.ts"]
+
+
+@pytest.mark.parametrize(("engine", "seats", "options"), [
+    ("tic-tac-toe", 2, {}), ("goofspiel", 3, {}), ("riverboat", 2, {}), ("phoenicia", 3, {}),
+    ("new-bedford", 2, {"captains": ["stubb"]}), ("founders-of-gloomhaven", 1, {}),
+])
+def test_real_outcomes_fit_the_named_outcome_type(engine, seats, options):
+    """A finished game's outcome fits `<Engine>Outcome`; a game ended early (the platform's
+    form) fits it too; a wrong outcome does not."""
+    e = registry.get(engine)
+    doc, prefix = named_schemas(engine, e), pascal(engine)
+    validator = jsonschema.Draft202012Validator({**doc, "$ref": f"#/$defs/{prefix}Outcome"})
+    out = playthrough(e, seats, 11, options).outcome()
+    assert validator.is_valid(out), next(iter(validator.iter_errors(out))).message
+    forfeited = {**out, "details": [{**d, "forfeited": "resigned"} if i == 0 else d
+                                    for i, d in enumerate(out["details"])]}
+    assert validator.is_valid(forfeited)
+    ended = {"scores": [0, 1], "winners": [1], "details": [{"seat": 0, "forfeited": "timeout"}, {"seat": 1}],
+             "endedBy": "forfeit"}
+    assert validator.is_valid(ended)
+    assert not validator.is_valid({**out, "details": [{**out["details"][0], "no_such_field": 1}]})
+    assert not validator.is_valid({**ended, "endedBy": "boredom"})

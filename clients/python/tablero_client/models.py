@@ -38,13 +38,15 @@ class Engine:
     action_schema: JSON | None = None
     view_schema: JSON | None = None
     event_schema: JSON | None = None
+    outcome_schema: JSON | None = None
 
     @classmethod
     def from_json(cls, d: JSON) -> Engine:
         return cls(name=d["name"], title=str(d.get("title") or d["name"]), min_seats=int(d.get("minSeats", 0)),
                    max_seats=int(d.get("maxSeats", 0)), version=int(d.get("version", 0)),
                    options_schema=d.get("optionsSchema") or {}, action_schema=d.get("actionSchema"),
-                   view_schema=d.get("viewSchema"), event_schema=d.get("eventSchema"))
+                   view_schema=d.get("viewSchema"), event_schema=d.get("eventSchema"),
+                   outcome_schema=d.get("outcomeSchema"))
 
 
 @dataclass(frozen=True, slots=True)

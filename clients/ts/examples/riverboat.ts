@@ -89,9 +89,13 @@ async function main(): Promise<void> {
   const outcome = game.outcome;
   if (outcome === undefined) throw new Error("a finished game without an outcome");
   const winners = outcome.winners.map((w) => `seat ${w}`).join(" and ");
+  // The whole outcome as Riverboat declares it (its outcomeSchema), or the platform's when
+  // seats forfeited early: narrowed by `endedBy`, each seat's in-game VP read without a cast.
+  const raw = outcome.raw;
+  const inGameVp = "endedBy" in raw ? [] : raw.details.map((d) => d.in_game.vp);
   console.log(JSON.stringify({
     gameId: game.id, moves, version: game.version, winners: outcome.winners, scores: outcome.scores,
-    watched: watched.length, lastWatched: watched[watched.length - 1] ?? 0, details: scores ?? "",
+    watched: watched.length, lastWatched: watched[watched.length - 1] ?? 0, details: scores ?? "", inGameVp,
   }));
   console.log(`winner: ${winners}`);
 }

@@ -16,6 +16,8 @@ import type { JsonObject, JsonValue } from "./json.js";
 export type ActionOf<E extends EngineName> = Engines[E]["action"];
 export type ViewOf<E extends EngineName> = Engines[E]["view"];
 export type OptionsOf<E extends EngineName> = Engines[E]["options"];
+/** The engine's outcome (its outcomeSchema), or the platform's EndedEarlyOutcome. */
+export type OutcomeOf<E extends EngineName> = Engines[E]["outcome"];
 /** What the server records beside the engine's own events: a seat left, a clock ran out. */
 export type PlatformEvent = { type: `tablero.${string}`; [key: string]: JsonValue };
 export type EventOf<E extends EngineName> = Engines[E]["event"] | PlatformEvent;
@@ -32,11 +34,14 @@ export interface SeatInfo {
   userName?: string;
 }
 
-/** The game's result once it is over (engines add their own fields, e.g. `details`). */
-export interface Outcome {
+/** The game's result once it is over. `raw` is the whole outcome as the engine declares it
+ * (`details` and the engine's own fields), or the platform's when seats forfeited early. */
+export interface Outcome<E extends EngineName = EngineName> {
   winners: number[];
   scores: number[];
-  raw: JsonObject;
+  /** Set when the platform ended the game early: "forfeit" (those left win) or "abandoned". */
+  endedBy: "forfeit" | "abandoned" | undefined;
+  raw: OutcomeOf<E>;
 }
 
 export interface Game<E extends EngineName> {
@@ -50,7 +55,7 @@ export interface Game<E extends EngineName> {
   toAct: number[];
   view: ViewOf<E>;
   /** Set once the game is over. */
-  outcome: Outcome | undefined;
+  outcome: Outcome<E> | undefined;
   finished: boolean;
   /** The caller's seat; undefined for a spectator. */
   yourSeat: number | undefined;
@@ -85,6 +90,8 @@ export interface EngineInfo {
   actionSchema: JsonObject;
   viewSchema: JsonObject;
   eventSchema: JsonObject;
+  /** JSON Schema of Game.outcome (the engine's, or a game ended early). */
+  outcomeSchema: JsonObject;
 }
 
 export interface ClientOptions {
@@ -167,7 +174,7 @@ function seatKind(k: SeatKindEnum): SeatInfo["kind"] {
 }
 
 // The wire's JSON (google.protobuf.Struct) is the engine's payload, described by the types
-// generated from the engine's own schemas: these three are the SDK's only unchecked steps.
+// generated from the engine's own schemas: these four are the SDK's only unchecked steps.
 function asView<E extends EngineName>(v: JsonObject | undefined): ViewOf<E> {
   return (v ?? {}) as unknown as ViewOf<E>;
 }
@@ -177,6 +184,12 @@ function asEvent<E extends EngineName>(v: JsonObject | undefined): EventOf<E> {
 function asAction<E extends EngineName>(v: JsonObject): ActionOf<E> {
   return v as unknown as ActionOf<E>;
 }
+function asOutcome<E extends EngineName>(v: JsonObject): OutcomeOf<E> {
+  return v as unknown as OutcomeOf<E>;
+}
+function endedBy(v: JsonValue | undefined): Outcome["endedBy"] {
+  return v === "forfeit" || v === "abandoned" ? v : undefined;
+}
 function toJsonObject(v: object): JsonObject {
   return JSON.parse(JSON.stringify(v)) as JsonObject;
 }
@@ -184,7 +197,10 @@ function toJsonObject(v: object): JsonObject {
 function toGame<E extends EngineName>(g: GameMessage | undefined, engine: E): Game<E> {
   if (!g) throw new TableroError("INTERNAL", "the answer carries no game");
   const outcome = g.outcome
-    ? { winners: numbers(g.outcome["winners"]), scores: numbers(g.outcome["scores"]), raw: g.outcome }
+    ? {
+      winners: numbers(g.outcome["winners"]), scores: numbers(g.outcome["scores"]),
+      endedBy: endedBy(g.outcome["endedBy"]), raw: asOutcome<E>(g.outcome),
+    }
     : undefined;
   return {
     id: g.id, engine, engineVersion: g.engineVersion, version: g.version, players: g.players,
@@ -202,7 +218,7 @@ function engineInfo(e: EngineMessage): EngineInfo {
   return {
     name: e.name, title: e.title, minSeats: e.minSeats, maxSeats: e.maxSeats, version: e.version,
     optionsSchema: e.optionsSchema ?? {}, actionSchema: e.actionSchema ?? {}, viewSchema: e.viewSchema ?? {},
-    eventSchema: e.eventSchema ?? {},
+    eventSchema: e.eventSchema ?? {}, outcomeSchema: e.outcomeSchema ?? {},
   };
 }
 

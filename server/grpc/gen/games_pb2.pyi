@@ -35,7 +35,7 @@ SEAT_KIND_OPEN: SeatKind
 SEAT_KIND_BOT: SeatKind
 
 class Engine(_message.Message):
-    __slots__ = ("name", "title", "min_seats", "max_seats", "options_schema", "version", "action_schema", "view_schema", "event_schema")
+    __slots__ = ("name", "title", "min_seats", "max_seats", "options_schema", "version", "action_schema", "view_schema", "event_schema", "outcome_schema")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MIN_SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -45,6 +45,7 @@ class Engine(_message.Message):
     ACTION_SCHEMA_FIELD_NUMBER: _ClassVar[int]
     VIEW_SCHEMA_FIELD_NUMBER: _ClassVar[int]
     EVENT_SCHEMA_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_SCHEMA_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     min_seats: int
@@ -54,7 +55,8 @@ class Engine(_message.Message):
     action_schema: _struct_pb2.Struct
     view_schema: _struct_pb2.Struct
     event_schema: _struct_pb2.Struct
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., action_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., view_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., event_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    outcome_schema: _struct_pb2.Struct
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., action_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., view_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., event_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., outcome_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class ListEnginesRequest(_message.Message):
     __slots__ = ()

@@ -15,7 +15,9 @@ async function refusal(run) {
   }
 }
 
-out.engines = (await client.engines()).map((e) => e.name);
+const engines = await client.engines();
+out.engines = engines.map((e) => e.name);
+out.outcomeSchemaTitle = engines.find((e) => e.name === "tic-tac-toe")?.outcomeSchema["title"] ?? null;
 const created = await client.create("tic-tac-toe", { seats: ["human", "open"] });
 out.createdVersion = created.game.version;
 out.viewType = created.game.view.type;
@@ -52,6 +54,8 @@ await watching;
 out.seen = seen;
 out.finished = last.finished;
 out.winners = last.outcome ? last.outcome.winners : null;
+out.outcomeDetails = last.outcome ? last.outcome.raw.details : null;
+out.endedBy = last.outcome ? last.outcome.endedBy ?? null : null;
 out.over = await refusal(() => o.act({ type: "place", cell: 8 }));
 const any = await client.game(created.gameId);
 out.anyEngine = any.engine;
