@@ -70,9 +70,11 @@ class _Requests:
     their size (httptools' own parser, public API: one pass over bytes the server parses
     again, about a microsecond per request)."""
 
-    __slots__ = ("in_headers", "size", "count", "refused")
+    __slots__ = ("in_headers", "size", "count", "refused", "http10", "parser")
 
     def __init__(self) -> None:
+        self.parser: Any = None  # set by the guard
+        self.http10 = False  # an HTTP/1.0 request was seen: the connection ends with its answer
         self.in_headers = False
         self.size = self.count = 0
         self.refused: bytes | None = None  # the answer of a request the parse was stopped for
@@ -97,6 +99,52 @@ class _Requests:
 
     def on_headers_complete(self) -> None:
         self.in_headers = False
+        if self.parser.get_http_version() == "1.0":
+            self.http10 = True
+
+
+class _Unchunked:
+    """The transport as the server writes to it, except that an answer to an HTTP/1.0 request
+    goes out without chunked transfer coding, which HTTP/1.0 does not know (RFC 9112 6.1):
+    uvicorn frames a streamed answer (the SSE watch) in chunks whatever the request's version,
+    and such a connection ends with its answer anyway, which tells its end. Every other call is
+    the transport's own."""
+
+    __slots__ = ("_t", "_requests", "_chunked", "_started")
+
+    def __init__(self, transport: Any, requests: _Requests) -> None:
+        self._t, self._requests = transport, requests
+        self._chunked = self._started = False
+
+    def write(self, data: bytes) -> None:
+        if not self._requests.http10:
+            self._t.write(data)
+            return
+        if not self._started:  # the status line and headers, written whole
+            self._started = True
+            if b"\r\ntransfer-encoding: chunked\r\n" in data:
+                self._chunked = True
+                data = data.replace(b"transfer-encoding: chunked\r\n", b"", 1)
+        elif self._chunked:
+            data = _unchunk(data)
+        if data:
+            self._t.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._t, name)
+
+
+def _unchunk(data: bytes) -> bytes:
+    """The payload of whole chunks (`<hex>\\r\\n<bytes>\\r\\n`..., the last one `0\\r\\n\\r\\n`)."""
+    out, at = [], 0
+    while at < len(data):
+        end = data.index(b"\r\n", at)
+        size = int(data[at:end], 16)
+        if size == 0:
+            break
+        out.append(data[end + 2:end + 2 + size])
+        at = end + 2 + size + 2
+    return b"".join(out)
 
 
 class _Guard(asyncio.Protocol):
@@ -119,6 +167,7 @@ class _Guard(asyncio.Protocol):
         self.loop = asyncio.get_event_loop()
         self.requests = _Requests()
         self.parser = httptools.HttpRequestParser(self.requests)
+        self.requests.parser = self.parser
         self.timer: asyncio.TimerHandle | None = None
         self.seen = False  # any byte yet
         self.gone = Disconnect()
@@ -128,7 +177,7 @@ class _Guard(asyncio.Protocol):
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
         CONNECTION.set(self.gone)
-        self.inner.connection_made(transport)
+        self.inner.connection_made(_Unchunked(transport, self.requests))
         # A connection that never sends its first request's headers is closed after the same time.
         self.timer = self.loop.call_later(self.header_timeout, self._headers_too_slow)
 
