@@ -102,7 +102,7 @@ def test_the_lobby_has_no_text_outside_the_catalogs(server, new_page):
         bad += _foreign(page, [])
     # A link that is not a game's: the field's own error text.
     page.fill("#join-link", "https://example.org/nothing")
-    page.click("form[aria-label] button[type=submit] >> nth=-1")
+    page.click("#join-link ~ button[type=submit]")
     page.wait_for_timeout(100)
     bad += _foreign(page, [])
     bad = sorted(set(bad))
@@ -132,10 +132,11 @@ def test_a_table_mid_game_has_no_text_outside_the_catalogs(server, new_page, eng
     page = _pseudo(new_page)
     seats = ["human"] if engine == "founders-of-gloomhaven" else ["human", "bot"]
     game_id = create_in_lobby(page, server.url, engine, seats)
-    for _ in range(4):  # a few moves in: the board has something on it
-        if wait_ready(page) != "move":
+    moves = ".composer button.act:not([disabled]), .composer button.choice:not([disabled])"
+    for _ in range(6):  # a few moves in (a step of a move counts): the board has something on it
+        if wait_ready(page) != "move" or not page.locator(moves).count():
             break
-        page.locator(".composer button.act:not([disabled])").first.click()
+        page.locator(moves).first.click()
         page.wait_for_timeout(400)
     wait_ready(page)
     page.wait_for_timeout(300)

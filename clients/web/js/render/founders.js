@@ -299,4 +299,15 @@ function fieldValue(key, value, ctx) {
   return null;
 }
 
-export default { render, valueName, fieldValue, outcomeNames, outcomeNotes };
+// The lobby's option texts: catalog keys by option (schema-form.js).
+export const OPTION_TEXTS = {
+  map: { label: 'label.option.map', hint: 'label.option.map_hint', values: { symmetric: 'label.option.map.symmetric', thematic: 'label.option.map.thematic' } },
+  achievements: { label: 'label.option.achievements', hint: 'label.option.achievements_hint' },
+  no_workers: { label: 'label.option.no_workers', hint: 'label.option.no_workers_hint' },
+  shaping_history: { label: 'label.option.shaping_history', hint: 'label.option.shaping_history_hint' },
+  races: { label: 'label.option.races', hint: 'label.option.races_hint' },
+  setup: { label: 'label.option.setup', hint: 'label.option.setup_hint', values: { draft: 'label.option.setup.draft', dealt: 'label.option.setup.dealt' } },
+  solo_section: { label: 'label.option.solo_section', hint: 'label.option.solo_section_hint', values: { left: 'label.option.solo_section.left', middle: 'label.option.solo_section.middle', right: 'label.option.solo_section.right' } },
+};
+
+export default { render, valueName, fieldValue, outcomeNames, outcomeNotes, optionTexts: OPTION_TEXTS };

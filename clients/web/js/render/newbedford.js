@@ -290,4 +290,12 @@ function actionEffect(a, ctx) {
   return parts.length ? parts.join('; ') : null;
 }
 
-export default { render, seatNames, outcomeNames, valueName, actionEffect, optionNames: NAMES };
+// The lobby's option texts: catalog keys by option (schema-form.js).
+export const OPTION_TEXTS = {
+  buildings: { label: 'label.option.buildings', hint: 'label.option.buildings_hint', values: { default: 'label.option.buildings.default', two_player: 'label.option.buildings.two_player', all: 'label.option.buildings.all' } },
+  first_player: { label: 'label.option.first_player', hint: 'label.option.first_player_hint' },
+  expert: { label: 'label.option.expert', hint: 'label.option.expert_hint' },
+  turners_mill: { label: 'label.option.turners_mill', hint: 'label.option.turners_mill_hint' },
+};
+
+export default { render, seatNames, outcomeNames, valueName, actionEffect, optionNames: NAMES, optionTexts: OPTION_TEXTS };

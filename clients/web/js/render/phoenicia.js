@@ -120,4 +120,9 @@ function actionEffect(a, ctx) {
   return price !== null && price !== undefined ? cat.t('label.costs', { price }) : null;
 }
 
-export default { render, actionEffect };
+// The lobby's option texts: catalog keys by option (schema-form.js).
+export const OPTION_TEXTS = {
+  preset_production: { label: 'label.option.preset_production', hint: 'label.option.preset_production_hint' },
+};
+
+export default { render, actionEffect, optionTexts: OPTION_TEXTS };

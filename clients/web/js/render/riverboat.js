@@ -143,4 +143,9 @@ function fieldValue(key, value) {
   return null;
 }
 
-export default { render, valueName, fieldValue };
+// The lobby's option texts: catalog keys by option (schema-form.js).
+export const OPTION_TEXTS = {
+  coin_draws: { label: 'label.option.coin_draws', values: { choose: 'label.option.coin_draws.choose', blind: 'label.option.coin_draws.blind' } },
+};
+
+export default { render, valueName, fieldValue, optionTexts: OPTION_TEXTS };
