@@ -38,6 +38,7 @@ const pseudo = pseudoOn();
 const catalogs = new Map(); // `${name}|${lang}` -> {messages, formats}
 
 export const language = () => lang;
+export const pseudoLocale = () => pseudo;
 
 export function setLanguage(next) {
   if (!LANGS.includes(next)) return;

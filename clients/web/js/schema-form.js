@@ -3,7 +3,7 @@
 // when the fields cannot make a valid value), and setSeats(n) follows the number of seats.
 import { h, humanize, fmt } from './dom.js';
 import { colour } from './words.js';
-import { catalog } from './i18n.js';
+import { catalog, pseudoLocale } from './i18n.js';
 
 const T = (key, args) => catalog('tablero').t(key, args);
 
@@ -16,7 +16,7 @@ const nextId = (name) => `opt-${String(name).replace(/\W+/g, '-')}-${++uid}`;
 // keys by option, {label, hint, values: {value: key}}), with `cat` the engine's catalog.
 export function schemaForm(schema, names = {}, texts = {}, cat = null) {
   const props = (schema && schema.properties) || {};
-  const fields = Object.entries(props).map(([name, s]) => [name, field(name, worded(name, s, texts, cat), { ...names, ...catalogNames(s, cat), ...valueNames(texts[name], cat) })]);
+  const fields = Object.entries(props).map(([name, s]) => [name, field(name, worded(name, s, texts, cat), { ...catalogNames(s, cat), ...printed(names, cat), ...valueNames(texts[name], cat) })]);
   const el = h('div', { class: 'options' }, fields.length ? fields.map(([, f]) => f.el) : h('p', { class: 'muted' }, T('web.opt.none')));
   return {
     el,
@@ -47,6 +47,11 @@ function catalogNames(s, cat, out = {}) {
   for (const v of Array.isArray(s.enum) ? s.enum : []) if (typeof v === 'string' && cat.has(`name.${v}`)) out[v] = cat.t(`name.${v}`);
   for (const x of Object.values(s)) if (x && typeof x === 'object') catalogNames(x, cat, out);
   return out;
+}
+
+// The renderer's printed (English) names win in English only: New Bedford's "Seamen's Bethel".
+function printed(names, cat) {
+  return !cat || (cat.lang === 'en' && !pseudoLocale()) ? names : {};
 }
 
 function valueNames(t, cat) {

@@ -12,7 +12,11 @@ const T = (key, args) => catalog('tablero').t(key, args);
 // values and as row labels. `notes`: the renderer's lines about the end beyond the scores
 // (Founders' Shaping history: the winner's event card), shown under the winner.
 export function result(game, ctx, names, notes) {
-  const named = (x) => (typeof x === 'string' && names && Object.prototype.hasOwnProperty.call(names, x) ? names[x] : null);
+  const cat = catalog(game.engine);
+  // An id of the breakdown: the renderer's name, else the engine's `name.` or its `label.details`.
+  const named = (x) => (typeof x !== 'string' ? null : names && Object.prototype.hasOwnProperty.call(names, x) ? names[x]
+    : cat.has(`name.${x}`) ? cat.t(`name.${x}`) : null);
+  const rowName = (x) => named(x) ?? (cat.has('label.details') ? cat.t('label.details', { detail: x, text: humanize(x) }) : humanize(x));
   const o = game.outcome;
   const n = game.players || (o.scores || []).length;
   const winners = o.winners || [];
@@ -60,11 +64,11 @@ export function result(game, ctx, names, notes) {
   }
   main.sort((a, b) => rows.indexOf(a) - rows.indexOf(b));
   const more = rows.filter((p) => !main.includes(p));
-  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map((x) => named(x) ?? humanize(x)).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
+  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map(rowName).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
   return h('div', { class: 'panel' },
     h('h2', {}, T('web.final_scores')),
     h('p', { class: 'winner' }, won.length ? `🏆 ${T('web.wins', { who, n: won.length })}`
-      : cols.length === 1 ? T('web.did_not_win', { who: cols[0].name, has_reason: String(!!o.reason), reason: o.reason ? humanize(o.reason).toLowerCase() : '' }) : T('web.draw')),
+      : cols.length === 1 ? T('web.did_not_win', { who: cols[0].name, has_reason: String(!!o.reason), reason: o.reason ? rowName(o.reason) : '' }) : T('web.draw')),
     (notes || []).map((x) => h('p', { class: 'outcome-note' }, x)),
     h('div', { class: 'scroll' }, h('table', { class: 'scores' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col', class: c.captain ? 'captain' : '' }, h('span', { class: `dot c${c.dot}` }), ` ${c.name}`)))),

@@ -2,7 +2,7 @@
 // whaling track, ranks 1st–3rd, sea tokens), and each player's board.
 import { h, humanize, amounts } from '../dom.js';
 import { seatName, colour } from '../words.js';
-import { catalog, amounts as amountsIn, value as named } from '../i18n.js';
+import { catalog, amounts as amountsIn, value as named, pseudoLocale } from '../i18n.js';
 import { pick, workers, res, deepEqual } from './common.js';
 
 const WHALE = { right: '🐋', bowhead: '🐳', sperm: '🦈', empty: '🌊' };
@@ -27,9 +27,22 @@ function spaceName(v, id) {
 
 const list = (xs) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : xs.join(''));
 
+const L = (key, args) => catalog('new-bedford').t(key, args);
+// A space's or a building's name, in the catalog's words (else the view's).
+const nameOf = (v, id) => (catalog('new-bedford').has(`name.${id}`) ? L(`name.${id}`) : spaceName(v, id));
+
 function whales(obj) {
   const parts = Object.entries(obj || {}).filter(([, n]) => n);
-  return parts.length ? parts.map(([k, n]) => `${n}${WHALE[k] || ''} ${k}`).join(', ') : 'none';
+  return parts.length ? parts.map(([k, n]) => `${WHALE[k] || ''} ${L(`amount.${k}`, { n })}`).join(', ') : L('value.none');
+}
+
+// Where a ship is, from its `at`, `row` and `rank` (the view's `where` is English).
+function shipWhere(sh) {
+  return L('label.ship_where', { at: sh.at, row: sh.row ?? 0, rank: sh.rank ?? 0, has_rank: String(!!sh.rank) });
+}
+
+function good(k, n, shown) {
+  return res(GOOD[k], shown, L('label.good', { good: k }));
 }
 
 function render(ctx) {
@@ -39,9 +52,10 @@ function render(ctx) {
   const spaces = ref.spaces || [];
   const town = spaces.filter((s) => s.board === 'town');
   const whaling = spaces.filter((s) => s.board !== 'town');
+  const cat = catalog('new-bedford');
   const spaceTile = (s) => pick(h('div', { class: 'tile space' },
-    h('h4', {}, s.name), h('div', {}, s.text), s.first_bonus_text ? h('small', {}, `1st: ${s.first_bonus_text}`) : null,
-    h('div', { class: 'occ' }, workers(occ[s.id]))), 'space', s.id, `Place a worker on ${s.name}`);
+    h('h4', {}, nameOf(v, s.id)), h('div', {}, cat.has(`effect.${s.id}`) ? L(`effect.${s.id}`) : s.text),
+    h('div', { class: 'occ' }, workers(occ[s.id]))), 'space', s.id, L('label.place_on', { space: nameOf(v, s.id) }));
   const tiles = v.building_tiles || {};
   const built = [];
   const forSale = [];
@@ -49,46 +63,46 @@ function render(ctx) {
   const buildingTile = ([id, b]) => {
     const t = tiles[id] || { name: spaceName(v, id) };
     const el = h('div', { class: `tile building ${b.owner !== null && b.owner !== undefined ? `owned c${b.owner}` : ''} ${b.used ? 'used' : ''}` },
-      h('h4', {}, t.type === 'victory' ? '⭐ ' : '', t.name),
-      h('div', {}, t.text),
-      h('small', {}, b.owner !== null && b.owner !== undefined ? `${seatName(ctx, b.owner)}'s${b.used ? ' · used this round' : ''}` : `cost ${amounts(t.cost)}`),
+      h('h4', {}, t.type === 'victory' ? '⭐ ' : '', nameOf(v, id)),
+      h('div', {}, cat.has(`effect.${id}`) ? L(`effect.${id}`) : t.text),
+      h('small', {}, b.owner !== null && b.owner !== undefined ? L('label.owned_by', { who: seatName(ctx, b.owner), used: String(!!b.used) }) : L('label.cost', { cost: amountsIn(cat, t.cost || {}) })),
       h('div', { class: 'occ' }, workers(occ[id])));
-    return b.owner !== null && b.owner !== undefined ? pick(el, 'space', id, `Use ${t.name}`) : pick(el, 'build', id, `Build ${t.name}`);
+    return b.owner !== null && b.owner !== undefined ? pick(el, 'space', id, L('label.use', { building: nameOf(v, id) })) : pick(el, 'build', id, L('label.build', { building: nameOf(v, id) }));
   };
   const track = (v.whaling_track || []).map((row) => h('div', { class: `nb-row ${row.row === 0 ? 'return' : ''}` },
-    h('div', { class: 'nb-row-name' }, row.name, row.row ? h('small', {}, ` · ${row.row}🥩`) : null),
+    h('div', { class: 'nb-row-name' }, L('label.track_row', { row: row.row }), row.row ? h('small', {}, ` · ${row.row}🥩`) : null),
     h('div', { class: 'nb-ranks' }, [1, 2, 3].map((rank) => {
       const ship = (row.ships || []).find((s) => s.rank === rank) || (row.row === 0 ? (row.ships || [])[rank - 1] : null);
-      return pick(h('div', { class: 'nb-slot' }, ship ? h('span', { class: `ship c${ship.seat}`, title: `${seatName(ctx, ship.seat)}, ship ${ship.ship}` }, `⛵${ship.ship}`) : h('small', {}, `${rank}${['st', 'nd', 'rd'][rank - 1]}`)), 'to', row.row, `Launch to ${row.name}`);
+      return pick(h('div', { class: 'nb-slot' }, ship ? h('span', { class: `ship c${ship.seat}`, title: L('label.ship_of', { who: seatName(ctx, ship.seat), ship: ship.ship }) }, `⛵${ship.ship}`) : h('small', {}, L('label.rank', { rank }))), 'to', row.row, L('label.launch_to', { row: L('label.track_row', { row: row.row }) }));
     }))));
   const caps = new Map((((v.captains || {}).captains) || []).map((c) => [c.player, c]));
   const players = (v.players || []).map((p, s) => {
     const prev = (v.score_preview || [])[s] || {};
     if (caps.has(s)) return captainBox(ctx, v, p, s, caps.get(s), prev);
     return h('div', { class: `box player c${s} ${s === ctx.seat ? 'me' : ''}` },
-      h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, v.first_player === s ? ' ☸ first player' : '', prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${prev.total} pts so far`) : null),
-      h('div', {}, res(GOOD.money, `$${p.money}`, 'money'), res(GOOD.lumber, p.lumber, 'lumber'), res(GOOD.food, p.food, 'food'), res(GOOD.brick, p.brick, 'brick')),
-      h('div', {}, 'Whales kept: ', whales(p.returned)),
-      h('ul', { class: 'ships' }, (p.ships || []).map((sh) => { const li = h('li', {}, `⛵ Ship ${sh.ship}: ${sh.where}`, Object.values(sh.hold || {}).some(Boolean) ? ` — hold ${whales(sh.hold)}` : ''); return s === ctx.seat ? pick(li, 'ship', sh.ship, `Ship ${sh.ship}`) : li; })),
-      h('div', {}, 'Workers placed: ', (p.workers || []).length ? p.workers.map((w) => spaceName(v, w)).join(', ') : 'none', ` (${(v.reference && v.reference.turn && v.reference.turn.workers) || 2} per round)`),
-      prev.buildings && prev.buildings.length ? h('div', {}, 'Buildings: ', prev.buildings.map((b) => spaceName(v, b)).join(', ')) : null);
+      h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, v.first_player === s ? [' ☸ ', L('label.first_player')] : '', prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${L('label.pts_so_far', { n: prev.total })}`) : null),
+      h('div', {}, good('money', p.money, L('amount.money', { n: p.money })), good('lumber', p.lumber, p.lumber), good('food', p.food, p.food), good('brick', p.brick, p.brick)),
+      h('div', {}, L('label.whales_kept'), ' ', whales(p.returned)),
+      h('ul', { class: 'ships' }, (p.ships || []).map((sh) => { const li = h('li', {}, '⛵ ', L('label.ship', { ship: sh.ship, where: shipWhere(sh) }), Object.values(sh.hold || {}).some(Boolean) ? [' — ', L('label.hold', { whales: whales(sh.hold) })] : ''); return s === ctx.seat ? pick(li, 'ship', sh.ship, L('label.ship_n', { ship: sh.ship })) : li; })),
+      h('div', {}, L('label.workers_placed'), ' ', (p.workers || []).length ? cat.list(p.workers.map((w) => nameOf(v, w))) : L('value.none'), ' ', L('label.per_round', { n: (v.reference && v.reference.turn && v.reference.turn.workers) || 2 })),
+      prev.buildings && prev.buildings.length ? h('div', {}, L('label.buildings'), ' ', cat.list(prev.buildings.map((b) => nameOf(v, b)))) : null);
   });
   const aw = v.awaiting || {};
   return h('div', { class: 'board-game nb' },
-    h('div', { class: 'box' }, h('strong', {}, `Round ${v.round} of ${(ref.turn && ref.turn.rounds) || 12}`), ` · ${humanize(v.phase || '')}`,
-      aw.decision ? ` · ${seatName(ctx, aw.seat)} to ${humanize(aw.decision).toLowerCase()}` : '', v.final ? ' · final round' : ''),
+    h('div', { class: 'box' }, h('strong', {}, L('label.round', { round: v.round, rounds: (ref.turn && ref.turn.rounds) || 12 })), ' · ', L('label.phase', { phase: named(cat, v.phase || '') }),
+      aw.decision ? [' · ', L('label.awaiting', { who: seatName(ctx, aw.seat), decision: named(cat, aw.decision) })] : '', v.final ? [' · ', L('label.final_round')] : ''),
     tieBreak(ctx, v),
     h('div', { class: 'nb-boards' },
-      h('section', { class: 'box town', 'aria-label': 'Town board' }, h('h3', {}, '🏘 Town'),
+      h('section', { class: 'box town', 'aria-label': L('label.town_board') }, h('h3', {}, '🏘 ', L('label.town')),
         h('div', { class: 'tiles' }, town.map(spaceTile)),
-        h('h3', {}, 'Buildings in town'), built.length ? h('div', { class: 'tiles' }, built.map(buildingTile)) : h('p', { class: 'muted' }, 'None built yet.'),
-        h('details', { class: 'for-sale', open: true }, h('summary', {}, `Building tiles for sale (${forSale.length})`), h('div', { class: 'tiles' }, forSale.map(buildingTile)))),
-      h('section', { class: 'box whaling', 'aria-label': 'Whaling board' }, h('h3', {}, '🌊 Whaling board'),
+        h('h3', {}, L('label.buildings_in_town')), built.length ? h('div', { class: 'tiles' }, built.map(buildingTile)) : h('p', { class: 'muted' }, L('label.none_built')),
+        h('details', { class: 'for-sale', open: true }, h('summary', {}, L('label.for_sale', { n: forSale.length })), h('div', { class: 'tiles' }, forSale.map(buildingTile)))),
+      h('section', { class: 'box whaling', 'aria-label': L('label.whaling_board') }, h('h3', {}, '🌊 ', L('label.whaling_board')),
         h('div', { class: 'tiles' }, whaling.map(spaceTile)),
         h('div', { class: 'nb-track' }, track.slice().reverse()),
-        h('div', {}, 'Sea tokens drawn: ', whales(v.sea_tokens)),
-        h('div', {}, 'Ocean bag: ', Object.entries(v.bag || {}).map(([k, n]) => `${n}${WHALE[k]}`).join(' ')),
-        v.sale ? h('div', { class: 'note' }, 'Sale: ', JSON.stringify(v.sale)) : null)),
+        h('div', {}, L('label.sea_tokens'), ' ', whales(v.sea_tokens)),
+        h('div', {}, L('label.ocean_bag'), ' ', Object.entries(v.bag || {}).map(([k, n]) => `${n}${WHALE[k]}`).join(' ')),
+        v.sale ? h('div', { class: 'note' }, L('label.sale_pending'), ' ', JSON.stringify(v.sale)) : null)),
     h('div', { class: 'players-row' }, players));
 }
 
@@ -170,6 +184,9 @@ function outcomeNames(game) {
   for (const s of ((v.reference || {}).spaces || [])) if (s.id && s.name) names[s.id] = s.name;
   for (const [id, t] of Object.entries(v.building_tiles || {})) if (t && t.name) names[id] = t.name;
   Object.assign(names, v.building_names || {});
+  // (in English the view's printed names stand, "Seamen's Bethel"; else the catalog's)
+  const cat = catalog('new-bedford');
+  if (cat.lang !== 'en' || pseudoLocale()) for (const id of Object.keys(names)) if (cat.has(`name.${id}`)) names[id] = cat.t(`name.${id}`);
   return names;
 }
 
@@ -260,7 +277,7 @@ function placement(ctx, v, e, who) {
 function valueName(path, value, ctx) {
   if (typeof value !== 'string') return null;
   const field = path.split('.').pop();
-  return field === 'space' || field === 'build' || NAMES[value] ? spaceName((ctx && ctx.view) || {}, value) : null;
+  return field === 'space' || field === 'build' || NAMES[value] ? nameOf((ctx && ctx.view) || {}, value) : null;
 }
 
 // What a move does, beside its words: the building a worker goes to (or builds), from the catalog's
