@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from . import test_to_the_end
 from .test_browser import create_in_lobby, wait_ready
 from .test_to_the_end import final_scores_match_the_api, play_to_the_end
 
@@ -72,7 +73,9 @@ def test_tic_tac_toe_in_spanish_words_its_board_moves_and_log(server, new_page):
 
 
 @pytest.mark.parametrize("engine", BOARD_GAMES)
-def test_each_board_game_to_the_end_in_spanish(server, new_page, engine):
+def test_each_board_game_to_the_end_in_spanish(server, new_page, engine, monkeypatch):
+    # The header says "· jugada 12" in Spanish: the version is its last number.
+    monkeypatch.setattr(test_to_the_end, "version", lambda page: int(re.findall(r"\d+", page.inner_text(".table-head h1"))[-1]))
     page = _in("es", new_page, width=1280, height=900)
     game_id = create_in_lobby(page, server.url, engine, ["human"] if engine == "founders-of-gloomhaven" else ["human", "bot"])
     play_to_the_end(page, random.Random(7), max_clicks=1500)
