@@ -225,6 +225,17 @@ def _players(game: Game) -> Table:
     return tab
 
 
+def action_effect(action: dict[str, Any], game: Game) -> str | None:
+    """What playing a card does (the catalog's `effect.<card>`), beside the move."""
+    from . import messages
+
+    m = messages(game)
+    card = action.get("card")
+    if action.get("type") == "play_card" and isinstance(card, str) and m.has(f"effect.{card}"):
+        return m.format(f"effect.{card}")
+    return None
+
+
 def _own_hand(game: Game) -> Text | None:
     """Only the viewer's own hand, never another seat's (even if a view carried one)."""
     you = game.your_seat
@@ -292,18 +303,28 @@ def _vote(game: Game) -> Text | None:
     vote = game.view.get("vote")
     if not isinstance(vote, dict):
         return None
-    t = Text(f"Vote called by {_seat(game, vote.get('caller'))} — stage {vote.get('stage')}\n", style="bold yellow")
-    voted = vote.get("voted") or []
-    t.append("Voted: " + ", ".join(f"seat {i} {'yes' if x else 'not yet'}" for i, x in enumerate(voted)))
+    from . import messages, player_name
+    from .i18n import value
+
+    m = messages(game)
+    t = Text(m.format("label.vote") + " " + m.format("label.vote_called", {"who": player_name(game, vote.get("caller")),
+                                                                     "stage": value(m, str(vote.get("stage") or ""))}) + "\n",
+             style="bold yellow")
+    # Each seat's vote, as far as this seat may know it: revealed votes with their influence, one's
+    # own (secret until the reveal), else whether the seat has voted.
+    votes = vote.get("votes") if isinstance(vote.get("votes"), list) and vote.get("stage") != "voting" else []
     mine = vote.get("my_vote")
-    if isinstance(mine, dict) and game.your_seat is not None:
-        t.append(f"\nYour vote: {_proposal(game, mine.get('proposal'))} with {mine.get('fleeting')} fleeting + "
-                 f"{mine.get('lasting')} lasting influence")
-    votes = vote.get("votes")
-    if isinstance(votes, list) and vote.get("stage") != "voting":
-        t.append("\nRevealed: " + "; ".join(
-            f"seat {i}: {_proposal(game, x.get('proposal'))} ({x.get('fleeting')}+{x.get('lasting')})"
-            for i, x in enumerate(votes) if isinstance(x, dict)))
+    for s, did in enumerate(vote.get("voted") or []):
+        x = votes[s] if s < len(votes) and isinstance(votes[s], dict) else None
+        if x is not None:
+            said = m.format("label.voted_for", {"proposal": _proposal(game, x.get("proposal")), "fleeting": x.get("fleeting", 0),
+                                                "lasting": x.get("lasting", 0), "n": (x.get("fleeting") or 0) + (x.get("lasting") or 0)})
+        elif s == game.your_seat and isinstance(mine, dict):
+            said = m.format("label.my_vote", {"proposal": _proposal(game, mine.get("proposal")),
+                                              "fleeting": mine.get("fleeting", 0), "lasting": mine.get("lasting", 0)})
+        else:
+            said = m.format("label.vote_state", {"voted": "true" if did else "false"})
+        t.append(f"  {player_name(game, s)}: {said}\n")
     if vote.get("tied"):
         t.append("\nTied: " + ", ".join(_proposal(game, x) for x in vote["tied"]))
     if vote.get("decider") is not None:

@@ -3,6 +3,7 @@ coins, VP, harbor master and boats; the riverboats and opportunity cards on offe
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.console import Group
@@ -105,15 +106,22 @@ def _pile_counts(contents: list[Any], deck: bool = False) -> str:
 
 def _search(game: Game, sr: Any) -> str | None:
     """The pile being searched: its tiles for the searcher (the view has them for the searcher only)."""
-    from . import player_name
+    from . import messages, player_name
+    from .i18n import value
 
     if not isinstance(sr, dict):
         return None
+    m = messages(game)
+    deck = sr.get("pile") == "opportunity deck"
+    pile = m.format("label.pile_name", {"pile": "deck" if deck else "pile", "size": re.sub(r"\D", "", str(sr.get("pile") or ""))})
     contents = sr.get("contents")
     if not isinstance(contents, list):
-        return f"{player_name(game, sr.get('seat'))} searches the {sr.get('pile') or 'pile'}."
-    return (f"You search the {sr.get('pile') or 'pile'} ({len(contents)} tile{'' if len(contents) == 1 else 's'}): "
-            + _pile_counts(contents, deck=sr.get("pile") == "opportunity deck"))
+        return m.format("label.searches", {"who": player_name(game, sr.get("seat")), "pile": pile})
+    counts: dict[Any, int] = {}
+    for k in contents:
+        counts[k] = counts.get(k, 0) + 1
+    what = ", ".join(f"{n} × {value(m, k)}" for k, n in counts.items()) or m.format("value.nothing")
+    return m.format("label.you_search", {"pile": pile, "n": len(contents)}) + " " + what
 
 
 def _pending(game: Game, p: Any) -> str:
