@@ -109,7 +109,7 @@ def test_a_whole_tic_tac_toe_game(server, tmux):
 
 
 @pytest.mark.parametrize(("engine", "players", "marks", "choices"), [
-    ("new-bedford", 3, ["Whaling track", "Town spaces", "Whale bag", "step by step"], 14),
+    ("new-bedford", 3, ["Whaling track", "Town spaces", "Ocean bag", "step by step"], 14),
     ("riverboat", 3, ["Riverboats", "Opportunity spaces", "crop card", "step by step"], 10),
     ("phoenicia", 3, ["Display (development cards for auction)", "overlord: seat", "Hunting:"], 10),
 ])
