@@ -226,12 +226,13 @@ def _players(game: Game) -> Table:
 
 
 def action_effect(action: dict[str, Any], game: Game) -> str | None:
-    """What playing a card does (the catalog's `effect.<card>`), beside the move."""
+    """What playing a card face up does (the catalog's `effect.<card>`), beside the move (face down it
+    gives a basic action instead)."""
     from . import messages
 
     m = messages(game)
     card = action.get("card")
-    if action.get("type") == "play_card" and isinstance(card, str) and m.has(f"effect.{card}"):
+    if action.get("type") == "play_card" and action.get("face_up") and isinstance(card, str) and m.has(f"effect.{card}"):
         return m.format(f"effect.{card}")
     return None
 

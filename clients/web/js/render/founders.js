@@ -323,10 +323,11 @@ export const OPTION_TEXTS = {
   solo_section: { label: 'label.option.solo_section', hint: 'label.option.solo_section_hint', values: { left: 'label.option.solo_section.left', middle: 'label.option.solo_section.middle', right: 'label.option.solo_section.right' } },
 };
 
-// What playing a card does (the catalog's effect.<card>), beside the move.
+// What playing a card face up does (the catalog's effect.<card>), beside the move (face down it
+// gives a basic action instead).
 function actionEffect(a) {
   const cat = catalog(FG);
-  return a.type === 'play_card' && typeof a.card === 'string' && cat.has(`effect.${a.card}`) ? cat.t(`effect.${a.card}`) : null;
+  return a.type === 'play_card' && a.face_up && typeof a.card === 'string' && cat.has(`effect.${a.card}`) ? cat.t(`effect.${a.card}`) : null;
 }
 
 export default { render, valueName, fieldValue, outcomeNames, outcomeNotes, actionEffect, optionTexts: OPTION_TEXTS };
