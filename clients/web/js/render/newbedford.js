@@ -108,7 +108,7 @@ function render(ctx) {
 
 // When the best final total is shared, the tie-break that decided it (most whale tokens, then most
 // money left unscored) with the rows that were level: the final scores fold that row away.
-const TIEBREAKS = [['whale_tokens', 'whale tokens', ''], ['unscored_money', 'unscored money', '$']];
+const TIEBREAKS = [['whale_tokens', ''], ['unscored_money', '$']];
 export function tieBreakText(ctx, v) {
   const r = v.result || (ctx.game && ctx.game.outcome) || {};
   const rows = [...(r.details || []), ...(r.captains || [])].filter((d) => d && typeof d === 'object');
@@ -118,18 +118,21 @@ export function tieBreakText(ctx, v) {
   if (tied.length < 2) return null;
   const who = (d) => seatName(ctx, d.player ?? d.seat);
   const level = [];
-  for (const [key, label, unit] of TIEBREAKS) {
+  const cat = catalog('new-bedford');
+  const amount = (unit, n) => (unit ? L('amount.money', { n }) : String(n));
+  for (const [key, unit] of TIEBREAKS) {
     const values = tied.map((d) => d.tiebreak[key] || 0);
-    const listed = tied.map((d, i) => `${who(d)} ${unit}${values[i]}`).join(', ');
-    if (new Set(values).size > 1) return `Tie on ${best} points, broken by ${label}: ${listed}${level.length ? ` (${level.join('; ')})` : ''}.`;
-    level.push(`${label} level at ${unit}${values[0]}`);
+    const listed = tied.map((d, i) => `${who(d)} ${amount(unit, values[i])}`).join(', ');
+    const label = L('label.tiebreak', { key });
+    if (new Set(values).size > 1) return L('label.tie_broken', { best, label, listed, has_level: String(!!level.length), level: level.join('; ') });
+    level.push(L('label.tie_level', { label, value: amount(unit, values[0]) }));
   }
-  return `Tie on ${best} points; the tie-breaks are level too (${level.join('; ')}).`;
+  return cat.t('label.tie_level_too', { best, level: level.join('; ') });
 }
 
 function tieBreak(ctx, v) {
   const t = tieBreakText(ctx, v);
-  return t ? h('div', { class: 'box note tie-break', role: 'status', 'aria-label': 'Tie-break' }, h('strong', {}, '⚖ '), t) : null;
+  return t ? h('div', { class: 'box note tie-break', role: 'status', 'aria-label': L('label.tie_break') }, h('strong', {}, '⚖ '), t) : null;
 }
 
 // A Captain (solo mode, El Océano Solitario): its Helm with the token, heading, orders,
@@ -137,31 +140,31 @@ function tieBreak(ctx, v) {
 function captainBox(ctx, v, p, s, c, prev) {
   const order = ((v.captains || {}).order || []).map((x) => seatName(ctx, x));
   return h('div', { class: `box player captain c${s}`, 'data-player': String(s) },
-    h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, h('small', { class: 'muted' }, ' · automa'), prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${prev.total} pts so far`) : null),
+    h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, h('small', { class: 'muted' }, ' · ', catalog('tablero').t('web.automa')), prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${L('label.pts_so_far', { n: prev.total })}`) : null),
     c.personality ? h('p', { class: 'muted small-print' }, c.personality) : null,
-    h('div', {}, res(GOOD.money, `$${p.money}`, 'money'), res(GOOD.lumber, p.lumber, 'lumber'), res(GOOD.food, p.food, 'food'), res(GOOD.brick, p.brick, 'brick')),
-    h('div', { class: 'helm', role: 'list', 'aria-label': `${c.title}'s Helm` }, (c.helm || []).map((x, i) => h('span', {
-      role: 'listitem', class: `helm-step${i === c.helm_position ? ' at' : ''}`, title: i === c.helm_position ? 'the Helm token is here' : '',
+    h('div', {}, good('money', p.money, L('amount.money', { n: p.money })), good('lumber', p.lumber, p.lumber), good('food', p.food, p.food), good('brick', p.brick, p.brick)),
+    h('div', { class: 'helm', role: 'list', 'aria-label': L('label.helm_of', { who: seatName(ctx, s) }) }, (c.helm || []).map((x, i) => h('span', {
+      role: 'listitem', class: `helm-step${i === c.helm_position ? ' at' : ''}`, title: i === c.helm_position ? L('label.helm_here') : '',
     }, humanize(x)))),
-    h('div', {}, h('strong', {}, 'Heading: '), c.heading_text || humanize(c.heading || ''), c.idle ? ' (idle)' : ''),
+    h('div', {}, h('strong', {}, L('label.heading'), ' '), c.heading_text || humanize(c.heading || ''), c.idle ? [' ', L('label.idle')] : ''),
     h('ol', { class: 'orders' }, (c.orders || []).map((st) => h('li', {}, st.entries.join(' → ')))),
     restrictionsBox(c),
-    h('div', {}, 'Whales kept: ', whales(p.returned), ` (${c.whales} of at most ${(c.limits || {}).whales ?? '—'})`),
-    h('ul', { class: 'ships' }, (p.ships || []).map((sh) => h('li', {}, `⛵ Ship ${sh.ship}: ${sh.where}`, Object.values(sh.hold || {}).some(Boolean) ? ` — hold ${whales(sh.hold)}` : ''))),
-    h('div', {}, `Buildings (${(c.buildings || []).length} of at most ${(c.limits || {}).buildings ?? '—'}): `, (c.buildings || []).length ? c.buildings.map((b) => spaceName(v, b)).join(', ') : 'none'),
-    h('details', {}, h('summary', {}, 'Building Project'),
-      h('div', {}, 'White: ', (c.building_project.white || []).map((b) => spaceName(v, b)).join(', ')),
-      h('div', {}, 'Black: ', (c.building_project.black || []).map((b) => spaceName(v, b)).join(', ')),
-      h('div', {}, 'Victory: ', (c.victory_order || []).map((b) => spaceName(v, b)).join(', '))),
-    order.length ? h('small', { class: 'muted' }, `Turn order: ${order.join(' → ')}`) : null);
+    h('div', {}, L('label.whales_kept'), ' ', whales(p.returned), ' ', L('label.of_at_most', { n: c.whales, max: (c.limits || {}).whales ?? '—' })),
+    h('ul', { class: 'ships' }, (p.ships || []).map((sh) => h('li', {}, '⛵ ', L('label.ship', { ship: sh.ship, where: shipWhere(sh) }), Object.values(sh.hold || {}).some(Boolean) ? [' — ', L('label.hold', { whales: whales(sh.hold) })] : ''))),
+    h('div', {}, L('label.captain_buildings', { n: (c.buildings || []).length, max: (c.limits || {}).buildings ?? '—' }), ' ', (c.buildings || []).length ? c.buildings.map((b) => nameOf(v, b)).join(', ') : L('value.none')),
+    h('details', {}, h('summary', {}, L('label.building_project')),
+      h('div', {}, L('label.project', { row: 'white' }), ' ', (c.building_project.white || []).map((b) => nameOf(v, b)).join(', ')),
+      h('div', {}, L('label.project', { row: 'black' }), ' ', (c.building_project.black || []).map((b) => nameOf(v, b)).join(', ')),
+      h('div', {}, L('label.project', { row: 'victory' }), ' ', (c.victory_order || []).map((b) => nameOf(v, b)).join(', '))),
+    order.length ? h('small', { class: 'muted' }, L('label.turn_order', { order: order.join(' → ') })) : null);
 }
 
 // The board's "Restricciones a Preparar y Zarpar" (solo p.13) and what they mean now.
 function restrictionsBox(c) {
   const r = c.restrictions;
   if (!r) return null;
-  return h('div', { class: 'restrictions', role: 'group', 'aria-label': `${c.title}'s Prepare and Launch restrictions` },
-    h('strong', {}, 'Prepare/Launch restrictions: '),
+  return h('div', { class: 'restrictions', role: 'group', 'aria-label': L('label.restrictions_of', { who: c.title }) },
+    h('strong', {}, L('label.restrictions'), ' '),
     h('ul', {}, (r.text || []).map((t) => h('li', {}, t))),
     r.now ? h('div', { class: r.can_prepare ? 'muted' : 'note' }, r.now) : null);
 }
