@@ -20,13 +20,16 @@ function devCard(c, ctx) {
   return pick(el, 'card', c.card, L('label.auction_pick', { card: word(c.card) }));
 }
 
+// A tableau by its kind and level (the view's title is English: "Improved Hunting").
+const tableauName = (t) => L('label.tableau_level', { kind: word(t.kind), level: (/^(improved|advanced) /i.exec(t.title || '') || ['', 'basic'])[1].toLowerCase() });
+
 function tableau(t, s, mine) {
   const el = h('div', { class: 'tile tableau' },
-    h('h4', {}, word(t.kind)),
+    h('h4', {}, tableauName(t)),
     h('div', { class: 'slots' }, (t.slots || []).map((x, i) => h('span', { class: `slot-box ${x === 'w' ? 'w' : x === 't' ? 't' : ''}`, title: L('label.slot', { slot: x === 'w' || x === 't' ? x : 'free' }) },
       x === 'w' ? h('span', { class: `worker c${s}` }) : x === 't' ? h('span', { class: `worker c${s}` }, '') : '', h('small', {}, `+${(t.production || [])[i] ?? ''}`)))),
     h('small', {}, [t.tool_cost !== undefined && t.tool_cost !== null ? L('label.tool_cost', { n: t.tool_cost }) : null, t.vp_per_worker !== undefined && t.vp_per_worker !== null ? L('label.vp_per_worker', { n: t.vp_per_worker }) : null].filter(Boolean).join(' · ')));
-  return mine ? pick(el, 'tableau', t.kind, word(t.kind)) : el;
+  return mine ? pick(el, 'tableau', t.kind, tableauName(t)) : el;
 }
 
 function render(ctx) {
