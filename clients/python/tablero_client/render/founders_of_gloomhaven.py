@@ -150,14 +150,26 @@ def _legend() -> Text:
     return t
 
 
-def _section_of(v: dict[str, Any], t: dict[str, Any]) -> str:
-    m = v.get("map") or {}
+def _section_name(game: Game, idx: int) -> str:
+    """A city section by its place on the map, in the catalog's words (the view's names are English)."""
+    from . import messages
+
+    m = messages(game)
+    side = ((game.view or {}).get("map") or {}).get("side") or "thematic"
+    names = ((game.view or {}).get("map") or {}).get("section_names") or []
+    return m.format("label.section", {"side": side, "n": idx}) if m.has("label.section") else str(names[idx])
+
+
+def _section_of(game: Game, t: dict[str, Any]) -> str:
+    from . import messages
+
+    m = (game.view or {}).get("map") or {}
     names = m.get("section_names") or []
     secs = m.get("sections") or []
     for c in t.get("cells") or []:
         if 0 <= c < len(secs) and secs[c] is not None and secs[c] < len(names):
-            return names[secs[c]]
-    return str(t.get("section") or "river and wall")
+            return _section_name(game, secs[c])
+    return str(t.get("section") or messages(game).format("label.outside_sections"))
 
 
 def _tile_label(game: Game, t: dict[str, Any]) -> str:
@@ -181,14 +193,17 @@ def _tile_label(game: Game, t: dict[str, Any]) -> str:
 
 def _sections(game: Game) -> Table:
     v = game.view
+    from . import messages
+
+    m = messages(game)
     by: dict[str, list[str]] = {}
-    for name in (v.get("map") or {}).get("section_names") or []:
-        by[name] = []
+    for idx, _ in enumerate((v.get("map") or {}).get("section_names") or []):
+        by[_section_name(game, idx)] = []
     for t in v.get("tiles") or []:
-        by.setdefault(_section_of(v, t), []).append(_tile_label(game, t))
-    tab = Table(title="Buildings by section", title_justify="left")
-    tab.add_column("section")
-    tab.add_column("buildings")
+        by.setdefault(_section_of(game, t), []).append(_tile_label(game, t))
+    tab = Table(title=m.format("label.by_section"), title_justify="left")
+    tab.add_column(m.format("label.term_column", {"column": "section"}))
+    tab.add_column(m.format("label.term_column", {"column": "buildings"}))
     for name, items in by.items():
         _row(tab, name, "\n".join(items) or "—")
     return tab
@@ -196,10 +211,13 @@ def _sections(game: Game) -> Table:
 
 def _players(game: Game) -> Table:
     v = game.view
-    tab = Table(title="Players", title_justify="left")
-    for col in ("seat", "race", "points", "money", "influence (fleeting/lasting)", "resources", "workers",
-                "houses/bridges/roads", "advisers", "income", "hand", "played"):
-        tab.add_column(col)
+    from . import messages
+
+    m = messages(game)
+    tab = Table(title=m.format("label.term_players"), title_justify="left")
+    for col in ("seat", "race", "points", "money", "influence", "resources", "workers",
+                "pieces", "advisers", "income", "hand", "played"):
+        tab.add_column(m.format("label.term_column", {"column": col}))
     for p in v.get("players") or []:
         i = p.get("seat")
         mine = i == game.your_seat
@@ -242,8 +260,15 @@ def _own_hand(game: Game) -> Text | None:
     you = game.your_seat
     for p in game.view.get("players") or []:
         if you is not None and p.get("seat") == you and p.get("hand") is not None:
-            t = Text("Your hand: ", style="bold cyan")
+            from . import messages
+
+            m = messages(game)
+            t = Text(m.format("label.your_hand") + " ", style="bold cyan")
             t.append(", ".join(str(x) for x in p["hand"]) or "(empty)")
+            # what each card does played face up (the catalog's effect.<card>)
+            for x in p["hand"]:
+                if m.has(f"effect.{x}"):
+                    t.append(f"\n  {x}: {m.format(f'effect.{x}')}", style="dim")
             return t
     return None
 
