@@ -53,11 +53,11 @@ PRINTED = {
 def render(game: Game) -> Group:
     v = game.view
     parts: list[Any] = [_head(game)]
-    parts += [_map(game), _legend(), _sections(game), Fit(_players(game))]
+    parts += [_map(game), _legend(game), _sections(game), Fit(_players(game))]
     hand = _own_hand(game)
     if hand is not None:
         parts.append(hand)
-    parts += [_market(v), _prestige(v)]
+    parts += [_market(game, v), _prestige(game, v)]
     for extra in (_vote(game), _pending(game), _setup(game, v), _solo(v), _result(game)):
         if extra is not None:
             parts.append(extra)
@@ -70,18 +70,28 @@ def _seat(game: Game, s: Any) -> str:
     return f"seat {s}{' (you)' if s == game.your_seat else ''}"
 
 
+def _m(game: Game) -> Any:
+    from . import messages
+
+    return messages(game)
+
+
 def _head(game: Game) -> Text:
+    from .i18n import value
+
     v = game.view
+    m = _m(game)
     t = Text()
-    t.append(f"Phase {_name(v.get('phase'))}", style="bold")
-    t.append(f"  active player: {_seat(game, v.get('active'))}")
-    t.append(f"  to act: {', '.join(_seat(game, s) for s in v.get('to_act') or []) or 'nobody'}", style="yellow")
+    t.append(m.format("label.term_phase", {"phase": m.format("label.phase", {"phase": v.get("phase") or "", "text": _name(v.get("phase"))}).lower()}), style="bold")
+    t.append("  " + m.format("label.term_active", {"who": _seat(game, v.get("active"))}))
+    t.append("  " + m.format("label.to_act", {"who": ", ".join(_seat(game, s) for s in v.get("to_act") or []) or m.format("web.nobody")}), style="yellow")
     cur = v.get("current")
     if isinstance(cur, dict):
-        t.append(f"\nUnder way: {_seat(game, cur.get('seat'))} — "
-                 + ", ".join(f"{k} {_fmt(x)}" for k, x in cur.items() if k != "seat"))
-    t.append(f"\nCompletion tokens: {v.get('completions')}   roads left: {v.get('roads_left', '?')}"
-             f"   neutral resources: {', '.join(v.get('neutral') or []) or '—'}")
+        t.append("\n" + m.format("label.term_under_way", {"who": _seat(game, cur.get("seat")), "what": ", ".join(
+            f"{m.format('label.fields', {'field': k, 'text': k}) if k != 'role' else m.format('label.term_role')} {value(m, x) if isinstance(x, str) else _fmt(x)}"
+            for k, x in cur.items() if k != "seat")}))
+    t.append("\n" + m.format("label.term_tokens", {"completions": v.get("completions"), "roads": v.get("roads_left", "?"),
+                                                    "neutral": ", ".join(str(value(m, r)) for r in v.get("neutral") or []) or "—"}))
     return t
 
 
@@ -114,8 +124,8 @@ def _map(game: Game) -> Text:
     m = v.get("map") or {}
     w, h = int(m.get("width") or 0), int(m.get("height") or 0)
     tiles = {t["id"]: t for t in v.get("tiles") or []}
-    out = Text(f"Map ({m.get('side')} side, {w}×{h}; sections: "
-               f"{', '.join(m.get('section_names') or [])})\n", style="bold")
+    out = Text(_m(game).format("label.term_map", {"side": m.get("side") or "", "w": w, "h": h, "sections": ", ".join(
+        _section_name(game, i) for i in range(len(m.get("section_names") or [])))}) + "\n", style="bold")
     out.append("    " + "".join(f"{_column(c):<2}" for c in range(w)) + "\n", style="dim")
     for r in range(h):
         out.append(f"{r + 1:>3} ", style="dim")
@@ -140,13 +150,13 @@ def square(game: Game, cell: Any) -> str:
     return f"{_column(cell % w)}{cell // w + 1}"
 
 
-def _legend() -> Text:
-    t = Text("Key: ", style="dim")
+def _legend(game: Game) -> Text:
+    m = _m(game)
+    t = Text(m.format("label.term_key") + " ", style="dim")
     for name, (g, style) in TERRAIN.items():
         t.append(g, style=style)
-        t.append(f" {name}  ", style="dim")
-    t.append("squares are named column letter + row number (B5)   digits = numbered grey spaces   == road   s stall, T tier-2, U tier-3, h house, b bridge, g gate, "
-             "P prestige; then the owner's seat (n neutral, · none)", style="dim")
+        t.append(f" {m.format('label.terrain', {'terrain': name})}  ", style="dim")
+    t.append(m.format("label.term_legend"), style="dim")
     return t
 
 
@@ -288,32 +298,36 @@ def _card_text(card: dict[str, Any] | None, card_id: str) -> str:
             + (f", {bonus}" if bonus else ""))
 
 
-def _market(v: dict[str, Any]) -> Text:
+def _market(game: Game, v: dict[str, Any]) -> Text:
+    from .i18n import value
+
+    m = _m(game)
     costs = v.get("offer_costs") or []
-    t = Text("Adviser offer: ", style="bold")
-    t.append(", ".join(f"{_printed(v, a) if a else '(empty)'} ${costs[k] if k < len(costs) else '?'}"
+    t = Text(m.format("label.adviser_offer") + ": ", style="bold")
+    t.append(", ".join(f"{_printed(v, a) if a else m.format('label.empty_slot')} ${costs[k] if k < len(costs) else '?'}"
                        for k, a in enumerate(v.get("offer") or [])) or "—")
-    t.append(f"   (deck {v.get('adviser_deck_size', '?')})")
-    t.append("\nProposals: ", style="bold")
+    t.append(f"   ({m.format('label.deck', {'n': v.get('adviser_deck_size', '?')})})")
+    t.append("\n" + m.format("label.proposals") + ": ", style="bold")
     cards = v.get("cards") or {}
-    t.append(f"   (deck {v.get('proposal_deck_size', '?')})" if v.get("proposals") else "—")
+    t.append(f"   ({m.format('label.deck', {'n': v.get('proposal_deck_size', '?')})})" if v.get("proposals") else "—")
     for k, p in enumerate(v.get("proposals") or []):
         t.append(f"\n  {k + 1}. {_card_text(cards.get(p), p)}")
     supply = v.get("supply") or {}
-    t.append("\nSupply: ", style="bold")
-    t.append(", ".join(f"{r} {n}" for r, n in supply.items()) or "—")
+    t.append("\n" + m.format("label.term_supply") + " ", style="bold")
+    t.append(", ".join(f"{value(m, r)} {n}" for r, n in supply.items()) or "—")
     if v.get("removed"):
         t.append("\nRemoved: " + ", ".join(v["removed"]), style="dim")
     return t
 
 
-def _prestige(v: dict[str, Any]) -> Table | Text:
+def _prestige(game: Game, v: dict[str, Any]) -> Table | Text:
+    m = _m(game)
     rows = v.get("prestige") or []
     if not rows:
-        return Text("Prestige buildings: none built yet", style="dim")
-    tab = Table(title="Prestige buildings", title_justify="left")
-    for col in ("building", "tile", "requires (delivered by)", "complete", "worker", "points", "action"):
-        tab.add_column(col)
+        return Text(m.format("label.prestige_buildings") + ": " + m.format("label.term_none_built"), style="dim")
+    tab = Table(title=m.format("label.prestige_buildings"), title_justify="left")
+    for col in ("building", "tile", "requires", "complete", "worker", "points", "action"):
+        tab.add_column(m.format("label.term_column", {"column": col}))
     for pb in rows:
         req = []
         for k, r in enumerate(pb.get("requires") or []):
