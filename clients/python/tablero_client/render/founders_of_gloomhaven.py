@@ -65,9 +65,11 @@ def render(game: Game) -> Group:
 
 
 def _seat(game: Game, s: Any) -> str:
+    from . import player_name
+
     if s is None:
         return "—"
-    return f"seat {s}{' (you)' if s == game.your_seat else ''}"
+    return player_name(game, s)
 
 
 def _m(game: Game) -> Any:
@@ -530,7 +532,12 @@ def _card_name(game: Game, card: Any) -> str:
 def _printed(v: dict[str, Any], card: Any) -> str:
     """A card's name as printed, capitals and apostrophes kept ("Weavers' Hall"), the same as the browser
     names it: the view's card facts, else its prestige list, else the printed names; an adviser not in
-    sight by its id in title case, as the view names advisers."""
+    sight by its id in title case, as the view names advisers. In another language: the catalog's name."""
+    from . import i18n
+
+    cat = i18n.catalog("founders-of-gloomhaven")
+    if cat is not None and (cat.lang != "en" or cat.pseudo) and isinstance(card, str) and cat.has(f"name.{card}"):
+        return cat.format(f"name.{card}")
     c = (v.get("cards") or {}).get(card) if isinstance(card, str) else None
     if isinstance(c, dict) and c.get("name"):
         return str(c["name"])
