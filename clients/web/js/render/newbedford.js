@@ -1,6 +1,6 @@
 // New Bedford: the Town board (town spaces and buildings), the Whaling board (the
 // whaling track, ranks 1st–3rd, sea tokens), and each player's board.
-import { h, humanize, amounts } from '../dom.js';
+import { h, humanize } from '../dom.js';
 import { seatName, colour } from '../words.js';
 import { catalog, amounts as amountsIn, value as named, pseudoLocale } from '../i18n.js';
 import { pick, workers, res, deepEqual } from './common.js';
@@ -25,7 +25,6 @@ function spaceName(v, id) {
   return s ? s.name : (v.building_names || {})[id] || ((v.building_tiles || {})[id] || {}).name || NAMES[id] || humanize(id);
 }
 
-const list = (xs) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : xs.join(''));
 
 const L = (key, args) => catalog('new-bedford').t(key, args);
 // A space's or a building's name, in the catalog's words (else the view's).
@@ -191,88 +190,6 @@ function outcomeNames(game) {
   const cat = catalog('new-bedford');
   if (cat.lang !== 'en' || pseudoLocale()) for (const id of Object.keys(names)) if (cat.has(`name.${id}`)) names[id] = cat.t(`name.${id}`);
   return names;
-}
-
-// An option's effect on money and goods, as the engine words it: "+$3, -1 brick".
-function signed(net) {
-  const parts = ['money', 'lumber', 'food', 'brick'].filter((k) => (net || {})[k]).map((k) => {
-    const n = net[k];
-    return k === 'money' ? `${n > 0 ? '+' : '-'}$${Math.abs(n)}` : `${n > 0 ? '+' : '-'}${Math.abs(n)} ${k}`;
-  });
-  return parts.length ? parts.join(', ') : 'no change to money or goods';
-}
-
-// A selling space (General Store, Market) whose sale is composed in steps: its prices for the goods
-// the player holds, the 1st-worker bonus, the owner's fee and what the whole sale can pay, from the
-// view's pending.sell (the option's own words say "no change to money or goods").
-function saleText(ctx, o, sell) {
-  const eff = o.effect || {};
-  const s = sell[eff.space];
-  if (!s) return null;
-  const prices = s.prices || {};
-  const have = s.have || {};
-  const extra = s.first_of_kind_extra || {};
-  const kinds = (eff.sale || []).filter((k) => k in prices);
-  const bonus = s.first_bonus_money || 0;
-  const fee = s.fee || 0;
-  const most = kinds.filter((k) => have[k]).reduce((t, k) => t + prices[k] * have[k] + (extra[k] || 0), 0) + bonus - fee;
-  let t = `${s.space_name || eff.space_name}${bonus ? ' (1st: bonus)' : ''}: sell ${kinds.map((k) => `${k} $${prices[k]}`).join(', ')} each, one kind at a time`;
-  if (Object.values(extra).some(Boolean)) t += '; the first good of each kind sold earns double';
-  if (bonus) t += `; +$${bonus} (1st worker here)`;
-  if (fee) t += s.fee_to_seat !== null && s.fee_to_seat !== undefined ? `; pay $${fee} to ${seatName(ctx, s.fee_to_seat)} first` : `; pay $${fee} first`;
-  return `${t} (up to +$${most})`;
-}
-
-// One step of a composed sale: what it sells and, on the last step, what the whole sale pays.
-function sellStepText(ctx, o, sell) {
-  const a = o.action || {};
-  const eff = o.effect || {};
-  const what = a.count ? `Sell ${a.count} ${a.good}` : `Sell no ${a.good}`;
-  if ('gain' in eff || 'pay' in eff) {
-    let t = `${what}, ending the sale (${signed(o.net)})`;
-    if (eff.fee && eff.fee.money) t += `, after a $${eff.fee.money} fee to ${seatName(ctx, eff.fee.to_seat)}`;
-    if (eff.first_bonus && Object.values(sell).some((s) => s && s.first_bonus_money)) t += ', with the 1st-worker bonus';
-    return t;
-  }
-  const space = ((ctx.view || {}).selling || {}).space;
-  const s = (space && sell[space]) || {};
-  const price = (s.prices || {})[a.good];
-  if (price !== undefined && a.count) return `${what} (+$${price * a.count + ((s.first_of_kind_extra || {})[a.good] || 0)}), then the next good`;
-  return `${what}, then the next good`;
-}
-
-// A building's fee: to its owner, or to the supply when a Captain owns it (solo rules p.12).
-function feeText(ctx, v, fee, owner) {
-  const p = (v.players || [])[owner];
-  if (p && p.captain) return `paying a $${fee} fee to the supply (${seatName(ctx, owner)}'s building)`;
-  return `paying ${seatName(ctx, owner)} a $${fee} fee`;
-}
-
-// A worker placement with every change it makes to a player's money, goods, buildings and ships:
-// the building built or taken over, a ship prepared, launched or moved out (Lighthouse), whales
-// brought home, what was paid and taken, and the fee paid to the building's owner.
-function placement(ctx, v, e, who) {
-  let t = `${who} sends a worker to ${spaceName(v, e.space)}${e.first ? ' (first: bonus)' : ''}`;
-  if (e.build) t += ` and builds ${spaceName(v, e.build)}`;
-  if (e.take_ownership) {
-    const was = e.owner !== undefined && e.owner !== null ? e.owner : (e.owner_paid || {}).seat;
-    t += ` and takes ${e.take_ownership === e.space ? 'it' : spaceName(v, e.take_ownership)} over${was !== undefined && was !== null ? ` from ${seatName(ctx, was)}` : ''}`;
-  }
-  if (e.prepare) t += ` and prepares ship ${e.prepare}`;
-  if (e.launch && typeof e.launch === 'object') t += ` and ${e.prepare_and_launch ? 'prepares and launches' : 'launches'} ship ${e.launch.ship} to space ${e.launch.to}`;
-  else if (e.launch || e.to !== undefined) t += ` and launches a ship${e.to !== undefined ? ` to space ${e.to}` : ''}`;
-  if (e.move_out) t += ` and moves ship ${e.move_out.ship} from space ${e.move_out.from} out to space ${e.move_out.to} (rank 1st)`;
-  if (e.return_whales) t += ` and brings home ${whales(e.return_whales.whales)} from ship ${e.return_whales.ship}`;
-  if (e.remove_empty_sea) t += ` and removes ${e.remove_empty_sea} empty sea token${e.remove_empty_sea === 1 ? '' : 's'}`;
-  if (e.fee) t += `, ${feeText(ctx, v, e.fee, e.owner)}`;
-  if (e.owner_paid && e.owner_paid.money) t += `, ${feeText(ctx, v, e.owner_paid.money, e.owner_paid.seat)}`;
-  const sold = Object.fromEntries(Object.entries(e.sold || {}).filter(([, n]) => n));
-  const pay = Object.fromEntries(Object.entries(e.pay || {}).filter(([k, n]) => n && sold[k] !== n));
-  if (Object.keys(sold).length) t += `, selling ${amounts(sold)}`;
-  if (Object.keys(pay).length) t += `, paying ${amounts(pay)}`;
-  if (e.gain && Object.values(e.gain).some(Boolean)) t += `, taking ${amounts(e.gain)}`;
-  if (e.chosen_by !== undefined && e.chosen_by !== null) t += ` (chosen by ${seatName(ctx, e.chosen_by)})`;
-  return `${t}.`;
 }
 
 // A value of an action's field in words, for the step-by-step move builder: spaces and buildings
