@@ -22,20 +22,20 @@ def tmux(tmp_path):
 
 def test_a_whole_tic_tac_toe_game_in_spanish(server, tmux):
     tmux.start(f"LANG=es_ES.UTF-8 python -m tablero_client --url {server.http} play tic-tac-toe")
-    first = tmux.wait(_ready(1))
+    first = tmux.wait(_ready(1, "elige>"))
     assert "Tres en raya" in first and "eres asiento 0 (tú)" in first and "Poner en fila 1, columna 1" in first
     assert "Tu jugada" in first
-    text = play_choices(tmux, 5)
+    text = play_choices(tmux, 5, prompt="elige>")
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "Fin de la partida" in text and "EXITED 0" in text
     assert re.search(r"» v\d+ Asiento 1 \(bot\) pone O en fila \d, columna \d\.", text), text[-3000:]
-    assert "« you: Poner en fila" in text and "puts" not in text
+    assert "« tú: Poner en fila" in text and "puts" not in text and "choose>" not in text
 
 
 def test_new_bedford_in_spanish_at_80x24_teaches_as_it_goes(server, tmux):
     tmux.start(f"python -m tablero_client --url {server.http} --lang es play new-bedford --players 2 --width 80")
     tmux.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
-    text = play_choices(tmux, 3, timeout=120)
+    text = play_choices(tmux, 3, timeout=120, prompt="elige>")
     assert "Traceback" not in text
     assert "Tienes:" in text  # own goods, printed just above the prompt
     tail = text[text.rindex("Tienes:"):]
@@ -47,3 +47,39 @@ def test_new_bedford_in_spanish_at_80x24_teaches_as_it_goes(server, tmux):
     assert "ayuda" in helped
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
+
+
+# English words the Spanish screens must not show (the commands printed to resume a seat are
+# commands, not words: their lines are left out).
+ENGLISH = re.compile(r"\b(the|and|you|your|ship|round|phase|players?|buildings?|workers?|waiting|choose|legal|"
+                     r"places?|takes?|game|moves?|score|seat|turn|whales?|money|food|lumber|brick|space|town|"
+                     r"track|bag|sale|over|winner|version|type|help|quit)\b", re.I)
+
+
+def _english(screen: str) -> list[str]:
+    return [line for line in screen.splitlines()
+            if "tablero" not in line and "EXITED" not in line and ENGLISH.search(line)]
+
+
+def test_a_whole_new_bedford_game_in_spanish_to_the_end(server, tmux):
+    """A board game played to its end in Spanish (always the first option, a bot opposite): every
+    screen on the way is Spanish — board, moves, log, prompts and the final scores."""
+    tmux.start(f"python -m tablero_client --url {server.http} --lang es play new-bedford --players 2")
+    deadline = 600
+    n = 0
+    text = ""
+    import time
+
+    start = time.monotonic()
+    while "EXITED" not in text:
+        assert time.monotonic() - start < deadline, "the game did not end in time"
+        n += 1
+        text = tmux.wait(_ready(n, "elige>"), timeout=120)
+        if "EXITED" in text:
+            break
+        tmux.keys("1", "Enter")
+    assert "EXITED 0" in text and "Traceback" not in text, text[-3000:]
+    assert "Fin de la partida" in text or "TERMINADA" in text, text[-3000:]
+    assert "elige>" in text and "« tú:" in text and "Ronda " in text
+    english = _english(text)
+    assert not english, "\n".join(english[:20])

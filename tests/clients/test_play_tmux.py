@@ -59,32 +59,33 @@ class Tmux:
         subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True, timeout=20)
 
 
-def _prompts(text: str) -> int:
-    return text.count("choose>")
+def _prompts(text: str, prompt: str = "choose>") -> int:
+    return text.count(prompt)
 
 
-def _ready(n: int):
+def _ready(n: int, prompt: str = "choose>"):
     """The n-th prompt is on screen and waits for input: nothing typed after the last prompt (a
     watched event may be printed after it, on the same line: "choose> » v16 ...")."""
     def check(text: str) -> bool:
         if "EXITED" in text:
             return True
-        if _prompts(text) < n:
+        if _prompts(text, prompt) < n:
             return False
-        typed = text[text.rindex("choose>") + len("choose>"):].lstrip(" ")
+        typed = text[text.rindex(prompt) + len(prompt):].lstrip(" ")
         return not typed[:1].isdigit()
     return check
 
 
-def play_choices(t: Tmux, choices: int, timeout: float = 90) -> str:
-    """Answer `choices` prompts with 1; returns the screen."""
+def play_choices(t: Tmux, choices: int, timeout: float = 90, prompt: str = "choose>") -> str:
+    """Answer `choices` prompts with 1; returns the screen. `prompt`: the prompt's word in the
+    language played ("elige>" in Spanish)."""
     text = ""
     for n in range(1, choices + 1):
-        text = t.wait(_ready(n), timeout)
+        text = t.wait(_ready(n, prompt), timeout)
         if "EXITED" in text:
             return text
         t.keys("1", "Enter")
-    return t.wait(lambda s: _prompts(s) >= choices and ("EXITED" in s or _ready(choices + 1)(s)), timeout)
+    return t.wait(lambda s: _prompts(s, prompt) >= choices and ("EXITED" in s or _ready(choices + 1, prompt)(s)), timeout)
 
 
 @pytest.fixture
@@ -109,7 +110,7 @@ def test_a_whole_tic_tac_toe_game(server, tmux):
 
 
 @pytest.mark.parametrize(("engine", "players", "marks", "choices"), [
-    ("new-bedford", 3, ["Whaling track", "Town spaces", "Whale bag", "step by step"], 14),
+    ("new-bedford", 3, ["Whaling track", "Town spaces", "Ocean bag", "step by step"], 14),
     ("riverboat", 3, ["Riverboats", "Opportunity spaces", "crop card", "step by step"], 10),
     ("phoenicia", 3, ["Display (development cards for auction)", "overlord: seat", "Hunting:"], 10),
 ])

@@ -88,8 +88,9 @@ def test_secret_votes_stay_hidden():
                     "votes": [None, {"proposal": 2, "fleeting": 7, "lasting": 9}], "tied": [], "decider": None,
                     "placer": None, "card": None}
     text = _text(_game(view, 2, 0, [0]))
-    assert "Vote called by seat 1" in text and "seat 1 yes" in text and "seat 0 not yet" in text
-    assert "proposal 2" not in text and "Revealed" not in text
+    # Each seat's vote as far as seat 0 may know it: seat 1 voted, in secret; seat 0 not yet.
+    assert "Vote: called by seat 1" in text and "seat 1: voted (secret)" in text and "seat 0 (you): not voted yet" in text
+    assert "proposal 2" not in text and "influence" not in text.split("Vote:")[1].split("\n\n")[0]
 
 
 def test_real_vote_in_progress_hides_cast_votes():
@@ -102,7 +103,7 @@ def test_real_vote_in_progress_hides_cast_votes():
             for you in (None, *(i for i, x in enumerate(vote["voted"]) if not x)):
                 view = g.view(you)
                 text = _text(_game(view, 3, you, view["to_act"]))
-                assert "Vote called by" in text and "Revealed" not in text and "Your vote" not in text
+                assert "Vote: called by" in text and "you voted for" not in text
                 checked += 1
         if g.view(None)["phase"] == "over":
             break

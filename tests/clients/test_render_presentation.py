@@ -83,9 +83,11 @@ def test_founders_proposals_are_numbered_from_1_on_the_board_and_in_the_tie_brea
         assert f"{i + 1}. {name} — " in text  # the list
     tied = ", ".join(f"proposal {i + 1} ({names[i]})" for i in vote["tied"])
     assert f"Tied: {tied}" in text
-    revealed = text.split("Revealed: ")[1].splitlines()[0]
+    revealed = text.split("Vote: ")[1]  # each seat's revealed vote on its own line, with its influence
     for s, x in enumerate(vote["votes"]):
-        assert f"seat {s}: proposal {x['proposal'] + 1} ({names[x['proposal']]})" in revealed
+        you = " (you)" if s == decider else ""
+        n = x["fleeting"] + x["lasting"]
+        assert f"seat {s}{you}: proposal {x['proposal'] + 1} ({names[x['proposal']]}) with {n} influence" in revealed
     labels = [action_label(a, game) for a in g.legal_actions(decider)]
     assert labels == [f"Choose proposal {i + 1} ({names[i]})" for i in vote["tied"]]
 

@@ -62,6 +62,6 @@ def test_riverboat_searcher_sees_the_pile_in_words_and_others_nothing():
     contents = ["2-beet-corn", "2-beet-corn", "2-wheat-potato"]
     view = engines.LocalGame("riverboat", seats=2, seed=1).view(0)
     mine = _text(_game("riverboat", {**view, "search": {"seat": 0, "pile": "2-hex tiles", "contents": contents}}, 2, 0))
-    assert "2 × beet and corn, 1 × wheat and potato" in mine, mine
+    assert "You search the pile of 2-hex tiles (3 tiles): 2 × beet + corn, 1 × wheat + potato" in mine, mine  # the catalog's names
     theirs = _text(_game("riverboat", {**view, "search": {"seat": 0, "pile": "2-hex tiles", "contents": None}}, 2, None))
-    assert "searches the 2-hex tiles" in theirs and "beet and corn" not in theirs
+    assert "searches the pile of 2-hex tiles" in theirs and "beet + corn" not in theirs

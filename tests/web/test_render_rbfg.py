@@ -114,9 +114,9 @@ def test_riverboat_searcher_sees_the_pile_in_words_and_the_spectator_nothing(pag
         r.describeEvent({ type: 'pile_searched', seat: 0, size: 2, private: { 0: { tiles: args.contents } } }, ctx),
         r.describeEvent({ type: 'pile_searched', seat: 0, size: 2 }, { view: args.other, seat: null, held: [] })];
     """, mine=mine, other=other, contents=contents)
-    assert "2 × beet and corn" in out[0] and "1 × wheat and potato" in out[0] and "3 tiles" in out[0], out[0]
+    assert "2 × beet + corn" in out[0] and "1 × wheat + potato" in out[0] and "3 tiles" in out[0], out[0]  # the catalog's names
     assert out[1] and "beet" not in out[1] and "wheat" not in out[1], out[1]
-    assert out[2] == "beet and corn (2 in the pile)" and out[3] == "wheat and potato (1 in the pile)"
+    assert out[2] == "beet + corn (2 in the pile)" and out[3] == "wheat + potato (1 in the pile)"
     assert out[4] == "Plant a beet + corn tile from the pile on cells 1, 2", out[4]
     assert "3 tiles to choose from" in out[5], out[5]
     assert "beet" not in out[6] and "(" not in out[6], out[6]

@@ -64,15 +64,14 @@ class Shared:
     def lost(self, con: Console, e: Exception) -> None:
         """The watch or a look at the game found the server unreachable: told once."""
         if not self.down:
-            con.print(f"[yellow]the server cannot be reached ({escape(str(e)[:120])}); trying again, "
-                      "nothing you played is lost (q + Enter leaves)[/yellow]")
+            con.print(f"[yellow]{escape(T('play.unreachable', {'why': str(e)[:120]}))}[/yellow]")
             self.down = True
 
     def back(self, con: Console) -> None:
         """The server answered again: told once, if it was lost."""
         if self.down:
             self.down = False
-            con.print("[green]in touch with the server again[/green]")
+            con.print(f"[green]{escape(T('play.reachable'))}[/green]")
 
     def told_up_to(self, version: int, timeout: float = 2.0) -> None:
         """Wait (a little) until the watcher has told the events up to `version`: the board drawn
@@ -80,6 +79,12 @@ class Shared:
         deadline = time.monotonic() + timeout
         while self.told < version and time.monotonic() < deadline and not self.leaving.is_set():
             time.sleep(0.02)
+
+
+def T(key: str, args: dict[str, Any] | None = None) -> str:  # noqa: N802 - the platform's words
+    """A platform message (engines/core/messages: `play.*`) in the language in use."""
+    cat = i18n.catalog("tablero") or i18n.Catalog({}, i18n.current_language())
+    return cat.format(key, args)
 
 
 def _server_flag(args: argparse.Namespace) -> str:
@@ -105,8 +110,8 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
     made so far are told first)."""
     if args.join:
         seat = c.join(args.join, args.token)
-        con.print(f"[bold]You joined game {seat.game_id}[/bold] as seat {seat.seat}.")
-        con.print(f"Keep this to come back: resume with: {escape(resume_command(args, seat))}", soft_wrap=True)
+        con.print(f"[bold]{escape(T('play.joined', {'game': seat.game_id, 'seat': seat.seat}))}[/bold]")
+        con.print(escape(T("play.keep_this", {"command": resume_command(args, seat)})), soft_wrap=True)
         return seat, True
     if args.game:
         if not args.token:
@@ -135,12 +140,13 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
             kinds.append("bot" if level == "easy" else f"bot:{level}")
     opts = _json_arg(args.options, "--options") if args.options else None
     created = c.create(eng.name, players, options=opts, seats=kinds)
-    con.print(f"[bold]New game {created.game.id}[/bold] of {eng.title}: you are seat {args.seat}; "
-              + ", ".join(f"seat {i} {k}" for i, k in enumerate(kinds)))
+    title = (i18n.catalog(eng.name) or i18n.Catalog({}, "en")).format("title", default=eng.title)
+    con.print(escape(T("play.new_game", {"game": created.game.id, "title": title, "seat": args.seat,
+                                          "seats": ", ".join(T("play.seat_kind", {"n": i, "kind": k}) for i, k in enumerate(kinds))})))
     mine = created.seat(args.seat)
     if "open" in kinds:
-        con.print(f"A friend joins with: {escape(join_command(args, created.game.id))}", soft_wrap=True)
-    con.print(f"You resume with: {escape(resume_command(args, mine))}", soft_wrap=True)
+        con.print(escape(T("play.friend_joins", {"command": join_command(args, created.game.id)})), soft_wrap=True)
+    con.print(escape(T("play.you_resume", {"command": resume_command(args, mine)})), soft_wrap=True)
     return mine, True
 
 
@@ -158,10 +164,10 @@ def tell_so_far(seat: Seat, game: Game, me: int | None, con: Console, limit: int
         own = [i for i, ev in enumerate(seen) if me is not None and ev.event.get("seat") == me]
         seen = seen[own[-1] + 1:] if own else seen
         if seen:
-            con.print("[magenta]While you were away:[/magenta]")
+            con.print(f"[magenta]{escape(T('play.while_away'))}[/magenta]")
     told = [ev for ev in seen if ev.event.get("seat") != me]
     if len(told) > limit:
-        con.print(f"[magenta dim]» … {len(told) - limit} earlier events[/magenta dim]")
+        con.print(f"[magenta dim]» … {escape(T('play.earlier_events', {'n': len(told) - limit}))}[/magenta dim]")
     for ev in told[-limit:]:
         _event_line(con, ev.version, describe_event(ev.event, game))
 
@@ -188,7 +194,7 @@ def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: C
                 if resumed is None:
                     raise
                 after = int(resumed.group(1))
-                con.print(f"[yellow]The server lost the moves after v{after}; the game goes on from there.[/yellow]")
+                con.print(f"[yellow]{escape(T('play.moves_lost', {'version': after}))}[/yellow]")
                 events.put(Event(seat.game_id, after, {}))  # look at the game again
             except Unavailable as e:  # the server is down or restarting: the player stays, so does the watch
                 if shared.leaving.is_set():
@@ -200,7 +206,7 @@ def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: C
         if not shared.leaving.is_set():
             if not isinstance(e, TableroError):
                 raise
-            con.print(f"[red]watch stopped: {escape(str(e))}[/red]")
+            con.print(f"[red]{escape(T('play.watch_stopped', {'why': str(e)}))}[/red]")
     finally:
         events.put(None)
 
@@ -277,8 +283,14 @@ def _number(answer: str) -> int | None:
 def choose_hint(n: int, back: bool, paged: bool = False) -> str:
     """What may be typed at `choose>`: b (or 0) steps back out of a step-by-step choice; n and p page
     through a list longer than --page."""
-    return (f"type a number from 1 to {n}" + (", n or p for the next or previous page" if paged else "")
-            + (", b to go back a step" if back else "") + ", ? for help, or q to quit")
+    return T("play.hint", {"n": n, "paged": str(paged).lower(), "back": str(back).lower()})
+
+
+def step_field(path: str, game: Game) -> str:
+    """The field a step chooses, in the engine's words (its `label.fields`)."""
+    m = messages(game)
+    return " ".join(m.format("label.fields", {"field": p, "text": words.name(p)}) if m.has("label.fields") else words.name(p)
+                    for p in path.split("."))
 
 
 def option_label(path: str, option: Option, game: Game) -> str:
@@ -299,10 +311,11 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
         path, opts = options(current, page)
         your_move = escape(messages(game).format("play.your_move"))
         if path is None:
-            con.print(f"[bold]{your_move}[/bold] ({plural(len(current), 'legal action')}):")
+            con.print(f"[bold]{your_move}[/bold] ({escape(T('play.legal_actions', {'n': len(current)}))}):")
         else:
-            con.print(f"[bold]{your_move}[/bold]: {plural(len(current), 'legal action')}; choose step by step by "
-                      f"[cyan]{escape(words.name(path.replace('.', ' ')))}[/cyan]:")
+            field = step_field(path, game)
+            con.print(f"[bold]{your_move}[/bold]: {escape(T('play.step_by_step', {'n': len(current)}))} "
+                      f"[cyan]{escape(field)}[/cyan]:")
         paged = len(opts) > page > 0
         pick: int | str | None = "p"
         start = 0
@@ -310,15 +323,15 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
             shown = range(start, min(start + page, len(opts))) if paged else range(len(opts))
             for i in shown:
                 o = opts[i]
-                more = "" if len(o.actions) == 1 else f"  [dim]({plural(len(o.actions), 'choice')})[/dim]"
+                more = "" if len(o.actions) == 1 else f"  [dim]({escape(T('play.choices', {'n': len(o.actions)}))})[/dim]"
                 label = action_label(o.actions[0], game) if path is None else option_label(path, o, game)
                 con.print(f"  [bold]{i + 1:3}[/bold]. {escape(label)}{more}", highlight=False)
             if paged:
-                con.print(f"[dim]options {shown.start + 1}-{shown.stop} of {len(opts)}[/dim]", highlight=False)
+                con.print(f"[dim]{escape(T('play.options_page', {'first': shown.start + 1, 'last': shown.stop, 'n': len(opts)}))}[/dim]", highlight=False)
             if (have := own_resources(game)) is not None:
                 con.print(f"[bold cyan]{escape(have)}[/bold cyan]", highlight=False)
             con.print(f"[dim]{choose_hint(len(opts), len(stack) > 1, paged)}[/dim]", highlight=False)
-            pick = _ask(session, "choose> ", len(opts), back=len(stack) > 1, paged=paged)
+            pick = _ask(session, T("play.prompt") + " ", len(opts), back=len(stack) > 1, paged=paged)
             if pick == "n":
                 start = start + page if start + page < len(opts) else 0
             elif pick == "p":
@@ -341,6 +354,7 @@ def play(args: argparse.Namespace) -> int:
     con.fixed_width = args.width  # type: ignore[attr-defined]  # fit_width leaves it as it is
     i18n.set_language(getattr(args, "lang", None))
     with _client(args) as c:
+        i18n.load(c, "tablero")  # the platform's words (prompts, help), before the game's
         seat, new = _setup(args, c, con)
         session: PromptSession = PromptSession()  # after the setup: a bad option is one line, no warning
         game = seat.game()
@@ -355,8 +369,7 @@ def play(args: argparse.Namespace) -> int:
 
             def leave(status: int) -> int:
                 shared.leaving.set()  # before the connection closes under the watch
-                con.print(f"You left game {seat.game_id}; resume with: {escape(resume_command(args, seat))}",
-                          soft_wrap=True)
+                con.print(escape(T("play.left", {"game": seat.game_id, "command": resume_command(args, seat)})), soft_wrap=True)
                 return status
 
             try:
@@ -414,7 +427,7 @@ def wait_for_others(events: queue.Queue, watching: bool, timeout: float) -> str 
         app.create_background_task(poll())
 
     written()
-    return waiting.prompt("(others are playing; q + Enter leaves) ", pre_run=pre_run)
+    return waiting.prompt(T("play.others_playing") + " ", pre_run=pre_run)
 
 
 def fit_width(con: Console, fixed: int | None) -> None:
@@ -431,7 +444,7 @@ def fit_width(con: Console, fixed: int | None) -> None:
 
 def _board(con: Console, game: Game) -> None:
     fit_width(con, getattr(con, "fixed_width", None))
-    con.rule(f"version {game.version}")
+    con.rule(T("play.version", {"version": game.version}))
     con.print(render(game))
 
 
@@ -461,10 +474,9 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                     try:
                         with shared.telling:  # the others' replies are told after the move
                             game = act_on_latest(seat, action, game.version, own=shared.own_moves)
-                            con.print(f"[cyan]« you: {escape(label)}[/cyan]")
+                            con.print(f"[cyan]« {escape(T('play.you_played', {'move': label}))}[/cyan]")
                     except MovedOn:
-                        con.print("[yellow]the game moved on while you chose, and that move is no longer possible: "
-                                  "choose again[/yellow]")
+                        con.print(f"[yellow]{escape(T('play.moved_on'))}[/yellow]")
                         game = seat.game()
                     except TableroError as e:
                         con.print(f"[red]{escape(str(e))}[/red]")
@@ -489,7 +501,7 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                 if typed.strip().lower() in QUIT_WORDS:
                     raise Quit()
                 if typed.strip():
-                    con.print("[dim]not your turn yet: q + Enter leaves the game (resume it later)[/dim]")
+                    con.print(f"[dim]{escape(T('play.not_your_turn'))}[/dim]")
             while watching:
                 try:
                     ev: Event | None = events.get_nowait()

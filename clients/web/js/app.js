@@ -2,7 +2,7 @@
 import { api, ApiError, unwrapGame, statusOf, kindOf, requestId, seatsHeld, holdSeat, gamesHeld, forgetGame } from './api.js';
 import { h, humanize, fmt, title } from './dom.js';
 import { schemaForm } from './schema-form.js';
-import { Composer, describeGeneric } from './compose.js';
+import { Composer, describeGeneric, setEngine } from './compose.js';
 import { Watch } from './sse.js';
 import { describeEvent, seatName, colour } from './words.js';
 import { LANGS, language, setLanguage, loadCatalog, catalog } from './i18n.js';
@@ -12,13 +12,14 @@ import { takeTokenFromAddress, currentUser, signIn, signOut, seatOf } from './po
 import { quickMatchPanel, ratingsPanel } from './quickmatch.js';
 import { notifyControl } from './notify.js';
 
+const T = (key, args, fallback) => catalog('tablero').t(key, args, fallback);
 const main = document.getElementById('main');
 const banner = document.getElementById('banner');
 let current = null; // the open Table, stopped when the route changes
 let enginesCache = null;
 
 export function notify(text, kind = 'error') {
-  banner.replaceChildren(text ? h('div', { class: `note ${kind}` }, h('span', {}, text), h('button', { type: 'button', class: 'small', 'aria-label': 'Dismiss', onclick: () => notify('') }, '✕')) : '');
+  banner.replaceChildren(text ? h('div', { class: `note ${kind}` }, h('span', {}, text), h('button', { type: 'button', class: 'small', 'aria-label': T('web.dismiss'), onclick: () => notify('') }, '✕')) : '');
 }
 
 async function engines() {
@@ -34,7 +35,6 @@ function engineTitle(name) {
 }
 
 // The header's language switch (remembered by the browser); the page is drawn again in it.
-const T = (key, args, fallback) => catalog('tablero').t(key, args, fallback);
 const langSwitch = h('div', { class: 'lang' });
 document.querySelector('header.top').append(langSwitch);
 function drawLanguageSwitch() {
@@ -43,10 +43,15 @@ function drawLanguageSwitch() {
     await loadTexts();
     drawLanguageSwitch();
     route();
-  } }, LANGS.map((l) => h('option', { value: l, selected: l === language() }, l === 'es' ? 'Español' : 'English')));
+  } }, LANGS.map((l) => h('option', { value: l, selected: l === language(), lang: l }, T('web.language_name', { lang: l }))));
   langSwitch.replaceChildren(h('label', { for: 'lang' }, T('web.language'), ' '), sel);
   const nav = document.querySelector('header.top nav a');
   if (nav) nav.textContent = T('web.lobby');
+  // index.html's own words (written there for a page whose texts have not come yet)
+  document.querySelector('header.top nav').setAttribute('aria-label', T('web.nav'));
+  document.querySelector('a.skip').textContent = T('web.skip');
+  document.querySelector('a.brand').textContent = T('web.brand');
+  drawWho();
 }
 
 // The platform's texts and every engine's (engine names in the lobby, then its table's words).
@@ -70,16 +75,16 @@ let keepNote = false; // the next route keeps the banner (what signing in or out
 
 function drawWho() {
   who.replaceChildren(me
-    ? h('span', {}, 'Signed in as ', h('strong', { id: 'who-name' }, me.user.name), ' ',
+    ? h('span', {}, T('web.signed_in_as'), ' ', h('strong', { id: 'who-name' }, me.user.name), ' ',
       h('button', { type: 'button', class: 'small', id: 'sign-out', onclick: () => {
         signOut();
         me = null;
         drawWho();
-        notify('Signed out. Seats kept in this browser stay here.', 'info');
+        notify(T('web.signed_out'), 'info');
         keepNote = true;
         route();
-      } }, 'Sign out'))
-    : h('a', { href: '#/', id: 'sign-in-link', onclick: () => setTimeout(openSignIn, 80) }, 'Sign in'));
+      } }, T('web.sign_out')))
+    : h('a', { href: '#/', id: 'sign-in-link', onclick: () => setTimeout(openSignIn, 80) }, T('web.sign_in')));
 }
 
 function openSignIn() {
@@ -92,12 +97,12 @@ function openSignIn() {
 async function startSignIn(token) {
   try {
     me = await signIn(token);
-    notify(`Signed in as ${me.user.name}.`, 'info');
+    notify(T('web.signed_in', { name: me.user.name }), 'info');
     signInFailed = false;
   } catch (e) {
     me = null;
     signInFailed = true;
-    notify(`Could not sign in: ${e.message}`);
+    notify(T('web.sign_in_failed', { why: e.message }));
   }
   drawWho();
   keepNote = true;
@@ -129,17 +134,17 @@ async function route() {
     else {
       await lobby();
       // An address this page does not know (#/foo, #/g/ without a game): say so, not just the lobby.
-      if (parts.length) notify(`This page does not understand the link “${location.hash}”: a game's link ends in #/g/<game> (to play or watch) or #/join/<game> (to join). Here is the lobby.`);
+      if (parts.length) notify(T('web.bad_link', { link: location.hash }));
     }
   } catch (e) {
     // A game link whose game this server does not have (a 404: no such game, or an id such as
     // ".." that makes no game path at all): say so, not the API's "no route /v1/".
     if (e.status === 404 && (parts[0] === 'g' || parts[0] === 'join')) {
-      main.replaceChildren(h('section', { class: 'panel', id: 'not-found' }, h('h1', {}, 'Game not found'),
-        h('p', {}, `This server has no game “${parts[1]}”: check the link (a game's link ends in #/g/<game> or #/join/<game>).`),
-        h('p', {}, h('a', { href: '#/' }, 'Back to the lobby'))));
-      document.title = 'Tablero — game not found';
-    } else main.replaceChildren(h('section', { class: 'panel' }, h('h1', {}, 'Something went wrong'), h('p', {}, e.message), h('p', {}, h('a', { href: '#/' }, 'Back to the lobby'))));
+      main.replaceChildren(h('section', { class: 'panel', id: 'not-found' }, h('h1', {}, T('web.not_found')),
+        h('p', {}, T('web.not_found_why', { game: parts[1] })),
+        h('p', {}, h('a', { href: '#/' }, T('web.back_to_lobby')))));
+      document.title = T('web.page_title', { page: T('web.not_found_title') });
+    } else main.replaceChildren(h('section', { class: 'panel' }, h('h1', {}, T('web.went_wrong')), h('p', {}, e.message), h('p', {}, h('a', { href: '#/' }, T('web.back_to_lobby')))));
   }
   if (document.activeElement === document.body) main.focus({ preventScroll: true });
 }
@@ -148,28 +153,28 @@ window.addEventListener('hashchange', route);
 
 // --- lobby -----------------------------------------------------------------------------
 async function lobby() {
-  document.title = 'Tablero — lobby';
+  document.title = T('web.page_title', { page: T('web.lobby_title') });
   const list = await engines();
-  const newGame = h('section', { class: 'panel', 'aria-labelledby': 'new-h' }, h('h2', { id: 'new-h' }, 'New game'));
-  const picker = h('div', { class: 'engines', role: 'radiogroup', 'aria-label': 'Game' });
+  const newGame = h('section', { class: 'panel', 'aria-labelledby': 'new-h' }, h('h2', { id: 'new-h' }, T('web.new_game')));
+  const picker = h('div', { class: 'engines', role: 'radiogroup', 'aria-label': T('web.game') });
   const formBox = h('div', {});
   list.forEach((e, i) => {
     const id = `eng-${e.name}`;
     const radio = h('input', { type: 'radio', name: 'engine', id, value: e.name, checked: i === 0 });
     radio.addEventListener('change', () => formBox.replaceChildren(createForm(e)));
-    picker.append(h('label', { class: 'engine', for: id }, radio, h('strong', {}, e.title || humanize(e.name)), h('small', {}, (e.minSeats === e.maxSeats ? `${e.minSeats} ${e.minSeats === 1 ? 'player' : 'players'}` : `${e.minSeats}–${e.maxSeats} players`))));
+    picker.append(h('label', { class: 'engine', for: id }, radio, h('strong', {}, engineTitle(e.name)), h('small', {}, (e.minSeats === e.maxSeats ? T('web.players', { n: e.minSeats }) : T('web.players_range', { lo: e.minSeats, hi: e.maxSeats })))));
   });
   newGame.append(picker, formBox);
   if (list.length) formBox.append(createForm(list[0]));
 
-  const open = h('section', { class: 'panel', 'aria-labelledby': 'open-h' }, h('h2', { id: 'open-h' }, 'Open games'));
-  const openBody = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+  const open = h('section', { class: 'panel', 'aria-labelledby': 'open-h' }, h('h2', { id: 'open-h' }, T('web.open_games')));
+  const openBody = h('div', {}, h('p', { class: 'muted' }, T('web.loading')));
   open.append(openBody, joinByLink());
   const mine = me ? signedInGames() : myGames();
   // Signed in, the user's games come first (on a phone they are what one opens the page for).
   // Signed in: quick match and ratings too (quickmatch.js).
   const rated = me ? [quickMatchPanel(me, list, engineTitle), ratingsPanel(me, list, engineTitle)] : [];
-  main.replaceChildren(h('h1', { class: 'visually-hidden' }, 'Lobby'), h('div', { class: 'lobby' }, ...(me ? [mine, rated[0], newGame, open, rated[1]] : [newGame, open, mine])));
+  main.replaceChildren(h('h1', { class: 'visually-hidden' }, T('web.lobby')), h('div', { class: 'lobby' }, ...(me ? [mine, rated[0], newGame, open, rated[1]] : [newGame, open, mine])));
   loadOpenGames(openBody);
 }
 
@@ -181,6 +186,12 @@ function captainNames(e) {
   return (c.items && c.items.enum) || [];
 }
 
+// "Captain Ahab", in the engine's words.
+function captainName(engine, c) {
+  const cat = catalog(engine);
+  return cat.t('label.captain', { name: cat.has(`name.${c}`) ? cat.t(`name.${c}`) : title(c) });
+}
+
 function createForm(e) {
   const captains = captainNames(e);
   const capSchema = captains.length ? e.optionsSchema.properties.captains : {};
@@ -190,7 +201,7 @@ function createForm(e) {
   const seatSel = [];
   const capBoxes = captains.map((c) => h('input', { type: 'checkbox', id: `captain-${c}`, value: c }));
   const tableLine = h('p', { class: 'small-print', id: 'table-order', 'aria-live': 'polite' });
-  const kindName = { me: 'Me', human: me ? 'someone at this screen' : 'Me', open: 'a friend', bot: 'a bot', 'bot:medium': 'a medium bot', 'bot:hard': 'a hard bot' };
+  const kindName = { me: T('web.kind.me'), human: me ? T('web.kind.someone') : T('web.kind.me'), open: T('web.kind.friend'), bot: T('web.kind.bot'), 'bot:medium': T('web.kind.bot_medium'), 'bot:hard': T('web.kind.bot_hard') };
   const drawSeats = () => {
     const n = Number(players.value);
     const kept = seatSel.map((s) => s.value);
@@ -198,16 +209,16 @@ function createForm(e) {
     seatsBox.replaceChildren(...Array.from({ length: n }, (_, i) => {
       const id = `seat-${i}`;
       const sel = h('select', { id, name: id },
-        me ? h('option', { value: 'me' }, `Me (${me.user.name})`) : null,
-        h('option', { value: 'human' }, me ? 'Someone at this screen' : 'Me (this browser)'),
-        h('option', { value: 'open' }, 'A friend (I get a link)'),
-        h('option', { value: 'bot' }, 'Bot (easy)'),
-        h('option', { value: 'bot:medium' }, 'Bot (medium)'),
-        h('option', { value: 'bot:hard' }, 'Bot (hard)'));
+        me ? h('option', { value: 'me' }, T('web.seat_kind.me', { name: me.user.name })) : null,
+        h('option', { value: 'human' }, me ? T('web.seat_kind.someone') : T('web.seat_kind.browser')),
+        h('option', { value: 'open' }, T('web.seat_kind.friend')),
+        h('option', { value: 'bot' }, T('web.seat_kind.bot_easy')),
+        h('option', { value: 'bot:medium' }, T('web.seat_kind.bot_medium')),
+        h('option', { value: 'bot:hard' }, T('web.seat_kind.bot_hard')));
       sel.value = kept[i] || (i === 0 ? (me ? 'me' : 'human') : 'bot');
       sel.addEventListener('change', seatsChanged);
       seatSel.push(sel);
-      return h('div', { class: 'field seat' }, h('label', { for: id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${colour(i)})`), sel);
+      return h('div', { class: 'field seat' }, h('label', { for: id }, h('span', { class: `dot c${i}` }), ' ', T('web.seat_n', { n: i + 1, colour: colour(i) })), sel);
     }));
     seatsChanged();
   };
@@ -227,9 +238,9 @@ function createForm(e) {
     for (const o of players.options) o.disabled = Number(o.value) > e.maxSeats - chosen;
     const caps = capBoxes.filter((b) => b.checked).map((b) => b.value);
     const who = [...seatSel.map((sel, i) => `${colour(i)}: ${kindName[sel.value] || sel.value}`),
-      ...caps.map((c, j) => `${colour(seatSel.length + j)}: Captain ${title(c)}`)];
-    const left = over.length ? ` (${over.map((b) => `Captain ${title(b.value)}`).join(', ')} left: ${seatSel.length} seats leave no room at a table of ${e.maxSeats})` : '';
-    tableLine.textContent = `At the table: ${who.join(' · ')}${!caps.length && seatSel.length === 1 ? ' · Blue: Captain Starbuck (the default)' : ''}.${left}`;
+      ...caps.map((c, j) => `${colour(seatSel.length + j)}: ${captainName(e.name, c)}`)];
+    const left = over.length ? T('web.captains_left', { captains: catalog('tablero').list(over.map((b) => captainName(e.name, b.value))), seats: seatSel.length, max: e.maxSeats }) : '';
+    tableLine.textContent = T('web.at_the_table', { who: who.join(' · '), has_starbuck: String(!caps.length && seatSel.length === 1), starbuck: `${colour(1)}: ${captainName(e.name, 'starbuck')}`, left });
   }
   players.addEventListener('change', drawSeats);
   for (const b of capBoxes) b.addEventListener('change', seatsChanged);
@@ -237,17 +248,17 @@ function createForm(e) {
   // Captains are chosen apart above, not again among the options.
   const schema = e.optionsSchema || {};
   opts = schemaForm(captains.length ? { ...schema, properties: Object.fromEntries(Object.entries(schema.properties || {}).filter(([k]) => k !== 'captains')) } : schema,
-    rendererFor(e.name).optionNames || {});
+    rendererFor(e.name).optionNames || {}, rendererFor(e.name).optionTexts || {}, catalog(e.name));
   seatsChanged();
-  const go = h('button', { type: 'submit', class: 'primary' }, `Start ${e.title || e.name}`);
-  const form = h('form', { class: 'create', 'aria-label': `New ${e.title} game` },
-    h('div', { class: 'field' }, h('label', { for: 'players' }, captains.length ? 'Seats (people and bots)' : 'Players'), players),
-    h('fieldset', {}, h('legend', {}, 'Who sits where'), seatsBox),
-    captains.length ? h('fieldset', { class: 'captains' }, h('legend', {}, 'Captains (automa players, not seats)'),
-      h('div', { class: 'row' }, captains.map((c, i) => h('span', { class: 'pill' }, capBoxes[i], h('label', { for: `captain-${c}` }, `Captain ${title(c)}`)))),
-      h('small', { class: 'hint' }, 'Captains play by the solo rules (El Océano Solitario). They are not seats: they always sit after the seats (see the line below) and act first each round. Alone, without one, you play against Captain Starbuck.'),
+  const go = h('button', { type: 'submit', class: 'primary' }, T('web.start', { game: engineTitle(e.name) }));
+  const form = h('form', { class: 'create', 'aria-label': T('web.new_game_of', { game: engineTitle(e.name) }) },
+    h('div', { class: 'field' }, h('label', { for: 'players' }, captains.length ? T('web.seats_people_bots') : T('web.players_label')), players),
+    h('fieldset', {}, h('legend', {}, T('web.who_sits')), seatsBox),
+    captains.length ? h('fieldset', { class: 'captains' }, h('legend', {}, T('web.captains')),
+      h('div', { class: 'row' }, captains.map((c, i) => h('span', { class: 'pill' }, capBoxes[i], h('label', { for: `captain-${c}` }, captainName(e.name, c))))),
+      h('small', { class: 'hint' }, T('web.captains_hint', { starbuck: captainName(e.name, 'starbuck') })),
       tableLine) : null,
-    h('details', { class: 'opts', open: Object.keys((e.optionsSchema || {}).properties || {}).length > 0 }, h('summary', {}, 'Options'), opts.el),
+    h('details', { class: 'opts', open: Object.keys((e.optionsSchema || {}).properties || {}).length > 0 }, h('summary', {}, T('web.options')), opts.el),
     go);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -263,7 +274,7 @@ function createForm(e) {
       if (!(out.seats || []).length) holdSeat(game.id, e.name, -1, '');
       location.hash = `#/g/${encodeURIComponent(game.id)}`;
     } catch (err) {
-      notify(`Could not create the game: ${err.message}`);
+      notify(T('web.create_failed', { why: err.message }));
     } finally {
       go.disabled = false;
     }
@@ -280,34 +291,34 @@ async function loadOpenGames(box) {
     [joinable, full] = await Promise.all([list(true), list(false)]);
   } catch (e) {
     if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
-      box.replaceChildren(h('p', { class: 'muted', id: 'no-lobby' }, 'This server has no public list of games. Ask a friend for a link to their game, or paste it below.'));
-    } else box.replaceChildren(h('p', { class: 'muted' }, `The list of games is unavailable: ${e.message}`));
+      box.replaceChildren(h('p', { class: 'muted', id: 'no-lobby' }, T('web.no_lobby')));
+    } else box.replaceChildren(h('p', { class: 'muted' }, T('web.games_unavailable', { why: e.message })));
     return;
   }
   // A seat taken between the two answers, or a server that ignores openSeats: trust the seats.
   const all = [...joinable, ...full.filter((g) => !joinable.some((x) => x.id === g.id))];
   const free = (g) => (g.seats || []).filter((s) => kindOf(s) === 'open' && !s.claimed).length;
-  const players = (g) => `${g.players} ${g.players === 1 ? 'player' : 'players'}`;
+  const players = (g) => T('web.players', { n: g.players });
   const toJoin = all.filter((g) => free(g) > 0);
   const toWatch = all.filter((g) => free(g) === 0);
   box.replaceChildren(...[
     toJoin.length ? h('ul', { class: 'games', id: 'open-games' }, toJoin.map((g) => h('li', { 'data-game': g.id },
-      h('strong', {}, engineTitle(g.engine)), ` · ${players(g)} · ${free(g)} open ${free(g) === 1 ? 'seat' : 'seats'} `,
-      h('a', { class: 'button small', href: `#/join/${encodeURIComponent(g.id)}` }, 'Join'), ' ',
-      h('a', { class: 'button small', href: `#/g/${encodeURIComponent(g.id)}` }, 'Watch'))))
-      : h('p', { class: 'muted', id: 'no-open-games' }, 'No game has an open seat right now: start one, and invite a friend.'),
+      h('strong', {}, engineTitle(g.engine)), ` · ${players(g)} · ${T('web.open_seats', { n: free(g) })} `,
+      h('a', { class: 'button small', href: `#/join/${encodeURIComponent(g.id)}` }, T('web.join')), ' ',
+      h('a', { class: 'button small', href: `#/g/${encodeURIComponent(g.id)}` }, T('web.watch')))))
+      : h('p', { class: 'muted', id: 'no-open-games' }, T('web.no_open_games')),
     toWatch.length ? h('div', { class: 'watch-games' },
-      h('h3', { id: 'watch-h' }, `Watch: games in progress, no seat open (${toWatch.length})`),
+      h('h3', { id: 'watch-h' }, T('web.watch_games', { n: toWatch.length })),
       h('ul', { class: 'games', id: 'watch-games', 'aria-labelledby': 'watch-h' }, toWatch.map((g) => h('li', { 'data-game': g.id },
-        h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, engineTitle(g.engine)), h('span', { class: 'muted' }, ` · ${players(g)} · move ${g.version}`))))) : null,
+        h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, engineTitle(g.engine)), h('span', { class: 'muted' }, ` · ${players(g)} · ${T('web.move_n', { n: g.version })}`))))) : null,
   ].filter(Boolean)); // (replaceChildren writes a null as the text "null")
 }
 
 function joinByLink() {
-  const inp = h('input', { type: 'text', id: 'join-link', placeholder: 'https://…/#/join/abc123 or a game id', autocomplete: 'off', 'aria-describedby': 'join-link-error' });
+  const inp = h('input', { type: 'text', id: 'join-link', placeholder: T('web.join_placeholder'), autocomplete: 'off', 'aria-describedby': 'join-link-error' });
   // What is wrong with the link, said beside the field (the banner may be out of sight).
   const why = h('p', { class: 'field-error', id: 'join-link-error', 'aria-live': 'polite' });
-  const form = h('form', { class: 'row', 'aria-label': 'Join by link' }, h('label', { for: 'join-link' }, 'Join or watch by link '), inp, h('button', { type: 'submit' }, 'Go'), why);
+  const form = h('form', { class: 'row', 'aria-label': T('web.join_by_link') }, h('label', { for: 'join-link' }, T('web.join_or_watch'), ' '), inp, h('button', { type: 'submit' }, T('web.go')), why);
   inp.addEventListener('input', () => { why.textContent = ''; });
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -316,10 +327,10 @@ function joinByLink() {
     if (m) location.hash = `#/${m[1]}/${m[2]}`;
     else if (/^[\w-]+$/.test(v)) location.hash = `#/join/${v}`;
     else {
-      why.textContent = !v ? 'Paste a game link or a game id first.'
-        : /#\/(join|g)\/?$/.test(v) ? 'That link has no game at its end: a game link ends in #/join/<game> or #/g/<game>.'
-          : /^https?:|#/.test(v) ? 'That is not a game link: a game link ends in #/join/<game> or #/g/<game>.'
-            : 'That is neither a game link nor a game id (an id has only letters, digits, - and _).';
+      why.textContent = !v ? T('web.join_empty')
+        : /#\/(join|g)\/?$/.test(v) ? T('web.join_no_game')
+          : /^https?:|#/.test(v) ? T('web.join_not_link')
+            : T('web.join_neither');
       inp.focus();
     }
   });
@@ -327,10 +338,10 @@ function joinByLink() {
 }
 
 function signInForm() {
-  const inp = h('input', { type: 'password', id: 'portal-token', autocomplete: 'off', spellcheck: 'false', placeholder: 'eyJ…' });
-  const go = h('button', { type: 'submit' }, 'Sign in');
-  const form = h('form', { class: 'row sign-in', 'aria-label': 'Sign in with a portal token' },
-    h('label', { for: 'portal-token' }, 'Portal token '), inp, go);
+  const inp = h('input', { type: 'password', id: 'portal-token', autocomplete: 'off', spellcheck: 'false', placeholder: T('web.portal_token_placeholder') });
+  const go = h('button', { type: 'submit' }, T('web.sign_in'));
+  const form = h('form', { class: 'row sign-in', 'aria-label': T('web.sign_in_token') },
+    h('label', { for: 'portal-token' }, T('web.portal_token'), ' '), inp, go);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     go.disabled = true;
@@ -338,16 +349,16 @@ function signInForm() {
     go.disabled = false;
     if (me) route();
   });
-  return h('details', { class: 'portal', open: signInFailed }, h('summary', {}, 'Sign in with your game portal'),
-    h('p', { class: 'muted' }, 'A portal that runs this server signs you in with a link (ending in #token=…) or a token to paste here; then your games follow you to any device.'),
+  return h('details', { class: 'portal', open: signInFailed }, h('summary', {}, T('web.sign_in_portal')),
+    h('p', { class: 'muted' }, T('web.portal_hint')),
     form);
 }
 
 // Signed in: the user's games from the server (ListGames mine=true), by state.
 function signedInGames() {
-  const box = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+  const box = h('div', {}, h('p', { class: 'muted' }, T('web.loading')));
   loadSignedInGames(box);
-  return h('section', { class: 'panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h' }, `My games (${me.user.name})`), box);
+  return h('section', { class: 'panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h' }, T('web.my_games_of', { name: me.user.name })), box);
 }
 
 async function loadSignedInGames(box) {
@@ -360,9 +371,9 @@ async function loadSignedInGames(box) {
       signOut();
       me = null;
       drawWho();
-      notify(`You are signed out: ${e.message}`);
+      notify(T('web.signed_out_why', { why: e.message }));
       box.replaceChildren(signInForm());
-    } else box.replaceChildren(h('p', { class: 'muted' }, `Your games are unavailable: ${e.message}`));
+    } else box.replaceChildren(h('p', { class: 'muted' }, T('web.my_games_unavailable', { why: e.message })));
     return;
   }
   // Whose turn: each running game as the user sees it (the JWT is the user's seat credential).
@@ -370,17 +381,17 @@ async function loadSignedInGames(box) {
   const full = await Promise.all(running.slice(0, 40).map((g) => api('GET', `/v1/games/${encodeURIComponent(g.id)}`, { token: user.token }).then(unwrapGame).catch(() => null)));
   const turnOf = new Map(full.filter(Boolean).map((g) => [g.id, (g.toAct || []).includes(seatOf(g, user))]));
   const groups = [
-    ['your-turn', 'Your turn', running.filter((g) => turnOf.get(g.id))],
-    ['waiting', 'Waiting for others', running.filter((g) => !turnOf.get(g.id))],
-    ['finished', 'Finished', games.filter((g) => statusOf(g) === 'finished')],
+    ['your-turn', T('web.group.your_turn'), running.filter((g) => turnOf.get(g.id))],
+    ['waiting', T('web.group.waiting'), running.filter((g) => !turnOf.get(g.id))],
+    ['finished', T('web.group.finished'), games.filter((g) => statusOf(g) === 'finished')],
   ];
-  const others = (g) => (g.seats || []).filter((s) => s.userId !== user.user.id).map((s) => s.userName || (kindOf(s) === 'bot' ? 'a bot' : kindOf(s) === 'open' && !s.claimed ? 'an open seat' : 'a player'));
+  const others = (g) => (g.seats || []).filter((s) => s.userId !== user.user.id).map((s) => s.userName || (kindOf(s) === 'bot' ? T('web.kind.bot') : kindOf(s) === 'open' && !s.claimed ? T('web.kind.open_seat') : T('web.kind.player')));
   box.replaceChildren(...(games.length ? groups.filter(([, , list]) => list.length).map(([key, label, list]) => h('div', { class: 'mine-group', 'data-group': key },
     h('h3', {}, `${label} (${list.length})`),
     h('ul', { class: 'games' }, list.map((g) => h('li', { 'data-game': g.id },
-      h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · with ${others(g).join(', ') || 'nobody'}`),
-      h('span', { class: 'muted' }, ` · move ${g.version}${g.createTime ? ` · ${new Date(Number(g.createTime) * 1000 || g.createTime).toLocaleDateString()}` : ''}`)))))) : [h('p', { id: 'mine-none' }, 'No games yet: start one.')]),
-  ...[heldGames('Played anonymously in this browser', new Set(games.map((g) => g.id)))].filter(Boolean));
+      h('a', { href: `#/g/${encodeURIComponent(g.id)}` }, `${engineTitle(g.engine)} · ${T('web.with', { who: catalog('tablero').list(others(g)) || T('web.nobody') })}`),
+      h('span', { class: 'muted' }, ` · ${T('web.move_n', { n: g.version })}${g.createTime ? ` · ${new Date(Number(g.createTime) * 1000 || g.createTime).toLocaleDateString()}` : ''}`)))))) : [h('p', { id: 'mine-none' }, T('web.no_games_yet'))]),
+  ...[heldGames(T('web.played_anonymously'), new Set(games.map((g) => g.id)))].filter(Boolean));
 }
 
 function heldGames(heading, except) {
@@ -391,10 +402,10 @@ function heldGames(heading, except) {
 
 function myGames() {
   const held = gamesHeld();
-  return h('section', { class: 'panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h' }, 'My games'),
-    h('p', { class: 'muted' }, 'Games this browser holds a seat in.'),
+  return h('section', { class: 'panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h' }, T('web.my_games')),
+    h('p', { class: 'muted' }, T('web.my_games_hint')),
     signInForm(),
-    held.length ? heldList(held) : h('p', {}, 'None yet.'));
+    held.length ? heldList(held) : h('p', {}, T('web.none_yet')));
 }
 
 // The games this browser holds seats in. A seat's token is kept only here: forgetting a running
@@ -408,20 +419,20 @@ function heldList(held) {
       h('span', { class: 'muted' }, ` · ${new Date(g.at).toLocaleString()}`), state);
     const forget = (why) => {
       state.textContent = ` · ${why} `;
-      state.after(h('button', { type: 'button', class: 'small', 'aria-label': `Forget game ${g.id}`, onclick: () => { forgetGame(g.id); li.remove(); } }, 'Forget'));
+      state.after(h('button', { type: 'button', class: 'small', 'aria-label': T('web.forget_game', { game: g.id }), onclick: () => { forgetGame(g.id); li.remove(); } }, T('web.forget')));
     };
     if (!(g.seats || []).some((x) => x.token)) {
-      forget('watched, no seat'); // nothing to lose
+      forget(T('web.held.watched')); // nothing to lose
       return li;
     }
     api('GET', `/v1/games/${encodeURIComponent(g.id)}`).then(unwrapGame).then((game) => {
-      if (statusOf(game) === 'finished') forget('finished');
+      if (statusOf(game) === 'finished') forget(T('web.held.finished'));
       else {
-        state.textContent = ' · in progress';
-        state.title = 'Your seat is kept in this browser until the game ends.';
+        state.textContent = ` · ${T('web.held.in_progress')}`;
+        state.title = T('web.held.kept');
       }
     }, (e) => {
-      if (e.status === 404) forget('no longer on the server');
+      if (e.status === 404) forget(T('web.held.gone'));
       else state.textContent = '';
     });
     return li;
@@ -430,7 +441,7 @@ function heldList(held) {
 
 // --- join by link ----------------------------------------------------------------------
 async function joinPage(gameId) {
-  document.title = 'Tablero — join';
+  document.title = T('web.page_title', { page: T('web.join_title') });
   if (seatsHeld(gameId).some((s) => s.token)) {
     location.replace(`#/g/${encodeURIComponent(gameId)}`);
     return;
@@ -441,13 +452,13 @@ async function joinPage(gameId) {
   if (statusOf(game) === 'finished') {
     // A finished game has no seat to take: say so, and offer its final scores.
     main.replaceChildren(h('section', { class: 'panel', id: 'join-over' },
-      h('h1', {}, `This game of ${engineTitle(game.engine)} is over`),
-      h('p', {}, `The ${game.players} ${game.players === 1 ? 'player' : 'players'} finished it; nobody can join it any more.`),
-      h('div', { class: 'row' }, h('a', { class: 'button primary', id: 'view-scores', href: `#/g/${encodeURIComponent(gameId)}` }, 'View the final scores'),
-        h('a', { class: 'button', href: '#/' }, 'Back to the lobby'))));
+      h('h1', {}, T('web.join_over', { game: engineTitle(game.engine) })),
+      h('p', {}, T('web.join_over_why', { n: game.players })),
+      h('div', { class: 'row' }, h('a', { class: 'button primary', id: 'view-scores', href: `#/g/${encodeURIComponent(gameId)}` }, T('web.view_scores')),
+        h('a', { class: 'button', href: '#/' }, T('web.back_to_lobby')))));
     return;
   }
-  const go = h('button', { type: 'button', class: 'primary', id: 'join-button', disabled: !free.length || statusOf(game) === 'finished' }, 'Take a seat');
+  const go = h('button', { type: 'button', class: 'primary', id: 'join-button', disabled: !free.length || statusOf(game) === 'finished' }, T('web.take_seat'));
   go.addEventListener('click', async () => {
     go.disabled = true;
     try {
@@ -455,14 +466,14 @@ async function joinPage(gameId) {
       holdSeat(gameId, game.engine, out.seat, out.token);
       location.hash = `#/g/${encodeURIComponent(gameId)}`;
     } catch (e) {
-      notify(`Could not join: ${e.message}`);
+      notify(T('web.join_failed', { why: e.message }));
       go.disabled = false;
     }
   });
   main.replaceChildren(h('section', { class: 'panel' },
-    h('h1', {}, `Join a game of ${engineTitle(game.engine)}`),
-    h('p', {}, `${game.players} ${game.players === 1 ? 'player' : 'players'}; ${free.length ? `${free.length} ${free.length === 1 ? 'seat' : 'seats'} free` : 'no free seat'}.`),
-    h('div', { class: 'row' }, go, h('a', { class: 'button', href: `#/g/${encodeURIComponent(gameId)}` }, 'Just watch'))));
+    h('h1', {}, T('web.join_game_of', { game: engineTitle(game.engine) })),
+    h('p', {}, T('web.join_seats', { n: game.players, free: free.length })),
+    h('div', { class: 'row' }, go, h('a', { class: 'button', href: `#/g/${encodeURIComponent(gameId)}` }, T('web.just_watch')))));
 }
 
 // --- the game table ----------------------------------------------------------------------
@@ -483,12 +494,12 @@ class Table {
     });
     this.el = {
       head: h('div', { class: 'table-head' }),
-      board: h('div', { class: 'board', 'aria-label': 'The game' }),
+      board: h('div', { class: 'board', 'aria-label': T('web.the_game') }),
       turn: h('div', { class: 'turn', 'aria-live': 'polite' }),
-      result: h('section', { class: 'result', 'aria-label': 'Final scores' }),
+      result: h('section', { class: 'result', 'aria-label': T('web.final_scores') }),
       // The log is a live region: a screen reader announces each move as it is added.
       log: h('ol', { class: 'log', reversed: true, 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-labelledby': 'log-h' }),
-      live: h('span', { class: 'live', 'aria-live': 'polite' }, 'connecting…'),
+      live: h('span', { class: 'live', 'aria-live': 'polite' }, T('web.live.connecting')),
     };
     this.el.board.addEventListener('click', (ev) => this.onPick(ev));
     this.el.board.addEventListener('keydown', (ev) => {
@@ -522,7 +533,7 @@ class Table {
       // A seat token kept here that the server refuses (its secret changed, a damaged token):
       // watch the game and say why, rather than a dead page. The token stays in the browser.
       if (!this.held.length || (e.status !== 401 && e.status !== 403)) throw e;
-      notify(`This browser's seat in this game is not accepted by the server (${e.message}): you are watching.`);
+      notify(T('web.seat_refused', { why: e.message }));
       this.held = [];
       this.active = null;
       this.game = unwrapGame(await api('GET', this.path));
@@ -542,18 +553,19 @@ class Table {
         signOut(); // an expired or revoked sign-in: watch, and say why
         me = null;
         drawWho();
-        notify(`You are signed out (${e.message}); sign in again to play your seat.`);
+        notify(T('web.signed_out_seat', { why: e.message }));
       }
     }
     this.renderer = rendererFor(this.game.engine);
+    setEngine(this.game.engine);
     await loadCatalog(this.game.engine).catch((e) => notify(e.message));
-    document.title = `Tablero — ${engineTitle(this.game.engine)}`;
-    main.replaceChildren(h('section', { class: 'table', 'aria-label': 'Game table' },
+    document.title = T('web.page_title', { page: engineTitle(this.game.engine) });
+    main.replaceChildren(h('section', { class: 'table', 'aria-label': T('web.game_table') },
       this.el.head,
       h('div', { class: 'layout' },
         h('div', { class: 'board-col' }, this.el.result, this.el.board),
         h('aside', { class: 'side' },
-          h('section', { class: 'panel move', 'aria-label': 'Turn' }, this.el.turn, this.composer.el),
+          h('section', { class: 'panel move', 'aria-label': T('web.turn_panel') }, this.el.turn, this.composer.el),
           h('section', { class: 'panel', 'aria-labelledby': 'log-h' }, h('h2', { id: 'log-h' }, T('web.log')), this.el.log)))));
     await this.loadLog();
     await this.refresh();
@@ -573,13 +585,13 @@ class Table {
         this.schedule();
       },
       onEnd: () => {
-        this.el.live.textContent = 'game over';
+        this.el.live.textContent = T('web.live.over');
         this.el.live.className = 'live over';
         this.schedule();
       },
       onState: (state, msg) => {
         this.watchState = state;
-        this.el.live.textContent = state === 'live' ? '● live' : state === 'error' ? `updates stopped: ${msg}` : 'reconnecting…';
+        this.el.live.textContent = state === 'live' ? T('web.live.live') : state === 'error' ? T('web.live.stopped', { why: msg }) : T('web.live.reconnecting');
         this.el.live.className = `live ${state}`;
         if (state === 'live') this.schedule(); // catch up after a reconnect
       },
@@ -587,7 +599,7 @@ class Table {
     // The browser's own word on the connection: offline, the page says so (a stream open across
     // the outage can look live while nothing comes); back online, it reconnects and catches up.
     this.onOffline = () => {
-      this.el.live.textContent = 'offline: waiting for the connection';
+      this.el.live.textContent = T('web.live.offline');
       this.el.live.className = 'live offline';
     };
     this.onOnline = () => this.watch.kick();
@@ -636,7 +648,7 @@ class Table {
       this.el.trimmed = h('p', { class: 'log-trimmed' });
       this.el.log.before(this.el.trimmed);
     }
-    this.el.trimmed.textContent = `Events before move ${first} are no longer kept on the server (a snapshot replaced them): the log starts there.`;
+    this.el.trimmed.textContent = T('web.log_trimmed', { n: first });
   }
 
   addEvents(items) {
@@ -672,7 +684,7 @@ class Table {
     for (const li of [...this.el.log.children]) if (Number(li.value) > version) li.remove();
     this.version = Math.min(this.version, version);
     this.secretsAt = Math.min(this.secretsAt || 0, version);
-    notify('The server lost some recent moves; the table shows the game as it stands now.');
+    notify(T('web.moves_lost'));
   }
 
   schedule() {
@@ -696,7 +708,7 @@ class Table {
       this.offline = false;
     } catch (e) {
       // (a move just not sent keeps its own note: it says what to do)
-      if (!(this.offline && e.code === 'UNAVAILABLE')) notify(`Could not load the game: ${e.message}`);
+      if (!(this.offline && e.code === 'UNAVAILABLE')) notify(T('web.load_failed', { why: e.message }));
       if (e.code === 'UNAVAILABLE') this.offline = true;
     } finally {
       this.refreshing = false;
@@ -779,11 +791,11 @@ class Table {
       if (e.code === 'UNAVAILABLE') {
         // Nothing reached the server: the move is still to make, from the same position.
         this.offline = true;
-        notify(`Your move was not sent: ${e.message}. Try it again once the server is back (the page then shows ● live).`);
+        notify(T('web.move_not_sent', { why: e.message }));
         return;
       }
-      if (e.code === 'ABORTED') notify('The game moved on before your move arrived; here is the new position.', 'info');
-      else notify(`Move refused: ${e.message}`);
+      if (e.code === 'ABORTED') notify(T('web.move_stale'), 'info');
+      else notify(T('web.move_refused', { why: e.message }));
     }
     await this.refresh();
   }
@@ -802,24 +814,24 @@ class Table {
     // Header: title, seats, links.
     const openSeats = (g.seats || []).filter((s) => kindOf(s) === 'open' && !s.claimed);
     this.el.head.replaceChildren(...[
-      h('h1', {}, engineTitle(g.engine), h('span', { class: 'muted' }, ` · move ${g.version}`)),
-      h('ul', { class: 'seat-list', 'aria-label': 'Players' }, (g.seats || []).map((s) => h('li', {
+      h('h1', {}, engineTitle(g.engine), h('span', { class: 'muted' }, ` · ${T('web.move_n', { n: g.version })}`)),
+      h('ul', { class: 'seat-list', 'aria-label': T('web.players_label') }, (g.seats || []).map((s) => h('li', {
         class: `seat-chip c${s.seat}${toAct.includes(s.seat) ? ' to-act' : ''}${s.seat === this.active ? ' me' : ''}`,
       }, h('span', { class: `dot c${s.seat}` }), ` ${seatName(this.ctxBase(), s.seat)} `,
-      h('small', {}, kindOf(s) === 'open' ? (s.claimed ? 'friend' : 'open seat') : kindOf(s)),
-      toAct.includes(s.seat) ? h('span', { class: 'badge' }, ' to play') : null)),
+      h('small', {}, T('web.seat_kind', { kind: kindOf(s) === 'open' ? (s.claimed ? 'friend' : 'open') : kindOf(s) })),
+      toAct.includes(s.seat) ? h('span', { class: 'badge' }, ' ', T('web.to_play')) : null)),
       // Players who are not seats (New Bedford's Captains) sit at the table too.
       ((this.ctxBase().seatNames) || []).slice((g.seats || []).length).map((name, i) => h('li', { class: `seat-chip automa c${(g.seats || []).length + i}` },
-        h('span', { class: `dot c${(g.seats || []).length + i}` }), ` ${name} `, h('small', {}, 'automa')))),
-      this.held.length > 1 ? h('div', { class: 'row' }, 'Playing as: ', this.held.map((s) => h('button', {
+        h('span', { class: `dot c${(g.seats || []).length + i}` }), ` ${name} `, h('small', {}, T('web.automa'))))),
+      this.held.length > 1 ? h('div', { class: 'row' }, T('web.playing_as'), ' ', this.held.map((s) => h('button', {
         type: 'button', class: `small${s.seat === this.active ? ' primary' : ''}`, 'aria-pressed': String(s.seat === this.active),
         onclick: () => { this.active = s.seat; this.chosen = s.seat; this.refresh(); },
       }, seatName({}, s.seat)))) : null,
       openSeats.length && !finished ? h('div', { class: 'invite' },
-        h('label', { for: 'invite-link' }, `Invite a friend (${openSeats.length} open seat${openSeats.length > 1 ? 's' : ''}): `),
+        h('label', { for: 'invite-link' }, T('web.invite', { n: openSeats.length }), ' '),
         h('input', { id: 'invite-link', readonly: true, value: link(`/join/${g.id}`), onfocus: (ev) => ev.target.select() }),
-        h('button', { type: 'button', class: 'small', onclick: () => copy(link(`/join/${g.id}`)) }, 'Copy link')) : null,
-      h('div', { class: 'row small-print' }, this.el.live, ' · ', h('a', { href: link(`/g/${g.id}`), id: 'watch-link' }, 'spectator link'), ' · ', h('a', { href: '#/' }, 'lobby')),
+        h('button', { type: 'button', class: 'small', onclick: () => copy(link(`/join/${g.id}`)) }, T('web.copy_link'))) : null,
+      h('div', { class: 'row small-print' }, this.el.live, ' · ', h('a', { href: link(`/g/${g.id}`), id: 'watch-link' }, T('web.spectator_link')), ' · ', h('a', { href: '#/' }, T('web.lobby_link'))),
       deadlines(g, this.ctxBase()),
       finished ? null : notifyControl(g.id, this.held),
     ].filter(Boolean));
@@ -829,7 +841,7 @@ class Table {
       board = this.renderer.render(ctx);
     } catch (e) {
       console.error(e);
-      board = h('p', {}, `This view could not be drawn (${e.message}).`);
+      board = h('p', {}, T('web.draw_failed', { why: e.message }));
     }
     this.el.board.replaceChildren(board);
     // Turn.
@@ -842,7 +854,7 @@ class Table {
     else turnText = waiting();
     const yourTurn = !finished && me !== null && toAct.includes(me);
     this.el.turn.replaceChildren(h('h2', { class: yourTurn ? 'your-turn' : '', id: 'turn-h' }, turnText));
-    if (me === null && !finished) this.el.turn.append(h('p', { class: 'muted' }, 'You are watching this game.'));
+    if (me === null && !finished) this.el.turn.append(h('p', { class: 'muted' }, T('web.watching')));
     this.el.result.replaceChildren(finished && g.outcome ? result(g, this.ctxBase(), this.renderer.outcomeNames ? this.renderer.outcomeNames(g) : null,
       this.renderer.outcomeNotes ? this.renderer.outcomeNotes(g, this.ctxBase()) : null) : '');
     this.el.result.hidden = !finished;
@@ -892,8 +904,8 @@ class Table {
 }
 
 function copy(text) {
-  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(() => notify('Link copied.', 'info'), () => notify(text, 'info'));
-  else notify(`Copy this link: ${text}`, 'info');
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(() => notify(T('web.copied'), 'info'), () => notify(text, 'info'));
+  else notify(T('web.copy_this', { link: text }), 'info');
 }
 
 function deadlines(game, ctx) {
@@ -904,8 +916,8 @@ function deadlines(game, ctx) {
     if (x && typeof x === 'object') {
       const at = x.deadline || x.at || x.expiresAt || x.time;
       const when = at ? new Date(typeof at === 'number' && at < 1e12 ? at * 1000 : at) : null;
-      const who = 'seat' in x ? seatName(ctx, x.seat) : 'Turn';
-      return h('span', { class: 'deadline' }, `${who}: ${when && !isNaN(when) ? `by ${when.toLocaleTimeString()}` : fmt(x)} `);
+      const who = 'seat' in x ? seatName(ctx, x.seat) : T('web.deadline_turn');
+      return h('span', { class: 'deadline' }, `${who}: ${when && !isNaN(when) ? T('web.deadline_by', { time: when.toLocaleTimeString(language()) }) : fmt(x)} `);
     }
     return h('span', { class: 'deadline' }, `${fmt(x)} `);
   }));
@@ -914,7 +926,7 @@ function deadlines(game, ctx) {
 me = currentUser();
 if (me && me.expired) {
   me = null;
-  notify('Your portal sign-in has expired; sign in again.');
+  notify(T('web.sign_in_expired'));
 }
 drawWho();
 // The switch is drawn once the platform's texts are here (never its keys), then again with all.

@@ -2,6 +2,9 @@
 // user picks the action's kind, then one field's value at a time among the legal
 // combinations that remain, until one action is left.
 import { h, humanize, fmt } from './dom.js';
+import { catalog } from './i18n.js';
+
+const T = (key, args) => catalog('tablero').t(key, args);
 
 const LIST_AT_MOST = 12; // this many actions or fewer: show each as its own button
 const ITEMS_AT_MOST = 6; // more actions than this that differ in a list (cards to pay...): build it item by item
@@ -28,21 +31,38 @@ function leaf(action, path) {
   return v;
 }
 
+// A field's and an action type's name: the engine's `label.fields` and `label.types` (selects
+// over the declared names), set by the table (setEngine); humanized where no catalog has them.
+let engineName = null;
+export function setEngine(name) {
+  engineName = name;
+}
+
 function fieldLabel(path) {
-  return path.split('.').map((p) => humanize(p).toLowerCase()).join(' ');
+  const cat = catalog(engineName);
+  return path.split('.').map((p) => (cat.has('label.fields') ? cat.t('label.fields', { field: p, text: humanize(p).toLowerCase() }) : humanize(p).toLowerCase())).join(' ');
+}
+
+export function typeLabel(type) {
+  const cat = catalog(engineName);
+  return cat.has('label.types') ? cat.t('label.types', { type, text: humanize(type) }) : humanize(type);
 }
 
 // An identifier in words ("general_store" -> "general store") unless `name` knows it better.
-const word = (x) => (typeof x === 'string' && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(x) ? humanize(x).toLowerCase() : fmt(x));
+const word = (x) => {
+  const cat = catalog(engineName);
+  if (typeof x === 'string' && cat.has(`name.${x}`)) return cat.t(`name.${x}`);
+  return typeof x === 'string' && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(x) ? humanize(x).toLowerCase() : fmt(x);
+};
 
 function valueLabel(v, name = () => null) {
   const one = (x) => name(x) ?? word(x);
-  if (v === undefined) return 'none';
-  if (Array.isArray(v)) return v.length ? v.map(one).join(' + ') : 'none';
+  if (v === undefined) return T('value.none');
+  if (Array.isArray(v)) return v.length ? v.map(one).join(' + ') : T('value.none');
   return one(v);
 }
 
-const moves = (n) => `${n} legal ${n === 1 ? 'move' : 'moves'}`;
+const moves = (n) => T('web.legal_moves', { n });
 
 // Multisets of scalars: [4, 5, 4] ~ [4, 4, 5]
 const counts = (list) => {
@@ -61,7 +81,7 @@ const sameItems = (list, items) => Array.isArray(list) && list.length === items.
 export function describeGeneric(action) {
   const rest = leaves(action).filter(([p]) => p !== 'type');
   const body = rest.map(([p, v]) => `${fieldLabel(p)} ${valueLabel(v)}`).join(', ');
-  return humanize(action.type) + (body ? ': ' + body : '');
+  return typeLabel(action.type) + (body ? ': ' + body : '');
 }
 
 export class Composer {
@@ -75,7 +95,7 @@ export class Composer {
     this.actions = [];
     this.chosen = []; // [{path, label, test(action)}, ...]
     this.partial = null; // {path, items}: a list field being filled one item at a time
-    this.el = h('section', { class: 'composer', 'aria-label': 'Your move' });
+    this.el = h('section', { class: 'composer', 'aria-label': T('play.your_move') });
     // A double click's second click (event.detail 2) lands on whatever button replaced the
     // first one in the same spot (the next step's, or a move): it is never a choice. Keys
     // (Enter, Space: detail 0) and single clicks go through.
@@ -111,7 +131,7 @@ export class Composer {
 
   equals(path, key) {
     const v = key === '∅' ? undefined : JSON.parse(key);
-    const label = path === 'type' ? humanize(v) : `${fieldLabel(path)}: ${this.valueLabel(path, v)}`;
+    const label = path === 'type' ? typeLabel(v) : `${fieldLabel(path)}: ${this.valueLabel(path, v)}`;
     return { path, label, test: (a) => keyOf(leaf(a, path)) === key };
   }
 
@@ -200,14 +220,14 @@ export class Composer {
       return;
     }
     const cands = this.candidates();
-    el.append(h('h3', { class: 'visually-hidden' }, 'Your move'));
+    el.append(h('h3', { class: 'visually-hidden' }, T('play.your_move')));
     if (this.chosen.length || this.partial) {
       el.append(h('div', { class: 'crumbs' },
-        h('span', {}, 'Chosen: '),
+        h('span', {}, T('web.chosen'), ' '),
         this.chosen.map((c) => h('span', { class: 'crumb' }, c.label)),
         this.partial ? h('span', { class: 'crumb' }, `${fieldLabel(this.partial.path)}: ${this.valueLabel(this.partial.path, this.partial.items)}…`) : null,
-        h('button', { type: 'button', class: 'small', onclick: () => this.back(), disabled: this.busy }, '← Back'),
-        h('button', { type: 'button', class: 'small', onclick: () => this.reset(), disabled: this.busy }, 'Start over'),
+        h('button', { type: 'button', class: 'small', onclick: () => this.back(), disabled: this.busy }, '← ', T('web.back')),
+        h('button', { type: 'button', class: 'small', onclick: () => this.reset(), disabled: this.busy }, T('web.start_over')),
       ));
     }
     const ask = cands.length > ITEMS_AT_MOST ? this.asking(cands) : null;
@@ -226,16 +246,16 @@ export class Composer {
         for (const [k, n] of counts(items)) rest.set(k, rest.get(k) - n);
         for (const x of list) if (rest.get(keyOf(x)) > 0) next.set(keyOf(x), x);
       }
-      const label = `Choose ${fieldLabel(path)}, one at a time`;
+      const label = T('web.choose_items', { field: fieldLabel(path) });
       el.append(h('div', { class: 'group step', role: 'group', 'aria-label': label },
         h('h4', {}, label, h('span', { class: 'muted' }, ` (${moves(cands.length)})`)),
-        h('div', { class: 'muted', style: { flexBasis: '100%' } }, `So far: ${items.length ? this.valueLabel(path, items) : 'nothing'}`),
+        h('div', { class: 'muted', style: { flexBasis: '100%' } }, T('web.so_far', { what: items.length ? this.valueLabel(path, items) : T('value.nothing') })),
         [...next.values()].sort((x, y) => (x > y ? 1 : x < y ? -1 : 0)).map((x) => h('button', {
           type: 'button', class: 'choice', 'data-field': path, 'data-item': keyOf(x), disabled: this.busy,
           onclick: () => this.addItem(path, x),
         }, `+ ${this.valueLabel(path, x)}`)),
         complete ? h('button', { type: 'button', class: 'choice primary', 'data-field': path, 'data-done': 'true', disabled: this.busy, onclick: () => this.finishItems() },
-          items.length ? `That's all (${this.valueLabel(path, items)})` : `None`) : null));
+          items.length ? T('web.thats_all', { what: this.valueLabel(path, items) }) : T('web.none')) : null));
     } else if (cands.length <= LIST_AT_MOST || !ask) {
       // (ask may be a scalar field here: a short list reads better than one more step)
       // Each remaining action as a button, grouped by kind.
@@ -245,22 +265,22 @@ export class Composer {
         groups.get(a.type).push(a);
       }
       for (const [type, list] of groups) {
-        el.append(h('div', { class: 'group', role: 'group', 'aria-label': humanize(type) },
-          groups.size > 1 || !this.chosen.length ? h('h4', {}, humanize(type)) : null,
+        el.append(h('div', { class: 'group', role: 'group', 'aria-label': typeLabel(type) },
+          groups.size > 1 || !this.chosen.length ? h('h4', {}, typeLabel(type)) : null,
           list.map((a) => h('button', {
             type: 'button', class: 'act', 'data-action': JSON.stringify(a), disabled: this.busy,
             onclick: () => this.play(a),
           }, this.describe(a)))));
       }
     } else {
-      const label = ask.path === 'type' ? 'What do you do?' : `Choose ${fieldLabel(ask.path)}`;
+      const label = ask.path === 'type' ? T('web.what_do_you_do') : T('web.choose_field', { field: fieldLabel(ask.path) });
       el.append(h('div', { class: 'group step', role: 'group', 'aria-label': label },
         h('h4', {}, label, h('span', { class: 'muted' }, ` (${moves(cands.length)})`)),
         // (each choice's count of legal moves apart from its value: "0" and "12 moves", not "0 12")
         [...ask.values].map(([k, { value, count }]) => h('button', {
           type: 'button', class: 'choice', 'data-field': ask.path, 'data-value': k, disabled: this.busy, title: moves(count),
           onclick: () => this.choose(ask.path, k),
-        }, ask.path === 'type' ? humanize(value) : this.valueLabel(ask.path, value), ' ', h('span', { class: 'count' }, `${count} ${count === 1 ? 'move' : 'moves'}`)))));
+        }, ask.path === 'type' ? typeLabel(value) : this.valueLabel(ask.path, value), ' ', h('span', { class: 'count' }, T('web.moves', { n: count }))))));
     }
     this.onChange();
   }

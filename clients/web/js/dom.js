@@ -1,3 +1,7 @@
+import { catalog } from './i18n.js';
+
+const T = (key, args) => catalog('tablero').t(key, args);
+
 // Tiny DOM helpers: h('div', {class: 'x', onclick: f}, 'text', child, [more]).
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
@@ -40,11 +44,11 @@ export function title(s) {
 // A compact human rendering of any JSON value.
 export function fmt(v) {
   if (v === null || v === undefined) return '—';
-  if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (Array.isArray(v)) return v.length ? v.map(fmt).join(', ') : 'none';
+  if (typeof v === 'boolean') return v ? T('value.yes') : T('value.no');
+  if (Array.isArray(v)) return v.length ? v.map(fmt).join(', ') : T('value.none');
   if (typeof v === 'object') {
     const parts = Object.entries(v).filter(([, x]) => x !== 0 && x !== null && x !== false && !(Array.isArray(x) && !x.length));
-    return parts.length ? parts.map(([k, x]) => `${humanize(k).toLowerCase()} ${fmt(x)}`).join(', ') : 'nothing';
+    return parts.length ? parts.map(([k, x]) => `${humanize(k).toLowerCase()} ${fmt(x)}`).join(', ') : T('value.nothing');
   }
   return String(v);
 }
@@ -52,6 +56,6 @@ export function fmt(v) {
 // Resources like {food: 2, lumber: 1} as "2 food, 1 lumber".
 export function amounts(obj, icons = {}) {
   const parts = Object.entries(obj || {}).filter(([, n]) => n);
-  if (!parts.length) return 'nothing';
+  if (!parts.length) return T('value.nothing');
   return parts.map(([k, n]) => (k === 'money' ? `$${n}` : `${n} ${icons[k] ? icons[k] + ' ' : ''}${humanize(k).toLowerCase()}`)).join(', ');
 }

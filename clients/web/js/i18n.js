@@ -38,6 +38,7 @@ const pseudo = pseudoOn();
 const catalogs = new Map(); // `${name}|${lang}` -> {messages, formats}
 
 export const language = () => lang;
+export const pseudoLocale = () => pseudo;
 
 export function setLanguage(next) {
   if (!LANGS.includes(next)) return;
@@ -120,9 +121,13 @@ export class Catalog {
     return typeof n === 'number' ? this.numbers.format(n) : String(n);
   }
 
+  // A list in the language's words (Intl.ListFormat: "a, b and c", "a, b y c"); wrapped like a
+  // message in the pseudo-locale, its conjunction being the language's too.
   list(items) {
     const shown = items.filter((x) => x !== '');
-    return shown.length ? this.lists.format(shown.map(String)) : '';
+    if (!shown.length) return '';
+    const out = this.lists.format(shown.map(String));
+    return pseudo && shown.length > 1 ? `⟦${out}⟧` : out;
   }
 }
 

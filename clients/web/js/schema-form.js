@@ -3,16 +3,21 @@
 // when the fields cannot make a valid value), and setSeats(n) follows the number of seats.
 import { h, humanize, fmt } from './dom.js';
 import { colour } from './words.js';
+import { catalog, pseudoLocale } from './i18n.js';
+
+const T = (key, args) => catalog('tablero').t(key, args);
 
 let uid = 0;
 const nextId = (name) => `opt-${String(name).replace(/\W+/g, '-')}-${++uid}`;
 
 // `names`: display names for enum values (the renderer's `optionNames`, e.g. New Bedford's
-// "seamens_bethel" → "Seamen's Bethel"); other values are humanized.
-export function schemaForm(schema, names = {}) {
+// "seamens_bethel" → "Seamen's Bethel"); other values are humanized. `texts`: the option's
+// label, hint and value names from the engine's catalog (the renderer's `optionTexts`: catalog
+// keys by option, {label, hint, values: {value: key}}), with `cat` the engine's catalog.
+export function schemaForm(schema, names = {}, texts = {}, cat = null) {
   const props = (schema && schema.properties) || {};
-  const fields = Object.entries(props).map(([name, s]) => [name, field(name, s, names)]);
-  const el = h('div', { class: 'options' }, fields.length ? fields.map(([, f]) => f.el) : h('p', { class: 'muted' }, 'This game has no options.'));
+  const fields = Object.entries(props).map(([name, s]) => [name, field(name, worded(name, s, texts, cat), { ...catalogNames(s, cat), ...printed(names, cat), ...valueNames(texts[name], cat) })]);
+  const el = h('div', { class: 'options' }, fields.length ? fields.map(([, f]) => f.el) : h('p', { class: 'muted' }, T('web.opt.none')));
   return {
     el,
     setSeats(n) {
@@ -29,13 +34,37 @@ export function schemaForm(schema, names = {}) {
   };
 }
 
+// An option's title and description in the catalog's words (the schema's are English).
+function worded(name, s, texts, cat) {
+  const t = texts[name];
+  if (!t || !cat) return s;
+  return { ...s, ...(perSeat(s) ? { 'x-per-seat': true } : {}), title: t.label ? cat.t(t.label) : s.title, description: t.hint ? cat.t(t.hint) : (t.label ? '' : s.description) };
+}
+
+// The enumerated values an engine's catalog names (New Bedford's buildings, Founders' races).
+function catalogNames(s, cat, out = {}) {
+  if (!cat || !s || typeof s !== 'object') return out;
+  for (const v of Array.isArray(s.enum) ? s.enum : []) if (typeof v === 'string' && cat.has(`name.${v}`)) out[v] = cat.t(`name.${v}`);
+  for (const x of Object.values(s)) if (x && typeof x === 'object') catalogNames(x, cat, out);
+  return out;
+}
+
+// The renderer's printed (English) names win in English only: New Bedford's "Seamen's Bethel".
+function printed(names, cat) {
+  return !cat || (cat.lang === 'en' && !pseudoLocale()) ? names : {};
+}
+
+function valueNames(t, cat) {
+  return t && t.values && cat ? Object.fromEntries(Object.entries(t.values).map(([v, key]) => [v, cat.t(key)])) : {};
+}
+
 // The option's description (the engine's words), and its default in words where the field does
 // not show it already (a select says "Default (Thematic)", a checkbox starts as its default).
 function hint(s) {
   const bits = [];
   if (s.description) bits.push(s.description);
   const shown = s.enum || s.type === 'boolean';
-  if (s.default !== undefined && !shown) bits.push(`Default: ${typeof s.default === 'string' ? humanize(s.default) : fmt(s.default)}.`);
+  if (s.default !== undefined && !shown) bits.push(T('web.opt.default_is', { value: typeof s.default === 'string' ? humanize(s.default) : fmt(s.default) }));
   return bits.length ? h('small', { class: 'hint' }, bits.join(' ')) : null;
 }
 
@@ -47,7 +76,7 @@ export function field(name, s, names = {}) {
   const variants = s.oneOf || s.anyOf;
   if (variants) {
     const subs = variants.map((v, i) => field(`${name}-${i}`, { ...v, title: variantLabel(v) }, names));
-    const sel = h('select', { id }, h('option', { value: '' }, 'Default'), subs.map((_, i) => h('option', { value: String(i) }, variantLabel(variants[i]))));
+    const sel = h('select', { id }, h('option', { value: '' }, T('web.opt.default')), subs.map((_, i) => h('option', { value: String(i) }, variantLabel(variants[i]))));
     const box = h('div', { class: 'variant' });
     sel.addEventListener('change', () => box.replaceChildren(sel.value === '' ? '' : subs[Number(sel.value)].el));
     return {
@@ -61,7 +90,7 @@ export function field(name, s, names = {}) {
   const en = s.enum || (s.items === undefined && s.const !== undefined ? [s.const] : null);
   if (en) {
     const sel = h('select', { id, name },
-      h('option', { value: '' }, s.default !== undefined ? `Default (${humanize(s.default)})` : 'Default'),
+      h('option', { value: '' }, s.default !== undefined ? T('web.opt.default_of', { value: valueName(names, s.default) }) : T('web.opt.default')),
       en.map((v, i) => h('option', { value: String(i) }, valueName(names, v))));
     return { el: h('div', { class: 'field' }, h('label', { for: id }, label), sel, hint(s)), get: () => (sel.value === '' ? undefined : en[Number(sel.value)]) };
   }
@@ -70,7 +99,7 @@ export function field(name, s, names = {}) {
     return { el: h('div', { class: 'field check' }, box, h('label', { for: id }, label), hint(s)), get: () => (box.checked === !!s.default ? undefined : box.checked) };
   }
   if (s.type === 'integer' || s.type === 'number') {
-    const inp = h('input', { type: 'number', id, name, min: s.minimum, max: s.maximum, step: s.type === 'integer' ? 1 : 'any', placeholder: s.default !== undefined ? String(s.default) : 'default', inputmode: 'numeric' });
+    const inp = h('input', { type: 'number', id, name, min: s.minimum, max: s.maximum, step: s.type === 'integer' ? 1 : 'any', placeholder: s.default !== undefined ? String(s.default) : T('web.opt.default_placeholder'), inputmode: 'numeric' });
     return {
       el: h('div', { class: 'field' }, h('label', { for: id }, label), inp, hint(s)),
       get: () => (inp.value === '' ? undefined : Number(inp.value)),
@@ -124,7 +153,7 @@ export function perSeat(s) {
 // e.g. dealt at random), so either every seat chooses or none does.
 function seatField(id, label, s, names) {
   const en = s.items.enum;
-  const blank = /random/i.test(s.description || '') ? 'Random' : 'Default';
+  const blank = /random|azar/i.test(s.description || '') ? T('web.opt.random') : T('web.opt.default');
   const box = h('div', { class: 'per-seat' });
   let sels = [];
   const sync = () => {
@@ -145,11 +174,11 @@ function seatField(id, label, s, names) {
       return sel;
     });
     box.replaceChildren(...sels.map((sel, i) => h('div', { class: 'field seat' },
-      h('label', { for: sel.id }, h('span', { class: `dot c${i}` }), ` Seat ${i + 1} (${colour(i)})`), sel)));
+      h('label', { for: sel.id }, h('span', { class: `dot c${i}` }), ' ', T('web.seat_n', { n: i + 1, colour: colour(i) })), sel)));
     sync();
   };
   draw(s.minItems || 1);
-  const more = `${blank} on every seat keeps the game's default; otherwise choose for every seat.`;
+  const more = T('web.opt.per_seat', { blank });
   return {
     el: h('fieldset', { class: 'field per-seat-field', 'data-option': label }, h('legend', {}, label),
       hint({ ...s, description: `${s.description ? `${s.description}. ` : ''}${more}` }), box),
@@ -157,8 +186,8 @@ function seatField(id, label, s, names) {
     get: () => {
       const picked = sels.map((sel) => sel.value);
       if (picked.every((v) => v === '')) return undefined;
-      if (picked.some((v) => v === '')) throw new Error(`${label}: choose one for every seat, or leave every seat on ${blank}`);
-      if (s.uniqueItems && new Set(picked).size !== picked.length) throw new Error(`${label}: each seat needs a different one`);
+      if (picked.some((v) => v === '')) throw new Error(T('web.opt.every_seat', { label, blank }));
+      if (s.uniqueItems && new Set(picked).size !== picked.length) throw new Error(T('web.opt.different', { label }));
       return picked.map((j) => en[Number(j)]);
     },
   };
@@ -173,14 +202,14 @@ export function seatIndex(name, s) {
 // One select of the seats there are (it follows the Players count); its empty choice leaves the
 // option out.
 function seatChoice(id, label, s) {
-  const blank = /random/i.test(s.description || '') ? 'Random' : 'Default';
+  const blank = /random|azar/i.test(s.description || '') ? T('web.opt.random') : T('web.opt.default');
   const sel = h('select', { id, name: id });
   const draw = (n) => {
     const kept = sel.value;
     const top = Math.min(n - 1, s.maximum ?? n - 1);
     sel.replaceChildren(h('option', { value: '' }, blank), ...Array.from({ length: Math.max(0, top - (s.minimum ?? 0) + 1) }, (_, j) => {
       const i = j + (s.minimum ?? 0);
-      return h('option', { value: String(i) }, `Seat ${i + 1} (${colour(i)})`);
+      return h('option', { value: String(i) }, T('web.seat_n', { n: i + 1, colour: colour(i) }));
     }));
     sel.value = [...sel.options].some((o) => o.value === kept) ? kept : '';
   };
@@ -194,7 +223,7 @@ function seatChoice(id, label, s) {
 
 function variantLabel(v) {
   if (v.title) return v.title;
-  if (v.enum) return 'A preset';
-  if (v.type === 'array') return 'Choose from a list';
+  if (v.enum) return T('web.opt.preset');
+  if (v.type === 'array') return T('web.opt.from_list');
   return humanize(v.type || 'value');
 }

@@ -2,6 +2,9 @@
 import { h, humanize, fmt } from './dom.js';
 import { leaves } from './compose.js';
 import { seatName } from './words.js';
+import { catalog } from './i18n.js';
+
+const T = (key, args) => catalog('tablero').t(key, args);
 
 // Final scores, with each seat's breakdown from outcome.details; Captains (New Bedford's
 // automa players, outcome.captains) get their own columns. `names`: the renderer's display
@@ -9,13 +12,17 @@ import { seatName } from './words.js';
 // values and as row labels. `notes`: the renderer's lines about the end beyond the scores
 // (Founders' Shaping history: the winner's event card), shown under the winner.
 export function result(game, ctx, names, notes) {
-  const named = (x) => (typeof x === 'string' && names && Object.prototype.hasOwnProperty.call(names, x) ? names[x] : null);
+  const cat = catalog(game.engine);
+  // An id of the breakdown: the renderer's name, else the engine's `name.` or its `label.details`.
+  const named = (x) => (typeof x !== 'string' ? null : names && Object.prototype.hasOwnProperty.call(names, x) ? names[x]
+    : cat.has(`name.${x}`) ? cat.t(`name.${x}`) : null);
+  const rowName = (x) => named(x) ?? (cat.has('label.details') ? cat.t('label.details', { detail: x, text: humanize(x) }) : humanize(x));
   const o = game.outcome;
   const n = game.players || (o.scores || []).length;
   const winners = o.winners || [];
   const details = Array.isArray(o.details) ? o.details : [];
   const caps = Array.isArray(o.captains) ? o.captains : [];
-  const capName = (c) => (ctx.seatNames && ctx.seatNames[c.player]) || `Captain ${humanize(c.captain || c.player)}`;
+  const capName = (c) => (ctx.seatNames && ctx.seatNames[c.player]) || catalog(ctx.engine).t('label.captain', { name: humanize(c.captain || c.player) });
   const cols = [
     ...Array.from({ length: n }, (_, s) => ({ key: s, name: seatName(ctx, s), dot: s, score: (o.scores || [])[s], win: winners.includes(s),
       detail: details.find((d) => d && d.seat === s) || details[s] || {} })),
@@ -41,7 +48,7 @@ export function result(game, ctx, names, notes) {
     if (Array.isArray(v) && v.length) return v.map((x) => named(x) ?? fmt(x)).join(', ');
     return named(v) ?? fmt(v);
   };
-  const who = won.join(' and ');
+  const who = catalog('tablero').list(won);
   // The first dozen plain lines up front; lists of records and the long tail folded away.
   const plain = rows.filter((p) => !bySeat.some((d) => Array.isArray(get(d, p)) && get(d, p).some((x) => x && typeof x === 'object')));
   const depth = (p) => p.split('.').length;
@@ -57,17 +64,17 @@ export function result(game, ctx, names, notes) {
   }
   main.sort((a, b) => rows.indexOf(a) - rows.indexOf(b));
   const more = rows.filter((p) => !main.includes(p));
-  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map((x) => named(x) ?? humanize(x)).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
+  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map(rowName).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
   return h('div', { class: 'panel' },
-    h('h2', {}, 'Final scores'),
-    h('p', { class: 'winner' }, won.length ? `🏆 ${who} win${won.length === 1 ? 's' : ''}!`
-      : cols.length === 1 ? `${cols[0].name} did not win${o.reason ? ` (${humanize(o.reason).toLowerCase()})` : ''}.` : 'A draw.'),
+    h('h2', {}, T('web.final_scores')),
+    h('p', { class: 'winner' }, won.length ? `🏆 ${T('web.wins', { who, n: won.length })}`
+      : cols.length === 1 ? T('web.did_not_win', { who: cols[0].name, has_reason: String(!!o.reason), reason: o.reason ? rowName(o.reason) : '' }) : T('web.draw')),
     (notes || []).map((x) => h('p', { class: 'outcome-note' }, x)),
     h('div', { class: 'scroll' }, h('table', { class: 'scores' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col', class: c.captain ? 'captain' : '' }, h('span', { class: `dot c${c.dot}` }), ` ${c.name}`)))),
       h('tbody', {},
-        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Score'), cols.map((c) => h('td', { class: [c.win ? 'win' : '', c.captain ? 'captain' : ''].join(' ').trim() }, fmt(c.score)))),
+        h('tr', { class: 'total' }, h('th', { scope: 'row' }, T('web.score')), cols.map((c) => h('td', { class: [c.win ? 'win' : '', c.captain ? 'captain' : ''].join(' ').trim() }, fmt(c.score)))),
         main.map(row)))),
-    more.length ? h('details', { class: 'more' }, h('summary', {}, `Full breakdown (${more.length} more ${more.length === 1 ? 'line' : 'lines'})`),
+    more.length ? h('details', { class: 'more' }, h('summary', {}, T('web.breakdown', { n: more.length })),
       h('div', { class: 'scroll' }, h('table', { class: 'scores' }, h('tbody', {}, more.map(row))))) : null);
 }

@@ -53,11 +53,11 @@ PRINTED = {
 def render(game: Game) -> Group:
     v = game.view
     parts: list[Any] = [_head(game)]
-    parts += [_map(game), _legend(), _sections(game), Fit(_players(game))]
+    parts += [_map(game), _legend(game), _sections(game), Fit(_players(game))]
     hand = _own_hand(game)
     if hand is not None:
         parts.append(hand)
-    parts += [_market(v), _prestige(v)]
+    parts += [_market(game, v), _prestige(game, v)]
     for extra in (_vote(game), _pending(game), _setup(game, v), _solo(v), _result(game)):
         if extra is not None:
             parts.append(extra)
@@ -65,23 +65,35 @@ def render(game: Game) -> Group:
 
 
 def _seat(game: Game, s: Any) -> str:
+    from . import player_name
+
     if s is None:
         return "—"
-    return f"seat {s}{' (you)' if s == game.your_seat else ''}"
+    return player_name(game, s)
+
+
+def _m(game: Game) -> Any:
+    from . import messages
+
+    return messages(game)
 
 
 def _head(game: Game) -> Text:
+    from .i18n import value
+
     v = game.view
+    m = _m(game)
     t = Text()
-    t.append(f"Phase {_name(v.get('phase'))}", style="bold")
-    t.append(f"  active player: {_seat(game, v.get('active'))}")
-    t.append(f"  to act: {', '.join(_seat(game, s) for s in v.get('to_act') or []) or 'nobody'}", style="yellow")
+    t.append(m.format("label.term_phase", {"phase": m.format("label.phase", {"phase": v.get("phase") or "", "text": _name(v.get("phase"))}).lower()}), style="bold")
+    t.append("  " + m.format("label.term_active", {"who": _seat(game, v.get("active"))}))
+    t.append("  " + m.format("label.to_act", {"who": ", ".join(_seat(game, s) for s in v.get("to_act") or []) or m.format("web.nobody")}), style="yellow")
     cur = v.get("current")
     if isinstance(cur, dict):
-        t.append(f"\nUnder way: {_seat(game, cur.get('seat'))} — "
-                 + ", ".join(f"{k} {_fmt(x)}" for k, x in cur.items() if k != "seat"))
-    t.append(f"\nCompletion tokens: {v.get('completions')}   roads left: {v.get('roads_left', '?')}"
-             f"   neutral resources: {', '.join(v.get('neutral') or []) or '—'}")
+        t.append("\n" + m.format("label.term_under_way", {"who": _seat(game, cur.get("seat")), "what": ", ".join(
+            f"{m.format('label.fields', {'field': k, 'text': k}) if k != 'role' else m.format('label.term_role')} {value(m, x) if isinstance(x, str) else _fmt(x)}"
+            for k, x in cur.items() if k != "seat")}))
+    t.append("\n" + m.format("label.term_tokens", {"completions": v.get("completions"), "roads": v.get("roads_left", "?"),
+                                                    "neutral": ", ".join(str(value(m, r)) for r in v.get("neutral") or []) or "—"}))
     return t
 
 
@@ -114,8 +126,8 @@ def _map(game: Game) -> Text:
     m = v.get("map") or {}
     w, h = int(m.get("width") or 0), int(m.get("height") or 0)
     tiles = {t["id"]: t for t in v.get("tiles") or []}
-    out = Text(f"Map ({m.get('side')} side, {w}×{h}; sections: "
-               f"{', '.join(m.get('section_names') or [])})\n", style="bold")
+    out = Text(_m(game).format("label.term_map", {"side": m.get("side") or "", "w": w, "h": h, "sections": ", ".join(
+        _section_name(game, i) for i in range(len(m.get("section_names") or [])))}) + "\n", style="bold")
     out.append("    " + "".join(f"{_column(c):<2}" for c in range(w)) + "\n", style="dim")
     for r in range(h):
         out.append(f"{r + 1:>3} ", style="dim")
@@ -140,24 +152,36 @@ def square(game: Game, cell: Any) -> str:
     return f"{_column(cell % w)}{cell // w + 1}"
 
 
-def _legend() -> Text:
-    t = Text("Key: ", style="dim")
+def _legend(game: Game) -> Text:
+    m = _m(game)
+    t = Text(m.format("label.term_key") + " ", style="dim")
     for name, (g, style) in TERRAIN.items():
         t.append(g, style=style)
-        t.append(f" {name}  ", style="dim")
-    t.append("squares are named column letter + row number (B5)   digits = numbered grey spaces   == road   s stall, T tier-2, U tier-3, h house, b bridge, g gate, "
-             "P prestige; then the owner's seat (n neutral, · none)", style="dim")
+        t.append(f" {m.format('label.terrain', {'terrain': name})}  ", style="dim")
+    t.append(m.format("label.term_legend"), style="dim")
     return t
 
 
-def _section_of(v: dict[str, Any], t: dict[str, Any]) -> str:
-    m = v.get("map") or {}
+def _section_name(game: Game, idx: int) -> str:
+    """A city section by its place on the map, in the catalog's words (the view's names are English)."""
+    from . import messages
+
+    m = messages(game)
+    side = ((game.view or {}).get("map") or {}).get("side") or "thematic"
+    names = ((game.view or {}).get("map") or {}).get("section_names") or []
+    return m.format("label.section", {"side": side, "n": idx}) if m.has("label.section") else str(names[idx])
+
+
+def _section_of(game: Game, t: dict[str, Any]) -> str:
+    from . import messages
+
+    m = (game.view or {}).get("map") or {}
     names = m.get("section_names") or []
     secs = m.get("sections") or []
     for c in t.get("cells") or []:
         if 0 <= c < len(secs) and secs[c] is not None and secs[c] < len(names):
-            return names[secs[c]]
-    return str(t.get("section") or "river and wall")
+            return _section_name(game, secs[c])
+    return str(t.get("section") or messages(game).format("label.outside_sections"))
 
 
 def _tile_label(game: Game, t: dict[str, Any]) -> str:
@@ -181,14 +205,17 @@ def _tile_label(game: Game, t: dict[str, Any]) -> str:
 
 def _sections(game: Game) -> Table:
     v = game.view
+    from . import messages
+
+    m = messages(game)
     by: dict[str, list[str]] = {}
-    for name in (v.get("map") or {}).get("section_names") or []:
-        by[name] = []
+    for idx, _ in enumerate((v.get("map") or {}).get("section_names") or []):
+        by[_section_name(game, idx)] = []
     for t in v.get("tiles") or []:
-        by.setdefault(_section_of(v, t), []).append(_tile_label(game, t))
-    tab = Table(title="Buildings by section", title_justify="left")
-    tab.add_column("section")
-    tab.add_column("buildings")
+        by.setdefault(_section_of(game, t), []).append(_tile_label(game, t))
+    tab = Table(title=m.format("label.by_section"), title_justify="left")
+    tab.add_column(m.format("label.term_column", {"column": "section"}))
+    tab.add_column(m.format("label.term_column", {"column": "buildings"}))
     for name, items in by.items():
         _row(tab, name, "\n".join(items) or "—")
     return tab
@@ -196,10 +223,13 @@ def _sections(game: Game) -> Table:
 
 def _players(game: Game) -> Table:
     v = game.view
-    tab = Table(title="Players", title_justify="left")
-    for col in ("seat", "race", "points", "money", "influence (fleeting/lasting)", "resources", "workers",
-                "houses/bridges/roads", "advisers", "income", "hand", "played"):
-        tab.add_column(col)
+    from . import messages
+
+    m = messages(game)
+    tab = Table(title=m.format("label.term_players"), title_justify="left")
+    for col in ("seat", "race", "points", "money", "influence", "resources", "workers",
+                "pieces", "advisers", "income", "hand", "played"):
+        tab.add_column(m.format("label.term_column", {"column": col}))
     for p in v.get("players") or []:
         i = p.get("seat")
         mine = i == game.your_seat
@@ -225,13 +255,32 @@ def _players(game: Game) -> Table:
     return tab
 
 
+def action_effect(action: dict[str, Any], game: Game) -> str | None:
+    """What playing a card face up does (the catalog's `effect.<card>`), beside the move (face down it
+    gives a basic action instead)."""
+    from . import messages
+
+    m = messages(game)
+    card = action.get("card")
+    if action.get("type") == "play_card" and action.get("face_up") and isinstance(card, str) and m.has(f"effect.{card}"):
+        return m.format(f"effect.{card}")
+    return None
+
+
 def _own_hand(game: Game) -> Text | None:
     """Only the viewer's own hand, never another seat's (even if a view carried one)."""
     you = game.your_seat
     for p in game.view.get("players") or []:
         if you is not None and p.get("seat") == you and p.get("hand") is not None:
-            t = Text("Your hand: ", style="bold cyan")
+            from . import messages
+
+            m = messages(game)
+            t = Text(m.format("label.your_hand") + " ", style="bold cyan")
             t.append(", ".join(str(x) for x in p["hand"]) or "(empty)")
+            # what each card does played face up (the catalog's effect.<card>)
+            for x in p["hand"]:
+                if m.has(f"effect.{x}"):
+                    t.append(f"\n  {x}: {m.format(f'effect.{x}')}", style="dim")
             return t
     return None
 
@@ -251,32 +300,36 @@ def _card_text(card: dict[str, Any] | None, card_id: str) -> str:
             + (f", {bonus}" if bonus else ""))
 
 
-def _market(v: dict[str, Any]) -> Text:
+def _market(game: Game, v: dict[str, Any]) -> Text:
+    from .i18n import value
+
+    m = _m(game)
     costs = v.get("offer_costs") or []
-    t = Text("Adviser offer: ", style="bold")
-    t.append(", ".join(f"{_printed(v, a) if a else '(empty)'} ${costs[k] if k < len(costs) else '?'}"
+    t = Text(m.format("label.adviser_offer") + ": ", style="bold")
+    t.append(", ".join(f"{_printed(v, a) if a else m.format('label.empty_slot')} ${costs[k] if k < len(costs) else '?'}"
                        for k, a in enumerate(v.get("offer") or [])) or "—")
-    t.append(f"   (deck {v.get('adviser_deck_size', '?')})")
-    t.append("\nProposals: ", style="bold")
+    t.append(f"   ({m.format('label.deck', {'n': v.get('adviser_deck_size', '?')})})")
+    t.append("\n" + m.format("label.proposals") + ": ", style="bold")
     cards = v.get("cards") or {}
-    t.append(f"   (deck {v.get('proposal_deck_size', '?')})" if v.get("proposals") else "—")
+    t.append(f"   ({m.format('label.deck', {'n': v.get('proposal_deck_size', '?')})})" if v.get("proposals") else "—")
     for k, p in enumerate(v.get("proposals") or []):
         t.append(f"\n  {k + 1}. {_card_text(cards.get(p), p)}")
     supply = v.get("supply") or {}
-    t.append("\nSupply: ", style="bold")
-    t.append(", ".join(f"{r} {n}" for r, n in supply.items()) or "—")
+    t.append("\n" + m.format("label.term_supply") + " ", style="bold")
+    t.append(", ".join(f"{value(m, r)} {n}" for r, n in supply.items()) or "—")
     if v.get("removed"):
         t.append("\nRemoved: " + ", ".join(v["removed"]), style="dim")
     return t
 
 
-def _prestige(v: dict[str, Any]) -> Table | Text:
+def _prestige(game: Game, v: dict[str, Any]) -> Table | Text:
+    m = _m(game)
     rows = v.get("prestige") or []
     if not rows:
-        return Text("Prestige buildings: none built yet", style="dim")
-    tab = Table(title="Prestige buildings", title_justify="left")
-    for col in ("building", "tile", "requires (delivered by)", "complete", "worker", "points", "action"):
-        tab.add_column(col)
+        return Text(m.format("label.prestige_buildings") + ": " + m.format("label.term_none_built"), style="dim")
+    tab = Table(title=m.format("label.prestige_buildings"), title_justify="left")
+    for col in ("building", "tile", "requires", "complete", "worker", "points", "action"):
+        tab.add_column(m.format("label.term_column", {"column": col}))
     for pb in rows:
         req = []
         for k, r in enumerate(pb.get("requires") or []):
@@ -292,18 +345,28 @@ def _vote(game: Game) -> Text | None:
     vote = game.view.get("vote")
     if not isinstance(vote, dict):
         return None
-    t = Text(f"Vote called by {_seat(game, vote.get('caller'))} — stage {vote.get('stage')}\n", style="bold yellow")
-    voted = vote.get("voted") or []
-    t.append("Voted: " + ", ".join(f"seat {i} {'yes' if x else 'not yet'}" for i, x in enumerate(voted)))
+    from . import messages, player_name
+    from .i18n import value
+
+    m = messages(game)
+    t = Text(m.format("label.vote") + " " + m.format("label.vote_called", {"who": player_name(game, vote.get("caller")),
+                                                                     "stage": value(m, str(vote.get("stage") or ""))}) + "\n",
+             style="bold yellow")
+    # Each seat's vote, as far as this seat may know it: revealed votes with their influence, one's
+    # own (secret until the reveal), else whether the seat has voted.
+    votes = vote.get("votes") if isinstance(vote.get("votes"), list) and vote.get("stage") != "voting" else []
     mine = vote.get("my_vote")
-    if isinstance(mine, dict) and game.your_seat is not None:
-        t.append(f"\nYour vote: {_proposal(game, mine.get('proposal'))} with {mine.get('fleeting')} fleeting + "
-                 f"{mine.get('lasting')} lasting influence")
-    votes = vote.get("votes")
-    if isinstance(votes, list) and vote.get("stage") != "voting":
-        t.append("\nRevealed: " + "; ".join(
-            f"seat {i}: {_proposal(game, x.get('proposal'))} ({x.get('fleeting')}+{x.get('lasting')})"
-            for i, x in enumerate(votes) if isinstance(x, dict)))
+    for s, did in enumerate(vote.get("voted") or []):
+        x = votes[s] if s < len(votes) and isinstance(votes[s], dict) else None
+        if x is not None:
+            said = m.format("label.voted_for", {"proposal": _proposal(game, x.get("proposal")), "fleeting": x.get("fleeting", 0),
+                                                "lasting": x.get("lasting", 0), "n": (x.get("fleeting") or 0) + (x.get("lasting") or 0)})
+        elif s == game.your_seat and isinstance(mine, dict):
+            said = m.format("label.my_vote", {"proposal": _proposal(game, mine.get("proposal")),
+                                              "fleeting": mine.get("fleeting", 0), "lasting": mine.get("lasting", 0)})
+        else:
+            said = m.format("label.vote_state", {"voted": "true" if did else "false"})
+        t.append(f"  {player_name(game, s)}: {said}\n")
     if vote.get("tied"):
         t.append("\nTied: " + ", ".join(_proposal(game, x) for x in vote["tied"]))
     if vote.get("decider") is not None:
@@ -469,7 +532,12 @@ def _card_name(game: Game, card: Any) -> str:
 def _printed(v: dict[str, Any], card: Any) -> str:
     """A card's name as printed, capitals and apostrophes kept ("Weavers' Hall"), the same as the browser
     names it: the view's card facts, else its prestige list, else the printed names; an adviser not in
-    sight by its id in title case, as the view names advisers."""
+    sight by its id in title case, as the view names advisers. In another language: the catalog's name."""
+    from . import i18n
+
+    cat = i18n.catalog("founders-of-gloomhaven")
+    if cat is not None and (cat.lang != "en" or cat.pseudo) and isinstance(card, str) and cat.has(f"name.{card}"):
+        return cat.format(f"name.{card}")
     c = (v.get("cards") or {}).get(card) if isinstance(card, str) else None
     if isinstance(c, dict) and c.get("name"):
         return str(c["name"])

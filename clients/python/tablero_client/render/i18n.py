@@ -69,7 +69,10 @@ class Catalog:
 
     def list(self, items: list[str]) -> str:
         items = [i for i in items if i != ""]
-        return format_list(items, locale=self.locale) if items else ""
+        if not items:
+            return ""
+        out = format_list(items, locale=self.locale)
+        return f"⟦{out}⟧" if self.pseudo and len(items) > 1 else out  # its conjunction is the language's too
 
     # ICU MessageFormat, evaluated over pyicumessageformat's tree.
     def _parts(self, parts: Any, args: dict[str, Any], hash_value: Any) -> str:

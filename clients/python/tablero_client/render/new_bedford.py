@@ -16,7 +16,6 @@ from rich.text import Text
 from ..models import Game
 from . import i18n, messages
 from .fit import Fit
-from .words import name
 
 WHALES = ("right", "bowhead", "sperm")
 
@@ -77,12 +76,11 @@ def _who(game: Game, player: Any) -> str:
     return name_of(game, player)
 
 
-def _ship(s: dict[str, Any]) -> str:
-    hold = ", ".join(f"{n} {k}" for k, n in (s.get("hold") or {}).items() if n)
-    where = s.get("at") or "?"
-    if s.get("row") is not None:
-        where += f" row {s['row']}"
-    return f"ship {s.get('ship')}: {where}" + (f" ({hold})" if hold else "")
+def _ship(game: Game, s: dict[str, Any]) -> str:
+    m = messages(game)
+    hold = m.list([m.format(f"amount.{k}", {"n": n}) for k, n in (s.get("hold") or {}).items() if n])
+    where = m.format("label.ship_short", {"at": s.get("at") or "?", "row": s.get("row") or 0})
+    return m.format("label.ship", {"ship": s.get("ship"), "where": where}) + (f" ({hold})" if hold else "")
 
 
 def _captains(game: Game) -> Table | None:
@@ -107,14 +105,16 @@ def _captains(game: Game) -> Table | None:
 
 def render(game: Game) -> Group:
     v = game.view
+    m = messages(game)
     head = Text()
-    head.append(f"Round {v.get('round')}  phase {name(v.get('phase'))}  first player: {_who(game, v.get('first_player'))}")
+    head.append(m.format("label.term_head", {"round": v.get("round"), "phase": i18n.value(m, v.get("phase") or ""),
+                                              "who": _who(game, v.get("first_player"))}))
     if v.get("final"):
-        head.append("  (final round)", style="bold red")
+        head.append(f"  ({m.format('label.final_round')})", style="bold red")
 
-    players = Table(title="Players", title_justify="left")
-    for col in ("player", "$", "lumber", "food", "brick", "ships", "workers placed", "buildings", "score"):
-        players.add_column(col)
+    players = Table(title=m.format("label.term_players"), title_justify="left")
+    for col in ("player", "money", "lumber", "food", "brick", "ships", "workers", "buildings", "score"):
+        players.add_column(m.format("label.term_column", {"column": col}))
     preview = {p.get("seat"): p for p in v.get("score_preview") or []}
     owned: dict[int, list[str]] = {}
     for key, b in (v.get("buildings") or {}).items():
@@ -124,29 +124,29 @@ def render(game: Game) -> Group:
         style = "bold cyan" if i == game.your_seat else ""
         players.add_row(
             _who(game, i), str(p.get("money")), str(p.get("lumber")),
-            str(p.get("food")), str(p.get("brick")), "\n".join(_ship(s) for s in p.get("ships") or []),
+            str(p.get("food")), str(p.get("brick")), "\n".join(_ship(game, s) for s in p.get("ships") or []),
             ", ".join(_space(game, w) for w in p.get("workers") or []) or "—",
             ", ".join(owned.get(i, [])) or "—", str(preview.get(i, {}).get("total", "")), style=style)
 
-    town = Table(title="Town spaces (who is there)", title_justify="left", show_header=False)
+    town = Table(title=m.format("label.term_town"), title_justify="left", show_header=False)
     town.add_column("space")
     town.add_column("workers")
     for space, seats in (v.get("occupancy") or {}).items():
         b = (v.get("buildings") or {}).get(space)
         if b is not None and b.get("owner") is None:
             continue  # not built yet
-        owner = f" (owner {_who(game, b['owner'])})" if b and b.get("owner") is not None else ""
+        owner = f" ({m.format('label.term_owner', {'who': _who(game, b['owner'])})})" if b and b.get("owner") is not None else ""
         town.add_row(_space(game, space) + owner, ", ".join(_who(game, s) for s in seats) or "—")
 
-    sea = Table(title="Whaling track", title_justify="left", show_header=False)
+    sea = Table(title=m.format("label.term_track"), title_justify="left", show_header=False)
     sea.add_column("row")
     sea.add_column("ships")
     for row in v.get("whaling_track") or []:
-        ships = ", ".join(f"{_who(game, s.get('seat'))} ship {s.get('ship')}" if isinstance(s, dict) else str(s)
+        ships = ", ".join(m.format("label.ship_of", {"who": _who(game, s.get("seat")), "ship": s.get("ship")}) if isinstance(s, dict) else str(s)
                           for s in row.get("ships") or [])
-        sea.add_row(str(row.get("name")), ships or "—")
+        sea.add_row(m.format("label.track_row", {"row": row.get("row") or 0}), ships or "—")
     bag = v.get("bag") or {}
-    bag_text = Text("Whale bag: " + ", ".join(f"{n} {k}" for k, n in bag.items()))
+    bag_text = Text(m.format("label.ocean_bag") + " " + m.list([m.format(f"amount.{k}", {"n": n}) for k, n in bag.items()]))
 
     unbuilt = [_space(game, k) for k, b in (v.get("buildings") or {}).items() if b.get("owner") is None]
     parts: list[Any] = [head, Fit(players)]
@@ -155,13 +155,13 @@ def render(game: Game) -> Group:
         parts.append(Fit(caps))
     parts.append(Columns([town, Group(sea, bag_text)]))
     if unbuilt:
-        parts.append(Text("Buildings still for sale: " + ", ".join(unbuilt), style="dim"))
+        parts.append(Text(m.format("label.for_sale", {"n": len(unbuilt)}) + ": " + ", ".join(unbuilt), style="dim"))
     tie = tie_break_text(game)
     if tie:
         parts.append(Text(tie, style="bold"))
     pend = v.get("pending") or v.get("awaiting")
     if isinstance(pend, dict) and pend.get("decision"):
-        parts.append(Text(f"Waiting for {_who(game, pend.get('seat'))}: {name(pend['decision'])}", style="yellow"))
+        parts.append(Text(m.format("label.term_waiting", {"who": _who(game, pend.get("seat")), "decision": i18n.value(m, pend["decision"])}), style="yellow"))
     return Group(*parts)
 
 

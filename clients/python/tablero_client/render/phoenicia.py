@@ -3,6 +3,7 @@ each player's VP, production, hand (yours only), workers, tools and cards."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.console import Group
@@ -16,67 +17,87 @@ from .words import name, plural
 PRESET_CARD_VALUE = 5  # option preset_production: the introductory production cards are all 5s
 
 
+def _m(game: Game | None = None) -> Any:
+    from . import i18n, messages
+
+    return messages(game) if game is not None else (i18n.catalog("phoenicia") or i18n.Catalog({}, i18n.current_language()))
+
+
 def _seat(s: Any) -> str:
-    return "—" if s is None else f"seat {s}"
+    return "—" if s is None else _m().format("seat.number", {"n": s})
 
 
 def _head(v: dict[str, Any]) -> Text:
     """Round, phase and turn; what does not apply now (no step or active seat once the game is over)
     is left out rather than shown as an absent value."""
-    bits = [f"Round {v.get('round')}", f"phase {v.get('phase')}"]
+    from .i18n import value
+
+    m = _m()
+    bits = [m.format("label.round", {"round": v.get("round")}), m.format("label.term_phase", {"phase": value(m, str(v.get("phase") or ""))})]
     if v.get("step") is not None:
-        bits.append(f"step {v['step']}")
+        bits.append(m.format("label.term_step", {"step": value(m, str(v["step"]))}))
     if v.get("overlord") is not None:
-        bits.append(f"overlord: {_seat(v['overlord'])}")
+        bits.append(m.format("label.term_overlord", {"who": _seat(v["overlord"])}))
     if v.get("order"):
-        bits.append("order: " + ", ".join(_seat(s) for s in v["order"]))
+        bits.append(m.format("label.term_order", {"who": ", ".join(_seat(s) for s in v["order"])}))
     if v.get("active") is not None:
-        bits.append(f"active: {_seat(v['active'])}")
+        bits.append(m.format("label.term_active", {"who": _seat(v["active"])}))
     return Text("  ".join(bits))
 
 
 def hand_text(p: dict[str, Any]) -> str:
     """A player's production cards: the values of the viewer's own (with the introductory 5s of option
     preset_production, counted apart in `preset_cards`), only how many for the others."""
+    m = _m()
     hand, preset = p.get("hand"), p.get("preset_cards") or 0
     if hand is None:
-        n = p.get("hand_size")
-        return f"{plural(n, 'card')}" + (f" ({preset} introductory)" if preset else "")
-    values = [str(x) for x in hand] + [f"{PRESET_CARD_VALUE} (introductory)"] * preset
-    return ", ".join(values) or "no cards"
+        return m.format("label.term_cards", {"n": p.get("hand_size") or 0}) + (f" ({m.format('label.term_introductory_n', {'n': preset})})" if preset else "")
+    values = [str(x) for x in hand] + [f"{PRESET_CARD_VALUE} ({m.format('label.term_introductory')})"] * preset
+    return ", ".join(values) or m.format("label.term_cards", {"n": 0})
 
 
 def render(game: Game) -> Group:
     v = game.view
     head = _head(v)
-    display = Table(title="Display (development cards for auction)", title_justify="left")
-    for col in ("card", "set", "min bid", "VP", "production", "storehouses", "workers", "your discount"):
-        display.add_column(col)
+    from .i18n import value
+
+    m = _m(game)
+    display = Table(title=m.format("label.term_display"), title_justify="left")
+    for col in ("card", "set", "min_bid", "vp", "production", "storehouses", "workers", "discount"):
+        display.add_column(m.format("label.term_column", {"column": col}))
     for c in v.get("display") or []:
-        display.add_row(str(c.get("card")), str(c.get("set")), str(c.get("min_bid")), str(c.get("vp")),
+        display.add_row(str(value(m, c.get("card"))), str(c.get("set")), str(c.get("min_bid")), str(c.get("vp")),
                         str(c.get("production")), str(c.get("storehouses")),
                         str((c.get("untrained") or 0) + (c.get("trained") or 0)), str(c.get("your_discount") or ""))
-    players = Table(title="Players", title_justify="left")
-    for col in ("seat", "VP", "production", "hand", "disks", "workers (untrained/trained)", "tiles", "cards"):
-        players.add_column(col)
+    players = Table(title=m.format("label.term_players"), title_justify="left")
+    for col in ("seat", "vp", "production", "hand", "disks", "untrained_trained", "tiles", "cards"):
+        players.add_column(m.format("label.term_column", {"column": col}))
     for p in v.get("players") or []:
         i = p.get("seat")
-        tiles = "\n".join(f"{t.get('title')}: {' '.join(s or '·' for s in t.get('slots') or [])}"
+        tiles = "\n".join(f"{_tableau_name(m, t)}: {' '.join(s or '·' for s in t.get('slots') or [])}"
                           for t in p.get("tiles") or [])
-        players.add_row(f"{i}{' (you)' if i == game.your_seat else ''}", str(p.get("vp")), str(p.get("production")),
+        players.add_row(f"{i}{' (' + m.format('label.term_you') + ')' if i == game.your_seat else ''}", str(p.get("vp")), str(p.get("production")),
                         hand_text(p), str(p.get("disks")), f"{p.get('untrained')}/{p.get('trained')}", tiles,
-                        ", ".join(p.get("cards") or []) or "—", style="bold" if i == game.your_seat else "")
+                        ", ".join(str(value(m, c)) for c in p.get("cards") or []) or "—", style="bold" if i == game.your_seat else "")
     parts: list[Any] = [head, Fit(display), Fit(players)]
     for key in ("auction", "payment"):
         if v.get(key):
-            parts.append(Text(f"{key}: {_people(game, v[key])}", style="yellow"))
+            parts.append(Text(f"{m.format('label.term_part', {'part': key, 'text': key})}: {_people(game, v[key])}", style="yellow"))
     if v.get("discard"):
         parts.append(Text(_discard_text(game, v["discard"]), style="yellow"))
     aw = v.get("awaiting")
     if isinstance(aw, dict):
-        parts.append(Text(f"Waiting for {', '.join(_seat(s) for s in aw.get('seats') or []) or 'nobody'}: "
-                          f"{name(aw.get('decision')) or '—'}", style="yellow"))
+        parts.append(Text(m.format("label.term_waiting", {"who": ", ".join(_seat(s) for s in aw.get("seats") or []) or m.format("web.nobody"),
+                                                          "decision": str(value(m, str(aw.get("decision") or ""))) or "—"}), style="yellow"))
     return Group(*parts)
+
+
+def _tableau_name(m: Any, t: dict[str, Any]) -> str:
+    """A tableau by its kind and level (the view's title is English: \"Improved Hunting\")."""
+    from .i18n import value
+
+    level = re.match(r"(improved|advanced) ", str(t.get("title") or ""), re.I)
+    return m.format("label.tableau_level", {"kind": value(m, str(t.get("kind") or "")), "level": level.group(1).lower() if level else "basic"})
 
 
 def _discard_text(game: Game, d: Any) -> str:
@@ -98,7 +119,9 @@ def _people(game: Game, x: Any) -> str:
     """The auction, a payment or a discard in words: players by name (`leader seat 2 (bot)`, `bidders
     seat 1 (bot), seat 0 (you)`), the action paid for as the choices word it."""
     from . import action_label, player_name
+    from .i18n import value
 
+    m = _m(game)
     if not isinstance(x, dict):
         return _fmt(x)
     parts = []
@@ -106,14 +129,16 @@ def _people(game: Game, x: Any) -> str:
         if k in PEOPLE and isinstance(y, dict):  # {"0": 1}: how many for whom
             y = ", ".join(f"{player_name(game, int(s))} {n}" for s, n in y.items() if str(s).isdigit())
         elif k in PEOPLE and isinstance(y, list):
-            y = ", ".join(player_name(game, s) for s in y) or "nobody"
+            y = ", ".join(player_name(game, s) for s in y) or m.format("web.nobody")
         elif k in PEOPLE:
             y = player_name(game, y) if y is not None else "—"
         elif k == "action" and isinstance(y, dict):
             y = action_label(y, game)
+        elif isinstance(y, str):
+            y = str(value(m, y))
         else:
             y = _fmt(y)
-        parts.append(f"{name(k)} {y}")
+        parts.append(f"{m.format('label.term_part', {'part': k, 'text': name(k)})} {y}")
     return ", ".join(parts)
 
 

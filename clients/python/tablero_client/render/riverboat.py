@@ -3,6 +3,7 @@ coins, VP, harbor master and boats; the riverboats and opportunity cards on offe
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.console import Group
@@ -46,43 +47,56 @@ def mat(p: dict[str, Any], rows: int, cols: int, shifted: bool) -> Text:
     return t
 
 
+def _m(game: Game) -> Any:
+    from . import messages
+
+    return messages(game)
+
+
 def render(game: Game) -> Group:
+    from .i18n import amounts, value
+
     v = game.view
+    m = _m(game)
     grid = v.get("mat_grid") or {"rows": 5, "cols": 7, "odd_rows_shifted_right": True}
     first = v.get("first_player")
-    head = Text(f"Round {v.get('round')}  phase {v.get('phase') or '—'}  first player: "
-                f"{'—' if first is None else f'seat {first}'}  crop card: {v.get('crop_card') or '—'}  "
-                f"cards left this round: {fmt(v.get('cards_left_this_round'))}")
-    players = Table(title="Players", title_justify="left")
-    for col in ("seat", "mat", "coins", "VP", "harbor", "boats", "workers", "surveyors"):
-        players.add_column(col)
-    key = Text("Mats: @ worker, B/W/C/P/K crops (beet, wheat, corn, potato, pumpkin), b/w/s barn/well/surveyor; "
-               "small numbers are the cells", style="dim")
+    head = Text(m.format("label.term_head", {"round": v.get("round"), "phase": value(m, v.get("phase") or "—"),
+                                              "first": "—" if first is None else m.format("seat.number", {"n": first}),
+                                              "card": value(m, v.get("crop_card") or "—"), "left": fmt(v.get("cards_left_this_round"))}))
+    players = Table(title=m.format("label.term_players"), title_justify="left")
+    for col in ("seat", "mat", "coins", "vp", "harbor", "boats", "workers", "surveyors"):
+        players.add_column(m.format("label.term_column", {"column": col}))
+    key = Text(m.format("label.term_key"), style="dim")
     for i, p in enumerate(v.get("players") or []):
-        players.add_row(f"{i}{' (you)' if i == game.your_seat else ''}{' passed' if p.get('passed') else ''}",
+        players.add_row(f"{i}{' (' + m.format('label.term_you') + ')' if i == game.your_seat else ''}{' ' + m.format('label.term_passed') if p.get('passed') else ''}",
                         mat(p, grid["rows"], grid["cols"], grid.get("odd_rows_shifted_right", True)),
                         str(p.get("coins")), str(p.get("vp")), str(p.get("harbor")),
                         ", ".join(p.get("boats") or []) or "—", str(p.get("workers")), str(p.get("surveyors")),
                         style="bold" if i == game.your_seat else "")
-    boats = Table(title="Riverboats", title_justify="left")
+    boats = Table(title=m.format("label.riverboats"), title_justify="left")
     for col in ("boat", "capacity", "benefit", "left"):
-        boats.add_column(col)
+        boats.add_column(m.format("label.term_column", {"column": col}))
     for name, b in (v.get("riverboats") or {}).items():
-        benefit = ", ".join(f"{k} {x}" for k, x in (b.get("benefit") or {}).items())
+        benefit = amounts(m, b.get("benefit") or {})
         boats.add_row(name, str(b.get("capacity")), benefit, str(b.get("pile")))
-    opps = Table(title="Opportunity spaces", title_justify="left")
-    opps.add_column("card")
-    opps.add_column("bonus")
+    opps = Table(title=m.format("label.opportunity_spaces"), title_justify="left")
+    opps.add_column(m.format("label.term_column", {"column": "card"}))
+    opps.add_column(m.format("label.term_column", {"column": "bonus"}))
+    taken = m.format("label.term_taken")
     for o in v.get("opportunity_spaces") or []:
-        opps.add_row(str(o.get("text") or o.get("card") or "(taken)"), ", ".join(f"{k} {x}" for k, x in (o.get("bonus") or {}).items()))
+        card = o.get("card")
+        text = m.format(f"effect.{card}") if card and m.has(f"effect.{card}") else str(o.get("text") or card or taken)
+        opps.add_row(text, amounts(m, o.get("bonus") or {}) if (o.get("bonus") or {}).get("feature") is None
+                     else value(m, o["bonus"]["feature"]))
     supply = v.get("crop_supply") or {}
-    tiles = Text("Crop tiles on offer: " + "; ".join(
-        f"size {k}: {', '.join(f'#{i} ' + (x or '(taken)') for i, x in enumerate(t, 1))}" for k, t in supply.items()))
+    tiles = Text(m.format("label.term_tiles") + " " + "; ".join(
+        f"{m.format('label.hex_size', {'size': k})}: {', '.join(f'#{i} ' + (str(value(m, x)) if x else taken) for i, x in enumerate(t, 1))}"
+        for k, t in supply.items()))
     parts: list[Any] = [head, players, key, tiles, boats, opps]
     if v.get("held_tile"):
-        parts.append(Text(f"Your held tile: {v['held_tile']}", style="yellow"))
+        parts.append(Text(m.format("label.term_held", {"tile": value(m, v["held_tile"])}), style="yellow"))
     if v.get("pending"):
-        parts.append(Text(f"Pending: {_pending(game, v['pending'])}", style="yellow"))
+        parts.append(Text(m.format("label.term_pending", {"what": _pending(game, v["pending"])}), style="yellow"))
     search = _search(game, v.get("search"))
     if search:
         parts.append(Text(search, style="yellow"))
@@ -105,15 +119,22 @@ def _pile_counts(contents: list[Any], deck: bool = False) -> str:
 
 def _search(game: Game, sr: Any) -> str | None:
     """The pile being searched: its tiles for the searcher (the view has them for the searcher only)."""
-    from . import player_name
+    from . import messages, player_name
+    from .i18n import value
 
     if not isinstance(sr, dict):
         return None
+    m = messages(game)
+    deck = sr.get("pile") == "opportunity deck"
+    pile = m.format("label.pile_name", {"pile": "deck" if deck else "pile", "size": re.sub(r"\D", "", str(sr.get("pile") or ""))})
     contents = sr.get("contents")
     if not isinstance(contents, list):
-        return f"{player_name(game, sr.get('seat'))} searches the {sr.get('pile') or 'pile'}."
-    return (f"You search the {sr.get('pile') or 'pile'} ({len(contents)} tile{'' if len(contents) == 1 else 's'}): "
-            + _pile_counts(contents, deck=sr.get("pile") == "opportunity deck"))
+        return m.format("label.searches", {"who": player_name(game, sr.get("seat")), "pile": pile})
+    counts: dict[Any, int] = {}
+    for k in contents:
+        counts[k] = counts.get(k, 0) + 1
+    what = ", ".join(f"{n} × {value(m, k)}" for k, n in counts.items()) or m.format("value.nothing")
+    return m.format("label.you_search", {"pile": pile, "n": len(contents)}) + " " + what
 
 
 def _pending(game: Game, p: Any) -> str:
@@ -123,8 +144,12 @@ def _pending(game: Game, p: Any) -> str:
     if not isinstance(p, dict):
         return fmt(p)
     rest = {k: x for k, x in p.items() if k not in ("seat", "kind")}
+    from .i18n import value
+
+    m = _m(game)
     who = f"{player_name(game, p['seat'])}: " if isinstance(p.get("seat"), int) else ""
-    return who + _name(p.get("kind") or "benefit") + (f" ({fmt(rest)})" if rest and fmt(rest) != "nothing" else "")
+    kind = p.get("kind") or "benefit"
+    return who + (str(value(m, kind)) if m.has(f"name.{kind}") else _name(kind)) + (f" ({fmt(rest)})" if rest and fmt(rest) != "nothing" else "")
 
 
 # --- actions and the event log in words (clients/web/js/render/riverboat.js) -------------------
@@ -151,14 +176,15 @@ def field_value(key: str, value: Any, game: Game) -> str | None:
 
 def step_label(path: str, value: Any, game: Game) -> str | None:
     """A value of a step-by-step choice as the board names it: cells by their numbers, tiles #1..."""
+    m = _m(game)
     if path == "cell":
-        return f"cell {_cell(value)}"
+        return m.format("label.cell_n", {"n": _cell(value)})
     if path == "cells" and isinstance(value, list):
-        return _cells(value)
+        return m.format("label.term_cells", {"n": len(value), "cells": ", ".join(_cell(c) for c in value)})
     if path == "size":
-        return f"a {value}-hex tile"
+        return m.format("label.term_size", {"size": value})
     if path == "slot" and isinstance(value, int):
-        return f"tile #{value + 1}"  # as the board numbers the tiles of a size
+        return m.format("label.tile_n", {"n": value + 1})  # as the board numbers the tiles of a size
     if path == "coin":
-        return "paying a coin" if value else "without paying a coin"
+        return m.format("label.term_coin", {"coin": "true" if value else "false"})
     return None

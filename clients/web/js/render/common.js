@@ -1,5 +1,6 @@
 // Pieces the board-game renderers share.
 import { h } from '../dom.js';
+import { catalog } from '../i18n.js';
 
 // Mark an element as a board target for the action composer: clicking it chooses
 // `value` for the action field `field` (when that is legal now).
@@ -18,11 +19,11 @@ export function pickAlso(el, field, value) {
 }
 
 export function workers(seats) {
-  return (seats || []).map((s) => h('span', { class: `worker c${s}`, title: `worker of seat ${s + 1}` }));
+  return (seats || []).map((s) => h('span', { class: `worker c${s}`, title: catalog('tablero').t('web.worker_of', { who: catalog('tablero').t('seat.colour', { n: s }) }) }));
 }
 
 export function res(icon, n, label) {
-  return h('span', { class: 'res', title: label }, h('span', { 'aria-hidden': 'true' }, icon), h('span', { class: 'visually-hidden' }, `${label}: `), String(n));
+  return h('span', { class: 'res', title: label }, h('span', { 'aria-hidden': 'true' }, icon), h('span', { class: 'visually-hidden' }, catalog('tablero').t('web.res_label', { label })), ' ', String(n));
 }
 
 export function deepEqual(a, b) {

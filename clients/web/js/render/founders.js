@@ -2,23 +2,30 @@
 // their owners, roads, bridges/gates, numbered squares), buildings listed by section,
 // the adviser offer, proposals, prestige buildings, the vote and each player's mat.
 // Hands: only the viewer's own; secret votes only as "voted" (the view never has them).
-import { h, humanize, fmt, title } from '../dom.js';
+import { h, humanize, title } from '../dom.js';
 import { seatName } from '../words.js';
-import { catalog } from '../i18n.js';
+import { catalog, value as named, amounts, pseudoLocale } from '../i18n.js';
 import { pick, pickAlso, res } from './common.js';
 
-const TERRAIN = { red: ['#e9a89b', 'red'], white: ['#f4f1e8', 'white'], green: ['#a9d39a', 'green'], grey: ['#b8b8b8', 'grey'], river: ['#8fbde6', 'river'], wall: ['#6d5f52', 'wall'] };
+const TERRAIN = { red: '#e9a89b', white: '#f4f1e8', green: '#a9d39a', grey: '#b8b8b8', river: '#8fbde6', wall: '#6d5f52' };
 const KIND = { stall: '▪', t2: '◆', t3: '⬟', house: '⌂', bridge: '═', prestige: '★' };
+const FG = 'founders-of-gloomhaven';
+const L = (key, args) => catalog(FG).t(key, args);
+const word = (x) => named(catalog(FG), x);
 
+// A building kind in words: "tier 2 building", a bridge on a wall is a gate.
 function kindName(t, colour) {
-  if (t.kind === 'bridge') return colour === 'wall' ? 'gate' : 'bridge';
-  if (t.kind === 't2' || t.kind === 't3') return `tier ${t.kind[1]} building`;
-  return t.kind;
+  return L('label.kind', { kind: t.kind === 'bridge' && colour === 'wall' ? 'gate' : t.kind });
 }
 
 function ownerName(ctx, t) {
   if (t.owner !== null && t.owner !== undefined) return seatName(ctx, t.owner);
-  return t.neutral || t.kind === 'stall' ? 'neutral' : 'unowned';
+  return L('label.owner', { neutral: String(!!(t.neutral || t.kind === 'stall')) });
+}
+
+// A city section by its place on the map (the view's section names are English).
+function sectionName(v, idx) {
+  return L('label.section', { side: ((v || {}).map || {}).side || 'thematic', n: idx });
 }
 
 // A square as the map labels it, and as the terminal client names it (clients/python/…/
@@ -35,28 +42,31 @@ export function squareName(v, cell) {
 function square(ctx, v, i) {
   const m = v.map;
   const colour = (m.colours || [])[i];
-  const [bg, tname] = TERRAIN[colour] || ['#eee', colour || '?'];
+  const bg = TERRAIN[colour] || '#eee';
   const occ = (v.occupancy || [])[i];
   const num = (m.numbered || {})[String(i)];
   const secIdx = (m.sections || [])[i];
-  const sec = secIdx !== null && secIdx !== undefined ? (m.section_names || [])[secIdx] || `section ${secIdx}` : null;
   const t = occ >= 0 ? (v.tiles || [])[occ] : null;
-  let title = `square ${squareName(v, i)}: ${tname}${sec ? `, ${sec}` : ''}`;
+  const args = {
+    square: squareName(v, i), terrain: colour || '?', has_section: String(secIdx !== null && secIdx !== undefined),
+    section: secIdx !== null && secIdx !== undefined ? sectionName(v, secIdx) : '', what: 'none', kind: '', resource: '', has_resource: 'false', owner: '', number: num ?? '',
+  };
   let body = null;
   let cls = `fg-sq t-${colour}`;
   if (occ === -2) {
     cls += ' road';
-    title += ', road';
+    args.what = 'road';
     body = h('span', { class: 'fg-road', 'aria-hidden': 'true' });
   } else if (t) {
     const owned = t.owner !== null && t.owner !== undefined;
     cls += ` bld k-${t.kind}${owned ? ` c${t.owner} owned` : ' neutral'}`;
-    title += `, ${kindName(t, colour)}${t.resource ? ` (${t.resource})` : ''} of ${ownerName(ctx, t)}`;
+    Object.assign(args, { what: 'building', kind: kindName(t, colour), resource: t.resource ? word(t.resource) : '', has_resource: String(!!t.resource), owner: ownerName(ctx, t) });
     body = h('span', { class: 'fg-bld' }, KIND[t.kind] || '?');
   } else if (num !== undefined) {
     body = h('small', { class: 'fg-num' }, String(num));
-    title += `, numbered ${num}`;
+    args.what = 'number';
   }
+  const title = L('label.square_title', args);
   const el = h('div', { class: cls, style: { background: bg }, title }, body);
   return pickAlso(pick(el, 'cell', i, title), 'cells', [i]);
 }
@@ -75,9 +85,9 @@ function cityMap(ctx, v) {
 
 function legend() {
   return h('div', { class: 'fg-legend small-print' },
-    Object.entries(TERRAIN).map(([k, [bg, name]]) => h('span', {}, h('span', { class: 'fg-swatch', style: { background: bg } }), ` ${name} `)),
-    Object.entries(KIND).map(([k, icon]) => h('span', {}, ` ${icon} ${k === 'bridge' ? 'bridge/gate' : k === 't2' ? 'tier 2' : k === 't3' ? 'tier 3' : k} `)),
-    h('span', {}, ' ┄ road'));
+    Object.entries(TERRAIN).map(([k, bg]) => h('span', {}, h('span', { class: 'fg-swatch', style: { background: bg } }), ' ', L('label.terrain', { terrain: k }), ' ')),
+    Object.entries(KIND).map(([k, icon]) => h('span', {}, ` ${icon} `, L('label.legend', { kind: k }), ' ')),
+    h('span', {}, ' ┄ ', L('label.legend', { kind: 'road' })));
 }
 
 function bySection(ctx, v) {
@@ -85,62 +95,63 @@ function bySection(ctx, v) {
   const m = v.map || {};
   (v.tiles || []).forEach((t) => {
     const idx = (m.sections || [])[(t.cells || [])[0]];
-    const named = idx !== null && idx !== undefined ? (m.section_names || [])[idx] : null;
-    const key = named ? `${named} (${t.section || idx})` : t.section ? humanize(t.section) : 'outside the sections';
+    const key = idx !== null && idx !== undefined ? sectionName(v, idx) : t.section ? word(t.section) : L('label.outside_sections');
     (groups[key] = groups[key] || []).push(t);
   });
   return h('div', { class: 'tiles fg-sections' }, Object.entries(groups).map(([sec, ts]) => h('div', { class: 'tile fg-section' },
     h('h4', {}, sec),
     h('ul', {}, ts.map((t) => pick(h('li', {},
       t.owner !== null && t.owner !== undefined ? h('span', { class: `dot c${t.owner}` }) : h('span', { class: 'dot neutral-dot' }),
-      ` ${KIND[t.kind] || ''} ${humanize(kindName(t, (v.map.colours || [])[t.cells[0]]))}${t.resource ? ` · ${t.resource}` : ''}${t.card ? ` · ${cardName(v, t.card)}` : ''} · ${ownerName(ctx, t)}`,
-      (t.claims || []).length ? h('small', {}, ` claims: ${t.claims.map((c) => seatName(ctx, c)).join(', ')}`) : null), 'tile', t.id, `Tile ${t.id}`))))));
+      ` ${KIND[t.kind] || ''} ${kindName(t, (v.map.colours || [])[t.cells[0]])}${t.resource ? ` · ${word(t.resource)}` : ''}${t.card ? ` · ${cardName(v, t.card)}` : ''} · ${ownerName(ctx, t)}`,
+      (t.claims || []).length ? h('small', {}, ' ', L('label.claims', { who: catalog(FG).list(t.claims.map((c) => seatName(ctx, c))) })) : null), 'tile', t.id, L('label.tile_n', { id: t.id })))))));
 }
 
+// The vote: who called it, and each seat's vote (another seat's stays secret until the reveal).
 function voteBox(ctx, v) {
   const vt = v.vote;
-  if (!vt) return h('div', { class: 'fg-vote' }, h('strong', {}, 'Vote: '), 'none called');
-  return h('div', { class: 'fg-vote' }, h('strong', {}, 'Vote: '), `called by ${seatName(ctx, vt.caller)} · ${humanize(vt.stage || '')}`,
+  if (!vt) return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.no_vote'));
+  return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.vote_called', { who: seatName(ctx, vt.caller), stage: word(vt.stage || '') }),
     h('ul', {}, (vt.voted || []).map((did, s) => h('li', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}: `,
-      vt.votes && vt.votes[s] ? `${proposalNow(v, vt.votes[s].proposal)} with ${vt.votes[s].fleeting + vt.votes[s].lasting} influence`
-        : s === ctx.seat && vt.my_vote ? `you voted for ${proposalNow(v, vt.my_vote.proposal)} (secret)`
-          : did ? 'voted (secret)' : 'not voted yet'))),
-    (vt.tied || []).length ? h('small', {}, `tied: ${vt.tied.map((x) => proposalNow(v, x)).join(', ')} `) : null,
-    vt.decider !== null && vt.decider !== undefined ? h('small', {}, `decider ${seatName(ctx, vt.decider)} `) : null);
+      vt.votes && vt.votes[s] ? L('label.voted_for', { proposal: proposalNow(v, vt.votes[s].proposal), n: vt.votes[s].fleeting + vt.votes[s].lasting, fleeting: vt.votes[s].fleeting, lasting: vt.votes[s].lasting })
+        : s === ctx.seat && vt.my_vote ? L('label.my_vote', { proposal: proposalNow(v, vt.my_vote.proposal), fleeting: vt.my_vote.fleeting ?? 0, lasting: vt.my_vote.lasting ?? 0 })
+          : L('label.vote_state', { voted: String(!!did) })))),
+    (vt.tied || []).length ? h('small', {}, L('label.tied', { what: catalog(FG).list(vt.tied.map((x) => proposalNow(v, x))) }), ' ') : null,
+    vt.decider !== null && vt.decider !== undefined ? h('small', {}, L('label.decider', { who: seatName(ctx, vt.decider) }), ' ') : null);
 }
 
 function player(ctx, v, p) {
   const s = p.seat;
   const mine = s === ctx.seat;
   const turn = (v.to_act || []).includes(s);
-  return h('section', { class: `box player c${s}${mine ? ' me' : ''}`, 'aria-label': `${seatName(ctx, s)}'s mat` },
-    h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, `${raceName(p.race)}${turn ? ' · to act' : ''}${v.active === s ? ' · active' : ''}`)),
-    h('div', {}, res('★', p.points, 'points'), res('¢', p.money, 'money'), res('✦', p.fleeting, 'fleeting influence'), res('✧', p.lasting, 'lasting influence'),
-      res('☺', `${p.workers}`, 'workers'), res('⌂', p.houses, 'houses'), res('═', p.bridges, 'bridges/gates'), res('┄', p.roads, 'roads'), res('↑', p.income, 'income')),
-    h('div', { class: 'small-print' }, `Resources: ${(p.resources || []).join(', ') || 'none'}`),
-    h('div', { class: 'small-print' }, `Race action: ${fmt(p.race_action)} · workers placed: ${(p.workers_placed || []).join(', ') || 'none'}`),
-    h('div', { class: 'small-print' }, `Advisers recruited: ${Array.isArray(p.advisers) ? p.advisers.map(humanize).join(', ') || 'none' : p.advisers ?? 0}`),
-    played(p),
-    mine && p.hand ? h('div', { class: 'fg-hand' }, h('strong', {}, 'Your hand: '), p.hand.map((c) => pick(h('span', { class: 'tile fg-card' }, humanize(c)), 'card', c, `Card ${c}`)))
-      : h('div', { class: 'small-print' }, `Hand: ${p.hand_size} card${p.hand_size === 1 ? '' : 's'}`),
-    h('div', { class: 'small-print' }, `Score: ${Object.entries(p.score || {}).map(([k, x]) => `${k} ${x}`).join(' · ')}`));
+  const list = (xs) => catalog(FG).list(xs) || L('value.none');
+  return h('section', { class: `box player c${s}${mine ? ' me' : ''}`, 'aria-label': L('label.mat_of', { who: seatName(ctx, s) }) },
+    h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, L('label.player_state', { race: raceName(p.race), to_act: String(turn), active: String(v.active === s) }))),
+    h('div', {}, res('★', p.points, L('label.res', { res: 'points' })), res('¢', p.money, L('label.res', { res: 'money' })), res('✦', p.fleeting, L('label.res', { res: 'fleeting' })), res('✧', p.lasting, L('label.res', { res: 'lasting' })),
+      res('☺', `${p.workers}`, L('label.res', { res: 'workers' })), res('⌂', p.houses, L('label.res', { res: 'houses' })), res('═', p.bridges, L('label.res', { res: 'bridges' })), res('┄', p.roads, L('label.res', { res: 'roads' })), res('↑', p.income, L('label.res', { res: 'income' }))),
+    h('div', { class: 'small-print' }, L('label.resources', { what: list((p.resources || []).map(word)) })),
+    h('div', { class: 'small-print' }, L('label.race_action', { what: amounts(catalog(FG), p.race_action || {}), placed: list((p.workers_placed || []).map((x) => (x === 'race' ? L('label.your_race_action') : cardName(v, x)))) })),
+    h('div', { class: 'small-print' }, L('label.advisers', { what: Array.isArray(p.advisers) ? list(p.advisers.map((a) => cardName(v, a))) : String(p.advisers ?? 0) })),
+    played(v, p),
+    mine && p.hand ? h('div', { class: 'fg-hand' }, h('strong', {}, L('label.your_hand'), ' '), p.hand.map((c) => pick(h('span', { class: 'tile fg-card', title: catalog(FG).has(`effect.${c}`) ? L(`effect.${c}`) : null }, cardName(v, c)), 'card', c, L('label.card_pick', { card: cardName(v, c) }))))
+      : h('div', { class: 'small-print' }, L('label.hand', { n: p.hand_size })),
+    h('div', { class: 'small-print' }, L('label.score', { what: Object.entries(p.score || {}).map(([k, x]) => `${L('label.details', { detail: k, text: k })} ${x}`).join(' · ') })));
 }
 
 // Played cards, face up and face down apart, each card its own chip: "Face up: Build, Recruit ·
 // Face down: Mason" (another player's face-down cards are hidden: "1 hidden card").
-function played(p) {
+function played(v, p) {
   const cards = p.played || [];
   const up = cards.filter((c) => c.face_up);
   const down = cards.filter((c) => !c.face_up);
-  const chip = (c) => h('span', { class: `fg-played ${c.face_up ? 'face-up' : 'face-down'}`, 'data-face': c.face_up ? 'up' : 'down', title: c.face_up ? 'played face up' : 'played face down' },
-    c.face_up ? humanize(c.card) : `🂠 ${c.card ? humanize(c.card) : 'hidden card'}`);
+  const chip = (c) => h('span', { class: `fg-played ${c.face_up ? 'face-up' : 'face-down'}`, 'data-face': c.face_up ? 'up' : 'down', title: L('label.played_face', { up: String(!!c.face_up) }) },
+    c.face_up ? cardName(v, c.card) : `🂠 ${c.card ? cardName(v, c.card) : L('label.hidden_cards', { n: 1 })}`);
   const hidden = down.filter((c) => !c.card).length;
   const known = down.filter((c) => c.card);
-  return h('div', { class: 'small-print fg-played-cards' }, 'Played',
-    cards.length ? '' : ': none',
-    up.length ? h('span', { class: 'fg-played-group', 'data-face': 'up' }, ' · face up: ', up.map(chip)) : null,
-    down.length ? h('span', { class: 'fg-played-group', 'data-face': 'down' }, ' · face down: ', known.map(chip),
-      hidden ? h('span', { class: 'fg-played face-down', 'data-face': 'down', title: 'played face down' }, `🂠 ${hidden} hidden card${hidden === 1 ? '' : 's'}`) : null) : null);
+  return h('div', { class: 'small-print fg-played-cards' }, L('label.played'),
+    cards.length ? '' : [': ', L('value.none')],
+    up.length ? h('span', { class: 'fg-played-group', 'data-face': 'up' }, ' · ', L('label.face_up'), ' ', up.map(chip)) : null,
+    down.length ? h('span', { class: 'fg-played-group', 'data-face': 'down' }, ' · ', L('label.face_down'), ' ', known.map(chip),
+      hidden ? h('span', { class: 'fg-played face-down', 'data-face': 'down', title: L('label.played_face', { up: 'false' }) }, `🂠 ${L('label.hidden_cards', { n: hidden })}`) : null) : null);
 }
 
 // The prestige buildings' printed names (engines/founders_of_gloomhaven/edition.json, "prestige"
@@ -152,6 +163,8 @@ export const PRINTED = { salt_barrel: "Salt Barrel", west_gate: "West Gate", nor
 // after a reload: the view's card facts, else the prestige list, else the printed names; an adviser
 // not in sight by its id in title case, as the view names advisers.
 export function cardName(v, id) {
+  const cat = catalog(FG);
+  if ((cat.lang !== 'en' || pseudoLocale()) && cat.has(`name.${id}`)) return cat.t(`name.${id}`);
   const printed = v && v.cards && v.cards[id];
   if (printed && printed.name) return printed.name;
   const pb = ((v && v.prestige) || []).find((x) => x.card === id);
@@ -163,12 +176,13 @@ export function cardName(v, id) {
 function cardText(v, id) {
   const c = v && v.cards && v.cards[id];
   if (!c) return '';
+  const cat = catalog(FG);
   if (c.kind === 'prestige') {
-    const act = Object.entries(c.action || {}).map(([k, n]) => `${n} ${k}`).join(', ');
-    return `needs ${(c.requires || []).join(' + ')} · ${c.points} pts · ${c.shape || ''} ${c.colour || ''}${act ? ` · worker: ${act}` : ''}`;
+    const act = amounts(cat, c.action || {});
+    return L('label.prestige_text', { needs: (c.requires || []).map(word).join(' + '), points: c.points, shape: c.shape || '', colour: c.colour ? L('label.terrain', { terrain: c.colour }) : '', has_action: String(!!Object.keys(c.action || {}).length), action: act });
   }
-  const bonus = Object.entries(c.bonus || {}).map(([k, n]) => `+${n} ${k}`).join(', ');
-  return `${c.category} · needs ${c.resource} · value ${c.value}${c.discount ? ` · discount ${c.discount}` : ''}${bonus ? ` · ${bonus}` : ''}`;
+  const bonus = Object.entries(c.bonus || {}).map(([k, n]) => `+${n} ${word(k)}`).join(', ');
+  return L('label.adviser_text', { category: word(c.category), resource: word(c.resource), value: c.value, discount: c.discount || 0, has_bonus: String(!!bonus), bonus });
 }
 
 // The proposals on the table when the log's event `ctx.at` happened: from the last
@@ -186,8 +200,8 @@ function proposalsThen(ctx) {
 // "proposal 2 (Salt Barrel)": numbered from 1 with its name, as the terminal client says it.
 function proposalName(ctx, i) {
   const names = proposalsThen(ctx);
-  if (!names || !names[i]) return `proposal ${i + 1}`;
-  return `proposal ${i + 1} (${cardName(ctx.view, names[i])})`;
+  if (!names || !names[i]) return L('label.proposal', { n: i + 1, has_name: 'false', name: '' });
+  return L('label.proposal', { n: i + 1, has_name: 'true', name: cardName(ctx.view, names[i]) });
 }
 
 // The same for an action, from the view's proposals.
@@ -196,7 +210,7 @@ const proposalNow = (v, i) => proposalName({ view: v }, i);
 // Who delivered a required resource: a seat, -1 for a neutral token, nothing yet.
 function deliveredBy(ctx, who) {
   if (who === null || who === undefined) return '';
-  return who < 0 ? ' ✓neutral' : ` ✓${seatName(ctx, who)}`;
+  return ` ✓${who < 0 ? L('label.owner', { neutral: 'true' }) : seatName(ctx, who)}`;
 }
 
 function render(ctx) {
@@ -204,32 +218,32 @@ function render(ctx) {
   const cur = v.current;
   const costs = v.offer_costs || [];
   return h('div', { class: 'board-game fg' },
-    h('div', { class: 'box' }, h('strong', {}, humanize(v.phase || '')),
-      cur ? ` · ${seatName(ctx, cur.seat)} ${cur.role ? humanize(cur.role).toLowerCase() + 's' : 'acts'}${cur.category ? ` (${cur.category})` : ''}` : '',
-      ` · to act: ${(v.to_act || []).map((s) => seatName(ctx, s)).join(', ') || 'nobody'}`,
-      v.active !== null && v.active !== undefined ? ` · active player ${seatName(ctx, v.active)}` : ''),
-    h('section', { class: 'box fg-board', 'aria-label': 'City map' },
-      h('h3', {}, `Gloomhaven (${humanize(v.map.side || '')})`), legend(), cityMap(ctx, v),
-      h('h3', {}, 'Buildings by section'), bySection(ctx, v)),
-    h('section', { class: 'box fg-council', 'aria-label': 'Offer, proposals and vote' },
-      h('h3', {}, 'Adviser offer'),
-      h('div', { class: 'tiles' }, (v.offer || []).map((a, i) => a === null || a === undefined ? h('div', { class: 'tile fg-adviser muted' }, h('h4', {}, 'empty slot')) : pick(h('div', { class: 'tile fg-adviser' }, h('h4', {}, cardName(v, a)), h('small', {}, `cost ${costs[i] ?? '?'}`), cardText(v, a) ? h('div', { class: 'small-print' }, cardText(v, a)) : null), 'slot', i, `Adviser ${a}`)),
-        h('small', {}, ` deck ${v.adviser_deck_size ?? '?'}`)),
-      h('h3', {}, 'Proposals'),
-      h('div', { class: 'tiles' }, (v.proposals || []).map((p, i) => pick(h('div', { class: 'tile fg-proposal' }, h('h4', {}, `${i + 1}. ${cardName(v, p)}`), cardText(v, p) ? h('div', { class: 'small-print' }, cardText(v, p)) : null), 'proposal', i, `Proposal ${i + 1}`)),
-        h('small', {}, ` deck ${v.proposal_deck_size ?? '?'}`)),
-      h('h3', {}, 'Prestige buildings'),
+    h('div', { class: 'box' }, h('strong', {}, L('label.phase', { phase: v.phase || '', text: humanize(v.phase || '') })),
+      cur ? [' · ', L('label.current', { who: seatName(ctx, cur.seat), role: cur.role || '', has_category: String(!!cur.category), category: cur.category ? word(cur.category) : '' })] : '',
+      ' · ', L('label.to_act', { who: catalog(FG).list((v.to_act || []).map((s) => seatName(ctx, s))) || L('web.nobody') }),
+      v.active !== null && v.active !== undefined ? [' · ', L('label.active', { who: seatName(ctx, v.active) })] : ''),
+    h('section', { class: 'box fg-board', 'aria-label': L('label.city_map') },
+      h('h3', {}, L('label.map_title', { side: v.map.side || '' })), legend(), cityMap(ctx, v),
+      h('h3', {}, L('label.by_section')), bySection(ctx, v)),
+    h('section', { class: 'box fg-council', 'aria-label': L('label.council') },
+      h('h3', {}, L('label.adviser_offer')),
+      h('div', { class: 'tiles' }, (v.offer || []).map((a, i) => a === null || a === undefined ? h('div', { class: 'tile fg-adviser muted' }, h('h4', {}, L('label.empty_slot'))) : pick(h('div', { class: 'tile fg-adviser' }, h('h4', {}, cardName(v, a)), h('small', {}, L('label.cost', { n: costs[i] ?? '?' })), cardText(v, a) ? h('div', { class: 'small-print' }, cardText(v, a)) : null), 'slot', i, L('label.adviser_pick', { name: cardName(v, a) }))),
+        h('small', {}, ' ', L('label.deck', { n: v.adviser_deck_size ?? '?' }))),
+      h('h3', {}, L('label.proposals')),
+      h('div', { class: 'tiles' }, (v.proposals || []).map((p, i) => pick(h('div', { class: 'tile fg-proposal' }, h('h4', {}, `${i + 1}. ${cardName(v, p)}`), cardText(v, p) ? h('div', { class: 'small-print' }, cardText(v, p)) : null), 'proposal', i, L('label.proposal', { n: i + 1, has_name: 'true', name: cardName(v, p) }))),
+        h('small', {}, ' ', L('label.deck', { n: v.proposal_deck_size ?? '?' }))),
+      h('h3', {}, L('label.prestige_buildings')),
       h('div', { class: 'tiles' }, (v.prestige || []).length ? v.prestige.map((pb) => h('div', { class: `tile fg-prestige${pb.complete ? ' used' : ''}` },
-        h('h4', {}, `★ ${pb.name}`), h('div', {}, `needs ${(pb.requires || []).map((r, i) => `${r}${deliveredBy(ctx, (pb.delivered || [])[i])}`).join(', ')}`),
-        h('small', {}, `${pb.points} pts${pb.complete ? ' · complete' : ''}${pb.worker !== null && pb.worker !== undefined ? ` · worker ${seatName(ctx, pb.worker)}` : ''}`))) : h('span', { class: 'muted' }, 'none yet')),
-      h('div', { class: 'fg-completions' }, h('strong', {}, 'Completion tokens: '), String(v.completions ?? 0)),
+        h('h4', {}, `★ ${cardName(v, pb.card)}`), h('div', {}, L('label.needs', { what: (pb.requires || []).map((r, i) => `${word(r)}${deliveredBy(ctx, (pb.delivered || [])[i])}`).join(', ') })),
+        h('small', {}, L('label.prestige_state', { points: pb.points, complete: String(!!pb.complete), has_worker: String(pb.worker !== null && pb.worker !== undefined), worker: pb.worker !== null && pb.worker !== undefined ? seatName(ctx, pb.worker) : '' })))) : h('span', { class: 'muted' }, L('label.none_yet'))),
+      h('div', { class: 'fg-completions' }, h('strong', {}, L('label.completions'), ' '), String(v.completions ?? 0)),
       voteBox(ctx, v),
-      h('div', { class: 'small-print' }, `Neutral: ${(v.neutral || []).join(', ') || 'none'} · roads left ${v.roads_left} · supply: ${fmt(v.supply)}`)),
+      h('div', { class: 'small-print' }, L('label.council_line', { neutral: catalog(FG).list((v.neutral || []).map(word)) || L('value.none'), roads: v.roads_left, supply: amounts(catalog(FG), v.supply || {}) }))),
     h('div', { class: 'players-row' }, (v.players || []).map((p) => player(ctx, v, p))));
 }
 
-const raceName = (r) => humanize(String(r ?? ''));
-const sq = (v, cells) => ((cells || []).length === 1 ? `square ${squareName(v, cells[0])}` : `squares ${(cells || []).map((c) => squareName(v, c)).join(', ')}`);
+const raceName = (r) => word(String(r ?? ''));
+const sq = (v, cells) => L('label.squares', { n: (cells || []).length, squares: (cells || []).map((c) => squareName(v, c)).join(', ') });
 const at = (v, word, cell) => (cell === undefined || cell === null ? '' : `${word} ${sq(v, [cell])}`);
 const name = (x) => humanize(String(x ?? '')).toLowerCase();
 
@@ -244,26 +258,25 @@ function outcomeNames(game) {
 // Shaping history (outcome.shaping_history, engine v8): the winner's race event card, and what its
 // three blanks need — the buildings the winner delivered to, each with its city section. The blanks
 // are filled in on the printed card, not in the game.
-const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function outcomeNotes(game, ctx) {
   const out = (game && game.outcome) || {};
   // The safety end (RULES.md): round after round with nothing to vote on and nobody delivering.
   const stalled = out.reason === 'stalled'
-    ? ['The game ended stalled: vote after vote had no proposal left and nobody delivered a resource, so it was scored as it stood (the rulebook\'s own end, the sixth completed building, could no longer come).']
+    ? [L('label.stalled')]
     : [];
   const hist = out.shaping_history;
   if (!hist || typeof hist !== 'object') return stalled;
   const v = ((game && game.view) || {});
   const bs = Array.isArray(hist.buildings) ? hist.buildings : [];
-  const where = (b) => [b.section, hist.delivered_to ? plural(b.deliveries || 0, 'delivery token') : null].filter(Boolean).join(', ');
+  const where = (b) => [b.section, hist.delivered_to ? L('label.delivery_tokens', { n: b.deliveries || 0 }) : null].filter(Boolean).join(', ');
   const listed = bs.map((b) => `${b.name || cardName(v, b.card)}${where(b) ? ` (${where(b)})` : ''}`).join('; ');
   const who = seatName(ctx, hist.seat);
   return [
     ...stalled,
-    `📜 Shaping history: ${who} receives the ${raceName(hist.race)} event card, “${hist.card}”.`,
-    `${who} writes on it: 1. their favourite building that contributed to the victory; 2. the city section it was built in; 3. the name of the city's governing body founded after the victory. The card then goes into Gloomhaven's event deck; the other 8 cards are never used.`,
-    listed ? `${hist.delivered_to ? `Buildings ${who} delivered to` : 'No building holds a delivery of theirs; the city\'s buildings'}: ${listed}.` : null,
+    `📜 ${L('label.history_card', { who, race: raceName(hist.race), card: hist.card })}`,
+    L('label.history_blanks', { who }),
+    listed ? L('label.history_buildings', { who, delivered: String(!!hist.delivered_to), listed }) : null,
   ].filter(Boolean);
 }
 
@@ -276,8 +289,8 @@ function valueName(path, value, ctx) {
     case 'cell': return Number.isInteger(value) ? sq(v, [value]) : null;
     case 'cells': return Number.isInteger(value) ? squareName(v, value) : null;
     case 'proposal': return Number.isInteger(value) ? proposalNow(v, value) : null;
-    case 'slot': return Number.isInteger(value) ? `slot ${value + 1}` : null;
-    case 'card': case 'target': case 'building': return typeof value === 'string' ? (value === 'race' ? 'your race action' : cardName(v, value)) : null;
+    case 'slot': return Number.isInteger(value) ? L('label.slot', { n: value + 1 }) : null;
+    case 'card': case 'target': case 'building': return typeof value === 'string' ? (value === 'race' ? L('label.your_race_action') : cardName(v, value)) : null;
     default: return null;
   }
 }
@@ -299,4 +312,22 @@ function fieldValue(key, value, ctx) {
   return null;
 }
 
-export default { render, valueName, fieldValue, outcomeNames, outcomeNotes };
+// The lobby's option texts: catalog keys by option (schema-form.js).
+export const OPTION_TEXTS = {
+  map: { label: 'label.option.map', hint: 'label.option.map_hint', values: { symmetric: 'label.option.map.symmetric', thematic: 'label.option.map.thematic' } },
+  achievements: { label: 'label.option.achievements', hint: 'label.option.achievements_hint' },
+  no_workers: { label: 'label.option.no_workers', hint: 'label.option.no_workers_hint' },
+  shaping_history: { label: 'label.option.shaping_history', hint: 'label.option.shaping_history_hint' },
+  races: { label: 'label.option.races', hint: 'label.option.races_hint' },
+  setup: { label: 'label.option.setup', hint: 'label.option.setup_hint', values: { draft: 'label.option.setup.draft', dealt: 'label.option.setup.dealt' } },
+  solo_section: { label: 'label.option.solo_section', hint: 'label.option.solo_section_hint', values: { left: 'label.option.solo_section.left', middle: 'label.option.solo_section.middle', right: 'label.option.solo_section.right' } },
+};
+
+// What playing a card face up does (the catalog's effect.<card>), beside the move (face down it
+// gives a basic action instead).
+function actionEffect(a) {
+  const cat = catalog(FG);
+  return a.type === 'play_card' && a.face_up && typeof a.card === 'string' && cat.has(`effect.${a.card}`) ? cat.t(`effect.${a.card}`) : null;
+}
+
+export default { render, valueName, fieldValue, outcomeNames, outcomeNotes, actionEffect, optionTexts: OPTION_TEXTS };

@@ -1,8 +1,8 @@
 // New Bedford: the Town board (town spaces and buildings), the Whaling board (the
 // whaling track, ranks 1st–3rd, sea tokens), and each player's board.
-import { h, humanize, amounts } from '../dom.js';
+import { h, humanize } from '../dom.js';
 import { seatName, colour } from '../words.js';
-import { catalog, amounts as amountsIn, value as named } from '../i18n.js';
+import { catalog, amounts as amountsIn, value as named, pseudoLocale } from '../i18n.js';
 import { pick, workers, res, deepEqual } from './common.js';
 
 const WHALE = { right: '🐋', bowhead: '🐳', sperm: '🦈', empty: '🌊' };
@@ -25,11 +25,23 @@ function spaceName(v, id) {
   return s ? s.name : (v.building_names || {})[id] || ((v.building_tiles || {})[id] || {}).name || NAMES[id] || humanize(id);
 }
 
-const list = (xs) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : xs.join(''));
+
+const L = (key, args) => catalog('new-bedford').t(key, args);
+// A space's or a building's name, in the catalog's words (else the view's).
+const nameOf = (v, id) => (catalog('new-bedford').has(`name.${id}`) ? L(`name.${id}`) : spaceName(v, id));
 
 function whales(obj) {
   const parts = Object.entries(obj || {}).filter(([, n]) => n);
-  return parts.length ? parts.map(([k, n]) => `${n}${WHALE[k] || ''} ${k}`).join(', ') : 'none';
+  return parts.length ? parts.map(([k, n]) => `${WHALE[k] || ''} ${L(`amount.${k}`, { n })}`).join(', ') : L('value.none');
+}
+
+// Where a ship is, from its `at`, `row` and `rank` (the view's `where` is English).
+function shipWhere(sh) {
+  return L('label.ship_where', { at: sh.at, row: sh.row ?? 0, rank: sh.rank ?? 0, has_rank: String(!!sh.rank) });
+}
+
+function good(k, n, shown) {
+  return res(GOOD[k], shown, L('label.good', { good: k }));
 }
 
 function render(ctx) {
@@ -39,9 +51,10 @@ function render(ctx) {
   const spaces = ref.spaces || [];
   const town = spaces.filter((s) => s.board === 'town');
   const whaling = spaces.filter((s) => s.board !== 'town');
+  const cat = catalog('new-bedford');
   const spaceTile = (s) => pick(h('div', { class: 'tile space' },
-    h('h4', {}, s.name), h('div', {}, s.text), s.first_bonus_text ? h('small', {}, `1st: ${s.first_bonus_text}`) : null,
-    h('div', { class: 'occ' }, workers(occ[s.id]))), 'space', s.id, `Place a worker on ${s.name}`);
+    h('h4', {}, nameOf(v, s.id)), h('div', {}, cat.has(`effect.${s.id}`) ? L(`effect.${s.id}`) : s.text),
+    h('div', { class: 'occ' }, workers(occ[s.id]))), 'space', s.id, L('label.place_on', { space: nameOf(v, s.id) }));
   const tiles = v.building_tiles || {};
   const built = [];
   const forSale = [];
@@ -49,52 +62,52 @@ function render(ctx) {
   const buildingTile = ([id, b]) => {
     const t = tiles[id] || { name: spaceName(v, id) };
     const el = h('div', { class: `tile building ${b.owner !== null && b.owner !== undefined ? `owned c${b.owner}` : ''} ${b.used ? 'used' : ''}` },
-      h('h4', {}, t.type === 'victory' ? '⭐ ' : '', t.name),
-      h('div', {}, t.text),
-      h('small', {}, b.owner !== null && b.owner !== undefined ? `${seatName(ctx, b.owner)}'s${b.used ? ' · used this round' : ''}` : `cost ${amounts(t.cost)}`),
+      h('h4', {}, t.type === 'victory' ? '⭐ ' : '', nameOf(v, id)),
+      h('div', {}, cat.has(`effect.${id}`) ? L(`effect.${id}`) : t.text),
+      h('small', {}, b.owner !== null && b.owner !== undefined ? L('label.owned_by', { who: seatName(ctx, b.owner), used: String(!!b.used) }) : L('label.cost', { cost: amountsIn(cat, t.cost || {}) })),
       h('div', { class: 'occ' }, workers(occ[id])));
-    return b.owner !== null && b.owner !== undefined ? pick(el, 'space', id, `Use ${t.name}`) : pick(el, 'build', id, `Build ${t.name}`);
+    return b.owner !== null && b.owner !== undefined ? pick(el, 'space', id, L('label.use', { building: nameOf(v, id) })) : pick(el, 'build', id, L('label.build', { building: nameOf(v, id) }));
   };
   const track = (v.whaling_track || []).map((row) => h('div', { class: `nb-row ${row.row === 0 ? 'return' : ''}` },
-    h('div', { class: 'nb-row-name' }, row.name, row.row ? h('small', {}, ` · ${row.row}🥩`) : null),
+    h('div', { class: 'nb-row-name' }, L('label.track_row', { row: row.row }), row.row ? h('small', {}, ` · ${row.row}🥩`) : null),
     h('div', { class: 'nb-ranks' }, [1, 2, 3].map((rank) => {
       const ship = (row.ships || []).find((s) => s.rank === rank) || (row.row === 0 ? (row.ships || [])[rank - 1] : null);
-      return pick(h('div', { class: 'nb-slot' }, ship ? h('span', { class: `ship c${ship.seat}`, title: `${seatName(ctx, ship.seat)}, ship ${ship.ship}` }, `⛵${ship.ship}`) : h('small', {}, `${rank}${['st', 'nd', 'rd'][rank - 1]}`)), 'to', row.row, `Launch to ${row.name}`);
+      return pick(h('div', { class: 'nb-slot' }, ship ? h('span', { class: `ship c${ship.seat}`, title: L('label.ship_of', { who: seatName(ctx, ship.seat), ship: ship.ship }) }, `⛵${ship.ship}`) : h('small', {}, L('label.rank', { rank }))), 'to', row.row, L('label.launch_to', { row: L('label.track_row', { row: row.row }) }));
     }))));
   const caps = new Map((((v.captains || {}).captains) || []).map((c) => [c.player, c]));
   const players = (v.players || []).map((p, s) => {
     const prev = (v.score_preview || [])[s] || {};
     if (caps.has(s)) return captainBox(ctx, v, p, s, caps.get(s), prev);
     return h('div', { class: `box player c${s} ${s === ctx.seat ? 'me' : ''}` },
-      h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, v.first_player === s ? ' ☸ first player' : '', prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${prev.total} pts so far`) : null),
-      h('div', {}, res(GOOD.money, `$${p.money}`, 'money'), res(GOOD.lumber, p.lumber, 'lumber'), res(GOOD.food, p.food, 'food'), res(GOOD.brick, p.brick, 'brick')),
-      h('div', {}, 'Whales kept: ', whales(p.returned)),
-      h('ul', { class: 'ships' }, (p.ships || []).map((sh) => { const li = h('li', {}, `⛵ Ship ${sh.ship}: ${sh.where}`, Object.values(sh.hold || {}).some(Boolean) ? ` — hold ${whales(sh.hold)}` : ''); return s === ctx.seat ? pick(li, 'ship', sh.ship, `Ship ${sh.ship}`) : li; })),
-      h('div', {}, 'Workers placed: ', (p.workers || []).length ? p.workers.map((w) => spaceName(v, w)).join(', ') : 'none', ` (${(v.reference && v.reference.turn && v.reference.turn.workers) || 2} per round)`),
-      prev.buildings && prev.buildings.length ? h('div', {}, 'Buildings: ', prev.buildings.map((b) => spaceName(v, b)).join(', ')) : null);
+      h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, v.first_player === s ? [' ☸ ', L('label.first_player')] : '', prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${L('label.pts_so_far', { n: prev.total })}`) : null),
+      h('div', {}, good('money', p.money, L('amount.money', { n: p.money })), good('lumber', p.lumber, p.lumber), good('food', p.food, p.food), good('brick', p.brick, p.brick)),
+      h('div', {}, L('label.whales_kept'), ' ', whales(p.returned)),
+      h('ul', { class: 'ships' }, (p.ships || []).map((sh) => { const li = h('li', {}, '⛵ ', L('label.ship', { ship: sh.ship, where: shipWhere(sh) }), Object.values(sh.hold || {}).some(Boolean) ? [' — ', L('label.hold', { whales: whales(sh.hold) })] : ''); return s === ctx.seat ? pick(li, 'ship', sh.ship, L('label.ship_n', { ship: sh.ship })) : li; })),
+      h('div', {}, L('label.workers_placed'), ' ', (p.workers || []).length ? cat.list(p.workers.map((w) => nameOf(v, w))) : L('value.none'), ' ', L('label.per_round', { n: (v.reference && v.reference.turn && v.reference.turn.workers) || 2 })),
+      prev.buildings && prev.buildings.length ? h('div', {}, L('label.buildings'), ' ', cat.list(prev.buildings.map((b) => nameOf(v, b)))) : null);
   });
   const aw = v.awaiting || {};
   return h('div', { class: 'board-game nb' },
-    h('div', { class: 'box' }, h('strong', {}, `Round ${v.round} of ${(ref.turn && ref.turn.rounds) || 12}`), ` · ${humanize(v.phase || '')}`,
-      aw.decision ? ` · ${seatName(ctx, aw.seat)} to ${humanize(aw.decision).toLowerCase()}` : '', v.final ? ' · final round' : ''),
+    h('div', { class: 'box' }, h('strong', {}, L('label.round', { round: v.round, rounds: (ref.turn && ref.turn.rounds) || 12 })), ' · ', L('label.phase', { phase: named(cat, v.phase || '') }),
+      aw.decision ? [' · ', L('label.awaiting', { who: seatName(ctx, aw.seat), decision: named(cat, aw.decision) })] : '', v.final ? [' · ', L('label.final_round')] : ''),
     tieBreak(ctx, v),
     h('div', { class: 'nb-boards' },
-      h('section', { class: 'box town', 'aria-label': 'Town board' }, h('h3', {}, '🏘 Town'),
+      h('section', { class: 'box town', 'aria-label': L('label.town_board') }, h('h3', {}, '🏘 ', L('label.town')),
         h('div', { class: 'tiles' }, town.map(spaceTile)),
-        h('h3', {}, 'Buildings in town'), built.length ? h('div', { class: 'tiles' }, built.map(buildingTile)) : h('p', { class: 'muted' }, 'None built yet.'),
-        h('details', { class: 'for-sale', open: true }, h('summary', {}, `Building tiles for sale (${forSale.length})`), h('div', { class: 'tiles' }, forSale.map(buildingTile)))),
-      h('section', { class: 'box whaling', 'aria-label': 'Whaling board' }, h('h3', {}, '🌊 Whaling board'),
+        h('h3', {}, L('label.buildings_in_town')), built.length ? h('div', { class: 'tiles' }, built.map(buildingTile)) : h('p', { class: 'muted' }, L('label.none_built')),
+        h('details', { class: 'for-sale', open: true }, h('summary', {}, L('label.for_sale', { n: forSale.length })), h('div', { class: 'tiles' }, forSale.map(buildingTile)))),
+      h('section', { class: 'box whaling', 'aria-label': L('label.whaling_board') }, h('h3', {}, '🌊 ', L('label.whaling_board')),
         h('div', { class: 'tiles' }, whaling.map(spaceTile)),
         h('div', { class: 'nb-track' }, track.slice().reverse()),
-        h('div', {}, 'Sea tokens drawn: ', whales(v.sea_tokens)),
-        h('div', {}, 'Ocean bag: ', Object.entries(v.bag || {}).map(([k, n]) => `${n}${WHALE[k]}`).join(' ')),
-        v.sale ? h('div', { class: 'note' }, 'Sale: ', JSON.stringify(v.sale)) : null)),
+        h('div', {}, L('label.sea_tokens'), ' ', whales(v.sea_tokens)),
+        h('div', {}, L('label.ocean_bag'), ' ', Object.entries(v.bag || {}).map(([k, n]) => `${n}${WHALE[k]}`).join(' ')),
+        v.sale ? h('div', { class: 'note' }, L('label.sale_pending'), ' ', JSON.stringify(v.sale)) : null)),
     h('div', { class: 'players-row' }, players));
 }
 
 // When the best final total is shared, the tie-break that decided it (most whale tokens, then most
 // money left unscored) with the rows that were level: the final scores fold that row away.
-const TIEBREAKS = [['whale_tokens', 'whale tokens', ''], ['unscored_money', 'unscored money', '$']];
+const TIEBREAKS = [['whale_tokens', ''], ['unscored_money', '$']];
 export function tieBreakText(ctx, v) {
   const r = v.result || (ctx.game && ctx.game.outcome) || {};
   const rows = [...(r.details || []), ...(r.captains || [])].filter((d) => d && typeof d === 'object');
@@ -104,18 +117,21 @@ export function tieBreakText(ctx, v) {
   if (tied.length < 2) return null;
   const who = (d) => seatName(ctx, d.player ?? d.seat);
   const level = [];
-  for (const [key, label, unit] of TIEBREAKS) {
+  const cat = catalog('new-bedford');
+  const amount = (unit, n) => (unit ? L('amount.money', { n }) : String(n));
+  for (const [key, unit] of TIEBREAKS) {
     const values = tied.map((d) => d.tiebreak[key] || 0);
-    const listed = tied.map((d, i) => `${who(d)} ${unit}${values[i]}`).join(', ');
-    if (new Set(values).size > 1) return `Tie on ${best} points, broken by ${label}: ${listed}${level.length ? ` (${level.join('; ')})` : ''}.`;
-    level.push(`${label} level at ${unit}${values[0]}`);
+    const listed = tied.map((d, i) => `${who(d)} ${amount(unit, values[i])}`).join(', ');
+    const label = L('label.tiebreak', { key });
+    if (new Set(values).size > 1) return L('label.tie_broken', { best, label, listed, has_level: String(!!level.length), level: level.join('; ') });
+    level.push(L('label.tie_level', { label, value: amount(unit, values[0]) }));
   }
-  return `Tie on ${best} points; the tie-breaks are level too (${level.join('; ')}).`;
+  return cat.t('label.tie_level_too', { best, level: level.join('; ') });
 }
 
 function tieBreak(ctx, v) {
   const t = tieBreakText(ctx, v);
-  return t ? h('div', { class: 'box note tie-break', role: 'status', 'aria-label': 'Tie-break' }, h('strong', {}, '⚖ '), t) : null;
+  return t ? h('div', { class: 'box note tie-break', role: 'status', 'aria-label': L('label.tie_break') }, h('strong', {}, '⚖ '), t) : null;
 }
 
 // A Captain (solo mode, El Océano Solitario): its Helm with the token, heading, orders,
@@ -123,31 +139,31 @@ function tieBreak(ctx, v) {
 function captainBox(ctx, v, p, s, c, prev) {
   const order = ((v.captains || {}).order || []).map((x) => seatName(ctx, x));
   return h('div', { class: `box player captain c${s}`, 'data-player': String(s) },
-    h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, h('small', { class: 'muted' }, ' · automa'), prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${prev.total} pts so far`) : null),
+    h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, h('small', { class: 'muted' }, ' · ', catalog('tablero').t('web.automa')), prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${L('label.pts_so_far', { n: prev.total })}`) : null),
     c.personality ? h('p', { class: 'muted small-print' }, c.personality) : null,
-    h('div', {}, res(GOOD.money, `$${p.money}`, 'money'), res(GOOD.lumber, p.lumber, 'lumber'), res(GOOD.food, p.food, 'food'), res(GOOD.brick, p.brick, 'brick')),
-    h('div', { class: 'helm', role: 'list', 'aria-label': `${c.title}'s Helm` }, (c.helm || []).map((x, i) => h('span', {
-      role: 'listitem', class: `helm-step${i === c.helm_position ? ' at' : ''}`, title: i === c.helm_position ? 'the Helm token is here' : '',
+    h('div', {}, good('money', p.money, L('amount.money', { n: p.money })), good('lumber', p.lumber, p.lumber), good('food', p.food, p.food), good('brick', p.brick, p.brick)),
+    h('div', { class: 'helm', role: 'list', 'aria-label': L('label.helm_of', { who: seatName(ctx, s) }) }, (c.helm || []).map((x, i) => h('span', {
+      role: 'listitem', class: `helm-step${i === c.helm_position ? ' at' : ''}`, title: i === c.helm_position ? L('label.helm_here') : '',
     }, humanize(x)))),
-    h('div', {}, h('strong', {}, 'Heading: '), c.heading_text || humanize(c.heading || ''), c.idle ? ' (idle)' : ''),
+    h('div', {}, h('strong', {}, L('label.heading'), ' '), c.heading_text || humanize(c.heading || ''), c.idle ? [' ', L('label.idle')] : ''),
     h('ol', { class: 'orders' }, (c.orders || []).map((st) => h('li', {}, st.entries.join(' → ')))),
     restrictionsBox(c),
-    h('div', {}, 'Whales kept: ', whales(p.returned), ` (${c.whales} of at most ${(c.limits || {}).whales ?? '—'})`),
-    h('ul', { class: 'ships' }, (p.ships || []).map((sh) => h('li', {}, `⛵ Ship ${sh.ship}: ${sh.where}`, Object.values(sh.hold || {}).some(Boolean) ? ` — hold ${whales(sh.hold)}` : ''))),
-    h('div', {}, `Buildings (${(c.buildings || []).length} of at most ${(c.limits || {}).buildings ?? '—'}): `, (c.buildings || []).length ? c.buildings.map((b) => spaceName(v, b)).join(', ') : 'none'),
-    h('details', {}, h('summary', {}, 'Building Project'),
-      h('div', {}, 'White: ', (c.building_project.white || []).map((b) => spaceName(v, b)).join(', ')),
-      h('div', {}, 'Black: ', (c.building_project.black || []).map((b) => spaceName(v, b)).join(', ')),
-      h('div', {}, 'Victory: ', (c.victory_order || []).map((b) => spaceName(v, b)).join(', '))),
-    order.length ? h('small', { class: 'muted' }, `Turn order: ${order.join(' → ')}`) : null);
+    h('div', {}, L('label.whales_kept'), ' ', whales(p.returned), ' ', L('label.of_at_most', { n: c.whales, max: (c.limits || {}).whales ?? '—' })),
+    h('ul', { class: 'ships' }, (p.ships || []).map((sh) => h('li', {}, '⛵ ', L('label.ship', { ship: sh.ship, where: shipWhere(sh) }), Object.values(sh.hold || {}).some(Boolean) ? [' — ', L('label.hold', { whales: whales(sh.hold) })] : ''))),
+    h('div', {}, L('label.captain_buildings', { n: (c.buildings || []).length, max: (c.limits || {}).buildings ?? '—' }), ' ', (c.buildings || []).length ? c.buildings.map((b) => nameOf(v, b)).join(', ') : L('value.none')),
+    h('details', {}, h('summary', {}, L('label.building_project')),
+      h('div', {}, L('label.project', { row: 'white' }), ' ', (c.building_project.white || []).map((b) => nameOf(v, b)).join(', ')),
+      h('div', {}, L('label.project', { row: 'black' }), ' ', (c.building_project.black || []).map((b) => nameOf(v, b)).join(', ')),
+      h('div', {}, L('label.project', { row: 'victory' }), ' ', (c.victory_order || []).map((b) => nameOf(v, b)).join(', '))),
+    order.length ? h('small', { class: 'muted' }, L('label.turn_order', { order: order.join(' → ') })) : null);
 }
 
 // The board's "Restricciones a Preparar y Zarpar" (solo p.13) and what they mean now.
 function restrictionsBox(c) {
   const r = c.restrictions;
   if (!r) return null;
-  return h('div', { class: 'restrictions', role: 'group', 'aria-label': `${c.title}'s Prepare and Launch restrictions` },
-    h('strong', {}, 'Prepare/Launch restrictions: '),
+  return h('div', { class: 'restrictions', role: 'group', 'aria-label': L('label.restrictions_of', { who: c.title }) },
+    h('strong', {}, L('label.restrictions'), ' '),
     h('ul', {}, (r.text || []).map((t) => h('li', {}, t))),
     r.now ? h('div', { class: r.can_prepare ? 'muted' : 'note' }, r.now) : null);
 }
@@ -170,89 +186,10 @@ function outcomeNames(game) {
   for (const s of ((v.reference || {}).spaces || [])) if (s.id && s.name) names[s.id] = s.name;
   for (const [id, t] of Object.entries(v.building_tiles || {})) if (t && t.name) names[id] = t.name;
   Object.assign(names, v.building_names || {});
+  // (in English the view's printed names stand, "Seamen's Bethel"; else the catalog's)
+  const cat = catalog('new-bedford');
+  if (cat.lang !== 'en' || pseudoLocale()) for (const id of Object.keys(names)) if (cat.has(`name.${id}`)) names[id] = cat.t(`name.${id}`);
   return names;
-}
-
-// An option's effect on money and goods, as the engine words it: "+$3, -1 brick".
-function signed(net) {
-  const parts = ['money', 'lumber', 'food', 'brick'].filter((k) => (net || {})[k]).map((k) => {
-    const n = net[k];
-    return k === 'money' ? `${n > 0 ? '+' : '-'}$${Math.abs(n)}` : `${n > 0 ? '+' : '-'}${Math.abs(n)} ${k}`;
-  });
-  return parts.length ? parts.join(', ') : 'no change to money or goods';
-}
-
-// A selling space (General Store, Market) whose sale is composed in steps: its prices for the goods
-// the player holds, the 1st-worker bonus, the owner's fee and what the whole sale can pay, from the
-// view's pending.sell (the option's own words say "no change to money or goods").
-function saleText(ctx, o, sell) {
-  const eff = o.effect || {};
-  const s = sell[eff.space];
-  if (!s) return null;
-  const prices = s.prices || {};
-  const have = s.have || {};
-  const extra = s.first_of_kind_extra || {};
-  const kinds = (eff.sale || []).filter((k) => k in prices);
-  const bonus = s.first_bonus_money || 0;
-  const fee = s.fee || 0;
-  const most = kinds.filter((k) => have[k]).reduce((t, k) => t + prices[k] * have[k] + (extra[k] || 0), 0) + bonus - fee;
-  let t = `${s.space_name || eff.space_name}${bonus ? ' (1st: bonus)' : ''}: sell ${kinds.map((k) => `${k} $${prices[k]}`).join(', ')} each, one kind at a time`;
-  if (Object.values(extra).some(Boolean)) t += '; the first good of each kind sold earns double';
-  if (bonus) t += `; +$${bonus} (1st worker here)`;
-  if (fee) t += s.fee_to_seat !== null && s.fee_to_seat !== undefined ? `; pay $${fee} to ${seatName(ctx, s.fee_to_seat)} first` : `; pay $${fee} first`;
-  return `${t} (up to +$${most})`;
-}
-
-// One step of a composed sale: what it sells and, on the last step, what the whole sale pays.
-function sellStepText(ctx, o, sell) {
-  const a = o.action || {};
-  const eff = o.effect || {};
-  const what = a.count ? `Sell ${a.count} ${a.good}` : `Sell no ${a.good}`;
-  if ('gain' in eff || 'pay' in eff) {
-    let t = `${what}, ending the sale (${signed(o.net)})`;
-    if (eff.fee && eff.fee.money) t += `, after a $${eff.fee.money} fee to ${seatName(ctx, eff.fee.to_seat)}`;
-    if (eff.first_bonus && Object.values(sell).some((s) => s && s.first_bonus_money)) t += ', with the 1st-worker bonus';
-    return t;
-  }
-  const space = ((ctx.view || {}).selling || {}).space;
-  const s = (space && sell[space]) || {};
-  const price = (s.prices || {})[a.good];
-  if (price !== undefined && a.count) return `${what} (+$${price * a.count + ((s.first_of_kind_extra || {})[a.good] || 0)}), then the next good`;
-  return `${what}, then the next good`;
-}
-
-// A building's fee: to its owner, or to the supply when a Captain owns it (solo rules p.12).
-function feeText(ctx, v, fee, owner) {
-  const p = (v.players || [])[owner];
-  if (p && p.captain) return `paying a $${fee} fee to the supply (${seatName(ctx, owner)}'s building)`;
-  return `paying ${seatName(ctx, owner)} a $${fee} fee`;
-}
-
-// A worker placement with every change it makes to a player's money, goods, buildings and ships:
-// the building built or taken over, a ship prepared, launched or moved out (Lighthouse), whales
-// brought home, what was paid and taken, and the fee paid to the building's owner.
-function placement(ctx, v, e, who) {
-  let t = `${who} sends a worker to ${spaceName(v, e.space)}${e.first ? ' (first: bonus)' : ''}`;
-  if (e.build) t += ` and builds ${spaceName(v, e.build)}`;
-  if (e.take_ownership) {
-    const was = e.owner !== undefined && e.owner !== null ? e.owner : (e.owner_paid || {}).seat;
-    t += ` and takes ${e.take_ownership === e.space ? 'it' : spaceName(v, e.take_ownership)} over${was !== undefined && was !== null ? ` from ${seatName(ctx, was)}` : ''}`;
-  }
-  if (e.prepare) t += ` and prepares ship ${e.prepare}`;
-  if (e.launch && typeof e.launch === 'object') t += ` and ${e.prepare_and_launch ? 'prepares and launches' : 'launches'} ship ${e.launch.ship} to space ${e.launch.to}`;
-  else if (e.launch || e.to !== undefined) t += ` and launches a ship${e.to !== undefined ? ` to space ${e.to}` : ''}`;
-  if (e.move_out) t += ` and moves ship ${e.move_out.ship} from space ${e.move_out.from} out to space ${e.move_out.to} (rank 1st)`;
-  if (e.return_whales) t += ` and brings home ${whales(e.return_whales.whales)} from ship ${e.return_whales.ship}`;
-  if (e.remove_empty_sea) t += ` and removes ${e.remove_empty_sea} empty sea token${e.remove_empty_sea === 1 ? '' : 's'}`;
-  if (e.fee) t += `, ${feeText(ctx, v, e.fee, e.owner)}`;
-  if (e.owner_paid && e.owner_paid.money) t += `, ${feeText(ctx, v, e.owner_paid.money, e.owner_paid.seat)}`;
-  const sold = Object.fromEntries(Object.entries(e.sold || {}).filter(([, n]) => n));
-  const pay = Object.fromEntries(Object.entries(e.pay || {}).filter(([k, n]) => n && sold[k] !== n));
-  if (Object.keys(sold).length) t += `, selling ${amounts(sold)}`;
-  if (Object.keys(pay).length) t += `, paying ${amounts(pay)}`;
-  if (e.gain && Object.values(e.gain).some(Boolean)) t += `, taking ${amounts(e.gain)}`;
-  if (e.chosen_by !== undefined && e.chosen_by !== null) t += ` (chosen by ${seatName(ctx, e.chosen_by)})`;
-  return `${t}.`;
 }
 
 // A value of an action's field in words, for the step-by-step move builder: spaces and buildings
@@ -260,7 +197,7 @@ function placement(ctx, v, e, who) {
 function valueName(path, value, ctx) {
   if (typeof value !== 'string') return null;
   const field = path.split('.').pop();
-  return field === 'space' || field === 'build' || NAMES[value] ? spaceName((ctx && ctx.view) || {}, value) : null;
+  return field === 'space' || field === 'build' || NAMES[value] ? nameOf((ctx && ctx.view) || {}, value) : null;
 }
 
 // What a move does, beside its words: the building a worker goes to (or builds), from the catalog's
@@ -290,4 +227,12 @@ function actionEffect(a, ctx) {
   return parts.length ? parts.join('; ') : null;
 }
 
-export default { render, seatNames, outcomeNames, valueName, actionEffect, optionNames: NAMES };
+// The lobby's option texts: catalog keys by option (schema-form.js).
+export const OPTION_TEXTS = {
+  buildings: { label: 'label.option.buildings', hint: 'label.option.buildings_hint', values: { default: 'label.option.buildings.default', two_player: 'label.option.buildings.two_player', all: 'label.option.buildings.all' } },
+  first_player: { label: 'label.option.first_player', hint: 'label.option.first_player_hint' },
+  expert: { label: 'label.option.expert', hint: 'label.option.expert_hint' },
+  turners_mill: { label: 'label.option.turners_mill', hint: 'label.option.turners_mill_hint' },
+};
+
+export default { render, seatNames, outcomeNames, valueName, actionEffect, optionNames: NAMES, optionTexts: OPTION_TEXTS };

@@ -1,37 +1,40 @@
 // Riverboat: the central board (phase tiles, round track, crop tiles, riverboats,
 // opportunity spaces, harbor track) and each player's hex mat of fields.
-import { h, humanize, fmt } from '../dom.js';
+import { h } from '../dom.js';
 import { seatName } from '../words.js';
+import { catalog, value as named, amounts } from '../i18n.js';
 import { pick, pickAlso, res } from './common.js';
 
 const CROP = { beet: ['B', '#9c2a4a'], wheat: ['W', '#d9a520'], corn: ['C', '#e6c619'], potato: ['P', '#8a6a3b'], pumpkin: ['K', '#e0761c'] };
 const FIELD = { yellow: '#f3e08a', orange: '#f4b77a', green: '#a9d89a', blue: '#a8c9ec', purple: '#cdb0e4' };
 
+const L = (key, args) => catalog('riverboat').t(key, args);
+const word = (x) => named(catalog('riverboat'), x);
+
 function crop(name) {
   const [letter, colour] = CROP[name] || ['?', '#777'];
-  return h('span', { class: 'crop', style: { background: colour }, title: name }, letter);
+  return h('span', { class: 'crop', style: { background: colour }, title: word(name) }, L('label.crop_letter', { crop: name }));
 }
 
 function cropTile(kind) {
   if (!kind) return h('span', { class: 'muted' }, '—');
   const crops = String(kind).split('-').slice(1);
-  return h('span', { class: 'croptile', title: kind }, crops.map(crop));
+  return h('span', { class: 'croptile', title: word(kind) }, crops.map(crop));
 }
 
 // `1 coin`, `2 coins`: the engine's keys are plurals (coins, agents).
 function benefit(b) {
-  return Object.entries(b || {}).map(([k, v]) => (k === 'feature' ? `${v} ` : `${v} ${v === 1 && k.endsWith('s') ? k.slice(0, -1) : k}`)).join(' + ');
+  const cat = catalog('riverboat');
+  return Object.entries(b || {}).map(([k, v]) => (k === 'feature' ? word(v) : cat.has(`amount.${k}`) ? L(`amount.${k}`, { n: v }) : `${v} ${word(k)}`)).join(' + ');
 }
 
 // Mat cells as people see them: numbered from 1 (the view's and the actions' index + 1), as on
 // the mat and in the terminal client. The wire values stay 0-based.
 const cellNo = (c) => (Number.isInteger(c) ? String(c + 1) : String(c ?? '?'));
-const cellList = (cells) => `cell${(cells || []).length === 1 ? '' : 's'} ${(cells || []).map(cellNo).join(', ')}`;
 
 // A crop tile kind in words: "2-beet-corn" -> "beet and corn".
 function tileWords(kind) {
-  const crops = String(kind ?? '').split('-').slice(1);
-  return crops.length ? crops.join(' and ') : String(kind ?? '');
+  return word(String(kind ?? ''));
 }
 
 // The searched pile's tiles, counted by kind: [["2-beet-corn", 3], ...] (the view's list is sorted).
@@ -41,7 +44,6 @@ function pileCounts(contents) {
   return [...m];
 }
 
-const tilesOf = (n) => `${n} tile${n === 1 ? '' : 's'}`;
 
 // What the searcher sees of the pile (view.search.contents: the searcher's view only); others
 // see who searches which pile, never its tiles.
@@ -49,18 +51,17 @@ function searchBox(ctx, v) {
   const sr = v.search;
   if (!sr) return null;
   const who = seatName(ctx, sr.seat);
-  if (!Array.isArray(sr.contents)) return h('div', { class: 'box rb-search' }, `${who} searches the ${sr.pile || 'pile'}.`);
-  const what = sr.pile === 'opportunity deck'
-    ? pileCounts(sr.contents).map(([k, n]) => `${n} × ${humanize(k)}`)
-    : pileCounts(sr.contents).map(([k, n]) => `${n} × ${tileWords(k)}`);
-  return h('div', { class: 'box rb-search', 'aria-label': 'The pile you searched' },
-    h('strong', {}, `You search the ${sr.pile || 'pile'} (${tilesOf(sr.contents.length)}): `),
+  const pile = L('label.pile_name', { pile: sr.pile === 'opportunity deck' ? 'deck' : 'pile', size: String(sr.pile || '').replace(/\D/g, '') });
+  if (!Array.isArray(sr.contents)) return h('div', { class: 'box rb-search' }, L('label.searches', { who, pile }));
+  const what = pileCounts(sr.contents).map(([k, n]) => `${n} × ${word(k)}`);
+  return h('div', { class: 'box rb-search', 'aria-label': L('label.searched_pile') },
+    h('strong', {}, L('label.you_search', { pile, n: sr.contents.length }), ' '),
     h('ul', {}, what.map((x) => h('li', {}, x))));
 }
 
 function pileCount(v, kind) {
   const c = v && v.search && Array.isArray(v.search.contents) ? v.search.contents.filter((k) => k === kind).length : 0;
-  return c ? ` (${c} in the pile)` : '';
+  return c ? ` ${L('label.in_the_pile', { n: c })}` : '';
 }
 
 function mat(ctx, p, s) {
@@ -77,10 +78,10 @@ function mat(ctx, p, s) {
       const feat = (p.feature || [])[i];
       const el = h('div', {
         class: `hex${(p.worker || [])[i] ? ' has-worker' : ''}${(p.scored || [])[i] ? ' scored' : ''}`,
-        style: { background: FIELD[colour] || '#eee' }, title: `cell ${i + 1}: ${colour} field${cr ? `, ${cr}` : ''}${feat ? `, ${feat}` : ''}`,
+        style: { background: FIELD[colour] || '#eee' }, title: L('label.cell', { n: i + 1, colour: word(colour || ''), crop: cr ? word(cr) : '', has_crop: String(!!cr), feature: feat ? word(feat) : '', has_feature: String(!!feat) }),
       }, h('small', { class: 'cellno', 'aria-hidden': 'true', style: { fontSize: '0.6em', marginRight: '1px', color: '#000', background: 'rgba(255,255,255,.8)', borderRadius: '2px', padding: '0 1px' } }, String(i + 1)),
-      cr ? crop(cr) : null, (p.worker || [])[i] ? h('span', { class: `worker c${s}` }) : null, feat ? h('small', { class: 'feat' }, feat) : null);
-      cells.push(mine ? pickAlso(pick(el, 'cell', i, `Cell ${i + 1}, ${colour} field${cr ? `, ${cr}` : ''}`), 'cells', [i]) : el);
+      cr ? crop(cr) : null, (p.worker || [])[i] ? h('span', { class: `worker c${s}` }) : null, feat ? h('small', { class: 'feat' }, word(feat)) : null);
+      cells.push(mine ? pickAlso(pick(el, 'cell', i, L('label.cell_pick', { n: i + 1, colour: word(colour || ''), crop: cr ? word(cr) : '', has_crop: String(!!cr) })), 'cells', [i]) : el);
     }
     rows.push(h('div', { class: `hexrow${r % 2 === 1 && grid.odd_rows_shifted_right ? ' shifted' : ''}` }, cells));
   }
@@ -94,32 +95,32 @@ function render(ctx) {
   const harbor = v.harbor_track || { last_space: 18, slot_spaces: [] };
   const spaces = Array.from({ length: (harbor.last_space || 18) + 1 }, (_, i) => i);
   return h('div', { class: 'board-game rb' },
-    h('div', { class: 'box' }, h('strong', {}, `Round ${v.round}`), ` · phase: ${humanize(v.phase || '')}`,
-      v.pending && v.pending.kind ? ` · ${seatName(ctx, v.pending.seat)}: ${humanize(v.pending.kind).toLowerCase()}` : '',
-      v.crop_card ? ` · crop card: ${fmt(v.crop_card)}` : ''),
+    h('div', { class: 'box' }, h('strong', {}, L('label.round', { round: v.round })), ' · ', L('label.phase', { phase: word(v.phase || '') }),
+      v.pending && v.pending.kind ? ` · ${seatName(ctx, v.pending.seat)}: ${word(v.pending.kind)}` : '',
+      v.crop_card ? [' · ', L('label.crop_card', { card: word(v.crop_card) })] : ''),
     searchBox(ctx, v),
-    h('section', { class: 'box rb-board', 'aria-label': 'Central board' },
-      h('h3', {}, 'Phase tiles'),
-      h('div', { class: 'tiles' }, phases.map(([ph, holder]) => pick(h('div', { class: `tile phase c${holder}` }, h('h4', {}, humanize(ph)), holder === null || holder === undefined ? h('small', {}, 'not taken') : [h('span', { class: `dot c${holder}` }), ` ${seatName(ctx, holder)}`]), 'phase', ph, `Phase ${ph}`))),
-      h('h3', {}, 'Crop tiles'),
-      h('div', { class: 'rb-supply' }, supply.map(([size, slots]) => h('div', { class: 'row' }, h('strong', {}, `${size}-hex `),
-        slots.map((k, i) => pick(h('div', { class: 'tile slot' }, h('small', {}, `tile #${i + 1} `), cropTile(k)), 'slot', i, `Tile #${i + 1}: ${k || 'empty'}`)),
-        h('small', {}, ` pile ${(v.pile_sizes || {})[size] ?? '?'}`)))),
-      h('h3', {}, 'Riverboats'),
+    h('section', { class: 'box rb-board', 'aria-label': L('label.central_board') },
+      h('h3', {}, L('label.phase_tiles')),
+      h('div', { class: 'tiles' }, phases.map(([ph, holder]) => pick(h('div', { class: `tile phase c${holder}` }, h('h4', {}, word(ph)), holder === null || holder === undefined ? h('small', {}, L('label.not_taken')) : [h('span', { class: `dot c${holder}` }), ` ${seatName(ctx, holder)}`]), 'phase', ph, L('label.phase_pick', { phase: word(ph) })))),
+      h('h3', {}, L('label.crop_tiles')),
+      h('div', { class: 'rb-supply' }, supply.map(([size, slots]) => h('div', { class: 'row' }, h('strong', {}, L('label.hex_size', { size }), ' '),
+        slots.map((k, i) => pick(h('div', { class: 'tile slot' }, h('small', {}, L('label.tile_n', { n: i + 1 }), ' '), cropTile(k)), 'slot', i, L('label.tile_pick', { n: i + 1, kind: k ? word(k) : L('label.empty') }))),
+        h('small', {}, ' ', L('label.pile_size', { n: (v.pile_sizes || {})[size] ?? '?' }))))),
+      h('h3', {}, L('label.riverboats')),
       h('div', { class: 'tiles' }, Object.entries(v.riverboats || {}).filter(([, b]) => b.on_board).map(([id, b]) =>
-        pick(h('div', { class: 'tile boat' }, h('h4', {}, `⛴ ${id} · holds ${b.capacity}`), h('div', {}, benefit(b.benefit)), h('small', {}, `${b.pile} left`)), 'boat', id, `Riverboat ${id}`))),
-      h('h3', {}, 'Opportunity spaces'),
+        pick(h('div', { class: 'tile boat' }, h('h4', {}, '⛴ ', L('label.boat', { id, capacity: b.capacity })), h('div', {}, benefit(b.benefit)), h('small', {}, L('label.left', { n: b.pile }))), 'boat', id, L('label.boat_pick', { id })))),
+      h('h3', {}, L('label.opportunity_spaces')),
       h('div', { class: 'tiles' }, (v.opportunity_spaces || []).map((o, i) => pick(h('div', { class: 'tile opp' },
-        h('h4', {}, `Space ${i + 1}`), h('div', {}, o.card ? `${humanize(o.card)}: ${o.text || ''}` : 'empty'), h('small', {}, `bonus ${benefit(o.bonus)}`)), 'space', i, `Opportunity space ${i + 1}`))),
-      h('h3', {}, 'Harbor track'),
+        h('h4', {}, L('label.space_n', { n: i + 1 })), h('div', {}, o.card ? `${word(o.card)}: ${catalog('riverboat').has(`effect.${o.card}`) ? L(`effect.${o.card}`) : o.text || ''}` : L('label.empty')), h('small', {}, L('label.bonus', { bonus: benefit(o.bonus) }))), 'space', i, L('label.opportunity_pick', { n: i + 1 })))),
+      h('h3', {}, L('label.harbor_track')),
       h('div', { class: 'track' }, spaces.map((i) => h('div', { class: `sp${(harbor.slot_spaces || []).includes(i) ? ' slot' : ''}` }, String(i),
         h('div', {}, (v.players || []).map((p, s) => (p.harbor === i ? h('span', { class: `dot c${s}`, title: seatName(ctx, s) }) : null)))))),
-      h('div', { class: 'small-print' }, `Supply: ${fmt(v.supply)} · crop deck ${v.crop_deck_size} · opportunity deck ${v.opportunity_deck_size}`)),
-    h('div', { class: 'players-row' }, (v.players || []).map((p, s) => h('section', { class: `box player c${s}${s === ctx.seat ? ' me' : ''}`, 'aria-label': `${seatName(ctx, s)}'s mat` },
-      h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, `mat ${p.mat}${p.passed ? ' · passed' : ''}`)),
-      h('div', {}, res('★', p.vp, 'victory points'), res('¢', p.coins, 'coins'), res('⚑', p.surveyors, 'surveyors'), res('☺', p.workers, 'workers'), res('⚓', p.harbor, 'harbor'), res('♜', p.agents, 'agents in New Orleans')),
+      h('div', { class: 'small-print' }, L('label.supply', { supply: amounts(catalog('riverboat'), v.supply || {}), crops: v.crop_deck_size, opportunities: v.opportunity_deck_size }))),
+    h('div', { class: 'players-row' }, (v.players || []).map((p, s) => h('section', { class: `box player c${s}${s === ctx.seat ? ' me' : ''}`, 'aria-label': L('label.mat_of', { who: seatName(ctx, s) }) },
+      h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, L('label.mat', { mat: p.mat, passed: String(!!p.passed) }))),
+      h('div', {}, res('★', p.vp, L('label.res', { res: 'vp' })), res('¢', p.coins, L('label.res', { res: 'coins' })), res('⚑', p.surveyors, L('label.res', { res: 'surveyors' })), res('☺', p.workers, L('label.res', { res: 'workers' })), res('⚓', p.harbor, L('label.res', { res: 'harbor' })), res('♜', p.agents, L('label.res', { res: 'agents' }))),
       mat(ctx, p, s),
-      h('div', { class: 'small-print' }, `Boats: ${(p.boats || []).join(', ') || 'none'} · harvested: ${fmt(p.harvested)} · opportunities: ${(p.opps || []).map((o) => humanize(o.id)).join(', ') || 'none'}`)))));
+      h('div', { class: 'small-print' }, L('label.player_line', { boats: (p.boats || []).join(', ') || L('value.none'), harvested: amounts(catalog('riverboat'), p.harvested || {}), opportunities: catalog('riverboat').list((p.opps || []).map((o) => word(o.id))) || L('value.none') }))))));
 }
 
 // A value of an action's field in words, for the step-by-step move builder: cells numbered from
@@ -128,8 +129,8 @@ function render(ctx) {
 function valueName(path, value, ctx) {
   const v = (ctx && ctx.view) || {};
   switch (path.split('.').pop()) {
-    case 'cell': return Number.isInteger(value) ? `cell ${cellNo(value)}` : null;
-    case 'slot': return Number.isInteger(value) ? `tile #${value + 1}` : null; // as the supply numbers them
+    case 'cell': return Number.isInteger(value) ? L('label.cell_n', { n: cellNo(value) }) : null;
+    case 'slot': return Number.isInteger(value) ? L('label.tile_n', { n: value + 1 }) : null; // as the supply numbers them
     case 'cells': return Number.isInteger(value) ? cellNo(value) : null;
     case 'kind': return typeof value === 'string' && /^\d-/.test(value) ? `${tileWords(value)}${pileCount(v, value)}` : null;
     default: return null;
@@ -143,4 +144,9 @@ function fieldValue(key, value) {
   return null;
 }
 
-export default { render, valueName, fieldValue };
+// The lobby's option texts: catalog keys by option (schema-form.js).
+export const OPTION_TEXTS = {
+  coin_draws: { label: 'label.option.coin_draws', values: { choose: 'label.option.coin_draws.choose', blind: 'label.option.coin_draws.blind' } },
+};
+
+export default { render, valueName, fieldValue, optionTexts: OPTION_TEXTS };

@@ -16,7 +16,7 @@ function render(ctx) {
           role: 'gridcell', class: `ttt-cell ${m ? 'mark-' + m : 'empty'}`, 'data-cell': String(i),
           'data-pick-field': 'cell', 'data-pick-value': String(i),
           'aria-label': cat.t('label.cell', { row: r + 1, col: c + 1, mark: m || 'empty' }),
-        }, m);
+        }, m ? cat.t('label.mark', { mark: m }) : '');
       })))),
     h('p', { class: 'muted' }, marks.map((m, s) => cat.t('label.plays', { who: ctx.name(s), mark: m })).join(' · ')));
 }
