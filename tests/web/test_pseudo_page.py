@@ -142,3 +142,21 @@ def test_a_table_mid_game_has_no_text_outside_the_catalogs(server, new_page, eng
     page.wait_for_timeout(300)
     bad = _foreign(page, [game_id])
     assert not bad, f"{len(bad)} texts not from a catalog:\n" + "\n".join(bad)
+
+
+def test_a_solo_new_bedford_table_with_a_captain_has_no_text_outside_the_catalogs(server, new_page):
+    """The Captain's box (personality, Helm, heading, Orders, restrictions) and the log of its
+    turns (headings, placements, a skipped worker) come from the catalogs too."""
+    page = _pseudo(new_page)
+    game_id = create_in_lobby(page, server.url, "new-bedford", ["human"], captains=["starbuck"])
+    moves = ".composer button.act:not([disabled]), .composer button.choice:not([disabled])"
+    for _ in range(8):  # past the starting goods: the Captain has taken turns
+        if wait_ready(page) != "move" or not page.locator(moves).count():
+            break
+        page.locator(moves).first.click()
+        page.wait_for_timeout(400)
+    wait_ready(page)
+    page.wait_for_selector(".captain .orders li")
+    page.wait_for_timeout(300)
+    bad = _foreign(page, [game_id])
+    assert not bad, f"{len(bad)} texts not from a catalog:\n" + "\n".join(bad)
