@@ -67,3 +67,19 @@ def test_a_whole_game_of_founders_reads_in_spanish_in_the_terminal(spanish, seat
         g.play_random(max_steps=g.version // 4 + 3)
     for words in ["puesto de", "ptos.", "libre", "cartas", "propuesta", " — necesita ", *seen]:
         assert words in shown, words
+
+
+def test_the_shaping_history_note_names_buildings_and_sections_in_spanish(spanish):
+    """The engine writes the buildings' and sections' English names into the event card
+    (`name`, `section`); the note reads them from the catalogs, by the card and `section_id`."""
+    from tests.engines.founders_of_gloomhaven.test_solo_and_variants import _ending
+
+    g, events = _ending({"shaping_history": True})
+    assert g.outcome()["shaping_history"]["buildings"][0]["section_id"] == "middle"
+    assert all("section_id" in b for b in g.event_view(events[-1])["buildings"])
+    for you in (0, None):
+        text = " ".join(_text(g, you).split())
+        assert "Modelando la historia: " in text, text
+        assert ("Edificios a los que asiento 0" in text and "entregó: Taberna (Recodo del Río, 2 fichas de entrega); "
+                "Atalaya (Costa Oeste, 1 ficha de entrega).") in text, text
+        assert not re.search(r"Tavern|Watchtower|Riverbend|Westshore", text)

@@ -494,21 +494,23 @@ def _result(game: Game) -> Text | None:
     if isinstance(h, dict):
         t.append("\n" + m.format("label.term_history", {
             "who": _seat(game, h.get("seat")), "building": _card_name(game, h.get("building")),
-            "section": _section_label(game, h.get("section")), "body": h.get("governing_body") or ""}), style="dim")
+            "section": _section_label(game, h.get("section"), h.get("section_id")),
+            "body": h.get("governing_body") or ""}), style="dim")
     card = r.get("shaping_history")
     if isinstance(card, dict):
         t.append("\n" + "\n".join(_event_card(game, card)), style="bold")
     return t
 
 
-def _section_label(game: Game, section: Any) -> str:
-    """A section as the engine names it (its English name, or its place `left`), in the catalog's words."""
+def _section_label(game: Game, section: Any, section_id: Any = None) -> str:
+    """A section by its id (`left`, `middle`, `right`: the engine's `section_id`), else by the English
+    name the engine wrote (the map's `section_names`), in the catalog's words."""
     names = ((game.view or {}).get("map") or {}).get("section_names") or []
     places = ("left", "middle", "right")
+    if section_id in places:
+        return _section_name(game, places.index(section_id))
     if section in names:
         return _section_name(game, names.index(section))
-    if section in places:
-        return _section_name(game, places.index(section))
     return str(section or "")
 
 
@@ -528,7 +530,7 @@ def _event_card(game: Game, card: dict[str, Any]) -> list[str]:
     for b in card.get("buildings") or []:
         if not isinstance(b, dict):
             continue
-        where = [_section_label(game, b["section"])] if b.get("section") else []
+        where = [_section_label(game, b["section"], b.get("section_id"))] if b.get("section") else []
         if delivered:
             where.append(m.format("label.delivery_tokens", {"n": b.get("deliveries") or 0}))
         name = _card_name(game, b.get("card")) if b.get("card") else str(b.get("name") or "")

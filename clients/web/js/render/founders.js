@@ -269,8 +269,13 @@ function outcomeNotes(game, ctx) {
   if (!hist || typeof hist !== 'object') return stalled;
   const v = ((game && game.view) || {});
   const bs = Array.isArray(hist.buildings) ? hist.buildings : [];
-  const where = (b) => [b.section, hist.delivered_to ? L('label.delivery_tokens', { n: b.deliveries || 0 }) : null].filter(Boolean).join(', ');
-  const listed = bs.map((b) => `${b.name || cardName(v, b.card)}${where(b) ? ` (${where(b)})` : ''}`).join('; ');
+  // The section by its id (section_id: left, middle, right), else by the English name the engine wrote.
+  const places = ['left', 'middle', 'right'];
+  const names = ((v.map || {}).section_names) || [];
+  const section = (b) => (places.includes(b.section_id) ? sectionName(v, places.indexOf(b.section_id))
+    : names.includes(b.section) ? sectionName(v, names.indexOf(b.section)) : b.section);
+  const where = (b) => [b.section ? section(b) : null, hist.delivered_to ? L('label.delivery_tokens', { n: b.deliveries || 0 }) : null].filter(Boolean).join(', ');
+  const listed = bs.map((b) => `${b.card ? cardName(v, b.card) : b.name}${where(b) ? ` (${where(b)})` : ''}`).join('; ');
   const who = seatName(ctx, hist.seat);
   return [
     ...stalled,
