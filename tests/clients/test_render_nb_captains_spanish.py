@@ -77,3 +77,19 @@ def test_a_captains_turns_read_in_spanish_in_the_log(spanish):
                 "rolls": [], "helm": 0, "reason": "no action satisfies the orders"}
     line = describe_event(g.event_view(searched), game)
     assert "ninguna acción satisface sus Órdenes" in line and not ENGLISH.findall(line), line
+
+
+def test_a_choice_for_a_captain_says_what_the_captain_would_do_in_spanish(spanish):
+    """Ahab went round his orders twice and drew a sperm whale: the human picks the ship. The moves
+    read "Elegir por el Capitán: Barco 2" with what it records (not the engine's English `text`)."""
+    from tablero_client.render import action_label
+
+    from tests.engines.new_bedford.test_captains import _ahab_stuck, turn
+
+    g, a = _ahab_stuck({"sperm": 1})
+    e = turn(g, a, "money")
+    assert e["type"] == "captain_choice_offered" and e["choices"][1]["text"].startswith("put the")
+    game = _game(g)
+    labels = [action_label(x, game) for x in g.legal_actions(0)]
+    assert labels[1].startswith("Elegir por el Capitán: Barco 2 — El Capitán Ahab saca una ficha de Mar: cachalote, para el barco 2"), labels
+    assert not any(ENGLISH.findall(label) for label in labels), labels
