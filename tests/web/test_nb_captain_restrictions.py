@@ -34,3 +34,34 @@ def test_each_captains_box_shows_its_prepare_and_launch_restrictions_and_what_th
     assert "He can prepare now" in flask[0]
     for text, _ in (star, flask):
         assert "Launch: only to the exact space of the heading" in text
+
+
+def test_each_captains_box_reads_in_spanish(server, new_page):
+    """The same boxes with the page in Spanish: the personality, the Helm, the heading, the Orders
+    and the restrictions come from the catalogs (the view's `personality`, `heading_text`, `orders`
+    and `restrictions.text` are English)."""
+    import re
+
+    g = engines.LocalGame("new-bedford", seats=1, seed=3, options={"captains": ["starbuck", "flask"]})
+    caps = {c["name"]: c["player"] for c in g.view(0)["captains"]["captains"]}
+    g.state["players"][caps["starbuck"]]["ships"][0]["at"] = "dock"
+    page = new_page()
+    page.add_init_script("localStorage.setItem('tablero.lang', 'es');")
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    boxes = page.evaluate("""async (view) => {
+        await (await import('/js/i18n.js')).loadCatalog('new-bedford');
+        const r = (await import('/js/render/index.js')).rendererFor('new-bedford');
+        const root = r.render({ view, seat: 0, held: [0], seatNames: null, engine: 'new-bedford' });
+        return Object.fromEntries([...root.querySelectorAll('.captain')].map((b) => [b.dataset.player, b.innerText]));
+    }""", g.view(0))
+    star, flask = boxes[str(caps["starbuck"])], boxes[str(caps["flask"])]
+    assert "Hábil en todos los aspectos del negocio" in star and "El experto ballenero" in flask
+    assert "Edificios de Starbuck → Acciones de Ciudad y del Tablero ballenero → Edificios de los rivales" in star
+    assert "cambia el Rumbo a leña y vuelve al paso 1" in star
+    assert "Preparar: solo cuando ninguno de sus barcos espera en el Muelle" in star
+    assert "Ahora no puede preparar (1 de sus barcos está en el Muelle)" in star
+    assert "hacer zarpar un barco al espacio 4" in star  # a Helm step
+    english = re.compile(r"\b(the|and|his|heading|buildings|Prepare|Launch|step|Skilled|whaler|launch|lumber)\b")
+    for text in (star, flask):
+        assert not english.findall(text), english.findall(text)
