@@ -65,3 +65,28 @@ def test_each_captains_box_reads_in_spanish(server, new_page):
     english = re.compile(r"\b(the|and|his|heading|buildings|Prepare|Launch|step|Skilled|whaler|launch|lumber)\b")
     for text in (star, flask):
         assert not english.findall(text), english.findall(text)
+
+
+def test_a_captains_turns_read_in_spanish_in_the_pages_log(server, new_page):
+    """The log's sentences of a Captain's turn: its heading by the catalog (`combo:5`), and a
+    worker it cannot place with why (the engine's `why`, not its English `reason`)."""
+    g = engines.LocalGame("new-bedford", seats=1, seed=3, options={"captains": ["ahab"]})
+    a = g.view(0)["captains"]["captains"][0]["player"]
+    heading = {"type": "captain_heading", "player": a, "captain": "ahab", "roll": 2, "from": 0, "to": 2,
+               "heading": "combo:5", "text": "rolled 2: heading prepare, or else launch to space 5"}
+    skipped = g.event_view({"type": "captain_worker_skipped", "player": a, "captain": "ahab", "inn_placement": False,
+                            "reason": "Ahab drew a token he could not keep: his worker is not placed this round"})
+    page = new_page()
+    page.add_init_script("localStorage.setItem('tablero.lang', 'es');")
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    said = page.evaluate("""async ([view, events]) => {
+        await (await import('/js/i18n.js')).loadCatalog('new-bedford');
+        const r = (await import('/js/render/index.js')).rendererFor('new-bedford');
+        const { describeEvent } = await import('/js/words.js');
+        const ctx = { view, seat: 0, held: [0], engine: 'new-bedford', seatNames: r.seatNames({ view }) };
+        return events.map((e) => describeEvent(e, ctx, r));
+    }""", [g.view(0), [heading, skipped]])
+    assert said == ["El Capitán Ahab saca un 2 y pone rumbo a: preparar, o si no zarpar al espacio 5.",
+                    "El Capitán Ahab no coloca trabajador (Ahab sacó una ficha que no pudo quedarse: su trabajador "
+                    "no se coloca esta ronda)."], said
