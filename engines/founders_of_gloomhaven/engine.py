@@ -31,7 +31,7 @@ from .board import board_of
 from .common import Action, State, _owned_types, _p
 from .delivery import _fork
 from .events import ON
-from .history import _history_due
+from .history import _history_due, with_section_ids
 from .moves import MOVES
 from .phases import PHASES, _draw_proposals
 from .play import weighted_choice
@@ -274,7 +274,8 @@ class FoundersOfGloomhaven(RulesEngine):
             "roads_due": clone(s["roads"]), "reset": clone(s["reset"]), "vote": vote,
             "achievements": clone(s["achievements"]), "achievements_scored": clone(s["ach_scored"]),
             "solo": ({"cycle": s["cycle"], "costs": [_solo_cost(s, i) for i in range(3)]} if s["solo"] else None),
-            "removed": list(s["removed"]), "result": clone(s["over"]), "history": clone(s["history"]),
+            "removed": list(s["removed"]), "result": with_section_ids(clone(s["over"])),
+            "history": with_section_ids(clone(s["history"])),
             "setup": clone(s["setup"]),
         }
 
@@ -284,7 +285,13 @@ class FoundersOfGloomhaven(RulesEngine):
         out = clone(s["over"])
         if s["history"]:
             out["history"] = clone(s["history"])
-        return out
+        return with_section_ids(out)
+
+    def event_view(self, event, seat):
+        event = super().event_view(event, seat)
+        if event.get("type") == "event_card_given":  # its buildings' sections, as ids too
+            return with_section_ids(event)
+        return event
 
     def to_act(self, s: State):
         if s["over"] is not None and not _history_due(s):

@@ -42,6 +42,30 @@ def _event_card_events(state: State, winners: list[int]) -> list[dict]:
              "buildings": mine or placed, "delivered_to": bool(mine), "blanks": list(HISTORY_BLANKS)}]
 
 
+# The section names the engine writes into `event_card_given` and the result (and v1-7's recorded
+# history) are the English names of the map (edition.json); `section_id` beside each (`left`,
+# `middle`, `right`, the map's own ids) lets a client word it from its catalog (label.section).
+# Added where they are read (event_view of `event_card_given`, the view, the outcome), not to the
+# state or the log, so logged games get it too and replays are unchanged.
+SECTION_IDS: dict[str, str] = {name: sid for b in D.BOARDS.values() for sid, name in b.section_names.items()}
+
+
+def with_section_ids(obj: Any) -> Any:
+    """A result, an `event_card_given` event or a recorded history, with a
+    `section_id` beside every section name it carries (a copy when it changes)."""
+    if not isinstance(obj, dict):
+        return obj
+    out = obj
+    if isinstance(obj.get("section"), str) and obj["section"] in SECTION_IDS and "section_id" not in obj:
+        out = {**obj, "section_id": SECTION_IDS[obj["section"]]}
+    if isinstance(obj.get("buildings"), list):
+        out = {**out, "buildings": [with_section_ids(x) for x in obj["buildings"]]}
+    for key in ("shaping_history", "history"):
+        if isinstance(obj.get(key), dict):
+            out = {**out, key: with_section_ids(obj[key])}
+    return out
+
+
 def _history_due(state: State) -> bool:
     """v1-v7 only: the winner recorded the history in the game (`record_history`)."""
     return (state["over"] is not None and state["variants"]["shaping_history"] and state["history"] is None

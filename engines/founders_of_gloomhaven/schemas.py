@@ -41,8 +41,11 @@ DETAIL = {"type": "object", "description": "one seat's final score",
                          "money_left": NINT, "turn_distance": NINT},
           "required": ["seat", "race", "points", "by_source", "money_left", "turn_distance"],
           "additionalProperties": False}
+# A section's id beside its (English) name, added where it is read (history.with_section_ids);
+# words: the catalogs' label.section.
+SECTION_ID = {"type": "string", "pattern": "^(left|middle|right)$"}
 EVENT_CARD_BUILDING = {"type": "object", "properties": {
-    "card": STR, "name": STR, "section": OPT_STR, "deliveries": NINT, "complete": BOOL},
+    "card": STR, "name": STR, "section": OPT_STR, "section_id": SECTION_ID, "deliveries": NINT, "complete": BOOL},
     "required": ["card", "name", "section", "deliveries", "complete"], "additionalProperties": False}
 EVENT_CARD_FIELDS = {
     "seat": SEAT, "race": {"type": "string", "enum": sorted(D.RACES)}, "card": STR,
@@ -51,7 +54,7 @@ EVENT_CARD_FIELDS = {
                   "items": EVENT_CARD_BUILDING},
     "delivered_to": BOOL, "blanks": STRS}
 HISTORY = {"type": "object", "description": "the winner's blanks of its event card, as it filled them in",
-           "properties": {"seat": SEAT, "building": STR, "section": STR, "governing_body": STR},
+           "properties": {"seat": SEAT, "building": STR, "section": STR, "section_id": SECTION_ID, "governing_body": STR},
            "required": ["seat", "building", "section", "governing_body"], "additionalProperties": False}
 RESULT = {"type": "object", "description": "the final scores (game_ended), with the winner's event card under "
           "'Shaping history'",

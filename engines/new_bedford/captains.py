@@ -318,7 +318,10 @@ def restrictions_view(state, player: int) -> dict:
             "Prepare/Launch heading: a Prepare while he can prepare, else a Launch to its space"]
     now = ("He can prepare now: a Prepare/Launch heading prepares." if can else
            f"He cannot prepare now ({why}): a Prepare heading finds no action, a Prepare/Launch heading is a Launch heading.")
-    return {"prepare_max_on_dock": most, "on_dock": on_dock, "can_prepare": can, "text": text, "now": now}
+    # `text` and `now` are the English of the catalogs' label.restriction_* (kept for old clients):
+    # the clients word them from the numbers.
+    return {"prepare_max_on_dock": most, "on_dock": on_dock, "at_home": at_home, "can_prepare": can, "text": text,
+            "now": now}
 
 
 def _gain(state, player: int, sid: str, space: dict, heading: str | None, bonus: dict):

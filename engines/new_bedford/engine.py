@@ -673,6 +673,15 @@ class NewBedford(RulesEngine):
         v["captains"] = table_view.captains_view(state)
         return v
 
+    def event_view(self, event, seat):
+        """Every event is public; a Captain's skipped turn gets `why`, its reason as an id (the
+        clients word it from the catalogs), from its shape, so old logs have it too: a turn that
+        searched the orders carries the search (`rolled_heading`); Ahab's idle worker does not."""
+        event = super().event_view(event, seat)
+        if event.get("type") == "captain_worker_skipped" and "why" not in event:
+            event = {**event, "why": "orders_exhausted" if "rolled_heading" in event else "worker_sits_out"}
+        return event
+
     def _awaiting(self, state) -> dict | None:
         """The decision the game waits for, in words a client can show."""
         to_act = self.to_act(state)

@@ -74,6 +74,9 @@ PLACEMENT_FACTS: S = {
     "inn": boolean(),
     "inn_placement": boolean(),
 }
+# Why a Captain's worker is not placed: Ahab drew a token he could not keep (his worker sits out
+# the round), or no action satisfies the orders.
+SKIP_REASONS = ("worker_sits_out", "orders_exhausted")
 CAPTAIN_TURN: S = {
     "player": PLAYER,
     "captain": string(captains.NAMES),
@@ -162,7 +165,10 @@ EVENTS: list[S] = [
                          min_items=2),
     }),
     TOKEN_DRAWN,
-    _event("captain_worker_skipped", {**CAPTAIN_TURN, "reason": string()}, ["player", "captain", "reason"]),
+    # `why` (the reason as an id, for the catalogs) is added by the engine's event_view, for old
+    # logs too; `reason` is its English, as logged.
+    _event("captain_worker_skipped", {**CAPTAIN_TURN, "reason": string(), "why": string(SKIP_REASONS)},
+           ["player", "captain", "reason"]),
     _event("captain_whales_trimmed", {"player": PLAYER, "captain": string(captains.NAMES), "kept": WHALES,
                                       "sold": WHALES}),
 ]
@@ -201,18 +207,27 @@ CAPTAIN_GAME = obj({
     "choice": nullable(CHOICE), "last_captain_space": nullable(string(SPACE_IDS)),
 }, ["humans", "captains", "human_start", "order", "building_order", "expert", "turners_mill", "choice",
     "last_captain_space"])
+# An entry of a Captain's Orders as the board writes it (captains.BOARD_SCHEMA), without enums: its
+# words are the catalogs' label.order_entry.
+ORDER_ENTRY: S = {"oneOf": [
+    obj({"check": string(pattern="^(own|opponents|town|most|combo)$")}, ["check"]),
+    obj({"building": string(BUILDING_IDS)}, ["building"]),
+    obj({"change": HEADING}, ["change"]),
+    obj({"loop": string(pattern=captains.HEADING_PATTERN[:-2] + "|reroll)$")}, ["loop"]),
+]}
 CAPTAIN_VIEW = obj({
     "player": PLAYER, "name": string(captains.NAMES), "title": string(), "personality": string(),
     "helm": array(HEADING), "helm_printed": array(captains._helm_space), "helm_position": integer(0),
     "heading": HEADING, "heading_text": string(), "round12": array(HEADING),
     "orders": array(obj({"step": integer(), "entries": array(string())}, ["step", "entries"])),
+    "order_entries": array(obj({"step": integer(), "entries": array(ORDER_ENTRY)}, ["step", "entries"])),
     "building_project": obj({"white": array(string(BUILDING_IDS)), "black": array(string(BUILDING_IDS))},
                             ["white", "black"]),
     "victory_order": array(string(BUILDING_IDS)), "limits": obj({"buildings": integer(0), "whales": integer(0)},
                                                                 ["buildings", "whales"]),
-    "restrictions": obj({"prepare_max_on_dock": integer(1), "on_dock": integer(0), "can_prepare": boolean(),
-                         "text": array(string()), "now": string()},
-                        ["prepare_max_on_dock", "on_dock", "can_prepare", "text", "now"]),
+    "restrictions": obj({"prepare_max_on_dock": integer(1), "on_dock": integer(0), "at_home": integer(0),
+                         "can_prepare": boolean(), "text": array(string()), "now": string()},
+                        ["prepare_max_on_dock", "on_dock", "at_home", "can_prepare", "text", "now"]),
     "buildings": array(string(BUILDING_IDS)), "whales": integer(0), "idle": boolean(),
 }, ["player", "name", "helm", "helm_position", "heading", "orders", "building_project", "limits", "restrictions",
     "buildings", "whales"])

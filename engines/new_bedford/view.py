@@ -462,6 +462,10 @@ def captains_view(state) -> dict | None:
             "round12": list(board["round12"]),
             "orders": [{"step": st["step"], "entries": [captains.entry_text(state, i, e) for e in st["entries"]]}
                        for st in board["orders"]],
+            # The same orders as ids, for the clients' catalogs (label.order_entry): each entry is
+            # the board's own ({"check": "own"}, {"building": "inn"}, {"change": h}, {"loop": h}).
+            "order_entries": [{"step": st["step"], "entries": [dict(e) for e in st["entries"]]}
+                              for st in board["orders"]],
             "building_project": {k: list(v) for k, v in board["building_project"].items()},
             "victory_order": list(board["victory_order"]),
             "limits": dict(board["limits"]),

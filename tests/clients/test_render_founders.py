@@ -7,7 +7,8 @@ import copy
 import pytest
 from rich.console import Console
 from tablero_client.models import Game, SeatInfo
-from tablero_client.render import render
+from tablero_client.render import i18n, render
+from tablero_client.render.founders_of_gloomhaven import _printed
 
 import engines
 
@@ -17,6 +18,11 @@ ENGINE = "founders-of-gloomhaven"
 def _game(view: dict, seats: int, you: int | None, to_act: list[int]) -> Game:
     return Game(id="g1", engine=ENGINE, version=1, players=seats, status="GAME_STATUS_RUNNING", to_act=to_act,
                 view=view, seats=[SeatInfo(seat=i, kind="SEAT_KIND_HUMAN") for i in range(seats)], your_seat=you)
+
+
+def _name(x: str) -> str:
+    cat = i18n.catalog(ENGINE, "en")
+    return cat.format(f"name.{x}") if cat.has(f"name.{x}") else x
 
 
 def _text(game: Game) -> str:
@@ -44,7 +50,7 @@ def test_renders_real_games(seats, seed):
             for p in view["players"]:
                 assert f"{p['points']} pts" in text
                 assert f"${p['money']}" in text
-                assert p["race"] in text
+                assert _name(p["race"]) in text  # the race by its catalog name ("Quatryl")
             for name in view["map"]["section_names"]:
                 assert name in text
             for t in view["tiles"]:
@@ -58,7 +64,7 @@ def test_renders_real_games(seats, seed):
             if you is not None:
                 own = view["players"][you]["hand"]
                 if own:
-                    assert "Your hand: " + ", ".join(own) in text
+                    assert "Your hand: " + ", ".join(_printed(view, c) for c in own) in text
             else:
                 assert "Your hand" not in text
 
@@ -90,7 +96,7 @@ def test_secret_votes_stay_hidden():
     text = _text(_game(view, 2, 0, [0]))
     # Each seat's vote as far as seat 0 may know it: seat 1 voted, in secret; seat 0 not yet.
     assert "Vote: called by seat 1" in text and "seat 1: voted (secret)" in text and "seat 0 (you): not voted yet" in text
-    assert "proposal 2" not in text and "influence" not in text.split("Vote:")[1].split("\n\n")[0]
+    assert "proposal 2" not in text and "influence" not in text.split("Vote: called by")[1].split("\n\n")[0]
 
 
 def test_real_vote_in_progress_hides_cast_votes():

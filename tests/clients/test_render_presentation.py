@@ -10,7 +10,7 @@ import re
 import pytest
 from rich.console import Console
 from tablero_client.models import Game, SeatInfo
-from tablero_client.render import action_label, describe_event, render
+from tablero_client.render import action_label, describe_event, i18n, render
 
 import engines
 
@@ -81,9 +81,9 @@ def test_founders_proposals_are_numbered_from_1_on_the_board_and_in_the_tie_brea
     names = {i: game.view["cards"][p]["name"] for i, p in enumerate(game.view["proposals"])}
     for i, name in names.items():
         assert f"{i + 1}. {name} — " in text  # the list
-    tied = ", ".join(f"proposal {i + 1} ({names[i]})" for i in vote["tied"])
-    assert f"Tied: {tied}" in text
-    revealed = text.split("Vote: ")[1]  # each seat's revealed vote on its own line, with its influence
+    tied = i18n.catalog("founders-of-gloomhaven", "en").list([f"proposal {i + 1} ({names[i]})" for i in vote["tied"]])
+    assert f"tied: {tied}" in text  # the catalog's label.tied, as the page says it
+    revealed = text.split("Vote: called by")[1]  # each seat's revealed vote on its own line, with its influence
     for s, x in enumerate(vote["votes"]):
         you = " (you)" if s == decider else ""
         n = x["fleeting"] + x["lasting"]
@@ -157,4 +157,5 @@ def test_boards_fit_an_80_column_terminal_without_cutting_words(engine, seats, s
         assert re.search(r"│ seat 3 ", wide) and not re.search(r"┃ seat 3", wide)  # a row per player
     if engine == "founders-of-gloomhaven":
         for p in v["players"]:
-            assert p["race"] in flat and all(r in flat for r in p["resources"])
+            cat = i18n.catalog(engine, "en")  # races and resources by their catalog names
+            assert all(cat.format(f"name.{x}") in flat for x in [p["race"], *p["resources"]])

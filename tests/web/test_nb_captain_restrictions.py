@@ -34,3 +34,59 @@ def test_each_captains_box_shows_its_prepare_and_launch_restrictions_and_what_th
     assert "He can prepare now" in flask[0]
     for text, _ in (star, flask):
         assert "Launch: only to the exact space of the heading" in text
+
+
+def test_each_captains_box_reads_in_spanish(server, new_page):
+    """The same boxes with the page in Spanish: the personality, the Helm, the heading, the Orders
+    and the restrictions come from the catalogs (the view's `personality`, `heading_text`, `orders`
+    and `restrictions.text` are English)."""
+    import re
+
+    g = engines.LocalGame("new-bedford", seats=1, seed=3, options={"captains": ["starbuck", "flask"]})
+    caps = {c["name"]: c["player"] for c in g.view(0)["captains"]["captains"]}
+    g.state["players"][caps["starbuck"]]["ships"][0]["at"] = "dock"
+    page = new_page()
+    page.add_init_script("localStorage.setItem('tablero.lang', 'es');")
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    boxes = page.evaluate("""async (view) => {
+        await (await import('/js/i18n.js')).loadCatalog('new-bedford');
+        const r = (await import('/js/render/index.js')).rendererFor('new-bedford');
+        const root = r.render({ view, seat: 0, held: [0], seatNames: null, engine: 'new-bedford' });
+        return Object.fromEntries([...root.querySelectorAll('.captain')].map((b) => [b.dataset.player, b.innerText]));
+    }""", g.view(0))
+    star, flask = boxes[str(caps["starbuck"])], boxes[str(caps["flask"])]
+    assert "Hábil en todos los aspectos del negocio" in star and "El experto ballenero" in flask
+    assert "Edificios de Starbuck → Acciones de Ciudad y del Tablero ballenero → Edificios de los rivales" in star
+    assert "cambia el Rumbo a leña y vuelve al paso 1" in star
+    assert "Preparar: solo cuando ninguno de sus barcos espera en el Muelle" in star
+    assert "Ahora no puede preparar (1 de sus barcos está en el Muelle)" in star
+    assert "hacer zarpar un barco al espacio 4" in star  # a Helm step
+    english = re.compile(r"\b(the|and|his|heading|buildings|Prepare|Launch|step|Skilled|whaler|launch|lumber)\b")
+    for text in (star, flask):
+        assert not english.findall(text), english.findall(text)
+
+
+def test_a_captains_turns_read_in_spanish_in_the_pages_log(server, new_page):
+    """The log's sentences of a Captain's turn: its heading by the catalog (`combo:5`), and a
+    worker it cannot place with why (the engine's `why`, not its English `reason`)."""
+    g = engines.LocalGame("new-bedford", seats=1, seed=3, options={"captains": ["ahab"]})
+    a = g.view(0)["captains"]["captains"][0]["player"]
+    heading = {"type": "captain_heading", "player": a, "captain": "ahab", "roll": 2, "from": 0, "to": 2,
+               "heading": "combo:5", "text": "rolled 2: heading prepare, or else launch to space 5"}
+    skipped = g.event_view({"type": "captain_worker_skipped", "player": a, "captain": "ahab", "inn_placement": False,
+                            "reason": "Ahab drew a token he could not keep: his worker is not placed this round"})
+    page = new_page()
+    page.add_init_script("localStorage.setItem('tablero.lang', 'es');")
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    said = page.evaluate("""async ([view, events]) => {
+        await (await import('/js/i18n.js')).loadCatalog('new-bedford');
+        const r = (await import('/js/render/index.js')).rendererFor('new-bedford');
+        const { describeEvent } = await import('/js/words.js');
+        const ctx = { view, seat: 0, held: [0], engine: 'new-bedford', seatNames: r.seatNames({ view }) };
+        return events.map((e) => describeEvent(e, ctx, r));
+    }""", [g.view(0), [heading, skipped]])
+    assert said == ["El Capitán Ahab saca un 2 y pone rumbo a: preparar, o si no zarpar al espacio 5.",
+                    "El Capitán Ahab no coloca trabajador (Ahab sacó una ficha que no pudo quedarse: su trabajador "
+                    "no se coloca esta ronda)."], said

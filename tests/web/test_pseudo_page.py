@@ -142,3 +142,54 @@ def test_a_table_mid_game_has_no_text_outside_the_catalogs(server, new_page, eng
     page.wait_for_timeout(300)
     bad = _foreign(page, [game_id])
     assert not bad, f"{len(bad)} texts not from a catalog:\n" + "\n".join(bad)
+
+
+def test_a_solo_new_bedford_table_with_a_captain_has_no_text_outside_the_catalogs(server, new_page):
+    """The Captain's box (personality, Helm, heading, Orders, restrictions) and the log of its
+    turns (headings, placements, a skipped worker) come from the catalogs too."""
+    page = _pseudo(new_page)
+    game_id = create_in_lobby(page, server.url, "new-bedford", ["human"], captains=["starbuck"])
+    moves = ".composer button.act:not([disabled]), .composer button.choice:not([disabled])"
+    for _ in range(8):  # past the starting goods: the Captain has taken turns
+        if wait_ready(page) != "move" or not page.locator(moves).count():
+            break
+        page.locator(moves).first.click()
+        page.wait_for_timeout(400)
+    wait_ready(page)
+    page.wait_for_selector(".captain .orders li")
+    page.wait_for_timeout(300)
+    bad = _foreign(page, [game_id])
+    assert not bad, f"{len(bad)} texts not from a catalog:\n" + "\n".join(bad)
+
+
+def test_the_sign_in_errors_and_the_notify_control_come_from_the_catalogs(portal, new_page):
+    """The page's own refusals of a pasted portal token (not a JWT, no user) and the "Notify me"
+    control's texts (its button, and its status when this server sends no notifications)."""
+    page = _pseudo(new_page)
+    page.goto(f"{portal.url}/#/")
+    page.wait_for_selector("details.portal summary")
+    page.click("details.portal summary")
+    page.wait_for_selector("#portal-token")
+    for token in ("hello", "eyJhbGciOiJIUzI1NiJ9.eyJuYW1lIjoiTm8gU3ViIn0.c2ln"):  # not a JWT; a JWT with no `sub`
+        page.fill("#portal-token", token)
+        page.press("#portal-token", "Enter")
+        page.wait_for_selector("#banner .error")
+        banner = page.inner_text("#banner")
+        # "⟦Could not sign in: {why}⟧": the reason inside is a message too (the walk does not look
+        # inside a wrapped message)
+        assert not _unwrapped(banner, []) and ": ⟦" in banner, banner
+        page.evaluate("document.querySelector('#banner').textContent = ''")
+    texts = page.evaluate("""async () => {
+        const { notifyControl } = await import('/js/notify.js');
+        const box = notifyControl('g1', [{ token: 't' }]);
+        if (!box) return null;
+        const button = box.querySelector('button');
+        const before = button.textContent;
+        button.click();  // this server sends no notifications: the control says so
+        await new Promise((r) => setTimeout(r, 1000));
+        return [before, box.querySelector('.push-status').textContent];
+    }""")
+    assert texts is not None, "Chromium offers no Web Push here"
+    assert "push" not in texts[1] and texts[1].strip(), texts
+    for text in texts:
+        assert not _unwrapped(text, []), texts

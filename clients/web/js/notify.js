@@ -7,6 +7,9 @@
 import { api } from './api.js';
 import { h } from './dom.js';
 import { currentUser } from './portal.js';
+import { catalog } from './i18n.js';
+
+const T = (key, args) => catalog('tablero').t(key, args);
 
 const FLAG = 'tablero.push.v1';
 const LIVE_EVERY = 15000;
@@ -36,8 +39,8 @@ async function key() {
 
 export async function subscribe(gameId, held) {
   const publicKey = await key();
-  if (!publicKey) throw new Error('this server does not send notifications');
-  if ((await Notification.requestPermission()) !== 'granted') throw new Error('notifications are blocked for this page');
+  if (!publicKey) throw new Error(T('web.notify_no_server'));
+  if ((await Notification.requestPermission()) !== 'granted') throw new Error(T('web.notify_blocked'));
   const reg = await navigator.serviceWorker.register('sw.js');
   await navigator.serviceWorker.ready;
   const sub = (await reg.pushManager.getSubscription())
@@ -90,17 +93,17 @@ export function notifyControl(gameId, held) {
     type: 'button', class: 'small', id: 'notify-me',
     onclick: async () => {
       button.disabled = true;
-      status.textContent = ' subscribing…';
+      status.textContent = ` ${T('web.notify_subscribing')}`;
       try {
         await subscribe(gameId, held);
-        status.textContent = ' you will be notified when it is your turn.';
+        status.textContent = ` ${T('web.notify_on')}`;
         watchLive(gameId, held);
       } catch (e) {
-        status.textContent = ` notifications could not be turned on: ${e.message}`;
+        status.textContent = ` ${T('web.notify_failed', { why: e.message })}`;
         button.disabled = false;
       }
     },
-  }, 'Notify me when it\'s my turn');
+  }, T('web.notify_me'));
   const box = h('div', { class: 'row small-print push' }, button, status);
   key().then((k) => { if (!k) box.hidden = true; });
   controls.set(gameId, box);

@@ -3,6 +3,7 @@
 // the address) or pasted into the lobby's sign-in form. The server checks it; this browser
 // keeps it until Sign out or until it expires.
 import { api } from './api.js';
+import { catalog } from './i18n.js';
 
 const KEY = 'tablero.portal.v1';
 const JWT = /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/;
@@ -47,9 +48,9 @@ export function currentUser() {
 // Check the token with the server (ListGames with mine=true needs a valid JWT) and keep it.
 export async function signIn(raw) {
   const token = String(raw || '').trim().replace(/^Bearer\s+/i, '');
-  if (!JWT.test(token)) throw new Error('that is not a portal token (a JWT: three dot-separated parts starting with "eyJ")');
+  if (!JWT.test(token)) throw new Error(catalog('tablero').t('web.portal_not_jwt'));
   const claims = claimsOf(token);
-  if (!claims || typeof claims.sub !== 'string') throw new Error('the token names no user (its "sub" claim)');
+  if (!claims || typeof claims.sub !== 'string') throw new Error(catalog('tablero').t('web.portal_no_user'));
   try {
     await api('GET', '/v1/games?mine=true&pageSize=1', { token });
   } catch (e) {

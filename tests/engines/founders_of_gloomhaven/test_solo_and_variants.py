@@ -253,7 +253,7 @@ def test_shaping_history_in_games_of_versions_1_to_7_the_winner_records_a_buildi
     g.act(0, {"type": "record_history", "building": "watchtower", "governing_body": "The Merchant Council"})
     out = g.outcome()
     assert out["winners"] == [0]
-    assert out["history"] == {"seat": 0, "building": "watchtower", "section": "Westshore",
+    assert out["history"] == {"seat": 0, "building": "watchtower", "section": "Westshore", "section_id": "left",
                               "governing_body": "The Merchant Council"}
 
 
@@ -322,8 +322,11 @@ def test_shaping_history_names_the_winners_race_event_card_and_the_buildings_and
         "blanks": ["building", "section", "governing_body"],
         # the buildings carrying the winner's delivery tokens, most first, with their city section
         "buildings": [
-            {"card": "tavern", "name": "Tavern", "section": "Riverbend", "deliveries": 2, "complete": True},
-            {"card": "watchtower", "name": "Watchtower", "section": "Westshore", "deliveries": 1, "complete": True},
+            # (`section_id` beside each English section name, for the clients' catalogs)
+            {"card": "tavern", "name": "Tavern", "section": "Riverbend", "section_id": "middle", "deliveries": 2,
+             "complete": True},
+            {"card": "watchtower", "name": "Watchtower", "section": "Westshore", "section_id": "left",
+             "deliveries": 1, "complete": True},
         ]}
     assert g.view(None)["result"]["shaping_history"] == out["shaping_history"]  # every seat and spectators see it
     # the blanks are filled in on the card: no action in the game asks for them
@@ -358,7 +361,7 @@ def test_a_tie_for_the_win_is_broken_by_the_rulebook_and_only_that_winner_gets_a
     h = out["shaping_history"]
     assert (h["seat"], h["race"], h["card"]) == (1, "savvas", "Savvas city event")
     assert h["buildings"][0] == {"card": "tanners_hall", "name": "Tanners' Hall", "section": "Westshore",
-                                 "deliveries": 2, "complete": True}
+                                 "section_id": "left", "deliveries": 2, "complete": True}
 
 
 def test_games_of_version_7_with_the_option_keep_the_winners_record_in_the_game():

@@ -14,7 +14,6 @@ from rich.text import Text
 
 from ..models import Game
 from .fit import Fit
-from .words import humanize, plural
 from .words import name as _name
 
 # Empty squares: a glyph and a style per terrain colour (grey squares show their number when numbered).
@@ -58,7 +57,7 @@ def render(game: Game) -> Group:
     if hand is not None:
         parts.append(hand)
     parts += [_market(game, v), _prestige(game, v)]
-    for extra in (_vote(game), _pending(game), _setup(game, v), _solo(v), _result(game)):
+    for extra in (_vote(game), _pending(game), _setup(game, v), _solo(game, v), _result(game)):
         if extra is not None:
             parts.append(extra)
     return Group(*parts)
@@ -88,10 +87,14 @@ def _head(game: Game) -> Text:
     t.append("  " + m.format("label.term_active", {"who": _seat(game, v.get("active"))}))
     t.append("  " + m.format("label.to_act", {"who": ", ".join(_seat(game, s) for s in v.get("to_act") or []) or m.format("web.nobody")}), style="yellow")
     cur = v.get("current")
-    if isinstance(cur, dict):
-        t.append("\n" + m.format("label.term_under_way", {"who": _seat(game, cur.get("seat")), "what": ", ".join(
-            f"{m.format('label.fields', {'field': k, 'text': k}) if k != 'role' else m.format('label.term_role')} {value(m, x) if isinstance(x, str) else _fmt(x)}"
-            for k, x in cur.items() if k != "seat")}))
+    if isinstance(cur, dict):  # who acts and how (label.current, as the page says it), then the rest
+        cat = cur.get("category")
+        who = m.format("label.current", {"who": _seat(game, cur.get("seat")), "role": cur.get("role") or "",
+                                         "has_category": "true" if cat else "false",
+                                         "category": value(m, cat) if isinstance(cat, str) else ""})
+        rest = ", ".join(f"{m.format('label.fields', {'field': k, 'text': k})} {_fmt(game, x)}" for k, x in cur.items()
+                         if k not in ("seat", "role", "category") and x not in (None, "", [], {}))
+        t.append("\n" + m.format("label.term_under_way", {"who": who, "has_what": "true" if rest else "false", "what": rest}))
     t.append("\n" + m.format("label.term_tokens", {"completions": v.get("completions"), "roads": v.get("roads_left", "?"),
                                                     "neutral": ", ".join(str(value(m, r)) for r in v.get("neutral") or []) or "—"}))
     return t
@@ -185,22 +188,24 @@ def _section_of(game: Game, t: dict[str, Any]) -> str:
 
 
 def _tile_label(game: Game, t: dict[str, Any]) -> str:
+    from .i18n import value
+
+    m = _m(game)
     kind = t.get("kind")
     if kind == "bridge":  # a bridge on the river, a gate in the wall
         colours = (game.view.get("map") or {}).get("colours") or []
         on = {colours[c] for c in t.get("cells") or [] if 0 <= c < len(colours)}
         kind = "gate" if "wall" in on else "bridge"
-    names = {"stall": "trade stall", "t2": "tier-2 building", "t3": "tier-3 building", "house": "house",
-             "bridge": "bridge", "gate": "gate", "prestige": "prestige"}
-    what = f"{t.get('resource')} {names.get(kind, kind)}" if t.get("resource") else names.get(kind, str(kind))
-    if kind == "prestige" and t.get("card"):
-        what += f" {_card_name(game, t['card'])}"
+    card = _card_name(game, t["card"]) if kind == "prestige" and t.get("card") else ""
+    what = m.format("label.term_tile_what", {"kind": m.format("label.kind", {"kind": kind}),
+                                             "has_resource": "true" if t.get("resource") else "false",
+                                             "resource": value(m, t.get("resource") or ""),
+                                             "has_card": "true" if card else "false", "card": card})
     owner = t.get("owner")
-    who = _seat(game, owner) if owner is not None else ("neutral" if t.get("neutral") else "")
-    s = f"#{t.get('id')} {what}" + (f" — {who}" if who else "")
-    if t.get("claims"):
-        s += "; access claims: " + ", ".join(f"seat {x}" for x in t["claims"])
-    return s
+    who = _seat(game, owner) if owner is not None else (m.format("label.owner", {"neutral": "true"}) if t.get("neutral") else "")
+    claims = m.list([_seat(game, x) for x in t.get("claims") or []])
+    return m.format("label.term_tile", {"id": t.get("id"), "what": what, "has_owner": "true" if who else "false",
+                                        "owner": who, "has_claims": "true" if claims else "false", "claims": claims})
 
 
 def _sections(game: Game) -> Table:
@@ -222,10 +227,10 @@ def _sections(game: Game) -> Table:
 
 
 def _players(game: Game) -> Table:
-    v = game.view
-    from . import messages
+    from .i18n import value
 
-    m = messages(game)
+    v = game.view
+    m = _m(game)
     tab = Table(title=m.format("label.term_players"), title_justify="left")
     for col in ("seat", "race", "points", "money", "influence", "resources", "workers",
                 "pieces", "advisers", "income", "hand", "played"):
@@ -233,25 +238,32 @@ def _players(game: Game) -> Table:
     for p in v.get("players") or []:
         i = p.get("seat")
         mine = i == game.your_seat
-        hand_text = f"{p.get('hand_size')} cards"
         played, down = [], 0
         for c in p.get("played") or []:
             if c.get("face_up"):
-                played.append(str(c.get("card")))
+                played.append(_card_name(game, c.get("card")))
             elif mine and c.get("card"):
-                played.append(f"{c.get('card')} (face down)")
+                played.append(m.format("label.term_face_down_own", {"card": _card_name(game, c.get("card"))}))
             else:
                 down += 1
         if down:
-            played.append(f"{down} face down")
-        score = ", ".join(f"{k} {x}" for k, x in (p.get("score") or {}).items() if x)
-        placed = p.get("workers_placed") or []
-        _row(tab, f"{_seat(game, i)}{'  ACTIVE' if i == v.get('active') else ''}", str(p.get("race")),
-                    f"{p.get('points')} pts" + (f"\n({score})" if score else ""), f"${p.get('money')}",
-                    f"{p.get('fleeting')}/{p.get('lasting')}", ", ".join(p.get("resources") or []),
-                    f"{p.get('workers')} free" + (f"\non: {', '.join(placed)}" if placed else ""),
-                    f"{p.get('houses')}/{p.get('bridges')}/{p.get('roads')}", str(p.get("advisers", "")),
-                    str(p.get("income")), hand_text, ", ".join(played) or "—", style="bold" if mine else "")
+            played.append(m.format("label.hidden_cards", {"n": down}))
+        score = ", ".join(f"{m.format('label.details', {'detail': k, 'text': k})} {x}"
+                          for k, x in (p.get("score") or {}).items() if x)
+        placed = [m.format("label.your_race_action") if x == "race" else _card_name(game, x)
+                  for x in p.get("workers_placed") or []]
+        advisers = p.get("advisers", "")
+        advisers = m.list([_card_name(game, a) for a in advisers]) if isinstance(advisers, list) else str(advisers)
+        active = f"  {m.format('label.term_active_mark')}" if i == v.get("active") else ""
+        _row(tab, f"{_seat(game, i)}{active}", str(value(m, str(p.get("race") or ""))),
+                    m.format("label.term_points", {"n": p.get("points") or 0}) + (f"\n({score})" if score else ""),
+                    m.format("amount.money", {"n": p.get("money") or 0}),
+                    f"{p.get('fleeting')}/{p.get('lasting')}", m.list([str(value(m, r)) for r in p.get("resources") or []]),
+                    m.format("label.term_workers", {"n": p.get("workers") or 0, "has_on": "true" if placed else "false",
+                                                    "on": m.list(placed)}),
+                    f"{p.get('houses')}/{p.get('bridges')}/{p.get('roads')}", advisers,
+                    str(p.get("income")), m.format("label.term_cards", {"n": p.get("hand_size") or 0}),
+                    m.list(played) or "—", style="bold" if mine else "")
     return tab
 
 
@@ -272,32 +284,37 @@ def _own_hand(game: Game) -> Text | None:
     you = game.your_seat
     for p in game.view.get("players") or []:
         if you is not None and p.get("seat") == you and p.get("hand") is not None:
-            from . import messages
-
-            m = messages(game)
+            m = _m(game)
             t = Text(m.format("label.your_hand") + " ", style="bold cyan")
-            t.append(", ".join(str(x) for x in p["hand"]) or "(empty)")
+            t.append(", ".join(_card_name(game, x) for x in p["hand"]) or m.format("value.none"))
             # what each card does played face up (the catalog's effect.<card>)
             for x in p["hand"]:
                 if m.has(f"effect.{x}"):
-                    t.append(f"\n  {x}: {m.format(f'effect.{x}')}", style="dim")
+                    t.append(f"\n  {_card_name(game, x)}: {m.format(f'effect.{x}')}", style="dim")
             return t
     return None
 
 
-def _card_text(card: dict[str, Any] | None, card_id: str) -> str:
+def _card_text(game: Game, card: dict[str, Any] | None, card_id: str) -> str:
     """What a card says (the view's `cards`): a proposal's needs and points, an adviser's terms."""
+    from .i18n import amounts, value
+
+    m = _m(game)
+    name = _card_name(game, card_id)
     if not card:
-        return str(card_id)
+        return name
     if card.get("kind") == "prestige":
-        action = ", ".join(f"{n} {k}" for k, n in (card.get("action") or {}).items())
-        return (f"{card.get('name', card_id)} — needs {' + '.join(card.get('requires') or [])}, "
-                f"{card.get('points')} pts, {card.get('shape', '')} {card.get('colour', '')}"
-                + (f", worker: {action}" if action else ""))
-    bonus = ", ".join(f"+{n} {k}" for k, n in (card.get("bonus") or {}).items())
-    return (f"{card.get('name', card_id)} — {card.get('category')}, needs {card.get('resource')}, "
-            f"value {card.get('value')}" + (f", discount {card['discount']}" if card.get("discount") else "")
-            + (f", {bonus}" if bonus else ""))
+        action = card.get("action") or {}
+        return name + " — " + m.format("label.prestige_text", {
+            "needs": " + ".join(str(value(m, r)) for r in card.get("requires") or []), "points": card.get("points"),
+            "shape": card.get("shape") or "",
+            "colour": m.format("label.terrain", {"terrain": card["colour"]}) if card.get("colour") else "",
+            "has_action": "true" if action else "false", "action": amounts(m, action) if action else ""})
+    bonus = ", ".join(f"+{n} {value(m, k)}" for k, n in (card.get("bonus") or {}).items())
+    return name + " — " + m.format("label.adviser_text", {
+        "category": value(m, card.get("category") or ""), "resource": value(m, card.get("resource") or ""),
+        "value": card.get("value"), "discount": card.get("discount") or 0, "has_bonus": "true" if bonus else "false",
+        "bonus": bonus})
 
 
 def _market(game: Game, v: dict[str, Any]) -> Text:
@@ -306,23 +323,27 @@ def _market(game: Game, v: dict[str, Any]) -> Text:
     m = _m(game)
     costs = v.get("offer_costs") or []
     t = Text(m.format("label.adviser_offer") + ": ", style="bold")
-    t.append(", ".join(f"{_printed(v, a) if a else m.format('label.empty_slot')} ${costs[k] if k < len(costs) else '?'}"
+    t.append(", ".join(f"{_printed(v, a) if a else m.format('label.empty_slot')} "
+                       f"{m.format('amount.money', {'n': costs[k]}) if k < len(costs) else '?'}"
                        for k, a in enumerate(v.get("offer") or [])) or "—")
     t.append(f"   ({m.format('label.deck', {'n': v.get('adviser_deck_size', '?')})})")
     t.append("\n" + m.format("label.proposals") + ": ", style="bold")
     cards = v.get("cards") or {}
     t.append(f"   ({m.format('label.deck', {'n': v.get('proposal_deck_size', '?')})})" if v.get("proposals") else "—")
     for k, p in enumerate(v.get("proposals") or []):
-        t.append(f"\n  {k + 1}. {_card_text(cards.get(p), p)}")
+        t.append(f"\n  {k + 1}. {_card_text(game, cards.get(p), p)}")
     supply = v.get("supply") or {}
     t.append("\n" + m.format("label.term_supply") + " ", style="bold")
     t.append(", ".join(f"{value(m, r)} {n}" for r, n in supply.items()) or "—")
     if v.get("removed"):
-        t.append("\nRemoved: " + ", ".join(v["removed"]), style="dim")
+        t.append("\n" + m.format("label.term_removed", {"what": m.list([_printed(v, x) for x in v["removed"]])}),
+                 style="dim")
     return t
 
 
 def _prestige(game: Game, v: dict[str, Any]) -> Table | Text:
+    from .i18n import amounts, value
+
     m = _m(game)
     rows = v.get("prestige") or []
     if not rows:
@@ -334,10 +355,12 @@ def _prestige(game: Game, v: dict[str, Any]) -> Table | Text:
         req = []
         for k, r in enumerate(pb.get("requires") or []):
             d = (pb.get("delivered") or [])[k] if k < len(pb.get("delivered") or []) else None
-            req.append(f"{r}: " + ("—" if d is None else ("neutral" if d == -1 else f"seat {d}")))
+            by = "—" if d is None else (m.format("label.owner", {"neutral": "true"}) if d == -1 else _seat(game, d))
+            req.append(f"{value(m, r)}: {by}")
         _row(tab, _printed(v, pb.get("card")) if pb.get("card") else str(pb.get("name")), str(pb.get("tile")), "\n".join(req),
-                    "yes" if pb.get("complete") else "no", "—" if pb.get("worker") is None else f"seat {pb['worker']}",
-                    str(pb.get("points", "")), _fmt(pb.get("action") or {}))
+                    m.format("value.yes" if pb.get("complete") else "value.no"),
+                    "—" if pb.get("worker") is None else _seat(game, pb["worker"]),
+                    str(pb.get("points", "")), amounts(m, pb.get("action") or {}) if pb.get("action") else "—")
     return tab
 
 
@@ -346,11 +369,10 @@ def _vote(game: Game) -> Text | None:
     if not isinstance(vote, dict):
         return None
     from . import messages, player_name
-    from .i18n import value
 
     m = messages(game)
     t = Text(m.format("label.vote") + " " + m.format("label.vote_called", {"who": player_name(game, vote.get("caller")),
-                                                                     "stage": value(m, str(vote.get("stage") or ""))}) + "\n",
+                                                                     "stage": m.format("label.vote_stage", {"stage": vote.get("stage") or ""})}) + "\n",
              style="bold yellow")
     # Each seat's vote, as far as this seat may know it: revealed votes with their influence, one's
     # own (secret until the reveal), else whether the seat has voted.
@@ -368,58 +390,69 @@ def _vote(game: Game) -> Text | None:
             said = m.format("label.vote_state", {"voted": "true" if did else "false"})
         t.append(f"  {player_name(game, s)}: {said}\n")
     if vote.get("tied"):
-        t.append("\nTied: " + ", ".join(_proposal(game, x) for x in vote["tied"]))
+        t.append("\n" + m.format("label.tied", {"what": m.list([_proposal(game, x) for x in vote["tied"]])}))
     if vote.get("decider") is not None:
-        t.append(f"\nTie decided by {_seat(game, vote['decider'])}")
+        t.append("\n" + m.format("label.decider", {"who": _seat(game, vote["decider"])}))
     if vote.get("placer") is not None:
-        t.append(f"\nTo be placed by {_seat(game, vote['placer'])}")
+        t.append("\n" + m.format("label.term_placer", {"who": _seat(game, vote["placer"])}))
     if vote.get("card"):
-        t.append(f"\nChosen building: {_card_name(game, vote['card'])}")
+        t.append("\n" + m.format("label.term_chosen", {"name": _card_name(game, vote["card"])}))
     return t
 
 
 def _roads_due(game: Game, r: Any) -> str:
     """`{"seat": 1, "queue": [35, None, None]}`: the roads a player is owed, the first ones built next to a
     given building (its tile id), the rest anywhere connected to what they own."""
+    m = _m(game)
     if not isinstance(r, dict):
-        return _fmt(r)
+        return _fmt(game, r)
     queue = r.get("queue") or []
-    next_to = [f"1 next to building #{q}" for q in queue if q is not None]
+    next_to = [m.format("label.term_road_next_to", {"id": q}) for q in queue if q is not None]
     free = sum(1 for q in queue if q is None)
-    parts = next_to + ([f"{free} connected to anything they own"] if free else [])
-    return f"{_seat(game, r.get('seat'))} places {plural(len(queue), 'road')} ({', '.join(parts) or 'none'})"
+    parts = next_to + ([m.format("label.term_roads_free", {"n": free})] if free else [])
+    return m.format("label.term_roads_due", {"who": _seat(game, r.get("seat")), "n": len(queue),
+                                             "where": m.list(parts) or m.format("value.none")})
 
 
 def _pending(game: Game) -> Text | None:
+    from .i18n import value
+
     v = game.view
-    bits = [f"roads due: {_roads_due(game, v['roads_due'])}"] if v.get("roads_due") else []
+    m = _m(game)
+    bits = [_roads_due(game, v["roads_due"])] if v.get("roads_due") else []
     reset = v.get("reset")
     if isinstance(reset, dict):
-        bits.append(f"reset: {_seat(game, reset.get('seat'))} takes {plural(reset.get('n'), 'reset benefit')}")
+        bits.append(m.format("label.term_reset", {"who": _seat(game, reset.get("seat")), "n": reset.get("n") or 0}))
     elif reset:
-        bits.append(f"reset: {_fmt(reset)}")
+        bits.append(m.format("label.term_reset", {"who": _fmt(game, reset), "n": 0}))
     if v.get("achievements"):
-        bits.append(f"achievements: {_fmt(v['achievements'])}")
+        bits.append(m.format("label.term_achievements", {"what": m.list([
+            f"{m.format('label.term_achievement_deck', {'deck': k})} {value(m, a)}" for k, a in v["achievements"].items()])}))
     if v.get("achievements_scored"):
-        bits.append(f"achievements scored: {_fmt(v['achievements_scored'])}")
+        bits.append(m.format("label.term_achievements_scored", {"what": _fmt(game, v["achievements_scored"])}))
     return Text("\n".join(bits), style="yellow") if bits else None
 
 
 def _setup_words(game: Game, s: dict[str, Any]) -> str:
     """`draft [1, 0], pool [...]` -> `drafting order seat 1, seat 0 (you); resources left: wood, stone; ...`."""
-    def order(seats: Any) -> str:
-        return ", ".join(_seat(game, x) for x in seats or []) or "done"
+    from .i18n import value
 
-    parts = [f"drafting order {order(s.get('draft'))}"] if "draft" in s else []
+    m = _m(game)
+
+    def order(seats: Any) -> str:
+        return m.list([_seat(game, x) for x in seats or []]) or m.format("label.term_done")
+
+    parts = [m.format("label.term_setup_draft", {"order": order(s.get("draft"))})] if "draft" in s else []
     if s.get("pool"):
-        parts.append(f"resources left: {', '.join(_name(r) for r in s['pool'])}")
+        parts.append(m.format("label.term_setup_pool", {"what": m.list([str(value(m, r)) for r in s["pool"]])}))
     if "place" in s:
-        parts.append(f"placing order {order(s.get('place'))}")
+        parts.append(m.format("label.term_setup_place", {"order": order(s.get("place"))}))
     placed = [(i, p) for i, p in enumerate(s.get("placed") or []) if p]
     if placed:
-        parts.append("placed: " + "; ".join(f"{_seat(game, i)} {_fmt(p)}" for i, p in placed))
+        parts.append(m.format("label.term_setup_placed", {"what": "; ".join(
+            f"{_seat(game, i)} {_fmt(game, p)}" for i, p in placed)}))
     rest = {k: x for k, x in s.items() if k not in ("draft", "pool", "place", "placed")}
-    parts += [f"{_name(k)} {_fmt(x)}" for k, x in rest.items()]
+    parts += [f"{value(m, k)} {_fmt(game, x)}" for k, x in rest.items()]
     return "; ".join(parts)
 
 
@@ -427,16 +460,18 @@ def _setup(game: Game, v: dict[str, Any]) -> Text | None:
     s = v.get("setup")
     if not isinstance(s, dict):
         return None
-    return Text("Setup: " + _setup_words(game, s), style="yellow")
+    return Text(_m(game).format("label.term_setup", {"what": _setup_words(game, s)}), style="yellow")
 
 
-def _solo(v: dict[str, Any]) -> Text | None:
+def _solo(game: Game, v: dict[str, Any]) -> Text | None:
     s = v.get("solo")
     if not isinstance(s, dict):
         return None
+    m = _m(game)
     costs = s.get("costs")
-    costs = ", ".join(f"proposal {i}: {c}" for i, c in enumerate(costs, 1)) if isinstance(costs, list) else _fmt(costs)
-    return Text(f"Solo: cycle {s.get('cycle')}; costs {costs}", style="cyan")
+    costs = (m.list([m.format("label.term_solo_cost", {"n": i, "cost": c}) for i, c in enumerate(costs, 1)])
+             if isinstance(costs, list) else _fmt(game, costs))
+    return Text(m.format("label.term_solo", {"cycle": s.get("cycle"), "costs": costs}), style="cyan")
 
 
 def _result(game: Game) -> Text | None:
@@ -445,47 +480,64 @@ def _result(game: Game) -> Text | None:
         return None
     from . import player_name
 
+    m = _m(game)
     scores = r.get("scores") if isinstance(r.get("scores"), list) else []
-    reason = f" ({_name(r['reason'])})" if r.get("reason") else ""
-    winners = ", ".join(player_name(game, w) for w in r.get("winners") or []) or "nobody"
-    t = Text(f"Game over{reason}. Scores: " + (", ".join(f"{player_name(game, s)} {plural(x, 'point')}"
-                                                     for s, x in enumerate(scores)) or "none")
-             + f". Winner{'s' if len(r.get('winners') or []) > 1 else ''}: {winners}.", style="bold red")
+    winners = r.get("winners") or []
+    t = Text(m.format("label.term_result", {
+        "has_reason": "true" if r.get("reason") else "false", "reason": m.format("label.term_reason", {"reason": r.get("reason") or ""}),
+        "scores": m.list([m.format("label.term_score_of", {"who": player_name(game, s), "n": x}) for s, x in enumerate(scores)])
+        or m.format("value.none"),
+        "winners_n": len(winners), "winners": m.list([player_name(game, w) for w in winners])}), style="bold red")
     if r.get("tie_break") and _tied(r.get("scores")):
-        t.append(f"  tie-break: {r['tie_break']}", style="dim")
+        t.append("  " + m.format("label.term_tie_break"), style="dim")
     h = game.view.get("history")
-    if h:
-        t.append(f"\nHistory: {_fmt(h)}", style="dim")
+    if isinstance(h, dict):
+        t.append("\n" + m.format("label.term_history", {
+            "who": _seat(game, h.get("seat")), "building": _card_name(game, h.get("building")),
+            "section": _section_label(game, h.get("section"), h.get("section_id")),
+            "body": h.get("governing_body") or ""}), style="dim")
     card = r.get("shaping_history")
     if isinstance(card, dict):
         t.append("\n" + "\n".join(_event_card(game, card)), style="bold")
     return t
 
 
+def _section_label(game: Game, section: Any, section_id: Any = None) -> str:
+    """A section by its id (`left`, `middle`, `right`: the engine's `section_id`), else by the English
+    name the engine wrote (the map's `section_names`), in the catalog's words."""
+    names = ((game.view or {}).get("map") or {}).get("section_names") or []
+    places = ("left", "middle", "right")
+    if section_id in places:
+        return _section_name(game, places.index(section_id))
+    if section in names:
+        return _section_name(game, names.index(section))
+    return str(section or "")
+
+
 def _event_card(game: Game, card: dict[str, Any]) -> list[str]:
     """The Shaping history variant (v8): the winner's race event card and what its three blanks
     need, written on the printed card (clients/web/js/render/founders.js, outcomeNotes)."""
     from . import player_name
+    from .i18n import value
 
+    m = _m(game)
     who = player_name(game, card.get("seat"))
-    lines = [f"Shaping history: {who} receives the {humanize(str(card.get('race') or ''))} event card, "
-             f"“{card.get('card')}”.",
-             f"{who} writes on it: 1. their favourite building that contributed to the victory; 2. the city "
-             "section it was built in; 3. the name of the city's governing body founded after the victory. "
-             "The card then goes into Gloomhaven's event deck; the other 8 cards are never used."]
+    lines = [m.format("label.history_card", {"who": who, "race": value(m, str(card.get("race") or "")),
+                                             "card": card.get("card") or ""}),
+             m.format("label.history_blanks", {"who": who})]
     delivered = bool(card.get("delivered_to"))
     listed = []
     for b in card.get("buildings") or []:
         if not isinstance(b, dict):
             continue
-        where = [str(b["section"])] if b.get("section") else []
+        where = [_section_label(game, b["section"], b.get("section_id"))] if b.get("section") else []
         if delivered:
-            where.append(plural(b.get("deliveries") or 0, "delivery token"))
-        name = b.get("name") or _card_name(game, b.get("card"))
+            where.append(m.format("label.delivery_tokens", {"n": b.get("deliveries") or 0}))
+        name = _card_name(game, b.get("card")) if b.get("card") else str(b.get("name") or "")
         listed.append(name + (f" ({', '.join(where)})" if where else ""))
     if listed:
-        head = f"Buildings {who} delivered to" if delivered else "No building holds a delivery of theirs; the city's buildings"
-        lines.append(f"{head}: {'; '.join(listed)}.")
+        lines.append(m.format("label.history_buildings", {"who": who, "delivered": "true" if delivered else "false",
+                                                          "listed": "; ".join(listed)}))
     return lines
 
 
@@ -502,27 +554,34 @@ def _row(tab: Table, *cells: str, style: str = "") -> None:
     tab.add_row(*(Text(c) for c in cells), style=style)
 
 
-def _fmt(x: Any) -> str:
+def _fmt(game: Game, x: Any) -> str:
+    from .i18n import value
+
+    m = _m(game)
     if x is None:
         return "—"
     if isinstance(x, bool):
-        return "yes" if x else "no"
+        return m.format("value.yes" if x else "value.no")
     if isinstance(x, dict):
-        return ", ".join(f"{k} {_fmt(y)}" for k, y in x.items())
+        return ", ".join(f"{m.format('label.fields', {'field': k, 'text': value(m, k)})} {_fmt(game, y)}"
+                         for k, y in x.items())
     if isinstance(x, list):
-        return "[" + ", ".join(_fmt(y) for y in x) + "]"
+        return "[" + ", ".join(_fmt(game, y) for y in x) + "]"
+    if isinstance(x, str):
+        return str(value(m, x))
     return str(x)
 
 
 # --- actions and the event log in words (clients/web/js/render/founders.js) --------------------
 def _proposal(game: Game, i: Any) -> str:
     """Proposal i (0-based in the view and actions) as a person reads it: numbered from 1, with its name."""
+    m = _m(game)
     if not isinstance(i, int) or isinstance(i, bool):
-        return "a proposal"
+        return m.format("label.term_a_proposal")
     v = game.view or {}
     props = v.get("proposals") or []
-    card = (v.get("cards") or {}).get(props[i]) if 0 <= i < len(props) else None
-    return f"proposal {i + 1}" + (f" ({card['name']})" if isinstance(card, dict) and card.get("name") else "")
+    name = _card_name(game, props[i]) if 0 <= i < len(props) else ""
+    return m.format("label.proposal", {"n": i + 1, "has_name": "true" if name else "false", "name": name})
 
 
 def _card_name(game: Game, card: Any) -> str:
@@ -560,7 +619,7 @@ def step_label(path: str, value: Any, game: Game) -> str | None:
     if path in ("card", "target", "building"):
         return _card_name(game, value)
     if path == "slot" and isinstance(value, int):
-        return f"slot {value + 1}"
+        return _m(game).format("label.slot", {"n": value + 1})
     return None
 
 
@@ -582,4 +641,4 @@ def field_value(key: str, value: Any, game: Game) -> str | None:
 
 def _sq(game: Game, cells: Any) -> str:
     cells = [square(game, c) for c in cells or []]
-    return f"square {cells[0]}" if len(cells) == 1 else f"squares {', '.join(cells)}"
+    return _m(game).format("label.squares", {"n": len(cells), "squares": ", ".join(cells)})

@@ -43,6 +43,11 @@ def action_effect(action: dict[str, Any], game: Game) -> str | None:
     opt = next((o for o in pend.get("options") or [] if isinstance(o, dict) and o.get("action") == action), None)
     if opt is not None and ((opt.get("effect") or {}).get("sale") or action.get("type") == "sell_goods"):
         return _sale_effect(m, opt, pend.get("sell") or {}, game)
+    if action.get("type") == "choose_for_captain" and isinstance((opt or {}).get("effect"), dict):
+        from . import describe_event  # what the Captain would do: the event the choice records
+
+        ev = opt["effect"].get("captain_event")
+        return describe_event(ev, game) if isinstance(ev, dict) else None
     target = action.get("build") or action.get("space") if action.get("type") == "place_worker" else None
     parts = [m.format(f"effect.{target}")] if isinstance(target, str) and m.has(f"effect.{target}") else []
     fee = ((opt or {}).get("effect") or {}).get("fee") or {}
@@ -83,23 +88,60 @@ def _ship(game: Game, s: dict[str, Any]) -> str:
     return m.format("label.ship", {"ship": s.get("ship"), "where": where}) + (f" ({hold})" if hold else "")
 
 
+def heading(m: i18n.Catalog, h: Any) -> str:
+    """A Captain's heading id (`lumber`, `launch:4`, `combo:5`) in the catalog's words."""
+    kind, _, row = str(h or "").partition(":")
+    return m.format("label.heading_of", {"kind": kind, "row": int(row) if row.isdigit() else 0})
+
+
+def order_entry(m: i18n.Catalog, captain: str, e: dict[str, Any]) -> str:
+    """An entry of a Captain's Orders (the board's own: check, building, change, loop)."""
+    if "check" in e:
+        return m.format("label.order_entry", {"kind": e["check"], "captain": captain})
+    if "building" in e:
+        return m.format("label.order_entry", {"kind": "building", "building": i18n.value(m, e["building"])})
+    if e.get("loop") == "reroll":
+        return m.format("label.order_entry", {"kind": "reroll"})
+    kind = "change" if "change" in e else "loop"
+    return m.format("label.order_entry", {"kind": kind, "heading": heading(m, e.get(kind))})
+
+
+def restriction_lines(m: i18n.Catalog, r: dict[str, Any]) -> list[str]:
+    """The board's "Restricciones a Preparar y Zarpar" (solo p.13) and what they mean now."""
+    most, on_dock = r.get("prepare_max_on_dock") or 2, r.get("on_dock") or 0
+    return [m.format("label.restriction_prepare", {"most": most}), m.format("label.restriction_launch"),
+            m.format("label.restriction_combo"),
+            m.format("label.restriction_now", {"can_prepare": "true" if r.get("can_prepare") else "false",
+                                               "full": "true" if on_dock >= most else "false", "on_dock": on_dock})]
+
+
+def field_value(key: str, value: Any, game: Game) -> Any:
+    """Values the board words its own way: a Captain's heading, Ahab's ship for a drawn token."""
+    m = messages(game)
+    if key in ("heading", "rolled_heading") and isinstance(value, str):
+        return heading(m, value)
+    if key == "choice" and isinstance(value, str) and value.startswith("ship") and value[4:].isdigit():
+        return m.format("label.ship_n", {"ship": int(value[4:])})
+    return None
+
+
 def _captains(game: Game) -> Table | None:
     """Each Captain's heading, its board's "Restricciones a Preparar y Zarpar" (solo p.13) with
     what they mean now, and its limits; None in a game without Captains."""
     caps = [c for c in ((game.view or {}).get("captains") or {}).get("captains") or [] if isinstance(c, dict)]
     if not caps:
         return None
-    t = Table(title="Captains", title_justify="left")
-    for col in ("captain", "heading", "prepare/launch restrictions", "limits"):
-        t.add_column(col)
+    m = messages(game)
+    t = Table(title=m.format("view.captains"), title_justify="left")
+    for col in ("captain", "heading", "restrictions", "limits"):
+        t.add_column(m.format("label.captain_column", {"column": col}))
     for c in caps:
-        r = c.get("restrictions") or {}
-        lines = [*(r.get("text") or []), *([r["now"]] if r.get("now") else [])]
         lim = c.get("limits") or {}
-        t.add_row(_who(game, c.get("player")), c.get("heading_text") or str(c.get("heading") or ""),
-                  "\n".join(lines) or "—",
-                  f"{c.get('whales', 0)}/{lim.get('whales', '—')} whales, "
-                  f"{len(c.get('buildings') or [])}/{lim.get('buildings', '—')} buildings")
+        t.add_row(_who(game, c.get("player")), heading(m, c.get("heading")),
+                  "\n".join(restriction_lines(m, c.get("restrictions") or {})),
+                  m.format("label.captain_limits", {"whales": c.get("whales", 0), "max_whales": lim.get("whales", 0),
+                                                    "buildings": len(c.get("buildings") or []),
+                                                    "max_buildings": lim.get("buildings", 0)}))
     return t
 
 
@@ -165,7 +207,7 @@ def render(game: Game) -> Group:
     return Group(*parts)
 
 
-TIEBREAKS = (("whale_tokens", "whale tokens", ""), ("unscored_money", "unscored money", "$"))
+TIEBREAKS = (("whale_tokens", False), ("unscored_money", True))
 
 
 def tie_break_text(game: Game) -> str | None:
@@ -179,19 +221,22 @@ def tie_break_text(game: Game) -> str | None:
     tied = [d for d in rows if (d.get("total") or 0) == best and isinstance(d.get("tiebreak"), dict)]
     if len(tied) < 2:
         return None
+    m = messages(game)
 
-    def who(d: dict[str, Any]) -> str:
-        return _who(game, d.get("player", d.get("seat")))
+    def amount(money: bool, n: int) -> str:
+        return m.format("amount.money", {"n": n}) if money else m.number(n)
 
-    level = []
-    for key, label, unit in TIEBREAKS:
+    level: list[str] = []
+    for key, money in TIEBREAKS:
         values = [d["tiebreak"].get(key) or 0 for d in tied]
-        listed = ", ".join(f"{who(d)} {unit}{n}" for d, n in zip(tied, values, strict=True))
+        label = m.format("label.tiebreak", {"key": key})
+        listed = ", ".join(f"{_who(game, d.get('player', d.get('seat')))} {amount(money, n)}"
+                           for d, n in zip(tied, values, strict=True))
         if len(set(values)) > 1:
-            also = f" ({'; '.join(level)})" if level else ""
-            return f"Tie on {best} points, broken by {label}: {listed}{also}."
-        level.append(f"{label} level at {unit}{values[0]}")
-    return f"Tie on {best} points; the tie-breaks are level too ({'; '.join(level)})."
+            return m.format("label.tie_broken", {"best": best, "label": label, "listed": listed,
+                                                 "has_level": "true" if level else "false", "level": "; ".join(level)})
+        level.append(m.format("label.tie_level", {"label": label, "value": amount(money, values[0])}))
+    return m.format("label.tie_level_too", {"best": best, "level": "; ".join(level)})
 
 
 def step_label(path: str, value: Any, game: Game) -> str | None:

@@ -110,7 +110,7 @@ function bySection(ctx, v) {
 function voteBox(ctx, v) {
   const vt = v.vote;
   if (!vt) return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.no_vote'));
-  return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.vote_called', { who: seatName(ctx, vt.caller), stage: word(vt.stage || '') }),
+  return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.vote_called', { who: seatName(ctx, vt.caller), stage: L('label.vote_stage', { stage: vt.stage || '' }) }),
     h('ul', {}, (vt.voted || []).map((did, s) => h('li', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}: `,
       vt.votes && vt.votes[s] ? L('label.voted_for', { proposal: proposalNow(v, vt.votes[s].proposal), n: vt.votes[s].fleeting + vt.votes[s].lasting, fleeting: vt.votes[s].fleeting, lasting: vt.votes[s].lasting })
         : s === ctx.seat && vt.my_vote ? L('label.my_vote', { proposal: proposalNow(v, vt.my_vote.proposal), fleeting: vt.my_vote.fleeting ?? 0, lasting: vt.my_vote.lasting ?? 0 })
@@ -269,8 +269,13 @@ function outcomeNotes(game, ctx) {
   if (!hist || typeof hist !== 'object') return stalled;
   const v = ((game && game.view) || {});
   const bs = Array.isArray(hist.buildings) ? hist.buildings : [];
-  const where = (b) => [b.section, hist.delivered_to ? L('label.delivery_tokens', { n: b.deliveries || 0 }) : null].filter(Boolean).join(', ');
-  const listed = bs.map((b) => `${b.name || cardName(v, b.card)}${where(b) ? ` (${where(b)})` : ''}`).join('; ');
+  // The section by its id (section_id: left, middle, right), else by the English name the engine wrote.
+  const places = ['left', 'middle', 'right'];
+  const names = ((v.map || {}).section_names) || [];
+  const section = (b) => (places.includes(b.section_id) ? sectionName(v, places.indexOf(b.section_id))
+    : names.includes(b.section) ? sectionName(v, names.indexOf(b.section)) : b.section);
+  const where = (b) => [b.section ? section(b) : null, hist.delivered_to ? L('label.delivery_tokens', { n: b.deliveries || 0 }) : null].filter(Boolean).join(', ');
+  const listed = bs.map((b) => `${b.card ? cardName(v, b.card) : b.name}${where(b) ? ` (${where(b)})` : ''}`).join('; ');
   const who = seatName(ctx, hist.seat);
   return [
     ...stalled,

@@ -1,7 +1,7 @@
 // New Bedford: the Town board (town spaces and buildings), the Whaling board (the
 // whaling track, ranks 1st–3rd, sea tokens), and each player's board.
 import { h, humanize } from '../dom.js';
-import { seatName, colour } from '../words.js';
+import { seatName, colour, describeEvent } from '../words.js';
 import { catalog, amounts as amountsIn, value as named, pseudoLocale } from '../i18n.js';
 import { pick, workers, res, deepEqual } from './common.js';
 
@@ -134,38 +134,72 @@ function tieBreak(ctx, v) {
   return t ? h('div', { class: 'box note tie-break', role: 'status', 'aria-label': L('label.tie_break') }, h('strong', {}, '⚖ '), t) : null;
 }
 
+// A Captain's heading id ("lumber", "launch:4", "combo:5") in the catalog's words.
+export function headingText(h) {
+  const [kind, row] = String(h || '').split(':');
+  return L('label.heading_of', { kind, row: Number(row) || 0 });
+}
+
+// An entry of a Captain's Orders, the board's own ({check}, {building}, {change}, {loop}).
+function orderEntry(v, captain, e) {
+  if ('check' in e) return L('label.order_entry', { kind: e.check, captain });
+  if ('building' in e) return L('label.order_entry', { kind: 'building', building: nameOf(v, e.building) });
+  if (e.loop === 'reroll') return L('label.order_entry', { kind: 'reroll' });
+  const kind = 'change' in e ? 'change' : 'loop';
+  return L('label.order_entry', { kind, heading: headingText(e[kind]) });
+}
+
 // A Captain (solo mode, El Océano Solitario): its Helm with the token, heading, orders,
 // Building Project and limits, and what it owns.
 function captainBox(ctx, v, p, s, c, prev) {
   const order = ((v.captains || {}).order || []).map((x) => seatName(ctx, x));
+  const cat = catalog('new-bedford');
+  const personality = L('label.captain_personality', { name: c.name });
+  const own = named(cat, c.name);
   return h('div', { class: `box player captain c${s}`, 'data-player': String(s) },
     h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, h('small', { class: 'muted' }, ' · ', catalog('tablero').t('web.automa')), prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${L('label.pts_so_far', { n: prev.total })}`) : null),
-    c.personality ? h('p', { class: 'muted small-print' }, c.personality) : null,
+    personality.replace(/[⟦⟧]/g, '') ? h('p', { class: 'muted small-print' }, personality) : null,
     h('div', {}, good('money', p.money, L('amount.money', { n: p.money })), good('lumber', p.lumber, p.lumber), good('food', p.food, p.food), good('brick', p.brick, p.brick)),
     h('div', { class: 'helm', role: 'list', 'aria-label': L('label.helm_of', { who: seatName(ctx, s) }) }, (c.helm || []).map((x, i) => h('span', {
       role: 'listitem', class: `helm-step${i === c.helm_position ? ' at' : ''}`, title: i === c.helm_position ? L('label.helm_here') : '',
-    }, humanize(x)))),
-    h('div', {}, h('strong', {}, L('label.heading'), ' '), c.heading_text || humanize(c.heading || ''), c.idle ? [' ', L('label.idle')] : ''),
-    h('ol', { class: 'orders' }, (c.orders || []).map((st) => h('li', {}, st.entries.join(' → ')))),
-    restrictionsBox(c),
+    }, headingText(x)))),
+    h('div', {}, h('strong', {}, L('label.heading'), ' '), headingText(c.heading), c.idle ? [' ', L('label.idle')] : ''),
+    h('ol', { class: 'orders' }, (c.order_entries || []).map((st) => h('li', {}, st.entries.map((e) => orderEntry(v, own, e)).join(' → ')))),
+    restrictionsBox(own, c),
     h('div', {}, L('label.whales_kept'), ' ', whales(p.returned), ' ', L('label.of_at_most', { n: c.whales, max: (c.limits || {}).whales ?? '—' })),
     h('ul', { class: 'ships' }, (p.ships || []).map((sh) => h('li', {}, '⛵ ', L('label.ship', { ship: sh.ship, where: shipWhere(sh) }), Object.values(sh.hold || {}).some(Boolean) ? [' — ', L('label.hold', { whales: whales(sh.hold) })] : ''))),
-    h('div', {}, L('label.captain_buildings', { n: (c.buildings || []).length, max: (c.limits || {}).buildings ?? '—' }), ' ', (c.buildings || []).length ? c.buildings.map((b) => nameOf(v, b)).join(', ') : L('value.none')),
+    h('div', {}, L('label.captain_buildings', { n: (c.buildings || []).length, max: (c.limits || {}).buildings ?? '—' }), ' ', (c.buildings || []).length ? cat.list(c.buildings.map((b) => nameOf(v, b))) : L('value.none')),
     h('details', {}, h('summary', {}, L('label.building_project')),
-      h('div', {}, L('label.project', { row: 'white' }), ' ', (c.building_project.white || []).map((b) => nameOf(v, b)).join(', ')),
-      h('div', {}, L('label.project', { row: 'black' }), ' ', (c.building_project.black || []).map((b) => nameOf(v, b)).join(', ')),
-      h('div', {}, L('label.project', { row: 'victory' }), ' ', (c.victory_order || []).map((b) => nameOf(v, b)).join(', '))),
+      h('div', {}, L('label.project', { row: 'white' }), ' ', cat.list((c.building_project.white || []).map((b) => nameOf(v, b)))),
+      h('div', {}, L('label.project', { row: 'black' }), ' ', cat.list((c.building_project.black || []).map((b) => nameOf(v, b)))),
+      h('div', {}, L('label.project', { row: 'victory' }), ' ', cat.list((c.victory_order || []).map((b) => nameOf(v, b))))),
     order.length ? h('small', { class: 'muted' }, L('label.turn_order', { order: order.join(' → ') })) : null);
 }
 
-// The board's "Restricciones a Preparar y Zarpar" (solo p.13) and what they mean now.
-function restrictionsBox(c) {
+// The board's "Restricciones a Preparar y Zarpar" (solo p.13) and what they mean now, from its numbers.
+export function restrictionLines(r) {
+  const most = r.prepare_max_on_dock || 2;
+  const onDock = r.on_dock || 0;
+  return [L('label.restriction_prepare', { most }), L('label.restriction_launch'), L('label.restriction_combo'),
+    L('label.restriction_now', { can_prepare: String(!!r.can_prepare), full: String(onDock >= most), on_dock: onDock })];
+}
+
+function restrictionsBox(who, c) {
   const r = c.restrictions;
   if (!r) return null;
-  return h('div', { class: 'restrictions', role: 'group', 'aria-label': L('label.restrictions_of', { who: c.title }) },
+  const lines = restrictionLines(r);
+  return h('div', { class: 'restrictions', role: 'group', 'aria-label': L('label.restrictions_of', { who }) },
     h('strong', {}, L('label.restrictions'), ' '),
-    h('ul', {}, (r.text || []).map((t) => h('li', {}, t))),
-    r.now ? h('div', { class: r.can_prepare ? 'muted' : 'note' }, r.now) : null);
+    h('ul', {}, lines.slice(0, 3).map((t) => h('li', {}, t))),
+    h('div', { class: r.can_prepare ? 'muted' : 'note' }, lines[3]));
+}
+
+// Values the board words its own way in events and moves: a Captain's heading, Ahab's ship for a
+// drawn token ("ship2").
+function fieldValue(key, value) {
+  if ((key === 'heading' || key === 'rolled_heading') && typeof value === 'string') return headingText(value);
+  const m = key === 'choice' && typeof value === 'string' ? /^ship(\d+)$/.exec(value) : null;
+  return m ? L('label.ship_n', { ship: Number(m[1]) }) : null;
 }
 
 // Players beyond the seats are Captains: "Captain Starbuck" rather than a colour.
@@ -221,6 +255,7 @@ function actionEffect(a, ctx) {
       most, bonus, fee, fee_who: s.fee_to_seat !== null && s.fee_to_seat !== undefined ? seatName(ctx, s.fee_to_seat) : '' });
   }
   if (o && a.type === 'sell_goods' && ('gain' in eff || 'pay' in eff)) return cat.t('label.sale_ends', { money: (o.net || {}).money || 0 });
+  if (o && a.type === 'choose_for_captain' && eff.captain_event) return describeEvent(eff.captain_event, ctx, RENDERER);
   const target = a.type === 'place_worker' ? a.build || a.space : null;
   const parts = target && cat.has(`effect.${target}`) ? [cat.t(`effect.${target}`)] : [];
   if (eff.fee && eff.fee.money) parts.push(cat.t('label.fee', { money: eff.fee.money, who: seatName(ctx, eff.fee.to_seat) }));
@@ -235,4 +270,5 @@ export const OPTION_TEXTS = {
   turners_mill: { label: 'label.option.turners_mill', hint: 'label.option.turners_mill_hint' },
 };
 
-export default { render, seatNames, outcomeNames, valueName, actionEffect, optionNames: NAMES, optionTexts: OPTION_TEXTS };
+const RENDERER = { render, seatNames, outcomeNames, valueName, fieldValue, actionEffect, optionNames: NAMES, optionTexts: OPTION_TEXTS };
+export default RENDERER;
