@@ -13,8 +13,8 @@ import httpx
 
 from .api_play import ApiGame
 from .conftest import Serve
-from .test_acceptance_pass import describe_all
 from .test_browser import create_in_lobby, phoenicia_position_with_a_big_payment_choice, wait_ready
+from .test_page_layout_and_wording import describe_all
 
 
 def held_item(page, game_id: str):
