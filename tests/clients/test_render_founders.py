@@ -8,6 +8,7 @@ import pytest
 from rich.console import Console
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import render
+from tablero_client.render.founders_of_gloomhaven import _printed
 
 import engines
 
@@ -58,7 +59,8 @@ def test_renders_real_games(seats, seed):
             if you is not None:
                 own = view["players"][you]["hand"]
                 if own:
-                    assert "Your hand: " + ", ".join(own) in text
+                    # by their printed names, as the browser client shows them (`Recruit`, not `recruit`)
+                    assert "Your hand: " + ", ".join(_printed(view, c) for c in own) in text
             else:
                 assert "Your hand" not in text
 
@@ -90,7 +92,8 @@ def test_secret_votes_stay_hidden():
     text = _text(_game(view, 2, 0, [0]))
     # Each seat's vote as far as seat 0 may know it: seat 1 voted, in secret; seat 0 not yet.
     assert "Vote: called by seat 1" in text and "seat 1: voted (secret)" in text and "seat 0 (you): not voted yet" in text
-    assert "proposal 2" not in text and "influence" not in text.split("Vote:")[1].split("\n\n")[0]
+    # (the vote's own section, not the hand's "  Vote: call a vote…" line)
+    assert "proposal 2" not in text and "influence" not in text.split("\nVote:")[1].split("\n\n")[0]
 
 
 def test_real_vote_in_progress_hides_cast_votes():

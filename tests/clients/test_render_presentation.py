@@ -83,7 +83,7 @@ def test_founders_proposals_are_numbered_from_1_on_the_board_and_in_the_tie_brea
         assert f"{i + 1}. {name} — " in text  # the list
     tied = ", ".join(f"proposal {i + 1} ({names[i]})" for i in vote["tied"])
     assert f"Tied: {tied}" in text
-    revealed = text.split("Vote: ")[1]  # each seat's revealed vote on its own line, with its influence
+    revealed = text.split("\nVote: ")[1]  # each seat's revealed vote on its own line, with its influence
     for s, x in enumerate(vote["votes"]):
         you = " (you)" if s == decider else ""
         n = x["fleeting"] + x["lasting"]

@@ -89,9 +89,17 @@ def _head(game: Game) -> Text:
     t.append("  " + m.format("label.to_act", {"who": ", ".join(_seat(game, s) for s in v.get("to_act") or []) or m.format("web.nobody")}), style="yellow")
     cur = v.get("current")
     if isinstance(cur, dict):
-        t.append("\n" + m.format("label.term_under_way", {"who": _seat(game, cur.get("seat")), "what": ", ".join(
-            f"{m.format('label.fields', {'field': k, 'text': k}) if k != 'role' else m.format('label.term_role')} {value(m, x) if isinstance(x, str) else _fmt(x)}"
-            for k, x in cur.items() if k != "seat")}))
+        from .i18n import amounts
+
+        bonus = cur.get("bonus") if isinstance(cur.get("bonus"), dict) else {}
+        t.append("\n" + m.format("label.term_under_way", {"who": _seat(game, cur.get("seat")), "what": m.format(
+            "label.term_current", {"role": str(cur.get("role") or ""),
+                                   "has_category": "true" if cur.get("category") else "false",
+                                   "category": value(m, str(cur.get("category") or "")),
+                                   "has_discount": "true" if cur.get("discount") else "false",
+                                   "discount": cur.get("discount") or 0,
+                                   "has_bonus": "true" if any(bonus.values()) else "false",
+                                   "bonus": amounts(m, bonus)})}))
     t.append("\n" + m.format("label.term_tokens", {"completions": v.get("completions"), "roads": v.get("roads_left", "?"),
                                                     "neutral": ", ".join(str(value(m, r)) for r in v.get("neutral") or []) or "—"}))
     return t
@@ -190,16 +198,19 @@ def _tile_label(game: Game, t: dict[str, Any]) -> str:
         colours = (game.view.get("map") or {}).get("colours") or []
         on = {colours[c] for c in t.get("cells") or [] if 0 <= c < len(colours)}
         kind = "gate" if "wall" in on else "bridge"
-    names = {"stall": "trade stall", "t2": "tier-2 building", "t3": "tier-3 building", "house": "house",
-             "bridge": "bridge", "gate": "gate", "prestige": "prestige"}
-    what = f"{t.get('resource')} {names.get(kind, kind)}" if t.get("resource") else names.get(kind, str(kind))
+    from .i18n import value
+
+    m = _m(game)
+    what = m.format("label.kind", {"kind": str(kind)})
+    if t.get("resource"):
+        what = m.format("label.term_tile_of", {"what": what, "resource": value(m, str(t["resource"]))})
     if kind == "prestige" and t.get("card"):
         what += f" {_card_name(game, t['card'])}"
     owner = t.get("owner")
-    who = _seat(game, owner) if owner is not None else ("neutral" if t.get("neutral") else "")
+    who = _seat(game, owner) if owner is not None else (m.format("label.owner", {"neutral": "true"}) if t.get("neutral") else "")
     s = f"#{t.get('id')} {what}" + (f" — {who}" if who else "")
     if t.get("claims"):
-        s += "; access claims: " + ", ".join(f"seat {x}" for x in t["claims"])
+        s += "; " + m.format("label.claims", {"who": ", ".join(_seat(game, x) for x in t["claims"])})
     return s
 
 
@@ -224,6 +235,7 @@ def _sections(game: Game) -> Table:
 def _players(game: Game) -> Table:
     v = game.view
     from . import messages
+    from .i18n import value
 
     m = messages(game)
     tab = Table(title=m.format("label.term_players"), title_justify="left")
@@ -233,23 +245,27 @@ def _players(game: Game) -> Table:
     for p in v.get("players") or []:
         i = p.get("seat")
         mine = i == game.your_seat
-        hand_text = f"{p.get('hand_size')} cards"
+        hand_text = m.format("label.term_hand_cards", {"n": p.get("hand_size") or 0})
         played, down = [], 0
         for c in p.get("played") or []:
             if c.get("face_up"):
-                played.append(str(c.get("card")))
+                played.append(_printed(v, c.get("card")))
             elif mine and c.get("card"):
-                played.append(f"{c.get('card')} (face down)")
+                played.append(m.format("label.term_own_face_down", {"card": _printed(v, c.get("card"))}))
             else:
                 down += 1
         if down:
-            played.append(f"{down} face down")
-        score = ", ".join(f"{k} {x}" for k, x in (p.get("score") or {}).items() if x)
+            played.append(m.format("label.hidden_cards", {"n": down}))
+        score = ", ".join(f"{m.format('label.details', {'detail': k, 'text': _name(k)})} {x}"
+                          for k, x in (p.get("score") or {}).items() if x)
         placed = p.get("workers_placed") or []
-        _row(tab, f"{_seat(game, i)}{'  ACTIVE' if i == v.get('active') else ''}", str(p.get("race")),
-                    f"{p.get('points')} pts" + (f"\n({score})" if score else ""), f"${p.get('money')}",
-                    f"{p.get('fleeting')}/{p.get('lasting')}", ", ".join(p.get("resources") or []),
-                    f"{p.get('workers')} free" + (f"\non: {', '.join(placed)}" if placed else ""),
+        active = "  " + m.format("label.term_active_mark") if i == v.get("active") else ""
+        _row(tab, f"{_seat(game, i)}{active}", str(p.get("race")),
+                    m.format("label.term_points", {"n": p.get("points")}) + (f"\n({score})" if score else ""),
+                    m.format("amount.money", {"n": p.get("money")}),
+                    f"{p.get('fleeting')}/{p.get('lasting')}", ", ".join(str(value(m, r)) for r in p.get("resources") or []),
+                    m.format("label.term_workers_free", {"n": p.get("workers")})
+                    + ("\n" + m.format("label.term_workers_on", {"what": ", ".join(placed)}) if placed else ""),
                     f"{p.get('houses')}/{p.get('bridges')}/{p.get('roads')}", str(p.get("advisers", "")),
                     str(p.get("income")), hand_text, ", ".join(played) or "—", style="bold" if mine else "")
     return tab
@@ -276,28 +292,34 @@ def _own_hand(game: Game) -> Text | None:
 
             m = messages(game)
             t = Text(m.format("label.your_hand") + " ", style="bold cyan")
-            t.append(", ".join(str(x) for x in p["hand"]) or "(empty)")
+            t.append(", ".join(_printed(game.view, x) for x in p["hand"]) or m.format("value.nothing"))
             # what each card does played face up (the catalog's effect.<card>)
             for x in p["hand"]:
                 if m.has(f"effect.{x}"):
-                    t.append(f"\n  {x}: {m.format(f'effect.{x}')}", style="dim")
+                    t.append(f"\n  {_printed(game.view, x)}: {m.format(f'effect.{x}')}", style="dim")
             return t
     return None
 
 
-def _card_text(card: dict[str, Any] | None, card_id: str) -> str:
-    """What a card says (the view's `cards`): a proposal's needs and points, an adviser's terms."""
+def _card_text(m: Any, card: dict[str, Any] | None, card_id: str) -> str:
+    """What a card says (the view's `cards`): a proposal's needs and points, an adviser's terms, in
+    the catalog's words (`label.prestige_text`, `label.adviser_text`, as the browser client)."""
+    from .i18n import amounts, value
+
     if not card:
         return str(card_id)
     if card.get("kind") == "prestige":
-        action = ", ".join(f"{n} {k}" for k, n in (card.get("action") or {}).items())
-        return (f"{card.get('name', card_id)} — needs {' + '.join(card.get('requires') or [])}, "
-                f"{card.get('points')} pts, {card.get('shape', '')} {card.get('colour', '')}"
-                + (f", worker: {action}" if action else ""))
-    bonus = ", ".join(f"+{n} {k}" for k, n in (card.get("bonus") or {}).items())
-    return (f"{card.get('name', card_id)} — {card.get('category')}, needs {card.get('resource')}, "
-            f"value {card.get('value')}" + (f", discount {card['discount']}" if card.get("discount") else "")
-            + (f", {bonus}" if bonus else ""))
+        action = card.get("action") or {}
+        return f"{card.get('name', card_id)} — " + m.format("label.prestige_text", {
+            "needs": " + ".join(str(value(m, r)) for r in card.get("requires") or []), "points": card.get("points"),
+            "shape": card.get("shape", ""), "has_action": "true" if action else "false",
+            "colour": m.format("label.terrain", {"terrain": card["colour"]}) if card.get("colour") else "",
+            "action": amounts(m, action)})
+    bonus = ", ".join(f"+{n} {value(m, k)}" for k, n in (card.get("bonus") or {}).items())
+    return f"{card.get('name', card_id)} — " + m.format("label.adviser_text", {
+        "category": value(m, str(card.get("category"))), "resource": value(m, str(card.get("resource"))),
+        "value": card.get("value"), "discount": card.get("discount") or 0,
+        "has_bonus": "true" if bonus else "false", "bonus": bonus})
 
 
 def _market(game: Game, v: dict[str, Any]) -> Text:
@@ -313,7 +335,7 @@ def _market(game: Game, v: dict[str, Any]) -> Text:
     cards = v.get("cards") or {}
     t.append(f"   ({m.format('label.deck', {'n': v.get('proposal_deck_size', '?')})})" if v.get("proposals") else "—")
     for k, p in enumerate(v.get("proposals") or []):
-        t.append(f"\n  {k + 1}. {_card_text(cards.get(p), p)}")
+        t.append(f"\n  {k + 1}. {_card_text(m, cards.get(p), p)}")
     supply = v.get("supply") or {}
     t.append("\n" + m.format("label.term_supply") + " ", style="bold")
     t.append(", ".join(f"{value(m, r)} {n}" for r, n in supply.items()) or "—")
@@ -330,14 +352,18 @@ def _prestige(game: Game, v: dict[str, Any]) -> Table | Text:
     tab = Table(title=m.format("label.prestige_buildings"), title_justify="left")
     for col in ("building", "tile", "requires", "complete", "worker", "points", "action"):
         tab.add_column(m.format("label.term_column", {"column": col}))
+    from .i18n import amounts, value
+
     for pb in rows:
         req = []
         for k, r in enumerate(pb.get("requires") or []):
             d = (pb.get("delivered") or [])[k] if k < len(pb.get("delivered") or []) else None
-            req.append(f"{r}: " + ("—" if d is None else ("neutral" if d == -1 else f"seat {d}")))
+            req.append(f"{value(m, str(r))}: " + ("—" if d is None else (
+                m.format("label.owner", {"neutral": "true"}) if d == -1 else _seat(game, d))))
         _row(tab, _printed(v, pb.get("card")) if pb.get("card") else str(pb.get("name")), str(pb.get("tile")), "\n".join(req),
-                    "yes" if pb.get("complete") else "no", "—" if pb.get("worker") is None else f"seat {pb['worker']}",
-                    str(pb.get("points", "")), _fmt(pb.get("action") or {}))
+                    m.format("value.yes" if pb.get("complete") else "value.no"),
+                    "—" if pb.get("worker") is None else _seat(game, pb["worker"]),
+                    str(pb.get("points", "")), amounts(m, pb.get("action") or {}) if pb.get("action") else "—")
     return tab
 
 
@@ -406,18 +432,24 @@ def _pending(game: Game) -> Text | None:
 
 
 def _setup_words(game: Game, s: dict[str, Any]) -> str:
-    """`draft [1, 0], pool [...]` -> `drafting order seat 1, seat 0 (you); resources left: wood, stone; ...`."""
-    def order(seats: Any) -> str:
-        return ", ".join(_seat(game, x) for x in seats or []) or "done"
+    """`draft [1, 0], pool [...]` -> `drafting order seat 1, seat 0 (you); resources left: wood,
+    stone; ...` in the catalog's words."""
+    from .i18n import value
 
-    parts = [f"drafting order {order(s.get('draft'))}"] if "draft" in s else []
+    m = _m(game)
+
+    def order(seats: Any) -> str:
+        return ", ".join(_seat(game, x) for x in seats or []) or m.format("label.term_setup_done")
+
+    parts = [m.format("label.term_setup_draft", {"who": order(s.get("draft"))})] if "draft" in s else []
     if s.get("pool"):
-        parts.append(f"resources left: {', '.join(_name(r) for r in s['pool'])}")
+        parts.append(m.format("label.term_setup_pool", {"what": ", ".join(str(value(m, r)) for r in s["pool"])}))
     if "place" in s:
-        parts.append(f"placing order {order(s.get('place'))}")
+        parts.append(m.format("label.term_setup_place", {"who": order(s.get("place"))}))
     placed = [(i, p) for i, p in enumerate(s.get("placed") or []) if p]
     if placed:
-        parts.append("placed: " + "; ".join(f"{_seat(game, i)} {_fmt(p)}" for i, p in placed))
+        parts.append(m.format("label.term_setup_placed", {
+            "what": "; ".join(f"{_seat(game, i)} {_fmt(p)}" for i, p in placed)}))
     rest = {k: x for k, x in s.items() if k not in ("draft", "pool", "place", "placed")}
     parts += [f"{_name(k)} {_fmt(x)}" for k, x in rest.items()]
     return "; ".join(parts)
@@ -427,7 +459,7 @@ def _setup(game: Game, v: dict[str, Any]) -> Text | None:
     s = v.get("setup")
     if not isinstance(s, dict):
         return None
-    return Text("Setup: " + _setup_words(game, s), style="yellow")
+    return Text(_m(game).format("view.setup") + ": " + _setup_words(game, s), style="yellow")
 
 
 def _solo(v: dict[str, Any]) -> Text | None:

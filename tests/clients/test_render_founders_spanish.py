@@ -1,0 +1,55 @@
+"""Founders of Gloomhaven's terminal board in Spanish says nothing in English. Found by playing
+`tablero play founders-of-gloomhaven --lang es`: the players table said `6 cards`, `2 pts`,
+`3 free`, the hand listed `recruit, trade, upgrade`, the proposals `Scholars' Library — needs
+books + knowledge, 2 pts, I3 grey, worker: 1 fleeting` and the setup line `Setup: drafting order
+…; resources left: plant, population; placing order …`."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from rich.console import Console
+from tablero_client.models import Game, SeatInfo
+from tablero_client.render import i18n, render
+
+from engines.core.testkit import random_turns
+
+ENGLISH = re.compile(r"\b(cards?|pts|needs|worker|free|ACTIVE|face down|Setup|drafting order|resources left|"
+                     r"placing order|placed|value|discount|empty|recruit|trade|upgrade|build|vote|income|"
+                     r"fleeting|lasting|money|plant|population|wood|stone|clay)\b")
+
+
+def _game(g, you: int = 0) -> Game:
+    return Game(id="g1", engine="founders-of-gloomhaven", version=g.version, players=g.seats,
+                status="GAME_STATUS_RUNNING", to_act=sorted(g.to_act()), view=g.view(you),
+                seats=[SeatInfo(seat=i, kind="SEAT_KIND_HUMAN" if i == 0 else "SEAT_KIND_BOT") for i in range(g.seats)],
+                your_seat=you, outcome=None)
+
+
+def _text(renderable) -> str:
+    console = Console(record=True, width=240, color_system=None, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+def _english_lines(text: str) -> list[str]:
+    # Prestige buildings keep their printed (English) names, as in the browser client: drop them.
+    return [line for line in text.splitlines()
+            if ENGLISH.search(re.sub(r"\d+\. [A-Z][\w' ]+ —", "", line))]
+
+
+def test_the_founders_board_in_spanish_has_no_english_words():
+    before = i18n.current_language()
+    i18n.set_language("es")
+    found: list[str] = []
+    try:
+        for seed in (1, 2):
+            for n, (g, _seat, _legal) in enumerate(random_turns("founders-of-gloomhaven", 2, seed)):
+                if n % 15 == 0:
+                    found += _english_lines(_text(render(_game(g))))
+                if n > 150:
+                    break
+    finally:
+        i18n.set_language(before)
+    assert not found, "\n".join(sorted(set(found))[:25])
