@@ -75,7 +75,7 @@ class _Requests:
     their size (httptools' own parser, public API: one pass over bytes the server parses
     again, about a microsecond per request)."""
 
-    __slots__ = ("in_headers", "size", "count", "refused", "http10", "parser", "begun")
+    __slots__ = ("in_headers", "size", "count", "refused", "http10", "parser", "begun", "upgrade")
 
     def __init__(self) -> None:
         self.parser: Any = None  # set by the guard
@@ -83,6 +83,7 @@ class _Requests:
         self.in_headers = False
         self.size = self.count = 0
         self.begun = 0  # requests begun on this connection
+        self.upgrade = b""  # the current request's Upgrade header (lower case)
         self.refused: bytes | None = None  # the answer of a request the parse was stopped for
 
     def _refuse(self, answer: bytes) -> None:
@@ -92,6 +93,7 @@ class _Requests:
     def on_message_begin(self) -> None:
         self.in_headers, self.size, self.count = True, 0, 0
         self.begun += 1
+        self.upgrade = b""
 
     def on_url(self, url: bytes) -> None:
         self.size += len(url)  # the request line counts against the same bound
@@ -101,6 +103,8 @@ class _Requests:
     def on_header(self, name: bytes, value: bytes) -> None:
         self.size += len(name) + len(value)
         self.count += 1
+        if name.lower() == b"upgrade":
+            self.upgrade = value.strip().lower()
         if self.size > MAX_HEADER_BYTES or self.count > MAX_HEADERS:
             self._refuse(_431())
 
@@ -198,7 +202,13 @@ class _Guard(asyncio.Protocol):
             try:
                 self.parser.feed_data(data)
             except httptools.HttpParserUpgrade:
-                self.passthrough = True
+                if self.parser.get_method() == b"CONNECT":  # a proxy's tunnel: never served here
+                    self._refuse(_400("CONNECT is not served"))
+                    return
+                # Only an upgrade the server makes (a WebSocket, when uvicorn has a library for it)
+                # ends HTTP on this connection; any other (h2c, …) is answered as a plain request
+                # and the connection's next requests keep the header deadline and bounds.
+                self.passthrough = self._upgrades()
             except httptools.HttpParserError as e:  # a callback's refusal, or not HTTP/1.1
                 self._refuse(self.requests.refused or _400(str(e)))
                 return
@@ -220,6 +230,10 @@ class _Guard(asyncio.Protocol):
                     self.timer = None
         CONNECTION.set(self.gone)
         self.inner.data_received(data)
+
+    def _upgrades(self) -> bool:
+        return (self.requests.upgrade == b"websocket"
+                and getattr(self.inner, "ws_protocol_class", None) is not None)
 
     def _refuse(self, answer: bytes) -> None:
         if not self.transport.is_closing():
