@@ -35,8 +35,9 @@ def _text(renderable) -> str:
 
 def _english_lines(text: str) -> list[str]:
     # Prestige buildings keep their printed (English) names, as in the browser client: drop them.
+    # … and money is `7$` in Spanish, never `$7`; a list is words, not `[metal]`
     return [line for line in text.splitlines()
-            if ENGLISH.search(re.sub(r"\d+\. [A-Z][\w' ]+ —", "", line))]
+            if ENGLISH.search(re.sub(r"\d+\. [A-Z][\w' ]+ —", "", line)) or re.search(r"\$\d|\[\w", line)]
 
 
 def test_the_founders_board_in_spanish_has_no_english_words():

@@ -328,7 +328,8 @@ def _market(game: Game, v: dict[str, Any]) -> Text:
     m = _m(game)
     costs = v.get("offer_costs") or []
     t = Text(m.format("label.adviser_offer") + ": ", style="bold")
-    t.append(", ".join(f"{_printed(v, a) if a else m.format('label.empty_slot')} ${costs[k] if k < len(costs) else '?'}"
+    t.append(", ".join(f"{_printed(v, a) if a else m.format('label.empty_slot')} "
+                       f"{m.format('amount.money', {'n': costs[k]}) if k < len(costs) else '?'}"
                        for k, a in enumerate(v.get("offer") or [])) or "—")
     t.append(f"   ({m.format('label.deck', {'n': v.get('adviser_deck_size', '?')})})")
     t.append("\n" + m.format("label.proposals") + ": ", style="bold")
@@ -448,8 +449,8 @@ def _setup_words(game: Game, s: dict[str, Any]) -> str:
         parts.append(m.format("label.term_setup_place", {"who": order(s.get("place"))}))
     placed = [(i, p) for i, p in enumerate(s.get("placed") or []) if p]
     if placed:
-        parts.append(m.format("label.term_setup_placed", {
-            "what": "; ".join(f"{_seat(game, i)} {_fmt(p)}" for i, p in placed)}))
+        parts.append(m.format("label.term_setup_placed", {"what": "; ".join(
+            f"{_seat(game, i)} {value(m, p) if isinstance(p, list | str) else _fmt(p)}" for i, p in placed)}))
     rest = {k: x for k, x in s.items() if k not in ("draft", "pool", "place", "placed")}
     parts += [f"{_name(k)} {_fmt(x)}" for k, x in rest.items()]
     return "; ".join(parts)
