@@ -33,3 +33,19 @@ def test_phoenicias_card_step_is_worded_in_spanish(spanish):
 def test_a_field_the_catalog_does_not_word_keeps_its_name(spanish):
     label = step_label("zz_unknown", 3, _game("phoenicia", 3))
     assert label == "zz unknown: 3"
+
+
+def test_riverboats_phase_bonus_is_told_in_spanish(spanish):
+    """Found in the same way: `Asiento 1 (bot) gana 1 PV (phase bonus).` in a Spanish log."""
+    from tablero_client.render import describe_event
+
+    from engines.core.testkit import random_turns
+
+    for seed in (1, 2, 3):
+        for g, _seat, _legal in random_turns("riverboat", 2, seed):
+            gained = [e for e in g.events if e.get("type") == "gained" and e.get("reason") == "phase_bonus"]
+            if gained:
+                line = describe_event(g.engine.event_view(gained[0], 0), _game("riverboat", 2))
+                assert "phase bonus" not in line and "(bonificación de fase)" in line, line
+                return
+    pytest.fail("no phase bonus in these games")
