@@ -17,7 +17,8 @@ from engines.core.testkit import random_turns
 
 ENGLISH = re.compile(r"\b(cards?|pts|needs|worker|free|ACTIVE|face down|Setup|drafting order|resources left|"
                      r"placing order|placed|value|discount|empty|recruit|trade|upgrade|build|vote|income|"
-                     r"fleeting|lasting|money|plant|population|wood|stone|clay)\b")
+                     r"fleeting|lasting|money|plant|population|wood|stone|clay|Tied|decided|To be placed|Chosen|proposal|"
+                     r"Solo|cycle|costs|slot)\b")
 
 
 def _game(g, you: int = 0) -> Game:
@@ -45,11 +46,12 @@ def test_the_founders_board_in_spanish_has_no_english_words():
     i18n.set_language("es")
     found: list[str] = []
     try:
-        for seed in (1, 2):
-            for n, (g, _seat, _legal) in enumerate(random_turns("founders-of-gloomhaven", 2, seed)):
-                if n % 15 == 0:
+        for seed, seats in ((1, 2), (2, 2), (3, 1)):  # one solo game: its costs line
+            for n, (g, _seat, _legal) in enumerate(random_turns("founders-of-gloomhaven", seats, seed)):
+                vote = g.view(0).get("vote")  # every vote on the way: tied, decided, placed
+                if n % 15 == 0 or (isinstance(vote, dict) and vote.get("stage") != "voting"):
                     found += _english_lines(_text(render(_game(g))))
-                if n > 150:
+                if n > 400:
                     break
     finally:
         i18n.set_language(before)

@@ -58,7 +58,7 @@ def render(game: Game) -> Group:
     if hand is not None:
         parts.append(hand)
     parts += [_market(game, v), _prestige(game, v)]
-    for extra in (_vote(game), _pending(game), _setup(game, v), _solo(v), _result(game)):
+    for extra in (_vote(game), _pending(game), _setup(game, v), _solo(game, v), _result(game)):
         if extra is not None:
             parts.append(extra)
     return Group(*parts)
@@ -395,13 +395,13 @@ def _vote(game: Game) -> Text | None:
             said = m.format("label.vote_state", {"voted": "true" if did else "false"})
         t.append(f"  {player_name(game, s)}: {said}\n")
     if vote.get("tied"):
-        t.append("\nTied: " + ", ".join(_proposal(game, x) for x in vote["tied"]))
+        t.append("\n" + m.format("label.term_tied", {"what": ", ".join(_proposal(game, x) for x in vote["tied"])}))
     if vote.get("decider") is not None:
-        t.append(f"\nTie decided by {_seat(game, vote['decider'])}")
+        t.append("\n" + m.format("label.term_decided_by", {"who": _seat(game, vote["decider"])}))
     if vote.get("placer") is not None:
-        t.append(f"\nTo be placed by {_seat(game, vote['placer'])}")
+        t.append("\n" + m.format("label.term_placed_by", {"who": _seat(game, vote["placer"])}))
     if vote.get("card"):
-        t.append(f"\nChosen building: {_card_name(game, vote['card'])}")
+        t.append("\n" + m.format("label.term_chosen_building", {"what": _card_name(game, vote["card"])}))
     return t
 
 
@@ -463,13 +463,15 @@ def _setup(game: Game, v: dict[str, Any]) -> Text | None:
     return Text(_m(game).format("view.setup") + ": " + _setup_words(game, s), style="yellow")
 
 
-def _solo(v: dict[str, Any]) -> Text | None:
+def _solo(game: Game, v: dict[str, Any]) -> Text | None:
     s = v.get("solo")
     if not isinstance(s, dict):
         return None
+    m = _m(game)
     costs = s.get("costs")
-    costs = ", ".join(f"proposal {i}: {c}" for i, c in enumerate(costs, 1)) if isinstance(costs, list) else _fmt(costs)
-    return Text(f"Solo: cycle {s.get('cycle')}; costs {costs}", style="cyan")
+    costs = (", ".join(f"{m.format('label.proposal', {'n': i, 'has_name': 'false'})}: {c}" for i, c in enumerate(costs, 1))
+             if isinstance(costs, list) else _fmt(costs))
+    return Text(m.format("label.term_solo", {"cycle": s.get("cycle"), "costs": costs}), style="cyan")
 
 
 def _result(game: Game) -> Text | None:
@@ -555,7 +557,9 @@ def _proposal(game: Game, i: Any) -> str:
     v = game.view or {}
     props = v.get("proposals") or []
     card = (v.get("cards") or {}).get(props[i]) if 0 <= i < len(props) else None
-    return f"proposal {i + 1}" + (f" ({card['name']})" if isinstance(card, dict) and card.get("name") else "")
+    named = isinstance(card, dict) and bool(card.get("name"))
+    return _m(game).format("label.proposal", {"n": i + 1, "has_name": "true" if named else "false",
+                                               "name": card["name"] if named else ""})
 
 
 def _card_name(game: Game, card: Any) -> str:
@@ -593,7 +597,7 @@ def step_label(path: str, value: Any, game: Game) -> str | None:
     if path in ("card", "target", "building"):
         return _card_name(game, value)
     if path == "slot" and isinstance(value, int):
-        return f"slot {value + 1}"
+        return _m(game).format("label.slot", {"n": value + 1})
     return None
 
 
