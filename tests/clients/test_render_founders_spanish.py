@@ -6,6 +6,7 @@ books + knowledge, 2 pts, I3 grey, worker: 1 fleeting` and the setup line `Setup
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 
@@ -13,12 +14,13 @@ from rich.console import Console
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import i18n, render
 
+import engines
 from engines.core.testkit import random_turns
 
 ENGLISH = re.compile(r"\b(cards?|pts|needs|worker|free|ACTIVE|face down|Setup|drafting order|resources left|"
                      r"placing order|placed|value|discount|empty|recruit|trade|upgrade|build|vote|income|"
                      r"fleeting|lasting|money|plant|population|wood|stone|clay|Tied|decided|To be placed|Chosen|proposal|"
-                     r"Solo|cycle|costs|slot)\b")
+                     r"Solo|cycle|costs|slot|Game over|Scores|Winners?|points?)\b")
 
 
 def _game(g, you: int = 0) -> Game:
@@ -53,6 +55,13 @@ def test_the_founders_board_in_spanish_has_no_english_words():
                     found += _english_lines(_text(render(_game(g))))
                 if n > 400:
                     break
+        for seats in (2, 1):  # the final board: the result line
+            g = engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=4)
+            g.play_random()
+            game = dataclasses.replace(_game(g), status="GAME_STATUS_FINISHED", to_act=[], outcome=g.outcome())
+            text = _text(render(game))
+            assert "Fin de la partida" in text
+            found += _english_lines(text)
     finally:
         i18n.set_language(before)
     assert not found, "\n".join(sorted(set(found))[:25])

@@ -480,12 +480,14 @@ def _result(game: Game) -> Text | None:
         return None
     from . import player_name
 
+    m = _m(game)
     scores = r.get("scores") if isinstance(r.get("scores"), list) else []
-    reason = f" ({_name(r['reason'])})" if r.get("reason") else ""
-    winners = ", ".join(player_name(game, w) for w in r.get("winners") or []) or "nobody"
-    t = Text(f"Game over{reason}. Scores: " + (", ".join(f"{player_name(game, s)} {plural(x, 'point')}"
-                                                     for s, x in enumerate(scores)) or "none")
-             + f". Winner{'s' if len(r.get('winners') or []) > 1 else ''}: {winners}.", style="bold red")
+    reason = m.format("label.details", {"detail": str(r["reason"]), "text": _name(r["reason"])}) if r.get("reason") else ""
+    winners = ", ".join(player_name(game, w) for w in r.get("winners") or []) or m.format("web.nobody")
+    t = Text(m.format("label.term_result", {
+        "has_reason": "true" if reason else "false", "reason": reason, "n": len(r.get("winners") or []),
+        "scores": ", ".join(f"{player_name(game, s)} {m.format('amount.points', {'n': x})}" for s, x in enumerate(scores))
+        or m.format("value.none"), "winners": winners}), style="bold red")
     if r.get("tie_break") and _tied(r.get("scores")):
         t.append(f"  tie-break: {r['tie_break']}", style="dim")
     h = game.view.get("history")
