@@ -84,7 +84,7 @@ EVENT_FIELDS = {
                      "crop_supply": _CROP_SUPPLY, "opportunity_spaces": {"type": "array", "items": _CARD}},
     "phase_chosen": {"seat": _SEAT, "phase": string(PHASES)},
     "phase_started": {"phase": string(PHASES), "holder": _SEAT, "pending": {"type": "array", "items": _PENDING}},
-    "gained": {"seat": _SEAT, "gains": _GAINS, "reason": {"type": "string"}},
+    "gained": {"seat": _SEAT, "gains": _GAINS, "reason": string(("phase_bonus",))},
     "round_track_worker_taken": {"seat": _SEAT, "place": boolean()},
     "worker_placed": {"seat": _SEAT, "cell": _CELL, "coin": boolean(), "bonus": boolean()},
     "placement_skipped": {"seat": _SEAT},

@@ -22,6 +22,11 @@ import httptools
 MAX_HEADER_BYTES = 64 * 1024
 MAX_URL_BYTES = 16 * 1024  # the request target (path and query): 414 beyond (RFC 9112 3)
 MAX_HEADERS = 256
+# Raw bytes of one header section the parsers may hold before it is complete: httptools keeps an
+# unfinished header line in memory and reports it (on_header) only at its end, so without this an
+# endless header line is read and buffered until the header deadline (tens of MB per connection).
+# The bound counts separators too (": ", CRLF), so it leaves room above MAX_HEADER_BYTES.
+MAX_HEADER_SECTION = MAX_HEADER_BYTES + 8 * MAX_HEADERS
 
 def _refusal(status: bytes, code: str, message: str, reason: str | None = None) -> bytes:
     """A whole answer that ends the connection: JSON as every error of the API, with a Date
@@ -70,13 +75,15 @@ class _Requests:
     their size (httptools' own parser, public API: one pass over bytes the server parses
     again, about a microsecond per request)."""
 
-    __slots__ = ("in_headers", "size", "count", "refused", "http10", "parser")
+    __slots__ = ("in_headers", "size", "count", "refused", "http10", "parser", "begun", "upgrade")
 
     def __init__(self) -> None:
         self.parser: Any = None  # set by the guard
         self.http10 = False  # an HTTP/1.0 request was seen: the connection ends with its answer
         self.in_headers = False
         self.size = self.count = 0
+        self.begun = 0  # requests begun on this connection
+        self.upgrade = b""  # the current request's Upgrade header (lower case)
         self.refused: bytes | None = None  # the answer of a request the parse was stopped for
 
     def _refuse(self, answer: bytes) -> None:
@@ -85,6 +92,8 @@ class _Requests:
 
     def on_message_begin(self) -> None:
         self.in_headers, self.size, self.count = True, 0, 0
+        self.begun += 1
+        self.upgrade = b""
 
     def on_url(self, url: bytes) -> None:
         self.size += len(url)  # the request line counts against the same bound
@@ -94,6 +103,8 @@ class _Requests:
     def on_header(self, name: bytes, value: bytes) -> None:
         self.size += len(name) + len(value)
         self.count += 1
+        if name.lower() == b"upgrade":
+            self.upgrade = value.strip().lower()
         if self.size > MAX_HEADER_BYTES or self.count > MAX_HEADERS:
             self._refuse(_431())
 
@@ -160,7 +171,8 @@ class _Guard(asyncio.Protocol):
     inner_cls: type  # set by guarded()
     header_timeout: float
 
-    __slots__ = ("inner", "loop", "transport", "parser", "requests", "timer", "seen", "gone", "passthrough")
+    __slots__ = ("inner", "loop", "transport", "parser", "requests", "timer", "seen", "gone", "passthrough",
+                 "pending")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.inner = self.inner_cls(*args, **kwargs)
@@ -173,6 +185,7 @@ class _Guard(asyncio.Protocol):
         self.gone = Disconnect()
         self.passthrough = False  # after an upgrade: bytes are no longer HTTP/1.1 requests
         self.transport: Any = None
+        self.pending = 0  # bytes of the current request's unfinished header section
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
@@ -184,21 +197,43 @@ class _Guard(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.seen = True
         if not self.passthrough:
+            # the whole of `data` is header bytes if the same request is still in its headers after
+            within, begun = self.requests.in_headers, self.requests.begun
             try:
                 self.parser.feed_data(data)
             except httptools.HttpParserUpgrade:
-                self.passthrough = True
+                if self.parser.get_method() == b"CONNECT":  # a proxy's tunnel: never served here
+                    self._refuse(_400("CONNECT is not served"))
+                    return
+                # Only an upgrade the server makes (a WebSocket, when uvicorn has a library for it)
+                # ends HTTP on this connection; any other (h2c, …) is answered as a plain request
+                # and the connection's next requests keep the header deadline and bounds.
+                self.passthrough = self._upgrades()
             except httptools.HttpParserError as e:  # a callback's refusal, or not HTTP/1.1
                 self._refuse(self.requests.refused or _400(str(e)))
                 return
             if self.requests.in_headers:
+                # Count only reads that began and ended inside the header section (exact: all of
+                # them is header bytes), so the read where a request began never counts a body
+                # before it; what is held stays below MAX_HEADER_SECTION plus one read.
+                same = within and begun == self.requests.begun
+                self.pending = self.pending + len(data) if same else 0
+                if self.pending > MAX_HEADER_SECTION:
+                    self._refuse(_431())
+                    return
                 if self.timer is None:  # a request whose headers are not all here yet
                     self.timer = self.loop.call_later(self.header_timeout, self._headers_too_slow)
-            elif self.timer is not None:
-                self.timer.cancel()
-                self.timer = None
+            else:
+                self.pending = 0
+                if self.timer is not None:
+                    self.timer.cancel()
+                    self.timer = None
         CONNECTION.set(self.gone)
         self.inner.data_received(data)
+
+    def _upgrades(self) -> bool:
+        return (self.requests.upgrade == b"websocket"
+                and getattr(self.inner, "ws_protocol_class", None) is not None)
 
     def _refuse(self, answer: bytes) -> None:
         if not self.transport.is_closing():

@@ -260,16 +260,18 @@ def help_text() -> str:
 
 def own_resources(game: Game) -> str | None:
     """The seat's own goods as one line (`You have: $3, 2 food, 1 brick`): numbers of its entry in
-    the view's `players`, kept in sight just above the prompt at 80×24."""
+    the view's `players` that the engine's catalog words as goods (`amount.<field>`; counters such
+    as a training cost or the boats claimed this round are no goods), kept in sight just above the
+    prompt at 80×24."""
     players = (game.view or {}).get("players")
     me = game.your_seat
     if not isinstance(players, list) or me is None or not 0 <= me < len(players) or not isinstance(players[me], dict):
         return None
+    m = messages(game)
     mine = {k: v for k, v in players[me].items() if isinstance(v, int) and not isinstance(v, bool)
-            and k not in ("seat", "player", "ships_left", "order")}
+            and m.has(f"amount.{k}")}
     if not mine:
         return None
-    m = messages(game)
     return m.format("play.you_have", {"what": i18n.amounts(m, mine)})
 
 

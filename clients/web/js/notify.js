@@ -46,8 +46,7 @@ export async function subscribe(gameId, held) {
   const sub = (await reg.pushManager.getSubscription())
     || await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes(publicKey) });
   const me = currentUser();
-  // Only the endpoint and keys: Chromium's toJSON() also has `expirationTime` (null), a field
-  // the API's PushSubscription does not know (it answers 400 to unknown fields).
+  // The endpoint and keys are all the server uses (it also accepts toJSON()'s `expirationTime`).
   const { endpoint, keys } = sub.toJSON();
   await api('POST', '/v1/push/subscriptions', {
     token: me && me.token,

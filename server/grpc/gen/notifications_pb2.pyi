@@ -76,12 +76,14 @@ class GetPushKeyResponse(_message.Message):
     def __init__(self, public_key: _Optional[str] = ...) -> None: ...
 
 class PushSubscription(_message.Message):
-    __slots__ = ("endpoint", "keys")
+    __slots__ = ("endpoint", "keys", "expiration_time")
     ENDPOINT_FIELD_NUMBER: _ClassVar[int]
     KEYS_FIELD_NUMBER: _ClassVar[int]
+    EXPIRATION_TIME_FIELD_NUMBER: _ClassVar[int]
     endpoint: str
     keys: PushKeys
-    def __init__(self, endpoint: _Optional[str] = ..., keys: _Optional[_Union[PushKeys, _Mapping]] = ...) -> None: ...
+    expiration_time: float
+    def __init__(self, endpoint: _Optional[str] = ..., keys: _Optional[_Union[PushKeys, _Mapping]] = ..., expiration_time: _Optional[float] = ...) -> None: ...
 
 class PushKeys(_message.Message):
     __slots__ = ("p256dh", "auth")

@@ -130,9 +130,12 @@ def step_label(path: str, value: Any, game: Game) -> str:
     m = messages(game)
     if path == "type":
         return i18n.action(m, {"type": value}, lambda p: player_name(game, p)) or words.name(value)
-    field = path.replace(".", "_")
+    if m.has("label.fields"):  # the field in the engine's words, as the step's heading names it
+        field = " ".join(m.format("label.fields", {"field": p, "text": str(i18n.value(m, p))}) for p in path.split("."))
+    else:
+        field = str(i18n.value(m, path.replace(".", "_")))
     shown = i18n.value(m, value) if value is not None else m.format("value.none")
-    return f"{i18n.value(m, field)}: {m.number(shown) if isinstance(shown, int | float) else shown}"
+    return f"{field}: {m.number(shown) if isinstance(shown, int | float) else shown}"
 
 
 def compact(value: Any) -> str:

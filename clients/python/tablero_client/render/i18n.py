@@ -84,10 +84,11 @@ class Catalog:
         value = args.get(node["name"], "")
         kind = node.get("type")
         if kind in ("plural", "selectordinal"):
-            n = value if isinstance(value, int | float) and not isinstance(value, bool) else 0
-            n -= node.get("offset") or 0
+            # an argument the event leaves out reads as 0, as in the browser client (`=0` matches)
+            numeric = isinstance(value, int | float) and not isinstance(value, bool)
+            n = (value if numeric else 0) - (node.get("offset") or 0)
             options = node["options"]
-            exact = f"={value}"
+            exact = f"={value}" if numeric else "=0"
             if exact in options:
                 return self._parts(options[exact], args, n)
             form = self.locale.ordinal_form(n) if kind == "selectordinal" else self.locale.plural_form(n)

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..models import Game
 from .fit import Fit
-from .words import name, plural
+from .words import name
 
 PRESET_CARD_VALUE = 5  # option preset_production: the introductory production cards are all 5s
 
@@ -101,15 +101,17 @@ def _tableau_name(m: Any, t: dict[str, Any]) -> str:
 
 
 def _discard_text(game: Game, d: Any) -> str:
-    """`Too many cards: seat 0 (you) discards 8 cards` (the view: {"seats": {"0": 8}, "when": ...})."""
+    """`Too many cards: seat 0 (you) discards 8 cards` in the game's language (the view:
+    {"seats": {"0": 8}, "when": ...})."""
     from . import player_name
 
+    m = _m(game)
     seats = d.get("seats") if isinstance(d, dict) else None
     if not isinstance(seats, dict):
-        return f"discard: {_people(game, d)}"
-    who = [f"{player_name(game, int(s))} discards {plural(n, 'card')}" for s, n in seats.items()
+        return f"{m.format('name.discard', default='discard')}: {_people(game, d)}"
+    who = [m.format("label.term_discards", {"who": player_name(game, int(s)), "n": n}) for s, n in seats.items()
            if str(s).isdigit() and isinstance(n, int)]
-    return "Too many cards: " + (", ".join(who) or "nobody discards")
+    return m.format("label.term_too_many_cards", {"what": m.list(who) or m.format("label.term_nobody_discards")})
 
 
 PEOPLE = {"seat", "leader", "next", "winner", "bidders", "seats"}
@@ -138,7 +140,10 @@ def _people(game: Game, x: Any) -> str:
             y = str(value(m, y))
         else:
             y = _fmt(y)
-        parts.append(f"{m.format('label.term_part', {'part': k, 'text': name(k)})} {y}")
+        if k in ("seat", "seats"):  # a player's name already says "seat 0 (you)"
+            parts.append(str(y))
+        else:
+            parts.append(f"{m.format('label.term_part', {'part': k, 'text': name(k)})} {y}")
     return ", ".join(parts)
 
 
