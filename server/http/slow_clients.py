@@ -48,11 +48,12 @@ class Disconnect:
     one, is called then. A stream (the SSE watch) learns of a client that left without a
     task waiting on `receive()` for it."""
 
-    __slots__ = ("lost", "callback")
+    __slots__ = ("lost", "callback", "requests")
 
-    def __init__(self) -> None:
+    def __init__(self, requests: Any = None) -> None:
         self.lost = False
         self.callback: Any = None
+        self.requests = requests  # the connection's _Requests: whether the last request is all here
 
 
 # The connection of the request being handled. Set by Guard before it hands bytes on: the
@@ -75,9 +76,10 @@ class _Requests:
     their size (httptools' own parser, public API: one pass over bytes the server parses
     again, about a microsecond per request)."""
 
-    __slots__ = ("in_headers", "size", "count", "refused", "http10", "parser", "begun", "upgrade")
+    __slots__ = ("in_headers", "size", "count", "refused", "http10", "parser", "begun", "upgrade", "complete")
 
     def __init__(self) -> None:
+        self.complete = False  # the last request begun has arrived whole (body included)
         self.parser: Any = None  # set by the guard
         self.http10 = False  # an HTTP/1.0 request was seen: the connection ends with its answer
         self.in_headers = False
@@ -92,6 +94,7 @@ class _Requests:
 
     def on_message_begin(self) -> None:
         self.in_headers, self.size, self.count = True, 0, 0
+        self.complete = False
         self.begun += 1
         self.upgrade = b""
 
@@ -112,6 +115,9 @@ class _Requests:
         self.in_headers = False
         if self.parser.get_http_version() == "1.0":
             self.http10 = True
+
+    def on_message_complete(self) -> None:
+        self.complete = True  # the whole request (its body too) has arrived
 
 
 class _Unchunked:
@@ -182,7 +188,7 @@ class _Guard(asyncio.Protocol):
         self.requests.parser = self.parser
         self.timer: asyncio.TimerHandle | None = None
         self.seen = False  # any byte yet
-        self.gone = Disconnect()
+        self.gone = Disconnect(self.requests)
         self.passthrough = False  # after an upgrade: bytes are no longer HTTP/1.1 requests
         self.transport: Any = None
         self.pending = 0  # bytes of the current request's unfinished header section
@@ -294,13 +300,21 @@ async def read_body(receive, limit: int, timeout: float) -> bytes:
     (the client went away mid-body)."""
     chunks: list[bytes] = []
     size = 0
+    # A request that has arrived whole (the guard's parser saw its end: most bodies come with
+    # their headers) is read without a timer. The parser is ahead of the server, so "the last
+    # request begun is whole" also holds for every request before it.
+    conn = CONNECTION.get()
+    whole = conn is not None and conn.requests is not None and conn.requests.complete
     deadline = time.monotonic() + timeout  # not the loop's clock: get_running_loop() is a getpid()
     while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError("the request body arrived too slowly")
-        async with asyncio.timeout(remaining):
+        if whole:
             message = await receive()
+        else:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("the request body arrived too slowly")
+            async with asyncio.timeout(remaining):
+                message = await receive()
         if message["type"] == "http.disconnect":
             raise ConnectionError("the client closed the connection before sending the whole body")
         chunk = message.get("body", b"")
