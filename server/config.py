@@ -78,6 +78,9 @@ class Config(BaseSettings):
     store_sweep_interval: float = Field(1.0, gt=0, le=600, allow_inf_nan=False)  # TABLERO_STORE_SWEEP_INTERVAL
     store_outage_grace: float = Field(10.0, ge=0, le=3600, allow_inf_nan=False)  # TABLERO_STORE_OUTAGE_GRACE
     store_meta_cache_size: int = Field(10000, ge=0, le=10_000_000)  # TABLERO_STORE_META_CACHE_SIZE (games)
+    # The request path's scripts on a plain Redis go over the lean pipelined client
+    # (server/store/lean.py); false: over redis-py's pool like every other call.
+    store_lean: bool = True  # TABLERO_STORE_LEAN
     # TABLERO_REDIS_MIN_REPLICAS_ACK: replicas that must confirm (WAIT) a game's creation or a move
     # before it is acknowledged (0: asynchronous replication); TABLERO_REDIS_REPLICAS_ACK_TIMEOUT:
     # seconds to wait for them, past which the call is answered UNAVAILABLE (retry: exactly once).
@@ -238,7 +241,7 @@ class Config(BaseSettings):
             "outage_grace": self.store_outage_grace, "meta_cache_size": self.store_meta_cache_size,
             "poll_interval": self.store_poll_interval, "finished_ttl": self.finished_ttl,
             "abandoned_ttl": self.abandoned_ttl, "trim_on_snapshot": self.trim_on_snapshot,
-            "min_replicas_ack": self.redis_min_replicas_ack or None,
+            "min_replicas_ack": self.redis_min_replicas_ack or None, "lean": self.store_lean,
             "replicas_ack_timeout": self.redis_replicas_ack_timeout,
         }
 

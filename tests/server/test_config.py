@@ -9,6 +9,7 @@ from server.config import DEV_SECRET, Config, ConfigError
 from tests.server.support import ROOT
 
 BAD = {
+    "TABLERO_STORE_LEAN": "maybe",
     "TABLERO_HOST": "",
     "TABLERO_GRPC_PORT": "70000",
     "TABLERO_HTTP_PORT": "abc",
