@@ -397,15 +397,13 @@ def _compare(args: argparse.Namespace) -> int:
             one.grpc = grpc_target if transport == "grpc" else None
             reports.append(asyncio.run(_run(one, None)))
     out = {"compare": compare(reports), "reports": reports}
-    if args.json_out:
-        with open(args.json_out, "w") as f:
-            json.dump(out, f, indent=2)
-    if args.json:
-        print(json.dumps(out, indent=2))
-    else:
+
+    def show() -> None:
         for rep in reports:
             print_report(rep)
         print_comparison(out["compare"], bool(args.watch))
+
+    _emit(args, out, show)
     return 0
 
 
@@ -441,11 +439,16 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if progress:
             bar.stop()
+    _emit(args, rep, lambda: print_report(rep))
+    return 0
+
+
+def _emit(args: argparse.Namespace, report: dict[str, Any], show: Callable[[], None]) -> None:
+    """The report: written to --json-out, and printed as JSON (--json) or as tables."""
     if args.json_out:
         with open(args.json_out, "w") as f:
-            json.dump(rep, f, indent=2)
+            json.dump(report, f, indent=2)
     if args.json:
-        print(json.dumps(rep, indent=2))
+        print(json.dumps(report, indent=2))
     else:
-        print_report(rep)
-    return 0
+        show()
