@@ -20,8 +20,6 @@ ALLOWED: dict[str, str] = {
     "tests/faults/test_cluster_failover_force.py:test_failover_force_onto_a_lagging_replica_of_the_url_node":
         "one failover scenario, step by step, with what each step must show",
     "tests/rankings/test_errors.py:test_bad_request": "a table of bad requests and their messages (parametrize data)",
-    "tests/web/test_push_subscribe.py:test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown":
-        "one end-to-end scenario in a real Chromium: subscribe, move, the push shown",
 }
 
 

@@ -24,9 +24,7 @@ from server.auth import TokenSigner
 from server.errors import AppError
 from server.portal.lobby import MemoryLobby
 from server.store.redis import RedisStore
-from tests.redis_server import RedisServer, redis_server_binary
-
-pytestmark = pytest.mark.skipif(redis_server_binary() is None, reason="redis-server is not installed")
+from tests.redis_server import RedisServer
 
 
 class LobbyLosingRedisOnce(MemoryLobby):

@@ -16,10 +16,8 @@ import pytest
 
 from tests.faults import app_load as al
 from tests.faults.app_load import Figures, Request, Setup, audit_log
-from tests.redis_server import redis_server_binary
 
 pytestmark = [
-    pytest.mark.skipif(redis_server_binary() is None, reason="redis-server is not installed"),
     pytest.mark.timeout(120),
 ]
 

@@ -5,13 +5,9 @@ the seat directory's alike. When Redis is back, the same calls work again."""
 from __future__ import annotations
 
 import httpx
-import pytest
 
 from tests.faults.redis_proc import FaultyRedis
-from tests.redis_server import redis_server_binary
 from tests.server.support import ServerThread
-
-pytestmark = pytest.mark.skipif(redis_server_binary() is None, reason="redis-server is not installed")
 
 
 def test_every_call_on_a_dead_redis_is_unavailable_not_internal() -> None:

@@ -15,9 +15,9 @@ import pytest
 from tests.faults.app_load import Replica
 from tests.notify.play import expected_ids, play_many
 from tests.notify.receiver import Receiver, endpoints_json, secret
-from tests.redis_server import RedisServer, redis_server_binary
+from tests.redis_server import RedisServer
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(redis_server_binary() is None, reason="needs redis-server")]
+pytestmark = [pytest.mark.slow]
 
 GAMES = 500
 

@@ -22,7 +22,7 @@ from server.notify.events import KINDS
 from server.notify.queue import SQLiteQueue
 from server.notify.webhooks import Endpoint, Refused, Sender, headers, parse_endpoints, payload
 from tests.notify.receiver import Receiver, endpoints_json, secret
-from tests.redis_server import RedisServer, redis_server_binary
+from tests.redis_server import RedisServer
 from tests.server.support import ServerThread
 
 KEY = "a-portal-secret-of-at-least-32-bytes!"
@@ -148,7 +148,6 @@ def test_a_portal_game_join_turns_resign_finish_and_the_notification_list() -> N
         assert httpx.get(f"{h}/v1/notifications", params={"pageToken": "zz"}, headers=alice).status_code == 400
 
 
-@pytest.mark.skipif(redis_server_binary() is None, reason="needs redis-server")
 def test_dead_letters_are_listed_and_replayed_with_their_webhook_id() -> None:
     with RedisServer() as redis, Receiver(secret(), fail_rate=1.0) as rec, \
             ServerThread(redis_url=redis.url, webhooks=endpoints_json((rec.url, secret())), notify_worker="inline",

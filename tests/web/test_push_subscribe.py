@@ -53,8 +53,9 @@ def wait(pred, timeout: float = 15) -> bool:
     return bool(pred())
 
 
-def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(browser, tmp_path, monkeypatch) -> None:
-    # One Playwright per process (the package's, under `browser`): its chromium type launches the profile.
+def _fakes(tmp_path, monkeypatch):
+    """The server's VAPID key, Google's servers faked (GCM check-in and registration, the push
+    service, the MCS connection), and the Chromium switches that point the browser at them."""
     vapid = Vapid()
     vapid.generate_keys()
     server_key = b64u(vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint))
@@ -64,10 +65,60 @@ def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(br
     push.forward = mcs.deliver
     resolve_push_hosts(monkeypatch, push.port)  # the server runs in this process
     monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(push.ca))  # pywebpush's requests trusts the fake's CA
-    profile = tmp_path / "profile"
     # Playwright adds --disable-background-networking by default: left out, GCM is background networking.
     args = [a for a in CHROMIUM_ARGS if a != "--disable-background-networking"] + gcm.switches(mcs.port) + [
         f"--ignore-certificate-errors-spki-list={spki_hash(push.cert)}"]  # the fake MCS's certificate
+    return vapid, server_key, gcm, push, mcs, args
+
+
+def _subscribe(page, h: str, gid: str, token: str) -> tuple[str, dict]:
+    """The page opens the game's table as seat O and asks to be notified: the status it shows
+    and the subscription its service worker holds."""
+    page.goto(h + "/")
+    page.evaluate("""([gid, token]) => localStorage.setItem('tablero.games.v1', JSON.stringify(
+        {[gid]: {engine: 'tic-tac-toe', seats: [{seat: 1, token}], at: Date.now()}}))""", [gid, token])
+    page.goto(f"{h}/#/g/{gid}")
+    page.click("#notify-me")
+    page.wait_for_function(
+        "() => !document.querySelector('.push-status').textContent.includes('subscribing')", timeout=60_000)
+    status = page.text_content(".push-status").strip()
+    sub = page.evaluate("""async () => {
+        const r = await navigator.serviceWorker.getRegistration();
+        const s = r && await r.pushManager.getSubscription();
+        return s && {json: s.toJSON(), sw: r.active && r.active.scriptURL}; }""")
+    return status, sub
+
+
+def _registered(gcm, server_key: str, h: str, sub: dict) -> tuple[str, str]:
+    """Chromium checked in and registered with "FCM" for this origin, with the server's VAPID
+    key; the subscription is the push service's endpoint for that registration's token, with
+    keys Chromium made. Returns the endpoint and the token."""
+    assert len(gcm.checkins) >= 1 and gcm.checkins[0][14] == [3]  # AndroidCheckinRequest version 3
+    web = [r for r in gcm.registrations if r.get("sender") == server_key]
+    assert len(web) == 1, gcm.registrations
+    assert web[0]["X-subtype"].startswith(f"wp:{h}/#") and web[0]["scope"] == "GCM"
+    assert web[0]["_authorization"] == f"AidLogin {gcm.android_id}:{gcm.security_token}"
+    assert sub["sw"] == f"{h}/sw.js"
+    endpoint = sub["json"]["endpoint"]
+    token = web[0]["_token"]
+    assert endpoint in [f"https://{host}/{path}/{token}" for host in PUSH_HOSTS for path in ("fcm/send", "wp")]
+    p256dh, auth = unb64u(sub["json"]["keys"]["p256dh"]), unb64u(sub["json"]["keys"]["auth"])
+    assert len(p256dh) == 65 and p256dh[0] == 4 and len(auth) == 16
+    return endpoint, token
+
+
+def _errors_of(page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text)
+            if m.type == "error" and "Failed to load resource" not in m.text else None)
+    return errors
+
+
+def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(browser, tmp_path, monkeypatch) -> None:
+    # One Playwright per process (the package's, under `browser`): its chromium type launches the profile.
+    vapid, server_key, gcm, push, mcs, args = _fakes(tmp_path, monkeypatch)
+    profile = tmp_path / "profile"
     ARTIFACTS.mkdir(exist_ok=True)
     try:
         with ServerThread(vapid_private_key=vapid.private_pem().decode(), webhooks_allow_private=True) as srv:
@@ -81,37 +132,10 @@ def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(br
             try:
                 page = ctx.pages[0] if ctx.pages else ctx.new_page()
                 page.set_default_timeout(15_000)
-                errors: list[str] = []
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.on("console", lambda m: errors.append(m.text)
-                        if m.type == "error" and "Failed to load resource" not in m.text else None)
-                page.goto(h + "/")
-                page.evaluate("""([gid, token]) => localStorage.setItem('tablero.games.v1', JSON.stringify(
-                    {[gid]: {engine: 'tic-tac-toe', seats: [{seat: 1, token}], at: Date.now()}}))""", [gid, o])
-                page.goto(f"{h}/#/g/{gid}")
-                page.click("#notify-me")
-                page.wait_for_function(
-                    "() => !document.querySelector('.push-status').textContent.includes('subscribing')", timeout=60_000)
-                status = page.text_content(".push-status").strip()
-                sub = page.evaluate("""async () => {
-                    const r = await navigator.serviceWorker.getRegistration();
-                    const s = r && await r.pushManager.getSubscription();
-                    return s && {json: s.toJSON(), sw: r.active && r.active.scriptURL}; }""")
+                errors = _errors_of(page)
+                status, sub = _subscribe(page, h, gid, o)
                 assert status == "you will be notified when it is your turn.", (status, gcm.registrations)
-                # Chromium checked in and registered with "FCM" for this origin, with the server's VAPID key.
-                assert len(gcm.checkins) >= 1 and gcm.checkins[0][14] == [3]  # AndroidCheckinRequest version 3
-                web = [r for r in gcm.registrations if r.get("sender") == server_key]
-                assert len(web) == 1, gcm.registrations
-                assert web[0]["X-subtype"].startswith(f"wp:{h}/#") and web[0]["scope"] == "GCM"
-                assert web[0]["_authorization"] == f"AidLogin {gcm.android_id}:{gcm.security_token}"
-                # The subscription the page got through its service worker: the push service's
-                # endpoint for the token the registration returned, and keys Chromium made.
-                assert sub["sw"] == f"{h}/sw.js"
-                endpoint = sub["json"]["endpoint"]
-                token = web[0]["_token"]
-                assert endpoint in [f"https://{host}/{path}/{token}" for host in PUSH_HOSTS for path in ("fcm/send", "wp")]
-                p256dh, auth = unb64u(sub["json"]["keys"]["p256dh"]), unb64u(sub["json"]["keys"]["auth"])
-                assert len(p256dh) == 65 and p256dh[0] == 4 and len(auth) == 16
+                endpoint, token = _registered(gcm, server_key, h, sub)
                 assert mcs.wait_settled(), (mcs.events, mcs.errors)  # Chromium is logged in to the fake MCS
                 # O leaves the table for the lobby: the service worker shows turns of games not on screen.
                 page.goto(h + "/")
