@@ -94,19 +94,21 @@ def _raise_if_cancelling() -> None:
         raise asyncio.CancelledError
 
 
-def _dropped_under_us(e: AttributeError) -> bool:
+def _dropped_under_us(e: Exception) -> bool:
     """redis-py 8.1's async cluster client can close a connection (resetting its topology
     after a failover) while another command is about to write on it: the command fails with
-    "'NoneType' object has no attribute 'writelines'" before a byte is sent. That is a lost
-    connection, safe to retry like one, not an internal error."""
+    "'NoneType' object has no attribute 'writelines'" before a byte is sent, or, under uvloop,
+    with uvloop's RuntimeError "the handler is closed" from the closed transport. That is a
+    lost connection, safe to retry like one, not an internal error."""
+    frames = []
     tb = e.__traceback__
-    while tb is not None and tb.tb_next is not None:
+    while tb is not None:
+        frames.append(tb.tb_frame.f_code.co_filename)
         tb = tb.tb_next
-    return (
-        tb is not None
-        and "'NoneType' object has no attribute" in str(e)
-        and f"{os.sep}redis{os.sep}" in tb.tb_frame.f_code.co_filename
-    )
+    in_redis = [f"{os.sep}redis{os.sep}" in name for name in frames]
+    if isinstance(e, AttributeError):
+        return bool(in_redis) and in_redis[-1] and "'NoneType' object has no attribute" in str(e)
+    return isinstance(e, RuntimeError) and any(in_redis) and "handler is closed" in str(e)
 
 
 
@@ -237,8 +239,8 @@ class RedisClients:
                 if self._cluster and getattr(pool.client, "_initialize", False):
                     await self._initialize_cluster(pool.client)
                 return await make()
-            except (*_RETRYABLE, AttributeError) as e:
-                if isinstance(e, AttributeError) and not _dropped_under_us(e):
+            except (*_RETRYABLE, AttributeError, RuntimeError) as e:
+                if isinstance(e, (AttributeError, RuntimeError)) and not _dropped_under_us(e):
                     raise
                 _raise_if_cancelling()
                 # Timeouts (a frozen server) are retried only within two socket timeouts in
@@ -246,7 +248,7 @@ class RedisClients:
                 timed_out = isinstance(e, redis.exceptions.TimeoutError) and self.socket_timeout is not None \
                     and time.monotonic() - started >= 2 * self.socket_timeout
                 if not retry or attempt >= self.retries or self._closed or timed_out:
-                    lost = "the connection was closed under the command" if isinstance(e, AttributeError) else e
+                    lost = "the connection was closed under the command" if isinstance(e, (AttributeError, RuntimeError)) else e
                     raise StoreError(f"redis: {lost}") from e
             except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException) as e:
                 _raise_if_cancelling()

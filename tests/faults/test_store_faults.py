@@ -352,6 +352,41 @@ async def test_a_connection_closed_under_a_command_is_a_lost_connection_not_a_bu
         assert not _dropped_under_us(e)
 
 
+def test_a_closed_uvloop_transport_under_a_command_is_a_lost_connection_not_a_bug() -> None:
+    """The same under uvloop (the server's loop): a write on a transport that a failover closed
+    raises uvloop's RuntimeError "the handler is closed" (CI saw it escape a watcher's re-route
+    after CLUSTER FAILOVER). It is a lost connection; other RuntimeErrors stay bugs."""
+    import uvloop
+    from redis.asyncio.connection import Connection
+
+    from server.store.redis_clients import _dropped_under_us
+
+    server = FaultyRedis(fsync="no").start()
+
+    async def write_on_closed() -> BaseException:
+        conn = Connection(host="127.0.0.1", port=server.port)
+        await conn.connect()
+        conn._writer.transport.close()
+        await asyncio.sleep(0.01)
+        try:
+            await conn.send_packed_command([b"PING\r\n"], check_health=False)
+        except Exception as e:  # noqa: BLE001 - the error is what is checked
+            return e
+        finally:
+            await conn.disconnect()
+        raise AssertionError("redis-py wrote on a closed transport")
+
+    try:
+        error = uvloop.run(write_on_closed())
+    finally:
+        server.stop()
+    assert isinstance(error, RuntimeError) and _dropped_under_us(error), error
+    try:
+        raise RuntimeError("the handler is closed")  # the same words, our own frame
+    except RuntimeError as e:
+        assert not _dropped_under_us(e)
+
+
 async def test_a_frozen_redis_fails_a_call_within_two_socket_timeouts() -> None:
     """SIGSTOP for longer than the store may wait: a call that times out is retried within two
     socket timeouts in all, then fails (UNAVAILABLE to the client), not once per retry."""
