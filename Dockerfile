@@ -11,10 +11,11 @@ ENV PIP_NO_CACHE_DIR=1 \
 RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
 WORKDIR /src
-# .dockerignore admits only what `pip install .` needs (pyproject, README, the packages).
+# .dockerignore admits only what the install needs (pyproject, setup.py, README, the packages and
+# the Python SDK in clients/python, which `tablero` depends on).
 COPY . .
 # pip compiles the bytecode at install time: the runtime root filesystem is read-only.
-RUN pip install .
+RUN pip install ./clients/python .
 
 # --- runtime stage: the virtualenv only, no sources, no build tools, not root ----------------------
 FROM python:3.11-slim

@@ -31,8 +31,9 @@ import random
 import sys
 import time
 
-import engines
-from engines.core import LocalGame, clone
+from tablero.engines.core import LocalGame, clone
+
+from tablero import engines
 
 SNAPSHOT_EVERY = 100  # server/app/service.py GameService(snapshot_every=100)
 DECISION_TARGET_US = 200

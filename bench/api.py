@@ -25,9 +25,9 @@ sys.path.insert(0, str(ROOT))
 import grpc  # noqa: E402
 import httpx  # noqa: E402
 from google.protobuf import struct_pb2  # noqa: E402
+from tablero.server.grpc.gen import games_pb2 as pb  # noqa: E402
+from tablero.server.grpc.gen import games_pb2_grpc as pbg  # noqa: E402
 
-from server.grpc.gen import games_pb2 as pb  # noqa: E402
-from server.grpc.gen import games_pb2_grpc as pbg  # noqa: E402
 from tests.redis_server import RedisServer  # noqa: E402
 from tests.server.support import ServerProcess  # noqa: E402
 

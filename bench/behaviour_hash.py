@@ -14,8 +14,9 @@ import hashlib
 import random
 import sys
 
-import engines
-from engines.core import InvalidOptions, LocalGame, canonical_json
+from tablero.engines.core import InvalidOptions, LocalGame, canonical_json
+
+from tablero import engines
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from all_engines import setups  # noqa: E402

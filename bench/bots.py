@@ -31,8 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engines  # noqa: E402
-from engines.core import LocalGame, search  # noqa: E402
+from tablero.engines.core import LocalGame, search  # noqa: E402
+
+from tablero import engines  # noqa: E402
 
 ENGINES = ("new-bedford", "riverboat", "phoenicia", "founders-of-gloomhaven")
 # The most common table per engine (the box's sweet spot), besides 2 players.
@@ -129,7 +130,7 @@ def _server(env: dict[str, str]):
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             ports.append(sock.getsockname()[1])
-    proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--grpc-port",
+    proc = subprocess.Popen([sys.executable, "-m", "tablero.server", "serve", "--host", "127.0.0.1", "--grpc-port",
                              str(ports[0]), "--http-port", str(ports[1])],
                             env={**os.environ, "TABLERO_SECRET": "bench-secret-0123456789", **env},
                             cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL,

@@ -19,7 +19,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.grpc.gen import games_pb2  # noqa: E402
+from tablero.server.grpc.gen import games_pb2  # noqa: E402
+
 from tests.server.support import ServerThread  # noqa: E402
 
 

@@ -16,8 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engines  # noqa: E402
-from engines.core import start_event  # noqa: E402
+from tablero.engines.core import start_event  # noqa: E402
+
+from tablero import engines  # noqa: E402
 
 
 def timed(fn, seconds: float) -> tuple[int, int, float]:

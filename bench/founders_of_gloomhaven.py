@@ -24,8 +24,9 @@ import random
 import sys
 import time
 
-import engines
-import engines.core
+import tablero.engines.core  # noqa: F401 - loads engines.core for the attribute below
+
+from tablero import engines
 
 NAME = "founders-of-gloomhaven"
 

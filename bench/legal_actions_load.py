@@ -33,8 +33,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engines  # noqa: E402
-from engines.core import LocalGame  # noqa: E402
+from tablero.engines.core import LocalGame  # noqa: E402
+
+from tablero import engines  # noqa: E402
 from tests.server.test_legal_offload import SLOW_S, SlowEngineServer, SlowLegalActions  # noqa: E402
 
 AUTH = "Authorization"

@@ -62,7 +62,7 @@ class Replica:
                "TABLERO_SECRET": "bench-secret-of-the-replicas-0123456789", "TABLERO_LOG_LEVEL": "warning",
                "TABLERO_MAX_OPEN_GAMES_PER_USER": "0"}
         self.log = open(logdir / f"{name}.log", "w")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--http-port",
+        self.proc = subprocess.Popen([sys.executable, "-m", "tablero.server", "serve", "--host", "127.0.0.1", "--http-port",
                                       str(self.http_port), "--grpc-port", str(self.grpc_port)],
                                      cwd=ROOT, env=env, stdout=self.log, stderr=self.log)
 
@@ -93,7 +93,7 @@ class Replica:
 
 def seed(url: str, users: list[str], rng: random.Random) -> dict[str, float]:
     """Ratings as the server keeps them (server/ratings/store.py)."""
-    from server.ratings.model import Rating
+    from tablero.server.ratings.model import Rating
 
     r = redis.Redis.from_url(url)
     pipe = r.pipeline(transaction=False)

@@ -19,8 +19,9 @@ import subprocess
 import sys
 import time
 
-import engines
-from engines.core import LocalGame, replay
+from tablero.engines.core import LocalGame, replay
+
+from tablero import engines
 
 SETUPS = [
     ("2 humans", 2, {}),
@@ -34,7 +35,7 @@ SETUPS = [
 
 COLD = r"""
 import json, sys, time
-import engines
+from tablero import engines
 engine = engines.get("new-bedford")
 doc = json.load(sys.stdin)
 t = time.process_time()

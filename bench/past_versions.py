@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.app import commands as cmd  # noqa: E402
-from server.app.service import GameService  # noqa: E402
-from server.auth import TokenSigner  # noqa: E402
-from server.store import SQLiteStore  # noqa: E402
+from tablero.server.app import commands as cmd  # noqa: E402
+from tablero.server.app.service import GameService  # noqa: E402
+from tablero.server.auth import TokenSigner  # noqa: E402
+from tablero.server.store import SQLiteStore  # noqa: E402
 
 
 async def main(a: argparse.Namespace) -> dict:

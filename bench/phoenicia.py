@@ -19,8 +19,9 @@ import random
 import sys
 import time
 
-import engines
-from engines.core import clone
+from tablero.engines.core import clone
+
+from tablero import engines
 
 NAME = "phoenicia"
 SNAPSHOT_EVERY = 100

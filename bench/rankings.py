@@ -25,8 +25,8 @@ _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
 sys.path.insert(0, str(_BENCH.parent))
 
-from rankings import aggregate  # noqa: E402
-from rankings.titles import Aliases  # noqa: E402
+from tablero.rankings import aggregate  # noqa: E402
+from tablero.rankings.titles import Aliases  # noqa: E402
 
 _WORDS = (
     "castle river crown harbor empire forest dragon merchant island canal trail clock rail tower garden "

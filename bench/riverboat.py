@@ -19,10 +19,10 @@ import sys
 import time
 
 from all_engines import cold_load  # bench/ is on sys.path when this script runs
+from tablero.engines.core import LocalGame, replay
+from tablero.engines.riverboat import scoring
 
-import engines
-from engines.core import LocalGame, replay
-from engines.riverboat import scoring
+from tablero import engines
 
 
 def play(seats: int, seed: int) -> tuple[LocalGame, int, float]:

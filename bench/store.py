@@ -27,8 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.store import EventStore, SQLiteStore  # noqa: E402
-from server.store.redis import RedisStore  # noqa: E402
+from tablero.server.store import EventStore, SQLiteStore  # noqa: E402
+from tablero.server.store.redis import RedisStore  # noqa: E402
+
 from tests.redis_server import RedisClusterServers, RedisServer  # noqa: E402
 
 EVENT = {"type": "place_worker", "seat": 1, "space": "lumber_mill", "paid": {"food": 1, "wood": 0}, "bag": [3, 1, 4]}

@@ -22,12 +22,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import redis.asyncio as aioredis  # noqa: E402
+from tablero.server.app import commands as cmd  # noqa: E402
+from tablero.server.app.service import GameService  # noqa: E402
+from tablero.server.auth import TokenSigner  # noqa: E402
+from tablero.server.store.redis import RedisStore, game_keys  # noqa: E402
 
-import engines  # noqa: E402
-from server.app import commands as cmd  # noqa: E402
-from server.app.service import GameService  # noqa: E402
-from server.auth import TokenSigner  # noqa: E402
-from server.store.redis import RedisStore, game_keys  # noqa: E402
+from tablero import engines  # noqa: E402
 from tests.redis_server import RedisServer  # noqa: E402
 
 

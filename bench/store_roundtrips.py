@@ -29,9 +29,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import redis.asyncio as aioredis  # noqa: E402
+from tablero.server.store import Conflict  # noqa: E402
+from tablero.server.store.redis import RedisStore  # noqa: E402
 
-from server.store import Conflict  # noqa: E402
-from server.store.redis import RedisStore  # noqa: E402
 from tests.faults.redis_proc import FaultyRedis  # noqa: E402
 
 EVENT = {"type": "place", "seat": 0, "cell": 4}

@@ -144,7 +144,7 @@ def _start(a: argparse.Namespace, rport: int, hport: int, gport: int) -> tuple[s
     env = dict(os.environ, TABLERO_REDIS_URL=f"redis://127.0.0.1:{rport}/0", TABLERO_HOST="127.0.0.1",
                TABLERO_HTTP_PORT=str(hport), TABLERO_GRPC_PORT=str(gport), TABLERO_LOG_LEVEL="warning",
                TABLERO_SECRET="bench-secret-0123456789abcdef")
-    server = subprocess.Popen([sys.executable, "-m", "server", "serve", *shlex.split(a.serve_args)], env=env,
+    server = subprocess.Popen([sys.executable, "-m", "tablero.server", "serve", *shlex.split(a.serve_args)], env=env,
                               cwd=ROOT)
     return redis_proc, server
 

@@ -26,9 +26,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import redis.asyncio as aioredis  # noqa: E402
+from tablero.server.store import EventStore, SQLiteStore  # noqa: E402
+from tablero.server.store.redis import RedisStore  # noqa: E402
 
-from server.store import EventStore, SQLiteStore  # noqa: E402
-from server.store.redis import RedisStore  # noqa: E402
 from tests.faults.redis_proc import FaultyRedis  # noqa: E402
 
 EVENT = {"type": "place", "seat": 1, "cell": 4, "pad": "x" * 60}

@@ -1,6 +1,6 @@
 """Tablero's game engines. See engines/core for the contract.
 
-    import engines
+    from tablero import engines
     engines.names()
     g = engines.LocalGame("tic-tac-toe", seats=2, seed=7)
 """

@@ -1,6 +1,6 @@
 """Ranked-list aggregation ("top de los tops", issue 6): many published "best games" lists merged
 into one ranking. Pure logic, stdlib only; the gRPC service and the REST route
-(POST /v1/rankings:aggregate) call `aggregate`, the CLI is `python -m rankings`.
+(POST /v1/rankings:aggregate) call `aggregate`, the CLI is `python -m tablero.rankings`.
 See docs/rankings.md.
 """
 

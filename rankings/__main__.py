@@ -1,5 +1,5 @@
-"""`python -m rankings FILES...`: see rankings/cli.py."""
+"""`python -m tablero.rankings FILES...`: see rankings/cli.py."""
 
 from .cli import main
 
-raise SystemExit(main(prog="python -m rankings"))
+raise SystemExit(main(prog="python -m tablero.rankings"))

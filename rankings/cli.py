@@ -1,4 +1,4 @@
-"""`tablero rank FILES...` / `python -m rankings FILES...`: merge lists read from JSON or CSV
+"""`tablero rank FILES...` / `python -m tablero.rankings FILES...`: merge lists read from JSON or CSV
 files and print the ranking as an aligned table (or JSON, or CSV).
 
 Files (their lists are concatenated, in the order given):

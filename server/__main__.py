@@ -29,8 +29,8 @@ SERVE_FLAGS = [
 
 
 def serve(argv: list[str]) -> int:
-    from server import logs
-    from server.config import Config, ConfigError
+    from tablero.server import logs
+    from tablero.server.config import Config, ConfigError
 
     parser = argparse.ArgumentParser(prog="tablero serve", description="run the gRPC + REST server")
     for flag, kind, help_text in SERVE_FLAGS:
@@ -43,12 +43,12 @@ def serve(argv: list[str]) -> int:
         return 2
     logs.setup(config.log_level)
     if config.workers > 1:
-        from server.workers import supervise
+        from tablero.server.workers import supervise
 
         child = [a for i, a in enumerate(argv) if a != "--workers" and not a.startswith("--workers=")
                  and not (i > 0 and argv[i - 1] == "--workers")]
         return supervise(config.workers, child, config.shutdown_grace)
-    from server.runner import serve as run
+    from tablero.server.runner import serve as run
 
     busy = _busy_port(config)
     if busy is not None:
@@ -89,19 +89,19 @@ def _busy_port(config) -> str | None:
 
 
 def rank(argv: list[str]) -> int:
-    from rankings.cli import main as rank_main
+    from tablero.rankings.cli import main as rank_main
 
     return rank_main(argv)
 
 
 def admin(argv: list[str]) -> int:
-    from server.admin import main as admin_main
+    from tablero.server.admin import main as admin_main
 
     return admin_main(argv)
 
 
 def bots(argv: list[str]) -> int:
-    from server.botworker import main as bots_main
+    from tablero.server.botworker import main as bots_main
 
     return bots_main(argv)
 

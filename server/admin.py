@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from server.store import Conflict, GameNotFound, StoreError, open_store
+from tablero.server.store import Conflict, GameNotFound, StoreError, open_store
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -61,8 +61,8 @@ async def _leave_lobby(store: Any, redis_url: str | None, db: str | None, game_i
     """The game's lobby entry and index member go (the store's delete removes the entry on
     Redis, but the index is in another slot; the SQLite lobby is a table of its own), and so
     does its turn clock (its record and its place in the clocks' schedule)."""
-    from server.portal.clock import RedisClocks, SQLiteClocks
-    from server.portal.lobby import RedisLobby, SQLiteLobby
+    from tablero.server.portal.clock import RedisClocks, SQLiteClocks
+    from tablero.server.portal.lobby import RedisLobby, SQLiteLobby
 
     try:
         if redis_url:
@@ -91,7 +91,7 @@ async def _run(ns: argparse.Namespace) -> int:
     store = open_store(redis_url, db)
     try:
         if ns.verb == "ratings":  # server/ratings (docs/ratings.md)
-            from server.ratings.setup import rebuild
+            from tablero.server.ratings.setup import rebuild
 
             print(json.dumps(await rebuild(store, redis_url, db)))
             return 0
@@ -141,7 +141,7 @@ async def _run(ns: argparse.Namespace) -> int:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["webhooks"]:  # the notifications' dead letters (server/notify/admin.py)
-        from server.notify.admin import main as webhooks_main
+        from tablero.server.notify.admin import main as webhooks_main
 
         return webhooks_main(argv[1:])
     ns = _parser().parse_args(argv)

@@ -7,8 +7,8 @@ the same secrets verifies it without a lookup.
 
 from __future__ import annotations
 
-from server.errors import PermissionDenied, Unauthenticated
-from server.portal.tokens import SeatTokens, TokenError, WrongGame
+from tablero.server.errors import PermissionDenied, Unauthenticated
+from tablero.server.portal.tokens import SeatTokens, TokenError, WrongGame
 
 
 class TokenSigner:

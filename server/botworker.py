@@ -21,12 +21,13 @@ log = logging.getLogger("tablero.bots")
 
 async def run(config, concurrency: int = 1, metrics_port: int | None = None,
               stop: asyncio.Event | None = None, started: asyncio.Future | None = None) -> None:
-    import engines
-    from server.app import GameService
-    from server.app.thinkers import Thinkers
-    from server.auth import TokenSigner
-    from server.runner import _portal_parts, bot_queue
-    from server.store import open_store
+    from tablero.server.app import GameService
+    from tablero.server.app.thinkers import Thinkers
+    from tablero.server.auth import TokenSigner
+    from tablero.server.runner import _portal_parts, bot_queue
+    from tablero.server.store import open_store
+
+    from tablero import engines
 
     engines.names()
     store = open_store(config.redis_url, config.db, **config.store_options())
@@ -58,8 +59,8 @@ async def run(config, concurrency: int = 1, metrics_port: int | None = None,
 
 
 def main(argv: list[str]) -> int:
-    from server import logs
-    from server.config import Config, ConfigError
+    from tablero.server import logs
+    from tablero.server.config import Config, ConfigError
 
     parser = argparse.ArgumentParser(prog="tablero bots", description="run a bot worker (medium and hard bots)")
     parser.add_argument("--redis-url", help="Redis URL (env TABLERO_REDIS_URL)")

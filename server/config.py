@@ -146,7 +146,7 @@ class Config(BaseSettings):
     @field_validator("secret")
     @classmethod
     def _secret_key_ids(cls, v: str) -> str:
-        from server.portal.tokens import parse_secrets
+        from tablero.server.portal.tokens import parse_secrets
 
         parse_secrets(v)  # ValueError names the problem
         return v
@@ -154,7 +154,7 @@ class Config(BaseSettings):
     @field_validator("portal_keys")
     @classmethod
     def _portal_keys(cls, v: str | None) -> str | None:
-        from server.portal.identity import PortalKeys
+        from tablero.server.portal.identity import PortalKeys
 
         PortalKeys.from_json(v)
         return v
@@ -162,7 +162,7 @@ class Config(BaseSettings):
     @field_validator("webhooks")
     @classmethod
     def _webhooks(cls, v: str | None) -> str | None:
-        from server.notify.webhooks import parse_endpoints
+        from tablero.server.notify.webhooks import parse_endpoints
 
         parse_endpoints(v)  # ValueError names the problem
         return v
@@ -178,7 +178,7 @@ class Config(BaseSettings):
     @classmethod
     def _vapid(cls, v: str | None) -> str | None:
         if v is not None:
-            from server.notify.webpush import load_vapid
+            from tablero.server.notify.webpush import load_vapid
 
             try:
                 load_vapid(v)
@@ -189,7 +189,7 @@ class Config(BaseSettings):
     @field_validator("rate_limit", "create_rate_limit")
     @classmethod
     def _rate(cls, v: str | None) -> str | None:
-        from server.portal.ratelimit import Rate
+        from tablero.server.portal.ratelimit import Rate
 
         if v is not None:
             Rate.parse(v, "limit")
@@ -221,11 +221,11 @@ class Config(BaseSettings):
         if v is not None and not v.startswith(REDIS_SCHEMES):
             raise ValueError(f"must start with one of {', '.join(REDIS_SCHEMES)}")
         if v is not None and v.startswith("redis+cluster://"):
-            from server.store.redis_clients import _seeds
+            from tablero.server.store.redis_clients import _seeds
 
             _seeds(v.removeprefix("redis+cluster://"), {})  # each seed node host:port (ValueError names a bad one)
         if v is not None and "+sentinel://" in v:
-            from server.store.redis_sentinel import parse
+            from tablero.server.store.redis_sentinel import parse
 
             parse(v)  # the Sentinels' host:port and the master's name (ValueError names what is wrong)
         return v

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.store.base import EventStore
+from tablero.server.store.base import EventStore
 
 READINESS_TIMEOUT = 2.0
 

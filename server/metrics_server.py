@@ -18,7 +18,7 @@ import contextlib
 import logging
 import socket
 
-from server import metrics
+from tablero.server import metrics
 
 log = logging.getLogger("tablero")
 

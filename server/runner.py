@@ -15,26 +15,26 @@ import uvicorn
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
+from tablero.server import metrics, metrics_server
+from tablero.server.api.edge import OUTAGES, Api
+from tablero.server.app import GameService, rules
+from tablero.server.app.offload import EngineCalls
+from tablero.server.app.thinkers import MemoryBotQueue, RedisBotQueue, SQLiteBotQueue, Thinkers
+from tablero.server.auth import TokenSigner
+from tablero.server.config import Config
+from tablero.server.errors import Unavailable
+from tablero.server.grpc.service import SERVER_OPTIONS, add_services
+from tablero.server.http.app import build_app
+from tablero.server.http.slow_clients import http_protocol
+from tablero.server.lifecycle import Lifecycle
+from tablero.server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
+from tablero.server.portal.identity import PortalKeys
+from tablero.server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
+from tablero.server.portal.ratelimit import InProcessLimiter, Rate, RedisLimiter
+from tablero.server.ratings.setup import attach, background
+from tablero.server.store import open_store
 
-import engines
-from server import metrics, metrics_server
-from server.api.edge import OUTAGES, Api
-from server.app import GameService, rules
-from server.app.offload import EngineCalls
-from server.app.thinkers import MemoryBotQueue, RedisBotQueue, SQLiteBotQueue, Thinkers
-from server.auth import TokenSigner
-from server.config import Config
-from server.errors import Unavailable
-from server.grpc.service import SERVER_OPTIONS, add_services
-from server.http.app import build_app
-from server.http.slow_clients import http_protocol
-from server.lifecycle import Lifecycle
-from server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
-from server.portal.identity import PortalKeys
-from server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
-from server.portal.ratelimit import InProcessLimiter, Rate, RedisLimiter
-from server.ratings.setup import attach, background
-from server.store import open_store
+from tablero import engines
 
 log = logging.getLogger("tablero")
 
@@ -129,7 +129,7 @@ def _portal_parts(config: Config, store) -> tuple:
                        retry=Retry(ExponentialBackoff(cap=1.0, base=max(config.store_retry_backoff, 0.01)),
                                    config.store_retries))
         if "+sentinel://" in config.redis_url:  # the current master, through the Sentinels
-            from server.store.redis_sentinel import master_client
+            from tablero.server.store.redis_sentinel import master_client
 
             client = master_client(config.redis_url, blocking=True, **options)
         else:
@@ -302,13 +302,13 @@ def _bots(config: Config, store, games: GameService) -> Thinkers | None:
 def _notifications(config: Config, games: GameService):  # type: ignore[no-untyped-def]
     """Notifications (issue 32): the notifier (None when off) and, on a shared store, the child
     process that derives and delivers them at a lower CPU priority."""
-    from server.notify import build as build_notifier
+    from tablero.server.notify import build as build_notifier
 
     notifier = build_notifier(config, games)
     worker = None
     if notifier is not None and config.notify_worker == "process" and (
             config.redis_url or config.db not in (None, ":memory:")):
-        from server.notify import process as notify_process
+        from tablero.server.notify import process as notify_process
 
         worker = notify_process.spawn(config)
     return notifier, worker
@@ -395,7 +395,7 @@ async def _close(config: Config, store, games: GameService, thinkers: Thinkers |
     if notifier is not None:
         await notifier.close()
     if worker is not None:
-        from server.notify import process as notify_process
+        from tablero.server.notify import process as notify_process
 
         await asyncio.to_thread(notify_process.stop, worker)
     games.engine_calls.close()

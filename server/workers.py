@@ -45,14 +45,14 @@ def forget_worker(metrics_dir: str, pid: int) -> None:
 
 
 def supervise(workers: int, child_args: list[str], grace: float) -> int:
-    """Run `python -m server serve <child_args>` `workers` times until SIGTERM/SIGINT."""
+    """Run `python -m tablero.server serve <child_args>` `workers` times until SIGTERM/SIGINT."""
     metrics_dir = tempfile.mkdtemp(prefix="tablero-metrics-")
     procs: dict[int, subprocess.Popen] = {}
     restarts: list[float] = []
     stopping = False
 
     def start(i: int) -> None:
-        procs[i] = subprocess.Popen([sys.executable, "-m", "server", "serve", *child_args],
+        procs[i] = subprocess.Popen([sys.executable, "-m", "tablero.server", "serve", *child_args],
                                     env=worker_env(i, metrics_dir))
 
     def stop(signum, frame) -> None:

@@ -13,8 +13,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = ("server", "engines", "rankings", "clients/python", "scripts", "bench", "tests")
-OURS = {"server", "engines", "rankings", "clients", "tablero_client", "tests", "scripts", "bench"}
+FOLDERS = ("tablero", "server", "engines", "rankings", "clients/python", "scripts", "bench", "tests")
+OURS = {"tablero", "tablero_client", "tests", "scripts", "bench"}
+# The repository's folders that install under `tablero` (setup.py): importing them by their
+# folder name would load a second copy of every module beside `tablero.*`.
+FOLDER_NAMES = {"server", "engines", "rankings", "clients"}
 
 
 # Assignments that look private but are to objects of our own classes (tests and benches
@@ -112,7 +115,7 @@ def test_the_scan_finds_each_kind_of_reach():
     assert reaches("setattr(conn, '_sock', None)") == ["line 1: setattr(..., '_sock')"]
     # Our own objects, our own modules and the standard library are not dependencies' internals.
     assert reaches("class A:\n    def f(self):\n        self._x = 1") == []
-    assert reaches("from server.store import _seeds\nfrom collections import abc") == []
+    assert reaches("from tablero.server.store import _seeds\nfrom collections import abc") == []
 
 
 def test_no_module_of_ours_reaches_into_a_dependency():
@@ -124,3 +127,25 @@ def test_no_module_of_ours_reaches_into_a_dependency():
         if found:
             offenders[name] = found
     assert not offenders, offenders
+
+
+def old_names(source: str) -> list[str]:
+    """Imports of our code by its folder name (`server.x`) instead of its package (`tablero.server.x`)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+        found += [m for m in modules if m.split(".")[0] in FOLDER_NAMES]
+    return found
+
+
+def test_our_code_is_imported_under_one_namespace() -> None:
+    """One import namespace (issue 37): `tablero.server`, `tablero.engines`, `tablero.rankings`,
+    `tablero.web`; no module imports `server`, `engines`, `rankings` or `clients` as top-level
+    names, and no shim keeps them alive."""
+    bad = [f"{path.relative_to(ROOT)}: {m}" for path in _files() for m in old_names(path.read_text())]
+    assert bad == []
+    for folder in FOLDER_NAMES:
+        assert not (ROOT / "tablero" / folder).exists(), folder  # no shim package under tablero/
+    assert old_names("import server.app\nfrom engines import core\nfrom . import x") == ["server.app", "engines"]
+    assert old_names("from tablero.server import app\nimport tablero.engines") == []

@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 from google.protobuf import json_format
+from tablero.server.grpc.gen import games_pb2
 
-from server.grpc.gen import games_pb2
 from tests.server.support import ServerThread
 
 ROOT = Path(__file__).resolve().parents[1]

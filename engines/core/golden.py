@@ -1,6 +1,6 @@
 """Golden event logs: recorded games that must keep replaying to the same state.
 
-    python -m engines.core.golden record tic-tac-toe   # writes tests/golden/tic-tac-toe/v1-*.json
+    python -m tablero.engines.core.golden record tic-tac-toe   # writes tests/golden/tic-tac-toe/v1-*.json
 
 A change that replays an existing log differently fails the golden test until the
 engine's `version` is bumped (and the old behaviour kept, or the old version listed
@@ -91,7 +91,7 @@ def redecide(doc: dict, where: str = "golden log") -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) < 3 or sys.argv[1] != "record":
-        sys.exit("usage: python -m engines.core.golden record ENGINE|--all")
+        sys.exit("usage: python -m tablero.engines.core.golden record ENGINE|--all")
     targets = names() if sys.argv[2] == "--all" else sys.argv[2:]
     for n in targets:
         for p in record(n):

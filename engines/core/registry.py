@@ -29,7 +29,7 @@ def _discover() -> None:
     for info in pkgutil.iter_modules([str(root)]):
         if not info.ispkg or info.name == "core" or info.name.startswith("_"):
             continue
-        module = importlib.import_module(f"engines.{info.name}")
+        module = importlib.import_module(f"tablero.engines.{info.name}")
         engine = getattr(module, "ENGINE", None)
         if isinstance(engine, Engine):
             register(engine)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engines.core import IllegalAction, integer
+from tablero.engines.core import IllegalAction, integer
 
 from . import data as D
 from .board import board_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.core import clone
+from tablero.engines.core import clone
 
 from . import data as D
 from .board import Net

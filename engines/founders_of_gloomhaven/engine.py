@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines.core import InvalidOptions, RulesEngine, clone
+from tablero.engines.core import InvalidOptions, RulesEngine, clone
 
 from . import data as D
 from .board import board_of

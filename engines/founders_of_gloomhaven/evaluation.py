@@ -9,7 +9,7 @@ only by completing every building, it is the progress itself."""
 
 from __future__ import annotations
 
-from engines.core.search import Budget, Evaluation
+from tablero.engines.core.search import Budget, Evaluation
 
 from . import phases
 

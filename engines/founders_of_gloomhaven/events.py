@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engines.core import clone
+from tablero.engines.core import clone
 
 from . import data as D
 from .board import EMPTY, ROAD, board_of

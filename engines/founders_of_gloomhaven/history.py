@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from engines.core import IllegalAction, InvalidAction
+from tablero.engines.core import IllegalAction, InvalidAction
 
 from . import data as D
 from .board import board_of

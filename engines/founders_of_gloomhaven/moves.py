@@ -3,7 +3,7 @@ resolution and rulebook reference."""
 
 from __future__ import annotations
 
-from engines.core import Move, integer, string
+from tablero.engines.core import Move, integer, string
 
 from . import data as D
 from .build import (

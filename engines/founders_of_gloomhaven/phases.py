@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from engines.core import Phase
+from tablero.engines.core import Phase
 
 from . import data as D
 from .common import STALL_VOTES, R, State, _closest, _order_from, _p, _version

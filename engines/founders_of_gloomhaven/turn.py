@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from engines.core import IllegalAction
+from tablero.engines.core import IllegalAction
 
 from . import data as D
 from .build import _build_options, _check_road, _road_cells

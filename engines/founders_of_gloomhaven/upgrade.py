@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from operator import itemgetter
 from typing import Any
 
-from engines.core import IllegalAction
+from tablero.engines.core import IllegalAction
 
 from . import data as D
 from .board import EMPTY, ROAD, Net, adjacent_to_own, board_of, free, section_has

@@ -10,7 +10,7 @@ After N prizes, the most prize points wins.
 
 from __future__ import annotations
 
-from engines.core import IllegalAction, Move, Phase, RulesEngine, clone, integer
+from tablero.engines.core import IllegalAction, Move, Phase, RulesEngine, clone, integer
 
 _CARD = integer(1, 13)
 _SEAT = integer(0, 3)

@@ -24,7 +24,7 @@ Captains are players but never seats, and their turns run as automatic steps.
 
 from __future__ import annotations
 
-from engines.core import IllegalAction, InvalidOptions, Move, Phase, RulesEngine, clone
+from tablero.engines.core import IllegalAction, InvalidOptions, Move, Phase, RulesEngine, clone
 
 from . import captains, data, events, schemas, scoring, spaces
 from . import view as table_view

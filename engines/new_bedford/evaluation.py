@@ -9,7 +9,7 @@ sell for, or build; worth nothing once the last round is over)."""
 
 from __future__ import annotations
 
-from engines.core.search import Budget, Evaluation
+from tablero.engines.core.search import Budget, Evaluation
 
 from . import data
 

@@ -4,7 +4,7 @@ they never decide or draw. The state stays plain JSON."""
 
 from __future__ import annotations
 
-from engines.core import clone
+from tablero.engines.core import clone
 
 from . import captains, data
 from .data import TOKEN_KINDS, WHALE_KINDS

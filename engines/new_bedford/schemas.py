@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core.rules import JSON_SCHEMA_DIALECT, array, boolean, counts, integer, obj, string
+from tablero.engines.core.rules import JSON_SCHEMA_DIALECT, array, boolean, counts, integer, obj, string
 
 from . import captains, data
 from .data import GOODS, RESOURCES, TOKEN_KINDS, WHALE_KINDS

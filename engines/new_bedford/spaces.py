@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.core import IllegalAction, InvalidAction
+from tablero.engines.core import IllegalAction, InvalidAction
 
 from . import data
 from .data import GOODS, RESOURCES, SPACES

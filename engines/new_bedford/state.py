@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from engines.core.engine import clone, fork_by_table
+from tablero.engines.core.engine import clone, fork_by_table
 
 
 class Ship(TypedDict):

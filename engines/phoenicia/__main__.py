@@ -1,4 +1,4 @@
-"""The table of moves and phases with their rulebook references: python -m engines.phoenicia"""
+"""The table of moves and phases with their rulebook references: python -m tablero.engines.phoenicia"""
 
 from . import ENGINE
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 
-from engines.core import Phase, RulesEngine, clone
+from tablero.engines.core import Phase, RulesEngine, clone
 
 from . import data
 from .data import CARD, CITY_CENTER, TABLEAUS

@@ -8,7 +8,7 @@ price."""
 
 from __future__ import annotations
 
-from engines.core.search import Budget, Evaluation
+from tablero.engines.core.search import Budget, Evaluation
 
 from .data import CARD
 from .village import money, scoring

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core import clone
+from tablero.engines.core import clone
 
 from . import data
 from .data import CARD, TABLEAUS

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engines.core import IllegalAction, InvalidAction, Move, array, integer, string
+from tablero.engines.core import IllegalAction, InvalidAction, Move, array, integer, string
 
 from . import data
 from .data import CARD, CITY_CENTER, TABLEAUS, WORK_TABLEAUS

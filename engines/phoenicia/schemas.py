@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core import integer
+from tablero.engines.core import integer
 
 from .data import CARD, TABLEAUS, WORK_TABLEAUS
 from .moves import _DEV_CARD, _TABLEAU, MOVES, PAYMENT, STEPS

@@ -30,7 +30,7 @@ queda alguna)"). Games started under v1 keep the v1 reading (their state has no 
 
 from __future__ import annotations
 
-from engines.core import Move, RulesEngine, clone
+from tablero.engines.core import Move, RulesEngine, clone
 
 from . import board, scoring
 from .data import (

@@ -6,7 +6,7 @@ fields, unscored features, harbor, agents), as if the game ended now."""
 
 from __future__ import annotations
 
-from engines.core.search import Budget, Evaluation
+from tablero.engines.core.search import Budget, Evaluation
 
 from . import scoring
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.core import clone
+from tablero.engines.core import clone
 
 from . import board
 from .data import (

@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engines.core import IllegalAction, Move, array, boolean, integer, string
+from tablero.engines.core import IllegalAction, Move, array, boolean, integer, string
 
 from . import board, scoring
 from .data import (

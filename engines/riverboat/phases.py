@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from engines.core import Phase, clone
+from tablero.engines.core import Phase, clone
 
 from . import board, scoring
 from .data import (

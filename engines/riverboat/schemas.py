@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core import boolean, document, integer, string
+from tablero.engines.core import boolean, document, integer, string
 
 from .data import (
     BOAT_TYPES,

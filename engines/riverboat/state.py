@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
-from engines.core.engine import clone, fork_by_table
+from tablero.engines.core.engine import clone, fork_by_table
 
 PhaseName = Literal["draft", "cultivation", "planting", "harvest", "opportunity", "scoring", "over"]
 # Decisions one seat owes before the phase goes on (each is a step of the phase table).

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import IllegalAction, Move, Phase, RulesEngine, integer
+from tablero.engines.core import IllegalAction, Move, Phase, RulesEngine, integer
 
 _LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 _MARKS = ("X", "O")

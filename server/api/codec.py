@@ -14,9 +14,8 @@ from typing import Any
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
-
-from server.api.build import build
-from server.errors import InvalidArgument
+from tablero.server.api.build import build
+from tablero.server.errors import InvalidArgument
 
 _INTS = {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_SFIXED32,
          FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_FIXED32}

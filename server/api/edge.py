@@ -13,15 +13,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from redis import exceptions as rex
-
-from server.app import GameService
-from server.app import commands as cmd
-from server.app.rankings import aggregate_rankings
-from server.auth import bearer
-from server.errors import InvalidArgument, RateLimited, Unauthenticated, Unavailable, outage
-from server.notify.api import HANDLERS as NOTIFY_HANDLERS
-from server.portal.identity import Expired, IdentityError, PortalKeys, User, looks_like_jwt
-from server.store.base import Nudge, StoreError
+from tablero.server.app import GameService
+from tablero.server.app import commands as cmd
+from tablero.server.app.rankings import aggregate_rankings
+from tablero.server.auth import bearer
+from tablero.server.errors import InvalidArgument, RateLimited, Unauthenticated, Unavailable, outage
+from tablero.server.notify.api import HANDLERS as NOTIFY_HANDLERS
+from tablero.server.portal.identity import Expired, IdentityError, PortalKeys, User, looks_like_jwt
+from tablero.server.store.base import Nudge, StoreError
 
 from . import observe, watch
 from .watch import WatchItem

@@ -14,9 +14,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from server import metrics
-from server.auth import TokenSigner, bearer
-from server.errors import Unauthenticated
+from tablero.server import metrics
+from tablero.server.auth import TokenSigner, bearer
+from tablero.server.errors import Unauthenticated
 
 log = logging.getLogger("tablero.api")
 

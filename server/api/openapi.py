@@ -16,11 +16,11 @@ from typing import Any
 
 from google.api import field_behavior_pb2
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+from tablero.server.app.replies import engine_reply
+from tablero.server.errors import REASONS
+from tablero.server.portal import table
 
-import engines
-from server.app.replies import engine_reply
-from server.errors import REASONS
-from server.portal import table
+from tablero import engines
 
 from .edge import HANDLERS
 from .rpcs import Rpc, comments, rpcs

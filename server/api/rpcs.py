@@ -11,8 +11,7 @@ from pathlib import Path
 from google.api import annotations_pb2
 from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
-
-from server.grpc.gen import games_pb2, notifications_pb2, players_pb2, rankings_pb2
+from tablero.server.grpc.gen import games_pb2, notifications_pb2, players_pb2, rankings_pb2
 
 MODULES = (games_pb2, rankings_pb2, players_pb2, notifications_pb2)
 _DESCRIPTORS = Path(games_pb2.__file__).with_name("descriptors.binpb")

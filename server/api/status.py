@@ -8,8 +8,7 @@ from typing import Any
 import grpc
 from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
-
-from server.errors import AppError
+from tablero.server.errors import AppError
 
 # code -> (HTTP status, gRPC status). METHOD_NOT_ALLOWED is HTTP-only (a known path, another verb).
 STATUS: dict[str, tuple[int, grpc.StatusCode]] = {

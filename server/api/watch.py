@@ -19,9 +19,9 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from server.api.status import app_error_body, error_body
-from server.errors import AppError
-from server.store.base import NUDGE, POKED, Nudge, Reset, StoreError
+from tablero.server.api.status import app_error_body, error_body
+from tablero.server.errors import AppError
+from tablero.server.store.base import NUDGE, POKED, Nudge, Reset, StoreError
 
 log = logging.getLogger("tablero.api")
 

@@ -2,7 +2,7 @@
 lobby, clocks, bookkeeping, watching), the game repository (unit of work), typed commands
 and replies. The transports call it; it knows nothing of them."""
 
-from server.errors import (
+from tablero.server.errors import (
     Aborted,
     AppError,
     FailedPrecondition,

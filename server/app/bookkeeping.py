@@ -13,8 +13,8 @@ import time
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
-from server import metrics
-from server.portal.clock import ClockRecord
+from tablero.server import metrics
+from tablero.server.portal.clock import ClockRecord
 
 from .clocks import clockless, next_due
 from .decisions import waiting

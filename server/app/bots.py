@@ -18,9 +18,9 @@ import random
 import secrets
 from collections.abc import Awaitable, Callable
 
-from engines.core import clone
-from server import metrics
-from server.errors import AppError
+from tablero.engines.core import clone
+from tablero.server import metrics
+from tablero.server.errors import AppError
 
 from . import rules
 from .repository import Decision, GameRepository, LoadedGame

@@ -14,8 +14,8 @@ import time
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
-from server.errors import Aborted, AppError, FailedPrecondition, NotFound, StaleVersion
-from server.portal.clock import ClockRecord
+from tablero.server.errors import Aborted, AppError, FailedPrecondition, NotFound, StaleVersion
+from tablero.server.portal.clock import ClockRecord
 
 from .decisions import leave, timed_out_turns, unclaimed, waiting
 from .replies import rfc3339

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.portal.identity import User
+from tablero.server.portal.identity import User
 
 
 @dataclass(frozen=True)

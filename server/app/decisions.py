@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import clone
-from server.errors import FailedPrecondition
-from server.portal.table import TURN_TIMED_OUT
+from tablero.engines.core import clone
+from tablero.server.errors import FailedPrecondition
+from tablero.server.portal.table import TURN_TIMED_OUT
 
 from . import rules
 from .chance import action_rng

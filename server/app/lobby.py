@@ -10,8 +10,8 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from server.errors import AppError, InvalidArgument, NotFound, OverQuota, Unauthenticated, Unavailable, outage
-from server.portal.lobby import BadPageToken, Filter
+from tablero.server.errors import AppError, InvalidArgument, NotFound, OverQuota, Unauthenticated, Unavailable, outage
+from tablero.server.portal.lobby import BadPageToken, Filter
 
 from . import commands as cmd
 from .replies import rfc3339

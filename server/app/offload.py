@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
-from server import gil
+from tablero.server import gil
 
 T = TypeVar("T")
 

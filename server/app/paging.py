@@ -9,8 +9,8 @@ import functools
 import json
 from typing import Any
 
-from engines.core import Engine
-from server.errors import InvalidArgument
+from tablero.engines.core import Engine
+from tablero.server.errors import InvalidArgument
 
 from . import commands as cmd
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from rankings import RankingError, aggregate
-from server.errors import InvalidArgument
+from tablero.rankings import RankingError, aggregate
+from tablero.server.errors import InvalidArgument
 
 
 async def aggregate_rankings(body: dict[str, Any]) -> dict[str, Any]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from engines.core import Engine
-from server.portal import table
-from server.portal.table import is_platform
+from tablero.engines.core import Engine
+from tablero.server.portal import table
+from tablero.server.portal.table import is_platform
 
 from .repository import LoadedGame
 

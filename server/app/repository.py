@@ -22,10 +22,9 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import engines
-from engines.core import Engine, UnknownEngine, clone
-from server import metrics
-from server.errors import (
+from tablero.engines.core import Engine, UnknownEngine, clone
+from tablero.server import metrics
+from tablero.server.errors import (
     AppError,
     FailedPrecondition,
     InvalidArgument,
@@ -34,8 +33,8 @@ from server.errors import (
     Unavailable,
     outage,
 )
-from server.portal.table import Table, is_platform
-from server.store.base import (
+from tablero.server.portal.table import Table, is_platform
+from tablero.server.store.base import (
     AppendResult,
     Conflict,
     DuplicateRequest,
@@ -48,6 +47,8 @@ from server.store.base import (
     StoreError,
     Trimmed,
 )
+
+from tablero import engines
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

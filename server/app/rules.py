@@ -9,9 +9,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engines.core import Engine, IllegalAction, InvalidAction, InvalidOptions, check_action, clone, start_event
-from engines.core.search import DEFAULT_LEVEL
-from server.errors import FailedPrecondition, InvalidArgument
+from tablero.engines.core import Engine, IllegalAction, InvalidAction, InvalidOptions, check_action, clone, start_event
+from tablero.engines.core.search import DEFAULT_LEVEL
+from tablero.server.errors import FailedPrecondition, InvalidArgument
 
 from .repository import Decision
 

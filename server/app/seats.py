@@ -12,11 +12,11 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from engines.core import Engine
-from engines.core.search import DEFAULT_LEVEL
-from engines.core.search import LEVELS as BOT_LEVELS
-from server.errors import InvalidArgument, PermissionDenied, Unauthenticated
-from server.portal.identity import User, has_control
+from tablero.engines.core import Engine
+from tablero.engines.core.search import DEFAULT_LEVEL
+from tablero.engines.core.search import LEVELS as BOT_LEVELS
+from tablero.server.errors import InvalidArgument, PermissionDenied, Unauthenticated
+from tablero.server.portal.identity import User, has_control
 
 from . import commands as cmd
 from .replies import SEAT_KINDS as KIND_ENUM

@@ -27,11 +27,10 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
-import engines
-from engines.core import Engine, UnknownEngine, clone, messages
-from server import metrics
-from server.auth import TokenSigner
-from server.errors import (
+from tablero.engines.core import Engine, UnknownEngine, clone, messages
+from tablero.server import metrics
+from tablero.server.auth import TokenSigner
+from tablero.server.errors import (
     Aborted,
     AppError,
     FailedPrecondition,
@@ -39,10 +38,12 @@ from server.errors import (
     NotFound,
     StaleVersion,
 )
-from server.portal.clock import MemoryClocks, parse_clock
-from server.portal.identity import User
-from server.portal.lobby import MemoryLobby
-from server.store.base import EventStore
+from tablero.server.portal.clock import MemoryClocks, parse_clock
+from tablero.server.portal.identity import User
+from tablero.server.portal.lobby import MemoryLobby
+from tablero.server.store.base import EventStore
+
+from tablero import engines
 
 from . import commands as cmd
 from . import paging, rules

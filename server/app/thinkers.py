@@ -26,10 +26,11 @@ import secrets
 import time
 from typing import Any
 
-import engines
-from engines.core import clone, search
-from server import metrics
-from server.errors import AppError
+from tablero.engines.core import clone, search
+from tablero.server import metrics
+from tablero.server.errors import AppError
+
+from tablero import engines
 
 from . import rules
 from .repository import LoadedGame

@@ -13,11 +13,11 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from engines.core import clone
-from server import metrics
-from server.errors import FailedPrecondition, InvalidArgument, NotFound, Unavailable
-from server.portal.table import is_platform
-from server.store.base import POKED, Entry, GameNotFound, Reset, Trimmed, chain
+from tablero.engines.core import clone
+from tablero.server import metrics
+from tablero.server.errors import FailedPrecondition, InvalidArgument, NotFound, Unavailable
+from tablero.server.portal.table import is_platform
+from tablero.server.store.base import POKED, Entry, GameNotFound, Reset, Trimmed, chain
 
 from . import commands as cmd
 from .replies import event_reply, event_view

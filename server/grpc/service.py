@@ -15,13 +15,12 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc
-
-from server.api import codec, observe
-from server.api.edge import Api
-from server.api.fanout import Encoded
-from server.api.rpcs import MODULES
-from server.api.status import grpc_details, grpc_status, retry_after
-from server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
+from tablero.server.api import codec, observe
+from tablero.server.api.edge import Api
+from tablero.server.api.fanout import Encoded
+from tablero.server.api.rpcs import MODULES
+from tablero.server.api.status import grpc_details, grpc_status, retry_after
+from tablero.server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
 
 log = logging.getLogger("tablero.grpc")
 

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import tablero.web
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -23,16 +24,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
-
-from server import fastjson
-from server.api import observe
-from server.api.edge import Api
-from server.api.openapi import openapi_document
-from server.api.rpcs import Rpc, rpcs
-from server.api.status import CODE_OF_HTTP, STATUS, error_body, http_status, retry_after
-from server.api.watch import WatchItem
-from server.errors import AppError, InvalidArgument
-from server.lifecycle import Lifecycle
+from tablero.server import fastjson
+from tablero.server.api import observe
+from tablero.server.api.edge import Api
+from tablero.server.api.openapi import openapi_document
+from tablero.server.api.rpcs import Rpc, rpcs
+from tablero.server.api.status import CODE_OF_HTTP, STATUS, error_body, http_status, retry_after
+from tablero.server.api.watch import WatchItem
+from tablero.server.errors import AppError, InvalidArgument
+from tablero.server.lifecycle import Lifecycle
 
 from . import sse, strict_json
 from .body import decode
@@ -44,7 +44,7 @@ log = logging.getLogger("tablero.http")
 
 
 # The browser client (clients/web, another package of this repository), served at "/" when present.
-WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+WEB = Path(tablero.web.__file__).parent  # the browser client, package data (clients/web)
 
 
 class Answer(NamedTuple):

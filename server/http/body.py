@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
-
-from server.api import codec
-from server.api.rpcs import Rpc
-from server.errors import InvalidArgument, ResourceExhausted
+from tablero.server.api import codec
+from tablero.server.api.rpcs import Rpc
+from tablero.server.errors import InvalidArgument, ResourceExhausted
 
 from . import strict_json
 from .slow_clients import read_body

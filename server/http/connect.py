@@ -33,12 +33,11 @@ from google.protobuf import descriptor_pb2, json_format
 from google.rpc import error_details_pb2
 from protobuf.wkt import Any as AnyMessage
 from starlette.middleware.cors import CORSMiddleware
-
-from server.api import codec, observe
-from server.api.edge import Api
-from server.api.fanout import Encoded
-from server.api.rpcs import MODULES
-from server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
+from tablero.server.api import codec, observe
+from tablero.server.api.edge import Api
+from tablero.server.api.fanout import Encoded
+from tablero.server.api.rpcs import MODULES
+from tablero.server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
 
 from .grpc_web_text import GrpcWebText
 

@@ -22,13 +22,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
-from server import fastjson
-from server.api import observe
-from server.api.rpcs import Rpc
-from server.api.status import error_body
-from server.api.watch import WatchItem
-from server.http import sse
-from server.http.slow_clients import CONNECTION
+from tablero.server import fastjson
+from tablero.server.api import observe
+from tablero.server.api.rpcs import Rpc
+from tablero.server.api.status import error_body
+from tablero.server.api.watch import WatchItem
+from tablero.server.http import sse
+from tablero.server.http.slow_clients import CONNECTION
 
 TOKEN_IN_URL = ("access_token in the URL is accepted only by the watch (Server-Sent Events) route; "
                 "send the seat token as the header Authorization: Bearer <token>")

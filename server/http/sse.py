@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from server import fastjson
-from server.api import observe
-from server.api.fanout import Encoded
-from server.api.status import app_error_body
-from server.api.watch import WatchItem
-from server.errors import AppError
+from tablero.server import fastjson
+from tablero.server.api import observe
+from tablero.server.api.fanout import Encoded
+from tablero.server.api.status import app_error_body
+from tablero.server.api.watch import WatchItem
+from tablero.server.errors import AppError
 
 # Game events are default messages (no `event:` line), so EventSource.onmessage sees them.
 # Control messages are named `tablero-<kind>` (`tablero-end`, `tablero-reset`, `tablero-shutdown`,

@@ -15,12 +15,19 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from server.app import commands as cmd
-from server.app.repository import new_game_id
-from server.app.rules import InvalidOptions, start_event
-from server.app.service import MAX_REQUEST_ID
-from server.errors import FailedPrecondition, InvalidArgument, NotFound, OverQuota, PermissionDenied, Unauthenticated
-from server.portal.identity import User
+from tablero.server.app import commands as cmd
+from tablero.server.app.repository import new_game_id
+from tablero.server.app.rules import InvalidOptions, start_event
+from tablero.server.app.service import MAX_REQUEST_ID
+from tablero.server.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    OverQuota,
+    PermissionDenied,
+    Unauthenticated,
+)
+from tablero.server.portal.identity import User
 
 from .matcher import matches
 from .store import TooManyTickets
@@ -91,7 +98,7 @@ class Matchmaking:
         await self.games.game_lobby.check_open_games(user.id)  # TABLERO_MAX_OPEN_GAMES_PER_USER applies
         rating = 0.0
         if self.games.ratings is not None:
-            from server.ratings.model import Rating
+            from tablero.server.ratings.model import Rating
 
             rating = Rating.loads((await self.games.ratings.store.get(engine.name, [user.id]))[user.id]).score
         now = time.time()

@@ -11,8 +11,8 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from server.api import observe
-from server.errors import FailedPrecondition, InvalidArgument, PermissionDenied, Unauthenticated
+from tablero.server.api import observe
+from tablero.server.errors import FailedPrecondition, InvalidArgument, PermissionDenied, Unauthenticated
 
 from .inbox import MAX_PAGE, Inbox
 from .webhooks import Refused, resolve

@@ -19,7 +19,7 @@ import dataclasses
 import time
 from typing import Any
 
-from server.portal.table import SEAT_LEFT, TURN_TIMED_OUT
+from tablero.server.portal.table import SEAT_LEFT, TURN_TIMED_OUT
 
 KINDS = ("game.created", "game.started", "game.finished", "turn.started", "turn.timed_out",
          "seat.joined", "seat.left")

@@ -6,7 +6,7 @@ event loop or the CPU from moves. Its settings come from the parent as JSON on s
 exits when the parent goes (stdin closes) — a SIGKILLed replica's child ends too, and what it
 had claimed is claimed again by another replica's after the lease.
 
-    python -m server.notify.process   < settings JSON
+    python -m tablero.server.notify.process   < settings JSON
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ NICE = 10
 def spawn(config: Any) -> subprocess.Popen:
     """Start the worker for `config` (the serving process's Config); a thread applies the
     counts it reports (one JSON line a second on its stdout) to this process's metrics."""
-    proc = subprocess.Popen([sys.executable, "-m", "server.notify.process"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "tablero.server.notify.process"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE)
     assert proc.stdin is not None
     proc.stdin.write(config.model_dump_json().encode() + b"\n")
@@ -57,11 +57,11 @@ def stop(proc: subprocess.Popen, grace: float = 3.0) -> None:
 
 
 async def _run(settings: dict[str, Any]) -> None:
-    from server.app import GameService
-    from server.auth import TokenSigner
-    from server.config import Config
-    from server.runner import _portal_parts
-    from server.store import open_store
+    from tablero.server.app import GameService
+    from tablero.server.auth import TokenSigner
+    from tablero.server.config import Config
+    from tablero.server.runner import _portal_parts
+    from tablero.server.store import open_store
 
     from . import build, metrics
 
@@ -113,7 +113,7 @@ def _die_with_parent(parent: int) -> None:
 
 
 def main() -> None:
-    from server import logs
+    from tablero.server import logs
 
     parent = os.getppid()
     _die_with_parent(parent)

@@ -21,12 +21,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
-
-from engines.core import clone
-from server.app.repository import LoadedGame
-from server.errors import FailedPrecondition, NotFound
-from server.portal.table import is_platform
-from server.store.base import GameNotFound, Trimmed
+from tablero.engines.core import clone
+from tablero.server.app.repository import LoadedGame
+from tablero.server.errors import FailedPrecondition, NotFound
+from tablero.server.portal.table import is_platform
+from tablero.server.store.base import GameNotFound, Trimmed
 
 from . import metrics as m
 from .events import Cursor, derive_meta, derive_step

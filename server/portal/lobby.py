@@ -29,9 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis import exceptions as rex
-
-from server import gil
-from server.store.ids import game_keys
+from tablero.server import gil
+from tablero.server.store.ids import game_keys
 
 MAX_PAGE = 100
 DEFAULT_PAGE = 20

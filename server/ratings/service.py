@@ -22,7 +22,7 @@ import logging
 import time
 from typing import Any
 
-from server.errors import InvalidArgument, NotFound
+from tablero.server.errors import InvalidArgument, NotFound
 
 from .model import Rating, placements, rate
 from .store import Change

@@ -8,8 +8,8 @@ import contextlib
 import logging
 from typing import Any
 
-from server.matchmaking.service import Matchmaking
-from server.matchmaking.store import MemoryTickets, RedisTickets, SQLiteTickets
+from tablero.server.matchmaking.service import Matchmaking
+from tablero.server.matchmaking.store import MemoryTickets, RedisTickets, SQLiteTickets
 
 from .service import Ratings
 from .store import RedisRatings, SQLiteRatings
@@ -49,9 +49,9 @@ def background(games: Any, stopping: asyncio.Event) -> list[asyncio.Task]:
 
 async def rebuild(store: Any, redis_url: str | None, db: str | None) -> dict[str, int]:
     """`tablero admin ratings rebuild`: every rating again from the finished games' logs."""
-    from server.app import GameService
-    from server.auth import TokenSigner
-    from server.portal.lobby import RedisLobby, SQLiteLobby
+    from tablero.server.app import GameService
+    from tablero.server.auth import TokenSigner
+    from tablero.server.portal.lobby import RedisLobby, SQLiteLobby
 
     client = store._client if redis_url else None
     lobby = RedisLobby(client) if client is not None else SQLiteLobby(db)

@@ -2,7 +2,7 @@
 
 Example::
 
-    from server.store import open_store
+    from tablero.server.store import open_store
 
     store = open_store(redis_url=None, sqlite_path=None)  # SQLite in memory
     await store.create("g1", {"engine": "goofspiel"}, [start_event])
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.store.base import (
+from tablero.server.store.base import (
     AppendResult,
     Conflict,
     DuplicateRequest,
@@ -27,7 +27,7 @@ from server.store.base import (
     StoreError,
     Trimmed,
 )
-from server.store.sqlite import SQLiteStore
+from tablero.server.store.sqlite import SQLiteStore
 
 __all__ = [
     "AppendResult",
@@ -61,7 +61,7 @@ def open_store(redis_url: str | None, sqlite_path: str | None, **options: Any) -
     serves both (e.g. `write_pool_size` on SQLite)."""
     given = {k: v for k, v in options.items() if v is not None}
     if redis_url:
-        from server.store.redis import RedisStore  # imported here: SQLite-only setups never load redis
+        from tablero.server.store.redis import RedisStore  # imported here: SQLite-only setups never load redis
 
         return RedisStore(redis_url, **{k: v for k, v in given.items() if k != "poll_interval"})
     sqlite_options = {k: v for k, v in given.items() if k in _SQLITE_OPTIONS}
@@ -73,7 +73,7 @@ def open_store(redis_url: str | None, sqlite_path: str | None, **options: Any) -
 def __getattr__(name: str) -> object:
     # RedisStore is loaded on first use, so importing server.store does not import redis.
     if name == "RedisStore":
-        from server.store.redis import RedisStore
+        from tablero.server.store.redis import RedisStore
 
         return RedisStore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,8 +13,8 @@ import collections
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from server import fastjson
-from server.store.base import NUDGE, POKED, HistoryRewritten, Reset, StoreError, Watched
+from tablero.server import fastjson
+from tablero.server.store.base import NUDGE, POKED, HistoryRewritten, Reset, StoreError, Watched
 
 # Events are read in pages of this size while catching up.
 PAGE = 500

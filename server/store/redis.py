@@ -53,8 +53,8 @@ import marshal
 from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
-from server.store import push
-from server.store.base import (
+from tablero.server.store import push
+from tablero.server.store.base import (
     SNAPSHOT_HISTORY,
     AppendResult,
     Conflict,
@@ -68,10 +68,10 @@ from server.store.base import (
     Snapshot,
     Trimmed,
 )
-from server.store.ids import GameKeys, game_keys
-from server.store.redis_clients import RedisClients, _text
-from server.store.redis_scripts import SCRIPTS, constant
-from server.store.redis_watch import WatchHub, channel_of
+from tablero.server.store.ids import GameKeys, game_keys
+from tablero.server.store.redis_clients import RedisClients, _text
+from tablero.server.store.redis_scripts import SCRIPTS, constant
+from tablero.server.store.redis_watch import WatchHub, channel_of
 
 __all__ = ["PUSH_EVENTS_MAX", "RedisStore", "channel_of", "game_keys"]
 

@@ -22,10 +22,9 @@ import redis.exceptions
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-
-from server.store import redis_sentinel
-from server.store.base import NotReplicated, StoreError
-from server.store.lean import LeanRedis, leanable
+from tablero.server.store import redis_sentinel
+from tablero.server.store.base import NotReplicated, StoreError
+from tablero.server.store.lean import LeanRedis, leanable
 
 T = TypeVar("T")
 
@@ -312,7 +311,7 @@ class RedisClients:
         return reply, int(acked)
 
     def _not_replicated(self, game_id: str, acked: int) -> NotReplicated:
-        from server import metrics  # here: the store stays importable without the server
+        from tablero.server import metrics  # here: the store stays importable without the server
 
         metrics.REPLICA_ACK_FAILURES.inc()
         return NotReplicated(game_id, acked, self.min_replicas_ack, self.replicas_ack_timeout)

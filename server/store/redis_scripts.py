@@ -1,7 +1,7 @@
 """The Redis store's Lua scripts: one `.lua` file each in server/store/lua/, shipped as
 package data and read once, at import, with importlib.resources.
 
-    from server.store import redis_scripts
+    from tablero.server.store import redis_scripts
     redis_scripts.SCRIPTS["append"]   # the text RedisStore registers (EVALSHA) for appends
 
 Every script that needs them starts with the helpers of `lua/lib.lua` (head, hash_at,

@@ -24,14 +24,13 @@ import redis.exceptions
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-
-from server.store import push, redis_sentinel
-from server.store.base import AppendResult, GameNotFound, StoreError
-from server.store.lean import LeanRedis, open_push
-from server.store.redis_clients import _text
+from tablero.server.store import push, redis_sentinel
+from tablero.server.store.base import AppendResult, GameNotFound, StoreError
+from tablero.server.store.lean import LeanRedis, open_push
+from tablero.server.store.redis_clients import _text
 
 if TYPE_CHECKING:
-    from server.store.redis import RedisStore
+    from tablero.server.store.redis import RedisStore
 
 log = logging.getLogger("tablero.store.redis")
 

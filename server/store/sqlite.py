@@ -30,9 +30,9 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
-from server import gil
-from server.store import push
-from server.store.base import (
+from tablero.server import gil
+from tablero.server.store import push
+from tablero.server.store.base import (
     SNAPSHOT_HISTORY,
     AppendResult,
     Conflict,
@@ -49,7 +49,7 @@ from server.store.base import (
     chain,
     thinned,
 )
-from server.store.ids import check_game_id
+from tablero.server.store.ids import check_game_id
 
 T = TypeVar("T")
 

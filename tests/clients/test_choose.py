@@ -6,9 +6,8 @@ import json
 import random
 import re
 
+from tablero.engines.core.local import LocalGame
 from tablero_client.choose import flatten, options
-
-from engines.core.local import LocalGame
 
 
 def leaves(actions, page):

@@ -86,7 +86,7 @@ def test_tablero_takes_the_client_options_before_the_verb_and_names_a_busy_port(
     import sys
 
     # `tablero --url URL VERB`, as for `python -m tablero_client` (an outside tester's finding)
-    p = subprocess.run([sys.executable, "-m", "server", "--url", server.http, "engines", "--json"],
+    p = subprocess.run([sys.executable, "-m", "tablero.server", "--url", server.http, "engines", "--json"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert "tic-tac-toe" in {e["name"] for e in json.loads(p.stdout)}
@@ -95,7 +95,7 @@ def test_tablero_takes_the_client_options_before_the_verb_and_names_a_busy_port(
         held.bind(("127.0.0.1", 0))
         held.listen()
         port = held.getsockname()[1]
-        p = subprocess.run([sys.executable, "-m", "server", "serve", "--http-port", str(port), "--grpc-port", "0"],
+        p = subprocess.run([sys.executable, "-m", "tablero.server", "serve", "--http-port", str(port), "--grpc-port", "0"],
                            capture_output=True, text=True, timeout=60)
     assert p.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port} for HTTP" in p.stderr and "Traceback" not in p.stderr

@@ -8,9 +8,9 @@ import re
 
 import jsonschema
 import pytest
+from tablero.engines.core import START_META_KEYS, registry
+from tablero.engines.core.testkit import playthrough
 
-from engines.core import START_META_KEYS, registry
-from engines.core.testkit import playthrough
 from scripts.gen_ts_engines import generate, named_schemas, pascal
 
 

@@ -12,9 +12,9 @@ from urllib.parse import unquote
 
 import httpx
 import pytest
+from tablero.server.grpc.gen import games_pb2
+from tablero.server.http.grpc_web_text import complete_frames, decode_text
 
-from server.grpc.gen import games_pb2
-from server.http.grpc_web_text import complete_frames, decode_text
 from tests.server.support import ServerProcess
 
 TEXT = "application/grpc-web-text"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from tablero.server.__main__ import main
 from tablero_client.match import _wait
 
-from server.__main__ import main
 from tests.ratings.support import KEYS, token
 from tests.server.support import ServerProcess
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from tablero.engines.core.testkit import random_turns
 from tablero_client.models import Game, SeatInfo
 from tablero_client.play import own_resources
 from tablero_client.render import i18n
-
-from engines.core.testkit import random_turns
 
 ENGINES = ["phoenicia", "riverboat", "founders-of-gloomhaven", "new-bedford"]
 

@@ -10,7 +10,7 @@ from tablero_client.models import Game, SeatInfo
 from tablero_client.render import i18n, render
 from tablero_client.render.founders_of_gloomhaven import _printed
 
-import engines
+from tablero import engines
 
 ENGINE = "founders-of-gloomhaven"
 

@@ -13,7 +13,7 @@ from rich.console import Console
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import i18n, render
 
-import engines
+from tablero import engines
 
 ENGINE = "founders-of-gloomhaven"
 # English words of the board (none of them a Spanish word too); ids as sent (`quatryl`, `plant`) count.

@@ -12,7 +12,7 @@ from rich.console import Console
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import render
 
-import engines
+from tablero import engines
 
 
 def _text(g: engines.LocalGame, you: int | None) -> str:

@@ -11,11 +11,11 @@ import re
 
 import pytest
 from rich.console import Console
+from tablero.engines.new_bedford import captains
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import describe_event, i18n, render
 
-import engines
-from engines.new_bedford import captains
+from tablero import engines
 
 # English the engine writes for a Captain (its view's texts and its events' reasons).
 ENGLISH = re.compile(r"\b(Prepare|Launch|heading|Captains?|ships?|Dock|whales|buildings|limits|restrictions|"

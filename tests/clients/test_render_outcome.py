@@ -8,7 +8,7 @@ from rich.console import Console
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import compact, outcome_text
 
-import engines
+from tablero import engines
 
 
 def test_event_lines_keep_zeros_and_false_but_drop_absent_values() -> None:

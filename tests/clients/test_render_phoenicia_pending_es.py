@@ -9,10 +9,9 @@ import io
 
 import pytest
 from rich.console import Console
+from tablero.engines.core.testkit import random_turns
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import i18n, render
-
-from engines.core.testkit import random_turns
 
 
 def _game(g) -> Game:

@@ -12,7 +12,7 @@ from rich.console import Console
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import action_label, describe_event, i18n, render
 
-import engines
+from tablero import engines
 
 
 def _game(g: engines.LocalGame, engine: str, you: int | None = 0) -> Game:

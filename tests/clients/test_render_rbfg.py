@@ -11,7 +11,7 @@ from tablero_client.models import Game, SeatInfo
 from tablero_client.render import describe_event, render
 from tablero_client.render import founders_of_gloomhaven as fg
 
-import engines
+from tablero import engines
 
 EDITION = Path(__file__).resolve().parents[2] / "engines" / "founders_of_gloomhaven" / "edition.json"
 

@@ -12,7 +12,7 @@ from rich.console import Console
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import describe_event, i18n, player_name, render
 
-import engines
+from tablero import engines
 
 GAMES = [
     ("tic-tac-toe", 2, None),
@@ -202,7 +202,7 @@ def test_a_new_event_type_needs_only_its_catalog_entry():
     """Adding an event type to an engine touches its rules and its catalog, no client file: here a
     Goofspiel event the client has never seen is worded, in both languages, from catalog entries
     alone (as if `event.prize_shown` had been added to engines/goofspiel/messages/*.json)."""
-    from engines.core import messages
+    from tablero.engines.core import messages
 
     g = engines.LocalGame("goofspiel", seats=2, seed=1)
     game = _game(g, "goofspiel")

@@ -8,11 +8,11 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
+from tablero.engines.core.testkit import random_turns
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import action_label, describe_event, render
 
-import engines
-from engines.core.testkit import random_turns
+from tablero import engines
 
 
 def _game(g: engines.LocalGame, engine: str, you: int | None = 0) -> Game:

@@ -8,7 +8,7 @@ import pytest
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import i18n, step_label
 
-import engines
+from tablero import engines
 
 
 def _game(engine: str, seats: int) -> Game:
@@ -37,9 +37,8 @@ def test_a_field_the_catalog_does_not_word_keeps_its_name(spanish):
 
 def test_riverboats_phase_bonus_is_told_in_spanish(spanish):
     """Found in the same way: `Asiento 1 (bot) gana 1 PV (phase bonus).` in a Spanish log."""
+    from tablero.engines.core.testkit import random_turns
     from tablero_client.render import describe_event
-
-    from engines.core.testkit import random_turns
 
     for seed in (1, 2, 3):
         for g, _seat, _legal in random_turns("riverboat", 2, seed):

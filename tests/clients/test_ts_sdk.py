@@ -22,8 +22,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from tablero.server import errors
 
-from server import errors
 from tests.npm import locked_node_modules
 from tests.server.support import ServerProcess
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from tablero.engines.core import LocalGame, canonical_json, clone, search
 
-import engines
-from engines.core import LocalGame, canonical_json, clone, search
+from tablero import engines
 
 CASES = {  # engine -> seats
     "new-bedford": 2, "riverboat": 2, "phoenicia": 3, "founders-of-gloomhaven": 2, "goofspiel": 2, "tic-tac-toe": 2,

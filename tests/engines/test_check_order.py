@@ -4,9 +4,9 @@ sends it and whenever, before the turn (409) and game-over checks."""
 from __future__ import annotations
 
 import pytest
+from tablero.engines import IllegalAction, InvalidAction
 
-import engines
-from engines import IllegalAction, InvalidAction
+from tablero import engines
 
 
 @pytest.mark.parametrize("action,reason", [

@@ -5,10 +5,10 @@ every value: legal ones from random games, and malformed ones built from them.""
 import random
 
 import pytest
+from tablero.engines.core import InvalidAction, LocalGame, RulesEngine, validate_value
+from tablero.engines.core.rules import accepts, array, counts, integer, obj, string
 
-import engines
-from engines.core import InvalidAction, LocalGame, RulesEngine, validate_value
-from engines.core.rules import accepts, array, counts, integer, obj, string
+from tablero import engines
 
 ODD = [None, True, False, 0, 1, -1, 2, 7, 10**9, 1.5, -0.5, "", "x", "farm", "wheat", [], [1], [1, 1], ["a", "a"],
        [{}], {}, {"a": 1}, {"wheat": -1}, {"wheat": 2}, {"type": "x"}, [[0, 1]], {"space": "farm"}]

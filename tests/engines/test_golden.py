@@ -3,9 +3,9 @@
 from pathlib import Path
 
 import pytest
+from tablero.engines.core import golden
 
-import engines
-from engines.core import golden
+from tablero import engines
 
 LOGS = sorted(golden.GOLDEN_DIR.glob("*/*.json"))
 
@@ -19,7 +19,7 @@ def test_golden_log_replays_to_recorded_state(path: Path):
 def test_every_engine_has_a_golden_log_for_its_version(name):
     v = engines.get(name).version
     assert list((golden.GOLDEN_DIR / name).glob(f"v{v}-*.json")), (
-        f"no golden log for {name} v{v}: run python -m engines.core.golden record {name}"
+        f"no golden log for {name} v{v}: run python -m tablero.engines.core.golden record {name}"
     )
 
 
@@ -27,7 +27,7 @@ def test_golden_check_fails_on_changed_rules(tmp_path, monkeypatch):
     """The golden check can fail: the same log under changed rules gives another hash."""
     [p] = [q for q in golden.record("tic-tac-toe", directory=tmp_path)][:1]
     golden.check(p)
-    from engines.tic_tac_toe.engine import TicTacToe
+    from tablero.engines.tic_tac_toe.engine import TicTacToe
 
     orig = TicTacToe.evolve
 
@@ -47,7 +47,7 @@ def test_golden_check_fails_when_decide_changes(tmp_path, monkeypatch):
     fails the check even when evolve() is unchanged."""
     [p] = golden.record("tic-tac-toe", directory=tmp_path)
     golden.check(p)
-    from engines.tic_tac_toe.engine import TicTacToe
+    from tablero.engines.tic_tac_toe.engine import TicTacToe
 
     orig = TicTacToe.decide
 

@@ -3,9 +3,9 @@
 import random
 
 import pytest
+from tablero.engines.core import testkit
 
-import engines
-from engines.core import testkit
+from tablero import engines
 
 # Founders of Gloomhaven's random games run to the sixth completion: 700-1,000 events, ~20 s
 # through the whole kit each. A third of the seeds keeps the suite's time in bounds
@@ -71,7 +71,7 @@ def test_old_log_version_is_refused():
 
 def test_kit_catches_a_leaking_view():
     """The kit's hidden-information check can fail: a Goofspiel that shows pending bids."""
-    from engines.goofspiel import Goofspiel
+    from tablero.engines.goofspiel import Goofspiel
 
     class Leaky(Goofspiel):
         name = "leaky-goofspiel"
@@ -89,7 +89,7 @@ def test_kit_catches_a_leaking_view():
 def test_kit_catches_an_invalid_to_act_between_two_events_of_one_decision():
     """The every-version check can fail: a Goofspiel whose state between the last bid and the
     reveal (never a decision point, but served as ?version=N) names no valid seat."""
-    from engines.goofspiel import Goofspiel
+    from tablero.engines.goofspiel import Goofspiel
 
     class Gappy(Goofspiel):
         name = "gappy-goofspiel"
@@ -105,7 +105,7 @@ def test_kit_catches_an_invalid_to_act_between_two_events_of_one_decision():
 
 
 def test_kit_catches_a_view_that_fails_between_two_events():
-    from engines.goofspiel import Goofspiel
+    from tablero.engines.goofspiel import Goofspiel
 
     class Crashy(Goofspiel):
         name = "crashy-goofspiel"
@@ -123,7 +123,7 @@ def test_kit_catches_a_view_that_fails_between_two_events():
 def test_clone_copies_plain_json_deeply_without_aliases_and_keeps_other_values():
     from collections import OrderedDict
 
-    from engines.core import clone
+    from tablero.engines.core import clone
 
     shared = [1, {"a": None}]
     state = {"x": shared, "y": shared, "z": {"n": 2.5, "t": True, "s": "é"}, 3: [[]]}

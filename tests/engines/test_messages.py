@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from pyicumessageformat import Parser
+from tablero.engines.core import messages
 
-import engines
-from engines.core import messages
+from tablero import engines
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = [ROOT / "clients" / "python" / "tablero_client", ROOT / "clients" / "web" / "js"]

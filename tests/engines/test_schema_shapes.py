@@ -19,10 +19,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-
-from engines.core import registry
-from engines.core.engine import START_META_KEYS
-from engines.core.local import LocalGame
+from tablero.engines.core import registry
+from tablero.engines.core.engine import START_META_KEYS
+from tablero.engines.core.local import LocalGame
 
 KINDS = ("options_schema", "action_schema", "view_schema", "event_schema", "outcome_schema")
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 import time
 
-import engines
-from engines.core import LocalGame, search
+from tablero.engines.core import LocalGame, search
+
+from tablero import engines
 
 TTT = engines.get("tic-tac-toe")
 

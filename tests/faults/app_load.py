@@ -38,15 +38,15 @@ from typing import Any
 import httpx
 import redis
 from redis.crc import key_slot
+from tablero.engines.core.engine import clone
+from tablero.engines.core.errors import EngineError
+from tablero.engines.core.local import engine_for_log
+from tablero.engines.core.rules import check_action
+from tablero.server.app.replies import event_view
+from tablero.server.store import GameNotFound
+from tablero.server.store.redis import RedisStore, game_keys
 
-import engines
-from engines.core.engine import clone
-from engines.core.errors import EngineError
-from engines.core.local import engine_for_log
-from engines.core.rules import check_action
-from server.app.replies import event_view
-from server.store import GameNotFound
-from server.store.redis import RedisStore, game_keys
+from tablero import engines
 from tests.faults.redis_proc import FaultyRedis
 from tests.redis_server import RedisClusterServers
 from tests.server.support import ROOT, ServerProcess
@@ -72,7 +72,7 @@ class Replica(ServerProcess):
     def start(self, timeout: float = 30) -> Replica:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1",
+                [sys.executable, "-m", "tablero.server", "serve", "--host", "127.0.0.1",
                  "--grpc-port", str(self.grpc_port), "--http-port", str(self.http_port)],
                 env=self.env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
             )

@@ -17,13 +17,13 @@ import asyncio
 
 import pytest
 import redis
+from tablero.server.app import commands as cmd
+from tablero.server.app.service import GameService
+from tablero.server.auth import TokenSigner
+from tablero.server.errors import AppError
+from tablero.server.portal.lobby import MemoryLobby
+from tablero.server.store.redis import RedisStore
 
-from server.app import commands as cmd
-from server.app.service import GameService
-from server.auth import TokenSigner
-from server.errors import AppError
-from server.portal.lobby import MemoryLobby
-from server.store.redis import RedisStore
 from tests.redis_server import RedisServer
 
 

@@ -65,7 +65,7 @@ def check(fig: Figures, *, may_lose: bool = False) -> None:
 
 # --- the audit itself can fail -------------------------------------------------------------
 def _played(engine: str, moves: list[tuple[int, dict]], **kw) -> tuple[list[dict], list[Request]]:
-    import engines
+    from tablero import engines
 
     g = engines.LocalGame(engine, seats=2, seed=3, **kw)
     reqs = []

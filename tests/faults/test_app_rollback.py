@@ -14,13 +14,13 @@ import asyncio
 import contextlib
 
 import pytest
+from tablero.server.app import FailedPrecondition, InvalidArgument
+from tablero.server.app import commands as cmd
+from tablero.server.app.service import GameService
+from tablero.server.auth import TokenSigner
+from tablero.server.store import Reset
+from tablero.server.store.redis import RedisStore
 
-from server.app import FailedPrecondition, InvalidArgument
-from server.app import commands as cmd
-from server.app.service import GameService
-from server.auth import TokenSigner
-from server.store import Reset
-from server.store.redis import RedisStore
 from tests.faults.redis_proc import FaultyRedis
 
 

@@ -25,9 +25,9 @@ import time
 
 import redis
 from redis.crc import key_slot
+from tablero.server.store import DuplicateRequest, StoreError
+from tablero.server.store.redis import RedisStore, game_keys
 
-from server.store import DuplicateRequest, StoreError
-from server.store.redis import RedisStore, game_keys
 from tests.faults.test_cluster_faults import _add_replica
 from tests.faults.test_store_faults import Figures, Player, WatchLog, chain_ok, report
 from tests.redis_server import RedisClusterServers

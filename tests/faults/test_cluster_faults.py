@@ -11,9 +11,9 @@ from contextlib import aclosing
 
 import redis
 from redis.crc import key_slot
+from tablero.server.store import DuplicateRequest, StoreError
+from tablero.server.store.redis import RedisStore, channel_of, game_keys
 
-from server.store import DuplicateRequest, StoreError
-from server.store.redis import RedisStore, channel_of, game_keys
 from tests.redis_server import RedisClusterServers, _answers_ping, _free_port
 
 

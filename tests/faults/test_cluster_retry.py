@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 import redis
-
-from server.store import StoreError
-from server.store.redis import RedisStore
+from tablero.server.store import StoreError
+from tablero.server.store.redis import RedisStore
 
 
 async def test_a_cluster_client_out_of_redirections_is_retried_like_tryagain() -> None:

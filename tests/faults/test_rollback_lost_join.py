@@ -10,8 +10,8 @@ import asyncio
 import time
 
 import httpx
+from tablero.server.app import seats
 
-from server.app import seats
 from tests.faults.redis_proc import FaultyRedis
 from tests.server.support import ServerThread
 
@@ -79,7 +79,7 @@ def test_a_joined_seats_token_names_its_claim_and_costs_no_store_read(redis_url,
     make no more get_meta reads than the same calls with a creator's token (no claim), beyond
     one per CLAIM_RECHECK per game. (SQLite keeps no meta cache: there each check is one local
     read of the games table, as every call already makes.)"""
-    from server import metrics
+    from tablero.server import metrics
 
     def reads() -> float:
         return sum(s.value for m in metrics.STORE_LATENCY.collect() for s in m.samples

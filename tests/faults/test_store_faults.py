@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from tablero.server.store import Conflict, DuplicateRequest, HistoryRewritten, Reset, StoreError
+from tablero.server.store.redis import RedisStore
 
-from server.store import Conflict, DuplicateRequest, HistoryRewritten, Reset, StoreError
-from server.store.redis import RedisStore
 from tests.faults.redis_proc import FaultyRedis
 
 GAMES = 8
@@ -337,8 +337,7 @@ async def test_a_connection_closed_under_a_command_is_a_lost_connection_not_a_bu
     write on it (after a failover): the AttributeError it raises is retried as a lost
     connection. Any other AttributeError stays a bug."""
     from redis.asyncio.connection import Connection
-
-    from server.store.redis_clients import _dropped_under_us
+    from tablero.server.store.redis_clients import _dropped_under_us
 
     try:
         await Connection(port=1)._send_packed_command([b"PING\r\n"])  # never connected: no writer
@@ -358,8 +357,7 @@ def test_a_closed_uvloop_transport_under_a_command_is_a_lost_connection_not_a_bu
     after CLUSTER FAILOVER). It is a lost connection; other RuntimeErrors stay bugs."""
     import uvloop
     from redis.asyncio.connection import Connection
-
-    from server.store.redis_clients import _dropped_under_us
+    from tablero.server.store.redis_clients import _dropped_under_us
 
     server = FaultyRedis(fsync="no").start()
 

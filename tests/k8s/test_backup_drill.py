@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 import redis
+from tablero.server.store.redis import RedisStore
 
-from server.store.redis import RedisStore
 from tests.redis_server import _answers_ping, _free_port, redis_server_binary
 
 FLAGS = ["--appendonly", "yes", "--appendfsync", "everysec", "--save", ""]

@@ -66,10 +66,10 @@ def test_runtime_stage_runs_tablero_serve_as_the_pods_non_root_user():
 
 def test_the_project_is_installed_with_pip_and_copied_into_the_runtime():
     build, runtime = stages(DOCKERFILE.read_text())
-    assert ("RUN", "pip install .") in build
+    assert ("RUN", "pip install ./clients/python .") in build  # tablero depends on tablero-client
     assert any(word == "COPY" and args.startswith("--from=build ") for word, args in runtime)
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
-    assert pyproject["project"]["scripts"]["tablero"] == "server.__main__:main"
+    assert pyproject["project"]["scripts"]["tablero"] == "tablero.server.__main__:main"
 
 
 # --- the build context --------------------------------------------------------------------------------
@@ -137,12 +137,10 @@ def context_files() -> list[str]:
 def test_dockerignore_admits_what_pip_needs_and_nothing_else():
     files = context_files()
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
-    needed = {"pyproject.toml", pyproject["project"]["readme"]}
+    needed = {"pyproject.toml", "setup.py", pyproject["project"]["readme"], "clients/python/pyproject.toml"}
     assert needed <= set(files)
-    for package in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]:
-        top = package.rstrip("*")
-        if (REPO / top).is_dir():
-            assert f"{top}/__init__.py" in files, top
+    for folder in ("tablero", "server", "engines", "rankings", "clients/web", "clients/python/tablero_client"):
+        assert f"{folder}/__init__.py" in files, folder
     for rel in files:
         top = rel.split("/")[0]
         assert top not in {".git", ".venv", "tests", "k8s", "docs", "bench", "scripts"}, rel
@@ -158,20 +156,36 @@ def test_dockerignore_matcher_follows_docker_semantics():
     assert not in_context(".git/HEAD", rules)
 
 
-def test_the_build_context_builds_a_wheel_with_the_tablero_command(tmp_path):
+def _wheel(project: Path, out: Path) -> list[str]:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(out), str(project)],
+        check=True, capture_output=True, timeout=120,
+    )
+    (wheel,) = out.glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        return archive.namelist()
+
+
+def test_the_build_context_builds_wheels_under_one_name_each(tmp_path):
+    """`pip install tablero` adds one top-level name, `tablero` (issue 37); the SDK it depends on
+    adds `tablero_client`. The wheel carries the package data the server reads at run time."""
     context = tmp_path / "context"
     for rel in context_files():
         target = context / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(REPO / rel, target)
-    out = tmp_path / "wheels"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(out), str(context)],
-        check=True, capture_output=True, timeout=120,
-    )
-    (wheel,) = out.glob("tablero-*.whl")
-    with zipfile.ZipFile(wheel) as archive:
-        names = archive.namelist()
-        entry_points = next(archive.read(n).decode() for n in names if n.endswith("entry_points.txt"))
-    assert "tablero = server.__main__:main" in entry_points
-    assert "server/__main__.py" in names and "engines/__init__.py" in names
+    names = _wheel(context, tmp_path / "server")
+    client = _wheel(context / "clients" / "python", tmp_path / "client")
+    tops = {n.split("/")[0] for n in names if ".dist-info/" not in n}
+    assert tops == {"tablero"}, tops
+    assert {n.split("/")[0] for n in client if ".dist-info/" not in n} == {"tablero_client"}
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    with zipfile.ZipFile(next((tmp_path / "server").glob("*.whl"))) as archive:
+        assert "tablero = tablero.server.__main__:main" in archive.read(entry_points).decode()
+        requires = next(n for n in names if n.endswith("METADATA"))
+        assert "Requires-Dist: tablero-client[cli]==" in archive.read(requires).decode()
+    for data in ("tablero/server/__main__.py", "tablero/engines/__init__.py", "tablero/server/store/lua/append.lua",
+                 "tablero/web/index.html", "tablero/web/sw.js", "tablero/web/js/i18n.js",
+                 "tablero/engines/core/messages/es.json", "tablero/engines/new_bedford/captain_boards/ahab.json",
+                 "tablero/server/grpc/gen/descriptors.binpb"):
+        assert data in names, data

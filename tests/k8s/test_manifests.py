@@ -387,7 +387,7 @@ def test_server_points_at_the_headless_redis_service(name):
         assert env["REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"] == {"name": "redis-auth", "key": "REDIS_PASSWORD"}
         assert list(env).index("REDIS_PASSWORD") < list(env).index("TABLERO_REDIS_URL")  # $(...) expands
         assert text.startswith("rediss+sentinel://:$(REDIS_PASSWORD)@")  # TLS (tests/k8s/test_redis_tls.py)
-        from server.store.redis_sentinel import parse
+        from tablero.server.store.redis_sentinel import parse
 
         parsed = parse(text)
         assert parsed.tls and dict(parsed.tls_options)["ssl_ca_certs"]

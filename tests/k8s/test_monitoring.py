@@ -16,8 +16,8 @@ import jsonschema
 import pytest
 import yaml
 from prometheus_client.metrics import MetricWrapperBase
+from tablero.server import metrics
 
-from server import metrics
 from tests.k8s.support import K8S, REPO, SCHEMAS, one, render, schema_errors
 
 MONITORING = K8S / "monitoring"
@@ -87,7 +87,7 @@ def test_the_alerts_cover_the_issue_and_each_has_a_runbook_section():
 
 
 def _exposed() -> set[str]:
-    from server.notify import metrics as notify_metrics
+    from tablero.server.notify import metrics as notify_metrics
 
     out = set()
     for value in [*vars(metrics).values(), *vars(notify_metrics).values()]:

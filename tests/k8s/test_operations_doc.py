@@ -7,9 +7,9 @@ import io
 import re
 
 from prometheus_client.metrics import MetricWrapperBase
+from tablero.server import metrics
+from tablero.server.__main__ import main
 
-from server import metrics
-from server.__main__ import main
 from tests.k8s.support import REPO
 
 DOC = (REPO / "docs" / "operations.md").read_text()

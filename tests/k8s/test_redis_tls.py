@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 import redis
+from tablero.server.store.redis_sentinel import parse
 
-from server.store.redis_sentinel import parse
 from tests.k8s.support import K8S, find, one, render
 from tests.redis_server import _free_port, redis_server_binary
 from tests.store.test_redis_tls import make_ca_and_cert

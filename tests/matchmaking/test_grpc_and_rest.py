@@ -12,9 +12,9 @@ import time
 import grpc
 import httpx
 import pytest
+from tablero.server.grpc.gen import players_pb2 as pb
+from tablero.server.grpc.gen import players_pb2_grpc as pbg
 
-from server.grpc.gen import players_pb2 as pb
-from server.grpc.gen import players_pb2_grpc as pbg
 from tests.ratings.support import KEYS, bearer, token
 from tests.server.support import ROOT, ServerProcess, free_port
 
@@ -112,7 +112,7 @@ def test_the_workers_of_one_sqlite_file_share_the_queue(tmp_path):
     http, grpc_port = free_port(), free_port()
     env = {**os.environ, "TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": str(tmp_path / "w.db"),
            "TABLERO_SHUTDOWN_GRACE": "2", "TABLERO_SECRET": "workers-test-secret-0123456789"}
-    proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--workers", "2", "--host", "127.0.0.1",
+    proc = subprocess.Popen([sys.executable, "-m", "tablero.server", "serve", "--workers", "2", "--host", "127.0.0.1",
                              "--http-port", str(http), "--grpc-port", str(grpc_port)], env=env, cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{http}/v1/matchmaking/tickets"

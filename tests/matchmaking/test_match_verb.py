@@ -4,8 +4,7 @@ like `tablero play`: not only of `python -m tablero_client`."""
 from __future__ import annotations
 
 import pytest
-
-from server.__main__ import main
+from tablero.server.__main__ import main
 
 
 def test_tablero_match_is_a_verb_of_the_tablero_command(capsys):

@@ -8,17 +8,16 @@ import uuid
 
 import pytest
 import redis.asyncio as aioredis
-
-from server.app import GameService
-from server.app import commands as cmd
-from server.auth import TokenSigner
-from server.errors import FailedPrecondition, InvalidArgument, OverQuota, PermissionDenied
-from server.matchmaking import matcher
-from server.matchmaking.service import STALE
-from server.portal.identity import User
-from server.portal.lobby import Filter, RedisLobby
-from server.ratings.setup import attach
-from server.store import open_store
+from tablero.server.app import GameService
+from tablero.server.app import commands as cmd
+from tablero.server.auth import TokenSigner
+from tablero.server.errors import FailedPrecondition, InvalidArgument, OverQuota, PermissionDenied
+from tablero.server.matchmaking import matcher
+from tablero.server.matchmaking.service import STALE
+from tablero.server.portal.identity import User
+from tablero.server.portal.lobby import Filter, RedisLobby
+from tablero.server.ratings.setup import attach
+from tablero.server.store import open_store
 
 
 def _t(i, user, rating, created=0.0, players=(2,), **more):

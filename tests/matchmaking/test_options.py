@@ -7,14 +7,13 @@ from __future__ import annotations
 import uuid
 
 import pytest
-
-from server.app import GameService
-from server.auth import TokenSigner
-from server.errors import InvalidArgument
-from server.portal.identity import User
-from server.portal.lobby import MemoryLobby
-from server.ratings.setup import attach
-from server.store import open_store
+from tablero.server.app import GameService
+from tablero.server.auth import TokenSigner
+from tablero.server.errors import InvalidArgument
+from tablero.server.portal.identity import User
+from tablero.server.portal.lobby import MemoryLobby
+from tablero.server.ratings.setup import attach
+from tablero.server.store import open_store
 
 
 def _user(name: str) -> User:

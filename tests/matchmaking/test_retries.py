@@ -8,14 +8,13 @@ import uuid
 
 import pytest
 import redis.asyncio as aioredis
-
-from server.app import GameService
-from server.auth import TokenSigner
-from server.errors import InvalidArgument, OverQuota
-from server.portal.identity import User
-from server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
-from server.ratings.setup import attach
-from server.store import open_store
+from tablero.server.app import GameService
+from tablero.server.auth import TokenSigner
+from tablero.server.errors import InvalidArgument, OverQuota
+from tablero.server.portal.identity import User
+from tablero.server.portal.lobby import MemoryLobby, RedisLobby, SQLiteLobby
+from tablero.server.ratings.setup import attach
+from tablero.server.store import open_store
 
 
 @pytest.fixture(params=["memory", "sqlite", "redis"])

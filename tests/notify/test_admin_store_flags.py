@@ -8,7 +8,7 @@ import sys
 
 
 def _admin(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "server", "admin", "webhooks", *args],
+    return subprocess.run([sys.executable, "-m", "tablero.server", "admin", "webhooks", *args],
                           capture_output=True, text=True, timeout=60)
 
 

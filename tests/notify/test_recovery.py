@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 from prometheus_client import REGISTRY
+from tablero.server.app import GameService
+from tablero.server.app import commands as cmd
+from tablero.server.auth import TokenSigner
+from tablero.server.notify import open_queue
+from tablero.server.notify.queue import SQLiteQueue
+from tablero.server.notify.webhooks import parse_endpoints
+from tablero.server.notify.worker import Notifier, Settings
+from tablero.server.store import open_store
 
-from server.app import GameService
-from server.app import commands as cmd
-from server.auth import TokenSigner
-from server.notify import open_queue
-from server.notify.queue import SQLiteQueue
-from server.notify.webhooks import parse_endpoints
-from server.notify.worker import Notifier, Settings
-from server.store import open_store
 from tests.notify.receiver import Receiver, endpoints_json, secret
 from tests.redis_server import RedisServer
 

@@ -16,11 +16,11 @@ import httpx
 import jwt
 import pytest
 from standardwebhooks.webhooks import Webhook
+from tablero.server.notify import admin
+from tablero.server.notify.events import KINDS
+from tablero.server.notify.queue import SQLiteQueue
+from tablero.server.notify.webhooks import Endpoint, Refused, Sender, headers, parse_endpoints, payload
 
-from server.notify import admin
-from server.notify.events import KINDS
-from server.notify.queue import SQLiteQueue
-from server.notify.webhooks import Endpoint, Refused, Sender, headers, parse_endpoints, payload
 from tests.notify.receiver import Receiver, endpoints_json, secret
 from tests.redis_server import RedisServer
 from tests.server.support import ServerThread
@@ -177,7 +177,7 @@ def test_dead_letters_are_listed_and_replayed_with_their_webhook_id() -> None:
 
 
 async def _dead(url: str) -> list[dict]:
-    from server.notify import open_queue
+    from tablero.server.notify import open_queue
 
     q = open_queue(url, None)
     try:

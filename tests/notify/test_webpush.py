@@ -166,9 +166,8 @@ def test_a_subscription_to_a_private_address_is_refused() -> None:
 
 def test_the_notification_service_over_grpc() -> None:
     import grpc
-
-    from server.grpc.gen import notifications_pb2 as npb
-    from server.grpc.gen import notifications_pb2_grpc as npbg
+    from tablero.server.grpc.gen import notifications_pb2 as npb
+    from tablero.server.grpc.gen import notifications_pb2_grpc as npbg
 
     vapid = Vapid()
     vapid.generate_keys()

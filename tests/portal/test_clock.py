@@ -3,8 +3,7 @@
 import time
 
 import pytest
-
-from server.portal.clock import ClockRecord, parse_clock
+from tablero.server.portal.clock import ClockRecord, parse_clock
 
 
 def test_each_waiting_seat_gets_its_own_deadline():
@@ -40,7 +39,7 @@ def test_clock_defaults_to_bot():
 
 @pytest.fixture(params=["memory", "sqlite", "redis"])
 async def clocks(request, tmp_path):
-    from server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
+    from tablero.server.portal.clock import MemoryClocks, RedisClocks, SQLiteClocks
 
     if request.param == "memory":
         yield MemoryClocks()
@@ -71,10 +70,10 @@ async def test_the_schedule_lists_games_whose_clock_may_be_due(clocks):
 
 async def _clocked_goofspiel(players: int, move_seconds: int, on_timeout: str):
     """A Goofspiel game (every seat bids at once) with a turn clock: (service, commands, game id)."""
-    from server.app import GameService
-    from server.app import commands as cmd
-    from server.auth import TokenSigner
-    from server.store import SQLiteStore
+    from tablero.server.app import GameService
+    from tablero.server.app import commands as cmd
+    from tablero.server.auth import TokenSigner
+    from tablero.server.store import SQLiteStore
 
     games = GameService(SQLiteStore(), TokenSigner("s"))
     created = await games.create_game(cmd.CreateGame(
@@ -126,10 +125,10 @@ async def test_late_seats_of_a_simultaneous_turn_have_their_turns_taken_together
 
 
 async def _clocked_vs_bot(on_timeout: str):
-    from server.app import GameService
-    from server.app import commands as cmd
-    from server.auth import TokenSigner
-    from server.store import SQLiteStore
+    from tablero.server.app import GameService
+    from tablero.server.app import commands as cmd
+    from tablero.server.auth import TokenSigner
+    from tablero.server.store import SQLiteStore
 
     games = GameService(SQLiteStore(), TokenSigner("s"))
     created = await games.create_game(cmd.CreateGame(
@@ -171,10 +170,10 @@ async def test_a_turn_a_bot_took_over_on_timeout_gives_the_next_one_a_new_deadli
 async def test_an_open_seat_nobody_took_runs_no_clock_until_someone_joins(on_timeout):
     # (an outside tester: the clock of a seat nobody took ran out, and a bot played it, or it
     # forfeited, so the creator won against nobody: wins to farm)
-    from server.app import GameService
-    from server.app import commands as cmd
-    from server.auth import TokenSigner
-    from server.store import SQLiteStore
+    from tablero.server.app import GameService
+    from tablero.server.app import commands as cmd
+    from tablero.server.auth import TokenSigner
+    from tablero.server.store import SQLiteStore
 
     games = GameService(SQLiteStore(), TokenSigner("s"))
     created = await games.create_game(cmd.CreateGame(
@@ -198,10 +197,10 @@ async def test_no_clock_runs_while_the_game_waits_for_its_players(on_timeout):
     """(an outside tester: the creator, first to move, forfeited after moveSeconds while the
     game still waited in the lobby for an opponent, and the game ended "abandoned" before
     anyone could join.) Every clock starts when the last open seat is taken, from then."""
-    from server.app import GameService
-    from server.app import commands as cmd
-    from server.auth import TokenSigner
-    from server.store import SQLiteStore
+    from tablero.server.app import GameService
+    from tablero.server.app import commands as cmd
+    from tablero.server.auth import TokenSigner
+    from tablero.server.store import SQLiteStore
 
     games = GameService(SQLiteStore(), TokenSigner("s"))
     created = await games.create_game(cmd.CreateGame(
@@ -230,10 +229,10 @@ async def test_no_clock_runs_while_the_game_waits_for_its_players(on_timeout):
 
 
 async def test_a_game_that_waits_for_a_join_may_still_be_abandoned():
-    from server.app import GameService
-    from server.app import commands as cmd
-    from server.auth import TokenSigner
-    from server.store import SQLiteStore
+    from tablero.server.app import GameService
+    from tablero.server.app import commands as cmd
+    from tablero.server.auth import TokenSigner
+    from tablero.server.store import SQLiteStore
 
     games = GameService(SQLiteStore(), TokenSigner("s"), abandon_after=30)
     created = await games.create_game(cmd.CreateGame(

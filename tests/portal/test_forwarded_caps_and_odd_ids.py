@@ -8,8 +8,8 @@ import time
 
 import httpx
 import jwt
+from tablero.server.app.repository import new_game_id
 
-from server.app.repository import new_game_id
 from tests.server.support import ServerThread
 
 KEY = "k1-" + "z" * 40
@@ -104,13 +104,13 @@ def test_game_ids_never_begin_with_a_dash():
 def test_a_seat_token_is_never_taken_for_a_portal_jwt(monkeypatch):
     """A game id beginning with `eyJ` (one in 262,144 before ids avoided it) made its seat
     tokens look like JWTs: the server refused them as portal tokens (401)."""
-    import server.app.repository as repository
+    import tablero.server.app.repository as repository
 
     drawn = iter(["eyJhbGciOiJI", "x" * 12])
     monkeypatch.setattr(repository.secrets, "token_urlsafe", lambda n: next(drawn))
     assert new_game_id() == "x" * 12  # new ids skip the prefix
     monkeypatch.undo()
-    import server.app.service as service
+    import tablero.server.app.service as service
 
     monkeypatch.setattr(service, "new_game_id", lambda: "eyJpZCI6IjEi")  # an older game's id (the service draws ids)
     with ServerThread() as s:

@@ -7,8 +7,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
-
-from server.portal.identity import IdentityError, PortalKeys
+from tablero.server.portal.identity import IdentityError, PortalKeys
 
 SECRET = "portal-secret-0123456789abcdef-0123456789"
 

@@ -5,9 +5,9 @@ import base64
 
 import pytest
 import redis.asyncio as aioredis
+from tablero.server.portal.lobby import BadPageToken, Filter, MemoryLobby, RedisLobby, SQLiteLobby
+from tablero.server.store.lean import LeanRedis
 
-from server.portal.lobby import BadPageToken, Filter, MemoryLobby, RedisLobby, SQLiteLobby
-from server.store.lean import LeanRedis
 from tests.redis_server import RedisServer
 
 
@@ -113,7 +113,7 @@ def test_the_lobby_and_clocks_on_a_file_do_not_sync_every_commit(tmp_path):
     """WAL with synchronous=NORMAL, as the store's own connection: a commit survives a crash
     of the process without an fsync each (FULL made every create and game end wait for the
     disk while holding the file's write lock, in every process on the file)."""
-    from server.portal.clock import SQLiteClocks
+    from tablero.server.portal.clock import SQLiteClocks
 
     path = str(tmp_path / "games.db")
     for db in (SQLiteLobby(path)._db, SQLiteClocks(path)._db):

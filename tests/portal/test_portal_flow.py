@@ -15,9 +15,9 @@ import httpx
 import jwt
 import pytest
 from google.protobuf import struct_pb2
+from tablero.server.grpc.gen import games_pb2 as pb
+from tablero.server.grpc.gen import games_pb2_grpc as pbg
 
-from server.grpc.gen import games_pb2 as pb
-from server.grpc.gen import games_pb2_grpc as pbg
 from tests.server.support import ServerProcess
 
 K1, K2 = "k1-" + "a" * 40, "k2-" + "b" * 40

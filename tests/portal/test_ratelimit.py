@@ -4,8 +4,8 @@ import asyncio
 
 import pytest
 import redis.asyncio as aioredis
+from tablero.server.portal.ratelimit import InProcessLimiter, Rate, RedisLimiter
 
-from server.portal.ratelimit import InProcessLimiter, Rate, RedisLimiter
 from tests.redis_server import RedisServer
 
 

@@ -14,16 +14,15 @@ import asyncio
 
 import pytest
 import redis.asyncio as aioredis
-
-from server.app import InvalidArgument
-from server.app import commands as cmd
-from server.app.service import GameService
-from server.auth import TokenSigner
-from server.errors import OverQuota
-from server.portal.identity import User
-from server.portal.lobby import RedisLobby, SQLiteLobby
-from server.store import SQLiteStore
-from server.store.redis import RedisStore
+from tablero.server.app import InvalidArgument
+from tablero.server.app import commands as cmd
+from tablero.server.app.service import GameService
+from tablero.server.auth import TokenSigner
+from tablero.server.errors import OverQuota
+from tablero.server.portal.identity import User
+from tablero.server.portal.lobby import RedisLobby, SQLiteLobby
+from tablero.server.store import SQLiteStore
+from tablero.server.store.redis import RedisStore
 
 
 @pytest.fixture(params=["sqlite-file", "redis"])

@@ -5,8 +5,7 @@ import socket
 
 import pytest
 import uvicorn
-
-from server.http.slow_clients import http_protocol, read_body
+from tablero.server.http.slow_clients import http_protocol, read_body
 
 
 async def _app(scope, receive, send):

@@ -1,8 +1,7 @@
 """Request bodies: hostile JSON is refused with a reason, never a 500 or a silent choice."""
 
 import pytest
-
-from server.http.strict_json import BadJson, last_event_id, loads
+from tablero.server.http.strict_json import BadJson, last_event_id, loads
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Seat-control facts: resigning to a bot, forfeits, and what the outcome records."""
 
-from server.portal.table import SEAT_LEFT, Table, is_platform
+from tablero.server.portal.table import SEAT_LEFT, Table, is_platform
 
 
 def test_resign_to_bot_keeps_the_game_going():
@@ -44,8 +44,9 @@ def test_engine_events_are_not_platform_events():
 
 
 def test_fold_and_replay_skip_platform_events():
-    import engines
-    from engines.core import LocalGame, fold
+    from tablero.engines.core import LocalGame, fold
+
+    from tablero import engines
 
     g = LocalGame("tic-tac-toe", seats=2, seed=1)
     g.act(0, {"type": "place", "cell": 4})

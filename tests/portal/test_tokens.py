@@ -1,8 +1,7 @@
 """Seat tokens name the key that signed them, so the secret rotates without breaking live games."""
 
 import pytest
-
-from server.portal.tokens import SeatTokens, TokenError, WrongGame, parse_secrets
+from tablero.server.portal.tokens import SeatTokens, TokenError, WrongGame, parse_secrets
 
 OLD = "old-secret-0123456789abcdef"
 NEW = "new-secret-0123456789abcdef"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rankings import aggregate
+from tablero.rankings import aggregate
 
 
 def ranked(source: str, *entries: str, title: str | None = None) -> dict:

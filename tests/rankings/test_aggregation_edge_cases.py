@@ -8,11 +8,10 @@ from fractions import Fraction
 
 import pytest
 from google.protobuf import json_format
-
-from rankings import RankingError, aggregate
-from rankings.cli import main
-from rankings.titles import Aliases, title_key
-from server.grpc.gen import rankings_pb2
+from tablero.rankings import RankingError, aggregate
+from tablero.rankings.cli import main
+from tablero.rankings.titles import Aliases, title_key
+from tablero.server.grpc.gen import rankings_pb2
 
 from .helpers import by_title, ranked
 
@@ -255,14 +254,14 @@ def test_help_and_usage_errors_name_tablero_rank(capsys):
     assert caught.value.code == 2
     assert "tablero rank: error: argument --top: must be at least 1" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        main(["--help"], prog="python -m rankings")
-    assert capsys.readouterr().out.startswith("usage: python -m rankings [-h]")
+        main(["--help"], prog="python -m tablero.rankings")
+    assert capsys.readouterr().out.startswith("usage: python -m tablero.rankings [-h]")
 
 
 def test_add_arguments_takes_the_program_name_for_help_and_errors(tmp_path, capsys):
     import argparse
 
-    from rankings.cli import add_arguments, run
+    from tablero.rankings.cli import add_arguments, run
 
     parser = argparse.ArgumentParser(prog="tablero")
     sub = parser.add_subparsers()
@@ -311,7 +310,7 @@ def test_table_aligns_wide_characters_by_display_width(tmp_path, capsys):
     path.write_text(json.dumps([{"source": "A", "entries": ["ドラゴンクエスト", "Heat", "Café"]}]), encoding="utf-8")
     code, out, _ = cli([path], capsys)
     assert code == 0
-    from rankings.cli import _width
+    from tablero.rankings.cli import _width
 
     lines = out.splitlines()
     header_end = _width(lines[0][: lines[0].index("Points") + len("Points")])

@@ -1,4 +1,4 @@
-"""`python -m rankings` / `tablero rank`: lists from JSON and CSV files, table/JSON/CSV output."""
+"""`python -m tablero.rankings` / `tablero rank`: lists from JSON and CSV files, table/JSON/CSV output."""
 
 import csv
 import io
@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from rankings import aggregate
-from rankings.cli import main
+from tablero.rankings import aggregate
+from tablero.rankings.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -199,7 +198,7 @@ def test_conflicting_aliases_between_files(tmp_path, monkeypatch, capsys):
 
 def test_python_dash_m_runs_the_cli(body_file):
     done = subprocess.run(
-        [sys.executable, "-m", "rankings", str(body_file), "--top", "1"],
+        [sys.executable, "-m", "tablero.rankings", str(body_file), "--top", "1"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -208,11 +207,11 @@ def test_python_dash_m_runs_the_cli(body_file):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[1].startswith("1  The White Castle")
     bad = subprocess.run(
-        [sys.executable, "-m", "rankings", str(body_file.parent / "missing.csv")],
+        [sys.executable, "-m", "tablero.rankings", str(body_file.parent / "missing.csv")],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert bad.returncode == 2 and "missing.csv: No such file or directory" in bad.stderr
-    assert bad.stderr.startswith("python -m rankings: error: ")  # `python -m` keeps its own name
+    assert bad.stderr.startswith("python -m tablero.rankings: error: ")  # `python -m` keeps its own name

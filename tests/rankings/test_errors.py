@@ -1,9 +1,8 @@
 """Bad input gets a RankingError whose message names the offending place (issue 6)."""
 
 import pytest
-
-from rankings import RankingError, aggregate
-from rankings.limits import MAX_ALIASES, MAX_ENTRIES_PER_LIST, MAX_LISTS, MAX_TOTAL_ENTRIES
+from tablero.rankings import RankingError, aggregate
+from tablero.rankings.limits import MAX_ALIASES, MAX_ENTRIES_PER_LIST, MAX_LISTS, MAX_TOTAL_ENTRIES
 
 from .helpers import ranked
 

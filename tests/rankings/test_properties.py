@@ -4,8 +4,7 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from rankings import DEFAULT_SCHEME, aggregate
+from tablero.rankings import DEFAULT_SCHEME, aggregate
 
 GAMES = [f"Game {chr(65 + i)}" for i in range(12)]
 

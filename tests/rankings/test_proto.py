@@ -10,8 +10,7 @@ import grpc_tools
 import pytest
 from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
 from grpc_tools import protoc
-
-from rankings import aggregate
+from tablero.rankings import aggregate
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTO = "tablero/v1/rankings.proto"

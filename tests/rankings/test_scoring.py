@@ -1,8 +1,7 @@
 """Scoring rules of issue 6, each on a small hand-made input with the arithmetic written out."""
 
 import pytest
-
-from rankings import DEFAULT_SCHEME, RankingError, aggregate
+from tablero.rankings import DEFAULT_SCHEME, RankingError, aggregate
 
 from .helpers import by_title, ranked, unranked
 

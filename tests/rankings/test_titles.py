@@ -1,9 +1,8 @@
 """Title matching and aliases: the way a person would match titles (issue 6)."""
 
 import pytest
-
-from rankings import RankingError, aggregate
-from rankings.titles import title_key
+from tablero.rankings import RankingError, aggregate
+from tablero.rankings.titles import title_key
 
 from .helpers import by_title, ranked
 

@@ -40,7 +40,7 @@ def _play_all(http: str) -> None:
 
 
 def _rebuild(env: dict) -> dict:
-    out = subprocess.run([sys.executable, "-m", "server", "admin", "ratings", "rebuild"], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "tablero.server", "admin", "ratings", "rebuild"], cwd=ROOT,
                          env={**os.environ, **env}, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     return out

@@ -9,13 +9,12 @@ import json
 
 import pytest
 import redis.asyncio as aioredis
-
-from server.app import GameService
-from server.auth import TokenSigner
-from server.errors import InvalidArgument
-from server.portal.lobby import MemoryLobby, RedisLobby
-from server.ratings.setup import attach
-from server.store import open_store
+from tablero.server.app import GameService
+from tablero.server.auth import TokenSigner
+from tablero.server.errors import InvalidArgument
+from tablero.server.portal.lobby import MemoryLobby, RedisLobby
+from tablero.server.ratings.setup import attach
+from tablero.server.store import open_store
 
 
 @pytest.fixture(params=["sqlite", "redis"])

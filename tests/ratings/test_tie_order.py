@@ -7,14 +7,13 @@ import asyncio
 
 import pytest
 import redis.asyncio as aioredis
-
-from server.app import GameService
-from server.app import commands as cmd
-from server.auth import TokenSigner
-from server.portal.identity import User
-from server.portal.lobby import RedisLobby
-from server.ratings.setup import attach
-from server.store import open_store
+from tablero.server.app import GameService
+from tablero.server.app import commands as cmd
+from tablero.server.auth import TokenSigner
+from tablero.server.portal.identity import User
+from tablero.server.portal.lobby import RedisLobby
+from tablero.server.ratings.setup import attach
+from tablero.server.store import open_store
 
 MOVES = [(0, 4), (1, 0), (0, 2), (1, 1), (0, 6)]  # seat 0 completes 2-4-6
 

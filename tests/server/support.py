@@ -14,9 +14,8 @@ from concurrent.futures import Future
 from pathlib import Path
 
 import httpx
-
-from server.config import Config
-from server.runner import serve
+from tablero.server.config import Config
+from tablero.server.runner import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,7 +80,7 @@ class ServerThread:
 
 
 class ServerProcess:
-    """`python -m server serve` as a child process (a replica)."""
+    """`python -m tablero.server serve` as a child process (a replica)."""
 
     def __init__(self, env: dict[str, str] | None = None, *args: str) -> None:
         self.grpc_port, self.http_port, self.metrics_port = free_port(), free_port(), free_port()
@@ -96,7 +95,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1",
+            [sys.executable, "-m", "tablero.server", "serve", "--host", "127.0.0.1",
              "--grpc-port", str(self.grpc_port), "--http-port", str(self.http_port), *self.args],
             env=self.env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )

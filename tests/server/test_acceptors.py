@@ -9,8 +9,8 @@ import concurrent.futures
 import socket
 
 import httpx
+from tablero.server import runner
 
-from server import runner
 from tests.server.support import ServerThread, free_port
 
 

@@ -3,7 +3,7 @@ and then behaves as random.Random does."""
 
 import random
 
-from server.app.chance import action_rng as _rng
+from tablero.server.app.chance import action_rng as _rng
 
 
 def test_every_kind_of_draw_is_random_and_differs_between_actions():

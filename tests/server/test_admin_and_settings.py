@@ -8,16 +8,15 @@ import subprocess
 import sys
 
 import pytest
-
-from server.app import commands as cmd
-from server.app.service import GameService
-from server.auth import TokenSigner
-from server.config import Config, ConfigError
-from server.store.redis import RedisStore
+from tablero.server.app import commands as cmd
+from tablero.server.app.service import GameService
+from tablero.server.auth import TokenSigner
+from tablero.server.config import Config, ConfigError
+from tablero.server.store.redis import RedisStore
 
 
 def _admin(redis_url: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "server", "admin", "--redis-url", redis_url, *args],
+    return subprocess.run([sys.executable, "-m", "tablero.server", "admin", "--redis-url", redis_url, *args],
                           capture_output=True, text=True, timeout=60)
 
 
@@ -87,8 +86,7 @@ async def test_delete_checks_the_version_when_asked(redis_url):
 async def _listed_game(redis_url: str) -> str:
     """A game with its lobby entry and index member, as a server writes them."""
     import redis.asyncio as aioredis
-
-    from server.portal.lobby import RedisLobby
+    from tablero.server.portal.lobby import RedisLobby
 
     store = RedisStore(redis_url)
     client = aioredis.from_url(redis_url)
@@ -106,8 +104,7 @@ async def _listed_game(redis_url: str) -> str:
 async def _in_lobby(redis_url: str, gid: str) -> tuple[bool, bool]:
     """(the entry exists, the index has the game)."""
     import redis.asyncio as aioredis
-
-    from server.store.redis import game_keys
+    from tablero.server.store.redis import game_keys
 
     client = aioredis.from_url(redis_url)
     try:
@@ -146,8 +143,8 @@ async def test_delete_of_a_gone_game_removes_what_the_lobby_kept_of_it(redis_url
 
 
 async def test_delete_on_sqlite_takes_the_game_out_of_the_lobby(tmp_path):
-    from server.portal.lobby import SQLiteLobby
-    from server.store import SQLiteStore
+    from tablero.server.portal.lobby import SQLiteLobby
+    from tablero.server.store import SQLiteStore
 
     db = str(tmp_path / "t.db")
     store = SQLiteStore(db)
@@ -159,7 +156,7 @@ async def test_delete_on_sqlite_takes_the_game_out_of_the_lobby(tmp_path):
         await store.close()
     assert await SQLiteLobby(db).get(gid) is not None
     r = await asyncio.to_thread(
-        lambda: subprocess.run([sys.executable, "-m", "server", "admin", "--db", db, "delete", gid],
+        lambda: subprocess.run([sys.executable, "-m", "tablero.server", "admin", "--db", db, "delete", gid],
                                capture_output=True, text=True, timeout=60))
     assert r.returncode == 0, r.stderr
     assert await SQLiteLobby(db).get(gid) is None
@@ -233,8 +230,7 @@ async def test_delete_takes_the_turn_clock_too(redis_url):
     """A game with a turn clock: its record and its place in the clocks' schedule go with it
     (they were left until the deadline, up to the clock's length)."""
     import redis.asyncio as aioredis
-
-    from server.portal.clock import RedisClocks
+    from tablero.server.portal.clock import RedisClocks
 
     store = RedisStore(redis_url)
     client = aioredis.from_url(redis_url)
@@ -258,7 +254,7 @@ def test_admin_without_a_store_says_so_instead_of_no_game(args, tmp_path, monkey
     """Without TABLERO_REDIS_URL / TABLERO_DB (or with a mistyped --db) there is no store to
     look in: exit 2 saying so, not "no game" (which reads as: already deleted)."""
     env = {k: v for k, v in __import__("os").environ.items() if k not in ("TABLERO_REDIS_URL", "TABLERO_DB")}
-    r = subprocess.run([sys.executable, "-m", "server", "admin", *args, "export", "abc"],
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "admin", *args, "export", "abc"],
                        capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
     assert r.returncode == 2, r.stderr
     assert "no game" not in r.stderr

@@ -9,10 +9,10 @@ import json
 import grpc
 import httpx
 import pytest
+from tablero.server.api import codec
+from tablero.server.grpc.gen import games_pb2 as pb
+from tablero.server.grpc.gen import games_pb2_grpc as pb_grpc
 
-from server.api import codec
-from server.grpc.gen import games_pb2 as pb
-from server.grpc.gen import games_pb2_grpc as pb_grpc
 from tests.relay import CountingRelay
 from tests.server.conftest import auth
 

@@ -8,15 +8,14 @@ import asyncio
 import time
 
 import pytest
-
-from engines.core import search
-from server.app import commands as cmd
-from server.app.service import GameService
-from server.app.thinkers import MemoryBotQueue, RedisBotQueue, SQLiteBotQueue, Thinkers
-from server.auth import TokenSigner
-from server.errors import InvalidArgument
-from server.store import SQLiteStore
-from server.store.redis import RedisStore
+from tablero.engines.core import search
+from tablero.server.app import commands as cmd
+from tablero.server.app.service import GameService
+from tablero.server.app.thinkers import MemoryBotQueue, RedisBotQueue, SQLiteBotQueue, Thinkers
+from tablero.server.auth import TokenSigner
+from tablero.server.errors import InvalidArgument
+from tablero.server.store import SQLiteStore
+from tablero.server.store.redis import RedisStore
 
 
 async def _until(cond, timeout: float = 30.0) -> None:

@@ -32,7 +32,7 @@ def _wait(cond, timeout=120.0):
 
 def _bots(db: str) -> subprocess.Popen:
     env = {**os.environ, "TABLERO_SECRET": "test-secret", "TABLERO_BOT_LEASE": "2"}
-    return subprocess.Popen([sys.executable, "-m", "server", "bots", "--db", db], env=env, cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "tablero.server", "bots", "--db", db], env=env, cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 

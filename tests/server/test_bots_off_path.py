@@ -10,15 +10,15 @@ import time
 
 import redis.asyncio as aioredis
 from prometheus_client import REGISTRY
+from tablero.server.app import commands as cmd
+from tablero.server.app import rules
+from tablero.server.app.service import GameService
+from tablero.server.auth import TokenSigner
+from tablero.server.portal.lobby import RedisLobby
+from tablero.server.store import SQLiteStore
+from tablero.server.store.redis import RedisStore
 
-import engines
-from server.app import commands as cmd
-from server.app import rules
-from server.app.service import GameService
-from server.auth import TokenSigner
-from server.portal.lobby import RedisLobby
-from server.store import SQLiteStore
-from server.store.redis import RedisStore
+from tablero import engines
 
 
 async def _until_finished(games: GameService, gid: str, timeout: float = 60) -> dict:

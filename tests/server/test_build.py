@@ -6,10 +6,10 @@ games lists) is built both ways and compared."""
 import grpc
 import pytest
 from google.protobuf import json_format, struct_pb2
+from tablero.server.api import build as build_module
+from tablero.server.grpc.gen import games_pb2 as pb
+from tablero.server.grpc.gen import games_pb2_grpc as pbg
 
-from server.api import build as build_module
-from server.grpc.gen import games_pb2 as pb
-from server.grpc.gen import games_pb2_grpc as pbg
 from tests.server.support import ServerThread
 
 ENGINES = ["tic-tac-toe", "new-bedford", "riverboat", "phoenicia", "founders-of-gloomhaven"]
@@ -26,7 +26,7 @@ def recorded():
 
     build_module._BUILDER.build = recording  # our own object: the codec calls it through `build`
     build_module.build = recording
-    from server.api import codec
+    from tablero.server.api import codec
     codec.build = recording
     try:
         with ServerThread() as server, grpc.insecure_channel(server.grpc) as channel:

@@ -4,8 +4,8 @@ import subprocess
 import sys
 
 import pytest
+from tablero.server.config import DEV_SECRET, Config, ConfigError
 
-from server.config import DEV_SECRET, Config, ConfigError
 from tests.server.support import ROOT
 
 BAD = {
@@ -133,7 +133,7 @@ def test_flags_override_the_environment_and_are_checked_too(monkeypatch):
 
 def test_tablero_serve_stops_at_once_naming_the_bad_setting():
     env = {"PATH": "/usr/bin:/bin", "TABLERO_HTTP_PORT": "abc", "TABLERO_SNAPSHOT_EVERY": "0"}
-    r = subprocess.run([sys.executable, "-m", "server", "serve"], cwd=ROOT, env=env, capture_output=True,
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "serve"], cwd=ROOT, env=env, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 2
     assert "TABLERO_HTTP_PORT='abc'" in r.stderr and "TABLERO_SNAPSHOT_EVERY='0'" in r.stderr, r.stderr

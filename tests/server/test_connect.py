@@ -11,10 +11,10 @@ import struct
 import httpx
 import pytest
 from google.rpc import error_details_pb2
+from tablero.server.api.watch import WatchItem
+from tablero.server.grpc.gen import games_pb2
+from tablero.server.http.connect import connect_app
 
-from server.api.watch import WatchItem
-from server.grpc.gen import games_pb2
-from server.http.connect import connect_app
 from tests.server.support import ServerThread, scrape
 
 GAME = "/tablero.v1.GameService/"
@@ -124,7 +124,7 @@ def test_grpc_web_serves_the_same_stream(server):
 
 
 def test_a_quiet_watch_sends_keepalives(server, monkeypatch):
-    import server.http.connect as connect
+    import tablero.server.http.connect as connect
 
     monkeypatch.setattr(connect, "KEEPALIVE", 0.3)
     game_id, _ = _create(server)

@@ -8,8 +8,7 @@ import base64
 
 import httpx
 from google.rpc import error_details_pb2
-
-from server.http.connect import connect_app
+from tablero.server.http.connect import connect_app
 
 
 class _FaultyApi:

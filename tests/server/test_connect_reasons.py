@@ -12,8 +12,8 @@ import httpx
 import jwt
 import pytest
 from google.rpc import error_details_pb2
+from tablero.server import errors
 
-from server import errors
 from tests.server.support import ServerThread
 
 KEY = "an-hs256-secret-of-32-bytes-or-more!!"

@@ -10,9 +10,9 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
+from tablero.server.api.openapi import openapi_document
+from tablero.server.http.app import OPS, build_app
 
-from server.api.openapi import openapi_document
-from server.http.app import OPS, build_app
 from tests.server.conftest import auth
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,7 +76,7 @@ def test_responses_mark_always_present_fields_required():
 
 
 def test_game_payloads_are_typed_by_the_engines_schemas(http):
-    import engines
+    from tablero import engines
 
     doc = openapi_document()
     schemas = doc["components"]["schemas"]

@@ -7,9 +7,9 @@ import grpc
 import httpx
 import pytest
 from google.protobuf import struct_pb2
+from tablero.server.grpc.gen import games_pb2 as pb
+from tablero.server.grpc.gen import games_pb2_grpc as pbg
 
-from server.grpc.gen import games_pb2 as pb
-from server.grpc.gen import games_pb2_grpc as pbg
 from tests.server.conftest import auth
 
 

@@ -7,7 +7,7 @@ import random
 import httpx
 import pytest
 
-import engines
+from tablero import engines
 from tests.server.conftest import auth
 from tests.server.support import ServerThread
 

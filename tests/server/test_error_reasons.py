@@ -16,11 +16,11 @@ import jwt
 import pytest
 from google.protobuf import struct_pb2
 from google.rpc import error_details_pb2, status_pb2
+from tablero.server.errors import REASONS
+from tablero.server.grpc.gen import games_pb2 as pb
+from tablero.server.grpc.gen import games_pb2_grpc as pbg
 
-import engines
-from server.errors import REASONS
-from server.grpc.gen import games_pb2 as pb
-from server.grpc.gen import games_pb2_grpc as pbg
+from tablero import engines
 from tests.server.conftest import auth
 from tests.server.support import ServerThread
 

@@ -10,8 +10,8 @@ import socket
 import threading
 
 import httpx
+from tablero.server.http import sse
 
-from server.http import sse
 from tests.server.support import ServerThread
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engines
+from tablero import engines
 from tests.server.support import ServerThread
 
 json_values = st.recursive(

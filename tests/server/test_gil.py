@@ -3,7 +3,7 @@ when the last of overlapping users finishes (the engine pool and the SQLite thre
 
 import sys
 
-from server import gil
+from tablero.server import gil
 
 
 def test_overlapping_users_restore_the_interval_once_the_last_one_is_done():

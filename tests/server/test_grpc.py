@@ -7,9 +7,9 @@ import pytest
 from google.protobuf import json_format, struct_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from tablero.server.grpc.gen import games_pb2 as pb
+from tablero.server.grpc.gen import games_pb2_grpc as pbg
 
-from server.grpc.gen import games_pb2 as pb
-from server.grpc.gen import games_pb2_grpc as pbg
 from tests.server.support import scrape
 
 

@@ -12,9 +12,9 @@ import time
 
 import httpx
 import pytest
+from tablero.server.auth import TokenSigner
+from tablero.server.errors import Unauthenticated
 
-from server.auth import TokenSigner
-from server.errors import Unauthenticated
 from tests.server.conftest import auth
 from tests.server.support import ServerThread, scrape
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import grpc
 import pytest
+from tablero.server.grpc.gen import games_pb2 as pb
+from tablero.server.grpc.gen import games_pb2_grpc as pb_grpc
 
-from server.grpc.gen import games_pb2 as pb
-from server.grpc.gen import games_pb2_grpc as pb_grpc
 from tests.server.conftest import auth
 
 

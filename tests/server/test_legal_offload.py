@@ -19,10 +19,10 @@ import time
 
 import httpx
 import pytest
+from tablero.engines.core import registry
+from tablero.engines.tic_tac_toe.engine import TicTacToe
+from tablero.server.app.offload import EngineCalls
 
-from engines.core import registry
-from engines.tic_tac_toe.engine import TicTacToe
-from server.app.offload import EngineCalls
 from tests.server.conftest import auth
 from tests.server.support import ROOT, ServerProcess
 

@@ -14,9 +14,9 @@ import time
 import grpc
 import httpx
 import pytest
+from tablero.server.grpc.gen import games_pb2 as pb
+from tablero.server.grpc.gen import games_pb2_grpc as pbg
 
-from server.grpc.gen import games_pb2 as pb
-from server.grpc.gen import games_pb2_grpc as pbg
 from tests.server.conftest import auth
 from tests.server.support import ServerThread
 

@@ -10,13 +10,13 @@ import time
 import httpx
 import pytest
 import redis.asyncio as aioredis
+from tablero.server import runner
+from tablero.server.app import commands as cmd
+from tablero.server.app.service import GameService
+from tablero.server.auth import TokenSigner
+from tablero.server.portal.lobby import RedisLobby
+from tablero.server.store.redis import RedisStore, game_keys
 
-from server import runner
-from server.app import commands as cmd
-from server.app.service import GameService
-from server.auth import TokenSigner
-from server.portal.lobby import RedisLobby
-from server.store.redis import RedisStore, game_keys
 from tests.server.support import ServerThread
 
 INDEX = "tablero:lobby"

@@ -6,10 +6,10 @@ from __future__ import annotations
 import grpc
 import httpx
 import pytest
+from tablero.engines.core import messages
+from tablero.server.grpc.gen import games_pb2 as pb
+from tablero.server.grpc.gen import games_pb2_grpc as pbg
 
-from engines.core import messages
-from server.grpc.gen import games_pb2 as pb
-from server.grpc.gen import games_pb2_grpc as pbg
 from tests.server.support import ServerThread
 
 

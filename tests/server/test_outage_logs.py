@@ -8,10 +8,9 @@ import asyncio
 import logging
 
 import pytest
-
-from server import runner
-from server.lifecycle import Lifecycle
-from server.store import StoreError
+from tablero.server import runner
+from tablero.server.lifecycle import Lifecycle
+from tablero.server.store import StoreError
 
 
 class _Games:

@@ -3,8 +3,7 @@
 import grpc
 import pytest
 from google.protobuf import json_format
-
-from server.grpc.gen import rankings_pb2, rankings_pb2_grpc
+from tablero.server.grpc.gen import rankings_pb2, rankings_pb2_grpc
 
 BODY = {
     "lists": [
@@ -70,7 +69,7 @@ def test_tablero_rank_cli(tmp_path):
 
     f = tmp_path / "lists.json"
     f.write_text(json.dumps(BODY))
-    r = subprocess.run([sys.executable, "-m", "server", "rank", str(f), "--format", "json"],
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "rank", str(f), "--format", "json"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["totals"]["games"] == 5
@@ -87,9 +86,8 @@ def test_rankings_have_their_own_larger_body_limit(http, server):
 
 def test_grpc_game_requests_keep_the_smaller_limit(server):
     from google.protobuf import struct_pb2
-
-    from server.grpc.gen import games_pb2 as pb
-    from server.grpc.gen import games_pb2_grpc as pbg
+    from tablero.server.grpc.gen import games_pb2 as pb
+    from tablero.server.grpc.gen import games_pb2_grpc as pbg
 
     with grpc.insecure_channel(server.grpc) as ch:
         stub = pbg.GameServiceStub(ch)

@@ -8,9 +8,9 @@ import httpx
 import pytest
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from tablero.server import runner as server_runner
+from tablero.server.grpc.gen import games_pb2, games_pb2_grpc
 
-import server.runner
-from server.grpc.gen import games_pb2, games_pb2_grpc
 from tests.redis_server import RedisServer
 from tests.server.support import ServerThread
 
@@ -25,7 +25,7 @@ def _wait(cond, timeout=10.0):
 
 
 def test_readiness_follows_the_store_and_liveness_does_not(monkeypatch):
-    monkeypatch.setattr(server.runner, "READINESS_INTERVAL", 0.2)
+    monkeypatch.setattr(server_runner, "READINESS_INTERVAL", 0.2)
     redis = RedisServer().start()
     try:
         with ServerThread(redis_url=redis.url) as s, grpc.insecure_channel(s.grpc) as ch:

@@ -326,7 +326,7 @@ def test_cold_load_from_snapshot_and_replay_equals_live(http, server):
 async def _clear_cache(server):
     import gc
 
-    from server.app.repository import GameRepository
+    from tablero.server.app.repository import GameRepository
 
     for obj in gc.get_objects():
         if isinstance(obj, GameRepository):

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import pytest
 import redis.asyncio as aioredis
-
-from server.app import FailedPrecondition
-from server.app import commands as cmd
-from server.app.service import GameService
-from server.auth import TokenSigner
-from server.store.redis import RedisStore, game_keys
+from tablero.server.app import FailedPrecondition
+from tablero.server.app import commands as cmd
+from tablero.server.app.service import GameService
+from tablero.server.auth import TokenSigner
+from tablero.server.store.redis import RedisStore, game_keys
 
 MOVES = [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]  # X wins on the top row
 

@@ -8,13 +8,12 @@ import contextlib
 from collections import Counter
 
 import pytest
-
-from server.app import FailedPrecondition
-from server.app import commands as cmd
-from server.app.service import GameService
-from server.auth import TokenSigner
-from server.store import SQLiteStore
-from server.store.redis import RedisStore
+from tablero.server.app import FailedPrecondition
+from tablero.server.app import commands as cmd
+from tablero.server.app.service import GameService
+from tablero.server.auth import TokenSigner
+from tablero.server.store import SQLiteStore
+from tablero.server.store.redis import RedisStore
 
 
 def counting(cls):
@@ -136,9 +135,8 @@ async def test_another_replica_answers_a_game_created_with_every_seat_taken_with
     travels with the game's metadata, so a replica that did not create the game names the
     seats' portal users without a lobby read (one round trip less per game and replica)."""
     import redis.asyncio as aioredis
-
-    from server.portal.identity import User
-    from server.portal.lobby import RedisLobby
+    from tablero.server.portal.identity import User
+    from tablero.server.portal.lobby import RedisLobby
 
     class CountingLobby(RedisLobby):
         gets = 0
@@ -226,7 +224,7 @@ async def test_the_watchers_of_a_game_on_one_replica_follow_it_with_one_evolutio
     game."""
     import asyncio
 
-    import engines
+    from tablero import engines
 
     engine = engines.get("tic-tac-toe")
     evolved = Counter()

@@ -4,14 +4,14 @@ import json
 
 import httpx
 import pytest
+from tablero.server.app import GameService
+from tablero.server.app import commands as cmd
+from tablero.server.auth import TokenSigner
+from tablero.server.errors import Unavailable
+from tablero.server.store import SQLiteStore
+from tablero.server.store.base import StoreError
 
-import engines
-from server.app import GameService
-from server.app import commands as cmd
-from server.auth import TokenSigner
-from server.errors import Unavailable
-from server.store import SQLiteStore
-from server.store.base import StoreError
+from tablero import engines
 from tests.server.conftest import auth
 
 X_WINS = [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]
@@ -130,7 +130,7 @@ async def test_an_outage_on_the_second_request_id_check_after_a_refusal_is_unava
 
 
 async def test_the_web_client_folder_is_served_at_the_root_after_the_api(tmp_path):
-    from server.http.app import build_app
+    from tablero.server.http.app import build_app
 
     (tmp_path / "index.html").write_text("<!doctype html><title>Tablero</title>")
     (tmp_path / "app.js").write_text("console.log('hi')")

@@ -7,10 +7,10 @@ import random
 
 import httpx
 import pytest
+from tablero.engines.core import canonical_json, replay
+from tablero.server.store.sqlite import SQLiteStore
 
-import engines
-from engines.core import canonical_json, replay
-from server.store.sqlite import SQLiteStore
+from tablero import engines
 from tests.server.conftest import auth
 from tests.server.support import ServerThread
 

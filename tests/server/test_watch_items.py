@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.api.watch import items
+from tablero.server.api.watch import items
 
 
 async def _events(n: int):
@@ -50,8 +50,8 @@ async def test_without_keepalives_a_quiet_watch_sends_nothing_until_the_shutdown
 async def test_a_watch_of_a_store_runs_in_its_consumers_task_with_keepalives_and_the_shutdown() -> None:
     # items() with a Nudge: no reader task per watcher; the keep-alive timer and the shutdown
     # nudge the store's own waiter, and events still come as they are appended.
-    from server.store import SQLiteStore
-    from server.store.base import Nudge
+    from tablero.server.store import SQLiteStore
+    from tablero.server.store.base import Nudge
 
     store = SQLiteStore()
     try:

@@ -11,10 +11,10 @@ import grpc
 import httpx
 import pytest
 import redis
+from tablero.server.grpc.gen import games_pb2 as pb
+from tablero.server.grpc.gen import games_pb2_grpc as pb_grpc
+from tablero.server.store.redis import game_keys
 
-from server.grpc.gen import games_pb2 as pb
-from server.grpc.gen import games_pb2_grpc as pb_grpc
-from server.store.redis import game_keys
 from tests.server.conftest import auth
 from tests.server.support import ServerThread, scrape
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-from server.api.watch import WatchItem, items
-from server.http.sse import frame
-from server.store import Reset
+from tablero.server.api.watch import WatchItem, items
+from tablero.server.http.sse import frame
+from tablero.server.store import Reset
 
 
 async def _events():

@@ -5,12 +5,11 @@ UNAVAILABLE, not an internal error."""
 from __future__ import annotations
 
 import pytest
-
-from server.app import GameService, Unavailable
-from server.app import commands as cmd
-from server.auth import TokenSigner
-from server.store.base import StoreError
-from server.store.sqlite import SQLiteStore
+from tablero.server.app import GameService, Unavailable
+from tablero.server.app import commands as cmd
+from tablero.server.auth import TokenSigner
+from tablero.server.store.base import StoreError
+from tablero.server.store.sqlite import SQLiteStore
 
 
 class _HeadDown(SQLiteStore):

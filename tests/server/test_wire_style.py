@@ -17,11 +17,11 @@ from typing import Any
 import grpc
 import httpx
 import pytest
+from tablero.server.api.openapi import openapi_document
+from tablero.server.grpc.gen import games_pb2 as pb
+from tablero.server.grpc.gen import games_pb2_grpc as pbg
+from tablero.server.portal.table import EVENT_SCHEMAS
 
-from server.api.openapi import openapi_document
-from server.grpc.gen import games_pb2 as pb
-from server.grpc.gen import games_pb2_grpc as pbg
-from server.portal.table import EVENT_SCHEMAS
 from tests.server.conftest import auth
 from tests.server.support import ServerThread
 

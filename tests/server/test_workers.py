@@ -22,7 +22,7 @@ def _children(pid: int) -> list[int]:
 def test_two_workers_share_the_ports_and_stop_together(redis_url):
     http, grpc, mport = _free_port(), _free_port(), _free_port()
     env = dict(os.environ, TABLERO_LOG_LEVEL="warning", TABLERO_SHUTDOWN_GRACE="2")
-    proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--workers", "2", "--redis-url", redis_url,
+    proc = subprocess.Popen([sys.executable, "-m", "tablero.server", "serve", "--workers", "2", "--redis-url", redis_url,
                              "--host", "127.0.0.1", "--http-port", str(http), "--grpc-port", str(grpc),
                              "--metrics-port", str(mport)], env=env)
     try:
@@ -66,7 +66,7 @@ def test_two_workers_share_the_ports_and_stop_together(redis_url):
 
 
 def test_more_than_one_worker_is_refused_on_the_in_memory_store():
-    r = subprocess.run([sys.executable, "-m", "server", "serve", "--workers", "2"], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "serve", "--workers", "2"], capture_output=True, text=True,
                        timeout=30)
     assert r.returncode == 2 and "more than one worker needs a shared store" in r.stderr
 
@@ -76,7 +76,7 @@ def test_worker_metrics_files_follow_the_process_id(tmp_path):
     multiprocess mode); a forked child gets a file of its own, and the sum counts both."""
     code = """
 import os
-from server import metrics
+from tablero.server import metrics
 metrics.CONFLICTS.inc()
 child = os.fork()
 if child == 0:
@@ -108,7 +108,7 @@ def test_a_dead_workers_open_streams_leave_the_gauge(redis_url):
 
     http, grpc, mport = _free_port(), _free_port(), _free_port()
     env = dict(os.environ, TABLERO_LOG_LEVEL="warning", TABLERO_SHUTDOWN_GRACE="2")
-    proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--workers", "2", "--redis-url", redis_url,
+    proc = subprocess.Popen([sys.executable, "-m", "tablero.server", "serve", "--workers", "2", "--redis-url", redis_url,
                              "--host", "127.0.0.1", "--http-port", str(http), "--grpc-port", str(grpc),
                              "--metrics-port", str(mport)], env=env)
     socks: list[socket.socket] = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.store import EventStore, SQLiteStore
+from tablero.server.store import EventStore, SQLiteStore
 
 
 class Backend:
@@ -18,7 +18,7 @@ class Backend:
 
     def open(self) -> EventStore:
         if self.kind.startswith("redis"):
-            from server.store.redis import RedisStore
+            from tablero.server.store.redis import RedisStore
 
             store: EventStore = RedisStore(self.target, block_ms=1000)
         else:

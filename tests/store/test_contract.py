@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from server.store import (
+from tablero.server.store import (
     Conflict,
     DuplicateRequest,
     EventStore,
@@ -28,7 +27,8 @@ from server.store import (
     GameNotFound,
     open_store,
 )
-from server.store.base import NUDGE, POKED, SNAPSHOT_HISTORY, Nudge, thinned
+from tablero.server.store.base import NUDGE, POKED, SNAPSHOT_HISTORY, Nudge, thinned
+
 from tests.store.backends import Backend
 
 REPO = Path(__file__).resolve().parents[2]

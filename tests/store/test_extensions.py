@@ -11,8 +11,7 @@ from contextlib import aclosing
 from typing import Any
 
 import pytest
-
-from server.store import (
+from tablero.server.store import (
     AppendResult,
     Conflict,
     DuplicateRequest,
@@ -22,6 +21,7 @@ from server.store import (
     Reset,
     Trimmed,
 )
+
 from tests.store.backends import Backend
 from tests.store.test_contract import ev, new_id, take
 
@@ -288,7 +288,7 @@ async def test_a_resumed_watch_with_a_stale_hash_sees_the_rewrite(store: EventSt
 
 
 async def test_open_store_passes_settings_to_the_adapter(backend: Backend) -> None:
-    from server.store import open_store
+    from tablero.server.store import open_store
 
     redis_url, sqlite_path = backend.open_store_args()
     store = open_store(

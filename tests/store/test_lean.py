@@ -9,8 +9,7 @@ import asyncio
 import pytest
 import redis
 import redis.exceptions as rex
-
-from server.store.lean import LeanRedis, LeanScript, leanable
+from tablero.server.store.lean import LeanRedis, LeanScript, leanable
 
 
 async def test_concurrent_commands_get_their_own_replies(fresh_redis_url: str) -> None:

@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 import redis
-
-from server.store import redis_scripts
-from server.store.ids import game_keys
+from tablero.server.store import redis_scripts
+from tablero.server.store.ids import game_keys
 
 G = "lua1"
 K = game_keys(G)
@@ -62,7 +61,7 @@ def test_every_script_is_a_shipped_file_and_every_file_a_script() -> None:
 
 def test_the_package_data_ships_the_lua_files() -> None:
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
-    assert "lua/*.lua" in pyproject["tool"]["setuptools"]["package-data"]["server.store"]
+    assert "lua/*.lua" in pyproject["tool"]["setuptools"]["package-data"]["tablero.server.store"]
 
 
 def test_the_scripts_that_use_the_helpers_carry_them_and_the_others_do_not() -> None:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tablero.server.store import Conflict, DuplicateRequest, EventStore, GameNotFound
 
-from server.store import Conflict, DuplicateRequest, EventStore, GameNotFound
 from tests.store.test_contract import Backend
 
 SEATS = [0, 1, 2, 3]

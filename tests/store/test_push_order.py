@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.store.push import Feed, Watcher
+from tablero.server.store.push import Feed, Watcher
 
 
 async def test_the_watchers_wake_after_the_reply_whose_answer_came_in_the_same_pass():

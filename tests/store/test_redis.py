@@ -11,9 +11,9 @@ from contextlib import aclosing
 import pytest
 import redis.asyncio as aioredis
 from redis.crc import key_slot
+from tablero.server.store import AppendResult, Conflict, StoreError
+from tablero.server.store.redis import RedisStore, game_keys
 
-from server.store import AppendResult, Conflict, StoreError
-from server.store.redis import RedisStore, game_keys
 from tests.redis_server import RedisServer
 
 
@@ -252,7 +252,7 @@ async def test_a_watcher_joining_a_running_feed_gets_the_whole_history(store: Re
 async def test_a_watcher_that_falls_far_behind_still_gets_every_event_in_order(
     store: RedisStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from server.store import push
+    from tablero.server.store import push
 
     monkeypatch.setattr(push.Watcher, "MAX_BUFFER", 5)
     g = new_id()

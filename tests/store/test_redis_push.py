@@ -13,9 +13,8 @@ from contextlib import aclosing
 
 import pytest
 import redis.asyncio as aioredis
-
-from server.store.push import PAGE as PUSH_PAGE
-from server.store.redis import PUSH_EVENTS_MAX, RedisStore, channel_of
+from tablero.server.store.push import PAGE as PUSH_PAGE
+from tablero.server.store.redis import PUSH_EVENTS_MAX, RedisStore, channel_of
 
 
 def new_id() -> str:
@@ -347,7 +346,7 @@ async def test_a_made_up_after_hash_resets_its_own_watcher_only(redis_url: str, 
     is told so with a reset; the feed that every watcher of the game on this replica shares
     does not take that hash as the store's: no "history rewritten" warning (operators read it
     as lost writes) and no reset for the honest watchers beside it."""
-    from server.store.base import Reset
+    from tablero.server.store.base import Reset
 
     store, writer = RedisStore(redis_url, sweep_interval=60), RedisStore(redis_url)
     caplog.set_level("WARNING")

@@ -7,11 +7,11 @@ import asyncio
 import contextlib
 
 import pytest
+from tablero.server.config import Config, ConfigError
+from tablero.server.store import DuplicateRequest, NotReplicated, StoreError
+from tablero.server.store.redis import RedisStore
+from tablero.server.store.redis_sentinel import parse
 
-from server.config import Config, ConfigError
-from server.store import DuplicateRequest, NotReplicated, StoreError
-from server.store.redis import RedisStore
-from server.store.redis_sentinel import parse
 from tests.faults.sentinel_set import SentinelSet
 
 

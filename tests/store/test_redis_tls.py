@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 import redis
+from tablero.server.store import DuplicateRequest, StoreError
+from tablero.server.store.redis import RedisStore
+from tablero.server.store.redis_sentinel import parse
 
-from server.store import DuplicateRequest, StoreError
-from server.store.redis import RedisStore
-from server.store.redis_sentinel import parse
 from tests.redis_server import _free_port, redis_server_binary
 
 PASSWORD = "tls-test-pw"

@@ -12,8 +12,7 @@ from contextlib import aclosing
 from pathlib import Path
 
 import pytest
-
-from server.store import Conflict, SQLiteStore, StoreError
+from tablero.server.store import Conflict, SQLiteStore, StoreError
 
 
 @pytest.fixture

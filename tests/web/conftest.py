@@ -23,7 +23,7 @@ CHROMIUM_ARGS = [
 
 
 class Serve:
-    """`tablero serve` (as `python -m server serve`) on free ports; its log goes to a file."""
+    """`tablero serve` (as `python -m tablero.server serve`) on free ports; its log goes to a file."""
 
     def __init__(self, *args: str, http_port: int | None = None, grpc_port: int | None = None,
                  log: str = "server.log", env: dict[str, str] | None = None) -> None:
@@ -32,7 +32,7 @@ class Serve:
         ARTIFACTS.mkdir(exist_ok=True)
         self.log = open(ARTIFACTS / log, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1",
+            [sys.executable, "-m", "tablero.server", "serve", "--host", "127.0.0.1",
              "--http-port", str(self.http_port), "--grpc-port", str(self.grpc_port), *args],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
             env={**os.environ, "TABLERO_SECRET": "web-test-secret", "TABLERO_SHUTDOWN_GRACE": "2", **(env or {})},

@@ -230,7 +230,7 @@ def test_live_updates_resume_from_the_last_version_after_a_server_restart(new_pa
 
 
 def phoenicia_position_with_a_big_payment_choice():
-    from engines.core.local import LocalGame
+    from tablero.engines.core.local import LocalGame
 
     g = LocalGame("phoenicia", seats=3, seed=5)
     rng = random.Random(4)

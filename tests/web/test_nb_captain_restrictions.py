@@ -7,7 +7,7 @@ tests/markers.py on main.)"""
 
 from __future__ import annotations
 
-import engines
+from tablero import engines
 
 
 def test_each_captains_box_shows_its_prepare_and_launch_restrictions_and_what_they_mean_now(server, new_page):

@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
+from tablero.engines.core import messages
 
-import engines
-from engines.core import messages
+from tablero import engines
 
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 ORIGIN = "http://tablero.test"

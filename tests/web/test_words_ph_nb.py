@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 
-import engines
-from engines.core.testkit import random_turns
+from tablero.engines.core.testkit import random_turns
+
+from tablero import engines
 
 
 def _page(new_page, server):

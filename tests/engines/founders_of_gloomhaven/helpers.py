@@ -7,10 +7,11 @@ plays other data (`edition5.json`); its map and data are tested in `test_edition
 
 from __future__ import annotations
 
-import engines
-from engines.founders_of_gloomhaven import data as D
-from engines.founders_of_gloomhaven.board import board_of
-from engines.founders_of_gloomhaven.events import _add_tile
+from tablero.engines.founders_of_gloomhaven import data as D
+from tablero.engines.founders_of_gloomhaven.board import board_of
+from tablero.engines.founders_of_gloomhaven.events import _add_tile
+
+from tablero import engines
 
 ENGINE = engines.get("founders-of-gloomhaven")
 W = 15

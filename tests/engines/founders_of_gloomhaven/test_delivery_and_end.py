@@ -1,9 +1,9 @@
 """seed-FoG p. 11 neutral resources and delivery scoring, p. 16 completion and the end, final scoring."""
 
 import pytest
+from tablero.engines import InvalidOptions
 
-import engines
-from engines import InvalidOptions
+from tablero import engines
 
 from .helpers import C, bridge, game, lead, points, prestige, roads, tile, turn, types
 

@@ -7,12 +7,12 @@ import json
 import random
 
 import pytest
+from tablero.engines.core import golden
+from tablero.engines.founders_of_gloomhaven import data as D
+from tablero.engines.founders_of_gloomhaven.board import board_of
+from tablero.engines.founders_of_gloomhaven.delivery import _find_deliveries
 
-import engines
-from engines.core import golden
-from engines.founders_of_gloomhaven import data as D
-from engines.founders_of_gloomhaven.board import board_of
-from engines.founders_of_gloomhaven.delivery import _find_deliveries
+from tablero import engines
 
 from .helpers import game, prestige, roads, tile, types
 

@@ -5,9 +5,9 @@ import random
 
 import jsonschema
 import pytest
+from tablero.engines.core import clone, testkit
 
-import engines
-from engines.core import clone, testkit
+from tablero import engines
 
 ENGINE = engines.get("founders-of-gloomhaven")
 

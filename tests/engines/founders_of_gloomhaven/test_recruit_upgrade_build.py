@@ -1,8 +1,7 @@
 """seed-FoG pp. 11-13: Recruit, Upgrade and Build with their follows; connections and adjacency."""
 
 import pytest
-
-from engines import IllegalAction
+from tablero.engines import IllegalAction
 
 from .helpers import C, bridge, game, lead, points, roads, tile, turn, types
 
@@ -155,7 +154,7 @@ def test_upgrade_needs_a_connection_through_roads_not_through_buildings():
     g = game(4)
     _machinery(g, link=())
     tile(g, "house", None, 2, [C(3, 2)])  # a building between the tile and the knowledge
-    from engines.founders_of_gloomhaven.upgrade import _check_upgrade
+    from tablero.engines.founders_of_gloomhaven.upgrade import _check_upgrade
 
     g.state["cur"] = {"seat": 0, "role": "lead", "category": "upgrade", "discount": 0, "bonus": {}}
     with pytest.raises(IllegalAction, match="connected to its prerequisites"):
@@ -167,7 +166,7 @@ def test_upgrade_needs_a_connection_through_roads_not_through_buildings():
 
 
 def test_a_bridge_connects_across_the_river_only_for_its_builder():
-    from engines.founders_of_gloomhaven.upgrade import _check_upgrade
+    from tablero.engines.founders_of_gloomhaven.upgrade import _check_upgrade
     cur = {"seat": 0, "role": "lead", "category": "upgrade", "discount": 0, "bonus": {}}
     act = {"type": "upgrade", "resource": "machinery", "cells": MACHINERY}
     g = game(4)
@@ -187,7 +186,7 @@ def test_an_upgrade_may_not_touch_your_own_buildings():
     g = game(4)
     _machinery(g)
     tile(g, "stall", "stone", 0, [C(3, 3)])
-    from engines.founders_of_gloomhaven.upgrade import _check_upgrade
+    from tablero.engines.founders_of_gloomhaven.upgrade import _check_upgrade
 
     g.state["cur"] = {"seat": 0, "role": "lead", "category": "upgrade", "discount": 0, "bonus": {}}
     with pytest.raises(IllegalAction, match="adjacent"):
@@ -248,7 +247,7 @@ def test_bridges_go_on_river_or_wall_spaces_three_at_most():
 
 
 def test_a_tier_3_building_costs_6_and_pays_each_tier_2_owner_its_printed_number():
-    from engines.founders_of_gloomhaven.delivery import _delivery_points
+    from tablero.engines.founders_of_gloomhaven.delivery import _delivery_points
     g = game(4)
     mach = tile(g, "t2", "machinery", 1, [C(0, 9), C(1, 9), C(0, 10), C(1, 10)], claims=[0])
     leather = tile(g, "t2", "leather", 0, [C(1, 14), C(2, 14), C(3, 14)])

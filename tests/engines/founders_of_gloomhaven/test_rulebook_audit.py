@@ -6,8 +6,7 @@ the Income card, resets, income, the solo claim tokens, achievements — and hid
 import random
 
 import pytest
-
-from engines import IllegalAction
+from tablero.engines import IllegalAction
 
 from .helpers import ENGINE, C, cast_votes, game, lead, prestige, roads, tile, turn, types
 

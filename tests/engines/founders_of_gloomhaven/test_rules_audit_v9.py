@@ -14,12 +14,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from tablero.engines import IllegalAction
+from tablero.engines.founders_of_gloomhaven import data as D
+from tablero.engines.founders_of_gloomhaven.delivery import _find_deliveries
+from tablero.engines.founders_of_gloomhaven.placement import _prestige_footprints
 
-import engines
-from engines import IllegalAction
-from engines.founders_of_gloomhaven import data as D
-from engines.founders_of_gloomhaven.delivery import _find_deliveries
-from engines.founders_of_gloomhaven.placement import _prestige_footprints
+from tablero import engines
 
 from .helpers import C, game, prestige
 from .test_solo_and_variants import _last_card
@@ -127,7 +127,7 @@ def test_v8_games_keep_their_draw():
 
 def test_v9_with_nothing_left_to_draw_the_set_stays_short_rather_than_hold_two_of_one_type():
     """Ours (the text does not say): with an empty pile and no discards, the duplicate is not dealt."""
-    from engines.founders_of_gloomhaven.phases import _draw_proposals
+    from tablero.engines.founders_of_gloomhaven.phases import _draw_proposals
 
     st = {"version": 9, "proposal_deck": ["tavern"], "proposal_discard": []}
     ev = _draw_proposals(st, random.Random(1), 2, ["golden_lion"])

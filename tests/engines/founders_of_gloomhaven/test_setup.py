@@ -3,10 +3,10 @@ others are drafted, the starting trade stalls go on grey numbered spaces; 2-3 pl
 neutral resources."""
 
 import pytest
+from tablero.engines import IllegalAction
+from tablero.engines.founders_of_gloomhaven.board import board_of
 
-import engines
-from engines import IllegalAction
-from engines.founders_of_gloomhaven.board import board_of
+from tablero import engines
 
 from .helpers import RACES
 

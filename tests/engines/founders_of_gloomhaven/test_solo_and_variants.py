@@ -3,10 +3,10 @@
 import json
 
 import pytest
+from tablero.engines import IllegalAction, InvalidAction, InvalidOptions
+from tablero.engines.core import golden
 
-import engines
-from engines import IllegalAction, InvalidAction, InvalidOptions
-from engines.core import golden
+from tablero import engines
 
 from .helpers import C, game, lead, prestige, roads, tile, turn, types
 

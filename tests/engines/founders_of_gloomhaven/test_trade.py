@@ -1,8 +1,7 @@
 """seed-FoG p. 12 Trade: import, access, import-and-access; costs by terrain; the follow on red/white."""
 
 import pytest
-
-from engines import IllegalAction
+from tablero.engines import IllegalAction
 
 from .helpers import C, bridge, game, lead, resources, tile, types
 

@@ -2,10 +2,9 @@
 the secret simultaneous vote, ties and placement."""
 
 import pytest
-
-from engines import IllegalAction
-from engines.founders_of_gloomhaven import data as D
-from engines.founders_of_gloomhaven.phases import _draw_proposals
+from tablero.engines import IllegalAction
+from tablero.engines.founders_of_gloomhaven import data as D
+from tablero.engines.founders_of_gloomhaven.phases import _draw_proposals
 
 from .helpers import ENGINE, C, cast_votes, game, lead, prestige, roads, tile, turn, types
 

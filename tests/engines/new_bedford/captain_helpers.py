@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from engines.core import LocalGame
-from engines.new_bedford import captains
+from tablero.engines.core import LocalGame
+from tablero.engines.new_bedford import captains
 
 from .helpers import ENGINE, ZERO_WHALES
 

@@ -3,8 +3,9 @@ the JSON state directly where a test needs a particular position."""
 
 from __future__ import annotations
 
-import engines
-from engines.core import LocalGame
+from tablero.engines.core import LocalGame
+
+from tablero import engines
 
 ENGINE = engines.get("new-bedford")
 ZERO_WHALES = {"right": 0, "bowhead": 0, "sperm": 0}

@@ -1,8 +1,7 @@
 """Rulebook pp.4-6, 17 and 23: the action phase, the Town Board and the Whaling Board."""
 
 import pytest
-
-from engines.core import IllegalAction, InvalidAction
+from tablero.engines.core import IllegalAction, InvalidAction
 
 from .helpers import ENGINE, at_sea, game, give, on_dock, own, place, player
 

@@ -1,8 +1,7 @@
 """Rulebook pp.18-22 and the English tiles: every building's action."""
 
 import pytest
-
-from engines.core import IllegalAction
+from tablero.engines.core import IllegalAction
 
 from .helpers import at_sea, finish_action_phase, game, give, on_dock, own, place, player, set_bag, types
 

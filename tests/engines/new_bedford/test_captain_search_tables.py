@@ -5,9 +5,8 @@ the table rules out for a heading must never satisfy it in any state. Checked ag
 import random
 
 import pytest
-
-from engines.core import LocalGame
-from engines.new_bedford import captains, data
+from tablero.engines.core import LocalGame
+from tablero.engines.new_bedford import captains, data
 
 HEADINGS = ["lumber", "food", "brick", "money", "prepare", "build_white", "build_black", "victory",
             *[f"launch:{r}" for r in data.SEA_ROWS], *[f"combo:{r}" for r in data.SEA_ROWS]]

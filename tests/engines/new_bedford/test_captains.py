@@ -3,10 +3,10 @@
 import random
 
 import pytest
+from tablero.engines.core import IllegalAction, InvalidOptions, LocalGame, replay, state_hash
+from tablero.engines.new_bedford import captains, scoring
 
-import engines
-from engines.core import IllegalAction, InvalidOptions, LocalGame, replay, state_hash
-from engines.new_bedford import captains, scoring
+from tablero import engines
 
 from .captain_helpers import cap, hold, run_auto, solo, turn
 from .helpers import ENGINE, at_sea, on_dock, own, place, player, set_bag
@@ -645,8 +645,7 @@ def test_every_intermediate_state_of_a_captain_game_has_a_valid_to_act_and_view(
     """Issue 17 item 5: any version N of a log (inside a Captain's turn, a composed sale or
     a whale sale too) can be served: a valid to_act and a view that fits the schema."""
     import jsonschema
-
-    from engines.new_bedford import schemas
+    from tablero.engines.new_bedford import schemas
 
     g = LocalGame(ENGINE, seats=seats, seed=8, options=options)
     rng = random.Random(8)

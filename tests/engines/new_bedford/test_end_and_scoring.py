@@ -1,6 +1,6 @@
 """Rulebook p.9 (Fin de Ronda, Fin de la Partida, Puntuación), quick reference p.25 and FAQ 7."""
 
-from engines.new_bedford import scoring
+from tablero.engines.new_bedford import scoring
 
 from .helpers import ENGINE, at_sea, finish_action_phase, game, give, own, place, player, set_bag, types
 

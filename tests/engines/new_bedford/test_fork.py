@@ -3,10 +3,10 @@ equal to the state, sharing no dict or list with it, at every state of random ga
 without Captains."""
 
 import pytest
+from tablero.engines.core import testkit
+from tablero.engines.new_bedford import state as nb_state
 
-import engines
-from engines.core import testkit
-from engines.new_bedford import state as nb_state
+from tablero import engines
 
 SETUPS = [
     (1, {}),

@@ -5,9 +5,8 @@ money or goods go negative, and building spaces are used at most once a round.""
 import random
 
 import pytest
-
-from engines.core import LocalGame
-from engines.new_bedford import data
+from tablero.engines.core import LocalGame
+from tablero.engines.new_bedford import data
 
 from .helpers import ENGINE
 

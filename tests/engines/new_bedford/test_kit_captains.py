@@ -2,9 +2,9 @@
 kit (`NewBedford.kit_options`) at every seat count it allows."""
 
 import pytest
+from tablero.engines.core import InvalidOptions, LocalGame, testkit
 
-import engines
-from engines.core import InvalidOptions, LocalGame, testkit
+from tablero import engines
 
 ENGINE = engines.get("new-bedford")
 

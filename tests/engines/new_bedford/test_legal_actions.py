@@ -5,10 +5,9 @@ import copy
 import random
 
 import pytest
-
-from engines.core import IllegalAction, LocalGame, canonical_json, testkit
-from engines.new_bedford import data
-from engines.new_bedford.spaces import discount_choices
+from tablero.engines.core import IllegalAction, LocalGame, canonical_json, testkit
+from tablero.engines.new_bedford import data
+from tablero.engines.new_bedford.spaces import discount_choices
 
 from .helpers import ENGINE, game, give, own, player
 
@@ -119,8 +118,8 @@ def test_engine_kit_passes_with_all_buildings_for_two_players():
 
 def test_checking_one_action_never_lists_the_legal_actions(monkeypatch):
     """Issue 14: decide checks the one action (its move's check), not the whole list."""
-    from engines.new_bedford import engine as nb_engine
-    from engines.new_bedford import spaces
+    from tablero.engines.new_bedford import engine as nb_engine
+    from tablero.engines.new_bedford import spaces
 
     def refuse(*a, **k):
         raise AssertionError("the legal actions were listed to check one action")
@@ -129,7 +128,7 @@ def test_checking_one_action_never_lists_the_legal_actions(monkeypatch):
     give(g, 0, lumber=9, food=9, brick=9, money=9)
     monkeypatch.setattr(spaces, "placements", refuse)
     monkeypatch.setattr(nb_engine, "return_options", refuse)
-    from engines.core import Move
+    from tablero.engines.core import Move
 
     monkeypatch.setattr(Move, "legal", refuse)
     events = ENGINE.decide(g.state, 0, {"type": "place_worker", "space": "town_hall", "build": "bank",

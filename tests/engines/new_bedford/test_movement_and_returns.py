@@ -1,8 +1,7 @@
 """Rulebook p.7 (Fase de Movimiento, Regreso de un Barco, Vender y Comprar) and FAQ 8-9."""
 
 import pytest
-
-from engines.core import IllegalAction
+from tablero.engines.core import IllegalAction
 
 from .helpers import ENGINE, at_sea, finish_action_phase, game, give, player, set_bag, types
 

@@ -5,9 +5,8 @@ of random games, each space's options filtered through its resolver equal `place
 import random
 
 import pytest
-
-from engines.core import IllegalAction, LocalGame
-from engines.new_bedford import spaces
+from tablero.engines.core import IllegalAction, LocalGame
+from tablero.engines.new_bedford import spaces
 
 
 def _reference(state, seat):

@@ -1,8 +1,7 @@
 """The rulebook's worked examples and its NOTAS/FAQs (p.23), one named test each."""
 
 import pytest
-
-from engines.core import IllegalAction
+from tablero.engines.core import IllegalAction
 
 from .helpers import (
     ENGINE,
@@ -24,7 +23,7 @@ Z = {"right": 0, "bowhead": 0, "sperm": 0}
 # --- worked examples -----------------------------------------------------------------
 def test_example_starting_goods_one_brick_two_lumber_and_one_dollar():
     """p.2: 1 brick ($2) + 2 lumber ($2) + $1 from the supply = $5."""
-    from engines.core import LocalGame
+    from tablero.engines.core import LocalGame
 
     g = LocalGame(ENGINE, seats=2, seed=1, options={"first_player": 0})
     g.act(0, {"type": "choose_starting_goods", "lumber": 2, "food": 0, "brick": 1, "money": 1})

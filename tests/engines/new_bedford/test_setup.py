@@ -1,9 +1,8 @@
 """Rulebook p.2 (Preparación): bag, buildings, round marker, Ship's Wheel, starting goods."""
 
 import pytest
-
-from engines.core import IllegalAction, InvalidOptions, LocalGame
-from engines.new_bedford import data
+from tablero.engines.core import IllegalAction, InvalidOptions, LocalGame
+from tablero.engines.new_bedford import data
 
 from .helpers import ENGINE, game, player
 

@@ -4,8 +4,7 @@ fees of an owner on his own building, unlimited goods, the last round. Each test
 sentence of the Spanish rulebook (shared/rules/000_d80ea33544e097da.txt) it checks."""
 
 import pytest
-
-from engines.core import IllegalAction
+from tablero.engines.core import IllegalAction
 
 from .helpers import at_sea, finish_action_phase, game, give, on_dock, own, place, player, set_bag, types
 

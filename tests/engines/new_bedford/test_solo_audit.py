@@ -3,8 +3,8 @@ one scenario per sentence checked that the Captain tests elsewhere did not yet c
 
 import random
 
-from engines.core import LocalGame
-from engines.new_bedford import captains, scoring
+from tablero.engines.core import LocalGame
+from tablero.engines.new_bedford import captains, scoring
 
 from .captain_helpers import cap, hold, solo, turn
 from .helpers import ENGINE, at_sea, on_dock, own, place, player, set_bag

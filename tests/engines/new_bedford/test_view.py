@@ -8,10 +8,9 @@ import json
 import random
 
 import pytest
-
-from engines.core import IllegalAction, InvalidAction, LocalGame, canonical_json
-from engines.new_bedford import data, spaces
-from engines.new_bedford.engine import clone
+from tablero.engines.core import IllegalAction, InvalidAction, LocalGame, canonical_json
+from tablero.engines.new_bedford import data, spaces
+from tablero.engines.new_bedford.engine import clone
 
 from .helpers import ENGINE, ZERO_WHALES, at_sea, finish_action_phase, game, give, on_dock, own, place, set_bag
 
@@ -69,7 +68,7 @@ def test_the_view_shows_the_purchase_the_fee_and_scoring_rules():
 
 
 def test_the_views_reference_is_the_same_in_every_view_and_built_from_the_data_tables(monkeypatch):
-    from engines.new_bedford import view as table_view
+    from tablero.engines.new_bedford import view as table_view
 
     a = view(game(seats=2), 0)["reference"]
     b = view(game(seats=4), None)["reference"]

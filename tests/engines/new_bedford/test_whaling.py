@@ -1,8 +1,7 @@
 """Rulebook p.8 (Fase de Balleneo): the bag, the draw and the picks."""
 
 import pytest
-
-from engines.core import IllegalAction
+from tablero.engines.core import IllegalAction
 
 from .helpers import at_sea, finish_action_phase, game, give, on_dock, own, place, player, set_bag, types
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import engines
-from engines.phoenicia.engine import _refresh
+from tablero.engines.phoenicia.engine import _refresh
+
+from tablero import engines
 
 ENGINE = engines.get("phoenicia")
 

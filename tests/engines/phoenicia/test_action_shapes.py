@@ -5,10 +5,9 @@ field is ever filled in by default."""
 import random
 
 import pytest
-
-from engines.core import InvalidAction
-from engines.core.local import state_hash
-from engines.phoenicia.engine import FIELDS
+from tablero.engines.core import InvalidAction
+from tablero.engines.core.local import state_hash
+from tablero.engines.phoenicia.engine import FIELDS
 
 from .helpers import ENGINE, game, player, set_turn, tile
 

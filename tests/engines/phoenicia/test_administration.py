@@ -3,7 +3,7 @@ both tie-breaks, and our end rule for an exhausted game."""
 
 import json
 
-from engines.phoenicia.engine import Phoenicia, dead_end, max_wealth
+from tablero.engines.phoenicia.engine import Phoenicia, dead_end, max_wealth
 
 from .helpers import game, player, set_turn, set_vps, types
 

@@ -1,10 +1,9 @@
 """Rulebook 1a: auctions of development cards, payment, change and discounts."""
 
 import pytest
-
-from engines import IllegalAction
-from engines.phoenicia import data
-from engines.phoenicia.engine import discount
+from tablero.engines import IllegalAction
+from tablero.engines.phoenicia import data
+from tablero.engines.phoenicia.engine import discount
 
 from .helpers import game, player, set_turn, types
 

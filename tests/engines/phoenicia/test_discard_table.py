@@ -3,7 +3,7 @@ search for any hand, whatever order its cards are in, and is a fresh list each t
 
 import random
 
-from engines.phoenicia import money
+from tablero.engines.phoenicia import money
 
 
 def test_remembered_discard_choices_match_the_plain_search():

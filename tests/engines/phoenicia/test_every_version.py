@@ -7,9 +7,9 @@ import random
 
 import jsonschema
 import pytest
+from tablero.engines.core import clone
 
-import engines
-from engines.core import clone
+from tablero import engines
 
 from .helpers import ENGINE
 

@@ -5,9 +5,8 @@ import copy
 import random
 
 import pytest
-
-from engines.core import testkit
-from engines.core.local import canonical_json
+from tablero.engines.core import testkit
+from tablero.engines.core.local import canonical_json
 
 from .helpers import ENGINE, game
 

@@ -8,7 +8,7 @@ import itertools
 import json
 import random
 
-from engines.core import IllegalAction, InvalidAction, check_action, testkit
+from tablero.engines.core import IllegalAction, InvalidAction, check_action, testkit
 
 from .helpers import ENGINE
 

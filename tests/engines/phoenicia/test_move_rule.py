@@ -4,10 +4,10 @@ AND more lucrative: it must gain production or VP (v2). A v1 game keeps v1's rea
 (more costly only), so its old logs and games in progress play on unchanged."""
 
 import pytest
+from tablero.engines import IllegalAction
+from tablero.engines.phoenicia.engine import _new_tile
 
-import engines
-from engines import IllegalAction
-from engines.phoenicia.engine import _new_tile
+from tablero import engines
 
 from .helpers import ENGINE, game, player, set_turn, tile
 

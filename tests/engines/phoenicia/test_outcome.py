@@ -5,7 +5,7 @@ values (seed-P Fin del juego)."""
 
 import random
 
-from engines.phoenicia.engine import scoring, vp_sources
+from tablero.engines.phoenicia.engine import scoring, vp_sources
 
 from .helpers import ENGINE, game, player, set_turn, tile
 

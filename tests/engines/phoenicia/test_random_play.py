@@ -42,7 +42,7 @@ def test_vp_never_go_down_so_a_dead_end_below_32_was_never_winnable():
 def test_skipping_the_look_ahead_copy_changes_no_event():
     """Phoenicia.settle skips the core's look-ahead unless an event of LEAD_TO_AUTO may
     lead into an automatic step; the core's full settle gives the same events."""
-    from engines.core import RulesEngine, testkit
+    from tablero.engines.core import RulesEngine, testkit
 
     for seats in (2, 5):
         g = testkit.playthrough(ENGINE, seats, 77)

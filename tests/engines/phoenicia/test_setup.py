@@ -2,10 +2,9 @@
 the starting village, the Overlord and the first production card."""
 
 import pytest
-
-from engines.core import testkit
-from engines.phoenicia import data
-from engines.phoenicia.engine import first_display, scoring
+from tablero.engines.core import testkit
+from tablero.engines.phoenicia import data
+from tablero.engines.phoenicia.engine import first_display, scoring
 
 from .helpers import ENGINE, game
 

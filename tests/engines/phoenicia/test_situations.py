@@ -3,10 +3,9 @@ facts file): player counts, auctions with many or few bidders, ties, limits, the
 production deck running dry, repeated development cards."""
 
 import pytest
-
-from engines import IllegalAction
-from engines.phoenicia import data
-from engines.phoenicia.engine import Phoenicia, _new_tile, treasury_capacity
+from tablero.engines import IllegalAction
+from tablero.engines.phoenicia import data
+from tablero.engines.phoenicia.engine import Phoenicia, _new_tile, treasury_capacity
 
 from .helpers import game, player, set_turn, set_vps, tile, types
 

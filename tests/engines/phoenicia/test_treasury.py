@@ -2,9 +2,8 @@
 the FAQ's rulings on when limits apply and when disks become cards."""
 
 import pytest
-
-from engines import IllegalAction
-from engines.phoenicia.money import after_limits, income, payment_options
+from tablero.engines import IllegalAction
+from tablero.engines.phoenicia.money import after_limits, income, payment_options
 
 from .helpers import game, player, set_turn, types
 

@@ -8,9 +8,8 @@ import random
 from pathlib import Path
 
 import pytest
-
-from engines.core import check_action, clone
-from engines.core.local import state_hash
+from tablero.engines.core import check_action, clone
+from tablero.engines.core.local import state_hash
 
 from .helpers import ENGINE
 

@@ -1,7 +1,7 @@
 """What a player sees: enough to play from the view alone (whose turn, the pending
 decision, the printed facts of the face-up cards, costs and values on the tableaus)."""
 
-from engines.phoenicia import data
+from tablero.engines.phoenicia import data
 
 from .helpers import game, player, set_turn
 

@@ -1,9 +1,8 @@
 """Rulebook 1b: training, employing and moving workers; 1c: tools and the City Center."""
 
 import pytest
-
-from engines import IllegalAction
-from engines.phoenicia.engine import _new_tile, scoring
+from tablero.engines import IllegalAction
+from tablero.engines.phoenicia.engine import _new_tile, scoring
 
 from .helpers import ENGINE, game, pay_options, player, set_turn, tile, types
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import copy
 import random
 
-from engines.core import LocalGame
-from engines.riverboat import ENGINE, board
-from engines.riverboat.data import BOAT_TYPES
+from tablero.engines.core import LocalGame
+from tablero.engines.riverboat import ENGINE, board
+from tablero.engines.riverboat.data import BOAT_TYPES
 
 
 def new_game(seats: int = 2, seed: int = 1) -> LocalGame:

@@ -5,11 +5,10 @@ against the rules is refused (IllegalAction) with its real reason."""
 import random
 
 import pytest
-
-from engines.core import IllegalAction, InvalidAction, LocalGame
-from engines.riverboat import ENGINE
-from engines.riverboat.data import OPPORTUNITY
-from engines.riverboat.engine import ACTION_FIELDS
+from tablero.engines.core import IllegalAction, InvalidAction, LocalGame
+from tablero.engines.riverboat import ENGINE
+from tablero.engines.riverboat.data import OPPORTUNITY
+from tablero.engines.riverboat.engine import ACTION_FIELDS
 
 from .helpers import act, at_phase, cells_of, clear_mat, make_turn, new_game, play_until
 

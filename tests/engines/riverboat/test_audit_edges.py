@@ -8,10 +8,9 @@ import json
 import random
 
 import pytest
-
-from engines.core import IllegalAction, InvalidAction, LocalGame
-from engines.riverboat import ENGINE, scoring
-from engines.riverboat.data import PHASES
+from tablero.engines.core import IllegalAction, InvalidAction, LocalGame
+from tablero.engines.riverboat import ENGINE, scoring
+from tablero.engines.riverboat.data import PHASES
 
 from .helpers import act, at_phase, clear_mat, harvest_state, make_turn, new_game, types
 

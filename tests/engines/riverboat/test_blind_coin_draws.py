@@ -5,9 +5,8 @@ draws the top card of the deck (no bonus)."""
 import random
 
 import pytest
-
-from engines.core import LocalGame, testkit
-from engines.riverboat import ENGINE
+from tablero.engines.core import LocalGame, testkit
+from tablero.engines.riverboat import ENGINE
 
 from .helpers import act, clear_mat, make_turn, play_until, types
 

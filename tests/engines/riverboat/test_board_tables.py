@@ -4,8 +4,8 @@ and `empty_fields` of one colour equals the filter over every cell."""
 
 import random
 
-from engines.riverboat import board
-from engines.riverboat.data import MATS
+from tablero.engines.riverboat import board
+from tablero.engines.riverboat.data import MATS
 
 CROPS = ["beet", "wheat", "corn", "potato", "pumpkin"]
 

@@ -9,9 +9,8 @@ import json
 import random
 
 import pytest
-
-from engines.core import IllegalAction
-from engines.riverboat import ENGINE
+from tablero.engines.core import IllegalAction
+from tablero.engines.riverboat import ENGINE
 
 from .helpers import act, at_phase, clear_mat, make_turn
 

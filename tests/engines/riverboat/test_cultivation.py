@@ -4,10 +4,9 @@ import copy
 import random
 
 import pytest
-
-from engines.core import IllegalAction, LocalGame, replay
-from engines.riverboat import ENGINE, board
-from engines.riverboat.data import PHASES
+from tablero.engines.core import IllegalAction, LocalGame, replay
+from tablero.engines.riverboat import ENGINE, board
+from tablero.engines.riverboat.data import PHASES
 
 from .helpers import act, cells_of, clear_mat, new_game, types
 

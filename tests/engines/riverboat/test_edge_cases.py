@@ -2,8 +2,8 @@
 
 import copy
 
-from engines.core import LocalGame
-from engines.riverboat import ENGINE, board
+from tablero.engines.core import LocalGame
+from tablero.engines.riverboat import ENGINE, board
 
 from .helpers import act, at_phase, make_turn, types
 

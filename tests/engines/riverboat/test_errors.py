@@ -2,9 +2,8 @@
 with the phase and the reason."""
 
 import pytest
-
-from engines.core import IllegalAction, InvalidAction
-from engines.riverboat import ENGINE
+from tablero.engines.core import IllegalAction, InvalidAction
+from tablero.engines.riverboat import ENGINE
 
 from .helpers import at_phase, clear_mat, make_turn, new_game
 

@@ -2,10 +2,10 @@
 equal to the state, sharing no dict or list with it, at every state of random games."""
 
 import pytest
+from tablero.engines.core import testkit
+from tablero.engines.riverboat import state as rb_state
 
-import engines
-from engines.core import testkit
-from engines.riverboat import state as rb_state
+from tablero import engines
 
 
 @pytest.mark.parametrize(("seats", "options"), [(2, {}), (3, {"coin_draws": "blind"}), (4, {})])

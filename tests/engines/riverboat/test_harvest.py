@@ -1,10 +1,9 @@
 """Phase 3, Harvest & Shipping (seed-R "3. Fase de recolección y envío", riverboats, harvest bonus)."""
 
 import pytest
-
-from engines.core import IllegalAction
-from engines.riverboat import ENGINE
-from engines.riverboat.data import BOAT_TYPES, PHASES
+from tablero.engines.core import IllegalAction
+from tablero.engines.riverboat import ENGINE
+from tablero.engines.riverboat.data import BOAT_TYPES, PHASES
 
 from .helpers import act, at_phase, harvest_state, types
 

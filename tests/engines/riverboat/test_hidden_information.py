@@ -4,8 +4,8 @@ hidden from everyone; views and redacted events never show their order."""
 import json
 import random
 
-from engines.core import testkit
-from engines.riverboat import ENGINE
+from tablero.engines.core import testkit
+from tablero.engines.riverboat import ENGINE
 
 from .helpers import at_phase, new_game
 

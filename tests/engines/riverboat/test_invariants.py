@@ -5,10 +5,9 @@ import random
 from collections import Counter
 
 import pytest
-
-from engines.core import LocalGame
-from engines.riverboat import ENGINE, board
-from engines.riverboat.data import BOATS, HARBOR_LAST_SPACE, OPPORTUNITY_CARDS, SUPPLY, TILE_KINDS
+from tablero.engines.core import LocalGame
+from tablero.engines.riverboat import ENGINE, board
+from tablero.engines.riverboat.data import BOATS, HARBOR_LAST_SPACE, OPPORTUNITY_CARDS, SUPPLY, TILE_KINDS
 
 
 def _check(s: dict) -> None:

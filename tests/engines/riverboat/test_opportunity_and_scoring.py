@@ -1,10 +1,9 @@
 """Phase 4, Opportunity, and phase 5, Scoring (seed-R "4. Fase de oportunidad", "5. Fase de puntuación")."""
 
 import pytest
-
-from engines.core import IllegalAction
-from engines.riverboat import ENGINE, board
-from engines.riverboat.data import CARD_SPACE_BONUSES, OPPORTUNITY, PHASES
+from tablero.engines.core import IllegalAction
+from tablero.engines.riverboat import ENGINE, board
+from tablero.engines.riverboat.data import CARD_SPACE_BONUSES, OPPORTUNITY, PHASES
 
 from .helpers import act, at_phase, clear_mat, make_turn, types
 
@@ -171,7 +170,7 @@ def test_each_opportunity_card_scores_at_most_its_cap():
     p = board.new_mat()
     p.update(mat="A", coins=40, agents=0, boats=[], harbor=0, harbor_start=0, harvested={}, opps=[])
     assert ENGINE and OPPORTUNITY["coins"]["cap"] == 12
-    from engines.riverboat.scoring import opportunity_score
+    from tablero.engines.riverboat.scoring import opportunity_score
     assert opportunity_score(p, "coins") == 12
 
 
@@ -219,7 +218,7 @@ def test_passing_keeps_your_surveyors_for_later():
 
 
 def test_card_space_bonuses_are_data_and_may_grant_features_or_agents(monkeypatch):
-    from engines.riverboat import moves as module
+    from tablero.engines.riverboat import moves as module
 
     monkeypatch.setattr(module, "CARD_SPACE_BONUSES", [{"feature": "any", "agents": 1}, *module.CARD_SPACE_BONUSES[1:]])
     s = _opportunity()

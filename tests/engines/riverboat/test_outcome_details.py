@@ -5,10 +5,9 @@ every number can be checked from the details alone (RULES.md "Outcome details").
 import json
 
 import pytest
-
-from engines.core import LocalGame
-from engines.riverboat import ENGINE, scoring
-from engines.riverboat.data import AGENT_MAJORITY_VP, FIELD_VP, PHASES, UNSCORED_FEATURE_VP
+from tablero.engines.core import LocalGame
+from tablero.engines.riverboat import ENGINE, scoring
+from tablero.engines.riverboat.data import AGENT_MAJORITY_VP, FIELD_VP, PHASES, UNSCORED_FEATURE_VP
 
 from .helpers import act, at_phase, clear_mat, make_turn
 

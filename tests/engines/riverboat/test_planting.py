@@ -1,9 +1,8 @@
 """Phase 2, Planting (seed-R "2. Fase de plantación")."""
 
 import pytest
-
-from engines.core import IllegalAction
-from engines.riverboat import ENGINE
+from tablero.engines.core import IllegalAction
+from tablero.engines.riverboat import ENGINE
 
 from .helpers import act, at_phase, clear_mat, make_turn, types
 

@@ -2,9 +2,8 @@
 "Fin del juego", "Puntuación del puerto", "Puntaje de bonificación de agentes")."""
 
 import pytest
-
-from engines.riverboat import ENGINE, board, scoring
-from engines.riverboat import events as engine_module
+from tablero.engines.riverboat import ENGINE, board, scoring
+from tablero.engines.riverboat import events as engine_module
 
 from .helpers import act, at_phase, clear_mat, make_turn, new_game, types
 

@@ -3,7 +3,7 @@ from the rulebook text alone, where the engine once asked for more than the text
 
 import copy
 
-from engines.riverboat import ENGINE
+from tablero.engines.riverboat import ENGINE
 
 from .helpers import act, at_phase, cells_of, clear_mat, make_turn, new_game
 

@@ -6,10 +6,9 @@ import random
 
 import jsonschema
 import pytest
-
-from engines.core import IllegalAction, LocalGame, Move
-from engines.riverboat import ENGINE, board
-from engines.riverboat.data import BOAT_TYPES, CROPS, OPPORTUNITY, PHASES, TILE_KINDS
+from tablero.engines.core import IllegalAction, LocalGame, Move
+from tablero.engines.riverboat import ENGINE, board
+from tablero.engines.riverboat.data import BOAT_TYPES, CROPS, OPPORTUNITY, PHASES, TILE_KINDS
 
 
 def test_every_move_and_phase_is_declared_once_with_its_rulebook_reference():
@@ -96,9 +95,9 @@ def test_checking_an_action_never_lists_the_legal_actions(monkeypatch):
 def test_rules_md_documents_every_move_and_phase_of_the_tables():
     from pathlib import Path
 
-    import engines.riverboat
+    from tablero.engines import riverboat
 
-    text = (Path(engines.riverboat.__file__).parent / "RULES.md").read_text()
+    text = (Path(riverboat.__file__).parent / "RULES.md").read_text()
     actions = text[text.index("## Actions"):]
     for m in ENGINE.moves:
         assert f'"type":"{m.type}"' in actions or f"`{m.type}" in actions, f"RULES.md: no action {m.type}"

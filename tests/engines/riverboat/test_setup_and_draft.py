@@ -3,10 +3,9 @@
 from collections import Counter
 
 import pytest
-
-from engines.core import IllegalAction
-from engines.riverboat import board
-from engines.riverboat.data import (
+from tablero.engines.core import IllegalAction
+from tablero.engines.riverboat import board
+from tablero.engines.riverboat.data import (
     AGENT_MAJORITY_VP,
     BOATS,
     CROP_CARDS,

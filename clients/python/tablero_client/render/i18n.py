@@ -264,7 +264,7 @@ def catalog(engine: str, lang: str | None = None) -> Catalog | None:
     if (engine, lang) in _LOADED:
         return _LOADED[(engine, lang)]
     try:
-        from engines.core import messages as local  # the SDK beside the repository's engines
+        from tablero.engines.core import messages as local  # the SDK beside the repository's engines
     except ImportError:
         return None
     try:

@@ -1,1 +1,0 @@
-"""Clients of the Tablero API shipped with the server (the browser client in clients/web/)."""
