@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import os
-
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
-    CollectorRegistry,
     Counter,
     Gauge,
     Histogram,
     disable_created_metrics,
     generate_latest,
 )
+from tablero.server import metrics_workers
 
 # No `_created` series: one per counter and histogram child, nothing a dashboard or alert reads.
 disable_created_metrics()
@@ -23,8 +21,9 @@ disable_created_metrics()
 LATENCY_BUCKETS = (0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
                    0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
-# Under `serve --workers N` (PROMETHEUS_MULTIPROC_DIR) prometheus_client's own multiprocess
-# mode: each update is written to the worker's mmap file, and /metrics sums the files.
+# Under `serve --workers N` each worker counts in its own registry and /metrics merges the
+# workers' expositions (server/metrics_workers.py): counters and histograms summed, gauges summed
+# over live workers, or their maximum for the gauges in GAUGE_MAX.
 
 RPC_REQUESTS = Counter("tablero_rpc_requests", "RPCs handled, by transport, method and status code",
                        ["transport", "method", "code"])
@@ -37,8 +36,7 @@ CACHE_HITS = Counter("tablero_cache_hits", "Game loads served from the in-proces
 CACHE_MISSES = Counter("tablero_cache_misses", "Game loads that needed the store (snapshot + replay)")
 STORE_LATENCY = Histogram("tablero_store_latency_seconds", "Event store call latency by operation", ["op"],
                           buckets=LATENCY_BUCKETS)
-# multiprocess_mode matters only under `tablero serve --workers N` (PROMETHEUS_MULTIPROC_DIR): the sum.
-WATCH_STREAMS = Gauge("tablero_watch_streams", "Open watch streams (gRPC + SSE)", multiprocess_mode="livesum")
+WATCH_STREAMS = Gauge("tablero_watch_streams", "Open watch streams (gRPC + SSE)")
 GAMES_CREATED = Counter("tablero_games_created", "Games created, by engine", ["engine"])
 GAMES_FINISHED = Counter("tablero_games_finished", "Games that reached an outcome, by engine", ["engine"])
 CONFLICTS = Counter("tablero_append_conflicts", "Optimistic-concurrency conflicts on append (retried)")
@@ -47,20 +45,25 @@ HISTORY_REWRITTEN = Counter("tablero_history_rewritten",
                             "Times a cache or write found the store's history rewritten (lost acknowledged writes)")
 WATCH_RESETS = Counter("tablero_watch_resets", "Reset messages sent to watchers after a history rewrite")
 BOT_STEPS = Counter("tablero_bot_steps", "Bot turns played by the background bot worker", ["engine"])
-BOT_BACKLOG = Gauge("tablero_bot_backlog", "Games waiting for the bot worker", multiprocess_mode="livesum")
+BOT_BACKLOG = Gauge("tablero_bot_backlog", "Games waiting for the bot worker")
 BOT_QUEUE_DEPTH = Gauge("tablero_bot_queue_depth", "Thinking bots' turns (medium, hard) in the store's bot queue, "
-                        "waiting or in thought (the bot workers' scaling metric)", multiprocess_mode="max")
+                        "waiting or in thought (the bot workers' scaling metric)")
 BOT_QUEUE_OLDEST = Gauge("tablero_bot_queue_oldest_seconds",
                          "How long the longest-waiting due turn in the bot queue has waited for a worker "
-                         "(0 when every turn is taken or none waits)", multiprocess_mode="max")
+                         "(0 when every turn is taken or none waits)")
 GAMES_RUNNING = Gauge("tablero_games_running",
-                      "Games in progress held in this replica's cache (refreshed every few seconds)",
-                      multiprocess_mode="livesum")
+                      "Games in progress held in this replica's cache (refreshed every few seconds)")
 BUILD_INFO = Gauge("tablero_build_info", "Always 1: the running build (version, Python, store kind)",
-                   ["version", "python", "store"], multiprocess_mode="max")
+                   ["version", "python", "store"])
 REPLICA_ACK_FAILURES = Counter("tablero_store_replica_ack_failures",
                                "Appends not confirmed by TABLERO_REDIS_MIN_REPLICAS_ACK replicas in time "
                                "(answered UNAVAILABLE)")
+
+
+# Gauges whose workers' values are combined by their maximum under `--workers N` (each worker sees
+# the same store-wide figure, or the same build); every other gauge is the sum of the live workers'.
+GAUGE_MAX = frozenset({"tablero_bot_queue_depth", "tablero_bot_queue_oldest_seconds", "tablero_build_info",
+                       "tablero_notify_queue_depth", "tablero_notify_oldest_pending_seconds"})
 
 
 def set_build_info(store: str) -> None:
@@ -88,10 +91,7 @@ def child(metric: Counter | Histogram | Gauge, *values: str):  # type: ignore[no
 
 
 def exposition() -> tuple[bytes, str]:
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # `serve --workers N`: the sum over all workers
-        from prometheus_client import multiprocess
-
-        registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
-        return generate_latest(registry), CONTENT_TYPE_LATEST
+    where = metrics_workers.directory()
+    if where is not None:  # `serve --workers N`: the merge over all workers
+        return metrics_workers.exposition(where, GAUGE_MAX), CONTENT_TYPE_LATEST
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST

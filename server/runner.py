@@ -15,7 +15,7 @@ import uvicorn
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
-from tablero.server import metrics, metrics_server
+from tablero.server import metrics, metrics_server, metrics_workers
 from tablero.server.api.edge import OUTAGES, Api
 from tablero.server.app import GameService, rules
 from tablero.server.app.offload import EngineCalls
@@ -339,6 +339,8 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
              asyncio.create_task(_sweep_clocks(games, lifecycle)),
              asyncio.create_task(_count_running(games, lifecycle)),
              *background(games, lifecycle.shutting_down)]  # ratings sweep, matchmaking (issue 33)
+    if (metrics_dir := metrics_workers.directory()) is not None:  # `--workers N`: counts for the others' scrapes
+        tasks.append(asyncio.create_task(metrics_workers.publish_every(metrics_dir)))
     if isinstance(lobby, RedisLobby):
         tasks.append(asyncio.create_task(_prune_lobby(lobby, lifecycle)))
     await gserver.start()
@@ -379,6 +381,9 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
         userver.should_exit = True
         await asyncio.gather(gserver.stop(config.shutdown_grace), http_task, return_exceptions=True)
         await _close(config, store, games, thinkers, notifier, worker)
+        if metrics_dir is not None:  # the drain's last counts, for the workers still running
+            with contextlib.suppress(OSError):
+                metrics_workers.publish(metrics_dir)
         if install_signals:
             for sig in (signal.SIGTERM, signal.SIGINT):
                 loop.remove_signal_handler(sig)

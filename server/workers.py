@@ -7,8 +7,9 @@ connections over them. The supervisor (this module) only starts the workers,
 restarts one that dies (at most `MAX_RESTARTS` a minute), forwards SIGTERM/SIGINT
 and waits for them to finish their graceful shutdown.
 
-Metrics: the supervisor gives the workers one `PROMETHEUS_MULTIPROC_DIR`, and
-`/metrics` of any worker then reports the sum over all of them.
+Metrics: the supervisor gives the workers one directory (`TABLERO_METRICS_DIR`) where each
+publishes its counts once a second, and `/metrics` of any worker then reports the merge over
+all of them (server/metrics_workers.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 log = logging.getLogger("tablero")
 MAX_RESTARTS = 5
@@ -28,7 +30,7 @@ MAX_RESTARTS = 5
 
 def worker_env(index: int, metrics_dir: str) -> dict[str, str]:
     env = dict(os.environ)
-    env.update(TABLERO_REUSE_PORT="1", TABLERO_WORKER=str(index), PROMETHEUS_MULTIPROC_DIR=metrics_dir)
+    env.update(TABLERO_REUSE_PORT="1", TABLERO_WORKER=str(index), TABLERO_METRICS_DIR=metrics_dir)
     env.pop("TABLERO_WORKERS", None)
     return env
 
@@ -36,10 +38,10 @@ def worker_env(index: int, metrics_dir: str) -> dict[str, str]:
 def forget_worker(metrics_dir: str, pid: int) -> None:
     """A dead worker's live gauges (open watch streams, bot backlog) leave the sums: its
     counters and histograms stay counted (they only ever grow)."""
-    from prometheus_client import multiprocess
+    from tablero.server import metrics_workers
 
     try:
-        multiprocess.mark_process_dead(pid, metrics_dir)
+        metrics_workers.retire(Path(metrics_dir), pid)
     except OSError:
         log.warning("could not drop a dead worker's gauges", exc_info=True)
 

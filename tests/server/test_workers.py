@@ -48,7 +48,7 @@ def test_two_workers_share_the_ports_and_stop_together(redis_url):
                 assert r.status_code == 200, r.text
         final = httpx.get(f"http://127.0.0.1:{http}/v1/games/{gid}").json()
         assert final["status"] == "GAME_STATUS_FINISHED"
-        # The sum over both workers, from either (each writes its counts to the shared files).
+        # The sum over both workers, from either (each publishes its counts once a second).
         deadline = time.monotonic() + 5
         while True:
             metrics = httpx.get(f"http://127.0.0.1:{mport}/metrics").text
@@ -71,27 +71,47 @@ def test_more_than_one_worker_is_refused_on_the_in_memory_store():
     assert r.returncode == 2 and "more than one worker needs a shared store" in r.stderr
 
 
-def test_worker_metrics_files_follow_the_process_id(tmp_path):
-    """Under --workers each process writes its own metrics file (prometheus_client's
-    multiprocess mode); a forked child gets a file of its own, and the sum counts both."""
+def test_workers_metrics_merge_counts_of_all_and_gauges_of_the_live(tmp_path):
+    """Under --workers each process counts in its own registry and publishes it to the shared
+    directory; a scrape merges: counters and histograms summed over every worker (a dead one's
+    too), gauges over the live ones (summed, or their maximum for GAUGE_MAX)."""
     code = """
-import os
-from tablero.server import metrics
-metrics.CONFLICTS.inc()
-child = os.fork()
-if child == 0:
-    metrics.CONFLICTS.inc(2)
-    os._exit(0)
-os.waitpid(child, 0)
-print(os.getpid(), child)
-print(metrics.exposition()[0].decode())
+import os, sys
+from pathlib import Path
+from tablero.server import metrics, metrics_workers
+where = Path(sys.argv[1])
+metrics.CONFLICTS.inc(int(sys.argv[2]))
+metrics.WATCH_STREAMS.set(int(sys.argv[2]))
+metrics.BOT_QUEUE_DEPTH.set(7)
+metrics.child(metrics.STORE_LATENCY, "append").observe(0.003)
+if sys.argv[3] == "publish":
+    metrics_workers.publish(where)
+    print(os.getpid())
+else:
+    print(metrics.exposition()[0].decode())
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         env=dict(os.environ, PROMETHEUS_MULTIPROC_DIR=str(tmp_path)), check=True).stdout
-    parent, child = out.splitlines()[0].split()
-    assert sorted(p.name for p in tmp_path.glob("counter_*.db")) == sorted([f"counter_{parent}.db", f"counter_{child}.db"])
-    total = [line for line in out.splitlines() if line.startswith("tablero_append_conflicts_total")]
-    assert total and float(total[0].rsplit(" ", 1)[1]) == 3.0
+
+    def run(*args: str) -> str:
+        return subprocess.run([sys.executable, "-c", code, str(tmp_path), *args], capture_output=True, text=True,
+                              timeout=60, env=dict(os.environ, TABLERO_METRICS_DIR=str(tmp_path)), check=True).stdout
+
+    live, dead = int(run("2", "publish")), int(run("5", "publish"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"{live}.prom", f"{dead}.prom"])
+    from tablero.server import metrics_workers
+
+    metrics_workers.retire(tmp_path, dead)
+    out = run("10", "scrape")  # a third worker scrapes: its own registry and both files
+
+    def value(name: str, labels: str = "") -> float:
+        (line,) = [x for x in out.splitlines() if x.startswith(name + labels + " ")]
+        return float(line.rsplit(" ", 1)[1])
+
+    assert value("tablero_append_conflicts_total") == 17.0  # 10 + 2 + 5: the dead worker's count stays
+    assert value("tablero_watch_streams") == 12.0  # 10 + 2: the dead worker's gauge left
+    assert value("tablero_bot_queue_depth") == 7.0  # the maximum, not 14
+    assert value("tablero_store_latency_seconds_count", '{op="append"}') == 3.0
+    assert value("tablero_store_latency_seconds_bucket", '{le="0.005",op="append"}') == 3.0
+    assert out.count("# TYPE tablero_append_conflicts_total counter") == 1
 
 
 def _gauge(mport: int, name: str) -> float:
