@@ -248,10 +248,14 @@ def test_a_turn_clock_gives_deadlines_and_turn_timed_out() -> None:
         # The deadline rides on the turn of the game's head when it is derived (the clock's record).
         turns = [d["data"] for d in rec.accepted if d["type"] == "turn.started"]
         assert any(s.get("deadline", 0) > time.time() - 60 for t in turns for s in t["seats"]), turns
-        # The bot's move for seat 0 is in the same write: seat 1's turn follows the timeout.
-        kinds = _kinds(rec, gid)
-        assert kinds.index("turn.timed_out") < len(kinds) - 1 and kinds[kinds.index("turn.timed_out") + 1] == \
-            "turn.started"
+        # The bot's move for seat 0 is in the same write: seat 1's turn follows the timeout (its
+        # delivery may still be on its way when the timeout's arrived).
+        def after_timeout(_acc) -> list[str]:
+            kinds = _kinds(rec, gid)
+            return kinds[kinds.index("turn.timed_out") + 1:]
+
+        assert rec.wait_for(lambda acc: after_timeout(acc) != [], 15), _kinds(rec, gid)
+        assert after_timeout(rec.accepted)[0] == "turn.started", _kinds(rec, gid)
 
 
 async def test_sqlite_dead_letters_and_replay_keep_the_lane() -> None:

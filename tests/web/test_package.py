@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -10,8 +11,16 @@ from tests.server.support import ROOT
 
 
 def test_the_wheel_carries_every_file_of_the_web_client(tmp_path):
+    # Built from a copy of the tracked files: a build in the checkout itself would reuse its
+    # build/ folder, left by earlier builds.
+    source = tmp_path / "source"
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for rel in filter(None, tracked.decode().split("\0")):
+        if (ROOT / rel).is_file():
+            (source / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(ROOT / rel, source / rel)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(source)],
         check=True, capture_output=True, timeout=180,
     )
     (wheel,) = tmp_path.glob("tablero-*.whl")

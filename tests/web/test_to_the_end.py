@@ -21,7 +21,10 @@ def play_to_the_end(page, rng: random.Random, max_clicks: int) -> tuple[int, int
     Returns (moves, composer steps); fails after `max_clicks` clicks."""
     moves = steps = 0
     while wait_ready(page) == "move":
-        assert moves + steps < max_clicks, f"no end after {max_clicks} clicks ({moves} moves)"
+        if moves + steps >= max_clicks:  # what the page offered when it went round in circles
+            page.screenshot(path=str(ARTIFACTS / "stuck.png"), full_page=True)
+            composer = page.locator(".composer").all_inner_texts()
+            raise AssertionError(f"no end after {max_clicks} clicks ({moves} moves); composer: {composer}")
         before = version(page)
         acts = page.locator(".composer button.act:not([disabled])")
         spots = page.locator(".board .pickable")
