@@ -42,6 +42,12 @@ def serve(argv: list[str]) -> int:
         print(f"tablero serve: {e}", file=sys.stderr)
         return 2
     logs.setup(config.log_level)
+    # Before any worker starts: under --workers the workers bind with SO_REUSEPORT, which would
+    # let them share a port with another server's workers instead of failing.
+    busy = _busy_port(config)
+    if busy is not None:
+        print(f"tablero serve: {busy}", file=sys.stderr)
+        return 1
     if config.workers > 1:
         from tablero.server.workers import supervise
 
@@ -50,10 +56,6 @@ def serve(argv: list[str]) -> int:
         return supervise(config.workers, child, config.shutdown_grace)
     from tablero.server.runner import serve as run
 
-    busy = _busy_port(config)
-    if busy is not None:
-        print(f"tablero serve: {busy}", file=sys.stderr)
-        return 1
     # Each request allocates thousands of short-lived objects: young collections every
     # GC_YOUNG allocations instead of 700 cost less in all and pause no longer.
     gc.set_threshold(GC_YOUNG, 20, 20)

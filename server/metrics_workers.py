@@ -37,6 +37,7 @@ ENV = "TABLERO_METRICS_DIR"
 FLUSH_INTERVAL = 1.0
 
 SampleKey = tuple[str, tuple[tuple[str, str], ...]]
+OURS = "tablero_"  # families merged over the workers; prometheus_client's process_*/python_* are per process
 
 
 def directory() -> Path | None:
@@ -71,13 +72,17 @@ def retire(where: Path, pid: int) -> None:
 
 def merge(texts: Iterable[tuple[str, bool]], gauge_max: frozenset[str] = frozenset()) -> list[Metric]:
     """Families of the expositions `texts` ((text, live) pairs) combined: samples with the same
-    name and labels are summed; gauges only from live texts, the maximum for `gauge_max`."""
+    name and labels are summed; gauges only from live texts, the maximum for `gauge_max`.
+    Families that are not Tablero's (the process and Python collectors') come from the first
+    text only: a start time or a file limit summed over processes means nothing."""
     families: dict[str, Metric] = {}
     values: dict[str, dict[SampleKey, float]] = {}
-    for text, live in texts:
+    for i, (text, live) in enumerate(texts):
         for family in text_string_to_metric_families(text):
             if family.type == "gauge" and not live:
                 continue
+            if i and not family.name.startswith(OURS):
+                continue  # the process's own figures (start time, fds, Python): the first text's only
             if family.name not in families:
                 families[family.name] = Metric(family.name, family.documentation, family.type)
                 values[family.name] = {}

@@ -92,6 +92,9 @@ def redecide(doc: dict, where: str = "golden log") -> None:
 if __name__ == "__main__":
     if len(sys.argv) < 3 or sys.argv[1] != "record":
         sys.exit("usage: python -m tablero.engines.core.golden record ENGINE|--all")
+    if not GOLDEN_DIR.is_dir():  # an installed package, not a checkout: no tests/golden beside it
+        sys.exit(f"no {GOLDEN_DIR}: golden logs are recorded in a checkout of the repository "
+                 "(pip install -e), into its tests/golden/")
     targets = names() if sys.argv[2] == "--all" else sys.argv[2:]
     for n in targets:
         for p in record(n):

@@ -24,6 +24,8 @@ import multiprocessing
 import random
 import secrets
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from tablero.engines.core import clone, search
@@ -185,6 +187,8 @@ def _warm(nice: int = POOL_NICE) -> None:
 
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    # Ctrl-C at a terminal reaches the whole process group: the server stops its pool itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
@@ -205,7 +209,7 @@ class Thinkers:
         self.in_process = in_process
         self.nice = nice
         self.played = 0
-        self._pool: Any = None  # multiprocessing.pool.Pool
+        self._pool: ProcessPoolExecutor | None = None
         self._tasks: list[asyncio.Task] = []
         self._stop = asyncio.Event()
 
@@ -224,13 +228,20 @@ class Thinkers:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         if self._pool is not None:
-            self._pool.terminate()  # a thought under way is dropped: its lease lapses elsewhere
+            # A thought under way is dropped (its lease lapses elsewhere); nothing here waits
+            # for it, nor for pool processes that a signal to the whole process group killed.
+            self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    def _new_pool(self) -> Any:
-        # A multiprocessing pool replaces a worker that dies; the thought it held never answers,
-        # so it is given up after the lease (another worker then takes the turn).
-        return multiprocessing.get_context("spawn").Pool(self.processes, initializer=_warm, initargs=(self.nice,))
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # A pool process that dies breaks the pool: the thoughts it held fail at once
+        # (BrokenProcessPool), their turns go back to the queue after the lease, and the next
+        # thought starts a new pool. The first thought waits for no start-up: one is sent now.
+        pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_warm, initargs=(self.nice,))
+        for _ in range(self.processes):
+            pool.submit(engines.names)
+        return pool
 
     async def _gauge(self) -> None:
         while not self._stop.is_set():
@@ -263,18 +274,13 @@ class Thinkers:
             return await asyncio.to_thread(think, engine, state, seat, level, seed, seconds)
         if self._pool is None:
             self._pool = self._new_pool()
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[dict[str, Any]] = loop.create_future()
-
-        def settle(setter: Any, value: Any) -> None:
-            if not answer.done():
-                setter(value)
-
-        self._pool.apply_async(
-            think, (engine, state, seat, level, seed, seconds),
-            callback=lambda v: loop.call_soon_threadsafe(settle, answer.set_result, v),
-            error_callback=lambda e: loop.call_soon_threadsafe(settle, answer.set_exception, e))
-        return await asyncio.wait_for(answer, self.lease)
+        try:
+            future = self._pool.submit(think, engine, state, seat, level, seed, seconds)
+        except BrokenProcessPool:  # a pool process died since the last thought: a new pool
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._new_pool()
+            future = self._pool.submit(think, engine, state, seat, level, seed, seconds)
+        return await asyncio.wait_for(asyncio.wrap_future(future), self.lease)
 
     async def turn(self, game_id: str) -> bool:
         """Play the thinking bot's turn of `game_id` (taken from the queue); True if a move landed."""

@@ -78,3 +78,35 @@ def test_serve_thinks_on_a_pool_of_child_processes():
         assert children, "the thought ran without a child process"
         metrics = scrape(server.http)
         assert "tablero_bot_queue_depth" in metrics
+
+
+def test_a_sigterm_to_the_whole_process_group_stops_serve_and_its_pool():
+    """`timeout`, systemd and many supervisors signal the whole process group: the pool's
+    processes die with the server's own SIGTERM, and the server must still drain and exit (an
+    outside tester saw it hang for good after "Finished server process")."""
+    import signal
+
+    from tests.redis_server import _free_port
+
+    http = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "tablero.server", "serve", "--host", "127.0.0.1",
+                             "--http-port", str(http), "--grpc-port", "0", "--metrics-port", "0"],
+                            env={**os.environ, "TABLERO_BOT_PROCESSES": "1", "TABLERO_LOG_LEVEL": "warning"},
+                            cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _wait(lambda: _ready(http), timeout=60)
+        _wait(lambda: subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True).stdout.strip() != b"",
+              timeout=60)  # the pool's process is up
+        os.killpg(proc.pid, signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _ready(port: int) -> bool:
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False

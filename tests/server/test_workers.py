@@ -112,6 +112,9 @@ else:
     assert value("tablero_store_latency_seconds_count", '{op="append"}') == 3.0
     assert value("tablero_store_latency_seconds_bucket", '{le="0.005",op="append"}') == 3.0
     assert out.count("# TYPE tablero_append_conflicts_total counter") == 1
+    assert value("process_start_time_seconds") < 4e9  # the scraping worker's own, not a sum of three
+    (info,) = [x for x in out.splitlines() if x.startswith("python_info{")]
+    assert float(info.rsplit(" ", 1)[1]) == 1.0
 
 
 def _gauge(mport: int, name: str) -> float:
@@ -183,3 +186,32 @@ def _ready(http: int) -> bool:
         return httpx.get(f"http://127.0.0.1:{http}/readyz", timeout=1).status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def test_a_second_pod_of_workers_on_taken_ports_is_refused_and_workers_die_with_their_supervisor(redis_url):
+    """Workers bind with SO_REUSEPORT: a second `serve --workers 2` on the same ports would share
+    them (and half the traffic) instead of failing, so the supervisor checks the ports first.
+    A supervisor killed outright takes its workers with it (no orphans serving the ports)."""
+    http, grpc, mport = _free_port(), _free_port(), _free_port()
+    args = [sys.executable, "-m", "tablero.server", "serve", "--workers", "2", "--redis-url", redis_url,
+            "--host", "127.0.0.1", "--http-port", str(http), "--grpc-port", str(grpc), "--metrics-port", str(mport)]
+    env = dict(os.environ, TABLERO_LOG_LEVEL="warning", TABLERO_SHUTDOWN_GRACE="2")
+    proc = subprocess.Popen(args, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while len(_children(proc.pid)) != 2 or not _ready(http):
+            assert time.monotonic() < deadline and proc.poll() is None, "workers did not start"
+            time.sleep(0.2)
+        second = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1 and f"cannot listen on 127.0.0.1:{http} for HTTP" in second.stderr
+        workers = _children(proc.pid)
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 30
+        while any(subprocess.run(["ps", "-p", str(w)], capture_output=True).returncode == 0 for w in workers):
+            assert time.monotonic() < deadline, "workers outlived their supervisor"
+            time.sleep(0.2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
