@@ -23,9 +23,8 @@ import logging
 import multiprocessing
 import random
 import secrets
+import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from tablero.engines.core import clone, search
@@ -174,6 +173,7 @@ def think(engine_name: str, state: Any, seat: int, level: str, seed: int, second
     return search.choose(engine, state, seat, level, random.Random(seed), deadline=deadline).action
 
 
+POOL_CLOSE_WAIT = 5.0  # seconds a closing server waits for its bot pool to terminate
 POOL_NICE = 10  # pool processes yield the CPU to their server when both want it (TABLERO_BOT_NICE)
 
 
@@ -209,7 +209,7 @@ class Thinkers:
         self.in_process = in_process
         self.nice = nice
         self.played = 0
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Any = None  # multiprocessing.pool.Pool
         self._tasks: list[asyncio.Task] = []
         self._stop = asyncio.Event()
 
@@ -228,20 +228,24 @@ class Thinkers:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         if self._pool is not None:
-            # A thought under way is dropped (its lease lapses elsewhere); nothing here waits
-            # for it, nor for pool processes that a signal to the whole process group killed.
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            # A thought under way is dropped (its lease lapses elsewhere). Pool.terminate() can
+            # block for good when a pool process died holding the pool's queue lock (a SIGTERM to
+            # the whole process group kills it beside the server): it runs on a daemon thread,
+            # waited for a few seconds at most; the pool's processes die with the server anyway.
+            done = threading.Event()
+            pool, self._pool = self._pool, None
 
-    def _new_pool(self) -> ProcessPoolExecutor:
-        # A pool process that dies breaks the pool: the thoughts it held fail at once
-        # (BrokenProcessPool), their turns go back to the queue after the lease, and the next
-        # thought starts a new pool. The first thought waits for no start-up: one is sent now.
-        pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_warm, initargs=(self.nice,))
-        for _ in range(self.processes):
-            pool.submit(engines.names)
-        return pool
+            def terminate() -> None:
+                pool.terminate()
+                done.set()
+
+            threading.Thread(target=terminate, name="tablero-bot-pool-close", daemon=True).start()
+            await asyncio.to_thread(done.wait, POOL_CLOSE_WAIT)
+
+    def _new_pool(self) -> Any:
+        # A multiprocessing pool replaces a worker that dies; the thought it held never answers,
+        # so it is given up after the lease (another worker then takes the turn).
+        return multiprocessing.get_context("spawn").Pool(self.processes, initializer=_warm, initargs=(self.nice,))
 
     async def _gauge(self) -> None:
         while not self._stop.is_set():
@@ -274,13 +278,18 @@ class Thinkers:
             return await asyncio.to_thread(think, engine, state, seat, level, seed, seconds)
         if self._pool is None:
             self._pool = self._new_pool()
-        try:
-            future = self._pool.submit(think, engine, state, seat, level, seed, seconds)
-        except BrokenProcessPool:  # a pool process died since the last thought: a new pool
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._new_pool()
-            future = self._pool.submit(think, engine, state, seat, level, seed, seconds)
-        return await asyncio.wait_for(asyncio.wrap_future(future), self.lease)
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[dict[str, Any]] = loop.create_future()
+
+        def settle(setter: Any, value: Any) -> None:
+            if not answer.done():
+                setter(value)
+
+        self._pool.apply_async(
+            think, (engine, state, seat, level, seed, seconds),
+            callback=lambda v: loop.call_soon_threadsafe(settle, answer.set_result, v),
+            error_callback=lambda e: loop.call_soon_threadsafe(settle, answer.set_exception, e))
+        return await asyncio.wait_for(answer, self.lease)
 
     async def turn(self, game_id: str) -> bool:
         """Play the thinking bot's turn of `game_id` (taken from the queue); True if a move landed."""
