@@ -40,10 +40,10 @@ COMMON = {"new-bedford": 3, "riverboat": 3, "phoenicia": 4, "founders-of-gloomha
 PAIRINGS = ("hard-easy", "hard-medium", "medium-easy")
 
 
-def _budget(name: str, hard: float | None, medium: float | None) -> None:
+def _budget(name: str, hard: float | None, medium: float | None, extra: dict | None = None) -> None:
     engine = engines.get(name)
     ev = search.evaluation(engine)
-    b = ev.budget
+    b = dataclasses.replace(ev.budget, **(extra or {}))
     if hard is not None:
         b = dataclasses.replace(b, hard_seconds=hard)
     if medium is not None:
@@ -52,9 +52,9 @@ def _budget(name: str, hard: float | None, medium: float | None) -> None:
 
 
 def play(name: str, levels: list[str], seed: int, options: dict | None, hard: float | None,
-         medium: float | None) -> dict:
+         medium: float | None, extra: dict | None = None) -> dict:
     """One game; levels per seat. Returns winners and per-level decision times."""
-    _budget(name, hard, medium)
+    _budget(name, hard, medium, extra)
     g = LocalGame(name, seats=len(levels), seed=seed, options=options)
     engine = g.engine
     rng = random.Random(seed * 7919 + 1)
@@ -111,9 +111,9 @@ def _jobs(args) -> list[tuple[str, str, list[str], int, dict | None, int]]:
     return out
 
 
-def _run(job, hard, medium):
+def _run(job, hard, medium, extra=None):
     label, name, levels, seed, options, hero = job
-    r = play(name, levels, seed, options, hard, medium)
+    r = play(name, levels, seed, options, hard, medium, extra)
     return label, hero, r
 
 
@@ -227,6 +227,15 @@ def _report(results: dict[str, dict], argv, started: float, json_path: str | Non
         Path(json_path).write_text(json.dumps(out, indent=1))
 
 
+def _fields(text: str) -> dict:
+    out = {}
+    for item in filter(None, text.split(",")):
+        key, _, val = item.partition("=")
+        kind = type(getattr(search.Budget(), key))
+        out[key] = (val in ("1", "true")) if kind is bool else kind(float(val)) if kind is int else kind(val)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
@@ -238,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--solo-levels", type=lambda s: s.split(","), default=["easy", "hard"])
     p.add_argument("--hard-seconds", type=float, help="replace the engines' hard budget")
     p.add_argument("--medium-seconds", type=float, help="replace the engines' medium budget")
+    p.add_argument("--budget", type=_fields, default={},
+                   help="replace Budget fields of every engine, e.g. rollout_plies=4,hard_candidates=8")
     p.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     p.add_argument("--json", help="write the results to this file too")
     p.add_argument("--progress", type=int, default=0, help="print the table so far every N games")
@@ -255,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     done = 0
     with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-        futs = [pool.submit(_run, j, args.hard_seconds, args.medium_seconds) for j in jobs]
+        futs = [pool.submit(_run, j, args.hard_seconds, args.medium_seconds, args.budget) for j in jobs]
         for f in concurrent.futures.as_completed(futs):
             label, seat, r = f.result()
             row = results.setdefault(label, {"games": 0, "wins": 0.0, "times": {}, "cpu": {}})
