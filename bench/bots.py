@@ -108,7 +108,9 @@ def _jobs(args) -> list[tuple[str, str, list[str], int, dict | None, int]]:
                                 {"captains": caps}, 0))
             for gi in range(args.games):
                 out.append((f"founders-of-gloomhaven solo {level}", "founders-of-gloomhaven", [level], gi, None, 0))
-    return out
+    # Game by game across the pairings, so that a run stopped early (--progress) has as many
+    # games in every row.
+    return sorted(out, key=lambda j: j[3])
 
 
 def _run(job, hard, medium, extra=None):

@@ -62,6 +62,9 @@ class Budget:
     rollout_plies: int = 8  # decisions (of any seat) played after the candidate
     rollout_actions: int = 8  # actions the rollout policy looks at per decision
     rollout_epsilon: float = 0.1  # chance the rollout policy plays the engine's random move
+    # Hard leaves medium's choice only for a candidate better on the paired iterations by this
+    # many standard errors (0: the best mean, however noisy).
+    hard_confidence: float = 1.0
     # Ties (actions the evaluation cannot tell apart) go to what the engine's own random player
     # (its progress weighting) picks: this many picks, each worth `prior_weight` points.
     prior_picks: int = 4
@@ -329,9 +332,8 @@ def _paired_search(engine: Engine, ev: Evaluation, state: State, seat: int, acti
     cands = [a for _, a in ranked[: b.hard_candidates]]
     if len(cands) == 1:
         return Choice(cands[0], 0)
-    total = [0.0] * len(cands)
-    done = 0
-    while iterations is None or done < iterations:
+    rows: list[list[float]] = []
+    while iterations is None or len(rows) < iterations:
         if iterations is None and deadline.over():
             break
         det = determinize(engine, state, seat, rng, base)
@@ -341,13 +343,27 @@ def _paired_search(engine: Engine, ev: Evaluation, state: State, seat: int, acti
             r = random.Random(seed)
             after = apply(engine, det, seat, a, r)
             got.append(-2 * WIN if after is None else value(engine, ev, rollout(engine, ev, after, b.rollout_plies, r), seat))
-            if iterations is None and done and deadline.over():
+            if iterations is None and rows and deadline.over():
                 break
         if len(got) < len(cands):
             break
-        total = [t + v for t, v in zip(total, got, strict=True)]
-        done += 1
-    if not done:
-        return Choice(cands[0], 0)
-    best = max(range(len(cands)), key=lambda k: (total[k], -k))
-    return Choice(cands[best], done)
+        rows.append(got)
+    return Choice(cands[_surely_best(rows, b.hard_confidence)], len(rows))
+
+
+def _surely_best(rows: list[list[float]], z: float) -> int:
+    """The candidate with the best total over the iterations `rows`, if it beats the first
+    (medium's choice) by `z` standard errors of their paired differences; else the first."""
+    if not rows:
+        return 0
+    totals = [sum(col) for col in zip(*rows, strict=True)]
+    best = max(range(len(totals)), key=lambda k: (totals[k], -k))
+    if best == 0 or z <= 0:
+        return best
+    diffs = [r[best] - r[0] for r in rows]
+    n = len(diffs)
+    if n < 2:
+        return 0
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return best if mean > z * (var / n) ** 0.5 else 0
