@@ -8,13 +8,16 @@ machine inflates).
     python bench/bots.py --games 20 --jobs 2      # fewer games, two processes
     python bench/bots.py --engines riverboat --pairings hard-easy --hard-seconds 0.3
     python bench/bots.py --solo-only --games 20
+    python bench/bots.py --engines new-bedford --pairings hard-medium --budget rollout_plies=3,hard_candidates=8
     python bench/bots.py --latency [--moves 300]  # human moves' latency with and without 20 hard bot games
 
 A pairing "a-b" at n players seats level a in one seat and b in the others; the seats rotate
 game by game (a sits in seat g mod n), so no level keeps the first move. A game counts as a
 win of a when a is among the winners (a shared win counts half). Solo: the win rate of one
 seat against the Captains or the solo rules. Budgets are the engines' own (`evaluation.py`)
-unless --hard-seconds / --medium-seconds replace them; say so when quoting figures.
+unless --hard-seconds / --medium-seconds / --budget replace them; say so when quoting figures.
+Games are dealt game by game across the pairings, so a run stopped early (its last --progress
+table) has about as many games in every row.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ ENGINES = ("new-bedford", "riverboat", "phoenicia", "founders-of-gloomhaven")
 # The most common table per engine (the box's sweet spot), besides 2 players.
 COMMON = {"new-bedford": 3, "riverboat": 3, "phoenicia": 4, "founders-of-gloomhaven": 3}
 PAIRINGS = ("hard-easy", "hard-medium", "medium-easy")
+MAX_DECISIONS = 5000  # a game still running after this many decisions counts as unfinished (not a win)
 
 
 def _budget(name: str, hard: float | None, medium: float | None, extra: dict | None = None) -> None:
@@ -60,7 +64,9 @@ def play(name: str, levels: list[str], seed: int, options: dict | None, hard: fl
     rng = random.Random(seed * 7919 + 1)
     times: dict[str, list[float]] = {lv: [] for lv in set(levels)}
     cpu: dict[str, list[float]] = {lv: [] for lv in set(levels)}
-    while g.outcome() is None:
+    decisions = 0
+    while g.outcome() is None and decisions < MAX_DECISIONS:
+        decisions += 1
         seat = min(g.to_act())
         actions = g.legal_actions(seat)
         t, c = time.perf_counter(), time.thread_time()
@@ -68,6 +74,8 @@ def play(name: str, levels: list[str], seed: int, options: dict | None, hard: fl
         times[levels[seat]].append(time.perf_counter() - t)
         cpu[levels[seat]].append(time.thread_time() - c)
         g.act(seat, choice.action)
+    if g.outcome() is None:  # a game that does not end (seen: Phoenicia, medium vs easy, seed 74)
+        return {"winners": [], "unfinished": True, "times": times, "cpu": cpu}
     return {"winners": g.outcome().get("winners") or [], "times": times, "cpu": cpu}
 
 
@@ -217,6 +225,8 @@ def _report(results: dict[str, dict], argv, started: float, json_path: str | Non
         t = "  ".join(f"{lv} {_pct(row['cpu'][lv], .5) * 1000:.1f}/{_pct(row['cpu'][lv], .95) * 1000:.1f}"
                       f" ({_pct(ts, .5) * 1000:.0f}/{_pct(ts, .95) * 1000:.0f})"
                       for lv, ts in sorted(row["times"].items()) if lv != "easy")
+        if row.get("unfinished"):
+            t += f"  [{row['unfinished']} unfinished]"
         print(f"{label:46} {row['games']:>5} {rate:>8.1%} [{lo:5.1%}, {hi:5.1%}]   {t}")
         out[label] = {"games": row["games"], "win_rate": rate, "ci95": [lo, hi],
                       "cpu_p50_ms": {lv: _pct(ts, .5) * 1000 for lv, ts in row["cpu"].items()},
@@ -273,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
             label, seat, r = f.result()
             row = results.setdefault(label, {"games": 0, "wins": 0.0, "times": {}, "cpu": {}})
             row["games"] += 1
+            row["unfinished"] = row.get("unfinished", 0) + bool(r.get("unfinished"))
             if seat in r["winners"]:
                 row["wins"] += 1 / len(r["winners"])
             for key in ("times", "cpu"):
