@@ -8,13 +8,16 @@ machine inflates).
     python bench/bots.py --games 20 --jobs 2      # fewer games, two processes
     python bench/bots.py --engines riverboat --pairings hard-easy --hard-seconds 0.3
     python bench/bots.py --solo-only --games 20
+    python bench/bots.py --engines new-bedford --pairings hard-medium --budget rollout_plies=3,hard_candidates=8
     python bench/bots.py --latency [--moves 300]  # human moves' latency with and without 20 hard bot games
 
 A pairing "a-b" at n players seats level a in one seat and b in the others; the seats rotate
 game by game (a sits in seat g mod n), so no level keeps the first move. A game counts as a
 win of a when a is among the winners (a shared win counts half). Solo: the win rate of one
 seat against the Captains or the solo rules. Budgets are the engines' own (`evaluation.py`)
-unless --hard-seconds / --medium-seconds replace them; say so when quoting figures.
+unless --hard-seconds / --medium-seconds / --budget replace them; say so when quoting figures.
+Games are dealt game by game across the pairings, so a run stopped early (its last --progress
+table) has about as many games in every row.
 """
 
 from __future__ import annotations
@@ -39,12 +42,13 @@ ENGINES = ("new-bedford", "riverboat", "phoenicia", "founders-of-gloomhaven")
 # The most common table per engine (the box's sweet spot), besides 2 players.
 COMMON = {"new-bedford": 3, "riverboat": 3, "phoenicia": 4, "founders-of-gloomhaven": 3}
 PAIRINGS = ("hard-easy", "hard-medium", "medium-easy")
+MAX_DECISIONS = 5000  # a game still running after this many decisions counts as unfinished (not a win)
 
 
-def _budget(name: str, hard: float | None, medium: float | None) -> None:
+def _budget(name: str, hard: float | None, medium: float | None, extra: dict | None = None) -> None:
     engine = engines.get(name)
     ev = search.evaluation(engine)
-    b = ev.budget
+    b = dataclasses.replace(ev.budget, **(extra or {}))
     if hard is not None:
         b = dataclasses.replace(b, hard_seconds=hard)
     if medium is not None:
@@ -53,15 +57,17 @@ def _budget(name: str, hard: float | None, medium: float | None) -> None:
 
 
 def play(name: str, levels: list[str], seed: int, options: dict | None, hard: float | None,
-         medium: float | None) -> dict:
+         medium: float | None, extra: dict | None = None) -> dict:
     """One game; levels per seat. Returns winners and per-level decision times."""
-    _budget(name, hard, medium)
+    _budget(name, hard, medium, extra)
     g = LocalGame(name, seats=len(levels), seed=seed, options=options)
     engine = g.engine
     rng = random.Random(seed * 7919 + 1)
     times: dict[str, list[float]] = {lv: [] for lv in set(levels)}
     cpu: dict[str, list[float]] = {lv: [] for lv in set(levels)}
-    while g.outcome() is None:
+    decisions = 0
+    while g.outcome() is None and decisions < MAX_DECISIONS:
+        decisions += 1
         seat = min(g.to_act())
         actions = g.legal_actions(seat)
         t, c = time.perf_counter(), time.thread_time()
@@ -69,6 +75,8 @@ def play(name: str, levels: list[str], seed: int, options: dict | None, hard: fl
         times[levels[seat]].append(time.perf_counter() - t)
         cpu[levels[seat]].append(time.thread_time() - c)
         g.act(seat, choice.action)
+    if g.outcome() is None:  # a game that does not end (seen: Phoenicia, medium vs easy, seed 74)
+        return {"winners": [], "unfinished": True, "times": times, "cpu": cpu}
     return {"winners": g.outcome().get("winners") or [], "times": times, "cpu": cpu}
 
 
@@ -109,12 +117,14 @@ def _jobs(args) -> list[tuple[str, str, list[str], int, dict | None, int]]:
                                 {"captains": caps}, 0))
             for gi in range(args.games):
                 out.append((f"founders-of-gloomhaven solo {level}", "founders-of-gloomhaven", [level], gi, None, 0))
-    return out
+    # Game by game across the pairings, so that a run stopped early (--progress) has as many
+    # games in every row.
+    return sorted(out, key=lambda j: j[3])
 
 
-def _run(job, hard, medium):
+def _run(job, hard, medium, extra=None):
     label, name, levels, seed, options, hero = job
-    r = play(name, levels, seed, options, hard, medium)
+    r = play(name, levels, seed, options, hard, medium, extra)
     return label, hero, r
 
 
@@ -216,6 +226,8 @@ def _report(results: dict[str, dict], argv, started: float, json_path: str | Non
         t = "  ".join(f"{lv} {_pct(row['cpu'][lv], .5) * 1000:.1f}/{_pct(row['cpu'][lv], .95) * 1000:.1f}"
                       f" ({_pct(ts, .5) * 1000:.0f}/{_pct(ts, .95) * 1000:.0f})"
                       for lv, ts in sorted(row["times"].items()) if lv != "easy")
+        if row.get("unfinished"):
+            t += f"  [{row['unfinished']} unfinished]"
         print(f"{label:46} {row['games']:>5} {rate:>8.1%} [{lo:5.1%}, {hi:5.1%}]   {t}")
         out[label] = {"games": row["games"], "win_rate": rate, "ci95": [lo, hi],
                       "cpu_p50_ms": {lv: _pct(ts, .5) * 1000 for lv, ts in row["cpu"].items()},
@@ -226,6 +238,15 @@ def _report(results: dict[str, dict], argv, started: float, json_path: str | Non
         print(f"# (partial: {sum(r['games'] for r in results.values())} games so far)", flush=True)
     if json_path:
         Path(json_path).write_text(json.dumps(out, indent=1))
+
+
+def _fields(text: str) -> dict:
+    out = {}
+    for item in filter(None, text.split(",")):
+        key, _, val = item.partition("=")
+        kind = type(getattr(search.Budget(), key))
+        out[key] = (val in ("1", "true")) if kind is bool else kind(float(val)) if kind is int else kind(val)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -239,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--solo-levels", type=lambda s: s.split(","), default=["easy", "hard"])
     p.add_argument("--hard-seconds", type=float, help="replace the engines' hard budget")
     p.add_argument("--medium-seconds", type=float, help="replace the engines' medium budget")
+    p.add_argument("--budget", type=_fields, default={},
+                   help="replace Budget fields of every engine, e.g. rollout_plies=4,hard_candidates=8")
     p.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     p.add_argument("--json", help="write the results to this file too")
     p.add_argument("--progress", type=int, default=0, help="print the table so far every N games")
@@ -256,11 +279,12 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     done = 0
     with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-        futs = [pool.submit(_run, j, args.hard_seconds, args.medium_seconds) for j in jobs]
+        futs = [pool.submit(_run, j, args.hard_seconds, args.medium_seconds, args.budget) for j in jobs]
         for f in concurrent.futures.as_completed(futs):
             label, seat, r = f.result()
             row = results.setdefault(label, {"games": 0, "wins": 0.0, "times": {}, "cpu": {}})
             row["games"] += 1
+            row["unfinished"] = row.get("unfinished", 0) + bool(r.get("unfinished"))
             if seat in r["winners"]:
                 row["wins"] += 1 / len(r["winners"])
             for key in ("times", "cpu"):

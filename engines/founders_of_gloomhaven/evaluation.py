@@ -15,11 +15,21 @@ from . import phases
 
 _DELIVERED = 1.5  # per delivery token of the seat on a prestige building
 _COMPLETED = 3.0  # per completed building the seat delivered to
+# Fleeting influence all goes back at every vote (RULES.md, "The vote"): it counts 1 point only
+# if the game ends first, and otherwise only strengthens a vote. Lasting stays unless spent.
+_FLEETING = 0.3
+# What the seat has built is worth more than its price while the game goes on: the evaluation
+# would otherwise see only the money spent (1 point per $4) and never invest.
+_ASSET = {"house": 1.5, "bridge": 0.6, "road": 0.25, "stall": 1.5, "t2": 2.5, "t3": 3.5, "worker": 0.5}
 
 
 def points(state, i: int) -> float:
     p = state["players"][i]
-    pts = sum(p["score"].values()) + p["fleeting"] + p["lasting"] + p["money"] / 4
+    pts = sum(p["score"].values()) + _FLEETING * p["fleeting"] + p["lasting"] + p["money"] / 4
+    if not state["over"]:
+        pts += _ASSET["house"] * p["houses"] + _ASSET["bridge"] * p["bridges"] + _ASSET["road"] * p["roads"] \
+            + _ASSET["worker"] * p["workers"]
+        pts += sum(_ASSET[t["kind"]] for t in state["tiles"] if t["owner"] == i and t["kind"] in _ASSET)
     for pb in state["prestige"]:
         mine = sum(1 for d in pb["delivered"] if d == i)
         pts += _DELIVERED * mine + (_COMPLETED if pb["complete"] and mine else 0.0)
@@ -52,5 +62,10 @@ def standing(state, seat: int) -> float:
     return mine - max(others)
 
 
-EVALUATION = Evaluation(standing, Budget(medium_seconds=0.02, medium_actions=300, hard_seconds=0.7,
-                                         hard_candidates=5, rollout_plies=8, rollout_actions=5))
+# The engine's own player (play.py: roads and tiles aimed at deliveries) carries the plan this
+# evaluation cannot see: medium plays its pick unless nothing else is found (the evaluation
+# only orders the rest), and hard's rollouts are played by it (rollout_epsilon 1), judged at
+# their end by the evaluation. Measured: letting the evaluation overrule the pick lost to easy.
+EVALUATION = Evaluation(standing, Budget(medium_seconds=0.02, medium_actions=300, hard_seconds=0.02,
+                                         hard_candidates=5, rollout_plies=10, rollout_actions=5,
+                                         rollout_epsilon=1.0, prior_picks=1, prior_weight=100.0))

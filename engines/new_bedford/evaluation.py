@@ -46,5 +46,8 @@ def standing(state, seat: int) -> float:
     return mine - max(others) if others else mine
 
 
-EVALUATION = Evaluation(standing, Budget(medium_seconds=0.02, medium_actions=400, hard_seconds=0.7,
-                                         hard_candidates=5, rollout_plies=6, rollout_actions=6))
+# Hard: one ply of rollout (the other seat's answer by medium's judgement) was best of the
+# lengths measured (0-6 plies, bench/bots_results.md): longer rollouts only add noise here.
+EVALUATION = Evaluation(standing, Budget(medium_seconds=0.02, medium_actions=400, hard_seconds=0.05,
+                                         hard_candidates=5, rollout_plies=1, rollout_actions=12,
+                                         rollout_epsilon=0.0))

@@ -48,5 +48,6 @@ def standing(state, seat: int) -> float:
     return mine - max(others) if others else mine
 
 
-EVALUATION = Evaluation(standing, Budget(medium_seconds=0.02, medium_actions=400, hard_seconds=0.7,
-                                         hard_candidates=5, rollout_plies=8, rollout_actions=6))
+EVALUATION = Evaluation(standing, Budget(medium_seconds=0.02, medium_actions=400, hard_seconds=0.05,
+                                         hard_candidates=5, rollout_plies=8, rollout_actions=12,
+                                         rollout_epsilon=0.0))
