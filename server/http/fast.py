@@ -201,9 +201,10 @@ class FastRoutes:
             else:
                 out.append(_VARY_ENCODING)  # another Accept-Encoding could get it gzipped (RFC 9110 12.5.5)
         out.append((b"content-length", str(len(body)).encode()))
-        if answer.headers:  # (a Vary the gzip step above wrote already is not repeated)
-            out.extend((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.items()
-                       if (k.lower().encode("latin-1"), v.encode("latin-1")) not in out)
+        for k, v in (answer.headers or {}).items():
+            pair = (k.lower().encode("latin-1"), v.encode("latin-1"))
+            if pair not in out:  # (a Vary the gzip step above wrote already is not repeated)
+                out.append(pair)
         if "origin" in headers:
             out.extend(_CORS)
         await send({"type": "http.response.start", "status": answer.status, "headers": out})
