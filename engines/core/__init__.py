@@ -40,6 +40,7 @@ from .rules import (
     boolean,
     check_action,
     counts,
+    decide_action,
     document,
     integer,
     obj,
@@ -53,6 +54,6 @@ __all__ = [
     "validate_value",
     "reject_unknown_fields", "require_action_type", "require_fields", "require_int", "require_str",
     "EngineError", "IllegalAction", "InvalidAction", "InvalidOptions", "UnknownEngine", "VersionMismatch",
-    "LocalGame", "canonical_json", "check_action", "engine_for_log", "fold", "replay", "start_event",
+    "LocalGame", "canonical_json", "check_action", "decide_action", "engine_for_log", "fold", "replay", "start_event",
     "state_hash", "validate_setup", "get", "names", "register",
 ]

@@ -109,10 +109,17 @@ class Engine:
         `state`). Automatic follow-up steps are decided here too."""
         raise NotImplementedError
 
+    def decide_checked(self, state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+        """decide() for an action the core's `check_action` accepted (the decide loop,
+        `rules.decide_action`): an engine whose shapes are declared skips checking them a
+        second time. By default, decide()."""
+        return self.decide(state, seat, action, rng)
+
     def check_shape(self, action: Action) -> None:
         """InvalidAction when `action` is malformed (its shape, not its legality). The core
         asks it before the turn and game-over checks, so a malformed action is refused as
-        such whoever sends it; an engine without declarations checks shapes in decide()."""
+        such whoever sends it; an engine without declarations checks shapes in decide().
+        The core has checked that `action` is an object with a string "type"."""
 
     def to_act(self, state: State) -> set[int]:
         raise NotImplementedError

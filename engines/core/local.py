@@ -12,7 +12,7 @@ import jsonschema
 from .engine import Action, Engine, Event, State
 from .errors import InvalidOptions, VersionMismatch
 from .registry import get
-from .rules import check_action
+from .rules import decide_action
 
 
 def canonical_json(value: Any) -> str:
@@ -133,8 +133,7 @@ class LocalGame:
         return self.engine.legal_actions(self.state, seat)
 
     def act(self, seat: int, action: Action) -> list[Event]:
-        check_action(self.engine, self.state, seat, action)
-        new = self.engine.decide(self.state, seat, action, self.rng)
+        new = decide_action(self.engine, self.state, seat, action, self.rng)
         for e in new:
             self.state = self.engine.evolve(self.state, e)
         self.events.extend(new)

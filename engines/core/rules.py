@@ -487,9 +487,13 @@ class RulesEngine(Engine):
         """The move an action names, its shape checked (InvalidAction otherwise)."""
         if not isinstance(action, dict):
             raise InvalidAction("an action must be a JSON object")
-        t = action.get("type")
-        if not isinstance(t, str):
+        if not isinstance(action.get("type"), str):
             raise InvalidAction('an action needs a string "type"')
+        return self._declared_move(action)
+
+    def _declared_move(self, action: Action) -> Move:
+        # `action` is an object with a string "type" (move(), or the core's check_action).
+        t = action["type"]
         m = self._move_by_type.get(t)
         if m is None:
             raise InvalidAction(f"unknown action type {t!r}; expected one of {sorted(self._move_by_type)}")
@@ -497,10 +501,16 @@ class RulesEngine(Engine):
         return m
 
     def check_shape(self, action: Action) -> None:
-        self.move(action)
+        self._declared_move(action)
 
     def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
-        m = self.move(action)
+        return self._decide(self.move(action), state, seat, action, rng)
+
+    def decide_checked(self, state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+        # check_action validated the shape (check_shape): the move is only looked up.
+        return self._decide(self._move_by_type[action["type"]], state, seat, action, rng)
+
+    def _decide(self, m: Move, state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
         phase = self.phase_of(state)
         if m.phases is not None and phase not in m.phases:
             raise IllegalAction(self.wrong_phase(state, seat, m, action))
@@ -568,6 +578,16 @@ class RulesEngine(Engine):
                 for m in self.moves]
         rows += [{"kind": "phase", "name": p.name, "rule": p.rule, "doc": p.doc} for p in self.phases]
         return rows
+
+
+def decide_action(engine: Engine, state: State, seat: Any, action: Any, rng: random.Random) -> list[Event]:
+    """The decide loop's one entry for an action from outside (a player, a replayed log): the
+    core's checks (`check_action`), then the engine's decide, which does not check the shape
+    again. Every layer validates what it owns once: the transports that a request is an
+    object, the service its own fields (request id, expected version, the caller's seat),
+    this the action (shape, seat, turn, game over), the engine's moves its legality."""
+    check_action(engine, state, seat, action)
+    return engine.decide_checked(state, seat, action, rng)
 
 
 def check_action(engine: Engine, state: State, seat: Any, action: Any) -> None:

@@ -67,9 +67,11 @@ def _specs(w: Wire) -> tuple[Any, ...]:
 
 
 def _action(w: Wire) -> Any:
-    if "action" not in w:
+    # The transports own "is an object" (a Struct: the codec, protobuf); JSON null is unset.
+    action = w.get("action")
+    if action is None:
         raise InvalidArgument('the request needs an "action" object')
-    return w["action"]
+    return action
 
 
 HANDLERS: dict[str, Handler] = {

@@ -9,7 +9,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from tablero.engines.core import Engine, IllegalAction, InvalidAction, InvalidOptions, check_action, clone, start_event
+from tablero.engines.core import Engine, IllegalAction, InvalidAction, InvalidOptions, clone, decide_action, start_event
 from tablero.engines.core.search import DEFAULT_LEVEL
 from tablero.server.errors import FailedPrecondition, InvalidArgument
 
@@ -45,8 +45,7 @@ def play(engine: Engine, state: Any, seat: int, action: Any, kinds: list[str], r
     repository evolves it once the append succeeded); with bots it evolves `state` (the
     caller's)."""
     try:
-        check_action(engine, state, seat, action)
-        events = engine.decide(state, seat, action, rng)
+        events = decide_action(engine, state, seat, action, rng)
     except InvalidAction as e:
         raise InvalidArgument(str(e), "MALFORMED_ACTION") from None
     except IllegalAction as e:

@@ -347,8 +347,6 @@ class GameService:
     # --- the write path ----------------------------------------------------------------
     async def submit_action(self, c: cmd.SubmitAction) -> dict[str, Any]:
         """Decide the action's events (and the bots' answers) on the game now; commit them."""
-        if not isinstance(c.action, dict):
-            raise InvalidArgument('"action" must be a JSON object with a "type"')
         if c.request_id is not None and len(c.request_id) > MAX_REQUEST_ID:
             raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters")
         if c.expected_version is not None and c.expected_version < 0:

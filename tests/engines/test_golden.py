@@ -49,13 +49,13 @@ def test_golden_check_fails_when_decide_changes(tmp_path, monkeypatch):
     golden.check(p)
     from tablero.engines.tic_tac_toe.engine import TicTacToe
 
-    orig = TicTacToe.decide
+    orig = TicTacToe.decide_checked  # what the decide loop calls once check_action passed
 
     def changed(self, state, seat, action, rng):
         events = orig(self, state, seat, action, rng)
         return [dict(events[0], note="changed"), *events[1:]]
 
-    monkeypatch.setattr(TicTacToe, "decide", changed)
+    monkeypatch.setattr(TicTacToe, "decide_checked", changed)
     with pytest.raises(AssertionError, match="now gives other events"):
         golden.check(p)
 
@@ -72,3 +72,25 @@ def test_riverboat_golden_logs_of_both_versions_re_decide_their_events():
             doc = json.loads(path.read_text())
             assert doc["decisions"], f"{path.name} keeps no decisions"
             golden.redecide(doc, path.name)
+
+
+def test_the_decide_loop_checks_an_action_shape_once(monkeypatch):
+    """Validation once per layer: an action through the decide loop (check_action, then the
+    engine) has its declared shape checked once, not again inside decide()."""
+    from tablero.engines.core import LocalGame, rules
+    from tablero.engines.tic_tac_toe.engine import TicTacToe
+
+    calls = []
+    orig = rules.Move.validate_shape
+
+    def counted(self, action):
+        calls.append(action["type"])
+        return orig(self, action)
+
+    monkeypatch.setattr(rules.Move, "validate_shape", counted)
+    g = LocalGame(TicTacToe(), seats=2, seed=1)
+    g.act(0, {"type": "place", "cell": 4})
+    assert calls == ["place"]
+    # decide() called on its own (a test, a tool) still checks the shape itself.
+    with pytest.raises(rules.InvalidAction):
+        TicTacToe().decide(g.state, 1, {"type": "place", "cell": "x"}, g.rng)
