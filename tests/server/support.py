@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
@@ -98,6 +99,10 @@ class ServerProcess:
             [sys.executable, "-m", "tablero.server", "serve", "--host", "127.0.0.1",
              "--grpc-port", str(self.grpc_port), "--http-port", str(self.http_port), *self.args],
             env=self.env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            # Its own process group: kill() takes the bot pool with it, as a dead container would
+            # (a pool process still importing when its server is SIGKILLed has not yet armed its
+            # parent-death signal, and would hold the server's stderr pipe open for seconds).
+            start_new_session=True,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -118,7 +123,8 @@ class ServerProcess:
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
-            self.proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.communicate(timeout=10)
 
     def __enter__(self) -> ServerProcess:

@@ -81,11 +81,14 @@ async def test_min_replicas_ack_refuses_then_lands_exactly_once() -> None:
     answer DuplicateRequest with the first version: one copy in the log."""
     with SentinelSet(replicas=1, sentinels=0) as s:
         url = f"redis://127.0.0.1:{s.master_port}/0"
+        # The refusals wait 0.3 s each; what must be confirmed gets 10 s (a loaded machine's
+        # replica may take more than 0.3 s to confirm even when it is up).
         store = RedisStore(url, min_replicas_ack=1, replicas_ack_timeout=0.3)
+        patient = RedisStore(url, min_replicas_ack=1, replicas_ack_timeout=10)
         plain = RedisStore(url)
         try:
-            await store.create("g", {}, [{"type": "start"}])
-            assert await store.append("g", 1, [{"n": 1}], request_id="a") == 2
+            await patient.create("g", {}, [{"type": "start"}])
+            assert await patient.append("g", 1, [{"n": 1}], request_id="a") == 2
             replica = s.replica_ports[0]
             s.pause(replica)
             try:
@@ -99,9 +102,9 @@ async def test_min_replicas_ack_refuses_then_lands_exactly_once() -> None:
             finally:
                 s.resume(replica)
             with pytest.raises(DuplicateRequest) as dup:
-                await store.append("g", 2, [{"n": 2}], request_id="b")
+                await patient.append("g", 2, [{"n": 2}], request_id="b")
             assert dup.value.version == 3
-            assert await store.request_version("g", "b") == 3
+            assert await patient.request_version("g", "b") == 3
             assert await store.read("g") == [{"type": "start"}, {"n": 1}, {"n": 2}, {"n": "async"}]
             with s.client(replica) as c:  # and the replica has it
                 assert c.xlen("tablero:{g}:events") == 4
@@ -109,6 +112,7 @@ async def test_min_replicas_ack_refuses_then_lands_exactly_once() -> None:
             with contextlib.suppress(Exception):
                 s.resume(s.replica_ports[0])
             await store.close()
+            await patient.close()
             await plain.close()
 
 
