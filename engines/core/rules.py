@@ -387,15 +387,48 @@ class Move:
 
 
 @dataclass(frozen=True)
+class Branch:
+    """A `then` that depends on the state: `choose(state)` names the phase that follows, one of
+    `to` (declared, so that the table names every phase a phase may lead to)."""
+
+    choose: Callable[[State], str]
+    to: tuple[str, ...]
+
+    def __call__(self, state: State) -> str:
+        name = self.choose(state)
+        if name not in self.to:
+            raise RuntimeError(f"phase branch chose {name!r}, not one of {self.to}")
+        return name
+
+
+def branch(choose: Callable[[State], str], *to: str) -> Branch:
+    """`then=branch(lambda s: "over" if s["round"] == LAST else "draft", "draft", "over")`."""
+    return Branch(choose, tuple(to))
+
+
+@dataclass(frozen=True)
 class Phase:
-    """One phase (or step) of the game, declared once.
+    """One phase (or step) of the game, declared once, with its end and what follows.
 
     - `to_act(state)`: the seats that must decide now (empty while the game runs an
       automatic step, or once it is over).
-    - `auto(state, rng) -> events | None`: what happens without a decision (on
-      entering the phase, at its end, dealing, scoring, automa turns). Returning
-      events advances the game; None (or []) means a decision is awaited.
-    - `rule`, `doc`: rulebook reference and a line for the docs.
+    - `auto(state, rng) -> events | None`: an automatic step *within* the phase (dealing,
+      a refill, an automa's turn, dropping a step with nothing to choose). Returning
+      events advances the game; None (or []) means nothing is automatic now.
+    - `ends(state) -> bool`: the phase is over: no decision and no automatic step of its
+      own remains. The core's settle loop asks it when `auto` gives nothing. `None`: the
+      phase has no end of its own for the loop to check; its moves' events (or a step's
+      consumed item) leave it, or it is the game's last.
+    - `on_end(state, rng) -> events`: what the end itself does (a round's scoring), before
+      the phase that follows is entered.
+    - `then`: the phase that follows. A name; a `Branch` (`branch(choose, *names)`) when the
+      state decides (the last round → the game's end); with `ends=None`, a tuple of the
+      phases its moves' events may lead to (declared for readers and checked by the tests).
+      The engine's `enter_phase(state, name, rng)` makes the events that enter it.
+    - `step`: a decision a seat owes inside whichever phase pushed it (a pending queue's
+      item): entered from any phase and left back to it by event handlers.
+    - `rule`, `doc`: rulebook reference and a line for the docs; `ends_doc`, the end in
+      words for the docs (default: the first line of `ends.__doc__`).
     """
 
     name: str
@@ -403,6 +436,39 @@ class Phase:
     auto: Callable[[State, random.Random], list[Event] | None] | None = None
     rule: str = ""
     doc: str = ""
+    ends: Callable[[State], bool] | None = None
+    then: str | Branch | tuple[str, ...] | None = None
+    on_end: Callable[[State, random.Random], list[Event]] | None = None
+    step: bool = False
+    ends_doc: str = ""
+
+    def __post_init__(self) -> None:
+        if self.ends is not None and not isinstance(self.then, str | Branch):
+            raise TypeError(f"phase {self.name!r}: an end (ends=) needs then= a name or a branch()")
+        if self.on_end is not None and self.ends is None:
+            raise TypeError(f"phase {self.name!r}: on_end= needs ends=")
+        if self.step and (self.ends is not None or self.then is not None):
+            raise TypeError(f"phase {self.name!r}: a step is left by event handlers (no ends=, no then=)")
+
+    def successors(self) -> tuple[str, ...]:
+        """Every phase declared to follow this one."""
+        if self.then is None:
+            return ()
+        if isinstance(self.then, str):
+            return (self.then,)
+        if isinstance(self.then, Branch):
+            return self.then.to
+        return tuple(self.then)
+
+    def describe_end(self) -> str:
+        if self.ends_doc:
+            return self.ends_doc
+        if self.ends is not None:
+            doc = (self.ends.__doc__ or "").strip().splitlines()
+            return doc[0] if doc else self.ends.__name__.strip("_").replace("_", " ")
+        if self.step:
+            return "its item is consumed (event handlers)"
+        return "by its moves' events" if self.then else "never: the game is over"
 
 
 class RulesEngine(Engine):
@@ -417,7 +483,9 @@ class RulesEngine(Engine):
     - `event_fields` (optional): mapping event type → {field: schema} for the event
       schema; event types absent from it are published with their type only;
     - `view_schema`: JSON Schema of `view()`;
-    - `phase_of(state)` if the phase is not `state["phase"]`.
+    - `phase_of(state)` if the phase is not `state["phase"]`;
+    - `enter_phase(state, name, rng)` if any phase declares an end (`Phase.ends`): the
+      events that start the phase `name` (the engine's own phase-start event).
     """
 
     moves: tuple[Move, ...] = ()
@@ -451,10 +519,14 @@ class RulesEngine(Engine):
             for ph in m.phases or ():
                 if ph not in cls._phase_by_name:
                     raise TypeError(f"{cls.__name__}: move {m.type!r} names unknown phase {ph!r}")
+        for p in cls.phases:
+            for ph in p.successors():
+                if ph not in cls._phase_by_name:
+                    raise TypeError(f"{cls.__name__}: phase {p.name!r} names unknown phase {ph!r} to follow")
         cls._moves_in_phase = {
             p.name: tuple(m for m in cls.moves if m.phases is None or p.name in m.phases) for p in cls.phases
         }
-        cls._has_auto = any(p.auto is not None for p in cls.phases)
+        cls._has_auto = any(p.auto is not None or p.ends is not None for p in cls.phases)
         if cls.moves:
             cls.action_schema = {
                 "$schema": JSON_SCHEMA_DIALECT,
@@ -521,14 +593,41 @@ class RulesEngine(Engine):
         for _ in range(self.max_auto_steps):
             if self.outcome(s) is not None:
                 return events
-            auto = self._phase_by_name[self.phase_of(s)].auto
-            more = auto(s, rng) if auto is not None else None
+            s, more = self.advance(s, rng)
             if not more:
                 return events
-            for e in more:
-                s = self.evolve(s, e)
             events.extend(more)
         raise RuntimeError(f"{self.name}: automatic steps did not stop after {self.max_auto_steps}")
+
+    def advance(self, s: State, rng: random.Random) -> tuple[State, list[Event]]:
+        """One automatic step from `s`, evolved into it (`s` is the settle loop's own copy): the
+        current phase's `auto`; else, when the phase `ends`, its `on_end` and the entry into its
+        `then` (chosen after `on_end`'s events). No events: a decision is awaited."""
+        phase = self._phase_by_name[self.phase_of(s)]
+        if phase.auto is not None:
+            more = phase.auto(s, rng)
+            if more:
+                for e in more:
+                    s = self.evolve(s, e)
+                return s, more
+        if phase.ends is None or not phase.ends(s):
+            return s, []
+        out: list[Event] = []
+        if phase.on_end is not None:
+            out = list(phase.on_end(s, rng))
+            for e in out:
+                s = self.evolve(s, e)
+        then = phase.then if isinstance(phase.then, str) else phase.then(s)  # type: ignore[operator]
+        entry = self.enter_phase(s, then, rng)
+        for e in entry:
+            s = self.evolve(s, e)
+        out.extend(entry)
+        return s, out
+
+    def enter_phase(self, state: State, name: str, rng: random.Random) -> list[Event]:
+        """The events that start phase `name` after a declared end (`Phase.then`): the engine's
+        own phase-start event. `state` is after the ending phase's `on_end` events."""
+        raise NotImplementedError(f"{self.name}: a phase declares an end; write enter_phase")
 
     def fork(self, state: State) -> State:
         """The look-ahead copy `settle` evolves (the caller's `state` is never mutated). A full
@@ -566,8 +665,19 @@ class RulesEngine(Engine):
         """The declarations as rows (for docs): moves then phases, with their references."""
         rows = [{"kind": "move", "name": m.type, "phases": sorted(m.phases or ()), "rule": m.rule, "doc": m.doc}
                 for m in self.moves]
-        rows += [{"kind": "phase", "name": p.name, "rule": p.rule, "doc": p.doc} for p in self.phases]
+        rows += [{"kind": "phase", "name": p.name, "rule": p.rule, "doc": p.doc, "ends": p.describe_end(),
+                  "then": list(p.successors()), "automatic": p.ends is not None, "step": p.step}
+                 for p in self.phases]
         return rows
+
+    def flow(self) -> str:
+        """The declared flow as text, a line a phase: `name → then (ends when …)`."""
+        lines = []
+        for p in self.phases:
+            then = " | ".join(p.successors()) or ("(back to the phase it interrupted)" if p.step else "-")
+            how = "automatic" if p.ends is not None else "by events"
+            lines.append(f"{p.name} → {then}  [{how}: {p.describe_end()}]")
+        return "\n".join(lines)
 
 
 def check_action(engine: Engine, state: State, seat: Any, action: Any) -> None:
