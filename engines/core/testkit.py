@@ -349,3 +349,43 @@ def check_forks(engine: Engine, seats: int, seed: int, options: dict | None = No
             assert canonical_json(state) == before, f"{engine.name}: evolving the fork changed the original"
         checked += 1
     return checked
+
+
+def phase_transitions(engine: Engine, events: list[dict]) -> list[tuple[str, str, int]]:
+    """The phase changes an event log makes, event by event: (from, to, index of the event).
+    The phase is the engine's `phase_of` (a RulesEngine's declared phases)."""
+    state = None
+    before = None
+    out = []
+    for i, e in enumerate(events):
+        state = engine.evolve(state, clone(e))
+        now = engine.phase_of(state)  # type: ignore[attr-defined]
+        if before is not None and now != before:
+            out.append((before, now, i))
+        before = now
+    return out
+
+
+def check_phase_flow(engine: Engine, events: list[dict], what: str = "") -> set[tuple[str, str]]:
+    """Every phase change in `events` is one the phase table declares: into a phase its `then`
+    names (the `successors`), into a `step` from any phase, and out of a step back to the
+    phase it interrupted (or to one that phase is declared to lead to, or to another step).
+    Returns the changes seen."""
+    table = engine._phase_by_name  # type: ignore[attr-defined]
+    seen = set()
+    under = None  # the phase a step interrupted
+    for a, b, i in phase_transitions(engine, events):
+        seen.add((a, b))
+        where = f"{engine.name} {what}: event {i} ({events[i]['type']}) leads {a} → {b}"
+        assert b in table, f"{where}: {b!r} is not a declared phase"
+        if not table[a].step:
+            under = a
+        if table[b].step:
+            continue
+        if table[a].step:
+            assert under is not None and (b == under or b in table[under].successors()), (
+                f"{where}: a step goes back to the phase it interrupted ({under}) or one it leads to "
+                f"{table[under].successors() if under else ()}")
+            continue
+        assert b in table[a].successors(), f"{where}; {a} declares then={table[a].successors()}"
+    return seen
