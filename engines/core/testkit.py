@@ -351,32 +351,50 @@ def check_forks(engine: Engine, seats: int, seed: int, options: dict | None = No
     return checked
 
 
-def phase_transitions(engine: Engine, events: list[dict]) -> list[tuple[str, str, int]]:
-    """The phase changes an event log makes, event by event: (from, to, index of the event).
-    The phase is the engine's `phase_of` (a RulesEngine's declared phases)."""
-    state = None
-    before = None
-    out = []
-    for i, e in enumerate(events):
-        state = engine.evolve(state, clone(e))
-        now = engine.phase_of(state)  # type: ignore[attr-defined]
-        if before is not None and now != before:
-            out.append((before, now, i))
-        before = now
-    return out
+def phase_steps(engine: Any, seats: int, seed: int, options: dict | None = None) -> Iterator[tuple[str, str, str]]:
+    """A seeded random game of a RulesEngine, cut where the phase table speaks: each decision's
+    own events (`Move.resolve`), then each automatic step of the settle loop (`auto`, or a
+    declared end with its entry into `then`). Yields (phase before, phase after, what: the move's
+    type, or "automatic"); a phase passed through inside one of them is not a transition. The
+    steps together give exactly the events `decide` gives (checked)."""
+    rng = random.Random(seed)
+    g = LocalGame(engine, seats=seats, seed=seed, options=options)
+    while g.outcome() is None:
+        seat = rng.choice(sorted(g.to_act()))
+        action = engine.random_action(g.state, seat, g.legal_actions(seat), rng)
+        mine = random.Random()
+        mine.setstate(g.rng.getstate())
+        move = engine.move(action)
+        s = engine.fork(g.state)
+        events = list(move.resolve(g.state, seat, action, move.check(g.state, seat, action), mine))
+        before = engine.phase_of(s)
+        for e in events:
+            s = engine.evolve(s, e)
+        yield before, engine.phase_of(s), action["type"]
+        while engine.outcome(s) is None:
+            before = engine.phase_of(s)
+            s, more = engine.advance(s, mine)
+            if not more:
+                break
+            events += more
+            yield before, engine.phase_of(s), "automatic"
+        assert events == g.act(seat, action), f"{engine.name}: the walk's steps differ from decide's events"
 
 
-def check_phase_flow(engine: Engine, events: list[dict], what: str = "") -> set[tuple[str, str]]:
-    """Every phase change in `events` is one the phase table declares: into a phase its `then`
-    names (the `successors`), into a `step` from any phase, and out of a step back to the
+def check_phase_flow(engine: Any, seats: int, seed: int, options: dict | None = None) -> set[tuple[str, str]]:
+    """Every phase change of a seeded random game is one the phase table declares (`phase_steps`
+    cuts the game into decisions and automatic steps): into a phase the phase left names in
+    `then` (its `successors`), into a `step` from any phase, and out of a step back to the
     phase it interrupted (or to one that phase is declared to lead to, or to another step).
-    Returns the changes seen."""
-    table = engine._phase_by_name  # type: ignore[attr-defined]
+    Returns the changes seen, as (from, to) pairs."""
+    table = engine._phase_by_name
     seen = set()
     under = None  # the phase a step interrupted
-    for a, b, i in phase_transitions(engine, events):
+    for n, (a, b, what) in enumerate(phase_steps(engine, seats, seed, options)):
+        if a == b:
+            continue
         seen.add((a, b))
-        where = f"{engine.name} {what}: event {i} ({events[i]['type']}) leads {a} → {b}"
+        where = f"{engine.name} {seats}p seed {seed}, step {n} ({what}) leads {a} → {b}"
         assert b in table, f"{where}: {b!r} is not a declared phase"
         if not table[a].step:
             under = a
