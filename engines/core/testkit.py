@@ -10,14 +10,14 @@ import copy
 import json
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import jsonschema
 
 from .engine import START_META_KEYS, Engine, clone
 from .errors import EngineError, IllegalAction, InvalidAction
-from .local import LocalGame, canonical_json, replay, state_hash
+from .local import LocalGame, canonical_json, engine_for_log, replay, start_event, state_hash
 
 # How many seeded random playthroughs per engine and seat count (CI default).
 GAMES_PER_SEAT_COUNT = int(os.environ.get("TABLERO_KIT_GAMES", "10"))
@@ -351,12 +351,34 @@ def check_forks(engine: Engine, seats: int, seed: int, options: dict | None = No
     return checked
 
 
-def phase_steps(engine: Any, seats: int, seed: int, options: dict | None = None) -> Iterator[tuple[str, str, str]]:
-    """A seeded random game of a RulesEngine, cut where the phase table speaks: each decision's
-    own events (`Move.resolve`), then each automatic step of the settle loop (`auto`, or a
-    declared end with its entry into `then`). Yields (phase before, phase after, what: the move's
-    type, or "automatic"); a phase passed through inside one of them is not a transition. The
-    steps together give exactly the events `decide` gives (checked)."""
+Step = tuple[str, str, str]  # (phase before, phase after, what: a move's type or "automatic")
+
+
+def decision_steps(engine: Any, state: Any, seat: int, action: dict, rng: random.Random) -> tuple[list[Step], list]:
+    """One decision of a RulesEngine cut where its phase table speaks: the move's own events
+    (`Move.resolve`), then each automatic step of the settle loop (`advance`: an `auto`, or a
+    declared end with its entry into `then`). Returns the steps, (phase before, phase after,
+    the move's type or "automatic"), and all the events, which must be those `decide` gives."""
+    move = engine.move(action)
+    events = list(move.resolve(state, seat, action, move.check(state, seat, action), rng))
+    s = engine.fork(state)
+    before = engine.phase_of(s)
+    for e in events:
+        s = engine.evolve(s, e)
+    steps = [(before, engine.phase_of(s), action["type"])]
+    while engine.outcome(s) is None:
+        before = engine.phase_of(s)
+        s, more = engine.advance(s, rng)
+        if not more:
+            break
+        events += more
+        steps.append((before, engine.phase_of(s), "automatic"))
+    return steps, events
+
+
+def phase_steps(engine: Any, seats: int, seed: int, options: dict | None = None) -> Iterator[Step]:
+    """The steps (`decision_steps`) of a seeded random game; a phase passed through inside one
+    step is not a transition. Each decision's steps give exactly the events `decide` gives."""
     rng = random.Random(seed)
     g = LocalGame(engine, seats=seats, seed=seed, options=options)
     while g.outcome() is None:
@@ -364,46 +386,52 @@ def phase_steps(engine: Any, seats: int, seed: int, options: dict | None = None)
         action = engine.random_action(g.state, seat, g.legal_actions(seat), rng)
         mine = random.Random()
         mine.setstate(g.rng.getstate())
-        move = engine.move(action)
-        s = engine.fork(g.state)
-        events = list(move.resolve(g.state, seat, action, move.check(g.state, seat, action), mine))
-        before = engine.phase_of(s)
-        for e in events:
-            s = engine.evolve(s, e)
-        yield before, engine.phase_of(s), action["type"]
-        while engine.outcome(s) is None:
-            before = engine.phase_of(s)
-            s, more = engine.advance(s, mine)
-            if not more:
-                break
-            events += more
-            yield before, engine.phase_of(s), "automatic"
+        steps, events = decision_steps(engine, g.state, seat, action, mine)
         assert events == g.act(seat, action), f"{engine.name}: the walk's steps differ from decide's events"
+        yield from steps
 
 
-def check_phase_flow(engine: Any, seats: int, seed: int, options: dict | None = None) -> set[tuple[str, str]]:
-    """Every phase change of a seeded random game is one the phase table declares (`phase_steps`
-    cuts the game into decisions and automatic steps): into a phase the phase left names in
-    `then` (its `successors`), into a `step` from any phase, and out of a step back to the
-    phase it interrupted (or to one that phase is declared to lead to, or to another step).
-    Returns the changes seen, as (from, to) pairs."""
+def logged_phase_steps(doc: dict) -> Iterator[Step]:
+    """The steps of a recorded game (a golden log with its decisions and seed), decided again
+    with the recording's random numbers; each decision must give the log's events."""
+    events = doc["events"]
+    engine = engine_for_log(events)
+    first = events[0]
+    rng = random.Random(doc["seed"])
+    start_event(engine, first["seats"], first.get("options"), rng)
+    state = engine.evolve(None, clone(first))
+    i = 1
+    for seat, action in doc["decisions"]:
+        steps, new = decision_steps(engine, state, seat, action, rng)
+        assert new == events[i:i + len(new)], f"{engine.name}: the walk's steps differ from the log"
+        for e in new:
+            state = engine.evolve(state, clone(e))
+        i += len(new)
+        yield from steps
+
+
+def check_phase_flow(engine: Any, steps: Iterable[Step], where: str = "") -> set[tuple[str, str]]:
+    """Every phase change in `steps` (`phase_steps`, `logged_phase_steps`) is one the phase table
+    declares: into a phase the phase left names in `then` (its `successors`), into a `step` from
+    any phase, and out of a step back to the phase it interrupted (or to one that phase is
+    declared to lead to, or to another step). Returns the changes seen, as (from, to) pairs."""
     table = engine._phase_by_name
     seen = set()
     under = None  # the phase a step interrupted
-    for n, (a, b, what) in enumerate(phase_steps(engine, seats, seed, options)):
+    for n, (a, b, what) in enumerate(steps):
         if a == b:
             continue
         seen.add((a, b))
-        where = f"{engine.name} {seats}p seed {seed}, step {n} ({what}) leads {a} → {b}"
-        assert b in table, f"{where}: {b!r} is not a declared phase"
+        at = f"{engine.name} {where}, step {n} ({what}) leads {a} → {b}"
+        assert b in table, f"{at}: {b!r} is not a declared phase"
         if not table[a].step:
             under = a
         if table[b].step:
             continue
         if table[a].step:
             assert under is not None and (b == under or b in table[under].successors()), (
-                f"{where}: a step goes back to the phase it interrupted ({under}) or one it leads to "
+                f"{at}: a step goes back to the phase it interrupted ({under}) or one it leads to "
                 f"{table[under].successors() if under else ()}")
             continue
-        assert b in table[a].successors(), f"{where}; {a} declares then={table[a].successors()}"
+        assert b in table[a].successors(), f"{at}; {a} declares then={table[a].successors()}"
     return seen
