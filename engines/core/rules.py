@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, cast
 
 from .engine import Action, Engine, Event, State, clone
 from .errors import IllegalAction, InvalidAction
@@ -498,6 +498,11 @@ class RulesEngine(Engine):
     #: settle loop then always looks ahead). An engine that knows which events lead into a
     #: phase with an `auto` step names them, and every other decision skips the look-ahead.
     auto_after: frozenset[str] | None = None
+    # Built from the tables by `_build_tables` when a subclass is declared.
+    _move_by_type: ClassVar[dict[str, Move]]
+    _phase_by_name: ClassVar[dict[str, Phase]]
+    _moves_in_phase: ClassVar[dict[str, tuple[Move, ...]]]
+    _has_auto: ClassVar[bool]
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -617,7 +622,9 @@ class RulesEngine(Engine):
             out = list(phase.on_end(s, rng))
             for e in out:
                 s = self.evolve(s, e)
-        then = phase.then if isinstance(phase.then, str) else phase.then(s)  # type: ignore[operator]
+        then = phase.then
+        if not isinstance(then, str):
+            then = cast(Branch, then)(s)  # Phase() allows only a name or a Branch beside ends=
         entry = self.enter_phase(s, then, rng)
         for e in entry:
             s = self.evolve(s, e)
@@ -663,7 +670,7 @@ class RulesEngine(Engine):
 
     def rules_table(self) -> list[dict[str, Any]]:
         """The declarations as rows (for docs): moves then phases, with their references."""
-        rows = [{"kind": "move", "name": m.type, "phases": sorted(m.phases or ()), "rule": m.rule, "doc": m.doc}
+        rows: list[dict[str, Any]] = [{"kind": "move", "name": m.type, "phases": sorted(m.phases or ()), "rule": m.rule, "doc": m.doc}
                 for m in self.moves]
         rows += [{"kind": "phase", "name": p.name, "rule": p.rule, "doc": p.doc, "ends": p.describe_end(),
                   "then": list(p.successors()), "automatic": p.ends is not None, "step": p.step}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import cast
 
 from tablero.engines.core import Phase, branch
 
@@ -231,7 +232,7 @@ def _after_scoring(s: State) -> str:
 
 
 def _game_end(s: State) -> list[Event]:
-    details = scoring.final_scoring(s)
+    details = scoring.final_scoring(cast(dict, s))
     scores = [row["total"] for row in details]
     best = max(scores)
     return [{"type": "game_ended", "scores": scores,
@@ -248,7 +249,8 @@ def _next_round(s: State) -> list[Event]:
     else:
         fp = _next(s, s["first_player"])
     # seed-R "Inicio de una ronda": refill crop tiles, one boat of each type, four cards.
-    boats = [b["id"] for b in BOATS if not s["boat_board"][b["id"]] and s["boat_piles"][b["id"]] > 0]
+    ids = [cast(str, b["id"]) for b in BOATS]
+    boats = [b for b in ids if not s["boat_board"][b] and s["boat_piles"][b] > 0]
     deck = list(s["opp_deck"])
     spaces = [deck.pop(0) if (c is None and deck) else None for c in s["opp_spaces"]]
     return [{"type": "round_ended", "round": s["round"], "first_player": fp},
