@@ -10,7 +10,7 @@ order the rulebook tells them, the way boardgame.io declares `moves` and
              rule="Rules §2: a player marks an empty cell"),
     )
     PHASES = (
-        Phase("play", to_act=lambda s: {s["next"]}),
+        Phase("play", to_act=lambda s: {s["next"]}, then="over"),
         Phase("over", to_act=lambda s: ()),
     )
 
@@ -18,8 +18,10 @@ From these declarations the core derives everything else:
 
 - `decide`: shape check against the move's field schemas → the phase allows the
   move → `check` (legality, raising `IllegalAction` with the reason a player
-  reads) → `resolve` (the events) → automatic steps (`Phase.auto`) until a real
-  decision is awaited or the game is over. Engines do not repeat these checks.
+  reads) → `resolve` (the events) → automatic steps until a real decision is
+  awaited or the game is over: a phase's `auto` (a step within it), else, when it
+  `ends`, its `on_end` events and the entry into the phase its `then` names
+  (`enter_phase`, the engine's phase-start event). Engines do not repeat these checks.
 - `legal_actions`: each move allowed in the current phase lists its actions,
   either with `options` (an exact generator) or with `candidates` filtered
   through the same `check` that `decide` runs, so the list and the check cannot
@@ -461,14 +463,22 @@ class Phase:
         return tuple(self.then)
 
     def describe_end(self) -> str:
+        """When the phase ends, in words (the docs' flow table)."""
         if self.ends_doc:
             return self.ends_doc
         if self.ends is not None:
-            doc = (self.ends.__doc__ or "").strip().splitlines()
-            return doc[0] if doc else self.ends.__name__.strip("_").replace("_", " ")
+            return _first_line(self.ends)
         if self.step:
             return "its item is consumed (event handlers)"
         return "by its moves' events" if self.then else "never: the game is over"
+
+    def describe_on_end(self) -> str:
+        return _first_line(self.on_end) if self.on_end is not None else ""
+
+
+def _first_line(fn: Callable[..., Any]) -> str:
+    doc = (fn.__doc__ or "").strip().splitlines()
+    return doc[0].rstrip(".") if doc else fn.__name__.strip("_").replace("_", " ")
 
 
 class RulesEngine(Engine):
@@ -678,13 +688,19 @@ class RulesEngine(Engine):
         return rows
 
     def flow(self) -> str:
-        """The declared flow as text, a line a phase: `name → then (ends when …)`."""
-        lines = []
+        """The declared flow as a Markdown table, a row a phase: when it ends (automatic: the
+        settle loop checks `ends`; else its moves' events end it), what its end does, and the
+        phase(s) that follow. Each engine's RULES.md shows it (`python -m tablero.engines.core.flow`)."""
+        rows = ["| Phase | Ends | At its end | Then |", "|---|---|---|---|"]
         for p in self.phases:
-            then = " | ".join(p.successors()) or ("(back to the phase it interrupted)" if p.step else "-")
-            how = "automatic" if p.ends is not None else "by events"
-            lines.append(f"{p.name} → {then}  [{how}: {p.describe_end()}]")
-        return "\n".join(lines)
+            then = " or ".join(f"`{n}`" for n in p.successors())
+            if p.step:
+                then = "back to the phase it interrupted"
+            how = "at once" if p.ends is not None and p.describe_end().startswith("at once") else ""
+            ends = p.describe_end() if how else (f"automatic: {p.describe_end()}" if p.ends is not None
+                                                 else p.describe_end())
+            rows.append(f"| `{p.name}`{' (step)' if p.step else ''} | {ends} | {p.describe_on_end()} | {then or '-'} |")
+        return "\n".join(rows) + "\n"
 
 
 def check_action(engine: Engine, state: State, seat: Any, action: Any) -> None:

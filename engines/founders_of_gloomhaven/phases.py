@@ -51,7 +51,7 @@ def _final_event(s: State, reason: str) -> dict:
 
 
 def _at_once(state: State) -> bool:
-    """at once (an automatic phase: no decision is awaited)"""
+    """at once (an automatic phase)"""
     return True
 
 
@@ -60,8 +60,9 @@ def _game_over(s: State) -> str:
 
 
 def _end_of_action(state: State, rng: random.Random) -> list[dict]:
-    """After an action and its follow actions (p. 11, 16, 19): the offer refilled, achievements
-    scored, and the sixth completion ends the game; none while a follower is still up."""
+    """the offer refilled, achievements scored; the sixth completion ends the game
+
+    After an action and its follow actions (p. 11, 16, 19); nothing while a follower is still up."""
     evs: list[dict] = []
     turn = state["turn"]
     if turn["queue"]:
@@ -94,8 +95,9 @@ def _after_action(s: State) -> str:
 
 
 def _reset_end(state: State, rng: random.Random) -> list[dict]:
-    """Cards and workers back, income for the others (pp. 14-15); with no proposal to vote
-    on, the vote is skipped (v1: the game ends)."""
+    """cards and workers back, income for the others; no proposal: the vote is skipped (v1: the game ends)
+
+    Seed-FoG pp. 14-15."""
     v = state["reset"]
     caller = v["seat"]
     evs = [{"type": "cards_returned", "seat": caller}]
@@ -184,7 +186,9 @@ def _draw_proposals_v9(state: State, rng: random.Random, k: int, keep: list[str]
 
 
 def _vote_end(state: State, rng: random.Random) -> list[dict]:
-    """A building that cannot be placed is removed and replaced (p. 16); once placed (or none
+    """an unplaceable building replaced; or new proposals drawn and the vote closed
+
+    A building that cannot be placed is removed and replaced (p. 16); once placed (or none
     is left), new proposals are drawn and the vote closes."""
     v = state["vote"]
     if v["stage"] == "placing" and v["card"] is not None and v["stuck"]:
@@ -222,7 +226,9 @@ def _claims_cost(state: State, claims: int) -> int:
 
 
 def _solo_call(state: State, rng: random.Random) -> list[dict]:
-    """Solo: once only the Call to Vote card is left, the vote happens (cycles 1-6) or the
+    """the solo vote called: cards back, income, claims paid; after the 7th cycle, the game's end
+
+    Solo: once only the Call to Vote card is left, the vote happens (cycles 1-6) or the
     game ends (after the 7th cycle) (seed-FoG p. 18)."""
     seat = 0
     if state["cycle"] >= 7:

@@ -264,6 +264,7 @@ def _auto_whaling(state, rng) -> list[dict] | None:
 
 
 def _end_round(state, rng) -> list[dict]:
+    """the round ends (`round_ended`: the Post Office's income, the next first player)"""
     return [_round_end_event(state)]
 
 

@@ -66,7 +66,7 @@ def _one_bidder_left(state: GameState) -> bool:
 
 
 def _auction_won(state: GameState, rng: random.Random) -> list[dict]:
-    """Seed-P 1a: the last bidder left wins and owes his bid less his discount."""
+    """the last bidder left wins and owes his bid less his discount (`auction_won`; seed-P 1a)"""
     a = state["auction"]
     p = state["players"][a["leader"]]
     price = max(0, a["bid"] - discount(p, a["card"]))
@@ -122,12 +122,14 @@ def _round_start(state: GameState) -> dict:
 
 
 def _at_once(state: GameState) -> bool:
-    """at once (no decision is awaited)"""
+    """at once (an automatic phase)"""
     return True
 
 
 def _administration(state: GameState, rng: random.Random) -> list[dict]:
-    """Seed-P 2: a) 32 VP ends the game, else a new Overlord; b) refill the display;
+    """seed-P 2a-2d: 32 VP ends the game; else a new Overlord, the display refilled, production, treasury limits
+
+    Seed-P 2: a) 32 VP ends the game, else a new Overlord; b) refill the display;
     c) production in turn order from the new Overlord; d) the treasury limits of the players
     within their storage limits (those over it discard next: `_after_administration`)."""
     work = clone(state)

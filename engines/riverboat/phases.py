@@ -210,6 +210,7 @@ def _opportunities_taken(s: State) -> bool:
 
 
 def _return_opportunities(s: State, rng: random.Random) -> list[Event]:
+    """the cards left on the opportunity spaces go back (`opportunities_returned`)"""
     left = [c for c in s["opp_spaces"] if c is not None]
     return [{"type": "opportunities_returned", "cards": left}] if left else []
 
@@ -220,7 +221,7 @@ def _surveyed(s: State) -> bool:
 
 
 def _score_round(s: State, rng: random.Random) -> list[Event]:
-    # seed-R phase 5: 1 VP per active surveyor and per agent.
+    """round scoring: 1 VP per active surveyor and per agent (`round_scored`; seed-R phase 5)"""
     vp = [p["active_surveyors"] + p["agents"] for p in s["players"]]
     holder = s["phase_tiles"][PHASES.index("scoring")]
     order = [(holder + i) % s["n"] for i in range(s["n"])]

@@ -2,8 +2,10 @@
 names an unknown phase, the settle loop runs an end as declared, and in every engine each phase
 change seen in games (random ones and the golden logs) is one its table declares."""
 
+import importlib
 import json
 import random
+from pathlib import Path
 
 import pytest
 from tablero.engines.core import IllegalAction, Move, Phase, RulesEngine, branch, golden, testkit
@@ -121,7 +123,7 @@ def test_every_engine_declares_its_flow(name):
     # Every phase leads somewhere, or is a step inside another, or is the game's end.
     for p in e.phases:
         assert p.successors() or p.step or p.name == "over", f"{name}: phase {p.name} declares nothing to follow"
-    assert e.flow().count("\n") == len(e.phases) - 1
+    assert e.flow().count("\n") == len(e.phases) + 2  # the header, the rule, a row a phase
 
 
 # --- every engine: the phase changes seen in games are declared ---------------------------------
@@ -166,3 +168,18 @@ def test_the_flow_check_can_fail():
     with pytest.raises(AssertionError, match="goes back to the phase it interrupted"):
         testkit.check_phase_flow(rb, [("planting", "choose_from_pile", "pile_search"),
                                       ("choose_from_pile", "scoring", "choose_tile")], "made up")
+
+
+def _rules_docs():
+    for name in engines.names():
+        module = type(engines.get(name)).__module__.rsplit(".", 1)[0]
+        path = Path(importlib.import_module(module).__file__).parent / "RULES.md"
+        if path.exists():
+            yield pytest.param(name, path, id=name)
+
+
+@pytest.mark.parametrize(("name", "path"), list(_rules_docs()))
+def test_each_rules_md_shows_the_declared_flow(name, path):
+    """RULES.md keeps the table `python -m tablero.engines.core.flow NAME` prints."""
+    assert engines.get(name).flow() in path.read_text(), (
+        f"{path}: the flow table differs from the engine's; paste python -m tablero.engines.core.flow {name}")
