@@ -680,8 +680,9 @@ class RulesEngine(Engine):
 
     def rules_table(self) -> list[dict[str, Any]]:
         """The declarations as rows (for docs): moves then phases, with their references."""
-        rows: list[dict[str, Any]] = [{"kind": "move", "name": m.type, "phases": sorted(m.phases or ()), "rule": m.rule, "doc": m.doc}
-                for m in self.moves]
+        rows: list[dict[str, Any]] = [
+            {"kind": "move", "name": m.type, "phases": sorted(m.phases or ()), "rule": m.rule, "doc": m.doc}
+            for m in self.moves]
         rows += [{"kind": "phase", "name": p.name, "rule": p.rule, "doc": p.doc, "ends": p.describe_end(),
                   "then": list(p.successors()), "automatic": p.ends is not None, "step": p.step}
                  for p in self.phases]
@@ -693,13 +694,11 @@ class RulesEngine(Engine):
         phase(s) that follow. Each engine's RULES.md shows it (`python -m tablero.engines.core.flow`)."""
         rows = ["| Phase | Ends | At its end | Then |", "|---|---|---|---|"]
         for p in self.phases:
-            then = " or ".join(f"`{n}`" for n in p.successors())
-            if p.step:
-                then = "back to the phase it interrupted"
-            how = "at once" if p.ends is not None and p.describe_end().startswith("at once") else ""
-            ends = p.describe_end() if how else (f"automatic: {p.describe_end()}" if p.ends is not None
-                                                 else p.describe_end())
-            rows.append(f"| `{p.name}`{' (step)' if p.step else ''} | {ends} | {p.describe_on_end()} | {then or '-'} |")
+            end = p.describe_end()
+            if p.ends is not None and not end.startswith("at once"):
+                end = f"automatic: {end}"
+            then = "back to the phase it interrupted" if p.step else " or ".join(f"`{n}`" for n in p.successors())
+            rows.append(f"| `{p.name}`{' (step)' if p.step else ''} | {end} | {p.describe_on_end()} | {then or '-'} |")
         return "\n".join(rows) + "\n"
 
 
