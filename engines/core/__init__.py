@@ -33,11 +33,13 @@ from .local import (
 )
 from .registry import get, names, register
 from .rules import (
+    Branch,
     Move,
     Phase,
     RulesEngine,
     array,
     boolean,
+    branch,
     check_action,
     counts,
     decide_action,
@@ -50,7 +52,7 @@ from .rules import (
 
 __all__ = [
     "START_META_KEYS", "Action", "Engine", "Event", "State", "clone",
-    "Move", "Phase", "RulesEngine", "array", "boolean", "counts", "document", "integer", "obj", "string",
+    "Branch", "Move", "Phase", "RulesEngine", "array", "boolean", "branch", "counts", "document", "integer", "obj", "string",
     "validate_value",
     "reject_unknown_fields", "require_action_type", "require_fields", "require_int", "require_str",
     "EngineError", "IllegalAction", "InvalidAction", "InvalidOptions", "UnknownEngine", "VersionMismatch",

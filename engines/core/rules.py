@@ -10,7 +10,7 @@ order the rulebook tells them, the way boardgame.io declares `moves` and
              rule="Rules §2: a player marks an empty cell"),
     )
     PHASES = (
-        Phase("play", to_act=lambda s: {s["next"]}),
+        Phase("play", to_act=lambda s: {s["next"]}, then="over"),
         Phase("over", to_act=lambda s: ()),
     )
 
@@ -18,8 +18,10 @@ From these declarations the core derives everything else:
 
 - `decide`: shape check against the move's field schemas → the phase allows the
   move → `check` (legality, raising `IllegalAction` with the reason a player
-  reads) → `resolve` (the events) → automatic steps (`Phase.auto`) until a real
-  decision is awaited or the game is over. Engines do not repeat these checks.
+  reads) → `resolve` (the events) → automatic steps until a real decision is
+  awaited or the game is over: a phase's `auto` (a step within it), else, when it
+  `ends`, its `on_end` events and the entry into the phase its `then` names
+  (`enter_phase`, the engine's phase-start event). Engines do not repeat these checks.
 - `legal_actions`: each move allowed in the current phase lists its actions,
   either with `options` (an exact generator) or with `candidates` filtered
   through the same `check` that `decide` runs, so the list and the check cannot
@@ -39,7 +41,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, cast
 
 from .engine import Action, Engine, Event, State, clone
 from .errors import IllegalAction, InvalidAction
@@ -387,15 +389,48 @@ class Move:
 
 
 @dataclass(frozen=True)
+class Branch:
+    """A `then` that depends on the state: `choose(state)` names the phase that follows, one of
+    `to` (declared, so that the table names every phase a phase may lead to)."""
+
+    choose: Callable[[State], str]
+    to: tuple[str, ...]
+
+    def __call__(self, state: State) -> str:
+        name = self.choose(state)
+        if name not in self.to:
+            raise RuntimeError(f"phase branch chose {name!r}, not one of {self.to}")
+        return name
+
+
+def branch(choose: Callable[[State], str], *to: str) -> Branch:
+    """`then=branch(lambda s: "over" if s["round"] == LAST else "draft", "draft", "over")`."""
+    return Branch(choose, tuple(to))
+
+
+@dataclass(frozen=True)
 class Phase:
-    """One phase (or step) of the game, declared once.
+    """One phase (or step) of the game, declared once, with its end and what follows.
 
     - `to_act(state)`: the seats that must decide now (empty while the game runs an
       automatic step, or once it is over).
-    - `auto(state, rng) -> events | None`: what happens without a decision (on
-      entering the phase, at its end, dealing, scoring, automa turns). Returning
-      events advances the game; None (or []) means a decision is awaited.
-    - `rule`, `doc`: rulebook reference and a line for the docs.
+    - `auto(state, rng) -> events | None`: an automatic step *within* the phase (dealing,
+      a refill, an automa's turn, dropping a step with nothing to choose). Returning
+      events advances the game; None (or []) means nothing is automatic now.
+    - `ends(state) -> bool`: the phase is over: no decision and no automatic step of its
+      own remains. The core's settle loop asks it when `auto` gives nothing. `None`: the
+      phase has no end of its own for the loop to check; its moves' events (or a step's
+      consumed item) leave it, or it is the game's last.
+    - `on_end(state, rng) -> events`: what the end itself does (a round's scoring), before
+      the phase that follows is entered.
+    - `then`: the phase that follows. A name; a `Branch` (`branch(choose, *names)`) when the
+      state decides (the last round → the game's end); with `ends=None`, a tuple of the
+      phases its moves' events may lead to (declared for readers and checked by the tests).
+      The engine's `enter_phase(state, name, rng)` makes the events that enter it.
+    - `step`: a decision a seat owes inside whichever phase pushed it (a pending queue's
+      item): entered from any phase and left back to it by event handlers.
+    - `rule`, `doc`: rulebook reference and a line for the docs; `ends_doc`, the end in
+      words for the docs (default: the first line of `ends.__doc__`).
     """
 
     name: str
@@ -403,6 +438,47 @@ class Phase:
     auto: Callable[[State, random.Random], list[Event] | None] | None = None
     rule: str = ""
     doc: str = ""
+    ends: Callable[[State], bool] | None = None
+    then: str | Branch | tuple[str, ...] | None = None
+    on_end: Callable[[State, random.Random], list[Event]] | None = None
+    step: bool = False
+    ends_doc: str = ""
+
+    def __post_init__(self) -> None:
+        if self.ends is not None and not isinstance(self.then, str | Branch):
+            raise TypeError(f"phase {self.name!r}: an end (ends=) needs then= a name or a branch()")
+        if self.on_end is not None and self.ends is None:
+            raise TypeError(f"phase {self.name!r}: on_end= needs ends=")
+        if self.step and (self.ends is not None or self.then is not None):
+            raise TypeError(f"phase {self.name!r}: a step is left by event handlers (no ends=, no then=)")
+
+    def successors(self) -> tuple[str, ...]:
+        """Every phase declared to follow this one."""
+        if self.then is None:
+            return ()
+        if isinstance(self.then, str):
+            return (self.then,)
+        if isinstance(self.then, Branch):
+            return self.then.to
+        return tuple(self.then)
+
+    def describe_end(self) -> str:
+        """When the phase ends, in words (the docs' flow table)."""
+        if self.ends_doc:
+            return self.ends_doc
+        if self.ends is not None:
+            return _first_line(self.ends)
+        if self.step:
+            return "its item is consumed (event handlers)"
+        return "by its moves' events" if self.then else "never: the game is over"
+
+    def describe_on_end(self) -> str:
+        return _first_line(self.on_end) if self.on_end is not None else ""
+
+
+def _first_line(fn: Callable[..., Any]) -> str:
+    doc = (fn.__doc__ or "").strip().splitlines()
+    return doc[0].rstrip(".") if doc else fn.__name__.strip("_").replace("_", " ")
 
 
 class RulesEngine(Engine):
@@ -417,7 +493,9 @@ class RulesEngine(Engine):
     - `event_fields` (optional): mapping event type → {field: schema} for the event
       schema; event types absent from it are published with their type only;
     - `view_schema`: JSON Schema of `view()`;
-    - `phase_of(state)` if the phase is not `state["phase"]`.
+    - `phase_of(state)` if the phase is not `state["phase"]`;
+    - `enter_phase(state, name, rng)` if any phase declares an end (`Phase.ends`): the
+      events that start the phase `name` (the engine's own phase-start event).
     """
 
     moves: tuple[Move, ...] = ()
@@ -430,6 +508,11 @@ class RulesEngine(Engine):
     #: settle loop then always looks ahead). An engine that knows which events lead into a
     #: phase with an `auto` step names them, and every other decision skips the look-ahead.
     auto_after: frozenset[str] | None = None
+    # Built from the tables by `_build_tables` when a subclass is declared.
+    _move_by_type: ClassVar[dict[str, Move]]
+    _phase_by_name: ClassVar[dict[str, Phase]]
+    _moves_in_phase: ClassVar[dict[str, tuple[Move, ...]]]
+    _has_auto: ClassVar[bool]
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -451,10 +534,14 @@ class RulesEngine(Engine):
             for ph in m.phases or ():
                 if ph not in cls._phase_by_name:
                     raise TypeError(f"{cls.__name__}: move {m.type!r} names unknown phase {ph!r}")
+        for p in cls.phases:
+            for ph in p.successors():
+                if ph not in cls._phase_by_name:
+                    raise TypeError(f"{cls.__name__}: phase {p.name!r} names unknown phase {ph!r} to follow")
         cls._moves_in_phase = {
             p.name: tuple(m for m in cls.moves if m.phases is None or p.name in m.phases) for p in cls.phases
         }
-        cls._has_auto = any(p.auto is not None for p in cls.phases)
+        cls._has_auto = any(p.auto is not None or p.ends is not None for p in cls.phases)
         if cls.moves:
             cls.action_schema = {
                 "$schema": JSON_SCHEMA_DIALECT,
@@ -531,14 +618,43 @@ class RulesEngine(Engine):
         for _ in range(self.max_auto_steps):
             if self.outcome(s) is not None:
                 return events
-            auto = self._phase_by_name[self.phase_of(s)].auto
-            more = auto(s, rng) if auto is not None else None
+            s, more = self.advance(s, rng)
             if not more:
                 return events
-            for e in more:
-                s = self.evolve(s, e)
             events.extend(more)
         raise RuntimeError(f"{self.name}: automatic steps did not stop after {self.max_auto_steps}")
+
+    def advance(self, s: State, rng: random.Random) -> tuple[State, list[Event]]:
+        """One automatic step from `s`, evolved into it (`s` is the settle loop's own copy): the
+        current phase's `auto`; else, when the phase `ends`, its `on_end` and the entry into its
+        `then` (chosen after `on_end`'s events). No events: a decision is awaited."""
+        phase = self._phase_by_name[self.phase_of(s)]
+        if phase.auto is not None:
+            more = phase.auto(s, rng)
+            if more:
+                for e in more:
+                    s = self.evolve(s, e)
+                return s, more
+        if phase.ends is None or not phase.ends(s):
+            return s, []
+        out: list[Event] = []
+        if phase.on_end is not None:
+            out = list(phase.on_end(s, rng))
+            for e in out:
+                s = self.evolve(s, e)
+        then = phase.then
+        if not isinstance(then, str):
+            then = cast(Branch, then)(s)  # Phase() allows only a name or a Branch beside ends=
+        entry = self.enter_phase(s, then, rng)
+        for e in entry:
+            s = self.evolve(s, e)
+        out.extend(entry)
+        return s, out
+
+    def enter_phase(self, state: State, name: str, rng: random.Random) -> list[Event]:
+        """The events that start phase `name` after a declared end (`Phase.then`): the engine's
+        own phase-start event. `state` is after the ending phase's `on_end` events."""
+        raise NotImplementedError(f"{self.name}: a phase declares an end; write enter_phase")
 
     def fork(self, state: State) -> State:
         """The look-ahead copy `settle` evolves (the caller's `state` is never mutated). A full
@@ -574,10 +690,26 @@ class RulesEngine(Engine):
 
     def rules_table(self) -> list[dict[str, Any]]:
         """The declarations as rows (for docs): moves then phases, with their references."""
-        rows = [{"kind": "move", "name": m.type, "phases": sorted(m.phases or ()), "rule": m.rule, "doc": m.doc}
-                for m in self.moves]
-        rows += [{"kind": "phase", "name": p.name, "rule": p.rule, "doc": p.doc} for p in self.phases]
+        rows: list[dict[str, Any]] = [
+            {"kind": "move", "name": m.type, "phases": sorted(m.phases or ()), "rule": m.rule, "doc": m.doc}
+            for m in self.moves]
+        rows += [{"kind": "phase", "name": p.name, "rule": p.rule, "doc": p.doc, "ends": p.describe_end(),
+                  "then": list(p.successors()), "automatic": p.ends is not None, "step": p.step}
+                 for p in self.phases]
         return rows
+
+    def flow(self) -> str:
+        """The declared flow as a Markdown table, a row a phase: when it ends (automatic: the
+        settle loop checks `ends`; else its moves' events end it), what its end does, and the
+        phase(s) that follow. Each engine's RULES.md shows it (`python -m tablero.engines.core.flow`)."""
+        rows = ["| Phase | Ends | At its end | Then |", "|---|---|---|---|"]
+        for p in self.phases:
+            end = p.describe_end()
+            if p.ends is not None and not end.startswith("at once"):
+                end = f"automatic: {end}"
+            then = "back to the phase it interrupted" if p.step else " or ".join(f"`{n}`" for n in p.successors())
+            rows.append(f"| `{p.name}`{' (step)' if p.step else ''} | {end} | {p.describe_on_end()} | {then or '-'} |")
+        return "\n".join(rows) + "\n"
 
 
 def decide_action(engine: Engine, state: State, seat: Any, action: Any, rng: random.Random) -> list[Event]:

@@ -10,14 +10,14 @@ import copy
 import json
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import jsonschema
 
 from .engine import START_META_KEYS, Engine, clone
 from .errors import EngineError, IllegalAction, InvalidAction
-from .local import LocalGame, canonical_json, replay, state_hash
+from .local import LocalGame, canonical_json, engine_for_log, replay, start_event, state_hash
 
 # How many seeded random playthroughs per engine and seat count (CI default).
 GAMES_PER_SEAT_COUNT = int(os.environ.get("TABLERO_KIT_GAMES", "10"))
@@ -349,3 +349,89 @@ def check_forks(engine: Engine, seats: int, seed: int, options: dict | None = No
             assert canonical_json(state) == before, f"{engine.name}: evolving the fork changed the original"
         checked += 1
     return checked
+
+
+Step = tuple[str, str, str]  # (phase before, phase after, what: a move's type or "automatic")
+
+
+def decision_steps(engine: Any, state: Any, seat: int, action: dict, rng: random.Random) -> tuple[list[Step], list]:
+    """One decision of a RulesEngine cut where its phase table speaks: the move's own events
+    (`Move.resolve`), then each automatic step of the settle loop (`advance`: an `auto`, or a
+    declared end with its entry into `then`). Returns the steps, (phase before, phase after,
+    the move's type or "automatic"), and all the events, which must be those `decide` gives."""
+    move = engine.move(action)
+    events = list(move.resolve(state, seat, action, move.check(state, seat, action), rng))
+    s = engine.fork(state)
+    before = engine.phase_of(s)
+    for e in events:
+        s = engine.evolve(s, e)
+    steps = [(before, engine.phase_of(s), action["type"])]
+    while engine.outcome(s) is None:
+        before = engine.phase_of(s)
+        s, more = engine.advance(s, rng)
+        if not more:
+            break
+        events += more
+        steps.append((before, engine.phase_of(s), "automatic"))
+    return steps, events
+
+
+def phase_steps(engine: Any, seats: int, seed: int, options: dict | None = None) -> Iterator[Step]:
+    """The steps (`decision_steps`) of a seeded random game; a phase passed through inside one
+    step is not a transition. Each decision's steps give exactly the events `decide` gives."""
+    rng = random.Random(seed)
+    g = LocalGame(engine, seats=seats, seed=seed, options=options)
+    while g.outcome() is None:
+        seat = rng.choice(sorted(g.to_act()))
+        action = engine.random_action(g.state, seat, g.legal_actions(seat), rng)
+        mine = random.Random()
+        mine.setstate(g.rng.getstate())
+        steps, events = decision_steps(engine, g.state, seat, action, mine)
+        assert events == g.act(seat, action), f"{engine.name}: the walk's steps differ from decide's events"
+        yield from steps
+
+
+def logged_phase_steps(doc: dict) -> Iterator[Step]:
+    """The steps of a recorded game (a golden log with its decisions and seed), decided again
+    with the recording's random numbers; each decision must give the log's events."""
+    events = doc["events"]
+    engine = engine_for_log(events)
+    first = events[0]
+    rng = random.Random(doc["seed"])
+    start_event(engine, first["seats"], first.get("options"), rng)
+    state = engine.evolve(None, clone(first))
+    i = 1
+    for seat, action in doc["decisions"]:
+        steps, new = decision_steps(engine, state, seat, action, rng)
+        assert new == events[i:i + len(new)], f"{engine.name}: the walk's steps differ from the log"
+        for e in new:
+            state = engine.evolve(state, clone(e))
+        i += len(new)
+        yield from steps
+
+
+def check_phase_flow(engine: Any, steps: Iterable[Step], where: str = "") -> set[tuple[str, str]]:
+    """Every phase change in `steps` (`phase_steps`, `logged_phase_steps`) is one the phase table
+    declares: into a phase the phase left names in `then` (its `successors`), into a `step` from
+    any phase, and out of a step back to the phase it interrupted (or to one that phase is
+    declared to lead to, or to another step). Returns the changes seen, as (from, to) pairs."""
+    table = engine._phase_by_name
+    seen = set()
+    under = None  # the phase a step interrupted
+    for n, (a, b, what) in enumerate(steps):
+        if a == b:
+            continue
+        seen.add((a, b))
+        at = f"{engine.name} {where}, step {n} ({what}) leads {a} → {b}"
+        assert b in table, f"{at}: {b!r} is not a declared phase"
+        if not table[a].step:
+            under = a
+        if table[b].step:
+            continue
+        if table[a].step:
+            assert under is not None and (b == under or b in table[under].successors()), (
+                f"{at}: a step goes back to the phase it interrupted ({under}) or one it leads to "
+                f"{table[under].successors() if under else ()}")
+            continue
+        assert b in table[a].successors(), f"{at}; {a} declares then={table[a].successors()}"
+    return seen

@@ -33,7 +33,7 @@ from .delivery import _fork
 from .events import ON
 from .history import _history_due, with_section_ids
 from .moves import MOVES
-from .phases import PHASES, _draw_proposals
+from .phases import PHASES, _draw_proposals, enter_phase
 from .play import weighted_choice
 from .schemas import EVENT_FIELDS, OUTCOME_SCHEMA, VIEW_SCHEMA
 from .vote import _solo_cost
@@ -83,6 +83,10 @@ class FoundersOfGloomhaven(RulesEngine):
         """The look-ahead copy of `settle`: a `_fork` instead of a full clone (the handlers only
         touch what `_fork` copies; decide() still never mutates `state`)."""
         return _fork(state)
+
+    def enter_phase(self, state: State, name: str, rng: random.Random) -> list[dict]:
+        """The events that start a phase after an automatic phase ended (phases.enter_phase)."""
+        return enter_phase(state, name)
 
     # --- phases derived from the state ----------------------------------------------------
     def phase_of(self, s: State) -> str:

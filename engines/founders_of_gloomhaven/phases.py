@@ -1,16 +1,17 @@
-"""The automatic steps (the phases with `auto`: reset end, the vote's end, the solo call, the
-advance after each action) and the phase table `PHASES`."""
+"""The phase table `PHASES`: who acts, and the automatic phases (the reset's end, the vote's end,
+the solo call, the advance after each action), each of which ends at once: its `on_end` events,
+then the phase its `then` chooses, entered by `enter_phase`."""
 
 from __future__ import annotations
 
 import random
 
-from tablero.engines.core import Phase
+from tablero.engines.core import Phase, branch
 
 from . import data as D
 from .common import STALL_VOTES, R, State, _closest, _order_from, _p, _version
 from .delivery import _apply
-from .history import _event_card_events
+from .history import _event_card_events, _history_due
 from .turn import _achievement_events, _income_event
 from .vote import _can_pay, _payment, _solo_cost
 
@@ -49,11 +50,23 @@ def _final_event(s: State, reason: str) -> dict:
             "tie_break": "closest in turn order to the active player"}
 
 
-def _advance(state: State, rng: random.Random):
+def _at_once(state: State) -> bool:
+    """at once (an automatic phase)"""
+    return True
+
+
+def _game_over(s: State) -> str:
+    return "history" if _history_due(s) else "over"
+
+
+def _end_of_action(state: State, rng: random.Random) -> list[dict]:
+    """the offer refilled, achievements scored; the sixth completion ends the game
+
+    After an action and its follow actions (p. 11, 16, 19); nothing while a follower is still up."""
     evs: list[dict] = []
     turn = state["turn"]
     if turn["queue"]:
-        return [{"type": "follower_up", "seat": turn["queue"][0]}]
+        return evs
     if turn["refill"]:
         evs.append({"type": "offer_refilled"})
     s = _apply(state, evs) if evs else state
@@ -68,12 +81,23 @@ def _advance(state: State, rng: random.Random):
     if not state["solo"] and state["completions"] >= D.COMPLETIONS_TO_END:
         s = _apply(state, evs) if evs else state
         return evs + _end_events(s, "six_completions")
-    nxt = state["active"] if state["solo"] else (state["active"] + 1) % state["n"]
-    evs.append({"type": "turn_passed", "active": nxt})
     return evs
 
 
-def _reset_end(state: State, rng: random.Random):
+def _after_action(s: State) -> str:
+    """The next follower, the game's end, or the next turn (solo: the vote once only the Call
+    to Vote card is left in hand)."""
+    if s["over"] is not None:
+        return _game_over(s)
+    if s["turn"]["queue"]:
+        return "follow"
+    return "solo_call" if s["solo"] and _p(s, 0)["hand"] == ["vote"] else "play"
+
+
+def _reset_end(state: State, rng: random.Random) -> list[dict]:
+    """cards and workers back, income for the others; no proposal: the vote is skipped (v1: the game ends)
+
+    Seed-FoG pp. 14-15."""
     v = state["reset"]
     caller = v["seat"]
     evs = [{"type": "cards_returned", "seat": caller}]
@@ -89,9 +113,14 @@ def _reset_end(state: State, rng: random.Random):
         evs.append({"type": "vote_skipped", "seat": caller})
         if state["stall_votes"] + 1 >= STALL_VOTES * state["n"]:
             return [*evs, *_end_events(_apply(state, evs), "stalled")]
-        return evs
-    evs.append({"type": "vote_opened", "caller": caller})
     return evs
+
+
+def _after_reset(s: State) -> str:
+    """The vote, or (no proposal) the next turn, or the game's end."""
+    if s["over"] is not None:
+        return _game_over(s)
+    return "vote" if s["proposals"] else "advance"
 
 
 def _draw_proposals(state: State, rng: random.Random, k: int, keep: list[str]):
@@ -156,7 +185,11 @@ def _draw_proposals_v9(state: State, rng: random.Random, k: int, keep: list[str]
             "secret": {"deck": deck}}
 
 
-def _vote_auto(state: State, rng: random.Random):
+def _vote_end(state: State, rng: random.Random) -> list[dict]:
+    """an unplaceable building replaced; or new proposals drawn and the vote closed
+
+    A building that cannot be placed is removed and replaced (p. 16); once placed (or none
+    is left), new proposals are drawn and the vote closes."""
     v = state["vote"]
     if v["stage"] == "placing" and v["card"] is not None and v["stuck"]:
         ev = _draw_proposals(state, rng, 1, [])
@@ -166,7 +199,15 @@ def _vote_auto(state: State, rng: random.Random):
             keep = [c for i, c in enumerate(state["proposals"]) if i != v["winner"]]
             return [_draw_proposals(state, rng, 1, keep), {"type": "vote_closed"}]
         return [_draw_proposals(state, rng, 3, []), {"type": "vote_closed"}]
-    return None
+    return []
+
+
+def _after_vote(s: State) -> str:
+    """The replacement building is placed (or replaced again), or the vote is over."""
+    v = s["vote"]
+    if v is None:
+        return "advance"
+    return "place" if v["stage"] == "placing" and v["card"] is not None and not v["stuck"] else "vote_end"
 
 
 def _claims_cost(state: State, claims: int) -> int:
@@ -184,8 +225,10 @@ def _claims_cost(state: State, claims: int) -> int:
     return sum(_solo_cost(state, min(k, 2)) for k in range(claims))
 
 
-def _solo_call(state: State, rng: random.Random):
-    """Solo: once only the Call to Vote card is left, the vote happens (cycles 1-6) or the
+def _solo_call(state: State, rng: random.Random) -> list[dict]:
+    """the solo vote called: cards back, income, claims paid; after the 7th cycle, the game's end
+
+    Solo: once only the Call to Vote card is left, the vote happens (cycles 1-6) or the
     game ends (after the 7th cycle) (seed-FoG p. 18)."""
     seat = 0
     if state["cycle"] >= 7:
@@ -203,8 +246,27 @@ def _solo_call(state: State, rng: random.Random):
         evs.append({"type": "claims_paid", "seat": seat, "claims": claims, "pay": _payment(pl, cost)})
     if not s["proposals"]:
         return [*evs, {"type": "vote_closed"}]
-    evs.append({"type": "vote_opened", "caller": seat})
     return evs
+
+
+def _after_solo_call(s: State) -> str:
+    """The solo vote, or (no proposal) the next turn, or the game's end."""
+    if s["over"] is not None:
+        return _game_over(s)
+    return "solo_choose" if s["proposals"] else "advance"
+
+
+def enter_phase(s: State, name: str) -> list[dict]:
+    """The events that start a phase after an automatic phase ends (`enter_phase` of the
+    engine): the next follower or the next turn, the vote opened by its caller; none for
+    the others (the ending phase's events already made them)."""
+    if name == "follow":
+        return [{"type": "follower_up", "seat": s["turn"]["queue"][0]}]
+    if name in ("play", "solo_call"):
+        return [{"type": "turn_passed", "active": s["active"] if s["solo"] else (s["active"] + 1) % s["n"]}]
+    if name in ("vote", "solo_choose"):
+        return [{"type": "vote_opened", "caller": s["active"]}]
+    return []
 
 
 def _cur_seat(s: State):
@@ -212,33 +274,40 @@ def _cur_seat(s: State):
 
 
 PHASES = (
-    Phase("draft", to_act=lambda s: {s["setup"]["draft"][0]}, rule="facts B.2",
+    Phase("draft", to_act=lambda s: {s["setup"]["draft"][0]}, then="setup_place", rule="facts B.2",
           doc="setup: players draft their other basic resources (reverse turn order, snake with 2)"),
-    Phase("setup_place", to_act=lambda s: {s["setup"]["place"][0]}, rule="facts B.2",
+    Phase("setup_place", to_act=lambda s: {s["setup"]["place"][0]}, then="play", rule="facts B.2",
           doc="setup: each player places its starting trade stalls on grey numbered spaces"),
-    Phase("play", to_act=_cur_seat, rule=f"{R} p. 11", doc="the active player plays a card or calls a vote"),
-    Phase("lead", to_act=_cur_seat, rule=f"{R} p. 11", doc="the active player resolves the main action"),
-    Phase("lead_road", to_act=_cur_seat, rule=f"{R} p. 12",
+    Phase("play", to_act=_cur_seat, then=("lead", "basic", "advance", "reset", "reset_end"), rule=f"{R} p. 11", doc="the active player plays a card or calls a vote"),
+    Phase("lead", to_act=_cur_seat, then=("advance",), rule=f"{R} p. 11", doc="the active player resolves the main action"),
+    Phase("lead_road", to_act=_cur_seat, step=True, rule=f"{R} p. 12",
           doc="the Upgrade leader places the road built before the tile"),
-    Phase("site", to_act=_cur_seat, rule=f"{R} p. 12", doc="the square of the trade stall being imported"),
-    Phase("follow", to_act=_cur_seat, rule=f"{R} p. 11",
+    Phase("site", to_act=_cur_seat, step=True, rule=f"{R} p. 12", doc="the square of the trade stall being imported"),
+    Phase("follow", to_act=_cur_seat, then=("advance",), rule=f"{R} p. 11",
           doc="a follower takes the card's follow action or a basic action"),
-    Phase("basic", to_act=_cur_seat, rule=f"{R} p. 14", doc="a basic action for a face-down card"),
-    Phase("roads", to_act=lambda s: {s["roads"]["seat"]}, rule=f"{R} pp. 12, 14", doc="roads to place"),
-    Phase("reset", to_act=lambda s: {s["reset"]["seat"]}, rule=f"{R} p. 14", doc="the vote caller's reset benefits"),
-    Phase("reset_end", to_act=lambda s: (), auto=_reset_end, rule=f"{R} pp. 14-15",
+    Phase("basic", to_act=_cur_seat, then=("advance",), rule=f"{R} p. 14", doc="a basic action for a face-down card"),
+    Phase("roads", to_act=lambda s: {s["roads"]["seat"]}, step=True, rule=f"{R} pp. 12, 14", doc="roads to place"),
+    Phase("reset", to_act=lambda s: {s["reset"]["seat"]}, then=("reset_end",), rule=f"{R} p. 14", doc="the vote caller's reset benefits"),
+    Phase("reset_end", to_act=lambda s: (), ends=_at_once, on_end=_reset_end,
+          then=branch(_after_reset, "vote", "advance", "over", "history"), rule=f"{R} pp. 14-15",
           doc="cards and workers back, income for the others, the vote opens"),
-    Phase("vote", to_act=lambda s: {i for i, v in enumerate(s["vote"]["votes"]) if v is None}, rule=f"{R} p. 15",
+    Phase("vote", to_act=lambda s: {i for i, v in enumerate(s["vote"]["votes"]) if v is None},
+          then=("place", "tie", "vote_end"), rule=f"{R} p. 15",
           doc="every player still to vote chooses a proposal and influence in secret"),
-    Phase("tie", to_act=lambda s: {s["vote"]["decider"]}, rule=f"{R} p. 15", doc="the tie is decided"),
-    Phase("solo_choose", to_act=lambda s: {0}, rule=f"{R} p. 18", doc="the solo player chooses a proposal"),
-    Phase("place", to_act=lambda s: {s["vote"]["placer"]}, rule=f"{R} p. 16",
+    Phase("tie", to_act=lambda s: {s["vote"]["decider"]}, then=("place", "vote_end"), rule=f"{R} p. 15", doc="the tie is decided"),
+    Phase("solo_choose", to_act=lambda s: {0}, then=("place", "vote_end"), rule=f"{R} p. 18", doc="the solo player chooses a proposal"),
+    Phase("place", to_act=lambda s: {s["vote"]["placer"]}, then=("vote_end",), rule=f"{R} p. 16",
           doc="the player who gave most influence places the building"),
-    Phase("vote_end", to_act=lambda s: (), auto=_vote_auto, rule=f"{R} p. 16", doc="new proposals"),
-    Phase("solo_call", to_act=lambda s: (), auto=_solo_call, rule=f"{R} p. 18", doc="the solo vote or the end"),
-    Phase("advance", to_act=lambda s: (), auto=_advance, rule=f"{R} pp. 11, 16, 19",
+    Phase("vote_end", to_act=lambda s: (), ends=_at_once, on_end=_vote_end,
+          then=branch(_after_vote, "place", "vote_end", "advance"), rule=f"{R} p. 16",
+          doc="an unplaceable building replaced, or new proposals and the vote's close"),
+    Phase("solo_call", to_act=lambda s: (), ends=_at_once, on_end=_solo_call,
+          then=branch(_after_solo_call, "solo_choose", "advance", "over", "history"), rule=f"{R} p. 18",
+          doc="the solo vote or the end"),
+    Phase("advance", to_act=lambda s: (), ends=_at_once, on_end=_end_of_action,
+          then=branch(_after_action, "follow", "play", "solo_call", "over", "history"), rule=f"{R} pp. 11, 16, 19",
           doc="followers, offer refill, achievements, end of turn"),
-    Phase("history", to_act=lambda s: set(s["over"]["winners"][:1]), rule=f"{R} p. 19",
+    Phase("history", to_act=lambda s: set(s["over"]["winners"][:1]), then="over", rule=f"{R} p. 19",
           doc="versions 1-7: the winner shapes the history of Gloomhaven"),
     Phase("over", to_act=lambda s: (), doc="the game is over"),
 )

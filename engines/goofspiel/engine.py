@@ -95,7 +95,8 @@ class Goofspiel(RulesEngine):
              rule="all players bid at once; the highest bid wins the prize"),
     )
     phases = (
-        Phase("bidding", to_act=lambda s: {i for i, b in enumerate(s["bids"]) if b is None},
+        Phase("bidding", to_act=lambda s: {i for i, b in enumerate(s["bids"]) if b is None}, then="over",
+              ends_doc="the bids for the last prize are revealed (the last bid's events)",
               doc="every player who has not bid yet bids for the prize"),
         Phase("over", to_act=lambda s: (), doc="the game is over"),
     )

@@ -24,7 +24,7 @@ Captains are players but never seats, and their turns run as automatic steps.
 
 from __future__ import annotations
 
-from tablero.engines.core import IllegalAction, InvalidOptions, Move, Phase, RulesEngine, clone
+from tablero.engines.core import IllegalAction, InvalidOptions, Move, Phase, RulesEngine, branch, clone
 
 from . import captains, data, events, schemas, scoring, spaces
 from . import view as table_view
@@ -165,21 +165,27 @@ def _captain_or_none(state, player: int | None, rng) -> list[dict] | None:
 
 
 def _auto_actions(state, rng) -> list[dict] | None:
-    player = placing_player(state)
-    if player is not None:
-        return _captain_or_none(state, player, rng)
-    if state["inn"] is not None:
-        # Inn (FAQ 5): after everyone placed, before movement, pick up both workers.
-        seat = state["inn"]["seat"]
-        return [{"type": "inn_workers_picked_up", "seat": seat, "spaces": list(state["players"][seat]["workers"])}]
-    return [_movement_event(state)]
+    return _captain_or_none(state, placing_player(state), rng)
+
+
+def _all_placed(state) -> bool:
+    """every worker has been placed"""
+    return placing_player(state) is None
+
+
+def _after_actions(state) -> str:
+    # Inn (FAQ 5): after everyone placed, before movement, the Inn's owner re-places both workers.
+    return "inn" if state["inn"] is not None else "movement"
 
 
 def _auto_inn(state, rng) -> list[dict] | None:
     inn = state["inn"]
-    if inn["left"] > 0:
-        return _captain_or_none(state, inn["seat"], rng)
-    return [_movement_event(state)]
+    return _captain_or_none(state, inn["seat"], rng) if inn["left"] > 0 else None
+
+
+def _inn_done(state) -> bool:
+    """both Inn workers have been re-placed"""
+    return state["inn"]["left"] <= 0
 
 
 def _auto_movement(state, rng) -> list[dict] | None:
@@ -210,8 +216,16 @@ def _auto_movement(state, rng) -> list[dict] | None:
             if trim is not None:
                 return [{"type": "captain_whales_trimmed", "player": i,
                          "captain": state["players"][i]["captain"]["name"], **trim}]
-        return [{"type": "game_ended", **scoring.final_result(state)}]
-    return [_whaling_event(state, rng)]
+    return None
+
+
+def _all_returned(state) -> bool:
+    """no ship is returning (after round 12: every ship is home and the Captains trimmed)"""
+    return _returning(state) is None
+
+
+def _after_movement(state) -> str:
+    return "over" if state["final"] else "whaling"
 
 
 def _auto_sale(state, rng) -> list[dict] | None:
@@ -231,9 +245,14 @@ def _auto_sale(state, rng) -> list[dict] | None:
     return None
 
 
+def _picks_over(state) -> bool:
+    """every ship has picked, or no whale is left to pick"""
+    return not state["picks"] or not any(state["sea_tokens"][k] for k in WHALE_KINDS)
+
+
 def _auto_whaling(state, rng) -> list[dict] | None:
-    if not state["picks"] or not any(state["sea_tokens"][k] for k in WHALE_KINDS):
-        return [_round_end_event(state)]
+    if _picks_over(state):
+        return None
     seat, ship = state["picks"][0]
     if seat < state["seats"]:
         return None
@@ -242,6 +261,32 @@ def _auto_whaling(state, rng) -> list[dict] | None:
     if kind is None:
         return [{"type": "pick_passed", "seat": seat, "ship": ship, "auto": "the Captain is at his whale limit"}]
     return [{"type": "whale_picked", "seat": seat, "ship": ship, "kind": kind, "captain": True}]
+
+
+def _end_round(state, rng) -> list[dict]:
+    """the round ends (`round_ended`: the Post Office's income, the next first player)"""
+    return [_round_end_event(state)]
+
+
+def _after_round(state) -> str:
+    # Rulebook p.9: after round 12 the movement phase repeats until every ship has returned.
+    return "movement" if state["final"] else "actions"
+
+
+def enter_phase(state, name: str, rng) -> list[dict]:
+    """The events that start a phase after a declared end (`NewBedford.enter_phase`): the
+    Inn's pick-up, the ships' movement (none when round 12's end has already begun the final
+    movement), the whaling draw or the final scoring; a new round needs none (`round_ended`)."""
+    if name == "inn":
+        seat = state["inn"]["seat"]
+        return [{"type": "inn_workers_picked_up", "seat": seat, "spaces": list(state["players"][seat]["workers"])}]
+    if name == "movement":
+        return [] if state["phase"] == "movement" else [_movement_event(state)]
+    if name == "whaling":
+        return [_whaling_event(state, rng)]
+    if name == "over":
+        return [{"type": "game_ended", **scoring.final_result(state)}]
+    return []
 
 
 def _movement_event(s) -> dict:
@@ -447,20 +492,24 @@ MOVES = (
 )
 
 PHASES = (
-    Phase("setup", to_act=_setup_to_act, rule="rulebook p.2", doc="choosing starting goods"),
-    Phase("actions", to_act=_actions_to_act, auto=_auto_actions, rule="rulebook p.4; solo p.12",
-          doc="the action phase: placing workers"),
-    Phase("inn", to_act=_inn_to_act, auto=_auto_inn, rule="rulebook p.22, FAQ 5",
+    Phase("setup", to_act=_setup_to_act, then="actions", ends_doc="everyone has chosen (the last choice's event)",
+          rule="rulebook p.2", doc="choosing starting goods"),
+    Phase("actions", to_act=_actions_to_act, auto=_auto_actions, ends=_all_placed,
+          then=branch(_after_actions, "inn", "movement"), rule="rulebook p.4; solo p.12",
+          doc="the action phase: placing workers (a Captain's turn is automatic)"),
+    Phase("inn", to_act=_inn_to_act, auto=_auto_inn, ends=_inn_done, then="movement", rule="rulebook p.22, FAQ 5",
           doc="the Inn: re-placing both workers"),
-    Phase("goods_sale", to_act=lambda s: {s["selling"]["seat"]}, rule="rulebook p.17, FAQ 2",
+    Phase("goods_sale", to_act=lambda s: {s["selling"]["seat"]}, step=True, rule="rulebook p.17, FAQ 2",
           doc="a sale of goods at a selling space, one kind at a time"),
-    Phase("movement", to_act=_return_to_act, auto=_auto_movement, rule="rulebook pp.7, 9; FAQ 7-8",
-          doc="the movement phase: returning ships"),
-    Phase("sale", to_act=_sale_to_act, auto=_auto_sale, rule="rulebook p.7; solo p.15",
-          doc="a sale of returned whales"),
-    Phase("whaling", to_act=_whaling_to_act, auto=_auto_whaling, rule="rulebook p.8; solo p.15",
-          doc="the whaling phase: ships pick drawn tokens"),
-    Phase("captain_choice", to_act=_choice_to_act, rule="solo rules p.13, p.16",
+    Phase("movement", to_act=_return_to_act, auto=_auto_movement, ends=_all_returned,
+          then=branch(_after_movement, "whaling", "over"), rule="rulebook pp.7, 9; FAQ 7-8",
+          doc="the movement phase: returning ships (after round 12, until all are home; then the final scoring)"),
+    Phase("sale", to_act=_sale_to_act, auto=_auto_sale, step=True, rule="rulebook p.7; solo p.15",
+          doc="a sale of returned whales (closed when nobody buys more)"),
+    Phase("whaling", to_act=_whaling_to_act, auto=_auto_whaling, ends=_picks_over, on_end=_end_round,
+          then=branch(_after_round, "actions", "movement"), rule="rulebook p.8; solo p.15",
+          doc="the whaling phase: ships pick drawn tokens; then the end of round"),
+    Phase("captain_choice", to_act=_choice_to_act, step=True, rule="solo rules p.13, p.16",
           doc="a choice for a Captain"),
     Phase("over", to_act=lambda s: set(), doc="the game is over"),
 )
@@ -631,9 +680,11 @@ class NewBedford(RulesEngine):
         """The next automatic event, or None when a decision is awaited (tests)."""
         if self.outcome(state) is not None:
             return None
-        auto = self.phase(state).auto
-        more = auto(state, rng) if auto is not None else None
+        _, more = self.advance(self.fork(state), rng)
         return more[0] if more else None
+
+    def enter_phase(self, state, name: str, rng) -> list[dict]:
+        return enter_phase(state, name, rng)
 
     # --- used by the view (the same functions decide runs) -----------------------------------
     def _starting_goods(self, seat, action) -> dict:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 
-from tablero.engines.core import Phase, RulesEngine, clone
+from tablero.engines.core import Phase, RulesEngine, branch, clone
 
 from . import data
 from .data import CARD, CITY_CENTER, TABLEAUS
@@ -59,12 +59,15 @@ _refresh, _new_tile = refresh, new_tile
 VERSION = 2
 
 
-# --- automatic steps ----------------------------------------------------------------------------
-def _auction_won(state: GameState, rng: random.Random) -> list[dict] | None:
-    """Seed-P 1a: the last bidder left wins and owes his bid less his discount."""
+# --- automatic steps and the ends of phases ------------------------------------------------------
+def _one_bidder_left(state: GameState) -> bool:
+    """one bidder is left"""
+    return len(state["auction"]["bidders"]) <= 1
+
+
+def _auction_won(state: GameState, rng: random.Random) -> list[dict]:
+    """the last bidder left wins and owes his bid less his discount (`auction_won`; seed-P 1a)"""
     a = state["auction"]
-    if len(a["bidders"]) > 1:
-        return None
     p = state["players"][a["leader"]]
     price = max(0, a["bid"] - discount(p, a["card"]))
     return [{"type": "auction_won", "seat": a["leader"], "card": a["card"], "bid": a["bid"],
@@ -118,9 +121,17 @@ def _round_start(state: GameState) -> dict:
             "order": [(ov + i) % n for i in range(n)]}
 
 
-def _administration(state: GameState, rng: random.Random) -> list[dict] | None:
-    """Seed-P 2: a) 32 VP ends the game, else a new Overlord; b) refill the display;
-    c) production in turn order from the new Overlord; d) storage and treasury limits."""
+def _at_once(state: GameState) -> bool:
+    """at once (an automatic phase)"""
+    return True
+
+
+def _administration(state: GameState, rng: random.Random) -> list[dict]:
+    """seed-P 2a-2d: 32 VP ends the game; else a new Overlord, the display refilled, production, treasury limits
+
+    Seed-P 2: a) 32 VP ends the game, else a new Overlord; b) refill the display;
+    c) production in turn order from the new Overlord; d) the treasury limits of the players
+    within their storage limits (those over it discard next: `_after_administration`)."""
     work = clone(state)
     events: list[dict] = []
 
@@ -153,45 +164,67 @@ def _administration(state: GameState, rng: random.Random) -> list[dict] | None:
         # Ours: a card the empty decks cannot supply is paid as 4 disks (then 2d applies).
         emit({"type": "production_dealt", "seat": s, "cards": len(got), "undealt": undealt,
               "disks": rest + data.CARD_POINTS * undealt, "private": {str(s): {"cards": list(got)}}})
-    waiting = {}
     for s in range(n):
-        excess = hand_size(players[s]) - players[s]["storehouses"]
-        if excess > 0:
-            waiting[str(s)] = excess
-        else:
+        if hand_size(players[s]) <= players[s]["storehouses"]:
             for e in _trim(work, s):
                 emit(e)
-    if waiting:
-        emit({"type": "discard_required", "seats": waiting, "when": "admin"})
-    else:
-        emit(_round_start(work))
     return events
+
+
+def _over_storage(state: GameState) -> dict[str, int]:
+    players = state["players"]
+    return {str(s): hand_size(p) - p["storehouses"] for s, p in enumerate(players)
+            if hand_size(p) > p["storehouses"]}
+
+
+def _after_administration(state: GameState) -> str:
+    """The game's end (its event was the administration's), the storage limits (someone holds
+    more cards than his storehouses) or the next round."""
+    if state["result"] is not None:
+        return "over"
+    return "limits" if _over_storage(state) else "auctions"
+
+
+def enter_phase(state: GameState, name: str) -> list[dict]:
+    """The events that enter a phase after a declared end (`Phoenicia.enter_phase`): the next
+    round's first turn, the storage limits after administration, or none (the payment of a
+    won auction; the game's end, whose event ended the administration)."""
+    if name == "auctions":
+        return [_round_start(state)]
+    if name == "limits":
+        return [{"type": "discard_required", "seats": _over_storage(state), "when": "admin"}]
+    return []
 
 
 def _the_active(state) -> set[int]:
     return {state["active"]}
 
 
+_TURN_STEPS = ("auctions", "workers", "tools", "converted")
+
 PHASES = (
-    Phase("auctions", _the_active, rule="seed-P 1a",
-          doc="step 1a of the active player's turn: auctions"),
-    Phase("workers", _the_active, rule="seed-P 1b",
+    Phase("auctions", _the_active, then=("auction", "payment", "workers", "tools", "converted", "limits", "admin"),
+          rule="seed-P 1a", doc="step 1a of the active player's turn: auctions"),
+    Phase("workers", _the_active, then=("payment", "tools", "converted", "limits", "auctions", "admin"),
+          rule="seed-P 1b",
           doc="step 1b of the active player's turn, workers: auctions come first in your turn (step 1a)"),
-    Phase("tools", _the_active, rule="seed-P 1c",
+    Phase("tools", _the_active, then=("payment", "converted", "limits", "auctions", "admin"), rule="seed-P 1c",
           doc="step 1c of the active player's turn, tools and City Center: too late in your turn "
               "to auction, train, employ or move"),
-    Phase("converted", _the_active, rule="P-FAQ (one conversion, then the turn ends)",
+    Phase("converted", _the_active, then=("limits", "auctions", "admin"),
+          rule="P-FAQ (one conversion, then the turn ends)",
           doc="the active player has converted a card: too late in your turn for anything but end_turn"),
     Phase("auction", lambda s: {s["auction"]["next"]} if s["auction"]["next"] is not None else set(),
-          auto=_auction_won, rule="seed-P 1a",
-          doc="an auction is open: the next bidder raises or drops out"),
-    Phase("payment", lambda s: {s["payment"]["seat"]}, auto=_free_purchase, rule="seed-P 1a",
-          doc="a price is due: its payer chooses the cards and disks"),
-    Phase("limits", lambda s: {int(k) for k in s["discard"]["seats"]}, rule="seed-P 2d, P-FAQ",
-          doc="storage limits: players over their storehouses discard"),
-    Phase("admin", lambda s: set(), auto=_administration, rule="seed-P 2a-2d",
-          doc="administration between rounds"),
-    Phase("round_end", lambda s: set(), auto=lambda s, rng: [_round_start(s)], rule="seed-P 2 (end)",
+          ends=_one_bidder_left, on_end=_auction_won, then="payment", rule="seed-P 1a",
+          doc="an auction is open: the next bidder raises or drops out; the last one left wins"),
+    Phase("payment", lambda s: {s["payment"]["seat"]}, auto=_free_purchase, then=_TURN_STEPS, rule="seed-P 1a",
+          doc="a price is due: its payer chooses the cards and disks (a free card is bought at once)"),
+    Phase("limits", lambda s: {int(k) for k in s["discard"]["seats"]}, then=("round_end", *_TURN_STEPS),
+          rule="seed-P 2d, P-FAQ", doc="storage limits: players over their storehouses discard"),
+    Phase("admin", lambda s: set(), ends=_at_once, on_end=_administration,
+          then=branch(_after_administration, "over", "limits", "auctions"), rule="seed-P 2a-2d",
+          doc="administration between rounds (or the game's end)"),
+    Phase("round_end", lambda s: set(), ends=_at_once, then="auctions", rule="seed-P 2 (end)",
           doc="the round is over; the next one starts"),
     Phase("over", lambda s: set(), doc="the game is over"),
 )
@@ -238,6 +271,9 @@ class Phoenicia(RulesEngine):
         return state["step"]
 
     next_overlord = staticmethod(next_overlord)
+
+    def enter_phase(self, state: GameState, name: str, rng: random.Random) -> list[dict]:
+        return enter_phase(state, name)
 
     # Only these events can lead into a phase with an automatic step (`auction` with one
     # bidder left, `admin`, `round_end`; `payment` is entered by `auction_won`, itself

@@ -30,6 +30,8 @@ queda alguna)"). Games started under v1 keep the v1 reading (their state has no 
 
 from __future__ import annotations
 
+import random
+
 from tablero.engines.core import Move, RulesEngine, clone
 
 from . import board, scoring
@@ -61,9 +63,9 @@ from .moves import (
     _survey_limit,
     _where,
 )
-from .phases import PHASES_TABLE
+from .phases import PHASES_TABLE, enter_phase
 from .schemas import EVENT_FIELDS, OUTCOME_SCHEMA, VIEW_SCHEMA
-from .state import Action, State
+from .state import Action, Event, State
 from .state import fork as fork_state
 
 __all__ = ["ACTION_FIELDS", "ACTION_TYPES", "Riverboat"]
@@ -100,6 +102,10 @@ class Riverboat(RulesEngine):
     def phase_of(self, state: State) -> str:
         # A decision a seat owes comes first: it is the current step.
         return state["pending"][0]["kind"] if state["pending"] else state["phase"]
+
+    def enter_phase(self, state: State, name: str, rng: random.Random) -> list[Event]:
+        # A phase begins after the one before it ended (phases.enter_phase).
+        return enter_phase(state, name)
 
     def fork(self, state: State) -> State:
         # The decide loop's look-ahead copy, written out by the state's shape (state.fork).

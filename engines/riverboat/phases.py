@@ -1,15 +1,22 @@
-"""Riverboat's phases (the `PHASES_TABLE`): who acts, and what happens without a decision.
+"""Riverboat's phases (the `PHASES_TABLE`): who acts, what happens without a decision, when
+each phase ends and what follows.
 
-The five phases of a round and the draft, each with its `to_act` and its automatic steps
-(phase-tile bonuses, crop cards, the planting refill, the ends of phases and rounds), and the
-decisions a single seat owes inside a phase (the first item of `state.pending`)."""
+The draft and the five phases of a round, each with its `to_act`, its automatic steps (crop
+cards, the planting refill), its end (`ends`), what the end does (`on_end`: the cards left
+go back, the round's scoring) and the phase that follows (`then`, entered by
+`enter_phase`: the phase tile's bonus, the next round, the game's end); and the decisions a
+single seat owes inside a phase (`step`: the first item of `state.pending`).
+
+    draft → cultivation → planting → harvest → opportunity → scoring → draft (round 4: over)
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import cast
 
-from tablero.engines.core import Phase, clone
+from tablero.engines.core import Phase, branch
 
 from . import board, scoring
 from .data import (
@@ -19,7 +26,7 @@ from .data import (
     TILE_KINDS,
     WILD,
 )
-from .events import _next, _on_round_scored
+from .events import _next
 from .moves import (
     _agents_max,
     _any_board_plant,
@@ -133,8 +140,13 @@ def _start_phase(s: State, phase: str) -> list[Event]:
     return [{"type": "phase_started", "phase": phase, "holder": holder, "pending": pending}, *bonus(s, holder)]
 
 
-def _draft_auto(s: State, rng: random.Random) -> list[Event] | None:
-    return None if None in s["phase_tiles"] else _start_phase(s, "cultivation")
+def _tiles_drafted(s: State) -> bool:
+    """every phase tile has been chosen"""
+    return None not in s["phase_tiles"]
+
+
+def _card_due(s: State) -> bool:
+    return s["cards_left"] > 0 and bool(s["crop_deck"])
 
 
 def _must_place(s: State, seat: int, card: str) -> bool:
@@ -153,19 +165,22 @@ def _must_place(s: State, seat: int, card: str) -> bool:
 
 
 def _cultivation_auto(s: State, rng: random.Random) -> list[Event] | None:
-    if s["waiting"]:
+    if s["waiting"] or not _card_due(s):
         return None
-    if s["cards_left"] > 0 and s["crop_deck"]:
-        card = s["crop_deck"][0]
-        must = [seat for seat in range(s["n"]) if _must_place(s, seat, card)]
-        return [{"type": "crop_card_revealed", "card": card, "must_place": must}]
-    return _start_phase(s, "planting")
+    card = s["crop_deck"][0]
+    must = [seat for seat in range(s["n"]) if _must_place(s, seat, card)]
+    return [{"type": "crop_card_revealed", "card": card, "must_place": must}]
+
+
+def _cultivated(s: State) -> bool:
+    """every crop card of the round has been placed for"""
+    return not s["waiting"] and not _card_due(s)
 
 
 def _planting_auto(s: State, rng: random.Random) -> list[Event] | None:
     cur = _current(s, _can_plant)
     if cur is None:
-        return _start_phase(s, "harvest")
+        return None
     p = s["players"][cur]
     if _any_board_plant(s, p):
         return None
@@ -179,47 +194,79 @@ def _planting_auto(s: State, rng: random.Random) -> list[Event] | None:
     return None
 
 
-def _harvest_auto(s: State, rng: random.Random) -> list[Event] | None:
-    return _start_phase(s, "opportunity") if _current(s, _can_claim) is None else None
+def _planted(s: State) -> bool:
+    """no worker stands on an empty field"""
+    return _current(s, _can_plant) is None
 
 
-def _opportunity_auto(s: State, rng: random.Random) -> list[Event] | None:
-    if _current(s, _can_take_card) is not None:
-        return None
+def _harvested(s: State) -> bool:
+    """nobody can claim a boat any more (or all passed)"""
+    return _current(s, _can_claim) is None
+
+
+def _opportunities_taken(s: State) -> bool:
+    """nobody can take a card any more (or all passed)"""
+    return _current(s, _can_take_card) is None
+
+
+def _return_opportunities(s: State, rng: random.Random) -> list[Event]:
+    """the cards left on the opportunity spaces go back (`opportunities_returned`)"""
     left = [c for c in s["opp_spaces"] if c is not None]
-    events: list[Event] = [{"type": "opportunities_returned", "cards": left}] if left else []
-    return events + _start_phase(s, "scoring")
+    return [{"type": "opportunities_returned", "cards": left}] if left else []
 
 
-def _scoring_auto(s: State, rng: random.Random) -> list[Event] | None:
-    if _current(s, _can_survey) is not None:
-        return None
-    # seed-R phase 5: 1 VP per active surveyor and per agent.
+def _surveyed(s: State) -> bool:
+    """nobody can place a surveyor any more (or all passed)"""
+    return _current(s, _can_survey) is None
+
+
+def _score_round(s: State, rng: random.Random) -> list[Event]:
+    """round scoring: 1 VP per active surveyor and per agent (`round_scored`; seed-R phase 5)"""
     vp = [p["active_surveyors"] + p["agents"] for p in s["players"]]
     holder = s["phase_tiles"][PHASES.index("scoring")]
     order = [(holder + i) % s["n"] for i in range(s["n"])]
-    scored = {"type": "round_scored", "round": s["round"], "vp": vp, "order": order}
-    after = clone(s)  # the round's end reads the score track after this scoring (once a round)
-    _on_round_scored(after, scored)
-    if after["round"] >= ROUNDS:
-        details = scoring.final_scoring(after)
-        scores = [row["total"] for row in details]
-        best = max(scores)
-        return [scored, {"type": "game_ended", "scores": scores,
-                         "winners": [i for i, v in enumerate(scores) if v == best], "details": details}]
-    if after["n"] == 3 and after["round"] == 3:
+    return [{"type": "round_scored", "round": s["round"], "vp": vp, "order": order}]
+
+
+def _after_scoring(s: State) -> str:
+    return "over" if s["round"] >= ROUNDS else "draft"
+
+
+def _game_end(s: State) -> list[Event]:
+    details = scoring.final_scoring(cast(dict, s))
+    scores = [row["total"] for row in details]
+    best = max(scores)
+    return [{"type": "game_ended", "scores": scores,
+             "winners": [i for i, v in enumerate(scores) if v == best], "details": details}]
+
+
+def _next_round(s: State) -> list[Event]:
+    """The round's end (read on the score track after the round's scoring) and the next round's
+    start: seed-R "Fin de la Ronda" and "Inicio de una ronda"."""
+    if s["n"] == 3 and s["round"] == 3:
         # seed-R: in a 3-player game, after round 3 the marker goes to the player furthest
         # behind on the score track; on a tie, to the marker on top of the stack.
-        fp = min(range(3), key=lambda i: (after["players"][i]["vp"], -after["players"][i]["vp_at"]))
+        fp = min(range(3), key=lambda i: (s["players"][i]["vp"], -s["players"][i]["vp_at"]))
     else:
-        fp = _next(after, after["first_player"])
+        fp = _next(s, s["first_player"])
     # seed-R "Inicio de una ronda": refill crop tiles, one boat of each type, four cards.
-    boats = [b["id"] for b in BOATS if not after["boat_board"][b["id"]] and after["boat_piles"][b["id"]] > 0]
-    deck = list(after["opp_deck"])
-    spaces = [deck.pop(0) if (c is None and deck) else None for c in after["opp_spaces"]]
-    return [scored, {"type": "round_ended", "round": after["round"], "first_player": fp},
-            {"type": "round_started", "round": after["round"] + 1, "fills": _refill_fills(after), "boats": boats,
+    ids = [cast(str, b["id"]) for b in BOATS]
+    boats = [b for b in ids if not s["boat_board"][b] and s["boat_piles"][b] > 0]
+    deck = list(s["opp_deck"])
+    spaces = [deck.pop(0) if (c is None and deck) else None for c in s["opp_spaces"]]
+    return [{"type": "round_ended", "round": s["round"], "first_player": fp},
+            {"type": "round_started", "round": s["round"] + 1, "fills": _refill_fills(s), "boats": boats,
              "opportunity_spaces": spaces}]
+
+
+def enter_phase(s: State, name: str) -> list[Event]:
+    """The events that start a phase after the one before it ended (`Riverboat.enter_phase`):
+    a new round's draft, the game's end, or one of the five phases with its tile's bonus."""
+    if name == "draft":
+        return _next_round(s)
+    if name == "over":
+        return _game_end(s)
+    return _start_phase(s, name)
 
 
 def _owner(s: State) -> tuple[int, ...]:
@@ -262,33 +309,36 @@ def _scoring_bonus_open(s: State, item: Pending) -> bool:
 
 
 PHASES_TABLE = (
-    Phase("draft", to_act=lambda s: (s["turn"],), auto=_draft_auto,
+    Phase("draft", to_act=lambda s: (s["turn"],), ends=_tiles_drafted, then="cultivation",
           rule="seed-R Inicio de una ronda", doc="phase-tile draft"),
-    Phase("cultivation", to_act=lambda s: s["waiting"], auto=_cultivation_auto,
+    Phase("cultivation", to_act=lambda s: s["waiting"], auto=_cultivation_auto, ends=_cultivated, then="planting",
           rule="seed-R phase 1; issue 4 (simultaneous)",
           doc="Cultivation: 8 crop cards, every player places a worker for each, all at once"),
-    Phase("planting", to_act=_on_turn(_can_plant), auto=_planting_auto, rule="seed-R phase 2",
-          doc="Planting: in turn, take a crop tile for your uncovered workers"),
-    Phase("harvest", to_act=_on_turn(_can_claim), auto=_harvest_auto, rule="seed-R phase 3",
+    Phase("planting", to_act=_on_turn(_can_plant), auto=_planting_auto, ends=_planted, then="harvest",
+          rule="seed-R phase 2", doc="Planting: in turn, take a crop tile for your uncovered workers"),
+    Phase("harvest", to_act=_on_turn(_can_claim), ends=_harvested, then="opportunity", rule="seed-R phase 3",
           doc="Harvest & Shipping: in turn, claim a riverboat or pass"),
-    Phase("opportunity", to_act=_on_turn(_can_take_card), auto=_opportunity_auto, rule="seed-R phase 4",
-          doc="Opportunity: in turn, take one opportunity card"),
-    Phase("scoring", to_act=_on_turn(_can_survey), auto=_scoring_auto, rule="seed-R phase 5, Fin de la Ronda",
-          doc="Scoring: in turn, place surveyors or pass; then round scoring and the round's end"),
+    Phase("opportunity", to_act=_on_turn(_can_take_card), ends=_opportunities_taken,
+          on_end=_return_opportunities, then="scoring", rule="seed-R phase 4",
+          doc="Opportunity: in turn, take one opportunity card; the cards left go back"),
+    Phase("scoring", to_act=_on_turn(_can_survey), ends=_surveyed, on_end=_score_round,
+          then=branch(_after_scoring, "draft", "over"), rule="seed-R phase 5, Fin de la Ronda",
+          doc="Scoring: in turn, place surveyors or pass; then round scoring and the round's end "
+              "(after round 4, the game's end)"),
     # Steps a single seat owes before the phase goes on (the first item of `pending`).
     Phase("bonus_worker", to_act=_owner, auto=_unless(lambda s, i: bool(board.empty_fields(s["players"][i["seat"]]))),
-          rule="seed-R phase 1 bonus", doc="place the round-track worker"),
-    Phase("scoring_bonus", to_act=_owner, auto=_unless(_scoring_bonus_open), rule="seed-R phase 5 bonus",
+          step=True, rule="seed-R phase 1 bonus", doc="place the round-track worker"),
+    Phase("scoring_bonus", to_act=_owner, auto=_unless(_scoring_bonus_open), step=True, rule="seed-R phase 5 bonus",
           doc="choose the Scoring tile's bonus"),
-    Phase("feature", to_act=_owner, auto=_feature_auto, rule="seed-R Características inmobiliarias",
+    Phase("feature", to_act=_owner, auto=_feature_auto, step=True, rule="seed-R Características inmobiliarias",
           doc="take the estate feature a benefit gives"),
-    Phase("choose_from_pile", to_act=_owner, auto=_unless(_pile_has_fit), rule="seed-R phase 2 coin ability",
-          doc="choose a tile from the pile you searched"),
-    Phase("choose_from_deck", to_act=_owner, auto=_unless(lambda s, i: bool(s["opp_deck"])),
+    Phase("choose_from_pile", to_act=_owner, auto=_unless(_pile_has_fit), step=True,
+          rule="seed-R phase 2 coin ability", doc="choose a tile from the pile you searched"),
+    Phase("choose_from_deck", to_act=_owner, auto=_unless(lambda s, i: bool(s["opp_deck"])), step=True,
           rule="seed-R phase 4 coin ability", doc="choose a card from the deck you searched"),
-    Phase("place_drawn_tile", to_act=_owner, auto=_unless(_drawn_fits), rule="issue 4 (blind coin draws)",
+    Phase("place_drawn_tile", to_act=_owner, auto=_unless(_drawn_fits), step=True, rule="issue 4 (blind coin draws)",
           doc="lay the tile you drew"),
-    Phase("agents", to_act=_owner, auto=_unless(lambda s, i: _agents_max(s) > 0), rule="seed-R Agentes",
+    Phase("agents", to_act=_owner, auto=_unless(lambda s, i: _agents_max(s) > 0), step=True, rule="seed-R Agentes",
           doc="send workers to New Orleans"),
     Phase("over", to_act=lambda s: (), rule="seed-R Fin del juego", doc="the game is over"),
 )

@@ -74,7 +74,8 @@ class TicTacToe(RulesEngine):
              rule="the players take turns marking an empty cell"),
     )
     phases = (
-        Phase("play", to_act=lambda s: {s["next"]}, doc="a player's turn"),
+        Phase("play", to_act=lambda s: {s["next"]}, then="over",
+              ends_doc="three in a row or a full board (the last mark's event)", doc="a player's turn"),
         Phase("over", to_act=lambda s: (), doc="the game is over"),
     )
     on = {
