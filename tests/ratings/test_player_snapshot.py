@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 
-import pytest
 from tablero.server.errors import NotFound
 from tablero.server.ratings.model import Rating
 from tablero.server.ratings.service import Ratings
