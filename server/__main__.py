@@ -124,7 +124,7 @@ VERBS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "serve": ("run the gRPC + REST server", serve),
     "bots": ("run a bot worker: plays the medium and hard bots' turns from the store's queue", bots),
     "rank": ("merge ranked game lists (JSON/CSV files) into one ranking", rank),
-    "admin": ("operator tools: export, archive or delete a game in the store", admin),
+    "admin": ("operator tools: export, archive or delete a game; ratings rebuild; webhooks queues", admin),
     "engines": ("list the engines a server runs", _client_verb("engines")),
     "create": ("create a game; prints its id and seat tokens", _client_verb("create")),
     "join": ("claim an open seat of a game", _client_verb("join")),

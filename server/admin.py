@@ -44,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--if-version", type=int, help="only if the game is at this version")
     r = sub.add_parser("ratings", help="ratings: rebuild every rating from the finished games' logs")
     r.add_argument("action", choices=["rebuild"])
+    w = sub.add_parser("webhooks", add_help=False, help="notifications: dead-letters, replay, stats "
+                       "(tablero admin webhooks -h)")
+    w.add_argument("rest", nargs=argparse.REMAINDER)
     return p
 
 
@@ -145,4 +148,9 @@ def main(argv: list[str]) -> int:
 
         return webhooks_main(argv[1:])
     ns = _parser().parse_args(argv)
+    if ns.verb == "webhooks":  # `tablero admin --db X webhooks stats`: the store flags passed on
+        from tablero.server.notify.admin import main as webhooks_main
+
+        store = (["--redis-url", ns.redis_url] if ns.redis_url else []) + (["--db", ns.db] if ns.db else [])
+        return webhooks_main(store + ns.rest)
     return asyncio.run(_run(ns))

@@ -256,6 +256,16 @@ class Config(BaseSettings):
                               "(TABLERO_REDIS_URL, or TABLERO_DB naming a SQLite file); the in-memory "
                               "SQLite store lives in one process")
 
+    def check_ports(self) -> None:
+        """The HTTP, gRPC and metrics ports are three different ports (0, any free one, excepted):
+        said before anything binds, rather than as a traceback from the second bind."""
+        ports = [("TABLERO_HTTP_PORT", "--http-port", self.http_port), ("TABLERO_GRPC_PORT", "--grpc-port", self.grpc_port),
+                 ("TABLERO_METRICS_PORT", "--metrics-port", self.metrics_port)]
+        clashes = [f"{a} ({fa}) and {b} ({fb}) are both {pa}" for i, (a, fa, pa) in enumerate(ports)
+                   for b, fb, pb in ports[i + 1:] if pa and pa == pb]
+        if clashes:
+            raise ConfigError("; ".join(clashes) + ": the HTTP, gRPC and metrics ports must differ")
+
     @classmethod
     def load(cls, **overrides: Any) -> Config:
         """The environment's settings with `overrides` (flags) on top; ConfigError names
@@ -265,6 +275,7 @@ class Config(BaseSettings):
         except ValidationError as e:
             raise ConfigError(_explain(e)) from None
         config.check_workers()
+        config.check_ports()
         return config
 
     def warn_if_insecure(self) -> None:

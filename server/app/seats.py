@@ -119,7 +119,13 @@ def seat_reply(e: dict[str, Any]) -> dict[str, Any]:
 # --- a new game's seats ---------------------------------------------------------------------
 def bot_levels(c: cmd.CreateGame, kinds: list[str]) -> list[str | None] | None:
     """The bot seats' levels from `seatSpecs` ({"kind": "bot", "level": ...}) or `seats`
-    ("bot:hard"); None when every bot is a plain (easy) one, as games were before levels."""
+    ("bot:hard"); None when every bot is a plain (easy) one, as games were before levels.
+    A seatSpec's empty level is the default (proto3: gRPC and Connect cannot tell "" from no
+    level); `"bot:"`, a level left out after the colon, is refused as a typo."""
+    for i, k in enumerate(() if c.seat_specs else c.seats):
+        if isinstance(k, str) and k.startswith("bot:") and not k[4:].strip():
+            raise InvalidArgument(f'seat {i}: "{k}" names no bot level: write "bot" (easy) or one of '
+                                  f'{", ".join("bot:" + lv for lv in BOT_LEVELS)}')
     raw = [x.get("level") or None for x in c.seat_specs] if c.seat_specs else \
         [k.partition(":")[2] or None for k in c.seats]
     raw += [None] * (len(kinds) - len(raw))

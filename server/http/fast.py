@@ -136,15 +136,15 @@ class FastRoutes:
                     k == "access_token" for k, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True)):
                 # Every route but the watch refuses a token in the URL (the RPC routes say so
                 # themselves): operations, the page and its files too, so no link carries one.
-                return await self._refuse(send, 400, "INVALID_ARGUMENT", TOKEN_IN_URL, reason="TOKEN_IN_URL")
+                return await self._refuse(scope, send, 400, "INVALID_ARGUMENT", TOKEN_IN_URL, reason="TOKEN_IN_URL")
             method = scope["method"]
             if method != "OPTIONS":  # CORS preflights: the app's CORS middleware answers them
                 allowed = self._allowed(path)
                 if allowed and method not in allowed:
-                    return await self._refuse(send, 405, "METHOD_NOT_ALLOWED", f"{method} is not allowed on {path}",
+                    return await self._refuse(scope, send, 405, "METHOD_NOT_ALLOWED", f"{method} is not allowed on {path}",
                                               [(b"allow", ", ".join(sorted(allowed)).encode())], "METHOD_NOT_ALLOWED")
                 if not allowed and method not in ("GET", "HEAD"):  # neither a route nor a file
-                    return await self._refuse(send, 404, "NOT_FOUND", f"no route {path}")
+                    return await self._refuse(scope, send, 404, "NOT_FOUND", f"no route {path}")
         await self.app(scope, receive, send)
 
     def _allowed(self, path: str) -> set[str]:
@@ -162,11 +162,16 @@ class FastRoutes:
         return allowed
 
     @staticmethod
-    async def _refuse(send: Any, status: int, code: str, message: str,
+    async def _refuse(scope: Any, send: Any, status: int, code: str, message: str,
                       extra: list[tuple[bytes, bytes]] | None = None, reason: str | None = None) -> None:
+        """An error answered here (405, 404, a token in the URL): with the CORS headers when
+        the request has an Origin, as every other answer, so a page on another origin reads
+        the reason rather than a CORS failure."""
         body = fastjson.dumps(error_body(code, message, reason))
+        cors = _CORS if any(k == b"origin" for k, _ in scope["headers"]) else ()
         await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(extra or ())]})
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(extra or ()),
+            *cors]})
         await send({"type": "http.response.body", "body": body})
 
     async def _serve(self, scope: Any, receive: Any, send: Any, rpc: Rpc, params: dict[str, str],

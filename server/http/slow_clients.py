@@ -30,10 +30,13 @@ MAX_HEADER_SECTION = MAX_HEADER_BYTES + 8 * MAX_HEADERS
 
 def _refusal(status: bytes, code: str, message: str, reason: str | None = None) -> bytes:
     """A whole answer that ends the connection: JSON as every error of the API, with a Date
-    (RFC 9110 6.6.1). Written by the protocol itself (no request cycle to answer it)."""
+    (RFC 9110 6.6.1). Written by the protocol itself (no request cycle to answer it), before the
+    headers are all read: whether an Origin came is not known, so the CORS header that lets a
+    page on another origin read the reason is always there (the API's answers carry `*`)."""
     body = json.dumps({"error": {"code": code, "message": message, "reason": reason or code}},
                       separators=(",", ":")).encode()
     return (b"HTTP/1.1 %b\r\ncontent-type: application/json\r\nconnection: close\r\ndate: %b\r\n"
+            b"access-control-allow-origin: *\r\n"
             b"content-length: %d\r\n\r\n%b" % (status, formatdate(usegmt=True).encode(), len(body), body))
 
 

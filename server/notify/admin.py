@@ -2,7 +2,9 @@
 
     tablero admin webhooks dead-letters [--json]    # deliveries given up after TABLERO_WEBHOOKS_RETRY_FOR
     tablero admin webhooks replay (--id EVENT_ID | --all)
-    tablero admin webhooks stats                     # queued deliveries and oldest age per target
+    tablero admin webhooks stats [TARGET ...]        # queued deliveries and oldest age per target
+                                                     # (default: TABLERO_WEBHOOKS' endpoints, push, inbox
+                                                     # and every other target the store has queued for)
 
 The store is the server's (TABLERO_REDIS_URL / TABLERO_DB or --redis-url / --db). A replayed
 delivery goes back to the end of its lane (its endpoint and game) and is sent again with its
@@ -36,7 +38,8 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--id", help="the event id (webhook-id) to replay")
     g.add_argument("--all", action="store_true")
     s = sub.add_parser("stats", help="queued deliveries and the oldest one's age, per target", parents=[store])
-    s.add_argument("targets", nargs="*", help="endpoint ids (default: those of TABLERO_WEBHOOKS, push, inbox)")
+    s.add_argument("targets", nargs="*", help="endpoint ids (default: those of TABLERO_WEBHOOKS, push, inbox, and every other "
+                                            "target with deliveries queued in the store)")
     return p
 
 
@@ -67,7 +70,10 @@ async def _run(ns: argparse.Namespace) -> int:
             return 0 if n else 1
         from .webhooks import parse_endpoints
 
-        targets = ns.targets or [e.id for e in parse_endpoints(os.environ.get("TABLERO_WEBHOOKS"))] + ["push", "inbox"]
+        targets = ns.targets
+        if not targets:  # the configured ones (even when empty), then any other the store has queues of
+            targets = [e.id for e in parse_endpoints(os.environ.get("TABLERO_WEBHOOKS"))] + ["push", "inbox"]
+            targets += [t for t in await q.queued_targets() if t not in targets]
         for target, (depth, age) in (await q.stats(targets)).items():
             print(f"{target:<20} {depth:>8} queued   oldest {age:.1f} s")
         return 0

@@ -240,6 +240,11 @@ class RedisQueue:
     async def replay(self, event_id: str = "*") -> int:
         return int(await self._replay(keys=[P], args=[_now_us(), event_id]))
 
+    async def queued_targets(self) -> list[str]:
+        """Every target with deliveries queued (whether or not this process's settings name it)."""
+        depths = await self.r.hgetall(P + "depth")
+        return sorted(_s(t) for t, n in depths.items() if int(n or 0) > 0)
+
     async def stats(self, targets: list[str]) -> dict[str, tuple[int, float]]:
         """target -> (deliveries queued, age in seconds of the oldest due one's event)."""
         out = {}
@@ -454,6 +459,10 @@ class SQLiteQueue:
             return n
 
         return await self._run(tx)
+
+    async def queued_targets(self) -> list[str]:
+        """Every target with deliveries queued (whether or not this process's settings name it)."""
+        return [r[0] for r in await self._read("SELECT DISTINCT target FROM notify_items ORDER BY target")]
 
     async def stats(self, targets: list[str]) -> dict[str, tuple[int, float]]:
         out = {}

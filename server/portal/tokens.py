@@ -3,9 +3,13 @@
 `TABLERO_SECRET` holds one secret (today's form) or several as `kid:secret` pairs
 separated by commas, the first one signing: `2026-11:s3cr3t…,2026-10:0ld…`. A token
 is `<game_id>.<seat>.<kid>.<signature>`; the kid picks the secret that verifies it.
-Tokens of the old form `<game_id>.<seat>.<signature>` (no kid) verify against the
-secret whose kid is `0` — the id a single, unnamed secret gets — so tokens issued
-before rotation keep working as long as that secret stays listed.
+Tokens of the old form `<game_id>.<seat>.<signature>` (no kid), and those with kid `0`,
+were signed by a single, unnamed secret (its id is `0`): they verify against the secret
+listed as `0` if there is one, else against every listed secret — so the rotation recipe
+`new:<new secret>,old:<old secret>` keeps the tokens issued before it working for as long
+as the old secret stays listed, whatever name it is given. A token whose kid is not listed
+is refused with a message naming its kid and the listed ones (kids are not secret: every
+token shows one).
 
 A seat token opens its seat for as long as the game exists: it "expires with the
 game" (the retention policy deletes finished and abandoned games, and a token of a
@@ -125,9 +129,20 @@ class SeatTokens:
             raise TokenError("malformed seat token")
         if not seat_s.isdigit() or seat_s != str(int(seat_s)) or len(seat_s) > 4:
             raise TokenError("malformed seat token")
-        key = self._keys.get(kid)
         seat = int(seat_s)
-        if key is None or not hmac.compare_digest(sig.encode(), self._sig(key, gid, seat, claim).encode()):
+        key = self._keys.get(kid)
+        if key is not None:
+            keys: tuple[bytes, ...] = (key,)
+        elif kid == LEGACY_KID:
+            # Issued while TABLERO_SECRET was one unnamed secret, which the rotation recipe
+            # (`new:<secret>,old:<secret>`) lists under a name of the operator's choosing: any
+            # listed secret may have signed it (a handful of HMACs, only for a token not seen yet).
+            keys = tuple(self._keys.values())
+        else:
+            raise TokenError(f"invalid seat token: signed with key id {kid!r}, which this server does not "
+                             f"verify (TABLERO_SECRET lists {', '.join(map(repr, self._keys))})")
+        want = sig.encode()
+        if not any(hmac.compare_digest(want, self._sig(k, gid, seat, claim).encode()) for k in keys):
             raise TokenError("invalid seat token")
         self._remember(token, gid, seat, claim)
         if gid != game_id:

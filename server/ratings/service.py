@@ -154,16 +154,15 @@ class Ratings:
     async def player(self, user_id: str) -> dict[str, Any]:
         if not user_id:
             raise InvalidArgument("userId is required")
-        ratings = await self.store.profile(user_id)
-        recent = [json.loads(x) for x in await self.store.recent(user_id, RECENT)]
-        if not ratings and not recent:
+        snap = await self.store.player(user_id, RECENT)  # one moment: totals and recent games agree
+        recent = [json.loads(x) for x in snap.recent]
+        if not snap.profile and not recent:
             raise NotFound(f"user {user_id!r} has played no rated game")
         out = []
-        for engine in sorted(ratings):
-            r = Rating.loads(ratings[engine])
-            rank = await self.store.rank(engine, user_id)
-            out.append({"engine": engine, **r.reply(), "rank": (rank or 0) + 1})
-        name = (await self.store.names([user_id])).get(user_id)
+        for engine in sorted(snap.profile):
+            r = Rating.loads(snap.profile[engine])
+            out.append({"engine": engine, **r.reply(), "rank": snap.ranks.get(engine, 0) + 1})
+        name = snap.name
         return {"player": {"userId": user_id, **({"userName": name} if name else {}), "ratings": out,
                            "gamesPlayed": sum(r["gamesPlayed"] for r in out),
                            "wins": sum(r["wins"] for r in out), "recentGames": recent}}

@@ -35,6 +35,24 @@ class Change:
     recent: str  # JSON of the game for the user's recent list
 
 
+@dataclass(frozen=True)
+class Player:
+    """What a player's page shows, read at one moment: a game's rating commit is seen whole or
+    not at all (its recent entry never without the totals it added to)."""
+    profile: dict[str, str]  # engine -> rating JSON
+    recent: list[str]  # JSON of the recent games, newest first
+    name: str | None
+    ranks: dict[str, int]  # engine -> players above (0: first)
+
+
+# One read of a player's hash, recent list and name (a script runs alone: no commit between).
+# KEYS: the user's hash, its recent list, names. ARGV: how many recent games, user.
+_PLAYER = """
+return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, tonumber(ARGV[1]) - 1),
+        redis.call('HGET', KEYS[3], ARGV[2]) or ''}
+"""
+
+
 # KEYS: journal, pending, seq, leaderboard, names, then per user its hash and recent list.
 # ARGV: game id, engine, replay ("1": a rebuild, no journal check), n, then 6 per user:
 # user, expected JSON (or "~"), new JSON, score, name ("" = keep), recent JSON.
@@ -69,6 +87,7 @@ class RedisRatings:
     def __init__(self, client) -> None:
         self._r = client
         self._commit = client.register_script(_COMMIT)
+        self._player = client.register_script(_PLAYER)
 
     async def get(self, engine: str, users: list[str]) -> dict[str, str | None]:
         pipe = self._r.pipeline(transaction=False)
@@ -115,11 +134,18 @@ class RedisRatings:
             return {}
         return {u: _text(n) for u, n in zip(users, await self._r.hmget(_P + "names", users), strict=True)}
 
-    async def profile(self, user: str) -> dict[str, str]:
-        return {_text(k): _text(v) for k, v in (await self._r.hgetall(_P + "u:" + user)).items()}
-
-    async def recent(self, user: str, count: int) -> list[str]:
-        return [_text(x) for x in await self._r.lrange(_P + "recent:" + user, 0, count - 1)]
+    async def player(self, user: str, count: int) -> Player:
+        """The user's ratings, recent games, name and ranks as of one moment (see Player)."""
+        flat, recent, name = await self._player(keys=[_P + "u:" + user, _P + "recent:" + user, _P + "names"],
+                                                args=[count, user])
+        profile = {_text(flat[i]): _text(flat[i + 1]) for i in range(0, len(flat), 2)}
+        ranks = {}
+        if profile:
+            pipe = self._r.pipeline(transaction=False)
+            for engine in profile:
+                pipe.zrevrank(_P + "lb:" + engine, user)
+            ranks = {e: int(r) for e, r in zip(profile, await pipe.execute(), strict=True) if r is not None}
+        return Player(profile, [_text(x) for x in recent], _text(name) or None, ranks)
 
     async def reset(self) -> None:
         """Forget every rating, leaderboard and recent list (a rebuild follows); the journal and
@@ -247,12 +273,24 @@ class SQLiteRatings:
             out[u] = rows[0][0] if rows else None
         return out
 
-    async def profile(self, user: str) -> dict[str, str]:
-        return dict(await self._q("SELECT engine, raw FROM rt_ratings WHERE user = ?", (user,)))
+    def _read_player(self, user: str, count: int) -> Player:
+        db = self._db
+        db.execute("BEGIN")  # one read transaction: a commit of another connection (process) is all or nothing
+        try:
+            rows = db.execute("SELECT engine, raw, score FROM rt_ratings WHERE user = ?", (user,)).fetchall()
+            recent = [r[0] for r in db.execute("SELECT game FROM rt_recent WHERE user = ? ORDER BY n DESC LIMIT ?",
+                                               (user, count)).fetchall()]
+            name = db.execute("SELECT name FROM rt_names WHERE user = ?", (user,)).fetchone()
+            ranks = {engine: db.execute("SELECT COUNT(*) FROM rt_ratings WHERE engine = ? AND (score > ? OR "
+                                        "(score = ? AND user > ?))", (engine, sc, sc, user)).fetchone()[0]
+                     for engine, _raw, sc in rows}
+        finally:
+            db.execute("COMMIT")
+        return Player({e: raw for e, raw, _ in rows}, recent, name[0] if name else None, ranks)
 
-    async def recent(self, user: str, count: int) -> list[str]:
-        return [r[0] for r in await self._q("SELECT game FROM rt_recent WHERE user = ? ORDER BY n DESC LIMIT ?",
-                                            (user, count))]
+    async def player(self, user: str, count: int) -> Player:
+        """The user's ratings, recent games, name and ranks as of one moment (see Player)."""
+        return await self._off(self._read_player, user, count)
 
     async def reset(self) -> None:
         await self._q("DELETE FROM rt_ratings")

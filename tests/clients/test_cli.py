@@ -41,6 +41,7 @@ def test_create_act_show_watch_bot(server):
     assert "it is not your turn (you are seat 1): waiting for seat 0" in early.stderr
     shown = cli("--url", server.http, "show", gid, f"--token={x}").stdout
     assert "you are seat 0" in shown and "to act: seat 0" in shown
+    assert "you are seat 0 (you)" not in shown  # "(you)" once is enough (an outside tester's finding)
     assert "O" in shown and "X" in shown
     # `bot` plays X one move at a time, the SDK plays O; then watch prints the whole log and returns.
     with Client(rest=server.http) as c:
@@ -152,3 +153,13 @@ def test_bad_timeout_and_open_are_one_line_errors(server):
     for n in ("-1", "2"):  # tic-tac-toe has one seat besides yours
         p = cli("--url", server.http, "play", "tic-tac-toe", "--open", n, check=False)
         assert p.returncode != 0 and "--open" in p.stderr and "New game" not in p.stdout, (n, p.stdout, p.stderr)
+
+
+def test_tablero_client_help_names_tablero_client():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "tablero-client"
+    r = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.startswith("usage: tablero-client "), r.stdout[:200]

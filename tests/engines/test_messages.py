@@ -96,3 +96,30 @@ def test_the_platform_catalog_matches_in_both_languages():
     used = _client_sources()
     unused = [k for k in en if f'"{k}"' not in used and f"'{k}'" not in used and not k.startswith("event.")]
     assert not unused, f"platform messages no client uses: {unused}"
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_a_spanish_template_uses_the_same_arguments_as_the_english(name):
+    """A translation that drops a part (Founders' game_ended lost `({reason})`) shows less in Spanish."""
+    en, es = messages.catalog(name, "en"), messages.catalog(name, "es")
+    differ = {key: sorted(_arguments(PARSER.parse(en[key]), set()) ^ _arguments(PARSER.parse(es[key]), set()))
+              for key in en if key in es}
+    differ = {k: v for k, v in differ.items() if v}
+    assert not differ, f"{name}: arguments only one language uses: {differ}"
+
+
+def _choices(text: str) -> dict[str, str]:
+    """A `{detail, select, a {A} b {B} …}` template's plain-text options."""
+    [node] = [n for n in PARSER.parse(text) if isinstance(n, dict)]
+    return {k: "".join(x for x in v if isinstance(x, str)) for k, v in node["options"].items() if k != "other"}
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_the_final_tables_rows_have_distinct_names_in_both_languages(name):
+    """The final table (clients/web/js/scores.js) names a row per detail (label.details) and the
+    total (web.score): two rows named alike read as one shown twice."""
+    for lang in ("en", "es"):
+        rows = _choices(messages.catalog(name, lang).get("label.details", "{detail, select, other {{text}}}"))
+        total = messages.catalog(messages.PLATFORM, lang)["web.score"]
+        clash = [k for k, v in rows.items() if v.casefold() == total.casefold()]
+        assert not clash, f"{name} ({lang}): detail rows {clash} read {total!r}, as the total does"

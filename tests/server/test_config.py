@@ -157,3 +157,17 @@ def test_cluster_seed_nodes_are_checked(monkeypatch):
     monkeypatch.setenv("TABLERO_REDIS_URL", "redis+cluster://a:7000,b:many")
     with pytest.raises(ConfigError, match="TABLERO_REDIS_URL=.*bad cluster node 'b:many'"):
         Config.load()
+
+
+@pytest.mark.parametrize("ports", [("18280", "18251", "18280"), ("18281", "18281", "18282")])
+def test_tablero_serve_refuses_two_of_its_own_ports_equal_in_one_line(ports):
+    http, grpc, metrics = ports
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "serve", "--http-port", http, "--grpc-port", grpc,
+                        "--metrics-port", metrics], cwd=ROOT, env={"PATH": "/usr/bin:/bin"}, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1 and "must differ" in r.stderr, r.stderr
+    clash = "TABLERO_HTTP_PORT (--http-port) and TABLERO_METRICS_PORT (--metrics-port) are both 18280" \
+        if metrics == http else "TABLERO_HTTP_PORT (--http-port) and TABLERO_GRPC_PORT (--grpc-port) are both 18281"
+    assert clash in r.stderr, r.stderr
+

@@ -186,3 +186,17 @@ def test_past_versions_are_right_before_and_after_the_snapshot(http):
     for v, view in views.items():
         past = http.get(f"/v1/games/{gid}", params={"version": v}, headers=auth(tokens[0])).json()
         assert past["version"] == v and past["view"] == view, v
+
+
+def test_a_bot_seat_with_an_empty_level(http):
+    """`"bot:"` names no level: refused as a typo, as "bot:HARD" is. A seatSpec's `"level": ""`
+    is the default (easy), as gRPC and Connect read an empty proto3 string: documented in README."""
+    r = http.post("/v1/games", json={"engine": "tic-tac-toe", "seats": ["human", "bot:"]})
+    assert code(r, 400) == "INVALID_ARGUMENT"
+    assert 'seat 1: "bot:" names no bot level' in r.json()["error"]["message"] and "bot:hard" in r.text, r.text
+    r = http.post("/v1/games", json={"engine": "tic-tac-toe", "seats": ["human", "bot:HARD"]})
+    assert code(r, 400) == "INVALID_ARGUMENT" and "must be one of easy, medium, hard" in r.text
+    r = http.post("/v1/games", json={"engine": "tic-tac-toe", "seatSpecs": [{"kind": "human"},
+                                                                            {"kind": "bot", "level": ""}]})
+    assert r.status_code == 200, r.text
+    assert [s.get("botLevel") for s in r.json()["game"]["seats"]] == [None, None]

@@ -98,3 +98,22 @@ def test_the_protocols_own_refusals_are_json_with_a_date(served):
         assert headers["content-type"] == "application/json" and headers["connection"] == "close"
         assert headers["date"].endswith("GMT") and int(headers["content-length"]) == len(body)
         assert json.loads(body)["error"]["code"] == code
+
+
+@pytest.mark.parametrize("method, path, status", [
+    ("GET", "/v1/games/{gid}/actions", 405), ("PUT", "/", 405), ("POST", "/v1/nope", 404),
+    ("GET", "/v1/games/{gid}?access_token=x", 400)])
+def test_the_errors_answered_before_the_app_carry_cors_for_a_page_on_another_origin(http, method, path, status):
+    """A browser shows a page on another origin the reason of an error only with the CORS header."""
+    origin = {"Origin": "https://portal.example"}
+    r = http.request(method, path.format(gid=_game(http)), headers=origin)
+    assert r.status_code == status, r.text
+    assert r.headers.get("access-control-allow-origin") == "*", r.headers
+    assert "access-control-allow-origin" not in http.request(method, path.format(gid=_game(http))).headers
+
+
+def test_the_protocols_own_refusals_carry_cors_too(served):
+    too_many = raw(served, b"GET /healthz HTTP/1.1\r\nHost: t\r\nOrigin: https://portal.example\r\n" + b"".join(
+        b"x-h%d: v\r\n" % i for i in range(300)) + b"\r\n")
+    line, headers, _ = _status_headers_body(too_many)
+    assert line.startswith("HTTP/1.1 431") and headers.get("access-control-allow-origin") == "*", too_many[:300]

@@ -335,9 +335,11 @@ def _add_play(sub: Any, common: argparse.ArgumentParser) -> None:
     s.set_defaults(fn=cmd_play)
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(prog: str = "tablero") -> argparse.ArgumentParser:
+    """The CLI's parser; `prog` is how it was called (`tablero` for the server's verbs, or
+    `tablero-client`), as its usage lines say."""
     common = _common_options(suppress=True)
-    p = argparse.ArgumentParser(prog="tablero", description="Tablero client: play, inspect and load-test games.",
+    p = argparse.ArgumentParser(prog=prog, description="Tablero client: play, inspect and load-test games.",
                                 parents=[_common_options(suppress=False)])
     sub = p.add_subparsers(dest="verb", required=True)
     s = sub.add_parser("engines", parents=[common], help="list the engines the server runs")
@@ -398,9 +400,9 @@ def _set_language(tag: str | None) -> None:
     i18n.set_language(tag)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "tablero") -> int:
     plain_output()
-    args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    args = parser(prog).parse_args(list(sys.argv[1:] if argv is None else argv))
     if getattr(args, "lang", None) or "lang" in args:
         _set_language(getattr(args, "lang", None))
     try:
@@ -420,7 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    sys.exit(main(prog="tablero-client"))
 
 
 __all__ = ["main", "parser", "play_random"]

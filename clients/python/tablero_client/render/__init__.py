@@ -65,19 +65,21 @@ def header(game: Game) -> Text:
         t.append(m.format("header.to_act", {"who": m.list([player_name(game, s) for s in game.to_act])}),
                  style="yellow")
     if game.your_seat is not None:
-        t.append("  " + m.format("header.you_are", {"who": seat_name(game, game.your_seat)}), style="bold cyan")
+        t.append("  " + m.format("header.you_are", {"who": seat_name(game, game.your_seat, mark_you=False)}),
+                 style="bold cyan")
     else:
         t.append("  " + m.format("header.spectator"), style="dim")
     return t
 
 
-def seat_name(game: Game, seat: int) -> str:
+def seat_name(game: Game, seat: int, mark_you: bool = True) -> str:
+    """`seat 1 (bot)`, `seat 0 (you)` (without "(you)" when the text says so already: `you are seat 0`)."""
     m = messages(game)
     kind = next((s.kind for s in game.seats if s.seat == seat), "")
     name = m.format("seat.number", {"n": seat})
     if kind.endswith("BOT"):
         name = m.format("seat.bot", {"name": name})
-    return m.format("seat.you", {"name": name}) if seat == game.your_seat else name
+    return m.format("seat.you", {"name": name}) if mark_you and seat == game.your_seat else name
 
 
 def _hook(game: Game, hook: str, *args: Any) -> Any:
