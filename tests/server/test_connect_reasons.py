@@ -116,6 +116,7 @@ CASES = {
                    "permission_denied"),
     "GAME_NOT_FOUND": (lambda c: c.refusal("GetGame", {"gameId": "nope-nope"}), "not_found"),
     "UNKNOWN_ENGINE": (lambda c: c.refusal("CreateGame", {"engine": "chess"}), "invalid_argument"),
+    "UNKNOWN_METHOD": (lambda c: c.refusal("NoSuch", {}), "unimplemented"),  # Connect only
 }
 
 # The refusals an outside tester found answering a code's own name (issue 31; REST and gRPC:
