@@ -17,7 +17,8 @@ import time
 REASONS: dict[str, tuple[str, str]] = {
     "INVALID_ARGUMENT": ("INVALID_ARGUMENT", "a malformed request: a wrong type, a missing field, a value out of range"),
     "MALFORMED_ACTION": ("INVALID_ARGUMENT", "the action does not fit the engine's action schema"),
-    "UNKNOWN_ENGINE": ("INVALID_ARGUMENT", "CreateGame names no engine this server runs"),
+    "UNKNOWN_ENGINE": ("INVALID_ARGUMENT", "CreateGame or CreateMatchTicket names no engine this server runs (a "
+                                           "field of the request; an engine named by the path is ENGINE_NOT_FOUND)"),
     "PAGE_TOKEN_INVALID": ("INVALID_ARGUMENT", "a pageToken this call did not hand out, or one for an older version"),
     "TOKEN_IN_URL": ("INVALID_ARGUMENT", "access_token in the URL of a call other than the watch"),
     "HEADERS_TOO_LARGE": ("INVALID_ARGUMENT", "REST only: request headers over 64 KiB or 256 fields (HTTP 431)"),
@@ -30,9 +31,15 @@ REASONS: dict[str, tuple[str, str]] = {
                                       "and the seat is open or another player's); join again"),
     "WRONG_GAME": ("PERMISSION_DENIED", "a seat token of another game"),
     "NOT_SEATED": ("PERMISSION_DENIED", "the portal user holds no seat in this game"),
+    "NOT_TICKET_OWNER": ("PERMISSION_DENIED", "a match ticket of another portal user"),
     "GAME_NOT_FOUND": ("NOT_FOUND", "no game with this id"),
-    "ENGINE_NOT_FOUND": ("NOT_FOUND", "GetEngine: no engine with this name"),
+    "ENGINE_NOT_FOUND": ("NOT_FOUND", "GetEngine, GetEngineMessages, GetLeaderboard: no engine with this name"),
+    "TICKET_NOT_FOUND": ("NOT_FOUND", "no match ticket with this id"),
+    "PLAYER_NOT_FOUND": ("NOT_FOUND", "GetPlayer: the user has played no rated game; GetLeaderboard aroundUserId: the "
+                                      "user has no rating in this engine"),
     "ROUTE_NOT_FOUND": ("NOT_FOUND", "REST only: no route at this path"),
+    "UNKNOWN_METHOD": ("UNIMPLEMENTED", "Connect only: no RPC at this path (HTTP 404; gRPC and gRPC-Web answer "
+                                        "UNIMPLEMENTED without details)"),
     "METHOD_NOT_ALLOWED": ("METHOD_NOT_ALLOWED", "REST only: a known path asked with another method (HTTP 405)"),
     "REQUEST_TIMEOUT": ("DEADLINE_EXCEEDED", "REST only: the request's headers or body arrived too slowly (HTTP 408)"),
     "NOT_YOUR_TURN": ("FAILED_PRECONDITION", "the caller's seat may not act now"),
@@ -40,16 +47,22 @@ REASONS: dict[str, tuple[str, str]] = {
     "GAME_OVER": ("FAILED_PRECONDITION", "the game has ended: nobody acts or joins any more"),
     "SEAT_TAKEN": ("FAILED_PRECONDITION", "JoinGame: every open seat is taken (or the game has none)"),
     "SEAT_LEFT": ("FAILED_PRECONDITION", "the caller's seat has resigned or forfeited"),
+    "TICKET_MATCHED": ("FAILED_PRECONDITION", "CancelMatchTicket: the ticket is matched already (play the game, or "
+                                              "resign it)"),
+    "NOTIFICATIONS_OFF": ("FAILED_PRECONDITION", "the notification calls on a server without notifications (or the "
+                                                 "Web Push calls without Web Push)"),
     "HISTORY_TRIMMED": ("FAILED_PRECONDITION", "events before a snapshot are no longer kept; the message names "
                                                "where to start"),
     "STALE_VERSION": ("ABORTED", "expectedVersion is not the game's version (metadata `version`: the game's)"),
     "CONFLICT": ("ABORTED", "other writers kept moving the game on; retry with the same requestId"),
-    "HISTORY_REWRITTEN": ("ABORTED", "gRPC WatchGame: the log no longer holds afterHash's history; resume from "
+    "HISTORY_REWRITTEN": ("ABORTED", "gRPC and Connect WatchGame: the log no longer holds afterHash's history; resume from "
                                      "metadata `version`"),
     "BODY_TOO_LARGE": ("RESOURCE_EXHAUSTED", "the request is over TABLERO_MAX_BODY bytes (HTTP 413)"),
     "RATE_LIMITED": ("RESOURCE_EXHAUSTED", "over a rate limit: retry after metadata `retryAfter` seconds (HTTP 429)"),
     "OPEN_GAMES_CAP": ("RESOURCE_EXHAUSTED", "the portal user already holds the most running games allowed (HTTP 429;"
                                              " waiting does not help, finishing a game does)"),
+    "TICKETS_CAP": ("RESOURCE_EXHAUSTED", "the portal user already holds the most waiting match tickets allowed (HTTP "
+                                          "429; cancel one, or wait for one to match or expire)"),
     "UNAVAILABLE": ("UNAVAILABLE", "a store behind the server is unreachable for a moment; retry"),
     "SHUTTING_DOWN": ("UNAVAILABLE", "the server is stopping; retry (another replica answers)"),
     "ENGINE_UNAVAILABLE": ("UNAVAILABLE", "this server does not run the game's engine (version)"),
@@ -57,8 +70,8 @@ REASONS: dict[str, tuple[str, str]] = {
     "NOT_REPLICATED": ("UNAVAILABLE", "the move was written but TABLERO_REDIS_MIN_REPLICAS_ACK replicas did not "
                                       "confirm it in time; retry with the same requestId (applied exactly once)"),
     "INTERNAL": ("INTERNAL", "a fault of the server (logged)"),
-    # A code's own name: the reason of a refusal that has none of its own yet (none today; a
-    # new refusal should get its own reason, listed here).
+    # A code's own name: the reason of a refusal that has none of its own yet (none a client
+    # can get today: docs/api.md; a new refusal should get its own reason, listed here).
     "UNAUTHENTICATED": ("UNAUTHENTICATED", "another case of this code (the message says which)"),
     "PERMISSION_DENIED": ("PERMISSION_DENIED", "another case of this code (the message says which)"),
     "NOT_FOUND": ("NOT_FOUND", "another case of this code (the message says which)"),

@@ -24,9 +24,13 @@ _FLOATS = {FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT}
 _JSON_VALUES = {"google.protobuf.Struct": dict, "google.protobuf.Value": object, "google.protobuf.ListValue": list}
 
 
+_EXACT = 2.0**53  # a double holds every integer up to here exactly
+
+
 def struct_to_json(value: Any) -> Any:
-    """google.protobuf.Struct numbers are doubles: give integral ones back as ints."""
-    if isinstance(value, float) and value.is_integer():
+    """google.protobuf.Struct numbers are doubles: give integral ones back as ints (those a
+    double holds exactly: 1e40 stays a float, as REST reads it, not a 41-digit integer)."""
+    if isinstance(value, float) and value.is_integer() and -_EXACT <= value <= _EXACT:
         return int(value)
     if isinstance(value, dict):
         return {k: struct_to_json(v) for k, v in value.items()}
@@ -63,7 +67,7 @@ def _kind(f: FieldDescriptor) -> str:
     return "a string"
 
 
-def _check_scalar(f: FieldDescriptor, value: Any, where: str) -> None:
+def _check_scalar(f: FieldDescriptor, value: Any, where: str, ignore_unknown: bool = False) -> None:
     ok: bool
     if f.type in _INTS:
         # Out-of-range integers are left to the use case, whose message says what range fits.
@@ -81,12 +85,13 @@ def _check_scalar(f: FieldDescriptor, value: Any, where: str) -> None:
         else:
             if not isinstance(value, dict):
                 raise InvalidArgument(f"{where} must be a JSON object")
-            check(f.message_type, value, where + ".")
+            check(f.message_type, value, where + ".", ignore_unknown)
             return
     else:
         ok = isinstance(value, str)
     if not ok:
-        raise InvalidArgument(f"{where} must be {_kind(f)}")
+        given = f", not {value!r}"[:80] if f.type == FieldDescriptor.TYPE_ENUM and isinstance(value, str) else ""
+        raise InvalidArgument(f"{where} must be {_kind(f)}{given}")
 
 
 _FIELDS: dict[str, dict[str, FieldDescriptor]] = {}
@@ -111,11 +116,12 @@ def _proto_names(message: Descriptor) -> dict[str, str]:
     return aliases
 
 
-def check(message: Descriptor, data: dict[str, Any], prefix: str = "") -> None:
+def check(message: Descriptor, data: dict[str, Any], prefix: str = "", ignore_unknown: bool = False) -> None:
     """Raise InvalidArgument unless `data` is `message` in the JSON mapping: known field
     names, each with its JSON type. As the protobuf JSON mapping says of parsers, a field may
     be named by its proto name too (`on_leave`): `data` is then given its lowerCamelCase name
-    (`onLeave`), the one form the use cases see."""
+    (`onLeave`), the one form the use cases see. `ignore_unknown` (Connect JSON: forward
+    compatibility) leaves unknown field names in `data`, unchecked, instead of refusing them."""
     fields = _json_fields(message)
     unknown = [k for k in data if k not in fields]
     if unknown:
@@ -126,10 +132,12 @@ def check(message: Descriptor, data: dict[str, Any], prefix: str = "") -> None:
                     raise InvalidArgument(f"{prefix}{aliases[k]} is given twice (also as {prefix}{k})")
                 data[aliases[k]] = data.pop(k)
         unknown = sorted(k for k in unknown if k not in aliases)
-    if unknown:
+    if unknown and not ignore_unknown:
         raise InvalidArgument(f"unknown field(s) {', '.join(prefix + u for u in unknown)}; "
                               f"expected {', '.join(sorted(fields))}")
     for name, value in data.items():
+        if name not in fields:
+            continue  # unknown, and ignored (ignore_unknown)
         f, where = fields[name], prefix + name
         if value is None:
             continue  # JSON null is "not set"
@@ -137,14 +145,14 @@ def check(message: Descriptor, data: dict[str, Any], prefix: str = "") -> None:
             if not isinstance(value, dict):
                 raise InvalidArgument(f"{where} must be a JSON object")
             for k, v in value.items():
-                _check_scalar(f.message_type.fields_by_name["value"], v, f"{where}.{k}")
+                _check_scalar(f.message_type.fields_by_name["value"], v, f"{where}.{k}", ignore_unknown)
         elif f.is_repeated:
             if not isinstance(value, list):
                 raise InvalidArgument(f"{where} must be a list")
             for i, v in enumerate(value):
-                _check_scalar(f, v, f"{where}[{i}]")
+                _check_scalar(f, v, f"{where}[{i}]", ignore_unknown)
         else:
-            _check_scalar(f, value, where)
+            _check_scalar(f, value, where, ignore_unknown)
 
 
 def query_value(f: FieldDescriptor, raw: str) -> Any:

@@ -182,7 +182,7 @@ class GameService:
     async def get_engine_messages(self, c: cmd.GetEngineMessages) -> dict[str, Any]:
         """An engine's texts in one language (engines.core.messages), the platform's beside them."""
         if c.name != messages.PLATFORM and c.name not in engines.names():
-            raise NotFound(f"unknown engine {c.name!r}")
+            raise NotFound(f"unknown engine {c.name!r}", "ENGINE_NOT_FOUND")
         return messages.published(c.name, c.lang)
 
     # --- create / join -----------------------------------------------------------------

@@ -18,9 +18,11 @@ message (version 0) as a keep-alive.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -39,6 +41,7 @@ from tablero.server.api.fanout import Encoded
 from tablero.server.api.rpcs import MODULES
 from tablero.server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
 
+from . import strict_json
 from .grpc_web_text import GrpcWebText
 
 log = logging.getLogger("tablero.connect")
@@ -212,15 +215,27 @@ class _CompactJson:
         return json.dumps(codec.struct_to_json(json_format.MessageToDict(message))).encode()
 
     def decode(self, data: bytes | bytearray, message_class: type) -> Any:
-        message = self._decoder.decode(data, message_class)
-        # Unknown fields are ignored (forward compatibility), but so would be an enum name it
-        # does not know (a typo'd ListGames status would drop the filter): refuse that, as REST.
+        """The request read as REST reads a body (server.http.body): strict JSON (no
+        duplicate keys, no 31-digit numbers, ...), then the message's field names and JSON
+        types (server.api.codec.check: a field given by both its names, a wrong type, an enum
+        name it does not know), so a refusal says what REST says; but unknown fields are
+        ignored (Connect's forward compatibility). Only then the protobuf message."""
+        raw = bytes(data)
+        if not raw.strip():
+            return message_class()
         try:
-            json_format.Parse(bytes(data), message_class())
-        except json_format.ParseError as e:
-            if "Invalid enum value" in str(e):
-                raise InvalidArgument(str(e)) from None
-        return message
+            body = strict_json.loads(raw)
+        except strict_json.BadJson as e:
+            raise InvalidArgument(f"request body is not valid JSON: {e}") from None
+        except RecursionError:
+            raise InvalidArgument("request body is nested too deeply") from None
+        if not isinstance(body, dict):
+            raise InvalidArgument("request body must be a JSON object")
+        codec.check(message_class.DESCRIPTOR, body, ignore_unknown=True)
+        try:
+            return json_format.ParseDict(body, message_class(), ignore_unknown_fields=True)
+        except json_format.ParseError as e:  # what the JSON types allow and the fields do not: a range
+            raise InvalidArgument(_parse_error(e)) from None
 
 
 class _Reasoned:
@@ -239,8 +254,24 @@ class _Reasoned:
     def decode(self, data: bytes | bytearray, message_class: type) -> Any:
         try:
             return self._codec.decode(data, message_class)
-        except Exception as e:
-            raise connect_error(InvalidArgument(f"unmarshal message: {e}")) from e
+        except AppError as e:
+            raise connect_error(e) from None
+        except RecursionError:
+            raise connect_error(InvalidArgument("request is nested too deeply")) from None
+        except Exception:  # the protobuf parser's own words name its internals: not sent
+            raise connect_error(InvalidArgument(
+                f"the request is not a {message_class.DESCRIPTOR.name} in {self.name()}")) from None
+
+
+_FIELD = re.compile(r"Failed to parse (\w+) field")
+
+
+def _parse_error(e: Exception) -> str:
+    """A readable refusal for a protobuf JSON parse error after codec.check passed: the
+    innermost field it names, and that its value is out of the field's range."""
+    fields = _FIELD.findall(str(e))
+    where = ".".join(fields) if fields else "a field"
+    return f"{where} is out of range for its type (int32: -2147483648 to 2147483647)"
 
 
 class _Application(ConnectASGIApplication):
@@ -260,8 +291,34 @@ def connect_app(api: Api) -> Any:
                        codecs=[_Reasoned(google_protobuf_binary_codec()), _Reasoned(_CompactJson())])
     # gRPC-Web's text mode (the official grpc-web client's default, its only streaming mode)
     # in front: connectrpc speaks gRPC-Web in binary only.
-    return CORSMiddleware(GrpcWebText(app, max_bytes=read_max), allow_origins=["*"],
+    return CORSMiddleware(_UnknownMethod(GrpcWebText(app, max_bytes=read_max), set(table)), allow_origins=["*"],
                           allow_methods=["GET", "POST", "OPTIONS"], allow_headers=_ALLOW_HEADERS,
                           expose_headers=_EXPOSE_HEADERS, max_age=600)
 
 
+
+
+class _UnknownMethod:
+    """A Connect call to a path no RPC has: 404 with a Connect error body naming the reason
+    (UNKNOWN_METHOD), where connectrpc's answer has no body. gRPC-Web calls keep connectrpc's
+    404 (a gRPC-Web client reads a missing grpc-status as UNIMPLEMENTED from the status)."""
+
+    def __init__(self, app: Any, known: set[str]) -> None:
+        self.app, self.known = app, known
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] in self.known or scope["method"] not in ("POST", "GET"):
+            await self.app(scope, receive, send)
+            return
+        ctype = dict(scope.get("headers") or ()).get(b"content-type", b"").decode("latin-1").lower()
+        if ctype.startswith("application/grpc"):
+            await self.app(scope, receive, send)
+            return
+        info = error_details_pb2.ErrorInfo(reason="UNKNOWN_METHOD", domain=ERROR_DOMAIN)
+        body = json.dumps({"code": "unimplemented",
+                           "message": f"no method {scope['path'][:200]!r}: a path is /tablero.v1.<Service>/<Method>",
+                           "details": [{"type": "google.rpc.ErrorInfo",
+                                        "value": base64.b64encode(info.SerializeToString()).decode().rstrip("=")}]})
+        await send({"type": "http.response.start", "status": 404,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body.encode()})

@@ -74,7 +74,7 @@ class Matchmaking:
     # --- tickets ---------------------------------------------------------------------------
     async def create(self, w: dict[str, Any], user: User | None) -> dict[str, Any]:
         if user is None:
-            raise Unauthenticated("matchmaking needs a portal JWT: Authorization: Bearer <jwt>")
+            raise Unauthenticated("matchmaking needs a portal JWT: Authorization: Bearer <jwt>", "TOKEN_MISSING")
         engine = self.games._engine(w.get("engine", ""))
         request_id = str(w.get("requestId") or "")
         if len(request_id) > MAX_REQUEST_ID:  # refused, as for actions: never cut to a prefix another id shares
@@ -116,7 +116,7 @@ class Matchmaking:
             ticket = await self.store.add(ticket, request_id)
         except TooManyTickets:
             raise OverQuota(f"user {user.id!r} already has the most waiting match tickets allowed; "
-                            "cancel one or wait") from None
+                            "cancel one or wait", "TICKETS_CAP") from None
         return {"ticket": self._reply(ticket)}
 
     async def is_retry(self, w: dict[str, Any], user: User | None) -> bool:
@@ -130,14 +130,15 @@ class Matchmaking:
 
     async def _own(self, ticket_id: str, user: User | None) -> dict[str, Any]:
         if user is None:
-            raise Unauthenticated("match tickets need their owner's portal JWT: Authorization: Bearer <jwt>")
+            raise Unauthenticated("match tickets need their owner's portal JWT: Authorization: Bearer <jwt>",
+                                  "TOKEN_MISSING")
         if not ticket_id:
             raise InvalidArgument("ticketId is required")
         t = await self.store.get(ticket_id)
         if t is None:
-            raise NotFound(f"no match ticket {ticket_id!r}")
+            raise NotFound(f"no match ticket {ticket_id!r}", "TICKET_NOT_FOUND")
         if t["user"] != user.id:
-            raise PermissionDenied("this match ticket is another user's")
+            raise PermissionDenied("this match ticket is another user's", "NOT_TICKET_OWNER")
         return t
 
     async def get(self, ticket_id: str, user: User | None) -> dict[str, Any]:
@@ -147,9 +148,9 @@ class Matchmaking:
         await self._own(ticket_id, user)
         t = await self.store.cancel(ticket_id, time.time())
         if t is None:
-            raise NotFound(f"no match ticket {ticket_id!r}")
+            raise NotFound(f"no match ticket {ticket_id!r}", "TICKET_NOT_FOUND")
         if t["status"] in ("MATCHED", "MATCHING"):
-            raise FailedPrecondition("the ticket is matched already: play the game (or resign it)")
+            raise FailedPrecondition("the ticket is matched already: play the game (or resign it)", "TICKET_MATCHED")
         return {"ticket": self._reply(t)}
 
     async def watch(self, ticket_id: str, user: User | None) -> AsyncIterator[dict[str, Any]]:

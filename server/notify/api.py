@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tablero.server.api import observe
-from tablero.server.errors import FailedPrecondition, InvalidArgument, PermissionDenied, Unauthenticated
+from tablero.server.errors import AppError, FailedPrecondition, InvalidArgument, Unauthenticated
 
 from .inbox import MAX_PAGE, Inbox
 from .webhooks import Refused, resolve
@@ -25,16 +25,16 @@ _OFF = ("notifications are off on this server (no TABLERO_WEBHOOKS, TABLERO_VAPI
 def _notifier(games: Any, push: bool = False) -> Any:
     notifier = getattr(games, "notifier", None)
     if notifier is None:
-        raise FailedPrecondition(_OFF)
+        raise FailedPrecondition(_OFF, "NOTIFICATIONS_OFF")
     if push and notifier.pusher is None:
-        raise FailedPrecondition("Web Push is off on this server (no TABLERO_VAPID_PRIVATE_KEY)")
+        raise FailedPrecondition("Web Push is off on this server (no TABLERO_VAPID_PRIVATE_KEY)", "NOTIFICATIONS_OFF")
     return notifier
 
 
 def _signed_in() -> Any:
     user = observe.current().user
     if user is None:
-        raise Unauthenticated("sign in: send the portal's JWT as Authorization: Bearer <jwt>")
+        raise Unauthenticated("sign in: send the portal's JWT as Authorization: Bearer <jwt>", "TOKEN_MISSING")
     return user
 
 
@@ -43,8 +43,8 @@ def _seat(games: Any, game_id: Any, token: Any) -> int:
         raise InvalidArgument('each seat is {"gameId", "token"} (the seat\'s token)')
     try:
         return games.signer.verify(token, game_id)
-    except Exception:  # noqa: BLE001 - whatever the signer refuses
-        raise PermissionDenied(f"that token is not a seat token of game {game_id}") from None
+    except AppError as e:  # TOKEN_INVALID (malformed, not ours) or WRONG_GAME, as on the game's own calls
+        raise type(e)(f"that token is not a seat token of game {game_id}: {e.message}", e.reason) from None
 
 
 async def list_notifications(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
@@ -55,8 +55,8 @@ async def list_notifications(games: Any, w: dict[str, Any], _seat_: Any) -> dict
     try:
         return await Inbox(notifier.q).list(user.id, size or 20, w.get("pageToken") or "",
                                             bool(w.get("unreadOnly")))
-    except ValueError as e:
-        raise InvalidArgument(str(e)) from None
+    except ValueError as e:  # the one the inbox raises: a pageToken it did not give
+        raise InvalidArgument(str(e), "PAGE_TOKEN_INVALID") from None
 
 
 async def mark_read(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:

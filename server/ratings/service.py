@@ -24,6 +24,8 @@ from typing import Any
 
 from tablero.server.errors import InvalidArgument, NotFound
 
+from tablero import engines
+
 from .model import Rating, placements, rate
 from .store import Change
 
@@ -124,7 +126,8 @@ class Ratings:
     # --- reads -----------------------------------------------------------------------------
     async def leaderboard(self, engine: str, page_size: int | None, page_token: str,
                           around: str) -> dict[str, Any]:
-        self.games._engine(engine)  # INVALID_ARGUMENT for an unknown engine
+        if engine not in engines.names():  # the path names it: 404, as GetEngine (docs/api.md)
+            raise NotFound(f"unknown engine {engine!r}", "ENGINE_NOT_FOUND")
         size = page_size or DEFAULT_PAGE
         if not 1 <= size <= MAX_PAGE:
             raise InvalidArgument(f"pageSize must be between 1 and {MAX_PAGE}")
@@ -134,7 +137,7 @@ class Ratings:
         elif around:
             rank = await self.store.rank(engine, around)
             if rank is None:
-                raise NotFound(f"user {around!r} has no {engine} rating yet")
+                raise NotFound(f"user {around!r} has no {engine} rating yet", "PLAYER_NOT_FOUND")
             start = max(0, rank - size // 2)
         else:
             start = 0
@@ -157,7 +160,7 @@ class Ratings:
         snap = await self.store.player(user_id, RECENT)  # one moment: totals and recent games agree
         recent = [json.loads(x) for x in snap.recent]
         if not snap.profile and not recent:
-            raise NotFound(f"user {user_id!r} has played no rated game")
+            raise NotFound(f"user {user_id!r} has played no rated game", "PLAYER_NOT_FOUND")
         out = []
         for engine in sorted(snap.profile):
             r = Rating.loads(snap.profile[engine])
@@ -184,4 +187,4 @@ def _offset(token: str) -> int:
             raise ValueError
         return o
     except (ValueError, TypeError, KeyError, UnicodeDecodeError):
-        raise InvalidArgument("pageToken is not a token this server issued") from None
+        raise InvalidArgument("pageToken is not a token this server issued", "PAGE_TOKEN_INVALID") from None

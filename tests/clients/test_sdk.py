@@ -117,6 +117,9 @@ def test_errors_carry_the_servers_reason_and_the_commonest_have_classes(target):
         with pytest.raises(InvalidArgument) as e:
             c.create("chess", 2)
         assert e.value.reason == "UNKNOWN_ENGINE"
+        with pytest.raises(NotFound) as e:
+            c.engine_messages("chess")
+        assert e.value.reason == "ENGINE_NOT_FOUND"  # as GetEngine, on both transports
 
 
 def test_a_refused_watch_says_the_servers_message(target):

@@ -109,7 +109,11 @@ def test_your_turn_is_pushed_encrypted_and_vapid_signed_not_to_a_live_tab_and_go
             assert r.status_code == 200, r.text
             bad = httpx.post(f"{h}/v1/push/subscriptions",
                              json={"subscription": push.subscription(), "seats": [{"gameId": gid, "token": "nope"}]})
-            assert bad.status_code == 403
+            assert (bad.status_code, bad.json()["error"]["reason"]) == (401, "TOKEN_INVALID")  # as on a game call
+            other = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+            bad = httpx.post(f"{h}/v1/push/subscriptions", json={"subscription": push.subscription(), "seats": [
+                {"gameId": gid, "token": other["seats"][0]["token"]}]})
+            assert (bad.status_code, bad.json()["error"]["reason"]) == (403, "WRONG_GAME")
 
             def move(tok: str, cell: int) -> None:
                 httpx.post(f"{h}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tok}"},

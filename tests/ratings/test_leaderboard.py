@@ -87,7 +87,7 @@ def test_unrated_and_refused(tmp_path):
         r = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "bot"], "rated": True},
                        headers=bearer("solo"))
         assert r.status_code == 400 and "two seats" in r.json()["error"]["message"]
-        assert httpx.get(f"{s.http}/v1/leaderboards/nope").status_code == 400
+        assert httpx.get(f"{s.http}/v1/leaderboards/nope").status_code == 404  # ENGINE_NOT_FOUND, as GetEngine
         assert httpx.get(f"{s.http}/v1/players/nobody").status_code == 404
         assert httpx.get(f"{s.http}/v1/leaderboards/tic-tac-toe?pageToken=zz").status_code == 400
         # A forfeit is a loss: the resigning user ranks below, though seat 0 moved first.

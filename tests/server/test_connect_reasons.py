@@ -28,8 +28,8 @@ def user_jwt(sub: str, exp_in: float = 600) -> str:
 
 
 class Connect:
-    def __init__(self, url: str) -> None:
-        self.http = httpx.Client(base_url=url + GAME, timeout=10)
+    def __init__(self, url: str, service: str = GAME) -> None:
+        self.http = httpx.Client(base_url=url + service, timeout=10)
 
     def call(self, method: str, body: dict, token: str | None = None) -> httpx.Response:
         return self.http.post(method, json=body, headers={"authorization": f"Bearer {token}"} if token else {})
@@ -62,7 +62,10 @@ class Connect:
 @pytest.fixture(scope="module")
 def connect():
     with ServerThread(portal_keys=json.dumps({"k1": KEY}), max_open_games_per_user=1) as s:
-        yield Connect(s.http)
+        c = Connect(s.http)
+        c.players, c.matchmaking, c.notifications = (Connect(s.http, f"/tablero.v1.{n}/") for n in (
+            "PlayerService", "MatchmakingService", "NotificationService"))
+        yield c
 
 
 def _not_your_turn(c: Connect):
@@ -113,7 +116,39 @@ CASES = {
                    "permission_denied"),
     "GAME_NOT_FOUND": (lambda c: c.refusal("GetGame", {"gameId": "nope-nope"}), "not_found"),
     "UNKNOWN_ENGINE": (lambda c: c.refusal("CreateGame", {"engine": "chess"}), "invalid_argument"),
+    "UNKNOWN_METHOD": (lambda c: c.refusal("NoSuch", {}), "unimplemented"),  # Connect only
 }
+
+# The refusals an outside tester found answering a code's own name (issue 31; REST and gRPC:
+# tests/server/test_error_reasons.py OTHER_REFUSALS).
+OTHER = {
+    "engine messages": ("ENGINE_NOT_FOUND", lambda c: c.refusal("GetEngineMessages", {"name": "chess"})),
+    "leaderboard engine": ("ENGINE_NOT_FOUND", lambda c: c.players.refusal("GetLeaderboard", {"engine": "chess"})),
+    "leaderboard around": ("PLAYER_NOT_FOUND", lambda c: c.players.refusal("GetLeaderboard", {
+        "engine": "riverboat", "aroundUserId": "nobody"})),
+    "player": ("PLAYER_NOT_FOUND", lambda c: c.players.refusal("GetPlayer", {"userId": "nobody"})),
+    "ticket without JWT": ("TOKEN_MISSING", lambda c: c.matchmaking.refusal("CreateMatchTicket",
+                                                                            {"engine": "tic-tac-toe"})),
+    "no such ticket": ("TICKET_NOT_FOUND", lambda c: c.matchmaking.refusal("GetMatchTicket", {"ticketId": "tnope"},
+                                                                           user_jwt("mm"))),
+    "another's ticket": ("NOT_TICKET_OWNER", lambda c: c.matchmaking.refusal("GetMatchTicket", {
+        "ticketId": c.matchmaking.ok("CreateMatchTicket", {"engine": "phoenicia", "players": [5]},
+                                     user_jwt("mm-owner"))["ticket"]["id"]}, user_jwt("mm-other"))),
+    "tickets cap": ("TICKETS_CAP", lambda c: [c.matchmaking.ok("CreateMatchTicket", {
+        "engine": "phoenicia", "players": [5]}, user_jwt("mm-cap")) for _ in range(3)] and c.matchmaking.refusal(
+        "CreateMatchTicket", {"engine": "phoenicia", "players": [5]}, user_jwt("mm-cap"))),
+    "notifications without JWT": ("TOKEN_MISSING", lambda c: c.notifications.refusal("ListNotifications", {})),
+    "notifications page token": ("PAGE_TOKEN_INVALID", lambda c: c.notifications.refusal(
+        "ListNotifications", {"pageToken": "bad"}, user_jwt("inbox"))),
+    "push off": ("NOTIFICATIONS_OFF", lambda c: c.notifications.refusal("GetPushKey", {})),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OTHER))
+def test_other_services_refusals_carry_their_own_reasons(connect, case):
+    reason, provoke = OTHER[case]
+    code, got, _ = provoke(connect)
+    assert (code, got) == (REASONS[reason][0].lower(), reason)
 
 
 @pytest.mark.parametrize("reason", sorted(CASES))

@@ -19,6 +19,10 @@ from google.rpc import error_details_pb2, status_pb2
 from tablero.server.errors import REASONS
 from tablero.server.grpc.gen import games_pb2 as pb
 from tablero.server.grpc.gen import games_pb2_grpc as pbg
+from tablero.server.grpc.gen import notifications_pb2 as npb
+from tablero.server.grpc.gen import notifications_pb2_grpc as npbg
+from tablero.server.grpc.gen import players_pb2 as ppb
+from tablero.server.grpc.gen import players_pb2_grpc as ppbg
 
 from tablero import engines
 from tests.server.conftest import auth
@@ -37,13 +41,16 @@ UNCHECKED = {
     "NOT_REPLICATED": "needs a Redis replica that does not confirm: tests/store/test_redis_sentinel.py (the store's "
                       "NotReplicated) and tests/faults/test_sentinel_failover.py (the answers under load)",
     "INTERNAL": "a server fault",
-    # The codes' own names: for a refusal without a reason of its own (none today).
+    # The codes' own names: for a refusal without a reason of its own (none a client gets today;
+    # test_no_refusal_a_client_can_get_uses_a_codes_own_name checks the ones an outside tester found).
     **{code: "the fallback of a refusal without a reason of its own; none today" for code in (
         "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "FAILED_PRECONDITION", "ABORTED", "RESOURCE_EXHAUSTED")},
 }
 REST_ONLY = {"TOKEN_IN_URL", "HEADERS_TOO_LARGE", "URI_TOO_LONG", "ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED",
              "REQUEST_TIMEOUT"}
 GRPC_ONLY = {"HISTORY_REWRITTEN"}  # REST: the watch sends a `tablero-reset` message instead
+# Connect only: tests/server/test_connect_reasons.py (gRPC's own server answers UNIMPLEMENTED).
+CONNECT_ONLY = {"UNKNOWN_METHOD"}
 OWN_TESTS = {"RATE_LIMITED", "SHUTTING_DOWN", "ENGINE_UNAVAILABLE"}  # each its own test below, both transports
 
 
@@ -114,7 +121,12 @@ def rest(server):
 @pytest.fixture(scope="module")
 def stub(server):
     with grpc.insecure_channel(server.grpc) as channel:
-        yield pbg.GameServiceStub(channel)
+        games = pbg.GameServiceStub(channel)
+        # The other services, beside the game's (one object, so each case takes one stub).
+        games.players = ppbg.PlayerServiceStub(channel)
+        games.matchmaking = ppbg.MatchmakingServiceStub(channel)
+        games.notifications = npbg.NotificationServiceStub(channel)
+        yield games
 
 
 # --- one provocation per reason and transport: each returns (code, reason, HTTP status, metadata)
@@ -160,7 +172,42 @@ REST_CASES: dict[str, Callable[[Rest], tuple]] = {
     "OPEN_GAMES_CAP": lambda r: _cap(r, lambda t: r.refusal("POST", "/v1/games", t, json={
         "engine": "tic-tac-toe", "players": 2, "seats": ["me", "human"]}), "cap-rest"),
     "REQUEST_TIMEOUT": lambda r: _slow_body(r),
+    "TICKET_NOT_FOUND": lambda r: r.refusal("GET", "/v1/matchmaking/tickets/tnope", user_jwt("mm-rest")),
+    "NOT_TICKET_OWNER": lambda r: r.refusal("GET", f"/v1/matchmaking/tickets/{_ticket(r, 'mm-owner-rest')}",
+                                            user_jwt("mm-other-rest")),
+    "TICKET_MATCHED": lambda r: (lambda t, u: r.refusal("POST", f"/v1/matchmaking/tickets/{t}:cancel", user_jwt(u),
+                                                         json={}))(*_matched(r, "rest")),
+    "TICKETS_CAP": lambda r: _tickets_cap(r, lambda t: r.refusal("POST", "/v1/matchmaking/tickets", t, json={
+        "engine": "phoenicia", "players": [5]}), "mm-cap-rest"),
+    "PLAYER_NOT_FOUND": lambda r: r.refusal("GET", "/v1/players/nobody"),
+    "NOTIFICATIONS_OFF": lambda r: r.refusal("GET", "/v1/push/key"),
 }
+
+
+def _ticket(r: Rest, user: str, engine: str = "phoenicia", players: int = 5) -> str:
+    """A waiting ticket of `user` (Phoenicia for five: nobody else here asks for it, so it waits)."""
+    out = r.http.post("/v1/matchmaking/tickets", headers=auth(user_jwt(user)),
+                      json={"engine": engine, "players": [players]})
+    out.raise_for_status()
+    return out.json()["ticket"]["id"]
+
+
+def _matched(r: Rest, tag: str) -> tuple[str, str]:
+    """(a matched ticket, its user): two users ask for a two-player Goofspiel (nobody else here does)."""
+    a, _ = _ticket(r, f"mm-a-{tag}", "goofspiel", 2), _ticket(r, f"mm-b-{tag}", "goofspiel", 2)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        got = r.http.get(f"/v1/matchmaking/tickets/{a}", headers=auth(user_jwt(f"mm-a-{tag}"))).json()["ticket"]
+        if got["status"] == "MATCH_TICKET_STATUS_MATCHED":
+            return a, f"mm-a-{tag}"
+        time.sleep(0.1)
+    raise AssertionError(f"ticket {a} not matched: {got}")
+
+
+def _tickets_cap(r: Rest, refused: Callable[[str], tuple], user: str) -> tuple:
+    for _ in range(3):  # the waiting tickets a user may hold (server.matchmaking.store.MAX_WAITING)
+        _ticket(r, user)
+    return refused(user_jwt(user))
 
 
 def _rest_illegal(r: Rest) -> tuple:
@@ -265,13 +312,25 @@ def _grpc_cases(stub, rest: Rest) -> dict[str, Callable[[], tuple]]:
             engine="tic-tac-toe", options=struct_pb2.Struct(fields={"x": struct_pb2.Value(string_value="y" * 5000)}))),
         "OPEN_GAMES_CAP": lambda: _cap(rest, lambda t: grpc_refusal(stub.CreateGame, pb.CreateGameRequest(
             engine="tic-tac-toe", players=2, seats=["me", "human"]), t), "cap-grpc"),
+        "TICKET_NOT_FOUND": lambda: grpc_refusal(stub.matchmaking.GetMatchTicket, ppb.GetMatchTicketRequest(
+            ticket_id="tnope"), user_jwt("mm-grpc")),
+        "NOT_TICKET_OWNER": lambda: grpc_refusal(stub.matchmaking.GetMatchTicket, ppb.GetMatchTicketRequest(
+            ticket_id=_ticket(rest, "mm-owner-grpc")), user_jwt("mm-other-grpc")),
+        "TICKET_MATCHED": lambda: (lambda t, u: grpc_refusal(stub.matchmaking.CancelMatchTicket,
+                                                              ppb.CancelMatchTicketRequest(ticket_id=t), user_jwt(u)))(
+            *_matched(rest, "grpc")),
+        "TICKETS_CAP": lambda: _tickets_cap(rest, lambda t: grpc_refusal(
+            stub.matchmaking.CreateMatchTicket, ppb.CreateMatchTicketRequest(engine="phoenicia", players=[5]), t),
+            "mm-cap-grpc"),
+        "PLAYER_NOT_FOUND": lambda: grpc_refusal(stub.players.GetPlayer, ppb.GetPlayerRequest(user_id="nobody")),
+        "NOTIFICATIONS_OFF": lambda: grpc_refusal(stub.notifications.GetPushKey, npb.GetPushKeyRequest()),
     }
 
 
 def test_every_documented_reason_is_checked_or_says_why_not():
     every = set(REASONS)
-    assert set(REST_CASES) | GRPC_ONLY | OWN_TESTS | set(UNCHECKED) == every
-    assert set(_grpc_cases(None, None)) | REST_ONLY | OWN_TESTS | set(UNCHECKED) == every
+    assert set(REST_CASES) | GRPC_ONLY | CONNECT_ONLY | OWN_TESTS | set(UNCHECKED) == every
+    assert set(_grpc_cases(None, None)) | REST_ONLY | CONNECT_ONLY | OWN_TESTS | set(UNCHECKED) == every
     assert not set(UNCHECKED) & (set(REST_CASES) | GRPC_ONLY)
     for reason in ("NOT_YOUR_TURN", "ILLEGAL_ACTION", "STALE_VERSION", "GAME_OVER", "SEAT_TAKEN", "RATE_LIMITED",
                    "OPEN_GAMES_CAP", "TOKEN_EXPIRED"):  # the ones issue 31 names
@@ -284,7 +343,7 @@ def test_rest_refusal_carries_its_reason(rest, reason):
     assert (code, got) == (REASONS[reason][0], reason)
     if reason == "STALE_VERSION":
         assert metadata == {"version": "1"}
-    if reason in ("OPEN_GAMES_CAP",):
+    if reason in ("OPEN_GAMES_CAP", "TICKETS_CAP"):
         assert status == 429
     if reason == "HEADERS_TOO_LARGE":
         assert status == 431
@@ -292,7 +351,7 @@ def test_rest_refusal_carries_its_reason(rest, reason):
         assert status == 414
 
 
-@pytest.mark.parametrize("reason", sorted(set(REASONS) - REST_ONLY - set(UNCHECKED) - OWN_TESTS))
+@pytest.mark.parametrize("reason", sorted(set(REASONS) - REST_ONLY - CONNECT_ONLY - set(UNCHECKED) - OWN_TESTS))
 def test_grpc_refusal_carries_its_reason_in_error_info(stub, rest, reason):
     code, got, _, metadata = _grpc_cases(stub, rest)[reason]()
     assert (code, got) == (REASONS[reason][0], reason)
@@ -380,3 +439,51 @@ def test_docs_list_every_reason():
     doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
     missing = [r for r in REASONS if f"| `{r}` | {REASONS[r][0]} |" not in doc]
     assert not missing, f"docs/api.md lacks {missing}"
+
+
+# The refusals an outside tester found answering a code's own name (issue 31): each has a
+# reason of its own now, on both transports (Connect: tests/server/test_connect_reasons.py).
+OTHER_REFUSALS: dict[str, tuple[str, Callable[[Rest], tuple], Callable[..., tuple]]] = {
+    "engine messages of an unknown engine": (
+        "ENGINE_NOT_FOUND", lambda r: r.refusal("GET", "/v1/engines/chess/messages"),
+        lambda s, r: grpc_refusal(s.GetEngineMessages, pb.GetEngineMessagesRequest(name="chess"))),
+    "leaderboard of an unknown engine (as GetEngine: the path names it)": (
+        "ENGINE_NOT_FOUND", lambda r: r.refusal("GET", "/v1/leaderboards/chess"),
+        lambda s, r: grpc_refusal(s.players.GetLeaderboard, ppb.GetLeaderboardRequest(engine="chess"))),
+    "leaderboard around a user without a rating": (
+        "PLAYER_NOT_FOUND", lambda r: r.refusal("GET", "/v1/leaderboards/riverboat", params={"aroundUserId": "nobody"}),
+        lambda s, r: grpc_refusal(s.players.GetLeaderboard, ppb.GetLeaderboardRequest(engine="riverboat",
+                                                                                      around_user_id="nobody"))),
+    "leaderboard page token": (
+        "PAGE_TOKEN_INVALID", lambda r: r.refusal("GET", "/v1/leaderboards/riverboat", params={"pageToken": "bad"}),
+        lambda s, r: grpc_refusal(s.players.GetLeaderboard, ppb.GetLeaderboardRequest(engine="riverboat",
+                                                                                      page_token="bad"))),
+    "match ticket without a JWT": (
+        "TOKEN_MISSING", lambda r: r.refusal("POST", "/v1/matchmaking/tickets", json={"engine": "tic-tac-toe"}),
+        lambda s, r: grpc_refusal(s.matchmaking.CreateMatchTicket, ppb.CreateMatchTicketRequest(engine="tic-tac-toe"))),
+    "a ticket read without a JWT": (
+        "TOKEN_MISSING", lambda r: r.refusal("GET", "/v1/matchmaking/tickets/tnope"),
+        lambda s, r: grpc_refusal(s.matchmaking.GetMatchTicket, ppb.GetMatchTicketRequest(ticket_id="tnope"))),
+    "a ticket cancelled that does not exist": (
+        "TICKET_NOT_FOUND", lambda r: r.refusal("POST", "/v1/matchmaking/tickets/tnope:cancel", user_jwt("mm-x"),
+                                                json={}),
+        lambda s, r: grpc_refusal(s.matchmaking.CancelMatchTicket, ppb.CancelMatchTicketRequest(ticket_id="tnope"),
+                                  user_jwt("mm-x"))),
+    "notifications without a JWT": (
+        "TOKEN_MISSING", lambda r: r.refusal("GET", "/v1/notifications"),
+        lambda s, r: grpc_refusal(s.notifications.ListNotifications, npb.ListNotificationsRequest())),
+    "notifications page token": (
+        "PAGE_TOKEN_INVALID", lambda r: r.refusal("GET", "/v1/notifications", user_jwt("inbox"),
+                                                  params={"pageToken": "bad"}),
+        lambda s, r: grpc_refusal(s.notifications.ListNotifications, npb.ListNotificationsRequest(page_token="bad"),
+                                  user_jwt("inbox"))),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OTHER_REFUSALS))
+def test_no_refusal_a_client_can_get_uses_a_codes_own_name(rest, stub, case):
+    reason, on_rest, on_grpc = OTHER_REFUSALS[case]
+    code, got, status, _ = on_rest(rest)
+    assert (code, got) == (REASONS[reason][0], reason)
+    assert status == {"NOT_FOUND": 404, "UNAUTHENTICATED": 401, "INVALID_ARGUMENT": 400}[code]
+    assert on_grpc(stub, rest)[:2] == (REASONS[reason][0], reason)

@@ -17,6 +17,7 @@ from .errors import (
     SeatTaken,
     StaleVersion,
     TableroError,
+    TicketsCap,
     TokenExpired,
     Unauthenticated,
     Unavailable,
@@ -45,5 +46,5 @@ __all__ = [
     "Event", "FailedPrecondition", "Game", "InvalidArgument", "Joined", "LegalActionGroup", "LegalActions", "NotFound",
     "PermissionDenied", "ResourceExhausted", "Seat", "SeatInfo", "TableroError", "Unauthenticated",
     "Unavailable", "errors", "GameOver", "IllegalAction", "NotYourTurn", "OpenGamesCap", "RateLimited", "SeatTaken",
-    "StaleVersion", "TokenExpired",
+    "StaleVersion", "TicketsCap", "TokenExpired",
 ]

@@ -73,6 +73,10 @@ def _create_request(body: JSON) -> Any:
                                seats=list(body.get("seats") or []))
     if body.get("options"):
         req.options.CopyFrom(_struct(body["options"]))
+    # The rest as the REST body spells it (the protobuf JSON mapping: seatSpecs, onLeave, clock, rated).
+    rest = {k: body[k] for k in ("seatSpecs", "onLeave", "clock", "rated") if k in body}
+    if rest:
+        json_format.ParseDict(rest, req)
     return req
 
 
@@ -151,8 +155,8 @@ class GrpcTransport:
     def engine_messages(self, name: str, lang: str) -> JSON:
         return to_json(self._call("GetEngineMessages", pb.GetEngineMessagesRequest(name=name, lang=lang)))
 
-    def create_game(self, body: JSON) -> JSON:
-        return to_json(self._call("CreateGame", _create_request(body)))
+    def create_game(self, body: JSON, token: str | None = None) -> JSON:
+        return to_json(self._call("CreateGame", _create_request(body), token))
 
     def join_game(self, game_id: str, token: str | None) -> JSON:
         return to_json(self._call("JoinGame", pb.JoinGameRequest(game_id=game_id), token))
@@ -215,8 +219,8 @@ class AsyncGrpcTransport:
     async def engine_messages(self, name: str, lang: str) -> JSON:
         return to_json(await self._call("GetEngineMessages", pb.GetEngineMessagesRequest(name=name, lang=lang)))
 
-    async def create_game(self, body: JSON) -> JSON:
-        return to_json(await self._call("CreateGame", _create_request(body)))
+    async def create_game(self, body: JSON, token: str | None = None) -> JSON:
+        return to_json(await self._call("CreateGame", _create_request(body), token))
 
     async def join_game(self, game_id: str, token: str | None) -> JSON:
         return to_json(await self._call("JoinGame", pb.JoinGameRequest(game_id=game_id), token))

@@ -174,8 +174,8 @@ class RestTransport:
     def engine_messages(self, name: str, lang: str) -> JSON:
         return self._call("GET", f"/v1/engines/{quote(name, safe='')}/messages?lang={quote(lang, safe='')}")
 
-    def create_game(self, body: JSON) -> JSON:
-        return self._call("POST", "/v1/games", body=body)
+    def create_game(self, body: JSON, token: str | None = None) -> JSON:
+        return self._call("POST", "/v1/games", token, body=body)
 
     def join_game(self, game_id: str, token: str | None) -> JSON:
         return self._call("POST", f"/v1/games/{quote(game_id, safe='')}/join", token, body={})
@@ -262,8 +262,8 @@ class AsyncRestTransport:
     async def engine_messages(self, name: str, lang: str) -> JSON:
         return await self._call("GET", f"/v1/engines/{quote(name, safe='')}/messages?lang={quote(lang, safe='')}")
 
-    async def create_game(self, body: JSON) -> JSON:
-        return await self._call("POST", "/v1/games", body=body)
+    async def create_game(self, body: JSON, token: str | None = None) -> JSON:
+        return await self._call("POST", "/v1/games", token, body=body)
 
     async def join_game(self, game_id: str, token: str | None) -> JSON:
         return await self._call("POST", f"/v1/games/{quote(game_id, safe='')}/join", token, body={})

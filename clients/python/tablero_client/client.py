@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
 from ._grpc import AsyncGrpcTransport, GrpcTransport
@@ -23,7 +24,7 @@ from .models import JSON, Created, Engine, Event, Game, Joined, LegalActions
 
 __all__ = ["AsyncClient", "AsyncSeat", "Client", "Seat"]
 
-SEAT_KIND_ALIASES = {"human": "human", "open": "open", "bot": "bot",
+SEAT_KIND_ALIASES = {"human": "human", "open": "open", "bot": "bot", "me": "me",
                      "seat_kind_human": "human", "seat_kind_open": "open", "seat_kind_bot": "bot"}
 # A bot seat's level, as "bot:<level>" (plain "bot" is easy).
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -33,12 +34,19 @@ def seat_kind(k: str) -> str:
     """The wire form of a seat kind: human, open, bot, or bot:medium / bot:hard (ValueError else)."""
     kind, _, level = k.lower().partition(":")
     if kind not in SEAT_KIND_ALIASES or (level and (SEAT_KIND_ALIASES[kind] != "bot" or level not in BOT_LEVELS)):
-        raise ValueError(f"unknown seat kind {k!r}: use human, open or bot (bot:easy, bot:medium, bot:hard)")
+        raise ValueError(f"unknown seat kind {k!r}: use human, open, me or bot (bot:easy, bot:medium, bot:hard)")
     kind = SEAT_KIND_ALIASES[kind]
     return f"bot:{level}" if level and level != "easy" else kind
 
 
-def _create_body(engine: str, players: int | None, options: JSON | None, seats: Sequence[str] | None) -> JSON:
+def _camel(d: Mapping[str, Any]) -> JSON:
+    """A request object's keys in the API's lowerCamelCase (user_id -> userId; userId stays)."""
+    return {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): v for k, v in d.items()}
+
+
+def _create_body(engine: str, players: int | None, options: JSON | None, seats: Sequence[str] | None,
+                 seat_specs: Sequence[Mapping[str, Any]] | None = None, on_leave: str | None = None,
+                 clock: Mapping[str, Any] | None = None, rated: bool | None = None) -> JSON:
     body: JSON = {"engine": engine}
     if players is not None:
         body["players"] = players
@@ -48,6 +56,15 @@ def _create_body(engine: str, players: int | None, options: JSON | None, seats: 
         kinds = [seat_kind(k) for k in seats]
         body["seats"] = kinds
         body.setdefault("players", len(kinds))
+    if seat_specs is not None:
+        body["seatSpecs"] = [_camel(s) for s in seat_specs]
+        body.setdefault("players", len(seat_specs))
+    if on_leave is not None:
+        body["onLeave"] = on_leave
+    if clock is not None:
+        body["clock"] = _camel(clock)
+    if rated is not None:
+        body["rated"] = rated
     return body
 
 
@@ -108,7 +125,7 @@ class Client:
 
     def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
                  secure: bool = False, retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
-                 watch_patience: float = 30.0) -> None:
+                 watch_patience: float = 30.0, token: str | None = None) -> None:
         if (rest is None) == (grpc is None):
             raise ValueError("give exactly one of rest='http://host:port' or grpc='host:port'")
         self.transport: RestTransport | GrpcTransport = (
@@ -116,6 +133,7 @@ class Client:
         self.kind = "rest" if rest is not None else "grpc"
         self._opt = _Options(retries, backoff, max_backoff, watch_patience)
         self.retry_count = 0
+        self.token = token  # a portal JWT: create() and join() send it when given no token of their own
 
     def __enter__(self) -> Client:
         return self
@@ -139,15 +157,23 @@ class Client:
         return self.transport.engine_messages(name, lang)
 
     def create(self, engine: str, players: int | None = None, *, options: JSON | None = None,
-               seats: Sequence[str] | None = None) -> CreatedGame:
-        """Create a game. `seats`: one kind per seat, "human" (token now), "open" (join later) or "bot"
-        ("bot:medium", "bot:hard": a bot of that level; plain "bot" is easy)."""
-        out = Created.from_json(self.transport.create_game(_create_body(engine, players, options, seats)))
+               seats: Sequence[str] | None = None, seat_specs: Sequence[Mapping[str, Any]] | None = None,
+               on_leave: str | None = None, clock: Mapping[str, Any] | None = None, rated: bool | None = None,
+               token: str | None = None) -> CreatedGame:
+        """Create a game. `seats`: one kind per seat, "human" (token now), "open" (join later), "me"
+        (the portal user's seat: needs a JWT) or "bot" ("bot:medium", "bot:hard": a bot of that
+        level; plain "bot" is easy). Or `seat_specs` instead: one {"kind", "user_id", "user_name",
+        "level"} per seat (a seat reserved for a user). `on_leave`: "forfeit" or "bot"; `clock`:
+        {"move_seconds", "on_timeout"}; `rated`: docs/ratings.md. `token`: a portal JWT (default:
+        the client's `token`)."""
+        body = _create_body(engine, players, options, seats, seat_specs, on_leave, clock, rated)
+        out = Created.from_json(self.transport.create_game(body, token or self.token))
         return CreatedGame(self, out.game, out.seats)
 
     def join(self, game_id: str, token: str | None = None) -> Seat:
-        """Claim an open seat; the handle carries its new token."""
-        j = Joined.from_json(self.transport.join_game(game_id, token))
+        """Claim an open seat (as the portal user of `token`, default the client's); the handle
+        carries its new token."""
+        j = Joined.from_json(self.transport.join_game(game_id, token or self.token))
         return Seat(self, j.game_id, j.token, j.seat)
 
     def seat(self, game_id: str, token: str, seat: int | None = None) -> Seat:
@@ -278,7 +304,7 @@ class AsyncClient:
     def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
                  secure: bool = False, retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
                  watch_patience: float = 30.0, max_connections: int | None = 100,
-                 transport: AsyncRestTransport | AsyncGrpcTransport | None = None) -> None:
+                 transport: AsyncRestTransport | AsyncGrpcTransport | None = None, token: str | None = None) -> None:
         self.transport: AsyncRestTransport | AsyncGrpcTransport
         if transport is not None:
             self.transport = transport
@@ -291,6 +317,7 @@ class AsyncClient:
         self.kind = "grpc" if isinstance(self.transport, AsyncGrpcTransport) else "rest"
         self._opt = _Options(retries, backoff, max_backoff, watch_patience)
         self.retry_count = 0
+        self.token = token  # a portal JWT (see Client)
 
     async def __aenter__(self) -> AsyncClient:
         return self
@@ -312,12 +339,16 @@ class AsyncClient:
         return await self.transport.engine_messages(name, lang)
 
     async def create(self, engine: str, players: int | None = None, *, options: JSON | None = None,
-                     seats: Sequence[str] | None = None) -> AsyncCreatedGame:
-        out = Created.from_json(await self.transport.create_game(_create_body(engine, players, options, seats)))
+                     seats: Sequence[str] | None = None, seat_specs: Sequence[Mapping[str, Any]] | None = None,
+                     on_leave: str | None = None, clock: Mapping[str, Any] | None = None, rated: bool | None = None,
+                     token: str | None = None) -> AsyncCreatedGame:
+        """Create a game (see Client.create)."""
+        body = _create_body(engine, players, options, seats, seat_specs, on_leave, clock, rated)
+        out = Created.from_json(await self.transport.create_game(body, token or self.token))
         return AsyncCreatedGame(self, out.game, out.seats)
 
     async def join(self, game_id: str, token: str | None = None) -> AsyncSeat:
-        j = Joined.from_json(await self.transport.join_game(game_id, token))
+        j = Joined.from_json(await self.transport.join_game(game_id, token or self.token))
         return AsyncSeat(self, j.game_id, j.token, j.seat)
 
     def seat(self, game_id: str, token: str, seat: int | None = None) -> AsyncSeat:

@@ -115,6 +115,10 @@ class OpenGamesCap(ResourceExhausted):
     """The portal user holds the most running games allowed (reason OPEN_GAMES_CAP)."""
 
 
+class TicketsCap(ResourceExhausted):
+    """The portal user holds the most waiting match tickets allowed (reason TICKETS_CAP)."""
+
+
 class TokenExpired(Unauthenticated):
     """The portal JWT has expired: get a fresh one (reason TOKEN_EXPIRED)."""
 
@@ -122,7 +126,7 @@ class TokenExpired(Unauthenticated):
 BY_REASON: dict[str, type[TableroError]] = {
     "NOT_YOUR_TURN": NotYourTurn, "ILLEGAL_ACTION": IllegalAction, "GAME_OVER": GameOver,
     "SEAT_TAKEN": SeatTaken, "STALE_VERSION": StaleVersion, "RATE_LIMITED": RateLimited,
-    "OPEN_GAMES_CAP": OpenGamesCap, "TOKEN_EXPIRED": TokenExpired,
+    "OPEN_GAMES_CAP": OpenGamesCap, "TICKETS_CAP": TicketsCap, "TOKEN_EXPIRED": TokenExpired,
 }
 
 BY_CODE: dict[str, type[TableroError]] = {

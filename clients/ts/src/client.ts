@@ -25,6 +25,27 @@ export type EventOf<E extends EngineName> = Engines[E]["event"] | PlatformEvent;
 export type AnyAction = ActionOf<EngineName>;
 
 export type SeatKind = "human" | "open" | "bot";
+/** A bot seat's level ("easy" unless asked). */
+export type BotLevel = "easy" | "medium" | "hard";
+/** A seat as create() asks for it: a kind, "me" (the portal user's own seat: needs a JWT), or
+ * a bot of a level ("bot:hard"; plain "bot" is easy). */
+export type CreateSeat = SeatKind | "me" | `bot:${BotLevel}`;
+
+/** One seat of create()'s `seatSpecs` (CreateGameRequest.seat_specs): a seat reserved for a
+ * portal user (`userId`, `userName`; needs a JWT), the caller's ("me"), or a bot's `level`. */
+export interface SeatSpec {
+  kind: SeatKind | "me";
+  userId?: string;
+  userName?: string;
+  level?: BotLevel;
+}
+
+/** A turn clock: each seat to act has `moveSeconds`; then a bot plays its turn ("bot", the
+ * default) or it forfeits. */
+export interface TurnClock {
+  moveSeconds: number;
+  onTimeout?: "bot" | "forfeit";
+}
 
 export interface SeatInfo {
   seat: number;
@@ -32,6 +53,8 @@ export interface SeatInfo {
   kind: SeatKind | "unspecified";
   userId?: string;
   userName?: string;
+  /** A bot seat's level, when the server names one. */
+  botLevel?: BotLevel;
 }
 
 /** The game's result once it is over. `raw` is the whole outcome as the engine declares it
@@ -110,13 +133,26 @@ export interface ClientOptions {
   /** Another transport, e.g. @connectrpc/connect-web's createGrpcWebTransport. */
   transport?: Transport;
   fetch?: typeof globalThis.fetch;
+  /** A portal JWT: create() and join() send it when given no token of their own ("me" seats,
+   * seats reserved for users, a portal user's join). */
+  token?: string;
 }
 
 export interface CreateOptions<E extends EngineName> {
   players?: number;
   options?: OptionsOf<E>;
-  /** One kind per seat: "human" (a token now), "open" (join later) or "bot". */
-  seats?: SeatKind[];
+  /** One kind per seat: "human" (a token now), "open" (join later), "me" (the portal user's:
+   * needs a JWT), "bot" or "bot:medium" / "bot:hard". */
+  seats?: CreateSeat[];
+  /** Instead of `seats`: one spec per seat (seats reserved for portal users, bot levels). */
+  seatSpecs?: SeatSpec[];
+  /** What happens to a seat that leaves (resigns, times out): "forfeit" (default) or "bot". */
+  onLeave?: "forfeit" | "bot";
+  clock?: TurnClock;
+  /** Whether a game of portal users counts for their ratings (docs/ratings.md). */
+  rated?: boolean;
+  /** A portal JWT for this call (default: the client's `token`). */
+  token?: string;
 }
 
 export interface WatchOptions {
@@ -168,6 +204,10 @@ function numbers(v: JsonValue | undefined): number[] {
   return Array.isArray(v) ? v.filter((x): x is number => typeof x === "number") : [];
 }
 
+function botLevel(v: string | undefined): BotLevel | undefined {
+  return v === "easy" || v === "medium" || v === "hard" ? v : undefined;
+}
+
 function seatKind(k: SeatKindEnum): SeatInfo["kind"] {
   return k === SeatKindEnum.HUMAN ? "human" : k === SeatKindEnum.OPEN ? "open" : k === SeatKindEnum.BOT ? "bot"
     : "unspecified";
@@ -208,6 +248,7 @@ function toGame<E extends EngineName>(g: GameMessage | undefined, engine: E): Ga
       seat: s.seat, claimed: s.claimed, kind: seatKind(s.kind),
       ...(s.userId !== undefined ? { userId: s.userId } : {}),
       ...(s.userName !== undefined ? { userName: s.userName } : {}),
+      ...(botLevel(s.botLevel) !== undefined ? { botLevel: botLevel(s.botLevel) } : {}),
     })),
     toAct: [...g.toAct], view: asView<E>(g.view), outcome,
     finished: g.status === GameStatus.FINISHED, yourSeat: g.yourSeat,
@@ -252,6 +293,7 @@ export class Client {
   private readonly maxBackoffMs: number;
   private readonly watchPatienceMs: number;
   private readonly timeoutMs: number;
+  private readonly token: string | undefined;
 
   constructor(opts: ClientOptions) {
     const transport = opts.transport ?? createConnectTransport({
@@ -267,6 +309,7 @@ export class Client {
     this.maxBackoffMs = opts.maxBackoffMs ?? 2000;
     this.watchPatienceMs = opts.watchPatienceMs ?? 30000;
     this.timeoutMs = opts.timeoutMs ?? 30000;
+    this.token = opts.token;
   }
 
   private opts(token?: string, signal?: AbortSignal) {
@@ -305,10 +348,16 @@ export class Client {
   async create<E extends EngineName>(engine: E, opts: CreateOptions<E> = {}): Promise<CreatedGame<E>> {
     const r = await this.call(() => this.games.createGame({
       engine,
-      players: opts.players ?? opts.seats?.length ?? 0,
+      players: opts.players ?? opts.seats?.length ?? opts.seatSpecs?.length ?? 0,
       ...(opts.options ? { options: toJsonObject(opts.options) } : {}),
       seats: opts.seats ?? [],
-    }, this.opts()));
+      seatSpecs: (opts.seatSpecs ?? []).map((s) => ({
+        kind: s.kind, userId: s.userId ?? "", userName: s.userName ?? "", level: s.level ?? "",
+      })),
+      onLeave: opts.onLeave ?? "",
+      ...(opts.clock ? { clock: { moveSeconds: opts.clock.moveSeconds, onTimeout: opts.clock.onTimeout ?? "" } } : {}),
+      ...(opts.rated !== undefined ? { rated: opts.rated } : {}),
+    }, this.opts(opts.token ?? this.token)));
     const tokens = new Map(r.seats.map((s) => [s.seat, s.token]));
     return new CreatedGame(this, toGame(r.game, engine), tokens);
   }
@@ -320,7 +369,7 @@ export class Client {
     if (g.game?.engine !== engine) {
       throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${g.game?.engine}, not ${engine}`);
     }
-    const r = await this.call(() => this.games.joinGame({ gameId }, this.opts(token)));
+    const r = await this.call(() => this.games.joinGame({ gameId }, this.opts(token ?? this.token)));
     return new Seat(this, engine, r.gameId, r.token, r.seat);
   }
 

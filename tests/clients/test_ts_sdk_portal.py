@@ -1,0 +1,36 @@
+"""@tablero/client's create() carries what CreateGame takes (issue 31 SDK parity with the Python
+SDK): a portal JWT (`new Client({token})` or `create(..., {token})`), "me" seats, seatSpecs, a turn
+clock, onLeave and rated; its seats name a bot's level (`botLevel`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+
+import pytest
+
+from tests.clients.test_ts_sdk import HERE, _node, sdk  # noqa: F401 (fixture)
+from tests.ratings.support import KEYS, token
+from tests.server.support import ServerProcess
+
+
+@pytest.fixture(scope="module")
+def portal() -> Iterator[ServerProcess]:
+    with ServerProcess({"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning"}) as s:
+        yield s
+
+
+def test_create_carries_a_jwt_seat_specs_a_clock_and_bot_levels(sdk, portal):  # noqa: F811
+    (sdk / "examples" / "portal_create.mjs").write_text((HERE / "portal_create.mjs").read_text())
+    run = subprocess.run([_node(), str(sdk / "examples" / "portal_create.mjs"), portal.http, token("ts-ann", "Ann"),
+                          token("ts-cal")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["noJwt"] == {"tablero": True, "code": "UNAUTHENTICATED", "reason": "TOKEN_MISSING"}
+    assert out["perCall"] == [[True, "ts-cal"], [False, None]]
+    assert out["mine"] == [[True, "ts-ann"], [False, None]]
+    assert out["bots"] == [["human", None], ["bot", "hard"], ["bot", None]]  # a plain "bot" seat: the server names no level
+    assert out["specs"] == [["ts-ann", "Ann"], ["bob", "Bob"]]
+    assert out["deadlines"] == [0]
+    assert out["badClock"]["code"] == "INVALID_ARGUMENT"

@@ -1,0 +1,94 @@
+"""Connect JSON refuses a malformed request as REST does (docs/api.md "Connect and gRPC-Web"): the
+same strict JSON and field checks (server.http.strict_json, server.api.codec.check), so the same
+message and reason, never the protobuf parser's own words; only unknown fields stay ignored
+(Connect's forward compatibility). A Connect call to a path no RPC has answers with a reason too."""
+
+from __future__ import annotations
+
+import base64
+
+import httpx
+import pytest
+from google.rpc import error_details_pb2
+
+from tests.server.support import ServerThread
+
+GAME = "/tablero.v1.GameService/"
+INTERNALS = ("unmarshal", "Failed to parse", "Couldn't parse", "bytes-like", "SubmitActionRequest.", "Message type")
+
+
+@pytest.fixture(scope="module")
+def http():
+    with ServerThread() as s, httpx.Client(base_url=s.http, timeout=10) as client:
+        yield client
+
+
+def _reason(r: httpx.Response) -> str | None:
+    for d in r.json().get("details") or ():
+        if d["type"] == "google.rpc.ErrorInfo":
+            return error_details_pb2.ErrorInfo.FromString(base64.b64decode(d["value"] + "=" * (-len(d["value"]) % 4))).reason
+    return None
+
+
+def _game(http: httpx.Client) -> tuple[str, str]:
+    out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    return out["game"]["id"], out["seats"][0]["token"]
+
+
+def _both(http: httpx.Client, rest_path: str, method: str, body: bytes, token: str | None = None,
+          connect_extra: bytes = b"") -> tuple[dict, dict]:
+    """(REST's error, Connect's) for the same JSON body (Connect's with `connect_extra` fields first)."""
+    headers = {"content-type": "application/json", **({"authorization": f"Bearer {token}"} if token else {})}
+    rest = http.post(rest_path, content=body, headers=headers)
+    assert rest.status_code == 400, rest.text
+    connect_body = b"{" + connect_extra + body[1:] if connect_extra else body
+    c = http.post(GAME + method, content=connect_body, headers=headers)
+    assert c.status_code == 400, c.text
+    err = c.json()
+    assert err["code"] == "invalid_argument" and not any(s in err["message"] for s in INTERNALS), err
+    return rest.json()["error"], {**err, "reason": _reason(c)}
+
+
+@pytest.mark.parametrize("body", [
+    b'{"action": {"type": "place", "cell": 1}, "requestId": "a", "request_id": "b"}',  # one field, both names
+    b'{"action": {"type": "place", "cell": 1}, "expectedVersion": 1.5}',
+    b'{"action": {"type": "place", "cell": 1e40}}',
+    b'{"action": {"type": "place", "cell": 1}, "requestId": 7}',
+    b'{"action": {"type": "place", "cell": 1}, "action": {"type": "place", "cell": 2}}',  # a key twice
+    b'{"action": "place"}',
+])
+def test_submit_action_refusals_read_as_rest(http, body):
+    gid, token = _game(http)
+    rest, connect = _both(http, f"/v1/games/{gid}/actions", "SubmitAction", body, token,
+                          connect_extra=f'"gameId": "{gid}", '.encode())
+    assert connect["message"] == rest["message"] and connect["reason"] == rest["reason"], (rest, connect)
+
+
+def test_create_refusals_read_as_rest(http):
+    body = b'{"engine": "riverboat", "seatSpecs": [{"kind": "human"}, {"kind": "bot", "level": 5}]}'
+    rest, connect = _both(http, "/v1/games", "CreateGame", body)
+    assert connect["message"] == rest["message"] == "seatSpecs[1].level must be a string"
+
+
+def test_unknown_fields_are_still_ignored_and_a_range_is_named_without_internals(http):
+    ok = http.post(GAME + "ListEngines", json={"someFutureField": {"x": 1}})
+    assert ok.status_code == 200 and ok.json()["engines"]
+    gid, token = _game(http)
+    r = http.post(GAME + "SubmitAction", json={"gameId": gid, "action": {"type": "place", "cell": 1},
+                                               "expectedVersion": 10**12}, headers={"authorization": f"Bearer {token}"})
+    assert r.status_code == 400 and r.json()["message"].startswith("expectedVersion is out of range"), r.text
+    assert _reason(r) == "INVALID_ARGUMENT"
+
+
+def test_a_binary_request_that_does_not_parse_names_no_parser_internals(http):
+    r = http.post(GAME + "GetGame", content=b"\xff\xff\xff", headers={"content-type": "application/proto"})
+    assert r.status_code == 400
+    # a binary Connect error body is JSON too (the Connect protocol)
+    assert r.json()["message"] == "the request is not a GetGameRequest in proto" and _reason(r) == "INVALID_ARGUMENT"
+
+
+def test_an_unknown_method_answers_with_a_reason(http):
+    r = http.post(GAME + "NoSuch", json={})
+    assert r.status_code == 404 and r.json()["code"] == "unimplemented" and _reason(r) == "UNKNOWN_METHOD"
+    r = http.post("/tablero.v1.NoService/Get", content=b"", headers={"content-type": "application/proto"})
+    assert r.status_code == 404 and _reason(r) == "UNKNOWN_METHOD"
