@@ -5,6 +5,9 @@
 - `medium`: one step ahead. Every legal action (a time-boxed sample of them when there are many)
   is decided and applied to a *determinization* of the state, and the engine's evaluation
   (`engines/<pkg>/evaluation.py`, next to its rules) scores the result for the bot's seat.
+  Per engine (`Budget`): the engine's own random player's picks may count some points on top
+  (`prior_picks`, `prior_weight`), and a decision after which the same seat decides again (a
+  card, then its action) may be judged by the best of that next decision (`chain_actions`).
 - `hard`: determinized flat Monte-Carlo search (perfect-information Monte-Carlo, "PIMC") within a
   time budget: the medium player's best few actions are the candidates; each iteration draws a
   fresh determinization and one seed of chance and plays *every* candidate on it (common random
