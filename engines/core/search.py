@@ -5,6 +5,9 @@
 - `medium`: one step ahead. Every legal action (a time-boxed sample of them when there are many)
   is decided and applied to a *determinization* of the state, and the engine's evaluation
   (`engines/<pkg>/evaluation.py`, next to its rules) scores the result for the bot's seat.
+  Per engine (`Budget`): the engine's own random player's picks may count some points on top
+  (`prior_picks`, `prior_weight`), and a decision after which the same seat decides again (a
+  card, then its action) may be judged by the best of that next decision (`chain_actions`).
 - `hard`: determinized flat Monte-Carlo search (perfect-information Monte-Carlo, "PIMC") within a
   time budget: the medium player's best few actions are the candidates; each iteration draws a
   fresh determinization and one seed of chance and plays *every* candidate on it (common random
@@ -66,13 +69,19 @@ class Budget:
     # many standard errors (0: the best mean). New Bedford, 100 games against medium: 63 % at 0,
     # 57.5 % (80 games) at 1, so 0 for every engine now.
     hard_confidence: float = 0.0
-    # Ties (actions the evaluation cannot tell apart) go to what the engine's own random player
-    # (its progress weighting) picks: this many picks, each worth `prior_weight` points.
-    prior_picks: int = 4
+    # Medium leans on what the engine's own random player (its progress weighting) picks: this
+    # many picks, each worth `prior_weight` points on top of the evaluation. 0 by default: from
+    # 524eab1 to the fix of the `prior` parameter shadowed in `one_step`, no engine's picks were
+    # counted, and every figure of New Bedford, Riverboat and Phoenicia was measured so.
+    prior_picks: int = 0
     prior_weight: float = 0.05
     # Medium judges only among those picks (games where the engine's random player carries the
     # long-term plan the evaluation cannot see, as Founders' roads toward deliveries).
     picks_only: bool = False
+    # A decision after which the same seat decides again (a card, then its action; an import,
+    # then its square) is judged by the best of that seat's next decision: at most this many of
+    # its actions (the engine's own picks first when there are more). 0: the state itself.
+    chain_actions: int = 0
 
 
 @dataclass
@@ -245,7 +254,7 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
 
 def one_step(engine: Engine, ev: Evaluation, state: State, seat: int, actions: list[Action],
              rng: random.Random, deadline: Limit | None, limit: int | None = None,
-             det: State | None = None, prior: bool = True) -> list[tuple[float, Action]]:
+             det: State | None = None, use_prior: bool = True, chain: bool = True) -> list[tuple[float, Action]]:
     """(value, action) of the actions evaluated one step ahead on a determinization, best
     first (ties in a random order). Stops at `deadline` once one action is evaluated."""
     if det is None:
@@ -253,7 +262,7 @@ def one_step(engine: Engine, ev: Evaluation, state: State, seat: int, actions: l
     chance = rng.getrandbits(64)  # the same chance outcomes for every action compared
     b = ev.budget
     prior: dict[int, float] = {}
-    if prior and b.prior_picks and len(actions) > 1:
+    if use_prior and b.prior_picks and len(actions) > 1:
         index = {id(a): i for i, a in enumerate(actions)}
         for _ in range(b.prior_picks):
             pick = engine.random_action(det, seat, actions, rng)
@@ -272,13 +281,41 @@ def one_step(engine: Engine, ev: Evaluation, state: State, seat: int, actions: l
     for i in order[:cap]:
         after = apply(engine, det, seat, actions[i], random.Random(chance))
         if after is not None:
-            scored.append((value(engine, ev, after, seat) + prior.get(i, 0.0), rng.random(), i))
+            worth = _chained(engine, ev, after, seat, rng, chance) if chain and b.chain_actions \
+                else value(engine, ev, after, seat)
+            scored.append((worth + prior.get(i, 0.0), rng.random(), i))
         if deadline is not None and scored and deadline.over():
             break
     if not scored:  # every evaluated action was refused on the determinization
         return [(0.0, engine.random_action(det, seat, actions, rng))]
     scored.sort(reverse=True)
     return [(v, actions[i]) for v, _, i in scored]
+
+
+def _chained(engine: Engine, ev: Evaluation, state: State, seat: int, rng: random.Random, chance: int) -> float:
+    """The worth of `state` to `seat`; when `seat` alone decides next, the best of (at most
+    `chain_actions` of) its next actions, one step each (Budget.chain_actions)."""
+    here = value(engine, ev, state, seat)
+    if engine.outcome(state) is not None or engine.to_act(state) != {seat}:
+        return here
+    nxt = engine.legal_actions(state, seat)
+    k = ev.budget.chain_actions
+    if len(nxt) > k:
+        picks: list[Action] = []
+        for _ in range(2 * k):
+            a = engine.random_action(state, seat, nxt, rng)
+            if a not in picks:
+                picks.append(a)
+                if len(picks) >= k:
+                    break
+        nxt = picks
+    best = None
+    for a in nxt:
+        after = apply(engine, state, seat, a, random.Random(chance))
+        if after is not None:
+            v = value(engine, ev, after, seat)
+            best = v if best is None or v > best else best
+    return here if best is None else best
 
 
 def _rollout_move(engine: Engine, ev: Evaluation, state: State, seat: int, rng: random.Random) -> Action | None:
@@ -293,7 +330,7 @@ def _rollout_move(engine: Engine, ev: Evaluation, state: State, seat: int, rng: 
         return engine.random_action(state, seat, actions, rng)
     if len(actions) > b.rollout_actions:
         actions = [engine.random_action(state, seat, actions, rng) for _ in range(b.rollout_actions)]
-    ranked = one_step(engine, ev, state, seat, actions, rng, None, det=state, prior=False)
+    ranked = one_step(engine, ev, state, seat, actions, rng, None, det=state, use_prior=False, chain=False)
     return ranked[0][1]
 
 
@@ -329,7 +366,8 @@ def _paired_search(engine: Engine, ev: Evaluation, state: State, seat: int, acti
     base = canonical(engine, state, seat)
     first = determinize(engine, state, seat, rng, base)
     ranked = one_step(engine, ev, state, seat, actions, rng,
-                      None if iterations is not None else deadline.share(b.medium_seconds * 2), det=first)
+                      None if iterations is not None else deadline.share(b.medium_seconds * 2), det=first,
+                      chain=False)
     cands = [a for _, a in ranked[: b.hard_candidates]]
     if len(cands) == 1:
         return Choice(cands[0], 0)

@@ -14,7 +14,9 @@ from tablero import engines
 CASES = {  # engine -> seats
     "new-bedford": 2, "riverboat": 2, "phoenicia": 3, "founders-of-gloomhaven": 2, "goofspiel": 2, "tic-tac-toe": 2,
 }
-SMALL = search.Budget(medium_actions=60, hard_candidates=3, rollout_plies=3, rollout_actions=3)
+# The engine's own picks (prior) and the chained next decision are on, so that they are checked too.
+SMALL = search.Budget(medium_actions=60, hard_candidates=3, rollout_plies=3, rollout_actions=3, prior_picks=2,
+                      prior_weight=1.0, chain_actions=3)
 
 
 @pytest.fixture(autouse=True)
