@@ -124,7 +124,10 @@ class ServerProcess:
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
+                if os.getpgid(self.proc.pid) == self.proc.pid:  # its own group (start() above)
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                else:  # a subclass's start() without a group of its own
+                    self.proc.kill()
             self.proc.communicate(timeout=10)
 
     def __enter__(self) -> ServerProcess:

@@ -48,7 +48,7 @@ class SlowEngineServer(ServerProcess):
 
     def start(self) -> SlowEngineServer:
         boot = ("import sys; from tests.server.test_legal_offload import register; register(); "
-                "from server.__main__ import main; sys.exit(main(sys.argv[1:]))")
+                "from tablero.server.__main__ import main; sys.exit(main(sys.argv[1:]))")
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - the process writes it; closed with the test
         self.proc = subprocess.Popen(
             [sys.executable, "-c", boot, "serve", "--host", "127.0.0.1", "--grpc-port", str(self.grpc_port),

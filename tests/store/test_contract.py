@@ -464,7 +464,7 @@ async def test_a_watcher_sees_events_appended_by_another_process(shared_backend:
     redis_url, sqlite_path = shared_backend.open_store_args()
     script = (
         "import asyncio, sys\n"
-        "from server.store import open_store\n"
+        "from tablero.server.store import open_store\n"
         "async def main():\n"
         "    store = open_store(sys.argv[1] or None, sys.argv[2] or None)\n"
         "    await store.append(sys.argv[3], 1, [{'type': 'test', 'n': 2, 'by': 'child'}])\n"
