@@ -24,7 +24,12 @@ async def read_json(request: Request, limit: int, timeout: float) -> dict[str, A
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and len(declared) < 20 and int(declared) > limit:
         raise ResourceExhausted(f"request body is larger than {limit} bytes", "BODY_TOO_LARGE")
-    body = await read_body(request.receive, limit, timeout)
+    return json_object(await read_body(request.receive, limit, timeout))
+
+
+def json_object(body: bytes) -> dict[str, Any]:
+    """A request body read as a JSON object: strict JSON (no duplicate keys, no 31-digit
+    numbers, ...); empty is `{}`. InvalidArgument otherwise. (REST bodies; Connect JSON too.)"""
     if not body.strip():
         return {}
     try:

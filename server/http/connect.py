@@ -41,7 +41,7 @@ from tablero.server.api.fanout import Encoded
 from tablero.server.api.rpcs import MODULES
 from tablero.server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
 
-from . import strict_json
+from .body import json_object
 from .grpc_web_text import GrpcWebText
 
 log = logging.getLogger("tablero.connect")
@@ -220,17 +220,9 @@ class _CompactJson:
         types (server.api.codec.check: a field given by both its names, a wrong type, an enum
         name it does not know), so a refusal says what REST says; but unknown fields are
         ignored (Connect's forward compatibility). Only then the protobuf message."""
-        raw = bytes(data)
-        if not raw.strip():
+        body = json_object(bytes(data))
+        if not body:
             return message_class()
-        try:
-            body = strict_json.loads(raw)
-        except strict_json.BadJson as e:
-            raise InvalidArgument(f"request body is not valid JSON: {e}") from None
-        except RecursionError:
-            raise InvalidArgument("request body is nested too deeply") from None
-        if not isinstance(body, dict):
-            raise InvalidArgument("request body must be a JSON object")
         codec.check(message_class.DESCRIPTOR, body, ignore_unknown=True)
         try:
             return json_format.ParseDict(body, message_class(), ignore_unknown_fields=True)
