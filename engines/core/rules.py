@@ -538,6 +538,9 @@ class RulesEngine(Engine):
             for ph in p.successors():
                 if ph not in cls._phase_by_name:
                     raise TypeError(f"{cls.__name__}: phase {p.name!r} names unknown phase {ph!r} to follow")
+        ending = [p.name for p in cls.phases if p.ends is not None]
+        if ending and cls.enter_phase is RulesEngine.enter_phase:
+            raise TypeError(f"{cls.__name__}: phase(s) {ending} declare an end: the engine needs enter_phase")
         cls._moves_in_phase = {
             p.name: tuple(m for m in cls.moves if m.phases is None or p.name in m.phases) for p in cls.phases
         }
@@ -653,8 +656,10 @@ class RulesEngine(Engine):
 
     def enter_phase(self, state: State, name: str, rng: random.Random) -> list[Event]:
         """The events that start phase `name` after a declared end (`Phase.then`): the engine's
-        own phase-start event. `state` is after the ending phase's `on_end` events."""
-        raise NotImplementedError(f"{self.name}: a phase declares an end; write enter_phase")
+        own phase-start event. `state` is after the ending phase's `on_end` events. An engine
+        whose phases declare no end needs none (one that does without it is refused when its
+        class is declared); this default is never reached."""
+        raise TypeError(f"{self.name}: a phase declares an end but the engine has no enter_phase")
 
     def fork(self, state: State) -> State:
         """The look-ahead copy `settle` evolves (the caller's `state` is never mutated). A full

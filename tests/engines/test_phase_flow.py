@@ -99,6 +99,14 @@ def test_a_then_naming_an_unknown_phase_is_refused():
             phases = (Phase("play", to_act=lambda s: {0}, then=("lead",)),)
 
 
+def test_an_engine_whose_phases_end_must_say_how_the_next_begins():
+    with pytest.raises(TypeError, match=r"phase\(s\) \['play'\] declare an end: the engine needs enter_phase"):
+        class NoEntry(RulesEngine):
+            name = "no-entry"
+            phases = (Phase("play", to_act=lambda s: {0}, ends=lambda s: True, then="over"),
+                      Phase("over", to_act=lambda s: ()))
+
+
 def test_malformed_phase_declarations_are_refused():
     with pytest.raises(TypeError, match="needs then="):
         Phase("play", to_act=lambda s: {0}, ends=lambda s: True)
