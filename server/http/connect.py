@@ -288,8 +288,6 @@ def connect_app(api: Api) -> Any:
                           expose_headers=_EXPOSE_HEADERS, max_age=600)
 
 
-
-
 class _UnknownMethod:
     """A Connect call to a path no RPC has: 404 with a Connect error body naming the reason
     (UNKNOWN_METHOD), where connectrpc's answer has no body. gRPC-Web calls keep connectrpc's

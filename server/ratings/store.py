@@ -172,6 +172,10 @@ CREATE TABLE IF NOT EXISTS rt_pending (game_id TEXT PRIMARY KEY, due REAL NOT NU
 """
 
 
+# Players above a score in an engine's leaderboard (ties: the greater user id first), its rank - 1.
+_ABOVE = "SELECT COUNT(*) FROM rt_ratings WHERE engine = ? AND (score > ? OR (score = ? AND user > ?))"
+
+
 class SQLiteRatings:
     """One transaction per rated game (BEGIN IMMEDIATE: processes on one file take turns)."""
 
@@ -259,8 +263,7 @@ class SQLiteRatings:
         if not rows:
             return None
         s = rows[0][0]
-        above = await self._q("SELECT COUNT(*) FROM rt_ratings WHERE engine = ? AND (score > ? OR (score = ? AND "
-                              "user > ?))", (engine, s, s, user))
+        above = await self._q(_ABOVE, (engine, s, s, user))
         return int(above[0][0])
 
     async def size(self, engine: str) -> int:
@@ -281,9 +284,7 @@ class SQLiteRatings:
             recent = [r[0] for r in db.execute("SELECT game FROM rt_recent WHERE user = ? ORDER BY n DESC LIMIT ?",
                                                (user, count)).fetchall()]
             name = db.execute("SELECT name FROM rt_names WHERE user = ?", (user,)).fetchone()
-            ranks = {engine: db.execute("SELECT COUNT(*) FROM rt_ratings WHERE engine = ? AND (score > ? OR "
-                                        "(score = ? AND user > ?))", (engine, sc, sc, user)).fetchone()[0]
-                     for engine, _raw, sc in rows}
+            ranks = {engine: db.execute(_ABOVE, (engine, sc, sc, user)).fetchone()[0] for engine, _raw, sc in rows}
         finally:
             db.execute("COMMIT")
         return Player({e: raw for e, raw, _ in rows}, recent, name[0] if name else None, ranks)
