@@ -124,22 +124,60 @@ class _Requests:
 
 
 class _Unchunked:
-    """The transport as the server writes to it, except that an answer to an HTTP/1.0 request
-    goes out without chunked transfer coding, which HTTP/1.0 does not know (RFC 9112 6.1):
-    uvicorn frames a streamed answer (the SSE watch) in chunks whatever the request's version,
-    and such a connection ends with its answer anyway, which tells its end. Every other call is
-    the transport's own."""
+    """The transport as the server writes to it, with two differences. (1) An answer's status
+    line and headers are held until its next write (the body, almost always written in the
+    same step of the same task) and go out with it in one write: uvicorn writes them at
+    `http.response.start` and the body at `http.response.body`, two system calls and two
+    segments per answer otherwise. What is held is written at the latest when the loop next
+    runs its ready callbacks (an answer without a body, an SSE stream's opening), and before
+    anything else is written or the transport closes, so the order of bytes never changes.
+    (2) An answer to an HTTP/1.0 request goes out without chunked transfer coding, which
+    HTTP/1.0 does not know (RFC 9112 6.1): uvicorn frames a streamed answer (the SSE watch) in
+    chunks whatever the request's version, and such a connection ends with its answer anyway,
+    which tells its end. Every other call is the transport's own."""
 
-    __slots__ = ("_t", "_requests", "_chunked", "_started")
+    __slots__ = ("_t", "_requests", "_chunked", "_started", "_held", "_loop")
 
-    def __init__(self, transport: Any, requests: _Requests) -> None:
-        self._t, self._requests = transport, requests
+    def __init__(self, transport: Any, requests: _Requests, loop: asyncio.AbstractEventLoop) -> None:
+        self._t, self._requests, self._loop = transport, requests, loop
         self._chunked = self._started = False
+        self._held: bytes | None = None
 
     def write(self, data: bytes) -> None:
-        if not self._requests.http10:
-            self._t.write(data)
+        if self._requests.http10:
+            data = self._http10(data)
+        held = self._held
+        if held is not None:
+            self._held = None
+            data = held + data
+        elif data.startswith(b"HTTP/1.1 ") and data.endswith(b"\r\n\r\n"):  # a status line and headers
+            self._held = data
+            self._loop.call_soon(self.flush)
             return
+        if data:
+            self._t.write(data)
+
+    def flush(self) -> None:
+        held = self._held
+        if held is not None:
+            self._held = None
+            self._t.write(held)
+
+    def writelines(self, lines: Any) -> None:
+        self.write(b"".join(lines))
+
+    def close(self) -> None:
+        self.flush()
+        self._t.close()
+
+    def write_eof(self) -> None:
+        self.flush()
+        self._t.write_eof()
+
+    def get_write_buffer_size(self) -> int:
+        return self._t.get_write_buffer_size() + len(self._held or b"")
+
+    def _http10(self, data: bytes) -> bytes:
         if not self._started:  # the status line and headers, written whole
             self._started = True
             if b"\r\ntransfer-encoding: chunked\r\n" in data:
@@ -147,8 +185,7 @@ class _Unchunked:
                 data = data.replace(b"transfer-encoding: chunked\r\n", b"", 1)
         elif self._chunked:
             data = _unchunk(data)
-        if data:
-            self._t.write(data)
+        return data
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._t, name)
@@ -193,13 +230,13 @@ class _Guard(asyncio.Protocol):
         self.seen = False  # any byte yet
         self.gone = Disconnect(self.requests)
         self.passthrough = False  # after an upgrade: bytes are no longer HTTP/1.1 requests
-        self.transport: Any = None
+        self.transport: Any = None  # what the server writes to (_Unchunked), which the guard writes through too
         self.pending = 0  # bytes of the current request's unfinished header section
 
     def connection_made(self, transport: Any) -> None:
-        self.transport = transport
+        self.transport = _Unchunked(transport, self.requests, self.loop)
         CONNECTION.set(self.gone)
-        self.inner.connection_made(_Unchunked(transport, self.requests))
+        self.inner.connection_made(self.transport)
         # A connection that never sends its first request's headers is closed after the same time.
         self.timer = self.loop.call_later(self.header_timeout, self._headers_too_slow)
 
