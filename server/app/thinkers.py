@@ -28,7 +28,7 @@ import time
 from typing import Any
 
 from tablero.engines.core import clone, search
-from tablero.server import metrics
+from tablero.server import luafiles, metrics
 from tablero.server.errors import AppError
 
 from tablero import engines
@@ -80,11 +80,7 @@ class RedisBotQueue:
     one slot on a cluster). Taking is one script: the first due id, leased."""
 
     KEY = "tablero:bots:queue"
-    _TAKE = """
-local g = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 1)[1]
-if g then redis.call('ZADD', KEYS[1], ARGV[2], g) end
-return g
-"""
+    _TAKE = luafiles.source(__package__, "thinkers_take")  # lua/thinkers_take.lua
 
     def __init__(self, client) -> None:
         self._r = client

@@ -30,6 +30,8 @@ import json
 import time
 from typing import Any
 
+from tablero.server import luafiles
+
 MAX_WAITING = 3
 KEEP_ENDED = 86400  # seconds an ended ticket stays readable
 _P = "tablero:{mm}:"
@@ -124,100 +126,9 @@ class MemoryTickets:
         return True
 
 
-# KEYS: ticket, queue, engines, the user's waiting set, request key ("" none). ARGV: ticket JSON,
-# created, id, engine, max waiting. Returns the ticket JSON (an earlier one for a known request
-# id), or "" when the user has too many waiting tickets.
-_ADD = """
-if ARGV[6] == '1' then
-  local known = redis.call('GET', KEYS[5])
-  if known then
-    local t = redis.call('GET', '""" + _P + """t:' .. known)
-    if t then return t end
-  end
-end
-if redis.call('SCARD', KEYS[4]) >= tonumber(ARGV[5]) then return '' end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-redis.call('SADD', KEYS[3], ARGV[4])
-redis.call('SADD', KEYS[4], ARGV[3])
-if ARGV[6] == '1' then redis.call('SET', KEYS[5], ARGV[3], 'EX', 86400) end
-return ARGV[1]
-"""
-
-# The one place a waiting ticket ends or moves on. Per ticket (from ARGV[4] on): its id.
-# ARGV[1] the new status (CANCELLED, EXPIRED), ARGV[2] now, ARGV[3] keep-ended seconds.
-_END = """
-local out = {}
-for i = 4, #ARGV do
-  local key = '""" + _P + """t:' .. ARGV[i]
-  local raw = redis.call('GET', key)
-  if raw then
-    local t = cjson.decode(raw)
-    if t['status'] == 'WAITING' and (ARGV[1] == 'CANCELLED' or t['expires'] <= tonumber(ARGV[2])) then
-      t['status'] = ARGV[1]
-      t['version'] = t['version'] + 1
-      t['endTime'] = tonumber(ARGV[2])
-      raw = cjson.encode(t)
-      redis.call('SET', key, raw, 'EX', ARGV[3])
-      redis.call('ZREM', '""" + _P + """q:' .. t['engine'], ARGV[i])
-      redis.call('SREM', '""" + _P + """w:' .. t['user'], ARGV[i])
-    end
-    out[#out + 1] = raw
-  else
-    out[#out + 1] = ''
-  end
-end
-return out
-"""
-
-# ARGV: match JSON, match id, claim time, then the ticket ids. All still waiting -> claimed.
-_CLAIM = """
-for i = 4, #ARGV do
-  local raw = redis.call('GET', '""" + _P + """t:' .. ARGV[i])
-  if not raw or cjson.decode(raw)['status'] ~= 'WAITING' then return 0 end
-end
-for i = 4, #ARGV do
-  local key = '""" + _P + """t:' .. ARGV[i]
-  local t = cjson.decode(redis.call('GET', key))
-  t['status'] = 'MATCHING'
-  t['match'] = ARGV[2]
-  redis.call('SET', key, cjson.encode(t))
-  redis.call('ZREM', '""" + _P + """q:' .. t['engine'], ARGV[i])
-  redis.call('SREM', '""" + _P + """w:' .. t['user'], ARGV[i])
-end
-redis.call('SET', '""" + _P + """m:' .. ARGV[2], ARGV[1])
-redis.call('ZADD', '""" + _P + """m', ARGV[3], ARGV[2])
-return 1
-"""
-
-# ARGV: match id, now, keep-ended seconds, then ticket id and seat pairs.
-_ASSIGN = """
-for i = 4, #ARGV, 2 do
-  local key = '""" + _P + """t:' .. ARGV[i]
-  local raw = redis.call('GET', key)
-  if raw then
-    local t = cjson.decode(raw)
-    if t['status'] == 'MATCHING' and t['match'] == ARGV[1] then
-      t['status'] = 'MATCHED'
-      t['gameId'] = ARGV[1]
-      t['seat'] = tonumber(ARGV[i + 1])
-      t['matchTime'] = tonumber(ARGV[2])
-      t['version'] = t['version'] + 1
-      redis.call('SET', key, cjson.encode(t), 'EX', ARGV[3])
-    end
-  end
-end
-redis.call('DEL', '""" + _P + """m:' .. ARGV[1])
-redis.call('ZREM', '""" + _P + """m', ARGV[1])
-return 1
-"""
-
-_LEASE = """
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
-"""
+# The Redis scripts, one file each in lua/ (KEYS, ARGV and replies at the top of each). They
+# build the keys of tickets and matches themselves, from `local P`, which is _P.
+_LUA = luafiles.load(__package__, "add", "end", "claim", "assign", "lease")
 
 
 def _text(v: Any) -> Any:
@@ -229,9 +140,9 @@ class RedisTickets:
 
     def __init__(self, client) -> None:
         self._r = client
-        self._add, self._endp = client.register_script(_ADD), client.register_script(_END)
-        self._claim, self._assign = client.register_script(_CLAIM), client.register_script(_ASSIGN)
-        self._lease = client.register_script(_LEASE)
+        self._add, self._endp = client.register_script(_LUA["add"]), client.register_script(_LUA["end"])
+        self._claim, self._assign = client.register_script(_LUA["claim"]), client.register_script(_LUA["assign"])
+        self._lease = client.register_script(_LUA["lease"])
 
     async def add(self, ticket: dict[str, Any], request_id: str) -> dict[str, Any]:
         u = ticket["user"]

@@ -38,105 +38,15 @@ import threading
 import time
 from typing import Any
 
+from tablero.server import luafiles
+
 P = "tablero:notify:{n}:"
 SIGNALS, GROUP = P + "signals", "derive"
 SIGNAL_IDLE_MS = 5000  # a pending signal this old belongs to a dead (or stuck) deriver: claimed again
 SIGNALS_MAXLEN = 1_000_000
 
-_COMMIT = """
-local ckey = KEYS[2] .. 'cursor:' .. ARGV[1]
-local cur = redis.call('GET', ckey)
-if not cur then cur = '' end
-if cur ~= ARGV[2] then return 0 end
-if tonumber(ARGV[5]) > 0 then
-  redis.call('SET', ckey, ARGV[3], 'PX', ARGV[5])
-  redis.call('ZREM', KEYS[2] .. 'open', ARGV[1])
-else
-  redis.call('SET', ckey, ARGV[3])
-  redis.call('ZADD', KEYS[2] .. 'open', ARGV[4], ARGV[1])
-end
-for i = 6, #ARGV, 3 do
-  local target, lane = ARGV[i], ARGV[i + 1]
-  local n = redis.call('RPUSH', KEYS[2] .. 'lane:' .. target .. '|' .. lane, ARGV[i + 2])
-  redis.call('HINCRBY', KEYS[2] .. 'depth', target, 1)
-  if n == 1 then redis.call('ZADD', KEYS[2] .. 'due:' .. target, 'NX', ARGV[4], lane) end
-end
-return 1
-"""
-
-_CLAIM = """
-local due = KEYS[1] .. 'due:' .. ARGV[1]
-local lanes = redis.call('ZRANGEBYSCORE', due, '-inf', ARGV[2], 'LIMIT', 0, tonumber(ARGV[4]))
-local out = {}
-for i, lane in ipairs(lanes) do
-  local key = KEYS[1] .. 'lane:' .. ARGV[1] .. '|' .. lane
-  local head = redis.call('LINDEX', key, 0)
-  if head then
-    local token = tonumber(ARGV[3]) + i
-    redis.call('ZADD', due, token, lane)
-    local att = redis.call('HGET', KEYS[1] .. 'att', ARGV[1] .. '|' .. lane)
-    table.insert(out, lane); table.insert(out, i); table.insert(out, head)
-    table.insert(out, att or '')
-  else
-    redis.call('ZREM', due, lane)
-  end
-end
-return out
-"""
-
-# The open games (derived, not finished) checked longest ago: up to ARGV[3] with a score (when
-# last derived or checked, us) at most ARGV[1], re-scored ARGV[2] (taken by this sweeper), with
-# their cursors. ARGV: cutoff, now, limit.
-_TAKE_OPEN = """
-local games = redis.call('ZRANGEBYSCORE', KEYS[1] .. 'open', '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-local out = {}
-for _, g in ipairs(games) do
-  redis.call('ZADD', KEYS[1] .. 'open', 'XX', ARGV[2], g)
-  table.insert(out, g); table.insert(out, redis.call('GET', KEYS[1] .. 'cursor:' .. g) or '')
-end
-return out
-"""
-
-# ARGV: target, lane, token, action ('ack' | 'retry' | 'dead'), next due / now, attempt JSON / dead record
-_SETTLE = """
-local due = KEYS[1] .. 'due:' .. ARGV[1]
-local score = redis.call('ZSCORE', due, ARGV[2])
-if not score or tonumber(score) ~= tonumber(ARGV[3]) then return 0 end
-local key = KEYS[1] .. 'lane:' .. ARGV[1] .. '|' .. ARGV[2]
-local att = ARGV[1] .. '|' .. ARGV[2]
-if ARGV[4] == 'retry' then
-  redis.call('HSET', KEYS[1] .. 'att', att, ARGV[6])
-  redis.call('ZADD', due, ARGV[5], ARGV[2])
-  return 1
-end
-redis.call('LPOP', key)
-redis.call('HDEL', KEYS[1] .. 'att', att)
-redis.call('HINCRBY', KEYS[1] .. 'depth', ARGV[1], -1)
-if ARGV[4] == 'dead' then redis.call('RPUSH', KEYS[1] .. 'dead', ARGV[6]) end
-if redis.call('LLEN', key) > 0 then redis.call('ZADD', due, ARGV[5], ARGV[2]) else redis.call('ZREM', due, ARGV[2]) end
-return 1
-"""
-
-# Dead letters back into their lanes (at the end: they are sent again with their webhook-id).
-_REPLAY = """
-local dead = redis.call('LRANGE', KEYS[1] .. 'dead', 0, -1)
-local kept, n = {}, 0
-for _, raw in ipairs(dead) do
-  local rec = cjson.decode(raw)
-  if ARGV[2] == '*' or rec['item']['event']['id'] == ARGV[2] then
-    local target, lane = rec['target'], rec['lane']
-    local len = redis.call('RPUSH', KEYS[1] .. 'lane:' .. target .. '|' .. lane, rec['raw'])
-    redis.call('HINCRBY', KEYS[1] .. 'depth', target, 1)
-    if len == 1 then redis.call('ZADD', KEYS[1] .. 'due:' .. target, ARGV[1], lane) end
-    n = n + 1
-  else
-    table.insert(kept, raw)
-  end
-end
-redis.call('DEL', KEYS[1] .. 'dead')
-if #kept > 0 then redis.call('RPUSH', KEYS[1] .. 'dead', unpack(kept)) end
-return n
-"""
+# The Redis scripts, one file each in lua/ (KEYS, ARGV and replies at the top of each).
+_LUA = luafiles.load(__package__, "commit", "claim", "settle", "replay", "take_open")
 
 
 def _now_us() -> int:
@@ -148,11 +58,11 @@ class RedisQueue:
 
     def __init__(self, client: Any) -> None:
         self.r = client
-        self._commit = client.register_script(_COMMIT)
-        self._claim = client.register_script(_CLAIM)
-        self._settle = client.register_script(_SETTLE)
-        self._replay = client.register_script(_REPLAY)
-        self._take_open = client.register_script(_TAKE_OPEN)
+        self._commit = client.register_script(_LUA["commit"])
+        self._claim = client.register_script(_LUA["claim"])
+        self._settle = client.register_script(_LUA["settle"])
+        self._replay = client.register_script(_LUA["replay"])
+        self._take_open = client.register_script(_LUA["take_open"])
         self._group_ready = False
 
     async def _group(self) -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis import exceptions as rex
-from tablero.server import gil
+from tablero.server import gil, luafiles
 from tablero.server.store.ids import game_keys
 
 MAX_PAGE = 100
@@ -286,28 +286,14 @@ _INDEX = "tablero:lobby"
 # on a cluster, a pipeline parsed here (~7 ms of this process's loop for 200).
 PRUNE_BATCH = 200
 
-# One step of the cleanup inside Redis (a plain server: the game keys it names are not in
-# KEYS, which only a cluster needs). KEYS[1] the index; ARGV: cursor, count, and a game's
-# meta and entry key split around its id (ids.game_keys: the names are defined once).
-# Returns {next cursor, members removed}.
-_PRUNE = """
-local step = redis.call('ZSCAN', KEYS[1], ARGV[1], 'COUNT', ARGV[2])
-local members, gone = step[2], {}
-for i = 1, #members, 2 do
-  local id = members[i]
-  local an_id = string.find(id, '[{}]') == nil  -- a brace would move the hash tag: no game's id
-  local entry = ARGV[3] .. id .. ARGV[5]
-  local game = an_id and redis.call('EXISTS', ARGV[3] .. id .. ARGV[4]) == 1
-  if not (game and redis.call('EXISTS', entry) == 1) then
-    gone[#gone + 1] = id
-    if an_id and not game then redis.call('DEL', entry) end
-  end
-end
-for i = 1, #gone, 500 do
-  redis.call('ZREM', KEYS[1], unpack(gone, i, math.min(i + 499, #gone)))
-end
-return {step[1], #gone}
-"""
+# The Redis scripts, one file each in lua/ (KEYS, ARGV and replies at the top of each):
+# `lobby_add` writes a game's entry (and its index member on a plain server), `lobby_mark` marks
+# a seat, a status or bots in it, `lobby_prune` is one step of the index's cleanup on a plain
+# server (the game keys it names are not in KEYS, which only a cluster needs; it is given a
+# game's meta and entry key split around its id, _PRUNE_PARTS: the names are defined once, in
+# ids.game_keys).
+_LUA = luafiles.load(__package__, "lobby_add", "lobby_mark", "lobby_prune")
+
 _SAMPLE_ID = "game-id"
 _PRUNE_PARTS = [*game_keys(_SAMPLE_ID).meta.split(_SAMPLE_ID), game_keys(_SAMPLE_ID).lobby.split(_SAMPLE_ID)[1]]
 
@@ -325,39 +311,6 @@ def _hold_key(key: str, user_id: str) -> str:
     """(`key`, `user_id`) held (RedisLobby.hold)."""
     return f"tablero:{{{key}}}:hold:{user_id}"
 
-
-# KEYS[1] the entry; ARGV: seat ("" = none), user JSON ("" = none), status ("" = unchanged),
-# seats played by bots now (",1,3," = seats 1 and 3; "" = none).
-_MARK = """
-local raw = redis.call('GET', KEYS[1])
-if not raw then return 0 end
-local e = cjson.decode(raw)
-for _, s in ipairs(e['seats']) do
-  if ARGV[1] ~= '' and s['seat'] == tonumber(ARGV[1]) then
-    s['taken'] = true
-    if ARGV[2] ~= '' then s['user'] = cjson.decode(ARGV[2]) end
-  end
-  if ARGV[4] and ARGV[4] ~= '' and string.find(ARGV[4], ',' .. s['seat'] .. ',', 1, true) then
-    s['kind'] = 'bot'
-  end
-end
-if ARGV[3] ~= '' then e['status'] = ARGV[3] end
-redis.call('SET', KEYS[1], cjson.encode(e), 'KEEPTTL')
-return 1
-"""
-
-
-# KEYS[1] the entry, KEYS[2] the game's meta (same slot), KEYS[3] the index (on a plain server
-# only: on a cluster it is in another slot); ARGV: the entry's JSON, its creation time, the game id.
-# The entry takes the TTL the store gave the game's keys (the abandoned-game TTL, or a finished
-# game's): from then on the store's scripts keep it in step with them.
-_ADD = """
-redis.call('SET', KEYS[1], ARGV[1])
-local ttl = redis.call('PTTL', KEYS[2])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
-if KEYS[3] then redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3]) end
-return 1
-"""
 
 # A write over the lean connection that fails on a lost connection or a timeout is tried
 # again (both writes are idempotent), as redis-py's clients retry theirs.
@@ -378,10 +331,10 @@ class RedisLobby:
 
         self._r, self._fast = client, fast
         self._cluster = isinstance(client, RedisCluster)
-        self._mark = (fast or client).register_script(_MARK)
-        self._add = (fast or client).register_script(_ADD)
+        self._mark = (fast or client).register_script(_LUA["lobby_mark"])
+        self._add = (fast or client).register_script(_LUA["lobby_add"])
         self._prune_cursor = 0  # where the next prune() goes on in the index (0: from the start)
-        self._prune = None if self._cluster else (fast or client).register_script(_PRUNE)
+        self._prune = None if self._cluster else (fast or client).register_script(_LUA["lobby_prune"])
 
     async def _script(self, script: Any, keys: list[str], args: list[Any]) -> None:
         """One call of `script`; over the lean connection, tried again on a lost connection

@@ -17,6 +17,8 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from tablero.server import luafiles
+
 _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}
 _RATE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*/\s*([smh])\s*(?:,\s*(\d+)\s*)?$")
 
@@ -66,26 +68,8 @@ class InProcessLimiter:
         return wait
 
 
-# KEYS[1] bucket; ARGV: per-second rate, burst. Returns the wait in microseconds (0 = allowed).
-_TAKE = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local rate = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
-local tokens = tonumber(b[1]) or burst
-local ts = tonumber(b[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - ts) * rate)
-local wait = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-else
-  wait = (1 - tokens) / rate
-end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
-redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
-return math.ceil(wait * 1000000)
-"""
+# The bucket's one step in Redis: lua/ratelimit_take.lua (KEYS, ARGV and reply at its top).
+_TAKE = luafiles.source(__package__, "ratelimit_take")
 
 
 class RedisLimiter:

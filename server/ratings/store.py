@@ -20,6 +20,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from tablero.server import luafiles
+
 RECENT = 20
 _P = "tablero:{ratings}:"
 NONE = "~"  # "no rating yet" in the compare-and-set
@@ -45,49 +47,16 @@ class Player:
     ranks: dict[str, int]  # engine -> players above (0: first)
 
 
-# One read of a player's hash, recent list and name (a script runs alone: no commit between).
-# KEYS: the user's hash, its recent list, names. ARGV: how many recent games, user.
-_PLAYER = """
-return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, tonumber(ARGV[1]) - 1),
-        redis.call('HGET', KEYS[3], ARGV[2]) or ''}
-"""
-
-
-# KEYS: journal, pending, seq, leaderboard, names, then per user its hash and recent list.
-# ARGV: game id, engine, replay ("1": a rebuild, no journal check), n, then 6 per user:
-# user, expected JSON (or "~"), new JSON, score, name ("" = keep), recent JSON.
-# Returns 0 when the game was rated already, -1 when a rating moved meanwhile, else the sequence.
-_COMMIT = """
-local replay = ARGV[3] == '1'
-if not replay and redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
-local n = tonumber(ARGV[4])
-for i = 0, n - 1 do
-  local cur = redis.call('HGET', KEYS[6 + i * 2], ARGV[2]) or '~'
-  if cur ~= ARGV[6 + i * 6] then return -1 end
-end
-for i = 0, n - 1 do
-  local b, h, l = 5 + i * 6, KEYS[6 + i * 2], KEYS[7 + i * 2]
-  redis.call('HSET', h, ARGV[2], ARGV[b + 2])
-  redis.call('ZADD', KEYS[4], ARGV[b + 3], ARGV[b])
-  if ARGV[b + 4] ~= '' then redis.call('HSET', KEYS[5], ARGV[b], ARGV[b + 4]) end
-  redis.call('LPUSH', l, ARGV[b + 5])
-  redis.call('LTRIM', l, 0, 19)
-end
-local seq = 1
-if not replay then
-  seq = redis.call('INCR', KEYS[3])
-  redis.call('ZADD', KEYS[1], seq, ARGV[1])
-end
-redis.call('ZREM', KEYS[2], ARGV[1])
-return seq
-"""
+# The Redis scripts, one file each in lua/ (KEYS, ARGV and replies at the top of each): `commit`
+# rates a game in one step, `player` reads a player's page at one moment.
+_LUA = luafiles.load(__package__, "commit", "player")
 
 
 class RedisRatings:
     def __init__(self, client) -> None:
         self._r = client
-        self._commit = client.register_script(_COMMIT)
-        self._player = client.register_script(_PLAYER)
+        self._commit = client.register_script(_LUA["commit"])
+        self._player = client.register_script(_LUA["player"])
 
     async def get(self, engine: str, users: list[str]) -> dict[str, str | None]:
         pipe = self._r.pipeline(transaction=False)

@@ -1,5 +1,5 @@
 """The Redis store's Lua scripts: one `.lua` file each in server/store/lua/, shipped as
-package data and read once, at import, with importlib.resources.
+package data and read once, at import (server/luafiles.py, which every package's scripts use).
 
     from tablero.server.store import redis_scripts
     redis_scripts.SCRIPTS["append"]   # the text RedisStore registers (EVALSHA) for appends
@@ -12,10 +12,7 @@ Each script's KEYS, ARGV and reply are described at the top of its file.
 
 from __future__ import annotations
 
-import re
-from importlib.resources import files
-
-_LUA = files(__package__).joinpath("lua")
+from tablero.server import luafiles
 
 # The scripts that call none of lib.lua's helpers (sent without them).
 STANDALONE = frozenset({"get_meta", "expire", "touch_request", "snapshot_at"})
@@ -25,7 +22,7 @@ NAMES = ("create", "append", "claim_seat", "put_snapshot", "trim", "read", "load
 
 def source(name: str) -> str:
     """The text of lua/<name>.lua as shipped."""
-    return _LUA.joinpath(f"{name}.lua").read_text(encoding="utf-8")
+    return luafiles.source(__package__, name)
 
 
 def script(name: str) -> str:
@@ -37,10 +34,10 @@ def script(name: str) -> str:
 def constant(name: str, var: str) -> int:
     """The number a script declares as `local <var> = <n>` (read by the Python side that
     must agree with it, e.g. PUSH_EVENTS_MAX)."""
-    found = re.search(rf"^local {re.escape(var)} = (\d+)$", source(name), re.M)
-    if found is None:
-        raise LookupError(f"lua/{name}.lua declares no `local {var} = <number>`")
-    return int(found.group(1))
+    value = luafiles.constant(__package__, name, var)
+    if not isinstance(value, int):
+        raise LookupError(f"lua/{name}.lua declares `local {var}` as text, not a number")
+    return value
 
 
 SCRIPTS: dict[str, str] = {name: script(name) for name in NAMES}

@@ -1,0 +1,54 @@
+"""The thinking bots' queue script (server/app/lua/thinkers_take.lua), run on its own against a
+throwaway redis-server with the key and arguments RedisBotQueue.take gives it (EVAL: the text
+as shipped)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import redis
+from tablero.server import luafiles
+from tablero.server.app.thinkers import RedisBotQueue
+
+KEY = RedisBotQueue.KEY
+NOW = 1_700_000_000.25
+
+
+@pytest.fixture
+def r(fresh_redis_url: str) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(fresh_redis_url, decode_responses=True)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def take(r: redis.Redis, now: float, lease: float = 20.0) -> str | None:
+    return r.eval(luafiles.source("tablero.server.app", "thinkers_take"), 1, KEY, repr(now), repr(now + lease))
+
+
+def test_the_class_runs_the_shipped_text() -> None:
+    assert RedisBotQueue._TAKE == luafiles.source("tablero.server.app", "thinkers_take")
+
+
+def test_take_of_an_empty_queue_is_none(r: redis.Redis) -> None:
+    assert take(r, NOW) is None
+    assert r.exists(KEY) == 0
+
+
+def test_take_leases_the_first_due_game(r: redis.Redis) -> None:
+    r.zadd(KEY, {"late": NOW + 1, "second": NOW - 1, "first": NOW - 2})
+    assert take(r, NOW, lease=20.0) == "first"
+    assert r.zscore(KEY, "first") == NOW + 20.0  # leased: due when the lease lapses
+    assert take(r, NOW) == "second"
+    assert take(r, NOW) is None  # "late" is not due yet, the others are leased
+    assert r.zrange(KEY, 0, -1) == ["late", "first", "second"]  # taking removes nothing
+
+
+def test_a_lapsed_lease_is_taken_again(r: redis.Redis) -> None:
+    r.zadd(KEY, {"g": NOW})
+    assert take(r, NOW, lease=5.0) == "g"
+    assert take(r, NOW + 4.9) is None
+    assert take(r, NOW + 5.0, lease=5.0) == "g"
+    assert r.zscore(KEY, "g") == NOW + 10.0
