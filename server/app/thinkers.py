@@ -84,6 +84,9 @@ class RedisBotQueue:
 
     def __init__(self, client) -> None:
         self._r = client
+        # EVALSHA (the script text is sent again only if the server lost it): workers poll
+        # this every few tens of milliseconds
+        self._take = client.register_script(self._TAKE)
 
     async def offer(self, game_id: str) -> None:
         await self._r.zadd(self.KEY, {game_id: time.time()}, nx=True)
@@ -93,7 +96,7 @@ class RedisBotQueue:
 
     async def take(self, lease: float) -> str | None:
         now = time.time()
-        got = await self._r.eval(self._TAKE, 1, self.KEY, repr(now), repr(now + lease))
+        got = await self._take(keys=[self.KEY], args=[repr(now), repr(now + lease)])
         return got.decode() if isinstance(got, bytes) else got
 
     async def release(self, game_id: str) -> None:
