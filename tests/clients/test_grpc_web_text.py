@@ -15,6 +15,7 @@ import pytest
 from tablero.server.grpc.gen import games_pb2
 from tablero.server.http.grpc_web_text import complete_frames, decode_text
 
+from tests import plainhttp
 from tests.server.support import ServerProcess
 
 TEXT = "application/grpc-web-text"
@@ -54,7 +55,7 @@ def call(serve: ServerProcess, method: str, request, token: str | None = None, b
     headers = {"content-type": TEXT, "accept": TEXT, "x-grpc-web": "1"}
     if token:
         headers["authorization"] = f"Bearer {token}"
-    return httpx.post(serve.http + SERVICE + method, content=text_body(request) if body is None else body,
+    return plainhttp.post(serve.http + SERVICE + method, content=text_body(request) if body is None else body,
                       headers=headers, timeout=30)
 
 
@@ -80,7 +81,7 @@ def test_unary_calls_answer_in_text(serve):
     engines = games_pb2.ListEnginesResponse.FromString(messages[0])
     assert "tic-tac-toe" in [e.name for e in engines.engines]
     # The binary mode is untouched.
-    b = httpx.post(serve.http + SERVICE + "ListEngines", content=frame(games_pb2.ListEnginesRequest()),
+    b = plainhttp.post(serve.http + SERVICE + "ListEngines", content=frame(games_pb2.ListEnginesRequest()),
                    headers={"content-type": "application/grpc-web+proto"})
     assert b.status_code == 200 and b.headers["content-type"].startswith("application/grpc-web+proto")
 
@@ -112,7 +113,7 @@ def test_a_watch_streams_frame_by_frame_while_the_game_is_played(serve):
     moves = [(0, 4), (1, 0), (0, 3), (1, 1), (0, 5)]
     headers = {"content-type": TEXT, "accept": TEXT, "x-grpc-web": "1"}
     versions, text = [], b""
-    with httpx.stream("POST", serve.http + SERVICE + "WatchGame", headers=headers, timeout=30,
+    with plainhttp.stream("POST", serve.http + SERVICE + "WatchGame", headers=headers, timeout=30,
                       content=text_body(games_pb2.WatchGameRequest(game_id=game_id))) as stream:
         assert stream.headers["content-type"] == "application/grpc-web-text+proto"
         chunks = stream.iter_raw()

@@ -8,6 +8,7 @@ import pytest
 from tablero.server.__main__ import main
 from tablero_client.match import _wait
 
+from tests import plainhttp
 from tests.ratings.support import KEYS, token
 from tests.server.support import ServerProcess
 
@@ -31,7 +32,7 @@ def test_a_refused_poll_while_waiting_is_a_clear_error_naming_the_ticket():
     """A JWT that expires during the wait (here: another user's JWT, refused as 403) ends the wait
     with the server's reason and the ticket's id, not an httpx traceback."""
     with ServerProcess({"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning"}) as s:
-        ticket = httpx.post(f"{s.http}/v1/matchmaking/tickets", json={"engine": "riverboat", "players": [4]},
+        ticket = plainhttp.post(f"{s.http}/v1/matchmaking/tickets", json={"engine": "riverboat", "players": [4]},
                             headers={"Authorization": "Bearer " + token("waiter")}).json()["ticket"]
         with httpx.Client(headers={"Authorization": "Bearer " + token("someone-else")}) as other:
             with pytest.raises(SystemExit) as e:

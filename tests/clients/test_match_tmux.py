@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import time
 
-import httpx
 import pytest
 
+from tests import plainhttp
 from tests.ratings.support import KEYS, bearer, token
 from tests.server.support import ServerProcess
 
@@ -31,10 +31,10 @@ def test_a_quick_match_in_the_terminal_to_the_end_of_a_rated_game(portal_server,
     try:
         t.start(f"python -m tablero_client --url {h} match tic-tac-toe --token {token('ann', 'Ann')}")
         t.wait(lambda s: "Looking for a game of tic-tac-toe" in s, 30)
-        bob = httpx.post(f"{h}/v1/matchmaking/tickets", json={"engine": "tic-tac-toe"}, headers=bearer("bob")).json()
+        bob = plainhttp.post(f"{h}/v1/matchmaking/tickets", json={"engine": "tic-tac-toe"}, headers=bearer("bob")).json()
         text = t.wait(lambda s: "Matched: game" in s, 30)
         deadline = time.monotonic() + 20
-        while (ticket := httpx.get(f"{h}/v1/matchmaking/tickets/{bob['ticket']['id']}",
+        while (ticket := plainhttp.get(f"{h}/v1/matchmaking/tickets/{bob['ticket']['id']}",
                                    headers=bearer("bob")).json()["ticket"])["status"] != "MATCH_TICKET_STATUS_MATCHED":
             assert time.monotonic() < deadline
             time.sleep(0.2)
@@ -42,12 +42,12 @@ def test_a_quick_match_in_the_terminal_to_the_end_of_a_rated_game(portal_server,
         assert f"Matched: game {gid}, you are seat {1 - bob_seat}." in text
         prompts = 0
         while True:
-            game = httpx.get(f"{h}/v1/games/{gid}", headers=bearer("bob")).json()
+            game = plainhttp.get(f"{h}/v1/games/{gid}", headers=bearer("bob")).json()
             if game["status"] == "GAME_STATUS_FINISHED":
                 break
             if game["toAct"] == [bob_seat]:  # bob: the first legal cell, with his JWT
-                cell = httpx.get(f"{h}/v1/games/{gid}/legal-actions", headers=bearer("bob")).json()["actions"][0]
-                r = httpx.post(f"{h}/v1/games/{gid}/actions", json={"action": cell}, headers=bearer("bob"))
+                cell = plainhttp.get(f"{h}/v1/games/{gid}/legal-actions", headers=bearer("bob")).json()["actions"][0]
+                r = plainhttp.post(f"{h}/v1/games/{gid}/actions", json={"action": cell}, headers=bearer("bob"))
                 assert r.status_code == 200, r.text
                 continue
             screen = t.wait(lambda s, n=prompts: s.count("choose>") > n and not s[s.rindex("choose>") + 7:]
@@ -55,12 +55,12 @@ def test_a_quick_match_in_the_terminal_to_the_end_of_a_rated_game(portal_server,
             assert "Traceback" not in screen
             prompts = screen.count("choose>")
             t.keys("1", "Enter")
-            t.wait(lambda s, n=prompts: httpx.get(f"{h}/v1/games/{gid}").json()["version"] > 0 and (
-                httpx.get(f"{h}/v1/games/{gid}").json()["toAct"] != [1 - bob_seat]
-                or httpx.get(f"{h}/v1/games/{gid}").json()["status"] == "GAME_STATUS_FINISHED"), 30)
+            t.wait(lambda s, n=prompts: plainhttp.get(f"{h}/v1/games/{gid}").json()["version"] > 0 and (
+                plainhttp.get(f"{h}/v1/games/{gid}").json()["toAct"] != [1 - bob_seat]
+                or plainhttp.get(f"{h}/v1/games/{gid}").json()["status"] == "GAME_STATUS_FINISHED"), 30)
         text = t.wait(lambda s: "EXITED" in s, 30)
         assert "EXITED 0" in text and "Game over" in text, text[-3000:]
-        board = httpx.get(f"{h}/v1/leaderboards/tic-tac-toe").json()
+        board = plainhttp.get(f"{h}/v1/leaderboards/tic-tac-toe").json()
         assert {e["userId"] for e in board["entries"]} == {"ann", "bob"}
     finally:
         t.close()

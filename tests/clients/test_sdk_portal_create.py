@@ -3,10 +3,10 @@ seatSpecs, a turn clock, onLeave and rated, over REST and gRPC."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from tablero_client import AsyncClient, Client, Unauthenticated
 
+from tests import plainhttp
 from tests.ratings.support import KEYS, token
 from tests.server.support import ServerProcess
 
@@ -34,7 +34,7 @@ def test_a_me_seat_needs_the_jwt_and_takes_it_from_the_client_or_the_call(portal
         created = c.create("tic-tac-toe", seats=["me", "bot:hard"], on_leave="bot",
                            clock={"move_seconds": 120, "on_timeout": "bot"}, rated=False)
         assert created.game.seats[1].bot_level == "hard"
-        r = httpx.get(f"{portal.http}/v1/games/{created.game.id}")
+        r = plainhttp.get(f"{portal.http}/v1/games/{created.game.id}")
         assert r.status_code == 200, r.text
         raw = r.json()  # the Game itself (response_body: "game")
         assert raw["seats"][0]["userId"] == f"cli-{kind}" and raw["seats"][0]["userName"] == "Cli"
@@ -42,7 +42,7 @@ def test_a_me_seat_needs_the_jwt_and_takes_it_from_the_client_or_the_call(portal
         created.seat(0).act({"type": "place", "cell": 4})  # the seat's token came back with the game
         specs = c.create("tic-tac-toe", seat_specs=[{"kind": "me"}, {"kind": "human", "user_id": "bob",
                                                                      "userName": "Bob"}])
-        raw = httpx.get(f"{portal.http}/v1/games/{specs.game.id}").json()
+        raw = plainhttp.get(f"{portal.http}/v1/games/{specs.game.id}").json()
         assert [(s.get("userId"), s.get("userName")) for s in raw["seats"]] == [
             (f"cli-{kind}", "Cli"), ("bob", "Bob")]
 

@@ -20,10 +20,10 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from tablero.server import errors
 
+from tests import plainhttp
 from tests.npm import locked_node_modules
 from tests.server.support import ServerProcess
 
@@ -94,7 +94,7 @@ def test_a_strict_program_plays_riverboat_to_the_end(sdk, serve):
     assert run.returncode == 0, run.stdout + run.stderr
     summary_line, winner_line = run.stdout.strip().splitlines()[-2:]
     summary = json.loads(summary_line)
-    game = httpx.get(f"{serve.http}/v1/games/{summary['gameId']}").json()
+    game = plainhttp.get(f"{serve.http}/v1/games/{summary['gameId']}").json()
     assert game["status"] == "GAME_STATUS_FINISHED"
     assert summary["winners"] == game["outcome"]["winners"] and summary["winners"]
     assert winner_line == "winner: " + " and ".join(f"seat {w}" for w in game["outcome"]["winners"])
@@ -280,11 +280,11 @@ def test_a_watch_reconnects_across_a_server_restart(sdk, tmp_path):
     second = None
     watcher = None
     try:
-        created = httpx.post(f"{first.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["human", "human"]})
+        created = plainhttp.post(f"{first.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["human", "human"]})
         game_id, tokens = created.json()["game"]["id"], [s["token"] for s in created.json()["seats"]]
 
         def move(server, seat: int, cell: int) -> None:
-            r = httpx.post(f"{server.http}/v1/games/{game_id}/actions", json={"action": {"type": "place", "cell": cell}},
+            r = plainhttp.post(f"{server.http}/v1/games/{game_id}/actions", json={"action": {"type": "place", "cell": cell}},
                            headers={"authorization": f"Bearer {tokens[seat]}"})
             assert r.status_code == 200, r.text
 

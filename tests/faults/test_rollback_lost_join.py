@@ -12,17 +12,18 @@ import time
 import httpx
 from tablero.server.app import seats
 
+from tests import plainhttp
 from tests.faults.redis_proc import FaultyRedis
 from tests.server.support import ServerThread
 
 
 def _act(base: str, gid: str, token: str, cell: int) -> httpx.Response:
-    return httpx.post(f"{base}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+    return plainhttp.post(f"{base}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
                       headers={"Authorization": f"Bearer {token}"}, timeout=10)
 
 
 def _view(base: str, gid: str, token: str) -> httpx.Response:
-    return httpx.get(f"{base}/v1/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    return plainhttp.get(f"{base}/v1/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
 
 
 def _refused(r: httpx.Response) -> bool:
@@ -37,11 +38,11 @@ async def test_after_a_rollback_that_lost_a_join_the_old_token_is_refused_and_th
     with FaultyRedis(fsync="always") as redis:
         with ServerThread(redis_url=redis.url) as a, ServerThread(redis_url=redis.url) as b, \
                 ServerThread(redis_url=redis.url) as c:
-            created = httpx.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2,
+            created = plainhttp.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2,
                                                                "seats": ["human", "open"]}).json()
             gid, x = created["game"]["id"], created["seats"][0]["token"]
             copy = await asyncio.to_thread(redis.copy_aof)  # what a crash now would leave
-            old = httpx.post(f"{a.http}/v1/games/{gid}/join").json()
+            old = plainhttp.post(f"{a.http}/v1/games/{gid}/join").json()
             assert old["seat"] == 1
             assert old["token"].count(".") == 4  # the claim is in the token
             for replica in (a, b, c):  # every replica has seen (and cached) the first claim
@@ -51,7 +52,7 @@ async def test_after_a_rollback_that_lost_a_join_the_old_token_is_refused_and_th
             redis.restore_aof(copy)
             await asyncio.to_thread(redis.start)
             # The next joiner gets the same seat, with a token of its own claim
-            new = httpx.post(f"{b.http}/v1/games/{gid}/join").json()
+            new = plainhttp.post(f"{b.http}/v1/games/{gid}/join").json()
             assert new["seat"] == 1 and new["token"] != old["token"]
             # b handled the new join: the old token is refused there at once, with the reason
             r = _view(b.http, gid, old["token"])
@@ -70,7 +71,7 @@ async def test_after_a_rollback_that_lost_a_join_the_old_token_is_refused_and_th
                 assert r.status_code == 200 and time.monotonic() < deadline, r.text
                 await asyncio.sleep(0.1)
             assert _view(c.http, gid, new["token"]).status_code == 200
-            game = httpx.get(f"{c.http}/v1/games/{gid}").json()
+            game = plainhttp.get(f"{c.http}/v1/games/{gid}").json()
             assert game["version"] == 3  # start, X's move, the new joiner's move: nothing of the old token
 
 
@@ -87,10 +88,10 @@ def test_a_joined_seats_token_names_its_claim_and_costs_no_store_read(redis_url,
 
     monkeypatch.setattr(seats, "CLAIM_RECHECK", 60.0)  # the periodic read is not what is measured
     with ServerThread(redis_url=redis_url) as s:
-        created = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2,
+        created = plainhttp.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2,
                                                            "seats": ["human", "open"]}).json()
         gid, x = created["game"]["id"], created["seats"][0]["token"]
-        joined = httpx.post(f"{s.http}/v1/games/{gid}/join").json()
+        joined = plainhttp.post(f"{s.http}/v1/games/{gid}/join").json()
         assert _view(s.http, gid, joined["token"]).status_code == 200  # the first check reads
         cost: dict[str, float] = {}
         for name, token in (("creator", x), ("joined", joined["token"])) * 3:
@@ -103,5 +104,5 @@ def test_a_joined_seats_token_names_its_claim_and_costs_no_store_read(redis_url,
         assert cost["joined"] == cost["creator"], cost
         forged = joined["token"].split(".")
         forged[3] = "someone-elses"
-        assert httpx.get(f"{s.http}/v1/games/{gid}", headers={"Authorization": "Bearer " + ".".join(forged)}
+        assert plainhttp.get(f"{s.http}/v1/games/{gid}", headers={"Authorization": "Bearer " + ".".join(forged)}
                          ).status_code == 401  # the claim is signed

@@ -15,6 +15,7 @@ import pytest
 from tablero.server.grpc.gen import players_pb2 as pb
 from tablero.server.grpc.gen import players_pb2_grpc as pbg
 
+from tests import plainhttp
 from tests.ratings.support import KEYS, bearer, token
 from tests.server.support import ROOT, ServerProcess, free_port
 
@@ -40,19 +41,19 @@ def test_grpc_ticket_watched_to_its_match_then_resign_and_the_leaderboard(server
         stream = mm.WatchMatchTicket(pb.WatchMatchTicketRequest(ticket_id=a.ticket.id), metadata=_meta("gx"))
         first = next(stream)
         assert first.ticket.status == pb.MATCH_TICKET_STATUS_WAITING
-        b = httpx.post(f"{server.http}/v1/matchmaking/tickets", json={"engine": "tic-tac-toe"}, headers=bearer("gy"))
+        b = plainhttp.post(f"{server.http}/v1/matchmaking/tickets", json={"engine": "tic-tac-toe"}, headers=bearer("gy"))
         matched = next(stream)
         assert matched.ticket.status == pb.MATCH_TICKET_STATUS_MATCHED and matched.version == 2
         assert list(stream) == []  # the stream ends once the ticket is matched
         gid = matched.ticket.game_id
         # The seat token works, and so does the portal JWT; gy resigns: gx wins the rated game.
-        g = httpx.get(f"{server.http}/v1/games/{gid}", headers={"Authorization": "Bearer " + matched.ticket.seat_token})
+        g = plainhttp.get(f"{server.http}/v1/games/{gid}", headers={"Authorization": "Bearer " + matched.ticket.seat_token})
         assert g.json()["yourSeat"] == matched.ticket.seat
-        r = httpx.post(f"{server.http}/v1/games/{gid}/resign", json={}, headers=bearer("gy"))
+        r = plainhttp.post(f"{server.http}/v1/games/{gid}/resign", json={}, headers=bearer("gy"))
         assert r.json()["status"] == "GAME_STATUS_FINISHED"
         # The SSE watch of gy's ticket: its one change (matched), then `end` with its status.
         tb = b.json()["ticket"]["id"]
-        with httpx.stream("GET", f"{server.http}/v1/matchmaking/tickets/{tb}/watch?access_token={token('gy')}") as s:
+        with plainhttp.stream("GET", f"{server.http}/v1/matchmaking/tickets/{tb}/watch?access_token={token('gy')}") as s:
             text = s.read().decode()
         assert "id: 2\n" in text and '"status":"MATCH_TICKET_STATUS_MATCHED"' in text
         assert 'event: end\ndata: {"status":"MATCH_TICKET_STATUS_MATCHED"}' in text
@@ -70,40 +71,40 @@ def test_rate_limits_and_the_open_games_cap_apply_to_tickets():
            "TABLERO_MAX_OPEN_GAMES_PER_USER": "1"}
     with ServerProcess(env) as s:
         url = f"{s.http}/v1/matchmaking/tickets"
-        first = httpx.post(url, json={"engine": "tic-tac-toe", "requestId": "rl-1"}, headers=bearer("rl"))
+        first = plainhttp.post(url, json={"engine": "tic-tac-toe", "requestId": "rl-1"}, headers=bearer("rl"))
         assert first.status_code == 200
-        assert httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("rl")).status_code == 200
-        third = httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("rl"))
+        assert plainhttp.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("rl")).status_code == 200
+        third = plainhttp.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("rl"))
         assert third.status_code == 429 and third.headers.get("Retry-After")
         # A retry of a request that made a ticket creates nothing: it answers that ticket, not 429.
-        again = httpx.post(url, json={"engine": "tic-tac-toe", "requestId": "rl-1"}, headers=bearer("rl"))
+        again = plainhttp.post(url, json={"engine": "tic-tac-toe", "requestId": "rl-1"}, headers=bearer("rl"))
         assert again.status_code == 200, again.text
         assert again.json()["ticket"]["id"] == first.json()["ticket"]["id"]
         # A user with a running game (the cap is 1) gets no ticket.
-        httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=bearer("cap"))
-        capped = httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("cap"))
+        plainhttp.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=bearer("cap"))
+        capped = plainhttp.post(url, json={"engine": "tic-tac-toe"}, headers=bearer("cap"))
         assert capped.status_code == 429 and "running games" in capped.json()["error"]["message"]
 
 
 def test_bots_fill_a_lonely_ticket_after_its_wait_and_that_game_is_not_rated(server):
     h = bearer("lonely")
-    t = httpx.post(f"{server.http}/v1/matchmaking/tickets", headers=h, json={
+    t = plainhttp.post(f"{server.http}/v1/matchmaking/tickets", headers=h, json={
         "engine": "goofspiel", "players": [3], "botsAfterSeconds": 1}).json()["ticket"]
     assert t["botsAfterSeconds"] == 1
     time.sleep(0.5)
-    assert httpx.get(f"{server.http}/v1/matchmaking/tickets/{t['id']}", headers=h).json()["ticket"]["status"] == \
+    assert plainhttp.get(f"{server.http}/v1/matchmaking/tickets/{t['id']}", headers=h).json()["ticket"]["status"] == \
         "MATCH_TICKET_STATUS_WAITING"
     deadline = time.monotonic() + 10
-    while (t := httpx.get(f"{server.http}/v1/matchmaking/tickets/{t['id']}", headers=h).json()["ticket"])["status"] \
+    while (t := plainhttp.get(f"{server.http}/v1/matchmaking/tickets/{t['id']}", headers=h).json()["ticket"])["status"] \
             == "MATCH_TICKET_STATUS_WAITING":
         assert time.monotonic() < deadline
         time.sleep(0.2)
     assert t["status"] == "MATCH_TICKET_STATUS_MATCHED" and t["matchTime"] - t["createTime"] >= 1
-    g = httpx.get(f"{server.http}/v1/games/{t['gameId']}", headers=h).json()
+    g = plainhttp.get(f"{server.http}/v1/games/{t['gameId']}", headers=h).json()
     assert [s["kind"] for s in g["seats"]].count("SEAT_KIND_BOT") == 2 and g["players"] == 3
     assert g["seats"][t["seat"]]["userId"] == "lonely"
-    httpx.post(f"{server.http}/v1/games/{t['gameId']}/resign", json={}, headers=h)
-    assert httpx.get(f"{server.http}/v1/players/lonely").status_code == 404
+    plainhttp.post(f"{server.http}/v1/games/{t['gameId']}/resign", json={}, headers=h)
+    assert plainhttp.get(f"{server.http}/v1/players/lonely").status_code == 404
 
 
 def test_the_workers_of_one_sqlite_file_share_the_queue(tmp_path):
@@ -120,11 +121,11 @@ def test_the_workers_of_one_sqlite_file_share_the_queue(tmp_path):
         deadline = time.monotonic() + 30
         while True:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"http://127.0.0.1:{http}/readyz", timeout=1).status_code == 200:
+                if plainhttp.get(f"http://127.0.0.1:{http}/readyz", timeout=1).status_code == 200:
                     break
             assert time.monotonic() < deadline and proc.poll() is None, "workers did not start"
             time.sleep(0.2)
-        ids = {u: httpx.post(url, json={"engine": "tic-tac-toe"}, headers=bearer(u)).json()["ticket"]["id"]
+        ids = {u: plainhttp.post(url, json={"engine": "tic-tac-toe"}, headers=bearer(u)).json()["ticket"]["id"]
                for u in ("w1", "w2")}
         deadline = time.monotonic() + 15
         games = set()
@@ -135,7 +136,7 @@ def test_the_workers_of_one_sqlite_file_share_the_queue(tmp_path):
             while t["status"] != "MATCH_TICKET_STATUS_MATCHED":
                 assert time.monotonic() < deadline
                 time.sleep(0.2)
-                t = httpx.get(f"{url}/{tid}", headers=bearer(u)).json()["ticket"]
+                t = plainhttp.get(f"{url}/{tid}", headers=bearer(u)).json()["ticket"]
             games.add(t["gameId"])
         assert len(games) == 1
     finally:

@@ -9,10 +9,10 @@ import subprocess
 import sys
 import time
 
-import httpx
 import pytest
 from tablero.server.notify.webhooks import parse_endpoints
 
+from tests import plainhttp
 from tests.notify.receiver import Receiver, endpoints_json, secret
 from tests.redis_server import RedisServer
 from tests.server.support import ServerThread, scrape
@@ -60,7 +60,7 @@ def test_stats_lists_every_queued_target_without_tablero_webhooks(tmp_path, stor
         srv = stack.enter_context(ServerThread(**where, webhooks=endpoints_json((rec.url, secret())),
                                                webhooks_allow_private=True, webhooks_retry_for=600.0))
         [endpoint] = parse_endpoints(srv.config.webhooks)
-        httpx.post(f"{srv.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}, timeout=10)
+        plainhttp.post(f"{srv.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}, timeout=10)
         want = f'tablero_notify_queue_depth{{target="{endpoint.id}"}}'
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and not any(

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import time
 
-import httpx
 import jwt
 
+from tests import plainhttp
 from tests.server.support import ServerThread
 
 KEY = "a-portal-secret-of-at-least-32-bytes!"
@@ -24,9 +24,9 @@ def test_a_page_size_out_of_range_is_refused() -> None:
         h = f"http://127.0.0.1:{srv.http_port}"
         alice = portal("alice")
         for size in ("-1", "101"):
-            r = httpx.get(f"{h}/v1/notifications", params={"pageSize": size}, headers=alice)
+            r = plainhttp.get(f"{h}/v1/notifications", params={"pageSize": size}, headers=alice)
             assert r.status_code == 400, (size, r.text)
             assert "pageSize" in r.json()["error"]["message"]
         for size in ("0", "1", "100"):  # 0: the default
-            r = httpx.get(f"{h}/v1/notifications", params={"pageSize": size}, headers=alice)
+            r = plainhttp.get(f"{h}/v1/notifications", params={"pageSize": size}, headers=alice)
             assert r.status_code == 200, (size, r.text)

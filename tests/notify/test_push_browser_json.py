@@ -9,12 +9,12 @@ from __future__ import annotations
 import base64
 import os
 
-import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
 
+from tests import plainhttp
 from tests.server.support import ServerThread
 
 
@@ -38,13 +38,13 @@ def browser_subscription(expiration) -> dict:
 
 
 def seats(h: str) -> list[dict]:
-    g = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
     return [{"gameId": g["game"]["id"], "token": g["seats"][0]["token"]}]
 
 
 @pytest.mark.parametrize("expiration", [None, 1767225600000], ids=["null", "a-time"])
 def test_a_browsers_subscription_json_is_taken_as_it_is(server, expiration):
-    r = httpx.post(f"{server}/v1/push/subscriptions",
+    r = plainhttp.post(f"{server}/v1/push/subscriptions",
                    json={"subscription": browser_subscription(expiration), "seats": seats(server)})
     assert r.status_code == 200, r.text
     assert r.json()["owners"] == 1
@@ -53,5 +53,5 @@ def test_a_browsers_subscription_json_is_taken_as_it_is(server, expiration):
 @pytest.mark.parametrize("sub_extra", [{"expirationTime": "soon"}, {"options": {}}], ids=["bad-time", "unknown"])
 def test_other_fields_are_still_checked(server, sub_extra):
     sub = {**browser_subscription(None), **sub_extra}
-    r = httpx.post(f"{server}/v1/push/subscriptions", json={"subscription": sub, "seats": seats(server)})
+    r = plainhttp.post(f"{server}/v1/push/subscriptions", json={"subscription": sub, "seats": seats(server)})
     assert r.status_code == 400, r.text

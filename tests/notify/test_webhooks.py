@@ -12,7 +12,6 @@ import json
 import time
 from datetime import UTC, datetime
 
-import httpx
 import jwt
 import pytest
 from standardwebhooks.webhooks import Webhook
@@ -21,6 +20,7 @@ from tablero.server.notify.events import KINDS
 from tablero.server.notify.queue import SQLiteQueue
 from tablero.server.notify.webhooks import Endpoint, Refused, Sender, headers, parse_endpoints, payload
 
+from tests import plainhttp
 from tests.notify.receiver import Receiver, endpoints_json, secret
 from tests.redis_server import RedisServer
 from tests.server.support import ServerThread
@@ -101,20 +101,20 @@ def test_a_portal_game_join_turns_resign_finish_and_the_notification_list() -> N
                                                  webhooks=endpoints_json((rec.url, secret()))) as srv:
         h = f"http://127.0.0.1:{srv.http_port}"
         alice, bob = portal("alice"), portal("bob")
-        game = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]},
+        game = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]},
                           headers=alice).json()["game"]
         gid = game["id"]
-        assert httpx.post(f"{h}/v1/games/{gid}/join", json={}, headers=bob).json()["seat"] == 1
+        assert plainhttp.post(f"{h}/v1/games/{gid}/join", json={}, headers=bob).json()["seat"] == 1
         for who, cell in [(alice, 4), (bob, 0), (alice, 2)]:
-            httpx.post(f"{h}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+            plainhttp.post(f"{h}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
                        headers=who).raise_for_status()
         # Bob's turn now: his list has it, Alice's does not.
         assert rec.wait_for(lambda acc: sum(d["type"] == "turn.started" for d in acc) >= 4, 10)
-        mine = httpx.get(f"{h}/v1/notifications", headers=bob).json()
+        mine = plainhttp.get(f"{h}/v1/notifications", headers=bob).json()
         assert [(n["kind"], n["gameId"]) for n in mine["notifications"]] == [("turn", gid)]
         assert mine["pendingTurns"] == 1 and mine["unread"] == 1
-        assert httpx.get(f"{h}/v1/notifications", headers=alice).json()["notifications"] == []
-        httpx.post(f"{h}/v1/games/{gid}/resign", json={}, headers=bob).raise_for_status()
+        assert plainhttp.get(f"{h}/v1/notifications", headers=alice).json()["notifications"] == []
+        plainhttp.post(f"{h}/v1/games/{gid}/resign", json={}, headers=bob).raise_for_status()
         assert rec.wait_for(lambda acc: "game.finished" in [d["type"] for d in acc], 10)
         kinds = _kinds(rec, gid)
         # Joins come from the seat directory, not the log: derived when seen, so Alice's first
@@ -135,17 +135,17 @@ def test_a_portal_game_join_turns_resign_finish_and_the_notification_list() -> N
             assert rec.wait_for(lambda acc: True, 0)
             deadline = time.monotonic() + 10
             while time.monotonic() < deadline:
-                items = httpx.get(f"{h}/v1/notifications", headers=who).json()["notifications"]
+                items = plainhttp.get(f"{h}/v1/notifications", headers=who).json()["notifications"]
                 if items and items[0]["kind"] == "result":
                     break
                 time.sleep(0.1)
             assert [i["kind"] for i in items] == ["result"] and items[0]["data"]["outcome"]["winners"] == [0]
-        page = httpx.get(f"{h}/v1/notifications", params={"pageSize": 1}, headers=alice).json()
+        page = plainhttp.get(f"{h}/v1/notifications", params={"pageSize": 1}, headers=alice).json()
         assert page["nextPageToken"] == ""
-        assert httpx.post(f"{h}/v1/notifications:markRead", json={}, headers=alice).json() == {"marked": 1}
-        assert httpx.get(f"{h}/v1/notifications", headers=alice).json()["unread"] == 0
-        assert httpx.get(f"{h}/v1/notifications").status_code == 401
-        assert httpx.get(f"{h}/v1/notifications", params={"pageToken": "zz"}, headers=alice).status_code == 400
+        assert plainhttp.post(f"{h}/v1/notifications:markRead", json={}, headers=alice).json() == {"marked": 1}
+        assert plainhttp.get(f"{h}/v1/notifications", headers=alice).json()["unread"] == 0
+        assert plainhttp.get(f"{h}/v1/notifications").status_code == 401
+        assert plainhttp.get(f"{h}/v1/notifications", params={"pageToken": "zz"}, headers=alice).status_code == 400
 
 
 def test_dead_letters_are_listed_and_replayed_with_their_webhook_id() -> None:
@@ -154,7 +154,7 @@ def test_dead_letters_are_listed_and_replayed_with_their_webhook_id() -> None:
                          webhooks_allow_private=True, webhooks_retry_for=0.6, webhooks_backoff=0.05,
                          webhooks_backoff_max=0.1) as srv:
         h = f"http://127.0.0.1:{srv.http_port}"
-        g = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
         gid = g["game"]["id"]
         # Everything fails for 0.6 s: the lane's head (game.created) becomes a dead letter, then the next...
         deadline = time.monotonic() + 20
@@ -217,29 +217,29 @@ def test_simultaneous_turns_on_a_sqlite_file_through_the_worker_process(tmp_path
                                                  webhooks=endpoints_json((rec.url, secret()))) as srv:
         assert srv.config.notify_worker == "process"
         h = f"http://127.0.0.1:{srv.http_port}"
-        g = httpx.post(f"{h}/v1/games", json={"engine": "goofspiel", "players": 2, "options": {"cards": 3}}).json()
+        g = plainhttp.post(f"{h}/v1/games", json={"engine": "goofspiel", "players": 2, "options": {"cards": 3}}).json()
         gid, tokens, game = g["game"]["id"], {s["seat"]: s["token"] for s in g["seats"]}, g["game"]
         while game["status"] != "GAME_STATUS_FINISHED":
             for seat in list(game["toAct"]):
                 auth = {"Authorization": f"Bearer {tokens[seat]}"}
-                action = httpx.get(f"{h}/v1/games/{gid}/legal-actions", headers=auth).json()["actions"][0]
-                game = httpx.post(f"{h}/v1/games/{gid}/actions", headers=auth, json={"action": action}).json()
+                action = plainhttp.get(f"{h}/v1/games/{gid}/legal-actions", headers=auth).json()["actions"][0]
+                game = plainhttp.post(f"{h}/v1/games/{gid}/actions", headers=auth, json={"action": action}).json()
                 game = game.get("game", game)
         assert rec.wait_for(lambda acc: "game.finished" in [d["type"] for d in acc], 20)
         turns = [d["data"] for d in rec.accepted if d["type"] == "turn.started"]
         assert [t["newly"] for t in turns] == [[0, 1]] * 3 and [t["version"] for t in turns] == [1, 4, 7]
         assert _kinds(rec, gid) == ["game.created", "game.started", *["turn.started"] * 3, "game.finished"]
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and "deliveries_total{result=\"ok\"" not in httpx.get(srv.metrics).text:
+        while time.monotonic() < deadline and "deliveries_total{result=\"ok\"" not in plainhttp.get(srv.metrics).text:
             time.sleep(0.2)
-        assert 'tablero_notify_deliveries_total{result="ok",target="' in httpx.get(srv.metrics).text
+        assert 'tablero_notify_deliveries_total{result="ok",target="' in plainhttp.get(srv.metrics).text
 
 
 def test_a_turn_clock_gives_deadlines_and_turn_timed_out() -> None:
     with Receiver(secret()) as rec, ServerThread(webhooks_allow_private=True,
                                                  webhooks=endpoints_json((rec.url, secret()))) as srv:
         h = f"http://127.0.0.1:{srv.http_port}"
-        g = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2,
+        g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2,
                                               "clock": {"moveSeconds": 1, "onTimeout": "bot"}}).json()
         gid = g["game"]["id"]
         assert rec.wait_for(lambda acc: "turn.timed_out" in [d["type"] for d in acc], 15)

@@ -12,13 +12,13 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
-import httpx
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
 
+from tests import plainhttp
 from tests.server.support import ServerThread
 
 
@@ -100,23 +100,23 @@ def test_your_turn_is_pushed_encrypted_and_vapid_signed_not_to_a_live_tab_and_go
     try:
         with ServerThread(vapid_private_key=pem, webhooks_allow_private=True) as srv:
             h = f"http://127.0.0.1:{srv.http_port}"
-            key = httpx.get(f"{h}/v1/push/key").json()["publicKey"]
+            key = plainhttp.get(f"{h}/v1/push/key").json()["publicKey"]
             assert key == b64u(vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint))
-            g = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+            g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
             gid, x, o = g["game"]["id"], g["seats"][0]["token"], g["seats"][1]["token"]
-            r = httpx.post(f"{h}/v1/push/subscriptions",
+            r = plainhttp.post(f"{h}/v1/push/subscriptions",
                            json={"subscription": push.subscription(), "seats": [{"gameId": gid, "token": o}]})
             assert r.status_code == 200, r.text
-            bad = httpx.post(f"{h}/v1/push/subscriptions",
+            bad = plainhttp.post(f"{h}/v1/push/subscriptions",
                              json={"subscription": push.subscription(), "seats": [{"gameId": gid, "token": "nope"}]})
             assert (bad.status_code, bad.json()["error"]["reason"]) == (401, "TOKEN_INVALID")  # as on a game call
-            other = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
-            bad = httpx.post(f"{h}/v1/push/subscriptions", json={"subscription": push.subscription(), "seats": [
+            other = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+            bad = plainhttp.post(f"{h}/v1/push/subscriptions", json={"subscription": push.subscription(), "seats": [
                 {"gameId": gid, "token": other["seats"][0]["token"]}]})
             assert (bad.status_code, bad.json()["error"]["reason"]) == (403, "WRONG_GAME")
 
             def move(tok: str, cell: int) -> None:
-                httpx.post(f"{h}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tok}"},
+                plainhttp.post(f"{h}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tok}"},
                            json={"action": {"type": "place", "cell": cell}}).raise_for_status()
 
             move(x, 4)  # O's turn: pushed
@@ -127,12 +127,12 @@ def test_your_turn_is_pushed_encrypted_and_vapid_signed_not_to_a_live_tab_and_go
             assert msg["message"]["gameId"] == gid and msg["message"]["seat"] == 1
             assert msg["message"]["url"] == f"/#/g/{gid}"
             # O watches the game in an open tab: nothing is sent for its next turn.
-            assert httpx.post(f"{h}/v1/push/live", json={"gameId": gid, "token": o, "live": True}).json()["live"]
+            assert plainhttp.post(f"{h}/v1/push/live", json={"gameId": gid, "token": o, "live": True}).json()["live"]
             move(o, 0)
             move(x, 8)
             time.sleep(1.0)
             assert len(push.received) == 1
-            httpx.post(f"{h}/v1/push/live", json={"gameId": gid, "token": o, "live": False}).raise_for_status()
+            plainhttp.post(f"{h}/v1/push/live", json={"gameId": gid, "token": o, "live": False}).raise_for_status()
             move(o, 1)
             push.gone = True  # the browser unsubscribed: the push service says 410
             move(x, 2)
@@ -161,9 +161,9 @@ def test_a_subscription_to_a_private_address_is_refused() -> None:
     vapid.generate_keys()
     with ServerThread(vapid_private_key=vapid.private_pem().decode()) as srv:
         h = f"http://127.0.0.1:{srv.http_port}"
-        g = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
         sub = {"endpoint": "http://127.0.0.1:1/push", "keys": {"p256dh": "x", "auth": "y"}}
-        r = httpx.post(f"{h}/v1/push/subscriptions",
+        r = plainhttp.post(f"{h}/v1/push/subscriptions",
                        json={"subscription": sub, "seats": [{"gameId": g["game"]["id"], "token": g["seats"][0]["token"]}]})
         assert r.status_code == 400 and "private or loopback" in r.json()["error"]["message"]
 

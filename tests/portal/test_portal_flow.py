@@ -18,6 +18,7 @@ from google.protobuf import struct_pb2
 from tablero.server.grpc.gen import games_pb2 as pb
 from tablero.server.grpc.gen import games_pb2_grpc as pbg
 
+from tests import plainhttp
 from tests.server.support import ServerProcess
 
 K1, K2 = "k1-" + "a" * 40, "k2-" + "b" * 40
@@ -68,13 +69,13 @@ def place(cell: int) -> struct_pb2.Struct:
 
 
 def events(replica: ServerProcess, gid: str) -> list[dict]:
-    return [e["event"] for e in httpx.get(f"{replica.http}/v1/games/{gid}/events?pageSize=1000").json()["events"]]
+    return [e["event"] for e in plainhttp.get(f"{replica.http}/v1/games/{gid}/events?pageSize=1000").json()["events"]]
 
 
 def test_two_portal_users_find_join_and_play_with_their_jwts_alone_across_a_key_rotation(replicas, fresh_redis_url):
     a, b = replicas
     alice = token("alice", name="Alice")
-    r = httpx.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=bearer(alice))
+    r = plainhttp.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=bearer(alice))
     assert r.status_code == 200, r.text
     gid = r.json()["game"]["id"]
     seat_token = r.json()["seats"][0]["token"]  # alice's seat token too (anonymous clients keep working)
@@ -83,7 +84,7 @@ def test_two_portal_users_find_join_and_play_with_their_jwts_alone_across_a_key_
 
     # Bob finds it in the lobby on the other replica, and joins over gRPC with his JWT.
     bob = token("bob")
-    lobby = httpx.get(f"{b.http}/v1/games?openSeats=true", headers=bearer(bob)).json()
+    lobby = plainhttp.get(f"{b.http}/v1/games?openSeats=true", headers=bearer(bob)).json()
     entry = next(g for g in lobby["games"] if g["id"] == gid)
     assert entry["engine"] == "tic-tac-toe" and entry["status"] == "GAME_STATUS_RUNNING" and entry["version"] == 1
     assert [(s["kind"], s["claimed"], s.get("userName")) for s in entry["seats"]] == [
@@ -94,11 +95,11 @@ def test_two_portal_users_find_join_and_play_with_their_jwts_alone_across_a_key_
         assert joined.seat == 1
         again = grpc_b.JoinGame(pb.JoinGameRequest(game_id=gid), metadata=meta(bob))  # a new device: same seat
         assert again.seat == 1
-        assert gid not in [g["id"] for g in httpx.get(f"{a.http}/v1/games?openSeats=true").json()["games"]]
+        assert gid not in [g["id"] for g in plainhttp.get(f"{a.http}/v1/games?openSeats=true").json()["games"]]
 
         # They play with their JWTs alone: alice over REST on A, bob over gRPC on B.
         def alice_plays(cell: int, t: str, where: ServerProcess) -> dict:
-            r = httpx.post(f"{where.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+            r = plainhttp.post(f"{where.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
                            headers=bearer(t))
             assert r.status_code == 200, r.text
             return r.json()
@@ -112,10 +113,10 @@ def test_two_portal_users_find_join_and_play_with_their_jwts_alone_across_a_key_
         b2 = ServerProcess(env(fresh_redis_url, {"k2": K2}, secret=SECRET_2)).start()
         replicas.append(b2)
         alice2, bob2 = token("alice", "k2", K2), token("bob", "k2", K2)
-        refused = httpx.get(f"{b2.http}/v1/games/{gid}", headers=bearer(alice))
+        refused = plainhttp.get(f"{b2.http}/v1/games/{gid}", headers=bearer(alice))
         assert refused.status_code == 401 and "unknown key id 'k1'" in refused.json()["error"]["message"]
         assert alice_plays(1, alice2, b2)["version"] == 4
-        assert httpx.get(f"{b2.http}/v1/games/{gid}", headers=bearer(seat_token)).json()["yourSeat"] == 0
+        assert plainhttp.get(f"{b2.http}/v1/games/{gid}", headers=bearer(seat_token)).json()["yourSeat"] == 0
     ch2, grpc_b2 = stub(b2)
     with ch2:
         grpc_b2.SubmitAction(pb.SubmitActionRequest(game_id=gid, action=place(4)), metadata=meta(bob2))
@@ -144,29 +145,29 @@ def test_lobby_filters_pages_and_mine(replicas):
     for i in range(4):
         seats = ["me", "open"] if i % 2 == 0 else ["me", "bot"]
         engine = "tic-tac-toe" if i < 3 else "goofspiel"
-        r = httpx.post(f"{(a, b)[i % 2].http}/v1/games", json={"engine": engine, "seats": seats}, headers=bearer(carol))
+        r = plainhttp.post(f"{(a, b)[i % 2].http}/v1/games", json={"engine": engine, "seats": seats}, headers=bearer(carol))
         assert r.status_code == 200, r.text
         ids.append(r.json()["game"]["id"])
-    httpx.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=bearer(dan))
+    plainhttp.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=bearer(dan))
     seen, page = [], ""
     while True:
-        r = httpx.get(f"{b.http}/v1/games", params={"mine": "true", "pageSize": 3, "pageToken": page},
+        r = plainhttp.get(f"{b.http}/v1/games", params={"mine": "true", "pageSize": 3, "pageToken": page},
                       headers=bearer(carol)).json()
         seen += [g["id"] for g in r["games"]]
         page = r["nextPageToken"]
         if not page:
             break
     assert seen == ids[::-1]  # newest first, every game once, only carol's
-    ttt = httpx.get(f"{a.http}/v1/games", params={"engine": "goofspiel"}).json()["games"]
+    ttt = plainhttp.get(f"{a.http}/v1/games", params={"engine": "goofspiel"}).json()["games"]
     assert [g["id"] for g in ttt] == [ids[3]]
-    running = httpx.get(f"{a.http}/v1/games", params={"status": "GAME_STATUS_FINISHED"}).json()["games"]
+    running = plainhttp.get(f"{a.http}/v1/games", params={"status": "GAME_STATUS_FINISHED"}).json()["games"]
     assert running == []
 
 
 def test_a_sleeping_seat_is_played_by_a_bot_exactly_once_even_when_a_replica_is_killed(replicas):
     a, b = replicas
     erin = token("erin")
-    r = httpx.post(f"{a.http}/v1/games", json={
+    r = plainhttp.post(f"{a.http}/v1/games", json={
         "engine": "tic-tac-toe", "seatSpecs": [{"kind": "me"}, {"kind": "human", "userId": "fay"}],
         "clock": {"moveSeconds": 1, "onTimeout": "bot"}}, headers=bearer(erin))
     assert r.status_code == 200, r.text
@@ -178,7 +179,7 @@ def test_a_sleeping_seat_is_played_by_a_bot_exactly_once_even_when_a_replica_is_
     a.proc.wait()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        g = httpx.get(f"{b.http}/v1/games/{gid}").json()
+        g = plainhttp.get(f"{b.http}/v1/games/{gid}").json()
         if g["version"] >= 5:
             break
         time.sleep(0.2)
@@ -190,19 +191,19 @@ def test_a_sleeping_seat_is_played_by_a_bot_exactly_once_even_when_a_replica_is_
     seats = [e["seat"] for _, e in outs]
     assert all(s != t for s, t in zip(seats, seats[1:], strict=False))  # turns alternate: one timeout per turn
     # Fay comes back: her JWT opens her seat (named at creation), she holds the turn or the game is over.
-    g = httpx.get(f"{b.http}/v1/games/{gid}", headers=bearer(token("fay"))).json()
+    g = plainhttp.get(f"{b.http}/v1/games/{gid}", headers=bearer(token("fay"))).json()
     assert g["yourSeat"] == 1
 
 
 def test_a_deadline_with_forfeit_ends_a_two_seat_game_for_the_other_seat(replicas):
     a, b = replicas
-    r = httpx.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "human"],
+    r = plainhttp.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "human"],
                                                "clock": {"moveSeconds": 1, "onTimeout": "forfeit"}},
                    headers=bearer(token("gus")))
     gid = r.json()["game"]["id"]
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
-        g = httpx.get(f"{b.http}/v1/games/{gid}").json()
+        g = plainhttp.get(f"{b.http}/v1/games/{gid}").json()
         if g["status"] == "GAME_STATUS_FINISHED":
             break
         time.sleep(0.2)
@@ -213,16 +214,16 @@ def test_a_deadline_with_forfeit_ends_a_two_seat_game_for_the_other_seat(replica
 def test_resign_forfeits_or_hands_the_seat_to_a_bot(replicas):
     a, b = replicas
     hal, ida = token("hal"), token("ida")
-    forfeit = httpx.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]},
+    forfeit = plainhttp.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]},
                          headers=bearer(hal)).json()["game"]["id"]
-    httpx.post(f"{b.http}/v1/games/{forfeit}/join", json={}, headers=bearer(ida))
-    g = httpx.post(f"{b.http}/v1/games/{forfeit}/resign", json={}, headers=bearer(hal)).json()
+    plainhttp.post(f"{b.http}/v1/games/{forfeit}/join", json={}, headers=bearer(ida))
+    g = plainhttp.post(f"{b.http}/v1/games/{forfeit}/resign", json={}, headers=bearer(hal)).json()
     assert g["status"] == "GAME_STATUS_FINISHED" and g["outcome"]["winners"] == [1]
     assert g["outcome"]["details"][0]["forfeited"] == "resigned"
 
-    bot = httpx.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"], "onLeave": "bot"},
+    bot = plainhttp.post(f"{a.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"], "onLeave": "bot"},
                      headers=bearer(hal)).json()["game"]["id"]
-    httpx.post(f"{b.http}/v1/games/{bot}/join", json={}, headers=bearer(ida))
+    plainhttp.post(f"{b.http}/v1/games/{bot}/join", json={}, headers=bearer(ida))
     ch, grpc_a = stub(a)
     with ch:
         g = grpc_a.Resign(pb.ResignRequest(game_id=bot), metadata=meta(hal)).game
@@ -233,11 +234,11 @@ def test_resign_forfeits_or_hands_the_seat_to_a_bot(replicas):
         assert e.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "left" in e.value.details()
     # ida plays on against the bot until the end
     for _ in range(10):
-        g = httpx.get(f"{b.http}/v1/games/{bot}", headers=bearer(ida)).json()
+        g = plainhttp.get(f"{b.http}/v1/games/{bot}", headers=bearer(ida)).json()
         if g["status"] == "GAME_STATUS_FINISHED":
             break
         cell = next(i for i, c in enumerate(g["view"]["board"]) if c is None)
-        r = httpx.post(f"{b.http}/v1/games/{bot}/actions", json={"action": {"type": "place", "cell": cell}},
+        r = plainhttp.post(f"{b.http}/v1/games/{bot}/actions", json={"action": {"type": "place", "cell": cell}},
                        headers=bearer(ida))
         assert r.status_code == 200, r.text
     assert g["status"] == "GAME_STATUS_FINISHED"
@@ -267,7 +268,7 @@ def test_a_burst_beyond_the_limit_gets_429_on_every_replica(replicas):
         assert int(dict(e.value.trailing_metadata())["retry-after"]) >= 1
     # Creating has its own, stricter limit (8 at once here).
     kim = token("kim")
-    made = [httpx.post(f"{(a, b)[i % 2].http}/v1/games", json={"engine": "tic-tac-toe"}, headers=bearer(kim)).status_code
+    made = [plainhttp.post(f"{(a, b)[i % 2].http}/v1/games", json={"engine": "tic-tac-toe"}, headers=bearer(kim)).status_code
             for i in range(10)]
     assert made[:8] == [200] * 8 and made[8:] == [429, 429]
 
@@ -280,12 +281,12 @@ def test_every_bad_input_gets_its_specific_error(replicas):
         return r.status_code, r.json()["error"]["message"]
 
     cases = [
-        (httpx.get(url, headers=bearer(token("x", exp=time.time() - 120))), "the JWT has expired"),
-        (httpx.get(url, headers=bearer(token("x", "k9", K1))), "unknown key id 'k9'"),
-        (httpx.get(url, headers=bearer(token("x", "k1", K2))), "signature does not verify"),
-        (httpx.get(url, headers=bearer(jwt.encode({"sub": "x"}, K1, headers={"kid": "k1"}))), 'lacks the "exp"'),
-        (httpx.post(url, json={"engine": "tic-tac-toe", "seats": ["me", "open"]}), '"me" seat needs a portal JWT'),
-        (httpx.get(url, params={"mine": "true"}), "mine=true needs a portal JWT"),
+        (plainhttp.get(url, headers=bearer(token("x", exp=time.time() - 120))), "the JWT has expired"),
+        (plainhttp.get(url, headers=bearer(token("x", "k9", K1))), "unknown key id 'k9'"),
+        (plainhttp.get(url, headers=bearer(token("x", "k1", K2))), "signature does not verify"),
+        (plainhttp.get(url, headers=bearer(jwt.encode({"sub": "x"}, K1, headers={"kid": "k1"}))), 'lacks the "exp"'),
+        (plainhttp.post(url, json={"engine": "tic-tac-toe", "seats": ["me", "open"]}), '"me" seat needs a portal JWT'),
+        (plainhttp.get(url, params={"mine": "true"}), "mine=true needs a portal JWT"),
     ]
     for r, why in cases:
         assert r.status_code == 401 and why in r.json()["error"]["message"], r.text
@@ -300,16 +301,16 @@ def test_every_bad_input_gets_its_specific_error(replicas):
         ({"engine": "tic-tac-toe", "clock": {"moveSeconds": 5, "onTimeout": "pass"}}, '"clock.onTimeout" must be'),
     ]
     for i, (body, why) in enumerate(bad):  # (each its own user: failed creations count against the limit too)
-        status, msg = err(httpx.post(url, json=body, headers=bearer(token(f"bad{i}"))))
+        status, msg = err(plainhttp.post(url, json=body, headers=bearer(token(f"bad{i}"))))
         assert status == 400 and why in msg, (body, msg)
-    assert err(httpx.get(url, params={"pageToken": "nope"})) == (400, "pageToken is not a token this server issued")
-    assert err(httpx.get(url, params={"pageSize": 101}))[0] == 400
-    gid = httpx.post(url, json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=lee).json()["game"]["id"]
-    status, msg = err(httpx.post(f"{url}/{gid}/actions", json={"action": {"type": "place", "cell": 0}},
+    assert err(plainhttp.get(url, params={"pageToken": "nope"})) == (400, "pageToken is not a token this server issued")
+    assert err(plainhttp.get(url, params={"pageSize": 101}))[0] == 400
+    gid = plainhttp.post(url, json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=lee).json()["game"]["id"]
+    status, msg = err(plainhttp.post(f"{url}/{gid}/actions", json={"action": {"type": "place", "cell": 0}},
                                  headers=bearer(token("mo"))))
     assert status == 403 and "holds no seat" in msg
     # The open-games cap (5 here): lee has one running; four more, then refused.
     for _ in range(4):
-        assert httpx.post(url, json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=lee).status_code == 200
-    status, msg = err(httpx.post(url, json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=lee))
+        assert plainhttp.post(url, json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=lee).status_code == 200
+    status, msg = err(plainhttp.post(url, json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=lee))
     assert status == 429 and "TABLERO_MAX_OPEN_GAMES_PER_USER=5" in msg

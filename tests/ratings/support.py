@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import time
 
-import httpx
 import jwt
+
+from tests import plainhttp
 
 KEY = "ratings-test-key-" + "x" * 32
 KEYS = json.dumps({"k1": KEY})
@@ -49,7 +50,7 @@ def cells(view: dict) -> list:
 
 def play(http: str, x: str, o: str, moves: dict) -> dict:
     """One rated game, `x` at seat 0; `moves[user]` picks each move. Returns the final game."""
-    g = httpx.post(f"{http}/v1/games", json={"engine": "tic-tac-toe", "seatSpecs": [
+    g = plainhttp.post(f"{http}/v1/games", json={"engine": "tic-tac-toe", "seatSpecs": [
         {"kind": "me"}, {"kind": "human", "userId": o, "userName": o.upper()}], "rated": True},
         headers=bearer(x), timeout=10)
     assert g.status_code == 200, g.text
@@ -59,7 +60,7 @@ def play(http: str, x: str, o: str, moves: dict) -> dict:
         seat = game["toAct"][0]
         user = seats[seat]
         board = cells(game["view"])
-        r = httpx.post(f"{http}/v1/games/{game['id']}/actions", headers=bearer(user), timeout=10, json={
+        r = plainhttp.post(f"{http}/v1/games/{game['id']}/actions", headers=bearer(user), timeout=10, json={
             "action": {"type": "place", "cell": moves[user](board, "XO"[seat])}})
         assert r.status_code == 200, r.text
         game = r.json()

@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
-import httpx
 import pytest
 
+from tests import plainhttp
 from tests.server.support import ROOT, ServerProcess
 
 from .support import KEYS, bearer, play, strong_move, weak_move
@@ -22,8 +23,8 @@ WEAK = [f"weak{i}" for i in range(4)]
 
 
 def _everything(http: str) -> dict:
-    board = httpx.get(f"{http}/v1/leaderboards/tic-tac-toe?pageSize=100").json()
-    players = {u: httpx.get(f"{http}/v1/players/{u}").json()["player"] for u in STRONG + WEAK}
+    board = plainhttp.get(f"{http}/v1/leaderboards/tic-tac-toe?pageSize=100").json()
+    players = {u: plainhttp.get(f"{http}/v1/players/{u}").json()["player"] for u in STRONG + WEAK}
     for p in players.values():
         for g in p["recentGames"]:
             g.pop("createTime", None)
@@ -46,8 +47,21 @@ def _rebuild(env: dict) -> dict:
     return out
 
 
+def _settled(http: str, games: int, players: int = 0) -> dict:
+    """The leaderboard once the ratings of `games` finished games are in (a game's rating is
+    committed after its end, by the server's ratings task)."""
+    deadline = time.monotonic() + 20
+    while True:
+        board = plainhttp.get(f"{http}/v1/leaderboards/tic-tac-toe?pageSize=100").json()
+        played = sum(e["gamesPlayed"] for e in board["entries"])
+        if played >= 2 * games and len(board["entries"]) >= players or time.monotonic() > deadline:
+            return board
+        time.sleep(0.05)
+
+
 def _check(server: ServerProcess, env: dict) -> None:
     _play_all(server.http)
+    _settled(server.http, 32)
     before = _everything(server.http)
     entries = before["board"]["entries"]
     assert before["board"]["totalPlayers"] == 8
@@ -57,10 +71,10 @@ def _check(server: ServerProcess, env: dict) -> None:
     assert sum(e["gamesPlayed"] for e in entries) == 2 * 32
     assert before["players"]["strong0"]["gamesPlayed"] == 8 and before["players"]["weak0"]["wins"] == 0
     # Around me: weak users' page, and paging on.
-    around = httpx.get(f"{server.http}/v1/leaderboards/tic-tac-toe?aroundUserId={entries[6]['userId']}&pageSize=2")
+    around = plainhttp.get(f"{server.http}/v1/leaderboards/tic-tac-toe?aroundUserId={entries[6]['userId']}&pageSize=2")
     assert [e["rank"] for e in around.json()["entries"]] == [6, 7]
-    page = httpx.get(f"{server.http}/v1/leaderboards/tic-tac-toe?pageSize=3").json()
-    nxt = httpx.get(f"{server.http}/v1/leaderboards/tic-tac-toe?pageSize=3&pageToken={page['nextPageToken']}").json()
+    page = plainhttp.get(f"{server.http}/v1/leaderboards/tic-tac-toe?pageSize=3").json()
+    nxt = plainhttp.get(f"{server.http}/v1/leaderboards/tic-tac-toe?pageSize=3&pageToken={page['nextPageToken']}").json()
     assert [e["rank"] for e in nxt["entries"]] == [4, 5, 6]
     # Rebuild from the logs: the very same numbers (floats compared exactly).
     _rebuild(env)
@@ -84,21 +98,21 @@ def test_unrated_and_refused(tmp_path):
     env = {"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning"}
     with ServerProcess(env) as s:
         # A bot seat: not rated by default, and "rated" needs two portal users.
-        r = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "bot"], "rated": True},
+        r = plainhttp.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "bot"], "rated": True},
                        headers=bearer("solo"))
         assert r.status_code == 400 and "two seats" in r.json()["error"]["message"]
-        assert httpx.get(f"{s.http}/v1/leaderboards/nope").status_code == 404  # ENGINE_NOT_FOUND, as GetEngine
-        assert httpx.get(f"{s.http}/v1/players/nobody").status_code == 404
-        assert httpx.get(f"{s.http}/v1/leaderboards/tic-tac-toe?pageToken=zz").status_code == 400
+        assert plainhttp.get(f"{s.http}/v1/leaderboards/nope").status_code == 404  # ENGINE_NOT_FOUND, as GetEngine
+        assert plainhttp.get(f"{s.http}/v1/players/nobody").status_code == 404
+        assert plainhttp.get(f"{s.http}/v1/leaderboards/tic-tac-toe?pageToken=zz").status_code == 400
         # A forfeit is a loss: the resigning user ranks below, though seat 0 moved first.
-        g = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seatSpecs": [
+        g = plainhttp.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seatSpecs": [
             {"kind": "me"}, {"kind": "human", "userId": "b"}]}, headers=bearer("a")).json()["game"]
-        r = httpx.post(f"{s.http}/v1/games/{g['id']}/resign", json={}, headers=bearer("a"))
+        r = plainhttp.post(f"{s.http}/v1/games/{g['id']}/resign", json={}, headers=bearer("a"))
         assert r.json()["status"] == "GAME_STATUS_FINISHED"
-        board = httpx.get(f"{s.http}/v1/leaderboards/tic-tac-toe").json()["entries"]
+        board = _settled(s.http, 1)["entries"]
         assert [e["userId"] for e in board] == ["b", "a"] and board[0]["wins"] == 1
         # An abandoned game (the creator leaves before anyone joined) is not rated.
-        g = httpx.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]},
+        g = plainhttp.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"]},
                        headers=bearer("c")).json()["game"]
-        httpx.post(f"{s.http}/v1/games/{g['id']}/resign", json={}, headers=bearer("c"))
-        assert httpx.get(f"{s.http}/v1/players/c").status_code == 404
+        plainhttp.post(f"{s.http}/v1/games/{g['id']}/resign", json={}, headers=bearer("c"))
+        assert plainhttp.get(f"{s.http}/v1/players/c").status_code == 404

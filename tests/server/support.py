@@ -18,6 +18,8 @@ import httpx
 from tablero.server.config import Config
 from tablero.server.runner import serve
 
+from tests import plainhttp
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -27,7 +29,7 @@ METRICS: dict[str, str] = {}  # a test server's HTTP base URL -> its /metrics UR
 def scrape(http: httpx.Client | str) -> str:
     """The /metrics text of the test server whose HTTP base URL (or client) is given."""
     base = http if isinstance(http, str) else str(http.base_url)
-    return httpx.get(METRICS[base.rstrip("/")], timeout=10).text
+    return plainhttp.get(METRICS[base.rstrip("/")], timeout=10).text
 
 
 def free_port() -> int:
@@ -109,7 +111,7 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.proc.stderr.read()}")
             try:
-                if httpx.get(self.http + "/readyz", timeout=0.5).status_code == 200:
+                if plainhttp.get(self.http + "/readyz", timeout=0.5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass

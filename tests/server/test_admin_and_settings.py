@@ -191,8 +191,7 @@ def test_a_deleted_game_is_not_found_by_a_watch_on_a_replica_that_had_it_cached(
     clients retry for ever), and then refuses watches with 404 before streaming."""
     import socket
 
-    import httpx
-
+    from tests import plainhttp
     from tests.server.support import ServerThread
 
     def open_watch(port: int, gid: str) -> socket.socket:
@@ -211,7 +210,7 @@ def test_a_deleted_game_is_not_found_by_a_watch_on_a_replica_that_had_it_cached(
         return got
 
     with ServerThread(redis_url=redis_url) as server:
-        created = httpx.post(f"{server.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        created = plainhttp.post(f"{server.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
         gid = created["game"]["id"]
         early = open_watch(server.http_port, gid)
         assert b"id: 1" in read_until(early, b"id: 1")
@@ -222,7 +221,7 @@ def test_a_deleted_game_is_not_found_by_a_watch_on_a_replica_that_had_it_cached(
         with open_watch(server.http_port, gid) as s:  # a new one on the same replica
             body = read_until(s, b"NOT_FOUND", b"UNAVAILABLE")
             assert b"NOT_FOUND" in body, body
-        r = httpx.get(f"{server.http}/v1/games/{gid}/watch")
+        r = plainhttp.get(f"{server.http}/v1/games/{gid}/watch")
         assert r.status_code == 404 and r.json()["error"]["code"] == "NOT_FOUND"
 
 

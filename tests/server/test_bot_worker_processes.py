@@ -12,13 +12,14 @@ import time
 import httpx
 import pytest
 
+from tests import plainhttp
 from tests.server.support import ROOT, ServerProcess, scrape
 
 pytestmark = pytest.mark.slow
 
 
 def _version(server, gid) -> int:
-    return httpx.get(f"{server.http}/v1/games/{gid}", timeout=5).json()["version"]
+    return plainhttp.get(f"{server.http}/v1/games/{gid}", timeout=5).json()["version"]
 
 
 def _wait(cond, timeout=120.0):
@@ -40,7 +41,7 @@ def test_bot_workers_take_turns_from_the_queue_and_a_dead_ones_turn_goes_to_anot
     db = str(tmp_path / "games.sqlite")
     env = {"TABLERO_DB": db, "TABLERO_BOT_PROCESSES": "0", "TABLERO_BOT_LEASE": "2"}
     with ServerProcess(env) as server:
-        created = httpx.post(f"{server.http}/v1/games", json={
+        created = plainhttp.post(f"{server.http}/v1/games", json={
             "engine": "riverboat", "seatSpecs": [{"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "medium"}],
             "clock": {"moveSeconds": 1}},  # half a second per thought at most, however busy the machine
             timeout=10).json()
@@ -68,10 +69,10 @@ def test_bot_workers_take_turns_from_the_queue_and_a_dead_ones_turn_goes_to_anot
 
 def test_serve_thinks_on_a_pool_of_child_processes():
     with ServerProcess({"TABLERO_BOT_PROCESSES": "1", "TABLERO_BOT_NICE": "0"}) as server:
-        created = httpx.post(f"{server.http}/v1/games", json={
+        created = plainhttp.post(f"{server.http}/v1/games", json={
             "engine": "tic-tac-toe", "seats": ["human", "bot:hard"], "clock": {"moveSeconds": 1}}, timeout=10).json()
         gid, token = created["game"]["id"], created["seats"][0]["token"]
-        httpx.post(f"{server.http}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {token}"},
+        plainhttp.post(f"{server.http}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {token}"},
                    json={"action": {"type": "place", "cell": 4}}, timeout=10).raise_for_status()
         _wait(lambda: _version(server, gid) == 3)
         children = subprocess.run(["pgrep", "-P", str(server.proc.pid)], capture_output=True, text=True).stdout.split()
@@ -107,6 +108,6 @@ def test_a_sigterm_to_the_whole_process_group_stops_serve_and_its_pool():
 
 def _ready(port: int) -> bool:
     try:
-        return httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200
+        return plainhttp.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200
     except httpx.HTTPError:
         return False

@@ -8,6 +8,7 @@ import httpx
 import pytest
 from playwright.sync_api import sync_playwright
 
+from tests import plainhttp
 from tests.server.conftest import auth
 from tests.server.support import ServerThread
 
@@ -40,7 +41,7 @@ def browser():
 
 def test_onmessage_receives_every_event_of_a_game_including_the_last(browser):
     with ServerThread() as server:
-        out = httpx.post(server.http + "/v1/games",
+        out = plainhttp.post(server.http + "/v1/games",
                          json={"engine": "tic-tac-toe", "players": 2, "seats": ["human", "bot"]}).json()
         gid, token = out["game"]["id"], out["seats"][0]["token"]
         page = browser.new_page()
@@ -91,9 +92,9 @@ def test_an_event_source_reads_why_its_watch_was_refused_and_how_it_ended(browse
     """With ?eventSource=true a refused watch is a message the page reads (its reason), not an
     onerror it cannot tell from a dropped connection; a normal end is `tablero-end`."""
     with ServerThread() as server:
-        out = httpx.post(server.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        out = plainhttp.post(server.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
         gid, token = out["game"]["id"], out["seats"][0]["token"]
-        httpx.post(f"{server.http}/v1/games/{gid}/resign", headers=auth(token), json={}).raise_for_status()
+        plainhttp.post(f"{server.http}/v1/games/{gid}/resign", headers=auth(token), json={}).raise_for_status()
         page = browser.new_page()
         page.goto(server.http + "/healthz")
         result = page.evaluate("""async ([gid, token]) => {

@@ -15,6 +15,7 @@ from tablero.server.api.watch import WatchItem
 from tablero.server.grpc.gen import games_pb2
 from tablero.server.http.connect import connect_app
 
+from tests import plainhttp
 from tests.server.support import ServerThread, scrape
 
 GAME = "/tablero.v1.GameService/"
@@ -40,25 +41,25 @@ def server():
 
 
 def _create(server, seats=("human", "human")) -> tuple[str, list[str]]:
-    r = httpx.post(server.http + GAME + "CreateGame", json={"engine": "tic-tac-toe", "seats": list(seats)})
+    r = plainhttp.post(server.http + GAME + "CreateGame", json={"engine": "tic-tac-toe", "seats": list(seats)})
     assert r.status_code == 200, r.text
     body = r.json()
     return body["game"]["id"], [s["token"] for s in body["seats"]]
 
 
 def test_unary_rpcs_answer_connect_json_and_binary(server):
-    r = httpx.post(server.http + GAME + "ListEngines", json={})
+    r = plainhttp.post(server.http + GAME + "ListEngines", json={})
     assert r.status_code == 200 and r.headers["content-type"] == "application/json"
     assert "riverboat" in [e["name"] for e in r.json()["engines"]]
     game_id, tokens = _create(server)
     req = games_pb2.SubmitActionRequest(game_id=game_id)
     req.action.update({"type": "place", "cell": 4})
-    r = httpx.post(server.http + GAME + "SubmitAction", content=req.SerializeToString(),
+    r = plainhttp.post(server.http + GAME + "SubmitAction", content=req.SerializeToString(),
                    headers={"content-type": "application/proto", "authorization": f"Bearer {tokens[0]}"})
     assert r.status_code == 200 and r.headers["content-type"] == "application/proto"
     game = games_pb2.SubmitActionResponse.FromString(r.content).game
     assert game.version == 2 and list(game.to_act) == [1]
-    rest = httpx.get(f"{server.http}/v1/games/{game_id}").json()
+    rest = plainhttp.get(f"{server.http}/v1/games/{game_id}").json()
     assert rest["version"] == 2  # one store, one service: REST sees the Connect move
 
 
@@ -76,13 +77,13 @@ def test_refusals_are_connect_errors_with_the_grpc_codes(server, case, code, sta
         headers = {}
     elif case == "unknown_game":
         body["gameId"], headers = "nosuchgame", {}
-        r = httpx.post(server.http + GAME + "GetGame", json={"gameId": "nosuchgame"})
+        r = plainhttp.post(server.http + GAME + "GetGame", json={"gameId": "nosuchgame"})
         assert (r.status_code, r.json()["code"]) == (status, code)
         return
     elif case == "bad_action":
         headers = {"authorization": f"Bearer {tokens[0]}"}
         body["action"] = {"type": "place", "cell": 99}
-    r = httpx.post(server.http + GAME + "SubmitAction", json=body, headers=headers)
+    r = plainhttp.post(server.http + GAME + "SubmitAction", json=body, headers=headers)
     assert r.status_code == status and r.json()["code"] == code, r.text
     assert r.json()["message"]
 
@@ -90,11 +91,11 @@ def test_refusals_are_connect_errors_with_the_grpc_codes(server, case, code, sta
 def test_watch_is_a_connect_server_stream_to_the_games_end(server):
     game_id, tokens = _create(server)
     for seat, cell in ((0, 4), (1, 0), (0, 3), (1, 1), (0, 5)):
-        r = httpx.post(server.http + GAME + "SubmitAction", json={"gameId": game_id,
+        r = plainhttp.post(server.http + GAME + "SubmitAction", json={"gameId": game_id,
                        "action": {"type": "place", "cell": cell}}, headers={"authorization": f"Bearer {tokens[seat]}"})
         assert r.status_code == 200, r.text
     req = json.dumps({"gameId": game_id, "afterVersion": 2}).encode()
-    r = httpx.post(server.http + GAME + "WatchGame", content=_frame(req),
+    r = plainhttp.post(server.http + GAME + "WatchGame", content=_frame(req),
                    headers={"content-type": "application/connect+json"}, timeout=10)
     assert r.status_code == 200 and r.headers["content-type"] == "application/connect+json"
     frames = _frames(r.content)
@@ -107,10 +108,10 @@ def test_watch_is_a_connect_server_stream_to_the_games_end(server):
 def test_grpc_web_serves_the_same_stream(server):
     game_id, tokens = _create(server)
     for seat, cell in ((0, 4), (1, 0), (0, 3), (1, 1), (0, 5)):
-        httpx.post(server.http + GAME + "SubmitAction", json={"gameId": game_id,
+        plainhttp.post(server.http + GAME + "SubmitAction", json={"gameId": game_id,
                    "action": {"type": "place", "cell": cell}}, headers={"authorization": f"Bearer {tokens[seat]}"})
     req = games_pb2.WatchGameRequest(game_id=game_id).SerializeToString()
-    r = httpx.post(server.http + GAME + "WatchGame", content=_frame(req),
+    r = plainhttp.post(server.http + GAME + "WatchGame", content=_frame(req),
                    headers={"content-type": "application/grpc-web+proto", "x-grpc-web": "1"}, timeout=10)
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/grpc-web")
     frames = _frames(r.content)
@@ -118,7 +119,7 @@ def test_grpc_web_serves_the_same_stream(server):
     assert versions == [1, 2, 3, 4, 5, 6, 7]
     flags, trailer = frames[-1]
     assert flags & 0x80 and b"grpc-status: 0" in trailer.lower()
-    refused = httpx.post(server.http + GAME + "GetGame", content=_frame(b"\x0a\x03bad"),
+    refused = plainhttp.post(server.http + GAME + "GetGame", content=_frame(b"\x0a\x03bad"),
                          headers={"content-type": "application/grpc-web+proto"})
     assert refused.headers.get("grpc-status") == "5" or b"grpc-status: 5" in refused.content  # NOT_FOUND
 
@@ -130,7 +131,7 @@ def test_a_quiet_watch_sends_keepalives(server, monkeypatch):
     game_id, _ = _create(server)
     req = json.dumps({"gameId": game_id}).encode()
     body = b""
-    with httpx.stream("POST", server.http + GAME + "WatchGame", content=_frame(req),
+    with plainhttp.stream("POST", server.http + GAME + "WatchGame", content=_frame(req),
                       headers={"content-type": "application/connect+json"}, timeout=10) as r:
         for chunk in r.iter_bytes():
             body += chunk
@@ -143,7 +144,7 @@ def test_a_quiet_watch_sends_keepalives(server, monkeypatch):
 
 
 def test_a_page_on_another_origin_may_call(server):
-    r = httpx.options(server.http + GAME + "SubmitAction", headers={
+    r = plainhttp.options(server.http + GAME + "SubmitAction", headers={
         "origin": "http://example.test", "access-control-request-method": "POST",
         "access-control-request-headers": "authorization,content-type,connect-protocol-version"})
     assert r.status_code == 200
@@ -153,7 +154,7 @@ def test_a_page_on_another_origin_may_call(server):
 
 
 def test_connect_calls_are_observed_like_the_others(server):
-    httpx.post(server.http + GAME + "ListEngines", json={})
+    plainhttp.post(server.http + GAME + "ListEngines", json={})
     metrics = scrape(server.http)  # /metrics has its own port (TABLERO_METRICS_PORT)
     assert 'tablero_rpc_requests_total{code="OK",method="ListEngines",transport="connect"}' in metrics
 

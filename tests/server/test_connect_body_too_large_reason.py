@@ -10,6 +10,7 @@ import httpx
 import pytest
 from google.rpc import error_details_pb2
 
+from tests import plainhttp
 from tests.server.support import ServerThread
 
 GAME = "/tablero.v1.GameService/"
@@ -31,7 +32,7 @@ def _reason(r: httpx.Response) -> str | None:
 
 def test_a_body_over_the_limit_is_body_too_large(url):
     body = {"engine": "tic-tac-toe", "options": {"pad": "a" * 300_000}}
-    r = httpx.post(url + GAME + "CreateGame", json=body, timeout=10)
+    r = plainhttp.post(url + GAME + "CreateGame", json=body, timeout=10)
     assert r.status_code == 429, r.text  # Connect's status for resource_exhausted
     assert r.json()["code"] == "resource_exhausted"
     assert _reason(r) == "BODY_TOO_LARGE"

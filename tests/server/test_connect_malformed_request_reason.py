@@ -10,6 +10,7 @@ import httpx
 import pytest
 from google.rpc import error_details_pb2
 
+from tests import plainhttp
 from tests.server.support import ServerThread
 
 GAME = "/tablero.v1.GameService/"
@@ -31,14 +32,14 @@ def _reason(r: httpx.Response) -> str | None:
 
 @pytest.mark.parametrize("body", [b'{"gameId": 5}', b"{not json", b'{"gameId": "a", "gameId": "b"}'])
 def test_a_request_that_does_not_decode_is_invalid_argument_with_its_reason(url, body):
-    r = httpx.post(url + GAME + "GetGame", content=body, headers={"content-type": "application/json"}, timeout=10)
+    r = plainhttp.post(url + GAME + "GetGame", content=body, headers={"content-type": "application/json"}, timeout=10)
     assert r.status_code == 400, r.text
     assert r.json()["code"] == "invalid_argument"
     assert _reason(r) == "INVALID_ARGUMENT"
 
 
 def test_a_binary_request_that_does_not_decode_is_invalid_argument_with_its_reason(url):
-    r = httpx.post(url + GAME + "GetGame", content=b"\xff\xff\xff", headers={"content-type": "application/proto"},
+    r = plainhttp.post(url + GAME + "GetGame", content=b"\xff\xff\xff", headers={"content-type": "application/proto"},
                    timeout=10)
     assert r.status_code == 400, r.text
     assert _reason(r) == "INVALID_ARGUMENT"

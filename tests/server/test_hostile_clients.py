@@ -15,6 +15,7 @@ import pytest
 from tablero.server.auth import TokenSigner
 from tablero.server.errors import Unauthenticated
 
+from tests import plainhttp
 from tests.server.conftest import auth
 from tests.server.support import ServerThread, scrape
 
@@ -219,7 +220,7 @@ def test_a_slow_body_gets_408(impatient):
     assert b"DEADLINE_EXCEEDED" in out and b"too slowly" in out
     assert b"connection: close" in out.lower()
     assert time.monotonic() - t0 < 5
-    assert httpx.get(f"{impatient.http}/v1/games/{gid}").json()["version"] == 1
+    assert plainhttp.get(f"{impatient.http}/v1/games/{gid}").json()["version"] == 1
 
 
 def test_prompt_clients_are_unaffected_by_the_timeouts(impatient):

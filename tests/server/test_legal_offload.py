@@ -23,6 +23,7 @@ from tablero.engines.core import registry
 from tablero.engines.tic_tac_toe.engine import TicTacToe
 from tablero.server.app.offload import EngineCalls
 
+from tests import plainhttp
 from tests.server.conftest import auth
 from tests.server.support import ROOT, ServerProcess
 
@@ -61,7 +62,7 @@ class SlowEngineServer(ServerProcess):
                 self.log.seek(0)
                 raise RuntimeError(f"server exited: {self.log.read().decode(errors='replace')}")
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.http + "/readyz", timeout=0.5).status_code == 200:
+                if plainhttp.get(self.http + "/readyz", timeout=0.5).status_code == 200:
                     return self
             time.sleep(0.1)
         raise RuntimeError("server did not become ready")

@@ -17,6 +17,7 @@ import pytest
 from tablero.server.grpc.gen import games_pb2 as pb
 from tablero.server.grpc.gen import games_pb2_grpc as pbg
 
+from tests import plainhttp
 from tests.server.conftest import auth
 from tests.server.support import ServerThread
 
@@ -62,7 +63,7 @@ def _trimmed_game(base: str) -> str:
     written off the reply path: wait for them)."""
     gid = _play(base)
     deadline = time.monotonic() + 10
-    while httpx.get(f"{base}/v1/games/{gid}/events").status_code != 409:
+    while plainhttp.get(f"{base}/v1/games/{gid}/events").status_code != 409:
         assert time.monotonic() < deadline, "the snapshot's trim did not happen"
         time.sleep(0.05)
     return gid
@@ -72,7 +73,7 @@ def _rest_pages(base: str, gid: str, **params) -> list[list[int]]:
     """The versions of every page, following nextPageToken (with the first request's parameters)."""
     pages, token = [], ""
     while True:
-        r = httpx.get(f"{base}/v1/games/{gid}/events", params={**params, **({"pageToken": token} if token else {})})
+        r = plainhttp.get(f"{base}/v1/games/{gid}/events", params={**params, **({"pageToken": token} if token else {})})
         assert r.status_code == 200, r.text
         pages.append([e["version"] for e in r.json()["events"]])
         assert all(e["gameId"] == gid and e["event"]["type"] for e in r.json()["events"])
@@ -111,13 +112,13 @@ def _flat(pages: list[list[int]]) -> list[int]:
 
 def test_the_409_names_the_after_version_to_list_from(trimming):
     gid = _trimmed_game(trimming.http)
-    r = httpx.get(f"{trimming.http}/v1/games/{gid}/events")
+    r = plainhttp.get(f"{trimming.http}/v1/games/{gid}/events")
     assert r.status_code == 409 and r.json()["error"]["code"] == "FAILED_PRECONDITION"
     message = r.json()["error"]["message"]
     assert f"events before version {FIRST_KEPT} " in message
     assert f"list with afterVersion={FIRST_KEPT - 1} or later" in message
     # A start inside the trimmed part says the same, over gRPC too.
-    r = httpx.get(f"{trimming.http}/v1/games/{gid}/events", params={"afterVersion": FIRST_KEPT - 2})
+    r = plainhttp.get(f"{trimming.http}/v1/games/{gid}/events", params={"afterVersion": FIRST_KEPT - 2})
     assert r.status_code == 409 and r.json()["error"]["message"] == message
     e = _grpc_error(trimming.grpc, game_id=gid, after_version=3)
     assert e.code() == grpc.StatusCode.FAILED_PRECONDITION and e.details() == message
@@ -125,7 +126,7 @@ def test_the_409_names_the_after_version_to_list_from(trimming):
 
 def test_following_the_409_lists_every_kept_event_once_over_rest(trimming):
     gid = _trimmed_game(trimming.http)
-    message = httpx.get(f"{trimming.http}/v1/games/{gid}/events").json()["error"]["message"]
+    message = plainhttp.get(f"{trimming.http}/v1/games/{gid}/events").json()["error"]["message"]
     after = int(re.search(r"afterVersion=(\d+)", message).group(1))  # what a client reads from it
     assert after == FIRST_KEPT - 1
     for size in (1, 2, 10):
@@ -149,7 +150,7 @@ def test_following_the_409_lists_every_kept_event_once_over_grpc(trimming):
 
 def test_get_game_at_a_trimmed_version_keeps_its_own_message(trimming):
     gid = _trimmed_game(trimming.http)
-    r = httpx.get(f"{trimming.http}/v1/games/{gid}", params={"version": 2})
+    r = plainhttp.get(f"{trimming.http}/v1/games/{gid}", params={"version": 2})
     assert r.status_code == 409 and f"ask for version {FIRST_KEPT} or later" in r.json()["error"]["message"]
 
 
@@ -166,7 +167,7 @@ def test_after_version_from_the_middle_over_rest(keeping):
             assert _flat(pages) == list(range(after + 1, LAST + 1)), (after, size)
     assert _rest_pages(keeping.http, gid, afterVersion=LAST) == [[]]
     # The raw first page: exactly the page size, a token to go on.
-    r = httpx.get(f"{keeping.http}/v1/games/{gid}/events?afterVersion=5&pageSize=2").json()
+    r = plainhttp.get(f"{keeping.http}/v1/games/{gid}/events?afterVersion=5&pageSize=2").json()
     assert [e["version"] for e in r["events"]] == [6, 7] and r["nextPageToken"]
 
 
@@ -182,16 +183,16 @@ def test_a_page_token_says_where_its_page_starts(keeping):
     the token (what an SDK building its requests the same way does) continues the listing."""
     gid = _play(keeping.http)
     url = f"{keeping.http}/v1/games/{gid}/events"
-    first = httpx.get(url, params={"afterVersion": 2, "pageSize": 3}).json()
+    first = plainhttp.get(url, params={"afterVersion": 2, "pageSize": 3}).json()
     assert [e["version"] for e in first["events"]] == [3, 4, 5]
     token = first["nextPageToken"]
     for after in (None, 0, 2, 8):
         params = {"pageToken": token, "pageSize": 3, **({} if after is None else {"afterVersion": after})}
-        r = httpx.get(url, params=params)
+        r = plainhttp.get(url, params=params)
         assert r.status_code == 200, r.text
         assert [e["version"] for e in r.json()["events"]] == [6, 7, 8], after
     # Out of range is refused with a token too.
-    r = httpx.get(url, params={"pageToken": token, "afterVersion": -1})
+    r = plainhttp.get(url, params={"pageToken": token, "afterVersion": -1})
     assert r.status_code == 400 and "afterVersion" in r.json()["error"]["message"]
 
 
@@ -217,21 +218,21 @@ def test_bad_after_versions_are_refused(keeping):
         "1.5": "query parameter afterVersion must be an integer",
     }
     for raw, message in cases.items():
-        r = httpx.get(f"{url}?afterVersion={raw}")
+        r = plainhttp.get(f"{url}?afterVersion={raw}")
         assert r.status_code == 400, (raw, r.text)
         assert r.json()["error"]["code"] == "INVALID_ARGUMENT" and r.json()["error"]["message"] == message, raw
-    r = httpx.get(f"{url}?afterVersion=1&afterVersion=2")
+    r = plainhttp.get(f"{url}?afterVersion=1&afterVersion=2")
     assert r.status_code == 400 and "afterVersion" in r.json()["error"]["message"]
     for after, message in ((-1, "afterVersion must be a non-negative integer"),
                            (4, "afterVersion 4 is beyond the game's current version 3")):
         e = _grpc_error(keeping.grpc, game_id=gid, after_version=after)
         assert e.code() == grpc.StatusCode.INVALID_ARGUMENT and e.details() == message
     # An unknown game is still NOT_FOUND, whatever the start.
-    assert httpx.get(f"{keeping.http}/v1/games/nosuchgame123/events?afterVersion=1").status_code == 404
+    assert plainhttp.get(f"{keeping.http}/v1/games/nosuchgame123/events?afterVersion=1").status_code == 404
 
 
 def test_the_openapi_document_lists_the_parameter(keeping):
-    doc = httpx.get(f"{keeping.http}/openapi.json").json()
+    doc = plainhttp.get(f"{keeping.http}/openapi.json").json()
     params = {p["name"]: p for p in doc["paths"]["/v1/games/{gameId}/events"]["get"]["parameters"]}
     assert params["afterVersion"]["in"] == "query"
     schema = params["afterVersion"]["schema"]

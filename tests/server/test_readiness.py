@@ -4,13 +4,13 @@ NOT_SERVING / 503 when Redis goes away; liveness stays SERVING."""
 import time
 
 import grpc
-import httpx
 import pytest
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tablero.server import runner as server_runner
 from tablero.server.grpc.gen import games_pb2, games_pb2_grpc
 
+from tests import plainhttp
 from tests.redis_server import RedisServer
 from tests.server.support import ServerThread
 
@@ -36,14 +36,14 @@ def test_readiness_follows_the_store_and_liveness_does_not(monkeypatch):
 
             serving, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
             assert _wait(lambda: status("tablero.v1.GameService") == serving)
-            assert httpx.get(s.http + "/readyz").status_code == 200
+            assert plainhttp.get(s.http + "/readyz").status_code == 200
             redis.stop()
             assert _wait(lambda: status("tablero.v1.GameService") == not_serving)
             assert status("") == serving  # liveness: the process is fine
-            r = httpx.get(s.http + "/readyz", timeout=10)
+            r = plainhttp.get(s.http + "/readyz", timeout=10)
             assert r.status_code == 503
             # A request that needs the store gets a clear UNAVAILABLE, not a traceback.
-            r = httpx.post(s.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}, timeout=30)
+            r = plainhttp.post(s.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}, timeout=30)
             assert r.status_code == 503 and r.json()["error"]["code"] == "UNAVAILABLE"
             assert r.json()["error"]["reason"] == "UNAVAILABLE"  # docs/api.md, "Error reasons"
             with pytest.raises(grpc.RpcError) as e:

@@ -10,6 +10,7 @@ from google.protobuf import struct_pb2
 from tablero.server.grpc.gen import games_pb2 as pb
 from tablero.server.grpc.gen import games_pb2_grpc as pbg
 
+from tests import plainhttp
 from tests.server.support import ServerProcess
 
 
@@ -32,7 +33,7 @@ def replicas(fresh_redis_url):
 
 def test_an_action_through_one_replica_is_seen_and_watched_through_the_other(replicas):
     a, b = replicas
-    out = httpx.post(a.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    out = plainhttp.post(a.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
     gid, t = out["game"]["id"], {s["seat"]: s["token"] for s in out["seats"]}
     got, ready = [], threading.Event()
 
@@ -52,7 +53,7 @@ def test_an_action_through_one_replica_is_seen_and_watched_through_the_other(rep
     with grpc.insecure_channel(a.grpc) as ch:
         stream = pbg.GameServiceStub(ch).WatchGame(pb.WatchGameRequest(game_id=gid, after_version=1))
         # Two moves through replica B
-        r = httpx.post(f"{b.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": 4}},
+        r = plainhttp.post(f"{b.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": 4}},
                        headers=auth(t[0]))
         assert r.status_code == 200, r.text
         with grpc.insecure_channel(b.grpc) as chb:
@@ -67,20 +68,20 @@ def test_an_action_through_one_replica_is_seen_and_watched_through_the_other(rep
     assert [e["version"] for e in got] == [2, 3]
     assert (first.version, second.version) == (2, 3)
     # Replica A's cached state catches up: its view shows B's moves.
-    g = httpx.get(f"{a.http}/v1/games/{gid}").json()
+    g = plainhttp.get(f"{a.http}/v1/games/{gid}").json()
     assert g["version"] == 3 and g["view"]["board"][4] == 0 and g["view"]["board"][0] == 1
 
 
 def test_killing_a_replica_loses_nothing(replicas):
     a, b = replicas
-    out = httpx.post(a.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    out = plainhttp.post(a.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
     gid, t = out["game"]["id"], {s["seat"]: s["token"] for s in out["seats"]}
     for seat, cell in [(0, 0), (1, 3)]:
-        assert httpx.post(f"{a.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+        assert plainhttp.post(f"{a.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
                           headers=auth(t[seat])).status_code == 200
     a.kill()  # SIGKILL: no graceful anything
     for seat, cell in [(0, 1), (1, 4), (0, 2)]:
-        r = httpx.post(f"{b.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+        r = plainhttp.post(f"{b.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
                        headers=auth(t[seat]))
         assert r.status_code == 200, r.text
     g = r.json()
@@ -89,12 +90,12 @@ def test_killing_a_replica_loses_nothing(replicas):
 
 def test_concurrent_actions_on_two_replicas_one_wins(replicas):
     a, b = replicas
-    out = httpx.post(a.http + "/v1/games", json={"engine": "goofspiel", "players": 2}).json()
+    out = plainhttp.post(a.http + "/v1/games", json={"engine": "goofspiel", "players": 2}).json()
     gid, t = out["game"]["id"], {s["seat"]: s["token"] for s in out["seats"]}
     results = []
 
     def bid(url, card):
-        results.append(httpx.post(f"{url}/v1/games/{gid}/actions", headers=auth(t[0]),
+        results.append(plainhttp.post(f"{url}/v1/games/{gid}/actions", headers=auth(t[0]),
                                   json={"action": {"type": "bid", "card": card}, "expectedVersion": 1}).status_code)
 
     ths = [threading.Thread(target=bid, args=(u, c)) for u, c in [(a.http, 1), (b.http, 2)] * 3]
@@ -103,12 +104,12 @@ def test_concurrent_actions_on_two_replicas_one_wins(replicas):
     for th in ths:
         th.join()
     assert sorted(results) == [200, 409, 409, 409, 409, 409]
-    assert httpx.get(f"{b.http}/v1/games/{gid}").json()["version"] == 2
+    assert plainhttp.get(f"{b.http}/v1/games/{gid}").json()["version"] == 2
 
 
 def test_sigterm_shuts_down_gracefully_closing_streams(fresh_redis_url):
     p = ServerProcess({"TABLERO_REDIS_URL": fresh_redis_url}).start()
-    gid = httpx.post(p.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()["game"]["id"]
+    gid = plainhttp.post(p.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()["game"]["id"]
     lines, opened = [], threading.Event()
 
     def watch():
@@ -150,17 +151,17 @@ def test_a_watch_from_the_start_on_the_other_replica_folds_the_game_itself(repli
     """A page opened on a replica that never saw the game watches from version 0 without
     loading its state: it folds every event it sends, and ends after the last one."""
     a, b = replicas
-    out = httpx.post(a.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    out = plainhttp.post(a.http + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
     gid, t = out["game"]["id"], {s["seat"]: s["token"] for s in out["seats"]}
     got: list = []
     th = threading.Thread(target=lambda: got.append(_sse_versions(f"{b.http}/v1/games/{gid}/watch")))
     th.start()
     for i, cell in enumerate([0, 3, 1, 4, 2]):  # seat 0 wins on the top row, through replica A
-        r = httpx.post(f"{a.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+        r = plainhttp.post(f"{a.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
                        headers=auth(t[i % 2]))
         assert r.status_code == 200, r.text
     th.join(15)
-    final = httpx.get(f"{a.http}/v1/games/{gid}").json()
+    final = plainhttp.get(f"{a.http}/v1/games/{gid}").json()
     assert final["status"] == "GAME_STATUS_FINISHED"
     assert got == [(list(range(1, final["version"] + 1)), True)]
     # The finished game, watched from the start on a third connection to B: all of it, then end.

@@ -5,6 +5,7 @@ import threading
 
 import httpx
 
+from tests import plainhttp
 from tests.server.conftest import auth
 from tests.server.support import scrape
 
@@ -300,8 +301,8 @@ def test_metrics_have_their_own_port(http, server):
     assert info and 'store="' in info.group(1) and 'version="' in info.group(1), text[:2000]
     assert re.search(r"^tablero_games_running \d+\.0$", text, re.M)
     base = server.metrics.removesuffix("/metrics")
-    assert httpx.get(base + "/nope").status_code == 404
-    assert httpx.post(server.metrics).status_code == 405
+    assert plainhttp.get(base + "/nope").status_code == 404
+    assert plainhttp.post(server.metrics).status_code == 405
 
 
 def test_cold_load_from_snapshot_and_replay_equals_live(http, server):

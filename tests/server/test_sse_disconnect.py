@@ -5,9 +5,9 @@ watcher goes with it — long before the next keep-alive would have found the so
 import socket
 import time
 
-import httpx
 import pytest
 
+from tests import plainhttp
 from tests.server.support import ServerThread, scrape
 
 
@@ -33,7 +33,7 @@ def _open_watch(port: int, gid: str) -> socket.socket:
 def test_a_quiet_watch_ends_when_its_client_leaves(store, request):
     extra = {"redis_url": request.getfixturevalue("redis_url")} if store == "redis" else {}
     with ServerThread(**extra) as server:  # keep-alives every 15 s: none finds the close in time
-        created = httpx.post(f"{server.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        created = plainhttp.post(f"{server.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
         gid = created["game"]["id"]
         before = _streams(server.http)
         socks = [_open_watch(server.http_port, gid) for _ in range(3)]
@@ -46,7 +46,7 @@ def test_a_quiet_watch_ends_when_its_client_leaves(store, request):
             time.sleep(0.05)
         # The server goes on serving watches and moves on the same game.
         s = _open_watch(server.http_port, gid)
-        r = httpx.post(f"{server.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": 4}},
+        r = plainhttp.post(f"{server.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": 4}},
                        headers={"authorization": f"Bearer {created['seats'][0]['token']}"})
         assert r.status_code == 200, r.text
         got = b""

@@ -39,9 +39,9 @@ def test_the_script_uses_no_assertions():
 def test_generated_client_compiles_strictly_and_plays_a_game(node_modules, tmp_path):
     node = _node()
     with ServerThread() as server:
-        import httpx
+        from tests import plainhttp
 
-        (tmp_path / "openapi.json").write_text(httpx.get(server.http + "/openapi.json").text)
+        (tmp_path / "openapi.json").write_text(plainhttp.get(server.http + "/openapi.json").text)
         for name in ("package.json", "tsconfig.json", "play.ts"):
             shutil.copy(TS / name, tmp_path)
         (tmp_path / "node_modules").symlink_to(node_modules)
@@ -55,7 +55,7 @@ def test_generated_client_compiles_strictly_and_plays_a_game(node_modules, tmp_p
                              timeout=120)
         assert run.returncode == 0, run.stdout + run.stderr
         out = json.loads(run.stdout)
-        events = httpx.get(f"{server.http}/v1/games/{out['gameId']}/events").json()["events"]
+        events = plainhttp.get(f"{server.http}/v1/games/{out['gameId']}/events").json()["events"]
     assert out["status"] == "GAME_STATUS_FINISHED" and out["end"] == "GAME_STATUS_FINISHED"
     assert out["versions"] == list(range(1, out["version"] + 1)) == [e["version"] for e in events]
     assert out["after2"] == list(range(3, out["version"] + 1))

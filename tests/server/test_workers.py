@@ -11,6 +11,7 @@ import time
 
 import httpx
 
+from tests import plainhttp
 from tests.redis_server import _free_port
 
 
@@ -29,7 +30,7 @@ def test_two_workers_share_the_ports_and_stop_together(redis_url):
         deadline = time.monotonic() + 30
         while True:
             try:
-                if httpx.get(f"http://127.0.0.1:{http}/readyz", timeout=1).status_code == 200 and \
+                if plainhttp.get(f"http://127.0.0.1:{http}/readyz", timeout=1).status_code == 200 and \
                         len(_children(proc.pid)) == 2:
                     break
             except httpx.HTTPError:
@@ -39,19 +40,19 @@ def test_two_workers_share_the_ports_and_stop_together(redis_url):
         workers = _children(proc.pid)
         assert len(workers) == 2
         # Fresh connections spread over both workers; a game played across them stays exact.
-        created = httpx.post(f"http://127.0.0.1:{http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        created = plainhttp.post(f"http://127.0.0.1:{http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
         gid, tokens = created["game"]["id"], [s["token"] for s in created["seats"]]
         for i, cell in enumerate([0, 3, 1, 4, 2]):
             with httpx.Client(base_url=f"http://127.0.0.1:{http}") as c:  # a new connection each move
                 r = c.post(f"/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
                            headers={"authorization": f"Bearer {tokens[i % 2]}"})
                 assert r.status_code == 200, r.text
-        final = httpx.get(f"http://127.0.0.1:{http}/v1/games/{gid}").json()
+        final = plainhttp.get(f"http://127.0.0.1:{http}/v1/games/{gid}").json()
         assert final["status"] == "GAME_STATUS_FINISHED"
         # The sum over both workers, from either (each publishes its counts once a second).
         deadline = time.monotonic() + 5
         while True:
-            metrics = httpx.get(f"http://127.0.0.1:{mport}/metrics").text
+            metrics = plainhttp.get(f"http://127.0.0.1:{mport}/metrics").text
             assert "tablero_actions_total" in metrics
             ok = [line for line in metrics.splitlines()
                   if line.startswith("tablero_actions_total") and 'result="ok"' in line]
@@ -118,7 +119,7 @@ else:
 
 
 def _gauge(mport: int, name: str) -> float:
-    for line in httpx.get(f"http://127.0.0.1:{mport}/metrics").text.splitlines():
+    for line in plainhttp.get(f"http://127.0.0.1:{mport}/metrics").text.splitlines():
         if line.startswith(name + " "):
             return float(line.split()[1])
     return 0.0
@@ -140,7 +141,7 @@ def test_a_dead_workers_open_streams_leave_the_gauge(redis_url):
         while len(_children(proc.pid)) != 2 or not _ready(http):
             assert time.monotonic() < deadline and proc.poll() is None, "workers did not start"
             time.sleep(0.2)
-        gid = httpx.post(f"http://127.0.0.1:{http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}
+        gid = plainhttp.post(f"http://127.0.0.1:{http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}
                          ).json()["game"]["id"]
         owners: dict[int, int] = {}
         while len(socks) < 40 and len(owners) < 2:  # watches on both workers
@@ -183,7 +184,7 @@ def test_a_dead_workers_open_streams_leave_the_gauge(redis_url):
 
 def _ready(http: int) -> bool:
     try:
-        return httpx.get(f"http://127.0.0.1:{http}/readyz", timeout=1).status_code == 200
+        return plainhttp.get(f"http://127.0.0.1:{http}/readyz", timeout=1).status_code == 200
     except httpx.HTTPError:
         return False
 

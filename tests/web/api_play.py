@@ -8,7 +8,7 @@ import random
 import time
 from collections.abc import Callable
 
-import httpx
+from tests import plainhttp
 
 
 def unwrap(d: dict) -> dict:
@@ -18,7 +18,7 @@ def unwrap(d: dict) -> dict:
 class ApiGame:
     def __init__(self, base: str, engine: str, seats: list[str], options: dict | None = None) -> None:
         self.base = base
-        out = httpx.post(f"{base}/v1/games", json={"engine": engine, "players": len(seats), "seats": seats,
+        out = plainhttp.post(f"{base}/v1/games", json={"engine": engine, "players": len(seats), "seats": seats,
                                                    "options": options or {}}, timeout=30).json()
         assert "game" in out, out
         self.id = out["game"]["id"]
@@ -28,10 +28,10 @@ class ApiGame:
 
     def get(self, seat: int | None = None) -> dict:
         headers = {"Authorization": f"Bearer {self.tokens[seat]}"} if seat is not None else {}
-        return unwrap(httpx.get(self.path, headers=headers, timeout=30).json())
+        return unwrap(plainhttp.get(self.path, headers=headers, timeout=30).json())
 
     def events(self) -> list[dict]:
-        return [e["event"] for e in httpx.get(f"{self.path}/events?pageSize=1000", timeout=30).json()["events"]]
+        return [e["event"] for e in plainhttp.get(f"{self.path}/events?pageSize=1000", timeout=30).json()["events"]]
 
     def play(self, rng: random.Random, until: Callable[[ApiGame], bool], max_moves: int = 800) -> int:
         """Random legal moves (a random type, then one of its actions) for our seats until
@@ -48,7 +48,7 @@ class ApiGame:
             assert moves < max_moves, f"{self.engine}: not there after {max_moves} moves"
             seat = rng.choice(ours)
             auth = {"Authorization": f"Bearer {self.tokens[seat]}"}
-            out = httpx.get(f"{self.path}/legal-actions", headers=auth, timeout=30).json()
+            out = plainhttp.get(f"{self.path}/legal-actions", headers=auth, timeout=30).json()
             actions = out.get("actions") or []
             if not actions:
                 continue
@@ -56,7 +56,7 @@ class ApiGame:
             for a in actions:
                 by_type.setdefault(json.dumps(a.get("type")), []).append(a)
             action = rng.choice(by_type[rng.choice(sorted(by_type))])
-            r = httpx.post(f"{self.path}/actions", headers=auth, timeout=30,
+            r = plainhttp.post(f"{self.path}/actions", headers=auth, timeout=30,
                            json={"action": action, "expectedVersion": out["version"]})
             if r.status_code == 200:
                 moves += 1

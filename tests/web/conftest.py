@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests import plainhttp
 from tests.server.support import ROOT, free_port
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -42,7 +43,7 @@ class Serve:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"tablero serve exited; see {ARTIFACTS / log}")
             try:
-                if httpx.get(self.url + "/readyz", timeout=0.5).status_code == 200:
+                if plainhttp.get(self.url + "/readyz", timeout=0.5).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-import httpx
+from tests import plainhttp
 
 from .conftest import ARTIFACTS, Serve
 
@@ -46,20 +46,20 @@ def version(page) -> int:
 
 
 def test_page_is_served_and_lists_the_open_games_to_join_or_watch(server, new_page):
-    r = httpx.get(server.url + "/")
+    r = plainhttp.get(server.url + "/")
     assert r.status_code == 200 and "text/html" in r.headers["content-type"]
     assert '<script type="module" src="js/app.js">' in r.text
-    assert httpx.get(server.url + "/js/app.js").status_code == 200
+    assert plainhttp.get(server.url + "/js/app.js").status_code == 200
     # The API still answers JSON errors for unknown routes.
-    assert httpx.get(server.url + "/v1/nope").json()["error"]["code"] == "NOT_FOUND"
+    assert plainhttp.get(server.url + "/v1/nope").json()["error"]["code"] == "NOT_FOUND"
     # The folder's other files are not the page's: its README and the package's __init__.py
     for other in ("/README.md", "/__init__.py"):
-        r = httpx.get(server.url + other)
+        r = plainhttp.get(server.url + other)
         assert r.status_code == 404 and r.json()["error"]["code"] == "NOT_FOUND", (other, r.status_code)
-    assert httpx.get(server.url + "/style.css").status_code == 200
-    assert httpx.post(server.url + "/index.html").json()["error"]["code"] == "METHOD_NOT_ALLOWED"
+    assert plainhttp.get(server.url + "/style.css").status_code == 200
+    assert plainhttp.post(server.url + "/index.html").json()["error"]["code"] == "METHOD_NOT_ALLOWED"
     # A game with a seat open for a friend appears in the lobby's list, with Join and Watch.
-    gid = httpx.post(server.url + "/v1/games", json={"engine": "goofspiel", "seats": ["human", "open"]}).json()["game"]["id"]
+    gid = plainhttp.post(server.url + "/v1/games", json={"engine": "goofspiel", "seats": ["human", "open"]}).json()["game"]["id"]
     page = new_page()
     page.goto(server.url + "/")
     page.wait_for_selector(f"a[href='#/join/{gid}']")
@@ -119,7 +119,7 @@ def test_tic_tac_toe_between_two_browsers_one_joining_by_link(server, new_page):
     assert "three in a row" in log
     ana.screenshot(path=str(ARTIFACTS / "tic-tac-toe.png"), full_page=True)
     ben.screenshot(path=str(ARTIFACTS / "tic-tac-toe-phone.png"), full_page=True)
-    g = httpx.get(f"{server.url}/v1/games/{game_id}").json()
+    g = plainhttp.get(f"{server.url}/v1/games/{game_id}").json()
     g = g.get("game", g)
     assert g["outcome"]["winners"] == [0]
 
@@ -165,12 +165,12 @@ def test_goofspiel_to_the_end_with_an_option_and_the_generic_renderer(server, ne
 
 
 def test_phoenicia_spectator_sees_no_hand_values(server, new_page):
-    out = httpx.post(f"{server.url}/v1/games", json={"engine": "phoenicia", "players": 2, "seats": ["human", "human"]}).json()
+    out = plainhttp.post(f"{server.url}/v1/games", json={"engine": "phoenicia", "players": 2, "seats": ["human", "human"]}).json()
     gid = out["game"]["id"]
     tokens = {s["seat"]: s["token"] for s in out["seats"]}
     hands = {}
     for seat, tok in tokens.items():
-        g = httpx.get(f"{server.url}/v1/games/{gid}", headers={"Authorization": f"Bearer {tok}"}).json()
+        g = plainhttp.get(f"{server.url}/v1/games/{gid}", headers={"Authorization": f"Bearer {tok}"}).json()
         g = g.get("game", g)
         hands[seat] = g["view"]["players"][seat]["hand"]
     assert sum(len(h) for h in hands.values()) > 0, "nothing to hide: the test would prove nothing"
@@ -201,7 +201,7 @@ def test_live_updates_resume_from_the_last_version_after_a_server_restart(new_pa
     db = str(tmp_path / "games.db")
     s = Serve("--db", db, log="server-restart.log")
     try:
-        out = httpx.post(f"{s.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["human", "human"]}).json()
+        out = plainhttp.post(f"{s.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["human", "human"]}).json()
         gid = out["game"]["id"]
         tokens = {x["seat"]: x["token"] for x in out["seats"]}
         page = new_page()
@@ -217,7 +217,7 @@ def test_live_updates_resume_from_the_last_version_after_a_server_restart(new_pa
         page.wait_for_selector(".live.reconnecting")
         s = Serve("--db", db, http_port=s.http_port, grpc_port=s.grpc_port, log="server-restart-2.log")
         page.wait_for_selector(".live.live", timeout=30_000)
-        r = httpx.post(f"{s.url}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[1]}"},
+        r = plainhttp.post(f"{s.url}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[1]}"},
                        json={"action": {"type": "place", "cell": 0}})
         assert r.status_code == 200, r.text
         page.wait_for_selector('.ttt-cell[data-cell="0"].mark-O')
@@ -355,12 +355,12 @@ def test_a_resume_the_log_no_longer_matches_is_reset_and_replayed(server, new_pa
 
 def test_open_games_lists_only_games_to_join_and_the_rest_apart_to_watch(server, new_page):
     def create(seats: list[str]) -> dict:
-        return httpx.post(server.url + "/v1/games", json={"engine": "goofspiel", "seats": seats}).json()
+        return plainhttp.post(server.url + "/v1/games", json={"engine": "goofspiel", "seats": seats}).json()
 
     open_game = create(["human", "open"])["game"]["id"]
     full_game = create(["human", "bot"])["game"]["id"]
     taken = create(["human", "open"])["game"]["id"]
-    httpx.post(f"{server.url}/v1/games/{taken}/join", json={}).raise_for_status()
+    plainhttp.post(f"{server.url}/v1/games/{taken}/join", json={}).raise_for_status()
     page = new_page()
     page.goto(server.url + "/#/")
     page.wait_for_selector(f"#open-games li[data-game='{open_game}']")
@@ -379,7 +379,7 @@ def test_open_games_lists_only_games_to_join_and_the_rest_apart_to_watch(server,
 def test_hot_seat_playing_as_shows_the_chosen_seat_until_a_move_is_made(server, new_page):
     """Both seats held on one device: "Playing as" another seat than the one to move shows that
     seat (it used to switch straight back to the seat to move); a move hands the turn on again."""
-    out = httpx.post(f"{server.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    out = plainhttp.post(f"{server.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
     gid = out["game"]["id"]
     store = {gid: {"engine": "tic-tac-toe", "seats": [{"seat": s["seat"], "token": s["token"]} for s in out["seats"]],
                    "at": 0}}

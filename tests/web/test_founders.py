@@ -8,7 +8,7 @@ import re
 import time
 from pathlib import Path
 
-import httpx
+from tests import plainhttp
 
 from .api_play import ApiGame, unwrap
 from .conftest import ARTIFACTS
@@ -89,7 +89,7 @@ def test_founders_races_are_chosen_seat_by_seat_in_the_lobby(server, new_page):
     assert req.value.post_data_json["options"]["races"] == ["vermling", "aesther"]
     page.wait_for_selector(".board .fg .player")
     gid = page.evaluate("location.hash").split("/")[-1]
-    g = unwrap(httpx.get(f"{server.url}/v1/games/{gid}").json())
+    g = unwrap(plainhttp.get(f"{server.url}/v1/games/{gid}").json())
     assert [p["race"] for p in g["view"]["players"]] == ["vermling", "aesther"]
     assert "Vermling" in page.locator(".fg .player.c0 h3 small").inner_text()
 

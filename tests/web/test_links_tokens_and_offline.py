@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-import httpx
+from tests import plainhttp
 
 from .api_play import ApiGame
 from .test_browser import create_in_lobby, wait_ready
@@ -60,7 +60,7 @@ def test_going_offline_says_so_and_coming_back_catches_up(server, new_page):
     page.wait_for_selector(".live.live")
     ctx.set_offline(True)
     page.wait_for_selector(".live.offline", timeout=5_000)
-    r = httpx.post(f"{game.path}/actions", headers={"Authorization": f"Bearer {game.tokens[0]}"},
+    r = plainhttp.post(f"{game.path}/actions", headers={"Authorization": f"Bearer {game.tokens[0]}"},
                    json={"action": {"type": "place", "cell": 0}, "expectedVersion": 1})  # Red moves while Blue is offline
     assert r.status_code == 200, r.text
     page.wait_for_timeout(300)

@@ -7,8 +7,9 @@ from __future__ import annotations
 import random
 import re
 
-import httpx
 import pytest
+
+from tests import plainhttp
 
 from .api_play import ApiGame
 from .test_browser import create_in_lobby, version, wait_ready
@@ -66,7 +67,7 @@ def describe_all(page, base: str, engine: str, events: list[dict]) -> list[tuple
 def test_every_event_of_the_board_games_is_a_sentence(server, new_page, engine):
     """Each event type in the engine's event schema (and the platform's tablero.* events) reads
     as a sentence of its own, not the generic "x y — k v" fallback."""
-    d = httpx.get(f"{server.url}/v1/engines/{engine}").json()
+    d = plainhttp.get(f"{server.url}/v1/engines/{engine}").json()
     d = d.get("engine", d)
     events = [sample(alt) for alt in d["eventSchema"]["oneOf"]]
     events += [{"type": "tablero.turn_timed_out", "seat": 0, "then": "bot"},
@@ -117,7 +118,7 @@ def test_a_double_click_on_a_composer_step_makes_one_choice(server, new_page):
     assert version(page) == before
     assert page.locator(".composer .crumbs .crumb").count() == 1
     # (the bot, seat 1, chooses its own starting goods when its turn comes, in the background)
-    mine = [e["event"]["type"] for e in httpx.get(f"{server.url}/v1/games/{game_id}/events").json()["events"]
+    mine = [e["event"]["type"] for e in plainhttp.get(f"{server.url}/v1/games/{game_id}/events").json()["events"]
             if e["event"].get("seat") == 0]
     assert "starting_goods_chosen" not in mine
     # The keyboard (Enter: a click of detail 0) still chooses.

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import time
 
-import httpx
 import jwt
 import pytest
+
+from tests import plainhttp
 
 from .conftest import ARTIFACTS, Serve
 
@@ -62,7 +63,7 @@ def test_signed_in_on_a_phone_by_keyboard_then_on_another_device(portal, new_pag
     phone.keyboard.press("Enter")
     phone.wait_for_selector(".ttt-cell.pickable")
     game_id = phone.evaluate("location.hash").split("/")[-1]
-    g = httpx.get(f"{portal.url}/v1/games/{game_id}").json()
+    g = plainhttp.get(f"{portal.url}/v1/games/{game_id}").json()
     assert g["seats"][0].get("userId") == "ana", "the creator's seat is bound to the portal user"
     tab_to(phone, '.ttt-cell.pickable[data-cell="4"]')
     phone.keyboard.press("Enter")
@@ -89,10 +90,10 @@ def test_signed_in_on_a_phone_by_keyboard_then_on_another_device(portal, new_pag
     assert "Your turn" in laptop.inner_text(".turn")
     held = json.loads(laptop.evaluate("localStorage.getItem('tablero.games.v1')"))
     assert [s["seat"] for s in held[game_id]["seats"]] == [0]  # JoinGame gave the seat's token back
-    before = httpx.get(f"{portal.url}/v1/games/{game_id}").json()["version"]
+    before = plainhttp.get(f"{portal.url}/v1/games/{game_id}").json()["version"]
     laptop.locator(".ttt-cell.pickable").first.click()
     laptop.wait_for_function(f"() => parseInt(document.querySelector('.table-head h1').textContent.split('move')[1]) > {before}")
-    after = httpx.get(f"{portal.url}/v1/games/{game_id}").json()
+    after = plainhttp.get(f"{portal.url}/v1/games/{game_id}").json()
     assert after["version"] > before
     # The phone, back on the game, sees the laptop's move.
     phone.click(f"li[data-game='{game_id}'] a")
@@ -130,7 +131,7 @@ def test_a_refused_portal_token_says_why(portal, new_page):
 
 def test_a_revoked_sign_in_on_a_game_page_falls_back_to_watching(portal, new_page):
     cy = portal_token("cy", "Cy")
-    out = httpx.post(f"{portal.url}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "bot"]},
+    out = plainhttp.post(f"{portal.url}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "bot"]},
                      headers={"Authorization": f"Bearer {cy}"}).json()
     gid = out["game"]["id"]
     # This browser kept a sign-in whose key the portal has since withdrawn (unknown to the server).

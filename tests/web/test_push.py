@@ -22,10 +22,10 @@ import base64
 import json
 import time
 
-import httpx
 import pytest
 from py_vapid import Vapid
 
+from tests import plainhttp
 from tests.web.conftest import Serve
 
 pytestmark = pytest.mark.slow
@@ -56,8 +56,8 @@ def test_the_page_subscribes_through_its_service_worker_which_shows_your_turn(br
     server = Serve(log="push-server.log", env={"TABLERO_VAPID_PRIVATE_KEY": vapid.private_pem().decode()})
     try:
         h = server.url
-        key = httpx.get(f"{h}/v1/push/key").json()["publicKey"]
-        g = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        key = plainhttp.get(f"{h}/v1/push/key").json()["publicKey"]
+        g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
         gid, o = g["game"]["id"], g["seats"][1]["token"]
         ctx = browser.new_context()
         ctx.grant_permissions(["notifications"], origin=h)

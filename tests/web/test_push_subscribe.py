@@ -21,11 +21,11 @@ import base64
 import shutil
 import time
 
-import httpx
 import pytest
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
 
+from tests import plainhttp
 from tests.server.support import ServerThread
 from tests.web.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
 from tests.web.push_fakes import PUSH_HOSTS, FakeGCM, FakeMCS, FakePushService, resolve_push_hosts, spki_hash
@@ -123,8 +123,8 @@ def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(br
     try:
         with ServerThread(vapid_private_key=vapid.private_pem().decode(), webhooks_allow_private=True) as srv:
             h = srv.http
-            assert httpx.get(f"{h}/v1/push/key").json()["publicKey"] == server_key
-            g = httpx.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+            assert plainhttp.get(f"{h}/v1/push/key").json()["publicKey"] == server_key
+            g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
             gid, x, o = g["game"]["id"], g["seats"][0]["token"], g["seats"][1]["token"]
             ctx = browser.browser_type.launch_persistent_context(
                 str(profile), executable_path=CHROMIUM, args=args, permissions=["notifications"],
@@ -141,10 +141,10 @@ def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(br
                 page.goto(h + "/")
                 # The table had marked O's seat as watched live; a closed table stops renewing it and
                 # the mark runs out after 30 s. The test ends it at once (the API the page uses).
-                httpx.post(f"{h}/v1/push/live", json={"gameId": gid, "token": o, "live": False}).raise_for_status()
+                plainhttp.post(f"{h}/v1/push/live", json={"gameId": gid, "token": o, "live": False}).raise_for_status()
                 assert not push.received and page.evaluate(NOTIFICATIONS) == []
                 moved = time.monotonic()
-                httpx.post(f"{h}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {x}"},
+                plainhttp.post(f"{h}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {x}"},
                            json={"action": {"type": "place", "cell": 4}}).raise_for_status()
                 # The server pushes to the stored subscription, encrypted and VAPID-signed ...
                 assert wait(lambda: push.received or push.refused), "no push reached the push service"
@@ -164,7 +164,7 @@ def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(br
             assert shown == [["Your turn in Tic Tac Toe", f"Game {gid}: it is your move.", f"/#/g/{gid}"]]
             assert not errors, errors
             assert not mcs.errors, mcs.errors
-            removed = httpx.post(f"{h}/v1/push/subscriptions:delete", json={"subscription": {"endpoint": endpoint}})
+            removed = plainhttp.post(f"{h}/v1/push/subscriptions:delete", json={"subscription": {"endpoint": endpoint}})
             assert removed.json() == {"removed": True}  # it was stored
     finally:
         mcs.stop()

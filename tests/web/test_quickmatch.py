@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import time
 
-import httpx
 import pytest
+
+from tests import plainhttp
 
 from .conftest import ARTIFACTS, Serve
 from .test_portal import KEY, portal_token
@@ -41,19 +42,19 @@ def test_two_users_quick_match_play_to_the_end_and_see_the_leaderboard(portal, n
         page.wait_for_function("location.hash.startsWith('#/g/')", timeout=20_000)
     game_id = ann.evaluate("location.hash").split("/")[-1]
     assert bob.evaluate("location.hash").split("/")[-1] == game_id
-    g = httpx.get(f"{portal.url}/v1/games/{game_id}").json()
+    g = plainhttp.get(f"{portal.url}/v1/games/{game_id}").json()
     seats = {s["userId"]: s["seat"] for s in g["seats"]}
     assert set(seats) == {"ann", "bob"}
     pages = {seats["ann"]: ann, seats["bob"]: bob}
     deadline = time.monotonic() + 90
-    while (g := httpx.get(f"{portal.url}/v1/games/{game_id}").json())["status"] != "GAME_STATUS_FINISHED":
+    while (g := plainhttp.get(f"{portal.url}/v1/games/{game_id}").json())["status"] != "GAME_STATUS_FINISHED":
         assert time.monotonic() < deadline
         page = pages[g["toAct"][0]]
         version = g["version"]
         # A locator, not an element handle: the table may re-render (a live update, the catalog
         # arriving) between finding a cell and clicking it.
         page.locator(".ttt-cell.pickable").first.click()
-        while httpx.get(f"{portal.url}/v1/games/{game_id}").json()["version"] == version:
+        while plainhttp.get(f"{portal.url}/v1/games/{game_id}").json()["version"] == version:
             assert time.monotonic() < deadline
             time.sleep(0.1)
     for page in (ann, bob):
@@ -64,7 +65,7 @@ def test_two_users_quick_match_play_to_the_end_and_see_the_leaderboard(portal, n
     ann.wait_for_selector("#my-ratings li[data-engine=tic-tac-toe]")
     ann.select_option("#lb-engine", "tic-tac-toe")
     ann.wait_for_selector("#leaderboard li[data-user=bob]")
-    board = httpx.get(f"{portal.url}/v1/leaderboards/tic-tac-toe").json()["entries"]
+    board = plainhttp.get(f"{portal.url}/v1/leaderboards/tic-tac-toe").json()["entries"]
     shown = ann.eval_on_selector_all("#leaderboard li", "els => els.map(e => e.dataset.user)")
     assert shown == [e["userId"] for e in board] and set(shown) == {"ann", "bob"}
     assert "1 game, " in ann.inner_text("#my-ratings")

@@ -9,7 +9,7 @@ import json
 import random
 import re
 
-import httpx
+from tests import plainhttp
 
 from .api_play import ApiGame
 from .conftest import Serve
@@ -71,9 +71,9 @@ def test_goofspiel_names_whose_bid_is_whose_and_who_won(server, new_page):
     game = ApiGame(server.url, "goofspiel", ["human", "human"], {"cards": 4})
     auth = lambda s: {"Authorization": f"Bearer {game.tokens[s]}"}  # noqa: E731
     for seat, card in ((0, 1), (1, 4)):  # Blue wins the first prize
-        httpx.post(f"{game.path}/actions", headers=auth(seat), json={"action": {"type": "bid", "card": card}}).raise_for_status()
+        plainhttp.post(f"{game.path}/actions", headers=auth(seat), json={"action": {"type": "bid", "card": card}}).raise_for_status()
     prize = game.get()["view"]["history"][0]["prize"]
-    httpx.post(f"{game.path}/actions", headers=auth(0), json={"action": {"type": "bid", "card": 3}}).raise_for_status()
+    plainhttp.post(f"{game.path}/actions", headers=auth(0), json={"action": {"type": "bid", "card": 3}}).raise_for_status()
     page = new_page()
     game.hold(page, [0])
     page.goto(f"{server.url}/#/g/{game.id}")
@@ -158,9 +158,9 @@ def test_founders_actions_read_as_the_terminal_client_says_them(server, new_page
     seen: list[tuple[dict, list[dict]]] = []
 
     def look(g: ApiGame) -> bool:
-        out = httpx.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json()
+        out = plainhttp.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json()
         if out.get("actions"):
-            seen.append((httpx.get(g.path, headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json(), out["actions"]))
+            seen.append((plainhttp.get(g.path, headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json(), out["actions"]))
         kinds = {a["type"] for _, acts in seen for a in acts}
         return len(seen) >= 60 or {"import", "vote", "road"} <= kinds and len(seen) >= 25
 
@@ -229,7 +229,7 @@ def test_the_move_builder_names_values_and_counts_apart(server, new_page):
     game = ApiGame(server.url, "new-bedford", ["human", "bot"])
 
     def placing(g: ApiGame) -> bool:
-        out = httpx.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json()
+        out = plainhttp.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json()
         return sum(a["type"] == "place_worker" for a in out.get("actions") or []) > 12
 
     game.play(random.Random(2), placing, max_moves=60)

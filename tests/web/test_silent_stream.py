@@ -5,8 +5,7 @@ the last version it holds; the moves made meanwhile arrive once each, without a 
 
 from __future__ import annotations
 
-import httpx
-
+from tests import plainhttp
 from tests.relay import FreezingRelay
 
 from .api_play import ApiGame
@@ -24,7 +23,7 @@ def test_a_stream_that_goes_silent_is_dropped_and_the_page_catches_up(server, ne
         assert proxy.freeze() >= 1  # the page's stream is now dead without knowing it
         auth = {"Authorization": f"Bearer {game.tokens[0]}"}
         for cell, version in ((0, 1), (8, 3)):
-            r = httpx.post(f"{game.path}/actions", headers=auth,
+            r = plainhttp.post(f"{game.path}/actions", headers=auth,
                            json={"action": {"type": "place", "cell": cell}, "expectedVersion": version})
             assert r.status_code == 200, r.text
             # The page hears nothing on the frozen stream; after 1.5 s of silence it watches again.

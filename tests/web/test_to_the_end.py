@@ -8,8 +8,9 @@ import random
 import re
 import time
 
-import httpx
 import pytest
+
+from tests import plainhttp
 
 from .api_play import ApiGame
 from .conftest import ARTIFACTS
@@ -50,7 +51,7 @@ def play_to_the_end(page, rng: random.Random, max_clicks: int) -> tuple[int, int
 
 
 def final_scores_match_the_api(page, base: str, game_id: str) -> dict:
-    g = httpx.get(f"{base}/v1/games/{game_id}").json()
+    g = plainhttp.get(f"{base}/v1/games/{game_id}").json()
     g = g.get("game", g)
     o = g["outcome"]
     assert o, "the page shows final scores of a game the server has not finished"
@@ -96,7 +97,7 @@ def test_new_bedford_alone_against_two_captains_to_the_end(server, new_page):
     assert page.locator("form.create .opts legend").all_inner_texts() == [], "Captains twice: apart and as an option"
     assert page.get_by_label("Expert").count() == 1  # the other options stay
     game_id = create_in_lobby(page, server.url, "new-bedford", ["human"], captains=["starbuck", "ahab"])
-    g = httpx.get(f"{server.url}/v1/games/{game_id}").json()
+    g = plainhttp.get(f"{server.url}/v1/games/{game_id}").json()
     g = g.get("game", g)
     assert g["players"] == 1 and [c["name"] for c in g["view"]["captains"]["captains"]] == ["ahab", "starbuck"]
     chips = [" ".join(t.split()) for t in page.locator(".seat-list .seat-chip.automa").all_inner_texts()]

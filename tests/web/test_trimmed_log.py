@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-import httpx
+from tests import plainhttp
 
 from .conftest import Serve
 from .test_browser import wait_ready
@@ -17,14 +17,14 @@ MOVES = [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]  # X wins on the top row
 def test_the_log_of_a_trimmed_game_starts_at_the_first_kept_event(new_page):
     s = Serve(log="server-trimmed.log", env={"TABLERO_TRIM_ON_SNAPSHOT": "true", "TABLERO_SNAPSHOT_EVERY": "4"})
     try:
-        out = httpx.post(f"{s.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        out = plainhttp.post(f"{s.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
         gid, tokens = out["game"]["id"], {x["seat"]: x["token"] for x in out["seats"]}
         for seat, cell in MOVES:
-            r = httpx.post(f"{s.url}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[seat]}"},
+            r = plainhttp.post(f"{s.url}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[seat]}"},
                            json={"action": {"type": "place", "cell": cell}})
             assert r.status_code == 200, r.text
-        final = httpx.get(f"{s.url}/v1/games/{gid}").json()["version"]
-        assert httpx.get(f"{s.url}/v1/games/{gid}/events").status_code == 409  # the start is gone
+        final = plainhttp.get(f"{s.url}/v1/games/{gid}").json()["version"]
+        assert plainhttp.get(f"{s.url}/v1/games/{gid}/events").status_code == 409  # the start is gone
         page = new_page()
         page.goto(f"{s.url}/#/g/{gid}")
         wait_ready(page)
@@ -40,13 +40,13 @@ def test_the_page_watches_from_the_listed_log_with_its_last_hash(server, new_pag
     """The log the page lists carries each event's hash, and the watch that follows the
     listing sends the last one (afterHash): a log the server lost meanwhile is reset, not
     silently continued."""
-    out = httpx.post(f"{server.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    out = plainhttp.post(f"{server.url}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
     gid, tokens = out["game"]["id"], {x["seat"]: x["token"] for x in out["seats"]}
     for seat, cell in MOVES[:2]:
-        r = httpx.post(f"{server.url}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[seat]}"},
+        r = plainhttp.post(f"{server.url}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[seat]}"},
                        json={"action": {"type": "place", "cell": cell}})
         assert r.status_code == 200, r.text
-    listed = httpx.get(f"{server.url}/v1/games/{gid}/events").json()["events"]
+    listed = plainhttp.get(f"{server.url}/v1/games/{gid}/events").json()["events"]
     page = new_page()
     watches: list[dict] = []  # the WatchGame requests' messages (a Connect stream: one enveloped JSON)
     page.on("request", lambda req: watches.append(json.loads(req.post_data_buffer[5:]))
