@@ -262,9 +262,33 @@ def _validator(schema: dict) -> Any:
     return v
 
 
+# Values that fit, per schema (by id): a value seen to fit is not checked again. Views of
+# consecutive states and of several viewers, events as each seat sees them and recurring legal
+# actions often read the same, and validation is most of the time of the tests that walk
+# whole games. Bounded: cleared when it holds FITTED_MAX values.
+_FITTED: dict[int, set[str]] = {}
+FITTED_MAX = 50_000
+
+
+def schema_errors(schema: dict, value: Any) -> list[Any]:
+    """The value's errors against the schema (jsonschema's, in path order; empty: it fits)."""
+    validator = _validator(schema)
+    key = json.dumps(value, sort_keys=True)
+    fitted = _FITTED.setdefault(id(schema), set())
+    if key in fitted:
+        return []
+    errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
+    if not errors:
+        if sum(map(len, _FITTED.values())) >= FITTED_MAX:
+            _FITTED.clear()
+            fitted = _FITTED.setdefault(id(schema), set())
+        fitted.add(key)
+    return errors
+
+
 def _fits(schema: dict | None, value: Any, what: str, engine: Engine) -> None:
     assert isinstance(schema, dict), f"{engine.name}: publishes no JSON Schema of its {what}s"
-    errors = sorted(_validator(schema).iter_errors(value), key=lambda e: list(e.absolute_path))
+    errors = schema_errors(schema, value)
     if errors:
         e = errors[0]
         where = "/".join(map(str, e.absolute_path)) or "(top)"

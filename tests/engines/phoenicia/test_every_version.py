@@ -5,15 +5,12 @@ schema. The API serves `?version=N` for any N."""
 
 import random
 
-import jsonschema
 import pytest
-from tablero.engines.core import clone
+from tablero.engines.core import clone, testkit
 
 from tablero import engines
 
 from .helpers import ENGINE
-
-VALIDATOR = jsonschema.Draft202012Validator(ENGINE.view_schema)
 
 
 def _random_log(seats, seed, version):
@@ -40,7 +37,7 @@ def test_every_version_of_a_game_has_a_valid_to_act_and_valid_views(seats, versi
             assert view["to_act"] == sorted(to_act)
             assert (view["awaiting"] is None) == (not to_act)
             if viewer == (None, *range(seats))[n % (seats + 1)]:  # the schema check, one viewer in turn
-                errors = list(VALIDATOR.iter_errors(view))
+                errors = testkit.schema_errors(ENGINE.view_schema, view)
                 assert not errors, f"version {n} after {e['type']}, viewer {viewer}: {errors[0].message[:200]}"
         for s in to_act:  # whoever must act can
             assert ENGINE.legal_actions(state, s), f"version {n}: seat {s} must act but has no action"
