@@ -262,11 +262,12 @@ def _validator(schema: dict) -> Any:
     return v
 
 
-# Values that fit, per schema (by id): a value seen to fit is not checked again. Views of
-# consecutive states and of several viewers, events as each seat sees them and recurring legal
-# actions often read the same, and validation is most of the time of the tests that walk
-# whole games. Bounded: cleared when it holds FITTED_MAX values.
-_FITTED: dict[int, set[str]] = {}
+# Values that fit, per schema: a value seen to fit is not checked again. Views of consecutive
+# states and of several viewers, events as each seat sees them and recurring legal actions often
+# read the same, and validation is most of the time of the tests that walk whole games. Kept
+# with the schema's validator (which holds the schema, so its id is not reused while kept);
+# bounded: cleared when it holds FITTED_MAX values.
+_FITTED: dict[int, tuple[Any, set[str]]] = {}
 FITTED_MAX = 50_000
 
 
@@ -274,15 +275,17 @@ def schema_errors(schema: dict, value: Any) -> list[Any]:
     """The value's errors against the schema (jsonschema's, in path order; empty: it fits)."""
     validator = _validator(schema)
     key = json.dumps(value, sort_keys=True)
-    fitted = _FITTED.setdefault(id(schema), set())
-    if key in fitted:
+    entry = _FITTED.get(id(schema))
+    if entry is None or entry[0] is not validator:
+        entry = _FITTED[id(schema)] = (validator, set())
+    if key in entry[1]:
         return []
     errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
     if not errors:
-        if sum(map(len, _FITTED.values())) >= FITTED_MAX:
+        if sum(len(fitted) for _, fitted in _FITTED.values()) >= FITTED_MAX:
             _FITTED.clear()
-            fitted = _FITTED.setdefault(id(schema), set())
-        fitted.add(key)
+            entry = _FITTED[id(schema)] = (validator, set())
+        entry[1].add(key)
     return errors
 
 
