@@ -51,8 +51,9 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/engines/phoenicia/test_every_version.py": ("slow",),
 }
 
-# The generic kit's random playthroughs: the inner loop keeps one seed at the smallest table.
-KIT = "tests/engines/test_kit.py::test_random_playthrough"
+# The generic kit's random playthroughs (tests/engines/test_kit.py and test_kit_<engine>.py): the
+# inner loop keeps one seed at the smallest table.
+KIT = ("tests/engines/test_kit", "::test_random_playthrough_replays_and_hides[")
 
 
 def _kit_inner(nodeid: str) -> bool:
@@ -66,7 +67,7 @@ def _marks_for(nodeid: str) -> set[str]:
     for prefix, names in BY_PATH.items():
         if nodeid.startswith(prefix):
             marks.update(names)
-    if nodeid.startswith(KIT) and not _kit_inner(nodeid):
+    if nodeid.startswith(KIT[0]) and KIT[1] in nodeid and not _kit_inner(nodeid):
         marks.add("slow")
     return marks
 

@@ -1,5 +1,8 @@
-"""Every registered engine through the generic kit, for every seat count."""
+"""Every registered engine through the generic kit, for every seat count (the heavy engines' random
+playthroughs are in files of their own, test_kit_<engine>.py, so that the parallel suite spreads
+them over its workers)."""
 
+import pathlib
 import random
 
 import pytest
@@ -7,23 +10,18 @@ from tablero.engines.core import testkit
 
 from tablero import engines
 
-# Founders of Gloomhaven's random games run to the sixth completion: 700-1,000 events, ~20 s
-# through the whole kit each. A third of the seeds keeps the suite's time in bounds
-# (TABLERO_KIT_GAMES raises every count; the engine's own tests cover its rules).
-SEED_SHARE = {"founders-of-gloomhaven": 3}
+from .kit_cases import HEAVY, cases, play
 
 
-def _cases():
-    for name in engines.names():
-        e = engines.get(name)
-        for seats in range(e.min_seats, e.max_seats + 1):
-            for i in range(max(1, testkit.GAMES_PER_SEAT_COUNT // SEED_SHARE.get(name, 1))):
-                yield pytest.param(name, seats, 1000 + i, id=f"{name}-{seats}p-seed{1000 + i}")
-
-
-@pytest.mark.parametrize(("name", "seats", "seed"), list(_cases()))
+@pytest.mark.parametrize(("name", "seats", "seed"), list(cases(*(n for n in engines.names() if n not in HEAVY))))
 def test_random_playthrough_replays_and_hides(name, seats, seed):
-    testkit.run_all(engines.get(name), seats, seed)
+    play(name, seats, seed)
+
+
+def test_every_heavy_engine_has_its_playthrough_file():
+    files = [p.read_text() for p in pathlib.Path(__file__).parent.glob("test_kit_*.py")]
+    for name in HEAVY:
+        assert sum(f'cases("{name}")' in text for text in files) == 1, name
 
 
 @pytest.mark.parametrize(
