@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,22 +14,17 @@ from tablero.server import luafiles
 from tablero.server.matchmaking import store
 from tablero.server.matchmaking.store import KEEP_ENDED, MAX_WAITING, request_key
 
+from tests.lua_support import run_script, text_client
+
+r = pytest.fixture(text_client, name="r")  # a client of a throwaway redis-server that reads text
+
 PKG = "tablero.server.matchmaking"
 P = store._P
 NOW = 1000.0
 
 
-@pytest.fixture
-def r(fresh_redis_url: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(fresh_redis_url, decode_responses=True)
-    try:
-        yield client
-    finally:
-        client.close()
-
-
 def run(r: redis.Redis, name: str, keys: list[str], *args: Any) -> Any:
-    return r.eval(luafiles.source(PKG, name), len(keys), *keys, *args)
+    return run_script(r, PKG, name, keys, *args)
 
 
 def ticket(tid: str, user: str = "ana", engine: str = "tic-tac-toe", expires: float = NOW + 60) -> dict[str, Any]:

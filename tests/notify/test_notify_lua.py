@@ -5,30 +5,23 @@ shipped)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import redis
-from tablero.server import luafiles
 from tablero.server.notify import queue
+
+from tests.lua_support import run_script, text_client
+
+r = pytest.fixture(text_client, name="r")  # a client of a throwaway redis-server that reads text
 
 P = queue.P
 NOW = 1_000_000_000  # us: the scripts take every time from their caller
 LEASE = 30_000_000
 
 
-@pytest.fixture
-def r(fresh_redis_url: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(fresh_redis_url, decode_responses=True)
-    try:
-        yield client
-    finally:
-        client.close()
-
-
 def run(r: redis.Redis, name: str, keys: list[str], *args: Any) -> Any:
-    return r.eval(luafiles.source("tablero.server.notify", name), len(keys), *keys, *args)
+    return run_script(r, "tablero.server.notify", name, keys, *args)
 
 
 def commit(r: redis.Redis, game: str, old: str, new: str, *deliveries: str, now: int = NOW, ttl_ms: int = 0) -> Any:

@@ -5,31 +5,24 @@ shipped)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import redis
-from tablero.server import luafiles
 from tablero.server.portal import lobby
 from tablero.server.store.ids import game_keys
+
+from tests.lua_support import run_script, text_client
+
+r = pytest.fixture(text_client, name="r")  # a client of a throwaway redis-server that reads text
 
 PKG = "tablero.server.portal"
 INDEX = lobby._INDEX
 K = game_keys("g1")
 
 
-@pytest.fixture
-def r(fresh_redis_url: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(fresh_redis_url, decode_responses=True)
-    try:
-        yield client
-    finally:
-        client.close()
-
-
 def run(r: redis.Redis, name: str, keys: list[str], *args: Any) -> Any:
-    return r.eval(luafiles.source(PKG, name), len(keys), *keys, *args)
+    return run_script(r, PKG, name, keys, *args)
 
 
 def entry(game_id: str = "g1", created: float = 100.0) -> dict[str, Any]:

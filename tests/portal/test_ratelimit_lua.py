@@ -4,24 +4,17 @@ shipped). The script reads Redis' clock (TIME); the tests set a bucket's state a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import redis
 from tablero.server import luafiles
 from tablero.server.portal import ratelimit
 from tablero.server.portal.ratelimit import Rate
 
+from tests.lua_support import text_client
+
+r = pytest.fixture(text_client, name="r")  # a client of a throwaway redis-server that reads text
+
 KEY = "tablero:rl:{calls:user:ana}"
-
-
-@pytest.fixture
-def r(fresh_redis_url: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(fresh_redis_url, decode_responses=True)
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 def take(r: redis.Redis, rate: Rate) -> int:

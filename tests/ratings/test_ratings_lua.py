@@ -3,7 +3,6 @@ redis-server with the keys and arguments RedisRatings gives it (EVAL: the text a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,18 +11,13 @@ from tablero.server import luafiles
 from tablero.server.ratings import store
 from tablero.server.ratings.store import NONE, RECENT, Change
 
+from tests.lua_support import text_client
+
+r = pytest.fixture(text_client, name="r")  # a client of a throwaway redis-server that reads text
+
 PKG = "tablero.server.ratings"
 P = store._P
 ENGINE = "tic-tac-toe"
-
-
-@pytest.fixture
-def r(fresh_redis_url: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(fresh_redis_url, decode_responses=True)
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 def commit(r: redis.Redis, game_id: str, changes: list[Change], replay: bool = False) -> Any:

@@ -4,24 +4,17 @@ as shipped)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import redis
 from tablero.server import luafiles
 from tablero.server.app.thinkers import RedisBotQueue
 
+from tests.lua_support import text_client
+
+r = pytest.fixture(text_client, name="r")  # a client of a throwaway redis-server that reads text
+
 KEY = RedisBotQueue.KEY
 NOW = 1_700_000_000.25
-
-
-@pytest.fixture
-def r(fresh_redis_url: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(fresh_redis_url, decode_responses=True)
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 def take(r: redis.Redis, now: float, lease: float = 20.0) -> str | None:
