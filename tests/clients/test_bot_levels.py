@@ -7,16 +7,37 @@ import argparse
 import pytest
 from tablero_client.cli import parser
 from tablero_client.client import _create_body, seat_kind
+from tablero_client.errors import InvalidArgument
+
+from tests import plainhttp
 
 
 def test_seat_kinds_with_levels():
     assert seat_kind("bot") == "bot" and seat_kind("bot:easy") == "bot"
-    assert seat_kind("BOT:Hard") == "bot:hard" and seat_kind("seat_kind_bot:medium") == "bot:medium"
+    assert seat_kind("bot:hard") == "bot:hard" and seat_kind("SEAT_KIND_BOT") == "bot"
     body = _create_body("riverboat", None, None, ["human", "bot:hard"])
     assert body == {"engine": "riverboat", "seats": ["human", "bot:hard"], "players": 2}
-    for bad in ("bot:expert", "human:hard", "robot"):
-        with pytest.raises(ValueError, match="unknown seat kind"):
+    for bad in ("bot:expert", "human:hard", "robot", "bot:", "BOT:HARD", "bot:Hard", "SEAT_KIND_BOT:hard", "Human"):
+        with pytest.raises(InvalidArgument) as e:
             seat_kind(bad)
+        assert e.value.reason == "INVALID_ARGUMENT" and repr(bad) in e.value.message
+
+
+# Spellings of `seats`: what the SDK takes is what the server takes (the SDK refuses before sending).
+SPELLINGS = ["human", "open", "bot", "bot:easy", "bot:medium", "bot:hard", "SEAT_KIND_HUMAN", "SEAT_KIND_BOT",
+             "bot:", "bot:expert", "BOT:HARD", "bot:Hard", "SEAT_KIND_BOT:hard", "Human", "robot", "open:hard"]
+
+
+@pytest.mark.parametrize("kind", SPELLINGS)
+def test_the_sdk_takes_the_seat_kinds_the_server_takes(server, kind):
+    try:
+        seat_kind(kind)
+        sdk = True
+    except InvalidArgument:
+        sdk = False
+    r = plainhttp.post(f"{server.http}/v1/games", json={"engine": "riverboat", "seats": ["human", "human", kind]})
+    assert r.status_code in (200, 400), r.text
+    assert sdk == (r.status_code == 200), (kind, r.text)
 
 
 def test_play_takes_the_bots_level():

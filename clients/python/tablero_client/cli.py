@@ -17,8 +17,8 @@ from dataclasses import asdict
 from typing import Any
 
 from ._plain import plain_output
-from .client import Client, Seat
-from .errors import TableroError
+from .client import Client, Seat, seat_kind
+from .errors import InvalidArgument, TableroError
 from .models import Event, Game
 
 DEFAULT_URL = "http://127.0.0.1:8080"
@@ -70,13 +70,13 @@ def cmd_engines(args: argparse.Namespace) -> int:
 
 
 def cmd_create(args: argparse.Namespace) -> int:
-    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    try:  # a seat kind the server would refuse (`--seats human,robot`, `bot:`) is told before any request
+        seats = [seat_kind(s.strip()) for s in args.seats.split(",")] if args.seats else None
+    except InvalidArgument as e:
+        raise SystemExit(f"--seats: {e.message}") from None
     options = _json_arg(args.options, "--options") if args.options else None
     with _client(args) as c:
-        try:
-            created = c.create(args.engine, args.players, options=options, seats=seats)
-        except ValueError as e:  # a seat kind the client does not know (`--seats human,robot`)
-            raise SystemExit(f"--seats: {e}") from None
+        created = c.create(args.engine, args.players, options=options, seats=seats)
     if args.json:
         _print_json({"game": asdict(created.game), "seats": [asdict(s) for s in created.seats]})
         return 0

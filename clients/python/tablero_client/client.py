@@ -19,24 +19,30 @@ from typing import Any
 
 from ._grpc import AsyncGrpcTransport, GrpcTransport
 from ._rest import AsyncRestTransport, RestTransport
-from .errors import Aborted, TableroError, Unavailable
+from .errors import Aborted, InvalidArgument, TableroError, Unavailable
 from .models import JSON, Created, Engine, Event, Game, Joined, LegalActions
 
 __all__ = ["AsyncClient", "AsyncSeat", "Client", "Seat"]
 
 SEAT_KIND_ALIASES = {"human": "human", "open": "open", "bot": "bot", "me": "me",
-                     "seat_kind_human": "human", "seat_kind_open": "open", "seat_kind_bot": "bot"}
+                     "SEAT_KIND_HUMAN": "human", "SEAT_KIND_OPEN": "open", "SEAT_KIND_BOT": "bot"}
 # A bot seat's level, as "bot:<level>" (plain "bot" is easy).
 BOT_LEVELS = ("easy", "medium", "hard")
 
 
 def seat_kind(k: str) -> str:
-    """The wire form of a seat kind: human, open, bot, or bot:medium / bot:hard (ValueError else)."""
-    kind, _, level = k.lower().partition(":")
-    if kind not in SEAT_KIND_ALIASES or (level and (SEAT_KIND_ALIASES[kind] != "bot" or level not in BOT_LEVELS)):
-        raise ValueError(f"unknown seat kind {k!r}: use human, open, me or bot (bot:easy, bot:medium, bot:hard)")
-    kind = SEAT_KIND_ALIASES[kind]
-    return f"bot:{level}" if level and level != "easy" else kind
+    """The wire form of a seat kind: human, open, me, bot, or bot:medium / bot:hard. Spelled as
+    the server takes them (lower case; the enum names SEAT_KIND_*; a level only after plain
+    "bot"), and refused as it refuses them (InvalidArgument), before any request."""
+    kind, colon, level = k.partition(":")
+    base = SEAT_KIND_ALIASES.get(kind)
+    if base is None:
+        raise InvalidArgument(f"unknown seat kind {k!r}: use human, open, me or bot (bot:easy, bot:medium, bot:hard)",
+                              reason="INVALID_ARGUMENT")
+    if colon and (kind != "bot" or level not in BOT_LEVELS):
+        raise InvalidArgument(f"seat kind {k!r}: a level goes after plain \"bot\" and is one of "
+                              f"{', '.join(BOT_LEVELS)} (\"bot\" alone is easy)", reason="INVALID_ARGUMENT")
+    return f"bot:{level}" if level and level != "easy" else base
 
 
 def _camel(d: Mapping[str, Any]) -> JSON:
