@@ -109,6 +109,8 @@ class SeatDirectory:
 def seat_reply(e: dict[str, Any]) -> dict[str, Any]:
     """A seat of the directory in the API's shape (kind enum, claimed, the user)."""
     out: dict[str, Any] = {"seat": e["seat"], "kind": KIND_ENUM[e["kind"]], "claimed": bool(e["taken"])}
+    if e.get("level") and e["kind"] == "bot":
+        out["botLevel"] = e["level"]
     if e.get("user"):
         out["userId"] = e["user"]["id"]
         if e["user"].get("name"):

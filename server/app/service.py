@@ -242,7 +242,9 @@ class GameService:
             "seats": [{"seat": s, "kind": k, "user": users[s], "taken": k != "open",
                        **({"invited": True} if users[s] is not None and not c.matched
                           and (c.user is None or users[s]["id"] != c.user.id)
-                          else {})} for s, k in enumerate(kinds)],
+                          else {}),
+                       **({"level": game.levels[s]} if game.levels and game.levels[s] else {})}
+                      for s, k in enumerate(kinds)],
         }
         await self.lobby.add(entry)
         self.seats.remember(game.id, entry)

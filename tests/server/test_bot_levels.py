@@ -48,6 +48,10 @@ async def test_plain_bot_is_easy_and_levels_are_kept_and_checked():
         {"kind": "human"}, {"kind": "bot", "level": "hard"})))
     assert (await games.games.meta(g["game"]["id"]))["bot_levels"] == [None, "hard"]
     assert [s.get("botLevel") for s in g["game"]["seats"]] == [None, "hard"]
+    # the lobby's summary says the level too (ListGames, as GetGame)
+    listed = await games.list_games(cmd.ListGames())
+    (summary,) = [x for x in listed["games"] if x["id"] == g["game"]["id"]]
+    assert [s.get("botLevel") for s in summary["seats"]] == [None, "hard"]
     g = await games.create_game(cmd.CreateGame("tic-tac-toe", 2, seats=("human", "bot:medium")))
     assert (await games.games.meta(g["game"]["id"]))["seats"] == ["human", "bot"]
     with pytest.raises(InvalidArgument, match="bot level must be one of easy, medium, hard"):
