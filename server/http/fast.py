@@ -127,6 +127,11 @@ class FastRoutes:
             for prefix, mounted in self.mounts:
                 if path.startswith(prefix):
                     return await mounted(scope, receive, send)
+            if ":" in path.rpartition("/")[2] and (verb := self._custom_verb(path)) and scope["method"] not in verb:
+                # `/tickets/x:cancel` is the POST-only custom method, not the GET of a ticket "x:cancel"
+                return await self._refuse(scope, send, 405, "METHOD_NOT_ALLOWED",
+                                          f"{scope['method']} is not allowed on {path}",
+                                          [(b"allow", ", ".join(sorted(verb)).encode())], "METHOD_NOT_ALLOWED")
             for regex, rpc, streaming in self._table.get(scope["method"], ()):
                 m = regex.match(path)
                 if m is not None:
@@ -146,6 +151,17 @@ class FastRoutes:
                 if not allowed and method not in ("GET", "HEAD"):  # neither a route nor a file
                     return await self._refuse(scope, send, 404, "NOT_FOUND", f"no route {path}")
         await self.app(scope, receive, send)
+
+    def _custom_verb(self, path: str) -> set[str]:
+        """The methods of the routes of a custom method (AIP-136, `…/{id}:cancel`) that match
+        `path` (empty: none): a path segment may itself hold a colon, so such a path also
+        matches the plain resource's routes, which must not answer it."""
+        allowed: set[str] = set()
+        for route in self.routes:
+            template, methods = getattr(route, "path", ""), getattr(route, "methods", None)
+            if methods and ":" in template.rpartition("/")[2] and route.path_regex.match(path):
+                allowed |= methods
+        return allowed
 
     def _allowed(self, path: str) -> set[str]:
         """The methods the app's routes (API and operations) take on `path` (empty: none of

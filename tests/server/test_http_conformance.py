@@ -36,6 +36,9 @@ def _game(http) -> str:
     ("DELETE", "/healthz", "GET, HEAD"),
     ("POST", "/index.html", "GET, HEAD"),  # a file of the web client
     ("PUT", "/", "GET, HEAD"),
+    # a custom method's path (AIP-136) is not the plain resource's: not the GET of a ticket "t1:cancel"
+    ("GET", "/v1/matchmaking/tickets/t1:cancel", "POST"),
+    ("DELETE", "/v1/rankings:aggregate", "POST"),
 ])
 def test_a_known_path_asked_with_another_method_is_405_with_allow(http, method, path, allow):
     r = http.request(method, path.format(gid=_game(http)))
