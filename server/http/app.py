@@ -190,7 +190,7 @@ async def answer_watch(api: Api, rpc: Rpc, request: Any, keepalive: float,
                 raise InvalidArgument("Last-Event-ID" + e.message.removeprefix("afterVersion")) from None
             raise
     except AppError as e:
-        if sse.event_source(request):
+        if sse.event_source(request, rpc):
             # An EventSource shows a page nothing of a refused answer (neither status nor body):
             # a 200 stream of one `tablero-error` message, which it can read, and no retry.
             observe.current().code = e.code
@@ -216,7 +216,7 @@ def _watch(api: Api, rpc: Rpc, keepalive: float, body_timeout: float) -> Callabl
             with contextlib.suppress(Exception):
                 await out.aclose()  # type: ignore[attr-defined]
             return StreamingResponse(_nothing(), headers=_SSE_HEAD)
-        return StreamingResponse(sse.stream(out, legacy=not sse.event_source(request)), headers=_SSE_HEAD)
+        return StreamingResponse(sse.stream(out, legacy=not sse.event_source(request, rpc)), headers=_SSE_HEAD)
 
     endpoint.__name__ = rpc.name
     endpoint.watch = rpc  # type: ignore[attr-defined]  # the fast path serves it (server.http.fast)

@@ -207,7 +207,7 @@ class FastRoutes:
                 await self._send(send, headers, answer)
             else:
                 status = 200
-                await self._stream(scope, receive, send, headers, answer, not sse.event_source(incoming))
+                await self._stream(scope, receive, send, headers, answer, not sse.event_source(incoming, rpc))
         finally:
             self.close(call, scope["method"], scope["path"], status)
             observe.end(ctx)

@@ -55,9 +55,11 @@ def frame(item: WatchItem, legacy: bool = True) -> bytes:
     return f"{retry}{new}".encode()
 
 
-def event_source(request: Any) -> bool:
-    """`?eventSource=true` (WatchGameRequest.event_source): the caller is a browser EventSource."""
-    return request.query_params.get("eventSource") == "true"
+def event_source(request: Any, rpc: Any = None) -> bool:
+    """`?eventSource=true` (WatchGameRequest.event_source): the caller is a browser EventSource.
+    Only on a watch whose request has the field (`rpc`'s query names): on another the parameter
+    is an unknown one, refused as any other, not half honoured."""
+    return request.query_params.get("eventSource") == "true" and (rpc is None or "eventSource" in rpc.query_names)
 
 
 def failed(item: WatchItem) -> None:

@@ -142,3 +142,11 @@ def test_the_workers_of_one_sqlite_file_share_the_queue(tmp_path):
     finally:
         proc.terminate()  # the supervisor stops its workers
         proc.wait(30)
+
+
+def test_the_ticket_watch_refuses_event_source_as_the_unknown_parameter_it_is(server):
+    """`eventSource=true` is a field of the game watch only: on the ticket watch it is refused
+    (400) like any unknown parameter, not answered in the EventSource way while saying so."""
+    r = plainhttp.get(f"{server.http}/v1/matchmaking/tickets/nosuch/watch?access_token={token('gz')}&eventSource=true")
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]["reason"] == "INVALID_ARGUMENT" and "eventSource" in r.json()["error"]["message"]
