@@ -15,7 +15,8 @@ exactly once, whichever replica gets there first. The engine never sees them:
   when every seat is taken): a forfeit that leaves nobody who took a seat playing (only
   seats nobody took, or bots) ends the game with no winner, `endedBy` "abandoned" (the
   creator resigning before anyone joined); a game that ends by forfeit is won by those
-  left who took their seats. (Games whose events never name `open`, written before it,
+  left who took their seats (with every seat taken, bots included: resigning against a bot
+  gives the bot the win). (Games whose events never name `open`, written before it,
   replay as they always did.)
 """
 
