@@ -351,8 +351,8 @@ class GameService:
         """Decide the action's events (and the bots' answers) on the game now; commit them."""
         if c.request_id is not None and len(c.request_id) > MAX_REQUEST_ID:
             raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters")
-        if c.expected_version is not None and c.expected_version < 0:
-            raise InvalidArgument("expectedVersion must be a non-negative integer")
+        if c.expected_version is not None and not 0 <= c.expected_version <= 2**31 - 1:  # an int32, as in the proto
+            raise InvalidArgument(f"expectedVersion must be an integer from 0 to {2**31 - 1}, not {c.expected_version}")
 
         def decide(game: LoadedGame) -> Decision:
             if c.expected_version is not None and c.expected_version != game.version:

@@ -92,3 +92,14 @@ def test_an_unknown_method_answers_with_a_reason(http):
     assert r.status_code == 404 and r.json()["code"] == "unimplemented" and _reason(r) == "UNKNOWN_METHOD"
     r = http.post("/tablero.v1.NoService/Get", content=b"", headers={"content-type": "application/proto"})
     assert r.status_code == 404 and _reason(r) == "UNKNOWN_METHOD"
+
+
+@pytest.mark.parametrize("version", [10**12, 2**31, -1])
+def test_rest_refuses_an_expected_version_out_of_int32_as_connect_does(http, version):
+    """expectedVersion is an int32: beyond it REST says the range (400), as Connect refuses it,
+    rather than a 409 "the game is at version 1, not 99999999999"."""
+    gid, token = _game(http)
+    r = http.post(f"/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": 1}, "expectedVersion": version},
+                  headers={"authorization": f"Bearer {token}"})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]["reason"] == "INVALID_ARGUMENT" and "from 0 to 2147483647" in r.json()["error"]["message"]
