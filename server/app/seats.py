@@ -135,7 +135,7 @@ def bot_levels(c: cmd.CreateGame, kinds: list[str]) -> list[str | None] | None:
         if lv is None:
             continue
         if kinds[i] != "bot":
-            raise InvalidArgument(f'seat {i}: only a bot seat has a level, not a {kinds[i]!r} seat')
+            raise InvalidArgument(f'seat {i}: only a bot seat has a level, not this {kinds[i]!r} seat')
         if lv not in BOT_LEVELS:
             raise InvalidArgument(f'seat {i}: the bot level must be one of {", ".join(BOT_LEVELS)}, not {lv!r}')
     return raw if any(lv not in (None, DEFAULT_LEVEL) for lv in raw) else None
@@ -149,8 +149,8 @@ def seat_specs(c: cmd.CreateGame, engine: Engine) -> list[tuple[str, dict[str, A
         else [dict(x) for x in c.seat_specs]
     for i, spec in enumerate(raw):
         if spec.get("kind") not in CREATE_KINDS:
-            raise InvalidArgument(f'seat {i}: the kind must be one of {", ".join(CREATE_KINDS)}, '
-                                  f'not {spec.get("kind")!r}')
+            given = f'not {spec["kind"]!r}' if spec.get("kind") is not None else "and it is missing"
+            raise InvalidArgument(f'seat {i}: the kind must be one of {", ".join(CREATE_KINDS)}, {given}')
     kinds = seat_kinds(engine, c.players, tuple("human" if x["kind"] == "me" else x["kind"] for x in raw))
     out = [_seat_spec(c, i, kind, raw[i] if raw else {"kind": kind}) for i, kind in enumerate(kinds)]
     held = [u["id"] for _, u in out if u is not None]

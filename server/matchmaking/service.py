@@ -85,7 +85,9 @@ class Matchmaking:
         # Default: the smallest table with someone to meet (a solo-capable engine's 1 only if asked).
         players = sorted({int(p) for p in (w.get("players") or [min(engine.max_seats, max(2, engine.min_seats))])})
         if not all(engine.min_seats <= p <= engine.max_seats for p in players):
-            raise InvalidArgument(f"{engine.title} takes {engine.min_seats}-{engine.max_seats} players, not {players}")
+            span = f"{engine.min_seats}" if engine.min_seats == engine.max_seats else \
+                f"{engine.min_seats}-{engine.max_seats}"
+            raise InvalidArgument(f"{engine.title} takes {span} players, not {players}")
         options = w.get("options") or {}
         if not isinstance(options, dict):
             raise InvalidArgument('"options" must be an object')
