@@ -127,7 +127,8 @@ class FastRoutes:
             for prefix, mounted in self.mounts:
                 if path.startswith(prefix):
                     return await mounted(scope, receive, send)
-            if ":" in path.rpartition("/")[2] and (verb := self._custom_verb(path)) and scope["method"] not in verb:
+            if ":" in path.rpartition("/")[2] and scope["method"] != "OPTIONS" and (verb := self._custom_verb(path)) \
+                    and scope["method"] not in verb:  # (a CORS preflight goes on to the CORS answer)
                 # `/tickets/x:cancel` is the POST-only custom method, not the GET of a ticket "x:cancel"
                 return await self._refuse(scope, send, 405, "METHOD_NOT_ALLOWED",
                                           f"{scope['method']} is not allowed on {path}",
