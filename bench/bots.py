@@ -53,7 +53,7 @@ def _budget(name: str, hard: float | None, medium: float | None, extra: dict | N
         b = dataclasses.replace(b, hard_seconds=hard)
     if medium is not None:
         b = dataclasses.replace(b, medium_seconds=medium)
-    search._EVALUATIONS[name] = search.Evaluation(ev.standing, b)
+    search._EVALUATIONS[name] = dataclasses.replace(ev, budget=b)  # keeps the engine's other hooks
 
 
 def play(name: str, levels: list[str], seed: int, options: dict | None, hard: float | None,
