@@ -109,14 +109,17 @@ def _jobs(args) -> list[tuple[str, str, list[str], int, dict | None, int]]:
                         levels = [b] * n
                         levels[gi % n] = a
                         out.append((f"{name} {n}p {pairing}", name, levels, gi, None, gi % n))
-    if args.solo or args.solo_only:
+    if args.solo or args.solo_only:  # the solo games of the engines named (all by default)
         for level in args.solo_levels:
-            for caps in (["starbuck"], ["starbuck", "ahab", "flask"]):
+            if "new-bedford" in args.engines:
+                for caps in (["starbuck"], ["starbuck", "ahab", "flask"]):
+                    for gi in range(args.games):
+                        out.append((f"new-bedford solo {level} vs {len(caps)} Captain(s)", "new-bedford", [level],
+                                    gi, {"captains": caps}, 0))
+            if "founders-of-gloomhaven" in args.engines:
                 for gi in range(args.games):
-                    out.append((f"new-bedford solo {level} vs {len(caps)} Captain(s)", "new-bedford", [level], gi,
-                                {"captains": caps}, 0))
-            for gi in range(args.games):
-                out.append((f"founders-of-gloomhaven solo {level}", "founders-of-gloomhaven", [level], gi, None, 0))
+                    out.append((f"founders-of-gloomhaven solo {level}", "founders-of-gloomhaven", [level], gi, None,
+                                0))
     # Game by game across the pairings, so that a run stopped early (--progress) has as many
     # games in every row.
     return sorted(out, key=lambda j: j[3])

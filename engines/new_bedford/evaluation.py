@@ -157,6 +157,10 @@ def plies(state, budget: Budget) -> int:
     return budget.rollout_plies if state["seats"] > 1 else SOLO_PLIES
 
 
-EVALUATION = Evaluation(standing, Budget(medium_seconds=0.02, medium_actions=400, hard_seconds=0.05,
+# Hard (bench/bots_results.md, 2026-12-06, 2 players against medium, 40-50 games each): 3 plies of
+# rollout (the other seat's answer, the seat's next move, the other's answer) 65 % at 50 ms against
+# about 52 % with 1 ply (57.5 % with 2, 55 % with 5); 100 ms 76 %; 8 candidates, 40 or 6 rollout
+# actions no better. In solo 1 ply (SOLO_PLIES).
+EVALUATION = Evaluation(standing, Budget(medium_seconds=0.02, medium_actions=400, hard_seconds=0.1,
                                          hard_candidates=5, rollout_plies=3, rollout_actions=12,
                                          rollout_epsilon=0.0), unfinished=unfinished, plies=plies)
