@@ -53,7 +53,7 @@ def _budget(name: str, hard: float | None, medium: float | None, extra: dict | N
         b = dataclasses.replace(b, hard_seconds=hard)
     if medium is not None:
         b = dataclasses.replace(b, medium_seconds=medium)
-    search._EVALUATIONS[name] = search.Evaluation(ev.standing, b)
+    search._EVALUATIONS[name] = dataclasses.replace(ev, budget=b)  # keeps the engine's other hooks
 
 
 def play(name: str, levels: list[str], seed: int, options: dict | None, hard: float | None,
@@ -105,18 +105,21 @@ def _jobs(args) -> list[tuple[str, str, list[str], int, dict | None, int]]:
             for n in sorted({2, COMMON[name]} if args.counts == "both" else {int(args.counts)}):
                 for pairing in args.pairings:
                     a, b = pairing.split("-")
-                    for gi in range(args.games):
+                    for gi in range(args.first_seed, args.first_seed + args.games):
                         levels = [b] * n
                         levels[gi % n] = a
                         out.append((f"{name} {n}p {pairing}", name, levels, gi, None, gi % n))
-    if args.solo or args.solo_only:
+    if args.solo or args.solo_only:  # the solo games of the engines named (all by default)
         for level in args.solo_levels:
-            for caps in (["starbuck"], ["starbuck", "ahab", "flask"]):
-                for gi in range(args.games):
-                    out.append((f"new-bedford solo {level} vs {len(caps)} Captain(s)", "new-bedford", [level], gi,
-                                {"captains": caps}, 0))
-            for gi in range(args.games):
-                out.append((f"founders-of-gloomhaven solo {level}", "founders-of-gloomhaven", [level], gi, None, 0))
+            if "new-bedford" in args.engines:
+                for caps in (["starbuck"], ["starbuck", "ahab", "flask"]):
+                    for gi in range(args.first_seed, args.first_seed + args.games):
+                        out.append((f"new-bedford solo {level} vs {len(caps)} Captain(s)", "new-bedford", [level],
+                                    gi, {"captains": caps}, 0))
+            if "founders-of-gloomhaven" in args.engines:
+                for gi in range(args.first_seed, args.first_seed + args.games):
+                    out.append((f"founders-of-gloomhaven solo {level}", "founders-of-gloomhaven", [level], gi, None,
+                                0))
     # Game by game across the pairings, so that a run stopped early (--progress) has as many
     # games in every row.
     return sorted(out, key=lambda j: j[3])
@@ -252,6 +255,8 @@ def _fields(text: str) -> dict:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
+    p.add_argument("--first-seed", type=int, default=0,
+                   help="seed of the first game (a second run on other games: --first-seed 1000)")
     p.add_argument("--engines", type=lambda s: s.split(","), default=list(ENGINES))
     p.add_argument("--pairings", type=lambda s: s.split(","), default=list(PAIRINGS))
     p.add_argument("--counts", default="both", help='"both" (2 and the common count) or one player count')

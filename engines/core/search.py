@@ -91,6 +91,16 @@ class Evaluation:
 
     standing: Callable[[State, int], float]
     budget: Budget = field(default_factory=Budget)
+    # `unfinished(state, seat)`: True while `seat`'s move is still under way after a decision
+    # (New Bedford: a sale of goods said kind by kind, goods bought before the placement). Medium
+    # and hard then judge such a decision by the state once that move is finished (greedily, by
+    # this evaluation; `_finish`), so that it is compared with decisions after which the game
+    # went on (others moved, a round ended). None (the default): decisions are judged as they
+    # leave the state, as before.
+    unfinished: Callable[[State, int], bool] | None = None
+    # `plies(state, budget)`: hard's rollout length at this decision, when it depends on the table
+    # (New Bedford: `budget.rollout_plies` at 2-4 seats, 1 in solo). None: `budget.rollout_plies`.
+    plies: Callable[[State, Budget], int] | None = None
 
 
 def _random_standing(state: State, seat: int) -> float:
@@ -280,6 +290,8 @@ def one_step(engine: Engine, ev: Evaluation, state: State, seat: int, actions: l
     scored: list[tuple[float, float, int]] = []
     for i in order[:cap]:
         after = apply(engine, det, seat, actions[i], random.Random(chance))
+        if after is not None and ev.unfinished is not None:
+            after = _finish(engine, ev, after, seat, chance)
         if after is not None:
             worth = _chained(engine, ev, after, seat, rng, chance) if chain and b.chain_actions \
                 else value(engine, ev, after, seat)
@@ -290,6 +302,28 @@ def one_step(engine: Engine, ev: Evaluation, state: State, seat: int, actions: l
         return [(0.0, engine.random_action(det, seat, actions, rng))]
     scored.sort(reverse=True)
     return [(v, actions[i]) for v, _, i in scored]
+
+
+FINISH_STEPS = 6  # at most this many decisions finish an unfinished move (Evaluation.unfinished)
+
+
+def _finish(engine: Engine, ev: Evaluation, state: State, seat: int, chance: int) -> State:
+    """`state` with `seat`'s unfinished move (Evaluation.unfinished) played to its end: at each
+    step the action the evaluation likes best, one step ahead. Deterministic for `chance`."""
+    for _ in range(FINISH_STEPS):
+        if engine.outcome(state) is not None or engine.to_act(state) != {seat} or not ev.unfinished(state, seat):
+            break
+        best = None
+        for a in engine.legal_actions(state, seat):
+            nxt = apply(engine, state, seat, a, random.Random(chance))
+            if nxt is not None:
+                v = value(engine, ev, nxt, seat)
+                if best is None or v > best[0]:
+                    best = (v, nxt)
+        if best is None:
+            break
+        state = best[1]
+    return state
 
 
 def _chained(engine: Engine, ev: Evaluation, state: State, seat: int, rng: random.Random, chance: int) -> float:
@@ -371,6 +405,7 @@ def _paired_search(engine: Engine, ev: Evaluation, state: State, seat: int, acti
     cands = [a for _, a in ranked[: b.hard_candidates]]
     if len(cands) == 1:
         return Choice(cands[0], 0)
+    plies = b.rollout_plies if ev.plies is None else ev.plies(state, b)
     rows: list[list[float]] = []
     while iterations is None or len(rows) < iterations:
         if iterations is None and deadline.over():
@@ -381,7 +416,9 @@ def _paired_search(engine: Engine, ev: Evaluation, state: State, seat: int, acti
         for a in cands:
             r = random.Random(seed)
             after = apply(engine, det, seat, a, r)
-            got.append(-2 * WIN if after is None else value(engine, ev, rollout(engine, ev, after, b.rollout_plies, r), seat))
+            if after is not None and ev.unfinished is not None:
+                after = _finish(engine, ev, after, seat, seed)
+            got.append(-2 * WIN if after is None else value(engine, ev, rollout(engine, ev, after, plies, r), seat))
             if iterations is None and rows and deadline.over():
                 break
         if len(got) < len(cands):

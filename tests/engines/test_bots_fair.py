@@ -4,6 +4,7 @@ same random numbers, to the same decision at every level."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -22,7 +23,9 @@ SMALL = search.Budget(medium_actions=60, hard_candidates=3, rollout_plies=3, rol
 @pytest.fixture(autouse=True)
 def _small_budgets(monkeypatch):
     real = search.evaluation
-    monkeypatch.setattr(search, "evaluation", lambda engine: search.Evaluation(real(engine).standing, SMALL))
+    # The engine's own hooks (New Bedford: an unfinished move finished, its rollout length) are
+    # kept, so that they are checked too.
+    monkeypatch.setattr(search, "evaluation", lambda engine: dataclasses.replace(real(engine), budget=SMALL))
 
 
 def _states(name: str, seats: int, seed: int, picks: int):
