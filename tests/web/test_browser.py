@@ -398,3 +398,34 @@ def test_hot_seat_playing_as_shows_the_chosen_seat_until_a_move_is_made(server, 
     page.locator(".composer button:not([disabled])").first.click()
     page.wait_for_function("document.querySelectorAll('.table-head button[aria-pressed=true]')[0]"
                            " === document.querySelectorAll('.table-head button[aria-pressed]')[1]")
+
+
+def test_a_board_pick_that_every_remaining_move_shares_chooses_nothing(server, new_page):
+    """A board piece whose value all the remaining moves have is not offered (pickable) and a click
+    on it adds no step: before, each click pushed the same crumb again, so a page that clicked
+    the board went round in circles (a Riverboat planting whose cells every move shared)."""
+    actions = [{"type": "plant", "slot": s, "cells": [11, 4], "crop": c} for s in (0, 1) for c in ("a", "b", "c", "d")]
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector("form.create")
+    out = page.evaluate(
+        """async (actions) => {
+            const { Composer } = await import('/js/compose.js');
+            const c = new Composer({ submit: async (a) => { window.played = a; } });
+            c.setActions(actions);
+            const keys = [...c.pickable()];
+            c.pick('cells', JSON.stringify([11, 4]));  // shared by all 8: nothing chosen
+            const after = c.chosen.length;
+            c.pick('slot', '1');  // narrows to 4
+            const narrowed = [c.chosen.length, c.candidates().length, [...c.pickable()]];
+            c.pick('slot', '1');  // shared by all 4 now: nothing
+            c.pick('crop', '"c"');  // the one move left: played
+            return { keys, after, narrowed, chosen: c.chosen.length };
+        }""",
+        actions,
+    )
+    assert "cells=[11,4]" not in out["keys"] and "type=\"plant\"" not in out["keys"]
+    assert {"slot=0", "slot=1", 'crop="a"'} <= set(out["keys"])
+    assert out["after"] == 0
+    assert out["narrowed"][:2] == [1, 4] and "slot=1" not in out["narrowed"][2]
+    assert page.evaluate("window.played") == {"type": "plant", "slot": 1, "cells": [11, 4], "crop": "c"}

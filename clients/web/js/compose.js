@@ -182,8 +182,10 @@ export class Composer {
 
   // A click on the board: keep the actions whose `path` is `key`; play it when only one is left.
   pick(path, key) {
-    const matching = this.candidates().filter((a) => keyOf(leaf(a, path)) === key);
-    if (!matching.length) return;
+    const cands = this.candidates();
+    const matching = cands.filter((a) => keyOf(leaf(a, path)) === key);
+    // (a value every remaining move has tells nothing: no crumb that narrows nothing, clicked again and again)
+    if (!matching.length || (matching.length > 1 && matching.length === cands.length)) return;
     if (matching.length === 1) {
       this.play(matching[0]);
       return;
@@ -193,10 +195,16 @@ export class Composer {
   }
 
   // Board elements (data-pick-field / data-pick-value) that a click may choose now.
+  // A value that every remaining move has (when more than one remains) is not one to pick: it
+  // chooses nothing.
   pickable() {
     const cands = this.candidates();
+    const moves = new Map(); // key -> how many candidates have it
+    for (const a of cands) {
+      for (const k of new Set(leaves(a).map(([p, v]) => `${p}=${keyOf(v)}`))) moves.set(k, (moves.get(k) || 0) + 1);
+    }
     const keys = new Set();
-    for (const a of cands) for (const [p, v] of leaves(a)) keys.add(`${p}=${keyOf(v)}`);
+    for (const [k, n] of moves) if (cands.length === 1 || n < cands.length) keys.add(k);
     return keys;
   }
 
