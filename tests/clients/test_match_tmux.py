@@ -60,7 +60,10 @@ def test_a_quick_match_in_the_terminal_to_the_end_of_a_rated_game(portal_server,
                 or plainhttp.get(f"{h}/v1/games/{gid}").json()["status"] == "GAME_STATUS_FINISHED"), 30)
         text = t.wait(lambda s: "EXITED" in s, 30)
         assert "EXITED 0" in text and "Game over" in text, text[-3000:]
-        board = plainhttp.get(f"{h}/v1/leaderboards/tic-tac-toe").json()
+        deadline = time.monotonic() + 20  # the game is rated right after its last reply
+        while len((board := plainhttp.get(f"{h}/v1/leaderboards/tic-tac-toe").json())["entries"]) < 2 \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert {e["userId"] for e in board["entries"]} == {"ann", "bob"}
     finally:
         t.close()

@@ -57,7 +57,11 @@ def test_grpc_ticket_watched_to_its_match_then_resign_and_the_leaderboard(server
             text = s.read().decode()
         assert "id: 2\n" in text and '"status":"MATCH_TICKET_STATUS_MATCHED"' in text
         assert 'event: end\ndata: {"status":"MATCH_TICKET_STATUS_MATCHED"}' in text
-        board = players.GetLeaderboard(pb.GetLeaderboardRequest(engine="tic-tac-toe"))
+        # The game is rated right after the resign's reply (docs/ratings.md): wait for it.
+        deadline = time.monotonic() + 20
+        while not (board := players.GetLeaderboard(pb.GetLeaderboardRequest(engine="tic-tac-toe"))).entries \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert [e.user_id for e in board.entries][:2] == ["gx", "gy"] and board.total_players == 2
         p = players.GetPlayer(pb.GetPlayerRequest(user_id="gy")).player
         assert p.games_played == 1 and p.wins == 0 and p.recent_games[0].game_id == gid
