@@ -77,7 +77,11 @@ def play(name: str, levels: list[str], seed: int, options: dict | None, hard: fl
         g.act(seat, choice.action)
     if g.outcome() is None:  # a game that does not end (seen: Phoenicia, medium vs easy, seed 74)
         return {"winners": [], "unfinished": True, "times": times, "cpu": cpu}
-    return {"winners": g.outcome().get("winners") or [], "times": times, "cpu": cpu}
+    out = {"winners": g.outcome().get("winners") or [], "times": times, "cpu": cpu}
+    if len(levels) == 1 and name == "founders-of-gloomhaven":  # solo Founders: how it ended
+        out["reason"] = g.outcome().get("reason")
+        out["completions"] = g.state["completions"]
+    return out
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -231,12 +235,18 @@ def _report(results: dict[str, dict], argv, started: float, json_path: str | Non
                       for lv, ts in sorted(row["times"].items()) if lv != "easy")
         if row.get("unfinished"):
             t += f"  [{row['unfinished']} unfinished]"
+        if row.get("reasons"):  # solo Founders: the ends and the buildings completed (of 6)
+            t += "  [" + ", ".join(f"{k} {v}" for k, v in sorted(row["reasons"].items())) + \
+                 f"; completions mean {sum(row['completions']) / len(row['completions']):.2f}]"
         print(f"{label:46} {row['games']:>5} {rate:>8.1%} [{lo:5.1%}, {hi:5.1%}]   {t}")
         out[label] = {"games": row["games"], "win_rate": rate, "ci95": [lo, hi],
                       "cpu_p50_ms": {lv: _pct(ts, .5) * 1000 for lv, ts in row["cpu"].items()},
                       "cpu_p95_ms": {lv: _pct(ts, .95) * 1000 for lv, ts in row["cpu"].items()},
                       "wall_p50_ms": {lv: _pct(ts, .5) * 1000 for lv, ts in row["times"].items()},
                       "wall_p95_ms": {lv: _pct(ts, .95) * 1000 for lv, ts in row["times"].items()}}
+        if row.get("reasons"):
+            out[label]["ends"] = dict(row["reasons"])
+            out[label]["completions"] = list(row["completions"])
     if partial:
         print(f"# (partial: {sum(r['games'] for r in results.values())} games so far)", flush=True)
     if json_path:
@@ -292,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
             row["unfinished"] = row.get("unfinished", 0) + bool(r.get("unfinished"))
             if seat in r["winners"]:
                 row["wins"] += 1 / len(r["winners"])
+            if "reason" in r:
+                row.setdefault("reasons", {})[r["reason"]] = row.get("reasons", {}).get(r["reason"], 0) + 1
+                row.setdefault("completions", []).append(r["completions"])
             for key in ("times", "cpu"):
                 for lv, ts in r[key].items():
                     row[key].setdefault(lv, []).extend(ts)

@@ -7,6 +7,10 @@ the same secrets verifies it without a lookup.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+
 from tablero.server.errors import PermissionDenied, Unauthenticated
 from tablero.server.portal.tokens import SeatTokens, TokenError, WrongGame
 
@@ -27,6 +31,20 @@ class TokenSigner:
         """The seat the token opens in `game_id`; raises Unauthenticated for a token
         that is malformed or not ours, PermissionDenied for another game's token."""
         return self.verify_claim(token, game_id)[0]
+
+    def claim_id(self, game_id: str, request_id: str) -> str:
+        """The claim id of an anonymous join with this request id (server.app.service): the same
+        on every replica, and nobody without the signing secret can make it (it is no guess of
+        anyone's seat token)."""
+        key = self._tokens.derived_key(b"tablero-join-claim")
+        mac = hmac.new(key, f"{game_id}\0{request_id}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac[:9]).decode()
+
+    def event_hash_key(self) -> bytes:
+        """The key of the event hashes clients are shown (server.app.replies.public_hash),
+        derived from the signing secret: every replica that verifies the same tokens shows the
+        same hashes."""
+        return self._tokens.derived_key(b"tablero-event-hash")
 
     def verify_claim(self, token: str, game_id: str) -> tuple[int, str | None]:
         """(seat, the claim id a joined seat's token names, else None); errors as verify()."""

@@ -66,6 +66,7 @@ class Config(BaseSettings):
     bot_processes: int = Field(1, ge=0, le=64)  # TABLERO_BOT_PROCESSES
     bot_lease: float = Field(20.0, ge=1, le=3600, allow_inf_nan=False)  # TABLERO_BOT_LEASE
     bot_nice: int = Field(10, ge=0, le=19)  # TABLERO_BOT_NICE: the pool's priority below the server's
+    bot_idle: bool = True  # TABLERO_BOT_IDLE: the pool thinks at the CPU's idle priority (server/app/idle.py)
     # Event store (see docs/operations.md, "Store settings"); Redis only unless marked.
     store_write_pool_size: int = Field(16, ge=1, le=1024)  # TABLERO_STORE_WRITE_POOL_SIZE (per node)
     store_read_pool_size: int = Field(16, ge=1, le=1024)  # TABLERO_STORE_READ_POOL_SIZE (per node)

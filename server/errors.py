@@ -25,7 +25,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "URI_TOO_LONG": ("INVALID_ARGUMENT", "REST only: a request target over 16 KiB (HTTP 414)"),
     "TOKEN_MISSING": ("UNAUTHENTICATED", "the call needs a seat token or a portal JWT and got none"),
     "TOKEN_INVALID": ("UNAUTHENTICATED", "a seat token or portal JWT that is malformed, not signed by a known key "
-                                         "or otherwise refused"),
+                                         "or otherwise refused (a seat token where only a portal JWT will do)"),
     "TOKEN_EXPIRED": ("UNAUTHENTICATED", "a portal JWT past its exp"),
     "CLAIM_LOST": ("UNAUTHENTICATED", "a joined seat's token whose claim the store no longer holds (it lost the join, "
                                       "and the seat is open or another player's); join again"),

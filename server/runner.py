@@ -294,7 +294,7 @@ def _bots(config: Config, store, games: GameService) -> Thinkers | None:
     if config.bot_processes <= 0:
         return None
     thinkers = Thinkers(games, games.bot_queue, processes=config.bot_processes, lease=config.bot_lease,
-                        nice=config.bot_nice)
+                        nice=config.bot_nice, idle_priority=config.bot_idle)
     thinkers.start()
     return thinkers
 

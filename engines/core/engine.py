@@ -215,8 +215,17 @@ def require_fields(action: Action, required: Iterable[str]) -> None:
         )
 
 
+def too_large_whole(v: Any) -> bool:
+    """A whole number too large to arrive as an integer (JSON's 1e300: the API reads whole
+    numbers up to 2**53 as integers): out of range, not a fraction."""
+    return isinstance(v, float) and v.is_integer() and abs(v) > 2**53
+
+
 def require_int(action: Action, key: str, lo: int | None = None, hi: int | None = None) -> int:
     v = action.get(key)
+    if too_large_whole(v):
+        where = f"; it must be between {lo} and {hi}" if lo is not None and hi is not None else ""
+        raise InvalidAction(f"{action.get('type')}: field {key!r} is out of range ({v:g}){where}")
     if not isinstance(v, int) or isinstance(v, bool):
         raise InvalidAction(f"{action.get('type')}: field {key!r} must be an integer")
     if (lo is not None and v < lo) or (hi is not None and v > hi):

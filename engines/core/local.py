@@ -45,8 +45,8 @@ def validate_setup(engine: Engine, seats: Any, options: Any) -> dict[str, Any]:
     try:
         validator.validate(options)
     except jsonschema.ValidationError as e:
-        where = "/".join(str(p) for p in e.absolute_path) or "options"
-        raise InvalidOptions(f"invalid option {where}: {e.message}") from None
+        where = "/".join(str(p) for p in e.absolute_path)
+        raise InvalidOptions(f"invalid option {where}: {e.message}" if where else f"invalid options: {e.message}") from None
     return options
 
 

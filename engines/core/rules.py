@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
-from .engine import Action, Engine, Event, State, clone
+from .engine import Action, Engine, Event, State, clone, too_large_whole
 from .errors import IllegalAction, InvalidAction
 
 Schema = dict[str, Any]
@@ -156,6 +156,10 @@ def validate_value(schema: Schema, value: Any, where: str) -> None:
     if t is not None:
         ok = any(_TYPES[x](value) for x in t) if isinstance(t, list) else _TYPES[t](value)
         if not ok:
+            if too_large_whole(value) and "integer" in t:
+                bounds = (f"; it must be from {schema['minimum']} to {schema['maximum']}"
+                          if "minimum" in schema and "maximum" in schema else "")
+                raise InvalidAction(f"{where} is out of range ({value:g}){bounds}")
             raise InvalidAction(f"{where} must be {_type_name(t)}")
     if "const" in schema and value != schema["const"]:
         raise InvalidAction(f"{where} must be {schema['const']!r}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from tablero.engines.core.search import Budget, Evaluation
 
 from . import phases
+from .data import ADVISERS
 
 _DELIVERED = 1.5  # per delivery token of the seat on a prestige building
 _COMPLETED = 3.0  # per completed building the seat delivered to
@@ -43,15 +44,35 @@ def _claims_cost(state) -> int:
     return phases._claims_cost(state, claims)
 
 
+# Solo weights (see solo_progress; measured in bench/bots_results.md, fourth pass).
+SOLO = {"done": 12.0, "delivered": 3.0, "short": 3.0, "lasting": 1.0, "fleeting": 0.4, "surplus": 0.1,
+        "house": 0.4, "adviser": 0.5, "money": 1 / 6, "money_cap": 12, "money_beyond": 1 / 20}
+
+
 def solo_progress(state) -> float:
-    """Solo: completions (all of them win), deliveries toward them, and influence to pay the
-    claim tokens at the next vote (short of it, the game is lost there)."""
+    """Solo: completions (all of them win), deliveries toward them, and what pays the claim tokens.
+
+    The claims on the table cost influence at the next vote (short of it, the game is lost
+    there), paid after that vote's income (1 fleeting a house). Fleeting influence beyond that
+    cost is lost at the vote (worth little); lasting influence stays for later claims; a house
+    pays 1 fleeting at every vote still to come and an adviser in hand is one more action every
+    cycle still to come. Money buys imports, upgrades, houses and advisers, but the solo game runs
+    out of actions long before money (the bots ended with $15-33 unspent), so beyond $12 it is
+    worth little."""
+    w = SOLO
     delivered = sum(1 for pb in state["prestige"] for d in pb["delivered"] if d is not None)
     done = sum(1 for pb in state["prestige"] if pb["complete"])
     p = state["players"][0]
-    influence = p["fleeting"] + 2 * p["lasting"]
-    short = max(0, _claims_cost(state) - influence)
-    return 12.0 * done + 3.0 * delivered + 0.4 * influence - 3.0 * short + p["money"] / 8
+    need = _claims_cost(state)
+    short = max(0, need - (p["fleeting"] + 2 * p["lasting"] + p["houses"]))
+    useful = min(p["fleeting"], max(0, need - 2 * p["lasting"] - p["houses"]))
+    left = max(0, 7 - state["cycle"])  # votes still to come
+    advisers = sum(1 for c in [*p["hand"], *(x["card"] for x in p["played"])] if c in ADVISERS)
+    money = p["money"]
+    return (w["done"] * done + w["delivered"] * delivered - w["short"] * short
+            + w["lasting"] * p["lasting"] + w["fleeting"] * useful + w["surplus"] * (p["fleeting"] - useful)
+            + w["house"] * left * p["houses"] + w["adviser"] * left * advisers
+            + w["money"] * min(money, w["money_cap"]) + w["money_beyond"] * max(0, money - w["money_cap"]))
 
 
 def standing(state, seat: int) -> float:
@@ -76,3 +97,4 @@ EVALUATION = Evaluation(standing, Budget(medium_seconds=0.03, medium_actions=100
                                          hard_candidates=5, rollout_plies=10, rollout_actions=5,
                                          rollout_epsilon=1.0, prior_picks=1, prior_weight=1.0,
                                          chain_actions=6))
+

@@ -17,7 +17,7 @@ from tablero.server.app import GameService
 from tablero.server.app import commands as cmd
 from tablero.server.app.rankings import aggregate_rankings
 from tablero.server.auth import bearer
-from tablero.server.errors import InvalidArgument, RateLimited, Unauthenticated, Unavailable, outage
+from tablero.server.errors import AppError, InvalidArgument, RateLimited, Unauthenticated, Unavailable, outage
 from tablero.server.notify.api import HANDLERS as NOTIFY_HANDLERS
 from tablero.server.portal.identity import Expired, IdentityError, PortalKeys, User, looks_like_jwt
 from tablero.server.store.base import Nudge, StoreError
@@ -86,7 +86,8 @@ HANDLERS: dict[str, Handler] = {
     "ListGames": Handler("none", lambda g, w, s: g.list_games(cmd.ListGames(
         w.get("engine", ""), w.get("status", ""), w.get("openSeats"), bool(w.get("mine")), w.get("pageSize"),
         w.get("pageToken", ""), _user())), ("INVALID_ARGUMENT", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
-    "JoinGame": Handler("none", lambda g, w, s: g.join_game(cmd.JoinGame(w.get("gameId", ""), _user())),
+    "JoinGame": Handler("none", lambda g, w, s: g.join_game(cmd.JoinGame(w.get("gameId", ""), _user(),
+                                                                            w.get("requestId") or None)),
                         ("INVALID_ARGUMENT", "UNAUTHENTICATED", "NOT_FOUND", "FAILED_PRECONDITION",
                          "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
     "GetGame": Handler("optional", lambda g, w, s: g.get_game(cmd.GetGame(w.get("gameId", ""), s, w.get("version"))),
@@ -120,6 +121,9 @@ HANDLERS: dict[str, Handler] = {
 }
 # The notifications' RPCs (server/notify/api.py).
 HANDLERS.update({name: Handler(*entry) for name, entry in NOTIFY_HANDLERS.items()})
+# The calls about one game: without its id they are refused as the malformed requests they are
+# (not a seat token "of another game" or "no game ''").
+_GAME_CALLS = frozenset(("JoinGame", "GetGame", "ListLegalActions", "SubmitAction", "Resign", "ListEvents", "WatchGame"))
 
 
 def _ratings(g: GameService) -> Any:
@@ -160,6 +164,14 @@ class Api:
                                   "TOKEN_EXPIRED" if isinstance(e, Expired) else "TOKEN_INVALID") from None
         call.fields["user"] = call.user.id
         return None
+
+    def _seat_token(self, token: str) -> bool:
+        """Whether `token` is a seat token this server signed (of the game it names)."""
+        try:
+            self.games.signer.verify(token, token.split(".", 1)[0])
+        except AppError:
+            return False
+        return True
 
     async def _limit(self, call: observe.Call, rpc: str, wire: Wire) -> None:
         subject = f"user:{call.user.id}" if call.user is not None else f"addr:{call.peer or 'unknown'}"
@@ -205,13 +217,25 @@ class Api:
         token = self._identify(call)
         await self._limit(call, rpc, wire)
         seat = None
+        if rpc in _GAME_CALLS and not wire.get("gameId"):
+            # (REST's paths always name one; a Connect or gRPC body may leave it out)
+            raise InvalidArgument("gameId is required")
         if handler.seat != "none":
             seat = await self._seat(call, handler, wire.get("gameId", ""), token)
         if wire.get("requestId"):
             call.fields["request_id"] = str(wire["requestId"])[:128]
         if wire.get("gameId"):
             call.fields["game_id"] = wire["gameId"]
-        out = await handler.run(self.games, wire, seat)
+        try:
+            out = await handler.run(self.games, wire, seat)
+        except Unauthenticated as e:
+            if token is None or e.reason != "TOKEN_MISSING":
+                raise
+            # A portal-only call (mine=true, a "me" seat, matchmaking, notifications) sent a seat
+            # token: one was sent, the wrong kind (or one that is neither kind).
+            what = ("a seat token, which names one seat of one game, not a portal user" if self._seat_token(token)
+                    else "neither a portal JWT nor a seat token of this server")
+            raise Unauthenticated(f"{e.message} (the token sent is {what})", "TOKEN_INVALID") from None
         # The log line names the game a create made and the seat a join took.
         if rpc == "CreateGame":
             call.fields["game_id"] = out["game"]["id"]
@@ -219,8 +243,7 @@ class Api:
             call.fields["seat"] = out["seat"]
         return out
 
-    async def unary(self, rpc: str, wire: Wire) -> dict[str, Any]:
-        return await self._run(rpc, wire)
+    unary = _run  # a unary RPC's answer (no coroutine of its own: this runs on every request)
 
     async def watch(self, wire: Wire, keepalive: float | None = None, rpc: str = "WatchGame") -> AsyncIterator[WatchItem]:
         """Refusals (unknown game, bad token, bad afterVersion) are raised here, before the

@@ -61,6 +61,9 @@ class Bookkeeping:
             self.ending.add(task)
             task.add_done_callback(self.ending.discard)
             return
+        if self.notify is None and game.meta.get("clock") is None and not self.abandon_after \
+                and not any(s in game.table.bots for s in acted):
+            return  # nothing to record for this write (most moves of most games): no coroutine
         await self.record(game, acted)
 
     async def record(self, game: LoadedGame, acted: Collection[int] = ()) -> None:

@@ -39,6 +39,7 @@ class CreateGame:
 class JoinGame:
     game_id: str
     user: User | None = None
+    request_id: str | None = None  # an anonymous join's id: its retries get the same seat
 
 
 @dataclass(frozen=True)

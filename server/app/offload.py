@@ -73,14 +73,24 @@ class EngineCalls:
             spent = time.thread_time() - started
             self._cost[key] = self._cost.get(key, 0.0) * (1 - self.WEIGHT) + spent * self.WEIGHT
 
+    def inline(self, engine: str, call: str) -> bool:
+        """Whether `run` would make this call on the loop now: the caller may then use
+        `run_inline` and save a coroutine (a cheap engine's every reply goes this way)."""
+        return self.mode == "inline" or (self.inline_below > 0
+                                         and self._cost.get((engine, call), 0.0) < self.inline_below)
+
+    def run_inline(self, engine: str, call: str, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` on the loop, timed as `run` times it (for a call `inline` said so of)."""
+        if self.mode == "inline":
+            return fn(*args)
+        return self._timed((engine, call), fn, *args)
+
     async def run(self, engine: str, call: str, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` — a pure engine call — inline, or on the pool while this engine's
         `call` is slow on average (always inline in mode "inline")."""
-        if self.mode == "inline":
-            return fn(*args)
+        if self.inline(engine, call):
+            return self.run_inline(engine, call, fn, *args)
         key = (engine, call)
-        if self.inline_below > 0 and self._cost.get(key, 0.0) < self.inline_below:
-            return self._timed(key, fn, *args)
         if self._pool is None:
             self._pool = concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="tablero-engine")
         self.offloaded += 1

@@ -4,6 +4,7 @@ as they are, gRPC parses them into the response messages."""
 from __future__ import annotations
 
 import datetime
+import hashlib
 from typing import Any
 
 from tablero.engines.core import Engine
@@ -79,8 +80,19 @@ def event_view(engine: Engine, event: dict[str, Any], seat: int | None) -> dict[
     return dict(event) if is_platform(event) else engine.event_view(event, seat)
 
 
+def public_hash(key: bytes, hash_: str) -> str:
+    """What a client is shown of a log entry's chain hash: a keyed one-way function of it (16
+    hex digits, as the chain's own). The chain hash covers the whole event, its hidden parts
+    too, and chains from the previous entry's hash: shown as it is, a seat that sees the hash
+    before an event and the event's redacted form could try the few values a hidden part may
+    take (a sealed bid, a card) until one gives the shown hash. Keyed, it tells nothing but
+    whether two histories are the same, which is all a client uses it for (afterHash)."""
+    return hashlib.blake2b(hash_.encode(), key=key, digest_size=8).hexdigest() if hash_ else ""
+
+
 def event_reply(game_id: str, version: int, event: dict[str, Any], hash_: str = "") -> dict[str, Any]:
-    """A GameEvent / WatchGameResponse (with the log's chain hash at the event, when known)."""
+    """A GameEvent / WatchGameResponse (with the hash a client is shown of the log's chain at
+    the event, `public_hash`, when known)."""
     if hash_:
         return {"gameId": game_id, "version": version, "event": event, "hash": hash_}
     return {"gameId": game_id, "version": version, "event": event}

@@ -13,7 +13,6 @@ from collections import OrderedDict
 from typing import Any
 
 from tablero.engines.core import Engine
-from tablero.engines.core.search import DEFAULT_LEVEL
 from tablero.engines.core.search import LEVELS as BOT_LEVELS
 from tablero.server.errors import InvalidArgument, PermissionDenied, Unauthenticated
 from tablero.server.portal.identity import User, has_control
@@ -45,10 +44,9 @@ class SeatDirectory:
         self._seated: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._claims_checked: OrderedDict[str, float] = OrderedDict()  # game -> when its claims were read
 
-    async def directory(self, game_id: str, meta: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        """The seat directory of a game: each seat's kind, whether it is taken and by which
-        portal user. Once every seat is taken it never changes: then it is kept per replica.
-        A game created with every seat taken has it in its metadata (`meta`, when given)."""
+    def known(self, game_id: str, meta: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
+        """The seat directory when this replica has it without asking the lobby (kept, or in
+        `meta`), else None."""
         seats = self._seated.get(game_id)
         if seats is not None:
             self._seated.move_to_end(game_id)
@@ -58,6 +56,15 @@ class SeatDirectory:
                                for s, (k, u) in enumerate(zip(meta["seats"], meta["users"], strict=True))]}
             self.remember(game_id, entry)
             return entry["seats"]
+        return None
+
+    async def directory(self, game_id: str, meta: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The seat directory of a game: each seat's kind, whether it is taken and by which
+        portal user. Once every seat is taken it never changes: then it is kept per replica.
+        A game created with every seat taken has it in its metadata (`meta`, when given)."""
+        seats = self.known(game_id, meta)
+        if seats is not None:
+            return seats
         entry = await self.lobby.get(game_id)
         if entry is None:
             return []
@@ -121,7 +128,8 @@ def seat_reply(e: dict[str, Any]) -> dict[str, Any]:
 # --- a new game's seats ---------------------------------------------------------------------
 def bot_levels(c: cmd.CreateGame, kinds: list[str]) -> list[str | None] | None:
     """The bot seats' levels from `seatSpecs` ({"kind": "bot", "level": ...}) or `seats`
-    ("bot:hard"); None when every bot is a plain (easy) one, as games were before levels.
+    ("bot:hard"); None when no seat names a level (plain "bot": easy, as games were before
+    levels). A level named, "easy" too, is kept and shown (botLevel).
     A seatSpec's empty level is the default (proto3: gRPC and Connect cannot tell "" from no
     level); `"bot:"`, a level left out after the colon, is refused as a typo."""
     for i, k in enumerate(() if c.seat_specs else c.seats):
@@ -138,7 +146,7 @@ def bot_levels(c: cmd.CreateGame, kinds: list[str]) -> list[str | None] | None:
             raise InvalidArgument(f'seat {i}: only a bot seat has a level, not this {kinds[i]!r} seat')
         if lv not in BOT_LEVELS:
             raise InvalidArgument(f'seat {i}: the bot level must be one of {", ".join(BOT_LEVELS)}, not {lv!r}')
-    return raw if any(lv not in (None, DEFAULT_LEVEL) for lv in raw) else None
+    return raw if any(lv is not None for lv in raw) else None
 
 
 def seat_specs(c: cmd.CreateGame, engine: Engine) -> list[tuple[str, dict[str, Any] | None]]:

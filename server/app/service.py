@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -54,13 +55,19 @@ from .clocks import TurnClocks
 from .decisions import leave, may_play
 from .lobby import GameLobby
 from .offload import EngineCalls
-from .replies import engine_reply, event_reply, event_view, game_reply
+from .replies import engine_reply, event_reply, event_view, game_reply, public_hash
 from .repository import Decision, GameRepository, LoadedGame, new_game_id
 from .seats import SeatDirectory, bot_levels, seat_reply, seat_specs
 from .thinkers import MemoryBotQueue
 from .watching import Watching
 
 MAX_REQUEST_ID = 128
+
+
+def _check_request_id(request_id: str | None) -> None:
+    if request_id is not None and len(request_id) > MAX_REQUEST_ID:
+        raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters")
+
 
 log = logging.getLogger("tablero.app")
 
@@ -118,7 +125,8 @@ class GameService:
         self.game_lobby = GameLobby(self.games, self.lobby, max_open_games_per_user)
         self.bookkeeping = Bookkeeping(self.lobby, self.clocks, abandon_after)
         self.turn_clocks = TurnClocks(self.games, self.clocks, abandon_after, self.bookkeeping.written)
-        self.watching = Watching(self.games)
+        self.public_hash = functools.partial(public_hash, signer.event_hash_key())
+        self.watching = Watching(self.games, self.public_hash)
         self.watch_game = self.watching.watch_game
         self.list_games = self.game_lobby.list_games
         self.check_claim = self.seats.check_claim
@@ -258,6 +266,7 @@ class GameService:
         return {"game": await self._game_reply(game, own), "seats": tokens}
 
     async def join_game(self, c: cmd.JoinGame) -> dict[str, Any]:
+        _check_request_id(c.request_id)
         meta = await self.games.meta(c.game_id)
         if (await self.games.current(c.game_id, meta)).finished:
             raise FailedPrecondition("the game is over", "GAME_OVER")
@@ -278,8 +287,11 @@ class GameService:
         if not open_seats:
             raise FailedPrecondition("this game has no open seats", "SEAT_TAKEN")
         # The claim gets an id of its own, named in the token: the token opens the seat only while
-        # the store holds this claim (check_claim).
-        claim = secrets.token_urlsafe(9)
+        # the store holds this claim (check_claim). An anonymous join with a requestId gets one
+        # derived from it, and the store gives a claim it already holds its seat back: a retry
+        # whose first answer was lost gets that seat and token, not a second seat.
+        claim = secrets.token_urlsafe(9) if c.request_id is None or c.user is not None \
+            else self.signer.claim_id(c.game_id, c.request_id)
         seat = await self.games.claim_seat(c.game_id, open_seats, claim)  # atomic: the cached meta is enough
         if seat is None:
             raise FailedPrecondition("every open seat of this game is taken", "SEAT_TAKEN")
@@ -295,9 +307,15 @@ class GameService:
 
     # --- reads ---------------------------------------------------------------------------
     async def _game_reply(self, game: LoadedGame, seat: int | None) -> dict[str, Any]:
-        out = await self.engine_calls.run(game.engine.name, "view", game_reply, game, seat)
-        out["deadlines"] = await self._deadlines(game)
-        for s, e in zip(out["seats"], await self._seats(game.id, game.meta), strict=False):
+        # (Each step that needs no await is taken without one: this runs on every answer.)
+        calls, name = self.engine_calls, game.engine.name
+        out = calls.run_inline(name, "view", game_reply, game, seat) if calls.inline(name, "view") \
+            else await calls.run(name, "view", game_reply, game, seat)
+        out["deadlines"] = await self._deadlines(game) if game.meta.get("clock") is not None else []
+        seats = self.seats.known(game.id, game.meta)
+        if seats is None:
+            seats = await self._seats(game.id, game.meta)
+        for s, e in zip(out["seats"], seats, strict=False):
             if e.get("user"):
                 s.update({k: v for k, v in seat_reply(e).items() if k.startswith("user")})
         return out
@@ -339,7 +357,9 @@ class GameService:
         def views() -> list[dict[str, Any]]:
             # With each event's chain hash, as the watch sends it: a client that lists the log
             # and then watches from its end can send the last one as afterHash.
-            return [event_reply(c.game_id, e.version, event_view(engine, e.event, c.seat), e.hash) for e in events]
+            shown = self.public_hash
+            return [event_reply(c.game_id, e.version, event_view(engine, e.event, c.seat), shown(e.hash))
+                    for e in events]
 
         return {
             "events": await self.engine_calls.run(engine.name, "event_views", views),
@@ -349,8 +369,7 @@ class GameService:
     # --- the write path ----------------------------------------------------------------
     async def submit_action(self, c: cmd.SubmitAction) -> dict[str, Any]:
         """Decide the action's events (and the bots' answers) on the game now; commit them."""
-        if c.request_id is not None and len(c.request_id) > MAX_REQUEST_ID:
-            raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters")
+        _check_request_id(c.request_id)
         if c.expected_version is not None and not 0 <= c.expected_version <= 2**31 - 1:  # an int32, as in the proto
             raise InvalidArgument(f"expectedVersion must be an integer from 0 to {2**31 - 1}, not {c.expected_version}")
 

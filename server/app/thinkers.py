@@ -33,7 +33,7 @@ from tablero.server.errors import AppError
 
 from tablero import engines
 
-from . import rules
+from . import idle, rules
 from .repository import LoadedGame
 
 log = logging.getLogger("tablero.bots")
@@ -41,6 +41,7 @@ log = logging.getLogger("tablero.bots")
 LEASE = 20.0  # seconds a taken turn stays with its worker
 POLL = 0.05  # seconds between two looks at an empty queue
 CLOCK_SHARE = 0.5  # a thought uses at most this share of a turn clock's seconds
+MIN_THOUGHT = 0.05  # seconds a clocked thought gets at least (after the pool's start)
 
 
 class MemoryBotQueue:
@@ -169,17 +170,25 @@ def think(engine_name: str, state: Any, seat: int, level: str, seed: int, second
     within `seconds` of wall time when a turn clock runs (its best move so far, then)."""
     engine = engines.get(engine_name)
     deadline = None if seconds is None else time.perf_counter() + seconds
-    return search.choose(engine, state, seat, level, random.Random(seed), deadline=deadline).action
+    thoughts = idle.THOUGHTS  # set in a pool process at the idle priority: guarded against starving
+    if thoughts is not None:
+        thoughts.begin()
+    try:
+        return search.choose(engine, state, seat, level, random.Random(seed), deadline=deadline).action
+    finally:
+        if thoughts is not None:
+            thoughts.end()
 
 
 POOL_CLOSE_WAIT = 5.0  # seconds a closing server waits for its bot pool to terminate
 POOL_NICE = 10  # pool processes yield the CPU to their server when both want it (TABLERO_BOT_NICE)
 
 
-def _warm(nice: int = POOL_NICE) -> None:
+def _warm(nice: int = POOL_NICE, idle_priority: bool = True) -> None:
     """A pool process: dies with its server (Linux), runs at a lower priority than the server
-    (thinking is background work: a person's move must not wait behind it on a busy machine),
-    and imports the engines before its first thought."""
+    (thinking is background work: a person's move must not wait behind it on a busy machine:
+    its nice value, and the idle priority when `idle_priority`, see server/app/idle.py), and
+    imports the engines before its first thought."""
     import ctypes
     import os
     import signal
@@ -191,7 +200,14 @@ def _warm(nice: int = POOL_NICE) -> None:
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
+    if idle_priority:
+        idle.enter()
     engines.names()
+
+
+def _pong() -> bool:
+    """A pool process's first task: it answers once its initializer (`_warm`) has run."""
+    return True
 
 
 class Thinkers:
@@ -199,7 +215,8 @@ class Thinkers:
     bots` process, on a thread of its own process), and commits the move."""
 
     def __init__(self, service: Any, queue: Any, *, processes: int = 1, lease: float = LEASE,
-                 concurrency: int | None = None, in_process: bool = False, nice: int = POOL_NICE) -> None:
+                 concurrency: int | None = None, in_process: bool = False, nice: int = POOL_NICE,
+                 idle_priority: bool = True) -> None:
         self.service = service
         self.queue = queue
         self.processes = processes
@@ -207,14 +224,19 @@ class Thinkers:
         self.concurrency = concurrency or max(1, processes)
         self.in_process = in_process
         self.nice = nice
+        self.idle_priority = idle_priority
         self.played = 0
-        self._pool: Any = None  # multiprocessing.pool.Pool
+        self._pool: Any = None  # multiprocessing.pool.Pool, from the first thought on
+        self._warm: asyncio.Future[None] | None = None  # done once the pool's processes answered
+        self._pids: set[int] = set()  # the processes the pool started
         self._tasks: list[asyncio.Task] = []
         self._stop = asyncio.Event()
 
     def start(self) -> None:
-        if not self.in_process and self.processes > 0:
-            self._pool = self._new_pool()  # now: a server's first bot thought waits for no start-up
+        # The pool starts with the first thought, not with the server: a fresh interpreter that
+        # imports the engines costs about 0.4 s of CPU, which a server that just became ready
+        # would share with its first requests (their p99 rose by a quarter in the side-by-side,
+        # twice over with `--workers 2`), and most servers never host a thinking bot.
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._loop(), name=f"tablero-thinker-{i}") for i in range(self.concurrency)]
         self._tasks.append(loop.create_task(self._gauge(), name="tablero-bot-queue-depth"))
@@ -227,24 +249,76 @@ class Thinkers:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         if self._pool is not None:
-            # A thought under way is dropped (its lease lapses elsewhere). Pool.terminate() can
-            # block for good when a pool process died holding the pool's queue lock (a SIGTERM to
-            # the whole process group kills it beside the server): it runs on a daemon thread,
-            # waited for a few seconds at most; the pool's processes die with the server anyway.
-            done = threading.Event()
-            pool, self._pool = self._pool, None
+            # A thought under way is dropped (its lease lapses elsewhere).
+            await asyncio.to_thread(self._drop_pool().wait, POOL_CLOSE_WAIT)
 
-            def terminate() -> None:
+    def _drop_pool(self) -> threading.Event:
+        """Let the pool go (the next thought starts another); the event is set once it is gone.
+        Pool.terminate() can block for good when a pool process died holding the pool's queue
+        lock (a SIGTERM to the whole process group kills it beside the server, an OOM kill or
+        a `kill -9` of one): it runs on a daemon thread; the pool's processes die with the
+        server anyway."""
+        done = threading.Event()
+        pool, self._pool, self._warm, self._pids = self._pool, None, None, set()
+
+        def terminate() -> None:
+            if pool is not None:
                 pool.terminate()
-                done.set()
+            done.set()
 
-            threading.Thread(target=terminate, name="tablero-bot-pool-close", daemon=True).start()
-            await asyncio.to_thread(done.wait, POOL_CLOSE_WAIT)
+        threading.Thread(target=terminate, name="tablero-bot-pool-close", daemon=True).start()
+        return done
+
+    def _lost_a_process(self) -> bool:
+        """Whether a process the pool started has died since. The pool starts another, but one
+        killed while it waited for a task held the pool's queue lock, and nothing is read from
+        that queue again: every later thought would wait for ever."""
+        alive = {p.pid for p in multiprocessing.active_children()}
+        return not self._pids <= alive
+
+    async def _pool_ready(self) -> None:
+        """Until the pool's processes can think (started here on the first call, and again
+        after one of its processes died or it stopped answering)."""
+        if self._pool is not None and self._lost_a_process():
+            log.warning("a bot pool process died: starting the pool again")
+            self._drop_pool()
+        if self._pool is None:
+            before = {p.pid for p in multiprocessing.active_children()}
+            self._pool = self._new_pool()
+            self._pids = {p.pid for p in multiprocessing.active_children()} - before
+        if self._warm is None:
+            loop = asyncio.get_running_loop()
+            warm: asyncio.Future[None] = loop.create_future()
+            left = [self.processes]
+
+            def one(_: Any) -> None:
+                left[0] -= 1
+                if left[0] == 0 and not warm.done():
+                    warm.set_result(None)
+
+            def failed(e: BaseException) -> None:
+                if not warm.done():
+                    warm.set_exception(e)
+
+            for _ in range(self.processes):  # (a process takes a ping only once it is warm)
+                self._pool.apply_async(_pong, callback=lambda v: loop.call_soon_threadsafe(one, v),
+                                       error_callback=lambda e: loop.call_soon_threadsafe(failed, e))
+            self._warm = warm
+        try:
+            await asyncio.wait_for(asyncio.shield(self._warm), self.lease)
+        except TimeoutError:
+            self._drop_pool()  # it does not answer: the next thought starts another
+            raise
+        except Exception:
+            if self._warm is not None and self._warm.done():  # it failed: the next thought asks again
+                self._warm = None
+            raise
 
     def _new_pool(self) -> Any:
         # A multiprocessing pool replaces a worker that dies; the thought it held never answers,
         # so it is given up after the lease (another worker then takes the turn).
-        return multiprocessing.get_context("spawn").Pool(self.processes, initializer=_warm, initargs=(self.nice,))
+        return multiprocessing.get_context("spawn").Pool(self.processes, initializer=_warm,
+                                                         initargs=(self.nice, self.idle_priority))
 
     async def _gauge(self) -> None:
         while not self._stop.is_set():
@@ -275,8 +349,7 @@ class Thinkers:
         seed = secrets.randbits(64)
         if self.in_process or self.processes <= 0:
             return await asyncio.to_thread(think, engine, state, seat, level, seed, seconds)
-        if self._pool is None:
-            self._pool = self._new_pool()
+        await self._pool_ready()
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[dict[str, Any]] = loop.create_future()
 
@@ -288,7 +361,11 @@ class Thinkers:
             think, (engine, state, seat, level, seed, seconds),
             callback=lambda v: loop.call_soon_threadsafe(settle, answer.set_result, v),
             error_callback=lambda e: loop.call_soon_threadsafe(settle, answer.set_exception, e))
-        return await asyncio.wait_for(answer, self.lease)
+        try:
+            return await asyncio.wait_for(answer, self.lease)
+        except TimeoutError:
+            self._drop_pool()  # a stuck pool (see _lost_a_process): the next thought starts another
+            raise
 
     async def turn(self, game_id: str) -> bool:
         """Play the thinking bot's turn of `game_id` (taken from the queue); True if a move landed."""
@@ -305,6 +382,10 @@ class Thinkers:
         clock = game.meta.get("clock")
         seconds = clock["moveSeconds"] * CLOCK_SHARE if clock else None  # else the level's own budget
         version = game.version
+        if seconds is not None and not self.in_process and self.processes > 0:
+            began = time.monotonic()
+            await self._pool_ready()  # the first thought waits for the pool's start: its clock does not
+            seconds = max(MIN_THOUGHT, seconds - (time.monotonic() - began))
         action = await self._think(game.engine.name, game.state, seat, level, seconds)
         landed = await self._commit(game_id, version, seat, action)
         metrics.BOT_STEPS.labels(game.engine.name).inc(1 if landed is not None else 0)

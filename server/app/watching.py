@@ -8,16 +8,15 @@ repository (`GameRepository.watch`, `.events`, `.head`, `.trims`) is all this mo
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from tablero.engines.core import clone
 from tablero.server import metrics
 from tablero.server.errors import FailedPrecondition, InvalidArgument, NotFound, Unavailable
 from tablero.server.portal.table import is_platform
-from tablero.server.store.base import POKED, Entry, GameNotFound, Reset, Trimmed, chain
+from tablero.server.store.base import POKED, Entry, GameNotFound, Reset, Trimmed
 
 from . import commands as cmd
 from .replies import event_reply, event_view
@@ -25,11 +24,6 @@ from .repository import GameRepository, LoadedGame
 
 # A watch may start from a cached game this replica found current at most this many seconds ago.
 RECENT_CACHE = 5.0
-
-
-def _event_json(event: Any) -> str:
-    """An event's JSON text as the stores keep it and chain it (compact, strict)."""
-    return json.dumps(event, separators=(",", ":"), allow_nan=False)
 
 
 def _trimmed_watch(e: Exception) -> str:
@@ -47,8 +41,10 @@ class Watching:
     # events reaches each watcher as a batch, so the first watcher is a few entries ahead.
     FOLLOWED_ENTRIES = 4
 
-    def __init__(self, games: GameRepository) -> None:
+    def __init__(self, games: GameRepository, public_hash: Callable[[str], str]) -> None:
         self.games = games
+        # The hash a client is shown of an entry's (replies.public_hash): what afterHash names.
+        self.public_hash = public_hash
         # Per game watched here: its watchers, and the newest entries they reached (_follow).
         self._watching: dict[str, int] = {}
         self._followed: OrderedDict[str, dict[int, tuple[str, Any, list[dict[str, Any]], bool]]] = OrderedDict()
@@ -67,16 +63,19 @@ class Watching:
         # itself reads what follows after_version, and the game state it keeps only tells
         # when the game is over.
         meta = await self.games.meta(c.game_id)
-        if self.games.trims:
+        at: Entry | None = None  # the entry at after_version, when read
+        if self.games.trims or (c.after_hash and c.after_version > 0):
             # Entries a snapshot covers may be gone: a start before them is refused now, with
             # its status (FAILED_PRECONDITION), not as an error item after a 200 that an
             # EventSource would retry for ever. (Stores that never trim need no read here.)
             # The watch reads from its start's own entry (its hash tells whether the client's
-            # history is still the store's), so that entry must be kept too.
+            # history is still the store's), so that entry must be kept too. A client's
+            # afterHash is the hash it was shown: checked here against the entry's own.
             try:
-                await self.games.events(c.game_id, max(c.after_version - 1, 0), 1)
+                got = await self.games.events(c.game_id, max(c.after_version - 1, 0), 1)
             except FailedPrecondition as e:
                 return await self._from_first_kept(c, meta, e)
+            at = got[0] if got and got[0].version == c.after_version else None
         game = self.games.recent(c.game_id, meta, RECENT_CACHE)
         if game is None and c.after_version == 0:
             if not self.games.holds(c.game_id):
@@ -100,11 +99,17 @@ class Watching:
         elif c.after_hash and c.after_version > 0 and c.after_version == game.version and game.finished:
             # Nothing follows, so the store's watch would check nothing: check the head here.
             head = await self.games.head(c.game_id)
-            rewound = bool(head.hash) and head.version == c.after_version and head.hash != c.after_hash
+            rewound = bool(head.hash) and head.version == c.after_version and self.public_hash(head.hash) != c.after_hash
+        # The store's watch checks the client's history by the entry's own hash: the one whose
+        # shown hash is afterHash, else one that is not the log's (the histories differ).
+        after_hash = None
+        if c.after_hash and c.after_version > 0:
+            after_hash = at.hash if at is not None and at.hash and self.public_hash(at.hash) == c.after_hash \
+                else "!" + c.after_hash
         # The watcher keeps its own copy of the state to know when the game is over.
         mine = LoadedGame(game.id, game.meta, game.engine, game.version, clone(game.state),
                           list(game.platform))
-        return self._watch(mine, c.seat, c.after_version, c.after_hash or None, rewound)
+        return self._watch(mine, c.seat, c.after_version, after_hash, rewound)
 
     async def _from_first_kept(self, c: cmd.WatchGame, meta: dict[str, Any],
                                e: FailedPrecondition) -> AsyncIterator[dict[str, Any]]:
@@ -116,16 +121,16 @@ class Watching:
         if first is None or c.after_version != first - 1:
             raise FailedPrecondition(_trimmed_watch(e), "HISTORY_TRIMMED") from None
         head = await self.games.events(c.game_id, c.after_version, 1)
-        if c.after_hash and (not head or not head[0].hash
-                             or chain(c.after_hash, _event_json(head[0].event)) != head[0].hash):
-            # The client's last event is gone; its hash is checked through the next
-            # one's (which chains it): a client whose history is not the log's is refused,
-            # told to start again from the kept state (not to resume where it just asked).
+        if c.after_hash or not head:
+            # The client's last event is gone, and with it its hash: the history the client
+            # holds cannot be checked against the log's (the next entry's hash chains it, but
+            # a client is shown only a keyed function of it, replies.public_hash). It is told
+            # to start again from the kept state (not to resume where it just asked).
             raise FailedPrecondition(
-                f"afterHash is not the hash of event {c.after_version} of this game's log (its "
-                f"history was rewritten, or the hash is wrong), and the events before "
-                f"{first} are no longer kept (a snapshot covers them): GET the game with "
-                f"?version={first} and watch from afterVersion {first}", "HISTORY_TRIMMED") from None
+                f"afterHash names event {c.after_version}, which is no longer kept (a snapshot "
+                f"covers the events before {first}), so this game's log cannot tell whether the "
+                f"events you hold are its own: GET the game with ?version={first} and watch from "
+                f"afterVersion {first}", "HISTORY_TRIMMED") from None
         game = await self.games.current(c.game_id, meta)
         mine = LoadedGame(game.id, game.meta, game.engine, game.version, clone(game.state),
                           list(game.platform))
@@ -136,7 +141,7 @@ class Watching:
         """`head`: entries up to `after` sent first (read by the caller), before the store's watch."""
         engine, known = game.engine, game.version
         for entry in head:
-            yield event_reply(game.id, entry.version, event_view(engine, entry.event, seat), entry.hash)
+            yield event_reply(game.id, entry.version, event_view(engine, entry.event, seat), self.public_hash(entry.hash))
         finished = known > 0 and game.finished  # version 0: nothing folded yet (no state)
         if rewound:
             # Every event the client holds is void: it starts again from the first.
@@ -206,14 +211,15 @@ class Watching:
         kept = self._replies.get(game.id)
         if kept is None:
             if not hash_ or self._watching.get(game.id, 0) < 2:  # one watcher: nothing to share
-                return event_reply(game.id, version, event_view(game.engine, event, seat), hash_)
+                return event_reply(game.id, version, event_view(game.engine, event, seat), self.public_hash(hash_))
             kept = self._replies[game.id] = {}
         elif not hash_:
-            return event_reply(game.id, version, event_view(game.engine, event, seat), hash_)
+            return event_reply(game.id, version, event_view(game.engine, event, seat))
         key = (version, hash_, seat)
         reply = kept.get(key)
         if reply is None:
-            reply = kept[key] = event_reply(game.id, version, event_view(game.engine, event, seat), hash_)
+            reply = kept[key] = event_reply(game.id, version, event_view(game.engine, event, seat),
+                                            self.public_hash(hash_))
             if len(kept) > self.REPLIES_KEPT:
                 del kept[next(iter(kept))]  # the oldest
         return reply

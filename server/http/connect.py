@@ -232,10 +232,14 @@ class _CompactJson:
 
 class _Reasoned:
     """A codec whose decoding failures are INVALID_ARGUMENT with their reason (ErrorInfo), as
-    every other refusal (connectrpc's own would carry no detail)."""
+    every other refusal (connectrpc's own would carry no detail). A request over its RPC's
+    body limit (TABLERO_MAX_BODY, as on REST) is refused by its size as sent, before it is
+    read: connectrpc's own read limit is the largest RPC's, and the message's size once parsed
+    would let 5 MB of JSON whitespace through to a 256-KB method."""
 
-    def __init__(self, codec: Any) -> None:
+    def __init__(self, codec: Any, limits: Mapping[type, int]) -> None:
         self._codec = codec
+        self._limits = limits
 
     def name(self) -> str:
         return self._codec.name()
@@ -244,6 +248,9 @@ class _Reasoned:
         return self._codec.encode(message)
 
     def decode(self, data: bytes | bytearray, message_class: type) -> Any:
+        limit = self._limits.get(message_class)
+        if limit is not None and len(data) > limit:
+            raise connect_error(ResourceExhausted(f"request is larger than {limit} bytes", "BODY_TOO_LARGE"))
         try:
             return self._codec.decode(data, message_class)
         except AppError as e:
@@ -279,8 +286,9 @@ def connect_app(api: Api) -> Any:
         return table
 
     read_max = max(api.max_body, api.max_rankings_body)
+    limits = {e.method.input: api.body_limit(e.method.name) for e in table.values()}
     app = _Application(service=object(), endpoints=resolve, read_max_bytes=read_max,
-                       codecs=[_Reasoned(google_protobuf_binary_codec()), _Reasoned(_CompactJson())])
+                       codecs=[_Reasoned(google_protobuf_binary_codec(), limits), _Reasoned(_CompactJson(), limits)])
     # gRPC-Web's text mode (the official grpc-web client's default, its only streaming mode)
     # in front: connectrpc speaks gRPC-Web in binary only.
     return CORSMiddleware(_UnknownMethod(GrpcWebText(app, max_bytes=read_max), set(table)), allow_origins=["*"],

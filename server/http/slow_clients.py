@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import json
+import re
 import time
 from email.utils import formatdate
 from typing import Any
@@ -79,12 +80,14 @@ class _Requests:
     their size (httptools' own parser, public API: one pass over bytes the server parses
     again, about a microsecond per request)."""
 
-    __slots__ = ("in_headers", "size", "count", "refused", "http10", "parser", "begun", "upgrade", "complete")
+    __slots__ = ("in_headers", "size", "count", "refused", "http10", "parser", "begun", "upgrade", "complete",
+                 "head")
 
     def __init__(self) -> None:
         self.complete = False  # the last request begun has arrived whole (body included)
         self.parser: Any = None  # set by the guard
         self.http10 = False  # an HTTP/1.0 request was seen: the connection ends with its answer
+        self.head = False  # a HEAD request was seen on this connection (its answer has no body)
         self.in_headers = False
         self.size = self.count = 0
         self.begun = 0  # requests begun on this connection
@@ -118,9 +121,15 @@ class _Requests:
         self.in_headers = False
         if self.parser.get_http_version() == "1.0":
             self.http10 = True
+        if not self.head and self.parser.get_method() == b"HEAD":
+            self.head = True
 
     def on_message_complete(self) -> None:
         self.complete = True  # the whole request (its body too) has arrived
+
+
+# A header block that declares a body of one byte or more.
+_BODY_FOLLOWS = re.compile(rb"\r\ncontent-length: *[1-9]", re.IGNORECASE)
 
 
 class _Unchunked:
@@ -128,9 +137,10 @@ class _Unchunked:
     line and headers are held until its next write (the body, almost always written in the
     same step of the same task) and go out with it in one write: uvicorn writes them at
     `http.response.start` and the body at `http.response.body`, two system calls and two
-    segments per answer otherwise. What is held is written at the latest when the loop next
-    runs its ready callbacks (an answer without a body, an SSE stream's opening), and before
-    anything else is written or the transport closes, so the order of bytes never changes.
+    segments per answer otherwise. An answer that may have no body (HEAD, 204, 304, a length
+    of 0, an SSE stream's opening) is written at the latest when the loop next runs its ready
+    callbacks; whatever is held goes out before anything else is written or the transport
+    closes, so the order of bytes never changes.
     (2) An answer to an HTTP/1.0 request goes out without chunked transfer coding, which
     HTTP/1.0 does not know (RFC 9112 6.1): uvicorn frames a streamed answer (the SSE watch) in
     chunks whatever the request's version, and such a connection ends with its answer anyway,
@@ -152,7 +162,11 @@ class _Unchunked:
             data = held + data
         elif data.startswith(b"HTTP/1.1 ") and data.endswith(b"\r\n\r\n"):  # a status line and headers
             self._held = data
-            self._loop.call_soon(self.flush)
+            if self._requests.head or not _BODY_FOLLOWS.search(data):
+                # No body may follow (a HEAD's answer, 204, 304, an empty one, or a stream that
+                # has not begun): out at the loop's next ready callbacks. Otherwise the body's
+                # write takes it (uvicorn writes a declared length in full, or closes).
+                self._loop.call_soon(self.flush)
             return
         if data:
             self._t.write(data)

@@ -36,6 +36,7 @@ log = logging.getLogger("tablero.notify")
 PUSH, INBOX = "push", "inbox"
 INBOX_KINDS = ("turn.started", "game.finished")
 CURSOR_TTL = 7 * 86400.0  # a finished game's cursor is kept a week (a late signal derives nothing)
+FAILURE_LOG_EVERY = 60.0  # seconds between two logged failed deliveries to one target
 
 
 @dataclasses.dataclass
@@ -69,6 +70,7 @@ class Notifier:
         self._inflight: dict[str, int] = {}
         self._wake = asyncio.Event()
         self._stopping = False
+        self._said: dict[str, float] = {}  # target -> when its last failed delivery was logged
         from .webpush import Subscriptions
 
         self.subs = Subscriptions(queue)
@@ -286,6 +288,10 @@ class Notifier:
                 m.count("deliveries", target, "ok")
                 return
             m.count("deliveries", target, "failed")
+            if now - self._said.get(target, 0.0) >= FAILURE_LOG_EVERY:  # once a minute per target: seen, not a flood
+                self._said[target] = now
+                log.warning("delivery %s to %s failed (retried for %.0f s): %s", item["event"]["id"], target,
+                            self.s.retry_for, error)
             a = json.loads(att) if att else {"attempts": 0, "first": now}
             a = {**a, "attempts": a["attempts"] + 1, "error": error[:300]}
             if now - a["first"] >= self.s.retry_for:
@@ -382,8 +388,26 @@ class Notifier:
         False (a worker process does it) derivation and delivery."""
         loops = (self._derive_loop, self._deliver_loop, self._sweep_loop, self._stats_loop) if work else \
             (self._stats_loop,)
+        if work:
+            self._tasks.append(asyncio.create_task(self._check_endpoints()))
         for loop in loops:
             self._tasks.append(asyncio.create_task(loop()))
+
+    async def _check_endpoints(self) -> None:
+        """Say at start which webhook endpoints every delivery will be refused for (a private or
+        loopback address without TABLERO_WEBHOOKS_ALLOW_PRIVATE=1, a name that does not resolve),
+        instead of only in the metrics later. Checked again at every send (DNS may change)."""
+        for ep in self.endpoints.values():
+            parts = urlsplit(ep.url)
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+            try:
+                async with asyncio.timeout(self.s.timeout):
+                    await resolve(parts.hostname or "", port, self.s.allow_private)
+            except Refused as e:
+                log.warning("webhook endpoint %s (%s): every delivery will be refused: %s", ep.id, ep.url, e)
+            except (OSError, TimeoutError) as e:
+                log.warning("webhook endpoint %s (%s) does not resolve now: %s: %s", ep.id, ep.url,
+                            type(e).__name__, e)
 
     async def close(self) -> None:
         self._stopping = True

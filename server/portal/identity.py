@@ -125,6 +125,11 @@ class PortalKeys:
             raise IdentityError("the JWT's signature does not verify") from None
         except jwt.PyJWTError as e:
             raise IdentityError(f"invalid JWT: {e}") from None
+        for claim in ("exp", "nbf", "iat"):  # NumericDate (RFC 7519 2): a JSON number, not "1767225600"
+            value = claims.get(claim)
+            if claim in claims and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise IdentityError(f'"{claim}" must be a NumericDate (a JSON number of seconds since the epoch), '
+                                    f"not {type(value).__name__}")
         sub = claims["sub"]
         if not isinstance(sub, str) or not sub or len(sub) > MAX_USER_ID or has_control(sub):
             raise IdentityError(f'"sub" must be a user id of 1-{MAX_USER_ID} characters, none of them a control character '

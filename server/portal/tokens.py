@@ -81,6 +81,10 @@ class SeatTokens:
         mac = hmac.digest(key, text.encode(), "sha256")  # one-shot, in C
         return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
 
+    def derived_key(self, purpose: bytes) -> bytes:
+        """A key for `purpose`, derived from the signing secret (HMAC-SHA256)."""
+        return hmac.digest(self._keys[self._signing], purpose, "sha256")
+
     def issue(self, game_id: str, seat: int, claim: str | None = None) -> str:
         """A token of `seat`; with `claim`, of that claim of the seat only."""
         key = self._keys[self._signing]

@@ -247,7 +247,8 @@ class EventStore(abc.ABC):
         "claimed" list) and return it, or None when all are taken. Raises GameNotFound.
         `claim`: an id of this claim, kept with it (meta "claims": {"<seat>": claim}), so that
         a token naming it holds only while this claim stands (a store that loses the claim and
-        gives the seat to another claim refuses the old token)."""
+        gives the seat to another claim refuses the old token). A `claim` the game already
+        holds returns its seat (a retried join; no second seat)."""
 
     @abc.abstractmethod
     async def request_version(self, game_id: str, request_id: str) -> int | None:

@@ -174,6 +174,30 @@ async def _still_holds(entries: Callable[[int, int], Awaitable[list[Row]]], vers
     return bool(page) and page[0][0] == version and page[0][1] == hash_
 
 
+async def _void_after(watcher: Watcher, entries: Callable[[int, int], Awaitable[list[Row]]],
+                      mine: collections.deque[tuple[int, str]], last: int, last_hash: str | None) -> int | None:
+    """After a reset of `watcher`: the version its watch goes back to, or None when nothing it
+    yielded is void (its place was at or below the divergence, or it caught up on the new
+    history itself: a resumed watch that read it before the feed found the rewrite)."""
+    valid, watcher.rewritten = watcher.rewritten, None
+    assert valid is not None
+    if last <= valid or (last_hash and await _still_holds(entries, last, last_hash)):
+        return None
+    return min(valid, await divergence(mine, last, entries))
+
+
+def _yielded_other(mine: collections.deque[tuple[int, str]], last: int, version: int, hash_: str) -> bool:
+    """Whether the watch yielded another hash than `hash_` at `version` (<= `last`), by what
+    it remembers (`mine`: its newest (version, hash) pairs, the last one at `last`): it read
+    that entry from the store itself, before the feed, and the store has lost it since (a
+    failover to a replica that lacked it)."""
+    i = len(mine) - 1 - (last - version)
+    if i < 0 or not mine or mine[-1][0] != last:
+        return False
+    v, h = mine[i]
+    return v == version and bool(h) and h != hash_
+
+
 async def watch_loop(
     game_id: str,
     after_version: int,
@@ -208,18 +232,15 @@ async def watch_loop(
         if watcher.error is not None:
             raise watcher.error
         if watcher.rewritten is not None:
-            valid, watcher.rewritten = watcher.rewritten, None
-            if last > valid and last_hash and await _still_holds(entries, last, last_hash):
-                # The feed found the rewrite after this watcher had (a resumed watcher that
-                # caught up on the new history itself): nothing it holds is void.
-                continue
-            if last > valid:
-                valid = min(valid, await divergence(mine, last, entries))
+            # The reset dropped the buffer: read on from the store (else what the buffer held
+            # would come only with the game's next move), from `valid` when anything is void.
+            valid, catch_up = await _void_after(watcher, entries, mine, last, last_hash), True
+            if valid is not None:
                 if not resets:
                     raise HistoryRewritten(game_id, valid + 1, feed.last)
                 while mine and mine[-1][0] > valid:
                     mine.pop()
-                last, last_hash, catch_up = valid, (mine[-1][1] if mine and mine[-1][0] == valid else None), True
+                last, last_hash = valid, (mine[-1][1] if mine and mine[-1][0] == valid else None)
                 watcher.buffer.clear()
                 yield Reset(valid)
                 continue
@@ -234,6 +255,11 @@ async def watch_loop(
                 yield Watched(version, fastjson.loads(text), hash_)  # parsed per watcher: no two share an event dict
             elif version > last + 1:  # pushed before we caught up: read the gap
                 catch_up = True
+            elif hash_ and _yielded_other(mine, last, version, hash_):
+                watcher.reset(version - 1)  # everything after the divergence is void
+                break
+        if watcher.rewritten is not None:
+            continue
         if catch_up:
             # From `last` itself (when there is one): its hash tells whether the history we
             # were given is still the store's.

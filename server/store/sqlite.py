@@ -345,6 +345,9 @@ class SQLiteStore(EventStore):
                 row = conn.execute("SELECT meta FROM games WHERE game_id = ?", (game_id,)).fetchone()
                 meta = json.loads(row[0])
                 claimed = meta.setdefault("claimed", [])
+                for held, held_by in (meta.get("claims") or {}).items():
+                    if claim and held_by == claim:  # a retried join (its claim id comes from its requestId)
+                        return int(held)
                 for seat in seats:
                     if seat not in claimed:
                         claimed.append(seat)

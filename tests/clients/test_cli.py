@@ -163,3 +163,22 @@ def test_tablero_client_help_names_tablero_client():
     script = Path(sys.executable).parent / "tablero-client"
     r = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout.startswith("usage: tablero-client "), r.stdout[:200]
+
+
+def test_one_shot_verbs_speak_the_language_asked(server):
+    """`actions`, `act` and their refusals in Spanish with --lang es or LANG (an outside tester's
+    finding: only `play` and the boards were translated); an unknown --lang is refused."""
+    created = json.loads(cli("--url", server.http, "create", "tic-tac-toe", "--json").stdout)
+    gid = created["game"]["id"]
+    x, o = (s["token"] for s in created["seats"])
+    acts = cli("--url", server.http, "actions", gid, f"--token={x}", "--lang", "es").stdout
+    assert f"asiento 0: 9 acciones legales (versión 1); juega una con `act {gid} NÚMERO`" in acts, acts
+    assert "   1. Poner en fila 1, columna 1" in acts, acts
+    early = cli("--url", server.http, "act", gid, "1", f"--token={o}", "--lang", "es", check=False)
+    assert "aún no es tu turno (eres el asiento 1); juega: asiento 0 (versión 1)" in early.stderr, early.stderr
+    done = cli("--url", server.http, "act", gid, "1", f"--token={x}", env={"LANG": "es_ES.UTF-8"}).stdout
+    assert done.strip() == "hecho: versión 2; juega: asiento 1", done
+    english = cli("--url", server.http, "act", gid, "2", f"--token={x}", "--lang", "en", check=False)
+    assert "it is not your turn (you are seat 0): waiting for seat 1 (version 2)" in english.stderr, english.stderr
+    unknown = cli("--url", server.http, "actions", gid, f"--token={x}", "--lang", "xx", check=False)
+    assert unknown.returncode != 0 and "--lang: no texts in 'xx'; the languages are en, es" in unknown.stderr

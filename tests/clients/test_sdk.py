@@ -19,6 +19,7 @@ from tablero_client import (
     FailedPrecondition,
     IllegalAction,
     InvalidArgument,
+    MalformedAction,
     NotFound,
     NotYourTurn,
     SeatTaken,
@@ -82,8 +83,16 @@ def test_errors_mirror_the_api_codes(target):
             c.create("tic-tac-toe", 7)
         with pytest.raises(Aborted):
             x.act({"type": "place", "cell": 0}, expected_version=created.game.version + 5)
-        with pytest.raises(ValueError):
-            x.act({"cell": 0})  # no type: refused before any call
+        with pytest.raises(MalformedAction):
+            x.act({"cell": 0})  # no type: refused before any call (a ValueError too)
+        assert issubclass(MalformedAction, ValueError) and issubclass(MalformedAction, InvalidArgument)
+        deep: object = 0
+        for _ in range(120):
+            deep = [deep]
+        with pytest.raises(InvalidArgument) as refused:  # too deep for a Struct: refused with the API's code
+            x.act({"type": "place", "cell": deep})
+        # (gRPC: the SDK cannot build the Struct, MALFORMED_ACTION; REST: the server's JSON reader)
+        assert refused.value.reason in ("MALFORMED_ACTION", "INVALID_ARGUMENT"), refused.value
         assert isinstance(Aborted("x"), TableroError)
 
 
@@ -186,6 +195,25 @@ def test_request_id_makes_retries_safe(target):
         again = x.act({"type": "place", "cell": 4}, request_id="move-1")
         assert first.version == again.version == 2
         assert len(list(x.events())) == 2
+
+
+def test_a_join_retried_with_its_request_id_gets_the_same_seat(target):
+    """join sends a requestId (made when not given): a retry of a join whose answer was lost
+    gets the same seat and token, on both transports, sync and async."""
+    with Client(**target) as c:
+        created = c.create("tic-tac-toe", seats=["open", "open"])
+        first = c.join(created.game.id, request_id="join-1")
+        again = c.join(created.game.id, request_id="join-1")
+        assert (again.seat, again.token) == (first.seat, first.token)
+        other = c.join(created.game.id)  # a requestId of its own: the other seat
+        assert other.seat != first.seat
+
+        async def retried() -> tuple[int | None, str]:
+            async with AsyncClient(**target) as a:
+                s = await a.join(created.game.id, request_id="join-1")
+                return s.seat, s.token
+
+        assert asyncio.run(retried()) == (first.seat, first.token)
 
 
 def test_seat_kinds_join_and_bots(target):

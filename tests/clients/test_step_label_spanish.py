@@ -48,3 +48,22 @@ def test_riverboats_phase_bonus_is_told_in_spanish(spanish):
                 assert "phase bonus" not in line and "(bonificación de fase)" in line, line
                 return
     pytest.fail("no phase bonus in these games")
+
+
+def test_the_kind_of_move_is_named_without_its_blanks(spanish):
+    """Found by an outside acceptance pass (`tablero play riverboat` in Spanish): the first step
+    listed "Plantar una loseta de tamaño  en las casillas   (30 opciones)", the whole move's
+    sentence with its fields left blank; it is the move's kind, as the browser names it."""
+    game = _game("riverboat", 2)
+    assert step_label("type", "plant", game) == "Plantar"
+    assert step_label("type", "search_pile", game) == "Buscar en un montón"
+    for engine in ("tic-tac-toe", "goofspiel", "phoenicia", "new-bedford", "founders-of-gloomhaven"):
+        for kind in ("pass", "place", "bid", "buy", "build"):
+            label = step_label("type", kind, _game(engine, 2))
+            assert label.strip() == label and "  " not in label, (engine, kind, label)
+
+
+def test_one_hex_is_singular(spanish):
+    cat = i18n.catalog("riverboat")
+    assert cat.format("label.term_size", {"size": 1}) == "una loseta de 1 hexágono"
+    assert cat.format("label.term_size", {"size": 3}) == "una loseta de 3 hexágonos"

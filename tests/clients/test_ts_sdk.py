@@ -3,10 +3,12 @@
 in headless Chromium.
 
 The npm packages (clients/ts/package-lock.json) are installed once per lock file into a
-cache folder; the SDK is built once per test module into a temporary folder."""
+cache folder; the SDK is built once per test run (the test_ts_sdk* modules share it) and
+copied into a temporary folder per module."""
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import hashlib
 import http.server
@@ -44,14 +46,33 @@ def npm_packages() -> Path:
     return locked_node_modules(SDK, "ts-sdk")
 
 
+def _built_once(tmp_path_factory, testrun_uid: str) -> Path:
+    """The package as `scripts/build_ts_sdk.py --web` builds it, once per test run: the first module
+    that needs it builds it (under a lock: with xdist the modules may be on different workers, which
+    share the run's temporary root and its id), the others find it done."""
+    root = tmp_path_factory.getbasetemp().parent / f"tablero-client-{testrun_uid}"
+    root.mkdir(exist_ok=True)
+    built = root / "built"
+    with open(root / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "done").exists():
+            shutil.rmtree(built, ignore_errors=True)
+            built.mkdir()
+            (built / "node_modules").symlink_to(npm_packages())
+            r = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_ts_sdk.py"), "--web", str(built)],
+                               capture_output=True, text=True, timeout=600)
+            assert r.returncode == 0, r.stdout + r.stderr
+            (root / "done").touch()
+    return built
+
+
 @pytest.fixture(scope="module")
-def sdk(tmp_path_factory) -> Path:
-    """The built package (dist/ with .d.ts), in a folder of its own."""
+def sdk(tmp_path_factory, testrun_uid) -> Path:
+    """The built package (dist/ with .d.ts), in a folder of the module's own: the tests write into
+    it (examples, a stricter tsconfig), so each module gets a copy of the run's one build (the
+    node_modules link copied as a link)."""
     out = tmp_path_factory.mktemp("tablero-client")
-    (out / "node_modules").symlink_to(npm_packages())
-    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_ts_sdk.py"), "--web", str(out)],
-                       capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout + r.stderr
+    shutil.copytree(_built_once(tmp_path_factory, testrun_uid), out, symlinks=True, dirs_exist_ok=True)
     assert (out / "dist" / "index.js").exists() and (out / "dist" / "index.d.ts").exists()
     return out
 

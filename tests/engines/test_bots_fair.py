@@ -69,6 +69,24 @@ def test_same_view_same_decision(name):
         assert differed, f"{name}: the hidden parts never differed, so the test proved nothing"
 
 
+def test_solo_founders_same_view_same_decision():
+    """The solo game has its own judgement (Founders' `solo_progress`): the hidden decks still
+    never change a decision."""
+    engine, states = _states("founders-of-gloomhaven", 1, seed=2, picks=4)
+    assert states
+    differed = 0
+    for i, (state, seat) in enumerate(states):
+        other = engine.resample_hidden(state, seat, random.Random(2000 + i))
+        assert canonical_json(engine.view(other, seat)) == canonical_json(engine.view(state, seat))
+        differed += canonical_json(other) != canonical_json(state)
+        actions = engine.legal_actions(state, seat)
+        for level in ("medium", "hard"):
+            a = search.choose(engine, state, seat, level, random.Random(7), actions, iterations=4).action
+            b = search.choose(engine, other, seat, level, random.Random(7), actions, iterations=4).action
+            assert a == b, f"solo {level}: the decision depends on what the player may not see"
+    assert differed, "the hidden parts never differed, so the test proved nothing"
+
+
 def test_the_canonical_form_hides_what_a_seat_may_not_see():
     """The bots' first step: whatever the hidden arrangement, one canonical state per view."""
     engine, states = _states("founders-of-gloomhaven", 2, seed=3, picks=2)

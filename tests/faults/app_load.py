@@ -1,6 +1,5 @@
 """Bounded load through real `tablero serve` replicas, and the audit of what it left behind
 (issue 17's app-level fault suite: tests/faults/test_app_faults.py, bench/faults.py).
-
 Players use the public REST API only, as a client does: create a game, GET its legal
 actions, POST one with a `requestId`, and retry the SAME requestId through any failure
 (connection refused or reset, timeout, 5xx/UNAVAILABLE, ABORTED), alternating replicas,
@@ -151,7 +150,7 @@ class Figures:
     gone: int = 0  # games whose creation a rollback undid
     resets: int = 0
     reconnects: int = 0
-    ended_before_rollback: int = 0  # watches over before the rollback (hold the log as a prefix)
+    ended_before_rollback: int = 0  # watches over before the rollback that hold another history
     recovery: float | None = None  # fault end -> first acknowledged write after it
     problems: list[str] = field(default_factory=list)
     lost_acked_at: list[float] = field(default_factory=list)  # when each lost action was answered
@@ -507,10 +506,9 @@ async def check_views(load: Load, game: Game, log: list[dict]) -> list[str]:
 
 async def audit(load: Load, redis_url: str, scenario: str, *, settle: float = 15.0,
                 rolled_back_at: float | None = None) -> Figures:
-    """After load.stop(): every invariant, per game, counted in Figures. `rolled_back_at`:
-    when the store lost writes. A watch that had ended (`end`: the game was over) before
-    then cannot be told that the game is running again on another history (its players,
-    finding it running, play on): it is counted, not compared."""
+    """After load.stop(): every invariant, per game, counted in Figures. `rolled_back_at`: when
+    the store lost writes; a watch that had ended (the game was over) before then cannot be told
+    the game runs again on another history: holding another, it is counted, not compared."""
     fig = Figures(scenario, games=len(load.games), retries=load.retries, refused=load.refused,
                   http_5xx=load.http_5xx, unexpected=len(load.unexpected))
     fig.problems.extend(load.unexpected[:10])
@@ -557,10 +555,12 @@ async def audit(load: Load, redis_url: str, scenario: str, *, settle: float = 15
         for w in g.watchers:
             fig.resets += w.resets
             fig.reconnects += w.reconnects
-            fig.ended_before_rollback += ended_before(w)
+            fig.ended_before_rollback += ended_before(w) and w.events != want[g.id]
             if not holds(w, want[g.id]):
-                views.append(f"{g.id} watcher holds {len(w.events)} events, the store {len(want[g.id])}"
-                             f" (resets {w.resets}, reconnects {w.reconnects}, errors {w.errors[:3]})")
+                at = next((f", first unlike at {i + 1}: {a} != the store's {b}" for i, (a, b) in enumerate(zip(
+                    w.events, want[g.id], strict=False)) if a != b), "")
+                views.append(f"{g.id} watcher holds {len(w.events)} events, the store {len(want[g.id])} (resets "
+                             f"{w.resets}, reconnects {w.reconnects}, ended {w.ended}, errors {w.errors[:3]}{at})")
             elif w.errors:
                 fig.problems.append(f"{g.id} watcher: {w.errors[:3]}")
         fig.diverged += len(views)

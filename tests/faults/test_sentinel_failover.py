@@ -14,6 +14,13 @@ its requestId until a definitive answer, on either replica; the audit reads the 
   (counted and printed; none is duplicated).
 The time to resume service is from the master's kill to the first move acknowledged after it.
 
+Even with MIN_REPLICAS_ACK=1 the failover is a rollback for the watchers: a move the master
+wrote during the cut is seen by them (the master publishes it) though its player is answered
+UNAVAILABLE, and the promoted replica never had it. A live watch is reset to the new history
+(where the retries apply the moves again, in their own order: goofspiel's simultaneous bids may
+land the other way round); a watch that had ended with the game before the kill cannot be told,
+so it is counted ("watches ended before the rollback"), not compared, as in the AOF rollback.
+
     pytest tests/faults/test_sentinel_failover.py -s -m slow
 """
 
@@ -59,7 +66,7 @@ async def test_killing_the_master_under_load(acks: int) -> None:
             timings: dict[str, float] = {}
             scenario = f"sentinel failover, MIN_REPLICAS_ACK={acks}"
             fig = await run(Setup(sentinels.url, replicas), scenario, _master_dies(sentinels, timings),
-                            warm=1.5, after=2.0, tables=4)
+                            warm=1.5, after=2.0, tables=4, rollback=True)
         finally:
             for r in replicas:
                 r.close()
@@ -71,9 +78,9 @@ async def test_killing_the_master_under_load(acks: int) -> None:
     assert fig.duplicated == fig.misplaced == fig.illegal == 0, fig.problems[:10]
     assert fig.unexpected == 0, fig.problems[:10]
     assert fig.recovery is not None and fig.recovery < 20, fig.row()
+    assert fig.diverged == 0, fig.problems[:10]
     if acks:
         assert fig.lost == 0, fig.problems[:10]
-        assert fig.diverged == 0, fig.problems[:10]
     else:
         # the scenario has teeth: what the master alone acknowledged during the cut is gone
         assert fig.lost > 0, fig.row()

@@ -272,3 +272,22 @@ async def test_sqlite_dead_letters_and_replay_keep_the_lane() -> None:
     assert await q.replay("nope") == 0 and await q.replay("e0") == 1 and await q.dead_letters() == []
     [(_, token, raw, _)] = await q.claim("ep", 10, lease=5)
     assert json.loads(raw)["event"]["id"] == "e0"
+
+
+def test_an_endpoint_every_delivery_is_refused_for_is_said_in_the_log(caplog) -> None:
+    """Found by an outside acceptance pass: webhooks to a loopback address without
+    TABLERO_WEBHOOKS_ALLOW_PRIVATE=1 failed silently (only the metrics showed it). The server says
+    so at start, and logs failed deliveries (at most once a minute per endpoint)."""
+    caplog.set_level("WARNING", logger="tablero.notify")
+    with Receiver(secret()) as rec, ServerThread(webhooks=endpoints_json((rec.url, secret()))) as srv:
+        h = f"http://127.0.0.1:{srv.http_port}"
+        for _ in range(3):
+            plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).raise_for_status()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not any("failed (retried" in r.getMessage() for r in caplog.records):
+            time.sleep(0.1)
+    said = [r.getMessage() for r in caplog.records if r.name == "tablero.notify"]
+    assert any("every delivery will be refused" in s and "TABLERO_WEBHOOKS_ALLOW_PRIVATE=1" in s for s in said), said
+    failed = [s for s in said if "failed (retried" in s]
+    assert len(failed) == 1 and "private or loopback" in failed[0], said
+    assert rec.accepted == []  # nothing reached it

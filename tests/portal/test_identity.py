@@ -66,6 +66,9 @@ def test_rotation_accepts_old_and_new_keys_until_the_old_is_removed():
         (lambda: _token(SECRET, "k1", name="B\u0000ob"), "control character"),
         (lambda: _token(SECRET, "k1", name="Ana \ud83d"), "lone surrogate"),  # an emoji cut in half
         (lambda: _token(SECRET, "k1", sub="a\ud800"), "lone surrogate"),
+        # NumericDate is a JSON number (RFC 7519 2): PyJWT itself reads "exp": "…" as int("…")
+        (lambda: _token(SECRET, "k1", exp=str(int(time.time()) + 300)), '"exp" must be a NumericDate'),
+        (lambda: _token(SECRET, "k1", nbf=str(int(time.time()) - 10)), '"nbf" must be a NumericDate'),
     ],
 )
 def test_bad_tokens_are_refused_with_the_reason(token, reason):

@@ -290,6 +290,17 @@ def test_every_bad_input_gets_its_specific_error(replicas):
     ]
     for r, why in cases:
         assert r.status_code == 401 and why in r.json()["error"]["message"], r.text
+    # A seat token where a portal JWT is needed: a token was sent, of the wrong kind (not "missing").
+    seat_token = plainhttp.post(url, json={"engine": "tic-tac-toe"}).json()["seats"][0]["token"]
+    for r in (plainhttp.get(url, params={"mine": "true"}, headers=bearer(seat_token)),
+              plainhttp.post(url, json={"engine": "tic-tac-toe", "seats": ["me", "open"]}, headers=bearer(seat_token))):
+        e = r.json()["error"]
+        assert r.status_code == 401 and e["reason"] == "TOKEN_INVALID" and "is a seat token" in e["message"], r.text
+    # A token of neither kind is not called a seat token.
+    r = plainhttp.get(url, params={"mine": "true"}, headers=bearer("abc.def.ghi"))
+    e = r.json()["error"]
+    assert r.status_code == 401 and e["reason"] == "TOKEN_INVALID", r.text
+    assert "neither a portal JWT nor a seat token" in e["message"], r.text
     lee = bearer(token("lee"))
     bad = [
         ({"engine": "tic-tac-toe", "seats": ["me", "robot"]}, "the kind must be one of"),

@@ -112,3 +112,64 @@ def test_a_body_that_looks_like_headers_keeps_its_order() -> None:
         b.close()
 
     asyncio.run(main())
+
+
+def test_headers_that_declare_a_body_wait_for_it_without_a_scheduled_write() -> None:
+    """The body follows a declared length (uvicorn writes it, or closes): nothing is scheduled
+    for such a header block, and it leaves with the body however late that comes."""
+    async def main() -> None:
+        t, b, calls = await _pair()
+        w = _Unchunked(t, _Requests(), asyncio.get_running_loop())
+        w.write(HEAD)
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert calls == []
+        w.write(b"{}")
+        assert calls == [HEAD + b"{}"]
+        t.close()
+        b.close()
+
+    asyncio.run(main())
+
+
+def test_after_a_head_request_a_declared_length_is_not_waited_for() -> None:
+    """A HEAD's answer declares the GET's length and has no body: once the connection has seen
+    a HEAD request, every header block goes out on the next turn of the loop."""
+    import httptools
+
+    async def main() -> None:
+        t, b, calls = await _pair()
+        requests = _Requests()
+        requests.parser = httptools.HttpRequestParser(requests)
+        requests.parser.feed_data(b"HEAD /v1/engines HTTP/1.1\r\nhost: x\r\n\r\n")
+        w = _Unchunked(t, requests, asyncio.get_running_loop())
+        w.write(HEAD)
+        await asyncio.sleep(0)
+        assert calls == [HEAD]
+        assert await _read(b, len(HEAD)) == HEAD
+        t.close()
+        b.close()
+
+    asyncio.run(main())
+
+
+def test_a_real_server_answers_head_then_get_on_one_connection() -> None:
+    from tests.server.support import ServerThread
+
+    with ServerThread() as s:
+        with socket.create_connection(("127.0.0.1", s.http_port), timeout=5) as c:
+            c.sendall(b"HEAD /v1/engines HTTP/1.1\r\nhost: x\r\n\r\n")
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += c.recv(65536)
+            assert head.startswith(b"HTTP/1.1 200 ") and b"\r\ncontent-length: " in head.lower()
+            assert head.endswith(b"\r\n\r\n")  # no body
+            c.sendall(b"GET /v1/engines HTTP/1.1\r\nhost: x\r\n\r\n")
+            got = b""
+            while b"\r\n\r\n" not in got:
+                got += c.recv(65536)
+            top, _, body = got.partition(b"\r\n\r\n")
+            length = int(next(line.split(b":")[1] for line in top.split(b"\r\n") if line.lower().startswith(b"content-length")))
+            while len(body) < length:
+                body += c.recv(65536)
+            assert top.startswith(b"HTTP/1.1 200 ") and b'"engines"' in body

@@ -52,6 +52,10 @@ async def test_plain_bot_is_easy_and_levels_are_kept_and_checked():
     listed = await games.list_games(cmd.ListGames())
     (summary,) = [x for x in listed["games"] if x["id"] == g["game"]["id"]]
     assert [s.get("botLevel") for s in summary["seats"]] == [None, "hard"]
+    # An easy bot asked for by name is shown as such (an outside acceptance pass could not tell
+    # it from a plain one); it plays as a plain one does, on the request path.
+    g = await games.create_game(cmd.CreateGame("tic-tac-toe", 2, seats=("bot:easy", "human")))
+    assert [s.get("botLevel") for s in g["game"]["seats"]] == ["easy", None] and g["game"]["version"] == 2
     g = await games.create_game(cmd.CreateGame("tic-tac-toe", 2, seats=("human", "bot:medium")))
     assert (await games.games.meta(g["game"]["id"]))["seats"] == ["human", "bot"]
     with pytest.raises(InvalidArgument, match="bot level must be one of easy, medium, hard"):

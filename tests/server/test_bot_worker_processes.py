@@ -69,14 +69,15 @@ def test_bot_workers_take_turns_from_the_queue_and_a_dead_ones_turn_goes_to_anot
 
 def test_serve_thinks_on_a_pool_of_child_processes():
     with ServerProcess({"TABLERO_BOT_PROCESSES": "1", "TABLERO_BOT_NICE": "0"}) as server:
+        time.sleep(1.0)
+        assert not _children(server.proc.pid), "the pool started before any bot had to think"
         created = plainhttp.post(f"{server.http}/v1/games", json={
             "engine": "tic-tac-toe", "seats": ["human", "bot:hard"], "clock": {"moveSeconds": 1}}, timeout=10).json()
         gid, token = created["game"]["id"], created["seats"][0]["token"]
         plainhttp.post(f"{server.http}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {token}"},
                    json={"action": {"type": "place", "cell": 4}}, timeout=10).raise_for_status()
         _wait(lambda: _version(server, gid) == 3)
-        children = subprocess.run(["pgrep", "-P", str(server.proc.pid)], capture_output=True, text=True).stdout.split()
-        assert children, "the thought ran without a child process"
+        assert _children(server.proc.pid), "the thought ran without a child process"
         metrics = scrape(server.http)
         assert "tablero_bot_queue_depth" in metrics
 
@@ -96,6 +97,9 @@ def test_a_sigterm_to_the_whole_process_group_stops_serve_and_its_pool():
                             cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _wait(lambda: _ready(http), timeout=60)
+        # The pool starts with the first thought: a hard bot moves first.
+        plainhttp.post(f"http://127.0.0.1:{http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["bot:hard", "human"]},
+                       timeout=10).raise_for_status()
         _wait(lambda: subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True).stdout.strip() != b"",
               timeout=60)  # the pool's process is up
         os.killpg(proc.pid, signal.SIGTERM)
@@ -106,8 +110,37 @@ def test_a_sigterm_to_the_whole_process_group_stops_serve_and_its_pool():
             proc.wait()
 
 
+def _children(pid: int) -> list[str]:
+    return subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+
+
 def _ready(port: int) -> bool:
     try:
         return plainhttp.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def test_a_pool_process_killed_while_idle_does_not_stop_the_bots():
+    """An outside acceptance pass: `kill -9` of the pool's process while it waited for a task
+    (an OOM kill does the same) left the pool's queue lock held, and medium and hard bots never
+    moved again on that server. The next thought now finds the pool short of a process and
+    starts it again; the lease (60 s here) is not what saves the turn."""
+    import signal
+
+    with ServerProcess({"TABLERO_BOT_PROCESSES": "1", "TABLERO_BOT_NICE": "0", "TABLERO_BOT_LEASE": "60"}) as server:
+        def bot_game() -> str:
+            return plainhttp.post(f"{server.http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["bot:hard", "human"]},
+                                  timeout=10).json()["game"]["id"]
+
+        first = bot_game()
+        _wait(lambda: _version(server, first) >= 2, timeout=60)  # the pool is up and has thought
+        pool = [p for p in _children(server.proc.pid)
+                if "multiprocessing.spawn" in open(f"/proc/{p}/cmdline").read().replace("\0", " ")]
+        assert len(pool) == 1, pool
+        os.kill(int(pool[0]), signal.SIGKILL)
+        time.sleep(1.0)  # the pool has started its replacement, which finds the queue's lock held
+        second = bot_game()
+        started = time.monotonic()
+        _wait(lambda: _version(server, second) >= 2, timeout=40)
+        assert time.monotonic() - started < 40

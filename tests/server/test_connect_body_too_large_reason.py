@@ -36,3 +36,21 @@ def test_a_body_over_the_limit_is_body_too_large(url):
     assert r.status_code == 429, r.text  # Connect's status for resource_exhausted
     assert r.json()["code"] == "resource_exhausted"
     assert _reason(r) == "BODY_TOO_LARGE"
+
+
+def test_the_limit_is_on_the_body_as_sent_not_the_message_it_parses_to(url):
+    """5 MB of JSON whitespace around a small CreateGame: REST refuses it by its size (413), and
+    so must Connect (the message it parses to is small; the body was read and parsed whole)."""
+    body = b" " * 5_000_000 + b'{"engine": "tic-tac-toe", "players": 2}'
+    r = plainhttp.post(url + GAME + "CreateGame", content=body, headers={"content-type": "application/json"},
+                       timeout=30)
+    assert r.status_code == 429, r.text
+    assert _reason(r) == "BODY_TOO_LARGE"
+    assert "262144" in r.json()["message"]
+    rest = plainhttp.post(url + "/v1/games", content=body, headers={"content-type": "application/json"}, timeout=30)
+    assert rest.status_code == 413
+    # Just under the limit, the same padding is read as before.
+    fits = b" " * 200_000 + b'{"engine": "tic-tac-toe", "players": 2}'
+    r = plainhttp.post(url + GAME + "CreateGame", content=fits, headers={"content-type": "application/json"},
+                       timeout=30)
+    assert r.status_code == 200, r.text

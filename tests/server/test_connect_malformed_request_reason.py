@@ -43,3 +43,18 @@ def test_a_binary_request_that_does_not_decode_is_invalid_argument_with_its_reas
                    timeout=10)
     assert r.status_code == 400, r.text
     assert _reason(r) == "INVALID_ARGUMENT"
+
+
+@pytest.mark.parametrize("rpc", ["GetGame", "SubmitAction", "ListLegalActions", "ListEvents", "Resign", "JoinGame"])
+def test_a_call_about_a_game_without_its_id_says_the_id_is_required(url, rpc):
+    """Connect bodies may leave gameId out (REST's paths cannot): that is the malformed request
+    it is, whatever token comes with it (not a seat token "of another game", nor "no game ''")."""
+    created = plainhttp.post(url + "/v1/games", json={"engine": "tic-tac-toe", "players": 2}, timeout=10).json()
+    token = created["seats"][0]["token"]
+    for headers in ({}, {"authorization": f"Bearer {token}"}):
+        r = plainhttp.post(url + GAME + rpc, json={"action": {"type": "place", "cell": 4}} if rpc == "SubmitAction"
+                           else {}, headers=headers, timeout=10)
+        assert r.status_code == 400, (rpc, headers, r.text)
+        assert r.json()["code"] == "invalid_argument"
+        assert r.json()["message"] == "gameId is required"
+        assert _reason(r) == "INVALID_ARGUMENT"

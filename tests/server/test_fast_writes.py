@@ -75,13 +75,16 @@ def _bot_game(http) -> str:
     return http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["bot", "bot"]}).json()["game"]["id"]
 
 
-def _watch(server, gid: str, version: bytes = b"1.1", extra: bytes = b"Host: t\r\n") -> tuple[int, dict[str, str], bytes, bool]:
-    """A watch of `gid` read off a raw socket: (status, headers, the body unchunked, closed after)."""
+def _watch(server, gid: str, version: bytes = b"1.1", extra: bytes = b"Host: t\r\n",
+           *, until_closed: bool = True) -> tuple[int, dict[str, str], bytes, bool | None]:
+    """A watch of `gid` read off a raw socket: (status, headers, the body unchunked, closed after).
+    `until_closed=False` does not wait for the end of the connection (None): a kept-alive one
+    ends only at the server's idle timeout, seconds later."""
     with _connect(server) as s:
         s.sendall(b"GET /v1/games/" + gid.encode() + b"/watch HTTP/" + version + b"\r\n" + extra + b"\r\n")
         r = Reader(s)
         status, headers, body = r.answer()
-        return status, headers, body, r.closed()
+        return status, headers, body, r.closed() if until_closed else None
 
 
 def test_pipelined_answers_come_whole_and_in_order_and_close_when_asked(server, http):
@@ -125,7 +128,8 @@ def test_an_http_1_0_request_is_answered_and_the_connection_closed(server):
 
 def test_a_watch_streams_well_formed_chunks_to_the_last(server, http):
     gid = _bot_game(http)
-    status, headers, body, _ = _watch(server, gid)  # every chunk up to the terminating one
+    # every chunk up to the terminating one (the connection is kept alive: not waited out)
+    status, headers, body, _ = _watch(server, gid, until_closed=False)
     assert status == 200 and headers["content-type"].startswith("text/event-stream")
     frames = body.decode().split("\n\n")
     ids = [int(line[4:]) for f in frames for line in f.split("\n") if line.startswith("id: ")]

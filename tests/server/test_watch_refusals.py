@@ -67,15 +67,15 @@ def test_a_watch_from_before_the_kept_events_is_refused_before_the_stream(trimmi
             error = r.json()["error"]
             assert error["code"] == "FAILED_PRECONDITION"
             assert f"afterVersion {kept - 1} or later" in error["message"], error
-        # A hash at kept - 1 that is not the log's (the next entry's chain hash tells): refused,
-        # and told to start again from the kept state, not to watch from where it just asked.
+        # A hash at kept - 1 (the event is trimmed: no hash of it can be checked any more):
+        # refused, and told to start again from the kept state, not to watch from where it asked.
         params = {"afterVersion": kept - 1, "afterHash": "0123456789abcdef"}
         r = http.get(f"/v1/games/{gid}/watch", params=params)
         assert r.status_code == 409, (r.status_code, r.text[:200])
         error = r.json()["error"]
         assert error["code"] == "FAILED_PRECONDITION"
         assert f"afterVersion {kept - 1} or later" not in error["message"], error
-        assert "afterHash is not the hash of event" in error["message"], error
+        assert f"afterHash names event {kept - 1}, which is no longer kept" in error["message"], error
         assert f"?version={kept} and watch from afterVersion {kept}" in error["message"], error
         with grpc.insecure_channel(trimming.grpc) as channel:
             stub = pb_grpc.GameServiceStub(channel)
@@ -137,9 +137,13 @@ def test_a_stream_that_ends_with_an_error_is_counted_with_its_code(trimming, red
         assert _metric(http, "WatchGame", "OK") == ok
 
 
-def test_a_client_holding_the_last_trimmed_event_resumes_with_its_hash(trimming):
-    """A live watcher whose last event was trimmed (a snapshot came while it reconnected) resumes
-    with that event's hash: the server checks it through the next entry's chain hash."""
+def test_a_client_holding_the_last_trimmed_event_is_told_to_start_from_the_kept_state(trimming):
+    """A live watcher whose last event was trimmed (a snapshot came while it reconnected) and
+    that resumes with that event's hash: a client is shown a keyed function of the chain hash
+    (server.app.replies.public_hash), so the server cannot check it through the next entry's
+    chain any more (the store keeps no hash of a trimmed entry). It is refused with what to do
+    (HISTORY_TRIMMED: GET ?version=<first kept>, watch from there), and doing that works;
+    without afterHash the same resume is served (test_a_watch_from_before_the_kept_events…)."""
     with httpx.Client(base_url=trimming.http, timeout=10) as http:
         out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
         gid, tokens = out["game"]["id"], [s["token"] for s in out["seats"]]
@@ -152,9 +156,14 @@ def test_a_client_holding_the_last_trimmed_event_resumes_with_its_hash(trimming)
             hashes[version] = http.get(f"/v1/games/{gid}/events", params={"afterVersion": version - 1}
                                        ).json()["events"][0]["hash"]
         kept = _first_kept(http, gid)
+        r = http.get(f"/v1/games/{gid}/watch", params={"afterVersion": kept - 1, "afterHash": hashes[kept - 1]})
+        e = r.json()["error"]
+        assert r.status_code == 409 and e["reason"] == "HISTORY_TRIMMED", r.text
+        assert f"?version={kept}" in e["message"] and f"afterVersion {kept}" in e["message"], e
+        assert http.get(f"/v1/games/{gid}", params={"version": kept}).json()["version"] == kept
         with http.stream("GET", f"/v1/games/{gid}/watch",
-                         params={"afterVersion": kept - 1, "afterHash": hashes[kept - 1]}) as r:
+                         params={"afterVersion": kept, "afterHash": hashes[kept]}) as r:
             assert r.status_code == 200, r.read()
             text = "".join(r.iter_text())
         ids = [int(x) for x in re.findall(r"^id: (\d+)$", text, re.M)]
-        assert ids[0] == kept and "event: reset" not in text, text
+        assert ids[0] == kept + 1 and "event: reset" not in text, text

@@ -286,6 +286,21 @@ async def test_claim_seat_respects_seats_claimed_at_creation(store: EventStore) 
     assert (await store.get_meta(g))["claimed"] == [0, 1]
 
 
+async def test_a_claim_id_already_held_gets_its_seat_back(backend: Backend) -> None:
+    """A retried join (its claim id comes from its requestId): the same seat, not a second one,
+    on every replica, also when the retries race."""
+    stores = [backend.open(), backend.open()] if backend.shared else [backend.open()]
+    g = new_id()
+    await stores[0].create(g, {"engine": "x", "seats": 3}, [])
+    assert await stores[0].claim_seat(g, [1, 2], "first") == 1
+    assert await stores[-1].claim_seat(g, [2], "first") == 1  # only seat 2 is open to a new claim: still 1
+    results = await outcomes([stores[i % len(stores)].claim_seat(g, [2], "second") for i in range(6)])
+    assert results == [2] * 6
+    assert await stores[0].claim_seat(g, [2], "third") is None
+    meta = await stores[0].get_meta(g)
+    assert sorted(meta["claimed"]) == [1, 2] and meta["claims"] == {"1": "first", "2": "second"}
+
+
 async def test_concurrent_claims_give_each_seat_once(backend: Backend) -> None:
     stores = [backend.open(), backend.open()] if backend.shared else [backend.open()]
     g = new_id()

@@ -1,6 +1,7 @@
 """Defects a third outside acceptance pass found in the browser client (two people in two browser
 contexts, links, tokens, going offline): a malformed game link, a seat token the server no longer
-accepts, and a page that stayed "live" through a lost connection."""
+accepts, and a page that stayed "live" through a lost connection; and a page left while it loaded
+(found by CI: a table drew over the page shown after it)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,47 @@ def test_a_game_link_that_leads_nowhere_says_the_game_is_not_found(server, new_p
         assert "no route" not in text, (address, text)
         assert page.locator("form.create").count() == 0, address
         assert page.locator("#not-found a[href='#/']").count() == 1
+
+
+# Holds the page's GetGame calls (through the fetch the SDK calls) while window.__hold is set, and
+# records every RPC the page calls.
+HOLD_GETGAME = """
+window.__hold = 0;
+window.__rpcs = [];
+const realFetch = window.fetch;
+window.fetch = async (...args) => {
+  const url = String((args[0] && args[0].url) || args[0]);
+  window.__rpcs.push(url.split('/').pop());
+  if (window.__hold && url.endsWith('/GetGame')) await new Promise((r) => setTimeout(r, window.__hold));
+  return realFetch(...args);
+};
+"""
+
+
+def test_a_table_left_while_it_loaded_draws_nothing_and_opens_no_watch(server, new_page):
+    """A game link followed, and left for the lobby before the game had loaded (a slow answer, a
+    quick back button): the table must not draw over the lobby shown since, nor open a watch
+    nobody sees. (Before, every route drew when its own answers came: the last to finish won.)"""
+    game = ApiGame(server.url, "tic-tac-toe", ["human", "human"])
+    page = new_page()
+    page.add_init_script(HOLD_GETGAME)
+    page.goto(f"{server.url}/#/")
+    page.wait_for_selector("form.create")
+    page.evaluate("window.__hold = 1000")
+    page.evaluate(f"location.hash = '#/g/{game.id}'")
+    page.wait_for_function("window.__rpcs.includes('GetGame')")
+    page.evaluate("location.hash = '#/'")
+    page.wait_for_selector("form.create")
+    page.wait_for_timeout(2000)  # the held GetGame has answered meanwhile
+    assert page.locator("section.table").count() == 0
+    assert page.locator("form.create").count() == 1
+    assert "WatchGame" not in page.evaluate("window.__rpcs")
+    # The same link followed again, unhurried: the table opens and watches.
+    page.evaluate("window.__hold = 0")
+    page.evaluate(f"location.hash = '#/g/{game.id}'")
+    page.wait_for_selector(".live.live")
+    assert page.locator("section.table").count() == 1
+    assert page.evaluate("window.__rpcs").count("WatchGame") == 1
 
 
 def test_a_seat_token_the_server_refuses_falls_back_to_watching(server, new_page):

@@ -90,3 +90,21 @@ def test_a_captains_turns_read_in_spanish_in_the_pages_log(server, new_page):
     assert said == ["El Capitán Ahab saca un 2 y pone rumbo a: preparar, o si no zarpar al espacio 5.",
                     "El Capitán Ahab no coloca trabajador (Ahab sacó una ficha que no pudo quedarse: su trabajador "
                     "no se coloca esta ronda)."], said
+
+
+def test_no_whales_and_no_sea_tokens_read_ninguna_in_spanish(server, new_page):
+    """"Ballenas guardadas" and "Fichas de mar robadas" are feminine: their empty value reads
+    "ninguna", not the generic "ninguno" (an outside tester's finding); English keeps "none"."""
+    g = engines.LocalGame("new-bedford", seats=2, seed=3)
+    for lang, label, none in (("es", "Ballenas guardadas:", "ninguna"), ("en", "Whales kept:", "none")):
+        page = new_page()
+        page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+        page.goto(server.url + "/#/")
+        page.wait_for_selector(".engines label")
+        text = page.evaluate("""async (view) => {
+            await (await import('/js/i18n.js')).loadCatalog('new-bedford');
+            const r = (await import('/js/render/index.js')).rendererFor('new-bedford');
+            return r.render({ view, seat: 0, held: [0], seatNames: null, engine: 'new-bedford' }).innerText;
+        }""", g.view(0))
+        assert f"{label} {none}" in text, text[:600]
+        assert f"{label} ninguno" not in text

@@ -75,6 +75,12 @@ def test_the_page_subscribes_through_its_service_worker_which_shows_your_turn(br
         page.evaluate("""([gid, token]) => localStorage.setItem('tablero.games.v1', JSON.stringify(
             {[gid]: {engine: 'tic-tac-toe', seats: [{seat: 1, token}], at: Date.now()}}))""", [gid, o])
         page.goto(f"{h}/#/g/{gid}")
+        try:
+            page.wait_for_selector("#notify-me", timeout=30_000)
+        except Exception as e:  # say what the page showed instead (CI once saw no button, twice)
+            raise AssertionError(f"no #notify-me; the page shows {page.inner_text('body')[:800]!r}; "
+                                 f"page errors {errors}; seats kept "
+                                 f"{page.evaluate('localStorage.getItem(`tablero.games.v1`)')}") from e
         page.click("#notify-me")
         page.wait_for_function("() => !document.querySelector('.push-status').textContent.includes('subscribing')",
                                timeout=30_000)
@@ -112,3 +118,26 @@ def test_the_page_subscribes_through_its_service_worker_which_shows_your_turn(br
         ctx.close()
     finally:
         server.stop()
+
+
+def test_no_notify_control_on_a_server_that_sends_no_push(server, browser) -> None:
+    # The package's server has no VAPID key: GET /v1/push/key answers 409, and the control that
+    # the table adds for a seat held here must then stay hidden (the `hidden` attribute lost to
+    # `.row { display: flex }`, so the button showed and failed when clicked).
+    h = server.url
+    g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+    gid, o = g["game"]["id"], g["seats"][1]["token"]
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    try:
+        page.goto(h + "/")
+        page.evaluate("""([gid, token]) => localStorage.setItem('tablero.games.v1', JSON.stringify(
+            {[gid]: {engine: 'tic-tac-toe', seats: [{seat: 1, token}], at: Date.now()}}))""", [gid, o])
+        with page.expect_response(lambda r: r.url.endswith("/v1/push/key")) as answer:
+            page.goto(f"{h}/#/g/{gid}")
+        assert answer.value.status == 409
+        page.wait_for_selector("#notify-me", state="attached", timeout=30_000)
+        page.wait_for_function("() => document.querySelector('.push').hidden", timeout=10_000)
+        assert not page.is_visible("#notify-me")
+    finally:
+        ctx.close()

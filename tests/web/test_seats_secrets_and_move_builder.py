@@ -336,3 +336,44 @@ def test_lobby_options_on_a_phone_keep_each_checkbox_beside_its_label(server, ne
     assert '"' not in hints and "Default: false" not in hints and "Default: thematic" not in hints.lower(), hints
     page.click("label[for=eng-goofspiel]")
     assert "Default: 6." in page.inner_text("form.create .opts")
+
+
+def test_a_list_chosen_as_a_set_is_not_asked_again_when_its_order_still_differs(server, new_page):
+    """Found in CI (Spanish Riverboat played by clicking, 1,500 clicks without a move): moves that
+    differ only in the order of their cells ([33, 32] and [32, 33]) made the builder ask for the
+    cells again after each "That's all", a crumb more each time. The cells chosen in an order a
+    move has are that move's; the field is not asked again."""
+    actions = [{"type": "plant", "cells": cells, "crop": crop}
+               for cells in ([33, 32], [32, 33], [10, 11]) for crop in ("corn", "beet", "potato", "pumpkin")]
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector("form.create")
+    page.evaluate(
+        """async (actions) => {
+            const { Composer } = await import('/js/compose.js');
+            window.__played = [];
+            const c = new Composer({ submit: async (a) => { window.__played.push(a); } });
+            c.el.id = 'probe';
+            document.body.prepend(c.el);
+            c.setActions(actions);
+        }""",
+        actions,
+    )
+    clicks = 0
+    while not page.evaluate("window.__played.length") and clicks < 30:
+        probe = page.locator("#probe")
+        if probe.locator("button[data-item]").count():  # cells one at a time: 33, then 32, then that's all
+            chosen = probe.inner_text()
+            item = "32" if "So far: 33" in chosen else "33"
+            probe.locator(f'button[data-item="{item}"]').click()
+        elif probe.locator("button[data-done]").count():
+            probe.locator("button[data-done]").click()
+        elif probe.locator("button.choice").count():
+            probe.locator("button.choice").first.click()
+        else:
+            probe.locator("button.act").first.click()
+        clicks += 1
+    crumbs = page.locator("#probe .crumb").all_inner_texts()
+    played = page.evaluate("window.__played")
+    assert len(played) == 1 and played[0]["cells"] == [33, 32], (played, crumbs, clicks)
+    assert sum("cells" in c for c in crumbs) <= 1, crumbs

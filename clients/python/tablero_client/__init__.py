@@ -8,6 +8,7 @@ from .errors import (
     GameOver,
     IllegalAction,
     InvalidArgument,
+    MalformedAction,
     NotFound,
     NotYourTurn,
     OpenGamesCap,
@@ -46,5 +47,5 @@ __all__ = [
     "Event", "FailedPrecondition", "Game", "InvalidArgument", "Joined", "LegalActionGroup", "LegalActions", "NotFound",
     "PermissionDenied", "ResourceExhausted", "Seat", "SeatInfo", "TableroError", "Unauthenticated",
     "Unavailable", "errors", "GameOver", "IllegalAction", "NotYourTurn", "OpenGamesCap", "RateLimited", "SeatTaken",
-    "StaleVersion", "TicketsCap", "TokenExpired",
+    "StaleVersion", "TicketsCap", "TokenExpired", "MalformedAction",
 ]

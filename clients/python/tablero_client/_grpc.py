@@ -6,11 +6,11 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import grpc
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import json_format, message, struct_pb2
 
 from ._proto import games_pb2 as pb
 from ._proto import games_pb2_grpc as pbg
-from .errors import TableroError, error_for, error_info
+from .errors import MalformedAction, TableroError, error_for, error_info
 
 JSON = dict[str, Any]
 
@@ -81,8 +81,12 @@ def _create_request(body: JSON) -> Any:
 
 
 def _submit_request(game_id: str, body: JSON) -> Any:
-    req = pb.SubmitActionRequest(game_id=game_id, action=_struct(body["action"]),
-                                 request_id=body.get("requestId") or "")
+    try:
+        action = _struct(body["action"])
+        req = pb.SubmitActionRequest(game_id=game_id, action=action, request_id=body.get("requestId") or "")
+    except (ValueError, TypeError, message.Error) as e:  # no JSON value protobuf can carry (nested too deep, …)
+        raise MalformedAction(f"the action cannot be sent as a google.protobuf.Struct: {e}",
+                              reason="MALFORMED_ACTION") from None
     if body.get("expectedVersion") is not None:
         req.expected_version = int(body["expectedVersion"])
     return req
@@ -158,8 +162,8 @@ class GrpcTransport:
     def create_game(self, body: JSON, token: str | None = None) -> JSON:
         return to_json(self._call("CreateGame", _create_request(body), token))
 
-    def join_game(self, game_id: str, token: str | None) -> JSON:
-        return to_json(self._call("JoinGame", pb.JoinGameRequest(game_id=game_id), token))
+    def join_game(self, game_id: str, token: str | None, request_id: str | None = None) -> JSON:
+        return to_json(self._call("JoinGame", pb.JoinGameRequest(game_id=game_id, request_id=request_id or ""), token))
 
     def get_game(self, game_id: str, token: str | None, version: int | None) -> JSON:
         return _game(self._call("GetGame", _get_request(game_id, version), token))
@@ -222,8 +226,9 @@ class AsyncGrpcTransport:
     async def create_game(self, body: JSON, token: str | None = None) -> JSON:
         return to_json(await self._call("CreateGame", _create_request(body), token))
 
-    async def join_game(self, game_id: str, token: str | None) -> JSON:
-        return to_json(await self._call("JoinGame", pb.JoinGameRequest(game_id=game_id), token))
+    async def join_game(self, game_id: str, token: str | None, request_id: str | None = None) -> JSON:
+        return to_json(await self._call("JoinGame", pb.JoinGameRequest(game_id=game_id, request_id=request_id or ""),
+                                        token))
 
     async def get_game(self, game_id: str, token: str | None, version: int | None) -> JSON:
         return _game(await self._call("GetGame", _get_request(game_id, version), token))

@@ -177,8 +177,8 @@ class RestTransport:
     def create_game(self, body: JSON, token: str | None = None) -> JSON:
         return self._call("POST", "/v1/games", token, body=body)
 
-    def join_game(self, game_id: str, token: str | None) -> JSON:
-        return self._call("POST", f"/v1/games/{quote(game_id, safe='')}/join", token, body={})
+    def join_game(self, game_id: str, token: str | None, request_id: str | None = None) -> JSON:
+        return self._call("POST", f"/v1/games/{quote(game_id, safe='')}/join", token, body=_join_body(request_id))
 
     def get_game(self, game_id: str, token: str | None, version: int | None) -> JSON:
         params = {"version": version} if version is not None else None
@@ -265,8 +265,8 @@ class AsyncRestTransport:
     async def create_game(self, body: JSON, token: str | None = None) -> JSON:
         return await self._call("POST", "/v1/games", token, body=body)
 
-    async def join_game(self, game_id: str, token: str | None) -> JSON:
-        return await self._call("POST", f"/v1/games/{quote(game_id, safe='')}/join", token, body={})
+    async def join_game(self, game_id: str, token: str | None, request_id: str | None = None) -> JSON:
+        return await self._call("POST", f"/v1/games/{quote(game_id, safe='')}/join", token, body=_join_body(request_id))
 
     async def get_game(self, game_id: str, token: str | None, version: int | None) -> JSON:
         params = {"version": version} if version is not None else None
@@ -314,3 +314,7 @@ class AsyncRestTransport:
         except httpx.HTTPError as e:
             raise _transport_error(e) from e
         raise Unavailable("the watch stream closed before the game ended")
+
+
+def _join_body(request_id: str | None) -> JSON:
+    return {"requestId": request_id} if request_id else {}

@@ -119,6 +119,8 @@ def cmd_actions(args: argparse.Namespace) -> int:
     with _client(args) as c:
         la = c.legal_actions(args.game_id, token)
         game = None if args.json else c.game(args.game_id, token)  # the actions in its words
+        if not args.json:
+            _platform_words(c)
     if args.json:
         _print_json(la.actions)
         return 0
@@ -128,8 +130,9 @@ def cmd_actions(args: argparse.Namespace) -> int:
     if not la.actions:
         print(_why_no_action(game, la.seat))
         return 0
-    print(f"seat {la.seat}: {plural(len(la.actions), 'legal action')} (version {la.version}); "
-          f"play one with `act {args.game_id} NUMBER`")
+    print(_say("cli.actions", "seat {seat}: {count} (version {version}); play one with `act {game} NUMBER`",
+               seat=la.seat, n=len(la.actions), count=plural(len(la.actions), "legal action"), version=la.version,
+               game=args.game_id))
     for i, a in enumerate(la.actions, 1):
         print(f"{i:4}. {action_label(a, game)}")
     return 0
@@ -144,6 +147,8 @@ def cmd_act(args: argparse.Namespace) -> int:
         raise SystemExit(f"the action is a number from `actions` or a JSON object with a \"type\" "
                          f"(e.g. '{{\"type\": \"place\", \"cell\": 4}}'), not {args.action}")
     with _client(args) as c:
+        if not args.json:
+            _platform_words(c)
         if is_number:  # a number from `actions`
             la = c.legal_actions(args.game_id, token)
             acts = la.actions
@@ -162,23 +167,52 @@ def cmd_act(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(asdict(game))
     else:
-        print(f"ok: version {game.version}; {_status_words(game)}")
+        print(_say("cli.ok", "ok: version {version}; {status}", version=game.version, status=_status_words(game)))
     return 0
+
+
+def _i18n() -> Any:
+    """The renderers' catalogs (render.i18n), or None: the SDK without its [cli] extras."""
+    try:
+        from .render import i18n
+    except ModuleNotFoundError:
+        return None
+    return i18n
+
+
+def _say(key: str, english: str, **args: Any) -> str:
+    """A sentence of the one-shot verbs (engines/core/messages `cli.*`) in the language in use;
+    `english` where no catalog is at hand (the SDK without its [cli] extras, an older server)."""
+    i18n = _i18n()
+    cat = i18n.catalog("tablero") if i18n is not None else None
+    return cat.format(key, args) if cat is not None and cat.has(key) else english.format(**args)
+
+
+def _platform_words(c: Any) -> None:
+    """The platform's catalog from the server, for a language other than English (one call)."""
+    i18n = _i18n()
+    if i18n is not None and i18n.current_language() != "en":
+        i18n.load(c, "tablero")
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return ", ".join(_say("cli.seat", "seat {n}", n=s) for s in seats) or _say("cli.nobody", "nobody")
 
 
 def _status_words(game: Game) -> str:
     """`the game is over` or `to act: seat 1`."""
     if game.finished:
-        return "the game is over"
-    return "to act: " + (", ".join(f"seat {s}" for s in game.to_act) or "nobody")
+        return _say("cli.over", "the game is over")
+    return _say("cli.to_act", "to act: {who}", who=_seats(game.to_act))
 
 
 def _why_no_action(game: Game, seat: int) -> str:
     """Why a seat has nothing to choose from: the game is over, or it is another seat's turn."""
     if game.finished:
-        return f"game {game.id} is over (version {game.version}): there is nothing left to play"
-    others = ", ".join(f"seat {s}" for s in game.to_act) or "nobody"
-    return f"it is not your turn (you are seat {seat}): waiting for {others} (version {game.version})"
+        return _say("cli.game_over", "game {game} is over (version {version}): there is nothing left to play",
+                    game=game.id, version=game.version)
+    return _say("cli.not_your_turn", "it is not your turn (you are seat {seat}): waiting for {others} "
+                "(version {version})", seat=seat, others=_seats(game.to_act), version=game.version)
 
 
 def _messages(c: Any, engine: str) -> None:
@@ -393,10 +427,11 @@ def parser(prog: str = "tablero") -> argparse.ArgumentParser:
 
 
 def _set_language(tag: str | None) -> None:
-    try:
-        from .render import i18n
-    except ModuleNotFoundError:  # the SDK without the [cli] extras: nothing is rendered
+    i18n = _i18n()
+    if i18n is None:  # nothing is rendered
         return
+    if tag and not i18n.known_language(tag):
+        raise SystemExit(f"--lang: no texts in {tag!r}; the languages are {', '.join(i18n.LANGS)}")
     i18n.set_language(tag)
 
 

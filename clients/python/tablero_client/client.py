@@ -19,7 +19,7 @@ from typing import Any
 
 from ._grpc import AsyncGrpcTransport, GrpcTransport
 from ._rest import AsyncRestTransport, RestTransport
-from .errors import Aborted, InvalidArgument, TableroError, Unavailable
+from .errors import Aborted, InvalidArgument, MalformedAction, TableroError, Unavailable
 from .models import JSON, Created, Engine, Event, Game, Joined, LegalActions
 
 __all__ = ["AsyncClient", "AsyncSeat", "Client", "Seat"]
@@ -82,7 +82,8 @@ def _legal_query(page_size: int | None, page_token: str | None, type: str | None
 
 def _submit_body(action: JSON, request_id: str, expected_version: int | None) -> JSON:
     if not isinstance(action, dict) or "type" not in action:
-        raise ValueError('an action is a dict with a "type", e.g. {"type": "place", "cell": 4}')
+        raise MalformedAction('an action is a dict with a "type", e.g. {"type": "place", "cell": 4}',
+                              reason="MALFORMED_ACTION")
     body: JSON = {"action": action, "requestId": request_id}
     if expected_version is not None:
         body["expectedVersion"] = expected_version
@@ -176,10 +177,12 @@ class Client:
         out = Created.from_json(self.transport.create_game(body, token or self.token))
         return CreatedGame(self, out.game, out.seats)
 
-    def join(self, game_id: str, token: str | None = None) -> Seat:
+    def join(self, game_id: str, token: str | None = None, *, request_id: str | None = None) -> Seat:
         """Claim an open seat (as the portal user of `token`, default the client's); the handle
-        carries its new token."""
-        j = Joined.from_json(self.transport.join_game(game_id, token or self.token))
+        carries its new token. A requestId is made when not given, so that a retry (on
+        UNAVAILABLE, after an answer that was lost) gets the same seat, never a second one."""
+        rid = request_id or uuid.uuid4().hex
+        j = Joined.from_json(self._retried(lambda: self.transport.join_game(game_id, token or self.token, rid)))
         return Seat(self, j.game_id, j.token, j.seat)
 
     def seat(self, game_id: str, token: str, seat: int | None = None) -> Seat:
@@ -202,10 +205,15 @@ class Client:
         """Submit an action. A requestId is made when not given, so the retries (on UNAVAILABLE;
         on ABORTED too with `retry_aborted=True`) never apply it twice."""
         body = _submit_body(action, request_id or uuid.uuid4().hex, expected_version)
+        return Game.from_json(self._retried(lambda: self.transport.submit_action(game_id, token, body), retry_aborted))
+
+    def _retried(self, call: Any, retry_aborted: bool = False) -> JSON:
+        """`call()`, again after a backoff while it fails with UNAVAILABLE (or ABORTED, when
+        asked), at most `retries` times: for requests a requestId makes safe to repeat."""
         attempt = 0
         while True:
             try:
-                return Game.from_json(self.transport.submit_action(game_id, token, body))
+                return call()
             except TableroError as e:
                 if attempt >= self._opt.retries or not _retryable(e, retry_aborted):
                     raise
@@ -353,8 +361,10 @@ class AsyncClient:
         out = Created.from_json(await self.transport.create_game(body, token or self.token))
         return AsyncCreatedGame(self, out.game, out.seats)
 
-    async def join(self, game_id: str, token: str | None = None) -> AsyncSeat:
-        j = Joined.from_json(await self.transport.join_game(game_id, token or self.token))
+    async def join(self, game_id: str, token: str | None = None, *, request_id: str | None = None) -> AsyncSeat:
+        """See Client.join."""
+        rid = request_id or uuid.uuid4().hex
+        j = Joined.from_json(await self._retried(lambda: self.transport.join_game(game_id, token or self.token, rid)))
         return AsyncSeat(self, j.game_id, j.token, j.seat)
 
     def seat(self, game_id: str, token: str, seat: int | None = None) -> AsyncSeat:
@@ -373,10 +383,15 @@ class AsyncClient:
     async def act(self, game_id: str, token: str, action: JSON, *, request_id: str | None = None,
                   expected_version: int | None = None, retry_aborted: bool = False) -> Game:
         body = _submit_body(action, request_id or uuid.uuid4().hex, expected_version)
+        return Game.from_json(await self._retried(lambda: self.transport.submit_action(game_id, token, body),
+                                                  retry_aborted))
+
+    async def _retried(self, call: Any, retry_aborted: bool = False) -> JSON:
+        """See Client._retried (`call()` returns an awaitable)."""
         attempt = 0
         while True:
             try:
-                return Game.from_json(await self.transport.submit_action(game_id, token, body))
+                return await call()
             except TableroError as e:
                 if attempt >= self._opt.retries or not _retryable(e, retry_aborted):
                     raise

@@ -119,6 +119,12 @@ class TicketsCap(ResourceExhausted):
     """The portal user holds the most waiting match tickets allowed (reason TICKETS_CAP)."""
 
 
+class MalformedAction(InvalidArgument, ValueError):
+    """The action does not fit the engine's action schema, or is no JSON object with a "type"
+    the SDK can send (reason MALFORMED_ACTION; also a ValueError, as the SDK's own refusal of
+    an action without a "type" was before it said so)."""
+
+
 class TokenExpired(Unauthenticated):
     """The portal JWT has expired: get a fresh one (reason TOKEN_EXPIRED)."""
 
@@ -127,6 +133,7 @@ BY_REASON: dict[str, type[TableroError]] = {
     "NOT_YOUR_TURN": NotYourTurn, "ILLEGAL_ACTION": IllegalAction, "GAME_OVER": GameOver,
     "SEAT_TAKEN": SeatTaken, "STALE_VERSION": StaleVersion, "RATE_LIMITED": RateLimited,
     "OPEN_GAMES_CAP": OpenGamesCap, "TICKETS_CAP": TicketsCap, "TOKEN_EXPIRED": TokenExpired,
+    "MALFORMED_ACTION": MalformedAction,
 }
 
 BY_CODE: dict[str, type[TableroError]] = {

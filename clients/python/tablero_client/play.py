@@ -314,6 +314,9 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
         your_move = escape(messages(game).format("play.your_move"))
         if path is None:
             con.print(f"[bold]{your_move}[/bold] ({escape(T('play.legal_actions', {'n': len(current)}))}):")
+        elif path == "type":  # the kind of move first: "What do you do?", as the browser asks
+            con.print(f"[bold]{your_move}[/bold] ({escape(T('play.legal_actions', {'n': len(current)}))}): "
+                      f"[cyan]{escape(T('web.what_do_you_do'))}[/cyan]")
         else:
             field = step_field(path, game)
             con.print(f"[bold]{your_move}[/bold]: {escape(T('play.step_by_step', {'n': len(current)}))} "

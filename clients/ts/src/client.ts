@@ -363,14 +363,26 @@ export class Client {
   }
 
   /** Claim an open seat of a game of `engine`; the handle carries its new token. */
-  async join<E extends EngineName>(gameId: string, engine: E, token?: string): Promise<Seat<E>> {
+  async join<E extends EngineName>(gameId: string, engine: E, token?: string, requestId?: string): Promise<Seat<E>> {
     // The engine is checked first (a spectator's read), so a wrong one claims no seat.
     const g = await this.call(() => this.games.getGame({ gameId }, this.opts()));
     if (g.game?.engine !== engine) {
       throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${g.game?.engine}, not ${engine}`);
     }
-    const r = await this.call(() => this.games.joinGame({ gameId }, this.opts(token ?? this.token)));
-    return new Seat(this, engine, r.gameId, r.token, r.seat);
+    // A requestId of its own: a retry (on UNAVAILABLE, after an answer that was lost) gets the
+    // same seat and token back, never a second seat.
+    const body = { gameId, requestId: requestId ?? newRequestId() };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await this.call(() => this.games.joinGame(body, this.opts(token ?? this.token)));
+        return new Seat(this, engine, r.gameId, r.token, r.seat);
+      } catch (e) {
+        const err = toTableroError(e);
+        if (attempt >= this.retries || err.code !== "UNAVAILABLE") throw err;
+      }
+      await sleep(this.backoff(attempt));
+      this.retryCount++;
+    }
   }
 
   /** A handle for a seat whose token you already hold. */

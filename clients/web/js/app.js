@@ -16,6 +16,10 @@ const T = (key, args, fallback) => catalog('tablero').t(key, args, fallback);
 const main = document.getElementById('main');
 const banner = document.getElementById('banner');
 let current = null; // the open Table, stopped when the route changes
+// Each route() call's number. A call that a newer one overtook while it waited (a link clicked
+// while the lobby or a table was still loading) draws nothing and starts nothing: else the
+// slower one drew over the newer page, and a table nobody showed kept its watch open.
+let routeSeq = 0;
 let enginesCache = null;
 
 export function notify(text, kind = 'error') {
@@ -110,12 +114,15 @@ async function startSignIn(token) {
 
 // --- routing ----------------------------------------------------------------------------
 async function route() {
+  const seq = ++routeSeq;
+  const stale = () => seq !== routeSeq;
   if (current) current.stop();
   current = null;
   if (!keepNote) notify('');
   keepNote = false;
   const fromAddress = takeTokenFromAddress(); // a portal's sign-in link: #token=<jwt>
   if (fromAddress) await startSignIn(fromAddress);
+  if (stale()) return;
   keepNote = false;
   // (a malformed escape such as %E0%A4%A stays as it is: decodeURIComponent would throw)
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map((p) => {
@@ -128,15 +135,18 @@ async function route() {
   try {
     if (parts[0] === 'g' && parts[1]) {
       await engines().catch(() => []);
+      if (stale()) return;
       current = new Table(parts[1]);
       await current.start();
-    } else if (parts[0] === 'join' && parts[1]) await joinPage(parts[1]);
+    } else if (parts[0] === 'join' && parts[1]) await joinPage(parts[1], stale);
     else {
-      await lobby();
+      await lobby(stale);
+      if (stale()) return;
       // An address this page does not know (#/foo, #/g/ without a game): say so, not just the lobby.
       if (parts.length) notify(T('web.bad_link', { link: location.hash }));
     }
   } catch (e) {
+    if (stale()) return;
     // A game link whose game this server does not have (a 404: no such game, or an id such as
     // ".." that makes no game path at all): say so, not the API's "no route /v1/".
     if (e.status === 404 && (parts[0] === 'g' || parts[0] === 'join')) {
@@ -146,15 +156,16 @@ async function route() {
       document.title = T('web.page_title', { page: T('web.not_found_title') });
     } else main.replaceChildren(h('section', { class: 'panel' }, h('h1', {}, T('web.went_wrong')), h('p', {}, e.message), h('p', {}, h('a', { href: '#/' }, T('web.back_to_lobby')))));
   }
-  if (document.activeElement === document.body) main.focus({ preventScroll: true });
+  if (!stale() && document.activeElement === document.body) main.focus({ preventScroll: true });
 }
 
 window.addEventListener('hashchange', route);
 
 // --- lobby -----------------------------------------------------------------------------
-async function lobby() {
+async function lobby(stale) {
   document.title = T('web.page_title', { page: T('web.lobby_title') });
   const list = await engines();
+  if (stale()) return;
   const newGame = h('section', { class: 'panel', 'aria-labelledby': 'new-h' }, h('h2', { id: 'new-h' }, T('web.new_game')));
   const picker = h('div', { class: 'engines', role: 'radiogroup', 'aria-label': T('web.game') });
   const formBox = h('div', {});
@@ -440,7 +451,7 @@ function heldList(held) {
 }
 
 // --- join by link ----------------------------------------------------------------------
-async function joinPage(gameId) {
+async function joinPage(gameId, stale) {
   document.title = T('web.page_title', { page: T('web.join_title') });
   if (seatsHeld(gameId).some((s) => s.token)) {
     location.replace(`#/g/${encodeURIComponent(gameId)}`);
@@ -448,6 +459,7 @@ async function joinPage(gameId) {
   }
   const game = unwrapGame(await api('GET', `/v1/games/${encodeURIComponent(gameId)}`));
   await engines().catch(() => []);
+  if (stale()) return;
   const free = (game.seats || []).filter((s) => kindOf(s) === 'open' && !s.claimed);
   if (statusOf(game) === 'finished') {
     // A finished game has no seat to take: say so, and offer its final scores.
@@ -538,6 +550,8 @@ class Table {
       this.active = null;
       this.game = unwrapGame(await api('GET', this.path));
     }
+    // (a table the route left while it loaded draws nothing and opens no watch)
+    if (this.stopped) return;
     const mySeat = seatOf(this.game, me);
     if (mySeat !== null && !this.held.some((s) => s.seat === mySeat)) {
       // The signed-in user's seat, on a device that has no token for it: JoinGame with the
@@ -557,8 +571,9 @@ class Table {
       }
     }
     this.renderer = rendererFor(this.game.engine);
-    setEngine(this.game.engine);
     await loadCatalog(this.game.engine).catch((e) => notify(e.message));
+    if (this.stopped) return;
+    setEngine(this.game.engine);
     document.title = T('web.page_title', { page: engineTitle(this.game.engine) });
     main.replaceChildren(h('section', { class: 'table', 'aria-label': T('web.game_table') },
       this.el.head,
@@ -569,6 +584,7 @@ class Table {
           h('section', { class: 'panel', 'aria-labelledby': 'log-h' }, h('h2', { id: 'log-h' }, T('web.log')), this.el.log)))));
     await this.loadLog();
     await this.refresh();
+    if (this.stopped) return;
     this.watch = new Watch(this.id, {
       token: this.token(this.held.length ? this.held[0].seat : null),
       afterVersion: this.version,

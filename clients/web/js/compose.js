@@ -141,6 +141,9 @@ export class Composer {
     const order = [];
     for (const a of cands) for (const [p] of leaves(a)) if (!order.includes(p)) order.push(p);
     for (const p of order) {
+      // (a field a crumb has settled is not asked again: a list chosen as a set whose moves
+      // still differ in its order was asked again and again, one "That's all" after another)
+      if (this.chosen.some((c) => c.path === p)) continue;
       const vals = new Map();
       for (const a of cands) {
         const k = keyOf(leaf(a, p));
@@ -175,8 +178,13 @@ export class Composer {
 
   finishItems() {
     const { path, items } = this.partial;
+    // The items in the order chosen, when a move has them so (the order can tell moves apart:
+    // the same cells in another order); else as a set.
+    const key = keyOf(items);
+    const exact = this.candidates().some((a) => keyOf(leaf(a, path)) === key);
     this.partial = null;
-    this.chosen.push({ path, label: `${fieldLabel(path)}: ${this.valueLabel(path, items)}`, test: (a) => sameItems(leaf(a, path), items) });
+    this.chosen.push({ path, label: `${fieldLabel(path)}: ${this.valueLabel(path, items)}`,
+      test: exact ? (a) => keyOf(leaf(a, path)) === key : (a) => sameItems(leaf(a, path), items) });
     this.render();
   }
 

@@ -130,7 +130,9 @@ def step_label(path: str, value: Any, game: Game) -> str:
     if label:
         return str(label)
     m = messages(game)
-    if path == "type":
+    if path == "type":  # the kind of move, in the engine's words (as the browser's composer names it)
+        if m.has("label.types"):
+            return m.format("label.types", {"type": value, "text": words.name(value)})
         return i18n.action(m, {"type": value}, lambda p: player_name(game, p)) or words.name(value)
     if m.has("label.fields"):  # the field in the engine's words, as the step's heading names it
         field = " ".join(m.format("label.fields", {"field": p, "text": str(i18n.value(m, p))}) for p in path.split("."))

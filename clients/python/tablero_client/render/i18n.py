@@ -31,12 +31,20 @@ _PSEUDO = "pseudo"
 SEAT_NAMES = 6  # every message wrapped in ⟦…⟧: what a screen shows from no catalog stands out
 
 
+def _base(tag: str | None) -> str:
+    return re.split(r"[-_.@]", (tag or "").strip().lower(), maxsplit=1)[0]
+
+
+def known_language(tag: str) -> bool:
+    """Whether `tag` (`es`, `es_ES.UTF-8`, `en-GB`, ...) names a language the texts are in."""
+    return _base(tag) in LANGS or _base(tag) == _PSEUDO
+
+
 def language(tag: str | None = None) -> str:
     """`es_ES.UTF-8`, `es-AR`, `es` -> `es`; unknown or empty -> `en` (`pseudo` stays, for tests)."""
     for t in ([tag] if tag else [os.environ.get(k) for k in ("LC_ALL", "LC_MESSAGES", "LANG")]):
-        base = re.split(r"[-_.@]", (t or "").strip().lower(), maxsplit=1)[0]
-        if base in LANGS or base == _PSEUDO:
-            return base
+        if known_language(t or ""):
+            return _base(t)
     return "en"
 
 

@@ -32,7 +32,7 @@ const nameOf = (v, id) => (catalog('new-bedford').has(`name.${id}`) ? L(`name.${
 
 function whales(obj) {
   const parts = Object.entries(obj || {}).filter(([, n]) => n);
-  return parts.length ? parts.map(([k, n]) => `${WHALE[k] || ''} ${L(`amount.${k}`, { n })}`).join(', ') : L('value.none');
+  return parts.length ? parts.map(([k, n]) => `${WHALE[k] || ''} ${L(`amount.${k}`, { n })}`).join(', ') : L('label.no_whales'); // whales and sea tokens: feminine in Spanish (ninguna)
 }
 
 // Where a ship is, from its `at`, `row` and `rank` (the view's `where` is English).

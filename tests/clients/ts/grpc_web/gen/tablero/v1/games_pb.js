@@ -4869,7 +4869,8 @@ proto.tablero.v1.JoinGameRequest.prototype.toObject = function(opt_includeInstan
  */
 proto.tablero.v1.JoinGameRequest.toObject = function(includeInstance, msg) {
   var f, obj = {
-    gameId: jspb.Message.getFieldWithDefault(msg, 1, "")
+    gameId: jspb.Message.getFieldWithDefault(msg, 1, ""),
+    requestId: jspb.Message.getFieldWithDefault(msg, 2, "")
   };
 
   if (includeInstance) {
@@ -4910,6 +4911,10 @@ proto.tablero.v1.JoinGameRequest.deserializeBinaryFromReader = function(msg, rea
       var value = /** @type {string} */ (reader.readString());
       msg.setGameId(value);
       break;
+    case 2:
+      var value = /** @type {string} */ (reader.readString());
+      msg.setRequestId(value);
+      break;
     default:
       reader.skipField();
       break;
@@ -4946,6 +4951,13 @@ proto.tablero.v1.JoinGameRequest.serializeBinaryToWriter = function(message, wri
       f
     );
   }
+  f = message.getRequestId();
+  if (f.length > 0) {
+    writer.writeString(
+      2,
+      f
+    );
+  }
 };
 
 
@@ -4964,6 +4976,24 @@ proto.tablero.v1.JoinGameRequest.prototype.getGameId = function() {
  */
 proto.tablero.v1.JoinGameRequest.prototype.setGameId = function(value) {
   return jspb.Message.setProto3StringField(this, 1, value);
+};
+
+
+/**
+ * optional string request_id = 2;
+ * @return {string}
+ */
+proto.tablero.v1.JoinGameRequest.prototype.getRequestId = function() {
+  return /** @type {string} */ (jspb.Message.getFieldWithDefault(this, 2, ""));
+};
+
+
+/**
+ * @param {string} value
+ * @return {!proto.tablero.v1.JoinGameRequest} returns this
+ */
+proto.tablero.v1.JoinGameRequest.prototype.setRequestId = function(value) {
+  return jspb.Message.setProto3StringField(this, 2, value);
 };
 
 
