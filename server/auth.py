@@ -40,6 +40,16 @@ class TokenSigner:
         mac = hmac.new(key, f"{game_id}\0{request_id}".encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(mac[:9]).decode()
 
+    def request_game_id(self, user_id: str, request_id: str) -> str:
+        """The id of the game a CreateGame with this requestId makes for this caller (a portal
+        user's id, "" for an anonymous caller): the same on every replica, so a retry whose
+        first answer was lost finds the game that attempt made (server.app.service). 12
+        URL-safe characters like any game id, never starting with '-', '_' or `eyJ`."""
+        key = self._tokens.derived_key(b"tablero-create-request")
+        mac = hmac.new(key, f"{user_id}\0{request_id}".encode(), hashlib.sha256).digest()
+        gid = base64.urlsafe_b64encode(mac[:9]).decode()
+        return "g" + gid[1:] if gid[0] in "-_" or gid.startswith("eyJ") else gid
+
     def event_hash_key(self) -> bytes:
         """The key of the event hashes clients are shown (server.app.replies.public_hash),
         derived from the signing secret: every replica that verifies the same tokens shows the

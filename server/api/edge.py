@@ -81,7 +81,7 @@ HANDLERS: dict[str, Handler] = {
         w.get("name", ""), w.get("lang", ""))), ("NOT_FOUND",)),
     "CreateGame": Handler("none", lambda g, w, s: g.create_game(cmd.CreateGame(
         w.get("engine", ""), w.get("players"), w.get("options") or {}, _kinds(w), _specs(w), _user(),
-        w.get("onLeave", ""), w.get("clock"), w.get("rated"))),
+        w.get("onLeave", ""), w.get("clock"), w.get("rated"), request_id=w.get("requestId") or None)),
         ("INVALID_ARGUMENT", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
     "ListGames": Handler("none", lambda g, w, s: g.list_games(cmd.ListGames(
         w.get("engine", ""), w.get("status", ""), w.get("openSeats"), bool(w.get("mine")), w.get("pageSize"),
@@ -175,8 +175,11 @@ class Api:
 
     async def _limit(self, call: observe.Call, rpc: str, wire: Wire) -> None:
         subject = f"user:{call.user.id}" if call.user is not None else f"addr:{call.peer or 'unknown'}"
-        creates = rpc == "CreateGame" or (rpc == "CreateMatchTicket" and self.create_limit is not None and not (
-            self.games.matchmaking is not None and await self.games.matchmaking.is_retry(wire, call.user)))
+        # (a retry of a create that made its game or ticket creates nothing: not counted)
+        creates = self.create_limit is not None and (
+            (rpc == "CreateGame" and not await self.games.is_create_retry(wire, call.user))
+            or (rpc == "CreateMatchTicket" and not (
+                self.games.matchmaking is not None and await self.games.matchmaking.is_retry(wire, call.user))))
         for limiter, what in ((self.call_limit, "calls"), (self.create_limit if creates else None,
                                                            "game creations")):
             if limiter is None:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +35,14 @@ class CreateGame:
     rated: bool | None = None  # None: rated when every seat is a portal user (server/ratings)
     game_id: str | None = None  # matchmaking picks the id (an idempotent create); None: a new one
     matched: bool = False  # matchmaking seats the named users themselves (no invitations)
+    request_id: str | None = None  # a retry with the same id (and caller) gets the same game
+
+    def fingerprint(self, specs: list[Any], levels: Any, clock: Any) -> str:
+        """What a retry of this create must repeat, hashed: everything the caller chose, as the
+        service resolved it (seat kinds and users, bot levels, the checked clock), so each
+        transport's way of leaving a field out counts as leaving it out."""
+        chosen = [self.engine, specs, levels, self.options or {}, self.on_leave or "forfeit", clock, self.rated]
+        return hashlib.sha256(json.dumps(chosen, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 
 @dataclass(frozen=True)

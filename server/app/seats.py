@@ -19,7 +19,7 @@ from tablero.server.portal.identity import User, has_control
 
 from . import commands as cmd
 from .replies import SEAT_KINDS as KIND_ENUM
-from .repository import GameRepository
+from .repository import GameRepository, LoadedGame
 
 SEAT_KINDS = ("human", "open", "bot")
 CREATE_KINDS = (*SEAT_KINDS, "me")
@@ -208,3 +208,18 @@ def seat_kinds(engine: Engine, players: int | None, seats: tuple[str, ...]) -> l
     if any(k not in SEAT_KINDS for k in kinds):
         raise InvalidArgument(f'"seats" must list {players} seat kinds, each one of {", ".join(SEAT_KINDS)}')
     return kinds
+
+
+def lobby_entry(c: cmd.CreateGame, game: LoadedGame, kinds: list[str],
+                users: list[dict[str, Any] | None]) -> dict[str, Any]:
+    """A new game's lobby entry (ListGames): its seats, who holds them, who was invited."""
+    return {
+        "gameId": game.id, "engine": game.engine.name, "players": len(kinds), "created": game.meta["created"],
+        "status": "FINISHED" if game.finished else "RUNNING",
+        "seats": [{"seat": s, "kind": k, "user": users[s], "taken": k != "open",
+                   **({"invited": True} if users[s] is not None and not c.matched
+                      and (c.user is None or users[s]["id"] != c.user.id)
+                      else {}),
+                   **({"level": game.levels[s]} if game.levels and game.levels[s] else {})}
+                  for s, k in enumerate(kinds)],
+    }

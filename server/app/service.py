@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import secrets
@@ -42,7 +43,7 @@ from tablero.server.errors import (
 from tablero.server.portal.clock import MemoryClocks, parse_clock
 from tablero.server.portal.identity import User
 from tablero.server.portal.lobby import MemoryLobby
-from tablero.server.store.base import EventStore
+from tablero.server.store.base import EventStore, GameExists
 
 from tablero import engines
 
@@ -57,7 +58,7 @@ from .lobby import GameLobby
 from .offload import EngineCalls
 from .replies import engine_reply, event_reply, event_view, game_reply, public_hash
 from .repository import Decision, GameRepository, LoadedGame, new_game_id
-from .seats import SeatDirectory, bot_levels, seat_reply, seat_specs
+from .seats import SeatDirectory, bot_levels, lobby_entry, seat_reply, seat_specs
 from .thinkers import MemoryBotQueue
 from .watching import Watching
 
@@ -196,10 +197,15 @@ class GameService:
     # --- create / join -----------------------------------------------------------------
     async def create_game(self, c: cmd.CreateGame) -> dict[str, Any]:
         engine = self._engine(c.engine)
+        if c.request_id is not None:  # its game's id follows from it: a retry finds that game
+            _check_request_id(c.request_id)
+            c = dataclasses.replace(c, game_id=self._request_game_id(c.user, c.request_id))
         specs = seat_specs(c, engine)
         kinds = ["human" if k == "me" else k for k, _ in specs]
         users: list[dict[str, Any] | None] = [u for _, u in specs]
         levels = bot_levels(c, kinds)
+        if c.request_id is not None and (made := await self._made_by(c, specs, levels)) is not None:
+            return await self._created(c, made, kinds, users, specs, fresh=False)
         # Only the creator's own cap: a seat reserved for someone else is an invitation,
         # which counts against nobody's cap (else anyone could fill another user's).
         capped = c.user.id if c.user is not None and any(u is not None and u["id"] == c.user.id for u in users) \
@@ -237,26 +243,71 @@ class GameService:
             # Every seat is taken now, so the seat directory never changes: kept with the
             # metadata (which each replica caches), another replica needs no lobby read for it.
             meta["users"] = users
+        if c.request_id is not None:
+            meta["request"] = c.fingerprint(specs, levels, clock)
         game_id = c.game_id or new_game_id()
         if self.notify_created is not None:  # durable before the commit: a lost signal is swept up
             await self.notify_created(game_id)
-        game = await self.games.create(meta, engine, decision, game_id)
+        try:
+            game = await self.games.create(meta, engine, decision, game_id)
+        except GameExists:
+            made = await self._made_by(c, specs, levels) if c.request_id is not None else None
+            if made is None:
+                raise
+            return await self._created(c, made, kinds, users, specs, fresh=False)  # a retry beside it won
         metrics.GAMES_CREATED.labels(engine.name).inc()
-        if ratable:
+        return await self._created(c, game, kinds, users, specs, fresh=True)
+
+    def _request_game_id(self, user: User | None, request_id: str) -> str:
+        return self.signer.request_game_id(user.id if user is not None else "", request_id)
+
+    async def is_create_retry(self, wire: dict[str, Any], user: User | None) -> bool:
+        """Whether this CreateGame request repeats one that made its game (the edge counts no
+        creation against the rate limit for it)."""
+        rid = wire.get("requestId")
+        if not isinstance(rid, str) or not rid or len(rid) > MAX_REQUEST_ID:
+            return False
+        try:
+            await self.games.meta(self._request_game_id(user, rid))
+        except NotFound:
+            return False
+        return True
+
+    async def _made_by(self, c: cmd.CreateGame, specs: list[tuple[str, Any]],
+                       levels: list[str | None] | None) -> LoadedGame | None:
+        """The game an earlier attempt of this create (same caller, same requestId) made, if
+        any; a requestId that made a game from other choices is refused."""
+        assert c.game_id is not None
+        try:
+            meta = await self.games.meta(c.game_id)
+        except NotFound:
+            return None
+        try:
+            clock = parse_clock(c.clock)
+        except ValueError as e:
+            raise InvalidArgument(str(e)) from None
+        if meta.get("request") != c.fingerprint(specs, levels, clock):
+            raise InvalidArgument(f"requestId {c.request_id!r} already created a game from other choices (engine, "
+                                  "players, seats, options, clock); a new game needs a new requestId",
+                                  "REQUEST_ID_REUSED")
+        return await self.games.current(c.game_id, meta)
+
+    async def _created(self, c: cmd.CreateGame, game: LoadedGame, kinds: list[str],
+                       users: list[dict[str, Any] | None], specs: list[tuple[str, Any]], *,
+                       fresh: bool) -> dict[str, Any]:
+        """The rest of a create once its game is in the store, and its reply. For a retry
+        (not `fresh`) the steps after the commit are taken again where the first attempt may
+        have failed before them (each is idempotent); the reply shows the game as it stands."""
+        if game.meta.get("ratable") and self.ratings is not None and (fresh or not game.finished):
             await self.ratings.register(game.id)  # before anyone can play it (server/ratings/service.py)
-        entry = {
-            "gameId": game.id, "engine": engine.name, "players": len(kinds), "created": now,
-            "status": "FINISHED" if game.finished else "RUNNING",
-            "seats": [{"seat": s, "kind": k, "user": users[s], "taken": k != "open",
-                       **({"invited": True} if users[s] is not None and not c.matched
-                          and (c.user is None or users[s]["id"] != c.user.id)
-                          else {}),
-                       **({"level": game.levels[s]} if game.levels and game.levels[s] else {})}
-                      for s, k in enumerate(kinds)],
-        }
-        await self.lobby.add(entry)
-        self.seats.remember(game.id, entry)
-        await self.written(game)
+        if fresh or await self.lobby.get(game.id) is None:
+            entry = lobby_entry(c, game, kinds, users)
+            await self.lobby.add(entry)
+            self.seats.remember(game.id, entry)
+        if fresh:
+            await self.written(game)
+        else:  # the lobby status and clock as the game stands (nothing counted or signalled again)
+            await self.bookkeeping.record(game)
         # Tokens for the human seats no other portal user holds (the creator's own included).
         mine = c.user.id if c.user else None
         tokens = [{"seat": s, "token": self.signer.issue(game.id, s)} for s, k in enumerate(kinds)

@@ -16,6 +16,7 @@ def test_seat_kinds_with_levels():
     assert seat_kind("bot") == "bot" and seat_kind("bot:easy") == "bot"
     assert seat_kind("bot:hard") == "bot:hard" and seat_kind("SEAT_KIND_BOT") == "bot"
     body = _create_body("riverboat", None, None, ["human", "bot:hard"])
+    assert len(body.pop("requestId")) == 32  # one of its own: a retry is the same create
     assert body == {"engine": "riverboat", "seats": ["human", "bot:hard"], "players": 2}
     for bad in ("bot:expert", "human:hard", "robot", "bot:", "BOT:HARD", "bot:Hard", "SEAT_KIND_BOT:hard", "Human"):
         with pytest.raises(InvalidArgument) as e:

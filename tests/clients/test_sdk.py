@@ -216,6 +216,28 @@ def test_a_join_retried_with_its_request_id_gets_the_same_seat(target):
         assert asyncio.run(retried()) == (first.seat, first.token)
 
 
+def test_a_create_retried_with_its_request_id_gets_the_same_game(target):
+    """create sends a requestId (made when not given): a retry of a create whose answer was lost
+    gets the same game and tokens, on both transports, sync and async; reused with other choices
+    it is refused."""
+    with Client(**target) as c:
+        first = c.create("tic-tac-toe", seats=["human", "open"], request_id=f"create-{next(iter(target))}")
+        again = c.create("tic-tac-toe", seats=["human", "open"], request_id=f"create-{next(iter(target))}")
+        assert again.game.id == first.game.id and again.seat(0).token == first.seat(0).token
+        assert c.create("tic-tac-toe", seats=["human", "open"]).game.id != first.game.id  # an id of its own
+        with pytest.raises(InvalidArgument) as e:
+            c.create("goofspiel", request_id=f"create-{next(iter(target))}")
+        assert e.value.reason == "REQUEST_ID_REUSED"
+
+        async def retried() -> str:
+            async with AsyncClient(**target) as a:
+                made = await a.create("tic-tac-toe", seats=["human", "open"],
+                                      request_id=f"create-{next(iter(target))}")
+                return made.game.id
+
+        assert asyncio.run(retried()) == first.game.id
+
+
 def test_seat_kinds_join_and_bots(target):
     with Client(**target) as c:
         created = c.create("tic-tac-toe", seats=["human", "open"])

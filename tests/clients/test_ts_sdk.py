@@ -135,6 +135,8 @@ def test_the_sdk_surface_under_node(sdk, serve):
     assert "riverboat" in out["engines"] and "tic-tac-toe" in out["engines"]
     assert out["viewType"] == "tic-tac-toe"
     assert out["joinedSeat"] == 1
+    assert out["createRetried"] == [True, True]
+    assert (out["createReused"]["code"], out["createReused"]["reason"]) == ("INVALID_ARGUMENT", "REQUEST_ID_REUSED")
     assert out["outOfTurn"]["tablero"] and out["outOfTurn"]["code"] == "FAILED_PRECONDITION"
     assert out["badToken"]["code"] == "UNAUTHENTICATED"
     assert out["unknownGame"]["code"] == "NOT_FOUND"

@@ -81,15 +81,23 @@ def _moves_while_slow_lists_are_read(mode: str) -> list[float]:
         # The first list runs on the loop (it is not known to be slow yet); from then on the pool.
         assert http.get(slow_url, headers=auth(slow_token)).status_code == 200
         stop = threading.Event()
-        reads = [0]
+        reads, failed = [0], []
         # Clients made here: making an httpx.Client (its TLS context) takes a while in a thread.
         clients = [httpx.Client(base_url=server.http, timeout=60) for _ in range(HAMMERS)]
         ready = threading.Barrier(HAMMERS + 1)
 
         def hammer(c: httpx.Client) -> None:
+            # (a failed read is kept and the hammer goes on: a thread that died of it would
+            # leave the moves nothing to wait behind, and its assertion would be lost)
             ready.wait()
             while not stop.is_set():
-                assert c.get(slow_url, headers=auth(slow_token)).status_code == 200
+                try:
+                    r = c.get(slow_url, headers=auth(slow_token))
+                except httpx.HTTPError as e:
+                    failed.append(repr(e))
+                    continue
+                if r.status_code != 200:
+                    failed.append(f"{r.status_code} {r.text[:200]}")
                 reads[0] += 1
 
         hammers = [threading.Thread(target=hammer, args=(c,)) for c in clients]
@@ -115,6 +123,7 @@ def _moves_while_slow_lists_are_read(mode: str) -> list[float]:
             for c in clients:
                 c.close()
         assert reads[0] >= HAMMERS  # the slow lists were being read all along
+        assert not failed, failed
         return took
 
 

@@ -74,7 +74,7 @@ def _create_request(body: JSON) -> Any:
     if body.get("options"):
         req.options.CopyFrom(_struct(body["options"]))
     # The rest as the REST body spells it (the protobuf JSON mapping: seatSpecs, onLeave, clock, rated).
-    rest = {k: body[k] for k in ("seatSpecs", "onLeave", "clock", "rated") if k in body}
+    rest = {k: body[k] for k in ("seatSpecs", "onLeave", "clock", "rated", "requestId") if k in body}
     if rest:
         json_format.ParseDict(rest, req)
     return req

@@ -52,8 +52,9 @@ def _camel(d: Mapping[str, Any]) -> JSON:
 
 def _create_body(engine: str, players: int | None, options: JSON | None, seats: Sequence[str] | None,
                  seat_specs: Sequence[Mapping[str, Any]] | None = None, on_leave: str | None = None,
-                 clock: Mapping[str, Any] | None = None, rated: bool | None = None) -> JSON:
-    body: JSON = {"engine": engine}
+                 clock: Mapping[str, Any] | None = None, rated: bool | None = None,
+                 request_id: str | None = None) -> JSON:
+    body: JSON = {"engine": engine, "requestId": request_id or uuid.uuid4().hex}
     if players is not None:
         body["players"] = players
     if options:
@@ -166,15 +167,16 @@ class Client:
     def create(self, engine: str, players: int | None = None, *, options: JSON | None = None,
                seats: Sequence[str] | None = None, seat_specs: Sequence[Mapping[str, Any]] | None = None,
                on_leave: str | None = None, clock: Mapping[str, Any] | None = None, rated: bool | None = None,
-               token: str | None = None) -> CreatedGame:
+               token: str | None = None, request_id: str | None = None) -> CreatedGame:
         """Create a game. `seats`: one kind per seat, "human" (token now), "open" (join later), "me"
         (the portal user's seat: needs a JWT) or "bot" ("bot:medium", "bot:hard": a bot of that
         level; plain "bot" is easy). Or `seat_specs` instead: one {"kind", "user_id", "user_name",
         "level"} per seat (a seat reserved for a user). `on_leave`: "forfeit" or "bot"; `clock`:
         {"move_seconds", "on_timeout"}; `rated`: docs/ratings.md. `token`: a portal JWT (default:
-        the client's `token`)."""
-        body = _create_body(engine, players, options, seats, seat_specs, on_leave, clock, rated)
-        out = Created.from_json(self.transport.create_game(body, token or self.token))
+        the client's `token`). A requestId is made when not given, so that a retry (on
+        UNAVAILABLE, after an answer that was lost) gets the same game, never a second one."""
+        body = _create_body(engine, players, options, seats, seat_specs, on_leave, clock, rated, request_id)
+        out = Created.from_json(self._retried(lambda: self.transport.create_game(body, token or self.token)))
         return CreatedGame(self, out.game, out.seats)
 
     def join(self, game_id: str, token: str | None = None, *, request_id: str | None = None) -> Seat:
@@ -355,10 +357,10 @@ class AsyncClient:
     async def create(self, engine: str, players: int | None = None, *, options: JSON | None = None,
                      seats: Sequence[str] | None = None, seat_specs: Sequence[Mapping[str, Any]] | None = None,
                      on_leave: str | None = None, clock: Mapping[str, Any] | None = None, rated: bool | None = None,
-                     token: str | None = None) -> AsyncCreatedGame:
+                     token: str | None = None, request_id: str | None = None) -> AsyncCreatedGame:
         """Create a game (see Client.create)."""
-        body = _create_body(engine, players, options, seats, seat_specs, on_leave, clock, rated)
-        out = Created.from_json(await self.transport.create_game(body, token or self.token))
+        body = _create_body(engine, players, options, seats, seat_specs, on_leave, clock, rated, request_id)
+        out = Created.from_json(await self._retried(lambda: self.transport.create_game(body, token or self.token)))
         return AsyncCreatedGame(self, out.game, out.seats)
 
     async def join(self, game_id: str, token: str | None = None, *, request_id: str | None = None) -> AsyncSeat:

@@ -153,6 +153,8 @@ export interface CreateOptions<E extends EngineName> {
   rated?: boolean;
   /** A portal JWT for this call (default: the client's `token`). */
   token?: string;
+  /** Makes a retried create return the same game (one is made when not given). */
+  requestId?: string;
 }
 
 export interface WatchOptions {
@@ -346,8 +348,12 @@ export class Client {
 
   /** Create a game; `created.seat(i)` is the handle of human seat i. */
   async create<E extends EngineName>(engine: E, opts: CreateOptions<E> = {}): Promise<CreatedGame<E>> {
-    const r = await this.call(() => this.games.createGame({
+    // A requestId of its own: a retry (on UNAVAILABLE, after an answer that was lost) gets the
+    // same game and tokens back, never a second game.
+    const requestId = opts.requestId ?? newRequestId();
+    const r = await this.retried(() => this.games.createGame({
       engine,
+      requestId,
       players: opts.players ?? opts.seats?.length ?? opts.seatSpecs?.length ?? 0,
       ...(opts.options ? { options: toJsonObject(opts.options) } : {}),
       seats: opts.seats ?? [],
@@ -372,10 +378,16 @@ export class Client {
     // A requestId of its own: a retry (on UNAVAILABLE, after an answer that was lost) gets the
     // same seat and token back, never a second seat.
     const body = { gameId, requestId: requestId ?? newRequestId() };
+    const r = await this.retried(() => this.games.joinGame(body, this.opts(token ?? this.token)));
+    return new Seat(this, engine, r.gameId, r.token, r.seat);
+  }
+
+  /** `run()`, again after a backoff while it fails with UNAVAILABLE: for calls a requestId
+   * makes safe to repeat. */
+  private async retried<T>(run: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const r = await this.call(() => this.games.joinGame(body, this.opts(token ?? this.token)));
-        return new Seat(this, engine, r.gameId, r.token, r.seat);
+        return await this.call(run);
       } catch (e) {
         const err = toTableroError(e);
         if (attempt >= this.retries || err.code !== "UNAVAILABLE") throw err;

@@ -110,7 +110,7 @@ class GetEngineMessagesResponse(_message.Message):
     def __init__(self, engine: _Optional[str] = ..., lang: _Optional[str] = ..., messages: _Optional[_Mapping[str, str]] = ..., etag: _Optional[str] = ..., languages: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("engine", "players", "options", "seats", "seat_specs", "on_leave", "clock", "rated")
+    __slots__ = ("engine", "players", "options", "seats", "seat_specs", "on_leave", "clock", "rated", "request_id")
     ENGINE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -119,6 +119,7 @@ class CreateGameRequest(_message.Message):
     ON_LEAVE_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     RATED_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     engine: str
     players: int
     options: _struct_pb2.Struct
@@ -127,7 +128,8 @@ class CreateGameRequest(_message.Message):
     on_leave: str
     clock: TurnClock
     rated: bool
-    def __init__(self, engine: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[str]] = ..., seat_specs: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., on_leave: _Optional[str] = ..., clock: _Optional[_Union[TurnClock, _Mapping]] = ..., rated: _Optional[bool] = ...) -> None: ...
+    request_id: str
+    def __init__(self, engine: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[str]] = ..., seat_specs: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., on_leave: _Optional[str] = ..., clock: _Optional[_Union[TurnClock, _Mapping]] = ..., rated: _Optional[bool] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class TurnClock(_message.Message):
     __slots__ = ("move_seconds", "on_timeout")

@@ -2313,7 +2313,8 @@ proto.tablero.v1.CreateGameRequest.toObject = function(includeInstance, msg) {
     proto.tablero.v1.SeatSpec.toObject, includeInstance),
     onLeave: jspb.Message.getFieldWithDefault(msg, 6, ""),
     clock: (f = msg.getClock()) && proto.tablero.v1.TurnClock.toObject(includeInstance, f),
-    rated: jspb.Message.getBooleanFieldWithDefault(msg, 8, false)
+    rated: jspb.Message.getBooleanFieldWithDefault(msg, 8, false),
+    requestId: jspb.Message.getFieldWithDefault(msg, 9, "")
   };
 
   if (includeInstance) {
@@ -2384,6 +2385,10 @@ proto.tablero.v1.CreateGameRequest.deserializeBinaryFromReader = function(msg, r
     case 8:
       var value = /** @type {boolean} */ (reader.readBool());
       msg.setRated(value);
+      break;
+    case 9:
+      var value = /** @type {string} */ (reader.readString());
+      msg.setRequestId(value);
       break;
     default:
       reader.skipField();
@@ -2470,6 +2475,13 @@ proto.tablero.v1.CreateGameRequest.serializeBinaryToWriter = function(message, w
   if (f != null) {
     writer.writeBool(
       8,
+      f
+    );
+  }
+  f = message.getRequestId();
+  if (f.length > 0) {
+    writer.writeString(
+      9,
       f
     );
   }
@@ -2712,6 +2724,24 @@ proto.tablero.v1.CreateGameRequest.prototype.clearRated = function() {
  */
 proto.tablero.v1.CreateGameRequest.prototype.hasRated = function() {
   return jspb.Message.getField(this, 8) != null;
+};
+
+
+/**
+ * optional string request_id = 9;
+ * @return {string}
+ */
+proto.tablero.v1.CreateGameRequest.prototype.getRequestId = function() {
+  return /** @type {string} */ (jspb.Message.getFieldWithDefault(this, 9, ""));
+};
+
+
+/**
+ * @param {string} value
+ * @return {!proto.tablero.v1.CreateGameRequest} returns this
+ */
+proto.tablero.v1.CreateGameRequest.prototype.setRequestId = function(value) {
+  return jspb.Message.setProto3StringField(this, 9, value);
 };
 
 

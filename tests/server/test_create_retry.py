@@ -1,0 +1,120 @@
+"""A CreateGame with a requestId can be retried (outside acceptance pass: a create whose answer was
+lost made a game nobody had the tokens of, and the retry made a second one): the same caller and
+requestId get the same game and seat tokens back, over REST, Connect and gRPC, whatever the
+game did since; racing copies make one game; a retry is not counted against the create rate
+limit or the open-games cap; the same requestId with other choices is refused; another caller's
+requestId is another game."""
+
+from __future__ import annotations
+
+import socket
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
+import pytest
+from tablero.server.grpc.gen import games_pb2, games_pb2_grpc
+
+from tests import plainhttp
+from tests.ratings.support import KEYS, bearer
+from tests.server.support import ServerThread
+
+TTT = {"engine": "tic-tac-toe", "seats": ["human", "open"]}
+
+
+@pytest.fixture(scope="module")
+def server():
+    with ServerThread(portal_keys=KEYS) as s:
+        yield s
+
+
+def _create(url: str, body: dict, headers: dict | None = None) -> dict:
+    r = plainhttp.post(f"{url}/v1/games", json=body, headers=headers or {}, timeout=10)
+    return {"status": r.status_code, **r.json()}
+
+
+def _lobby(url: str, headers: dict) -> list[str]:
+    return [g["id"] for g in plainhttp.get(f"{url}/v1/games?mine=true&pageSize=100", headers=headers,
+                                           timeout=10).json().get("games", [])]
+
+
+def test_a_create_whose_answer_was_lost_is_retried_with_its_request_id(server):
+    url = server.http
+    body = b'{"engine": "tic-tac-toe", "seats": ["human", "human"], "requestId": "lost-1"}'
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port))) as s:
+        s.sendall(f"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        s.recv(1)  # the server has answered (its answer is dropped with the connection)
+    again = _create(url, {"engine": "tic-tac-toe", "seats": ["human", "human"], "requestId": "lost-1"})
+    assert again["status"] == 200, again
+    gid, tokens = again["game"]["id"], {t["seat"]: t["token"] for t in again["seats"]}
+    assert sorted(tokens) == [0, 1]
+    # The tokens play; a retry after the game moved on shows it as it stands, with the same tokens.
+    moved = plainhttp.post(f"{url}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": 4}},
+                           headers={"Authorization": f"Bearer {tokens[0]}"}, timeout=10)
+    assert moved.status_code == 200, moved.text
+    third = _create(url, {"engine": "tic-tac-toe", "seats": ["human", "human"], "requestId": "lost-1"})
+    assert third["game"]["id"] == gid and third["game"]["version"] == moved.json()["version"]
+    assert {t["seat"]: t["token"] for t in third["seats"]} == tokens
+    # Another requestId, or none, is another game.
+    assert _create(url, {**TTT, "requestId": "lost-2"})["game"]["id"] != gid
+    assert _create(url, TTT)["game"]["id"] != gid
+
+
+def test_the_same_request_id_with_other_choices_is_refused(server):
+    first = _create(server.http, {**TTT, "requestId": "choices-1"})
+    assert first["status"] == 200
+    for other in ({**TTT, "engine": "goofspiel"}, {**TTT, "seats": ["human", "human"]},
+                  {**TTT, "options": {"x": 1}}, {**TTT, "onLeave": "bot"}, {**TTT, "clock": {"moveSeconds": 30}}):
+        r = _create(server.http, {**other, "requestId": "choices-1"})
+        assert r["status"] == 400 and r["error"]["reason"] == "REQUEST_ID_REUSED", r
+    # The way a transport leaves a field out is leaving it out: the same create.
+    same = _create(server.http, {**TTT, "players": 2, "onLeave": "forfeit", "options": {}, "requestId": "choices-1"})
+    assert same["status"] == 200 and same["game"]["id"] == first["game"]["id"], same
+    long = _create(server.http, {**TTT, "requestId": "x" * 129})
+    assert long["status"] == 400 and "requestId" in long["error"]["message"]
+
+
+def test_racing_copies_make_one_game_and_each_caller_has_its_own_ids(server):
+    url = server.http
+    with ThreadPoolExecutor(16) as pool:
+        answers = list(pool.map(lambda _: _create(url, {**TTT, "requestId": "race-1"}), range(16)))
+    assert {a["status"] for a in answers} == {200}
+    assert len({a["game"]["id"] for a in answers}) == 1
+    assert len({a["seats"][0]["token"] for a in answers}) == 1
+    # Two portal users, one requestId: two games, each in its own user's lobby once.
+    body = {"engine": "tic-tac-toe", "seats": ["me", "open"], "requestId": "mine-1"}
+    a, b = _create(url, body, bearer("cr-a")), _create(url, body, bearer("cr-b"))
+    assert a["game"]["id"] != b["game"]["id"] != answers[0]["game"]["id"]
+    assert _create(url, body, bearer("cr-a"))["game"]["id"] == a["game"]["id"]
+    assert _lobby(url, bearer("cr-a")) == [a["game"]["id"]]
+
+
+def test_a_retry_counts_against_neither_the_rate_limit_nor_the_open_games_cap():
+    with ServerThread(portal_keys=KEYS, create_rate_limit="3/h,3", max_open_games_per_user=2) as s:
+        _limits(s.http, bearer("cr-limits"))
+
+
+def _limits(url: str, me: dict) -> None:
+    body = {"engine": "tic-tac-toe", "seats": ["me", "open"]}
+    made = [_create(url, {**body, "requestId": f"lim-{i}"}, me) for i in range(2)]
+    assert [m["status"] for m in made] == [200, 200]
+    # At the cap of 2 open games: a new create is refused, each retry answered with its game.
+    assert _create(url, {**body, "requestId": "lim-2"}, me)["error"]["reason"] == "OPEN_GAMES_CAP"
+    for _ in range(4):  # more than the rate limit's 3 an hour: retries are not counted
+        again = [_create(url, {**body, "requestId": f"lim-{i}"}, me) for i in range(2)]
+        assert [a["game"]["id"] for a in again] == [m["game"]["id"] for m in made]
+    assert _create(url, {**body, "requestId": "lim-3"}, me)["status"] == 429
+
+
+def test_the_same_request_id_over_connect_and_grpc_is_the_same_create(server):
+    first = plainhttp.post(f"{server.http}/tablero.v1.GameService/CreateGame",
+                           json={**TTT, "requestId": "wire-1"}, timeout=10).json()
+    with grpc.insecure_channel(server.grpc) as ch:
+        stub = games_pb2_grpc.GameServiceStub(ch)
+        second = stub.CreateGame(games_pb2.CreateGameRequest(engine="tic-tac-toe", seats=["human", "open"],
+                                                             request_id="wire-1"))
+        with pytest.raises(grpc.RpcError) as e:
+            stub.CreateGame(games_pb2.CreateGameRequest(engine="goofspiel", request_id="wire-1"))
+    assert second.game.id == first["game"]["id"] and second.seats[0].token == first["seats"][0]["token"]
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "requestId" in e.value.details()
