@@ -93,6 +93,13 @@ class SubmitAction:
         # Request ids are the client's, per seat: two seats may use the same id.
         return None if self.request_id is None else f"seat{self.seat}:{self.request_id}"
 
+    def fingerprint(self) -> str:
+        """The action, hashed: recorded with the request id, so that the id reused for another
+        action is refused instead of answered with the first one's result. (Each transport hands
+        the action over as the same JSON value: whole numbers as integers.)"""
+        text = json.dumps(self.action, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
 
 @dataclass(frozen=True)
 class ListEvents:

@@ -155,6 +155,15 @@ class Committed:
 _AUTO = [secrets.token_hex(8), itertools.count()]
 
 
+def _same_request(key: str, asked: str, recorded: str) -> None:
+    """A request id's record answers a retry only: one recorded for another request (both
+    fingerprints known and different) is refused."""
+    if asked and recorded and asked != recorded:
+        rid = key.split(":", 1)[-1]
+        raise InvalidArgument(f"requestId {rid!r} was already used by this seat for another action; a new "
+                              "action needs a new requestId", "REQUEST_ID_REUSED")
+
+
 def _auto_key() -> str:
     return f"auto:{_AUTO[0]}-{next(_AUTO[1])}"  # type: ignore[call-overload]
 
@@ -403,13 +412,16 @@ class GameRepository:
             return await self.store.claim_seat(game_id, seats, claim)
 
     async def update(self, game_id: str, decide: Callable[[LoadedGame], Any],
-                     key: str | None = None, meta: dict[str, Any] | None = None) -> Committed:
+                     key: str | None = None, meta: dict[str, Any] | None = None,
+                     fingerprint: str = "") -> Committed:
         """Decide on the cached game and append the decision if the store is still where
         the cache is — same version AND same history (hash chain) — in one round trip;
         the request-id check is in the same atomic step. A stale cache catches up from
         the Conflict's tail and decides again; a rewritten history is dropped and reloaded.
         A request whose `key` was already answered appends nothing and gets that answer's
-        game. `decide` may return a Decision or an awaitable of one."""
+        game, unless that answer was to another request (`fingerprint`, what this one asks,
+        differs from the one recorded): REQUEST_ID_REUSED. `decide` may return a Decision or
+        an awaitable of one."""
         meta = meta or await self.meta(game_id)
         # Every append carries a request id: when a store reply is lost and the append
         # retried, the store then answers DuplicateRequest instead of applying it twice.
@@ -432,6 +444,8 @@ class GameRepository:
                         continue
                     # A concurrent retry of this request may have been applied meanwhile.
                     if (done := await self.answered(game_id, key)) is not None:
+                        if fingerprint and key is not None:
+                            _same_request(key, fingerprint, await self.store.request_fingerprint(game_id, key))
                         return Committed(await self._replayed(game_id, done, meta), appended=False)
                     raise
                 except BaseException:
@@ -442,7 +456,8 @@ class GameRepository:
                     with _Timed("append"):
                         head = await self.store.append_ex(
                             game_id, c.version, decision.events, store_key,
-                            expected_hash=c.hash, tail_limit=0 if evolved else self.tail_limit)
+                            expected_hash=c.hash, tail_limit=0 if evolved else self.tail_limit,
+                            fingerprint=fingerprint)
                 except HistoryRewritten:
                     self._evict(game_id)
                     metrics.CONFLICTS.inc()
@@ -458,6 +473,7 @@ class GameRepository:
                 except DuplicateRequest as d:
                     if evolved:
                         self._evict(game_id)
+                    _same_request(store_key, fingerprint, d.fingerprint)
                     return Committed(await self._replayed(game_id, d.version, meta), appended=False)
                 except BaseException:
                     self._evict(game_id)

@@ -440,7 +440,8 @@ class GameService:
         meta = await self.games.meta(c.game_id)
         engine = self.games.engine_of(meta)
         with _count_action(engine.name) as result:
-            done = await self.games.update(c.game_id, decide, key=c.idempotency_key, meta=meta)
+            done = await self.games.update(c.game_id, decide, key=c.idempotency_key, meta=meta,
+                                           fingerprint="" if c.request_id is None else c.fingerprint())
             if not done.appended:
                 result[0] = "replayed"
         if done.appended:

@@ -48,9 +48,11 @@ class Conflict(StoreError):
 class DuplicateRequest(StoreError):
     """`request_id` was already used in this game; nothing was appended."""
 
-    def __init__(self, game_id: str, request_id: str, version: int) -> None:
+    def __init__(self, game_id: str, request_id: str, version: int, fingerprint: str = "") -> None:
         super().__init__(f"request {request_id} already applied to game {game_id} at version {version}")
         self.game_id, self.request_id, self.version = game_id, request_id, version
+        # What append_ex recorded of the first request (its `fingerprint`; "" when none was given).
+        self.fingerprint = fingerprint
 
 
 class HistoryRewritten(Conflict):
@@ -255,6 +257,11 @@ class EventStore(abc.ABC):
         """The version a request id produced in this game, or None (also for an unknown game)."""
 
     @abc.abstractmethod
+    async def request_fingerprint(self, game_id: str, request_id: str) -> str:
+        """The fingerprint append_ex recorded with this request id, or "" (none recorded, an
+        unknown request or game)."""
+
+    @abc.abstractmethod
     async def put_snapshot(self, game_id: str, version: int, state: Any,
                            platform: list[Event] | None = None) -> None:
         """Keep `state` (JSON) as the state at `version` (only if newer than the one kept),
@@ -306,6 +313,7 @@ class EventStore(abc.ABC):
         *,
         expected_hash: str | None = None,
         tail_limit: int = 0,
+        fingerprint: str = "",
     ) -> AppendResult:
         """append() that also checks and returns the log's identity, in the same atomic step.
 
@@ -317,6 +325,9 @@ class EventStore(abc.ABC):
         - `tail_limit`: when the CAS fails because the store is ahead by at most this many
           events, the Conflict carries them in `.tail` (list[Entry]) and the head hash in
           `.head_hash`, so the caller can catch up and retry without another read.
+        - `fingerprint`: what the request asked (a short hash of it), recorded with its request
+          id; a later DuplicateRequest carries it in `.fingerprint`, so the caller can tell a
+          retry from another request that reused the id.
         Returns the new head (version, hash)."""
         raise NotImplementedError
 

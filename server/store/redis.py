@@ -10,7 +10,8 @@ every script below runs unchanged on Redis Cluster:
     tablero:{G}:events    Stream; event n is entry "n-0", fields "e" = JSON, "h" = chain hash
     tablero:{G}:meta      string, the metadata JSON as given to create()
     tablero:{G}:claimed   list of the claimed seats, in claim order
-    tablero:{G}:req       hash request_id -> version it produced
+    tablero:{G}:req       hash request_id -> version it produced (and "#fp:<request_id>" -> the
+                          request's fingerprint, when the append was given one)
     tablero:{G}:snap      string {"version": n, "state": ...}
     tablero:{G}:snaps     hash version -> past snapshot JSON (see SNAPSHOT_HISTORY)
     tablero:{G}:lobby     string, the game's lobby entry (written by server/portal/lobby.py)
@@ -248,11 +249,12 @@ class RedisStore(RedisClients, EventStore):
         *,
         expected_hash: str | None = None,
         tail_limit: int = 0,
+        fingerprint: str = "",
     ) -> AppendResult:
         k = _existing_game_keys(game_id)
         args = [
             int(expected_version),
-            "0" if request_id is None else "2" if self.min_replicas_ack else "1",
+            "0" if request_id is None else ("2" if self.min_replicas_ack else "1") + fingerprint,
             "" if request_id is None else request_id,
             "-" if expected_hash is None else expected_hash,
             max(int(tail_limit), 0),
@@ -280,7 +282,7 @@ class RedisStore(RedisClients, EventStore):
         if code == 1:
             raise GameNotFound(game_id)
         if code == 2:
-            raise DuplicateRequest(game_id, request_id or "", int(reply[1]))
+            raise DuplicateRequest(game_id, request_id or "", int(reply[1]), _text(reply[2]) if len(reply) > 2 else "")
         actual, head_hash = int(reply[1]), _text(reply[2])
         if code == 4:
             raise HistoryRewritten(game_id, expected_version, actual, head_hash)
@@ -354,7 +356,7 @@ class RedisStore(RedisClients, EventStore):
             "first_kept": first,
             "events": [e.event for e in entries],
             "hashes": [e.hash for e in entries],
-            "requests": {_text(r): int(v) for r, v in requests.items()},
+            "requests": {_text(r): int(v) for r, v in requests.items() if not _text(r).startswith("#fp:")},
             "snapshot": None if snapshot is None else {"version": snapshot[0], "state": snapshot[1]},
         }
 
@@ -468,6 +470,14 @@ class RedisStore(RedisClients, EventStore):
         else:
             version = await self._call(self._reads, lambda: self._reads.client.hget(key, request_id))
         return None if version is None else int(version)
+
+    async def request_fingerprint(self, game_id: str, request_id: str) -> str:
+        try:
+            key = game_keys(game_id).req
+        except ValueError:
+            return ""
+        fp = await self._call(self._reads, lambda: self._reads.client.hget(key, "#fp:" + request_id))
+        return "" if fp is None else _text(fp)
 
     async def get_snapshot(self, game_id: str) -> tuple[int, Any] | None:
         try:

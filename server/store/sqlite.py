@@ -91,6 +91,7 @@ _UPGRADES = (
     ("events", "hash", "ALTER TABLE events ADD COLUMN hash TEXT NOT NULL DEFAULT ''"),
     ("games", "expires_at", "ALTER TABLE games ADD COLUMN expires_at REAL"),
     ("games", "first_kept", "ALTER TABLE games ADD COLUMN first_kept INTEGER NOT NULL DEFAULT 1"),
+    ("requests", "fingerprint", "ALTER TABLE requests ADD COLUMN fingerprint TEXT NOT NULL DEFAULT ''"),
 )
 
 
@@ -285,6 +286,7 @@ class SQLiteStore(EventStore):
         *,
         expected_hash: str | None = None,
         tail_limit: int = 0,
+        fingerprint: str = "",
     ) -> AppendResult:
         texts = [_dumps(e) for e in events]
 
@@ -295,10 +297,11 @@ class SQLiteStore(EventStore):
                 # first attempt succeeded must learn that, not get a Conflict.
                 if request_id is not None:
                     row = conn.execute(
-                        "SELECT version FROM requests WHERE game_id = ? AND request_id = ?", (game_id, request_id)
+                        "SELECT version, fingerprint FROM requests WHERE game_id = ? AND request_id = ?",
+                        (game_id, request_id),
                     ).fetchone()
                     if row is not None:
-                        raise DuplicateRequest(game_id, request_id, row[0])
+                        raise DuplicateRequest(game_id, request_id, row[0], row[1])
                 head_hash = self._hash_at(conn, game_id, current) or ""
                 if expected_hash is not None:
                     at = self._hash_at(conn, game_id, expected_version) if expected_version <= current else None
@@ -325,8 +328,8 @@ class SQLiteStore(EventStore):
                 conn.execute("UPDATE games SET version = ? WHERE game_id = ?", (new_version, game_id))
                 if request_id is not None:
                     conn.execute(
-                        "INSERT INTO requests (game_id, request_id, version) VALUES (?, ?, ?)",
-                        (game_id, request_id, new_version),
+                        "INSERT INTO requests (game_id, request_id, version, fingerprint) VALUES (?, ?, ?, ?)",
+                        (game_id, request_id, new_version, fingerprint),
                     )
                 self._touch(conn, game_id)
                 return AppendResult(new_version, h)
@@ -542,6 +545,15 @@ class SQLiteStore(EventStore):
                 "SELECT version FROM requests WHERE game_id = ? AND request_id = ?", (game_id, request_id)
             ).fetchone()
             return None if row is None else row[0]
+
+        return await self._run(body)
+
+    async def request_fingerprint(self, game_id: str, request_id: str) -> str:
+        def body(conn: sqlite3.Connection) -> str:
+            row = conn.execute(
+                "SELECT fingerprint FROM requests WHERE game_id = ? AND request_id = ?", (game_id, request_id)
+            ).fetchone()
+            return "" if row is None else row[0]
 
         return await self._run(body)
 

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import pytest
+from google.protobuf import struct_pb2
 from tablero.server.grpc.gen import games_pb2, games_pb2_grpc
 
 from tests import plainhttp
@@ -118,3 +119,40 @@ def test_the_same_request_id_over_connect_and_grpc_is_the_same_create(server):
             stub.CreateGame(games_pb2.CreateGameRequest(engine="goofspiel", request_id="wire-1"))
     assert second.game.id == first["game"]["id"] and second.seats[0].token == first["seats"][0]["token"]
     assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "requestId" in e.value.details()
+
+
+def test_a_request_id_reused_for_another_action_is_refused_and_a_retry_over_another_transport_is_not(server):
+    """SubmitAction: the requestId's record keeps what the action was, so a retry (over any
+    transport) gets the first answer, and the same id with another action is REQUEST_ID_REUSED
+    (it was answered with the first move's result, the second move silently dropped)."""
+    url = server.http
+    made = _create(url, {"engine": "tic-tac-toe", "seats": ["human", "human"]})
+    gid, (x, o) = made["game"]["id"], [t["token"] for t in made["seats"]]
+
+    def act(token: str, cell: int, rid: str) -> dict:
+        r = plainhttp.post(f"{url}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell},
+                                                                  "requestId": rid},
+                           headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        return {**r.json(), "http": r.status_code}
+
+    first = act(x, 4, "m-1")
+    assert first["http"] == 200 and first["version"] == 2
+    assert act(x, 4, "m-1")["version"] == 2  # a retry: the first answer
+    with grpc.insecure_channel(server.grpc) as ch:  # the same action over gRPC is the same request
+        stub = games_pb2_grpc.GameServiceStub(ch)
+        action = struct_pb2.Struct()
+        action.update({"type": "place", "cell": 4})
+        again = stub.SubmitAction(games_pb2.SubmitActionRequest(game_id=gid, action=action, request_id="m-1"),
+                                  metadata=(("authorization", f"Bearer {x}"),))
+    assert again.game.version == 2
+    reused = act(x, 0, "m-1")
+    assert reused["http"] == 400 and reused["error"]["reason"] == "REQUEST_ID_REUSED", reused
+    # Also once the game moved on (the other seat's move), for an action that would be legal
+    # now; the first action itself is still a retry, answered with its first answer.
+    assert act(o, 0, "o-1")["http"] == 200
+    r = act(x, 1, "m-1")
+    assert r["http"] == 400 and r["error"]["reason"] == "REQUEST_ID_REUSED", r
+    assert act(x, 4, "m-1")["version"] == 2
+    # The same id in another seat is that seat's own request.
+    assert act(o, 8, "m-1")["http"] == 409  # not o's turn: a refusal of its own, not a reuse
+    assert plainhttp.get(f"{url}/v1/games/{gid}", timeout=10).json()["version"] == 3

@@ -246,6 +246,23 @@ async def test_a_repeated_request_id_returns_the_first_version_and_appends_nothi
     assert await store.request_version(g, "never") is None
 
 
+async def test_a_duplicate_carries_the_fingerprint_its_request_was_recorded_with(store: EventStore) -> None:
+    g = new_id()
+    await store.create(g, {}, [ev(1)])
+    await store.append_ex(g, 1, [ev(2)], "seat0:a", fingerprint="f00d")
+    await store.append_ex(g, 2, [ev(3)], "seat0:b")  # none given: none recorded
+    with pytest.raises(DuplicateRequest) as caught:
+        await store.append_ex(g, 3, [ev(9)], "seat0:a", fingerprint="beef")
+    assert (caught.value.version, caught.value.fingerprint) == (2, "f00d")
+    with pytest.raises(DuplicateRequest) as caught:
+        await store.append_ex(g, 3, [ev(9)], "seat0:b", fingerprint="beef")
+    assert (caught.value.version, caught.value.fingerprint) == (3, "")
+    assert [await store.request_fingerprint(g, r) for r in ("seat0:a", "seat0:b", "never")] == ["f00d", "", ""]
+    assert await store.request_fingerprint(new_id(), "seat0:a") == ""
+    assert await store.request_version(g, "seat0:a") == 2 and await store.read(g) == [ev(1), ev(2), ev(3)]
+    assert (await store.export_game(g))["requests"] == {"seat0:a": 2, "seat0:b": 3}
+
+
 async def test_request_ids_belong_to_one_game(store: EventStore) -> None:
     g1, g2 = new_id(), new_id()
     await store.create(g1, {}, [ev(1)])

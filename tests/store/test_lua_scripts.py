@@ -93,12 +93,21 @@ def test_append_checks_the_version_and_the_hash_and_records_the_request(r: redis
     assert append(r, 0, E1) == [1]  # unknown game
     create(r, E1)
     assert append(r, 1, E2, request_id="r1", expected_hash=H1) == [0, 2, H2.encode()]
-    assert append(r, 0, E3, request_id="r1") == [2, 2]  # duplicate, whatever its version
+    assert append(r, 0, E3, request_id="r1") == [2, 2, b""]  # duplicate, whatever its version (no fingerprint)
     assert append(r, 1, E3) == [3, 2, H2.encode()]  # conflict
     assert append(r, 1, E3, tail=5) == [3, 2, H2.encode(), 2, H2.encode(), E2.encode()]  # with the tail
     assert append(r, 2, E3, expected_hash="0123456789abcdef") == [4, 2, H2.encode()]  # rewritten
     assert append(r, 5, E3, expected_hash=H2) == [4, 2, H2.encode()]  # store behind the caller
     assert r.hget(K.req, "r1") == b"2"
+
+
+def test_append_records_a_fingerprint_after_the_mode_digit_and_a_duplicate_answers_it(r: redis.Redis) -> None:
+    create(r, E1)
+    assert run(r, "append", K, 1, "1f00d", "seat0:a", "-", 0, "", 0, E2) == [0, 2, H2.encode()]
+    assert r.hget(K.req, "seat0:a") == b"2" and r.hget(K.req, "#fp:seat0:a") == b"f00d"
+    # "2" (replicated acknowledgement): the duplicate writes its record again, and answers the fingerprint.
+    assert run(r, "append", K, 2, "2beef", "seat0:a", "-", 0, "", 0, E3) == [2, 2, b"f00d"]
+    assert r.hget(K.req, "#fp:seat0:a") == b"f00d" and r.xlen(K.events) == 2
 
 
 def test_append_notifies_its_entries_or_only_its_version_when_they_are_big(r: redis.Redis) -> None:

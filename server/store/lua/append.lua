@@ -1,8 +1,9 @@
 -- KEYS: the GameKeys (events, meta, claimed, req, snap, snaps, lobby).
 -- ARGV: expected version, "1"/"0" has request id ("2": has one, and a duplicate writes its record
--- again for the WAIT that follows), request id, expected hash ("-" = none),
+-- again for the WAIT that follows; after the digit, the request's fingerprint, recorded beside
+-- its version as field "#fp:<request id>"), request id, expected hash ("-" = none),
 -- tail limit, notification channel ("" = none), abandoned TTL ms (0 = none), then the events' JSON.
--- Returns {0, version, hash} appended | {1} unknown game | {2, version} duplicate request |
+-- Returns {0, version, hash} appended | {1} unknown game | {2, version, fingerprint} duplicate request |
 -- {3, actual, head hash[, v1, h1, e1, v2, ...]} conflict (with the tail when asked and short) |
 -- {4, actual, head hash} history rewritten.
 -- The expected version's hash is the head's when they are the same entry (the common case):
@@ -15,13 +16,14 @@ local PUSH_EVENTS_MAX = 16384
 if redis.call('EXISTS', KEYS[2]) == 0 then
   return {1}
 end
-if ARGV[2] ~= '0' then
+local mode, fp = string.sub(ARGV[2], 1, 1), string.sub(ARGV[2], 2)
+if mode ~= '0' then
   local seen = redis.call('HGET', KEYS[4], ARGV[3])
   if seen then
     -- '2' (replicated acknowledgement): write the record again, so that the WAIT after this
     -- script covers the replication stream up to the first attempt's write
-    if ARGV[2] == '2' then redis.call('HSET', KEYS[4], ARGV[3], seen) end
-    return {2, tonumber(seen)}
+    if mode == '2' then redis.call('HSET', KEYS[4], ARGV[3], seen) end
+    return {2, tonumber(seen), redis.call('HGET', KEYS[4], '#fp:' .. ARGV[3]) or ''}
   end
 end
 local v, h = head(KEYS[1])
@@ -60,8 +62,9 @@ for i = 8, #ARGV do
   push[#push + 1] = h .. ' ' .. ARGV[i]
   size = size + #ARGV[i]
 end
-if ARGV[2] ~= '0' then
+if mode ~= '0' then
   redis.call('HSET', KEYS[4], ARGV[3], v)
+  if fp ~= '' then redis.call('HSET', KEYS[4], '#fp:' .. ARGV[3], fp) end
 end
 local ttl = ttl_of(KEYS, ARGV[7])
 if ttl > 0 then expire_all(KEYS, ttl) end
