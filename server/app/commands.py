@@ -37,11 +37,16 @@ class CreateGame:
     matched: bool = False  # matchmaking seats the named users themselves (no invitations)
     request_id: str | None = None  # a retry with the same id (and caller) gets the same game
 
-    def fingerprint(self, specs: list[Any], levels: Any, clock: Any) -> str:
+    def fingerprint(self, specs: list[Any], levels: Any, clock: Any, defaults: dict[str, Any], ratable: bool) -> str:
         """What a retry of this create must repeat, hashed: everything the caller chose, as the
-        service resolved it (seat kinds and users, bot levels, the checked clock), so each
-        transport's way of leaving a field out counts as leaving it out."""
-        chosen = [self.engine, specs, levels, self.options or {}, self.on_leave or "forfeit", clock, self.rated]
+        service resolved it (seat kinds and users, bot levels with plain "bot" as "easy", the
+        checked clock, the options with the engine's defaults, "rated" only where the game can
+        be rated), so each transport's way of leaving a field out, or of spelling a default,
+        counts as the same choice."""
+        kinds = [k for k, _ in specs]
+        levels = [(levels[i] if levels else None) or "easy" if k == "bot" else None for i, k in enumerate(kinds)]
+        chosen = [self.engine, specs, levels, {**defaults, **(self.options or {})}, self.on_leave or "forfeit", clock,
+                  self.rated if ratable else None]
         return hashlib.sha256(json.dumps(chosen, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 

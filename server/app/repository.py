@@ -41,6 +41,7 @@ from tablero.server.store.base import (
     Entry,
     Event,
     EventStore,
+    GameExists,
     GameNotFound,
     HistoryRewritten,
     NotReplicated,
@@ -229,7 +230,7 @@ class _Timed:
         if (
             exc_type is not None
             and issubclass(exc_type, StoreError)
-            and not issubclass(exc_type, (Conflict, DuplicateRequest))
+            and not issubclass(exc_type, (Conflict, DuplicateRequest, GameExists))
         ):
             raise outage("the event store", exc) from exc
         return False

@@ -244,7 +244,7 @@ class GameService:
             # metadata (which each replica caches), another replica needs no lobby read for it.
             meta["users"] = users
         if c.request_id is not None:
-            meta["request"] = c.fingerprint(specs, levels, clock)
+            meta["request"] = self._fingerprint(c, specs, levels)
         game_id = c.game_id or new_game_id()
         if self.notify_created is not None:  # durable before the commit: a lost signal is swept up
             await self.notify_created(game_id)
@@ -282,15 +282,22 @@ class GameService:
             meta = await self.games.meta(c.game_id)
         except NotFound:
             return None
+        if meta.get("request") != self._fingerprint(c, specs, levels):
+            raise InvalidArgument(f"requestId {c.request_id!r} already created a game from other choices (engine, "
+                                  "players, seats, options, clock, onLeave, rated); a new game needs a new requestId",
+                                  "REQUEST_ID_REUSED")
+        return await self.games.current(c.game_id, meta)
+
+    def _fingerprint(self, c: cmd.CreateGame, specs: list[tuple[str, Any]], levels: list[str | None] | None) -> str:
+        """The create's choices, hashed as resolved (cmd.CreateGame.fingerprint)."""
         try:
             clock = parse_clock(c.clock)
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
-        if meta.get("request") != c.fingerprint(specs, levels, clock):
-            raise InvalidArgument(f"requestId {c.request_id!r} already created a game from other choices (engine, "
-                                  "players, seats, options, clock); a new game needs a new requestId",
-                                  "REQUEST_ID_REUSED")
-        return await self.games.current(c.game_id, meta)
+        props = self._engine(c.engine).options_schema.get("properties") or {}
+        defaults = {k: p["default"] for k, p in props.items() if isinstance(p, dict) and "default" in p}
+        ratable = self.ratings is not None and (c.user is not None or any(u is not None for _, u in specs))
+        return c.fingerprint(specs, levels, clock, defaults, ratable)
 
     async def _created(self, c: cmd.CreateGame, game: LoadedGame, kinds: list[str],
                        users: list[dict[str, Any] | None], specs: list[tuple[str, Any]], *,

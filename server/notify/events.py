@@ -89,9 +89,11 @@ def derive_meta(game_id: str, meta: dict[str, Any], cur: Cursor | None, claimed:
 
 def derive_step(game_id: str, version: int, ev: dict[str, Any], waiting: list[int], finished: bool,
                 outcome: dict[str, Any] | None, cur: Cursor, users: list[dict[str, Any] | None],
-                deadlines: dict[int, float]) -> list[dict[str, Any]]:
+                deadlines: dict[int, float], lasting: set[int] | None = None) -> list[dict[str, Any]]:
     """What event `version` (`ev`) implies, given the game after it (`waiting`: the seats a
-    person must act for; `finished`/`outcome`) and the cursor before it. Moves the cursor."""
+    person must act for; `finished`/`outcome`) and the cursor before it. Moves the cursor.
+    `lasting`: the seats whose turn may start here (None: any of `waiting`; the worker gives
+    none when the game's end follows at once)."""
     out: list[dict[str, Any]] = []
     kind = ev.get("type")
     if kind == TURN_TIMED_OUT:
@@ -102,7 +104,7 @@ def derive_step(game_id: str, version: int, ev: dict[str, Any], waiting: list[in
     if finished and not cur.finished:
         out.append(event(game_id, version, "game.finished", {"outcome": outcome}))
     elif not finished:
-        newly = sorted(set(waiting) - set(cur.waiting))
+        newly = sorted((set(waiting) - set(cur.waiting)) & (set(waiting) if lasting is None else lasting))
         if newly:
             out.append(event(game_id, version, "turn.started", {
                 "seats": seats_payload(sorted(waiting), users, deadlines), "newly": newly}))

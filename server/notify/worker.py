@@ -164,9 +164,13 @@ class Notifier:
         for _, waiting, _, _ in reversed(steps):
             running &= set(waiting)
             still.append(set(running))
-        for (entry, waiting, finished, outcome), seats in zip(steps, reversed(still), strict=True):
+        for i, ((entry, waiting, finished, outcome), seats) in enumerate(zip(steps, reversed(still), strict=True)):
+            # An entry the game's end follows at once starts no turn: the move that won the game
+            # passed the turn on before its last event (both in one write), or, read late, the
+            # turn is over anyway.
+            ends = i + 1 < len(steps) and steps[i + 1][2]
             evs += derive_step(game_id, entry.version, entry.event, waiting, finished, outcome, cur, users,
-                               {s: d for s, d in deadlines.items() if s in seats})
+                               {s: d for s, d in deadlines.items() if s in seats}, set() if ends else None)
         return cur, evs
 
     async def _deliveries(self, game_id: str, evs: list[dict[str, Any]]) -> list[tuple[str, str, str]]:

@@ -148,6 +148,29 @@ def test_a_portal_game_join_turns_resign_finish_and_the_notification_list() -> N
         assert plainhttp.get(f"{h}/v1/notifications", params={"pageToken": "zz"}, headers=alice).status_code == 400
 
 
+def test_the_move_that_wins_starts_no_turn() -> None:
+    """The winning move's write holds the mark (after which, alone, it would be O's turn) and the
+    game's end: O gets no turn.started for it (acceptance pass: a portal told O "your turn" in a
+    finished game)."""
+    with Receiver(secret()) as rec, ServerThread(portal_keys=json.dumps({"k1": KEY}), webhooks_allow_private=True,
+                                                 webhooks=endpoints_json((rec.url, secret()))) as srv:
+        h = f"http://127.0.0.1:{srv.http_port}"
+        al, bea = portal("al"), portal("bea")
+        gid = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "seatSpecs": [
+            {"kind": "me"}, {"kind": "human", "userId": "bea"}]}, headers=al).json()["game"]["id"]
+        for who, cell in [(al, 4), (bea, 0), (al, 2), (bea, 1), (al, 6)]:
+            last = plainhttp.post(f"{h}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+                                  headers=who)
+            last.raise_for_status()
+            rec.wait_for(lambda acc, v=last.json()["version"]: any(
+                d["data"]["gameId"] == gid and d["data"]["version"] >= v - 1 for d in acc), 10)
+        assert rec.wait_for(lambda acc: "game.finished" in _kinds(rec, gid), 10)
+        end = last.json()["version"]
+        turns = [d["data"] for d in rec.accepted if d["type"] == "turn.started" and d["data"]["gameId"] == gid]
+        assert [t["newly"] for t in turns] == [[0], [1], [0], [1], [0]], turns
+        assert all(t["version"] < end - 1 for t in turns), (end, turns)
+
+
 def test_dead_letters_are_listed_and_replayed_with_their_webhook_id() -> None:
     with RedisServer() as redis, Receiver(secret(), fail_rate=1.0) as rec, \
             ServerThread(redis_url=redis.url, webhooks=endpoints_json((rec.url, secret())), notify_worker="inline",

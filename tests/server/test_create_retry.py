@@ -7,6 +7,7 @@ requestId is another game."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from concurrent.futures import ThreadPoolExecutor
 
@@ -69,9 +70,17 @@ def test_the_same_request_id_with_other_choices_is_refused(server):
                   {**TTT, "options": {"x": 1}}, {**TTT, "onLeave": "bot"}, {**TTT, "clock": {"moveSeconds": 30}}):
         r = _create(server.http, {**other, "requestId": "choices-1"})
         assert r["status"] == 400 and r["error"]["reason"] == "REQUEST_ID_REUSED", r
-    # The way a transport leaves a field out is leaving it out: the same create.
+    # The way a transport leaves a field out is leaving it out, and a default spelled out is the
+    # default: the same create.
     same = _create(server.http, {**TTT, "players": 2, "onLeave": "forfeit", "options": {}, "requestId": "choices-1"})
     assert same["status"] == 200 and same["game"]["id"] == first["game"]["id"], same
+    for a, b in (({"engine": "goofspiel", "options": {"cards": 6}}, {"engine": "goofspiel"}),
+                 ({"engine": "tic-tac-toe", "seats": ["human", "bot"]}, {"engine": "tic-tac-toe",
+                                                                          "seats": ["human", "bot:easy"]}),
+                 ({"engine": "tic-tac-toe", "rated": False}, {"engine": "tic-tac-toe"})):  # anonymous: never rated
+        rid = f"defaults-{a['engine']}-{len(str(b))}"
+        one, two = _create(server.http, {**a, "requestId": rid}), _create(server.http, {**b, "requestId": rid})
+        assert one["status"] == two["status"] == 200 and one["game"]["id"] == two["game"]["id"], (a, b, two)
     long = _create(server.http, {**TTT, "requestId": "x" * 129})
     assert long["status"] == 400 and "requestId" in long["error"]["message"]
 
@@ -156,3 +165,24 @@ def test_a_request_id_reused_for_another_action_is_refused_and_a_retry_over_anot
     # The same id in another seat is that seat's own request.
     assert act(o, 8, "m-1")["http"] == 409  # not o's turn: a refusal of its own, not a reuse
     assert plainhttp.get(f"{url}/v1/games/{gid}", timeout=10).json()["version"] == 3
+
+
+async def test_copies_racing_into_the_store_get_the_game_not_an_outage(tmp_path):
+    """Copies that each find no game yet and race to the store's create: the ones that lose the
+    compare-and-set answer with the game the winner made (not 503 "the event store is
+    unavailable", as an outside pass found under load)."""
+    from tablero.server.app import commands as cmd
+    from tablero.server.app.service import GameService
+    from tablero.server.auth import TokenSigner
+    from tablero.server.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(str(tmp_path / "race.db"))
+    games = GameService(store, TokenSigner("race-secret-0123456789"))
+    try:
+        c = cmd.CreateGame("tic-tac-toe", 2, request_id="race-store")
+        made = await asyncio.gather(*(games.create_game(c) for _ in range(8)))
+        assert len({m["game"]["id"] for m in made}) == 1
+        assert len({tuple(t["token"] for t in m["seats"]) for m in made}) == 1
+    finally:
+        await games.games.drain()
+        await store.close()
