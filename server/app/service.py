@@ -356,11 +356,11 @@ class GameService:
         self.games.forget_meta(c.game_id)  # this replica reads the new claim at its next check
         user = None if c.user is None else {"id": c.user.id, "name": c.user.name}
         await self.lobby.mark(c.game_id, seat=seat, user=user)
-        notify = self.bookkeeping.notify
-        if notify is not None:
-            await notify(c.game_id)
         if meta.get("clock") is not None or self.abandon_after:
             await self.turn_clocks.joined(c.game_id, seat)
+        notify = self.bookkeeping.notify
+        if notify is not None:  # after the clock's start: the game's start derived gives its deadlines
+            await notify(c.game_id)
         return {"gameId": c.game_id, "seat": seat, "token": self.signer.issue(c.game_id, seat, claim)}
 
     # --- reads ---------------------------------------------------------------------------

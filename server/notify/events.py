@@ -32,6 +32,9 @@ class Cursor:
     claimed: list[int] = dataclasses.field(default_factory=list)
     started: bool = False
     finished: bool = False
+    # Whether a turn.started gave the deadlines of a running clock since the game started (a
+    # cursor written before this field: taken as given).
+    clocked: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -70,7 +73,7 @@ def derive_meta(game_id: str, meta: dict[str, Any], cur: Cursor | None, claimed:
     """game.created (first sight), seat.joined for seats claimed since, game.started."""
     out: list[dict[str, Any]] = []
     if cur is None:
-        cur = Cursor(claimed=[])
+        cur = Cursor(claimed=[], clocked=meta.get("clock") is None)
         out.append(event(game_id, 0, "game.created", {
             "engine": meta["engine"], "players": meta["players"], "seats": [
                 {"seat": s, "kind": k, "userId": ((users[s] if s < len(users) else None) or {}).get("id")}
@@ -115,3 +118,20 @@ def derive_step(game_id: str, version: int, ev: dict[str, Any], waiting: list[in
 def _user(users: list[dict[str, Any] | None], seat: int) -> dict[str, Any]:
     user = users[seat] if seat < len(users) else None
     return {"userId": (user or {}).get("id")}
+
+
+def clock_turn(game_id: str, cur: Cursor, evs: list[dict[str, Any]], users: list[dict[str, Any] | None],
+               deadlines: dict[int, float]) -> list[dict[str, Any]]:
+    """Once a clock runs for every seat to act (at the game's start: a game with open seats
+    starts its clock when the last one is taken, after those seats' turn.started), a
+    turn.started that gives their deadlines, unless one derived with `evs` already did.
+    Marks the cursor; the event's id ends in `_clock`."""
+    waiting = cur.waiting
+    if cur.clocked or not cur.started or cur.finished or not waiting or any(s not in deadlines for s in waiting):
+        return []
+    cur.clocked = True
+    given = [e for e in evs if e["type"] == "turn.started" and e["version"] == cur.version]
+    if given and all("deadline" in x for x in given[-1]["data"]["seats"]):
+        return []
+    return [event(game_id, cur.version, "turn.started", {
+        "seats": seats_payload(sorted(waiting), users, deadlines), "newly": sorted(waiting)}, suffix="_clock")]

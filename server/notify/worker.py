@@ -28,7 +28,7 @@ from tablero.server.portal.table import is_platform
 from tablero.server.store.base import GameNotFound, Trimmed
 
 from . import metrics as m
-from .events import Cursor, derive_meta, derive_step
+from .events import Cursor, clock_turn, derive_meta, derive_step
 from .webhooks import Endpoint, Refused, Sender, headers, payload, resolve
 
 log = logging.getLogger("tablero.notify")
@@ -133,8 +133,11 @@ class Notifier:
         head = await games.current(game_id, meta)
         cur = Cursor.from_json(json.loads(raw)) if raw else None
         cur, evs = derive_meta(game_id, meta, cur, list(meta.get("claimed", ())), users, head.version)
-        if cur.version >= head.version:
-            return cur, evs
+        if cur.version >= head.version:  # a join, say: no new entry; the clock may start now
+            if cur.clocked:
+                return cur, evs
+            deadlines = {d["seat"]: d["deadline"] for d in await self.service.turn_clocks.deadlines(head)}
+            return cur, evs + clock_turn(game_id, cur, evs, users, deadlines)
         deadlines = {d["seat"]: d["deadline"] for d in await self.service.turn_clocks.deadlines(head)}
         try:
             start = await games.at(game_id, cur.version, meta) if cur.version else \
@@ -171,7 +174,7 @@ class Notifier:
             ends = i + 1 < len(steps) and steps[i + 1][2]
             evs += derive_step(game_id, entry.version, entry.event, waiting, finished, outcome, cur, users,
                                {s: d for s, d in deadlines.items() if s in seats}, set() if ends else None)
-        return cur, evs
+        return cur, evs + clock_turn(game_id, cur, evs, users, deadlines)
 
     async def _deliveries(self, game_id: str, evs: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
         out = []

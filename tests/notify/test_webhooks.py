@@ -314,3 +314,33 @@ def test_an_endpoint_every_delivery_is_refused_for_is_said_in_the_log(caplog) ->
     failed = [s for s in said if "failed (retried" in s]
     assert len(failed) == 1 and "private or loopback" in failed[0], said
     assert rec.accepted == []  # nothing reached it
+
+
+def test_a_clock_that_starts_at_the_last_join_gives_the_first_seats_deadline() -> None:
+    """A game with an open seat runs no clock until the seat is taken: the first seat's
+    turn.started came at creation without a deadline; once the clock starts, a turn.started
+    gives it (acceptance pass: no webhook ever carried it)."""
+    with Receiver(secret()) as rec, ServerThread(portal_keys=json.dumps({"k1": KEY}), webhooks_allow_private=True,
+                                                 webhooks=endpoints_json((rec.url, secret()))) as srv:
+        h = f"http://127.0.0.1:{srv.http_port}"
+        kim, lee = portal("kim"), portal("lee")
+        gid = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "seats": ["me", "open"], "clock": {
+            "moveSeconds": 300, "onTimeout": "bot"}}, headers=kim).json()["game"]["id"]
+        assert rec.wait_for(lambda acc: "turn.started" in _kinds(rec, gid), 10)
+        plainhttp.post(f"{h}/v1/games/{gid}/join", json={}, headers=lee).raise_for_status()
+        assert rec.wait_for(lambda acc: _kinds(rec, gid).count("turn.started") >= 2, 10), _kinds(rec, gid)
+        first, clocked = [d for d in rec.accepted if d["type"] == "turn.started" and d["data"]["gameId"] == gid][:2]
+        assert "deadline" not in first["data"]["seats"][0]
+        due = plainhttp.get(f"{h}/v1/games/{gid}", headers=kim).json()["deadlines"]
+        assert clocked["id"].endswith("_clock") and clocked["data"]["newly"] == [0]
+        assert [(s["seat"], s["userId"]) for s in clocked["data"]["seats"]] == [(0, "kim")]
+        assert abs(clocked["data"]["seats"][0]["deadline"] - due[0]["deadline"]) < 1, (clocked, due)
+        assert _kinds(rec, gid).index("game.started") < len(_kinds(rec, gid)) - 1
+        # Kim's move: Lee's turn, with its deadline, and no second _clock turn.
+        plainhttp.post(f"{h}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": 4}},
+                       headers=kim).raise_for_status()
+        assert rec.wait_for(lambda acc: _kinds(rec, gid).count("turn.started") >= 3, 10)
+        third = [d for d in rec.accepted if d["type"] == "turn.started" and d["data"]["gameId"] == gid][2]
+        assert third["data"]["newly"] == [1] and "deadline" in third["data"]["seats"][0]
+        time.sleep(0.5)
+        assert sum(d["id"].endswith("_clock") for d in rec.accepted if d["data"]["gameId"] == gid) == 1
