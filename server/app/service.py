@@ -41,7 +41,7 @@ from tablero.server.errors import (
     StaleVersion,
 )
 from tablero.server.portal.clock import MemoryClocks, parse_clock
-from tablero.server.portal.identity import User
+from tablero.server.portal.identity import User, has_control
 from tablero.server.portal.lobby import MemoryLobby
 from tablero.server.store.base import EventStore, GameExists
 
@@ -66,8 +66,9 @@ MAX_REQUEST_ID = 128
 
 
 def _check_request_id(request_id: str | None) -> None:
-    if request_id is not None and len(request_id) > MAX_REQUEST_ID:
-        raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters")
+    if request_id is not None and (len(request_id) > MAX_REQUEST_ID or has_control(request_id)):
+        raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters, none of them a "
+                              "control character")
 
 
 log = logging.getLogger("tablero.app")

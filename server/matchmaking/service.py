@@ -27,7 +27,7 @@ from tablero.server.errors import (
     PermissionDenied,
     Unauthenticated,
 )
-from tablero.server.portal.identity import User
+from tablero.server.portal.identity import User, has_control
 
 from .matcher import matches
 from .store import TooManyTickets
@@ -77,8 +77,9 @@ class Matchmaking:
             raise Unauthenticated("matchmaking needs a portal JWT: Authorization: Bearer <jwt>", "TOKEN_MISSING")
         engine = self.games._engine(w.get("engine", ""))
         request_id = str(w.get("requestId") or "")
-        if len(request_id) > MAX_REQUEST_ID:  # refused, as for actions: never cut to a prefix another id shares
-            raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters")
+        if len(request_id) > MAX_REQUEST_ID or has_control(request_id):  # refused, as for actions: never cut
+            raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters, none of "
+                                  "them a control character")
         known = await self.store.by_request(user.id, request_id) if request_id else None
         if known is not None and known["user"] == user.id:
             return {"ticket": self._reply(known)}  # a retry: its ticket, whatever the limits say now

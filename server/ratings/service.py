@@ -131,7 +131,6 @@ class Ratings:
         size = page_size or DEFAULT_PAGE
         if not 1 <= size <= MAX_PAGE:
             raise InvalidArgument(f"pageSize must be between 1 and {MAX_PAGE}")
-        total = await self.store.size(engine)
         if page_token:
             start = _offset(page_token)
         elif around:
@@ -150,6 +149,10 @@ class Ratings:
             entries.append({"rank": start + i + 1, "userId": u, **({"userName": names[u]} if names.get(u) else {}),
                             "rating": s, "mu": r.mu, "sigma": r.sigma, "gamesPlayed": r.games, "wins": r.wins})
         end = start + len(rows)
+        # Counted after the page is read, so a rating committed between the reads is in both
+        # (counted before, a page could list players the total did not count yet).
+        total = await self.store.size(engine)
+        total = max(total, end) if rows else total
         prev = "" if start == 0 else _token(max(0, start - size))
         return {"engine": engine, "entries": entries, "totalPlayers": total,
                 "nextPageToken": _token(end) if end < total else "", "previousPageToken": prev}

@@ -81,8 +81,9 @@ def test_the_same_request_id_with_other_choices_is_refused(server):
         rid = f"defaults-{a['engine']}-{len(str(b))}"
         one, two = _create(server.http, {**a, "requestId": rid}), _create(server.http, {**b, "requestId": rid})
         assert one["status"] == two["status"] == 200 and one["game"]["id"] == two["game"]["id"], (a, b, two)
-    long = _create(server.http, {**TTT, "requestId": "x" * 129})
-    assert long["status"] == 400 and "requestId" in long["error"]["message"]
+    for bad in ("x" * 129, "a\u0000b", "tab\tin"):  # too long, or a control character (as user ids)
+        r = _create(server.http, {**TTT, "requestId": bad})
+        assert r["status"] == 400 and "requestId" in r["error"]["message"], r
 
 
 def test_racing_copies_make_one_game_and_each_caller_has_its_own_ids(server):
