@@ -116,7 +116,7 @@ def test_a_refused_portal_token_says_why(portal, new_page):
     page.keyboard.type(portal_token("bob", "Bob", ttl=-120))
     page.keyboard.press("Enter")
     page.wait_for_selector("#banner .error")
-    assert "Could not sign in: portal JWT refused: the JWT has expired" in page.inner_text("#banner")
+    assert "Could not sign in: the token has expired: get a new one from your portal" in page.inner_text("#banner")
     assert page.locator("#sign-in-link").count() == 1
     # In the address, signed with a key the server does not have.
     bad = jwt.encode({"sub": "bob", "exp": int(time.time()) + 600}, "x" * 40, algorithm="HS256", headers={"kid": "k9"})

@@ -54,7 +54,9 @@ export async function signIn(raw) {
   try {
     await api('GET', '/v1/games?mine=true&pageSize=1', { token });
   } catch (e) {
-    if (e.status === 401) throw new Error(e.message); // the reason: "portal JWT refused: the JWT has expired"
+    // Expired: said in the page's language (the server's message is English); any other refusal
+    // as the server says it ("unknown key id 'k9'" tells a portal's developer what is wrong).
+    if (e.status === 401) throw new Error(e.reason === 'TOKEN_EXPIRED' ? catalog('tablero').t('web.portal_expired') : e.message);
     throw e;
   }
   const me = { token, user: { id: claims.sub, name: claims.name || claims.sub }, exp: claims.exp || null };
