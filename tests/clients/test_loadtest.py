@@ -96,3 +96,21 @@ def test_no_engine_named_is_a_one_line_error(server):
         p = cli("--url", server.http, "loadtest", "-c", "1", "-n", "1", "-d", "1", "--no-progress",
                 "--engines", engines, check=False)
         assert p.returncode != 0 and "Traceback" not in p.stderr and "--engines" in p.stderr, (engines, p.stderr)
+
+
+def _loadtest(server, *args: str):
+    return cli("--url", server.http, "loadtest", "-c", "1", "-d", "1", "--no-progress", *args, check=False)
+
+
+def test_a_player_count_the_engine_does_not_take_is_refused_before_any_load(server, tmp_path):
+    """(outside acceptance pass: it sent failing creates for the whole run and exited 0)"""
+    for engines, players, said in (("tic-tac-toe", "7", "Tic-Tac-Toe takes 2 players"),
+                                   ("riverboat", "1", "takes 2 to 4 players")):
+        p = _loadtest(server, "--engines", engines, "--players", players)
+        assert p.returncode != 0 and said in p.stderr and "Traceback" not in p.stderr, p.stderr
+    p = _loadtest(server, "--json-out", str(tmp_path / "nope" / "x.json"))
+    assert p.returncode != 0 and "does not exist" in p.stderr and "Traceback" not in p.stderr
+    p = _loadtest(server, "--rounds", "3")
+    assert p.returncode != 0 and "--compare" in p.stderr
+    p = _loadtest(server, "-c", "0")
+    assert p.returncode != 0 and "--concurrency must be 1 or more, not 0" in p.stderr

@@ -54,3 +54,19 @@ def test_redis_admits_the_bot_workers_and_servers_start_no_pool(objs):
                   if f.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/name") == "tablero"}
     assert components == {"server", "bot-worker"}
     assert config_data(objs)["TABLERO_BOT_PROCESSES"] == "0"
+
+
+def test_the_bot_workers_are_held_by_a_network_policy_as_the_servers_are(objs):
+    """(outside acceptance pass: no policy selected them, so their egress was open and their
+    /metrics reachable from every namespace)"""
+    policy = one(objs, "NetworkPolicy", "tablero-bots")
+    assert policy["spec"]["podSelector"]["matchLabels"] == {"app.kubernetes.io/name": "tablero",
+                                                            "app.kubernetes.io/component": "bot-worker"}
+    dep = one(objs, "Deployment", "tablero-bots")
+    labels = dep["spec"]["template"]["metadata"]["labels"]
+    assert all(labels.get(k) == v for k, v in policy["spec"]["podSelector"]["matchLabels"].items())
+    assert set(policy["spec"]["policyTypes"]) == {"Ingress", "Egress"}
+    (inbound,) = policy["spec"]["ingress"]
+    assert [p["port"] for p in inbound["ports"]] == [9090] and "namespaceSelector" in inbound["from"][0]
+    out_ports = sorted(p["port"] for rule in policy["spec"]["egress"] for p in rule["ports"])
+    assert out_ports == [53, 53, 6379]

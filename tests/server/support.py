@@ -137,3 +137,13 @@ class ServerProcess:
 
     def __exit__(self, *exc) -> None:
         self.kill()
+
+
+def post_and_drop_the_answer(base_url: str, path: str, body: bytes) -> None:
+    """POST `body` (JSON) whole, wait until the server has begun its answer, then close the
+    connection unread: a request whose answer the client lost."""
+    host, port = base_url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port))) as s:
+        s.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        s.recv(1)

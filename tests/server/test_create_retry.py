@@ -8,7 +8,6 @@ requestId is another game."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
@@ -18,7 +17,7 @@ from tablero.server.grpc.gen import games_pb2, games_pb2_grpc
 
 from tests import plainhttp
 from tests.ratings.support import KEYS, bearer
-from tests.server.support import ServerThread
+from tests.server.support import ServerThread, post_and_drop_the_answer
 
 TTT = {"engine": "tic-tac-toe", "seats": ["human", "open"]}
 
@@ -41,12 +40,8 @@ def _lobby(url: str, headers: dict) -> list[str]:
 
 def test_a_create_whose_answer_was_lost_is_retried_with_its_request_id(server):
     url = server.http
-    body = b'{"engine": "tic-tac-toe", "seats": ["human", "human"], "requestId": "lost-1"}'
-    host, port = url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port))) as s:
-        s.sendall(f"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-        s.recv(1)  # the server has answered (its answer is dropped with the connection)
+    post_and_drop_the_answer(url, "/v1/games", b'{"engine": "tic-tac-toe", "seats": ["human", "human"], '
+                                               b'"requestId": "lost-1"}')
     again = _create(url, {"engine": "tic-tac-toe", "seats": ["human", "human"], "requestId": "lost-1"})
     assert again["status"] == 200, again
     gid, tokens = again["game"]["id"], {t["seat"]: t["token"] for t in again["seats"]}

@@ -5,14 +5,12 @@ replica too (tests/store/test_contract.py); another requestId, or none, is a new
 
 from __future__ import annotations
 
-import socket
-
 import grpc
 import pytest
 from tablero.server.grpc.gen import games_pb2, games_pb2_grpc
 
 from tests import plainhttp
-from tests.server.support import ServerThread
+from tests.server.support import ServerThread, post_and_drop_the_answer
 
 
 @pytest.fixture(scope="module")
@@ -34,12 +32,7 @@ def test_a_join_whose_answer_was_lost_is_retried_with_its_request_id(server):
     url = server.http
     gid = _game(url, ["human", "open"])
     # The first attempt: sent whole, the connection closed before the answer is read.
-    body = b'{"requestId": "join-1"}'
-    host, port = url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port))) as s:
-        s.sendall(f"POST /v1/games/{gid}/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-        s.recv(1)  # the server has answered (its answer is dropped with the connection)
+    post_and_drop_the_answer(url, f"/v1/games/{gid}/join", b'{"requestId": "join-1"}')
     seat = plainhttp.get(f"{url}/v1/games/{gid}", timeout=10).json()["seats"][1]
     assert seat["claimed"] is True
     again = _join(url, gid, {"requestId": "join-1"})

@@ -19,6 +19,7 @@ import asyncio
 import ipaddress
 import json
 import math
+import os
 import random
 import socket
 import sys
@@ -92,6 +93,7 @@ class Stats:
         self.error_samples: list[str] = []
         self.deadline = deadline
         self.games_started = self.games_finished = self.games_abandoned = 0
+        self.attempts = 0  # games begun, created or not (--games caps these)
         self.games_in_window = self.actions = self.actions_in_window = 0
         self.conflicts = 0
         self.game_ms: list[float] = []
@@ -172,10 +174,13 @@ def view_moves(game: Game) -> list[dict[str, Any]] | None:
 
 
 async def play_game(client: AsyncClient, engine: str, players: int | None, watch: bool, rng: random.Random,
-                    stats: Stats, op_timeout: float) -> None:
+                    stats: Stats, op_timeout: float, made: list[bool] | None = None) -> None:
     g0 = t0 = time.perf_counter()
     created = await client.create(engine, players)
     stats.time("CreateGame", t0)
+    stats.games_started += 1
+    if made is not None:
+        made.append(True)
     game = created.game
     tokens = {s.seat: s.token for s in created.seats}
     watches = Watches(client, game, tokens, stats) if watch else None
@@ -249,6 +254,10 @@ async def _run(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
         for e in engines:
             if e not in known:
                 raise SystemExit(f"the server runs no engine {e!r}; it has {', '.join(sorted(known))}")
+            lo, hi = known[e].min_seats, known[e].max_seats
+            if args.players is not None and not lo <= args.players <= hi:
+                raise SystemExit(f"--players {args.players}: {known[e].title} takes "
+                                 f"{lo if lo == hi else f'{lo} to {hi}'} players")
         t_start = time.perf_counter()
         stats = Stats(t_start + args.duration)
         hard = stats.deadline + args.grace
@@ -258,18 +267,19 @@ async def _run(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
             wrng = random.Random(rng.random())
             wclient = clients[w]
             i = 0
-            while time.perf_counter() < stats.deadline and (not args.games or stats.games_started < args.games):
-                stats.games_started += 1
+            while time.perf_counter() < stats.deadline and (not args.games or stats.attempts < args.games):
+                stats.attempts += 1
                 engine = engines[(w + i) % len(engines)]
                 i += 1
+                made: list[bool] = []  # a game counts as started (and abandoned) once it was created
                 try:
-                    await play_game(wclient, engine, args.players, args.watch, wrng, stats, args.timeout)
+                    await play_game(wclient, engine, args.players, args.watch, wrng, stats, args.timeout, made)
                 except asyncio.CancelledError:
-                    stats.games_abandoned += 1
+                    stats.games_abandoned += bool(made)
                     raise
                 except Exception as e:  # noqa: BLE001 - counted; the worker starts another game
                     stats.error(e)
-                    stats.games_abandoned += 1
+                    stats.games_abandoned += bool(made)
 
         async def ticker() -> None:
             while True:
@@ -408,8 +418,18 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.concurrency < 1 or args.duration <= 0 or args.games < 0 or args.grace < 0:
-        raise SystemExit("--concurrency must be >= 1, --duration > 0, --games >= 0, --grace >= 0")
+    for bad, what in ((args.concurrency < 1, f"--concurrency must be 1 or more, not {args.concurrency}"),
+                      (args.duration <= 0, f"--duration must be more than 0 seconds, not {args.duration:g}"),
+                      (args.games < 0, f"--games must be 0 (no cap) or more, not {args.games}"),
+                      (args.grace < 0, f"--grace must be 0 seconds or more, not {args.grace:g}"),
+                      (args.players is not None and args.players < 1, f"--players must be 1 or more, not {args.players}"),
+                      (args.rounds != 1 and not args.compare, "--rounds applies to --compare only")):
+        if bad:
+            raise SystemExit(what)
+    if args.json_out:  # checked now, not after the whole run
+        folder = os.path.dirname(os.path.abspath(args.json_out))
+        if not os.path.isdir(folder):
+            raise SystemExit(f"--json-out: the folder of {args.json_out!r} does not exist")
     if not [e for e in args.engines.split(",") if e.strip()]:
         raise SystemExit("--engines names no engine: give one or more, comma-separated (e.g. tic-tac-toe,riverboat)")
     if args.compare:
@@ -440,6 +460,9 @@ def run(args: argparse.Namespace) -> int:
         if progress:
             bar.stop()
     _emit(args, rep, lambda: print_report(rep))
+    if rep["errors"] and not rep["games_finished"]:
+        print("loadtest: no game was finished; every attempt failed (errors above)", file=sys.stderr)
+        return 1
     return 0
 
 
