@@ -64,6 +64,16 @@ class Call:
                                                   "duration_ms": round(dt * 1000, 2)}})
 
 
+def traced(value: str | None) -> dict[str, Any]:
+    """The log fields of a client's X-Request-Id header (gRPC metadata `x-request-id`): logged as
+    `x_request_id`, at most 128 characters, control characters dropped, so an operator can find a
+    client's call by the id it sent."""
+    if not value:
+        return {}
+    clean = "".join(ch for ch in value[:128] if ch.isprintable())
+    return {"x_request_id": clean} if clean else {}
+
+
 _current: contextvars.ContextVar[Call | None] = contextvars.ContextVar("tablero_call", default=None)
 
 

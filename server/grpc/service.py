@@ -149,12 +149,14 @@ def add_services(server: grpc.aio.Server, api: Api) -> list[str]:
 
 def _open(rpc: str, context) -> observe.Call:
     """The shared `Call` (auth, status mapping, metrics, one log line) of a tablero RPC, open."""
-    auth = None
+    auth = traced = None
     for key, value in context.invocation_metadata() or ():
         if key == "authorization":
             auth = value
-            break
-    call = observe.Call("grpc", authorization=auth, rpc=rpc, peer=_address(context.peer()))
+        elif key == "x-request-id":
+            traced = value
+    call = observe.Call("grpc", authorization=auth, rpc=rpc, peer=_address(context.peer()),
+                        fields=observe.traced(traced))
     observe.begin(call)
     return call
 

@@ -306,7 +306,8 @@ class Observe:
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
         call = observe.Call("http", authorization=headers.get("authorization"),
-                            peer=(scope.get("client") or ("",))[0] or None)
+                            peer=(scope.get("client") or ("",))[0] or None,
+                            fields=observe.traced(headers.get("x-request-id")))
         status = {"code": 500}
 
         async def send_wrapper(message) -> None:

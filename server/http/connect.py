@@ -88,7 +88,8 @@ async def _observed(rpc: str, ctx: Any) -> AsyncIterator[observe.Call]:
     leaves as a ConnectError with our code."""
     headers = ctx.request_headers
     peer = (ctx.client_address or "").rsplit(":", 1)[0] or None
-    call = observe.Call("connect", authorization=headers.get("authorization"), rpc=rpc, peer=peer)
+    call = observe.Call("connect", authorization=headers.get("authorization"), rpc=rpc, peer=peer,
+                        fields=observe.traced(headers.get("x-request-id")))
     token = observe.begin(call)
     try:
         yield call

@@ -195,7 +195,8 @@ class FastRoutes:
                      streaming: bool) -> None:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         call = observe.Call("http", authorization=headers.get("authorization"),
-                            peer=(scope.get("client") or ("",))[0] or None)
+                            peer=(scope.get("client") or ("",))[0] or None,
+                            fields=observe.traced(headers.get("x-request-id")))
         ctx = observe.begin(call)
         status = 500
         try:
