@@ -6,7 +6,8 @@ human, tokens in the answer), optionally open one watch per seat, play the whole
 random legal moves (one move in flight per game) and start the next, until --duration is up
 (no game starts after it; games in flight get --grace more seconds) or --games were started.
 
-Call kinds timed: CreateGame, ListLegalActions, SubmitAction, WatchOpen (watch ready) and
+Call kinds timed: CreateGame, ListLegalActions, SubmitAction, WatchOpen (a game's watches, one
+per seat, opened together until every one is ready: one figure per game, not per watch) and
 Notify (a move sent -> every other seat's watch delivered its first event).
 Tic-Tac-Toe moves come from the view (empty cells), as loadgen.js does; other engines ask
 ListLegalActions for every move.
