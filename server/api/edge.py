@@ -151,6 +151,8 @@ class Api:
         self.portal_keys = portal_keys or PortalKeys({})
         self.call_limit = call_limit  # server.portal.ratelimit limiters, or None
         self.create_limit = create_limit
+        # CreateGame copies with one requestId from one caller, in flight here: key -> [lock, users]
+        self._creating: dict[tuple[str, str], list[Any]] = {}
 
     def _identify(self, call: observe.Call) -> str | None:
         """Verify a portal JWT if one is sent (call.user); returns a seat token otherwise."""
@@ -209,9 +211,27 @@ class Api:
 
     async def _run(self, rpc: str, wire: Wire) -> Any:
         try:
+            if rpc == "CreateGame" and self.create_limit is not None and isinstance(wire.get("requestId"), str):
+                return await self._create_once(wire)
             return await self._answer(rpc, wire)
         except OUTAGES as e:  # the lobby's, the clocks', the seat directory's
             raise outage("a store behind this server", e) from None
+
+    async def _create_once(self, wire: Wire) -> Any:
+        """A create with a requestId under a create rate limit: copies of it from one caller (the
+        same Authorization, else address) run one after the other on this replica, so the ones
+        after the first find its game and are not counted against the limit (docs/api.md)."""
+        call = observe.current()
+        key = (call.authorization or f"addr:{call.peer}", wire["requestId"])
+        entry = self._creating.setdefault(key, [asyncio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                return await self._answer("CreateGame", wire)
+        finally:
+            entry[1] -= 1
+            if not entry[1]:
+                del self._creating[key]
 
     async def _answer(self, rpc: str, wire: Wire) -> Any:
         call = observe.current()

@@ -17,6 +17,7 @@ from tablero.server.grpc.gen import games_pb2, games_pb2_grpc
 
 from tests import plainhttp
 from tests.ratings.support import KEYS, bearer
+from tests.redis_server import RedisServer
 from tests.server.support import ServerThread, post_and_drop_the_answer
 
 TTT = {"engine": "tic-tac-toe", "seats": ["human", "open"]}
@@ -182,3 +183,20 @@ async def test_copies_racing_into_the_store_get_the_game_not_an_outage(tmp_path)
     finally:
         await games.games.drain()
         await store.close()
+
+
+def test_racing_copies_of_one_create_are_counted_once_against_the_rate_limit():
+    """(second outside pass: 6 racing copies of one create spent the caller's whole limit and got
+    429s and 503s) Copies from one caller run one after the other on a replica: one creates, the
+    others find its game, and the limit has room left for new games."""
+    # On a Redis of its own (its own rate-limit buckets): the store's round trips let copies overlap.
+    with RedisServer() as redis, ServerThread(portal_keys=KEYS, create_rate_limit="3/h,3", redis_url=redis.url) as s:
+        for headers in ({}, bearer("cr-race")):  # by address, and by portal user
+            body = {"engine": "tic-tac-toe", "seats": ["me", "open"] if headers else ["human", "open"],
+                    "requestId": "race-limit"}
+            with ThreadPoolExecutor(6) as pool:
+                answers = list(pool.map(lambda _, b=body, h=headers: _create(s.http, b, h), range(6)))
+            assert {a["status"] for a in answers} == {200}, answers
+            assert len({a["game"]["id"] for a in answers}) == 1
+            fresh = [_create(s.http, {**body, "requestId": f"race-limit-{i}"}, headers)["status"] for i in range(3)]
+            assert fresh == [200, 200, 429], fresh
