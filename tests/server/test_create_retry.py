@@ -186,7 +186,7 @@ async def test_copies_racing_into_the_store_get_the_game_not_an_outage(tmp_path)
 
 
 def test_racing_copies_of_one_create_are_counted_once_against_the_rate_limit():
-    """(second outside pass: 6 racing copies of one create spent the caller's whole limit and got
+    """(outside acceptance pass: 6 racing copies of one create spent the caller's whole limit and got
     429s and 503s) Copies from one caller run one after the other on a replica: one creates, the
     others find its game, and the limit has room left for new games."""
     # On a Redis of its own (its own rate-limit buckets): the store's round trips let copies overlap.
