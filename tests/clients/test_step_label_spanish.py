@@ -67,3 +67,13 @@ def test_one_hex_is_singular(spanish):
     cat = i18n.catalog("riverboat")
     assert cat.format("label.term_size", {"size": 1}) == "una loseta de 1 hexágono"
     assert cat.format("label.term_size", {"size": 3}) == "una loseta de 3 hexágonos"
+
+
+def test_founders_standard_cards_are_named_with_a_capital_in_spanish(spanish):
+    """(outside pass: "Jugar comercio" beside "Reclutar": the catalog's name.trade is also the
+    building category, lower case for use mid-sentence) A card is named as printed, capitalised."""
+    from tablero_client.render import action_label
+
+    game = _game("founders-of-gloomhaven", 2)
+    labels = [action_label({"type": "play_card", "card": c, "face_up": True}, game) for c in ("trade", "income")]
+    assert labels[0].startswith("Jugar Comercio") and labels[1].startswith("Jugar Ingresos"), labels

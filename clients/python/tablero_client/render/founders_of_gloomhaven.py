@@ -596,7 +596,8 @@ def _printed(v: dict[str, Any], card: Any) -> str:
 
     cat = i18n.catalog("founders-of-gloomhaven")
     if cat is not None and (cat.lang != "en" or cat.pseudo) and isinstance(card, str) and cat.has(f"name.{card}"):
-        return cat.format(f"name.{card}")
+        name = cat.format(f"name.{card}")  # a card's name starts with a capital, as printed (the
+        return name[:1].upper() + name[1:]  # catalog's "comercio" is also the building category)
     c = (v.get("cards") or {}).get(card) if isinstance(card, str) else None
     if isinstance(c, dict) and c.get("name"):
         return str(c["name"])

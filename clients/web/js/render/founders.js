@@ -164,7 +164,10 @@ export const PRINTED = { salt_barrel: "Salt Barrel", west_gate: "West Gate", nor
 // not in sight by its id in title case, as the view names advisers.
 export function cardName(v, id) {
   const cat = catalog(FG);
-  if ((cat.lang !== 'en' || pseudoLocale()) && cat.has(`name.${id}`)) return cat.t(`name.${id}`);
+  if ((cat.lang !== 'en' || pseudoLocale()) && cat.has(`name.${id}`)) {
+    const name = cat.t(`name.${id}`); // a card's name starts with a capital, as printed (the
+    return name.charAt(0).toUpperCase() + name.slice(1); // catalog's "comercio" is also the category)
+  }
   const printed = v && v.cards && v.cards[id];
   if (printed && printed.name) return printed.name;
   const pb = ((v && v.prestige) || []).find((x) => x.card === id);
