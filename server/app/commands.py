@@ -43,9 +43,9 @@ class CreateGame:
         checked clock, the options with the engine's defaults, "rated" only where the game can
         be rated), so each transport's way of leaving a field out, or of spelling a default,
         counts as the same choice."""
-        kinds = [k for k, _ in specs]
-        levels = [(levels[i] if levels else None) or "easy" if k == "bot" else None for i, k in enumerate(kinds)]
-        chosen = [self.engine, specs, levels, {**defaults, **(self.options or {})}, self.on_leave or "forfeit", clock,
+        # A bot seat's level, "easy" when none is named (plain "bot"); None for other seats.
+        bots = [((levels[i] if levels else None) or "easy") if k == "bot" else None for i, (k, _) in enumerate(specs)]
+        chosen = [self.engine, specs, bots, {**defaults, **(self.options or {})}, self.on_leave or "forfeit", clock,
                   self.rated if ratable else None]
         return hashlib.sha256(json.dumps(chosen, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
