@@ -35,13 +35,16 @@ def _need(*tools: str) -> None:
     assert not missing, f"missing {', '.join(missing)}: .ci/run installs them (Debian packages)"
 
 
-def generate(out: Path, languages: set[str]) -> None:
-    """`buf generate` with the repository's buf.gen.yaml, its plugins for `languages` only (the
-    TypeScript one needs clients/ts's node_modules, which this test does not)."""
+def generate(out: Path, languages: set[str], plugins: dict[str, str] | None = None) -> None:
+    """`buf generate` with the repository's buf.gen.yaml, its plugins for `languages` only."""
     template = yaml.safe_load((ROOT / "buf.gen.yaml").read_text())
-    kinds = {"go": ("protoc-gen-go", "protoc-gen-go-grpc"), "java": ("java", "grpc_java_plugin")}
+    kinds = {"go": ("protoc-gen-go", "protoc-gen-go-grpc"), "java": ("java", "grpc_java_plugin"),
+             "ts": ("clients/ts/node_modules/.bin/protoc-gen-es",)}
     wanted = {name for lang in languages for name in kinds[lang]}
     template["plugins"] = [p for p in template["plugins"] if (p.get("local") or p.get("protoc_builtin")) in wanted]
+    if plugins:  # a plugin found elsewhere than where buf.gen.yaml names it
+        for p in template["plugins"]:
+            p["local"] = plugins.get(p.get("local"), p.get("local"))
     assert len(template["plugins"]) == len(wanted), template["plugins"]
     subprocess.run(["buf", "generate", "--template", json.dumps(template), "-o", str(out)], cwd=ROOT, check=True,
                    timeout=300)
@@ -101,3 +104,26 @@ def test_a_java_client_generated_by_buf_plays_and_watches_a_game(server, tmp_pat
     report = json.loads(run.stdout)
     assert report["refusalCode"] == "FAILED_PRECONDITION"
     _check(report)
+
+
+# What a TypeScript team compiles the generated code with: strict, Node's ES module resolution.
+TSCONFIG = {"compilerOptions": {"strict": True, "module": "NodeNext", "moduleResolution": "NodeNext",
+                                "target": "ES2022", "noEmit": True, "skipLibCheck": False},
+            "include": ["gen/ts/**/*.ts"]}
+
+
+def test_the_typescript_buf_generates_compiles(tmp_path):
+    """docs/api.md: TypeScript gets gen/ts/tablero/v1/*_pb.ts from `buf generate`. They import
+    google/api's files (the http annotations, field_behavior), which must be generated beside
+    them (include_imports), or tsc cannot resolve them."""
+    _need("buf", "node")
+    from tests.npm import locked_node_modules
+    modules = locked_node_modules(ROOT / "clients" / "ts", "ts-sdk")
+    generate(tmp_path, {"ts"}, {"clients/ts/node_modules/.bin/protoc-gen-es": str(modules / ".bin" / "protoc-gen-es")})
+    files = sorted(str(p.relative_to(tmp_path / "gen" / "ts")) for p in (tmp_path / "gen" / "ts").rglob("*.ts"))
+    assert "tablero/v1/games_pb.ts" in files and "google/api/annotations_pb.ts" in files, files
+    (tmp_path / "node_modules").symlink_to(modules)
+    (tmp_path / "tsconfig.json").write_text(json.dumps(TSCONFIG))
+    run = subprocess.run([str(modules / ".bin" / "tsc"), "-p", str(tmp_path)], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
