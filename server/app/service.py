@@ -65,10 +65,19 @@ from .watching import Watching
 MAX_REQUEST_ID = 128
 
 
-def _check_request_id(request_id: str | None) -> None:
+# An anonymous caller's requestId of a create or a join is the only proof that a retry is theirs:
+# whoever sends it again gets the same seat tokens. So it must be hard to guess (a UUID is 36).
+MIN_ANONYMOUS_REQUEST_ID = 16
+
+
+def _check_request_id(request_id: str | None, anonymous: bool = False) -> None:
     if request_id is not None and (len(request_id) > MAX_REQUEST_ID or has_control(request_id)):
         raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters, none of them a "
                               "control character")
+    if anonymous and request_id is not None and len(request_id) < MIN_ANONYMOUS_REQUEST_ID:
+        raise InvalidArgument(f"an anonymous caller's requestId must be at least {MIN_ANONYMOUS_REQUEST_ID} "
+                              "characters: whoever sends it again gets the same seat tokens, so use a random id "
+                              "(a UUID)")
 
 
 log = logging.getLogger("tablero.app")
@@ -199,7 +208,7 @@ class GameService:
     async def create_game(self, c: cmd.CreateGame) -> dict[str, Any]:
         engine = self._engine(c.engine)
         if c.request_id is not None:  # its game's id follows from it: a retry finds that game
-            _check_request_id(c.request_id)
+            _check_request_id(c.request_id, anonymous=c.user is None)
             c = dataclasses.replace(c, game_id=self._request_game_id(c.user, c.request_id))
         specs = seat_specs(c, engine)
         kinds = ["human" if k == "me" else k for k, _ in specs]
@@ -325,7 +334,7 @@ class GameService:
         return {"game": await self._game_reply(game, own), "seats": tokens}
 
     async def join_game(self, c: cmd.JoinGame) -> dict[str, Any]:
-        _check_request_id(c.request_id)
+        _check_request_id(c.request_id, anonymous=c.user is None)
         meta = await self.games.meta(c.game_id)
         if (await self.games.current(c.game_id, meta)).finished:
             raise FailedPrecondition("the game is over", "GAME_OVER")

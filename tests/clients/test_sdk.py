@@ -202,15 +202,15 @@ def test_a_join_retried_with_its_request_id_gets_the_same_seat(target):
     gets the same seat and token, on both transports, sync and async."""
     with Client(**target) as c:
         created = c.create("tic-tac-toe", seats=["open", "open"])
-        first = c.join(created.game.id, request_id="join-1")
-        again = c.join(created.game.id, request_id="join-1")
+        first = c.join(created.game.id, request_id="join-1-0123456789ab")
+        again = c.join(created.game.id, request_id="join-1-0123456789ab")
         assert (again.seat, again.token) == (first.seat, first.token)
         other = c.join(created.game.id)  # a requestId of its own: the other seat
         assert other.seat != first.seat
 
         async def retried() -> tuple[int | None, str]:
             async with AsyncClient(**target) as a:
-                s = await a.join(created.game.id, request_id="join-1")
+                s = await a.join(created.game.id, request_id="join-1-0123456789ab")
                 return s.seat, s.token
 
         assert asyncio.run(retried()) == (first.seat, first.token)
@@ -221,18 +221,18 @@ def test_a_create_retried_with_its_request_id_gets_the_same_game(target):
     gets the same game and tokens, on both transports, sync and async; reused with other choices
     it is refused."""
     with Client(**target) as c:
-        first = c.create("tic-tac-toe", seats=["human", "open"], request_id=f"create-{next(iter(target))}")
-        again = c.create("tic-tac-toe", seats=["human", "open"], request_id=f"create-{next(iter(target))}")
+        first = c.create("tic-tac-toe", seats=["human", "open"], request_id=f"create-{next(iter(target))}-0123456789ab")
+        again = c.create("tic-tac-toe", seats=["human", "open"], request_id=f"create-{next(iter(target))}-0123456789ab")
         assert again.game.id == first.game.id and again.seat(0).token == first.seat(0).token
         assert c.create("tic-tac-toe", seats=["human", "open"]).game.id != first.game.id  # an id of its own
         with pytest.raises(InvalidArgument) as e:
-            c.create("goofspiel", request_id=f"create-{next(iter(target))}")
+            c.create("goofspiel", request_id=f"create-{next(iter(target))}-0123456789ab")
         assert e.value.reason == "REQUEST_ID_REUSED"
 
         async def retried() -> str:
             async with AsyncClient(**target) as a:
                 made = await a.create("tic-tac-toe", seats=["human", "open"],
-                                      request_id=f"create-{next(iter(target))}")
+                                      request_id=f"create-{next(iter(target))}-0123456789ab")
                 return made.game.id
 
         assert asyncio.run(retried()) == first.game.id

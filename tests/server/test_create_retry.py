@@ -42,8 +42,8 @@ def _lobby(url: str, headers: dict) -> list[str]:
 def test_a_create_whose_answer_was_lost_is_retried_with_its_request_id(server):
     url = server.http
     post_and_drop_the_answer(url, "/v1/games", b'{"engine": "tic-tac-toe", "seats": ["human", "human"], '
-                                               b'"requestId": "lost-1"}')
-    again = _create(url, {"engine": "tic-tac-toe", "seats": ["human", "human"], "requestId": "lost-1"})
+                                               b'"requestId": "lost-1-0123456789ab"}')
+    again = _create(url, {"engine": "tic-tac-toe", "seats": ["human", "human"], "requestId": "lost-1-0123456789ab"})
     assert again["status"] == 200, again
     gid, tokens = again["game"]["id"], {t["seat"]: t["token"] for t in again["seats"]}
     assert sorted(tokens) == [0, 1]
@@ -51,41 +51,46 @@ def test_a_create_whose_answer_was_lost_is_retried_with_its_request_id(server):
     moved = plainhttp.post(f"{url}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": 4}},
                            headers={"Authorization": f"Bearer {tokens[0]}"}, timeout=10)
     assert moved.status_code == 200, moved.text
-    third = _create(url, {"engine": "tic-tac-toe", "seats": ["human", "human"], "requestId": "lost-1"})
+    third = _create(url, {"engine": "tic-tac-toe", "seats": ["human", "human"], "requestId": "lost-1-0123456789ab"})
     assert third["game"]["id"] == gid and third["game"]["version"] == moved.json()["version"]
     assert {t["seat"]: t["token"] for t in third["seats"]} == tokens
     # Another requestId, or none, is another game.
-    assert _create(url, {**TTT, "requestId": "lost-2"})["game"]["id"] != gid
+    assert _create(url, {**TTT, "requestId": "lost-2-0123456789ab"})["game"]["id"] != gid
     assert _create(url, TTT)["game"]["id"] != gid
 
 
 def test_the_same_request_id_with_other_choices_is_refused(server):
-    first = _create(server.http, {**TTT, "requestId": "choices-1"})
+    first = _create(server.http, {**TTT, "requestId": "choices-1-0123456789ab"})
     assert first["status"] == 200
     for other in ({**TTT, "engine": "goofspiel"}, {**TTT, "seats": ["human", "human"]},
                   {**TTT, "options": {"x": 1}}, {**TTT, "onLeave": "bot"}, {**TTT, "clock": {"moveSeconds": 30}}):
-        r = _create(server.http, {**other, "requestId": "choices-1"})
+        r = _create(server.http, {**other, "requestId": "choices-1-0123456789ab"})
         assert r["status"] == 400 and r["error"]["reason"] == "REQUEST_ID_REUSED", r
     # The way a transport leaves a field out is leaving it out, and a default spelled out is the
     # default: the same create.
-    same = _create(server.http, {**TTT, "players": 2, "onLeave": "forfeit", "options": {}, "requestId": "choices-1"})
+    same = _create(server.http, {**TTT, "players": 2, "onLeave": "forfeit", "options": {}, "requestId": "choices-1-0123456789ab"})
     assert same["status"] == 200 and same["game"]["id"] == first["game"]["id"], same
     for a, b in (({"engine": "goofspiel", "options": {"cards": 6}}, {"engine": "goofspiel"}),
                  ({"engine": "tic-tac-toe", "seats": ["human", "bot"]}, {"engine": "tic-tac-toe",
                                                                           "seats": ["human", "bot:easy"]}),
                  ({"engine": "tic-tac-toe", "rated": False}, {"engine": "tic-tac-toe"})):  # anonymous: never rated
-        rid = f"defaults-{a['engine']}-{len(str(b))}"
+        rid = f"defaults-{a['engine']}-{len(str(b))}-0123456789ab"
         one, two = _create(server.http, {**a, "requestId": rid}), _create(server.http, {**b, "requestId": rid})
         assert one["status"] == two["status"] == 200 and one["game"]["id"] == two["game"]["id"], (a, b, two)
-    for bad in ("x" * 129, "a\u0000b", "tab\tin"):  # too long, or a control character (as user ids)
+    for bad in ("x" * 129, "a\u0000b-0123456789", "tab\tin-0123456789"):  # too long, or a control character
         r = _create(server.http, {**TTT, "requestId": bad})
         assert r["status"] == 400 and "requestId" in r["error"]["message"], r
+    # An anonymous caller's id is the only proof a retry is theirs (whoever sends it gets the
+    # game's seat tokens): a short one, easy to guess, is refused (an outside pass found "1" used).
+    r = _create(server.http, {**TTT, "requestId": "x" * 15})
+    assert r["status"] == 400 and r["error"]["reason"] == "INVALID_ARGUMENT" and "at least 16" in r["error"]["message"], r
+    assert _create(server.http, {**TTT, "requestId": "x" * 16})["status"] == 200
 
 
 def test_racing_copies_make_one_game_and_each_caller_has_its_own_ids(server):
     url = server.http
     with ThreadPoolExecutor(16) as pool:
-        answers = list(pool.map(lambda _: _create(url, {**TTT, "requestId": "race-1"}), range(16)))
+        answers = list(pool.map(lambda _: _create(url, {**TTT, "requestId": "race-1-0123456789ab"}), range(16)))
     assert {a["status"] for a in answers} == {200}
     assert len({a["game"]["id"] for a in answers}) == 1
     assert len({a["seats"][0]["token"] for a in answers}) == 1
@@ -116,13 +121,13 @@ def _limits(url: str, me: dict) -> None:
 
 def test_the_same_request_id_over_connect_and_grpc_is_the_same_create(server):
     first = plainhttp.post(f"{server.http}/tablero.v1.GameService/CreateGame",
-                           json={**TTT, "requestId": "wire-1"}, timeout=10).json()
+                           json={**TTT, "requestId": "wire-1-0123456789ab"}, timeout=10).json()
     with grpc.insecure_channel(server.grpc) as ch:
         stub = games_pb2_grpc.GameServiceStub(ch)
         second = stub.CreateGame(games_pb2.CreateGameRequest(engine="tic-tac-toe", seats=["human", "open"],
-                                                             request_id="wire-1"))
+                                                             request_id="wire-1-0123456789ab"))
         with pytest.raises(grpc.RpcError) as e:
-            stub.CreateGame(games_pb2.CreateGameRequest(engine="goofspiel", request_id="wire-1"))
+            stub.CreateGame(games_pb2.CreateGameRequest(engine="goofspiel", request_id="wire-1-0123456789ab"))
     assert second.game.id == first["game"]["id"] and second.seats[0].token == first["seats"][0]["token"]
     assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "requestId" in e.value.details()
 
@@ -176,7 +181,7 @@ async def test_copies_racing_into_the_store_get_the_game_not_an_outage(tmp_path)
     store = SQLiteStore(str(tmp_path / "race.db"))
     games = GameService(store, TokenSigner("race-secret-0123456789"))
     try:
-        c = cmd.CreateGame("tic-tac-toe", 2, request_id="race-store")
+        c = cmd.CreateGame("tic-tac-toe", 2, request_id="race-store-0123456789ab")
         made = await asyncio.gather(*(games.create_game(c) for _ in range(8)))
         assert len({m["game"]["id"] for m in made}) == 1
         assert len({tuple(t["token"] for t in m["seats"]) for m in made}) == 1
@@ -193,10 +198,10 @@ def test_racing_copies_of_one_create_are_counted_once_against_the_rate_limit():
     with RedisServer() as redis, ServerThread(portal_keys=KEYS, create_rate_limit="3/h,3", redis_url=redis.url) as s:
         for headers in ({}, bearer("cr-race")):  # by address, and by portal user
             body = {"engine": "tic-tac-toe", "seats": ["me", "open"] if headers else ["human", "open"],
-                    "requestId": "race-limit"}
+                    "requestId": "race-limit-0123456789ab"}
             with ThreadPoolExecutor(6) as pool:
                 answers = list(pool.map(lambda _, b=body, h=headers: _create(s.http, b, h), range(6)))
             assert {a["status"] for a in answers} == {200}, answers
             assert len({a["game"]["id"] for a in answers}) == 1
-            fresh = [_create(s.http, {**body, "requestId": f"race-limit-{i}"}, headers)["status"] for i in range(3)]
+            fresh = [_create(s.http, {**body, "requestId": f"race-limit-{i}-0123456789ab"}, headers)["status"] for i in range(3)]
             assert fresh == [200, 200, 429], fresh

@@ -143,8 +143,8 @@ REST_CASES: dict[str, Callable[[Rest], tuple]] = {
     "MALFORMED_ACTION": lambda r: (lambda g, t: r.refusal("POST", f"/v1/games/{g}/actions", t[0],
                                                            json={"action": {"type": "nope"}}))(*r.create()),
     "UNKNOWN_ENGINE": lambda r: r.refusal("POST", "/v1/games", json={"engine": "chess"}),
-    "REQUEST_ID_REUSED": lambda r: (r.create(requestId="ru")
-                                    and r.refusal("POST", "/v1/games", json={"engine": "goofspiel", "requestId": "ru"})),
+    "REQUEST_ID_REUSED": lambda r: (r.create(requestId="ru-0123456789abcdef")
+                                    and r.refusal("POST", "/v1/games", json={"engine": "goofspiel", "requestId": "ru-0123456789abcdef"})),
     "PAGE_TOKEN_INVALID": lambda r: r.refusal("GET", f"/v1/games/{r.create()[0]}/events",
                                               params={"pageToken": "zzz"}),
     "TOKEN_IN_URL": lambda r: r.refusal("GET", f"/v1/games/{r.create()[0]}", params={"access_token": "x"}),
@@ -287,9 +287,9 @@ def _grpc_cases(stub, rest: Rest) -> dict[str, Callable[[], tuple]]:
         "MALFORMED_ACTION": lambda: (lambda g, t: grpc_refusal(stub.SubmitAction, pb.SubmitActionRequest(
             game_id=g, action=_action(type_="nope")), t[0]))(*_grpc_create(stub)),
         "UNKNOWN_ENGINE": lambda: grpc_refusal(stub.CreateGame, pb.CreateGameRequest(engine="chess")),
-        "REQUEST_ID_REUSED": lambda: (stub.CreateGame(pb.CreateGameRequest(engine="tic-tac-toe", request_id="ru-g"))
+        "REQUEST_ID_REUSED": lambda: (stub.CreateGame(pb.CreateGameRequest(engine="tic-tac-toe", request_id="ru-g-0123456789abcd"))
                                       and grpc_refusal(stub.CreateGame, pb.CreateGameRequest(engine="goofspiel",
-                                                                                             request_id="ru-g"))),
+                                                                                             request_id="ru-g-0123456789abcd"))),
         "PAGE_TOKEN_INVALID": lambda: grpc_refusal(stub.ListEvents, pb.ListEventsRequest(
             game_id=_grpc_create(stub)[0], page_token="zzz")),
         "TOKEN_MISSING": lambda: grpc_refusal(stub.ListLegalActions, pb.ListLegalActionsRequest(

@@ -23,10 +23,10 @@ out.createdVersion = created.game.version;
 out.viewType = created.game.view.type;
 const x = created.seat(0);
 // A create retried with its requestId is the same game; the same id with other choices is refused.
-const made = await client.create("tic-tac-toe", { seats: ["human", "open"], requestId: "create-1" });
-const remade = await client.create("tic-tac-toe", { seats: ["human", "open"], requestId: "create-1" });
+const made = await client.create("tic-tac-toe", { seats: ["human", "open"], requestId: "create-1-0123456789ab" });
+const remade = await client.create("tic-tac-toe", { seats: ["human", "open"], requestId: "create-1-0123456789ab" });
 out.createRetried = [made.gameId === remade.gameId, made.gameId !== created.gameId];
-out.createReused = await refusal(() => client.create("goofspiel", { requestId: "create-1" }));
+out.createReused = await refusal(() => client.create("goofspiel", { requestId: "create-1-0123456789ab" }));
 const o = await client.join(created.gameId, "tic-tac-toe");
 out.joinedSeat = o.seat;
 out.outOfTurn = await refusal(() => o.act({ type: "place", cell: 0 }));
