@@ -83,6 +83,11 @@ def test_errors_mirror_the_api_codes(target):
             c.create("tic-tac-toe", 7)
         with pytest.raises(Aborted):
             x.act({"type": "place", "cell": 0}, expected_version=created.game.version + 5)
+        # A STALE_VERSION is raised at once, even with retry_aborted (a retry fails the same way).
+        retries = c.retry_count
+        with pytest.raises(Aborted) as stale:
+            x.act({"type": "place", "cell": 0}, expected_version=created.game.version + 5, retry_aborted=True)
+        assert stale.value.reason == "STALE_VERSION" and c.retry_count == retries
         with pytest.raises(MalformedAction):
             x.act({"cell": 0})  # no type: refused before any call (a ValueError too)
         assert issubclass(MalformedAction, ValueError) and issubclass(MalformedAction, InvalidArgument)

@@ -141,6 +141,9 @@ def test_the_sdk_surface_under_node(sdk, serve):
     assert out["badToken"]["code"] == "UNAUTHENTICATED"
     assert out["unknownGame"]["code"] == "NOT_FOUND"
     assert out["wrongEngine"]["code"] == "INVALID_ARGUMENT" and "riverboat" in out["wrongEngine"]["message"]
+    # Refusals the SDK makes itself carry a reason too (an outside pass found none).
+    assert out["wrongEngine"]["reason"] == "INVALID_ARGUMENT"
+    assert (out["stale"]["code"], out["stale"]["reason"], out["staleRetries"]) == ("ABORTED", "STALE_VERSION", 0)
     assert out["idempotent"][0] == out["idempotent"][1] == out["createdVersion"] + 1  # applied once
     assert out["occupied"]["code"] in ("INVALID_ARGUMENT", "FAILED_PRECONDITION")
     assert sorted(out["legal"]) == [0, 1, 2, 3, 5, 6, 7, 8]

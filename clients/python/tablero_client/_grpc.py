@@ -154,7 +154,7 @@ class GrpcTransport:
         for e in self.list_engines():  # protos before GetEngine
             if e["name"] == name:
                 return e
-        raise error_for("NOT_FOUND", f"no engine named {name!r}")
+        raise error_for("NOT_FOUND", f"no engine named {name!r}", reason="ENGINE_NOT_FOUND")
 
     def engine_messages(self, name: str, lang: str) -> JSON:
         return to_json(self._call("GetEngineMessages", pb.GetEngineMessagesRequest(name=name, lang=lang)))
@@ -218,7 +218,7 @@ class AsyncGrpcTransport:
         for e in await self.list_engines():
             if e["name"] == name:
                 return e
-        raise error_for("NOT_FOUND", f"no engine named {name!r}")
+        raise error_for("NOT_FOUND", f"no engine named {name!r}", reason="ENGINE_NOT_FOUND")
 
     async def engine_messages(self, name: str, lang: str) -> JSON:
         return to_json(await self._call("GetEngineMessages", pb.GetEngineMessagesRequest(name=name, lang=lang)))

@@ -96,7 +96,10 @@ def _backoff(attempt: int, base: float, cap: float) -> float:
 
 
 def _retryable(e: TableroError, retry_aborted: bool) -> bool:
-    return isinstance(e, Unavailable) or (retry_aborted and isinstance(e, Aborted))
+    # ABORTED only as CONFLICT (other writers kept moving the game on): a STALE_VERSION (the
+    # expectedVersion is not the game's) fails the same way at every retry.
+    return isinstance(e, Unavailable) or (retry_aborted and isinstance(e, Aborted)
+                                          and (e.reason or "CONFLICT") == "CONFLICT")
 
 
 class _Options:
@@ -205,7 +208,8 @@ class Client:
     def act(self, game_id: str, token: str, action: JSON, *, request_id: str | None = None,
             expected_version: int | None = None, retry_aborted: bool = False) -> Game:
         """Submit an action. A requestId is made when not given, so the retries (on UNAVAILABLE;
-        on ABORTED too with `retry_aborted=True`) never apply it twice."""
+        on ABORTED CONFLICT too with `retry_aborted=True`, never on STALE_VERSION) never apply it
+        twice."""
         body = _submit_body(action, request_id or uuid.uuid4().hex, expected_version)
         return Game.from_json(self._retried(lambda: self.transport.submit_action(game_id, token, body), retry_aborted))
 

@@ -174,7 +174,8 @@ export interface WatchOptions {
 export interface ActOptions {
   requestId?: string;
   expectedVersion?: number;
-  /** Retry on ABORTED (a concurrent write) as well as UNAVAILABLE. */
+  /** Retry on ABORTED with reason CONFLICT (concurrent writes) as well as UNAVAILABLE; never a
+   *  STALE_VERSION (the expectedVersion is wrong: a retry fails the same way). */
   retryAborted?: boolean;
 }
 
@@ -237,7 +238,7 @@ function toJsonObject(v: object): JsonObject {
 }
 
 function toGame<E extends EngineName>(g: GameMessage | undefined, engine: E): Game<E> {
-  if (!g) throw new TableroError("INTERNAL", "the answer carries no game");
+  if (!g) throw new TableroError("INTERNAL", "the answer carries no game", "INTERNAL");
   const outcome = g.outcome
     ? {
       winners: numbers(g.outcome["winners"]), scores: numbers(g.outcome["scores"]),
@@ -272,7 +273,7 @@ const ENGINE_SET: ReadonlySet<string> = new Set<string>(ENGINE_NAMES);
 
 function anyGame(g: GameMessage | undefined): AnyGame {
   const name = g?.engine ?? "";
-  if (!isEngine(name)) throw new TableroError("UNIMPLEMENTED", `this SDK does not know the engine ${name}`);
+  if (!isEngine(name)) throw new TableroError("UNIMPLEMENTED", `this SDK does not know the engine ${name}`, "UNKNOWN_ENGINE");
   return toGame(g, name) as AnyGame;
 }
 
@@ -342,7 +343,7 @@ export class Client {
   /** One engine, with its schemas. */
   async engine(name: string): Promise<EngineInfo> {
     const r = await this.call(() => this.games.getEngine({ name }, this.opts()));
-    if (!r.engine) throw new TableroError("NOT_FOUND", `no engine ${name}`);
+    if (!r.engine) throw new TableroError("NOT_FOUND", `no engine ${name}`, "ENGINE_NOT_FOUND");
     return engineInfo(r.engine);
   }
 
@@ -373,7 +374,7 @@ export class Client {
     // The engine is checked first (a spectator's read), so a wrong one claims no seat.
     const g = await this.call(() => this.games.getGame({ gameId }, this.opts()));
     if (g.game?.engine !== engine) {
-      throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${g.game?.engine}, not ${engine}`);
+      throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${g.game?.engine}, not ${engine}`, "INVALID_ARGUMENT");
     }
     // A requestId of its own: a retry (on UNAVAILABLE, after an answer that was lost) gets the
     // same seat and token back, never a second seat.
@@ -414,7 +415,7 @@ export class Client {
     const r = await this.call(() => this.games.getGame(
       { gameId, ...(version !== undefined ? { version } : {}) }, this.opts(token)));
     if (r.game?.engine !== engine) {
-      throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${r.game?.engine}, not ${engine}`);
+      throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${r.game?.engine}, not ${engine}`, "INVALID_ARGUMENT");
     }
     return toGame(r.game, engine);
   }
@@ -473,7 +474,10 @@ export class Client {
         return convert(r.game);
       } catch (e) {
         const err = toTableroError(e);
-        const retryable = err.code === "UNAVAILABLE" || (opts.retryAborted === true && err.code === "ABORTED");
+        // ABORTED is retried only as CONFLICT (other writers kept moving the game on): a
+        // STALE_VERSION (expectedVersion is not the game's) fails the same way every time.
+        const retryable = err.code === "UNAVAILABLE"
+          || (opts.retryAborted === true && err.code === "ABORTED" && (err.reason ?? "CONFLICT") === "CONFLICT");
         if (attempt >= this.retries || !retryable) throw err;
       }
       await sleep(this.backoff(attempt));
@@ -546,7 +550,7 @@ export class Client {
         return;
       } catch (e) {
         if (opts.signal?.aborted) return;
-        const err = silent ? new TableroError("UNAVAILABLE", `the stream was silent for ${silenceMs} ms`)
+        const err = silent ? new TableroError("UNAVAILABLE", `the stream was silent for ${silenceMs} ms`, "UNAVAILABLE")
           : toTableroError(e);
         const reset = err.code === "ABORTED" ? RESET.exec(err.message) : null;
         if (reset) {
@@ -623,7 +627,7 @@ export class CreatedGame<E extends EngineName> {
   /** The handle of seat `i` (a human seat: one the creator holds a token for). */
   seat(i: number): Seat<E> {
     const token = this.tokens.get(i);
-    if (token === undefined) throw new TableroError("INVALID_ARGUMENT", `seat ${i} is not one of your seats`);
+    if (token === undefined) throw new TableroError("INVALID_ARGUMENT", `seat ${i} is not one of your seats`, "INVALID_ARGUMENT");
     return new Seat(this.client, this.game.engine, this.game.id, token, i);
   }
 

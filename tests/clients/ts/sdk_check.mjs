@@ -33,6 +33,9 @@ out.outOfTurn = await refusal(() => o.act({ type: "place", cell: 0 }));
 out.badToken = await refusal(() => client.seat("tic-tac-toe", created.gameId, "not-a-token").act({ type: "place", cell: 0 }));
 out.unknownGame = await refusal(() => client.game("nosuchgame"));
 out.wrongEngine = await refusal(() => client.join(created.gameId, "riverboat"));
+// A STALE_VERSION is not retried, even with retryAborted (a retry fails the same way).
+out.stale = await refusal(() => x.act({ type: "place", cell: 4 }, { expectedVersion: 99, retryAborted: true }));
+out.staleRetries = client.retryCount;
 const first = await x.act({ type: "place", cell: 4 }, { requestId: "req-1" });
 const again = await x.act({ type: "place", cell: 4 }, { requestId: "req-1" });
 out.idempotent = [first.version, again.version];
