@@ -94,7 +94,12 @@ def test_the_platform_catalog_matches_in_both_languages():
     for text in [*en.values(), *es.values()]:
         PARSER.parse(text)
     used = _client_sources()
-    unused = [k for k in en if f'"{k}"' not in used and f"'{k}'" not in used and not k.startswith("event.")]
+    # web.reason.<REASON>: a refusal's words, looked up by the reason the server gave (js/api.js, `why`).
+    from tablero.server.errors import REASONS
+    unknown = [k for k in en if k.startswith("web.reason.") and k[len("web.reason."):] not in {*REASONS, "other"}]
+    assert not unknown, f"refusal words for reasons the server does not give: {unknown}"
+    unused = [k for k in en if f'"{k}"' not in used and f"'{k}'" not in used and not k.startswith("event.")
+              and not k.startswith("web.reason.")]
     assert not unused, f"platform messages no client uses: {unused}"
 
 

@@ -171,3 +171,41 @@ def test_moves_and_the_log_are_announced(server, new_page):
     wait_ready(page)
     assert page.get_attribute(".log", "aria-live") == "polite"
     assert page.get_attribute(".turn", "aria-live") == "polite"
+
+
+def _connect_refusal(code: str, message: str, reason: str) -> str:
+    """A Connect error body (JSON) with a google.rpc.ErrorInfo detail naming `reason`."""
+    import base64
+    import json
+
+    from google.rpc import error_details_pb2
+    info = error_details_pb2.ErrorInfo(reason=reason, domain="tablero.v1").SerializeToString()
+    return json.dumps({"code": code, "message": message, "details": [
+        {"type": "google.rpc.ErrorInfo", "value": base64.b64encode(info).decode().rstrip("=")}]})
+
+
+def test_a_spanish_page_words_refusals_and_an_unreachable_server_in_spanish(server, new_page):
+    """An outside pass found English on the Spanish page: "Tu jugada no se envió: the server
+    cannot be reached (Failed to fetch)", and refusals worded with the server's (English)
+    message. A refusal is worded from its reason (web.reason.<REASON>), an unreachable server
+    by the catalog; the English page keeps the server's own words (they say more)."""
+    from .api_play import ApiGame
+
+    def table(lang: str, answer):
+        game = ApiGame(server.url, "tic-tac-toe", ["human", "human"])
+        page = _in(lang, new_page)
+        game.hold(page, [0])
+        page.goto(f"{server.url}/#/g/{game.id}")
+        page.wait_for_selector('.ttt-cell.pickable[data-cell="4"]')
+        page.route("**/SubmitAction", answer)
+        page.click('.ttt-cell.pickable[data-cell="4"]')
+        page.wait_for_selector("#banner .error")
+        return page.inner_text("#banner")
+
+    refusal = _connect_refusal("failed_precondition", "the game is over (from the server)", "GAME_OVER")
+    for lang, unreachable, refused in (("es", "no se puede contactar con el servidor", "la partida ha terminado"),
+                                       ("en", "the server cannot be reached", "the game is over (from the server)")):
+        banner = table(lang, lambda route: route.abort())
+        assert unreachable in banner and "Failed to fetch" not in banner, banner
+        banner = table(lang, lambda route: route.fulfill(status=400, content_type="application/json", body=refusal))
+        assert refused in banner and ("from the server" in banner) == (lang == "en"), banner

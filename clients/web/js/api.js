@@ -3,6 +3,7 @@
 // `api(method, path)` takes the REST route of an RPC (the page's vocabulary) and answers what
 // REST answers (the protobuf JSON mapping: the same names, enums and shapes).
 import { Client, fromJson, pb, toJson, toTableroError } from './vendor/tablero-client.js';
+import { catalog, language } from './i18n.js';
 
 export const client = new Client({ baseUrl: location.origin, useBinaryFormat: false, retries: 0 });
 
@@ -13,6 +14,18 @@ export class ApiError extends Error {
     this.code = code;
     this.reason = reason;
   }
+}
+
+// Why a request failed, in the page's words: the server cannot be reached, or a refusal's
+// reason as the catalog words it (web.reason.<REASON>). The server's own message is English: it
+// is shown as it is only on an English page (it says more, e.g. which cell is taken), or for an
+// error that is no refusal of the server's (a page's own failure).
+export function why(e) {
+  if (!(e instanceof ApiError)) return e.message;
+  if (e.status === 0) return catalog('tablero').t('web.unreachable');
+  if (language() === 'en') return e.message;
+  if (e.reason && catalog('tablero').has(`web.reason.${e.reason}`)) return catalog('tablero').t(`web.reason.${e.reason}`);
+  return catalog('tablero').t('web.reason.other', { code: e.code || '' });
 }
 
 const HTTP = {

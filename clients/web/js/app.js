@@ -1,5 +1,5 @@
 // Tablero in the browser: the lobby (#/), joining by link (#/join/<id>) and the game table (#/g/<id>).
-import { api, ApiError, unwrapGame, statusOf, kindOf, requestId, seatsHeld, holdSeat, gamesHeld, forgetGame } from './api.js';
+import { api, ApiError, unwrapGame, statusOf, kindOf, requestId, seatsHeld, holdSeat, gamesHeld, forgetGame, why } from './api.js';
 import { h, humanize, fmt, title } from './dom.js';
 import { schemaForm } from './schema-form.js';
 import { Composer, describeGeneric, setEngine } from './compose.js';
@@ -106,7 +106,7 @@ async function startSignIn(token) {
   } catch (e) {
     me = null;
     signInFailed = true;
-    notify(T('web.sign_in_failed', { why: e.message }));
+    notify(T('web.sign_in_failed', { why: why(e) }));
   }
   drawWho();
   keepNote = true;
@@ -154,7 +154,7 @@ async function route() {
         h('p', {}, T('web.not_found_why', { game: parts[1] })),
         h('p', {}, h('a', { href: '#/' }, T('web.back_to_lobby')))));
       document.title = T('web.page_title', { page: T('web.not_found_title') });
-    } else main.replaceChildren(h('section', { class: 'panel' }, h('h1', {}, T('web.went_wrong')), h('p', {}, e.message), h('p', {}, h('a', { href: '#/' }, T('web.back_to_lobby')))));
+    } else main.replaceChildren(h('section', { class: 'panel' }, h('h1', {}, T('web.went_wrong')), h('p', {}, why(e)), h('p', {}, h('a', { href: '#/' }, T('web.back_to_lobby')))));
   }
   if (!stale() && document.activeElement === document.body) main.focus({ preventScroll: true });
 }
@@ -303,7 +303,7 @@ async function loadOpenGames(box) {
   } catch (e) {
     if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
       box.replaceChildren(h('p', { class: 'muted', id: 'no-lobby' }, T('web.no_lobby')));
-    } else box.replaceChildren(h('p', { class: 'muted' }, T('web.games_unavailable', { why: e.message })));
+    } else box.replaceChildren(h('p', { class: 'muted' }, T('web.games_unavailable', { why: why(e) })));
     return;
   }
   // A seat taken between the two answers, or a server that ignores openSeats: trust the seats.
@@ -382,9 +382,9 @@ async function loadSignedInGames(box) {
       signOut();
       me = null;
       drawWho();
-      notify(T('web.signed_out_why', { why: e.message }));
+      notify(T('web.signed_out_why', { why: why(e) }));
       box.replaceChildren(signInForm());
-    } else box.replaceChildren(h('p', { class: 'muted' }, T('web.my_games_unavailable', { why: e.message })));
+    } else box.replaceChildren(h('p', { class: 'muted' }, T('web.my_games_unavailable', { why: why(e) })));
     return;
   }
   // Whose turn: each running game as the user sees it (the JWT is the user's seat credential).
@@ -478,7 +478,7 @@ async function joinPage(gameId, stale) {
       holdSeat(gameId, game.engine, out.seat, out.token);
       location.hash = `#/g/${encodeURIComponent(gameId)}`;
     } catch (e) {
-      notify(T('web.join_failed', { why: e.message }));
+      notify(T('web.join_failed', { why: why(e) }));
       go.disabled = false;
     }
   });
@@ -545,7 +545,7 @@ class Table {
       // A seat token kept here that the server refuses (its secret changed, a damaged token):
       // watch the game and say why, rather than a dead page. The token stays in the browser.
       if (!this.held.length || (e.status !== 401 && e.status !== 403)) throw e;
-      notify(T('web.seat_refused', { why: e.message }));
+      notify(T('web.seat_refused', { why: why(e) }));
       this.held = [];
       this.active = null;
       this.game = unwrapGame(await api('GET', this.path));
@@ -567,7 +567,7 @@ class Table {
         signOut(); // an expired or revoked sign-in: watch, and say why
         me = null;
         drawWho();
-        notify(T('web.signed_out_seat', { why: e.message }));
+        notify(T('web.signed_out_seat', { why: why(e) }));
       }
     }
     this.renderer = rendererFor(this.game.engine);
@@ -724,7 +724,7 @@ class Table {
       this.offline = false;
     } catch (e) {
       // (a move just not sent keeps its own note: it says what to do)
-      if (!(this.offline && e.code === 'UNAVAILABLE')) notify(T('web.load_failed', { why: e.message }));
+      if (!(this.offline && e.code === 'UNAVAILABLE')) notify(T('web.load_failed', { why: why(e) }));
       if (e.code === 'UNAVAILABLE') this.offline = true;
     } finally {
       this.refreshing = false;
@@ -807,11 +807,11 @@ class Table {
       if (e.code === 'UNAVAILABLE') {
         // Nothing reached the server: the move is still to make, from the same position.
         this.offline = true;
-        notify(T('web.move_not_sent', { why: e.message }));
+        notify(T('web.move_not_sent', { why: why(e) }));
         return;
       }
       if (e.code === 'ABORTED') notify(T('web.move_stale'), 'info');
-      else notify(T('web.move_refused', { why: e.message }));
+      else notify(T('web.move_refused', { why: why(e) }));
     }
     await this.refresh();
   }

@@ -4,7 +4,7 @@
 // in, for the portal user (POST /v1/push/subscriptions). While a subscribed browser shows a
 // game in a visible tab it tells the server (POST /v1/push/live), which then sends nothing
 // for those seats.
-import { api } from './api.js';
+import { api, why } from './api.js';
 import { h } from './dom.js';
 import { currentUser } from './portal.js';
 import { catalog } from './i18n.js';
@@ -98,7 +98,7 @@ export function notifyControl(gameId, held) {
         status.textContent = ` ${T('web.notify_on')}`;
         watchLive(gameId, held);
       } catch (e) {
-        status.textContent = ` ${T('web.notify_failed', { why: e.message })}`;
+        status.textContent = ` ${T('web.notify_failed', { why: why(e) })}`;
         button.disabled = false;
       }
     },

@@ -1,6 +1,6 @@
 // Quick match, the signed-in user's ratings and the leaderboards (issue 33; docs/matchmaking.md,
 // docs/ratings.md). Both panels need a portal sign-in; the lobby adds them (app.js).
-import { api, holdSeat } from './api.js';
+import { api, holdSeat, why } from './api.js';
 import { h } from './dom.js';
 import { catalog } from './i18n.js';
 
@@ -46,7 +46,7 @@ export function quickMatchPanel(me, engines, titleOf) {
     try {
       ticket = (await api('GET', `/v1/matchmaking/tickets/${encodeURIComponent(ticket.id)}`, { token: me.token })).ticket;
     } catch (e) {
-      status.replaceChildren(T('web.qm.unavailable', { why: e.message }));
+      status.replaceChildren(T('web.qm.unavailable', { why: why(e) }));
       go.disabled = false;
       return;
     }
@@ -74,7 +74,7 @@ export function quickMatchPanel(me, engines, titleOf) {
     try {
       ticket = (await api('POST', '/v1/matchmaking/tickets', { token: me.token, body: { engine: pick.value, players, ...(bots.checked ? { botsAfterSeconds: 30 } : {}) } })).ticket;
     } catch (err) {
-      status.replaceChildren(T('web.qm.start_failed', { why: err.message }));
+      status.replaceChildren(T('web.qm.start_failed', { why: why(err) }));
       go.disabled = false;
       return;
     }
@@ -100,7 +100,7 @@ export function ratingsPanel(me, engines, titleOf) {
       board.replaceChildren(rows.length ? h('ol', { class: 'board' }, rows.map((e) => h('li', { value: e.rank, 'data-user': e.userId, class: e.userId === me.user.id ? 'me' : '' },
         h('strong', {}, e.userName || e.userId), ` · ${fmtRating(e.rating)} · ${games(e.gamesPlayed, e.wins)}`))) : h('p', { class: 'muted' }, T('web.rt.none')));
     } catch (e) {
-      board.replaceChildren(h('p', { class: 'muted' }, e.status === 404 ? T('web.rt.none_here') : T('web.rt.unavailable', { why: e.message })));
+      board.replaceChildren(h('p', { class: 'muted' }, e.status === 404 ? T('web.rt.none_here') : T('web.rt.unavailable', { why: why(e) })));
     }
   };
   pick.addEventListener('change', loadBoard);
@@ -109,7 +109,7 @@ export function ratingsPanel(me, engines, titleOf) {
     const p = d.player;
     mine.replaceChildren(h('ul', { class: 'games' }, (p.ratings || []).map((r) => h('li', { 'data-engine': r.engine },
       h('strong', {}, titleOf(r.engine)), ` · ${T('web.rt.rating', { rating: fmtRating(r.rating) })} · #${r.rank} · ${games(r.gamesPlayed, r.wins)}`))));
-  }).catch((e) => mine.replaceChildren(h('p', { class: 'muted' }, e.status === 404 ? T('web.rt.none_yet') : T('web.rt.unavailable', { why: e.message }))));
+  }).catch((e) => mine.replaceChildren(h('p', { class: 'muted' }, e.status === 404 ? T('web.rt.none_yet') : T('web.rt.unavailable', { why: why(e) }))));
   loadBoard();
   return box;
 }
