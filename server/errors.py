@@ -43,7 +43,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "ROUTE_NOT_FOUND": ("NOT_FOUND", "REST only: no route at this path"),
     "UNKNOWN_METHOD": ("UNIMPLEMENTED", "Connect only: no RPC at this path (HTTP 404; gRPC and gRPC-Web answer "
                                         "UNIMPLEMENTED without details)"),
-    "METHOD_NOT_ALLOWED": ("METHOD_NOT_ALLOWED", "REST only: a known path asked with another method (HTTP 405)"),
+    "METHOD_NOT_ALLOWED": ("METHOD_NOT_ALLOWED", "REST and Connect: a known path asked with another method (HTTP 405)"),
     "REQUEST_TIMEOUT": ("DEADLINE_EXCEEDED", "REST only: the request's headers or body arrived too slowly (HTTP 408)"),
     "NOT_YOUR_TURN": ("FAILED_PRECONDITION", "the caller's seat may not act now"),
     "ILLEGAL_ACTION": ("FAILED_PRECONDITION", "a well-formed action against the rules now"),

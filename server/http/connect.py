@@ -292,32 +292,57 @@ def connect_app(api: Api) -> Any:
                        codecs=[_Reasoned(google_protobuf_binary_codec(), limits), _Reasoned(_CompactJson(), limits)])
     # gRPC-Web's text mode (the official grpc-web client's default, its only streaming mode)
     # in front: connectrpc speaks gRPC-Web in binary only.
-    return CORSMiddleware(_UnknownMethod(GrpcWebText(app, max_bytes=read_max), set(table)), allow_origins=["*"],
+    gettable = {path for path, e in table.items() if e.method.idempotency_level == IdempotencyLevel.NO_SIDE_EFFECTS
+                and e.method.stream_type == StreamType.UNARY}
+    return CORSMiddleware(_UnknownMethod(GrpcWebText(app, max_bytes=read_max), set(table), gettable),
+                          allow_origins=["*"],
                           allow_methods=["GET", "POST", "OPTIONS"], allow_headers=_ALLOW_HEADERS,
                           expose_headers=_EXPOSE_HEADERS, max_age=600)
 
 
 class _UnknownMethod:
     """A Connect call to a path no RPC has: 404 with a Connect error body naming the reason
-    (UNKNOWN_METHOD), where connectrpc's answer has no body. gRPC-Web calls keep connectrpc's
-    404 (a gRPC-Web client reads a missing grpc-status as UNIMPLEMENTED from the status)."""
+    (UNKNOWN_METHOD), where connectrpc's answer has no body; and one with an HTTP method the RPC
+    does not take (POST, or GET for an RPC without side effects): 405 with `Allow` and a body
+    naming METHOD_NOT_ALLOWED, where connectrpc's 405 has no body. gRPC-Web calls keep
+    connectrpc's answers (a gRPC-Web client reads a missing grpc-status as UNIMPLEMENTED from
+    the status)."""
 
-    def __init__(self, app: Any, known: set[str]) -> None:
-        self.app, self.known = app, known
+    def __init__(self, app: Any, known: set[str], gettable: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+        self.app, self.known, self.gettable = app, known, gettable
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["path"] in self.known or scope["method"] not in ("POST", "GET"):
+        if scope["type"] != "http" or scope["method"] == "OPTIONS":
+            await self.app(scope, receive, send)
+            return
+        path, method = scope["path"], scope["method"]
+        if path in self.known and (method == "POST" or (method == "GET" and path in self.gettable)):
+            await self.app(scope, receive, send)
+            return
+        if path not in self.known and method not in ("POST", "GET"):
             await self.app(scope, receive, send)
             return
         ctype = dict(scope.get("headers") or ()).get(b"content-type", b"").decode("latin-1").lower()
         if ctype.startswith("application/grpc"):
             await self.app(scope, receive, send)
             return
-        info = error_details_pb2.ErrorInfo(reason="UNKNOWN_METHOD", domain=ERROR_DOMAIN)
-        body = json.dumps({"code": "unimplemented",
-                           "message": f"no method {scope['path'][:200]!r}: a path is /tablero.v1.<Service>/<Method>",
-                           "details": [{"type": "google.rpc.ErrorInfo",
-                                        "value": base64.b64encode(info.SerializeToString()).decode().rstrip("=")}]})
-        await send({"type": "http.response.start", "status": 404,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body.encode()})
+        if path in self.known:
+            allow = "GET, POST" if path in self.gettable else "POST"
+            await _connect_refusal(send, 405, "METHOD_NOT_ALLOWED",
+                                   f"{path[:200]} takes {allow}, not {method}", [(b"allow", allow.encode())])
+        else:
+            await _connect_refusal(send, 404, "UNKNOWN_METHOD",
+                                   f"no method {path[:200]!r}: a path is /tablero.v1.<Service>/<Method>")
+
+
+async def _connect_refusal(send: Any, status: int, reason: str, message: str,
+                           headers: list[tuple[bytes, bytes]] = ()) -> None:  # type: ignore[assignment]
+    """A Connect error (code unimplemented) with a google.rpc.ErrorInfo naming `reason`."""
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN)
+    body = json.dumps({"code": "unimplemented", "message": message,
+                       "details": [{"type": "google.rpc.ErrorInfo",
+                                    "value": base64.b64encode(info.SerializeToString()).decode().rstrip("=")}]})
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *headers]})
+    await send({"type": "http.response.body", "body": body.encode()})

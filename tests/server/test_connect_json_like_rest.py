@@ -94,6 +94,14 @@ def test_an_unknown_method_answers_with_a_reason(http):
     assert r.status_code == 404 and _reason(r) == "UNKNOWN_METHOD"
 
 
+def test_a_known_method_asked_with_another_http_method_answers_with_a_reason(http):
+    """An outside pass found connectrpc's 405 without a body (no code, no reason): every RPC
+    takes POST (none is marked free of side effects, so none takes Connect's GET)."""
+    for r in (http.get(GAME + "GetGame", params={"encoding": "json", "message": "{}"}), http.put(GAME + "GetGame", json={})):
+        assert r.status_code == 405 and r.headers["allow"] == "POST", r
+        assert r.json()["code"] == "unimplemented" and _reason(r) == "METHOD_NOT_ALLOWED", r.text
+
+
 @pytest.mark.parametrize("version", [10**12, 2**31, -1])
 def test_rest_refuses_an_expected_version_out_of_int32_as_connect_does(http, version):
     """expectedVersion is an int32: beyond it REST says the range (400), as Connect refuses it,
