@@ -23,6 +23,7 @@ from tablero.server.portal.identity import Expired, IdentityError, PortalKeys, U
 from tablero.server.store.base import Nudge, StoreError
 
 from . import observe, watch
+from .rpcs import required_strings
 from .watch import WatchItem
 
 # A backing store gone for a moment (the lobby's, the clocks' or the rate limiter's Redis
@@ -121,9 +122,6 @@ HANDLERS: dict[str, Handler] = {
 }
 # The notifications' RPCs (server/notify/api.py).
 HANDLERS.update({name: Handler(*entry) for name, entry in NOTIFY_HANDLERS.items()})
-# The calls about one game: without its id they are refused as the malformed requests they are
-# (not a seat token "of another game" or "no game ''").
-_GAME_CALLS = frozenset(("JoinGame", "GetGame", "ListLegalActions", "SubmitAction", "Resign", "ListEvents", "WatchGame"))
 
 
 def _ratings(g: GameService) -> Any:
@@ -240,9 +238,9 @@ class Api:
         token = self._identify(call)
         await self._limit(call, rpc, wire)
         seat = None
-        if rpc in _GAME_CALLS and not wire.get("gameId"):
-            # (REST's paths always name one; a Connect or gRPC body may leave it out)
-            raise InvalidArgument("gameId is required")
+        for name in required_strings(rpc):  # (REST's paths name them; a Connect or gRPC body may not)
+            if not wire.get(name):
+                raise InvalidArgument(f"{name} is required")
         if handler.seat != "none":
             seat = await self._seat(call, handler, wire.get("gameId", ""), token)
         if wire.get("requestId"):

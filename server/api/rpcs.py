@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from google.api import annotations_pb2
+from google.api import annotations_pb2, field_behavior_pb2
 from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
 from tablero.server.grpc.gen import games_pb2, notifications_pb2, players_pb2, rankings_pb2
@@ -76,6 +76,17 @@ class Rpc:
         return {f.name: f.json_name for f in self.query_fields if f.name != f.json_name}
 
 
+def required_strings(rpc: str) -> tuple[str, ...]:
+    """The string fields (JSON names) a request of `rpc` must not leave empty: REQUIRED by the
+    protos' field_behavior (proto3 cannot tell an empty string from a missing one)."""
+    return _REQUIRED.get(rpc, ())
+
+
+def _required_of(descriptor: Descriptor) -> tuple[str, ...]:
+    return tuple(f.json_name for f in descriptor.fields if f.type == FieldDescriptor.TYPE_STRING
+                 and field_behavior_pb2.REQUIRED in f.GetOptions().Extensions[field_behavior_pb2.field_behavior])
+
+
 def _rpcs_of(module) -> list[Rpc]:
     out = []
     for service in module.DESCRIPTOR.services_by_name.values():
@@ -93,6 +104,11 @@ def _rpcs_of(module) -> list[Rpc]:
 @functools.cache
 def rpcs() -> tuple[Rpc, ...]:
     return tuple(r for module in MODULES for r in _rpcs_of(module))
+
+
+_REQUIRED = {m.name: _required_of(m.input_type) for module in MODULES
+             for service in module.DESCRIPTOR.services_by_name.values() for m in service.methods
+             if _required_of(m.input_type)}
 
 
 def _walk_message(names: dict[tuple[int, ...], str], m, path: tuple[int, ...], prefix: str) -> None:
