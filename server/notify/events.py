@@ -74,9 +74,12 @@ def derive_meta(game_id: str, meta: dict[str, Any], cur: Cursor | None, claimed:
     out: list[dict[str, Any]] = []
     if cur is None:
         cur = Cursor(claimed=[], clocked=meta.get("clock") is None)
+        # The seats as created: an open seat has nobody then (a later join is its seat.joined),
+        # whenever this is derived (the seat directory may already name its joiner).
         out.append(event(game_id, 0, "game.created", {
             "engine": meta["engine"], "players": meta["players"], "seats": [
-                {"seat": s, "kind": k, "userId": ((users[s] if s < len(users) else None) or {}).get("id")}
+                {"seat": s, "kind": k,
+                 "userId": None if k == "open" else ((users[s] if s < len(users) else None) or {}).get("id")}
                 for s, k in enumerate(meta["seats"])]}))
     for seat in claimed:
         if seat not in cur.claimed:
