@@ -103,7 +103,8 @@ def test_a_strict_program_plays_riverboat_to_the_end(sdk, serve):
     node = _node()
     # The README's example compiles as strictly (top-level await: an ES module).
     readme = (SDK / "README.md").read_text().split("```ts\n", 1)[1].split("```", 1)[0]
-    (sdk / "examples" / "readme.ts").write_text(readme)
+    assert '"http://127.0.0.1:8080"' in readme
+    (sdk / "examples" / "readme.ts").write_text(readme.replace('"http://127.0.0.1:8080"', json.dumps(serve.http)))
     config = json.loads((sdk / "examples" / "tsconfig.json").read_text())
     config["include"] = ["riverboat.ts", "readme.ts"]
     (sdk / "examples" / "tsconfig.json").write_text(json.dumps(config))
@@ -113,6 +114,12 @@ def test_a_strict_program_plays_riverboat_to_the_end(sdk, serve):
     run = subprocess.run([node, str(sdk / "examples" / "out" / "riverboat.js"), serve.http], capture_output=True,
                          text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
+    # And the README's example plays its game to the end (an outside pass found it waiting for
+    # an end that could not come: it moved once, then only watched): the totals at the end.
+    readme_run = subprocess.run([node, str(sdk / "examples" / "out" / "readme.js")], capture_output=True, text=True,
+                                timeout=300)
+    assert readme_run.returncode == 0, readme_run.stdout + readme_run.stderr
+    assert re.fullmatch(r"\[ *\d+, *\d+ *\]", readme_run.stdout.strip().splitlines()[-1]), readme_run.stdout[-500:]
     summary_line, winner_line = run.stdout.strip().splitlines()[-2:]
     summary = json.loads(summary_line)
     game = plainhttp.get(f"{serve.http}/v1/games/{summary['gameId']}").json()
