@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from tablero.server import fastjson
-from tablero.server.store.base import NUDGE, POKED, HistoryRewritten, Reset, StoreError, Watched
+from tablero.server.store.base import NUDGE, POKED, HistoryRewritten, Reset, StoreError, Watched, chain
 
 # Events are read in pages of this size while catching up.
 PAGE = 500
@@ -148,6 +148,22 @@ class Feed:
         self.ring.append((version, hash_))
         for watcher in list(self.watchers):
             watcher.reset(valid)
+
+
+def following(feed: Feed, version: int, hash_: str, texts: list[str]) -> list[Row] | None:
+    """The rows of an append this process made (`texts`: its events' JSON; the log's head after
+    it: `version`, `hash_`), when they follow `feed`'s last entry in the same history: their
+    hashes, chained from the feed's last hash as the store chains them (base.chain), end at the
+    store's. Else None: the store's notification or a fetch brings them."""
+    first = version - len(texts) + 1
+    if not texts or feed.fetching or feed.last != first - 1 or not feed.last_hash:
+        return None
+    rows: list[Row] = []
+    h = feed.last_hash
+    for i, text in enumerate(texts):
+        h = chain(h, text)
+        rows.append((first + i, h, text))
+    return rows if h == hash_ else None
 
 
 async def divergence(pairs: Any, upto: int, entries: Callable[[int, int], Awaitable[list[Row]]]) -> int:

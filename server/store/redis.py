@@ -252,6 +252,7 @@ class RedisStore(RedisClients, EventStore):
         fingerprint: str = "",
     ) -> AppendResult:
         k = _existing_game_keys(game_id)
+        texts = [_dumps(e) for e in events]
         args = [
             int(expected_version),
             "0" if request_id is None else ("2" if self.min_replicas_ack else "1") + fingerprint,
@@ -260,7 +261,7 @@ class RedisStore(RedisClients, EventStore):
             max(int(tail_limit), 0),
             channel_of(game_id),
             self._ttl_ms(self.abandoned_ttl),
-            *(_dumps(e) for e in events),
+            *texts,
         ]
         # Safe to repeat: a retry of an append that did land meets its own request id
         # (DuplicateRequest with the version it produced) or, without one, a moved version
@@ -278,7 +279,9 @@ class RedisStore(RedisClients, EventStore):
             reply = await self._call(self._writes, lambda: self._append(keys=list(k), args=args))
         code = int(reply[0])
         if code == 0:
-            return AppendResult(int(reply[1]), _text(reply[2]))
+            result = AppendResult(int(reply[1]), _text(reply[2]))
+            self._hub.appended(game_id, result, texts)  # this process's watchers hear of it now
+            return result
         if code == 1:
             raise GameNotFound(game_id)
         if code == 2:

@@ -173,6 +173,16 @@ class WatchHub:
         else:
             self.fetch(feed)
 
+    def appended(self, game_id: str, head: AppendResult, texts: list[str]) -> None:
+        """An append made by this process: handed to the game's watchers here at once, so that
+        they hear of a move in the loop turn after the mover's reply, not when its notification
+        comes back from Redis (which, then a duplicate, is dropped by version); when it follows
+        the feed (push.following)."""
+        feed = self.feeds.get(game_id)
+        rows = None if feed is None else push.following(feed, head.version, head.hash, texts)
+        if rows is not None:
+            feed.deliver(rows)  # type: ignore[union-attr]
+
     def resync(self, channels: list[str]) -> None:
         """A subscriber (re)connected: whatever was published meanwhile is fetched now."""
         for channel in channels:

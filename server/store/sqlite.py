@@ -338,7 +338,14 @@ class SQLiteStore(EventStore):
 
         result = await self._run(body)
         if texts:
-            self._notify(game_id)
+            # This process's watchers get the entries as written (no read), in the loop turn
+            # after the writer's; a feed they do not follow reads them instead.
+            feed = self._feeds.get(game_id)
+            rows = None if feed is None else push.following(feed, result.version, result.hash, texts)
+            if rows is not None:
+                feed.deliver(rows)  # type: ignore[union-attr]
+            else:
+                self._notify(game_id)
         return result
 
     async def claim_seat(self, game_id: str, seats: list[int], claim: str | None = None) -> int | None:

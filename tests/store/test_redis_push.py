@@ -5,6 +5,7 @@ interval), watches that outlive every socket timeout, writers that watchers cann
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import time
 import uuid
@@ -367,3 +368,39 @@ async def test_a_made_up_after_hash_resets_its_own_watcher_only(redis_url: str, 
     finally:
         await store.close()
         await writer.close()
+
+
+async def test_an_append_of_this_process_reaches_its_watchers_without_its_notification(redis_url: str) -> None:
+    """An append made here is handed to this process's watchers of the game at once, in the loop
+    turn after the writer goes on (issue 39: spectators hear of a move with the mover's reply),
+    not when its notification comes back from Redis. With the game's subscription gone and the
+    sweep a minute away, only that hand-over can bring the event; a second append whose chain
+    does not follow the feed (another process wrote between) is left to the notification."""
+    store = RedisStore(redis_url, sweep_interval=60)
+    other = RedisStore(redis_url)
+    g = new_id()
+    try:
+        await store.create(g, {}, [{"n": 1}])
+        async with aclosing(store.watch(g, 1)) as watch:
+            pending = asyncio.ensure_future(anext(watch))
+            await asyncio.sleep(0.3)  # subscribed, and the feed's first fetch done
+            hub = store._hub
+            node = hub.routes[channel_of(g)]
+            hub.subscribers[node].remove(channel_of(g))  # no notification reaches this process now
+            await asyncio.sleep(0.1)
+            await store.append(g, 1, [{"n": 2}])
+            assert not pending.done()  # not before the writer's next step (its reply goes first)
+            assert await asyncio.wait_for(pending, 1) == (2, {"n": 2})
+            # Another process appends (unseen here), then this one: its entry does not follow
+            # the feed's last, so it is not handed over (the feed would skip version 3).
+            await other.append(g, 2, [{"n": 3}])
+            await store.append(g, 3, [{"n": 4}])
+            late = asyncio.ensure_future(anext(watch))
+            await asyncio.sleep(0.3)
+            assert not late.done()
+            late.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await late
+    finally:
+        await store.close()
+        await other.close()

@@ -166,6 +166,34 @@ async def test_a_live_event_reaches_a_watcher_at_once() -> None:
         await store.close()
 
 
+async def test_an_append_of_this_process_reaches_its_watchers_without_a_read() -> None:
+    """Watchers of a game this process appends to are handed the entries as written (issue 39:
+    in the loop turn after the writer's), without the feed reading them back. (An append whose
+    entries do not follow the feed, another process's between, is read as before: the two-writer
+    tests of this file.)"""
+    store = SQLiteStore(poll_interval=10)
+    reads = 0
+    rows = store._rows
+
+    async def counted(*args: object) -> object:
+        nonlocal reads
+        reads += 1
+        return await rows(*args)  # type: ignore[arg-type]
+
+    try:
+        await store.create("g", {}, [{"type": "start"}])
+        async with aclosing(store.watch("g", 1)) as events:
+            pending = asyncio.ensure_future(anext(events))
+            await asyncio.sleep(0.05)
+            store._rows = counted  # type: ignore[method-assign]
+            await store.append("g", 1, [{"type": "a"}, {"type": "b"}])
+            assert not pending.done()  # the writer goes on first
+            assert await asyncio.wait_for(pending, 1) == (2, {"type": "a"})
+            assert await asyncio.wait_for(anext(events), 1) == (3, {"type": "b"}) and reads == 0
+    finally:
+        await store.close()
+
+
 async def test_closing_the_store_ends_its_watchers_with_store_error(tmp_path: Path) -> None:
     store = SQLiteStore(str(tmp_path / "games.db"), poll_interval=0.05)
     await store.create("g", {}, [])
