@@ -183,6 +183,19 @@ class WatchHub:
         if rows is not None:
             feed.deliver(rows)  # type: ignore[union-attr]
 
+    def seen(self, channel: str, data: bytes) -> bool:
+        """Whether a notification carrying entries brings nothing new here (nobody watches the
+        game here, or the feed has its last entry already: this process's own append, handed
+        over as it was made), told from its first line and its number of lines, unparsed."""
+        feed = self.feeds.get(channel.removeprefix("tablero:{").removesuffix("}:n"))
+        if feed is None:
+            return True
+        try:
+            last = int(data[:data.index(b" ")]) + data.count(b"\n") - 1
+        except ValueError:
+            return False
+        return last <= feed.last
+
     def resync(self, channels: list[str]) -> None:
         """A subscriber (re)connected: whatever was published meanwhile is fetched now."""
         for channel in channels:
@@ -456,6 +469,8 @@ class _Subscriber:
             if isinstance(data, str):
                 data = data.encode()
             if b"\n" in data:  # the entries themselves (see PUSH_EVENTS_MAX)
+                if self.hub.seen(channel, data):
+                    return
                 try:
                     rows = _pushed_rows(data)
                 except ValueError:
