@@ -21,7 +21,8 @@ REASONS: dict[str, tuple[str, str]] = {
                                            "field of the request; an engine named by the path is ENGINE_NOT_FOUND)"),
     "REQUEST_ID_REUSED": ("INVALID_ARGUMENT", "a requestId already used for another request: a CreateGame of the same "
                                               "caller with other choices, a SubmitAction of the same seat with another "
-                                              "action (a new request needs a new requestId)"),
+                                              "action, a CreateMatchTicket of the same user with other choices (a new "
+                                              "request needs a new requestId)"),
     "PAGE_TOKEN_INVALID": ("INVALID_ARGUMENT", "a pageToken this call did not hand out, or one for an older version"),
     "TOKEN_IN_URL": ("INVALID_ARGUMENT", "access_token in the URL of a call other than the watch"),
     "HEADERS_TOO_LARGE": ("INVALID_ARGUMENT", "REST only: request headers over 64 KiB or 256 fields (HTTP 431)"),

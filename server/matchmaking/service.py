@@ -80,9 +80,6 @@ class Matchmaking:
         if len(request_id) > MAX_REQUEST_ID or has_control(request_id):  # refused, as for actions: never cut
             raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters, none of "
                                   "them a control character")
-        known = await self.store.by_request(user.id, request_id) if request_id else None
-        if known is not None and known["user"] == user.id:
-            return {"ticket": self._reply(known)}  # a retry: its ticket, whatever the limits say now
         # Default: the smallest table with someone to meet (a solo-capable engine's 1 only if asked).
         players = sorted({int(p) for p in (w.get("players") or [min(engine.max_seats, max(2, engine.min_seats))])})
         if not all(engine.min_seats <= p <= engine.max_seats for p in players):
@@ -98,12 +95,6 @@ class Matchmaking:
                 start_event(engine, n, options, random.Random(0))
             except InvalidOptions as e:
                 raise InvalidArgument(str(e)) from None
-        await self.games.game_lobby.check_open_games(user.id)  # TABLERO_MAX_OPEN_GAMES_PER_USER applies
-        rating = 0.0
-        if self.games.ratings is not None:
-            from tablero.server.ratings.model import Rating
-
-            rating = Rating.loads((await self.games.ratings.store.get(engine.name, [user.id]))[user.id]).score
         now = time.time()
         timeout = _number(w, "timeoutSeconds", DEFAULT_TIMEOUT, MAX_TIMEOUT)
         bots_after = _number(w, "botsAfterSeconds", 0.0, MAX_TIMEOUT)
@@ -111,8 +102,25 @@ class Matchmaking:
             raise InvalidArgument(f"botsAfterSeconds ({bots_after:g}) must be less than timeoutSeconds "
                                   f"({timeout:g}{', the default' if not w.get('timeoutSeconds') else ''}): "
                                   "the ticket would expire before bots fill the table")
+        window = _number(w, "ratingWindow", 0.0, 1e6)
+        known = await self.store.by_request(user.id, request_id) if request_id else None
+        if known is not None and known["user"] == user.id:
+            # A retry: its ticket, whatever the limits say now; the same id with other choices
+            # is another request, refused (as CreateGame's and SubmitAction's are).
+            asked = (engine.name, players, options, window, bots_after)
+            made = (known["engine"], known["players"], known["options"], known["ratingWindow"], known["botsAfter"])
+            if asked != made or abs(known["expires"] - known["created"] - timeout) > 0.01:
+                raise InvalidArgument(f"requestId {request_id!r} was used for another match ticket (other choices); "
+                                      "a new ticket needs a new requestId", "REQUEST_ID_REUSED")
+            return {"ticket": self._reply(known)}
+        await self.games.game_lobby.check_open_games(user.id)  # TABLERO_MAX_OPEN_GAMES_PER_USER applies
+        rating = 0.0
+        if self.games.ratings is not None:
+            from tablero.server.ratings.model import Rating
+
+            rating = Rating.loads((await self.games.ratings.store.get(engine.name, [user.id]))[user.id]).score
         ticket = {"id": "t" + uuid.uuid4().hex[:20], "user": user.id, "name": user.name, "engine": engine.name,
-                  "players": players, "options": options, "ratingWindow": _number(w, "ratingWindow", 0.0, 1e6),
+                  "players": players, "options": options, "ratingWindow": window,
                   "botsAfter": bots_after, "created": now,
                   "expires": now + timeout, "rating": rating, "status": "WAITING", "version": 1}
         try:

@@ -84,3 +84,19 @@ async def test_request_ids_of_users_whose_ids_share_a_colon_prefix_never_meet(ga
     other = (await games.matchmaking.create({"engine": "goofspiel", "requestId": "c"}, User(x + ":b")))["ticket"]
     assert other["id"] != first["id"]
     assert (await games.matchmaking.store.get(other["id"]))["user"] == x + ":b"
+
+
+async def test_a_request_id_reused_with_other_choices_is_refused(games):
+    """An outside pass found the same requestId with another engine answered 200 with the first
+    ticket, the second request dropped without a word; CreateGame refuses it. The same choices
+    spelled out (a default given, timeoutSeconds the default) are the same request."""
+    mm = games.matchmaking
+    ann = User(f"ann-{uuid.uuid4().hex[:6]}")
+    first = (await mm.create({"engine": "tic-tac-toe", "requestId": "r1", "ratingWindow": 50}, ann))["ticket"]
+    for other in ({"engine": "goofspiel"}, {"engine": "tic-tac-toe"}, {"engine": "tic-tac-toe", "ratingWindow": 50,
+                                                                      "timeoutSeconds": 30}):
+        with pytest.raises(InvalidArgument) as refused:
+            await mm.create({**other, "requestId": "r1"}, ann)
+        assert refused.value.reason == "REQUEST_ID_REUSED", other
+    same = await mm.create({"engine": "tic-tac-toe", "requestId": "r1", "ratingWindow": 50.0, "players": [2]}, ann)
+    assert same["ticket"]["id"] == first["id"]
