@@ -20,7 +20,7 @@ import re
 import stat
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote
 
 from tablero.server import fastjson
 from tablero.server.api import observe
@@ -133,10 +133,18 @@ class FastRoutes:
                 return await self._refuse(scope, send, 405, "METHOD_NOT_ALLOWED",
                                           f"{scope['method']} is not allowed on {path}",
                                           [(b"allow", ", ".join(sorted(verb)).encode())], "METHOD_NOT_ALLOWED")
-            for regex, rpc, streaming in self._table.get(scope["method"], ()):
-                m = regex.match(path)
-                if m is not None:
-                    return await self._serve(scope, receive, send, rpc, m.groupdict(), streaming)
+            # Matched on the path as sent, each parameter decoded after: a segment may hold an
+            # encoded "/" (a portal user id "org/42" is /v1/players/org%2F42), which the decoded
+            # path would split in two. (A path whose fixed part is encoded is matched decoded.)
+            raw = scope.get("raw_path")
+            sent = raw.decode("latin-1") if raw else path
+            for candidate in (sent, path) if sent != path else (path,):
+                for regex, rpc, streaming in self._table.get(scope["method"], ()):
+                    m = regex.match(candidate)
+                    if m is not None:
+                        params = m.groupdict() if candidate is path else \
+                            {k: unquote(v) for k, v in m.groupdict().items()}
+                        return await self._serve(scope, receive, send, rpc, params, streaming)
             query = scope.get("query_string", b"")
             if b"access_token" in query and any(
                     k == "access_token" for k, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True)):

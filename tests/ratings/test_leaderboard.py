@@ -116,3 +116,18 @@ def test_unrated_and_refused(tmp_path):
                        headers=bearer("c")).json()["game"]
         plainhttp.post(f"{s.http}/v1/games/{g['id']}/resign", json={}, headers=bearer("c"))
         assert plainhttp.get(f"{s.http}/v1/players/c").status_code == 404
+
+
+def test_a_user_id_with_a_slash_is_one_path_segment(tmp_path):
+    """Portal user ids are any 1-128 characters: "org/42" is asked for as /v1/players/org%2F42
+    (an outside pass found 404 "no route /v1/players/org/42": the route was matched on the
+    decoded path)."""
+    env = {"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning"}
+    with ServerProcess(env) as s:
+        g = plainhttp.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seatSpecs": [
+            {"kind": "me"}, {"kind": "human", "userId": "org/42"}]}, headers=bearer("org/7")).json()["game"]
+        plainhttp.post(f"{s.http}/v1/games/{g['id']}/resign", json={}, headers=bearer("org/7"))
+        _settled(s.http, 1)
+        r = plainhttp.get(f"{s.http}/v1/players/org%2F42")
+        assert r.status_code == 200 and r.json()["player"]["userId"] == "org/42", r.text
+        assert plainhttp.get(f"{s.http}/v1/players/org%2F99").json()["error"]["reason"] == "PLAYER_NOT_FOUND"
