@@ -53,10 +53,14 @@ async def list_notifications(games: Any, w: dict[str, Any], _seat_: Any) -> dict
     if not 0 <= size <= MAX_PAGE:  # 0: the default
         raise InvalidArgument(f"pageSize must be between 1 and {MAX_PAGE}")
     try:
-        return await Inbox(notifier.q).list(user.id, size or 20, w.get("pageToken") or "",
+        page = await Inbox(notifier.q).list(user.id, size or 20, w.get("pageToken") or "",
                                             bool(w.get("unreadOnly")))
     except ValueError as e:  # the one the inbox raises: a pageToken it did not give
         raise InvalidArgument(str(e), "PAGE_TOKEN_INVALID") from None
+    # `version` is an int64: a string in protobuf's JSON mapping (REST as Connect; the OpenAPI
+    # document says so), a number only inside `data` (a Struct, as webhooks carry it).
+    page["notifications"] = [{**n, "version": str(n["version"])} for n in page.get("notifications", ())]
+    return page
 
 
 async def mark_read(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:

@@ -126,12 +126,25 @@ class Notifier:
     async def _derive(self, game_id: str, raw: str | None) -> tuple[Cursor, list[dict[str, Any]]]:
         games = self.service.games
         meta = await games.meta(game_id, exact=True)
+        head = await games.current(game_id, meta)
+        cur = Cursor.from_json(json.loads(raw)) if raw else None
+        after = 0 if cur is None else cur.version
+        start = entries = None
+        if after < head.version:
+            try:
+                start = await games.at(game_id, after, meta) if after else \
+                    LoadedGame(game_id, meta, head.engine, 0, None, [])
+                entries = await games.store.read_entries(game_id, after_version=after)
+            except (Trimmed, FailedPrecondition):  # a snapshot covers what was not derived yet: from the head on
+                pass
+        if any(k == "open" for k in meta["seats"]) and len(meta.get("claimed", ())) < meta["seats"].count("open"):
+            # Joins are read after the log: a seat's join comes before its moves, so every move
+            # read above finds its seat's join (seat.joined, game.started) derived first.
+            meta = await games.meta(game_id, exact=True)
         seats = await self.service.seats.directory(game_id, meta)
         users = [None] * meta["players"]
         for s in seats:
             users[s["seat"]] = s.get("user")
-        head = await games.current(game_id, meta)
-        cur = Cursor.from_json(json.loads(raw)) if raw else None
         cur, evs = derive_meta(game_id, meta, cur, list(meta.get("claimed", ())), users, head.version)
         if cur.version >= head.version:  # a join, say: no new entry; the clock may start now
             if cur.clocked:
@@ -139,11 +152,7 @@ class Notifier:
             deadlines = {d["seat"]: d["deadline"] for d in await self.service.turn_clocks.deadlines(head)}
             return cur, evs + clock_turn(game_id, cur, evs, users, deadlines)
         deadlines = {d["seat"]: d["deadline"] for d in await self.service.turn_clocks.deadlines(head)}
-        try:
-            start = await games.at(game_id, cur.version, meta) if cur.version else \
-                LoadedGame(game_id, meta, head.engine, 0, None, [])
-            entries = await games.store.read_entries(game_id, after_version=cur.version)
-        except (Trimmed, FailedPrecondition):  # a snapshot covers what was not derived yet: from the head on
+        if start is None or entries is None:  # trimmed: from the head on
             kinds = head.kinds
             waiting = [s for s in head.to_act if kinds[s] != "bot"]
             return cur, evs + derive_step(game_id, head.version, {}, waiting, head.finished, head.outcome, cur,
