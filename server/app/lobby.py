@@ -86,6 +86,19 @@ class GameLobby:
             with contextlib.suppress(Exception):  # else it lapses after USER_HOLD
                 await self.lobby.release(key, user_id)
 
+    async def _still_playing(self, seated: list[tuple[str, list[int]]]) -> None:
+        """Drops from `seated` the games whose every seat of the user was forfeited (the lobby
+        entry does not say) or that are over."""
+        kept = []
+        for game_id, seats in seated:
+            try:
+                game = await self.games.current(game_id)
+            except Exception:  # noqa: BLE001 - gone since the listing: it does not count
+                continue
+            if not game.finished and any(s not in game.table.forfeited for s in seats):
+                kept.append((game_id, seats))
+        seated[:] = kept
+
     @contextlib.asynccontextmanager
     async def capped(self, user_id: str | None) -> AsyncIterator[None]:
         """The body adds a running game to `user_id`'s count: with a cap, checked and added one
@@ -101,14 +114,22 @@ class GameLobby:
         """OverQuota when `user_id` already plays the most running games allowed."""
         if not self.max_open_games:
             return
-        # Games the user created or joined; seats others reserved for them (invitations) don't count.
-        playing, token = 0, None
+        # Games the user created or joined; seats others reserved for them (invitations) don't count,
+        # nor seats the user has left (a bot plays them on, or they forfeited: the lobby entry says
+        # the first, the game's log the second, read only for a user at the cap).
+        token, seated = None, []
         while True:
             page, token = await self.lobby.list(Filter(status="RUNNING", user=user_id), MAX_LOBBY_PAGE, token)
-            playing += sum(1 for e in page if any((s.get("user") or {}).get("id") == user_id and not s.get("invited")
-                                                  for s in e["seats"]))
-            if playing >= self.max_open_games or not token:
+            for e in page:
+                mine = [s["seat"] for s in e["seats"] if (s.get("user") or {}).get("id") == user_id
+                        and not s.get("invited") and s.get("kind") != "bot"]
+                if mine:
+                    seated.append((e["gameId"], mine))
+            if len(seated) >= self.max_open_games:
+                await self._still_playing(seated)
+            if len(seated) >= self.max_open_games or not token:
                 break
+        playing = len(seated)
         if playing >= self.max_open_games:
             raise OverQuota(f"user {user_id!r} already plays {playing} running games, the most allowed "
                             f"(TABLERO_MAX_OPEN_GAMES_PER_USER={self.max_open_games}); finish one first")

@@ -82,6 +82,28 @@ async def test_the_open_games_cap_holds_when_a_users_creates_and_joins_race(two_
     assert sum(isinstance(r, dict) for r in joins) == 3, joins
 
 
+async def test_games_the_user_left_do_not_count_against_the_open_games_cap(two_replicas):
+    """An outside pass resigned from every game at the cap (three-seat games that went on
+    without the user) and could create no game: the cap counted the seats the user had left.
+    A forfeited seat and a seat left to a bot no longer count."""
+    a, b = two_replicas
+    fay = User("fay")
+    made = []
+    for i, on_leave in enumerate(("forfeit", "forfeit", "bot")):
+        gid = (await a.create_game(cmd.CreateGame("goofspiel", 3, seats=("me", "open", "open"), user=fay,
+                                                  on_leave=on_leave)))["game"]["id"]
+        for j in (1, 2):
+            await b.join_game(cmd.JoinGame(gid, User(f"g{i}{j}")))
+        made.append(gid)
+    with pytest.raises(OverQuota):
+        await b.create_game(cmd.CreateGame("tic-tac-toe", 2, seats=("me", "open"), user=fay))
+    for gid in made:
+        await a.resign(cmd.Resign(gid, 0))
+        assert (await a.get_game(cmd.GetGame(gid, None)))["game"]["status"] == "GAME_STATUS_RUNNING"
+    for svc in (a, b):
+        assert (await svc.create_game(cmd.CreateGame("tic-tac-toe", 2, seats=("me", "open"), user=fay)))["game"]["id"]
+
+
 async def test_a_seat_left_to_a_bot_is_a_bots_in_the_game_and_in_the_lobby(two_replicas):
     a, b = two_replicas
     ann = User("ann")
