@@ -23,6 +23,10 @@ from tablero.server.portal.table import SEAT_LEFT, TURN_TIMED_OUT
 
 KINDS = ("game.created", "game.started", "game.finished", "turn.started", "turn.timed_out",
          "seat.joined", "seat.left")
+# Derived for the in-app list only, never sent (not a kind an endpoint can ask for): the seats
+# that were to act before an entry and are not after it (they moved, in a game of simultaneous
+# moves; they left), whose "turn" items the list then drops.
+TURN_ENDED = "turn.ended"
 
 
 @dataclasses.dataclass
@@ -114,6 +118,9 @@ def derive_step(game_id: str, version: int, ev: dict[str, Any], waiting: list[in
         if newly:
             out.append(event(game_id, version, "turn.started", {
                 "seats": seats_payload(sorted(waiting), users, deadlines), "newly": newly}))
+        ended = sorted(set(cur.waiting) - set(waiting))
+        if ended:
+            out.append(event(game_id, version, TURN_ENDED, {"seats": ended}))
     cur.version, cur.waiting, cur.finished = version, sorted(waiting), cur.finished or finished
     return out
 

@@ -12,6 +12,8 @@ import base64
 import json
 from typing import Any
 
+from .events import TURN_ENDED
+
 MAX_PAGE = 100
 MAX_ITEMS = 200  # items kept per user
 
@@ -23,6 +25,12 @@ class Inbox:
     async def record(self, user: str, seat: int, ev: dict[str, Any]) -> None:
         ns = "inbox:" + user
         game = ev["gameId"]
+        if ev["type"] == TURN_ENDED:  # the seat is no longer to act (it moved, or left)
+            if seat in ev["data"].get("seats", ()):
+                old = json.loads(await self.q.kv_get(ns, game) or "null")
+                if old is not None and old["kind"] == "turn" and old["seat"] == seat and old["version"] <= ev["version"]:
+                    await self.q.kv_del(ns, game)
+            return
         if ev["type"] == "turn.started":
             waiting = [s["seat"] for s in ev["data"].get("seats", ())]
             if seat not in waiting:
@@ -54,17 +62,19 @@ class Inbox:
     async def list(self, user: str, page_size: int = 20, page_token: str = "",
                    unread_only: bool = False) -> dict[str, Any]:
         page_size = max(1, min(page_size or 20, MAX_PAGE))
-        start = _offset(page_token)
-        items = sorted((json.loads(v) for v in (await self.q.kv_all("inbox:" + user)).values()),
-                       key=lambda i: (-i["timestamp"], i["id"]))
+        after = _after(page_token)
+        items = sorted((json.loads(v) for v in (await self.q.kv_all("inbox:" + user)).values()), key=_key)
+        counts = {"unread": sum(1 for i in items if not i["read"]),
+                  "pendingTurns": sum(1 for i in items if i["kind"] == "turn")}
         if unread_only:
             items = [i for i in items if not i["read"]]
-        page = items[start:start + page_size]
-        more = start + page_size < len(items)
-        token = base64.urlsafe_b64encode(str(start + page_size).encode()).decode() if more else ""
-        return {"notifications": page, "nextPageToken": token,
-                "unread": sum(1 for i in items if not i["read"]),
-                "pendingTurns": sum(1 for i in items if i["kind"] == "turn")}
+        # Keyset paging: a page starts after the last item of the one before (by time, then id),
+        # so items that go or come meanwhile skip nothing and repeat nothing that stayed (news of
+        # a game moves its item to the front: the next walk from the top shows it).
+        rest = items if after is None else [i for i in items if _key(i) > after]
+        page = rest[:page_size]
+        token = _token(page[-1]) if len(rest) > page_size else ""
+        return {"notifications": page, "nextPageToken": token, **counts}
 
     async def mark_read(self, user: str, ids: list[str] | None) -> int:
         ns = "inbox:" + user
@@ -78,13 +88,22 @@ class Inbox:
         return n
 
 
-def _offset(token: str) -> int:
+def _key(item: dict[str, Any]) -> tuple[float, str]:
+    return (-item["timestamp"], item["id"])
+
+
+def _token(item: dict[str, Any]) -> str:
+    return base64.urlsafe_b64encode(json.dumps([item["timestamp"], item["id"]]).encode()).decode()
+
+
+def _after(token: str) -> tuple[float, str] | None:
+    """The position a pageToken names (after that item), or None for the first page."""
     if not token:
-        return 0
+        return None
     try:
-        value = int(base64.urlsafe_b64decode(token.encode()).decode())
-        if value < 0:
+        ts, item_id = json.loads(base64.urlsafe_b64decode(token.encode()).decode())
+        if not isinstance(ts, (int, float)) or isinstance(ts, bool) or not isinstance(item_id, str):
             raise ValueError
-        return value
-    except (ValueError, UnicodeDecodeError):
+        return (-float(ts), item_id)
+    except (ValueError, TypeError, UnicodeDecodeError):
         raise ValueError("pageToken is not one this list gave") from None

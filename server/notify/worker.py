@@ -28,13 +28,13 @@ from tablero.server.portal.table import is_platform
 from tablero.server.store.base import GameNotFound, Trimmed
 
 from . import metrics as m
-from .events import Cursor, clock_turn, derive_meta, derive_step
+from .events import TURN_ENDED, Cursor, clock_turn, derive_meta, derive_step
 from .webhooks import Endpoint, Refused, Sender, headers, payload, resolve
 
 log = logging.getLogger("tablero.notify")
 
 PUSH, INBOX = "push", "inbox"
-INBOX_KINDS = ("turn.started", "game.finished")
+INBOX_KINDS = ("turn.started", "game.finished", TURN_ENDED)
 CURSOR_TTL = 7 * 86400.0  # a finished game's cursor is kept a week (a late signal derives nothing)
 FAILURE_LOG_EVERY = 60.0  # seconds between two logged failed deliveries to one target
 

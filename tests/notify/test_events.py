@@ -1,8 +1,10 @@
-"""The notification events derived from a game's metadata are the same whenever they are derived
-(docs/webhooks.md: "the same log always gives the same events with the same ids")."""
+"""The notification events and the in-app list: what is derived is the same whenever it is derived
+(docs/webhooks.md: "the same log always gives the same events with the same ids"), in the order a
+portal reads it; the list drops turns that ended and pages without skipping."""
 
 from __future__ import annotations
 
+import pytest
 from tablero.server.notify.events import derive_meta
 
 META = {"engine": "tic-tac-toe", "players": 2, "seats": ["human", "open"]}
@@ -62,3 +64,49 @@ async def test_a_join_read_late_is_derived_before_the_moves_after_it() -> None:
         assert joined < kinds.index(("game.started", ())) < kinds.index(("turn.started", (1,))), kinds
     finally:
         await store.close()
+
+
+async def test_a_turn_item_goes_when_its_seat_is_no_longer_to_act_though_no_turn_starts() -> None:
+    """An outside pass kept a "turn" item (and pendingTurns 1) after its user had bid in a game
+    of simultaneous moves (the others still to bid: no turn.started follows) and after resigning.
+    A seat that stops being to act is derived as turn.ended, for the list only (no endpoint can
+    ask for it), and its user's "turn" item goes."""
+    from tablero.server.notify.events import KINDS, TURN_ENDED, Cursor, derive_step
+    from tablero.server.notify.inbox import Inbox
+    from tablero.server.notify.queue import SQLiteQueue
+
+    users = [{"id": "sb1"}, {"id": "sb2"}, {"id": "sb3"}]
+    cur = Cursor(version=0, started=True, claimed=[])
+    first = derive_step("g", 1, {"type": "round_started"}, [0, 1, 2], False, None, cur, users, {})
+    bid = derive_step("g", 2, {"type": "bid"}, [1, 2], False, None, cur, users, {})
+    assert [e["type"] for e in first] == ["turn.started"] and [e["type"] for e in bid] == [TURN_ENDED]
+    assert bid[0]["data"]["seats"] == [0] and TURN_ENDED not in KINDS
+    inbox = Inbox(SQLiteQueue(None))
+    for seat, user in enumerate(("sb1", "sb2", "sb3")):
+        await inbox.record(user, seat, first[0])
+        await inbox.record(user, seat, bid[0])
+    mine, theirs = await inbox.list("sb1"), await inbox.list("sb2")
+    assert (mine["notifications"], mine["pendingTurns"]) == ([], 0)
+    assert [n["kind"] for n in theirs["notifications"]] == ["turn"] and theirs["pendingTurns"] == 1
+
+
+async def test_paging_the_list_skips_nothing_when_an_item_goes_meanwhile() -> None:
+    """An outside pass walked its list two by two and moved in the first game meanwhile: the
+    offset token then skipped a pending turn. Pages now start after the last item seen."""
+    from tablero.server.notify.events import event
+    from tablero.server.notify.inbox import Inbox
+    from tablero.server.notify.queue import SQLiteQueue
+
+    inbox = Inbox(SQLiteQueue(None))
+    games = ["H", "o", "n", "p"]
+    for i, g in enumerate(games):
+        ev = event(g, 1, "turn.started", {"seats": [{"seat": 0, "userId": "nn"}], "newly": [0]}, now=100.0 - i)
+        await inbox.record("nn", 0, ev)
+    first = await inbox.list("nn", 2)
+    assert [n["gameId"] for n in first["notifications"]] == ["H", "o"] and first["nextPageToken"]
+    moved = event("H", 2, "turn.started", {"seats": [{"seat": 1, "userId": "x"}], "newly": [1]}, now=101.0)
+    await inbox.record("nn", 0, moved)  # nn moved in H: H's turn item goes
+    second = await inbox.list("nn", 2, first["nextPageToken"])
+    assert [n["gameId"] for n in second["notifications"]] == ["n", "p"] and second["nextPageToken"] == ""
+    with pytest.raises(ValueError):
+        await inbox.list("nn", 2, "bm90IGEgdG9rZW4=")
