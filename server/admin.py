@@ -60,10 +60,27 @@ def _write_atomically(path: Path, document: dict) -> None:
     os.replace(tmp, path)
 
 
-async def _leave_lobby(store: Any, redis_url: str | None, db: str | None, game_id: str) -> None:
+async def _entry(store: Any, redis_url: str | None, db: str | None, game_id: str) -> dict | None:
+    """The game's lobby entry (who holds its seats), read before the game goes (on Redis the
+    store's delete takes the entry with it)."""
+    from tablero.server.portal.lobby import RedisLobby, SQLiteLobby
+
+    try:
+        if redis_url:
+            return await RedisLobby(store._client).get(game_id)
+        if db and db != ":memory:":
+            return await SQLiteLobby(db).get(game_id)
+    except Exception:  # noqa: BLE001 - only its users' notification lists depend on it
+        return None
+    return None
+
+
+async def _leave_lobby(store: Any, redis_url: str | None, db: str | None, game_id: str,
+                       entry: dict | None = None) -> None:
     """The game's lobby entry and index member go (the store's delete removes the entry on
     Redis, but the index is in another slot; the SQLite lobby is a table of its own), and so
-    does its turn clock (its record and its place in the clocks' schedule)."""
+    do its turn clock (its record and its place in the clocks' schedule) and its items in its
+    users' notification lists."""
     from tablero.server.portal.clock import RedisClocks, SQLiteClocks
     from tablero.server.portal.lobby import RedisLobby, SQLiteLobby
 
@@ -74,11 +91,28 @@ async def _leave_lobby(store: Any, redis_url: str | None, db: str | None, game_i
         elif db and db != ":memory:":
             await SQLiteLobby(db).remove(game_id)
             await SQLiteClocks(db).remove(game_id)
+        await _leave_inboxes(redis_url, db, game_id, entry)
     except ValueError:  # an id no store accepts: never in the lobby
         pass
     except Exception as e:  # noqa: BLE001 - the game is gone all the same; listings drop it later
         print(f"tablero admin: {game_id} is gone, but its lobby entry or turn clock could not be removed ({e}); "
               "the servers drop them later", file=sys.stderr)
+
+
+async def _leave_inboxes(redis_url: str | None, db: str | None, game_id: str, entry: dict | None) -> None:
+    """The game's items go from its users' notification lists (a turn of a gone game would
+    stay there, its link answering 404)."""
+    users = {(s.get("user") or {}).get("id") for s in (entry or {}).get("seats", ())} - {None}
+    if not users:
+        return
+    from tablero.server.notify import open_queue
+
+    queue = open_queue(redis_url, db)
+    try:
+        for user in sorted(users):
+            await queue.kv_del("inbox:" + user, game_id)
+    finally:
+        await queue.close()
 
 
 async def _run(ns: argparse.Namespace) -> int:
@@ -114,14 +148,16 @@ async def _run(ns: argparse.Namespace) -> int:
             async def write(document: dict) -> None:
                 _write_atomically(ns.out, document)
 
+            entry = await _entry(store, redis_url, db, ns.game)
             document = await store.archive(ns.game, write)
-            await _leave_lobby(store, redis_url, db, ns.game)
+            await _leave_lobby(store, redis_url, db, ns.game, entry)
             kept = len(document.get("events", ()))
             trimmed = f", versions {document.get('first_kept', 1)}-{document['version']}" if kept != document["version"] else ""
             print(f"archived {ns.game} ({kept} event{'' if kept == 1 else 's'}{trimmed}) to {ns.out}", file=sys.stderr)
             return 0
+        entry = await _entry(store, redis_url, db, ns.game)
         deleted = await store.delete_game(ns.game, if_version=ns.if_version)
-        await _leave_lobby(store, redis_url, db, ns.game)
+        await _leave_lobby(store, redis_url, db, ns.game, entry)
         if not deleted:
             print(f"tablero admin: no game {ns.game!r}", file=sys.stderr)
             return 1

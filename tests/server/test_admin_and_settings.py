@@ -259,3 +259,36 @@ def test_admin_without_a_store_says_so_instead_of_no_game(args, tmp_path, monkey
     assert "no game" not in r.stderr
     assert ("no SQLite file" if "typo" in " ".join(args) else "no store configured") in r.stderr
     assert not (tmp_path / "typo.db").exists()
+
+
+async def test_delete_takes_the_games_items_out_of_its_users_notification_lists(redis_url):
+    """An outside pass deleted a running game with `admin delete` and its user's list kept a
+    "turn" item whose link answered 404: the game's items go with it."""
+    import redis.asyncio as aioredis
+    from tablero.server.notify import open_queue
+    from tablero.server.notify.inbox import Inbox
+    from tablero.server.portal.identity import User
+    from tablero.server.portal.lobby import RedisLobby
+
+    store = RedisStore(redis_url)
+    client = aioredis.from_url(redis_url)
+    queue = open_queue(redis_url, None)
+    try:
+        games = GameService(store, TokenSigner("s"), lobby=RedisLobby(client))
+        gid = (await games.create_game(cmd.CreateGame("tic-tac-toe", 2, seats=("me", "open"),
+                                                      user=User("del-ann"))))["game"]["id"]
+        other = (await games.create_game(cmd.CreateGame("tic-tac-toe", 2, seats=("me", "open"),
+                                                        user=User("del-ann"))))["game"]["id"]
+        await games.games.drain()
+        inbox = Inbox(queue)
+        for g in (gid, other):  # as the notifier records a turn of hers
+            await queue.kv_set("inbox:del-ann", g, json.dumps({"id": f"evt_{g}", "kind": "turn", "gameId": g,
+                                                               "seat": 0, "version": 1, "timestamp": 1.0,
+                                                               "read": False, "data": {}}))
+        r = await asyncio.to_thread(_admin, redis_url, "delete", gid)
+        assert r.returncode == 0, r.stderr
+        assert [n["gameId"] for n in (await inbox.list("del-ann"))["notifications"]] == [other]
+    finally:
+        await queue.close()
+        await store.close()
+        await client.aclose()
