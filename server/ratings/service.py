@@ -137,7 +137,9 @@ class Ratings:
             rank = await self.store.rank(engine, around)
             if rank is None:
                 raise NotFound(f"user {around!r} has no {engine} rating yet", "PLAYER_NOT_FOUND")
-            start = max(0, rank - size // 2)
+            # U in the page's middle, the page kept full at either end of the board (a page
+            # near the bottom starts earlier, as one near the top ends later).
+            start = max(0, min(rank - size // 2, await self.store.size(engine) - size))
         else:
             start = 0
         rows = await self.store.top(engine, start, size)

@@ -53,3 +53,20 @@ async def test_equal_ratings_are_listed_by_user_id_descending_and_around_me_agre
     for e in board["entries"]:
         around = await games.ratings.leaderboard("tic-tac-toe", 1, "", e["userId"])
         assert [(x["rank"], x["userId"]) for x in around["entries"]] == [(e["rank"], e["userId"])]
+
+
+async def test_around_me_keeps_its_page_full_at_either_end_of_the_board(games):
+    """An outside pass asked for pageSize 5 around the last-ranked user and got 3 entries (the
+    page centred past the board's end); at the top the page was already kept full."""
+    await _win(games, "bob", "amy")
+    await _win(games, "zed", "yan")
+    await _win(games, "cid", "dot")
+    board = await games.ratings.leaderboard("tic-tac-toe", 10, "", "")
+    users = [e["userId"] for e in board["entries"]]
+    assert len(users) == 6
+    for user in users:
+        around = await games.ratings.leaderboard("tic-tac-toe", 5, "", user)
+        ranks = [e["rank"] for e in around["entries"]]
+        assert len(ranks) == 5 and user in [e["userId"] for e in around["entries"]], (user, ranks)
+    assert [e["rank"] for e in (await games.ratings.leaderboard("tic-tac-toe", 5, "", users[-1]))["entries"]] == \
+        [2, 3, 4, 5, 6]
