@@ -43,6 +43,7 @@ class SeatDirectory:
         # Directories of games whose every seat is taken (they never change again).
         self._seated: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._claims_checked: OrderedDict[str, float] = OrderedDict()  # game -> when its claims were read
+        self._played: OrderedDict[tuple[str, int], None] = OrderedDict()  # seats marked as having moved, here
 
     def known(self, game_id: str, meta: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
         """The seat directory when this replica has it without asking the lobby (kept, or in
@@ -70,6 +71,20 @@ class SeatDirectory:
             return []
         self.remember(game_id, entry)
         return entry["seats"]
+
+    async def played(self, game_id: str, meta: dict[str, Any], seat: int) -> None:
+        """`seat` made a move of its own: its portal user's seat is marked so in the lobby entry,
+        once (per replica): a game some user never moved in is not rated (docs/ratings.md), so a
+        game nobody came to cannot be won or lost by a clock."""
+        key = (game_id, seat)
+        if key in self._played or ("users" in meta and not any(meta["users"])):  # (an anonymous game)
+            return
+        seats = await self.directory(game_id, meta)
+        if any(s["seat"] == seat and s.get("user") for s in seats):
+            await self.lobby.mark(game_id, acted=[seat])
+        self._played[key] = None
+        while len(self._played) > CLAIMS_CHECKED_MAX:
+            self._played.popitem(last=False)
 
     def remember(self, game_id: str, entry: dict[str, Any]) -> None:
         """A game's lobby entry, as written or read: kept once every seat is taken."""
@@ -216,6 +231,7 @@ def lobby_entry(c: cmd.CreateGame, game: LoadedGame, kinds: list[str],
     return {
         "gameId": game.id, "engine": game.engine.name, "players": len(kinds), "created": game.meta["created"],
         "status": "FINISHED" if game.finished else "RUNNING",
+        "acting": True,  # its seats are marked "acted" at their first move (older entries were not)
         "seats": [{"seat": s, "kind": k, "user": users[s], "taken": k != "open",
                    **({"invited": True} if users[s] is not None and not c.matched
                       and (c.user is None or users[s]["id"] != c.user.id)

@@ -462,6 +462,7 @@ class GameService:
             if not done.appended:
                 result[0] = "replayed"
         if done.appended:
+            await self.seats.played(c.game_id, done.game.meta, c.seat)
             await self.written(done.game, {c.seat})
         else:
             # A retry: its first attempt may have been answered with an error after the commit,
@@ -478,6 +479,7 @@ class GameService:
 
         done = await self.games.update(c.game_id, decide, key=f"resign:{c.seat}")
         if done.appended:
+            await self.seats.played(c.game_id, done.game.meta, c.seat)
             await self.written(done.game, {c.seat})
         else:
             await self.bookkeeping.record(done.game, {c.seat})  # a retry (see submit_action)

@@ -90,9 +90,10 @@ def _after(entries_key: tuple[float, str], cursor: tuple[float, str] | None) -> 
 
 
 def _marked(entry: dict[str, Any], seat: int | None, user: dict[str, Any] | None,
-            status: str | None, bots: list[int] | None = None) -> dict[str, Any]:
-    """The entry with `seat` taken (by `user`, when given), the new `status`, and/or the
-    seats `bots` (whose players left with onLeave "bot") played by bots."""
+            status: str | None, bots: list[int] | None = None, acted: list[int] | None = None) -> dict[str, Any]:
+    """The entry with `seat` taken (by `user`, when given), the new `status`, the seats `bots`
+    (whose players left with onLeave "bot") played by bots, and/or the seats `acted` marked as
+    having made a move of their own (docs/ratings.md: a game some user never moved in is not rated)."""
     for s in entry["seats"]:
         if s["seat"] == seat:
             s["taken"] = True
@@ -100,6 +101,8 @@ def _marked(entry: dict[str, Any], seat: int | None, user: dict[str, Any] | None
                 s["user"] = user
         if bots and s["seat"] in bots:
             s["kind"] = "bot"
+        if acted and s["seat"] in acted:
+            s["acted"] = True
     if status is not None:
         entry["status"] = status
     return entry
@@ -141,11 +144,11 @@ class MemoryLobby:
         self._holds.pop((key, user_id), None)
 
     async def mark(self, game_id: str, *, seat: int | None = None, user: dict[str, Any] | None = None,
-                   status: str | None = None, bots: list[int] | None = None) -> None:
-        """Atomically: `seat` taken (by `user`), the game's new `status`, and/or the seats
-        `bots` played by bots now."""
+                   status: str | None = None, bots: list[int] | None = None, acted: list[int] | None = None) -> None:
+        """Atomically: `seat` taken (by `user`), the game's new `status`, the seats `bots`
+        played by bots now, and/or the seats `acted` that have moved."""
         if game_id in self._entries:
-            _marked(self._entries[game_id], seat, user, status, bots)
+            _marked(self._entries[game_id], seat, user, status, bots, acted)
 
     async def list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
         cursor = decode_token(token) if token else None
@@ -231,13 +234,13 @@ class SQLiteLobby(MemoryLobby):
         await self._off(self._run, "DELETE FROM holds WHERE key = ? AND user_id = ?", (key, user_id))
 
     def _mark(self, game_id: str, seat: int | None, user: dict[str, Any] | None, status: str | None,
-              bots: list[int] | None) -> None:
+              bots: list[int] | None, acted: list[int] | None = None) -> None:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")  # other processes on the file wait
             try:
                 rows = self._db.execute("SELECT entry FROM lobby WHERE game_id = ?", (game_id,)).fetchall()
                 if rows:
-                    entry = _marked(json.loads(rows[0][0]), seat, user, status, bots)
+                    entry = _marked(json.loads(rows[0][0]), seat, user, status, bots, acted)
                     self._db.execute("UPDATE lobby SET entry = ? WHERE game_id = ?", (json.dumps(entry), game_id))
                 self._db.execute("COMMIT")
             except BaseException:
@@ -245,8 +248,8 @@ class SQLiteLobby(MemoryLobby):
                 raise
 
     async def mark(self, game_id: str, *, seat: int | None = None, user: dict[str, Any] | None = None,
-                   status: str | None = None, bots: list[int] | None = None) -> None:
-        await self._off(self._mark, game_id, seat, user, status, bots)
+                   status: str | None = None, bots: list[int] | None = None, acted: list[int] | None = None) -> None:
+        await self._off(self._mark, game_id, seat, user, status, bots, acted)
 
     async def list(self, f: Filter, page_size: int, token: str | None) -> tuple[list[dict[str, Any]], str]:
         cursor = decode_token(token) if token else (float("inf"), "")
@@ -352,12 +355,12 @@ class RedisLobby:
                 await asyncio.sleep(0.05 * 2**attempt)
 
     async def mark(self, game_id: str, *, seat: int | None = None, user: dict[str, Any] | None = None,
-                   status: str | None = None, bots: list[int] | None = None) -> None:
-        """Atomically (one script): `seat` taken (by `user`), the game's new `status`, and/or
-        the seats `bots` played by bots now."""
+                   status: str | None = None, bots: list[int] | None = None, acted: list[int] | None = None) -> None:
+        """Atomically (one script): `seat` taken (by `user`), the game's new `status`, the
+        seats `bots` played by bots now, and/or the seats `acted` that have moved."""
         await self._script(self._mark, [_entry_key(game_id)], [
             "" if seat is None else str(seat), "" if user is None else json.dumps(user), status or "",
-            "".join(f",{int(b)}," for b in bots or ())])
+            "".join(f",{int(b)}," for b in bots or ()), "".join(f",{int(a)}," for a in acted or ())])
 
     async def add(self, entry: dict[str, Any]) -> None:
         k = game_keys(entry["gameId"])

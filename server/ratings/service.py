@@ -65,6 +65,13 @@ class Ratings:
         if meta.get("rated") is None and (len(users) != len(kinds) or any(
                 u is None for u in users) or "bot" in kinds):
             return None  # by default only games whose every seat is a portal user are rated
+        # A game some portal user never made a move in is not rated (as an aborted game): an
+        # invitee who never came, a timeout or a resignation before one's first move. Else a
+        # user could be made to lose (or win) a rated game by a clock, without ever playing.
+        entry = await self.games.lobby.get(game.id)
+        if entry is not None and entry.get("acting") and any(
+                s.get("user") and not s.get("acted") for s in entry["seats"]):
+            return None
         return placements(game.outcome, users, kinds)
 
     async def rate(self, game: Any, replay: bool = False) -> int:

@@ -46,9 +46,16 @@ def test_grpc_ticket_watched_to_its_match_then_resign_and_the_leaderboard(server
         assert matched.ticket.status == pb.MATCH_TICKET_STATUS_MATCHED and matched.version == 2
         assert list(stream) == []  # the stream ends once the ticket is matched
         gid = matched.ticket.game_id
-        # The seat token works, and so does the portal JWT; gy resigns: gx wins the rated game.
+        # The seat token works, and so does the portal JWT; each moves once (a game some user
+        # never moved in is not rated), then gy resigns: gx wins the rated game.
         g = plainhttp.get(f"{server.http}/v1/games/{gid}", headers={"Authorization": "Bearer " + matched.ticket.seat_token})
         assert g.json()["yourSeat"] == matched.ticket.seat
+        for _ in range(2):
+            to_act = plainhttp.get(f"{server.http}/v1/games/{gid}").json()["toAct"]
+            who = "gx" if to_act == [matched.ticket.seat] else "gy"
+            cell = plainhttp.get(f"{server.http}/v1/games/{gid}/legal-actions", headers=bearer(who)).json()["actions"][0]
+            plainhttp.post(f"{server.http}/v1/games/{gid}/actions", json={"action": cell},
+                           headers=bearer(who)).raise_for_status()
         r = plainhttp.post(f"{server.http}/v1/games/{gid}/resign", json={}, headers=bearer("gy"))
         assert r.json()["status"] == "GAME_STATUS_FINISHED"
         # The SSE watch of gy's ticket: its one change (matched), then `end` with its status.

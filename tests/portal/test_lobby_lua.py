@@ -39,10 +39,11 @@ def add(r: redis.Redis, e: dict[str, Any], cluster: bool = False) -> Any:
 
 
 def mark(r: redis.Redis, seat: int | None = None, user: dict[str, Any] | None = None, status: str | None = None,
-         bots: list[int] | None = None) -> Any:
+         bots: list[int] | None = None, acted: list[int] | None = None) -> Any:
     """What RedisLobby.mark sends."""
     return run(r, "lobby_mark", [K.lobby], "" if seat is None else str(seat),
-               "" if user is None else json.dumps(user), status or "", "".join(f",{int(b)}," for b in bots or ()))
+               "" if user is None else json.dumps(user), status or "", "".join(f",{int(b)}," for b in bots or ()),
+               "".join(f",{int(a)}," for a in acted or ()))
 
 
 def stored(r: redis.Redis, key: str = K.lobby) -> dict[str, Any]:
@@ -95,6 +96,13 @@ def test_mark_sets_the_status_and_the_bots_and_keeps_the_ttl(r: redis.Redis) -> 
     assert e["status"] == "PLAYING" and [s["kind"] for s in e["seats"]] == ["bot", "open", "bot"]
     assert not any(s["taken"] for s in e["seats"])
     assert 80_000 < r.pttl(K.lobby) <= 90_000
+
+
+def test_mark_notes_the_seats_that_have_moved(r: redis.Redis) -> None:
+    add(r, entry())
+    assert mark(r, acted=[1]) == 1
+    assert [s.get("acted") for s in stored(r)["seats"]] == [None, True, None]
+    assert mark(r, acted=[0, 1]) == 1 and [s.get("acted") for s in stored(r)["seats"]] == [True, True, None]
 
 
 def test_mark_with_nothing_to_change_writes_the_entry_as_it_was(r: redis.Redis) -> None:

@@ -107,6 +107,9 @@ def test_unrated_and_refused(tmp_path):
         # A forfeit is a loss: the resigning user ranks below, though seat 0 moved first.
         g = plainhttp.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seatSpecs": [
             {"kind": "me"}, {"kind": "human", "userId": "b"}]}, headers=bearer("a")).json()["game"]
+        for who, cell in (("a", 0), ("b", 4)):  # each has moved: a game some user never moved in is not rated
+            plainhttp.post(f"{s.http}/v1/games/{g['id']}/actions", json={"action": {"type": "place", "cell": cell}},
+                           headers=bearer(who)).raise_for_status()
         r = plainhttp.post(f"{s.http}/v1/games/{g['id']}/resign", json={}, headers=bearer("a"))
         assert r.json()["status"] == "GAME_STATUS_FINISHED"
         board = _settled(s.http, 1)["entries"]
@@ -126,8 +129,48 @@ def test_a_user_id_with_a_slash_is_one_path_segment(tmp_path):
     with ServerProcess(env) as s:
         g = plainhttp.post(f"{s.http}/v1/games", json={"engine": "tic-tac-toe", "seatSpecs": [
             {"kind": "me"}, {"kind": "human", "userId": "org/42"}]}, headers=bearer("org/7")).json()["game"]
+        for who, cell in (("org/7", 0), ("org/42", 4)):
+            plainhttp.post(f"{s.http}/v1/games/{g['id']}/actions", json={"action": {"type": "place", "cell": cell}},
+                           headers=bearer(who)).raise_for_status()
         plainhttp.post(f"{s.http}/v1/games/{g['id']}/resign", json={}, headers=bearer("org/7"))
         _settled(s.http, 1)
         r = plainhttp.get(f"{s.http}/v1/players/org%2F42")
         assert r.status_code == 200 and r.json()["player"]["userId"] == "org/42", r.text
         assert plainhttp.get(f"{s.http}/v1/players/org%2F99").json()["error"]["reason"] == "PLAYER_NOT_FOUND"
+
+
+def test_a_game_some_user_never_moved_in_is_not_rated(tmp_path):
+    """An outside pass farmed ratings: games with seats reserved for other users (who never came)
+    and a one-second clock that forfeits, the creator moving first; each game was rated, the
+    absent users lost without ever playing, and an invitee could decline only by resigning, a
+    rated loss too. A game some portal user never made a move in is not rated (an aborted game),
+    and the same game once both have moved is."""
+    env = {"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning"}
+    with ServerProcess(env) as s:
+        def invite(victim: str, clock: bool) -> str:
+            body = {"engine": "tic-tac-toe", "seatSpecs": [{"kind": "me"}, {"kind": "human", "userId": victim}]}
+            if clock:
+                body["clock"] = {"moveSeconds": 1, "onTimeout": "forfeit"}
+            return plainhttp.post(f"{s.http}/v1/games", json=body, headers=bearer("farmer")).json()["game"]["id"]
+
+        def place(gid: str, who: str, cell: int) -> None:
+            plainhttp.post(f"{s.http}/v1/games/{gid}/actions", json={"action": {"type": "place", "cell": cell}},
+                           headers=bearer(who)).raise_for_status()
+
+        timed_out = invite("victim", clock=True)
+        place(timed_out, "farmer", 4)
+        declined = invite("decliner", clock=False)
+        plainhttp.post(f"{s.http}/v1/games/{declined}/resign", json={}, headers=bearer("decliner")).raise_for_status()
+        deadline = time.monotonic() + 20
+        while plainhttp.get(f"{s.http}/v1/games/{timed_out}").json()["status"] != "GAME_STATUS_FINISHED":
+            assert time.monotonic() < deadline, "the clock did not forfeit the absent seat"
+            time.sleep(0.2)
+        # The control: both move, then the invitee resigns: rated.
+        played = invite("player", clock=False)
+        place(played, "farmer", 4)
+        place(played, "player", 0)
+        plainhttp.post(f"{s.http}/v1/games/{played}/resign", json={}, headers=bearer("player")).raise_for_status()
+        board = _settled(s.http, 1)
+        assert [(e["userId"], e["gamesPlayed"]) for e in board["entries"]] == [("farmer", 1), ("player", 1)]
+        for absent in ("victim", "decliner"):
+            assert plainhttp.get(f"{s.http}/v1/players/{absent}").status_code == 404
