@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import re
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -229,6 +231,15 @@ class Config(BaseSettings):
             from tablero.server.store.redis_sentinel import parse
 
             parse(v)  # the Sentinels' host:port and the master's name (ValueError names what is wrong)
+        if v is not None and v.startswith(("redis://", "rediss://")):
+            url = urlsplit(v)
+            try:
+                url.port  # noqa: B018 - urllib checks the port when it is read
+            except ValueError:
+                raise ValueError(f"the port of {url.netloc.rpartition('@')[2]!r} is not a number") from None
+            db = url.path.strip("/")
+            if db and not db.isdigit():
+                raise ValueError(f"the database after the host must be a number (redis://host:6379/0), not {db!r}")
         return v
 
     def store_options(self) -> dict[str, Any]:
@@ -257,6 +268,13 @@ class Config(BaseSettings):
                               "(TABLERO_REDIS_URL, or TABLERO_DB naming a SQLite file); the in-memory "
                               "SQLite store lives in one process")
 
+    def check_store(self) -> None:
+        """Settings a store refuses together, said before it is opened."""
+        if self.redis_min_replicas_ack and self.redis_url and self.redis_url.startswith("redis+cluster://"):
+            raise ConfigError(f"TABLERO_REDIS_MIN_REPLICAS_ACK={self.redis_min_replicas_ack} is not supported on "
+                              "Redis Cluster (TABLERO_REDIS_URL=redis+cluster://…): a cluster's WAIT covers one "
+                              "shard's replicas; use it with one master and its replicas, or Sentinel")
+
     def check_ports(self) -> None:
         """The HTTP, gRPC and metrics ports are three different ports (0, any free one, excepted):
         said before anything binds, rather than as a traceback from the second bind."""
@@ -276,6 +294,7 @@ class Config(BaseSettings):
         except ValidationError as e:
             raise ConfigError(_explain(e)) from None
         config.check_workers()
+        config.check_store()
         config.check_ports()
         return config
 
@@ -299,5 +318,7 @@ def _explain(e: ValidationError) -> str:
         secret = name in (PREFIX + "SECRET", PREFIX + "PORTAL_KEYS",  # never echo key material
                           PREFIX + "WEBHOOKS", PREFIX + "VAPID_PRIVATE_KEY")
         shown = "<hidden>" if secret else repr(value)
+        if name == PREFIX + "REDIS_URL" and isinstance(value, str):  # a password in the URL: not echoed
+            shown = repr(re.sub(r"(//[^/@:]*:)[^/@]*@", r"\1***@", value))
         lines.append(f"{name}: {msg}" if isinstance(value, dict) else f"{name}={shown}: {msg}")
     return "bad settings: " + "; ".join(lines)

@@ -160,6 +160,28 @@ def test_cluster_seed_nodes_are_checked(monkeypatch):
         Config.load()
 
 
+@pytest.mark.parametrize(("url", "said"), [("redis://127.0.0.1:notaport/0", "'127.0.0.1:notaport' is not a number"),
+                                           ("redis://127.0.0.1:6379/abc", "must be a number"),
+                                           ("rediss://u:secretpw@h:99999/0", "'rediss://u:***@h:99999/0'")])
+def test_a_redis_url_with_a_bad_port_or_database_is_refused(monkeypatch, url, said):
+    """An outside pass started with a port that is no number (a traceback) and with a database
+    that is none (db 0, silently)."""
+    monkeypatch.setenv("TABLERO_REDIS_URL", url)
+    with pytest.raises(ConfigError, match="TABLERO_REDIS_URL=") as e:
+        Config.load()
+    assert said in str(e.value) and "secretpw" not in str(e.value)  # (a URL's password is not echoed)
+    monkeypatch.setenv("TABLERO_REDIS_URL", "redis://127.0.0.1:6379/3")
+    assert Config.load().redis_url.endswith("/3")
+
+
+def test_replica_acknowledgement_on_a_cluster_is_refused_at_start(monkeypatch):
+    """The store refused it with a traceback after start-up (with --workers, a crash loop)."""
+    monkeypatch.setenv("TABLERO_REDIS_URL", "redis+cluster://127.0.0.1:7000")
+    monkeypatch.setenv("TABLERO_REDIS_MIN_REPLICAS_ACK", "1")
+    with pytest.raises(ConfigError, match="TABLERO_REDIS_MIN_REPLICAS_ACK=1 is not supported on Redis Cluster"):
+        Config.load()
+
+
 @pytest.mark.parametrize("ports", [("18280", "18251", "18280"), ("18281", "18281", "18282")])
 def test_tablero_serve_refuses_two_of_its_own_ports_equal_in_one_line(ports):
     http, grpc, metrics = ports
