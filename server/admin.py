@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -133,6 +134,9 @@ async def _run(ns: argparse.Namespace) -> int:
             print(json.dumps(await rebuild(store, redis_url, db)))
             return 0
         if ns.verb == "export":
+            if ns.out and not ns.out.expanduser().parent.is_dir():
+                print(f"tablero admin: the folder of {str(ns.out)!r} does not exist", file=sys.stderr)
+                return 2
             document = await store.export_game(ns.game)
             if ns.out:
                 _write_atomically(ns.out, document)
@@ -174,6 +178,14 @@ async def _run(ns: argparse.Namespace) -> int:
     except StoreError as e:
         print(f"tablero admin: the store is unreachable: {e}", file=sys.stderr)
         return 3
+    except BrokenPipeError:  # `export | head`: the reader has what it wanted
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 1
+    except OSError as e:  # the file to write (a folder that is not writable, a full disk)
+        where = f" {e.filename}" if e.filename else ""
+        print(f"tablero admin: cannot write{where}: {e.strerror or e} (nothing was deleted)", file=sys.stderr)
+        return 2
     finally:
         await store.close()
 

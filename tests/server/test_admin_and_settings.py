@@ -292,3 +292,27 @@ async def test_delete_takes_the_games_items_out_of_its_users_notification_lists(
         await queue.close()
         await store.close()
         await client.aclose()
+
+
+async def test_a_file_that_cannot_be_written_is_said_in_one_line_and_nothing_is_deleted(redis_url, tmp_path):
+    """An outside pass got tracebacks (exit 1, which reads as "no such game") for an export to a
+    missing folder and an archive to one that cannot be written, and one for `export | head`."""
+    gid = await _game(redis_url)
+    r = await asyncio.to_thread(_admin, redis_url, "export", gid, "--out", str(tmp_path / "no" / "x.json"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "does not exist" in r.stderr, r.stderr
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if not __import__("os").access(locked, __import__("os").W_OK):  # (root writes anywhere: skipped then)
+            r = await asyncio.to_thread(_admin, redis_url, "archive", gid, "--out", str(locked / "x.json"))
+            assert r.returncode == 2 and "Traceback" not in r.stderr and "cannot write" in r.stderr, r.stderr
+    finally:
+        locked.chmod(0o700)
+    r = await asyncio.to_thread(_admin, redis_url, "archive", gid, "--out", "/proc/x.json")  # no file can go there
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "nothing was deleted" in r.stderr, r.stderr
+    assert await _exists(redis_url, gid)
+    piped = await asyncio.to_thread(lambda: subprocess.run(
+        f"{sys.executable} -m tablero.server admin --redis-url {redis_url} export {gid} | head -c 10",
+        shell=True, capture_output=True, text=True, timeout=60))
+    assert "Traceback" not in piped.stderr and len(piped.stdout) == 10, piped.stderr
