@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import socket
+import time
 
 from tablero.server import metrics
 
@@ -36,21 +37,27 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
     try:
         async with asyncio.timeout(READ_TIMEOUT):
             head = await reader.readuntil(b"\r\n\r\n")
+        started = time.perf_counter()
         if len(head) > MAX_HEADER:
             raise ValueError("headers too large")
         method, _, rest = head.split(b"\r\n", 1)[0].decode("latin-1").partition(" ")
         path = rest.partition(" ")[0].partition("?")[0]
         if method not in ("GET", "HEAD"):
-            out = _response("405 Method Not Allowed", b"GET only\n", "text/plain")
+            status, out = 405, _response("405 Method Not Allowed", b"GET only\n", "text/plain")
         elif path == "/metrics":
             body, ctype = metrics.exposition()
-            out = _response("200 OK", b"" if method == "HEAD" else body, ctype)
+            status, out = 200, _response("200 OK", b"" if method == "HEAD" else body, ctype)
         elif path == "/healthz":
-            out = _response("200 OK", b'{"status":"ok"}', "application/json")
+            status, out = 200, _response("200 OK", b'{"status":"ok"}', "application/json")
         else:
-            out = _response("404 Not Found", b"only /metrics here\n", "text/plain")
+            status, out = 404, _response("404 Not Found", b"only /metrics here\n", "text/plain")
         writer.write(out)
         await writer.drain()
+        # One line per scrape, as the HTTP port's probes have (docs/operations.md, "Logs").
+        if log.isEnabledFor(logging.INFO):
+            log.info("request", extra={"fields": {"transport": "metrics", "method": method, "path": path[:200],
+                                                  "status": status, "duration_ms":
+                                                  round((time.perf_counter() - started) * 1000, 2)}})
     except (TimeoutError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
         pass
     finally:

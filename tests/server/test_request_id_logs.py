@@ -40,3 +40,18 @@ def test_the_logged_id_is_cut_and_cleaned():
 
     assert traced(None) == {} and traced("") == {} and traced("\x01\x02") == {}
     assert traced("a\x00b\nc") == {"x_request_id": "abc"} and traced("x" * 200) == {"x_request_id": "x" * 128}
+
+
+def test_a_metrics_scrape_is_logged_as_the_probes_are():
+    """docs/operations.md: "HTTP probes and /metrics scrapes are logged too"; an outside pass
+    found no line for a scrape (the metrics port is its own small server)."""
+    server = ServerProcess({"TABLERO_LOG_LEVEL": "info"}).start()
+    try:
+        assert plainhttp.get(server.metrics, timeout=10).status_code == 200
+        plainhttp.get(f"{server.http}/healthz", timeout=10)
+    finally:
+        _, err = server.terminate()
+    lines = [json.loads(line) for line in err.splitlines() if line.startswith("{") and '"request"' in line]
+    scrapes = [line for line in lines if line.get("path") == "/metrics"]
+    assert len(scrapes) == 1 and scrapes[0]["transport"] == "metrics" and scrapes[0]["status"] == 200, lines
+    assert any(line.get("path") == "/healthz" for line in lines)
