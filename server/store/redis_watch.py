@@ -222,16 +222,26 @@ class WatchHub:
         try:
             while feed.watchers and self.feeds.get(feed.game_id) is feed:
                 feed.again = False
+                # The outage is timed from the first read that failed, as it started (its own
+                # retries count), so watches end TABLERO_STORE_OUTAGE_GRACE after it began.
+                started = time.monotonic()
+                # A read may take the grace at most (its retries included), and once failing only
+                # what is left of it.
+                budget = self.store.outage_grace if feed.failing_since is None else \
+                    max(0.0, self.store.outage_grace - (started - feed.failing_since))
                 try:
-                    page = await self.store._entries(feed.game_id, max(feed.last, 1), _WATCH_PAGE + 1, patient=True)
+                    async with asyncio.timeout(budget):
+                        page = await self.store._entries(feed.game_id, max(feed.last, 1), _WATCH_PAGE + 1,
+                                                         patient=True)
                 except GameNotFound as e:
                     for watcher in list(feed.watchers):
                         watcher.fail(e)
                     return
-                except StoreError as e:
-                    now = time.monotonic()
-                    feed.failing_since = feed.failing_since or now
-                    if now - feed.failing_since >= self.store.outage_grace or self.store._closed:
+                except (StoreError, TimeoutError) as failed:
+                    e = failed if isinstance(failed, StoreError) else \
+                        StoreError(f"redis: unreachable for {self.store.outage_grace:g} s")
+                    feed.failing_since = feed.failing_since or started
+                    if time.monotonic() - feed.failing_since >= self.store.outage_grace or self.store._closed:
                         for watcher in list(feed.watchers):
                             watcher.fail(e)
                     return  # the next sweep tries again
@@ -269,6 +279,11 @@ class WatchHub:
         while self.feeds and not self.store._closed:
             await asyncio.sleep(self.store.sweep_interval)
             feeds = [f for f in self.feeds.values() if not f.fetching]
+            failing = [f for f in feeds if f.failing_since is not None]
+            if failing:  # straight to their fetch, which the grace left bounds (no heads read first)
+                for feed in failing:
+                    self.fetch(feed)
+                feeds = [f for f in feeds if f.failing_since is None]
             if isinstance(self.store._reads.client, RedisCluster):
                 for feed in feeds:
                     self.fetch(feed)
@@ -277,10 +292,14 @@ class WatchHub:
                 # whose head moved (or changed hash) are fetched.
                 for i in range(0, len(feeds), self.SWEEP_CHUNK):
                     chunk = feeds[i : i + self.SWEEP_CHUNK]
+                    asked = time.monotonic()
                     try:
-                        heads = await self.store._heads([f.game_id for f in chunk])
-                    except StoreError:
-                        heads = [None] * len(chunk)  # the fetches report (and time) the outage
+                        async with asyncio.timeout(self.store.outage_grace):
+                            heads = await self.store._heads([f.game_id for f in chunk])
+                    except (StoreError, TimeoutError):
+                        heads = [None] * len(chunk)  # the fetches report the outage, timed from here
+                        for feed in chunk:
+                            feed.failing_since = feed.failing_since or asked
                     for feed, head in zip(chunk, heads, strict=True):
                         if head is None or head != (feed.last, feed.last_hash):
                             self.fetch(feed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import aclosing
@@ -152,7 +153,7 @@ async def test_an_unreachable_server_is_a_store_error() -> None:
 
 async def test_a_watch_ends_with_store_error_when_the_server_goes_away() -> None:
     server = RedisServer().start()
-    store = RedisStore(server.url, outage_grace=2.0, sweep_interval=0.2)  # a short outage would be ridden out
+    store = RedisStore(server.url, outage_grace=5.0, sweep_interval=0.2)  # a short outage would be ridden out
     try:
         g = new_id()
         await store.create(g, {}, [{"type": "a"}])
@@ -161,9 +162,14 @@ async def test_a_watch_ends_with_store_error_when_the_server_goes_away() -> None
             pending = asyncio.ensure_future(anext(events))
             await asyncio.sleep(0.1)
             await asyncio.to_thread(server.stop)
+            gone = time.monotonic()
             with pytest.raises(StoreError):
                 async with asyncio.timeout(10):
                     await pending
+            # At the grace (5 s) after the outage began, give or take a sweep: an outside pass saw
+            # 13.5 s for a grace of 10 (the failing reads' own retries were not counted).
+            took = time.monotonic() - gone
+            assert 4.5 < took < 5.0 + 1.0, took
     finally:
         server.stop()
         await store.close()
