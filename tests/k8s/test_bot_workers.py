@@ -70,3 +70,36 @@ def test_the_bot_workers_are_held_by_a_network_policy_as_the_servers_are(objs):
     assert [p["port"] for p in inbound["ports"]] == [9090] and "namespaceSelector" in inbound["from"][0]
     out_ports = sorted(p["port"] for rule in policy["spec"]["egress"] for p in rule["ports"])
     assert out_ports == [53, 53, 6379]
+
+
+def test_on_the_ha_overlay_the_bot_workers_reach_redis_as_its_servers_do(tmp_path):
+    """An outside pass added bot-workers to the `ha` overlay: it built, but the bot workers had the
+    ConfigMap's plain redis:// URL (ha's Redis takes TLS and a password, through Sentinels), no CA,
+    no place in Redis's NetworkPolicy (ha's patch replaces its list) and no egress to the
+    Sentinels. k8s/components/bot-workers-ha gives them what ha's servers have."""
+    root = tmp_path / "k8s"
+    shutil.copytree(K8S, root)
+    ha = root / "overlays" / "ha" / "kustomization.yaml"
+    ha.write_text(ha.read_text() + "\ncomponents:\n  - ../../components/bot-workers-ha\n")
+    r = subprocess.run([kubectl(), "kustomize", str(ha.parent)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    objs = [d for d in yaml.safe_load_all(r.stdout) if d]
+    server = one(objs, "Deployment", "tablero")["spec"]["template"]["spec"]
+    bots = one(objs, "Deployment", "tablero-bots")["spec"]["template"]["spec"]
+    (sc,), (bc,) = server["containers"], bots["containers"]
+    env = {e["name"]: e for e in bc["env"]}
+    assert env["TABLERO_REDIS_URL"] == {e["name"]: e for e in sc["env"]}["TABLERO_REDIS_URL"]
+    assert env["TABLERO_REDIS_URL"]["value"].startswith("rediss+sentinel://:$(REDIS_PASSWORD)@")
+    assert env["REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"]["name"] == "redis-auth"
+    assert [m["mountPath"] for m in bc["volumeMounts"] if m["name"] == "redis-tls"] == ["/etc/tablero/redis-tls"]
+    assert any(v["name"] == "redis-tls" for v in bots["volumes"])
+    redis = one(objs, "NetworkPolicy", "redis")
+    admitted = {(f["podSelector"]["matchLabels"].get("app.kubernetes.io/component"), p["port"])
+                for rule in redis["spec"]["ingress"] for f in rule["from"] if "podSelector" in f
+                for p in rule["ports"]}
+    assert {("bot-worker", 6379), ("bot-worker", 26379)} <= admitted
+    egress = one(objs, "NetworkPolicy", "tablero-bots")["spec"]["egress"][0]
+    assert {p["port"] for p in egress["ports"]} == {6379, 26379}
+    assert config_data(objs)["TABLERO_BOT_PROCESSES"] == "0"
+    for version in KUBERNETES_VERSIONS:
+        assert not [e for o in objs for e in schema_errors(o, version)]

@@ -334,11 +334,14 @@ def test_redis_accepts_only_server_pods_on_6379(name):
             admitted.setdefault((p["port"], p["protocol"]), []).extend(rule["from"])
     ha = name == "overlays/ha"
     assert set(admitted) == {(6379, "TCP"), (9121, "TCP")} | ({(26379, "TCP")} if ha else set())
+    # (HA: bot-worker pods too, when k8s/components/bot-workers-ha adds them: its patch of this
+    # policy replaces the list, after any component)
+    bots = {"app.kubernetes.io/name": "tablero", "app.kubernetes.io/component": "bot-worker"}
     for peer in admitted[(6379, "TCP")]:
         assert set(peer) == {"podSelector"}
         # server pods, the backup job, and (HA: replication) the Redis pods themselves
         assert any(selects(peer["podSelector"], labels) for labels in
-                   (pod_labels(server(objs)), backup, *([pod_labels(redis)] if ha else [])))
+                   (pod_labels(server(objs)), backup, *([pod_labels(redis), bots] if ha else [])))
     assert any(selects(p["podSelector"], pod_labels(server(objs))) for p in admitted[(6379, "TCP")])
     assert any(selects(p["podSelector"], backup) for p in admitted[(6379, "TCP")])
     assert ha == any(selects(p["podSelector"], pod_labels(redis)) for p in admitted[(6379, "TCP")])
