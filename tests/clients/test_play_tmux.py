@@ -411,6 +411,33 @@ def test_a_seat_waiting_through_a_server_restart_is_told_the_next_move(tmp_path,
         tmux.keys("q", "Enter")
 
 
+def test_a_move_typed_while_the_server_is_away_is_played_once_it_is_back(tmp_path, tmux):
+    """An outside pass typed its move after the server stopped: the client said "nothing you
+    played is lost", then asked for the move again once the server was back (the move was
+    dropped). It is sent again now, with its own request id, so it is played once."""
+    from tablero_client import Client
+
+    from tests.server.support import ServerProcess
+
+    with ServerProcess({"TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": str(tmp_path / "games.db")}) as s:
+        with Client(rest=s.http) as c:
+            created = c.create("tic-tac-toe", seats=["human", "human"])
+            gid, tokens = created.game.id, [created.token(0), created.token(1)]
+        tmux.start(f"python -m tablero_client --url {s.http} play --game {gid} --token={tokens[0]}")
+        tmux.wait(_ready(1))
+        s.terminate()
+        tmux.keys("5", "Enter")  # the centre
+        tmux.wait(lambda t: "cannot be reached" in t, 30)
+        time.sleep(4)  # well past the SDK's own retries
+        s.start()
+        text = tmux.wait(lambda t: "« " in t, 30)
+        with Client(rest=s.http) as c:
+            game = c.game(gid)
+        assert game.version == 2 and game.view["board"][4] == 0, text[-2500:]  # seat 0's mark
+        assert text.count("« ") == 1, text[-2500:]  # played once
+        tmux.keys("q", "Enter")
+
+
 def test_garbage_pasted_at_the_prompt_is_asked_again(server, tmux):
     """An outside tester's finding: '²' (a digit to str.isdigit, not to int) ended `play` in a traceback,
     with no resume command."""

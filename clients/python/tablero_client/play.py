@@ -19,6 +19,7 @@ import shutil
 import sys
 import threading
 import time
+import uuid
 from typing import Any
 
 from prompt_toolkit import PromptSession
@@ -391,15 +392,17 @@ class MovedOn(Exception):
     """The game moved on while the player chose, and the chosen move is no longer legal."""
 
 
-def act_on_latest(seat: Seat, action: Any, version: int, tries: int = 3, own: set[int] | None = None) -> Game:
+def act_on_latest(seat: Seat, action: Any, version: int, tries: int = 3, own: set[int] | None = None,
+                  request_id: str | None = None) -> Game:
     """`action`, chosen on the game at `version`. When other seats acted meanwhile (a secret bid
     or vote of a simultaneous choice) and it is still legal, it is played on the game as it is
-    now: what others chose in secret does not change what the player chose. Otherwise MovedOn."""
+    now: what others chose in secret does not change what the player chose. Otherwise MovedOn.
+    `request_id`: the move's own (a move sent again after the server was away is applied once)."""
     own = set() if own is None else own
     for _ in range(tries):
         own.add(version + 1)  # the move's first event, if it is played at `version`
         try:
-            return seat.act(action, expected_version=version)
+            return seat.act(action, expected_version=version, request_id=request_id)
         except Aborted as e:
             if "stale version" not in str(e):
                 raise
@@ -408,10 +411,19 @@ def act_on_latest(seat: Seat, action: Any, version: int, tries: int = 3, own: se
                 raise MovedOn() from None
             version = la.version
     own.add(version + 1)
-    return seat.act(action, expected_version=version)
+    return seat.act(action, expected_version=version, request_id=request_id)
 
 
-def wait_for_others(events: queue.Queue, watching: bool, timeout: float) -> str | None:
+class Pending:
+    """A move chosen while the server could not be reached: sent again, with its own request id,
+    once it can be (docs: nothing the player played is lost)."""
+
+    def __init__(self, action: Any, label: str, version: int) -> None:
+        self.action, self.label, self.version = action, label, version
+        self.request_id = uuid.uuid4().hex
+
+
+def wait_for_others(events: queue.Queue, watching: bool, timeout: float, prompt: str = "play.others_playing") -> str | None:
     """While others play: read a line (so `q` + Enter leaves) until an event comes, the watch ends,
     or `timeout` passes with nothing typed. Returns the line typed, or None."""
     waiting: PromptSession = PromptSession(erase_when_done=True)
@@ -432,7 +444,7 @@ def wait_for_others(events: queue.Queue, watching: bool, timeout: float) -> str 
         app.create_background_task(poll())
 
     written()
-    return waiting.prompt(T("play.others_playing") + " ", pre_run=pre_run)
+    return waiting.prompt(T(prompt) + " ", pre_run=pre_run)
 
 
 def fit_width(con: Console, fixed: int | None) -> None:
@@ -459,6 +471,7 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
     board_shown = -1  # the version of the last board drawn
     quiet = False  # whether the last wait for others ended with no news
     watching = True
+    pending: Pending | None = None  # a move chosen but not yet answered (the server was away)
     while True:
         try:
             shared.game = game
@@ -468,26 +481,35 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                 con.print(render(game))
                 con.print(outcome_text(game))
                 return 0
-            if me in game.to_act:
+            if pending is None and me in game.to_act:
                 la = seat.legal_actions()
                 if la.actions and la.version == game.version:
                     shared.told_up_to(game.version)
                     _board(con, game)
                     board_shown = game.version
                     action = choose_action(session, con, game, la.actions, page)
-                    label = action_label(action, game)  # worded on the game it was chosen on (its options)
-                    try:
-                        with shared.telling:  # the others' replies are told after the move
-                            game = act_on_latest(seat, action, game.version, own=shared.own_moves)
-                            con.print(f"[cyan]« {escape(T('play.you_played', {'move': label}))}[/cyan]")
-                    except MovedOn:
-                        con.print(f"[yellow]{escape(T('play.moved_on'))}[/yellow]")
-                        game = seat.game()
-                    except TableroError as e:
-                        con.print(f"[red]{escape(str(e))}[/red]")
-                        game = seat.game()
+                    # worded on the game it was chosen on (its options)
+                    pending = Pending(action, action_label(action, game), game.version)
+                else:
+                    game = seat.game()
                     continue
-                game = seat.game()
+            if pending is not None:  # chosen now, or before the server went away: sent (again)
+                try:
+                    with shared.telling:  # the others' replies are told after the move
+                        game = act_on_latest(seat, pending.action, pending.version, own=shared.own_moves,
+                                             request_id=pending.request_id)
+                        con.print(f"[cyan]« {escape(T('play.you_played', {'move': pending.label}))}[/cyan]")
+                    pending = None
+                except MovedOn:
+                    pending = None
+                    con.print(f"[yellow]{escape(T('play.moved_on'))}[/yellow]")
+                    game = seat.game()
+                except Unavailable:
+                    raise
+                except TableroError as e:
+                    pending = None
+                    con.print(f"[red]{escape(str(e))}[/red]")
+                    game = seat.game()
                 continue
             # While others play the board is shown as it stands once they pause (a wait with no news), so a
             # seat that is not to act sees the game too, once per pause rather than after every event.
@@ -517,7 +539,7 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
             game = seat.game()
         except Unavailable as e:  # the server is down or restarting: the seat waits for it, nothing is lost
             shared.lost(con, e)
-            typed = wait_for_others(events, True, RECONNECT)
+            typed = wait_for_others(events, True, RECONNECT, "play.waiting_server")
             if typed is not None and typed.strip().lower() in QUIT_WORDS:
                 raise Quit() from None
             continue
