@@ -1,12 +1,17 @@
 """Tables that fit the terminal: a players table (a row per player, a column per field) too wide for
 the console is drawn turned (a column per player, a row per field), so a narrow terminal (80
-columns) wraps its cells instead of cutting them to "…"."""
+columns) wraps its cells instead of cutting them to "…"; turned and still too wide (four players'
+long words), one small table per player, one under the other."""
 
 from __future__ import annotations
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from typing import Any
+
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.measure import Measurement
+from rich.segment import Segment
 from rich.table import Table
+from rich.text import Text
 
 
 def turned(table: Table) -> Table:
@@ -25,19 +30,43 @@ def turned(table: Table) -> Table:
     return t
 
 
+def stacked(table: Table) -> Group:
+    """`table` as one two-column table per row (field, value), one under the other."""
+    cols = table.columns
+    out: list[Any] = [Text(str(table.title), style="italic")] if table.title else []
+    for i, who in enumerate(cols[0].cells if cols else []):
+        style = table.rows[i].style if i < len(table.rows) else None
+        t = Table(show_header=False, title=who, title_justify="left", title_style=style or "bold")
+        t.add_column(overflow="fold")
+        t.add_column(overflow="fold")
+        for col in cols[1:]:
+            t.add_row(col.header, list(col.cells)[i])
+        out.append(t)
+    return Group(*out)
+
+
 class Fit:
-    """A table as it is when it fits the width it is drawn in at its natural width, else turned."""
+    """A table as it is when it fits the width it is drawn in at its natural width, else turned,
+    else stacked (one table per row)."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    def _choice(self, console: Console, options: ConsoleOptions) -> Table:
+    def _choice(self, console: Console, options: ConsoleOptions) -> Any:
         # Its natural width (a measure is clamped to the width it is given): a table shrunk below it
         # may cut words however short its longest word is (rich narrows the widest columns first).
         unbounded = options.update(max_width=10_000)
         if Measurement.get(console, unbounded, self.table).maximum <= options.max_width:
             return self.table
-        return turned(self.table)
+        t = turned(self.table)
+        # Drawn, not measured: a table's measure may be under what it draws (a column's
+        # min_width is kept after the others were narrowed), and a table wider than the
+        # terminal is cut at its edge.
+        if Measurement.get(console, unbounded, t).minimum <= options.max_width and max(
+                (Segment.get_line_length(line) for line in Segment.split_lines(console.render(t, options))),
+                default=0) <= options.max_width:
+            return t
+        return stacked(self.table)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self._choice(console, options)

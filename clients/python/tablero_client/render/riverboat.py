@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from ..models import Game
+from .fit import Fit
 from .words import fmt, humanize
 from .words import name as _name
 
@@ -47,6 +49,26 @@ def mat(p: dict[str, Any], rows: int, cols: int, shifted: bool) -> Text:
     return t
 
 
+class MatsFit:
+    """The players table with a mat per row when it fits the terminal at its natural width; else
+    (a mat is 44 columns: squeezed into a cell its cells wrap and their numbers split) the table
+    without the mats, fitted as any players table, and each mat under it, whole."""
+
+    def __init__(self, table: Table, bare: Table, mats: list[tuple[str, Text]]) -> None:
+        self.table, self.bare, self.mats = table, bare, mats
+
+    def _choice(self, console: Console, options: ConsoleOptions) -> Any:
+        if Measurement.get(console, options.update(max_width=10_000), self.table).maximum <= options.max_width:
+            return self.table
+        return Group(Fit(self.bare), *(Group(Text(label, style="bold"), drawn) for label, drawn in self.mats))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self._choice(console, options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self._choice(console, options))
+
+
 def _m(game: Game) -> Any:
     from . import messages
 
@@ -63,16 +85,26 @@ def render(game: Game) -> Group:
     head = Text(m.format("label.term_head", {"round": v.get("round"), "phase": value(m, v.get("phase") or "—"),
                                               "first": "—" if first is None else m.format("seat.number", {"n": first}),
                                               "card": value(m, v.get("crop_card") or "—"), "left": fmt(v.get("cards_left_this_round"))}))
+    columns = ("seat", "mat", "coins", "vp", "harbor", "boats", "workers", "surveyors")
     players = Table(title=m.format("label.term_players"), title_justify="left")
-    for col in ("seat", "mat", "coins", "vp", "harbor", "boats", "workers", "surveyors"):
+    bare = Table(title=m.format("label.term_players"), title_justify="left")  # the same without the mats
+    for col in columns:
         players.add_column(m.format("label.term_column", {"column": col}))
+        if col != "mat":
+            bare.add_column(m.format("label.term_column", {"column": col}))
     key = Text(m.format("label.term_key"), style="dim")
+    mats = []
     for i, p in enumerate(v.get("players") or []):
-        players.add_row(f"{i}{' (' + m.format('label.term_you') + ')' if i == game.your_seat else ''}{' ' + m.format('label.term_passed') if p.get('passed') else ''}",
-                        mat(p, grid["rows"], grid["cols"], grid.get("odd_rows_shifted_right", True)),
-                        str(p.get("coins")), str(p.get("vp")), str(p.get("harbor")),
-                        ", ".join(p.get("boats") or []) or "—", str(p.get("workers")), str(p.get("surveyors")),
-                        style="bold" if i == game.your_seat else "")
+        who = f"{i}{' (' + m.format('label.term_you') + ')' if i == game.your_seat else ''}" \
+              f"{' ' + m.format('label.term_passed') if p.get('passed') else ''}"
+        drawn = mat(p, grid["rows"], grid["cols"], grid.get("odd_rows_shifted_right", True))
+        rest = (str(p.get("coins")), str(p.get("vp")), str(p.get("harbor")), ", ".join(p.get("boats") or []) or "—",
+                str(p.get("workers")), str(p.get("surveyors")))
+        style = "bold" if i == game.your_seat else ""
+        players.add_row(who, drawn, *rest, style=style)
+        bare.add_row(who, *rest, style=style)
+        mats.append((m.format("label.term_column", {"column": "mat"}) + " · " + m.format("label.term_column", {"column": "seat"})
+                     + f" {who}", drawn))
     boats = Table(title=m.format("label.riverboats"), title_justify="left")
     for col in ("boat", "capacity", "benefit", "left"):
         boats.add_column(m.format("label.term_column", {"column": col}))
@@ -92,7 +124,7 @@ def render(game: Game) -> Group:
     tiles = Text(m.format("label.term_tiles") + " " + "; ".join(
         f"{m.format('label.hex_size', {'size': k})}: {', '.join(f'#{i} ' + (str(value(m, x)) if x else taken) for i, x in enumerate(t, 1))}"
         for k, t in supply.items()))
-    parts: list[Any] = [head, players, key, tiles, boats, opps]
+    parts: list[Any] = [head, MatsFit(players, bare, mats), key, tiles, boats, opps]
     if v.get("held_tile"):
         parts.append(Text(m.format("label.term_held", {"tile": value(m, v["held_tile"])}), style="yellow"))
     if v.get("pending"):

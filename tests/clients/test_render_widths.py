@@ -1,0 +1,57 @@
+"""Boards drawn in the terminal's width (an outside pass at 80-100 columns): no table cut at the
+terminal's edge (four players' turned tables), and Riverboat's hex mats drawn whole under the
+players table when the table with them does not fit (squeezed into a cell, a mat's cells wrapped
+and their numbers split). Views of real random games."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+from tablero_client.models import Game, SeatInfo
+from tablero_client.render import render
+
+from tablero import engines
+
+RULES = "━─┏┓┗┛┡┩┳╇┻┃│┌┐└┘├┤┬┴┼ "
+
+
+def _drawn(engine: str, seats: int, width: int, steps: int, seed: int = 3) -> str:
+    g = engines.LocalGame(engine, seats=seats, seed=seed)
+    g.play_random(max_steps=steps)
+    game = Game(id="g1", engine=engine, version=1, players=seats, status="GAME_STATUS_RUNNING", to_act=[],
+                view=g.view(0), seats=[SeatInfo(seat=i, kind="SEAT_KIND_HUMAN") for i in range(seats)], your_seat=0)
+    console = Console(record=True, width=width, color_system=None, file=io.StringIO())
+    console.print(render(game))
+    return console.export_text()
+
+
+@pytest.mark.parametrize("engine", ["founders-of-gloomhaven", "phoenicia", "new-bedford", "riverboat"])
+@pytest.mark.parametrize("width", [70, 80, 100, 120])
+@pytest.mark.parametrize("steps", [60, 400])
+def test_no_table_is_cut_at_the_terminals_edge(engine, width, steps):
+    text = _drawn(engine, 4, width, steps)
+    # A table cut at the edge: one of its border lines (box-drawing characters only) ends in a
+    # horizontal stroke, not a corner or a joint.
+    cut = [line for line in text.splitlines()
+           if line.strip() and set(line.strip()) <= set(RULES) and line.rstrip()[-1] in "━─"]
+    assert not cut, "\n".join(cut[:5])
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_riverboat_mats_are_drawn_whole_under_the_table_when_it_does_not_fit(width):
+    text = _drawn("riverboat", 2, width, 60)
+    lines = text.splitlines()
+    for seat in ("0 (you)", "1"):
+        start = next(i for i, line in enumerate(lines) if line.endswith(f"seat {seat}") and line.startswith("mat"))
+        rows = lines[start + 1:start + 6]  # five rows of seven cells, numbered in order
+        numbers = [int(n) for row in rows for n in re.findall(r"\d+", row)]
+        assert numbers == list(range(1, 36)), rows
+    assert "│ mat" not in text and "┃ mat" not in text
+
+
+def test_riverboat_mats_stay_in_the_table_on_a_wide_terminal():
+    text = _drawn("riverboat", 2, 160, 60)
+    assert "┃ mat" in text and not any(line.startswith("mat ·") for line in text.splitlines())
