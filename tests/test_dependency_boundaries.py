@@ -27,6 +27,7 @@ OWN_OBJECTS = {
     ("tests/matchmaking/test_matchmaking.py", "mm._finish"): "our Matchmaker: a test makes its pairing fail",
     ("tests/store/test_redis_push.py", "store._entries"): "our RedisStore: a test counts its reads",
     ("tests/store/test_sqlite.py", "file_store._rows"): "our SqliteStore: a test makes a read fail",
+    ("tests/store/test_sqlite.py", "store._rows"): "our SqliteStore: a test counts its reads",
 }
 
 
