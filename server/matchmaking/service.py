@@ -180,13 +180,17 @@ class Matchmaking:
             t = await self.store.get(t["id"]) or t
 
     def _reply(self, t: dict[str, Any]) -> dict[str, Any]:
+        # Numbers as the same JSON whichever copy of the ticket answers (as made here, or read back
+        # from Redis, whose JSON keeps 14 digits and writes 2.0 as 2): seconds as floats, times to
+        # the millisecond.
         out = {"id": t["id"], "status": STATUS[t["status"]], "engine": t["engine"], "players": t["players"],
-               "options": t.get("options") or {}, "ratingWindow": t.get("ratingWindow") or 0,
-               "botsAfterSeconds": t.get("botsAfter") or 0, "createTime": t["created"], "expireTime": t["expires"],
-               "rating": t.get("rating") or 0, "version": t["version"]}
+               "options": t.get("options") or {}, "ratingWindow": float(t.get("ratingWindow") or 0),
+               "botsAfterSeconds": float(t.get("botsAfter") or 0), "createTime": round(float(t["created"]), 3),
+               "expireTime": round(float(t["expires"]), 3), "rating": float(t.get("rating") or 0),
+               "version": t["version"]}
         if t["status"] == "MATCHED":
             out.update(gameId=t["gameId"], seat=t["seat"], seatToken=self.games.signer.issue(t["gameId"], t["seat"]),
-                       matchTime=t["matchTime"])
+                       matchTime=round(float(t["matchTime"]), 3))
         return out
 
     # --- the matcher -----------------------------------------------------------------------

@@ -100,3 +100,19 @@ async def test_a_request_id_reused_with_other_choices_is_refused(games):
         assert refused.value.reason == "REQUEST_ID_REUSED", other
     same = await mm.create({"engine": "tic-tac-toe", "requestId": "r1", "ratingWindow": 50.0, "players": [2]}, ann)
     assert same["ticket"]["id"] == first["id"]
+
+
+async def test_a_ticket_reads_the_same_whichever_copy_answers(games):
+    """An outside pass saw a ticket's first watch message give botsAfterSeconds 2.0 and full
+    times, the next 2 and times cut to Redis' 14 digits: the answers are normalized."""
+    import json
+
+    mm = games.matchmaking
+    ann = User(f"ann-{uuid.uuid4().hex[:6]}")
+    made = (await mm.create({"engine": "tic-tac-toe", "botsAfterSeconds": 2, "timeoutSeconds": 30}, ann))["ticket"]
+    read = (await mm.get(made["id"], ann))["ticket"]
+    cancelled = (await mm.cancel(made["id"], ann))["ticket"]
+    fields = ("botsAfterSeconds", "ratingWindow", "createTime", "expireTime", "rating")
+    assert json.dumps({k: made[k] for k in fields}) == json.dumps({k: read[k] for k in fields}) \
+        == json.dumps({k: cancelled[k] for k in fields})
+    assert made["botsAfterSeconds"] == 2.0 and made["createTime"] == round(made["createTime"], 3)
