@@ -478,8 +478,7 @@ class GameService:
             return leave(game, [c.seat], "resigned", game.meta.get("on_leave", "forfeit"))
 
         done = await self.games.update(c.game_id, decide, key=f"resign:{c.seat}")
-        if done.appended:
-            await self.seats.played(c.game_id, done.game.meta, c.seat)
+        if done.appended:  # (a resignation is no move of the seat's own: docs/ratings.md)
             await self.written(done.game, {c.seat})
         else:
             await self.bookkeeping.record(done.game, {c.seat})  # a retry (see submit_action)

@@ -160,6 +160,7 @@ def test_a_game_some_user_never_moved_in_is_not_rated(tmp_path):
         timed_out = invite("victim", clock=True)
         place(timed_out, "farmer", 4)
         declined = invite("decliner", clock=False)
+        place(declined, "farmer", 4)  # the creator moves; the invitee resigns without a move of their own
         plainhttp.post(f"{s.http}/v1/games/{declined}/resign", json={}, headers=bearer("decliner")).raise_for_status()
         deadline = time.monotonic() + 20
         while plainhttp.get(f"{s.http}/v1/games/{timed_out}").json()["status"] != "GAME_STATUS_FINISHED":
