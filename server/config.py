@@ -226,7 +226,14 @@ class Config(BaseSettings):
         if v is not None and v.startswith("redis+cluster://"):
             from tablero.server.store.redis_clients import _seeds
 
-            _seeds(v.removeprefix("redis+cluster://"), {})  # each seed node host:port (ValueError names a bad one)
+            seeds: dict[tuple[str, int], None] = {}
+            first = _seeds(v.removeprefix("redis+cluster://"), seeds)  # each seed node host:port (ValueError names a bad one)
+            bad = [f"{h}:{p}" for h, p in seeds if not 0 < p < 65536]
+            if bad:
+                raise ValueError(f"the port of {bad[0]!r} is out of range (1-65535)")
+            db = urlsplit("redis://" + first).path.strip("/")
+            if db not in ("", "0"):
+                raise ValueError(f"a Redis Cluster has only database 0, not {db!r}")
         if v is not None and "+sentinel://" in v:
             from tablero.server.store.redis_sentinel import parse
 
@@ -234,9 +241,12 @@ class Config(BaseSettings):
         if v is not None and v.startswith(("redis://", "rediss://")):
             url = urlsplit(v)
             try:
-                url.port  # noqa: B018 - urllib checks the port when it is read
+                port = url.port
             except ValueError:
-                raise ValueError(f"the port of {url.netloc.rpartition('@')[2]!r} is not a number") from None
+                raise ValueError(f"the port of {url.netloc.rpartition('@')[2]!r} is not a number from 1 to 65535") \
+                    from None
+            if port == 0:
+                raise ValueError(f"the port of {url.netloc.rpartition('@')[2]!r} is not a number from 1 to 65535")
             db = url.path.strip("/")
             if db and not db.isdigit():
                 raise ValueError(f"the database after the host must be a number (redis://host:6379/0), not {db!r}")

@@ -74,7 +74,7 @@ def _check_request_id(request_id: str | None, anonymous: bool = False) -> None:
     if request_id is not None and (len(request_id) > MAX_REQUEST_ID or has_control(request_id)):
         raise InvalidArgument(f"requestId must be a string of at most {MAX_REQUEST_ID} characters, none of them a "
                               "control character")
-    if anonymous and request_id is not None and len(request_id) < MIN_ANONYMOUS_REQUEST_ID:
+    if anonymous and request_id is not None and len(request_id.strip()) < MIN_ANONYMOUS_REQUEST_ID:
         raise InvalidArgument(f"an anonymous caller's requestId must be at least {MIN_ANONYMOUS_REQUEST_ID} "
                               "characters: whoever sends it again gets the same seat tokens, so use a random id "
                               "(a UUID)")

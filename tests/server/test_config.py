@@ -162,7 +162,10 @@ def test_cluster_seed_nodes_are_checked(monkeypatch):
 
 @pytest.mark.parametrize(("url", "said"), [("redis://127.0.0.1:notaport/0", "'127.0.0.1:notaport' is not a number"),
                                            ("redis://127.0.0.1:6379/abc", "must be a number"),
-                                           ("rediss://u:secretpw@h:99999/0", "'rediss://u:***@h:99999/0'")])
+                                           ("rediss://u:secretpw@h:99999/0", "'rediss://u:***@h:99999/0'"),
+                                           ("redis://127.0.0.1:0/0", "from 1 to 65535"),
+                                           ("redis+cluster://:secretpw@localhost:7000/3", "only database 0"),
+                                           ("redis+cluster://:secretpw@localhost:99999", "out of range")])
 def test_a_redis_url_with_a_bad_port_or_database_is_refused(monkeypatch, url, said):
     """An outside pass started with a port that is no number (a traceback) and with a database
     that is none (db 0, silently)."""
