@@ -51,6 +51,18 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _out_path(out: Path) -> Path | str:
+    """Where --out writes: the file a symlink names (the link stays), or a message (exit 2) when
+    the path is no file that can be replaced (a folder, a device, a pipe: written atomically
+    means renamed over, which would replace that thing itself)."""
+    path = out.expanduser().resolve()
+    if not path.parent.is_dir():
+        return f"the folder of {str(out)!r} does not exist"
+    if path.exists() and not path.is_file():
+        return f"{str(out)!r} is not a regular file (a folder, a device or a pipe): give a file's path"
+    return path
+
+
 def _write_atomically(path: Path, document: dict) -> None:
     path = path.expanduser()
     fd, tmp = tempfile.mkstemp(prefix=".tablero-archive-", dir=path.parent)
@@ -133,10 +145,14 @@ async def _run(ns: argparse.Namespace) -> int:
 
             print(json.dumps(await rebuild(store, redis_url, db)))
             return 0
-        if ns.verb == "export":
-            if ns.out and not ns.out.expanduser().parent.is_dir():
-                print(f"tablero admin: the folder of {str(ns.out)!r} does not exist", file=sys.stderr)
+        if ns.verb in ("export", "archive") and ns.out:
+            out = _out_path(ns.out)
+            if isinstance(out, str):
+                print(f"tablero admin: {out} (nothing was {'archived' if ns.verb == 'archive' else 'written'})",
+                      file=sys.stderr)
                 return 2
+            ns.out = out
+        if ns.verb == "export":
             document = await store.export_game(ns.game)
             if ns.out:
                 _write_atomically(ns.out, document)
@@ -145,9 +161,6 @@ async def _run(ns: argparse.Namespace) -> int:
                 print()
             return 0
         if ns.verb == "archive":
-            if not ns.out.expanduser().parent.is_dir():
-                print(f"tablero admin: the folder of {str(ns.out)!r} does not exist", file=sys.stderr)
-                return 2
 
             async def write(document: dict) -> None:
                 _write_atomically(ns.out, document)
@@ -183,8 +196,9 @@ async def _run(ns: argparse.Namespace) -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 1
     except OSError as e:  # the file to write (a folder that is not writable, a full disk)
-        where = f" {e.filename}" if e.filename else ""
-        print(f"tablero admin: cannot write{where}: {e.strerror or e} (nothing was deleted)", file=sys.stderr)
+        where = f" {ns.out}" if getattr(ns, "out", None) else ""
+        kept = " (nothing was deleted)" if ns.verb == "archive" else ""
+        print(f"tablero admin: cannot write{where}: {e.strerror or e}{kept}", file=sys.stderr)
         return 2
     finally:
         await store.close()

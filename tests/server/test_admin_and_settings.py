@@ -316,3 +316,24 @@ async def test_a_file_that_cannot_be_written_is_said_in_one_line_and_nothing_is_
         f"{sys.executable} -m tablero.server admin --redis-url {redis_url} export {gid} | head -c 10",
         shell=True, capture_output=True, text=True, timeout=60))
     assert "Traceback" not in piped.stderr and len(piped.stdout) == 10, piped.stderr
+
+
+async def test_out_is_a_file_a_link_names_and_never_a_folder_device_or_pipe(redis_url, tmp_path):
+    """The verifying pass archived to /dev/full as root: the atomic rename replaced the device with
+    a file, exit 0, and the game was deleted; a FIFO and a symlink were replaced as well. A path
+    that is no regular file is refused (exit 2, nothing archived); a symlink's file is written."""
+    import os
+
+    gid = await _game(redis_url)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for out in (fifo, tmp_path):
+        r = await asyncio.to_thread(_admin, redis_url, "archive", gid, "--out", str(out))
+        assert r.returncode == 2 and "not a regular file" in r.stderr and "Traceback" not in r.stderr, r.stderr
+        assert out.exists() and not out.is_file()
+    assert await _exists(redis_url, gid)
+    target, link = tmp_path / "target.json", tmp_path / "link.json"
+    link.symlink_to(target)
+    r = await asyncio.to_thread(_admin, redis_url, "export", gid, "--out", str(link))
+    assert r.returncode == 0, r.stderr
+    assert link.is_symlink() and json.loads(target.read_text())["game_id"] == gid
