@@ -85,15 +85,25 @@ def derive_meta(game_id: str, meta: dict[str, Any], cur: Cursor | None, claimed:
                 {"seat": s, "kind": k,
                  "userId": None if k == "open" else ((users[s] if s < len(users) else None) or {}).get("id")}
                 for s, k in enumerate(meta["seats"])]}))
+    joined = []
     for seat in claimed:
         if seat not in cur.claimed:
             cur.claimed.append(seat)
+            joined.append(seat)
             user = users[seat] if seat < len(users) else None
             out.append(event(game_id, 0, "seat.joined", {"seat": seat, "userId": (user or {}).get("id")},
                              suffix=f"_{seat}"))
     if not cur.started and not unclaimed(meta, cur.claimed):
         cur.started = True
         out.append(event(game_id, 0, "game.started", {}))
+    # A seat taken while it was already to act (its turn started before anyone held it, named
+    # nobody): its turn starts for its new player now. With a clock, the turn.started that gives
+    # the deadlines once the game starts says it (clock_turn).
+    newly = [s for s in joined if s in cur.waiting]
+    if newly and meta.get("clock") is None:
+        out.append(event(game_id, cur.version, "turn.started", {
+            "seats": seats_payload(sorted(cur.waiting), users, {}), "newly": newly},
+            suffix="_joined" + "_".join(map(str, newly))))
     return cur, out
 
 

@@ -110,3 +110,26 @@ async def test_paging_the_list_skips_nothing_when_an_item_goes_meanwhile() -> No
     assert [n["gameId"] for n in second["notifications"]] == ["n", "p"] and second["nextPageToken"] == ""
     with pytest.raises(ValueError):
         await inbox.list("nn", 2, "bm90IGEgdG9rZW4=")
+
+
+def test_a_seat_taken_while_it_was_to_act_starts_its_turn_for_its_player():
+    """The verifying pass created a game whose open seat moves first, and joined it a while later:
+    the seat's turn.started had gone out naming nobody before the join, and none named the joiner
+    after it (no turn item either). A join into a seat already to act starts its turn again, for
+    its new player, after seat.joined and game.started."""
+    from tablero.server.notify.events import Cursor, derive_step
+
+    meta = {"engine": "tic-tac-toe", "players": 2, "seats": ["open", "human"]}
+    cur, first = derive_meta("g", meta, None, [], [None, {"id": "ann"}], 1)
+    first += derive_step("g", 1, {"type": "game_started"}, [0], False, None, cur, [None, {"id": "ann"}], {})
+    assert [e["type"] for e in first][-1] == "turn.started" and first[-1]["data"]["seats"] == [{"seat": 0, "userId": None}]
+    cur, later = derive_meta("g", meta, Cursor.from_json(cur.to_json()), [0], [{"id": "bob"}, {"id": "ann"}], 1)
+    assert [e["type"] for e in later] == ["seat.joined", "game.started", "turn.started"]
+    assert later[-1]["data"]["seats"] == [{"seat": 0, "userId": "bob"}] and later[-1]["data"]["newly"] == [0]
+    assert later[-1]["id"] != first[-1]["id"]
+    # With a clock, the start's own turn.started (with deadlines) says it instead.
+    clocked = {**meta, "clock": {"moveSeconds": 60}}
+    ccur, _ = derive_meta("g", clocked, None, [], [None, {"id": "ann"}], 1)
+    derive_step("g", 1, {"type": "game_started"}, [0], False, None, ccur, [None, {"id": "ann"}], {})
+    _, with_clock = derive_meta("g", clocked, ccur, [0], [{"id": "bob"}, {"id": "ann"}], 1)
+    assert [e["type"] for e in with_clock] == ["seat.joined", "game.started"]
