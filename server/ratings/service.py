@@ -138,8 +138,9 @@ class Ratings:
         size = page_size or DEFAULT_PAGE
         if not 1 <= size <= MAX_PAGE:
             raise InvalidArgument(f"pageSize must be between 1 and {MAX_PAGE}")
+        until = None
         if page_token:
-            start = _offset(page_token)
+            start, until = _offset(page_token)
         elif around:
             rank = await self.store.rank(engine, around)
             if rank is None:
@@ -149,7 +150,7 @@ class Ratings:
             start = max(0, min(rank - size // 2, await self.store.size(engine) - size))
         else:
             start = 0
-        rows = await self.store.top(engine, start, size)
+        rows = await self.store.top(engine, start, size if until is None else min(size, until - start))
         names = await self.store.names([u for u, _ in rows])
         raws = await self.store.get(engine, [u for u, _ in rows]) if rows else {}
         entries = []
@@ -162,7 +163,9 @@ class Ratings:
         # (counted before, a page could list players the total did not count yet).
         total = await self.store.size(engine)
         total = max(total, end) if rows else total
-        prev = "" if start == 0 else _token(max(0, start - size))
+        # The page before ends where this one starts (from the top, it may be shorter: a page kept
+        # full at the bottom of the board starts anywhere).
+        prev = "" if start == 0 else _token(start - size) if start >= size else _token(0, start)
         return {"engine": engine, "entries": entries, "totalPlayers": total,
                 "nextPageToken": _token(end) if end < total else "", "previousPageToken": prev}
 
@@ -183,20 +186,26 @@ class Ratings:
                            "wins": sum(r["wins"] for r in out), "recentGames": recent}}
 
 
-def _token(offset: int) -> str:
-    return base64.urlsafe_b64encode(json.dumps({"o": offset}).encode()).decode().rstrip("=")
+def _token(offset: int, until: int | None = None) -> str:
+    """A page token: the page starts at `offset`; `until`: it ends there (a previous page that
+    reaches the top and is shorter than the page size)."""
+    doc = {"o": offset} if until is None else {"o": offset, "u": until}
+    return base64.urlsafe_b64encode(json.dumps(doc).encode()).decode().rstrip("=")
 
 
 # Ranks are int32 in the API: a token beyond them was never issued (and would overflow SQLite / Redis).
 MAX_OFFSET = 2**31 - 1 - MAX_PAGE
 
 
-def _offset(token: str) -> int:
+def _offset(token: str) -> tuple[int, int | None]:
+    """The page a token names: its start, and its end when the token gives one."""
     try:
         raw = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
-        o = raw["o"]
+        o, u = raw["o"], raw.get("u")
         if not isinstance(o, int) or isinstance(o, bool) or not 0 <= o <= MAX_OFFSET:
             raise ValueError
-        return o
+        if u is not None and (not isinstance(u, int) or isinstance(u, bool) or not o < u <= o + MAX_PAGE):
+            raise ValueError
+        return o, u
     except (ValueError, TypeError, KeyError, UnicodeDecodeError):
         raise InvalidArgument("pageToken is not a token this server issued", "PAGE_TOKEN_INVALID") from None

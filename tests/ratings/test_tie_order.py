@@ -70,3 +70,23 @@ async def test_around_me_keeps_its_page_full_at_either_end_of_the_board(games):
         assert len(ranks) == 5 and user in [e["userId"] for e in around["entries"]], (user, ranks)
     assert [e["rank"] for e in (await games.ratings.leaderboard("tic-tac-toe", 5, "", users[-1]))["entries"]] == \
         [2, 3, 4, 5, 6]
+
+
+async def test_paging_back_from_a_full_page_at_the_bottom_repeats_nobody(games):
+    """The verifying pass paged back from the around-me page of the last-ranked user (kept full,
+    so it started off a multiple of the page size): the first page came back overlapping the one
+    after it. The page before one that starts under the page size is shorter, from the top."""
+    await _win(games, "bob", "amy")
+    await _win(games, "zed", "yan")
+    await _win(games, "cid", "dot")
+    last = (await games.ratings.leaderboard("tic-tac-toe", 10, "", ""))["entries"][-1]["userId"]
+    page = await games.ratings.leaderboard("tic-tac-toe", 4, "", last)
+    seen = [e["rank"] for e in page["entries"]]
+    assert seen == [3, 4, 5, 6]
+    while page["previousPageToken"]:
+        page = await games.ratings.leaderboard("tic-tac-toe", 4, page["previousPageToken"], "")
+        seen = [e["rank"] for e in page["entries"]] + seen
+    assert seen == [1, 2, 3, 4, 5, 6]
+    # and forward again from the top, whole pages
+    first = await games.ratings.leaderboard("tic-tac-toe", 4, "", "")
+    assert [e["rank"] for e in first["entries"]] == [1, 2, 3, 4]
