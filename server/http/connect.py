@@ -294,9 +294,10 @@ def connect_app(api: Api) -> Any:
     # in front: connectrpc speaks gRPC-Web in binary only.
     gettable = {path for path, e in table.items() if e.method.idempotency_level == IdempotencyLevel.NO_SIDE_EFFECTS
                 and e.method.stream_type == StreamType.UNARY}
+    # A preflight allows what the calls take: POST, and GET only while some RPC takes Connect's GET.
     return CORSMiddleware(_UnknownMethod(GrpcWebText(app, max_bytes=read_max), set(table), gettable),
                           allow_origins=["*"],
-                          allow_methods=["GET", "POST", "OPTIONS"], allow_headers=_ALLOW_HEADERS,
+                          allow_methods=[*(["GET"] if gettable else []), "POST", "OPTIONS"], allow_headers=_ALLOW_HEADERS,
                           expose_headers=_EXPOSE_HEADERS, max_age=600)
 
 

@@ -123,3 +123,13 @@ def test_an_empty_required_field_is_invalid_not_a_lookup_of_nothing(http, rpc, b
     r = http.post(GAME + rpc, json=body)
     assert r.status_code == 400 and _reason(r) == "INVALID_ARGUMENT", r.text
     assert r.json()["message"] == f"{field} is required"
+
+
+def test_a_preflight_allows_the_methods_the_calls_take(http):
+    """The verifying pass: a preflight allowed GET, POST and OPTIONS, then GET was 405 with
+    `Allow: POST`."""
+    r = http.options(GAME + "GetGame", headers={"Origin": "https://portal.example",
+                                                "Access-Control-Request-Method": "POST",
+                                                "Access-Control-Request-Headers": "content-type"})
+    assert r.status_code == 200, r.text
+    assert {m.strip() for m in r.headers["access-control-allow-methods"].split(",")} == {"POST", "OPTIONS"}
