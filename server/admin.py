@@ -73,19 +73,23 @@ def _write_atomically(path: Path, document: dict) -> None:
     os.replace(tmp, path)
 
 
+def _lobby(store: Any, redis_url: str | None, db: str | None) -> Any:
+    """The lobby the servers of this store keep (None: an in-memory server's, not reachable)."""
+    from tablero.server.portal.lobby import RedisLobby, SQLiteLobby
+
+    if redis_url:
+        return RedisLobby(store._client)
+    return SQLiteLobby(db) if db and db != ":memory:" else None
+
+
 async def _entry(store: Any, redis_url: str | None, db: str | None, game_id: str) -> dict | None:
     """The game's lobby entry (who holds its seats), read before the game goes (on Redis the
     store's delete takes the entry with it)."""
-    from tablero.server.portal.lobby import RedisLobby, SQLiteLobby
-
+    lobby = _lobby(store, redis_url, db)
     try:
-        if redis_url:
-            return await RedisLobby(store._client).get(game_id)
-        if db and db != ":memory:":
-            return await SQLiteLobby(db).get(game_id)
+        return None if lobby is None else await lobby.get(game_id)
     except Exception:  # noqa: BLE001 - only its users' notification lists depend on it
         return None
-    return None
 
 
 async def _leave_lobby(store: Any, redis_url: str | None, db: str | None, game_id: str,
@@ -95,15 +99,12 @@ async def _leave_lobby(store: Any, redis_url: str | None, db: str | None, game_i
     do its turn clock (its record and its place in the clocks' schedule) and its items in its
     users' notification lists."""
     from tablero.server.portal.clock import RedisClocks, SQLiteClocks
-    from tablero.server.portal.lobby import RedisLobby, SQLiteLobby
 
+    lobby = _lobby(store, redis_url, db)
     try:
-        if redis_url:
-            await RedisLobby(store._client).remove(game_id)
-            await RedisClocks(store._client).remove(game_id)
-        elif db and db != ":memory:":
-            await SQLiteLobby(db).remove(game_id)
-            await SQLiteClocks(db).remove(game_id)
+        if lobby is not None:
+            await lobby.remove(game_id)
+            await (RedisClocks(store._client) if redis_url else SQLiteClocks(db)).remove(game_id)
         await _leave_inboxes(redis_url, db, game_id, entry)
     except ValueError:  # an id no store accepts: never in the lobby
         pass

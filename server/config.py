@@ -241,10 +241,9 @@ class Config(BaseSettings):
         if v is not None and v.startswith(("redis://", "rediss://")):
             url = urlsplit(v)
             try:
-                port = url.port
+                port = url.port  # (urllib checks the port when it is read)
             except ValueError:
-                raise ValueError(f"the port of {url.netloc.rpartition('@')[2]!r} is not a number from 1 to 65535") \
-                    from None
+                port = 0
             if port == 0:
                 raise ValueError(f"the port of {url.netloc.rpartition('@')[2]!r} is not a number from 1 to 65535")
             db = url.path.strip("/")

@@ -23,7 +23,7 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from connectrpc.code import Code
@@ -309,7 +309,7 @@ class _UnknownMethod:
     connectrpc's answers (a gRPC-Web client reads a missing grpc-status as UNIMPLEMENTED from
     the status)."""
 
-    def __init__(self, app: Any, known: set[str], gettable: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+    def __init__(self, app: Any, known: set[str], gettable: set[str]) -> None:
         self.app, self.known, self.gettable = app, known, gettable
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -337,7 +337,7 @@ class _UnknownMethod:
 
 
 async def _connect_refusal(send: Any, status: int, reason: str, message: str,
-                           headers: list[tuple[bytes, bytes]] = ()) -> None:  # type: ignore[assignment]
+                           headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
     """A Connect error (code unimplemented) with a google.rpc.ErrorInfo naming `reason`."""
     info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN)
     body = json.dumps({"code": "unimplemented", "message": message,

@@ -28,7 +28,7 @@ from tablero.server.portal.table import is_platform
 from tablero.server.store.base import GameNotFound, Trimmed
 
 from . import metrics as m
-from .events import TURN_ENDED, Cursor, clock_turn, derive_meta, derive_step
+from .events import TURN_ENDED, Cursor, clock_turn, derive_meta, derive_step, unclaimed
 from .webhooks import Endpoint, Refused, Sender, headers, payload, resolve
 
 log = logging.getLogger("tablero.notify")
@@ -137,7 +137,7 @@ class Notifier:
                 entries = await games.store.read_entries(game_id, after_version=after)
             except (Trimmed, FailedPrecondition):  # a snapshot covers what was not derived yet: from the head on
                 pass
-        if any(k == "open" for k in meta["seats"]) and len(meta.get("claimed", ())) < meta["seats"].count("open"):
+        if unclaimed(meta, list(meta.get("claimed", ()))):
             # Joins are read after the log: a seat's join comes before its moves, so every move
             # read above finds its seat's join (seat.joined, game.started) derived first.
             meta = await games.meta(game_id, exact=True)

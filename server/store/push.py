@@ -150,20 +150,24 @@ class Feed:
             watcher.reset(valid)
 
 
-def following(feed: Feed, version: int, hash_: str, texts: list[str]) -> list[Row] | None:
-    """The rows of an append this process made (`texts`: its events' JSON; the log's head after
-    it: `version`, `hash_`), when they follow `feed`'s last entry in the same history: their
-    hashes, chained from the feed's last hash as the store chains them (base.chain), end at the
-    store's. Else None: the store's notification or a fetch brings them."""
+def hand_over(feed: Feed | None, version: int, hash_: str, texts: list[str]) -> bool:
+    """An append this process made (`texts`: its events' JSON; the log's head after it:
+    `version`, `hash_`) delivered to `feed` as written, when its entries follow the feed's last
+    one in the same history: their hashes, chained from the feed's last hash as the store chains
+    them (base.chain), end at the store's. Whether it was (else the store's notification or a
+    fetch brings them)."""
     first = version - len(texts) + 1
-    if not texts or feed.fetching or feed.last != first - 1 or not feed.last_hash:
-        return None
+    if feed is None or not texts or feed.fetching or feed.last != first - 1 or not feed.last_hash:
+        return False
     rows: list[Row] = []
     h = feed.last_hash
     for i, text in enumerate(texts):
         h = chain(h, text)
         rows.append((first + i, h, text))
-    return rows if h == hash_ else None
+    if h != hash_:
+        return False
+    feed.deliver(rows)
+    return True
 
 
 async def divergence(pairs: Any, upto: int, entries: Callable[[int, int], Awaitable[list[Row]]]) -> int:

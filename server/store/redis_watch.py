@@ -42,6 +42,11 @@ def channel_of(game_id: str) -> str:
     return f"tablero:{{{game_id}}}:n"
 
 
+def _game_of(channel: str) -> str:
+    """The game whose notifications `channel` carries (channel_of's inverse)."""
+    return channel.removeprefix("tablero:{").removesuffix("}:n")
+
+
 def _pushed_rows(data: bytes) -> tuple[str, list[tuple[int, str, bytes]]]:
     """An append's notification with its entries → (the hash before them, the rows)."""
     lines = data.split(b"\n")
@@ -156,16 +161,14 @@ class WatchHub:
         self._spawn(self._route_later(channel, refresh=True))
 
     def notified(self, channel: str, version: int | None) -> None:
-        game_id = channel.removeprefix("tablero:{").removesuffix("}:n")
-        feed = self.feeds.get(game_id)
+        feed = self.feeds.get(_game_of(channel))
         if feed is not None and (version is None or version > feed.last):
             self.fetch(feed)
 
     def pushed(self, channel: str, prev_hash: str, rows: list[push.Row]) -> None:
         """A notification that carries its entries: delivered as they are when they follow
         the feed's last entry in the same history (no read), else fetched from the store."""
-        game_id = channel.removeprefix("tablero:{").removesuffix("}:n")
-        feed = self.feeds.get(game_id)
+        feed = self.feeds.get(_game_of(channel))
         if feed is None or rows[-1][0] <= feed.last:
             return
         if not feed.fetching and rows[0][0] == feed.last + 1 and prev_hash == feed.last_hash:
@@ -177,17 +180,14 @@ class WatchHub:
         """An append made by this process: handed to the game's watchers here at once, so that
         they hear of a move in the loop turn after the mover's reply, not when its notification
         comes back from Redis (which, then a duplicate, is dropped by version); when it follows
-        the feed (push.following)."""
-        feed = self.feeds.get(game_id)
-        rows = None if feed is None else push.following(feed, head.version, head.hash, texts)
-        if rows is not None:
-            feed.deliver(rows)  # type: ignore[union-attr]
+        the feed (push.hand_over)."""
+        push.hand_over(self.feeds.get(game_id), head.version, head.hash, texts)
 
     def seen(self, channel: str, data: bytes) -> bool:
         """Whether a notification carrying entries brings nothing new here (nobody watches the
         game here, or the feed has its last entry already: this process's own append, handed
         over as it was made), told from its first line and its number of lines, unparsed."""
-        feed = self.feeds.get(channel.removeprefix("tablero:{").removesuffix("}:n"))
+        feed = self.feeds.get(_game_of(channel))
         if feed is None:
             return True
         try:

@@ -340,11 +340,7 @@ class SQLiteStore(EventStore):
         if texts:
             # This process's watchers get the entries as written (no read), in the loop turn
             # after the writer's; a feed they do not follow reads them instead.
-            feed = self._feeds.get(game_id)
-            rows = None if feed is None else push.following(feed, result.version, result.hash, texts)
-            if rows is not None:
-                feed.deliver(rows)  # type: ignore[union-attr]
-            else:
+            if not push.hand_over(self._feeds.get(game_id), result.version, result.hash, texts):
                 self._notify(game_id)
         return result
 
