@@ -36,6 +36,7 @@ log = logging.getLogger("tablero.notify")
 PUSH, INBOX = "push", "inbox"
 INBOX_KINDS = ("turn.started", "game.finished", TURN_ENDED)
 CURSOR_TTL = 7 * 86400.0  # a finished game's cursor is kept a week (a late signal derives nothing)
+MARK_WAIT = 0.5  # seconds a derivation waits for a claimed seat's lobby mark (_marked_directory)
 FAILURE_LOG_EVERY = 60.0  # seconds between two logged failed deliveries to one target
 
 
@@ -123,6 +124,20 @@ class Notifier:
                 return len(evs)
         raise RuntimeError("its cursor kept moving under this deriver")  # the signal stays pending: later
 
+    async def _marked_directory(self, game_id: str, meta: dict[str, Any]) -> list[dict[str, Any]]:
+        """The seat directory, once it names who took every claimed seat: a join claims its seat
+        in the store, then marks it (with its portal user) in the lobby, so a derivation between
+        the two would say the seat was joined by nobody (seat.joined with userId null). The mark
+        follows within milliseconds; after MARK_WAIT the directory is taken as it is."""
+        claimed = set(meta.get("claimed", ()))
+        waited = 0.0
+        while True:
+            seats = await self.service.seats.directory(game_id, meta)
+            if waited >= MARK_WAIT or all(s.get("taken") for s in seats if s["seat"] in claimed):
+                return seats
+            await asyncio.sleep(MARK_WAIT / 10)
+            waited += MARK_WAIT / 10
+
     async def _derive(self, game_id: str, raw: str | None) -> tuple[Cursor, list[dict[str, Any]]]:
         games = self.service.games
         meta = await games.meta(game_id, exact=True)
@@ -141,7 +156,7 @@ class Notifier:
             # Joins are read after the log: a seat's join comes before its moves, so every move
             # read above finds its seat's join (seat.joined, game.started) derived first.
             meta = await games.meta(game_id, exact=True)
-        seats = await self.service.seats.directory(game_id, meta)
+        seats = await self._marked_directory(game_id, meta)
         users = [None] * meta["players"]
         for s in seats:
             users[s["seat"]] = s.get("user")

@@ -66,6 +66,41 @@ async def test_a_join_read_late_is_derived_before_the_moves_after_it() -> None:
         await store.close()
 
 
+async def test_a_join_derived_between_its_claim_and_its_mark_names_its_user() -> None:
+    """Noticed in an outside pass: a join claims its seat in the store, then marks it with its
+    portal user in the lobby; a derivation between the two (another event of the game woke the
+    deriver) said seat.joined with userId null. The deriver now waits for the mark."""
+    import asyncio
+
+    from tablero.server.app import GameService
+    from tablero.server.app import commands as cmd
+    from tablero.server.auth import TokenSigner
+    from tablero.server.notify.queue import SQLiteQueue
+    from tablero.server.notify.worker import Notifier
+    from tablero.server.portal.identity import User
+    from tablero.server.store import open_store
+
+    store = open_store(None, None)
+    service = GameService(store, TokenSigner("test-secret"))
+    try:
+        gid = (await service.create_game(cmd.CreateGame("tic-tac-toe", seats=("human", "open"))))["game"]["id"]
+        notifier = Notifier(SQLiteQueue(None), service, inbox=False)
+        mark, derived = service.lobby.mark, []
+
+        async def late_mark(game_id: str, **kw):
+            if kw.get("seat") is not None:  # the claim is in the store: a derivation starts now
+                derived.append(asyncio.ensure_future(notifier._derive(game_id, None)))
+                await asyncio.sleep(0.05)
+            await mark(game_id, **kw)
+
+        service.lobby.mark = late_mark  # type: ignore[method-assign]
+        await service.join_game(cmd.JoinGame(gid, user=User("bob", "Bob")))
+        _, evs = await derived[0]
+        assert [e["data"]["userId"] for e in evs if e["type"] == "seat.joined"] == ["bob"], evs
+    finally:
+        await store.close()
+
+
 async def test_a_turn_item_goes_when_its_seat_is_no_longer_to_act_though_no_turn_starts() -> None:
     """An outside pass kept a "turn" item (and pendingTurns 1) after its user had bid in a game
     of simultaneous moves (the others still to bid: no turn.started follows) and after resigning.
