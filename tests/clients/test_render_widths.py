@@ -55,3 +55,23 @@ def test_riverboat_mats_are_drawn_whole_under_the_table_when_it_does_not_fit(wid
 def test_riverboat_mats_stay_in_the_table_on_a_wide_terminal():
     text = _drawn("riverboat", 2, 160, 60)
     assert "┃ mat" in text and not any(line.startswith("mat ·") for line in text.splitlines())
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("width", range(40, 101, 3))
+def test_the_header_breaks_only_between_its_parts(lang, width, monkeypatch):
+    """An outside pass saw the header wrap at 80 columns between "version" and its number: the
+    header's parts (title, game and version, who is to act, who you are) now wrap whole."""
+    from tablero_client.render import header, i18n
+
+    monkeypatch.setattr(i18n, "current_language", lambda: lang)
+    seats = [SeatInfo(seat=i, kind="SEAT_KIND_HUMAN" if i else "SEAT_KIND_BOT") for i in range(4)]
+    game = Game(id="Gm8kQz2LpX7aBcDe", engine="founders-of-gloomhaven", version=1234, players=4,
+                status="GAME_STATUS_RUNNING", to_act=[0, 2, 3], view={}, seats=seats, your_seat=2)
+    console = Console(record=True, width=width, color_system=None, file=io.StringIO())
+    console.print(header(game))
+    lines = console.export_text().splitlines()
+    label, number, game_word = ("version", "1,234", "game") if lang == "en" else ("versión", "1.234", "partida")
+    assert any(f"{game_word} Gm8kQz2LpX7aBcDe  {label} {number}" in line for line in lines), lines
+    you = "you are seat 2" if lang == "en" else "eres asiento 2"
+    assert any(you in line for line in lines), lines

@@ -17,7 +17,8 @@ import json
 from types import ModuleType
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
 from ..models import Game
@@ -54,22 +55,46 @@ def messages(game: Game) -> i18n.Catalog:
     return i18n.catalog(game.engine) or i18n.Catalog({}, i18n.current_language())
 
 
-def header(game: Game) -> Text:
+class Header:
+    """The header's parts (title, game and version, who is to act, who you are) on lines of the
+    terminal's width, broken only between parts: a narrow terminal (80 columns, a long title in
+    Spanish) split "version" from its number when the header was one wrapped text. A part wider
+    than the terminal is wrapped as text."""
+
+    def __init__(self, parts: list[tuple[str, str]]) -> None:
+        self.parts = parts
+
+    @property
+    def plain(self) -> str:
+        return "  ".join(text for text, _ in self.parts)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text()
+        for text, style in self.parts:
+            if line.plain and line.cell_len + 2 + cell_len(text) > options.max_width:
+                yield line
+                line = Text()
+            if line.plain:
+                line.append("  ")
+            line.append(text, style=style)
+        yield line
+
+
+def header(game: Game) -> Header:
     m = messages(game)
-    t = Text()
-    t.append(m.format("title", default=game.engine), style="bold")
-    t.append("  " + m.format("header.game", {"id": game.id, "version": game.version}) + "  ")
+    parts = [(m.format("title", default=game.engine), "bold"),
+             (m.format("header.game", {"id": game.id, "version": game.version}), "")]
     if game.finished:
-        t.append(m.format("header.finished"), style="bold red")
+        parts.append((m.format("header.finished"), "bold red"))
     else:
-        t.append(m.format("header.to_act", {"who": m.list([player_name(game, s) for s in game.to_act])}),
-                 style="yellow")
+        parts.append((m.format("header.to_act", {"who": m.list([player_name(game, s) for s in game.to_act])}),
+                      "yellow"))
     if game.your_seat is not None:
-        t.append("  " + m.format("header.you_are", {"who": seat_name(game, game.your_seat, mark_you=False)}),
-                 style="bold cyan")
+        parts.append((m.format("header.you_are", {"who": seat_name(game, game.your_seat, mark_you=False)}),
+                      "bold cyan"))
     else:
-        t.append("  " + m.format("header.spectator"), style="dim")
-    return t
+        parts.append((m.format("header.spectator"), "dim"))
+    return Header(parts)
 
 
 def seat_name(game: Game, seat: int, mark_you: bool = True) -> str:
