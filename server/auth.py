@@ -8,7 +8,6 @@ the same secrets verifies it without a lookup.
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
 
 from tablero.server.errors import PermissionDenied, Unauthenticated
@@ -37,7 +36,7 @@ class TokenSigner:
         on every replica, and nobody without the signing secret can make it (it is no guess of
         anyone's seat token)."""
         key = self._tokens.derived_key(b"tablero-join-claim")
-        mac = hmac.new(key, f"{game_id}\0{request_id}".encode(), hashlib.sha256).digest()
+        mac = hmac.digest(key, f"{game_id}\0{request_id}".encode(), "sha256")
         return base64.urlsafe_b64encode(mac[:9]).decode()
 
     def request_game_id(self, user_id: str, request_id: str) -> str:
@@ -46,7 +45,7 @@ class TokenSigner:
         first answer was lost finds the game that attempt made (server.app.service). 12
         URL-safe characters like any game id, never starting with '-', '_' or `eyJ`."""
         key = self._tokens.derived_key(b"tablero-create-request")
-        mac = hmac.new(key, f"{user_id}\0{request_id}".encode(), hashlib.sha256).digest()
+        mac = hmac.digest(key, f"{user_id}\0{request_id}".encode(), "sha256")
         gid = base64.urlsafe_b64encode(mac[:9]).decode()
         return "g" + gid[1:] if gid[0] in "-_" or gid.startswith("eyJ") else gid
 

@@ -74,6 +74,7 @@ class SeatTokens:
         self._keys = parse_secrets(secret_setting)
         self._signing = next(iter(self._keys))
         self._verified: dict[str, tuple[str, int, str | None]] = {}
+        self._derived: dict[bytes, bytes] = {}
 
     @staticmethod
     def _sig(key: bytes, game_id: str, seat: int, claim: str | None = None) -> str:
@@ -82,8 +83,12 @@ class SeatTokens:
         return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
 
     def derived_key(self, purpose: bytes) -> bytes:
-        """A key for `purpose`, derived from the signing secret (HMAC-SHA256)."""
-        return hmac.digest(self._keys[self._signing], purpose, "sha256")
+        """A key for `purpose`, derived from the signing secret (HMAC-SHA256); made once per
+        purpose (the secret is the process's for its whole life)."""
+        key = self._derived.get(purpose)
+        if key is None:
+            key = self._derived[purpose] = hmac.digest(self._keys[self._signing], purpose, "sha256")
+        return key
 
     def issue(self, game_id: str, seat: int, claim: str | None = None) -> str:
         """A token of `seat`; with `claim`, of that claim of the seat only."""
