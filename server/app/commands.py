@@ -10,6 +10,11 @@ from typing import Any
 
 from tablero.server.portal.identity import User
 
+# The encoders of the fingerprints, made once (json.dumps with options makes one per call):
+# the same text as json.dumps with these options, so recorded fingerprints still match.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str).encode
+_SORTED = json.JSONEncoder(sort_keys=True, default=str).encode
+
 
 @dataclass(frozen=True)
 class GetEngine:
@@ -47,7 +52,7 @@ class CreateGame:
         bots = [((levels[i] if levels else None) or "easy") if k == "bot" else None for i, (k, _) in enumerate(specs)]
         chosen = [self.engine, specs, bots, {**defaults, **(self.options or {})}, self.on_leave or "forfeit", clock,
                   self.rated if ratable else None]
-        return hashlib.sha256(json.dumps(chosen, sort_keys=True, default=str).encode()).hexdigest()[:24]
+        return hashlib.sha256(_SORTED(chosen).encode()).hexdigest()[:24]
 
 
 @dataclass(frozen=True)
@@ -102,7 +107,7 @@ class SubmitAction:
         """The action, hashed: recorded with the request id, so that the id reused for another
         action is refused instead of answered with the first one's result. (Each transport hands
         the action over as the same JSON value: whole numbers as integers.)"""
-        text = json.dumps(self.action, sort_keys=True, separators=(",", ":"), default=str)
+        text = _CANONICAL(self.action)
         return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 

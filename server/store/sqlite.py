@@ -95,9 +95,9 @@ _UPGRADES = (
 )
 
 
-def _dumps(value: Any) -> str:
-    # Strict JSON (no NaN/Infinity), compact: the same text the Redis store keeps.
-    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+# Strict JSON (no NaN/Infinity), compact: the same text the Redis store keeps (one encoder for
+# every write: json.dumps with options other than its defaults makes a new one per call).
+_dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 
 
 class SQLiteStore(EventStore):
