@@ -4,18 +4,17 @@ Every call is logged (server.api.observe), so a line's cost is on every request'
 line is encoded by orjson (the standard library's encoder took 4.5 µs of the 16 µs a line cost,
 orjson 0.4), the timestamp's date and time are made once a second, and lines are written in
 batches (`BatchedStderr`): one write of every line of the last FLUSH_AFTER seconds instead of
-one system call per line. A record at WARNING or above is written at once, with the lines
+one system call per line, by the event loop that logged them. A record at WARNING or above is written at once, with the lines
 before it; the rest within FLUSH_AFTER; at exit `logging.shutdown` writes what is left. A
 process killed outright (SIGKILL) loses at most its last FLUSH_AFTER seconds of info lines.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-import os
 import sys
-import threading
 import time
 from typing import Any, TextIO
 
@@ -52,26 +51,33 @@ class JsonFormatter(logging.Formatter):
 
 
 class BatchedStderr(logging.Handler):
-    """Lines to a stream (stderr) in batches: see the module's docstring."""
+    """Lines to a stream (stderr) in batches: see the module's docstring. The batch is written
+    by the event loop of the thread that logs (a timer per batch, no thread of its own: waking a
+    flusher thread cost the loop a switch of the interpreter lock per batch); a line logged
+    where no loop runs is written at once."""
 
     def __init__(self, stream: TextIO | None = None, flush_after: float | None = None) -> None:
         super().__init__()
         self.stream = stream if stream is not None else sys.stderr
         self.flush_after = FLUSH_AFTER if flush_after is None else flush_after
         self._lines: list[str] = []
-        self._due = threading.Event()
-        self._flusher_pid = 0  # the process whose flusher thread runs (none after a fork)
+        self._due: asyncio.AbstractEventLoop | None = None  # the loop whose timer writes the batch
 
     def emit(self, record: logging.LogRecord) -> None:  # (called under self.lock)
         try:
             self._lines.append(self.format(record))
             if record.levelno >= logging.WARNING:
                 self._write()
-            elif not self._due.is_set():
-                if self._flusher_pid != os.getpid():
-                    self._flusher_pid = os.getpid()
-                    threading.Thread(target=self._flusher, name="tablero-logs", daemon=True).start()
-                self._due.set()
+                return
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no loop in this thread: at once (a timer elsewhere may be due)
+                if self._due is None:
+                    self._write()
+                return
+            if self._due is not loop:  # (a loop that closed with its timer pending: this one)
+                self._due = loop
+                loop.call_later(self.flush_after, self.flush)
         except Exception:
             self.handleError(record)
 
@@ -84,17 +90,11 @@ class BatchedStderr(logging.Handler):
 
     def flush(self) -> None:
         with self.lock:
+            self._due = None
             try:
                 self._write()
             except (OSError, ValueError):  # stderr closed or gone: nothing left to write to
                 self._lines.clear()
-
-    def _flusher(self) -> None:
-        while True:
-            self._due.wait()
-            time.sleep(self.flush_after)
-            self._due.clear()
-            self.flush()
 
 
 def setup(level: str = "info") -> None:
