@@ -730,7 +730,7 @@ def weighted_choice(engine, s, seat, actions, rng):
         pick = _best_road(s, seat, roads, rng) if roads else None
         return pick or {"type": "reset_benefit", "kind": rng.choice(("money", "influence"))}
     if "road_first" in types:  # the Upgrade road before the tile: rarely (its square list is long to make)
-        if rng.random() < 0.01:
+        if rng.random() < 0.01 or len(actions) == 1:  # v10: it may be the only way to resolve the card
             return {"type": "road_first"}
         actions = [a for a in actions if a["type"] != "road_first"]
         types = {a["type"] for a in actions}

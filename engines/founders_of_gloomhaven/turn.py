@@ -14,7 +14,7 @@ from .build import _build_options, _check_road, _road_cells
 from .common import Action, Event, State, _card_category, _owned_types, _p, _version
 from .delivery import _with_deliveries
 from .trade import _access_options, _import_access_options, _import_options, _recruit_options
-from .upgrade import _upgrade_options
+from .upgrade import _road_first_resolves, _upgrade_options
 
 
 # ============================================================================================
@@ -29,7 +29,9 @@ def _main_options(state: State, seat: int, category: str, card: str):
     for gen in _MAIN_GENERATORS[category]:
         for _ in gen(probe, seat):
             return True
-    return False
+    # v10: the Upgrade leader may build its road before the tile (p. 12), so a card only a road
+    # first can resolve is playable face up (v4-v9 judged it without that road)
+    return category == "upgrade" and _version(state) >= 10 and _road_first_resolves(probe, seat)
 
 
 def _check_play(state: State, seat: int, a: Action) -> None:

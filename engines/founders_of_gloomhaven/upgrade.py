@@ -224,7 +224,158 @@ def _check_road_first(state: State, seat: int, a: Action) -> Any:
         fp = a_["cells"]
         if any(n in cells and n not in fp and occ[n] == EMPTY and b.land[n] for c in fp for n in b.adj[c]):
             return None
+    if _version(state) >= 10 and _road_first_resolves(state, seat):
+        return None  # v10: or when only a road built first makes a site (see _road_first_resolves)
     raise IllegalAction("no road could be built before the tile and stay connected to it")
+
+
+def _road_first_resolves(state: State, seat: int) -> bool:
+    """v10 (seed-FoG p. 12, L39: "ya sea antes o después de colocar la loseta, el jugador también
+    puede construir una única carretera conectada a la loseta"; p. 11, L7: a card played face up
+    must be able to resolve its main action): could the Upgrade leader place a tile once a road
+    is built first, on some square where a road may go? (`state["cur"]` is the leader's.) v4-v9
+    judged the card without the road first, so an Upgrade only a road first could resolve was
+    not playable face up."""
+    if state["roads_left"] <= 0 or not _affordable(state, seat):
+        return False
+    tiles = state["tiles"]
+    key = (board_of(state).name, seat, tuple(state["occ"]), tuple(map(_RES_OWNER, tiles)),
+           tuple(i for i, c in enumerate(map(_CLAIMS, tiles)) if seat in c), state["roads_left"],
+           _p(state, seat)["money"], tuple(sorted(state["supply"].items())), _lead_disc(state), _version(state))
+    got = _ROAD_FIRST.get(key)
+    if got is None:
+        near = _next_to_sites(state, seat)
+        got = any(_first_road_works(state, seat, c, near) for c in _road_first_candidates(state, seat))
+        if len(_ROAD_FIRST) >= _ROAD_FIRST_SIZE:
+            del _ROAD_FIRST[next(iter(_ROAD_FIRST))]
+        _ROAD_FIRST[key] = got
+    return got
+
+
+# (map, occupancy, tiles, seat, roads left, money, supply, discount, version) -> can a road first resolve the
+# Upgrade? A pure function of its key, bounded (the play phase asks it on every card list).
+_ROAD_FIRST: dict[tuple, bool] = {}
+_ROAD_FIRST_SIZE = 256
+
+
+def _road_first_candidates(state: State, seat: int) -> Iterator[int]:
+    """The squares where a road may go after which, by the tests of `_upgrade_sites` on the map
+    with that road, a tile could be placed connected to the road (`_first_road_works` then checks
+    each exactly). Reckoned on the present network rather than by a map search per square: a road
+    on c merges the components next to c, and a tile touching c or one of them gains their fringe;
+    footprints are handled as sets of their numbers (`Board.footprint_ids_at`)."""
+    b = board_of(state)
+    occ, tiles, adj = state["occ"], state["tiles"], b.adj
+    money = _p(state, seat)["money"]
+    usable: dict[str, list[int]] = {}
+    blocked: dict[str, set] = {}
+    for i, t in enumerate(tiles):
+        if t["kind"] in KIND_TILES:
+            blocked.setdefault(t["res"], set()).add(t["section"])
+            if t["owner"] == seat or seat in t["claims"]:
+                usable.setdefault(t["res"], []).append(i)
+    wanted = [r for r, spec in D.ADVANCED.items() if state["supply"][r] > 0 and money >= _upgrade_cost(state, r)
+              and all(p in usable for p in spec["prereqs"])]
+    if not wanted:
+        return
+    net = Net(state, seat)
+    good = {c for c in b.land_cells if occ[c] == EMPTY} - _own_adjacent(state, seat)
+
+    def ids(shape: str, cells) -> set[int]:  # footprints of `shape` covering a square of `cells`
+        at = b.footprint_ids_at[shape]
+        return set().union(*(at[x] for x in cells))
+
+    def parts(cells) -> tuple[set[int], set[int]]:  # squares next to the cells, components touching them
+        return {n for c in cells for n in adj[c]}, net.comps_of_cells(cells)
+
+    # per prerequisite (and what the seat owns, v9): its present touch and what a road would merge into it
+    needs: dict[str, tuple[set[int], set[int], set[int]]] = {}
+    for r in wanted:
+        for p in D.ADVANCED[r]["prereqs"]:
+            if p not in needs:
+                near, comps = set(), set()
+                touch: set[int] = set()
+                for i in usable[p]:
+                    touch |= net.tile_touch(i)
+                    n_, k_ = parts(tiles[i]["cells"])
+                    near |= n_
+                    comps |= k_
+                needs[p] = (touch, near, comps)
+    owned_cells = [c for t in tiles if t["owner"] == seat and t["kind"] != "prestige" for c in t["cells"]]
+    owned = (net.touch(owned_cells), *parts(owned_cells)) if _version(state) >= 9 else None
+    bad = [c for c in b.land_cells if c not in good]
+    valid: dict[str, set[int]] = {}  # resource -> footprints on good squares of an open section
+    free_ids: dict[str, set[int]] = {}  # shape -> footprints on good squares
+    touching: dict[tuple[str, str], set[int]] = {}  # (shape, prerequisite or "owned") -> footprints touching it
+    for r in wanted:
+        shape = D.ADVANCED[r]["shape"]
+        if shape not in free_ids:
+            free_ids[shape] = set(range(len(b.footprints[shape]))) - ids(shape, bad)
+        by_section = _section_ids(b, shape)
+        valid[r] = free_ids[shape].difference(*(by_section[k] for k in blocked.get(r, ()) if k in by_section))
+    comp_ids: dict[tuple[str, int], set[int]] = {}  # (shape, component) -> footprints touching its fringe
+    wanted = [r for r in wanted if valid[r]]
+    merged: dict[tuple[str, frozenset[int]], set[int]] = {}  # (resource, components) -> valid ones touching them
+    for c in _road_cells(state, seat):
+        ks = frozenset(net.comp[n] for n in adj[c] if net.comp[n] >= 0)
+        for r in wanted:
+            shape = D.ADVANCED[r]["shape"]
+            base = merged.get((r, ks))
+            if base is None:  # valid footprints connected to a component the road joins
+                for k in ks:
+                    if (shape, k) not in comp_ids:
+                        comp_ids[(shape, k)] = ids(shape, net.fringe[k])
+                base = merged[(r, ks)] = valid[r] & set().union(*(comp_ids[(shape, k)] for k in ks))
+            # footprints connected to the road (next to its square or to a component it joins), not on it
+            ok = (base | (valid[r] & _next_ids(b, shape)[c])) - b.footprint_ids_at[shape][c]
+            for p, part in [*((p, needs[p]) for p in D.ADVANCED[r]["prereqs"]), ("owned", owned)]:
+                if part is None or not ok:
+                    continue
+                if not (c in part[1] or part[2] & ks):  # not reached by the road: its touch as it is
+                    if (shape, p) not in touching:
+                        touching[(shape, p)] = ids(shape, part[0])
+                    ok &= touching[(shape, p)]
+            if ok:
+                yield c
+                break
+
+
+_SECTION_IDS: dict[tuple[str, str], dict[int, frozenset[int]]] = {}
+_NEXT_IDS: dict[tuple[str, str], list[frozenset[int]]] = {}
+
+
+def _next_ids(b, shape: str) -> list[frozenset[int]]:
+    """Square -> the numbers of the footprints of `shape` covering a square next to it. Per map,
+    computed once."""
+    key = (b.name, shape)
+    got = _NEXT_IDS.get(key)
+    if got is None:
+        at = b.footprint_ids_at[shape]
+        got = _NEXT_IDS[key] = [frozenset().union(*(at[n] for n in b.adj[c])) for c in range(b.size)]
+    return got
+
+
+def _section_ids(b, shape: str) -> dict[int, frozenset[int]]:
+    """Section -> the numbers of the footprints of `shape` in it (a footprint lies in one section:
+    river and wall squares are not land). Per map, computed once."""
+    key = (b.name, shape)
+    got = _SECTION_IDS.get(key)
+    if got is None:
+        out: dict[int, set[int]] = {}
+        for i, fp in enumerate(b.footprints[shape]):
+            out.setdefault(b.section[fp[0]], set()).add(i)
+        got = _SECTION_IDS[key] = {k: frozenset(v) for k, v in out.items()}
+    return got
+
+
+def _affordable(state: State, seat: int) -> bool:
+    """Is some advanced resource in the supply, affordable, with a usable tile of every
+    prerequisite? (A cheap test before any map search.)"""
+    money = _p(state, seat)["money"]
+    usable = {t["res"] for t in state["tiles"]
+              if t["kind"] in KIND_TILES and (t["owner"] == seat or seat in t["claims"])}
+    return any(state["supply"][r] > 0 and money >= _upgrade_cost(state, r) and all(p in usable for p in spec["prereqs"])
+               for r, spec in D.ADVANCED.items())
 
 
 def _road_first(state: State, seat: int, a: Action, ctx: Any, rng: random.Random) -> list[Event]:
@@ -276,6 +427,12 @@ def _first_road_built(state: State, seat: int, a: Action, ctx: Any, rng: random.
 
 
 def _first_road_options(state: State, seat: int) -> Iterator[Action]:
+    if _version(state) >= 10:
+        # v10: the same squares as the look-ahead below finds, found on the present network (a test
+        # compares them square by square; `_check_first_road` still checks the one chosen exactly)
+        for c in _road_first_candidates(state, seat):
+            yield {"type": "first_road", "cell": c}
+        return
     near = _next_to_sites(state, seat)
     for c in _road_cells(state, seat):
         if _first_road_works(state, seat, c, near):

@@ -282,7 +282,7 @@ def test_shaping_history_is_refused_off_the_thematic_side_and_in_the_solo_game(s
 ])
 def test_shaping_history_plays_with_2_to_4_players_and_the_other_variants(seats, options):
     g = engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=1, options={"shaping_history": True, **options})
-    assert g.state["variants"]["shaping_history"] and g.state["version"] == 9
+    assert g.state["variants"]["shaping_history"] and g.state["version"] == 10
 
 
 def test_the_option_is_documented_as_off_by_default_and_naming_its_limits():
@@ -377,3 +377,28 @@ def test_version_8_without_the_option_plays_exactly_the_version_7_games():
     for seats in (1, 4):
         v7, v8 = (json.loads((GOLDEN / f"v{v}-{seats}p-seed1.json").read_text()) for v in (7, 8))
         assert strip(v7) == strip(v8) and v7["decisions"] == v8["decisions"]
+
+
+def test_solo_a_sixth_completion_in_the_seventh_cycle_does_not_end_the_game_before_the_cycle_ends():
+    """Ours, a reading (RULES.md, Solo): seed-FoG p. 18 "La partida consistirá en 7 ciclos de juego de
+    tus cartas en la mano" (shared/rules/002_24ae600459e7675b.txt L118) and the solo "Fin de juego"
+    (L130) stand for p. 16's end (L102): the sixth completion in the 7th cycle does not end the
+    solo game; the rest of the hand is played, then the game is scored and won."""
+    g = _solo(hand=("trade", "build", "vote"))
+    done = [[C(6, 6), C(7, 6)], [C(6, 9), C(7, 9)], [C(10, 12), C(11, 12)], [C(12, 2), C(13, 2)], [C(0, 13), C(1, 13)]]
+    for cells in done:
+        i = prestige(g, "watchtower", cells, delivered=[0, 0])
+        g.state["prestige"][i]["complete"] = True
+    g.state["completions"] = 5
+    prestige(g, "watchtower", [C(3, 0), C(4, 0)], delivered=[0, None])  # metal + wood: wood missing
+    tile(g, "stall", "wood", 0, [C(0, 0)])
+    roads(g, C(1, 0))
+    turn(g, 0)
+    g.act(0, {"type": "play_card", "card": "trade", "face_up": False})
+    ev = g.act(0, {"type": "road", "cell": C(2, 0)})
+    assert "completed" in types(ev) and g.state["completions"] == 6
+    assert g.outcome() is None and g.state["players"][0]["hand"] == ["build", "vote"]
+    g.act(0, {"type": "play_card", "card": "build", "face_up": False})
+    g.act(0, {"type": "take_money"})
+    out = g.outcome()
+    assert out["reason"] == "solo_complete" and out["winners"] == [0]
