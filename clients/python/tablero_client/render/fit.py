@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -73,3 +74,29 @@ class Fit:
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self._choice(console, options))
+
+
+class WholeWords:
+    """A table whose columns are never narrower than their longest word, when those widths fit
+    the width it is drawn in; else stacked (one table per row). At 80 columns rich narrowed
+    Founders' prestige table's "requires" column first and cut "population:" to "populatio…",
+    though every column's longest word fitted."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.words = [max((cell_len(w) for cell in (c.header, *c.cells) for w in str(cell).split()), default=1)
+                      for c in table.columns]
+
+    def _choice(self, options: ConsoleOptions) -> Any:
+        # each column: its padding (1 + 1) and a border (+1 for the table's last)
+        if sum(self.words) + 3 * len(self.words) + 1 > options.max_width:
+            return stacked(self.table)
+        for col, width in zip(self.table.columns, self.words, strict=True):
+            col.min_width = width
+        return self.table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self._choice(options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self._choice(options))

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..models import Game
-from .fit import Fit
+from .fit import Fit, WholeWords
 from .words import name as _name
 
 # Empty squares: a glyph and a style per terrain colour (grey squares show their number when numbered).
@@ -341,7 +341,7 @@ def _market(game: Game, v: dict[str, Any]) -> Text:
     return t
 
 
-def _prestige(game: Game, v: dict[str, Any]) -> Table | Text:
+def _prestige(game: Game, v: dict[str, Any]) -> WholeWords | Text:
     from .i18n import amounts, value
 
     m = _m(game)
@@ -361,7 +361,7 @@ def _prestige(game: Game, v: dict[str, Any]) -> Table | Text:
                     m.format("value.yes" if pb.get("complete") else "value.no"),
                     "—" if pb.get("worker") is None else _seat(game, pb["worker"]),
                     str(pb.get("points", "")), amounts(m, pb.get("action") or {}) if pb.get("action") else "—")
-    return tab
+    return WholeWords(tab)
 
 
 def _vote(game: Game) -> Text | None:
