@@ -75,3 +75,15 @@ def test_the_header_breaks_only_between_its_parts(lang, width, monkeypatch):
     assert any(f"{game_word} Gm8kQz2LpX7aBcDe  {label} {number}" in line for line in lines), lines
     you = "you are seat 2" if lang == "en" else "eres asiento 2"
     assert any(you in line for line in lines), lines
+
+
+@pytest.mark.parametrize("width", [70, 80, 90, 100, 120])
+def test_founders_prestige_table_keeps_whole_words_inside_the_terminal(width):
+    """At 80 columns the prestige table cut "population:" to "populatio…" (rich narrowed its
+    widest column first); a column minimum then drew it a column past the edge. Its columns now
+    keep their longest word, or it is drawn one table per building."""
+    text = _drawn("founders-of-gloomhaven", 4, width, 400, seed=1)
+    assert "…" not in text
+    cut = [line for line in text.splitlines()
+           if line.strip() and set(line.strip()) <= set(RULES) and line.rstrip()[-1] in "━─"]
+    assert not cut and max(len(line) for line in text.splitlines()) <= width, cut[:3]

@@ -78,21 +78,28 @@ class Fit:
 
 class WholeWords:
     """A table whose columns are never narrower than their longest word, when those widths fit
-    the width it is drawn in; else stacked (one table per row). At 80 columns rich narrowed
-    Founders' prestige table's "requires" column first and cut "population:" to "populatio…",
-    though every column's longest word fitted."""
+    the width it is drawn in (the rest of the width shared by what each column would take
+    more); else stacked (one table per row). At 80 columns rich narrowed Founders' prestige
+    table's "requires" column first and cut "population:" to "populatio…", though every
+    column's longest word fitted. (A column's min_width does not do it: rich measures a column
+    again after narrowing it, and a minimum then widens it past the terminal's edge.)"""
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.words = [max((cell_len(w) for cell in (c.header, *c.cells) for w in str(cell).split()), default=1)
-                      for c in table.columns]
+        texts = [[str(cell) for cell in (c.header, *c.cells)] for c in table.columns]
+        self.words = [max((cell_len(w) for t in col for w in t.split()), default=1) for col in texts]
+        self.natural = [max((cell_len(line) for t in col for line in t.splitlines()), default=1) for col in texts]
 
     def _choice(self, options: ConsoleOptions) -> Any:
-        # each column: its padding (1 + 1) and a border (+1 for the table's last)
-        if sum(self.words) + 3 * len(self.words) + 1 > options.max_width:
+        cols = self.table.columns
+        room = options.max_width - (3 * len(cols) + 1)  # each column's padding (1 + 1) and border
+        if sum(self.natural) <= room:
+            return self.table
+        if sum(self.words) > room:
             return stacked(self.table)
-        for col, width in zip(self.table.columns, self.words, strict=True):
-            col.min_width = width
+        spare, more = room - sum(self.words), [n - w for n, w in zip(self.natural, self.words, strict=True)]
+        for col, w, extra in zip(cols, self.words, more, strict=True):
+            col.width = w + spare * extra // max(sum(more), 1)
         return self.table
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
