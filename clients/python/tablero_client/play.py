@@ -142,8 +142,11 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
     opts = _json_arg(args.options, "--options") if args.options else None
     created = c.create(eng.name, players, options=opts, seats=kinds)
     title = (i18n.catalog(eng.name) or i18n.Catalog({}, "en")).format("title", default=eng.title)
+    # "bot:hard" is a wire spelling: the words name the kind and the bot's level
+    seats = [T("play.seat_kind", {"n": i, "kind": k.partition(":")[0], "level": k.partition(":")[2] or "easy"})
+             for i, k in enumerate(kinds)]
     con.print(escape(T("play.new_game", {"game": created.game.id, "title": title, "seat": args.seat,
-                                          "seats": ", ".join(T("play.seat_kind", {"n": i, "kind": k}) for i, k in enumerate(kinds))})))
+                                          "seats": ", ".join(seats)})))
     mine = created.seat(args.seat)
     if "open" in kinds:
         con.print(escape(T("play.friend_joins", {"command": join_command(args, created.game.id)})), soft_wrap=True)
