@@ -834,7 +834,7 @@ class Table {
       h('ul', { class: 'seat-list', 'aria-label': T('web.players_label') }, (g.seats || []).map((s) => h('li', {
         class: `seat-chip c${s.seat}${toAct.includes(s.seat) ? ' to-act' : ''}${s.seat === this.active ? ' me' : ''}`,
       }, h('span', { class: `dot c${s.seat}` }), ` ${seatName(this.ctxBase(), s.seat)} `,
-      h('small', {}, T('web.seat_kind', { kind: kindOf(s) === 'open' ? (s.claimed ? 'friend' : 'open') : kindOf(s) })),
+      h('small', {}, T('web.seat_kind', { kind: kindOf(s) === 'open' ? (s.claimed ? 'friend' : 'open') : kindOf(s), level: s.botLevel || 'easy' })),
       toAct.includes(s.seat) ? h('span', { class: 'badge' }, ' ', T('web.to_play')) : null)),
       // Players who are not seats (New Bedford's Captains) sit at the table too.
       ((this.ctxBase().seatNames) || []).slice((g.seats || []).length).map((name, i) => h('li', { class: `seat-chip automa c${(g.seats || []).length + i}` },
