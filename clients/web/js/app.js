@@ -31,6 +31,14 @@ async function engines() {
   return enginesCache;
 }
 
+// Two actions are the same move: the same fields with the same values, whatever their order.
+function canonical(v) {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]));
+  return v;
+}
+const sameAction = (a, b) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
 function engineTitle(name) {
   const cat = catalog(name);
   if (cat.has('title') && cat.messages['title'] !== catalog('tablero').messages['title']) return cat.t('title');
@@ -799,8 +807,7 @@ class Table {
   async submit(action) {
     this.chosen = null; // after a move, the hot seat follows the turn again
     try {
-      const out = await api('POST', `${this.path}/actions`, { token: this.token(), body: { action, requestId: requestId(), expectedVersion: this.game.version } });
-      const g = unwrapGame(out);
+      const g = unwrapGame(await this.actOnLatest(action));
       if (g && g.view) this.game = g;
       notify('');
     } catch (e) {
@@ -814,6 +821,25 @@ class Table {
       else notify(T('web.move_refused', { why: why(e) }));
     }
     await this.refresh();
+  }
+
+  // `action`, chosen on the game at this.game.version. When other seats acted meanwhile (a bot's or
+  // a friend's secret bid, worker or vote of a simultaneous choice) and it is still legal, it is
+  // played on the game as it is now, as the terminal client does: what the others chose does not
+  // change what the player chose. Otherwise the refusal stands (the game moved on).
+  async actOnLatest(action, tries = 3) {
+    const id = requestId(); // one move: a refused request's id is not kept, so it is sent again
+    let expectedVersion = this.game.version;
+    for (let n = 1; ; n++) {
+      try {
+        return await api('POST', `${this.path}/actions`, { token: this.token(), body: { action, requestId: id, expectedVersion } });
+      } catch (e) {
+        if (e.reason !== 'STALE_VERSION' || n >= tries) throw e;
+        const legal = await api('GET', `${this.path}/legal-actions`, { token: this.token() });
+        if (typeof legal.version !== 'number' || !(legal.actions || []).some((a) => sameAction(a, action))) throw e;
+        expectedVersion = legal.version;
+      }
+    }
   }
 
   // An action in words: its catalog template, then what it does (the renderer's actionEffect).
