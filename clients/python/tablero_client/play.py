@@ -34,7 +34,6 @@ from .client import Client, Seat
 from .errors import Aborted, TableroError, Unavailable
 from .models import Event, Game
 from .render import action_label, describe_event, i18n, messages, outcome_text, player_name, render, step_label, words
-from .render.words import plural
 
 QUIT_WORDS = ("q", "quit", "exit")
 BACK_WORDS = ("b", "back", "0")
@@ -116,18 +115,18 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
         return seat, True
     if args.game:
         if not args.token:
-            raise SystemExit("--game needs the seat's --token")
+            raise SystemExit(T("play.need_token"))
         return c.seat(args.game, args.token), False
     if not args.engine:
-        raise SystemExit("play: give an engine to start a game (e.g. `play tic-tac-toe`), or --game/--join")
+        raise SystemExit(T("play.need_engine"))
     eng = c.engine(args.engine)
     players = args.players or eng.min_seats
     if not eng.min_seats <= players <= eng.max_seats:
-        raise SystemExit(f"{eng.name} takes {eng.min_seats}-{eng.max_seats} players, not {players}")
+        raise SystemExit(T("play.players_range", {"engine": eng.name, "lo": eng.min_seats, "hi": eng.max_seats, "n": players}))
     if not 0 <= args.seat < players:
-        raise SystemExit(f"--seat must be 0..{players - 1}")
+        raise SystemExit(T("play.seat_range", {"hi": players - 1}))
     if not 0 <= args.open < players:
-        raise SystemExit(f"--open must be 0..{players - 1}: {plural(players, 'seat')}, one of them yours")
+        raise SystemExit(T("play.open_range", {"hi": players - 1, "players": players}))
     kinds = []
     opened = 0
     for i in range(players):
