@@ -88,6 +88,14 @@ def test_spanish_names_follow_the_rulebooks():
     assert messages.catalog("riverboat", "es")["name.harvest"] == "recolección"
 
 
+def test_phoenicias_overlord_has_one_name_in_spanish():
+    """The log, the board and the turn say "Overlord" (the rulebook's word): the final table's row
+    said "Último señor" for the same role."""
+    es = messages.catalog("phoenicia", "es")
+    assert "señor" not in " ".join(es.values()).lower()
+    assert "last_overlord {Último Overlord}" in es["label.details"]
+
+
 def test_the_platform_catalog_matches_in_both_languages():
     en, es = messages.catalog(messages.PLATFORM, "en"), messages.catalog(messages.PLATFORM, "es")
     assert en and set(en) == set(es)
