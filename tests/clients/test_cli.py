@@ -211,3 +211,17 @@ def test_create_join_engines_and_plays_refusals_speak_the_language_asked(server)
         assert p.returncode != 0 and spanish in p.stderr, (argv, p.stderr)
         p = cli("--url", server.http, "--lang", "en", "play", *argv, check=False)
         assert p.returncode != 0 and english in p.stderr, (argv, p.stderr)
+
+
+def test_refusals_are_worded_in_the_language_asked(server):
+    """A Spanish terminal got the server's English refusals ("error: NOT_FOUND: no game 'x'"): they
+    are worded from their reason, as the browser words them; English keeps the server's words."""
+    for argv, spanish, english in ((("show", "nosuch"), "error: no existe esa partida (NOT_FOUND)", "error: NOT_FOUND: no game 'nosuch'"),
+                                   (("create", "nosuch"), "error: este servidor no tiene ese juego (INVALID_ARGUMENT)",
+                                    "error: INVALID_ARGUMENT: no engine named 'nosuch'"),
+                                   (("act", "abc", "1", "--token=abc"), "error: el token del asiento o de la sesión no es válido",
+                                    "error: UNAUTHENTICATED: malformed seat token")):
+        p = cli("--url", server.http, *argv, env={"LANG": "es_ES.UTF-8"}, check=False)
+        assert p.returncode == 1 and spanish in p.stderr, (argv, p.stderr)
+        p = cli("--url", server.http, "--lang", "en", *argv, check=False)
+        assert p.returncode == 1 and english in p.stderr, (argv, p.stderr)

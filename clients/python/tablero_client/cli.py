@@ -210,6 +210,18 @@ def _titles(c: Any, engines: Any) -> dict[str, str]:
     return out
 
 
+def refusal(e: TableroError) -> str:
+    """A refusal as the player reads it: in English the server's own words (they say more); in
+    another language its reason worded by the platform's catalog (`web.reason.<REASON>`, as the
+    browser client words it) with the code, when the catalog words that reason."""
+    i18n = _i18n()
+    if i18n is None or i18n.current_language() == "en" or not e.reason:
+        return str(e)
+    cat = i18n.catalog("tablero")
+    key = f"web.reason.{e.reason}"
+    return f"{cat.format(key)} ({e.code})" if cat is not None and cat.has(key) else str(e)
+
+
 def _platform_words(c: Any) -> None:
     """The platform's catalog from the server, for a language other than English (one call)."""
     i18n = _i18n()
@@ -465,7 +477,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "tablero") -> int:
     try:
         return int(args.fn(args) or 0)
     except TableroError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {refusal(e)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -509,8 +509,10 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                 except Unavailable:
                     raise
                 except TableroError as e:
+                    from .cli import refusal
+
                     pending = None
-                    con.print(f"[red]{escape(str(e))}[/red]")
+                    con.print(f"[red]{escape(refusal(e))}[/red]")
                     game = seat.game()
                 continue
             # While others play the board is shown as it stands once they pause (a wait with no news), so a
