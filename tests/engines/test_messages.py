@@ -96,6 +96,16 @@ def test_phoenicias_overlord_has_one_name_in_spanish():
     assert "last_overlord {Último Overlord}" in es["label.details"]
 
 
+def test_lobby_option_hints_speak_words_not_ids():
+    """New Bedford's English hint for Buildings read "'default' …, 'two_player', 'all', or an explicit
+    list of building ids" under choices labelled in words (the schema's description, copied)."""
+    for name in engines.names():
+        for lang in ("en", "es"):
+            for key, text in messages.catalog(name, lang).items():
+                if key.startswith("label.option.") and key.endswith("_hint"):
+                    assert not re.search(r"'[a-z]+(_[a-z]+)*'|\bids\b", text), (name, lang, key, text)
+
+
 def test_the_platform_catalog_matches_in_both_languages():
     en, es = messages.catalog(messages.PLATFORM, "en"), messages.catalog(messages.PLATFORM, "es")
     assert en and set(en) == set(es)
