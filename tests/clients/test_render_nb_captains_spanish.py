@@ -93,3 +93,15 @@ def test_a_choice_for_a_captain_says_what_the_captain_would_do_in_spanish(spanis
     labels = [action_label(x, game) for x in g.legal_actions(0)]
     assert labels[1].startswith("Elegir por el Capitán: Barco 2 — El Capitán Ahab saca una ficha de Mar: cachalote, para el barco 2"), labels
     assert not any(ENGLISH.findall(label) for label in labels), labels
+
+
+def test_what_a_ship_or_a_captain_keeps_reads_se_queda_con(spanish):
+    """"se queda 2 ballenas francas" is not Spanish: one keeps something with "quedarse con"."""
+    g = engines.LocalGame("new-bedford", seats=1, seed=5, options={"captains": ["ahab", "stubb"]})
+    g.play_random()
+    game = _game(g, you=0)
+    lines = [describe_event(g.event_view(e), game) for e in g.events
+             if e["type"] in ("ship_returned", "captain_whales_trimmed")]
+    kept = [line for line in lines if " se queda " in line]
+    assert kept, lines
+    assert all(" se queda con " in line for line in kept), kept
