@@ -105,3 +105,25 @@ def test_what_a_ship_or_a_captain_keeps_reads_se_queda_con(spanish):
     kept = [line for line in lines if " se queda " in line]
     assert kept, lines
     assert all(" se queda con " in line for line in kept), kept
+
+
+@pytest.mark.parametrize(("lang", "said"), [("es", ("gana el Capitán ", "ganan los Capitanes ", "ganadores: ")),
+                                             ("en", ("Captain ", "Captains ", "winners: "))])
+def test_the_last_log_line_names_the_captains_who_won(lang, said):
+    """A game a Captain won ended its log with "winners: ." (the seats' winners only, none): the line
+    names the Captains who won, alone or beside the seats that tied with them."""
+    i18n.set_language(lang)
+    try:
+        endings = []
+        for seed in range(1, 7):
+            g = engines.LocalGame("new-bedford", seats=1, seed=seed, options={"captains": ["ahab", "stubb"]})
+            g.play_random()
+            end = g.events[-1]
+            line = describe_event(g.event_view(end), _game(g))
+            assert "winners: ." not in line and "ganadores: ." not in line and line.rstrip(".")[-1] != ":", line
+            if end["captain_winners"] and not end["winners"]:
+                assert any(line.split("; ")[-1].startswith(s) for s in said[:2]), line
+                endings.append(line)
+        assert endings, "no seed where a Captain won alone"
+    finally:
+        i18n.set_language("en")
