@@ -127,3 +127,13 @@ def test_the_last_log_line_names_the_captains_who_won(lang, said):
         assert endings, "no seed where a Captain won alone"
     finally:
         i18n.set_language("en")
+
+
+def test_a_sperm_whale_is_caught_as_un_cachalote(spanish):
+    """"captura una cachalote": cachalote is masculine (ballena franca, ballena de Groenlandia are not)."""
+    g = engines.LocalGame("new-bedford", seats=1, seed=3, options={"captains": ["ahab"]})
+    game = _game(g)
+    said = {k: describe_event(g.event_view({"type": "whale_picked", "seat": 0, "ship": 1, "kind": k}), game)
+            for k in ("sperm", "right", "bowhead")}
+    assert said["sperm"].endswith("captura un cachalote."), said
+    assert said["right"].endswith("captura una ballena franca.") and said["bowhead"].endswith("captura una ballena de Groenlandia."), said
