@@ -106,6 +106,14 @@ def test_lobby_option_hints_speak_words_not_ids():
                     assert not re.search(r"'[a-z]+(_[a-z]+)*'|\bids\b", text), (name, lang, key, text)
 
 
+def test_riverboats_bonus_has_one_name_in_spanish():
+    """The log said "Azul elige el bonus de agente" and "gana 2 PV (bonificación de fase)", the final
+    table "Bonus de fase": one word for the rulebook's bonus."""
+    es = messages.catalog("riverboat", "es")
+    assert "bonificación" not in " ".join(es.values()).lower()
+    assert es["name.phase_bonus"] == "bonus de fase"
+
+
 def test_the_platform_catalog_matches_in_both_languages():
     en, es = messages.catalog(messages.PLATFORM, "en"), messages.catalog(messages.PLATFORM, "es")
     assert en and set(en) == set(es)
