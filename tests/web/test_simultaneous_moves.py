@@ -48,3 +48,41 @@ def test_a_move_no_longer_legal_is_still_refused_as_stale(server, new_page):
     page.locator(".composer button.act").first.click()
     page.locator("#banner .note").filter(has_text="moved on").wait_for()
     assert [e["type"] for e in game.events()] == ["game_started", "mark_placed"]
+
+
+def test_after_a_move_the_old_positions_moves_are_not_offered_while_the_page_reloads(server, new_page):
+    """A move sent while the page was already reloading the game (a live event came first): the move
+    builder came back with the old position's moves, enabled, until that reload ended; a quick second
+    click sent one of them (400 "seat 0 may not act now"). The page now waits for the reload under way."""
+    game = ApiGame(server.url, "tic-tac-toe", ["human", "human"])
+    page = new_page()
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    wait_ready(page)
+    held, released = [], []
+
+    def hold(route):  # reloads wait until released
+        route.continue_() if released else held.append(route)
+
+    page.route("**/tablero.v1.GameService/GetGame", hold)
+
+    def answer_after_a_reload_started(route):  # the live event's reload starts before the move's answer
+        response = route.fetch()
+        page.wait_for_timeout(200)
+        for _ in range(50):
+            if held:
+                break
+            page.wait_for_timeout(100)
+        route.fulfill(response=response)
+
+    page.route("**/tablero.v1.GameService/SubmitAction", answer_after_a_reload_started, times=1)
+    with page.expect_response("**/tablero.v1.GameService/SubmitAction"):
+        page.locator(".composer button.act").first.click()
+    assert held, "no reload started before the move's answer"
+    page.wait_for_timeout(500)
+    offered = page.locator(".composer button.act:not([disabled])").count()
+    released.append(True)
+    for route in held:
+        route.continue_()
+    assert offered == 0, f"{offered} moves of the old position offered after the move"
+    page.wait_for_function("!document.querySelector('.composer button.act:not([disabled])')")

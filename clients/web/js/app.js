@@ -719,10 +719,14 @@ class Table {
   async refresh() {
     if (this.stopped) return;
     if (this.refreshing) {
+      // The reload under way loads once more before it ends: a caller (a move just made) waits for
+      // it, so the move builder never comes back with the moves of the position before the move.
       this.again = true;
-      return;
+      return this.reloaded;
     }
     this.refreshing = true;
+    let done;
+    this.reloaded = new Promise((resolve) => { done = resolve; });
     try {
       do {
         this.again = false;
@@ -736,6 +740,7 @@ class Table {
       if (e.code === 'UNAVAILABLE') this.offline = true;
     } finally {
       this.refreshing = false;
+      done();
     }
   }
 
