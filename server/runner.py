@@ -292,6 +292,12 @@ def _bots(config: Config, store, games: GameService) -> Thinkers | None:
     rules.INLINE_BOT_STEPS = config.bot_inline_steps
     games.bot_queue = bot_queue(config, store)
     if config.bot_processes <= 0:
+        if not config.redis_url and (not config.db or config.db == ":memory:"):
+            # No `tablero bots` worker can reach a queue held in this process's memory: a game with a
+            # medium or hard bot would wait for its move for ever, without a word.
+            log.warning("TABLERO_BOT_PROCESSES=0 with the in-memory store: no bot worker can reach its queue, "
+                        "so medium and hard bots never move (give --db FILE or --redis-url for `tablero bots` "
+                        "workers, or keep TABLERO_BOT_PROCESSES at 1 or more)")
         return None
     thinkers = Thinkers(games, games.bot_queue, processes=config.bot_processes, lease=config.bot_lease,
                         nice=config.bot_nice, idle_priority=config.bot_idle)

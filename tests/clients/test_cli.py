@@ -182,3 +182,46 @@ def test_one_shot_verbs_speak_the_language_asked(server):
     assert "it is not your turn (you are seat 0): waiting for seat 1 (version 2)" in english.stderr, english.stderr
     unknown = cli("--url", server.http, "actions", gid, f"--token={x}", "--lang", "xx", check=False)
     assert unknown.returncode != 0 and "--lang: no texts in 'xx'; the languages are en, es" in unknown.stderr
+
+
+def test_create_join_engines_and_plays_refusals_speak_the_language_asked(server):
+    """The other one-shot verbs in Spanish too (a later outside pass found `create`, `join`, `engines`
+    and `play`'s refusals of its options in English under --lang es), and a seat counted in the
+    singular ("1 seat", not "1 seats")."""
+    es = ("--url", server.http, "--lang", "es")
+    made = cli(*es, "create", "tic-tac-toe", "--seats", "human,open").stdout.splitlines()
+    gid = made[0].split()[1]
+    assert made[0] == f"partida {gid} (tic-tac-toe, 2 asientos, versión 1)", made
+    assert made[1].startswith(f"asiento 0 token {gid}.0."), made
+    joined = cli(*es, "join", gid).stdout.splitlines()
+    assert joined[0] == f"te has unido a la partida {gid} en el asiento 1" and joined[1].startswith("token "), joined
+    table = cli(*es, "engines").stdout
+    assert "juego" in table and "título" in table and "Fenicia" in table and "Tres en raya" in table, table
+    assert "Phoenicia" not in table and "title" not in table, table
+    solo = cli("--url", server.http, "--lang", "en", "create", "new-bedford", "--players", "1").stdout
+    assert re.match(r"game \S+ \(new-bedford, 1 seat, version 1\)\n", solo), solo
+    for argv, spanish, english in (
+            (("riverboat", "--players", "7"), "riverboat se juega con 2-4 jugadores, no con 7", "riverboat takes 2-4 players, not 7"),
+            (("riverboat", "--seat", "5"), "--seat debe ser de 0 a 1", "--seat must be 0..1"),
+            (("tic-tac-toe", "--open", "2"), "--open debe ser de 0 a 1: 2 asientos, uno de ellos el tuyo",
+             "--open must be 0..1: 2 seats, one of them yours"),
+            ((), "play: indica un juego para empezar una partida", "play: give an engine to start a game"),
+            (("--game", gid), "--game necesita el --token del asiento", "--game needs the seat's --token")):
+        p = cli(*es, "play", *argv, check=False)
+        assert p.returncode != 0 and spanish in p.stderr, (argv, p.stderr)
+        p = cli("--url", server.http, "--lang", "en", "play", *argv, check=False)
+        assert p.returncode != 0 and english in p.stderr, (argv, p.stderr)
+
+
+def test_refusals_are_worded_in_the_language_asked(server):
+    """A Spanish terminal got the server's English refusals ("error: NOT_FOUND: no game 'x'"): they
+    are worded from their reason, as the browser words them; English keeps the server's words."""
+    for argv, spanish, english in ((("show", "nosuch"), "error: no existe esa partida (NOT_FOUND)", "error: NOT_FOUND: no game 'nosuch'"),
+                                   (("create", "nosuch"), "error: este servidor no tiene ese juego (INVALID_ARGUMENT)",
+                                    "error: INVALID_ARGUMENT: no engine named 'nosuch'"),
+                                   (("act", "abc", "1", "--token=abc"), "error: el token del asiento o de la sesión no es válido",
+                                    "error: UNAUTHENTICATED: malformed seat token")):
+        p = cli("--url", server.http, *argv, env={"LANG": "es_ES.UTF-8"}, check=False)
+        assert p.returncode == 1 and spanish in p.stderr, (argv, p.stderr)
+        p = cli("--url", server.http, "--lang", "en", *argv, check=False)
+        assert p.returncode == 1 and english in p.stderr, (argv, p.stderr)

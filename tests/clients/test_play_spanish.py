@@ -83,3 +83,16 @@ def test_a_whole_new_bedford_game_in_spanish_to_the_end(server, tmux):
     assert "elige>" in text and "« tú:" in text and "Ronda " in text
     english = _english(text)
     assert not english, "\n".join(english[:20])
+
+
+@pytest.mark.parametrize(("lang", "level", "words"), [("es", "hard", "asiento 1 bot (difícil)"),
+                                                      ("en", "medium", "seat 1 bot (medium)")])
+def test_a_new_game_names_its_bots_level_in_words(server, tmux, lang, level, words):
+    """`play --bot hard` words the bot's level in the player's language, not the wire's "bot:hard"."""
+    tmux.start(f"python -m tablero_client --url {server.http} --lang {lang} play riverboat --players 3 --bot {level}")
+    text = tmux.wait(_ready(1, "elige>" if lang == "es" else "choose>"))
+    start = text.index("Nueva partida" if lang == "es" else "New game")
+    head = " ".join(text[start:text.index("Continúas con" if lang == "es" else "You resume", start)].split())
+    assert words in head and head.count(" bot (") == 2 and "bot:" not in head, head
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)

@@ -93,3 +93,47 @@ def test_a_choice_for_a_captain_says_what_the_captain_would_do_in_spanish(spanis
     labels = [action_label(x, game) for x in g.legal_actions(0)]
     assert labels[1].startswith("Elegir por el Capitán: Barco 2 — El Capitán Ahab saca una ficha de Mar: cachalote, para el barco 2"), labels
     assert not any(ENGLISH.findall(label) for label in labels), labels
+
+
+def test_what_a_ship_or_a_captain_keeps_reads_se_queda_con(spanish):
+    """"se queda 2 ballenas francas" is not Spanish: one keeps something with "quedarse con"."""
+    g = engines.LocalGame("new-bedford", seats=1, seed=5, options={"captains": ["ahab", "stubb"]})
+    g.play_random()
+    game = _game(g, you=0)
+    lines = [describe_event(g.event_view(e), game) for e in g.events
+             if e["type"] in ("ship_returned", "captain_whales_trimmed")]
+    kept = [line for line in lines if " se queda " in line]
+    assert kept, lines
+    assert all(" se queda con " in line for line in kept), kept
+
+
+@pytest.mark.parametrize(("lang", "said"), [("es", ("gana el Capitán ", "ganan los Capitanes ", "ganadores: ")),
+                                             ("en", ("Captain ", "Captains ", "winners: "))])
+def test_the_last_log_line_names_the_captains_who_won(lang, said):
+    """A game a Captain won ended its log with "winners: ." (the seats' winners only, none): the line
+    names the Captains who won, alone or beside the seats that tied with them."""
+    i18n.set_language(lang)
+    try:
+        endings = []
+        for seed in range(1, 7):
+            g = engines.LocalGame("new-bedford", seats=1, seed=seed, options={"captains": ["ahab", "stubb"]})
+            g.play_random()
+            end = g.events[-1]
+            line = describe_event(g.event_view(end), _game(g))
+            assert "winners: ." not in line and "ganadores: ." not in line and line.rstrip(".")[-1] != ":", line
+            if end["captain_winners"] and not end["winners"]:
+                assert any(line.split("; ")[-1].startswith(s) for s in said[:2]), line
+                endings.append(line)
+        assert endings, "no seed where a Captain won alone"
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_sperm_whale_is_caught_as_un_cachalote(spanish):
+    """"captura una cachalote": cachalote is masculine (ballena franca, ballena de Groenlandia are not)."""
+    g = engines.LocalGame("new-bedford", seats=1, seed=3, options={"captains": ["ahab"]})
+    game = _game(g)
+    said = {k: describe_event(g.event_view({"type": "whale_picked", "seat": 0, "ship": 1, "kind": k}), game)
+            for k in ("sperm", "right", "bowhead")}
+    assert said["sperm"].endswith("captura un cachalote."), said
+    assert said["right"].endswith("captura una ballena franca.") and said["bowhead"].endswith("captura una ballena de Groenlandia."), said

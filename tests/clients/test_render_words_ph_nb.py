@@ -201,3 +201,20 @@ def test_a_phoenicia_discard_says_who_discards_how_many_cards():
                 assert "seats seat" not in text and "when " not in text, text
                 return
     raise AssertionError("no discard in that game")
+
+
+def test_phoenicia_one_card_paid_is_a_card_not_cards():
+    """"Blue pays 5 for Granary (cards 5)": one production card is "card 5" ("carta 5" in Spanish)."""
+    from tablero_client.render import i18n
+
+    g = engines.LocalGame("phoenicia", seats=2, seed=1)
+    game = _game(g, "phoenicia")
+    one = {"type": "development_bought", "seat": 1, "card": "Granary", "price": 5, "cards": [5], "disks": 0, "change": 0}
+    two = {**one, "price": 9, "cards": [5, 4]}
+    for lang, single, several in (("en", "(card 5)", "(cards 5 and 4)"), ("es", "(carta 5)", "(cartas 5 y 4)")):
+        i18n.set_language(lang)
+        try:
+            assert single in describe_event(one, game), describe_event(one, game)
+            assert several in describe_event(two, game), describe_event(two, game)
+        finally:
+            i18n.set_language("en")

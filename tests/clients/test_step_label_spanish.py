@@ -45,7 +45,7 @@ def test_riverboats_phase_bonus_is_told_in_spanish(spanish):
             gained = [e for e in g.events if e.get("type") == "gained" and e.get("reason") == "phase_bonus"]
             if gained:
                 line = describe_event(g.engine.event_view(gained[0], 0), _game("riverboat", 2))
-                assert "phase bonus" not in line and "(bonificación de fase)" in line, line
+                assert "phase bonus" not in line and "(bonus de fase)" in line, line
                 return
     pytest.fail("no phase bonus in these games")
 

@@ -88,6 +88,32 @@ def test_spanish_names_follow_the_rulebooks():
     assert messages.catalog("riverboat", "es")["name.harvest"] == "recolección"
 
 
+def test_phoenicias_overlord_has_one_name_in_spanish():
+    """The log, the board and the turn say "Overlord" (the rulebook's word): the final table's row
+    said "Último señor" for the same role."""
+    es = messages.catalog("phoenicia", "es")
+    assert "señor" not in " ".join(es.values()).lower()
+    assert "last_overlord {Último Overlord}" in es["label.details"]
+
+
+def test_lobby_option_hints_speak_words_not_ids():
+    """New Bedford's English hint for Buildings read "'default' …, 'two_player', 'all', or an explicit
+    list of building ids" under choices labelled in words (the schema's description, copied)."""
+    for name in engines.names():
+        for lang in ("en", "es"):
+            for key, text in messages.catalog(name, lang).items():
+                if key.startswith("label.option.") and key.endswith("_hint"):
+                    assert not re.search(r"'[a-z]+(_[a-z]+)*'|\bids\b", text), (name, lang, key, text)
+
+
+def test_riverboats_bonus_has_one_name_in_spanish():
+    """The log said "Azul elige el bonus de agente" and "gana 2 PV (bonificación de fase)", the final
+    table "Bonus de fase": one word for the rulebook's bonus."""
+    es = messages.catalog("riverboat", "es")
+    assert "bonificación" not in " ".join(es.values()).lower()
+    assert es["name.phase_bonus"] == "bonus de fase"
+
+
 def test_the_platform_catalog_matches_in_both_languages():
     en, es = messages.catalog(messages.PLATFORM, "en"), messages.catalog(messages.PLATFORM, "es")
     assert en and set(en) == set(es)

@@ -144,3 +144,18 @@ def test_a_pool_process_killed_while_idle_does_not_stop_the_bots():
         started = time.monotonic()
         _wait(lambda: _version(server, second) >= 2, timeout=40)
         assert time.monotonic() - started < 40
+
+
+def test_serve_without_a_pool_on_the_in_memory_store_says_its_thinking_bots_will_never_move(tmp_path):
+    """TABLERO_BOT_PROCESSES=0 leaves thinking to `tablero bots` workers, which need the store's queue:
+    with the in-memory store none can reach it, and a hard bot's game waited for ever, silently."""
+    with ServerProcess({"TABLERO_BOT_PROCESSES": "0", "TABLERO_LOG_LEVEL": "warning"}) as server:
+        _code, err = server.terminate()
+    assert "TABLERO_BOT_PROCESSES=0 with the in-memory store" in err and "never move" in err, err
+    with ServerProcess({"TABLERO_BOT_PROCESSES": "0", "TABLERO_LOG_LEVEL": "warning"}, "--db", ":memory:") as server:
+        _code, err = server.terminate()
+    assert "never move" in err, err
+    with ServerProcess({"TABLERO_BOT_PROCESSES": "0", "TABLERO_LOG_LEVEL": "warning",
+                        "TABLERO_DB": str(tmp_path / "games.db")}) as server:  # workers can share the file
+        _code, err = server.terminate()
+    assert "never move" not in err, err

@@ -111,6 +111,19 @@ def test_tic_tac_toe_in_spanish_words_its_board_moves_and_log(server, new_page):
     assert "Empieza la partida: Rojo (tú) juega con X y Azul con O." in log and "puts" not in log
 
 
+def test_the_table_names_each_bots_level_in_the_language_shown(server, new_page):
+    """The level chosen in the lobby ("Bot (difícil)") stays in sight at the table, in words."""
+    page = _in("es", new_page)
+    create_in_lobby(page, server.url, "riverboat", ["human", "bot:hard", "bot:medium", "bot"])
+    chips = lambda: [" ".join(t.split()) for t in page.locator(".seat-list .seat-chip small").all_inner_texts()]  # noqa: E731
+    page.wait_for_function("document.querySelectorAll('.seat-list .seat-chip small').length === 4")
+    assert chips() == ["humano", "bot (difícil)", "bot (medio)", "bot"], chips()
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.querySelector('header nav').textContent === 'Lobby'")
+    page.wait_for_function("[...document.querySelectorAll('.seat-list .seat-chip small')].some((e) => e.textContent.includes('(hard)'))")
+    assert chips() == ["human", "bot (hard)", "bot (medium)", "bot"], chips()
+
+
 @pytest.mark.parametrize("engine", BOARD_GAMES)
 def test_each_board_game_to_the_end_in_spanish(server, new_page, engine):
     page = _in("es", new_page, width=1280, height=900)

@@ -48,3 +48,24 @@ def test_a_founders_game_that_ended_stalled_says_why_in_the_final_scores(server,
     notes = page.evaluate(NOTES, {"reason": "stalled", "scores": [3, 4], "winners": [1]})
     assert len(notes) == 1 and notes[0].startswith("The game ended stalled: ") and "sixth" in notes[0], notes
     assert page.evaluate(NOTES, {"reason": "completions", "scores": [3, 4], "winners": [1]}) == []
+
+
+def test_row_labels_are_the_catalogs_labels_not_the_lower_case_names_of_sentences(server, new_page):
+    """An outside pass's Founders game ended with "By source › money", "By source › influence" and
+    "race" among "By source › Prerequisites" ("Por origen › dinero", "raza" in Spanish): the final
+    table took the names meant for sentences before the catalog's own row labels (label.details)."""
+    import random
+
+    from .api_play import ApiGame
+
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human"])
+    game.play(random.Random(2), lambda g: False)
+    for lang, want, never in (("en", ["By source › Money", "By source › Influence", "Race"], ["By source › money", "race"]),
+                              ("es", ["Por origen › Dinero", "Por origen › Influencia", "Raza"], ["Por origen › dinero", "raza"])):
+        page = new_page()
+        page.context.add_init_script(f"Object.defineProperty(navigator, 'languages', {{get: () => ['{lang}']}});")
+        game.hold(page, [0])
+        page.goto(f"{server.url}/#/g/{game.id}")
+        page.wait_for_selector(".result:not([hidden]) .scores")
+        rows = page.locator(".result table.scores tbody th").all_inner_texts()
+        assert all(r in rows for r in want) and not any(r in rows for r in never), (lang, rows)

@@ -57,14 +57,17 @@ def _print_json(obj: Any) -> None:
 def cmd_engines(args: argparse.Namespace) -> int:
     with _client(args) as c:
         engines = c.engines()
+        if not args.json:
+            _platform_words(c)
+            titles = _titles(c, engines)
     if args.json:
         _print_json([asdict(e) for e in engines])
         return 0
     from rich.table import Table
 
-    t = Table("engine", "title", "seats", "version")
+    t = Table(*(_say("cli.engines_column", column, column=column) for column in ("engine", "title", "seats", "version")))
     for e in engines:
-        t.add_row(e.name, e.title, f"{e.min_seats}-{e.max_seats}", str(e.version))
+        t.add_row(e.name, titles.get(e.name, e.title), f"{e.min_seats}-{e.max_seats}", str(e.version))
     _console(args).print(t)
     return 0
 
@@ -77,23 +80,29 @@ def cmd_create(args: argparse.Namespace) -> int:
     options = _json_arg(args.options, "--options") if args.options else None
     with _client(args) as c:
         created = c.create(args.engine, args.players, options=options, seats=seats)
+        if not args.json:
+            _platform_words(c)
     if args.json:
         _print_json({"game": asdict(created.game), "seats": [asdict(s) for s in created.seats]})
         return 0
-    print(f"game {created.game.id} ({created.game.engine}, {created.game.players} seats, "
-          f"version {created.game.version})")
+    g = created.game
+    print(_say("cli.created", "game {game} ({engine}, {seats} seats, version {version})",
+               game=g.id, engine=g.engine, seats=g.players, version=g.version))
     for s in created.seats:
-        print(f"seat {s.seat} token {s.token}")
+        print(_say("cli.seat_token", "seat {seat} token {token}", seat=s.seat, token=s.token))
     return 0
 
 
 def cmd_join(args: argparse.Namespace) -> int:
     with _client(args) as c:
         seat = c.join(args.game_id, args.token)
+        if not args.json:
+            _platform_words(c)
     if args.json:
         _print_json({"gameId": seat.game_id, "seat": seat.seat, "token": seat.token})
     else:
-        print(f"joined game {seat.game_id} as seat {seat.seat}\ntoken {seat.token}")
+        print(_say("cli.joined", "joined game {game} as seat {seat}", game=seat.game_id, seat=seat.seat))
+        print(f"token {seat.token}")
     return 0
 
 
@@ -186,6 +195,31 @@ def _say(key: str, english: str, **args: Any) -> str:
     i18n = _i18n()
     cat = i18n.catalog("tablero") if i18n is not None else None
     return cat.format(key, args) if cat is not None and cat.has(key) else english.format(**args)
+
+
+def _titles(c: Any, engines: Any) -> dict[str, str]:
+    """Each engine's title in the language in use (its catalog's `title`; English: the server's)."""
+    i18n = _i18n()
+    if i18n is None or i18n.current_language() == "en":
+        return {}
+    out = {}
+    for e in engines:
+        cat = i18n.load(c, e.name)
+        if cat is not None and cat.has("title"):
+            out[e.name] = cat.format("title")
+    return out
+
+
+def refusal(e: TableroError) -> str:
+    """A refusal as the player reads it: in English the server's own words (they say more); in
+    another language its reason worded by the platform's catalog (`web.reason.<REASON>`, as the
+    browser client words it) with the code, when the catalog words that reason."""
+    i18n = _i18n()
+    if i18n is None or i18n.current_language() == "en" or not e.reason:
+        return str(e)
+    cat = i18n.catalog("tablero")
+    key = f"web.reason.{e.reason}"
+    return f"{cat.format(key)} ({e.code})" if cat is not None and cat.has(key) else str(e)
 
 
 def _platform_words(c: Any) -> None:
@@ -443,7 +477,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "tablero") -> int:
     try:
         return int(args.fn(args) or 0)
     except TableroError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {refusal(e)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

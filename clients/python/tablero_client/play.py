@@ -34,7 +34,6 @@ from .client import Client, Seat
 from .errors import Aborted, TableroError, Unavailable
 from .models import Event, Game
 from .render import action_label, describe_event, i18n, messages, outcome_text, player_name, render, step_label, words
-from .render.words import plural
 
 QUIT_WORDS = ("q", "quit", "exit")
 BACK_WORDS = ("b", "back", "0")
@@ -116,18 +115,18 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
         return seat, True
     if args.game:
         if not args.token:
-            raise SystemExit("--game needs the seat's --token")
+            raise SystemExit(T("play.need_token"))
         return c.seat(args.game, args.token), False
     if not args.engine:
-        raise SystemExit("play: give an engine to start a game (e.g. `play tic-tac-toe`), or --game/--join")
+        raise SystemExit(T("play.need_engine"))
     eng = c.engine(args.engine)
     players = args.players or eng.min_seats
     if not eng.min_seats <= players <= eng.max_seats:
-        raise SystemExit(f"{eng.name} takes {eng.min_seats}-{eng.max_seats} players, not {players}")
+        raise SystemExit(T("play.players_range", {"engine": eng.name, "lo": eng.min_seats, "hi": eng.max_seats, "n": players}))
     if not 0 <= args.seat < players:
-        raise SystemExit(f"--seat must be 0..{players - 1}")
+        raise SystemExit(T("play.seat_range", {"hi": players - 1}))
     if not 0 <= args.open < players:
-        raise SystemExit(f"--open must be 0..{players - 1}: {plural(players, 'seat')}, one of them yours")
+        raise SystemExit(T("play.open_range", {"hi": players - 1, "players": players}))
     kinds = []
     opened = 0
     for i in range(players):
@@ -142,8 +141,11 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
     opts = _json_arg(args.options, "--options") if args.options else None
     created = c.create(eng.name, players, options=opts, seats=kinds)
     title = (i18n.catalog(eng.name) or i18n.Catalog({}, "en")).format("title", default=eng.title)
+    # "bot:hard" is a wire spelling: the words name the kind and the bot's level
+    seats = [T("play.seat_kind", {"n": i, "kind": k.partition(":")[0], "level": k.partition(":")[2] or "easy"})
+             for i, k in enumerate(kinds)]
     con.print(escape(T("play.new_game", {"game": created.game.id, "title": title, "seat": args.seat,
-                                          "seats": ", ".join(T("play.seat_kind", {"n": i, "kind": k}) for i, k in enumerate(kinds))})))
+                                          "seats": ", ".join(seats)})))
     mine = created.seat(args.seat)
     if "open" in kinds:
         con.print(escape(T("play.friend_joins", {"command": join_command(args, created.game.id)})), soft_wrap=True)
@@ -507,8 +509,10 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                 except Unavailable:
                     raise
                 except TableroError as e:
+                    from .cli import refusal
+
                     pending = None
-                    con.print(f"[red]{escape(str(e))}[/red]")
+                    con.print(f"[red]{escape(refusal(e))}[/red]")
                     game = seat.game()
                 continue
             # While others play the board is shown as it stands once they pause (a wait with no news), so a

@@ -31,6 +31,14 @@ async function engines() {
   return enginesCache;
 }
 
+// Two actions are the same move: the same fields with the same values, whatever their order.
+function canonical(v) {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]));
+  return v;
+}
+const sameAction = (a, b) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
 function engineTitle(name) {
   const cat = catalog(name);
   if (cat.has('title') && cat.messages['title'] !== catalog('tablero').messages['title']) return cat.t('title');
@@ -711,10 +719,14 @@ class Table {
   async refresh() {
     if (this.stopped) return;
     if (this.refreshing) {
+      // The reload under way loads once more before it ends: a caller (a move just made) waits for
+      // it, so the move builder never comes back with the moves of the position before the move.
       this.again = true;
-      return;
+      return this.reloaded;
     }
     this.refreshing = true;
+    let done;
+    this.reloaded = new Promise((resolve) => { done = resolve; });
     try {
       do {
         this.again = false;
@@ -728,6 +740,7 @@ class Table {
       if (e.code === 'UNAVAILABLE') this.offline = true;
     } finally {
       this.refreshing = false;
+      done();
     }
   }
 
@@ -799,8 +812,7 @@ class Table {
   async submit(action) {
     this.chosen = null; // after a move, the hot seat follows the turn again
     try {
-      const out = await api('POST', `${this.path}/actions`, { token: this.token(), body: { action, requestId: requestId(), expectedVersion: this.game.version } });
-      const g = unwrapGame(out);
+      const g = unwrapGame(await this.actOnLatest(action));
       if (g && g.view) this.game = g;
       notify('');
     } catch (e) {
@@ -814,6 +826,25 @@ class Table {
       else notify(T('web.move_refused', { why: why(e) }));
     }
     await this.refresh();
+  }
+
+  // `action`, chosen on the game at this.game.version. When other seats acted meanwhile (a bot's or
+  // a friend's secret bid, worker or vote of a simultaneous choice) and it is still legal, it is
+  // played on the game as it is now, as the terminal client does: what the others chose does not
+  // change what the player chose. Otherwise the refusal stands (the game moved on).
+  async actOnLatest(action, tries = 3) {
+    const id = requestId(); // one move: a refused request's id is not kept, so it is sent again
+    let expectedVersion = this.game.version;
+    for (let n = 1; ; n++) {
+      try {
+        return await api('POST', `${this.path}/actions`, { token: this.token(), body: { action, requestId: id, expectedVersion } });
+      } catch (e) {
+        if (e.reason !== 'STALE_VERSION' || n >= tries) throw e;
+        const legal = await api('GET', `${this.path}/legal-actions`, { token: this.token() });
+        if (typeof legal.version !== 'number' || !(legal.actions || []).some((a) => sameAction(a, action))) throw e;
+        expectedVersion = legal.version;
+      }
+    }
   }
 
   // An action in words: its catalog template, then what it does (the renderer's actionEffect).
@@ -834,7 +865,7 @@ class Table {
       h('ul', { class: 'seat-list', 'aria-label': T('web.players_label') }, (g.seats || []).map((s) => h('li', {
         class: `seat-chip c${s.seat}${toAct.includes(s.seat) ? ' to-act' : ''}${s.seat === this.active ? ' me' : ''}`,
       }, h('span', { class: `dot c${s.seat}` }), ` ${seatName(this.ctxBase(), s.seat)} `,
-      h('small', {}, T('web.seat_kind', { kind: kindOf(s) === 'open' ? (s.claimed ? 'friend' : 'open') : kindOf(s) })),
+      h('small', {}, T('web.seat_kind', { kind: kindOf(s) === 'open' ? (s.claimed ? 'friend' : 'open') : kindOf(s), level: s.botLevel || 'easy' })),
       toAct.includes(s.seat) ? h('span', { class: 'badge' }, ' ', T('web.to_play')) : null)),
       // Players who are not seats (New Bedford's Captains) sit at the table too.
       ((this.ctxBase().seatNames) || []).slice((g.seats || []).length).map((name, i) => h('li', { class: `seat-chip automa c${(g.seats || []).length + i}` },

@@ -16,7 +16,15 @@ export function result(game, ctx, names, notes) {
   // An id of the breakdown: the renderer's name, else the engine's `name.` or its `label.details`.
   const named = (x) => (typeof x !== 'string' ? null : names && Object.prototype.hasOwnProperty.call(names, x) ? names[x]
     : cat.has(`name.${x}`) ? cat.t(`name.${x}`) : null);
-  const rowName = (x) => named(x) ?? (cat.has('label.details') ? cat.t('label.details', { detail: x, text: humanize(x) }) : humanize(x));
+  // A row's label: the engine's `label.details` when it words that row itself (a label, capitalised:
+  // "Money", "Remolacha"), else the name (a word for sentences: "money"), else the id in words.
+  const detailLabel = (x) => {
+    if (!cat.has('label.details')) return null;
+    const said = cat.t('label.details', { detail: x, text: '\u0000' });
+    return said === '\u0000' ? null : said;
+  };
+  const rowName = (x) => (typeof x === 'string' && !(names && Object.prototype.hasOwnProperty.call(names, x)) ? detailLabel(x) : null)
+    ?? named(x) ?? (cat.has('label.details') ? cat.t('label.details', { detail: x, text: humanize(x) }) : humanize(x));
   const o = game.outcome;
   const n = game.players || (o.scores || []).length;
   const winners = o.winners || [];
