@@ -121,8 +121,10 @@ class Matchmaking:
             rating = Rating.loads((await self.games.ratings.store.get(engine.name, [user.id]))[user.id]).score
         ticket = {"id": "t" + uuid.uuid4().hex[:20], "user": user.id, "name": user.name, "engine": engine.name,
                   "players": players, "options": options, "ratingWindow": window,
-                  "botsAfter": bots_after, "created": now,
-                  "expires": now + timeout, "rating": rating, "status": "WAITING", "version": 1}
+                  # (times kept to the millisecond they are shown with: Redis' JSON keeps 14
+                  # digits, so an unrounded time could round to another millisecond when read back)
+                  "botsAfter": bots_after, "created": round(now, 3),
+                  "expires": round(now + timeout, 3), "rating": rating, "status": "WAITING", "version": 1}
         try:
             ticket = await self.store.add(ticket, request_id)
         except TooManyTickets:

@@ -111,7 +111,7 @@ class MemoryTickets:
         for seat, s in enumerate(match["seats"]):
             x = self.t.get(s["ticket"]) if s else None
             if x is not None and x["status"] == "MATCHING" and x.get("match") == match["id"]:
-                x.update(status="MATCHED", gameId=match["id"], seat=seat, matchTime=now, version=x["version"] + 1)
+                x.update(status="MATCHED", gameId=match["id"], seat=seat, matchTime=round(now, 3), version=x["version"] + 1)
         self.matches.pop(match["id"], None)
 
     async def stale(self, before: float) -> list[dict[str, Any]]:
@@ -327,7 +327,7 @@ class SQLiteTickets:
             for seat, s in enumerate(match["seats"]):
                 t = self._get(db, s["ticket"]) if s else None
                 if t is not None and t["status"] == "MATCHING" and t.get("match") == match["id"]:
-                    t.update(status="MATCHED", gameId=match["id"], seat=seat, matchTime=now, version=t["version"] + 1)
+                    t.update(status="MATCHED", gameId=match["id"], seat=seat, matchTime=round(now, 3), version=t["version"] + 1)
                     self._put(db, t)
             db.execute("DELETE FROM mm_matches WHERE id = ?", (match["id"],))
 

@@ -510,7 +510,6 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                     raise
                 except TableroError as e:
                     from .cli import refusal
-
                     pending = None
                     con.print(f"[red]{escape(refusal(e))}[/red]")
                     game = seat.game()
