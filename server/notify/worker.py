@@ -37,6 +37,7 @@ PUSH, INBOX = "push", "inbox"
 INBOX_KINDS = ("turn.started", "game.finished", TURN_ENDED)
 CURSOR_TTL = 7 * 86400.0  # a finished game's cursor is kept a week (a late signal derives nothing)
 MARK_WAIT = 0.5  # seconds a derivation waits for a claimed seat's lobby mark (_marked_directory)
+UNMARKED_KEPT = 10_000  # claimed seats whose mark never came, remembered so as not to wait again
 FAILURE_LOG_EVERY = 60.0  # seconds between two logged failed deliveries to one target
 
 
@@ -72,6 +73,7 @@ class Notifier:
         self._wake = asyncio.Event()
         self._stopping = False
         self._said: dict[str, float] = {}  # target -> when its last failed delivery was logged
+        self._unmarked: dict[tuple[str, int], None] = {}  # claimed seats waited for in vain (bounded)
         from .webpush import Subscriptions
 
         self.subs = Subscriptions(queue)
@@ -128,12 +130,20 @@ class Notifier:
         """The seat directory, once it names who took every claimed seat: a join claims its seat
         in the store, then marks it (with its portal user) in the lobby, so a derivation between
         the two would say the seat was joined by nobody (seat.joined with userId null). The mark
-        follows within milliseconds; after MARK_WAIT the directory is taken as it is."""
+        follows within milliseconds; after MARK_WAIT the directory is taken as it is, and that
+        seat is not waited for again."""
         claimed = set(meta.get("claimed", ()))
         waited = 0.0
         while True:
             seats = await self.service.seats.directory(game_id, meta)
-            if waited >= MARK_WAIT or all(s.get("taken") for s in seats if s["seat"] in claimed):
+            unmarked = [(game_id, s["seat"]) for s in seats if s["seat"] in claimed and not s.get("taken")]
+            if not unmarked or all(key in self._unmarked for key in unmarked):
+                return seats
+            if waited >= MARK_WAIT:  # a join that never marked (its replica died between the two):
+                for key in unmarked:  # not waited for again
+                    self._unmarked[key] = None
+                while len(self._unmarked) > UNMARKED_KEPT:
+                    del self._unmarked[next(iter(self._unmarked))]
                 return seats
             await asyncio.sleep(MARK_WAIT / 10)
             waited += MARK_WAIT / 10

@@ -101,6 +101,38 @@ async def test_a_join_derived_between_its_claim_and_its_mark_names_its_user() ->
         await store.close()
 
 
+async def test_a_join_whose_mark_never_comes_is_waited_for_once() -> None:
+    """A join whose replica died between its claim and its lobby mark: the first derivation
+    waits MARK_WAIT for the mark, then says the seat was joined by nobody; later derivations of
+    the game do not wait again (each would otherwise hold the deriver for MARK_WAIT)."""
+    import time
+
+    from tablero.server.app import GameService
+    from tablero.server.app import commands as cmd
+    from tablero.server.auth import TokenSigner
+    from tablero.server.notify import worker
+    from tablero.server.notify.queue import SQLiteQueue
+    from tablero.server.notify.worker import Notifier
+    from tablero.server.store import open_store
+
+    store = open_store(None, None)
+    service = GameService(store, TokenSigner("test-secret"))
+    try:
+        gid = (await service.create_game(cmd.CreateGame("tic-tac-toe", seats=("human", "open"))))["game"]["id"]
+        assert await service.games.claim_seat(gid, [1], "claim-without-mark") == 1  # and no lobby mark
+        service.games.forget_meta(gid)
+        notifier = Notifier(SQLiteQueue(None), service, inbox=False)
+        started = time.monotonic()
+        _, evs = await notifier._derive(gid, None)
+        first = time.monotonic() - started
+        assert [e["data"]["userId"] for e in evs if e["type"] == "seat.joined"] == [None]
+        started = time.monotonic()
+        await notifier._derive(gid, None)
+        assert first >= worker.MARK_WAIT and time.monotonic() - started < worker.MARK_WAIT / 2
+    finally:
+        await store.close()
+
+
 async def test_a_turn_item_goes_when_its_seat_is_no_longer_to_act_though_no_turn_starts() -> None:
     """An outside pass kept a "turn" item (and pendingTurns 1) after its user had bid in a game
     of simultaneous moves (the others still to bid: no turn.started follows) and after resigning.

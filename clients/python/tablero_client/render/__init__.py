@@ -64,10 +64,6 @@ class Header:
     def __init__(self, parts: list[tuple[str, str]]) -> None:
         self.parts = parts
 
-    @property
-    def plain(self) -> str:
-        return "  ".join(text for text, _ in self.parts)
-
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         line = Text()
         for text, style in self.parts:
