@@ -45,7 +45,8 @@ _WELL_KNOWN = {
 _ERROR_DESCRIPTIONS = {
     "INVALID_ARGUMENT": "malformed request (REST: also a seat token in the URL anywhere but the watch)",
     "DEADLINE_EXCEEDED": "the request body arrived too slowly (TABLERO_BODY_TIMEOUT)",
-    "UNAUTHENTICATED": "missing, malformed or foreign seat token",
+    "UNAUTHENTICATED": "a missing, malformed or foreign seat token, or a refused portal JWT (expired, unknown "
+                       "key, bad signature: any call that sends a JWT has it verified, public reads too)",
     "PERMISSION_DENIED": "the token opens a seat of another game",
     "NOT_FOUND": "unknown game or engine",
     "FAILED_PRECONDITION": "against the rules of the game, or no open seat left; for reads of the past, "
@@ -221,8 +222,9 @@ def _operation(rpc: Rpc, schemas: _Schemas) -> dict[str, Any]:
         ok = _json(schemas.message(rpc.response.DESCRIPTOR, output=True))
     op["responses"] = {"200": ok}
     # Over REST every operation may answer 400 (e.g. access_token in the URL of a unary
-    # call), and one with a body 408 (the body arrived too slowly).
-    rest = {"INVALID_ARGUMENT", "INTERNAL", *(("DEADLINE_EXCEEDED",) if rpc.body else ())}
+    # call), 401 (a portal JWT sent with any call is verified: an expired one is refused, also
+    # on public reads), and one with a body 408 (the body arrived too slowly).
+    rest = {"INVALID_ARGUMENT", "UNAUTHENTICATED", "INTERNAL", *(("DEADLINE_EXCEEDED",) if rpc.body else ())}
     for code in sorted({*handler.errors, *rest}, key=lambda c: STATUS[c][0]):
         status = str(STATUS[code][0])
         op["responses"].setdefault(status, {"$ref": f"#/components/responses/{status}"})
