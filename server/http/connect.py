@@ -318,6 +318,14 @@ class _UnknownMethod:
             return
         path, method = scope["path"], scope["method"]
         if path in self.known and (method == "POST" or (method == "GET" and path in self.gettable)):
+            head = dict(scope.get("headers") or ())
+            version = head.get(b"connect-protocol-version")
+            if (version is not None and version != b"1" and method == "POST"
+                    and not head.get(b"content-type", b"").lower().startswith(b"application/grpc")):
+                # connectrpc's refusal of another protocol version names no reason.
+                await _connect_refusal(send, 400, "INVALID_ARGUMENT", "connect-protocol-version must be '1': got "
+                                       f"{version.decode('latin-1')[:40]!r}", code="invalid_argument")
+                return
             await self.app(scope, receive, send)
             return
         if path not in self.known and method not in ("POST", "GET"):
@@ -337,10 +345,10 @@ class _UnknownMethod:
 
 
 async def _connect_refusal(send: Any, status: int, reason: str, message: str,
-                           headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
-    """A Connect error (code unimplemented) with a google.rpc.ErrorInfo naming `reason`."""
+                           headers: Sequence[tuple[bytes, bytes]] = (), code: str = "unimplemented") -> None:
+    """A Connect error (code unimplemented unless told) with a google.rpc.ErrorInfo naming `reason`."""
     info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN)
-    body = json.dumps({"code": "unimplemented", "message": message,
+    body = json.dumps({"code": code, "message": message,
                        "details": [{"type": "google.rpc.ErrorInfo",
                                     "value": base64.b64encode(info.SerializeToString()).decode().rstrip("=")}]})
     await send({"type": "http.response.start", "status": status,
