@@ -1,5 +1,6 @@
 """Connect and gRPC-Web for browsers: every RPC of the protos on the HTTP port at its
-standard path (`/tablero.v1.GameService/SubmitAction`), WatchGame as a server stream.
+standard path (`/tablero.v1.GameService/SubmitAction`), WatchGame and WatchMatchTicket as server
+streams.
 
 The protocol is the `connectrpc` package's ASGI application (Connect with JSON or binary
 protobuf, and gRPC-Web; gRPC itself stays on the gRPC port), with gRPC-Web's text mode
@@ -144,7 +145,7 @@ def _stream(api: Api, rpc: str, response_cls: type) -> Any:
 
     async def handle(request: Any, ctx: Any) -> AsyncIterator[Any]:
         async with _observed(rpc, ctx):
-            items = await api.watch(_wire(api, rpc, request), keepalive=KEEPALIVE)
+            items = await api.watch(_wire(api, rpc, request), keepalive=KEEPALIVE, rpc=rpc)
             async with contextlib.aclosing(items):  # closed at once (it holds a store watcher)
                 async for item in items:
                     if item.kind == "event":

@@ -24,7 +24,11 @@ for (let i = 0; i < 100 && !turns.length; i++) {  // the notification worker der
 out.turns = turns;
 const ticket = (await client.matchmaking.createMatchTicket({ engine: "riverboat", requestId: "ts-portal-calls-1" })).ticket;
 out.ticket = [ticket.engine, (await client.matchmaking.getMatchTicket({ ticketId: ticket.id })).ticket.id === ticket.id];
-await client.matchmaking.cancelMatchTicket({ ticketId: ticket.id });
+setTimeout(() => client.matchmaking.cancelMatchTicket({ ticketId: ticket.id }), 300);
+out.watched = [];  // a server stream: the Client's JWT goes with it too
+for await (const m of client.matchmaking.watchMatchTicket({ ticketId: ticket.id })) {
+  if (m.ticket) out.watched.push(m.ticket.status);  // (a keep-alive is an empty message)
+}
 const board = await client.players.getLeaderboard({ engine: "tic-tac-toe" });
 out.leaderboard = board.engine;
 console.log(JSON.stringify(out));
