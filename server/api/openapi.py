@@ -45,7 +45,8 @@ _WELL_KNOWN = {
 _ERROR_DESCRIPTIONS = {
     "INVALID_ARGUMENT": "malformed request (REST: also a seat token in the URL anywhere but the watch)",
     "DEADLINE_EXCEEDED": "the request body arrived too slowly (TABLERO_BODY_TIMEOUT)",
-    "UNAUTHENTICATED": "missing, malformed or foreign seat token",
+    "UNAUTHENTICATED": "a missing, malformed or foreign seat token, or a refused portal JWT (expired, unknown "
+                       "key, bad signature: any call that sends a JWT has it verified, public reads too)",
     "PERMISSION_DENIED": "the token opens a seat of another game",
     "NOT_FOUND": "unknown game or engine",
     "FAILED_PRECONDITION": "against the rules of the game, or no open seat left; for reads of the past, "
@@ -178,6 +179,21 @@ class _Schemas:
 def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
+TICKET_SSE_DESCRIPTION = (
+    "Server-Sent Events of one match ticket. Each change is a default message: `id: <the ticket's "
+    "version>` and `data: <WatchMatchTicketResponse JSON>` (`version`, `ticket`); the first is the "
+    "ticket as it is now. Once it is matched, cancelled or expired, `event: tablero-end` with "
+    "`data: {\"status\": \"MATCH_TICKET_STATUS_MATCHED\"}` (its last status), then the stream closes "
+    "(a long `retry:` keeps EventSource from reconnecting). `event: tablero-shutdown` with `data: {}` "
+    "when the server stops (reconnect: the stream starts again with the ticket as it is then); "
+    "`event: tablero-error` with `data: <Error JSON>` when the stream fails after it started. Until "
+    "v2, `tablero-end` and `tablero-shutdown` each come right after a copy under the former name "
+    "(`end`, `shutdown`). A comment line `: keepalive` comes every 15 s. A watch refused before it "
+    "starts (no JWT, another user's ticket, an unknown ticket) answers its HTTP status "
+    "(401/403/404) with the error as JSON, or as one `event: tablero-error` message when the request "
+    "accepts text/event-stream. `eventSource=true` is the game watch's alone (refused here)."
+)
+
 
 def _operation(rpc: Rpc, schemas: _Schemas) -> dict[str, Any]:
     handler = HANDLERS[rpc.name]
@@ -193,7 +209,12 @@ def _operation(rpc: Rpc, schemas: _Schemas) -> dict[str, Any]:
                "schema": schemas.field(f, output=False)} for f in rpc.path_fields]
     params += [{"name": f.json_name, "in": "query", "required": False, "schema": schemas.field(f, output=False)}
                for f in rpc.query_fields]
-    if rpc.streaming:
+    ticket = rpc.name == "WatchMatchTicket"  # a match ticket's changes, not a game's events
+    if rpc.streaming and ticket:
+        params += [{"name": "access_token", "in": "query", "required": False, "schema": {"type": "string"},
+                    "description": "the ticket owner's portal JWT, for clients that cannot set headers "
+                                   "(EventSource)"}]
+    elif rpc.streaming:
         params += [{"name": "access_token", "in": "query", "required": False, "schema": {"type": "string"},
                     "description": "a seat token, for clients that cannot set headers (EventSource)"},
                    {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"},
@@ -206,7 +227,13 @@ def _operation(rpc: Rpc, schemas: _Schemas) -> dict[str, Any]:
         ref = schemas.message(rpc.request_descriptor, output=False, skip=skip, name=body_name)
         op["requestBody"] = {"required": "required" in schemas.out[body_name],
                              "content": {"application/json": {"schema": ref}}}
-    if rpc.streaming:
+    if rpc.streaming and ticket:
+        ok = {"description": TICKET_SSE_DESCRIPTION, "content": {"text/event-stream": {
+            "schema": {"type": "string"}, "x-sse-messages": {
+                "message": schemas.message(rpc.response.DESCRIPTOR, output=True),
+                "tablero-end": _ref("TicketWatchEnd"), "tablero-shutdown": _ref("WatchShutdown"),
+                "tablero-error": _ref("Error"), "end": _ref("TicketWatchEnd"), "shutdown": _ref("WatchShutdown")}}}}
+    elif rpc.streaming:
         ok = {"description": SSE_DESCRIPTION, "content": {"text/event-stream": {
             "schema": {"type": "string"}, "x-sse-messages": {
                 "message": schemas.message(rpc.response.DESCRIPTOR, output=True),
@@ -221,8 +248,9 @@ def _operation(rpc: Rpc, schemas: _Schemas) -> dict[str, Any]:
         ok = _json(schemas.message(rpc.response.DESCRIPTOR, output=True))
     op["responses"] = {"200": ok}
     # Over REST every operation may answer 400 (e.g. access_token in the URL of a unary
-    # call), and one with a body 408 (the body arrived too slowly).
-    rest = {"INVALID_ARGUMENT", "INTERNAL", *(("DEADLINE_EXCEEDED",) if rpc.body else ())}
+    # call), 401 (a portal JWT sent with any call is verified: an expired one is refused, also
+    # on public reads), and one with a body 408 (the body arrived too slowly).
+    rest = {"INVALID_ARGUMENT", "UNAUTHENTICATED", "INTERNAL", *(("DEADLINE_EXCEEDED",) if rpc.body else ())}
     for code in sorted({*handler.errors, *rest}, key=lambda c: STATUS[c][0]):
         status = str(STATUS[code][0])
         op["responses"].setdefault(status, {"$ref": f"#/components/responses/{status}"})
@@ -245,6 +273,10 @@ def _controls(schemas: _Schemas) -> dict[str, Any]:
                                             "RATE_LIMITED: retryAfter"}}}}},
         "WatchEnd": {"type": "object", "required": ["status"], "properties": {"status": game_status},
                      "description": "data of the SSE `tablero-end` message"},
+        "TicketWatchEnd": {"type": "object", "required": ["status"],
+                           "properties": {"status": schemas.out.get("MatchTicketStatus") and _ref("MatchTicketStatus")},
+                           "description": "data of a match ticket watch's `tablero-end` message: the ticket's "
+                                          "last status"},
         "WatchShutdown": {"type": "object", "additionalProperties": False,
                           "description": "data of the SSE `tablero-shutdown` message"},
         "WatchReset": {"type": "object", "required": ["version"], "additionalProperties": False,

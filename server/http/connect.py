@@ -1,5 +1,6 @@
 """Connect and gRPC-Web for browsers: every RPC of the protos on the HTTP port at its
-standard path (`/tablero.v1.GameService/SubmitAction`), WatchGame as a server stream.
+standard path (`/tablero.v1.GameService/SubmitAction`), WatchGame and WatchMatchTicket as server
+streams.
 
 The protocol is the `connectrpc` package's ASGI application (Connect with JSON or binary
 protobuf, and gRPC-Web; gRPC itself stays on the gRPC port), with gRPC-Web's text mode
@@ -144,7 +145,7 @@ def _stream(api: Api, rpc: str, response_cls: type) -> Any:
 
     async def handle(request: Any, ctx: Any) -> AsyncIterator[Any]:
         async with _observed(rpc, ctx):
-            items = await api.watch(_wire(api, rpc, request), keepalive=KEEPALIVE)
+            items = await api.watch(_wire(api, rpc, request), keepalive=KEEPALIVE, rpc=rpc)
             async with contextlib.aclosing(items):  # closed at once (it holds a store watcher)
                 async for item in items:
                     if item.kind == "event":
@@ -318,6 +319,14 @@ class _UnknownMethod:
             return
         path, method = scope["path"], scope["method"]
         if path in self.known and (method == "POST" or (method == "GET" and path in self.gettable)):
+            head = dict(scope.get("headers") or ())
+            version = head.get(b"connect-protocol-version")
+            if (version is not None and version != b"1" and method == "POST"
+                    and not head.get(b"content-type", b"").lower().startswith(b"application/grpc")):
+                # connectrpc's refusal of another protocol version names no reason.
+                await _connect_refusal(send, 400, "INVALID_ARGUMENT", "connect-protocol-version must be '1': got "
+                                       f"{version.decode('latin-1')[:40]!r}", code="invalid_argument")
+                return
             await self.app(scope, receive, send)
             return
         if path not in self.known and method not in ("POST", "GET"):
@@ -337,10 +346,10 @@ class _UnknownMethod:
 
 
 async def _connect_refusal(send: Any, status: int, reason: str, message: str,
-                           headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
-    """A Connect error (code unimplemented) with a google.rpc.ErrorInfo naming `reason`."""
+                           headers: Sequence[tuple[bytes, bytes]] = (), code: str = "unimplemented") -> None:
+    """A Connect error (code unimplemented unless told) with a google.rpc.ErrorInfo naming `reason`."""
     info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN)
-    body = json.dumps({"code": "unimplemented", "message": message,
+    body = json.dumps({"code": code, "message": message,
                        "details": [{"type": "google.rpc.ErrorInfo",
                                     "value": base64.b64encode(info.SerializeToString()).decode().rstrip("=")}]})
     await send({"type": "http.response.start", "status": status,

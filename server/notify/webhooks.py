@@ -32,6 +32,9 @@ logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line per delivery
 MAX_RESPONSE = 64 * 1024  # bytes of a receiver's answer read at most (the rest is dropped)
 
 
+FIELDS = frozenset({"url", "secret", "events", "id"})  # an endpoint of TABLERO_WEBHOOKS
+
+
 class Refused(Exception):
     """The destination is not allowed (private or loopback address, bad scheme)."""
 
@@ -61,6 +64,10 @@ def parse_endpoints(text: str | None) -> list[Endpoint]:
     for i, item in enumerate(doc):
         if not isinstance(item, dict) or not isinstance(item.get("url"), str):
             raise ValueError(f"item {i}: needs a \"url\"")
+        unknown = sorted(set(item) - FIELDS)
+        if unknown:  # a misspelt "events" would otherwise send every kind, a misspelt "id" lose the queue's name
+            raise ValueError(f"item {i}: unknown field(s) {', '.join(map(repr, unknown))}; "
+                             f"expected {', '.join(sorted(FIELDS))}")
         url = item["url"]
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:

@@ -34,3 +34,20 @@ def test_create_carries_a_jwt_seat_specs_a_clock_and_bot_levels(sdk, portal):  #
     assert out["specs"] == [["ts-ann", "Ann"], ["bob", "Bob"]]
     assert out["deadlines"] == [0]
     assert out["badClock"]["code"] == "INVALID_ARGUMENT"
+
+
+def test_game_deadlines_and_the_portal_services_with_the_clients_jwt(sdk, portal):  # noqa: F811
+    """A portal frontend on the SDK alone: a game's turn deadlines (no raw fetch), and the
+    notification list, quick match and leaderboards as Connect clients that send the Client's JWT
+    (before: `Game` had no deadlines and the SDK had only `games` and `rankings`)."""
+    (sdk / "examples" / "portal_calls.mjs").write_text((HERE / "portal_calls.mjs").read_text())
+    run = subprocess.run([_node(), str(sdk / "examples" / "portal_calls.mjs"), portal.http, token("ts-pat", "Pat"),
+                          token("ts-quinn")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    [(seat, is_date, left)] = out["deadlines"]
+    assert seat == 0 and is_date and 100 <= left <= 121
+    assert out["turns"] == [0]
+    assert out["ticket"] == ["riverboat", True]
+    assert out["watched"] == [1, 3]  # MatchTicketStatus WAITING, CANCELLED
+    assert out["leaderboard"] == "tic-tac-toe"

@@ -4,9 +4,11 @@ leaderboard and the player, and the SSE watch of a ticket."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import grpc
@@ -161,3 +163,37 @@ def test_the_ticket_watch_refuses_event_source_as_the_unknown_parameter_it_is(se
     r = plainhttp.get(f"{server.http}/v1/matchmaking/tickets/nosuch/watch?access_token={token('gz')}&eventSource=true")
     assert r.status_code == 400, r.text
     assert r.json()["error"]["reason"] == "INVALID_ARGUMENT" and "eventSource" in r.json()["error"]["message"]
+
+
+def _connect_stream(url: str, body: bytes, user: str) -> list[tuple[int, dict]]:
+    """A Connect server-stream call (JSON): the envelopes of the answer, (flags, JSON)."""
+    envelope = b"\x00" + len(body).to_bytes(4, "big") + body
+    r = httpx.post(url, content=envelope, timeout=30, headers={
+        "content-type": "application/connect+json", "connect-protocol-version": "1", **bearer(user)})
+    out, data = [], r.content
+    while data:
+        flags, size = data[0], int.from_bytes(data[1:5], "big")
+        out.append((flags, json.loads(data[5:5 + size] or b"{}")))
+        data = data[5 + size:]
+    return out
+
+
+def test_a_ticket_watched_over_connect(server):
+    """The TypeScript SDK's (and any Connect client's) WatchMatchTicket: it was run as a game's
+    watch (`gameId is required`), so no Connect client could watch a ticket."""
+    ticket = httpx.post(server.http + "/v1/matchmaking/tickets", json={"engine": "goofspiel"},
+                        headers=bearer("cw-ann")).json()["ticket"]
+    timer = threading.Timer(0.5, lambda: httpx.post(f"{server.http}/v1/matchmaking/tickets/{ticket['id']}:cancel",
+                                                  json={}, headers=bearer("cw-ann")))
+    timer.start()
+    frames = _connect_stream(server.http + "/tablero.v1.MatchmakingService/WatchMatchTicket",
+                             json.dumps({"ticketId": ticket["id"]}).encode(), "cw-ann")
+    timer.join()
+    *messages, (end_flags, end) = frames
+    assert end_flags & 2 and "error" not in end, end
+    assert [(m["version"], m["ticket"]["status"]) for _, m in messages] == [
+        (1, "MATCH_TICKET_STATUS_WAITING"), (2, "MATCH_TICKET_STATUS_CANCELLED")]
+    # Another user's ticket: refused as over REST and gRPC.
+    [(flags, refused)] = _connect_stream(server.http + "/tablero.v1.MatchmakingService/WatchMatchTicket",
+                                         json.dumps({"ticketId": ticket["id"]}).encode(), "cw-bob")
+    assert flags & 2 and refused["error"]["code"] == "permission_denied", refused

@@ -1,5 +1,6 @@
 """Every setting is checked at start-up; a bad value is refused with its variable's name."""
 
+import json
 import subprocess
 import sys
 
@@ -197,3 +198,15 @@ def test_tablero_serve_refuses_two_of_its_own_ports_equal_in_one_line(ports):
         if metrics == http else "TABLERO_HTTP_PORT (--http-port) and TABLERO_GRPC_PORT (--grpc-port) are both 18281"
     assert clash in r.stderr, r.stderr
 
+
+
+def test_a_webhook_endpoint_with_a_misspelt_field_stops_tablero_serve():
+    """`"event": [...]` (for "events") was ignored: the endpoint then got every kind of event, and a
+    misspelt "id" silently renamed its queue. Every setting is checked at start-up (README)."""
+    hook = {"url": "https://portal.example/hooks", "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+            "event": ["turn.started"]}
+    env = {"PATH": "/usr/bin:/bin", "TABLERO_WEBHOOKS": json.dumps([hook])}
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "serve"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "TABLERO_WEBHOOKS" in r.stderr and "unknown field(s) 'event'" in r.stderr, r.stderr

@@ -167,7 +167,7 @@ class _ResettingApi:
     def body_limit(self, rpc: str) -> int:
         return self.max_body
 
-    async def watch(self, wire, keepalive=None):
+    async def watch(self, wire, keepalive=None, rpc="WatchGame"):
         async def items():
             yield WatchItem("event", {"gameId": wire["gameId"], "version": 1, "event": {"type": "game_started"},
                                       "hash": "h1"})

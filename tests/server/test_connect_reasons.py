@@ -168,3 +168,16 @@ def test_a_rate_limited_call_says_when_to_retry():
     assert code == "resource_exhausted" and int(r.headers["retry-after"]) >= 1
     if REASONS is not None:
         assert reason == "RATE_LIMITED"
+
+
+def test_another_connect_protocol_version_is_refused_with_a_reason():
+    """connectrpc refused it with code invalid_argument and no ErrorInfo: the one Connect refusal
+    a program could not tell apart by its reason."""
+    with ServerThread() as s:
+        c = Connect(s.http)
+        c.http.headers["connect-protocol-version"] = "2"
+        code, reason, r = c.refusal("ListEngines", {})
+        assert (r.status_code, code, reason) == (400, "invalid_argument", "INVALID_ARGUMENT")
+        assert "connect-protocol-version" in r.json()["message"]
+        c.http.headers["connect-protocol-version"] = "1"
+        assert c.ok("ListEngines", {})["engines"]

@@ -1,4 +1,4 @@
-import { type Client as RpcClient, createClient, type Transport } from "@connectrpc/connect";
+import { type Client as RpcClient, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 
 import { ENGINE_NAMES, type EngineName, type Engines } from "./engines/index.js";
@@ -10,6 +10,8 @@ import {
   type Game as GameMessage,
   SeatKind as SeatKindEnum,
 } from "./gen/tablero/v1/games_pb.js";
+import { NotificationService } from "./gen/tablero/v1/notifications_pb.js";
+import { MatchmakingService, PlayerService } from "./gen/tablero/v1/players_pb.js";
 import { RankingService } from "./gen/tablero/v1/rankings_pb.js";
 import type { JsonObject, JsonValue } from "./json.js";
 
@@ -82,6 +84,14 @@ export interface Game<E extends EngineName> {
   finished: boolean;
   /** The caller's seat; undefined for a spectator. */
   yourSeat: number | undefined;
+  /** The turn clock's deadline of each seat that must act now (empty without a clock). */
+  deadlines: SeatDeadlineInfo[];
+}
+
+export interface SeatDeadlineInfo {
+  seat: number;
+  /** When the seat's turn times out. */
+  deadline: Date;
 }
 
 /** Any engine's game: narrow it with `game.engine === "riverboat"`. */
@@ -255,6 +265,7 @@ function toGame<E extends EngineName>(g: GameMessage | undefined, engine: E): Ga
     })),
     toAct: [...g.toAct], view: asView<E>(g.view), outcome,
     finished: g.status === GameStatus.FINISHED, yourSeat: g.yourSeat,
+    deadlines: g.deadlines.map((d) => ({ seat: d.seat, deadline: new Date(Math.round(d.deadline * 1000)) })),
   };
 }
 
@@ -289,6 +300,14 @@ export class Client {
   /** The generated Connect clients, for calls the SDK does not wrap (e.g. AggregateRankings). */
   readonly games: RpcClient<typeof GameService>;
   readonly rankings: RpcClient<typeof RankingService>;
+  /**
+   * A portal's calls: the user's notification list ("whose turn is it" across games) and
+   * Web Push, leaderboards and players, quick match. They send the Client's `token` (the
+   * portal JWT) unless the call sets its own `authorization` header.
+   */
+  readonly notifications: RpcClient<typeof NotificationService>;
+  readonly players: RpcClient<typeof PlayerService>;
+  readonly matchmaking: RpcClient<typeof MatchmakingService>;
   /** Retries made so far (act and watch). */
   retryCount = 0;
   private readonly retries: number;
@@ -307,6 +326,20 @@ export class Client {
     });
     this.games = createClient(GameService, transport);
     this.rankings = createClient(RankingService, transport);
+    const jwt = opts.token;
+    const signedIn: Interceptor = (next) => (req) => {
+      if (jwt && !req.header.has("authorization")) req.header.set("authorization", `Bearer ${jwt}`);
+      return next(req);
+    };
+    // A transport of the caller's own is used as it is (its interceptors are the caller's).
+    const portal = opts.transport ?? createConnectTransport({
+      baseUrl: opts.baseUrl, useBinaryFormat: opts.useBinaryFormat ?? true,
+      jsonOptions: { ignoreUnknownFields: true }, interceptors: [signedIn],
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
+    this.notifications = createClient(NotificationService, portal);
+    this.players = createClient(PlayerService, portal);
+    this.matchmaking = createClient(MatchmakingService, portal);
     this.retries = opts.retries ?? 5;
     this.backoffMs = opts.backoffMs ?? 50;
     this.maxBackoffMs = opts.maxBackoffMs ?? 2000;

@@ -9,3 +9,5 @@ export { ENGINE_NAMES } from "./engines/index.js";
 export type { JsonObject, JsonValue } from "./json.js";
 export { GameService } from "./gen/tablero/v1/games_pb.js";
 export { RankingService } from "./gen/tablero/v1/rankings_pb.js";
+export { NotificationService } from "./gen/tablero/v1/notifications_pb.js";
+export { MatchmakingService, PlayerService } from "./gen/tablero/v1/players_pb.js";
