@@ -241,7 +241,17 @@ async def test_the_watchers_of_a_game_share_one_read_per_change(file_store: SQLi
     await file_store.create("g", {}, [{"n": 1}])
     watchers = [file_store.watch("g", 1) for _ in range(20)]
     pending = [asyncio.ensure_future(anext(w)) for w in watchers]
-    await asyncio.sleep(0.2)  # every watcher has read its history and waits
+
+    def all_waiting() -> bool:  # every watcher has read its history and waits for the feed
+        feed = file_store._feeds.get("g")
+        return feed is not None and len(feed.watchers) == 20 and all(
+            w.waiter is not None and not w.waiter.done() for w in feed.watchers)
+
+    for _ in range(500):  # (a fixed 0.2 s was too short under a loaded CI run: 20 reads, one each)
+        if all_waiting():
+            break
+        await asyncio.sleep(0.01)
+    assert all_waiting()
     reads = 0
     rows = file_store._rows
 
