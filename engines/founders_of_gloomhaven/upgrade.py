@@ -115,6 +115,19 @@ _RES_OWNER = itemgetter("res", "owner")
 _CLAIMS = itemgetter("claims")
 
 
+def _resource_tiles(tiles: list[dict[str, Any]], seat: int) -> tuple[dict[str, list[int]], dict[str, set]]:
+    """(resource -> the tiles of it `seat` may use: its own or claimed, resource -> the sections
+    holding a tile of it: one tile of a resource per section)."""
+    usable: dict[str, list[int]] = {}
+    sections: dict[str, set] = {}
+    for i, t in enumerate(tiles):
+        if t["kind"] in KIND_TILES:
+            sections.setdefault(t["res"], set()).add(t["section"])
+            if t["owner"] == seat or seat in t["claims"]:
+                usable.setdefault(t["res"], []).append(i)
+    return usable, sections
+
+
 def _upgrade_sites(state: State, seat: int) -> dict[str, list[tuple[int, ...]]]:
     tiles = state["tiles"]
     owned_only = _version(state) >= 9  # v9: the tile must also touch what the seat owns (p. 13, p. 20)
@@ -125,13 +138,7 @@ def _upgrade_sites(state: State, seat: int) -> dict[str, list[tuple[int, ...]]]:
         return got
     b = board_of(state)
     occ = state["occ"]
-    usable: dict[str, list[int]] = {}
-    sections: dict[str, set] = {}
-    for i, t in enumerate(tiles):
-        if t["kind"] in KIND_TILES:
-            sections.setdefault(t["res"], set()).add(t["section"])
-            if t["owner"] == seat or seat in t["claims"]:
-                usable.setdefault(t["res"], []).append(i)
+    usable, sections = _resource_tiles(tiles, seat)
     net = None
     good: set[int] = set()  # free land squares not next to the seat's own buildings
     reach: dict[str, set[int]] = {}  # prerequisite -> squares touching a usable tile of it
@@ -267,13 +274,7 @@ def _road_first_candidates(state: State, seat: int) -> Iterator[int]:
     b = board_of(state)
     occ, tiles, adj = state["occ"], state["tiles"], b.adj
     money = _p(state, seat)["money"]
-    usable: dict[str, list[int]] = {}
-    blocked: dict[str, set] = {}
-    for i, t in enumerate(tiles):
-        if t["kind"] in KIND_TILES:
-            blocked.setdefault(t["res"], set()).add(t["section"])
-            if t["owner"] == seat or seat in t["claims"]:
-                usable.setdefault(t["res"], []).append(i)
+    usable, blocked = _resource_tiles(tiles, seat)
     wanted = [r for r, spec in D.ADVANCED.items() if state["supply"][r] > 0 and money >= _upgrade_cost(state, r)
               and all(p in usable for p in spec["prereqs"])]
     if not wanted:
@@ -372,8 +373,7 @@ def _affordable(state: State, seat: int) -> bool:
     """Is some advanced resource in the supply, affordable, with a usable tile of every
     prerequisite? (A cheap test before any map search.)"""
     money = _p(state, seat)["money"]
-    usable = {t["res"] for t in state["tiles"]
-              if t["kind"] in KIND_TILES and (t["owner"] == seat or seat in t["claims"])}
+    usable = _resource_tiles(state["tiles"], seat)[0]
     return any(state["supply"][r] > 0 and money >= _upgrade_cost(state, r) and all(p in usable for p in spec["prereqs"])
                for r, spec in D.ADVANCED.items())
 

@@ -12,8 +12,14 @@ import abc
 import contextvars
 import dataclasses
 import hashlib
+import json
 from collections.abc import AsyncIterator
 from typing import Any, NamedTuple
+
+# Strict JSON (no NaN/Infinity), compact: the text both stores keep for events, states and
+# metadata. One encoder for every write (json.dumps with options other than its defaults makes
+# a new encoder per call); the same text as json.dumps with these options.
+compact_json = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 
 Event = dict[str, Any]
 

@@ -68,6 +68,7 @@ from tablero.server.store.base import (
     HistoryRewritten,
     Snapshot,
     Trimmed,
+    compact_json,
 )
 from tablero.server.store.ids import GameKeys, game_keys
 from tablero.server.store.redis_clients import RedisClients, _text
@@ -81,9 +82,7 @@ __all__ = ["PUSH_EVENTS_MAX", "RedisStore", "channel_of", "game_keys"]
 PUSH_EVENTS_MAX = constant("append", "PUSH_EVENTS_MAX")
 
 
-# One encoder for every event, state and meta written (json.dumps with options other than its
-# defaults makes a new encoder per call); the same text as json.dumps with these options.
-_dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+_dumps = compact_json  # (store/base.py)
 
 
 def _existing_game_keys(game_id: str) -> GameKeys:

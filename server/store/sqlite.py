@@ -47,6 +47,7 @@ from tablero.server.store.base import (
     StoreError,
     Trimmed,
     chain,
+    compact_json,
     thinned,
 )
 from tablero.server.store.ids import check_game_id
@@ -95,9 +96,7 @@ _UPGRADES = (
 )
 
 
-# Strict JSON (no NaN/Infinity), compact: the same text the Redis store keeps (one encoder for
-# every write: json.dumps with options other than its defaults makes a new one per call).
-_dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+_dumps = compact_json  # (store/base.py)
 
 
 class SQLiteStore(EventStore):
