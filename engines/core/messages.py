@@ -7,7 +7,10 @@ seats, lobby, clocks, the platform's own events), a flat object of ICU MessageFo
   `view.<field>` for every top-level field of the view;
 - `name.<value>` for the string values the schemas enumerate (buildings, cards, spaces,
   resources, phases; ids such as cells "3" or boats "2a" excepted);
-- `amount.<resource>` (optional): how `{n}` of a resource reads, e.g. `{n}$`.
+- `amount.<resource>` (optional): how `{n}` of a resource reads, e.g. `{n}$`;
+- `label.name_contractions` (optional): grammar no template can know, `from → to` rules joined
+  by `;` that every client applies to each formatted message (`^from → to`: at a sentence's
+  start only), e.g. New Bedford's Spanish "a Capitán → al Capitán" ("pagando al Capitán Ahab").
 
 Templates take the fields of their event or action as arguments, prepared the same way by
 every client (see `clients/python/tablero_client/render/i18n.py` and `clients/web/js/i18n.js`):

@@ -725,12 +725,16 @@ class NewBedford(RulesEngine):
         return v
 
     def event_view(self, event, seat):
-        """Every event is public; a Captain's skipped turn gets `why`, its reason as an id (the
-        clients word it from the catalogs), from its shape, so old logs have it too: a turn that
-        searched the orders carries the search (`rolled_heading`); Ahab's idle worker does not."""
+        """Every event is public; a Captain's skipped turn and a pass made by itself get `why`, the
+        reason as an id (the clients word it from the catalogs), from the event's shape, so old logs
+        have it too: a turn that searched the orders carries the search (`rolled_heading`); Ahab's
+        idle worker does not; a pass's `auto` names the whale limit or what the buyer cannot afford."""
         event = super().event_view(event, seat)
-        if event.get("type") == "captain_worker_skipped" and "why" not in event:
+        kind = event.get("type")
+        if kind == "captain_worker_skipped" and "why" not in event:
             event = {**event, "why": "orders_exhausted" if "rolled_heading" in event else "worker_sits_out"}
+        elif kind in ("buy_passed", "pick_passed") and event.get("auto") and "why" not in event:
+            event = {**event, "why": "at_whale_limit" if "whale limit" in event["auto"] else "cannot_afford_whale"}
         return event
 
     def _awaiting(self, state) -> dict | None:

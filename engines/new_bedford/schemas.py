@@ -77,6 +77,9 @@ PLACEMENT_FACTS: S = {
 # Why a Captain's worker is not placed: Ahab drew a token he could not keep (his worker sits out
 # the round), or no action satisfies the orders.
 SKIP_REASONS = ("worker_sits_out", "orders_exhausted")
+# Why a buy or a pick passed by itself (`auto`, the engine's English): a Captain at his whale limit
+# (solo p.16), or a player who cannot afford any whale for sale.
+PASS_REASONS = ("at_whale_limit", "cannot_afford_whale")
 CAPTAIN_TURN: S = {
     "player": PLAYER,
     "captain": string(captains.NAMES),
@@ -145,12 +148,13 @@ EVENTS: list[S] = [
            ["seat", "ship", "pay", "sell", "lay_paid", "sale_money"]),
     _event("whale_bought", {"seat": PLAYER, "kind": string(WHALE_KINDS), "price": integer(0), "captain": boolean()},
            ["seat", "kind", "price"]),
-    _event("buy_passed", {"seat": PLAYER, "auto": string()}, ["seat"]),
+    _event("buy_passed", {"seat": PLAYER, "auto": string(), "why": string(PASS_REASONS)}, ["seat"]),
     _event("sale_closed", {"seat": SEAT, "discarded": WHALES}),
     _event("whales_drawn", {"returned_to_bag": TOKENS, "drawn": TOKENS}),
     _event("whale_picked", {"seat": PLAYER, "ship": SHIP, "kind": string(WHALE_KINDS), "captain": boolean()},
            ["seat", "ship", "kind"]),
-    _event("pick_passed", {"seat": PLAYER, "ship": SHIP, "auto": string()}, ["seat", "ship"]),
+    _event("pick_passed", {"seat": PLAYER, "ship": SHIP, "auto": string(), "why": string(PASS_REASONS)},
+           ["seat", "ship"]),
     _event("round_ended", {"round": integer(1, data.ROUNDS), "post_office": nullable(OWNER_PAID),
                            "first_player": PLAYER, "order": array(PLAYER), "last": boolean()},
            ["round", "post_office", "first_player", "last"]),

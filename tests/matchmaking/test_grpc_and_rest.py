@@ -19,7 +19,7 @@ from tablero.server.grpc.gen import players_pb2_grpc as pbg
 
 from tests import plainhttp
 from tests.ratings.support import KEYS, bearer, token
-from tests.server.support import ROOT, ServerProcess, free_port
+from tests.server.support import ROOT, ServerProcess, free_ports
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +123,7 @@ def test_bots_fill_a_lonely_ticket_after_its_wait_and_that_game_is_not_rated(ser
 def test_the_workers_of_one_sqlite_file_share_the_queue(tmp_path):
     """`serve --workers 2` on a SQLite file: a ticket made by one process is read and matched by
     either (the kernel spreads the connections)."""
-    http, grpc_port = free_port(), free_port()
+    http, grpc_port = free_ports(2)
     env = {**os.environ, "TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": str(tmp_path / "w.db"),
            "TABLERO_SHUTDOWN_GRACE": "2", "TABLERO_SECRET": "workers-test-secret-0123456789"}
     proc = subprocess.Popen([sys.executable, "-m", "tablero.server", "serve", "--workers", "2", "--host", "127.0.0.1",

@@ -33,9 +33,20 @@ def scrape(http: httpx.Client | str) -> str:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
+
+
+def free_ports(n: int) -> list[int]:
+    """`n` distinct free ports: each socket stays bound until all are picked (ports asked for one
+    at a time can come back equal once the first socket is closed)."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
 
 
 class ServerThread:
@@ -86,7 +97,7 @@ class ServerProcess:
     """`python -m tablero.server serve` as a child process (a replica)."""
 
     def __init__(self, env: dict[str, str] | None = None, *args: str) -> None:
-        self.grpc_port, self.http_port, self.metrics_port = free_port(), free_port(), free_port()
+        self.grpc_port, self.http_port, self.metrics_port = free_ports(3)
         self.env = {**os.environ, "TABLERO_SECRET": "test-secret", "TABLERO_SHUTDOWN_GRACE": "5",
                     "TABLERO_METRICS_PORT": str(self.metrics_port), **(env or {})}
         self.args = args

@@ -108,3 +108,39 @@ def test_no_whales_and_no_sea_tokens_read_ninguna_in_spanish(server, new_page):
         }""", g.view(0))
         assert f"{label} {none}" in text, text[:600]
         assert f"{label} ninguno" not in text
+
+
+def test_captains_take_their_article_in_the_spanish_log(server, new_page):
+    """The page's log names a Captain as Spanish does ("pagando al Capitán Ahab", "del Capitán",
+    "El Capitán Ahab compra…", the catalog's `label.name_contractions`), and a Captain's pass at his
+    whale limit in Spanish, not the engine's English."""
+    import random
+    import re
+
+    shown = []
+    for seed in range(4):
+        g = engines.LocalGame("new-bedford", seats=1, seed=seed, options={"captains": ["ahab", "starbuck", "flask"]})
+        rng = random.Random(seed)
+        while g.outcome() is None:
+            g.act(min(g.to_act()), rng.choice(g.legal_actions(min(g.to_act()))))
+        events = [g.event_view(e) for e in g.events if e["type"] in (
+            "worker_placed", "whale_picked", "whale_bought", "pick_passed", "buy_passed", "round_ended")]
+        shown.append((g.view(0), events))
+    page = new_page()
+    page.add_init_script("localStorage.setItem('tablero.lang', 'es');")
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    lines = page.evaluate("""async (games) => {
+        await (await import('/js/i18n.js')).loadCatalog('new-bedford');
+        const r = (await import('/js/render/index.js')).rendererFor('new-bedford');
+        return games.flatMap(([view, events]) => {
+            const seatNames = r.seatNames({ view });  // as the app names the seats (app.js ctxBase)
+            return events.map((e) => r.describeEvent(e, { view, seat: 0, held: [0], seatNames, engine: 'new-bedford' }));
+        });
+    }""", shown)
+    text = "\n".join(line for line in lines if "Capit" in line)
+    assert not re.search(r"(?:\b(?:a|de|empieza)\s+|^|[(:]\s*)Capit(?:án|anes)\b", text, re.M), text[:2000]
+    for wanted in (r"pagando al Capitán \w+ 1\s?\$ de tarifa", r"El barco \d del Capitán \w+ captura",
+                   r"^El Capitán \w+ compra", r"la próxima empieza el Capitán \w+"):
+        assert re.search(wanted, text, re.M), wanted
+    assert "whale limit" not in text and "cannot afford" not in text

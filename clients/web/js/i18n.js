@@ -77,10 +77,32 @@ function argumentsOf(ast, out = new Map()) {
   return out;
 }
 
+// A catalog's `label.name_contractions`, `from → to` rules joined by `;`, for the grammar a template
+// cannot know: a name that needs an article in running text ("pagando a Capitán Ahab" is "pagando al
+// Capitán Ahab" in Spanish); `^from → to` applies at a sentence's start only (as the terminal does).
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function contractions(rules) {
+  const anywhere = [];
+  const start = [];
+  for (const rule of String(rules || '').split(';')) {
+    const at = rule.indexOf('→');
+    if (at < 0) continue;
+    const from = rule.slice(0, at).trim();
+    const to = rule.slice(at + 1).trim();
+    const atStart = from.startsWith('^');
+    const word = atStart ? from.slice(1) : from;
+    if (!word) continue;
+    const re = new RegExp((atStart ? '^' : '(?<![\\p{L}\\p{N}_])') + escapeRe(word) + '(?![\\p{L}\\p{N}_])', atStart ? 'u' : 'gu');
+    (atStart ? start : anywhere).push([re, to]);
+  }
+  return { anywhere, start };
+}
+
 export class Catalog {
   constructor(messages, language) {
     this.messages = messages;
     this.lang = language;
+    this.rules = contractions(messages['label.name_contractions']);
     this.compiled = new Map();
     this.lists = new Intl.ListFormat(language, { style: 'long', type: 'conjunction' });
     this.numbers = new Intl.NumberFormat(language);
@@ -114,7 +136,15 @@ export class Catalog {
       console.warn('message failed', key, e);
       out = key;
     }
+    for (const [re, to] of this.rules.anywhere) out = out.replace(re, to);
     return pseudo ? `⟦${out}⟧` : out;
+  }
+
+  // `text` as a sentence: its start's contractions applied, its first letter a capital.
+  sentence(text) {
+    let out = text;
+    for (const [re, to] of this.rules.start) out = out.replace(re, to);
+    return out.charAt(0).toUpperCase() + out.slice(1);
   }
 
   number(n) {
@@ -228,7 +258,7 @@ export function describe(cat, event, who, special) {
       text = cat.t('event.private', { text, what });
     }
   }
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return cat.sentence(text);
 }
 
 export function actionLabel(cat, action, who, special) {

@@ -53,6 +53,28 @@ def _ast(text: str) -> tuple:
     return tuple(_PARSER.parse(text))
 
 
+CONTRACTIONS = "label.name_contractions"
+
+
+@functools.lru_cache(maxsize=32)
+def _contractions(rules: str) -> tuple[list[tuple[re.Pattern[str], str]], list[tuple[re.Pattern[str], str]]]:
+    """A catalog's `label.name_contractions`, `from → to` rules joined by `;`, for the grammar a
+    template cannot know: a name that needs an article in running text ("pagando a Capitán Ahab"
+    is "pagando al Capitán Ahab" in Spanish). `^from → to` applies at a sentence's start only.
+    Returns (rules anywhere, rules at a sentence's start)."""
+    anywhere: list[tuple[re.Pattern[str], str]] = []
+    start: list[tuple[re.Pattern[str], str]] = []
+    for rule in rules.split(";"):
+        old, arrow, new = rule.partition("→")
+        old, new = old.strip(), new.strip()
+        if not arrow or not old.lstrip("^"):
+            continue
+        at_start = old.startswith("^")
+        pattern = re.compile(("^" if at_start else r"(?<!\w)") + re.escape(old.lstrip("^")) + r"(?!\w)")
+        (start if at_start else anywhere).append((pattern, new))
+    return anywhere, start
+
+
 class Catalog:
     """One language's messages (an engine's and the platform's, merged by the server)."""
 
@@ -61,6 +83,7 @@ class Catalog:
         self.pseudo = lang == _PSEUDO
         self.lang = "en" if self.pseudo else lang
         self.locale = Locale.parse(self.lang)
+        self.contractions, self.sentence_contractions = _contractions(self.messages.get(CONTRACTIONS, ""))
 
     def has(self, key: str) -> bool:
         return key in self.messages
@@ -70,7 +93,15 @@ class Catalog:
         if text is None:
             return default if default is not None else key
         out = self._parts(_ast(text), dict(args or {}), None)
+        for pattern, new in self.contractions:
+            out = pattern.sub(new, out)
         return f"⟦{out}⟧" if self.pseudo else out
+
+    def sentence(self, text: str) -> str:
+        """`text` as a sentence: its start's contractions applied, its first letter a capital."""
+        for pattern, new in self.sentence_contractions:
+            text = pattern.sub(new, text)
+        return text[:1].upper() + text[1:]
 
     def number(self, n: Any) -> str:
         return format_decimal(n, locale=self.locale) if isinstance(n, int | float) and not isinstance(n, bool) else str(n)
@@ -224,7 +255,7 @@ def describe(cat: Catalog, event: Mapping[str, Any], who: SeatName, special: Spe
             what = (cat.list([f"{value(cat, k)} {_shown(cat, v)}" for k, v in mine.items()])
                     if isinstance(mine, dict) else _shown(cat, mine))
             text = cat.format("event.private", {"text": text, "what": what})
-    return text[:1].upper() + text[1:]
+    return cat.sentence(text)
 
 
 def action(cat: Catalog, act: Mapping[str, Any], who: SeatName, special: Special | None = None) -> str | None:
