@@ -377,3 +377,30 @@ def test_a_list_chosen_as_a_set_is_not_asked_again_when_its_order_still_differs(
     played = page.evaluate("window.__played")
     assert len(played) == 1 and played[0]["cells"] == [33, 32], (played, crumbs, clicks)
     assert sum("cells" in c for c in crumbs) <= 1, crumbs
+
+
+def test_a_half_built_move_survives_a_language_switch(server, new_page):
+    """The header's language switch draws the table again in the other language: the move being
+    built keeps its steps (a user pass: the crumbs were cleared), now worded in that language."""
+    game = ApiGame(server.url, "new-bedford", ["human", "bot"])
+
+    def placing(g: ApiGame) -> bool:
+        out = plainhttp.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json()
+        return sum(a["type"] == "place_worker" and a.get("space") == "town_hall" for a in out.get("actions") or []) > 1
+
+    game.play(random.Random(2), placing, max_moves=60)
+    page = new_page()
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    wait_ready(page)
+    if page.locator(".composer button.choice[data-field=type]").count():
+        page.click(".composer button.choice[data-value='\"place_worker\"']")
+    page.click(".composer button.choice[data-value='\"town_hall\"']")
+    page.wait_for_selector(".composer .crumbs")
+    before = page.locator(".composer .crumb").all_inner_texts()
+    assert before and before[-1] == "space: Town Hall", before
+    page.select_option("#lang", "es")
+    page.wait_for_function("document.querySelector('header nav').textContent === 'Sala'")
+    page.wait_for_function("[...document.querySelectorAll('.composer .crumb')].some((c) => c.textContent.includes('Ayuntamiento'))")
+    after = page.locator(".composer .crumb").all_inner_texts()
+    assert len(after) == len(before) and "Ayuntamiento" in after[-1] and "Town Hall" not in " ".join(after), after

@@ -16,6 +16,7 @@ const T = (key, args, fallback) => catalog('tablero').t(key, args, fallback);
 const main = document.getElementById('main');
 const banner = document.getElementById('banner');
 let current = null; // the open Table, stopped when the route changes
+let carried = null; // a half-built move across a language switch (Composer.snapshot), for the Table drawn again
 // Each route() call's number. A call that a newer one overtook while it waited (a link clicked
 // while the lobby or a table was still loading) draws nothing and starts nothing: else the
 // slower one drew over the newer page, and a table nobody showed kept its watch open.
@@ -51,6 +52,8 @@ const langSwitch = h('div', { class: 'lang' });
 document.querySelector('header.top').append(langSwitch);
 function drawLanguageSwitch() {
   const sel = h('select', { id: 'lang', onchange: async (ev) => {
+    // a half-built move stays half-built: the table drawn again in the new language takes it back
+    carried = current instanceof Table ? { id: current.id, seat: current.active, move: current.composer.snapshot() } : null;
     setLanguage(ev.target.value);
     await loadTexts();
     drawLanguageSwitch();
@@ -906,6 +909,8 @@ class Table {
       this.renderer.outcomeNotes ? this.renderer.outcomeNotes(g, this.ctxBase()) : null) : '');
     this.el.result.hidden = !finished;
     this.composer.setActions(actions);
+    if (carried && carried.id === this.id && carried.seat === me) this.composer.restore(carried.move);
+    carried = null;
     // Joining a seat appends no event, so the stream cannot tell: look again while seats are open.
     clearTimeout(this.seatPoll);
     if (openSeats.length && !finished && !this.stopped) this.seatPoll = setTimeout(() => this.refresh(), 2500);

@@ -132,7 +132,26 @@ export class Composer {
   equals(path, key) {
     const v = key === '∅' ? undefined : JSON.parse(key);
     const label = path === 'type' ? typeLabel(v) : `${fieldLabel(path)}: ${this.valueLabel(path, v)}`;
-    return { path, label, test: (a) => keyOf(leaf(a, path)) === key };
+    return { path, label, test: (a) => keyOf(leaf(a, path)) === key, step: { path, key } };
+  }
+
+  itemsChosen(path, items, exact) {
+    return { path, label: `${fieldLabel(path)}: ${this.valueLabel(path, items)}`, step: { path, items, exact },
+      test: exact ? (a) => keyOf(leaf(a, path)) === keyOf(items) : (a) => sameItems(leaf(a, path), items) };
+  }
+
+  // The half-built move as data (what was chosen, not its words): a page drawn again in another
+  // language restores it with `restore` (its crumbs then read in the new language).
+  snapshot() {
+    return { actions: JSON.stringify(this.actions), chosen: this.chosen.map((c) => c.step),
+      partial: this.partial ? { path: this.partial.path, items: [...this.partial.items] } : null };
+  }
+
+  restore(snap) {
+    if (!snap || snap.actions !== JSON.stringify(this.actions)) return; // the moves changed: start afresh
+    this.chosen = snap.chosen.map((st) => ('key' in st ? this.equals(st.path, st.key) : this.itemsChosen(st.path, st.items, st.exact)));
+    this.partial = snap.partial;
+    this.render();
   }
 
   // The field the user is asked about next, with its distinct values, or null.
@@ -183,8 +202,7 @@ export class Composer {
     const key = keyOf(items);
     const exact = this.candidates().some((a) => keyOf(leaf(a, path)) === key);
     this.partial = null;
-    this.chosen.push({ path, label: `${fieldLabel(path)}: ${this.valueLabel(path, items)}`,
-      test: exact ? (a) => keyOf(leaf(a, path)) === key : (a) => sameItems(leaf(a, path), items) });
+    this.chosen.push(this.itemsChosen(path, items, exact));
     this.render();
   }
 
