@@ -219,3 +219,16 @@ def test_a_new_event_type_needs_only_its_catalog_entry():
         finally:
             i18n.set_language("en")
             i18n._LOADED.pop(("goofspiel", lang), None)
+
+
+def test_riverboats_boat_table_names_the_feature_it_gives(spanish):
+    """A riverboat's benefit names the estate feature it gives as the thing itself ("granero y 1
+    agente"), not the field's name before it ("elemento de la finca granero"), in both clients'
+    catalogs' terms (`amount.feature`)."""
+    g = engines.LocalGame("riverboat", seats=2, seed=5)
+    text = _text(render(_game(g, "riverboat")))
+    boats = text[text.index("Barcos fluviales"):]
+    assert "elemento de la finca" not in boats and "granero" in boats, boats[:1500]
+    assert re.search(r"│ 5 +│ 5 +│ agrimensor y 1 agente", boats), boats[:1500]
+    en = i18n.catalog("riverboat", "en")
+    assert i18n.amounts(en, {"feature": "any", "agents": 2}) == "any feature and 2 agents"

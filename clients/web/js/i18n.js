@@ -189,6 +189,7 @@ export function amounts(cat, obj) {
   for (const [k, n] of Object.entries(obj || {})) {
     if (n === 0 || empty(n)) continue;
     if (isNumber(n)) parts.push(cat.has(`amount.${k}`) ? cat.t(`amount.${k}`, { n }) : `${cat.number(n)} ${value(cat, k)}`);
+    else if (cat.has(`amount.${k}`)) parts.push(cat.t(`amount.${k}`, { n: shown(cat, n) })); // a named thing ("barn")
     else parts.push(`${value(cat, k)} ${shown(cat, n)}`);
   }
   return cat.list(parts) || cat.t('value.nothing');

@@ -168,7 +168,8 @@ def _shown(cat: Catalog, v: Any) -> Any:
 
 
 def amounts(cat: Catalog, obj: Mapping[str, Any]) -> str:
-    """`{"food": 2, "money": 3}` -> `2 food, $3` by the catalog's `amount.<key>` (else `2 food`)."""
+    """`{"food": 2, "money": 3}` -> `2 food, $3` by the catalog's `amount.<key>` (else `2 food`);
+    a named value by `amount.<key>` too (`{"feature": "barn"}` -> `barn`), else `feature barn`."""
     parts = []
     for k, n in obj.items():
         if n in (0, None, False, [], {}):
@@ -176,6 +177,8 @@ def amounts(cat: Catalog, obj: Mapping[str, Any]) -> str:
         if isinstance(n, int | float) and not isinstance(n, bool):
             parts.append(cat.format(f"amount.{k}", {"n": n}) if cat.has(f"amount.{k}")
                          else f"{cat.number(n)} {value(cat, k)}")
+        elif cat.has(f"amount.{k}"):  # a named thing: how the catalog says it (Riverboat's feature: "barn")
+            parts.append(cat.format(f"amount.{k}", {"n": _shown(cat, n)}))
         else:
             parts.append(f"{value(cat, k)} {_shown(cat, n)}")
     return cat.list(parts) or cat.format("value.nothing")
