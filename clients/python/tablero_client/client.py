@@ -26,7 +26,7 @@ __all__ = ["AsyncClient", "AsyncSeat", "Client", "Seat"]
 
 SEAT_KIND_ALIASES = {"human": "human", "open": "open", "bot": "bot", "me": "me",
                      "SEAT_KIND_HUMAN": "human", "SEAT_KIND_OPEN": "open", "SEAT_KIND_BOT": "bot"}
-# A bot seat's level, as "bot:<level>" (plain "bot" is easy).
+# A bot seat's level, as "bot:<level>" (plain "bot" is easy, but names no level).
 BOT_LEVELS = ("easy", "medium", "hard")
 
 
@@ -42,7 +42,8 @@ def seat_kind(k: str) -> str:
     if colon and (kind != "bot" or level not in BOT_LEVELS):
         raise InvalidArgument(f"seat kind {k!r}: a level goes after plain \"bot\" and is one of "
                               f"{', '.join(BOT_LEVELS)} (\"bot\" alone is easy)", reason="INVALID_ARGUMENT")
-    return f"bot:{level}" if level and level != "easy" else base
+    # The level as given, "easy" too: the server then names it (Seat.botLevel), as for REST and TS.
+    return f"bot:{level}" if level else base
 
 
 def _camel(d: Mapping[str, Any]) -> JSON:
