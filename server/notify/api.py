@@ -13,8 +13,9 @@ from urllib.parse import urlsplit
 
 from tablero.server.api import observe
 from tablero.server.errors import AppError, FailedPrecondition, InvalidArgument, Unauthenticated
+from tablero.server.pagesize import page_size
 
-from .inbox import MAX_PAGE, Inbox
+from .inbox import DEFAULT_PAGE, MAX_PAGE, Inbox
 from .webhooks import Refused, resolve
 
 MAX_SEATS = 32
@@ -49,11 +50,9 @@ def _seat(games: Any, game_id: Any, token: Any) -> int:
 
 async def list_notifications(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
     notifier, user = _notifier(games), _signed_in()
-    size = int(w.get("pageSize") or 0)
-    if not 0 <= size <= MAX_PAGE:  # 0: the default
-        raise InvalidArgument(f"pageSize must be between 1 and {MAX_PAGE}")
+    size = page_size(w.get("pageSize"), DEFAULT_PAGE, MAX_PAGE)
     try:
-        page = await Inbox(notifier.q).list(user.id, size or 20, w.get("pageToken") or "",
+        page = await Inbox(notifier.q).list(user.id, size, w.get("pageToken") or "",
                                             bool(w.get("unreadOnly")))
     except ValueError as e:  # the one the inbox raises: a pageToken it did not give
         raise InvalidArgument(str(e), "PAGE_TOKEN_INVALID") from None

@@ -139,7 +139,7 @@ def _finished(rest: Rest) -> tuple[str, list[str]]:
 
 
 REST_CASES: dict[str, Callable[[Rest], tuple]] = {
-    "INVALID_ARGUMENT": lambda r: r.refusal("GET", "/v1/games", params={"pageSize": 1000}),
+    "INVALID_ARGUMENT": lambda r: r.refusal("GET", "/v1/games", params={"pageSize": -1}),
     "MALFORMED_ACTION": lambda r: (lambda g, t: r.refusal("POST", f"/v1/games/{g}/actions", t[0],
                                                            json={"action": {"type": "nope"}}))(*r.create()),
     "UNKNOWN_ENGINE": lambda r: r.refusal("POST", "/v1/games", json={"engine": "chess"}),
@@ -283,7 +283,7 @@ def _grpc_cases(stub, rest: Rest) -> dict[str, Callable[[], tuple]]:
                                                                 after_hash="0123456789abcdef"))
 
     return {
-        "INVALID_ARGUMENT": lambda: grpc_refusal(stub.ListGames, pb.ListGamesRequest(page_size=1000)),
+        "INVALID_ARGUMENT": lambda: grpc_refusal(stub.ListGames, pb.ListGamesRequest(page_size=-1)),
         "MALFORMED_ACTION": lambda: (lambda g, t: grpc_refusal(stub.SubmitAction, pb.SubmitActionRequest(
             game_id=g, action=_action(type_="nope")), t[0]))(*_grpc_create(stub)),
         "UNKNOWN_ENGINE": lambda: grpc_refusal(stub.CreateGame, pb.CreateGameRequest(engine="chess")),
