@@ -40,6 +40,8 @@ UNCHECKED = {
     "CLAIM_LOST": "needs Redis to lose a join: tests/faults/test_rollback_lost_join.py",
     "NOT_REPLICATED": "needs a Redis replica that does not confirm: tests/store/test_redis_sentinel.py (the store's "
                       "NotReplicated) and tests/faults/test_sentinel_failover.py (the answers under load)",
+    "DNS_UNAVAILABLE": "needs a resolver that fails for a moment: tests/notify/test_push_dns.py runs the server "
+                       "in its own mount namespace with a nameserver nobody answers on",
     "INTERNAL": "a server fault",
     # The codes' own names: for a refusal without a reason of its own (none a client gets today;
     # test_no_refusal_a_client_can_get_uses_a_codes_own_name checks the ones an outside tester found).
