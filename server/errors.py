@@ -73,6 +73,10 @@ REASONS: dict[str, tuple[str, str]] = {
     "BUSY": ("UNAVAILABLE", "another join or creation of this user is under way; retry"),
     "NOT_REPLICATED": ("UNAVAILABLE", "the move was written but TABLERO_REDIS_MIN_REPLICAS_ACK replicas did not "
                                       "confirm it in time; retry with the same requestId (applied exactly once)"),
+    "DNS_UNAVAILABLE": ("UNAVAILABLE", "RegisterPushSubscription: the endpoint's host could not be resolved for a "
+                                       "moment (a temporary DNS failure, EAI_AGAIN); retry after metadata "
+                                       "`retryAfter` seconds (HTTP 503 with Retry-After). A name that does not "
+                                       "exist is INVALID_ARGUMENT"),
     "INTERNAL": ("INTERNAL", "a fault of the server (logged)"),
     # A code's own name: the reason of a refusal that has none of its own yet (none a client
     # can get today: docs/api.md; a new refusal should get its own reason, listed here).
@@ -168,6 +172,17 @@ class Unavailable(AppError):
 
     code = "UNAVAILABLE"
     reason = "UNAVAILABLE"
+
+
+class ResolverUnavailable(Unavailable):
+    """A name could not be resolved for a moment (EAI_AGAIN, a resolver that timed out): HTTP 503
+    with Retry-After (gRPC: retry-after metadata), as a rate limit tells its wait."""
+
+    reason = "DNS_UNAVAILABLE"
+
+    def __init__(self, message: str, retry_after: float = 5.0) -> None:
+        super().__init__(message, metadata={"retryAfter": f"{retry_after:.3f}"})
+        self.retry_after = retry_after
 
 
 _outage_logged: dict[str, float] = {}

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from tablero.server.errors import AppError, InvalidArgument, NotFound, OverQuota, Unauthenticated, Unavailable, outage
+from tablero.server.pagesize import page_size
 from tablero.server.portal.lobby import BadPageToken, Filter
 
 from . import commands as cmd
@@ -37,9 +38,7 @@ class GameLobby:
         self.max_open_games = max_open_games
 
     async def list_games(self, c: cmd.ListGames) -> dict[str, Any]:
-        size = c.page_size or LOBBY_PAGE
-        if not 1 <= size <= MAX_LOBBY_PAGE:
-            raise InvalidArgument(f"pageSize must be between 1 and {MAX_LOBBY_PAGE}")
+        size = page_size(c.page_size, LOBBY_PAGE, MAX_LOBBY_PAGE)
         if c.mine and c.user is None:
             raise Unauthenticated("mine=true needs a portal JWT: Authorization: Bearer <jwt>", "TOKEN_MISSING")
         if c.status and c.status not in _STATUS:

@@ -5,12 +5,14 @@ and its pages by action type)."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import functools
 import json
 from typing import Any
 
 from tablero.engines.core import Engine
 from tablero.server.errors import InvalidArgument
+from tablero.server.pagesize import page_size
 
 from . import commands as cmd
 
@@ -21,15 +23,17 @@ DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 
 
-def check_legal_request(c: cmd.ListLegalActions) -> None:
-    """ListLegalActions' paging fields, checked before the game is read."""
+def check_legal_request(c: cmd.ListLegalActions) -> cmd.ListLegalActions:
+    """ListLegalActions' paging fields, checked before the game is read: the request with its
+    pageSize clamped to MAX_LEGAL_PAGE_SIZE."""
     if c.group not in LEGAL_GROUPINGS:
         raise InvalidArgument(f'group must be "type" or empty, not {c.group!r}')
     if c.group and c.page_token:
         raise InvalidArgument("pageToken continues one group: ask again without group, with type = the "
                               "group's type", "PAGE_TOKEN_INVALID")
-    if c.page_size is not None and not 0 <= c.page_size <= MAX_LEGAL_PAGE_SIZE:
-        raise InvalidArgument(f"pageSize must be between 1 and {MAX_LEGAL_PAGE_SIZE}")
+    if not c.page_size:  # absent or 0: every action in one answer (grouped: DEFAULT_GROUP_PAGE_SIZE)
+        return c
+    return dataclasses.replace(c, page_size=page_size(c.page_size, 0, MAX_LEGAL_PAGE_SIZE))
 
 
 def legal_reply(c: cmd.ListLegalActions, engine: Engine, version: int, actions: list[Any]) -> dict[str, Any]:

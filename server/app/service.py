@@ -40,6 +40,7 @@ from tablero.server.errors import (
     NotFound,
     StaleVersion,
 )
+from tablero.server.pagesize import page_size
 from tablero.server.portal.clock import MemoryClocks, parse_clock
 from tablero.server.portal.identity import User, has_control
 from tablero.server.portal.lobby import MemoryLobby
@@ -396,7 +397,7 @@ class GameService:
         return {"game": await self._game_reply(game, c.seat)}
 
     async def list_legal_actions(self, c: cmd.ListLegalActions) -> dict[str, Any]:
-        paging.check_legal_request(c)
+        c = paging.check_legal_request(c)
         game = await self.games.current(c.game_id)
         may_act = c.seat in game.to_act and c.seat not in game.table.bots
         engine = game.engine
@@ -406,9 +407,7 @@ class GameService:
 
     async def list_events(self, c: cmd.ListEvents) -> dict[str, Any]:
         meta = await self.games.meta(c.game_id)
-        size = c.page_size or paging.DEFAULT_PAGE_SIZE
-        if not 1 <= size <= paging.MAX_PAGE_SIZE:
-            raise InvalidArgument(f"pageSize must be between 1 and {paging.MAX_PAGE_SIZE}")
+        size = page_size(c.page_size, paging.DEFAULT_PAGE_SIZE, paging.MAX_PAGE_SIZE)
         if c.after_version < 0:
             raise InvalidArgument("afterVersion must be a non-negative integer")
         # A page token says where its page starts; afterVersion only where the first page does.

@@ -327,7 +327,9 @@ class _UnknownMethod:
                 await _connect_refusal(send, 400, "INVALID_ARGUMENT", "connect-protocol-version must be '1': got "
                                        f"{version.decode('latin-1')[:40]!r}", code="invalid_argument")
                 return
-            await self.app(scope, receive, send)
+            ctype = head.get(b"content-type", b"").decode("latin-1")
+            await self.app(scope, receive, send if ctype.lower().startswith("application/grpc")
+                           else _MediaTypeRefusal(send, path, ctype))
             return
         if path not in self.known and method not in ("POST", "GET"):
             await self.app(scope, receive, send)
@@ -343,6 +345,27 @@ class _UnknownMethod:
         else:
             await _connect_refusal(send, 404, "UNKNOWN_METHOD",
                                    f"no method {path[:200]!r}: a path is /tablero.v1.<Service>/<Method>")
+
+
+class _MediaTypeRefusal:
+    """`send` for a Connect call: connectrpc's 415 (a content type it does not take) has no body;
+    this one gives it a Connect error (invalid_argument, reason INVALID_ARGUMENT as REST's 415)
+    naming the content type and the ones taken (connectrpc's `Accept-Post` is kept)."""
+
+    def __init__(self, send: Any, path: str, ctype: str) -> None:
+        self.send, self.path, self.ctype, self.refused = send, path, ctype, False
+
+    async def __call__(self, message: Any) -> None:
+        if message["type"] == "http.response.start" and message["status"] == 415:
+            self.refused = True
+            accept = dict(message.get("headers") or ()).get(b"accept-post", b"application/json, application/proto")
+            got = repr(self.ctype[:80]) if self.ctype else "none"
+            await _connect_refusal(self.send, 415, "INVALID_ARGUMENT",
+                                   f"{self.path[:200]} takes content-type {accept.decode('latin-1')} (Connect) or "
+                                   f"application/grpc-web+proto, not {got}",
+                                   [(b"accept-post", accept)], code="invalid_argument")
+        elif not self.refused:
+            await self.send(message)
 
 
 async def _connect_refusal(send: Any, status: int, reason: str, message: str,

@@ -7,14 +7,17 @@ server/api/edge.py turns them into its Handlers. `games.notifier` is the server'
 
 from __future__ import annotations
 
+import asyncio
+import socket
 import time
 from typing import Any
 from urllib.parse import urlsplit
 
 from tablero.server.api import observe
-from tablero.server.errors import AppError, FailedPrecondition, InvalidArgument, Unauthenticated
+from tablero.server.errors import AppError, FailedPrecondition, InvalidArgument, ResolverUnavailable, Unauthenticated
+from tablero.server.pagesize import page_size
 
-from .inbox import MAX_PAGE, Inbox
+from .inbox import DEFAULT_PAGE, MAX_PAGE, Inbox
 from .webhooks import Refused, resolve
 
 MAX_SEATS = 32
@@ -49,11 +52,9 @@ def _seat(games: Any, game_id: Any, token: Any) -> int:
 
 async def list_notifications(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
     notifier, user = _notifier(games), _signed_in()
-    size = int(w.get("pageSize") or 0)
-    if not 0 <= size <= MAX_PAGE:  # 0: the default
-        raise InvalidArgument(f"pageSize must be between 1 and {MAX_PAGE}")
+    size = page_size(w.get("pageSize"), DEFAULT_PAGE, MAX_PAGE)
     try:
-        page = await Inbox(notifier.q).list(user.id, size or 20, w.get("pageToken") or "",
+        page = await Inbox(notifier.q).list(user.id, size, w.get("pageToken") or "",
                                             bool(w.get("unreadOnly")))
     except ValueError as e:  # the one the inbox raises: a pageToken it did not give
         raise InvalidArgument(str(e), "PAGE_TOKEN_INVALID") from None
@@ -69,6 +70,31 @@ async def mark_read(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any
     return {"marked": await Inbox(notifier.q).mark_read(user.id, ids)}
 
 
+# getaddrinfo's failures that say nothing of the name: the resolver could not answer now, and a
+# retry may well succeed (503). EAI_NONAME and EAI_NODATA (no such name, no address) stay 400.
+_TEMPORARY_DNS = frozenset(getattr(socket, n) for n in ("EAI_AGAIN", "EAI_FAIL", "EAI_MEMORY", "EAI_SYSTEM")
+                           if hasattr(socket, n))
+
+
+async def _check_endpoint(host: str, port: int, allow_private: bool, timeout: float) -> None:
+    """A subscription's push service must resolve, to public addresses only (unless allowed):
+    400 when it does not, 503 DNS_UNAVAILABLE (with Retry-After) when DNS fails for a moment."""
+    try:
+        async with asyncio.timeout(timeout):
+            await resolve(host, port, allow_private)
+    except Refused as e:
+        raise InvalidArgument(f"the subscription's endpoint is refused: {e}") from None
+    except socket.gaierror as e:
+        if e.errno in _TEMPORARY_DNS:
+            raise ResolverUnavailable(f"the subscription's endpoint host {host[:100]!r} could not be resolved for a "
+                                      f"moment ({e.strerror}): retry") from None
+        raise InvalidArgument(f"the subscription's endpoint is refused: {host[:100]!r} does not resolve "
+                              f"({e.strerror})") from None
+    except OSError as e:  # TimeoutError among them: the resolver did not answer in time
+        raise ResolverUnavailable(f"the subscription's endpoint host {host[:100]!r} could not be resolved for a "
+                                  f"moment ({type(e).__name__}): retry") from None
+
+
 async def push_key(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
     return {"publicKey": _notifier(games, push=True).pusher.public_key}
 
@@ -82,10 +108,8 @@ async def register(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]
     except ValueError as e:
         raise InvalidArgument(str(e)) from None
     parts = urlsplit(sub["endpoint"])
-    try:  # a push service on the internet (the send checks again: DNS may change)
-        await resolve(parts.hostname or "", parts.port or 443, notifier.s.allow_private)
-    except (Refused, OSError) as e:
-        raise InvalidArgument(f"the subscription's endpoint is refused: {e}") from None
+    # a push service on the internet (the send checks again: DNS may change)
+    await _check_endpoint(parts.hostname or "", parts.port or 443, notifier.s.allow_private, notifier.s.timeout)
     try:
         check_keys(sub)
     except ValueError as e:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .events import TURN_ENDED
 
-MAX_PAGE = 100
+DEFAULT_PAGE, MAX_PAGE = 20, 100
 MAX_ITEMS = 200  # items kept per user
 
 
@@ -61,7 +61,7 @@ class Inbox:
 
     async def list(self, user: str, page_size: int = 20, page_token: str = "",
                    unread_only: bool = False) -> dict[str, Any]:
-        page_size = max(1, min(page_size or 20, MAX_PAGE))
+        page_size = max(1, min(page_size or DEFAULT_PAGE, MAX_PAGE))
         after = _after(page_token)
         items = sorted((json.loads(v) for v in (await self.q.kv_all("inbox:" + user)).values()), key=_key)
         counts = {"unread": sum(1 for i in items if not i["read"]),

@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 from tablero.server.errors import InvalidArgument, NotFound
+from tablero.server.pagesize import page_size as clamped
 
 from tablero import engines
 
@@ -135,12 +136,10 @@ class Ratings:
                           around: str) -> dict[str, Any]:
         if engine not in engines.names():  # the path names it: 404, as GetEngine (docs/api.md)
             raise NotFound(f"unknown engine {engine!r}", "ENGINE_NOT_FOUND")
-        size = page_size or DEFAULT_PAGE
-        if not 1 <= size <= MAX_PAGE:
-            raise InvalidArgument(f"pageSize must be between 1 and {MAX_PAGE}")
+        size = clamped(page_size, DEFAULT_PAGE, MAX_PAGE)
         until = None
         if page_token:
-            start, until = _offset(page_token)
+            start, until = _offset(page_token, engine)
         elif around:
             rank = await self.store.rank(engine, around)
             if rank is None:
@@ -165,9 +164,9 @@ class Ratings:
         total = max(total, end) if rows else total
         # The page before ends where this one starts (from the top, it may be shorter: a page kept
         # full at the bottom of the board starts anywhere).
-        prev = "" if start == 0 else _token(start - size) if start >= size else _token(0, start)
+        prev = "" if start == 0 else _token(engine, start - size) if start >= size else _token(engine, 0, start)
         return {"engine": engine, "entries": entries, "totalPlayers": total,
-                "nextPageToken": _token(end) if end < total else "", "previousPageToken": prev}
+                "nextPageToken": _token(engine, end) if end < total else "", "previousPageToken": prev}
 
     async def player(self, user_id: str) -> dict[str, Any]:
         if not user_id:
@@ -186,26 +185,40 @@ class Ratings:
                            "wins": sum(r["wins"] for r in out), "recentGames": recent}}
 
 
-def _token(offset: int, until: int | None = None) -> str:
-    """A page token: the page starts at `offset`; `until`: it ends there (a previous page that
-    reaches the top and is shorter than the page size)."""
-    doc = {"o": offset} if until is None else {"o": offset, "u": until}
-    return base64.urlsafe_b64encode(json.dumps(doc).encode()).decode().rstrip("=")
+def _token(engine: str, offset: int, until: int | None = None) -> str:
+    """A page token, opaque as the API's others (base64url of JSON, bound to its list as ListEvents'
+    is to its game): the engine's leaderboard, the page's start `offset` and, for a previous page
+    that reaches the top and is shorter than the page size, its end `until`."""
+    doc: list[Any] = [LEADERBOARD, engine, offset] + ([] if until is None else [until])
+    return base64.urlsafe_b64encode(json.dumps(doc, separators=(",", ":")).encode()).decode().rstrip("=")
 
 
 # Ranks are int32 in the API: a token beyond them was never issued (and would overflow SQLite / Redis).
 MAX_OFFSET = 2**31 - 1 - MAX_PAGE
+LEADERBOARD = "lb"
 
 
-def _offset(token: str) -> tuple[int, int | None]:
-    """The page a token names: its start, and its end when the token gives one."""
+def _offset(token: str, engine: str) -> tuple[int, int | None]:
+    """The page a token of `engine`'s leaderboard names: its start, and its end when the token
+    gives one. Tokens from before they named their engine (`{"o": start, "u": end}`) still page
+    (a client paging across the upgrade); a token of another engine's board is refused."""
+    bad = "pageToken is not a token this server issued"
     try:
         raw = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
-        o, u = raw["o"], raw.get("u")
+        if isinstance(raw, dict):  # before the engine was in the token
+            o, u = raw["o"], raw.get("u")
+        else:
+            kind, of, o, *rest = raw
+            if kind != LEADERBOARD or not isinstance(of, str) or len(rest) > 1:
+                raise ValueError
+            if of != engine:
+                bad = f"pageToken is a token of the {of[:40]!r} leaderboard, not {engine!r}'s: ask for its first page"
+                raise ValueError
+            u = rest[0] if rest else None
         if not isinstance(o, int) or isinstance(o, bool) or not 0 <= o <= MAX_OFFSET:
             raise ValueError
         if u is not None and (not isinstance(u, int) or isinstance(u, bool) or not o < u <= o + MAX_PAGE):
             raise ValueError
         return o, u
-    except (ValueError, TypeError, KeyError, UnicodeDecodeError):
-        raise InvalidArgument("pageToken is not a token this server issued", "PAGE_TOKEN_INVALID") from None
+    except (ValueError, TypeError, KeyError, UnicodeDecodeError, RecursionError):
+        raise InvalidArgument(bad, "PAGE_TOKEN_INVALID") from None

@@ -13,7 +13,8 @@ from tests import plainhttp
 
 
 def test_seat_kinds_with_levels():
-    assert seat_kind("bot") == "bot" and seat_kind("bot:easy") == "bot"
+    # "bot:easy" keeps its level (the server then names it in botLevel); plain "bot" names none.
+    assert seat_kind("bot") == "bot" and seat_kind("bot:easy") == "bot:easy"
     assert seat_kind("bot:hard") == "bot:hard" and seat_kind("SEAT_KIND_BOT") == "bot"
     body = _create_body("riverboat", None, None, ["human", "bot:hard"])
     assert len(body.pop("requestId")) == 32  # one of its own: a retry is the same create
@@ -39,6 +40,18 @@ def test_the_sdk_takes_the_seat_kinds_the_server_takes(server, kind):
     r = plainhttp.post(f"{server.http}/v1/games", json={"engine": "riverboat", "seats": ["human", "human", kind]})
     assert r.status_code in (200, 400), r.text
     assert sdk == (r.status_code == 200), (kind, r.text)
+
+
+@pytest.mark.parametrize("where", ["rest", "grpc"])
+def test_a_bot_easy_seat_keeps_its_level_as_rest_does(server, where):
+    """`bot:easy` was sent as plain `bot`, so the game named no level (REST and the TS SDK keep "easy")."""
+    from tablero_client import Client
+
+    with Client(**({"rest": server.http} if where == "rest" else {"grpc": server.grpc})) as c:
+        game = c.create("riverboat", seats=["human", "bot:easy", "bot"]).game
+    assert [s.bot_level for s in game.seats] == [None, "easy", None]
+    raw = plainhttp.post(f"{server.http}/v1/games", json={"engine": "riverboat", "seats": ["human", "bot:easy"]}).json()
+    assert raw["game"]["seats"][1].get("botLevel") == "easy"
 
 
 def test_play_takes_the_bots_level():

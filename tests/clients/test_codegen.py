@@ -106,6 +106,19 @@ def test_a_java_client_generated_by_buf_plays_and_watches_a_game(server, tmp_pat
     _check(report)
 
 
+def test_go_and_java_get_a_client_for_every_service(tmp_path):
+    """docs/api.md's Go and Java rows name one client per service (test_codegen_docs.py): the
+    generated code has each of them."""
+    _need("buf", "protoc-gen-go", "protoc-gen-go-grpc", "grpc_java_plugin")
+    from tests.clients.test_codegen_docs import services
+
+    generate(tmp_path / "gen", {"go", "java"})
+    go = "".join(p.read_text() for p in (tmp_path / "gen" / "gen" / "go" / "tablero" / "v1").glob("*_grpc.pb.go"))
+    java = {p.stem for p in (tmp_path / "gen" / "gen" / "java" / "dev" / "tablero" / "v1").glob("*Grpc.java")}
+    assert [s for s in services() if f"type {s}Client interface" in go] == services()
+    assert sorted(java) == [f"{s}Grpc" for s in services()]
+
+
 # What a TypeScript team compiles the generated code with: strict, Node's ES module resolution.
 TSCONFIG = {"compilerOptions": {"strict": True, "module": "NodeNext", "moduleResolution": "NodeNext",
                                 "target": "ES2022", "noEmit": True, "skipLibCheck": False},

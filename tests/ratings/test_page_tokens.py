@@ -1,6 +1,9 @@
-"""Leaderboard page tokens are opaque offsets: one the server could not have issued (an
-offset beyond any rank, which is an int32 in the API) is 400 INVALID_ARGUMENT, on SQLite and
-on Redis, not a 413 that names SQLite's integer range or a 500 from Redis."""
+"""Leaderboard page tokens are opaque, as the API's other page tokens: bound to their list (the
+engine's board, as ListEvents' are to their game), so one of another board is refused with a
+reason, not read as a bare offset into it; tokens issued before they named their engine (a bare
+`{"o": offset}`) still page. One the server could not have issued (an offset beyond any rank,
+which is an int32 in the API) is 400 INVALID_ARGUMENT, on SQLite and on Redis, not a 413 that
+names SQLite's integer range or a 500 from Redis."""
 
 from __future__ import annotations
 
@@ -48,3 +51,18 @@ async def test_a_page_token_beyond_any_rank_is_invalid_argument(ratings, offset)
 async def test_an_issued_offset_past_the_end_is_an_empty_page(ratings):
     page = await ratings.leaderboard("tic-tac-toe", 5, _forged(40), "")
     assert page["entries"] == [] and page["nextPageToken"] == ""
+
+
+async def test_a_token_names_its_board_and_another_board_refuses_it(ratings):
+    page = await ratings.leaderboard("tic-tac-toe", 5, _forged(40), "")  # a token from before: still pages
+    token = page["previousPageToken"]
+    assert token and "40" not in token and "35" not in token
+    again = await ratings.leaderboard("tic-tac-toe", 5, token, "")
+    assert again["previousPageToken"] and again["nextPageToken"] == ""  # it pages on its own board
+    with pytest.raises(InvalidArgument) as e:
+        await ratings.leaderboard("riverboat", 5, token, "")
+    assert e.value.reason == "PAGE_TOKEN_INVALID"
+    assert "'tic-tac-toe' leaderboard" in e.value.message and "first page" in e.value.message
+    forged = base64.urlsafe_b64encode(json.dumps(["lb", "tic-tac-toe", "x"]).encode()).decode()
+    with pytest.raises(InvalidArgument, match="not a token this server issued"):
+        await ratings.leaderboard("tic-tac-toe", 5, forged, "")

@@ -101,6 +101,7 @@ class ServerProcess:
         self.env = {**os.environ, "TABLERO_SECRET": "test-secret", "TABLERO_SHUTDOWN_GRACE": "5",
                     "TABLERO_METRICS_PORT": str(self.metrics_port), **(env or {})}
         self.args = args
+        self.prefix: list[str] = []  # a command the server runs under (e.g. unshare: tests/notify/test_push_dns.py)
         self.http = f"http://127.0.0.1:{self.http_port}"
         self.grpc = f"127.0.0.1:{self.grpc_port}"
         self.metrics = f"http://127.0.0.1:{self.metrics_port}/metrics"
@@ -109,7 +110,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tablero.server", "serve", "--host", "127.0.0.1",
+            [*self.prefix, sys.executable, "-m", "tablero.server", "serve", "--host", "127.0.0.1",
              "--grpc-port", str(self.grpc_port), "--http-port", str(self.http_port), *self.args],
             env=self.env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             # Its own process group: kill() takes the bot pool with it, as a dead container would

@@ -133,3 +133,20 @@ def test_a_preflight_allows_the_methods_the_calls_take(http):
                                                 "Access-Control-Request-Headers": "content-type"})
     assert r.status_code == 200, r.text
     assert {m.strip() for m in r.headers["access-control-allow-methods"].split(",")} == {"POST", "OPTIONS"}
+
+
+def test_an_unsupported_content_type_answers_a_connect_error_body(http):
+    """connectrpc's 415 had an empty body: a Connect client (or a developer with curl) read no code,
+    no message. Now it is a Connect error like the others, `Accept-Post` kept; the RPC still works
+    with a content type it takes."""
+    for ctype in ("text/plain", "application/xml", None, "application/connect+xml"):
+        headers = {"content-type": ctype} if ctype else {}
+        for rpc in ("ListEngines", "WatchGame"):
+            r = http.post(GAME + rpc, content=b"{}", headers=headers)
+            assert r.status_code == 415, (ctype, rpc, r.text)
+            assert r.headers["content-type"] == "application/json" and "accept-post" in r.headers
+            body = r.json()
+            assert body["code"] == "invalid_argument" and _reason(r) == "INVALID_ARGUMENT"
+            assert (repr(ctype) if ctype else "none") in body["message"], body
+            assert r.headers["accept-post"] in body["message"]
+    assert http.post(GAME + "ListEngines", json={}).status_code == 200

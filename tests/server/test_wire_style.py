@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -175,3 +176,22 @@ def test_times_come_as_rfc3339_timestamps_beside_the_float_seconds(server):
         listed = [g for g in stub.ListGames(pb.ListGamesRequest()).games if g.id == gid][0]
     assert abs(game.deadlines[0].deadline_time.ToMilliseconds() / 1000 - deadline["deadline"]) < 0.001
     assert abs(listed.create_timestamp.ToMilliseconds() / 1000 - summary["createTime"]) < 0.001
+
+
+def test_every_64_bit_integer_is_named_where_the_wire_style_says_it_is_a_string():
+    """proto3 JSON writes int64 as a string: `Notification.version` is "7" while its `data.version`
+    (a Struct) is 7. docs/api.md "Wire style" names every such field, so an integrator is not
+    surprised by the one string-typed version of the API (the field itself stays as released)."""
+    from google.protobuf.descriptor import FieldDescriptor
+    from tablero.server.grpc.gen import notifications_pb2, players_pb2, rankings_pb2
+
+    wide = {FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_SINT64,
+            FieldDescriptor.TYPE_FIXED64, FieldDescriptor.TYPE_SFIXED64}
+    fields = [f"`{m.name}.{f.json_name}`" for mod in (pb, notifications_pb2, players_pb2, rankings_pb2)
+              for m in mod.DESCRIPTOR.message_types_by_name.values() for f in m.fields if f.type in wide]
+    assert "`Notification.version`" in fields
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    style = doc.split("## Wire style", 1)[1].split("\n## ", 1)[0]
+    paragraph = style.split("**64-bit integers are strings in JSON.**", 1)[1].split("\n\n", 1)[0]
+    assert not [f for f in fields if f not in paragraph], paragraph
+    assert '"version": "7"' in paragraph and "`data.version`" in paragraph

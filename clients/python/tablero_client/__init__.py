@@ -38,6 +38,22 @@ from .models import (
     LegalActions,
     SeatInfo,
 )
+from .portal_models import (
+    CANCELLED,
+    EXPIRED,
+    MATCHED,
+    WAITING,
+    EngineRating,
+    Leaderboard,
+    LeaderboardEntry,
+    MatchTicket,
+    Notification,
+    NotificationPage,
+    Player,
+    PushLive,
+    PushRegistration,
+    RecentGame,
+)
 
 __version__ = "0.1.0"
 
@@ -48,4 +64,7 @@ __all__ = [
     "PermissionDenied", "ResourceExhausted", "Seat", "SeatInfo", "TableroError", "Unauthenticated",
     "Unavailable", "errors", "GameOver", "IllegalAction", "NotYourTurn", "OpenGamesCap", "RateLimited", "SeatTaken",
     "StaleVersion", "TicketsCap", "TokenExpired", "MalformedAction",
+    # a portal's calls (client.notifications, client.players, client.matchmaking)
+    "CANCELLED", "EXPIRED", "MATCHED", "WAITING", "EngineRating", "Leaderboard", "LeaderboardEntry", "MatchTicket",
+    "Notification", "NotificationPage", "Player", "PushLive", "PushRegistration", "RecentGame",
 ]

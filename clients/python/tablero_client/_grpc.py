@@ -10,6 +10,7 @@ from google.protobuf import json_format, message, struct_pb2
 
 from ._proto import games_pb2 as pb
 from ._proto import games_pb2_grpc as pbg
+from ._proto import notifications_pb2, notifications_pb2_grpc, players_pb2, players_pb2_grpc
 from .errors import MalformedAction, TableroError, error_for, error_info
 
 JSON = dict[str, Any]
@@ -43,6 +44,32 @@ def _legal_request(game_id: str, query: JSON | None) -> Any:
     return pb.ListLegalActionsRequest(game_id=game_id, page_size=q.get("pageSize") or 0,
                                       page_token=q.get("pageToken") or "", type=q.get("type") or "",
                                       group=q.get("group") or "")
+
+
+def _portal_methods() -> dict[str, tuple[Any, type]]:
+    """The notification, player and matchmaking RPCs: name -> (stub class, request class)."""
+    out: dict[str, tuple[Any, type]] = {}
+    for msgs, stubs in ((notifications_pb2, notifications_pb2_grpc), (players_pb2, players_pb2_grpc)):
+        for service in msgs.DESCRIPTOR.services_by_name.values():
+            for m in service.methods:
+                out[m.name] = (getattr(stubs, service.name + "Stub"), getattr(msgs, m.input_type.name))
+    return out
+
+
+PORTAL_METHODS = _portal_methods()
+
+
+def _portal_request(rpc: str, request: JSON) -> Any:
+    """The request message from its JSON (the API's names), as REST reads a body."""
+    try:
+        return json_format.ParseDict(request, PORTAL_METHODS[rpc][1]())
+    except json_format.ParseError as e:
+        raise error_for("INVALID_ARGUMENT", f"{rpc}: {e}", reason="INVALID_ARGUMENT") from None
+
+
+def _ticket_items(msg: Any) -> JSON | None:
+    """A WatchMatchTicket message as REST's `{"version", "ticket"}`; None for a keep-alive (no ticket)."""
+    return to_json(msg) if msg.HasField("ticket") else None
 
 
 def _md(token: str | None) -> list[tuple[str, str]] | None:
@@ -135,6 +162,7 @@ class GrpcTransport:
         self.timeout = timeout
         self.channel = _channel(target, secure)
         self.stub = pbg.GameServiceStub(self.channel)
+        self.portal_stubs = {cls: cls(self.channel) for cls, _ in PORTAL_METHODS.values()}
 
     def close(self) -> None:
         self.channel.close()
@@ -180,6 +208,27 @@ class GrpcTransport:
                                    after_version=after_version)
         return to_json(self._call("ListEvents", req, token))
 
+    def portal(self, rpc: str, request: JSON, token: str | None) -> JSON:
+        """A call of the notification, player or matchmaking services, JSON in and out as REST's."""
+        stub = self.portal_stubs[PORTAL_METHODS[rpc][0]]
+        try:
+            return to_json(getattr(stub, rpc)(_portal_request(rpc, request), metadata=_md(token), timeout=self.timeout))
+        except grpc.RpcError as e:
+            raise _error(e) from e
+
+    def watch_ticket(self, ticket_id: str, token: str | None) -> Iterator[JSON]:
+        stub = self.portal_stubs[PORTAL_METHODS["WatchMatchTicket"][0]]
+        call = stub.WatchMatchTicket(_portal_request("WatchMatchTicket", {"ticketId": ticket_id}), metadata=_md(token))
+        try:
+            for msg in call:
+                item = _ticket_items(msg)
+                if item is not None:
+                    yield item
+        except grpc.RpcError as e:
+            raise _error(e) from e
+        finally:
+            call.cancel()
+
     def watch(self, game_id: str, token: str | None, after_version: int, after_hash: str = "") -> Iterator[JSON]:
         call = self.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=after_version,
                                                        after_hash=after_hash),
@@ -199,6 +248,7 @@ class AsyncGrpcTransport:
         self.timeout = timeout
         self.channel = _aio_channel(target, secure)
         self.stub = pbg.GameServiceStub(self.channel)
+        self.portal_stubs = {cls: cls(self.channel) for cls, _ in PORTAL_METHODS.values()}
 
     async def close(self) -> None:
         await self.channel.close()
@@ -244,6 +294,28 @@ class AsyncGrpcTransport:
         req = pb.ListEventsRequest(game_id=game_id, page_size=page_size or 0, page_token=page_token or "",
                                    after_version=after_version)
         return to_json(await self._call("ListEvents", req, token))
+
+    async def portal(self, rpc: str, request: JSON, token: str | None) -> JSON:
+        """See GrpcTransport.portal."""
+        stub = self.portal_stubs[PORTAL_METHODS[rpc][0]]
+        try:
+            return to_json(await getattr(stub, rpc)(_portal_request(rpc, request), metadata=_md(token),
+                                                    timeout=self.timeout))
+        except grpc.RpcError as e:
+            raise _error(e) from e
+
+    async def watch_ticket(self, ticket_id: str, token: str | None) -> AsyncIterator[JSON]:
+        stub = self.portal_stubs[PORTAL_METHODS["WatchMatchTicket"][0]]
+        call = stub.WatchMatchTicket(_portal_request("WatchMatchTicket", {"ticketId": ticket_id}), metadata=_md(token))
+        try:
+            async for msg in call:
+                item = _ticket_items(msg)
+                if item is not None:
+                    yield item
+        except grpc.RpcError as e:
+            raise _error(e) from e
+        finally:
+            call.cancel()
 
     async def watch(self, game_id: str, token: str | None, after_version: int,
                     after_hash: str = "") -> AsyncIterator[JSON]:

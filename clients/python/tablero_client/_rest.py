@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import socket
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -138,6 +140,48 @@ def sse_item(event: str | None, data: str) -> JSON | None:
     return None
 
 
+def ticket_item(event: str | None, data: str) -> JSON | None:
+    """A WatchMatchTicket message's `{"version", "ticket"}`, None for any other message; raises
+    StreamEnd at its end (the ticket matched, cancelled or expired) and the error of an error
+    message, as sse_item does for a game's watch."""
+    sse_item(event, data)
+    try:
+        payload = json.loads(data) if data else {}
+    except ValueError:
+        return None
+    return payload if isinstance(payload, dict) and isinstance(payload.get("ticket"), dict) else None
+
+
+# The portal services' routes, as their google.api.http annotations give them: RPC -> (HTTP method,
+# path). A `{field}` of the path is taken out of the request; a GET sends the other fields as its
+# query, a POST as its body. (tests/clients/test_sdk_portal.py checks them against the protos.)
+PORTAL_ROUTES: dict[str, tuple[str, str]] = {
+    "ListNotifications": ("GET", "/v1/notifications"),
+    "MarkNotificationsRead": ("POST", "/v1/notifications:markRead"),
+    "GetPushKey": ("GET", "/v1/push/key"),
+    "RegisterPushSubscription": ("POST", "/v1/push/subscriptions"),
+    "DeletePushSubscription": ("POST", "/v1/push/subscriptions:delete"),
+    "SetPushLive": ("POST", "/v1/push/live"),
+    "GetLeaderboard": ("GET", "/v1/leaderboards/{engine}"),
+    "GetPlayer": ("GET", "/v1/players/{userId}"),
+    "CreateMatchTicket": ("POST", "/v1/matchmaking/tickets"),
+    "GetMatchTicket": ("GET", "/v1/matchmaking/tickets/{ticketId}"),
+    "CancelMatchTicket": ("POST", "/v1/matchmaking/tickets/{ticketId}:cancel"),
+    "WatchMatchTicket": ("GET", "/v1/matchmaking/tickets/{ticketId}/watch"),
+}
+
+
+def portal_request(rpc: str, request: JSON) -> tuple[str, str, JSON | None, JSON | None]:
+    """(method, path, body, query) of a portal RPC's request (JSON names, as the API's)."""
+    method, template = PORTAL_ROUTES[rpc]
+    rest = dict(request)
+    path = re.sub(r"\{(\w+)\}", lambda m: quote(str(rest.pop(m.group(1), "")), safe=""), template)
+    if method != "GET":
+        return method, path, rest, None
+    query = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in rest.items() if v not in (None, "", 0, False)}
+    return method, path, None, query or None
+
+
 def _watch_params(after_version: int, after_hash: str) -> JSON:
     return {"afterVersion": after_version, **({"afterHash": after_hash} if after_hash else {})}
 
@@ -201,12 +245,22 @@ class RestTransport:
             params["afterVersion"] = after_version
         return self._call("GET", f"/v1/games/{quote(game_id, safe='')}/events", token, params=params)
 
-    def watch(self, game_id: str, token: str | None, after_version: int, after_hash: str = "") -> Iterator[JSON]:
-        """Game events after `after_version`; returns when the game is over; raises when the stream breaks."""
-        path = f"/v1/games/{quote(game_id, safe='')}/watch"
+    def portal(self, rpc: str, request: JSON, token: str | None) -> JSON:
+        """A call of the notification, player or matchmaking services (PORTAL_ROUTES)."""
+        method, path, body, query = portal_request(rpc, request)
+        return self._call(method, path, token, body=body, params=query)
+
+    def watch_ticket(self, ticket_id: str, token: str | None) -> Iterator[JSON]:
+        """The ticket's `{"version", "ticket"}` at each change; returns once it changes no more."""
+        _, path, _, _ = portal_request("WatchMatchTicket", {"ticketId": ticket_id})
+        yield from self._sse(path, token, None, ticket_item, "the ticket changed for the last time")
+
+    def _sse(self, path: str, token: str | None, params: JSON | None, item: Any, until: str) -> Iterator[JSON]:
+        """The items `item(event, data)` makes of an SSE stream's messages, until StreamEnd;
+        raises Unavailable when the stream breaks or closes before then (`until`)."""
         headers = {**_headers(token), "Accept": "text/event-stream"}
         try:
-            with self.http.stream("GET", path, headers=headers, params=_watch_params(after_version, after_hash),
+            with self.http.stream("GET", path, headers=headers, params=params,
                                   timeout=httpx.Timeout(self.http.timeout.connect, read=WATCH_SILENCE)) as r:
                 if r.status_code != 200:
                     r.read()
@@ -217,14 +271,19 @@ class RestTransport:
                     if msg is None:
                         continue
                     try:
-                        item = sse_item(msg[0], msg[2])
+                        out = item(msg[0], msg[2])
                     except StreamEnd:
                         return
-                    if item is not None:
-                        yield item
+                    if out is not None:
+                        yield out
         except httpx.HTTPError as e:
             raise _transport_error(e) from e
-        raise Unavailable("the watch stream closed before the game ended")
+        raise Unavailable(f"the watch stream closed before {until}")
+
+    def watch(self, game_id: str, token: str | None, after_version: int, after_hash: str = "") -> Iterator[JSON]:
+        """Game events after `after_version`; returns when the game is over; raises when the stream breaks."""
+        path = f"/v1/games/{quote(game_id, safe='')}/watch"
+        yield from self._sse(path, token, _watch_params(after_version, after_hash), sse_item, "the game ended")
 
 
 class AsyncRestTransport:
@@ -290,12 +349,33 @@ class AsyncRestTransport:
             params["afterVersion"] = after_version
         return await self._call("GET", f"/v1/games/{quote(game_id, safe='')}/events", token, params=params)
 
+    async def portal(self, rpc: str, request: JSON, token: str | None) -> JSON:
+        """See RestTransport.portal."""
+        method, path, body, query = portal_request(rpc, request)
+        return await self._call(method, path, token, body=body, params=query)
+
+    async def watch_ticket(self, ticket_id: str, token: str | None) -> AsyncIterator[JSON]:
+        """See RestTransport.watch_ticket."""
+        _, path, _, _ = portal_request("WatchMatchTicket", {"ticketId": ticket_id})
+        async with contextlib.aclosing(self._sse(path, token, None, ticket_item,
+                                                 "the ticket changed for the last time")) as items:
+            async for out in items:
+                yield out
+
     async def watch(self, game_id: str, token: str | None, after_version: int,
                     after_hash: str = "") -> AsyncIterator[JSON]:
         path = f"/v1/games/{quote(game_id, safe='')}/watch"
+        params = _watch_params(after_version, after_hash)
+        async with contextlib.aclosing(self._sse(path, token, params, sse_item, "the game ended")) as items:
+            async for out in items:
+                yield out
+
+    async def _sse(self, path: str, token: str | None, params: JSON | None, item: Any,
+                   until: str) -> AsyncIterator[JSON]:
+        """See RestTransport._sse."""
         headers = {**_headers(token), "Accept": "text/event-stream"}
         try:
-            async with self.http.stream("GET", path, headers=headers, params=_watch_params(after_version, after_hash),
+            async with self.http.stream("GET", path, headers=headers, params=params,
                                         timeout=httpx.Timeout(self.http.timeout.connect, read=WATCH_SILENCE)) as r:
                 if r.status_code != 200:
                     await r.aread()
@@ -306,14 +386,14 @@ class AsyncRestTransport:
                     if msg is None:
                         continue
                     try:
-                        item = sse_item(msg[0], msg[2])
+                        out = item(msg[0], msg[2])
                     except StreamEnd:
                         return
-                    if item is not None:
-                        yield item
+                    if out is not None:
+                        yield out
         except httpx.HTTPError as e:
             raise _transport_error(e) from e
-        raise Unavailable("the watch stream closed before the game ended")
+        raise Unavailable(f"the watch stream closed before {until}")
 
 
 def _join_body(request_id: str | None) -> JSON:

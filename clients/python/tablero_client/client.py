@@ -21,12 +21,13 @@ from ._grpc import AsyncGrpcTransport, GrpcTransport
 from ._rest import AsyncRestTransport, RestTransport
 from .errors import Aborted, InvalidArgument, MalformedAction, TableroError, Unavailable
 from .models import JSON, Created, Engine, Event, Game, Joined, LegalActions
+from .portal import AsyncMatchmaking, AsyncNotifications, AsyncPlayers, Matchmaking, Notifications, Players
 
 __all__ = ["AsyncClient", "AsyncSeat", "Client", "Seat"]
 
 SEAT_KIND_ALIASES = {"human": "human", "open": "open", "bot": "bot", "me": "me",
                      "SEAT_KIND_HUMAN": "human", "SEAT_KIND_OPEN": "open", "SEAT_KIND_BOT": "bot"}
-# A bot seat's level, as "bot:<level>" (plain "bot" is easy).
+# A bot seat's level, as "bot:<level>" (plain "bot" is easy, but names no level).
 BOT_LEVELS = ("easy", "medium", "hard")
 
 
@@ -42,7 +43,8 @@ def seat_kind(k: str) -> str:
     if colon and (kind != "bot" or level not in BOT_LEVELS):
         raise InvalidArgument(f"seat kind {k!r}: a level goes after plain \"bot\" and is one of "
                               f"{', '.join(BOT_LEVELS)} (\"bot\" alone is easy)", reason="INVALID_ARGUMENT")
-    return f"bot:{level}" if level and level != "easy" else base
+    # The level as given, "easy" too: the server then names it (Seat.botLevel), as for REST and TS.
+    return f"bot:{level}" if level else base
 
 
 def _camel(d: Mapping[str, Any]) -> JSON:
@@ -132,6 +134,10 @@ class Client:
     had been connected it gives up only after `retries` tries in a row and `watch_patience`
     seconds (default 30: a server restart); a server never reached, after `retries` tries.
     `retry_count` counts the retries made so far (for load reports).
+
+    A portal's calls: `notifications` (the user's list, Web Push), `players` (leaderboards,
+    ratings) and `matchmaking` (quick match), which send `token` (the portal JWT) unless a call
+    gives its own (tablero_client.portal).
     """
 
     def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
@@ -145,6 +151,10 @@ class Client:
         self._opt = _Options(retries, backoff, max_backoff, watch_patience)
         self.retry_count = 0
         self.token = token  # a portal JWT: create() and join() send it when given no token of their own
+        # A portal's calls (tablero_client.portal): they send `token` too.
+        self.notifications = Notifications(self)
+        self.players = Players(self)
+        self.matchmaking = Matchmaking(self)
 
     def __enter__(self) -> Client:
         return self
@@ -338,6 +348,9 @@ class AsyncClient:
         self._opt = _Options(retries, backoff, max_backoff, watch_patience)
         self.retry_count = 0
         self.token = token  # a portal JWT (see Client)
+        self.notifications = AsyncNotifications(self)
+        self.players = AsyncPlayers(self)
+        self.matchmaking = AsyncMatchmaking(self)
 
     async def __aenter__(self) -> AsyncClient:
         return self
