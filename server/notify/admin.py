@@ -8,7 +8,8 @@
 
 The store is the server's (TABLERO_REDIS_URL / TABLERO_DB or --redis-url / --db). A replayed
 delivery goes back to the end of its lane (its endpoint and game) and is sent again with its
-webhook-id, by whichever replica claims it. Exit codes: 0 done, 1 nothing matched, 2 bad usage.
+webhook-id, by whichever replica claims it. Exit codes: 0 done, 1 nothing matched, 2 bad usage,
+3 the store is unreachable.
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ import os
 import sys
 from datetime import UTC, datetime
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from tablero.server.store import StoreError
+
 from . import open_queue
+
+UNREACHABLE = (StoreError, RedisConnectionError, RedisTimeoutError)  # exit 3 (as `tablero admin`'s)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -82,4 +89,9 @@ async def _run(ns: argparse.Namespace) -> int:
 
 
 def main(argv: list[str]) -> int:
-    return asyncio.run(_run(_parser().parse_args(argv)))
+    ns = _parser().parse_args(argv)
+    try:
+        return asyncio.run(_run(ns))
+    except UNREACHABLE as e:  # (it was a traceback and exit 1)
+        print(f"tablero admin webhooks: the store is unreachable: {e}", file=sys.stderr)
+        return 3
