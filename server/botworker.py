@@ -58,6 +58,24 @@ async def run(config, concurrency: int = 1, metrics_port: int | None = None,
         await store.close()
 
 
+def _metrics_port_refused(port: int | None) -> str | None:
+    """Why --metrics-port cannot be served (out of range, or another process holds it), or None."""
+    import socket
+
+    if port is None:
+        return None
+    if not 0 <= port <= 65535:
+        return f"--metrics-port must be a port number from 0 to 65535, not {port}"
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("0.0.0.0", port))  # where prometheus_client's start_http_server listens
+        except OSError as e:
+            return (f"cannot listen on port {port} for /metrics ({e.strerror or e}); another process may "
+                    "hold it: choose another with --metrics-port")
+    return None
+
+
 def main(argv: list[str]) -> int:
     from tablero.server import logs
     from tablero.server.config import Config, ConfigError
@@ -81,6 +99,10 @@ def main(argv: list[str]) -> int:
     if ns.concurrency < 1:
         print("tablero bots: --concurrency must be at least 1", file=sys.stderr)
         return 2
+    busy = _metrics_port_refused(ns.metrics_port)
+    if busy:  # said in one line before the store opens (it was a traceback from the bind)
+        print(f"tablero bots: {busy}", file=sys.stderr)
+        return 2 if "--metrics-port must" in busy else 1
     logs.setup(config.log_level)
 
     async def go() -> None:
