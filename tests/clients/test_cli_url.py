@@ -28,3 +28,13 @@ def test_a_url_without_http_or_a_host_is_a_usage_error(args):
 def test_tablero_url_is_checked_too():
     r = _cli("engines", env={"TABLERO_URL": "localhost:8080"})
     assert r.returncode == 2 and "'localhost:8080' is not an http:// or https:// URL" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("args", [("--grpc", "http://127.0.0.1:50051", "engines"),
+                                  ("loadtest", "--grpc", "https://localhost:50051")])
+def test_a_grpc_target_given_as_a_url_is_a_usage_error(args):
+    """(it failed with a DNS lookup error, and loadtest with "refusing to load-test 'http://127.0.0.1'")"""
+    r = _cli(*args)
+    target = args[args.index("--grpc") + 1]
+    assert r.returncode == 2, r.stderr
+    assert f"argument --grpc: {target!r} is a URL: give HOST:PORT" in r.stderr, r.stderr
