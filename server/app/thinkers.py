@@ -345,9 +345,18 @@ class Thinkers:
             try:
                 await self.turn(game_id)
             except asyncio.CancelledError:
+                await self._hand_back(game_id)
                 raise
             except Exception:  # the lease lapses and another worker (or this one) tries again
                 log.exception("thinking bot turn failed", extra={"fields": {"game": game_id}})
+
+    async def _hand_back(self, game_id: str) -> None:
+        """A stop (SIGTERM: a rollout, a scale-down) in the middle of a turn: the turn is due again
+        now, for another worker, rather than when this one's lease lapses (the game stood still for
+        TABLERO_BOT_LEASE seconds). A move that landed meanwhile is harmless: the next taker finds
+        the game moved on."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.queue.again(game_id), 2.0)
 
     async def _think(self, engine: str, state: Any, seat: int, level: str, seconds: float | None) -> dict[str, Any]:
         seed = secrets.randbits(64)
