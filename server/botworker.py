@@ -15,6 +15,7 @@ import contextlib
 import logging
 import signal
 import sys
+from pathlib import Path
 
 log = logging.getLogger("tablero.bots")
 
@@ -94,6 +95,12 @@ def main(argv: list[str]) -> int:
         return 2
     if not config.redis_url and config.db in (None, ":memory:"):
         print("tablero bots: a bot worker needs the server's store: --redis-url, or --db naming its SQLite file",
+              file=sys.stderr)
+        return 2
+    if not config.redis_url and not Path(config.db).expanduser().is_file():
+        # (it made a new, empty database there and waited on its queue for ever: a typo'd path
+        # gave a worker that never played a turn, without a word)
+        print(f"tablero bots: no SQLite file {config.db!r}: give the server's own file (start the server first)",
               file=sys.stderr)
         return 2
     if ns.concurrency < 1:

@@ -1,5 +1,6 @@
 """`tablero bots` refuses a --metrics-port it cannot serve in one line, before it starts (it
-ended in a traceback from prometheus_client's bind after the store was opened)."""
+ended in a traceback from prometheus_client's bind after the store was opened), and a --db file
+that does not exist (it made an empty database there and waited on its queue for ever)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from tests.server.support import ROOT
 
 
 def _bots(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    (tmp_path / "games.db").touch()  # the server's file (an empty one is a new database)
     return subprocess.run([sys.executable, "-m", "tablero.server", "bots", "--db", str(tmp_path / "games.db"), *args],
                           cwd=ROOT, env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=60)
 
@@ -30,3 +32,11 @@ def test_a_metrics_port_out_of_range_is_a_usage_error(tmp_path):
     r = _bots(tmp_path, "--metrics-port", "70000")
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "--metrics-port must be a port number from 0 to 65535, not 70000" in r.stderr
+
+
+def test_a_db_file_that_does_not_exist_is_refused(tmp_path):
+    missing = tmp_path / "typo.db"
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "bots", "--db", str(missing)], cwd=ROOT,
+                       env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2 and f"no SQLite file {str(missing)!r}" in r.stderr, r.stderr
+    assert not missing.exists()
