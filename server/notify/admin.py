@@ -18,8 +18,10 @@ import argparse
 import asyncio
 import json
 import os
+import sqlite3
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -27,7 +29,8 @@ from tablero.server.store import StoreError
 
 from . import open_queue
 
-UNREACHABLE = (StoreError, RedisConnectionError, RedisTimeoutError)  # exit 3 (as `tablero admin`'s)
+# exit 3, as `tablero admin`'s (a file that is no SQLite database too, as its verbs say it)
+UNREACHABLE = (StoreError, RedisConnectionError, RedisTimeoutError, sqlite3.DatabaseError)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -56,6 +59,9 @@ async def _run(ns: argparse.Namespace) -> int:
     if not redis_url and (not db or db == ":memory:"):
         print("tablero admin webhooks: no store configured: set TABLERO_REDIS_URL or TABLERO_DB "
               "(or --redis-url / --db) as for the server", file=sys.stderr)
+        return 2
+    if not redis_url and not Path(db).expanduser().is_file():  # (it made an empty database there)
+        print(f"tablero admin webhooks: no SQLite file {db!r}", file=sys.stderr)
         return 2
     q = open_queue(redis_url, db)
     try:
