@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import os
+import sqlite3
 import sys
 import tempfile
 from pathlib import Path
@@ -32,7 +33,8 @@ from tablero.server.store import Conflict, GameNotFound, StoreError, open_store
 
 # What an unreachable store raises: the store's own calls say StoreError; the ratings' rebuild and
 # the notification queue call redis-py directly (exit 3 for all, not a traceback and exit 1).
-UNREACHABLE = (StoreError, RedisConnectionError, RedisTimeoutError)
+# A file that is no SQLite database is said the same way (the store's own calls said it so already).
+UNREACHABLE = (StoreError, RedisConnectionError, RedisTimeoutError, sqlite3.DatabaseError)
 
 
 def _parser() -> argparse.ArgumentParser:
