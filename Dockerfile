@@ -33,7 +33,8 @@ COPY --from=build /opt/venv /opt/venv
 # Writable working directory for a SQLite file (TABLERO_DB) when no Redis is configured.
 WORKDIR /var/lib/tablero
 USER 10001:10001
-# gRPC (with grpc.health.v1 and reflection), then HTTP: REST/JSON, /healthz, /readyz, /metrics.
+# gRPC (with grpc.health.v1 and reflection), HTTP (REST/JSON, /healthz, /readyz), and Prometheus
+# /metrics on a port of its own (TABLERO_METRICS_PORT; not on the HTTP port).
 EXPOSE 50051 8080 9090
 # Exec form: the server is PID 1 and receives SIGTERM itself (graceful drain, TABLERO_SHUTDOWN_GRACE).
 ENTRYPOINT ["tablero", "serve"]

@@ -52,7 +52,7 @@ def serve(argv: list[str]) -> int:
     busy = _busy_port(config)
     if busy is not None:
         print(f"tablero serve: {busy}", file=sys.stderr)
-        return 1
+        return 2 if busy.startswith("TABLERO_HOST") else 1  # (a bad setting, as the config's own: exit 2)
     if config.workers > 1:
         from tablero.server.workers import supervise
 
@@ -77,12 +77,14 @@ def serve(argv: list[str]) -> int:
 
 
 def _busy_port(config) -> str | None:
-    """Why the HTTP or gRPC port cannot be bound (another server holds it), or None: said in
-    one line before anything starts, rather than as a traceback from deep in the start-up."""
+    """Why the HTTP or gRPC port cannot be bound (another server holds it, or the host is no address
+    of this machine), or None: said in one line before anything starts, rather than as a traceback
+    from deep in the start-up."""
+    import errno
     import socket
 
     for name, port in (("HTTP", config.http_port), ("gRPC", config.grpc_port)):
-        if not port or config.reuse_port:  # a free port picked by the OS, or workers sharing it
+        if config.reuse_port:  # workers sharing it (port 0, a free one: the address is still checked)
             continue
         host = config.bind_host
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -90,6 +92,9 @@ def _busy_port(config) -> str | None:
             try:
                 s.bind((host, port))
             except OSError as e:
+                if isinstance(e, socket.gaierror) or e.errno == errno.EADDRNOTAVAIL:  # the address, not the port
+                    return (f"TABLERO_HOST={host!r} (--host): cannot listen there ({e.strerror or e}): give an "
+                            "address of this machine (0.0.0.0 for every interface, 127.0.0.1 for this one only)")
                 return (f"cannot listen on {host}:{port} for {name} ({e.strerror or e}); another server may "
                         f"hold it: choose another with --{name.lower()}-port")
     return None

@@ -21,12 +21,20 @@ import asyncio
 import contextlib
 import json
 import os
+import sqlite3
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from tablero.server.store import Conflict, GameNotFound, StoreError, open_store
+
+# What an unreachable store raises: the store's own calls say StoreError; the ratings' rebuild and
+# the notification queue call redis-py directly (exit 3 for all, not a traceback and exit 1).
+# A file that is no SQLite database is said the same way (the store's own calls said it so already).
+UNREACHABLE = (StoreError, RedisConnectionError, RedisTimeoutError, sqlite3.DatabaseError)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -189,7 +197,7 @@ async def _run(ns: argparse.Namespace) -> int:
     except Conflict as e:
         print(f"tablero admin: {e} (it changed; nothing was deleted)", file=sys.stderr)
         return 1
-    except StoreError as e:
+    except UNREACHABLE as e:
         print(f"tablero admin: the store is unreachable: {e}", file=sys.stderr)
         return 3
     except BrokenPipeError:  # `export | head`: the reader has what it wanted

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import signal
 import sys
+from pathlib import Path
 
 log = logging.getLogger("tablero.bots")
 
@@ -58,6 +59,24 @@ async def run(config, concurrency: int = 1, metrics_port: int | None = None,
         await store.close()
 
 
+def _metrics_port_refused(port: int | None) -> str | None:
+    """Why --metrics-port cannot be served (out of range, or another process holds it), or None."""
+    import socket
+
+    if port is None:
+        return None
+    if not 0 <= port <= 65535:
+        return f"--metrics-port must be a port number from 0 to 65535, not {port}"
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("0.0.0.0", port))  # where prometheus_client's start_http_server listens
+        except OSError as e:
+            return (f"cannot listen on port {port} for /metrics ({e.strerror or e}); another process may "
+                    "hold it: choose another with --metrics-port")
+    return None
+
+
 def main(argv: list[str]) -> int:
     from tablero.server import logs
     from tablero.server.config import Config, ConfigError
@@ -78,9 +97,19 @@ def main(argv: list[str]) -> int:
         print("tablero bots: a bot worker needs the server's store: --redis-url, or --db naming its SQLite file",
               file=sys.stderr)
         return 2
+    if not config.redis_url and not Path(config.db).expanduser().is_file():
+        # (it made a new, empty database there and waited on its queue for ever: a typo'd path
+        # gave a worker that never played a turn, without a word)
+        print(f"tablero bots: no SQLite file {config.db!r}: give the server's own file (start the server first)",
+              file=sys.stderr)
+        return 2
     if ns.concurrency < 1:
         print("tablero bots: --concurrency must be at least 1", file=sys.stderr)
         return 2
+    busy = _metrics_port_refused(ns.metrics_port)
+    if busy:  # said in one line before the store opens (it was a traceback from the bind)
+        print(f"tablero bots: {busy}", file=sys.stderr)
+        return 2 if "--metrics-port must" in busy else 1
     logs.setup(config.log_level)
 
     async def go() -> None:

@@ -209,8 +209,22 @@ class Config(BaseSettings):
     @field_validator("db")
     @classmethod
     def _db_folder_exists(cls, v: str | None) -> str | None:
-        if v is not None and v != ":memory:" and not Path(v).expanduser().resolve().parent.is_dir():
+        if v is None or v == ":memory:":
+            return v
+        path = Path(v).expanduser().resolve()
+        if not path.parent.is_dir():
             raise ValueError(f"the folder {str(Path(v).parent)!r} does not exist")
+        # A folder or another kind of file stopped the start-up with sqlite3's traceback.
+        if path.exists() and not path.is_file():
+            raise ValueError("is not a file (a folder, a device or a pipe): name the SQLite file")
+        if path.is_file():
+            try:
+                with path.open("rb") as f:
+                    head = f.read(16)
+            except OSError as e:
+                raise ValueError(f"cannot be read ({e.strerror or e})") from None
+            if head and head != b"SQLite format 3\x00":  # (an empty file is a new database)
+                raise ValueError("is not a SQLite database (give the server's own file, or a new name)")
         return v
 
     @field_validator("log_level", "legal_executor", mode="before")

@@ -298,7 +298,11 @@ def _bots(config: Config, store, games: GameService) -> Thinkers | None:
             log.warning("TABLERO_BOT_PROCESSES=0 with the in-memory store: no bot worker can reach its queue, "
                         "so medium and hard bots never move (give --db FILE or --redis-url for `tablero bots` "
                         "workers, or keep TABLERO_BOT_PROCESSES at 1 or more)")
-        return None
+        # No thinking here, but the queue's gauges still: with every `tablero bots` worker down
+        # the servers are the only ones left to report the waiting turns (TableroBotQueueStalled).
+        gauges = Thinkers(games, games.bot_queue, processes=0, think=False)
+        gauges.start()
+        return gauges
     thinkers = Thinkers(games, games.bot_queue, processes=config.bot_processes, lease=config.bot_lease,
                         nice=config.bot_nice, idle_priority=config.bot_idle)
     thinkers.start()

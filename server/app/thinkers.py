@@ -216,8 +216,11 @@ class Thinkers:
 
     def __init__(self, service: Any, queue: Any, *, processes: int = 1, lease: float = LEASE,
                  concurrency: int | None = None, in_process: bool = False, nice: int = POOL_NICE,
-                 idle_priority: bool = True) -> None:
+                 idle_priority: bool = True, think: bool = True) -> None:
         self.service = service
+        # think=False: only the queue's gauges (a server whose bots think in `tablero bots`
+        # workers still reports the store-wide depth and age, which alert when no worker runs).
+        self.think = think
         self.queue = queue
         self.processes = processes
         self.lease = lease
@@ -238,7 +241,8 @@ class Thinkers:
         # would share with its first requests (their p99 rose by a quarter in the side-by-side,
         # twice over with `--workers 2`), and most servers never host a thinking bot.
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._loop(), name=f"tablero-thinker-{i}") for i in range(self.concurrency)]
+        self._tasks = [loop.create_task(self._loop(), name=f"tablero-thinker-{i}")
+                       for i in range(self.concurrency if self.think else 0)]
         self._tasks.append(loop.create_task(self._gauge(), name="tablero-bot-queue-depth"))
 
     async def close(self) -> None:
@@ -341,9 +345,18 @@ class Thinkers:
             try:
                 await self.turn(game_id)
             except asyncio.CancelledError:
+                await self._hand_back(game_id)
                 raise
             except Exception:  # the lease lapses and another worker (or this one) tries again
                 log.exception("thinking bot turn failed", extra={"fields": {"game": game_id}})
+
+    async def _hand_back(self, game_id: str) -> None:
+        """A stop (SIGTERM: a rollout, a scale-down) in the middle of a turn: the turn is due again
+        now, for another worker, rather than when this one's lease lapses (the game stood still for
+        TABLERO_BOT_LEASE seconds). A move that landed meanwhile is harmless: the next taker finds
+        the game moved on."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.queue.again(game_id), 2.0)
 
     async def _think(self, engine: str, state: Any, seat: int, level: str, seconds: float | None) -> dict[str, Any]:
         seed = secrets.randbits(64)

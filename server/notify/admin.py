@@ -8,7 +8,8 @@
 
 The store is the server's (TABLERO_REDIS_URL / TABLERO_DB or --redis-url / --db). A replayed
 delivery goes back to the end of its lane (its endpoint and game) and is sent again with its
-webhook-id, by whichever replica claims it. Exit codes: 0 done, 1 nothing matched, 2 bad usage.
+webhook-id, by whichever replica claims it. Exit codes: 0 done, 1 nothing matched, 2 bad usage,
+3 the store is unreachable.
 """
 
 from __future__ import annotations
@@ -17,10 +18,19 @@ import argparse
 import asyncio
 import json
 import os
+import sqlite3
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from tablero.server.store import StoreError
 
 from . import open_queue
+
+# exit 3, as `tablero admin`'s (a file that is no SQLite database too, as its verbs say it)
+UNREACHABLE = (StoreError, RedisConnectionError, RedisTimeoutError, sqlite3.DatabaseError)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -49,6 +59,9 @@ async def _run(ns: argparse.Namespace) -> int:
     if not redis_url and (not db or db == ":memory:"):
         print("tablero admin webhooks: no store configured: set TABLERO_REDIS_URL or TABLERO_DB "
               "(or --redis-url / --db) as for the server", file=sys.stderr)
+        return 2
+    if not redis_url and not Path(db).expanduser().is_file():  # (it made an empty database there)
+        print(f"tablero admin webhooks: no SQLite file {db!r}", file=sys.stderr)
         return 2
     q = open_queue(redis_url, db)
     try:
@@ -82,4 +95,9 @@ async def _run(ns: argparse.Namespace) -> int:
 
 
 def main(argv: list[str]) -> int:
-    return asyncio.run(_run(_parser().parse_args(argv)))
+    ns = _parser().parse_args(argv)
+    try:
+        return asyncio.run(_run(ns))
+    except UNREACHABLE as e:  # (it was a traceback and exit 1)
+        print(f"tablero admin webhooks: the store is unreachable: {e}", file=sys.stderr)
+        return 3

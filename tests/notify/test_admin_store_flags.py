@@ -25,6 +25,7 @@ def _admin(*args: str) -> subprocess.CompletedProcess:
 
 def test_store_flags_after_the_verb(tmp_path) -> None:
     db = str(tmp_path / "t.db")
+    (tmp_path / "t.db").touch()  # the servers' file (one that does not exist is refused: below)
     before = _admin("--db", db, "dead-letters")
     assert before.returncode == 0, before.stderr
     for verb in (["dead-letters"], ["dead-letters", "--json"], ["stats"]):
@@ -40,6 +41,7 @@ def test_admin_help_lists_webhooks_and_store_flags_before_it_reach_it(tmp_path) 
     assert r.returncode == 0 and "{export,archive,delete,ratings,webhooks}" in r.stdout, r.stdout
     assert "dead-letters, replay, stats" in r.stdout
     db = str(tmp_path / "t.db")
+    (tmp_path / "t.db").touch()
     r = subprocess.run([sys.executable, "-m", "tablero.server", "admin", "--db", db, "webhooks", "stats"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and "push" in r.stdout and "inbox" in r.stdout, r.stderr
@@ -72,3 +74,18 @@ def test_stats_lists_every_queued_target_without_tablero_webhooks(tmp_path, stor
     assert r.returncode == 0, r.stderr
     rows = {line.split()[0]: int(line.split()[1]) for line in r.stdout.splitlines()}
     assert {"push", "inbox", endpoint.id} <= set(rows) and rows[endpoint.id] > 0, r.stdout
+
+
+def test_a_db_file_that_does_not_exist_or_is_no_database_is_said_in_one_line(tmp_path) -> None:
+    """As the other admin verbs: a --db file that does not exist is refused (exit 2; the webhooks
+    verbs made an empty database there and reported nothing queued), and a file that is no SQLite
+    database is said in one line (exit 3; it was sqlite3's traceback, exit 1)."""
+    missing = tmp_path / "typo.db"
+    r = _admin("stats", "--db", str(missing))
+    assert r.returncode == 2 and f"no SQLite file {str(missing)!r}" in r.stderr, r.stderr
+    assert not missing.exists()
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n")
+    r = _admin("dead-letters", "--db", str(text))
+    assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr
+    assert "file is not a database" in r.stderr and r.stderr.count("\n") == 1, r.stderr

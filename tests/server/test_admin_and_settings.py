@@ -337,3 +337,32 @@ async def test_out_is_a_file_a_link_names_and_never_a_folder_device_or_pipe(redi
     r = await asyncio.to_thread(_admin, redis_url, "export", gid, "--out", str(link))
     assert r.returncode == 0, r.stderr
     assert link.is_symlink() and json.loads(target.read_text())["game_id"] == gid
+
+
+@pytest.mark.parametrize("args", [("ratings", "rebuild"), ("webhooks", "stats"), ("webhooks", "dead-letters"),
+                                  ("webhooks", "replay", "--all"), ("export", "abc")])
+def test_every_admin_verb_says_an_unreachable_store_in_one_line_with_exit_3(args):
+    """`ratings rebuild` and the `webhooks` verbs ended in redis-py's traceback with exit 1 when
+    Redis was down; docs/operations.md gives 3 for "the store is unreachable"."""
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on once it is closed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = _admin(f"redis://127.0.0.1:{port}/0", *args)
+    assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr
+    assert "the store is unreachable" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+@pytest.mark.parametrize("args", [("ratings", "rebuild"), ("delete", "abc"), ("archive", "abc", "--out", "OUT"),
+                                  ("export", "abc")])
+def test_a_db_file_that_is_no_sqlite_database_is_said_in_one_line(tmp_path, args):
+    """`export` said it (exit 3); `ratings rebuild`, `delete` and `archive` ended in sqlite3's
+    traceback (exit 1) from the lobby's or the ratings' own connection."""
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n")
+    args = tuple(str(tmp_path / "out.json") if a == "OUT" else a for a in args)
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "admin", "--db", str(text), *args],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr
+    assert "file is not a database" in r.stderr and r.stderr.count("\n") == 1, r.stderr

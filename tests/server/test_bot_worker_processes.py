@@ -159,3 +159,29 @@ def test_serve_without_a_pool_on_the_in_memory_store_says_its_thinking_bots_will
                         "TABLERO_DB": str(tmp_path / "games.db")}) as server:  # workers can share the file
         _code, err = server.terminate()
     assert "never move" not in err, err
+
+
+def test_a_bot_worker_stopped_mid_game_hands_its_turn_back_at_once(tmp_path):
+    """A SIGTERM (a rollout or a scale-down of the bot workers) mid-thought left the turn leased
+    to the stopped worker: its game stood still for TABLERO_BOT_LEASE seconds (20 by default)
+    before another worker could take it. The stopping worker now makes the turn due again."""
+    import sqlite3
+
+    db = str(tmp_path / "games.sqlite")
+    with ServerProcess({"TABLERO_DB": db, "TABLERO_BOT_PROCESSES": "0"}) as server:
+        created = plainhttp.post(f"{server.http}/v1/games", json={
+            "engine": "new-bedford", "seatSpecs": [{"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "hard"}]},
+            timeout=10).json()
+        gid, start = created["game"]["id"], created["game"]["version"]
+        env = {**os.environ, "TABLERO_SECRET": "test-secret", "TABLERO_BOT_LEASE": "60"}
+        worker = subprocess.Popen([sys.executable, "-m", "tablero.server", "bots", "--db", db], env=env, cwd=ROOT,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            _wait(lambda: _version(server, gid) > start + 3)  # thinking, turn after turn
+        finally:
+            worker.terminate()
+            _, err = worker.communicate(timeout=30)
+        assert worker.returncode == 0, err
+        with sqlite3.connect(db) as conn:
+            (ready,) = conn.execute("SELECT ready FROM bot_queue WHERE game_id = ?", (gid,)).fetchone()
+        assert ready <= time.time(), f"the turn is leased for {ready - time.time():.1f} s more"  # (before: ~60)

@@ -210,3 +210,42 @@ def test_a_webhook_endpoint_with_a_misspelt_field_stops_tablero_serve():
                        text=True, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "TABLERO_WEBHOOKS" in r.stderr and "unknown field(s) 'event'" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "text file"])
+def test_a_db_that_is_no_sqlite_file_stops_tablero_serve_naming_it(tmp_path, kind):
+    """TABLERO_DB naming a folder, or a file that is no SQLite database (a typo'd path to a
+    config file), stopped `tablero serve` with sqlite3's traceback (exit 1) after start-up."""
+    db = tmp_path / "games"
+    if kind == "folder":
+        db.mkdir()
+    else:
+        db.write_text("not a database\n")
+    env = {"PATH": "/usr/bin:/bin", "TABLERO_DB": str(db)}
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "serve", "--http-port", "0", "--grpc-port", "0",
+                        "--metrics-port", "0"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"TABLERO_DB={str(db)!r}: " in r.stderr, r.stderr
+
+
+def test_a_db_file_the_server_made_or_an_empty_one_is_accepted(monkeypatch, tmp_path):
+    import sqlite3
+
+    made = tmp_path / "made.db"
+    sqlite3.connect(made).execute("create table t (x)").connection.close()
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    for db in (made, empty, tmp_path / "new.db"):
+        monkeypatch.setenv("TABLERO_DB", str(db))
+        assert Config.load().db == str(db)
+
+
+@pytest.mark.parametrize("host", ["999.1.1.1", "no-such-host.invalid", "192.0.2.1"])
+def test_a_host_that_is_no_address_of_this_machine_is_named_as_a_bad_setting(host):
+    """TABLERO_HOST naming no address of this machine stopped `tablero serve` with exit 1 and
+    "another server may hold it: choose another with --http-port": the port was blamed."""
+    env = {"PATH": "/usr/bin:/bin", "TABLERO_HOST": host}
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "serve", "--http-port", "0", "--grpc-port", "0",
+                        "--metrics-port", "0"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"TABLERO_HOST={host!r} (--host): cannot listen there" in r.stderr and "--http-port" not in r.stderr, r.stderr

@@ -361,15 +361,39 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _http_url(text: str) -> str:
+    """--url / TABLERO_URL: an http:// or https:// URL with a host (without the scheme, the verbs
+    failed with "UNAVAILABLE: UnsupportedProtocol" and loadtest refused to load-test '')."""
+    from urllib.parse import urlsplit
+
+    try:
+        url = urlsplit(text)
+        ok = url.scheme in ("http", "https") and bool(url.hostname) and url.port != 0
+    except ValueError:  # a port that is no number
+        ok = False
+    if not ok:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an http:// or https:// URL with a host "
+                                         f"(e.g. {DEFAULT_URL})")
+    return text
+
+
+def _grpc_target(text: str) -> str:
+    """--grpc / TABLERO_GRPC: HOST:PORT (or a gRPC target such as dns:///host:port), never an
+    http(s):// URL (which failed with a DNS error, and loadtest refused 'http://127.0.0.1')."""
+    if text.lower().startswith(("http://", "https://")):
+        raise argparse.ArgumentTypeError(f"{text!r} is a URL: give HOST:PORT (e.g. 127.0.0.1:50051)")
+    return text
+
+
 def _common_options(suppress: bool) -> argparse.ArgumentParser:
     """The options every verb takes (before or after it; after it they must not reset them to defaults)."""
     def d(value: Any) -> Any:
         return argparse.SUPPRESS if suppress else value
 
     c = argparse.ArgumentParser(add_help=False)
-    c.add_argument("--url", default=d(os.environ.get("TABLERO_URL", DEFAULT_URL)),
+    c.add_argument("--url", type=_http_url, default=d(os.environ.get("TABLERO_URL", DEFAULT_URL)),
                    help=f"REST base URL (env TABLERO_URL; default {DEFAULT_URL})")
-    c.add_argument("--grpc", default=d(os.environ.get("TABLERO_GRPC")), metavar="HOST:PORT",
+    c.add_argument("--grpc", type=_grpc_target, default=d(os.environ.get("TABLERO_GRPC")), metavar="HOST:PORT",
                    help="use gRPC at HOST:PORT instead of REST (env TABLERO_GRPC)")
     c.add_argument("--token", default=d(os.environ.get("TABLERO_TOKEN")), help="seat token (env TABLERO_TOKEN)")
     c.add_argument("--timeout", type=_seconds, default=d(30.0), help="seconds per call (default 30)")
