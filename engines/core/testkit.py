@@ -253,10 +253,10 @@ def check_rejections(engine: Engine, seats: int, seed: int, options: dict | None
 _SCHEMA_VALIDATORS: dict[int, Any] = {}
 
 
-def _validator(schema: dict) -> Any:
+def _validator(schema: dict, cls: Any = None) -> Any:
     v = _SCHEMA_VALIDATORS.get(id(schema))
     if v is None or v.schema is not schema:
-        cls = jsonschema.validators.validator_for(schema)
+        cls = cls or jsonschema.validators.validator_for(schema)
         cls.check_schema(schema)
         v = _SCHEMA_VALIDATORS[id(schema)] = cls(schema)
     return v
@@ -269,11 +269,35 @@ def _validator(schema: dict) -> Any:
 # bounded: cleared when it holds FITTED_MAX values.
 _FITTED: dict[int, tuple[Any, set[str]]] = {}
 FITTED_MAX = 50_000
+# An object schema with its properties' own schemas left out (each `True`): what is checked of
+# the object itself (its type, required and unknown keys) once its properties are checked apart.
+_SHALLOW: dict[int, tuple[dict, dict]] = {}
 
 
 def schema_errors(schema: dict, value: Any) -> list[Any]:
-    """The value's errors against the schema (jsonschema's, in path order; empty: it fits)."""
-    validator = _validator(schema)
+    """The value's errors against the schema (jsonschema's, in path order; empty: it fits).
+    An object is checked property by property against the properties' own schemas (the engines'
+    schemas have no `$ref`), each remembered when it fits: consecutive views share most of their
+    properties (a map, a market), so a view that changed in one place costs that place only."""
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if not (isinstance(value, dict) and isinstance(props, dict) and len(props) > 1):
+        return _errors(schema, value)
+    cls = type(_validator(schema))
+    known = _SHALLOW.get(id(schema))
+    if known is None or known[0] is not schema:
+        known = _SHALLOW[id(schema)] = (schema, {**schema, "properties": {k: True for k in props}})
+    errors = list(_validator(known[1], cls).iter_errors(value))
+    for k, v in value.items():
+        sub = props.get(k)
+        if isinstance(sub, dict):
+            for e in _errors(sub, v, cls):
+                e.path.appendleft(k)  # its place in the whole value
+                errors.append(e)
+    return sorted(errors, key=lambda e: list(e.absolute_path))
+
+
+def _errors(schema: dict, value: Any, cls: Any = None) -> list[Any]:
+    validator = _validator(schema, cls)
     key = json.dumps(value, sort_keys=True)
     entry = _FITTED.get(id(schema))
     if entry is None or entry[0] is not validator:

@@ -162,3 +162,24 @@ def test_real_games_fit_the_schemas(name):
                 check.fits("event_schema", {k: v for k, v in seen.items() if k not in START_META_KEYS or k == "type"},
                            f"{event.get('type')}, seat {viewer}")
     assert all(check.counts[k] for k in KINDS), check.counts
+
+
+def test_a_view_checked_property_by_property_still_fails_where_it_breaks():
+    """testkit.schema_errors checks an object's properties apart (and remembers those that fit):
+    a break deep in one property, an unknown key and a missing one are still found, each at its
+    place in the whole value, also after the same property fitted in another view."""
+    import copy
+
+    engine = registry.get("founders-of-gloomhaven")
+    g = LocalGame("founders-of-gloomhaven", seats=2, seed=3)
+    view = g.view(0)
+    assert testkit.schema_errors(engine.view_schema, view) == []
+    nested = next(k for k, v in view.items() if isinstance(v, list) and v and isinstance(v[0], dict))
+    field = next(iter(view[nested][0]))
+    bad = copy.deepcopy(view)
+    bad[nested][0][field] = {"not": "this"}
+    errors = testkit.schema_errors(engine.view_schema, bad)
+    assert errors and list(errors[0].absolute_path)[:3] == [nested, 0, field], [list(e.absolute_path) for e in errors]
+    assert "nonsense" in testkit.schema_errors(engine.view_schema, {**view, "nonsense": 1})[0].message
+    missing = {k: v for k, v in view.items() if k != "seat"}
+    assert "'seat' is a required property" in [e.message for e in testkit.schema_errors(engine.view_schema, missing)]

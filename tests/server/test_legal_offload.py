@@ -71,8 +71,9 @@ class SlowEngineServer(ServerProcess):
 HAMMERS = 4
 
 
-def _moves_while_slow_lists_are_read(mode: str) -> list[float]:
-    """Seconds each tic-tac-toe move took while HAMMERS clients read the slow game's legal actions."""
+def _moves_while_slow_lists_are_read(mode: str, games: int = 3) -> list[float]:
+    """Seconds each tic-tac-toe move took (5 a game) while HAMMERS clients read the slow game's
+    legal actions (each burns a core for SLOW_S: the fewer games, the less CPU the suite spends)."""
     with SlowEngineServer({"TABLERO_LEGAL_EXECUTOR": mode, "TABLERO_LEGAL_WORKERS": "2"}) as server, \
             httpx.Client(base_url=server.http, timeout=60) as http:
         slow = http.post("/v1/games", json={"engine": SlowLegalActions.name, "players": 2}).json()
@@ -107,7 +108,7 @@ def _moves_while_slow_lists_are_read(mode: str) -> list[float]:
             ready.wait()
             time.sleep(0.1)  # every hammer's first list is on its way
             took = []
-            for _ in range(3):
+            for _ in range(games):
                 out = http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
                 gid, (x, o) = out["game"]["id"], [s["token"] for s in out["seats"]]
                 for token, cell in ((x, 0), (o, 3), (x, 1), (o, 4), (x, 2)):
@@ -145,7 +146,7 @@ def test_a_slow_legal_action_list_does_not_stall_another_games_moves():
 def test_inline_the_same_moves_wait_for_the_slow_lists():
     """TABLERO_LEGAL_EXECUTOR=inline (the behaviour before): the moves wait behind the slow
     lists. This is what the test above would see without the executor."""
-    took = _moves_while_slow_lists_are_read("inline")
+    took = _moves_while_slow_lists_are_read("inline", games=1)  # each move waits ~HAMMERS lists: 5 tell
     median = statistics.median(took)
     print(f"\n[offload] inline: median {median * 1000:.1f} ms, max {max(took) * 1000:.1f} ms")
     assert median > SLOW_S, took
