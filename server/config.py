@@ -298,6 +298,13 @@ class Config(BaseSettings):
                               "Redis Cluster (TABLERO_REDIS_URL=redis+cluster://…): a cluster's WAIT covers one "
                               "shard's replicas; use it with one master and its replicas, or Sentinel")
 
+    def check_webhooks(self) -> None:
+        """The retry backoff's cap is not below its first delay (the delays would never grow)."""
+        if self.webhooks_backoff_max < self.webhooks_backoff:
+            raise ConfigError(f"TABLERO_WEBHOOKS_BACKOFF_MAX={self.webhooks_backoff_max:g} is below "
+                              f"TABLERO_WEBHOOKS_BACKOFF={self.webhooks_backoff:g}: the cap of the retry delays must be "
+                              "at least the first delay")
+
     def check_ports(self) -> None:
         """The HTTP, gRPC and metrics ports are three different ports (0, any free one, excepted):
         said before anything binds, rather than as a traceback from the second bind."""
@@ -318,6 +325,7 @@ class Config(BaseSettings):
             raise ConfigError(_explain(e)) from None
         config.check_workers()
         config.check_store()
+        config.check_webhooks()
         config.check_ports()
         return config
 

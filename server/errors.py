@@ -71,7 +71,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "SHUTTING_DOWN": ("UNAVAILABLE", "the server is stopping; retry (another replica answers)"),
     "ENGINE_UNAVAILABLE": ("UNAVAILABLE", "this server does not run the game's engine (version)"),
     "BUSY": ("UNAVAILABLE", "another join or creation of this user is under way; retry"),
-    "NOT_REPLICATED": ("UNAVAILABLE", "the move was written but TABLERO_REDIS_MIN_REPLICAS_ACK replicas did not "
+    "NOT_REPLICATED": ("UNAVAILABLE", "the write (a move, a join, a new game) was made but TABLERO_REDIS_MIN_REPLICAS_ACK replicas did not "
                                       "confirm it in time; retry with the same requestId (applied exactly once)"),
     "DNS_UNAVAILABLE": ("UNAVAILABLE", "RegisterPushSubscription: the endpoint's host could not be resolved for a "
                                        "moment (a temporary DNS failure, EAI_AGAIN); retry after metadata "

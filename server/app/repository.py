@@ -224,7 +224,7 @@ class _Timed:
                 f"ask for version {exc.first_kept} or later)", "HISTORY_TRIMMED") from exc
         if exc_type is not None and issubclass(exc_type, NotReplicated):
             raise Unavailable(
-                f"the move was written but not yet confirmed by {exc.wanted} Redis replica(s) within "
+                f"the write (a move, a join, a new game) was made but not yet confirmed by {exc.wanted} Redis replica(s) within "
                 f"{exc.timeout:g} s (TABLERO_REDIS_MIN_REPLICAS_ACK); retry with the same requestId: it is "
                 "applied exactly once", "NOT_REPLICATED") from exc
         if (

@@ -186,6 +186,17 @@ def test_replica_acknowledgement_on_a_cluster_is_refused_at_start(monkeypatch):
         Config.load()
 
 
+def test_a_webhook_backoff_cap_below_its_first_delay_is_refused(monkeypatch):
+    """An operator's pass: TABLERO_WEBHOOKS_BACKOFF_MAX below TABLERO_WEBHOOKS_BACKOFF was taken
+    without a word (every retry then waited the cap, never growing)."""
+    monkeypatch.setenv("TABLERO_WEBHOOKS_BACKOFF", "30")
+    monkeypatch.setenv("TABLERO_WEBHOOKS_BACKOFF_MAX", "10")
+    with pytest.raises(ConfigError, match="TABLERO_WEBHOOKS_BACKOFF_MAX=10 is below TABLERO_WEBHOOKS_BACKOFF=30"):
+        Config.load()
+    monkeypatch.setenv("TABLERO_WEBHOOKS_BACKOFF_MAX", "30")
+    assert Config.load().webhooks_backoff_max == 30
+
+
 @pytest.mark.parametrize("ports", [("18280", "18251", "18280"), ("18281", "18281", "18282")])
 def test_tablero_serve_refuses_two_of_its_own_ports_equal_in_one_line(ports):
     http, grpc, metrics = ports
