@@ -40,6 +40,7 @@ log = logging.getLogger("tablero.bots")
 
 LEASE = 20.0  # seconds a taken turn stays with its worker
 POLL = 0.05  # seconds between two looks at an empty queue
+AGAIN_AFTER = 1.0  # seconds before a turn the store refused (an outage, NOT_REPLICATED) is due again
 CLOCK_SHARE = 0.5  # a thought uses at most this share of a turn clock's seconds
 MIN_THOUGHT = 0.05  # seconds a clocked thought gets at least (after the pool's start)
 
@@ -347,6 +348,14 @@ class Thinkers:
             except asyncio.CancelledError:
                 await self._hand_back(game_id)
                 raise
+            except AppError as e:
+                # An answer, not a bug: the store away for a moment, or a move written that its
+                # replicas did not confirm in time (NOT_REPLICATED). One line, and the turn is due
+                # again after a pause (the game moved on if the move landed), not after the lease.
+                log.warning("bot turn not completed", extra={"fields": {
+                    "game": game_id, "reason": e.reason, "error": str(e)[:200]}})
+                await asyncio.sleep(AGAIN_AFTER)
+                await self._hand_back(game_id)
             except Exception:  # the lease lapses and another worker (or this one) tries again
                 log.exception("thinking bot turn failed", extra={"fields": {"game": game_id}})
 

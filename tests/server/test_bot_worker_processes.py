@@ -185,3 +185,26 @@ def test_a_bot_worker_stopped_mid_game_hands_its_turn_back_at_once(tmp_path):
         with sqlite3.connect(db) as conn:
             (ready,) = conn.execute("SELECT ready FROM bot_queue WHERE game_id = ?", (gid,)).fetchone()
         assert ready <= time.time(), f"the turn is leased for {ready - time.time():.1f} s more"  # (before: ~60)
+
+
+def test_a_bot_move_its_replicas_do_not_confirm_is_due_again_at_once_and_logged_in_one_line(fresh_redis_url):
+    """TABLERO_REDIS_MIN_REPLICAS_ACK with no replica to confirm: each bot move is written and
+    answered NOT_REPLICATED. The worker said so with an ERROR and a traceback and left the turn
+    leased for TABLERO_BOT_LEASE (20 s) a move (an operator's pass); now one warning line and the
+    turn is due again after a second (the game moved on: the next move is the next bot's)."""
+    plain = {"TABLERO_REDIS_URL": fresh_redis_url, "TABLERO_BOT_PROCESSES": "0"}
+    acked = {**plain, "TABLERO_REDIS_MIN_REPLICAS_ACK": "1", "TABLERO_REDIS_REPLICAS_ACK_TIMEOUT": "0.05",
+             "TABLERO_BOT_PROCESSES": "1", "TABLERO_BOT_NICE": "0"}
+    with ServerProcess(plain) as front:  # creates the game (its writes need no replica)
+        created = plainhttp.post(f"{front.http}/v1/games", json={
+            "engine": "tic-tac-toe", "seatSpecs": [{"kind": "bot", "level": "medium"}, {"kind": "bot", "level": "medium"}]},
+            timeout=10).json()
+        gid = created["game"]["id"]
+        start = created["game"]["version"]
+        worker = ServerProcess(acked).start()  # the only one that thinks
+        try:
+            _wait(lambda: _version(front, gid) >= start + 4, timeout=15)  # 20 s a move before
+        finally:
+            _, err = worker.terminate()
+    assert "bot turn not completed" in err and "NOT_REPLICATED" in err, err[-2000:]
+    assert "Traceback" not in err and "thinking bot turn failed" not in err, err[-2000:]
