@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from tablero.server.app import commands as cmd
+from tablero.server.app.replies import rfc3339
 from tablero.server.app.repository import new_game_id
 from tablero.server.app.rules import InvalidOptions, start_event
 from tablero.server.app.service import MAX_REQUEST_ID
@@ -190,9 +191,11 @@ class Matchmaking:
                "botsAfterSeconds": float(t.get("botsAfter") or 0), "createTime": round(float(t["created"]), 3),
                "expireTime": round(float(t["expires"]), 3), "rating": float(t.get("rating") or 0),
                "version": t["version"]}
+        out.update(createTimestamp=rfc3339(out["createTime"]), expireTimestamp=rfc3339(out["expireTime"]))
         if t["status"] == "MATCHED":
             out.update(gameId=t["gameId"], seat=t["seat"], seatToken=self.games.signer.issue(t["gameId"], t["seat"]),
                        matchTime=round(float(t["matchTime"]), 3))
+            out["matchTimestamp"] = rfc3339(out["matchTime"])
         return out
 
     # --- the matcher -----------------------------------------------------------------------

@@ -12,6 +12,8 @@ import base64
 import json
 from typing import Any
 
+from tablero.server.app.replies import rfc3339
+
 from .events import TURN_ENDED
 
 DEFAULT_PAGE, MAX_PAGE = 20, 100
@@ -74,7 +76,8 @@ class Inbox:
         rest = items if after is None else [i for i in items if _key(i) > after]
         page = rest[:page_size]
         token = _token(page[-1]) if len(rest) > page_size else ""
-        return {"notifications": page, "nextPageToken": token, **counts}
+        shown = [{**i, "eventTime": rfc3339(i["timestamp"])} for i in page]
+        return {"notifications": shown, "nextPageToken": token, **counts}
 
     async def mark_read(self, user: str, ids: list[str] | None) -> int:
         ns = "inbox:" + user

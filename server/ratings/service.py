@@ -22,6 +22,7 @@ import logging
 import time
 from typing import Any
 
+from tablero.server.app.replies import rfc3339
 from tablero.server.errors import InvalidArgument, NotFound
 from tablero.server.pagesize import page_size as clamped
 
@@ -172,7 +173,7 @@ class Ratings:
         if not user_id:
             raise InvalidArgument("userId is required")
         snap = await self.store.player(user_id, RECENT)  # one moment: totals and recent games agree
-        recent = [json.loads(x) for x in snap.recent]
+        recent = [_recent(json.loads(x)) for x in snap.recent]
         if not snap.profile and not recent:
             raise NotFound(f"user {user_id!r} has played no rated game", "PLAYER_NOT_FOUND")
         out = []
@@ -222,3 +223,9 @@ def _offset(token: str, engine: str) -> tuple[int, int | None]:
         return o, u
     except (ValueError, TypeError, KeyError, UnicodeDecodeError, RecursionError):
         raise InvalidArgument(bad, "PAGE_TOKEN_INVALID") from None
+
+
+def _recent(game: dict[str, Any]) -> dict[str, Any]:
+    """A recent game as stored, with its creation time as a Timestamp too (when it is known)."""
+    created = game.get("createTime")
+    return {**game, "createTimestamp": rfc3339(created)} if isinstance(created, int | float) else game

@@ -29,6 +29,7 @@ from tablero_client import (
 )
 from tablero_client._rest import PORTAL_ROUTES
 
+from tests import plainhttp
 from tests.notify.test_webpush import PushService
 from tests.ratings.support import KEYS, play, strong_move, token, weak_move
 from tests.server.support import ServerProcess
@@ -204,3 +205,46 @@ def test_the_rest_routes_are_the_protos():
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(p.title() for p in rest)
+
+
+def _seconds(rfc3339: str) -> float:
+    import datetime
+
+    return datetime.datetime.fromisoformat(rfc3339.replace("Z", "+00:00")).timestamp()
+
+
+def test_times_come_as_timestamps_beside_the_seconds(portal):
+    """A mobile app's codegen reads google.protobuf.Timestamp: a ticket's create, expire and match
+    times, a notification's time and a recent game's creation come as Timestamps too (RFC 3339 in
+    JSON), equal to the float seconds beside them (an integrator's pass: floats only)."""
+    import grpc
+    from tablero_client._proto import notifications_pb2, notifications_pb2_grpc, players_pb2, players_pb2_grpc
+
+    amy, ben = "ts-amy", "ts-ben"
+    with Client(rest=portal.http, token=token(amy)) as a, Client(rest=portal.http, token=token(ben)) as b:
+        ticket = a.matchmaking.wait(a.matchmaking.create_ticket("tic-tac-toe", 2, bots_after_seconds=0.3,
+                                                                timeout_seconds=60).id)
+        game = a.create("tic-tac-toe", seats=["me", "open"])
+        b.join(game.game.id)
+        game.seat(0).act({"type": "place", "cell": 4})  # ben's turn: a notification for him
+        _until(lambda: b.notifications.list().pending_turns)
+    play(portal.http, amy, ben, {amy: strong_move, ben: weak_move})  # a rated game: a recent game
+
+    def rest(path: str, user: str) -> dict:
+        return plainhttp.get(portal.http + path, headers={"Authorization": f"Bearer {token(user)}"}, timeout=10).json()
+
+    t = rest(f"/v1/matchmaking/tickets/{ticket.id}", amy)["ticket"]
+    for name in ("create", "expire", "match"):
+        assert _seconds(t[f"{name}Timestamp"]) == pytest.approx(t[f"{name}Time"], abs=1e-3), t
+    n = rest("/v1/notifications", ben)["notifications"][0]
+    assert _seconds(n["eventTime"]) == pytest.approx(n["timestamp"], abs=1e-3), n
+    recent = _until(lambda: rest(f"/v1/players/{amy}", amy).get("player", {}).get("recentGames"))
+    assert _seconds(recent[0]["createTimestamp"]) == pytest.approx(recent[0]["createTime"], abs=1e-3), recent
+    with grpc.insecure_channel(portal.grpc) as ch:
+        got = players_pb2_grpc.MatchmakingServiceStub(ch).GetMatchTicket(
+            players_pb2.GetMatchTicketRequest(ticket_id=ticket.id), metadata=[("authorization", f"Bearer {token(amy)}")])
+        assert got.ticket.match_timestamp.ToMilliseconds() == round(got.ticket.match_time * 1000)
+        assert got.ticket.create_timestamp.ToMilliseconds() == round(got.ticket.create_time * 1000)
+        listed = notifications_pb2_grpc.NotificationServiceStub(ch).ListNotifications(
+            notifications_pb2.ListNotificationsRequest(), metadata=[("authorization", f"Bearer {token(ben)}")])
+        assert listed.notifications[0].event_time.ToMilliseconds() == round(listed.notifications[0].timestamp * 1000)

@@ -195,3 +195,31 @@ def test_every_64_bit_integer_is_named_where_the_wire_style_says_it_is_a_string(
     paragraph = style.split("**64-bit integers are strings in JSON.**", 1)[1].split("\n\n", 1)[0]
     assert not [f for f in fields if f not in paragraph], paragraph
     assert '"version": "7"' in paragraph and "`data.version`" in paragraph
+
+
+def test_every_time_in_float_seconds_has_a_timestamp_beside_it_and_is_documented():
+    """Codegen for mobile apps types google.protobuf.Timestamp as a date: each instant the API
+    gives as float seconds (a `double` named `*_time`, `deadline` or `timestamp`) has a Timestamp
+    field in the same message, and docs/api.md's "Times" paragraph names the pair (an integrator's
+    pass found MatchTicket, Notification and RecentGame with floats only)."""
+    from google.protobuf.descriptor import FieldDescriptor
+    from tablero.server.grpc.gen import notifications_pb2, players_pb2, rankings_pb2
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    times = doc.split("**Times**", 1)[1].split("\n\n", 1)[0]
+    # A browser's PushSubscription as its toJSON() gives it (W3C Push API: milliseconds, or null): a
+    # request the page sends as it is, not a time the API gives.
+    browsers = {"PushSubscription.expiration_time"}
+    lonely, undocumented = [], []
+    for mod in (pb, notifications_pb2, players_pb2, rankings_pb2):
+        for m in mod.DESCRIPTOR.message_types_by_name.values():
+            stamps = [f for f in m.fields if f.message_type is not None
+                      and f.message_type.full_name == "google.protobuf.Timestamp"]
+            for f in m.fields:
+                if (f.type == FieldDescriptor.TYPE_DOUBLE and re.search(r"(_time|^deadline|^timestamp)$", f.name)
+                        and f"{m.name}.{f.name}" not in browsers):
+                    if not stamps:
+                        lonely.append(f"{m.name}.{f.name}")
+                    if f"`{f.json_name}`" not in times and f"{m.name}.{f.json_name}" not in times:
+                        undocumented.append(f"{m.name}.{f.json_name}")
+    assert not lonely and not undocumented, (lonely, undocumented)

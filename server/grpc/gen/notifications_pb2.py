@@ -25,9 +25,10 @@ _sym_db = _symbol_database.Default()
 
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1etablero/v1/notifications.proto\x12\ntablero.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"V\n\x18ListNotificationsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x13\n\x0bunread_only\x18\x03 \x01(\x08\"\x8c\x01\n\x19ListNotificationsResponse\x12/\n\rnotifications\x18\x01 \x03(\x0b\x32\x18.tablero.v1.Notification\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x0e\n\x06unread\x18\x03 \x01(\x05\x12\x15\n\rpending_turns\x18\x04 \x01(\x05\"\xae\x01\n\x0cNotification\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04type\x18\x03 \x01(\t\x12\x0f\n\x07game_id\x18\x04 \x01(\t\x12\x0c\n\x04seat\x18\x05 \x01(\x05\x12\x0f\n\x07version\x18\x06 \x01(\x03\x12\x11\n\ttimestamp\x18\x07 \x01(\x01\x12\x0c\n\x04read\x18\x08 \x01(\x08\x12%\n\x04\x64\x61ta\x18\t \x01(\x0b\x32\x17.google.protobuf.Struct\"+\n\x1cMarkNotificationsReadRequest\x12\x0b\n\x03ids\x18\x01 \x03(\t\"/\n\x1dMarkNotificationsReadResponse\x12\x0e\n\x06marked\x18\x01 \x01(\x05\"\x13\n\x11GetPushKeyRequest\"(\n\x12GetPushKeyResponse\x12\x12\n\npublic_key\x18\x01 \x01(\t\"z\n\x10PushSubscription\x12\x10\n\x08\x65ndpoint\x18\x01 \x01(\t\x12\"\n\x04keys\x18\x02 \x01(\x0b\x32\x14.tablero.v1.PushKeys\x12\x1c\n\x0f\x65xpiration_time\x18\x03 \x01(\x01H\x00\x88\x01\x01\x42\x12\n\x10_expiration_time\"(\n\x08PushKeys\x12\x0e\n\x06p256dh\x18\x01 \x01(\t\x12\x0c\n\x04\x61uth\x18\x02 \x01(\t\")\n\x07SeatRef\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"y\n\x1fRegisterPushSubscriptionRequest\x12\x32\n\x0csubscription\x18\x01 \x01(\x0b\x32\x1c.tablero.v1.PushSubscription\x12\"\n\x05seats\x18\x02 \x03(\x0b\x32\x13.tablero.v1.SeatRef\">\n RegisterPushSubscriptionResponse\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06owners\x18\x02 \x01(\x05\"S\n\x1d\x44\x65letePushSubscriptionRequest\x12\x32\n\x0csubscription\x18\x01 \x01(\x0b\x32\x1c.tablero.v1.PushSubscription\"1\n\x1e\x44\x65letePushSubscriptionResponse\x12\x0f\n\x07removed\x18\x01 \x01(\x08\"B\n\x12SetPushLiveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x0c\n\x04live\x18\x03 \x01(\x08\"8\n\x13SetPushLiveResponse\x12\x0c\n\x04live\x18\x01 \x01(\x08\x12\x13\n\x0bttl_seconds\x18\x02 \x01(\x01\x32\xac\x06\n\x13NotificationService\x12{\n\x11ListNotifications\x12$.tablero.v1.ListNotificationsRequest\x1a%.tablero.v1.ListNotificationsResponse\"\x19\x82\xd3\xe4\x93\x02\x13\x12\x11/v1/notifications\x12\x93\x01\n\x15MarkNotificationsRead\x12(.tablero.v1.MarkNotificationsReadRequest\x1a).tablero.v1.MarkNotificationsReadResponse\"%\x82\xd3\xe4\x93\x02\x1f\"\x1a/v1/notifications:markRead:\x01*\x12\x61\n\nGetPushKey\x12\x1d.tablero.v1.GetPushKeyRequest\x1a\x1e.tablero.v1.GetPushKeyResponse\"\x14\x82\xd3\xe4\x93\x02\x0e\x12\x0c/v1/push/key\x12\x98\x01\n\x18RegisterPushSubscription\x12+.tablero.v1.RegisterPushSubscriptionRequest\x1a,.tablero.v1.RegisterPushSubscriptionResponse\"!\x82\xd3\xe4\x93\x02\x1b\"\x16/v1/push/subscriptions:\x01*\x12\x99\x01\n\x16\x44\x65letePushSubscription\x12).tablero.v1.DeletePushSubscriptionRequest\x1a*.tablero.v1.DeletePushSubscriptionResponse\"(\x82\xd3\xe4\x93\x02\"\"\x1d/v1/push/subscriptions:delete:\x01*\x12h\n\x0bSetPushLive\x12\x1e.tablero.v1.SetPushLiveRequest\x1a\x1f.tablero.v1.SetPushLiveResponse\"\x18\x82\xd3\xe4\x93\x02\x12\"\r/v1/push/live:\x01*B\x89\x01\n\x0e\x64\x65v.tablero.v1B\x12NotificationsProtoP\x01Z6github.com/tablero/tablero/gen/go/tablero/v1;tablerov1\xa2\x02\x03TBL\xaa\x02\nTablero.V1\xba\x02\x08Tablero_\xca\x02\nTablero\\V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1etablero/v1/notifications.proto\x12\ntablero.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"V\n\x18ListNotificationsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x13\n\x0bunread_only\x18\x03 \x01(\x08\"\x8c\x01\n\x19ListNotificationsResponse\x12/\n\rnotifications\x18\x01 \x03(\x0b\x32\x18.tablero.v1.Notification\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x0e\n\x06unread\x18\x03 \x01(\x05\x12\x15\n\rpending_turns\x18\x04 \x01(\x05\"\xde\x01\n\x0cNotification\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04type\x18\x03 \x01(\t\x12\x0f\n\x07game_id\x18\x04 \x01(\t\x12\x0c\n\x04seat\x18\x05 \x01(\x05\x12\x0f\n\x07version\x18\x06 \x01(\x03\x12\x11\n\ttimestamp\x18\x07 \x01(\x01\x12\x0c\n\x04read\x18\x08 \x01(\x08\x12%\n\x04\x64\x61ta\x18\t \x01(\x0b\x32\x17.google.protobuf.Struct\x12.\n\nevent_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"+\n\x1cMarkNotificationsReadRequest\x12\x0b\n\x03ids\x18\x01 \x03(\t\"/\n\x1dMarkNotificationsReadResponse\x12\x0e\n\x06marked\x18\x01 \x01(\x05\"\x13\n\x11GetPushKeyRequest\"(\n\x12GetPushKeyResponse\x12\x12\n\npublic_key\x18\x01 \x01(\t\"z\n\x10PushSubscription\x12\x10\n\x08\x65ndpoint\x18\x01 \x01(\t\x12\"\n\x04keys\x18\x02 \x01(\x0b\x32\x14.tablero.v1.PushKeys\x12\x1c\n\x0f\x65xpiration_time\x18\x03 \x01(\x01H\x00\x88\x01\x01\x42\x12\n\x10_expiration_time\"(\n\x08PushKeys\x12\x0e\n\x06p256dh\x18\x01 \x01(\t\x12\x0c\n\x04\x61uth\x18\x02 \x01(\t\")\n\x07SeatRef\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"y\n\x1fRegisterPushSubscriptionRequest\x12\x32\n\x0csubscription\x18\x01 \x01(\x0b\x32\x1c.tablero.v1.PushSubscription\x12\"\n\x05seats\x18\x02 \x03(\x0b\x32\x13.tablero.v1.SeatRef\">\n RegisterPushSubscriptionResponse\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06owners\x18\x02 \x01(\x05\"S\n\x1d\x44\x65letePushSubscriptionRequest\x12\x32\n\x0csubscription\x18\x01 \x01(\x0b\x32\x1c.tablero.v1.PushSubscription\"1\n\x1e\x44\x65letePushSubscriptionResponse\x12\x0f\n\x07removed\x18\x01 \x01(\x08\"B\n\x12SetPushLiveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x0c\n\x04live\x18\x03 \x01(\x08\"8\n\x13SetPushLiveResponse\x12\x0c\n\x04live\x18\x01 \x01(\x08\x12\x13\n\x0bttl_seconds\x18\x02 \x01(\x01\x32\xac\x06\n\x13NotificationService\x12{\n\x11ListNotifications\x12$.tablero.v1.ListNotificationsRequest\x1a%.tablero.v1.ListNotificationsResponse\"\x19\x82\xd3\xe4\x93\x02\x13\x12\x11/v1/notifications\x12\x93\x01\n\x15MarkNotificationsRead\x12(.tablero.v1.MarkNotificationsReadRequest\x1a).tablero.v1.MarkNotificationsReadResponse\"%\x82\xd3\xe4\x93\x02\x1f\"\x1a/v1/notifications:markRead:\x01*\x12\x61\n\nGetPushKey\x12\x1d.tablero.v1.GetPushKeyRequest\x1a\x1e.tablero.v1.GetPushKeyResponse\"\x14\x82\xd3\xe4\x93\x02\x0e\x12\x0c/v1/push/key\x12\x98\x01\n\x18RegisterPushSubscription\x12+.tablero.v1.RegisterPushSubscriptionRequest\x1a,.tablero.v1.RegisterPushSubscriptionResponse\"!\x82\xd3\xe4\x93\x02\x1b\"\x16/v1/push/subscriptions:\x01*\x12\x99\x01\n\x16\x44\x65letePushSubscription\x12).tablero.v1.DeletePushSubscriptionRequest\x1a*.tablero.v1.DeletePushSubscriptionResponse\"(\x82\xd3\xe4\x93\x02\"\"\x1d/v1/push/subscriptions:delete:\x01*\x12h\n\x0bSetPushLive\x12\x1e.tablero.v1.SetPushLiveRequest\x1a\x1f.tablero.v1.SetPushLiveResponse\"\x18\x82\xd3\xe4\x93\x02\x12\"\r/v1/push/live:\x01*B\x89\x01\n\x0e\x64\x65v.tablero.v1B\x12NotificationsProtoP\x01Z6github.com/tablero/tablero/gen/go/tablero/v1;tablerov1\xa2\x02\x03TBL\xaa\x02\nTablero.V1\xba\x02\x08Tablero_\xca\x02\nTablero\\V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -47,38 +48,38 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_NOTIFICATIONSERVICE'].methods_by_name['DeletePushSubscription']._serialized_options = b'\202\323\344\223\002\"\"\035/v1/push/subscriptions:delete:\001*'
   _globals['_NOTIFICATIONSERVICE'].methods_by_name['SetPushLive']._loaded_options = None
   _globals['_NOTIFICATIONSERVICE'].methods_by_name['SetPushLive']._serialized_options = b'\202\323\344\223\002\022\"\r/v1/push/live:\001*'
-  _globals['_LISTNOTIFICATIONSREQUEST']._serialized_start=106
-  _globals['_LISTNOTIFICATIONSREQUEST']._serialized_end=192
-  _globals['_LISTNOTIFICATIONSRESPONSE']._serialized_start=195
-  _globals['_LISTNOTIFICATIONSRESPONSE']._serialized_end=335
-  _globals['_NOTIFICATION']._serialized_start=338
-  _globals['_NOTIFICATION']._serialized_end=512
-  _globals['_MARKNOTIFICATIONSREADREQUEST']._serialized_start=514
-  _globals['_MARKNOTIFICATIONSREADREQUEST']._serialized_end=557
-  _globals['_MARKNOTIFICATIONSREADRESPONSE']._serialized_start=559
-  _globals['_MARKNOTIFICATIONSREADRESPONSE']._serialized_end=606
-  _globals['_GETPUSHKEYREQUEST']._serialized_start=608
-  _globals['_GETPUSHKEYREQUEST']._serialized_end=627
-  _globals['_GETPUSHKEYRESPONSE']._serialized_start=629
-  _globals['_GETPUSHKEYRESPONSE']._serialized_end=669
-  _globals['_PUSHSUBSCRIPTION']._serialized_start=671
-  _globals['_PUSHSUBSCRIPTION']._serialized_end=793
-  _globals['_PUSHKEYS']._serialized_start=795
-  _globals['_PUSHKEYS']._serialized_end=835
-  _globals['_SEATREF']._serialized_start=837
-  _globals['_SEATREF']._serialized_end=878
-  _globals['_REGISTERPUSHSUBSCRIPTIONREQUEST']._serialized_start=880
-  _globals['_REGISTERPUSHSUBSCRIPTIONREQUEST']._serialized_end=1001
-  _globals['_REGISTERPUSHSUBSCRIPTIONRESPONSE']._serialized_start=1003
-  _globals['_REGISTERPUSHSUBSCRIPTIONRESPONSE']._serialized_end=1065
-  _globals['_DELETEPUSHSUBSCRIPTIONREQUEST']._serialized_start=1067
-  _globals['_DELETEPUSHSUBSCRIPTIONREQUEST']._serialized_end=1150
-  _globals['_DELETEPUSHSUBSCRIPTIONRESPONSE']._serialized_start=1152
-  _globals['_DELETEPUSHSUBSCRIPTIONRESPONSE']._serialized_end=1201
-  _globals['_SETPUSHLIVEREQUEST']._serialized_start=1203
-  _globals['_SETPUSHLIVEREQUEST']._serialized_end=1269
-  _globals['_SETPUSHLIVERESPONSE']._serialized_start=1271
-  _globals['_SETPUSHLIVERESPONSE']._serialized_end=1327
-  _globals['_NOTIFICATIONSERVICE']._serialized_start=1330
-  _globals['_NOTIFICATIONSERVICE']._serialized_end=2142
+  _globals['_LISTNOTIFICATIONSREQUEST']._serialized_start=139
+  _globals['_LISTNOTIFICATIONSREQUEST']._serialized_end=225
+  _globals['_LISTNOTIFICATIONSRESPONSE']._serialized_start=228
+  _globals['_LISTNOTIFICATIONSRESPONSE']._serialized_end=368
+  _globals['_NOTIFICATION']._serialized_start=371
+  _globals['_NOTIFICATION']._serialized_end=593
+  _globals['_MARKNOTIFICATIONSREADREQUEST']._serialized_start=595
+  _globals['_MARKNOTIFICATIONSREADREQUEST']._serialized_end=638
+  _globals['_MARKNOTIFICATIONSREADRESPONSE']._serialized_start=640
+  _globals['_MARKNOTIFICATIONSREADRESPONSE']._serialized_end=687
+  _globals['_GETPUSHKEYREQUEST']._serialized_start=689
+  _globals['_GETPUSHKEYREQUEST']._serialized_end=708
+  _globals['_GETPUSHKEYRESPONSE']._serialized_start=710
+  _globals['_GETPUSHKEYRESPONSE']._serialized_end=750
+  _globals['_PUSHSUBSCRIPTION']._serialized_start=752
+  _globals['_PUSHSUBSCRIPTION']._serialized_end=874
+  _globals['_PUSHKEYS']._serialized_start=876
+  _globals['_PUSHKEYS']._serialized_end=916
+  _globals['_SEATREF']._serialized_start=918
+  _globals['_SEATREF']._serialized_end=959
+  _globals['_REGISTERPUSHSUBSCRIPTIONREQUEST']._serialized_start=961
+  _globals['_REGISTERPUSHSUBSCRIPTIONREQUEST']._serialized_end=1082
+  _globals['_REGISTERPUSHSUBSCRIPTIONRESPONSE']._serialized_start=1084
+  _globals['_REGISTERPUSHSUBSCRIPTIONRESPONSE']._serialized_end=1146
+  _globals['_DELETEPUSHSUBSCRIPTIONREQUEST']._serialized_start=1148
+  _globals['_DELETEPUSHSUBSCRIPTIONREQUEST']._serialized_end=1231
+  _globals['_DELETEPUSHSUBSCRIPTIONRESPONSE']._serialized_start=1233
+  _globals['_DELETEPUSHSUBSCRIPTIONRESPONSE']._serialized_end=1282
+  _globals['_SETPUSHLIVEREQUEST']._serialized_start=1284
+  _globals['_SETPUSHLIVEREQUEST']._serialized_end=1350
+  _globals['_SETPUSHLIVERESPONSE']._serialized_start=1352
+  _globals['_SETPUSHLIVERESPONSE']._serialized_end=1408
+  _globals['_NOTIFICATIONSERVICE']._serialized_start=1411
+  _globals['_NOTIFICATIONSERVICE']._serialized_end=2223
 # @@protoc_insertion_point(module_scope)

@@ -26,9 +26,10 @@ _sym_db = _symbol_database.Default()
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18tablero/v1/players.proto\x12\ntablero.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\"l\n\x15GetLeaderboardRequest\x12\x14\n\x06\x65ngine\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x16\n\x0e\x61round_user_id\x18\x04 \x01(\t\"\xbd\x01\n\x10LeaderboardEntry\x12\x12\n\x04rank\x18\x01 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x15\n\x07user_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\x11\n\tuser_name\x18\x03 \x01(\t\x12\x14\n\x06rating\x18\x04 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x10\n\x02mu\x18\x05 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x13\n\x05sigma\x18\x06 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x1a\n\x0cgames_played\x18\x07 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x12\n\x04wins\x18\x08 \x01(\x05\x42\x04\xe2\x41\x01\x02\"\xb0\x01\n\x16GetLeaderboardResponse\x12\x14\n\x06\x65ngine\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12-\n\x07\x65ntries\x18\x02 \x03(\x0b\x32\x1c.tablero.v1.LeaderboardEntry\x12\x1b\n\rtotal_players\x18\x03 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x17\n\x0fnext_page_token\x18\x04 \x01(\t\x12\x1b\n\x13previous_page_token\x18\x05 \x01(\t\")\n\x10GetPlayerRequest\x12\x15\n\x07user_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"\xa5\x01\n\x0c\x45ngineRating\x12\x14\n\x06\x65ngine\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x14\n\x06rating\x18\x02 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x10\n\x02mu\x18\x03 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x13\n\x05sigma\x18\x04 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x1a\n\x0cgames_played\x18\x05 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x12\n\x04wins\x18\x06 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x12\n\x04rank\x18\x07 \x01(\x05\x42\x04\xe2\x41\x01\x02\"\xa8\x01\n\nRecentGame\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x14\n\x06\x65ngine\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\r\n\x05place\x18\x03 \x01(\x05\x12\x0b\n\x03won\x18\x04 \x01(\x08\x12\x0f\n\x07players\x18\x05 \x01(\x05\x12\x15\n\rrating_before\x18\x06 \x01(\x01\x12\x14\n\x0crating_after\x18\x07 \x01(\x01\x12\x13\n\x0b\x63reate_time\x18\x08 \x01(\x01\"\xbb\x01\n\x06Player\x12\x15\n\x07user_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x11\n\tuser_name\x18\x02 \x01(\t\x12)\n\x07ratings\x18\x03 \x03(\x0b\x32\x18.tablero.v1.EngineRating\x12\x1a\n\x0cgames_played\x18\x04 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x12\n\x04wins\x18\x05 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12,\n\x0crecent_games\x18\x06 \x03(\x0b\x32\x16.tablero.v1.RecentGame\"=\n\x11GetPlayerResponse\x12(\n\x06player\x18\x01 \x01(\x0b\x32\x12.tablero.v1.PlayerB\x04\xe2\x41\x01\x02\"\xcb\x01\n\x18\x43reateMatchTicketRequest\x12\x14\n\x06\x65ngine\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0f\n\x07players\x18\x02 \x03(\x05\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rrating_window\x18\x04 \x01(\x01\x12\x1a\n\x12\x62ots_after_seconds\x18\x05 \x01(\x01\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12\x12\n\nrequest_id\x18\x07 \x01(\t\"\xbd\x03\n\x0bMatchTicket\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x33\n\x06status\x18\x02 \x01(\x0e\x32\x1d.tablero.v1.MatchTicketStatusB\x04\xe2\x41\x01\x02\x12\x14\n\x06\x65ngine\x18\x03 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0f\n\x07players\x18\x04 \x03(\x05\x12(\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rrating_window\x18\x06 \x01(\x01\x12\x1a\n\x12\x62ots_after_seconds\x18\x07 \x01(\x01\x12\x19\n\x0b\x63reate_time\x18\x08 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x13\n\x0b\x65xpire_time\x18\t \x01(\x01\x12\x0e\n\x06rating\x18\n \x01(\x01\x12\x14\n\x07game_id\x18\x0b \x01(\tH\x00\x88\x01\x01\x12\x11\n\x04seat\x18\x0c \x01(\x05H\x01\x88\x01\x01\x12\x17\n\nseat_token\x18\r \x01(\tH\x02\x88\x01\x01\x12\x17\n\nmatch_time\x18\x0e \x01(\x01H\x03\x88\x01\x01\x12\x15\n\x07version\x18\x0f \x01(\x05\x42\x04\xe2\x41\x01\x02\x42\n\n\x08_game_idB\x07\n\x05_seatB\r\n\x0b_seat_tokenB\r\n\x0b_match_time\"J\n\x19\x43reateMatchTicketResponse\x12-\n\x06ticket\x18\x01 \x01(\x0b\x32\x17.tablero.v1.MatchTicketB\x04\xe2\x41\x01\x02\"0\n\x15GetMatchTicketRequest\x12\x17\n\tticket_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"G\n\x16GetMatchTicketResponse\x12-\n\x06ticket\x18\x01 \x01(\x0b\x32\x17.tablero.v1.MatchTicketB\x04\xe2\x41\x01\x02\"2\n\x17WatchMatchTicketRequest\x12\x17\n\tticket_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"`\n\x18WatchMatchTicketResponse\x12\x15\n\x07version\x18\x01 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12-\n\x06ticket\x18\x02 \x01(\x0b\x32\x17.tablero.v1.MatchTicketB\x04\xe2\x41\x01\x02\"3\n\x18\x43\x61ncelMatchTicketRequest\x12\x17\n\tticket_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"J\n\x19\x43\x61ncelMatchTicketResponse\x12-\n\x06ticket\x18\x01 \x01(\x0b\x32\x17.tablero.v1.MatchTicketB\x04\xe2\x41\x01\x02*\xbe\x01\n\x11MatchTicketStatus\x12#\n\x1fMATCH_TICKET_STATUS_UNSPECIFIED\x10\x00\x12\x1f\n\x1bMATCH_TICKET_STATUS_WAITING\x10\x01\x12\x1f\n\x1bMATCH_TICKET_STATUS_MATCHED\x10\x02\x12!\n\x1dMATCH_TICKET_STATUS_CANCELLED\x10\x03\x12\x1f\n\x1bMATCH_TICKET_STATUS_EXPIRED\x10\x04\x32\xf4\x01\n\rPlayerService\x12z\n\x0eGetLeaderboard\x12!.tablero.v1.GetLeaderboardRequest\x1a\".tablero.v1.GetLeaderboardResponse\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/leaderboards/{engine}\x12g\n\tGetPlayer\x12\x1c.tablero.v1.GetPlayerRequest\x1a\x1d.tablero.v1.GetPlayerResponse\"\x1d\x82\xd3\xe4\x93\x02\x17\x12\x15/v1/players/{user_id}2\xd1\x04\n\x12MatchmakingService\x12\x84\x01\n\x11\x43reateMatchTicket\x12$.tablero.v1.CreateMatchTicketRequest\x1a%.tablero.v1.CreateMatchTicketResponse\"\"\x82\xd3\xe4\x93\x02\x1c\"\x17/v1/matchmaking/tickets:\x01*\x12\x84\x01\n\x0eGetMatchTicket\x12!.tablero.v1.GetMatchTicketRequest\x1a\".tablero.v1.GetMatchTicketResponse\"+\x82\xd3\xe4\x93\x02%\x12#/v1/matchmaking/tickets/{ticket_id}\x12\x92\x01\n\x10WatchMatchTicket\x12#.tablero.v1.WatchMatchTicketRequest\x1a$.tablero.v1.WatchMatchTicketResponse\"1\x82\xd3\xe4\x93\x02+\x12)/v1/matchmaking/tickets/{ticket_id}/watch0\x01\x12\x97\x01\n\x11\x43\x61ncelMatchTicket\x12$.tablero.v1.CancelMatchTicketRequest\x1a%.tablero.v1.CancelMatchTicketResponse\"5\x82\xd3\xe4\x93\x02/\"*/v1/matchmaking/tickets/{ticket_id}:cancel:\x01*B\x83\x01\n\x0e\x64\x65v.tablero.v1B\x0cPlayersProtoP\x01Z6github.com/tablero/tablero/gen/go/tablero/v1;tablerov1\xa2\x02\x03TBL\xaa\x02\nTablero.V1\xba\x02\x08Tablero_\xca\x02\nTablero\\V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18tablero/v1/players.proto\x12\ntablero.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"l\n\x15GetLeaderboardRequest\x12\x14\n\x06\x65ngine\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x16\n\x0e\x61round_user_id\x18\x04 \x01(\t\"\xbd\x01\n\x10LeaderboardEntry\x12\x12\n\x04rank\x18\x01 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x15\n\x07user_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\x11\n\tuser_name\x18\x03 \x01(\t\x12\x14\n\x06rating\x18\x04 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x10\n\x02mu\x18\x05 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x13\n\x05sigma\x18\x06 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x1a\n\x0cgames_played\x18\x07 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x12\n\x04wins\x18\x08 \x01(\x05\x42\x04\xe2\x41\x01\x02\"\xb0\x01\n\x16GetLeaderboardResponse\x12\x14\n\x06\x65ngine\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12-\n\x07\x65ntries\x18\x02 \x03(\x0b\x32\x1c.tablero.v1.LeaderboardEntry\x12\x1b\n\rtotal_players\x18\x03 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x17\n\x0fnext_page_token\x18\x04 \x01(\t\x12\x1b\n\x13previous_page_token\x18\x05 \x01(\t\")\n\x10GetPlayerRequest\x12\x15\n\x07user_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"\xa5\x01\n\x0c\x45ngineRating\x12\x14\n\x06\x65ngine\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x14\n\x06rating\x18\x02 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x10\n\x02mu\x18\x03 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x13\n\x05sigma\x18\x04 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x1a\n\x0cgames_played\x18\x05 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x12\n\x04wins\x18\x06 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x12\n\x04rank\x18\x07 \x01(\x05\x42\x04\xe2\x41\x01\x02\"\xde\x01\n\nRecentGame\x12\x15\n\x07game_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x14\n\x06\x65ngine\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\r\n\x05place\x18\x03 \x01(\x05\x12\x0b\n\x03won\x18\x04 \x01(\x08\x12\x0f\n\x07players\x18\x05 \x01(\x05\x12\x15\n\rrating_before\x18\x06 \x01(\x01\x12\x14\n\x0crating_after\x18\x07 \x01(\x01\x12\x13\n\x0b\x63reate_time\x18\x08 \x01(\x01\x12\x34\n\x10\x63reate_timestamp\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xbb\x01\n\x06Player\x12\x15\n\x07user_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x11\n\tuser_name\x18\x02 \x01(\t\x12)\n\x07ratings\x18\x03 \x03(\x0b\x32\x18.tablero.v1.EngineRating\x12\x1a\n\x0cgames_played\x18\x04 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x12\n\x04wins\x18\x05 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12,\n\x0crecent_games\x18\x06 \x03(\x0b\x32\x16.tablero.v1.RecentGame\"=\n\x11GetPlayerResponse\x12(\n\x06player\x18\x01 \x01(\x0b\x32\x12.tablero.v1.PlayerB\x04\xe2\x41\x01\x02\"\xcb\x01\n\x18\x43reateMatchTicketRequest\x12\x14\n\x06\x65ngine\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0f\n\x07players\x18\x02 \x03(\x05\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rrating_window\x18\x04 \x01(\x01\x12\x1a\n\x12\x62ots_after_seconds\x18\x05 \x01(\x01\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12\x12\n\nrequest_id\x18\x07 \x01(\t\"\xde\x04\n\x0bMatchTicket\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x33\n\x06status\x18\x02 \x01(\x0e\x32\x1d.tablero.v1.MatchTicketStatusB\x04\xe2\x41\x01\x02\x12\x14\n\x06\x65ngine\x18\x03 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0f\n\x07players\x18\x04 \x03(\x05\x12(\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rrating_window\x18\x06 \x01(\x01\x12\x1a\n\x12\x62ots_after_seconds\x18\x07 \x01(\x01\x12\x19\n\x0b\x63reate_time\x18\x08 \x01(\x01\x42\x04\xe2\x41\x01\x02\x12\x13\n\x0b\x65xpire_time\x18\t \x01(\x01\x12\x0e\n\x06rating\x18\n \x01(\x01\x12\x14\n\x07game_id\x18\x0b \x01(\tH\x00\x88\x01\x01\x12\x11\n\x04seat\x18\x0c \x01(\x05H\x01\x88\x01\x01\x12\x17\n\nseat_token\x18\r \x01(\tH\x02\x88\x01\x01\x12\x17\n\nmatch_time\x18\x0e \x01(\x01H\x03\x88\x01\x01\x12\x15\n\x07version\x18\x0f \x01(\x05\x42\x04\xe2\x41\x01\x02\x12\x34\n\x10\x63reate_timestamp\x18\x10 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x34\n\x10\x65xpire_timestamp\x18\x11 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x33\n\x0fmatch_timestamp\x18\x12 \x01(\x0b\x32\x1a.google.protobuf.TimestampB\n\n\x08_game_idB\x07\n\x05_seatB\r\n\x0b_seat_tokenB\r\n\x0b_match_time\"J\n\x19\x43reateMatchTicketResponse\x12-\n\x06ticket\x18\x01 \x01(\x0b\x32\x17.tablero.v1.MatchTicketB\x04\xe2\x41\x01\x02\"0\n\x15GetMatchTicketRequest\x12\x17\n\tticket_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"G\n\x16GetMatchTicketResponse\x12-\n\x06ticket\x18\x01 \x01(\x0b\x32\x17.tablero.v1.MatchTicketB\x04\xe2\x41\x01\x02\"2\n\x17WatchMatchTicketRequest\x12\x17\n\tticket_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"`\n\x18WatchMatchTicketResponse\x12\x15\n\x07version\x18\x01 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12-\n\x06ticket\x18\x02 \x01(\x0b\x32\x17.tablero.v1.MatchTicketB\x04\xe2\x41\x01\x02\"3\n\x18\x43\x61ncelMatchTicketRequest\x12\x17\n\tticket_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"J\n\x19\x43\x61ncelMatchTicketResponse\x12-\n\x06ticket\x18\x01 \x01(\x0b\x32\x17.tablero.v1.MatchTicketB\x04\xe2\x41\x01\x02*\xbe\x01\n\x11MatchTicketStatus\x12#\n\x1fMATCH_TICKET_STATUS_UNSPECIFIED\x10\x00\x12\x1f\n\x1bMATCH_TICKET_STATUS_WAITING\x10\x01\x12\x1f\n\x1bMATCH_TICKET_STATUS_MATCHED\x10\x02\x12!\n\x1dMATCH_TICKET_STATUS_CANCELLED\x10\x03\x12\x1f\n\x1bMATCH_TICKET_STATUS_EXPIRED\x10\x04\x32\xf4\x01\n\rPlayerService\x12z\n\x0eGetLeaderboard\x12!.tablero.v1.GetLeaderboardRequest\x1a\".tablero.v1.GetLeaderboardResponse\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/leaderboards/{engine}\x12g\n\tGetPlayer\x12\x1c.tablero.v1.GetPlayerRequest\x1a\x1d.tablero.v1.GetPlayerResponse\"\x1d\x82\xd3\xe4\x93\x02\x17\x12\x15/v1/players/{user_id}2\xd1\x04\n\x12MatchmakingService\x12\x84\x01\n\x11\x43reateMatchTicket\x12$.tablero.v1.CreateMatchTicketRequest\x1a%.tablero.v1.CreateMatchTicketResponse\"\"\x82\xd3\xe4\x93\x02\x1c\"\x17/v1/matchmaking/tickets:\x01*\x12\x84\x01\n\x0eGetMatchTicket\x12!.tablero.v1.GetMatchTicketRequest\x1a\".tablero.v1.GetMatchTicketResponse\"+\x82\xd3\xe4\x93\x02%\x12#/v1/matchmaking/tickets/{ticket_id}\x12\x92\x01\n\x10WatchMatchTicket\x12#.tablero.v1.WatchMatchTicketRequest\x1a$.tablero.v1.WatchMatchTicketResponse\"1\x82\xd3\xe4\x93\x02+\x12)/v1/matchmaking/tickets/{ticket_id}/watch0\x01\x12\x97\x01\n\x11\x43\x61ncelMatchTicket\x12$.tablero.v1.CancelMatchTicketRequest\x1a%.tablero.v1.CancelMatchTicketResponse\"5\x82\xd3\xe4\x93\x02/\"*/v1/matchmaking/tickets/{ticket_id}:cancel:\x01*B\x83\x01\n\x0e\x64\x65v.tablero.v1B\x0cPlayersProtoP\x01Z6github.com/tablero/tablero/gen/go/tablero/v1;tablerov1\xa2\x02\x03TBL\xaa\x02\nTablero.V1\xba\x02\x08Tablero_\xca\x02\nTablero\\V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -124,44 +125,44 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_MATCHMAKINGSERVICE'].methods_by_name['WatchMatchTicket']._serialized_options = b'\202\323\344\223\002+\022)/v1/matchmaking/tickets/{ticket_id}/watch'
   _globals['_MATCHMAKINGSERVICE'].methods_by_name['CancelMatchTicket']._loaded_options = None
   _globals['_MATCHMAKINGSERVICE'].methods_by_name['CancelMatchTicket']._serialized_options = b'\202\323\344\223\002/\"*/v1/matchmaking/tickets/{ticket_id}:cancel:\001*'
-  _globals['_MATCHTICKETSTATUS']._serialized_start=2382
-  _globals['_MATCHTICKETSTATUS']._serialized_end=2572
-  _globals['_GETLEADERBOARDREQUEST']._serialized_start=133
-  _globals['_GETLEADERBOARDREQUEST']._serialized_end=241
-  _globals['_LEADERBOARDENTRY']._serialized_start=244
-  _globals['_LEADERBOARDENTRY']._serialized_end=433
-  _globals['_GETLEADERBOARDRESPONSE']._serialized_start=436
-  _globals['_GETLEADERBOARDRESPONSE']._serialized_end=612
-  _globals['_GETPLAYERREQUEST']._serialized_start=614
-  _globals['_GETPLAYERREQUEST']._serialized_end=655
-  _globals['_ENGINERATING']._serialized_start=658
-  _globals['_ENGINERATING']._serialized_end=823
-  _globals['_RECENTGAME']._serialized_start=826
-  _globals['_RECENTGAME']._serialized_end=994
-  _globals['_PLAYER']._serialized_start=997
-  _globals['_PLAYER']._serialized_end=1184
-  _globals['_GETPLAYERRESPONSE']._serialized_start=1186
-  _globals['_GETPLAYERRESPONSE']._serialized_end=1247
-  _globals['_CREATEMATCHTICKETREQUEST']._serialized_start=1250
-  _globals['_CREATEMATCHTICKETREQUEST']._serialized_end=1453
-  _globals['_MATCHTICKET']._serialized_start=1456
-  _globals['_MATCHTICKET']._serialized_end=1901
-  _globals['_CREATEMATCHTICKETRESPONSE']._serialized_start=1903
-  _globals['_CREATEMATCHTICKETRESPONSE']._serialized_end=1977
-  _globals['_GETMATCHTICKETREQUEST']._serialized_start=1979
-  _globals['_GETMATCHTICKETREQUEST']._serialized_end=2027
-  _globals['_GETMATCHTICKETRESPONSE']._serialized_start=2029
-  _globals['_GETMATCHTICKETRESPONSE']._serialized_end=2100
-  _globals['_WATCHMATCHTICKETREQUEST']._serialized_start=2102
-  _globals['_WATCHMATCHTICKETREQUEST']._serialized_end=2152
-  _globals['_WATCHMATCHTICKETRESPONSE']._serialized_start=2154
-  _globals['_WATCHMATCHTICKETRESPONSE']._serialized_end=2250
-  _globals['_CANCELMATCHTICKETREQUEST']._serialized_start=2252
-  _globals['_CANCELMATCHTICKETREQUEST']._serialized_end=2303
-  _globals['_CANCELMATCHTICKETRESPONSE']._serialized_start=2305
-  _globals['_CANCELMATCHTICKETRESPONSE']._serialized_end=2379
-  _globals['_PLAYERSERVICE']._serialized_start=2575
-  _globals['_PLAYERSERVICE']._serialized_end=2819
-  _globals['_MATCHMAKINGSERVICE']._serialized_start=2822
-  _globals['_MATCHMAKINGSERVICE']._serialized_end=3415
+  _globals['_MATCHTICKETSTATUS']._serialized_start=2630
+  _globals['_MATCHTICKETSTATUS']._serialized_end=2820
+  _globals['_GETLEADERBOARDREQUEST']._serialized_start=166
+  _globals['_GETLEADERBOARDREQUEST']._serialized_end=274
+  _globals['_LEADERBOARDENTRY']._serialized_start=277
+  _globals['_LEADERBOARDENTRY']._serialized_end=466
+  _globals['_GETLEADERBOARDRESPONSE']._serialized_start=469
+  _globals['_GETLEADERBOARDRESPONSE']._serialized_end=645
+  _globals['_GETPLAYERREQUEST']._serialized_start=647
+  _globals['_GETPLAYERREQUEST']._serialized_end=688
+  _globals['_ENGINERATING']._serialized_start=691
+  _globals['_ENGINERATING']._serialized_end=856
+  _globals['_RECENTGAME']._serialized_start=859
+  _globals['_RECENTGAME']._serialized_end=1081
+  _globals['_PLAYER']._serialized_start=1084
+  _globals['_PLAYER']._serialized_end=1271
+  _globals['_GETPLAYERRESPONSE']._serialized_start=1273
+  _globals['_GETPLAYERRESPONSE']._serialized_end=1334
+  _globals['_CREATEMATCHTICKETREQUEST']._serialized_start=1337
+  _globals['_CREATEMATCHTICKETREQUEST']._serialized_end=1540
+  _globals['_MATCHTICKET']._serialized_start=1543
+  _globals['_MATCHTICKET']._serialized_end=2149
+  _globals['_CREATEMATCHTICKETRESPONSE']._serialized_start=2151
+  _globals['_CREATEMATCHTICKETRESPONSE']._serialized_end=2225
+  _globals['_GETMATCHTICKETREQUEST']._serialized_start=2227
+  _globals['_GETMATCHTICKETREQUEST']._serialized_end=2275
+  _globals['_GETMATCHTICKETRESPONSE']._serialized_start=2277
+  _globals['_GETMATCHTICKETRESPONSE']._serialized_end=2348
+  _globals['_WATCHMATCHTICKETREQUEST']._serialized_start=2350
+  _globals['_WATCHMATCHTICKETREQUEST']._serialized_end=2400
+  _globals['_WATCHMATCHTICKETRESPONSE']._serialized_start=2402
+  _globals['_WATCHMATCHTICKETRESPONSE']._serialized_end=2498
+  _globals['_CANCELMATCHTICKETREQUEST']._serialized_start=2500
+  _globals['_CANCELMATCHTICKETREQUEST']._serialized_end=2551
+  _globals['_CANCELMATCHTICKETRESPONSE']._serialized_start=2553
+  _globals['_CANCELMATCHTICKETRESPONSE']._serialized_end=2627
+  _globals['_PLAYERSERVICE']._serialized_start=2823
+  _globals['_PLAYERSERVICE']._serialized_end=3067
+  _globals['_MATCHMAKINGSERVICE']._serialized_start=3070
+  _globals['_MATCHMAKINGSERVICE']._serialized_end=3663
 # @@protoc_insertion_point(module_scope)

@@ -25,9 +25,10 @@ _sym_db = _symbol_database.Default()
 
 
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"tablero_client_notifications.proto\x12\x11tablero_client.v1\x1a\x1cgoogle/protobuf/struct.proto\"V\n\x18ListNotificationsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x13\n\x0bunread_only\x18\x03 \x01(\x08\"\x93\x01\n\x19ListNotificationsResponse\x12\x36\n\rnotifications\x18\x01 \x03(\x0b\x32\x1f.tablero_client.v1.Notification\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x0e\n\x06unread\x18\x03 \x01(\x05\x12\x15\n\rpending_turns\x18\x04 \x01(\x05\"\xae\x01\n\x0cNotification\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04type\x18\x03 \x01(\t\x12\x0f\n\x07game_id\x18\x04 \x01(\t\x12\x0c\n\x04seat\x18\x05 \x01(\x05\x12\x0f\n\x07version\x18\x06 \x01(\x03\x12\x11\n\ttimestamp\x18\x07 \x01(\x01\x12\x0c\n\x04read\x18\x08 \x01(\x08\x12%\n\x04\x64\x61ta\x18\t \x01(\x0b\x32\x17.google.protobuf.Struct\"+\n\x1cMarkNotificationsReadRequest\x12\x0b\n\x03ids\x18\x01 \x03(\t\"/\n\x1dMarkNotificationsReadResponse\x12\x0e\n\x06marked\x18\x01 \x01(\x05\"\x13\n\x11GetPushKeyRequest\"(\n\x12GetPushKeyResponse\x12\x12\n\npublic_key\x18\x01 \x01(\t\"\x81\x01\n\x10PushSubscription\x12\x10\n\x08\x65ndpoint\x18\x01 \x01(\t\x12)\n\x04keys\x18\x02 \x01(\x0b\x32\x1b.tablero_client.v1.PushKeys\x12\x1c\n\x0f\x65xpiration_time\x18\x03 \x01(\x01H\x00\x88\x01\x01\x42\x12\n\x10_expiration_time\"(\n\x08PushKeys\x12\x0e\n\x06p256dh\x18\x01 \x01(\t\x12\x0c\n\x04\x61uth\x18\x02 \x01(\t\")\n\x07SeatRef\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"\x87\x01\n\x1fRegisterPushSubscriptionRequest\x12\x39\n\x0csubscription\x18\x01 \x01(\x0b\x32#.tablero_client.v1.PushSubscription\x12)\n\x05seats\x18\x02 \x03(\x0b\x32\x1a.tablero_client.v1.SeatRef\">\n RegisterPushSubscriptionResponse\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06owners\x18\x02 \x01(\x05\"Z\n\x1d\x44\x65letePushSubscriptionRequest\x12\x39\n\x0csubscription\x18\x01 \x01(\x0b\x32#.tablero_client.v1.PushSubscription\"1\n\x1e\x44\x65letePushSubscriptionResponse\x12\x0f\n\x07removed\x18\x01 \x01(\x08\"B\n\x12SetPushLiveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x0c\n\x04live\x18\x03 \x01(\x08\"8\n\x13SetPushLiveResponse\x12\x0c\n\x04live\x18\x01 \x01(\x08\x12\x13\n\x0bttl_seconds\x18\x02 \x01(\x01\x32\xcb\x05\n\x13NotificationService\x12p\n\x11ListNotifications\x12+.tablero_client.v1.ListNotificationsRequest\x1a,.tablero_client.v1.ListNotificationsResponse\"\x00\x12|\n\x15MarkNotificationsRead\x12/.tablero_client.v1.MarkNotificationsReadRequest\x1a\x30.tablero_client.v1.MarkNotificationsReadResponse\"\x00\x12[\n\nGetPushKey\x12$.tablero_client.v1.GetPushKeyRequest\x1a%.tablero_client.v1.GetPushKeyResponse\"\x00\x12\x85\x01\n\x18RegisterPushSubscription\x12\x32.tablero_client.v1.RegisterPushSubscriptionRequest\x1a\x33.tablero_client.v1.RegisterPushSubscriptionResponse\"\x00\x12\x7f\n\x16\x44\x65letePushSubscription\x12\x30.tablero_client.v1.DeletePushSubscriptionRequest\x1a\x31.tablero_client.v1.DeletePushSubscriptionResponse\"\x00\x12^\n\x0bSetPushLive\x12%.tablero_client.v1.SetPushLiveRequest\x1a&.tablero_client.v1.SetPushLiveResponse\"\x00\x42\x89\x01\n\x0e\x64\x65v.tablero.v1B\x12NotificationsProtoP\x01Z6github.com/tablero/tablero/gen/go/tablero/v1;tablerov1\xa2\x02\x03TBL\xaa\x02\nTablero.V1\xba\x02\x08Tablero_\xca\x02\nTablero\\V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"tablero_client_notifications.proto\x12\x11tablero_client.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"V\n\x18ListNotificationsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x13\n\x0bunread_only\x18\x03 \x01(\x08\"\x93\x01\n\x19ListNotificationsResponse\x12\x36\n\rnotifications\x18\x01 \x03(\x0b\x32\x1f.tablero_client.v1.Notification\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x0e\n\x06unread\x18\x03 \x01(\x05\x12\x15\n\rpending_turns\x18\x04 \x01(\x05\"\xde\x01\n\x0cNotification\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04type\x18\x03 \x01(\t\x12\x0f\n\x07game_id\x18\x04 \x01(\t\x12\x0c\n\x04seat\x18\x05 \x01(\x05\x12\x0f\n\x07version\x18\x06 \x01(\x03\x12\x11\n\ttimestamp\x18\x07 \x01(\x01\x12\x0c\n\x04read\x18\x08 \x01(\x08\x12%\n\x04\x64\x61ta\x18\t \x01(\x0b\x32\x17.google.protobuf.Struct\x12.\n\nevent_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"+\n\x1cMarkNotificationsReadRequest\x12\x0b\n\x03ids\x18\x01 \x03(\t\"/\n\x1dMarkNotificationsReadResponse\x12\x0e\n\x06marked\x18\x01 \x01(\x05\"\x13\n\x11GetPushKeyRequest\"(\n\x12GetPushKeyResponse\x12\x12\n\npublic_key\x18\x01 \x01(\t\"\x81\x01\n\x10PushSubscription\x12\x10\n\x08\x65ndpoint\x18\x01 \x01(\t\x12)\n\x04keys\x18\x02 \x01(\x0b\x32\x1b.tablero_client.v1.PushKeys\x12\x1c\n\x0f\x65xpiration_time\x18\x03 \x01(\x01H\x00\x88\x01\x01\x42\x12\n\x10_expiration_time\"(\n\x08PushKeys\x12\x0e\n\x06p256dh\x18\x01 \x01(\t\x12\x0c\n\x04\x61uth\x18\x02 \x01(\t\")\n\x07SeatRef\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"\x87\x01\n\x1fRegisterPushSubscriptionRequest\x12\x39\n\x0csubscription\x18\x01 \x01(\x0b\x32#.tablero_client.v1.PushSubscription\x12)\n\x05seats\x18\x02 \x03(\x0b\x32\x1a.tablero_client.v1.SeatRef\">\n RegisterPushSubscriptionResponse\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06owners\x18\x02 \x01(\x05\"Z\n\x1d\x44\x65letePushSubscriptionRequest\x12\x39\n\x0csubscription\x18\x01 \x01(\x0b\x32#.tablero_client.v1.PushSubscription\"1\n\x1e\x44\x65letePushSubscriptionResponse\x12\x0f\n\x07removed\x18\x01 \x01(\x08\"B\n\x12SetPushLiveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x0c\n\x04live\x18\x03 \x01(\x08\"8\n\x13SetPushLiveResponse\x12\x0c\n\x04live\x18\x01 \x01(\x08\x12\x13\n\x0bttl_seconds\x18\x02 \x01(\x01\x32\xcb\x05\n\x13NotificationService\x12p\n\x11ListNotifications\x12+.tablero_client.v1.ListNotificationsRequest\x1a,.tablero_client.v1.ListNotificationsResponse\"\x00\x12|\n\x15MarkNotificationsRead\x12/.tablero_client.v1.MarkNotificationsReadRequest\x1a\x30.tablero_client.v1.MarkNotificationsReadResponse\"\x00\x12[\n\nGetPushKey\x12$.tablero_client.v1.GetPushKeyRequest\x1a%.tablero_client.v1.GetPushKeyResponse\"\x00\x12\x85\x01\n\x18RegisterPushSubscription\x12\x32.tablero_client.v1.RegisterPushSubscriptionRequest\x1a\x33.tablero_client.v1.RegisterPushSubscriptionResponse\"\x00\x12\x7f\n\x16\x44\x65letePushSubscription\x12\x30.tablero_client.v1.DeletePushSubscriptionRequest\x1a\x31.tablero_client.v1.DeletePushSubscriptionResponse\"\x00\x12^\n\x0bSetPushLive\x12%.tablero_client.v1.SetPushLiveRequest\x1a&.tablero_client.v1.SetPushLiveResponse\"\x00\x42\x89\x01\n\x0e\x64\x65v.tablero.v1B\x12NotificationsProtoP\x01Z6github.com/tablero/tablero/gen/go/tablero/v1;tablerov1\xa2\x02\x03TBL\xaa\x02\nTablero.V1\xba\x02\x08Tablero_\xca\x02\nTablero\\V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,38 +36,38 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'notifications_pb2', _global
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\016dev.tablero.v1B\022NotificationsProtoP\001Z6github.com/tablero/tablero/gen/go/tablero/v1;tablerov1\242\002\003TBL\252\002\nTablero.V1\272\002\010Tablero_\312\002\nTablero\\V1'
-  _globals['_LISTNOTIFICATIONSREQUEST']._serialized_start=87
-  _globals['_LISTNOTIFICATIONSREQUEST']._serialized_end=173
-  _globals['_LISTNOTIFICATIONSRESPONSE']._serialized_start=176
-  _globals['_LISTNOTIFICATIONSRESPONSE']._serialized_end=323
-  _globals['_NOTIFICATION']._serialized_start=326
-  _globals['_NOTIFICATION']._serialized_end=500
-  _globals['_MARKNOTIFICATIONSREADREQUEST']._serialized_start=502
-  _globals['_MARKNOTIFICATIONSREADREQUEST']._serialized_end=545
-  _globals['_MARKNOTIFICATIONSREADRESPONSE']._serialized_start=547
-  _globals['_MARKNOTIFICATIONSREADRESPONSE']._serialized_end=594
-  _globals['_GETPUSHKEYREQUEST']._serialized_start=596
-  _globals['_GETPUSHKEYREQUEST']._serialized_end=615
-  _globals['_GETPUSHKEYRESPONSE']._serialized_start=617
-  _globals['_GETPUSHKEYRESPONSE']._serialized_end=657
-  _globals['_PUSHSUBSCRIPTION']._serialized_start=660
-  _globals['_PUSHSUBSCRIPTION']._serialized_end=789
-  _globals['_PUSHKEYS']._serialized_start=791
-  _globals['_PUSHKEYS']._serialized_end=831
-  _globals['_SEATREF']._serialized_start=833
-  _globals['_SEATREF']._serialized_end=874
-  _globals['_REGISTERPUSHSUBSCRIPTIONREQUEST']._serialized_start=877
-  _globals['_REGISTERPUSHSUBSCRIPTIONREQUEST']._serialized_end=1012
-  _globals['_REGISTERPUSHSUBSCRIPTIONRESPONSE']._serialized_start=1014
-  _globals['_REGISTERPUSHSUBSCRIPTIONRESPONSE']._serialized_end=1076
-  _globals['_DELETEPUSHSUBSCRIPTIONREQUEST']._serialized_start=1078
-  _globals['_DELETEPUSHSUBSCRIPTIONREQUEST']._serialized_end=1168
-  _globals['_DELETEPUSHSUBSCRIPTIONRESPONSE']._serialized_start=1170
-  _globals['_DELETEPUSHSUBSCRIPTIONRESPONSE']._serialized_end=1219
-  _globals['_SETPUSHLIVEREQUEST']._serialized_start=1221
-  _globals['_SETPUSHLIVEREQUEST']._serialized_end=1287
-  _globals['_SETPUSHLIVERESPONSE']._serialized_start=1289
-  _globals['_SETPUSHLIVERESPONSE']._serialized_end=1345
-  _globals['_NOTIFICATIONSERVICE']._serialized_start=1348
-  _globals['_NOTIFICATIONSERVICE']._serialized_end=2063
+  _globals['_LISTNOTIFICATIONSREQUEST']._serialized_start=120
+  _globals['_LISTNOTIFICATIONSREQUEST']._serialized_end=206
+  _globals['_LISTNOTIFICATIONSRESPONSE']._serialized_start=209
+  _globals['_LISTNOTIFICATIONSRESPONSE']._serialized_end=356
+  _globals['_NOTIFICATION']._serialized_start=359
+  _globals['_NOTIFICATION']._serialized_end=581
+  _globals['_MARKNOTIFICATIONSREADREQUEST']._serialized_start=583
+  _globals['_MARKNOTIFICATIONSREADREQUEST']._serialized_end=626
+  _globals['_MARKNOTIFICATIONSREADRESPONSE']._serialized_start=628
+  _globals['_MARKNOTIFICATIONSREADRESPONSE']._serialized_end=675
+  _globals['_GETPUSHKEYREQUEST']._serialized_start=677
+  _globals['_GETPUSHKEYREQUEST']._serialized_end=696
+  _globals['_GETPUSHKEYRESPONSE']._serialized_start=698
+  _globals['_GETPUSHKEYRESPONSE']._serialized_end=738
+  _globals['_PUSHSUBSCRIPTION']._serialized_start=741
+  _globals['_PUSHSUBSCRIPTION']._serialized_end=870
+  _globals['_PUSHKEYS']._serialized_start=872
+  _globals['_PUSHKEYS']._serialized_end=912
+  _globals['_SEATREF']._serialized_start=914
+  _globals['_SEATREF']._serialized_end=955
+  _globals['_REGISTERPUSHSUBSCRIPTIONREQUEST']._serialized_start=958
+  _globals['_REGISTERPUSHSUBSCRIPTIONREQUEST']._serialized_end=1093
+  _globals['_REGISTERPUSHSUBSCRIPTIONRESPONSE']._serialized_start=1095
+  _globals['_REGISTERPUSHSUBSCRIPTIONRESPONSE']._serialized_end=1157
+  _globals['_DELETEPUSHSUBSCRIPTIONREQUEST']._serialized_start=1159
+  _globals['_DELETEPUSHSUBSCRIPTIONREQUEST']._serialized_end=1249
+  _globals['_DELETEPUSHSUBSCRIPTIONRESPONSE']._serialized_start=1251
+  _globals['_DELETEPUSHSUBSCRIPTIONRESPONSE']._serialized_end=1300
+  _globals['_SETPUSHLIVEREQUEST']._serialized_start=1302
+  _globals['_SETPUSHLIVEREQUEST']._serialized_end=1368
+  _globals['_SETPUSHLIVERESPONSE']._serialized_start=1370
+  _globals['_SETPUSHLIVERESPONSE']._serialized_end=1426
+  _globals['_NOTIFICATIONSERVICE']._serialized_start=1429
+  _globals['_NOTIFICATIONSERVICE']._serialized_end=2144
 # @@protoc_insertion_point(module_scope)

@@ -25,9 +25,10 @@ _sym_db = _symbol_database.Default()
 
 
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctablero_client_players.proto\x12\x11tablero_client.v1\x1a\x1cgoogle/protobuf/struct.proto\"f\n\x15GetLeaderboardRequest\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x16\n\x0e\x61round_user_id\x18\x04 \x01(\t\"\x93\x01\n\x10LeaderboardEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x11\n\tuser_name\x18\x03 \x01(\t\x12\x0e\n\x06rating\x18\x04 \x01(\x01\x12\n\n\x02mu\x18\x05 \x01(\x01\x12\r\n\x05sigma\x18\x06 \x01(\x01\x12\x14\n\x0cgames_played\x18\x07 \x01(\x05\x12\x0c\n\x04wins\x18\x08 \x01(\x05\"\xab\x01\n\x16GetLeaderboardResponse\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12\x34\n\x07\x65ntries\x18\x02 \x03(\x0b\x32#.tablero_client.v1.LeaderboardEntry\x12\x15\n\rtotal_players\x18\x03 \x01(\x05\x12\x17\n\x0fnext_page_token\x18\x04 \x01(\t\x12\x1b\n\x13previous_page_token\x18\x05 \x01(\t\"#\n\x10GetPlayerRequest\x12\x0f\n\x07user_id\x18\x01 \x01(\t\"{\n\x0c\x45ngineRating\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12\x0e\n\x06rating\x18\x02 \x01(\x01\x12\n\n\x02mu\x18\x03 \x01(\x01\x12\r\n\x05sigma\x18\x04 \x01(\x01\x12\x14\n\x0cgames_played\x18\x05 \x01(\x05\x12\x0c\n\x04wins\x18\x06 \x01(\x05\x12\x0c\n\x04rank\x18\x07 \x01(\x05\"\x9c\x01\n\nRecentGame\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0e\n\x06\x65ngine\x18\x02 \x01(\t\x12\r\n\x05place\x18\x03 \x01(\x05\x12\x0b\n\x03won\x18\x04 \x01(\x08\x12\x0f\n\x07players\x18\x05 \x01(\x05\x12\x15\n\rrating_before\x18\x06 \x01(\x01\x12\x14\n\x0crating_after\x18\x07 \x01(\x01\x12\x13\n\x0b\x63reate_time\x18\x08 \x01(\x01\"\xb7\x01\n\x06Player\x12\x0f\n\x07user_id\x18\x01 \x01(\t\x12\x11\n\tuser_name\x18\x02 \x01(\t\x12\x30\n\x07ratings\x18\x03 \x03(\x0b\x32\x1f.tablero_client.v1.EngineRating\x12\x14\n\x0cgames_played\x18\x04 \x01(\x05\x12\x0c\n\x04wins\x18\x05 \x01(\x05\x12\x33\n\x0crecent_games\x18\x06 \x03(\x0b\x32\x1d.tablero_client.v1.RecentGame\">\n\x11GetPlayerResponse\x12)\n\x06player\x18\x01 \x01(\x0b\x32\x19.tablero_client.v1.Player\"\xc5\x01\n\x18\x43reateMatchTicketRequest\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x03(\x05\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rrating_window\x18\x04 \x01(\x01\x12\x1a\n\x12\x62ots_after_seconds\x18\x05 \x01(\x01\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12\x12\n\nrequest_id\x18\x07 \x01(\t\"\xa6\x03\n\x0bMatchTicket\x12\n\n\x02id\x18\x01 \x01(\t\x12\x34\n\x06status\x18\x02 \x01(\x0e\x32$.tablero_client.v1.MatchTicketStatus\x12\x0e\n\x06\x65ngine\x18\x03 \x01(\t\x12\x0f\n\x07players\x18\x04 \x03(\x05\x12(\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rrating_window\x18\x06 \x01(\x01\x12\x1a\n\x12\x62ots_after_seconds\x18\x07 \x01(\x01\x12\x13\n\x0b\x63reate_time\x18\x08 \x01(\x01\x12\x13\n\x0b\x65xpire_time\x18\t \x01(\x01\x12\x0e\n\x06rating\x18\n \x01(\x01\x12\x14\n\x07game_id\x18\x0b \x01(\tH\x00\x88\x01\x01\x12\x11\n\x04seat\x18\x0c \x01(\x05H\x01\x88\x01\x01\x12\x17\n\nseat_token\x18\r \x01(\tH\x02\x88\x01\x01\x12\x17\n\nmatch_time\x18\x0e \x01(\x01H\x03\x88\x01\x01\x12\x0f\n\x07version\x18\x0f \x01(\x05\x42\n\n\x08_game_idB\x07\n\x05_seatB\r\n\x0b_seat_tokenB\r\n\x0b_match_time\"K\n\x19\x43reateMatchTicketResponse\x12.\n\x06ticket\x18\x01 \x01(\x0b\x32\x1e.tablero_client.v1.MatchTicket\"*\n\x15GetMatchTicketRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\"H\n\x16GetMatchTicketResponse\x12.\n\x06ticket\x18\x01 \x01(\x0b\x32\x1e.tablero_client.v1.MatchTicket\",\n\x17WatchMatchTicketRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\"[\n\x18WatchMatchTicketResponse\x12\x0f\n\x07version\x18\x01 \x01(\x05\x12.\n\x06ticket\x18\x02 \x01(\x0b\x32\x1e.tablero_client.v1.MatchTicket\"-\n\x18\x43\x61ncelMatchTicketRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\"K\n\x19\x43\x61ncelMatchTicketResponse\x12.\n\x06ticket\x18\x01 \x01(\x0b\x32\x1e.tablero_client.v1.MatchTicket*\xbe\x01\n\x11MatchTicketStatus\x12#\n\x1fMATCH_TICKET_STATUS_UNSPECIFIED\x10\x00\x12\x1f\n\x1bMATCH_TICKET_STATUS_WAITING\x10\x01\x12\x1f\n\x1bMATCH_TICKET_STATUS_MATCHED\x10\x02\x12!\n\x1dMATCH_TICKET_STATUS_CANCELLED\x10\x03\x12\x1f\n\x1bMATCH_TICKET_STATUS_EXPIRED\x10\x04\x32\xd2\x01\n\rPlayerService\x12g\n\x0eGetLeaderboard\x12(.tablero_client.v1.GetLeaderboardRequest\x1a).tablero_client.v1.GetLeaderboardResponse\"\x00\x12X\n\tGetPlayer\x12#.tablero_client.v1.GetPlayerRequest\x1a$.tablero_client.v1.GetPlayerResponse\"\x00\x32\xd2\x03\n\x12MatchmakingService\x12p\n\x11\x43reateMatchTicket\x12+.tablero_client.v1.CreateMatchTicketRequest\x1a,.tablero_client.v1.CreateMatchTicketResponse\"\x00\x12g\n\x0eGetMatchTicket\x12(.tablero_client.v1.GetMatchTicketRequest\x1a).tablero_client.v1.GetMatchTicketResponse\"\x00\x12o\n\x10WatchMatchTicket\x12*.tablero_client.v1.WatchMatchTicketRequest\x1a+.tablero_client.v1.WatchMatchTicketResponse\"\x00\x30\x01\x12p\n\x11\x43\x61ncelMatchTicket\x12+.tablero_client.v1.CancelMatchTicketRequest\x1a,.tablero_client.v1.CancelMatchTicketResponse\"\x00\x42\x83\x01\n\x0e\x64\x65v.tablero.v1B\x0cPlayersProtoP\x01Z6github.com/tablero/tablero/gen/go/tablero/v1;tablerov1\xa2\x02\x03TBL\xaa\x02\nTablero.V1\xba\x02\x08Tablero_\xca\x02\nTablero\\V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctablero_client_players.proto\x12\x11tablero_client.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"f\n\x15GetLeaderboardRequest\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x16\n\x0e\x61round_user_id\x18\x04 \x01(\t\"\x93\x01\n\x10LeaderboardEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x11\n\tuser_name\x18\x03 \x01(\t\x12\x0e\n\x06rating\x18\x04 \x01(\x01\x12\n\n\x02mu\x18\x05 \x01(\x01\x12\r\n\x05sigma\x18\x06 \x01(\x01\x12\x14\n\x0cgames_played\x18\x07 \x01(\x05\x12\x0c\n\x04wins\x18\x08 \x01(\x05\"\xab\x01\n\x16GetLeaderboardResponse\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12\x34\n\x07\x65ntries\x18\x02 \x03(\x0b\x32#.tablero_client.v1.LeaderboardEntry\x12\x15\n\rtotal_players\x18\x03 \x01(\x05\x12\x17\n\x0fnext_page_token\x18\x04 \x01(\t\x12\x1b\n\x13previous_page_token\x18\x05 \x01(\t\"#\n\x10GetPlayerRequest\x12\x0f\n\x07user_id\x18\x01 \x01(\t\"{\n\x0c\x45ngineRating\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12\x0e\n\x06rating\x18\x02 \x01(\x01\x12\n\n\x02mu\x18\x03 \x01(\x01\x12\r\n\x05sigma\x18\x04 \x01(\x01\x12\x14\n\x0cgames_played\x18\x05 \x01(\x05\x12\x0c\n\x04wins\x18\x06 \x01(\x05\x12\x0c\n\x04rank\x18\x07 \x01(\x05\"\xd2\x01\n\nRecentGame\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0e\n\x06\x65ngine\x18\x02 \x01(\t\x12\r\n\x05place\x18\x03 \x01(\x05\x12\x0b\n\x03won\x18\x04 \x01(\x08\x12\x0f\n\x07players\x18\x05 \x01(\x05\x12\x15\n\rrating_before\x18\x06 \x01(\x01\x12\x14\n\x0crating_after\x18\x07 \x01(\x01\x12\x13\n\x0b\x63reate_time\x18\x08 \x01(\x01\x12\x34\n\x10\x63reate_timestamp\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xb7\x01\n\x06Player\x12\x0f\n\x07user_id\x18\x01 \x01(\t\x12\x11\n\tuser_name\x18\x02 \x01(\t\x12\x30\n\x07ratings\x18\x03 \x03(\x0b\x32\x1f.tablero_client.v1.EngineRating\x12\x14\n\x0cgames_played\x18\x04 \x01(\x05\x12\x0c\n\x04wins\x18\x05 \x01(\x05\x12\x33\n\x0crecent_games\x18\x06 \x03(\x0b\x32\x1d.tablero_client.v1.RecentGame\">\n\x11GetPlayerResponse\x12)\n\x06player\x18\x01 \x01(\x0b\x32\x19.tablero_client.v1.Player\"\xc5\x01\n\x18\x43reateMatchTicketRequest\x12\x0e\n\x06\x65ngine\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x03(\x05\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rrating_window\x18\x04 \x01(\x01\x12\x1a\n\x12\x62ots_after_seconds\x18\x05 \x01(\x01\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12\x12\n\nrequest_id\x18\x07 \x01(\t\"\xc7\x04\n\x0bMatchTicket\x12\n\n\x02id\x18\x01 \x01(\t\x12\x34\n\x06status\x18\x02 \x01(\x0e\x32$.tablero_client.v1.MatchTicketStatus\x12\x0e\n\x06\x65ngine\x18\x03 \x01(\t\x12\x0f\n\x07players\x18\x04 \x03(\x05\x12(\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rrating_window\x18\x06 \x01(\x01\x12\x1a\n\x12\x62ots_after_seconds\x18\x07 \x01(\x01\x12\x13\n\x0b\x63reate_time\x18\x08 \x01(\x01\x12\x13\n\x0b\x65xpire_time\x18\t \x01(\x01\x12\x0e\n\x06rating\x18\n \x01(\x01\x12\x14\n\x07game_id\x18\x0b \x01(\tH\x00\x88\x01\x01\x12\x11\n\x04seat\x18\x0c \x01(\x05H\x01\x88\x01\x01\x12\x17\n\nseat_token\x18\r \x01(\tH\x02\x88\x01\x01\x12\x17\n\nmatch_time\x18\x0e \x01(\x01H\x03\x88\x01\x01\x12\x0f\n\x07version\x18\x0f \x01(\x05\x12\x34\n\x10\x63reate_timestamp\x18\x10 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x34\n\x10\x65xpire_timestamp\x18\x11 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x33\n\x0fmatch_timestamp\x18\x12 \x01(\x0b\x32\x1a.google.protobuf.TimestampB\n\n\x08_game_idB\x07\n\x05_seatB\r\n\x0b_seat_tokenB\r\n\x0b_match_time\"K\n\x19\x43reateMatchTicketResponse\x12.\n\x06ticket\x18\x01 \x01(\x0b\x32\x1e.tablero_client.v1.MatchTicket\"*\n\x15GetMatchTicketRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\"H\n\x16GetMatchTicketResponse\x12.\n\x06ticket\x18\x01 \x01(\x0b\x32\x1e.tablero_client.v1.MatchTicket\",\n\x17WatchMatchTicketRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\"[\n\x18WatchMatchTicketResponse\x12\x0f\n\x07version\x18\x01 \x01(\x05\x12.\n\x06ticket\x18\x02 \x01(\x0b\x32\x1e.tablero_client.v1.MatchTicket\"-\n\x18\x43\x61ncelMatchTicketRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\"K\n\x19\x43\x61ncelMatchTicketResponse\x12.\n\x06ticket\x18\x01 \x01(\x0b\x32\x1e.tablero_client.v1.MatchTicket*\xbe\x01\n\x11MatchTicketStatus\x12#\n\x1fMATCH_TICKET_STATUS_UNSPECIFIED\x10\x00\x12\x1f\n\x1bMATCH_TICKET_STATUS_WAITING\x10\x01\x12\x1f\n\x1bMATCH_TICKET_STATUS_MATCHED\x10\x02\x12!\n\x1dMATCH_TICKET_STATUS_CANCELLED\x10\x03\x12\x1f\n\x1bMATCH_TICKET_STATUS_EXPIRED\x10\x04\x32\xd2\x01\n\rPlayerService\x12g\n\x0eGetLeaderboard\x12(.tablero_client.v1.GetLeaderboardRequest\x1a).tablero_client.v1.GetLeaderboardResponse\"\x00\x12X\n\tGetPlayer\x12#.tablero_client.v1.GetPlayerRequest\x1a$.tablero_client.v1.GetPlayerResponse\"\x00\x32\xd2\x03\n\x12MatchmakingService\x12p\n\x11\x43reateMatchTicket\x12+.tablero_client.v1.CreateMatchTicketRequest\x1a,.tablero_client.v1.CreateMatchTicketResponse\"\x00\x12g\n\x0eGetMatchTicket\x12(.tablero_client.v1.GetMatchTicketRequest\x1a).tablero_client.v1.GetMatchTicketResponse\"\x00\x12o\n\x10WatchMatchTicket\x12*.tablero_client.v1.WatchMatchTicketRequest\x1a+.tablero_client.v1.WatchMatchTicketResponse\"\x00\x30\x01\x12p\n\x11\x43\x61ncelMatchTicket\x12+.tablero_client.v1.CancelMatchTicketRequest\x1a,.tablero_client.v1.CancelMatchTicketResponse\"\x00\x42\x83\x01\n\x0e\x64\x65v.tablero.v1B\x0cPlayersProtoP\x01Z6github.com/tablero/tablero/gen/go/tablero/v1;tablerov1\xa2\x02\x03TBL\xaa\x02\nTablero.V1\xba\x02\x08Tablero_\xca\x02\nTablero\\V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,44 +36,44 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'players_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\016dev.tablero.v1B\014PlayersProtoP\001Z6github.com/tablero/tablero/gen/go/tablero/v1;tablerov1\242\002\003TBL\252\002\nTablero.V1\272\002\010Tablero_\312\002\nTablero\\V1'
-  _globals['_MATCHTICKETSTATUS']._serialized_start=2164
-  _globals['_MATCHTICKETSTATUS']._serialized_end=2354
-  _globals['_GETLEADERBOARDREQUEST']._serialized_start=81
-  _globals['_GETLEADERBOARDREQUEST']._serialized_end=183
-  _globals['_LEADERBOARDENTRY']._serialized_start=186
-  _globals['_LEADERBOARDENTRY']._serialized_end=333
-  _globals['_GETLEADERBOARDRESPONSE']._serialized_start=336
-  _globals['_GETLEADERBOARDRESPONSE']._serialized_end=507
-  _globals['_GETPLAYERREQUEST']._serialized_start=509
-  _globals['_GETPLAYERREQUEST']._serialized_end=544
-  _globals['_ENGINERATING']._serialized_start=546
-  _globals['_ENGINERATING']._serialized_end=669
-  _globals['_RECENTGAME']._serialized_start=672
-  _globals['_RECENTGAME']._serialized_end=828
-  _globals['_PLAYER']._serialized_start=831
-  _globals['_PLAYER']._serialized_end=1014
-  _globals['_GETPLAYERRESPONSE']._serialized_start=1016
-  _globals['_GETPLAYERRESPONSE']._serialized_end=1078
-  _globals['_CREATEMATCHTICKETREQUEST']._serialized_start=1081
-  _globals['_CREATEMATCHTICKETREQUEST']._serialized_end=1278
-  _globals['_MATCHTICKET']._serialized_start=1281
-  _globals['_MATCHTICKET']._serialized_end=1703
-  _globals['_CREATEMATCHTICKETRESPONSE']._serialized_start=1705
-  _globals['_CREATEMATCHTICKETRESPONSE']._serialized_end=1780
-  _globals['_GETMATCHTICKETREQUEST']._serialized_start=1782
-  _globals['_GETMATCHTICKETREQUEST']._serialized_end=1824
-  _globals['_GETMATCHTICKETRESPONSE']._serialized_start=1826
-  _globals['_GETMATCHTICKETRESPONSE']._serialized_end=1898
-  _globals['_WATCHMATCHTICKETREQUEST']._serialized_start=1900
-  _globals['_WATCHMATCHTICKETREQUEST']._serialized_end=1944
-  _globals['_WATCHMATCHTICKETRESPONSE']._serialized_start=1946
-  _globals['_WATCHMATCHTICKETRESPONSE']._serialized_end=2037
-  _globals['_CANCELMATCHTICKETREQUEST']._serialized_start=2039
-  _globals['_CANCELMATCHTICKETREQUEST']._serialized_end=2084
-  _globals['_CANCELMATCHTICKETRESPONSE']._serialized_start=2086
-  _globals['_CANCELMATCHTICKETRESPONSE']._serialized_end=2161
-  _globals['_PLAYERSERVICE']._serialized_start=2357
-  _globals['_PLAYERSERVICE']._serialized_end=2567
-  _globals['_MATCHMAKINGSERVICE']._serialized_start=2570
-  _globals['_MATCHMAKINGSERVICE']._serialized_end=3036
+  _globals['_MATCHTICKETSTATUS']._serialized_start=2412
+  _globals['_MATCHTICKETSTATUS']._serialized_end=2602
+  _globals['_GETLEADERBOARDREQUEST']._serialized_start=114
+  _globals['_GETLEADERBOARDREQUEST']._serialized_end=216
+  _globals['_LEADERBOARDENTRY']._serialized_start=219
+  _globals['_LEADERBOARDENTRY']._serialized_end=366
+  _globals['_GETLEADERBOARDRESPONSE']._serialized_start=369
+  _globals['_GETLEADERBOARDRESPONSE']._serialized_end=540
+  _globals['_GETPLAYERREQUEST']._serialized_start=542
+  _globals['_GETPLAYERREQUEST']._serialized_end=577
+  _globals['_ENGINERATING']._serialized_start=579
+  _globals['_ENGINERATING']._serialized_end=702
+  _globals['_RECENTGAME']._serialized_start=705
+  _globals['_RECENTGAME']._serialized_end=915
+  _globals['_PLAYER']._serialized_start=918
+  _globals['_PLAYER']._serialized_end=1101
+  _globals['_GETPLAYERRESPONSE']._serialized_start=1103
+  _globals['_GETPLAYERRESPONSE']._serialized_end=1165
+  _globals['_CREATEMATCHTICKETREQUEST']._serialized_start=1168
+  _globals['_CREATEMATCHTICKETREQUEST']._serialized_end=1365
+  _globals['_MATCHTICKET']._serialized_start=1368
+  _globals['_MATCHTICKET']._serialized_end=1951
+  _globals['_CREATEMATCHTICKETRESPONSE']._serialized_start=1953
+  _globals['_CREATEMATCHTICKETRESPONSE']._serialized_end=2028
+  _globals['_GETMATCHTICKETREQUEST']._serialized_start=2030
+  _globals['_GETMATCHTICKETREQUEST']._serialized_end=2072
+  _globals['_GETMATCHTICKETRESPONSE']._serialized_start=2074
+  _globals['_GETMATCHTICKETRESPONSE']._serialized_end=2146
+  _globals['_WATCHMATCHTICKETREQUEST']._serialized_start=2148
+  _globals['_WATCHMATCHTICKETREQUEST']._serialized_end=2192
+  _globals['_WATCHMATCHTICKETRESPONSE']._serialized_start=2194
+  _globals['_WATCHMATCHTICKETRESPONSE']._serialized_end=2285
+  _globals['_CANCELMATCHTICKETREQUEST']._serialized_start=2287
+  _globals['_CANCELMATCHTICKETREQUEST']._serialized_end=2332
+  _globals['_CANCELMATCHTICKETRESPONSE']._serialized_start=2334
+  _globals['_CANCELMATCHTICKETRESPONSE']._serialized_end=2409
+  _globals['_PLAYERSERVICE']._serialized_start=2605
+  _globals['_PLAYERSERVICE']._serialized_end=2815
+  _globals['_MATCHMAKINGSERVICE']._serialized_start=2818
+  _globals['_MATCHMAKINGSERVICE']._serialized_end=3284
 # @@protoc_insertion_point(module_scope)
