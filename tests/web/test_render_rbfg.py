@@ -161,6 +161,19 @@ def test_founders_names_are_printed_ones_whatever_the_view_holds(page):
     assert out[5].endswith("places a worker on the Foundry.") and out[6] == "Salt Barrel"
 
 
+def test_founders_vote_with_fewer_proposals_left_names_only_those(page):
+    """Late in a game the proposal deck runs low: one proposal on the table, yet the vote's totals
+    still have three entries. The log named the missing two by number ("2 0 influence")."""
+    view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
+    log = [{"version": 1, "event": {"type": "proposals_drawn", "cards": ["tavern"], "returned": [], "reshuffled": True}},
+           {"version": 2, "event": {"type": "votes_revealed", "votes": [], "totals": [3, 0, 0], "tied": [0],
+                                    "winner": 0, "placer": 1, "decider": None}}]
+    out = call(page, "founders", """
+      const ctx = { view: args.view, seat: null, held: [], log: args.log };
+      return r.describeEvent(args.log[1].event, { ...ctx, at: 1 });""", view=view, log=log)
+    assert out == "Votes revealed: Tavern 3 influence; proposal 1 (Tavern) wins.", out
+
+
 def test_founders_buildings_by_section_use_printed_names(page):
     view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
     cell = next(i for i, o in enumerate(view["occupancy"]) if o == -1)

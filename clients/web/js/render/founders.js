@@ -311,9 +311,12 @@ function fieldValue(key, value, ctx) {
   if (key === 'cells' && Array.isArray(value)) return value.map((c) => squareName(v, c)).join(', ');
   if ((key === 'proposal' || key === 'winner') && Number.isInteger(value)) return proposalName(ctx, value).replace(/^proposal /, '');
   if (key === 'totals' && Array.isArray(value)) { // a vote's influence by proposal, named as they were then
+    // a vote has three totals, also when fewer proposals were left on the table (the deck ran
+    // low): only the proposals there were are named ("2 0 influence" was none of them)
     const names = proposalsThen(ctx) || [];
     const cat = catalog('founders-of-gloomhaven');
-    return cat.list(value.map((n, i) => cat.t('label.votes', { name: names[i] ? cardName(v, names[i]) : String(i + 1), n })));
+    const totals = names.length ? value.slice(0, names.length) : value;
+    return cat.list(totals.map((n, i) => cat.t('label.votes', { name: names[i] ? cardName(v, names[i]) : String(i + 1), n })));
   }
   if (['card', 'target', 'building', 'adviser'].includes(key) && typeof value === 'string') return cardName(v, value);
   if (key === 'slot' && Number.isInteger(value)) return String(value + 1);
