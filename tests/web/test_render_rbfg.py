@@ -174,6 +174,17 @@ def test_founders_vote_with_fewer_proposals_left_names_only_those(page):
     assert out == "Votes revealed: Tavern 3 influence; proposal 1 (Tavern) wins.", out
 
 
+def test_founders_card_played_face_down_is_named_as_in_the_hand(page):
+    """Its owner's log names the card played face down as the hand does: "(Income)", "(Trade)",
+    not the catalog's lower-case category words "(income)", "(trade)"."""
+    view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(0)
+    out = call(page, "founders", """
+      const ctx = { view: args.view, seat: 0, held: [0] };
+      return ['income', 'trade', 'upgrade'].map((card) => r.describeEvent(
+        { type: 'card_played', seat: 0, face_up: false, private: { 0: { card } } }, ctx));""", view=view)
+    assert [o.split("(")[-1] for o in out] == ["Income).", "Trade).", "Upgrade)."], out
+
+
 def test_founders_buildings_by_section_use_printed_names(page):
     view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
     cell = next(i for i, o in enumerate(view["occupancy"]) if o == -1)

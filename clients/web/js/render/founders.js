@@ -318,7 +318,8 @@ function fieldValue(key, value, ctx) {
     const totals = names.length ? value.slice(0, names.length) : value;
     return cat.list(totals.map((n, i) => cat.t('label.votes', { name: names[i] ? cardName(v, names[i]) : String(i + 1), n })));
   }
-  if (['card', 'target', 'building', 'adviser'].includes(key) && typeof value === 'string') return cardName(v, value);
+  // private_card: the card one played face down, seen by its owner ("(Income)", as in the hand)
+  if (['card', 'target', 'building', 'adviser', 'private_card'].includes(key) && typeof value === 'string') return cardName(v, value);
   if (key === 'slot' && Number.isInteger(value)) return String(value + 1);
   return null;
 }
