@@ -185,6 +185,24 @@ def test_founders_card_played_face_down_is_named_as_in_the_hand(page):
     assert [o.split("(")[-1] for o in out] == ["Income).", "Trade).", "Upgrade)."], out
 
 
+def test_founders_log_in_spanish_has_no_english_ids_or_doubled_words(page):
+    """A solo game's log in Spanish said "elige la propuesta propuesta 1 (Puerta Norte)", "en el mapa
+    thematic" and "Termina la partida (solo claims unpaid). Puntuaciones: Rojo 5; ganadores: ."."""
+    page.evaluate("async () => (await import('/js/i18n.js')).setLanguage('es')")
+    view = engines.LocalGame("founders-of-gloomhaven", seats=1, seed=1).view(0)
+    log = [{"version": 1, "event": {"type": "proposals_drawn", "cards": ["north_gate"], "returned": [], "reshuffled": False}}]
+    out = call(page, "founders", """
+      const ctx = { view: args.view, seat: 0, held: [0], log: args.log };
+      return [
+        r.describeEvent({ type: 'proposal_chosen', seat: 0, proposal: 0, placer: 0, pay: { fleeting: 0, lasting: 0 } }, { ...ctx, at: 0 }),
+        r.describeEvent({ type: 'game_started', map: 'thematic', races: ['aesther'] }, ctx),
+        r.describeEvent({ type: 'game_ended', reason: 'solo_claims_unpaid', scores: [5], winners: [] }, ctx),
+      ];""", view=view, log=log)
+    assert "elige la propuesta 1 (Puerta Norte);" in out[0], out[0]
+    assert "en el mapa temático" in out[1], out[1]
+    assert "(reclamaciones del solitario sin pagar)" in out[2] and out[2].endswith("ganadores: ninguno."), out[2]
+
+
 def test_founders_buildings_by_section_use_printed_names(page):
     view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
     cell = next(i for i, o in enumerate(view["occupancy"]) if o == -1)

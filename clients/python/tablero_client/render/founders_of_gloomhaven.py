@@ -633,8 +633,8 @@ def field_value(key: str, value: Any, game: Game) -> str | None:
         return ", ".join(square(game, c) for c in value)
     if key in ("proposal", "winner") and isinstance(value, int) and not isinstance(value, bool):
         return _proposal(game, value).split(" ", 1)[1]
-    if key in ("card", "target", "building", "adviser") and isinstance(value, str):
-        return _card_name(game, value) or None
+    if key in ("card", "target", "building", "adviser", "private_card") and isinstance(value, str):
+        return _card_name(game, value) or None  # private_card: one's own card played face down
     if key == "slot" and isinstance(value, int):
         return str(value + 1)
     return None

@@ -309,7 +309,7 @@ function fieldValue(key, value, ctx) {
   const v = (ctx && ctx.view) || {};
   if (key === 'cell' && Number.isInteger(value)) return squareName(v, value);
   if (key === 'cells' && Array.isArray(value)) return value.map((c) => squareName(v, c)).join(', ');
-  if ((key === 'proposal' || key === 'winner') && Number.isInteger(value)) return proposalName(ctx, value).replace(/^proposal /, '');
+  if ((key === 'proposal' || key === 'winner') && Number.isInteger(value)) return proposalName(ctx, value).replace(/^(⟦?)\D+?(?=\d)/, '$1'); // "1 (Tavern)": the template says "proposal"
   if (key === 'totals' && Array.isArray(value)) { // a vote's influence by proposal, named as they were then
     // a vote has three totals, also when fewer proposals were left on the table (the deck ran
     // low): only the proposals there were are named ("2 0 influence" was none of them)
