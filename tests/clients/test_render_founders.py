@@ -143,3 +143,23 @@ def test_no_shaping_history_lines_without_the_variant():
     g, _ = _ending({})
     text = _text(_game(g.view(0), 4, 0, []))
     assert "Game over" in text and "Shaping history" not in text
+
+
+def test_a_delivery_names_the_prestige_building():
+    """The terminal's log said "Stone is delivered to building 2 (requirement 0)": it names the
+    building (its place in view.prestige) as the board does."""
+    import random
+
+    from tablero_client.render import describe_event
+
+    g = engines.LocalGame(ENGINE, seats=2, seed=1)
+    rng = random.Random(1)
+    found: list[dict] = []
+    while not found:
+        assert g.outcome() is None, "the game ended without a delivery"
+        seat = sorted(g.to_act())[0]
+        found = [e for e in g.act(seat, rng.choice(g.legal_actions(seat))) if e["type"] == "delivered"]
+    view = g.view(None)
+    said = describe_event(found[0], _game(view, 2, None, sorted(g.to_act())))
+    name = view["prestige"][found[0]["building"]]["name"]
+    assert said == f"{found[0]['resource'].capitalize()} delivered to {name}.", said

@@ -203,6 +203,30 @@ def test_founders_log_in_spanish_has_no_english_ids_or_doubled_words(page):
     assert "(reclamaciones del solitario sin pagar)" in out[2] and out[2].endswith("ganadores: ninguno."), out[2]
 
 
+def _founders_delivery():
+    """A 2-seat game played at random to its first delivery: (the view then, the event)."""
+    import random
+
+    g = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1)
+    rng = random.Random(1)
+    while True:
+        assert g.outcome() is None, "the game ended without a delivery"
+        seat = sorted(g.to_act())[0]
+        found = [e for e in g.act(seat, rng.choice(g.legal_actions(seat))) if e["type"] == "delivered"]
+        if found:
+            return g.view(None), found[0]
+
+
+def test_founders_delivery_names_the_building(page):
+    """The log said "Stone is delivered to building 2 (requirement 0)": an index into the prestige
+    buildings and a requirement counted from 0. It names the building as the board does."""
+    view, event = _founders_delivery()
+    name = view["prestige"][event["building"]]["name"]
+    out = call(page, "founders", "return r.describeEvent(args.event, { view: args.view, seat: null, held: [] });",
+               view=view, event=event)
+    assert out == f"{event['resource'].capitalize()} delivered to {name}.", out
+
+
 def test_founders_buildings_by_section_use_printed_names(page):
     view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
     cell = next(i for i, o in enumerate(view["occupancy"]) if o == -1)

@@ -635,6 +635,9 @@ def field_value(key: str, value: Any, game: Game) -> str | None:
         return _proposal(game, value).split(" ", 1)[1]
     if key in ("card", "target", "building", "adviser", "private_card") and isinstance(value, str):
         return _card_name(game, value) or None  # private_card: one's own card played face down
+    prestige = (game.view or {}).get("prestige") or []
+    if key == "building" and isinstance(value, int) and 0 <= value < len(prestige) and isinstance(prestige[value], dict):
+        return _card_name(game, prestige[value].get("card")) or None  # a delivery's: its place in view.prestige
     if key == "slot" and isinstance(value, int):
         return str(value + 1)
     return None

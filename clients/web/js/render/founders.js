@@ -320,6 +320,8 @@ function fieldValue(key, value, ctx) {
   }
   // private_card: the card one played face down, seen by its owner ("(Income)", as in the hand)
   if (['card', 'target', 'building', 'adviser', 'private_card'].includes(key) && typeof value === 'string') return cardName(v, value);
+  // a delivery's building: its place in the prestige buildings (view.prestige), named as printed
+  if (key === 'building' && Number.isInteger(value) && ((v.prestige || [])[value] || {}).card) return cardName(v, v.prestige[value].card);
   if (key === 'slot' && Number.isInteger(value)) return String(value + 1);
   return null;
 }
