@@ -227,6 +227,34 @@ def test_founders_delivery_names_the_building(page):
     assert out == f"{event['resource'].capitalize()} delivered to {name}.", out
 
 
+def test_founders_access_names_the_tile_it_buys_into(page):
+    """"Buy access to tile 3": the page shows no tile numbers. The move and the log say what the tile
+    is, whose and where, as the map's square titles do."""
+    import random
+
+    g = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1)
+    rng = random.Random(1)
+    while True:
+        assert g.outcome() is None, "the game ended before any access to buy"
+        seat = sorted(g.to_act())[0]
+        acts = g.legal_actions(seat)
+        access = [a for a in acts if a["type"] == "access"]
+        if access:
+            break
+        g.act(seat, rng.choice(acts))
+    view = g.view(seat)
+    tile = next(t for t in view["tiles"] if t["id"] == access[0]["tile"])
+    out = call(page, "founders", """
+      const ctx = { view: args.view, seat: args.seat, held: [args.seat] };
+      return [r.describeAction(args.action, ctx), r.describeEvent({ type: 'access_bought', seat: args.seat, tile: args.action.tile, cost: 2, to: null }, ctx),
+        m.squareName(args.view, args.tile.cells[0])];""",
+               view=view, seat=seat, action=access[0], tile=tile)
+    action, event, square = out
+    assert action.startswith(f"Buy access to tile {tile['id']} (") and f", {square})" in action, action
+    assert f"stall · {tile['resource']}" in action, action
+    assert f"buys access to tile {tile['id']} (" in event, event
+
+
 def test_founders_buildings_by_section_use_printed_names(page):
     view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
     cell = next(i for i, o in enumerate(view["occupancy"]) if o == -1)

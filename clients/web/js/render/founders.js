@@ -210,6 +210,16 @@ function proposalName(ctx, i) {
 // The same for an action, from the view's proposals.
 const proposalNow = (v, i) => proposalName({ view: v }, i);
 
+// A tile by its number with what it is, whose and where ("7 (stall · clay · Blue, C7)"): the page
+// shows no tile numbers, so "Buy access to tile 7" alone said nothing a player could find.
+function tileNamed(ctx, id) {
+  const v = (ctx && ctx.view) || {};
+  const t = (v.tiles || []).find((x) => x.id === id);
+  if (!t || !(t.cells || []).length) return null;
+  return L('label.tile_named', { id, kind: kindName(t, ((v.map || {}).colours || [])[t.cells[0]]), has_resource: String(!!t.resource),
+    resource: t.resource ? word(t.resource) : '', owner: ownerName(ctx, t), square: squareName(v, t.cells[0]) });
+}
+
 // Who delivered a required resource: a seat, -1 for a neutral token, nothing yet.
 function deliveredBy(ctx, who) {
   if (who === null || who === undefined) return '';
@@ -298,6 +308,7 @@ function valueName(path, value, ctx) {
     case 'cells': return Number.isInteger(value) ? squareName(v, value) : null;
     case 'proposal': return Number.isInteger(value) ? proposalNow(v, value) : null;
     case 'slot': return Number.isInteger(value) ? L('label.slot', { n: value + 1 }) : null;
+    case 'tile': return Number.isInteger(value) ? tileNamed(ctx, value) : null;
     case 'card': case 'target': case 'building': return typeof value === 'string' ? (value === 'race' ? L('label.your_race_action') : cardName(v, value)) : null;
     default: return null;
   }
@@ -320,6 +331,7 @@ function fieldValue(key, value, ctx) {
   }
   // private_card: the card one played face down, seen by its owner ("(Income)", as in the hand)
   if (['card', 'target', 'building', 'adviser', 'private_card'].includes(key) && typeof value === 'string') return cardName(v, value);
+  if (key === 'tile' && Number.isInteger(value)) return tileNamed(ctx, value);
   // a delivery's building: its place in the prestige buildings (view.prestige), named as printed
   if (key === 'building' && Number.isInteger(value) && ((v.prestige || [])[value] || {}).card) return cardName(v, v.prestige[value].card);
   if (key === 'slot' && Number.isInteger(value)) return String(value + 1);
