@@ -255,6 +255,59 @@ def test_founders_access_names_the_tile_it_buys_into(page):
     assert f"buys access to tile {tile['id']} (" in event, event
 
 
+def test_founders_solo_proposals_after_a_draw_are_the_two_left_and_the_new_one(page):
+    """Alone, a draw adds one card to the two proposals left. The log named "proposal 1" after the
+    draw as the card just drawn (North Gate) while the engine placed Weavers' Hall."""
+    view = engines.LocalGame("founders-of-gloomhaven", seats=1, seed=1).view(0)
+    assert view["solo"]
+    events = [{"type": "game_started", "proposals": ["council_chamber", "weavers_hall", "ghost_fortress"]},
+              {"type": "proposal_chosen", "seat": 0, "proposal": 0, "placer": 0, "pay": {"fleeting": 0, "lasting": 0}},
+              {"type": "prestige_placed", "seat": 0, "card": "council_chamber", "cells": [0], "tile": 9},
+              {"type": "proposals_drawn", "cards": ["north_gate"], "returned": [], "reshuffled": False},
+              {"type": "proposal_chosen", "seat": 0, "proposal": 2, "placer": 0, "pay": {"fleeting": 0, "lasting": 0}},
+              {"type": "prestige_unplaceable", "card": "north_gate"},
+              {"type": "proposals_drawn", "cards": ["tavern"], "returned": [], "reshuffled": False},
+              {"type": "prestige_placed", "seat": 0, "card": "tavern", "cells": [0], "tile": 10},
+              {"type": "proposals_drawn", "cards": ["armory"], "returned": [], "reshuffled": False},
+              {"type": "proposal_chosen", "seat": 0, "proposal": 0, "placer": 0, "pay": {"fleeting": 0, "lasting": 0}}]
+    log = [{"version": i + 1, "event": e} for i, e in enumerate(events)]
+    out = call(page, "founders", """
+      const ctx = { view: args.view, seat: 0, held: [0], log: args.log };
+      return [1, 4, 9].map((at) => r.describeEvent(args.log[at].event, { ...ctx, at }));""", view=view, log=log)
+    assert "chooses proposal 1 (Council Chamber);" in out[0], out
+    assert "chooses proposal 3 (North Gate);" in out[1], out
+    # North Gate could not be placed, Tavern took its place; then Armory joined Weavers' Hall and Ghost Fortress
+    assert "chooses proposal 1 (Weavers' Hall);" in out[2], out
+
+
+@pytest.mark.parametrize(("seats", "seeds"), [(1, range(1, 9)), (2, range(1, 2))])
+def test_founders_log_names_the_proposal_the_engine_chose(page, seats, seeds):
+    """Random games: each winning or chosen proposal in the log is the one the engine had there."""
+    import random
+
+    names = printed()
+    for seed in seeds:
+        g = engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=seed)
+        rng = random.Random(seed)
+        log = [{"version": 1, "event": {"type": "game_started", "proposals": list(g.view(None)["proposals"])}}]
+        checks = []
+        while g.outcome() is None and len(log) < 1500:
+            seat = sorted(g.to_act())[0]
+            props = list(g.view(None)["proposals"])
+            for e in g.act(seat, rng.choice(g.legal_actions(seat))):
+                won = e.get("proposal") if e["type"] == "proposal_chosen" else e.get("winner") if e["type"] == "votes_revealed" else None
+                if isinstance(won, int):
+                    checks.append((len(log), names[props[won]]))
+                log.append({"version": len(log) + 1, "event": e})
+        assert checks, "no proposal won: the test would prove nothing"
+        out = call(page, "founders", """
+          const ctx = { view: args.view, seat: 0, held: [0], log: args.log };
+          return args.at.map((at) => r.describeEvent(args.log[at].event, { ...ctx, at }));""",
+                   view=g.view(0), log=log, at=[at for at, _ in checks])
+        wrong = [(said, name) for said, (_, name) in zip(out, checks, strict=True) if f"({name})" not in said]
+        assert not wrong, (seats, seed, wrong)
+
+
 def test_founders_buildings_by_section_use_printed_names(page):
     view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
     cell = next(i for i, o in enumerate(view["occupancy"]) if o == -1)

@@ -188,16 +188,34 @@ function cardText(v, id) {
   return L('label.adviser_text', { category: word(c.category), resource: word(c.resource), value: c.value, discount: c.discount || 0, has_bonus: String(!!bonus), bonus });
 }
 
-// The proposals on the table when the log's event `ctx.at` happened: from the last
-// game_started or proposals_drawn before it; the view's when the log is not at hand.
+// The proposals on the table when the log's event `ctx.at` happened, replayed as the engine
+// does (events.py): game_started deals them; a draw while the winner is being placed replaces
+// the unplaceable one; any other draw replaces them all, except alone (solo), where the drawn
+// cards join the two left (so "proposal 1" after a solo draw is no longer the card just drawn).
+// The view's when the log is not at hand.
 function proposalsThen(ctx) {
   const log = ctx.log || [];
-  for (let i = Math.min(ctx.at ?? log.length - 1, log.length - 1); i >= 0; i--) {
+  if (!ctx.log) return (ctx.view || {}).proposals || null;
+  const solo = !!(ctx.view || {}).solo;
+  let props = null;
+  let winner = null;
+  let placing = false;
+  for (let i = 0; i <= Math.min(ctx.at ?? log.length - 1, log.length - 1); i++) {
     const e = log[i].event || {};
-    if (e.type === 'proposals_drawn' && Array.isArray(e.cards)) return e.cards;
-    if (e.type === 'game_started') return Array.isArray(e.proposals) ? e.proposals : null;
+    if (e.type === 'game_started') props = Array.isArray(e.proposals) ? e.proposals.slice() : null;
+    else if ((e.type === 'votes_revealed' && Number.isInteger(e.winner)) || e.type === 'proposal_chosen') {
+      winner = e.type === 'proposal_chosen' ? e.proposal : e.winner;
+      placing = true;
+    } else if (e.type === 'prestige_placed') placing = false;
+    else if (e.type === 'proposals_drawn' && Array.isArray(e.cards)) {
+      if (placing && props && Number.isInteger(winner)) {
+        if (e.cards.length) props[winner] = e.cards[0];
+        else placing = false;
+      } else if (solo && props) props = props.filter((_, k) => k !== winner).concat(e.cards);
+      else props = e.cards.slice();
+    }
   }
-  return ctx.log ? null : ((ctx.view || {}).proposals || null);
+  return props;
 }
 
 // "proposal 2 (Salt Barrel)": numbered from 1 with its name, as the terminal client says it.
