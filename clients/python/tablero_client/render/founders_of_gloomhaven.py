@@ -635,12 +635,24 @@ def field_value(key: str, value: Any, game: Game) -> str | None:
         return _proposal(game, value).split(" ", 1)[1]
     if key in ("card", "target", "building", "adviser", "private_card") and isinstance(value, str):
         return _card_name(game, value) or None  # private_card: one's own card played face down
+    if key == "totals" and isinstance(value, list):  # a vote's influence by proposal, named (three
+        return _vote_totals(game, value)  # totals also when fewer proposals were left)
     prestige = (game.view or {}).get("prestige") or []
     if key == "building" and isinstance(value, int) and 0 <= value < len(prestige) and isinstance(prestige[value], dict):
         return _card_name(game, prestige[value].get("card")) or None  # a delivery's: its place in view.prestige
     if key == "slot" and isinstance(value, int):
         return str(value + 1)
     return None
+
+
+def _vote_totals(game: Game, totals: list[Any]) -> str:
+    """"Scholars' Library 3 influence, Armory 1 influence and Tavern 0 influence" (it said "3, 1, and 0"):
+    the proposals of the view the vote is told with, as the browser names them."""
+    m = _m(game)
+    props = (game.view or {}).get("proposals") or []
+    shown = totals[:len(props)] if props else totals
+    return m.list([m.format("label.votes", {"name": _card_name(game, props[i]) if i < len(props) else str(i + 1), "n": n})
+                   for i, n in enumerate(shown)])
 
 
 def _sq(game: Game, cells: Any) -> str:
