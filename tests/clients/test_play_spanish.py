@@ -96,3 +96,23 @@ def test_a_new_game_names_its_bots_level_in_words(server, tmux, lang, level, wor
     assert words in head and head.count(" bot (") == 2 and "bot:" not in head, head
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
+
+
+def test_a_long_list_at_80x24_keeps_the_question_and_its_first_options_in_sight(server, tmux):
+    """Riverboat's extra worker (35 cells) at 80x24: the list is paged to what fits the terminal, so
+    the question ("Tu jugada: ... por casilla") and option 1 are on the screen with the prompt. With a
+    page of 24 they had scrolled off the top: the screen began at option 6."""
+    tmux.start(f"python -m tablero_client --url {server.http} --lang es play riverboat --players 2")
+    tmux.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
+    for n in range(1, 12):
+        tmux.wait(_ready(n, "elige>"), timeout=120)
+        visible = tmux.tmux("capture-pane", "-p", "-t", "play")  # the 24 rows on the screen, no history
+        if "opciones 1-" in visible:
+            break
+        tmux.keys("1", "Enter")
+    else:
+        raise AssertionError("no list longer than a page came up")
+    assert "Tu jugada:" in visible and re.search(r"^\s+1\. ", visible, re.M), visible
+    assert visible.rstrip().endswith("elige>"), visible
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)

@@ -143,3 +143,42 @@ def test_no_shaping_history_lines_without_the_variant():
     g, _ = _ending({})
     text = _text(_game(g.view(0), 4, 0, []))
     assert "Game over" in text and "Shaping history" not in text
+
+
+def test_a_delivery_names_the_prestige_building():
+    """The terminal's log said "Stone is delivered to building 2 (requirement 0)": it names the
+    building (its place in view.prestige) as the board does."""
+    import random
+
+    from tablero_client.render import describe_event
+
+    g = engines.LocalGame(ENGINE, seats=2, seed=1)
+    rng = random.Random(1)
+    found: list[dict] = []
+    while not found:
+        assert g.outcome() is None, "the game ended without a delivery"
+        seat = sorted(g.to_act())[0]
+        found = [e for e in g.act(seat, rng.choice(g.legal_actions(seat))) if e["type"] == "delivered"]
+    view = g.view(None)
+    said = describe_event(found[0], _game(view, 2, None, sorted(g.to_act())))
+    name = view["prestige"][found[0]["building"]]["name"]
+    assert said == f"{found[0]['resource'].capitalize()} delivered to {name}.", said
+
+
+def test_a_vote_names_its_proposals_and_a_first_proposal_winning():
+    """The terminal said "Votes revealed: 3, 1, and 0." and, when proposal 1 won, not who won (a
+    winner 0 counted as no winner): it names the proposals with their influence, and the winner."""
+    from tablero_client.render import describe_event
+
+    g = engines.LocalGame(ENGINE, seats=2, seed=1)
+    view = g.view(0)
+    names = [_printed(view, c) for c in view["proposals"]]
+    said = describe_event({"type": "votes_revealed", "votes": [], "totals": [3, 1, 0], "tied": [0], "winner": 0,
+                           "placer": 1, "decider": None}, _game(view, 2, 0, [0]))
+    assert said == (f"Votes revealed: {names[0]} 3 influence, {names[1]} 1 influence, and {names[2]} 0 influence; "
+                    f"proposal 1 ({names[0]}) wins."), said
+    # late in a game one proposal may be left: the other two totals name nothing
+    one = _game({**view, "proposals": view["proposals"][:1]}, 2, 0, [0])
+    said = describe_event({"type": "votes_revealed", "votes": [], "totals": [3, 0, 0], "tied": [0], "winner": 0,
+                           "placer": 1, "decider": None}, one)
+    assert said == f"Votes revealed: {names[0]} 3 influence; proposal 1 ({names[0]}) wins.", said

@@ -83,3 +83,20 @@ def test_the_shaping_history_note_names_buildings_and_sections_in_spanish(spanis
         assert ("Edificios a los que asiento 0" in text and "entregó: Taberna (Recodo del Río, 2 fichas de entrega); "
                 "Atalaya (Costa Oeste, 1 ficha de entrega).") in text, text
         assert not re.search(r"Tavern|Watchtower|Riverbend|Westshore", text)
+
+
+def test_the_log_in_spanish_names_the_map_reason_winners_and_own_card_in_words(spanish):
+    """A solo game's log said "en el mapa thematic", "(solo claims unpaid)", "ganadores: ." and
+    "juega una carta boca abajo (comercio)" where the hand says "Comercio"."""
+    from tablero_client.render import describe_event
+
+    g = engines.LocalGame(ENGINE, seats=1, seed=1)
+    game = Game(id="g1", engine=ENGINE, version=g.version, players=1, status="GAME_STATUS_RUNNING", to_act=[0],
+                view=g.view(0), seats=[SeatInfo(seat=0, kind="SEAT_KIND_HUMAN")], your_seat=0)
+    said = [describe_event(e, game) for e in (
+        {"type": "game_started", "map": "thematic", "races": ["aesther"]},
+        {"type": "game_ended", "reason": "solo_claims_unpaid", "scores": [5], "winners": []},
+        {"type": "card_played", "seat": 0, "face_up": False, "private": {"0": {"card": "trade"}}})]
+    assert "en el mapa temático;" in said[0], said
+    assert "(reclamaciones del solitario sin pagar)" in said[1] and said[1].endswith("ganadores: ninguno."), said
+    assert said[2].endswith("boca abajo (Comercio)."), said

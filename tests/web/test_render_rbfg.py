@@ -161,6 +161,153 @@ def test_founders_names_are_printed_ones_whatever_the_view_holds(page):
     assert out[5].endswith("places a worker on the Foundry.") and out[6] == "Salt Barrel"
 
 
+def test_founders_vote_with_fewer_proposals_left_names_only_those(page):
+    """Late in a game the proposal deck runs low: one proposal on the table, yet the vote's totals
+    still have three entries. The log named the missing two by number ("2 0 influence")."""
+    view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
+    log = [{"version": 1, "event": {"type": "proposals_drawn", "cards": ["tavern"], "returned": [], "reshuffled": True}},
+           {"version": 2, "event": {"type": "votes_revealed", "votes": [], "totals": [3, 0, 0], "tied": [0],
+                                    "winner": 0, "placer": 1, "decider": None}}]
+    out = call(page, "founders", """
+      const ctx = { view: args.view, seat: null, held: [], log: args.log };
+      return r.describeEvent(args.log[1].event, { ...ctx, at: 1 });""", view=view, log=log)
+    assert out == "Votes revealed: Tavern 3 influence; proposal 1 (Tavern) wins.", out
+
+
+def test_founders_card_played_face_down_is_named_as_in_the_hand(page):
+    """Its owner's log names the card played face down as the hand does: "(Income)", "(Trade)",
+    not the catalog's lower-case category words "(income)", "(trade)"."""
+    view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(0)
+    out = call(page, "founders", """
+      const ctx = { view: args.view, seat: 0, held: [0] };
+      return ['income', 'trade', 'upgrade'].map((card) => r.describeEvent(
+        { type: 'card_played', seat: 0, face_up: false, private: { 0: { card } } }, ctx));""", view=view)
+    assert [o.split("(")[-1] for o in out] == ["Income).", "Trade).", "Upgrade)."], out
+
+
+def test_founders_log_in_spanish_has_no_english_ids_or_doubled_words(page):
+    """A solo game's log in Spanish said "elige la propuesta propuesta 1 (Puerta Norte)", "en el mapa
+    thematic" and "Termina la partida (solo claims unpaid). Puntuaciones: Rojo 5; ganadores: ."."""
+    page.evaluate("async () => (await import('/js/i18n.js')).setLanguage('es')")
+    view = engines.LocalGame("founders-of-gloomhaven", seats=1, seed=1).view(0)
+    log = [{"version": 1, "event": {"type": "proposals_drawn", "cards": ["north_gate"], "returned": [], "reshuffled": False}}]
+    out = call(page, "founders", """
+      const ctx = { view: args.view, seat: 0, held: [0], log: args.log };
+      return [
+        r.describeEvent({ type: 'proposal_chosen', seat: 0, proposal: 0, placer: 0, pay: { fleeting: 0, lasting: 0 } }, { ...ctx, at: 0 }),
+        r.describeEvent({ type: 'game_started', map: 'thematic', races: ['aesther'] }, ctx),
+        r.describeEvent({ type: 'game_ended', reason: 'solo_claims_unpaid', scores: [5], winners: [] }, ctx),
+      ];""", view=view, log=log)
+    assert "elige la propuesta 1 (Puerta Norte);" in out[0], out[0]
+    assert "en el mapa temático" in out[1], out[1]
+    assert "(reclamaciones del solitario sin pagar)" in out[2] and out[2].endswith("ganadores: ninguno."), out[2]
+
+
+def _founders_delivery():
+    """A 2-seat game played at random to its first delivery: (the view then, the event)."""
+    import random
+
+    g = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1)
+    rng = random.Random(1)
+    while True:
+        assert g.outcome() is None, "the game ended without a delivery"
+        seat = sorted(g.to_act())[0]
+        found = [e for e in g.act(seat, rng.choice(g.legal_actions(seat))) if e["type"] == "delivered"]
+        if found:
+            return g.view(None), found[0]
+
+
+def test_founders_delivery_names_the_building(page):
+    """The log said "Stone is delivered to building 2 (requirement 0)": an index into the prestige
+    buildings and a requirement counted from 0. It names the building as the board does."""
+    view, event = _founders_delivery()
+    name = view["prestige"][event["building"]]["name"]
+    out = call(page, "founders", "return r.describeEvent(args.event, { view: args.view, seat: null, held: [] });",
+               view=view, event=event)
+    assert out == f"{event['resource'].capitalize()} delivered to {name}.", out
+
+
+def test_founders_access_names_the_tile_it_buys_into(page):
+    """"Buy access to tile 3": the page shows no tile numbers. The move and the log say what the tile
+    is, whose and where, as the map's square titles do."""
+    import random
+
+    g = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1)
+    rng = random.Random(1)
+    while True:
+        assert g.outcome() is None, "the game ended before any access to buy"
+        seat = sorted(g.to_act())[0]
+        acts = g.legal_actions(seat)
+        access = [a for a in acts if a["type"] == "access"]
+        if access:
+            break
+        g.act(seat, rng.choice(acts))
+    view = g.view(seat)
+    tile = next(t for t in view["tiles"] if t["id"] == access[0]["tile"])
+    out = call(page, "founders", """
+      const ctx = { view: args.view, seat: args.seat, held: [args.seat] };
+      return [r.describeAction(args.action, ctx), r.describeEvent({ type: 'access_bought', seat: args.seat, tile: args.action.tile, cost: 2, to: null }, ctx),
+        m.squareName(args.view, args.tile.cells[0])];""",
+               view=view, seat=seat, action=access[0], tile=tile)
+    action, event, square = out
+    assert action.startswith(f"Buy access to tile {tile['id']} (") and f", {square})" in action, action
+    assert f"stall · {tile['resource']}" in action, action
+    assert f"buys access to tile {tile['id']} (" in event, event
+
+
+def test_founders_solo_proposals_after_a_draw_are_the_two_left_and_the_new_one(page):
+    """Alone, a draw adds one card to the two proposals left. The log named "proposal 1" after the
+    draw as the card just drawn (North Gate) while the engine placed Weavers' Hall."""
+    view = engines.LocalGame("founders-of-gloomhaven", seats=1, seed=1).view(0)
+    assert view["solo"]
+    events = [{"type": "game_started", "proposals": ["council_chamber", "weavers_hall", "ghost_fortress"]},
+              {"type": "proposal_chosen", "seat": 0, "proposal": 0, "placer": 0, "pay": {"fleeting": 0, "lasting": 0}},
+              {"type": "prestige_placed", "seat": 0, "card": "council_chamber", "cells": [0], "tile": 9},
+              {"type": "proposals_drawn", "cards": ["north_gate"], "returned": [], "reshuffled": False},
+              {"type": "proposal_chosen", "seat": 0, "proposal": 2, "placer": 0, "pay": {"fleeting": 0, "lasting": 0}},
+              {"type": "prestige_unplaceable", "card": "north_gate"},
+              {"type": "proposals_drawn", "cards": ["tavern"], "returned": [], "reshuffled": False},
+              {"type": "prestige_placed", "seat": 0, "card": "tavern", "cells": [0], "tile": 10},
+              {"type": "proposals_drawn", "cards": ["armory"], "returned": [], "reshuffled": False},
+              {"type": "proposal_chosen", "seat": 0, "proposal": 0, "placer": 0, "pay": {"fleeting": 0, "lasting": 0}}]
+    log = [{"version": i + 1, "event": e} for i, e in enumerate(events)]
+    out = call(page, "founders", """
+      const ctx = { view: args.view, seat: 0, held: [0], log: args.log };
+      return [1, 4, 9].map((at) => r.describeEvent(args.log[at].event, { ...ctx, at }));""", view=view, log=log)
+    assert "chooses proposal 1 (Council Chamber);" in out[0], out
+    assert "chooses proposal 3 (North Gate);" in out[1], out
+    # North Gate could not be placed, Tavern took its place; then Armory joined Weavers' Hall and Ghost Fortress
+    assert "chooses proposal 1 (Weavers' Hall);" in out[2], out
+
+
+@pytest.mark.parametrize(("seats", "seeds"), [(1, range(1, 9)), (2, range(1, 2))])
+def test_founders_log_names_the_proposal_the_engine_chose(page, seats, seeds):
+    """Random games: each winning or chosen proposal in the log is the one the engine had there."""
+    import random
+
+    names = printed()
+    for seed in seeds:
+        g = engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=seed)
+        rng = random.Random(seed)
+        log = [{"version": 1, "event": {"type": "game_started", "proposals": list(g.view(None)["proposals"])}}]
+        checks = []
+        while g.outcome() is None and len(log) < 1500:
+            seat = sorted(g.to_act())[0]
+            props = list(g.view(None)["proposals"])
+            for e in g.act(seat, rng.choice(g.legal_actions(seat))):
+                won = e.get("proposal") if e["type"] == "proposal_chosen" else e.get("winner") if e["type"] == "votes_revealed" else None
+                if isinstance(won, int):
+                    checks.append((len(log), names[props[won]]))
+                log.append({"version": len(log) + 1, "event": e})
+        assert checks, "no proposal won: the test would prove nothing"
+        out = call(page, "founders", """
+          const ctx = { view: args.view, seat: 0, held: [0], log: args.log };
+          return args.at.map((at) => r.describeEvent(args.log[at].event, { ...ctx, at }));""",
+                   view=g.view(0), log=log, at=[at for at, _ in checks])
+        wrong = [(said, name) for said, (_, name) in zip(out, checks, strict=True) if f"({name})" not in said]
+        assert not wrong, (seats, seed, wrong)
+
+
 def test_founders_buildings_by_section_use_printed_names(page):
     view = engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1).view(None)
     cell = next(i for i, o in enumerate(view["occupancy"]) if o == -1)

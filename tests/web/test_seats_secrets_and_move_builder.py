@@ -151,7 +151,7 @@ def test_founders_actions_read_as_the_terminal_client_says_them(server, new_page
     from 1 with their names ("proposal 2 (…)"), an import whose square comes in the next step
     without "undefined": the browser says each legal move as the terminal client does."""
     from tablero_client.models import Game
-    from tablero_client.render import action_label
+    from tablero_client.render import action_label, player_name
     from tablero_client.render.founders_of_gloomhaven import square
 
     game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
@@ -172,11 +172,14 @@ def test_founders_actions_read_as_the_terminal_client_says_them(server, new_page
         """async (seen) => {
             const r = (await import('/js/render/index.js')).rendererFor('founders-of-gloomhaven');
             const { unwrapGame } = await import('/js/api.js');
-            return seen.map(([g, actions]) => actions.map((a) => [r.describeAction(a, { view: unwrapGame(g).view }),
-                a.cell === undefined ? null : r.valueName('cell', a.cell, { view: unwrapGame(g).view })]));
+            const { seatName } = await import('/js/words.js');
+            return [seen.map(([g, actions]) => actions.map((a) => [r.describeAction(a, { view: unwrapGame(g).view }),
+                a.cell === undefined ? null : r.valueName('cell', a.cell, { view: unwrapGame(g).view })])),
+              [0, 1].map((s) => seatName({ view: unwrapGame(seen[0][0]).view }, s))];
         }""",
         seen,
     )
+    said, web_seats = said
     kinds, differ = set(), []
     for (g, actions), words in zip(seen, said, strict=True):
         model = Game.from_json(g)
@@ -185,6 +188,8 @@ def test_founders_actions_read_as_the_terminal_client_says_them(server, new_page
             if "cell" in a:  # a square chosen step by step: named as on the map
                 assert cell == f"square {square(model, a['cell'])}", (a, cell)
             py = action_label(a, model)
+            for seat, web in enumerate(web_seats):  # a tile's owner: each client names seats its way
+                py = py.replace(f" · {player_name(model, seat)}, ", f" · {web}, ")
             if js != py[:1].upper() + py[1:]:
                 differ.append((a, js, py))
             assert "undefined" not in js and not re.search(r"square \d", js), (a, js)

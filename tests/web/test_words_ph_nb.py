@@ -123,3 +123,24 @@ def test_new_bedford_final_tie_shows_the_deciding_tie_break(server, new_page):
     }""", g.view(0))
     board, a, b = text
     assert f"broken by unscored money: {a} $1, {b} $0" in board, board
+
+
+def test_new_bedford_whale_sale_under_way_is_told_in_words(server, new_page):
+    """A ship home with whales to sell: the whaling board said `Sale: {"turn":0,"seller":1,...}` (the
+    state's JSON); it says who sells what from which ship, and who may still buy."""
+    g = engines.LocalGame("new-bedford", seats=2, seed=3)
+    rng = random.Random(3)
+    while g.view(None).get("sale") is None:
+        assert g.outcome() is None, "the game ended without a whale sale"
+        seat = sorted(g.to_act())[0]
+        g.act(seat, rng.choice(g.legal_actions(seat)))
+    sale = g.view(0)["sale"]
+    board, seller, buyer = _page(new_page, server).evaluate("""async (view) => {
+        const r = (await import('/js/render/index.js')).rendererFor('new-bedford');
+        const w = await import('/js/words.js');
+        const ctx = { view, seat: 0, held: [0], seatNames: null };
+        const el = r.render(ctx).querySelector('.whaling .note');
+        return [el ? el.textContent : '', w.seatName(ctx, view.sale.seller), w.seatName(ctx, view.sale.queue[0])];
+    }""", g.view(0))
+    assert "{" not in board and "seller" not in board, board
+    assert board.startswith(f"Sale: {seller} sells ") and f"from ship {sale['ship']}; to buy, in turn: {buyer}." in board, board

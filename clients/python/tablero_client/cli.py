@@ -422,7 +422,8 @@ def _add_play(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--options", help="engine options as JSON")
     s.add_argument("--game", help="play an existing game's seat (with --token) instead")
     s.add_argument("--join", metavar="GAME_ID", help="join an open seat of this game and play it")
-    s.add_argument("--page", type=int, default=24, help="list at most this many actions at once (default 24)")
+    s.add_argument("--page", type=int, help="list at most this many actions at once (default: as many as fit "
+                                             "the terminal's height, at most 24)")
     s.add_argument("--width", type=int, help="terminal width for the rendering")
     s.set_defaults(fn=cmd_play)
 

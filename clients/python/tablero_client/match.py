@@ -29,7 +29,8 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--bots-after", type=float, default=0, help="seconds after which bots fill the empty seats")
     s.add_argument("--window", type=float, default=0, help="the widest rating difference you accept")
     s.add_argument("--wait", type=float, default=120, help="seconds before the ticket expires (default 120)")
-    s.add_argument("--page", type=int, default=24, help="list at most this many actions at once (default 24)")
+    s.add_argument("--page", type=int, help="list at most this many actions at once (default: as many as fit "
+                                             "the terminal's height, at most 24)")
     s.add_argument("--width", type=int, help="terminal width for the rendering")
     s.add_argument("--no-play", action="store_true", help="print the match (game, seat, token) and stop")
 

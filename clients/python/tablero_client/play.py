@@ -298,6 +298,12 @@ def step_field(path: str, game: Game) -> str:
                     for p in path.split("."))
 
 
+PAGE = 24  # options listed at once, at most
+# The lines a choice takes besides its options: what is pending, the question, "options 1-14 of 35",
+# one's own goods, the hint (two lines at 80 columns, some of them wrapped) and the prompt.
+OTHER_LINES = 10
+
+
 def option_label(path: str, option: Option, game: Game) -> str:
     """A step's option in words: the action itself when it leads to one (its costs too: "worker on
     cell 8 (pay a coin)"), else the value chosen as the board names it ("squares H1, I1")."""
@@ -306,8 +312,22 @@ def option_label(path: str, option: Option, game: Game) -> str:
     return step_label(path, option.value, game)
 
 
+def fitted_page(given: int | None) -> int:
+    """How many options are listed at once: --page, else as many as fit the terminal's height
+    under the board (at most 24). At 80x24 a list of 24 pushed the question and its first
+    options off the top: the screen held options 6-24 of "Your move: ... by cell:"."""
+    if given is not None:
+        return given
+    try:
+        rows = os.get_terminal_size(sys.__stdout__.fileno()).lines
+    except (AttributeError, ValueError, OSError):  # not a terminal: nothing to fit
+        return PAGE
+    return max(5, min(PAGE, rows - OTHER_LINES))
+
+
 def choose_action(session: PromptSession, con: Console, game: Game, actions: list[dict[str, Any]],
-                  page: int) -> dict[str, Any]:
+                  page: int | None) -> dict[str, Any]:
+    page = fitted_page(page)
     stack: list[list[dict[str, Any]]] = [actions]
     while True:
         current = stack[-1]
@@ -468,7 +488,7 @@ def _board(con: Console, game: Game) -> None:
 
 
 def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: PromptSession, con: Console,
-          page: int, shared: Shared) -> int:
+          page: int | None, shared: Shared) -> int:
     shown_wait = -1
     board_shown = -1  # the version of the last board drawn
     quiet = False  # whether the last wait for others ended with no news

@@ -621,6 +621,8 @@ def step_label(path: str, value: Any, game: Game) -> str | None:
         return _card_name(game, value)
     if path == "slot" and isinstance(value, int):
         return _m(game).format("label.slot", {"n": value + 1})
+    if path == "tile" and isinstance(value, int):
+        return _tile_named(game, value)
     return None
 
 
@@ -633,11 +635,50 @@ def field_value(key: str, value: Any, game: Game) -> str | None:
         return ", ".join(square(game, c) for c in value)
     if key in ("proposal", "winner") and isinstance(value, int) and not isinstance(value, bool):
         return _proposal(game, value).split(" ", 1)[1]
-    if key in ("card", "target", "building", "adviser") and isinstance(value, str):
-        return _card_name(game, value) or None
+    if key in ("card", "target", "building", "adviser", "private_card") and isinstance(value, str):
+        return _card_name(game, value) or None  # private_card: one's own card played face down
+    if key == "tile" and isinstance(value, int) and not isinstance(value, bool):
+        return _tile_named(game, value)
+    if key == "totals" and isinstance(value, list):  # a vote's influence by proposal, named (three
+        return _vote_totals(game, value)  # totals also when fewer proposals were left)
+    prestige = (game.view or {}).get("prestige") or []
+    if key == "building" and isinstance(value, int) and 0 <= value < len(prestige) and isinstance(prestige[value], dict):
+        return _card_name(game, prestige[value].get("card")) or None  # a delivery's: its place in view.prestige
     if key == "slot" and isinstance(value, int):
         return str(value + 1)
     return None
+
+
+def _tile_named(game: Game, tid: int) -> str | None:
+    """A tile by its number with what it is, whose and where ("3 (stall · wood · seat 1, Q3)"), as the
+    browser says it: "Buy access to tile 3" alone named nothing a player could find."""
+    from .i18n import value
+
+    v = game.view or {}
+    t = next((x for x in v.get("tiles") or [] if isinstance(x, dict) and x.get("id") == tid), None)
+    if t is None or not t.get("cells"):
+        return None
+    m = _m(game)
+    colours = (v.get("map") or {}).get("colours") or []
+    first = t["cells"][0]
+    kind = "gate" if t.get("kind") == "bridge" and 0 <= first < len(colours) and colours[first] == "wall" else t.get("kind")
+    owner = t.get("owner")
+    neutral = "true" if t.get("neutral") or t.get("kind") == "stall" else "false"
+    who = _seat(game, owner) if owner is not None else m.format("label.owner", {"neutral": neutral})
+    return m.format("label.tile_named", {"id": tid, "kind": m.format("label.kind", {"kind": kind}),
+                                         "has_resource": "true" if t.get("resource") else "false",
+                                         "resource": value(m, t.get("resource") or ""), "owner": who,
+                                         "square": square(game, first)})
+
+
+def _vote_totals(game: Game, totals: list[Any]) -> str:
+    """"Scholars' Library 3 influence, Armory 1 influence and Tavern 0 influence" (it said "3, 1, and 0"):
+    the proposals of the view the vote is told with, as the browser names them."""
+    m = _m(game)
+    props = (game.view or {}).get("proposals") or []
+    shown = totals[:len(props)] if props else totals
+    return m.list([m.format("label.votes", {"name": _card_name(game, props[i]) if i < len(props) else str(i + 1), "n": n})
+                   for i, n in enumerate(shown)])
 
 
 def _sq(game: Game, cells: Any) -> str:

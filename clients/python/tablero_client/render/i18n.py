@@ -185,8 +185,14 @@ def amounts(cat: Catalog, obj: Mapping[str, Any]) -> str:
 
 
 def _present(v: Any) -> bool:
-    return v not in (None, False, "", [], {}) and not (isinstance(v, dict) and not any(
-        x not in (0, None, False, [], {}) for x in v.values()))
+    """Whether a field has a value (its template's has_<field>), as the browser's i18n.js says it: a 0
+    is a value (`0 in (False, ...)` held in Python, so Founders' winning proposal 0 went unsaid)."""
+    if isinstance(v, bool) or v is None:
+        return bool(v)
+    if isinstance(v, str | list | dict) and not v:
+        return False
+    return not (isinstance(v, dict) and not any(
+        _present(x) and not (isinstance(x, int | float) and not isinstance(x, bool) and x == 0) for x in v.values()))
 
 
 def _seatlike(v: Any) -> bool:

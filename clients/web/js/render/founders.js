@@ -188,16 +188,34 @@ function cardText(v, id) {
   return L('label.adviser_text', { category: word(c.category), resource: word(c.resource), value: c.value, discount: c.discount || 0, has_bonus: String(!!bonus), bonus });
 }
 
-// The proposals on the table when the log's event `ctx.at` happened: from the last
-// game_started or proposals_drawn before it; the view's when the log is not at hand.
+// The proposals on the table when the log's event `ctx.at` happened, replayed as the engine
+// does (events.py): game_started deals them; a draw while the winner is being placed replaces
+// the unplaceable one; any other draw replaces them all, except alone (solo), where the drawn
+// cards join the two left (so "proposal 1" after a solo draw is no longer the card just drawn).
+// The view's when the log is not at hand.
 function proposalsThen(ctx) {
   const log = ctx.log || [];
-  for (let i = Math.min(ctx.at ?? log.length - 1, log.length - 1); i >= 0; i--) {
+  if (!ctx.log) return (ctx.view || {}).proposals || null;
+  const solo = !!(ctx.view || {}).solo;
+  let props = null;
+  let winner = null;
+  let placing = false;
+  for (let i = 0; i <= Math.min(ctx.at ?? log.length - 1, log.length - 1); i++) {
     const e = log[i].event || {};
-    if (e.type === 'proposals_drawn' && Array.isArray(e.cards)) return e.cards;
-    if (e.type === 'game_started') return Array.isArray(e.proposals) ? e.proposals : null;
+    if (e.type === 'game_started') props = Array.isArray(e.proposals) ? e.proposals.slice() : null;
+    else if ((e.type === 'votes_revealed' && Number.isInteger(e.winner)) || e.type === 'proposal_chosen') {
+      winner = e.type === 'proposal_chosen' ? e.proposal : e.winner;
+      placing = true;
+    } else if (e.type === 'prestige_placed') placing = false;
+    else if (e.type === 'proposals_drawn' && Array.isArray(e.cards)) {
+      if (placing && props && Number.isInteger(winner)) {
+        if (e.cards.length) props[winner] = e.cards[0];
+        else placing = false;
+      } else if (solo && props) props = props.filter((_, k) => k !== winner).concat(e.cards);
+      else props = e.cards.slice();
+    }
   }
-  return ctx.log ? null : ((ctx.view || {}).proposals || null);
+  return props;
 }
 
 // "proposal 2 (Salt Barrel)": numbered from 1 with its name, as the terminal client says it.
@@ -209,6 +227,16 @@ function proposalName(ctx, i) {
 
 // The same for an action, from the view's proposals.
 const proposalNow = (v, i) => proposalName({ view: v }, i);
+
+// A tile by its number with what it is, whose and where ("7 (stall · clay · Blue, C7)"): the page
+// shows no tile numbers, so "Buy access to tile 7" alone said nothing a player could find.
+function tileNamed(ctx, id) {
+  const v = (ctx && ctx.view) || {};
+  const t = (v.tiles || []).find((x) => x.id === id);
+  if (!t || !(t.cells || []).length) return null;
+  return L('label.tile_named', { id, kind: kindName(t, ((v.map || {}).colours || [])[t.cells[0]]), has_resource: String(!!t.resource),
+    resource: t.resource ? word(t.resource) : '', owner: ownerName(ctx, t), square: squareName(v, t.cells[0]) });
+}
 
 // Who delivered a required resource: a seat, -1 for a neutral token, nothing yet.
 function deliveredBy(ctx, who) {
@@ -298,6 +326,7 @@ function valueName(path, value, ctx) {
     case 'cells': return Number.isInteger(value) ? squareName(v, value) : null;
     case 'proposal': return Number.isInteger(value) ? proposalNow(v, value) : null;
     case 'slot': return Number.isInteger(value) ? L('label.slot', { n: value + 1 }) : null;
+    case 'tile': return Number.isInteger(value) ? tileNamed(ctx, value) : null;
     case 'card': case 'target': case 'building': return typeof value === 'string' ? (value === 'race' ? L('label.your_race_action') : cardName(v, value)) : null;
     default: return null;
   }
@@ -309,13 +338,20 @@ function fieldValue(key, value, ctx) {
   const v = (ctx && ctx.view) || {};
   if (key === 'cell' && Number.isInteger(value)) return squareName(v, value);
   if (key === 'cells' && Array.isArray(value)) return value.map((c) => squareName(v, c)).join(', ');
-  if ((key === 'proposal' || key === 'winner') && Number.isInteger(value)) return proposalName(ctx, value).replace(/^proposal /, '');
+  if ((key === 'proposal' || key === 'winner') && Number.isInteger(value)) return proposalName(ctx, value).replace(/^(⟦?)\D+?(?=\d)/, '$1'); // "1 (Tavern)": the template says "proposal"
   if (key === 'totals' && Array.isArray(value)) { // a vote's influence by proposal, named as they were then
+    // a vote has three totals, also when fewer proposals were left on the table (the deck ran
+    // low): only the proposals there were are named ("2 0 influence" was none of them)
     const names = proposalsThen(ctx) || [];
     const cat = catalog('founders-of-gloomhaven');
-    return cat.list(value.map((n, i) => cat.t('label.votes', { name: names[i] ? cardName(v, names[i]) : String(i + 1), n })));
+    const totals = names.length ? value.slice(0, names.length) : value;
+    return cat.list(totals.map((n, i) => cat.t('label.votes', { name: names[i] ? cardName(v, names[i]) : String(i + 1), n })));
   }
-  if (['card', 'target', 'building', 'adviser'].includes(key) && typeof value === 'string') return cardName(v, value);
+  // private_card: the card one played face down, seen by its owner ("(Income)", as in the hand)
+  if (['card', 'target', 'building', 'adviser', 'private_card'].includes(key) && typeof value === 'string') return cardName(v, value);
+  if (key === 'tile' && Number.isInteger(value)) return tileNamed(ctx, value);
+  // a delivery's building: its place in the prestige buildings (view.prestige), named as printed
+  if (key === 'building' && Number.isInteger(value) && ((v.prestige || [])[value] || {}).card) return cardName(v, v.prestige[value].card);
   if (key === 'slot' && Number.isInteger(value)) return String(value + 1);
   return null;
 }

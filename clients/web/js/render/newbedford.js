@@ -101,7 +101,7 @@ function render(ctx) {
         h('div', { class: 'nb-track' }, track.slice().reverse()),
         h('div', {}, L('label.sea_tokens'), ' ', whales(v.sea_tokens)),
         h('div', {}, L('label.ocean_bag'), ' ', Object.entries(v.bag || {}).map(([k, n]) => `${n}${WHALE[k]}`).join(' ')),
-        v.sale ? h('div', { class: 'note' }, L('label.sale_pending'), ' ', JSON.stringify(v.sale)) : null)),
+        v.sale ? h('div', { class: 'note' }, saleNote(ctx, v.sale)) : null)),
     h('div', { class: 'players-row' }, players));
 }
 
@@ -147,6 +147,17 @@ function orderEntry(v, captain, e) {
   if (e.loop === 'reroll') return L('label.order_entry', { kind: 'reroll' });
   const kind = 'change' in e ? 'change' : 'loop';
   return L('label.order_entry', { kind, heading: headingText(e[kind]) });
+}
+
+// A whale sale under way (rulebook p.7) in words: who sells what, and who may still buy, in turn
+// (the board showed the state's JSON: `Sale: {"turn":0,"seller":1,"queue":[0],...}`).
+function saleNote(ctx, sale) {
+  const cat = catalog('new-bedford');
+  const queue = sale.queue || [];
+  const turn = sale.turn || 0;
+  const buyers = queue.slice(turn).concat(queue.slice(0, turn)).map((x) => seatName(ctx, x));
+  return L('label.sale_pending', { seller: seatName(ctx, sale.seller), whales: amountsIn(cat, sale.whales || {}),
+    ship: sale.ship, buyers_n: buyers.length, buyers: cat.list(buyers) });
 }
 
 // A Captain (solo mode, El Océano Solitario): its Helm with the token, heading, orders,
