@@ -182,3 +182,15 @@ def test_a_vote_names_its_proposals_and_a_first_proposal_winning():
     said = describe_event({"type": "votes_revealed", "votes": [], "totals": [3, 0, 0], "tied": [0], "winner": 0,
                            "placer": 1, "decider": None}, one)
     assert said == f"Votes revealed: {names[0]} 3 influence; proposal 1 ({names[0]}) wins.", said
+
+
+def test_a_stall_site_takes_its_article_in_english():
+    """A player's pass: "Blue may place a animals stall." — English says "an animals stall"."""
+    cat = i18n.catalog("founders-of-gloomhaven", "en")
+
+    def line(resource: str) -> str:
+        return cat.format("event.stall_site", i18n.fields_args(
+            cat, {"type": "stall_site", "seat": 1, "resource": resource, "access": False}, lambda s: "Blue"))
+
+    assert line("animals") == "Blue may place an animals stall."
+    assert line("wood") == "Blue may place a wood stall."
