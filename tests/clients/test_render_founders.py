@@ -185,12 +185,13 @@ def test_a_vote_names_its_proposals_and_a_first_proposal_winning():
 
 
 def test_a_stall_site_takes_its_article_in_english():
-    """A player's pass: "Blue may place a animals stall." — English says "an animals stall"."""
+    """A player's pass: "Blue may place a animals stall." — now "a stall of animals" (the same
+    arguments as the Spanish "un puesto de animales": no article that depends on the word)."""
     cat = i18n.catalog("founders-of-gloomhaven", "en")
 
     def line(resource: str) -> str:
         return cat.format("event.stall_site", i18n.fields_args(
             cat, {"type": "stall_site", "seat": 1, "resource": resource, "access": False}, lambda s: "Blue"))
 
-    assert line("animals") == "Blue may place an animals stall."
-    assert line("wood") == "Blue may place a wood stall."
+    assert line("animals") == "Blue may place a stall of animals."
+    assert line("wood") == "Blue may place a stall of wood."
