@@ -228,9 +228,9 @@ def test_a_move_while_the_server_is_down_is_not_sent_and_the_note_goes_when_it_i
         s.stop()
 
 
-def test_the_move_builder_names_values_and_counts_apart(server, new_page):
-    """New Bedford's spaces by name in the step-by-step builder ("Town Hall", not "town_hall"), also
-    once chosen; each choice's count of moves apart from its value ("0" then "12 moves", not "0 12")."""
+def _new_bedford_placing(server, new_page):
+    """A page holding seat 0 of a New Bedford game against a bot, at a turn with more than 12
+    worker placements to choose from (the builder asks for the space step by step)."""
     game = ApiGame(server.url, "new-bedford", ["human", "bot"])
 
     def placing(g: ApiGame) -> bool:
@@ -242,6 +242,13 @@ def test_the_move_builder_names_values_and_counts_apart(server, new_page):
     game.hold(page, [0])
     page.goto(f"{server.url}/#/g/{game.id}")
     wait_ready(page)
+    return page
+
+
+def test_the_move_builder_names_values_and_counts_apart(server, new_page):
+    """New Bedford's spaces by name in the step-by-step builder ("Town Hall", not "town_hall"), also
+    once chosen; each choice's count of moves apart from its value ("0" then "12 moves", not "0 12")."""
+    page = _new_bedford_placing(server, new_page)
     if page.locator(".composer button.choice[data-field=type]").count():
         page.click(".composer button.choice[data-value='\"place_worker\"']")
     page.wait_for_selector(".composer button.choice[data-field=space]")
@@ -387,17 +394,7 @@ def test_a_list_chosen_as_a_set_is_not_asked_again_when_its_order_still_differs(
 def test_a_half_built_move_survives_a_language_switch(server, new_page):
     """The header's language switch draws the table again in the other language: the move being
     built keeps its steps (a user pass: the crumbs were cleared), now worded in that language."""
-    game = ApiGame(server.url, "new-bedford", ["human", "bot"])
-
-    def placing(g: ApiGame) -> bool:
-        out = plainhttp.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json()
-        return sum(a["type"] == "place_worker" for a in out.get("actions") or []) > 12
-
-    game.play(random.Random(2), placing, max_moves=60)
-    page = new_page()
-    game.hold(page, [0])
-    page.goto(f"{server.url}/#/g/{game.id}")
-    wait_ready(page)
+    page = _new_bedford_placing(server, new_page)
     if page.locator(".composer button.choice[data-field=type]").count():
         page.click(".composer button.choice[data-value='\"place_worker\"']")
     page.wait_for_selector(".composer button.choice[data-field=space]")
