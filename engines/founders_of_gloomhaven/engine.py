@@ -68,8 +68,8 @@ class FoundersOfGloomhaven(RulesEngine):
     title = "Founders of Gloomhaven"
     min_seats = 1
     max_seats = 4
-    version = 10
-    supported_versions = (1, 2, 3, 4, 5, 6, 7, 8, 9)
+    version = 11
+    supported_versions = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
     max_random_steps = 20_000
     options_schema = OPTIONS_SCHEMA
     moves = MOVES

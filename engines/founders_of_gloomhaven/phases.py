@@ -243,7 +243,7 @@ def _solo_call(state: State, rng: random.Random) -> list[dict]:
         pl = _p(s, seat)
         if not _can_pay(pl, cost):
             return [*evs, *_end_events(s, "solo_claims_unpaid")]
-        evs.append({"type": "claims_paid", "seat": seat, "claims": claims, "pay": _payment(pl, cost)})
+        evs.append({"type": "claims_paid", "seat": seat, "claims": claims, "pay": _payment(s, pl, cost)})
     if not s["proposals"]:
         return [*evs, {"type": "vote_closed"}]
     return evs

@@ -97,7 +97,7 @@ def _check_choose(state: State, seat: int, a: Action) -> Any:
 def _choose(state: State, seat: int, a: Action, cost: Any, rng: random.Random):
     if state["solo"]:
         return [{"type": "proposal_chosen", "seat": seat, "proposal": a["proposal"], "placer": seat,
-                 "pay": _payment(_p(state, seat), cost)}]
+                 "pay": _payment(state, _p(state, seat), cost)}]
     v = state["vote"]
     placer = _placer(state, v["votes"], a["proposal"], v["caller"])
     return [{"type": "proposal_chosen", "seat": seat, "proposal": a["proposal"], "placer": placer,
@@ -161,8 +161,15 @@ def _can_pay(pl: Player, cost: Any) -> bool:
     return pl["fleeting"] + 2 * pl["lasting"] >= cost
 
 
-def _payment(pl: Player, cost: Any) -> dict:
-    """Pay with fleeting first, then lasting (ours)."""
+def _payment(state: State, pl: Player, cost: Any) -> dict:
+    """The influence paid for `cost` (in fleeting; 2 fleeting = 1 lasting, p. 18): as few lasting
+    tokens as the fleeting ones leave to pay (fleeting is lost after the vote anyway; ours), and
+    from v11 no more than the cost: an odd rest is paid with a fleeting token, not a lasting one
+    (with 2 fleeting and 1 lasting, 3 is 1 + 1 lasting, which leaves a fleeting token for the
+    proposal chosen after the claims). v1-v10 paid fleeting first: 2 fleeting + 1 lasting for 3."""
+    if _version(state) >= 11:
+        la = (max(0, cost - pl["fleeting"]) + 1) // 2
+        return {"fleeting": max(0, cost - 2 * la), "lasting": la}
     f = min(pl["fleeting"], cost)
     rest = cost - f
     la = (rest + 1) // 2

@@ -23,7 +23,7 @@ MAP = V5.BOARDS["thematic"]
 
 def test_new_games_play_the_v5_edition():
     g = engines.LocalGame(ENGINE, seats=3, seed=1)
-    assert ENGINE.version == 10 and g.state["version"] == 10  # v6-v10 changed rules code only, not the edition
+    assert ENGINE.version == 11 and g.state["version"] == 11  # v6-v11 changed rules code only, not the edition
     assert D.edition(g.state) is V5 and board_of(g.state) is MAP
     assert g.view(0)["map"]["width"] == MAP.w == 21 and g.view(0)["map"]["height"] == MAP.h == 16
     sym = engines.LocalGame(ENGINE, seats=2, seed=1, options={"map": "symmetric"})

@@ -41,7 +41,7 @@ def _seed_114(version: int) -> engines.LocalGame:
 
 def test_the_engine_is_version_10_and_keeps_every_earlier_version():
     eng = engines.get("founders-of-gloomhaven")
-    assert eng.version == 10 and set(eng.supported_versions) == set(range(1, 10))
+    assert eng.version >= 10 and set(range(1, 10)) <= set(eng.supported_versions)  # v11: test_solo_influence_payment
 
 
 def test_v10_an_upgrade_only_a_road_first_can_resolve_is_playable_face_up():

@@ -282,7 +282,7 @@ def test_shaping_history_is_refused_off_the_thematic_side_and_in_the_solo_game(s
 ])
 def test_shaping_history_plays_with_2_to_4_players_and_the_other_variants(seats, options):
     g = engines.LocalGame("founders-of-gloomhaven", seats=seats, seed=1, options={"shaping_history": True, **options})
-    assert g.state["variants"]["shaping_history"] and g.state["version"] == 10
+    assert g.state["variants"]["shaping_history"] and g.state["version"] == 11
 
 
 def test_the_option_is_documented_as_off_by_default_and_naming_its_limits():
