@@ -103,3 +103,6 @@ def test_l188_a_raise_must_beat_the_bid_by_at_least_one_and_each_bidder_raises_o
         g.act(1, {"type": "bid", "amount": 9})
     for s in (2, 3, 0):  # only the bidder named may act
         assert g.legal_actions(s) == []
+        for action in ({"type": "bid", "amount": 10}, {"type": "drop_out"}):
+            with pytest.raises(IllegalAction, match="may not act now"):
+                g.act(s, action)
