@@ -187,6 +187,10 @@ class Board:
                 for c in fp:
                     ids[c].add(i)
             self.footprint_ids_at[shape] = [frozenset(x) for x in ids]
+        # the squares around each footprint (adjacent to it, not in it), by footprint number
+        self.footprint_rings: dict[str, list[tuple[int, ...]]] = {
+            shape: [tuple(sorted({n for c in fp for n in self.adj[c]} - set(fp))) for fp in fps]
+            for shape, fps in self.footprints.items()}
 
     def _spaces(self) -> None:
         self.number_cell = {k: c for c, k in self.numbered.items()}  # (numbers unique on the thematic side)

@@ -523,13 +523,14 @@ def _site_road(s, roads):
         else:
             taken = {t["section"] for t in tiles if t["res"] == res and t["kind"] in _TILES}
             dists = [_cost_from(s, 0, cells) for cells in prereq_cells.values()]
-            for fp in b.footprints[spec["shape"]]:
+            rings = b.footprint_rings[spec["shape"]]
+            for i, fp in enumerate(b.footprints[spec["shape"]]):
                 if b.section[fp[0]] in taken or any(occ[c] != EMPTY for c in fp):
                     continue
-                ring = {n for c in fp for n in b.adj[c]} - set(fp)
+                ring = rings[i]
                 if any(mine[n] for n in ring):
                     continue
-                gaps = [min(d[n] for n in ring) for d in dists]
+                gaps = [min(map(d.__getitem__, ring)) for d in dists]
                 total = sum(gaps)
                 if total < _BIG and (best is None or total < best[0]):
                     best = (total, ring, [d for d, g in zip(dists, gaps, strict=True) if g > 0])
