@@ -15,7 +15,9 @@
   already separates them), each followed by a short rollout in which every seat plays medium's
   judgement (over a few of the engine's own picks when there are many actions), and scores the
   end with the evaluation. The candidate with the best total wins; when the deadline comes the
-  best over the whole iterations so far is played (medium's choice if none).
+  best over the whole iterations so far is played (medium's choice if none). Where an engine
+  has its own planner (`Evaluation.plan`: solo Founders of Gloomhaven plans whole hand cycles,
+  `engines/founders_of_gloomhaven/planner.py`), hard plays the planner's move instead.
 
 Why written here rather than OpenSpiel's IS-MCTS: OpenSpiel's algorithms search over its own
 `pyspiel.State` (C++ games, or Python games implementing its full game/state API with
@@ -82,6 +84,8 @@ class Budget:
     # then its square) is judged by the best of that seat's next decision: at most this many of
     # its actions (the engine's own picks first when there are more). 0: the state itself.
     chain_actions: int = 0
+    # Hard's planner (`Evaluation.plan`), when the engine has one: CPU seconds a plan may take.
+    plan_seconds: float = 1.0
 
 
 @dataclass
@@ -101,6 +105,10 @@ class Evaluation:
     # `plies(state, budget)`: hard's rollout length at this decision, when it depends on the table
     # (New Bedford: `budget.rollout_plies` at 2-4 seats, 1 in solo). None: `budget.rollout_plies`.
     plies: Callable[[State, Budget], int] | None = None
+    # `plan(engine, state, seat, rng, limit, iterations)`: hard's move from the engine's own
+    # planner where one search move by move does not find the game's plan (solo Founders: whole
+    # hand cycles), or None to search as usual. Plans start from `determinize` like the search.
+    plan: Callable[..., Action | None] | None = None
 
 
 def _random_standing(state: State, seat: int) -> float:
@@ -257,6 +265,11 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
         ranked = one_step(engine, ev, state, seat, actions, rng, limit)
         return Choice(ranked[0][1], len(ranked))
     if level == "hard":
+        if ev.plan is not None:
+            limit = Limit(ev.budget.plan_seconds if iterations is None else None, deadline)
+            planned = ev.plan(engine, state, seat, rng, limit, iterations)
+            if planned is not None:
+                return Choice(planned, 1)
         limit = Limit(ev.budget.hard_seconds if iterations is None else None, deadline)
         return _paired_search(engine, ev, state, seat, actions, rng, limit, iterations)
     raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")

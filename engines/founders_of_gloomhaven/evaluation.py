@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tablero.engines.core.search import Budget, Evaluation
 
-from . import phases
+from . import phases, planner
 from .data import ADVISERS
 
 _DELIVERED = 1.5  # per delivery token of the seat on a prestige building
@@ -96,5 +96,6 @@ def standing(state, seat: int) -> float:
 EVALUATION = Evaluation(standing, Budget(medium_seconds=0.03, medium_actions=1000, hard_seconds=0.02,
                                          hard_candidates=5, rollout_plies=10, rollout_actions=5,
                                          rollout_epsilon=1.0, prior_picks=1, prior_weight=1.0,
-                                         chain_actions=6))
+                                         chain_actions=6, plan_seconds=0.9),
+                        plan=planner.plan)
 

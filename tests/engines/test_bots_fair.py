@@ -9,6 +9,7 @@ import random
 
 import pytest
 from tablero.engines.core import LocalGame, canonical_json, clone, search
+from tablero.engines.founders_of_gloomhaven import planner
 
 from tablero import engines
 
@@ -70,8 +71,8 @@ def test_same_view_same_decision(name):
 
 
 def test_solo_founders_same_view_same_decision():
-    """The solo game has its own judgement (Founders' `solo_progress`): the hidden decks still
-    never change a decision."""
+    """The solo game has its own judgement (Founders' `solo_progress`) and hard its own planner
+    (`planner.py`, whole cycles): the hidden decks still never change a decision."""
     engine, states = _states("founders-of-gloomhaven", 1, seed=2, picks=4)
     assert states
     differed = 0
@@ -81,7 +82,9 @@ def test_solo_founders_same_view_same_decision():
         differed += canonical_json(other) != canonical_json(state)
         actions = engine.legal_actions(state, seat)
         for level in ("medium", "hard"):
+            planner.forget()  # hard plans by cycles: each decision planned afresh, not looked up
             a = search.choose(engine, state, seat, level, random.Random(7), actions, iterations=4).action
+            planner.forget()
             b = search.choose(engine, other, seat, level, random.Random(7), actions, iterations=4).action
             assert a == b, f"solo {level}: the decision depends on what the player may not see"
     assert differed, "the hidden parts never differed, so the test proved nothing"
