@@ -2,7 +2,7 @@
 alone (the face-up supply and each player's uncovered workers rebuilt from the events) and checked
 against seed-R phase 2: a tile lies wholly under workers on empty fields, 2- and 3-hex tiles score 1
 and 2 VP, the supply is refilled during the phase only when no face-up tile fits the player on
-turn, nobody plays out of turn order and no worker stands on an empty field when the phase ends.
+turn, and no worker stands on an empty field when the phase ends.
 Independent rules audit (audit-rb)."""
 
 import random
