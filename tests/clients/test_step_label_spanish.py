@@ -56,7 +56,7 @@ def test_the_kind_of_move_is_named_without_its_blanks(spanish):
     sentence with its fields left blank; it is the move's kind, as the browser names it."""
     game = _game("riverboat", 2)
     assert step_label("type", "plant", game) == "Plantar"
-    assert step_label("type", "search_pile", game) == "Buscar en un montón"
+    assert step_label("type", "search_pile", game) == "Buscar en un montón (moneda)"  # it costs a coin
     for engine in ("tic-tac-toe", "goofspiel", "phoenicia", "new-bedford", "founders-of-gloomhaven"):
         for kind in ("pass", "place", "bid", "buy", "build"):
             label = step_label("type", kind, _game(engine, 2))
