@@ -38,8 +38,8 @@ from tablero.engines.core.engine import Action, Engine, State, clone
 from tablero.engines.core.errors import EngineError
 from tablero.engines.core.search import Limit, canonical, determinize
 
-BEAM = 6  # lines kept after each cycle
-SPREAD = 8  # lines of the next cycle played from each kept line
+BEAM = 8  # lines kept after each cycle
+SPREAD = 12  # lines of the next cycle played from each kept line
 HORIZON = 3  # cycles looked ahead (fewer when the game ends first)
 # What a line's end is worth (`score`): per completion, delivery, missing requirement, lasting
 # influence, house (1 fleeting at every vote to come) and $.

@@ -597,9 +597,11 @@ def _solo_choice(engine, s, actions, rng):
         _, edge = _solo_spine(s)
 
         def key(a):
-            return (sum(1 for t in touches if t.intersection(a["cells"])), bool(edge.intersection(a["cells"])))
-        best = max(key(a) for a in actions)
-        return _place_spot(s, [a for a in actions if key(a) == best], rng)
+            cells = a["cells"]
+            return (sum(1 for t in touches if not t.isdisjoint(cells)), not edge.isdisjoint(cells))
+        keys = [key(a) for a in actions]
+        best = max(keys)
+        return _place_spot(s, [a for a, k in zip(actions, keys, strict=True) if k == best], rng)
     found = _solo_upgrade_or_import(s, actions, rng)
     if found is not None:
         return found
