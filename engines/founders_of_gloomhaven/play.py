@@ -593,13 +593,9 @@ def _solo_choice(engine, s, actions, rng):
     if "place_stall" in types:
         return _solo_cell(s, s["cur"]["stall"]["resource"], actions, lambda a: [a["cell"]], rng)
     if "place_prestige" in types:  # most delivered at once, then against the spine
-        touches = _deliverable(s, s["vote"]["card"])
-        _, edge = _solo_spine(s)
-
-        def key(a):
-            cells = a["cells"]
-            return (sum(1 for t in touches if not t.isdisjoint(cells)), not edge.isdisjoint(cells))
-        keys = [key(a) for a in actions]
+        touches, (_, edge) = _deliverable(s, s["vote"]["card"]), _solo_spine(s)
+        keys = [(sum(1 for t in touches if not t.isdisjoint(a["cells"])), not edge.isdisjoint(a["cells"]))
+                for a in actions]
         best = max(keys)
         return _place_spot(s, [a for a, k in zip(actions, keys, strict=True) if k == best], rng)
     found = _solo_upgrade_or_import(s, actions, rng)
