@@ -1,0 +1,48 @@
+"""`play` at 80x24 in a real terminal (tmux): what the others did since the player's last turn is in
+sight at the prompt. A player's pass: in a four-seat New Bedford game the bots' moves were told as
+they came, then the board (taller than the screen) and the choice pushed them off the top before
+the player could read them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .test_play_tmux import Tmux, _ready
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def tmux(tmp_path):
+    t = Tmux(tmp_path)
+    yield t
+    t.close()
+
+
+def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(server, tmux):
+    tmux.start(f"python -m tablero_client --url {server.http} play new-bedford --players 4")
+    tmux.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
+    checked = 0
+    for n in range(1, 16):
+        tmux.wait(_ready(n), timeout=120)
+        visible = tmux.tmux("capture-pane", "-p", "-t", "play")  # the 24 rows on the screen, no history
+        full = tmux.screen()
+        moves = []
+        if n > 1 and "« you:" in full:
+            since = full[full.rindex("« you:"):]
+            since = since[:since.index("─ version")]  # told as they came, above the board
+            moves = re.findall(r"^» (v\d+ Seat [123] \(bot\) \S+ \S+)", since, re.M)
+        if n > 1 and moves:  # the bots moved since my last move (not so within a move of several steps)
+            for move in moves[-3:]:
+                assert f"» {move}" in visible, (move, visible)
+            assert "Since your last turn:" in visible and "Your move" in visible, visible
+            assert re.search(r"^\s+1\. ", visible, re.M) and visible.rstrip().endswith("choose>"), visible
+            checked += 1
+            if checked == 4:
+                break
+        tmux.keys("1", "Enter")
+    assert checked == 4
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
