@@ -46,3 +46,26 @@ def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(serv
     assert checked == 4
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
+
+
+def test_the_end_screen_shows_the_scores_by_category_at_80x24(server, tmux):
+    """The end screen showed each seat's total only, where the browser shows the breakdown the
+    engine's outcome gives (`details`): the scores by category are there too, the main lines last, in
+    sight at 80x24 (the rest above them, in the terminal's history), as the browser words them."""
+    import random
+
+    from tests.web.api_play import ApiGame
+
+    game = ApiGame(server.http, "new-bedford", ["human", "bot"])
+    game.play(random.Random(4), lambda g: False, max_moves=3000)
+    outcome = game.get()["outcome"]
+    tmux.start(f"python -m tablero_client --url {server.http} play --game {game.id} --token={game.tokens[0]}")
+    tmux.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
+    tmux.wait(lambda s: "EXITED" in s)
+    visible = tmux.tmux("capture-pane", "-p", "-t", "play")
+    assert "Final scores" in visible, visible
+    for label, key in (("Money points", "money_points"), ("Building points", "building_points"), ("Total", "total")):
+        row = next((line for line in visible.splitlines() if line.strip().startswith(label)), None)
+        assert row is not None, (label, visible)
+        assert row.split()[-2:] == [str(d[key]) for d in outcome["details"]], (row, outcome["details"])
+    assert max(len(line.rstrip()) for line in tmux.screen().splitlines()) <= 80

@@ -185,7 +185,13 @@ def _short(v: Any) -> str:
 
 
 def outcome_text(game: Game) -> RenderableType:
+    """The final scores: each seat's total and who won, and the breakdown by category of the outcome's
+    `details` as the browser shows it (render/scores.py): the rest of it first, its main lines last,
+    at the bottom of the screen."""
+    from rich.console import Group
     from rich.table import Table
+
+    from .scores import breakdown
 
     out = game.outcome or {}
     m = messages(game)
@@ -200,7 +206,11 @@ def outcome_text(game: Game) -> RenderableType:
     beaten_by = set(out.get("captain_winners") or [])
     for i, score in enumerate(out.get("scores") or []):
         t.add_row(seat_name(game, i), str(score), m.format("outcome.winner") if i in winners else "")
+    def captain(c: dict[str, Any]) -> str:
+        return m.format("label.captain", {"name": i18n.value(m, c.get("captain"))}, default=str(c.get("captain")))
+
     for c in captains:
-        name = m.format("label.captain", {"name": i18n.value(m, c.get("captain"))}, default=str(c.get("captain")))
-        t.add_row(name, str(c.get("total", "?")), m.format("outcome.winner") if c.get("captain") in beaten_by else "")
-    return t
+        t.add_row(captain(c), str(c.get("total", "?")), m.format("outcome.winner") if c.get("captain") in beaten_by else "")
+    names = [seat_name(game, i) for i in range(max(game.players or 0, len(out.get("scores") or [])))]
+    rest, main = breakdown(m, out, names, captain)
+    return Group(*(x for x in (rest, t, main) if x is not None))
