@@ -186,8 +186,8 @@ def _short(v: Any) -> str:
 
 def outcome_text(game: Game) -> RenderableType:
     """The final scores: each seat's total and who won, and the breakdown by category of the outcome's
-    `details` as the browser shows it (render/scores.py): the rest of it first, its main lines last,
-    at the bottom of the screen."""
+    `details` as the browser shows it (render/scores.py): the totals, the rest of the breakdown, then
+    its main lines last, at the bottom of the screen."""
     from rich.console import Group
     from rich.table import Table
 
@@ -213,4 +213,4 @@ def outcome_text(game: Game) -> RenderableType:
         t.add_row(captain(c), str(c.get("total", "?")), m.format("outcome.winner") if c.get("captain") in beaten_by else "")
     names = [seat_name(game, i) for i in range(max(game.players or 0, len(out.get("scores") or [])))]
     rest, main = breakdown(m, out, names, captain)
-    return Group(*(x for x in (rest, t, main) if x is not None))
+    return Group(*(x for x in (t, rest, main) if x is not None))

@@ -112,7 +112,7 @@ def _table(m: i18n.Catalog, cols: list[dict[str, Any]], paths: list[str], title:
 
 def breakdown(m: i18n.Catalog, outcome: dict[str, Any], names: list[str], captain: Any) -> tuple[Table | None, Table | None]:
     """(the rest of the breakdown, the scores and its first lines), or Nones when the outcome has no
-    breakdown. The rest comes first on the screen: the player sees the main table last, at the bottom."""
+    breakdown. The rest is printed before the main table: the player sees the main table last, at the bottom."""
     cols = columns(outcome, names, captain)
     if not any(c["detail"] for c in cols):
         return None, None
