@@ -33,7 +33,18 @@ from .choose import Option, options
 from .client import Client, Seat
 from .errors import Aborted, TableroError, Unavailable
 from .models import Event, Game
-from .render import action_label, describe_event, i18n, messages, outcome_text, player_name, render, step_label, words
+from .render import (
+    action_label,
+    describe_event,
+    follow,
+    i18n,
+    messages,
+    outcome_text,
+    player_name,
+    render,
+    step_label,
+    words,
+)
 
 QUIT_WORDS = ("q", "quit", "exit")
 BACK_WORDS = ("b", "back", "0")
@@ -166,7 +177,8 @@ def tell_so_far(seat: Seat, game: Game, me: int | None, con: Console, limit: int
     move, Riverboat's first pick), in words as the watched ones; the last `limit` of them. A seat
     played again (`--game`) is told what happened since its own last event, while it was away.
     Returns the lines told, (version, text, whether a seat acted)."""
-    seen = [ev for ev in seat.events() if ev.version <= game.version]
+    log = [ev for ev in seat.events() if ev.version <= game.version]
+    seen = log
     if since_own:
         own = [i for i, ev in enumerate(seen) if me is not None and ev.event.get("seat") == me]
         seen = seen[own[-1] + 1:] if own else seen
@@ -175,9 +187,13 @@ def tell_so_far(seat: Seat, game: Game, me: int | None, con: Console, limit: int
     told = [ev for ev in seen if ev.event.get("seat") != me]
     if len(told) > limit:
         con.print(f"[magenta dim]» … {escape(T('play.earlier_events', {'n': len(told) - limit}))}[/magenta dim]")
-    lines = [(ev.version, describe_event(ev.event, game), ev.event.get("seat") is not None) for ev in told[-limit:]]
-    for version, text, _ in lines:
-        _event_line(con, version, text)
+    shown = {ev.version for ev in told[-limit:]}
+    lines = []
+    for ev in log:  # the whole log followed, each event worded as it was then
+        follow(ev.event, game)
+        if ev.version in shown:
+            lines.append((ev.version, describe_event(ev.event, game), ev.event.get("seat") is not None))
+            _event_line(con, *lines[-1][:2])
     return lines
 
 
@@ -189,6 +205,7 @@ def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: C
                     if shared.leaving.is_set():
                         return
                     shared.back(con)
+                    follow(ev.event, shared.game)
                     with shared.telling:
                         # The player's own move is told by the main loop ("« you: ..."); what else
                         # happened to their seat (an auction won, a phase bonus) is told here.
