@@ -213,6 +213,7 @@ def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: C
                             text = describe_event(ev.event, shared.game)
                             _event_line(con, ev.version, text)
                             shared.since.append((ev.version, text, ev.event.get("seat") is not None))
+                            del shared.since[:-TOLD_AT_START]  # a seat that waits long keeps the last ones
                         shared.told = ev.version
                     after = ev.version
                     events.put(ev)
