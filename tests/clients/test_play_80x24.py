@@ -24,8 +24,8 @@ def tmux(tmp_path):
 def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(server, tmux):
     tmux.start(f"python -m tablero_client --url {server.http} play new-bedford --players 4")
     tmux.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
-    checked = 0
-    for n in range(1, 16):
+    checked = listed = 0
+    for n in range(1, 30):
         tmux.wait(_ready(n), timeout=120)
         visible = tmux.tmux("capture-pane", "-p", "-t", "play")  # the 24 rows on the screen, no history
         full = tmux.screen()
@@ -40,10 +40,17 @@ def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(serv
             assert "Since your last turn:" in visible and "Your move" in visible, visible
             assert re.search(r"^\s+1\. ", visible, re.M) and visible.rstrip().endswith("choose>"), visible
             checked += 1
-            if checked == 4:
+            if "more events above the board" in visible and not listed:  # l lists them all, wrapped
+                tmux.keys("l", "Enter")
+                every = re.findall(r"^» (v\d+ .{1,40})", since, re.M)
+                shown = tmux.wait(lambda s, every=every: all(f"» {e}" in s[s.rindex("choose> l"):] for e in every)
+                                  if "choose> l" in s else False, timeout=20)
+                listed = len(every)
+                assert listed > 5, shown[-3000:]
+            if checked == 4 and listed:
                 break
         tmux.keys("1", "Enter")
-    assert checked == 4
+    assert checked >= 4 and listed
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
 

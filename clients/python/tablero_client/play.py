@@ -266,6 +266,9 @@ def _ask(session: PromptSession, text: str, n: int, back: bool, paged: bool = Fa
         if answer in HELP_WORDS:
             print(help_text())
             continue
+        if answer in LOG_WORDS and (shared := _SHARED.get("shared")) is not None:
+            print("\n".join(f"» v{version} {text}" for version, text, _ in shared.since))  # all, wrapped
+            continue
         if back and answer in BACK_WORDS:
             return None
         if paged and answer in PAGE_WORDS:
@@ -277,7 +280,9 @@ def _ask(session: PromptSession, text: str, n: int, back: bool, paged: bool = Fa
 
 PAGE_WORDS = ("n", "p")
 HELP_WORDS = ("?", "help", "h", "ayuda")
+LOG_WORDS = ("l", "log")  # what the others did since the player's last turn, every line of it
 _HELP_GAME: dict[str, Game] = {}
+_SHARED: dict[str, Shared] = {}
 
 
 def help_text() -> str:
@@ -443,6 +448,7 @@ def play(args: argparse.Namespace) -> int:
         events: queue.Queue = queue.Queue()
         shared = Shared(game)
         shared.since = told
+        _SHARED["shared"] = shared
         with patch_stdout(raw=True):
             threading.Thread(target=_watcher, args=(seat, game.version, me, events, con, shared), daemon=True).start()
 
