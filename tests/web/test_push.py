@@ -121,23 +121,33 @@ def test_the_page_subscribes_through_its_service_worker_which_shows_your_turn(br
 
 
 def test_no_notify_control_on_a_server_that_sends_no_push(server, browser) -> None:
-    # The package's server has no VAPID key: GET /v1/push/key answers 409, and the control that
-    # the table adds for a seat held here must then stay hidden (the `hidden` attribute lost to
-    # `.row { display: flex }`, so the button showed and failed when clicked).
+    # The package's server has no VAPID key: GetPushKey is refused with NOTIFICATIONS_OFF (HTTP 409
+    # over REST, docs/api.md: Web Push is off on this server), and the control that the table adds
+    # for a seat held here must then stay hidden (the `hidden` attribute lost to `.row { display:
+    # flex }`, so the button showed and failed when clicked). That answer is a state, not a failure:
+    # a player's pass saw it in the console in red on every table ("Failed to load resource: the
+    # server responded with a status of 409"); the page asks over gRPC-Web, where the refusal is
+    # the call's status in an HTTP 200, and nothing is logged.
     h = server.url
     g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
     gid, o = g["game"]["id"], g["seats"][1]["token"]
     ctx = browser.new_context()
     page = ctx.new_page()
+    logged: list[str] = []
+    page.on("console", lambda m: logged.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
     try:
         page.goto(h + "/")
         page.evaluate("""([gid, token]) => localStorage.setItem('tablero.games.v1', JSON.stringify(
             {[gid]: {engine: 'tic-tac-toe', seats: [{seat: 1, token}], at: Date.now()}}))""", [gid, o])
-        with page.expect_response(lambda r: r.url.endswith("/v1/push/key")) as answer:
+        with page.expect_response(lambda r: r.url.endswith("/tablero.v1.NotificationService/GetPushKey")) as answer:
             page.goto(f"{h}/#/g/{gid}")
-        assert answer.value.status == 409
+        assert answer.value.status == 200
         page.wait_for_selector("#notify-me", state="attached", timeout=30_000)
         page.wait_for_function("() => document.querySelector('.push').hidden", timeout=10_000)
         assert not page.is_visible("#notify-me")
+        trailer = answer.value.body()  # a trailers-only answer: the status in its headers
+        assert answer.value.headers.get("grpc-status") == "9" or b"grpc-status: 9" in trailer
+        page.wait_for_timeout(500)
+        assert logged == [], logged
     finally:
         ctx.close()

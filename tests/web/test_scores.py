@@ -69,3 +69,41 @@ def test_row_labels_are_the_catalogs_labels_not_the_lower_case_names_of_sentence
         page.wait_for_selector(".result:not([hidden]) .scores")
         rows = page.locator(".result table.scores tbody th").all_inner_texts()
         assert all(r in rows for r in want) and not any(r in rows for r in never), (lang, rows)
+
+
+BOX = """() => {
+    const box = document.querySelector('.result .scores').closest('.scroll');
+    const r = box.getBoundingClientRect();
+    const inside = (el) => { const b = el.getBoundingClientRect(); return b.left >= r.left - 1 && b.right <= r.right + 1; };
+    const heads = [...box.querySelectorAll('thead th')].slice(1);
+    const labels = [...box.querySelectorAll('tbody th[scope=row]')];
+    return { fits: box.scrollWidth <= box.clientWidth, page: document.documentElement.scrollWidth <= innerWidth,
+             seats: heads.filter(inside).length, of: heads.length, labels: labels.filter(inside).length, rows: labels.length };
+}"""
+
+
+def test_the_final_scores_are_readable_on_a_phone(server, new_page):
+    """A player's pass on a phone (390x844): the final scores of a four-seat game were cut at the
+    right edge, the fourth seat's column hidden behind a scroll with no sign of it, and scrolled to it,
+    the lines' names were gone. A four-seat table fits the screen; a wider one (five seats) scrolls
+    inside its box with the lines' names kept at its left edge."""
+    import random
+
+    from .api_play import ApiGame
+
+    for engine, seats in (("founders-of-gloomhaven", 4), ("new-bedford", 4), ("phoenicia", 5)):
+        game = ApiGame(server.url, engine, ["human"] + ["bot"] * (seats - 1))
+        game.play(random.Random(1), lambda g: False, max_moves=3000)
+        page = new_page(390, 844)
+        game.hold(page, [0])
+        page.goto(f"{server.url}/#/g/{game.id}")
+        page.wait_for_selector(".result:not([hidden]) .scores")
+        seen = page.evaluate(BOX)
+        assert seen["page"], (engine, seen)  # the page itself never scrolls sideways
+        if seats == 4:
+            assert seen["fits"] and seen["seats"] == seen["of"] == 4, (engine, seen)
+        else:
+            page.evaluate("() => { const b = document.querySelector('.result .scores').closest('.scroll'); b.scrollLeft = b.scrollWidth; }")
+            seen = page.evaluate(BOX)
+            assert seen["labels"] == seen["rows"] > 0, (engine, seen)  # every line still named
+            assert page.evaluate(BOX)["seats"] >= 2, (engine, seen)

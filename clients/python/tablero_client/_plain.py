@@ -8,7 +8,7 @@ import sys
 
 # What a terminal that cannot show them (LANG=C without UTF-8, a latin-1 locale) is sent instead.
 PLAIN = {"»": ">>", "«": "<<", "—": "-", "–": "-", "…": "...", "“": '"', "”": '"', "‘": "'", "’": "'",
-         "·": ".", "•": "*", "─": "-", "━": "=", "│": "|", "×": "x", "→": "->", "←": "<-", "✓": "v"}
+         "·": ".", "•": "*", "─": "-", "━": "=", "│": "|", "×": "x", "→": "->", "›": ">", "←": "<-", "✓": "v"}
 
 
 def _plain(e: UnicodeError) -> tuple[str, int]:

@@ -259,10 +259,11 @@ def _messages(c: Any, engine: str) -> None:
 def describe_event(ev: Event, game: Game | None = None) -> str:
     """`v3 seat 1 (bot) puts O in cell 4 (row 2, column 2).`: the event in the words the terminal's
     renderers have (render.describe_event) when the game is known, else its type and fields."""
-    from .render import compact
+    from .render import compact, follow
     from .render import describe_event as in_words
 
     if game is not None:
+        follow(ev.event, game)  # events come in order: each is worded as it was then (Founders' proposals)
         return f"v{ev.version} {in_words(ev.event, game)}"
     e = dict(ev.event)
     who = f"seat {e.pop('seat')}: " if isinstance(e.get("seat"), int) else ""

@@ -33,7 +33,18 @@ from .choose import Option, options
 from .client import Client, Seat
 from .errors import Aborted, TableroError, Unavailable
 from .models import Event, Game
-from .render import action_label, describe_event, i18n, messages, outcome_text, player_name, render, step_label, words
+from .render import (
+    action_label,
+    describe_event,
+    follow,
+    i18n,
+    messages,
+    outcome_text,
+    player_name,
+    render,
+    step_label,
+    words,
+)
 
 QUIT_WORDS = ("q", "quit", "exit")
 BACK_WORDS = ("b", "back", "0")
@@ -60,6 +71,9 @@ class Shared:
         self.telling = threading.Lock()
         self.told = game.version  # the last version the watcher has told (or passed over)
         self.own_moves: set[int] = set()  # versions at which the player's own moves start
+        # What was told since the player's own last move, (version, line): shown again above the
+        # choice when a tall board has pushed those lines off an 80x24 screen.
+        self.since: list[tuple[int, str, bool]] = []  # (version, line, whether a seat acted)
 
     def lost(self, con: Console, e: Exception) -> None:
         """The watch or a look at the game found the server unreachable: told once."""
@@ -158,11 +172,13 @@ def _event_line(con: Console, version: int, text: str) -> None:
 
 
 def tell_so_far(seat: Seat, game: Game, me: int | None, con: Console, limit: int = TOLD_AT_START,
-                since_own: bool = False) -> None:
+                since_own: bool = False) -> list[tuple[int, str, bool]]:
     """The moves made before the player's first look (bots move as a game is created: a bot's opening
     move, Riverboat's first pick), in words as the watched ones; the last `limit` of them. A seat
-    played again (`--game`) is told what happened since its own last event, while it was away."""
-    seen = [ev for ev in seat.events() if ev.version <= game.version]
+    played again (`--game`) is told what happened since its own last event, while it was away.
+    Returns the lines told, (version, text, whether a seat acted)."""
+    log = [ev for ev in seat.events() if ev.version <= game.version]
+    seen = log
     if since_own:
         own = [i for i, ev in enumerate(seen) if me is not None and ev.event.get("seat") == me]
         seen = seen[own[-1] + 1:] if own else seen
@@ -171,8 +187,14 @@ def tell_so_far(seat: Seat, game: Game, me: int | None, con: Console, limit: int
     told = [ev for ev in seen if ev.event.get("seat") != me]
     if len(told) > limit:
         con.print(f"[magenta dim]» … {escape(T('play.earlier_events', {'n': len(told) - limit}))}[/magenta dim]")
-    for ev in told[-limit:]:
-        _event_line(con, ev.version, describe_event(ev.event, game))
+    shown = {ev.version for ev in told[-limit:]}
+    lines = []
+    for ev in log:  # the whole log followed, each event worded as it was then
+        follow(ev.event, game)
+        if ev.version in shown:
+            lines.append((ev.version, describe_event(ev.event, game), ev.event.get("seat") is not None))
+            _event_line(con, *lines[-1][:2])
+    return lines
 
 
 def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: Console, shared: Shared) -> None:
@@ -183,11 +205,15 @@ def _watcher(seat: Seat, after: int, me: int | None, events: queue.Queue, con: C
                     if shared.leaving.is_set():
                         return
                     shared.back(con)
+                    follow(ev.event, shared.game)
                     with shared.telling:
                         # The player's own move is told by the main loop ("« you: ..."); what else
                         # happened to their seat (an auction won, a phase bonus) is told here.
                         if ev.event.get("seat") != me or ev.version not in shared.own_moves:
-                            _event_line(con, ev.version, describe_event(ev.event, shared.game))
+                            text = describe_event(ev.event, shared.game)
+                            _event_line(con, ev.version, text)
+                            shared.since.append((ev.version, text, ev.event.get("seat") is not None))
+                            del shared.since[:-TOLD_AT_START]  # a seat that waits long keeps the last ones
                         shared.told = ev.version
                     after = ev.version
                     events.put(ev)
@@ -240,6 +266,9 @@ def _ask(session: PromptSession, text: str, n: int, back: bool, paged: bool = Fa
         if answer in HELP_WORDS:
             print(help_text())
             continue
+        if answer in LOG_WORDS and (shared := _SHARED.get("shared")) is not None:
+            print("\n".join(f"» v{version} {text}" for version, text, _ in shared.since))  # all, wrapped
+            continue
         if back and answer in BACK_WORDS:
             return None
         if paged and answer in PAGE_WORDS:
@@ -251,7 +280,9 @@ def _ask(session: PromptSession, text: str, n: int, back: bool, paged: bool = Fa
 
 PAGE_WORDS = ("n", "p")
 HELP_WORDS = ("?", "help", "h", "ayuda")
+LOG_WORDS = ("l", "log")  # what the others did since the player's last turn, every line of it
 _HELP_GAME: dict[str, Game] = {}
+_SHARED: dict[str, Shared] = {}
 
 
 def help_text() -> str:
@@ -312,28 +343,49 @@ def option_label(path: str, option: Option, game: Game) -> str:
     return step_label(path, option.value, game)
 
 
-def fitted_page(given: int | None) -> int:
+def _rows() -> int | None:
+    """The terminal's height now, or None when the output is no terminal."""
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).lines
+    except (AttributeError, ValueError, OSError):  # not a terminal: nothing to fit
+        return None
+
+
+def fitted_page(given: int | None, reserved: int = 0) -> int:
     """How many options are listed at once: --page, else as many as fit the terminal's height
-    under the board (at most 24). At 80x24 a list of 24 pushed the question and its first
+    under the board (at most 24), less `reserved` lines printed above the question (what the others
+    did since the player's last turn). At 80x24 a list of 24 pushed the question and its first
     options off the top: the screen held options 6-24 of "Your move: ... by cell:"."""
     if given is not None:
         return given
-    try:
-        rows = os.get_terminal_size(sys.__stdout__.fileno()).lines
-    except (AttributeError, ValueError, OSError):  # not a terminal: nothing to fit
+    rows = _rows()
+    if rows is None:
         return PAGE
-    return max(5, min(PAGE, rows - OTHER_LINES))
+    return max(5, min(PAGE, rows - OTHER_LINES - reserved))
+
+
+def fitted_to_lines(heights: list[int], lines: int) -> int:
+    """How many options, from the first, take at most `lines` rows of the terminal (an option that
+    wraps takes two or more: at 80 columns most of New Bedford's do), at least 3."""
+    used = n = 0
+    for h in heights:
+        if used + h > lines:
+            break
+        used += h
+        n += 1
+    return max(3, n)
 
 
 def choose_action(session: PromptSession, con: Console, game: Game, actions: list[dict[str, Any]],
-                  page: int | None) -> dict[str, Any]:
-    page = fitted_page(page)
+                  page: int | None, reserved: int = 0) -> dict[str, Any]:
+    # listed flat or step by step as without the lines above (fewer of them: paged sooner)
+    given, flat, lines = page, fitted_page(page), fitted_page(page, reserved)
     stack: list[list[dict[str, Any]]] = [actions]
     while True:
         current = stack[-1]
         if len(current) == 1 and len(stack) > 1:
             return current[0]  # narrowed down to one action
-        path, opts = options(current, page)
+        path, opts = options(current, flat)
         your_move = escape(messages(game).format("play.your_move"))
         if path is None:
             con.print(f"[bold]{your_move}[/bold] ({escape(T('play.legal_actions', {'n': len(current)}))}):")
@@ -344,15 +396,18 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
             field = step_field(path, game)
             con.print(f"[bold]{your_move}[/bold]: {escape(T('play.step_by_step', {'n': len(current)}))} "
                       f"[cyan]{escape(field)}[/cyan]:")
+        rows = [(action_label(o.actions[0], game) if path is None else option_label(path, o, game),
+                 "" if len(o.actions) == 1 else T('play.choices', {'n': len(o.actions)})) for o in opts]
+        page = lines if given is not None else fitted_to_lines(
+            [-(-(7 + len(label) + (len(more) + 4 if more else 0)) // max(20, con.width)) for label, more in rows], lines)
         paged = len(opts) > page > 0
         pick: int | str | None = "p"
         start = 0
         while isinstance(pick, str):  # a long list, `page` options at a time (numbers kept throughout)
             shown = range(start, min(start + page, len(opts))) if paged else range(len(opts))
             for i in shown:
-                o = opts[i]
-                more = "" if len(o.actions) == 1 else f"  [dim]({escape(T('play.choices', {'n': len(o.actions)}))})[/dim]"
-                label = action_label(o.actions[0], game) if path is None else option_label(path, o, game)
+                label, more = rows[i]
+                more = f"  [dim]({escape(more)})[/dim]" if more else ""
                 con.print(f"  [bold]{i + 1:3}[/bold]. {escape(label)}{more}", highlight=False)
             if paged:
                 con.print(f"[dim]{escape(T('play.options_page', {'first': shown.start + 1, 'last': shown.stop, 'n': len(opts)}))}[/dim]", highlight=False)
@@ -389,9 +444,11 @@ def play(args: argparse.Namespace) -> int:
         i18n.load(c, game.engine)
         _HELP_GAME["game"] = game
         me = game.your_seat
-        tell_so_far(seat, game, me, con, since_own=not new)
+        told = tell_so_far(seat, game, me, con, since_own=not new)
         events: queue.Queue = queue.Queue()
         shared = Shared(game)
+        shared.since = told
+        _SHARED["shared"] = shared
         with patch_stdout(raw=True):
             threading.Thread(target=_watcher, args=(seat, game.version, me, events, con, shared), daemon=True).start()
 
@@ -481,10 +538,45 @@ def fit_width(con: Console, fixed: int | None) -> None:
         pass
 
 
-def _board(con: Console, game: Game) -> None:
+def _board(con: Console, game: Game) -> int:
+    """The board under a rule with the game's version; returns the lines it took."""
     fit_width(con, getattr(con, "fixed_width", None))
     con.rule(T("play.version", {"version": game.version}))
+    board = render(game)
+    con.print(board)
+    return 1 + len(con.render_lines(board, con.options, pad=False))
+
+
+def _the_end(con: Console, game: Game) -> None:
+    """The board as the game ended, then the final scores."""
+    fit_width(con, getattr(con, "fixed_width", None))
     con.print(render(game))
+    con.print(outcome_text(game))
+
+
+SINCE_MOST = 6  # lines, at most, that retell what the others did since the player's last turn
+
+
+def since_last_turn(con: Console, shared: Shared, board: int) -> int:
+    """What the others did since the player's last move, one line an event (the last ones, cut to
+    the width), printed between the board and the choice when the board (`board` lines) has pushed
+    their lines off the screen: at 80x24 a New Bedford board of 4 seats is taller than the screen,
+    and the bots' moves were above it. Returns the lines printed (the options listed make room)."""
+    rows = _rows()
+    told = shared.since
+    if not told or rows is None or board + OTHER_LINES + 5 + len(told) <= rows:
+        return 0  # nothing told, no terminal, or the lines told are still in sight above the board
+    room = max(2, min(SINCE_MOST, rows // 4)) - 1  # lines under the heading
+    shown = told
+    if len(told) > room:  # the seats' last moves; what no seat did (a round's upkeep) is left above
+        shown = [x for x in told if x[2]][-(room - 1):]
+    con.print(f"[magenta bold]{escape(T('play.since_last_turn'))}[/magenta bold]", no_wrap=True, overflow="ellipsis")
+    if len(shown) < len(told):
+        con.print(f"[magenta dim]» … {escape(T('play.more_above', {'n': len(told) - len(shown)}))}[/magenta dim]",
+                  no_wrap=True, overflow="ellipsis")
+    for version, text, _ in shown:
+        con.print(f"[magenta]» v{version} {escape(text)}[/magenta]", no_wrap=True, overflow="ellipsis")
+    return 1 + len(shown) + (len(shown) < len(told))
 
 
 def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: PromptSession, con: Console,
@@ -499,17 +591,15 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
             shared.game = game
             if game.finished:
                 shared.told_up_to(game.version)
-                fit_width(con, getattr(con, "fixed_width", None))
-                con.print(render(game))
-                con.print(outcome_text(game))
+                _the_end(con, game)
                 return 0
             if pending is None and me in game.to_act:
                 la = seat.legal_actions()
                 if la.actions and la.version == game.version:
                     shared.told_up_to(game.version)
-                    _board(con, game)
+                    reserved = since_last_turn(con, shared, _board(con, game))  # the board, then what it hid
                     board_shown = game.version
-                    action = choose_action(session, con, game, la.actions, page)
+                    action = choose_action(session, con, game, la.actions, page, reserved)
                     # worded on the game it was chosen on (its options)
                     pending = Pending(action, action_label(action, game), game.version)
                 else:
@@ -521,6 +611,7 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                         game = act_on_latest(seat, pending.action, pending.version, own=shared.own_moves,
                                              request_id=pending.request_id)
                         con.print(f"[cyan]« {escape(T('play.you_played', {'move': pending.label}))}[/cyan]")
+                        shared.since.clear()  # told from here on: what the others do after this move
                     pending = None
                 except MovedOn:
                     pending = None

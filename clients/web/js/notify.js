@@ -4,7 +4,15 @@
 // in, for the portal user (POST /v1/push/subscriptions). While a subscribed browser shows a
 // game in a visible tab it tells the server (POST /v1/push/live), which then sends nothing
 // for those seats.
-import { api, why } from './api.js';
+//
+// The key and the registration go over gRPC-Web (the server's HTTP port answers it): a refusal
+// comes back in the call's status, not as an HTTP error status the browser logs in red in the
+// console. Two refusals are states, not failures (docs/api.md): NOTIFICATIONS_OFF (HTTP 409 over
+// REST: Web Push is off on this server; the control is hidden) and DNS_UNAVAILABLE (HTTP 503: the
+// push service's host could not be resolved for a moment; registered again after `retryAfter`
+// seconds, a few times).
+import { api, ApiError, why } from './api.js';
+import { Client, createGrpcWebTransport, toTableroError } from './vendor/tablero-client.js';
 import { h } from './dom.js';
 import { currentUser } from './portal.js';
 import { catalog } from './i18n.js';
@@ -12,6 +20,11 @@ import { catalog } from './i18n.js';
 const T = (key, args) => catalog('tablero').t(key, args);
 
 const FLAG = 'tablero.push.v1';
+export const RETRIES = 3; // registrations tried again after DNS_UNAVAILABLE
+export const LONGEST = 60; // seconds waited at most before one (whatever retryAfter says)
+const push = new Client({
+  baseUrl: location.origin, retries: 0, transport: createGrpcWebTransport({ baseUrl: location.origin }),
+}).notifications;
 const LIVE_EVERY = 15000;
 let serverKey; // undefined: not asked yet; null: Web Push is off on this server
 let live = null; // {gameId, held, timer}
@@ -26,18 +39,48 @@ function supported() {
   return 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
 }
 
+// A refusal as the page's other calls give it (why() words it).
+function refusal(e) {
+  const err = toTableroError(e);
+  const offline = err.code === 'UNAVAILABLE' && !err.reason;
+  return new ApiError(offline ? 0 : 400, err.code, offline ? `the server cannot be reached (${err.message})` : err.message, err.reason);
+}
+
 async function key() {
   if (serverKey === undefined) {
     try {
-      serverKey = (await api('GET', '/v1/push/key')).publicKey;
-    } catch {
-      serverKey = null;
+      serverKey = (await push.getPushKey({})).publicKey || null;
+    } catch (e) {
+      if (toTableroError(e).reason !== 'NOTIFICATIONS_OFF') return null; // asked again next time
+      serverKey = null; // Web Push is off on this server: nothing to offer
     }
   }
   return serverKey;
 }
 
-export async function subscribe(gameId, held) {
+// POST /v1/push/subscriptions (RegisterPushSubscription): `request` {subscription, seats}, the
+// portal user's `token` if signed in. A push service whose name could not be resolved for a moment
+// (DNS_UNAVAILABLE) is tried again after its retryAfter seconds (1..LONGEST), RETRIES times;
+// `onWait(seconds)` is told each wait.
+export async function register(request, token, onWait = () => {}) {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await push.registerPushSubscription(request, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+    } catch (e) {
+      const err = toTableroError(e);
+      if (err.reason === 'NOTIFICATIONS_OFF') {
+        serverKey = null;
+        throw new Error(T('web.notify_no_server'));
+      }
+      if (err.reason !== 'DNS_UNAVAILABLE' || tries >= RETRIES) throw refusal(e);
+      const wait = Math.min(LONGEST, Math.max(1, Math.ceil(Number(err.metadata.retryAfter ?? err.retryAfter) || 5)));
+      onWait(wait);
+      await new Promise((done) => { setTimeout(done, wait * 1000); });
+    }
+  }
+}
+
+export async function subscribe(gameId, held, onWait) {
   const publicKey = await key();
   if (!publicKey) throw new Error(T('web.notify_no_server'));
   if ((await Notification.requestPermission()) !== 'granted') throw new Error(T('web.notify_blocked'));
@@ -48,10 +91,8 @@ export async function subscribe(gameId, held) {
   const me = currentUser();
   // The endpoint and keys are all the server uses (it also accepts toJSON()'s `expirationTime`).
   const { endpoint, keys } = sub.toJSON();
-  await api('POST', '/v1/push/subscriptions', {
-    token: me && me.token,
-    body: { subscription: { endpoint, keys }, seats: held.map((s) => ({ gameId, token: s.token })) },
-  });
+  await register({ subscription: { endpoint, keys }, seats: held.map((s) => ({ gameId, token: s.token })) },
+    me && me.token, onWait);
   localStorage.setItem(FLAG, '1');
 }
 
@@ -94,7 +135,7 @@ export function notifyControl(gameId, held) {
       button.disabled = true;
       status.textContent = ` ${T('web.notify_subscribing')}`;
       try {
-        await subscribe(gameId, held);
+        await subscribe(gameId, held, (seconds) => { status.textContent = ` ${T('web.notify_retrying', { seconds })}`; });
         status.textContent = ` ${T('web.notify_on')}`;
         watchLive(gameId, held);
       } catch (e) {

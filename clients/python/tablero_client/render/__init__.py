@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from contextvars import ContextVar
 from types import ModuleType
 from typing import Any
 
@@ -128,9 +129,26 @@ def _special(game: Game) -> i18n.Special:
     return lambda k, v: _hook(game, "field_value", k, v, game)
 
 
+# Set while an event is worded: an engine module names what the event refers to as it was then
+# (what `follow` kept), not as the view has it now (Founders' proposals: "proposal 2" of a vote
+# long past is not the proposal 2 on the table now).
+DESCRIBING: ContextVar[bool] = ContextVar("describing", default=False)
+
+
+def follow(event: dict[str, Any], game: Game) -> None:
+    """The log read in order, every event once (the player's own too, told or not): the engine
+    module's `follow(event, game)` keeps what the words of later events need."""
+    _hook(game, "follow", event, game)
+
+
 def describe_event(event: dict[str, Any], game: Game) -> str:
-    """A game event as a sentence: its template in the engine's catalog."""
-    text = i18n.describe(messages(game), event, lambda p: player_name(game, p), _special(game))
+    """A game event as a sentence: its template in the engine's catalog, with what it refers to as it
+    was when it happened (the events followed so far, this one included)."""
+    token = DESCRIBING.set(True)
+    try:
+        text = i18n.describe(messages(game), event, lambda p: player_name(game, p), _special(game))
+    finally:
+        DESCRIBING.reset(token)
     return text if len(text) <= words.MAX_LINE else text[:words.MAX_LINE - 1] + "…"
 
 
@@ -185,7 +203,13 @@ def _short(v: Any) -> str:
 
 
 def outcome_text(game: Game) -> RenderableType:
+    """The final scores: each seat's total and who won, and the breakdown by category of the outcome's
+    `details` as the browser shows it (render/scores.py): the totals, the rest of the breakdown, then
+    its main lines last, at the bottom of the screen."""
+    from rich.console import Group
     from rich.table import Table
+
+    from .scores import breakdown
 
     out = game.outcome or {}
     m = messages(game)
@@ -200,7 +224,11 @@ def outcome_text(game: Game) -> RenderableType:
     beaten_by = set(out.get("captain_winners") or [])
     for i, score in enumerate(out.get("scores") or []):
         t.add_row(seat_name(game, i), str(score), m.format("outcome.winner") if i in winners else "")
+    def captain(c: dict[str, Any]) -> str:
+        return m.format("label.captain", {"name": i18n.value(m, c.get("captain"))}, default=str(c.get("captain")))
+
     for c in captains:
-        name = m.format("label.captain", {"name": i18n.value(m, c.get("captain"))}, default=str(c.get("captain")))
-        t.add_row(name, str(c.get("total", "?")), m.format("outcome.winner") if c.get("captain") in beaten_by else "")
-    return t
+        t.add_row(captain(c), str(c.get("total", "?")), m.format("outcome.winner") if c.get("captain") in beaten_by else "")
+    names = [seat_name(game, i) for i in range(max(game.players or 0, len(out.get("scores") or [])))]
+    rest, main = breakdown(m, out, names, captain)
+    return Group(*(x for x in (t, rest, main) if x is not None))

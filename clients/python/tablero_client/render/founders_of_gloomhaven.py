@@ -573,13 +573,49 @@ def _fmt(game: Game, x: Any) -> str:
 
 
 # --- actions and the event log in words (clients/web/js/render/founders.js) --------------------
+_THEN: dict[str, dict[str, Any]] = {}  # game id -> the proposals on the table as the log followed so far left them
+
+
+def follow(event: dict[str, Any], game: Game) -> None:
+    """The proposals on the table, replayed from the log as the engine does (the browser's
+    proposalsThen): game_started deals them; a draw while the winner is being placed replaces the
+    unplaceable one; any other draw replaces them all, except alone (solo), where the drawn cards
+    join the two left. A vote's line names the proposals it was about, not those on the table now."""
+    t = _THEN.setdefault(game.id, {"props": None, "winner": None, "placing": False})
+    kind = event.get("type")
+    if kind == "game_started":
+        t["props"] = list(event["proposals"]) if isinstance(event.get("proposals"), list) else None
+    elif (kind == "votes_revealed" and isinstance(event.get("winner"), int)) or kind == "proposal_chosen":
+        t["winner"], t["placing"] = event.get("proposal" if kind == "proposal_chosen" else "winner"), True
+    elif kind == "prestige_placed":
+        t["placing"] = False
+    elif kind == "proposals_drawn" and isinstance(event.get("cards"), list) and t["props"] is not None:
+        cards, props, w = event["cards"], t["props"], t["winner"]
+        if t["placing"] and isinstance(w, int):
+            if cards and 0 <= w < len(props):
+                props[w] = cards[0]
+            elif not cards:
+                t["placing"] = False
+        elif (game.view or {}).get("solo"):
+            t["props"] = [p for k, p in enumerate(props) if k != w] + cards
+        else:
+            t["props"] = list(cards)
+
+
+def _proposals(game: Game) -> list[Any]:
+    """The proposals an event being worded refers to (as `follow` left them), else the view's."""
+    from . import DESCRIBING
+
+    then = _THEN.get(game.id, {}).get("props")
+    return then if DESCRIBING.get() and then is not None else (game.view or {}).get("proposals") or []
+
+
 def _proposal(game: Game, i: Any) -> str:
     """Proposal i (0-based in the view and actions) as a person reads it: numbered from 1, with its name."""
     m = _m(game)
     if not isinstance(i, int) or isinstance(i, bool):
         return m.format("label.term_a_proposal")
-    v = game.view or {}
-    props = v.get("proposals") or []
+    props = _proposals(game)
     name = _card_name(game, props[i]) if 0 <= i < len(props) else ""
     return m.format("label.proposal", {"n": i + 1, "has_name": "true" if name else "false", "name": name})
 
@@ -675,7 +711,7 @@ def _vote_totals(game: Game, totals: list[Any]) -> str:
     """"Scholars' Library 3 influence, Armory 1 influence and Tavern 0 influence" (it said "3, 1, and 0"):
     the proposals of the view the vote is told with, as the browser names them."""
     m = _m(game)
-    props = (game.view or {}).get("proposals") or []
+    props = _proposals(game)
     shown = totals[:len(props)] if props else totals
     return m.list([m.format("label.votes", {"name": _card_name(game, props[i]) if i < len(props) else str(i + 1), "n": n})
                    for i, n in enumerate(shown)])

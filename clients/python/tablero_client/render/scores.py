@@ -1,0 +1,121 @@
+"""The final scores by category (the outcome's `details`), as the browser's final scores panel
+shows them (clients/web/js/scores.js): a table with a column per seat (and per automa player,
+New Bedford's Captains), the score first, then the first dozen plain lines of the breakdown, totals
+before their parts, and a shared best score's tie-break lines that tell the tied seats apart; the
+rest in a second table, "Full breakdown (n more lines)"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from . import i18n, words
+
+MAIN = 12  # lines of the breakdown up front, as the browser's panel
+
+
+def _leaves(d: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    for k, v in d.items():
+        path = f"{prefix}.{k}" if prefix else k
+        out += _leaves(v, path) if isinstance(v, dict) else [(path, v)]
+    return out
+
+
+def _get(d: Any, path: str) -> Any:
+    for k in path.split("."):
+        d = d.get(k) if isinstance(d, dict) else None
+    return d
+
+
+def _records(v: Any) -> bool:
+    return isinstance(v, list) and any(isinstance(x, dict) for x in v)
+
+
+def _part(m: i18n.Catalog, x: str) -> str:
+    """A row's name: the engine's label.details when it words that row itself ("Money"), else its
+    name (`name.*`), else the id in words."""
+    if m.has("label.details"):
+        said = m.format("label.details", {"detail": x, "text": "\0"})
+        if said != "\0":
+            return said
+    if m.has(f"name.{x}"):
+        return m.format(f"name.{x}")
+    text = words.humanize(x)
+    return m.format("label.details", {"detail": x, "text": text}) if m.has("label.details") else text
+
+
+def _cell(m: i18n.Catalog, v: Any) -> str:
+    if v is None:
+        return "—"
+    if _records(v):
+        return "; ".join(words.fmt(x) for x in v)
+    shown = i18n.value(m, v)
+    if isinstance(v, bool):
+        return m.format("value.yes" if v else "value.no")
+    return m.number(shown) if isinstance(shown, int | float) else str(shown)
+
+
+def columns(outcome: dict[str, Any], names: list[str], captain: Any) -> list[dict[str, Any]]:
+    """Each column: its name, score, whether it won and its breakdown (seats, then Captains)."""
+    details = [d for d in outcome.get("details") or [] if isinstance(d, dict)]
+    scores = outcome.get("scores") or []
+    winners = outcome.get("winners") or []
+    cols = []
+    for s, name in enumerate(names):
+        detail = next((d for d in details if d.get("seat") == s), details[s] if s < len(details) else {})
+        cols.append({"name": name, "score": scores[s] if s < len(scores) else None, "win": s in winners,
+                     "detail": {k: v for k, v in detail.items() if k != "seat"}})
+    for c in outcome.get("captains") or []:
+        if isinstance(c, dict):
+            cols.append({"name": captain(c), "score": c.get("total"), "win": c.get("captain") in (outcome.get("captain_winners") or []),
+                         "detail": {k: v for k, v in c.items() if k not in ("player", "captain")}})
+    return cols
+
+
+def rows(cols: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """The breakdown's lines up front and the rest, as the browser splits them."""
+    every: list[str] = []
+    for c in cols:
+        for p, _ in _leaves(c["detail"]):
+            if p not in every:
+                every.append(p)
+    plain = [p for p in every if not any(_records(_get(c["detail"], p)) for c in cols)]
+    main = sorted(plain, key=lambda p: p.count("."))[:MAIN]  # totals before their parts
+    numbers = [c["score"] for c in cols if isinstance(c["score"], int | float)]
+    best = max(numbers) if numbers else None
+    tied = [c for c in cols if c["score"] == best]
+    if len(tied) > 1:  # the tie-break lines that tell the tied seats apart, up front too
+        main += [p for p in plain if p not in main and "tie" in p.lower()
+                 and len({repr(_get(c["detail"], p)) for c in tied}) > 1]
+    main.sort(key=every.index)
+    return main, [p for p in every if p not in main]
+
+
+def _table(m: i18n.Catalog, cols: list[dict[str, Any]], paths: list[str], title: str, score: bool) -> Table:
+    # no borders but under the heading: rows of one line where they fit (80 columns hold 4 seats)
+    t = Table(title=title, title_style="bold", title_justify="left", box=box.SIMPLE_HEAD)
+    labels = [" › ".join(_part(m, x) for x in p.split(".")) for p in paths]
+    t.add_column("")
+    for c in cols:
+        t.add_column(Text(c["name"]), justify="right")
+    if score:
+        t.add_row(Text(m.format("web.score"), style="bold"),
+                  *(Text(_cell(m, c["score"]), style="bold reverse" if c["win"] else "bold") for c in cols))
+    for p, label in zip(paths, labels, strict=True):
+        t.add_row(Text(label), *(Text(_cell(m, _get(c["detail"], p))) for c in cols))
+    return t
+
+
+def breakdown(m: i18n.Catalog, outcome: dict[str, Any], names: list[str], captain: Any) -> tuple[Table | None, Table | None]:
+    """(the rest of the breakdown, the scores and its first lines), or Nones when the outcome has no
+    breakdown. The rest is printed before the main table: the player sees the main table last, at the bottom."""
+    cols = columns(outcome, names, captain)
+    if not any(c["detail"] for c in cols):
+        return None, None
+    main, more = rows(cols)
+    rest = _table(m, cols, more, m.format("web.breakdown", {"n": len(more)}), False) if more else None
+    return rest, _table(m, cols, main, m.format("web.final_scores"), True)
