@@ -102,12 +102,13 @@ def search(engine: Engine, state: State, rng: random.Random, limit: Limit | None
     kept: list[tuple[State, float | None]] = [(state, None)]
     best: tuple[float, float] | None = None
     for _ in range(horizon):
-        kids: list[tuple[float, State, float]] = []
-        for s, first in kept:
-            if engine.outcome(s) is not None and first is not None:
-                kids.append((score(engine, s), s, first))
-                continue
-            for _ in range(spread):
+        kids: list[tuple[float, State, float]] = [(score(engine, s), s, first) for s, first in kept
+                                                  if first is not None and engine.outcome(s) is not None]
+        going = [(s, first) for s, first in kept if engine.outcome(s) is None]
+        # round by round over the kept lines, so that a search cut short by `limit` has played
+        # about as many continuations of each
+        for _ in range(spread):
+            for s, first in going:
                 seed = rng.random()
                 end, _actions = _line(engine, s, seed)
                 kids.append((score(engine, end), end, first if first is not None else seed))
