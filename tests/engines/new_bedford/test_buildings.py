@@ -1,5 +1,8 @@
 """Rulebook pp.18-22 and the English tiles: every building's action."""
 
+import json
+from pathlib import Path
+
 import pytest
 from tablero.engines.core import IllegalAction
 
@@ -185,6 +188,16 @@ def test_cooperage_pays_a_dollar_per_whale_token_of_any_kind_on_one_ship():
     assert [a["ship"] for a in spaces_of(g, 0, "cooperage")] == [1, 2]
     place(g, 0, "cooperage", ship=1)
     assert player(g, 0)["money"] == 4
+
+
+def test_the_cooperage_is_told_as_it_pays_a_dollar_per_whale_of_any_kind():
+    """The tile's effect as players read it (both catalogs) names no kind of whale: the engine
+    pays for every whale token (the English tile; shared/rules/new-bedford.md A.11). It read "per
+    right whale", the Spanish text's slip, so players read one rule and got another."""
+    folder = Path(__file__).parents[3] / "engines" / "new_bedford" / "messages"
+    for lang, kinds in (("en", ("right", "bowhead", "sperm")), ("es", ("franca", "boreal", "cachalote"))):
+        text = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))["effect.cooperage"]
+        assert not any(k in text.lower() for k in kinds), (lang, text)
 
 
 def test_cooperage_needs_a_ship_holding_a_whale():
