@@ -81,3 +81,18 @@ def harvest_state(crops0: dict | None = None, round_: int = 1, coins: int = 2) -
     s["boat_board"] = {b: True for b in BOAT_TYPES}
     s["boat_piles"] = {b: 4 for b in BOAT_TYPES}
     return s
+
+
+def whole_game(seats: int, seed: int, options: dict | None = None, prefer=None, share: float = 0.0) -> list[dict]:
+    """The events of a whole game of the engine's random player (the log-reading audit tests);
+    with `prefer` (a test on an action), one of the preferred legal actions is played instead
+    with probability `share` when there is one (so that rare moves are exercised)."""
+    g = LocalGame(ENGINE, seats=seats, seed=seed, options=options)
+    rng = random.Random(seed)
+    while g.outcome() is None:
+        seat = rng.choice(sorted(g.to_act()))
+        acts = g.legal_actions(seat)
+        picks = [a for a in acts if prefer(a)] if prefer is not None else []
+        a = rng.choice(picks) if picks and rng.random() < share else ENGINE.random_action(g.state, seat, acts, rng)
+        g.act(seat, a)
+    return g.events

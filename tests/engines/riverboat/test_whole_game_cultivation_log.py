@@ -5,20 +5,10 @@ card's colour (any colour on a wild) places one, on an empty field of that colou
 coin; nobody skips who could place; the tile holder's round-track worker comes first and is not one
 of the eight. Independent rules audit (audit-rb)."""
 
-import random
-
 import pytest
-from tablero.engines.core import LocalGame
-from tablero.engines.riverboat import ENGINE, board
+from tablero.engines.riverboat import board
 
-
-def _play(seats: int, seed: int) -> list[dict]:
-    g = LocalGame(ENGINE, seats=seats, seed=seed)
-    rng = random.Random(seed)
-    while g.outcome() is None:
-        seat = rng.choice(sorted(g.to_act()))
-        g.act(seat, ENGINE.random_action(g.state, seat, g.legal_actions(seat), rng))
-    return g.events
+from .helpers import whole_game
 
 
 class Mats:
@@ -58,7 +48,7 @@ class Mats:
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_cultivation_phases_read_from_the_log(seats, seed):
-    events = _play(seats, seed)
+    events = whole_game(seats, seed)
     mats = Mats(events[0])
     card, answered, must, cards = None, set(), [], []
     for e in events:

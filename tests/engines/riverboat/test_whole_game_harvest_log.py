@@ -5,31 +5,20 @@ round (3 in round 4), no claim after a pass, exactly the boat's capacity of work
 and the harvest bonus once per crop when 9 of it have been harvested. Independent rules audit
 (audit-rb)."""
 
-import random
-
 import pytest
-from tablero.engines.core import LocalGame
-from tablero.engines.riverboat import ENGINE
 from tablero.engines.riverboat.data import BOAT_TYPES, BOATS
 
+from .helpers import whole_game
 
-def _play(seats: int, seed: int, options: dict) -> list[dict]:
-    g = LocalGame(ENGINE, seats=seats, seed=seed, options=options)
-    rng = random.Random(seed)
-    while g.outcome() is None:
-        seat = rng.choice(sorted(g.to_act()))
-        acts = g.legal_actions(seat)
-        coins = [a for a in acts if a.get("type") == "claim_boat" and a["coin"]]
-        # now and then a coin boat, so that the draw piles are used
-        a = rng.choice(coins) if coins and rng.random() < 0.3 else ENGINE.random_action(g.state, seat, acts, rng)
-        g.act(seat, a)
-    return g.events
+
+def _coin_boat(a: dict) -> bool:  # now and then a coin boat, so that the draw piles are used
+    return a.get("type") == "claim_boat" and a["coin"]
 
 
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_harvest_and_shipping_read_from_the_log(seats, seed):
-    events = _play(seats, seed, {})
+    events = whole_game(seats, seed, {}, _coin_boat, 0.3)
     on_board = {b["id"]: True for b in BOATS}  # seed-R setup 1: the top boat of each pile
     pile = {b["id"]: b["count"] - 1 for b in BOATS}
     harvested = [dict.fromkeys(("beet", "wheat", "corn", "potato", "pumpkin"), 0) for _ in range(seats)]

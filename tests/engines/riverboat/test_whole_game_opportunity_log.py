@@ -4,31 +4,21 @@ exactly one card, a face-up card comes with the bonus above its space and a card
 (coin) with none, and the cards left go to the bottom of the deck. Independent rules audit
 (audit-rb)."""
 
-import random
-
 import pytest
-from tablero.engines.core import LocalGame
-from tablero.engines.riverboat import ENGINE
 from tablero.engines.riverboat.data import CARD_SPACE_BONUSES
 
+from .helpers import whole_game
 
-def _play(seats: int, seed: int, options: dict) -> list[dict]:
-    g = LocalGame(ENGINE, seats=seats, seed=seed, options=options)
-    rng = random.Random(seed)
-    while g.outcome() is None:
-        seat = rng.choice(sorted(g.to_act()))
-        acts = g.legal_actions(seat)
-        deck = [a for a in acts if a["type"] in ("search_opportunity_deck", "draw_opportunity")]
-        a = rng.choice(deck) if deck and rng.random() < 0.3 else ENGINE.random_action(g.state, seat, acts, rng)
-        g.act(seat, a)
-    return g.events
+
+def _from_the_deck(a: dict) -> bool:
+    return a["type"] in ("search_opportunity_deck", "draw_opportunity")
 
 
 @pytest.mark.parametrize("options", [{}, {"coin_draws": "blind"}])
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_opportunity_phases_read_from_the_log(seats, seed, options):
-    events = _play(seats, seed, options)
+    events = whole_game(seats, seed, options, _from_the_deck, 0.3)
     spaces = list(events[0]["opportunity_spaces"])
     taken_from_deck = 0
     rounds = 0

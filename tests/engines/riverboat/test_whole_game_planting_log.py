@@ -5,21 +5,11 @@ and 2 VP, the supply is refilled during the phase only when no face-up tile fits
 turn, and no worker stands on an empty field when the phase ends.
 Independent rules audit (audit-rb)."""
 
-import random
-
 import pytest
-from tablero.engines.core import LocalGame
-from tablero.engines.riverboat import ENGINE, board
+from tablero.engines.riverboat import board
 from tablero.engines.riverboat.data import TILE_KINDS
 
-
-def _play(seats: int, seed: int) -> list[dict]:
-    g = LocalGame(ENGINE, seats=seats, seed=seed)
-    rng = random.Random(seed)
-    while g.outcome() is None:
-        seat = rng.choice(sorted(g.to_act()))
-        g.act(seat, ENGINE.random_action(g.state, seat, g.legal_actions(seat), rng))
-    return g.events
+from .helpers import whole_game
 
 
 def _fits_any(slots: dict, free: list[int]) -> bool:
@@ -29,7 +19,7 @@ def _fits_any(slots: dict, free: list[int]) -> bool:
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_planting_phases_read_from_the_log(seats, seed):
-    events = _play(seats, seed)
+    events = whole_game(seats, seed)
     slots = {k: list(v) for k, v in events[0]["crop_supply"].items()}
     uncovered: list[set[int]] = [set() for _ in range(seats)]
     planting, refills = False, 0

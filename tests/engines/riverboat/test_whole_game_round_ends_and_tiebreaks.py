@@ -4,21 +4,10 @@ game after round 3, to the player furthest behind, the marker on top of a tied s
 the tie-breaks of the final scoring by the round-4 phase tiles. Independent rules audit
 (audit-rb)."""
 
-import random
-
 import pytest
-from tablero.engines.core import LocalGame
-from tablero.engines.riverboat import ENGINE
 from tablero.engines.riverboat.data import PHASES
 
-
-def _play(seats: int, seed: int) -> list[dict]:
-    g = LocalGame(ENGINE, seats=seats, seed=seed)
-    rng = random.Random(seed)
-    while g.outcome() is None:
-        seat = rng.choice(sorted(g.to_act()))
-        g.act(seat, ENGINE.random_action(g.state, seat, g.legal_actions(seat), rng))
-    return g.events
+from .helpers import whole_game
 
 
 def _vp_gains(e: dict) -> list[tuple[int, int]]:
@@ -41,7 +30,7 @@ def test_the_first_player_marker_at_each_rounds_end_read_from_the_log(seats, see
     # Primer jugador al jugador que está más atrás en el registro de Puntos de Victoria. En caso de
     # empate, el propietario del marcador de puntuación en la parte superior de la pila".
     # "Siempre que obtenga puntos de victoria ... coloque su marcador de puntuación en la parte superior."
-    events = _play(seats, seed)
+    events = whole_game(seats, seed)
     vp, arrived, clock = [0] * seats, [0] * seats, 0
     first = events[0]["first_player"]
     ends = 0
@@ -73,7 +62,7 @@ def test_final_tie_breaks_use_the_phase_tiles_drafted_in_round_4(seats, seed):
     # seed-R: "El juego termina al final de la Ronda 4 ... conserve sus fichas de Fase (pueden
     # servir como desempate)"; harbor and agents: "el jugador empatado con la ficha de Fase
     # anterior (de la Ronda 4)".
-    events = _play(seats, seed)
+    events = whole_game(seats, seed)
     start = max(i for i, e in enumerate(events) if e["type"] == "round_started" and e["round"] == 4)
     held: dict[int, list[str]] = {s: [] for s in range(seats)}
     for e in events[start:]:

@@ -4,23 +4,14 @@ at most 2 surveyors a round (3 in round 4), never two on one barn, well or card,
 per adjacent hex of its most common single crop, a well 1 VP per hex of its connected crop area,
 and each round scores 1 VP per active surveyor and per agent. Independent rules audit (audit-rb)."""
 
-import random
-
 import pytest
-from tablero.engines.core import LocalGame
-from tablero.engines.riverboat import ENGINE, board
+from tablero.engines.riverboat import board
+
+from .helpers import whole_game
 
 
-def _play(seats: int, seed: int) -> list[dict]:
-    g = LocalGame(ENGINE, seats=seats, seed=seed)
-    rng = random.Random(seed)
-    while g.outcome() is None:
-        seat = rng.choice(sorted(g.to_act()))
-        acts = g.legal_actions(seat)
-        surveys = [a for a in acts if a["type"] in ("survey", "survey_card")]
-        a = rng.choice(surveys) if surveys and rng.random() < 0.8 else ENGINE.random_action(g.state, seat, acts, rng)
-        g.act(seat, a)
-    return g.events
+def _survey(a: dict) -> bool:
+    return a["type"] in ("survey", "survey_card")
 
 
 def _area(crops: dict[int, str], cell: int) -> int:
@@ -36,7 +27,7 @@ def _area(crops: dict[int, str], cell: int) -> int:
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_scoring_phases_read_from_the_log(seats):
-    checked = sum(_check_log(seats, _play(seats, seed)) for seed in range(6))
+    checked = sum(_check_log(seats, whole_game(seats, seed, None, _survey, 0.8)) for seed in range(6))
     assert checked > 0, "some barn or well was surveyed"
 
 
