@@ -36,3 +36,13 @@ def cli(*args: str, timeout: float = 60, check: bool = True,
     if check and p.returncode != 0:
         raise AssertionError(f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
     return p
+
+
+@pytest.fixture
+def tmux(tmp_path):
+    """A terminal: a tmux session of its own (test_play_tmux.Tmux), closed after the test."""
+    from .test_play_tmux import Tmux
+
+    t = Tmux(tmp_path)
+    yield t
+    t.close()

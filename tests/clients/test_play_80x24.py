@@ -9,16 +9,9 @@ import re
 
 import pytest
 
-from .test_play_tmux import Tmux, _ready
+from .test_play_tmux import _ready
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def tmux(tmp_path):
-    t = Tmux(tmp_path)
-    yield t
-    t.close()
 
 
 def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(server, tmux):

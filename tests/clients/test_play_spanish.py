@@ -8,16 +8,9 @@ import re
 
 import pytest
 
-from .test_play_tmux import Tmux, _ready, play_choices
+from .test_play_tmux import _ready, play_choices
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def tmux(tmp_path):
-    t = Tmux(tmp_path)
-    yield t
-    t.close()
 
 
 def test_a_whole_tic_tac_toe_game_in_spanish(server, tmux):

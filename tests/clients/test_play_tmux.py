@@ -88,11 +88,7 @@ def play_choices(t: Tmux, choices: int, timeout: float = 90, prompt: str = "choo
     return t.wait(lambda s: _prompts(s, prompt) >= choices and ("EXITED" in s or _ready(choices + 1, prompt)(s)), timeout)
 
 
-@pytest.fixture
-def tmux(tmp_path):
-    t = Tmux(tmp_path)
-    yield t
-    t.close()
+# the `tmux` fixture (a Tmux session, closed after the test) is in conftest.py
 
 
 def test_a_whole_tic_tac_toe_game(server, tmux):
