@@ -60,3 +60,13 @@ def set_vps(g: engines.LocalGame, vps: list[int]) -> None:
         extra = v - player(g, s)["vp"]
         p["tiles"].append({"kind": "city_center", "slots": ["t"] * extra})
         assert player(g, s)["vp"] == v
+
+
+def my_turn(**fields) -> engines.LocalGame:
+    """Seat 0's turn of a 2-seat game (seed 7) with an empty display, two 6s in hand, 3 disks and 4
+    storehouses, and `fields` on top (the workers' and tools' tests)."""
+    g = game(2, seed=7)
+    set_turn(g, [0, 1])
+    g.state["display"] = []
+    player(g, 0, **{"hand": [6, 6], "disks": 3, "storehouses": 4, **fields})
+    return g

@@ -8,22 +8,14 @@ import pytest
 from tablero.engines import IllegalAction
 from tablero.engines.phoenicia.engine import _new_tile
 
-from .helpers import game, player, set_turn, tile, types
-
-
-def _me(**fields):
-    g = game(2, seed=7)
-    set_turn(g, [0, 1])
-    g.state["display"] = []
-    player(g, 0, **{"hand": [6, 6], "disks": 3, "storehouses": 4, **fields})
-    return g
+from .helpers import my_turn, player, tile, types
 
 
 def test_l240_to_l247_move_a_hunter_to_mining_then_put_a_trained_worker_on_the_disk_it_left_for_free():
     """l.240-241: Hunting -> Mining pays the full 8, gains 2 production and 1 VP and leaves a disk;
     l.246-247: a trained worker goes onto that disk "sin costo", the disk goes back to the supply
     and the player gains the space's full value ("un punto en cada track")."""
-    g = _me(cards=["Prospector"], hand=[4, 4], disks=3, trained=1)
+    g = my_turn(cards=["Prospector"], hand=[4, 4], disks=3, trained=1)
     g.state["players"][0]["tiles"].append(_new_tile("mining"))
     p = player(g, 0)
     prod, vp = p["production"], p["vp"]
@@ -41,7 +33,7 @@ def test_l240_to_l247_move_a_hunter_to_mining_then_put_a_trained_worker_on_the_d
 
 
 def test_l217_l225_a_worker_trained_for_2_is_employed_in_the_same_turn_for_the_tool_cost():
-    g = _me(hand=[], disks=3, untrained=1)
+    g = my_turn(hand=[], disks=3, untrained=1)
     g.state["players"][0]["hand"] = [4]
     g.act(0, {"type": "train", "cards": [], "disks": 2})
     assert (g.state["players"][0]["untrained"], g.state["players"][0]["trained"]) == (0, 1)
@@ -56,7 +48,7 @@ def test_l217_l225_a_worker_trained_for_2_is_employed_in_the_same_turn_for_the_t
 def test_l215_l225_an_untrained_worker_cannot_be_employed_or_put_on_a_tool_disk():
     """l.225: the pawn goes "desde la zona de trabajadores capacitados"; l.246: "un trabajador
     capacitado"."""
-    g = _me(untrained=2, trained=0)
+    g = my_turn(untrained=2, trained=0)
     tile(g, 0, "hunting")["slots"][1] = "t"
     assert not [a for a in g.legal_actions(0) if a["type"] == "employ"]
     with pytest.raises(IllegalAction, match="no trained worker"):
@@ -66,7 +58,7 @@ def test_l215_l225_an_untrained_worker_cannot_be_employed_or_put_on_a_tool_disk(
 def test_l251_several_tools_in_one_turn_each_on_the_next_empty_space_at_the_tiles_cost():
     """l.251-252: "uno o más discos de herramienta", each "en el primer espacio vacío" for the
     cost "que indica ese tarjetón"."""
-    g = _me(hand=[6, 6], disks=3)
+    g = my_turn(hand=[6, 6], disks=3)
     g.act(0, {"type": "buy_tool", "tableau": "farming", "cards": [6], "disks": 0})
     g.act(0, {"type": "buy_tool", "tableau": "farming", "cards": [6], "disks": 0})
     g.act(0, {"type": "buy_tool", "tableau": "hunting", "cards": [], "disks": 2})
@@ -81,7 +73,7 @@ def test_l251_several_tools_in_one_turn_each_on_the_next_empty_space_at_the_tile
 def test_l332_no_move_or_tool_onto_a_full_tableau():
     """l.332: "El jugador no puede tener más trabajadores asignados a una actividad de los que
     permita el tarjetón respectivo"; l.252 a tool needs an empty space."""
-    g = _me()
+    g = my_turn()
     t = tile(g, 0, "farming")
     t["slots"] = ["w"] * len(t["slots"])
     player(g, 0)
@@ -98,7 +90,7 @@ def test_l328_nothing_turns_tool_disks_or_workers_back_into_money_or_to_a_cheape
     """l.328: "El jugador no puede transformar en dinero los discos de herramienta ni los
     trabajadores (devolviéndolos a una actividad menos costosa, o a la zona de trabajadores
     capacitados o sin capacitación)"."""
-    g = _me(cards=["Prospector"], trained=1)
+    g = my_turn(cards=["Prospector"], trained=1)
     g.state["players"][0]["tiles"].append(_new_tile("mining"))
     m = tile(g, 0, "mining")
     m["slots"][:2] = ["w", "t"]
@@ -117,7 +109,7 @@ def test_l328_nothing_turns_tool_disks_or_workers_back_into_money_or_to_a_cheape
 
 def test_l238_moving_from_farming_to_mining_pays_the_full_8_not_the_difference():
     """l.237: "debe pagar el costo total de empleo de esta nueva actividad"."""
-    g = _me(cards=["Prospector"], hand=[6], disks=3)
+    g = my_turn(cards=["Prospector"], hand=[6], disks=3)
     g.state["players"][0]["tiles"].append(_new_tile("mining"))
     before = dict(player(g, 0))
     ev = g.act(0, {"type": "move", "from_tile": 1, "from_slot": 0, "to": "mining"})

@@ -4,19 +4,11 @@ import pytest
 from tablero.engines import IllegalAction
 from tablero.engines.phoenicia.engine import _new_tile, scoring
 
-from .helpers import ENGINE, game, pay_options, player, set_turn, tile, types
-
-
-def _me(**fields):
-    g = game(2, seed=7)
-    set_turn(g, [0, 1])
-    g.state["display"] = []
-    player(g, 0, **{"hand": [6, 6], "disks": 3, "storehouses": 4, **fields})
-    return g
+from .helpers import ENGINE, my_turn, pay_options, player, tile, types
 
 
 def test_training_a_worker_costs_2():
-    g = _me()
+    g = my_turn()
     ev = g.act(0, {"type": "train", "cards": [], "disks": 2})
     assert ev[0]["type"] == "worker_trained"
     p = g.state["players"][0]
@@ -24,14 +16,14 @@ def test_training_a_worker_costs_2():
 
 
 def test_public_works_lowers_training_to_1():
-    g = _me(cards=["Public Works"])
+    g = my_turn(cards=["Public Works"])
     assert {"type": "pay", "cards": [], "disks": 1} in pay_options(g, 0, {"type": "train"})
     with pytest.raises(IllegalAction, match="not needed"):
         g.act(0, {"type": "train", "cards": [], "disks": 2})
 
 
 def test_employing_pays_the_tool_cost_and_takes_the_first_free_space():
-    g = _me(trained=1)
+    g = my_turn(trained=1)
     g.act(0, {"type": "employ", "tableau": "farming", "cards": [6], "disks": 0})
     p = g.state["players"][0]
     assert tile(g, 0, "farming")["slots"][:3] == ["w", "w", None]
@@ -39,7 +31,7 @@ def test_employing_pays_the_tool_cost_and_takes_the_first_free_space():
 
 
 def test_tool_costs_are_2_5_8_and_11():
-    g = _me(trained=1, disks=0, hand=[6, 6, 6])
+    g = my_turn(trained=1, disks=0, hand=[6, 6, 6])
     p = g.state["players"][0]
     p["tiles"] += [_new_tile("mining"), _new_tile("clothmaking")]
     costs = {}
@@ -56,7 +48,7 @@ def test_tool_costs_are_2_5_8_and_11():
 
 def test_moving_a_worker_from_hunting_to_mining_pays_8_gains_the_difference_and_leaves_a_tool_disk():
     # Seed-P 1b worked example: pay the full 8, gain 2 production and 1 VP.
-    g = _me(cards=["Prospector"], hand=[4, 4], disks=0)
+    g = my_turn(cards=["Prospector"], hand=[4, 4], disks=0)
     g.state["players"][0]["tiles"].append(_new_tile("mining"))
     player(g, 0)
     before = dict(g.state["players"][0])
@@ -71,14 +63,14 @@ def test_moving_a_worker_from_hunting_to_mining_pays_8_gains_the_difference_and_
 
 
 def test_a_worker_moves_only_to_a_more_costly_activity():
-    g = _me()
+    g = my_turn()
     assert not [a for a in g.legal_actions(0) if a["type"] == "move" and a["to"] == "hunting"]
     with pytest.raises(IllegalAction, match="more costly"):
         g.act(0, {"type": "move", "from_tile": 1, "from_slot": 0, "to": "hunting", "cards": [], "disks": 2})
 
 
 def test_the_player_chooses_which_worker_moves():
-    g = _me(hand=[6], disks=0)
+    g = my_turn(hand=[6], disks=0)
     tile(g, 0, "hunting")["slots"][:2] = ["w", "w"]  # two hunters, 1 production each
     prod = player(g, 0)["production"]
     moves = [a for a in g.legal_actions(0) if a["type"] == "move"]
@@ -89,7 +81,7 @@ def test_the_player_chooses_which_worker_moves():
 
 
 def test_a_trained_worker_takes_a_tool_disk_for_free_and_gains_the_full_value():
-    g = _me(trained=1)
+    g = my_turn(trained=1)
     tile(g, 0, "hunting")["slots"][:2] = ["t", None]
     player(g, 0)
     prod, vp = g.state["players"][0]["production"], g.state["players"][0]["vp"]
@@ -101,7 +93,7 @@ def test_a_trained_worker_takes_a_tool_disk_for_free_and_gains_the_full_value():
 
 
 def test_every_worker_placed_in_clothmaking_brings_a_storehouse():
-    g = _me(trained=1, hand=[6, 6], disks=0, cards=["Dye House"])
+    g = my_turn(trained=1, hand=[6, 6], disks=0, cards=["Dye House"])
     g.state["players"][0]["tiles"].append(_new_tile("clothmaking"))
     store = g.state["players"][0]["storehouses"]
     g.act(0, {"type": "employ", "tableau": "clothmaking", "cards": [6, 6], "disks": 0})
@@ -111,7 +103,7 @@ def test_every_worker_placed_in_clothmaking_brings_a_storehouse():
 
 
 def test_a_tableau_holds_no_more_workers_than_its_spaces():
-    g = _me(trained=1)
+    g = my_turn(trained=1)
     tile(g, 0, "farming")["slots"] = ["w"] * len(tile(g, 0, "farming")["slots"])
     player(g, 0)
     assert not [a for a in g.legal_actions(0) if a.get("tableau") == "farming"]
@@ -120,7 +112,7 @@ def test_a_tableau_holds_no_more_workers_than_its_spaces():
 
 
 def test_one_tracker_improves_hunting_every_second_hunter_produces_2_and_two_make_it_advanced():
-    g = _me()
+    g = my_turn()
     tile(g, 0, "hunting")["slots"][:4] = ["w", "w", "w", "w"]
     assert player(g, 0)["production"] == 4 + 2
     assert player(g, 0, cards=["Tracker"])["production"] == (1 + 2 + 1 + 2) + 2  # hunters + the farmer
@@ -129,7 +121,7 @@ def test_one_tracker_improves_hunting_every_second_hunter_produces_2_and_two_mak
 
 
 def test_smelters_improve_mining():
-    g = _me()
+    g = my_turn()
     g.state["players"][0]["tiles"].append(_new_tile("mining"))
     t = tile(g, 0, "mining")
     t["slots"][:2] = ["w", "w"]
@@ -139,7 +131,7 @@ def test_smelters_improve_mining():
 
 
 def test_workers_come_before_tools_and_auctions_before_workers():
-    g = _me(trained=1)
+    g = my_turn(trained=1)
     g.state["display"] = ["Dyer"]
     g.act(0, {"type": "buy_tool", "tableau": "hunting", "cards": [], "disks": 2})
     kinds = {a["type"] for a in g.legal_actions(0)}
@@ -149,14 +141,14 @@ def test_workers_come_before_tools_and_auctions_before_workers():
 
 
 def test_buying_a_tool_puts_a_disk_on_the_first_free_space():
-    g = _me()
+    g = my_turn()
     g.act(0, {"type": "buy_tool", "tableau": "farming", "cards": [6], "disks": 0})
     assert tile(g, 0, "farming")["slots"][:3] == ["w", "t", None]
     assert g.state["players"][0]["disks"] == 4
 
 
 def test_city_center_sells_up_to_3_vp_at_3_each():
-    g = _me(cards=["City Center"], hand=[6, 6, 6, 6], disks=0)
+    g = my_turn(cards=["City Center"], hand=[6, 6, 6, 6], disks=0)
     g.state["players"][0]["tiles"].append(_new_tile("city_center"))
     vp = player(g, 0)["vp"]
     for _ in range(3):
@@ -168,7 +160,7 @@ def test_city_center_sells_up_to_3_vp_at_3_each():
 
 
 def test_a_worker_moved_to_clothmaking_or_taking_its_tool_disk_brings_a_storehouse_too():
-    g = _me(cards=["Dye House"], hand=[6, 6], disks=0, trained=1)
+    g = my_turn(cards=["Dye House"], hand=[6, 6], disks=0, trained=1)
     g.state["players"][0]["tiles"].append(_new_tile("clothmaking"))
     store = g.state["players"][0]["storehouses"]
     g.act(0, {"type": "move", "from_tile": 1, "from_slot": 0, "to": "clothmaking", "cards": [6, 6], "disks": 0})
@@ -181,7 +173,7 @@ def test_a_worker_moved_to_clothmaking_or_taking_its_tool_disk_brings_a_storehou
 
 def test_a_moved_worker_gains_only_the_difference_and_a_tool_disk_stays_on_the_vacated_space():
     # Farming (2 production, 1 VP) to Clothmaking (4, 2): +2 production, +1 VP.
-    g = _me(cards=["Dye House"], hand=[6, 6], disks=0)
+    g = my_turn(cards=["Dye House"], hand=[6, 6], disks=0)
     g.state["players"][0]["tiles"].append(_new_tile("clothmaking"))
     before = dict(player(g, 0))
     g.act(0, {"type": "move", "from_tile": 1, "from_slot": 0, "to": "clothmaking", "cards": [6, 6], "disks": 0})
