@@ -496,6 +496,8 @@ class RulesEngine(Engine):
       `state=None`;
     - `event_fields` (optional): mapping event type → {field: schema} for the event
       schema; event types absent from it are published with their type only;
+    - `event_optional` (optional): mapping event type → the fields of `event_fields` that
+      some of its events leave out (published, not required);
     - `view_schema`: JSON Schema of `view()`;
     - `phase_of(state)` if the phase is not `state["phase"]`;
     - `enter_phase(state, name, rng)` if any phase declares an end (`Phase.ends`): the
@@ -506,6 +508,7 @@ class RulesEngine(Engine):
     phases: tuple[Phase, ...] = ()
     on: Mapping[str, Callable[[State, Event], State | None]] = {}
     event_fields: Mapping[str, Mapping[str, Schema]] = {}
+    event_optional: Mapping[str, frozenset[str]] = {}
     # Safety bound of automatic steps after one decision.
     max_auto_steps: int = 100_000
     #: Event types after which an automatic step may follow. `None`: any event may (the
@@ -564,7 +567,8 @@ class RulesEngine(Engine):
                         "type": "object",
                         "title": t,
                         "properties": {"type": {"const": t}, **dict(cls.event_fields.get(t, {}))},
-                        "required": ["type", *cls.event_fields.get(t, {})],
+                        "required": ["type", *[k for k in cls.event_fields.get(t, {})
+                                               if k not in cls.event_optional.get(t, frozenset())]],
                     }
                     for t in cls.on
                 ],

@@ -35,7 +35,7 @@ from .history import _history_due, with_section_ids
 from .moves import MOVES
 from .phases import PHASES, _draw_proposals, enter_phase
 from .play import weighted_choice
-from .schemas import EVENT_FIELDS, OUTCOME_SCHEMA, VIEW_SCHEMA
+from .schemas import EVENT_FIELDS, EVENT_OPTIONAL, OUTCOME_SCHEMA, VIEW_SCHEMA
 from .vote import _solo_cost
 
 # ============================================================================================
@@ -76,6 +76,7 @@ class FoundersOfGloomhaven(RulesEngine):
     phases = PHASES
     on = ON
     event_fields = EVENT_FIELDS
+    event_optional = EVENT_OPTIONAL
     view_schema = VIEW_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
 

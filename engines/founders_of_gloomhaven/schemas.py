@@ -71,6 +71,8 @@ OUTCOME_SCHEMA = {
     "properties": {**RESULT["properties"], "history": HISTORY},
 }
 
+# Fields some events of a type leave out: a card played face down is not named to the others.
+EVENT_OPTIONAL = {"card_played": frozenset({"card"})}
 EVENT_FIELDS = {
     "game_started": {"map": STR, "variants": VARIANTS, "races": STRS,
                      "resources": {"type": "array", "items": {"type": "array", "items": RES},
@@ -83,7 +85,7 @@ EVENT_FIELDS = {
                      "proposals": STRS, "achievements": {"anyOf": [ACHIEVEMENTS, {"type": "null"}]}},
     "resource_drafted": {"seat": SEAT, "resource": RES},
     "start_stall_placed": {"seat": SEAT, "resource": RES, "cell": NINT},
-    "card_played": {"seat": SEAT, "face_up": BOOL},
+    "card_played": {"seat": SEAT, "face_up": BOOL, "card": STR},  # card: face up only (EVENT_OPTIONAL)
     "adviser_recruited": {"seat": SEAT, "slot": INT, "adviser": STR, "cost": NINT, "fleeting": NINT,
                           "lasting": NINT, "points": NINT},
     "stall_imported": {"seat": SEAT, "resource": RES, "cell": NINT, "cost": NINT, "owner": OPT_SEAT,

@@ -48,7 +48,7 @@ def test_renders_real_games(seats, seed):
             assert "renderer failed" not in text, text
             assert f"Phase {view['phase']}" in text
             for p in view["players"]:
-                assert f"{p['points']} pts" in text
+                assert f"{p['points']} {'pt' if p['points'] == 1 else 'pts'}" in text  # 1 pt, 2 pts
                 assert f"${p['money']}" in text
                 assert _name(p["race"]) in text  # the race by its catalog name ("Quatryl")
             for name in view["map"]["section_names"]:

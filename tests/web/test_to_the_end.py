@@ -65,8 +65,8 @@ def final_scores_match_the_api(page, base: str, game_id: str) -> dict:
 
 GAMES = [  # engine, seats chosen in the lobby, a breakdown row of its final scores
     ("new-bedford", ["human", "bot"], "Whale points"),
-    ("riverboat", ["human", "bot"], "Final vp"),
-    ("phoenicia", ["human", "bot"], "Cards vp"),
+    ("riverboat", ["human", "bot"], "Final VP"),
+    ("phoenicia", ["human", "bot"], "Cards VP"),
 ]
 
 

@@ -48,11 +48,43 @@ def _part(m: i18n.Catalog, x: str) -> str:
     return m.format("label.details", {"detail": x, "text": text}) if m.has("label.details") else text
 
 
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text  # "PV cada uno" stays
+
+
+def _word(m: i18n.Catalog, x: str) -> str:
+    """An id among a record's values ("card", "hunting"): its name, else how label.details words it, else as sent."""
+    if m.has(f"name.{x}"):
+        return m.format(f"name.{x}")
+    if m.has("label.details"):
+        said = m.format("label.details", {"detail": x, "text": "\0"})
+        if said != "\0":
+            return _lower(said)
+    return str(i18n.value(m, x))
+
+
+def _record(m: i18n.Catalog, r: Any) -> str:
+    """One record of a list ("boat 3b, capacity 3, reached yes"): its keys named as the rows are
+    (the engine's label.details, lower-cased as words: "barco 3b, capacidad 3, alcanzado sí"), its
+    values as cells; zero and empty entries left out, as words.fmt does."""
+    if not isinstance(r, dict):
+        return words.fmt(r)
+    parts = [(k, x) for k, x in r.items() if x not in (0, None, False) and x != [] and x != {}]
+    if not parts:
+        return words.fmt(r)
+    said = []
+    for k, x in parts:
+        name = _lower(_part(m, k))
+        value = _word(m, x) if isinstance(x, str) else _cell(m, x)
+        said.append(f"{name} {value}")
+    return ", ".join(said)
+
+
 def _cell(m: i18n.Catalog, v: Any) -> str:
     if v is None:
         return "—"
     if _records(v):
-        return "; ".join(words.fmt(x) for x in v)
+        return "; ".join(_record(m, x) for x in v)
     shown = i18n.value(m, v)
     if isinstance(v, bool):
         return m.format("value.yes" if v else "value.no")
