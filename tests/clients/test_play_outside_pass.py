@@ -13,16 +13,9 @@ import pytest
 
 from tests.web.api_play import ApiGame
 
-from .test_play_tmux import Tmux, _ready
+from .test_play_tmux import _ready
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def tmux(tmp_path):
-    t = Tmux(tmp_path)
-    yield t
-    t.close()
 
 
 def test_a_bots_face_up_card_is_named_in_the_lines_since_my_turn(server, tmux):
