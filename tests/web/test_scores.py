@@ -71,6 +71,29 @@ def test_row_labels_are_the_catalogs_labels_not_the_lower_case_names_of_sentence
         assert all(r in rows for r in want) and not any(r in rows for r in never), (lang, rows)
 
 
+def test_lists_of_records_are_worded_in_the_players_language(server, new_page):
+    """An outside pass: a Riverboat game's harbor boats in the Spanish final scores read "boat 3b,
+    capacity 3, slot space 1, reached yes" (a record's keys put in English words); they are worded
+    from the engine's catalog like the rows ("barco 3b, capacidad 3, …, alcanzado sí"), as the
+    terminal's end screen words them."""
+    import random
+
+    from .api_play import ApiGame
+
+    game = ApiGame(server.url, "riverboat", ["human", "human"])
+    game.play(random.Random(3), lambda g: False)
+    for lang, want, never in (("es", ["barco ", "capacidad "], ["boat ", "capacity", "reached", "slot space"]),
+                              ("en", ["boat ", "capacity "], ["barco", "capacidad"])):
+        page = new_page()
+        page.context.add_init_script(f"Object.defineProperty(navigator, 'languages', {{get: () => ['{lang}']}});")
+        game.hold(page, [0, 1])
+        page.goto(f"{server.url}/#/g/{game.id}")
+        page.wait_for_selector(".result:not([hidden]) .scores")
+        # the lists are in the folded full breakdown: read the cells' text, shown or not
+        text = " ".join(page.eval_on_selector_all(".result td", "cells => cells.map((c) => c.textContent)"))
+        assert all(w in text for w in want) and not any(w in text for w in never), (lang, text[:600])
+
+
 BOX = """() => {
     const box = document.querySelector('.result .scores').closest('.scroll');
     const r = box.getBoundingClientRect();

@@ -51,8 +51,19 @@ export function result(game, ctx, names, notes) {
     }
   }
   const get = (d, p) => p.split('.').reduce((v, k) => (v && typeof v === 'object' ? v[k] : undefined), d);
+  // One record of a list ("barco 3b, capacidad 3, alcanzado sí"): its keys named as the rows are
+  // (lower-cased as words), its values as cells; zero and empty entries left out, as fmt does (the
+  // terminal's render/scores.py words them alike).
+  const lower = (t) => (/^.\p{Ll}/u.test(t) ? t[0].toLowerCase() + t.slice(1) : t); // "PV cada uno" stays
+  const word = (x) => named(x) ?? (detailLabel(x) !== null ? lower(detailLabel(x)) : x);
+  const record = (r) => {
+    const empty = (x) => x === 0 || x === null || x === false || (typeof x === 'object' && !Object.keys(x).length);
+    const parts = r && typeof r === 'object' && !Array.isArray(r) ? Object.entries(r).filter(([, x]) => !empty(x)) : [];
+    if (!parts.length) return fmt(r);
+    return parts.map(([k, x]) => `${lower(rowName(k))} ${typeof x === 'string' ? word(x) : cell(x)}`).join(', ');
+  };
   const cell = (v) => {
-    if (Array.isArray(v) && v.some((x) => x && typeof x === 'object')) return v.map((x) => fmt(x)).join('; ');
+    if (Array.isArray(v) && v.some((x) => x && typeof x === 'object')) return v.map(record).join('; ');
     if (Array.isArray(v) && v.length) return v.map((x) => named(x) ?? fmt(x)).join(', ');
     return named(v) ?? fmt(v);
   };
