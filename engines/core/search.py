@@ -105,7 +105,7 @@ class Evaluation:
     # `plies(state, budget)`: hard's rollout length at this decision, when it depends on the table
     # (New Bedford: `budget.rollout_plies` at 2-4 seats, 1 in solo). None: `budget.rollout_plies`.
     plies: Callable[[State, Budget], int] | None = None
-    # `plan(engine, state, seat, rng, limit, iterations)`: hard's move from the engine's own
+    # `plan(engine, state, seat, rng, limit, iterations, actions=...)`: hard's move from the engine's own
     # planner where one search move by move does not find the game's plan (solo Founders: whole
     # hand cycles), or None to search as usual. Plans start from `determinize` like the search.
     plan: Callable[..., Action | None] | None = None
@@ -267,7 +267,7 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
     if level == "hard":
         if ev.plan is not None:
             limit = Limit(ev.budget.plan_seconds if iterations is None else None, deadline)
-            planned = ev.plan(engine, state, seat, rng, limit, iterations)
+            planned = ev.plan(engine, state, seat, rng, limit, iterations, actions=actions)
             if planned is not None:
                 return Choice(planned, 1)
         limit = Limit(ev.budget.hard_seconds if iterations is None else None, deadline)

@@ -146,12 +146,13 @@ def _remember(engine: Engine, start: State, seed: float) -> list[Action]:
 
 
 def plan(engine: Engine, state: State, seat: int, rng: random.Random, limit: Limit | None,
-         iterations: int | None = None) -> Action | None:
+         iterations: int | None = None, actions: list[Action] | None = None) -> Action | None:
     """The hard bot's move in a solo game (None in a game of several seats: not planned here).
-    `iterations` (tests) fixes the search's size: the beam and spread it names, no time limit."""
+    `iterations` (tests) fixes the search's size: the beam and spread it names, no time limit;
+    `actions`: the seat's legal actions when the caller has them."""
     if not state["solo"] or engine.outcome(state) is not None:
         return None
-    legal = engine.legal_actions(state, seat)
+    legal = actions if actions is not None else engine.legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]
     key = _key(engine, state)
