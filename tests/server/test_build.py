@@ -1,7 +1,8 @@
 """The response builder (server.api.build) makes exactly the message json_format.ParseDict
 makes, on real answers: every answer a real server gives over gRPC while whole games of every
 engine are played and read (views, legal actions, event pages, engines and their schemas,
-games lists) is built both ways and compared."""
+games lists) is built both ways and compared. The inner loop plays the first turns of each
+game (every kind of answer, most of the shapes); the slow run plays whole games."""
 
 import grpc
 import pytest
@@ -15,8 +16,11 @@ from tests.server.support import ServerThread
 ENGINES = ["tic-tac-toe", "new-bedford", "riverboat", "phoenicia", "founders-of-gloomhaven"]
 
 
-@pytest.fixture(scope="module")
-def recorded():
+# Turns played per game: the inner loop's prefix; None: to the end.
+PREFIX_TURNS = 40
+
+
+def _record(turns: int | None) -> list[tuple[type, dict]]:
     seen: list[tuple[type, dict]] = []
     real = build_module._BUILDER.build
 
@@ -37,7 +41,7 @@ def recorded():
                 created = stub.CreateGame(pb.CreateGameRequest(engine=engine, players=2, seats=["human", "bot"]))
                 game, token = created.game, created.seats[0].token
                 md = [("authorization", f"Bearer {token}")]
-                for _ in range(400):
+                for _ in range(400 if turns is None else turns):
                     g = stub.GetGame(pb.GetGameRequest(game_id=game.id), metadata=md).game
                     if g.status == pb.GAME_STATUS_FINISHED:
                         break
@@ -60,7 +64,7 @@ def recorded():
     return seen
 
 
-def test_every_answer_is_built_as_parse_dict_builds_it(recorded):
+def _check(recorded: list[tuple[type, dict]]) -> None:
     kinds = {cls.DESCRIPTOR.full_name for cls, _ in recorded}
     assert {"tablero.v1.GetGameResponse", "tablero.v1.ListLegalActionsResponse", "tablero.v1.ListEventsResponse",
             "tablero.v1.SubmitActionResponse", "tablero.v1.GetEngineResponse", "tablero.v1.ListGamesResponse",
@@ -70,6 +74,15 @@ def test_every_answer_is_built_as_parse_dict_builds_it(recorded):
         expected = json_format.ParseDict(data, cls(), ignore_unknown_fields=True)
         built = build_module.Builder().build(cls, data)
         assert built == expected, (cls.DESCRIPTOR.full_name, data)
+
+
+def test_every_answer_of_the_first_turns_is_built_as_parse_dict_builds_it():
+    _check(_record(PREFIX_TURNS))
+
+
+@pytest.mark.slow
+def test_every_answer_of_whole_games_is_built_as_parse_dict_builds_it():
+    _check(_record(None))
 
 
 def test_what_the_builder_cannot_set_falls_back_to_parse_dict_and_its_error():
