@@ -218,3 +218,18 @@ def test_phoenicia_one_card_paid_is_a_card_not_cards():
             assert several in describe_event(two, game), describe_event(two, game)
         finally:
             i18n.set_language("en")
+
+
+def test_new_bedford_selling_none_of_a_good_says_so_not_sell_0():
+    """A sale's step that sells none of a kind of good reads "Sell no food" ("No vender comida"),
+    not "Sell 0 food" ("Vender 0 de comida")."""
+    from tablero_client.render import i18n
+
+    game = _game(engines.LocalGame("new-bedford", seats=2, seed=1), "new-bedford")
+    for lang, none, two in (("en", "Sell no food", "Sell 2 food"), ("es", "No vender comida", "Vender 2 de comida")):
+        i18n.set_language(lang)
+        try:
+            assert action_label({"type": "sell_goods", "good": "food", "count": 0}, game).startswith(none)
+            assert action_label({"type": "sell_goods", "good": "food", "count": 2}, game).startswith(two)
+        finally:
+            i18n.set_language("en")
