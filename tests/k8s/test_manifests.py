@@ -435,6 +435,8 @@ def test_env_sources_exist_except_the_out_of_band_production_secret(name):
 def test_dev_is_one_replica_on_sqlite_without_the_scale_out_pieces():
     objs = render("overlays/dev")
     assert server(objs)["spec"]["replicas"] == 1
+    # Never two pods at once, each on its own SQLite file: a rollout stops the old pod first.
+    assert server(objs)["spec"]["strategy"] == {"type": "Recreate"}
     data = config_data(objs)
     assert "TABLERO_REDIS_URL" not in data and data["TABLERO_DB"]
     for kind in ("HorizontalPodAutoscaler", "PodDisruptionBudget", "ServiceMonitor", "StatefulSet", "CronJob"):
