@@ -51,6 +51,10 @@ class Config(BaseSettings):
     trusted_proxies: str = ""  # TABLERO_TRUSTED_PROXIES
     body_timeout: float = Field(30.0, gt=0, le=3600, allow_inf_nan=False)  # TABLERO_BODY_TIMEOUT
     portal_keys: str | None = None  # TABLERO_PORTAL_KEYS: JSON, key id -> HS256 secret or PEM public key
+    # TABLERO_PORTAL_AUDIENCE (comma-separated) / TABLERO_PORTAL_ISSUER: the `aud` and `iss` a
+    # portal JWT must carry (server.portal.identity); without an audience, a JWT with `aud` is refused.
+    portal_audience: str | None = None
+    portal_issuer: str | None = None
     rate_limit: str | None = None  # TABLERO_RATE_LIMIT: calls per user or client address, e.g. 20/s or 20/s,40
     create_rate_limit: str | None = None  # TABLERO_CREATE_RATE_LIMIT: game creations, e.g. 5/m,10
     max_open_games_per_user: int = Field(20, ge=0)  # TABLERO_MAX_OPEN_GAMES_PER_USER (0: no cap)
@@ -117,7 +121,7 @@ class Config(BaseSettings):
     # notify signal was lost (a replica died between commit and signal); docs/webhooks.md.
     notify_sweep: float = Field(60.0, gt=0, allow_inf_nan=False)
 
-    @field_validator("redis_url", "db", "portal_keys", "rate_limit", "create_rate_limit", "finished_ttl",
+    @field_validator("redis_url", "db", "portal_keys", "portal_audience", "portal_issuer", "rate_limit", "create_rate_limit", "finished_ttl",
                      "abandoned_ttl", "webhooks", "vapid_private_key", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: Any) -> Any:
@@ -160,6 +164,21 @@ class Config(BaseSettings):
         from tablero.server.portal.identity import PortalKeys
 
         PortalKeys.from_json(v)
+        return v
+
+    @field_validator("portal_audience")
+    @classmethod
+    def _portal_audience(cls, v: str | None) -> str | None:
+        from tablero.server.portal.identity import audiences
+
+        audiences(v)  # ValueError names the problem
+        return v
+
+    @field_validator("portal_issuer")
+    @classmethod
+    def _portal_issuer(cls, v: str | None) -> str | None:
+        if v is not None and (not v.strip() or v != v.strip()):
+            raise ValueError("must not be blank or start or end with whitespace")
         return v
 
     @field_validator("webhooks")

@@ -6,6 +6,12 @@ public key (RS256 for RSA keys, ES256 for P-256 EC keys). Several keys may be li
 at once, so a portal rotates by adding the new key, signing with it, and removing
 the old one once no token signed with it is still alive. A token names its key in
 the `kid` header and carries `sub` (the user id), `exp` and optionally `name`.
+
+Audience and issuer (RFC 7519 4.1.1, 4.1.3): with `TABLERO_PORTAL_AUDIENCE` (one value or
+several, comma-separated) a token must carry an `aud` naming one of them; without it, a token
+that carries an `aud` at all is refused, as RFC 7519 asks of a server that is not named there
+(so an identity provider's token meant for another application is never taken for this one).
+With `TABLERO_PORTAL_ISSUER` a token must carry that `iss`.
 """
 
 from __future__ import annotations
@@ -73,25 +79,41 @@ def _parse_key(kid: str, value: Any) -> _Key:
     raise ValueError(f"TABLERO_PORTAL_KEYS[{kid!r}]: only RSA (RS256) and P-256 EC (ES256) public keys are accepted")
 
 
-class PortalKeys:
-    """The portal's verification keys by key id."""
+def audiences(text: str | None) -> list[str]:
+    """`TABLERO_PORTAL_AUDIENCE`: one audience or several, comma-separated; ValueError on an
+    empty item."""
+    if text is None or not text.strip():
+        return []
+    items = [x.strip() for x in text.split(",")]
+    if not all(items):
+        raise ValueError("an empty audience in the list (comma-separated values, none of them blank)")
+    return items
 
-    def __init__(self, keys: dict[str, _Key]) -> None:
+
+class PortalKeys:
+    """The portal's verification keys by key id, and the audience and issuer its tokens must name."""
+
+    def __init__(self, keys: dict[str, _Key], audience: list[str] | None = None, issuer: str | None = None) -> None:
         self._keys = keys
+        self.audience = list(audience or [])
+        self.issuer = issuer or None
 
     @classmethod
-    def from_json(cls, text: str | None) -> PortalKeys:
-        """Parse `TABLERO_PORTAL_KEYS`; empty/None means no portal is configured.
-        Raises ValueError naming what is wrong."""
+    def from_json(cls, text: str | None, audience: str | None = None, issuer: str | None = None) -> PortalKeys:
+        """Parse `TABLERO_PORTAL_KEYS` (with `TABLERO_PORTAL_AUDIENCE` and `TABLERO_PORTAL_ISSUER`);
+        empty/None means no portal is configured. Raises ValueError naming what is wrong."""
+        aud = audiences(audience)
+        if issuer is not None and issuer != issuer.strip():
+            raise ValueError("TABLERO_PORTAL_ISSUER must not start or end with whitespace")
         if not text or not text.strip():
-            return cls({})
+            return cls({}, aud, issuer)
         try:
             raw = json.loads(text)
         except json.JSONDecodeError as e:
             raise ValueError(f"TABLERO_PORTAL_KEYS is not JSON: {e.msg} at position {e.pos}") from None
         if not isinstance(raw, dict):
             raise ValueError("TABLERO_PORTAL_KEYS must be a JSON object: key id → secret or PEM public key")
-        return cls({str(kid): _parse_key(str(kid), v) for kid, v in raw.items()})
+        return cls({str(kid): _parse_key(str(kid), v) for kid, v in raw.items()}, aud, issuer)
 
     @property
     def configured(self) -> bool:
@@ -117,10 +139,11 @@ class PortalKeys:
             raise IdentityError(f"unknown key id {kid!r}")
         if header.get("alg") != key.algorithm:
             raise IdentityError(f"key {kid!r} signs with {key.algorithm}, not {header.get('alg')!r}")
+        required = ["sub", "exp"] + ["aud"] * bool(self.audience) + ["iss"] * bool(self.issuer)
         try:
             claims = jwt.decode(
-                token, key.key, algorithms=[key.algorithm], leeway=LEEWAY,
-                options={"require": ["sub", "exp"], "verify_aud": False},
+                token, key.key, algorithms=[key.algorithm], leeway=LEEWAY, audience=self.audience or None,
+                issuer=self.issuer, options={"require": required, "verify_aud": True, "verify_iss": True},
             )
         except jwt.ExpiredSignatureError:
             raise Expired("the JWT has expired") from None
@@ -128,6 +151,15 @@ class PortalKeys:
             raise IdentityError(f'the JWT lacks the "{e.claim}" claim') from None
         except jwt.InvalidSignatureError:
             raise IdentityError("the JWT's signature does not verify") from None
+        except jwt.InvalidAudienceError:
+            if not self.audience:
+                raise IdentityError('the JWT names an audience ("aud") and this server is given none '
+                                    "(TABLERO_PORTAL_AUDIENCE): a token meant for another application is "
+                                    "not taken") from None
+            raise IdentityError(f'the JWT\'s audience ("aud") is not this server\'s ({", ".join(self.audience)})') \
+                from None
+        except jwt.InvalidIssuerError:
+            raise IdentityError(f'the JWT\'s issuer ("iss") is not {self.issuer!r}') from None
         except jwt.PyJWTError as e:
             raise IdentityError(f"invalid JWT: {e}") from None
         for claim in ("exp", "nbf", "iat"):  # NumericDate (RFC 7519 2): a JSON number, not "1767225600"

@@ -97,3 +97,29 @@ def test_no_keys_means_no_portal():
     assert not keys.configured
     with pytest.raises(IdentityError, match="TABLERO_PORTAL_KEYS"):
         keys.verify(_token(SECRET, "k1"))
+
+
+def test_a_token_for_another_audience_or_issuer_is_refused():
+    """RFC 7519 4.1.3: a server not named in a token's `aud` refuses it; with an audience set,
+    `aud` must name it; with an issuer set, `iss` must be it (an identity provider's key signs
+    tokens for every application it serves)."""
+    plain = PortalKeys.from_json(json.dumps({"k1": SECRET}))
+    assert plain.verify(_token(SECRET, "k1")).id == "ana"  # no aud: as before
+    with pytest.raises(IdentityError, match="TABLERO_PORTAL_AUDIENCE"):
+        plain.verify(_token(SECRET, "k1", aud="some-other-api"))
+    keys = PortalKeys.from_json(json.dumps({"k1": SECRET}), audience="tablero, games-api",
+                                issuer="https://id.example/")
+    ok = {"aud": "games-api", "iss": "https://id.example/"}
+    assert keys.verify(_token(SECRET, "k1", **ok)).id == "ana"
+    assert keys.verify(_token(SECRET, "k1", **{**ok, "aud": ["x", "tablero"]})).id == "ana"
+    for claims, reason in (({**ok, "aud": "some-other-api"}, "audience"), ({**ok, "aud": None}, '"aud"'),
+                           ({**ok, "iss": "https://evil.example/"}, "issuer"), ({**ok, "iss": None}, '"iss"')):
+        with pytest.raises(IdentityError, match=reason):
+            keys.verify(_token(SECRET, "k1", **claims))
+
+
+@pytest.mark.parametrize(("audience", "issuer", "reason"), [("a,,b", None, "empty audience"),
+                                                           (None, " https://id.example/", "whitespace")])
+def test_bad_audience_and_issuer_settings_are_refused(audience, issuer, reason):
+    with pytest.raises(ValueError, match=reason):
+        PortalKeys.from_json(json.dumps({"k1": SECRET}), audience=audience, issuer=issuer)

@@ -29,6 +29,8 @@ BAD = {
     "TABLERO_HEADER_TIMEOUT": "0",
     "TABLERO_BODY_TIMEOUT": "inf",
     "TABLERO_PORTAL_KEYS": '{"k1": "too short"}',
+    "TABLERO_PORTAL_AUDIENCE": "tablero,,other",
+    "TABLERO_PORTAL_ISSUER": " https://id.example/",
     "TABLERO_RATE_LIMIT": "fast",
     "TABLERO_CREATE_RATE_LIMIT": "0/s",
     "TABLERO_MAX_OPEN_GAMES_PER_USER": "-1",
