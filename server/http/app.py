@@ -337,9 +337,11 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
             # text/event-stream is excluded by default: SSE is never buffered for compression.
             Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL,
                        thread_minimum_size=GZIP_IN_THREAD),
+            # Any request header a page asks for (allow_headers "*" answers the preflight with
+            # the headers it names): tracing (traceparent, sentry-trace, baggage) and request ids
+            # added by a page's fetch instrumentation must not fail the call.
             Middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST", "OPTIONS"],
-                       allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
-                       expose_headers=["Retry-After"], max_age=600),
+                       allow_headers=["*"], expose_headers=["Retry-After"], max_age=600),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )

@@ -50,10 +50,9 @@ log = logging.getLogger("tablero.connect")
 PREFIX = "/tablero."  # the paths this app answers (every service of the protos)
 ERROR_DOMAIN = "tablero.v1"  # google.rpc.ErrorInfo.domain, as on gRPC
 
-# What a page on another origin may send and read (Connect and gRPC-Web headers).
-_ALLOW_HEADERS = ["Authorization", "Content-Type", "Connect-Protocol-Version", "Connect-Timeout-Ms",
-                  "Connect-Accept-Encoding", "Connect-Content-Encoding", "Grpc-Timeout", "X-Grpc-Web",
-                  "X-User-Agent"]
+# What a page on another origin may send and read: any header it asks for (the Connect and
+# gRPC-Web ones, and whatever its fetch instrumentation adds: traceparent, sentry-trace, baggage).
+_ALLOW_HEADERS = ["*"]
 _EXPOSE_HEADERS = ["Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin", "Retry-After"]
 
 _IDEMPOTENCY = {

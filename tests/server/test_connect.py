@@ -151,6 +151,10 @@ def test_a_page_on_another_origin_may_call(server):
     assert r.headers["access-control-allow-origin"] in ("*", "http://example.test")
     allowed = r.headers["access-control-allow-headers"].lower()
     assert "connect-protocol-version" in allowed and "authorization" in allowed
+    r = plainhttp.options(server.http + GAME + "GetGame", headers={
+        "origin": "http://example.test", "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,traceparent,sentry-trace,baggage"})
+    assert r.status_code == 200 and "traceparent" in r.headers["access-control-allow-headers"].lower(), r.text
 
 
 def test_connect_calls_are_observed_like_the_others(server):

@@ -267,6 +267,12 @@ def test_cors_lets_a_page_on_another_origin_call(http):
     r = http.options("/v1/games", headers={"Origin": "http://example.test", "Access-Control-Request-Method": "POST",
                                            "Access-Control-Request-Headers": "authorization,content-type"})
     assert r.status_code == 200 and r.headers["access-control-allow-origin"] in ("*", "http://example.test")
+    # Headers a page's tracing or error reporting adds to every fetch are allowed too.
+    traced = "content-type,traceparent,sentry-trace,baggage,x-request-id"
+    r = http.options("/v1/games/x/actions", headers={"Origin": "http://example.test", "Access-Control-Request-Method": "POST",
+                                                     "Access-Control-Request-Headers": traced})
+    assert r.status_code == 200, r.text
+    assert set(traced.split(",")) <= set(r.headers["access-control-allow-headers"].lower().split(",")), r.headers
     r = http.get("/v1/engines", headers={"Origin": "http://example.test"})
     assert r.headers["access-control-allow-origin"] == "*"
     # A 429's Retry-After is readable by that page's code (fetch hides other headers).
