@@ -340,3 +340,12 @@ async def _clear_cache(server):
     for obj in gc.get_objects():
         if isinstance(obj, GameRepository):
             obj.clear_cache()
+
+
+def test_a_json_body_is_read_whatever_its_content_type_and_anything_else_is_a_400(http):
+    """As docs/api.md says: a page may send its JSON as text/plain (no CORS preflight); a body
+    that is not JSON is 400 INVALID_ARGUMENT, whatever type it claims."""
+    body = b'{"engine": "tic-tac-toe", "players": 2}'
+    assert http.post("/v1/games", content=body, headers={"Content-Type": "text/plain;charset=UTF-8"}).status_code == 200
+    r = http.post("/v1/games", content=b"<game/>", headers={"Content-Type": "application/xml"})
+    assert r.status_code == 400 and r.json()["error"]["reason"] == "INVALID_ARGUMENT", r.text
