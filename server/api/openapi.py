@@ -23,6 +23,7 @@ from tablero.server.portal import table
 from tablero import engines
 
 from .edge import HANDLERS
+from .openapi_webhooks import webhooks
 from .rpcs import Rpc, comments, rpcs
 from .status import STATUS
 
@@ -321,6 +322,7 @@ def _api_document() -> dict[str, Any]:
                                 "beside the float seconds since the epoch of v1. Errors: `error.reason` "
                                 "(the Error schema's enum; gRPC: google.rpc.ErrorInfo)."},
         "paths": paths,
+        "webhooks": webhooks(),
         "components": {
             "schemas": {**schemas.out, **_controls(schemas), **_payload_schemas()},
             "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer",
