@@ -1,0 +1,64 @@
+"""A turn clock that starts with the game (its last open seat taken) while the deriver reads the
+game: one turn gives one turn.started, with its deadline (docs/webhooks.md, Deadlines)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablero.server.app import GameService
+from tablero.server.app import commands as cmd
+from tablero.server.auth import TokenSigner
+from tablero.server.notify.queue import SQLiteQueue
+from tablero.server.notify.worker import Notifier
+from tablero.server.portal.identity import User
+from tablero.server.store import open_store
+
+
+async def test_a_join_during_a_derivation_gives_its_turn_one_turn_started_with_the_deadline() -> None:
+    """Found by an outside pass (once in ~30 games, the first game after a start): Ann moved,
+    so it was the open seat's turn; the deriver read the game's metadata (seat open), then Bob
+    joined (the clock started), then the deriver read the metadata again for the joins. It named
+    Bob in the move's turn.started but took the deadlines from the game as first read (every
+    seat clockless while one is open): no deadline though the clock ran; the join's own
+    derivation then sent a second turn.started for the same turn (`_clock`). The join here lands
+    right after that first read, every time."""
+    store = open_store(None, None)
+    service = GameService(store, TokenSigner("test-secret"))
+    try:
+        made = await service.create_game(cmd.CreateGame("tic-tac-toe", seats=("human", "open"),
+                                                        clock={"moveSeconds": 3600, "onTimeout": "bot"}))
+        gid = made["game"]["id"]
+        notifier = Notifier(SQLiteQueue(None), service, inbox=False)
+        sent: list[dict[str, Any]] = []
+        deliveries = notifier._deliveries
+
+        async def record(game_id: str, evs: list[dict[str, Any]]) -> list[Any]:
+            sent.extend(evs)
+            return await deliveries(game_id, evs)
+
+        notifier._deliveries = record  # type: ignore[method-assign]
+        await notifier.derive(gid)  # the creation: Ann's turn, no clock yet (a seat is open)
+        await service.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 4}))  # Bob's seat to act
+        meta, raced = service.games.meta, []
+
+        async def join_after_read(game_id: str, *args: Any, **kw: Any) -> dict[str, Any]:
+            m = await meta(game_id, *args, **kw)
+            if game_id == gid and not raced:  # Bob's join (claim, mark, clock) lands right after this read
+                raced.append(True)
+                await service.join_game(cmd.JoinGame(gid, user=User("bob", "Bob")))
+            return m
+
+        service.games.meta = join_after_read  # type: ignore[method-assign]
+        await notifier.derive(gid)  # the move's signal
+        service.games.meta = meta  # type: ignore[method-assign]
+        assert raced
+        await notifier.derive(gid)  # the join's own signal
+        head = await service.games.current(gid)
+        [due] = await service.turn_clocks.deadlines(head)
+        turns = [e for e in sent if e["type"] == "turn.started" and e["version"] == head.version]
+        assert [t["id"] for t in turns] == [f"evt_{gid}_{head.version}_turn_started"], turns
+        assert turns[0]["data"]["seats"] == [{"seat": 1, "userId": "bob", "deadline": due["deadline"]}]
+        assert turns[0]["data"]["newly"] == [1]
+        assert [e["type"] for e in sent].count("game.started") == 1
+    finally:
+        await store.close()
