@@ -41,6 +41,9 @@ def _signed_in() -> Any:
     return user
 
 
+OTHER_LIST = "it was handed out to another user, or for another unreadOnly: ask for the first page"
+
+
 def _seat(games: Any, game_id: Any, token: Any) -> int:
     if not isinstance(game_id, str) or not game_id or not isinstance(token, str) or not token:
         raise InvalidArgument('each seat is {"gameId", "token"} (the seat\'s token)')
@@ -53,11 +56,17 @@ def _seat(games: Any, game_id: Any, token: Any) -> int:
 async def list_notifications(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
     notifier, user = _notifier(games), _signed_in()
     size = page_size(w.get("pageSize"), DEFAULT_PAGE, MAX_PAGE)
+    # The inbox's own cursor, signed (server/app/paging.py) and bound to the user and unreadOnly.
+    of, token = [user.id, bool(w.get("unreadOnly"))], w.get("pageToken") or ""
     try:
-        page = await Inbox(notifier.q).list(user.id, size, w.get("pageToken") or "",
-                                            bool(w.get("unreadOnly")))
-    except ValueError as e:  # the one the inbox raises: a pageToken it did not give
-        raise InvalidArgument(str(e), "PAGE_TOKEN_INVALID") from None
+        after = games.pages.bound(token, "ListNotifications", of, OTHER_LIST) if token else ""
+        if not isinstance(after, str):
+            raise ValueError("not one this server signed")
+        page = await Inbox(notifier.q).list(user.id, size, after, bool(w.get("unreadOnly")))
+    except ValueError as e:  # BadPageToken, or the inbox's: a pageToken it did not give
+        raise InvalidArgument(f"pageToken is not one this list gave: {e}", "PAGE_TOKEN_INVALID") from None
+    if page["nextPageToken"]:
+        page["nextPageToken"] = games.pages.bind("ListNotifications", of, page["nextPageToken"])
     # `version` is an int64: a string in protobuf's JSON mapping (REST as Connect; the OpenAPI
     # document says so), a number only inside `data` (a Struct, as webhooks carry it).
     page["notifications"] = [{**n, "version": str(n["version"])} for n in page.get("notifications", ())]
