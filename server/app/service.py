@@ -368,9 +368,12 @@ class GameService:
             raise FailedPrecondition("every open seat of this game is taken", "SEAT_TAKEN")
         self.games.forget_meta(c.game_id)  # this replica reads the new claim at its next check
         user = None if c.user is None else {"id": c.user.id, "name": c.user.name}
-        await self.lobby.mark(c.game_id, seat=seat, user=user)
+        # The clock starts before the seat is marked: the notifications' deriver waits for the
+        # mark (server/notify/worker.py), so a join it reads has its clock's deadlines (else a
+        # derivation between the two gave the start's turn the deadline of the turn's first wait).
         if meta.get("clock") is not None or self.abandon_after:
             await self.turn_clocks.joined(c.game_id, seat)
+        await self.lobby.mark(c.game_id, seat=seat, user=user)
         notify = self.bookkeeping.notify
         if notify is not None:  # after the clock's start: the game's start derived gives its deadlines
             await notify(c.game_id)

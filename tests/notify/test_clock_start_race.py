@@ -62,3 +62,47 @@ async def test_a_join_during_a_derivation_gives_its_turn_one_turn_started_with_t
         assert [e["type"] for e in sent].count("game.started") == 1
     finally:
         await store.close()
+
+
+async def test_a_derivation_right_after_the_joins_mark_gives_the_clocks_deadline() -> None:
+    """The same start read at another moment: Bob joins a while after Ann's move, and a
+    derivation (another signal, the sweep) runs right after his seat is marked in the lobby
+    (which the deriver waits for). The game's start gives the turn's deadline (`_clock`): the
+    clock's, which starts at the join, not the turn's first wait plus moveSeconds (as when the
+    seat was marked before the clock started)."""
+    import asyncio
+
+    store = open_store(None, None)
+    service = GameService(store, TokenSigner("test-secret"))
+    try:
+        made = await service.create_game(cmd.CreateGame("tic-tac-toe", seats=("human", "open"),
+                                                        clock={"moveSeconds": 3600, "onTimeout": "bot"}))
+        gid = made["game"]["id"]
+        notifier = Notifier(SQLiteQueue(None), service, inbox=False)
+        sent: list[dict[str, Any]] = []
+        deliveries = notifier._deliveries
+
+        async def record(game_id: str, evs: list[dict[str, Any]]) -> list[Any]:
+            sent.extend(evs)
+            return await deliveries(game_id, evs)
+
+        notifier._deliveries = record  # type: ignore[method-assign]
+        await service.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 4}))
+        await notifier.derive(gid)  # Bob's seat's turn, nobody's yet: no clock
+        await asyncio.sleep(0.3)
+        mark = service.lobby.mark
+
+        async def derive_after_mark(game_id: str, **kw: Any) -> None:
+            await mark(game_id, **kw)
+            if kw.get("seat") is not None:
+                await notifier.derive(game_id)
+
+        service.lobby.mark = derive_after_mark  # type: ignore[method-assign]
+        await service.join_game(cmd.JoinGame(gid, user=User("bob", "Bob")))
+        await notifier.derive(gid)  # the join's own signal
+        head = await service.games.current(gid)
+        [due] = await service.turn_clocks.deadlines(head)
+        [clocked] = [e for e in sent if e["id"].endswith("_clock")]
+        assert clocked["data"]["seats"] == [{"seat": 1, "userId": "bob", "deadline": due["deadline"]}], (clocked, due)
+    finally:
+        await store.close()
