@@ -15,8 +15,8 @@ from tablero.server.pagesize import page_size
 from tablero.server.portal.lobby import BadPageToken, Filter
 
 from . import commands as cmd
+from .paging import UNSIGNED, PageTokens
 from .paging import BadPageToken as BadPage
-from .paging import PageTokens
 from .replies import rfc3339
 from .repository import GameRepository
 from .seats import seat_reply
@@ -55,9 +55,10 @@ class GameLobby:
         try:
             after = self.pages.bound(c.page_token, "ListGames", of, OTHER_FILTERS) if c.page_token else None
         except BadPage as e:
-            raise InvalidArgument(f"pageToken is not a token ListGames returned: {e}", "PAGE_TOKEN_INVALID") from None
+            said = "" if str(e) == UNSIGNED else f": {e}"
+            raise InvalidArgument(f"pageToken is not a token this server issued{said}", "PAGE_TOKEN_INVALID") from None
         if after is not None and not isinstance(after, str):
-            raise InvalidArgument("pageToken is not a token ListGames returned", "PAGE_TOKEN_INVALID")
+            raise InvalidArgument("pageToken is not a token this server issued", "PAGE_TOKEN_INVALID")
         try:
             entries, token = await self.lobby.list(f, size, after)
             token = self.pages.bind("ListGames", of, token) if token else ""

@@ -96,6 +96,9 @@ def type_of(action: Any) -> str:
     return kind if isinstance(kind, str) else ""
 
 
+UNSIGNED = "not one this server signed"
+
+
 class BadPageToken(ValueError):
     """A page token this server did not sign (the message says why)."""
 
@@ -125,7 +128,7 @@ class PageTokens:
         """The doc of a token this server signed, else BadPageToken (saying why not)."""
         parts = token.split(".") if isinstance(token, str) and token.isascii() else []
         if len(parts) != 3:
-            raise BadPageToken("not one this server signed")
+            raise BadPageToken(UNSIGNED)
         body, kid, mac = parts
         if kid in self._keys:
             keys = [self._keys[kid]]
@@ -141,7 +144,7 @@ class PageTokens:
         except (ValueError, binascii.Error, RecursionError):
             doc = None
         if not isinstance(doc, list) or not doc:
-            raise BadPageToken("not one this server signed")
+            raise BadPageToken(UNSIGNED)
         return doc
 
     def bound(self, token: str, list_name: str, of: list[Any], other: str) -> Any:
