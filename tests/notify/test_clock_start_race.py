@@ -3,6 +3,7 @@ game: one turn gives one turn.started, with its deadline (docs/webhooks.md, Dead
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tablero.server.app import GameService
@@ -12,6 +13,15 @@ from tablero.server.notify.queue import SQLiteQueue
 from tablero.server.notify.worker import Notifier
 from tablero.server.portal.identity import User
 from tablero.server.store import open_store
+
+
+async def _derive(notifier: Notifier, game_id: str, sent: list[dict[str, Any]]) -> None:
+    """What Notifier.derive does for a signal (from the game's cursor on; the cursor moved), with
+    the events derived kept in `sent`."""
+    raw = await notifier.q.cursor(game_id)
+    cur, evs = await notifier._derive(game_id, raw)
+    assert await notifier.q.commit(game_id, raw, json.dumps(cur.to_json()), [], None)
+    sent.extend(evs)
 
 
 async def test_a_join_during_a_derivation_gives_its_turn_one_turn_started_with_the_deadline() -> None:
@@ -30,14 +40,7 @@ async def test_a_join_during_a_derivation_gives_its_turn_one_turn_started_with_t
         gid = made["game"]["id"]
         notifier = Notifier(SQLiteQueue(None), service, inbox=False)
         sent: list[dict[str, Any]] = []
-        deliveries = notifier._deliveries
-
-        async def record(game_id: str, evs: list[dict[str, Any]]) -> list[Any]:
-            sent.extend(evs)
-            return await deliveries(game_id, evs)
-
-        notifier._deliveries = record  # type: ignore[method-assign]
-        await notifier.derive(gid)  # the creation: Ann's turn, no clock yet (a seat is open)
+        await _derive(notifier, gid, sent)  # the creation: Ann's turn, no clock yet (a seat is open)
         await service.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 4}))  # Bob's seat to act
         meta, raced = service.games.meta, []
 
@@ -49,10 +52,10 @@ async def test_a_join_during_a_derivation_gives_its_turn_one_turn_started_with_t
             return m
 
         service.games.meta = join_after_read  # type: ignore[method-assign]
-        await notifier.derive(gid)  # the move's signal
+        await _derive(notifier, gid, sent)  # the move's signal
         service.games.meta = meta  # type: ignore[method-assign]
         assert raced
-        await notifier.derive(gid)  # the join's own signal
+        await _derive(notifier, gid, sent)  # the join's own signal
         head = await service.games.current(gid)
         [due] = await service.turn_clocks.deadlines(head)
         turns = [e for e in sent if e["type"] == "turn.started" and e["version"] == head.version]
@@ -80,26 +83,19 @@ async def test_a_derivation_right_after_the_joins_mark_gives_the_clocks_deadline
         gid = made["game"]["id"]
         notifier = Notifier(SQLiteQueue(None), service, inbox=False)
         sent: list[dict[str, Any]] = []
-        deliveries = notifier._deliveries
-
-        async def record(game_id: str, evs: list[dict[str, Any]]) -> list[Any]:
-            sent.extend(evs)
-            return await deliveries(game_id, evs)
-
-        notifier._deliveries = record  # type: ignore[method-assign]
         await service.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 4}))
-        await notifier.derive(gid)  # Bob's seat's turn, nobody's yet: no clock
+        await _derive(notifier, gid, sent)  # Bob's seat's turn, nobody's yet: no clock
         await asyncio.sleep(0.3)
         mark = service.lobby.mark
 
         async def derive_after_mark(game_id: str, **kw: Any) -> None:
             await mark(game_id, **kw)
             if kw.get("seat") is not None:
-                await notifier.derive(game_id)
+                await _derive(notifier, game_id, sent)
 
         service.lobby.mark = derive_after_mark  # type: ignore[method-assign]
         await service.join_game(cmd.JoinGame(gid, user=User("bob", "Bob")))
-        await notifier.derive(gid)  # the join's own signal
+        await _derive(notifier, gid, sent)  # the join's own signal
         head = await service.games.current(gid)
         [due] = await service.turn_clocks.deadlines(head)
         [clocked] = [e for e in sent if e["id"].endswith("_clock")]
