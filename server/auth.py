@@ -11,7 +11,7 @@ import base64
 import hmac
 
 from tablero.server.errors import PermissionDenied, Unauthenticated
-from tablero.server.portal.tokens import SeatTokens, TokenError, WrongGame
+from tablero.server.portal.tokens import SeatTokens, TokenError, WrongGame, parse_secrets
 
 
 class TokenSigner:
@@ -22,6 +22,11 @@ class TokenSigner:
         if not secret:
             raise ValueError("an empty secret signs nothing")
         self._tokens = SeatTokens(secret)
+        # Page tokens' keys (server.app.paging.PageTokens): one per listed secret, the signing
+        # one first, derived as derived_key() derives its keys; by key id, so a page token
+        # signed before a rotation verifies while its secret stays listed.
+        self._page_keys = tuple((kid, hmac.digest(key, b"tablero-page-token", "sha256"))
+                                for kid, key in parse_secrets(secret).items())
 
     def issue(self, game_id: str, seat: int, claim: str | None = None) -> str:
         return self._tokens.issue(game_id, seat, claim)
@@ -48,6 +53,12 @@ class TokenSigner:
         mac = hmac.digest(key, f"{user_id}\0{request_id}".encode(), "sha256")
         gid = base64.urlsafe_b64encode(mac[:9]).decode()
         return "g" + gid[1:] if gid[0] in "-_" or gid.startswith("eyJ") else gid
+
+    def page_keys(self) -> tuple[tuple[str, bytes], ...]:
+        """(key id, key) of the page tokens (server.app.paging), from every secret
+        TABLERO_SECRET lists, the signing one first: every replica with the same secrets signs
+        and verifies the same tokens."""
+        return self._page_keys
 
     def event_hash_key(self) -> bytes:
         """The key of the event hashes clients are shown (server.app.replies.public_hash),

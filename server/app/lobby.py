@@ -15,6 +15,8 @@ from tablero.server.pagesize import page_size
 from tablero.server.portal.lobby import BadPageToken, Filter
 
 from . import commands as cmd
+from .paging import UNSIGNED, PageTokens
+from .paging import BadPageToken as BadPage
 from .replies import rfc3339
 from .repository import GameRepository
 from .seats import seat_reply
@@ -26,14 +28,17 @@ _STATUS = {"GAME_STATUS_RUNNING": "RUNNING", "GAME_STATUS_FINISHED": "FINISHED"}
 # meanwhile lets it lapse); another request of theirs waits up to USER_HOLD_WAIT for it.
 USER_HOLD = 10.0
 USER_HOLD_WAIT = 5.0
+OTHER_FILTERS = ("it was handed out for other filters (engine, status, openSeats, mine) than this request's: "
+                 "ask for the first page with these")
 
 
 class GameLobby:
     """`lobby`: server.portal.lobby's (Memory/SQLite/Redis); `max_open_games`: running games a
     portal user may play at once (0: any number)."""
 
-    def __init__(self, games: GameRepository, lobby: Any, max_open_games: int) -> None:
+    def __init__(self, games: GameRepository, lobby: Any, max_open_games: int, pages: PageTokens) -> None:
         self.games = games
+        self.pages = pages  # signs ListGames' page tokens, bound to the request's filters
         self.lobby = lobby
         self.max_open_games = max_open_games
 
@@ -45,8 +50,18 @@ class GameLobby:
             raise InvalidArgument("status must be GAME_STATUS_RUNNING or GAME_STATUS_FINISHED")
         f = Filter(engine=c.engine or None, status=_STATUS.get(c.status or ""),
                    open_seats=c.open_seats, user=c.user.id if c.mine and c.user else None)
+        # The lobby's own cursor (where the next page starts), signed and bound to the filters.
+        of = [f.engine, f.status, f.open_seats, f.user]
         try:
-            entries, token = await self.lobby.list(f, size, c.page_token or None)
+            after = self.pages.bound(c.page_token, "ListGames", of, OTHER_FILTERS) if c.page_token else None
+        except BadPage as e:
+            said = "" if str(e) == UNSIGNED else f": {e}"
+            raise InvalidArgument(f"pageToken is not a token this server issued{said}", "PAGE_TOKEN_INVALID") from None
+        if after is not None and not isinstance(after, str):
+            raise InvalidArgument("pageToken is not a token this server issued", "PAGE_TOKEN_INVALID")
+        try:
+            entries, token = await self.lobby.list(f, size, after)
+            token = self.pages.bind("ListGames", of, token) if token else ""
         except BadPageToken as e:
             raise InvalidArgument(str(e), "PAGE_TOKEN_INVALID") from None
         except AppError:

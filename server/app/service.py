@@ -134,7 +134,9 @@ class GameService:
                                     max_retries=max_retries)
         self.games.engine_calls = self.engine_calls  # past versions' replays too
         self.seats = SeatDirectory(self.games, self.lobby, cache_size)
-        self.game_lobby = GameLobby(self.games, self.lobby, max_open_games_per_user)
+        # Every page token is signed (server/app/paging.py), with keys from the seat tokens' secrets.
+        self.pages = paging.PageTokens(signer.page_keys())
+        self.game_lobby = GameLobby(self.games, self.lobby, max_open_games_per_user, self.pages)
         self.bookkeeping = Bookkeeping(self.lobby, self.clocks, abandon_after)
         self.turn_clocks = TurnClocks(self.games, self.clocks, abandon_after, self.bookkeeping.written)
         self.public_hash = functools.partial(public_hash, signer.event_hash_key())
@@ -366,9 +368,12 @@ class GameService:
             raise FailedPrecondition("every open seat of this game is taken", "SEAT_TAKEN")
         self.games.forget_meta(c.game_id)  # this replica reads the new claim at its next check
         user = None if c.user is None else {"id": c.user.id, "name": c.user.name}
-        await self.lobby.mark(c.game_id, seat=seat, user=user)
+        # The clock starts before the seat is marked: the notifications' deriver waits for the
+        # mark (server/notify/worker.py), so a join it reads has its clock's deadlines (else a
+        # derivation between the two gave the start's turn the deadline of the turn's first wait).
         if meta.get("clock") is not None or self.abandon_after:
             await self.turn_clocks.joined(c.game_id, seat)
+        await self.lobby.mark(c.game_id, seat=seat, user=user)
         notify = self.bookkeeping.notify
         if notify is not None:  # after the clock's start: the game's start derived gives its deadlines
             await notify(c.game_id)
@@ -403,7 +408,7 @@ class GameService:
         engine = game.engine
         actions = await self.engine_calls.run(engine.name, "legal_actions", engine.legal_actions, game.state,
                                               c.seat) if may_act else []
-        return paging.legal_reply(c, engine, game.version, actions)
+        return paging.legal_reply(c, engine, game.version, actions, self.pages)
 
     async def list_events(self, c: cmd.ListEvents) -> dict[str, Any]:
         meta = await self.games.meta(c.game_id)
@@ -411,7 +416,7 @@ class GameService:
         if c.after_version < 0:
             raise InvalidArgument("afterVersion must be a non-negative integer")
         # A page token says where its page starts; afterVersion only where the first page does.
-        after = paging.decode_page_token(c.game_id, c.page_token) if c.page_token else c.after_version
+        after = paging.decode_page_token(self.pages, c.game_id, c.page_token) if c.page_token else c.after_version
         engine = self.games.engine_of(meta)
         current = await self.games.version(c.game_id)
         if c.after_version > current:
@@ -430,7 +435,7 @@ class GameService:
 
         return {
             "events": await self.engine_calls.run(engine.name, "event_views", views),
-            "nextPageToken": paging.encode_page_token(c.game_id, last) if events and last < current else "",
+            "nextPageToken": paging.encode_page_token(self.pages, c.game_id, last) if events and last < current else "",
         }
 
     # --- the write path ----------------------------------------------------------------

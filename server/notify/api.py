@@ -8,13 +8,21 @@ server/api/edge.py turns them into its Handlers. `games.notifier` is the server'
 from __future__ import annotations
 
 import asyncio
+import hmac
 import socket
 import time
 from typing import Any
 from urllib.parse import urlsplit
 
 from tablero.server.api import observe
-from tablero.server.errors import AppError, FailedPrecondition, InvalidArgument, ResolverUnavailable, Unauthenticated
+from tablero.server.errors import (
+    AppError,
+    FailedPrecondition,
+    InvalidArgument,
+    PermissionDenied,
+    ResolverUnavailable,
+    Unauthenticated,
+)
 from tablero.server.pagesize import page_size
 
 from .inbox import DEFAULT_PAGE, MAX_PAGE, Inbox
@@ -41,6 +49,9 @@ def _signed_in() -> Any:
     return user
 
 
+OTHER_LIST = "it was handed out to another user, or for another unreadOnly: ask for the first page"
+
+
 def _seat(games: Any, game_id: Any, token: Any) -> int:
     if not isinstance(game_id, str) or not game_id or not isinstance(token, str) or not token:
         raise InvalidArgument('each seat is {"gameId", "token"} (the seat\'s token)')
@@ -53,11 +64,17 @@ def _seat(games: Any, game_id: Any, token: Any) -> int:
 async def list_notifications(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
     notifier, user = _notifier(games), _signed_in()
     size = page_size(w.get("pageSize"), DEFAULT_PAGE, MAX_PAGE)
+    # The inbox's own cursor, signed (server/app/paging.py) and bound to the user and unreadOnly.
+    of, token = [user.id, bool(w.get("unreadOnly"))], w.get("pageToken") or ""
     try:
-        page = await Inbox(notifier.q).list(user.id, size, w.get("pageToken") or "",
-                                            bool(w.get("unreadOnly")))
-    except ValueError as e:  # the one the inbox raises: a pageToken it did not give
-        raise InvalidArgument(str(e), "PAGE_TOKEN_INVALID") from None
+        after = games.pages.bound(token, "ListNotifications", of, OTHER_LIST) if token else ""
+        if not isinstance(after, str):
+            raise ValueError("not one this server signed")
+        page = await Inbox(notifier.q).list(user.id, size, after, bool(w.get("unreadOnly")))
+    except ValueError as e:  # BadPageToken, or the inbox's: a pageToken it did not give
+        raise InvalidArgument(f"pageToken is not one this list gave: {e}", "PAGE_TOKEN_INVALID") from None
+    if page["nextPageToken"]:
+        page["nextPageToken"] = games.pages.bind("ListNotifications", of, page["nextPageToken"])
     # `version` is an int64: a string in protobuf's JSON mapping (REST as Connect; the OpenAPI
     # document says so), a number only inside `data` (a Struct, as webhooks carry it).
     page["notifications"] = [{**n, "version": str(n["version"])} for n in page.get("notifications", ())]
@@ -100,7 +117,11 @@ async def push_key(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]
 
 
 async def register(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
-    from .webpush import check_keys, check_subscription  # pywebpush is imported only where Web Push is used
+    from .webpush import (  # pywebpush is imported only where Web Push is used
+        check_keys,
+        check_subscription,
+        subscription_id,
+    )
 
     notifier = _notifier(games, push=True)
     try:
@@ -123,20 +144,52 @@ async def register(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]
         owners.append(f"user:{user.id}")
     if not owners:
         raise InvalidArgument("name seats (gameId and token) or sign in to subscribe")
+    old = await notifier.subs.get(subscription_id(sub))
+    if old is not None and not _same_keys(old["subscription"], sub):
+        # A push subscription's keys never change (a new one has a new endpoint): whoever sends
+        # other keys for a registered endpoint knows its URL only. Taking it over would add them
+        # as an owner (who may delete it) and make its pushes unreadable for its browser.
+        raise PermissionDenied("this push endpoint is registered with other keys: only the browser that "
+                               "subscribed it can register it again")
     return {"id": await notifier.subs.add(sub, owners), "owners": len(owners)}
 
 
+def _same_keys(stored: dict[str, Any], sent: Any) -> bool:
+    """Whether `sent` (a request's subscription) carries the keys `stored` was registered with:
+    its `auth` is a secret only the subscribing browser (and whoever it gave it to) knows."""
+    keys = sent.get("keys") if isinstance(sent, dict) else None
+    if not isinstance(keys, dict):
+        return False
+    return all(isinstance(keys.get(k), str) and hmac.compare_digest(
+        keys[k].rstrip("=").encode(), str(stored["keys"][k]).rstrip("=").encode()) for k in ("p256dh", "auth"))
+
+
 async def unregister(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
+    """Only the subscription's owner removes it, as only an owner registers it: the portal user
+    it was registered for (their JWT), or the browser that subscribed it (the subscription's
+    keys, as PushSubscription.toJSON() gives them: what a seat-only registration can show).
+    Knowing its endpoint is not enough (outside pass: anyone could unsubscribe anyone)."""
     from .webpush import subscription_id
 
     notifier = _notifier(games)
-    endpoint = (w.get("subscription") or {}).get("endpoint")
-    if not endpoint:
-        raise InvalidArgument('"subscription": {"endpoint"} is needed')
+    sent = w.get("subscription") or {}
+    endpoint = sent.get("endpoint") if isinstance(sent, dict) else None
+    if not endpoint or not isinstance(endpoint, str):
+        raise InvalidArgument('"subscription": {"endpoint", "keys"} is needed')
+    user = observe.current().user
+    if user is None and not (isinstance(sent.get("keys"), dict) and sent["keys"]):
+        raise Unauthenticated("removing a push subscription needs its owner: sign in (the portal's JWT as "
+                              "Authorization: Bearer <jwt>) or send the subscription's keys as registered",
+                              "TOKEN_MISSING")
     sid = subscription_id({"endpoint": endpoint})
-    existed = await notifier.subs.get(sid) is not None
+    doc = await notifier.subs.get(sid)
+    if doc is None:
+        return {"removed": False}
+    if not ((user is not None and f"user:{user.id}" in doc.get("owners", ())) or _same_keys(doc["subscription"], sent)):
+        raise PermissionDenied("this push subscription is not yours: it was registered for another user, and the "
+                               "keys sent are not its keys")
     await notifier.subs.remove(sid)
-    return {"removed": existed}
+    return {"removed": True}
 
 
 async def set_live(games: Any, w: dict[str, Any], _seat_: Any) -> dict[str, Any]:
@@ -153,6 +206,6 @@ HANDLERS: dict[str, tuple[str, Any, tuple[str, ...]]] = {
     "MarkNotificationsRead": ("none", mark_read, _ERR),
     "GetPushKey": ("none", push_key, ("FAILED_PRECONDITION", "RESOURCE_EXHAUSTED")),
     "RegisterPushSubscription": ("none", register, (*_ERR, "PERMISSION_DENIED")),
-    "DeletePushSubscription": ("none", unregister, _ERR),
+    "DeletePushSubscription": ("none", unregister, (*_ERR, "PERMISSION_DENIED")),
     "SetPushLive": ("none", set_live, (*_ERR, "PERMISSION_DENIED")),
 }

@@ -166,6 +166,11 @@ class Notifier:
             # Joins are read after the log: a seat's join comes before its moves, so every move
             # read above finds its seat's join (seat.joined, game.started) derived first.
             meta = await games.meta(game_id, exact=True)
+            # And the head is read with it: its deadlines say whether the clock runs (none runs
+            # while a seat is open), so a join read here is a join whose clock runs. With the
+            # metadata first read, a join between the two reads gave its seat's turn.started
+            # the joiner but no deadline, and the join's own derivation a second one (`_clock`).
+            head = dataclasses.replace(head, meta=meta)
         seats = await self._marked_directory(game_id, meta)
         users = [None] * meta["players"]
         for s in seats:

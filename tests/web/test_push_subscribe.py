@@ -164,7 +164,8 @@ def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(br
             assert shown == [["Your turn in Tic Tac Toe", f"Game {gid}: it is your move.", f"/#/g/{gid}"]]
             assert not errors, errors
             assert not mcs.errors, mcs.errors
-            removed = plainhttp.post(f"{h}/v1/push/subscriptions:delete", json={"subscription": {"endpoint": endpoint}})
+            removed = plainhttp.post(f"{h}/v1/push/subscriptions:delete",  # as its browser: with its keys
+                                     json={"subscription": {"endpoint": endpoint, "keys": sub["json"]["keys"]}})
             assert removed.json() == {"removed": True}  # it was stored
     finally:
         mcs.stop()
