@@ -34,8 +34,8 @@ from .events import ON
 from .history import _history_due, with_section_ids
 from .moves import MOVES
 from .phases import PHASES, _draw_proposals, enter_phase
-from .play import weighted_choice
 from .schemas import EVENT_FIELDS, EVENT_OPTIONAL, OUTCOME_SCHEMA, VIEW_SCHEMA
+from .solo_play import weighted_choice
 from .vote import _solo_cost
 
 # ============================================================================================

@@ -9,7 +9,7 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[3] / "engines" / "founders_of_gloomhaven"
 LAYERS = ["data", "board", "schemas", "common", "placement", "events", "delivery", "build", "trade", "upgrade",
-          "turn", "vote", "history", "setup", "phases", "moves", "play", "planner", "evaluation", "engine", "__init__"]
+          "turn", "vote", "history", "setup", "phases", "moves", "play", "solo_play", "planner", "evaluation", "engine", "__init__"]
 
 
 def _relative_imports(tree: ast.Module) -> list[tuple[str, bool]]:
