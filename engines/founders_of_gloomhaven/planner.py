@@ -5,7 +5,7 @@ paying each vote's claim tokens in influence on the way (RULES.md, "Solo"). A on
 with a progress evaluation does not find that plan (bench/bots_results.md, sixth and seventh
 passes: 0 wins of 48); a search over whole hand cycles does. So in solo, `hard` plans by cycles:
 
-- **Lines of a cycle.** From the state, the engine's own solo player (`play.py`, random
+- **Lines of a cycle.** From the state, the engine's own solo player (`solo_play.py`, random
   choices weighted toward deliveries) plays the rest of the cycle many times with different
   random numbers; each play-out is a *line*: its actions and the state it ends in (after the
   vote, its income and its claims).
