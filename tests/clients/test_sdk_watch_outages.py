@@ -1,0 +1,85 @@
+"""A watch of a quiet game across two server outages (the Python SDK, REST and gRPC, sync and
+async): an outside tester's watch gave up at once at the second restart, because its count of
+failed tries (and the clock of its `watch_patience`) was reset only by an event, and nobody had
+moved since the first. A reconnection the server answers now ends an outage."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+from tablero_client import AsyncClient, Client
+
+from tests.clients.test_sdk import DIAGONAL, _restartable
+from tests.server.support import ServerProcess
+
+pytestmark = pytest.mark.slow  # three server processes, one after another
+
+# Small knobs, so that the gap between the outages (GAP) is longer than the patience while
+# each outage (a server start, ~2-3 s) is shorter than it.
+KNOBS = {"retries": 2, "backoff": 0.05, "max_backoff": 0.2, "watch_patience": 6.0}
+GAP = 8.0
+
+
+class _Watcher:
+    """One client's watch from `after`, run in a thread: the versions seen and what it raised."""
+
+    def __init__(self, kind: str, asynchronous: bool, server: ServerProcess, game_id: str, after: int) -> None:
+        self.kw = {"rest": server.http} if kind == "rest" else {"grpc": server.grpc}
+        self.name = f"{'async ' if asynchronous else ''}{kind}"
+        self.seen: list[int] = []
+        self.errors: list[BaseException] = []
+        target = self._run_async if asynchronous else self._run
+        self.thread = threading.Thread(target=target, args=(game_id, after), daemon=True)
+        self.thread.start()
+
+    def _run(self, game_id: str, after: int) -> None:
+        try:
+            with Client(**self.kw, **KNOBS) as c:
+                self.seen.extend(ev.version for ev in c.watch(game_id, after_version=after))
+        except BaseException as e:  # noqa: BLE001 - surfaced by the test's assertions
+            self.errors.append(e)
+
+    def _run_async(self, game_id: str, after: int) -> None:
+        async def main() -> None:
+            async with AsyncClient(**self.kw, **KNOBS) as c:
+                async for ev in c.watch(game_id, after_version=after):
+                    self.seen.append(ev.version)
+        try:
+            asyncio.run(main())
+        except BaseException as e:  # noqa: BLE001
+            self.errors.append(e)
+
+
+def test_a_quiet_watch_outlasts_a_second_outage(tmp_path):
+    first, second = _restartable(tmp_path)
+    third = ServerProcess(second.env)
+    third.grpc_port, third.http_port, third.http, third.grpc = first.grpc_port, first.http_port, first.http, first.grpc
+    try:
+        with Client(rest=first.http) as c:
+            created = c.create("tic-tac-toe", 2)
+        after = created.game.version
+        watchers = [_Watcher(kind, asynchronous, first, created.game.id, after)
+                    for kind in ("rest", "grpc") for asynchronous in (False, True)]
+        time.sleep(1.5)  # each stream open (and, over gRPC, open long enough to count as answered)
+        broke = time.monotonic()
+        first.kill()
+        second.start()
+        # Nobody moves: only the reconnections themselves are answered before the next outage.
+        time.sleep(max(0.0, broke + GAP - time.monotonic()))
+        assert [w.name for w in watchers if w.errors] == [], [w.errors for w in watchers]
+        second.kill()
+        third.start()
+        with Client(rest=third.http, retries=50, backoff=0.05, max_backoff=0.25) as c:
+            for seat, cell in DIAGONAL:
+                game = c.act(created.game.id, created.token(seat), {"type": "place", "cell": cell})
+        assert game.finished
+        for w in watchers:
+            w.thread.join(timeout=30)
+        assert {w.name: [repr(e) for e in w.errors] for w in watchers if w.errors} == {}
+        assert {w.name: w.seen for w in watchers} == {w.name: list(range(after + 1, game.version + 1)) for w in watchers}
+    finally:
+        for s in (first, second, third):
+            s.kill()
