@@ -10,9 +10,10 @@ import threading
 import time
 
 import pytest
-from tablero_client import AsyncClient, Client
+from tablero_client import CANCELLED, AsyncClient, Client
 
 from tests.clients.test_sdk import DIAGONAL, _restartable
+from tests.ratings.support import KEYS, token
 from tests.server.support import ServerProcess
 
 pytestmark = pytest.mark.slow  # three server processes, one after another
@@ -82,4 +83,54 @@ def test_a_quiet_watch_outlasts_a_second_outage(tmp_path):
         assert {w.name: w.seen for w in watchers} == {w.name: list(range(after + 1, game.version + 1)) for w in watchers}
     finally:
         for s in (first, second, third):
+            s.kill()
+
+
+def _successor(first: ServerProcess) -> ServerProcess:
+    """A server on `first`'s ports, file and environment, not started."""
+    s = ServerProcess(first.env)
+    s.grpc_port, s.http_port, s.http, s.grpc = first.grpc_port, first.http_port, first.http, first.grpc
+    return s
+
+
+def test_a_quick_match_watch_outlasts_a_second_outage(tmp_path):
+    """The same for a ticket's watch: after a reconnection the stream starts again with the
+    ticket as it is, unchanged, which did not count as an answer either."""
+    env = {"TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": str(tmp_path / "games.db"), "TABLERO_PORTAL_KEYS": KEYS}
+    servers = [ServerProcess(env).start()]
+    servers += [_successor(servers[0]), _successor(servers[0])]
+    jwt = token("outage-ann")
+    seen: dict[str, list[str]] = {}
+    errors: dict[str, BaseException] = {}
+    try:
+        with Client(rest=servers[0].http, token=jwt) as c:
+            ticket = c.matchmaking.create_ticket("tic-tac-toe", players=2, timeout_seconds=300)
+
+        def watch(name: str, kw: dict[str, str]) -> None:
+            try:
+                with Client(**kw, token=jwt, **KNOBS) as c:
+                    seen[name] = [t.status for t in c.matchmaking.watch_ticket(ticket.id)]
+            except BaseException as e:  # noqa: BLE001 - surfaced by the test's assertions
+                errors[name] = e
+
+        threads = [threading.Thread(target=watch, args=(name, kw), daemon=True)
+                   for name, kw in (("rest", {"rest": servers[0].http}), ("grpc", {"grpc": servers[0].grpc}))]
+        for t in threads:
+            t.start()
+        time.sleep(1.5)
+        broke = time.monotonic()
+        servers[0].kill()
+        servers[1].start()
+        time.sleep(max(0.0, broke + GAP - time.monotonic()))
+        assert errors == {}
+        servers[1].kill()
+        servers[2].start()
+        with Client(rest=servers[2].http, token=jwt, retries=50, backoff=0.05, max_backoff=0.25) as c:
+            c.matchmaking.cancel_ticket(ticket.id)
+        for t in threads:
+            t.join(timeout=30)
+        assert {k: repr(e) for k, e in errors.items()} == {}
+        assert {k: v[-1] for k, v in seen.items()} == {"rest": CANCELLED, "grpc": CANCELLED}, seen
+    finally:
+        for s in servers:
             s.kill()
