@@ -382,7 +382,7 @@ def test_a_quiet_watch_outlasts_a_second_restart_and_is_live_only_once_answered(
             while not any(ln.startswith("state live") and float(ln.split()[2]) > down[-1][1] for ln in lines):
                 assert time.monotonic() < deadline and watcher.poll() is None, lines
                 time.sleep(0.2)
-            time.sleep(max(0.0, (stopped + 7000 - time.time() * 1000) / 1000))
+            time.sleep(max(0.0, (stopped + 14000 - time.time() * 1000) / 1000))  # > its patience (12 s)
         for seat, cell in ((0, 4), (1, 0), (0, 2), (1, 1), (0, 6)):
             r = plainhttp.post(f"{servers[2].http}/v1/games/{game['id']}/actions",
                                json={"action": {"type": "place", "cell": cell}},

@@ -4,7 +4,7 @@
 import { Client } from "@tablero/client";
 
 const [base, gameId, after] = process.argv.slice(2);
-const client = new Client({ baseUrl: base, retries: 2, backoffMs: 50, maxBackoffMs: 200, watchPatienceMs: 6000 });
+const client = new Client({ baseUrl: base, retries: 2, backoffMs: 50, maxBackoffMs: 200, watchPatienceMs: 12000 });
 const onState = (s, e) => console.log(`state ${s} ${Date.now()} ${e?.code ?? ""}`);
 try {
   for await (const e of client.watch(gameId, { afterVersion: Number(after), onState })) {
