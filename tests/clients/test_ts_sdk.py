@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -342,3 +343,65 @@ def test_a_watch_reconnects_across_a_server_restart(sdk, tmp_path):
         first.kill()
         if second is not None:
             second.kill()
+
+
+@pytest.mark.slow
+def test_a_quiet_watch_outlasts_a_second_restart_and_is_live_only_once_answered(sdk, tmp_path):
+    """An outside tester: a watch of a quiet game gave up at once at the second server restart
+    (its failed tries were reset only by an event), and reported "live" before any server
+    answered (~20 times in 6 s while the server was down). A stream the server answers (a
+    message: here the keep-alive it sends after 15 s of quiet) ends an outage and is "live"."""
+    (sdk / "examples" / "quiet_watch.mjs").write_text((HERE / "quiet_watch.mjs").read_text())
+    db = str(tmp_path / "games.db")
+    servers = [ServerProcess({"TABLERO_LOG_LEVEL": "warning"}, "--db", db) for _ in range(3)]
+    for s in servers[1:]:
+        s.grpc_port, s.http_port, s.http = servers[0].grpc_port, servers[0].http_port, servers[0].http
+    servers[0].start()
+    lines: list[str] = []
+    watcher = None
+    try:
+        created = plainhttp.post(f"{servers[0].http}/v1/games", json={"engine": "tic-tac-toe", "seats": ["human", "human"]})
+        game, tokens = created.json()["game"], [s["token"] for s in created.json()["seats"]]
+        watcher = subprocess.Popen([_node(), str(sdk / "examples" / "quiet_watch.mjs"), servers[0].http, game["id"],
+                                    str(game["version"])], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        reader = threading.Thread(target=lambda: lines.extend(iter(watcher.stdout.readline, "")), daemon=True)
+        reader.start()
+        down: list[tuple[float, float]] = []  # (stopped, started again), ms since the epoch
+        for i, (old, new) in enumerate(zip(servers, servers[1:], strict=False)):
+            time.sleep(1 if i else 3)  # the first stream open > 1 s: it counts as connected
+            stopped = time.time() * 1000
+            old.kill()
+            time.sleep(1)  # the server stays away a while: the watch retries meanwhile
+            new.start()
+            down.append((stopped, time.time() * 1000))
+            if i:
+                break
+            # Nobody moves. The next restart comes once the stream is answered again (the
+            # keep-alive, <= 15 s) and longer than the watch's patience after this one.
+            deadline = time.monotonic() + 25
+            while not any(ln.startswith("state live") and float(ln.split()[2]) > down[-1][1] for ln in lines):
+                assert time.monotonic() < deadline and watcher.poll() is None, lines
+                time.sleep(0.2)
+            time.sleep(max(0.0, (stopped + 14000 - time.time() * 1000) / 1000))  # > its patience (12 s)
+        for seat, cell in ((0, 4), (1, 0), (0, 2), (1, 1), (0, 6)):
+            r = plainhttp.post(f"{servers[2].http}/v1/games/{game['id']}/actions",
+                               json={"action": {"type": "place", "cell": cell}},
+                               headers={"authorization": f"Bearer {tokens[seat]}"})
+            assert r.status_code == 200, r.text
+        final = r.json().get("game", r.json())
+        assert final["status"] == "GAME_STATUS_FINISHED"
+        watcher.wait(timeout=30)
+        reader.join(timeout=5)
+        assert lines[-1].strip() == "ended", lines
+        seen = [int(ln.split()[1]) for ln in lines if ln.startswith("v ")]
+        assert seen == list(range(game["version"] + 1, final["version"] + 1)), lines
+        lives = [float(ln.split()[2]) for ln in lines if ln.startswith("state live")]
+        assert [t for t in lives if any(a <= t <= b for a, b in down)] == [], lines  # none while down
+        # Once per stream answered: the keep-alive after the first restart, the first move after
+        # the second (the first stream was cut before its keep-alive came).
+        assert len(lives) == 2, lines
+    finally:
+        if watcher is not None and watcher.poll() is None:
+            watcher.kill()
+        for s in servers:
+            s.kill()

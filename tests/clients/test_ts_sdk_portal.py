@@ -51,3 +51,26 @@ def test_game_deadlines_and_the_portal_services_with_the_clients_jwt(sdk, portal
     assert out["ticket"] == ["riverboat", True]
     assert out["watched"] == [1, 3]  # MatchTicketStatus WAITING, CANCELLED
     assert out["leaderboard"] == "tic-tac-toe"
+
+
+def test_generated_clients_fail_with_tablero_errors_games_sends_the_jwt_and_a_seat_resigns(sdk, portal):  # noqa: F811
+    """An outside tester: `client.matchmaking` / `players` / `notifications` / `games` threw
+    Connect's ConnectError (a numeric code, no reason) where the README promises TableroError;
+    `client.games.listGames({mine: true})` was UNAUTHENTICATED (the Client's JWT was not sent);
+    `seat.resign()` was not in the README."""
+    (sdk / "examples" / "portal_errors.mjs").write_text((HERE / "portal_errors.mjs").read_text())
+    run = subprocess.run([_node(), str(sdk / "examples" / "portal_errors.mjs"), portal.http, token("ts-lobby", "Lou")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["errors"] == {
+        "ticket": [True, "NOT_FOUND", "TICKET_NOT_FOUND"],
+        "player": [True, "NOT_FOUND", "PLAYER_NOT_FOUND"],
+        "notifications": [True, "UNAUTHENTICATED", "TOKEN_MISSING"],
+        "game": [True, "NOT_FOUND", "GAME_NOT_FOUND"],
+        "watch": [True, "NOT_FOUND", "GAME_NOT_FOUND"],
+        "rankings": [True, "INVALID_ARGUMENT", "INVALID_ARGUMENT"],
+    }
+    assert out["mine"] == [True]
+    assert out["anonymousMine"] == [True, "UNAUTHENTICATED", "TOKEN_MISSING"]
+    assert out["resigned"] == [True, [0], "tic-tac-toe"]

@@ -33,6 +33,8 @@ from .models import (
     Engine,
     Event,
     Game,
+    GamePage,
+    GameSummary,
     Joined,
     LegalActionGroup,
     LegalActions,
@@ -60,7 +62,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BOT", "FINISHED", "HUMAN", "OPEN", "RUNNING",
     "Aborted", "AsyncClient", "AsyncCreatedGame", "AsyncSeat", "Client", "Created", "CreatedGame", "Engine",
-    "Event", "FailedPrecondition", "Game", "InvalidArgument", "Joined", "LegalActionGroup", "LegalActions", "NotFound",
+    "Event", "FailedPrecondition", "Game", "GamePage", "GameSummary", "InvalidArgument", "Joined", "LegalActionGroup", "LegalActions", "NotFound",
     "PermissionDenied", "ResourceExhausted", "Seat", "SeatInfo", "TableroError", "Unauthenticated",
     "Unavailable", "errors", "GameOver", "IllegalAction", "NotYourTurn", "OpenGamesCap", "RateLimited", "SeatTaken",
     "StaleVersion", "TicketsCap", "TokenExpired", "MalformedAction",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import grpc
@@ -65,6 +67,14 @@ def _portal_request(rpc: str, request: JSON) -> Any:
         return json_format.ParseDict(request, PORTAL_METHODS[rpc][1]())
     except json_format.ParseError as e:
         raise error_for("INVALID_ARGUMENT", f"{rpc}: {e}", reason="INVALID_ARGUMENT") from None
+
+
+def _games_request(query: JSON) -> Any:
+    """ListGamesRequest from REST's query (the API's JSON names)."""
+    try:
+        return json_format.ParseDict(query, pb.ListGamesRequest())
+    except json_format.ParseError as e:
+        raise error_for("INVALID_ARGUMENT", f"ListGames: {e}", reason="INVALID_ARGUMENT") from None
 
 
 def _ticket_items(msg: Any) -> JSON | None:
@@ -144,6 +154,12 @@ def _options() -> list[tuple[str, int]]:
             ("grpc.http2.ping_timeout_ms", KEEPALIVE_TIMEOUT_MS)]
 
 
+# A gRPC watch of a quiet game gets nothing from the server (no keep-alive messages: HTTP/2
+# pings; its headers come with the first event): a call still open this long on a channel that is
+# READY (connected to the server, which refuses a call at once) counts as answered.
+OPEN_AFTER = 1.0
+
+
 def _channel(target: str, secure: bool) -> grpc.Channel:
     opts = _options()
     return (grpc.secure_channel(target, grpc.ssl_channel_credentials(), opts) if secure
@@ -163,8 +179,16 @@ class GrpcTransport:
         self.channel = _channel(target, secure)
         self.stub = pbg.GameServiceStub(self.channel)
         self.portal_stubs = {cls: cls(self.channel) for cls, _ in PORTAL_METHODS.values()}
+        # The channel's connectivity, followed from the first watch on (grpc polls it in a thread).
+        self.state: grpc.ChannelConnectivity | None = None
+        self._followed = False
+
+    def _state(self, state: grpc.ChannelConnectivity) -> None:
+        self.state = state
 
     def close(self) -> None:
+        if self._followed:
+            self.channel.unsubscribe(self._state)
         self.channel.close()
 
     def _call(self, method: str, req: Any, token: str | None = None) -> Any:
@@ -208,6 +232,9 @@ class GrpcTransport:
                                    after_version=after_version)
         return to_json(self._call("ListEvents", req, token))
 
+    def list_games(self, query: JSON, token: str | None) -> JSON:
+        return to_json(self._call("ListGames", _games_request(query), token))
+
     def portal(self, rpc: str, request: JSON, token: str | None) -> JSON:
         """A call of the notification, player or matchmaking services, JSON in and out as REST's."""
         stub = self.portal_stubs[PORTAL_METHODS[rpc][0]]
@@ -229,16 +256,35 @@ class GrpcTransport:
         finally:
             call.cancel()
 
-    def watch(self, game_id: str, token: str | None, after_version: int, after_hash: str = "") -> Iterator[JSON]:
+    def watch(self, game_id: str, token: str | None, after_version: int, after_hash: str = "",
+              on_open: Callable[[], None] | None = None) -> Iterator[JSON]:
+        """Game events after `after_version`. `on_open` is called once the server has answered the
+        stream: a first message, or the call still open after OPEN_AFTER on a READY channel."""
         call = self.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=after_version,
                                                        after_hash=after_hash),
                                    metadata=_md(token))
+        timer = None
+        if on_open is not None:
+            if not self._followed:
+                self._followed = True
+                self.channel.subscribe(self._state, try_to_connect=False)
+
+            def check() -> None:
+                if call.is_active() and self.state == grpc.ChannelConnectivity.READY:
+                    on_open()
+            timer = threading.Timer(OPEN_AFTER, check)
+            timer.daemon = True
+            timer.start()
         try:
             for msg in call:
+                if on_open is not None:
+                    on_open()
                 yield to_json(msg)
         except grpc.RpcError as e:
             raise _error(e) from e
         finally:
+            if timer is not None:
+                timer.cancel()
             call.cancel()
 
 
@@ -295,6 +341,9 @@ class AsyncGrpcTransport:
                                    after_version=after_version)
         return to_json(await self._call("ListEvents", req, token))
 
+    async def list_games(self, query: JSON, token: str | None) -> JSON:
+        return to_json(await self._call("ListGames", _games_request(query), token))
+
     async def portal(self, rpc: str, request: JSON, token: str | None) -> JSON:
         """See GrpcTransport.portal."""
         stub = self.portal_stubs[PORTAL_METHODS[rpc][0]]
@@ -318,14 +367,25 @@ class AsyncGrpcTransport:
             call.cancel()
 
     async def watch(self, game_id: str, token: str | None, after_version: int,
-                    after_hash: str = "") -> AsyncIterator[JSON]:
+                    after_hash: str = "", on_open: Callable[[], None] | None = None) -> AsyncIterator[JSON]:
+        """See GrpcTransport.watch."""
         call = self.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=after_version,
                                                        after_hash=after_hash),
                                    metadata=_md(token))
+        timer = None
+        if on_open is not None:
+            def check() -> None:
+                if not call.done() and self.channel.get_state() == grpc.ChannelConnectivity.READY:
+                    on_open()
+            timer = asyncio.get_running_loop().call_later(OPEN_AFTER, check)
         try:
             async for msg in call:
+                if on_open is not None:
+                    on_open()
                 yield to_json(msg)
         except grpc.RpcError as e:
             raise _error(e) from e
         finally:
+            if timer is not None:
+                timer.cancel()
             call.cancel()

@@ -6,7 +6,7 @@ import contextlib
 import json
 import re
 import socket
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -245,6 +245,9 @@ class RestTransport:
             params["afterVersion"] = after_version
         return self._call("GET", f"/v1/games/{quote(game_id, safe='')}/events", token, params=params)
 
+    def list_games(self, query: JSON, token: str | None) -> JSON:
+        return self._call("GET", "/v1/games", token, params=query or None)
+
     def portal(self, rpc: str, request: JSON, token: str | None) -> JSON:
         """A call of the notification, player or matchmaking services (PORTAL_ROUTES)."""
         method, path, body, query = portal_request(rpc, request)
@@ -255,9 +258,11 @@ class RestTransport:
         _, path, _, _ = portal_request("WatchMatchTicket", {"ticketId": ticket_id})
         yield from self._sse(path, token, None, ticket_item, "the ticket changed for the last time")
 
-    def _sse(self, path: str, token: str | None, params: JSON | None, item: Any, until: str) -> Iterator[JSON]:
+    def _sse(self, path: str, token: str | None, params: JSON | None, item: Any, until: str,
+             on_open: Callable[[], None] | None = None) -> Iterator[JSON]:
         """The items `item(event, data)` makes of an SSE stream's messages, until StreamEnd;
-        raises Unavailable when the stream breaks or closes before then (`until`)."""
+        raises Unavailable when the stream breaks or closes before then (`until`). `on_open` is
+        called once the server has answered the stream (200: it sends its headers at once)."""
         headers = {**_headers(token), "Accept": "text/event-stream"}
         try:
             with self.http.stream("GET", path, headers=headers, params=params,
@@ -265,6 +270,8 @@ class RestTransport:
                 if r.status_code != 200:
                     r.read()
                     raise _error(r.status_code, r.text)
+                if on_open is not None:
+                    on_open()
                 parser = SSEParser()
                 for line in r.iter_lines():
                     msg = parser.feed(line)
@@ -280,10 +287,13 @@ class RestTransport:
             raise _transport_error(e) from e
         raise Unavailable(f"the watch stream closed before {until}")
 
-    def watch(self, game_id: str, token: str | None, after_version: int, after_hash: str = "") -> Iterator[JSON]:
-        """Game events after `after_version`; returns when the game is over; raises when the stream breaks."""
+    def watch(self, game_id: str, token: str | None, after_version: int, after_hash: str = "",
+              on_open: Callable[[], None] | None = None) -> Iterator[JSON]:
+        """Game events after `after_version`; returns when the game is over; raises when the stream
+        breaks. `on_open`: called once the server has answered the stream."""
         path = f"/v1/games/{quote(game_id, safe='')}/watch"
-        yield from self._sse(path, token, _watch_params(after_version, after_hash), sse_item, "the game ended")
+        yield from self._sse(path, token, _watch_params(after_version, after_hash), sse_item, "the game ended",
+                             on_open)
 
 
 class AsyncRestTransport:
@@ -349,6 +359,9 @@ class AsyncRestTransport:
             params["afterVersion"] = after_version
         return await self._call("GET", f"/v1/games/{quote(game_id, safe='')}/events", token, params=params)
 
+    async def list_games(self, query: JSON, token: str | None) -> JSON:
+        return await self._call("GET", "/v1/games", token, params=query or None)
+
     async def portal(self, rpc: str, request: JSON, token: str | None) -> JSON:
         """See RestTransport.portal."""
         method, path, body, query = portal_request(rpc, request)
@@ -363,15 +376,17 @@ class AsyncRestTransport:
                 yield out
 
     async def watch(self, game_id: str, token: str | None, after_version: int,
-                    after_hash: str = "") -> AsyncIterator[JSON]:
+                    after_hash: str = "", on_open: Callable[[], None] | None = None) -> AsyncIterator[JSON]:
+        """See RestTransport.watch."""
         path = f"/v1/games/{quote(game_id, safe='')}/watch"
         params = _watch_params(after_version, after_hash)
-        async with contextlib.aclosing(self._sse(path, token, params, sse_item, "the game ended")) as items:
+        async with contextlib.aclosing(self._sse(path, token, params, sse_item, "the game ended",
+                                                 on_open)) as items:
             async for out in items:
                 yield out
 
     async def _sse(self, path: str, token: str | None, params: JSON | None, item: Any,
-                   until: str) -> AsyncIterator[JSON]:
+                   until: str, on_open: Callable[[], None] | None = None) -> AsyncIterator[JSON]:
         """See RestTransport._sse."""
         headers = {**_headers(token), "Accept": "text/event-stream"}
         try:
@@ -380,6 +395,8 @@ class AsyncRestTransport:
                 if r.status_code != 200:
                     await r.aread()
                     raise _error(r.status_code, r.text)
+                if on_open is not None:
+                    on_open()
                 parser = SSEParser()
                 async for line in r.aiter_lines():
                     msg = parser.feed(line)

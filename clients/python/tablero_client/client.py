@@ -12,15 +12,16 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ._grpc import AsyncGrpcTransport, GrpcTransport
 from ._rest import AsyncRestTransport, RestTransport
 from .errors import Aborted, InvalidArgument, MalformedAction, TableroError, Unavailable
-from .models import JSON, Created, Engine, Event, Game, Joined, LegalActions
+from .models import JSON, Created, Engine, Event, Game, GamePage, GameSummary, Joined, LegalActions, status_name
 from .portal import AsyncMatchmaking, AsyncNotifications, AsyncPlayers, Matchmaking, Notifications, Players
 
 __all__ = ["AsyncClient", "AsyncSeat", "Client", "Seat"]
@@ -83,6 +84,15 @@ def _legal_query(page_size: int | None, page_token: str | None, type: str | None
     return {k: v for k, v in query.items() if v}
 
 
+def _games_query(engine: str | None, status: str | None, open_seats: bool | None, mine: bool,
+                 page_size: int | None, page_token: str | None) -> JSON:
+    """ListGames' query (REST parameter names; the gRPC transport maps them). `status`: "running",
+    "finished" or GAME_STATUS_*."""
+    query: JSON = {"engine": engine, "status": status_name(status) if status else None, "openSeats": open_seats,
+                   "mine": mine or None, "pageSize": page_size, "pageToken": page_token}
+    return {k: v for k, v in query.items() if v is not None and v != ""}
+
+
 def _submit_body(action: JSON, request_id: str, expected_version: int | None) -> JSON:
     if not isinstance(action, dict) or "type" not in action:
         raise MalformedAction('an action is a dict with a "type", e.g. {"type": "place", "cell": 4}',
@@ -124,6 +134,46 @@ class _Options:
         if failures < self.retries:
             return False
         return not connected or time.monotonic() - broken_since >= self.watch_patience
+
+
+class _Outages:
+    """A watch's reconnections. `failures` counts the tries since the server last answered a
+    stream (what `retries` bounds; an answer ends the outage, so the next break starts the count
+    and the patience clock again, however quiet the game was between them), `backoffs` those
+    since the last event (a server that answers and drops the stream at once is not hammered)."""
+
+    def __init__(self, opt: _Options) -> None:
+        self.opt, self.failures, self.backoffs, self.broken_since, self.connected = opt, 0, 0, 0.0, False
+        self.opened = 0.0
+        self.answered = threading.Event()  # set by the transport (from a gRPC thread, maybe)
+
+    def attempt(self) -> Callable[[], None]:
+        """A new try: the callback its transport calls once the server answers the stream."""
+        self.opened = time.monotonic()
+        self.answered = threading.Event()
+        return self.answered.set
+
+    def event(self) -> None:
+        self.failures, self.backoffs, self.connected = 0, 0, True
+
+    def broke(self) -> None:
+        """The stream broke (Unavailable): a try the server had answered starts a new outage."""
+        now = time.monotonic()
+        if self.answered.is_set():
+            self.failures, self.connected = 0, True
+        self.connected = self.connected or now - self.opened >= self.opt.CONNECTED_AFTER
+        if self.failures == 0:
+            self.broken_since = now
+
+    def gives_up(self) -> bool:
+        return self.opt.watch_gives_up(self.failures, self.broken_since, self.connected)
+
+    def next_wait(self) -> float:
+        """The backoff before the next try (jittered, growing since the last event)."""
+        wait = _backoff(self.backoffs, self.opt.backoff, self.opt.max_backoff)
+        self.failures += 1
+        self.backoffs += 1
+        return wait
 
 
 class Client:
@@ -191,6 +241,29 @@ class Client:
         body = _create_body(engine, players, options, seats, seat_specs, on_leave, clock, rated, request_id)
         out = Created.from_json(self._retried(lambda: self.transport.create_game(body, token or self.token)))
         return CreatedGame(self, out.game, out.seats)
+
+    def list_games(self, *, engine: str | None = None, status: str | None = None, open_seats: bool | None = None,
+                   mine: bool = False, page_size: int | None = None, page_token: str | None = None,
+                   token: str | None = None) -> GamePage:
+        """One page of the lobby, newest first (`page_size`: default 20, at most 100; then the
+        answer's `next_page_token` as `page_token`). Filters: `engine`; `status` "running" or
+        "finished"; `open_seats` True (running games with a seat open to join) or False (none
+        open); `mine=True`, the games the portal user holds a seat in (needs the JWT: `token`,
+        default the client's)."""
+        query = _games_query(engine, status, open_seats, mine, page_size, page_token)
+        return GamePage.from_json(self.transport.list_games(query, token or self.token))
+
+    def all_games(self, *, engine: str | None = None, status: str | None = None, open_seats: bool | None = None,
+                  mine: bool = False, page_size: int | None = None, token: str | None = None) -> Iterator[GameSummary]:
+        """Every game of the lobby the filters keep (see list_games), page after page."""
+        page_token: str | None = None
+        while True:
+            page = self.list_games(engine=engine, status=status, open_seats=open_seats, mine=mine,
+                                   page_size=page_size, page_token=page_token, token=token)
+            yield from page.games
+            page_token = page.next_page_token or None
+            if not page_token:
+                return
 
     def join(self, game_id: str, token: str | None = None, *, request_id: str | None = None) -> Seat:
         """Claim an open seat (as the portal user of `token`, default the client's); the handle
@@ -260,27 +333,24 @@ class Client:
         it has tried `retries` times in a row and (once it had been connected) `watch_patience`
         seconds have passed. Raises Aborted ("history rewritten; resume from version N") when
         the server's log no longer holds events it yielded or the caller had: drop those after
-        N and watch again from N."""
-        last, last_hash, failures, broken_since, connected = after_version, after_hash, 0, 0.0, False
+        N and watch again from N. A reconnection the server answers ends the outage: the next
+        break counts its tries and its `watch_patience` afresh."""
+        last, last_hash, out = after_version, after_hash, _Outages(self._opt)
         while True:
-            opened = time.monotonic()
             try:
-                for item in self.transport.watch(game_id, token, last, last_hash):
+                for item in self.transport.watch(game_id, token, last, last_hash, on_open=out.attempt()):
                     ev = Event.from_json(item)
                     if ev.version <= last:
                         continue
-                    last, last_hash, failures, connected = ev.version, ev.hash, 0, True
+                    last, last_hash = ev.version, ev.hash
+                    out.event()
                     yield ev
                 return
             except Unavailable:
-                now = time.monotonic()
-                connected = connected or now - opened >= self._opt.CONNECTED_AFTER
-                if failures == 0:
-                    broken_since = now
-                if self._opt.watch_gives_up(failures, broken_since, connected):
+                out.broke()
+                if out.gives_up():
                     raise
-            time.sleep(_backoff(failures, self._opt.backoff, self._opt.max_backoff))
-            failures += 1
+            time.sleep(out.next_wait())
             self.retry_count += 1
 
 
@@ -380,6 +450,27 @@ class AsyncClient:
         out = Created.from_json(await self._retried(lambda: self.transport.create_game(body, token or self.token)))
         return AsyncCreatedGame(self, out.game, out.seats)
 
+    async def list_games(self, *, engine: str | None = None, status: str | None = None,
+                         open_seats: bool | None = None, mine: bool = False, page_size: int | None = None,
+                         page_token: str | None = None, token: str | None = None) -> GamePage:
+        """One page of the lobby (see Client.list_games)."""
+        query = _games_query(engine, status, open_seats, mine, page_size, page_token)
+        return GamePage.from_json(await self.transport.list_games(query, token or self.token))
+
+    async def all_games(self, *, engine: str | None = None, status: str | None = None,
+                        open_seats: bool | None = None, mine: bool = False, page_size: int | None = None,
+                        token: str | None = None) -> AsyncIterator[GameSummary]:
+        """Every game of the lobby the filters keep, page after page (see Client.all_games)."""
+        page_token: str | None = None
+        while True:
+            page = await self.list_games(engine=engine, status=status, open_seats=open_seats, mine=mine,
+                                         page_size=page_size, page_token=page_token, token=token)
+            for g in page.games:
+                yield g
+            page_token = page.next_page_token or None
+            if not page_token:
+                return
+
     async def join(self, game_id: str, token: str | None = None, *, request_id: str | None = None) -> AsyncSeat:
         """See Client.join."""
         rid = request_id or uuid.uuid4().hex
@@ -432,26 +523,22 @@ class AsyncClient:
     async def watch(self, game_id: str, token: str | None = None, *, after_version: int = 0,
                     after_hash: str = "") -> AsyncIterator[Event]:
         """See Client.watch."""
-        last, last_hash, failures, broken_since, connected = after_version, after_hash, 0, 0.0, False
+        last, last_hash, out = after_version, after_hash, _Outages(self._opt)
         while True:
-            opened = time.monotonic()
             try:
-                async for item in self.transport.watch(game_id, token, last, last_hash):
+                async for item in self.transport.watch(game_id, token, last, last_hash, on_open=out.attempt()):
                     ev = Event.from_json(item)
                     if ev.version <= last:
                         continue
-                    last, last_hash, failures, connected = ev.version, ev.hash, 0, True
+                    last, last_hash = ev.version, ev.hash
+                    out.event()
                     yield ev
                 return
             except Unavailable:
-                now = time.monotonic()
-                connected = connected or now - opened >= self._opt.CONNECTED_AFTER
-                if failures == 0:
-                    broken_since = now
-                if self._opt.watch_gives_up(failures, broken_since, connected):
+                out.broke()
+                if out.gives_up():
                     raise
-            await asyncio.sleep(_backoff(failures, self._opt.backoff, self._opt.max_backoff))
-            failures += 1
+            await asyncio.sleep(out.next_wait())
             self.retry_count += 1
 
 

@@ -97,6 +97,43 @@ class Game:
 
 
 @dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One game as the lobby (ListGames) lists it: no view, no outcome."""
+
+    id: str
+    engine: str
+    players: int
+    seats: list[SeatInfo]
+    status: str  # GAME_STATUS_RUNNING | GAME_STATUS_FINISHED
+    version: int  # events in the log now
+    create_time: float = 0.0  # seconds since the epoch
+
+    @property
+    def open_seats(self) -> list[int]:
+        """The seats still open to join."""
+        return [s.seat for s in self.seats if s.kind == OPEN and not s.claimed]
+
+    @classmethod
+    def from_json(cls, d: JSON) -> GameSummary:
+        return cls(id=d["id"], engine=d.get("engine", ""), players=int(d.get("players", 0)),
+                   seats=[SeatInfo.from_json(s) for s in d.get("seats") or []], status=status_name(d.get("status")),
+                   version=int(d.get("version", 0)), create_time=float(d.get("createTime", 0)))
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    """One page of the lobby, newest first."""
+
+    games: list[GameSummary]
+    next_page_token: str = ""  # empty on the last page
+
+    @classmethod
+    def from_json(cls, d: JSON) -> GamePage:
+        return cls(games=[GameSummary.from_json(g) for g in d.get("games") or []],
+                   next_page_token=str(d.get("nextPageToken", "")))
+
+
+@dataclass(frozen=True, slots=True)
 class SeatToken:
     seat: int
     token: str

@@ -86,10 +86,13 @@ class _Watched:
         self.version, self.failures, self.broken_since = -1, 0, 0.0
 
     def new(self, item: JSON) -> MatchTicket | None:
+        """The ticket if it changed since the last one yielded. Any item ends an outage: a stream
+        the server answered (it starts with the ticket as it is), whether or not it changed."""
         t = MatchTicket.from_json(item)
+        self.failures = 0
         if t.version <= self.version and not t.done:
             return None
-        self.version, self.failures = t.version, 0
+        self.version = t.version
         return t
 
     def broke(self, client: Any, error: Unavailable) -> float:

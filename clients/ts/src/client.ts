@@ -1,3 +1,4 @@
+import type { DescService } from "@bufbuild/protobuf";
 import { type Client as RpcClient, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 
@@ -173,7 +174,8 @@ export interface WatchOptions {
   afterHash?: string;
   /** Called when the server's log was rewritten: events after `version` are void. */
   onReset?: (version: number) => void;
-  /** Called as the stream goes live, and when it breaks and reconnects. */
+  /** Called when the server answers the stream ("live": its first message, an event or a keep-alive),
+   * and when it breaks and reconnects ("reconnecting", with the error). */
   onState?: (state: "live" | "reconnecting", error?: TableroError) => void;
   /** A stream silent this long is dead without saying so (the server sends a keep-alive
    * every 15 s): it is dropped and watched again from the last version. Default 45000. */
@@ -211,6 +213,36 @@ function newRequestId(): string {
     try { return c.randomUUID(); } catch { /* not a secure context */ }
   }
   return Array.from(c.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Failures of a stream's messages as TableroError. */
+async function* rethrown<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* stream;
+  } catch (e) {
+    throw toTableroError(e);
+  }
+}
+
+/**
+ * A generated Connect client whose calls fail with TableroError (code, reason, metadata), as the
+ * SDK's own calls do, instead of Connect's ConnectError (a numeric code, no reason): the client
+ * itself with each unary call and server stream wrapped.
+ */
+function withTableroErrors<S extends DescService>(service: S, client: RpcClient<S>): RpcClient<S> {
+  const calls = client as unknown as Record<string, (request: unknown, options?: unknown) => unknown>;
+  const out: Record<string, unknown> = {};
+  for (const m of service.methods) {
+    const call = calls[m.localName];
+    if (call === undefined) continue;
+    out[m.localName] = m.methodKind === "unary"
+      ? (request: unknown, options?: unknown) =>
+        (call(request, options) as Promise<unknown>).catch((e: unknown) => { throw toTableroError(e); })
+      : m.methodKind === "server_streaming"
+        ? (request: unknown, options?: unknown) => rethrown(call(request, options) as AsyncIterable<unknown>)
+        : call;
+  }
+  return out as unknown as RpcClient<S>;
 }
 
 function numbers(v: JsonValue | undefined): number[] {
@@ -297,13 +329,18 @@ function anyGame(g: GameMessage | undefined): AnyGame {
  *     await x.act({ type: "place", cell: 4 });
  */
 export class Client {
-  /** The generated Connect clients, for calls the SDK does not wrap (e.g. AggregateRankings). */
+  /**
+   * The generated Connect clients, for calls the SDK does not wrap (e.g. ListGames,
+   * AggregateRankings). `games` sends the Client's `token` (the portal JWT: `listGames({mine:
+   * true})`) unless the call sets its own `authorization` header. Like every call of the SDK
+   * they fail with TableroError.
+   */
   readonly games: RpcClient<typeof GameService>;
   readonly rankings: RpcClient<typeof RankingService>;
   /**
    * A portal's calls: the user's notification list ("whose turn is it" across games) and
    * Web Push, leaderboards and players, quick match. They send the Client's `token` (the
-   * portal JWT) unless the call sets its own `authorization` header.
+   * portal JWT) unless the call sets its own `authorization` header, and fail with TableroError.
    */
   readonly notifications: RpcClient<typeof NotificationService>;
   readonly players: RpcClient<typeof PlayerService>;
@@ -316,6 +353,9 @@ export class Client {
   private readonly watchPatienceMs: number;
   private readonly timeoutMs: number;
   private readonly token: string | undefined;
+  /** GameService for the SDK's own calls: each sends the token it is given, never the JWT unasked
+   * (a spectator's read stays a spectator's). */
+  private readonly rpc: RpcClient<typeof GameService>;
 
   constructor(opts: ClientOptions) {
     const transport = opts.transport ?? createConnectTransport({
@@ -324,8 +364,8 @@ export class Client {
       jsonOptions: { ignoreUnknownFields: true },
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
     });
-    this.games = createClient(GameService, transport);
-    this.rankings = createClient(RankingService, transport);
+    this.rpc = withTableroErrors(GameService, createClient(GameService, transport));
+    this.rankings = withTableroErrors(RankingService, createClient(RankingService, transport));
     const jwt = opts.token;
     const signedIn: Interceptor = (next) => (req) => {
       if (jwt && !req.header.has("authorization")) req.header.set("authorization", `Bearer ${jwt}`);
@@ -337,9 +377,10 @@ export class Client {
       jsonOptions: { ignoreUnknownFields: true }, interceptors: [signedIn],
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
     });
-    this.notifications = createClient(NotificationService, portal);
-    this.players = createClient(PlayerService, portal);
-    this.matchmaking = createClient(MatchmakingService, portal);
+    this.games = withTableroErrors(GameService, createClient(GameService, portal));
+    this.notifications = withTableroErrors(NotificationService, createClient(NotificationService, portal));
+    this.players = withTableroErrors(PlayerService, createClient(PlayerService, portal));
+    this.matchmaking = withTableroErrors(MatchmakingService, createClient(MatchmakingService, portal));
     this.retries = opts.retries ?? 5;
     this.backoffMs = opts.backoffMs ?? 50;
     this.maxBackoffMs = opts.maxBackoffMs ?? 2000;
@@ -369,13 +410,13 @@ export class Client {
   }
 
   async engines(): Promise<EngineInfo[]> {
-    const r = await this.call(() => this.games.listEngines({}, this.opts()));
+    const r = await this.call(() => this.rpc.listEngines({}, this.opts()));
     return r.engines.map(engineInfo);
   }
 
   /** One engine, with its schemas. */
   async engine(name: string): Promise<EngineInfo> {
-    const r = await this.call(() => this.games.getEngine({ name }, this.opts()));
+    const r = await this.call(() => this.rpc.getEngine({ name }, this.opts()));
     if (!r.engine) throw new TableroError("NOT_FOUND", `no engine ${name}`, "ENGINE_NOT_FOUND");
     return engineInfo(r.engine);
   }
@@ -385,7 +426,7 @@ export class Client {
     // A requestId of its own: a retry (on UNAVAILABLE, after an answer that was lost) gets the
     // same game and tokens back, never a second game.
     const requestId = opts.requestId ?? newRequestId();
-    const r = await this.retried(() => this.games.createGame({
+    const r = await this.retried(() => this.rpc.createGame({
       engine,
       requestId,
       players: opts.players ?? opts.seats?.length ?? opts.seatSpecs?.length ?? 0,
@@ -405,14 +446,14 @@ export class Client {
   /** Claim an open seat of a game of `engine`; the handle carries its new token. */
   async join<E extends EngineName>(gameId: string, engine: E, token?: string, requestId?: string): Promise<Seat<E>> {
     // The engine is checked first (a spectator's read), so a wrong one claims no seat.
-    const g = await this.call(() => this.games.getGame({ gameId }, this.opts()));
+    const g = await this.call(() => this.rpc.getGame({ gameId }, this.opts()));
     if (g.game?.engine !== engine) {
       throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${g.game?.engine}, not ${engine}`, "INVALID_ARGUMENT");
     }
     // A requestId of its own: a retry (on UNAVAILABLE, after an answer that was lost) gets the
     // same seat and token back, never a second seat.
     const body = { gameId, requestId: requestId ?? newRequestId() };
-    const r = await this.retried(() => this.games.joinGame(body, this.opts(token ?? this.token)));
+    const r = await this.retried(() => this.rpc.joinGame(body, this.opts(token ?? this.token)));
     return new Seat(this, engine, r.gameId, r.token, r.seat);
   }
 
@@ -438,14 +479,14 @@ export class Client {
 
   /** A game of any engine (narrow on `.engine`); with a token, as that seat sees it. */
   async game(gameId: string, opts: { token?: string; version?: number } = {}): Promise<AnyGame> {
-    const r = await this.call(() => this.games.getGame(
+    const r = await this.call(() => this.rpc.getGame(
       { gameId, ...(opts.version !== undefined ? { version: opts.version } : {}) }, this.opts(opts.token)));
     return anyGame(r.game);
   }
 
   /** @internal */
   async gameOf<E extends EngineName>(engine: E, gameId: string, token?: string, version?: number): Promise<Game<E>> {
-    const r = await this.call(() => this.games.getGame(
+    const r = await this.call(() => this.rpc.getGame(
       { gameId, ...(version !== undefined ? { version } : {}) }, this.opts(token)));
     if (r.game?.engine !== engine) {
       throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${r.game?.engine}, not ${engine}`, "INVALID_ARGUMENT");
@@ -455,7 +496,7 @@ export class Client {
 
   /** @internal */
   async legalActionsOf<E extends EngineName>(gameId: string, token: string, q: LegalQuery = {}): Promise<LegalActions<E>> {
-    const r = await this.call(() => this.games.listLegalActions({
+    const r = await this.call(() => this.rpc.listLegalActions({
       gameId, pageSize: q.pageSize ?? 0, pageToken: q.pageToken ?? "", type: q.type ?? "", group: q.group ?? "",
     }, this.opts(token)));
     return {
@@ -503,7 +544,7 @@ export class Client {
     };
     for (let attempt = 0; ; attempt++) {
       try {
-        const r = await this.call(() => this.games.submitAction(body, this.opts(token)));
+        const r = await this.call(() => this.rpc.submitAction(body, this.opts(token)));
         return convert(r.game);
       } catch (e) {
         const err = toTableroError(e);
@@ -523,7 +564,7 @@ export class Client {
     opts: { afterVersion?: number; pageSize?: number } = {}): AsyncGenerator<GameEvent<E>> {
     let pageToken = "";
     do {
-      const r = await this.call(() => this.games.listEvents({
+      const r = await this.call(() => this.rpc.listEvents({
         gameId, afterVersion: opts.afterVersion ?? 0, pageSize: opts.pageSize ?? 0, pageToken,
       }, this.opts(token)));
       for (const e of r.events) {
@@ -545,15 +586,20 @@ export class Client {
   /**
    * Events after `afterVersion`, live, until the game is over. Reconnects after the
    * last version it saw (with its hash) when the stream breaks (UNAVAILABLE: a restart, the
-   * network), up to `retries` tries in a row, and for `watchPatienceMs` once it had been
-   * connected. When the server's log was rewritten (ABORTED "resume from version N") it calls
-   * `onReset(N)` and goes on from N.
+   * network). It gives up after `retries` failed tries in a row, and once it had been connected
+   * only when `watchPatienceMs` have passed too since the stream broke; a stream the server
+   * answers (its first message: an event, or the keep-alive it sends after 15 s of quiet) ends
+   * the outage, so the next break starts the count again. `onState("live")` is reported then,
+   * once per stream, never for a try the server has not answered.
+   * When the server's log was rewritten (ABORTED "resume from version N") it calls `onReset(N)`
+   * and goes on from N.
    */
   async *watchOf<E extends EngineName>(gameId: string, token?: string, opts: WatchOptions = {}):
     AsyncGenerator<GameEvent<E>> {
     let last = opts.afterVersion ?? 0;
     let lastHash = opts.afterHash ?? "";
-    let failures = 0;
+    let failures = 0; // failed tries since the server last answered: what `retries` bounds
+    let backoffs = 0; // since the last message: a server that answers and fails at once is not hammered
     let brokenSince = 0;
     let connected = false;
     const silenceMs = opts.silenceMs ?? 45000;
@@ -564,20 +610,29 @@ export class Client {
       opts.signal?.addEventListener("abort", stop, { once: true });
       let heard = Date.now();
       let silent = false;
+      let answered = false;
+      // The server answered this try (a first message: an event or a keep-alive; a refusal has
+      // none): the watch is live, and an outage before it is over.
+      const live = () => {
+        if (answered) return;
+        answered = true;
+        failures = 0;
+        connected = true;
+        opts.onState?.("live");
+      };
       const watchdog = setInterval(() => {
         if (Date.now() - heard > silenceMs) { silent = true; attempt.abort(); }
       }, Math.min(5000, silenceMs / 2));
       try {
-        const stream = this.games.watchGame({ gameId, afterVersion: last, afterHash: lastHash },
+        const stream = this.rpc.watchGame({ gameId, afterVersion: last, afterHash: lastHash },
           { ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}), signal: attempt.signal });
-        opts.onState?.("live");
         for await (const m of stream) {
           heard = Date.now();
+          live();
+          backoffs = 0;
           if (m.version <= last) continue; // a keep-alive (version 0), or already seen
           last = m.version;
           lastHash = m.hash ?? "";
-          failures = 0;
-          connected = true;
           yield { gameId: m.gameId, version: m.version, hash: lastHash, event: asEvent<E>(m.event) };
         }
         return;
@@ -602,10 +657,22 @@ export class Client {
         clearInterval(watchdog);
         opts.signal?.removeEventListener("abort", stop);
       }
-      await sleep(this.backoff(failures), opts.signal);
+      await sleep(this.backoff(backoffs), opts.signal);
       failures++;
+      backoffs++;
       this.retryCount++;
     }
+  }
+
+  /** Resign the seat `token` opens (see Seat.resign): the game after it. */
+  resign(gameId: string, token: string): Promise<AnyGame> {
+    return this.call(() => this.rpc.resign({ gameId }, this.opts(token))).then((r) => anyGame(r.game));
+  }
+
+  /** @internal */
+  async resignOf<E extends EngineName>(engine: E, gameId: string, token: string): Promise<Game<E>> {
+    const r = await this.call(() => this.rpc.resign({ gameId }, this.opts(token)));
+    return toGame(r.game, engine);
   }
 }
 
@@ -631,9 +698,9 @@ export class Seat<E extends EngineName> {
     return this.client.actOf(this.engine, this.gameId, this.token, action, opts);
   }
 
+  /** Leave the game (its `onLeave`: the seat forfeits, or a bot takes it): the game after it. */
   resign(): Promise<Game<E>> {
-    return this.client.games.resign({ gameId: this.gameId }, { headers: { authorization: `Bearer ${this.token}` } })
-      .then((r) => toGame(r.game, this.engine), (e: unknown) => { throw toTableroError(e); });
+    return this.client.resignOf(this.engine, this.gameId, this.token);
   }
 
   events(opts: { afterVersion?: number; pageSize?: number } = {}): AsyncGenerator<GameEvent<E>> {
