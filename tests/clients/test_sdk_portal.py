@@ -113,6 +113,23 @@ def test_web_push_registration_for_seats_and_the_user(portal, where):
         push.close()
 
 
+def test_a_seat_only_push_registration_is_removed_by_its_keys_not_its_endpoint(portal, where):
+    """Only a subscription's owner removes it: without a portal JWT that is the browser holding
+    it, which proves it by the keys (the SDK sends the whole toJSON()); the endpoint alone is
+    refused, so anyone who learns an endpoint cannot switch another player's pushes off."""
+    push = PushService()
+    try:
+        with Client(**where) as c:
+            created = c.create("tic-tac-toe", seats=["human", "human"])
+            sub = push.subscription()
+            assert c.notifications.register_push(sub, [created.seat(0)]).owners == 1
+            with pytest.raises((Unauthenticated, PermissionDenied)):
+                c.notifications.delete_push(sub["endpoint"])
+            assert c.notifications.delete_push(sub)
+    finally:
+        push.close()
+
+
 def test_leaderboards_and_players_after_a_rated_game(portal, where):
     kind = next(iter(where))
     strong, weak = f"r-strong-{kind}", f"r-weak-{kind}"

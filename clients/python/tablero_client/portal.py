@@ -156,8 +156,10 @@ class Notifications:
         return PushRegistration.from_json(self._call("RegisterPushSubscription", request, token))
 
     def delete_push(self, subscription: Mapping[str, Any] | str) -> bool:
-        """Removes a push subscription (or its endpoint); whether it was registered."""
-        request = {"subscription": {"endpoint": _subscription(subscription)["endpoint"]}}
+        """Removes a push subscription; whether it was registered. Only its owner may: the
+        portal user it was registered for (this client's JWT; the endpoint alone will do), or
+        the browser that holds it (pass its toJSON(), whose keys prove it)."""
+        request = {"subscription": _subscription(subscription)}
         return bool(self._call("DeletePushSubscription", request).get("removed"))
 
     def set_push_live(self, game_id: str, seat_token: str, live: bool = True) -> PushLive:
@@ -273,7 +275,7 @@ class AsyncNotifications:
         return PushRegistration.from_json(await self._call("RegisterPushSubscription", request, token))
 
     async def delete_push(self, subscription: Mapping[str, Any] | str) -> bool:
-        request = {"subscription": {"endpoint": _subscription(subscription)["endpoint"]}}
+        request = {"subscription": _subscription(subscription)}
         return bool((await self._call("DeletePushSubscription", request)).get("removed"))
 
     async def set_push_live(self, game_id: str, seat_token: str, live: bool = True) -> PushLive:
