@@ -74,13 +74,16 @@ class TurnClocks:
         if game.finished:
             return
         to_act = waiting(game)
-        started = to_act if not unclaimed(meta) else to_act & {seat}
-        if not started:
-            return
+        full = not unclaimed(meta)
         old = await self.clocks.get(game_id) or ClockRecord(game.version)
+        if full and old.full:
+            return  # a retried join (its first answer lost): the clocks run since the first one
+        started = to_act if full else to_act & {seat}
+        if not started and not full:
+            return
         now = time.time()
         record = old.advance(game.version, to_act, now)
-        record = ClockRecord(record.version, {**record.since, **dict.fromkeys(started, now)})
+        record = ClockRecord(record.version, {**record.since, **dict.fromkeys(started, now)}, full)
         await self.clocks.put(game_id, record, next_due(record, meta.get("clock"), self.abandon_after,
                                                         clockless(meta)))
 

@@ -49,15 +49,22 @@ def parse_clock(value: Any) -> dict[str, Any] | None:
 class ClockRecord:
     version: int
     since: dict[int, float] = field(default_factory=dict)
+    # Whether the game's turn clocks started: its last open seat was taken (or it had none). A
+    # join retried after that (its first answer lost) restarts nobody's clock.
+    full: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": self.version, "since": {str(s): t for s, t in self.since.items()}}
+        out: dict[str, Any] = {"version": self.version, "since": {str(s): t for s, t in self.since.items()}}
+        if self.full:
+            out["full"] = True
+        return out
 
     @classmethod
     def from_json(cls, d: dict[str, Any] | None) -> ClockRecord | None:
         if not d:
             return None
-        return cls(int(d["version"]), {int(s): float(t) for s, t in d.get("since", {}).items()})
+        return cls(int(d["version"]), {int(s): float(t) for s, t in d.get("since", {}).items()},
+                   bool(d.get("full", False)))
 
     def advance(self, version: int, waiting: set[int], now: float, acted: Collection[int] = ()) -> ClockRecord:
         """The record after the game reached `version` with `waiting` seats to act: seats
@@ -67,7 +74,7 @@ class ClockRecord:
         waiting again, on a new turn)."""
         keep = ({s: t for s, t in self.since.items() if s in waiting and s not in acted}
                 if version != self.version else dict(self.since))
-        return ClockRecord(version, {s: keep.get(s, now) for s in sorted(waiting)})
+        return ClockRecord(version, {s: keep.get(s, now) for s in sorted(waiting)}, self.full)
 
     def deadlines(self, move_seconds: int, skip: Collection[int] = ()) -> dict[int, float]:
         """Each waiting seat's deadline (`skip`: seats whose clock does not run, open seats

@@ -228,6 +228,29 @@ async def test_no_clock_runs_while_the_game_waits_for_its_players(on_timeout):
         assert g["status"] == "GAME_STATUS_RUNNING" and g["version"] > 1
 
 
+async def test_a_retried_join_restarts_no_clock(monkeypatch):
+    """(found beside an outside pass) A join retried with its requestId after its first answer
+    was lost gets the same seat back, and must not start the game's clocks again: the deadlines
+    announced at the real join stay (a late retry reset every waiting player's clock)."""
+    from tablero.server.app import GameService
+    from tablero.server.app import commands as cmd
+    from tablero.server.auth import TokenSigner
+    from tablero.server.store import SQLiteStore
+
+    games = GameService(SQLiteStore(), TokenSigner("s"))
+    created = await games.create_game(cmd.CreateGame(
+        engine="goofspiel", players=2, seats=["human", "open"], clock={"moveSeconds": 30, "onTimeout": "bot"}))
+    gid = created["game"]["id"]
+    first = await games.join_game(cmd.JoinGame(gid, request_id="join-0123456789abcdef"))
+    before = (await games.get_game(cmd.GetGame(gid, None)))["game"]["deadlines"]
+    assert [d["seat"] for d in before] == [0, 1]
+    later = time.time() + 10
+    monkeypatch.setattr(time, "time", lambda: later)
+    again = await games.join_game(cmd.JoinGame(gid, request_id="join-0123456789abcdef"))
+    assert (again["seat"], again["token"]) == (first["seat"], first["token"])
+    assert (await games.get_game(cmd.GetGame(gid, None)))["game"]["deadlines"] == before
+
+
 async def test_a_game_that_waits_for_a_join_may_still_be_abandoned():
     from tablero.server.app import GameService
     from tablero.server.app import commands as cmd
