@@ -108,6 +108,10 @@ def _watch(api: Api, rpc: str, response_cls) -> Callable:
 
     async def handle(request, context) -> AsyncIterator[Any]:
         items = await api.watch(_wire(api, rpc, request), rpc=rpc)
+        # The watch is accepted (a refusal was raised above): its headers go now, so a client
+        # knows the stream is answered even when the game is quiet (gRPC sends no keep-alive
+        # message; an SDK that lost the server ends its outage here, not at the next event).
+        await context.send_initial_metadata(())
         async with contextlib.aclosing(items):  # closed at once (it holds a store watcher)
             async for item in items:
                 if item.kind == "event":

@@ -181,6 +181,20 @@ def test_a_cancelled_grpc_watch_ends_on_the_server(stub, http):
     assert _watch_gauge(http) == base
 
 
+def test_a_watch_of_a_quiet_game_is_answered_at_once(stub):
+    """The stream's headers come when the watch is accepted, not with its first event: a client
+    that reconnects after an outage knows at once that it is answered (a finished game's watch
+    sends its events; a running game where nobody moves sends nothing for a long time)."""
+    game, _ = new_game(stub)
+    call = stub.WatchGame(pb.WatchGameRequest(game_id=game.id, after_version=game.version))
+    got: list = []
+    reader = threading.Thread(target=lambda: got.append(call.initial_metadata()), daemon=True)
+    reader.start()
+    reader.join(5)
+    call.cancel()
+    assert got, "no headers within 5 s of a watch of a quiet game"
+
+
 def test_get_engine_over_grpc_and_its_metrics(stub, http):
     e = stub.GetEngine(pb.GetEngineRequest(name="goofspiel")).engine
     assert e.name == "goofspiel" and json_format.MessageToDict(e.action_schema)["oneOf"]
