@@ -16,12 +16,12 @@ How a finished game gets rated, whichever replica finished it:
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import time
 from typing import Any
 
+from tablero.server.app.paging import BadPageToken, PageTokens
 from tablero.server.app.replies import rfc3339
 from tablero.server.errors import InvalidArgument, NotFound
 from tablero.server.pagesize import page_size as clamped
@@ -140,7 +140,7 @@ class Ratings:
         size = clamped(page_size, DEFAULT_PAGE, MAX_PAGE)
         until = None
         if page_token:
-            start, until = _offset(page_token, engine)
+            start, until = _offset(self.games.pages, page_token, engine)
         elif around:
             rank = await self.store.rank(engine, around)
             if rank is None:
@@ -165,9 +165,11 @@ class Ratings:
         total = max(total, end) if rows else total
         # The page before ends where this one starts (from the top, it may be shorter: a page kept
         # full at the bottom of the board starts anywhere).
-        prev = "" if start == 0 else _token(engine, start - size) if start >= size else _token(engine, 0, start)
+        pages = self.games.pages
+        prev = "" if start == 0 else _token(pages, engine, start - size) if start >= size \
+            else _token(pages, engine, 0, start)
         return {"engine": engine, "entries": entries, "totalPlayers": total,
-                "nextPageToken": _token(engine, end) if end < total else "", "previousPageToken": prev}
+                "nextPageToken": _token(pages, engine, end) if end < total else "", "previousPageToken": prev}
 
     async def player(self, user_id: str) -> dict[str, Any]:
         if not user_id:
@@ -186,12 +188,11 @@ class Ratings:
                            "wins": sum(r["wins"] for r in out), "recentGames": recent}}
 
 
-def _token(engine: str, offset: int, until: int | None = None) -> str:
-    """A page token, opaque as the API's others (base64url of JSON, bound to its list as ListEvents'
-    is to its game): the engine's leaderboard, the page's start `offset` and, for a previous page
-    that reaches the top and is shorter than the page size, its end `until`."""
-    doc: list[Any] = [LEADERBOARD, engine, offset] + ([] if until is None else [until])
-    return base64.urlsafe_b64encode(json.dumps(doc, separators=(",", ":")).encode()).decode().rstrip("=")
+def _token(pages: PageTokens, engine: str, offset: int, until: int | None = None) -> str:
+    """A page token, signed as the API's others (server.app.paging) and bound to its list (the
+    engine's leaderboard): the page's start `offset` and, for a previous page that reaches the
+    top and is shorter than the page size, its end `until`."""
+    return pages.seal([LEADERBOARD, engine, offset] + ([] if until is None else [until]))
 
 
 # Ranks are int32 in the API: a token beyond them was never issued (and would overflow SQLite / Redis).
@@ -199,29 +200,29 @@ MAX_OFFSET = 2**31 - 1 - MAX_PAGE
 LEADERBOARD = "lb"
 
 
-def _offset(token: str, engine: str) -> tuple[int, int | None]:
+def _offset(pages: PageTokens, token: str, engine: str) -> tuple[int, int | None]:
     """The page a token of `engine`'s leaderboard names: its start, and its end when the token
-    gives one. Tokens from before they named their engine (`{"o": start, "u": end}`) still page
-    (a client paging across the upgrade); a token of another engine's board is refused."""
+    gives one. A token the server did not sign (forged, altered, unsigned from before) or one of
+    another engine's board is refused, saying why."""
     bad = "pageToken is not a token this server issued"
     try:
-        raw = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
-        if isinstance(raw, dict):  # before the engine was in the token
-            o, u = raw["o"], raw.get("u")
-        else:
-            kind, of, o, *rest = raw
-            if kind != LEADERBOARD or not isinstance(of, str) or len(rest) > 1:
-                raise ValueError
-            if of != engine:
-                bad = f"pageToken is a token of the {of[:40]!r} leaderboard, not {engine!r}'s: ask for its first page"
-                raise ValueError
-            u = rest[0] if rest else None
+        raw = pages.open(token)
+    except BadPageToken as e:
+        raise InvalidArgument(f"{bad}: {e}", "PAGE_TOKEN_INVALID") from None
+    try:
+        kind, of, o, *rest = raw
+        if kind != LEADERBOARD or not isinstance(of, str) or len(rest) > 1:
+            raise ValueError
+        if of != engine:
+            bad = f"pageToken is a token of the {of[:40]!r} leaderboard, not {engine!r}'s: ask for its first page"
+            raise ValueError
+        u = rest[0] if rest else None
         if not isinstance(o, int) or isinstance(o, bool) or not 0 <= o <= MAX_OFFSET:
             raise ValueError
         if u is not None and (not isinstance(u, int) or isinstance(u, bool) or not o < u <= o + MAX_PAGE):
             raise ValueError
         return o, u
-    except (ValueError, TypeError, KeyError, UnicodeDecodeError, RecursionError):
+    except (ValueError, TypeError):
         raise InvalidArgument(bad, "PAGE_TOKEN_INVALID") from None
 
 

@@ -1,9 +1,8 @@
-"""Leaderboard page tokens are opaque, as the API's other page tokens: bound to their list (the
-engine's board, as ListEvents' are to their game), so one of another board is refused with a
-reason, not read as a bare offset into it; tokens issued before they named their engine (a bare
-`{"o": offset}`) still page. One the server could not have issued (an offset beyond any rank,
-which is an int32 in the API) is 400 INVALID_ARGUMENT, on SQLite and on Redis, not a 413 that
-names SQLite's integer range or a 500 from Redis."""
+"""Leaderboard page tokens are signed, as the API's other page tokens (server.app.paging), and
+bound to their list (the engine's board), so one of another board is refused with a reason, and
+a forged or unsigned one (a bare `{"o": offset}` from before) is refused. One the server could not
+have issued (an offset beyond any rank, which is an int32 in the API) is 400 INVALID_ARGUMENT, on
+SQLite and on Redis, not a 413 that names SQLite's integer range or a 500 from Redis."""
 
 from __future__ import annotations
 
@@ -38,23 +37,35 @@ async def ratings(request):
     await store.close()
 
 
-def _forged(offset: int) -> str:
+def _signed(ratings, offset: int) -> str:
+    """A token as the server signs them (as if it had issued this offset)."""
+    return ratings.games.pages.seal(["lb", "tic-tac-toe", offset])
+
+
+def _unsigned(offset: int) -> str:
     return base64.urlsafe_b64encode(json.dumps({"o": offset}).encode()).decode().rstrip("=")
 
 
 @pytest.mark.parametrize("offset", [2**31, 2**63, 10**21])
 async def test_a_page_token_beyond_any_rank_is_invalid_argument(ratings, offset):
     with pytest.raises(InvalidArgument, match="pageToken"):
-        await ratings.leaderboard("tic-tac-toe", 5, _forged(offset), "")
+        await ratings.leaderboard("tic-tac-toe", 5, _signed(ratings, offset), "")
 
 
 async def test_an_issued_offset_past_the_end_is_an_empty_page(ratings):
-    page = await ratings.leaderboard("tic-tac-toe", 5, _forged(40), "")
+    page = await ratings.leaderboard("tic-tac-toe", 5, _signed(ratings, 40), "")
     assert page["entries"] == [] and page["nextPageToken"] == ""
 
 
+async def test_an_unsigned_or_altered_token_is_refused(ratings):
+    for token in (_unsigned(0), _signed(ratings, 5)[:-2] + "AA"):
+        with pytest.raises(InvalidArgument) as e:
+            await ratings.leaderboard("tic-tac-toe", 5, token, "")
+        assert e.value.reason == "PAGE_TOKEN_INVALID" and "not a token this server issued" in e.value.message
+
+
 async def test_a_token_names_its_board_and_another_board_refuses_it(ratings):
-    page = await ratings.leaderboard("tic-tac-toe", 5, _forged(40), "")  # a token from before: still pages
+    page = await ratings.leaderboard("tic-tac-toe", 5, _signed(ratings, 40), "")
     token = page["previousPageToken"]
     assert token and "40" not in token and "35" not in token
     again = await ratings.leaderboard("tic-tac-toe", 5, token, "")
