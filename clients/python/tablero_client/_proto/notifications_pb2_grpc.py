@@ -106,7 +106,9 @@ class NotificationServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def DeletePushSubscription(self, request, context):
-        """Removes a push subscription (by its endpoint).
+        """Removes a push subscription. Only its owner may: the portal user it was registered for (a
+        portal JWT; the endpoint alone will do), or the browser holding it (the subscription with its
+        keys, as its toJSON() gives them). Otherwise UNAUTHENTICATED or PERMISSION_DENIED.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
