@@ -266,13 +266,15 @@ class Api:
 
     unary = _run  # a unary RPC's answer (no coroutine of its own: this runs on every request)
 
-    async def watch(self, wire: Wire, keepalive: float | None = None, rpc: str = "WatchGame") -> AsyncIterator[WatchItem]:
+    async def watch(self, wire: Wire, keepalive: float | None = None, rpc: str = "WatchGame",
+                    first: float | None = None) -> AsyncIterator[WatchItem]:
         """Refusals (unknown game, bad token, bad afterVersion) are raised here, before the
-        first item; after that, failures arrive as an `error` item."""
+        first item; after that, failures arrive as an `error` item. `first`: a game's watch
+        that has sent nothing after this many seconds sends a keep-alive then (server.api.watch)."""
         events = await self._run(rpc, wire)
         if rpc != "WatchGame":  # a match ticket's changes (server/matchmaking)
             return _ticket_end(watch.items(events, self.shutting_down, keepalive))
-        return watch.items(events, self.shutting_down, keepalive, nudge=Nudge())
+        return watch.items(events, self.shutting_down, keepalive, nudge=Nudge(), first=first)
 
 
 async def _ticket_end(items: AsyncIterator[WatchItem]) -> AsyncIterator[WatchItem]:

@@ -66,12 +66,15 @@ def _stoppers(shutting_down: asyncio.Event) -> set[Callable[[], None]]:
 
 
 def items(events: AsyncIterator[dict[str, Any]], shutting_down: asyncio.Event,
-          keepalive: float | None = None, nudge: Nudge | None = None) -> AsyncIterator[WatchItem]:
+          keepalive: float | None = None, nudge: Nudge | None = None,
+          first: float | None = None) -> AsyncIterator[WatchItem]:
     """With `nudge` (the use case's watch reaches a store's watch, which attaches to it), the
     caller's task drives the events itself and the keep-alive timer and the shutdown nudge
-    them; without, a pump task reads them (any async iterator)."""
+    them; without, a pump task reads them (any async iterator). `first`: with `nudge`, a
+    stream that has sent nothing after this many seconds sends a keep-alive then (a transport
+    whose client learns that the stream is answered only from a first message)."""
     if nudge is not None:
-        return _nudged(events, shutting_down, keepalive, nudge)
+        return _nudged(events, shutting_down, keepalive, nudge, first)
     return _pumped(events, shutting_down, keepalive)
 
 
@@ -168,24 +171,26 @@ def _failed(e: Exception) -> WatchItem:
 
 
 async def _nudged(events: AsyncIterator[Any], shutting_down: asyncio.Event, keepalive: float | None,
-                  nudge: Nudge) -> AsyncIterator[WatchItem]:
+                  nudge: Nudge, first: float | None = None) -> AsyncIterator[WatchItem]:
     # No task and no queue of its own: each item is one step of the events' iterator in the
     # consumer's task. A keep-alive due or the shutdown pokes the store's waiter, which then
     # yields POKED up the chain, and this loop looks at why.
     loop = asyncio.get_running_loop()
     last = loop.time()  # when the last item went out
     timer: asyncio.TimerHandle | None = None
+    # Quiet seconds before a keep-alive: `first` until something went out, then `keepalive`.
+    due = first if first is not None and keepalive is not None else keepalive
 
     def tick() -> None:
         nonlocal timer
         quiet = loop.time() - last
-        if quiet >= keepalive:  # type: ignore[operator]
+        if quiet >= due:  # type: ignore[operator]
             nudge.poke()
             quiet = 0.0
-        timer = loop.call_later(keepalive - quiet, tick)  # type: ignore[operator]
+        timer = loop.call_later(max(keepalive - quiet, 0.0), tick)  # type: ignore[operator]
 
     if keepalive is not None:
-        timer = loop.call_later(keepalive, tick)
+        timer = loop.call_later(due, tick)  # type: ignore[arg-type]
     stoppers = _stoppers(shutting_down)
     stoppers.add(nudge.poke)
     token: Any = NUDGE.set(nudge)  # the store's watch attaches to it in its first step
@@ -209,11 +214,11 @@ async def _nudged(events: AsyncIterator[Any], shutting_down: asyncio.Event, keep
             if item is POKED:
                 if shutting_down.is_set():
                     continue  # the top of the loop says so
-                if keepalive is not None and loop.time() - last >= keepalive:
-                    last = loop.time()
+                if keepalive is not None and loop.time() - last >= due:  # type: ignore[operator]
+                    last, due = loop.time(), keepalive
                     yield WatchItem("keepalive", {})
                 continue
-            last = loop.time()
+            last, due = loop.time(), keepalive
             yield _item(item)
     finally:
         stoppers.discard(nudge.poke)

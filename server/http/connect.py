@@ -13,7 +13,8 @@ become Connect errors with the same codes as gRPC; an error's `reason` (when it 
 rides along as a `google.rpc.ErrorInfo` detail. A watch ends as the gRPC one does: at the
 game's end (OK), `ABORTED` "history rewritten; resume from version N" on a reset,
 `UNAVAILABLE` when the server shuts down; after KEEPALIVE quiet seconds it sends an empty
-message (version 0) as a keep-alive.
+message (version 0) as a keep-alive, and the first one after FIRST_KEEPALIVE seconds when the
+stream has sent nothing yet (so a client knows its watch is answered).
 """
 
 from __future__ import annotations
@@ -136,6 +137,10 @@ def _unary(api: Api, rpc: str, response_cls: type) -> Any:
 # seconds the watch sends an empty message (version 0, no event), so a page can tell a quiet
 # game from a dead connection (a laptop that slept, a proxy that dropped it).
 KEEPALIVE = 15.0
+# A Connect stream's headers go with its first message (connectrpc), so a client learns that its
+# watch is answered only from a message: a watch with nothing to send (a quiet game, a client
+# back after an outage) sends its first keep-alive after this many seconds, not KEEPALIVE.
+FIRST_KEEPALIVE = 1.0
 
 
 def _stream(api: Api, rpc: str, response_cls: type) -> Any:
@@ -144,7 +149,8 @@ def _stream(api: Api, rpc: str, response_cls: type) -> Any:
 
     async def handle(request: Any, ctx: Any) -> AsyncIterator[Any]:
         async with _observed(rpc, ctx):
-            items = await api.watch(_wire(api, rpc, request), keepalive=KEEPALIVE, rpc=rpc)
+            items = await api.watch(_wire(api, rpc, request), keepalive=KEEPALIVE, rpc=rpc,
+                                    first=min(FIRST_KEEPALIVE, KEEPALIVE))
             async with contextlib.aclosing(items):  # closed at once (it holds a store watcher)
                 async for item in items:
                     if item.kind == "event":

@@ -17,9 +17,9 @@ pytestmark = pytest.mark.slow
 def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(server, tmux):
     tmux.start(f"python -m tablero_client --url {server.http} play new-bedford --players 4")
     tmux.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
-    checked = listed = 0
+    checked = listed = extra = 0
     for n in range(1, 30):
-        tmux.wait(_ready(n), timeout=120)
+        tmux.wait(_ready(n + extra), timeout=120)  # `extra`: the prompts that `l` brought
         visible = tmux.tmux("capture-pane", "-p", "-t", "play")  # the 24 rows on the screen, no history
         full = tmux.screen()
         moves = []
@@ -40,6 +40,7 @@ def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(serv
                                   if "choose> l" in s else False, timeout=20)
                 listed = len(every)
                 assert listed > 5, shown[-3000:]
+                extra += 1  # the listing ends with a prompt of its own
             if checked == 4 and listed:
                 break
         tmux.keys("1", "Enter")

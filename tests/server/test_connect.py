@@ -163,6 +163,26 @@ def test_connect_calls_are_observed_like_the_others(server):
     assert 'tablero_rpc_requests_total{code="OK",method="ListEngines",transport="connect"}' in metrics
 
 
+def test_a_watch_with_nothing_to_send_says_so_within_a_second(server):
+    """A Connect stream's headers go with its first message: a watch of a quiet game (a page back
+    after an outage, watching from the version it holds) gets an empty message (version 0) within
+    FIRST_KEEPALIVE seconds, not after the 15 s keep-alive, so the page knows it is live."""
+    import time
+
+    game_id, _ = _create(server)
+    req = json.dumps({"gameId": game_id, "afterVersion": 1}).encode()  # version 1: game_started
+    started = time.monotonic()
+    with plainhttp.stream("POST", server.http + GAME + "WatchGame", content=_frame(req),
+                          headers={"content-type": "application/connect+json"}, timeout=10) as r:
+        body = b""
+        for chunk in r.iter_bytes():
+            body += chunk
+            if len(body) >= 5 and len(body) >= 5 + int.from_bytes(body[1:5], "big"):
+                break
+    waited = time.monotonic() - started
+    assert json.loads(_frames(body)[0][1]) == {} and 0.5 < waited < 5, (body, waited)
+
+
 class _ResettingApi:
     """The edge's watch as a store failover leaves it: one event, then a reset to version 0."""
 
@@ -171,7 +191,7 @@ class _ResettingApi:
     def body_limit(self, rpc: str) -> int:
         return self.max_body
 
-    async def watch(self, wire, keepalive=None, rpc="WatchGame"):
+    async def watch(self, wire, keepalive=None, rpc="WatchGame", first=None):
         async def items():
             yield WatchItem("event", {"gameId": wire["gameId"], "version": 1, "event": {"type": "game_started"},
                                       "hash": "h1"})

@@ -588,7 +588,7 @@ export class Client {
    * last version it saw (with its hash) when the stream breaks (UNAVAILABLE: a restart, the
    * network). It gives up after `retries` failed tries in a row, and once it had been connected
    * only when `watchPatienceMs` have passed too since the stream broke; a stream the server
-   * answers (its first message: an event, or the keep-alive it sends after 15 s of quiet) ends
+   * answers (its first message: an event, or a keep-alive: 1 s into a quiet stream, then every 15 s) ends
    * the outage, so the next break starts the count again. `onState("live")` is reported then,
    * once per stream, never for a try the server has not answered.
    * When the server's log was rewritten (ABORTED "resume from version N") it calls `onReset(N)`
