@@ -11,15 +11,22 @@ import pytest
 
 from .test_play_tmux import _ready
 
-pytestmark = pytest.mark.slow
+# A real terminal on a loaded machine: the screen may be read between a prompt and its redraw
+# (seen twice on a busy machine, never on a quiet one): run once more, named in the summary, as
+# the browser tests are (tests/markers.py).
+pytestmark = [pytest.mark.slow, pytest.mark.flaky(reruns=1)]
 
 
 def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(server, tmux):
     tmux.start(f"python -m tablero_client --url {server.http} play new-bedford --players 4")
     tmux.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
-    checked = listed = extra = 0
+    checked = listed = 0
+    def settled(n: int):  # the n-th prompt, and the board drawn after the player's last move
+        ready = _ready(n)
+        return lambda text: ready(text) and ("« you:" not in text or "─ version" in text[text.rindex("« you:"):])
+
     for n in range(1, 30):
-        tmux.wait(_ready(n + extra), timeout=120)  # `extra`: the prompts that `l` brought
+        tmux.wait(settled(n), timeout=120)
         visible = tmux.tmux("capture-pane", "-p", "-t", "play")  # the 24 rows on the screen, no history
         full = tmux.screen()
         moves = []
@@ -40,7 +47,6 @@ def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(serv
                                   if "choose> l" in s else False, timeout=20)
                 listed = len(every)
                 assert listed > 5, shown[-3000:]
-                extra += 1  # the listing ends with a prompt of its own
             if checked == 4 and listed:
                 break
         tmux.keys("1", "Enter")
