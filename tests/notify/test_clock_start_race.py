@@ -3,7 +3,9 @@ game: one turn gives one turn.started, with its deadline (docs/webhooks.md, Dead
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 from tablero.server.app import GameService
@@ -13,6 +15,19 @@ from tablero.server.notify.queue import SQLiteQueue
 from tablero.server.notify.worker import Notifier
 from tablero.server.portal.identity import User
 from tablero.server.store import open_store
+
+
+@contextlib.asynccontextmanager
+async def _clocked_game_with_an_open_seat() -> AsyncIterator[tuple[GameService, str, Notifier]]:
+    """Ann's clocked tic-tac-toe game with Bob's seat open, and a notifier of it."""
+    store = open_store(None, None)
+    service = GameService(store, TokenSigner("test-secret"))
+    try:
+        made = await service.create_game(cmd.CreateGame("tic-tac-toe", seats=("human", "open"),
+                                                        clock={"moveSeconds": 3600, "onTimeout": "bot"}))
+        yield service, made["game"]["id"], Notifier(SQLiteQueue(None), service, inbox=False)
+    finally:
+        await store.close()
 
 
 async def _derive(notifier: Notifier, game_id: str, sent: list[dict[str, Any]]) -> None:
@@ -32,13 +47,7 @@ async def test_a_join_during_a_derivation_gives_its_turn_one_turn_started_with_t
     seat clockless while one is open): no deadline though the clock ran; the join's own
     derivation then sent a second turn.started for the same turn (`_clock`). The join here lands
     right after that first read, every time."""
-    store = open_store(None, None)
-    service = GameService(store, TokenSigner("test-secret"))
-    try:
-        made = await service.create_game(cmd.CreateGame("tic-tac-toe", seats=("human", "open"),
-                                                        clock={"moveSeconds": 3600, "onTimeout": "bot"}))
-        gid = made["game"]["id"]
-        notifier = Notifier(SQLiteQueue(None), service, inbox=False)
+    async with _clocked_game_with_an_open_seat() as (service, gid, notifier):
         sent: list[dict[str, Any]] = []
         await _derive(notifier, gid, sent)  # the creation: Ann's turn, no clock yet (a seat is open)
         await service.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 4}))  # Bob's seat to act
@@ -63,8 +72,6 @@ async def test_a_join_during_a_derivation_gives_its_turn_one_turn_started_with_t
         assert turns[0]["data"]["seats"] == [{"seat": 1, "userId": "bob", "deadline": due["deadline"]}]
         assert turns[0]["data"]["newly"] == [1]
         assert [e["type"] for e in sent].count("game.started") == 1
-    finally:
-        await store.close()
 
 
 async def test_a_derivation_right_after_the_joins_mark_gives_the_clocks_deadline() -> None:
@@ -75,13 +82,7 @@ async def test_a_derivation_right_after_the_joins_mark_gives_the_clocks_deadline
     seat was marked before the clock started)."""
     import asyncio
 
-    store = open_store(None, None)
-    service = GameService(store, TokenSigner("test-secret"))
-    try:
-        made = await service.create_game(cmd.CreateGame("tic-tac-toe", seats=("human", "open"),
-                                                        clock={"moveSeconds": 3600, "onTimeout": "bot"}))
-        gid = made["game"]["id"]
-        notifier = Notifier(SQLiteQueue(None), service, inbox=False)
+    async with _clocked_game_with_an_open_seat() as (service, gid, notifier):
         sent: list[dict[str, Any]] = []
         await service.submit_action(cmd.SubmitAction(gid, 0, {"type": "place", "cell": 4}))
         await _derive(notifier, gid, sent)  # Bob's seat's turn, nobody's yet: no clock
@@ -100,5 +101,3 @@ async def test_a_derivation_right_after_the_joins_mark_gives_the_clocks_deadline
         [due] = await service.turn_clocks.deadlines(head)
         [clocked] = [e for e in sent if e["id"].endswith("_clock")]
         assert clocked["data"]["seats"] == [{"seat": 1, "userId": "bob", "deadline": due["deadline"]}], (clocked, due)
-    finally:
-        await store.close()
