@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from .test_play_tmux import _ready
+from .test_play_tmux import _prompts, _ready
 
 # A real terminal on a loaded machine: the screen may be read between a prompt and its redraw
 # (seen twice on a busy machine, never on a quiet one): run once more, named in the summary, as
@@ -25,7 +25,8 @@ def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(serv
         ready = _ready(n)
         return lambda text: ready(text) and ("« you:" not in text or "─ version" in text[text.rindex("« you:"):])
 
-    for n in range(1, 30):
+    n = 1  # the prompt awaited: counted from the screen when a key is sent ("l" brings one more)
+    for _ in range(30):
         tmux.wait(settled(n), timeout=120)
         visible = tmux.tmux("capture-pane", "-p", "-t", "play")  # the 24 rows on the screen, no history
         full = tmux.screen()
@@ -47,8 +48,10 @@ def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(serv
                                   if "choose> l" in s else False, timeout=20)
                 listed = len(every)
                 assert listed > 5, shown[-3000:]
+                tmux.wait(lambda s: s.rstrip().endswith("choose>"), timeout=20)  # its own prompt
             if checked == 4 and listed:
                 break
+        n = _prompts(tmux.screen()) + 1  # read before the key: its echo may come later than this
         tmux.keys("1", "Enter")
     assert checked >= 4 and listed
     tmux.keys("q", "Enter")

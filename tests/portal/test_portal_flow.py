@@ -262,10 +262,16 @@ def test_a_burst_beyond_the_limit_gets_429_on_every_replica(replicas):
     assert sum(v.count(200) for v in codes.values()) <= 100 + elapsed + 2
     ch, grpc_b = stub(b)
     with ch:
-        with pytest.raises(grpc.RpcError) as e:
-            grpc_b.ListEngines(pb.ListEnginesRequest(), metadata=meta(jo))
-        assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-        assert int(dict(e.value.trailing_metadata())["retry-after"]) >= 1
+        # The same bucket over gRPC. A slow machine may have earned a token (1 a second) since the
+        # last HTTP call: of five calls in a row, one at most gets through.
+        refused = []
+        for _ in range(5):
+            try:
+                grpc_b.ListEngines(pb.ListEnginesRequest(), metadata=meta(jo))
+            except grpc.RpcError as e:
+                refused.append(e)
+        assert len(refused) >= 4 and all(e.code() == grpc.StatusCode.RESOURCE_EXHAUSTED for e in refused), refused
+        assert int(dict(refused[0].trailing_metadata())["retry-after"]) >= 1
     # Creating has its own, stricter limit (8 at once here).
     kim = token("kim")
     made = [plainhttp.post(f"{(a, b)[i % 2].http}/v1/games", json={"engine": "tic-tac-toe"}, headers=bearer(kim)).status_code
