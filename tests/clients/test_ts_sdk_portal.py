@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
 
+from tests import plainhttp
 from tests.clients.test_ts_sdk import HERE, _node, sdk  # noqa: F401 (fixture)
 from tests.ratings.support import KEYS, token
 from tests.server.support import ServerProcess
@@ -74,3 +77,56 @@ def test_generated_clients_fail_with_tablero_errors_games_sends_the_jwt_and_a_se
     assert out["mine"] == [True]
     assert out["anonymousMine"] == [True, "UNAUTHENTICATED", "TOKEN_MISSING"]
     assert out["resigned"] == [True, [0], "tic-tac-toe"]
+
+
+@pytest.mark.slow
+def test_a_ticket_watch_outlasts_two_restarts_and_yields_each_change_once(sdk, tmp_path):  # noqa: F811
+    """The TypeScript SDK had only the generated `matchmaking.watchMatchTicket`: a quick-match
+    screen lost its ticket at the first server restart. `client.watchTicket` reconnects as the
+    game watch does: across two outages further apart than its patience, each change once (a new
+    stream starts with the ticket as it is), to the cancellation."""
+    from tests.clients.test_sdk_watch_outages import _successor
+
+    (sdk / "examples" / "ticket_watch.mjs").write_text((HERE / "ticket_watch.mjs").read_text())
+    env = {"TABLERO_LOG_LEVEL": "warning", "TABLERO_DB": str(tmp_path / "games.db"), "TABLERO_PORTAL_KEYS": KEYS}
+    servers = [ServerProcess(env).start()]
+    servers += [_successor(servers[0]), _successor(servers[0])]
+    jwt = token("ts-ticket-ann")
+    lines: list[str] = []
+    watcher = None
+    try:
+        r = plainhttp.post(f"{servers[0].http}/v1/matchmaking/tickets", json={"engine": "tic-tac-toe", "timeoutSeconds": 300},
+                           headers={"authorization": f"Bearer {jwt}"})
+        assert r.status_code == 200, r.text
+        ticket = r.json()["ticket"]["id"]
+        watcher = subprocess.Popen([_node(), str(sdk / "examples" / "ticket_watch.mjs"), servers[0].http, jwt, ticket],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        reader = threading.Thread(target=lambda: lines.extend(iter(watcher.stdout.readline, "")), daemon=True)
+        reader.start()
+        for i, (old, new) in enumerate(zip(servers, servers[1:], strict=False)):
+            time.sleep(3 if not i else 0)  # the ticket came, on a stream open > 1 s
+            stopped = time.time() * 1000
+            old.kill()
+            time.sleep(1)
+            new.start()
+            if i:
+                break
+            deadline = time.monotonic() + 25  # answered again, then longer than its patience (12 s)
+            while not any(ln.startswith("state live") and float(ln.split()[2]) > stopped for ln in lines):
+                assert time.monotonic() < deadline and watcher.poll() is None, lines
+                time.sleep(0.2)
+            time.sleep(max(0.0, (stopped + 14000 - time.time() * 1000) / 1000))
+        r = plainhttp.post(f"{servers[2].http}/v1/matchmaking/tickets/{ticket}:cancel", json={},
+                           headers={"authorization": f"Bearer {jwt}"})
+        assert r.status_code == 200, r.text
+        watcher.wait(timeout=30)
+        reader.join(timeout=5)
+        tickets = [ln.split()[1] for ln in lines if ln.startswith("ticket ")]
+        assert lines[-1].strip() == "ended", lines
+        assert tickets == ["1", "3"], lines  # MatchTicketStatus WAITING once (not again per stream), then CANCELLED
+        assert sum(ln.startswith("state live") for ln in lines) == 3, lines  # one per server
+    finally:
+        if watcher is not None and watcher.poll() is None:
+            watcher.kill()
+        for s in servers:
+            s.kill()

@@ -12,7 +12,12 @@ import {
   SeatKind as SeatKindEnum,
 } from "./gen/tablero/v1/games_pb.js";
 import { NotificationService } from "./gen/tablero/v1/notifications_pb.js";
-import { MatchmakingService, PlayerService } from "./gen/tablero/v1/players_pb.js";
+import {
+  type MatchTicket,
+  MatchTicketStatus,
+  MatchmakingService,
+  PlayerService,
+} from "./gen/tablero/v1/players_pb.js";
 import { RankingService } from "./gen/tablero/v1/rankings_pb.js";
 import type { JsonObject, JsonValue } from "./json.js";
 
@@ -179,6 +184,17 @@ export interface WatchOptions {
   onState?: (state: "live" | "reconnecting", error?: TableroError) => void;
   /** A stream silent this long is dead without saying so (the server sends a keep-alive
    * every 15 s): it is dropped and watched again from the last version. Default 45000. */
+  silenceMs?: number;
+  signal?: AbortSignal;
+}
+
+/** watchTicket's options: the portal JWT of the ticket's user (default: the Client's `token`). */
+export interface TicketWatchOptions {
+  token?: string;
+  /** As WatchOptions.onState: the stream answered ("live"), or broken and reconnecting. */
+  onState?: (state: "live" | "reconnecting", error?: TableroError) => void;
+  /** A stream silent this long is dropped and watched again (keep-alives come every 15 s).
+   * Default 45000. */
   silenceMs?: number;
   signal?: AbortSignal;
 }
@@ -653,6 +669,71 @@ export class Client {
         connected ||= now - opened >= 1000;
         if (failures === 0) brokenSince = now;
         if (failures >= this.retries && (!connected || now - brokenSince >= this.watchPatienceMs)) throw err;
+      } finally {
+        clearInterval(watchdog);
+        opts.signal?.removeEventListener("abort", stop);
+      }
+      await sleep(this.backoff(backoffs), opts.signal);
+      failures++;
+      backoffs++;
+      this.retryCount++;
+    }
+  }
+
+  /**
+   * A quick-match ticket at each change, first as it is now, until it is matched, cancelled or
+   * expired (`client.matchmaking.watchMatchTicket` with reconnection). When the stream breaks
+   * (UNAVAILABLE: a restart, the network) it watches again, as watchOf does: a new stream starts
+   * with the ticket as it is then, and a ticket already yielded is not yielded again; it gives
+   * up after `retries` failed tries in a row and, once a ticket came, only when `watchPatienceMs`
+   * have passed too since the stream broke. A stream the server answers ends an outage.
+   */
+  async *watchTicket(ticketId: string, opts: TicketWatchOptions = {}): AsyncGenerator<MatchTicket> {
+    const token = opts.token ?? this.token;
+    const silenceMs = opts.silenceMs ?? 45000;
+    let version = -1;
+    let failures = 0;
+    let backoffs = 0;
+    let brokenSince = 0;
+    for (;;) {
+      const attempt = new AbortController();
+      const stop = () => attempt.abort();
+      opts.signal?.addEventListener("abort", stop, { once: true });
+      let heard = Date.now();
+      let silent = false;
+      const watchdog = setInterval(() => {
+        if (Date.now() - heard > silenceMs) { silent = true; attempt.abort(); }
+      }, Math.min(5000, silenceMs / 2));
+      try {
+        const stream = this.matchmaking.watchMatchTicket({ ticketId },
+          { ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}), signal: attempt.signal });
+        let answered = false;
+        for await (const m of stream) {
+          heard = Date.now();
+          if (!answered) {
+            answered = true;
+            failures = 0;
+            opts.onState?.("live");
+          }
+          backoffs = 0;
+          const t = m.ticket;
+          if (!t) continue; // a keep-alive
+          const done = t.status !== MatchTicketStatus.WAITING;
+          if (t.version <= version && !done) continue; // the ticket as it was, after a reconnection
+          version = t.version;
+          yield t;
+          if (done) return;
+        }
+        return;
+      } catch (e) {
+        if (opts.signal?.aborted) return;
+        const err = silent ? new TableroError("UNAVAILABLE", `the stream was silent for ${silenceMs} ms`, "UNAVAILABLE")
+          : toTableroError(e);
+        if (err.code !== "UNAVAILABLE") throw err;
+        opts.onState?.("reconnecting", err);
+        const now = Date.now();
+        if (failures === 0) brokenSince = now;
+        if (failures >= this.retries && (version < 0 || now - brokenSince >= this.watchPatienceMs)) throw err;
       } finally {
         clearInterval(watchdog);
         opts.signal?.removeEventListener("abort", stop);
