@@ -412,6 +412,10 @@ class GameRepository:
         with _Timed("claim_seat"):
             return await self.store.claim_seat(game_id, seats, claim)
 
+    async def confirm_replicated(self, game_id: str) -> None:
+        with _Timed("confirm_replicated"):
+            await self.store.confirm_replicated(game_id)
+
     async def update(self, game_id: str, decide: Callable[[LoadedGame], Any],
                      key: str | None = None, meta: dict[str, Any] | None = None,
                      fingerprint: str = "") -> Committed:

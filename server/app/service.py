@@ -299,6 +299,8 @@ class GameService:
             raise InvalidArgument(f"requestId {c.request_id!r} already created a game from other choices (engine, "
                                   "players, seats, options, clock, onLeave, rated); a new game needs a new requestId",
                                   "REQUEST_ID_REUSED")
+        # An answer from what the store holds: acknowledged means replicated, as for a new game.
+        await self.games.confirm_replicated(c.game_id)
         return await self.games.current(c.game_id, meta)
 
     def _fingerprint(self, c: cmd.CreateGame, specs: list[tuple[str, Any]], levels: list[str | None] | None) -> str:
@@ -349,6 +351,7 @@ class GameService:
             held = await self.seat_of(c.game_id, c.user)
             if held is not None:  # the user's seat, back (another device)
                 claim = ((await self.games.meta(c.game_id, exact=True)).get("claims") or {}).get(str(held))
+                await self.games.confirm_replicated(c.game_id)  # acknowledged means replicated
                 return {"gameId": c.game_id, "seat": held, "token": self.signer.issue(c.game_id, held, claim)}
             async with self.game_lobby.capped(c.user.id):
                 return await self._join(c, meta)

@@ -258,6 +258,12 @@ class EventStore(abc.ABC):
         gives the seat to another claim refuses the old token). A `claim` the game already
         holds returns its seat (a retried join; no second seat)."""
 
+    async def confirm_replicated(self, game_id: str) -> None:
+        """Before an answer given from what the store holds already (a retried create or join):
+        that the game's writes so far are on as many replicas as a new write must reach
+        (NotReplicated otherwise). Nothing to do for a store without replicas."""
+        return None
+
     @abc.abstractmethod
     async def request_version(self, game_id: str, request_id: str) -> int | None:
         """The version a request id produced in this game, or None (also for an unknown game)."""

@@ -203,6 +203,7 @@ class RedisStore(RedisClients, EventStore):
         self._snapshot_at = r.register_script(SCRIPTS["snapshot_at"])
         self._load = r.register_script(SCRIPTS["load"])
         self._touch_request = self._writes.client.register_script(SCRIPTS["touch_request"])
+        self._touch_game = self._writes.client.register_script(SCRIPTS["touch_game"])
 
     def _ttl_ms(self, seconds: float | None) -> int:
         return 0 if not seconds else max(1, int(seconds * 1000))
@@ -295,10 +296,27 @@ class RedisStore(RedisClients, EventStore):
         k = _existing_game_keys(game_id)
         args = [self._ttl_ms(self.abandoned_ttl), claim or "", *(int(s) for s in seats)]
         # Not retried: a retry after a lost reply would claim a second seat.
-        found, seat = await self._call(self._writes, lambda: self._claim_seat(keys=list(k), args=args), retry=False)
+        if self.min_replicas_ack:  # acknowledged means replicated, a join as a move (append_ex)
+            (found, seat), acked = await self._call(
+                self._writes, lambda: self._acked(self._claim_seat, list(k), args), retry=False)
+            if found > 0 and acked < self.min_replicas_ack:
+                raise self._not_replicated(game_id, acked)
+        else:
+            found, seat = await self._call(self._writes, lambda: self._claim_seat(keys=list(k), args=args),
+                                           retry=False)
         if found < 0:
             raise GameNotFound(game_id)
         return seat if found else None
+
+    async def confirm_replicated(self, game_id: str) -> None:
+        if not self.min_replicas_ack:
+            return
+        key = _existing_game_keys(game_id).meta
+        found, acked = await self._call(self._writes, lambda: self._acked(self._touch_game, [key], []))
+        if not found:
+            raise GameNotFound(game_id)
+        if acked < self.min_replicas_ack:
+            raise self._not_replicated(game_id, acked)
 
     async def put_snapshot(self, game_id: str, version: int, state: Any,
                            platform: list[Event] | None = None) -> None:

@@ -15,9 +15,9 @@ from __future__ import annotations
 from tablero.server import luafiles
 
 # The scripts that call none of lib.lua's helpers (sent without them).
-STANDALONE = frozenset({"get_meta", "expire", "touch_request", "snapshot_at"})
+STANDALONE = frozenset({"get_meta", "expire", "touch_request", "touch_game", "snapshot_at"})
 NAMES = ("create", "append", "claim_seat", "put_snapshot", "trim", "read", "load", "head", "heads",
-         "get_meta", "expire", "delete", "touch_request", "snapshot_at")
+         "get_meta", "expire", "delete", "touch_request", "touch_game", "snapshot_at")
 
 
 def source(name: str) -> str:

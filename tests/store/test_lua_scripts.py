@@ -215,6 +215,16 @@ def test_touch_request_writes_a_known_request_again(r: redis.Redis) -> None:
     assert run(r, "touch_request", [K.req], "r1") == 4
 
 
+def test_touch_game_writes_the_meta_again_and_keeps_its_ttl(r: redis.Redis) -> None:
+    assert run(r, "touch_game", [K.meta]) == 0
+    assert not r.exists(K.meta)  # an unknown game is not made
+    create(r, E1)
+    r.pexpire(K.meta, 60_000)
+    assert run(r, "touch_game", [K.meta]) == 1
+    assert r.get(K.meta) == b'{"engine":"x"}' and 0 < r.pttl(K.meta) <= 60_000
+    # (That it is replicated, so that a WAIT after it confirms the game's writes: test_redis_sentinel.py.)
+
+
 def test_snapshot_at_answers_the_newest_snapshot_not_past_a_version(r: redis.Redis) -> None:
     assert run(r, "snapshot_at", [K.snap, K.snaps], 10) is None
     r.set(K.snap, '{"version":8,"state":8}')

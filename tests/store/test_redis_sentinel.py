@@ -99,12 +99,20 @@ async def test_min_replicas_ack_refuses_then_lands_exactly_once() -> None:
                 with pytest.raises(NotReplicated):  # nor is an answer given from the request's record
                     await store.request_version("g", "b")
                 assert await plain.append("g", 3, [{"n": "async"}]) == 4  # without the setting: acknowledged
+                # A join, and an answer given from what the store holds (a retried create or join).
+                await plain.create("j", {"seats": ["human", "open"], "claimed": [0]}, [{"type": "start"}])
+                with pytest.raises(NotReplicated):
+                    await store.claim_seat("j", [1], "c1")
+                with pytest.raises(NotReplicated):
+                    await store.confirm_replicated("g")
             finally:
                 s.resume(replica)
             with pytest.raises(DuplicateRequest) as dup:
                 await patient.append("g", 2, [{"n": 2}], request_id="b")
             assert dup.value.version == 3
             assert await patient.request_version("g", "b") == 3
+            assert await patient.claim_seat("j", [1], "c1") == 1  # the claim it had made: its seat, once
+            await patient.confirm_replicated("g")
             assert await store.read("g") == [{"type": "start"}, {"n": 1}, {"n": 2}, {"n": "async"}]
             with s.client(replica) as c:  # and the replica has it
                 assert c.xlen("tablero:{g}:events") == 4
