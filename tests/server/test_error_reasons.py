@@ -391,7 +391,15 @@ def test_rate_limited_on_both_transports_with_its_wait():
     assert got[:2] == ("RESOURCE_EXHAUSTED", "RATE_LIMITED") and float(got[3]["retryAfter"]) > 0
 
 
+def _grpc_watches(code: str) -> float:
+    from prometheus_client import REGISTRY
+
+    labels = {"transport": "grpc", "method": "WatchGame", "code": code}
+    return REGISTRY.get_sample_value("tablero_rpc_requests_total", labels) or 0.0
+
+
 def test_shutting_down_ends_a_grpc_watch_with_its_reason_and_rest_with_tablero_shutdown():
+    before = _grpc_watches("OK"), _grpc_watches("UNAVAILABLE")
     s = ServerThread().__enter__()
     try:
         http = httpx.Client(base_url=s.http, timeout=10)
@@ -417,6 +425,9 @@ def test_shutting_down_ends_a_grpc_watch_with_its_reason_and_rest_with_tablero_s
     status_pb2.Status.FromString(details).details[0].Unpack(info)
     assert e.value.code() == grpc.StatusCode.UNAVAILABLE and info.reason == "SHUTTING_DOWN"
     assert "event: tablero-shutdown" in rest and "event: shutdown" in rest
+    # Counted as a stream served to its end, as the SSE one is, not as a failure the SLO counts (an
+    # outside operator: every rollout burnt the error budget with its open gRPC watches).
+    assert (_grpc_watches("OK"), _grpc_watches("UNAVAILABLE")) == (before[0] + 1, before[1])
 
 
 def test_refusals_outside_the_rpc_routes_carry_reasons_too(rest):

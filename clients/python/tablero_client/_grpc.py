@@ -95,6 +95,13 @@ def _error(e: grpc.RpcError) -> TableroError:
     for key, value in trailing or ():
         if key == "grpc-status-details-bin" and isinstance(value, bytes):
             reason, metadata = error_info(value)
+    if name == "CANCELLED" and reason is None:
+        # Cancelled on the server's side, before any answer (this client's own cancellation raises
+        # asyncio.CancelledError, not an RpcError): a stopping server drops the calls it had not
+        # started (grpc's server stop). Another replica answers: retried as UNAVAILABLE, and every
+        # write the SDK retries carries a requestId, so it lands once.
+        return error_for("UNAVAILABLE", f"the server cancelled the call before answering ({details or name}); "
+                         "it may be stopping", reason="SERVER_CANCELLED")
     return error_for(name, details or name, reason=reason, metadata=metadata)
 
 
