@@ -69,6 +69,9 @@ REASONS: dict[str, tuple[str, str]] = {
                                           "429; cancel one, or wait for one to match or expire)"),
     "UNAVAILABLE": ("UNAVAILABLE", "a store behind the server is unreachable for a moment; retry"),
     "SHUTTING_DOWN": ("UNAVAILABLE", "the server is stopping; retry (another replica answers)"),
+    "STORE_FULL": ("UNAVAILABLE", "the event store refuses writes because it is full (Redis at maxmemory with "
+                                  "noeviction, or the SQLite file's disk): reads go on, writes wait for an operator; "
+                                  "retry after metadata `retryAfter` seconds (HTTP 503 with Retry-After)"),
     "ENGINE_UNAVAILABLE": ("UNAVAILABLE", "this server does not run the game's engine (version)"),
     "BUSY": ("UNAVAILABLE", "another join or creation of this user is under way; retry"),
     "NOT_REPLICATED": ("UNAVAILABLE", "the write (a move, a join, a new game) was made but TABLERO_REDIS_MIN_REPLICAS_ACK replicas did not "
@@ -185,7 +188,32 @@ class ResolverUnavailable(Unavailable):
         self.retry_after = retry_after
 
 
+class StoreFull(Unavailable):
+    """The store refuses writes because it is full: not a moment's outage (HTTP 503 with a long
+    Retry-After, so that clients do not hammer a store only an operator can free)."""
+
+    reason = "STORE_FULL"
+
+    def __init__(self, message: str, retry_after: float = 30.0) -> None:
+        super().__init__(message, metadata={"retryAfter": f"{retry_after:.3f}"})
+        self.retry_after = retry_after
+
+
+# What a full store says: Redis at maxmemory with the noeviction policy; SQLite's SQLITE_FULL.
+_FULL = ("OOM command not allowed", "database or disk is full")
+
 _outage_logged: dict[str, float] = {}
+
+
+def _full(cause: BaseException) -> bool:
+    seen: set[int] = set()
+    e: BaseException | None = cause
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if any(text in str(e) for text in _FULL):
+            return True
+        e = e.__cause__ or e.__context__
+    return False
 
 
 def outage(what: str, cause: BaseException) -> Unavailable:
@@ -193,9 +221,17 @@ def outage(what: str, cause: BaseException) -> Unavailable:
     what is down, not where (no internal address or class); the cause is logged, at most
     once every 10 s for each `what`."""
     now = time.monotonic()
+    full = _full(cause)
     if now - _outage_logged.get(what, -1e9) >= 10:
         _outage_logged[what] = now
-        logging.getLogger("tablero.outage").warning("%s unavailable: %s: %s", what, type(cause).__name__, cause)
+        logger = logging.getLogger("tablero.outage")
+        if full:  # no moment's outage: it lasts until an operator acts, and is logged as an error
+            logger.error("%s is full and refuses writes: %s: %s", what, type(cause).__name__, cause)
+        else:
+            logger.warning("%s unavailable: %s: %s", what, type(cause).__name__, cause)
+    if full:
+        return StoreFull(f"{what} is full and refuses writes until an operator frees it; retry later (an action "
+                         "retried with the same requestId is applied at most once)")
     return Unavailable(f"{what} is unavailable for a moment; retry (an action retried with the same "
                        "requestId is applied at most once)")
 

@@ -40,6 +40,7 @@ UNCHECKED = {
     "CLAIM_LOST": "needs Redis to lose a join: tests/faults/test_rollback_lost_join.py",
     "NOT_REPLICATED": "needs a Redis replica that does not confirm: tests/store/test_redis_sentinel.py (the store's "
                       "NotReplicated) and tests/faults/test_sentinel_failover.py (the answers under load)",
+    "STORE_FULL": "needs a store at its memory limit: tests/server/test_store_full.py (REST and gRPC)",
     "DNS_UNAVAILABLE": "needs a resolver that fails for a moment: tests/notify/test_push_dns.py runs the server "
                        "in its own mount namespace with a nameserver nobody answers on",
     "INTERNAL": "a server fault",
