@@ -7,12 +7,12 @@ names every key ("purchases" was shown raw) and the tie-break's production cards
 from __future__ import annotations
 
 import pytest
+from tablero.engines.core.messages import catalog
 from tablero_client.models import Game, SeatInfo
 from tablero_client.render import action_label, describe_event, i18n, messages
 from tablero_client.render.scores import _part, _record
 
 from tablero import engines
-from tablero.engines.core.messages import catalog
 
 from .helpers import game, player, set_turn
 
