@@ -286,7 +286,7 @@ def _own_hand(game: Game) -> Text | None:
         if you is not None and p.get("seat") == you and p.get("hand") is not None:
             m = _m(game)
             t = Text(m.format("label.your_hand") + " ", style="bold cyan")
-            t.append(", ".join(_card_name(game, x) for x in p["hand"]) or m.format("value.none"))
+            t.append(", ".join(_card_name(game, x) for x in p["hand"]) or m.format("value.none_f"))  # "Tu mano: ninguna"
             # what each card does played face up (the catalog's effect.<card>)
             for x in p["hand"]:
                 if m.has(f"effect.{x}"):
@@ -310,7 +310,9 @@ def _card_text(game: Game, card: dict[str, Any] | None, card_id: str) -> str:
             "shape": card.get("shape") or "",
             "colour": m.format("label.terrain", {"terrain": card["colour"]}) if card.get("colour") else "",
             "has_action": "true" if action else "false", "action": amounts(m, action) if action else ""})
-    bonus = ", ".join(f"+{n} {value(m, k)}" for k, n in (card.get("bonus") or {}).items())
+    # "+1 carretera", "+1 de influencia fugaz": the catalog's amount.<resource> (else its label.res)
+    bonus = ", ".join("+" + (m.format(f"amount.{k}", {"n": n}) if m.has(f"amount.{k}") else f"{n} {m.format('label.res', {'res': k})}")
+                      for k, n in (card.get("bonus") or {}).items())
     return name + " — " + m.format("label.adviser_text", {
         "category": value(m, card.get("category") or ""), "resource": value(m, card.get("resource") or ""),
         "value": card.get("value"), "discount": card.get("discount") or 0, "has_bonus": "true" if bonus else "false",
@@ -486,7 +488,7 @@ def _result(game: Game) -> Text | None:
     t = Text(m.format("label.term_result", {
         "has_reason": "true" if r.get("reason") else "false", "reason": m.format("label.term_reason", {"reason": r.get("reason") or ""}),
         "scores": m.list([m.format("label.term_score_of", {"who": player_name(game, s), "n": x}) for s, x in enumerate(scores)])
-        or m.format("value.none"),
+        or m.format("value.none_f"),  # "Puntuaciones: ninguna"
         "winners_n": len(winners), "winners": m.list([player_name(game, w) for w in winners])}), style="bold red")
     if r.get("tie_break") and _tied(r.get("scores")):
         t.append("  " + m.format("label.term_tie_break"), style="dim")

@@ -148,7 +148,7 @@ function played(v, p) {
   const hidden = down.filter((c) => !c.card).length;
   const known = down.filter((c) => c.card);
   return h('div', { class: 'small-print fg-played-cards' }, L('label.played'),
-    cards.length ? '' : [': ', L('value.none')],
+    cards.length ? '' : [': ', L('value.none_f')], // "Jugadas: ninguna" (feminine, as the cards)
     up.length ? h('span', { class: 'fg-played-group', 'data-face': 'up' }, ' · ', L('label.face_up'), ' ', up.map(chip)) : null,
     down.length ? h('span', { class: 'fg-played-group', 'data-face': 'down' }, ' · ', L('label.face_down'), ' ', known.map(chip),
       hidden ? h('span', { class: 'fg-played face-down', 'data-face': 'down', title: L('label.played_face', { up: 'false' }) }, `🂠 ${L('label.hidden_cards', { n: hidden })}`) : null) : null);
@@ -184,7 +184,8 @@ function cardText(v, id) {
     const act = amounts(cat, c.action || {});
     return L('label.prestige_text', { needs: (c.requires || []).map(word).join(' + '), points: c.points, shape: c.shape || '', colour: c.colour ? L('label.terrain', { terrain: c.colour }) : '', has_action: String(!!Object.keys(c.action || {}).length), action: act });
   }
-  const bonus = Object.entries(c.bonus || {}).map(([k, n]) => `+${n} ${word(k)}`).join(', ');
+  // "+1 carretera", "+1 de influencia fugaz": the catalog's amount.<resource> (else its label.res).
+  const bonus = Object.entries(c.bonus || {}).map(([k, n]) => `+${cat.has(`amount.${k}`) ? cat.t(`amount.${k}`, { n }) : `${n} ${L('label.res', { res: k })}`}`).join(', ');
   return L('label.adviser_text', { category: word(c.category), resource: word(c.resource), value: c.value, discount: c.discount || 0, has_bonus: String(!!bonus), bonus });
 }
 
@@ -255,7 +256,7 @@ function render(ctx) {
       v.active !== null && v.active !== undefined ? [' · ', L('label.active', { who: seatName(ctx, v.active) })] : ''),
     h('section', { class: 'box fg-board', 'aria-label': L('label.city_map') },
       h('h3', {}, L('label.map_title', { side: v.map.side || '' })), legend(), cityMap(ctx, v),
-      h('h3', {}, L('label.by_section')), bySection(ctx, v)),
+      (v.tiles || []).length ? [h('h3', {}, L('label.by_section')), bySection(ctx, v)] : null),
     h('section', { class: 'box fg-council', 'aria-label': L('label.council') },
       h('h3', {}, L('label.adviser_offer')),
       h('div', { class: 'tiles' }, (v.offer || []).map((a, i) => a === null || a === undefined ? h('div', { class: 'tile fg-adviser muted' }, h('h4', {}, L('label.empty_slot'))) : pick(h('div', { class: 'tile fg-adviser' }, h('h4', {}, cardName(v, a)), h('small', {}, L('label.cost', { n: costs[i] ?? '?' })), cardText(v, a) ? h('div', { class: 'small-print' }, cardText(v, a)) : null), 'slot', i, L('label.adviser_pick', { name: cardName(v, a) }))),

@@ -64,7 +64,7 @@ function render(ctx) {
             : Array.from({ length: p.hand_size || 0 }, () => h('span', { class: 'card back', role: 'img', 'aria-label': L('label.face_down') }))),
         h('div', { class: 'small-print' }, L('label.player_line', { treasury: p.treasury_spaces, storehouses: p.storehouses, training: p.training_cost })),
         h('div', { class: 'tiles' }, (p.tiles || []).map((t) => tableau(t, s, s === ctx.seat))),
-        h('div', { class: 'small-print' }, L('label.cards', { cards: list((p.cards || []).map(word)) || L('value.none') })));
+        h('div', { class: 'small-print' }, L('label.cards', { cards: list((p.cards || []).map(word)) || L('value.none_f') })));
     })));
 }
 
