@@ -14,7 +14,7 @@ from .final_screen import final_screen
 ENGLISH = re.compile(r"\b(boat|capacity|slot space|reached|yes|source|card|workers|copies|vp each|tableau)\b", re.I)
 
 
-@pytest.mark.parametrize(("engine", "said"), [("riverboat", "barco 3"), ("phoenicia", "origen ")])
+@pytest.mark.parametrize(("engine", "said"), [("riverboat", "barco 3"), ("phoenicia", " trabajadores × ")])
 def test_the_breakdowns_records_read_in_spanish(engine, said) -> None:
     text = final_screen(engine, "es")
     assert said in text, text
@@ -25,3 +25,17 @@ def test_the_breakdowns_records_read_in_spanish(engine, said) -> None:
 def test_the_breakdowns_records_still_read_in_english() -> None:
     text = final_screen("riverboat", "en")
     assert re.search(r"boat \w+, capacity \d, slot space \d+", text), text
+
+
+@pytest.mark.parametrize(("lang", "card", "workers", "city"), [
+    ("es", r"[A-ZÁÉÍÓÚ][\w ]+ ×\d+: \d+ PV", r"(Caza|Agricultura): \d+ trabajador(es)? × \d PV",
+     r"Centro de la Ciudad: \d+ compras? × 1 PV"),
+    ("en", r"[A-Z][\w ]+ ×\d+: \d+ VP", r"(Hunting|Farming): \d+ workers? × \d VP", r"City Center: \d+ purchases? × 1 VP"),
+])
+def test_phoenicias_vp_sources_read_as_sentences(lang, card, workers, city) -> None:
+    """An outside player: "Origen de los PV" read as a dump of fields ("copias 1, PV cada uno 2, carta
+    …, origen carta; …"). The engine's `record.vp_sources` words each line as it adds up."""
+    text = " ".join(final_screen("phoenicia", lang, width=3000).split())
+    for pattern in (card, workers, city):
+        assert re.search(pattern, text), (pattern, text)
+    assert not re.search(r"\b(copias|copies|vp each|PV cada uno)\b", text), text

@@ -16,8 +16,10 @@ from tablero import engines
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = [ROOT / "clients" / "python" / "tablero_client", ROOT / "clients" / "web" / "js"]
 # Keys beside the declared ones: how an amount of a resource reads, a building's effect (both for
-# declared names only), and labels a client's renderer uses (checked to be used below).
-EXTRA = re.compile(r"^(amount|effect)\.(.+)$")
+# declared names only), how a list of the outcome's records reads as sentences (`record.<list>`, for
+# a list the outcome schema declares: the final scores' clients use it), and labels a client's
+# renderer uses (checked to be used below).
+EXTRA = re.compile(r"^(amount|effect|record)\.(.+)$")
 PARSER = Parser({"allow_tags": False})
 # Arguments every template may use beside its fields (what the clients derive: who acts).
 DERIVED = {"who", "has_who", "seats", *(f"p{i}" for i in range(6))}
@@ -54,11 +56,13 @@ def test_every_declaration_has_a_message_and_every_message_a_declaration(name, l
     missing = sorted(declared - set(catalog))
     assert not missing, f"{name} ({lang}) has no message for {missing}"
     names = messages.declared_names(engine) | messages.declared_properties(engine)
+    outcome: set[str] = set()
+    messages._properties(engine.outcome_schema, outcome)  # noqa: SLF001 - the same walk, over the outcome
     used = _client_sources()
     unused = []
     for key in set(catalog) - declared:
         extra = EXTRA.match(key)
-        if extra and extra.group(2) in names:
+        if extra and extra.group(2) in (outcome if extra.group(1) == "record" else names):
             continue
         if key.startswith("label.") and f'"{key}"' in used or f"'{key}'" in used:
             continue

@@ -62,8 +62,14 @@ export function result(game, ctx, names, notes) {
     if (!parts.length) return fmt(r);
     return parts.map(([k, x]) => `${lower(rowName(k))} ${typeof x === 'string' ? word(x) : cell(x)}`).join(', ');
   };
-  const cell = (v) => {
-    if (Array.isArray(v) && v.some((x) => x && typeof x === 'object')) return v.map(record).join('; ');
+  // A record the engine words as a sentence (its catalog's `record.<list>`, e.g. Phoenicia's
+  // "Fuerte ×1: 2 PV"): its values as sent, and each id's name as `<key>_name`; else as record()
+  // words any record.
+  const worded = (key) => (r) => (r && typeof r === 'object' && !Array.isArray(r) && cat.has(key)
+    ? cat.t(key, { ...r, ...Object.fromEntries(Object.entries(r).filter(([, x]) => typeof x === 'string').map(([k, x]) => [`${k}_name`, word(x)])) })
+    : record(r));
+  const cell = (v, p = '') => {
+    if (Array.isArray(v) && v.some((x) => x && typeof x === 'object')) return v.map(worded(`record.${p.split('.').pop()}`)).join('; ');
     if (Array.isArray(v) && v.length) return v.map((x) => named(x) ?? fmt(x)).join(', ');
     return named(v) ?? fmt(v);
   };
@@ -83,7 +89,7 @@ export function result(game, ctx, names, notes) {
   }
   main.sort((a, b) => rows.indexOf(a) - rows.indexOf(b));
   const more = rows.filter((p) => !main.includes(p));
-  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map(rowName).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p)))));
+  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map(rowName).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p), p))));
   return h('div', { class: 'panel' },
     h('h2', {}, T('web.final_scores')),
     h('p', { class: 'winner' }, won.length ? `🏆 ${T('web.wins', { who, n: won.length })}`

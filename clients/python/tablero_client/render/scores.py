@@ -80,11 +80,21 @@ def _record(m: i18n.Catalog, r: Any) -> str:
     return ", ".join(said)
 
 
-def _cell(m: i18n.Catalog, v: Any) -> str:
+def _worded(m: i18n.Catalog, key: str, r: Any) -> str:
+    """A record the engine words as a sentence (its catalog's `record.<list>`, e.g. Phoenicia's
+    "Fuerte ×1: 2 PV"): its values as sent, and each id's name as `<key>_name`; else as _record
+    words any record."""
+    if not isinstance(r, dict) or not m.has(key):
+        return _record(m, r)
+    return m.format(key, {**r, **{f"{k}_name": _word(m, x) for k, x in r.items() if isinstance(x, str)}})
+
+
+def _cell(m: i18n.Catalog, v: Any, path: str = "") -> str:
     if v is None:
         return "—"
     if _records(v):
-        return "; ".join(_record(m, x) for x in v)
+        key = "record." + path.rsplit(".", 1)[-1]
+        return "; ".join(_worded(m, key, x) for x in v)
     shown = i18n.value(m, v)
     if isinstance(v, bool):
         return m.format("value.yes" if v else "value.no")
@@ -138,7 +148,7 @@ def _table(m: i18n.Catalog, cols: list[dict[str, Any]], paths: list[str], title:
         t.add_row(Text(m.format("web.score"), style="bold"),
                   *(Text(_cell(m, c["score"]), style="bold reverse" if c["win"] else "bold") for c in cols))
     for p, label in zip(paths, labels, strict=True):
-        t.add_row(Text(label), *(Text(_cell(m, _get(c["detail"], p))) for c in cols))
+        t.add_row(Text(label), *(Text(_cell(m, _get(c["detail"], p), p)) for c in cols))
     return t
 
 
