@@ -112,12 +112,21 @@ def main(argv: list[str]) -> int:
         return 2 if "--metrics-port must" in busy else 1
     logs.setup(config.log_level)
 
+    config.warn_unknown_names()
+
     async def go() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
+
+        def stopping(sig: signal.Signals) -> None:
+            if not stop.is_set():
+                log.info("bot worker stopping", extra={"fields": {"signal": sig.name}})
+            stop.set()
+
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
+            loop.add_signal_handler(sig, stopping, sig)
         await run(config, ns.concurrency, ns.metrics_port, stop)
+        log.info("bot worker stopped")
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(go())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
 import re
 from pathlib import Path
 from typing import Any, Literal
@@ -19,6 +20,25 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 DEV_SECRET = "tablero-development-secret-do-not-use-in-production"
 PREFIX = "TABLERO_"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "redis+sentinel://", "rediss+sentinel://")
+
+# TABLERO_* names that are no server setting but are read elsewhere: not flagged as unknown
+# (Config.warn_unknown_names). The clients' (tablero CLI, SDKs), what `serve --workers N` gives its
+# workers (server/workers.py), and the test suite's own.
+OTHER_NAMES = frozenset({
+    "TABLERO_URL", "TABLERO_GRPC", "TABLERO_TOKEN", "TABLERO_PORTAL_JWT",  # clients
+    "TABLERO_WORKER", "TABLERO_METRICS_DIR",  # set by `serve --workers N` for each worker
+    # the test suite's (spelt without the prefix: no setting an operator sets, so not in docs/operations.md)
+    *(PREFIX + name for name in ("TEST_CACHE", "KIT_GAMES", "SSE_SILENCE_MS", "CHROMIUM")),
+})
+
+
+def unknown_names(environ: Any = None) -> list[str]:
+    """The TABLERO_* environment names neither a setting nor one of OTHER_NAMES (typos, a misspelt
+    TABLERO_SNAPSHOT_EVERY, which would otherwise be ignored without a word)."""
+    known = {PREFIX + name.upper() for name in Config.model_fields} | OTHER_NAMES
+    env = os.environ if environ is None else environ
+    return sorted(n for n in env if n.upper().startswith(PREFIX) and n.upper() not in known)
+
 
 class ConfigError(ValueError):
     """Bad settings; the message names each bad variable."""
@@ -138,15 +158,15 @@ class Config(BaseSettings):
                     raise ValueError(f"{item!r} is not an IP address or network (or *)") from None
         return v
 
-    @field_validator("secret", mode="before")
-    @classmethod
-    def _empty_secret_is_the_dev_one(cls, v: Any) -> Any:
-        return DEV_SECRET if v in ("", None) else v
-
     @field_validator("secret")
     @classmethod
     def _secret_not_blank(cls, v: str) -> str:
-        if not v.strip() or v != v.strip():
+        # Empty is refused, not taken as unset: an empty Secret key in a manifest served tokens
+        # anyone can forge (signed with the development secret) on every interface.
+        if not v.strip():
+            raise ValueError("must not be empty or blank: set a long random string (unset it only for "
+                             "local development, which signs with the development secret)")
+        if v != v.strip():
             raise ValueError("must not be blank or start or end with whitespace")
         return v
 
@@ -349,6 +369,8 @@ class Config(BaseSettings):
         return config
 
     def warn_if_insecure(self) -> None:
+        """At start: a warning for the development secret or a weak one, and for unknown names."""
+        self.warn_unknown_names()
         if self.secret == DEV_SECRET:
             logging.getLogger("tablero").warning(
                 "TABLERO_SECRET is not set: seat tokens are signed with the development secret"
@@ -357,6 +379,20 @@ class Config(BaseSettings):
             logging.getLogger("tablero").warning(
                 "TABLERO_SECRET looks like a placeholder or is shorter than 16 characters: replace it"
             )
+
+
+    @staticmethod
+    def warn_unknown_names(environ: Any = None) -> None:
+        """One warning naming every unknown TABLERO_* environment name (under `serve --workers N`,
+        by worker 0 only)."""
+        env = os.environ if environ is None else environ
+        if env.get("TABLERO_WORKER", "0") != "0":
+            return
+        unknown = unknown_names(env)
+        if unknown:
+            logging.getLogger("tablero").warning(
+                "unknown TABLERO_* environment names (ignored; a typo?): %s", ", ".join(unknown),
+                extra={"fields": {"unknown": unknown}})
 
 
 def _explain(e: ValidationError) -> str:

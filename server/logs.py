@@ -7,6 +7,14 @@ batches (`BatchedStderr`): one write of every line of the last FLUSH_AFTER secon
 one system call per line, by the event loop that logged them. A record at WARNING or above is written at once, with the lines
 before it; the rest within FLUSH_AFTER; at exit `logging.shutdown` writes what is left. A
 process killed outright (SIGKILL) loses at most its last FLUSH_AFTER seconds of info lines.
+
+Every line names its process (`pid`) and, under `tablero serve --workers N`, the worker's index
+(`worker`, from TABLERO_WORKER), so the lines of N workers on one pod can be told apart.
+
+A request's line (server.api.observe) is at `info`, or at `warning` when the call failed by the
+server's fault (SERVER_FAILURES, or an HTTP status of 500 or more): `--log-level warning` keeps
+the failures. Those request lines are still batched (`batched=True` on the record): an outage's
+stream of 503s is not one write per line.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import sys
 import time
 from typing import Any, TextIO
@@ -21,6 +30,30 @@ from typing import Any, TextIO
 import orjson
 
 FLUSH_AFTER = 0.02  # seconds an info line may wait for the lines after it
+
+# The codes of a call that failed by the server's fault (as the SLO rules count them,
+# k8s/monitoring/prometheusrule.yaml); a client's own errors (4xx-like codes, CANCELLED, a client
+# too slow to send its request: CLIENT_TIMEOUT) are not.
+SERVER_FAILURES = frozenset({"INTERNAL", "UNKNOWN", "UNAVAILABLE", "DEADLINE_EXCEEDED", "DATA_LOSS"})
+
+
+def request_level(code: str, status: int | None = None) -> int:
+    """The level of a request's log line: WARNING for a server-side failure, else INFO."""
+    return logging.WARNING if code in SERVER_FAILURES or (status is not None and status >= 500) else logging.INFO
+
+
+# This process's id, and its worker index under `serve --workers N` (kept: os.getpid() is a
+# system call, and a forked child learns its own id at the fork).
+_PID = os.getpid()
+_WORKER = os.environ.get("TABLERO_WORKER")
+
+
+def _forked() -> None:
+    global _PID
+    _PID = os.getpid()
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 class JsonFormatter(logging.Formatter):
@@ -38,7 +71,10 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
+            "pid": _PID,
         }
+        if _WORKER is not None:
+            doc["worker"] = int(_WORKER) if _WORKER.isdigit() else _WORKER
         fields = getattr(record, "fields", None)
         if fields:
             doc.update({k: v for k, v in fields.items() if v is not None})
@@ -66,7 +102,7 @@ class BatchedStderr(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:  # (called under self.lock)
         try:
             self._lines.append(self.format(record))
-            if record.levelno >= logging.WARNING:
+            if record.levelno >= logging.WARNING and not getattr(record, "batched", False):
                 self._write()
                 return
             try:

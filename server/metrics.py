@@ -55,6 +55,10 @@ GAMES_RUNNING = Gauge("tablero_games_running",
                       "Games in progress held in this replica's cache (refreshed every few seconds)")
 BUILD_INFO = Gauge("tablero_build_info", "Always 1: the running build (version, Python, store kind)",
                    ["version", "python", "store"])
+HTTP_CLIENT_TIMEOUTS = Counter("tablero_http_client_timeouts",
+                               "REST requests answered 408 because the client sent them too slowly, by phase "
+                               "(headers: TABLERO_HEADER_TIMEOUT, body: TABLERO_BODY_TIMEOUT); the client's fault",
+                               ["phase"])
 REPLICA_ACK_FAILURES = Counter("tablero_store_replica_ack_failures",
                                "Appends not confirmed by TABLERO_REDIS_MIN_REPLICAS_ACK replicas in time "
                                "(answered UNAVAILABLE)")

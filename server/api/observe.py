@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablero.server import metrics
+from tablero.server import logs, metrics
 from tablero.server.auth import TokenSigner, bearer
 from tablero.server.errors import Unauthenticated
 
@@ -58,10 +58,13 @@ class Call:
         if self.rpc:
             metrics.child(metrics.RPC_REQUESTS, self.transport, self.rpc, self.code).inc()
             metrics.child(metrics.RPC_LATENCY, self.transport, self.rpc).observe(dt)
-        if log.isEnabledFor(logging.INFO):
+        # A failure of the server's (5xx) at warning: `--log-level warning` keeps it (server.logs).
+        level = logs.request_level(self.code, extra.get("status"))
+        if log.isEnabledFor(level):
             # The record made and handed to the handlers directly: Logger.info would first walk
             # the stack for the caller's file and line, which no line shows (a few µs a call).
-            log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, "request", (), None, extra={
+            log.handle(log.makeRecord(log.name, level, __file__, 0, "request", (), None, extra={
+                "batched": True,
                 "fields": {"transport": self.transport, **extra, "rpc": self.rpc, "code": self.code, **self.fields,
                            "duration_ms": round(dt * 1000, 2)}}))
 

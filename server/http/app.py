@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
-from tablero.server import fastjson
+from tablero.server import fastjson, metrics
 from tablero.server.api import observe
 from tablero.server.api.edge import Api
 from tablero.server.api.openapi import openapi_document
@@ -39,6 +39,7 @@ from .body import decode
 from .connect import PREFIX as CONNECT_PREFIX
 from .connect import connect_app
 from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, TOKEN_IN_URL, FastRoutes
+from .slow_clients import CLIENT_TIMEOUT
 
 log = logging.getLogger("tablero.http")
 
@@ -102,8 +103,14 @@ def failure(e: Exception, rpc: str) -> Answer:
         observe.current().code = "CANCELLED"
         return Answer(499, b"")
     if isinstance(e, TimeoutError):
-        return _error("DEADLINE_EXCEEDED", str(e) or "the request body arrived too slowly",
-                      headers={"Connection": "close"})
+        # The client's fault (its body came too slowly): answered DEADLINE_EXCEEDED (408), but
+        # logged and counted as CLIENT_TIMEOUT, which the SLO rules do not count as the server's
+        # failure (a server-side deadline stays DEADLINE_EXCEEDED).
+        answer = _error("DEADLINE_EXCEEDED", str(e) or "the request body arrived too slowly",
+                        headers={"Connection": "close"})
+        observe.current().code = CLIENT_TIMEOUT
+        metrics.child(metrics.HTTP_CLIENT_TIMEOUTS, "body").inc()
+        return answer
     if isinstance(e, OverflowError):
         return _error("RESOURCE_EXHAUSTED", str(e), headers={"Connection": "close"}, reason="BODY_TOO_LARGE")
     if isinstance(e, RecursionError):

@@ -6,6 +6,10 @@ Uvicorn times out only idle keep-alive connections; this wraps whichever HTTP pr
 uvicorn uses (h11 or httptools). The body has its own limit, applied where it is read
 (`read_body`). Headers are bounded too: at most MAX_HEADER_BYTES and MAX_HEADERS (431;
 h11 has its own bound).
+
+A request refused for its slow headers is logged (one JSON line, as every request, code
+CLIENT_TIMEOUT) and counted (`tablero_http_client_timeouts_total{phase="headers"}`): the
+client's fault, which the SLO rules do not count as the server's.
 """
 
 from __future__ import annotations
@@ -13,12 +17,20 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import json
+import logging
 import re
 import time
 from email.utils import formatdate
 from typing import Any
 
 import httptools
+from tablero.server import metrics
+
+log = logging.getLogger("tablero.http")
+
+# The code a REST request too slow to arrive (408) is logged and counted under: the client's
+# fault, unlike DEADLINE_EXCEEDED (a server-side deadline), which the SLO rules count.
+CLIENT_TIMEOUT = "CLIENT_TIMEOUT"
 
 MAX_HEADER_BYTES = 64 * 1024
 MAX_URL_BYTES = 16 * 1024  # the request target (path and query): 414 beyond (RFC 9112 3)
@@ -81,7 +93,7 @@ class _Requests:
     again, about a microsecond per request)."""
 
     __slots__ = ("in_headers", "size", "count", "refused", "http10", "parser", "begun", "upgrade", "complete",
-                 "head")
+                 "head", "url")
 
     def __init__(self) -> None:
         self.complete = False  # the last request begun has arrived whole (body included)
@@ -92,6 +104,7 @@ class _Requests:
         self.size = self.count = 0
         self.begun = 0  # requests begun on this connection
         self.upgrade = b""  # the current request's Upgrade header (lower case)
+        self.url = b""  # the current request's target, as far as it has arrived (for the 408's log line)
         self.refused: bytes | None = None  # the answer of a request the parse was stopped for
 
     def _refuse(self, answer: bytes) -> None:
@@ -102,9 +115,10 @@ class _Requests:
         self.in_headers, self.size, self.count = True, 0, 0
         self.complete = False
         self.begun += 1
-        self.upgrade = b""
+        self.upgrade = self.url = b""
 
     def on_url(self, url: bytes) -> None:
+        self.url += url
         self.size += len(url)  # the request line counts against the same bound
         if self.size > MAX_URL_BYTES:
             self._refuse(_414())
@@ -305,6 +319,7 @@ class _Guard(asyncio.Protocol):
         if not self.transport.is_closing():
             if self.seen:
                 self.transport.write(_408())
+                _log_408(self.requests)
             self.transport.close()
 
     def eof_received(self) -> bool | None:
@@ -326,6 +341,21 @@ class _Guard(asyncio.Protocol):
         if gone.callback is not None:
             gone.callback()
 
+
+
+def _log_408(requests: _Requests) -> None:
+    """The line and count of a request refused for its slow headers (no request cycle logs it)."""
+    metrics.child(metrics.HTTP_CLIENT_TIMEOUTS, "headers").inc()
+    fields: dict[str, Any] = {"transport": "http", "method": None, "path": None, "code": CLIENT_TIMEOUT,
+                              "status": 408, "reason": "REQUEST_TIMEOUT", "timeout": "headers"}
+    if requests.url:
+        try:
+            fields["method"] = requests.parser.get_method().decode("latin-1")
+        except Exception:  # noqa: BLE001 - the request line has not arrived whole
+            pass
+        # the path only: a query may hold a token (EventSource's access_token)
+        fields["path"] = requests.url.split(b"?", 1)[0][:256].decode("latin-1")
+    log.info("request", extra={"fields": fields})
 
 
 def guarded(protocol_cls: type, header_timeout: float) -> type:

@@ -114,3 +114,36 @@ def test_a_player_count_the_engine_does_not_take_is_refused_before_any_load(serv
     assert p.returncode != 0 and "--compare" in p.stderr
     p = _loadtest(server, "-c", "0")
     assert p.returncode != 0 and "--concurrency must be 1 or more, not 0" in p.stderr
+
+
+def test_a_run_with_errors_exits_1_unless_max_errors_allows_them(tmp_path):
+    """(outside SRE pass: a run that printed `errors: UNAVAILABLE 66 ... abandoned 4` exited 0, so
+    a CI step or a script took it for a good run)"""
+    from tests.server.support import ServerProcess
+
+    out = tmp_path / "report.json"
+    # game creations rate-limited: most CreateGame calls fail (RESOURCE_EXHAUSTED), some games finish
+    # (at --log-level warning: the server's stderr is a pipe read only at its end, which a line per
+    # refused call would fill)
+    with ServerProcess({"TABLERO_CREATE_RATE_LIMIT": "2/s,2", "TABLERO_LOG_LEVEL": "warning"}) as server:
+        p = cli("--url", server.http, "loadtest", "-c", "2", "-d", "1", "--no-progress", "--json-out", str(out),
+                check=False)
+        rep = json.loads(out.read_text())
+        assert rep["games_finished"] > 0 and rep["errors"].get("RESOURCE_EXHAUSTED", 0) > 0, rep
+        assert p.returncode == 1 and "more than --max-errors 0" in p.stderr, p.stderr
+        p = cli("--url", server.http, "loadtest", "-c", "2", "-d", "1", "--no-progress", "--max-errors", "100000",
+                check=False)
+        assert p.returncode == 0, p.stderr
+    assert "--max-errors" in cli("loadtest", "--help").stdout
+    p = cli("--url", "http://127.0.0.1:9", "loadtest", "--max-errors", "-1", check=False)
+    assert p.returncode != 0 and "--max-errors must be 0 or more, not -1" in p.stderr
+
+
+def test_the_verdict_counts_failed_calls_and_abandoned_games():
+    from tablero_client.loadtest import verdict
+
+    good = {"errors": {}, "games_finished": 5, "games_abandoned": 0}
+    failing = {"errors": {"UNAVAILABLE": 66}, "games_finished": 5, "games_abandoned": 4}
+    assert verdict([good], 0) == 0 and verdict([good, good], 0) == 0
+    assert verdict([failing], 0) == 1 and verdict([good, failing], 69) == 1 and verdict([failing], 70) == 0
+    assert verdict([{"errors": {"INTERNAL": 1}, "games_finished": 0, "games_abandoned": 0}], 1000) == 1

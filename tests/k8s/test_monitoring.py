@@ -246,3 +246,33 @@ def test_the_ha_overlay_runs_three_redis_with_sentinels_and_replicated_acks():
 
 def find_secret(objs: list[dict], name: str) -> list[dict]:
     return [o for o in objs if o["kind"] == "Secret" and o["metadata"]["name"] == name]
+
+
+def _targets() -> list[tuple[str, dict]]:
+    def panels(ps: list[dict]) -> list[dict]:
+        return [x for p in ps for x in (p, *panels(p.get("panels", [])))]
+
+    return [(p.get("title", ""), t) for p in panels(DASHBOARD["panels"]) for t in p.get("targets", [])]
+
+
+def test_the_dashboard_legends_are_grafana_templates_not_escaped_braces():
+    """`{{{{target}}}}` (a Python format string's escape, written out) rendered literally."""
+    assert "{{{" not in json.dumps(DASHBOARD) and "}}}" not in json.dumps(DASHBOARD)
+    for title, t in _targets():
+        for label in re.findall(r"\{\{\s*(\w+)\s*\}\}", t.get("legendFormat", "")):
+            assert re.search(rf"by \([^)]*\b{label}\b", t["expr"]) or label in ("pod",), (title, label)
+
+
+def test_store_wide_gauges_are_aggregated_with_max_not_summed_over_replicas():
+    """Every replica (and worker) reports the same store-wide figure (metrics.GAUGE_MAX): a sum
+    over replicas overstates it by their number."""
+    store_wide = metrics.GAUGE_MAX - {"tablero_build_info"}  # (build_info: counted, one per replica)
+    read = 0
+    for title, t in _targets():
+        for name in store_wide & _series(t["expr"]):
+            read += 1
+            assert re.search(rf"\bmax(?: by \([^)]*\))? ?\({name}\b", t["expr"]), (title, t["expr"])
+    for rule in (r for g in RULE["spec"]["groups"] for r in g["rules"]):
+        for name in store_wide & _series(rule["expr"]):
+            assert re.search(rf"\bmax(?: by \([^)]*\))? ?\({name}\b", rule["expr"]), rule
+    assert read >= 4  # the bot queue's two and the notify queue's two

@@ -122,7 +122,6 @@ def test_good_values_and_defaults(monkeypatch, tmp_path):
     monkeypatch.setenv("TABLERO_LOG_LEVEL", "WARNING")
     monkeypatch.setenv("TABLERO_REDIS_URL", "")
     monkeypatch.setenv("TABLERO_DB", str(tmp_path / "games.db"))
-    monkeypatch.setenv("TABLERO_SECRET", "")
     c = Config.load(http_port=0)
     assert (c.snapshot_every, c.log_level, c.redis_url, c.http_port, c.secret) == (7, "warning", None, 0, DEV_SECRET)
     assert c.db == str(tmp_path / "games.db") and c.grpc_port == 50051
@@ -262,3 +261,53 @@ def test_a_host_that_is_no_address_of_this_machine_is_named_as_a_bad_setting(hos
                         "--metrics-port", "0"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert f"TABLERO_HOST={host!r} (--host): cannot listen there" in r.stderr and "--http-port" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("secret", ["", " ", "\t\n"])
+def test_an_empty_or_blank_secret_is_refused_not_taken_for_unset(monkeypatch, secret):
+    """An empty TABLERO_SECRET (an empty key of a Secret) was the development secret, served on
+    every interface with TABLERO_HOST=0.0.0.0: tokens anyone could forge."""
+    monkeypatch.setenv("TABLERO_SECRET", secret)
+    msg = str(pytest.raises(ConfigError, Config.load).value)
+    assert "TABLERO_SECRET=<hidden>: must not be empty or blank" in msg, msg
+
+
+def test_tablero_serve_refuses_an_empty_secret_naming_it():
+    env = {"PATH": "/usr/bin:/bin", "TABLERO_SECRET": "", "TABLERO_HOST": "0.0.0.0"}
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "serve"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2 and "TABLERO_SECRET" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_unknown_tablero_names_are_found_and_the_others_parts_names_are_not():
+    from tablero.server.config import unknown_names
+
+    env = {"TABLERO_SNAPSHOT_EVRY": "5", "TABLERO_SNAPSHOT_EVERY": "5", "TABLERO_URL": "http://x",
+           "TABLERO_WORKER": "0", "tablero_secrte": "x", "PATH": "/bin", "TABLEROX": "1"}
+    assert unknown_names(env) == ["TABLERO_SNAPSHOT_EVRY", "tablero_secrte"]
+
+
+def test_every_tablero_name_the_repository_uses_is_known():
+    """Names read by other parts (clients, tests, manifests, the bot worker, workers) must not be
+    flagged: every TABLERO_* name written anywhere in the repository is a setting or one of
+    config.OTHER_NAMES (a new one is added there), but for the typos these tests and the docs give."""
+    from tablero.server.config import unknown_names
+
+    out = subprocess.run(["git", "grep", "-hoIE", r"\bTABLERO_[A-Z0-9_]*[A-Z0-9]\b", "--", ".",
+                          ":!*.lock", ":!*package-lock.json"], cwd=ROOT, capture_output=True, text=True, check=True)
+    names = set(out.stdout.split())
+    assert "TABLERO_REDIS_URL" in names and "TABLERO_URL" in names
+    assert set(unknown_names(dict.fromkeys(names, ""))) <= {"TABLERO_SNAPSHOT_EVRY", "TABLERO_CACHE_SIZ"}
+
+
+def test_tablero_serve_warns_once_about_unknown_names():
+    from tests.server.support import ServerProcess
+
+    server = ServerProcess({"TABLERO_SNAPSHOT_EVRY": "5", "TABLERO_CACHE_SIZ": "9"}).start()
+    _, err = server.terminate()
+    said = [json.loads(line) for line in err.splitlines() if "unknown TABLERO_" in line]
+    assert len(said) == 1 and said[0]["level"] == "warning", err
+    assert said[0]["unknown"] == ["TABLERO_CACHE_SIZ", "TABLERO_SNAPSHOT_EVRY"]
+    server = ServerProcess().start()
+    _, err = server.terminate()
+    assert "unknown TABLERO_" not in err, err

@@ -56,6 +56,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "alternately, then both side by side with gRPC's ratios to REST")
     p.add_argument("--rounds", type=int, default=1, help="with --compare: REST/gRPC pairs (default 1); "
                                                           "the comparison takes each transport's median")
+    p.add_argument("--max-errors", type=int, default=0, metavar="N",
+                   help="exit 1 when the run had more than N failed calls and abandoned games together "
+                        "(default 0: any error or abandoned game fails the run)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json-out", metavar="PATH", help="also write the report as JSON to PATH")
     p.add_argument("--no-progress", action="store_true", help="no live progress bar")
@@ -415,6 +418,21 @@ def _compare(args: argparse.Namespace) -> int:
         print_comparison(out["compare"], bool(args.watch))
 
     _emit(args, out, show)
+    return verdict(reports, args.max_errors)
+
+
+def verdict(reports: list[dict[str, Any]], max_errors: int) -> int:
+    """The exit status of a run: 1 when no game finished and calls failed, or when its failed calls
+    and abandoned games together exceed `max_errors` (said on stderr); else 0."""
+    if any(r["errors"] and not r["games_finished"] for r in reports):
+        print("loadtest: no game was finished; every attempt failed (errors above)", file=sys.stderr)
+        return 1
+    errors = sum(sum(r["errors"].values()) for r in reports)
+    abandoned = sum(r["games_abandoned"] for r in reports)
+    if errors + abandoned > max_errors:
+        print(f"loadtest: {errors} failed call(s) and {abandoned} abandoned game(s), more than --max-errors "
+              f"{max_errors}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -424,6 +442,7 @@ def run(args: argparse.Namespace) -> int:
                       (args.games < 0, f"--games must be 0 (no cap) or more, not {args.games}"),
                       (args.grace < 0, f"--grace must be 0 seconds or more, not {args.grace:g}"),
                       (args.players is not None and args.players < 1, f"--players must be 1 or more, not {args.players}"),
+                      (args.max_errors < 0, f"--max-errors must be 0 or more, not {args.max_errors}"),
                       (args.rounds != 1 and not args.compare, "--rounds applies to --compare only")):
         if bad:
             raise SystemExit(what)
@@ -461,10 +480,7 @@ def run(args: argparse.Namespace) -> int:
         if progress:
             bar.stop()
     _emit(args, rep, lambda: print_report(rep))
-    if rep["errors"] and not rep["games_finished"]:
-        print("loadtest: no game was finished; every attempt failed (errors above)", file=sys.stderr)
-        return 1
-    return 0
+    return verdict([rep], args.max_errors)
 
 
 def _emit(args: argparse.Namespace, report: dict[str, Any], show: Callable[[], None]) -> None:
