@@ -90,7 +90,7 @@ def _record(row: dict, drop: str = "vp") -> dict:
 
 # The outcome's details (`scoring.summary`): the lines that add up to the total, then what they count.
 _SUMMARY_ROW = _obj({
-    "seat": _SEAT, "in_game": _INT, **{k: _INT for k in FINAL_CATEGORIES}, "total": _INT,
+    "seat": _SEAT, "in_game": _obj({"vp": _INT}), **{k: _INT for k in FINAL_CATEGORIES}, "total": _INT,
     "breakdown": _obj({
         "in_game": {"type": "array", "items": _ROW["in_game"]["properties"]["by_source"], "minItems": 1, "maxItems": 1},
         **{k: _record(_ROW[k]) for k in FINAL_CATEGORIES},

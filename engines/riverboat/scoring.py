@@ -157,5 +157,6 @@ def summary(row: dict) -> dict:
     breakdown["final_vp"] = [{"vp": row["final_vp"]}]
     breakdown["tiebreak"] = [row["tiebreak"]]
     breakdown["harvested"] = [row["harvested"]]
-    return {"seat": row["seat"], "in_game": row["in_game"]["vp"], **{k: row[k]["vp"] for k in FINAL_CATEGORIES},
+    # `in_game` stays an object ({"vp": …}, one line "In game › VP"): programs read `in_game.vp`.
+    return {"seat": row["seat"], "in_game": {"vp": row["in_game"]["vp"]}, **{k: row[k]["vp"] for k in FINAL_CATEGORIES},
             "total": row["total"], "breakdown": breakdown}

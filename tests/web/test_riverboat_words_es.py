@@ -115,11 +115,11 @@ def test_the_final_tables_visible_lines_add_up_to_the_score(server, new_page):
     names = [r[0] for r in rows]
     # (the order of the lines after the score is the server reply's key order, not the engine's)
     assert names[0] == "Puntos" and sorted(names[1:]) == sorted(
-        ["PV en la partida", "Monedas", "Campos completos", "Elementos sin puntuar", "Puerto", "Agentes", "Total"]), names
+        ["En juego › PV", "Monedas", "Campos completos", "Elementos sin puntuar", "Puerto", "Agentes", "Total"]), names
     for seat, score in enumerate(scores):
         parts = [int(r[1 + seat]) for r in rows[1:] if r[0] != "Total"]
         total = next(int(r[1 + seat]) for r in rows if r[0] == "Total")
         assert sum(parts) == score == total == int(rows[0][1 + seat]), (seat, rows)
     folded = " ".join(p.eval_on_selector_all(".result details.more tr", "trs => trs.map((t) => t.textContent)"))
-    assert "Desglose › Puerto" in folded and re.search(r"puntúa (valor entero|mitad, redondeando hacia arriba)", folded), folded
+    assert "Desglose › Puerto" in folded and "Desglose › En juego" in folded and re.search(r"puntúa (valor entero|mitad, redondeando hacia arriba)", folded), folded
     assert "puntúa completo" not in folded and "Entero o medio" not in folded, folded

@@ -107,8 +107,8 @@ def full_rows(outcome: dict) -> list[dict]:
     out = []
     for d in outcome["details"]:
         b = d["breakdown"]
-        assert d["total"] == d["in_game"] + sum(d[k] for k in FINAL_CATEGORIES), d  # the lines add up
-        row = {"seat": d["seat"], "in_game": {"vp": d["in_game"], "by_source": b["in_game"][0]},
+        assert d["total"] == d["in_game"]["vp"] + sum(d[k] for k in FINAL_CATEGORIES), d  # the lines add up
+        row = {"seat": d["seat"], "in_game": {"vp": d["in_game"]["vp"], "by_source": b["in_game"][0]},
                **{k: {**b[k][0], "vp": d[k]} for k in FINAL_CATEGORIES},
                "final_vp": b["final_vp"][0]["vp"], "total": d["total"], "tiebreak": b["tiebreak"][0],
                "harvested": b["harvested"][0]}

@@ -116,8 +116,10 @@ def test_the_outcomes_first_lines_are_the_ones_that_add_up_to_the_total():
     g.play_random()
     out = g.outcome()
     for d, score in zip(out["details"], out["scores"], strict=True):
-        plain = {k: v for k, v in d.items() if k not in ("seat", "breakdown")}
-        assert list(plain) == ["in_game", *scoring.FINAL_CATEGORIES, "total"]
+        plain = {k: v for k, v in d.items() if k not in ("seat", "breakdown", "in_game")}
+        assert list(d) == ["seat", "in_game", *scoring.FINAL_CATEGORIES, "total", "breakdown"]
+        plain["in_game"] = d["in_game"].pop("vp")
+        assert d["in_game"] == {}  # one line, "In game › VP" (programs read in_game.vp)
         assert all(isinstance(v, int) for v in plain.values())
         assert d["total"] == score == sum(v for k, v in plain.items() if k != "total")
         for k, records in d["breakdown"].items():  # folded away: each a list of records
