@@ -123,3 +123,15 @@ def test_the_final_tables_visible_lines_add_up_to_the_score(server, new_page):
     folded = " ".join(p.eval_on_selector_all(".result details.more tr", "trs => trs.map((t) => t.textContent)"))
     assert "Desglose › Puerto" in folded and "Desglose › En juego" in folded and re.search(r"puntúa (valor entero|mitad, redondeando hacia arriba)", folded), folded
     assert "puntúa completo" not in folded and "Entero o medio" not in folded, folded
+
+
+def test_the_searched_opportunity_deck_names_its_cards(page):  # noqa: F811
+    """The deck searched with a coin listed "1 × harbor", "1 × harvest" (the ids' generic words)."""
+    view = _view()
+    view["search"] = {"seat": 0, "pile": "opportunity deck", "contents": ["harbor", "harvest", "opportunities"]}
+    out = call(page, "riverboat", """
+      const el = r.render({ view: args.view, seat: 0, held: [0] });
+      return [el.querySelector('.rb-search').textContent, r.valueName('card', 'harvest', { view: args.view })];""",
+               view=view)
+    assert "1 × Harbor Master" in out[0] and "1 × Bumper Harvest" in out[0] and "1 × Opportunity Collector" in out[0], out
+    assert out[1] == "Bumper Harvest", out

@@ -67,7 +67,7 @@ function searchBox(ctx, v) {
   const who = seatName(ctx, sr.seat);
   const pile = L('label.pile_name', { pile: sr.pile === 'opportunity deck' ? 'deck' : 'pile', size: String(sr.pile || '').replace(/\D/g, '') });
   if (!Array.isArray(sr.contents)) return h('div', { class: 'box rb-search' }, L('label.searches', { who, pile }));
-  const what = pileCounts(sr.contents).map(([k, n]) => `${n} × ${word(k)}`);
+  const what = pileCounts(sr.contents).map(([k, n]) => `${n} × ${cardName(k) ?? word(k)}`);
   return h('div', { class: 'box rb-search', 'aria-label': L('label.searched_pile') },
     h('strong', {}, L('label.you_search', { pile, n: sr.contents.length }), ' '),
     h('ul', {}, what.map((x) => h('li', {}, x))));
