@@ -226,7 +226,13 @@ class Riverboat(RulesEngine):
         return {"seat": held["seat"], "size": size, "kind": held["kind"] if seat == held["seat"] else None}
 
     def outcome(self, state):
-        return clone(state["result"]) if state["phase"] == "over" else None
+        # The game_ended event keeps the scoring rows; the outcome shows each seat's by
+        # `scoring.summary` (the lines that add up to the total first, RULES.md "Outcome details").
+        if state["phase"] != "over":
+            return None
+        result = clone(state["result"])
+        result["details"] = [scoring.summary(row) for row in result["details"]]
+        return result
 
     def resample_hidden(self, state, viewer, rng):
         # Hidden from everyone: the crop-card deck order, the three tile piles' order and the

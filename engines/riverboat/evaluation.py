@@ -2,7 +2,8 @@
 
 A seat's standing is its lead over the best other seat: each one's points now plus the
 engine's own final scoring of what is on the table (`scoring.final_scoring`: coins, complete
-fields, unscored features, harbor, agents), as if the game ended now."""
+fields, unscored features, harbor, agents), as if the game ended now, plus the round scoring still
+due this round (agents and active surveyors, 1 VP each)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,20 @@ from tablero.engines.core.search import Budget, Evaluation
 from . import scoring
 
 
+def _round_scoring_due(state) -> list[int]:
+    """The VP this round's scoring (phase 5, `phases._score_round`) will surely give each seat: 1
+    per active surveyor and per agent in New Orleans. Until it is scored it is no part of a
+    player's points, yet an agent sent now scores it: without it, sending a round-4 worker (no
+    later use) looked worth nothing and the bots kept it (RULES.md, "Bots")."""
+    if state["phase"] == "over":
+        return [0] * state["n"]
+    return [p["active_surveyors"] + p["agents"] for p in state["players"]]
+
+
 def standing(state, seat: int) -> float:
     rows = scoring.final_scoring(state)
-    totals = [r["total"] for r in rows]
+    due = _round_scoring_due(state)
+    totals = [r["total"] + due[i] for i, r in enumerate(rows)]
     others = [t for i, t in enumerate(totals) if i != seat]
     return totals[seat] - max(others) if others else float(totals[seat])
 

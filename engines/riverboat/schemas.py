@@ -18,6 +18,7 @@ from .data import (
     WILD,
 )
 from .moves import _CARD, _CELL, _PENDING_STEPS, FEATURES, SCORING_BONUSES
+from .scoring import FINAL_CATEGORIES
 
 _SEAT = integer(0, 3)
 _GAINS = {"type": "object", "additionalProperties": {"type": "integer"},
@@ -78,6 +79,26 @@ _SCORE_ROW = _obj({
                   "additionalProperties": False},
 }, description="one seat's final scoring, category by category")
 _DETAILS = {"type": "array", "items": _SCORE_ROW}
+_ROW = _SCORE_ROW["properties"]
+
+
+def _record(row: dict, drop: str = "vp") -> dict:
+    """One line's record in the outcome's breakdown: a list holding the row's object without `drop`."""
+    props = {k: v for k, v in row["properties"].items() if k != drop}
+    return {"type": "array", "items": _obj(props), "minItems": 1, "maxItems": 1}
+
+
+# The outcome's details (`scoring.summary`): the lines that add up to the total, then what they count.
+_SUMMARY_ROW = _obj({
+    "seat": _SEAT, "in_game": _obj({"vp": _INT}), **{k: _INT for k in FINAL_CATEGORIES}, "total": _INT,
+    "breakdown": _obj({
+        "in_game": {"type": "array", "items": _ROW["in_game"]["properties"]["by_source"], "minItems": 1, "maxItems": 1},
+        **{k: _record(_ROW[k]) for k in FINAL_CATEGORIES},
+        "final_vp": {"type": "array", "items": _obj({"vp": _INT}), "minItems": 1, "maxItems": 1},
+        "tiebreak": _record(_ROW["tiebreak"], drop=""),
+        "harvested": {"type": "array", "items": _ROW["harvested"], "minItems": 1, "maxItems": 1},
+    }),
+}, description="one seat's score: the lines that add up to its total, then what each counts")
 
 EVENT_FIELDS = {
     "game_started": {"first_player": _SEAT, "mats": {"type": "array", "items": {"enum": sorted(MATS)}},
@@ -150,7 +171,8 @@ _PLAYER_VIEW["required"] = list(_PLAYER_VIEW["properties"])
 # The final scoring (the game_ended event), in the view once the game is over and the game's outcome.
 RESULT = {"type": "object", "properties": {"scores": _INTS, "winners": _INTS, "details": _DETAILS},
           "required": ["scores", "winners", "details"], "additionalProperties": False}
-OUTCOME_SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "riverboat outcome", **RESULT}
+OUTCOME_SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "riverboat outcome",
+                  **RESULT, "properties": {**RESULT["properties"], "details": {"type": "array", "items": _SUMMARY_ROW}}}
 
 VIEW_SCHEMA = document("riverboat view", {
     "type": {"const": "riverboat"},

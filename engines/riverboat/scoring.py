@@ -143,3 +143,20 @@ def final_scoring(state: dict) -> list[dict]:
         row["harvested"] = {c: p["harvested"][c] for c in CROPS}
         out.append(row)
     return out
+
+
+def summary(row: dict) -> dict:
+    """One seat's `final_scoring` row as the outcome's details show it: up front only the lines
+    that add up to the total (VP scored during the game, then each final-scoring category's VP,
+    then the total), and what each of them counts in `breakdown`, one record per line (clients
+    fold records into the full breakdown). Every figure of the row is kept (RULES.md "Outcome
+    details")."""
+    breakdown: dict = {"in_game": [row["in_game"]["by_source"]]}
+    for k in FINAL_CATEGORIES:
+        breakdown[k] = [{x: v for x, v in row[k].items() if x != "vp"}]
+    breakdown["final_vp"] = [{"vp": row["final_vp"]}]
+    breakdown["tiebreak"] = [row["tiebreak"]]
+    breakdown["harvested"] = [row["harvested"]]
+    # `in_game` stays an object ({"vp": …}, one line "In game › VP"): programs read `in_game.vp`.
+    return {"seat": row["seat"], "in_game": {"vp": row["in_game"]["vp"]}, **{k: row[k]["vp"] for k in FINAL_CATEGORIES},
+            "total": row["total"], "breakdown": breakdown}

@@ -79,7 +79,7 @@ def test_riverboat_cells_are_numbered_from_1_in_the_log_actions_and_builder(page
     assert out[0].endswith("plants wheat on cell 15."), out[0]
     assert "on cell 1." in out[1] and "on cell 35." in out[2], out
     assert out[3].endswith("from cells 1, 10."), out[3]
-    assert out[4] == "Worker on cell 1" and out[5] == "Plant a size-2 tile on cells 4, 5", out
+    assert out[4] == "Worker on cell 1" and out[5] == "Plant tile #1 (2-hex) on cells 4, 5 — beet + beet", out
     assert out[6:] == ["cell 1", "cell 35", "15", "tile #1"]  # supply tiles from 1 too, as the terminal
 
 

@@ -65,7 +65,7 @@ def final_scores_match_the_api(page, base: str, game_id: str) -> dict:
 
 GAMES = [  # engine, seats chosen in the lobby, a breakdown row of its final scores
     ("new-bedford", ["human", "bot"], "Whale points"),
-    ("riverboat", ["human", "bot"], "Final VP"),
+    ("riverboat", ["human", "bot"], "In game › VP"),  # the lines that add up to the score
     ("phoenicia", ["human", "bot"], "Cards VP"),
 ]
 

@@ -96,3 +96,21 @@ def whole_game(seats: int, seed: int, options: dict | None = None, prefer=None, 
         a = rng.choice(picks) if picks and rng.random() < share else ENGINE.random_action(g.state, seat, acts, rng)
         g.act(seat, a)
     return g.events
+
+
+def full_rows(outcome: dict) -> list[dict]:
+    """The outcome's details (`scoring.summary`: the lines that add up to the total, then a
+    `breakdown` of records) read back as the scoring rows (`scoring.final_scoring`), category by
+    category: the outcome keeps every figure of them."""
+    from tablero.engines.riverboat.scoring import FINAL_CATEGORIES
+
+    out = []
+    for d in outcome["details"]:
+        b = d["breakdown"]
+        assert d["total"] == d["in_game"]["vp"] + sum(d[k] for k in FINAL_CATEGORIES), d  # the lines add up
+        row = {"seat": d["seat"], "in_game": {"vp": d["in_game"]["vp"], "by_source": b["in_game"][0]},
+               **{k: {**b[k][0], "vp": d[k]} for k in FINAL_CATEGORIES},
+               "final_vp": b["final_vp"][0]["vp"], "total": d["total"], "tiebreak": b["tiebreak"][0],
+               "harvested": b["harvested"][0]}
+        out.append(row)
+    return out

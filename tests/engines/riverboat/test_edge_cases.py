@@ -5,7 +5,7 @@ import copy
 from tablero.engines.core import LocalGame
 from tablero.engines.riverboat import ENGINE, board
 
-from .helpers import act, at_phase, make_turn, types
+from .helpers import act, at_phase, full_rows, make_turn, types
 
 
 def test_the_round_track_worker_goes_to_supply_when_no_field_is_empty():
@@ -51,7 +51,7 @@ def test_phase_tiles_are_kept_after_round_4_for_the_tie_breaks():
     g.play_random()
     assert g.outcome() is not None and g.state["round"] == 4
     assert None not in g.state["phase_tiles"]
-    ticks = [d["tiebreak"]["rank"] for d in g.outcome()["details"]]
+    ticks = [d["tiebreak"]["rank"] for d in full_rows(g.outcome())]
     assert sorted(ticks)[0] == 1, "someone holds the Cultivation tile"
     assert types(g.events).count("round_ended") == 3 and types(g.events)[-1] == "game_ended"
 

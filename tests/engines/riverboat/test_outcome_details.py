@@ -9,7 +9,7 @@ from tablero.engines.core import LocalGame
 from tablero.engines.riverboat import ENGINE, scoring
 from tablero.engines.riverboat.data import AGENT_MAJORITY_VP, FIELD_VP, PHASES, UNSCORED_FEATURE_VP
 
-from .helpers import act, at_phase, clear_mat, make_turn
+from .helpers import act, at_phase, clear_mat, full_rows, make_turn
 
 
 def _check_row(row: dict) -> None:
@@ -44,7 +44,7 @@ def test_every_final_score_can_be_recomputed_from_the_details_alone(seats, seed)
     g.play_random()
     out = g.outcome()
     assert json.loads(json.dumps(out)) == out
-    rows = out["details"]
+    rows = full_rows(out)
     assert [r["seat"] for r in rows] == list(range(seats))
     for row in rows:
         _check_row(row)
@@ -81,7 +81,7 @@ def test_details_of_a_built_end_show_counts_and_vp_side_by_side():
     a["crop"][0] = "beet"
     b.update(harbor=scoring.slot_space(0), boats=["6", "1"], agents=2, vp=5, vp_by={"round_scoring": 5})
     s2, _ = act(s, 0, {"type": "pass"})
-    ra, rb = ENGINE.outcome(s2)["details"]
+    ra, rb = full_rows(ENGINE.outcome(s2))
     assert ra["coins"] == {"count": 3, "vp_each": 1, "vp": 3}
     assert ra["unscored_features"] == {"barns": 0, "wells": 1, "surveyors_in_supply": 1, "count": 2, "vp_each": 2,
                                        "vp": 4}
@@ -102,3 +102,25 @@ def test_details_of_a_built_end_show_counts_and_vp_side_by_side():
     assert ra["final_vp"] == 3 + 0 + 4 + 12 + 10 and ra["total"] == 12 + ra["final_vp"]
     for row in (ra, rb):
         _check_row(row)
+
+
+def test_the_outcomes_first_lines_are_the_ones_that_add_up_to_the_total():
+    """An outside pass (a Spanish player's final screen): the lines shown up front read "Puntos 99",
+    six "Elementos sin puntuar" lines, "Total 99", four "Puerto" lines and "PV finales 51", while
+    the in-game VP, coins, fields and agents sat in the folded breakdown: from what was shown the
+    sum did not add up. Clients show a details' plain lines, shallowest first, up to a dozen, and
+    fold lists of records (clients/web/js/scores.js, the terminal's render/scores.py): the outcome
+    now holds as plain lines only the VP during the game, each final-scoring category's VP and
+    the total, and the rest as records under `breakdown`."""
+    g = LocalGame(ENGINE, seats=3, seed=12)
+    g.play_random()
+    out = g.outcome()
+    for d, score in zip(out["details"], out["scores"], strict=True):
+        plain = {k: v for k, v in d.items() if k not in ("seat", "breakdown", "in_game")}
+        assert list(d) == ["seat", "in_game", *scoring.FINAL_CATEGORIES, "total", "breakdown"]
+        plain["in_game"] = d["in_game"].pop("vp")
+        assert d["in_game"] == {}  # one line, "In game › VP" (programs read in_game.vp)
+        assert all(isinstance(v, int) for v in plain.values())
+        assert d["total"] == score == sum(v for k, v in plain.items() if k != "total")
+        for k, records in d["breakdown"].items():  # folded away: each a list of records
+            assert isinstance(records, list) and records and all(isinstance(r, dict) for r in records), k

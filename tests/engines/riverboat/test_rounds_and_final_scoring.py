@@ -5,7 +5,7 @@ import pytest
 from tablero.engines.riverboat import ENGINE, board, scoring
 from tablero.engines.riverboat import events as engine_module
 
-from .helpers import act, at_phase, clear_mat, make_turn, new_game, types
+from .helpers import act, at_phase, clear_mat, full_rows, make_turn, new_game, types
 
 
 def _end_of_scoring(seats, round_):
@@ -117,7 +117,7 @@ def test_the_game_ends_after_round_4_with_every_final_category_in_the_details():
     s2, ev = act(s, 0, {"type": "pass"})
     assert types(ev)[-1] == "game_ended" and s2["phase"] == "over"
     out = ENGINE.outcome(s2)
-    row = out["details"][0]
+    row = full_rows(out)[0]
     for key in (*scoring.FINAL_CATEGORIES, "in_game", "final_vp", "total", "tiebreak"):
         assert key in row
     for key in scoring.FINAL_CATEGORIES:

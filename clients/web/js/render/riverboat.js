@@ -22,6 +22,20 @@ function cropTile(kind) {
   return h('span', { class: 'croptile', title: word(kind) }, crops.map(crop));
 }
 
+// The phase tiles in the order the phases resolve each round, as the rulebook numbers them
+// (1 Cultivation, 2 Planting, 3 Harvest & Shipping, 4 Opportunity, 5 Scoring), whatever order the
+// view's object arrives in.
+const PHASE_ORDER = ['cultivation', 'planting', 'harvest', 'opportunity', 'scoring'];
+const inPhaseOrder = (tiles) => Object.entries(tiles || {}).sort(([a], [b]) => PHASE_ORDER.indexOf(a) - PHASE_ORDER.indexOf(b));
+
+// An opportunity card by its printed-style name (label.card_name: "Harbor Master", not the id's
+// generic word "harbor"); null for anything else (a crop card's colour is a `card` too).
+function cardName(id) {
+  if (typeof id !== 'string') return null;
+  const said = L('label.card_name', { card: id.replace(/-/g, '_'), text: '\u0000' });
+  return said === '\u0000' ? null : said;
+}
+
 // `1 coin`, `2 coins`: the engine's keys are plurals (coins, agents).
 function benefit(b) {
   const cat = catalog('riverboat');
@@ -53,7 +67,7 @@ function searchBox(ctx, v) {
   const who = seatName(ctx, sr.seat);
   const pile = L('label.pile_name', { pile: sr.pile === 'opportunity deck' ? 'deck' : 'pile', size: String(sr.pile || '').replace(/\D/g, '') });
   if (!Array.isArray(sr.contents)) return h('div', { class: 'box rb-search' }, L('label.searches', { who, pile }));
-  const what = pileCounts(sr.contents).map(([k, n]) => `${n} × ${word(k)}`);
+  const what = pileCounts(sr.contents).map(([k, n]) => `${n} × ${cardName(k) ?? word(k)}`);
   return h('div', { class: 'box rb-search', 'aria-label': L('label.searched_pile') },
     h('strong', {}, L('label.you_search', { pile, n: sr.contents.length }), ' '),
     h('ul', {}, what.map((x) => h('li', {}, x))));
@@ -90,7 +104,7 @@ function mat(ctx, p, s) {
 
 function render(ctx) {
   const v = ctx.view;
-  const phases = Object.entries(v.phase_tiles || {});
+  const phases = inPhaseOrder(v.phase_tiles);
   const supply = Object.entries(v.crop_supply || {});
   const harbor = v.harbor_track || { last_space: 18, slot_spaces: [] };
   const spaces = Array.from({ length: (harbor.last_space || 18) + 1 }, (_, i) => i);
@@ -111,7 +125,7 @@ function render(ctx) {
         pick(h('div', { class: 'tile boat' }, h('h4', {}, '⛴ ', L('label.boat', { id, capacity: b.capacity })), h('div', {}, benefit(b.benefit)), h('small', {}, L('label.left', { n: b.pile }))), 'boat', id, L('label.boat_pick', { id })))),
       h('h3', {}, L('label.opportunity_spaces')),
       h('div', { class: 'tiles' }, (v.opportunity_spaces || []).map((o, i) => pick(h('div', { class: 'tile opp' },
-        h('h4', {}, L('label.space_n', { n: i + 1 })), h('div', {}, o.card ? `${word(o.card)}: ${catalog('riverboat').has(`effect.${o.card}`) ? L(`effect.${o.card}`) : o.text || ''}` : L('label.empty')), h('small', {}, L('label.bonus', { bonus: benefit(o.bonus) }))), 'space', i, L('label.opportunity_pick', { n: i + 1 })))),
+        h('h4', {}, L('label.space_n', { n: i + 1 })), h('div', {}, o.card ? `${cardName(o.card) ?? word(o.card)}: ${catalog('riverboat').has(`effect.${o.card}`) ? L(`effect.${o.card}`) : o.text || ''}` : L('label.empty')), h('small', {}, L('label.bonus', { bonus: benefit(o.bonus) }))), 'space', i, L('label.opportunity_pick', { n: i + 1 })))),
       h('h3', {}, L('label.harbor_track')),
       h('div', { class: 'track' }, spaces.map((i) => h('div', { class: `sp${(harbor.slot_spaces || []).includes(i) ? ' slot' : ''}` }, String(i),
         h('div', {}, (v.players || []).map((p, s) => (p.harbor === i ? h('span', { class: `dot c${s}`, title: seatName(ctx, s) }) : null)))))),
@@ -120,7 +134,7 @@ function render(ctx) {
       h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, L('label.mat', { mat: p.mat, passed: String(!!p.passed) }))),
       h('div', {}, res('★', p.vp, L('label.res', { res: 'vp' })), res('¢', p.coins, L('label.res', { res: 'coins' })), res('⚑', p.surveyors, L('label.res', { res: 'surveyors' })), res('☺', p.workers, L('label.res', { res: 'workers' })), res('⚓', p.harbor, L('label.res', { res: 'harbor' })), res('♜', p.agents, L('label.res', { res: 'agents' }))),
       mat(ctx, p, s),
-      h('div', { class: 'small-print' }, L('label.player_line', { boats: (p.boats || []).join(', ') || L('value.none'), harvested: amounts(catalog('riverboat'), p.harvested || {}), opportunities: catalog('riverboat').list((p.opps || []).map((o) => word(o.id))) || L('value.none') }))))));
+      h('div', { class: 'small-print' }, L('label.player_line', { boats: (p.boats || []).join(', ') || L('value.none'), harvested: amounts(catalog('riverboat'), p.harvested || {}), opportunities: catalog('riverboat').list((p.opps || []).map((o) => cardName(o.id) ?? word(o.id))) || L('value.none') }))))));
 }
 
 // A value of an action's field in words, for the step-by-step move builder: cells numbered from
@@ -132,15 +146,38 @@ function valueName(path, value, ctx) {
     case 'cell': return Number.isInteger(value) ? L('label.cell_n', { n: cellNo(value) }) : null;
     case 'slot': return Number.isInteger(value) ? L('label.tile_n', { n: value + 1 }) : null; // as the supply numbers them
     case 'cells': return Number.isInteger(value) ? cellNo(value) : null;
+    case 'space': return Number.isInteger(value) ? L('label.space_n', { n: value + 1 }) : null; // as the board numbers them
+    case 'card': return cardName(value);
     case 'kind': return typeof value === 'string' && /^\d-/.test(value) ? `${tileWords(value)}${pileCount(v, value)}` : null;
     default: return null;
   }
 }
 
-// Cells and tiles of an event or action as the board numbers them: from 1.
+// Cells, tiles and card spaces of an event or action as the board numbers them: from 1; an
+// opportunity card by its name.
 function fieldValue(key, value) {
-  if ((key === 'cell' || key === 'slot') && Number.isInteger(value)) return String(cellNo(value));
+  if ((key === 'cell' || key === 'slot' || key === 'space') && Number.isInteger(value)) return String(cellNo(value));
+  if (/(^|_)card$/.test(key) && cardName(value)) return cardName(value);
+  if (/(^|_)cards$/.test(key) && Array.isArray(value) && value.length && value.every(cardName)) return catalog('riverboat').list(value.map(cardName));
   if (key === 'cells' && Array.isArray(value)) return value.map(cellNo).join(', ');
+  return null;
+}
+
+// What an action takes, beside its words: the crops of the face-up tile a `plant` lays (three
+// 2-hex tiles may fit the same cells) or of the tile drawn blind; the card and the bonus of the
+// opportunity space a `take_opportunity` takes ("Space 1 — Corn crops (bonus: surveyor)").
+function actionEffect(a, ctx) {
+  const v = (ctx && ctx.view) || {};
+  if (a.type === 'plant') {
+    const kind = ((v.crop_supply || {})[String(a.size)] || [])[a.slot];
+    return kind ? tileWords(kind) : null;
+  }
+  if (a.type === 'plant_drawn') return v.held_tile && v.held_tile.kind ? tileWords(v.held_tile.kind) : null;
+  if (a.type === 'take_opportunity') {
+    const o = (v.opportunity_spaces || [])[a.space];
+    if (!o || !o.card) return null;
+    return L('label.card_on_space', { card: cardName(o.card) ?? word(o.card), bonus: benefit(o.bonus) });
+  }
   return null;
 }
 
@@ -149,4 +186,4 @@ export const OPTION_TEXTS = {
   coin_draws: { label: 'label.option.coin_draws', values: { choose: 'label.option.coin_draws.choose', blind: 'label.option.coin_draws.blind' } },
 };
 
-export default { render, valueName, fieldValue, optionTexts: OPTION_TEXTS };
+export default { render, valueName, fieldValue, actionEffect, optionTexts: OPTION_TEXTS };
