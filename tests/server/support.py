@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import subprocess
+import tempfile
 import sys
 import threading
 import time
@@ -109,10 +110,13 @@ class ServerProcess:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> ServerProcess:
+        # Its log to a file: a pipe read only when the server stops fills up under load (64 KiB of
+        # info lines) and stalls the server's writes, then the server.
+        self.err = tempfile.TemporaryFile()  # noqa: SIM115 - the process writes it; closed when the test ends
         self.proc = subprocess.Popen(
             [*self.prefix, sys.executable, "-m", "tablero.server", "serve", "--host", "127.0.0.1",
              "--grpc-port", str(self.grpc_port), "--http-port", str(self.http_port), *self.args],
-            env=self.env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self.err,
             # Its own process group: kill() takes the bot pool with it, as a dead container would
             # (a pool process still importing when its server is SIGKILLed has not yet armed its
             # parent-death signal, and would hold the server's stderr pipe open for seconds).
@@ -121,7 +125,7 @@ class ServerProcess:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.proc.stderr.read()}")
+                raise RuntimeError(f"server exited: {self.stderr()}")
             try:
                 if plainhttp.get(self.http + "/readyz", timeout=0.5).status_code == 200:
                     return self
@@ -130,10 +134,15 @@ class ServerProcess:
             time.sleep(0.1)
         raise RuntimeError("server did not become ready")
 
+    def stderr(self) -> str:
+        """What the server has written to its stderr so far (its log)."""
+        self.err.seek(0)
+        return self.err.read().decode(errors="replace")
+
     def terminate(self, timeout: float = 20) -> tuple[int, str]:
         self.proc.send_signal(signal.SIGTERM)
-        _out, err = self.proc.communicate(timeout=timeout)
-        return self.proc.returncode, err
+        self.proc.wait(timeout=timeout)
+        return self.proc.returncode, self.stderr()
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -142,7 +151,7 @@ class ServerProcess:
                     os.killpg(self.proc.pid, signal.SIGKILL)
                 else:  # a subclass's start() without a group of its own
                     self.proc.kill()
-            self.proc.communicate(timeout=10)
+            self.proc.wait(timeout=10)
 
     def __enter__(self) -> ServerProcess:
         return self.start()

@@ -115,9 +115,11 @@ def render(game: Game) -> Group:
     opps.add_column(m.format("label.term_column", {"column": "card"}))
     opps.add_column(m.format("label.term_column", {"column": "bonus"}))
     taken = m.format("label.term_taken")
-    for o in v.get("opportunity_spaces") or []:
+    for i, o in enumerate(v.get("opportunity_spaces") or [], 1):  # numbered as the board and the options do
         card = o.get("card")
         text = m.format(f"effect.{card}") if card and m.has(f"effect.{card}") else str(o.get("text") or card or taken)
+        name = _card_name(m, card)
+        text = m.format("label.space_n", {"n": i}) + " · " + (f"{name}: {text}" if name else text)
         opps.add_row(text, amounts(m, o.get("bonus") or {}) if (o.get("bonus") or {}).get("feature") is None
                      else value(m, o["bonus"]["feature"]))
     supply = v.get("crop_supply") or {}
@@ -197,13 +199,53 @@ def _cells(cells: Any) -> str:
     return f"cell{'s' if len(cells) != 1 else ''} {', '.join(_cell(c) for c in cells)}"
 
 
+def _card_name(m: Any, card: Any) -> str | None:
+    """An opportunity card by its name (label.card_name: "Harbor Master"), None for anything else."""
+    if not isinstance(card, str) or not m.has("label.card_name"):
+        return None
+    said = m.format("label.card_name", {"card": card.replace("-", "_"), "text": "\0"})
+    return None if said == "\0" else said
+
+
 def field_value(key: str, value: Any, game: Game) -> str | None:
-    """Cells and tiles of an event or action as the board numbers them: from 1."""
-    if key in ("cell", "slot") and isinstance(value, int) and not isinstance(value, bool):
+    """Cells, tiles and card spaces of an event or action as the board numbers them: from 1; an
+    opportunity card by its name (as the browser's render/riverboat.js fieldValue)."""
+    if key in ("cell", "slot", "space") and isinstance(value, int) and not isinstance(value, bool):
         return _cell(value)
     if key == "cells" and isinstance(value, list):
         return ", ".join(_cell(c) for c in value)
+    if re.search(r"(^|_)card$", key):
+        return _card_name(_m(game), value)
+    if re.search(r"(^|_)cards$", key) and isinstance(value, list) and value:
+        names = [_card_name(_m(game), c) for c in value]
+        return _m(game).list([str(n) for n in names]) if all(names) else None
     return None
+
+
+def action_effect(action: dict[str, Any], game: Game) -> str | None:
+    """What an action takes, beside its words (as the browser's actionEffect): the crops of the
+    face-up tile a `plant` lays (three 2-hex tiles may fit the same cells) or of the tile drawn
+    blind; the card and bonus of the opportunity space a `take_opportunity` takes."""
+    from .i18n import amounts, value
+
+    m, v = _m(game), game.view or {}
+    kind = None
+    if action.get("type") == "plant":
+        tiles = (v.get("crop_supply") or {}).get(str(action.get("size"))) or []
+        slot = action.get("slot")
+        kind = tiles[slot] if isinstance(slot, int) and 0 <= slot < len(tiles) else None
+    elif action.get("type") == "plant_drawn":
+        kind = (v.get("held_tile") or {}).get("kind")
+    elif action.get("type") == "take_opportunity":
+        spaces = v.get("opportunity_spaces") or []
+        space = action.get("space")
+        o = spaces[space] if isinstance(space, int) and 0 <= space < len(spaces) else None
+        if not o or not o.get("card"):
+            return None
+        bonus = o.get("bonus") or {}
+        words = amounts(m, bonus) if bonus.get("feature") is None else value(m, bonus["feature"])
+        return m.format("label.card_on_space", {"card": _card_name(m, o["card"]) or value(m, o["card"]), "bonus": words})
+    return str(value(m, kind)) if kind else None
 
 
 def step_label(path: str, value: Any, game: Game) -> str | None:
@@ -217,6 +259,8 @@ def step_label(path: str, value: Any, game: Game) -> str | None:
         return m.format("label.term_size", {"size": value})
     if path == "slot" and isinstance(value, int):
         return m.format("label.tile_n", {"n": value + 1})  # as the board numbers the tiles of a size
+    if path == "space" and isinstance(value, int):
+        return m.format("label.space_n", {"n": value + 1})  # as the board numbers the opportunity spaces
     if path == "coin":
         return m.format("label.term_coin", {"coin": "true" if value else "false"})
     return None

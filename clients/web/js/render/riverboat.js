@@ -134,7 +134,7 @@ function render(ctx) {
       h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, L('label.mat', { mat: p.mat, passed: String(!!p.passed) }))),
       h('div', {}, res('★', p.vp, L('label.res', { res: 'vp' })), res('¢', p.coins, L('label.res', { res: 'coins' })), res('⚑', p.surveyors, L('label.res', { res: 'surveyors' })), res('☺', p.workers, L('label.res', { res: 'workers' })), res('⚓', p.harbor, L('label.res', { res: 'harbor' })), res('♜', p.agents, L('label.res', { res: 'agents' }))),
       mat(ctx, p, s),
-      h('div', { class: 'small-print' }, L('label.player_line', { boats: (p.boats || []).join(', ') || L('value.none'), harvested: amounts(catalog('riverboat'), p.harvested || {}), opportunities: catalog('riverboat').list((p.opps || []).map((o) => cardName(o.id) ?? word(o.id))) || L('value.none') }))))));
+      h('div', { class: 'small-print' }, L('label.player_line', { boats: (p.boats || []).join(', ') || L('value.none'), harvested: amounts(catalog('riverboat'), p.harvested || {}), opportunities: catalog('riverboat').list((p.opps || []).map((o) => cardName(o.id) ?? word(o.id))) || L('value.none_f') }))))));
 }
 
 // A value of an action's field in words, for the step-by-step move builder: cells numbered from
