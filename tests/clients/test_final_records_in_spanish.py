@@ -39,3 +39,17 @@ def test_phoenicias_vp_sources_read_as_sentences(lang, card, workers, city) -> N
     for pattern in (card, workers, city):
         assert re.search(pattern, text), (pattern, text)
     assert not re.search(r"\b(copias|copies|vp each|PV cada uno)\b", text), text
+
+
+def test_an_empty_record_reads_nothing_in_the_players_language_and_the_total_comes_last() -> None:
+    """An outside player: Riverboat's Spanish breakdown read "Agentes nothing" for a seat that sent
+    none, and "Total" stood between the lines it adds up (the server may send the outcome's keys
+    sorted)."""
+    from tablero_client.render import i18n as term_i18n
+    from tablero_client.render.scores import _record, rows
+
+    m = term_i18n.catalog("riverboat", "es")
+    assert _record(m, {}) == "nada"
+    cols = [{"name": "a", "score": 9, "win": True, "detail": {"agents": 1, "coins": 2, "in_game": {"vp": 6}, "total": 9}}]
+    main, _more = rows(cols)
+    assert main[-1] == "total" and main[:-1] == ["agents", "coins", "in_game.vp"], main

@@ -87,7 +87,10 @@ export function result(game, ctx, names, notes) {
       if (!main.includes(p) && /tie/i.test(p) && new Set(tied.map((i) => JSON.stringify(get(bySeat[i], p) ?? null))).size > 1) main.push(p);
     }
   }
-  main.sort((a, b) => rows.indexOf(a) - rows.indexOf(b));
+  // In the order they came, a total last (under the lines it adds up: a server may send the
+  // outcome's keys in any order, e.g. sorted).
+  const isTotal = (p) => (p.split('.').pop() === 'total' ? 1 : 0);
+  main.sort((a, b) => isTotal(a) - isTotal(b) || rows.indexOf(a) - rows.indexOf(b));
   const more = rows.filter((p) => !main.includes(p));
   const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map(rowName).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p), p))));
   return h('div', { class: 'panel' },

@@ -71,7 +71,7 @@ def _record(m: i18n.Catalog, r: Any) -> str:
         return words.fmt(r)
     parts = [(k, x) for k, x in r.items() if x not in (0, None, False) and x != [] and x != {}]
     if not parts:
-        return words.fmt(r)
+        return m.format("value.nothing")
     said = []
     for k, x in parts:
         name = _lower(_part(m, k))
@@ -133,7 +133,9 @@ def rows(cols: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     if len(tied) > 1:  # the tie-break lines that tell the tied seats apart, up front too
         main += [p for p in plain if p not in main and "tie" in p.lower()
                  and len({repr(_get(c["detail"], p)) for c in tied}) > 1]
-    main.sort(key=every.index)
+    # In the order they came, a total last (under the lines it adds up: a server may send the
+    # outcome's keys in any order, e.g. sorted).
+    main.sort(key=lambda p: (p.rsplit(".", 1)[-1] == "total", every.index(p)))
     return main, [p for p in every if p not in main]
 
 
