@@ -19,9 +19,10 @@ from .delivery import _bonus_events, _effect_events, _with_deliveries
 # Build: houses and bridges/gates (seed-FoG p. 13; no-workers variant p. 19)
 # ============================================================================================
 def _build_cost(state: State, kind: str) -> int:
-    if kind == "house" and state["variants"]["no_workers"]:
-        return D.NO_WORKERS_HOUSE_COST
-    base = D.HOUSE_COST if kind == "house" else D.BRIDGE_COST
+    # No workers: a house's price is $2 instead of $4 (p. 19, "las casas sólo cuesta #2"); the
+    # leader's $1 off and an adviser's discount still apply to it, as to any build (p. 13).
+    house = D.NO_WORKERS_HOUSE_COST if state["variants"]["no_workers"] else D.HOUSE_COST
+    base = house if kind == "house" else D.BRIDGE_COST
     disc = D.LEAD_DISCOUNT + _discount(state)[0] if _role(state) == "lead" else 0
     return max(0, base - disc)
 

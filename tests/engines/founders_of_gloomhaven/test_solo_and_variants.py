@@ -218,11 +218,20 @@ def test_before_v7_a_player_meeting_the_immediate_achievement_later_still_scored
 
 # --- no workers ---------------------------------------------------------------------------------
 def test_no_workers_variant_has_no_worker_action_and_houses_cost_2():
+    """A house's price is $2 instead of $4 (p. 19); the Build main action's $1 off applies to it as
+    to any build (p. 13), so the leader pays $1 and a follower $2 (an outside audit: the leader paid
+    $2 too, and an adviser's discount did nothing on houses)."""
+    from tablero.engines.founders_of_gloomhaven.build import _build_cost
+
     g = game(4, options={"no_workers": True})
     tile(g, "stall", "metal", 0, [C(0, 0)])
     roads(g, C(1, 0))
     lead(g, 0, "build")
-    assert g.act(0, {"type": "build", "kind": "house", "cell": C(2, 0)})[0]["cost"] == 2
+    assert _build_cost(g.state, "house") == 1
+    for role, card, discount, cost in (("follow", "build", 0, 2), ("lead", "mason", 1, 0)):
+        state = {**g.state, "cur": {**g.state["cur"], "role": role, "card": card, "discount": discount}}
+        assert _build_cost(state, "house") == cost, (role, card)
+    assert g.act(0, {"type": "build", "kind": "house", "cell": C(2, 0)})[0]["cost"] == 1
     assert g.state["players"][0]["workers"] == 0
     turn(g, 0)
     g.act(0, {"type": "play_card", "card": "trade", "face_up": False})
