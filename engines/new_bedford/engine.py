@@ -208,7 +208,13 @@ def _auto_movement(state, rng) -> list[dict] | None:
         return [{**_return_event(state, seat, options[0]), "forced": True}]
     if state["final"]:
         if ships_at_sea(state):
-            # Rulebook p.9: after round 12, repeat movement until every ship has returned.
+            if state.get("version", 1) >= 5:
+                # FAQ 7-8 (000_… lines 821-822): after round 12's whaling every ship at sea
+                # returns, "in the same order they had for selecting tokens": farthest first,
+                # then by rank; each comes to Return (and is settled) in turn (RULES.md decision 15).
+                return [{"type": "ships_moved", "final": True, "in_order": True, "returning": ships_at_sea(state)[:1]}]
+            # v1-v4 (kept for their games): the movement phase repeated until every ship has
+            # returned (p.9), nearest shore first.
             return [_movement_event(state)]
         cg = state.get("captain_game")
         for i in cg["captains"] if cg is not None else ():
@@ -545,8 +551,11 @@ class NewBedford(RulesEngine):
     # v4: Ahab's Most and Combo rank a building whose yield depends on the table (Tavern,
     # Cooperage, Tryworks, Wharf) by what it gives now, not by a fixed total of 0 or 2
     # (captains._TOTAL_BY_STATE); gated on state["version"] >= 4 like v3.
-    version = 4
-    supported_versions = (1, 2, 3)
+    # v5: after round 12 the ships at sea return all at once in whale-selection order, farthest
+    # first (FAQ 7-8), not by repeating the movement phase (nearest first): one `ships_moved` with
+    # `in_order` per ship. Gated on state["version"] >= 5; earlier games keep the repeated movement.
+    version = 5
+    supported_versions = (1, 2, 3, 4)
     max_random_steps = 4000
     moves = MOVES
     phases = PHASES

@@ -170,9 +170,19 @@ def _on_inn_workers_picked_up(s, e):
 
 
 def _on_ships_moved(s, e):
+    track = s["track"]
+    if e.get("in_order"):
+        # After round 12 (v5, FAQ 7-8): the ships at sea come to Return one by one, in
+        # whale-selection order (farthest first, then by rank): the event names the next.
+        for seat, n in e["returning"]:
+            ship = s["players"][seat]["ships"][n - 1]
+            track[ship["row"]].remove([seat, n])
+            track[data.RETURN_ROW].append([seat, n])
+            ship["row"], ship["at"] = data.RETURN_ROW, "returning"
+        s["phase"] = "movement"
+        return
     # Rulebook p.7: every ship moves one space toward Return, nearest shore first, so
     # each row moves up whole and keeps its rank order.
-    track = s["track"]
     for row in range(data.RETURN_ROW, data.FARTHEST_ROW):
         track[row] = track[row + 1]
         for seat, n in track[row]:

@@ -430,7 +430,7 @@ def test_round_12_in_a_v2_game_keeps_counting_workers_for_the_printed_heading():
 
 def test_a_new_game_carries_its_engine_version_and_an_old_log_does_not():
     g = solo(["starbuck"])
-    assert g.state["version"] == ENGINE.version == 4
+    assert g.state["version"] == ENGINE.version == 5
     events = [dict(g.events[0], engine_version=2)]
     assert "version" not in replay(events).state
 

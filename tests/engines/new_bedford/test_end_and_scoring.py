@@ -32,8 +32,36 @@ def last_round(seats=2):
     return g
 
 
-def test_after_round_12_ships_keep_moving_until_all_have_returned_with_no_more_whaling():
+def test_after_round_12_every_ship_at_sea_returns_in_whale_selection_order_farthest_first():
+    """FAQ 7-8 (000_… lines 821-822): after round 12's whaling all ships still at sea return "in
+    the same order they had for selecting tokens": the farthest first (an outside rules audit: the
+    repeated movement brought the nearest home first, so it sold and bought first)."""
     g = last_round()
+    at_sea(g, 0, 1, 4, right=1)
+    at_sea(g, 1, 1, 2)
+    set_bag(g, bowhead=5)
+    give(g, 0, money=10)
+    give(g, 1, money=10)
+    finish_action_phase(g)
+    assert g.state["phase"] == "whaling"
+    g.act(0, {"type": "pick_whale", "kind": "bowhead"})  # seat 0 on space 3: picks first
+    evs = g.act(1, {"type": "pick_whale", "kind": "bowhead"})  # seat 1 on space 1
+    assert "round_ended" in types(evs) and g.state["final"]
+    moved = [e for e in evs if e["type"] == "ships_moved"][-1]
+    assert moved["in_order"] and moved["returning"] == [[0, 1]]
+    assert g.to_act() == {0}  # the farthest ship comes home first
+    evs = g.act(0, {"type": "return_ship", "pay": {**Z, "right": 1, "bowhead": 1}, "sell": dict(Z)})
+    assert "whales_drawn" not in types(evs) and g.to_act() == {1}
+    evs = g.act(1, {"type": "return_ship", "pay": {**Z, "bowhead": 1}, "sell": dict(Z)})
+    assert types(evs)[-1] == "game_ended"
+    assert g.outcome() is not None and g.to_act() == set()
+    assert types(g.events).count("ships_moved") == 1 + 2  # round 12's movement, then one per ship in order
+
+
+def test_after_round_12_ships_keep_moving_until_all_have_returned_with_no_more_whaling():
+    """Games started before v5 keep the repeated movement (nearest shore first)."""
+    g = last_round()
+    g.state["version"] = 4
     at_sea(g, 0, 1, 4, right=1)
     at_sea(g, 1, 1, 2)
     set_bag(g, bowhead=5)

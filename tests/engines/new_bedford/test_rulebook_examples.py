@@ -208,8 +208,10 @@ def test_faq7_after_round_12_whaling_all_ships_at_sea_return_in_order():
     set_bag(g)
     finish_action_phase(g)
     assert g.outcome() is not None
+    # "in order" (FAQ 7), the order of token selection (FAQ 8): the farthest ships first, by rank;
+    # the ship nearer shore last (until v5 the repeated movement brought it home first).
     order = [(e["seat"], e["ship"]) for e in g.events if e["type"] == "ship_returned"]
-    assert order == [(0, 2), (0, 1), (1, 1)]
+    assert order == [(0, 1), (1, 1), (0, 2)]
     assert types(g.events).count("whales_drawn") == 1  # round 12's, none after
 
 

@@ -164,10 +164,11 @@ def test_in_the_last_round_a_ship_still_on_the_dock_scores_nothing_and_the_game_
     give(g, 1, money=2)
     set_bag(g)
     finish_action_phase(g)
-    # No whaling after round 12: the ship on space 6 moves home over 5 more movement phases.
+    # No whaling after round 12: the ship on space 6 (5 after round 12's movement) comes home at
+    # once, with every ship still at sea (FAQ 7-8).
     assert g.to_act() == {1}
     evs = g.act(1, {"type": "return_ship", "pay": whales(right=1), "sell": whales()})
     assert types(evs)[-1] == "game_ended"
-    assert types(g.events).count("whales_drawn") == 1 and types(g.events).count("ships_moved") == 6
+    assert types(g.events).count("whales_drawn") == 1 and types(g.events).count("ships_moved") == 2
     assert player(g, 0)["ships"][0]["at"] == "dock"
     assert g.outcome()["scores"] == [1, 1]
