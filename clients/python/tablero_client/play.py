@@ -106,10 +106,13 @@ def _server_flag(args: argparse.Namespace) -> str:
 
 
 def resume_command(args: argparse.Namespace, seat: Seat) -> str:
-    """The command that plays this seat again (a token starting with '-' is written `--token=...`)."""
+    """The command that plays this seat again (a token starting with '-' is written `--token=...`).
+    A language asked with `--lang` goes with it (as the language it gave: `es_ES` -> `es`); one taken
+    from LANG/LC_ALL does not: the same environment gives it again."""
     token = shlex.quote(seat.token)
     tok = f"--token={token}" if token.startswith("-") else f"--token {token}"
-    return f"tablero play --game {shlex.quote(seat.game_id)} {tok} {_server_flag(args)}"
+    lang = f" --lang {shlex.quote(i18n.language(args.lang))}" if getattr(args, "lang", None) else ""
+    return f"tablero play --game {shlex.quote(seat.game_id)} {tok} {_server_flag(args)}{lang}"
 
 
 def join_command(args: argparse.Namespace, game_id: str) -> str:
