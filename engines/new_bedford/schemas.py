@@ -137,7 +137,7 @@ EVENTS: list[S] = [
                             "price": integer(0)}),
     _event("worker_placed", {
         "seat": SEAT, "space": string(SPACE_IDS), "pay": GOODS_COUNTS, "gain": GOODS_COUNTS, "fee": integer(1),
-        "owner": PLAYER, "sold": counts(GOODS), "repeat": string(SPACE_IDS), **PLACEMENT_FACTS,
+        "owner": PLAYER, "fee_to_supply": boolean(), "sold": counts(GOODS), "repeat": string(SPACE_IDS), **PLACEMENT_FACTS,
     }, ["seat", "space", "first", "pay", "gain"]),
     _event("sale_opened", {"seat": SEAT, "space": string(SPACE_IDS), "kinds": array(string(GOODS), 1, 3)}),
     _event("goods_offered", {"seat": SEAT, "good": string(GOODS), "count": integer(0)}),
@@ -262,7 +262,7 @@ COUNT_BY_GOOD = counts(GOODS)
 SPACE_NAME = string()
 WORKER_EFFECT = obj({
     "space": string(SPACE_IDS), "space_name": SPACE_NAME, "first_bonus": boolean(), "pay": GOODS_COUNTS,
-    "gain": GOODS_COUNTS, "fee": obj({"money": integer(1), "to_seat": PLAYER}, ["money", "to_seat"]),
+    "gain": GOODS_COUNTS, "fee": obj({"money": integer(1), "to_seat": PLAYER, "to_supply": boolean()}, ["money", "to_seat", "to_supply"]),
     "build": string(BUILDING_IDS), "prepare": SHIP,
     "launch": obj({"ship": SHIP, "to": SEA_ROW, "rank": integer(1), "whaling_phases": integer(0)},
                   ["ship", "to", "rank", "whaling_phases"]),
@@ -290,8 +290,8 @@ EFFECTS: list[S] = [
 SELL_SUMMARY = obj({
     "space": string(SPACE_IDS), "space_name": SPACE_NAME, "prices": COUNT_BY_GOOD,
     "first_of_kind_extra": COUNT_BY_GOOD, "first_bonus_money": integer(0), "fee": integer(0),
-    "fee_to_seat": nullable(PLAYER), "have": COUNT_BY_GOOD, "text": string(),
-}, ["space", "space_name", "prices", "first_of_kind_extra", "first_bonus_money", "fee", "fee_to_seat", "have",
+    "fee_to_seat": nullable(PLAYER), "fee_to_supply": boolean(), "have": COUNT_BY_GOOD, "text": string(),
+}, ["space", "space_name", "prices", "first_of_kind_extra", "first_bonus_money", "fee", "fee_to_seat", "fee_to_supply", "have",
     "text"], description="what a selling space pays now, per good (view.sell_summary)")
 PENDING = {
     "type": "object",

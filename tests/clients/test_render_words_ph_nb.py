@@ -93,7 +93,8 @@ def test_new_bedford_fees_to_owners_are_told():
     assert f"paying {owner} a ${e['fee']} fee" in describe_event(e, game)
     game, e = _first(_nb_events(1, {"captains": ["starbuck", "ahab"]}),
                      lambda e: e["type"] == "captain_worker_placed" and e.get("owner_paid"))
-    assert f"paying seat 0 (you) a ${e['owner_paid']['money']} fee" in describe_event(e, game)
+    # solo p.12: the Captain pays nothing, the player takes $1 from the supply
+    assert f"seat 0 (you) takes ${e['owner_paid']['money']} from the supply" in describe_event(e, game)
 
 
 def test_new_bedford_a_taken_post_office_and_its_income_are_told():
