@@ -137,7 +137,7 @@ EVENTS: list[S] = [
                             "price": integer(0)}),
     _event("worker_placed", {
         "seat": SEAT, "space": string(SPACE_IDS), "pay": GOODS_COUNTS, "gain": GOODS_COUNTS, "fee": integer(1),
-        "owner": PLAYER, "fee_to_supply": boolean(), "sold": counts(GOODS), "repeat": string(SPACE_IDS), **PLACEMENT_FACTS,
+        "owner": PLAYER, "sold": counts(GOODS), "repeat": string(SPACE_IDS), **PLACEMENT_FACTS,
     }, ["seat", "space", "first", "pay", "gain"]),
     _event("sale_opened", {"seat": SEAT, "space": string(SPACE_IDS), "kinds": array(string(GOODS), 1, 3)}),
     _event("goods_offered", {"seat": SEAT, "good": string(GOODS), "count": integer(0)}),

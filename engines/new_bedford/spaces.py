@@ -494,8 +494,6 @@ def resolve(state, seat: int, action: dict) -> dict:
     if ctx.fee:
         event["fee"] = ctx.fee
         event["owner"] = ctx.owner
-        if fee_to_supply(ctx.state, ctx.owner):
-            event["fee_to_supply"] = True  # solo p.12: a Captain collects nothing
     event.update(eff)
     if ctx.via:
         event["repeat"] = ctx.space["id"]

@@ -266,9 +266,9 @@ def _worker_effect(state, e: dict) -> dict:
                            "pay": dict(e["pay"]), "gain": dict(e["gain"])}
     words = [space["name"] + (" (1st: bonus)" if e["first"] and space.get("bonus") else "")]
     if fee:
-        eff["fee"] = {"money": fee, "to_seat": e["owner"], "to_supply": bool(e.get("fee_to_supply"))}
-        words.append(f"pay ${fee} to the supply (a Captain's building)" if e.get("fee_to_supply")
-                     else f"pay ${fee} to seat {e['owner']}")
+        to_supply = spaces.fee_to_supply(state, e["owner"])  # a Captain collects nothing (solo p.12)
+        eff["fee"] = {"money": fee, "to_seat": e["owner"], "to_supply": to_supply}
+        words.append(f"pay ${fee} to the supply (a Captain's building)" if to_supply else f"pay ${fee} to seat {e['owner']}")
     if "build" in e:
         eff["build"] = e["build"]
         words.append(f"build {data.BUILDING_BY_ID[e['build']]['name']}")

