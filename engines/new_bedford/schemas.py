@@ -263,7 +263,7 @@ COUNT_BY_GOOD = counts(GOODS)
 SPACE_NAME = string()
 WORKER_EFFECT = obj({
     "space": string(SPACE_IDS), "space_name": SPACE_NAME, "first_bonus": boolean(), "pay": GOODS_COUNTS,
-    "gain": GOODS_COUNTS, "fee": obj({"money": integer(1), "to_seat": PLAYER}, ["money", "to_seat"]),
+    "gain": GOODS_COUNTS, "fee": obj({"money": integer(1), "to_seat": PLAYER, "to_supply": boolean()}, ["money", "to_seat", "to_supply"]),
     "build": string(BUILDING_IDS), "prepare": SHIP,
     "launch": obj({"ship": SHIP, "to": SEA_ROW, "rank": integer(1), "whaling_phases": integer(0)},
                   ["ship", "to", "rank", "whaling_phases"]),
@@ -291,8 +291,8 @@ EFFECTS: list[S] = [
 SELL_SUMMARY = obj({
     "space": string(SPACE_IDS), "space_name": SPACE_NAME, "prices": COUNT_BY_GOOD,
     "first_of_kind_extra": COUNT_BY_GOOD, "first_bonus_money": integer(0), "fee": integer(0),
-    "fee_to_seat": nullable(PLAYER), "have": COUNT_BY_GOOD, "text": string(),
-}, ["space", "space_name", "prices", "first_of_kind_extra", "first_bonus_money", "fee", "fee_to_seat", "have",
+    "fee_to_seat": nullable(PLAYER), "fee_to_supply": boolean(), "have": COUNT_BY_GOOD, "text": string(),
+}, ["space", "space_name", "prices", "first_of_kind_extra", "first_bonus_money", "fee", "fee_to_seat", "fee_to_supply", "have",
     "text"], description="what a selling space pays now, per good (view.sell_summary)")
 PENDING = {
     "type": "object",

@@ -450,6 +450,12 @@ def context(state, seat: int, space_id: Any) -> Ctx:
     return Ctx(state, seat, space, first, 0, None, inn)
 
 
+def fee_to_supply(state, owner: Any) -> bool:
+    """Whether a building fee owed to `owner` goes to the supply: Captains never collect money
+    (solo p.12), so a human using a Captain's building pays the $1 to the supply."""
+    return owner is not None and state["players"][owner].get("captain") is not None
+
+
 def _turners_mill(state, seat: int, mill: dict, fee: int, owner: int, inn: bool) -> Ctx:
     """Turner's Mill (solo rules p.16): repeat the action of the Captain's last worker,
     paying that action's normal cost plus $1. The repeated action is taken as a later

@@ -266,8 +266,9 @@ def _worker_effect(state, e: dict) -> dict:
                            "pay": dict(e["pay"]), "gain": dict(e["gain"])}
     words = [space["name"] + (" (1st: bonus)" if e["first"] and space.get("bonus") else "")]
     if fee:
-        eff["fee"] = {"money": fee, "to_seat": e["owner"]}
-        words.append(f"pay ${fee} to seat {e['owner']}")
+        to_supply = spaces.fee_to_supply(state, e["owner"])  # a Captain collects nothing (solo p.12)
+        eff["fee"] = {"money": fee, "to_seat": e["owner"], "to_supply": to_supply}
+        words.append(f"pay ${fee} to the supply (a Captain's building)" if to_supply else f"pay ${fee} to seat {e['owner']}")
     if "build" in e:
         eff["build"] = e["build"]
         words.append(f"build {data.BUILDING_BY_ID[e['build']]['name']}")
@@ -385,14 +386,17 @@ def sell_summary(state, seat: int, space_id: str) -> dict:
         text += "; the first good of each kind sold earns double"
     if bonus:
         text += f"; +${bonus} (1st worker here)"
+    to_supply = spaces.fee_to_supply(state, ctx.owner) if ctx.fee else bool(ctx.extra)
     if ctx.fee:
-        text += f"; pay ${ctx.fee} to seat {ctx.owner} first"
+        text += (f"; pay ${ctx.fee} to the supply first (a Captain's building)" if to_supply
+                 else f"; pay ${ctx.fee} to seat {ctx.owner} first")
     if ctx.extra:
         text += f"; Turner's Mill: ${ctx.extra} more to the supply"
     return {
         "space": space_id, "space_name": ctx.name, "prices": prices,
         "first_of_kind_extra": {g: (p if double else 0) for g, p in prices.items()},
         "first_bonus_money": bonus, "fee": ctx.fee + ctx.extra, "fee_to_seat": ctx.owner if ctx.fee else None,
+        "fee_to_supply": to_supply,
         "have": {g: state["players"][seat][g] for g in prices},
         "text": text + "; at least one good.",
     }

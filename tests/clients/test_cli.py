@@ -38,10 +38,10 @@ def test_create_act_show_watch_bot(server):
     # By number out of turn: said so, not "there are 0 legal actions" (an outside tester's finding).
     early = cli("--url", server.http, "act", gid, "1", f"--token={o}", check=False)
     assert early.returncode != 0 and "0 legal actions" not in early.stderr
-    assert "it is not your turn (you are seat 1): waiting for seat 0" in early.stderr
+    assert "it is not your turn (you are seat 2): waiting for seat 1" in early.stderr
     shown = cli("--url", server.http, "show", gid, f"--token={x}").stdout
-    assert "you are seat 0" in shown and "to act: seat 0" in shown
-    assert "you are seat 0 (you)" not in shown  # "(you)" once is enough (an outside tester's finding)
+    assert "you are seat 1" in shown and "to act: seat 1" in shown
+    assert "you are seat 1 (you)" not in shown  # "(you)" once is enough (an outside tester's finding)
     assert "O" in shown and "X" in shown
     # `bot` plays X one move at a time, the SDK plays O; then watch prints the whole log and returns.
     with Client(rest=server.http) as c:
@@ -56,8 +56,8 @@ def test_create_act_show_watch_bot(server):
                 game = c.game(gid)
     # The log in the renderers' words, not raw event names.
     watched = cli("--url", server.http, "watch", gid).stdout.splitlines()
-    assert watched[0] == "v1 The game starts: seat 0 plays X, seat 1 plays O." and len(watched) == game.version
-    assert watched[1] == "v2 Seat 0 puts X in row 2, column 2."
+    assert watched[0] == "v1 The game starts: seat 1 plays X, seat 2 plays O." and len(watched) == game.version
+    assert watched[1] == "v2 Seat 1 puts X in row 2, column 2."
     assert "mark_placed" not in "\n".join(watched)
     raw = [json.loads(line) for line in cli("--url", server.http, "watch", gid, "--json").stdout.splitlines()]
     assert raw[1]["event"] == {"type": "mark_placed", "seat": 0, "cell": 4}
@@ -118,9 +118,9 @@ def test_one_shot_verbs_speak_words(server):
     gid = created["game"]["id"]
     x, o = (s["token"] for s in created["seats"])
     done = cli("--url", server.http, "act", gid, "1", f"--token={x}").stdout
-    assert done.strip() == "ok: version 2; to act: seat 1", done
+    assert done.strip() == "ok: version 2; to act: seat 2", done
     early = cli("--url", server.http, "act", gid, '{"type": "place", "cell": 4}', f"--token={x}", check=False)
-    assert "it is not your turn (you are seat 0): waiting for seat 1" in early.stderr, early.stderr
+    assert "it is not your turn (you are seat 1): waiting for seat 2" in early.stderr, early.stderr
     assert "[" not in early.stderr
     for _ in range(5):
         out = cli("--url", server.http, "bot", gid, f"--token={o}", "--max-actions", "1", "--seed", "1").stdout
@@ -172,14 +172,14 @@ def test_one_shot_verbs_speak_the_language_asked(server):
     gid = created["game"]["id"]
     x, o = (s["token"] for s in created["seats"])
     acts = cli("--url", server.http, "actions", gid, f"--token={x}", "--lang", "es").stdout
-    assert f"asiento 0: 9 acciones legales (versión 1); juega una con `act {gid} NÚMERO`" in acts, acts
+    assert f"asiento 1: 9 acciones legales (versión 1); juega una con `act {gid} NÚMERO`" in acts, acts
     assert "   1. Poner en fila 1, columna 1" in acts, acts
     early = cli("--url", server.http, "act", gid, "1", f"--token={o}", "--lang", "es", check=False)
-    assert "aún no es tu turno (eres el asiento 1); juega: asiento 0 (versión 1)" in early.stderr, early.stderr
+    assert "aún no es tu turno (eres el asiento 2); juega: asiento 1 (versión 1)" in early.stderr, early.stderr
     done = cli("--url", server.http, "act", gid, "1", f"--token={x}", env={"LANG": "es_ES.UTF-8"}).stdout
-    assert done.strip() == "hecho: versión 2; juega: asiento 1", done
+    assert done.strip() == "hecho: versión 2; juega: asiento 2", done
     english = cli("--url", server.http, "act", gid, "2", f"--token={x}", "--lang", "en", check=False)
-    assert "it is not your turn (you are seat 0): waiting for seat 1 (version 2)" in english.stderr, english.stderr
+    assert "it is not your turn (you are seat 1): waiting for seat 2 (version 2)" in english.stderr, english.stderr
     unknown = cli("--url", server.http, "actions", gid, f"--token={x}", "--lang", "xx", check=False)
     assert unknown.returncode != 0 and "--lang: no texts in 'xx'; the languages are en, es" in unknown.stderr
 
@@ -192,9 +192,9 @@ def test_create_join_engines_and_plays_refusals_speak_the_language_asked(server)
     made = cli(*es, "create", "tic-tac-toe", "--seats", "human,open").stdout.splitlines()
     gid = made[0].split()[1]
     assert made[0] == f"partida {gid} (tic-tac-toe, 2 asientos, versión 1)", made
-    assert made[1].startswith(f"asiento 0 token {gid}.0."), made
+    assert made[1].startswith(f"asiento 1 token {gid}.0."), made
     joined = cli(*es, "join", gid).stdout.splitlines()
-    assert joined[0] == f"te has unido a la partida {gid} en el asiento 1" and joined[1].startswith("token "), joined
+    assert joined[0] == f"te has unido a la partida {gid} en el asiento 2" and joined[1].startswith("token "), joined
     table = cli(*es, "engines").stdout
     assert "juego" in table and "título" in table and "Fenicia" in table and "Tres en raya" in table, table
     assert "Phoenicia" not in table and "title" not in table, table

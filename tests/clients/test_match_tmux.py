@@ -39,7 +39,7 @@ def test_a_quick_match_in_the_terminal_to_the_end_of_a_rated_game(portal_server,
             assert time.monotonic() < deadline
             time.sleep(0.2)
         gid, bob_seat = ticket["gameId"], ticket["seat"]
-        assert f"Matched: game {gid}, you are seat {1 - bob_seat}." in text
+        assert f"Matched: game {gid}, you are seat {1 - bob_seat + 1}." in text  # numbered from 1
         prompts = 0
         while True:
             game = plainhttp.get(f"{h}/v1/games/{gid}", headers=bearer("bob")).json()

@@ -34,7 +34,7 @@ def test_the_others_moves_since_my_last_turn_are_on_the_screen_at_my_prompt(serv
         if n > 1 and "« you:" in full:
             since = full[full.rindex("« you:"):]
             since = since[:since.index("─ version")]  # told as they came, above the board
-            moves = re.findall(r"^» (v\d+ Seat [123] \(bot\) \S+ \S+)", since, re.M)
+            moves = re.findall(r"^» (v\d+ Seat [234] \(bot\) \S+ \S+)", since, re.M)
         if n > 1 and moves:  # the bots moved since my last move (not so within a move of several steps)
             for move in moves[-3:]:
                 assert f"» {move}" in visible, (move, visible)

@@ -24,7 +24,7 @@ def test_a_bots_face_up_card_is_named_in_the_lines_since_my_turn(server, tmux):
     told: list[str] = []
     for n in range(1, 60):
         text = tmux.wait(_ready(n, "elige>"), timeout=120)
-        told = [line for line in text.splitlines() if "Asiento 1 (bot) juega una carta boca arriba" in line]
+        told = [line for line in text.splitlines() if "Asiento 2 (bot) juega una carta boca arriba" in line]
         if told or "EXITED" in text:
             break
         tmux.keys("1", "Enter")

@@ -16,12 +16,12 @@ pytestmark = pytest.mark.slow
 def test_a_whole_tic_tac_toe_game_in_spanish(server, tmux):
     tmux.start(f"LANG=es_ES.UTF-8 python -m tablero_client --url {server.http} play tic-tac-toe")
     first = tmux.wait(_ready(1, "elige>"))
-    assert "Tres en raya" in first and "eres asiento 0" in first and "eres asiento 0 (tú)" not in first and "Poner en fila 1, columna 1" in first
+    assert "Tres en raya" in first and "eres asiento 1" in first and "eres asiento 1 (tú)" not in first and "Poner en fila 1, columna 1" in first
     assert "Tu jugada" in first
     text = play_choices(tmux, 5, prompt="elige>")
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "Fin de la partida" in text and "EXITED 0" in text
-    assert re.search(r"» v\d+ Asiento 1 \(bot\) pone O en fila \d, columna \d\.", text), text[-3000:]
+    assert re.search(r"» v\d+ Asiento 2 \(bot\) pone O en fila \d, columna \d\.", text), text[-3000:]
     assert "« tú: Poner en fila" in text and "puts" not in text and "choose>" not in text
 
 
@@ -78,8 +78,8 @@ def test_a_whole_new_bedford_game_in_spanish_to_the_end(server, tmux):
     assert not english, "\n".join(english[:20])
 
 
-@pytest.mark.parametrize(("lang", "level", "words"), [("es", "hard", "asiento 1 bot (difícil)"),
-                                                      ("en", "medium", "seat 1 bot (medium)")])
+@pytest.mark.parametrize(("lang", "level", "words"), [("es", "hard", "asiento 2 bot (difícil)"),
+                                                      ("en", "medium", "seat 2 bot (medium)")])
 def test_a_new_game_names_its_bots_level_in_words(server, tmux, lang, level, words):
     """`play --bot hard` words the bot's level in the player's language, not the wire's "bot:hard"."""
     tmux.start(f"python -m tablero_client --url {server.http} --lang {lang} play riverboat --players 3 --bot {level}")

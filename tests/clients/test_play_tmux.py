@@ -94,12 +94,12 @@ def play_choices(t: Tmux, choices: int, timeout: float = 90, prompt: str = "choo
 def test_a_whole_tic_tac_toe_game(server, tmux):
     tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe")
     first = tmux.wait(_ready(1))
-    assert "you are seat 0" in first and "Place in row 1, column 1" in first
+    assert "you are seat 1" in first and "Place in row 1, column 1" in first
     text = play_choices(tmux, 5)
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "Game over" in text and "EXITED 0" in text
     # The bot's moves appeared as they happened, in words.
-    assert re.search(r"» v\d+ Seat 1 \(bot\) puts O in row \d, column \d\.", text), text[-3000:]
+    assert re.search(r"» v\d+ Seat 2 \(bot\) puts O in row \d, column \d\.", text), text[-3000:]
     assert "mark_placed" not in text
     assert "« you: Place in row" in text
     assert "FINISHED" in text
@@ -116,7 +116,7 @@ def test_first_rounds_of_each_board_game(server, tmux, engine, players, marks, c
     assert "Traceback" not in text and "renderer failed" not in text, text[-4000:]
     for m in marks:
         assert m in text, f"{m!r} not on screen"
-    assert "seat 1 bot" in text and "seat 2 bot" in text
+    assert "seat 2 bot" in text and "seat 3 bot" in text
     assert "» v" in text, "other seats' moves were not shown"
     assert text.count("« you:") >= 3, "fewer than three of my moves were played"
     # My moves in words, as the choices were (New Bedford's come from the view's options).
@@ -140,7 +140,7 @@ def test_a_friend_joins_with_the_printed_command_and_both_leave_and_resume(serve
     `q` + Enter while waiting leaves (status 0), Ctrl-C at a prompt leaves (status 130), each after
     printing the resume command; the printed commands work as printed."""
     tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe --open 1 --seat 1")
-    text = tmux.wait(lambda s: "waiting for seat 0" in s)
+    text = tmux.wait(lambda s: "waiting for seat 1" in s)
     gid = re.search(r"New game (\S+) of Tic-Tac-Toe", text).group(1)
     join = _line_after(text, "A friend joins with: ")
     assert join == f"tablero play --join {gid} --url {server.http}"
@@ -149,20 +149,20 @@ def test_a_friend_joins_with_the_printed_command_and_both_leave_and_resume(serve
 
     tmux.start(join, session="friend")  # exactly as printed (`tablero` forwards the client verbs)
     friend = tmux.wait(_ready(1), session="friend")
-    assert f"You joined game {gid} as seat 0" in friend
+    assert f"You joined game {gid} as seat 1" in friend
     friend_resume = _line_after(friend, "resume with: ")
     assert friend_resume.startswith(f"tablero play --game {gid} --token ") and friend_resume != resume
     tmux.keys("1", "Enter", session="friend")
     # The creator sees the friend's move in words, then gets a prompt, and presses Ctrl-C there.
     text = tmux.wait(_ready(1))
-    assert "» v2 Seat 0 puts X in row 1, column 1." in text
+    assert "» v2 Seat 1 puts X in row 1, column 1." in text
     tmux.keys("C-c")
     text = tmux.wait(lambda s: "EXITED" in s)
     assert "EXITED 130" in text and "Traceback" not in text
     assert _line_after(text, "You left game " + gid + "; resume with: ") == resume
 
     # The friend waits for the creator's move; q + Enter there leaves.
-    tmux.wait(lambda s: "waiting for seat 1" in s, session="friend")
+    tmux.wait(lambda s: "waiting for seat 2" in s, session="friend")
     tmux.keys("q", "Enter", session="friend")
     friend = tmux.wait(lambda s: "EXITED" in s, session="friend")
     assert "EXITED 0" in friend and _line_after(friend, "resume with: ") == friend_resume
@@ -171,14 +171,14 @@ def test_a_friend_joins_with_the_printed_command_and_both_leave_and_resume(serve
     # The creator's seat is not lost: the resume command plays it again.
     tmux.start(resume, session="again")
     again = tmux.wait(_ready(1), session="again")
-    assert "you are seat 1" in again and "Place in row 1, column 2" in again
+    assert "you are seat 2" in again and "Place in row 1, column 2" in again
     tmux.keys("q", "Enter", session="again")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s, session="again")
 
 
 def test_ctrl_c_while_waiting_prints_the_resume_command(server, tmux):
     tmux.start(f"python -m tablero_client --grpc {server.grpc} play tic-tac-toe --open 1 --seat 1")
-    text = tmux.wait(lambda s: "waiting for seat 0" in s)
+    text = tmux.wait(lambda s: "waiting for seat 1" in s)
     resume = _line_after(text, "You resume with: ")
     assert resume.endswith(f" --grpc {server.grpc}")
     time.sleep(0.5)  # the wait has begun reading the keyboard
@@ -211,7 +211,7 @@ def test_captains_are_named_in_the_terminal(server, tmux):
     text = play_choices(tmux, 8, timeout=120)
     assert "Traceback" not in text and "renderer failed" not in text, text[-4000:]
     assert "Captain Starbuck" in text and "Captain Ahab" in text
-    assert not re.search(r"seat [12]\b", text), "a Captain shown as a seat"
+    assert not re.search(r"seat [23]\b", text), "a Captain shown as a seat"
     assert re.search(r"» v\d+ Captain (Starbuck|Ahab) ", text), "the Captains' moves were not told by name"
     assert "trace" not in text and "[step" not in text
     tmux.keys("q", "Enter")
@@ -236,7 +236,7 @@ def test_a_secret_bid_made_while_the_other_seat_bid_is_played(server, tmux):
     tmux.wait(_ready(1), session="friend")
     tmux.wait(_ready(1))
     tmux.keys("1", "Enter")  # the creator bids first...
-    tmux.wait(lambda s: re.search(r"» v\d+ Seat 0 bids in secret", s) is not None, session="friend")
+    tmux.wait(lambda s: re.search(r"» v\d+ Seat 1 bids in secret", s) is not None, session="friend")
     tmux.keys("1", "Enter", session="friend")  # ...then the friend, on the board from before that bid
     friend = tmux.wait(lambda s: "« you:" in s or "stale version" in s or "choose again" in s, session="friend")
     assert "« you:" in friend and "stale version" not in friend, friend[-3000:]
@@ -252,8 +252,8 @@ def test_a_bots_opening_move_is_told_before_the_first_prompt(server, tmux):
     tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe --seat 1")
     text = tmux.wait(_ready(1))
     before = text[:text.index("choose>")]
-    assert "» v1 The game starts: seat 0 (bot) plays X, seat 1 (you) plays O." in before, before[-2000:]
-    assert re.search(r"» v2 Seat 0 \(bot\) puts X in row \d, column \d\.", before), before[-2000:]
+    assert "» v1 The game starts: seat 1 (bot) plays X, seat 2 (you) plays O." in before, before[-2000:]
+    assert re.search(r"» v2 Seat 1 \(bot\) puts X in row \d, column \d\.", before), before[-2000:]
     assert "type a number from 1 to 8, ? for help, or q to quit\n" in before  # what may be typed (no step to go back to)
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
@@ -268,9 +268,9 @@ def test_a_seat_waiting_for_others_sees_the_board_once_per_pause(server, tmux):
     turn), once per version: no redraw while nothing happens."""
     tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe --open 1 --seat 1")
     # the whole board drawn (a loaded machine can show its first lines before the rest)
-    text = tmux.wait(lambda s: "─ version 1 ─" in s and "waiting for seat 0" in s[s.index("─ version 1 ─"):])
+    text = tmux.wait(lambda s: "─ version 1 ─" in s and "waiting for seat 1" in s[s.index("─ version 1 ─"):])
     board = text[text.index("─ version 1 ─"):]
-    assert "to act: seat 0" in board and "you are seat 1" in board and "waiting for seat 0" in board
+    assert "to act: seat 1" in board and "you are seat 2" in board and "waiting for seat 1" in board
     assert re.search(r"· +· +·", board), board  # the empty board (numbers only where one is to type)
     time.sleep(REFRESH + 2)  # a look at the game with no news: no new board
     assert _boards(tmux.screen()) == [1]
@@ -282,9 +282,9 @@ def test_a_seat_waiting_for_others_sees_the_board_once_per_pause(server, tmux):
     text = tmux.wait(lambda s: "─ version 3 ─" in s)
     assert _boards(text) == [1, 2, 3], _boards(text)
     after = text[text.index("─ version 3 ─"):]
-    assert "to act: seat 0" in after and re.search(r"X +O +·", after), after
+    assert "to act: seat 1" in after and re.search(r"X +O +·", after), after
     # "waiting for" once per board, under it (not also before it).
-    assert text.count("waiting for seat 0") == 2, text[-3000:]
+    assert text.count("waiting for seat 1") == 2, text[-3000:]
     for session in ("play", "friend"):
         tmux.keys("q", "Enter", session=session)
 
@@ -309,7 +309,7 @@ def test_a_resumed_seat_is_told_the_moves_made_while_it_was_away(server, tmux):
     text = tmux.wait(_ready(1))
     before = text[:text.index("choose>")]
     assert "While you were away:" in before, before[-2000:]
-    assert "» v5 Seat 1 puts O in row 2, column 2." in before, before[-2000:]
+    assert "» v5 Seat 2 puts O in row 2, column 2." in before, before[-2000:]
     assert "» v3 " not in before and "» v4 " not in before  # my own move, and what came before it
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
@@ -324,7 +324,7 @@ def test_my_own_results_are_told_after_my_move_and_before_the_board(server, tmux
     tmux.keys("1", "Enter")  # cell 2: three in a row
     text = tmux.wait(lambda s: "EXITED" in s)
     after = text[text.index("« you: Place in row 1, column 3"):]
-    assert re.search(r"» v7 Seat 0 \(you\) has three in a row and wins\.", after), after
+    assert re.search(r"» v7 Seat 1 \(you\) has three in a row and wins\.", after), after
     assert "» v6 " not in text  # my move is told once, as "« you"
     assert after.index("» v7") < after.index("FINISHED") and "EXITED 0" in after
 
@@ -337,7 +337,7 @@ def test_messages_come_in_order_my_move_the_replies_the_board_the_prompt(server,
     text = tmux.screen()
     for mine in list(re.finditer(r"« you: .*", text))[:2]:
         rest = text[mine.end():]
-        reply = re.search(r"» v\d+ Seat 1 \(bot\) puts O", rest)
+        reply = re.search(r"» v\d+ Seat 2 \(bot\) puts O", rest)
         assert reply, rest[:2000]
         board, hint = rest.index("─ version"), rest.index("type a number")
         assert reply.start() < board < hint, rest[:2000]
@@ -395,7 +395,7 @@ def test_a_seat_waiting_through_a_server_restart_is_told_the_next_move(tmp_path,
             created = c.create("tic-tac-toe", seats=["human", "human"])
             gid, tokens = created.game.id, [created.token(0), created.token(1)]
         tmux.start(f"python -m tablero_client --url {s.http} play --game {gid} --token={tokens[1]}")
-        tmux.wait(lambda t: "waiting for seat 0" in t)
+        tmux.wait(lambda t: "waiting for seat 1" in t)
         s.terminate()
         tmux.wait(lambda t: "cannot be reached" in t, 30)
         time.sleep(4)  # well past the SDK's own retries

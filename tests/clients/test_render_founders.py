@@ -56,7 +56,7 @@ def test_renders_real_games(seats, seed):
             for t in view["tiles"]:
                 assert f"#{t['id']} " in text
                 if t["owner"] is not None:
-                    assert f"— seat {t['owner']}" in text
+                    assert f"— seat {t['owner'] + 1}" in text  # seats numbered from 1
             for pb in view["prestige"]:
                 assert pb["name"] in text
             if view["result"] is not None:
@@ -94,8 +94,8 @@ def test_secret_votes_stay_hidden():
                     "votes": [None, {"proposal": 2, "fleeting": 7, "lasting": 9}], "tied": [], "decider": None,
                     "placer": None, "card": None}
     text = _text(_game(view, 2, 0, [0]))
-    # Each seat's vote as far as seat 0 may know it: seat 1 voted, in secret; seat 0 not yet.
-    assert "Vote: called by seat 1" in text and "seat 1: voted (secret)" in text and "seat 0 (you): not voted yet" in text
+    # Each seat's vote as far as seat 0 may know it: seat 1 voted, in secret; seat 0 not yet (numbered from 1).
+    assert "Vote: called by seat 2" in text and "seat 2: voted (secret)" in text and "seat 1 (you): not voted yet" in text
     assert "proposal 2" not in text and "influence" not in text.split("Vote: called by")[1].split("\n\n")[0]
 
 
@@ -133,7 +133,7 @@ def test_the_shaping_history_card_is_shown_at_the_end_and_told_in_the_log():
         assert "1. their favourite building" in text and "governing body" in text
         assert "delivered to: Tavern (Riverbend, 2 delivery tokens); Watchtower (Westshore, 1 delivery token)." in text
     told = describe_event(events[-1], _game(g.view(None), 4, None, []))
-    assert told == ("Shaping history: seat 0 wins with the Quatryl and receives the “Quatryl City Event” card "
+    assert told == ("Shaping history: seat 1 wins with the Quatryl and receives the “Quatryl City Event” card "
                     "for Gloomhaven’s event deck."), told
 
 

@@ -80,7 +80,7 @@ def test_the_shaping_history_note_names_buildings_and_sections_in_spanish(spanis
     for you in (0, None):
         text = " ".join(_text(g, you).split())
         assert "Modelando la historia: " in text, text
-        assert ("Edificios a los que asiento 0" in text and "entregó: Taberna (Recodo del Río, 2 fichas de entrega); "
+        assert ("Edificios a los que asiento 1" in text and "entregó: Taberna (Recodo del Río, 2 fichas de entrega); "
                 "Atalaya (Costa Oeste, 1 ficha de entrega).") in text, text
         assert not re.search(r"Tavern|Watchtower|Riverbend|Westshore", text)
 

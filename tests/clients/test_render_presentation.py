@@ -87,7 +87,7 @@ def test_founders_proposals_are_numbered_from_1_on_the_board_and_in_the_tie_brea
     for s, x in enumerate(vote["votes"]):
         you = " (you)" if s == decider else ""
         n = x["fleeting"] + x["lasting"]
-        assert f"seat {s}{you}: proposal {x['proposal'] + 1} ({names[x['proposal']]}) with {n} influence" in revealed
+        assert f"seat {s + 1}{you}: proposal {x['proposal'] + 1} ({names[x['proposal']]}) with {n} influence" in revealed
     labels = [action_label(a, game) for a in g.legal_actions(decider)]
     assert labels == [f"Choose proposal {i + 1} ({names[i]})" for i in vote["tied"]]
 
@@ -105,7 +105,7 @@ def test_founders_squares_are_named_by_the_maps_column_letters_and_row_numbers()
     assert action_label({"type": "road", "cell": 85}, game) == "Road on square B5"
     assert action_label({"type": "upgrade", "resource": "leather", "cells": [0, 20, 21]}, game) == \
         "Upgrade to leather on squares A1, U1, A2"
-    assert describe_event({"type": "road_built", "seat": 1, "cell": 85}, game) == "Seat 1 builds a road on square B5."
+    assert describe_event({"type": "road_built", "seat": 1, "cell": 85}, game) == "Seat 2 builds a road on square B5."
     for a in g.legal_actions(sorted(g.to_act())[0]):
         assert not re.search(r"square \d", action_label(a, game))
 

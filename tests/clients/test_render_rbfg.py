@@ -41,7 +41,7 @@ def test_founders_log_names_buildings_as_printed_whatever_the_view_holds():
     assert describe_event({"type": "worker_placed", "seat": 0, "target": "grand_theater"}, game).endswith(
         "places a worker on the Grand Theater.")
     started = describe_event({"type": "game_started", "races": ["quatryl", "inox"]}, game)
-    assert "seat 0 Quatryl" in started and "seat 1 Inox" in started, started
+    assert "seat 1 Quatryl" in started and "seat 2 Inox" in started, started
 
 
 def test_founders_game_over_in_words():
@@ -51,7 +51,7 @@ def test_founders_game_over_in_words():
     line = next(x for x in text.splitlines() if "Game over" in x)
     assert "six completions" in line and "six_completions" not in line, line
     assert "[45, 69]" not in line and "45 points" in line and "69 points" in line, line
-    assert "Winner: seat 1" in line, line
+    assert "Winner: seat 2" in line, line
     solo = engines.LocalGame("founders-of-gloomhaven", seats=1, seed=1).view(0)
     solo = {**solo, "result": {"reason": "solo_claims_unpaid", "scores": [3], "winners": []}}
     line = next(x for x in _text(_game("founders-of-gloomhaven", solo, 1, 0)).splitlines() if "Game over" in x)

@@ -73,7 +73,7 @@ def test_the_header_breaks_only_between_its_parts(lang, width, monkeypatch):
     lines = console.export_text().splitlines()
     label, number, game_word = ("version", "1,234", "game") if lang == "en" else ("versión", "1.234", "partida")
     assert any(f"{game_word} Gm8kQz2LpX7aBcDe  {label} {number}" in line for line in lines), lines
-    you = "you are seat 2" if lang == "en" else "eres asiento 2"
+    you = "you are seat 3" if lang == "en" else "eres asiento 3"  # seat 2, numbered from 1
     assert any(you in line for line in lines), lines
 
 

@@ -71,7 +71,7 @@ def test_every_event_of_real_games_reads_as_a_sentence(engine, seats, options, l
                 assert not DUMP.search(line), f"{engine}: a raw dump: {line!r} for {ev}"
                 assert "None" not in line and "event." not in line, line
                 if options and options.get("captains"):
-                    assert not re.search(rf"\b(seat|asiento) [{seats}-9]", line), f"a Captain named as a seat: {line!r}"
+                    assert not re.search(rf"\b(seat|asiento) [{seats + 1}-9]", line), f"a Captain named as a seat: {line!r}"
         assert len(seen) >= 3
     finally:
         i18n.set_language("en")
@@ -93,7 +93,7 @@ def test_captains_are_named_everywhere_the_terminal_names_a_player():
     log say "Captain Starbuck"."""
     g = engines.LocalGame("new-bedford", seats=1, seed=1, options={"captains": ["starbuck", "ahab"]})
     game = _game(g, "new-bedford")
-    assert player_name(game, 0) == "seat 0 (you)"
+    assert player_name(game, 0) == "seat 1 (you)"
     assert player_name(game, 1) == "Captain Starbuck" and player_name(game, 2) == "Captain Ahab"
     checked_owner = checked_first = False
     while g.outcome() is None and not (checked_owner and checked_first):
@@ -101,7 +101,7 @@ def test_captains_are_named_everywhere_the_terminal_names_a_player():
         game = _game(g, "new-bedford")
         text = _text(render(game))
         assert "renderer failed" not in text
-        assert not re.search(r"seat [12]\b", text), text  # no Captain as a seat
+        assert not re.search(r"seat [23]\b", text), text  # no Captain as a seat (seats numbered from 1)
         assert "Captain Starbuck" in text and "Captain Ahab" in text  # the Players table's rows
         first = game.view["first_player"]
         assert f"first player: {player_name(game, first)}" in text
@@ -130,7 +130,7 @@ def test_a_solo_founders_game_has_no_tie_break_line():
     assert "Game over" in text and "tie-break" not in text.lower()  # ... but one player has no tie
     line = describe_event({"type": "game_ended", "reason": "solo_complete", "scores": [40], "winners": [0],
                            "tie_break": "closest in turn order to the active player"}, game)
-    assert line == "The game ends (solo complete). Scores: seat 0 (you) 40; winners: seat 0 (you)."
+    assert line == "The game ends (solo complete). Scores: seat 1 (you) 40; winners: seat 1 (you)."
 
 
 def test_a_founders_tie_break_line_only_when_the_best_score_is_shared():
@@ -160,8 +160,8 @@ def test_a_solo_new_bedford_start_says_the_captains_go_first():
     game = _game(g, "new-bedford")
     first = player_name(game, game.view["first_player"])
     said = describe_event(g.events[0], game)
-    assert first == "Captain Starbuck" and "the Captains, who move before the seats; then seat 0 (you)" in said, said
-    assert "seat 0 (you) goes first" not in said
+    assert first == "Captain Starbuck" and "the Captains, who move before the seats; then seat 1 (you)" in said, said
+    assert "seat 1 (you) goes first" not in said
 
 
 # Python values and raw names on a board: `{'seat': 0, ...}`, `[1, 0]`, `general_store`, a raw tree.
@@ -187,7 +187,7 @@ def test_riverboats_pending_benefit_in_words():
     game = Game(**{**{f: getattr(game, f) for f in game.__slots__},
                    "view": {**game.view, "pending": {"seat": 0, "kind": "bonus_worker"}}})
     text = _text(render(game))
-    assert "Pending: seat 0 (you): bonus worker" in text, text[-500:]
+    assert "Pending: seat 1 (you): bonus worker" in text, text[-500:]
 
 
 def test_one_is_singular(spanish):
@@ -209,9 +209,9 @@ def test_a_new_event_type_needs_only_its_catalog_entry():
     event = {"type": "prize_shown", "seat": 1, "prize": 7, "left": [1, 2]}
     for lang, template, said in (
             ("en", "{who} turns up the {prize} ({left_count, plural, one {# prize} other {# prizes}} left).",
-             "Seat 1 (bot) turns up the 7 (2 prizes left)."),
+             "Seat 2 (bot) turns up the 7 (2 prizes left)."),
             ("es", "{who} descubre el {prize} ({left_count, plural, one {queda # premio} other {quedan # premios}}).",
-             "Asiento 1 (bot) descubre el 7 (quedan 2 premios).")):
+             "Asiento 2 (bot) descubre el 7 (quedan 2 premios).")):
         i18n.use("goofspiel", lang, {**messages.published("goofspiel", lang)["messages"], "event.prize_shown": template})
         i18n.set_language(lang)
         try:

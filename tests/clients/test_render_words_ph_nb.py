@@ -93,7 +93,8 @@ def test_new_bedford_fees_to_owners_are_told():
     assert f"paying {owner} a ${e['fee']} fee" in describe_event(e, game)
     game, e = _first(_nb_events(1, {"captains": ["starbuck", "ahab"]}),
                      lambda e: e["type"] == "captain_worker_placed" and e.get("owner_paid"))
-    assert f"paying seat 0 (you) a ${e['owner_paid']['money']} fee" in describe_event(e, game)
+    # solo p.12: the Captain pays nothing, the player takes $1 from the supply
+    assert f"seat 1 (you) takes ${e['owner_paid']['money']} from the supply" in describe_event(e, game)
 
 
 def test_new_bedford_a_taken_post_office_and_its_income_are_told():
@@ -156,7 +157,7 @@ def test_new_bedford_a_final_tie_says_the_deciding_tie_break():
     assert details[0]["total"] == details[1]["total"]
     assert details[0]["tiebreak"]["whale_tokens"] == details[1]["tiebreak"]["whale_tokens"]
     text = _text(render(_game(g, "new-bedford")))
-    assert "broken by unscored money: seat 0 (you) $1, seat 1 (bot) $0" in text, text
+    assert "broken by unscored money: seat 1 (you) $1, seat 2 (bot) $0" in text, text
     g = engines.LocalGame("new-bedford", seats=2, seed=2)
     g.play_random()
     d = g.outcome()["details"]
@@ -197,7 +198,7 @@ def test_a_phoenicia_discard_says_who_discards_how_many_cards():
                 game = _game(g, "phoenicia", seat)
                 text = _text(render(game))
                 n = game.view["discard"]["seats"][str(seat)]
-                assert f"seat {seat} (you) discards {n} card" in text, text
+                assert f"seat {seat + 1} (you) discards {n} card" in text, text  # numbered from 1
                 assert "seats seat" not in text and "when " not in text, text
                 return
     raise AssertionError("no discard in that game")

@@ -51,7 +51,7 @@ def test_captains_take_their_article_in_spanish_log_lines(spanish):
     bare = [line for line in text if BARE.search(line)]
     assert not bare, bare[:5]
     joined = "\n".join(text)
-    for wanted in (r"pagando al Capitán \w+ 1\$ de tarifa", r"El barco \d del Capitán \w+ captura",
+    for wanted in (r"1\$ de tarifa a la reserva \(edificio del Capitán \w+\)", r"El barco \d del Capitán \w+ captura",
                    r"la próxima empieza el Capitán \w+", r"^El Capitán \w+ compra"):
         assert re.search(wanted, joined, re.M), wanted
 

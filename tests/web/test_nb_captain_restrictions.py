@@ -111,7 +111,7 @@ def test_no_whales_and_no_sea_tokens_read_ninguna_in_spanish(server, new_page):
 
 
 def test_captains_take_their_article_in_the_spanish_log(server, new_page):
-    """The page's log names a Captain as Spanish does ("pagando al Capitán Ahab", "del Capitán",
+    """The page's log names a Captain as Spanish does ("edificio del Capitán Ahab", "del Capitán",
     "El Capitán Ahab compra…", the catalog's `label.name_contractions`), and a Captain's pass at his
     whale limit in Spanish, not the engine's English."""
     import random
@@ -140,7 +140,7 @@ def test_captains_take_their_article_in_the_spanish_log(server, new_page):
     }""", shown)
     text = "\n".join(line for line in lines if "Capit" in line)
     assert not re.search(r"(?:\b(?:a|de|empieza)\s+|^|[(:]\s*)Capit(?:án|anes)\b", text, re.M), text[:2000]
-    for wanted in (r"pagando al Capitán \w+ 1\s?\$ de tarifa", r"El barco \d del Capitán \w+ captura",
+    for wanted in (r"1\s?\$ de tarifa a la reserva \(edificio del Capitán \w+\)", r"El barco \d del Capitán \w+ captura",
                    r"^El Capitán \w+ compra", r"la próxima empieza el Capitán \w+"):
         assert re.search(wanted, text, re.M), wanted
     assert "whale limit" not in text and "cannot afford" not in text

@@ -120,12 +120,13 @@ def test_new_bedford_first_player_is_chosen_among_the_seats_by_name(server, new_
 
 
 def test_new_bedford_fees_name_who_is_paid(server, new_page):
-    """"Bank: pay $1 to seat 1" (seat 1 being Captain Ahab) reads "pay $1 to Captain Ahab"."""
+    """"Bank: pay $1 to seat 1" (seat 1 being Captain Ahab) named Ahab as a seat; the fee for a Captain's
+    building goes to the supply (solo p.12: Captains collect nothing) and names him as its owner."""
     game = ApiGame(server.url, "new-bedford", ["human"], {"captains": ["ahab"]})
 
     def fee_due(g: ApiGame) -> bool:
         opts = ((g.get(0)["view"].get("pending") or {}).get("options")) or []
-        return any("to seat 1" in (o.get("text") or "") for o in opts)
+        return any("to the supply (a Captain's building)" in (o.get("text") or "") for o in opts)
 
     game.play(random.Random(3), fee_due, max_moves=300)
     page = new_page()
@@ -142,7 +143,8 @@ def test_new_bedford_fees_name_who_is_paid(server, new_page):
         }""",
         [game.id, game.tokens[0]],
     )
-    assert [s for s in said if "to Captain Ahab" in s], said
+    assert [s for s in said if "pay $1 to the supply (Captain Ahab's building" in s], said
+    assert not [s for s in said if "to Captain Ahab" in s], said
     assert not [s for s in said if "to seat" in s], said
 
 

@@ -89,7 +89,7 @@ def cmd_create(args: argparse.Namespace) -> int:
     print(_say("cli.created", "game {game} ({engine}, {seats} seats, version {version})",
                game=g.id, engine=g.engine, seats=g.players, version=g.version))
     for s in created.seats:
-        print(_say("cli.seat_token", "seat {seat} token {token}", seat=s.seat, token=s.token))
+        print(_say("cli.seat_token", "seat {seat} token {token}", seat=s.seat + 1, token=s.token))
     return 0
 
 
@@ -101,7 +101,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     if args.json:
         _print_json({"gameId": seat.game_id, "seat": seat.seat, "token": seat.token})
     else:
-        print(_say("cli.joined", "joined game {game} as seat {seat}", game=seat.game_id, seat=seat.seat))
+        print(_say("cli.joined", "joined game {game} as seat {seat}", game=seat.game_id, seat=seat.seat + 1))
         print(f"token {seat.token}")
     return 0
 
@@ -140,7 +140,7 @@ def cmd_actions(args: argparse.Namespace) -> int:
         print(_why_no_action(game, la.seat))
         return 0
     print(_say("cli.actions", "seat {seat}: {count} (version {version}); play one with `act {game} NUMBER`",
-               seat=la.seat, n=len(la.actions), count=plural(len(la.actions), "legal action"), version=la.version,
+               seat=la.seat + 1, n=len(la.actions), count=plural(len(la.actions), "legal action"), version=la.version,
                game=args.game_id))
     for i, a in enumerate(la.actions, 1):
         print(f"{i:4}. {action_label(a, game)}")
@@ -230,7 +230,8 @@ def _platform_words(c: Any) -> None:
 
 
 def _seats(seats: Sequence[int]) -> str:
-    return ", ".join(_say("cli.seat", "seat {n}", n=s) for s in seats) or _say("cli.nobody", "nobody")
+    """Seats as the screens name them: numbered from 1, as the browser does (the API and --json count from 0)."""
+    return ", ".join(_say("cli.seat", "seat {n}", n=s + 1) for s in seats) or _say("cli.nobody", "nobody")
 
 
 def _status_words(game: Game) -> str:
@@ -246,7 +247,7 @@ def _why_no_action(game: Game, seat: int) -> str:
         return _say("cli.game_over", "game {game} is over (version {version}): there is nothing left to play",
                     game=game.id, version=game.version)
     return _say("cli.not_your_turn", "it is not your turn (you are seat {seat}): waiting for {others} "
-                "(version {version})", seat=seat, others=_seats(game.to_act), version=game.version)
+                "(version {version})", seat=seat + 1, others=_seats(game.to_act), version=game.version)
 
 
 def _messages(c: Any, engine: str) -> None:
@@ -266,7 +267,7 @@ def describe_event(ev: Event, game: Game | None = None) -> str:
         follow(ev.event, game)  # events come in order: each is worded as it was then (Founders' proposals)
         return f"v{ev.version} {in_words(ev.event, game)}"
     e = dict(ev.event)
-    who = f"seat {e.pop('seat')}: " if isinstance(e.get("seat"), int) else ""
+    who = f"seat {e.pop('seat') + 1}: " if isinstance(e.get("seat"), int) else ""
     return f"v{ev.version} {who}{compact(e)}"
 
 
@@ -317,18 +318,18 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 
 def _outcome_words(game: Game) -> str:
-    """`the game is over: seat 1 wins (scores: seat 0 3, seat 1 5)`, or who is to act."""
+    """`the game is over: seat 2 wins (scores: seat 1 3, seat 2 5)`, or who is to act."""
     if not game.finished:
         return f"the game goes on; {_status_words(game)}"
     out = game.outcome or {}
     winners = out.get("winners") or []
     if len(winners) > 1:
-        said = "seats " + " and ".join(str(w) for w in winners) + " win"
+        said = "seats " + " and ".join(str(w + 1) for w in winners) + " win"  # seats numbered from 1
     else:
-        said = f"seat {winners[0]} wins" if winners else "nobody wins (a draw)"
+        said = f"seat {winners[0] + 1} wins" if winners else "nobody wins (a draw)"
     scores = out.get("scores")
     if isinstance(scores, list) and scores:
-        said += " (scores: " + ", ".join(f"seat {i} {s}" for i, s in enumerate(scores)) + ")"
+        said += " (scores: " + ", ".join(f"seat {i + 1} {s}" for i, s in enumerate(scores)) + ")"
     return f"the game is over: {said}"
 
 
@@ -416,7 +417,8 @@ def _add_play(sub: Any, common: argparse.ArgumentParser) -> None:
                "Ctrl-C: exit status 130. Both print `resume with: tablero play --game ID --token TOKEN ...` first.")
     s.add_argument("engine", nargs="?", help="create a new game of this engine (you + bots)")
     s.add_argument("--players", type=int, help="seats (default: the engine's minimum)")
-    s.add_argument("--seat", type=int, default=0, help="your seat in a new game (default 0)")
+    s.add_argument("--seat", type=int, default=0, help="your seat in a new game, counted from 0 (default 0; the screens number seats from 1, "
+                        "as the browser does: --seat 0 is shown as seat 1)")
     s.add_argument("--open", type=int, default=0, help="leave this many seats open for people (the rest are bots)")
     s.add_argument("--bot", choices=("easy", "medium", "hard"), default="easy",
                    help="the bots' level in a new game (default easy)")

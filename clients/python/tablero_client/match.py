@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     if ticket["status"] != "MATCH_TICKET_STATUS_MATCHED":
         print(f"No game: the ticket {ticket['status'].rsplit('_', 1)[1].lower()}.")
         return 1
-    print(f"Matched: game {ticket['gameId']}, you are seat {ticket['seat']}.", flush=True)
+    print(f"Matched: game {ticket['gameId']}, you are seat {ticket['seat'] + 1}.", flush=True)  # from 1, as the game's screens
     if args.no_play:
         print(json.dumps({"gameId": ticket["gameId"], "seat": ticket["seat"], "token": ticket["seatToken"]}))
         return 0

@@ -42,6 +42,7 @@ from .render import (
     outcome_text,
     player_name,
     render,
+    shown_seat,
     step_label,
     words,
 )
@@ -106,10 +107,13 @@ def _server_flag(args: argparse.Namespace) -> str:
 
 
 def resume_command(args: argparse.Namespace, seat: Seat) -> str:
-    """The command that plays this seat again (a token starting with '-' is written `--token=...`)."""
+    """The command that plays this seat again (a token starting with '-' is written `--token=...`).
+    A language asked with `--lang` goes with it (as the language it gave: `es_ES` -> `es`); one taken
+    from LANG/LC_ALL does not: the same environment gives it again."""
     token = shlex.quote(seat.token)
     tok = f"--token={token}" if token.startswith("-") else f"--token {token}"
-    return f"tablero play --game {shlex.quote(seat.game_id)} {tok} {_server_flag(args)}"
+    lang = f" --lang {shlex.quote(i18n.language(args.lang))}" if getattr(args, "lang", None) else ""
+    return f"tablero play --game {shlex.quote(seat.game_id)} {tok} {_server_flag(args)}{lang}"
 
 
 def join_command(args: argparse.Namespace, game_id: str) -> str:
@@ -124,7 +128,7 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
     made so far are told first)."""
     if args.join:
         seat = c.join(args.join, args.token)
-        con.print(f"[bold]{escape(T('play.joined', {'game': seat.game_id, 'seat': seat.seat}))}[/bold]")
+        con.print(f"[bold]{escape(T('play.joined', {'game': seat.game_id, 'seat': shown_seat(seat.seat)}))}[/bold]")
         con.print(escape(T("play.keep_this", {"command": resume_command(args, seat)})), soft_wrap=True)
         return seat, True
     if args.game:
@@ -156,9 +160,9 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
     created = c.create(eng.name, players, options=opts, seats=kinds)
     title = (i18n.catalog(eng.name) or i18n.Catalog({}, "en")).format("title", default=eng.title)
     # "bot:hard" is a wire spelling: the words name the kind and the bot's level
-    seats = [T("play.seat_kind", {"n": i, "kind": k.partition(":")[0], "level": k.partition(":")[2] or "easy"})
+    seats = [T("play.seat_kind", {"n": shown_seat(i), "kind": k.partition(":")[0], "level": k.partition(":")[2] or "easy"})
              for i, k in enumerate(kinds)]
-    con.print(escape(T("play.new_game", {"game": created.game.id, "title": title, "seat": args.seat,
+    con.print(escape(T("play.new_game", {"game": created.game.id, "title": title, "seat": shown_seat(args.seat),
                                           "seats": ", ".join(seats)})))
     mine = created.seat(args.seat)
     if "open" in kinds:

@@ -169,7 +169,7 @@ def test_the_view_shows_the_fee_paid_to_a_buildings_owner():
     g = game(seats=2)
     own(g, 1, "bank")
     [bank] = [o for o in view(g)["pending"]["options"] if o["action"].get("space") == "bank"]
-    assert bank["effect"]["fee"] == {"money": 1, "to_seat": 1}
+    assert bank["effect"]["fee"] == {"money": 1, "to_seat": 1, "to_supply": False}
     assert bank["net"] == {"money": 4} and bank["after"]["money"] == 9
 
 

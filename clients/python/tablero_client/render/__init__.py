@@ -94,11 +94,18 @@ def header(game: Game) -> Header:
     return Header(parts)
 
 
+def shown_seat(seat: int) -> int:
+    """A seat's number as the players read it: counted from 1, as the browser's "Seat 1 (Red)" (the
+    API, the JSON output and flags such as `--seat` count from 0)."""
+    return seat + 1
+
+
 def seat_name(game: Game, seat: int, mark_you: bool = True) -> str:
-    """`seat 1 (bot)`, `seat 0 (you)` (without "(you)" when the text says so already: `you are seat 0`)."""
+    """`seat 2 (bot)`, `seat 1 (you)` for seats 1 and 0 (numbered from 1, as the browser does;
+    without "(you)" when the text says so already: `you are seat 1`)."""
     m = messages(game)
     kind = next((s.kind for s in game.seats if s.seat == seat), "")
-    name = m.format("seat.number", {"n": seat})
+    name = m.format("seat.number", {"n": shown_seat(seat)})
     if kind.endswith("BOT"):
         name = m.format("seat.bot", {"name": name})
     return m.format("seat.you", {"name": name}) if mark_you and seat == game.your_seat else name

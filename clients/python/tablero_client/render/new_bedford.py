@@ -49,10 +49,14 @@ def action_effect(action: dict[str, Any], game: Game) -> str | None:
         ev = opt["effect"].get("captain_event")
         return describe_event(ev, game) if isinstance(ev, dict) else None
     target = action.get("build") or action.get("space") if action.get("type") == "place_worker" else None
-    parts = [m.format(f"effect.{target}")] if isinstance(target, str) and m.has(f"effect.{target}") else []
-    fee = ((opt or {}).get("effect") or {}).get("fee") or {}
-    if isinstance(fee, dict) and fee.get("money"):  # the owner's fee, to a seat or a Captain
-        parts.append(m.format("label.fee", {"money": fee["money"], "who": _who(game, fee.get("to_seat"))}))
+    eff = (opt or {}).get("effect") or {}
+    # the 1st-placement bonus only where this worker would take it (not after a Captain took it)
+    first = {"first": i18n.value(m, eff["first_bonus"])} if isinstance(eff.get("first_bonus"), bool) and not action.get("build") else {}
+    parts = [m.format(f"effect.{target}", first)] if isinstance(target, str) and m.has(f"effect.{target}") else []
+    fee = eff.get("fee") or {}
+    if isinstance(fee, dict) and fee.get("money"):  # the owner's fee; a Captain's goes to the supply
+        parts.append(m.format("label.fee", {"money": fee["money"], "who": _who(game, fee.get("to_seat")),
+                                            "to_supply": i18n.value(m, bool(fee.get("to_supply")))}))
     return "; ".join(parts) or None
 
 
@@ -69,6 +73,7 @@ def _sale_effect(m: i18n.Catalog, opt: dict[str, Any], sell: dict[str, Any], gam
         return m.format("label.sale", {"prices": m.list([i18n.amounts(m, {"money": prices[k]}) + " " + str(i18n.value(m, k))
                                                          for k in kinds]),
                                        "most": most, "bonus": bonus, "fee": fee,
+                                       "fee_to_supply": i18n.value(m, bool(s.get("fee_to_supply"))),
                                        "fee_who": _who(game, s.get("fee_to_seat")) if s.get("fee_to_seat") is not None else ""})
     if "gain" in eff or "pay" in eff:  # the last step of a sale: what the whole sale pays
         return m.format("label.sale_ends", {"money": (opt.get("net") or {}).get("money") or 0})
@@ -116,13 +121,22 @@ def restriction_lines(m: i18n.Catalog, r: dict[str, Any]) -> list[str]:
 
 
 def field_value(key: str, value: Any, game: Game) -> Any:
-    """Values the board words its own way: a Captain's heading, Ahab's ship for a drawn token."""
+    """Values the board words its own way: a Captain's heading, Ahab's ship for a drawn token; a
+    building's `owner` that is a Captain reads `captain` (its fee is paid to the supply)."""
     m = messages(game)
     if key in ("heading", "rolled_heading") and isinstance(value, str):
         return heading(m, value)
     if key == "choice" and isinstance(value, str) and value.startswith("ship") and value[4:].isdigit():
         return m.format("label.ship_n", {"ship": int(value[4:])})
+    if key == "owner" and _is_captain(game, value):  # a fee for his building goes to the supply (solo p.12)
+        return "captain"
     return None
+
+
+def _is_captain(game: Game, player: Any) -> bool:
+    players = (game.view or {}).get("players") or []
+    return (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < len(players)
+            and isinstance(players[player], dict) and players[player].get("captain") is not None)
 
 
 def _captains(game: Game) -> Table | None:

@@ -24,7 +24,9 @@ def _m(game: Game | None = None) -> Any:
 
 
 def _seat(s: Any) -> str:
-    return "—" if s is None else _m().format("seat.number", {"n": s})
+    from . import shown_seat
+
+    return "—" if s is None else _m().format("seat.number", {"n": shown_seat(s)})
 
 
 def _head(v: dict[str, Any]) -> Text:

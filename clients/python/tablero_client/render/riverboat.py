@@ -83,7 +83,7 @@ def render(game: Game) -> Group:
     grid = v.get("mat_grid") or {"rows": 5, "cols": 7, "odd_rows_shifted_right": True}
     first = v.get("first_player")
     head = Text(m.format("label.term_head", {"round": v.get("round"), "phase": value(m, v.get("phase") or "—"),
-                                              "first": "—" if first is None else m.format("seat.number", {"n": first}),
+                                              "first": "—" if first is None else m.format("seat.number", {"n": first + 1}),  # from 1
                                               "card": value(m, v.get("crop_card") or "—"), "left": fmt(v.get("cards_left_this_round"))}))
     columns = ("seat", "mat", "coins", "vp", "harbor", "boats", "workers", "surveyors")
     players = Table(title=m.format("label.term_players"), title_justify="left")

@@ -207,8 +207,12 @@ function restrictionsBox(who, c) {
 
 // Values the board words its own way in events and moves: a Captain's heading, Ahab's ship for a
 // drawn token ("ship2").
-function fieldValue(key, value) {
+// A building's owner that is a Captain reads `captain`: the fee for his building goes to the supply
+// (solo p.12; the catalogs' event.worker_placed).
+function fieldValue(key, value, ctx) {
   if ((key === 'heading' || key === 'rolled_heading') && typeof value === 'string') return headingText(value);
+  const owner = key === 'owner' && Number.isInteger(value) ? (((ctx || {}).view || {}).players || [])[value] : null;
+  if (owner && owner.captain) return 'captain';
   const m = key === 'choice' && typeof value === 'string' ? /^ship(\d+)$/.exec(value) : null;
   return m ? L('label.ship_n', { ship: Number(m[1]) }) : null;
 }
@@ -263,13 +267,17 @@ function actionEffect(a, ctx) {
     const fee = s.fee || 0;
     const most = kinds.filter((k) => have[k]).reduce((t, k) => t + prices[k] * have[k] + (extra[k] || 0), 0) + bonus - fee;
     return cat.t('label.sale', { prices: cat.list(kinds.map((k) => `${amountsIn(cat, { money: prices[k] })} ${named(cat, k)}`)),
-      most, bonus, fee, fee_who: s.fee_to_seat !== null && s.fee_to_seat !== undefined ? seatName(ctx, s.fee_to_seat) : '' });
+      most, bonus, fee, fee_to_supply: s.fee_to_supply ? 'true' : 'false', fee_who: s.fee_to_seat !== null && s.fee_to_seat !== undefined ? seatName(ctx, s.fee_to_seat) : '' });
   }
   if (o && a.type === 'sell_goods' && ('gain' in eff || 'pay' in eff)) return cat.t('label.sale_ends', { money: (o.net || {}).money || 0 });
   if (o && a.type === 'choose_for_captain' && eff.captain_event) return describeEvent(eff.captain_event, ctx, RENDERER);
   const target = a.type === 'place_worker' ? a.build || a.space : null;
-  const parts = target && cat.has(`effect.${target}`) ? [cat.t(`effect.${target}`)] : [];
-  if (eff.fee && eff.fee.money) parts.push(cat.t('label.fee', { money: eff.fee.money, who: seatName(ctx, eff.fee.to_seat) }));
+  // the 1st-placement bonus only where this worker would take it (not after a Captain took it)
+  const first = typeof eff.first_bonus === 'boolean' && !a.build ? { first: String(eff.first_bonus) } : {};
+  const parts = target && cat.has(`effect.${target}`) ? [cat.t(`effect.${target}`, first)] : [];
+  if (eff.fee && eff.fee.money) {
+    parts.push(cat.t('label.fee', { money: eff.fee.money, who: seatName(ctx, eff.fee.to_seat), to_supply: eff.fee.to_supply ? 'true' : 'false' }));
+  }
   return parts.length ? parts.join('; ') : null;
 }
 
