@@ -336,6 +336,16 @@ function anyGame(g: GameMessage | undefined): AnyGame {
   return toGame(g, name) as AnyGame;
 }
 
+/** A watch's reconnection counts (watchOf, watchTicket). */
+class Outage {
+  /** Failed tries since the server last answered: what `retries` bounds. */
+  failures = 0;
+  /** Since the last message: a server that answers and fails at once is not hammered. */
+  backoffs = 0;
+  /** When the current outage began (ms since the epoch). */
+  brokenSince = 0;
+}
+
 /**
  * The Tablero client: the same calls as the Python SDK, over Connect.
  *
@@ -415,6 +425,23 @@ export class Client {
 
   private backoff(attempt: number): number {
     return Math.random() * Math.min(this.maxBackoffMs, this.backoffMs * 2 ** attempt);
+  }
+
+  /** A watch's stream broke (UNAVAILABLE): throws `err` past `retries` failed tries in a row and,
+   * once the watch had been `connected`, only when `watchPatienceMs` have passed too since the
+   * outage began. */
+  private giveUpOr(err: TableroError, outage: Outage, connected: boolean): void {
+    const now = Date.now();
+    if (outage.failures === 0) outage.brokenSince = now;
+    if (outage.failures >= this.retries && (!connected || now - outage.brokenSince >= this.watchPatienceMs)) throw err;
+  }
+
+  /** The jittered backoff before a watch's next try, counted. */
+  private async backOff(outage: Outage, signal?: AbortSignal): Promise<void> {
+    await sleep(this.backoff(outage.backoffs), signal);
+    outage.failures++;
+    outage.backoffs++;
+    this.retryCount++;
   }
 
   private async call<T>(run: () => Promise<T>): Promise<T> {
@@ -614,9 +641,7 @@ export class Client {
     AsyncGenerator<GameEvent<E>> {
     let last = opts.afterVersion ?? 0;
     let lastHash = opts.afterHash ?? "";
-    let failures = 0; // failed tries since the server last answered: what `retries` bounds
-    let backoffs = 0; // since the last message: a server that answers and fails at once is not hammered
-    let brokenSince = 0;
+    const outage = new Outage();
     let connected = false;
     const silenceMs = opts.silenceMs ?? 45000;
     for (;;) {
@@ -632,7 +657,7 @@ export class Client {
       const live = () => {
         if (answered) return;
         answered = true;
-        failures = 0;
+        outage.failures = 0;
         connected = true;
         opts.onState?.("live");
       };
@@ -645,7 +670,7 @@ export class Client {
         for await (const m of stream) {
           heard = Date.now();
           live();
-          backoffs = 0;
+          outage.backoffs = 0;
           if (m.version <= last) continue; // a keep-alive (version 0), or already seen
           last = m.version;
           lastHash = m.hash ?? "";
@@ -665,18 +690,13 @@ export class Client {
         }
         if (err.code !== "UNAVAILABLE") throw err;
         opts.onState?.("reconnecting", err);
-        const now = Date.now();
-        connected ||= now - opened >= 1000;
-        if (failures === 0) brokenSince = now;
-        if (failures >= this.retries && (!connected || now - brokenSince >= this.watchPatienceMs)) throw err;
+        connected ||= Date.now() - opened >= 1000;
+        this.giveUpOr(err, outage, connected);
       } finally {
         clearInterval(watchdog);
         opts.signal?.removeEventListener("abort", stop);
       }
-      await sleep(this.backoff(backoffs), opts.signal);
-      failures++;
-      backoffs++;
-      this.retryCount++;
+      await this.backOff(outage, opts.signal);
     }
   }
 
@@ -692,9 +712,7 @@ export class Client {
     const token = opts.token ?? this.token;
     const silenceMs = opts.silenceMs ?? 45000;
     let version = -1;
-    let failures = 0;
-    let backoffs = 0;
-    let brokenSince = 0;
+    const outage = new Outage();
     for (;;) {
       const attempt = new AbortController();
       const stop = () => attempt.abort();
@@ -712,10 +730,10 @@ export class Client {
           heard = Date.now();
           if (!answered) {
             answered = true;
-            failures = 0;
+            outage.failures = 0;
             opts.onState?.("live");
           }
-          backoffs = 0;
+          outage.backoffs = 0;
           const t = m.ticket;
           if (!t) continue; // a keep-alive
           const done = t.status !== MatchTicketStatus.WAITING;
@@ -731,17 +749,12 @@ export class Client {
           : toTableroError(e);
         if (err.code !== "UNAVAILABLE") throw err;
         opts.onState?.("reconnecting", err);
-        const now = Date.now();
-        if (failures === 0) brokenSince = now;
-        if (failures >= this.retries && (version < 0 || now - brokenSince >= this.watchPatienceMs)) throw err;
+        this.giveUpOr(err, outage, version >= 0);
       } finally {
         clearInterval(watchdog);
         opts.signal?.removeEventListener("abort", stop);
       }
-      await sleep(this.backoff(backoffs), opts.signal);
-      failures++;
-      backoffs++;
-      this.retryCount++;
+      await this.backOff(outage, opts.signal);
     }
   }
 
