@@ -217,8 +217,9 @@ def field_value(key: str, value: Any, game: Game) -> str | None:
     if re.search(r"(^|_)card$", key):
         return _card_name(_m(game), value)
     if re.search(r"(^|_)cards$", key) and isinstance(value, list) and value:
-        names = [_card_name(_m(game), c) for c in value]
-        return _m(game).list([str(n) for n in names]) if all(names) else None
+        m = _m(game)
+        names = [_card_name(m, c) for c in value]
+        return m.list([str(n) for n in names]) if all(names) else None
     return None
 
 
