@@ -131,6 +131,12 @@ OPPORTUNITY_CARDS = [
     {"id": "opportunities", "count": "opportunity_cards", "per": 2, "cap": 12,
      "text": "2 VP per opportunity card you own (this one included)"},
 ]
+# seed-R phase 5: a surveyed card scores "según los requisitos que se muestran en ella", so the
+# text a player reads names the cap too (an outside audit found it missing: "2 VP per riverboat
+# you own" scored 12, not 16, for 8 boats).
+for _c in OPPORTUNITY_CARDS:
+    _c["text"] += f" (at most {_c['cap']} VP)"
+del _c
 OPPORTUNITY = {c["id"]: c for c in OPPORTUNITY_CARDS}
 # OUR EDITION: the bonus printed above each of the four card spaces of New Orleans (same
 # keys as a riverboat benefit: coins, vp, harbor, surveyors, feature, agents).
