@@ -52,6 +52,21 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/engines/new_bedford/test_kit_captains.py": ("slow",),
     "tests/engines/new_bedford/test_legal_actions.py": ("slow",),
     "tests/engines/phoenicia/test_every_version.py": ("slow",),
+    # Single tests of 3 s or more in the inner loop (a server restarted or stopped, worker
+    # processes, a replica waited for): measured with --durations=0, 2026-12-07.
+    "tests/store/test_redis_sentinel.py::test_min_replicas_ack_refuses_then_lands_exactly_once": ("slow",),
+    "tests/notify/test_admin_store_flags.py::test_stats_lists_every_queued_target_without_tablero_webhooks": ("slow",),
+    "tests/matchmaking/test_grpc_and_rest.py::test_the_workers_of_one_sqlite_file_share_the_queue": ("slow",),
+    "tests/store/test_redis.py::test_a_watch_ends_with_store_error_when_the_server_goes_away": ("slow",),
+    "tests/server/test_readiness.py::test_readiness_follows_the_store_and_liveness_does_not": ("slow",),
+    "tests/server/test_readyz_detail.py::test_readyz_names_why_the_store_is_unreachable": ("slow",),
+    "tests/ratings/test_leaderboard.py::test_strong_users_outrank_weak_ones_and_a_rebuild": ("slow",),
+    "tests/server/test_bot_queue_gauges.py::test_a_server_without_a_pool_reports_the_turns_no_worker_takes": ("slow",),
+    "tests/portal/test_portal_sqlite.py::test_lobby_and_clock_survive_a_restart": ("slow",),
+    "tests/server/test_ops_logs_and_timeouts.py::test_slow_headers_are_logged_and_counted": ("slow",),
+    "tests/server/test_ops_logs_and_timeouts.py::test_every_line_names_its_process_and_worker": ("slow",),
+    "tests/server/test_replicated_answers.py::test_a_retried_create_and_a_join_wait_for_replicas": ("slow",),
+    "tests/notify/test_webhooks.py::test_dead_letters_are_listed_and_replayed_with_their_webhook_id": ("slow",),
 }
 
 # The generic kit's random playthroughs (tests/engines/test_kit.py and test_kit_<engine>.py): the
