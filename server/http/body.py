@@ -27,7 +27,7 @@ async def read_json(request: Request, limit: int, timeout: float) -> dict[str, A
     if declared and declared.isdigit() and len(declared) < 20 and int(declared) > limit:
         raise ResourceExhausted(f"request body is larger than {limit} bytes", "BODY_TOO_LARGE")
     body = await read_body(request.receive, limit, timeout)
-    return json_object(_gunzip(body, limit) if gzipped else body)
+    return json_object(_gunzip(body, limit) if gzipped and body else body)  # (no body: {} either way)
 
 
 def _gzipped(header: str | None) -> bool:

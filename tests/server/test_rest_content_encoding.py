@@ -47,6 +47,9 @@ def test_a_gzipped_body_is_read_decompressed(http, coding):
 def test_identity_and_no_coding_are_the_body_as_it_is(http):
     assert post(http, CREATE, None).status_code == 200
     assert post(http, CREATE, "identity").status_code == 200
+    g = post(http, b'{"engine": "tic-tac-toe", "seats": ["human", "open"]}', None).json()
+    r = post(http, b"", "gzip", f"/v1/games/{g['game']['id']}/join")  # no body at all: {}, as without the header
+    assert r.status_code == 200 and r.json()["seat"] == 1, r.text
 
 
 @pytest.mark.parametrize("coding", ["br", "deflate", "gzip, br", "zstd"])
