@@ -25,6 +25,7 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/server/test_buf.py": ("tools",),
     "tests/clients/test_ts_sdk.py": ("tools", "slow"),
     "tests/clients/test_ts_sdk_error_metadata.py": ("tools", "slow"),
+    "tests/clients/test_ts_sdk_join_outage.py": ("tools", "slow"),
     # Node and the built TypeScript SDK like its two siblings (the inner loop has the same create
     # through the Python SDK: tests/clients/test_sdk_portal_create.py).
     "tests/clients/test_ts_sdk_portal.py": ("tools", "slow"),

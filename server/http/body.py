@@ -3,6 +3,7 @@ the RPC's request message."""
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from starlette.requests import Request
@@ -21,10 +22,43 @@ async def read_json(request: Request, limit: int, timeout: float) -> dict[str, A
     Raises InvalidArgument or ResourceExhausted; slow_clients.read_body's ConnectionError
     (the client left mid-body), TimeoutError and OverflowError reach the endpoint's
     error handling."""
+    gzipped = _gzipped(request.headers.get("content-encoding"))
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and len(declared) < 20 and int(declared) > limit:
         raise ResourceExhausted(f"request body is larger than {limit} bytes", "BODY_TOO_LARGE")
-    return json_object(await read_body(request.receive, limit, timeout))
+    body = await read_body(request.receive, limit, timeout)
+    return json_object(_gunzip(body, limit) if gzipped and body else body)  # (no body: {} either way)
+
+
+def _gzipped(header: str | None) -> bool:
+    """Whether the body comes gzipped (`Content-Encoding: gzip`, as a mobile HTTP client may
+    send it); `identity` or none: as it is. Any other coding is refused by name, never read as
+    JSON (it was: a gzipped body got "the body is not UTF-8")."""
+    codings = [c.strip().lower() for c in (header or "").split(",")]
+    codings = [c for c in codings if c and c != "identity"]
+    if not codings:
+        return False
+    if codings in (["gzip"], ["x-gzip"]):
+        return True
+    raise InvalidArgument(f"Content-Encoding {header!r} is not supported: send the body as it is, or gzipped "
+                          "(Content-Encoding: gzip)")
+
+
+def _gunzip(body: bytes, limit: int) -> bytes:
+    """A gzipped body, held to the same `limit` once decompressed (a small body must not
+    inflate past it)."""
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = inflate.decompress(body, limit + 1)
+        if len(out) <= limit and not inflate.eof:
+            out += inflate.flush()
+    except zlib.error as e:
+        raise InvalidArgument(f"request body is not valid gzip (Content-Encoding: gzip): {e}") from None
+    if len(out) > limit:
+        raise ResourceExhausted(f"the request body exceeds {limit} bytes once decompressed", "BODY_TOO_LARGE")
+    if not inflate.eof:
+        raise InvalidArgument("request body is not valid gzip (Content-Encoding: gzip): it ends mid-stream")
+    return out
 
 
 def json_object(body: bytes) -> dict[str, Any]:

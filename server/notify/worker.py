@@ -208,9 +208,11 @@ class Notifier:
             still.append(set(running))
         for i, ((entry, waiting, finished, outcome), seats) in enumerate(zip(steps, reversed(still), strict=True)):
             # An entry the game's end follows at once starts no turn: the move that won the game
-            # passed the turn on before its last event (both in one write), or, read late, the
-            # turn is over anyway.
-            ends = i + 1 < len(steps) and steps[i + 1][2]
+            # passed the turn on before its last event (both in one write). A platform event
+            # (a resignation, a timeout, an abandonment) is always a write of its own, so a turn
+            # it ends had started: derived early or late, the same log gives the same events.
+            nxt = steps[i + 1] if i + 1 < len(steps) else None
+            ends = nxt is not None and nxt[2] and not is_platform(nxt[0].event)
             evs += derive_step(game_id, entry.version, entry.event, waiting, finished, outcome, cur, users,
                                {s: d for s, d in deadlines.items() if s in seats}, set() if ends else None)
         return cur, evs + clock_turn(game_id, cur, evs, users, deadlines)

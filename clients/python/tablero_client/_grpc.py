@@ -149,6 +149,7 @@ def _get_request(game_id: str, version: int | None) -> Any:
 # KEEPALIVE_TIME_MS + KEEPALIVE_TIMEOUT_MS (15 s). The server admits pings every 5 s or more.
 KEEPALIVE_TIME_MS = 10_000
 KEEPALIVE_TIMEOUT_MS = 5_000
+RECONNECT_INITIAL_MS, RECONNECT_MAX_MS = 100, 1_000
 
 
 def _options() -> list[tuple[str, int]]:
@@ -158,7 +159,13 @@ def _options() -> list[tuple[str, int]]:
             ("grpc.keepalive_permit_without_calls", 1),
             ("grpc.http2.max_pings_without_data", 0),
             # what times a keep-alive ping out in current gRPC (keepalive_timeout_ms alone does not)
-            ("grpc.http2.ping_timeout_ms", KEEPALIVE_TIMEOUT_MS)]
+            ("grpc.http2.ping_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+            # A channel whose server is away retries its connection by itself, and fails every call
+            # at once in between: with gRPC's defaults (1 s, x1.6, up to 120 s) a server back from a
+            # 30 s restart was tried again only ~15 s later, past a watch's patience. The SDK's own
+            # retries back off already; the channel tries at most RECONNECT_MAX_MS apart.
+            ("grpc.initial_reconnect_backoff_ms", RECONNECT_INITIAL_MS),
+            ("grpc.max_reconnect_backoff_ms", RECONNECT_MAX_MS)]
 
 
 # A gRPC watch of a quiet game gets nothing from the server (no keep-alive messages: HTTP/2

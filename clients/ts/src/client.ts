@@ -488,8 +488,9 @@ export class Client {
 
   /** Claim an open seat of a game of `engine`; the handle carries its new token. */
   async join<E extends EngineName>(gameId: string, engine: E, token?: string, requestId?: string): Promise<Seat<E>> {
-    // The engine is checked first (a spectator's read), so a wrong one claims no seat.
-    const g = await this.call(() => this.rpc.getGame({ gameId }, this.opts()));
+    // The engine is checked first (a spectator's read), so a wrong one claims no seat; a read,
+    // retried like the claim while the server is away (a join sent during a restart).
+    const g = await this.retried(() => this.rpc.getGame({ gameId }, this.opts()));
     if (g.game?.engine !== engine) {
       throw new TableroError("INVALID_ARGUMENT", `game ${gameId} is ${g.game?.engine}, not ${engine}`, "INVALID_ARGUMENT");
     }
