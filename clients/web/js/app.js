@@ -690,7 +690,8 @@ class Table {
       ctx.at = this.events.length - 1;
       this.el.log.prepend(this.logLine(it, ctx));
     }
-    this.logSeat = this.active;
+    // (Not `this.logSeat = this.active`: the lines before these may be worded for another seat —
+    // the hot seat passed on, or a seat's secrets came, and draw() has not worded them again yet.)
   }
 
   logLine(it, ctx) {
