@@ -106,3 +106,32 @@ def test_an_aborted_conflict_is_retried_retries_times_only_whatever_the_patience
     assert opt.retries_call(down, 50, now, False)  # past `retries`, within the patience
     assert not opt.retries_call(down, 50, now - 10.0, False)  # past both
     assert opt.retries_call(down, 1, now - 60.0, False)  # within `retries`
+
+
+@pytest.mark.parametrize("kind", ["rest", "grpc"])
+def test_act_retries_past_its_retries_until_the_patience_is_spent(kind):
+    """Nothing listens on port 9: act() retries `retries` times, then on until `write_patience`
+    seconds have passed since the first failure, and raises Unavailable."""
+    from tablero_client import Unavailable
+
+    kw = {"rest": "http://127.0.0.1:9"} if kind == "rest" else {"grpc": "127.0.0.1:9"}
+    with Client(**kw, retries=2, backoff=0.01, max_backoff=0.05, write_patience=0.6) as c:
+        t0 = time.monotonic()
+        with pytest.raises(Unavailable):
+            c.act("g", "t", {"type": "place", "cell": 0})
+        assert 0.6 <= time.monotonic() - t0 < 5 and c.retry_count > 2
+
+
+def test_async_act_retries_past_its_retries_until_the_patience_is_spent():
+    from tablero_client import Unavailable
+
+    async def main() -> tuple[float, int]:
+        async with AsyncClient(rest="http://127.0.0.1:9", retries=2, backoff=0.01, max_backoff=0.05,
+                               write_patience=0.6) as c:
+            t0 = time.monotonic()
+            with pytest.raises(Unavailable):
+                await c.act("g", "t", {"type": "place", "cell": 0})
+            return time.monotonic() - t0, c.retry_count
+
+    took, retried = asyncio.run(main())
+    assert 0.6 <= took < 5 and retried > 2
