@@ -26,6 +26,7 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/clients/test_ts_sdk.py": ("tools", "slow"),
     "tests/clients/test_ts_sdk_error_metadata.py": ("tools", "slow"),
     "tests/clients/test_ts_sdk_join_outage.py": ("tools", "slow"),
+    "tests/clients/test_ts_sdk_write_patience.py": ("tools", "slow"),
     # Node and the built TypeScript SDK like its two siblings (the inner loop has the same create
     # through the Python SDK: tests/clients/test_sdk_portal_create.py).
     "tests/clients/test_ts_sdk_portal.py": ("tools", "slow"),
@@ -68,6 +69,7 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/server/test_ops_logs_and_timeouts.py::test_every_line_names_its_process_and_worker": ("slow",),
     "tests/server/test_replicated_answers.py::test_a_retried_create_and_a_join_wait_for_replicas": ("slow",),
     "tests/notify/test_webhooks.py::test_dead_letters_are_listed_and_replayed_with_their_webhook_id": ("slow",),
+    "tests/clients/test_sdk_write_patience.py::test_an_act_sent_during_a_restart_lands_once_the_server_is_back": ("slow",),
 }
 
 # The generic kit's random playthroughs (tests/engines/test_kit.py and test_kit_<engine>.py): the

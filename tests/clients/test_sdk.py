@@ -456,7 +456,8 @@ def test_watch_patience_must_be_a_duration():
 
 
 def test_act_gives_up_after_its_retries():
-    with Client(rest="http://127.0.0.1:9", retries=2, backoff=0.01) as c:  # nothing listens on port 9
+    # write_patience=0: the `retries` alone (tests/clients/test_sdk_write_patience.py: both)
+    with Client(rest="http://127.0.0.1:9", retries=2, backoff=0.01, write_patience=0) as c:  # nothing listens on port 9
         with pytest.raises(Unavailable):
             c.act("g", "t", {"type": "place", "cell": 0})
         assert c.retry_count == 2

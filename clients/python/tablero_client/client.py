@@ -104,7 +104,8 @@ def _submit_body(action: JSON, request_id: str, expected_version: int | None) ->
 
 
 def _backoff(attempt: int, base: float, cap: float) -> float:
-    return random.uniform(0, min(cap, base * 2 ** attempt))
+    # The exponent capped: a patient call's count of tries is bounded by time, not by 2 ** 1024.
+    return random.uniform(0, min(cap, base * 2 ** min(attempt, 64)))
 
 
 def _retryable(e: TableroError, retry_aborted: bool) -> bool:
@@ -115,13 +116,26 @@ def _retryable(e: TableroError, retry_aborted: bool) -> bool:
 
 
 class _Options:
-    def __init__(self, retries: int, backoff: float, max_backoff: float, watch_patience: float = 30.0) -> None:
+    def __init__(self, retries: int, backoff: float, max_backoff: float, watch_patience: float = 30.0,
+                 write_patience: float = 10.0) -> None:
         if retries < 0:
             raise ValueError("retries must be >= 0")
         if not watch_patience >= 0:
             raise ValueError("watch_patience must be >= 0 seconds")
+        if not write_patience >= 0:
+            raise ValueError("write_patience must be >= 0 seconds")
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
-        self.watch_patience = watch_patience
+        self.watch_patience, self.write_patience = watch_patience, write_patience
+
+    def retries_call(self, e: TableroError, retried: int, failing_since: float, retry_aborted: bool) -> bool:
+        """Whether a retried call (create, join, act: a requestId makes it safe to repeat) that
+        failed with `e` tries again, having made `retried` retries, failing since `failing_since`
+        (time.monotonic()): on UNAVAILABLE while fewer than `retries` retries were made or less
+        than `write_patience` seconds have passed (a restarting server is away 2-3 s, longer
+        than `retries` quick backoffs); on ABORTED CONFLICT (`retry_aborted`) `retries` times."""
+        if isinstance(e, Unavailable):
+            return retried < self.retries or time.monotonic() - failing_since < self.write_patience
+        return retried < self.retries and _retryable(e, retry_aborted)
 
     # A stream that stayed open this long before it broke was connected (a refusal is at once).
     CONNECTED_AFTER = 1.0
@@ -179,8 +193,11 @@ class _Outages:
 class Client:
     """Synchronous client. Give exactly one of `rest` (base URL) or `grpc` (host:port).
 
-    `retries`: how often `act()` retries on UNAVAILABLE, with jittered exponential backoff from
-    `backoff` seconds up to `max_backoff`. A broken `watch()` reconnects the same way; once it
+    `retries`: how often `act()` (and `create()`, `join()`) retries on UNAVAILABLE, with jittered
+    exponential backoff from `backoff` seconds up to `max_backoff`; it goes on retrying until
+    `write_patience` seconds (default 10: a server restart) have passed since its first failure,
+    too (ABORTED CONFLICT, with `retry_aborted`: `retries` times only; the requestId makes every
+    retry land once). A broken `watch()` reconnects the same way; once it
     had been connected it gives up only after `retries` tries in a row and `watch_patience`
     seconds (default 30: a server restart); a server never reached, after `retries` tries.
     `retry_count` counts the retries made so far (for load reports).
@@ -192,13 +209,13 @@ class Client:
 
     def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
                  secure: bool = False, retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
-                 watch_patience: float = 30.0, token: str | None = None) -> None:
+                 watch_patience: float = 30.0, write_patience: float = 10.0, token: str | None = None) -> None:
         if (rest is None) == (grpc is None):
             raise ValueError("give exactly one of rest='http://host:port' or grpc='host:port'")
         self.transport: RestTransport | GrpcTransport = (
             RestTransport(rest, timeout) if rest is not None else GrpcTransport(grpc or "", timeout, secure))
         self.kind = "rest" if rest is not None else "grpc"
-        self._opt = _Options(retries, backoff, max_backoff, watch_patience)
+        self._opt = _Options(retries, backoff, max_backoff, watch_patience, write_patience)
         self.retry_count = 0
         self.token = token  # a portal JWT: create() and join() send it when given no token of their own
         # A portal's calls (tablero_client.portal): they send `token` too.
@@ -298,13 +315,14 @@ class Client:
 
     def _retried(self, call: Any, retry_aborted: bool = False) -> JSON:
         """`call()`, again after a backoff while it fails with UNAVAILABLE (or ABORTED, when
-        asked), at most `retries` times: for requests a requestId makes safe to repeat."""
-        attempt = 0
+        asked): for requests a requestId makes safe to repeat (_Options.retries_call says how long)."""
+        attempt, failing_since = 0, 0.0
         while True:
             try:
                 return call()
             except TableroError as e:
-                if attempt >= self._opt.retries or not _retryable(e, retry_aborted):
+                failing_since = failing_since or time.monotonic()
+                if not self._opt.retries_call(e, attempt, failing_since, retry_aborted):
                     raise
             time.sleep(_backoff(attempt, self._opt.backoff, self._opt.max_backoff))
             attempt += 1
@@ -403,7 +421,7 @@ class AsyncClient:
 
     def __init__(self, *, rest: str | None = None, grpc: str | None = None, timeout: float = 30.0,
                  secure: bool = False, retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
-                 watch_patience: float = 30.0, max_connections: int | None = 100,
+                 watch_patience: float = 30.0, write_patience: float = 10.0, max_connections: int | None = 100,
                  transport: AsyncRestTransport | AsyncGrpcTransport | None = None, token: str | None = None) -> None:
         self.transport: AsyncRestTransport | AsyncGrpcTransport
         if transport is not None:
@@ -415,7 +433,7 @@ class AsyncClient:
         else:
             self.transport = AsyncGrpcTransport(grpc or "", timeout, secure)
         self.kind = "grpc" if isinstance(self.transport, AsyncGrpcTransport) else "rest"
-        self._opt = _Options(retries, backoff, max_backoff, watch_patience)
+        self._opt = _Options(retries, backoff, max_backoff, watch_patience, write_patience)
         self.retry_count = 0
         self.token = token  # a portal JWT (see Client)
         self.notifications = AsyncNotifications(self)
@@ -498,12 +516,13 @@ class AsyncClient:
 
     async def _retried(self, call: Any, retry_aborted: bool = False) -> JSON:
         """See Client._retried (`call()` returns an awaitable)."""
-        attempt = 0
+        attempt, failing_since = 0, 0.0
         while True:
             try:
                 return await call()
             except TableroError as e:
-                if attempt >= self._opt.retries or not _retryable(e, retry_aborted):
+                failing_since = failing_since or time.monotonic()
+                if not self._opt.retries_call(e, attempt, failing_since, retry_aborted):
                     raise
             await asyncio.sleep(_backoff(attempt, self._opt.backoff, self._opt.max_backoff))
             attempt += 1

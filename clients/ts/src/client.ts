@@ -142,6 +142,9 @@ export interface ClientOptions {
   maxBackoffMs?: number;
   /** A watch that had been connected keeps reconnecting this long (a server restart). */
   watchPatienceMs?: number;
+  /** act(), create() and join() retry UNAVAILABLE this long (default 10000: a server restart)
+   * since their first failure, even past `retries`. */
+  writePatienceMs?: number;
   /** Per-call deadline of unary calls. */
   timeoutMs?: number;
   /** Binary protobuf (default) or Connect's JSON. */
@@ -377,6 +380,7 @@ export class Client {
   private readonly backoffMs: number;
   private readonly maxBackoffMs: number;
   private readonly watchPatienceMs: number;
+  private readonly writePatienceMs: number;
   private readonly timeoutMs: number;
   private readonly token: string | undefined;
   /** GameService for the SDK's own calls: each sends the token it is given, never the JWT unasked
@@ -411,6 +415,8 @@ export class Client {
     this.backoffMs = opts.backoffMs ?? 50;
     this.maxBackoffMs = opts.maxBackoffMs ?? 2000;
     this.watchPatienceMs = opts.watchPatienceMs ?? 30000;
+    this.writePatienceMs = opts.writePatienceMs ?? 10000;
+    if (!(this.writePatienceMs >= 0)) throw new TypeError("writePatienceMs must be >= 0 (milliseconds)");
     this.timeoutMs = opts.timeoutMs ?? 30000;
     this.token = opts.token;
   }
@@ -425,6 +431,18 @@ export class Client {
 
   private backoff(attempt: number): number {
     return Math.random() * Math.min(this.maxBackoffMs, this.backoffMs * 2 ** attempt);
+  }
+
+  /** Whether a call a requestId makes safe to repeat (create, join, act), which failed with `err`
+   * after `retried` retries and has been failing since `failingSince` (Date.now()), tries again:
+   * on UNAVAILABLE while fewer than `retries` retries were made or less than `writePatienceMs`
+   * have passed (a restarting server is away 2-3 s, longer than `retries` quick backoffs); on
+   * ABORTED CONFLICT (`retryAborted`) `retries` times. */
+  private retriesCall(err: TableroError, retried: number, failingSince: number, retryAborted: boolean): boolean {
+    if (err.code === "UNAVAILABLE") return retried < this.retries || Date.now() - failingSince < this.writePatienceMs;
+    // ABORTED is retried only as CONFLICT (other writers kept moving the game on): a
+    // STALE_VERSION (expectedVersion is not the game's) fails the same way every time.
+    return retried < this.retries && retryAborted && err.code === "ABORTED" && (err.reason ?? "CONFLICT") === "CONFLICT";
   }
 
   /** A watch's stream broke (UNAVAILABLE): throws `err` past `retries` failed tries in a row and,
@@ -502,14 +520,16 @@ export class Client {
   }
 
   /** `run()`, again after a backoff while it fails with UNAVAILABLE: for calls a requestId
-   * makes safe to repeat. */
+   * makes safe to repeat (see retriesCall). */
   private async retried<T>(run: () => Promise<T>): Promise<T> {
+    let failingSince = 0;
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.call(run);
       } catch (e) {
         const err = toTableroError(e);
-        if (attempt >= this.retries || err.code !== "UNAVAILABLE") throw err;
+        failingSince ||= Date.now();
+        if (!this.retriesCall(err, attempt, failingSince, false)) throw err;
       }
       await sleep(this.backoff(attempt));
       this.retryCount++;
@@ -586,17 +606,15 @@ export class Client {
       gameId, action: toJsonObject(action), requestId,
       ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}),
     };
+    let failingSince = 0;
     for (let attempt = 0; ; attempt++) {
       try {
         const r = await this.call(() => this.rpc.submitAction(body, this.opts(token)));
         return convert(r.game);
       } catch (e) {
         const err = toTableroError(e);
-        // ABORTED is retried only as CONFLICT (other writers kept moving the game on): a
-        // STALE_VERSION (expectedVersion is not the game's) fails the same way every time.
-        const retryable = err.code === "UNAVAILABLE"
-          || (opts.retryAborted === true && err.code === "ABORTED" && (err.reason ?? "CONFLICT") === "CONFLICT");
-        if (attempt >= this.retries || !retryable) throw err;
+        failingSince ||= Date.now();
+        if (!this.retriesCall(err, attempt, failingSince, opts.retryAborted === true)) throw err;
       }
       await sleep(this.backoff(attempt));
       this.retryCount++;
