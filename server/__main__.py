@@ -27,7 +27,7 @@ SERVE_FLAGS = [
     ("--metrics-port", int, "Prometheus /metrics port (env TABLERO_METRICS_PORT, default 9090)"),
     ("--redis-url", str, "Redis URL (env TABLERO_REDIS_URL); without it: embedded SQLite"),
     ("--db", str, "SQLite file (env TABLERO_DB); default in memory"),
-    ("--log-level", str, "debug, info, warning (env TABLERO_LOG_LEVEL)"),
+    ("--log-level", str, "debug, info, warning, error or critical (env TABLERO_LOG_LEVEL)"),
     ("--workers", int, "server processes sharing the ports (env TABLERO_WORKERS, default 1; >1 needs "
                        "Redis or a SQLite file)"),
 ]

@@ -84,7 +84,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tablero bots", description="run a bot worker (medium and hard bots)")
     parser.add_argument("--redis-url", help="Redis URL (env TABLERO_REDIS_URL)")
     parser.add_argument("--db", help="SQLite file (env TABLERO_DB); the server's own file")
-    parser.add_argument("--log-level", help="debug, info, warning (env TABLERO_LOG_LEVEL)")
+    parser.add_argument("--log-level", help="debug, info, warning, error or critical (env TABLERO_LOG_LEVEL)")
     parser.add_argument("--concurrency", type=int, default=1, help="turns thought at once (default 1)")
     parser.add_argument("--metrics-port", type=int, help="serve /metrics (the queue depth) on this port")
     ns = parser.parse_args(argv)

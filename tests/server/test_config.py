@@ -1,8 +1,11 @@
 """Every setting is checked at start-up; a bad value is refused with its variable's name."""
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
+import typing
 
 import pytest
 from tablero.server.config import DEV_SECRET, Config, ConfigError
@@ -311,3 +314,18 @@ def test_tablero_serve_warns_once_about_unknown_names():
     server = ServerProcess().start()
     _, err = server.terminate()
     assert "unknown TABLERO_" not in err, err
+
+
+@pytest.mark.parametrize("verb", ["serve", "bots"])
+def test_log_level_help_names_every_level_the_config_accepts(verb):
+    # `tablero serve --help` said "debug, info, warning" while error and critical are accepted too.
+    from tablero.server.__main__ import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+        main([verb, "--help"])
+    helptext = " ".join(out.getvalue().split())
+    line = helptext[helptext.index("--log-level LOG_LEVEL"):]
+    line = line[:line.index("TABLERO_LOG_LEVEL")]
+    levels = typing.get_args(Config.model_fields["log_level"].annotation)
+    assert [lv for lv in levels if lv not in line] == []
