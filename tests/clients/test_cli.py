@@ -225,3 +225,28 @@ def test_refusals_are_worded_in_the_language_asked(server):
         assert p.returncode == 1 and spanish in p.stderr, (argv, p.stderr)
         p = cli("--url", server.http, "--lang", "en", *argv, check=False)
         assert p.returncode == 1 and english in p.stderr, (argv, p.stderr)
+
+
+def test_create_help_names_every_seat_kind_it_takes():
+    # `--seats` said "human, open or bot" though `me` is taken too (the refusal says "human, open, me or bot").
+    out = " ".join(cli("create", "--help").stdout.split())
+    seats = out[out.index("--seats SEATS"):]
+    assert all(re.search(rf"\b{kind}\b", seats) for kind in ("human", "open", "me", "bot", "bot:medium")), seats
+    assert "--players PLAYERS seats" in out, out
+
+
+def test_create_sends_the_portal_jwt_given_as_token_for_a_me_seat():
+    # `tablero create tic-tac-toe --seats me,open --token JWT` was refused ("a \"me\" seat needs a
+    # portal JWT"): create dropped --token, which join and match send.
+    from tests import plainhttp
+    from tests.ratings.support import KEYS, token
+    from tests.server.support import ServerProcess
+
+    with ServerProcess({"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning"}) as s:
+        out = json.loads(cli("--url", s.http, "create", "tic-tac-toe", "--seats", "me,open",
+                             "--token", token("ann", "Ann"), "--json").stdout)
+        seat_token = out["seats"][0]["token"]
+        game = plainhttp.get(f"{s.http}/v1/games/{out['game']['id']}").json()
+        again = json.loads(cli("--url", s.http, "create", "tic-tac-toe", "--token", seat_token, "--json").stdout)
+    assert game["seats"][0].get("userId") == "ann", game["seats"]
+    assert again["game"]["players"] == 2, again  # a seat token given to create is no portal user: ignored

@@ -79,7 +79,8 @@ def cmd_create(args: argparse.Namespace) -> int:
         raise SystemExit(f"--seats: {e.message}") from None
     options = _json_arg(args.options, "--options") if args.options else None
     with _client(args) as c:
-        created = c.create(args.engine, args.players, options=options, seats=seats)
+        # --token: a portal JWT, for a "me" seat (the server ignores a seat token here)
+        created = c.create(args.engine, args.players, options=options, seats=seats, token=args.token)
         if not args.json:
             _platform_words(c)
     if args.json:
@@ -442,9 +443,9 @@ def parser(prog: str = "tablero") -> argparse.ArgumentParser:
     s.set_defaults(fn=cmd_engines)
     s = sub.add_parser("create", parents=[common], help="create a game; prints its id and seat tokens")
     s.add_argument("engine")
-    s.add_argument("--players", type=int)
-    s.add_argument("--seats", help="comma-separated seat kinds: human, open or bot; bot:medium, bot:hard name a bot's "
-                                   "level (e.g. human,bot:hard,bot)")
+    s.add_argument("--players", type=int, help="seats (default: the engine's minimum, or one per --seats kind)")
+    s.add_argument("--seats", help="comma-separated seat kinds: human, open, me (a portal user's, with the JWT as "
+                                   "--token) or bot; bot:medium, bot:hard name a bot's level (e.g. human,bot:hard,bot)")
     s.add_argument("--options", help="engine options as JSON")
     s.set_defaults(fn=cmd_create)
     s = sub.add_parser("join", parents=[common], help="claim an open seat of a game")
