@@ -95,6 +95,9 @@ if __name__ == "__main__":
         sys.exit(f"no {GOLDEN_DIR}: golden logs are recorded in a checkout of the repository "
                  "(pip install -e), into its tests/golden/")
     targets = names() if sys.argv[2] == "--all" else sys.argv[2:]
+    unknown = [n for n in targets if n not in names()]
+    if unknown:  # before any file is written (an engine name misspelt among several)
+        sys.exit(f"no engine named {', '.join(map(repr, unknown))}; known: {', '.join(sorted(names()))}")
     for n in targets:
         for p in record(n):
             print(p)

@@ -94,3 +94,18 @@ def test_the_decide_loop_checks_an_action_shape_once(monkeypatch):
     # decide() called on its own (a test, a tool) still checks the shape itself.
     with pytest.raises(rules.InvalidAction):
         TicTacToe().decide(g.state, 1, {"type": "place", "cell": "x"}, g.rng)
+
+
+def test_recording_an_unknown_engine_is_a_one_line_error_and_writes_nothing(tmp_path):
+    # `python -m tablero.engines.core.golden record chess` ended in an UnknownEngine traceback,
+    # after recording the names before it.
+    import subprocess
+    import sys
+
+    before = {p.name: p.read_bytes() for p in (golden.GOLDEN_DIR / "tic-tac-toe").iterdir()}
+    r = subprocess.run([sys.executable, "-m", "tablero.engines.core.golden", "record", "tic-tac-toe", "chess"],
+                       capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "no engine named 'chess'" in r.stderr and "tic-tac-toe" in r.stderr, r.stderr
+    assert {p.name: p.read_bytes() for p in (golden.GOLDEN_DIR / "tic-tac-toe").iterdir()} == before
+    assert not r.stdout, r.stdout
