@@ -202,6 +202,8 @@ def test_create_join_engines_and_plays_refusals_speak_the_language_asked(server)
     assert re.match(r"game \S+ \(new-bedford, 1 seat, version 1\)\n", solo), solo
     for argv, spanish, english in (
             (("riverboat", "--players", "7"), "riverboat se juega con 2-4 jugadores, no con 7", "riverboat takes 2-4 players, not 7"),
+            (("tic-tac-toe", "--players", "3"), "tic-tac-toe se juega con 2 jugadores, no con 3",
+             "tic-tac-toe takes 2 players, not 3"),  # not "2-2"
             (("riverboat", "--seat", "5"), "--seat debe ser de 0 a 1", "--seat must be 0..1"),
             (("tic-tac-toe", "--open", "2"), "--open debe ser de 0 a 1: 2 asientos, uno de ellos el tuyo",
              "--open must be 0..1: 2 seats, one of them yours"),

@@ -140,7 +140,9 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
     eng = c.engine(args.engine)
     players = args.players or eng.min_seats
     if not eng.min_seats <= players <= eng.max_seats:
-        raise SystemExit(T("play.players_range", {"engine": eng.name, "lo": eng.min_seats, "hi": eng.max_seats, "n": players}))
+        span = f"{eng.min_seats}" if eng.min_seats == eng.max_seats else f"{eng.min_seats}-{eng.max_seats}"  # not "2-2"
+        raise SystemExit(T("play.players_range", {"engine": eng.name, "span": span, "lo": eng.min_seats,
+                                                  "hi": eng.max_seats, "n": players}))  # lo, hi: older servers
     if not 0 <= args.seat < players:
         raise SystemExit(T("play.seat_range", {"hi": players - 1}))
     if not 0 <= args.open < players:
