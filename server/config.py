@@ -374,6 +374,8 @@ class Config(BaseSettings):
         if self.secret == DEV_SECRET:
             logging.getLogger("tablero").warning(
                 "TABLERO_SECRET is not set: seat tokens are signed with the development secret"
+                + ("" if self.host is not None else  # say why a container's published port answers nothing
+                   "; so the server listens on 127.0.0.1 only (set TABLERO_SECRET, or --host / TABLERO_HOST)")
             )
         elif self.secret.upper().startswith("CHANGE-ME") or len(self.secret) < 16:
             logging.getLogger("tablero").warning(

@@ -368,7 +368,7 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     if install_signals:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-    log.info("serving", extra={"fields": {"grpc_port": grpc_port, "http_port": http_port,
+    log.info("serving", extra={"fields": {"host": config.bind_host, "grpc_port": grpc_port, "http_port": http_port,
                                           "metrics_port": metrics_port,
                                           "store": "redis" if config.redis_url else "sqlite",
                                           "db": config.db or (":memory:" if not config.redis_url else None)}})

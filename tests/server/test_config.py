@@ -329,3 +329,27 @@ def test_log_level_help_names_every_level_the_config_accepts(verb):
     line = line[:line.index("TABLERO_LOG_LEVEL")]
     levels = typing.get_args(Config.model_fields["log_level"].annotation)
     assert [lv for lv in levels if lv not in line] == []
+
+
+@pytest.mark.parametrize("host", [None, "127.0.0.1"])
+def test_the_start_log_says_where_the_server_listens(host):
+    """Without TABLERO_SECRET the server binds 127.0.0.1 only, which the log did not say: `docker run
+    -p 8080:8080` of the image without a secret answered nothing from outside and nothing told why.
+    The development-secret warning names the loopback-only bind (unless --host was given), and the
+    "serving" line names the host."""
+    env = {"PATH": "/usr/bin:/bin"}
+    argv = [sys.executable, "-m", "tablero.server", "serve", "--http-port", "0", "--grpc-port", "0",
+            "--metrics-port", "0", *(["--host", host] if host else [])]
+    p = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    lines = []
+    try:
+        for line in p.stderr:
+            lines.append(json.loads(line))
+            if lines[-1]["msg"] == "serving":
+                break
+    finally:
+        p.terminate()
+        p.communicate(timeout=60)
+    warning = next(r["msg"] for r in lines if "development secret" in r["msg"])
+    assert ("listens on 127.0.0.1 only" in warning) == (host is None), warning
+    assert lines[-1]["msg"] == "serving" and lines[-1]["host"] == "127.0.0.1", lines[-1]
