@@ -72,3 +72,17 @@ def test_the_async_client_lists_games_too(kw):
 
     game_id, page, every = asyncio.run(main())
     assert page == [game_id] and every == [game_id]
+
+
+def test_seats_name_their_portal_users(kw):
+    """A seat's `userId` / `userName` (REST and gRPC carry them, the TypeScript SDK's SeatInfo has
+    them) were dropped by the Python SDK: "My games" could not say who sits where."""
+    user = f"names-{next(iter(kw))}"
+    with Client(**kw, token=token(user, "Nia")) as c:
+        created = c.create("tic-tac-toe", seat_specs=[{"kind": "me"}, {"kind": "human", "user_id": "kim",
+                                                                        "user_name": "Kim"}])
+        [summary] = [g for g in c.list_games(mine=True).games if g.id == created.game.id]
+        for seats in (created.game.seats, c.game(created.game.id).seats, summary.seats):
+            assert [(s.user_id, s.user_name) for s in seats] == [(user, "Nia"), ("kim", "Kim")], seats
+        anonymous = c.create("tic-tac-toe", seats=["human", "bot"])
+    assert [(s.user_id, s.user_name) for s in anonymous.game.seats] == [(None, None), (None, None)]

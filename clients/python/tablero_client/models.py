@@ -55,11 +55,14 @@ class SeatInfo:
     kind: str  # SEAT_KIND_HUMAN | SEAT_KIND_OPEN | SEAT_KIND_BOT
     claimed: bool = False
     bot_level: str | None = None  # "easy", "medium" or "hard" for a bot seat created with a level
+    user_id: str | None = None  # the portal user holding (or invited to) the seat
+    user_name: str | None = None
 
     @classmethod
     def from_json(cls, d: JSON) -> SeatInfo:
         return cls(seat=int(d.get("seat", 0)), kind=seat_kind_name(d.get("kind")), claimed=bool(d.get("claimed")),
-                   bot_level=d.get("botLevel") or None)
+                   bot_level=d.get("botLevel") or None, user_id=d.get("userId") or None,
+                   user_name=d.get("userName") or None)
 
 
 @dataclass(frozen=True, slots=True)
