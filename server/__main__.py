@@ -49,10 +49,10 @@ def serve(argv: list[str]) -> int:
     logs.setup(config.log_level)
     # Before any worker starts: under --workers the workers bind with SO_REUSEPORT, which would
     # let them share a port with another server's workers instead of failing.
-    busy = _busy_port(config)
+    busy = _busy_port(config) or _unopenable_db(config)
     if busy is not None:
         print(f"tablero serve: {busy}", file=sys.stderr)
-        return 2 if busy.startswith("TABLERO_HOST") else 1  # (a bad setting, as the config's own: exit 2)
+        return 2 if busy.startswith(("TABLERO_HOST", "TABLERO_DB")) else 1  # (a bad setting, as the config's own: exit 2)
     if config.workers > 1:
         from tablero.server.workers import supervise
 
@@ -97,6 +97,22 @@ def _busy_port(config) -> str | None:
                             "address of this machine (0.0.0.0 for every interface, 127.0.0.1 for this one only)")
                 return (f"cannot listen on {host}:{port} for {name} ({e.strerror or e}); another server may "
                         f"hold it: choose another with --{name.lower()}-port")
+    return None
+
+
+def _unopenable_db(config) -> str | None:
+    """Why the SQLite file cannot be opened or created (a folder the server may not write, such as a
+    container's read-only root), or None: one line, not sqlite3's traceback from the start-up. (The
+    file is created here, empty, as the server would create it a moment later.)"""
+    if config.redis_url or not config.db or config.db == ":memory:":
+        return None
+    import sqlite3
+
+    try:
+        sqlite3.connect(config.db, timeout=30).close()
+    except sqlite3.Error as e:
+        return (f"TABLERO_DB={config.db!r} (--db): cannot open or create the SQLite file ({e}): name a file in "
+                "a folder the server may write")
     return None
 
 

@@ -353,3 +353,13 @@ def test_the_start_log_says_where_the_server_listens(host):
     warning = next(r["msg"] for r in lines if "development secret" in r["msg"])
     assert ("listens on 127.0.0.1 only" in warning) == (host is None), warning
     assert lines[-1]["msg"] == "serving" and lines[-1]["host"] == "127.0.0.1", lines[-1]
+
+
+def test_a_sqlite_file_that_cannot_be_created_is_a_one_line_error():
+    """TABLERO_DB in a folder the server may not write (here /proc, refused even to root; in a
+    container, the read-only root filesystem) ended the start-up in sqlite3's traceback."""
+    env = {"PATH": "/usr/bin:/bin", "TABLERO_DB": "/proc/tablero-no-such.db"}
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "serve", "--http-port", "0", "--grpc-port", "0",
+                        "--metrics-port", "0"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "TABLERO_DB='/proc/tablero-no-such.db' (--db): cannot open or create the SQLite file" in r.stderr, r.stderr
