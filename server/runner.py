@@ -271,7 +271,8 @@ def _grpc_server(config: Config, api: Api) -> tuple[grpc.aio.Server, list[str], 
     health_pb2_grpc.add_HealthServicer_to_server(health, gserver)
     reflection.enable_server_reflection(
         [*api_services, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], gserver)
-    grpc_port = gserver.add_insecure_port(f"{config.bind_host}:{config.grpc_port}")
+    host = f"[{config.bind_host}]" if ":" in config.bind_host else config.bind_host  # an IPv6 address: [::]:port
+    grpc_port = gserver.add_insecure_port(f"{host}:{config.grpc_port}")
     if grpc_port == 0:
         raise OSError(f"cannot bind gRPC port {config.grpc_port}")
     return gserver, api_services, health, grpc_port

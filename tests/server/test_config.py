@@ -363,3 +363,31 @@ def test_a_sqlite_file_that_cannot_be_created_is_a_one_line_error():
                         "--metrics-port", "0"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "TABLERO_DB='/proc/tablero-no-such.db' (--db): cannot open or create the SQLite file" in r.stderr, r.stderr
+
+
+def test_an_ipv6_host_serves_grpc_and_http():
+    """TABLERO_HOST=:: (or ::1) ended the start-up in grpc's "Failed to bind to address :::50051"
+    traceback: the gRPC address needs the IPv6 address in brackets (HTTP and metrics bound it)."""
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    from tests import plainhttp
+
+    env = {"PATH": "/usr/bin:/bin", "TABLERO_HOST": "::1"}
+    p = subprocess.Popen([sys.executable, "-m", "tablero.server", "serve", "--http-port", "0", "--grpc-port", "0",
+                          "--metrics-port", "0"], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    lines = []
+    try:
+        for line in p.stderr:
+            lines.append(line)
+            if '"serving"' in line:
+                break
+        serving = json.loads(lines[-1])
+        assert serving["msg"] == "serving", "".join(lines)
+        with grpc.insecure_channel(f"[::1]:{serving['grpc_port']}") as ch:
+            status = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=30).status
+        assert status == health_pb2.HealthCheckResponse.SERVING
+        assert plainhttp.get(f"http://[::1]:{serving['http_port']}/healthz").status_code == 200
+    finally:
+        p.terminate()
+        p.communicate(timeout=60)
