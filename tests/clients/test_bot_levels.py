@@ -59,3 +59,20 @@ def test_play_takes_the_bots_level():
     assert isinstance(ns, argparse.Namespace) and ns.bot == "hard"
     with pytest.raises(SystemExit):
         parser().parse_args(["play", "riverboat", "--bot", "expert"])
+
+
+@pytest.mark.parametrize(("args", "seats"), [
+    (["new-bedford", "--bot", "hard"], "seat 1 human, seat 2 bot (hard)"),
+    (["founders-of-gloomhaven", "--bot", "medium"], "seat 1 human, seat 2 bot (medium)"),
+    (["new-bedford", "--open", "1"], "seat 1 human, seat 2 open"),
+    (["new-bedford"], "seat 1 human"),  # the engine's minimum: solo, as before
+    (["riverboat", "--bot", "hard"], "seat 1 human, seat 2 bot (hard)"),
+])
+def test_play_makes_room_for_the_bot_it_was_asked_for(server, args, seats):
+    """An outside pass: `tablero play new-bedford --bot hard` made a solo game (New Bedford's and
+    Founders' smallest table is one seat) with no bot in it, and `--open 1` was refused."""
+    from .conftest import cli
+
+    p = cli("--url", server.http, "play", *args, check=False)
+    first = p.stdout.splitlines()[0] if p.stdout else p.stderr
+    assert first.endswith(f"you are seat 1; {seats}"), (p.stdout, p.stderr)
