@@ -59,3 +59,37 @@ def test_play_takes_the_bots_level():
     assert isinstance(ns, argparse.Namespace) and ns.bot == "hard"
     with pytest.raises(SystemExit):
         parser().parse_args(["play", "riverboat", "--bot", "expert"])
+
+
+@pytest.mark.parametrize(("args", "seats"), [
+    (["new-bedford", "--bot", "hard"], "seat 1 human, seat 2 bot (hard)"),
+    (["founders-of-gloomhaven", "--bot", "medium"], "seat 1 human, seat 2 bot (medium)"),
+    (["new-bedford", "--open", "1"], "seat 1 human, seat 2 open"),
+    (["new-bedford"], "seat 1 human"),  # the engine's minimum: solo, as before
+    (["riverboat", "--bot", "hard"], "seat 1 human, seat 2 bot (hard)"),
+])
+def test_play_makes_room_for_the_bot_it_was_asked_for(server, args, seats):
+    """An outside pass: `tablero play new-bedford --bot hard` made a solo game (New Bedford's and
+    Founders' smallest table is one seat) with no bot in it, and `--open 1` was refused."""
+    from .conftest import cli
+
+    p = cli("--url", server.http, "play", *args, check=False)
+    first = p.stdout.splitlines()[0] if p.stdout else p.stderr
+    assert first.endswith(f"you are seat 1; {seats}"), (p.stdout, p.stderr)
+
+
+@pytest.mark.parametrize(("lang", "names"), [
+    ("en", ["seat 2 (hard bot)", "seat 3 (medium bot)", "seat 4 (bot)"]),
+    ("es", ["asiento 2 (bot difícil)", "asiento 3 (bot medio)", "asiento 4 (bot)"]),
+])
+def test_the_terminal_names_a_bots_level_wherever_it_names_the_seat(server, lang, names):
+    """An outside pass: only `play`'s first line said `seat 2 bot (hard)`; the board, the log and
+    `show` said `seat 2 (bot)`, so a resumed game or a spectator never learnt the level (the
+    browser's seat chips say it)."""
+    from .conftest import cli
+
+    r = plainhttp.post(f"{server.http}/v1/games",
+                       json={"engine": "new-bedford", "seats": ["human", "bot:hard", "bot:medium", "bot"]}).json()
+    p = cli("--url", server.http, "--lang", lang, "show", r["game"]["id"])
+    for name in names:
+        assert name in p.stdout, (name, p.stdout[:1500])

@@ -195,3 +195,16 @@ def test_a_stall_site_takes_its_article_in_english():
 
     assert line("animals") == "Blue may place a stall of animals."
     assert line("wood") == "Blue may place a stall of wood."
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_stalled_end_is_explained_as_the_browser_explains_it(lang, monkeypatch):
+    """An outside pass ended `play founders-of-gloomhaven --bot hard` with only `Game over (stalled)`:
+    the terminal now says what the browser says (label.stalled), the safety net's end."""
+    monkeypatch.setattr(i18n, "current_language", lambda: lang)
+    g = engines.LocalGame(ENGINE, seats=2, seed=22)  # random play ends stalled at this seed
+    g.play_random(max_steps=5000)
+    assert (g.outcome() or {}).get("reason") == "stalled"
+    game = _game(g.view(0), 2, 0, [])
+    said = " ".join(_text(game).split())
+    assert " ".join(i18n.catalog(ENGINE, lang).format("label.stalled").split()) in said, said[-800:]

@@ -59,8 +59,8 @@ def test_phoenicias_own_hand_shows_the_introductory_production_cards():
     assert view["players"][0]["hand"] == [] and view["players"][0]["preset_cards"] == 1
     text = _text(render(_game(g, "phoenicia")))
     rows = {m.group(1): line for line in text.splitlines() if (m := re.match(r"│ (\d)( \(you\))? +│", line))}
-    assert "5 (introductory)" in rows["0"], text
-    assert "1 card (1 introductory)" in rows["1"] and "5 (introductory)" not in rows["1"]
+    assert "5 (introductory)" in rows["1"], text
+    assert "1 card (1 introductory)" in rows["2"] and "5 (introductory)" not in rows["2"]
 
 
 def _founders_vote_decided_by_tie() -> tuple[engines.LocalGame, dict]:

@@ -44,12 +44,22 @@ def test_no_table_is_cut_at_the_terminals_edge(engine, width, steps):
 def test_riverboat_mats_are_drawn_whole_under_the_table_when_it_does_not_fit(width):
     text = _drawn("riverboat", 2, width, 60)
     lines = text.splitlines()
-    for seat in ("0 (you)", "1"):
+    for seat in ("1 (you)", "2"):
         start = next(i for i, line in enumerate(lines) if line.endswith(f"seat {seat}") and line.startswith("mat"))
         rows = lines[start + 1:start + 6]  # five rows of seven cells, numbered in order
         numbers = [int(n) for row in rows for n in re.findall(r"\d+", row)]
         assert numbers == list(range(1, 36)), rows
     assert "│ mat" not in text and "┃ mat" not in text
+
+
+@pytest.mark.parametrize("engine", ["riverboat", "phoenicia"])
+def test_the_players_table_counts_seats_from_one_as_the_header_does(engine):
+    """An outside pass saw Riverboat's and Phoenicia's players tables say `0 (you)` and `1`
+    under a header that says `you are seat 1` and a log that says `seat 2 (bot)`."""
+    text = _drawn(engine, 2, 160, 60)
+    cells = {c.strip() for line in text.splitlines() for c in re.split("[│┃]", line)}  # turned or not
+    assert "you are seat 1" in text
+    assert "1 (you)" in cells and "2" in cells and "0 (you)" not in cells, text
 
 
 def test_riverboat_mats_stay_in_the_table_on_a_wide_terminal():

@@ -417,11 +417,12 @@ def _add_play(sub: Any, common: argparse.ArgumentParser) -> None:
                "Leaving: q (or quit, exit) + Enter at a prompt or while others play, or Ctrl-D: exit status 0;\n"
                "Ctrl-C: exit status 130. Both print `resume with: tablero play --game ID --token TOKEN ...` first.")
     s.add_argument("engine", nargs="?", help="create a new game of this engine (you + bots)")
-    s.add_argument("--players", type=int, help="seats (default: the engine's minimum)")
+    s.add_argument("--players", type=int, help="seats (default: the engine's minimum, but room for "
+                                                "the --open seats and, with --bot, a bot)")
     s.add_argument("--seat", type=int, default=0, help="your seat in a new game, counted from 0 (default 0; the screens number seats from 1, "
                         "as the browser does: --seat 0 is shown as seat 1)")
     s.add_argument("--open", type=int, default=0, help="leave this many seats open for people (the rest are bots)")
-    s.add_argument("--bot", choices=("easy", "medium", "hard"), default="easy",
+    s.add_argument("--bot", choices=("easy", "medium", "hard"),
                    help="the bots' level in a new game (default easy)")
     s.add_argument("--options", help="engine options as JSON")
     s.add_argument("--game", help="play an existing game's seat (with --token) instead")

@@ -121,6 +121,16 @@ def join_command(args: argparse.Namespace, game_id: str) -> str:
     return f"tablero play --join {shlex.quote(game_id)} {_server_flag(args)}"
 
 
+def _players(args: argparse.Namespace, lo: int, hi: int) -> int:
+    """--players, else the engine's smallest table that still has a seat for each --open seat and,
+    when --bot names a level, for a bot: `play new-bedford --bot hard` made a solo game without any
+    bot, and `play new-bedford --open 1` was refused (New Bedford's smallest table is one seat)."""
+    if args.players:
+        return args.players
+    wanted = 1 + max(getattr(args, "open", 0), 0) + (1 if getattr(args, "bot", None) else 0)
+    return max(lo, min(hi, wanted))
+
+
 def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, bool]:
     from .cli import _json_arg
 
@@ -138,7 +148,7 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
     if not args.engine:
         raise SystemExit(T("play.need_engine"))
     eng = c.engine(args.engine)
-    players = args.players or eng.min_seats
+    players = _players(args, eng.min_seats, eng.max_seats)
     if not eng.min_seats <= players <= eng.max_seats:
         span = f"{eng.min_seats}" if eng.min_seats == eng.max_seats else f"{eng.min_seats}-{eng.max_seats}"  # not "2-2"
         raise SystemExit(T("play.players_range", {"engine": eng.name, "span": span, "lo": eng.min_seats,
@@ -156,7 +166,7 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
             kinds.append("open")
             opened += 1
         else:
-            level = getattr(args, "bot", "easy")
+            level = getattr(args, "bot", None) or "easy"
             kinds.append("bot" if level == "easy" else f"bot:{level}")
     opts = _json_arg(args.options, "--options") if args.options else None
     created = c.create(eng.name, players, options=opts, seats=kinds)

@@ -101,12 +101,15 @@ def shown_seat(seat: int) -> int:
 
 
 def seat_name(game: Game, seat: int, mark_you: bool = True) -> str:
-    """`seat 2 (bot)`, `seat 1 (you)` for seats 1 and 0 (numbered from 1, as the browser does;
+    """`seat 2 (bot)` (`seat 2 (hard bot)` for a level above easy), `seat 1 (you)` for seats 1 and 0 (numbered from 1, as the browser does;
     without "(you)" when the text says so already: `you are seat 1`)."""
     m = messages(game)
-    kind = next((s.kind for s in game.seats if s.seat == seat), "")
+    info = next((s for s in game.seats if s.seat == seat), None)
+    kind, level = (info.kind, info.bot_level) if info else ("", None)
     name = m.format("seat.number", {"n": shown_seat(seat)})
-    if kind.endswith("BOT"):
+    if kind.endswith("BOT") and level in ("medium", "hard"):  # the level the game was made with, as the browser's chip says
+        name = m.format("seat.bot_level", {"name": name, "level": level})
+    elif kind.endswith("BOT"):
         name = m.format("seat.bot", {"name": name})
     return m.format("seat.you", {"name": name}) if mark_you and seat == game.your_seat else name
 

@@ -492,6 +492,8 @@ def _result(game: Game) -> Text | None:
         "winners_n": len(winners), "winners": m.list([player_name(game, w) for w in winners])}), style="bold red")
     if r.get("tie_break") and _tied(r.get("scores")):
         t.append("  " + m.format("label.term_tie_break"), style="dim")
+    if r.get("reason") == "stalled":  # the safety net's end, said as the browser says it
+        t.append("\n" + m.format("label.stalled"), style="dim")
     h = game.view.get("history")
     if isinstance(h, dict):
         t.append("\n" + m.format("label.term_history", {

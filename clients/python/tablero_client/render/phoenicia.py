@@ -61,6 +61,7 @@ def hand_text(p: dict[str, Any]) -> str:
 def render(game: Game) -> Group:
     v = game.view
     head = _head(v)
+    from . import shown_seat  # seats counted from 1, as the header and the log count them
     from .i18n import value
 
     m = _m(game)
@@ -78,7 +79,7 @@ def render(game: Game) -> Group:
         i = p.get("seat")
         tiles = "\n".join(f"{_tableau_name(m, t)}: {' '.join(s or '·' for s in t.get('slots') or [])}"
                           for t in p.get("tiles") or [])
-        players.add_row(f"{i}{' (' + m.format('label.term_you') + ')' if i == game.your_seat else ''}", str(p.get("vp")), str(p.get("production")),
+        players.add_row(f"{'—' if i is None else shown_seat(i)}{' (' + m.format('label.term_you') + ')' if i == game.your_seat else ''}", str(p.get("vp")), str(p.get("production")),
                         hand_text(p), str(p.get("disks")), f"{p.get('untrained')}/{p.get('trained')}", tiles,
                         ", ".join(str(value(m, c)) for c in p.get("cards") or []) or "—", style="bold" if i == game.your_seat else "")
     parts: list[Any] = [head, Fit(display), Fit(players)]

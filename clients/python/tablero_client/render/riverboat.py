@@ -94,8 +94,10 @@ def render(game: Game) -> Group:
             bare.add_column(m.format("label.term_column", {"column": col}))
     key = Text(m.format("label.term_key"), style="dim")
     mats = []
+    from . import shown_seat  # seats counted from 1, as the header and the log count them
+
     for i, p in enumerate(v.get("players") or []):
-        who = f"{i}{' (' + m.format('label.term_you') + ')' if i == game.your_seat else ''}" \
+        who = f"{shown_seat(i)}{' (' + m.format('label.term_you') + ')' if i == game.your_seat else ''}" \
               f"{' ' + m.format('label.term_passed') if p.get('passed') else ''}"
         drawn = mat(p, grid["rows"], grid["cols"], grid.get("odd_rows_shifted_right", True))
         rest = (str(p.get("coins")), str(p.get("vp")), str(p.get("harbor")), ", ".join(p.get("boats") or []) or "—",
