@@ -148,7 +148,11 @@ def slow_beside_cheap() -> None:
 
 
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("seconds_per_run", nargs="?", type=float, default=5.0, help="seconds per run (default 5)")
+    seconds = ap.parse_args().seconds_per_run
     hop()
     cheap_reads(seconds)
     slow_beside_cheap()
