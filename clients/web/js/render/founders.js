@@ -112,11 +112,26 @@ function voteBox(ctx, v) {
   if (!vt) return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.no_vote'));
   return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.vote_called', { who: seatName(ctx, vt.caller), stage: L('label.vote_stage', { stage: vt.stage || '' }) }),
     h('ul', {}, (vt.voted || []).map((did, s) => h('li', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}: `,
-      vt.votes && vt.votes[s] ? L('label.voted_for', { proposal: proposalNow(v, vt.votes[s].proposal), n: vt.votes[s].fleeting + vt.votes[s].lasting, fleeting: vt.votes[s].fleeting, lasting: vt.votes[s].lasting })
+      // n: the vote's strength as the totals count it (1 + fleeting + 2 × lasting, p. 15)
+      vt.votes && vt.votes[s] ? L('label.vote_counted', { proposal: proposalNow(v, vt.votes[s].proposal), n: 1 + vt.votes[s].fleeting + 2 * vt.votes[s].lasting, fleeting: vt.votes[s].fleeting, lasting: vt.votes[s].lasting })
         : s === ctx.seat && vt.my_vote ? L('label.my_vote', { proposal: proposalNow(v, vt.my_vote.proposal), fleeting: vt.my_vote.fleeting ?? 0, lasting: vt.my_vote.lasting ?? 0 })
           : L('label.vote_state', { voted: String(!!did) })))),
-    (vt.tied || []).length ? h('small', {}, L('label.tied', { what: catalog(FG).list(vt.tied.map((x) => proposalNow(v, x))) }), ' ') : null,
+    (vt.tied || []).length > 1 ? h('small', {}, L('label.tied', { what: catalog(FG).list(vt.tied.map((x) => proposalNow(v, x))) }), ' ') : null,
     vt.decider !== null && vt.decider !== undefined ? h('small', {}, L('label.decider', { who: seatName(ctx, vt.decider) }), ' ') : null);
+}
+
+// The achievements variant: the card drawn from each deck, what it asks and gives (the catalog's
+// words for our edition's cards, edition.json "achievements"), and who scored it.
+const DECKS = ['immediate', 'mid', 'end'];
+function achievementsBox(ctx, v) {
+  const drawn = v.achievements;
+  if (!drawn || typeof drawn !== 'object' || !Object.keys(drawn).length) return null;
+  const scored = v.achievements_scored || {};
+  return h('div', { class: 'fg-achievements' }, h('strong', {}, L('view.achievements'), ' '),
+    // (in the decks' order, immediate, mid-game, end: the view's object may come in another)
+    h('ul', {}, Object.entries(drawn).sort(([a], [b]) => DECKS.indexOf(a) - DECKS.indexOf(b)).map(([deck, id]) => h('li', { 'data-achievement': id },
+      L('label.achievement', { deck: L('label.term_achievement_deck', { deck }), name: word(id), id,
+        scored: String(Object.prototype.hasOwnProperty.call(scored, id)), who: catalog(FG).list((scored[id] || []).map((s) => seatName(ctx, s))) || L('web.nobody') })))));
 }
 
 function player(ctx, v, p) {
@@ -219,6 +234,20 @@ function proposalsThen(ctx) {
   return props;
 }
 
+// The prestige buildings placed when the log's event `ctx.at` happened, in the order placed (the
+// engine's prestige list: a delivery names its building by its place there). A stream brings a
+// placement and its deliveries together, before the view holds the new building.
+function prestigeThen(ctx) {
+  const log = (ctx && ctx.log) || [];
+  const last = Math.min(ctx && Number.isInteger(ctx.at) ? ctx.at : log.length - 1, log.length - 1);
+  const cards = [];
+  for (let i = 0; i <= last; i++) {
+    const e = log[i].event || {};
+    if (e.type === 'prestige_placed' && typeof e.card === 'string') cards.push(e.card);
+  }
+  return cards;
+}
+
 // "proposal 2 (Salt Barrel)": numbered from 1 with its name, as the terminal client says it.
 function proposalName(ctx, i) {
   const names = proposalsThen(ctx);
@@ -269,7 +298,7 @@ function render(ctx) {
         h('h4', {}, `★ ${cardName(v, pb.card)}`), h('div', {}, L('label.needs', { what: (pb.requires || []).map((r, i) => `${word(r)}${deliveredBy(ctx, (pb.delivered || [])[i])}`).join(', ') })),
         h('small', {}, L('label.prestige_state', { points: pb.points, complete: String(!!pb.complete), has_worker: String(pb.worker !== null && pb.worker !== undefined), worker: pb.worker !== null && pb.worker !== undefined ? seatName(ctx, pb.worker) : '' })))) : h('span', { class: 'muted' }, L('label.none_yet'))),
       h('div', { class: 'fg-completions' }, h('strong', {}, L('label.completions'), ' '), String(v.completions ?? 0)),
-      voteBox(ctx, v),
+      voteBox(ctx, v), achievementsBox(ctx, v),
       h('div', { class: 'small-print' }, L('label.council_line', { neutral: catalog(FG).list((v.neutral || []).map(word)) || L('value.none'), roads: v.roads_left, supply: amounts(catalog(FG), v.supply || {}) }))),
     h('div', { class: 'players-row' }, (v.players || []).map((p) => player(ctx, v, p))));
 }
@@ -339,7 +368,8 @@ function fieldValue(key, value, ctx) {
   const v = (ctx && ctx.view) || {};
   if (key === 'cell' && Number.isInteger(value)) return squareName(v, value);
   if (key === 'cells' && Array.isArray(value)) return value.map((c) => squareName(v, c)).join(', ');
-  if ((key === 'proposal' || key === 'winner') && Number.isInteger(value)) return proposalName(ctx, value).replace(/^(⟦?)\D+?(?=\d)/, '$1'); // "1 (Tavern)": the template says "proposal"
+  // (private_proposal: the shown seat's own secret vote, numbered from 1 as the buttons said it)
+  if ((key === 'proposal' || key === 'winner' || key === 'private_proposal') && Number.isInteger(value)) return proposalName(ctx, value).replace(/^(⟦?)\D+?(?=\d)/, '$1'); // "1 (Tavern)": the template says "proposal"
   if (key === 'totals' && Array.isArray(value)) { // a vote's influence by proposal, named as they were then
     // a vote has three totals, also when fewer proposals were left on the table (the deck ran
     // low): only the proposals there were are named ("2 0 influence" was none of them)
@@ -351,8 +381,12 @@ function fieldValue(key, value, ctx) {
   // private_card: the card one played face down, seen by its owner ("(Income)", as in the hand)
   if (['card', 'target', 'building', 'adviser', 'private_card'].includes(key) && typeof value === 'string') return cardName(v, value);
   if (key === 'tile' && Number.isInteger(value)) return tileNamed(ctx, value);
-  // a delivery's building: its place in the prestige buildings (view.prestige), named as printed
-  if (key === 'building' && Number.isInteger(value) && ((v.prestige || [])[value] || {}).card) return cardName(v, v.prestige[value].card);
+  // a delivery's building: its place in the prestige buildings, in the order they were placed
+  // (the log's prestige_placed events up to this one; the view, which may not hold it yet, else)
+  if (key === 'building' && Number.isInteger(value)) {
+    const card = prestigeThen(ctx)[value] || ((v.prestige || [])[value] || {}).card;
+    if (card) return cardName(v, card);
+  }
   if (key === 'slot' && Number.isInteger(value)) return String(value + 1);
   return null;
 }

@@ -1,0 +1,138 @@
+"""Founders of Gloomhaven in the browser, an outside player's pass: what a vote shows (one's own
+secret vote in the log, each vote's influence as the totals count it, no tie with one winner), a
+delivery made with a placement named live, the achievements of the variant on the board, and the
+words of a follow and of an import chosen square by square."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+from tests import plainhttp
+
+from .api_play import ApiGame
+from .conftest import ARTIFACTS
+from .test_founders import founders_name
+
+EDITION = Path(__file__).resolve().parents[2] / "engines" / "founders_of_gloomhaven" / "edition.json"
+
+
+def placing_with_a_neutral_requirement(g: ApiGame) -> bool:
+    """The vote is won outright (no tie) and its building, which needs a neutral resource, is to
+    be placed: its placement delivers at once (p. 11), in the same move."""
+    v = g.get()["view"]
+    vote = v.get("vote") or {}
+    card = (v.get("cards") or {}).get(vote.get("card") or "", {})
+    return (v.get("phase") == "place" and len(vote.get("tied") or []) == 1
+            and bool(set(card.get("requires") or []) & set(v.get("neutral") or [])))
+
+
+def seat_events(g: ApiGame, seat: int) -> list[dict]:
+    out = plainhttp.get(f"{g.path}/events?pageSize=1000", headers={"Authorization": f"Bearer {g.tokens[seat]}"}, timeout=30)
+    return [e["event"] for e in out.json()["events"]]
+
+
+def test_founders_vote_shows_ones_own_vote_the_influence_counted_and_names_a_delivery_live(server, new_page):
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "human"])
+    game.play(random.Random(21), placing_with_a_neutral_requirement, max_moves=1500)
+    view = game.get(0)["view"]
+    vote = view["vote"]
+    assert len(vote["tied"]) == 1 and vote["votes"], "a vote with one winner, revealed"
+    page = new_page(1280, 900)
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".fg-vote li")
+
+    # The log: "casts a secret vote (you vote for proposal 3 (Tavern) …)", numbered from 1 with its
+    # name as the vote buttons said it (it said "proposal 2", the engine's index, for the third).
+    mine = [e for e in seat_events(game, 0) if e["type"] == "vote_cast" and e.get("seat") == 0][-1]
+    choice = mine["private"]["0"]
+    texts = page.locator("ol.log li[data-type=vote_cast]").all_inner_texts()
+    own = [t for t in texts if "(you vote for" in t][0]  # the newest first: this vote's
+    proposals = [e for e in game.events() if e["type"] in ("game_started", "proposals_drawn")][-1]
+    cards = proposals.get("proposals") or proposals.get("cards")
+    name = founders_name(cards[choice["proposal"]], view)
+    assert f"you vote for proposal {choice['proposal'] + 1} ({name}) with {choice['fleeting']} fleeting" in own, own
+
+    # The vote box: each vote's influence as the totals count it (1 + fleeting + 2 × lasting), so
+    # the lines add up to the winner's total; no "tied:" line with a single winner.
+    box = page.inner_text(".fg-vote")
+    for s, x in enumerate(vote["votes"]):
+        n = 1 + x["fleeting"] + 2 * x["lasting"]
+        assert re.search(rf"{'Red' if s == 0 else 'Blue'}.*with {n} influence \(1 \+ {x['fleeting']} fleeting \+ 2 × {x['lasting']} lasting\)", box), box
+    assert "tied" not in box, box
+
+    # The placement, made while the page watches: the stream brings the building and its delivery
+    # together, and the delivery names the building (it said "delivered to 0": the view did not hold it yet).
+    placer = vote["placer"]
+    auth = {"Authorization": f"Bearer {game.tokens[placer]}"}
+    acts = plainhttp.get(f"{game.path}/legal-actions", headers=auth, timeout=30).json()
+    r = plainhttp.post(f"{game.path}/actions", headers=auth, timeout=30,
+                       json={"action": acts["actions"][0], "expectedVersion": acts["version"]})
+    assert r.status_code == 200, r.text
+    placed = [e for e in game.events() if e["type"] == "prestige_placed"][-1]
+    line = page.locator("ol.log li[data-type=delivered]").first
+    line.wait_for()
+    text = line.inner_text()
+    assert text.endswith(f"delivered to {founders_name(placed['card'], view)}."), text
+    assert not re.search(r"delivered to \d", text), text
+    # A follower's turn: "Blue may follow now", not "gains a follower".
+    follow = page.locator("ol.log li[data-type=follower_up]")
+    if follow.count():
+        assert follow.first.inner_text().endswith("may follow now."), follow.first.inner_text()
+    page.screenshot(path=str(ARTIFACTS / "founders-vote.png"), full_page=True)
+
+
+def test_founders_shows_the_achievements_in_play_and_who_scored_them(server, new_page):
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"], {"achievements": True})
+    drawn = game.get(0)["view"]["achievements"]
+    assert set(drawn) == {"immediate", "mid", "end"}
+    printed = json.loads(EDITION.read_text())["achievements"]
+    page = new_page(1280, 900)
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".fg-achievements li")
+    lines = dict(zip(["immediate", "mid", "end"], page.locator(".fg-achievements li").all_inner_texts(), strict=True))
+    decks = {"immediate": "immediate", "mid": "mid-game", "end": "end of game"}
+    for deck, card in drawn.items():
+        a = printed[card]
+        text = lines[deck]
+        assert text.startswith(f"{decks[deck]}: {card.replace('_', ' ')} — "), text
+        assert a["text"].lower().replace("tier-2/3", "tier-2/3") in text and f"{a['value']} points" in text, text
+        assert text.endswith("not scored yet"), text
+    # Without the variant there is nothing to show.
+    plain = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
+    other = new_page(1280, 900)
+    plain.hold(other, [0])
+    other.goto(f"{server.url}/#/g/{plain.id}")
+    other.wait_for_selector(".fg-vote")
+    assert other.locator(".fg-achievements").count() == 0
+
+
+def importing(g: ApiGame) -> bool:
+    """Seat 0 may import, the square to be chosen in the next step (phase `site`)."""
+    if 0 not in (g.get().get("toAct") or []):
+        return False
+    out = plainhttp.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json()
+    return any(a["type"] == "import" and "cell" not in a for a in out.get("actions") or [])
+
+
+def test_founders_an_import_whose_square_comes_next_does_not_promise_a_square(server, new_page):
+    """`Import stone`, then the square: the move's words said "Import stone to square" and stopped."""
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
+    game.play(random.Random(5), importing, max_moves=600)
+    page = new_page(1280, 900)
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".turn .your-turn")
+    for _ in range(3):
+        acts = [t.strip() for t in page.locator(".composer button.act").all_inner_texts()]
+        if any(t.startswith("Import ") for t in acts):
+            break
+        page.locator(".composer button.choice", has_text=re.compile(r"^Import")).first.click()
+    imports = [t for t in acts if t.startswith("Import ")]
+    assert imports, acts
+    assert not [t for t in imports if re.search(r"to square\s*$", t.split("\n")[0])], imports
+    assert all(re.fullmatch(r"Import [a-z]+( with access)?", t.split("\n")[0]) for t in imports), imports
