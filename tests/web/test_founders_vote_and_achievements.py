@@ -136,3 +136,48 @@ def test_founders_an_import_whose_square_comes_next_does_not_promise_a_square(se
     assert imports, acts
     assert not [t for t in imports if re.search(r"to square\s*$", t.split("\n")[0])], imports
     assert all(re.fullmatch(r"Import [a-z]+( with access)?", t.split("\n")[0]) for t in imports), imports
+
+
+def claimed(g: ApiGame) -> bool:
+    return any(pb.get("neutral_claim") and not pb["complete"] for pb in g.get()["view"]["prestige"])
+
+
+def test_founders_solo_shows_the_cycle_the_proposal_costs_and_the_claim_tokens(server, new_page):
+    """Solo (p. 18): the cycle of 7, what each proposal costs and the neutral claim tokens the next
+    vote will charge for (unpaid, the game is lost) were nowhere on the page: a solo game was lost
+    at its second vote with nothing on the board saying why."""
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human"])
+    page = new_page(1280, 900)
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".fg-solo")
+    assert page.inner_text(".fg-solo").startswith("Solo: cycle 1 of 7 · proposals cost 1: free, 2: 2 fleeting, and 3: 4 fleeting")
+    assert page.locator(".fg-claim").count() == 0
+    for seed in range(10):
+        if claimed(game) or game.get()["status"] == "GAME_STATUS_FINISHED":
+            break
+        game.play(random.Random(seed), claimed, max_moves=300)
+    view = game.get()["view"]
+    if not claimed(game):
+        return  # lost before a building was placed: nothing more to see (rare)
+    page.reload()
+    page.wait_for_selector(".fg-claim")
+    claims = sum(1 for pb in view["prestige"] if pb.get("neutral_claim") and not pb["complete"])
+    assert page.locator(".fg-claim").count() == claims
+    assert f"neutral claim tokens on the board: {claims} " in page.inner_text(".fg-solo")
+    assert f"Solo: cycle {view['solo']['cycle']} of 7" in page.inner_text(".fg-solo")
+
+
+def worker_on_race(g: ApiGame) -> bool:
+    return any(e["type"] == "worker_placed" and e.get("target") == "race" for e in g.events())
+
+
+def test_founders_log_says_a_worker_goes_on_the_race_action(server, new_page):
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "human"])
+    game.play(random.Random(3), worker_on_race, max_moves=1500)
+    page = new_page(1280, 900)
+    page.goto(f"{server.url}/#/g/{game.id}")  # a spectator
+    page.wait_for_selector("ol.log li[data-type=worker_placed]")
+    texts = page.locator("ol.log li[data-type=worker_placed]").all_inner_texts()
+    assert any(t.endswith("places a worker on their race action.") for t in texts), texts
+    assert not [t for t in texts if "on the Race" in t], texts

@@ -134,6 +134,16 @@ function achievementsBox(ctx, v) {
         scored: String(Object.prototype.hasOwnProperty.call(scored, id)), who: catalog(FG).list((scored[id] || []).map((s) => seatName(ctx, s))) || L('web.nobody') })))));
 }
 
+// The solo game (p. 18): the cycle of 7, what each proposal costs, and the neutral claim tokens
+// the next vote makes the player pay for (or lose).
+function soloBox(v) {
+  const solo = v.solo;
+  if (!solo || typeof solo !== 'object') return null;
+  const claims = (v.prestige || []).filter((pb) => pb.neutral_claim && !pb.complete).length;
+  const costs = catalog(FG).list((solo.costs || []).map((cost, i) => L('label.solo_cost', { n: i + 1, cost })));
+  return h('div', { class: 'fg-solo' }, L('label.solo', { cycle: solo.cycle ?? '?', costs, claims }));
+}
+
 function player(ctx, v, p) {
   const s = p.seat;
   const mine = s === ctx.seat;
@@ -296,9 +306,10 @@ function render(ctx) {
       h('h3', {}, L('label.prestige_buildings')),
       h('div', { class: 'tiles' }, (v.prestige || []).length ? v.prestige.map((pb) => h('div', { class: `tile fg-prestige${pb.complete ? ' used' : ''}` },
         h('h4', {}, `★ ${cardName(v, pb.card)}`), h('div', {}, L('label.needs', { what: (pb.requires || []).map((r, i) => `${word(r)}${deliveredBy(ctx, (pb.delivered || [])[i])}`).join(', ') })),
+        pb.neutral_claim && !pb.complete ? h('div', { class: 'fg-claim' }, L('label.neutral_claim')) : null,
         h('small', {}, L('label.prestige_state', { points: pb.points, complete: String(!!pb.complete), has_worker: String(pb.worker !== null && pb.worker !== undefined), worker: pb.worker !== null && pb.worker !== undefined ? seatName(ctx, pb.worker) : '' })))) : h('span', { class: 'muted' }, L('label.none_yet'))),
       h('div', { class: 'fg-completions' }, h('strong', {}, L('label.completions'), ' '), String(v.completions ?? 0)),
-      voteBox(ctx, v), achievementsBox(ctx, v),
+      voteBox(ctx, v), achievementsBox(ctx, v), soloBox(v),
       h('div', { class: 'small-print' }, L('label.council_line', { neutral: catalog(FG).list((v.neutral || []).map(word)) || L('value.none'), roads: v.roads_left, supply: amounts(catalog(FG), v.supply || {}) }))),
     h('div', { class: 'players-row' }, (v.players || []).map((p) => player(ctx, v, p))));
 }
