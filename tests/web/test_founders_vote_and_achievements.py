@@ -181,3 +181,26 @@ def test_founders_log_says_a_worker_goes_on_the_race_action(server, new_page):
     texts = page.locator("ol.log li[data-type=worker_placed]").all_inner_texts()
     assert any(t.endswith("places a worker on their race action.") for t in texts), texts
     assert not [t for t in texts if "on the Race" in t], texts
+
+
+def test_founders_map_names_each_prestige_building_and_its_card_says_where_it_stands(server, new_page):
+    """A prestige square said "prestige of unowned" (no name) and the prestige cards said not where
+    they stand: a player could not find the building a card describes on the map."""
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
+    game.play(random.Random(9), lambda g: bool(g.get()["view"]["prestige"]), max_moves=800)
+    view = game.get(0)["view"]
+    pb = view["prestige"][0]
+    tile = next(t for t in view["tiles"] if t["id"] == pb["tile"])
+    w = view["map"]["width"]
+    names = [f"{chr(65 + c % w)}{c // w + 1}" for c in tile["cells"]]
+    name = founders_name(pb["card"], view)
+    page = new_page(1280, 900)
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".fg-prestige")
+    squares = page.locator(".fg-map .fg-sq")
+    for c in tile["cells"]:
+        title = squares.nth(c).get_attribute("title")
+        assert f"prestige ({name})" in title and "unowned" not in title, title
+    card = page.locator(".fg-prestige", has_text=name).first.inner_text()
+    assert f"square{'s' if len(names) > 1 else ''} {', '.join(names)}" in card, card

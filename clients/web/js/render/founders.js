@@ -49,7 +49,7 @@ function square(ctx, v, i) {
   const t = occ >= 0 ? (v.tiles || [])[occ] : null;
   const args = {
     square: squareName(v, i), terrain: colour || '?', has_section: String(secIdx !== null && secIdx !== undefined),
-    section: secIdx !== null && secIdx !== undefined ? sectionName(v, secIdx) : '', what: 'none', kind: '', resource: '', has_resource: 'false', owner: '', number: num ?? '',
+    section: secIdx !== null && secIdx !== undefined ? sectionName(v, secIdx) : '', what: 'none', kind: '', resource: '', has_resource: 'false', owner: '', has_owner: 'false', number: num ?? '',
   };
   let body = null;
   let cls = `fg-sq t-${colour}`;
@@ -60,7 +60,9 @@ function square(ctx, v, i) {
   } else if (t) {
     const owned = t.owner !== null && t.owner !== undefined;
     cls += ` bld k-${t.kind}${owned ? ` c${t.owner} owned` : ' neutral'}`;
-    Object.assign(args, { what: 'building', kind: kindName(t, colour), resource: t.resource ? word(t.resource) : '', has_resource: String(!!t.resource), owner: ownerName(ctx, t) });
+    // a prestige building by its name ("prestige (Foundry)"): it belongs to nobody (p. 20)
+    const what = t.kind === 'prestige' && t.card ? cardName(v, t.card) : t.resource ? word(t.resource) : '';
+    Object.assign(args, { what: 'building', kind: kindName(t, colour), resource: what, has_resource: String(!!what), owner: ownerName(ctx, t), has_owner: String(t.kind !== 'prestige') });
     body = h('span', { class: 'fg-bld' }, KIND[t.kind] || '?');
   } else if (num !== undefined) {
     body = h('small', { class: 'fg-num' }, String(num));
@@ -278,6 +280,12 @@ function tileNamed(ctx, id) {
     resource: t.resource ? word(t.resource) : '', owner: ownerName(ctx, t), square: squareName(v, t.cells[0]) });
 }
 
+// Where a prestige building stands on the map ("squares E1, F1, E2, F2"), from its tile.
+function prestigeSquares(v, pb) {
+  const t = (v.tiles || []).find((x) => x.id === pb.tile);
+  return t && (t.cells || []).length ? h('small', { class: 'fg-where' }, sq(v, t.cells)) : null;
+}
+
 // Who delivered a required resource: a seat, -1 for a neutral token, nothing yet.
 function deliveredBy(ctx, who) {
   if (who === null || who === undefined) return '';
@@ -305,7 +313,7 @@ function render(ctx) {
         h('small', {}, ' ', L('label.deck', { n: v.proposal_deck_size ?? '?' }))),
       h('h3', {}, L('label.prestige_buildings')),
       h('div', { class: 'tiles' }, (v.prestige || []).length ? v.prestige.map((pb) => h('div', { class: `tile fg-prestige${pb.complete ? ' used' : ''}` },
-        h('h4', {}, `★ ${cardName(v, pb.card)}`), h('div', {}, L('label.needs', { what: (pb.requires || []).map((r, i) => `${word(r)}${deliveredBy(ctx, (pb.delivered || [])[i])}`).join(', ') })),
+        h('h4', {}, `★ ${cardName(v, pb.card)}`), prestigeSquares(v, pb), h('div', {}, L('label.needs', { what: (pb.requires || []).map((r, i) => `${word(r)}${deliveredBy(ctx, (pb.delivered || [])[i])}`).join(', ') })),
         pb.neutral_claim && !pb.complete ? h('div', { class: 'fg-claim' }, L('label.neutral_claim')) : null,
         h('small', {}, L('label.prestige_state', { points: pb.points, complete: String(!!pb.complete), has_worker: String(pb.worker !== null && pb.worker !== undefined), worker: pb.worker !== null && pb.worker !== undefined ? seatName(ctx, pb.worker) : '' })))) : h('span', { class: 'muted' }, L('label.none_yet'))),
       h('div', { class: 'fg-completions' }, h('strong', {}, L('label.completions'), ' '), String(v.completions ?? 0)),
