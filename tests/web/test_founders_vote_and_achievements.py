@@ -204,3 +204,41 @@ def test_founders_map_names_each_prestige_building_and_its_card_says_where_it_st
         assert f"prestige ({name})" in title and "unowned" not in title, title
     card = page.locator(".fg-prestige", has_text=name).first.inner_text()
     assert f"square{'s' if len(names) > 1 else ''} {', '.join(names)}" in card, card
+
+
+def mixed_choice(g: ApiGame) -> bool:
+    """Seat 0 has many moves of several kinds; the first has a field that sorts before "type"
+    (resource, tile, cell, card) and some others have not."""
+    if 0 not in (g.get().get("toAct") or []):
+        return False
+    out = plainhttp.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json()
+    acts = out.get("actions") or []
+    early = {k for k in (acts[0] if acts else {}) if k < "type"}  # the first move's leads the questions
+    return len(acts) > 12 and len({a["type"] for a in acts}) > 1 and any(any(k not in a for k in early) for a in acts)
+
+
+def sorted_keys(route) -> None:
+    """The legal actions with their keys in alphabetical order, as a protobuf Struct may give them
+    (JSON objects have no order; the move builder must not depend on one)."""
+    response = route.fetch()
+    body = response.json()
+    body["actions"] = [dict(sorted(a.items())) for a in body.get("actions") or []]
+    route.fulfill(response=response, body=json.dumps(body))
+
+
+def test_founders_the_move_builder_asks_the_kind_of_move_first(server, new_page):
+    """A Trade follow (imports, access, money, influence, roads) asked "Choose resource: metal,
+    wood, none (14 moves)": with the actions' keys sorted, a field before "type" was asked first
+    and every move without it was "none"."""
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
+    game.play(random.Random(4), mixed_choice, max_moves=800)
+    page = new_page(1280, 900)
+    game.hold(page, [0])
+    page.route(re.compile(r"(ListLegalActions|legal-actions)"), sorted_keys)
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".composer button.choice")
+    step = page.locator(".composer .group.step h4").first.inner_text()
+    assert step.startswith("What do you do?"), step
+    fields = set(page.locator(".composer button.choice").evaluate_all("bs => bs.map(b => b.dataset.field)"))
+    assert fields == {"type"}, fields
+    assert not page.locator(".composer button.choice", has_text=re.compile(r"^none")).count()

@@ -157,7 +157,10 @@ export class Composer {
   // The field the user is asked about next, with its distinct values, or null.
   asking(cands = this.candidates()) {
     if (!cands.length) return null;
-    const order = [];
+    // The kind first ("the user picks the action's kind, then one field"): the actions' keys may
+    // come sorted (a Connect Struct's are), and "resource" before "type" asked for a resource
+    // with "none" for every move that has none (take money, a road…).
+    const order = ['type'];
     for (const a of cands) for (const [p] of leaves(a)) if (!order.includes(p)) order.push(p);
     for (const p of order) {
       // (a field a crumb has settled is not asked again: a list chosen as a set whose moves
