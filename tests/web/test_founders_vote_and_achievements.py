@@ -242,3 +242,41 @@ def test_founders_the_move_builder_asks_the_kind_of_move_first(server, new_page)
     fields = set(page.locator(".composer button.choice").evaluate_all("bs => bs.map(b => b.dataset.field)"))
     assert fields == {"type"}, fields
     assert not page.locator(".composer button.choice", has_text=re.compile(r"^none")).count()
+
+
+def placing_a_big_building(g: ApiGame) -> bool:
+    v = g.get()["view"]
+    if v.get("phase") != "place":
+        return False
+    seat = v["to_act"][0]
+    out = plainhttp.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[seat]}"}, timeout=30).json()
+    acts = out.get("actions") or []
+    return len(acts) > 6 and all(len(a.get("cells") or []) > 1 for a in acts)
+
+
+def test_founders_a_building_is_placed_by_clicking_its_squares_on_the_map(server, new_page):
+    """Where a tile of several squares goes was chosen only with "+ B5" buttons: its squares on the
+    map were not clickable (a click matched a whole one-square move only)."""
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "human"])
+    game.play(random.Random(8), placing_a_big_building, max_moves=1500)
+    seat = game.get()["view"]["to_act"][0]
+    acts = plainhttp.get(f"{game.path}/legal-actions", headers={"Authorization": f"Bearer {game.tokens[seat]}"}, timeout=30).json()["actions"]
+    cells = sorted(random.Random(1).choice(acts)["cells"])
+    page = new_page(1280, 900)
+    game.hold(page, [seat])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".composer button.choice")
+    squares = page.locator(".fg-map .fg-sq")
+    for c in cells:
+        sq = squares.nth(c)
+        expect_pickable = sq.evaluate("el => el.classList.contains('pickable')")
+        assert expect_pickable, f"square {c} is not clickable"
+        sq.click()
+        page.wait_for_function(f"() => document.querySelector('.composer .crumbs') && !document.querySelectorAll('.fg-map .fg-sq')[{c}].classList.contains('pickable')")
+    done = page.locator(".composer button.choice[data-done=true]")
+    if done.count():
+        done.click()
+    page.locator(".composer button.act").first.click()
+    page.wait_for_function("() => !document.querySelector('.composer button.act')")
+    placed = [e for e in game.events() if e["type"] == "prestige_placed"][-1]
+    assert sorted(placed["cells"]) == cells
