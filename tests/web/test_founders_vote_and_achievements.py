@@ -280,3 +280,31 @@ def test_founders_a_building_is_placed_by_clicking_its_squares_on_the_map(server
     page.wait_for_function("() => !document.querySelector('.composer button.act')")
     placed = [e for e in game.events() if e["type"] == "prestige_placed"][-1]
     assert sorted(placed["cells"]) == cells
+
+
+def recruiting(g: ApiGame) -> bool:
+    if 0 not in (g.get().get("toAct") or []):
+        return False
+    out = plainhttp.get(f"{g.path}/legal-actions", headers={"Authorization": f"Bearer {g.tokens[0]}"}, timeout=30).json()
+    return any(a["type"] == "recruit" for a in out.get("actions") or [])
+
+
+def test_founders_a_recruit_move_names_the_adviser_in_its_slot(server, new_page):
+    """"Recruit the adviser in slot 2" left the player to count the offer's cards."""
+    game = ApiGame(server.url, "founders-of-gloomhaven", ["human", "bot"])
+    game.play(random.Random(6), recruiting, max_moves=600)
+    view = game.get(0)["view"]
+    page = new_page(1280, 900)
+    game.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{game.id}")
+    page.wait_for_selector(".turn .your-turn")
+    for _ in range(3):
+        acts = [t.strip().split("\n")[0] for t in page.locator(".composer button.act").all_inner_texts()]
+        if any(t.startswith("Recruit the adviser") for t in acts):
+            break
+        page.locator(".composer button.choice", has_text=re.compile(r"^Recruit")).first.click()
+    recruits = [t for t in acts if t.startswith("Recruit the adviser")]
+    assert recruits, acts
+    for t in recruits:
+        n = int(re.search(r"slot (\d+)", t).group(1))
+        assert t == f"Recruit the adviser in slot {n} ({view['cards'][view['offer'][n - 1]]['name']})", t

@@ -365,6 +365,12 @@ function outcomeNotes(game, ctx) {
   ].filter(Boolean);
 }
 
+// An offer slot as said ("2", "slot 2") and the adviser lying there ("2 (Envoy)").
+function offerSlot(v, i, said) {
+  const card = (v.offer || [])[i];
+  return typeof card === 'string' ? `${said} (${cardName(v, card)})` : said;
+}
+
 // A value of an action's field in words, for the step-by-step move builder: squares as the map
 // labels them ("square B5"; a list of squares item by item, "B5 + B6"), proposals and slots
 // numbered from 1, cards by name.
@@ -374,7 +380,7 @@ function valueName(path, value, ctx) {
     case 'cell': return Number.isInteger(value) ? sq(v, [value]) : null;
     case 'cells': return Number.isInteger(value) ? squareName(v, value) : null;
     case 'proposal': return Number.isInteger(value) ? proposalNow(v, value) : null;
-    case 'slot': return Number.isInteger(value) ? L('label.slot', { n: value + 1 }) : null;
+    case 'slot': return Number.isInteger(value) ? offerSlot(v, value, L('label.slot', { n: value + 1 })) : null;
     case 'tile': return Number.isInteger(value) ? tileNamed(ctx, value) : null;
     case 'card': case 'target': case 'building': return typeof value === 'string' ? (value === 'race' ? L('label.your_race_action') : cardName(v, value)) : null;
     default: return null;
@@ -406,7 +412,8 @@ function fieldValue(key, value, ctx) {
     const card = prestigeThen(ctx)[value] || ((v.prestige || [])[value] || {}).card;
     if (card) return cardName(v, card);
   }
-  if (key === 'slot' && Number.isInteger(value)) return String(value + 1);
+  // a slot of the adviser offer with the adviser in it now ("Recruit the adviser in slot 2 (Envoy)")
+  if (key === 'slot' && Number.isInteger(value)) return offerSlot(v, value, String(value + 1));
   return null;
 }
 
