@@ -157,7 +157,10 @@ export class Composer {
   // The field the user is asked about next, with its distinct values, or null.
   asking(cands = this.candidates()) {
     if (!cands.length) return null;
-    const order = [];
+    // The kind first ("the user picks the action's kind, then one field"): the actions' keys may
+    // come sorted (a Connect Struct's are), and "resource" before "type" asked for a resource
+    // with "none" for every move that has none (take money, a road…).
+    const order = ['type'];
     for (const a of cands) for (const [p] of leaves(a)) if (!order.includes(p)) order.push(p);
     for (const p of order) {
       // (a field a crumb has settled is not asked again: a list chosen as a set whose moves
@@ -206,9 +209,37 @@ export class Composer {
     this.render();
   }
 
+  // The list being built item by item (cards to pay with, squares to cover), or null: its path,
+  // the items so far, the items that may come next (by key) and how many moves it already makes.
+  listStep(cands = this.candidates(), ask = cands.length > ITEMS_AT_MOST ? this.asking(cands) : null) {
+    const isList = ask && ask.path !== 'type' && [...ask.values.values()].every(({ value }) => Array.isArray(value) && value.every((x) => x === null || typeof x !== 'object'));
+    if (!this.partial && !isList) return null;
+    const path = this.partial ? this.partial.path : ask.path;
+    const items = this.partial ? this.partial.items : [];
+    const next = new Map();
+    let complete = 0;
+    for (const a of cands) {
+      const list = leaf(a, path) || [];
+      if (sameItems(list, items)) complete++;
+      const rest = counts(list);
+      for (const [k, n] of counts(items)) rest.set(k, rest.get(k) - n);
+      for (const x of list) if (rest.get(keyOf(x)) > 0) next.set(keyOf(x), x);
+    }
+    return { path, items, next, complete };
+  }
+
   // A click on the board: keep the actions whose `path` is `key`; play it when only one is left.
+  // While a list is built item by item, a piece that is one of its next items (a square the tile
+  // may cover: `cells` [85]) adds that item, as its "+ B5" button does.
   pick(path, key) {
     const cands = this.candidates();
+    const step = this.listStep(cands);
+    const one = key.startsWith('[') ? JSON.parse(key) : null;
+    const longer = Array.isArray(one) && cands.some((a) => (leaf(a, path) || []).length > 1 && contains(leaf(a, path), one));
+    if (step && step.path === path && longer && one.length === 1 && step.next.has(keyOf(one[0]))) {
+      this.addItem(path, one[0]);
+      return;
+    }
     const matching = cands.filter((a) => keyOf(leaf(a, path)) === key);
     // (a value every remaining move has tells nothing: no crumb that narrows nothing, clicked again and again)
     if (!matching.length || (matching.length > 1 && matching.length === cands.length)) return;
@@ -231,6 +262,8 @@ export class Composer {
     }
     const keys = new Set();
     for (const [k, n] of moves) if (cands.length === 1 || n < cands.length) keys.add(k);
+    const step = this.listStep(cands);
+    if (step) for (const x of step.next.values()) keys.add(`${step.path}=${keyOf([x])}`);
     return keys;
   }
 
@@ -265,21 +298,10 @@ export class Composer {
       ));
     }
     const ask = cands.length > ITEMS_AT_MOST ? this.asking(cands) : null;
-    const isList = ask && ask.path !== 'type' && [...ask.values.values()].every(({ value }) => Array.isArray(value) && value.every((x) => x === null || typeof x !== 'object'));
-    const listField = this.partial || isList;
-    if (listField) {
+    const step = this.listStep(cands, ask);
+    if (step) {
       // A list (cards to pay with, cells to cover...): one item at a time, among legal combinations.
-      const path = this.partial ? this.partial.path : ask.path;
-      const items = this.partial ? this.partial.items : [];
-      const next = new Map();
-      let complete = 0;
-      for (const a of cands) {
-        const list = leaf(a, path) || [];
-        if (sameItems(list, items)) complete++;
-        const rest = counts(list);
-        for (const [k, n] of counts(items)) rest.set(k, rest.get(k) - n);
-        for (const x of list) if (rest.get(keyOf(x)) > 0) next.set(keyOf(x), x);
-      }
+      const { path, items, next, complete } = step;
       const label = T('web.choose_items', { field: fieldLabel(path) });
       el.append(h('div', { class: 'group step', role: 'group', 'aria-label': label },
         h('h4', {}, label, h('span', { class: 'muted' }, ` (${moves(cands.length)})`)),

@@ -49,7 +49,7 @@ function square(ctx, v, i) {
   const t = occ >= 0 ? (v.tiles || [])[occ] : null;
   const args = {
     square: squareName(v, i), terrain: colour || '?', has_section: String(secIdx !== null && secIdx !== undefined),
-    section: secIdx !== null && secIdx !== undefined ? sectionName(v, secIdx) : '', what: 'none', kind: '', resource: '', has_resource: 'false', owner: '', number: num ?? '',
+    section: secIdx !== null && secIdx !== undefined ? sectionName(v, secIdx) : '', what: 'none', kind: '', resource: '', has_resource: 'false', owner: '', has_owner: 'false', number: num ?? '',
   };
   let body = null;
   let cls = `fg-sq t-${colour}`;
@@ -60,7 +60,9 @@ function square(ctx, v, i) {
   } else if (t) {
     const owned = t.owner !== null && t.owner !== undefined;
     cls += ` bld k-${t.kind}${owned ? ` c${t.owner} owned` : ' neutral'}`;
-    Object.assign(args, { what: 'building', kind: kindName(t, colour), resource: t.resource ? word(t.resource) : '', has_resource: String(!!t.resource), owner: ownerName(ctx, t) });
+    // a prestige building by its name ("prestige (Foundry)"): it belongs to nobody (p. 20)
+    const what = t.kind === 'prestige' && t.card ? cardName(v, t.card) : t.resource ? word(t.resource) : '';
+    Object.assign(args, { what: 'building', kind: kindName(t, colour), resource: what, has_resource: String(!!what), owner: ownerName(ctx, t), has_owner: String(t.kind !== 'prestige') });
     body = h('span', { class: 'fg-bld' }, KIND[t.kind] || '?');
   } else if (num !== undefined) {
     body = h('small', { class: 'fg-num' }, String(num));
@@ -112,11 +114,36 @@ function voteBox(ctx, v) {
   if (!vt) return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.no_vote'));
   return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.vote_called', { who: seatName(ctx, vt.caller), stage: L('label.vote_stage', { stage: vt.stage || '' }) }),
     h('ul', {}, (vt.voted || []).map((did, s) => h('li', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}: `,
-      vt.votes && vt.votes[s] ? L('label.voted_for', { proposal: proposalNow(v, vt.votes[s].proposal), n: vt.votes[s].fleeting + vt.votes[s].lasting, fleeting: vt.votes[s].fleeting, lasting: vt.votes[s].lasting })
+      // n: the vote's strength as the totals count it (1 + fleeting + 2 × lasting, p. 15)
+      vt.votes && vt.votes[s] ? L('label.vote_counted', { proposal: proposalNow(v, vt.votes[s].proposal), n: 1 + vt.votes[s].fleeting + 2 * vt.votes[s].lasting, fleeting: vt.votes[s].fleeting, lasting: vt.votes[s].lasting })
         : s === ctx.seat && vt.my_vote ? L('label.my_vote', { proposal: proposalNow(v, vt.my_vote.proposal), fleeting: vt.my_vote.fleeting ?? 0, lasting: vt.my_vote.lasting ?? 0 })
           : L('label.vote_state', { voted: String(!!did) })))),
-    (vt.tied || []).length ? h('small', {}, L('label.tied', { what: catalog(FG).list(vt.tied.map((x) => proposalNow(v, x))) }), ' ') : null,
+    (vt.tied || []).length > 1 ? h('small', {}, L('label.tied', { what: catalog(FG).list(vt.tied.map((x) => proposalNow(v, x))) }), ' ') : null,
     vt.decider !== null && vt.decider !== undefined ? h('small', {}, L('label.decider', { who: seatName(ctx, vt.decider) }), ' ') : null);
+}
+
+// The achievements variant: the card drawn from each deck, what it asks and gives (the catalog's
+// words for our edition's cards, edition.json "achievements"), and who scored it.
+const DECKS = ['immediate', 'mid', 'end'];
+function achievementsBox(ctx, v) {
+  const drawn = v.achievements;
+  if (!drawn || typeof drawn !== 'object' || !Object.keys(drawn).length) return null;
+  const scored = v.achievements_scored || {};
+  return h('div', { class: 'fg-achievements' }, h('strong', {}, L('view.achievements'), ' '),
+    // (in the decks' order, immediate, mid-game, end: the view's object may come in another)
+    h('ul', {}, Object.entries(drawn).sort(([a], [b]) => DECKS.indexOf(a) - DECKS.indexOf(b)).map(([deck, id]) => h('li', { 'data-achievement': id },
+      L('label.achievement', { deck: L('label.term_achievement_deck', { deck }), name: word(id), id,
+        scored: String(Object.prototype.hasOwnProperty.call(scored, id)), who: catalog(FG).list((scored[id] || []).map((s) => seatName(ctx, s))) || L('web.nobody') })))));
+}
+
+// The solo game (p. 18): the cycle of 7, what each proposal costs, and the neutral claim tokens
+// the next vote makes the player pay for (or lose).
+function soloBox(v) {
+  const solo = v.solo;
+  if (!solo || typeof solo !== 'object') return null;
+  const claims = (v.prestige || []).filter((pb) => pb.neutral_claim && !pb.complete).length;
+  const costs = catalog(FG).list((solo.costs || []).map((cost, i) => L('label.solo_cost', { n: i + 1, cost })));
+  return h('div', { class: 'fg-solo' }, L('label.solo', { cycle: solo.cycle ?? '?', costs, claims }));
 }
 
 function player(ctx, v, p) {
@@ -219,6 +246,20 @@ function proposalsThen(ctx) {
   return props;
 }
 
+// The prestige buildings placed when the log's event `ctx.at` happened, in the order placed (the
+// engine's prestige list: a delivery names its building by its place there). A stream brings a
+// placement and its deliveries together, before the view holds the new building.
+function prestigeThen(ctx) {
+  const log = (ctx && ctx.log) || [];
+  const last = Math.min(ctx && Number.isInteger(ctx.at) ? ctx.at : log.length - 1, log.length - 1);
+  const cards = [];
+  for (let i = 0; i <= last; i++) {
+    const e = log[i].event || {};
+    if (e.type === 'prestige_placed' && typeof e.card === 'string') cards.push(e.card);
+  }
+  return cards;
+}
+
 // "proposal 2 (Salt Barrel)": numbered from 1 with its name, as the terminal client says it.
 function proposalName(ctx, i) {
   const names = proposalsThen(ctx);
@@ -237,6 +278,12 @@ function tileNamed(ctx, id) {
   if (!t || !(t.cells || []).length) return null;
   return L('label.tile_named', { id, kind: kindName(t, ((v.map || {}).colours || [])[t.cells[0]]), has_resource: String(!!t.resource),
     resource: t.resource ? word(t.resource) : '', owner: ownerName(ctx, t), square: squareName(v, t.cells[0]) });
+}
+
+// Where a prestige building stands on the map ("squares E1, F1, E2, F2"), from its tile.
+function prestigeSquares(v, pb) {
+  const t = (v.tiles || []).find((x) => x.id === pb.tile);
+  return t && (t.cells || []).length ? h('small', { class: 'fg-where' }, sq(v, t.cells)) : null;
 }
 
 // Who delivered a required resource: a seat, -1 for a neutral token, nothing yet.
@@ -266,10 +313,11 @@ function render(ctx) {
         h('small', {}, ' ', L('label.deck', { n: v.proposal_deck_size ?? '?' }))),
       h('h3', {}, L('label.prestige_buildings')),
       h('div', { class: 'tiles' }, (v.prestige || []).length ? v.prestige.map((pb) => h('div', { class: `tile fg-prestige${pb.complete ? ' used' : ''}` },
-        h('h4', {}, `★ ${cardName(v, pb.card)}`), h('div', {}, L('label.needs', { what: (pb.requires || []).map((r, i) => `${word(r)}${deliveredBy(ctx, (pb.delivered || [])[i])}`).join(', ') })),
+        h('h4', {}, `★ ${cardName(v, pb.card)}`), prestigeSquares(v, pb), h('div', {}, L('label.needs', { what: (pb.requires || []).map((r, i) => `${word(r)}${deliveredBy(ctx, (pb.delivered || [])[i])}`).join(', ') })),
+        pb.neutral_claim && !pb.complete ? h('div', { class: 'fg-claim' }, L('label.neutral_claim')) : null,
         h('small', {}, L('label.prestige_state', { points: pb.points, complete: String(!!pb.complete), has_worker: String(pb.worker !== null && pb.worker !== undefined), worker: pb.worker !== null && pb.worker !== undefined ? seatName(ctx, pb.worker) : '' })))) : h('span', { class: 'muted' }, L('label.none_yet'))),
       h('div', { class: 'fg-completions' }, h('strong', {}, L('label.completions'), ' '), String(v.completions ?? 0)),
-      voteBox(ctx, v),
+      voteBox(ctx, v), achievementsBox(ctx, v), soloBox(v),
       h('div', { class: 'small-print' }, L('label.council_line', { neutral: catalog(FG).list((v.neutral || []).map(word)) || L('value.none'), roads: v.roads_left, supply: amounts(catalog(FG), v.supply || {}) }))),
     h('div', { class: 'players-row' }, (v.players || []).map((p) => player(ctx, v, p))));
 }
@@ -317,6 +365,12 @@ function outcomeNotes(game, ctx) {
   ].filter(Boolean);
 }
 
+// An offer slot as said ("2", "slot 2") and the adviser lying there ("2 (Envoy)").
+function offerSlot(v, i, said) {
+  const card = (v.offer || [])[i];
+  return typeof card === 'string' ? `${said} (${cardName(v, card)})` : said;
+}
+
 // A value of an action's field in words, for the step-by-step move builder: squares as the map
 // labels them ("square B5"; a list of squares item by item, "B5 + B6"), proposals and slots
 // numbered from 1, cards by name.
@@ -326,7 +380,7 @@ function valueName(path, value, ctx) {
     case 'cell': return Number.isInteger(value) ? sq(v, [value]) : null;
     case 'cells': return Number.isInteger(value) ? squareName(v, value) : null;
     case 'proposal': return Number.isInteger(value) ? proposalNow(v, value) : null;
-    case 'slot': return Number.isInteger(value) ? L('label.slot', { n: value + 1 }) : null;
+    case 'slot': return Number.isInteger(value) ? offerSlot(v, value, L('label.slot', { n: value + 1 })) : null;
     case 'tile': return Number.isInteger(value) ? tileNamed(ctx, value) : null;
     case 'card': case 'target': case 'building': return typeof value === 'string' ? (value === 'race' ? L('label.your_race_action') : cardName(v, value)) : null;
     default: return null;
@@ -339,7 +393,8 @@ function fieldValue(key, value, ctx) {
   const v = (ctx && ctx.view) || {};
   if (key === 'cell' && Number.isInteger(value)) return squareName(v, value);
   if (key === 'cells' && Array.isArray(value)) return value.map((c) => squareName(v, c)).join(', ');
-  if ((key === 'proposal' || key === 'winner') && Number.isInteger(value)) return proposalName(ctx, value).replace(/^(⟦?)\D+?(?=\d)/, '$1'); // "1 (Tavern)": the template says "proposal"
+  // (private_proposal: the shown seat's own secret vote, numbered from 1 as the buttons said it)
+  if ((key === 'proposal' || key === 'winner' || key === 'private_proposal') && Number.isInteger(value)) return proposalName(ctx, value).replace(/^(⟦?)\D+?(?=\d)/, '$1'); // "1 (Tavern)": the template says "proposal"
   if (key === 'totals' && Array.isArray(value)) { // a vote's influence by proposal, named as they were then
     // a vote has three totals, also when fewer proposals were left on the table (the deck ran
     // low): only the proposals there were are named ("2 0 influence" was none of them)
@@ -351,9 +406,14 @@ function fieldValue(key, value, ctx) {
   // private_card: the card one played face down, seen by its owner ("(Income)", as in the hand)
   if (['card', 'target', 'building', 'adviser', 'private_card'].includes(key) && typeof value === 'string') return cardName(v, value);
   if (key === 'tile' && Number.isInteger(value)) return tileNamed(ctx, value);
-  // a delivery's building: its place in the prestige buildings (view.prestige), named as printed
-  if (key === 'building' && Number.isInteger(value) && ((v.prestige || [])[value] || {}).card) return cardName(v, v.prestige[value].card);
-  if (key === 'slot' && Number.isInteger(value)) return String(value + 1);
+  // a delivery's building: its place in the prestige buildings, in the order they were placed
+  // (the log's prestige_placed events up to this one; the view, which may not hold it yet, else)
+  if (key === 'building' && Number.isInteger(value)) {
+    const card = prestigeThen(ctx)[value] || ((v.prestige || [])[value] || {}).card;
+    if (card) return cardName(v, card);
+  }
+  // a slot of the adviser offer with the adviser in it now ("Recruit the adviser in slot 2 (Envoy)")
+  if (key === 'slot' && Number.isInteger(value)) return offerSlot(v, value, String(value + 1));
   return null;
 }
 
