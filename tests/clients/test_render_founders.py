@@ -99,6 +99,20 @@ def test_secret_votes_stay_hidden():
     assert "proposal 2" not in text and "influence" not in text.split("Vote: called by")[1].split("\n\n")[0]
 
 
+def test_a_revealed_vote_shows_the_influence_the_totals_count():
+    """A revealed vote's influence is what the totals count, 1 + fleeting + 2 x lasting (the
+    engine's vote weight): the terminal said fleeting + lasting, so the votes did not add up to
+    the totals beside them (the browser had the same fault; an outside player's pass)."""
+    g = engines.LocalGame(ENGINE, seats=2, seed=1)
+    view = copy.deepcopy(g.view(0))
+    view["vote"] = {"caller": 1, "stage": "revealed", "voted": [True, True], "my_vote": None,
+                    "votes": [{"proposal": 0, "fleeting": 2, "lasting": 1}, {"proposal": 1, "fleeting": 0, "lasting": 0}],
+                    "tied": [], "decider": None, "placer": None, "card": None}
+    text = " ".join(_text(_game(view, 2, 0, [0])).split())
+    assert "with 5 influence (1 + 2 fleeting + 2 × 1 lasting)" in text, text
+    assert "with 1 influence (1 + 0 fleeting + 2 × 0 lasting)" in text, text
+
+
 def test_real_vote_in_progress_hides_cast_votes():
     g = engines.LocalGame(ENGINE, seats=3, seed=4)
     checked = 0

@@ -86,7 +86,7 @@ def test_founders_proposals_are_numbered_from_1_on_the_board_and_in_the_tie_brea
     revealed = text.split("Vote: called by")[1]  # each seat's revealed vote on its own line, with its influence
     for s, x in enumerate(vote["votes"]):
         you = " (you)" if s == decider else ""
-        n = x["fleeting"] + x["lasting"]
+        n = 1 + x["fleeting"] + 2 * x["lasting"]  # what the totals count (the engine's vote weight)
         assert f"seat {s + 1}{you}: proposal {x['proposal'] + 1} ({names[x['proposal']]}) with {n} influence" in revealed
     labels = [action_label(a, game) for a in g.legal_actions(decider)]
     assert labels == [f"Choose proposal {i + 1} ({names[i]})" for i in vote["tied"]]

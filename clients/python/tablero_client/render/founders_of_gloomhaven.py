@@ -383,8 +383,10 @@ def _vote(game: Game) -> Text | None:
     for s, did in enumerate(vote.get("voted") or []):
         x = votes[s] if s < len(votes) and isinstance(votes[s], dict) else None
         if x is not None:
-            said = m.format("label.voted_for", {"proposal": _proposal(game, x.get("proposal")), "fleeting": x.get("fleeting", 0),
-                                                "lasting": x.get("lasting", 0), "n": (x.get("fleeting") or 0) + (x.get("lasting") or 0)})
+            # What the totals count: 1 + fleeting + 2 x lasting (the engine's vote weight).
+            fleeting, lasting = x.get("fleeting") or 0, x.get("lasting") or 0
+            said = m.format("label.vote_counted", {"proposal": _proposal(game, x.get("proposal")), "fleeting": fleeting,
+                                                   "lasting": lasting, "n": 1 + fleeting + 2 * lasting})
         elif s == game.your_seat and isinstance(mine, dict):
             said = m.format("label.my_vote", {"proposal": _proposal(game, mine.get("proposal")),
                                               "fleeting": mine.get("fleeting", 0), "lasting": mine.get("lasting", 0)})
