@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from pathlib import Path
 
 from tests import plainhttp
@@ -276,10 +277,16 @@ def test_founders_a_building_is_placed_by_clicking_its_squares_on_the_map(server
     done = page.locator(".composer button.choice[data-done=true]")
     if done.count():
         done.click()
+    before = len([e for e in game.events() if e["type"] == "prestige_placed"])
+    page.wait_for_function("() => document.querySelector('.composer button.act:not([disabled])')")
     page.locator(".composer button.act").first.click()
-    page.wait_for_function("() => !document.querySelector('.composer button.act')")
-    placed = [e for e in game.events() if e["type"] == "prestige_placed"][-1]
-    assert sorted(placed["cells"]) == cells
+    # (The same seat may decide again at once, a road or a delivery: the page then offers a new
+    # move, so the placement is awaited in the log, not as a page without moves.)
+    deadline = time.monotonic() + 15
+    while len(placed := [e for e in game.events() if e["type"] == "prestige_placed"]) == before:
+        assert time.monotonic() < deadline, "the placement was not made"
+        time.sleep(0.1)
+    assert sorted(placed[-1]["cells"]) == cells
 
 
 def recruiting(g: ApiGame) -> bool:
