@@ -159,6 +159,9 @@ export class Composer {
     if (!cands.length) return null;
     const order = [];
     for (const a of cands) for (const [p] of leaves(a)) if (!order.includes(p)) order.push(p);
+    // The move's kind first, wherever its key sits (a server may send keys sorted: New Bedford's
+    // {"good": …, "type": "buy_goods"} asked "Elige bien" — lumber, food or "none" — before the kind)
+    if (order.includes('type')) order.splice(0, order.length, 'type', ...order.filter((p) => p !== 'type'));
     for (const p of order) {
       // (a field a crumb has settled is not asked again: a list chosen as a set whose moves
       // still differ in its order was asked again and again, one "That's all" after another)
