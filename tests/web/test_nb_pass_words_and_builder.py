@@ -5,7 +5,7 @@
   a player placing a worker had to pick the "good" "none" first;
 - "Azul vende 0 de leña" / "vende 2 de ladrillo" for a step of a goods sale;
 - "El barco 1 de Rojo regresa: paga 0$ de salarios, vende por 1$" never said which whales
-  were sold;
+  were sold; "Captain Ahab draws a sea token: right, onto ship 1" (English);
 - the final table showed "Whales › Bowhead" and "› Right Whale" and folded "› Sperm Whale"
   away, so the whale points shown did not add up."""
 
@@ -32,13 +32,17 @@ EVENTS = [
     {"type": "goods_offered", "seat": 1, "good": "food", "count": 3},
     {"type": "ship_returned", "seat": 0, "ship": 1, "pay": {"right": 0, "bowhead": 0, "sperm": 0},
      "sell": {"right": 1, "bowhead": 0, "sperm": 0}, "lay_paid": 0, "sale_money": 1},
+    {"type": "captain_token_drawn", "seat": 1, "player": 1, "captain": "ahab", "kind": "right", "ship": 1,
+     "returned": False},
 ]
 
 SAID = {
     "es": ["Azul no vende leña.", "Azul vende 2 ladrillos.", "Azul vende 3 de comida.",
-           "El barco 1 de Rojo (tú) regresa: paga 0$ de salarios, vende 1 ballena franca por 1$."],
+           "El barco 1 de Rojo (tú) regresa: paga 0$ de salarios, vende 1 ballena franca por 1$.",
+           "El Capitán Ahab saca una ficha de Mar: ballena franca, para el barco 1."],
     "en": ["Blue sells no lumber.", "Blue sells 2 bricks.", "Blue sells 3 food.",
-           "Red (you)’s ship 1 comes home: lays paid $0, sells 1 right whale for $1."],
+           "Red (you)’s ship 1 comes home: lays paid $0, sells 1 right whale for $1.",
+           "Captain Ahab draws a sea token: a right whale, onto ship 1."],
 }
 
 
