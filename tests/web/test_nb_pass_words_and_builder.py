@@ -39,7 +39,7 @@ EVENTS = [
 SAID = {
     "es": ["Azul no vende leña.", "Azul vende 2 ladrillos.", "Azul vende 3 de comida.",
            "El barco 1 de Rojo (tú) regresa: paga 0$ de salarios, vende 1 ballena franca por 1$.",
-           "El Capitán Ahab saca una ficha de Mar: ballena franca, para el barco 1."],
+           "El Capitán Ahab saca una ficha de Mar: una ballena franca, para el barco 1."],
     "en": ["Blue sells no lumber.", "Blue sells 2 bricks.", "Blue sells 3 food.",
            "Red (you)’s ship 1 comes home: lays paid $0, sells 1 right whale for $1.",
            "Captain Ahab draws a sea token: a right whale, onto ship 1."],
