@@ -116,3 +116,39 @@ def test_a_whale_breakdown_shown_up_front_is_shown_whole(server, new_page):
                                    "captain_winners": ["ahab"]})
     whales = [r for r in shown if r.startswith("Whales ›")]
     assert len(whales) == 3, shown
+
+
+ACTIONS = """async ([lang, actions]) => {
+    const i18n = await import('/js/i18n.js');
+    await i18n.loadCatalog('new-bedford');
+    const r = (await import('/js/render/index.js')).rendererFor('new-bedford');
+    return actions.map((a) => r.describeAction(a, { view: {}, seat: 0, held: [0], game: { view: {} } }));
+}"""
+
+MOVES = [
+    {"type": "choose_starting_goods", "lumber": 1, "food": 0, "brick": 0, "money": 4},
+    {"type": "return_ship", "pay": {"right": 1, "bowhead": 0, "sperm": 0}, "sell": {"right": 0, "bowhead": 1, "sperm": 0}},
+    {"type": "buy_whale", "kind": "sperm"},
+    {"type": "pick_whale", "kind": "sperm"},
+]
+
+MOVES_SAID = {
+    "es": ["Empezar con 1 de leña, 0 de comida, 0 ladrillos y 4$",
+           "Hacer regresar el barco: quedarse con 1 ballena franca pagando sus salarios; vender 1 ballena de Groenlandia",
+           "Comprar un cachalote", "Capturar un cachalote"],
+    "en": ["Start with 1 lumber, 0 food, 0 bricks, $4",
+           "Bring the ship home: keep 1 right whale, paying their lays; sell 1 bowhead",
+           "Buy a sperm whale", "Take a sperm whale"],
+}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_move_buttons_say_what_they_do(server, new_page, lang):
+    """'Capturar una cachalote', '0 de ladrillo', and 'Hacer regresar el barco: pagar 1 ballena
+    franca' (paying a whale? it keeps it, paying its lay)."""
+    page = new_page()
+    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    said = page.evaluate(ACTIONS, [lang, MOVES])
+    assert [s.split(" — ")[0] for s in said] == MOVES_SAID[lang], said
