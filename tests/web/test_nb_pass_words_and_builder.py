@@ -107,7 +107,7 @@ def test_a_whale_breakdown_shown_up_front_is_shown_whole(server, new_page):
             "whale_points": 1, "whales": {"bowhead": 0, "right": 1, "sperm": 0}, "money": 4,
             "building_points": 7, "victory_points": 0}
     cap = {"player": 1, "captain": "ahab", "total": 29, "tiebreak": {"whale_tokens": 8, "unscored_money": 0},
-           "buildings": ["bank"], "money_points": 0, "whale_points": 14,
+           "buildings": ["bank"], "victory_buildings": {"seamens_bethel": 5}, "money_points": 0, "whale_points": 14,
            "whales": {"bowhead": 3, "right": 4, "sperm": 1}, "money": 0, "building_points": 6, "victory_points": 9}
     page = new_page()
     page.goto(server.url + "/#/")
@@ -116,6 +116,9 @@ def test_a_whale_breakdown_shown_up_front_is_shown_whole(server, new_page):
                                    "captain_winners": ["ahab"]})
     whales = [r for r in shown if r.startswith("Whales ›")]
     assert len(whales) == 3, shown
+    for group in ("Whales ›", "Victory buildings ›"):  # each group's lines together
+        at = [i for i, r in enumerate(shown) if r.startswith(group)]
+        assert at == list(range(at[0], at[0] + len(at))), shown
 
 
 ACTIONS = """async ([lang, actions]) => {
@@ -152,3 +155,25 @@ def test_move_buttons_say_what_they_do(server, new_page, lang):
     page.wait_for_selector(".engines label")
     said = page.evaluate(ACTIONS, [lang, MOVES])
     assert [s.split(" — ")[0] for s in said] == MOVES_SAID[lang], said
+
+
+@pytest.mark.parametrize(("lang", "context"), [("es", "Vender bienes · bien: comida"), ("en", "Sell goods · good: food")])
+def test_a_step_of_bare_counts_says_what_they_count(server, new_page, lang, context):
+    """With 13 food to sell the builder asked "Elige cantidad (13 jugadas posibles)" over buttons
+    0-12, never saying it was selling, nor what."""
+    page = new_page()
+    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    page.evaluate("""async (actions) => {
+        const i18n = await import('/js/i18n.js');
+        await i18n.loadCatalog('new-bedford');
+        const m = await import('/js/compose.js');
+        m.setEngine('new-bedford');
+        const c = new m.Composer({ submit: async () => {} });
+        c.el.id = 'probe';
+        document.body.prepend(c.el);
+        c.setActions(actions);
+    }""", [{"type": "sell_goods", "good": "food", "count": n} for n in range(13)])
+    assert page.locator("#probe button.choice[data-field=count]").count() == 13
+    assert page.locator("#probe .group.step").inner_text().split("\n")[1] == context
