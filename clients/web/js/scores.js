@@ -96,7 +96,10 @@ export function result(game, ctx, names, notes) {
   // In the order they came, a total last (under the lines it adds up: a server may send the
   // outcome's keys in any order, e.g. sorted).
   const isTotal = (p) => (p.split('.').pop() === 'total' ? 1 : 0);
-  main.sort((a, b) => isTotal(a) - isTotal(b) || rows.indexOf(a) - rows.indexOf(b));
+  // (a group's lines together, where its first line came: a Captain's "Victory buildings › Seamen's
+  // Bethel" came after the tie-breaks, away from the seat's "› Counting House")
+  const at = (p) => (depth(p) > 1 ? rows.findIndex((r) => parent(r) === parent(p)) : rows.indexOf(p));
+  main.sort((a, b) => isTotal(a) - isTotal(b) || at(a) - at(b) || rows.indexOf(a) - rows.indexOf(b));
   const more = rows.filter((p) => !main.includes(p));
   const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map(rowName).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p), p))));
   return h('div', { class: 'panel' },
