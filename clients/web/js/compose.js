@@ -162,6 +162,9 @@ export class Composer {
     // with "none" for every move that has none (take money, a road…).
     const order = ['type'];
     for (const a of cands) for (const [p] of leaves(a)) if (!order.includes(p)) order.push(p);
+    // The move's kind first, wherever its key sits (a server may send keys sorted: New Bedford's
+    // {"good": …, "type": "buy_goods"} asked "Elige bien" — lumber, food or "none" — before the kind)
+    if (order.includes('type')) order.splice(0, order.length, 'type', ...order.filter((p) => p !== 'type'));
     for (const p of order) {
       // (a field a crumb has settled is not asked again: a list chosen as a set whose moves
       // still differ in its order was asked again and again, one "That's all" after another)
@@ -279,6 +282,16 @@ export class Composer {
     }
   }
 
+  // What a field step is about when every remaining move is of one kind: the kind and the fields
+  // they share ("Vender bienes · bien: comida" over New Bedford's bare counts 0-12), else null.
+  context(cands, path) {
+    if (path === 'type' || new Set(cands.map((a) => a.type)).size !== 1) return null;
+    const same = leaves(cands[0]).filter(([p]) => p !== 'type' && p !== path && !this.chosen.some((c) => c.path === p)
+      && cands.every((a) => keyOf(leaf(a, p)) === keyOf(leaf(cands[0], p))));
+    return h('div', { class: 'muted context', style: { flexBasis: '100%' } },
+      [typeLabel(cands[0].type), ...same.map(([p, v]) => `${fieldLabel(p)}: ${this.valueLabel(p, v)}`)].join(' · '));
+  }
+
   render() {
     const el = this.el;
     el.replaceChildren();
@@ -332,6 +345,7 @@ export class Composer {
       const label = ask.path === 'type' ? T('web.what_do_you_do') : T('web.choose_field', { field: fieldLabel(ask.path) });
       el.append(h('div', { class: 'group step', role: 'group', 'aria-label': label },
         h('h4', {}, label, h('span', { class: 'muted' }, ` (${moves(cands.length)})`)),
+        this.context(cands, ask.path),
         // (each choice's count of legal moves apart from its value: "0" and "12 moves", not "0 12")
         [...ask.values].map(([k, { value, count }]) => h('button', {
           type: 'button', class: 'choice', 'data-field': ask.path, 'data-value': k, disabled: this.busy, title: moves(count),

@@ -78,6 +78,12 @@ export function result(game, ctx, names, notes) {
   const plain = rows.filter((p) => !bySeat.some((d) => Array.isArray(get(d, p)) && get(d, p).some((x) => x && typeof x === 'object')));
   const depth = (p) => p.split('.').length;
   const main = plain.slice().sort((a, b) => depth(a) - depth(b)).slice(0, 12); // totals before their parts
+  // A group shown is shown whole: New Bedford's "Whales › Bowhead", "› Right Whale" up front and
+  // "› Sperm Whale" folded away left the whale points not adding up on screen.
+  const parent = (p) => p.split('.').slice(0, -1).join('.');
+  for (const p of plain) {
+    if (depth(p) > 1 && !main.includes(p) && main.some((m) => depth(m) > 1 && parent(m) === parent(p))) main.push(p);
+  }
   // A shared best score: the tie-break lines that tell the tied seats apart are shown too (the
   // one that decided it must not hide in the folded breakdown).
   const best = Math.max(...cols.map((c) => (typeof c.score === 'number' ? c.score : -Infinity)));
@@ -90,7 +96,10 @@ export function result(game, ctx, names, notes) {
   // In the order they came, a total last (under the lines it adds up: a server may send the
   // outcome's keys in any order, e.g. sorted).
   const isTotal = (p) => (p.split('.').pop() === 'total' ? 1 : 0);
-  main.sort((a, b) => isTotal(a) - isTotal(b) || rows.indexOf(a) - rows.indexOf(b));
+  // (a group's lines together, where its first line came: a Captain's "Victory buildings › Seamen's
+  // Bethel" came after the tie-breaks, away from the seat's "› Counting House")
+  const at = (p) => (depth(p) > 1 ? rows.findIndex((r) => parent(r) === parent(p)) : rows.indexOf(p));
+  main.sort((a, b) => isTotal(a) - isTotal(b) || at(a) - at(b) || rows.indexOf(a) - rows.indexOf(b));
   const more = rows.filter((p) => !main.includes(p));
   const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map(rowName).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p), p))));
   return h('div', { class: 'panel' },
