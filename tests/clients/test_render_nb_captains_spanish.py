@@ -91,7 +91,7 @@ def test_a_choice_for_a_captain_says_what_the_captain_would_do_in_spanish(spanis
     assert e["type"] == "captain_choice_offered" and e["choices"][1]["text"].startswith("put the")
     game = _game(g)
     labels = [action_label(x, game) for x in g.legal_actions(0)]
-    assert labels[1].startswith("Elegir por el Capitán: Barco 2 — El Capitán Ahab saca una ficha de Mar: cachalote, para el barco 2"), labels
+    assert labels[1].startswith("Elegir por el Capitán: Barco 2 — El Capitán Ahab saca una ficha de Mar: un cachalote, para el barco 2"), labels
     assert not any(ENGLISH.findall(label) for label in labels), labels
 
 

@@ -157,13 +157,12 @@ export class Composer {
   // The field the user is asked about next, with its distinct values, or null.
   asking(cands = this.candidates()) {
     if (!cands.length) return null;
-    // The kind first ("the user picks the action's kind, then one field"): the actions' keys may
-    // come sorted (a Connect Struct's are), and "resource" before "type" asked for a resource
-    // with "none" for every move that has none (take money, a road…).
-    const order = ['type'];
+    const order = [];
     for (const a of cands) for (const [p] of leaves(a)) if (!order.includes(p)) order.push(p);
-    // The move's kind first, wherever its key sits (a server may send keys sorted: New Bedford's
-    // {"good": …, "type": "buy_goods"} asked "Elige bien" — lumber, food or "none" — before the kind)
+    // The move's kind first, wherever its key sits: a server may send keys sorted (a Connect
+    // Struct's are). New Bedford's {"good": …, "type": "buy_goods"} asked "Elige bien" — lumber,
+    // food or "none" — before the kind; a Founders Trade follow asked for a resource with "none"
+    // for every move that has none (take money, a road…).
     if (order.includes('type')) order.splice(0, order.length, 'type', ...order.filter((p) => p !== 'type'));
     for (const p of order) {
       // (a field a crumb has settled is not asked again: a list chosen as a set whose moves

@@ -662,7 +662,7 @@ def step_label(path: str, value: Any, game: Game) -> str | None:
     if path in ("card", "target", "building"):
         return _card_name(game, value)
     if path == "slot" and isinstance(value, int):
-        return _m(game).format("label.slot", {"n": value + 1})
+        return _offer_slot(game, value, _m(game).format("label.slot", {"n": value + 1}))
     if path == "tile" and isinstance(value, int):
         return _tile_named(game, value)
     return None
@@ -687,8 +687,16 @@ def field_value(key: str, value: Any, game: Game) -> str | None:
     if key == "building" and isinstance(value, int) and 0 <= value < len(prestige) and isinstance(prestige[value], dict):
         return _card_name(game, prestige[value].get("card")) or None  # a delivery's: its place in view.prestige
     if key == "slot" and isinstance(value, int):
-        return str(value + 1)
+        return _offer_slot(game, value, str(value + 1))
     return None
+
+
+def _offer_slot(game: Game, i: int, said: str) -> str:
+    """A slot of the adviser offer with the adviser lying there now ("3 (Merchant)"), as the page
+    says it: "Recruit the adviser in slot 3" left the player to count the offer's cards."""
+    offer = (game.view or {}).get("offer") or []
+    card = offer[i] if 0 <= i < len(offer) else None
+    return f"{said} ({_card_name(game, card)})" if isinstance(card, str) else said
 
 
 def _tile_named(game: Game, tid: int) -> str | None:
