@@ -205,6 +205,19 @@ class _Unchunked:
     def get_write_buffer_size(self) -> int:
         return self._t.get_write_buffer_size() + len(self._held or b"")
 
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        """The transport's own, except that no socket object is handed out, and the addresses
+        are (host, port): uvicorn reads a new connection's addresses from the socket when it is
+        given one (uvloop builds a temporary socket object per call: five system calls per
+        connection), and from "sockname"/"peername" otherwise, which the transport already
+        holds; it takes those only as pairs (an IPv6 address is a 4-tuple)."""
+        if name == "socket":
+            return default
+        info = self._t.get_extra_info(name, default)
+        if name in ("sockname", "peername") and isinstance(info, tuple) and len(info) > 2:
+            return info[:2]
+        return info
+
     def _http10(self, data: bytes) -> bytes:
         if not self._started:  # the status line and headers, written whole
             self._started = True
