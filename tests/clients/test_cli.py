@@ -28,6 +28,10 @@ def test_create_act_show_watch_bot(server):
     x, o = (s["token"] for s in created["seats"])
     acts = cli("--url", server.http, "actions", gid, f"--token={x}").stdout
     assert "   1. Place in row 1, column 1" in acts and "9 legal actions" in acts
+    # The hint is a command that works as typed: the token again, unless the environment gives it.
+    assert f"play one with `act {gid} NUMBER --token TOKEN`" in acts, acts
+    from_env = cli("--url", server.http, "actions", gid, env={"TABLERO_TOKEN": x}).stdout
+    assert f"play one with `act {gid} NUMBER`" in from_env, from_env
     assert json.loads(cli("--url", server.http, "actions", gid, f"--token={x}", "--json").stdout)[0] == \
         {"type": "place", "cell": 0}
     # By number from `actions`, then as JSON, over gRPC.
@@ -172,7 +176,7 @@ def test_one_shot_verbs_speak_the_language_asked(server):
     gid = created["game"]["id"]
     x, o = (s["token"] for s in created["seats"])
     acts = cli("--url", server.http, "actions", gid, f"--token={x}", "--lang", "es").stdout
-    assert f"asiento 1: 9 acciones legales (versión 1); juega una con `act {gid} NÚMERO`" in acts, acts
+    assert f"asiento 1: 9 acciones legales (versión 1); juega una con `act {gid} NÚMERO --token TOKEN`" in acts, acts
     assert "   1. Poner en fila 1, columna 1" in acts, acts
     early = cli("--url", server.http, "act", gid, "1", f"--token={o}", "--lang", "es", check=False)
     assert "aún no es tu turno (eres el asiento 2); juega: asiento 1 (versión 1)" in early.stderr, early.stderr

@@ -140,9 +140,11 @@ def cmd_actions(args: argparse.Namespace) -> int:
     if not la.actions:
         print(_why_no_action(game, la.seat))
         return 0
-    print(_say("cli.actions", "seat {seat}: {count} (version {version}); play one with `act {game} NUMBER`",
-               seat=la.seat + 1, n=len(la.actions), count=plural(len(la.actions), "legal action"), version=la.version,
-               game=args.game_id))
+    # The hint is a command that works as typed: the token again, unless TABLERO_TOKEN gives it.
+    flag = args.token != os.environ.get("TABLERO_TOKEN")
+    print(_say("cli.actions", "seat {seat}: {count} (version {version}); play one with `act {game} NUMBER`"
+               + (" --token TOKEN" if flag else ""), seat=la.seat + 1, n=len(la.actions),
+               count=plural(len(la.actions), "legal action"), version=la.version, game=args.game_id, token="true" if flag else "false"))
     for i, a in enumerate(la.actions, 1):
         print(f"{i:4}. {action_label(a, game)}")
     return 0
