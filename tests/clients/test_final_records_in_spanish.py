@@ -53,3 +53,17 @@ def test_an_empty_record_reads_nothing_in_the_players_language_and_the_total_com
     cols = [{"name": "a", "score": 9, "win": True, "detail": {"agents": 1, "coins": 2, "in_game": {"vp": 6}, "total": 9}}]
     main, _more = rows(cols)
     assert main[-1] == "total" and main[:-1] == ["agents", "coins", "in_game.vp"], main
+
+
+def test_a_line_that_repeats_every_score_is_not_shown_twice() -> None:
+    """Founders' final table showed "Score" and "Points" with the same numbers (its outcome's
+    details carry each seat's total as `points`); a "total" under its parts stays."""
+    from tablero_client.render.scores import rows
+
+    cols = [{"name": "a", "score": 12, "win": True, "detail": {"race": "human", "points": 12, "by_source": {"money": 2}}},
+            {"name": "b", "score": 7, "win": False, "detail": {"race": "orchid", "points": 7, "by_source": {"money": 1}}}]
+    main, more = rows(cols)
+    assert "points" not in main + more and "by_source.money" in main, (main, more)
+    cols[1]["detail"]["points"] = 6  # not the score: a line of its own
+    main, more = rows(cols)
+    assert "points" in main, main

@@ -130,3 +130,18 @@ def test_the_final_scores_are_readable_on_a_phone(server, new_page):
             seen = page.evaluate(BOX)
             assert seen["labels"] == seen["rows"] > 0, (engine, seen)  # every line still named
             assert page.evaluate(BOX)["seats"] >= 2, (engine, seen)
+
+
+def test_a_line_that_repeats_every_score_is_not_shown_twice(server, new_page):
+    """Founders' final table showed "Score" and "Points" with the same numbers (its outcome's
+    details carry each seat's total as `points`); the terminal leaves it out alike."""
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    outcome = {"scores": [12, 7], "winners": [0],
+               "details": [{"seat": s, "points": p, "by_source": {"money": s + 1}} for s, p in ((0, 12), (1, 7))]}
+    got = page.evaluate(JS, [outcome, 2])
+    assert not any("Points" in r for r in got["shown"] + got["folded"]), got
+    assert any("Money" in r for r in got["shown"]), got
+    outcome["details"][1]["points"] = 6  # not the score: a line of its own
+    assert any("Points" in r for r in page.evaluate(JS, [outcome, 2])["shown"])

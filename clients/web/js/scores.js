@@ -42,9 +42,12 @@ export function result(game, ctx, names, notes) {
   const won = cols.filter((c) => c.win).map((c) => c.name);
   const rows = [];
   const seen = new Set();
+  // A line that is every column's score again (Founders' "points" beside "Score") is not shown
+  // twice; a "total" stays, under the lines it adds up (the terminal's render/scores.py alike).
+  const repeatsScore = (p) => !p.includes('.') && p !== 'total' && cols.every((c) => typeof c.score === 'number' && c.detail[p] === c.score);
   for (const d of bySeat) {
     for (const [p] of leaves(Object.fromEntries(Object.entries(d).filter(([k]) => k !== 'seat')))) {
-      if (!seen.has(p)) {
+      if (!seen.has(p) && !repeatsScore(p)) {
         seen.add(p);
         rows.push(p);
       }

@@ -118,12 +118,19 @@ def columns(outcome: dict[str, Any], names: list[str], captain: Any) -> list[dic
     return cols
 
 
+def _repeats_score(cols: list[dict[str, Any]], path: str) -> bool:
+    """A line that is every column's score again (Founders' "points" beside "Score"): not shown
+    twice; a "total" stays, under the lines it adds up (the browser's scores.js alike)."""
+    return "." not in path and path != "total" and all(isinstance(c["score"], int | float) and not isinstance(c["detail"].get(path), bool)
+                                   and c["detail"].get(path) == c["score"] for c in cols)
+
+
 def rows(cols: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     """The breakdown's lines up front and the rest, as the browser splits them."""
     every: list[str] = []
     for c in cols:
         for p, _ in _leaves(c["detail"]):
-            if p not in every:
+            if p not in every and not _repeats_score(cols, p):
                 every.append(p)
     plain = [p for p in every if not any(_records(_get(c["detail"], p)) for c in cols)]
     main = sorted(plain, key=lambda p: p.count("."))[:MAIN]  # totals before their parts
