@@ -67,6 +67,17 @@ def _kind(f: FieldDescriptor) -> str:
     return "a string"
 
 
+def _as_proto_json(f: FieldDescriptor, value: Any) -> Any:
+    """A scalar in a form the protobuf JSON mapping also accepts, as its usual one: an integer
+    field's decimal string ("5"; proto3 JSON parsers take both), an enum's number."""
+    if isinstance(value, str) and f.type in _INTS and _INTEGER.fullmatch(value):
+        return int(value)
+    if f.type == FieldDescriptor.TYPE_ENUM and isinstance(value, int) and not isinstance(value, bool):
+        named = f.enum_type.values_by_number.get(value)
+        return named.name if named is not None else value
+    return value
+
+
 def _check_scalar(f: FieldDescriptor, value: Any, where: str, ignore_unknown: bool = False) -> None:
     ok: bool
     if f.type in _INTS:
@@ -144,14 +155,19 @@ def check(message: Descriptor, data: dict[str, Any], prefix: str = "", ignore_un
         if f.message_type is not None and f.message_type.GetOptions().map_entry:
             if not isinstance(value, dict):
                 raise InvalidArgument(f"{where} must be a JSON object")
+            vf = f.message_type.fields_by_name["value"]
             for k, v in value.items():
-                _check_scalar(f.message_type.fields_by_name["value"], v, f"{where}.{k}", ignore_unknown)
+                value[k] = v = _as_proto_json(vf, v)
+                _check_scalar(vf, v, f"{where}.{k}", ignore_unknown)
         elif f.is_repeated:
             if not isinstance(value, list):
                 raise InvalidArgument(f"{where} must be a list")
             for i, v in enumerate(value):
+                value[i] = v = _as_proto_json(f, v)
                 _check_scalar(f, v, f"{where}[{i}]", ignore_unknown)
         else:
+            if value.__class__ is str or f.type == FieldDescriptor.TYPE_ENUM:
+                data[name] = value = _as_proto_json(f, value)
             _check_scalar(f, value, where, ignore_unknown)
 
 
