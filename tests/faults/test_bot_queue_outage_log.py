@@ -1,0 +1,42 @@
+"""A bot worker whose Redis is away (outside operator pass): it logged "bot queue unavailable" once
+a second from each of its loops, for as long as the outage lasted (a flood from every server and
+every `tablero bots` process). Now: one line when the outage starts, one a minute while it lasts,
+and "bot queue works again" with its length when it is over."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from tests.faults.redis_proc import FaultyRedis
+from tests.server.support import ROOT
+
+
+def test_a_redis_outage_is_three_lines_not_one_a_second() -> None:
+    with FaultyRedis(fsync="always") as redis_server, tempfile.TemporaryFile() as err:
+        bots = subprocess.Popen([sys.executable, "-m", "tablero.server", "bots", "--redis-url", redis_server.url,
+                                 "--concurrency", "2"], cwd=ROOT, env={**os.environ, "TABLERO_SECRET": "test-secret"},
+                                stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            time.sleep(3)  # running, on an empty queue
+            redis_server.kill()
+            time.sleep(6)
+            redis_server.start()
+            time.sleep(3)
+        finally:
+            bots.send_signal(signal.SIGTERM)
+            bots.wait(timeout=20)
+        err.seek(0)
+        lines = [json.loads(line) for line in err.read().decode().splitlines() if line.startswith("{")]
+    said = [e["msg"] for e in lines if e["msg"].startswith("bot queue")]
+    # Two loops (--concurrency 2): each says when its outage starts and when it is over.
+    assert said.count("bot queue unavailable") == 2, said
+    assert said.count("bot queue works again") == 2, said
+    assert len(said) == 4, said
+    over = [e for e in lines if e["msg"] == "bot queue works again"]
+    assert all(4 <= e["failed_for_s"] <= 12 for e in over), over
