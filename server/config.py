@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -302,6 +302,9 @@ class Config(BaseSettings):
             db = url.path.strip("/")
             if db and not db.isdigit():
                 raise ValueError(f"the database after the host must be a number (redis://host:6379/0), not {db!r}")
+            tls = sorted({k for k, _ in parse_qsl(url.query) if k.startswith("ssl")})
+            if tls and v.startswith("redis://"):
+                raise ValueError(f"{', '.join(tls)} are TLS options, and redis:// is plaintext: use rediss://")
         return v
 
     def store_options(self) -> dict[str, Any]:
