@@ -404,3 +404,15 @@ def test_tls_options_on_a_plaintext_redis_url_are_refused(monkeypatch):
     assert "ssl_ca_certs" in str(e.value) and "rediss://" in str(e.value) and "secretpw" not in str(e.value)
     monkeypatch.setenv("TABLERO_REDIS_URL", "rediss://:secretpw@127.0.0.1:6379/0?ssl_ca_certs=/etc/ca.crt")
     assert Config.load().redis_url.startswith("rediss://")
+
+
+@pytest.mark.parametrize("url", ["rediss://127.0.0.1:6379/0?ssl_ca_cert=/etc/ca.crt",
+                                 "redis://127.0.0.1:6379/0?sockettimeout=3"])
+def test_an_unknown_redis_url_option_is_refused(monkeypatch, url):
+    """A typo in a URL option (ssl_ca_cert for ssl_ca_certs) was taken, with the same half-working
+    server as TLS options on redis://."""
+    monkeypatch.setenv("TABLERO_REDIS_URL", url)
+    with pytest.raises(ConfigError, match="unknown option"):
+        Config.load()
+    monkeypatch.setenv("TABLERO_REDIS_URL", "redis://127.0.0.1:6379/0?socket_keepalive=true&health_check_interval=3")
+    assert Config.load().redis_url
