@@ -30,6 +30,7 @@ from typing import Any
 from tablero.engines.core import clone, search
 from tablero.server import luafiles, metrics
 from tablero.server.errors import AppError
+from tablero.server.logs import Outage
 
 from tablero import engines
 
@@ -43,32 +44,6 @@ POLL = 0.05  # seconds between two looks at an empty queue
 AGAIN_AFTER = 1.0  # seconds before a turn the store refused (an outage, NOT_REPLICATED) is due again
 CLOCK_SHARE = 0.5  # a thought uses at most this share of a turn clock's seconds
 MIN_THOUGHT = 0.05  # seconds a clocked thought gets at least (after the pool's start)
-OUTAGE_LOG_EVERY = 60.0  # seconds between two lines of one bot queue outage
-
-
-class _Outage:
-    """The bot queue unreachable: one line when it starts, one a minute while it lasts, one when it
-    is over (it was a line a second from every loop of every process, for as long as Redis was away)."""
-
-    def __init__(self) -> None:
-        self.since: float | None = None
-        self.said = 0.0
-
-    def failed(self, e: Exception) -> None:
-        now = time.monotonic()
-        if self.since is None:
-            self.since = self.said = now
-            log.warning("bot queue unavailable", extra={"fields": {"error": str(e)[:200]}})
-        elif now - self.said >= OUTAGE_LOG_EVERY:
-            self.said = now
-            log.warning("bot queue still unavailable", extra={"fields": {
-                "failing_for_s": round(now - self.since, 1), "error": str(e)[:200]}})
-
-    def over(self) -> None:
-        if self.since is not None:
-            log.warning("bot queue works again", extra={"fields": {
-                "failed_for_s": round(time.monotonic() - self.since, 1)}})
-            self.since = None
 
 
 class MemoryBotQueue:
@@ -359,7 +334,7 @@ class Thinkers:
             await asyncio.sleep(1.0)
 
     async def _loop(self) -> None:
-        outage = _Outage()
+        outage = Outage(log, "bot queue unavailable", "bot queue works again")
         while not self._stop.is_set():
             try:
                 game_id = await self.queue.take(self.lease)

@@ -14,7 +14,7 @@ import tempfile
 import time
 
 from tests.faults.redis_proc import FaultyRedis
-from tests.server.support import ROOT
+from tests.server.support import ROOT, ServerProcess
 
 
 def test_a_redis_outage_is_three_lines_not_one_a_second() -> None:
@@ -23,7 +23,10 @@ def test_a_redis_outage_is_three_lines_not_one_a_second() -> None:
                                  "--concurrency", "2"], cwd=ROOT, env={**os.environ, "TABLERO_SECRET": "test-secret"},
                                 stdout=subprocess.DEVNULL, stderr=err)
         try:
-            time.sleep(3)  # running, on an empty queue
+            deadline = time.monotonic() + 60  # running, on an empty queue (a loaded machine is slow to start it)
+            while b"bot worker running" not in (err.seek(0) or err.read()) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(1)
             redis_server.kill()
             time.sleep(6)
             redis_server.start()
@@ -40,3 +43,24 @@ def test_a_redis_outage_is_three_lines_not_one_a_second() -> None:
     assert len(said) == 4, said
     over = [e for e in lines if e["msg"] == "bot queue works again"]
     assert all(4 <= e["failed_for_s"] <= 12 for e in over), over
+
+
+def test_a_servers_background_loops_say_an_outage_once_not_every_round() -> None:
+    """The same for `tablero serve`: its bot queue (every second), matchmaking rounds (every ~2.5 s)
+    and ratings sweep (every 5 s) each logged every round of a Redis outage."""
+    with FaultyRedis(fsync="always") as redis_server:
+        server = ServerProcess({"TABLERO_REDIS_URL": redis_server.url}).start()
+        try:
+            redis_server.kill()
+            time.sleep(12)
+            redis_server.start()
+            time.sleep(6)
+        finally:
+            code, log = server.terminate()
+            server.kill()
+    lines = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    said = [e["msg"] for e in lines]
+    for failed, back in (("bot queue unavailable", "bot queue works again"),
+                         ("matching round failed", "matching rounds work again"),
+                         ("ratings sweep failed", "ratings sweep works again")):
+        assert said.count(failed) == 1 and said.count(back) == 1, (failed, [m for m in said if m[:8] == failed[:8]])
