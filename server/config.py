@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -39,6 +39,28 @@ def unknown_names(environ: Any = None) -> list[str]:
     env = os.environ if environ is None else environ
     return sorted(n for n in env if n.upper().startswith(PREFIX) and n.upper() not in known)
 
+
+
+def _check_url_options(query: str, tls: bool) -> None:
+    """The query options of a redis:// or rediss:// URL, which redis-py hands to each connection:
+    an unknown one (a typo) or a TLS one on redis:// left the server half working (the lean
+    connections ignore them; every redis-py client failed with a TypeError)."""
+    import inspect
+
+    from redis.asyncio.connection import URL_QUERY_ARGUMENT_PARSERS, Connection, SSLConnection
+
+    names = {k for k, _ in parse_qsl(query, keep_blank_values=True)}
+    plain = sorted(n for n in names if n.startswith("ssl"))
+    if plain and not tls:
+        raise ValueError(f"{', '.join(plain)} are TLS options, and redis:// is plaintext: use rediss://")
+    known = set(URL_QUERY_ARGUMENT_PARSERS)
+    for cls in (SSLConnection if tls else Connection).__mro__:
+        if "__init__" in cls.__dict__:
+            known |= set(inspect.signature(cls.__init__).parameters) - {"self", "args", "kwargs"}
+    unknown = sorted(names - known)
+    if unknown:
+        raise ValueError(f"unknown option(s) {', '.join(unknown)} in the Redis URL (redis-py's connection options, "
+                         "e.g. ssl_ca_certs with rediss://)")
 
 class ConfigError(ValueError):
     """Bad settings; the message names each bad variable."""
@@ -302,6 +324,7 @@ class Config(BaseSettings):
             db = url.path.strip("/")
             if db and not db.isdigit():
                 raise ValueError(f"the database after the host must be a number (redis://host:6379/0), not {db!r}")
+            _check_url_options(url.query, tls=v.startswith("rediss://"))
         return v
 
     def store_options(self) -> dict[str, Any]:

@@ -143,3 +143,32 @@ def setup(level: str = "info") -> None:
         logging.getLogger(noisy).handlers[:] = []
         logging.getLogger(noisy).propagate = True
     logging.getLogger("uvicorn.access").setLevel("WARNING")
+
+
+class Outage:
+    """A background loop whose store is away: one line (`failed`) when the failures start, one a
+    minute while they last (`failed` + " (still)"), and `back` with their length when they are over;
+    not one line per round for as long as Redis is away."""
+
+    EVERY = 60.0  # seconds between two lines of one outage
+
+    def __init__(self, logger: logging.Logger, failed: str, back: str) -> None:
+        self.log, self.failed_msg, self.back_msg = logger, failed, back
+        self.since: float | None = None
+        self.said = 0.0
+
+    def failed(self, e: BaseException) -> None:
+        now = time.monotonic()
+        error = f"{type(e).__name__}: {str(e)[:200]}"
+        if self.since is None:
+            self.since = self.said = now
+            self.log.warning(self.failed_msg, extra={"fields": {"error": error}})
+        elif now - self.said >= self.EVERY:
+            self.said = now
+            self.log.warning(self.failed_msg + " (still)", extra={"fields": {
+                "failing_for_s": round(now - self.since, 1), "error": error}})
+
+    def over(self) -> None:
+        if self.since is not None:
+            self.log.warning(self.back_msg, extra={"fields": {"failed_for_s": round(time.monotonic() - self.since, 1)}})
+            self.since = None

@@ -30,6 +30,7 @@ from typing import Any
 from tablero.engines.core import clone, search
 from tablero.server import luafiles, metrics
 from tablero.server.errors import AppError
+from tablero.server.logs import Outage
 
 from tablero import engines
 
@@ -333,13 +334,15 @@ class Thinkers:
             await asyncio.sleep(1.0)
 
     async def _loop(self) -> None:
+        outage = Outage(log, "bot queue unavailable", "bot queue works again")
         while not self._stop.is_set():
             try:
                 game_id = await self.queue.take(self.lease)
             except Exception as e:  # the store is away: try again shortly
-                log.warning("bot queue unavailable", extra={"fields": {"error": str(e)[:200]}})
+                outage.failed(e)
                 await asyncio.sleep(1.0)
                 continue
+            outage.over()
             if game_id is None:
                 await asyncio.sleep(POLL)
                 continue

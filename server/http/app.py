@@ -6,6 +6,7 @@ JSON follows the protobuf JSON mapping (lowerCamelCase, enums by name).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -31,7 +32,7 @@ from tablero.server.api.openapi import openapi_document
 from tablero.server.api.rpcs import Rpc, rpcs
 from tablero.server.api.status import CODE_OF_HTTP, STATUS, error_body, http_status, retry_after
 from tablero.server.api.watch import WatchItem
-from tablero.server.errors import AppError, InvalidArgument
+from tablero.server.errors import AppError, InvalidArgument, Unavailable
 from tablero.server.lifecycle import Lifecycle
 
 from . import sse, strict_json
@@ -135,6 +136,15 @@ async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float) ->
         if rpc.name in CACHED:
             return cached_answer(request, out)
         return Answer(200, await json_body(out[field.json_name] if field is not None else out))
+    except asyncio.CancelledError:
+        # uvicorn cancels what still runs when TABLERO_SHUTDOWN_GRACE is over: the stop the
+        # operator asked for, not a server fault (it was a 500 with a traceback, counted INTERNAL).
+        # Answered UNAVAILABLE, which clients retry elsewhere (with its requestId: at most once).
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        return failure(Unavailable("the server stopped before this call was done; retry (an action retried with "
+                                   "the same requestId is applied at most once)", "SHUTTING_DOWN"), rpc.name)
     except Exception as e:
         return failure(e, rpc.name)
 

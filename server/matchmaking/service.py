@@ -28,6 +28,7 @@ from tablero.server.errors import (
     PermissionDenied,
     Unauthenticated,
 )
+from tablero.server.logs import Outage
 from tablero.server.portal.identity import User, has_control
 
 from .matcher import matches
@@ -254,10 +255,12 @@ class Matchmaking:
 
     async def run(self, stopping: asyncio.Event) -> None:
         """Matching rounds until `stopping` is set (every replica runs this)."""
+        outage = Outage(log, "matching round failed", "matching rounds work again")
         while not stopping.is_set():
             try:
                 await self.round()
+                outage.over()
             except Exception as e:  # noqa: BLE001 - the store is down, or a defect: logged, next round
-                log.warning("matching round failed: %s: %s", type(e).__name__, str(e)[:200])
+                outage.failed(e)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stopping.wait(), ROUND)

@@ -8,6 +8,7 @@ import contextlib
 import logging
 from typing import Any
 
+from tablero.server.logs import Outage
 from tablero.server.matchmaking.service import Matchmaking
 from tablero.server.matchmaking.store import MemoryTickets, RedisTickets, SQLiteTickets
 
@@ -33,11 +34,13 @@ def attach(games: Any, client: Any = None, db: str | None = None) -> tuple[Ratin
 
 async def sweep_ratings(ratings: Ratings, stopping: asyncio.Event) -> None:
     """Rate the finished games of the pending set (every replica; each game once)."""
+    outage = Outage(log, "ratings sweep failed", "ratings sweep works again")
     while not stopping.is_set():
         try:
             await ratings.sweep()
+            outage.over()
         except Exception as e:  # noqa: BLE001 - the store is down: next round
-            log.warning("ratings sweep failed: %s: %s", type(e).__name__, str(e)[:200])
+            outage.failed(e)
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(stopping.wait(), SWEEP_INTERVAL)
 

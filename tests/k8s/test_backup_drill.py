@@ -97,3 +97,31 @@ async def test_backup_then_restore_brings_back_exactly_the_backed_up_games(data:
     finally:
         await store.close()
         server.stop()
+
+
+def test_the_backup_jobs_script_clears_what_a_failed_run_left(tmp_path: Path) -> None:
+    """Outside operator pass: the CronJob streams into `<name>.rdb.part` and renames it when done;
+    a run that failed midway (Redis restarted, the volume full, the job's deadline) left its
+    `.part` behind, which the newest-48 rotation (`*.rdb`) never removed, and every failed retry
+    added one: partial snapshots as large as the data set until the backup volume was full and
+    every backup failed. The job's own script, run against a real redis-server."""
+    from tests.k8s.support import find, render
+
+    (job,) = find(render("base"), "CronJob", "redis-backup")
+    (container,) = job["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"]
+    script = container["command"][-1]
+    backup = tmp_path / "backup"
+    backup.mkdir()
+    (backup / "tablero-20260101T000000Z.rdb.part").write_bytes(b"x" * 1024)  # a failed run's
+    port = _free_port()
+    server = _Redis(tmp_path, port, FLAGS)
+    try:
+        server.client().set("k", "v")
+        run = script.replace("/backup", str(backup)).replace("-p 6379", f"-p {port}")
+        r = subprocess.run(["sh", "-ec", run], env={"PATH": "/usr/bin:/bin", "REDIS_HOST": "127.0.0.1"},
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+    finally:
+        server.stop()
+    names = sorted(p.name for p in backup.iterdir())
+    assert len(names) == 1 and names[0].endswith(".rdb") and not names[0].endswith(".part"), names

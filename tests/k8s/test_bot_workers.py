@@ -103,3 +103,29 @@ def test_on_the_ha_overlay_the_bot_workers_reach_redis_as_its_servers_do(tmp_pat
     assert config_data(objs)["TABLERO_BOT_PROCESSES"] == "0"
     for version in KUBERNETES_VERSIONS:
         assert not [e for o in objs for e in schema_errors(o, version)]
+
+
+def test_on_the_ha_overlay_every_container_runs_the_pinned_images(tmp_path):
+    """Outside operator pass: with bot-workers-ha on the `ha` overlay the bot workers ran image
+    `tablero` (docker.io/library/tablero:latest, never the release) and the Sentinels
+    `redis:7.4-alpine` beside the pinned `redis:7.4.2-alpine`: production's `images:` pins only what
+    production itself renders, not what ha adds on top of it."""
+    root = tmp_path / "k8s"
+    shutil.copytree(K8S, root)
+    ha = root / "overlays" / "ha" / "kustomization.yaml"
+    ha.write_text(ha.read_text() + "\ncomponents:\n  - ../../components/bot-workers-ha\n")
+    r = subprocess.run([kubectl(), "kustomize", str(ha.parent)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    objs = [d for d in yaml.safe_load_all(r.stdout) if d]
+    pins = {p["name"]: p for p in yaml.safe_load((K8S / "overlays" / "production" / "kustomization.yaml")
+                                                   .read_text())["images"]}
+    tablero = f"{pins['tablero']['newName']}:{pins['tablero']['newTag']}"
+    redis = f"redis:{pins['redis']['newTag']}"
+    images = {}
+    for obj in objs:
+        spec = obj.get("spec") or {}
+        template = spec.get("template") or spec.get("jobTemplate", {}).get("spec", {}).get("template")
+        for c in (template or {}).get("spec", {}).get("containers", []) if template else []:
+            images[(obj["metadata"]["name"], c["name"])] = c["image"]
+    assert images[("tablero", "server")] == images[("tablero-bots", "bots")] == tablero, images
+    assert {i for i in images.values() if i.startswith("redis:")} == {redis}, images

@@ -391,3 +391,28 @@ def test_an_ipv6_host_serves_grpc_and_http():
     finally:
         p.terminate()
         p.communicate(timeout=60)
+
+
+def test_tls_options_on_a_plaintext_redis_url_are_refused(monkeypatch):
+    """Outside operator pass: `redis://…?ssl_ca_certs=…` (TLS options, the scheme without its s) was
+    taken; the server started, created games over its lean connections, and every other Redis
+    client (readiness, lobby, clocks, bot queue) failed with "AbstractConnection.__init__() got an
+    unexpected keyword argument 'ssl_ca_certs'": the pods never became ready. Refused at start."""
+    monkeypatch.setenv("TABLERO_REDIS_URL", "redis://:secretpw@127.0.0.1:6379/0?ssl_ca_certs=/etc/ca.crt")
+    with pytest.raises(ConfigError, match="TABLERO_REDIS_URL=") as e:
+        Config.load()
+    assert "ssl_ca_certs" in str(e.value) and "rediss://" in str(e.value) and "secretpw" not in str(e.value)
+    monkeypatch.setenv("TABLERO_REDIS_URL", "rediss://:secretpw@127.0.0.1:6379/0?ssl_ca_certs=/etc/ca.crt")
+    assert Config.load().redis_url.startswith("rediss://")
+
+
+@pytest.mark.parametrize("url", ["rediss://127.0.0.1:6379/0?ssl_ca_cert=/etc/ca.crt",
+                                 "redis://127.0.0.1:6379/0?sockettimeout=3"])
+def test_an_unknown_redis_url_option_is_refused(monkeypatch, url):
+    """A typo in a URL option (ssl_ca_cert for ssl_ca_certs) was taken, with the same half-working
+    server as TLS options on redis://."""
+    monkeypatch.setenv("TABLERO_REDIS_URL", url)
+    with pytest.raises(ConfigError, match="unknown option"):
+        Config.load()
+    monkeypatch.setenv("TABLERO_REDIS_URL", "redis://127.0.0.1:6379/0?socket_keepalive=true&health_check_interval=3")
+    assert Config.load().redis_url

@@ -1,0 +1,66 @@
+"""A bot worker whose Redis is away (outside operator pass): it logged "bot queue unavailable" once
+a second from each of its loops, for as long as the outage lasted (a flood from every server and
+every `tablero bots` process). Now: one line when the outage starts, one a minute while it lasts,
+and "bot queue works again" with its length when it is over."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from tests.faults.redis_proc import FaultyRedis
+from tests.server.support import ROOT, ServerProcess
+
+
+def test_a_redis_outage_is_three_lines_not_one_a_second() -> None:
+    with FaultyRedis(fsync="always") as redis_server, tempfile.TemporaryFile() as err:
+        bots = subprocess.Popen([sys.executable, "-m", "tablero.server", "bots", "--redis-url", redis_server.url,
+                                 "--concurrency", "2"], cwd=ROOT, env={**os.environ, "TABLERO_SECRET": "test-secret"},
+                                stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            deadline = time.monotonic() + 60  # running, on an empty queue (a loaded machine is slow to start it)
+            while b"bot worker running" not in (err.seek(0) or err.read()) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(1)
+            redis_server.kill()
+            time.sleep(6)
+            redis_server.start()
+            time.sleep(3)
+        finally:
+            bots.send_signal(signal.SIGTERM)
+            bots.wait(timeout=20)
+        err.seek(0)
+        lines = [json.loads(line) for line in err.read().decode().splitlines() if line.startswith("{")]
+    said = [e["msg"] for e in lines if e["msg"].startswith("bot queue")]
+    # Two loops (--concurrency 2): each says when its outage starts and when it is over.
+    assert said.count("bot queue unavailable") == 2, said
+    assert said.count("bot queue works again") == 2, said
+    assert len(said) == 4, said
+    over = [e for e in lines if e["msg"] == "bot queue works again"]
+    assert all(4 <= e["failed_for_s"] <= 12 for e in over), over
+
+
+def test_a_servers_background_loops_say_an_outage_once_not_every_round() -> None:
+    """The same for `tablero serve`: its bot queue (every second), matchmaking rounds (every ~2.5 s)
+    and ratings sweep (every 5 s) each logged every round of a Redis outage."""
+    with FaultyRedis(fsync="always") as redis_server:
+        server = ServerProcess({"TABLERO_REDIS_URL": redis_server.url}).start()
+        try:
+            redis_server.kill()
+            time.sleep(12)
+            redis_server.start()
+            time.sleep(6)
+        finally:
+            code, log = server.terminate()
+            server.kill()
+    lines = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    said = [e["msg"] for e in lines]
+    for failed, back in (("bot queue unavailable", "bot queue works again"),
+                         ("matching round failed", "matching rounds work again"),
+                         ("ratings sweep failed", "ratings sweep works again")):
+        assert said.count(failed) == 1 and said.count(back) == 1, (failed, [m for m in said if m[:8] == failed[:8]])
