@@ -185,7 +185,9 @@ def _pending(game: Game, p: Any) -> str:
     m = _m(game)
     who = f"{player_name(game, p['seat'])}: " if isinstance(p.get("seat"), int) else ""
     kind = p.get("kind") or "benefit"
-    return who + (str(value(m, kind)) if m.has(f"name.{kind}") else _name(kind)) + (f" ({fmt(rest)})" if rest and fmt(rest) != "nothing" else "")
+    said = str(value(m, kind)) if m.has(f"name.{kind}") else _name(kind)
+    said = m.format("label.pending_kind", {"kind": kind, "name": said}, default=said)  # "send agents to New Orleans"
+    return who + said + (f" ({fmt(rest)})" if rest and fmt(rest) != "nothing" else "")
 
 
 # --- actions and the event log in words (clients/web/js/render/riverboat.js) -------------------

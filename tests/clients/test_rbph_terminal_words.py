@@ -1,0 +1,51 @@
+"""The terminal client says what the browser says after a player's pass on Riverboat and Phoenicia
+(tests/web/test_rbph_player_pass.py): a pending send of agents in words, a surveyed card by its
+name, one winner as one winner."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+from tablero_client.models import Game, SeatInfo
+from tablero_client.render import describe_event, i18n, render
+
+from tablero import engines
+
+
+def _game(engine: str = "riverboat", seats: int = 2) -> Game:
+    view = engines.LocalGame(engine, seats=seats, seed=1).view(0)
+    return Game(id="g1", engine=engine, version=2, players=seats, status="GAME_STATUS_RUNNING", to_act=[],
+                view=view, seats=[SeatInfo(seat=i, kind="SEAT_KIND_HUMAN") for i in range(seats)], your_seat=0)
+
+
+@pytest.fixture
+def spanish():
+    before = i18n.current_language()
+    i18n.set_language("es")
+    yield
+    i18n.set_language(before)
+
+
+def test_a_pending_send_of_agents_reads_as_what_to_do(spanish):
+    """"Pendiente: asiento 2: Agentes (max 2)" named the opportunity card, not the decision."""
+    game = _game()
+    game.view["pending"] = {"seat": 1, "kind": "agents", "max": 2}
+    out = io.StringIO()
+    Console(file=out, width=200, color_system=None).print(render(game))
+    line = next(x for x in out.getvalue().splitlines() if x.startswith("Pendiente"))
+    assert "enviar agentes a Nueva Orleans" in line and "Agentes" not in line, line
+
+
+def test_the_log_names_the_surveyed_card_and_says_one_winner(spanish):
+    game = _game()
+    said = describe_event({"type": "surveyed", "seat": 1, "feature": "opportunity", "cell": None, "card": "boats",
+                           "vp": 4}, game)
+    assert said.endswith("coloca un agrimensor en la carta Barcos (4 PV)."), said
+    said = describe_event({"type": "game_ended", "scores": [54, 106], "winners": [1]}, game)
+    assert said.endswith("; gana asiento 2."), said
+    ph = _game("phoenicia", 3)
+    said = describe_event({"type": "game_ended", "reason": "city_state", "winners": [0, 2], "overlord": 1,
+                           "vp": [33, 20, 33]}, ph)
+    assert "; empate entre asiento 1 (tú) y asiento 3." in said, said

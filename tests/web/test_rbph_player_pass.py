@@ -1,0 +1,89 @@
+"""A player's pass on Riverboat (Spanish, hot-seat) and Phoenicia (English, against bots) in the
+browser: what the board and the log said that the rulebook would not. The renderers run as
+functions in Chromium (as tests/web/test_render_rbfg.py)."""
+
+from __future__ import annotations
+
+import copy
+
+from tablero import engines
+
+from .test_render_rbfg import call, page  # noqa: F401 - the page fixture
+
+SPANISH = "Object.defineProperty(navigator, 'languages', {get: () => ['es']});"
+
+
+def _rb_view(seat=0):
+    return copy.deepcopy(engines.LocalGame("riverboat", seats=2, seed=1).view(seat))
+
+
+def test_riverboats_show_in_the_rulebooks_order_whatever_order_the_views_keys_come_in(page):  # noqa: F811
+    """The view reaches the page through a protobuf Struct (keys in no set order): the board showed
+    the boats as "1, 4, 5, 6, 7, 3b, 3a, 2b, 2a" and a player's harvest as "… 10 calabazas y
+    0 patatas" out of the crops' order."""
+    view = _rb_view()
+    view["riverboats"] = dict(reversed(list(view["riverboats"].items())))
+    view["players"][0]["harvested"] = {"pumpkin": 5, "potato": 3, "corn": 0, "wheat": 2, "beet": 1}
+    out = call(page, "riverboat", """
+      const el = r.render({ view: args.view, seat: 0, held: [0] });
+      return { boats: [...el.querySelectorAll('.tile.boat h4')].map((x) => x.textContent.replace(/\\D*(\\w+) .*/, '$1')),
+               line: el.querySelector('.player .small-print').textContent };""", view=view)
+    assert out["boats"] == ["1", "2a", "2b", "3a", "3b", "4", "5", "6", "7"], out["boats"]
+    assert "harvested: 1 beet, 2 wheat, 3 potatoes, and 5 pumpkins" in out["line"], out["line"]
+
+
+def _said(page, module, events, view, spanish):  # noqa: F811
+    if spanish:
+        page.context.add_init_script(SPANISH)
+        page.reload()
+    return call(page, module, """
+      const ctx = { view: args.view, seat: 0, held: [0] };
+      return args.events.map((e) => r.describeEvent(e, ctx));""", view=view, events=events)
+
+
+RB_EVENTS = [
+    {"type": "surveyed", "seat": 1, "feature": "opportunity", "cell": None, "card": "boats", "vp": 4},
+    {"type": "surveyed", "seat": 0, "feature": "barn", "cell": 6, "card": None, "vp": 0},
+    {"type": "boat_claimed", "seat": 1, "boat": "6", "crop": "pumpkin", "cells": [7, 15, 19, 26, 27, 30], "coin": True,
+     "gains": {}, "pending": [], "harvest_bonus": False},
+    {"type": "round_scored", "round": 1, "vp": [2, 3], "order": [1, 0]},
+    {"type": "game_ended", "scores": [54, 106], "winners": [1]},
+    {"type": "game_ended", "scores": [80, 80], "winners": [0, 1]},
+]
+
+
+def test_the_riverboat_log_in_spanish_names_the_surveyed_card_a_paid_boat_and_one_winner(page):  # noqa: F811
+    """The log read "Azul inspecciona: oportunidad (4 PV)" (which card?), "Rojo inspecciona: granero."
+    (which, for how much?), "Azul reclama el barco fluvial 6 con calabaza." for a boat paid with a coin
+    from its pile, "Se puntúa la ronda 1: Rojo 2 y Azul 3." (2 what?) and "ganadores: Azul" for one
+    winner."""
+    out = _said(page, "riverboat", RB_EVENTS, _rb_view(), spanish=True)
+    assert out[0] == "Azul coloca un agrimensor en la carta Barcos (4 PV).", out[0]
+    assert out[1] == "Rojo (tú) coloca un agrimensor en el granero de la casilla 7 (0 PV).", out[1]
+    assert out[2] == "Azul reclama el barco fluvial 6 con calabaza (pagando una moneda, de su pila).", out[2]
+    assert out[3].startswith("Se puntúa la ronda 1 (1 PV por agrimensor activo y por agente); PV ganados: "), out[3]
+    assert out[4].endswith("; gana Azul."), out[4]
+    assert out[5].endswith("; empate entre Rojo (tú) y Azul."), out[5]
+
+
+def test_the_riverboat_log_in_english_says_the_same(page):  # noqa: F811
+    out = _said(page, "riverboat", RB_EVENTS, _rb_view(), spanish=False)
+    assert out[0] == "Blue places a surveyor on the Boats card (4 VP).", out[0]
+    assert out[1] == "Red (you) places a surveyor on the barn on cell 7 (0 VP).", out[1]
+    assert "(paying a coin, from its pile)" in out[2], out[2]
+    assert out[4].endswith("; winner: Blue."), out[4]
+    assert out[5].endswith("; a tie between Red (you) and Blue."), out[5]
+
+
+def test_a_pending_send_of_agents_is_said_in_words_not_as_the_cards_name(page):  # noqa: F811
+    """The status line read "Ronda 1 · fase: recolección · Azul: Agentes" (the opportunity card's
+    name, capitalised) while Blue chose how many workers to send to New Orleans."""
+    view = _rb_view()
+    view["phase"] = "harvest"
+    view["pending"] = {"seat": 1, "kind": "agents", "max": 2}
+    page.context.add_init_script(SPANISH)
+    page.reload()
+    out = call(page, "riverboat", """
+      const el = r.render({ view: args.view, seat: 0, held: [0] });
+      return el.querySelector('.box').textContent;""", view=view)
+    assert out.endswith(": enviar agentes a Nueva Orleans") and "Agentes" not in out, out
