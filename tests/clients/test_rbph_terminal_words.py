@@ -49,3 +49,13 @@ def test_the_log_names_the_surveyed_card_and_says_one_winner(spanish):
     said = describe_event({"type": "game_ended", "reason": "city_state", "winners": [0, 2], "overlord": 1,
                            "vp": [33, 20, 33]}, ph)
     assert "; empate entre asiento 1 (tú) y asiento 3." in said, said
+
+
+def test_phoenicias_two_moves_of_two_hunters_say_which_worker_moves():
+    from tablero_client.render import action_label
+
+    game = _game("phoenicia", 3)
+    game.view["players"][0]["tiles"][0]["slots"] = ["w", "w", None, None, None, None]
+    labels = [action_label({"type": "move", "from_tile": 0, "from_slot": s, "to": "farming"}, game) for s in (0, 1)]
+    assert labels[0].startswith("Move a worker from Hunting (space 1) to Farming"), labels
+    assert labels[1].startswith("Move a worker from Hunting (space 2) to Farming"), labels

@@ -87,3 +87,33 @@ def test_a_pending_send_of_agents_is_said_in_words_not_as_the_cards_name(page): 
       const el = r.render({ view: args.view, seat: 0, held: [0] });
       return el.querySelector('.box').textContent;""", view=view)
     assert out.endswith(": enviar agentes a Nueva Orleans") and "Agentes" not in out, out
+
+
+def _ph_view():
+    view = copy.deepcopy(engines.LocalGame("phoenicia", seats=3, seed=1).view(0))
+    view["players"][0]["tiles"][0]["slots"] = ["w", "w", None, None, None, None]  # two hunters
+    return view
+
+
+MOVES = [{"type": "move", "from_tile": 0, "from_slot": 0, "to": "farming"},
+         {"type": "move", "from_tile": 0, "from_slot": 1, "to": "farming"}]
+
+
+def test_phoenicias_two_moves_of_two_hunters_say_which_worker_moves(page):  # noqa: F811
+    """Two buttons read "Move a worker to Farming — costs 5, paid at the next step", word for word:
+    one moves the hunter of space 1, the other the hunter of space 2 (the space left takes a disk,
+    and an Improved Hunting's spaces differ)."""
+    out = call(page, "phoenicia", """
+      const ctx = { view: args.view, seat: 0, held: [0] };
+      return args.moves.map((a) => r.describeAction(a, ctx));""", view=_ph_view(), moves=MOVES)
+    assert out == ["Move a worker from Hunting (space 1) to Farming — costs 5, paid at the next step",
+                   "Move a worker from Hunting (space 2) to Farming — costs 5, paid at the next step"], out
+
+
+def test_phoenicias_status_line_names_whose_turn_without_a_possessive_on_you(page):  # noqa: F811
+    """"overlord Red (you) · Red (you)'s turn": the possessive after "(you)"."""
+    view = _ph_view()
+    view["overlord"], view["active"] = 0, 0
+    out = call(page, "phoenicia", """
+      return r.render({ view: args.view, seat: 0, held: [0] }).querySelector('.box').textContent;""", view=view)
+    assert "'s turn" not in out and "Overlord: " in out and "turn: " in out, out

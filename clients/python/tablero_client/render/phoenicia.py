@@ -160,6 +160,20 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
+def field_value(key: str, value: Any, game: Game) -> str | None:
+    """A move's source as the mover's village shows it: the tableau by name, its space counted from 1
+    (as the browser's render/phoenicia.js fieldValue)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    if key == "from_slot":
+        return str(value + 1)
+    if key != "from_tile":
+        return None
+    me = next((p for p in (game.view or {}).get("players") or [] if isinstance(p, dict) and p.get("seat") == game.your_seat), None)
+    tiles = (me or {}).get("tiles") or []
+    return _tableau_name(_m(game), tiles[value]) if 0 <= value < len(tiles) and isinstance(tiles[value], dict) else None
+
+
 PRICED = {"train", "employ", "buy_tool", "buy_vp", "move"}
 
 

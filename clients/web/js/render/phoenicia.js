@@ -86,6 +86,18 @@ function priceOf(a, ctx) {
   return mine[0].tool_cost ?? null;
 }
 
+// A move's source as the mover's village shows it: the tableau by name ("Improved Hunting"), its
+// space counted from 1 (two workers of one tableau read alike without it).
+function fieldValue(key, value, ctx) {
+  if (!Number.isInteger(value)) return null;
+  if (key === 'from_slot') return String(value + 1);
+  if (key !== 'from_tile') return null;
+  const v = (ctx && ctx.view) || {};
+  const me = (v.players || []).find((p) => p && p.seat === (ctx || {}).seat);
+  const t = me && (me.tiles || [])[value];
+  return t ? tableauName(t) : null;
+}
+
 // What a priced move will cost (paid at the payment step that follows it), from the catalog.
 function actionEffect(a, ctx) {
   if (!PRICED.has(a.type) || 'cards' in a || 'disks' in a) return null;
@@ -100,4 +112,4 @@ export const OPTION_TEXTS = {
   preset_production: { label: 'label.option.preset_production', hint: 'label.option.preset_production_hint' },
 };
 
-export default { render, actionEffect, optionTexts: OPTION_TEXTS };
+export default { render, actionEffect, fieldValue, optionTexts: OPTION_TEXTS };
