@@ -35,7 +35,36 @@ def test_a_pending_send_of_agents_reads_as_what_to_do(spanish):
     out = io.StringIO()
     Console(file=out, width=200, color_system=None).print(render(game))
     line = next(x for x in out.getvalue().splitlines() if x.startswith("Pendiente"))
-    assert "enviar agentes a Nueva Orleans" in line and "Agentes" not in line, line
+    assert line.endswith("enviar hasta 2 agentes a Nueva Orleans") and "Agentes" not in line, line
+
+
+def _screen(game: Game) -> str:
+    out = io.StringIO()
+    Console(file=out, width=200, color_system=None).print(render(game))
+    return out.getvalue()
+
+
+def test_a_pending_pile_choice_has_no_english_left_in_spanish(spanish):
+    """"Pendiente: asiento 1 (tú): elegir del montón (size 2)"."""
+    game = _game()
+    game.view["pending"] = {"seat": 0, "kind": "choose_from_pile", "size": 2}
+    line = next(x for x in _screen(game).splitlines() if x.startswith("Pendiente"))
+    assert line.endswith("elegir una loseta del montón de tamaño 2"), line
+    game.view["pending"] = {"seat": 0, "kind": "feature", "options": ["barn", "well", "surveyor"], "reason": "riverboat 6"}
+    line = next(x for x in _screen(game).splitlines() if x.startswith("Pendiente"))
+    assert line.endswith("elemento de la finca (granero / pozo / agrimensor)"), line
+
+
+def test_the_mats_letters_are_the_spanish_words_initials_as_the_key_says(spanish):
+    """The key read "B/W/C/P/K cultivos (remolacha, trigo, maíz, patata, calabaza)": English initials
+    (C for maíz, where the browser's C is calabaza)."""
+    game = _game()
+    me = game.view["players"][0]
+    me["crop"][0], me["crop"][1], me["crop"][2] = "corn", "pumpkin", "beet"
+    me["feature"][2], me["feature"][3] = "well", "barn"
+    screen = _screen(game)
+    assert "R/T/M/P/C cultivos (remolacha, trigo, maíz, patata, calabaza), g/p/a granero/pozo/agrimensor" in screen
+    assert "M  1  C  2  Rp 3  g  4  ·  5" in screen, screen
 
 
 def test_the_log_names_the_surveyed_card_and_says_one_winner(spanish):

@@ -86,7 +86,7 @@ def test_a_pending_send_of_agents_is_said_in_words_not_as_the_cards_name(page): 
     out = call(page, "riverboat", """
       const el = r.render({ view: args.view, seat: 0, held: [0] });
       return el.querySelector('.box').textContent;""", view=view)
-    assert out.endswith(": enviar agentes a Nueva Orleans") and "Agentes" not in out, out
+    assert out.endswith(": enviar hasta 2 agentes a Nueva Orleans") and "Agentes" not in out, out
 
 
 def _ph_view():

@@ -35,6 +35,13 @@ const boatsInOrder = (boats) => Object.entries(boats || {}).sort(([a], [b]) => a
 const inCropOrder = (counts) => Object.fromEntries(Object.keys(CROP).filter((k) => k in (counts || {})).map((k) => [k, counts[k]])
   .concat(Object.entries(counts || {}).filter(([k]) => !(k in CROP))));
 
+// The decision a seat owes, in words: "send up to 2 agents to New Orleans", "choose a tile from
+// the size-2 pile", "estate feature (barn / well / surveyor)".
+function pendingWords(p) {
+  const options = (p.options || []).map(word);
+  return L('label.pending_kind', { kind: p.kind, name: word(p.kind), max: p.max ?? 0, size: p.size ?? '', options: options.join(' / '), has_options: String(options.length > 0) });
+}
+
 // An opportunity card by its printed-style name (label.card_name: "Harbor Master", not the id's
 // generic word "harbor"); null for anything else (a crop card's colour is a `card` too).
 function cardName(id) {
@@ -117,7 +124,7 @@ function render(ctx) {
   const spaces = Array.from({ length: (harbor.last_space || 18) + 1 }, (_, i) => i);
   return h('div', { class: 'board-game rb' },
     h('div', { class: 'box' }, h('strong', {}, L('label.round', { round: v.round })), ' · ', L('label.phase', { phase: word(v.phase || '') }),
-      v.pending && v.pending.kind ? ` · ${seatName(ctx, v.pending.seat)}: ${L('label.pending_kind', { kind: v.pending.kind, name: word(v.pending.kind) })}` : '',
+      v.pending && v.pending.kind ? ` · ${seatName(ctx, v.pending.seat)}: ${pendingWords(v.pending)}` : '',
       v.crop_card ? [' · ', L('label.crop_card', { card: word(v.crop_card) })] : ''),
     searchBox(ctx, v),
     h('section', { class: 'box rb-board', 'aria-label': L('label.central_board') },
