@@ -5,6 +5,7 @@ name, one winner as one winner."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from rich.console import Console
@@ -88,3 +89,25 @@ def test_phoenicias_two_moves_of_two_hunters_say_which_worker_moves():
     labels = [action_label({"type": "move", "from_tile": 0, "from_slot": s, "to": "farming"}, game) for s in (0, 1)]
     assert labels[0].startswith("Move a worker from Hunting (space 1) to Farming"), labels
     assert labels[1].startswith("Move a worker from Hunting (space 2) to Farming"), labels
+
+
+@pytest.mark.slow
+@pytest.mark.flaky(reruns=1)
+def test_the_end_screen_at_80x24_says_who_won_in_sight(server, tmux):
+    """A Spanish Riverboat game against a bot, ended at 80x24: the last screen held the final
+    table's main lines ("Puntos 71 106 … Total") and nothing saying who won (the totals table with
+    its GANADOR mark had scrolled off the top)."""
+    import random
+
+    from tests.web.api_play import ApiGame
+
+    game = ApiGame(server.http, "riverboat", ["human", "bot"])
+    game.play(random.Random(4), lambda g: False, max_moves=3000)
+    winners = game.get()["outcome"]["winners"]
+    tmux.start(f"python -m tablero_client --url {server.http} play --lang es --game {game.id} --token={game.tokens[0]}")
+    tmux.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
+    tmux.wait(lambda s: "EXITED" in s)
+    visible = tmux.tmux("capture-pane", "-p", "-t", "play")
+    who = " y ".join(f"asiento {w + 1} \\({'tú' if w == 0 else 'bot[^)]*'}\\)" for w in winners)
+    assert "Puntuación final" in visible, visible
+    assert re.search(f"¡{'Gana' if len(winners) == 1 else 'Ganan'} {who}!", visible), visible

@@ -241,4 +241,13 @@ def outcome_text(game: Game) -> RenderableType:
         t.add_row(captain(c), str(c.get("total", "?")), m.format("outcome.winner") if c.get("captain") in beaten_by else "")
     names = [seat_name(game, i) for i in range(max(game.players or 0, len(out.get("scores") or [])))]
     rest, main = breakdown(m, out, names, captain)
-    return Group(*(x for x in (t, rest, main) if x is not None))
+    # Who won, under the main lines: at 80x24 the totals table with its WINNER mark has scrolled
+    # off the top by then (the browser says it above its table: "Green wins!").
+    won = [seat_name(game, i) for i in sorted(winners)] + [captain(c) for c in captains if c.get("captain") in beaten_by]
+    if won:
+        verdict = m.format("web.wins", {"who": m.list(won), "n": len(won)})
+    elif len(names) == 1:
+        verdict = m.format("web.did_not_win", {"who": names[0], "has_reason": "false"})
+    else:
+        verdict = m.format("web.draw")
+    return Group(*(x for x in (t, rest, main) if x is not None), Text(verdict, style="bold"))
