@@ -111,3 +111,16 @@ def test_the_end_screen_at_80x24_says_who_won_in_sight(server, tmux):
     who = " y ".join(f"asiento {w + 1} \\({'tú' if w == 0 else 'bot[^)]*'}\\)" for w in winners)
     assert "Puntuación final" in visible, visible
     assert re.search(f"¡{'Gana' if len(winners) == 1 else 'Ganan'} {who}!", visible), visible
+
+
+def test_a_long_group_of_the_final_table_is_folded_away_whole():
+    """The terminal showed three of Phoenicia's fifteen "VP by card" lines up front and folded the
+    other twelve: as the browser (tests/web/test_rbph_player_pass.py), the long group is folded
+    whole, a short group is shown whole."""
+    from tablero_client.render.scores import columns, rows
+
+    from tests.web.test_rbph_player_pass import phoenicia_like_outcome
+
+    main, more = rows(columns(phoenicia_like_outcome(), ["a", "b"], None))
+    assert not [p for p in main if p.startswith("vp_by_card.")] and len([p for p in more if p.startswith("vp_by_card.")]) == 15
+    assert [p for p in main if p.startswith("vp_by_tableau.")] == ["vp_by_tableau.hunting", "vp_by_tableau.farming", "vp_by_tableau.mining"]

@@ -117,3 +117,36 @@ def test_phoenicias_status_line_names_whose_turn_without_a_possessive_on_you(pag
     out = call(page, "phoenicia", """
       return r.render({ view: args.view, seat: 0, held: [0] }).querySelector('.box').textContent;""", view=view)
     assert "'s turn" not in out and "Overlord: " in out and "turn: " in out, out
+
+
+SCORES_JS = """async ([outcome, players]) => {
+    const { result } = await import('/js/scores.js');
+    const el = result({ outcome, players }, { seatNames: null }, null);
+    const shown = [...el.querySelectorAll(':scope > .scroll tr th[scope=row]')].map((th) => th.textContent);
+    const folded = [...el.querySelectorAll('details.more tr th[scope=row]')].map((th) => th.textContent);
+    return { shown, folded };
+}"""
+
+
+def phoenicia_like_outcome() -> dict:
+    """Phoenicia's outcome details as a finished game sends them: its totals, then "VP by card",
+    a line per development card bought (fifteen here), and "VP by tableau"."""
+    cards = {f"Card {i}": 1 for i in range(15)}
+    detail = {"vp": 33, "production": 20, "cards_vp": 15, "workers_vp": 12, "bought_vp": 6, "last_overlord": False,
+              "money": 4, "development_cards": 15, "vp_by_card": cards,
+              "vp_by_tableau": {"hunting": 2, "farming": 4, "mining": 6}}
+    return {"scores": [33, 20], "winners": [0], "details": [{"seat": s, **detail} for s in range(2)]}
+
+
+def test_a_long_group_of_the_final_table_is_folded_away_whole(server, new_page):
+    """Phoenicia's final table showed all fifteen "VP by card › …" lines up front (a group shown is
+    shown whole), pushing "Workers VP" and "Money" down among them; the terminal showed three of
+    the fifteen. The long group goes to the full breakdown whole; a short one stays whole."""
+    p = new_page()
+    p.goto(server.url + "/#/")
+    p.wait_for_selector(".engines label")
+    out = p.evaluate(SCORES_JS, [phoenicia_like_outcome(), 2])
+    assert not [x for x in out["shown"] if "by card" in x], out["shown"]
+    assert len([x for x in out["folded"] if "by card" in x]) == 15, out["folded"]
+    assert len([x for x in out["shown"] if "by tableau" in x]) == 3, out["shown"]
+    assert {"Cards vp", "Workers vp", "Bought vp"} <= set(out["shown"]), out["shown"]
