@@ -124,3 +124,4 @@ def test_a_long_group_of_the_final_table_is_folded_away_whole():
     main, more = rows(columns(phoenicia_like_outcome(), ["a", "b"], None))
     assert not [p for p in main if p.startswith("vp_by_card.")] and len([p for p in more if p.startswith("vp_by_card.")]) == 15
     assert [p for p in main if p.startswith("vp_by_tableau.")] == ["vp_by_tableau.hunting", "vp_by_tableau.farming", "vp_by_tableau.mining"]
+    assert not [p for p in main if "tie" in p], main  # won outright: no tie to break

@@ -134,6 +134,7 @@ def phoenicia_like_outcome() -> dict:
     cards = {f"Card {i}": 1 for i in range(15)}
     detail = {"vp": 33, "production": 20, "cards_vp": 15, "workers_vp": 12, "bought_vp": 6, "last_overlord": False,
               "money": 4, "development_cards": 15, "vp_by_card": cards,
+              "tie_break": {"last_overlord": False, "money": 4, "disks": 1, "production_cards": 1, "production_card_value": 3},
               "vp_by_tableau": {"hunting": 2, "farming": 4, "mining": 6}}
     return {"scores": [33, 20], "winners": [0], "details": [{"seat": s, **detail} for s in range(2)]}
 
@@ -150,3 +151,4 @@ def test_a_long_group_of_the_final_table_is_folded_away_whole(server, new_page):
     assert len([x for x in out["folded"] if "by card" in x]) == 15, out["folded"]
     assert len([x for x in out["shown"] if "by tableau" in x]) == 3, out["shown"]
     assert {"Cards vp", "Workers vp", "Bought vp"} <= set(out["shown"]), out["shown"]
+    assert not [x for x in out["shown"] if "Tie" in x], out["shown"]  # won outright: no tie to break

@@ -82,7 +82,9 @@ export function result(game, ctx, names, notes) {
   // development card (15 of them), pushed the lines that add up to the score down the table.
   const long = (p) => depth(p) > 1 && rows.filter((r) => depth(r) > 1 && parent(r) === parent(p)).length > LONG_GROUP;
   const plain = rows.filter((p) => !long(p) && !bySeat.some((d) => Array.isArray(get(d, p)) && get(d, p).some((x) => x && typeof x === 'object')));
-  const main = plain.slice().sort((a, b) => depth(a) - depth(b)).slice(0, 12); // totals before their parts
+  // (the tie-break lines only when the best score is shared, below: Phoenicia's "Tie-break › Money"
+  // and four more, the same numbers as its "Money" and "Last overlord", filled a game won outright)
+  const main = plain.filter((p) => !/tie/i.test(p)).sort((a, b) => depth(a) - depth(b)).slice(0, 12); // totals before their parts
   // A group shown is shown whole: New Bedford's "Whales › Bowhead", "› Right Whale" up front and
   // "› Sperm Whale" folded away left the whale points not adding up on screen.
   for (const p of plain) {

@@ -133,7 +133,7 @@ def rows(cols: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     # development card); a group shown is shown whole (New Bedford's whales add up on screen).
     sizes = {g: sum(1 for p in every if "." in p and parent(p) == g) for g in {parent(p) for p in every if "." in p}}
     plain = [p for p in every if sizes.get(parent(p), 0) <= LONG_GROUP and not any(_records(_get(c["detail"], p)) for c in cols)]
-    main = sorted(plain, key=lambda p: p.count("."))[:MAIN]  # totals before their parts
+    main = sorted((p for p in plain if "tie" not in p.lower()), key=lambda p: p.count("."))[:MAIN]  # totals before their parts
     main += [p for p in plain if p not in main and "." in p and any("." in q and parent(q) == parent(p) for q in main)]
     numbers = [c["score"] for c in cols if isinstance(c["score"], int | float)]
     best = max(numbers) if numbers else None
