@@ -125,3 +125,14 @@ def test_a_long_group_of_the_final_table_is_folded_away_whole():
     assert not [p for p in main if p.startswith("vp_by_card.")] and len([p for p in more if p.startswith("vp_by_card.")]) == 15
     assert [p for p in main if p.startswith("vp_by_tableau.")] == ["vp_by_tableau.hunting", "vp_by_tableau.farming", "vp_by_tableau.mining"]
     assert not [p for p in main if "tie" in p], main  # won outright: no tie to break
+
+
+def test_phoenicias_spanish_tableaus_are_the_rulebooks_tarjetones():
+    """The final table read "PV por tablero › Caza" and a player's area "Tablero de Rojo": the
+    Spanish rulebook's word for a village card is "tarjetón" ("tarjetón Hunting (caza)"); "tablero"
+    is the central board."""
+    from tablero.engines.core import messages
+
+    es = messages.catalog("phoenicia", "es")
+    assert "tablero" not in " ".join(es[k] for k in ("label.details", "label.tableau_of", "label.term_column", "label.fields")).lower()
+    assert "vp_by_tableau {PV por tarjetón}" in es["label.details"]
