@@ -136,3 +136,12 @@ def test_phoenicias_spanish_tableaus_are_the_rulebooks_tarjetones():
     es = messages.catalog("phoenicia", "es")
     assert "tablero" not in " ".join(es[k] for k in ("label.details", "label.tableau_of", "label.term_column", "label.fields")).lower()
     assert "vp_by_tableau {PV por tarjetón}" in es["label.details"]
+
+
+def test_phoenicias_payments_name_the_cards_and_the_change():
+    from tablero_client.render import action_label
+
+    game = _game("phoenicia", 3)
+    game.view["payment"] = {"seat": 0, "card": "Granary", "bid": 4, "price": 4}
+    labels = [action_label({"type": "pay", "cards": c, "disks": d}, game) for c, d in (([6], 0), ([4], 0), ([], 4))]
+    assert labels == ["Pay with card 6 — 2 back in disks", "Pay with card 4", "Pay with 4 disks"], labels

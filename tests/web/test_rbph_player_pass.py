@@ -152,3 +152,19 @@ def test_a_long_group_of_the_final_table_is_folded_away_whole(server, new_page):
     assert len([x for x in out["shown"] if "by tableau" in x]) == 3, out["shown"]
     assert {"Cards vp", "Workers vp", "Bought vp"} <= set(out["shown"]), out["shown"]
     assert not [x for x in out["shown"] if "Tie" in x], out["shown"]  # won outright: no tie to break
+
+
+PAYS = [{"type": "pay", "cards": [6], "disks": 0}, {"type": "pay", "cards": [4], "disks": 0},
+        {"type": "pay", "cards": [], "disks": 4}, {"type": "pay", "cards": [4, 4], "disks": 1}]
+
+
+def test_phoenicias_payments_name_the_cards_and_the_change(page):  # noqa: F811
+    """With cards 4 and 6 in hand and a price of 4, two buttons read "Pay with 1 card and 0 disks":
+    which card, and the 2 disks of change a 6 gives back (the treasury may not hold them)?"""
+    view = _ph_view()
+    view["payment"] = {"seat": 0, "card": "Granary", "bid": 4, "price": 4}
+    out = call(page, "phoenicia", """
+      const ctx = { view: args.view, seat: 0, held: [0] };
+      return args.pays.map((a) => r.describeAction(a, ctx));""", view=view, pays=PAYS)
+    assert out == ["Pay with card 6 — 2 back in disks", "Pay with card 4", "Pay with 4 disks",
+                   "Pay with cards 4 and 4 plus 1 disk — 5 back in disks"], out

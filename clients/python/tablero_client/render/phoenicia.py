@@ -204,6 +204,10 @@ def action_effect(action: dict[str, Any], game: Game) -> str | None:
     """What a priced move will cost (paid at the payment step that follows it)."""
     from . import messages
 
+    if action.get("type") == "pay":  # the change, given back in disks only (seed-P 1a)
+        due = ((game.view or {}).get("payment") or {}).get("price")
+        back = sum(action.get("cards") or []) + (action.get("disks") or 0) - due if isinstance(due, int) else 0
+        return messages(game).format("label.change", {"n": back}) if back > 0 else None
     if action.get("type") not in PRICED:
         return None
     price = price_of(action, game)

@@ -100,6 +100,11 @@ function fieldValue(key, value, ctx) {
 
 // What a priced move will cost (paid at the payment step that follows it), from the catalog.
 function actionEffect(a, ctx) {
+  if (a.type === 'pay') { // the change, given back in disks only (seed-P 1a)
+    const due = (((ctx && ctx.view) || {}).payment || {}).price;
+    const back = (a.cards || []).reduce((x, y) => x + y, 0) + (a.disks || 0) - due;
+    return Number.isInteger(due) && back > 0 ? catalog('phoenicia').t('label.change', { n: back }) : null;
+  }
   if (!PRICED.has(a.type) || 'cards' in a || 'disks' in a) return null;
   const cat = catalog('phoenicia');
   const price = priceOf(a, ctx);
