@@ -145,3 +145,11 @@ def test_phoenicias_payments_name_the_cards_and_the_change():
     game.view["payment"] = {"seat": 0, "card": "Granary", "bid": 4, "price": 4}
     labels = [action_label({"type": "pay", "cards": c, "disks": d}, game) for c, d in (([6], 0), ([4], 0), ([], 4))]
     assert labels == ["Pay with card 6 — 2 back in disks", "Pay with card 4", "Pay with 4 disks"], labels
+
+
+def test_phoenicias_bids_say_which_card_is_auctioned():
+    from tablero_client.render import action_label
+
+    game = _game("phoenicia", 3)
+    game.view["auction"] = {"card": "Glassmaking", "bid": 6, "leader": 2, "bidders": [1, 2, 0]}
+    assert action_label({"type": "bid", "amount": 7}, game) == "Bid $7 — auction for Glassmaking"

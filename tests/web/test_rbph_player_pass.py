@@ -168,3 +168,14 @@ def test_phoenicias_payments_name_the_cards_and_the_change(page):  # noqa: F811
       return args.pays.map((a) => r.describeAction(a, ctx));""", view=view, pays=PAYS)
     assert out == ["Pay with card 6 — 2 back in disks", "Pay with card 4", "Pay with 4 disks",
                    "Pay with cards 4 and 4 plus 1 disk — 5 back in disks"], out
+
+
+def test_phoenicias_bids_say_which_card_is_auctioned(page):  # noqa: F811
+    """On a phone the turn box came first and read "Bid $7", "Bid $8", "Drop out": for which card,
+    the auction being told below the display, a screen further down."""
+    view = _ph_view()
+    view["auction"] = {"card": "Glassmaking", "bid": 6, "leader": 2, "bidders": [1, 2, 0]}
+    out = call(page, "phoenicia", """
+      const ctx = { view: args.view, seat: 0, held: [0] };
+      return [r.describeAction({ type: 'bid', amount: 7 }, ctx), r.describeAction({ type: 'drop_out' }, ctx)];""", view=view)
+    assert out == ["Bid $7 — auction for Glassmaking", "Drop out — auction for Glassmaking"], out

@@ -204,6 +204,11 @@ def action_effect(action: dict[str, Any], game: Game) -> str | None:
     """What a priced move will cost (paid at the payment step that follows it)."""
     from . import messages
 
+    auction = (game.view or {}).get("auction") or {}
+    if action.get("type") in ("bid", "drop_out") and auction.get("card"):  # which card is auctioned
+        from .i18n import value
+
+        return messages(game).format("label.auction_for", {"card": value(messages(game), auction["card"])})
     if action.get("type") == "pay":  # the change, given back in disks only (seed-P 1a)
         due = ((game.view or {}).get("payment") or {}).get("price")
         back = sum(action.get("cards") or []) + (action.get("disks") or 0) - due if isinstance(due, int) else 0

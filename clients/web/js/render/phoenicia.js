@@ -100,6 +100,10 @@ function fieldValue(key, value, ctx) {
 
 // What a priced move will cost (paid at the payment step that follows it), from the catalog.
 function actionEffect(a, ctx) {
+  const auction = ((ctx && ctx.view) || {}).auction;
+  if ((a.type === 'bid' || a.type === 'drop_out') && auction && auction.card) { // which card (on a phone the board is below)
+    return L('label.auction_for', { card: word(auction.card) });
+  }
   if (a.type === 'pay') { // the change, given back in disks only (seed-P 1a)
     const due = (((ctx && ctx.view) || {}).payment || {}).price;
     const back = (a.cards || []).reduce((x, y) => x + y, 0) + (a.disks || 0) - due;
