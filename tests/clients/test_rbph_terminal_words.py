@@ -109,8 +109,7 @@ def test_the_end_screen_at_80x24_says_who_won_in_sight(server, tmux):
     tmux.wait(lambda s: "EXITED" in s)
     visible = tmux.tmux("capture-pane", "-p", "-t", "play")
     who = " y ".join(f"asiento {w + 1} \\({'tú' if w == 0 else 'bot[^)]*'}\\)" for w in winners)
-    assert "Puntuación final" in visible, visible
-    assert re.search(f"¡{'Gana' if len(winners) == 1 else 'Ganan'} {who}!", visible), visible
+    assert re.search(f"Puntuación final · ¡{'Gana' if len(winners) == 1 else 'Ganan'} {who}!", visible), visible
 
 
 def test_a_long_group_of_the_final_table_is_folded_away_whole():
