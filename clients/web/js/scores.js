@@ -5,6 +5,7 @@ import { seatName } from './words.js';
 import { catalog } from './i18n.js';
 
 const T = (key, args) => catalog('tablero').t(key, args);
+const LONG_GROUP = 8; // lines of one group beyond which it is folded away whole (render/scores.py)
 
 // Final scores, with each seat's breakdown from outcome.details; Captains (New Bedford's
 // automa players, outcome.captains) get their own columns. `names`: the renderer's display
@@ -78,12 +79,17 @@ export function result(game, ctx, names, notes) {
   };
   const who = catalog('tablero').list(won);
   // The first dozen plain lines up front; lists of records and the long tail folded away.
-  const plain = rows.filter((p) => !bySeat.some((d) => Array.isArray(get(d, p)) && get(d, p).some((x) => x && typeof x === 'object')));
   const depth = (p) => p.split('.').length;
-  const main = plain.slice().sort((a, b) => depth(a) - depth(b)).slice(0, 12); // totals before their parts
+  const parent = (p) => p.split('.').slice(0, -1).join('.');
+  // A long group is the long tail, folded away whole: Phoenicia's "VP by card › …", a line per
+  // development card (15 of them), pushed the lines that add up to the score down the table.
+  const long = (p) => depth(p) > 1 && rows.filter((r) => depth(r) > 1 && parent(r) === parent(p)).length > LONG_GROUP;
+  const plain = rows.filter((p) => !long(p) && !bySeat.some((d) => Array.isArray(get(d, p)) && get(d, p).some((x) => x && typeof x === 'object')));
+  // (the tie-break lines only when the best score is shared, below: Phoenicia's "Tie-break › Money"
+  // and four more, the same numbers as its "Money" and "Last overlord", filled a game won outright)
+  const main = plain.filter((p) => !/tie/i.test(p)).sort((a, b) => depth(a) - depth(b)).slice(0, 12); // totals before their parts
   // A group shown is shown whole: New Bedford's "Whales › Bowhead", "› Right Whale" up front and
   // "› Sperm Whale" folded away left the whale points not adding up on screen.
-  const parent = (p) => p.split('.').slice(0, -1).join('.');
   for (const p of plain) {
     if (depth(p) > 1 && !main.includes(p) && main.some((m) => depth(m) > 1 && parent(m) === parent(p))) main.push(p);
   }

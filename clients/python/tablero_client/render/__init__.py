@@ -241,4 +241,17 @@ def outcome_text(game: Game) -> RenderableType:
         t.add_row(captain(c), str(c.get("total", "?")), m.format("outcome.winner") if c.get("captain") in beaten_by else "")
     names = [seat_name(game, i) for i in range(max(game.players or 0, len(out.get("scores") or [])))]
     rest, main = breakdown(m, out, names, captain)
+    # Who won, in the main table's title, above its lines: at 80x24 the totals table with its
+    # WINNER mark has scrolled off the top by then (the browser says it above its table: "Green
+    # wins!"); in the title, not a line more, so the title stays in sight too.
+    won = [seat_name(game, i) for i in sorted(winners)] + [captain(c) for c in captains if c.get("captain") in beaten_by]
+    if won:
+        verdict = m.format("web.wins", {"who": m.list(won), "n": len(won)})
+    elif len(names) == 1:
+        verdict = m.format("web.did_not_win", {"who": names[0], "has_reason": "false"})
+    else:
+        verdict = m.format("web.draw")
+    if main is None:
+        return Group(t, Text(verdict, style="bold"))
+    main.title = f"{main.title} · {verdict}"
     return Group(*(x for x in (t, rest, main) if x is not None))

@@ -160,6 +160,20 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
+def field_value(key: str, value: Any, game: Game) -> str | None:
+    """A move's source as the mover's village shows it: the tableau by name, its space counted from 1
+    (as the browser's render/phoenicia.js fieldValue)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    if key == "from_slot":
+        return str(value + 1)
+    if key != "from_tile":
+        return None
+    me = next((p for p in (game.view or {}).get("players") or [] if isinstance(p, dict) and p.get("seat") == game.your_seat), None)
+    tiles = (me or {}).get("tiles") or []
+    return _tableau_name(_m(game), tiles[value]) if 0 <= value < len(tiles) and isinstance(tiles[value], dict) else None
+
+
 PRICED = {"train", "employ", "buy_tool", "buy_vp", "move"}
 
 
@@ -190,6 +204,15 @@ def action_effect(action: dict[str, Any], game: Game) -> str | None:
     """What a priced move will cost (paid at the payment step that follows it)."""
     from . import messages
 
+    auction = (game.view or {}).get("auction") or {}
+    if action.get("type") in ("bid", "drop_out") and auction.get("card"):  # which card is auctioned
+        from .i18n import value
+
+        return messages(game).format("label.auction_for", {"card": value(messages(game), auction["card"])})
+    if action.get("type") == "pay":  # the change, given back in disks only (seed-P 1a)
+        due = ((game.view or {}).get("payment") or {}).get("price")
+        back = sum(action.get("cards") or []) + (action.get("disks") or 0) - due if isinstance(due, int) else 0
+        return messages(game).format("label.change", {"n": back}) if back > 0 else None
     if action.get("type") not in PRICED:
         return None
     price = price_of(action, game)

@@ -22,7 +22,13 @@ FIELD = {"yellow": "yellow", "orange": "orange3", "green": "green", "blue": "blu
 FEATURE = {"barn": "b", "well": "w", "surveyor": "s"}
 
 
-def mat(p: dict[str, Any], rows: int, cols: int, shifted: bool) -> Text:
+def mat(p: dict[str, Any], rows: int, cols: int, shifted: bool, m: Any = None) -> Text:
+    """A mat in letters: a crop's and a feature's letter in the game's language (the browser's
+    label.crop_letter: R/T/M/P/C in Spanish), as the key under the mats reads them."""
+    def letter(key: str, arg: str, x: str, default: str) -> str:
+        said = m.format(key, {arg: x}, default=default) if m is not None else default
+        return default if said in ("", "?") else said
+
     t = Text()
     fields = p.get("field_colours") or []
     for r in range(rows):
@@ -36,9 +42,10 @@ def mat(p: dict[str, Any], rows: int, cols: int, shifted: bool) -> Text:
             colour = FIELD.get(fields[i] if i < len(fields) else "", "white")
             if crop:
                 sym, style = CROP.get(crop, (crop[:1].upper(), "white"))
-                cell = sym + (FEATURE.get(feat, "") if feat else "")
+                sym = letter("label.crop_letter", "crop", crop, sym)
+                cell = sym + (letter("label.feature_letter", "feature", feat, FEATURE.get(feat, "")) if feat else "")
             elif feat:
-                cell, style = FEATURE.get(feat, str(feat)[:1]), colour
+                cell, style = letter("label.feature_letter", "feature", feat, FEATURE.get(feat, str(feat)[:1])), colour
             else:
                 cell, style = "·", colour
             if worker:
@@ -99,7 +106,7 @@ def render(game: Game) -> Group:
     for i, p in enumerate(v.get("players") or []):
         who = f"{shown_seat(i)}{' (' + m.format('label.term_you') + ')' if i == game.your_seat else ''}" \
               f"{' ' + m.format('label.term_passed') if p.get('passed') else ''}"
-        drawn = mat(p, grid["rows"], grid["cols"], grid.get("odd_rows_shifted_right", True))
+        drawn = mat(p, grid["rows"], grid["cols"], grid.get("odd_rows_shifted_right", True), m)
         rest = (str(p.get("coins")), str(p.get("vp")), str(p.get("harbor")), ", ".join(p.get("boats") or []) or "—",
                 str(p.get("workers")), str(p.get("surveyors")))
         style = "bold" if i == game.your_seat else ""
@@ -179,13 +186,20 @@ def _pending(game: Game, p: Any) -> str:
 
     if not isinstance(p, dict):
         return fmt(p)
-    rest = {k: x for k, x in p.items() if k not in ("seat", "kind")}
     from .i18n import value
 
     m = _m(game)
     who = f"{player_name(game, p['seat'])}: " if isinstance(p.get("seat"), int) else ""
     kind = p.get("kind") or "benefit"
-    return who + (str(value(m, kind)) if m.has(f"name.{kind}") else _name(kind)) + (f" ({fmt(rest)})" if rest and fmt(rest) != "nothing" else "")
+    said = str(value(m, kind)) if m.has(f"name.{kind}") else _name(kind)
+    if not m.has("label.pending_kind"):
+        rest = {k: x for k, x in p.items() if k not in ("seat", "kind")}
+        return who + said + (f" ({fmt(rest)})" if rest and fmt(rest) != "nothing" else "")
+    # in words, as the browser's status line: "send up to 2 agents to New Orleans", "choose a tile
+    # from the size-2 pile", "estate feature (barn / well / surveyor)" (not "(size 2)" in Spanish)
+    options = [str(value(m, o)) for o in p.get("options") or []]
+    return who + m.format("label.pending_kind", {"kind": kind, "name": said, "max": p.get("max", 0), "size": p.get("size", ""),
+                                                  "options": " / ".join(options), "has_options": "true" if options else "false"})
 
 
 # --- actions and the event log in words (clients/web/js/render/riverboat.js) -------------------

@@ -15,6 +15,7 @@ from rich.text import Text
 from . import i18n, words
 
 MAIN = 12  # lines of the breakdown up front, as the browser's panel
+LONG_GROUP = 8  # lines of one group beyond which it is folded away whole, as the browser's panel
 
 
 def _leaves(d: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
@@ -132,8 +133,15 @@ def rows(cols: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
         for p, _ in _leaves(c["detail"]):
             if p not in every and not _repeats_score(cols, p):
                 every.append(p)
-    plain = [p for p in every if not any(_records(_get(c["detail"], p)) for c in cols)]
-    main = sorted(plain, key=lambda p: p.count("."))[:MAIN]  # totals before their parts
+    def parent(p: str) -> str:
+        return p.rsplit(".", 1)[0] if "." in p else ""
+
+    # A long group is the long tail, folded away whole (Phoenicia's "VP by card › …", a line per
+    # development card); a group shown is shown whole (New Bedford's whales add up on screen).
+    sizes = {g: sum(1 for p in every if "." in p and parent(p) == g) for g in {parent(p) for p in every if "." in p}}
+    plain = [p for p in every if sizes.get(parent(p), 0) <= LONG_GROUP and not any(_records(_get(c["detail"], p)) for c in cols)]
+    main = sorted((p for p in plain if "tie" not in p.lower()), key=lambda p: p.count("."))[:MAIN]  # totals before their parts
+    main += [p for p in plain if p not in main and "." in p and any("." in q and parent(q) == parent(p) for q in main)]
     numbers = [c["score"] for c in cols if isinstance(c["score"], int | float)]
     best = max(numbers) if numbers else None
     tied = [c for c in cols if c["score"] == best]

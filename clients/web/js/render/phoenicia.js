@@ -86,8 +86,29 @@ function priceOf(a, ctx) {
   return mine[0].tool_cost ?? null;
 }
 
+// A move's source as the mover's village shows it: the tableau by name ("Improved Hunting"), its
+// space counted from 1 (two workers of one tableau read alike without it).
+function fieldValue(key, value, ctx) {
+  if (!Number.isInteger(value)) return null;
+  if (key === 'from_slot') return String(value + 1);
+  if (key !== 'from_tile') return null;
+  const v = (ctx && ctx.view) || {};
+  const me = (v.players || []).find((p) => p && p.seat === (ctx || {}).seat);
+  const t = me && (me.tiles || [])[value];
+  return t ? tableauName(t) : null;
+}
+
 // What a priced move will cost (paid at the payment step that follows it), from the catalog.
 function actionEffect(a, ctx) {
+  const auction = ((ctx && ctx.view) || {}).auction;
+  if ((a.type === 'bid' || a.type === 'drop_out') && auction && auction.card) { // which card (on a phone the board is below)
+    return L('label.auction_for', { card: word(auction.card) });
+  }
+  if (a.type === 'pay') { // the change, given back in disks only (seed-P 1a)
+    const due = (((ctx && ctx.view) || {}).payment || {}).price;
+    const back = (a.cards || []).reduce((x, y) => x + y, 0) + (a.disks || 0) - due;
+    return Number.isInteger(due) && back > 0 ? catalog('phoenicia').t('label.change', { n: back }) : null;
+  }
   if (!PRICED.has(a.type) || 'cards' in a || 'disks' in a) return null;
   const cat = catalog('phoenicia');
   const price = priceOf(a, ctx);
@@ -100,4 +121,4 @@ export const OPTION_TEXTS = {
   preset_production: { label: 'label.option.preset_production', hint: 'label.option.preset_production_hint' },
 };
 
-export default { render, actionEffect, optionTexts: OPTION_TEXTS };
+export default { render, actionEffect, fieldValue, optionTexts: OPTION_TEXTS };

@@ -28,6 +28,20 @@ function cropTile(kind) {
 const PHASE_ORDER = ['cultivation', 'planting', 'harvest', 'opportunity', 'scoring'];
 const inPhaseOrder = (tiles) => Object.entries(tiles || {}).sort(([a], [b]) => PHASE_ORDER.indexOf(a) - PHASE_ORDER.indexOf(b));
 
+// The view reaches the page through a protobuf Struct, whose keys come in no set order: the
+// riverboats are shown by type as the rulebook lists them (1, 2a, 2b, 3a, 3b, 4 … 7), the
+// harvested crops in the crops' order.
+const boatsInOrder = (boats) => Object.entries(boats || {}).sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }));
+const inCropOrder = (counts) => Object.fromEntries(Object.keys(CROP).filter((k) => k in (counts || {})).map((k) => [k, counts[k]])
+  .concat(Object.entries(counts || {}).filter(([k]) => !(k in CROP))));
+
+// The decision a seat owes, in words: "send up to 2 agents to New Orleans", "choose a tile from
+// the size-2 pile", "estate feature (barn / well / surveyor)".
+function pendingWords(p) {
+  const options = (p.options || []).map(word);
+  return L('label.pending_kind', { kind: p.kind, name: word(p.kind), max: p.max ?? 0, size: p.size ?? '', options: options.join(' / '), has_options: String(options.length > 0) });
+}
+
 // An opportunity card by its printed-style name (label.card_name: "Harbor Master", not the id's
 // generic word "harbor"); null for anything else (a crop card's colour is a `card` too).
 function cardName(id) {
@@ -110,7 +124,7 @@ function render(ctx) {
   const spaces = Array.from({ length: (harbor.last_space || 18) + 1 }, (_, i) => i);
   return h('div', { class: 'board-game rb' },
     h('div', { class: 'box' }, h('strong', {}, L('label.round', { round: v.round })), ' · ', L('label.phase', { phase: word(v.phase || '') }),
-      v.pending && v.pending.kind ? ` · ${seatName(ctx, v.pending.seat)}: ${word(v.pending.kind)}` : '',
+      v.pending && v.pending.kind ? ` · ${seatName(ctx, v.pending.seat)}: ${pendingWords(v.pending)}` : '',
       v.crop_card ? [' · ', L('label.crop_card', { card: word(v.crop_card) })] : ''),
     searchBox(ctx, v),
     h('section', { class: 'box rb-board', 'aria-label': L('label.central_board') },
@@ -121,7 +135,7 @@ function render(ctx) {
         slots.map((k, i) => pick(h('div', { class: 'tile slot' }, h('small', {}, L('label.tile_n', { n: i + 1 }), ' '), cropTile(k)), 'slot', i, L('label.tile_pick', { n: i + 1, kind: k ? word(k) : L('label.empty') }))),
         h('small', {}, ' ', L('label.pile_size', { n: (v.pile_sizes || {})[size] ?? '?' }))))),
       h('h3', {}, L('label.riverboats')),
-      h('div', { class: 'tiles' }, Object.entries(v.riverboats || {}).filter(([, b]) => b.on_board).map(([id, b]) =>
+      h('div', { class: 'tiles' }, boatsInOrder(v.riverboats).filter(([, b]) => b.on_board).map(([id, b]) =>
         pick(h('div', { class: 'tile boat' }, h('h4', {}, '⛴ ', L('label.boat', { id, capacity: b.capacity })), h('div', {}, benefit(b.benefit)), h('small', {}, L('label.left', { n: b.pile }))), 'boat', id, L('label.boat_pick', { id })))),
       h('h3', {}, L('label.opportunity_spaces')),
       h('div', { class: 'tiles' }, (v.opportunity_spaces || []).map((o, i) => pick(h('div', { class: 'tile opp' },
@@ -134,7 +148,7 @@ function render(ctx) {
       h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, L('label.mat', { mat: p.mat, passed: String(!!p.passed) }))),
       h('div', {}, res('★', p.vp, L('label.res', { res: 'vp' })), res('¢', p.coins, L('label.res', { res: 'coins' })), res('⚑', p.surveyors, L('label.res', { res: 'surveyors' })), res('☺', p.workers, L('label.res', { res: 'workers' })), res('⚓', p.harbor, L('label.res', { res: 'harbor' })), res('♜', p.agents, L('label.res', { res: 'agents' }))),
       mat(ctx, p, s),
-      h('div', { class: 'small-print' }, L('label.player_line', { boats: (p.boats || []).join(', ') || L('value.none'), harvested: amounts(catalog('riverboat'), p.harvested || {}), opportunities: catalog('riverboat').list((p.opps || []).map((o) => cardName(o.id) ?? word(o.id))) || L('value.none_f') }))))));
+      h('div', { class: 'small-print' }, L('label.player_line', { boats: (p.boats || []).join(', ') || L('value.none'), harvested: amounts(catalog('riverboat'), inCropOrder(p.harvested)), opportunities: catalog('riverboat').list((p.opps || []).map((o) => cardName(o.id) ?? word(o.id))) || L('value.none_f') }))))));
 }
 
 // A value of an action's field in words, for the step-by-step move builder: cells numbered from
