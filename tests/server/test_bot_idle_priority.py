@@ -26,7 +26,7 @@ def test_a_pool_process_thinks_at_idle_priority_with_its_nice_value(idle_priorit
     finally:
         pool.terminate()
         pool.join()
-    assert nice == 7
+    assert nice == min(19, os.nice(0) + 7)  # 7 more than this process's (a test run under `nice` starts higher)
     if idle_priority and idle.can_leave_idle():
         assert (policy, guarded) == (os.SCHED_IDLE, True)
     else:  # asked not to, or a process that could not come back from idle: nice only
