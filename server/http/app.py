@@ -150,9 +150,12 @@ async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float) ->
 
 
 # Answers that change only with a deployment (the message catalogs): an ETag (the answer's
-# `etag`) and a cache lifetime; a request whose If-None-Match names the ETag gets 304.
+# `etag`); a request whose If-None-Match names the ETag gets 304. Kept by caches but asked
+# again each time (no-cache: a 304 costs a round trip and no body): with a lifetime, a page
+# served new JavaScript after an upgrade read the old texts for up to that long, and showed
+# raw keys for texts the old catalog did not have.
 CACHED = frozenset({"GetEngineMessages"})
-CACHE_CONTROL = "public, max-age=3600"
+CACHE_CONTROL = "public, no-cache"
 
 
 def cached_answer(request: Any, out: dict[str, Any]) -> Answer:
