@@ -61,7 +61,10 @@ def test_a_shortfall_the_cycle_cannot_close_goes_to_a_road_not_to_influence():
 
 
 def test_a_shortfall_the_cycle_can_close_is_paid_with_influence():
+    """...and the vote's income counts: a house's fleeting influence at the vote is influence
+    already there (the position has a house)."""
     s = _basic_action_with_a_claim()
+    assert s["players"][0]["houses"] >= 1
     assert _choice(_with_influence(s, 1)) == {"type": "take_influence"}
     covered = _with_influence(s, 0)
     assert _choice(covered)["type"] != "take_influence"
