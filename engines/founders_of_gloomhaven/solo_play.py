@@ -307,8 +307,13 @@ def _solo_basic(s, actions, types, rng):
     """Influence, roads, money: what is left (None: the general weighting decides)."""
     pl = s["players"][0]
     if "take_influence" in types:
+        # the plain influence action only when the cycle's basic actions can still cover the
+        # next vote's claim tokens (its income counts: 1 fleeting a house); a shortfall beyond
+        # that is lost influence, while a road may bring the delivery that takes a token off
         claims = sum(1 for pb in s["prestige"] if pb["claim"])  # the tokens the next vote asks for
-        if _claims_cost(s, claims) > pl["fleeting"] + 2 * pl["lasting"]:
+        short = _claims_cost(s, claims) - (pl["fleeting"] + pl["houses"] + 2 * pl["lasting"])
+        left = sum(1 for c in pl["hand"] if c != "vote")  # basic actions at most, after this one
+        if 0 < short <= left + 1:
             return {"type": "take_influence"}
     roads = [a for a in actions if a["type"] == "road"]
     if roads and s["roads_left"] > 0:
