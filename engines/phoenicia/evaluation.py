@@ -25,9 +25,11 @@ from .village import discount, first, money, new_tile, owned_kinds, scoring, slo
 # "Our edition"); a Hunting worker costs 4 (train + tool) for 1 VP and 1 production.
 COIN = 0.35
 # ... but only while there are rounds left to spend it: money left at the end is worth nothing
-# but a tie-break. With fewer rounds left than this, a coin is worth that share of COIN (so that
-# a bot with money and nothing left to buy pays for VP: moving a worker to Mining at the end).
-COIN_FULL_ROUNDS = 4
+# but a tie-break. With fewer rounds left than this, a coin (and a spare worker, below) is worth
+# that share of its value (so that at the end a bot with money and spare workers pays for VP:
+# employs them, moves one to Mining; seen: 2-player games where both seats ended turns forever
+# at 30 VP, the bot holding 45 coins and two trained workers).
+FULL_ROUNDS = 4
 # Rounds left: the fewer of (a) the rounds to the usual last round (2-player medium/first
 # games end in rounds 12-13: 13 incomes at most) and (b) the rounds the leader needs to reach
 # 32 VP at 2 VP a round. (a) falls by one at every round's end, so that the income a round's
@@ -54,9 +56,13 @@ TREASURY_SPACE = 0.15
 CARD_MEAN = sum(v * n for v, n in data.PRODUCTION_DECK.items()) / sum(data.PRODUCTION_DECK.values())
 
 
+def _late(r: float) -> float:
+    return min(1.0, r / FULL_ROUNDS)
+
+
 def coin(r: float) -> float:
     """A coin's worth in VP with `r` rounds left."""
-    return COIN * min(1.0, r / COIN_FULL_ROUNDS)
+    return COIN * _late(r)
 
 
 def rounds_left(state) -> float:
@@ -100,7 +106,7 @@ def worth(p, r: float) -> float:
     c = coin(r)
     pv = COIN * PRODUCTION_SHARE * r  # a point of production
     tiles = sum(TILE.get(t["kind"], 0.0) for t in p["tiles"])
-    spare = _employment(p, pv, c) * (UNTRAINED_SHARE * p["untrained"] + TRAINED_SHARE * p["trained"])
+    spare = _employment(p, pv, c) * _late(r) * (UNTRAINED_SHARE * p["untrained"] + TRAINED_SHARE * p["trained"])
     return (sc["vp"] + pv * sc["production"] + c * kept_money(p) + spare
             + TOOL_SHARE * c * _spare_tools(p) + STOREHOUSE * p["storehouses"] + tiles
             + TREASURY_SPACE * (treasury_capacity(p) - data.TREASURY_SPACES))
