@@ -25,11 +25,13 @@ from .village import discount, first, money, new_tile, owned_kinds, scoring, slo
 # "Our edition"); a Hunting worker costs 4 (train + tool) for 1 VP and 1 production.
 COIN = 0.35
 # ... but only while there are rounds left to spend it: money left at the end is worth nothing
-# but a tie-break. With fewer rounds left than this, a coin (and a spare worker, below) is worth
-# that share of its value (so that at the end a bot with money and spare workers pays for VP:
-# employs them, moves one to Mining; seen: 2-player games where both seats ended turns forever
-# at 30 VP, the bot holding 45 coins and two trained workers).
+# but a tie-break. From FULL_ROUNDS rounds left down to the last round a coin's worth falls to
+# LAST_COIN_SHARE of COIN, so that at the end a bot turns money into VP (employs, moves a worker
+# to Mining or Clothmaking) rather than keep it. Seen without it: 2-player games where both seats
+# ended turns forever at 29-30 VP, the bot holding 45-80 coins (each round's income, pinned at
+# one round left, looked like a gain worth more than the VP the coins could buy).
 FULL_ROUNDS = 4
+LAST_COIN_SHARE = 0.05
 # Rounds left: the fewer of (a) the rounds to the usual last round (2-player medium/first
 # games end in rounds 12-13: 13 incomes at most) and (b) the rounds the leader needs to reach
 # 32 VP at 2 VP a round. (a) falls by one at every round's end, so that the income a round's
@@ -43,8 +45,8 @@ PRODUCTION_SHARE = 0.8
 # (VP + production to come - the tool cost): an untrained one half (it still needs training and
 # a turn), a trained one more, so that training pays when an employment follows (one step ahead
 # sees only the training). A tool disk a spare worker can use is worth a share of its cost.
-UNTRAINED_SHARE = 0.5
-TRAINED_SHARE = 0.8
+UNTRAINED_SHARE = 0.3
+TRAINED_SHARE = 0.6
 TOOL_SHARE = 0.8
 # A storehouse: keeps one more production card (~5 coins) through the limits, when needed.
 STOREHOUSE = 0.3
@@ -56,13 +58,9 @@ TREASURY_SPACE = 0.15
 CARD_MEAN = sum(v * n for v, n in data.PRODUCTION_DECK.items()) / sum(data.PRODUCTION_DECK.values())
 
 
-def _late(r: float) -> float:
-    return min(1.0, r / FULL_ROUNDS)
-
-
 def coin(r: float) -> float:
     """A coin's worth in VP with `r` rounds left."""
-    return COIN * _late(r)
+    return COIN * min(1.0, max(LAST_COIN_SHARE, (r - 1) / (FULL_ROUNDS - 1)))
 
 
 def rounds_left(state) -> float:
@@ -70,11 +68,12 @@ def rounds_left(state) -> float:
     return max(1.0, min(LAST_ROUND - state["round"], (data.VP_TO_WIN - lead) / VP_PER_ROUND))
 
 
-def kept_money(p) -> float:
-    """The money `p` still has after this round's income and limits, less the income itself
-    (that is counted as production): its money, less what the limits would take."""
+def kept_money(p, income_due: bool) -> float:
+    """`p`'s money less what the storage and treasury limits would take from it: the limits as
+    they stand, or (`income_due`: `p` can no longer spend before this round's end) after this
+    round's income (the income itself is counted as production)."""
     total = money(p)
-    cards, disks = income(p["production"], p["disks"])
+    cards, disks = income(p["production"], p["disks"]) if income_due else (0, p["disks"])
     hand = sorted([*p["hand"], *[data.PRESET_CARD_VALUE] * p["preset"], *[CARD_MEAN] * cards], reverse=True)
     kept_cards = hand[: p["storehouses"]]
     refill = sum(hand[p["storehouses"]:]) + disks
@@ -100,14 +99,21 @@ def _employment(p, pv: float, c: float) -> float:
     return 0.0
 
 
-def worth(p, r: float) -> float:
-    """`p`'s worth in VP with `r` rounds left."""
+def income_due(state, i: int) -> bool:
+    """Has seat `i` played (or is it playing) its turn of this round, before the round's income?"""
+    if state["phase"] not in ("turn", "limits") or (state.get("discard") or {}).get("when") == "admin":
+        return False
+    return i in state["order"][: state["turn"] + 1]
+
+
+def worth(p, r: float, due: bool) -> float:
+    """`p`'s worth in VP with `r` rounds left (`due`: income_due)."""
     sc = scoring(p)
     c = coin(r)
     pv = COIN * PRODUCTION_SHARE * r  # a point of production
     tiles = sum(TILE.get(t["kind"], 0.0) for t in p["tiles"])
-    spare = _employment(p, pv, c) * _late(r) * (UNTRAINED_SHARE * p["untrained"] + TRAINED_SHARE * p["trained"])
-    return (sc["vp"] + pv * sc["production"] + c * kept_money(p) + spare
+    spare = _employment(p, pv, c) * (UNTRAINED_SHARE * p["untrained"] + TRAINED_SHARE * p["trained"])
+    return (sc["vp"] + pv * sc["production"] + c * kept_money(p, due) + spare
             + TOOL_SHARE * c * _spare_tools(p) + STOREHOUSE * p["storehouses"] + tiles
             + TREASURY_SPACE * (treasury_capacity(p) - data.TREASURY_SPACES))
 
@@ -138,7 +144,7 @@ def _after_payment(state, i: int):
     for a in eng.legal_actions(state, i):
         after = apply(eng, state, i, a, random.Random(0))
         if after is not None and after.get("payment") is None:
-            v = worth(after["players"][i], rounds_left(after))
+            v = worth(after["players"][i], rounds_left(after), income_due(after, i))
             if best is None or v > best[0]:
                 best = (v, after)
     return None if best is None else best[1]
@@ -149,8 +155,8 @@ def points(state, i: int, r: float) -> float:
     a = state.get("auction")
     if a is not None and a["leader"] == i:
         price = max(0, a["bid"] - discount(p, a["card"]))
-        return worth(with_card(p, a["card"]), r) - coin(r) * price
-    return worth(p, r)
+        return worth(with_card(p, a["card"]), r, income_due(state, i)) - coin(r) * price
+    return worth(p, r, income_due(state, i))
 
 
 def standing(state, seat: int) -> float:
