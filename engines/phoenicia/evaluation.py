@@ -41,10 +41,13 @@ VP_PER_ROUND = 2.0
 # A point of production pays one coin a round from the next round on; part of it is lost to the
 # storage limits or arrives too late to be spent: this share of it is counted.
 PRODUCTION_SHARE = 0.8
-# A spare worker is worth a share of what employing it on the best free space would bring now
-# (VP + production to come - the tool cost): an untrained one half (it still needs training and
+# A spare worker is worth a share of what employing it on the cheapest free space would bring now
+# (VP + production to come - the tool cost): an untrained one less (it still needs training and
 # a turn), a trained one more, so that training pays when an employment follows (one step ahead
-# sees only the training). A tool disk a spare worker can use is worth a share of its cost.
+# sees only the training), and employing beats keeping a trained worker (shares below 1; tried:
+# 0.5/0.8 left a bot at 30 VP with two trained workers ending its turns forever). A tool disk a
+# spare worker can use is worth a share of its cost (none without a worker: no tool bought for
+# nobody).
 UNTRAINED_SHARE = 0.3
 TRAINED_SHARE = 0.6
 TOOL_SHARE = 0.8
