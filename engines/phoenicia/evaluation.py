@@ -110,13 +110,13 @@ def income_due(state, i: int) -> bool:
 
 
 def worth(p, r: float, due: bool) -> float:
-    """`p`'s worth in VP with `r` rounds left (`due`: income_due)."""
-    sc = scoring(p)
+    """`p`'s worth in VP with `r` rounds left (`due`: income_due); its tracks are the
+    village's VP and production (village.scoring)."""
     c = coin(r)
     pv = COIN * PRODUCTION_SHARE * r  # a point of production
     tiles = sum(TILE.get(t["kind"], 0.0) for t in p["tiles"])
     spare = _employment(p, pv, c) * (UNTRAINED_SHARE * p["untrained"] + TRAINED_SHARE * p["trained"])
-    return (sc["vp"] + pv * sc["production"] + c * kept_money(p, due) + spare
+    return (p["vp"] + pv * p["production"] + c * kept_money(p, due) + spare
             + TOOL_SHARE * c * _spare_tools(p) + STOREHOUSE * p["storehouses"] + tiles
             + TREASURY_SPACE * (treasury_capacity(p) - data.TREASURY_SPACES))
 
@@ -131,6 +131,8 @@ def with_card(p, name: str):
     q["trained"] = p["trained"] + c["trained"]
     if c["tile"]:
         q["tiles"] = [*p["tiles"], new_tile(c["tile"])]
+    sc = scoring(q)  # the tracks (a Tracker or Smelter raises the workers' production too)
+    q["vp"], q["production"] = sc["vp"], sc["production"]
     return q
 
 
