@@ -18,6 +18,13 @@ seat against the Captains or the solo rules. Budgets are the engines' own (`eval
 unless --hard-seconds / --medium-seconds / --budget replace them; say so when quoting figures.
 Games are dealt game by game across the pairings, so a run stopped early (its last --progress
 table) has about as many games in every row.
+
+Besides the bot levels, a pairing may name the pseudo-level `first`: a player that always plays
+the FIRST listed legal action (`legal_actions(...)[0]`, no thinking). In Phoenicia that opens an
+auction on the first card at its minimum bid and always raises by one while it can pay (an
+outside player's strategy that beat Phoenicia's medium bot 2 games in 3):
+
+    python bench/bots.py --engines phoenicia --pairings medium-first,hard-first --counts 2 --games 100
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ ENGINES = ("new-bedford", "riverboat", "phoenicia", "founders-of-gloomhaven")
 # The most common table per engine (the box's sweet spot), besides 2 players.
 COMMON = {"new-bedford": 3, "riverboat": 3, "phoenicia": 4, "founders-of-gloomhaven": 3}
 PAIRINGS = ("hard-easy", "hard-medium", "medium-easy")
+FIRST = "first"  # pseudo-level: always the first listed legal action (module docstring)
 MAX_DECISIONS = 5000  # a game still running after this many decisions counts as unfinished (not a win)
 
 
@@ -71,10 +79,11 @@ def play(name: str, levels: list[str], seed: int, options: dict | None, hard: fl
         seat = min(g.to_act())
         actions = g.legal_actions(seat)
         t, c = time.perf_counter(), time.thread_time()
-        choice = search.choose(engine, g.state, seat, levels[seat], rng, actions)
+        action = actions[0] if levels[seat] == FIRST else \
+            search.choose(engine, g.state, seat, levels[seat], rng, actions).action
         times[levels[seat]].append(time.perf_counter() - t)
         cpu[levels[seat]].append(time.thread_time() - c)
-        g.act(seat, choice.action)
+        g.act(seat, action)
     if g.outcome() is None:  # a game that does not end (seen: Phoenicia, medium vs easy, seed 74)
         return {"winners": [], "unfinished": True, "times": times, "cpu": cpu}
     out = {"winners": g.outcome().get("winners") or [], "times": times, "cpu": cpu}
@@ -232,7 +241,7 @@ def _report(results: dict[str, dict], argv, started: float, json_path: str | Non
         rate = row["wins"] / row["games"]
         t = "  ".join(f"{lv} {_pct(row['cpu'][lv], .5) * 1000:.1f}/{_pct(row['cpu'][lv], .95) * 1000:.1f}"
                       f" ({_pct(ts, .5) * 1000:.0f}/{_pct(ts, .95) * 1000:.0f})"
-                      for lv, ts in sorted(row["times"].items()) if lv != "easy")
+                      for lv, ts in sorted(row["times"].items()) if lv not in ("easy", FIRST))
         if row.get("unfinished"):
             t += f"  [{row['unfinished']} unfinished]"
         if row.get("reasons"):  # solo Founders: the ends and the buildings completed (of 6)
