@@ -18,7 +18,9 @@ hand (their number is public), the production deck order and the development dec
 
 Versions: v1 offered every move to a more costly tableau; v2 (seed-P 1b "a una
 actividad más costosa y lucrativa") only moves that also gain production or VP.
-A state of a v2 game carries `"version": 2`; v1 states are as v1 wrote them.
+A state of a v2 game carries `"version": 2`; v1 states are as v1 wrote them. v3: the
+exhausted-game safety net counts only the moves v2 allows (before, a game whose remaining moves
+to costlier activities gained nothing could never end).
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ __all__ = ["FIELDS", "Phoenicia", "dead_end", "discount", "first_display", "max_
 # Old names kept for readers of v1 (and tests).
 _refresh, _new_tile = refresh, new_tile
 
-VERSION = 2
+VERSION = 3
 
 
 # --- automatic steps and the ends of phases ------------------------------------------------------
@@ -241,7 +243,7 @@ class Phoenicia(RulesEngine):
     min_seats = 2
     max_seats = 5
     version = VERSION
-    supported_versions = (1,)
+    supported_versions = (1, 2)
     options_schema = {
         "type": "object",
         "properties": {

@@ -137,19 +137,37 @@ def max_wealth(player: Player) -> int:
     return top * player["storehouses"] + treasury_capacity(player)
 
 
-def may_still_gain_vp(player: Player) -> bool:
+def may_still_gain_vp(player: Player, lucrative: bool = False) -> bool:
     """Could this village still gain VP without any new development card? (A worker that
-    can be placed or moved, or a City Center space.) Deliberately generous: cost is ignored."""
+    can be placed or moved, or a City Center space.) Deliberately generous: cost is ignored.
+    `lucrative` (v3): a worker counts as movable only by a move the rules allow since v2, one
+    that gains production or VP (seed-P 1b); v1 and v2 counted any move to a costlier activity,
+    so a game whose only such moves gained nothing never ended."""
     kinds = owned_kinds(player)
     if player["untrained"] + player["trained"] and any(
             s != "w" for k in kinds for _, _, s in slots_of(player, k)):
         return True
     free = [k for k in kinds if first(player, k, None) is not None]
     for k in kinds:
-        if first(player, k, "w") is not None and any(
-                TABLEAUS[d]["tool_cost"] > TABLEAUS[k]["tool_cost"] for d in free):
-            return True
+        costlier = [d for d in free if TABLEAUS[d]["tool_cost"] > TABLEAUS[k]["tool_cost"]]
+        if not lucrative:
+            if first(player, k, "w") is not None and costlier:
+                return True
+            continue
+        for _, si, s in slots_of(player, k):
+            if s == "w" and any(_gains(player, k, si, d) for d in costlier):
+                return True
     return first(player, "city_center", None) is not None
+
+
+def _gains(player: Player, src: str, src_slot: int, dst: str) -> bool:
+    """Whether moving the worker on `src_slot` of `src` to the first free space of `dst` (where
+    a move puts it) gains production or VP."""
+    where = first(player, dst, None)
+    if where is None:
+        return False
+    production, vp = move_gain(player, src, src_slot, dst, where[1])
+    return production > 0 or vp > 0
 
 
 def dead_end(state: GameState) -> bool:
@@ -157,14 +175,16 @@ def dead_end(state: GameState) -> bool:
     so that nobody can ever reach 32 and the rulebook's end can never come. That needs:
     no card that anyone could ever pay for on display, no new card to come (the deck is
     empty, or the display is full of such cards and so never changes), and no village
-    that could still place or move a worker or buy VP at a City Center."""
+    that could still place or move a worker or buy VP at a City Center (v3: a move counts
+    only if the rules allow it, see may_still_gain_vp)."""
     players = state["players"]
     if state["deck"] and len(state["display"]) < state["seats"]:
         return False  # 2b will turn up new cards
     for card in state["display"]:
         if any(CARD[card]["min_bid"] - discount(p, card) <= max_wealth(p) for p in players):
             return False
-    return not any(may_still_gain_vp(p) for p in players)
+    lucrative = state.get("version", 1) >= 3
+    return not any(may_still_gain_vp(p, lucrative) for p in players)
 
 
 def card_facts(name: str) -> dict:

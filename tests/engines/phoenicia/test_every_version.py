@@ -15,13 +15,13 @@ from .helpers import ENGINE
 
 def _random_log(seats, seed, version):
     g = engines.LocalGame(ENGINE, seats=seats, seed=seed)
-    if version == 1:
-        g = engines.LocalGame(ENGINE, seed=seed, events=[dict(g.events[0], engine_version=1)])
+    if version != ENGINE.version:
+        g = engines.LocalGame(ENGINE, seed=seed, events=[dict(g.events[0], engine_version=version)])
     g.play_random(rng=random.Random(seed))
     return g.events
 
 
-@pytest.mark.parametrize(("seats", "version"), [(2, 1), (5, 1), (2, 2), (3, 2), (4, 2), (5, 2)])
+@pytest.mark.parametrize(("seats", "version"), [(2, 1), (5, 1), (2, 2), (5, 2), (2, 3), (3, 3), (4, 3), (5, 3)])
 def test_every_version_of_a_game_has_a_valid_to_act_and_valid_views(seats, version):
     events = _random_log(seats, 40 + seats, version)
     state = None
