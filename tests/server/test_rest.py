@@ -145,7 +145,7 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(http, server):
     err(http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": 2}), 400, "INVALID_ARGUMENT")
     err(http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "seats": ["human", "alien"]}),
         400, "INVALID_ARGUMENT")
-    err(http.post("/v1/games", json={"engine": "tic-tac-toe", "players": "2"}), 400, "INVALID_ARGUMENT")
+    err(http.post("/v1/games", json={"engine": "tic-tac-toe", "players": "two"}), 400, "INVALID_ARGUMENT")
     err(http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2, "options": []}), 400, "INVALID_ARGUMENT")
     err(http.post("/v1/games", json={"engine": "goofspiel", "players": 2, "options": {"cards": 99}}),
         400, "INVALID_ARGUMENT")

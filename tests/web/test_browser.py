@@ -160,7 +160,8 @@ def test_goofspiel_to_the_end_with_an_option_and_the_generic_renderer(server, ne
     moves, _steps, state = play_by_clicking(page, random.Random(5), max_moves=10)
     assert state == "over" and moves == 3
     table = page.inner_text(".result table.scores")
-    assert "Prize points" in table  # the breakdown comes from outcome.details
+    # Goofspiel's only detail, prize points, is each seat's score again: shown once, as Score.
+    assert "Score" in table and "Prize points" not in table
     page.screenshot(path=str(ARTIFACTS / "goofspiel.png"), full_page=True)
 
 
