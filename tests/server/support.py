@@ -110,6 +110,27 @@ class ServerProcess:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> ServerProcess:
+        for attempt in range(3):
+            try:
+                return self._start()
+            except RuntimeError as e:
+                # A port picked free was taken meanwhile by another test's process (parallel runs):
+                # the server said so and exited. Free ports again, and start again.
+                if attempt == 2 or "cannot listen on" not in str(e):
+                    raise
+                self._new_ports()
+        raise AssertionError("unreachable")
+
+    def _new_ports(self) -> None:
+        METRICS.pop(self.http, None)
+        self.grpc_port, self.http_port, self.metrics_port = free_ports(3)
+        self.env["TABLERO_METRICS_PORT"] = str(self.metrics_port)
+        self.http = f"http://127.0.0.1:{self.http_port}"
+        self.grpc = f"127.0.0.1:{self.grpc_port}"
+        self.metrics = f"http://127.0.0.1:{self.metrics_port}/metrics"
+        METRICS[self.http] = self.metrics
+
+    def _start(self) -> ServerProcess:
         # Its log to a file: a pipe read only when the server stops fills up under load (64 KiB of
         # info lines) and stalls the server's writes, then the server.
         self.err = tempfile.TemporaryFile()  # noqa: SIM115 - the process writes it; closed when the test ends
@@ -127,7 +148,12 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.stderr()}")
             try:
-                if plainhttp.get(self.http + "/readyz", timeout=0.5).status_code == 200:
+                r = plainhttp.get(self.http + "/readyz", timeout=0.5)
+                # Its own answer: under parallel tests another process (another server's metrics
+                # port) can take a free port picked here before this server binds it, answer 200,
+                # and a test then talked to it while this server had exited on the busy port.
+                if r.status_code == 200 and r.headers.get("content-type", "").startswith("application/json") \
+                        and self.proc.poll() is None:
                     return self
             except httpx.HTTPError:
                 pass
