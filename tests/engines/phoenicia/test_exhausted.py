@@ -49,6 +49,8 @@ def _stalled(version: int) -> dict:
 
 
 def _lawful_moves(s: dict, seat: int) -> list[dict]:
+    """The moves the rule allows, whatever they cost (not Move.legal, which also asks for the
+    money now: the safety net ignores cost, as a player may still save up)."""
     out = []
     for a in moves._moves(s, seat):
         try:
