@@ -3,6 +3,7 @@ of a game (the one definition of their names, for the store and the lobby alike)
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 
@@ -34,6 +35,13 @@ class GameKeys(NamedTuple):
 def game_keys(game_id: str) -> GameKeys:
     """The keys of one game, all sharing the hash tag {game_id}. ValueError for an id
     that would not make a hash tag (see check_game_id)."""
+    if type(game_id) is not str:
+        check_game_id(game_id)  # raises (and an id that is no string cannot be remembered)
+    return _game_keys(game_id)
+
+
+@lru_cache(maxsize=4096)  # asked a few times a move for the same few games
+def _game_keys(game_id: str) -> GameKeys:
     check_game_id(game_id)
     prefix = f"tablero:{{{game_id}}}:"
     return GameKeys._make(prefix + name for name in GameKeys._fields)

@@ -64,6 +64,17 @@ def _arg(value: Any) -> bytes:
 
 
 def pack(args: tuple[Any, ...]) -> bytes:
+    """One command in RESP, by hiredis (`pack_command`, C: a third of the time of the same
+    loop in Python, and the store packs about three commands a move). hiredis refuses what
+    is not str, bytes, int or float (a bool, None, a list) with a TypeError: then the loop
+    below says which argument, with redis-py's DataError."""
+    try:
+        return hiredis.pack_command(args if type(args) is tuple else tuple(args))
+    except TypeError:
+        return _pack(args)
+
+
+def _pack(args: tuple[Any, ...]) -> bytes:
     out = [b"*%d\r\n" % len(args)]
     for a in args:
         t = type(a)

@@ -114,3 +114,22 @@ async def test_password_and_database_come_from_the_url() -> None:
 def test_only_plain_tcp_urls_are_lean() -> None:
     assert leanable("redis://127.0.0.1:6390/0") and leanable("redis://u:p@h:1/2")
     assert not leanable("rediss://h:1/0") and not leanable("unix:///tmp/r.sock")
+
+
+def test_commands_are_packed_by_hiredis_as_the_python_loop_packs_them() -> None:
+    """`pack` hands the command to hiredis (C); what it sends is byte for byte what the
+    Python loop it replaced sends (floats as repr, big and negative integers, UTF-8), and an
+    argument Redis cannot take is still refused with redis-py's DataError naming its type."""
+    import random
+
+    from tablero.server.store.lean import _pack, pack
+
+    rng = random.Random(7)
+    for i in range(5000):
+        value = rng.choice([rng.random() * 10 ** rng.randint(-30, 30), -rng.random(), float(rng.randint(-9, 9)),
+                            rng.randint(-2 ** 80, 2 ** 80), f"ñ€{i}", b"\x00\xff", ""])
+        assert pack(("EVALSHA", "0" * 40, 1, "k", value)) == _pack(("EVALSHA", "0" * 40, 1, "k", value)), value
+    assert pack(["GET", "x"]) == b"*2\r\n$3\r\nGET\r\n$1\r\nx\r\n"
+    for bad, named in ((True, "bool"), (None, "NoneType"), ([1], "list")):
+        with pytest.raises(rex.DataError, match=named):
+            pack(("SET", "k", bad))
