@@ -40,13 +40,26 @@ from .repository import LoadedGame
 log = logging.getLogger("tablero.bots")
 
 LEASE = 20.0  # seconds a taken turn stays with its worker
-POLL = 0.05  # seconds between two looks at an empty queue
+POLL = 0.05  # seconds between two looks at an empty queue, right after a turn was taken
+IDLE_POLL = 0.4  # ... doubling up to this while it stays empty (a turn offered here wakes the worker at once)
 AGAIN_AFTER = 1.0  # seconds before a turn the store refused (an outage, NOT_REPLICATED) is due again
 CLOCK_SHARE = 0.5  # a thought uses at most this share of a turn clock's seconds
 MIN_THOUGHT = 0.05  # seconds a clocked thought gets at least (after the pool's start)
 
 
-class MemoryBotQueue:
+class _Offers:
+    """`offered`: set when this process offers a turn, so that its own workers take it at
+    once instead of at their next look (an idle worker looks less and less often)."""
+
+    offered: asyncio.Event | None = None
+
+    def _offered(self) -> None:
+        if self.offered is None:
+            self.offered = asyncio.Event()
+        self.offered.set()
+
+
+class MemoryBotQueue(_Offers):
     """The queue of one process (an in-memory store: nothing else can see its games)."""
 
     def __init__(self) -> None:
@@ -54,9 +67,11 @@ class MemoryBotQueue:
 
     async def offer(self, game_id: str) -> None:
         self._ready.setdefault(game_id, time.time())
+        self._offered()
 
     async def again(self, game_id: str) -> None:
         self._ready[game_id] = time.time()
+        self._offered()
 
     async def take(self, lease: float) -> str | None:
         now = time.time()
@@ -78,7 +93,7 @@ class MemoryBotQueue:
         return max((now - t for t in self._ready.values() if t <= now), default=0.0)
 
 
-class RedisBotQueue:
+class RedisBotQueue(_Offers):
     """`tablero:bots:queue`: a sorted set, game id by when a worker may take it (one key, so
     one slot on a cluster). Taking is one script: the first due id, leased."""
 
@@ -93,9 +108,11 @@ class RedisBotQueue:
 
     async def offer(self, game_id: str) -> None:
         await self._r.zadd(self.KEY, {game_id: time.time()}, nx=True)
+        self._offered()
 
     async def again(self, game_id: str) -> None:
         await self._r.zadd(self.KEY, {game_id: time.time()})
+        self._offered()
 
     async def take(self, lease: float) -> str | None:
         now = time.time()
@@ -114,7 +131,7 @@ class RedisBotQueue:
         return max(0.0, now - first[0][1]) if first else 0.0
 
 
-class SQLiteBotQueue:
+class SQLiteBotQueue(_Offers):
     """Beside the embedded store's file, so every process on the file shares the queue."""
 
     def __init__(self, path: str) -> None:
@@ -148,9 +165,11 @@ class SQLiteBotQueue:
 
     async def offer(self, game_id: str) -> None:
         await asyncio.to_thread(self._run, "INSERT OR IGNORE INTO bot_queue VALUES (?, ?)", (game_id, time.time()))
+        self._offered()
 
     async def again(self, game_id: str) -> None:
         await asyncio.to_thread(self._run, "INSERT OR REPLACE INTO bot_queue VALUES (?, ?)", (game_id, time.time()))
+        self._offered()
 
     async def take(self, lease: float) -> str | None:
         return await asyncio.to_thread(self._take, lease)
@@ -335,7 +354,11 @@ class Thinkers:
 
     async def _loop(self) -> None:
         outage = Outage(log, "bot queue unavailable", "bot queue works again")
+        wait = POLL
         while not self._stop.is_set():
+            offered = getattr(self.queue, "offered", None)
+            if offered is not None:
+                offered.clear()  # (an offer from here on wakes the wait below)
             try:
                 game_id = await self.queue.take(self.lease)
             except Exception as e:  # the store is away: try again shortly
@@ -344,8 +367,10 @@ class Thinkers:
                 continue
             outage.over()
             if game_id is None:
-                await asyncio.sleep(POLL)
+                await self._idle(wait)
+                wait = min(wait * 2, IDLE_POLL)
                 continue
+            wait = POLL
             try:
                 await self.turn(game_id)
             except asyncio.CancelledError:
@@ -361,6 +386,15 @@ class Thinkers:
                 await self._hand_back(game_id)
             except Exception:  # the lease lapses and another worker (or this one) tries again
                 log.exception("thinking bot turn failed", extra={"fields": {"game": game_id}})
+
+    async def _idle(self, seconds: float) -> None:
+        """Until the queue's next look: `seconds`, or less if this process offers a turn (an
+        idle server polled its store 20 times a second for nothing)."""
+        offered = getattr(self.queue, "offered", None)
+        if offered is None:  # nothing offered here yet: nobody is playing against a bot here
+            offered = self.queue.offered = asyncio.Event()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(offered.wait(), seconds)
 
     async def _hand_back(self, game_id: str) -> None:
         """A stop (SIGTERM: a rollout, a scale-down) in the middle of a turn: the turn is due again

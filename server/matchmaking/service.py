@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import math
@@ -37,6 +36,7 @@ from .store import TooManyTickets
 log = logging.getLogger("tablero.matchmaking")
 
 ROUND = 0.1  # seconds between two matching rounds of the replica holding an engine's lease
+IDLE_ROUND = 1.0  # ... while no ticket waits that it matches (a ticket made here starts one at once)
 LEASE = 3.0  # seconds: a dead leader's engines are taken over after this
 STALE = 5.0  # seconds after which a claimed match nobody finished is finished by any replica
 WATCH_POLL = 0.25
@@ -72,6 +72,8 @@ class Matchmaking:
         # This replica, in the leases: host and process (for whoever looks at Redis), and a nonce.
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.formed = 0
+        self.waiting = 0  # tickets waiting in the engines this replica matched in its last round
+        self._added: asyncio.Event | None = None  # a ticket was made here since the last round
 
     # --- tickets ---------------------------------------------------------------------------
     async def create(self, w: dict[str, Any], user: User | None) -> dict[str, Any]:
@@ -132,6 +134,8 @@ class Matchmaking:
         except TooManyTickets:
             raise OverQuota(f"user {user.id!r} already has the most waiting match tickets allowed; "
                             "cancel one or wait", "TICKETS_CAP") from None
+        if self._added is not None:
+            self._added.set()
         return {"ticket": self._reply(ticket)}
 
     async def is_retry(self, w: dict[str, Any], user: User | None) -> bool:
@@ -207,7 +211,7 @@ class Matchmaking:
         for m in await self.store.stale(now - STALE):
             log.warning("match %s was claimed but not finished (its replica died?): finishing it", m["id"])
             await self._finish(m)
-        formed = 0
+        formed = waiting = 0
         for engine in await self.store.engines():
             if not await self.store.lease(engine, self.owner, LEASE):
                 continue
@@ -216,9 +220,11 @@ class Matchmaking:
             if gone:
                 await self.store.expire(gone, now)
             live = [t for t in live if t["expires"] > now]
+            waiting += len(live)
             for group, n in matches(live, now):
                 formed += await self._match(engine, group, n, now)
         self.formed += formed
+        self.waiting = waiting
         return formed
 
     async def _match(self, engine: str, group: list[dict[str, Any]], n: int, now: float) -> int:
@@ -256,11 +262,20 @@ class Matchmaking:
     async def run(self, stopping: asyncio.Event) -> None:
         """Matching rounds until `stopping` is set (every replica runs this)."""
         outage = Outage(log, "matching round failed", "matching rounds work again")
+        added = self._added = asyncio.Event()
         while not stopping.is_set():
+            added.clear()  # (a ticket made from here on starts the next round at once)
             try:
                 await self.round()
                 outage.over()
             except Exception as e:  # noqa: BLE001 - the store is down, or a defect: logged, next round
                 outage.failed(e)
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(stopping.wait(), ROUND)
+            # Every ROUND while tickets wait here; else every IDLE_ROUND (an idle replica asked
+            # its store twenty times a second for nothing), or as soon as a ticket is made here.
+            wake = [asyncio.ensure_future(stopping.wait())]
+            if not self.waiting:
+                wake.append(asyncio.ensure_future(added.wait()))
+            _, pending = await asyncio.wait(wake, timeout=ROUND if self.waiting else IDLE_ROUND,
+                                            return_when=asyncio.FIRST_COMPLETED)
+            for f in pending:
+                f.cancel()
