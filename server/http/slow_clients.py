@@ -126,7 +126,7 @@ class _Requests:
     def on_header(self, name: bytes, value: bytes) -> None:
         self.size += len(name) + len(value)
         self.count += 1
-        if name.lower() == b"upgrade":
+        if len(name) == 7 and name.lower() == b"upgrade":  # (len first: no lower() of every name)
             self.upgrade = value.strip().lower()
         if self.size > MAX_HEADER_BYTES or self.count > MAX_HEADERS:
             self._refuse(_431())
