@@ -80,6 +80,23 @@ def event_view(engine: Engine, event: dict[str, Any], seat: int | None) -> dict[
     return dict(event) if is_platform(event) else engine.event_view(event, seat)
 
 
+# Engine classes whose event_view is the core's convention (server.app: public_event).
+_CONVENTIONAL: dict[type, bool] = {}
+
+
+def public_event(engine: Engine, event: dict[str, Any]) -> bool:
+    """Whether every seat sees `event` as a spectator does: a platform event, or an event
+    without "secret" and "private" parts of an engine that redacts by the core's convention
+    (`Engine.event_view`; an engine with its own redaction is never assumed to show all)."""
+    if is_platform(event):
+        return True
+    cls = type(engine)
+    conventional = _CONVENTIONAL.get(cls)
+    if conventional is None:
+        conventional = _CONVENTIONAL[cls] = cls.event_view is Engine.event_view
+    return conventional and "secret" not in event and "private" not in event
+
+
 def public_hash(key: bytes, hash_: str) -> str:
     """What a client is shown of a log entry's chain hash: a keyed one-way function of it (16
     hex digits, as the chain's own). The chain hash covers the whole event, its hidden parts

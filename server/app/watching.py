@@ -19,7 +19,7 @@ from tablero.server.portal.table import is_platform
 from tablero.server.store.base import POKED, Entry, GameNotFound, Reset, Trimmed
 
 from . import commands as cmd
-from .replies import event_reply, event_view
+from .replies import event_reply, event_view, public_event
 from .repository import GameRepository, LoadedGame
 
 # A watch may start from a cached game this replica found current at most this many seconds ago.
@@ -215,6 +215,8 @@ class Watching:
             kept = self._replies[game.id] = {}
         elif not hash_:
             return event_reply(game.id, version, event_view(game.engine, event, seat))
+        if seat is not None and public_event(game.engine, event):
+            seat = None  # every seat sees it as a spectator does: one reply (and encoding) for all
         key = (version, hash_, seat)
         reply = kept.get(key)
         if reply is None:

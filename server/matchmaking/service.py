@@ -275,7 +275,9 @@ class Matchmaking:
             wake = [asyncio.ensure_future(stopping.wait())]
             if not self.waiting:
                 wake.append(asyncio.ensure_future(added.wait()))
-            _, pending = await asyncio.wait(wake, timeout=ROUND if self.waiting else IDLE_ROUND,
-                                            return_when=asyncio.FIRST_COMPLETED)
-            for f in pending:
-                f.cancel()
+            try:
+                await asyncio.wait(wake, timeout=ROUND if self.waiting else IDLE_ROUND,
+                                   return_when=asyncio.FIRST_COMPLETED)
+            finally:  # (also when the loop itself is cancelled)
+                for f in wake:
+                    f.cancel()

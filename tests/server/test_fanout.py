@@ -1,7 +1,8 @@
 """Encode once per audience (issue 39): the watchers of one game on a replica that share an
-audience (a seat, or the spectators) are sent the same reply, encoded once; each audience still
-gets exactly its own view (a seat's hidden cards never reach another seat or a spectator), and
-every watcher gets every event, in order."""
+audience (a seat, or the spectators) are sent the same reply, encoded once; an event that every
+seat sees as a spectator does (no hidden part) is one audience; each audience still gets exactly
+its own view (a seat's hidden cards never reach another seat or a spectator), and every watcher
+gets every event, in order."""
 
 from __future__ import annotations
 
@@ -80,5 +81,9 @@ def test_one_encoding_per_event_and_audience_and_each_audience_its_own_view():
             logged = c.get(f"/v1/games/{gid}/events", params={"pageSize": 1000}, headers=auth).json()["events"]
             assert [e["event"] for e in views[name]] == [e["event"] for e in logged], name
         assert views["seat0"] != views["seat1"] != views["spectator"]  # hidden bids differ by audience
-        # One encoding per live event and audience (3), not one per watcher (7).
-        assert sse._event_frame.encoded - before == 3 * (version - first)
+        # One encoding per live event and audience (3), not one per watcher (7); and one for all
+        # (1) of an event every audience sees alike (the revealed bids, the platform's events).
+        live = range(first, version)  # (list index of versions first+1 .. version)
+        alike = [views["seat0"][i] == views["seat1"][i] == views["spectator"][i] for i in live]
+        assert any(alike) and not all(alike), alike
+        assert sse._event_frame.encoded - before == sum(1 if a else 3 for a in alike)
