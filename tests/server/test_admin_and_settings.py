@@ -375,7 +375,8 @@ async def test_the_store_flags_may_come_after_the_verb_as_for_webhooks(redis_url
     import redis
 
     redis_url = redis_url.rsplit("/", 1)[0] + "/7"  # a database of its own: the rebuild sees only this game
-    redis.Redis.from_url(redis_url).flushdb()
+    with redis.Redis.from_url(redis_url) as r:
+        r.flushdb()
     gid = await _game(redis_url)
 
     def run(*args: str) -> subprocess.CompletedProcess:
