@@ -41,17 +41,24 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tablero admin", description="operator tools for the event store")
     p.add_argument("--redis-url", help="Redis URL (env TABLERO_REDIS_URL); without it: SQLite")
     p.add_argument("--db", help="SQLite file (env TABLERO_DB)")
+    # The same flags after the verb, as `tablero admin webhooks stats --redis-url …` takes them
+    # (SUPPRESS: one given before the verb is kept).
+    store = argparse.ArgumentParser(add_help=False)
+    store.add_argument("--redis-url", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    store.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     sub = p.add_subparsers(dest="verb", required=True)
-    e = sub.add_parser("export", help="print (or write) everything kept of a game as JSON")
+    e = sub.add_parser("export", help="print (or write) everything kept of a game as JSON", parents=[store])
     e.add_argument("game")
     e.add_argument("--out", type=Path)
-    a = sub.add_parser("archive", help="export a game to a file, then delete it if it did not change")
+    a = sub.add_parser("archive", help="export a game to a file, then delete it if it did not change",
+                       parents=[store])
     a.add_argument("game")
     a.add_argument("--out", type=Path, required=True)
-    d = sub.add_parser("delete", help="delete everything of a game")
+    d = sub.add_parser("delete", help="delete everything of a game", parents=[store])
     d.add_argument("game")
     d.add_argument("--if-version", type=int, help="only if the game is at this version")
-    r = sub.add_parser("ratings", help="ratings: rebuild every rating from the finished games' logs")
+    r = sub.add_parser("ratings", help="ratings: rebuild every rating from the finished games' logs",
+                       parents=[store])
     r.add_argument("action", choices=["rebuild"])
     w = sub.add_parser("webhooks", add_help=False, help="notifications: dead-letters, replay, stats "
                        "(tablero admin webhooks -h)")

@@ -50,6 +50,10 @@ _READ = ("INVALID_ARGUMENT", "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND"
 _PAST = (*_READ, "FAILED_PRECONDITION")
 
 
+# The calls that seat their caller: a token sent with them must be one this server can read.
+_BINDS_CALLER = frozenset({"CreateGame", "JoinGame"})
+
+
 def _user() -> User | None:
     return observe.current().user
 
@@ -236,6 +240,12 @@ class Api:
         call.rpc = rpc
         handler = HANDLERS[rpc]
         token = self._identify(call)
+        if rpc in _BINDS_CALLER and token is not None and not self._seat_token(token):
+            # A JWT that arrived mangled (quoted, cut short) would otherwise make an anonymous
+            # game or join: a seat bound to nobody, with no "My games", notifications or rating.
+            raise Unauthenticated("the token sent is neither a portal JWT nor a seat token of this server; "
+                                  "send the portal JWT as Authorization: Bearer <jwt>, or no token",
+                                  "TOKEN_INVALID")
         await self._limit(call, rpc, wire)
         seat = None
         for name in required_strings(rpc):  # (REST's paths name them; a Connect or gRPC body may not)

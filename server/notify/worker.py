@@ -393,6 +393,11 @@ class Notifier:
         if doc is None:
             return None  # unsubscribed since
         meta = await self.service.games.meta(game_id)
+        if seat not in (await self.service.games.current(game_id, meta)).to_act:
+            # The turn is over (the seat moved or left, or the game ended) since it was queued:
+            # a retry after the push service was down, or a backlog, says nothing stale.
+            m.count("push_skipped")
+            return None
         title = f"Your turn in {meta['engine'].replace('-', ' ').title()}"
         message = {"title": title, "gameId": game_id, "seat": seat, "eventId": ev["id"],
                    "url": f"/#/g/{game_id}"}

@@ -113,6 +113,8 @@ class PortalKeys:
             raise ValueError(f"TABLERO_PORTAL_KEYS is not JSON: {e.msg} at position {e.pos}") from None
         if not isinstance(raw, dict):
             raise ValueError("TABLERO_PORTAL_KEYS must be a JSON object: key id → secret or PEM public key")
+        if "" in raw:  # a JWT's "kid" is never empty (verify refuses one): such a key would verify nothing
+            raise ValueError("TABLERO_PORTAL_KEYS: a key id must not be empty (it is the JWTs' \"kid\" header)")
         return cls({str(kid): _parse_key(str(kid), v) for kid, v in raw.items()}, aud, issuer)
 
     @property

@@ -265,3 +265,17 @@ def test_times_come_as_timestamps_beside_the_seconds(portal):
         listed = notifications_pb2_grpc.NotificationServiceStub(ch).ListNotifications(
             notifications_pb2.ListNotificationsRequest(), metadata=[("authorization", f"Bearer {token(ben)}")])
         assert listed.notifications[0].event_time.ToMilliseconds() == round(listed.notifications[0].timestamp * 1000)
+
+
+def test_a_player_whose_id_is_a_dot_segment_is_found(portal, where):
+    # A portal's `sub` may be "." or "..": sent as it is, the HTTP client drops it from the path
+    # as a dot-segment and GetPlayer went to another route (REST: 404 "no route /v1").
+    play(portal.http, "..", ".", {"..": strong_move, ".": weak_move})
+    with Client(**where) as c:
+        for user in ("..", "."):
+            p = _until(lambda u=user: next((r for r in c.players.leaderboard("tic-tac-toe", page_size=100).entries
+                                            if r.user_id == u), None))
+            assert p is not None, user
+            got = c.players.get(user)
+            # (the module's server is shared by both transports' runs: a game each)
+            assert got.user_id == user and got.games_played >= 1 and (got.wins >= 1) == (user == ".."), got

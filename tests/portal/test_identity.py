@@ -84,6 +84,8 @@ def test_bad_tokens_are_refused_with_the_reason(token, reason):
         ("[1]", "JSON object"),
         ('{"k": ""}', "non-empty"),
         ('{"k": "short"}', "32 bytes"),
+        # An empty key id (a templated '{"$KID": ...}' whose variable was unset): no JWT names it.
+        ('{"": "' + SECRET + '"}', "key id must not be empty"),
         ('{"k": "-----BEGIN PUBLIC KEY-----\\nxx\\n-----END PUBLIC KEY-----"}', "not a PEM"),
     ],
 )

@@ -366,3 +366,26 @@ def test_a_db_file_that_is_no_sqlite_database_is_said_in_one_line(tmp_path, args
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr
     assert "file is not a database" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+async def test_the_store_flags_may_come_after_the_verb_as_for_webhooks(redis_url):
+    """`tablero admin ratings rebuild --redis-url URL` was refused ("unrecognized arguments"),
+    while `tablero admin webhooks stats --redis-url URL` took the flag there: every verb takes it
+    before or after itself."""
+    import redis
+
+    redis_url = redis_url.rsplit("/", 1)[0] + "/7"  # a database of its own: the rebuild sees only this game
+    with redis.Redis.from_url(redis_url) as r:
+        r.flushdb()
+    gid = await _game(redis_url)
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "tablero.server", "admin", *args],
+                              capture_output=True, text=True, timeout=60)
+
+    r = await asyncio.to_thread(run, "export", gid, "--redis-url", redis_url)
+    assert r.returncode == 0 and json.loads(r.stdout)["game_id"] == gid, r.stderr
+    r = await asyncio.to_thread(run, "ratings", "rebuild", "--redis-url", redis_url)
+    assert r.returncode == 0, r.stderr
+    r = await asyncio.to_thread(run, "delete", gid, "--if-version", "2", "--redis-url", redis_url)
+    assert r.returncode == 0 and not await _exists(redis_url, gid), r.stderr

@@ -171,11 +171,17 @@ PORTAL_ROUTES: dict[str, tuple[str, str]] = {
 }
 
 
+def _segment(value: str) -> str:
+    """One path segment. A user id "." or ".." is spelt with %2E: as it is, the HTTP client removes
+    it as a dot-segment (RFC 3986 5.2.4), and the call goes to another route."""
+    return quote(value, safe="") if value not in (".", "..") else value.replace(".", "%2E")
+
+
 def portal_request(rpc: str, request: JSON) -> tuple[str, str, JSON | None, JSON | None]:
     """(method, path, body, query) of a portal RPC's request (JSON names, as the API's)."""
     method, template = PORTAL_ROUTES[rpc]
     rest = dict(request)
-    path = re.sub(r"\{(\w+)\}", lambda m: quote(str(rest.pop(m.group(1), "")), safe=""), template)
+    path = re.sub(r"\{(\w+)\}", lambda m: _segment(str(rest.pop(m.group(1), ""))), template)
     if method != "GET":
         return method, path, rest, None
     query = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in rest.items() if v not in (None, "", 0, False)}
