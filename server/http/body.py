@@ -34,7 +34,9 @@ def _gzipped(header: str | None) -> bool:
     """Whether the body comes gzipped (`Content-Encoding: gzip`, as a mobile HTTP client may
     send it); `identity` or none: as it is. Any other coding is refused by name, never read as
     JSON (it was: a gzipped body got "the body is not UTF-8")."""
-    codings = [c.strip().lower() for c in (header or "").split(",")]
+    if not header:  # (almost every request)
+        return False
+    codings = [c.strip().lower() for c in header.split(",")]
     codings = [c for c in codings if c and c != "identity"]
     if not codings:
         return False
