@@ -196,16 +196,11 @@ class Api:
                 raise RateLimited(f"too many {what} from {subject.split(':', 1)[0]} {subject.split(':', 1)[1]!r} "
                                   f"(limit {limiter.rate.text}); retry in {wait:.1f} s", wait)
 
-    async def _seat(self, call: observe.Call, handler: Handler, game_id: str, token: str | None) -> int | None:
-        if call.user is not None:
-            call.fields["game_id"] = game_id
-            seat = await self.games.user_seat(game_id, call.user, required=handler.seat == "required")
-            call.fields["seat"] = seat
-            return seat
-        call.token, call.authorization = token, None  # the seat token, however it came
-        seat = call.seat(self.games.signer, game_id, required=handler.seat == "required")
-        if call.claim is not None and seat is not None:  # a joined seat: its claim must still stand
-            await self.games.check_claim(game_id, seat, call.claim)
+    async def _user_seat(self, call: observe.Call, handler: Handler, game_id: str) -> int | None:
+        """The seat of a portal user (call.user) in `game_id` (the seat directory)."""
+        call.fields["game_id"] = game_id
+        seat = await self.games.user_seat(game_id, call.user, required=handler.seat == "required")
+        call.fields["seat"] = seat
         return seat
 
     def body_limit(self, rpc: str) -> int:
@@ -246,13 +241,20 @@ class Api:
             raise Unauthenticated("the token sent is neither a portal JWT nor a seat token of this server; "
                                   "send the portal JWT as Authorization: Bearer <jwt>, or no token",
                                   "TOKEN_INVALID")
-        await self._limit(call, rpc, wire)
+        if self.call_limit is not None or self.create_limit is not None:
+            await self._limit(call, rpc, wire)
         seat = None
         for name in required_strings(rpc):  # (REST's paths name them; a Connect or gRPC body may not)
             if not wire.get(name):
                 raise InvalidArgument(f"{name} is required")
         if handler.seat != "none":
-            seat = await self._seat(call, handler, wire.get("gameId", ""), token)
+            if call.user is None:  # a seat token (or none): no store call unless a joined seat's claim
+                call.token, call.authorization = token, None  # the seat token, however it came
+                seat = call.seat(self.games.signer, wire.get("gameId", ""), required=handler.seat == "required")
+                if call.claim is not None and seat is not None:  # a joined seat: its claim must still stand
+                    await self.games.check_claim(wire.get("gameId", ""), seat, call.claim)
+            else:
+                seat = await self._user_seat(call, handler, wire.get("gameId", ""))
         if wire.get("requestId"):
             call.fields["request_id"] = str(wire["requestId"])[:128]
         if wire.get("gameId"):
