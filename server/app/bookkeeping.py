@@ -61,10 +61,14 @@ class Bookkeeping:
             self.ending.add(task)
             task.add_done_callback(self.ending.discard)
             return
-        if self.notify is None and game.meta.get("clock") is None and not self.abandon_after \
-                and not any(s in game.table.bots for s in acted):
-            return  # nothing to record for this write (most moves of most games): no coroutine
-        await self.record(game, acted)
+        if not self.nothing_to_record(game, acted):
+            await self.record(game, acted)
+
+    def nothing_to_record(self, game: LoadedGame, acted: Collection[int] = ()) -> bool:
+        """Whether `written` has nothing to do for this write (most moves of most games): the
+        caller need not make its coroutine."""
+        return not game.finished and self.notify is None and game.meta.get("clock") is None \
+            and not self.abandon_after and not any(s in game.table.bots for s in acted)
 
     async def record(self, game: LoadedGame, acted: Collection[int] = ()) -> None:
         """The lobby's status and the clock of `game` as it stands (also for a retried request:

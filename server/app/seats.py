@@ -72,12 +72,17 @@ class SeatDirectory:
         self.remember(game_id, entry)
         return entry["seats"]
 
+    def played_known(self, game_id: str, meta: dict[str, Any], seat: int) -> bool:
+        """Whether `played` has nothing to do: marked already here, or an anonymous game (the
+        caller need not make its coroutine)."""
+        return (game_id, seat) in self._played or ("users" in meta and not any(meta["users"]))
+
     async def played(self, game_id: str, meta: dict[str, Any], seat: int) -> None:
         """`seat` made a move of its own: its portal user's seat is marked so in the lobby entry,
         once (per replica): a game some user never moved in is not rated (docs/ratings.md), so a
         game nobody came to cannot be won or lost by a clock."""
         key = (game_id, seat)
-        if key in self._played or ("users" in meta and not any(meta["users"])):  # (an anonymous game)
+        if self.played_known(game_id, meta, seat):
             return
         seats = await self.directory(game_id, meta)
         if any(s["seat"] == seat and s.get("user") for s in seats):

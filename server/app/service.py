@@ -468,9 +468,11 @@ class GameService:
                                            fingerprint="" if c.request_id is None else c.fingerprint())
             if not done.appended:
                 result[0] = "replayed"
-        if done.appended:
-            await self.seats.played(c.game_id, done.game.meta, c.seat)
-            await self.written(done.game, {c.seat})
+        if done.appended:  # (each awaited only when it has something to do: this runs on every move)
+            if not self.seats.played_known(c.game_id, done.game.meta, c.seat):
+                await self.seats.played(c.game_id, done.game.meta, c.seat)
+            if not self.bookkeeping.nothing_to_record(done.game, (c.seat,)):
+                await self.written(done.game, {c.seat})
         else:
             # A retry: its first attempt may have been answered with an error after the commit,
             # before the lobby and the clock were told (or by a replica that died then).
