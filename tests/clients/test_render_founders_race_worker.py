@@ -20,3 +20,16 @@ def test_a_worker_on_the_race_board_is_said_as_the_race_action():
         finally:
             i18n.set_language("en")
         assert said == [race, foundry], said
+
+
+def test_playing_income_face_up_says_what_it_does():
+    """Every card played face up says what it does but Income (two players): "Jugar Ingresos boca
+    arriba" alone, beside "Jugar Comercio boca arriba — importa un recurso básico …"."""
+    game = _game(engines.LocalGame("founders-of-gloomhaven", seats=2, seed=1), "founders-of-gloomhaven")
+    for lang, said in (("en", "Play Income face up — collect your income"), ("es", "Jugar Ingresos boca arriba — cobra tus ingresos")):
+        i18n.set_language(lang)
+        try:
+            label = action_label({"type": "play_card", "card": "income", "face_up": True}, game)
+        finally:
+            i18n.set_language("en")
+        assert label.startswith(said), label

@@ -24,3 +24,16 @@ def test_a_worker_on_the_race_board_is_said_as_the_race_action(server, new_page,
     page.wait_for_selector(".engines label")
     said = page.evaluate(ACTIONS, [[{"type": "place_worker", "target": "race"}]])
     assert [s.split(" — ")[0] for s in said] == [SAID[lang]], said
+
+
+INCOME = {"es": "Jugar Ingresos boca arriba — cobra tus ingresos", "en": "Play Income face up — collect your income"}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_playing_income_face_up_says_what_it_does(server, new_page, lang):
+    page = new_page()
+    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    said = page.evaluate(ACTIONS, [[{"type": "play_card", "card": "income", "face_up": True}]])
+    assert said[0].startswith(INCOME[lang]), said
