@@ -502,7 +502,7 @@ def test_words_typed_in_a_long_list_find_the_move(server, tmux):
     played; several are listed alone with their numbers; none is said."""
     tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe --page 4")
     text = tmux.wait(_ready(1))
-    assert "or words of a move to find it" in text, text[-1500:]
+    assert "or words to find a move" in text, text[-1500:]
     tmux.keys("row 3, column 2", "Enter")  # on the third page, not shown
     text = tmux.wait(lambda s: "« you:" in s)
     assert "« you: Place in row 3, column 2" in text, text[-2000:]
