@@ -494,3 +494,27 @@ def test_the_board_is_drawn_to_the_terminal_width_after_a_resize(server, tmux):
     assert heavy and max(len(line) for line in heavy) <= 60, "\n".join(last)
     tmux.keys("q", "Enter")
     assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)
+
+
+def test_words_typed_in_a_long_list_find_the_move(server, tmux):
+    """A long list (Founders places a stall or a prestige building among ~290 squares, 14 a page)
+    had no way to a square but paging: words typed now find the move. One move holding them is
+    played; several are listed alone with their numbers; none is said."""
+    tmux.start(f"python -m tablero_client --url {server.http} play tic-tac-toe --page 4")
+    text = tmux.wait(_ready(1))
+    assert "or words to find a move" in text, text[-1500:]
+    tmux.keys("row 3, column 2", "Enter")  # on the third page, not shown
+    text = tmux.wait(lambda s: "« you:" in s)
+    assert "« you: Place in row 3, column 2" in text, text[-2000:]
+    tmux.wait(_ready(2))
+    tmux.keys("zzz", "Enter")
+    text = tmux.wait(lambda s: "no move listed holds “zzz”" in s)
+    tmux.keys("column 3", "Enter")
+    text = tmux.wait(lambda s: "moves hold “column 3”" in s)
+    listed = re.findall(r"^\s+(\d)\. Place in (row \d, column 3)$", text[text.rindex("zzz"):], re.M)
+    assert 2 <= len(listed) <= 3, text[-2000:]
+    tmux.keys(listed[-1][0], "Enter")
+    text = tmux.wait(lambda s: s.count("« you:") >= 2)
+    assert f"« you: Place in {listed[-1][1]}" in text, text[-2000:]
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)

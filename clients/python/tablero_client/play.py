@@ -291,7 +291,38 @@ def _ask(session: PromptSession, text: str, n: int, back: bool, paged: bool = Fa
             return answer
         if (number := _number(answer)) is not None and 1 <= number <= n:
             return number
+        if paged and answer and number is None:
+            return Find(answer)  # words of a move in a long list: "e9" for the square E9
         print(choose_hint(n, back, paged))
+
+
+class Find(str):
+    """What was typed to find moves in a long list by their words."""
+
+
+def _ask_or_find(session: PromptSession, con: Console, labels: list[str], back: bool, paged: bool) -> int | str | None:
+    """`_ask`, and in a long list words typed find the moves that hold them: one is chosen; several
+    are listed alone with their numbers (none: said so), and the prompt comes again."""
+    while True:
+        pick = _ask(session, T("play.prompt") + " ", len(labels), back=back, paged=paged)
+        if not isinstance(pick, Find):
+            return pick
+        hits = found(pick, labels)
+        if len(hits) == 1:
+            return hits[0] + 1
+        for i in hits:
+            con.print(f"  [bold]{i + 1:3}[/bold]. {escape(labels[i])}", highlight=False)
+        con.print(f"[dim]{escape(T('play.found', {'n': len(hits), 'text': str(pick)}))}[/dim]", highlight=False)
+
+
+def found(words: str, labels: list[str]) -> list[int]:
+    """The indexes of the labels holding what was typed as whole words ("e1" is not "E10"): the
+    text as typed if some label holds it, else every word of it in any order."""
+    def holds(label: str, text: str) -> bool:
+        return re.search(rf"(?<!\w){re.escape(text)}(?!\w)", label, re.IGNORECASE) is not None
+
+    return ([i for i, label in enumerate(labels) if holds(label, words)]
+            or [i for i, label in enumerate(labels) if all(holds(label, w) for w in words.split())])
 
 
 PAGE_WORDS = ("n", "p")
@@ -430,7 +461,7 @@ def choose_action(session: PromptSession, con: Console, game: Game, actions: lis
             if (have := own_resources(game)) is not None:
                 con.print(f"[bold cyan]{escape(have)}[/bold cyan]", highlight=False)
             con.print(f"[dim]{choose_hint(len(opts), len(stack) > 1, paged)}[/dim]", highlight=False)
-            pick = _ask(session, T("play.prompt") + " ", len(opts), back=len(stack) > 1, paged=paged)
+            pick = _ask_or_find(session, con, [label for label, _ in rows], back=len(stack) > 1, paged=paged)
             if pick == "n":
                 start = start + page if start + page < len(opts) else 0
             elif pick == "p":

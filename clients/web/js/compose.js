@@ -334,7 +334,8 @@ export class Composer {
       }
       for (const [type, list] of groups) {
         el.append(h('div', { class: 'group', role: 'group', 'aria-label': typeLabel(type) },
-          groups.size > 1 || !this.chosen.length ? h('h4', {}, typeLabel(type)) : null,
+          // (no heading over a lone button that says it already: "Tomar dinero" twice)
+          (groups.size > 1 || !this.chosen.length) && !(list.length === 1 && this.describe(list[0]).startsWith(typeLabel(type))) ? h('h4', {}, typeLabel(type)) : null,
           list.map((a) => h('button', {
             type: 'button', class: 'act', 'data-action': JSON.stringify(a), disabled: this.busy,
             onclick: () => this.play(a),

@@ -115,7 +115,8 @@ def _cell_text(v: dict[str, Any], cell: int, tiles: dict[int, dict[str, Any]]) -
         if kind == "bridge" and colour == "wall":
             letter = "g"
         owner = t.get("owner")
-        mark = str(owner) if isinstance(owner, int) else ("n" if t.get("neutral") else "·")
+        # the seat as every screen numbers it (seat index 0 is "seat 1"), as the key says
+        mark = str(owner + 1) if isinstance(owner, int) else ("n" if t.get("neutral") else "·")
         ostyle = OWNER_STYLE[owner % 4] if isinstance(owner, int) else "bold white"
         return letter + mark, f"{ostyle} on {bg or 'default'}"
     num = (m.get("numbered") or {}).get(str(cell))

@@ -217,7 +217,7 @@ def render(game: Game) -> Group:
         parts.append(Text(tie, style="bold"))
     pend = v.get("pending") or v.get("awaiting")
     if isinstance(pend, dict) and pend.get("decision"):
-        parts.append(Text(m.format("label.term_waiting", {"who": _who(game, pend.get("seat")), "decision": i18n.value(m, pend["decision"])}), style="yellow"))
+        parts.append(Text(m.format("label.term_waiting", {"who": _who(game, pend.get("seat")), "decision": _decision(m, pend)}), style="yellow"))
     return Group(*parts)
 
 
@@ -266,3 +266,10 @@ def step_label(path: str, value: Any, game: Game) -> str | None:
 def _space(game: Game, space: Any) -> str:
     m = messages(game)
     return str(i18n.value(m, space)) if isinstance(space, str) else str(space)
+
+
+def _decision(m: i18n.Catalog, pend: dict[str, Any]) -> str:
+    """What a seat is to decide; a whale pick names the ship whose hold takes the whale (a player
+    with both ships hunting picks twice, once for each)."""
+    text = i18n.value(m, pend["decision"])
+    return f"{text} ({m.format('label.ship_n', {'ship': pend['ship']})})" if pend.get("ship") else text

@@ -150,7 +150,12 @@ def rows(cols: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
                  and len({repr(_get(c["detail"], p)) for c in tied}) > 1]
     # In the order they came, a total last (under the lines it adds up: a server may send the
     # outcome's keys in any order, e.g. sorted).
-    main.sort(key=lambda p: (p.rsplit(".", 1)[-1] == "total", every.index(p)))
+    # A group's lines together, where its first line came (a Captain's victory building beside the
+    # seat's, not after the money): the browser's scores.js alike.
+    def at(p: str) -> int:
+        return next(i for i, q in enumerate(every) if "." in q and parent(q) == parent(p)) if "." in p else every.index(p)
+
+    main.sort(key=lambda p: (p.rsplit(".", 1)[-1] == "total", at(p), every.index(p)))
     return main, [p for p in every if p not in main]
 
 

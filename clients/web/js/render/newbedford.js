@@ -89,7 +89,7 @@ function render(ctx) {
   const aw = v.awaiting || {};
   return h('div', { class: 'board-game nb' },
     h('div', { class: 'box' }, h('strong', {}, L('label.round', { round: v.round, rounds: (ref.turn && ref.turn.rounds) || 12 })), ' · ', L('label.phase', { phase: named(cat, v.phase || '') }),
-      aw.decision ? [' · ', L('label.awaiting', { who: seatName(ctx, aw.seat), decision: named(cat, aw.decision) })] : '', v.final ? [' · ', L('label.final_round')] : ''),
+      aw.decision ? [' · ', L('label.awaiting', { who: seatName(ctx, aw.seat), decision: named(cat, aw.decision) + (aw.ship ? ` (${L('label.ship_n', { ship: aw.ship })})` : '') })] : '', v.final ? [' · ', L('label.final_round')] : ''),
     tieBreak(ctx, v),
     h('div', { class: 'nb-boards' },
       h('section', { class: 'box town', 'aria-label': L('label.town_board') }, h('h3', {}, '🏘 ', L('label.town')),

@@ -1,0 +1,48 @@
+"""Income is told without a zero part, in the terminal's formatter and the browser's (the vendored
+intl-messageformat, run by node): a player without houses read "Azul (tú) cobra 3$ y 0 de
+influencia fugaz" at every vote."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from tablero_client.render.i18n import Catalog
+
+ROOT = Path(__file__).resolve().parents[3]
+MESSAGES = ROOT / "engines" / "founders_of_gloomhaven" / "messages"
+CASES = [  # money, fleeting -> English, Spanish
+    ((3, 0), "Blue collects $3.", "Blue cobra 3$."),
+    ((3, 2), "Blue collects $3 and 2 fleeting influence.", "Blue cobra 3$ y 2 de influencia fugaz."),
+    ((1, 1), "Blue collects $1 and 1 fleeting influence.", "Blue cobra 1$ y 1 de influencia fugaz."),
+]
+
+
+def _args(case):
+    return {"who": "Blue", "money": case[0], "fleeting": case[1]}
+
+
+def test_the_terminal_and_the_browser_word_income_without_a_zero_part():
+    want = {"en": [en for _, en, _ in CASES], "es": [es for _, _, es in CASES]}
+    for lang in ("en", "es"):
+        cat = Catalog(json.loads((MESSAGES / f"{lang}.json").read_text()), lang)
+        assert [cat.format("event.income_collected", _args(c)) for c, _, _ in CASES] == want[lang]
+    node = shutil.which("node")
+    assert node, "node is needed (the TypeScript and browser tests use it too)"
+    script = f"""
+import {{ IntlMessageFormat }} from '{ROOT / "clients/web/js/vendor/intl-messageformat.js"}';
+import fs from 'fs';
+const cases = {json.dumps([_args(c) for c, _, _ in CASES])};
+const out = {{}};
+for (const lang of ['en', 'es']) {{
+  const cat = JSON.parse(fs.readFileSync('{MESSAGES}/' + lang + '.json', 'utf8'));
+  const f = new IntlMessageFormat(cat['event.income_collected'], lang);
+  out[lang] = cases.map((a) => f.format(a));
+}}
+console.log(JSON.stringify(out));
+"""
+    got = json.loads(subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True,
+                                    check=True, timeout=60).stdout)
+    assert got == want
