@@ -598,7 +598,7 @@ def _the_end(con: Console, game: Game) -> None:
     """The board as the game ended, then the final scores."""
     fit_width(con, getattr(con, "fixed_width", None))
     con.print(render(game))
-    con.print(outcome_text(game))
+    con.print(outcome_text(game, (con.width, con.height)))
 
 
 SINCE_MOST = 6  # lines, at most, that retell what the others did since the player's last turn

@@ -212,14 +212,16 @@ def _short(v: Any) -> str:
     return json.dumps(v)
 
 
-def outcome_text(game: Game) -> RenderableType:
+def outcome_text(game: Game, fit: tuple[int, int] | None = None) -> RenderableType:
     """The final scores: each seat's total and who won, and the breakdown by category of the outcome's
     `details` as the browser shows it (render/scores.py): the totals, the rest of the breakdown, then
-    its main lines last, at the bottom of the screen."""
-    from rich.console import Group
+    its main lines last, at the bottom of the screen. `fit` (a terminal's columns and lines): the
+    main table keeps fewer lines, the rest going to the breakdown above it, until it fits in
+    sight with its title (a row of many buildings takes several lines at 80 columns)."""
+    from rich.console import Console, Group
     from rich.table import Table
 
-    from .scores import breakdown
+    from .scores import MAIN, breakdown
 
     out = game.outcome or {}
     m = messages(game)
@@ -240,7 +242,6 @@ def outcome_text(game: Game) -> RenderableType:
     for c in captains:
         t.add_row(captain(c), str(c.get("total", "?")), m.format("outcome.winner") if c.get("captain") in beaten_by else "")
     names = [seat_name(game, i) for i in range(max(game.players or 0, len(out.get("scores") or [])))]
-    rest, main = breakdown(m, out, names, captain)
     # Who won, in the main table's title, above its lines: at 80x24 the totals table with its
     # WINNER mark has scrolled off the top by then (the browser says it above its table: "Green
     # wins!"); in the title, not a line more, so the title stays in sight too.
@@ -251,7 +252,17 @@ def outcome_text(game: Game) -> RenderableType:
         verdict = m.format("web.did_not_win", {"who": names[0], "has_reason": "false"})
     else:
         verdict = m.format("web.draw")
-    if main is None:
-        return Group(t, Text(verdict, style="bold"))
-    main.title = f"{main.title} · {verdict}"
+    most = MAIN
+    while True:
+        rest, main = breakdown(m, out, names, captain, most)
+        if main is None:
+            return Group(t, Text(verdict, style="bold"))
+        main.title = f"{main.title} · {verdict}"
+        if fit is None or most <= 1:
+            break
+        columns, lines = fit
+        # (three lines below it: the shell's prompt and what a terminal or a wrapper adds)
+        if len(Console(width=columns).render_lines(main, pad=False)) <= lines - 3:
+            break
+        most -= 1
     return Group(*(x for x in (t, rest, main) if x is not None))

@@ -126,8 +126,9 @@ def _repeats_score(cols: list[dict[str, Any]], path: str) -> bool:
                                    and c["detail"].get(path) == c["score"] for c in cols)
 
 
-def rows(cols: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
-    """The breakdown's lines up front and the rest, as the browser splits them."""
+def rows(cols: list[dict[str, Any]], most: int = MAIN) -> tuple[list[str], list[str]]:
+    """The breakdown's lines up front (`most` plain ones, and the rest of their groups) and the
+    rest, as the browser splits them."""
     every: list[str] = []
     for c in cols:
         for p, _ in _leaves(c["detail"]):
@@ -140,7 +141,7 @@ def rows(cols: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     # development card); a group shown is shown whole (New Bedford's whales add up on screen).
     sizes = {g: sum(1 for p in every if "." in p and parent(p) == g) for g in {parent(p) for p in every if "." in p}}
     plain = [p for p in every if sizes.get(parent(p), 0) <= LONG_GROUP and not any(_records(_get(c["detail"], p)) for c in cols)]
-    main = sorted((p for p in plain if "tie" not in p.lower()), key=lambda p: p.count("."))[:MAIN]  # totals before their parts
+    main = sorted((p for p in plain if "tie" not in p.lower()), key=lambda p: p.count("."))[:most]  # totals before their parts
     main += [p for p in plain if p not in main and "." in p and any("." in q and parent(q) == parent(p) for q in main)]
     numbers = [c["score"] for c in cols if isinstance(c["score"], int | float)]
     best = max(numbers) if numbers else None
@@ -174,12 +175,13 @@ def _table(m: i18n.Catalog, cols: list[dict[str, Any]], paths: list[str], title:
     return t
 
 
-def breakdown(m: i18n.Catalog, outcome: dict[str, Any], names: list[str], captain: Any) -> tuple[Table | None, Table | None]:
+def breakdown(m: i18n.Catalog, outcome: dict[str, Any], names: list[str], captain: Any,
+              most: int = MAIN) -> tuple[Table | None, Table | None]:
     """(the rest of the breakdown, the scores and its first lines), or Nones when the outcome has no
     breakdown. The rest is printed before the main table: the player sees the main table last, at the bottom."""
     cols = columns(outcome, names, captain)
     if not any(c["detail"] for c in cols):
         return None, None
-    main, more = rows(cols)
+    main, more = rows(cols, most)
     rest = _table(m, cols, more, m.format("web.breakdown", {"n": len(more)}), False) if more else None
     return rest, _table(m, cols, main, m.format("web.final_scores"), True)
