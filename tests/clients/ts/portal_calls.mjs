@@ -1,7 +1,7 @@
 // A portal frontend's calls through @tablero/client (tests/clients/test_ts_sdk_portal.py runs it
 // with node): a game's turn deadlines, the notification list, players and quick match, with the
 // Client's JWT sent for the user. Prints one JSON object of what it saw.
-import { Client } from "@tablero/client";
+import { Client, MatchTicketStatus } from "@tablero/client";
 
 const [base, jwt, otherJwt] = process.argv.slice(2);
 const out = {};
@@ -27,7 +27,8 @@ out.ticket = [ticket.engine, (await client.matchmaking.getMatchTicket({ ticketId
 setTimeout(() => client.matchmaking.cancelMatchTicket({ ticketId: ticket.id }), 300);
 out.watched = [];  // a server stream: the Client's JWT goes with it too
 for await (const m of client.matchmaking.watchMatchTicket({ ticketId: ticket.id })) {
-  if (m.ticket) out.watched.push(m.ticket.status);  // (a keep-alive is an empty message)
+  // (a keep-alive is an empty message); the status by its name, from the SDK's own exports
+  if (m.ticket) out.watched.push([m.ticket.status, MatchTicketStatus[m.ticket.status]]);
 }
 const board = await client.players.getLeaderboard({ engine: "tic-tac-toe" });
 out.leaderboard = board.engine;
