@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .board import EMPTY, Net, adjacent_to_own, board_of
 from .common import _card_category
-from .data import ADVANCED, ADVISERS, COLOUR_EXTRA, TIER, edition
+from .data import ADVANCED, ADVISERS, COLOUR_EXTRA, TIER, UPGRADE_COST, edition
 from .phases import _claims_cost
 from .play import (
     _BIG,
@@ -113,7 +113,7 @@ def _site_road(s, roads):
     hand = s["players"][0]["hand"]
     if "upgrade" not in hand and not any(ADVISERS.get(c, {}).get("category") == "upgrade" for c in hand):
         return None  # no upgrade left this cycle: the road goes to the spine
-    needs = _needs(s)
+    needs = _solo_needs(s)
     adv = [r for r in _wanted(needs) if r in ADVANCED and s["supply"][r] > 0]
     if not adv:
         return None
@@ -237,7 +237,7 @@ def _solo_card(s, actions, rng):
         return {"type": "play_card", "card": "recruit", "face_up": True}
     if money >= 5 and any(a["card"] == "build" for a in std) and _house_or_good_bridge(s, 0, rng):
         return {"type": "play_card", "card": "build", "face_up": True}
-    needs = _needs(s)
+    needs = _solo_needs(s)
     adv = [a for a in up if a["card"] not in STANDARD and _card_category(a["card"]) == "upgrade"]
     if adv and any(r in ADVANCED for r in needs):
         return rng.choice(adv)
@@ -251,40 +251,64 @@ def _solo_card(s, actions, rng):
     return rng.choice(later or down or actions)
 
 
+def _requirement_work(s, slot) -> int:
+    """The work a proposal slot's requirements ask: advanced resources above all."""
+    have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
+    w = 0
+    for r in edition(s).PRESTIGE[s["proposals"][slot]]["requires"]:
+        if r in ADVANCED:
+            w += (3 if r in have else 4) if TIER[r] == 2 else (6 if r in have else 10)
+        else:
+            w += 0 if r in have else 1
+    return w
+
+
+def _proposal_work(s, slot) -> int:
+    """The work a proposal slot asks (`_solo_proposal`): its requirements and the lasting
+    influence the slot takes."""
+    lasting = max(0, _solo_cost(s, slot) - s["players"][0]["fleeting"] + 1) // 2
+    return _requirement_work(s, slot) + 2 * lasting
+
+
 def _solo_proposal(s, actions, rng):
     """Which proposal the solo player chooses."""
     # the building needing the least work (advanced resources above all); fleeting influence
     # left after the claims is lost at the vote anyway, so a paid slot costs only the
     # lasting influence it takes
-    have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
-    spec = edition(s).PRESTIGE
-    pl = s["players"][0]
+    works = [_proposal_work(s, a["proposal"]) for a in actions]
+    best = min(works)
+    return rng.choice([a for a, w in zip(actions, works, strict=True) if w == best])
 
-    def work(a):
-        w = 0
-        for r in spec[s["proposals"][a["proposal"]]]["requires"]:
-            if r in ADVANCED:
-                w += (3 if r in have else 4) if TIER[r] == 2 else (6 if r in have else 10)
-            else:
-                w += 0 if r in have else 1
-        lasting = max(0, _solo_cost(s, a["proposal"]) - pl["fleeting"] + 1) // 2
-        return w + 2 * lasting
-    best = min(work(a) for a in actions)
-    return rng.choice([a for a in actions if work(a) == best])
+
+def _solo_needs(s) -> dict[str, list[int]]:
+    """`_needs`; while no building on the board needs anything (the first cycle above all), the
+    requirements of the proposal the next vote will likely place (the least work among the
+    slots the influence held now pays; no building index): the cycle's Trade and Upgrade then
+    make what that building asks, instead of any resource (bench/bots_results.md, twelfth pass)."""
+    needs = _needs(s)
+    if needs or not s["proposals"]:
+        return needs
+    pl = s["players"][0]
+    slots = [i for i in range(len(s["proposals"])) if _solo_cost(s, i) <= pl["fleeting"] + 2 * pl["lasting"]]
+    slot = min(slots, key=lambda i: (_proposal_work(s, i), i))
+    for r in edition(s).PRESTIGE[s["proposals"][slot]]["requires"]:
+        needs.setdefault(r, [])
+    return needs
 
 
 def _solo_upgrade_or_import(s, actions, rng):
     """An upgrade or an import the solo player needs (None: none of them)."""
     ups = [a for a in actions if a["type"] == "upgrade"]
     if ups:
-        needs = _needs(s)
+        needs = _solo_needs(s)
         for group in ([a for a in ups if a["resource"] in needs], [a for a in ups if a["resource"] in _wanted(needs)]):
             if group:
                 res = rng.choice(sorted({a["resource"] for a in group}))
                 return _solo_cell(s, res, [a for a in group if a["resource"] == res], lambda a: a["cells"], rng)
     imports = [a for a in actions if a["type"] == "import"]
     if imports:
-        needs, wanted = _needs(s), _wanted(_needs(s))
+        needs = _solo_needs(s)
+        wanted = _wanted(needs)
         have = {t["res"] for t in s["tiles"] if t["kind"] in _TILES}
         touch = _solo_open_touch(s)
         now = [a for a in imports if a["resource"] in needs and _import_now(s, a["resource"], touch)]
@@ -303,6 +327,36 @@ def _solo_upgrade_or_import(s, actions, rng):
     return None
 
 
+def _upgrade_short(s) -> bool:
+    """Is an upgrade still to be played this cycle (the Upgrade card or an Upgrade adviser in
+    hand) for a needed advanced resource that has a site now, but too little money for it?"""
+    hand = s["players"][0]["hand"]
+    if "upgrade" not in hand and not any(ADVISERS.get(c, {}).get("category") == "upgrade" for c in hand):
+        return False
+    money = s["players"][0]["money"]
+    sites = _upgrade_sites(s, 0)
+    return any(sites.get(r) and s["supply"][r] > 0 and money < UPGRADE_COST[TIER[r]]
+               for r in _wanted(_solo_needs(s)) if r in ADVANCED)
+
+
+PROPOSAL_GAP = 6  # work (`_requirement_work`) a better proposal must save to be worth influence
+
+
+def _proposal_short(s, short, left) -> bool:
+    """Would the influence the cycle's basic actions can still take (this one too) let the next
+    vote choose a proposal needing far less work than the ones the influence held pays for?
+    (`short`: the claims' cost less the influence the vote will find.)"""
+    if not s["proposals"]:
+        return False
+    spare = -short  # influence left for the proposal once the claims are paid
+    if spare < 0:
+        return False
+    works = [_requirement_work(s, i) for i in range(len(s["proposals"]))]
+    now = min(w for i, w in enumerate(works) if _solo_cost(s, i) <= spare)
+    reach = min(w for i, w in enumerate(works) if _solo_cost(s, i) <= spare + left + 1)
+    return reach <= now - PROPOSAL_GAP
+
+
 def _solo_basic(s, actions, types, rng):
     """Influence, roads, money: what is left (None: the general weighting decides)."""
     pl = s["players"][0]
@@ -315,6 +369,10 @@ def _solo_basic(s, actions, types, rng):
         left = sum(1 for c in pl["hand"] if c != "vote")  # basic actions at most, after this one
         if 0 < short <= left + 1:
             return {"type": "take_influence"}
+        if _proposal_short(s, short, left):
+            return {"type": "take_influence"}
+    if "take_money" in types and _upgrade_short(s):
+        return {"type": "take_money"}
     roads = [a for a in actions if a["type"] == "road"]
     if roads and s["roads_left"] > 0:
         return _solo_road(s, roads, rng)

@@ -23,10 +23,14 @@ def _no_plans():
 
 
 def _solo(seed: int, decisions: int) -> LocalGame:
+    """A solo deal after `decisions` of the engine's player, and on to a choice (a position with
+    a single legal move is not planned)."""
     g = LocalGame(NAME, seats=1, seed=seed)
     rng = random.Random(seed)
     for _ in range(decisions):
         g.act(0, g.engine.random_action(g.state, 0, g.legal_actions(0), rng))
+    while len(g.legal_actions(0)) == 1:
+        g.act(0, g.legal_actions(0)[0])
     return g
 
 
