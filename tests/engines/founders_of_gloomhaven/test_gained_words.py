@@ -5,15 +5,12 @@ vendored intl-messageformat, run by node): an outside player's Founders log read
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 from tablero_client.render.i18n import Catalog
 
-ROOT = Path(__file__).resolve().parents[3]
-MESSAGES = ROOT / "engines" / "founders_of_gloomhaven" / "messages"
+from .browser_words import MESSAGES, browser_words
+
 CASES = [  # money, fleeting, lasting, points -> English, Spanish
     ((3, 2, 1, 1), "Red gains $3, 2 fleeting and 1 lasting influence, 1 point.",
      "Red gana 3$, 2 de influencia fugaz y 1 duradera, 1 punto."),
@@ -38,20 +35,5 @@ def test_the_terminal_words_a_gain_without_its_zero_parts(lang):
 
 
 def test_the_browser_words_a_gain_alike():
-    node = shutil.which("node")
-    assert node, "node is needed (the TypeScript and browser tests use it too)"
-    script = f"""
-import {{ IntlMessageFormat }} from '{ROOT / "clients/web/js/vendor/intl-messageformat.js"}';
-import fs from 'fs';
-const cases = {json.dumps([_args(c) for c, _, _ in CASES])};
-const out = {{}};
-for (const lang of ['en', 'es']) {{
-  const cat = JSON.parse(fs.readFileSync('{MESSAGES}/' + lang + '.json', 'utf8'));
-  const f = new IntlMessageFormat(cat['event.gained'], lang);
-  out[lang] = cases.map((a) => f.format(a));
-}}
-console.log(JSON.stringify(out));
-"""
-    got = json.loads(subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True,
-                                    check=True, timeout=60).stdout)
+    got = browser_words("event.gained", [_args(c) for c, _, _ in CASES])
     assert got == {"en": [en for _, en, _ in CASES], "es": [es for _, _, es in CASES]}

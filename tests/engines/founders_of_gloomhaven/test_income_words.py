@@ -5,14 +5,11 @@ influencia fugaz" at every vote."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
 from tablero_client.render.i18n import Catalog
 
-ROOT = Path(__file__).resolve().parents[3]
-MESSAGES = ROOT / "engines" / "founders_of_gloomhaven" / "messages"
+from .browser_words import MESSAGES, browser_words
+
 CASES = [  # money, fleeting -> English, Spanish
     ((3, 0), "Blue collects $3.", "Blue cobra 3$."),
     ((3, 2), "Blue collects $3 and 2 fleeting influence.", "Blue cobra 3$ y 2 de influencia fugaz."),
@@ -29,20 +26,5 @@ def test_the_terminal_and_the_browser_word_income_without_a_zero_part():
     for lang in ("en", "es"):
         cat = Catalog(json.loads((MESSAGES / f"{lang}.json").read_text()), lang)
         assert [cat.format("event.income_collected", _args(c)) for c, _, _ in CASES] == want[lang]
-    node = shutil.which("node")
-    assert node, "node is needed (the TypeScript and browser tests use it too)"
-    script = f"""
-import {{ IntlMessageFormat }} from '{ROOT / "clients/web/js/vendor/intl-messageformat.js"}';
-import fs from 'fs';
-const cases = {json.dumps([_args(c) for c, _, _ in CASES])};
-const out = {{}};
-for (const lang of ['en', 'es']) {{
-  const cat = JSON.parse(fs.readFileSync('{MESSAGES}/' + lang + '.json', 'utf8'));
-  const f = new IntlMessageFormat(cat['event.income_collected'], lang);
-  out[lang] = cases.map((a) => f.format(a));
-}}
-console.log(JSON.stringify(out));
-"""
-    got = json.loads(subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True,
-                                    check=True, timeout=60).stdout)
+    got = browser_words("event.income_collected", [_args(c) for c, _, _ in CASES])
     assert got == want
