@@ -84,6 +84,25 @@ def test_kit_catches_a_leaking_view():
         testkit.check_views(g, random.Random(1), samples=len(g.events))
 
 
+@pytest.mark.parametrize(("bad", "why"), [({1: "a"}, "int dict keys"), ((1, 2), "tuples"),
+                                           (float("nan"), "not JSON-serialisable"),
+                                           ({"a"}, "not JSON-serialisable")])
+def test_kit_catches_a_view_that_json_changes_or_refuses(bad, why):
+    """A view the API could not send as it is: an int key or a tuple comes back otherwise
+    through JSON, NaN and a set do not go at all."""
+    from tablero.engines.goofspiel import Goofspiel
+
+    class Odd(Goofspiel):
+        name = "odd-goofspiel"
+
+        def view(self, state, seat):
+            return {**super().view(state, seat), "odd": bad}
+
+    g = testkit.playthrough(Odd(), 2, 5)
+    with pytest.raises(AssertionError, match=why):
+        testkit.check_every_version(g)
+
+
 def test_kit_catches_an_invalid_to_act_between_two_events_of_one_decision():
     """The every-version check can fail: a Goofspiel whose state between the last bid and the
     reveal (never a decision point, but served as ?version=N) names no valid seat."""
