@@ -40,6 +40,7 @@ from .village import (
     card_facts,
     dead_end,
     discount,
+    discounts,
     first_display,
     hand_size,
     max_wealth,
@@ -360,7 +361,7 @@ class Phoenicia(RulesEngine):
                 "training_cost": training_cost(p),
                 "cards": sorted(p["cards"]),
                 "tiles": tiles,
-                "discounts": {c: discount(p, c) for row in data.DISCOUNTS for c in row["on"] if discount(p, c)},
+                "discounts": discounts(p),
                 "scoring": scoring(p),
             })
         deck_sets: dict[str, int] = {}

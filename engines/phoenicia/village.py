@@ -51,6 +51,20 @@ def discount(player: Player, card: str) -> int:
     return best
 
 
+def discounts(player: Player) -> dict[str, int]:
+    """`discount` of every card that has one, in the order of the discount rows (one pass
+    over the rows, not one per card: the view lists them)."""
+    best: dict[str, int] = {}
+    for row in data.DISCOUNTS:
+        k = count(player, row["holder"])
+        if k:
+            amount = row["amounts"][min(k, len(row["amounts"])) - 1]
+            for c in row["on"]:
+                if amount > best.get(c, 0):
+                    best[c] = amount
+    return {c: best[c] for row in data.DISCOUNTS for c in row["on"] if c in best}
+
+
 def scoring(player: Player) -> dict[str, int]:
     """VP and production by source; the tracks always equal these sums."""
     cards_vp = sum(CARD[c]["vp"] for c in player["cards"])
