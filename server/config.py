@@ -97,6 +97,9 @@ class Config(BaseSettings):
     # portal JWT must carry (server.portal.identity); without an audience, a JWT with `aud` is refused.
     portal_audience: str | None = None
     portal_issuer: str | None = None
+    # TABLERO_PORTAL_MAX_TOKEN_LIFETIME: the longest a portal JWT may live, in seconds (exp - iat,
+    # or exp - now without iat); longer: 401 TOKEN_INVALID. 0: no cap.
+    portal_max_token_lifetime: float = Field(24 * 3600, ge=0, allow_inf_nan=False)
     rate_limit: str | None = None  # TABLERO_RATE_LIMIT: calls per user or client address, e.g. 20/s or 20/s,40
     create_rate_limit: str | None = None  # TABLERO_CREATE_RATE_LIMIT: game creations, e.g. 5/m,10
     max_open_games_per_user: int = Field(20, ge=0)  # TABLERO_MAX_OPEN_GAMES_PER_USER (0: no cap)

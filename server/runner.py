@@ -252,7 +252,8 @@ def _services(config: Config, store, shutting_down: asyncio.Event) -> tuple[Game
                         max_open_games_per_user=config.max_open_games_per_user, clocks=clocks,
                         abandon_after=config.abandon_after, engine_calls=EngineCalls(**config.engine_calls_options()))
     api = Api(games, shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
-              portal_keys=PortalKeys.from_json(config.portal_keys, config.portal_audience, config.portal_issuer),
+              portal_keys=PortalKeys.from_json(config.portal_keys, config.portal_audience, config.portal_issuer,
+                                                config.portal_max_token_lifetime),
               call_limit=call_limit, create_limit=create_limit)
     attach(games, lobby._r if isinstance(lobby, RedisLobby) else None,
            config.db if config.db and config.db != ":memory:" and not config.redis_url else None)
