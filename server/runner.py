@@ -287,7 +287,8 @@ def _grpc_server(config: Config, api: Api) -> tuple[grpc.aio.Server, list[str], 
 
 def _http_server(config: Config, api: Api, lifecycle: Lifecycle) -> _Uvicorn:
     """uvicorn on httptools, wrapped so that headers trickling in slower than header_timeout get a 408."""
-    return _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
+    return _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout,
+                                          request_deadline=config.request_deadline), log_config=None,
                                    access_log=False, lifespan="off", loop="asyncio", server_header=False,
                                    proxy_headers=bool(config.trusted_proxies.strip()),
                                    forwarded_allow_ips=config.trusted_proxies.strip() or None,
