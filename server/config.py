@@ -92,11 +92,17 @@ class Config(BaseSettings):
     # address it connects from, so no header can dodge the per-client rate limits.
     trusted_proxies: str = ""  # TABLERO_TRUSTED_PROXIES
     body_timeout: float = Field(30.0, gt=0, le=3600, allow_inf_nan=False)  # TABLERO_BODY_TIMEOUT
+    # TABLERO_REQUEST_DEADLINE: seconds a REST unary call may take once its body has arrived;
+    # past it, 503 SERVER_DEADLINE (server/http/deadline.py). 0: none (the store calls' own timeouts).
+    request_deadline: float = Field(5.0, ge=0, le=3600, allow_inf_nan=False)
     portal_keys: str | None = None  # TABLERO_PORTAL_KEYS: JSON, key id -> HS256 secret or PEM public key
     # TABLERO_PORTAL_AUDIENCE (comma-separated) / TABLERO_PORTAL_ISSUER: the `aud` and `iss` a
     # portal JWT must carry (server.portal.identity); without an audience, a JWT with `aud` is refused.
     portal_audience: str | None = None
     portal_issuer: str | None = None
+    # TABLERO_PORTAL_MAX_TOKEN_LIFETIME: the longest a portal JWT may live, in seconds (exp - iat,
+    # or exp - now without iat); longer: 401 TOKEN_INVALID. 0: no cap.
+    portal_max_token_lifetime: float = Field(24 * 3600, ge=0, allow_inf_nan=False)
     rate_limit: str | None = None  # TABLERO_RATE_LIMIT: calls per user or client address, e.g. 20/s or 20/s,40
     create_rate_limit: str | None = None  # TABLERO_CREATE_RATE_LIMIT: game creations, e.g. 5/m,10
     max_open_games_per_user: int = Field(20, ge=0)  # TABLERO_MAX_OPEN_GAMES_PER_USER (0: no cap)

@@ -252,7 +252,8 @@ def _services(config: Config, store, shutting_down: asyncio.Event) -> tuple[Game
                         max_open_games_per_user=config.max_open_games_per_user, clocks=clocks,
                         abandon_after=config.abandon_after, engine_calls=EngineCalls(**config.engine_calls_options()))
     api = Api(games, shutting_down, max_body=config.max_body, max_rankings_body=config.max_rankings_body,
-              portal_keys=PortalKeys.from_json(config.portal_keys, config.portal_audience, config.portal_issuer),
+              portal_keys=PortalKeys.from_json(config.portal_keys, config.portal_audience, config.portal_issuer,
+                                                config.portal_max_token_lifetime),
               call_limit=call_limit, create_limit=create_limit)
     attach(games, lobby._r if isinstance(lobby, RedisLobby) else None,
            config.db if config.db and config.db != ":memory:" and not config.redis_url else None)
@@ -286,7 +287,8 @@ def _grpc_server(config: Config, api: Api) -> tuple[grpc.aio.Server, list[str], 
 
 def _http_server(config: Config, api: Api, lifecycle: Lifecycle) -> _Uvicorn:
     """uvicorn on httptools, wrapped so that headers trickling in slower than header_timeout get a 408."""
-    return _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout), log_config=None,
+    return _Uvicorn(uvicorn.Config(build_app(api, lifecycle, body_timeout=config.body_timeout,
+                                          request_deadline=config.request_deadline), log_config=None,
                                    access_log=False, lifespan="off", loop="asyncio", server_header=False,
                                    proxy_headers=bool(config.trusted_proxies.strip()),
                                    forwarded_allow_ips=config.trusted_proxies.strip() or None,

@@ -93,8 +93,8 @@ HANDLERS: dict[str, Handler] = {
         w.get("pageToken", ""), _user())), ("INVALID_ARGUMENT", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
     "JoinGame": Handler("none", lambda g, w, s: g.join_game(cmd.JoinGame(w.get("gameId", ""), _user(),
                                                                             w.get("requestId") or None)),
-                        ("INVALID_ARGUMENT", "UNAUTHENTICATED", "NOT_FOUND", "FAILED_PRECONDITION",
-                         "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
+                        ("INVALID_ARGUMENT", "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND",
+                         "FAILED_PRECONDITION", "RESOURCE_EXHAUSTED", "UNAVAILABLE")),
     "GetGame": Handler("optional", lambda g, w, s: g.get_game(cmd.GetGame(w.get("gameId", ""), s, w.get("version"))),
                        _PAST),
     "ListLegalActions": Handler("required", lambda g, w, s: g.list_legal_actions(cmd.ListLegalActions(
@@ -241,6 +241,10 @@ class Api:
             raise Unauthenticated("the token sent is neither a portal JWT nor a seat token of this server; "
                                   "send the portal JWT as Authorization: Bearer <jwt>, or no token",
                                   "TOKEN_INVALID")
+        if rpc == "JoinGame" and token is not None and wire.get("gameId"):
+            # A seat token of another game would otherwise join anonymously: refused, nothing
+            # changed (PermissionDenied WRONG_GAME, as on every seat call of the game).
+            self.games.signer.verify(token, wire["gameId"])
         if self.call_limit is not None or self.create_limit is not None:
             await self._limit(call, rpc, wire)
         seat = None

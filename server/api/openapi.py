@@ -56,7 +56,8 @@ _ERROR_DESCRIPTIONS = {
     "ABORTED": "stale expectedVersion, or the game changed too often; retry",
     "RESOURCE_EXHAUSTED": "request body over the size limit",
     "INTERNAL": "a server fault, logged with its traceback",
-    "UNAVAILABLE": "the event store is unreachable",
+    "UNAVAILABLE": "the event store is unreachable, or the call did not finish within TABLERO_REQUEST_DEADLINE "
+                   "(SERVER_DEADLINE: a write's outcome is unknown; retry with the same requestId)",
 }
 
 SSE_DESCRIPTION = (
@@ -251,7 +252,9 @@ def _operation(rpc: Rpc, schemas: _Schemas) -> dict[str, Any]:
     # Over REST every operation may answer 400 (e.g. access_token in the URL of a unary
     # call), 401 (a portal JWT sent with any call is verified: an expired one is refused, also
     # on public reads), and one with a body 408 (the body arrived too slowly).
-    rest = {"INVALID_ARGUMENT", "UNAUTHENTICATED", "INTERNAL", *(("DEADLINE_EXCEEDED",) if rpc.body else ())}
+    # A unary call past TABLERO_REQUEST_DEADLINE: 503 (SERVER_DEADLINE).
+    rest = {"INVALID_ARGUMENT", "UNAUTHENTICATED", "INTERNAL", *(("DEADLINE_EXCEEDED",) if rpc.body else ()),
+            *(("UNAVAILABLE",) if not rpc.streaming else ())}
     for code in sorted({*handler.errors, *rest}, key=lambda c: STATUS[c][0]):
         status = str(STATUS[code][0])
         op["responses"].setdefault(status, {"$ref": f"#/components/responses/{status}"})

@@ -42,6 +42,7 @@ class Bookkeeping:
         self.repairs: dict[str, asyncio.Task[None]] = {}
         # The bookkeeping of games that just ended, run after their reply (written).
         self.ending: set[asyncio.Task[None]] = set()
+        self.closed = False
 
     async def written(self, game: LoadedGame, acted: Collection[int] = ()) -> None:
         """After every accepted write: the finished-games count, the lobby's status, and the
@@ -78,6 +79,9 @@ class Bookkeeping:
         try:
             await self._record(game, acted)
         except asyncio.CancelledError:
+            # The request's deadline (TABLERO_REQUEST_DEADLINE) or a client's cancelled the call
+            # after its commit: the bookkeeping is finished in the background all the same.
+            self._repair(game, acted)
             raise
         except Exception as e:  # noqa: BLE001 - the lobby's or the clocks' store, whatever failed
             log.warning("game %s v%d committed, but its lobby status or clock was not recorded (%s: %s); "
@@ -107,6 +111,8 @@ class Bookkeeping:
         await self.clocks.put(game.id, record, next_due(record, clock, self.abandon_after, clockless(game.meta)))
 
     def _repair(self, game: LoadedGame, acted: Collection[int]) -> None:
+        if self.closed:
+            return
         old = self.repairs.pop(game.id, None)
         if old is not None:
             old.cancel()  # the newer state supersedes it
@@ -132,6 +138,7 @@ class Bookkeeping:
         that just ended is done (or has failed over to a repair)."""
         if self.ending:
             await asyncio.wait(list(self.ending), timeout=self.ENDING_GRACE)
+        self.closed = True
         for task in list(self.repairs.values()):
             task.cancel()
         await asyncio.gather(*self.repairs.values(), return_exceptions=True)

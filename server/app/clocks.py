@@ -1,5 +1,5 @@
 """Turn clocks: each seat's deadline, the timeouts any replica applies when one passes, and
-games abandoned when nobody acts for TABLERO_ABANDON_AFTER seconds.
+started games abandoned when nobody acts for TABLERO_ABANDON_AFTER seconds.
 
 A game's clock record (server/portal/clock.py: since when each waiting seat waits) and its
 schedule (when the game may next need the sweeper) live in the store beside the lobby; the
@@ -34,9 +34,10 @@ def clockless(meta: dict[str, Any]) -> set[int]:
 def next_due(record: ClockRecord, clock: dict[str, Any] | None, abandon_after: float,
              no_clock: Collection[int] = ()) -> float | None:
     """When the game may next need the sweeper: a deadline (of a seat whose clock runs, not
-    one of `no_clock`), or being abandoned."""
+    one of `no_clock`), or being abandoned — a started game only: while it waits for its
+    players (`no_clock` holds every seat: clockless) nobody has a turn to abandon yet."""
     due = [] if clock is None else [record.next_due(clock["moveSeconds"], no_clock)]
-    if abandon_after and record.since:
+    if abandon_after and record.since and not no_clock:
         due.append(max(record.since.values()) + abandon_after)
     due = [d for d in due if d is not None]
     return min(due) if due else None
@@ -114,7 +115,9 @@ class TurnClocks:
             record = record.advance(game.version, waiting(game), now)
             await self.clocks.put(game_id, record, next_due(record, clock, self.abandon_after, no_clock))
         to_act = waiting(game)
-        abandoned = bool(self.abandon_after and record.since and to_act
+        # (A game still waiting for its players is not abandoned: it has not started. It stays
+        # listed until it fills, its creator resigns, or TABLERO_ABANDONED_TTL removes it.)
+        abandoned = bool(self.abandon_after and record.since and to_act and not no_clock
                          and max(record.since.values()) + self.abandon_after <= now)
         due = [] if clock is None else [s for s in record.due(clock["moveSeconds"], now, no_clock) if s in to_act]
         if not due and not abandoned:

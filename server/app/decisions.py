@@ -22,8 +22,8 @@ def waiting(game: LoadedGame) -> set[int]:
 
 
 def unclaimed(meta: dict[str, Any]) -> set[int]:
-    """Open seats nobody has taken yet: while there is one, no turn clock runs (clockless),
-    though a game that waits for them may still be abandoned (TABLERO_ABANDON_AFTER)."""
+    """Open seats nobody has taken yet: while there is one, the game has not started: no turn
+    clock runs (clockless), and it is not abandoned (TABLERO_ABANDON_AFTER) either."""
     claimed = meta.get("claimed", ())
     return {s for s, k in enumerate(meta["seats"]) if k == "open" and s not in claimed}
 

@@ -39,6 +39,7 @@ from . import sse, strict_json
 from .body import decode
 from .connect import PREFIX as CONNECT_PREFIX
 from .connect import connect_app
+from .deadline import RequestDeadlines
 from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, TOKEN_IN_URL, FastRoutes
 from .slow_clients import CLIENT_TIMEOUT
 
@@ -122,14 +123,21 @@ def failure(e: Exception, rpc: str) -> Answer:
 
 
 
-async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float) -> Answer:
+async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float,
+                       deadlines: RequestDeadlines | None = None) -> Answer:
     """One unary RPC over REST. `request` has `headers`, `receive`, `path_params` and
-    `query_params` (a Starlette Request, or the fast path's `server.http.fast.Incoming`)."""
+    `query_params` (a Starlette Request, or the fast path's `server.http.fast.Incoming`).
+    `deadlines`: TABLERO_REQUEST_DEADLINE, from when the body has arrived (its own time is
+    the client's, bounded by `body_timeout`)."""
+    task = None
     try:
         observe.current().rpc = rpc.name
         if "access_token" in request.query_params:
             raise InvalidArgument(TOKEN_IN_URL, "TOKEN_IN_URL")
         wire = await decode(request, rpc, api.body_limit(rpc.name), body_timeout)
+        if deadlines is not None:
+            task = asyncio.current_task()
+            deadlines.enter(task)  # type: ignore[arg-type]
         out = await api.unary(rpc.name, wire)
         # `response_body` in the annotation: REST answers that one field (e.g. the bare Game).
         field = rpc.response_field
@@ -140,13 +148,22 @@ async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float) ->
         # uvicorn cancels what still runs when TABLERO_SHUTDOWN_GRACE is over: the stop the
         # operator asked for, not a server fault (it was a 500 with a traceback, counted INTERNAL).
         # Answered UNAVAILABLE, which clients retry elsewhere (with its requestId: at most once).
-        task = asyncio.current_task()
-        if task is not None:
-            task.uncancel()
+        current = asyncio.current_task()
+        if current is not None:
+            current.uncancel()
+        if deadlines is not None and current is not None and deadlines.expired(current):
+            return failure(Unavailable(
+                f"the server did not finish this call within its deadline ({deadlines.seconds:g} s, "
+                "TABLERO_REQUEST_DEADLINE): a store behind it is slow or unreachable. Retry; whether a write was "
+                "made is unknown, and one retried with the same requestId is applied at most once",
+                "SERVER_DEADLINE"), rpc.name)
         return failure(Unavailable("the server stopped before this call was done; retry (an action retried with "
                                    "the same requestId is applied at most once)", "SHUTTING_DOWN"), rpc.name)
     except Exception as e:
         return failure(e, rpc.name)
+    finally:
+        if task is not None:
+            deadlines.leave(task)  # type: ignore[union-attr]
 
 
 # Answers that change only with a deployment (the message catalogs): an ETag (the answer's
@@ -167,9 +184,9 @@ def cached_answer(request: Any, out: dict[str, Any]) -> Answer:
     return Answer(200, _dumps(out), headers)
 
 
-def _unary(api: Api, rpc: Rpc, body_timeout: float) -> Callable:
+def _unary(api: Api, rpc: Rpc, body_timeout: float, deadlines: RequestDeadlines | None) -> Callable:
     async def endpoint(request: Request) -> Response:
-        return (await answer_unary(api, rpc, request, body_timeout)).response()
+        return (await answer_unary(api, rpc, request, body_timeout, deadlines)).response()
 
     endpoint.__name__ = rpc.name
     endpoint.rpc = rpc  # type: ignore[attr-defined]  # the fast path serves it (server.http.fast)
@@ -243,10 +260,11 @@ def _watch(api: Api, rpc: Rpc, keepalive: float, body_timeout: float) -> Callabl
     return endpoint
 
 
-def api_routes(api: Api, keepalive: float, body_timeout: float) -> list[Route]:
+def api_routes(api: Api, keepalive: float, body_timeout: float,
+               deadlines: RequestDeadlines | None = None) -> list[Route]:
     """One route per annotated RPC, in the order of the protos."""
-    return [Route(r.path, _watch(api, r, keepalive, body_timeout) if r.streaming else _unary(api, r, body_timeout),
-                  methods=[r.verb.upper()]) for r in rpcs()]
+    return [Route(r.path, _watch(api, r, keepalive, body_timeout) if r.streaming
+                  else _unary(api, r, body_timeout, deadlines), methods=[r.verb.upper()]) for r in rpcs()]
 
 
 class WebFiles(StaticFiles):
@@ -344,9 +362,11 @@ class Observe:
 
 
 def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: Path | None = WEB,
-              body_timeout: float = 30.0) -> Starlette:
-    """`body_timeout`: seconds a request body may take to arrive (408 after)."""
-    routes: list[BaseRoute] = [*api_routes(api, keepalive, body_timeout), *ops_routes(lifecycle)]
+              body_timeout: float = 30.0, request_deadline: float = 0) -> Starlette:
+    """`body_timeout`: seconds a request body may take to arrive (408 after); `request_deadline`:
+    seconds a unary call may take after it (503 SERVER_DEADLINE after; 0: none)."""
+    deadlines = RequestDeadlines(request_deadline) if request_deadline else None
+    routes: list[BaseRoute] = [*api_routes(api, keepalive, body_timeout, deadlines), *ops_routes(lifecycle)]
     if web is not None and web.is_dir():
         # After the API: "/" serves index.html; an unknown path is still a JSON 404.
         routes.append(Mount("/", app=WebFiles(directory=web, html=True), name="web"))
@@ -367,7 +387,7 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
     )
     app.router.redirect_slashes = False  # an API: "/v1/games/" is an unknown route, not a redirect
     # The RPCs skip Starlette's per-request layers (same answers, see server.http.fast).
-    return FastRoutes(app, lambda rpc, incoming: answer_unary(api, rpc, incoming, body_timeout),
+    return FastRoutes(app, lambda rpc, incoming: answer_unary(api, rpc, incoming, body_timeout, deadlines),
                       lambda rpc, incoming: answer_watch(api, rpc, incoming, keepalive, body_timeout), close_call,
                       # Connect and gRPC-Web at the RPCs' own paths (server.http.connect).
                       mounts=((CONNECT_PREFIX, connect_app(api)),) if api is not None else ())

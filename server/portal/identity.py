@@ -12,12 +12,18 @@ several, comma-separated) a token must carry an `aud` naming one of them; withou
 that carries an `aud` at all is refused, as RFC 7519 asks of a server that is not named there
 (so an identity provider's token meant for another application is never taken for this one).
 With `TABLERO_PORTAL_ISSUER` a token must carry that `iss`.
+
+Lifetime: a token is short-lived. One that lives longer than `TABLERO_PORTAL_MAX_TOKEN_LIFETIME`
+(24 h unless set; 0: no cap) is refused, 401 `TOKEN_INVALID`: its `exp` minus its `iat`, or, without
+`iat`, its `exp` minus now (with the clock-skew leeway), so a leaked token cannot open the user's
+games for a year.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +35,9 @@ from cryptography.hazmat.primitives.serialization import load_pem_public_key
 LEEWAY = 30
 MAX_USER_ID = 128
 MAX_NAME = 64
+# The longest a portal JWT may live (exp - iat, or exp - now without iat), in seconds, unless
+# TABLERO_PORTAL_MAX_TOKEN_LIFETIME says otherwise (0: no cap).
+MAX_LIFETIME = 24 * 3600
 
 
 class IdentityError(Exception):
@@ -93,20 +102,24 @@ def audiences(text: str | None) -> list[str]:
 class PortalKeys:
     """The portal's verification keys by key id, and the audience and issuer its tokens must name."""
 
-    def __init__(self, keys: dict[str, _Key], audience: list[str] | None = None, issuer: str | None = None) -> None:
+    def __init__(self, keys: dict[str, _Key], audience: list[str] | None = None, issuer: str | None = None,
+                 max_lifetime: float = MAX_LIFETIME) -> None:
         self._keys = keys
         self.audience = list(audience or [])
         self.issuer = issuer or None
+        self.max_lifetime = max_lifetime  # seconds; 0: no cap
 
     @classmethod
-    def from_json(cls, text: str | None, audience: str | None = None, issuer: str | None = None) -> PortalKeys:
-        """Parse `TABLERO_PORTAL_KEYS` (with `TABLERO_PORTAL_AUDIENCE` and `TABLERO_PORTAL_ISSUER`);
-        empty/None means no portal is configured. Raises ValueError naming what is wrong."""
+    def from_json(cls, text: str | None, audience: str | None = None, issuer: str | None = None,
+                  max_lifetime: float = MAX_LIFETIME) -> PortalKeys:
+        """Parse `TABLERO_PORTAL_KEYS` (with `TABLERO_PORTAL_AUDIENCE`, `TABLERO_PORTAL_ISSUER` and
+        `TABLERO_PORTAL_MAX_TOKEN_LIFETIME`); empty/None means no portal is configured. Raises
+        ValueError naming what is wrong."""
         aud = audiences(audience)
         if issuer is not None and issuer != issuer.strip():
             raise ValueError("TABLERO_PORTAL_ISSUER must not start or end with whitespace")
         if not text or not text.strip():
-            return cls({}, aud, issuer)
+            return cls({}, aud, issuer, max_lifetime)
         try:
             raw = json.loads(text)
         except json.JSONDecodeError as e:
@@ -115,7 +128,7 @@ class PortalKeys:
             raise ValueError("TABLERO_PORTAL_KEYS must be a JSON object: key id → secret or PEM public key")
         if "" in raw:  # a JWT's "kid" is never empty (verify refuses one): such a key would verify nothing
             raise ValueError("TABLERO_PORTAL_KEYS: a key id must not be empty (it is the JWTs' \"kid\" header)")
-        return cls({str(kid): _parse_key(str(kid), v) for kid, v in raw.items()}, aud, issuer)
+        return cls({str(kid): _parse_key(str(kid), v) for kid, v in raw.items()}, aud, issuer, max_lifetime)
 
     @property
     def configured(self) -> bool:
@@ -169,6 +182,7 @@ class PortalKeys:
             if claim in claims and (isinstance(value, bool) or not isinstance(value, (int, float))):
                 raise IdentityError(f'"{claim}" must be a NumericDate (a JSON number of seconds since the epoch), '
                                     f"not {type(value).__name__}")
+        self._check_lifetime(claims)
         sub = claims["sub"]
         if not isinstance(sub, str) or not sub or len(sub) > MAX_USER_ID or has_control(sub):
             raise IdentityError(f'"sub" must be a user id of 1-{MAX_USER_ID} characters, none of them a control character '
@@ -178,6 +192,27 @@ class PortalKeys:
             raise IdentityError(f'"name" must be a string of at most {MAX_NAME} characters, none of them a control '
                                 'character or a lone surrogate')
         return User(sub, name or None)
+
+    def _check_lifetime(self, claims: dict[str, Any]) -> None:
+        """IdentityError for a token that lives longer than `max_lifetime`: exp - iat (the
+        portal's own clock), else exp - now, which allows the clock-skew leeway."""
+        if not self.max_lifetime:
+            return
+        iat = claims.get("iat")
+        lifetime = claims["exp"] - (iat if iat is not None else time.time())
+        if lifetime > self.max_lifetime + (0 if iat is not None else LEEWAY):
+            since = '"exp" - "iat"' if iat is not None else '"exp" - now'
+            raise IdentityError(f"the JWT lives {_span(lifetime)} ({since}), longer than this server accepts "
+                                f"(at most {_span(self.max_lifetime)}: TABLERO_PORTAL_MAX_TOKEN_LIFETIME); "
+                                "the portal must sign short-lived tokens")
+
+
+def _span(seconds: float) -> str:
+    """A lifetime in words: "365 days", "25 h", "90 min", "45 s"."""
+    for unit, size in (("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= 2 * size or (unit != "days" and seconds >= size and seconds % size == 0):
+            return f"{seconds / size:.6g} {unit}"
+    return f"{seconds:.6g} s"
 
 
 def looks_like_jwt(token: str) -> bool:

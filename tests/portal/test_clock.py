@@ -251,7 +251,11 @@ async def test_a_retried_join_restarts_no_clock(monkeypatch):
     assert (await games.get_game(cmd.GetGame(gid, None)))["game"]["deadlines"] == before
 
 
-async def test_a_game_that_waits_for_a_join_may_still_be_abandoned():
+async def test_a_game_that_waits_for_its_players_is_not_abandoned_until_it_starts():
+    """(outside tester: TABLERO_ABANDON_AFTER ended lobby games still waiting for an opponent,
+    so a link sent to a friend who came an hour later led to a game over.) A game waiting for its
+    players has not started: nobody has a turn to abandon. It stays open however long it waits,
+    and abandonment counts from when the last open seat is taken (its first turn's start)."""
     from tablero.server.app import GameService
     from tablero.server.app import commands as cmd
     from tablero.server.auth import TokenSigner
@@ -262,7 +266,22 @@ async def test_a_game_that_waits_for_a_join_may_still_be_abandoned():
         engine="tic-tac-toe", players=2, seats=["human", "open"], clock={"moveSeconds": 5, "onTimeout": "bot"}))
     gid = created["game"]["id"]
     await games.submit_action(cmd.SubmitAction(gid, seat=0, action={"type": "place", "cell": 4}))
-    assert await games.sweep_clocks(now=time.time() + 10) == 0  # no clock for the open seat...
-    assert await games.sweep_clocks(now=time.time() + 31) == 1  # ...but nobody came: abandoned
+    idle = (await games.create_game(cmd.CreateGame(engine="tic-tac-toe", players=2, seats=["human", "open"])))
+    for later in (10, 31, 3600, 30 * 86400):  # nobody came yet: still waiting, still open
+        assert await games.sweep_clocks(now=time.time() + later) == 0
+    for g in (gid, idle["game"]["id"]):
+        game = (await games.get_game(cmd.GetGame(g, None)))["game"]
+        assert game["status"] == "GAME_STATUS_RUNNING" and "outcome" not in game, game
+    joined = time.time()
+    await games.join_game(cmd.JoinGame(gid))  # the game starts: seat 1's turn
+    assert await games.sweep_clocks(now=joined + 4) == 0
     g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
-    assert g["outcome"]["endedBy"] == "abandoned" and g["outcome"]["winners"] == []
+    assert g["status"] == "GAME_STATUS_RUNNING" and g["toAct"] == [1]
+    await games.submit_action(cmd.SubmitAction(gid, seat=1, action={"type": "place", "cell": 0}))
+    await games.submit_action(cmd.SubmitAction(gid, seat=0, action={"type": "place", "cell": 8}))
+    moved = time.time()
+    # nobody acts for TABLERO_ABANDON_AFTER (30 s) once it has started: abandoned
+    assert await games.sweep_clocks(now=moved + 4) == 0
+    assert await games.sweep_clocks(now=moved + 31) == 1
+    g = (await games.get_game(cmd.GetGame(gid, None)))["game"]
+    assert g["outcome"]["endedBy"] == "abandoned" and g["outcome"]["winners"] == [], g

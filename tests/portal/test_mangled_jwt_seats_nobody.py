@@ -67,7 +67,8 @@ def test_a_mangled_jwt_is_refused_by_create_and_join_not_taken_as_anonymous(serv
         with pytest.raises(grpc.RpcError) as refused:
             stub.JoinGame(pb.JoinGameRequest(game_id=gid), metadata=[("authorization", f'Bearer "{good}"')])
         assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED, refused.value
-        # The JWT itself binds the seat; a seat token of another game, or none, plays anonymously.
+        # The JWT itself binds the seat; no token plays anonymously (a seat token of another game
+        # is refused: WRONG_GAME, tests/server/test_join_wrong_game.py).
         joined = stub.JoinGame(pb.JoinGameRequest(game_id=gid), metadata=[("authorization", f"Bearer {good}")])
         assert joined.seat == 1
     finally:
@@ -76,6 +77,9 @@ def test_a_mangled_jwt_is_refused_by_create_and_join_not_taken_as_anonymous(serv
     seat_token = {"Authorization": f"Bearer {other['seats'][0]['token']}"}
     for auth in (seat_token, {}):
         r = plainhttp.post(f"{server.http}/v1/games/{_open_game(server)}/join", json={}, headers=auth)
-        assert r.status_code == 200 and r.json()["seat"] == 1, r.text
+        if auth:  # a seat token of another game joins nothing
+            assert r.status_code == 403 and r.json()["error"]["reason"] == "WRONG_GAME", r.text
+        else:
+            assert r.status_code == 200 and r.json()["seat"] == 1, r.text
         r = plainhttp.post(f"{server.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}, headers=auth)
         assert r.status_code == 200, r.text

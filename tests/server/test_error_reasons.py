@@ -43,6 +43,8 @@ UNCHECKED = {
     "STORE_FULL": "needs a store at its memory limit: tests/server/test_store_full.py (REST and gRPC)",
     "DNS_UNAVAILABLE": "needs a resolver that fails for a moment: tests/notify/test_push_dns.py runs the server "
                        "in its own mount namespace with a nameserver nobody answers on",
+    "SERVER_DEADLINE": "needs a store that does not answer within TABLERO_REQUEST_DEADLINE: "
+                       "tests/faults/test_request_deadline.py freezes Redis (SIGSTOP)",
     "INTERNAL": "a server fault",
     # The codes' own names: for a refusal without a reason of its own (none a client gets today;
     # test_no_refusal_a_client_can_get_uses_a_codes_own_name checks the ones an outside tester found).
@@ -50,7 +52,7 @@ UNCHECKED = {
         "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "FAILED_PRECONDITION", "ABORTED", "RESOURCE_EXHAUSTED")},
 }
 REST_ONLY = {"TOKEN_IN_URL", "HEADERS_TOO_LARGE", "URI_TOO_LONG", "ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED",
-             "REQUEST_TIMEOUT"}
+             "REQUEST_TIMEOUT", "SERVER_DEADLINE"}
 GRPC_ONLY = {"HISTORY_REWRITTEN"}  # REST: the watch sends a `tablero-reset` message instead
 # Connect only: tests/server/test_connect_reasons.py (gRPC's own server answers UNIMPLEMENTED).
 CONNECT_ONLY = {"UNKNOWN_METHOD"}

@@ -70,3 +70,36 @@ def test_two_users_quick_match_play_to_the_end_and_see_the_leaderboard(portal, n
     assert shown == [e["userId"] for e in board] and set(shown) == {"ann", "bob"}
     assert "1 game, " in ann.inner_text("#my-ratings")
     ann.screenshot(path=str(ARTIFACTS / "quickmatch-ratings.png"), full_page=True)
+
+
+def _rated_game_of(portal, first: str, second: str) -> None:
+    """A rated Tic-Tac-Toe game of two portal users, played over REST to `first`'s win."""
+    me = {"Authorization": f"Bearer {portal_token(first, first)}"}
+    other = {"Authorization": f"Bearer {portal_token(second, second)}"}
+    r = plainhttp.post(f"{portal.url}/v1/games", headers=me, json={
+        "engine": "tic-tac-toe", "rated": True, "seatSpecs": [{"kind": "me"}, {"kind": "human", "userId": second}]})
+    assert r.status_code == 200, r.text
+    gid = r.json()["game"]["id"]
+    for seat, cell in ((0, 0), (1, 3), (0, 1), (1, 4), (0, 2)):
+        r = plainhttp.post(f"{portal.url}/v1/games/{gid}/actions", headers=(me, other)[seat],
+                           json={"action": {"type": "place", "cell": cell}})
+        assert r.status_code == 200, r.text
+    assert r.json()["status"] == "GAME_STATUS_FINISHED"
+
+
+@pytest.mark.slow
+def test_users_named_dot_and_dot_dot_see_their_ratings(portal, new_page):
+    """(outside tester: the lobby asked GetPlayer at /v1/players/<id>, and a browser drops a path
+    segment "." or ".." before sending it, even spelt %2E: such a user saw "No rated games yet"
+    after rated games.) The page asks over Connect, where the id travels in the body."""
+    _rated_game_of(portal, ".", "..")
+    deadline = time.monotonic() + 20
+    for user in (".", ".."):  # rated (the rating is recorded just after the game's last answer)
+        while plainhttp.post(f"{portal.url}/tablero.v1.PlayerService/GetPlayer", json={"userId": user}).status_code != 200:
+            assert time.monotonic() < deadline, user
+            time.sleep(0.1)
+    for user, won in ((".", 1), ("..", 0)):
+        page = _signed_in(new_page, portal, user, user)
+        page.wait_for_selector("#my-ratings li[data-engine=tic-tac-toe]")
+        shown = page.inner_text("#my-ratings")
+        assert "No rated games yet" not in shown and f"1 game, {won} won" in shown, (user, shown)

@@ -84,11 +84,27 @@ def _legal_query(page_size: int | None, page_token: str | None, type: str | None
     return {k: v for k, v in query.items() if v}
 
 
+# The lobby's status filters, as the server takes them (server/app/lobby.py).
+GAME_STATUSES = ("GAME_STATUS_RUNNING", "GAME_STATUS_FINISHED")
+
+
+def lobby_status(status: Any) -> str:
+    """ListGames' `status` filter on the wire: "running", "finished" (any case) or their enum names
+    GAME_STATUS_*; anything else is refused here, before any request, as the server refuses it
+    (InvalidArgument naming the values), so both transports say the same: over gRPC the protobuf
+    parser refused it in its own words first, and took GAME_STATUS_UNSPECIFIED for no filter."""
+    name = status_name(status) if isinstance(status, str) else None
+    if name not in GAME_STATUSES:
+        raise InvalidArgument(f'status must be GAME_STATUS_RUNNING or GAME_STATUS_FINISHED ("running" or '
+                              f'"finished"), not {status!r}', reason="INVALID_ARGUMENT")
+    return name
+
+
 def _games_query(engine: str | None, status: str | None, open_seats: bool | None, mine: bool,
                  page_size: int | None, page_token: str | None) -> JSON:
     """ListGames' query (REST parameter names; the gRPC transport maps them). `status`: "running",
-    "finished" or GAME_STATUS_*."""
-    query: JSON = {"engine": engine, "status": status_name(status) if status else None, "openSeats": open_seats,
+    "finished" or GAME_STATUS_* (lobby_status)."""
+    query: JSON = {"engine": engine, "status": lobby_status(status) if status else None, "openSeats": open_seats,
                    "mine": mine or None, "pageSize": page_size, "pageToken": page_token}
     return {k: v for k, v in query.items() if v is not None and v != ""}
 

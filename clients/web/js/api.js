@@ -2,7 +2,7 @@
 // `python scripts/build_ts_sdk.py --web`), over Connect; and the seat tokens this browser holds.
 // `api(method, path)` takes the REST route of an RPC (the page's vocabulary) and answers what
 // REST answers (the protobuf JSON mapping: the same names, enums and shapes).
-import { Client, fromJson, pb, toJson, toTableroError } from './vendor/tablero-client.js';
+import { Client, PlayerService, fromJson, pb, toJson, toTableroError } from './vendor/tablero-client.js';
 import { catalog, language } from './i18n.js';
 
 export const client = new Client({ baseUrl: location.origin, useBinaryFormat: false, retries: 0 });
@@ -35,7 +35,11 @@ const HTTP = {
 };
 
 // GameService's REST routes -> [RPC, request fields from the path, the answer's field REST
-// returns alone]; any other route is called over REST (`rest` below).
+// returns alone, the service (GameService unless named)]; any other route is called over REST
+// (`rest` below). A route whose path names a portal user id goes over Connect too: a browser
+// drops a path segment "." or ".." (even spelt %2E) before it sends the request, so the user
+// ids "." and ".." could not be asked for by their REST path.
+const SERVICES = { games: pb.GameService, players: PlayerService };
 const ROUTES = [
   ['GET', /^\/v1\/engines$/, 'listEngines', []],
   ['GET', /^\/v1\/engines\/([^/]+)$/, 'getEngine', ['name']],
@@ -47,6 +51,7 @@ const ROUTES = [
   ['POST', /^\/v1\/games\/([^/]+)\/actions$/, 'submitAction', ['gameId'], 'game'],
   ['POST', /^\/v1\/games\/([^/]+)\/resign$/, 'resign', ['gameId'], 'game'],
   ['GET', /^\/v1\/games\/([^/]+)\/events$/, 'listEvents', ['gameId']],
+  ['GET', /^\/v1\/players\/([^/]+)$/, 'getPlayer', ['userId'], undefined, 'players'],
 ];
 
 const jsonOptions = { alwaysEmitImplicit: true };
@@ -59,13 +64,13 @@ function queryFields(search) {
 
 export async function api(method, path, { token, body } = {}) {
   const [route, search = ''] = path.split('?');
-  for (const [verb, re, rpc, params, only] of ROUTES) {
+  for (const [verb, re, rpc, params, only, service = 'games'] of ROUTES) {
     const m = verb === method && re.exec(route);
     if (!m) continue;
     const fields = { ...queryFields(search), ...(body || {}) };
     params.forEach((name, i) => { fields[name] = decodeURIComponent(m[i + 1]); });
-    const call = client.games[rpc];
-    const rpcMethod = pb.GameService.method[rpc];
+    const call = client[service][rpc];
+    const rpcMethod = SERVICES[service].method[rpc];
     let request;
     try {
       request = fromJson(rpcMethod.input, fields, { ignoreUnknownFields: false });
