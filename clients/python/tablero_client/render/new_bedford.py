@@ -35,6 +35,17 @@ def player_name(game: Game, player: int) -> str | None:
     return None
 
 
+def header_parts(game: Game) -> list[str]:
+    """Who the seats play against, for the header: "against Captain Starbuck" (a solo game's
+    Captain is never a seat, so the seats' names alone did not say it)."""
+    m = messages(game)
+    caps = [c for c in ((game.view or {}).get("captains") or {}).get("captains") or [] if isinstance(c, dict)]
+    if not caps:
+        return []
+    names = [m.format("label.against_captain", {"name": i18n.value(m, c.get("name"))}) for c in caps]
+    return [m.format("label.against", {"captains": m.list(names)})]
+
+
 def action_effect(action: dict[str, Any], game: Game) -> str | None:
     """What a move does: the building a worker goes to (or builds), from the catalog's `effect.`;
     for a sale composed in steps, what it can pay (from the view's `pending.sell`)."""
