@@ -16,8 +16,10 @@ Templates take the fields of their event or action as arguments, prepared the sa
 every client (see `clients/python/tablero_client/render/i18n.py` and `clients/web/js/i18n.js`):
 numbers as numbers, strings as their `name.` (else as sent), lists as a list, objects as
 amounts, booleans as `true`/`false` (for `select`); `who` is the acting seat (`seat` or
-`player`), `<field>_who` names the seat(s) an integer field holds, `<field>_count` is a list's
-or an object's size, `has_<field>` is `true` when the field is present and not empty, and an
+`player`), `who_you` is `true` when that seat is the viewer's ("Your ship", not "Red (you)’s
+ship"), `<field>_who` names the seat(s) an integer field holds, `<field>_count` is a list's
+or an object's size, `<field>_total` an object's numbers added up (New Bedford's whales kept:
+"paying its lay"), `has_<field>` is `true` when the field is present and not empty, and an
 object's entries come as `<field>_<key>` too.
 """
 

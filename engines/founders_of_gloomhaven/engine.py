@@ -41,23 +41,29 @@ from .vote import _solo_cost
 # ============================================================================================
 # the engine
 # ============================================================================================
+# "x-players": the player counts (CreateGame's `players`) an option applies to; start() refuses it
+# at the others, and a lobby shows it only for these (docs/api.md, "Options a lobby shows").
+SOLO, SEVERAL = [1], [2, 3, 4]
 OPTIONS_SCHEMA = {
     "type": "object",
     "properties": {
         "map": {"enum": sorted(D.BOARDS), "default": "thematic", "description": "side of the map board"},
         "achievements": {"type": "boolean", "default": False, "description": "achievements variant (p. 19)"},
-        "no_workers": {"type": "boolean", "default": False, "description": "no-workers variant (p. 19)"},
+        "no_workers": {"type": "boolean", "default": False, "description": "no-workers variant (p. 19)",
+                       "x-players": SEVERAL},
         "shaping_history": {"type": "boolean", "default": False,
                             "description": "'Shaping history' variant (p. 19): at the end the winner gets its race's "
                                            "Gloomhaven event card, named in the outcome with the buildings and "
                                            "sections for its blanks (filled in on the card); thematic side, "
-                                           "2-4 players"},
+                                           "2-4 players",
+                            "x-players": SEVERAL},
         "races": {"type": "array", "items": {"enum": sorted(D.RACES)}, "uniqueItems": True, "minItems": 1,
                   "maxItems": 4, "description": "races by seat (default: dealt at random)"},
         "setup": {"enum": ["draft", "dealt"], "default": "draft",
                   "description": "draft the extra resources and place the starting stalls (ours), or deal both"},
         "solo_section": {"enum": ["left", "middle", "right"], "default": "left",
-                         "description": "solo: the section of the race resource (difficulty, p. 17)"},
+                         "description": "solo: the section of the race resource (difficulty, p. 17)",
+                         "x-players": SOLO},
     },
     "additionalProperties": False,
 }

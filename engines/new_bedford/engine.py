@@ -613,6 +613,7 @@ class NewBedford(RulesEngine):
             "turners_mill": {
                 "description": "Solo only: add the Turner's Mill tile (repeat the Captain's last worker's action, +$1).",
                 "type": "boolean",
+                "x-players": [1],  # the player counts it applies to (docs/api.md)
             },
         },
         "additionalProperties": False,

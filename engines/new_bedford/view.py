@@ -385,7 +385,7 @@ def sell_summary(state, seat: int, space_id: str) -> dict:
     if double:
         text += "; the first good of each kind sold earns double"
     if bonus:
-        text += f"; +${bonus} (1st worker here)"
+        text += f"; +${bonus} (first-player bonus)"
     to_supply = spaces.fee_to_supply(state, ctx.owner) if ctx.fee else bool(ctx.extra)
     if ctx.fee:
         text += (f"; pay ${ctx.fee} to the supply first (a Captain's building)" if to_supply

@@ -139,7 +139,7 @@ def test_new_bedford_sale_options_say_the_money_and_the_first_bonus():
             sell = game.view["pending"]["sell"][eff["space"]]
             assert "up to +$" in label, label
             if sell["first_bonus_money"]:
-                assert "(1st-worker bonus)" in label, label
+                assert "(first-player bonus)" in label, label
             kinds.add("open")
         elif "gain" in eff:  # the last step: the sale is made
             money = o["net"].get("money", 0)

@@ -22,7 +22,7 @@ CLIENTS = [ROOT / "clients" / "python" / "tablero_client", ROOT / "clients" / "w
 EXTRA = re.compile(r"^(amount|effect|record)\.(.+)$")
 PARSER = Parser({"allow_tags": False})
 # Arguments every template may use beside its fields (what the clients derive: who acts).
-DERIVED = {"who", "has_who", "seats", *(f"p{i}" for i in range(6))}
+DERIVED = {"who", "has_who", "who_you", "seats", *(f"p{i}" for i in range(6))}
 
 
 def _client_sources() -> str:
@@ -43,7 +43,7 @@ def _arguments(nodes, out: set[str]) -> set[str]:
 def _allowed(field: str, fields: set[str]) -> bool:
     """`space`, `has_space`, `owner_who`, `cells_count`, `post_office_seat_who` of fields {space, …}."""
     base = re.sub(r"^has_", "", field)
-    base = re.sub(r"_(who|count|by_seat|id)$", "", base)
+    base = re.sub(r"_(who|count|total|by_seat|id)$", "", base)
     return base in DERIVED or base.startswith("private_") or base in fields or any(base.startswith(f + "_") for f in fields)
 
 

@@ -38,10 +38,10 @@ EVENTS = [
 
 SAID = {
     "es": ["Azul no vende leña.", "Azul vende 2 ladrillos.", "Azul vende 3 de comida.",
-           "El barco 1 de Rojo (tú) regresa: paga 0$ de salarios, vende 1 ballena franca por 1$.",
+           "Tu barco 1 regresa: paga 0$ de tasas, vende 1 ballena franca por 1$.",
            "El Capitán Ahab saca una ficha de Mar: una ballena franca, para el barco 1."],
     "en": ["Blue sells no lumber.", "Blue sells 2 bricks.", "Blue sells 3 food.",
-           "Red (you)’s ship 1 comes home: lays paid $0, sells 1 right whale for $1.",
+           "Your ship 1 comes home: lays paid $0, sells 1 right whale for $1.",
            "Captain Ahab draws a sea token: a right whale, onto ship 1."],
 }
 
@@ -137,10 +137,10 @@ MOVES = [
 
 MOVES_SAID = {
     "es": ["Empezar con 1 de leña, 0 de comida, 0 ladrillos y 4$",
-           "Hacer regresar el barco: quedarse con 1 ballena franca pagando sus salarios; vender 1 ballena de Groenlandia",
+           "Hacer regresar el barco: quedarse con 1 ballena franca pagando su tasa; vender 1 ballena de Groenlandia",
            "Comprar un cachalote", "Capturar un cachalote"],
     "en": ["Start with 1 lumber, 0 food, 0 bricks, $4",
-           "Bring the ship home: keep 1 right whale, paying their lays; sell 1 bowhead",
+           "Bring the ship home: keep 1 right whale, paying its lay; sell 1 bowhead",
            "Buy a sperm whale", "Take a sperm whale"],
 }
 

@@ -103,7 +103,7 @@ def test_new_bedford_general_store_sale_says_the_money_and_the_bonus(server, new
             sell = view["pending"]["sell"][eff["space"]]
             assert "up to +$" in s, s
             if sell["first_bonus_money"]:
-                assert "(1st-worker bonus)" in s, s
+                assert "(first-player bonus)" in s, s
                 seen.add("bonus")
         elif "gain" in eff and o["net"].get("money"):
             assert f"+${o['net']['money']}" in s, s

@@ -210,6 +210,8 @@ function field(cat, args, k, v, who, special) {
   }
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     args[`${k}_count`] = Object.values(v).filter((x) => !empty(x) && x !== 0).length;
+    // the amounts added up ({right: 1, bowhead: 0} -> 1 whale: "paying its lay")
+    args[`${k}_total`] = Object.values(v).filter(isNumber).reduce((a, b) => a + b, 0);
   }
 }
 
@@ -236,6 +238,8 @@ export function fieldsArgs(cat, fields, who, special) {
   const actor = 'seat' in fields ? fields.seat : fields.player;
   args.who = isSeat(actor) ? who(actor) : '';
   args.has_who = isSeat(actor) ? 'true' : 'false';
+  // Whether the actor is the viewer (`who.you(seat)`): "Your ship", not "Red (you)’s ship".
+  args.who_you = isSeat(actor) && typeof who.you === 'function' && who.you(actor) ? 'true' : 'false';
   return args;
 }
 

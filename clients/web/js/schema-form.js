@@ -21,11 +21,18 @@ export function schemaForm(schema, names = {}, texts = {}, cat = null) {
   return {
     el,
     setSeats(n) {
-      for (const [, f] of fields) if (f.setSeats) f.setSeats(n);
+      for (const [name, f] of fields) {
+        if (f.setSeats) f.setSeats(n);
+        // An option marked "x-players" (the counts it applies to) shows for those only, and is
+        // not sent at the others (Founders' "Solo section" with one player).
+        const counts = props[name]['x-players'];
+        if (Array.isArray(counts)) f.el.hidden = !counts.includes(n);
+      }
     },
     get() {
       const out = {};
       for (const [name, f] of fields) {
+        if (f.el.hidden) continue;
         const v = f.get();
         if (v !== undefined) out[name] = v;
       }

@@ -110,17 +110,29 @@ export function result(game, ctx, names, notes) {
   const at = (p) => (depth(p) > 1 ? rows.findIndex((r) => parent(r) === parent(p)) : rows.indexOf(p));
   main.sort((a, b) => isTotal(a) - isTotal(b) || at(a) - at(b) || rows.indexOf(a) - rows.indexOf(b));
   const more = rows.filter((p) => !main.includes(p));
-  const row = (p) => h('tr', {}, h('th', { scope: 'row' }, p.split('.').map(rowName).join(' › ')), seats.map((s) => h('td', {}, cell(get(bySeat[s], p), p))));
+  const label = (p) => p.split('.').map(rowName).join(' › ');
+  // A line of lists (New Bedford's buildings, Phoenicia's cards) in a table of three columns or
+  // more: on a phone its cells say how many and the names are listed in full under the table
+  // (style.css), where four seat columns broke "Lighthouse" into "Light/hous/e".
+  const listed = cols.length >= 3 ? (p) => bySeat.some((d) => Array.isArray(get(d, p)) && get(d, p).length) : () => false;
+  const inCell = (v, p) => (listed(p) ? [h('span', { class: 'full' }, cell(v, p)), h('span', { class: 'count' }, Array.isArray(v) && v.length ? fmt(v.length) : cell(v, p))] : cell(v, p));
+  const row = (p) => h('tr', { class: listed(p) ? 'list' : null }, h('th', { scope: 'row' }, label(p)), seats.map((s) => h('td', {}, inCell(get(bySeat[s], p), p))));
+  // Three or four columns on a phone: each line's name on a row of its own above its cells, so the
+  // seats share the whole width (style.css `.stacked`); no word is broken in two.
+  const table = (...rows) => h('table', cols.length >= 3 && cols.length <= 4 ? { class: 'scores stacked', style: `--cols: ${cols.length}` } : { class: 'scores' }, ...rows);
+  const lists = (ps) => (ps.some(listed) ? h('dl', { class: 'score-lists' }, ps.filter(listed).map((p) => [h('dt', {}, label(p)),
+    h('dd', {}, h('ul', {}, seats.map((s) => h('li', {}, h('span', { class: `dot c${cols[s].dot}` }), ` ${cols[s].name}: `, cell(get(bySeat[s], p), p)))))])) : null);
   return h('div', { class: 'panel' },
     h('h2', {}, T('web.final_scores')),
     h('p', { class: 'winner' }, won.length ? `🏆 ${T('web.wins', { who, n: won.length })}`
       : cols.length === 1 ? T('web.did_not_win', { who: cols[0].name, has_reason: String(!!o.reason), reason: o.reason ? rowName(o.reason) : '' }) : T('web.draw')),
     (notes || []).map((x) => h('p', { class: 'outcome-note' }, x)),
-    h('div', { class: 'scroll' }, h('table', { class: 'scores' },
+    h('div', { class: 'scroll' }, table(
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col', class: c.captain ? 'captain' : '' }, h('span', { class: `dot c${c.dot}` }), ` ${c.name}`)))),
       h('tbody', {},
         h('tr', { class: 'total' }, h('th', { scope: 'row' }, T('web.score')), cols.map((c) => h('td', { class: [c.win ? 'win' : '', c.captain ? 'captain' : ''].join(' ').trim() }, fmt(c.score)))),
         main.map(row)))),
+    lists(main),
     more.length ? h('details', { class: 'more' }, h('summary', {}, T('web.breakdown', { n: more.length })),
-      h('div', { class: 'scroll' }, h('table', { class: 'scores' }, h('tbody', {}, more.map(row))))) : null);
+      h('div', { class: 'scroll' }, table(h('tbody', {}, more.map(row)))), lists(more)) : null);
 }

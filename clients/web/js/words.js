@@ -11,8 +11,10 @@ export function seatName(ctx, seat) {
   const cat = catalog(ctx.engine);
   if (seat === null || seat === undefined) return cat.t('seat.someone');
   const base = ctx.seatNames && ctx.seatNames[seat] ? ctx.seatNames[seat] : colour(seat, ctx.engine);
-  return ctx.held && ctx.held.includes(seat) ? cat.t('seat.you', { name: base }) : base;
+  return isYou(ctx, seat) ? cat.t('seat.you', { name: base }) : base;
 }
+
+const isYou = (ctx, seat) => seat !== null && seat !== undefined && !!ctx.held && ctx.held.includes(seat);
 
 // An event's secrets (`private`, by seat) for the seat shown only: in a hot seat the log was read
 // with one seat's token, and the next player handed the device must not see the last one's bid.
@@ -39,6 +41,7 @@ export function special(ctx, renderer) {
 
 export function describeEvent(event, ctx, renderer) {
   event = forShownSeat(event, ctx);
-  const text = describe(catalog(ctx.engine), event, (s) => seatName(ctx, s), special(ctx, renderer));
+  const who = Object.assign((s) => seatName(ctx, s), { you: (s) => isYou(ctx, s) });
+  const text = describe(catalog(ctx.engine), event, who, special(ctx, renderer));
   return text.length > 240 ? `${text.slice(0, 237)}…` : text;
 }

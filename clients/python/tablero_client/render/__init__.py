@@ -80,6 +80,7 @@ class Header:
 def header(game: Game) -> Header:
     m = messages(game)
     parts = [(m.format("title", default=game.engine), "bold"),
+             *((text, "bold") for text in _hook(game, "header_parts", game) or []),  # New Bedford's Captains
              (m.format("header.game", {"id": game.id, "version": game.version}), "")]
     if game.finished:
         parts.append((m.format("header.finished"), "bold red"))
@@ -156,7 +157,8 @@ def describe_event(event: dict[str, Any], game: Game) -> str:
     was when it happened (the events followed so far, this one included)."""
     token = DESCRIBING.set(True)
     try:
-        text = i18n.describe(messages(game), event, lambda p: player_name(game, p), _special(game))
+        text = i18n.describe(messages(game), event, lambda p: player_name(game, p), _special(game),
+                             you=lambda p: p == game.your_seat)
     finally:
         DESCRIBING.reset(token)
     return text if len(text) <= words.MAX_LINE else text[:words.MAX_LINE - 1] + "…"

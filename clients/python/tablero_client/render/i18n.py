@@ -218,9 +218,12 @@ def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, sp
             args[f"{k}_by_seat"] = cat.list([f"{who(i)} {_shown(cat, x)}" for i, x in enumerate(v)])
     if isinstance(v, dict):
         args[f"{k}_count"] = sum(1 for x in v.values() if x not in (0, None, False, [], {}))
+        # the amounts added up ({right: 1, bowhead: 0} -> 1 whale: "paying its lay")
+        args[f"{k}_total"] = sum(x for x in v.values() if isinstance(x, int | float) and not isinstance(x, bool))
 
 
-def fields_args(cat: Catalog, fields: Mapping[str, Any], who: SeatName, special: Special | None = None) -> dict[str, Any]:
+def fields_args(cat: Catalog, fields: Mapping[str, Any], who: SeatName, special: Special | None = None,
+                you: Callable[[int], bool] | None = None) -> dict[str, Any]:
     """The arguments of an event's or an action's template (engines/core/messages.py); `special(field,
     value)` may name a value as the board does (a square `B5`, a cell numbered from 1), else None."""
     args: dict[str, Any] = {}
@@ -242,13 +245,16 @@ def fields_args(cat: Catalog, fields: Mapping[str, Any], who: SeatName, special:
     actor = fields.get("seat", fields.get("player"))
     args["who"] = who(actor) if _seatlike(actor) else ""
     args["has_who"] = "true" if _seatlike(actor) else "false"
+    # whether the actor is the viewer: "Your ship", not "seat 1 (you)’s ship"
+    args["who_you"] = "true" if _seatlike(actor) and you is not None and you(actor) else "false"
     return args
 
 
-def describe(cat: Catalog, event: Mapping[str, Any], who: SeatName, special: Special | None = None) -> str:
+def describe(cat: Catalog, event: Mapping[str, Any], who: SeatName, special: Special | None = None,
+             you: Callable[[int], bool] | None = None) -> str:
     """An event as its catalog words it; `(only you see: …)` for the viewer's secret part."""
     t = str(event.get("type") or "")
-    args = fields_args(cat, event, who, special)
+    args = fields_args(cat, event, who, special, you)
     if cat.has(f"event.{t}"):
         text = cat.format(f"event.{t}", args)
     else:  # a type the catalog does not know (an engine newer than its catalog)

@@ -35,6 +35,17 @@ def player_name(game: Game, player: int) -> str | None:
     return None
 
 
+def header_parts(game: Game) -> list[str]:
+    """Who the seats play against, for the header: "against Captain Starbuck" (a solo game's
+    Captain is never a seat, so the seats' names alone did not say it)."""
+    m = messages(game)
+    caps = [c for c in ((game.view or {}).get("captains") or {}).get("captains") or [] if isinstance(c, dict)]
+    if not caps:
+        return []
+    names = [m.format("label.against_captain", {"name": i18n.value(m, c.get("name"))}) for c in caps]
+    return [m.format("label.against", {"captains": m.list(names)})]
+
+
 def action_effect(action: dict[str, Any], game: Game) -> str | None:
     """What a move does: the building a worker goes to (or builds), from the catalog's `effect.`;
     for a sale composed in steps, what it can pay (from the view's `pending.sell`)."""
@@ -62,7 +73,7 @@ def action_effect(action: dict[str, Any], game: Game) -> str | None:
 
 def _sale_effect(m: i18n.Catalog, opt: dict[str, Any], sell: dict[str, Any], game: Game) -> str | None:
     eff = opt.get("effect") or {}
-    if eff.get("sale"):  # a selling space: its prices, the 1st-worker bonus, the most it can pay
+    if eff.get("sale"):  # a selling space: its prices, the first-player bonus, the most it can pay
         s = sell.get(eff.get("space")) if isinstance(sell, dict) else None
         if not isinstance(s, dict):
             return None
@@ -70,9 +81,10 @@ def _sale_effect(m: i18n.Catalog, opt: dict[str, Any], sell: dict[str, Any], gam
         kinds = [k for k in eff["sale"] if k in prices]
         bonus, fee = s.get("first_bonus_money") or 0, s.get("fee") or 0
         most = sum(prices[k] * (have.get(k) or 0) + (extra.get(k) or 0) for k in kinds if have.get(k)) + bonus - fee
-        return m.format("label.sale", {"prices": m.list([i18n.amounts(m, {"money": prices[k]}) + " " + str(i18n.value(m, k))
+        # the rulebook's words for the space: its prices, the Market's first good of each kind doubled
+        return m.format("label.sale", {"prices": m.list([m.format("label.sale_price", {"good": i18n.value(m, k), "price": i18n.amounts(m, {"money": prices[k]})})
                                                          for k in kinds]),
-                                       "most": most, "bonus": bonus, "fee": fee,
+                                       "double": i18n.value(m, any((extra.get(k) or 0) > 0 for k in kinds)), "most": most, "bonus": bonus, "fee": fee,
                                        "fee_to_supply": i18n.value(m, bool(s.get("fee_to_supply"))),
                                        "fee_who": _who(game, s.get("fee_to_seat")) if s.get("fee_to_seat") is not None else ""})
     if "gain" in eff or "pay" in eff:  # the last step of a sale: what the whole sale pays

@@ -89,9 +89,12 @@ def render(game: Game) -> Group:
     m = _m(game)
     grid = v.get("mat_grid") or {"rows": 5, "cols": 7, "odd_rows_shifted_right": True}
     first = v.get("first_player")
-    head = Text(m.format("label.term_head", {"round": v.get("round"), "phase": value(m, v.get("phase") or "—"),
-                                              "first": "—" if first is None else m.format("seat.number", {"n": first + 1}),  # from 1
-                                              "card": value(m, v.get("crop_card") or "—"), "left": fmt(v.get("cards_left_this_round"))}))
+    from . import Header  # the line broken only between its parts (two spaces apart in the catalog):
+    # at 80 columns "cards left this round:" went on the line and its number alone to the next
+    head = Header([(part, "") for part in m.format("label.term_head", {
+        "round": v.get("round"), "phase": value(m, v.get("phase") or "—"),
+        "first": "—" if first is None else m.format("seat.number", {"n": first + 1}),  # from 1
+        "card": value(m, v.get("crop_card") or "—"), "left": fmt(v.get("cards_left_this_round"))}).split("  ")])
     columns = ("seat", "mat", "coins", "vp", "harbor", "boats", "workers", "surveyors")
     players = Table(title=m.format("label.term_players"), title_justify="left")
     bare = Table(title=m.format("label.term_players"), title_justify="left")  # the same without the mats

@@ -266,8 +266,9 @@ function actionEffect(a, ctx) {
     const bonus = s.first_bonus_money || 0;
     const fee = s.fee || 0;
     const most = kinds.filter((k) => have[k]).reduce((t, k) => t + prices[k] * have[k] + (extra[k] || 0), 0) + bonus - fee;
-    return cat.t('label.sale', { prices: cat.list(kinds.map((k) => `${amountsIn(cat, { money: prices[k] })} ${named(cat, k)}`)),
-      most, bonus, fee, fee_to_supply: s.fee_to_supply ? 'true' : 'false', fee_who: s.fee_to_seat !== null && s.fee_to_seat !== undefined ? seatName(ctx, s.fee_to_seat) : '' });
+    // the rulebook's words for the space: its prices, the Market's first good of each kind doubled
+    return cat.t('label.sale', { prices: cat.list(kinds.map((k) => cat.t('label.sale_price', { good: named(cat, k), price: amountsIn(cat, { money: prices[k] }) }))),
+      double: String(kinds.some((k) => extra[k] > 0)), most, bonus, fee, fee_to_supply: s.fee_to_supply ? 'true' : 'false', fee_who: s.fee_to_seat !== null && s.fee_to_seat !== undefined ? seatName(ctx, s.fee_to_seat) : '' });
   }
   if (o && a.type === 'sell_goods' && ('gain' in eff || 'pay' in eff)) return cat.t('label.sale_ends', { money: (o.net || {}).money || 0 });
   if (o && a.type === 'choose_for_captain' && eff.captain_event) return describeEvent(eff.captain_event, ctx, RENDERER);
