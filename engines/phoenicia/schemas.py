@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tablero.engines.core import integer
+from tablero.engines.core import integer, obj
+from tablero.engines.core.event_schema import private
 
 from .data import CARD, TABLEAUS, WORK_TABLEAUS
 from .moves import _DEV_CARD, _TABLEAU, MOVES, PAYMENT, STEPS
@@ -23,7 +24,8 @@ _WHERE = {"tile": _INT, "slot": _INT}
 
 EVENT_FIELDS = {
     "game_started": {"overlord": _SEAT, "display": _STRS, "replaced": _STRS,
-                     "preset_production": {"type": "boolean"}},
+                     "preset_production": {"type": "boolean"},
+                     "private": private(obj({"hand": _INTS}, ["hand"]))},
     "auction_opened": {"seat": _SEAT, "card": _DEV_CARD, "bid": _INT, "bidders": _INTS},
     "bid_raised": {"seat": _SEAT, "card": _DEV_CARD, "amount": _INT},
     "dropped_out": {"seat": _SEAT, "card": _DEV_CARD},
@@ -46,7 +48,8 @@ EVENT_FIELDS = {
     "overlord_changed": {"seat": _SEAT},
     "display_refilled": {"cards": _STRS},
     "production_reshuffled": {"count": _INT},
-    "production_dealt": {"seat": _SEAT, "cards": _INT, "undealt": _INT, "disks": _INT},
+    "production_dealt": {"seat": _SEAT, "cards": _INT, "undealt": _INT, "disks": _INT,
+                         "private": private(obj({"cards": _INTS}, ["cards"]))},
     "round_started": {"round": _INT, "overlord": _SEAT, "order": _INTS},
     "game_ended": {"reason": {"enum": ["city_state", "exhausted"]}, "winners": _INTS, "overlord": _SEAT,
                    "vp": _INTS, "money": _INTS},
