@@ -81,9 +81,17 @@ _PLAYER_VIEW = _object({
     "discounts": {"type": "object", "additionalProperties": _INT},
     "scoring": {"type": "object", "additionalProperties": _INT},
 })
-_DISPLAY_VIEW = {"type": "object", "properties": {"card": _DEV_CARD, "min_bid": _INT, "vp": _INT,
-                                                  "production": _INT, "your_discount": _INT},
-                 "required": ["card", "min_bid", "vp", "production", "your_discount"]}
+# A development card on display: what it shows face up (village.card_facts) and the viewer's discount.
+_DISPLAY_VIEW = _object({
+    "card": _DEV_CARD, "set": integer(1, 4), "ab": {"enum": ["A", "B"]}, "min_bid": _INT, "vp": _INT,
+    "production": _INT, "storehouses": _INT, "untrained": _INT, "trained": _INT,
+    "tile": {"enum": [*WORK_TABLEAUS, "city_center", None], "description": "the tile it adds, if any"},
+    "treasury": {"type": ["integer", "null"]}, "training_cost": {"type": ["integer", "null"]},
+    "improves": {"type": "array", "items": _TABLEAU, "description": "the tableaus it upgrades"},
+    "discounts": {"type": "array", "items": _object({"on": {"type": "array", "items": _DEV_CARD}, "amounts": _INTS}),
+                  "description": "the discounts its holder gets, on which cards, by how many held"},
+    "your_discount": _INT,
+})
 VIEW_SCHEMA = {
     "$schema": _S,
     "title": "phoenicia view",

@@ -9,7 +9,12 @@ Found by an outside frontend pass: the schemas left event objects open and decla
 `ev.event.private` was no field of the generated `GoofspielBidPlacedEvent` (a strict TypeScript
 client could not read its own bid from the log) and quicktype's Kotlin/Swift types dropped it.
 Each event type is now closed (`additionalProperties: false`), so the engine kit's schema check
-fails on a key an engine emits without declaring it."""
+fails on a key an engine emits without declaring it.
+
+Views alike: each engine's view of a new game (a seat's and a spectator's) has no key its
+`viewSchema` does not declare where the schema lists an object's properties (Phoenicia's cards on
+display carried `set`, `ab`, `tile`, `treasury`, `improves`, `discounts`, ... which the browser
+and the terminal show, none of them declared)."""
 
 from __future__ import annotations
 
@@ -82,6 +87,40 @@ def test_a_phoenicia_starting_hand_is_declared(server, http):
     first = http.get(f"/v1/games/{gid}/events", params={"pageSize": 1}, headers=auth(token)).json()["events"][0]
     assert set(first["event"]["private"]) == {"0"}
     _check(_types(http, "phoenicia"), [first["event"]], "seat 0")
+
+
+def _undeclared(schema: dict, value, where: str = "") -> list[str]:
+    """Keys of `value` that `schema` does not declare, where it lists an object's properties and
+    types no others (a `oneOf`/`anyOf` is followed into the branch the value fits)."""
+    for key in ("oneOf", "anyOf"):
+        for alt in schema.get(key, ()):
+            if jsonschema.Draft202012Validator(alt).is_valid(value):
+                return _undeclared(alt, value, where)
+    out = []
+    if isinstance(value, dict):
+        props, extra = schema.get("properties", {}), schema.get("additionalProperties")
+        for k, v in value.items():
+            if k in props:
+                out += _undeclared(props[k], v, f"{where}.{k}")
+            elif isinstance(extra, dict):
+                out += _undeclared(extra, v, f"{where}.{k}")
+            elif props and not schema.get("patternProperties"):
+                out.append(f"{where}.{k}")
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for v in value:
+            out += _undeclared(schema["items"], v, f"{where}[]")
+    return sorted(set(out))
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_a_new_games_views_declare_every_key(server, http, name):
+    g = http.post("/v1/games", json={"engine": name, "players": max(2, registry.get(name).min_seats)}).json()
+    gid, token = g["game"]["id"], g["seats"][0]["token"]
+    schema = http.get(f"/v1/engines/{name}").json()["engine"]["viewSchema"]
+    for who, headers in (("spectator", {}), ("seat 0", auth(token))):
+        view = http.get(f"/v1/games/{gid}", headers=headers).json()["view"]
+        jsonschema.validate(view, schema)
+        assert not _undeclared(schema, view), f"{name}, {who}: undeclared {_undeclared(schema, view)}"
 
 
 @pytest.mark.parametrize("name", registry.names())
