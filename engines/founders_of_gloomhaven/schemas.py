@@ -17,7 +17,8 @@ STRS = {"type": "array", "items": STR}
 PAIRS = {"type": "array", "items": {"type": "array", "items": INT, "minItems": 2, "maxItems": 2},
          "description": "[seat, points] pairs"}
 RES = {"type": "string", "enum": sorted(D.RESOURCES)}
-PAY = {"type": "object", "properties": {"fleeting": NINT, "lasting": NINT}, "required": ["fleeting", "lasting"]}
+PAY = {"type": "object", "properties": {"fleeting": NINT, "lasting": NINT}, "required": ["fleeting", "lasting"],
+       "additionalProperties": False}
 VOTE = {"type": "object", "properties": {"proposal": {"type": "integer", "minimum": 0, "maximum": 2},
                                          "fleeting": NINT, "lasting": NINT},
         "required": ["proposal", "fleeting", "lasting"], "additionalProperties": False}
@@ -161,7 +162,8 @@ PLAYER = {
         "hand_size": NINT,
         "played": {"type": "array", "items": {
             "type": "object", "properties": {"card": {"type": ["string", "null"]}, "face_up": BOOL},
-            "required": ["card", "face_up"]}, "description": "face-down cards show null to others"},
+            "required": ["card", "face_up"], "additionalProperties": False},
+            "description": "face-down cards show null to others"},
         "workers": NINT, "workers_placed": STRS, "houses": NINT, "bridges": NINT, "roads": NINT,
         "advisers": NINT, "income": NINT,
     },
@@ -224,7 +226,7 @@ VIEW_SCHEMA = {
                                                  "numbered": {"type": "object", "additionalProperties": NINT,
                                                               "propertyNames": {"pattern": "^[0-9]+$"},
                                                               "description": "numbered spaces: square → number"}},
-                "required": ["side", "width", "height", "colours", "sections"]},
+                "required": ["side", "width", "height", "colours", "sections"], "additionalProperties": False},
         "occupancy": {"type": "array", "items": INT,
                       "description": "per square: -1 empty, -2 road, else the tile id"},
         "tiles": {"type": "array", "items": TILE},
@@ -257,7 +259,7 @@ VIEW_SCHEMA = {
             "caller": SEAT, "stage": STR, "voted": {"type": "array", "items": BOOL},
             "my_vote": {"anyOf": [VOTE, {"type": "null"}]},
             "votes": {"type": ["array", "null"], "items": VOTE}, "tied": INTS, "decider": OPT_SEAT,
-            "placer": OPT_SEAT, "card": {"type": ["string", "null"]}}},
+            "placer": OPT_SEAT, "card": {"type": ["string", "null"]}}, "additionalProperties": False},
         "achievements": {"anyOf": [ACHIEVEMENTS, {"type": "null"}]},
         "achievements_scored": {"type": "object", "additionalProperties": INTS,
                                 "description": "achievements scored so far, by id: the seats that scored"},

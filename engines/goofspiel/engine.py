@@ -139,6 +139,7 @@ class Goofspiel(RulesEngine):
                 "type": "object",
                 "properties": {"prize": {"type": "integer"}, "bids": _INTS, "winner": {"type": ["integer", "null"]}},
                 "required": ["prize", "bids", "winner"],
+                "additionalProperties": False,
             }},
         },
         "required": ["type", "prize", "prizes_left", "hand", "hand_sizes", "my_bid", "has_bid", "points", "history"],
