@@ -147,10 +147,19 @@ def engine_module(name: str, engine: Any) -> str:
 
 
 def platform_module() -> str:
-    """What the platform adds to every engine's payloads: the outcome of a game it ended early."""
+    """What the platform adds to every engine's payloads: the outcome of a game it ended early,
+    and its own events in every game's log (`tablero.seat_left`, ...: `PlatformEvent`, typed
+    from server.portal.table.EVENT_SCHEMAS as the engines' events are from theirs)."""
     em = Emitter()
+    events, names = [], []
+    for t, schema in table.EVENT_SCHEMAS.items():
+        name = pascal(t.replace(".", "_")) + "Event"
+        names.append(name)
+        events.append(f"\n{_comment(schema, '')}export type {name} = {em.ts(schema)};\n")
+    union = "\n/** The platform's events, beside the engine's in every game's log. */\n" \
+            "export type PlatformEvent =\n" + "".join(f"  | {n}\n" for n in names).rstrip("\n") + ";\n"
     return "".join([HEADER, "\n", f"{_comment(table.ENDED_EARLY_SCHEMA, '')}",
-                    f"export type EndedEarlyOutcome = {em.ts(table.ENDED_EARLY_SCHEMA)};\n"])
+                    f"export type EndedEarlyOutcome = {em.ts(table.ENDED_EARLY_SCHEMA)};\n", *events, union])
 
 
 def index_module(names: list[str]) -> str:

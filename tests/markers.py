@@ -23,6 +23,7 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/clients/test_match_tmux.py": ("tools", "slow"),
     "tests/server/test_typescript_client.py": ("tools", "slow"),
     "tests/server/test_buf.py": ("tools",),
+    "tests/clients/test_grpc_web_docs.py": ("tools",),
     "tests/clients/test_ts_sdk.py": ("tools", "slow"),
     "tests/clients/test_ts_sdk_error_metadata.py": ("tools", "slow"),
     "tests/clients/test_ts_sdk_join_outage.py": ("tools", "slow"),

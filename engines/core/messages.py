@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from . import registry
+from .event_schema import engine_fields
 
 LANGS = ("en", "es")
 DEFAULT = "en"
@@ -120,7 +121,7 @@ def _enums(schema: Any, out: set[str]) -> None:
 def declared_names(engine: Any) -> set[str]:
     """The enumerated string values of an engine's schemas that people read (not ids)."""
     found: set[str] = set()
-    for schema in (engine.action_schema, engine.event_schema, engine.view_schema):
+    for schema in (engine.action_schema, engine_fields(engine.event_schema), engine.view_schema):
         _enums(schema, found)
     return {v for v in found if not ID_VALUE.match(v)}
 
@@ -148,6 +149,6 @@ def _properties(schema: Any, out: set[str]) -> None:
 def declared_properties(engine: Any) -> set[str]:
     """Every property name the schemas give an object (resources in amounts: `money`, `food`)."""
     found: set[str] = set()
-    for schema in (engine.action_schema, engine.event_schema, engine.view_schema):
+    for schema in (engine.action_schema, engine_fields(engine.event_schema), engine.view_schema):
         _properties(schema, found)
     return found

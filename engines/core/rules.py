@@ -45,6 +45,7 @@ from typing import Any, ClassVar, cast
 
 from .engine import Action, Engine, Event, State, clone, too_large_whole
 from .errors import IllegalAction, InvalidAction
+from .event_schema import event_type
 
 Schema = dict[str, Any]
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -495,7 +496,9 @@ class RulesEngine(Engine):
       (or None when it mutated `state` in place); the start event's handler gets
       `state=None`;
     - `event_fields` (optional): mapping event type → {field: schema} for the event
-      schema; event types absent from it are published with their type only;
+      schema; event types absent from it are published with their type only; a type's
+      object is closed, so every key an event carries is declared (`private` with
+      `event_schema.private(shape)`; the start event's meta keys are added by the core);
     - `event_optional` (optional): mapping event type → the fields of `event_fields` that
       some of its events leave out (published, not required);
     - `view_schema`: JSON Schema of `view()`;
@@ -562,16 +565,8 @@ class RulesEngine(Engine):
             cls.event_schema = {
                 "$schema": JSON_SCHEMA_DIALECT,
                 "title": f"{cls.name} event",
-                "oneOf": [
-                    {
-                        "type": "object",
-                        "title": t,
-                        "properties": {"type": {"const": t}, **dict(cls.event_fields.get(t, {}))},
-                        "required": ["type", *[k for k in cls.event_fields.get(t, {})
-                                               if k not in cls.event_optional.get(t, frozenset())]],
-                    }
-                    for t in cls.on
-                ],
+                "oneOf": [event_type(t, dict(cls.event_fields.get(t, {})), cls.event_optional.get(t, frozenset()),
+                                     cls.options_schema) for t in cls.on],
             }
 
     # --- the tables' interpreters -------------------------------------------------------------

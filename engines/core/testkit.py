@@ -15,7 +15,7 @@ from typing import Any
 
 import jsonschema
 
-from .engine import START_META_KEYS, Engine, clone
+from .engine import Engine, clone
 from .errors import EngineError, IllegalAction, InvalidAction
 from .local import LocalGame, canonical_json, engine_for_log, replay, start_event, state_hash
 
@@ -323,12 +323,14 @@ def _fits(schema: dict | None, value: Any, what: str, engine: Engine) -> None:
 
 
 def check_schemas(g: LocalGame, rng: random.Random, samples: int = 12) -> None:
-    """Every event, sampled legal actions and views along the game (each seat and the
-    spectator) and the outcome fit the JSON Schemas the engine publishes."""
+    """Every event as each seat and the spectator are sent it (the start event's meta keys and a
+    seat's `private` part included: every key declared), sampled legal actions and views along
+    the game (each seat and the spectator) and the outcome fit the JSON Schemas the engine
+    publishes."""
     engine = g.engine
     for e in g.events:
-        _fits(engine.event_schema, {k: v for k, v in e.items() if k not in START_META_KEYS or k == "type"},
-              "event", engine)
+        for viewer in [None, *range(g.seats)]:
+            _fits(engine.event_schema, engine.event_view(e, viewer), "event", engine)
     picks = set(rng.sample(range(len(g.events)), min(samples, len(g.events))))
     picks.add(len(g.events) - 1)
     state = None

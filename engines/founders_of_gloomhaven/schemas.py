@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tablero.engines.core.event_schema import private
+
 from . import data as D
 
 INT = {"type": "integer"}
@@ -15,7 +17,8 @@ STRS = {"type": "array", "items": STR}
 PAIRS = {"type": "array", "items": {"type": "array", "items": INT, "minItems": 2, "maxItems": 2},
          "description": "[seat, points] pairs"}
 RES = {"type": "string", "enum": sorted(D.RESOURCES)}
-PAY = {"type": "object", "properties": {"fleeting": NINT, "lasting": NINT}, "required": ["fleeting", "lasting"]}
+PAY = {"type": "object", "properties": {"fleeting": NINT, "lasting": NINT}, "required": ["fleeting", "lasting"],
+       "additionalProperties": False}
 VOTE = {"type": "object", "properties": {"proposal": {"type": "integer", "minimum": 0, "maximum": 2},
                                          "fleeting": NINT, "lasting": NINT},
         "required": ["proposal", "fleeting", "lasting"], "additionalProperties": False}
@@ -72,7 +75,8 @@ OUTCOME_SCHEMA = {
 }
 
 # Fields some events of a type leave out: a card played face down is not named to the others.
-EVENT_OPTIONAL = {"card_played": frozenset({"card"})}
+EVENT_OPTIONAL = {"card_played": frozenset({"card"}), "game_started": frozenset({"draft"}),
+                  "reset_benefit": frozenset({"cell"})}
 EVENT_FIELDS = {
     "game_started": {"map": STR, "variants": VARIANTS, "races": STRS,
                      "resources": {"type": "array", "items": {"type": "array", "items": RES},
@@ -82,10 +86,14 @@ EVENT_FIELDS = {
                                                            "minItems": 3, "maxItems": 3},
                                 "description": "starting stalls dealt: [seat, resource, cell]"},
                      "hands": {"type": "array", "items": STRS}, "offer": STRS,
-                     "proposals": STRS, "achievements": {"anyOf": [ACHIEVEMENTS, {"type": "null"}]}},
+                     "proposals": STRS, "achievements": {"anyOf": [ACHIEVEMENTS, {"type": "null"}]},
+                     "draft": {"type": ["array", "null"], "items": SEAT,
+                               "description": "the seats that draft a resource, in order (setup \"draft\")"}},
     "resource_drafted": {"seat": SEAT, "resource": RES},
     "start_stall_placed": {"seat": SEAT, "resource": RES, "cell": NINT},
-    "card_played": {"seat": SEAT, "face_up": BOOL, "card": STR},  # card: face up only (EVENT_OPTIONAL)
+    "card_played": {"seat": SEAT, "face_up": BOOL, "card": STR,
+                    "private": private({"type": "object", "properties": {"card": STR}, "required": ["card"],
+                                        "additionalProperties": False})},  # card: face up only (EVENT_OPTIONAL)
     "adviser_recruited": {"seat": SEAT, "slot": INT, "adviser": STR, "cost": NINT, "fleeting": NINT,
                           "lasting": NINT, "points": NINT},
     "stall_imported": {"seat": SEAT, "resource": RES, "cell": NINT, "cost": NINT, "owner": OPT_SEAT,
@@ -111,11 +119,11 @@ EVENT_FIELDS = {
     "achievement_scored": {"achievement": STR, "scorers": INTS, "value": NINT},
     "turn_passed": {"active": SEAT},
     "vote_called": {"seat": SEAT, "benefits": NINT},
-    "reset_benefit": {"seat": SEAT, "kind": {"enum": ["money", "influence", "road"]}},
+    "reset_benefit": {"seat": SEAT, "kind": {"enum": ["money", "influence", "road"]}, "cell": NINT},
     "cards_returned": {"seat": SEAT},
     "claims_paid": {"seat": SEAT, "claims": NINT, "pay": PAY},
     "vote_opened": {"caller": SEAT},
-    "vote_cast": {"seat": SEAT},
+    "vote_cast": {"seat": SEAT, "private": private(VOTE)},
     "votes_revealed": {"votes": {"type": "array", "items": VOTE}, "totals": INTS, "tied": INTS,
                        "winner": OPT_SEAT, "placer": OPT_SEAT, "decider": OPT_SEAT},
     "proposal_chosen": {"seat": SEAT, "proposal": NINT, "placer": SEAT, "pay": PAY},
@@ -154,7 +162,8 @@ PLAYER = {
         "hand_size": NINT,
         "played": {"type": "array", "items": {
             "type": "object", "properties": {"card": {"type": ["string", "null"]}, "face_up": BOOL},
-            "required": ["card", "face_up"]}, "description": "face-down cards show null to others"},
+            "required": ["card", "face_up"], "additionalProperties": False},
+            "description": "face-down cards show null to others"},
         "workers": NINT, "workers_placed": STRS, "houses": NINT, "bridges": NINT, "roads": NINT,
         "advisers": NINT, "income": NINT,
     },
@@ -217,7 +226,7 @@ VIEW_SCHEMA = {
                                                  "numbered": {"type": "object", "additionalProperties": NINT,
                                                               "propertyNames": {"pattern": "^[0-9]+$"},
                                                               "description": "numbered spaces: square → number"}},
-                "required": ["side", "width", "height", "colours", "sections"]},
+                "required": ["side", "width", "height", "colours", "sections"], "additionalProperties": False},
         "occupancy": {"type": "array", "items": INT,
                       "description": "per square: -1 empty, -2 road, else the tile id"},
         "tiles": {"type": "array", "items": TILE},
@@ -250,7 +259,7 @@ VIEW_SCHEMA = {
             "caller": SEAT, "stage": STR, "voted": {"type": "array", "items": BOOL},
             "my_vote": {"anyOf": [VOTE, {"type": "null"}]},
             "votes": {"type": ["array", "null"], "items": VOTE}, "tied": INTS, "decider": OPT_SEAT,
-            "placer": OPT_SEAT, "card": {"type": ["string", "null"]}}},
+            "placer": OPT_SEAT, "card": {"type": ["string", "null"]}}, "additionalProperties": False},
         "achievements": {"anyOf": [ACHIEVEMENTS, {"type": "null"}]},
         "achievements_scored": {"type": "object", "additionalProperties": INTS,
                                 "description": "achievements scored so far, by id: the seats that scored"},

@@ -10,7 +10,8 @@ After N prizes, the most prize points wins.
 
 from __future__ import annotations
 
-from tablero.engines.core import IllegalAction, Move, Phase, RulesEngine, clone, integer
+from tablero.engines.core import IllegalAction, Move, Phase, RulesEngine, clone, integer, obj
+from tablero.engines.core.event_schema import private
 
 _CARD = integer(1, 13)
 _SEAT = integer(0, 3)
@@ -103,7 +104,7 @@ class Goofspiel(RulesEngine):
     on = {"game_started": _on_started, "bid_placed": _on_bid, "bids_revealed": _on_revealed}
     event_fields = {
         "game_started": {"cards": _CARD},
-        "bid_placed": {"seat": _SEAT},
+        "bid_placed": {"seat": _SEAT, "private": private(obj({"card": _CARD}, ["card"]))},
         "bids_revealed": {"bids": _INTS, "winner": {"type": ["integer", "null"]}},
     }
     outcome_schema = {
@@ -138,6 +139,7 @@ class Goofspiel(RulesEngine):
                 "type": "object",
                 "properties": {"prize": {"type": "integer"}, "bids": _INTS, "winner": {"type": ["integer", "null"]}},
                 "required": ["prize", "bids", "winner"],
+                "additionalProperties": False,
             }},
         },
         "required": ["type", "prize", "prizes_left", "hand", "hand_sizes", "my_bid", "has_bid", "points", "history"],

@@ -25,6 +25,7 @@ Captains are players but never seats, and their turns run as automatic steps.
 from __future__ import annotations
 
 from tablero.engines.core import IllegalAction, InvalidOptions, Move, Phase, RulesEngine, branch, clone
+from tablero.engines.core.event_schema import with_start_fields
 
 from . import captains, data, events, schemas, scoring, spaces
 from . import view as table_view
@@ -766,6 +767,6 @@ class NewBedford(RulesEngine):
 
 # The events' schema is written out in schemas.py (every field typed), replacing the one the
 # core derives from the `on` table (types only).
-NewBedford.event_schema = schemas.EVENT_SCHEMA
+NewBedford.event_schema = with_start_fields(schemas.EVENT_SCHEMA, NewBedford.options_schema)
 # The view's pending options carry legal actions: typed by the action schema the core built.
 schemas.LEGAL_ACTION["oneOf"] = NewBedford.action_schema["oneOf"]

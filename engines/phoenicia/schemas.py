@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tablero.engines.core import integer
+from tablero.engines.core import integer, obj
+from tablero.engines.core.event_schema import private
 
 from .data import CARD, TABLEAUS, WORK_TABLEAUS
 from .moves import _DEV_CARD, _TABLEAU, MOVES, PAYMENT, STEPS
@@ -23,7 +24,8 @@ _WHERE = {"tile": _INT, "slot": _INT}
 
 EVENT_FIELDS = {
     "game_started": {"overlord": _SEAT, "display": _STRS, "replaced": _STRS,
-                     "preset_production": {"type": "boolean"}},
+                     "preset_production": {"type": "boolean"},
+                     "private": private(obj({"hand": _INTS}, ["hand"]))},
     "auction_opened": {"seat": _SEAT, "card": _DEV_CARD, "bid": _INT, "bidders": _INTS},
     "bid_raised": {"seat": _SEAT, "card": _DEV_CARD, "amount": _INT},
     "dropped_out": {"seat": _SEAT, "card": _DEV_CARD},
@@ -46,7 +48,8 @@ EVENT_FIELDS = {
     "overlord_changed": {"seat": _SEAT},
     "display_refilled": {"cards": _STRS},
     "production_reshuffled": {"count": _INT},
-    "production_dealt": {"seat": _SEAT, "cards": _INT, "undealt": _INT, "disks": _INT},
+    "production_dealt": {"seat": _SEAT, "cards": _INT, "undealt": _INT, "disks": _INT,
+                         "private": private(obj({"cards": _INTS}, ["cards"]))},
     "round_started": {"round": _INT, "overlord": _SEAT, "order": _INTS},
     "game_ended": {"reason": {"enum": ["city_state", "exhausted"]}, "winners": _INTS, "overlord": _SEAT,
                    "vp": _INTS, "money": _INTS},
@@ -78,9 +81,17 @@ _PLAYER_VIEW = _object({
     "discounts": {"type": "object", "additionalProperties": _INT},
     "scoring": {"type": "object", "additionalProperties": _INT},
 })
-_DISPLAY_VIEW = {"type": "object", "properties": {"card": _DEV_CARD, "min_bid": _INT, "vp": _INT,
-                                                  "production": _INT, "your_discount": _INT},
-                 "required": ["card", "min_bid", "vp", "production", "your_discount"]}
+# A development card on display: what it shows face up (village.card_facts) and the viewer's discount.
+_DISPLAY_VIEW = _object({
+    "card": _DEV_CARD, "set": integer(1, 4), "ab": {"enum": ["A", "B"]}, "min_bid": _INT, "vp": _INT,
+    "production": _INT, "storehouses": _INT, "untrained": _INT, "trained": _INT,
+    "tile": {"enum": [*WORK_TABLEAUS, "city_center", None], "description": "the tile it adds, if any"},
+    "treasury": {"type": ["integer", "null"]}, "training_cost": {"type": ["integer", "null"]},
+    "improves": {"type": "array", "items": _TABLEAU, "description": "the tableaus it upgrades"},
+    "discounts": {"type": "array", "items": _object({"on": {"type": "array", "items": _DEV_CARD}, "amounts": _INTS}),
+                  "description": "the discounts its holder gets, on which cards, by how many held"},
+    "your_discount": _INT,
+})
 VIEW_SCHEMA = {
     "$schema": _S,
     "title": "phoenicia view",

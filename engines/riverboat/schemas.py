@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tablero.engines.core import boolean, document, integer, string
+from tablero.engines.core import boolean, document, integer, obj, string
+from tablero.engines.core.event_schema import private
 
 from .data import (
     BOAT_TYPES,
@@ -113,9 +114,11 @@ EVENT_FIELDS = {
     "crop_tiles_refilled": {"seat": _SEAT, "fills": _FILLS},
     "tile_planted": {"seat": _SEAT, "kind": string(TILE_KINDS), "slot": _NULL_INT, "cells": _INTS,
                      "crops": {"type": "array", "items": string(CROPS)}, "vp": integer(0), "coin": boolean()},
-    "pile_searched": {"seat": _SEAT, "size": integer(1, 2)},
-    "opportunity_deck_searched": {"seat": _SEAT},
-    "tile_drawn": {"seat": _SEAT, "size": integer(1, 2)},
+    "pile_searched": {"seat": _SEAT, "size": integer(1, 2),
+                      "private": private(obj({"tiles": {"type": "array", "items": string(TILE_KINDS)}}, ["tiles"]))},
+    "opportunity_deck_searched": {"seat": _SEAT,
+                                  "private": private(obj({"cards": {"type": "array", "items": _CARD}}, ["cards"]))},
+    "tile_drawn": {"seat": _SEAT, "size": integer(1, 2), "private": private(obj({"kind": string(TILE_KINDS)}, ["kind"]))},
     "workers_returned": {"seat": _SEAT, "cells": _INTS},
     "boat_claimed": {"seat": _SEAT, "boat": string(BOAT_TYPES), "crop": string(CROPS), "cells": _INTS,
                      "coin": boolean(), "gains": _GAINS, "pending": {"type": "array", "items": _PENDING},
@@ -127,7 +130,8 @@ EVENT_FIELDS = {
     "pending_dropped": {"seat": _SEAT, "reason": string(("unavailable", "declined"))},
     "agents_sent": {"seat": _SEAT, "count": integer(0, 3)},
     "bonus_chosen": {"seat": _SEAT, "bonus": string(SCORING_BONUSES), "gains": _GAINS},
-    "opportunity_taken": {"seat": _SEAT, "card": _CARD, "space": _NULL_INT, "gains": _GAINS},
+    "opportunity_taken": {"seat": _SEAT, "card": _CARD, "space": _NULL_INT, "gains": _GAINS,
+                          "pending": {"type": "array", "items": _PENDING}},
     "opportunities_returned": {"cards": {"type": "array", "items": _CARD}},
     "surveyed": {"seat": _SEAT, "feature": string(("barn", "well", "opportunity")), "cell": _NULL_INT,
                  "card": _NULL_STR, "vp": integer(0)},

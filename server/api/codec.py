@@ -172,7 +172,10 @@ def check(message: Descriptor, data: dict[str, Any], prefix: str = "", ignore_un
 
 
 def query_value(f: FieldDescriptor, raw: str) -> Any:
-    """A query-string parameter as its JSON value (integers parsed; strings as they are)."""
+    """A query-string parameter as its JSON value (integers parsed; an enum's number as its name,
+    as in a body: `?status=1` is `GAME_STATUS_RUNNING`; strings as they are)."""
+    if f.type == FieldDescriptor.TYPE_ENUM and _INTEGER.fullmatch(raw):
+        return _as_proto_json(f, int(raw))
     if f.type in _INTS:
         # ASCII digits only, as JSON writes them: int() would also take " 1", "1_0", "+1" and
         # other scripts' digits.

@@ -193,6 +193,50 @@ def test_engine_types_follow_the_engines_schemas(sdk):
         assert schema["title"] == name and f"{name.title().replace('-', '')}View" in schema["$defs"]
 
 
+TYPED_EVENTS = """\
+import type { GameEvent, TableroSeatLeftEvent } from "@tablero/client";
+
+// What a strict client reads from a Goofspiel log without a cast: its own bid (the event's
+// private part), the start event's meta keys, and the platform's events by their fields.
+export function describe(ev: GameEvent<"goofspiel">, me: number): string {
+  const e = ev.event;
+  switch (e.type) {
+    case "bid_placed": {
+      const mine: number | undefined = e.private?.[String(me)]?.card;
+      return `seat ${e.seat} bid${mine === undefined ? "" : ` ${mine}`}`;
+    }
+    case "game_started": {
+      const version: number | undefined = e.engine_version;
+      return `${e.engine ?? "?"} v${version ?? 0}, ${e.options?.cards ?? e.cards} cards`;
+    }
+    case "tablero.seat_left": {
+      const why: "resigned" | "timeout" | "abandoned" = e.reason;
+      const left: TableroSeatLeftEvent = e;
+      return `seat ${left.seat} left (${why}), then ${e.then}`;
+    }
+    case "tablero.turn_timed_out":
+      return `seat ${e.seat} timed out`;
+    default:
+      return e.type;
+  }
+}
+"""
+
+
+def test_a_strict_program_reads_private_parts_meta_keys_and_platform_events_without_casts(sdk):
+    """Found by an outside frontend pass: `private` and the start event's `engine_version` were no
+    fields of the generated event types, and `PlatformEvent` was `{type, [key]: JsonValue}`, so a
+    strict client needed casts to read its own bid or why a seat left."""
+    (sdk / "examples" / "typed_events.ts").write_text(TYPED_EVENTS)
+    config = json.loads((sdk / "examples" / "tsconfig.json").read_text())
+    config["include"] = ["typed_events.ts"]
+    config["compilerOptions"]["noEmit"] = True
+    (sdk / "examples" / "tsconfig.typed.json").write_text(json.dumps(config))
+    tsc = subprocess.run([_node(), str(sdk / "node_modules" / "typescript" / "bin" / "tsc"), "-p",
+                          str(sdk / "examples" / "tsconfig.typed.json")], capture_output=True, text=True, timeout=300)
+    assert tsc.returncode == 0, tsc.stdout + tsc.stderr
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args) -> None:
         pass

@@ -55,3 +55,20 @@ def test_an_enum_may_come_as_its_number(http):
     assert gid in {g["id"] for g in by_number["games"]} and by_number == by_name
     unknown = http.post(GAME + "ListGames", json={"status": 7})
     assert unknown.status_code == 400 and "status must be one of" in unknown.json()["message"], unknown.text
+
+
+def test_a_rest_query_enum_may_come_as_its_number(http):
+    """REST's one enum in a request, ListGames' `?status=`, is read as the body's enums are:
+    its number is its name (`?status=2` lists the finished games as `?status=GAME_STATUS_FINISHED`
+    does). An outside pass found `?status=1` refused ("status must be GAME_STATUS_RUNNING or
+    GAME_STATUS_FINISHED") though the docs say REST takes an enum as its name or its number."""
+    running, _ = _game(http)
+    for name, number in (("GAME_STATUS_RUNNING", "1"), ("GAME_STATUS_FINISHED", "2")):
+        by_name = http.get("/v1/games", params={"engine": "tic-tac-toe", "status": name})
+        by_number = http.get("/v1/games", params={"engine": "tic-tac-toe", "status": number})
+        assert by_number.status_code == 200, by_number.text
+        assert by_number.json() == by_name.json()
+        assert (running in {g["id"] for g in by_number.json()["games"]}) == (number == "1")
+    for bad in ("7", "-1", "1.0", "running"):
+        r = http.get("/v1/games", params={"status": bad})
+        assert r.status_code == 400 and r.json()["error"]["reason"] == "INVALID_ARGUMENT", (bad, r.text)

@@ -2,7 +2,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import { type Client as RpcClient, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 
-import { ENGINE_NAMES, type EngineName, type Engines } from "./engines/index.js";
+import { ENGINE_NAMES, type EngineName, type Engines, type PlatformEvent } from "./engines/index.js";
 import { TableroError, toTableroError } from "./errors.js";
 import {
   GameService,
@@ -26,8 +26,6 @@ export type ViewOf<E extends EngineName> = Engines[E]["view"];
 export type OptionsOf<E extends EngineName> = Engines[E]["options"];
 /** The engine's outcome (its outcomeSchema), or the platform's EndedEarlyOutcome. */
 export type OutcomeOf<E extends EngineName> = Engines[E]["outcome"];
-/** What the server records beside the engine's own events: a seat left, a clock ran out. */
-export type PlatformEvent = { type: `tablero.${string}`; [key: string]: JsonValue };
 export type EventOf<E extends EngineName> = Engines[E]["event"] | PlatformEvent;
 /** Any engine's action. */
 export type AnyAction = ActionOf<EngineName>;
