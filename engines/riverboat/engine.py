@@ -64,7 +64,7 @@ from .moves import (
     _where,
 )
 from .phases import PHASES_TABLE, enter_phase
-from .schemas import EVENT_FIELDS, OUTCOME_SCHEMA, VIEW_SCHEMA
+from .schemas import EVENT_FIELDS, EVENT_OPTIONAL, OUTCOME_SCHEMA, VIEW_SCHEMA
 from .state import Action, Event, State
 from .state import fork as fork_state
 
@@ -96,6 +96,7 @@ class Riverboat(RulesEngine):
     phases = PHASES_TABLE
     on = ON
     event_fields = EVENT_FIELDS
+    event_optional = EVENT_OPTIONAL
     view_schema = VIEW_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
 

@@ -131,7 +131,7 @@ EVENT_FIELDS = {
     "agents_sent": {"seat": _SEAT, "count": integer(0, 3)},
     "bonus_chosen": {"seat": _SEAT, "bonus": string(SCORING_BONUSES), "gains": _GAINS},
     "opportunity_taken": {"seat": _SEAT, "card": _CARD, "space": _NULL_INT, "gains": _GAINS,
-                          "pending": {"type": "array", "items": _PENDING}},
+                          "pending": {"type": "array", "items": _PENDING}, "drawn": boolean()},
     "opportunities_returned": {"cards": {"type": "array", "items": _CARD}},
     "surveyed": {"seat": _SEAT, "feature": string(("barn", "well", "opportunity")), "cell": _NULL_INT,
                  "card": _NULL_STR, "vp": integer(0)},
@@ -141,6 +141,10 @@ EVENT_FIELDS = {
                       "opportunity_spaces": {"type": "array", "items": _NULL_STR}},
     "game_ended": {"scores": _INTS, "winners": _INTS, "details": _DETAILS},
 }
+
+# Fields some events of a type leave out: a card taken from a space brings its space's benefit
+# (`pending`); one drawn blind from the deck (`drawn`) or searched for in it brings none.
+EVENT_OPTIONAL = {"opportunity_taken": frozenset({"pending", "drawn"})}
 
 _BOOLS = {"type": "array", "items": {"type": "boolean"}}
 _PLAYER_VIEW = {

@@ -53,7 +53,10 @@ async def _exchange(port, parts, pause):
 
 
 async def test_trickled_headers_get_408_and_the_connection_closes(server):
-    out = await _exchange(server, [b"GET / HTTP/1.1\r\n", b"Host: x\r\n", b"X-A: 1\r\n"], 0.3)
+    # Two parts 0.3 s apart, then nothing more: the 0.5 s for the headers runs out while the
+    # client waits. (A third part written after the 408 and the close met a reset on a loaded
+    # machine, which lost the answer already received.)
+    out = await _exchange(server, [b"GET / HTTP/1.1\r\n", b"Host: x\r\n"], 0.3)
     assert out.startswith(b"HTTP/1.1 408")
 
 
