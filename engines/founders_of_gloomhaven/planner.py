@@ -41,8 +41,6 @@ from tablero.engines.core.search import Limit, canonical, determinize
 BEAM = 8  # lines kept after each cycle
 SPREAD = 12  # lines of the next cycle played from each kept line
 HORIZON = 3  # cycles looked ahead (fewer when the game ends first)
-LAST_CYCLE = 7  # the solo game ends after the 7th cycle (phases._solo_call)
-END_GAME_WIDEN = True  # `_rounds`
 # What a line's end is worth (`score`): per completion, delivery, missing requirement, lasting
 # influence, house (1 fleeting at every vote to come) and $.
 WEIGHTS = {"completion": 100.0, "delivered": 10.0, "missing": -15.0, "lasting": 2.0, "house": 3.0, "money": 0.25}
@@ -95,36 +93,21 @@ def _line(engine: Engine, state: State, seed: float,
     return s, actions
 
 
-def _rounds(state: State, depth: int, horizon: int, total: int, spread: int, going: int) -> int:
-    """Lines to play from each of the `going` kept lines at `depth`: `spread`, or more when the
-    game ends before the horizon (the 6th and 7th cycles): the lines a full search would play
-    are then shared among the cycles left, so the last cycle is chosen among ~200 play-outs
-    rather than 12 (bench/bots_results.md, thirteenth pass)."""
-    if not going or not END_GAME_WIDEN:
-        return spread
-    depths = min(horizon, LAST_CYCLE + 1 - state["cycle"])  # cycles searched, this one too
-    if depths >= horizon:
-        return spread
-    return max(spread, -(-total // (depths * going)))
-
-
 def search(engine: Engine, state: State, rng: random.Random, limit: Limit | None = None,
            beam: int | None = None, spread: int | None = None, horizon: int | None = None) -> float | None:
     """The seed of this cycle's line (`_line`) under the best line found over `horizon` cycles
     (a beam search; stops early, with the best so far, when `limit` is over); None if no line
     was played. The sizes default to BEAM, SPREAD and HORIZON."""
     beam, spread, horizon = beam or BEAM, spread or SPREAD, horizon or HORIZON
-    total = spread + beam * spread * (horizon - 1)  # the lines of a search `horizon` cycles deep
     kept: list[tuple[State, float | None]] = [(state, None)]
     best: tuple[float, float] | None = None
-    for depth in range(horizon):
+    for _ in range(horizon):
         kids: list[tuple[float, State, float]] = [(score(engine, s), s, first) for s, first in kept
                                                   if first is not None and engine.outcome(s) is not None]
         going = [(s, first) for s, first in kept if engine.outcome(s) is None]
-        rounds = _rounds(state, depth, horizon, total, spread, len(going))
         # round by round over the kept lines, so that a search cut short by `limit` has played
         # about as many continuations of each
-        for _ in range(rounds):
+        for _ in range(spread):
             for s, first in going:
                 seed = rng.random()
                 end, _actions = _line(engine, s, seed)

@@ -339,7 +339,6 @@ def _upgrade_short(s) -> bool:
                for r in _wanted(_solo_needs(s)) if r in ADVANCED)
 
 
-LAST_CYCLE = 7  # the solo game ends after the 7th cycle, without a vote (phases._solo_call)
 PROPOSAL_GAP = 6  # work (`_requirement_work`) a better proposal must save to be worth influence
 
 
@@ -361,9 +360,7 @@ def _proposal_short(s, short, left) -> bool:
 def _solo_basic(s, actions, types, rng):
     """Influence, roads, money: what is left (None: the general weighting decides)."""
     pl = s["players"][0]
-    if "take_influence" in types and s["cycle"] < LAST_CYCLE:
-        # (the last cycle ends without a vote: no claim nor proposal is paid, influence is
-        # worth nothing then; bench/bots_results.md, thirteenth pass)
+    if "take_influence" in types:
         # the plain influence action only when the cycle's basic actions can still cover the
         # next vote's claim tokens (its income counts: 1 fleeting a house); a shortfall beyond
         # that is lost influence, while a road may bring the delivery that takes a token off

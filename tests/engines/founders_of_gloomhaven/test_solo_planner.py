@@ -122,37 +122,3 @@ def test_games_of_several_seats_are_not_planned():
     g = LocalGame(NAME, seats=2, seed=4)
     seat = min(g.to_act())
     assert planner.plan(g.engine, g.state, seat, random.Random(1), None, iterations=2) is None
-
-
-def _lines_from_the_root(engine, state, **sizes) -> int:
-    """How many lines `planner.search` plays from `state` itself (not from a later cycle)."""
-    count = 0
-    real = planner._line
-
-    def counted(engine, s, *args, **kwargs):
-        nonlocal count
-        count += s is state
-        return real(engine, s, *args, **kwargs)
-
-    planner._line = counted
-    try:
-        planner.search(engine, state, random.Random(3), None, **sizes)
-    finally:
-        planner._line = real
-    return count
-
-
-def test_the_last_cycles_share_the_whole_search():
-    """When the game ends before the horizon (the 6th and 7th cycles), the lines a search of
-    the full horizon would play go to the cycles left: the 7th cycle is chosen among all of
-    them, not among `spread` (bench/bots_results.md, thirteenth pass). Earlier cycles keep
-    `spread` lines from the state."""
-    g = _solo(2, 0)
-    engine, sizes = g.engine, {"beam": 3, "spread": 4, "horizon": 3}
-    total = 4 + 3 * 4 * 2
-    s = clone(g.state)
-    assert _lines_from_the_root(engine, s, **sizes) == 4
-    s["cycle"] = 7
-    assert _lines_from_the_root(engine, s, **sizes) == total
-    s["cycle"] = 6
-    assert _lines_from_the_root(engine, s, **sizes) == total // 2

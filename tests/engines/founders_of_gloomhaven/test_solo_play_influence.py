@@ -68,13 +68,3 @@ def test_a_shortfall_the_cycle_can_close_is_paid_with_influence():
     assert _choice(_with_influence(s, 1)) == {"type": "take_influence"}
     covered = _with_influence(s, 0)
     assert _choice(covered)["type"] != "take_influence"
-
-
-def test_the_last_cycle_takes_no_influence():
-    """The 7th cycle ends the game without a vote (no claim token nor proposal is paid then), so
-    the shortfall that takes influence in an earlier cycle takes a road in the last one
-    (bench/bots_results.md, thirteenth pass)."""
-    s = _with_influence(_basic_action_with_a_claim(), 1)
-    assert _choice(s) == {"type": "take_influence"}
-    s["cycle"] = 7
-    assert _choice(s)["type"] == "road"
