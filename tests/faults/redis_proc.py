@@ -15,6 +15,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import redis
@@ -86,6 +87,25 @@ class FaultyRedis:
     def resume(self) -> None:
         assert self.process is not None
         self.process.send_signal(signal.SIGCONT)
+
+    def calls_while_frozen(self, calls: dict, seconds: float) -> dict:
+        """Each of `calls` (name -> function) started at once while the server is frozen
+        (SIGSTOP) for `seconds`, then resumed: name -> (its result, the seconds it took)."""
+
+        def timed(call):
+            t = time.monotonic()
+            r = call()
+            return r, time.monotonic() - t
+
+        self.pause()
+        try:
+            with ThreadPoolExecutor(len(calls)) as pool:
+                futures = {name: pool.submit(timed, call) for name, call in calls.items()}
+                time.sleep(seconds)
+                self.resume()
+                return {name: f.result() for name, f in futures.items()}
+        finally:
+            self.resume()
 
     def copy_aof(self) -> Path:
         """A copy of the AOF as it is on disk now (what a crash right now would leave)."""

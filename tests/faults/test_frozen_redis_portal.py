@@ -7,9 +7,6 @@ within two socket timeouts). Now they answer 503 within about one socket timeout
 
 from __future__ import annotations
 
-import time
-from concurrent.futures import ThreadPoolExecutor
-
 import httpx
 
 from tests.faults.redis_proc import FaultyRedis
@@ -28,19 +25,7 @@ def test_a_frozen_redis_gives_limited_calls_and_the_lobby_503_not_a_hang() -> No
             assert http.post("/v1/games", json={"engine": "tic-tac-toe", "players": 2}).status_code == 200
         assert http.get("/v1/games").status_code == 200
         calls = {"engines": lambda: http.get("/v1/engines"), "list": lambda: http.get("/v1/games")}
-        redis_server.pause()
-        try:
-            with ThreadPoolExecutor(len(calls)) as pool:
-                def timed(call):
-                    t = time.monotonic()
-                    r = call()
-                    return r, time.monotonic() - t
-                futures = {name: pool.submit(timed, call) for name, call in calls.items()}
-                time.sleep(FROZEN_FOR)
-                redis_server.resume()
-                answers = {name: f.result() for name, f in futures.items()}
-        finally:
-            redis_server.resume()
+        answers = redis_server.calls_while_frozen(calls, FROZEN_FOR)
         for name, (r, took) in answers.items():
             assert r.status_code == 503, (name, r.status_code, round(took, 1), r.text)
             assert r.json()["error"]["code"] == "UNAVAILABLE", (name, r.text)

@@ -7,9 +7,6 @@ requestId once Redis answers again are each applied once, with the default store
 
 from __future__ import annotations
 
-import time
-from concurrent.futures import ThreadPoolExecutor
-
 import httpx
 
 from tests.faults.redis_proc import FaultyRedis
@@ -19,12 +16,6 @@ DEADLINE = 5.0  # the default
 FROZEN_FOR = DEADLINE + 3  # longer than the deadline, shorter than one socket timeout (10 s)
 CREATE = {"engine": "tic-tac-toe", "players": 2, "requestId": "deadline-create-0123456789"}
 MOVE = {"action": {"type": "place", "cell": 4}, "requestId": "deadline-move-0123456789"}
-
-
-def _timed(call):
-    t = time.monotonic()
-    r = call()
-    return r, time.monotonic() - t
 
 
 def test_a_frozen_redis_gives_rest_calls_503_at_the_deadline_and_their_retries_land_once() -> None:
@@ -39,15 +30,7 @@ def test_a_frozen_redis_gives_rest_calls_503_at_the_deadline_and_their_retries_l
             calls = {"get": lambda: http.get(f"/v1/games/{gid}"),
                      "create": lambda: http.post("/v1/games", json=CREATE),
                      "move": lambda: http.post(f"/v1/games/{gid}/actions", json=MOVE, headers=auth)}
-            redis_server.pause()
-            try:
-                with ThreadPoolExecutor(len(calls)) as pool:
-                    futures = {name: pool.submit(_timed, call) for name, call in calls.items()}
-                    time.sleep(FROZEN_FOR)
-                    redis_server.resume()
-                    answers = {name: f.result() for name, f in futures.items()}
-            finally:
-                redis_server.resume()
+            answers = redis_server.calls_while_frozen(calls, FROZEN_FOR)
             for name, (r, took) in answers.items():
                 assert r.status_code == 503, (name, r.status_code, round(took, 1), r.text)
                 err = r.json()["error"]
