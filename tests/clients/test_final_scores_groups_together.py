@@ -22,17 +22,21 @@ OUTCOME = {
 }
 
 
-def test_the_victory_building_lines_of_a_seat_and_a_captain_come_together():
-    game = Game(id="g1", engine="new-bedford", version=130, players=1, status="GAME_STATUS_FINISHED", to_act=[],
-                view={}, seats=[SeatInfo(seat=0, kind="SEAT_KIND_HUMAN")], your_seat=0, outcome=OUTCOME)
-    i18n.set_language("es")
+def _final_scores(game: Game, lang: str) -> str:
+    """The terminal's final scores of `game` in `lang`, as text (200 columns)."""
+    i18n.set_language(lang)
     try:
         console = Console(record=True, width=200, color_system=None)
         console.print(outcome_text(game))
-        text = console.export_text()
+        return console.export_text()
     finally:
         i18n.set_language("en")
-    lines = [line.strip() for line in text.splitlines()]
+
+
+def test_the_victory_building_lines_of_a_seat_and_a_captain_come_together():
+    game = Game(id="g1", engine="new-bedford", version=130, players=1, status="GAME_STATUS_FINISHED", to_act=[],
+                view={}, seats=[SeatInfo(seat=0, kind="SEAT_KIND_HUMAN")], your_seat=0, outcome=OUTCOME)
+    lines = [line.strip() for line in _final_scores(game, "es").splitlines()]
     at = [i for i, line in enumerate(lines) if line.startswith("Edificios de victoria ›")]
     assert len(at) == 2 and at[1] == at[0] + 1, "\n".join(lines)
     assert "Tesorería" in lines[at[0]] and "Capilla de los Marineros" in lines[at[1]]
@@ -56,11 +60,5 @@ def test_founders_turn_distance_row_says_it_breaks_ties():
                 to_act=[], view={}, your_seat=0, outcome=FOUNDERS,
                 seats=[SeatInfo(seat=0, kind="SEAT_KIND_HUMAN"), SeatInfo(seat=1, kind="SEAT_KIND_BOT")])
     for lang, said in (("en", "Tie-break: distance from the active player"), ("es", "Desempate: distancia al jugador activo")):
-        i18n.set_language(lang)
-        try:
-            console = Console(record=True, width=200, color_system=None)
-            console.print(outcome_text(game))
-            text = console.export_text()
-        finally:
-            i18n.set_language("en")
+        text = _final_scores(game, lang)
         assert said in text, text
