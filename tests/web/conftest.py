@@ -85,10 +85,13 @@ def new_page(browser):
     """Pages in fresh contexts (separate storage: separate people); page errors fail the test."""
     contexts, errors = [], []
 
-    def make(width: int = 1280, height: int = 900):
+    def make(width: int = 1280, height: int = 900, lang: str | None = None):
+        """`lang`: the page's language as a person who chose it before (stored by the page)."""
         ctx = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(ctx)
         page = ctx.new_page()
+        if lang is not None:
+            page.add_init_script(f"localStorage.setItem('tablero.lang', {lang!r});")
         page.set_default_timeout(15_000)
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Failed to load resource" not in m.text else None)

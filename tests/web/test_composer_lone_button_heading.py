@@ -16,8 +16,7 @@ def test_a_lone_button_is_not_headed_by_its_own_words(server, new_page):
     down = next(a for a in out["actions"] if a["type"] == "play_card" and not a.get("face_up"))
     r = plainhttp.post(f"{game.path}/actions", headers=auth, timeout=30, json={"action": down})
     assert r.status_code == 200, r.text
-    page = new_page(390, 844)
-    page.add_init_script("localStorage.setItem('tablero.lang', 'es');")
+    page = new_page(390, 844, lang="es")
     game.hold(page, [0])
     page.goto(f"{server.url}/#/g/{game.id}")
     page.wait_for_selector(".composer button.act")

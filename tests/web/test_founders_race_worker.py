@@ -18,8 +18,7 @@ SAID = {"es": "Trabajador a tu acción de raza", "en": "Worker to your race acti
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_worker_on_the_race_board_is_said_as_the_race_action(server, new_page, lang):
-    page = new_page(390, 844)
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(390, 844, lang=lang)
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     said = page.evaluate(ACTIONS, [[{"type": "place_worker", "target": "race"}]])
@@ -31,8 +30,7 @@ INCOME = {"es": "Jugar Ingresos boca arriba — cobra tus ingresos", "en": "Play
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_playing_income_face_up_says_what_it_does(server, new_page, lang):
-    page = new_page()
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(lang=lang)
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     said = page.evaluate(ACTIONS, [[{"type": "play_card", "card": "income", "face_up": True}]])

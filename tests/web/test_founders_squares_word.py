@@ -30,8 +30,7 @@ def test_the_move_builder_says_squares(server, new_page):
         if _placing_prestige(game):
             break
     assert _placing_prestige(game), "no prestige building to place in 8 games"
-    page = new_page(390, 844)
-    page.add_init_script("localStorage.setItem('tablero.lang', 'en');")
+    page = new_page(390, 844, lang="en")
     game.hold(page, [0])
     page.goto(f"{server.url}/#/g/{game.id}")
     page.locator(".composer button.choice:not([disabled])").first.click()

@@ -27,8 +27,7 @@ def shown(page, label: str) -> bool:
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_founders_options_show_only_for_the_player_counts_they_apply_to(server, new_page, lang):
-    page = new_page(1280, 900)
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(1280, 900, lang=lang)
     page.goto(server.url + "/#/")
     page.click("label[for=eng-founders-of-gloomhaven]")
     page.wait_for_selector("form.create .options")

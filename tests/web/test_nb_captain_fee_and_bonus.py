@@ -55,8 +55,7 @@ WORDS = {
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_fees_to_a_captain_go_to_the_supply_and_a_taken_bonus_is_not_offered(server, new_page, lang):
-    page = new_page()
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(lang=lang)
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     bank, mill, paid, took, forest, farm = page.evaluate(JS, [lang, _items()])

@@ -45,8 +45,7 @@ def test_each_captains_box_reads_in_spanish(server, new_page):
     g = engines.LocalGame("new-bedford", seats=1, seed=3, options={"captains": ["starbuck", "flask"]})
     caps = {c["name"]: c["player"] for c in g.view(0)["captains"]["captains"]}
     g.state["players"][caps["starbuck"]]["ships"][0]["at"] = "dock"
-    page = new_page()
-    page.add_init_script("localStorage.setItem('tablero.lang', 'es');")
+    page = new_page(lang="es")
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     boxes = page.evaluate("""async (view) => {
@@ -76,8 +75,7 @@ def test_a_captains_turns_read_in_spanish_in_the_pages_log(server, new_page):
                "heading": "combo:5", "text": "rolled 2: heading prepare, or else launch to space 5"}
     skipped = g.event_view({"type": "captain_worker_skipped", "player": a, "captain": "ahab", "inn_placement": False,
                             "reason": "Ahab drew a token he could not keep: his worker is not placed this round"})
-    page = new_page()
-    page.add_init_script("localStorage.setItem('tablero.lang', 'es');")
+    page = new_page(lang="es")
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     said = page.evaluate("""async ([view, events]) => {
@@ -97,8 +95,7 @@ def test_no_whales_and_no_sea_tokens_read_ninguna_in_spanish(server, new_page):
     "ninguna", not the generic "ninguno" (an outside tester's finding); English keeps "none"."""
     g = engines.LocalGame("new-bedford", seats=2, seed=3)
     for lang, label, none in (("es", "Ballenas guardadas:", "ninguna"), ("en", "Whales kept:", "none")):
-        page = new_page()
-        page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+        page = new_page(lang=lang)
         page.goto(server.url + "/#/")
         page.wait_for_selector(".engines label")
         text = page.evaluate("""async (view) => {
@@ -126,8 +123,7 @@ def test_captains_take_their_article_in_the_spanish_log(server, new_page):
         events = [g.event_view(e) for e in g.events if e["type"] in (
             "worker_placed", "whale_picked", "whale_bought", "pick_passed", "buy_passed", "round_ended")]
         shown.append((g.view(0), events))
-    page = new_page()
-    page.add_init_script("localStorage.setItem('tablero.lang', 'es');")
+    page = new_page(lang="es")
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     lines = page.evaluate("""async (games) => {

@@ -30,8 +30,7 @@ def test_returns_and_captains_purchases_are_worded_for_the_player(server, new_pa
     view = found["kept_one"][0].view(0)
     moves = [[view, {"type": "return_ship", "pay": {"right": n, "bowhead": 0, "sperm": 0},
                      "sell": {"right": 0, "bowhead": 0, "sperm": 0}}] for n in (1, 2)]
-    page = new_page()
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(lang=lang)
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     said, labels = page.evaluate(JS, [events, moves])
@@ -47,8 +46,7 @@ HEAD = {"en": "Captain Starbuck", "es": "Capitán Starbuck"}
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_solo_header_names_the_captain_played_against(server, new_page, lang):
     game = ApiGame(server.url, "new-bedford", ["human"])
-    page = new_page(390, 844)
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(390, 844, lang=lang)
     page.goto(f"{server.url}/#/g/{game.id}")
     page.wait_for_selector(".table-head .seat-list")
     assert HEAD[lang] in page.inner_text(".table-head")

@@ -48,8 +48,7 @@ SAID = {
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_goods_sale_steps_and_whales_sold_on_return_are_worded(server, new_page, lang):
-    page = new_page()
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(lang=lang)
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     said = page.evaluate(WORDS, [lang, EVENTS])
@@ -79,8 +78,7 @@ def _placing(server) -> ApiGame:
 ])
 def test_the_move_builder_asks_the_kind_of_move_first(server, new_page, lang, question, kinds):
     game = _placing(server)
-    page = new_page()
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(lang=lang)
     game.hold(page, [0])
     page.goto(f"{server.url}/#/g/{game.id}")
     page.wait_for_selector("section.composer button.choice")
@@ -149,8 +147,7 @@ MOVES_SAID = {
 def test_move_buttons_say_what_they_do(server, new_page, lang):
     """'Capturar una cachalote', '0 de ladrillo', and 'Hacer regresar el barco: pagar 1 ballena
     franca' (paying a whale? it keeps it, paying its lay)."""
-    page = new_page()
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(lang=lang)
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     said = page.evaluate(ACTIONS, [lang, MOVES])
@@ -161,8 +158,7 @@ def test_move_buttons_say_what_they_do(server, new_page, lang):
 def test_a_step_of_bare_counts_says_what_they_count(server, new_page, lang, context):
     """With 13 food to sell the builder asked "Elige cantidad (13 jugadas posibles)" over buttons
     0-12, never saying it was selling, nor what."""
-    page = new_page()
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(lang=lang)
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     page.evaluate("""async (actions) => {

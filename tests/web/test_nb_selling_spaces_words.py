@@ -28,8 +28,7 @@ def test_the_general_store_and_the_market_say_their_own_rules(server, new_page, 
     for move in moves:
         g = selling_game()
         opened.append(next(e for e in g.act(0, move) if e["type"] == "sale_opened"))
-    page = new_page()
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(lang=lang)
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     labels, said = page.evaluate(JS, [view, moves, opened])

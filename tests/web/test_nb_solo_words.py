@@ -15,8 +15,7 @@ LABELS = {"es": "Taller de Tornero", "en": "Turner’s Mill"}
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_lobby_names_the_solo_tile_as_the_rulebook_does(server, new_page, lang):
-    page = new_page(390, 844)
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(390, 844, lang=lang)
     page.goto(server.url + "/#/")
     page.locator(".engines label", has_text="New Bedford").click()
     box = page.get_by_label(LABELS[lang], exact=True)
@@ -45,8 +44,7 @@ SALE_SAID = {
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_sale_step_counts_bricks_as_bricks(server, new_page, lang):
-    page = new_page()
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(lang=lang)
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     said = page.evaluate(ACTIONS, [lang, SALE])

@@ -30,8 +30,7 @@ def test_a_whale_pick_names_the_ship_that_picks(server, new_page, lang, said):
             break
     assert _both_ships_hunting(game), "no pick by a seat with both ships hunting in 12 games"
     aw = game.get()["view"]["awaiting"]
-    page = new_page(390, 844)
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(390, 844, lang=lang)
     game.hold(page, [0, 1])
     page.goto(f"{server.url}/#/g/{game.id}")
     page.wait_for_selector(".board-game.nb")

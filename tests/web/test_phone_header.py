@@ -20,8 +20,7 @@ WORDS = {"en": ("Sign in", "Language"), "es": ("Entrar", "Idioma")}
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_phone_header_holds_on_one_line(server, new_page, lang):
-    page = new_page(390, 844)
-    page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+    page = new_page(390, 844, lang=lang)
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
     sign_in, language = WORDS[lang]

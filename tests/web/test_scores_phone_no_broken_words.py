@@ -47,8 +47,7 @@ def four_seat_games(server):
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_four_seats_final_scores_break_no_word_on_a_phone(server, new_page, four_seat_games, lang):
     for game in four_seat_games:
-        page = new_page(390, 844)
-        page.add_init_script(f"localStorage.setItem('tablero.lang', '{lang}');")
+        page = new_page(390, 844, lang=lang)
         game.hold(page, [0])
         page.goto(f"{server.url}/#/g/{game.id}")
         page.wait_for_selector(".result:not([hidden]) .scores")
