@@ -137,6 +137,7 @@ class SQLiteStore(EventStore):
         self._feeds: dict[str, push.Feed] = {}  # game_id -> the watchers of that game in this store
         self._tasks: set[asyncio.Task[None]] = set()
         self._poller: asyncio.Task[None] | None = None
+        self.poll_rounds = 0  # rounds of the poller so far (its first one wakes every watched game)
 
     # -- the worker thread ---------------------------------------------------------
 
@@ -680,6 +681,7 @@ class SQLiteStore(EventStore):
                 for feed in list(self._feeds.values()):
                     self._fetch(feed)
             seen = current
+            self.poll_rounds += 1
             await asyncio.sleep(self.poll_interval)
 
     # -- lifecycle -----------------------------------------------------------------------

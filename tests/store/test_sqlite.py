@@ -242,10 +242,13 @@ async def test_the_watchers_of_a_game_share_one_read_per_change(file_store: SQLi
     watchers = [file_store.watch("g", 1) for _ in range(20)]
     pending = [asyncio.ensure_future(anext(w)) for w in watchers]
 
-    def all_waiting() -> bool:  # every watcher has read its history and waits for the feed
+    def all_waiting() -> bool:
+        # Every watcher has read its history and waits for the feed, and the poller's first round,
+        # which wakes every watched game once (a baseline), has come and its read is over.
         feed = file_store._feeds.get("g")
         return feed is not None and len(feed.watchers) == 20 and all(
-            w.waiter is not None and not w.waiter.done() for w in feed.watchers)
+            w.waiter is not None and not w.waiter.done() for w in feed.watchers
+        ) and file_store.poll_rounds >= 1 and not feed.fetching
 
     for _ in range(500):  # (a fixed 0.2 s was too short under a loaded CI run: 20 reads, one each)
         if all_waiting():
