@@ -19,13 +19,16 @@ from tablero import engines
 
 ENGINE = engines.get("founders-of-gloomhaven")
 
+# Whole random games of a heavy engine take seconds each (tests/markers.py): the inner loop keeps
+# the solo and the 2-seat game, the rest run with the slow tests.
+_SLOW = pytest.mark.slow
 CASES = [
-    (1, {}),
-    (2, {}),
-    (3, {}),
-    (4, {}),
-    (2, {"achievements": True, "no_workers": True}),
-    (4, {"map": "symmetric", "achievements": True}),
+    pytest.param(1, {}, id="1p-plain"),
+    pytest.param(2, {}, id="2p-plain"),
+    pytest.param(3, {}, id="3p-plain", marks=_SLOW),
+    pytest.param(4, {}, id="4p-plain", marks=_SLOW),
+    pytest.param(2, {"achievements": True, "no_workers": True}, id="2p-achievements-no_workers", marks=_SLOW),
+    pytest.param(4, {"map": "symmetric", "achievements": True}, id="4p-map-achievements", marks=_SLOW),
 ]
 
 
@@ -54,7 +57,7 @@ def check_view(state: dict, viewer: int | None, rng: random.Random, view_of=ENGI
     assert canonical_json(view_of(alt, viewer)) == text, f"the view of {viewer} depends on what it may not see"
 
 
-@pytest.mark.parametrize(("seats", "options"), CASES, ids=[f"{s}p-{'-'.join(o) or 'plain'}" for s, o in CASES])
+@pytest.mark.parametrize(("seats", "options"), CASES)
 def test_no_seat_sees_another_seats_secrets_after_any_event(seats, options):
     g = testkit.playthrough(ENGINE, seats, 40 + seats, options)
     assert g.outcome() is not None

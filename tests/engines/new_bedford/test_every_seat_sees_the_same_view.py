@@ -13,14 +13,17 @@ from tablero.engines.core import LocalGame, canonical_json
 
 from .helpers import ENGINE
 
+# The inner loop keeps four short games; the others (whole games of a heavy engine, seconds
+# each: tests/markers.py) run with the slow tests.
+_SLOW = pytest.mark.slow
 CASES = [
-    (1, {}),  # solo against Starbuck (the default Captain)
-    (1, {"captains": ["stubb", "flask", "ahab"], "expert": True}),
-    (2, {}),
-    (2, {"captains": ["starbuck", "flask"]}),
-    (3, {}),
-    (3, {"captains": ["ahab"]}),
-    (4, {}),
+    pytest.param(1, {}, id="1p-starbuck"),  # solo against Starbuck (the default Captain)
+    pytest.param(1, {"captains": ["stubb", "flask", "ahab"], "expert": True}, id="1p-stubb-flask-ahab", marks=_SLOW),
+    pytest.param(2, {}, id="2p-none"),
+    pytest.param(2, {"captains": ["starbuck", "flask"]}, id="2p-starbuck-flask", marks=_SLOW),
+    pytest.param(3, {}, id="3p-none", marks=_SLOW),
+    pytest.param(3, {"captains": ["ahab"]}, id="3p-ahab"),
+    pytest.param(4, {}, id="4p-none"),
 ]
 
 
@@ -30,9 +33,7 @@ def _no_random_state(view: dict) -> None:
     assert '"rng"' not in text and '"seed"' not in text
 
 
-@pytest.mark.parametrize(
-    ("seats", "options"), CASES, ids=[f"{s}p-{'-'.join(o.get('captains', ['none']))}" for s, o in CASES]
-)
+@pytest.mark.parametrize(("seats", "options"), CASES)
 def test_every_seat_and_a_spectator_see_the_same_view_and_events(seats, options):
     g = LocalGame(ENGINE, seats=seats, seed=3 + seats, options=options)
     rng = random.Random(3 + seats)
