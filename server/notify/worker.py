@@ -24,6 +24,7 @@ import httpx
 from tablero.engines.core import clone
 from tablero.server.app.repository import LoadedGame
 from tablero.server.errors import FailedPrecondition, NotFound
+from tablero.server.logs import Outage
 from tablero.server.portal.table import is_platform
 from tablero.server.store.base import GameNotFound, Trimmed
 
@@ -270,20 +271,26 @@ class Notifier:
         return len(taken)
 
     async def _sweep_loop(self) -> None:
+        outage = Outage(log, "notification sweep failed", "notification sweep works again")
         while not self._stopping:
             try:
-                if await self.sweep() >= 100:
+                more = await self.sweep() >= 100
+                outage.over()
+                if more:
                     continue  # more are due: on at once
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - the store is away: later
-                log.warning("notification sweep failed: %s: %s", type(e).__name__, e)
+                outage.failed(e)
             await asyncio.sleep(min(5.0, self.s.sweep / 4))
 
     async def _derive_loop(self) -> None:
+        # The store away: one line when it starts, one a minute, one when it is over (not one a round).
+        outage = Outage(log, "notification derivation failed", "notification derivation works again")
         while not self._stopping:
             try:
                 batch = await self.q.read_signals(self.consumer, 64, 1000)
+                outage.over()
                 # Games are independent (each one's derivation is a CAS on its own cursor). A game
                 # whose derivation failed keeps its signals pending: claimed again later.
                 games = list(dict.fromkeys(g for _, g in batch))
@@ -297,11 +304,12 @@ class Notifier:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - the store is away: the signals stay pending
-                log.warning("notification derivation failed: %s: %s", type(e).__name__, e)
+                outage.failed(e)
                 await asyncio.sleep(1.0)
 
     # -- 3. delivery ----------------------------------------------------------------------------
     async def _deliver_loop(self) -> None:
+        outage = Outage(log, "notification claim failed", "notification claims work again")
         while not self._stopping:
             claimed = 0
             try:
@@ -315,10 +323,11 @@ class Notifier:
                         task = asyncio.create_task(self._deliver(target, lane, token, raw, att))
                         self._tasks.append(task)
                         task.add_done_callback(self._tasks.remove)
+                outage.over()
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001
-                log.warning("notification claim failed: %s: %s", type(e).__name__, e)
+                outage.failed(e)
                 await asyncio.sleep(1.0)
             if not claimed:
                 self._wake.clear()

@@ -64,3 +64,27 @@ def test_a_servers_background_loops_say_an_outage_once_not_every_round() -> None
                          ("matching round failed", "matching rounds work again"),
                          ("ratings sweep failed", "ratings sweep works again")):
         assert said.count(failed) == 1 and said.count(back) == 1, (failed, [m for m in said if m[:8] == failed[:8]])
+
+
+def test_the_notification_workers_loops_say_an_outage_once_not_every_round() -> None:
+    """The notification worker (webhooks configured) logged "notification derivation failed" and
+    "notification claim failed" about once a second each, and "notification sweep failed" every
+    5 s, for as long as Redis was away (outside operator pass: 130 lines a minute per replica)."""
+    hooks = json.dumps([{"url": "http://127.0.0.1:9/hooks", "secret": "whsec_" + "A" * 32}])
+    with FaultyRedis(fsync="always") as redis_server:
+        server = ServerProcess({"TABLERO_REDIS_URL": redis_server.url, "TABLERO_WEBHOOKS": hooks,
+                                "TABLERO_WEBHOOKS_ALLOW_PRIVATE": "1"}).start()
+        try:
+            time.sleep(2)  # the worker process is up
+            redis_server.kill()
+            time.sleep(12)
+            redis_server.start()
+            time.sleep(8)
+        finally:
+            code, log = server.terminate()
+            server.kill()
+    said = [json.loads(line)["msg"] for line in log.splitlines() if line.startswith("{")]
+    for failed, back in (("notification derivation failed", "notification derivation works again"),
+                         ("notification claim failed", "notification claims work again"),
+                         ("notification sweep failed", "notification sweep works again")):
+        assert said.count(failed) == 1 and said.count(back) == 1, (failed, [m for m in said if m[:15] == failed[:15]])
