@@ -30,7 +30,7 @@ from tablero.server.store.base import GameNotFound, Trimmed
 
 from . import metrics as m
 from .events import TURN_ENDED, Cursor, clock_turn, derive_meta, derive_step, unclaimed
-from .webhooks import Endpoint, Refused, Sender, headers, payload, resolve
+from .webhooks import Endpoint, Refused, Sender, headers, payload, resolve, shown
 
 log = logging.getLogger("tablero.notify")
 
@@ -466,9 +466,9 @@ class Notifier:
                 async with asyncio.timeout(self.s.timeout):
                     await resolve(parts.hostname or "", port, self.s.allow_private)
             except Refused as e:
-                log.warning("webhook endpoint %s (%s): every delivery will be refused: %s", ep.id, ep.url, e)
+                log.warning("webhook endpoint %s (%s): every delivery will be refused: %s", ep.id, shown(ep.url), e)
             except (OSError, TimeoutError) as e:
-                log.warning("webhook endpoint %s (%s) does not resolve now: %s: %s", ep.id, ep.url,
+                log.warning("webhook endpoint %s (%s) does not resolve now: %s: %s", ep.id, shown(ep.url),
                             type(e).__name__, e)
 
     async def close(self) -> None:
