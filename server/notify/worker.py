@@ -401,10 +401,14 @@ class Notifier:
         doc = await self.subs.get(sid)
         if doc is None:
             return None  # unsubscribed since
-        meta = await self.service.games.meta(game_id)
-        if seat not in (await self.service.games.current(game_id, meta)).to_act:
-            # The turn is over (the seat moved or left, or the game ended) since it was queued:
-            # a retry after the push service was down, or a backlog, says nothing stale.
+        try:
+            meta = await self.service.games.meta(game_id)
+            to_act = (await self.service.games.current(game_id, meta)).to_act
+        except (GameNotFound, NotFound):
+            to_act = ()  # deleted (tablero admin delete) or expired since: no turn of it is left
+        if seat not in to_act:
+            # The turn is over (the seat moved or left, or the game ended or is gone) since it was
+            # queued: a retry after the push service was down, or a backlog, says nothing stale.
             m.count("push_skipped")
             return None
         title = f"Your turn in {meta['engine'].replace('-', ' ').title()}"
