@@ -426,6 +426,14 @@ class Notifier:
             return None
         return None if 200 <= status < 300 else f"push service answered {status}"
 
+    async def gone(self, game_id: str) -> bool:
+        """Whether the game no longer exists (deleted, or expired by a TTL)."""
+        try:
+            await self.service.games.store.version(game_id)
+        except (GameNotFound, NotFound):
+            return True
+        return False
+
     # -- presence: a seat watching live in an open tab ------------------------------------------
     async def live(self, game_id: str, seat: int) -> bool:
         raw = await self.q.kv_get("live", f"{game_id}:{seat}")
