@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 
+from tests import plainhttp
 from tests.faults.redis_proc import FaultyRedis
 from tests.server.support import ROOT, ServerProcess
 
@@ -75,7 +76,11 @@ def test_the_notification_workers_loops_say_an_outage_once_not_every_round() -> 
         server = ServerProcess({"TABLERO_REDIS_URL": redis_server.url, "TABLERO_WEBHOOKS": hooks,
                                 "TABLERO_WEBHOOKS_ALLOW_PRIVATE": "1"}).start()
         try:
-            time.sleep(2)  # the worker process is up
+            # The worker process is up once it has tried a delivery (refused: nothing listens there).
+            plainhttp.post(f"{server.http}/v1/games", json={"engine": "tic-tac-toe"}, timeout=10).raise_for_status()
+            deadline = time.monotonic() + 60
+            while "failed (retried" not in server.stderr() and time.monotonic() < deadline:
+                time.sleep(0.2)
             redis_server.kill()
             time.sleep(12)
             redis_server.start()
