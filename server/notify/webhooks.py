@@ -36,6 +36,7 @@ MAX_RESPONSE = 64 * 1024  # bytes of a receiver's answer read at most (the rest 
 
 
 FIELDS = frozenset({"url", "secret", "events", "id"})  # an endpoint of TABLERO_WEBHOOKS
+RESERVED_IDS = frozenset({"push", "inbox"})  # the delivery queue's targets besides the endpoints (worker.py)
 
 
 def shown(url: str) -> str:
@@ -112,6 +113,9 @@ def parse_endpoints(text: str | None) -> list[Endpoint]:
         eid = str(item.get("id") or "wh_" + hashlib.sha256(url.encode()).hexdigest()[:12])
         if eid in seen or "|" in eid:
             raise ValueError(f"item {i}: the id {eid!r} is used twice (or has a |)")
+        if eid in RESERVED_IDS:  # the queue's own targets: their deliveries would be taken for theirs
+            raise ValueError(f"item {i}: the id {eid!r} names the Web Push or notification-list queue; "
+                             "choose another")
         seen.add(eid)
         out.append(Endpoint(eid, url, tuple(secrets), frozenset(events)))
     return out
