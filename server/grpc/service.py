@@ -191,9 +191,10 @@ def _address(peer: str | None) -> str | None:
 def _refusal(call: observe.Call, e: Exception) -> tuple[grpc.StatusCode, str, tuple[tuple[str, str | bytes], ...]]:
     """The status, message and trailing metadata a failed call ends with (its code set on `call`)."""
     if isinstance(e, AppError):
-        call.code = e.code
+        call.code, call.fields["reason"] = e.code, e.reason
         if e.reason == "SHUTTING_DOWN":  # a watch served to its planned end, as SSE's `tablero-shutdown`
             call.code, call.fields["ended"] = "OK", "shutdown"  # (the client is told UNAVAILABLE: watch again)
+            del call.fields["reason"]
         status = grpc_status(e)
         wait = retry_after(e)
         details = (("grpc-status-details-bin", grpc_details(status, e.message, e.reason, e.metadata)),)

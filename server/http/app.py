@@ -65,8 +65,10 @@ class Answer(NamedTuple):
 
 def _error(code: str, message: str, status: int | None = None, headers: dict[str, str] | None = None,
            reason: str | None = None, metadata: dict[str, str] | None = None) -> Answer:
-    observe.current().code = code
-    return Answer(status or STATUS[code][0], _dumps(error_body(code, message, reason, metadata)), headers)
+    body = error_body(code, message, reason, metadata)
+    call = observe.current()
+    call.code, call.fields["reason"] = code, body["error"]["reason"]  # the log line says why, too
+    return Answer(status or STATUS[code][0], _dumps(body), headers)
 
 
 _dumps = fastjson.dumps
@@ -230,12 +232,12 @@ async def answer_watch(api: Api, rpc: Rpc, request: Any, keepalive: float,
         if sse.event_source(request, rpc):
             # An EventSource shows a page nothing of a refused answer (neither status nor body):
             # a 200 stream of one `tablero-error` message, which it can read, and no retry.
-            observe.current().code = e.code
+            observe.current().code, observe.current().fields["reason"] = e.code, e.reason
             return Answer(200, sse.refusal(e), SSE_HEADERS, "text/event-stream")
         if "text/event-stream" not in request.headers.get("accept", ""):
             return failure(e, rpc.name)
         # An SSE client: the status says it, and the body says why in SSE.
-        observe.current().code = e.code
+        observe.current().code, observe.current().fields["reason"] = e.code, e.reason
         return Answer(http_status(e), sse.refusal(e), _error_headers(e), "text/event-stream")
     except Exception as e:
         return failure(e, rpc.name)

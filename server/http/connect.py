@@ -98,7 +98,7 @@ async def _observed(rpc: str, ctx: Any) -> AsyncIterator[observe.Call]:
         call.code = "CANCELLED"
         raise
     except AppError as e:
-        call.code = e.code
+        call.code, call.fields["reason"] = e.code, e.reason
         wait = getattr(e, "retry_after", None)
         if wait is not None:
             ctx.response_headers["retry-after"] = str(max(1, int(-(-wait // 1))))

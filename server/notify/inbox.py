@@ -8,8 +8,10 @@ listed newest first, paged, and marked read (a new item of the game is unread ag
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tablero.server.app.replies import rfc3339
@@ -53,6 +55,18 @@ class Inbox:
         await self.q.kv_set(ns, game, json.dumps(item))
         if kind == "result":
             await self._cap(ns)
+
+    async def drop_gone_turns(self, user: str, gone: Callable[[str], Awaitable[bool]]) -> None:
+        """Remove the user's "turn" items of games that no longer exist: a game that expired
+        (TABLERO_ABANDONED_TTL) while the user was to act left its item listed for good, a turn
+        that `pendingTurns` counted and whose game answered 404. (`tablero admin delete` removes
+        its items itself; a result keeps its outcome and goes with the 200 cap.)"""
+        ns = "inbox:" + user
+        turns = [json.loads(v) for v in (await self.q.kv_all(ns)).values()]
+        turns = [i for i in turns if i["kind"] == "turn"]
+        for item, missing in zip(turns, await asyncio.gather(*(gone(i["gameId"]) for i in turns)), strict=True):
+            if missing:
+                await self.q.kv_del(ns, item["gameId"])
 
     async def _cap(self, ns: str) -> None:
         """At most MAX_ITEMS per user: the oldest results go first (pending turns stay)."""

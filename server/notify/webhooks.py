@@ -7,12 +7,15 @@
 two while one is rotated: every delivery then carries one `v1,` signature per secret in
 `webhook-signature`, so a receiver holding either verifies it. `events` (default: all kinds)
 filters what the endpoint gets; `id` (default: a hash of the URL) names the endpoint in
-metrics, lanes and dead letters: keep it when the URL changes to keep its queue.
+metrics, lanes and dead letters: keep it when the URL changes to keep its queue. A URL's
+credentials (`https://user:password@host/...`) are sent as HTTP Basic authentication, as curl and
+browsers send them, and never logged (`shown`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import dataclasses
 import hashlib
 import ipaddress
@@ -21,7 +24,7 @@ import logging
 import socket
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import httpx
 from standardwebhooks.webhooks import Webhook
@@ -33,6 +36,24 @@ MAX_RESPONSE = 64 * 1024  # bytes of a receiver's answer read at most (the rest 
 
 
 FIELDS = frozenset({"url", "secret", "events", "id"})  # an endpoint of TABLERO_WEBHOOKS
+RESERVED_IDS = frozenset({"push", "inbox"})  # the delivery queue's targets besides the endpoints (worker.py)
+
+
+def shown(url: str) -> str:
+    """The URL as logs show it: without its credentials (user:password@) and without its query
+    (which often carries a token), e.g. `https://portal.example/hooks?…`."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    return parts._replace(netloc=netloc, query="…" if parts.query else "", fragment="").geturl()
+
+
+def basic_auth(url: str) -> dict[str, str]:
+    """The Authorization header of a URL's credentials (none without)."""
+    parts = urlsplit(url)
+    if parts.username is None:
+        return {}
+    pair = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
+    return {"authorization": "Basic " + base64.b64encode(pair).decode()}
 
 
 class Refused(Exception):
@@ -92,6 +113,9 @@ def parse_endpoints(text: str | None) -> list[Endpoint]:
         eid = str(item.get("id") or "wh_" + hashlib.sha256(url.encode()).hexdigest()[:12])
         if eid in seen or "|" in eid:
             raise ValueError(f"item {i}: the id {eid!r} is used twice (or has a |)")
+        if eid in RESERVED_IDS:  # the queue's own targets: their deliveries would be taken for theirs
+            raise ValueError(f"item {i}: the id {eid!r} names the Web Push or notification-list queue; "
+                             "choose another")
         seen.add(eid)
         out.append(Endpoint(eid, url, tuple(secrets), frozenset(events)))
     return out
@@ -152,7 +176,8 @@ class Sender:
             host = f"[{ip}]" if ":" in ip else ip
             target = parts._replace(netloc=f"{host}:{port}").geturl()
             req = self.client.build_request("POST", target, content=body,
-                                            headers={**hdrs, "host": parts.netloc.rsplit("@", 1)[-1]},
+                                            headers={**hdrs, **basic_auth(url),
+                                                     "host": parts.netloc.rsplit("@", 1)[-1]},
                                             extensions={"sni_hostname": parts.hostname})
             resp = await self.client.send(req, stream=True)
             try:

@@ -24,12 +24,13 @@ import httpx
 from tablero.engines.core import clone
 from tablero.server.app.repository import LoadedGame
 from tablero.server.errors import FailedPrecondition, NotFound
+from tablero.server.logs import Outage
 from tablero.server.portal.table import is_platform
 from tablero.server.store.base import GameNotFound, Trimmed
 
 from . import metrics as m
 from .events import TURN_ENDED, Cursor, clock_turn, derive_meta, derive_step, unclaimed
-from .webhooks import Endpoint, Refused, Sender, headers, payload, resolve
+from .webhooks import Endpoint, Refused, Sender, headers, payload, resolve, shown
 
 log = logging.getLogger("tablero.notify")
 
@@ -270,20 +271,26 @@ class Notifier:
         return len(taken)
 
     async def _sweep_loop(self) -> None:
+        outage = Outage(log, "notification sweep failed", "notification sweep works again")
         while not self._stopping:
             try:
-                if await self.sweep() >= 100:
+                more = await self.sweep() >= 100
+                outage.over()
+                if more:
                     continue  # more are due: on at once
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - the store is away: later
-                log.warning("notification sweep failed: %s: %s", type(e).__name__, e)
+                outage.failed(e)
             await asyncio.sleep(min(5.0, self.s.sweep / 4))
 
     async def _derive_loop(self) -> None:
+        # The store away: one line when it starts, one a minute, one when it is over (not one a round).
+        outage = Outage(log, "notification derivation failed", "notification derivation works again")
         while not self._stopping:
             try:
                 batch = await self.q.read_signals(self.consumer, 64, 1000)
+                outage.over()
                 # Games are independent (each one's derivation is a CAS on its own cursor). A game
                 # whose derivation failed keeps its signals pending: claimed again later.
                 games = list(dict.fromkeys(g for _, g in batch))
@@ -297,11 +304,12 @@ class Notifier:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - the store is away: the signals stay pending
-                log.warning("notification derivation failed: %s: %s", type(e).__name__, e)
+                outage.failed(e)
                 await asyncio.sleep(1.0)
 
     # -- 3. delivery ----------------------------------------------------------------------------
     async def _deliver_loop(self) -> None:
+        outage = Outage(log, "notification claim failed", "notification claims work again")
         while not self._stopping:
             claimed = 0
             try:
@@ -315,10 +323,11 @@ class Notifier:
                         task = asyncio.create_task(self._deliver(target, lane, token, raw, att))
                         self._tasks.append(task)
                         task.add_done_callback(self._tasks.remove)
+                outage.over()
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001
-                log.warning("notification claim failed: %s: %s", type(e).__name__, e)
+                outage.failed(e)
                 await asyncio.sleep(1.0)
             if not claimed:
                 self._wake.clear()
@@ -392,10 +401,14 @@ class Notifier:
         doc = await self.subs.get(sid)
         if doc is None:
             return None  # unsubscribed since
-        meta = await self.service.games.meta(game_id)
-        if seat not in (await self.service.games.current(game_id, meta)).to_act:
-            # The turn is over (the seat moved or left, or the game ended) since it was queued:
-            # a retry after the push service was down, or a backlog, says nothing stale.
+        try:
+            meta = await self.service.games.meta(game_id)
+            to_act = (await self.service.games.current(game_id, meta)).to_act
+        except (GameNotFound, NotFound):
+            to_act = ()  # deleted (tablero admin delete) or expired since: no turn of it is left
+        if seat not in to_act:
+            # The turn is over (the seat moved or left, or the game ended or is gone) since it was
+            # queued: a retry after the push service was down, or a backlog, says nothing stale.
             m.count("push_skipped")
             return None
         title = f"Your turn in {meta['engine'].replace('-', ' ').title()}"
@@ -412,6 +425,14 @@ class Notifier:
             m.count("push_gone")
             return None
         return None if 200 <= status < 300 else f"push service answered {status}"
+
+    async def gone(self, game_id: str) -> bool:
+        """Whether the game no longer exists (deleted, or expired by a TTL)."""
+        try:
+            await self.service.games.store.version(game_id)
+        except (GameNotFound, NotFound):
+            return True
+        return False
 
     # -- presence: a seat watching live in an open tab ------------------------------------------
     async def live(self, game_id: str, seat: int) -> bool:
@@ -457,9 +478,9 @@ class Notifier:
                 async with asyncio.timeout(self.s.timeout):
                     await resolve(parts.hostname or "", port, self.s.allow_private)
             except Refused as e:
-                log.warning("webhook endpoint %s (%s): every delivery will be refused: %s", ep.id, ep.url, e)
+                log.warning("webhook endpoint %s (%s): every delivery will be refused: %s", ep.id, shown(ep.url), e)
             except (OSError, TimeoutError) as e:
-                log.warning("webhook endpoint %s (%s) does not resolve now: %s: %s", ep.id, ep.url,
+                log.warning("webhook endpoint %s (%s) does not resolve now: %s: %s", ep.id, shown(ep.url),
                             type(e).__name__, e)
 
     async def close(self) -> None:

@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 
+from tests import plainhttp
 from tests.faults.redis_proc import FaultyRedis
 from tests.server.support import ROOT, ServerProcess
 
@@ -64,3 +65,32 @@ def test_a_servers_background_loops_say_an_outage_once_not_every_round() -> None
                          ("matching round failed", "matching rounds work again"),
                          ("ratings sweep failed", "ratings sweep works again")):
         assert said.count(failed) == 1 and said.count(back) == 1, (failed, [m for m in said if m[:8] == failed[:8]])
+
+
+def test_the_notification_workers_loops_say_an_outage_once_not_every_round() -> None:
+    """The notification worker (webhooks configured) logged "notification derivation failed" and
+    "notification claim failed" about once a second each, and "notification sweep failed" every
+    5 s, for as long as Redis was away (outside operator pass: 130 lines a minute per replica)."""
+    hooks = json.dumps([{"url": "http://127.0.0.1:9/hooks", "secret": "whsec_" + "A" * 32}])
+    with FaultyRedis(fsync="always") as redis_server:
+        server = ServerProcess({"TABLERO_REDIS_URL": redis_server.url, "TABLERO_WEBHOOKS": hooks,
+                                "TABLERO_WEBHOOKS_ALLOW_PRIVATE": "1"}).start()
+        try:
+            # The worker process is up once it has tried a delivery (refused: nothing listens there).
+            plainhttp.post(f"{server.http}/v1/games", json={"engine": "tic-tac-toe"}, timeout=10).raise_for_status()
+            deadline = time.monotonic() + 60
+            while "failed (retried" not in server.stderr() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            redis_server.kill()
+            time.sleep(12)
+            redis_server.start()
+            time.sleep(8)
+            log = server.stderr()  # (what the stopping worker says as its store closes is not the outage's)
+        finally:
+            server.terminate()
+            server.kill()
+    said = [json.loads(line)["msg"] for line in log.splitlines() if line.startswith("{")]
+    for failed, back in (("notification derivation failed", "notification derivation works again"),
+                         ("notification claim failed", "notification claims work again"),
+                         ("notification sweep failed", "notification sweep works again")):
+        assert said.count(failed) == 1 and said.count(back) == 1, (failed, [m for m in said if m[:15] == failed[:15]])

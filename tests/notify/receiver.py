@@ -14,10 +14,14 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 
 class Receiver:
-    """`fail_rate`: answers that share 500 at random; `hang`: never answers (holds the request)."""
+    """`fail_rate`: answers that share 500 at random; `hang`: never answers (holds the request);
+    `authorization`: the Authorization header every delivery must carry (else 401)."""
 
-    def __init__(self, secret: str, *, fail_rate: float = 0.0, hang: bool = False, seed: int = 1) -> None:
+    def __init__(self, secret: str, *, fail_rate: float = 0.0, hang: bool = False, seed: int = 1,
+                 authorization: str | None = None) -> None:
         self.verifier = Webhook(secret)
+        self.authorization = authorization
+        self.unauthorized = 0
         self.fail_rate, self.hang = fail_rate, hang
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
@@ -44,6 +48,13 @@ class Receiver:
                 hdrs = {k.lower(): v for k, v in self.headers.items()}
                 if receiver.hang:
                     receiver.stop.wait(60)
+                    return
+                if receiver.authorization is not None and hdrs.get("authorization") != receiver.authorization:
+                    with receiver.lock:
+                        receiver.unauthorized += 1
+                    self.send_response(401)
+                    self.send_header("content-length", "0")
+                    self.end_headers()
                     return
                 try:
                     doc = receiver.verifier.verify(body, hdrs)
