@@ -28,6 +28,7 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 from standardwebhooks.webhooks import Webhook
+from tablero.server.app.replies import rfc3339
 
 from .events import KINDS
 
@@ -122,9 +123,10 @@ def parse_endpoints(text: str | None) -> list[Endpoint]:
 
 
 def payload(ev: dict[str, Any]) -> bytes:
-    """The body: Standard Webhooks' {"type", "timestamp", "data"} plus the event's id."""
-    ts = datetime.fromtimestamp(ev["timestamp"], UTC).isoformat().replace("+00:00", "Z")
-    return json.dumps({"id": ev["id"], "type": ev["type"], "timestamp": ts, "data": ev["data"]},
+    """The body: Standard Webhooks' {"type", "timestamp", "data"} plus the event's id. The
+    timestamp is RFC 3339 in UTC to the millisecond, always in one form (e.g.
+    2026-12-05T13:10:00.000Z, also on a whole second), as every Timestamp of the API."""
+    return json.dumps({"id": ev["id"], "type": ev["type"], "timestamp": rfc3339(ev["timestamp"]), "data": ev["data"]},
                       separators=(",", ":")).encode()
 
 

@@ -344,3 +344,11 @@ def test_a_clock_that_starts_at_the_last_join_gives_the_first_seats_deadline() -
         assert third["data"]["newly"] == [1] and "deadline" in third["data"]["seats"][0]
         time.sleep(0.5)
         assert sum(d["id"].endswith("_clock") for d in rec.accepted if d["data"]["gameId"] == gid) == 1
+
+
+def test_a_payloads_timestamp_has_one_form_also_on_a_whole_second() -> None:
+    """RFC 3339 in UTC to the millisecond, whatever the fraction (was `...51.599000Z`, and
+    `...51Z` on a whole second)."""
+    ev = {"id": "evt_g_1_turn_started", "type": "turn.started", "data": {"gameId": "g"}}
+    assert json.loads(payload({**ev, "timestamp": 1796648400.0}))["timestamp"] == "2026-12-07T13:00:00.000Z"
+    assert json.loads(payload({**ev, "timestamp": 1796648400.599}))["timestamp"] == "2026-12-07T13:00:00.599Z"
