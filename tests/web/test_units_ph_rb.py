@@ -40,3 +40,16 @@ def test_units_on_the_boards_and_in_the_log(server, new_page, lang):
     said = page.evaluate(JS, [e for e, _ in PHOENICIA])
     for (event, words), line in zip(PHOENICIA, said, strict=True):
         assert line.endswith(words[lang]), (event, line)
+
+
+def test_riverboats_fields_are_named_as_fields_in_spanish(server, new_page):
+    """A cell's title read "casilla 3: campo amarilla", "campo morada": the crop card's feminine
+    colour ("la carta de cultivo amarilla") on a field, which is masculine."""
+    rb = ApiGame(server.url, "riverboat", ["human", "bot"])
+    page = new_page(lang="es")
+    rb.hold(page, [0])
+    page.goto(f"{server.url}/#/g/{rb.id}")
+    page.wait_for_selector(".player.me [title*='campo']")
+    titles = page.eval_on_selector_all(".player.me [title*='campo']", "els => els.map((e) => e.title)")
+    assert not [t for t in titles if "campo amarilla" in t or "campo morada" in t], titles
+    assert any("campo amarillo" in t for t in titles) and any("campo morado" in t for t in titles), titles

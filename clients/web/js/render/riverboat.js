@@ -106,10 +106,10 @@ function mat(ctx, p, s) {
       const feat = (p.feature || [])[i];
       const el = h('div', {
         class: `hex${(p.worker || [])[i] ? ' has-worker' : ''}${(p.scored || [])[i] ? ' scored' : ''}`,
-        style: { background: FIELD[colour] || '#eee' }, title: L('label.cell', { n: i + 1, colour: word(colour || ''), crop: cr ? word(cr) : '', has_crop: String(!!cr), feature: feat ? word(feat) : '', has_feature: String(!!feat) }),
+        style: { background: FIELD[colour] || '#eee' }, title: L('label.cell', { n: i + 1, colour: word(colour || ''), colour_id: colour || '', crop: cr ? word(cr) : '', has_crop: String(!!cr), feature: feat ? word(feat) : '', has_feature: String(!!feat) }),
       }, h('small', { class: 'cellno', 'aria-hidden': 'true', style: { fontSize: '0.6em', marginRight: '1px', color: '#000', background: 'rgba(255,255,255,.8)', borderRadius: '2px', padding: '0 1px' } }, String(i + 1)),
       cr ? crop(cr) : null, (p.worker || [])[i] ? h('span', { class: `worker c${s}` }) : null, feat ? h('small', { class: 'feat' }, word(feat)) : null);
-      cells.push(mine ? pickAlso(pick(el, 'cell', i, L('label.cell_pick', { n: i + 1, colour: word(colour || ''), crop: cr ? word(cr) : '', has_crop: String(!!cr) })), 'cells', [i]) : el);
+      cells.push(mine ? pickAlso(pick(el, 'cell', i, L('label.cell_pick', { n: i + 1, colour: word(colour || ''), colour_id: colour || '', crop: cr ? word(cr) : '', has_crop: String(!!cr) })), 'cells', [i]) : el);
     }
     rows.push(h('div', { class: `hexrow${r % 2 === 1 && grid.odd_rows_shifted_right ? ' shifted' : ''}` }, cells));
   }
