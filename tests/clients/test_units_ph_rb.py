@@ -58,3 +58,18 @@ def test_riverboats_crop_tile_piles_say_how_many_tiles_are_left(lang):
     text = " ".join(console.export_text().split())
     for size, n in g.view(0)["pile_sizes"].items():
         assert PILE[lang].format(n=n) in text, (size, n, text[-2000:])
+
+
+FOUNDERS = [  # Founders' squares are named as squares in Spanish too ("en T14, S15" said no more)
+    ({"type": "prestige_placed", "seat": 1, "card": "watchtower", "cells": [40, 41]},
+     {"es": "coloca el edificio de prestigio Atalaya en las casillas ", "en": "places the prestige building Watchtower on squares "}),
+    ({"type": "building_upgraded", "seat": 1, "resource": "bricks", "cells": [40], "cost": 4},
+     {"es": "mejora a ladrillos en la casilla ", "en": "upgrades to bricks on square "}),
+]
+
+
+def test_founders_squares_are_named_in_both_languages(lang):
+    _, game = _game("founders-of-gloomhaven", 2)
+    for event, said in FOUNDERS:
+        line = describe_event(event, game)
+        assert said[lang] in line, (event, line)
