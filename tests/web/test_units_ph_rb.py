@@ -54,16 +54,3 @@ def test_riverboats_fields_are_named_as_fields_in_spanish(server, new_page):
     assert not [t for t in titles if "campo amarilla" in t or "campo morada" in t], titles
     assert any("campo amarillo" in t for t in titles) and any("campo morado" in t for t in titles), titles
 
-
-def test_a_board_pieces_name_keeps_its_lines_apart(server, new_page):
-    """A piece one can choose on the board is named by what it shows, then what choosing it does:
-    its lines ran together ("cultivationnot taken — Phase cultivation"; a riverboat's "holds 1",
-    "3 harbor steps" and "3 left" as "holds 13 harbor steps + 1 coin3 left")."""
-    rb = ApiGame(server.url, "riverboat", ["human", "bot"])
-    page = new_page(390, 844, lang="en")
-    rb.hold(page, [0])
-    page.goto(f"{server.url}/#/g/{rb.id}")
-    page.wait_for_selector(".tile.phase[role=button][aria-label]")
-    names = page.eval_on_selector_all(".tile.phase[role=button]", "els => els.map((e) => e.getAttribute('aria-label'))")
-    assert names and all(" · not taken — Phase " in n for n in names), names
-    assert not [n for n in names if "not taken" in n and "· not taken" not in n], names

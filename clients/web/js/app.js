@@ -932,10 +932,7 @@ class Table {
         el.setAttribute('tabindex', '0');
         if (!cell) el.setAttribute('role', 'button');
         // A button's name starts with what it shows (a card's name), then what choosing it does.
-        // (its lines apart: a boat's "holds 1", "3 harbor steps" and "3 left" ran together as
-        // "holds 13 harbor steps…3 left" in textContent)
-        const shown = String(el.innerText || el.textContent).split('\n').map((x) => x.trim().replace(/\s+/g, ' '))
-          .filter(Boolean).join(' · ');
+        const shown = el.textContent.trim().replace(/\s+/g, ' ');
         const label = el.dataset.pickLabel;
         if (label && !cell) el.setAttribute('aria-label', shown && !label.includes(shown) ? `${shown} — ${label}` : label);
       } else {
