@@ -8,6 +8,9 @@ seats, lobby, clocks, the platform's own events), a flat object of ICU MessageFo
 - `name.<value>` for the string values the schemas enumerate (buildings, cards, spaces,
   resources, phases; ids such as cells "3" or boats "2a" excepted);
 - `amount.<resource>` (optional): how `{n}` of a resource reads, e.g. `{n}$`;
+- `the.<value>` (optional): a name with its definite article, e.g. Spanish `la Granja`, `el Banco`
+  (English `the Farm`), which a template names as `{<field>_the}` where its sentence needs the
+  article ("Trabajador a la Granja"; `a el → al` is one of the catalog's contractions, below);
 - `label.name_contractions` (optional): grammar no template can know, `from → to` rules joined
   by `;` that every client applies to each formatted message (`^from → to`: at a sentence's
   start only), e.g. New Bedford's Spanish "a Capitán → al Capitán" ("pagando al Capitán Ahab").
@@ -18,7 +21,7 @@ numbers as numbers, strings as their `name.` (else as sent), lists as a list, ob
 amounts, booleans as `true`/`false` (for `select`); `who` is the acting seat (`seat` or
 `player`), `who_you` is `true` when that seat is the viewer's ("Your ship", not "Red (you)’s
 ship"), `<field>_who` names the seat(s) an integer field holds, `<field>_count` is a list's
-or an object's size, `<field>_total` an object's numbers added up (New Bedford's whales kept:
+or an object's size, `<field>_the` a name (or a list of names) with its `the.` article, `<field>_total` an object's numbers added up (New Bedford's whales kept:
 "paying its lay"), `has_<field>` is `true` when the field is present and not empty, and an
 object's entries come as `<field>_<key>` too.
 """

@@ -16,13 +16,13 @@ from tablero_client.render import action_label, describe_event, i18n
 from tests.engines.new_bedford.helpers import game, give, own
 
 LABELS = {
-    "en": ["Worker to General Store — sell lumber for $1, food for $1, and brick for $2, one kind at a time; "
+    "en": ["Worker to the General Store — sell lumber for $1, food for $1, and brick for $2, one kind at a time; "
            "+$1 (first-player bonus) (up to +$8)",
-           "Worker to Market — sell lumber for $1, food for $1, and brick for $2, one kind at a time; "
+           "Worker to the Market — sell lumber for $1, food for $1, and brick for $2, one kind at a time; "
            "the first of each kind earns double; pay $1 to {owner} first (up to +$10)"],
-    "es": ["Trabajador a Tienda — vende leña a 1$, comida a 1$ y ladrillo a 2$, un tipo cada vez; "
+    "es": ["Trabajador a la Tienda — vende leña a 1$, comida a 1$ y ladrillo a 2$, un tipo cada vez; "
            "+1$ (bonus de primer jugador) (hasta +8$)",
-           "Trabajador a Mercado — vende leña a 1$, comida a 1$ y ladrillo a 2$, un tipo cada vez; "
+           "Trabajador al Mercado — vende leña a 1$, comida a 1$ y ladrillo a 2$, un tipo cada vez; "
            "la primera mercancía de cada tipo vale el doble; paga antes 1$ a {owner} (hasta +10$)"],
 }
 OPENED = {"en": ["Seat 1 (you) goes to sell at the General Store:", "Seat 1 (you) goes to sell at the Market:"],

@@ -33,7 +33,7 @@ def test_new_bedford_in_spanish_at_80x24_teaches_as_it_goes(server, tmux):
     assert "Tienes:" in text  # own goods, printed just above the prompt
     tail = text[text.rindex("Tienes:"):]
     assert tail.count("\n") <= 3, tail  # in sight: the prompt follows it
-    assert re.search(r"Trabajador a (Granja|Bosque|Ayuntamiento|Almacén|Tienda) — ", text), text[-3000:]
+    assert re.search(r"Trabajador (a la Granja|al Bosque|al Ayuntamiento|al Almacén|a la Tienda) — ", text), text[-3000:]
     assert "añade 2 de comida" in text or "añade 2 de leña" in text  # a building's effect beside it
     tmux.keys("?", "Enter")
     helped = tmux.wait(lambda s: "Escribe el número de una jugada" in s)

@@ -1,5 +1,5 @@
 """Founders of Gloomhaven in the terminal, an outside tester's findings from the browser: an
-adviser's bonus in the catalog's words ("+2 carreteras", "+1 de influencia fugaz", not "+2 roads",
+adviser's bonus in the catalog's words ("+2 carreteras", "+1 de influencia temporal", not "+2 roads",
 "+1 fleeting"), its category capitalised as the other kinds ("Comercio" beside "Mejorar"), an empty
 hand "ninguna" (feminine)."""
 
@@ -31,7 +31,7 @@ def test_an_advisers_bonus_and_category_in_spanish(spanish):
     surveyor = _card_text(game, view["cards"]["surveyor"], "surveyor")
     merchant = _card_text(game, {**view["cards"]["merchant"], "bonus": {"fleeting": 1, "roads": 1}}, "merchant")
     assert "Mejorar · " in surveyor and "+2 carreteras" in surveyor and "roads" not in surveyor, surveyor
-    assert "Comercio · " in merchant and "+1 de influencia fugaz, +1 carretera" in merchant, merchant
+    assert "Comercio · " in merchant and "+1 de influencia temporal, +1 carretera" in merchant, merchant
 
 
 def test_an_empty_hand_reads_ninguna(spanish):

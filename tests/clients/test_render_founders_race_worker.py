@@ -12,8 +12,8 @@ from .test_render_words_ph_nb import _game
 
 def test_a_worker_on_the_race_board_is_said_as_the_race_action():
     game = _game(engines.LocalGame("founders-of-gloomhaven", seats=1, seed=1), "founders-of-gloomhaven")
-    for lang, race, foundry in (("en", "Worker to your race action", "Worker to Foundry"),
-                                ("es", "Trabajador a tu acción de raza", "Trabajador a Fundición")):
+    for lang, race, foundry in (("en", "Worker to your race action", "Worker to the Foundry"),
+                                ("es", "Trabajador a tu acción de raza", "Trabajador a la Fundición")):
         i18n.set_language(lang)
         try:
             said = [action_label({"type": "place_worker", "target": t}, game).split(" — ")[0] for t in ("race", "foundry")]

@@ -69,7 +69,7 @@ def test_a_phoenicia_payment_request_says_what_it_is_for():
     else:
         raise AssertionError("no tool to pay for in the game")
     line = describe_event(e, _game(g, "phoenicia"))
-    assert line.endswith(f"must pay {e['price']} to buy a tool for {tool['tableau'].capitalize()}."), line
+    assert line.endswith(f"must pay ${e['price']} to buy a tool for {tool['tableau'].capitalize()}."), line
 
 
 # --- New Bedford: the log tells every change to a player's money, goods, buildings and ships --------

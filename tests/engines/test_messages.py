@@ -15,11 +15,12 @@ from tablero import engines
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = [ROOT / "clients" / "python" / "tablero_client", ROOT / "clients" / "web" / "js"]
-# Keys beside the declared ones: how an amount of a resource reads, a building's effect (both for
-# declared names only), how a list of the outcome's records reads as sentences (`record.<list>`, for
-# a list the outcome schema declares: the final scores' clients use it), and labels a client's
-# renderer uses (checked to be used below).
-EXTRA = re.compile(r"^(amount|effect|record)\.(.+)$")
+# Keys beside the declared ones: how an amount of a resource reads, a building's effect, a name
+# with its article (`the.farm`: "la Granja"; all three for declared names only), how a list of
+# the outcome's records reads as sentences (`record.<list>`, for a list the outcome schema
+# declares: the final scores' clients use it), and labels a client's renderer uses (checked to be
+# used below).
+EXTRA = re.compile(r"^(amount|effect|record|the)\.(.+)$")
 PARSER = Parser({"allow_tags": False})
 # Arguments every template may use beside its fields (what the clients derive: who acts).
 DERIVED = {"who", "has_who", "who_you", "seats", *(f"p{i}" for i in range(6))}
@@ -43,7 +44,7 @@ def _arguments(nodes, out: set[str]) -> set[str]:
 def _allowed(field: str, fields: set[str]) -> bool:
     """`space`, `has_space`, `owner_who`, `cells_count`, `post_office_seat_who` of fields {space, …}."""
     base = re.sub(r"^has_", "", field)
-    base = re.sub(r"_(who|count|total|by_seat|id)$", "", base)
+    base = re.sub(r"_(who|count|total|by_seat|id|the)$", "", base)
     return base in DERIVED or base.startswith("private_") or base in fields or any(base.startswith(f + "_") for f in fields)
 
 
@@ -90,6 +91,14 @@ def test_spanish_names_follow_the_rulebooks():
     assert (es["name.farm"], es["name.forest"], es["name.town_hall"]) == ("Granja", "Bosque", "Ayuntamiento")
     assert es["name.seamens_bethel"] == "Capilla de los Marineros" and es["name.dry_dock"] == "Varadero"
     assert messages.catalog("riverboat", "es")["name.harvest"] == "recolección"
+
+
+def test_founders_influence_has_the_rulebooks_names_in_spanish():
+    """Fleeting influence is "influencia temporal" in the rulebook (seed 002 p. 11-15, fifteen
+    times; lasting: "duradera"): the catalog said "fugaz" on every vote, income and adviser."""
+    es = " ".join(messages.catalog("founders-of-gloomhaven", "es").values())
+    assert "fugaz" not in es and "fugaces" not in es
+    assert "influencia temporal" in es and "influencia duradera" in es
 
 
 def test_phoenicias_overlord_has_one_name_in_spanish():

@@ -90,11 +90,11 @@ def test_the_log_lines_the_tester_quoted_read_as_sentences(server, new_page):
         "new-bedford": [({"type": "sale_opened", "seat": 1, "space": "general_store", "kinds": ["lumber"]},
                          "Blue goes to sell at the General Store: lumber may be sold."),
                         ({"type": "inn_workers_picked_up", "seat": 0, "spaces": ["farm", "seamens_bethel"]},
-                         "Red (you) picks up their workers from Farm and Seamen’s Bethel (Inn), to place them again."),
+                         "Red (you) picks up their workers from the Farm and the Seamen’s Bethel (Inn), to place them again."),
                         ({"type": "tablero.turn_timed_out", "seat": 0, "then": "bot"},
                          "Red (you) ran out of time for this turn: a bot plays it.")],
         "phoenicia": [({"type": "payment_requested", "seat": 2, "price": 5, "action": {"type": "buy_tool", "tableau": "farming"}},
-                       "Green must pay 5 to buy a tool for Farming."),
+                       "Green must pay $5 to buy a tool for Farming."),
                       ({"type": "production_dealt", "seat": 1, "cards": 1, "undealt": 0, "disks": 1},
                        "Blue receives 1 production card and 1 disk.")],
     }

@@ -157,7 +157,7 @@ def test_founders_names_are_printed_ones_whatever_the_view_holds(page):
     assert out[0] == "New proposals are drawn: Temple of the Great Oak and Weavers’ Hall.", out[0]
     assert out[1].startswith("Votes revealed: Temple of the Great Oak 0 influence and Weavers' Hall 1 influence"), out[1]
     assert out[2] == "No new proposals."
-    assert "Harbor Warehouse on squares A1" in out[3] and out[4] == "The Tanners' Hall is complete."
+    assert "Harbor Warehouse on square A1" in out[3] and out[4] == "The Tanners' Hall is complete."
     assert out[5].endswith("places a worker on the Foundry.") and out[6] == "Salt Barrel"
 
 

@@ -80,7 +80,7 @@ def test_goofspiel_names_whose_bid_is_whose_and_who_won(server, new_page):
     page.wait_for_selector(".log li[data-type=bids_revealed]")
     assert page.inner_text(".log li[data-type=bids_revealed]") == "Bids revealed: Red (you) 1 and Blue 4; Blue wins the prize."
     history = page.locator(".board table").filter(has_text="Won by")
-    assert history.locator("thead th").all_inner_texts() == ["Prize", " Red (you)'s bid", " Blue's bid", "Won by"]
+    assert history.locator("thead th").all_inner_texts() == ["Prize", " Your bid", " Blue's bid", "Won by"]
     assert history.locator("tbody tr").first.locator("td").all_inner_texts() == [str(prize), "1", "4", "Blue"]
     # Red's 3 is bid: still in the hand until the reveal, marked so, and no longer a bid to make.
     hand = page.locator(".board .hand")
@@ -327,9 +327,9 @@ def test_phoenicia_says_the_discount_between_the_bid_and_the_price(server, new_p
         {"type": "auction_won", "seat": 0, "card": "Temple", "bid": 12, "discount": 0, "price": 12},
     ])
     assert [s for s, _ in said] == [
-        "Blue wins City Walls with a bid of 33, less a discount of 6: the price is 27.",
-        "Blue pays 27 for City Walls (cards 10, 10, and 9; 2 back in disks).",
-        "Red (you) wins Temple for 12.",
+        "Blue wins City Walls with a bid of $33, less a discount of $6: the price is $27.",
+        "Blue pays $27 for City Walls (cards 10, 10, and 9; 2 back in disks).",
+        "Red (you) wins Temple for $12.",
     ]
 
 

@@ -33,7 +33,7 @@ def test_founders_adviser_bonus_and_category_in_spanish_words(es):
       const el = r.render({ view: args.view, seat: 0, held: [0] });
       return [...el.querySelectorAll('.fg-adviser')].map((x) => x.textContent);""", view=_founders_view())
     text = " | ".join(out)
-    assert "+2 carreteras" in text and "+1 de influencia fugaz" in text, text
+    assert "+2 carreteras" in text and "+1 de influencia temporal" in text, text
     assert "roads" not in text and "fleeting" not in text, text
     assert "Comercio ·" in text and "Mejorar ·" in text and "comercio" not in text, text
 

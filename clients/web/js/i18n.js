@@ -177,6 +177,14 @@ export function value(cat, v) {
   return String(v);
 }
 
+// A name with its definite article as the catalog writes it (`the.farm`: "la Granja" / "the Farm"),
+// for a sentence that needs one ("Trabajador a la Granja"); else the name alone. A list: each one.
+export function the(cat, v) {
+  if (Array.isArray(v)) return cat.list(v.map((x) => String(the(cat, x))));
+  if (typeof v === 'string' && cat.has(`the.${v}`)) return cat.t(`the.${v}`);
+  return shown(cat, v);
+}
+
 export function shown(cat, v) {
   if (typeof v === 'boolean') return cat.t(v ? 'value.yes' : 'value.no');
   const out = value(cat, v);
@@ -200,6 +208,12 @@ function field(cat, args, k, v, who, special) {
   args[k] = own !== null && own !== undefined ? own : value(cat, v);
   args[`has_${k}`] = empty(v) ? 'false' : 'true';
   if (typeof v === 'string') args[`${k}_id`] = v;
+  if (typeof v === 'string' || (Array.isArray(v) && v.length && v.every((x) => typeof x === 'string'))) {
+    // "la Granja": the catalog's article first (a board's own name for the value, e.g. a card as
+    // printed, has none), else that name, else the catalog's name
+    const named = typeof v === 'string' ? cat.has(`the.${v}`) : v.some((x) => cat.has(`the.${x}`));
+    args[`${k}_the`] = !named && own !== null && own !== undefined ? own : the(cat, v);
+  }
   if (isSeat(v)) args[`${k}_who`] = who(v);
   if (Array.isArray(v)) {
     args[`${k}_count`] = v.length;

@@ -14,6 +14,12 @@ export function seatName(ctx, seat) {
   return isYou(ctx, seat) ? cat.t('seat.you', { name: base }) : base;
 }
 
+// A label's arguments for a seat: its name, and whether it is the viewer's ("Your mat", not
+// "Red (you)'s mat": the templates' `who_you`, as for an event's acting seat).
+export function seatArgs(ctx, seat) {
+  return { who: seatName(ctx, seat), who_you: isYou(ctx, seat) ? 'true' : 'false' };
+}
+
 const isYou = (ctx, seat) => seat !== null && seat !== undefined && !!ctx.held && ctx.held.includes(seat);
 
 // An event's secrets (`private`, by seat) for the seat shown only: in a hot seat the log was read

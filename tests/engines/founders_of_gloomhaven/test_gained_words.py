@@ -13,11 +13,11 @@ from .browser_words import MESSAGES, browser_words
 
 CASES = [  # money, fleeting, lasting, points -> English, Spanish
     ((3, 2, 1, 1), "Red gains $3, 2 fleeting and 1 lasting influence, 1 point.",
-     "Red gana 3$, 2 de influencia fugaz y 1 duradera, 1 punto."),
+     "Red gana 3$, 2 de influencia temporal y 1 duradera, 1 punto."),
     ((0, 0, 2, 0), "Red gains 2 lasting influence.", "Red gana 2 de influencia duradera."),
-    ((0, 2, 0, 0), "Red gains 2 fleeting influence.", "Red gana 2 de influencia fugaz."),
+    ((0, 2, 0, 0), "Red gains 2 fleeting influence.", "Red gana 2 de influencia temporal."),
     ((5, 0, 0, 2), "Red gains $5, 2 points.", "Red gana 5$, 2 puntos."),
-    ((0, 1, 0, 1), "Red gains 1 fleeting influence, 1 point.", "Red gana 1 de influencia fugaz, 1 punto."),
+    ((0, 1, 0, 1), "Red gains 1 fleeting influence, 1 point.", "Red gana 1 de influencia temporal, 1 punto."),
     ((0, 0, 0, 0), "Red gains nothing.", "Red no gana nada."),
 ]
 

@@ -12,8 +12,8 @@ from .browser_words import MESSAGES, browser_words
 
 CASES = [  # money, fleeting -> English, Spanish
     ((3, 0), "Blue collects $3.", "Blue cobra 3$."),
-    ((3, 2), "Blue collects $3 and 2 fleeting influence.", "Blue cobra 3$ y 2 de influencia fugaz."),
-    ((1, 1), "Blue collects $1 and 1 fleeting influence.", "Blue cobra 1$ y 1 de influencia fugaz."),
+    ((3, 2), "Blue collects $3 and 2 fleeting influence.", "Blue cobra 3$ y 2 de influencia temporal."),
+    ((1, 1), "Blue collects $1 and 1 fleeting influence.", "Blue cobra 1$ y 1 de influencia temporal."),
 ]
 
 

@@ -311,7 +311,7 @@ def _card_text(game: Game, card: dict[str, Any] | None, card_id: str) -> str:
             "shape": card.get("shape") or "",
             "colour": m.format("label.terrain", {"terrain": card["colour"]}) if card.get("colour") else "",
             "has_action": "true" if action else "false", "action": amounts(m, action) if action else ""})
-    # "+1 carretera", "+1 de influencia fugaz": the catalog's amount.<resource> (else its label.res)
+    # "+1 carretera", "+1 de influencia temporal": the catalog's amount.<resource> (else its label.res)
     bonus = ", ".join("+" + (m.format(f"amount.{k}", {"n": n}) if m.has(f"amount.{k}") else f"{n} {m.format('label.res', {'res': k})}")
                       for k, n in (card.get("bonus") or {}).items())
     return name + " — " + m.format("label.adviser_text", {

@@ -160,6 +160,17 @@ def value(cat: Catalog, v: Any) -> Any:
     return str(v)
 
 
+def the(cat: Catalog, v: Any) -> Any:
+    """A name with its definite article as the catalog writes it (`the.farm`: "la Granja" / "the
+    Farm"), for a sentence that needs one ("Trabajador a la Granja"); else the name alone. A list:
+    each one."""
+    if isinstance(v, list):
+        return cat.list([str(the(cat, x)) for x in v])
+    if isinstance(v, str) and cat.has(f"the.{v}"):
+        return cat.format(f"the.{v}")
+    return _shown(cat, v)
+
+
 def _shown(cat: Catalog, v: Any) -> Any:
     shown = value(cat, v)
     if isinstance(v, bool):
@@ -208,6 +219,11 @@ def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, sp
     args[f"has_{k}"] = "true" if _present(v) else "false"
     if isinstance(v, str):
         args[f"{k}_id"] = v  # the value as sent, for a template's select
+    if isinstance(v, str) or (isinstance(v, list) and v and all(isinstance(x, str) for x in v)):
+        # with its article, "la Granja": the catalog's first (a board's own name for the value, e.g.
+        # a card as printed, has none), else that name, else the catalog's name
+        named = any(cat.has(f"the.{x}") for x in (v if isinstance(v, list) else [v]))
+        args[f"{k}_the"] = the(cat, v) if named or shown is None else shown
     if _seatlike(v):
         args[f"{k}_who"] = who(v)
     if isinstance(v, list):

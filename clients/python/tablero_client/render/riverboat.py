@@ -134,9 +134,10 @@ def render(game: Game) -> Group:
         text = m.format("label.space_n", {"n": i}) + " · " + (f"{name}: {text}" if name else text)
         opps.add_row(text, amounts(m, o.get("bonus") or {}) if (o.get("bonus") or {}).get("feature") is None
                      else value(m, o["bonus"]["feature"]))
-    supply = v.get("crop_supply") or {}
+    supply, piles = v.get("crop_supply") or {}, v.get("pile_sizes") or {}
     tiles = Text(m.format("label.term_tiles") + " " + "; ".join(
         f"{m.format('label.hex_size', {'size': k})}: {', '.join(f'#{i} ' + (str(value(m, x)) if x else taken) for i, x in enumerate(t, 1))}"
+        + (f" ({m.format('label.pile_size', {'n': piles[k]})})" if isinstance(piles.get(k), int) else "")  # tiles left
         for k, t in supply.items()))
     parts: list[Any] = [head, MatsFit(players, bare, mats), key, tiles, boats, opps]
     if v.get("held_tile"):

@@ -3,7 +3,7 @@
 // the adviser offer, proposals, prestige buildings, the vote and each player's mat.
 // Hands: only the viewer's own; secret votes only as "voted" (the view never has them).
 import { h, humanize, title } from '../dom.js';
-import { seatName } from '../words.js';
+import { seatName, seatArgs } from '../words.js';
 import { catalog, value as named, amounts, pseudoLocale } from '../i18n.js';
 import { pick, pickAlso, res } from './common.js';
 
@@ -151,7 +151,7 @@ function player(ctx, v, p) {
   const mine = s === ctx.seat;
   const turn = (v.to_act || []).includes(s);
   const list = (xs) => catalog(FG).list(xs) || L('value.none');
-  return h('section', { class: `box player c${s}${mine ? ' me' : ''}`, 'aria-label': L('label.mat_of', { who: seatName(ctx, s) }) },
+  return h('section', { class: `box player c${s}${mine ? ' me' : ''}`, 'aria-label': L('label.mat_of', seatArgs(ctx, s)) },
     h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, L('label.player_state', { race: raceName(p.race), to_act: String(turn), active: String(v.active === s) }))),
     h('div', {}, res('★', p.points, L('label.res', { res: 'points' })), res('¢', p.money, L('label.res', { res: 'money' })), res('✦', p.fleeting, L('label.res', { res: 'fleeting' })), res('✧', p.lasting, L('label.res', { res: 'lasting' })),
       res('☺', `${p.workers}`, L('label.res', { res: 'workers' })), res('⌂', p.houses, L('label.res', { res: 'houses' })), res('═', p.bridges, L('label.res', { res: 'bridges' })), res('┄', p.roads, L('label.res', { res: 'roads' })), res('↑', p.income, L('label.res', { res: 'income' }))),
@@ -211,7 +211,7 @@ function cardText(v, id) {
     const act = amounts(cat, c.action || {});
     return L('label.prestige_text', { needs: (c.requires || []).map(word).join(' + '), points: c.points, shape: c.shape || '', colour: c.colour ? L('label.terrain', { terrain: c.colour }) : '', has_action: String(!!Object.keys(c.action || {}).length), action: act });
   }
-  // "+1 carretera", "+1 de influencia fugaz": the catalog's amount.<resource> (else its label.res).
+  // "+1 carretera", "+1 de influencia temporal": the catalog's amount.<resource> (else its label.res).
   const bonus = Object.entries(c.bonus || {}).map(([k, n]) => `+${cat.has(`amount.${k}`) ? cat.t(`amount.${k}`, { n }) : `${n} ${L('label.res', { res: k })}`}`).join(', ');
   return L('label.adviser_text', { category: word(c.category), resource: word(c.resource), value: c.value, discount: c.discount || 0, has_bonus: String(!!bonus), bonus });
 }

@@ -2,7 +2,7 @@
 // each player's points, and the prizes so far with every player's bid by name.
 // A spectator has no hand and no bid: those rows are left out.
 import { h } from '../dom.js';
-import { seatName } from '../words.js';
+import { seatName, seatArgs } from '../words.js';
 import { catalog } from '../i18n.js';
 import { pick } from './common.js';
 
@@ -32,7 +32,7 @@ function render(ctx) {
         h('tr', {}, h('th', { scope: 'row' }, L('label.cards_in_hand')), seats.map((s) => h('td', {}, String((v.hand_sizes || [])[s] ?? '')))),
         v.prize !== null && v.prize !== undefined ? h('tr', {}, h('th', { scope: 'row' }, L('label.this_prize')), seats.map((s) => h('td', {}, (v.has_bid || [])[s] ? L('label.has_bid') : L('label.to_bid')))) : null))),
     (v.history || []).length ? h('section', { class: 'part' }, h('h3', {}, L('label.prizes_so_far')), h('div', { class: 'scroll' }, h('table', { class: 'grid gs-history' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, L('label.prize')), seats.map((s) => h('th', { scope: 'col' }, h('span', { class: `dot c${s}` }), ' ', L('label.bid_of', { who: seatName(ctx, s) }))), h('th', { scope: 'col' }, L('label.won_by')))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, L('label.prize')), seats.map((s) => h('th', { scope: 'col' }, h('span', { class: `dot c${s}` }), ' ', L('label.bid_of', seatArgs(ctx, s)))), h('th', { scope: 'col' }, L('label.won_by')))),
       h('tbody', {}, v.history.map((x) => h('tr', {}, h('td', {}, String(x.prize)), seats.map((s) => h('td', {}, String((x.bids || [])[s] ?? ''))), h('td', {}, won(ctx, x.winner)))))))) : null);
 }
 

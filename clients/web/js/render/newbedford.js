@@ -1,8 +1,8 @@
 // New Bedford: the Town board (town spaces and buildings), the Whaling board (the
 // whaling track, ranks 1st–3rd, sea tokens), and each player's board.
 import { h, humanize } from '../dom.js';
-import { seatName, colour, describeEvent } from '../words.js';
-import { catalog, amounts as amountsIn, value as named, pseudoLocale } from '../i18n.js';
+import { seatName, seatArgs, colour, describeEvent } from '../words.js';
+import { catalog, amounts as amountsIn, value as named, pseudoLocale, the } from '../i18n.js';
 import { pick, workers, res, deepEqual } from './common.js';
 
 const WHALE = { right: '🐋', bowhead: '🐳', sperm: '🦈', empty: '🌊' };
@@ -29,6 +29,8 @@ function spaceName(v, id) {
 const L = (key, args) => catalog('new-bedford').t(key, args);
 // A space's or a building's name, in the catalog's words (else the view's).
 const nameOf = (v, id) => (catalog('new-bedford').has(`name.${id}`) ? L(`name.${id}`) : spaceName(v, id));
+// With its article, where a sentence needs one: "Colocar un trabajador en la Granja".
+const theOf = (v, id) => (catalog('new-bedford').has(`the.${id}`) ? the(catalog('new-bedford'), id) : nameOf(v, id));
 
 function whales(obj) {
   const parts = Object.entries(obj || {}).filter(([, n]) => n);
@@ -54,7 +56,7 @@ function render(ctx) {
   const cat = catalog('new-bedford');
   const spaceTile = (s) => pick(h('div', { class: 'tile space' },
     h('h4', {}, nameOf(v, s.id)), h('div', {}, cat.has(`effect.${s.id}`) ? L(`effect.${s.id}`) : s.text),
-    h('div', { class: 'occ' }, workers(occ[s.id]))), 'space', s.id, L('label.place_on', { space: nameOf(v, s.id) }));
+    h('div', { class: 'occ' }, workers(occ[s.id]))), 'space', s.id, L('label.place_on', { space: theOf(v, s.id) }));
   const tiles = v.building_tiles || {};
   const built = [];
   const forSale = [];
@@ -64,7 +66,7 @@ function render(ctx) {
     const el = h('div', { class: `tile building ${b.owner !== null && b.owner !== undefined ? `owned c${b.owner}` : ''} ${b.used ? 'used' : ''}` },
       h('h4', {}, t.type === 'victory' ? '⭐ ' : '', nameOf(v, id)),
       h('div', {}, cat.has(`effect.${id}`) ? L(`effect.${id}`) : t.text),
-      h('small', {}, b.owner !== null && b.owner !== undefined ? L('label.owned_by', { who: seatName(ctx, b.owner), used: String(!!b.used) }) : L('label.cost', { cost: amountsIn(cat, t.cost || {}) })),
+      h('small', {}, b.owner !== null && b.owner !== undefined ? L('label.owned_by', { ...seatArgs(ctx, b.owner), used: String(!!b.used) }) : L('label.cost', { cost: amountsIn(cat, t.cost || {}) })),
       h('div', { class: 'occ' }, workers(occ[id])));
     return b.owner !== null && b.owner !== undefined ? pick(el, 'space', id, L('label.use', { building: nameOf(v, id) })) : pick(el, 'build', id, L('label.build', { building: nameOf(v, id) }));
   };
@@ -171,7 +173,7 @@ function captainBox(ctx, v, p, s, c, prev) {
     h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, h('small', { class: 'muted' }, ' · ', catalog('tablero').t('web.automa')), prev.total !== undefined ? h('span', { class: 'muted' }, ` · ${L('label.pts_so_far', { n: prev.total })}`) : null),
     personality.replace(/[⟦⟧]/g, '') ? h('p', { class: 'muted small-print' }, personality) : null,
     h('div', {}, good('money', p.money, L('amount.money', { n: p.money })), good('lumber', p.lumber, p.lumber), good('food', p.food, p.food), good('brick', p.brick, p.brick)),
-    h('div', { class: 'helm', role: 'list', 'aria-label': L('label.helm_of', { who: seatName(ctx, s) }) }, (c.helm || []).map((x, i) => h('span', {
+    h('div', { class: 'helm', role: 'list', 'aria-label': L('label.helm_of', seatArgs(ctx, s)) }, (c.helm || []).map((x, i) => h('span', {
       role: 'listitem', class: `helm-step${i === c.helm_position ? ' at' : ''}`, title: i === c.helm_position ? L('label.helm_here') : '',
     }, headingText(x)))),
     h('div', {}, h('strong', {}, L('label.heading'), ' '), headingText(c.heading), c.idle ? [' ', L('label.idle')] : ''),

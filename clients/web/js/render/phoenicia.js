@@ -2,7 +2,7 @@
 // and each player's tableaux (Hunting, Farming, Mining...) with workers and tools.
 // Hands: values only for the viewer's own seat; everyone else's cards face down.
 import { h } from '../dom.js';
-import { seatName } from '../words.js';
+import { seatName, seatArgs } from '../words.js';
 import { catalog, value as named } from '../i18n.js';
 import { pick, res } from './common.js';
 
@@ -56,7 +56,7 @@ function render(ctx) {
     h('div', { class: 'players-row' }, players.map((p) => {
       const s = p.seat;
       const own = Array.isArray(p.hand);
-      return h('section', { class: `box player c${s}${s === ctx.seat ? ' me' : ''}`, 'aria-label': L('label.tableau_of', { who: seatName(ctx, s) }), 'data-seat': String(s) },
+      return h('section', { class: `box player c${s}${s === ctx.seat ? ' me' : ''}`, 'aria-label': L('label.tableau_of', seatArgs(ctx, s)), 'data-seat': String(s) },
         h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}`, s === v.overlord ? [' 👑 ', L('label.overlord')] : ''),
         h('div', {}, res('★', p.vp, L('label.res', { res: 'vp' })), res('⚙', p.production, L('label.res', { res: 'production' })), res('◉', p.disks, L('label.res', { res: 'disks' })), res('☺', p.untrained, L('label.res', { res: 'untrained' })), res('⚒', p.trained, L('label.res', { res: 'trained' }))),
         h('div', { class: 'hand', 'data-seat': String(s) }, h('span', {}, L('label.hand', { n: p.hand_size }), ' '),

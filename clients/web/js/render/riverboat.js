@@ -1,7 +1,7 @@
 // Riverboat: the central board (phase tiles, round track, crop tiles, riverboats,
 // opportunity spaces, harbor track) and each player's hex mat of fields.
 import { h } from '../dom.js';
-import { seatName } from '../words.js';
+import { seatName, seatArgs } from '../words.js';
 import { catalog, value as named, amounts } from '../i18n.js';
 import { pick, pickAlso, res } from './common.js';
 
@@ -106,10 +106,10 @@ function mat(ctx, p, s) {
       const feat = (p.feature || [])[i];
       const el = h('div', {
         class: `hex${(p.worker || [])[i] ? ' has-worker' : ''}${(p.scored || [])[i] ? ' scored' : ''}`,
-        style: { background: FIELD[colour] || '#eee' }, title: L('label.cell', { n: i + 1, colour: word(colour || ''), crop: cr ? word(cr) : '', has_crop: String(!!cr), feature: feat ? word(feat) : '', has_feature: String(!!feat) }),
+        style: { background: FIELD[colour] || '#eee' }, title: L('label.cell', { n: i + 1, colour: word(colour || ''), colour_id: colour || '', crop: cr ? word(cr) : '', has_crop: String(!!cr), feature: feat ? word(feat) : '', has_feature: String(!!feat) }),
       }, h('small', { class: 'cellno', 'aria-hidden': 'true', style: { fontSize: '0.6em', marginRight: '1px', color: '#000', background: 'rgba(255,255,255,.8)', borderRadius: '2px', padding: '0 1px' } }, String(i + 1)),
       cr ? crop(cr) : null, (p.worker || [])[i] ? h('span', { class: `worker c${s}` }) : null, feat ? h('small', { class: 'feat' }, word(feat)) : null);
-      cells.push(mine ? pickAlso(pick(el, 'cell', i, L('label.cell_pick', { n: i + 1, colour: word(colour || ''), crop: cr ? word(cr) : '', has_crop: String(!!cr) })), 'cells', [i]) : el);
+      cells.push(mine ? pickAlso(pick(el, 'cell', i, L('label.cell_pick', { n: i + 1, colour: word(colour || ''), colour_id: colour || '', crop: cr ? word(cr) : '', has_crop: String(!!cr) })), 'cells', [i]) : el);
     }
     rows.push(h('div', { class: `hexrow${r % 2 === 1 && grid.odd_rows_shifted_right ? ' shifted' : ''}` }, cells));
   }
@@ -133,7 +133,8 @@ function render(ctx) {
       h('h3', {}, L('label.crop_tiles')),
       h('div', { class: 'rb-supply' }, supply.map(([size, slots]) => h('div', { class: 'row' }, h('strong', {}, L('label.hex_size', { size }), ' '),
         slots.map((k, i) => pick(h('div', { class: 'tile slot' }, h('small', {}, L('label.tile_n', { n: i + 1 }), ' '), cropTile(k)), 'slot', i, L('label.tile_pick', { n: i + 1, kind: k ? word(k) : L('label.empty') }))),
-        h('small', {}, ' ', L('label.pile_size', { n: (v.pile_sizes || {})[size] ?? '?' }))))),
+        // the tiles left in that size's pile ("montón 35" read as a pile's number)
+        Number.isInteger((v.pile_sizes || {})[size]) ? h('small', {}, ' ', L('label.pile_size', { n: v.pile_sizes[size] })) : null))),
       h('h3', {}, L('label.riverboats')),
       h('div', { class: 'tiles' }, boatsInOrder(v.riverboats).filter(([, b]) => b.on_board).map(([id, b]) =>
         pick(h('div', { class: 'tile boat' }, h('h4', {}, '⛴ ', L('label.boat', { id, capacity: b.capacity })), h('div', {}, benefit(b.benefit)), h('small', {}, L('label.left', { n: b.pile }))), 'boat', id, L('label.boat_pick', { id })))),
@@ -144,7 +145,7 @@ function render(ctx) {
       h('div', { class: 'track' }, spaces.map((i) => h('div', { class: `sp${(harbor.slot_spaces || []).includes(i) ? ' slot' : ''}` }, String(i),
         h('div', {}, (v.players || []).map((p, s) => (p.harbor === i ? h('span', { class: `dot c${s}`, title: seatName(ctx, s) }) : null)))))),
       h('div', { class: 'small-print' }, L('label.supply', { supply: amounts(catalog('riverboat'), v.supply || {}), crops: v.crop_deck_size, opportunities: v.opportunity_deck_size }))),
-    h('div', { class: 'players-row' }, (v.players || []).map((p, s) => h('section', { class: `box player c${s}${s === ctx.seat ? ' me' : ''}`, 'aria-label': L('label.mat_of', { who: seatName(ctx, s) }) },
+    h('div', { class: 'players-row' }, (v.players || []).map((p, s) => h('section', { class: `box player c${s}${s === ctx.seat ? ' me' : ''}`, 'aria-label': L('label.mat_of', seatArgs(ctx, s)) },
       h('h3', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)} `, h('small', {}, L('label.mat', { mat: p.mat, passed: String(!!p.passed) }))),
       h('div', {}, res('★', p.vp, L('label.res', { res: 'vp' })), res('¢', p.coins, L('label.res', { res: 'coins' })), res('⚑', p.surveyors, L('label.res', { res: 'surveyors' })), res('☺', p.workers, L('label.res', { res: 'workers' })), res('⚓', p.harbor, L('label.res', { res: 'harbor' })), res('♜', p.agents, L('label.res', { res: 'agents' }))),
       mat(ctx, p, s),
