@@ -100,14 +100,14 @@ MOVES = [{"type": "move", "from_tile": 0, "from_slot": 0, "to": "farming"},
 
 
 def test_phoenicias_two_moves_of_two_hunters_say_which_worker_moves(page):  # noqa: F811
-    """Two buttons read "Move a worker to Farming — costs 5, paid at the next step", word for word:
+    """Two buttons read "Move a worker to Farming — costs $5, paid at the next step", word for word:
     one moves the hunter of space 1, the other the hunter of space 2 (the space left takes a disk,
     and an Improved Hunting's spaces differ)."""
     out = call(page, "phoenicia", """
       const ctx = { view: args.view, seat: 0, held: [0] };
       return args.moves.map((a) => r.describeAction(a, ctx));""", view=_ph_view(), moves=MOVES)
-    assert out == ["Move a worker from Hunting (space 1) to Farming — costs 5, paid at the next step",
-                   "Move a worker from Hunting (space 2) to Farming — costs 5, paid at the next step"], out
+    assert out == ["Move a worker from Hunting (space 1) to Farming — costs $5, paid at the next step",
+                   "Move a worker from Hunting (space 2) to Farming — costs $5, paid at the next step"], out
 
 
 def test_phoenicias_status_line_names_whose_turn_without_a_possessive_on_you(page):  # noqa: F811

@@ -49,7 +49,7 @@ def test_phoenicia_priced_moves_say_their_price(server, new_page):
     said = _page(new_page, server).evaluate(JS_ACTIONS, ["phoenicia", items])
     for (_, a), price, s in zip(items, asked, said, strict=True):
         if price:
-            assert "for free" not in s and f"costs {price}, paid at the next step" in s, (a, s)
+            assert "for free" not in s and f"costs ${price}, paid at the next step" in s, (a, s)
         else:
             assert "for free" in s, (a, s)
     assert any(p for p in asked) and {a["type"] for _, a in items} >= {"buy_tool", "train"}
