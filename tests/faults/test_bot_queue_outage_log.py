@@ -92,7 +92,9 @@ def test_the_notification_workers_loops_say_an_outage_once_not_every_round() -> 
             redis_server.kill()
             time.sleep(12)
             redis_server.start()
-            time.sleep(8)
+            backs = ("notification derivation works again", "notification claims work again",
+                     "notification sweep works again")
+            _until(lambda: all(b in server.stderr() for b in backs), 20)
             log = server.stderr()  # (what the stopping worker says as its store closes is not the outage's)
         finally:
             server.terminate()
