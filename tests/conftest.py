@@ -26,6 +26,7 @@ os.environ.setdefault("TABLERO_METRICS_PORT", "0")
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     markers.apply(items)
+    markers.longest_files_first(items)
 
 
 @pytest.fixture(scope="session")

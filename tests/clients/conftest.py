@@ -15,7 +15,9 @@ from tests.server.support import ServerProcess
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="package")
+# Session scope (used by this folder only): a package fixture was stopped and started again each
+# time an xdist worker came back to this folder from another one.
+@pytest.fixture(scope="session")
 def server() -> Iterator[ServerProcess]:
     with ServerProcess({"TABLERO_LOG_LEVEL": "warning"}) as s:
         yield s

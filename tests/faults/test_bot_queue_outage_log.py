@@ -18,6 +18,13 @@ from tests.faults.redis_proc import FaultyRedis
 from tests.server.support import ROOT, ServerProcess
 
 
+def _until(done, timeout: float) -> None:
+    """Waits until done() (what the test then checks is said), polling, at most `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
 def test_a_redis_outage_is_three_lines_not_one_a_second() -> None:
     with FaultyRedis(fsync="always") as redis_server, tempfile.TemporaryFile() as err:
         bots = subprocess.Popen([sys.executable, "-m", "tablero.server", "bots", "--redis-url", redis_server.url,
@@ -31,7 +38,7 @@ def test_a_redis_outage_is_three_lines_not_one_a_second() -> None:
             redis_server.kill()
             time.sleep(6)
             redis_server.start()
-            time.sleep(3)
+            _until(lambda: (err.seek(0) or err.read()).count(b"bot queue works again") >= 2, 10)
         finally:
             bots.send_signal(signal.SIGTERM)
             bots.wait(timeout=20)
@@ -55,7 +62,8 @@ def test_a_servers_background_loops_say_an_outage_once_not_every_round() -> None
             redis_server.kill()
             time.sleep(12)
             redis_server.start()
-            time.sleep(6)
+            backs = ("bot queue works again", "matching rounds work again", "ratings sweep works again")
+            _until(lambda: all(b in server.stderr() for b in backs), 20)  # the sweep's round is 5 s
         finally:
             code, log = server.terminate()
             server.kill()
@@ -84,7 +92,9 @@ def test_the_notification_workers_loops_say_an_outage_once_not_every_round() -> 
             redis_server.kill()
             time.sleep(12)
             redis_server.start()
-            time.sleep(8)
+            backs = ("notification derivation works again", "notification claims work again",
+                     "notification sweep works again")
+            _until(lambda: all(b in server.stderr() for b in backs), 20)
             log = server.stderr()  # (what the stopping worker says as its store closes is not the outage's)
         finally:
             server.terminate()

@@ -61,13 +61,19 @@ class Serve:
         self.log.close()
 
 
-@pytest.fixture(scope="package")
+# Session scope, not package: under `--dist loadfile` a worker may run this folder's files between
+# other folders' files, and a package fixture was stopped and started again at every switch.
+@pytest.fixture(scope="session")
 def server():  # one server for the whole directory: each start costs seconds on a busy machine
     s = Serve()
     yield s
     s.stop()
 
 
+# Package scope: Playwright's sync API leaves its event loop marked running in this thread, so
+# an asyncio test of another folder run after it on the same worker fails ("Runner.run() cannot
+# be called from a running event loop"). The files are ordered longest first (tests/markers.py),
+# which keeps this folder's files mostly together on each worker.
 @pytest.fixture(scope="package")
 def browser():
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
