@@ -38,15 +38,12 @@ from tablero.engines.core.engine import Action, Engine, State, clone
 from tablero.engines.core.errors import EngineError
 from tablero.engines.core.search import Limit, canonical, determinize
 
-from .solo_play import DEFAULT, Style
-
 BEAM = 8  # lines kept after each cycle
 SPREAD = 12  # lines of the next cycle played from each kept line
 HORIZON = 3  # cycles looked ahead (fewer when the game ends first)
 # What a line's end is worth (`score`): per completion, delivery, missing requirement, lasting
 # influence, house (1 fleeting at every vote to come) and $.
 WEIGHTS = {"completion": 100.0, "delivered": 10.0, "missing": -15.0, "lasting": 2.0, "house": 3.0, "money": 0.25}
-PLAIN = 1 / 3  # share of the lines the solo player plays in its own style (`Style`), the rest leaning
 _REMEMBERED = 4096  # plan steps kept per process (a lookup by what the seat sees)
 
 _plans: OrderedDict[str, Action] = OrderedDict()
@@ -71,29 +68,12 @@ def score(engine: Engine, s: State) -> float:
             + w["lasting"] * pl["lasting"] + w["house"] * pl["houses"] + w["money"] * pl["money"])
 
 
-class _Styled(random.Random):
-    """A line's random numbers, and the style its play-out leans to (`solo_play.Style`)."""
-
-    style: Style = DEFAULT
-
-
-def line_rng(seed: float) -> random.Random:
-    """The random numbers of the line of `seed`, with its style: the solo player's own for a
-    share `PLAIN` of the seeds, else a style drawn from the seed (the same seed, the same style)."""
-    rng = _Styled(seed)
-    if rng.random() >= PLAIN:
-        rng.style = Style(proposal_noise=rng.choice((0.0, 4.0, 8.0)), slack=rng.choice((0, 1, 2, 3)),
-                          gap=rng.choice((3, 6, 99)), bank=rng.choice((0, 0, 1, 2)),
-                          first=rng.choice((None, None, "recruit", "build")))
-    return rng
-
-
 def _line(engine: Engine, state: State, seed: float,
           keys: list[str] | None = None) -> tuple[State, list[Action]]:
     """The rest of this cycle played by the engine's solo player on a copy of `state`, with the
     random numbers of `seed` (the same seed plays the same line); `keys`, when given, gets the
     key of the state each action is played in."""
-    rng = line_rng(seed)
+    rng = random.Random(seed)
     s = clone(state)
     cycle, actions = s["cycle"], []
     while engine.outcome(s) is None and s["cycle"] == cycle:

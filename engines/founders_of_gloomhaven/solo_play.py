@@ -5,8 +5,6 @@ random player in a solo game (`weighted_choice`, which falls back on the general
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .board import EMPTY, Net, adjacent_to_own, board_of
 from .common import _card_category
 from .data import ADVANCED, ADVISERS, COLOUR_EXTRA, TIER, UPGRADE_COST, edition
@@ -30,38 +28,6 @@ from .play import weighted_choice as _general_choice
 from .trade import _lead_disc
 from .upgrade import _upgrade_sites
 from .vote import _solo_cost
-
-PROPOSAL_GAP = 6  # work (`_requirement_work`) a better proposal must save to be worth influence
-
-
-@dataclass(frozen=True)
-class Style:
-    """How a play-out of the hard bot's planner leans (`planner.py` draws one per line, so that
-    its lines differ in the choices that matter, not only in tie-breaks); `DEFAULT` is the solo
-    player's own habits (easy, medium and every random player without a style).
-
-    - `proposal_noise`: up to this much work (`_proposal_work`) added at random to each proposal
-      at the vote, so that another building than the least work's may be chosen;
-    - `slack`: the plain influence action when the claims' shortfall is at most the basic actions
-      left plus `slack` (`_solo_basic`); `gap`: the work a better proposal must save to be worth
-      influence (`_proposal_short`); `bank`: influence also while the claims leave less than
-      `bank` spare;
-    - `first`: a card played before the Upgrade and the Trade when it can be ("recruit": an
-      adviser, one more action each cycle; "build": a house, 1 fleeting at each vote)."""
-
-    proposal_noise: float = 0.0
-    slack: int = 1
-    gap: int = PROPOSAL_GAP
-    bank: int = 0
-    first: str | None = None
-
-
-DEFAULT = Style()
-
-
-def _style(rng) -> Style:
-    return getattr(rng, "style", DEFAULT)
-
 
 # --- solo (seed-FoG pp. 17-18): one road network ("spine") that every tile and building touches -----
 # In solo the player owns every tile, and its own tiles may not touch (p. 13), so tiles meet
@@ -263,12 +229,6 @@ def _solo_card(s, actions, rng):
     up = [a for a in actions if a.get("face_up")]
     std = [a for a in up if a["card"] in STANDARD]
     money = s["players"][0]["money"]
-    first = _style(rng).first
-    if first == "recruit" and money >= 2 and any(a["card"] == "recruit" for a in std):
-        return {"type": "play_card", "card": "recruit", "face_up": True}
-    if first == "build" and money >= 5 and any(a["card"] == "build" for a in std) \
-            and _house_or_good_bridge(s, 0, rng):
-        return {"type": "play_card", "card": "build", "face_up": True}
     for cat in ("upgrade", "trade"):
         pick = [a for a in std if a["card"] == cat]
         if pick:
@@ -315,8 +275,7 @@ def _solo_proposal(s, actions, rng):
     # the building needing the least work (advanced resources above all); fleeting influence
     # left after the claims is lost at the vote anyway, so a paid slot costs only the
     # lasting influence it takes
-    noise = _style(rng).proposal_noise
-    works = [_proposal_work(s, a["proposal"]) + (rng.uniform(0, noise) if noise else 0) for a in actions]
+    works = [_proposal_work(s, a["proposal"]) for a in actions]
     best = min(works)
     return rng.choice([a for a, w in zip(actions, works, strict=True) if w == best])
 
@@ -380,7 +339,10 @@ def _upgrade_short(s) -> bool:
                for r in _wanted(_solo_needs(s)) if r in ADVANCED)
 
 
-def _proposal_short(s, short, left, gap: int = PROPOSAL_GAP) -> bool:
+PROPOSAL_GAP = 6  # work (`_requirement_work`) a better proposal must save to be worth influence
+
+
+def _proposal_short(s, short, left) -> bool:
     """Would the influence the cycle's basic actions can still take (this one too) let the next
     vote choose a proposal needing far less work than the ones the influence held pays for?
     (`short`: the claims' cost less the influence the vote will find.)"""
@@ -392,7 +354,7 @@ def _proposal_short(s, short, left, gap: int = PROPOSAL_GAP) -> bool:
     works = [_requirement_work(s, i) for i in range(len(s["proposals"]))]
     now = min(w for i, w in enumerate(works) if _solo_cost(s, i) <= spare)
     reach = min(w for i, w in enumerate(works) if _solo_cost(s, i) <= spare + left + 1)
-    return reach <= now - gap
+    return reach <= now - PROPOSAL_GAP
 
 
 def _solo_basic(s, actions, types, rng):
@@ -405,10 +367,9 @@ def _solo_basic(s, actions, types, rng):
         claims = sum(1 for pb in s["prestige"] if pb["claim"])  # the tokens the next vote asks for
         short = _claims_cost(s, claims) - (pl["fleeting"] + pl["houses"] + 2 * pl["lasting"])
         left = sum(1 for c in pl["hand"] if c != "vote")  # basic actions at most, after this one
-        style = _style(rng)
-        if -style.bank < short <= left + style.slack:
+        if 0 < short <= left + 1:
             return {"type": "take_influence"}
-        if _proposal_short(s, short, left, style.gap):
+        if _proposal_short(s, short, left):
             return {"type": "take_influence"}
     if "take_money" in types and _upgrade_short(s):
         return {"type": "take_money"}
