@@ -40,7 +40,7 @@ from .body import decode
 from .connect import PREFIX as CONNECT_PREFIX
 from .connect import connect_app
 from .deadline import RequestDeadlines
-from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, TOKEN_IN_URL, FastRoutes
+from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, TOKEN_IN_URL, FastRoutes, accepts_gzip, gzip_etag
 from .slow_clients import CLIENT_TIMEOUT
 
 log = logging.getLogger("tablero.http")
@@ -176,12 +176,21 @@ CACHE_CONTROL = "public, no-cache"
 
 
 def cached_answer(request: Any, out: dict[str, Any]) -> Answer:
+    """The answer with its ETag, or 304 when If-None-Match names it. The gzipped answer has a
+    validator of its own (`gzip_etag`, written by the fast path as it compresses): a strong ETag
+    says two answers are the same bytes, which a gzipped and an identity body are not. Either
+    validator revalidates (the texts are the same), and the 304 carries the one this request's
+    200 would have carried (RFC 9110 15.4.5)."""
     etag = str(out.get("etag") or "")
     headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL, "Vary": "Accept-Encoding"}
-    asked = {t.strip().removeprefix("W/") for t in str(request.headers.get("if-none-match") or "").split(",")}
-    if etag and (etag in asked or "*" in asked):
-        return Answer(304, b"", headers)
-    return Answer(200, _dumps(out), headers)
+    body = _dumps(out)
+    if etag:
+        asked = {t.strip().removeprefix("W/") for t in str(request.headers.get("if-none-match") or "").split(",")}
+        if etag in asked or gzip_etag(etag) in asked or "*" in asked:
+            if len(body) >= GZIP_MINIMUM and accepts_gzip(request.headers.get("accept-encoding") or ""):
+                headers["ETag"] = gzip_etag(etag)
+            return Answer(304, b"", headers)
+    return Answer(200, body, headers)
 
 
 def _unary(api: Api, rpc: Rpc, body_timeout: float, deadlines: RequestDeadlines | None) -> Callable:
