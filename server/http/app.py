@@ -40,6 +40,7 @@ from .body import decode
 from .connect import PREFIX as CONNECT_PREFIX
 from .connect import connect_app
 from .deadline import RequestDeadlines
+from .deadline import passed as deadline_passed
 from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, TOKEN_IN_URL, FastRoutes, accepts_gzip, gzip_etag
 from .slow_clients import CLIENT_TIMEOUT
 
@@ -152,11 +153,7 @@ async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float,
         if current is not None:
             current.uncancel()
         if deadlines is not None and current is not None and deadlines.expired(current):
-            return failure(Unavailable(
-                f"the server did not finish this call within its deadline ({deadlines.seconds:g} s, "
-                "TABLERO_REQUEST_DEADLINE): a store behind it is slow or unreachable. Retry; whether a write was "
-                "made is unknown, and one retried with the same requestId is applied at most once",
-                "SERVER_DEADLINE"), rpc.name)
+            return failure(deadline_passed(deadlines.seconds), rpc.name)
         return failure(Unavailable("the server stopped before this call was done; retry (an action retried with "
                                    "the same requestId is applied at most once)", "SHUTTING_DOWN"), rpc.name)
     except Exception as e:
@@ -373,7 +370,8 @@ class Observe:
 def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: Path | None = WEB,
               body_timeout: float = 30.0, request_deadline: float = 0) -> Starlette:
     """`body_timeout`: seconds a request body may take to arrive (408 after); `request_deadline`:
-    seconds a unary call may take after it (503 SERVER_DEADLINE after; 0: none)."""
+    seconds a unary call may take after it (503 SERVER_DEADLINE after; 0: none), REST's and
+    Connect's (gRPC's: server.grpc.service)."""
     deadlines = RequestDeadlines(request_deadline) if request_deadline else None
     routes: list[BaseRoute] = [*api_routes(api, keepalive, body_timeout, deadlines), *ops_routes(lifecycle)]
     if web is not None and web.is_dir():
@@ -399,5 +397,5 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
     return FastRoutes(app, lambda rpc, incoming: answer_unary(api, rpc, incoming, body_timeout, deadlines),
                       lambda rpc, incoming: answer_watch(api, rpc, incoming, keepalive, body_timeout), close_call,
                       # Connect and gRPC-Web at the RPCs' own paths (server.http.connect).
-                      mounts=((CONNECT_PREFIX, connect_app(api)),) if api is not None else ())
+                      mounts=((CONNECT_PREFIX, connect_app(api, deadlines)),) if api is not None else ())
 
