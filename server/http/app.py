@@ -41,6 +41,7 @@ from .connect import PREFIX as CONNECT_PREFIX
 from .connect import connect_app
 from .deadline import RequestDeadlines
 from .deadline import passed as deadline_passed
+from .etags import GzipETags
 from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, TOKEN_IN_URL, FastRoutes, accepts_gzip, gzip_etag
 from .slow_clients import CLIENT_TIMEOUT
 
@@ -381,6 +382,7 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
         routes=routes,
         middleware=[
             Middleware(Observe),
+            Middleware(GzipETags),  # a gzipped answer's ETag is its own (server.http.etags)
             # text/event-stream is excluded by default: SSE is never buffered for compression.
             Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL,
                        thread_minimum_size=GZIP_IN_THREAD),

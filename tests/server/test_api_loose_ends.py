@@ -6,7 +6,8 @@
 - A UTF-8 byte order mark before a JSON body is ignored (RFC 8259 8.1), on REST and Connect: it
   was refused with "Expecting value at line 1 column 1".
 - A gzipped answer and an identity one have different ETags (they shared one strong ETag, which
-  says the two are byte for byte the same), and a conditional GET with either gets its 304.
+  says the two are byte for byte the same), and a conditional GET with either gets its 304: the
+  message catalogs (the fast path, and HEAD through Starlette) and the web client's files.
 """
 
 from __future__ import annotations
@@ -85,3 +86,17 @@ def test_gzipped_and_identity_answers_have_distinct_etags_and_each_revalidates(s
     # Another language's texts are not these.
     other = plainhttp.get(f"{url}?lang=es", headers={"Accept-Encoding": "gzip", "If-None-Match": gz_tag})
     assert other.status_code == 200
+    # HEAD (served by Starlette's GZipMiddleware, not the fast path) names the GET's validators.
+    assert plainhttp.head(url, headers={"Accept-Encoding": "gzip"}).headers["etag"] == gz_tag
+    assert plainhttp.head(url, headers={"Accept-Encoding": "identity"}).headers["etag"] == plain_tag
+
+
+def test_the_web_clients_files_have_distinct_etags_per_coding_and_each_revalidates(server):
+    url = f"{server.http}/js/api.js"
+    gz = plainhttp.get(url, headers={"Accept-Encoding": "gzip"})
+    plain = plainhttp.get(url, headers={"Accept-Encoding": "identity"})
+    assert gz.headers["content-encoding"] == "gzip" and gz.content == plain.content
+    assert gz.headers["etag"] != plain.headers["etag"], gz.headers
+    for encoding, tag in (("gzip", gz.headers["etag"]), ("identity", plain.headers["etag"])):
+        again = plainhttp.get(url, headers={"Accept-Encoding": encoding, "If-None-Match": tag})
+        assert again.status_code == 304 and again.headers["etag"] == tag, (encoding, again.headers)
