@@ -306,7 +306,8 @@ class Client:
     def join(self, game_id: str, token: str | None = None, *, request_id: str | None = None) -> Seat:
         """Claim an open seat (as the portal user of `token`, default the client's); the handle
         carries its new token. A requestId is made when not given, so that a retry (on
-        UNAVAILABLE, after an answer that was lost) gets the same seat, never a second one."""
+        UNAVAILABLE, after an answer that was lost) gets the same seat, never a second one. A
+        seat token of this game as `token` gets that seat back (no second seat)."""
         rid = request_id or uuid.uuid4().hex
         j = Joined.from_json(self._retried(lambda: self.transport.join_game(game_id, token or self.token, rid)))
         return Seat(self, j.game_id, j.token, j.seat)
