@@ -40,8 +40,8 @@ def passed(seconds: float) -> Unavailable:
 
 
 class RequestDeadlines:
-    """The unary calls in flight of one transport of one server (one event loop) and their
-    deadline."""
+    """The unary calls in flight on one port of one server (one event loop: the HTTP port's
+    REST and Connect calls, or the gRPC port's) and their deadline."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
