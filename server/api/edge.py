@@ -250,7 +250,7 @@ class Api:
         elif rpc == "CreateGame" and token is not None:
             # A seat token names one seat of one game, not a player: the game would be made
             # anonymous, as if no token had been sent (no "My games", "me" seat or rating).
-            raise Unauthenticated("CreateGame was sent a seat token, which names one seat of one game, not a "
+            raise Unauthenticated("CreateGame: the token sent is a seat token, which names one seat of one game, not a "
                                   "player: send a portal JWT (Authorization: Bearer <jwt>) to create the game as "
                                   "its user, or no token for an anonymous game", "TOKEN_INVALID")
         if self.call_limit is not None or self.create_limit is not None:
