@@ -92,8 +92,9 @@ class Config(BaseSettings):
     # address it connects from, so no header can dodge the per-client rate limits.
     trusted_proxies: str = ""  # TABLERO_TRUSTED_PROXIES
     body_timeout: float = Field(30.0, gt=0, le=3600, allow_inf_nan=False)  # TABLERO_BODY_TIMEOUT
-    # TABLERO_REQUEST_DEADLINE: seconds a REST unary call may take once its body has arrived;
-    # past it, 503 SERVER_DEADLINE (server/http/deadline.py). 0: none (the store calls' own timeouts).
+    # TABLERO_REQUEST_DEADLINE: seconds a unary call (REST, Connect, gRPC) may take once its
+    # request has arrived; past it, UNAVAILABLE SERVER_DEADLINE (server/http/deadline.py). 0: none
+    # (the store calls' own timeouts, and the client's deadline).
     request_deadline: float = Field(5.0, ge=0, le=3600, allow_inf_nan=False)
     portal_keys: str | None = None  # TABLERO_PORTAL_KEYS: JSON, key id -> HS256 secret or PEM public key
     # TABLERO_PORTAL_AUDIENCE (comma-separated) / TABLERO_PORTAL_ISSUER: the `aud` and `iss` a

@@ -69,7 +69,7 @@ REASONS: dict[str, tuple[str, str]] = {
                                           "429; cancel one, or wait for one to match or expire)"),
     "UNAVAILABLE": ("UNAVAILABLE", "a store behind the server is unreachable for a moment; retry"),
     "SHUTTING_DOWN": ("UNAVAILABLE", "the server is stopping; retry (another replica answers)"),
-    "SERVER_DEADLINE": ("UNAVAILABLE", "REST only: the server did not finish the call within TABLERO_REQUEST_DEADLINE "
+    "SERVER_DEADLINE": ("UNAVAILABLE", "the server did not finish a unary call within TABLERO_REQUEST_DEADLINE "
                                        "(a store behind it slow or unreachable); whether a write was made is unknown: "
                                        "retry with the same requestId (applied at most once)"),
     "STORE_FULL": ("UNAVAILABLE", "the event store refuses writes because it is full (Redis at maxmemory with "

@@ -273,7 +273,7 @@ def _grpc_server(config: Config, api: Api) -> tuple[grpc.aio.Server, list[str], 
         *GRPC_KEEPALIVE_OPTIONS,
         *SERVER_OPTIONS,  # gzip for the clients that accept it
     ])
-    api_services = add_services(gserver, api)
+    api_services = add_services(gserver, api, config.request_deadline)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, gserver)
     reflection.enable_server_reflection(

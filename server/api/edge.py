@@ -241,16 +241,27 @@ class Api:
             raise Unauthenticated("the token sent is neither a portal JWT nor a seat token of this server; "
                                   "send the portal JWT as Authorization: Bearer <jwt>, or no token",
                                   "TOKEN_INVALID")
+        held = None
         if rpc == "JoinGame" and token is not None and wire.get("gameId"):
             # A seat token of another game would otherwise join anonymously: refused, nothing
-            # changed (PermissionDenied WRONG_GAME, as on every seat call of the game).
-            self.games.signer.verify(token, wire["gameId"])
+            # changed (PermissionDenied WRONG_GAME, as on every seat call of the game). One of
+            # this game: its holder is seated already, and gets that seat back (below).
+            held = self.games.signer.verify_claim(token, wire["gameId"])
+        elif rpc == "CreateGame" and token is not None:
+            # A seat token names one seat of one game, not a player: the game would be made
+            # anonymous, as if no token had been sent (no "My games", "me" seat or rating).
+            raise Unauthenticated("CreateGame: the token sent is a seat token, which names one seat of one game, not a "
+                                  "player: send a portal JWT (Authorization: Bearer <jwt>) to create the game as "
+                                  "its user, or no token for an anonymous game", "TOKEN_INVALID")
         if self.call_limit is not None or self.create_limit is not None:
             await self._limit(call, rpc, wire)
         seat = None
         for name in required_strings(rpc):  # (REST's paths name them; a Connect or gRPC body may not)
             if not wire.get(name):
                 raise InvalidArgument(f"{name} is required")
+        if held is not None:
+            call.fields["game_id"], call.fields["seat"] = wire["gameId"], held[0]
+            return await self.games.rejoin(wire["gameId"], *held)
         if handler.seat != "none":
             if call.user is None:  # a seat token (or none): no store call unless a joined seat's claim
                 call.token, call.authorization = token, None  # the seat token, however it came

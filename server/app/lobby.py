@@ -23,6 +23,7 @@ from .seats import seat_reply
 
 LOBBY_PAGE, MAX_LOBBY_PAGE = 20, 100
 _STATUS = {"GAME_STATUS_RUNNING": "RUNNING", "GAME_STATUS_FINISHED": "FINISHED"}
+UNSPECIFIED = "GAME_STATUS_UNSPECIFIED"  # ListGames: no filter
 # What runs one at a time per portal user (a join to one game; with a cap, any create or join)
 # holds (game or "*", user) in the lobby for at most USER_HOLD seconds (a replica that dies
 # meanwhile lets it lapse); another request of theirs waits up to USER_HOLD_WAIT for it.
@@ -46,9 +47,13 @@ class GameLobby:
         size = page_size(c.page_size, LOBBY_PAGE, MAX_LOBBY_PAGE)
         if c.mine and c.user is None:
             raise Unauthenticated("mine=true needs a portal JWT: Authorization: Bearer <jwt>", "TOKEN_MISSING")
-        if c.status and c.status not in _STATUS:
-            raise InvalidArgument("status must be GAME_STATUS_RUNNING or GAME_STATUS_FINISHED")
-        f = Filter(engine=c.engine or None, status=_STATUS.get(c.status or ""),
+        # GAME_STATUS_UNSPECIFIED (0) is no filter, the protobuf convention: a proto3 enum's zero
+        # is its default, which gRPC and Connect cannot tell from an absent field (docs/api.md).
+        status = None if c.status in (None, "", UNSPECIFIED) else c.status
+        if status is not None and status not in _STATUS:
+            raise InvalidArgument("status must be GAME_STATUS_RUNNING or GAME_STATUS_FINISHED "
+                                  "(or GAME_STATUS_UNSPECIFIED, or none, for every game)")
+        f = Filter(engine=c.engine or None, status=_STATUS.get(status or ""),
                    open_seats=c.open_seats, user=c.user.id if c.mine and c.user else None)
         # The lobby's own cursor (where the next page starts), signed and bound to the filters.
         of = [f.engine, f.status, f.open_seats, f.user]

@@ -356,6 +356,17 @@ class GameService:
             async with self.game_lobby.capped(c.user.id):
                 return await self._join(c, meta)
 
+    async def rejoin(self, game_id: str, seat: int, claim: str | None) -> dict[str, Any]:
+        """JoinGame sent with a seat token of this game: its holder is seated already and gets
+        that seat back, its token signed anew (the signing key may have rotated), as a portal
+        user's second join gets the seat they hold; never a second seat. Nothing is written."""
+        meta = await self.games.meta(game_id)
+        if (await self.games.current(game_id, meta)).finished:
+            raise FailedPrecondition("the game is over", "GAME_OVER")
+        if claim is not None:  # a joined seat's token opens it only while its claim stands
+            await self.check_claim(game_id, seat, claim)
+        return {"gameId": game_id, "seat": seat, "token": self.signer.issue(game_id, seat, claim)}
+
     async def _join(self, c: cmd.JoinGame, meta: dict[str, Any]) -> dict[str, Any]:
         open_seats = [s for s, k in enumerate(meta["seats"]) if k == "open"]
         if not open_seats:

@@ -21,6 +21,7 @@ from tablero.server.api.fanout import Encoded
 from tablero.server.api.rpcs import MODULES
 from tablero.server.api.status import grpc_details, grpc_status, retry_after
 from tablero.server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
+from tablero.server.http.deadline import RequestDeadlines
 
 log = logging.getLogger("tablero.grpc")
 
@@ -71,15 +72,25 @@ async def _encode(response_cls, out: dict[str, Any], context):
     return _compress_if_big(codec.to_message(response_cls, out), context)
 
 
-def _unary(api: Api, rpc: str, response_cls) -> Callable:
+def _unary(api: Api, rpc: str, response_cls, deadlines: RequestDeadlines | None = None) -> Callable:
+    """`deadlines`: TABLERO_REQUEST_DEADLINE, from when the request has arrived; a client's
+    shorter deadline ends the call first (grpc cancels it: DEADLINE_EXCEEDED, the client's)."""
     async def handle(request, context):
         call = _open(rpc, context)
+        task = None
+        if deadlines is not None:
+            task = asyncio.current_task()
+            deadlines.enter(task)  # type: ignore[arg-type]
         try:
             return await _encode(response_cls, await api.unary(rpc, _wire(api, rpc, request)), context)
         except BaseException as e:
-            await _failed(call, e, context)
+            refusal = deadlines.refusal(task) if deadlines is not None and isinstance(e, asyncio.CancelledError) \
+                else None
+            await _failed(call, refusal or e, context)  # (a refusal: UNAVAILABLE SERVER_DEADLINE, abort raises)
             raise
         finally:
+            if task is not None:
+                deadlines.leave(task)  # type: ignore[union-attr]
             call.finish()
 
     return handle
@@ -132,8 +143,11 @@ def _watch(api: Api, rpc: str, response_cls) -> Callable:
     return handle
 
 
-def add_services(server: grpc.aio.Server, api: Api) -> list[str]:
-    """Register every service of the protos; returns their full names."""
+def add_services(server: grpc.aio.Server, api: Api, request_deadline: float = 0) -> list[str]:
+    """Register every service of the protos; returns their full names. `request_deadline`:
+    seconds a unary call may take (TABLERO_REQUEST_DEADLINE; UNAVAILABLE SERVER_DEADLINE after;
+    0: none, the client's deadline alone)."""
+    deadlines = RequestDeadlines(request_deadline) if request_deadline else None
     names = []
     for module in MODULES:
         for service in module.DESCRIPTOR.services_by_name.values():
@@ -143,7 +157,7 @@ def add_services(server: grpc.aio.Server, api: Api) -> list[str]:
                 if m.server_streaming:
                     make, fn = grpc.unary_stream_rpc_method_handler, _stream(api, m.name, response_cls)
                 else:
-                    make, fn = grpc.unary_unary_rpc_method_handler, _unary(api, m.name, response_cls)
+                    make, fn = grpc.unary_unary_rpc_method_handler, _unary(api, m.name, response_cls, deadlines)
                 handlers[m.name] = make(fn, request_deserializer=_safe_deserializer(request_cls),
                                         response_serializer=response_cls.SerializeToString)
             server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))

@@ -40,7 +40,9 @@ from .body import decode
 from .connect import PREFIX as CONNECT_PREFIX
 from .connect import connect_app
 from .deadline import RequestDeadlines
-from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, TOKEN_IN_URL, FastRoutes
+from .deadline import passed as deadline_passed
+from .etags import GzipETags
+from .fast import GZIP_IN_THREAD, GZIP_LEVEL, GZIP_MINIMUM, TOKEN_IN_URL, FastRoutes, accepts_gzip, gzip_etag
 from .slow_clients import CLIENT_TIMEOUT
 
 log = logging.getLogger("tablero.http")
@@ -154,11 +156,7 @@ async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float,
         if current is not None:
             current.uncancel()
         if deadlines is not None and current is not None and deadlines.expired(current):
-            return failure(Unavailable(
-                f"the server did not finish this call within its deadline ({deadlines.seconds:g} s, "
-                "TABLERO_REQUEST_DEADLINE): a store behind it is slow or unreachable. Retry; whether a write was "
-                "made is unknown, and one retried with the same requestId is applied at most once",
-                "SERVER_DEADLINE"), rpc.name)
+            return failure(deadline_passed(deadlines.seconds), rpc.name)
         return failure(Unavailable("the server stopped before this call was done; retry (an action retried with "
                                    "the same requestId is applied at most once)", "SHUTTING_DOWN"), rpc.name)
     except Exception as e:
@@ -178,12 +176,21 @@ CACHE_CONTROL = "public, no-cache"
 
 
 def cached_answer(request: Any, out: dict[str, Any]) -> Answer:
+    """The answer with its ETag, or 304 when If-None-Match names it. The gzipped answer has a
+    validator of its own (`gzip_etag`, written by the fast path as it compresses): a strong ETag
+    says two answers are the same bytes, which a gzipped and an identity body are not. Either
+    validator revalidates (the texts are the same), and the 304 carries the one this request's
+    200 would have carried (RFC 9110 15.4.5)."""
     etag = str(out.get("etag") or "")
     headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL, "Vary": "Accept-Encoding"}
-    asked = {t.strip().removeprefix("W/") for t in str(request.headers.get("if-none-match") or "").split(",")}
-    if etag and (etag in asked or "*" in asked):
-        return Answer(304, b"", headers)
-    return Answer(200, _dumps(out), headers)
+    body = _dumps(out)
+    if etag:
+        asked = {t.strip().removeprefix("W/") for t in str(request.headers.get("if-none-match") or "").split(",")}
+        if etag in asked or gzip_etag(etag) in asked or "*" in asked:
+            if len(body) >= GZIP_MINIMUM and accepts_gzip(request.headers.get("accept-encoding") or ""):
+                headers["ETag"] = gzip_etag(etag)
+            return Answer(304, b"", headers)
+    return Answer(200, body, headers)
 
 
 def _unary(api: Api, rpc: Rpc, body_timeout: float, deadlines: RequestDeadlines | None) -> Callable:
@@ -366,7 +373,8 @@ class Observe:
 def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: Path | None = WEB,
               body_timeout: float = 30.0, request_deadline: float = 0) -> Starlette:
     """`body_timeout`: seconds a request body may take to arrive (408 after); `request_deadline`:
-    seconds a unary call may take after it (503 SERVER_DEADLINE after; 0: none)."""
+    seconds a unary call may take after it (503 SERVER_DEADLINE after; 0: none), REST's and
+    Connect's (gRPC's: server.grpc.service)."""
     deadlines = RequestDeadlines(request_deadline) if request_deadline else None
     routes: list[BaseRoute] = [*api_routes(api, keepalive, body_timeout, deadlines), *ops_routes(lifecycle)]
     if web is not None and web.is_dir():
@@ -376,6 +384,7 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
         routes=routes,
         middleware=[
             Middleware(Observe),
+            Middleware(GzipETags),  # a gzipped answer's ETag is its own (server.http.etags)
             # text/event-stream is excluded by default: SSE is never buffered for compression.
             Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL,
                        thread_minimum_size=GZIP_IN_THREAD),
@@ -392,5 +401,5 @@ def build_app(api: Api, lifecycle: Lifecycle, *, keepalive: float = 15.0, web: P
     return FastRoutes(app, lambda rpc, incoming: answer_unary(api, rpc, incoming, body_timeout, deadlines),
                       lambda rpc, incoming: answer_watch(api, rpc, incoming, keepalive, body_timeout), close_call,
                       # Connect and gRPC-Web at the RPCs' own paths (server.http.connect).
-                      mounts=((CONNECT_PREFIX, connect_app(api)),) if api is not None else ())
+                      mounts=((CONNECT_PREFIX, connect_app(api, deadlines)),) if api is not None else ())
 

@@ -63,9 +63,16 @@ def _gunzip(body: bytes, limit: int) -> bytes:
     return out
 
 
+_BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
+
+
 def json_object(body: bytes) -> dict[str, Any]:
     """A request body read as a JSON object: strict JSON (no duplicate keys, no 31-digit
-    numbers, ...); empty is `{}`. InvalidArgument otherwise. (REST bodies; Connect JSON too.)"""
+    numbers, ...); empty is `{}`. InvalidArgument otherwise. (REST bodies; Connect JSON too.)
+    A leading UTF-8 byte order mark is ignored (RFC 8259 8.1 lets a parser ignore it; Windows
+    tools and some .NET clients write one)."""
+    if body[:3] == _BOM:
+        body = body[3:]
     if not body.strip():
         return {}
     try:

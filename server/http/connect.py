@@ -44,6 +44,7 @@ from tablero.server.api.rpcs import MODULES
 from tablero.server.errors import Aborted, AppError, InvalidArgument, ResourceExhausted, Unavailable
 
 from .body import json_object
+from .deadline import RequestDeadlines
 from .grpc_web_text import GrpcWebText
 
 log = logging.getLogger("tablero.connect")
@@ -122,13 +123,28 @@ def _wire(api: Api, rpc: str, request: Any) -> dict[str, Any]:
     return codec.from_message(request)
 
 
-def _unary(api: Api, rpc: str, response_cls: type) -> Any:
+def _unary(api: Api, rpc: str, response_cls: type, deadlines: RequestDeadlines | None = None) -> Any:
+    """`deadlines`: TABLERO_REQUEST_DEADLINE, from when the request has been read, whether the
+    call sent `Connect-Timeout-Ms` or not (connectrpc's timeout, a shorter one, ends it first)."""
     async def handle(request: Any, ctx: Any) -> Any:
         async with _observed(rpc, ctx):
-            out = await api.unary(rpc, _wire(api, rpc, request))
-            if codec.is_large(out):
-                return await asyncio.to_thread(codec.to_message, response_cls, out)
-            return codec.to_message(response_cls, out)
+            task = None
+            if deadlines is not None:
+                task = asyncio.current_task()
+                deadlines.enter(task)  # type: ignore[arg-type]
+            try:
+                out = await api.unary(rpc, _wire(api, rpc, request))
+                if codec.is_large(out):
+                    return await asyncio.to_thread(codec.to_message, response_cls, out)
+                return codec.to_message(response_cls, out)
+            except asyncio.CancelledError:
+                refusal = deadlines.refusal(task) if deadlines is not None else None
+                if refusal is None:
+                    raise
+                raise refusal from None  # (_observed makes it the Connect error, its reason a detail)
+            finally:
+                if task is not None:
+                    deadlines.leave(task)  # type: ignore[union-attr]
 
     return handle
 
@@ -187,7 +203,7 @@ def _stream_end(item: Any) -> AppError:
     return _with_reason(err, body.get("reason"), body.get("metadata"))
 
 
-def endpoints(api: Api) -> dict[str, Endpoint]:
+def endpoints(api: Api, deadlines: RequestDeadlines | None = None) -> dict[str, Endpoint]:
     """Every method of the protos' services, by its path."""
     out: dict[str, Endpoint] = {}
     for module in MODULES:
@@ -204,7 +220,7 @@ def endpoints(api: Api) -> dict[str, Endpoint]:
                 if streaming:
                     out[path] = Endpoint.server_stream(info, _stream(api, m.name, response_cls))
                 else:
-                    out[path] = Endpoint.unary(info, _unary(api, m.name, response_cls))
+                    out[path] = Endpoint.unary(info, _unary(api, m.name, response_cls, deadlines))
     return out
 
 
@@ -284,10 +300,10 @@ class _Application(ConnectASGIApplication):
     path = PREFIX
 
 
-def connect_app(api: Api) -> Any:
+def connect_app(api: Api, deadlines: RequestDeadlines | None = None) -> Any:
     """The ASGI app for PREFIX paths: Connect (JSON and binary) and gRPC-Web (binary, and text
-    through GrpcWebText), with CORS."""
-    table = endpoints(api)
+    through GrpcWebText), with CORS. `deadlines`: the unary calls' (TABLERO_REQUEST_DEADLINE)."""
+    table = endpoints(api, deadlines)
 
     def resolve(_: Any) -> Mapping[str, Endpoint]:
         return table

@@ -1,7 +1,10 @@
-"""The REST requests' deadline (TABLERO_REQUEST_DEADLINE): a unary call not answered within it
-is answered 503 UNAVAILABLE, reason SERVER_DEADLINE, instead of waiting out its store calls'
-own timeouts one after the other (a frozen Redis: 10 s each, 20 s for a GetGame, more for a
-move).
+"""The unary calls' deadline (TABLERO_REQUEST_DEADLINE), on every transport: a call not answered
+within it is answered UNAVAILABLE, reason SERVER_DEADLINE (REST: 503; Connect: `unavailable`,
+503, the reason in a google.rpc.ErrorInfo detail; gRPC: UNAVAILABLE with the ErrorInfo in
+`grpc-status-details-bin`), instead of waiting out its store calls' own timeouts one after the
+other (a frozen Redis: 10 s each, 20 s for a GetGame, more for a move). A client's shorter
+deadline still ends the call first, as that client's (Connect's `Connect-Timeout-Ms`, gRPC's
+deadline: DEADLINE_EXCEEDED); streams (the watches) are not bounded.
 
 It ends the call as a Connect call's `Connect-Timeout-Ms` ends it (`connectrpc`: an
 `asyncio.timeout` around the handler) and as the shutdown grace does: the request's task is
@@ -22,12 +25,23 @@ from __future__ import annotations
 import asyncio
 import time
 
+from tablero.server.errors import Unavailable
+
 # The message of the task's cancellation: ours, not the shutdown's or a client's.
 CANCEL_MESSAGE = "tablero: the request's deadline passed"
 
 
+def passed(seconds: float) -> Unavailable:
+    """The refusal of a call this deadline ended, the same on every transport."""
+    return Unavailable(f"the server did not finish this call within its deadline ({seconds:g} s, "
+                       "TABLERO_REQUEST_DEADLINE): a store behind it is slow or unreachable. Retry; whether a write "
+                       "was made is unknown, and one retried with the same requestId is applied at most once",
+                       "SERVER_DEADLINE")
+
+
 class RequestDeadlines:
-    """The REST unary calls in flight of one server (one event loop) and their deadline."""
+    """The unary calls in flight on one port of one server (one event loop: the HTTP port's
+    REST and Connect calls, or the gRPC port's) and their deadline."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
@@ -64,3 +78,12 @@ class RequestDeadlines:
             if not task.done():
                 self._expired.add(task)
                 task.cancel(CANCEL_MESSAGE)
+
+    def refusal(self, task: asyncio.Task | None) -> Unavailable | None:
+        """After a CancelledError in `task`: when this deadline cancelled it, the cancellation is
+        withdrawn and the refusal to answer returned (`passed`); else None (a client's deadline,
+        a client that left, the shutdown: the cancellation goes on)."""
+        if task is None or task not in self._expired:
+            return None
+        task.uncancel()
+        return passed(self.seconds)

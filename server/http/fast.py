@@ -93,6 +93,12 @@ def _a_file(static: Any, path: str) -> bool:
     return False
 
 
+def gzip_etag(etag: str) -> str:
+    """The ETag of an answer's gzipped body, from its identity body's: `"x"` → `"x-gzip"` (a
+    strong validator names one sequence of bytes, RFC 9110 8.8.1; W/ kept when weak)."""
+    return etag[:-1] + '-gzip"' if etag.endswith('"') else etag + "-gzip"
+
+
 def _gzip(body: bytes) -> bytes:
     return gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
 
@@ -225,14 +231,18 @@ class FastRoutes:
     async def _send(self, send: Any, headers: dict[str, str], answer: Any) -> None:
         body = answer.body
         out = [(b"content-type", answer.media_type.encode())] if body else []
+        gzipped = False
         if len(body) >= GZIP_MINIMUM and answer.media_type == "application/json":
             if accepts_gzip(headers.get("accept-encoding", "")):
                 body = await asyncio.to_thread(_gzip, body) if len(body) >= GZIP_IN_THREAD else _gzip(body)
                 out.extend(_GZIPPED)
+                gzipped = True
             else:
                 out.append(_VARY_ENCODING)  # another Accept-Encoding could get it gzipped (RFC 9110 12.5.5)
         out.append((b"content-length", str(len(body)).encode()))
         for k, v in (answer.headers or {}).items():
+            if gzipped and k == "ETag":
+                v = gzip_etag(v)
             pair = (k.lower().encode("latin-1"), v.encode("latin-1"))
             if pair not in out:  # (a Vary the gzip step above wrote already is not repeated)
                 out.append(pair)

@@ -253,6 +253,7 @@ def test_create_sends_the_portal_jwt_given_as_token_for_a_me_seat():
                              "--token", token("ann", "Ann"), "--json").stdout)
         seat_token = out["seats"][0]["token"]
         game = plainhttp.get(f"{s.http}/v1/games/{out['game']['id']}").json()
-        again = json.loads(cli("--url", s.http, "create", "tic-tac-toe", "--token", seat_token, "--json").stdout)
+        again = cli("--url", s.http, "create", "tic-tac-toe", "--token", seat_token, "--json", check=False)
     assert game["seats"][0].get("userId") == "ann", game["seats"]
-    assert again["game"]["players"] == 2, again  # a seat token given to create is no portal user: ignored
+    # A seat token given to create is no portal user: refused, saying so (it made an anonymous game).
+    assert again.returncode != 0 and "seat token" in again.stdout + again.stderr, (again.stdout, again.stderr)

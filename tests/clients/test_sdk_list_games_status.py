@@ -2,7 +2,9 @@
 "status must be GAME_STATUS_RUNNING or GAME_STATUS_FINISHED" came back, over gRPC the local
 protobuf parser's "Failed to parse status field: Invalid enum value GAME_STATUS_BOGUS for enum
 type ..." — and GAME_STATUS_UNSPECIFIED was refused over REST but listed everything over gRPC).
-Now both transports, sync and async, raise the same InvalidArgument naming the valid values."""
+Now both transports, sync and async, raise the same InvalidArgument naming the valid values, and
+take "unspecified" / GAME_STATUS_UNSPECIFIED as no filter, as the server does on every transport
+(a proto3 enum's zero is its unset value; it was refused here before any request)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from tablero_client import AsyncClient, Client, InvalidArgument
 from tests import plainhttp
 from tests.server.support import ServerThread
 
-BAD = ("bogus", "unspecified", "GAME_STATUS_UNSPECIFIED", "RUNNING_", 5)
+BAD = ("bogus", "RUNNING_", "GAME_STATUS_", 5)
+NO_FILTER = ("unspecified", "GAME_STATUS_UNSPECIFIED", "game_status_unspecified")
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +46,15 @@ def test_a_bad_status_is_the_same_refusal_over_rest_and_grpc(server):
     for status in ("running", "Finished", "GAME_STATUS_RUNNING", "game_status_finished"):
         assert len(rest.list_games(status=status).games) == len(grpc.list_games(status=status).games)
     assert len(rest.list_games(status="running").games) == 1
+
+
+def test_unspecified_is_no_filter_on_both_transports(server):
+    rest, grpc = Client(rest=server.http, retries=0), Client(grpc=server.grpc, retries=0)
+    every = {g.id for g in rest.list_games().games}
+    assert every
+    for status in NO_FILTER:
+        assert {g.id for g in rest.list_games(status=status).games} == every, status
+        assert {g.id for g in grpc.list_games(status=status).games} == every, status
 
 
 def test_the_async_client_refuses_it_alike(server):

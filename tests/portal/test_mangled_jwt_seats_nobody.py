@@ -1,8 +1,10 @@
 """A portal that sends its user's JWT mangled (quoted, as a JSON string is; or cut short, as a
 truncated cookie is) to CreateGame or JoinGame is told so (401 TOKEN_INVALID), on REST and
 gRPC. It used to get a 200 and an anonymous seat: a seat bound to nobody, which the user's
-"My games", notifications and ratings never see. A seat token (of any game) is still taken
-there, and no token at all is anonymous play, as before.
+"My games", notifications and ratings never see. No token at all is anonymous play, as before;
+a seat token is no player either: CreateGame refuses it (401 TOKEN_INVALID, it made an anonymous
+game), JoinGame refuses one of another game (WRONG_GAME) and gives one of its own game that seat
+back (tests/server/test_join_own_seat.py).
 """
 
 from __future__ import annotations
@@ -82,4 +84,7 @@ def test_a_mangled_jwt_is_refused_by_create_and_join_not_taken_as_anonymous(serv
         else:
             assert r.status_code == 200 and r.json()["seat"] == 1, r.text
         r = plainhttp.post(f"{server.http}/v1/games", json={"engine": "tic-tac-toe", "players": 2}, headers=auth)
-        assert r.status_code == 200, r.text
+        if auth:  # a seat token is no player: no anonymous game made as if it had not been sent
+            assert r.status_code == 401 and r.json()["error"]["reason"] == "TOKEN_INVALID", r.text
+        else:
+            assert r.status_code == 200, r.text

@@ -52,7 +52,7 @@ UNCHECKED = {
         "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "FAILED_PRECONDITION", "ABORTED", "RESOURCE_EXHAUSTED")},
 }
 REST_ONLY = {"TOKEN_IN_URL", "HEADERS_TOO_LARGE", "URI_TOO_LONG", "ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED",
-             "REQUEST_TIMEOUT", "SERVER_DEADLINE"}
+             "REQUEST_TIMEOUT"}
 GRPC_ONLY = {"HISTORY_REWRITTEN"}  # REST: the watch sends a `tablero-reset` message instead
 # Connect only: tests/server/test_connect_reasons.py (gRPC's own server answers UNIMPLEMENTED).
 CONNECT_ONLY = {"UNKNOWN_METHOD"}

@@ -86,17 +86,22 @@ def _legal_query(page_size: int | None, page_token: str | None, type: str | None
 
 # The lobby's status filters, as the server takes them (server/app/lobby.py).
 GAME_STATUSES = ("GAME_STATUS_RUNNING", "GAME_STATUS_FINISHED")
+NO_STATUS = "GAME_STATUS_UNSPECIFIED"  # the enum's zero: no filter, as on every transport
 
 
-def lobby_status(status: Any) -> str:
+def lobby_status(status: Any) -> str | None:
     """ListGames' `status` filter on the wire: "running", "finished" (any case) or their enum names
-    GAME_STATUS_*; anything else is refused here, before any request, as the server refuses it
-    (InvalidArgument naming the values), so both transports say the same: over gRPC the protobuf
-    parser refused it in its own words first, and took GAME_STATUS_UNSPECIFIED for no filter."""
+    GAME_STATUS_*; "unspecified" / GAME_STATUS_UNSPECIFIED is no filter (None), as the server takes
+    it on every transport (a proto3 enum's zero is its unset value); anything else is refused here,
+    before any request, as the server refuses it (InvalidArgument naming the values), so both
+    transports say the same: over gRPC the protobuf parser would refuse it in its own words."""
     name = status_name(status) if isinstance(status, str) else None
+    if name == NO_STATUS:
+        return None
     if name not in GAME_STATUSES:
         raise InvalidArgument(f'status must be GAME_STATUS_RUNNING or GAME_STATUS_FINISHED ("running" or '
-                              f'"finished"), not {status!r}', reason="INVALID_ARGUMENT")
+                              f'"finished"), or GAME_STATUS_UNSPECIFIED for every game, not {status!r}',
+                              reason="INVALID_ARGUMENT")
     return name
 
 
@@ -301,7 +306,8 @@ class Client:
     def join(self, game_id: str, token: str | None = None, *, request_id: str | None = None) -> Seat:
         """Claim an open seat (as the portal user of `token`, default the client's); the handle
         carries its new token. A requestId is made when not given, so that a retry (on
-        UNAVAILABLE, after an answer that was lost) gets the same seat, never a second one."""
+        UNAVAILABLE, after an answer that was lost) gets the same seat, never a second one. A
+        seat token of this game as `token` gets that seat back (no second seat)."""
         rid = request_id or uuid.uuid4().hex
         j = Joined.from_json(self._retried(lambda: self.transport.join_game(game_id, token or self.token, rid)))
         return Seat(self, j.game_id, j.token, j.seat)

@@ -149,7 +149,8 @@ class GameServiceServicer:
     def JoinGame(self, request, context):
         """Claim an open seat; returns its token. With a portal JWT the seat is bound to the
         user, who may then use that JWT for every seat call of the game (a user who already
-        holds a seat gets it back).
+        holds a seat gets it back). With a seat token of this game, its seat back, never a
+        second one; of another game: PERMISSION_DENIED (WRONG_GAME).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
