@@ -12,12 +12,10 @@ import subprocess
 import sys
 import time
 
-from py_vapid import Vapid
-
 from tests import plainhttp
-from tests.notify.test_push_stale_turn import FlakyPushService
+from tests.notify.test_push_stale_turn import FlakyPushService, o_subscribed
 from tests.notify.test_webpush import _wait
-from tests.server.support import ROOT, ServerProcess
+from tests.server.support import ROOT
 
 
 def _push_queued(metrics: str) -> float:
@@ -28,20 +26,10 @@ def _push_queued(metrics: str) -> float:
 
 
 def test_a_push_for_a_deleted_game_is_dropped_not_retried_forever(fresh_redis_url):
-    vapid = Vapid()
-    vapid.generate_keys()
     push = FlakyPushService()
-    env = {"TABLERO_REDIS_URL": fresh_redis_url, "TABLERO_VAPID_PRIVATE_KEY": vapid.private_pem().decode(),
-           "TABLERO_WEBHOOKS_ALLOW_PRIVATE": "1", "TABLERO_WEBHOOKS_BACKOFF": "0.2",
-           "TABLERO_WEBHOOKS_BACKOFF_MAX": "0.4", "TABLERO_WEBHOOKS_TIMEOUT": "1"}
     try:
-        with ServerProcess(env) as srv:
+        with o_subscribed(fresh_redis_url, push, TABLERO_WEBHOOKS_TIMEOUT="1") as (srv, gid, x, _o):
             h = srv.http
-            g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
-            gid, x, o = g["game"]["id"], g["seats"][0]["token"], g["seats"][1]["token"]
-            r = plainhttp.post(f"{h}/v1/push/subscriptions",
-                               json={"subscription": push.subscription(), "seats": [{"gameId": gid, "token": o}]})
-            assert r.status_code == 200, r.text
             plainhttp.post(f"{h}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {x}"},
                            json={"action": {"type": "place", "cell": 4}}).raise_for_status()
             assert _wait(lambda: push.attempts >= 2, 60), push.attempts  # O's push fails, and is retried

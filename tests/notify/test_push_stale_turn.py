@@ -5,7 +5,9 @@ its push as before (real server, real Redis: the notify worker in its child proc
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 
 from py_vapid import Vapid
 
@@ -25,21 +27,30 @@ class FlakyPushService(PushService):
         return 503 if self.down else super().accept(headers, body)
 
 
-def test_a_push_for_a_turn_that_is_over_is_dropped_not_sent_late(fresh_redis_url):
+@contextlib.contextmanager
+def o_subscribed(redis_url: str, push: PushService, **env: str) -> Iterator[tuple[ServerProcess, str, str, str]]:
+    """A server (real Redis, the notify worker in its child process, short webhook backoffs) and a
+    Tic-Tac-Toe game whose seat O (1) has a push subscription: (server, game id, X's token, O's)."""
     vapid = Vapid()
     vapid.generate_keys()
-    push = FlakyPushService()
-    env = {"TABLERO_REDIS_URL": fresh_redis_url, "TABLERO_VAPID_PRIVATE_KEY": vapid.private_pem().decode(),
+    env = {"TABLERO_REDIS_URL": redis_url, "TABLERO_VAPID_PRIVATE_KEY": vapid.private_pem().decode(),
            "TABLERO_WEBHOOKS_ALLOW_PRIVATE": "1", "TABLERO_WEBHOOKS_BACKOFF": "0.2",
-           "TABLERO_WEBHOOKS_BACKOFF_MAX": "0.4"}
+           "TABLERO_WEBHOOKS_BACKOFF_MAX": "0.4", **env}
+    with ServerProcess(env) as srv:
+        h = srv.http
+        g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
+        gid, x, o = g["game"]["id"], g["seats"][0]["token"], g["seats"][1]["token"]
+        r = plainhttp.post(f"{h}/v1/push/subscriptions",
+                           json={"subscription": push.subscription(), "seats": [{"gameId": gid, "token": o}]})
+        assert r.status_code == 200, r.text
+        yield srv, gid, x, o
+
+
+def test_a_push_for_a_turn_that_is_over_is_dropped_not_sent_late(fresh_redis_url):
+    push = FlakyPushService()
     try:
-        with ServerProcess(env) as srv:
+        with o_subscribed(fresh_redis_url, push) as (srv, gid, x, o):
             h = srv.http
-            g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
-            gid, x, o = g["game"]["id"], g["seats"][0]["token"], g["seats"][1]["token"]
-            r = plainhttp.post(f"{h}/v1/push/subscriptions",
-                               json={"subscription": push.subscription(), "seats": [{"gameId": gid, "token": o}]})
-            assert r.status_code == 200, r.text
 
             def move(tok: str, cell: int) -> None:
                 plainhttp.post(f"{h}/v1/games/{gid}/actions", headers={"Authorization": f"Bearer {tok}"},
