@@ -50,7 +50,7 @@ def test_a_phoenicia_move_paid_at_the_next_step_says_its_price_not_for_free():
             label = action_label(a, game)
             if asked:
                 assert "for free" not in label, (label, asked)
-                assert f"costs {asked}, paid at the next step" in label, (label, asked)
+                assert f"costs ${asked}, paid at the next step" in label, (label, asked)
             else:
                 assert "for free" in label, (label, a)
             seen.add((a["type"], bool(asked)))
