@@ -51,6 +51,9 @@ BOT_QUEUE_DEPTH = Gauge("tablero_bot_queue_depth", "Thinking bots' turns (medium
 BOT_QUEUE_OLDEST = Gauge("tablero_bot_queue_oldest_seconds",
                          "How long the longest-waiting due turn in the bot queue has waited for a worker "
                          "(0 when every turn is taken or none waits)")
+MATCH_TICKETS_WAITING = Gauge("tablero_match_tickets_waiting",
+                              "Match tickets waiting for a match, of the engines whose matching this replica "
+                              "leads (summed over replicas: every waiting ticket), as of the last matching round")
 GAMES_RUNNING = Gauge("tablero_games_running",
                       "Games in progress held in this replica's cache (refreshed every few seconds)")
 BUILD_INFO = Gauge("tablero_build_info", "Always 1: the running build (version, Python, store kind)",

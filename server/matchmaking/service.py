@@ -14,6 +14,7 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
+from tablero.server import metrics
 from tablero.server.app import commands as cmd
 from tablero.server.app.replies import rfc3339
 from tablero.server.app.repository import new_game_id
@@ -211,7 +212,7 @@ class Matchmaking:
         for m in await self.store.stale(now - STALE):
             log.warning("match %s was claimed but not finished (its replica died?): finishing it", m["id"])
             await self._finish(m)
-        formed = waiting = 0
+        formed = waiting = matched = 0
         for engine in await self.store.engines():
             if not await self.store.lease(engine, self.owner, LEASE):
                 continue
@@ -222,9 +223,11 @@ class Matchmaking:
             live = [t for t in live if t["expires"] > now]
             waiting += len(live)
             for group, n in matches(live, now):
-                formed += await self._match(engine, group, n, now)
+                made = await self._match(engine, group, n, now)
+                formed, matched = formed + made, matched + made * len(group)
         self.formed += formed
         self.waiting = waiting
+        metrics.MATCH_TICKETS_WAITING.set(waiting - matched)  # those still waiting after this round
         return formed
 
     async def _match(self, engine: str, group: list[dict[str, Any]], n: int, now: float) -> int:

@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 import redis.asyncio as aioredis
+from prometheus_client import REGISTRY
 from tablero.server.app import GameService
 from tablero.server.app import commands as cmd
 from tablero.server.auth import TokenSigner
@@ -138,3 +139,22 @@ def test_two_replicas_one_killed_midway_lose_no_ticket():
     assert report["problems"] == [] and report["distinct ticket ids"] == 120
     assert set(report["status"]) <= {"MATCHED", "CANCELLED", "EXPIRED"}
     assert report["status"]["MATCHED"] >= 100
+
+
+async def test_the_waiting_tickets_are_a_gauge(games):
+    """`tablero_match_tickets_waiting`: the tickets waiting after the last matching round (an
+    operator sees a queue nobody is matched from, which no metric showed)."""
+    mm = games.matchmaking
+
+    def waiting() -> float | None:
+        return REGISTRY.get_sample_value("tablero_match_tickets_waiting")
+
+    a = User(_unique("ann"), "Ann")
+    t = (await mm.create({"engine": "tic-tac-toe"}, a))["ticket"]
+    await mm.create({"engine": "new-bedford", "players": [2]}, a)
+    assert await mm.round() == 0
+    assert waiting() == 2
+    await mm.cancel(t["id"], a)
+    await mm.create({"engine": "new-bedford", "players": [2]}, User(_unique("bob")))
+    assert await mm.round() == 1  # New Bedford's two tickets matched; nothing waits
+    assert waiting() == 0
