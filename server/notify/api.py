@@ -70,9 +70,7 @@ async def list_notifications(games: Any, w: dict[str, Any], _seat_: Any) -> dict
         after = games.pages.bound(token, "ListNotifications", of, OTHER_LIST) if token else ""
         if not isinstance(after, str):
             raise ValueError("not one this server signed")
-        inbox = Inbox(notifier.q)
-        await inbox.drop_gone_turns(user.id, notifier.gone)
-        page = await inbox.list(user.id, size, after, bool(w.get("unreadOnly")))
+        page = await Inbox(notifier.q).list(user.id, size, after, bool(w.get("unreadOnly")), notifier.gone)
     except ValueError as e:  # BadPageToken, or the inbox's: a pageToken it did not give
         raise InvalidArgument(f"pageToken is not one this list gave: {e}", "PAGE_TOKEN_INVALID") from None
     if page["nextPageToken"]:

@@ -56,17 +56,18 @@ class Inbox:
         if kind == "result":
             await self._cap(ns)
 
-    async def drop_gone_turns(self, user: str, gone: Callable[[str], Awaitable[bool]]) -> None:
-        """Remove the user's "turn" items of games that no longer exist: a game that expired
-        (TABLERO_ABANDONED_TTL) while the user was to act left its item listed for good, a turn
-        that `pendingTurns` counted and whose game answered 404. (`tablero admin delete` removes
-        its items itself; a result keeps its outcome and goes with the 200 cap.)"""
-        ns = "inbox:" + user
-        turns = [json.loads(v) for v in (await self.q.kv_all(ns)).values()]
-        turns = [i for i in turns if i["kind"] == "turn"]
-        for item, missing in zip(turns, await asyncio.gather(*(gone(i["gameId"]) for i in turns)), strict=True):
-            if missing:
-                await self.q.kv_del(ns, item["gameId"])
+    async def _drop_gone_turns(self, ns: str, items: list[dict[str, Any]],
+                               gone: Callable[[str], Awaitable[bool]]) -> list[dict[str, Any]]:
+        """`items` without the "turn" items of games that no longer exist, which are removed: a
+        game that expired (TABLERO_ABANDONED_TTL) while the user was to act left its item listed
+        for good, a turn that `pendingTurns` counted and whose game answered 404. (`tablero admin
+        delete` removes its items itself; a result keeps its outcome and goes with the 200 cap.)"""
+        turns = [i for i in items if i["kind"] == "turn"]
+        missing = {i["gameId"] for i, g in zip(turns, await asyncio.gather(*(gone(i["gameId"]) for i in turns)),
+                                                 strict=True) if g}
+        for game_id in missing:
+            await self.q.kv_del(ns, game_id)
+        return [i for i in items if not (i["kind"] == "turn" and i["gameId"] in missing)]
 
     async def _cap(self, ns: str) -> None:
         """At most MAX_ITEMS per user: the oldest results go first (pending turns stay)."""
@@ -76,10 +77,15 @@ class Inbox:
             await self.q.kv_del(ns, old["gameId"])
 
     async def list(self, user: str, page_size: int = 20, page_token: str = "",
-                   unread_only: bool = False) -> dict[str, Any]:
+                   unread_only: bool = False, gone: Callable[[str], Awaitable[bool]] | None = None) -> dict[str, Any]:
+        """`gone` (a game id -> whether its game no longer exists): turn items of such games are
+        removed first."""
         page_size = max(1, min(page_size or DEFAULT_PAGE, MAX_PAGE))
         after = _after(page_token)
-        items = sorted((json.loads(v) for v in (await self.q.kv_all("inbox:" + user)).values()), key=_key)
+        items = [json.loads(v) for v in (await self.q.kv_all("inbox:" + user)).values()]
+        if gone is not None:
+            items = await self._drop_gone_turns("inbox:" + user, items, gone)
+        items.sort(key=_key)
         counts = {"unread": sum(1 for i in items if not i["read"]),
                   "pendingTurns": sum(1 for i in items if i["kind"] == "turn")}
         if unread_only:
