@@ -417,3 +417,34 @@ def test_a_half_built_move_survives_a_language_switch(server, new_page):
     after = page.locator(".composer .crumb").all_inner_texts()
     assert len(after) == len(before) and after[-1] != before[-1], (before, after)
     assert page.locator(".composer button.choice[data-field=space]").count() == 0  # still past that step
+
+
+def test_a_reload_while_the_language_loads_does_not_take_the_half_built_move(server, new_page):
+    """The table being left may still reload while the new language's texts come (its watch
+    reconnected, a move came): it neither takes the half-built move meant for the table drawn again
+    nor draws over the page (CI saw the move builder come back empty after a switch)."""
+    page = _new_bedford_placing(server, new_page)
+    if page.locator(".composer button.choice[data-field=type]").count():
+        page.click(".composer button.choice[data-value='\"place_worker\"']")
+    page.wait_for_selector(".composer button.choice[data-field=space]")
+    several = [b for b in page.locator(".composer button.choice[data-field=space]").all()
+               if b.locator(".count").inner_text() != "1 move"]
+    several[0].click()
+    page.wait_for_selector(".composer .crumbs")
+    before = page.locator(".composer .crumb").all_inner_texts()
+    held: list = []
+    page.route(re.compile(r"/messages\?lang=es"), lambda route: route.continue_() if held == [None] else held.append(route))
+    page.select_option("#lang", "es")
+    page.wait_for_function("document.querySelector('.live') && 1")
+    # the old table's stream reconnects (the browser is back online) and reloads meanwhile
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_timeout(1500)
+    waiting, held[:] = held[:], [None]
+    for route in waiting:
+        route.continue_()
+    page.wait_for_function("document.querySelector('header nav').textContent === 'Sala'")
+    page.wait_for_function("document.querySelector('.composer h3') && document.querySelector('.composer .crumbs')"
+                           " && !document.querySelector('.composer .crumb').textContent.startsWith('space: ')")
+    page.wait_for_timeout(1000)  # any draw still to come
+    after = page.locator(".composer .crumb").all_inner_texts()
+    assert len(after) == len(before) and after[-1] != before[-1], (before, after)

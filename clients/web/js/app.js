@@ -54,6 +54,9 @@ function drawLanguageSwitch() {
   const sel = h('select', { id: 'lang', onchange: async (ev) => {
     // a half-built move stays half-built: the table drawn again in the new language takes it back
     carried = current instanceof Table ? { id: current.id, seat: current.active, move: current.composer.snapshot() } : null;
+    // the table left stops now: a reload of its own while the texts come would draw over the page
+    // and take the half-built move meant for the table drawn again
+    if (current) current.stop();
     setLanguage(ev.target.value);
     await loadTexts();
     drawLanguageSwitch();
@@ -771,6 +774,7 @@ class Table {
     // Events the stream has not brought: it brings them itself when live, else read the log.
     if (game.version > this.version && this.watchState !== 'live') await this.loadLog();
     if (this.held.length > 1) await this.loadSecrets();
+    if (this.stopped) return; // left meanwhile (another page, another language)
     this.draw(actions);
   }
 
