@@ -72,6 +72,33 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/notify/test_webhooks.py::test_dead_letters_are_listed_and_replayed_with_their_webhook_id": ("slow",),
     "tests/clients/test_sdk_write_patience.py::test_an_act_sent_during_a_restart_lands_once_the_server_is_back": ("slow",),
     "tests/server/test_idle_store_calls.py::test_an_idle_server_asks_its_redis_a_few_times_a_second": ("slow",),
+    # The same, measured again 2026-12-07 (evening) with --durations=40 under a load of about 3x:
+    # 9 s or more there. Outside programs run over the whole of k8s/ (promtool, a wheel build,
+    # Grafana's schema), whole games rendered or replayed, worker processes, push retries.
+    "tests/k8s/test_monitoring.py": ("slow",),
+    "tests/k8s/test_dockerfile.py": ("slow",),
+    "tests/k8s/test_grafana_schema.py": ("slow",),
+    "tests/k8s/test_bot_workers.py": ("slow",),
+    "tests/engines/test_bots_fair.py::test_solo_founders_same_view_same_decision": ("slow",),
+    "tests/engines/test_bots_fair.py::test_same_view_same_decision[new-bedford]": ("slow",),
+    "tests/engines/test_field_acceptance.py::test_compiled_acceptance_agrees_with_validate_value[founders-of-gloomhaven]": ("slow",),
+    "tests/clients/test_render_presentation.py::test_no_python_none_on_a_board[founders-of-gloomhaven-3": ("slow",),
+    "tests/clients/test_render_presentation.py::test_no_python_none_on_a_board[phoenicia-3": ("slow",),
+    "tests/clients/test_render_presentation.py::test_no_python_none_on_a_board[riverboat-3": ("slow",),
+    "tests/clients/test_founders_log_then.py::test_an_old_votes_line_names_the_building_voted_for": ("slow",),
+    "tests/clients/test_spanish_captain_names.py::test_captains_take_their_article_in_spanish_log_lines": ("slow",),
+    "tests/clients/test_render_founders.py::test_renders_real_games": ("slow",),
+    "tests/clients/test_render_founders.py::test_real_vote_in_progress_hides_cast_votes": ("slow",),
+    "tests/clients/test_render_founders_spanish.py::test_a_whole_game_of_founders_reads_in_spanish_in_the_terminal": ("slow",),
+    "tests/clients/test_own_goods_words.py::test_the_goods_line_is_worded_not_the_views_field_names[founders-of-gloomhaven": ("slow",),
+    "tests/clients/test_readme.py::test_readme_example_runs": ("slow",),
+    "tests/notify/test_push_gone_game.py": ("slow",),
+    "tests/notify/test_push_stale_turn.py": ("slow",),
+    "tests/notify/test_inbox_gone_games.py::test_a_turn_of_an_expired_game_leaves_the_list": ("slow",),
+    "tests/notify/test_webhook_reserved_ids.py": ("slow",),
+    "tests/notify/test_webhooks.py::test_simultaneous_turns_on_a_sqlite_file_through_the_worker_process": ("slow",),
+    "tests/server/test_secret_rotation.py::test_the_documented_rotation_recipe_keeps_old_tokens_valid": ("slow",),
+    "tests/server/test_bot_idle_priority.py": ("slow",),
 }
 
 # The generic kit's random playthroughs (tests/engines/test_kit.py and test_kit_<engine>.py): the
