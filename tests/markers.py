@@ -99,6 +99,7 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/notify/test_webhooks.py::test_simultaneous_turns_on_a_sqlite_file_through_the_worker_process": ("slow",),
     "tests/server/test_secret_rotation.py::test_the_documented_rotation_recipe_keeps_old_tokens_valid": ("slow",),
     "tests/server/test_bot_idle_priority.py": ("slow",),
+    "tests/clients/test_sdk_grpc_close.py": ("slow",),
 }
 
 # The generic kit's random playthroughs (tests/engines/test_kit.py and test_kit_<engine>.py): the

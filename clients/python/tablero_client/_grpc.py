@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
@@ -200,9 +201,16 @@ class GrpcTransport:
     def _state(self, state: grpc.ChannelConnectivity) -> None:
         self.state = state
 
+    # grpcio's thread that follows the channel's state (subscribe) asks again every 0.2 s, and it
+    # dies with "Cannot monitor channel state: Channel closed!" printed on stderr if the channel
+    # closes while it asks (grpc/grpc#18995): once unsubscribed, it is let end before the close.
+    UNSUBSCRIBED_WAIT = 0.25
+
     def close(self) -> None:
         if self._followed:
             self.channel.unsubscribe(self._state)
+            self._followed = False
+            time.sleep(self.UNSUBSCRIBED_WAIT)
         self.channel.close()
 
     def _call(self, method: str, req: Any, token: str | None = None) -> Any:
