@@ -372,10 +372,9 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     if notifier is not None:
         await notifier.start(work=worker is None)
     elif config.redis_url or config.db not in (None, ":memory:"):  # deliveries left queued by a former setting
-        from tablero.server.notify import open_queue
         from tablero.server.notify.worker import say_orphans_once
 
-        tasks.append(asyncio.create_task(say_orphans_once(open_queue(config.redis_url, config.db))))
+        tasks.append(asyncio.create_task(say_orphans_once(config.redis_url, config.db)))
     userver = _http_server(config, api, lifecycle)
     http_task = asyncio.create_task(userver.serve(sockets=_acceptors(sock)))
 

@@ -514,12 +514,18 @@ def say_orphans(depths: dict[str, int]) -> None:
                     ", ".join(f"{t} ({n} queued)" for t, n in depths.items()), " ".join(depths))
 
 
-async def say_orphans_once(queue: Any) -> None:
+async def say_orphans_once(redis_url: str | None, db: str | None) -> None:
     """Without a notifier (nothing configured), at start: the targets with deliveries still
     queued in the shared store, said once (none is sent, counted or claimed here)."""
+    from . import open_queue
+
+    queue = None
     try:
+        queue = open_queue(redis_url, db)
         say_orphans({t: n for t, (n, _) in (await queue.stats(await queue.queued_targets())).items()})
     except Exception as e:  # noqa: BLE001 - the store may not be up yet: nothing to say then
         log.info("queued deliveries not checked: %s: %s", type(e).__name__, e)
     finally:
-        await queue.close()
+        if queue is not None:
+            with contextlib.suppress(Exception):
+                await queue.close()
