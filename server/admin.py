@@ -4,7 +4,7 @@
     tablero admin archive GAME --out FILE     # export to FILE, then delete the game if it did not change
     tablero admin delete  GAME [--if-version N]
     tablero admin ratings rebuild             # every rating again from the rated games' logs
-    tablero admin webhooks dead-letters | replay (--id ID | --all) | stats   (server/notify/admin.py)
+    tablero admin webhooks dead-letters | replay (--id ID | --all) | stats | drop TARGET   (server/notify/admin.py)
 
 The store is the server's: TABLERO_REDIS_URL / TABLERO_DB (or --redis-url / --db), as for
 `tablero serve`. Exit codes: 0 done, 1 no such game (or it changed meanwhile), 2 bad usage
@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("ratings", help="ratings: rebuild every rating from the finished games' logs",
                        parents=[store])
     r.add_argument("action", choices=["rebuild"])
-    w = sub.add_parser("webhooks", add_help=False, help="notifications: dead-letters, replay, stats "
+    w = sub.add_parser("webhooks", add_help=False, help="notifications: dead-letters, replay, stats, drop "
                        "(tablero admin webhooks -h)")
     w.add_argument("rest", nargs=argparse.REMAINDER)
     return p

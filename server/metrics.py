@@ -54,6 +54,10 @@ BOT_QUEUE_OLDEST = Gauge("tablero_bot_queue_oldest_seconds",
 MATCH_TICKETS_WAITING = Gauge("tablero_match_tickets_waiting",
                               "Match tickets waiting for a match, of the engines whose matching this replica "
                               "leads (summed over replicas: every waiting ticket), as of the last matching round")
+RATINGS_PENDING = Gauge("tablero_ratings_pending",
+                        "Games registered for rating and not rated yet (the store's pending set: rated games "
+                        "running, and finished ones the ratings sweep has still to rate), as of this replica's "
+                        "last sweep; store-wide, the same on every replica")
 GAMES_RUNNING = Gauge("tablero_games_running",
                       "Games in progress held in this replica's cache (refreshed every few seconds)")
 BUILD_INFO = Gauge("tablero_build_info", "Always 1: the running build (version, Python, store kind)",
@@ -70,7 +74,8 @@ REPLICA_ACK_FAILURES = Counter("tablero_store_replica_ack_failures",
 # Gauges whose workers' values are combined by their maximum under `--workers N` (each worker sees
 # the same store-wide figure, or the same build); every other gauge is the sum of the live workers'.
 GAUGE_MAX = frozenset({"tablero_bot_queue_depth", "tablero_bot_queue_oldest_seconds", "tablero_build_info",
-                       "tablero_notify_queue_depth", "tablero_notify_oldest_pending_seconds"})
+                       "tablero_notify_queue_depth", "tablero_notify_oldest_pending_seconds",
+                       "tablero_ratings_pending"})
 
 
 def set_build_info(store: str) -> None:

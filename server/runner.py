@@ -122,18 +122,19 @@ def _portal_parts(config: Config, store) -> tuple:
         # idempotent writes, or a rate count that at worst counts one call twice.)
         import redis.asyncio as aioredis
         import redis.exceptions
-        from redis.asyncio.retry import Retry
         from redis.backoff import ExponentialBackoff
+        from tablero.server.store.redis_clients import RefusalRetry
 
         # The store's socket timeouts too (without, a frozen Redis hung every rate-limited call and
         # lobby listing for as long as it stayed frozen); a command that timed out is not sent
-        # again (as the store's own: UNAVAILABLE after one timeout, not one per retry).
+        # again (as the store's own: UNAVAILABLE after one timeout, not one per retry). A refused
+        # connection (Redis stopped) is retried only briefly, as the store's (RefusalRetry).
         options = dict(max_connections=16, timeout=5, socket_keepalive=True,
                        socket_timeout=config.store_socket_timeout,
                        socket_connect_timeout=config.store_socket_connect_timeout,
                        health_check_interval=config.store_health_check_interval,
-                       retry=Retry(ExponentialBackoff(cap=1.0, base=max(config.store_retry_backoff, 0.01)),
-                                   config.store_retries, supported_errors=(redis.exceptions.ConnectionError,)))
+                       retry=RefusalRetry(ExponentialBackoff(cap=1.0, base=max(config.store_retry_backoff, 0.01)),
+                                          config.store_retries, supported_errors=(redis.exceptions.ConnectionError,)))
         if "+sentinel://" in config.redis_url:  # the current master, through the Sentinels
             from tablero.server.store.redis_sentinel import master_client
 
@@ -370,6 +371,10 @@ async def serve(config: Config, started: asyncio.Future | None = None, stop: asy
     http_port = sock.getsockname()[1]
     if notifier is not None:
         await notifier.start(work=worker is None)
+    elif config.redis_url or config.db not in (None, ":memory:"):  # deliveries left queued by a former setting
+        from tablero.server.notify.worker import say_orphans_once
+
+        tasks.append(asyncio.create_task(say_orphans_once(config.redis_url, config.db)))
     userver = _http_server(config, api, lifecycle)
     http_task = asyncio.create_task(userver.serve(sockets=_acceptors(sock)))
 

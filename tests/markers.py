@@ -70,6 +70,7 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/server/test_ops_logs_and_timeouts.py::test_every_line_names_its_process_and_worker": ("slow",),
     "tests/server/test_replicated_answers.py::test_a_retried_create_and_a_join_wait_for_replicas": ("slow",),
     "tests/notify/test_webhooks.py::test_dead_letters_are_listed_and_replayed_with_their_webhook_id": ("slow",),
+    "tests/notify/test_orphaned_endpoint.py": ("slow",),
     "tests/clients/test_sdk_write_patience.py::test_an_act_sent_during_a_restart_lands_once_the_server_is_back": ("slow",),
     "tests/server/test_idle_store_calls.py::test_an_idle_server_asks_its_redis_a_few_times_a_second": ("slow",),
     # The same, measured again 2026-12-07 (evening) with --durations=40 under a load of about 3x:

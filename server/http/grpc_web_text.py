@@ -8,7 +8,8 @@ middleware translates, as Envoy's grpc_web filter does
 
 - request: `application/grpc-web-text[+proto]` → `application/grpc-web+proto`, the body
   base64-decoded. A client may send several base64 chunks, each padded, one after the other:
-  the body is decoded 4 characters at a time, each padded run on its own. (The body is read
+  the body is decoded 4 characters at a time, each padded run on its own; whitespace (a
+  trailing newline, line breaks) is skipped. (The body is read
   whole first: gRPC-Web has no client streaming, and a bad body is refused before the app
   sees it: INVALID_ARGUMENT, or RESOURCE_EXHAUSTED beyond `max_bytes`, both as a
   trailers-only gRPC-Web answer.)
@@ -38,8 +39,14 @@ TEXT_RESPONSE_TYPE = b"application/grpc-web-text+proto"
 _HEADER = 5  # a gRPC-Web frame: 1 flag byte, 4 bytes of big-endian length, then the payload
 
 
+_WHITESPACE = b" \t\r\n\v\f"
+
+
 def decode_text(body: bytes) -> bytes:
-    """Concatenated padded base64 runs → bytes (binascii.Error when malformed)."""
+    """Concatenated padded base64 runs → bytes (binascii.Error when malformed). ASCII whitespace
+    is no part of the base64 and is skipped: a body ending in a newline (as a client or a tool
+    that writes lines sends it), or wrapped in lines, decodes."""
+    body = body.translate(None, _WHITESPACE)
     if len(body) % 4:
         raise binascii.Error("base64 body length is not a multiple of 4")
     out, start = [], 0

@@ -7,7 +7,7 @@
     webpush.py   VAPID, subscriptions, pywebpush
     inbox.py     GET /v1/notifications
     api.py       the NotificationService RPCs (proto/tablero/v1/notifications.proto)
-    admin.py     `tablero admin webhooks dead-letters | replay`
+    admin.py     `tablero admin webhooks dead-letters | replay | stats | drop`
 See docs/webhooks.md.
 """
 

@@ -5,10 +5,13 @@
     tablero admin webhooks stats [TARGET ...]        # queued deliveries and oldest age per target
                                                      # (default: TABLERO_WEBHOOKS' endpoints, push, inbox
                                                      # and every other target the store has queued for)
+    tablero admin webhooks drop TARGET [TARGET ...]  # delete the deliveries queued for endpoints no server
+                                                     # sends to any more (removed from TABLERO_WEBHOOKS)
 
 The store is the server's (TABLERO_REDIS_URL / TABLERO_DB or --redis-url / --db). A replayed
 delivery goes back to the end of its lane (its endpoint and game) and is sent again with its
-webhook-id, by whichever replica claims it. Exit codes: 0 done, 1 nothing matched, 2 bad usage,
+webhook-id, by whichever replica claims it. A dropped delivery is gone (its dead letters stay).
+Exit codes: 0 done, 1 nothing matched, 2 bad usage (or drop of an endpoint TABLERO_WEBHOOKS names),
 3 the store is unreachable.
 """
 
@@ -50,7 +53,28 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("stats", help="queued deliveries and the oldest one's age, per target", parents=[store])
     s.add_argument("targets", nargs="*", help="endpoint ids (default: those of TABLERO_WEBHOOKS, push, inbox, and every other "
                                             "target with deliveries queued in the store)")
+    x = sub.add_parser("drop", help="delete the deliveries queued for targets no server sends to any more",
+                       parents=[store])
+    x.add_argument("targets", nargs="+", help="endpoint ids no longer in TABLERO_WEBHOOKS (as `stats` lists them)")
     return p
+
+
+async def _drop(q, targets: list[str]) -> int:
+    """`drop`: refused for an endpoint this shell's TABLERO_WEBHOOKS still names (the servers would
+    miss its deliveries); exit 1 when none of the targets had any queued."""
+    from .webhooks import parse_endpoints
+
+    configured = {e.id for e in parse_endpoints(os.environ.get("TABLERO_WEBHOOKS"))} & set(targets)
+    if configured:
+        print(f"tablero admin webhooks: {', '.join(sorted(configured))} is in TABLERO_WEBHOOKS: remove it there "
+              "(and roll the servers) first", file=sys.stderr)
+        return 2
+    total = 0
+    for target in targets:
+        n = await q.drop(target)
+        total += n
+        print(f"{target:<20} {n:>8} dropped")
+    return 0 if total else 1
 
 
 async def _run(ns: argparse.Namespace) -> int:
@@ -81,6 +105,8 @@ async def _run(ns: argparse.Namespace) -> int:
             n = await q.replay("*" if ns.all else ns.id)
             print(f"{n} deliver{'y' if n == 1 else 'ies'} queued again", file=sys.stderr)
             return 0 if n else 1
+        if ns.verb == "drop":
+            return await _drop(q, ns.targets)
         from .webhooks import parse_endpoints
 
         targets = ns.targets

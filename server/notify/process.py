@@ -76,7 +76,7 @@ async def _run(settings: dict[str, Any]) -> None:
     notifier = build(config, games)
     if notifier is None:
         return
-    await notifier.start()
+    await notifier.start(stats=False)  # its gauges are the serving process's
     loop = asyncio.get_running_loop()
 
     async def report() -> None:

@@ -46,7 +46,7 @@ SIGNAL_IDLE_MS = 5000  # a pending signal this old belongs to a dead (or stuck) 
 SIGNALS_MAXLEN = 1_000_000
 
 # The Redis scripts, one file each in lua/ (KEYS, ARGV and replies at the top of each).
-_LUA = luafiles.load(__package__, "commit", "claim", "settle", "replay", "take_open")
+_LUA = luafiles.load(__package__, "commit", "claim", "settle", "replay", "take_open", "drop")
 
 
 def _now_us() -> int:
@@ -63,6 +63,7 @@ class RedisQueue:
         self._settle = client.register_script(_LUA["settle"])
         self._replay = client.register_script(_LUA["replay"])
         self._take_open = client.register_script(_LUA["take_open"])
+        self._drop = client.register_script(_LUA["drop"])
         self._group_ready = False
 
     async def _group(self) -> None:
@@ -154,6 +155,16 @@ class RedisQueue:
         """Every target with deliveries queued (whether or not this process's settings name it)."""
         depths = await self.r.hgetall(P + "depth")
         return sorted(_s(t) for t, n in depths.items() if int(n or 0) > 0)
+
+    async def drop(self, target: str) -> int:
+        """Delete every delivery queued for `target` (an endpoint no server sends to any more);
+        how many there were. Its dead letters stay."""
+        dropped = 0
+        while True:
+            lanes, n = await self._drop(keys=[P], args=[target, 100])
+            dropped += int(n)
+            if not int(lanes):
+                return dropped
 
     async def stats(self, targets: list[str]) -> dict[str, tuple[int, float]]:
         """target -> (deliveries queued, age in seconds of the oldest due one's event)."""
@@ -373,6 +384,13 @@ class SQLiteQueue:
     async def queued_targets(self) -> list[str]:
         """Every target with deliveries queued (whether or not this process's settings name it)."""
         return [r[0] for r in await self._read("SELECT DISTINCT target FROM notify_items ORDER BY target")]
+
+    async def drop(self, target: str) -> int:
+        def tx() -> int:
+            self.db.execute("DELETE FROM notify_due WHERE target = ?", (target,))
+            return self.db.execute("DELETE FROM notify_items WHERE target = ?", (target,)).rowcount
+
+        return await self._run(tx)
 
     async def stats(self, targets: list[str]) -> dict[str, tuple[int, float]]:
         out = {}

@@ -450,18 +450,32 @@ class Notifier:
 
     # -- metrics and lifecycle ------------------------------------------------------------------
     async def _stats_loop(self) -> None:
+        """The gauges of this server's targets and of the orphans: targets with deliveries queued
+        that this server does not send to (an endpoint removed from TABLERO_WEBHOOKS, push without a
+        VAPID key), which nothing claims. A new orphan is said in a warning (the first round: at
+        start); a dropped one's series go."""
+        orphans: set[str] = set()
         while not self._stopping:
             with contextlib.suppress(Exception):
-                for target, (depth, age) in (await self.q.stats(self.targets)).items():
+                extra = [t for t in await self.q.queued_targets() if t not in self.targets]
+                stats = await self.q.stats([*self.targets, *extra])
+                for target, (depth, age) in stats.items():
                     m.DEPTH.labels(target).set(depth)
                     m.OLDEST.labels(target).set(age)
+                for gone in orphans - set(extra):
+                    for gauge in (m.DEPTH, m.OLDEST):
+                        with contextlib.suppress(KeyError):
+                            gauge.remove(gone)
+                say_orphans({t: stats[t][0] for t in extra if t not in orphans})
+                orphans = set(extra)
             await asyncio.sleep(5.0)
 
-    async def start(self, work: bool = True) -> None:
-        """The stats loop (queue depth and age, for this process's /metrics), and unless `work` is
-        False (a worker process does it) derivation and delivery."""
-        loops = (self._derive_loop, self._deliver_loop, self._sweep_loop, self._stats_loop) if work else \
-            (self._stats_loop,)
+    async def start(self, work: bool = True, stats: bool = True) -> None:
+        """The stats loop (queue depth and age, for this process's /metrics; not in the worker
+        process, which has none: `stats` False), and unless `work` is False (a worker process does
+        it) derivation and delivery."""
+        loops = (self._derive_loop, self._deliver_loop, self._sweep_loop) if work else ()
+        loops += (self._stats_loop,) if stats else ()
         if work:
             self._tasks.append(asyncio.create_task(self._check_endpoints()))
         for loop in loops:
@@ -489,3 +503,29 @@ class Notifier:
             t.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.sender.close()
+
+
+def say_orphans(depths: dict[str, int]) -> None:
+    """Warn of targets with deliveries queued that this server does not send to: target -> how
+    many (none: nothing said)."""
+    if depths:
+        log.warning("deliveries queued for targets this server does not send to (an endpoint removed from "
+                    "TABLERO_WEBHOOKS?), which nothing claims: %s; drop them with: tablero admin webhooks drop %s",
+                    ", ".join(f"{t} ({n} queued)" for t, n in depths.items()), " ".join(depths))
+
+
+async def say_orphans_once(redis_url: str | None, db: str | None) -> None:
+    """Without a notifier (nothing configured), at start: the targets with deliveries still
+    queued in the shared store, said once (none is sent, counted or claimed here)."""
+    from . import open_queue
+
+    queue = None
+    try:
+        queue = open_queue(redis_url, db)
+        say_orphans({t: n for t, (n, _) in (await queue.stats(await queue.queued_targets())).items()})
+    except Exception as e:  # noqa: BLE001 - the store may not be up yet: nothing to say then
+        log.info("queued deliveries not checked: %s: %s", type(e).__name__, e)
+    finally:
+        if queue is not None:
+            with contextlib.suppress(Exception):
+                await queue.close()

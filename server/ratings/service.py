@@ -21,6 +21,7 @@ import logging
 import time
 from typing import Any
 
+from tablero.server import metrics
 from tablero.server.app.paging import BadPageToken, PageTokens
 from tablero.server.app.replies import rfc3339
 from tablero.server.errors import InvalidArgument, NotFound
@@ -114,6 +115,7 @@ class Ratings:
             else:
                 age = now - float(game.meta.get("created", now))
                 await self.store.pending_put(game_id, now + min(MAX_CHECK, max(FIRST_CHECK, age / 4)))
+        metrics.RATINGS_PENDING.set(await self.store.pending_count())
         return rated
 
     async def rebuild(self) -> dict[str, int]:

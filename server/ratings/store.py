@@ -84,6 +84,9 @@ class RedisRatings:
     async def pending_due(self, now: float, limit: int) -> list[str]:
         return [_text(g) for g in await self._r.zrangebyscore(_P + "pending", "-inf", now, start=0, num=limit)]
 
+    async def pending_count(self) -> int:
+        return int(await self._r.zcard(_P + "pending"))
+
     async def journal(self) -> list[str]:
         return [_text(g) for g in await self._r.zrange(_P + "journal", 0, -1)]
 
@@ -218,6 +221,9 @@ class SQLiteRatings:
     async def pending_due(self, now: float, limit: int) -> list[str]:
         return [r[0] for r in await self._q("SELECT game_id FROM rt_pending WHERE due <= ? ORDER BY due LIMIT ?",
                                             (now, limit))]
+
+    async def pending_count(self) -> int:
+        return int((await self._q("SELECT COUNT(*) FROM rt_pending"))[0][0])
 
     async def journal(self) -> list[str]:
         return [r[0] for r in await self._q("SELECT game_id FROM rt_journal ORDER BY seq")]

@@ -1,7 +1,7 @@
 """gRPC-Web's text mode (`application/grpc-web-text`: base64 bodies, the official grpc-web
 client's default and its only streaming mode) on the HTTP port, against a real `tablero serve`:
-unary calls, refusals with their status, a request sent as several padded base64 runs, a
-malformed body, and a WatchGame whose frames arrive one by one while the game is played.
+unary calls, refusals with their status, a request sent as several padded base64 runs, one
+ending in a newline, a malformed body, and a WatchGame whose frames arrive one by one while the game is played.
 The official client itself, in Chromium, is tests/clients/test_grpc_web_browser.py."""
 
 from __future__ import annotations
@@ -94,6 +94,20 @@ def test_a_request_in_several_padded_runs(serve):
     messages, trailers = parse(r.content)
     assert status(r, trailers)[0] == "0"
     assert games_pb2.CreateGameResponse.FromString(messages[0]).game.engine == "tic-tac-toe"
+
+
+@pytest.mark.parametrize("tail", [b"\n", b"\r\n", b"  \n", b"\t"])
+def test_a_request_ending_in_whitespace_or_a_newline_decodes(serve, tail):
+    """A base64 body ending in a newline (as a tool writing lines sends it) or other whitespace,
+    or wrapped in lines, is taken: whitespace is no part of the base64 (it was refused,
+    INVALID_ARGUMENT "base64 body length is not a multiple of 4")."""
+    raw = frame(games_pb2.CreateGameRequest(engine="tic-tac-toe", seats=["human", "human"]))
+    encoded = base64.b64encode(raw)
+    for body in (encoded + tail, b"\n".join(encoded[i:i + 8] for i in range(0, len(encoded), 8)) + tail):
+        r = call(serve, "CreateGame", None, body=body)
+        messages, trailers = parse(r.content)
+        assert status(r, trailers) == ("0", ""), (body, r.headers)
+        assert games_pb2.CreateGameResponse.FromString(messages[0]).game.engine == "tic-tac-toe"
 
 
 def test_refusals_keep_their_status(serve):

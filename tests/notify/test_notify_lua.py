@@ -177,6 +177,23 @@ def test_replay_of_one_event_keeps_the_others_dead_in_their_order(r: redis.Redis
     assert r.lrange(P + "dead", 0, -1) == others
 
 
+def test_drop_deletes_a_targets_lanes_and_attempts_in_steps_and_leaves_the_others(r: redis.Redis) -> None:
+    commit(r, "g1", "", "c1", "gone", "g1", "e1", "gone", "g1", "e2", "hook", "g1", "h1")
+    commit(r, "g2", "", "c2", "gone", "g2", "e3")
+    commit(r, "g3", "", "c3", "gone", "g3", "e4")
+    lane_, token = claim(r, "gone", NOW, 1)[:2]
+    assert lane_ == "g1"
+    settle(r, "gone", "g1", token, "retry", NOW + 5, '{"attempt":1}')  # an attempt kept; due last
+    r.rpush(P + "dead", dead("gone", "g9", "e9"))
+    assert run(r, "drop", [P], "gone", 2) == [2, 2]  # the two lanes due first (g2, g3): g1 left
+    assert r.hget(P + "depth", "gone") == "2" and r.zrange(P + "due:gone", 0, -1) == ["g1"]
+    assert run(r, "drop", [P], "gone", 2) == [1, 2]
+    assert run(r, "drop", [P], "gone", 2) == [0, 0]
+    assert [k for k in r.keys("*") if "gone" in k] == [] and r.llen(P + "dead") == 1  # its dead letters stay
+    assert r.hgetall(P + "depth") == {"hook": "1"} and r.hgetall(P + "att") == {}
+    assert lane(r, "hook", "g1") == ["h1"]
+
+
 def test_take_open_of_none_is_empty(r: redis.Redis) -> None:
     assert run(r, "take_open", [P], NOW, NOW, 10) == []
     assert r.keys("*") == []

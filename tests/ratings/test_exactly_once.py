@@ -8,6 +8,7 @@ import time
 
 import pytest
 import redis.asyncio as aioredis
+from prometheus_client import REGISTRY
 from tablero.server.app import GameService
 from tablero.server.app import commands as cmd
 from tablero.server.auth import TokenSigner
@@ -84,3 +85,27 @@ async def test_the_sweep_rates_a_game_its_finishing_replica_did_not(games):
     assert await ratings.store.journal() == [gid] and await ratings.store.pending_due(time.time() + 1e6, 10) == []
     assert await ratings.sweep(time.time() + 7200) == 0
     assert (await ratings.leaderboard("tic-tac-toe", 10, "", ""))["entries"][0]["userId"] == "al"
+
+
+async def test_the_pending_set_is_a_gauge(games):
+    """`tablero_ratings_pending`: the games registered for rating and not rated yet, as of the
+    last sweep. It goes up with a finished game nobody rated, down once the sweep rates it."""
+    ratings = games.ratings
+
+    def pending() -> float | None:
+        return REGISTRY.get_sample_value("tablero_ratings_pending")
+
+    await ratings.sweep(time.time())
+    assert pending() == 0
+    real = ratings.on_finished
+
+    async def died(game):  # the finishing replica died before rating it
+        return None
+
+    ratings.on_finished = died
+    await _finished_game(games)
+    ratings.on_finished = real
+    await ratings.sweep(time.time())  # not due yet: still pending
+    assert pending() == 1
+    assert await ratings.sweep(time.time() + 3600) == 1
+    assert pending() == 0
