@@ -105,7 +105,7 @@ function bySection(ctx, v) {
     h('ul', {}, ts.map((t) => pick(h('li', {},
       t.owner !== null && t.owner !== undefined ? h('span', { class: `dot c${t.owner}` }) : h('span', { class: 'dot neutral-dot' }),
       ` ${KIND[t.kind] || ''} ${kindName(t, (v.map.colours || [])[t.cells[0]])}${t.resource ? ` · ${word(t.resource)}` : ''}${t.card ? ` · ${cardName(v, t.card)}` : ''} · ${ownerName(ctx, t)}`,
-      (t.claims || []).length ? h('small', {}, ' ', L('label.claims', { who: catalog(FG).list(t.claims.map((c) => seatName(ctx, c))) })) : null), 'tile', t.id, L('label.tile_n', { id: t.id })))))));
+      (t.claims || []).length ? h('small', {}, ' ', L('label.claims', { who: catalog(FG).list(t.claims.map((c) => seatName(ctx, c))) })) : null), 'tile', t.id, L('label.tile_n', { id: t.id + 1 })))))));
 }
 
 // The vote: who called it, and each seat's vote (another seat's stays secret until the reveal).
@@ -271,12 +271,14 @@ function proposalName(ctx, i) {
 const proposalNow = (v, i) => proposalName({ view: v }, i);
 
 // A tile by its number with what it is, whose and where ("7 (stall · clay · Blue, C7)"): the page
-// shows no tile numbers, so "Buy access to tile 7" alone said nothing a player could find.
+// shows no tile numbers, so "Buy access to tile 7" alone said nothing a player could find. Numbered
+// from 1 as a person counts (the API's id 0 is tile 1; it said "tile 0"); one the view does not
+// hold: its number alone.
 function tileNamed(ctx, id) {
   const v = (ctx && ctx.view) || {};
   const t = (v.tiles || []).find((x) => x.id === id);
-  if (!t || !(t.cells || []).length) return null;
-  return L('label.tile_named', { id, kind: kindName(t, ((v.map || {}).colours || [])[t.cells[0]]), has_resource: String(!!t.resource),
+  if (!t || !(t.cells || []).length) return String(id + 1);
+  return L('label.tile_named', { id: id + 1, kind: kindName(t, ((v.map || {}).colours || [])[t.cells[0]]), has_resource: String(!!t.resource),
     resource: t.resource ? word(t.resource) : '', owner: ownerName(ctx, t), square: squareName(v, t.cells[0]) });
 }
 
