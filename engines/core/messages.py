@@ -8,6 +8,11 @@ seats, lobby, clocks, the platform's own events), a flat object of ICU MessageFo
 - `name.<value>` for the string values the schemas enumerate (buildings, cards, spaces,
   resources, phases; ids such as cells "3" or boats "2a" excepted);
 - `amount.<resource>` (optional): how `{n}` of a resource reads, e.g. `{n}$`;
+- `record.<list>` (optional): how a record of the outcome's list `<list>` reads in the final
+  breakdown (Phoenicia's `record.vp_sources`), with its values as sent, a string's name as
+  `<key>_name`, a list's as `<key>_name` and `<key>_count`; each item of that list by
+  `record.<key>` where the catalog has it (a record by its fields; an id by `{id}`, `{name}`:
+  Riverboat's `record.colours` says a field's "amarillo", not the crop card's "amarilla");
 - `the.<value>` (optional): a name with its definite article, e.g. Spanish `la Granja`, `el Banco`
   (English `the Farm`), which a template names as `{<field>_the}` where its sentence needs the
   article ("Trabajador a la Granja"; `a el → al` is one of the catalog's contractions, below);
