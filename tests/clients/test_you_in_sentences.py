@@ -32,3 +32,26 @@ def test_your_own_seat_fits_the_sentence(lang):
             assert said(line, words[lang].format(p1=player_name(games[engine], 1))), (engine, event, line)
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize(("lang", "words"), [("es", "convocada por ti"), ("en", "called by you")])
+def test_a_vote_you_called_says_so(lang, words):
+    """The terminal's Founders vote read "convocada por asiento 1 (tú)" (the browser:
+    tests/web/test_you_on_the_boards.py)."""
+    from rich.console import Console
+    from tablero_client.render import render
+
+    from .test_founders_tiles_from_one import _game, founders_with_tiles
+
+    game = _game(founders_with_tiles())
+    game.view["vote"]["caller"] = 0
+    i18n.set_language(lang)
+    try:
+        console = Console(record=True, width=200, color_system=None)
+        console.print(render(game))
+        text = console.export_text()
+    finally:
+        i18n.set_language("en")
+    assert words in text, text
+
+

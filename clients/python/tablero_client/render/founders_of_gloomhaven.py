@@ -376,6 +376,7 @@ def _vote(game: Game) -> Text | None:
 
     m = messages(game)
     t = Text(m.format("label.vote") + " " + m.format("label.vote_called", {"who": player_name(game, vote.get("caller")),
+                                                                     "who_you": "true" if vote.get("caller") == game.your_seat else "false",
                                                                      "stage": m.format("label.vote_stage", {"stage": vote.get("stage") or ""})}) + "\n",
              style="bold yellow")
     # Each seat's vote, as far as this seat may know it: revealed votes with their influence, one's

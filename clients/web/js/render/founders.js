@@ -112,7 +112,7 @@ function bySection(ctx, v) {
 function voteBox(ctx, v) {
   const vt = v.vote;
   if (!vt) return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.no_vote'));
-  return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.vote_called', { who: seatName(ctx, vt.caller), stage: L('label.vote_stage', { stage: vt.stage || '' }) }),
+  return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.vote_called', { ...seatArgs(ctx, vt.caller), stage: L('label.vote_stage', { stage: vt.stage || '' }) }),
     h('ul', {}, (vt.voted || []).map((did, s) => h('li', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}: `,
       // n: the vote's strength as the totals count it (1 + fleeting + 2 × lasting, p. 15)
       vt.votes && vt.votes[s] ? L('label.vote_counted', { proposal: proposalNow(v, vt.votes[s].proposal), n: 1 + vt.votes[s].fleeting + 2 * vt.votes[s].lasting, fleeting: vt.votes[s].fleeting, lasting: vt.votes[s].lasting })
@@ -317,7 +317,7 @@ function render(ctx) {
       h('div', { class: 'tiles' }, (v.prestige || []).length ? v.prestige.map((pb) => h('div', { class: `tile fg-prestige${pb.complete ? ' used' : ''}` },
         h('h4', {}, `★ ${cardName(v, pb.card)}`), prestigeSquares(v, pb), h('div', {}, L('label.needs', { what: (pb.requires || []).map((r, i) => `${word(r)}${deliveredBy(ctx, (pb.delivered || [])[i])}`).join(', ') })),
         pb.neutral_claim && !pb.complete ? h('div', { class: 'fg-claim' }, L('label.neutral_claim')) : null,
-        h('small', {}, L('label.prestige_state', { points: pb.points, complete: String(!!pb.complete), has_worker: String(pb.worker !== null && pb.worker !== undefined), worker: pb.worker !== null && pb.worker !== undefined ? seatName(ctx, pb.worker) : '' })))) : h('span', { class: 'muted' }, L('label.none_yet'))),
+        h('small', {}, L('label.prestige_state', { points: pb.points, complete: String(!!pb.complete), has_worker: String(pb.worker !== null && pb.worker !== undefined), worker: pb.worker !== null && pb.worker !== undefined ? seatName(ctx, pb.worker) : '', worker_you: seatArgs(ctx, pb.worker).who_you })))) : h('span', { class: 'muted' }, L('label.none_yet'))),
       h('div', { class: 'fg-completions' }, h('strong', {}, L('label.completions'), ' '), String(v.completions ?? 0)),
       voteBox(ctx, v), achievementsBox(ctx, v), soloBox(v),
       h('div', { class: 'small-print' }, L('label.council_line', { neutral: catalog(FG).list((v.neutral || []).map(word)) || L('value.none'), roads: v.roads_left, supply: amounts(catalog(FG), v.supply || {}) }))),
