@@ -8,6 +8,11 @@ seats, lobby, clocks, the platform's own events), a flat object of ICU MessageFo
 - `name.<value>` for the string values the schemas enumerate (buildings, cards, spaces,
   resources, phases; ids such as cells "3" or boats "2a" excepted);
 - `amount.<resource>` (optional): how `{n}` of a resource reads, e.g. `{n}$`;
+- `record.<list>` (optional): how a record of the outcome's list `<list>` reads in the final
+  breakdown (Phoenicia's `record.vp_sources`), with its values as sent, a string's name as
+  `<key>_name`, a list's as `<key>_name` and `<key>_count`; each item of that list by
+  `record.<key>` where the catalog has it (a record by its fields; an id by `{id}`, `{name}`:
+  Riverboat's `record.colours` says a field's "amarillo", not the crop card's "amarilla");
 - `the.<value>` (optional): a name with its definite article, e.g. Spanish `la Granja`, `el Banco`
   (English `the Farm`), which a template names as `{<field>_the}` where its sentence needs the
   article ("Trabajador a la Granja"; `a el → al` is one of the catalog's contractions, below);
@@ -20,7 +25,8 @@ every client (see `clients/python/tablero_client/render/i18n.py` and `clients/we
 numbers as numbers, strings as their `name.` (else as sent), lists as a list, objects as
 amounts, booleans as `true`/`false` (for `select`); `who` is the acting seat (`seat` or
 `player`), `who_you` is `true` when that seat is the viewer's ("Your ship", not "Red (you)’s
-ship"), `<field>_who` names the seat(s) an integer field holds, `<field>_count` is a list's
+ship"), `<field>_who` names the seat(s) an integer field holds and `<field>_you` is `true` when
+they are the viewer's ("la loseta es tuya", not "es de Rojo (tú)"), `<field>_count` is a list's
 or an object's size, `<field>_the` a name (or a list of names) with its `the.` article, `<field>_total` an object's numbers added up (New Bedford's whales kept:
 "paying its lay"), `has_<field>` is `true` when the field is present and not empty, and an
 object's entries come as `<field>_<key>` too.

@@ -14,7 +14,7 @@ from .final_screen import final_screen
 ENGLISH = re.compile(r"\b(boat|capacity|slot space|reached|yes|source|card|workers|copies|vp each|tableau)\b", re.I)
 
 
-@pytest.mark.parametrize(("engine", "said"), [("riverboat", "barco 3"), ("phoenicia", " trabajadores × ")])
+@pytest.mark.parametrize(("engine", "said"), [("riverboat", "barcos fluviales: 3"), ("phoenicia", " trabajadores × ")])
 def test_the_breakdowns_records_read_in_spanish(engine, said) -> None:
     text = final_screen(engine, "es")
     assert said in text, text
@@ -24,7 +24,7 @@ def test_the_breakdowns_records_read_in_spanish(engine, said) -> None:
 
 def test_the_breakdowns_records_still_read_in_english() -> None:
     text = final_screen("riverboat", "en")
-    assert re.search(r"boat \w+, capacity \d, slot space \d+", text), text
+    assert re.search(r"riverboats: \w+ \(capacity \d, slot space \d+, (reached|not reached)\)", text), text
 
 
 @pytest.mark.parametrize(("lang", "card", "workers", "city"), [

@@ -54,7 +54,7 @@ def test_renders_real_games(seats, seed):
             for name in view["map"]["section_names"]:
                 assert name in text
             for t in view["tiles"]:
-                assert f"#{t['id']} " in text
+                assert f"#{t['id'] + 1} " in text  # numbered from 1 as a person counts
                 if t["owner"] is not None:
                     assert f"— seat {t['owner'] + 1}" in text  # seats numbered from 1
             for pb in view["prestige"]:

@@ -160,8 +160,9 @@ def test_a_solo_new_bedford_start_says_the_captains_go_first():
     game = _game(g, "new-bedford")
     first = player_name(game, game.view["first_player"])
     said = describe_event(g.events[0], game)
-    assert first == "Captain Starbuck" and "the Captains, who move before the seats; then seat 1 (you)" in said, said
-    assert "seat 1 (you) goes first" not in said
+    # (the viewer's own seat as the sentence needs it: "then you", was "then seat 1 (you)")
+    assert first == "Captain Starbuck" and "the Captains, who move before the seats; then you." in said, said
+    assert "goes first" not in said
 
 
 # Python values and raw names on a board: `{'seat': 0, ...}`, `[1, 0]`, `general_store`, a raw tree.

@@ -89,22 +89,23 @@ def _first(events, test):
 def test_new_bedford_fees_to_owners_are_told():
     game, e = _first(_nb_events(3), lambda e: e["type"] == "worker_placed" and e.get("fee")
                      and "take_ownership" not in e)
-    owner = player_name_or_seat(game, e["owner"])
+    owner = "you" if e["owner"] == game.your_seat else player_name_or_seat(game, e["owner"])  # "paying you a $1 fee"
     assert f"paying {owner} a ${e['fee']} fee" in describe_event(e, game)
     game, e = _first(_nb_events(1, {"captains": ["starbuck", "ahab"]}),
                      lambda e: e["type"] == "captain_worker_placed" and e.get("owner_paid"))
     # solo p.12: the Captain pays nothing, the player takes $1 from the supply
-    assert f"seat 1 (you) takes ${e['owner_paid']['money']} from the supply" in describe_event(e, game)
+    assert f"; you take ${e['owner_paid']['money']} from the supply" in describe_event(e, game)
 
 
 def test_new_bedford_a_taken_post_office_and_its_income_are_told():
     game, e = _first(_nb_events(4), lambda e: e.get("take_ownership") == "post_office")
     line = describe_event(e, game)
-    owner = player_name_or_seat(game, e["owner"])
+    owner = "you" if e["owner"] == game.your_seat else player_name_or_seat(game, e["owner"])
     assert f"takes it over from {owner}" in line and f"paying {owner} a $1 fee" in line, line
     game, e = _first(_nb_events(4), lambda e: e["type"] == "round_ended" and e.get("post_office"))
     po = e["post_office"]
-    assert f"the Post Office pays {player_name_or_seat(game, po['seat'])} ${po['money']}" in describe_event(e, game)
+    paid = "you" if po["seat"] == game.your_seat else player_name_or_seat(game, po["seat"])
+    assert f"the Post Office pays {paid} ${po['money']}" in describe_event(e, game)
 
 
 def test_new_bedford_a_lighthouse_move_is_told():

@@ -46,9 +46,9 @@ def _items():
 
 
 WORDS = {
-    "es": ["paga 1$ a la reserva", "paga antes 1$ a la reserva", "1$ de tarifa a la reserva", "coge 1$ de la reserva",
+    "es": ["paga 1$ a la reserva", "paga antes 1$ a la reserva", "1$ de tarifa a la reserva", "; coges 1$ de la reserva",
            "añade 2 de leña", "(primer jugador"],
-    "en": ["pay $1 to the supply", "pay $1 to the supply first", "fee to the supply", "takes $1 from the supply",
+    "en": ["pay $1 to the supply", "pay $1 to the supply first", "fee to the supply", "; you take $1 from the supply",
            "gain 2 lumber", "(first player"],
 }
 

@@ -116,7 +116,7 @@ def test_phoenicias_status_line_names_whose_turn_without_a_possessive_on_you(pag
     view["overlord"], view["active"] = 0, 0
     out = call(page, "phoenicia", """
       return r.render({ view: args.view, seat: 0, held: [0] }).querySelector('.box').textContent;""", view=view)
-    assert "'s turn" not in out and "Overlord: " in out and "turn: " in out, out
+    assert "'s turn" not in out and "Overlord: " in out and " · your turn" in out, out  # the viewer's: "your turn"
 
 
 SCORES_JS = """async ([outcome, players]) => {

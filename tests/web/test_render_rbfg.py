@@ -250,9 +250,10 @@ def test_founders_access_names_the_tile_it_buys_into(page):
         m.squareName(args.view, args.tile.cells[0])];""",
                view=view, seat=seat, action=access[0], tile=tile)
     action, event, square = out
-    assert action.startswith(f"Buy access to tile {tile['id']} (") and f", {square})" in action, action
+    number = tile["id"] + 1  # numbered from 1 as a person counts (the API's id from 0)
+    assert action.startswith(f"Buy access to tile {number} (") and f", {square})" in action, action
     assert f"stall · {tile['resource']}" in action, action
-    assert f"buys access to tile {tile['id']} (" in event, event
+    assert f"buys access to tile {number} (" in event, event
 
 
 def test_founders_solo_proposals_after_a_draw_are_the_two_left_and_the_new_one(page):

@@ -72,6 +72,7 @@ def test_new_bedford_log_tells_fees_ownership_lighthouse_and_income(server, new_
     for what, (seats, test) in wanted.items():
         e, g = next((e, g) for seed in range(1, 12) for g in [_nb_game(seats, seed)] for e in g.events if test(e))
         [(line, names)] = page.evaluate(JS_EVENTS, ["new-bedford", g.view(0), [e]])
+        names[0] = "you"  # the viewer's own seat as the sentence needs it ("paying you a $1 fee")
         if what == "fee":
             assert f"paying {names[e['owner']]} a ${e['fee']} fee" in line, line
         elif what == "take":

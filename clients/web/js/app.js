@@ -7,6 +7,7 @@ import { Watch } from './sse.js';
 import { describeEvent, seatName, colour } from './words.js';
 import { LANGS, language, setLanguage, loadCatalog, catalog } from './i18n.js';
 import { rendererFor } from './render/index.js';
+import { shownLines } from './render/common.js';
 import { result } from './scores.js';
 import { takeTokenFromAddress, currentUser, signIn, signOut, seatOf } from './portal.js';
 import { quickMatchPanel, ratingsPanel } from './quickmatch.js';
@@ -935,8 +936,9 @@ class Table {
       if (on) {
         el.setAttribute('tabindex', '0');
         if (!cell) el.setAttribute('role', 'button');
-        // A button's name starts with what it shows (a card's name), then what choosing it does.
-        const shown = el.textContent.trim().replace(/\s+/g, ' ');
+        // A button's name starts with what it shows (a card's name), then what choosing it does;
+        // its lines apart ("cultivation, not taken — Phase cultivation", was "cultivationnot taken")
+        const shown = shownLines(el).join(', ');
         const label = el.dataset.pickLabel;
         if (label && !cell) el.setAttribute('aria-label', shown && !label.includes(shown) ? `${shown} — ${label}` : label);
       } else {

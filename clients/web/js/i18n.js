@@ -214,10 +214,18 @@ function field(cat, args, k, v, who, special) {
     const named = typeof v === 'string' ? cat.has(`the.${v}`) : v.some((x) => cat.has(`the.${x}`));
     args[`${k}_the`] = !named && own !== null && own !== undefined ? own : the(cat, v);
   }
-  if (isSeat(v)) args[`${k}_who`] = who(v);
+  // Whether the seat(s) are the viewer's alone (`<field>_you`): "la loseta es tuya", not "es de Rojo (tú)"
+  const mine = (s) => typeof who.you === 'function' && !!who.you(s);
+  if (isSeat(v)) {
+    args[`${k}_who`] = who(v);
+    args[`${k}_you`] = mine(v) ? 'true' : 'false';
+  }
   if (Array.isArray(v)) {
     args[`${k}_count`] = v.length;
-    if (v.length && v.every(isSeat)) args[`${k}_who`] = cat.list(v.map(who));
+    if (v.length && v.every(isSeat)) {
+      args[`${k}_who`] = cat.list(v.map(who));
+      args[`${k}_you`] = v.every(mine) ? 'true' : 'false';
+    }
     if (v.length && v.every((x) => isNumber(x) || typeof x === 'string')) {
       args[`${k}_by_seat`] = cat.list(v.map((x, i) => `${who(i)} ${shown(cat, x)}`));
     }

@@ -69,9 +69,27 @@ export function result(game, ctx, names, notes) {
   // A record the engine words as a sentence (its catalog's `record.<list>`, e.g. Phoenicia's
   // "Fuerte ×1: 2 PV"): its values as sent, and each id's name as `<key>_name`; else as record()
   // words any record.
-  const worded = (key) => (r) => (r && typeof r === 'object' && !Array.isArray(r) && cat.has(key)
-    ? cat.t(key, { ...r, ...Object.fromEntries(Object.entries(r).filter(([, x]) => typeof x === 'string').map(([k, x]) => [`${k}_name`, word(x)])) })
-    : record(r));
+  // (a boolean as 'true'/'false', for a select; a list as `<key>_name`, the language's list, with
+  // `<key>_count`, each item by the catalog's `record.<key>` where it has one: a record by its
+  // fields, Riverboat's boats "3a (capacidad 3, …)" not "barcos barco 3a"; an id by {id} and {name},
+  // its colours "amarillo" for a field, not the crop card's "amarilla"; as render/scores.py)
+  const item = (key, x) => {
+    const name = typeof x === 'string' ? word(x) : cell(x);
+    return cat.has(key) ? cat.t(key, { id: x, name }) : name;
+  };
+  const worded = (key) => (r) => {
+    if (!(r && typeof r === 'object' && !Array.isArray(r) && cat.has(key))) return record(r);
+    const args = { ...r };
+    for (const [k, x] of Object.entries(r)) {
+      if (typeof x === 'boolean') args[k] = x ? 'true' : 'false';
+      else if (typeof x === 'string') args[`${k}_name`] = word(x);
+      else if (Array.isArray(x)) {
+        args[`${k}_count`] = x.length;
+        args[`${k}_name`] = cat.list(x.map((y) => (y && typeof y === 'object' ? worded(`record.${k}`)(y) : item(`record.${k}`, y))));
+      }
+    }
+    return cat.t(key, args);
+  };
   const cell = (v, p = '') => {
     if (Array.isArray(v) && v.some((x) => x && typeof x === 'object')) return v.map(worded(`record.${p.split('.').pop()}`)).join('; ');
     if (Array.isArray(v) && v.length) return v.map((x) => named(x) ?? fmt(x)).join(', ');

@@ -205,7 +205,8 @@ def _tile_label(game: Game, t: dict[str, Any]) -> str:
     owner = t.get("owner")
     who = _seat(game, owner) if owner is not None else (m.format("label.owner", {"neutral": "true"}) if t.get("neutral") else "")
     claims = m.list([_seat(game, x) for x in t.get("claims") or []])
-    return m.format("label.term_tile", {"id": t.get("id"), "what": what, "has_owner": "true" if who else "false",
+    tid = t.get("id")  # numbered from 1 as a person counts (the API's id 0 is tile 1)
+    return m.format("label.term_tile", {"id": tid + 1 if isinstance(tid, int) else tid, "what": what, "has_owner": "true" if who else "false",
                                         "owner": who, "has_claims": "true" if claims else "false", "claims": claims})
 
 
@@ -360,7 +361,7 @@ def _prestige(game: Game, v: dict[str, Any]) -> WholeWords | Text:
             d = (pb.get("delivered") or [])[k] if k < len(pb.get("delivered") or []) else None
             by = "—" if d is None else (m.format("label.owner", {"neutral": "true"}) if d == -1 else _seat(game, d))
             req.append(f"{value(m, r)}: {by}")
-        _row(tab, _printed(v, pb.get("card")) if pb.get("card") else str(pb.get("name")), str(pb.get("tile")), "\n".join(req),
+        _row(tab, _printed(v, pb.get("card")) if pb.get("card") else str(pb.get("name")), _tile_number(pb.get("tile")), "\n".join(req),
                     m.format("value.yes" if pb.get("complete") else "value.no"),
                     "—" if pb.get("worker") is None else _seat(game, pb["worker"]),
                     str(pb.get("points", "")), amounts(m, pb.get("action") or {}) if pb.get("action") else "—")
@@ -375,6 +376,7 @@ def _vote(game: Game) -> Text | None:
 
     m = messages(game)
     t = Text(m.format("label.vote") + " " + m.format("label.vote_called", {"who": player_name(game, vote.get("caller")),
+                                                                     "who_you": "true" if vote.get("caller") == game.your_seat else "false",
                                                                      "stage": m.format("label.vote_stage", {"stage": vote.get("stage") or ""})}) + "\n",
              style="bold yellow")
     # Each seat's vote, as far as this seat may know it: revealed votes with their influence, one's
@@ -700,15 +702,21 @@ def _offer_slot(game: Game, i: int, said: str) -> str:
     return f"{said} ({_card_name(game, card)})" if isinstance(card, str) else said
 
 
+def _tile_number(tid: Any) -> str:
+    """A tile's number as players read it: from 1 as a person counts (the API's id 0 is tile 1)."""
+    return str(tid + 1) if isinstance(tid, int) and not isinstance(tid, bool) else str(tid)
+
+
 def _tile_named(game: Game, tid: int) -> str | None:
     """A tile by its number with what it is, whose and where ("3 (stall · wood · seat 1, Q3)"), as the
-    browser says it: "Buy access to tile 3" alone named nothing a player could find."""
+    browser says it: "Buy access to tile 3" alone named nothing a player could find. Numbered from 1
+    (it said "tile 0"); a tile the view does not hold: its number alone."""
     from .i18n import value
 
     v = game.view or {}
     t = next((x for x in v.get("tiles") or [] if isinstance(x, dict) and x.get("id") == tid), None)
     if t is None or not t.get("cells"):
-        return None
+        return _tile_number(tid)
     m = _m(game)
     colours = (v.get("map") or {}).get("colours") or []
     first = t["cells"][0]
@@ -716,7 +724,7 @@ def _tile_named(game: Game, tid: int) -> str | None:
     owner = t.get("owner")
     neutral = "true" if t.get("neutral") or t.get("kind") == "stall" else "false"
     who = _seat(game, owner) if owner is not None else m.format("label.owner", {"neutral": neutral})
-    return m.format("label.tile_named", {"id": tid, "kind": m.format("label.kind", {"kind": kind}),
+    return m.format("label.tile_named", {"id": tid + 1, "kind": m.format("label.kind", {"kind": kind}),
                                          "has_resource": "true" if t.get("resource") else "false",
                                          "resource": value(m, t.get("resource") or ""), "owner": who,
                                          "square": square(game, first)})

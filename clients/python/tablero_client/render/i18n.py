@@ -213,7 +213,8 @@ def _seatlike(v: Any) -> bool:
 Special = Callable[[str, Any], Any]
 
 
-def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, special: Special | None = None) -> None:
+def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, special: Special | None = None,
+           you: Callable[[int], bool] | None = None) -> None:
     shown = special(k, v) if special is not None else None  # a value the board names its own way
     args[k] = value(cat, v) if shown is None else shown
     args[f"has_{k}"] = "true" if _present(v) else "false"
@@ -226,10 +227,12 @@ def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, sp
         args[f"{k}_the"] = the(cat, v) if named or shown is None else shown
     if _seatlike(v):
         args[f"{k}_who"] = who(v)
+        args[f"{k}_you"] = "true" if you is not None and you(v) else "false"  # "la loseta es tuya"
     if isinstance(v, list):
         args[f"{k}_count"] = len(v)
         if v and all(_seatlike(x) for x in v):
             args[f"{k}_who"] = cat.list([who(x) for x in v])
+            args[f"{k}_you"] = "true" if you is not None and all(you(x) for x in v) else "false"  # the viewer alone
         if v and all(isinstance(x, int | float | str) and not isinstance(x, bool) for x in v):  # per seat
             args[f"{k}_by_seat"] = cat.list([f"{who(i)} {_shown(cat, x)}" for i, x in enumerate(v)])
     if isinstance(v, dict):
@@ -251,11 +254,11 @@ def fields_args(cat: Catalog, fields: Mapping[str, Any], who: SeatName, special:
     for k, v in fields.items():
         if k in HIDDEN:
             continue
-        _field(cat, args, k, v, who, special)
+        _field(cat, args, k, v, who, special, you)
         if isinstance(v, dict):
             for kk, vv in v.items():
                 if not isinstance(vv, dict | list):
-                    _field(cat, args, f"{k}_{kk}", vv, who, special)
+                    _field(cat, args, f"{k}_{kk}", vv, who, special, you)
     for i in range(SEAT_NAMES):  # p0, p1...: seats by number, for a sentence that names them all
         args[f"p{i}"] = who(i)
     actor = fields.get("seat", fields.get("player"))

@@ -83,11 +83,30 @@ def _record(m: i18n.Catalog, r: Any) -> str:
 
 def _worded(m: i18n.Catalog, key: str, r: Any) -> str:
     """A record the engine words as a sentence (its catalog's `record.<list>`, e.g. Phoenicia's
-    "Fuerte ×1: 2 PV"): its values as sent, and each id's name as `<key>_name`; else as _record
-    words any record."""
+    "Fuerte ×1: 2 PV"): its values as sent (a boolean as `true`/`false`, for a select), each id's
+    name as `<key>_name`, and a list's as `<key>_name` (the language's list) with `<key>_count`, each
+    item by the catalog's `record.<key>` where it has one: a record by its fields (Riverboat's boats
+    "3a (capacidad 3, …)", not "barcos barco 3a"), an id by `{id}` and `{name}` (its colours
+    "amarillo" for a field, not the crop card's "amarilla"); else as _record words any record."""
     if not isinstance(r, dict) or not m.has(key):
         return _record(m, r)
-    return m.format(key, {**r, **{f"{k}_name": _word(m, x) for k, x in r.items() if isinstance(x, str)}})
+    args = dict(r)
+    for k, x in r.items():
+        if isinstance(x, bool):
+            args[k] = "true" if x else "false"
+        elif isinstance(x, str):
+            args[f"{k}_name"] = _word(m, x)
+        elif isinstance(x, list):
+            args[f"{k}_count"] = len(x)
+            args[f"{k}_name"] = m.list([_worded(m, f"record.{k}", y) if isinstance(y, dict) else _item(m, f"record.{k}", y)
+                                        for y in x])
+    return m.format(key, args)
+
+
+def _item(m: i18n.Catalog, key: str, x: Any) -> str:
+    """An id in a worded record's list: as the catalog's `key` words it (`{id}`, `{name}`), else its name."""
+    name = _word(m, x) if isinstance(x, str) else _cell(m, x)
+    return m.format(key, {"id": x, "name": name}) if m.has(key) else name
 
 
 def _cell(m: i18n.Catalog, v: Any, path: str = "") -> str:

@@ -105,14 +105,14 @@ function bySection(ctx, v) {
     h('ul', {}, ts.map((t) => pick(h('li', {},
       t.owner !== null && t.owner !== undefined ? h('span', { class: `dot c${t.owner}` }) : h('span', { class: 'dot neutral-dot' }),
       ` ${KIND[t.kind] || ''} ${kindName(t, (v.map.colours || [])[t.cells[0]])}${t.resource ? ` · ${word(t.resource)}` : ''}${t.card ? ` · ${cardName(v, t.card)}` : ''} · ${ownerName(ctx, t)}`,
-      (t.claims || []).length ? h('small', {}, ' ', L('label.claims', { who: catalog(FG).list(t.claims.map((c) => seatName(ctx, c))) })) : null), 'tile', t.id, L('label.tile_n', { id: t.id })))))));
+      (t.claims || []).length ? h('small', {}, ' ', L('label.claims', { who: catalog(FG).list(t.claims.map((c) => seatName(ctx, c))) })) : null), 'tile', t.id, L('label.tile_n', { id: t.id + 1 })))))));
 }
 
 // The vote: who called it, and each seat's vote (another seat's stays secret until the reveal).
 function voteBox(ctx, v) {
   const vt = v.vote;
   if (!vt) return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.no_vote'));
-  return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.vote_called', { who: seatName(ctx, vt.caller), stage: L('label.vote_stage', { stage: vt.stage || '' }) }),
+  return h('div', { class: 'fg-vote' }, h('strong', {}, L('label.vote'), ' '), L('label.vote_called', { ...seatArgs(ctx, vt.caller), stage: L('label.vote_stage', { stage: vt.stage || '' }) }),
     h('ul', {}, (vt.voted || []).map((did, s) => h('li', {}, h('span', { class: `dot c${s}` }), ` ${seatName(ctx, s)}: `,
       // n: the vote's strength as the totals count it (1 + fleeting + 2 × lasting, p. 15)
       vt.votes && vt.votes[s] ? L('label.vote_counted', { proposal: proposalNow(v, vt.votes[s].proposal), n: 1 + vt.votes[s].fleeting + 2 * vt.votes[s].lasting, fleeting: vt.votes[s].fleeting, lasting: vt.votes[s].lasting })
@@ -271,12 +271,14 @@ function proposalName(ctx, i) {
 const proposalNow = (v, i) => proposalName({ view: v }, i);
 
 // A tile by its number with what it is, whose and where ("7 (stall · clay · Blue, C7)"): the page
-// shows no tile numbers, so "Buy access to tile 7" alone said nothing a player could find.
+// shows no tile numbers, so "Buy access to tile 7" alone said nothing a player could find. Numbered
+// from 1 as a person counts (the API's id 0 is tile 1; it said "tile 0"); one the view does not
+// hold: its number alone.
 function tileNamed(ctx, id) {
   const v = (ctx && ctx.view) || {};
   const t = (v.tiles || []).find((x) => x.id === id);
-  if (!t || !(t.cells || []).length) return null;
-  return L('label.tile_named', { id, kind: kindName(t, ((v.map || {}).colours || [])[t.cells[0]]), has_resource: String(!!t.resource),
+  if (!t || !(t.cells || []).length) return String(id + 1);
+  return L('label.tile_named', { id: id + 1, kind: kindName(t, ((v.map || {}).colours || [])[t.cells[0]]), has_resource: String(!!t.resource),
     resource: t.resource ? word(t.resource) : '', owner: ownerName(ctx, t), square: squareName(v, t.cells[0]) });
 }
 
@@ -315,7 +317,7 @@ function render(ctx) {
       h('div', { class: 'tiles' }, (v.prestige || []).length ? v.prestige.map((pb) => h('div', { class: `tile fg-prestige${pb.complete ? ' used' : ''}` },
         h('h4', {}, `★ ${cardName(v, pb.card)}`), prestigeSquares(v, pb), h('div', {}, L('label.needs', { what: (pb.requires || []).map((r, i) => `${word(r)}${deliveredBy(ctx, (pb.delivered || [])[i])}`).join(', ') })),
         pb.neutral_claim && !pb.complete ? h('div', { class: 'fg-claim' }, L('label.neutral_claim')) : null,
-        h('small', {}, L('label.prestige_state', { points: pb.points, complete: String(!!pb.complete), has_worker: String(pb.worker !== null && pb.worker !== undefined), worker: pb.worker !== null && pb.worker !== undefined ? seatName(ctx, pb.worker) : '' })))) : h('span', { class: 'muted' }, L('label.none_yet'))),
+        h('small', {}, L('label.prestige_state', { points: pb.points, complete: String(!!pb.complete), has_worker: String(pb.worker !== null && pb.worker !== undefined), worker: pb.worker !== null && pb.worker !== undefined ? seatName(ctx, pb.worker) : '', worker_you: seatArgs(ctx, pb.worker).who_you })))) : h('span', { class: 'muted' }, L('label.none_yet'))),
       h('div', { class: 'fg-completions' }, h('strong', {}, L('label.completions'), ' '), String(v.completions ?? 0)),
       voteBox(ctx, v), achievementsBox(ctx, v), soloBox(v),
       h('div', { class: 'small-print' }, L('label.council_line', { neutral: catalog(FG).list((v.neutral || []).map(word)) || L('value.none'), roads: v.roads_left, supply: amounts(catalog(FG), v.supply || {}) }))),

@@ -45,12 +45,12 @@ function render(ctx) {
     })));
   return h('div', { class: 'board-game ph' },
     h('div', { class: 'box' }, h('strong', {}, L('label.round', { round: v.round })), ' · ', L('label.phase', { phase: word(v.phase || ''), has_step: String(!!v.step), step: v.step ? word(v.step) : '' }),
-      ' · ', L('label.overlord_is', { who: seatName(ctx, v.overlord) }), v.active !== null && v.active !== undefined ? [' · ', L('label.turn_of', { who: seatName(ctx, v.active) })] : '',
+      ' · ', L('label.overlord_is', { who: seatName(ctx, v.overlord) }), v.active !== null && v.active !== undefined ? [' · ', L('label.turn_of', seatArgs(ctx, v.active))] : '',
       aw.decision ? [' · ', L('label.waiting_for', { who: list((aw.seats || []).map((s) => seatName(ctx, s))), decision: aw.decision })] : ''),
     h('section', { class: 'box ph-market', 'aria-label': L('label.development_cards') },
       h('h3', {}, L('label.for_sale')),
       h('div', { class: 'tiles' }, (v.display || []).map((c) => devCard(c, ctx))),
-      a ? h('div', { class: 'auction' }, h('strong', {}, L('label.auction', { card: word(a.card) })), ' — ', L('label.auction_state', { bid: a.bid, who: seatName(ctx, a.leader), bidders: list((a.bidders || []).map((s) => seatName(ctx, s))) })) : null,
+      a ? h('div', { class: 'auction' }, h('strong', {}, L('label.auction', { card: word(a.card) })), ' — ', L('label.auction_state', { bid: a.bid, ...seatArgs(ctx, a.leader), bidders: list((a.bidders || []).map((s) => seatName(ctx, s))) })) : null,
       h('div', { class: 'small-print' }, L('label.decks', { deck: v.deck_size, production: v.production_deck_size, discarded: (v.discard_pile || []).length }))),
     h('section', { class: 'box', 'aria-label': L('label.tracks') }, trackOf('vp', L('label.res', { res: 'vp' })), trackOf('production', L('label.res', { res: 'production' }))),
     h('div', { class: 'players-row' }, players.map((p) => {
