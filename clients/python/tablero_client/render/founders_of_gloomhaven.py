@@ -91,7 +91,8 @@ def _head(game: Game) -> Text:
         cat = cur.get("category")
         who = m.format("label.current", {"who": _seat(game, cur.get("seat")), "role": cur.get("role") or "",
                                          "has_category": "true" if cat else "false",
-                                         "category": value(m, cat) if isinstance(cat, str) else ""})
+                                         "category": m.format("label.follow_any") if cat == "any"  # the Income card's follow
+                                         else value(m, cat) if isinstance(cat, str) else ""})
         rest = ", ".join(f"{m.format('label.fields', {'field': k, 'text': k})} {_fmt(game, x)}" for k, x in cur.items()
                          if k not in ("seat", "role", "category") and x not in (None, "", [], {}))
         t.append("\n" + m.format("label.term_under_way", {"who": who, "has_what": "true" if rest else "false", "what": rest}))
@@ -569,8 +570,9 @@ def _fmt(game: Game, x: Any) -> str:
         return "—"
     if isinstance(x, bool):
         return m.format("value.yes" if x else "value.no")
-    if isinstance(x, dict):
-        return ", ".join(f"{m.format('label.fields', {'field': k, 'text': value(m, k)})} {_fmt(game, y)}"
+    if isinstance(x, dict):  # amounts in words where the catalog has them (a bonus: "1 carretera")
+        return ", ".join(m.format(f"amount.{k}", {"n": y}) if isinstance(y, int) and not isinstance(y, bool) and m.has(f"amount.{k}")
+                         else f"{m.format('label.fields', {'field': k, 'text': value(m, k)})} {_fmt(game, y)}"
                          for k, y in x.items())
     if isinstance(x, list):
         return "[" + ", ".join(_fmt(game, y) for y in x) + "]"

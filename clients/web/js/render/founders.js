@@ -298,7 +298,7 @@ function render(ctx) {
   const costs = v.offer_costs || [];
   return h('div', { class: 'board-game fg' },
     h('div', { class: 'box' }, h('strong', {}, L('label.phase', { phase: v.phase || '', text: humanize(v.phase || '') })),
-      cur ? [' · ', L('label.current', { who: seatName(ctx, cur.seat), role: cur.role || '', has_category: String(!!cur.category), category: cur.category ? word(cur.category) : '' })] : '',
+      cur ? [' · ', L('label.current', { who: seatName(ctx, cur.seat), role: cur.role || '', has_category: String(!!cur.category), category: cur.category === 'any' ? L('label.follow_any') : cur.category ? word(cur.category) : '' })] : '',
       ' · ', L('label.to_act', { who: catalog(FG).list((v.to_act || []).map((s) => seatName(ctx, s))) || L('web.nobody') }),
       v.active !== null && v.active !== undefined ? [' · ', L('label.active', { who: seatName(ctx, v.active) })] : ''),
     h('section', { class: 'box fg-board', 'aria-label': L('label.city_map') },
