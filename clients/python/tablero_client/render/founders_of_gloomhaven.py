@@ -590,14 +590,16 @@ def follow(event: dict[str, Any], game: Game) -> None:
     proposalsThen): game_started deals them; a draw while the winner is being placed replaces the
     unplaceable one; any other draw replaces them all, except alone (solo), where the drawn cards
     join the two left. A vote's line names the proposals it was about, not those on the table now."""
-    t = _THEN.setdefault(game.id, {"props": None, "winner": None, "placing": False})
+    t = _THEN.setdefault(game.id, {"props": None, "winner": None, "placing": False, "placed": []})
     kind = event.get("type")
     if kind == "game_started":
         t["props"] = list(event["proposals"]) if isinstance(event.get("proposals"), list) else None
+        t["placed"] = []
     elif (kind == "votes_revealed" and isinstance(event.get("winner"), int)) or kind == "proposal_chosen":
         t["winner"], t["placing"] = event.get("proposal" if kind == "proposal_chosen" else "winner"), True
-    elif kind == "prestige_placed":
+    elif kind == "prestige_placed":  # a delivery names its building by its place in this list
         t["placing"] = False
+        t.setdefault("placed", []).append(event.get("card"))
     elif kind == "proposals_drawn" and isinstance(event.get("cards"), list) and t["props"] is not None:
         cards, props, w = event["cards"], t["props"], t["winner"]
         if t["placing"] and isinstance(w, int):
@@ -686,11 +688,25 @@ def field_value(key: str, value: Any, game: Game) -> str | None:
         return _tile_named(game, value)
     if key == "totals" and isinstance(value, list):  # a vote's influence by proposal, named (three
         return _vote_totals(game, value)  # totals also when fewer proposals were left)
-    prestige = (game.view or {}).get("prestige") or []
-    if key == "building" and isinstance(value, int) and 0 <= value < len(prestige) and isinstance(prestige[value], dict):
-        return _card_name(game, prestige[value].get("card")) or None  # a delivery's: its place in view.prestige
+    if key == "building" and isinstance(value, int) and not isinstance(value, bool):
+        return _delivered_to(game, value)
     if key == "slot" and isinstance(value, int):
         return _offer_slot(game, value, str(value + 1))
+    return None
+
+
+def _delivered_to(game: Game, i: int) -> str | None:
+    """A delivery's building, by its place among the prestige buildings in the order they were
+    placed: from the log followed so far (the view an event is worded with may be from before the
+    write that placed it, as the browser's prestigeThen knows), else from the view."""
+    from . import DESCRIBING
+
+    placed = _THEN.get(game.id, {}).get("placed") or [] if DESCRIBING.get() else []
+    if 0 <= i < len(placed) and isinstance(placed[i], str):
+        return _card_name(game, placed[i]) or None
+    prestige = (game.view or {}).get("prestige") or []
+    if 0 <= i < len(prestige) and isinstance(prestige[i], dict):
+        return _card_name(game, prestige[i].get("card")) or None
     return None
 
 
