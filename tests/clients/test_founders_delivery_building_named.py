@@ -3,7 +3,8 @@ Found playing in Spanish (`tablero play founders-of-gloomhaven`, seat 1 against 
 log said `» v207 Se entrega arcilla a 4.` (the event's `building`, its place among the prestige
 buildings placed) when the building was placed in the same write as the delivery: the watcher
 words each event with the view from before that write, which did not list the building yet. The
-browser names it from the log (`prestigeThen`); the terminal follows the log the same way now."""
+browser names it from the log (`prestigeThen`); the terminal follows the log the same way now.
+The Spanish sentence itself did not agree with a plural resource ("Se entrega animales a …")."""
 
 from __future__ import annotations
 
@@ -49,5 +50,23 @@ def test_a_delivery_to_a_building_placed_in_the_same_write_names_it():
             cat = i18n.catalog(ENGINE, lang)
             assert not text.rstrip(".").endswith(f" {delivered['building']}"), text
             assert cat.format(f"name.{card}").replace("’", "'") in text.replace("’", "'"), (text, card)
+    finally:
+        i18n.set_language(before)
+
+
+def test_a_delivery_reads_as_spanish():
+    """"Se entrega animales a Tienda de Lujo." (a singular verb for a plural resource, and a building
+    named without its article)."""
+    before = i18n.current_language()
+    i18n.set_language("es")
+    try:
+        view, log, delivered, card = _a_write_that_places_and_delivers()
+        game = _game(view, len(log), "g-es-words")
+        for e in log:
+            follow(e, game)
+        name = i18n.catalog(ENGINE, "es").format(f"name.{card}")
+        for res, word in (("animals", "animales"), ("clay", "arcilla")):
+            text = describe_event({**delivered, "resource": res}, game)
+            assert text == f"Entrega de {word} al edificio de prestigio {name}.", text
     finally:
         i18n.set_language(before)
