@@ -421,8 +421,6 @@ def _roads_due(game: Game, r: Any) -> str:
 
 
 def _pending(game: Game) -> Text | None:
-    from .i18n import value
-
     v = game.view
     m = _m(game)
     bits = [_roads_due(game, v["roads_due"])] if v.get("roads_due") else []
@@ -433,9 +431,12 @@ def _pending(game: Game) -> Text | None:
         bits.append(m.format("label.term_reset", {"who": _fmt(game, reset), "n": 0}))
     if v.get("achievements"):
         bits.append(m.format("label.term_achievements", {"what": m.list([
-            f"{m.format('label.term_achievement_deck', {'deck': k})} {value(m, a)}" for k, a in v["achievements"].items()])}))
-    if v.get("achievements_scored"):
-        bits.append(m.format("label.term_achievements_scored", {"what": _fmt(game, v["achievements_scored"])}))
+            f"{m.format('label.term_achievement_deck', {'deck': k})} {m.format('label.achievement_name', {'id': a})}"
+            for k, a in v["achievements"].items()])}))
+    if v.get("achievements_scored"):  # by id: the seats that scored it
+        bits.append(m.format("label.term_achievements_scored", {"what": m.list([
+            f"{m.format('label.achievement_name', {'id': a})} {m.list([_seat(game, s) for s in seats or []])}"
+            for a, seats in v["achievements_scored"].items()])}))
     return Text("\n".join(bits), style="yellow") if bits else None
 
 

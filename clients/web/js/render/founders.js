@@ -132,7 +132,7 @@ function achievementsBox(ctx, v) {
   return h('div', { class: 'fg-achievements' }, h('strong', {}, L('view.achievements'), ' '),
     // (in the decks' order, immediate, mid-game, end: the view's object may come in another)
     h('ul', {}, Object.entries(drawn).sort(([a], [b]) => DECKS.indexOf(a) - DECKS.indexOf(b)).map(([deck, id]) => h('li', { 'data-achievement': id },
-      L('label.achievement', { deck: L('label.term_achievement_deck', { deck }), name: word(id), id,
+      L('label.achievement', { deck: L('label.term_achievement_deck', { deck }), name: L('label.achievement_name', { id }), id,
         scored: String(Object.prototype.hasOwnProperty.call(scored, id)), who: catalog(FG).list((scored[id] || []).map((s) => seatName(ctx, s))) || L('web.nobody') })))));
 }
 
