@@ -70,3 +70,18 @@ def test_a_delivery_reads_as_spanish():
             assert text == f"Entrega de {word} al edificio de prestigio {name}.", text
     finally:
         i18n.set_language(before)
+
+
+def test_a_log_followed_from_the_middle_names_the_building_from_the_view():
+    """A log that does not start at the game's start (a trimmed log) leaves the placements before
+    it unknown: the places are then read from the view, never counted from the placements seen."""
+    view, log, delivered, _card = _a_write_that_places_and_delivers()
+    placed = [e["card"] for e in log if e["type"] == "prestige_placed"]
+    if len(placed) < 2:  # the write's building was the first: deliver to it, seen from after it
+        placed.append(placed[0])
+    later = _game({**view, "prestige": [{"card": c} for c in placed]}, len(log), "g-mid")
+    last = max(i for i, e in enumerate(log) if e["type"] == "prestige_placed")
+    for e in log[last:]:  # from the last placement on: the earlier ones are not seen
+        follow(e, later)
+    text = describe_event({**delivered, "building": 0}, later)  # the first building placed
+    assert i18n.catalog(ENGINE, "en").format(f"name.{placed[0]}").replace("’", "'") in text.replace("’", "'"), text

@@ -591,7 +591,7 @@ def follow(event: dict[str, Any], game: Game) -> None:
     proposalsThen): game_started deals them; a draw while the winner is being placed replaces the
     unplaceable one; any other draw replaces them all, except alone (solo), where the drawn cards
     join the two left. A vote's line names the proposals it was about, not those on the table now."""
-    t = _THEN.setdefault(game.id, {"props": None, "winner": None, "placing": False, "placed": []})
+    t = _THEN.setdefault(game.id, {"props": None, "winner": None, "placing": False, "placed": None})
     kind = event.get("type")
     if kind == "game_started":
         t["props"] = list(event["proposals"]) if isinstance(event.get("proposals"), list) else None
@@ -600,7 +600,8 @@ def follow(event: dict[str, Any], game: Game) -> None:
         t["winner"], t["placing"] = event.get("proposal" if kind == "proposal_chosen" else "winner"), True
     elif kind == "prestige_placed":  # a delivery names its building by its place in this list
         t["placing"] = False
-        t.setdefault("placed", []).append(event.get("card"))
+        if t.get("placed") is not None:  # known from the game's start only (a trimmed log: the view's)
+            t["placed"].append(event.get("card"))
     elif kind == "proposals_drawn" and isinstance(event.get("cards"), list) and t["props"] is not None:
         cards, props, w = event["cards"], t["props"], t["winner"]
         if t["placing"] and isinstance(w, int):
@@ -702,7 +703,7 @@ def _delivered_to(game: Game, i: int) -> str | None:
     write that placed it, as the browser's prestigeThen knows), else from the view."""
     from . import DESCRIBING
 
-    placed = _THEN.get(game.id, {}).get("placed") or [] if DESCRIBING.get() else []
+    placed = (_THEN.get(game.id, {}).get("placed") or []) if DESCRIBING.get() else []
     if 0 <= i < len(placed) and isinstance(placed[i], str):
         return _card_name(game, placed[i]) or None
     prestige = (game.view or {}).get("prestige") or []
