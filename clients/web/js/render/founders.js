@@ -253,6 +253,8 @@ function prestigeThen(ctx) {
   const log = (ctx && ctx.log) || [];
   const last = Math.min(ctx && Number.isInteger(ctx.at) ? ctx.at : log.length - 1, log.length - 1);
   const cards = [];
+  // Counted from the game's start only: a log that starts later (trimmed) leaves it to the view.
+  if (!log.length || (log[0].event || {}).type !== 'game_started') return cards;
   for (let i = 0; i <= last; i++) {
     const e = log[i].event || {};
     if (e.type === 'prestige_placed' && typeof e.card === 'string') cards.push(e.card);
