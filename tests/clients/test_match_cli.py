@@ -38,3 +38,20 @@ def test_a_refused_poll_while_waiting_is_a_clear_error_naming_the_ticket():
             with pytest.raises(SystemExit) as e:
                 _wait(other, s.http, ticket)
     assert "another user's" in str(e.value.code) and ticket["id"] in str(e.value.code)
+
+
+def test_the_waiting_lines_are_in_the_players_language(capsys):
+    """Found with LANG=es_ES.UTF-8: `tablero match` said "Looking for a game of goofspiel, your
+    rating 0.0.", "waiting for players... 0 s" and "Matched: game …, you are seat 1." in English
+    before the game, which then went on in Spanish."""
+    try:
+        with ServerProcess({"TABLERO_PORTAL_KEYS": KEYS, "TABLERO_LOG_LEVEL": "warning"}) as s:
+            assert main(["match", "tic-tac-toe", "--url", s.http, "--bots-after", "1", "--no-play", "--lang", "es",
+                         "--token", token("una-jugadora", "Ana")]) == 0
+    finally:
+        from tablero_client.render import i18n
+        i18n.set_language("en")
+    out = capsys.readouterr().out
+    assert "Looking" not in out and "waiting for" not in out and "Matched" not in out, out
+    assert "Buscando una partida de tic-tac-toe; tu valoración: 0,0." in out, out
+    assert "esperando jugadores… 0 s" in out and "Emparejada: partida " in out and ", eres el asiento " in out, out

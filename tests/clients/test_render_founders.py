@@ -46,7 +46,8 @@ def test_renders_real_games(seats, seed):
             view = g.view(you)
             text = _text(_game(view, seats, you, sorted(view["to_act"])))
             assert "renderer failed" not in text, text
-            assert f"Phase {view['phase']}" in text
+            worded = i18n.catalog(ENGINE, "en").format("label.phase", {"phase": view["phase"], "text": view["phase"]})
+            assert f"Phase {worded.lower()}" in text  # as the catalog words it ("site": "stall site")
             for p in view["players"]:
                 assert f"{p['points']} {'pt' if p['points'] == 1 else 'pts'}" in text  # 1 pt, 2 pts
                 assert f"${p['money']}" in text

@@ -60,7 +60,7 @@ def _wait(http: httpx.Client, base: str, ticket: dict) -> dict:
     while ticket["status"] == "MATCH_TICKET_STATUS_WAITING":
         waited = int(time.monotonic() - start)
         if waited != shown and waited % 5 == 0:
-            print(f"waiting for players... {waited} s", flush=True)
+            print(T("match.waiting", {"seconds": waited}), flush=True)
             shown = waited
         time.sleep(POLL)
         try:
@@ -76,6 +76,31 @@ def _wait(http: httpx.Client, base: str, ticket: dict) -> dict:
     return ticket
 
 
+def _words(args: argparse.Namespace) -> None:
+    """The platform's words (`match.*`) in the player's language (--lang, else LANG), as `play` has them."""
+    from .cli import _client
+    from .render import i18n
+
+    i18n.set_language(getattr(args, "lang", None))
+    with _client(args) as c:
+        i18n.load(c, "tablero")
+
+
+def T(key: str, args: dict | None = None) -> str:  # noqa: N802 - the platform's words
+    from .play import T as words
+
+    return words(key, args)
+
+
+def _rating(r: float) -> str:
+    """A rating to one decimal, with the language's decimal mark ("0,0" in Spanish)."""
+    from babel.numbers import format_decimal
+
+    from .render import i18n
+
+    return format_decimal(r, format="0.0", locale=i18n.current_language())
+
+
 def _message(r: httpx.Response) -> str:
     try:
         return str(r.json()["error"]["message"])
@@ -89,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.token:
         raise SystemExit("match needs your portal JWT: --token JWT (or TABLERO_TOKEN)")
     base = args.url.rstrip("/")
+    _words(args)
     with httpx.Client(timeout=args.timeout, headers={"Authorization": f"Bearer {args.token}"}) as http:
         r = http.post(f"{base}/v1/matchmaking/tickets", json=_body(args))
         if r.status_code != 200:
@@ -96,18 +122,18 @@ def run(args: argparse.Namespace) -> int:
             return 1
         ticket = r.json()["ticket"]
         # Two short lines: an 80-column terminal would cut one long line mid-phrase.
-        print(f"Looking for a game of {args.engine}, your rating {ticket['rating']:.1f}.")
-        print(f"ticket {ticket['id']}; Ctrl-C cancels.", flush=True)
+        print(T("match.looking", {"engine": args.engine, "rating": _rating(ticket["rating"])}))
+        print(T("match.ticket", {"id": ticket["id"]}), flush=True)
         try:
             ticket = _wait(http, base, ticket)
         except KeyboardInterrupt:
             http.post(f"{base}/v1/matchmaking/tickets/{ticket['id']}:cancel", json={})
-            print("Cancelled.")
+            print(T("match.cancelled"))
             return 130
     if ticket["status"] != "MATCH_TICKET_STATUS_MATCHED":
-        print(f"No game: the ticket {ticket['status'].rsplit('_', 1)[1].lower()}.")
+        print(T("match.no_game", {"status": ticket["status"].rsplit("_", 1)[1].lower()}))
         return 1
-    print(f"Matched: game {ticket['gameId']}, you are seat {ticket['seat'] + 1}.", flush=True)  # from 1, as the game's screens
+    print(T("match.matched", {"game": ticket["gameId"], "seat": ticket["seat"] + 1}), flush=True)  # from 1, as the game's screens
     if args.no_play:
         print(json.dumps({"gameId": ticket["gameId"], "seat": ticket["seat"], "token": ticket["seatToken"]}))
         return 0

@@ -91,7 +91,8 @@ def _head(game: Game) -> Text:
         cat = cur.get("category")
         who = m.format("label.current", {"who": _seat(game, cur.get("seat")), "role": cur.get("role") or "",
                                          "has_category": "true" if cat else "false",
-                                         "category": value(m, cat) if isinstance(cat, str) else ""})
+                                         "category": m.format("label.follow_any") if cat == "any"  # the Income card's follow
+                                         else value(m, cat) if isinstance(cat, str) else ""})
         rest = ", ".join(f"{m.format('label.fields', {'field': k, 'text': k})} {_fmt(game, x)}" for k, x in cur.items()
                          if k not in ("seat", "role", "category") and x not in (None, "", [], {}))
         t.append("\n" + m.format("label.term_under_way", {"who": who, "has_what": "true" if rest else "false", "what": rest}))
@@ -422,8 +423,6 @@ def _roads_due(game: Game, r: Any) -> str:
 
 
 def _pending(game: Game) -> Text | None:
-    from .i18n import value
-
     v = game.view
     m = _m(game)
     bits = [_roads_due(game, v["roads_due"])] if v.get("roads_due") else []
@@ -434,9 +433,12 @@ def _pending(game: Game) -> Text | None:
         bits.append(m.format("label.term_reset", {"who": _fmt(game, reset), "n": 0}))
     if v.get("achievements"):
         bits.append(m.format("label.term_achievements", {"what": m.list([
-            f"{m.format('label.term_achievement_deck', {'deck': k})} {value(m, a)}" for k, a in v["achievements"].items()])}))
-    if v.get("achievements_scored"):
-        bits.append(m.format("label.term_achievements_scored", {"what": _fmt(game, v["achievements_scored"])}))
+            f"{m.format('label.term_achievement_deck', {'deck': k})} {m.format('label.achievement_name', {'id': a})}"
+            for k, a in v["achievements"].items()])}))
+    if v.get("achievements_scored"):  # by id: the seats that scored it
+        bits.append(m.format("label.term_achievements_scored", {"what": m.list([
+            f"{m.format('label.achievement_name', {'id': a})} {m.list([_seat(game, s) for s in seats or []])}"
+            for a, seats in v["achievements_scored"].items()])}))
     return Text("\n".join(bits), style="yellow") if bits else None
 
 
@@ -571,8 +573,9 @@ def _fmt(game: Game, x: Any) -> str:
         return "—"
     if isinstance(x, bool):
         return m.format("value.yes" if x else "value.no")
-    if isinstance(x, dict):
-        return ", ".join(f"{m.format('label.fields', {'field': k, 'text': value(m, k)})} {_fmt(game, y)}"
+    if isinstance(x, dict):  # amounts in words where the catalog has them (a bonus: "1 carretera")
+        return ", ".join(m.format(f"amount.{k}", {"n": y}) if isinstance(y, int) and not isinstance(y, bool) and m.has(f"amount.{k}")
+                         else f"{m.format('label.fields', {'field': k, 'text': value(m, k)})} {_fmt(game, y)}"
                          for k, y in x.items())
     if isinstance(x, list):
         return "[" + ", ".join(_fmt(game, y) for y in x) + "]"
@@ -590,14 +593,17 @@ def follow(event: dict[str, Any], game: Game) -> None:
     proposalsThen): game_started deals them; a draw while the winner is being placed replaces the
     unplaceable one; any other draw replaces them all, except alone (solo), where the drawn cards
     join the two left. A vote's line names the proposals it was about, not those on the table now."""
-    t = _THEN.setdefault(game.id, {"props": None, "winner": None, "placing": False})
+    t = _THEN.setdefault(game.id, {"props": None, "winner": None, "placing": False, "placed": None})
     kind = event.get("type")
     if kind == "game_started":
         t["props"] = list(event["proposals"]) if isinstance(event.get("proposals"), list) else None
+        t["placed"] = []
     elif (kind == "votes_revealed" and isinstance(event.get("winner"), int)) or kind == "proposal_chosen":
         t["winner"], t["placing"] = event.get("proposal" if kind == "proposal_chosen" else "winner"), True
-    elif kind == "prestige_placed":
+    elif kind == "prestige_placed":  # a delivery names its building by its place in this list
         t["placing"] = False
+        if t.get("placed") is not None:  # known from the game's start only (a trimmed log: the view's)
+            t["placed"].append(event.get("card"))
     elif kind == "proposals_drawn" and isinstance(event.get("cards"), list) and t["props"] is not None:
         cards, props, w = event["cards"], t["props"], t["winner"]
         if t["placing"] and isinstance(w, int):
@@ -686,11 +692,25 @@ def field_value(key: str, value: Any, game: Game) -> str | None:
         return _tile_named(game, value)
     if key == "totals" and isinstance(value, list):  # a vote's influence by proposal, named (three
         return _vote_totals(game, value)  # totals also when fewer proposals were left)
-    prestige = (game.view or {}).get("prestige") or []
-    if key == "building" and isinstance(value, int) and 0 <= value < len(prestige) and isinstance(prestige[value], dict):
-        return _card_name(game, prestige[value].get("card")) or None  # a delivery's: its place in view.prestige
+    if key == "building" and isinstance(value, int) and not isinstance(value, bool):
+        return _delivered_to(game, value)
     if key == "slot" and isinstance(value, int):
         return _offer_slot(game, value, str(value + 1))
+    return None
+
+
+def _delivered_to(game: Game, i: int) -> str | None:
+    """A delivery's building, by its place among the prestige buildings in the order they were
+    placed: from the log followed so far (the view an event is worded with may be from before the
+    write that placed it, as the browser's prestigeThen knows), else from the view."""
+    from . import DESCRIBING
+
+    placed = (_THEN.get(game.id, {}).get("placed") or []) if DESCRIBING.get() else []
+    if 0 <= i < len(placed) and isinstance(placed[i], str):
+        return _card_name(game, placed[i]) or None
+    prestige = (game.view or {}).get("prestige") or []
+    if 0 <= i < len(prestige) and isinstance(prestige[i], dict):
+        return _card_name(game, prestige[i].get("card")) or None
     return None
 
 

@@ -72,12 +72,13 @@ def render(game: Game) -> Group:
         display.add_row(str(value(m, c.get("card"))), str(c.get("set")), str(c.get("min_bid")), str(c.get("vp")),
                         str(c.get("production")), str(c.get("storehouses")),
                         str((c.get("untrained") or 0) + (c.get("trained") or 0)), str(c.get("your_discount") or ""))
-    players = Table(title=m.format("label.term_players"), title_justify="left")
+    players = Table(title=m.format("label.term_players"), title_justify="left",
+                    caption=m.format("label.term_slots_legend"), caption_justify="left")
     for col in ("seat", "vp", "production", "hand", "disks", "untrained_trained", "tiles", "cards"):
         players.add_column(m.format("label.term_column", {"column": col}))
     for p in v.get("players") or []:
         i = p.get("seat")
-        tiles = "\n".join(f"{_tableau_name(m, t)}: {' '.join(s or '·' for s in t.get('slots') or [])}"
+        tiles = "\n".join(f"{_tableau_name(m, t)}: {' '.join(m.format('label.term_slot', {'slot': s or 'free'}) for s in t.get('slots') or [])}"
                           for t in p.get("tiles") or [])
         players.add_row(f"{'—' if i is None else shown_seat(i)}{' (' + m.format('label.term_you') + ')' if i == game.your_seat else ''}", str(p.get("vp")), str(p.get("production")),
                         hand_text(p), str(p.get("disks")), f"{p.get('untrained')}/{p.get('trained')}", tiles,

@@ -132,7 +132,7 @@ function achievementsBox(ctx, v) {
   return h('div', { class: 'fg-achievements' }, h('strong', {}, L('view.achievements'), ' '),
     // (in the decks' order, immediate, mid-game, end: the view's object may come in another)
     h('ul', {}, Object.entries(drawn).sort(([a], [b]) => DECKS.indexOf(a) - DECKS.indexOf(b)).map(([deck, id]) => h('li', { 'data-achievement': id },
-      L('label.achievement', { deck: L('label.term_achievement_deck', { deck }), name: word(id), id,
+      L('label.achievement', { deck: L('label.term_achievement_deck', { deck }), name: L('label.achievement_name', { id }), id,
         scored: String(Object.prototype.hasOwnProperty.call(scored, id)), who: catalog(FG).list((scored[id] || []).map((s) => seatName(ctx, s))) || L('web.nobody') })))));
 }
 
@@ -253,6 +253,8 @@ function prestigeThen(ctx) {
   const log = (ctx && ctx.log) || [];
   const last = Math.min(ctx && Number.isInteger(ctx.at) ? ctx.at : log.length - 1, log.length - 1);
   const cards = [];
+  // Counted from the game's start only: a log that starts later (trimmed) leaves it to the view.
+  if (!log.length || (log[0].event || {}).type !== 'game_started') return cards;
   for (let i = 0; i <= last; i++) {
     const e = log[i].event || {};
     if (e.type === 'prestige_placed' && typeof e.card === 'string') cards.push(e.card);
@@ -300,7 +302,7 @@ function render(ctx) {
   const costs = v.offer_costs || [];
   return h('div', { class: 'board-game fg' },
     h('div', { class: 'box' }, h('strong', {}, L('label.phase', { phase: v.phase || '', text: humanize(v.phase || '') })),
-      cur ? [' · ', L('label.current', { who: seatName(ctx, cur.seat), role: cur.role || '', has_category: String(!!cur.category), category: cur.category ? word(cur.category) : '' })] : '',
+      cur ? [' · ', L('label.current', { who: seatName(ctx, cur.seat), role: cur.role || '', has_category: String(!!cur.category), category: cur.category === 'any' ? L('label.follow_any') : cur.category ? word(cur.category) : '' })] : '',
       ' · ', L('label.to_act', { who: catalog(FG).list((v.to_act || []).map((s) => seatName(ctx, s))) || L('web.nobody') }),
       v.active !== null && v.active !== undefined ? [' · ', L('label.active', { who: seatName(ctx, v.active) })] : ''),
     h('section', { class: 'box fg-board', 'aria-label': L('label.city_map') },
