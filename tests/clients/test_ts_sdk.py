@@ -27,13 +27,13 @@ import pytest
 from tablero.server import errors
 
 from tests import plainhttp
+from tests.browsers import CHROMIUM
 from tests.npm import locked_node_modules
 from tests.server.support import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "ts"
 HERE = Path(__file__).resolve().parent / "ts"
-CHROMIUM = os.environ.get("TABLERO_CHROMIUM", "/usr/bin/chromium")
 
 
 def _node() -> str:

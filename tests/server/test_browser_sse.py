@@ -8,11 +8,11 @@ import httpx
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests import plainhttp
+from tests import browsers, plainhttp
 from tests.server.conftest import auth
 from tests.server.support import ServerThread
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(browsers.CHROMIUM)
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 WATCH_PAGE = """

@@ -13,10 +13,10 @@ import httpx
 import pytest
 
 from tests import plainhttp
+from tests.browsers import CHROMIUM
 from tests.server.support import ROOT, free_port
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-CHROMIUM = os.environ.get("TABLERO_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -77,7 +77,7 @@ def server():  # one server for the whole directory: each start costs seconds on
 @pytest.fixture(scope="package")
 def browser():
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.fail(f"chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
+        pytest.fail(f"chromium is not installed at {CHROMIUM} (apt-get install -y chromium chromium-headless-shell)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

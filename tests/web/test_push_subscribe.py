@@ -26,8 +26,9 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
 
 from tests import plainhttp
+from tests.browsers import CHROMIUM_FULL
 from tests.server.support import ServerThread
-from tests.web.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from tests.web.conftest import ARTIFACTS, CHROMIUM_ARGS
 from tests.web.push_fakes import PUSH_HOSTS, FakeGCM, FakeMCS, FakePushService, resolve_push_hosts, spki_hash
 
 pytestmark = pytest.mark.slow
@@ -127,7 +128,7 @@ def test_the_page_subscribes_through_its_service_worker_and_its_turn_is_shown(br
             g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
             gid, x, o = g["game"]["id"], g["seats"][0]["token"], g["seats"][1]["token"]
             ctx = browser.browser_type.launch_persistent_context(
-                str(profile), executable_path=CHROMIUM, args=args, permissions=["notifications"],
+                str(profile), executable_path=CHROMIUM_FULL, args=args, permissions=["notifications"],
                 ignore_default_args=["--disable-background-networking"])
             try:
                 page = ctx.pages[0] if ctx.pages else ctx.new_page()
