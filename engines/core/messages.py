@@ -26,7 +26,8 @@ numbers as numbers, strings as their `name.` (else as sent), lists as a list, ob
 amounts, booleans as `true`/`false` (for `select`); `who` is the acting seat (`seat` or
 `player`), `who_you` is `true` when that seat is the viewer's ("Your ship", not "Red (you)’s
 ship"), `<field>_who` names the seat(s) an integer field holds and `<field>_you` is `true` when
-they are the viewer's ("la loseta es tuya", not "es de Rojo (tú)"), `<field>_count` is a list's
+they are the viewer's ("la loseta es tuya", not "es de Rojo (tú)"; a list with the viewer's seat
+among others: `some`, and `<field>_others` names the others: "a ti y a Azul"), `<field>_count` is a list's
 or an object's size, `<field>_the` a name (or a list of names) with its `the.` article, `<field>_total` an object's numbers added up (New Bedford's whales kept:
 "paying its lay"), `has_<field>` is `true` when the field is present and not empty, and an
 object's entries come as `<field>_<key>` too.

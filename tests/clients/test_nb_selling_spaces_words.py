@@ -25,8 +25,8 @@ LABELS = {
            "Trabajador al Mercado — vende leña a 1$, comida a 1$ y ladrillo a 2$, un tipo cada vez; "
            "la primera mercancía de cada tipo vale el doble; paga antes 1$ a {owner} (hasta +10$)"],
 }
-OPENED = {"en": ["Seat 1 (you) goes to sell at the General Store:", "Seat 1 (you) goes to sell at the Market:"],
-          "es": ["Asiento 1 (tú) va a vender en la Tienda:", "Asiento 1 (tú) va a vender en el Mercado:"]}
+OPENED = {"en": ["You go to sell at the General Store:", "You go to sell at the Market:"],
+          "es": ["Vas a vender en la Tienda:", "Vas a vender en el Mercado:"]}
 
 
 def selling_game():

@@ -1,6 +1,7 @@
 """The terminal's waiting line for a New Bedford whale pick names the ship that picks: a player
 with both ships hunting picks twice, and "Waiting for seat 1 (you): picking whales" never said
-for which ship's hold."""
+for which ship's hold. The viewer's own pick reads "Your move: …" ("Te toca: …"; was "Esperando a
+asiento 1 (tú): …"); another seat's, "Waiting for seat 1: …"."""
 
 from __future__ import annotations
 
@@ -27,11 +28,13 @@ def _pick_with_both_ships_at_sea() -> engines.LocalGame:
 def test_the_waiting_line_names_the_ship_that_picks_a_whale():
     g = _pick_with_both_ships_at_sea()
     ship = g.view(0)["awaiting"]["ship"]
-    for lang, said in (("en", f"Waiting for seat 1 (you): picking whales (Ship {ship})"),
-                       ("es", f"Esperando a asiento 1 (tú): captura de ballenas (Barco {ship})")):
+    for lang, you, said in (("en", 0, f"Your move: picking whales (Ship {ship})"),
+                            ("es", 0, f"Te toca: captura de ballenas (Barco {ship})"),
+                            ("en", 1, "Waiting for seat 1: picking whales"),
+                            ("es", 1, "Esperando a asiento 1: captura de ballenas")):
         i18n.set_language(lang)
         try:
-            text = _text(render(_game(g, "new-bedford")))
+            text = _text(render(_game(g, "new-bedford", you)))
         finally:
             i18n.set_language("en")
         assert said in text, text[-1500:]

@@ -55,3 +55,68 @@ def test_a_vote_you_called_says_so(lang, words):
     assert words in text, text
 
 
+
+
+def _board(game, lang: str) -> str:
+    from rich.console import Console
+    from tablero_client.render import render
+
+    i18n.set_language(lang)
+    try:
+        console = Console(record=True, width=200, color_system=None)
+        console.print(render(game))
+        return console.export_text()
+    finally:
+        i18n.set_language("en")
+
+
+# Founders' lines with a verb read "asiento 1 (tú) juega", "decide asiento 1 (tú)", "La coloca
+# asiento 1 (tú)"; Phoenicia's waiting line "Esperando a asiento 1: …" when the seat is yours.
+BOARD = {
+    "es": {"founders": ["juegas (", "decides tú", "La colocas tú"], "phoenicia": ["Te toca: "],
+           "phoenicia_with": ["Esperando tu jugada y la de asiento 2: "], "others": ["asiento 2 juega", "decide asiento 2",
+                                                                              "La coloca asiento 2", "Esperando a asiento 2: "]},
+    "en": {"founders": ["you play (", "you decide", "To be placed by you"], "phoenicia": ["Your move: "],
+           "phoenicia_with": ["Waiting for you and seat 2: "], "others": ["seat 2 plays", "decider seat 2",
+                                                                             "To be placed by seat 2", "Waiting for seat 2: "]},
+}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_boards_lines_with_a_verb_say_you(lang):
+    from .test_founders_tiles_from_one import _game as founders_game
+    from .test_founders_tiles_from_one import founders_with_tiles
+
+    def boards(seat: int, seats: list[int]) -> tuple[str, str]:
+        fg = founders_game(founders_with_tiles())
+        fg.view["current"] = {"seat": seat, "role": "play", "category": "build"}
+        fg.view["vote"].update(decider=seat, placer=seat)
+        ph = _game("phoenicia")
+        ph.view["awaiting"] = {"decision": "discard", "seats": seats}
+        return _board(fg, lang), _board(ph, lang)
+
+    words = BOARD[lang]
+    fg, ph = boards(0, [0])
+    assert all(w in fg for w in words["founders"]), fg
+    assert all(w in ph for w in words["phoenicia"]), ph
+    assert words["phoenicia_with"][0] in boards(0, [0, 1])[1]
+    others = "\n".join(boards(1, [1]))
+    assert all(w in others for w in words["others"]), others
+
+
+@pytest.mark.parametrize(("lang", "seats", "words"), [
+    ("es", [0], "esperando tu jugada…"), ("es", [0, 1], "esperando tu jugada y la de asiento 2…"),
+    ("es", [1], "esperando a asiento 2…"),
+    ("es", [0, 1, 2], "esperando tu jugada y las de asiento 2 y asiento 3…"), ("en", [0], "waiting for your move…"),
+    ("en", [0, 1], "waiting for you and seat 2…"),
+    ("en", [0, 1, 2], "waiting for you, seat 2 and seat 3…"), ("en", [1], "waiting for seat 2…")])
+def test_waiting_for_your_own_move_says_so(lang, seats, words):
+    """`play`'s line under the board read "esperando a asiento 1 (tú)…"."""
+    from tablero_client.render import messages, seats_args
+
+    i18n.set_language(lang)
+    try:
+        game = _game("riverboat")
+        assert messages(game).format("play.waiting", seats_args(game, seats)) == words
+    finally:
+        i18n.set_language("en")

@@ -16,8 +16,8 @@ JS = """async ([view, moves, events]) => {
     const ctx = (v) => ({ view: v, seat: 0, held: [0], game: { view: v } });
     return [moves.map((a) => r.describeAction(a, ctx(view))), events.map((e) => r.describeEvent(e, ctx(view)))];
 }"""
-OPENED = {"en": ["Red (you) goes to sell at the General Store:", "Red (you) goes to sell at the Market:"],
-          "es": ["Rojo (tú) va a vender en la Tienda:", "Rojo (tú) va a vender en el Mercado:"]}
+OPENED = {"en": ["You go to sell at the General Store:", "You go to sell at the Market:"],
+          "es": ["Vas a vender en la Tienda:", "Vas a vender en el Mercado:"]}
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

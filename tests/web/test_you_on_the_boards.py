@@ -2,7 +2,11 @@
 (tests/web/test_you_in_sentences.py): Founders' vote read "convocada por Rojo (tú)" and a prestige
 building "trabajador de Rojo (tú)", Phoenicia's "turno de Rojo (tú)" and "puja de 5$ de Rojo (tú)".
 They say "convocada por ti", "tu trabajador", "tu turno", "tu puja de 5$" ("called by you", "your
-worker", "your turn", "your bid of $5"); another seat's stays "de Azul"."""
+worker", "your turn", "your bid of $5"); another seat's stays "de Azul".
+Lines with a verb read "Rojo (tú) juega", "decide Rojo (tú)", "esperando a que Rojo (tú) descarte",
+"Esperando a Rojo (tú)." (the page's turn line): now "juegas", "decides tú", "te toca descartar;
+también le toca a Azul", "Esperando tu jugada." ("you play", "you decide", "waiting for you and Blue to discard",
+"Waiting for your move."; with others: "Waiting for you and Blue.")."""
 
 from __future__ import annotations
 
@@ -24,11 +28,22 @@ JS = """async ([engine, view]) => {
     return text;
 }"""
 
+WAITING = """async (seats) => {
+    const i18n = await import('/js/i18n.js');
+    const w = await import('/js/words.js');
+    const ctx = { engine: 'phoenicia', seat: 0, held: [0], seatNames: null };
+    return seats.map((s) => i18n.catalog('tablero').t('web.waiting', w.seatsArgs(ctx, s, i18n.catalog('tablero'))));
+}"""
+
 WORDS = {
-    "es": {"founders": ["convocada por ti", "tu trabajador", "trabajador de Azul"],
-           "phoenicia": ["tu turno", "tu puja de 5$"], "other": ["turno de Azul", "puja de 5$ de Azul"]},
-    "en": {"founders": ["called by you", "your worker", "worker Blue"],
-           "phoenicia": ["your turn", "your bid of $5"], "other": ["turn: Blue", "bid $5 by Blue"]},
+    "es": {"founders": ["convocada por ti", "tu trabajador", "trabajador de Azul", "juegas", "decides tú"],
+           "phoenicia": ["tu turno", "tu puja de 5$", "te toca descartar; también le toca a Azul"],
+           "other": ["turno de Azul", "puja de 5$ de Azul", "esperando a que Azul descarte"],
+           "waiting": ["Esperando tu jugada.", "Esperando tu jugada y la de Azul.", "Esperando a Azul."]},
+    "en": {"founders": ["called by you", "your worker", "worker Blue", "you play", "you decide"],
+           "phoenicia": ["your turn", "your bid of $5", "waiting for you and Blue to discard"],
+           "other": ["turn: Blue", "bid $5 by Blue", "waiting for Blue to discard"],
+           "waiting": ["Waiting for your move.", "Waiting for you and Blue.", "Waiting for Blue."]},
 }
 
 
@@ -36,6 +51,7 @@ def _phoenicia(seat: int) -> dict:
     view = copy.deepcopy(engines.LocalGame("phoenicia", seats=3, seed=1).view(0))
     view["active"] = seat
     view["auction"] = {"card": view["display"][0] if view.get("display") else "fort", "bid": 5, "leader": seat, "bidders": [0, 1]}
+    view["awaiting"] = {"decision": "discard", "seats": [0, 1] if seat == 0 else [seat]}
     return view
 
 
@@ -45,6 +61,8 @@ def test_your_own_seat_on_the_boards(server, new_page, lang):
     fg["vote"]["caller"] = 0
     fg["prestige"][0]["worker"] = 0
     fg["prestige"][1]["worker"] = 1
+    fg["current"] = {"seat": 0, "role": "play"}
+    fg["vote"]["decider"] = 0
     page = new_page(lang=lang)
     page.goto(server.url + "/#/")
     page.wait_for_selector(".engines label")
@@ -55,3 +73,4 @@ def test_your_own_seat_on_the_boards(server, new_page, lang):
     assert all(w in mine for w in words["phoenicia"]), mine
     other = page.evaluate(JS, ["phoenicia", _phoenicia(1)])
     assert all(w in other for w in words["other"]), other
+    assert page.evaluate(WAITING, [[0], [0, 1], [1]]) == words["waiting"]

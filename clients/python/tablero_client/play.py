@@ -40,8 +40,8 @@ from .render import (
     i18n,
     messages,
     outcome_text,
-    player_name,
     render,
+    seats_args,
     shown_seat,
     step_label,
     words,
@@ -679,8 +679,8 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                 _board(con, game)
                 board_shown = game.version
             if shown_wait != game.version and board_shown == game.version:  # under the board, once
-                who = messages(game).list([player_name(game, s) for s in game.to_act])
-                con.print(f"[dim]{escape(messages(game).format('play.waiting', {'who': who}))}[/dim]")
+                said = messages(game).format('play.waiting', seats_args(game, list(game.to_act)))
+                con.print(f"[dim]{escape(said)}[/dim]")
                 shown_wait = game.version
             settling = board_shown != game.version
             typed = wait_for_others(events, watching, SETTLE if settling else REFRESH if watching else 1.0)

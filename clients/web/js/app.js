@@ -4,7 +4,7 @@ import { h, humanize, fmt, title } from './dom.js';
 import { schemaForm } from './schema-form.js';
 import { Composer, describeGeneric, setEngine } from './compose.js';
 import { Watch } from './sse.js';
-import { describeEvent, seatName, colour } from './words.js';
+import { describeEvent, seatName, seatsArgs, colour } from './words.js';
 import { LANGS, language, setLanguage, loadCatalog, catalog } from './i18n.js';
 import { rendererFor } from './render/index.js';
 import { shownLines } from './render/common.js';
@@ -903,7 +903,7 @@ class Table {
     // Turn.
     const me = this.active;
     let turnText;
-    const waiting = () => T('web.waiting', { who: catalog('tablero').list(toAct.map((s) => seatName(this.ctxBase(), s))) });
+    const waiting = () => T('web.waiting', seatsArgs(this.ctxBase(), toAct, catalog('tablero')));
     if (finished) turnText = T('web.over');
     else if (me === null) turnText = waiting();
     else if (toAct.includes(me)) turnText = T('web.turn', { who: seatName({ engine: g.engine }, me) });

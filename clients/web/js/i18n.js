@@ -203,6 +203,14 @@ export function amounts(cat, obj) {
   return cat.list(parts) || cat.t('value.nothing');
 }
 
+// For a list of seats: `you`, 'true' when all are the viewer's, 'some' when the viewer's are among
+// others (then `others` names those others: "a ti y a Azul", "you and Blue"), else 'false'.
+export function youOf(cat, seats, who) {
+  const mine = seats.map((s) => typeof who.you === 'function' && !!who.you(s));
+  const others = seats.filter((s, i) => !mine[i]).map((s) => who(s));
+  return { you: seats.length && mine.every(Boolean) ? 'true' : mine.some(Boolean) ? 'some' : 'false', others: cat.list(others) };
+}
+
 function field(cat, args, k, v, who, special) {
   const own = special ? special(k, v) : null;
   args[k] = own !== null && own !== undefined ? own : value(cat, v);
@@ -224,7 +232,7 @@ function field(cat, args, k, v, who, special) {
     args[`${k}_count`] = v.length;
     if (v.length && v.every(isSeat)) {
       args[`${k}_who`] = cat.list(v.map(who));
-      args[`${k}_you`] = v.every(mine) ? 'true' : 'false';
+      Object.assign(args, Object.fromEntries(Object.entries(youOf(cat, v, who)).map(([a, b]) => [`${k}_${a}`, b])));
     }
     if (v.length && v.every((x) => isNumber(x) || typeof x === 'string')) {
       args[`${k}_by_seat`] = cat.list(v.map((x, i) => `${who(i)} ${shown(cat, x)}`));

@@ -1,6 +1,6 @@
 // The event log in words: every sentence is the engine's catalog template (i18n.js); this module
 // names seats and hands the renderers' value names (a square "B5", a cell numbered from 1) over.
-import { catalog, describe } from './i18n.js';
+import { catalog, describe, youOf } from './i18n.js';
 
 // A seat's colour name (the platform's seat.colour message).
 export function colour(i, engine) {
@@ -18,6 +18,15 @@ export function seatName(ctx, seat) {
 // "Red (you)'s mat": the templates' `who_you`, as for an event's acting seat).
 export function seatArgs(ctx, seat) {
   return { who: seatName(ctx, seat), who_you: isYou(ctx, seat) ? 'true' : 'false' };
+}
+
+// The same for a list of seats: `who` names them all; `who_you` is 'true' when all are the viewer's,
+// 'some' when the viewer's are among others (`who_others` names those: "tu jugada y la de Azul";
+// `who_count`: how many).
+export function seatsArgs(ctx, seats, cat = catalog(ctx.engine)) {
+  const who = Object.assign((s) => seatName(ctx, s), { you: (s) => isYou(ctx, s) });
+  const { you, others } = youOf(cat, seats, who);
+  return { who: cat.list(seats.map(who)), who_you: you, who_others: others, who_count: seats.length };
 }
 
 const isYou = (ctx, seat) => seat !== null && seat !== undefined && !!ctx.held && ctx.held.includes(seat);

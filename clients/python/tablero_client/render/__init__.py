@@ -135,6 +135,20 @@ def player_name(game: Game, player: Any) -> str:
     return _hook(game, "player_name", game, player) or seat_name(game, player)
 
 
+def seats_args(game: Game, seats: Any, name: Any = None) -> dict[str, Any]:
+    """A label's arguments for a seat or a list of seats: `who` names them (`name`, else
+    player_name), `who_you` is "true" when they are the viewer's alone, "some" when the viewer's is
+    among others (`who_others` names those: "tu jugada y la de Azul"; `who_count`: how many), else
+    "false" ("Te toca: …",
+    not "Esperando a asiento 1 (tú): …")."""
+    m = messages(game)
+    named = name or (lambda s: player_name(game, s))
+    listed = seats if isinstance(seats, list) else [seats]
+    mine = i18n.you_of(m, listed, named, lambda s: s is not None and s == game.your_seat)
+    return {"who": m.list([named(s) for s in listed]), "who_you": mine["you"], "who_others": mine["others"],
+            "who_count": len(listed)}
+
+
 def _special(game: Game) -> i18n.Special:
     """The engine module's `field_value(field, value, game)`: a value as its board names it."""
     return lambda k, v: _hook(game, "field_value", k, v, game)

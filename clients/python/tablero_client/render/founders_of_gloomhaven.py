@@ -63,6 +63,13 @@ def render(game: Game) -> Group:
     return Group(*parts)
 
 
+def _seat_args(game: Game, s: Any) -> dict[str, str]:
+    """A label's `who` and `who_you` for a seat ("juegas", not "Rojo (tú) juega")."""
+    from . import seats_args
+
+    return seats_args(game, s, lambda x: _seat(game, x))
+
+
 def _seat(game: Game, s: Any) -> str:
     from . import player_name
 
@@ -89,7 +96,7 @@ def _head(game: Game) -> Text:
     cur = v.get("current")
     if isinstance(cur, dict):  # who acts and how (label.current, as the page says it), then the rest
         cat = cur.get("category")
-        who = m.format("label.current", {"who": _seat(game, cur.get("seat")), "role": cur.get("role") or "",
+        who = m.format("label.current", {**_seat_args(game, cur.get("seat")), "role": cur.get("role") or "",
                                          "has_category": "true" if cat else "false",
                                          "category": m.format("label.follow_any") if cat == "any"  # the Income card's follow
                                          else value(m, cat) if isinstance(cat, str) else ""})
@@ -400,9 +407,9 @@ def _vote(game: Game) -> Text | None:
     if vote.get("tied"):
         t.append("\n" + m.format("label.tied", {"what": m.list([_proposal(game, x) for x in vote["tied"]])}))
     if vote.get("decider") is not None:
-        t.append("\n" + m.format("label.decider", {"who": _seat(game, vote["decider"])}))
+        t.append("\n" + m.format("label.decider", _seat_args(game, vote["decider"])))
     if vote.get("placer") is not None:
-        t.append("\n" + m.format("label.term_placer", {"who": _seat(game, vote["placer"])}))
+        t.append("\n" + m.format("label.term_placer", _seat_args(game, vote["placer"])))
     if vote.get("card"):
         t.append("\n" + m.format("label.term_chosen", {"name": _card_name(game, vote["card"])}))
     return t

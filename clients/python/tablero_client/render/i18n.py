@@ -213,6 +213,14 @@ def _seatlike(v: Any) -> bool:
 Special = Callable[[str, Any], Any]
 
 
+def you_of(cat: Catalog, seats: list[Any], who: SeatName, you: Callable[[int], bool] | None) -> dict[str, str]:
+    """For a list of seats: `you`, "true" when all are the viewer's, "some" when the viewer's are
+    among others (then `others` names those others: "a ti y a Azul", "you and Blue"), else "false"."""
+    mine = [you is not None and bool(you(s)) for s in seats]
+    others = [who(s) for s, m in zip(seats, mine, strict=True) if not m]
+    return {"you": "true" if seats and all(mine) else "some" if any(mine) else "false", "others": cat.list(others)}
+
+
 def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, special: Special | None = None,
            you: Callable[[int], bool] | None = None) -> None:
     shown = special(k, v) if special is not None else None  # a value the board names its own way
@@ -232,7 +240,8 @@ def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, sp
         args[f"{k}_count"] = len(v)
         if v and all(_seatlike(x) for x in v):
             args[f"{k}_who"] = cat.list([who(x) for x in v])
-            args[f"{k}_you"] = "true" if you is not None and all(you(x) for x in v) else "false"  # the viewer alone
+            mine = you_of(cat, v, who, you)  # the viewer alone: "true"; among others: "some"
+            args[f"{k}_you"], args[f"{k}_others"] = mine["you"], mine["others"]
         if v and all(isinstance(x, int | float | str) and not isinstance(x, bool) for x in v):  # per seat
             args[f"{k}_by_seat"] = cat.list([f"{who(i)} {_shown(cat, x)}" for i, x in enumerate(v)])
     if isinstance(v, dict):

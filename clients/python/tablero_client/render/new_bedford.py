@@ -229,7 +229,10 @@ def render(game: Game) -> Group:
         parts.append(Text(tie, style="bold"))
     pend = v.get("pending") or v.get("awaiting")
     if isinstance(pend, dict) and pend.get("decision"):
-        parts.append(Text(m.format("label.term_waiting", {"who": _who(game, pend.get("seat")), "decision": _decision(m, pend)}), style="yellow"))
+        from . import seats_args
+
+        parts.append(Text(m.format("label.term_waiting", {**seats_args(game, pend.get("seat"), lambda s: _who(game, s)),
+                                                                 "decision": _decision(m, pend)}), style="yellow"))
     return Group(*parts)
 
 

@@ -91,7 +91,11 @@ def render(game: Game) -> Group:
         parts.append(Text(_discard_text(game, v["discard"]), style="yellow"))
     aw = v.get("awaiting")
     if isinstance(aw, dict):
-        parts.append(Text(m.format("label.term_waiting", {"who": ", ".join(_seat(s) for s in aw.get("seats") or []) or m.format("web.nobody"),
+        from . import seats_args
+
+        seats = aw.get("seats") or []
+        parts.append(Text(m.format("label.term_waiting", {**seats_args(game, seats, _seat),
+                                                          "who": ", ".join(_seat(s) for s in seats) or m.format("web.nobody"),
                                                           "decision": str(value(m, str(aw.get("decision") or ""))) or "—"}), style="yellow"))
     return Group(*parts)
 

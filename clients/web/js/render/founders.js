@@ -119,7 +119,7 @@ function voteBox(ctx, v) {
         : s === ctx.seat && vt.my_vote ? L('label.my_vote', { proposal: proposalNow(v, vt.my_vote.proposal), fleeting: vt.my_vote.fleeting ?? 0, lasting: vt.my_vote.lasting ?? 0 })
           : L('label.vote_state', { voted: String(!!did) })))),
     (vt.tied || []).length > 1 ? h('small', {}, L('label.tied', { what: catalog(FG).list(vt.tied.map((x) => proposalNow(v, x))) }), ' ') : null,
-    vt.decider !== null && vt.decider !== undefined ? h('small', {}, L('label.decider', { who: seatName(ctx, vt.decider) }), ' ') : null);
+    vt.decider !== null && vt.decider !== undefined ? h('small', {}, L('label.decider', seatArgs(ctx, vt.decider)), ' ') : null);
 }
 
 // The achievements variant: the card drawn from each deck, what it asks and gives (the catalog's
@@ -302,7 +302,7 @@ function render(ctx) {
   const costs = v.offer_costs || [];
   return h('div', { class: 'board-game fg' },
     h('div', { class: 'box' }, h('strong', {}, L('label.phase', { phase: v.phase || '', text: humanize(v.phase || '') })),
-      cur ? [' · ', L('label.current', { who: seatName(ctx, cur.seat), role: cur.role || '', has_category: String(!!cur.category), category: cur.category === 'any' ? L('label.follow_any') : cur.category ? word(cur.category) : '' })] : '',
+      cur ? [' · ', L('label.current', { ...seatArgs(ctx, cur.seat), role: cur.role || '', has_category: String(!!cur.category), category: cur.category === 'any' ? L('label.follow_any') : cur.category ? word(cur.category) : '' })] : '',
       ' · ', L('label.to_act', { who: catalog(FG).list((v.to_act || []).map((s) => seatName(ctx, s))) || L('web.nobody') }),
       v.active !== null && v.active !== undefined ? [' · ', L('label.active', { who: seatName(ctx, v.active) })] : ''),
     h('section', { class: 'box fg-board', 'aria-label': L('label.city_map') },

@@ -2,7 +2,7 @@
 // and each player's tableaux (Hunting, Farming, Mining...) with workers and tools.
 // Hands: values only for the viewer's own seat; everyone else's cards face down.
 import { h } from '../dom.js';
-import { seatName, seatArgs } from '../words.js';
+import { seatName, seatArgs, seatsArgs } from '../words.js';
 import { catalog, value as named } from '../i18n.js';
 import { pick, res } from './common.js';
 
@@ -46,7 +46,7 @@ function render(ctx) {
   return h('div', { class: 'board-game ph' },
     h('div', { class: 'box' }, h('strong', {}, L('label.round', { round: v.round })), ' · ', L('label.phase', { phase: word(v.phase || ''), has_step: String(!!v.step), step: v.step ? word(v.step) : '' }),
       ' · ', L('label.overlord_is', { who: seatName(ctx, v.overlord) }), v.active !== null && v.active !== undefined ? [' · ', L('label.turn_of', seatArgs(ctx, v.active))] : '',
-      aw.decision ? [' · ', L('label.waiting_for', { who: list((aw.seats || []).map((s) => seatName(ctx, s))), decision: aw.decision })] : ''),
+      aw.decision ? [' · ', L('label.waiting_for', { ...seatsArgs(ctx, aw.seats || []), decision: aw.decision })] : ''),
     h('section', { class: 'box ph-market', 'aria-label': L('label.development_cards') },
       h('h3', {}, L('label.for_sale')),
       h('div', { class: 'tiles' }, (v.display || []).map((c) => devCard(c, ctx))),
