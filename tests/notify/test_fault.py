@@ -74,7 +74,9 @@ def test_500_games_two_replicas_one_killed_receiver_failing_20_percent() -> None
             played = time.monotonic() - t0
             want = sum(len(expected_ids(p)) for p in games)
             ids = {i for p in games for i in expected_ids(p)}
-            arrived = rec.wait_for(lambda acc: ids <= {d["id"] for d in acc}, timeout=90)
+            # (no bound on the time is claimed: the wait only has to outlast a starved CPU; CI's 2 shared
+            # cores, three workers beside this test, once left 201 of 5,329 still on their way at 90 s)
+            arrived = rec.wait_for(lambda acc: ids <= {d["id"] for d in acc}, timeout=240)
             settled = time.monotonic() - t0
             with rec.lock:
                 accepted = list(rec.accepted)

@@ -26,7 +26,8 @@ import pytest
 from py_vapid import Vapid
 
 from tests import plainhttp
-from tests.web.conftest import Serve
+from tests.browsers import CHROMIUM_FULL
+from tests.web.conftest import CHROMIUM_ARGS, Serve
 
 pytestmark = pytest.mark.slow
 
@@ -59,7 +60,10 @@ def test_the_page_subscribes_through_its_service_worker_which_shows_your_turn(br
         key = plainhttp.get(f"{h}/v1/push/key").json()["publicKey"]
         g = plainhttp.post(f"{h}/v1/games", json={"engine": "tic-tac-toe", "players": 2}).json()
         gid, o = g["game"]["id"], g["seats"][1]["token"]
-        ctx = browser.new_context()
+        # The full browser: the headless shell of the other pages keeps no notification a service
+        # worker shows (getNotifications() is empty there).
+        full = browser.browser_type.launch(executable_path=CHROMIUM_FULL, args=CHROMIUM_ARGS)
+        ctx = full.new_context()
         ctx.grant_permissions(["notifications"], origin=h)
         ctx.add_init_script(SPY)
         page = ctx.new_page()
@@ -116,6 +120,7 @@ def test_the_page_subscribes_through_its_service_worker_which_shows_your_turn(br
         assert shown == [["Your turn in New Bedford", "Game other-game: it is your move.", "/#/g/other-game"]]
         assert not errors, errors
         ctx.close()
+        full.close()
     finally:
         server.stop()
 

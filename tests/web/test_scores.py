@@ -74,16 +74,16 @@ def test_row_labels_are_the_catalogs_labels_not_the_lower_case_names_of_sentence
 def test_lists_of_records_are_worded_in_the_players_language(server, new_page):
     """An outside pass: a Riverboat game's harbor boats in the Spanish final scores read "boat 3b,
     capacity 3, slot space 1, reached yes" (a record's keys put in English words); they are worded
-    from the engine's catalog like the rows ("barco 3b, capacidad 3, …, alcanzado sí"), as the
-    terminal's end screen words them."""
+    from the engine's catalog like the rows ("barcos fluviales: 3b (capacidad 3, espacio 1,
+    alcanzado)"), as the terminal's end screen words them."""
     import random
 
     from .api_play import ApiGame
 
     game = ApiGame(server.url, "riverboat", ["human", "human"])
     game.play(random.Random(3), lambda g: False)
-    for lang, want, never in (("es", ["barco ", "capacidad "], ["boat ", "capacity", "reached", "slot space"]),
-                              ("en", ["boat ", "capacity "], ["barco", "capacidad"])):
+    for lang, want, never in (("es", ["barcos fluviales: ", "(capacidad "], ["boat ", "capacity", "reached", "slot space"]),
+                              ("en", ["riverboats: ", "(capacity "], ["barco", "capacidad"])):
         page = new_page()
         page.context.add_init_script(f"Object.defineProperty(navigator, 'languages', {{get: () => ['{lang}']}});")
         game.hold(page, [0, 1])
