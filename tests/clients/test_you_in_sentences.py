@@ -5,28 +5,20 @@ cases: tests/clients/you_in_sentences.py)."""
 from __future__ import annotations
 
 import pytest
-from tablero_client.models import Game, SeatInfo
 from tablero_client.render import describe_event, i18n, player_name
 
-from tablero import engines
-
+from .test_names_with_articles import seat_zero_game
 from .you_in_sentences import CASES, said
 
 SEATS = {"new-bedford": 2, "founders-of-gloomhaven": 2, "phoenicia": 3, "riverboat": 2, "goofspiel": 2}
 
-
-def _game(engine: str) -> Game:
-    g = engines.LocalGame(engine, seats=SEATS[engine], seed=1)
-    return Game(id="g1", engine=engine, version=g.version, players=g.seats, status="GAME_STATUS_RUNNING",
-                to_act=sorted(g.to_act()), view=g.view(0),
-                seats=[SeatInfo(seat=i, kind="SEAT_KIND_HUMAN") for i in range(g.seats)], your_seat=0)
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_your_own_seat_fits_the_sentence(lang):
     i18n.set_language(lang)
     try:
-        games = {e: _game(e) for e in SEATS}
+        games = {e: seat_zero_game(e, n) for e, n in SEATS.items()}
         for engine, event, words in CASES:
             line = describe_event(event, games[engine])
             assert said(line, words[lang].format(p1=player_name(games[engine], 1))), (engine, event, line)
@@ -91,7 +83,7 @@ def test_the_boards_lines_with_a_verb_say_you(lang):
         fg = founders_game(founders_with_tiles())
         fg.view["current"] = {"seat": seat, "role": "play", "category": "build"}
         fg.view["vote"].update(decider=seat, placer=seat)
-        ph = _game("phoenicia")
+        ph = seat_zero_game("phoenicia", SEATS["phoenicia"])
         ph.view["awaiting"] = {"decision": "discard", "seats": seats}
         return _board(fg, lang), _board(ph, lang)
 
@@ -116,7 +108,7 @@ def test_waiting_for_your_own_move_says_so(lang, seats, words):
 
     i18n.set_language(lang)
     try:
-        game = _game("riverboat")
+        game = seat_zero_game("riverboat", SEATS["riverboat"])
         assert messages(game).format("play.waiting", seats_args(game, seats)) == words
     finally:
         i18n.set_language("en")
