@@ -11,7 +11,7 @@
 The store is the server's (TABLERO_REDIS_URL / TABLERO_DB or --redis-url / --db). A replayed
 delivery goes back to the end of its lane (its endpoint and game) and is sent again with its
 webhook-id, by whichever replica claims it. A dropped delivery is gone (its dead letters stay).
-Exit codes: 0 done, 1 nothing matched, 2 bad usage (or drop of an endpoint TABLERO_WEBHOOKS names),
+Exit codes: 0 done, 1 nothing matched, 2 bad usage (or drop of a target the settings still send to),
 3 the store is unreachable.
 """
 
@@ -59,16 +59,28 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-async def _drop(q, targets: list[str]) -> int:
-    """`drop`: refused for an endpoint this shell's TABLERO_WEBHOOKS still names (the servers would
-    miss its deliveries); exit 1 when none of the targets had any queued."""
+def _drop_refused(targets: list[str]) -> bool:
+    """`drop` of a target this shell's settings still send to (so would the servers', which would
+    then miss its deliveries): an endpoint TABLERO_WEBHOOKS names, Web Push (`push`) with
+    TABLERO_VAPID_PRIVATE_KEY set, the notification list (`inbox`) with TABLERO_PORTAL_KEYS set.
+    Said on stderr; checked before the store is opened."""
     from .webhooks import parse_endpoints
+    from .worker import INBOX, PUSH
 
-    configured = {e.id for e in parse_endpoints(os.environ.get("TABLERO_WEBHOOKS"))} & set(targets)
-    if configured:
-        print(f"tablero admin webhooks: {', '.join(sorted(configured))} is in TABLERO_WEBHOOKS: remove it there "
-              "(and roll the servers) first", file=sys.stderr)
-        return 2
+    live = {e.id for e in parse_endpoints(os.environ.get("TABLERO_WEBHOOKS"))}
+    live |= {PUSH} if os.environ.get("TABLERO_VAPID_PRIVATE_KEY") else set()
+    live |= {INBOX} if os.environ.get("TABLERO_PORTAL_KEYS") else set()
+    named = live & set(targets)
+    if named:
+        print(f"tablero admin webhooks: {', '.join(sorted(named))} is still sent to by these settings "
+              "(TABLERO_WEBHOOKS, TABLERO_VAPID_PRIVATE_KEY for push, TABLERO_PORTAL_KEYS for inbox): "
+              "change them there (and roll the servers) first", file=sys.stderr)
+        return True
+    return False
+
+
+async def _drop(q, targets: list[str]) -> int:
+    """`drop`: exit 1 when none of the targets had any queued."""
     total = 0
     for target in targets:
         n = await q.drop(target)
@@ -78,6 +90,8 @@ async def _drop(q, targets: list[str]) -> int:
 
 
 async def _run(ns: argparse.Namespace) -> int:
+    if ns.verb == "drop" and _drop_refused(ns.targets):
+        return 2
     redis_url = ns.redis_url or os.environ.get("TABLERO_REDIS_URL") or None
     db = ns.db or os.environ.get("TABLERO_DB") or None
     if not redis_url and (not db or db == ":memory:"):
