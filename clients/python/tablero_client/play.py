@@ -336,7 +336,10 @@ def help_text() -> str:
     """The help key's text, in the game's language (the platform's `play.help`)."""
     game = _HELP_GAME.get("game")
     cat = messages(game) if game is not None else i18n.Catalog({}, "en")
-    return cat.format("play.help", default="Type the number of a move; q leaves.")
+    # the engine's own example of words that find a move (Founders: a square, "E9"), if it has one
+    example = cat.format("label.find_example") if cat.has("label.find_example") else ""
+    return cat.format("play.help", {"has_example": str(bool(example)).lower(), "example": example},
+                      default="Type the number of a move; q leaves.")
 
 
 def own_resources(game: Game) -> str | None:
