@@ -50,6 +50,37 @@ def free_ports(n: int) -> list[int]:
             s.close()
 
 
+def _listening_inodes(port: int) -> set[str]:
+    """The inodes of the sockets listening on `port` (TCP, IPv4 and IPv6) in this namespace."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as f:
+            for line in f.readlines()[1:]:
+                cols = line.split()
+                if cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                    found.add(cols[9])
+    return found
+
+
+def group_listens(pgid: int, port: int) -> bool:
+    """Whether a process of process group `pgid` (a server started in a session of its own, with
+    its workers and pools) holds a socket listening on `port`. Under parallel tests, a port picked
+    free can be taken by another test's server before this one binds it: that other server then
+    answers /readyz, and a test talks to the wrong server (one without its settings)."""
+    wanted = {f"socket:[{i}]" for i in _listening_inodes(port)}
+    if not wanted:
+        return False
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.getpgid(int(pid)) != pgid:
+                continue
+            if any(os.readlink(f"/proc/{pid}/fd/{fd}") in wanted for fd in os.listdir(f"/proc/{pid}/fd")):
+                return True
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+    return False
+
+
 class ServerThread:
     """`serve()` in its own event loop on a background thread, on free ports."""
 
@@ -153,12 +184,21 @@ class ServerProcess:
                 # port) can take a free port picked here before this server binds it, answer 200,
                 # and a test then talked to it while this server had exited on the busy port.
                 if r.status_code == 200 and r.headers.get("content-type", "").startswith("application/json") \
-                        and self.proc.poll() is None:
+                        and self.proc.poll() is None and self._owns_port():
                     return self
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
         raise RuntimeError("server did not become ready")
+
+    def _owns_port(self) -> bool:
+        """This server (or a process of its group) listens on its HTTP port: the /readyz that
+        answered was its own."""
+        assert self.proc is not None
+        with contextlib.suppress(OSError):
+            if os.getpgid(self.proc.pid) == self.proc.pid:
+                return group_listens(self.proc.pid, self.http_port)
+        return True  # a subclass's start() without a group of its own: /readyz's answer it is
 
     def stderr(self) -> str:
         """What the server has written to its stderr so far (its log)."""

@@ -14,7 +14,7 @@ import pytest
 
 from tests import plainhttp
 from tests.browsers import CHROMIUM
-from tests.server.support import ROOT, free_port
+from tests.server.support import ROOT, free_ports, group_listens
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM_ARGS = [
@@ -28,28 +28,46 @@ class Serve:
 
     def __init__(self, *args: str, http_port: int | None = None, grpc_port: int | None = None,
                  log: str = "server.log", env: dict[str, str] | None = None) -> None:
-        self.http_port, self.grpc_port = http_port or free_port(), grpc_port or free_port()
-        self.url = f"http://127.0.0.1:{self.http_port}"
         ARTIFACTS.mkdir(exist_ok=True)
         self.log = open(ARTIFACTS / log, "w")  # noqa: SIM115 - closed in stop()
+        for attempt in range(3):
+            picked = free_ports(2)
+            self.http_port, self.grpc_port = http_port or picked[0], grpc_port or picked[1]
+            self.url = f"http://127.0.0.1:{self.http_port}"
+            self.log.seek(0)
+            self.log.truncate()
+            if self._start(args, env, log):
+                return
+            # A port picked free was taken meanwhile by another test's process: pick again.
+            if attempt == 2 or (http_port and grpc_port) or "cannot listen on" not in self._log_text(log):
+                raise RuntimeError(f"tablero serve exited; see {ARTIFACTS / log}")
+
+    def _start(self, args: tuple[str, ...], env: dict[str, str] | None, log: str) -> bool:
+        """Starts the server; True once it answers /readyz on its own port, False if it exited."""
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tablero.server", "serve", "--host", "127.0.0.1",
              "--http-port", str(self.http_port), "--grpc-port", str(self.grpc_port), *args],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
             env={**os.environ, "TABLERO_SECRET": "web-test-secret", "TABLERO_SHUTDOWN_GRACE": "2", **(env or {})},
         )
         deadline = time.monotonic() + 30
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"tablero serve exited; see {ARTIFACTS / log}")
+                return False
             try:
-                if plainhttp.get(self.url + "/readyz", timeout=0.5).status_code == 200:
-                    break
+                # Its own answer: another test's server may hold a port picked free here.
+                if plainhttp.get(self.url + "/readyz", timeout=0.5).status_code == 200 \
+                        and group_listens(self.proc.pid, self.http_port):
+                    return True
             except httpx.HTTPError:
                 pass
             if time.monotonic() > deadline:
                 raise RuntimeError("tablero serve did not become ready")
             time.sleep(0.1)
+
+    def _log_text(self, log: str) -> str:
+        self.log.flush()
+        return (ARTIFACTS / log).read_text(errors="replace")
 
     def stop(self) -> None:
         self.proc.terminate()
