@@ -99,6 +99,11 @@ def test_retried_request_id_appends_nothing_and_returns_the_first_answer(http):
     assert late.json()["version"] == 2
     assert http.get(f"/v1/games/{game['id']}").json()["version"] == 3
     assert _replayed(http) == replayed + 2  # the two repeats, not counted as moves made
+    # A retry whose expectedVersion was refreshed meanwhile (docs/api.md: not compared) still
+    # learns that its move was made, not a CONFLICT, and nothing is appended.
+    fresh = act(http, game["id"], tokens[0], {"type": "place", "cell": 4}, requestId="req-1", expectedVersion=3)
+    assert fresh.status_code == 200 and fresh.json()["version"] == 2
+    assert http.get(f"/v1/games/{game['id']}").json()["version"] == 3
 
 
 def test_concurrent_retries_of_one_request_append_once(http, server):
