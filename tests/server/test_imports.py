@@ -7,8 +7,10 @@ import pytest
 
 from tests.server.support import ROOT
 
+# By their installed names (tablero.server.…): imported as `server.…` from the repository's
+# folder, each module was a second copy beside the tablero.server one its imports load.
 MODULES = sorted(
-    ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+    "tablero." + ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
     for p in (ROOT / "server").rglob("*.py")
     if "gen" not in p.parts and p.name != "__main__.py"
 )
