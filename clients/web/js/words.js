@@ -25,8 +25,9 @@ export function seatArgs(ctx, seat) {
 // `who_count`: how many).
 export function seatsArgs(ctx, seats, cat = catalog(ctx.engine)) {
   const who = Object.assign((s) => seatName(ctx, s), { you: (s) => isYou(ctx, s) });
-  const { you, others } = youOf(cat, seats, who);
-  return { who: cat.list(seats.map(who)), who_you: you, who_others: others, who_count: seats.length };
+  const mine = youOf(cat, seats, who); // who_you, who_others, who_others_to, who_others_of
+  const args = Object.fromEntries(Object.entries(mine).map(([a, b]) => [`who_${a}`, b]));
+  return { who: cat.list(seats.map(who)), ...args, who_count: seats.length };
 }
 
 const isYou = (ctx, seat) => seat !== null && seat !== undefined && !!ctx.held && ctx.held.includes(seat);
