@@ -60,6 +60,27 @@ def language(tag: str | None) -> str:
     return base if base in LANGS else DEFAULT
 
 
+def from_accept_language(header: str | None) -> str:
+    """The catalog language an Accept-Language header wants most (RFC 9110 12.5.4): of the tags
+    whose base has a catalog, the one of the highest weight (the first listed among equals);
+    `DEFAULT` when none has (`*`, `fr`, a weight of 0 or one that is no number)."""
+    best, best_q = DEFAULT, 0.0
+    for part in (header or "").split(","):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = -1.0
+        base = re.split(r"[-_.]", tag.strip().lower(), maxsplit=1)[0]
+        if base in LANGS and 0 < q <= 1 and q > best_q:
+            best, best_q = base, q
+    return best
+
+
 def catalog_dir(name: str) -> Path:
     """The `messages/` folder of an engine (by registry name) or of the platform."""
     if name == PLATFORM:

@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from tablero.engines.core import messages
 from tablero.server import fastjson, metrics
 from tablero.server.api import observe
 from tablero.server.api.edge import Api
@@ -142,11 +143,14 @@ async def answer_unary(api: Api, rpc: Rpc, request: Any, body_timeout: float,
         if deadlines is not None:
             task = asyncio.current_task()
             deadlines.enter(task)  # type: ignore[arg-type]
+        negotiated = rpc.name == "GetEngineMessages" and not wire.get("lang")
+        if negotiated:  # no `lang`: the language the Accept-Language header wants most (docs/api.md)
+            wire = {**wire, "lang": messages.from_accept_language(request.headers.get("accept-language"))}
         out = await api.unary(rpc.name, wire)
         # `response_body` in the annotation: REST answers that one field (e.g. the bare Game).
         field = rpc.response_field
         if rpc.name in CACHED:
-            return cached_answer(request, out)
+            return cached_answer(request, out, vary_language=negotiated)
         return Answer(200, await json_body(out[field.json_name] if field is not None else out))
     except asyncio.CancelledError:
         # uvicorn cancels what still runs when TABLERO_SHUTDOWN_GRACE is over: the stop the
@@ -175,14 +179,16 @@ CACHED = frozenset({"GetEngineMessages"})
 CACHE_CONTROL = "public, no-cache"
 
 
-def cached_answer(request: Any, out: dict[str, Any]) -> Answer:
+def cached_answer(request: Any, out: dict[str, Any], vary_language: bool = False) -> Answer:
     """The answer with its ETag, or 304 when If-None-Match names it. The gzipped answer has a
     validator of its own (`gzip_etag`, written by the fast path as it compresses): a strong ETag
     says two answers are the same bytes, which a gzipped and an identity body are not. Either
     validator revalidates (the texts are the same), and the 304 carries the one this request's
-    200 would have carried (RFC 9110 15.4.5)."""
+    200 would have carried (RFC 9110 15.4.5). `vary_language`: the language came from the
+    Accept-Language header (no `lang` asked), so a cache keeps an answer per that header."""
     etag = str(out.get("etag") or "")
-    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL, "Vary": "Accept-Encoding"}
+    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL,
+               "Vary": "Accept-Encoding, Accept-Language" if vary_language else "Accept-Encoding"}
     body = _dumps(out)
     if etag:
         asked = {t.strip().removeprefix("W/") for t in str(request.headers.get("if-none-match") or "").split(",")}

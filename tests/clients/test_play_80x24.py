@@ -79,3 +79,17 @@ def test_the_end_screen_shows_the_scores_by_category_at_80x24(server, tmux):
         assert row is not None, (label, visible)
         assert row.split()[-2:] == [str(d[key]) for d in outcome["details"]], (row, outcome["details"])
     assert max(len(line.rstrip()) for line in tmux.screen().splitlines()) <= 80
+
+
+def test_a_new_game_s_first_prompt_does_not_say_since_your_last_turn(server, tmux):
+    """Outside review: a brand-new game (seat 4 of New Bedford: three bots move first) told the
+    bots' opening moves under "Since your last turn:" before the player had had a turn. Until the
+    player's first move the heading is a neutral one; after it, "Since your last turn:"."""
+    tmux.start(f"python -m tablero_client --url {server.http} play new-bedford --players 4 --seat 3")
+    tmux.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
+    first = tmux.wait(_ready(1), timeout=120)
+    visible = tmux.tmux("capture-pane", "-p", "-t", "play")
+    assert "Since your last turn" not in first, first[-3000:]
+    assert "So far:" in visible and re.search(r"^» v\d+ Seat [123] \(bot\)", visible, re.M), visible
+    tmux.keys("q", "Enter")
+    assert "EXITED 0" in tmux.wait(lambda s: "EXITED" in s)

@@ -8,7 +8,7 @@ import pytest
 from tablero_client.render import describe_event, i18n, player_name
 
 from .test_names_with_articles import seat_zero_game
-from .you_in_sentences import CASES, said
+from .you_in_sentences import CASES, WAITING, said
 
 SEATS = {"new-bedford": 2, "founders-of-gloomhaven": 2, "phoenicia": 3, "riverboat": 2, "goofspiel": 2}
 
@@ -21,7 +21,26 @@ def test_your_own_seat_fits_the_sentence(lang):
         games = {e: seat_zero_game(e, n) for e, n in SEATS.items()}
         for engine, event, words in CASES:
             line = describe_event(event, games[engine])
-            assert said(line, words[lang].format(p1=player_name(games[engine], 1))), (engine, event, line)
+            names = {"p1": player_name(games[engine], 1), "p2": player_name(games[engine], 2)}
+            assert said(line, words[lang].format(**names)), (engine, event, line)
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_waiting_for_you_and_two_others_is_a_list(lang):
+    """Outside review: "esperando tu jugada y las de asiento 2 y asiento 3" (two "y"); a list now."""
+    from tablero_client.render import messages, seats_args
+
+    i18n.set_language(lang)
+    try:
+        game = seat_zero_game("phoenicia", 3)
+        names = {"p1": player_name(game, 1), "p2": player_name(game, 2)}
+        said_now = messages(game).format("play.waiting", seats_args(game, [0, 1, 2]))
+        assert said_now == WAITING["play.waiting"][lang].format(**names), said_now
+        line = messages(game).format("label.waiting_for", {**seats_args(game, [0, 1, 2]), "decision": "bid"})
+        assert line == {"es": "te toca pujar; también les toca a {p1} y a {p2}",
+                        "en": "waiting for you, {p1} and {p2} to bid"}[lang].format(**names), line
     finally:
         i18n.set_language("en")
 
@@ -99,7 +118,7 @@ def test_the_boards_lines_with_a_verb_say_you(lang):
 @pytest.mark.parametrize(("lang", "seats", "words"), [
     ("es", [0], "esperando tu jugada…"), ("es", [0, 1], "esperando tu jugada y la de asiento 2…"),
     ("es", [1], "esperando a asiento 2…"),
-    ("es", [0, 1, 2], "esperando tu jugada y las de asiento 2 y asiento 3…"), ("en", [0], "waiting for your move…"),
+    ("es", [0, 1, 2], "esperando tu jugada, la de asiento 2 y la de asiento 3…"), ("en", [0], "waiting for your move…"),
     ("en", [0, 1], "waiting for you and seat 2…"),
     ("en", [0, 1, 2], "waiting for you, seat 2 and seat 3…"), ("en", [1], "waiting for seat 2…")])
 def test_waiting_for_your_own_move_says_so(lang, seats, words):

@@ -7,8 +7,11 @@ pasa a Rojo (tú)": the seat's name with its "(tú)" marker dropped into a sente
 does not fit (after "de", "a", "por"; a verb in the third person). Each template now has
 `<field>_you` beside `<field>_who` and says "la loseta es tuya", "te paga 2$", "El turno pasa a ti",
 and English "the tile is yours", "pays you $2", "The turn passes to you".
-The cases are each engine's own events, worded for the viewer at seat 0; `{p1}` stands for seat 1
-as each client names it."""
+The cases are each engine's own events, worded for the viewer at seat 0; `{p1}` and `{p2}` stand
+for seats 1 and 2 as each client names them.
+
+WAITING: who is waited for, the viewer's seat among two others, as each client's waiting line
+words it (the terminal's `play.waiting`, the browser's `web.waiting`; Phoenicia's board line)."""
 
 from __future__ import annotations
 
@@ -38,11 +41,19 @@ CASES = [
      {"es": "El logro a da 3 a ti y a {p1}.", "en": "Achievement a scores 3 for you and {p1}."}),
     ("founders-of-gloomhaven", {"type": "achievement_scored", "achievement": "a", "value": 3, "scorers": [1, 0]},
      {"es": "El logro a da 3 a ti y a {p1}.", "en": "Achievement a scores 3 for you and {p1}."}),
+    # Three seats or more: a list ("a ti, a {p1} y a {p2}"), not "a ti y a {p1} y {p2}" (outside review)
+    ("founders-of-gloomhaven", {"type": "achievement_scored", "achievement": "a", "value": 3, "scorers": [1, 0, 2]},
+     {"es": "El logro a da 3 a ti, a {p1} y a {p2}.", "en": "Achievement a scores 3 for you, {p1} and {p2}."}),
     ("phoenicia", {"type": "round_started", "round": 2, "overlord": 0},
      {"es": "Empieza la ronda 2; tú eres el Overlord.", "en": "Round 2 starts; you are the Overlord."}),
     ("goofspiel", {"type": "bids_revealed", "bids": [3, 2], "winner": 0},
      {"es": "; ganas tú el premio.", "en": "; you win the prize."}),
 ]
+
+WAITING = {
+    "play.waiting": {"es": "esperando tu jugada, la de {p1} y la de {p2}…", "en": "waiting for you, {p1} and {p2}…"},
+    "web.waiting": {"es": "Esperando tu jugada, la de {p1} y la de {p2}.", "en": "Waiting for you, {p1} and {p2}."},
+}
 
 
 def said(line: str, words: str) -> bool:

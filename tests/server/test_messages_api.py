@@ -73,3 +73,20 @@ def test_grpc_answers_the_same_messages(server, http):
         with pytest.raises(grpc.RpcError) as e:
             pbg.GameServiceStub(ch).GetEngineMessages(pb.GetEngineMessagesRequest(name="nope"))
         assert e.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+@pytest.mark.parametrize(("accept", "lang"), [
+    ("es-AR,es;q=0.9,en;q=0.8", "es"), ("es", "es"), ("fr-CH, fr;q=0.9, es;q=0.5, *;q=0.1", "es"),
+    ("en-GB,es;q=0.3", "en"), ("fr, de", "en"), ("es;q=0, en;q=0.5", "en"), ("*", "en"), ("", "en"),
+    ("es;q=bogus", "en"),
+])
+def test_without_lang_the_accept_language_header_picks_the_language(http, accept, lang):
+    """Outside review: the catalog came in English whatever the Accept-Language; without `lang` the
+    header's most wanted language that has a catalog is served (English when none has), and the
+    answer says it varies by that header. An explicit `lang` wins over the header."""
+    r = http.get("/v1/engines/new-bedford/messages", headers={"Accept-Language": accept})
+    assert r.status_code == 200 and r.json()["lang"] == lang, (accept, r.json()["lang"])
+    assert "Accept-Language" in ", ".join(r.headers.get_list("vary")), r.headers.get_list("vary")
+    assert r.json()["messages"]["name.farm"] == {"es": "Granja", "en": "Farm"}[lang]
+    given = http.get("/v1/engines/new-bedford/messages", params={"lang": "en"}, headers={"Accept-Language": "es"})
+    assert given.json()["lang"] == "en" and "Accept-Language" not in ", ".join(given.headers.get_list("vary"))

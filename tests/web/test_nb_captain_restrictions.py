@@ -140,3 +140,25 @@ def test_captains_take_their_article_in_the_spanish_log(server, new_page):
                    r"^El Capitán \w+ compra", r"la próxima empieza el Capitán \w+"):
         assert re.search(wanted, text, re.M), wanted
     assert "whale limit" not in text and "cannot afford" not in text
+
+
+def test_ahabs_most_and_combo_orders_read_in_spanish_first(server, new_page):
+    """Outside review: Ahab's Orders read "Most (el Edificio que más da) → … → Combo (…)" in
+    Spanish, English words first. The Spanish solo rules (El Océano Solitario, ../shared/rules/
+    000_d80ea33544e097da.txt L574: "(casa negra) Most y (casa negra) Combo") name the two orders so:
+    the entry says what the order does in Spanish, the rules' name after it in brackets."""
+    import re
+
+    g = engines.LocalGame("new-bedford", seats=1, seed=3, options={"captains": ["ahab"]})
+    ahab = g.view(0)["captains"]["captains"][0]["player"]
+    page = new_page(lang="es")
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    orders = page.evaluate("""async ([view, player]) => {
+        await (await import('/js/i18n.js')).loadCatalog('new-bedford');
+        const r = (await import('/js/render/index.js')).rendererFor('new-bedford');
+        const root = r.render({ view, seat: 0, held: [0], seatNames: null, engine: 'new-bedford' });
+        return [...root.querySelectorAll(`.captain[data-player="${player}"] .orders li`)].map((li) => li.textContent).join('\\n');
+    }""", [g.view(0), ahab])
+    assert "Edificio que más da (Most)" in orders and "Edificio que más combina (Combo)" in orders, orders
+    assert not re.search(r"(^|→ )(Most|Combo)\b", orders, re.M), orders

@@ -75,6 +75,9 @@ class Shared:
         # What was told since the player's own last move, (version, line): shown again above the
         # choice when a tall board has pushed those lines off an 80x24 screen.
         self.since: list[tuple[int, str, bool]] = []  # (version, line, whether a seat acted)
+        # Whether the player has had a turn: until then what was told is no "since your last turn"
+        # (a new game's bots' opening moves are told under a neutral heading).
+        self.had_turn = False
 
     def lost(self, con: Console, e: Exception) -> None:
         """The watch or a look at the game found the server unreachable: told once."""
@@ -188,15 +191,18 @@ def _event_line(con: Console, version: int, text: str) -> None:
 
 
 def tell_so_far(seat: Seat, game: Game, me: int | None, con: Console, limit: int = TOLD_AT_START,
-                since_own: bool = False) -> list[tuple[int, str, bool]]:
+                since_own: bool = False, shared: Shared | None = None) -> list[tuple[int, str, bool]]:
     """The moves made before the player's first look (bots move as a game is created: a bot's opening
     move, Riverboat's first pick), in words as the watched ones; the last `limit` of them. A seat
     played again (`--game`) is told what happened since its own last event, while it was away.
-    Returns the lines told, (version, text, whether a seat acted)."""
+    Returns the lines told, (version, text, whether a seat acted); `shared.had_turn` says whether the
+    seat played before (a seat played again with events of its own)."""
     log = [ev for ev in seat.events() if ev.version <= game.version]
     seen = log
     if since_own:
         own = [i for i, ev in enumerate(seen) if me is not None and ev.event.get("seat") == me]
+        if shared is not None:
+            shared.had_turn = bool(own)
         seen = seen[own[-1] + 1:] if own else seen
         if seen:
             con.print(f"[magenta]{escape(T('play.while_away'))}[/magenta]")
@@ -494,10 +500,9 @@ def play(args: argparse.Namespace) -> int:
         i18n.load(c, game.engine)
         _HELP_GAME["game"] = game
         me = game.your_seat
-        told = tell_so_far(seat, game, me, con, since_own=not new)
-        events: queue.Queue = queue.Queue()
         shared = Shared(game)
-        shared.since = told
+        shared.since = tell_so_far(seat, game, me, con, since_own=not new, shared=shared)
+        events: queue.Queue = queue.Queue()
         _SHARED["shared"] = shared
         with patch_stdout(raw=True):
             threading.Thread(target=_watcher, args=(seat, game.version, me, events, con, shared), daemon=True).start()
@@ -620,7 +625,8 @@ def since_last_turn(con: Console, shared: Shared, board: int) -> int:
     shown = told
     if len(told) > room:  # the seats' last moves; what no seat did (a round's upkeep) is left above
         shown = [x for x in told if x[2]][-(room - 1):]
-    con.print(f"[magenta bold]{escape(T('play.since_last_turn'))}[/magenta bold]", no_wrap=True, overflow="ellipsis")
+    heading = T("play.since_last_turn" if shared.had_turn else "play.so_far")  # no "last turn" before the first
+    con.print(f"[magenta bold]{escape(heading)}[/magenta bold]", no_wrap=True, overflow="ellipsis")
     if len(shown) < len(told):
         con.print(f"[magenta dim]» … {escape(T('play.more_above', {'n': len(told) - len(shown)}))}[/magenta dim]",
                   no_wrap=True, overflow="ellipsis")
@@ -662,6 +668,7 @@ def _loop(seat: Seat, game: Game, me: int | None, events: queue.Queue, session: 
                                              request_id=pending.request_id)
                         con.print(f"[cyan]« {escape(T('play.you_played', {'move': pending.label}))}[/cyan]")
                         shared.since.clear()  # told from here on: what the others do after this move
+                        shared.had_turn = True
                     pending = None
                 except MovedOn:
                     pending = None

@@ -208,7 +208,13 @@ export function amounts(cat, obj) {
 export function youOf(cat, seats, who) {
   const mine = seats.map((s) => typeof who.you === 'function' && !!who.you(s));
   const others = seats.filter((s, i) => !mine[i]).map((s) => who(s));
-  return { you: seats.length && mine.every(Boolean) ? 'true' : mine.some(Boolean) ? 'some' : 'false', others: cat.list(others) };
+  // each of the others with the word the sentence needs, so that a list after "you" reads as one
+  // list: "a ti, a Azul y a Rojo" (`others_to`), "tu jugada, la de Azul y la de Rojo" (`others_of`)
+  const each = (key) => cat.list(others.map((o) => (cat.has(key) ? cat.t(key, { who: o }) : o)));
+  return {
+    you: seats.length && mine.every(Boolean) ? 'true' : mine.some(Boolean) ? 'some' : 'false',
+    others: cat.list(others), others_to: each('list.each_to'), others_of: each('list.each_of'),
+  };
 }
 
 function field(cat, args, k, v, who, special) {

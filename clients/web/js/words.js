@@ -23,10 +23,16 @@ export function seatArgs(ctx, seat) {
 // The same for a list of seats: `who` names them all; `who_you` is 'true' when all are the viewer's,
 // 'some' when the viewer's are among others (`who_others` names those: "tu jugada y la de Azul";
 // `who_count`: how many).
+// Hot seat (several seats held here): "your move" names no one among the players at the screen, so
+// the seats are named, without the "(you)" every held seat has: "Waiting for Blue." (outside review).
 export function seatsArgs(ctx, seats, cat = catalog(ctx.engine)) {
-  const who = Object.assign((s) => seatName(ctx, s), { you: (s) => isYou(ctx, s) });
-  const { you, others } = youOf(cat, seats, who);
-  return { who: cat.list(seats.map(who)), who_you: you, who_others: others, who_count: seats.length };
+  const several = (ctx.held || []).length > 1;
+  const who = several
+    ? Object.assign((s) => seatName({ ...ctx, held: [] }, s), { you: () => false })
+    : Object.assign((s) => seatName(ctx, s), { you: (s) => isYou(ctx, s) });
+  const mine = youOf(cat, seats, who); // who_you, who_others, who_others_to, who_others_of
+  const args = Object.fromEntries(Object.entries(mine).map(([a, b]) => [`who_${a}`, b]));
+  return { who: cat.list(seats.map(who)), ...args, who_count: seats.length };
 }
 
 const isYou = (ctx, seat) => seat !== null && seat !== undefined && !!ctx.held && ctx.held.includes(seat);

@@ -138,14 +138,15 @@ def player_name(game: Game, player: Any) -> str:
 def seats_args(game: Game, seats: Any, name: Any = None) -> dict[str, Any]:
     """A label's arguments for a seat or a list of seats: `who` names them (`name`, else
     player_name), `who_you` is "true" when they are the viewer's alone, "some" when the viewer's is
-    among others (`who_others` names those: "tu jugada y la de Azul"; `who_count`: how many), else
+    among others (`who_others` names those: "tu jugada y la de Azul"; `who_others_to`, `who_others_of`
+    each with its word: "a ti, a Azul y a Rojo"; `who_count`: how many), else
     "false" ("Te toca: …",
     not "Esperando a asiento 1 (tú): …")."""
     m = messages(game)
     named = name or (lambda s: player_name(game, s))
     listed = seats if isinstance(seats, list) else [seats]
     mine = i18n.you_of(m, listed, named, lambda s: s is not None and s == game.your_seat)
-    return {"who": m.list([named(s) for s in listed]), "who_you": mine["you"], "who_others": mine["others"],
+    return {"who": m.list([named(s) for s in listed]), **{f"who_{a}": b for a, b in mine.items()},
             "who_count": len(listed)}
 
 

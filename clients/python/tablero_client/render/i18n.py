@@ -218,7 +218,11 @@ def you_of(cat: Catalog, seats: list[Any], who: SeatName, you: Callable[[int], b
     among others (then `others` names those others: "a ti y a Azul", "you and Blue"), else "false"."""
     mine = [you is not None and bool(you(s)) for s in seats]
     others = [who(s) for s, m in zip(seats, mine, strict=True) if not m]
-    return {"you": "true" if seats and all(mine) else "some" if any(mine) else "false", "others": cat.list(others)}
+    # each of the others with the word the sentence needs, so that a list after "you" reads as one
+    # list: "a ti, a Azul y a Rojo" (`others_to`), "tu jugada, la de Azul y la de Rojo" (`others_of`)
+    each = {k: cat.list([cat.format(key, {"who": o}) if cat.has(key) else o for o in others])
+            for k, key in (("others_to", "list.each_to"), ("others_of", "list.each_of"))}
+    return {"you": "true" if seats and all(mine) else "some" if any(mine) else "false", "others": cat.list(others), **each}
 
 
 def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, special: Special | None = None,
@@ -241,7 +245,7 @@ def _field(cat: Catalog, args: dict[str, Any], k: str, v: Any, who: SeatName, sp
         if v and all(_seatlike(x) for x in v):
             args[f"{k}_who"] = cat.list([who(x) for x in v])
             mine = you_of(cat, v, who, you)  # the viewer alone: "true"; among others: "some"
-            args[f"{k}_you"], args[f"{k}_others"] = mine["you"], mine["others"]
+            args.update({f"{k}_{a}": b for a, b in mine.items()})  # _you, _others, _others_to, _others_of
         if v and all(isinstance(x, int | float | str) and not isinstance(x, bool) for x in v):  # per seat
             args[f"{k}_by_seat"] = cat.list([f"{who(i)} {_shown(cat, x)}" for i, x in enumerate(v)])
     if isinstance(v, dict):

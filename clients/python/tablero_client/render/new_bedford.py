@@ -134,7 +134,8 @@ def restriction_lines(m: i18n.Catalog, r: dict[str, Any]) -> list[str]:
 
 def field_value(key: str, value: Any, game: Game) -> Any:
     """Values the board words its own way: a Captain's heading, Ahab's ship for a drawn token; a
-    building's `owner` that is a Captain reads `captain` (its fee is paid to the supply)."""
+    building's `owner` that is a Captain reads `captain` (its fee is paid to the supply); the
+    Captains' final scores (game_ended's `captains`) read "Ahab 12 and Stubb 23"."""
     m = messages(game)
     if key in ("heading", "rolled_heading") and isinstance(value, str):
         return heading(m, value)
@@ -142,6 +143,9 @@ def field_value(key: str, value: Any, game: Game) -> Any:
         return m.format("label.ship_n", {"ship": int(value[4:])})
     if key == "owner" and _is_captain(game, value):  # a fee for his building goes to the supply (solo p.12)
         return "captain"
+    if key == "captains" and isinstance(value, list) and value and all(isinstance(c, dict) and "total" in c for c in value):
+        # the final scores of the Captains (game_ended), beside the player's: "Ahab 12 and Stubb 23"
+        return m.list([f"{i18n.value(m, c.get('captain'))} {c['total']}" for c in value])
     return None
 
 

@@ -210,11 +210,16 @@ function restrictionsBox(who, c) {
 // Values the board words its own way in events and moves: a Captain's heading, Ahab's ship for a
 // drawn token ("ship2").
 // A building's owner that is a Captain reads `captain`: the fee for his building goes to the supply
-// (solo p.12; the catalogs' event.worker_placed).
+// (solo p.12; the catalogs' event.worker_placed). The Captains' final scores (game_ended) are a list.
 function fieldValue(key, value, ctx) {
   if ((key === 'heading' || key === 'rolled_heading') && typeof value === 'string') return headingText(value);
   const owner = key === 'owner' && Number.isInteger(value) ? (((ctx || {}).view || {}).players || [])[value] : null;
   if (owner && owner.captain) return 'captain';
+  // the Captains' final scores (game_ended's `captains`), beside the player's: "Ahab 12 and Stubb 23"
+  if (key === 'captains' && Array.isArray(value) && value.length && value.every((c) => c && typeof c === 'object' && 'total' in c)) {
+    const cat = catalog('new-bedford');
+    return cat.list(value.map((c) => `${named(cat, c.captain)} ${c.total}`));
+  }
   const m = key === 'choice' && typeof value === 'string' ? /^ship(\d+)$/.exec(value) : null;
   return m ? L('label.ship_n', { ship: Number(m[1]) }) : null;
 }
