@@ -6,11 +6,14 @@
     pytest -m tools           # needs an outside program: tmux, kubectl, node, go, javac, promtool
 
 `slow` is the union of what takes seconds a test: browsers, fault injection, several server
-processes, whole random games of the heavy engines. A test can also mark itself
+processes, whole random games of the heavy engines, and every single test measured at a second
+or more (tests/slow_tests.txt). A test can also mark itself
 (`@pytest.mark.slow`); this table only adds marks.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -103,6 +106,16 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/clients/test_sdk_grpc_close.py": ("slow",),
 }
 
+# Single tests of a second or more, measured: tests/slow_tests.txt (scripts/slow_tests.py).
+MEASURED = Path(__file__).with_name("slow_tests.txt")
+
+
+def _measured() -> frozenset[str]:
+    # "<test id>  # <seconds>"; lines starting with "#" are comments (an id may hold "#")
+    lines = (line.split("  #", 1)[0].strip() for line in MEASURED.read_text().splitlines())
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
 # The generic kit's random playthroughs (tests/engines/test_kit.py and test_kit_<engine>.py): the
 # inner loop keeps one seed at the smallest table.
 KIT = ("tests/engines/test_kit", "::test_random_playthrough_replays_and_hides[")
@@ -114,8 +127,8 @@ def _kit_inner(nodeid: str) -> bool:
     return "seed1000]" in nodeid and smallest
 
 
-def _marks_for(nodeid: str) -> set[str]:
-    marks: set[str] = set()
+def _marks_for(nodeid: str, measured: frozenset[str] = frozenset()) -> set[str]:
+    marks: set[str] = {"slow"} if nodeid in measured else set()
     for prefix, names in BY_PATH.items():
         if nodeid.startswith(prefix):
             marks.update(names)
@@ -153,8 +166,9 @@ def longest_files_first(items: list[pytest.Item]) -> None:
 
 
 def apply(items: list[pytest.Item]) -> None:
+    measured = _measured()
     for item in items:
-        marks = _marks_for(item.nodeid)
+        marks = _marks_for(item.nodeid, measured)
         for name in sorted(marks - {m.name for m in item.iter_markers()}):
             item.add_marker(getattr(pytest.mark, name))
         if {m.name for m in item.iter_markers()} & set(RERUN_ONCE) and item.get_closest_marker("flaky") is None:
