@@ -80,7 +80,7 @@ class Replica(ServerProcess):
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited:\n{self.log.read_text(errors='replace')[-3000:]}")
             try:
-                if httpx.get(self.http + "/healthz", timeout=0.5).status_code == 200:
+                if httpx.get(self.http + "/healthz", timeout=0.5).status_code == 200 and self._owns_port():
                     return self
             except httpx.HTTPError:
                 pass

@@ -62,22 +62,33 @@ def _listening_inodes(port: int) -> set[str]:
     return found
 
 
-def group_listens(pgid: int, port: int) -> bool:
-    """Whether a process of process group `pgid` (a server started in a session of its own, with
-    its workers and pools) holds a socket listening on `port`. Under parallel tests, a port picked
-    free can be taken by another test's server before this one binds it: that other server then
-    answers /readyz, and a test talks to the wrong server (one without its settings)."""
+def _children(pids: set[int]) -> set[int]:
+    """`pids` and every process descended from them."""
+    parent: dict[int, int] = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/{pid}/stat") as f:
+                parent[int(pid)] = int(f.read().rsplit(")", 1)[1].split()[1])
+    found, grew = set(pids), True
+    while grew:
+        more = {p for p, pp in parent.items() if pp in found} - found
+        found |= more
+        grew = bool(more)
+    return found
+
+
+def holds_port(pid: int, port: int) -> bool:
+    """Whether process `pid` or one of its descendants (a server's workers and pools) holds a
+    socket listening on `port`. Under parallel tests, a port picked free can be taken by another
+    test's server before this one binds it: that other server then answers /readyz, and a test
+    talks to the wrong server (one without its settings)."""
     wanted = {f"socket:[{i}]" for i in _listening_inodes(port)}
     if not wanted:
         return False
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            if os.getpgid(int(pid)) != pgid:
-                continue
-            if any(os.readlink(f"/proc/{pid}/fd/{fd}") in wanted for fd in os.listdir(f"/proc/{pid}/fd")):
+    for p in _children({pid}):
+        with contextlib.suppress(OSError):
+            if any(os.readlink(f"/proc/{p}/fd/{fd}") in wanted for fd in os.listdir(f"/proc/{p}/fd")):
                 return True
-        except OSError:  # gone meanwhile, or not ours to read
-            continue
     return False
 
 
@@ -192,13 +203,10 @@ class ServerProcess:
         raise RuntimeError("server did not become ready")
 
     def _owns_port(self) -> bool:
-        """This server (or a process of its group) listens on its HTTP port: the /readyz that
+        """This server (or one of its processes) listens on its HTTP port: the /readyz that
         answered was its own."""
         assert self.proc is not None
-        with contextlib.suppress(OSError):
-            if os.getpgid(self.proc.pid) == self.proc.pid:
-                return group_listens(self.proc.pid, self.http_port)
-        return True  # a subclass's start() without a group of its own: /readyz's answer it is
+        return holds_port(self.proc.pid, self.http_port)
 
     def stderr(self) -> str:
         """What the server has written to its stderr so far (its log)."""

@@ -62,7 +62,7 @@ class SlowEngineServer(ServerProcess):
                 self.log.seek(0)
                 raise RuntimeError(f"server exited: {self.log.read().decode(errors='replace')}")
             with contextlib.suppress(httpx.HTTPError):
-                if plainhttp.get(self.http + "/readyz", timeout=0.5).status_code == 200:
+                if plainhttp.get(self.http + "/readyz", timeout=0.5).status_code == 200 and self._owns_port():
                     return self
             time.sleep(0.1)
         raise RuntimeError("server did not become ready")

@@ -14,7 +14,7 @@ import pytest
 
 from tests import plainhttp
 from tests.browsers import CHROMIUM
-from tests.server.support import ROOT, free_ports, group_listens
+from tests.server.support import ROOT, free_ports, holds_port
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM_ARGS = [
@@ -57,7 +57,7 @@ class Serve:
             try:
                 # Its own answer: another test's server may hold a port picked free here.
                 if plainhttp.get(self.url + "/readyz", timeout=0.5).status_code == 200 \
-                        and group_listens(self.proc.pid, self.http_port):
+                        and holds_port(self.proc.pid, self.http_port):
                     return True
             except httpx.HTTPError:
                 pass
