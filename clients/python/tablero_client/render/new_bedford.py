@@ -123,6 +123,15 @@ def order_entry(m: i18n.Catalog, captain: str, e: dict[str, Any]) -> str:
     return m.format("label.order_entry", {"kind": kind, "heading": heading(m, e.get(kind))})
 
 
+def order_lines(m: i18n.Catalog, c: dict[str, Any]) -> list[str]:
+    """A Captain's Orders as his board prints them and the browser lists them: a line per step,
+    numbered as the board numbers them ("go back to step 1"), its entries in the order searched."""
+    captain = str(i18n.value(m, c.get("name")))
+    return [f"{st.get('step')}. " + " → ".join(order_entry(m, captain, e) for e in st.get("entries") or []
+                                              if isinstance(e, dict))
+            for st in c.get("order_entries") or [] if isinstance(st, dict)]
+
+
 def restriction_lines(m: i18n.Catalog, r: dict[str, Any]) -> list[str]:
     """The board's "Restricciones a Preparar y Zarpar" (solo p.13) and what they mean now."""
     most, on_dock = r.get("prepare_max_on_dock") or 2, r.get("on_dock") or 0
@@ -156,18 +165,19 @@ def _is_captain(game: Game, player: Any) -> bool:
 
 
 def _captains(game: Game) -> Table | None:
-    """Each Captain's heading, its board's "Restricciones a Preparar y Zarpar" (solo p.13) with
-    what they mean now, and its limits; None in a game without Captains."""
+    """Each Captain's heading, the Orders he searches to satisfy it (solo p.12), his board's
+    "Restricciones a Preparar y Zarpar" (solo p.13) with what they mean now, and his limits; None in
+    a game without Captains."""
     caps = [c for c in ((game.view or {}).get("captains") or {}).get("captains") or [] if isinstance(c, dict)]
     if not caps:
         return None
     m = messages(game)
     t = Table(title=m.format("view.captains"), title_justify="left")
-    for col in ("captain", "heading", "restrictions", "limits"):
+    for col in ("captain", "heading", "orders", "restrictions", "limits"):
         t.add_column(m.format("label.captain_column", {"column": col}))
     for c in caps:
         lim = c.get("limits") or {}
-        t.add_row(_who(game, c.get("player")), heading(m, c.get("heading")),
+        t.add_row(_who(game, c.get("player")), heading(m, c.get("heading")), "\n".join(order_lines(m, c)),
                   "\n".join(restriction_lines(m, c.get("restrictions") or {})),
                   m.format("label.captain_limits", {"whales": c.get("whales", 0), "max_whales": lim.get("whales", 0),
                                                     "buildings": len(c.get("buildings") or []),
