@@ -13,7 +13,7 @@ from typing import Any
 from tablero import engines
 
 CAPTAINS = ["ahab", "stubb"]
-WORDS = {"en": "(Captains: Ahab {ahab} and Stubb {stubb})", "es": "(Capitanes: Ahab {ahab} y Stubb {stubb})"}
+WORDS = {"en": "(Captains: Ahab {ahab} and Stubb {stubb})", "es": "; los Capitanes Ahab {ahab} y Stubb {stubb};"}
 
 
 def finished_solo() -> tuple[dict[str, Any], dict[str, Any]]:
