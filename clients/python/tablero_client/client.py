@@ -12,17 +12,32 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import sys
 import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._grpc import AsyncGrpcTransport, GrpcTransport
 from ._rest import AsyncRestTransport, RestTransport
 from .errors import Aborted, InvalidArgument, MalformedAction, TableroError, Unavailable
 from .models import JSON, Created, Engine, Event, Game, GamePage, GameSummary, Joined, LegalActions, status_name
 from .portal import AsyncMatchmaking, AsyncNotifications, AsyncPlayers, Matchmaking, Notifications, Players
+
+if TYPE_CHECKING:  # gRPC (grpcio and the generated code) is imported when a client asks for it:
+    # a REST client, and every `tablero-client` command over REST, starts without it
+    from ._grpc import AsyncGrpcTransport, GrpcTransport
+
+
+def _grpc_module():  # type: ignore[no-untyped-def]
+    from . import _grpc
+
+    return _grpc
+
+
+def _is_grpc(transport: object) -> bool:
+    grpc = sys.modules.get(f"{__package__}._grpc")  # not imported: no gRPC transport exists
+    return grpc is not None and isinstance(transport, grpc.AsyncGrpcTransport)
 
 __all__ = ["AsyncClient", "AsyncSeat", "Client", "Seat"]
 
@@ -234,7 +249,8 @@ class Client:
         if (rest is None) == (grpc is None):
             raise ValueError("give exactly one of rest='http://host:port' or grpc='host:port'")
         self.transport: RestTransport | GrpcTransport = (
-            RestTransport(rest, timeout) if rest is not None else GrpcTransport(grpc or "", timeout, secure))
+            RestTransport(rest, timeout) if rest is not None else _grpc_module().GrpcTransport(grpc or "", timeout,
+                                                                                             secure))
         self.kind = "rest" if rest is not None else "grpc"
         self._opt = _Options(retries, backoff, max_backoff, watch_patience, write_patience)
         self.retry_count = 0
@@ -453,8 +469,8 @@ class AsyncClient:
         elif rest is not None:
             self.transport = AsyncRestTransport(rest, timeout, max_connections=max_connections)
         else:
-            self.transport = AsyncGrpcTransport(grpc or "", timeout, secure)
-        self.kind = "grpc" if isinstance(self.transport, AsyncGrpcTransport) else "rest"
+            self.transport = _grpc_module().AsyncGrpcTransport(grpc or "", timeout, secure)
+        self.kind = "grpc" if _is_grpc(self.transport) else "rest"
         self._opt = _Options(retries, backoff, max_backoff, watch_patience, write_patience)
         self.retry_count = 0
         self.token = token  # a portal JWT (see Client)
