@@ -5,6 +5,7 @@ Each move: `check` (legality, raising the reason a player reads), `resolve` (its
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -206,7 +207,16 @@ def _check_plant(s: State, seat: int, a: Action) -> str:
     if len(cells) != size:
         raise IllegalAction(f"Planting: a {size}-hex tile covers {size} cells, not {len(cells)}")
     kind = slots[slot]
-    if not board.is_placement(board.uncovered_workers(p), cells, TILE_KINDS[kind]["crops"]):
+    free, crops = board.uncovered_workers(p), TILE_KINDS[kind]["crops"]
+    if not board.is_placement(free, cells, crops):
+        # A tile whose hexes repeat a crop lies the same way whichever of those hexes is named
+        # first: that placement is listed (and taken) once, in one order; say which.
+        same = next((list(c) for c in itertools.permutations(cells) if list(c) != list(cells)
+                     and sorted(zip(c, crops, strict=True)) == sorted(zip(cells, crops, strict=True))
+                     and board.is_placement(free, list(c), crops)), None)
+        if same is not None:
+            raise IllegalAction(f"Planting: that placement is the one written as cells {same} (the tile shows "
+                                "the same crop on those hexes, so each placement is listed once)")
         raise IllegalAction("Planting: that tile does not fit on those cells wholly under your workers on empty fields")
     return kind
 

@@ -34,6 +34,10 @@ def test_a_tile_must_fit_wholly_under_workers_on_empty_fields():
     assert {"type": "plant", "size": 2, "slot": 0, "cells": [1, 0]} in board_acts, "a tile may be turned"
     assert {"type": "plant", "size": 2, "slot": 1, "cells": [0, 1]} in board_acts
     assert {"type": "plant", "size": 2, "slot": 1, "cells": [1, 0]} not in board_acts, "same placement twice"
+    # ... and that one, sent the other way round, is refused naming the way it is listed (it
+    # used to say the tile did not fit under the workers, which it does)
+    with pytest.raises(IllegalAction, match=r"written as cells \[0, 1\]"):
+        ENGINE.decide(s, 0, {"type": "plant", "size": 2, "slot": 1, "cells": [1, 0]}, None)
     assert not [a for a in board_acts if a["size"] == 3], "two workers cannot hold a 3-hex tile"
     with pytest.raises(IllegalAction, match="Planting"):
         ENGINE.decide(s, 0, {"type": "plant", "size": 2, "slot": 0, "cells": [0, 2]}, None)
