@@ -78,6 +78,22 @@ def test_play_makes_room_for_the_bot_it_was_asked_for(server, args, seats):
     assert first.endswith(f"you are seat 1; {seats}"), (p.stdout, p.stderr)
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (["riverboat", "--bot", "hard", "--open", "1", "--players", "2"],
+     "--bot hard names no seat: of 2 seats one is yours and 1 open (give --players 3, or fewer --open seats)"),
+    (["riverboat", "--bot", "medium", "--open", "3", "--players", "4"],
+     "--bot medium names no seat: of 4 seats one is yours and 3 open (give fewer --open seats)"),
+])
+def test_play_refuses_a_bot_level_no_seat_is_left_for(server, args, said):
+    """An outside pass: `tablero play riverboat --bot hard --open 1 --players 2` made a game of
+    a human and an open seat, the --bot silently ignored."""
+    from .conftest import cli
+
+    p = cli("--url", server.http, "play", *args, check=False)
+    assert p.returncode != 0 and said in p.stderr, (p.stdout, p.stderr)
+    assert "you are seat" not in p.stdout, p.stdout  # no game made
+
+
 @pytest.mark.parametrize(("lang", "names"), [
     ("en", ["seat 2 (hard bot)", "seat 3 (medium bot)", "seat 4 (bot)"]),
     ("es", ["asiento 2 (bot difícil)", "asiento 3 (bot medio)", "asiento 4 (bot)"]),

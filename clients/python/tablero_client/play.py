@@ -171,6 +171,10 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
         else:
             level = getattr(args, "bot", None) or "easy"
             kinds.append("bot" if level == "easy" else f"bot:{level}")
+    if getattr(args, "bot", None) and not any(k.startswith("bot") for k in kinds):
+        # `--bot hard --open 1 --players 2` left no seat for the bot: said, not ignored
+        raise SystemExit(T("play.bot_no_seat", {"level": args.bot, "players": players, "open": args.open,
+                                                "more": players + 1, "has_more": str(players < eng.max_seats).lower()}))
     opts = _json_arg(args.options, "--options") if args.options else None
     created = c.create(eng.name, players, options=opts, seats=kinds)
     title = (i18n.catalog(eng.name) or i18n.Catalog({}, "en")).format("title", default=eng.title)
