@@ -62,13 +62,16 @@ def supervise(workers: int, child_args: list[str], grace: float) -> int:
     procs: dict[int, subprocess.Popen] = {}
     restarts: list[float] = []
     stopping = False
+    stop_signal: str | None = None
 
     def start(i: int) -> None:
         procs[i] = subprocess.Popen([sys.executable, "-m", "tablero.server", "serve", *child_args],
                                     env=worker_env(i, metrics_dir), preexec_fn=_die_with_supervisor)
 
     def stop(signum, frame) -> None:
-        nonlocal stopping
+        nonlocal stopping, stop_signal
+        if signum is not None and stop_signal is None:
+            stop_signal = signal.Signals(signum).name  # logged by the loop, not in the handler
         stopping = True
         for p in procs.values():
             if p.poll() is None:
@@ -96,6 +99,9 @@ def supervise(workers: int, child_args: list[str], grace: float) -> int:
                 log.warning("worker died; restarting", extra={"fields": {"worker": i, "exit": rc}})
                 forget_worker(metrics_dir, p.pid)
                 start(i)
+        if stop_signal is not None:
+            log.info("workers stopping", extra={"fields": {"signal": stop_signal,
+                                                           "pids": [p.pid for p in procs.values()]}})
         deadline = time.monotonic() + grace + 5
         for p in procs.values():
             try:
@@ -103,6 +109,7 @@ def supervise(workers: int, child_args: list[str], grace: float) -> int:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+        log.info("workers stopped", extra={"fields": {"exits": [p.returncode for p in procs.values()]}})
     finally:
         for s, h in old.items():
             signal.signal(s, h)

@@ -123,6 +123,11 @@ def test_every_line_names_its_process_and_worker():
     assert lines and all(isinstance(line.get("pid"), int) for line in lines), err
     supervisor = [line for line in lines if line["msg"] == "workers started"]
     assert len(supervisor) == 1 and "worker" not in supervisor[0]
+    # the supervisor says it stops, on which signal, and that its workers have (an outside pass:
+    # it logged nothing on SIGTERM, its workers alone did)
+    stops = [line for line in lines if line["msg"] in ("workers stopping", "workers stopped")]
+    assert [line["msg"] for line in stops] == ["workers stopping", "workers stopped"], stops
+    assert stops[0]["signal"] == "SIGTERM" and all(line["pid"] == supervisor[0]["pid"] for line in stops)
     served = [line for line in lines if line["msg"] == "request"]
     assert served and all(line["worker"] in (0, 1) and line["pid"] != supervisor[0]["pid"] for line in served)
     assert {line["pid"] for line in lines if line.get("worker") == 0}.isdisjoint(
