@@ -427,6 +427,46 @@ class Config(BaseSettings):
                 extra={"fields": {"unknown": unknown}})
 
 
+def unknown_names_warning(environ: Any = None) -> str | None:
+    """The warning naming the unknown TABLERO_* environment names (the server's log line's words),
+    or None: for the operator tools, which print it on stderr rather than log it."""
+    unknown = unknown_names(environ)
+    return f"unknown TABLERO_* environment names (ignored; a typo?): {', '.join(unknown)}" if unknown else None
+
+
+def check_redis_url(value: str) -> None:
+    """A Redis URL checked as `tablero serve` checks TABLERO_REDIS_URL (the scheme, the port, a
+    Sentinel URL's master name, the URL's options): ConfigError in the server's words."""
+    try:
+        Config.model_construct().redis_url = value  # (validate_assignment: that field's validators only)
+    except ValidationError as e:
+        raise ConfigError(_explain(e)) from None
+
+
+def operator_store(redis_url: str | None, db: str | None, environ: Any = None) -> tuple[str | None, str | None]:
+    """The store `tablero admin` opens: --redis-url / --db over TABLERO_REDIS_URL / TABLERO_DB, the
+    URL checked as the server checks it (the environment's too when the flag is given: it would
+    stop the server all the same), and, without Redis, a SQLite file that exists. ConfigError says
+    what is wrong in one line (exit 2); a bad URL was a traceback and exit 1 ("no such game")."""
+    env = os.environ if environ is None else environ
+    for value in (env.get(PREFIX + "REDIS_URL"), redis_url):
+        if value:
+            check_redis_url(value)
+    redis_url = redis_url or env.get(PREFIX + "REDIS_URL") or None
+    db = db or env.get(PREFIX + "DB") or None
+    if not redis_url and (not db or db == ":memory:"):
+        raise ConfigError("no store configured: set TABLERO_REDIS_URL or TABLERO_DB (or --redis-url / --db) as for "
+                          "the server (a server without them keeps its games in its own memory only)")
+    if not redis_url:
+        assert db is not None
+        path = Path(db).expanduser()
+        if path.is_dir():
+            raise ConfigError(f"TABLERO_DB (--db) {db!r} is a folder: name the server's SQLite file")
+        if not path.is_file():  # (opening it would make an empty database there)
+            raise ConfigError(f"no SQLite file {db!r}")
+    return redis_url, db
+
+
 def _explain(e: ValidationError) -> str:
     lines = []
     for err in e.errors():
