@@ -388,10 +388,14 @@ class Config(BaseSettings):
     def load(cls, **overrides: Any) -> Config:
         """The environment's settings with `overrides` (flags) on top; ConfigError names
         every bad value."""
+        given = {k: v for k, v in overrides.items() if v is not None}
+        hidden = _bad_environment_under_flags(given)
         try:
-            config = cls(**{k: v for k, v in overrides.items() if v is not None})
+            config = cls(**given)
         except ValidationError as e:
-            raise ConfigError(_explain(e)) from None
+            raise ConfigError("bad settings: " + "; ".join(_explain_lines(e) + hidden)) from None
+        if hidden:
+            raise ConfigError("bad settings: " + "; ".join(hidden))
         config.check_workers()
         config.check_store()
         config.check_webhooks()
@@ -467,7 +471,30 @@ def operator_store(redis_url: str | None, db: str | None, environ: Any = None) -
     return redis_url, db
 
 
+def _bad_environment_under_flags(given: dict[str, Any]) -> list[str]:
+    """The environment's values of the settings flags override, checked as they would be without
+    the flag (a bad one was ignored without a word, though "every value is checked at start-up":
+    `TABLERO_HTTP_PORT=abc tablero serve --http-port 8081` started). One line each, naming the
+    variable and the flag."""
+    from pydantic_settings import EnvSettingsSource
+
+    environment = EnvSettingsSource(Config)()  # as the settings read it (names in any case)
+    lines = []
+    for name in given.keys() & environment.keys():
+        try:
+            setattr(Config.model_construct(), name, environment[name])  # (that field's validators only)
+        except ValidationError as e:
+            flag = "--" + name.replace("_", "-")
+            lines += [f"{line} (the environment's value, which {flag} overrides: fix or unset it)"
+                      for line in _explain_lines(e)]
+    return sorted(lines)
+
+
 def _explain(e: ValidationError) -> str:
+    return "bad settings: " + "; ".join(_explain_lines(e))
+
+
+def _explain_lines(e: ValidationError) -> list[str]:
     lines = []
     for err in e.errors():
         name = PREFIX + str(err["loc"][0]).upper() if err["loc"] else "settings"
@@ -479,4 +506,4 @@ def _explain(e: ValidationError) -> str:
         if name == PREFIX + "REDIS_URL" and isinstance(value, str):  # a password in the URL: not echoed
             shown = repr(re.sub(r"(//[^/@:]*:)[^/@]*@", r"\1***@", value))
         lines.append(f"{name}: {msg}" if isinstance(value, dict) else f"{name}={shown}: {msg}")
-    return "bad settings: " + "; ".join(lines)
+    return lines
