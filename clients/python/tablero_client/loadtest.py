@@ -507,9 +507,8 @@ def _check_json_out(path: str) -> None:
     if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
         raise Usage(f"--json-out: the folder of {path!r} does not exist")
     existed = os.path.lexists(path)
-    try:
-        with open(path, "a"):
-            pass
+    try:  # (O_NONBLOCK: a named pipe nobody reads is refused, not waited on for ever)
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666))
     except OSError as e:
         raise Usage(f"--json-out: cannot write {path!r} ({e.strerror or e})") from None
     if not existed:
