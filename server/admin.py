@@ -144,16 +144,27 @@ async def _leave_inboxes(redis_url: str | None, db: str | None, game_id: str, en
         await queue.close()
 
 
+def store_settings(prog: str, redis_url: str | None, db: str | None) -> tuple[str | None, str | None] | None:
+    """The store's URL and file (server/config.py operator_store: checked as `tablero serve` checks
+    them), or None once the reason was said in one line (exit 2). Unknown TABLERO_* names are
+    said first, in the server's words (a misspelt TABLERO_REDIS_URL only said "no store")."""
+    from tablero.server.config import ConfigError, operator_store, unknown_names_warning
+
+    warning = unknown_names_warning()
+    if warning:
+        print(f"{prog}: warning: {warning}", file=sys.stderr)
+    try:
+        return operator_store(redis_url, db)
+    except ConfigError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return None
+
+
 async def _run(ns: argparse.Namespace) -> int:
-    redis_url = ns.redis_url or os.environ.get("TABLERO_REDIS_URL") or None
-    db = ns.db or os.environ.get("TABLERO_DB") or None
-    if not redis_url and (not db or db == ":memory:"):
-        print("tablero admin: no store configured: set TABLERO_REDIS_URL or TABLERO_DB (or --redis-url / --db) "
-              "as for the server (a server without them keeps its games in its own memory only)", file=sys.stderr)
+    settings = store_settings("tablero admin", ns.redis_url, ns.db)
+    if settings is None:
         return 2
-    if not redis_url and not Path(db).expanduser().is_file():
-        print(f"tablero admin: no SQLite file {db!r}", file=sys.stderr)
-        return 2
+    redis_url, db = settings
     store = open_store(redis_url, db)
     try:
         if ns.verb == "ratings":  # server/ratings (docs/ratings.md)

@@ -388,10 +388,14 @@ class Config(BaseSettings):
     def load(cls, **overrides: Any) -> Config:
         """The environment's settings with `overrides` (flags) on top; ConfigError names
         every bad value."""
+        given = {k: v for k, v in overrides.items() if v is not None}
+        hidden = _bad_environment_under_flags(given)
         try:
-            config = cls(**{k: v for k, v in overrides.items() if v is not None})
+            config = cls(**given)
         except ValidationError as e:
-            raise ConfigError(_explain(e)) from None
+            raise ConfigError("bad settings: " + "; ".join(_explain_lines(e) + hidden)) from None
+        if hidden:
+            raise ConfigError("bad settings: " + "; ".join(hidden))
         config.check_workers()
         config.check_store()
         config.check_webhooks()
@@ -427,7 +431,70 @@ class Config(BaseSettings):
                 extra={"fields": {"unknown": unknown}})
 
 
+def unknown_names_warning(environ: Any = None) -> str | None:
+    """The warning naming the unknown TABLERO_* environment names (the server's log line's words),
+    or None: for the operator tools, which print it on stderr rather than log it."""
+    unknown = unknown_names(environ)
+    return f"unknown TABLERO_* environment names (ignored; a typo?): {', '.join(unknown)}" if unknown else None
+
+
+def check_redis_url(value: str) -> None:
+    """A Redis URL checked as `tablero serve` checks TABLERO_REDIS_URL (the scheme, the port, a
+    Sentinel URL's master name, the URL's options): ConfigError in the server's words."""
+    try:
+        Config.model_construct().redis_url = value  # (validate_assignment: that field's validators only)
+    except ValidationError as e:
+        raise ConfigError(_explain(e)) from None
+
+
+def operator_store(redis_url: str | None, db: str | None, environ: Any = None) -> tuple[str | None, str | None]:
+    """The store `tablero admin` opens: --redis-url / --db over TABLERO_REDIS_URL / TABLERO_DB, the
+    URL checked as the server checks it (the environment's too when the flag is given: it would
+    stop the server all the same), and, without Redis, a SQLite file that exists. ConfigError says
+    what is wrong in one line (exit 2); a bad URL was a traceback and exit 1 ("no such game")."""
+    env = os.environ if environ is None else environ
+    for value in (env.get(PREFIX + "REDIS_URL"), redis_url):
+        if value:
+            check_redis_url(value)
+    redis_url = redis_url or env.get(PREFIX + "REDIS_URL") or None
+    db = db or env.get(PREFIX + "DB") or None
+    if not redis_url and (not db or db == ":memory:"):
+        raise ConfigError("no store configured: set TABLERO_REDIS_URL or TABLERO_DB (or --redis-url / --db) as for "
+                          "the server (a server without them keeps its games in its own memory only)")
+    if not redis_url:
+        assert db is not None
+        path = Path(db).expanduser()
+        if path.is_dir():
+            raise ConfigError(f"TABLERO_DB (--db) {db!r} is a folder: name the server's SQLite file")
+        if not path.is_file():  # (opening it would make an empty database there)
+            raise ConfigError(f"no SQLite file {db!r}")
+    return redis_url, db
+
+
+def _bad_environment_under_flags(given: dict[str, Any]) -> list[str]:
+    """The environment's values of the settings flags override, checked as they would be without
+    the flag (a bad one was ignored without a word, though "every value is checked at start-up":
+    `TABLERO_HTTP_PORT=abc tablero serve --http-port 8081` started). One line each, naming the
+    variable and the flag."""
+    from pydantic_settings import EnvSettingsSource
+
+    environment = EnvSettingsSource(Config)()  # as the settings read it (names in any case)
+    lines = []
+    for name in given.keys() & environment.keys():
+        try:
+            setattr(Config.model_construct(), name, environment[name])  # (that field's validators only)
+        except ValidationError as e:
+            flag = "--" + name.replace("_", "-")
+            lines += [f"{line} (the environment's value, which {flag} overrides: fix or unset it)"
+                      for line in _explain_lines(e)]
+    return sorted(lines)
+
+
 def _explain(e: ValidationError) -> str:
+    return "bad settings: " + "; ".join(_explain_lines(e))
+
+
+def _explain_lines(e: ValidationError) -> list[str]:
     lines = []
     for err in e.errors():
         name = PREFIX + str(err["loc"][0]).upper() if err["loc"] else "settings"
@@ -439,4 +506,4 @@ def _explain(e: ValidationError) -> str:
         if name == PREFIX + "REDIS_URL" and isinstance(value, str):  # a password in the URL: not echoed
             shown = repr(re.sub(r"(//[^/@:]*:)[^/@]*@", r"\1***@", value))
         lines.append(f"{name}: {msg}" if isinstance(value, dict) else f"{name}={shown}: {msg}")
-    return "bad settings: " + "; ".join(lines)
+    return lines

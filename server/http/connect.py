@@ -100,6 +100,9 @@ async def _observed(rpc: str, ctx: Any) -> AsyncIterator[observe.Call]:
         raise
     except AppError as e:
         call.code, call.fields["reason"] = e.code, e.reason
+        if e.reason == "SHUTTING_DOWN":  # a watch served to its planned end, as gRPC's and SSE's
+            call.code, call.fields["ended"] = "OK", "shutdown"  # (the client is told UNAVAILABLE: watch again)
+            del call.fields["reason"]
         wait = getattr(e, "retry_after", None)
         if wait is not None:
             ctx.response_headers["retry-after"] = str(max(1, int(-(-wait // 1))))

@@ -291,8 +291,8 @@ class FastRoutes:
             await send({"type": "http.response.start", "status": 200, "headers": out})
             await send({"type": "http.response.body", "body": sse.OPENING, "more_body": True})
             async for item in items:
-                if item.kind == "error":
-                    sse.failed(item)
+                if item.kind in sse.ENDINGS:
+                    sse.record(item)
                 await send({"type": "http.response.body", "body": frame(item, legacy), "more_body": True})
             detach()
             await send({"type": "http.response.body", "body": b""})

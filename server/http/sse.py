@@ -68,12 +68,25 @@ def failed(item: WatchItem) -> None:
     observe.current().failed = item.data.get("error", {}).get("code") or "UNKNOWN"
 
 
+# The items that say how a stream ended, for its log line (record below).
+ENDINGS = frozenset({"error", "shutdown"})
+
+
+def record(item: WatchItem) -> None:
+    """How the stream ended, on its call: an error item's code (failed), or a graceful shutdown's
+    `"ended": "shutdown"` (code OK: a watch served to its planned end, as gRPC's line says it)."""
+    if item.kind == "error":
+        failed(item)
+    elif item.kind == "shutdown":
+        observe.current().fields["ended"] = "shutdown"
+
+
 async def stream(items: AsyncIterator[WatchItem], legacy: bool = True) -> AsyncIterator[bytes]:
     try:
         yield OPENING
         async for item in items:
-            if item.kind == "error":
-                failed(item)
+            if item.kind in ENDINGS:
+                record(item)
             yield frame(item, legacy)
     finally:  # at once, not when the collector finds it: the watch holds a store watcher
         await items.aclose()  # type: ignore[attr-defined]

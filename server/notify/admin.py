@@ -24,7 +24,6 @@ import os
 import sqlite3
 import sys
 from datetime import UTC, datetime
-from pathlib import Path
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -92,15 +91,12 @@ async def _drop(q, targets: list[str]) -> int:
 async def _run(ns: argparse.Namespace) -> int:
     if ns.verb == "drop" and _drop_refused(ns.targets):
         return 2
-    redis_url = ns.redis_url or os.environ.get("TABLERO_REDIS_URL") or None
-    db = ns.db or os.environ.get("TABLERO_DB") or None
-    if not redis_url and (not db or db == ":memory:"):
-        print("tablero admin webhooks: no store configured: set TABLERO_REDIS_URL or TABLERO_DB "
-              "(or --redis-url / --db) as for the server", file=sys.stderr)
+    from tablero.server.admin import store_settings
+
+    settings = store_settings("tablero admin webhooks", ns.redis_url, ns.db)  # checked as the server's
+    if settings is None:
         return 2
-    if not redis_url and not Path(db).expanduser().is_file():  # (it made an empty database there)
-        print(f"tablero admin webhooks: no SQLite file {db!r}", file=sys.stderr)
-        return 2
+    redis_url, db = settings
     q = open_queue(redis_url, db)
     try:
         if ns.verb == "dead-letters":

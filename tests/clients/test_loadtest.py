@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from tablero_client.loadtest import loopback_only, pct
@@ -77,9 +78,9 @@ def test_refuses_a_target_off_this_machine(server):
 
 def test_unknown_engine_and_bad_bounds(server):
     p = cli("--url", server.http, "loadtest", "--engines", "chess", "-d", "1", check=False)
-    assert p.returncode != 0 and "no engine 'chess'" in p.stderr
+    assert p.returncode == 2 and "no engine 'chess'" in p.stderr
     p = cli("--url", server.http, "loadtest", "-c", "0", check=False)
-    assert p.returncode != 0 and "--concurrency" in p.stderr
+    assert p.returncode == 2 and "--concurrency" in p.stderr
 
 
 def test_percentiles_match_loadgen():
@@ -107,13 +108,13 @@ def test_a_player_count_the_engine_does_not_take_is_refused_before_any_load(serv
     for engines, players, said in (("tic-tac-toe", "7", "Tic-Tac-Toe takes 2 players"),
                                    ("riverboat", "1", "takes 2 to 4 players")):
         p = _loadtest(server, "--engines", engines, "--players", players)
-        assert p.returncode != 0 and said in p.stderr and "Traceback" not in p.stderr, p.stderr
+        assert p.returncode == 2 and said in p.stderr and "Traceback" not in p.stderr, p.stderr
     p = _loadtest(server, "--json-out", str(tmp_path / "nope" / "x.json"))
-    assert p.returncode != 0 and "does not exist" in p.stderr and "Traceback" not in p.stderr
+    assert p.returncode == 2 and "does not exist" in p.stderr and "Traceback" not in p.stderr
     p = _loadtest(server, "--rounds", "3")
-    assert p.returncode != 0 and "--compare" in p.stderr
+    assert p.returncode == 2 and "--compare" in p.stderr
     p = _loadtest(server, "-c", "0")
-    assert p.returncode != 0 and "--concurrency must be 1 or more, not 0" in p.stderr
+    assert p.returncode == 2 and "--concurrency must be 1 or more, not 0" in p.stderr
 
 
 def test_a_run_with_errors_exits_1_unless_max_errors_allows_them(tmp_path):
@@ -136,7 +137,7 @@ def test_a_run_with_errors_exits_1_unless_max_errors_allows_them(tmp_path):
         assert p.returncode == 0, p.stderr
     assert "--max-errors" in cli("loadtest", "--help").stdout
     p = cli("--url", "http://127.0.0.1:9", "loadtest", "--max-errors", "-1", check=False)
-    assert p.returncode != 0 and "--max-errors must be 0 or more, not -1" in p.stderr
+    assert p.returncode == 2 and "--max-errors must be 0 or more, not -1" in p.stderr
 
 
 def test_the_verdict_counts_failed_calls_and_abandoned_games():
@@ -147,3 +148,48 @@ def test_the_verdict_counts_failed_calls_and_abandoned_games():
     assert verdict([good], 0) == 0 and verdict([good, good], 0) == 0
     assert verdict([failing], 0) == 1 and verdict([good, failing], 69) == 1 and verdict([failing], 70) == 0
     assert verdict([{"errors": {"INTERNAL": 1}, "games_finished": 0, "games_abandoned": 0}], 1000) == 1
+
+
+def test_json_out_a_folder_or_an_unwritable_file_is_refused_before_the_run(tmp_path):
+    """(outside acceptance pass: `--json-out /tmp` ran the whole load, then lost the report in an
+    IsADirectoryError traceback, exit 1.) No server is needed: the path is refused before any call."""
+    p = cli("--url", "http://127.0.0.1:9", "loadtest", "-d", "1", "--no-progress", "--json-out", str(tmp_path),
+            check=False, timeout=20)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert f"--json-out {str(tmp_path)!r} is a folder" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    if os.geteuid() == 0:  # root writes any folder's files, but /sys takes no new file, even from root
+        target = "/sys/loadtest-report.json"
+    else:
+        (tmp_path / "ro").mkdir(mode=0o555)
+        target = str(tmp_path / "ro" / "report.json")
+    p = cli("--url", "http://127.0.0.1:9", "loadtest", "-d", "1", "--no-progress", "--json-out", target,
+            check=False, timeout=20)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert f"--json-out: cannot write {target!r}" in p.stderr and not os.path.exists(target)
+
+
+def test_a_report_that_cannot_be_written_at_the_end_is_printed_all_the_same(server):
+    """/dev/full opens, so it passes the check before the run; writing it fails at the end: the
+    report and its JSON are printed, stderr says the file was not written, exit 1 (was: a traceback,
+    the report lost)."""
+    p = _loadtest(server, "-n", "2", "--json-out", "/dev/full")
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    assert "could not be written to '/dev/full'" in p.stderr and "games finished" in p.stdout
+    rep = json.loads(p.stdout[p.stdout.index("\n{") + 1:])
+    assert rep["games_finished"] == 2 and rep["errors"] == {}
+    p = _loadtest(server, "-n", "2", "--json", "--json-out", "/dev/full")
+    assert p.returncode == 1 and json.loads(p.stdout)["games_finished"] == 2
+
+
+def test_games_must_be_1_or_more():
+    """(outside acceptance pass: `-n 0` ran with no cap, as if -n were absent)"""
+    p = cli("--url", "http://127.0.0.1:9", "loadtest", "-n", "0", "--no-progress", check=False, timeout=20)
+    assert p.returncode == 2 and "--games must be 1 or more, not 0" in p.stderr, p.stderr
+
+
+def test_every_usage_error_exits_2_as_argparse_does(tmp_path):
+    """(outside acceptance pass: the verb's own checks exited 1, as a failed run does; argparse's 2)"""
+    for args in (["-c", "0"], ["-d", "0"], ["--grace", "-1"], ["--players", "0"], ["--rounds", "2"],
+                 ["--engines", ","], ["--json-out", str(tmp_path / "no" / "r.json")], ["-c", "x"]):
+        p = cli("--url", "http://127.0.0.1:9", "loadtest", "--no-progress", *args, check=False, timeout=20)
+        assert p.returncode == 2 and "Traceback" not in p.stderr, (args, p.returncode, p.stderr)

@@ -139,6 +139,30 @@ def test_flags_override_the_environment_and_are_checked_too(monkeypatch):
         Config.load(grpc_port=-5)
 
 
+def test_a_bad_environment_value_is_refused_even_when_a_flag_overrides_it(monkeypatch):
+    """(outside acceptance pass: `TABLERO_HTTP_PORT=abc tablero serve --http-port 19110` started
+    silently; the guide says every value is checked at start-up, with that very example)"""
+    monkeypatch.setenv("TABLERO_HTTP_PORT", "abc")
+    monkeypatch.setenv("TABLERO_log_level", "loud")  # (names are case-insensitive, as the settings read them)
+    msg = str(pytest.raises(ConfigError, Config.load, http_port=19110, log_level="info").value)
+    assert "TABLERO_HTTP_PORT='abc'" in msg and "--http-port" in msg, msg
+    assert "TABLERO_LOG_LEVEL='loud'" in msg and "--log-level" in msg, msg
+    monkeypatch.setenv("TABLERO_HTTP_PORT", "")  # empty: a bad port all the same, as without the flag
+    assert "TABLERO_HTTP_PORT=''" in str(pytest.raises(ConfigError, Config.load, http_port=19110).value)
+    monkeypatch.delenv("TABLERO_HTTP_PORT")
+    monkeypatch.delenv("TABLERO_log_level")
+    monkeypatch.setenv("TABLERO_REDIS_URL", "")  # empty is unset, with or without a flag
+    assert Config.load(http_port=19110, redis_url="redis://127.0.0.1:6379/0").http_port == 19110
+
+
+def test_tablero_serve_stops_on_a_bad_environment_value_a_flag_overrides():
+    env = {"PATH": "/usr/bin:/bin", "TABLERO_HTTP_PORT": "abc"}
+    r = subprocess.run([sys.executable, "-m", "tablero.server", "serve", "--http-port", "0", "--grpc-port",
+                        "0", "--metrics-port", "0"], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=20)
+    assert r.returncode == 2 and "TABLERO_HTTP_PORT='abc'" in r.stderr, r.stderr
+
+
 def test_tablero_serve_stops_at_once_naming_the_bad_setting():
     env = {"PATH": "/usr/bin:/bin", "TABLERO_HTTP_PORT": "abc", "TABLERO_SNAPSHOT_EVERY": "0"}
     r = subprocess.run([sys.executable, "-m", "tablero.server", "serve"], cwd=ROOT, env=env, capture_output=True,
@@ -302,7 +326,7 @@ def test_every_tablero_name_the_repository_uses_is_known():
                           ":!*.lock", ":!*package-lock.json"], cwd=ROOT, capture_output=True, text=True, check=True)
     names = set(out.stdout.split())
     assert "TABLERO_REDIS_URL" in names and "TABLERO_URL" in names
-    assert set(unknown_names(dict.fromkeys(names, ""))) <= {"TABLERO_SNAPSHOT_EVRY", "TABLERO_CACHE_SIZ"}
+    assert set(unknown_names(dict.fromkeys(names, ""))) <= {"TABLERO_SNAPSHOT_EVRY", "TABLERO_CACHE_SIZ", "TABLERO_REDIS_URLS"}
 
 
 def test_tablero_serve_warns_once_about_unknown_names():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import json
 import math
@@ -39,13 +40,18 @@ from .models import Game
 CALLS = ("CreateGame", "ListLegalActions", "SubmitAction", "WatchOpen", "Notify")
 
 
+class Usage(Exception):
+    """A usage error found by the verb itself (a bad value, an engine the server does not run): said
+    in one line, exit status 2 as argparse's own errors (1 is a failed run)."""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engines", default="tic-tac-toe",
                    help="comma-separated engines, played in turn by each worker (default tic-tac-toe)")
     p.add_argument("--players", type=int, help="seats per game (default: each engine's minimum)")
     p.add_argument("--concurrency", "-c", type=int, default=10, help="games in flight at once (default 10)")
     p.add_argument("--duration", "-d", type=float, default=10.0, help="seconds during which games start (default 10)")
-    p.add_argument("--games", "-n", type=int, default=0, help="stop after starting this many games (default: no cap)")
+    p.add_argument("--games", "-n", type=int, help="stop after starting this many games, 1 or more (default: no cap)")
     p.add_argument("--grace", type=float, default=15.0,
                    help="seconds games in flight get after --duration before they are abandoned (default 15)")
     p.add_argument("--watch", action="store_true", help="one live watch per seat; reports notify latency")
@@ -257,10 +263,10 @@ async def _run(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
         known = {e.name: e for e in await client.engines()}
         for e in engines:
             if e not in known:
-                raise SystemExit(f"the server runs no engine {e!r}; it has {', '.join(sorted(known))}")
+                raise Usage(f"the server runs no engine {e!r}; it has {', '.join(sorted(known))}")
             lo, hi = known[e].min_seats, known[e].max_seats
             if args.players is not None and not lo <= args.players <= hi:
-                raise SystemExit(f"--players {args.players}: {known[e].title} takes "
+                raise Usage(f"--players {args.players}: {known[e].title} takes "
                                  f"{lo if lo == hi else f'{lo} to {hi}'} players")
         t_start = time.perf_counter()
         stats = Stats(t_start + args.duration)
@@ -397,7 +403,7 @@ def _compare(args: argparse.Namespace) -> int:
     import copy
 
     if args.rounds < 1:
-        raise SystemExit("--rounds must be >= 1")
+        raise Usage(f"--rounds must be 1 or more, not {args.rounds}")
     grpc_target = args.grpc or DEFAULT_GRPC
     for host in (urlsplit(args.url).hostname or "", grpc_target.rsplit(":", 1)[0].strip("[]")):
         if not loopback_only(host) and not args.i_mean_it:
@@ -417,8 +423,8 @@ def _compare(args: argparse.Namespace) -> int:
             print_report(rep)
         print_comparison(out["compare"], bool(args.watch))
 
-    _emit(args, out, show)
-    return verdict(reports, args.max_errors)
+    written = _emit(args, out, show)
+    return verdict(reports, args.max_errors) or (0 if written else 1)
 
 
 def verdict(reports: list[dict[str, Any]], max_errors: int) -> int:
@@ -437,21 +443,30 @@ def verdict(reports: list[dict[str, Any]], max_errors: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    """The verb: exit status 0 for a good run, 1 for a failed one (verdict) or a report that could not
+    be written to --json-out, 2 for a usage error (as argparse's own)."""
+    try:
+        return _checked_run(args)
+    except Usage as e:
+        print(f"loadtest: {e}", file=sys.stderr)
+        return 2
+
+
+def _checked_run(args: argparse.Namespace) -> int:
     for bad, what in ((args.concurrency < 1, f"--concurrency must be 1 or more, not {args.concurrency}"),
                       (args.duration <= 0, f"--duration must be more than 0 seconds, not {args.duration:g}"),
-                      (args.games < 0, f"--games must be 0 (no cap) or more, not {args.games}"),
+                      (args.games is not None and args.games < 1, f"--games must be 1 or more, not {args.games} "
+                                                                   "(without -n: no cap)"),
                       (args.grace < 0, f"--grace must be 0 seconds or more, not {args.grace:g}"),
                       (args.players is not None and args.players < 1, f"--players must be 1 or more, not {args.players}"),
                       (args.max_errors < 0, f"--max-errors must be 0 or more, not {args.max_errors}"),
                       (args.rounds != 1 and not args.compare, "--rounds applies to --compare only")):
         if bad:
-            raise SystemExit(what)
+            raise Usage(what)
     if args.json_out:  # checked now, not after the whole run
-        folder = os.path.dirname(os.path.abspath(args.json_out))
-        if not os.path.isdir(folder):
-            raise SystemExit(f"--json-out: the folder of {args.json_out!r} does not exist")
+        _check_json_out(args.json_out)
     if not [e for e in args.engines.split(",") if e.strip()]:
-        raise SystemExit("--engines names no engine: give one or more, comma-separated (e.g. tic-tac-toe,riverboat)")
+        raise Usage("--engines names no engine: give one or more, comma-separated (e.g. tic-tac-toe,riverboat)")
     if args.compare:
         return _compare(args)
     host = target_host(args)
@@ -479,16 +494,48 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if progress:
             bar.stop()
-    _emit(args, rep, lambda: print_report(rep))
-    return verdict([rep], args.max_errors)
+    written = _emit(args, rep, lambda: print_report(rep))
+    return verdict([rep], args.max_errors) or (0 if written else 1)
 
 
-def _emit(args: argparse.Namespace, report: dict[str, Any], show: Callable[[], None]) -> None:
-    """The report: written to --json-out, and printed as JSON (--json) or as tables."""
+def _check_json_out(path: str) -> None:
+    """--json-out before the run (after it, a bad path lost the whole run's report in a traceback):
+    not a folder, in a folder that exists, and a file this process may open for writing (tried
+    without truncating it; a file created for the try is removed)."""
+    if os.path.isdir(path):
+        raise Usage(f"--json-out {path!r} is a folder: name a file in it (e.g. {os.path.join(path, 'report.json')})")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise Usage(f"--json-out: the folder of {path!r} does not exist")
+    existed = os.path.lexists(path)
+    try:  # (O_NONBLOCK: a named pipe nobody reads is refused, not waited on for ever)
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666))
+    except OSError as e:
+        raise Usage(f"--json-out: cannot write {path!r} ({e.strerror or e})") from None
+    if not existed:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _emit(args: argparse.Namespace, report: dict[str, Any], show: Callable[[], None]) -> bool:
+    """The report: written to --json-out, and printed as JSON (--json) or as tables. False when
+    --json-out could not be written all the same (a full disk, /dev/full): the report is printed,
+    and its JSON too, and stderr says so, rather than lost in a traceback."""
+    text = json.dumps(report, indent=2)
+    failed: OSError | None = None
     if args.json_out:
-        with open(args.json_out, "w") as f:
-            json.dump(report, f, indent=2)
+        try:
+            with open(args.json_out, "w") as f:
+                f.write(text + "\n")
+        except OSError as e:
+            failed = e
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(text)
     else:
         show()
+        if failed is not None:
+            print(text)
+    if failed is not None:
+        print(f"loadtest: the report could not be written to {args.json_out!r} ({failed.strerror or failed}); "
+              "its JSON is printed on stdout instead", file=sys.stderr)
+        return False
+    return True
