@@ -74,6 +74,8 @@ BY_PATH: dict[str, tuple[str, ...]] = {
     "tests/server/test_replicated_answers.py::test_a_retried_create_and_a_join_wait_for_replicas": ("slow",),
     "tests/notify/test_webhooks.py::test_dead_letters_are_listed_and_replayed_with_their_webhook_id": ("slow",),
     "tests/notify/test_orphaned_endpoint.py": ("slow",),
+    # `tablero admin` run as a program, once per case (1-1.5 s each)
+    "tests/server/test_admin_store_settings.py": ("slow",),
     "tests/clients/test_sdk_write_patience.py::test_an_act_sent_during_a_restart_lands_once_the_server_is_back": ("slow",),
     "tests/server/test_idle_store_calls.py::test_an_idle_server_asks_its_redis_a_few_times_a_second": ("slow",),
     # The same, measured again 2026-12-07 (evening) with --durations=40 under a load of about 3x:
