@@ -505,10 +505,10 @@ class GameService:
         return {"game": await self._game_reply(done.game, c.seat)}
 
     # --- bots ----------------------------------------------------------------------------
-    def _offer_thought(self, game_id: str) -> None:
+    def _offer_thought(self, game_id: str, bot_only: bool = False) -> None:
         async def offer() -> None:
             try:
-                await self.bot_queue.offer(game_id)
+                await self.bot_queue.offer(game_id, bot_only)
             except Exception as e:  # the store is away: the next load of the game offers it again
                 log.warning("bot queue offer failed", extra={"fields": {"game": game_id, "error": str(e)[:200]}})
 
