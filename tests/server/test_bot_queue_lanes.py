@@ -18,14 +18,17 @@ from tablero.server.store import SQLiteStore
 from tablero.server.store.redis import RedisStore
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
+@pytest.fixture(params=["memory", "sqlite", "redis", pytest.param("redis-cluster", marks=pytest.mark.slow)])
 async def queue(request, tmp_path):
     if request.param == "memory":
         yield MemoryBotQueue()
     elif request.param == "sqlite":
         yield SQLiteBotQueue(str(tmp_path / "q.sqlite"))
     else:
-        store = RedisStore(request.getfixturevalue("fresh_redis_url"))
+        cluster = request.param == "redis-cluster"  # the scripts' one key: one slot
+        store = RedisStore(request.getfixturevalue("redis_cluster_url" if cluster else "fresh_redis_url"))
+        if cluster:
+            await store._client.delete(RedisBotQueue.KEY)  # (the cluster is the session's)
         yield RedisBotQueue(store._client)
         await store.close()
 
