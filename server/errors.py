@@ -64,7 +64,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "BODY_TOO_LARGE": ("RESOURCE_EXHAUSTED", "the request is over TABLERO_MAX_BODY bytes (HTTP 413)"),
     "RATE_LIMITED": ("RESOURCE_EXHAUSTED", "over a rate limit: retry after metadata `retryAfter` seconds (HTTP 429)"),
     "OPEN_GAMES_CAP": ("RESOURCE_EXHAUSTED", "the portal user already holds the most running games allowed (HTTP 429;"
-                                             " waiting does not help, finishing a game does)"),
+                                             " waiting does not help, finishing a game does; a game of bots only the user started counts until it ends)"),
     "TICKETS_CAP": ("RESOURCE_EXHAUSTED", "the portal user already holds the most waiting match tickets allowed (HTTP "
                                           "429; cancel one, or wait for one to match or expire)"),
     "UNAVAILABLE": ("UNAVAILABLE", "a store behind the server is unreachable for a moment; retry"),

@@ -40,8 +40,9 @@ class BotWorker:
         self.steps_per_write = steps_per_write
         self._queue: asyncio.Queue[str] = asyncio.Queue()
         # Where a thinking bot's turn (medium, hard) goes: the durable bot queue
-        # (server/app/thinkers.py), offered by game id. None: nobody thinks (tests).
-        self.offer: Callable[[str], None] | None = None
+        # (server/app/thinkers.py), offered by game id and whether the game is bot-only (its
+        # lane: rules.bot_only). None: nobody thinks (tests).
+        self.offer: Callable[[str, bool], None] | None = None
         self._pending: set[str] = set()
         self._task: asyncio.Task | None = None
         self.idle = asyncio.Event()
@@ -57,7 +58,7 @@ class BotWorker:
             return
         if rules.level_of(game.levels, seat) != rules.DEFAULT_LEVEL:
             if self.offer is not None:
-                self.offer(game.id)
+                self.offer(game.id, rules.bot_only(game.meta))
             return
         self._pending.add(game.id)
         metrics.BOT_BACKLOG.inc()

@@ -105,16 +105,17 @@ class GameLobby:
             with contextlib.suppress(Exception):  # else it lapses after USER_HOLD
                 await self.lobby.release(key, user_id)
 
-    async def _still_playing(self, seated: list[tuple[str, list[int]]]) -> None:
+    async def _still_playing(self, seated: list[tuple[str, list[int] | None]]) -> None:
         """Drops from `seated` the games whose every seat of the user was forfeited (the lobby
-        entry does not say) or that are over."""
+        entry does not say) or that are over (seats None: a game of bots only the user started,
+        which counts until it is over)."""
         kept = []
         for game_id, seats in seated:
             try:
                 game = await self.games.current(game_id)
             except Exception:  # noqa: BLE001 - gone since the listing: it does not count
                 continue
-            if not game.finished and any(s not in game.table.forfeited for s in seats):
+            if not game.finished and (seats is None or any(s not in game.table.forfeited for s in seats)):
                 kept.append((game_id, seats))
         seated[:] = kept
 
@@ -135,20 +136,22 @@ class GameLobby:
             return
         # Games the user created or joined; seats others reserved for them (invitations) don't count,
         # nor seats the user has left (a bot plays them on, or they forfeited: the lobby entry says
-        # the first, the game's log the second, read only for a user at the cap).
+        # the first, the game's log the second, read only for a user at the cap). A game of bots
+        # only the user started (its entry's `owner`) counts until it is over.
         token, seated = None, []
         while True:
-            page, token = await self.lobby.list(Filter(status="RUNNING", user=user_id), MAX_LOBBY_PAGE, token)
+            page, token = await self.lobby.list(Filter(status="RUNNING", counted_for=user_id), MAX_LOBBY_PAGE, token)
             for e in page:
                 mine = [s["seat"] for s in e["seats"] if (s.get("user") or {}).get("id") == user_id
                         and not s.get("invited") and s.get("kind") != "bot"]
-                if mine:
-                    seated.append((e["gameId"], mine))
+                if mine or e.get("owner") == user_id:
+                    seated.append((e["gameId"], mine or None))
             if len(seated) >= self.max_open_games:
                 await self._still_playing(seated)
             if len(seated) >= self.max_open_games or not token:
                 break
         playing = len(seated)
         if playing >= self.max_open_games:
-            raise OverQuota(f"user {user_id!r} already plays {playing} running games, the most allowed "
+            raise OverQuota(f"user {user_id!r} already plays {playing} running games (games of bots only they "
+                            "started count too), the most allowed "
                             f"(TABLERO_MAX_OPEN_GAMES_PER_USER={self.max_open_games}); finish one first")

@@ -23,6 +23,16 @@ log = logging.getLogger("tablero.app")
 INLINE_BOT_STEPS = 32
 
 
+def bot_only(meta: dict[str, Any]) -> bool:
+    """Whether every seat of a game was a bot at its creation (`meta["seats"]`, the kinds it was
+    created with; "me" is stored as "human"): its thinking bots' turns wait behind those of every
+    game a person waits in (server/app/thinkers.py, BOT_ONLY_LANE). A seat created human, open
+    or "me" makes it a person's game for good: a player who left it to a bot (onLeave "bot") may
+    still be watching, and a game keeps its lane."""
+    seats = meta.get("seats") or ()
+    return bool(seats) and all(k == "bot" for k in seats)
+
+
 def start(engine: Engine, players: int, options: Any, kinds: list[str], rng: random.Random,
           bot_steps: int | None = None, levels: Sequence[str | None] | None = None) -> Decision:
     """The first event, then at most `bot_steps` turns of the bot seats (the bot worker plays

@@ -18,6 +18,7 @@ from tablero.server.errors import InvalidArgument, PermissionDenied, Unauthentic
 from tablero.server.portal.identity import User, has_control
 
 from . import commands as cmd
+from . import rules
 from .replies import SEAT_KINDS as KIND_ENUM
 from .repository import GameRepository, LoadedGame
 
@@ -232,11 +233,14 @@ def seat_kinds(engine: Engine, players: int | None, seats: tuple[str, ...]) -> l
 
 def lobby_entry(c: cmd.CreateGame, game: LoadedGame, kinds: list[str],
                 users: list[dict[str, Any] | None]) -> dict[str, Any]:
-    """A new game's lobby entry (ListGames): its seats, who holds them, who was invited."""
+    """A new game's lobby entry (ListGames): its seats, who holds them, who was invited; for a
+    game of bots only that a portal user started, that user (`owner`: it counts against their
+    open-games cap, GameLobby.check_open_games)."""
     return {
         "gameId": game.id, "engine": game.engine.name, "players": len(kinds), "created": game.meta["created"],
         "status": "FINISHED" if game.finished else "RUNNING",
         "acting": True,  # its seats are marked "acted" at their first move (older entries were not)
+        **({"owner": c.user.id} if c.user is not None and rules.bot_only({"seats": kinds}) else {}),
         "seats": [{"seat": s, "kind": k, "user": users[s], "taken": k != "open",
                    **({"invited": True} if users[s] is not None and not c.matched
                       and (c.user is None or users[s]["id"] != c.user.id)

@@ -220,9 +220,11 @@ class GameService:
         if c.request_id is not None and (made := await self._made_by(c, specs, levels)) is not None:
             return await self._created(c, made, kinds, users, specs, fresh=False)
         # Only the creator's own cap: a seat reserved for someone else is an invitation,
-        # which counts against nobody's cap (else anyone could fill another user's).
-        capped = c.user.id if c.user is not None and any(u is not None and u["id"] == c.user.id for u in users) \
-            else None
+        # which counts against nobody's cap (else anyone could fill another user's). A game of
+        # bots only counts against its creator's, as a game they sit in (each keeps the thinking
+        # bots' workers busy); an anonymous one against nobody's (the create rate limit governs).
+        capped = c.user.id if c.user is not None and (any(u is not None and u["id"] == c.user.id for u in users)
+                                                      or rules.bot_only({"seats": kinds})) else None
         async with self.game_lobby.capped(capped):
             return await self._create(c, engine, kinds, users, specs, levels)
 
@@ -505,10 +507,10 @@ class GameService:
         return {"game": await self._game_reply(done.game, c.seat)}
 
     # --- bots ----------------------------------------------------------------------------
-    def _offer_thought(self, game_id: str) -> None:
+    def _offer_thought(self, game_id: str, bot_only: bool = False) -> None:
         async def offer() -> None:
             try:
-                await self.bot_queue.offer(game_id)
+                await self.bot_queue.offer(game_id, bot_only)
             except Exception as e:  # the store is away: the next load of the game offers it again
                 log.warning("bot queue offer failed", extra={"fields": {"game": game_id, "error": str(e)[:200]}})
 

@@ -10,6 +10,11 @@ another process — a small pool that `tablero serve` starts (TABLERO_BOT_PROCES
 through the ordinary compare-and-set write, so exactly one move lands: a game that moved
 meanwhile (the thought is stale) is simply offered again.
 
+Two lanes, in the one score (BOT_ONLY_LANE): a turn of a game a person waits in (any seat not a
+bot at the game's creation: human, open, "me"; `rules.bot_only`) is always taken before any turn
+of a game whose every seat is a bot, whatever their times; within a lane, the oldest due turn
+first. Bot-only games (anyone may start many) so wait behind people's, not the other way round.
+
 Easy bots never come here: their moves are cheap and stay on the request path and the
 in-process bot worker (server/app/bots.py). A game's turn clock bounds a thought: the bot plays
 its best move so far before the seat's time is up.
@@ -59,27 +64,56 @@ class _Offers:
         self.offered.set()
 
 
+# Two lanes in one score (one key on Redis, one column on SQLite, so a cluster's script keys
+# share a slot and entries written before the lanes are still taken): a game a person waits in
+# is scored by when a worker may take it; a game whose every seat was a bot at its creation by
+# that time plus BOT_ONLY_LANE, past any epoch time (the year 2286), so every bot-only entry
+# sorts after every person's. Taking looks for a due person's entry first, then for a due
+# bot-only one (its score less the offset is its time): 15 bot-only games no longer hold up a
+# person's reply. (Doubles keep about 2 µs of the offset times: plenty.)
+BOT_ONLY_LANE = 1e10
+
+
+def _score(t: float, bot_only: bool) -> float:
+    return t + BOT_ONLY_LANE if bot_only else t
+
+
+def _in_bot_lane(score: float) -> bool:
+    return score >= BOT_ONLY_LANE
+
+
+def _waited(now: float, score: float | None) -> float:
+    """How long the entry of `score` has been due (0: not due, or no entry)."""
+    if score is None:
+        return 0.0
+    t = score - BOT_ONLY_LANE if _in_bot_lane(score) else score
+    return max(0.0, now - t)
+
+
 class MemoryBotQueue(_Offers):
-    """The queue of one process (an in-memory store: nothing else can see its games)."""
+    """The queue of one process (an in-memory store: nothing else can see its games).
+    `bot_only`: the game's lane (`rules.bot_only(meta)`); `again` without it keeps the entry's lane."""
 
     def __init__(self) -> None:
-        self._ready: dict[str, float] = {}
+        self._ready: dict[str, float] = {}  # game id -> score (lane and time, see BOT_ONLY_LANE)
 
-    async def offer(self, game_id: str) -> None:
-        self._ready.setdefault(game_id, time.time())
+    async def offer(self, game_id: str, bot_only: bool = False) -> None:
+        self._ready.setdefault(game_id, _score(time.time(), bot_only))
         self._offered()
 
-    async def again(self, game_id: str) -> None:
-        self._ready[game_id] = time.time()
+    async def again(self, game_id: str, bot_only: bool | None = None) -> None:
+        if bot_only is None:
+            bot_only = _in_bot_lane(self._ready.get(game_id, 0.0))
+        self._ready[game_id] = _score(time.time(), bot_only)
         self._offered()
 
     async def take(self, lease: float) -> str | None:
         now = time.time()
-        due = [(t, g) for g, t in self._ready.items() if t <= now]
+        due = [(s, g) for g, s in self._ready.items() if s <= now or BOT_ONLY_LANE <= s <= now + BOT_ONLY_LANE]
         if not due:
             return None
-        _, game_id = min(due)
-        self._ready[game_id] = now + lease
+        score, game_id = min(due)  # a person's entry first (below the offset), then the oldest
+        self._ready[game_id] = _score(now + lease, _in_bot_lane(score))
         return game_id
 
     async def release(self, game_id: str) -> None:
@@ -90,33 +124,43 @@ class MemoryBotQueue(_Offers):
 
     async def oldest(self) -> float:
         now = time.time()
-        return max((now - t for t in self._ready.values() if t <= now), default=0.0)
+        return max((_waited(now, s) for s in self._ready.values()), default=0.0)
 
 
 class RedisBotQueue(_Offers):
-    """`tablero:bots:queue`: a sorted set, game id by when a worker may take it (one key, so
-    one slot on a cluster). Taking is one script: the first due id, leased."""
+    """`tablero:bots:queue`: a sorted set, game id by its score (lane and when a worker may
+    take it, see BOT_ONLY_LANE; one key, so one slot on a cluster). Taking is one script: the
+    first due person's id, else the first due bot-only id, leased in its lane; `again` without
+    a lane is one script too (the entry's own lane, read and kept)."""
 
     KEY = "tablero:bots:queue"
     _TAKE = luafiles.source(__package__, "thinkers_take")  # lua/thinkers_take.lua
+    _AGAIN = luafiles.source(__package__, "thinkers_again")  # lua/thinkers_again.lua
 
     def __init__(self, client) -> None:
         self._r = client
         # EVALSHA (the script text is sent again only if the server lost it): workers poll
         # this every few tens of milliseconds
         self._take = client.register_script(self._TAKE)
+        self._again = client.register_script(self._AGAIN)
 
-    async def offer(self, game_id: str) -> None:
-        await self._r.zadd(self.KEY, {game_id: time.time()}, nx=True)
+    async def offer(self, game_id: str, bot_only: bool = False) -> None:
+        await self._r.zadd(self.KEY, {game_id: _score(time.time(), bot_only)}, nx=True)
         self._offered()
 
-    async def again(self, game_id: str) -> None:
-        await self._r.zadd(self.KEY, {game_id: time.time()})
+    async def again(self, game_id: str, bot_only: bool | None = None) -> None:
+        now = time.time()
+        if bot_only is None:
+            await self._again(keys=[self.KEY], args=[game_id, repr(now), repr(now + BOT_ONLY_LANE),
+                                                     repr(BOT_ONLY_LANE)])
+        else:
+            await self._r.zadd(self.KEY, {game_id: _score(now, bot_only)})
         self._offered()
 
     async def take(self, lease: float) -> str | None:
         now = time.time()
-        got = await self._take(keys=[self.KEY], args=[repr(now), repr(now + lease)])
+        got = await self._take(keys=[self.KEY], args=[repr(now), repr(now + lease), repr(BOT_ONLY_LANE),
+                                                      repr(now + BOT_ONLY_LANE), repr(now + lease + BOT_ONLY_LANE)])
         return got.decode() if isinstance(got, bytes) else got
 
     async def release(self, game_id: str) -> None:
@@ -126,13 +170,18 @@ class RedisBotQueue(_Offers):
         return int(await self._r.zcard(self.KEY))
 
     async def oldest(self) -> float:
+        """The longest a due entry of either lane has waited."""
         now = time.time()
-        first = await self._r.zrangebyscore(self.KEY, "-inf", repr(now), start=0, num=1, withscores=True)
-        return max(0.0, now - first[0][1]) if first else 0.0
+        pipe = self._r.pipeline(transaction=False)
+        pipe.zrangebyscore(self.KEY, "-inf", repr(now), start=0, num=1, withscores=True)
+        pipe.zrangebyscore(self.KEY, repr(BOT_ONLY_LANE), repr(now + BOT_ONLY_LANE), start=0, num=1, withscores=True)
+        firsts = await pipe.execute()
+        return max((_waited(now, first[0][1]) for first in firsts if first), default=0.0)
 
 
 class SQLiteBotQueue(_Offers):
-    """Beside the embedded store's file, so every process on the file shares the queue."""
+    """Beside the embedded store's file, so every process on the file shares the queue (its
+    `ready` column is the score: lane and time, see BOT_ONLY_LANE)."""
 
     def __init__(self, path: str) -> None:
         import sqlite3
@@ -153,22 +202,32 @@ class SQLiteBotQueue(_Offers):
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                row = self._db.execute("SELECT game_id FROM bot_queue WHERE ready <= ? ORDER BY ready LIMIT 1",
-                                       (now,)).fetchone()
+                # a person's due entry sorts before any bot-only one (below the offset)
+                row = self._db.execute("SELECT game_id, ready FROM bot_queue WHERE ready <= ? OR ready BETWEEN ? AND ? "
+                                       "ORDER BY ready LIMIT 1", (now, BOT_ONLY_LANE, now + BOT_ONLY_LANE)).fetchone()
                 if row is not None:
-                    self._db.execute("UPDATE bot_queue SET ready = ? WHERE game_id = ?", (now + lease, row[0]))
+                    self._db.execute("UPDATE bot_queue SET ready = ? WHERE game_id = ?",
+                                     (_score(now + lease, _in_bot_lane(row[1])), row[0]))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
         return None if row is None else row[0]
 
-    async def offer(self, game_id: str) -> None:
-        await asyncio.to_thread(self._run, "INSERT OR IGNORE INTO bot_queue VALUES (?, ?)", (game_id, time.time()))
+    async def offer(self, game_id: str, bot_only: bool = False) -> None:
+        await asyncio.to_thread(self._run, "INSERT OR IGNORE INTO bot_queue VALUES (?, ?)",
+                                (game_id, _score(time.time(), bot_only)))
         self._offered()
 
-    async def again(self, game_id: str) -> None:
-        await asyncio.to_thread(self._run, "INSERT OR REPLACE INTO bot_queue VALUES (?, ?)", (game_id, time.time()))
+    async def again(self, game_id: str, bot_only: bool | None = None) -> None:
+        now = time.time()
+        if bot_only is None:  # the entry's own lane (a person's when it has none)
+            await asyncio.to_thread(
+                self._run, "INSERT INTO bot_queue VALUES (?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                "ready = CASE WHEN ready >= ? THEN ? ELSE ? END", (game_id, now, BOT_ONLY_LANE, now + BOT_ONLY_LANE, now))
+        else:
+            await asyncio.to_thread(self._run, "INSERT OR REPLACE INTO bot_queue VALUES (?, ?)",
+                                    (game_id, _score(now, bot_only)))
         self._offered()
 
     async def take(self, lease: float) -> str | None:
@@ -181,9 +240,12 @@ class SQLiteBotQueue(_Offers):
         return (await asyncio.to_thread(self._run, "SELECT COUNT(*) FROM bot_queue"))[0][0]
 
     async def oldest(self) -> float:
+        """The longest a due entry of either lane has waited."""
         now = time.time()
-        (first,), = await asyncio.to_thread(self._run, "SELECT MIN(ready) FROM bot_queue WHERE ready <= ?", (now,))
-        return 0.0 if first is None else max(0.0, now - first)
+        (person, robots), = await asyncio.to_thread(
+            self._run, "SELECT (SELECT MIN(ready) FROM bot_queue WHERE ready <= ?), "
+            "(SELECT MIN(ready) FROM bot_queue WHERE ready BETWEEN ? AND ?)", (now, BOT_ONLY_LANE, now + BOT_ONLY_LANE))
+        return max(_waited(now, person), _waited(now, robots))
 
 
 def think(engine_name: str, state: Any, seat: int, level: str, seed: int, seconds: float | None) -> dict[str, Any]:
@@ -450,7 +512,7 @@ class Thinkers:
         metrics.BOT_STEPS.labels(game.engine.name).inc(1 if landed is not None else 0)
         after = landed if landed is not None else await self.service.games.current(game_id)
         if not after.finished and rules.thinking_bot(after.engine, after.state, after.kinds, after.levels) is not None:
-            await self.queue.again(game_id)
+            await self.queue.again(game_id, rules.bot_only(after.meta))
         else:
             await self.queue.release(game_id)
         return landed is not None

@@ -49,6 +49,9 @@ class Filter:
     status: str | None = None  # "RUNNING" | "FINISHED"
     open_seats: bool | None = None
     user: str | None = None  # only games in which this user holds a seat
+    # only games that count against this user's open-games cap: a seat they hold, or a game of
+    # bots only they started (its entry's `owner`; server/app/lobby.py check_open_games)
+    counted_for: str | None = None
 
     def admits(self, entry: dict[str, Any]) -> bool:
         if self.engine is not None and entry["engine"] != self.engine:
@@ -62,6 +65,9 @@ class Filter:
             if has_open != self.open_seats:
                 return False
         if self.user is not None and not any((s.get("user") or {}).get("id") == self.user for s in entry["seats"]):
+            return False
+        if self.counted_for is not None and entry.get("owner") != self.counted_for and \
+                not any((s.get("user") or {}).get("id") == self.counted_for for s in entry["seats"]):
             return False
         return True
 

@@ -11,6 +11,7 @@ import time
 
 import httpx
 import pytest
+from tablero.server.app.thinkers import BOT_ONLY_LANE
 
 from tests import plainhttp
 from tests.server.support import ROOT, ServerProcess, scrape
@@ -184,6 +185,9 @@ def test_a_bot_worker_stopped_mid_game_hands_its_turn_back_at_once(tmp_path):
         assert worker.returncode == 0, err
         with sqlite3.connect(db) as conn:
             (ready,) = conn.execute("SELECT ready FROM bot_queue WHERE game_id = ?", (gid,)).fetchone()
+        # A bot-only game: handed back in its own lane (scored BOT_ONLY_LANE past its time).
+        assert ready >= BOT_ONLY_LANE, "handed back as a person's turn"
+        ready -= BOT_ONLY_LANE
         assert ready <= time.time(), f"the turn is leased for {ready - time.time():.1f} s more"  # (before: ~60)
 
 
