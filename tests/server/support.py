@@ -92,6 +92,19 @@ def holds_port(pid: int, port: int) -> bool:
     return False
 
 
+def small_bot_budgets(monkeypatch) -> None:
+    """Medium and hard bots think briefly in a test (their budgets are engine data)."""
+    from tablero.engines.core import search
+
+    real = search.evaluation
+
+    def small(engine):  # type: ignore[no-untyped-def]
+        ev = real(engine)
+        return search.Evaluation(ev.standing, search.Budget(medium_seconds=0.01, hard_seconds=0.05,
+                                                            hard_candidates=3, rollout_plies=2))
+    monkeypatch.setattr(search, "evaluation", small)
+
+
 class ServerThread:
     """`serve()` in its own event loop on a background thread, on free ports."""
 

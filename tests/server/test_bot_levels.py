@@ -8,7 +8,6 @@ import asyncio
 import time
 
 import pytest
-from tablero.engines.core import search
 from tablero.server.app import commands as cmd
 from tablero.server.app.service import GameService
 from tablero.server.app.thinkers import MemoryBotQueue, RedisBotQueue, SQLiteBotQueue, Thinkers
@@ -16,6 +15,8 @@ from tablero.server.auth import TokenSigner
 from tablero.server.errors import InvalidArgument
 from tablero.server.store import SQLiteStore
 from tablero.server.store.redis import RedisStore
+
+from tests.server.support import small_bot_budgets
 
 
 async def _until(cond, timeout: float = 30.0) -> None:
@@ -29,14 +30,7 @@ async def _until(cond, timeout: float = 30.0) -> None:
 
 @pytest.fixture(autouse=True)
 def _small_budgets(monkeypatch):
-    """Hard thinks briefly in tests (its budget is engine data)."""
-    real = search.evaluation
-
-    def small(engine):
-        ev = real(engine)
-        return search.Evaluation(ev.standing, search.Budget(medium_seconds=0.01, hard_seconds=0.05,
-                                                            hard_candidates=3, rollout_plies=2))
-    monkeypatch.setattr(search, "evaluation", small)
+    small_bot_budgets(monkeypatch)
 
 
 async def test_plain_bot_is_easy_and_levels_are_kept_and_checked():

@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from tablero.engines.core import search
 from tablero.server.app import commands as cmd
 from tablero.server.app.service import GameService
 from tablero.server.app.thinkers import BOT_ONLY_LANE, MemoryBotQueue, RedisBotQueue, SQLiteBotQueue, Thinkers
 from tablero.server.auth import TokenSigner
 from tablero.server.store import SQLiteStore
 from tablero.server.store.redis import RedisStore
+
+from tests.server.support import small_bot_budgets
 
 
 @pytest.fixture(params=["memory", "sqlite", "redis", pytest.param("redis-cluster", marks=pytest.mark.slow)])
@@ -101,13 +102,7 @@ async def test_entries_from_before_the_lanes_are_a_persons_turns(fresh_redis_url
 
 @pytest.fixture
 def _small_budgets(monkeypatch):
-    real = search.evaluation
-
-    def small(engine):
-        ev = real(engine)
-        return search.Evaluation(ev.standing, search.Budget(medium_seconds=0.01, hard_seconds=0.05,
-                                                            hard_candidates=3, rollout_plies=2))
-    monkeypatch.setattr(search, "evaluation", small)
+    small_bot_budgets(monkeypatch)
 
 
 async def _settle(games: GameService) -> None:
