@@ -152,26 +152,11 @@ COST = {"browser": 4.0, "tools": 3.0, "faults": 5.0, "slow": 1.5}
 COST_UNMARKED = 0.05
 
 
-# Each file's measured seconds in the suite's parallel run (scripts/slow_tests.py --files): the
-# marks' estimate put files of a few long waits (a server's outage sat out, a watch's patience)
-# last, and the suite's last minutes ran them with the CPU half idle.
-FILE_SECONDS = Path(__file__).with_name("file_seconds.txt")
-
-
-def _file_seconds() -> dict[str, float]:
-    out = {}
-    for line in FILE_SECONDS.read_text().splitlines():
-        if line and not line.startswith("#"):
-            path, _, seconds = line.rpartition(" ")
-            out[path] = float(seconds)
-    return out
-
-
 def longest_files_first(items: list[pytest.Item]) -> None:
-    """Files in order of their time, longest first (measured, else estimated from their marks),
-    each file's tests in their own order. With `--dist loadfile` (and xdist's own reordering by
-    test count turned off in pyproject.toml) a worker takes the next file when it is done with
-    one: a long file taken last ran alone at the end while the other workers idled."""
+    """Files in order of their estimated time, longest first, each file's tests in their own order.
+    With `--dist loadfile` (and xdist's own reordering by test count turned off in pyproject.toml)
+    a worker takes the next file when it is done with one: a long file taken last ran alone at
+    the end while the other workers idled."""
     cost: dict[str, float] = {}
     first: dict[str, int] = {}
     for n, item in enumerate(items):
@@ -179,8 +164,6 @@ def longest_files_first(items: list[pytest.Item]) -> None:
         first.setdefault(path, n)
         names = {m.name for m in item.iter_markers()}
         cost[path] = cost.get(path, 0.0) + next((c for m, c in COST.items() if m in names), COST_UNMARKED)
-    measured = _file_seconds()
-    cost = {path: measured.get(path, estimate) for path, estimate in cost.items()}
     items.sort(key=lambda item: (-cost[item.nodeid.split("::")[0]], first[item.nodeid.split("::")[0]]))
 
 
