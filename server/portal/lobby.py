@@ -48,7 +48,9 @@ class Filter:
     engine: str | None = None
     status: str | None = None  # "RUNNING" | "FINISHED"
     open_seats: bool | None = None
-    user: str | None = None  # only games in which this user holds a seat
+    # only the user's own games (`mine`): a seat they hold, or a game of bots only they started
+    # (its entry's `owner`: it counts against their open-games cap, so they see it)
+    user: str | None = None
     # only games that count against this user's open-games cap: a seat they hold, or a game of
     # bots only they started (its entry's `owner`; server/app/lobby.py check_open_games)
     counted_for: str | None = None
@@ -64,7 +66,8 @@ class Filter:
             )
             if has_open != self.open_seats:
                 return False
-        if self.user is not None and not any((s.get("user") or {}).get("id") == self.user for s in entry["seats"]):
+        if self.user is not None and entry.get("owner") != self.user and \
+                not any((s.get("user") or {}).get("id") == self.user for s in entry["seats"]):
             return False
         if self.counted_for is not None and entry.get("owner") != self.counted_for and \
                 not any((s.get("user") or {}).get("id") == self.counted_for for s in entry["seats"]):

@@ -52,9 +52,12 @@ def test_a_bot_only_game_counts_against_its_creators_open_games_cap():
         assert _create(s.http, {**ROBOTS, "seats": ["bot:medium", "bot"]}, who("ann"))[0] == 200
         status, refused = _create(s.http, ROBOTS, who("ann"))
         assert (status, refused["error"]["reason"]) == (429, "OPEN_GAMES_CAP")
-        # The games do not show as the user's own (no seat of theirs): mine=true lists seats held.
+        # A user at the cap sees the games that hold it: mine=true lists the bot-only games they
+        # started beside the games they sit in (it listed neither of rob's two: held seats only)
         mine = plainhttp.get(f"{s.http}/v1/games", params={"mine": "true"}, headers=who("rob"), timeout=10).json()
-        assert mine["games"] == []
+        assert len(mine["games"]) == 2 and all(g["seats"][0]["kind"] == "SEAT_KIND_BOT" for g in mine["games"]), mine
+        mine = plainhttp.get(f"{s.http}/v1/games", params={"mine": "true"}, headers=who("ann"), timeout=10).json()
+        assert len(mine["games"]) == 2, mine
         # A finished bot-only game no longer counts: easy bots play a tic-tac-toe out at its creation.
         for _ in range(3):
             status, made = _create(s.http, {"engine": "tic-tac-toe", "seats": ["bot", "bot"]}, who("cy"))
