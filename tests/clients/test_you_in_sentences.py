@@ -49,20 +49,11 @@ def test_waiting_for_you_and_two_others_is_a_list(lang):
 def test_a_vote_you_called_says_so(lang, words):
     """The terminal's Founders vote read "convocada por asiento 1 (tú)" (the browser:
     tests/web/test_you_on_the_boards.py)."""
-    from rich.console import Console
-    from tablero_client.render import render
-
     from .test_founders_tiles_from_one import _game, founders_with_tiles
 
     game = _game(founders_with_tiles())
     game.view["vote"]["caller"] = 0
-    i18n.set_language(lang)
-    try:
-        console = Console(record=True, width=200, color_system=None)
-        console.print(render(game))
-        text = console.export_text()
-    finally:
-        i18n.set_language("en")
+    text = _board(game, lang)
     assert words in text, text
 
 
