@@ -155,3 +155,20 @@ def test_clone_copies_plain_json_deeply_without_aliases_and_keeps_other_values()
     odd = OrderedDict(k=[1])
     copy = clone({"odd": odd, "l": [odd]})
     assert copy["odd"] is odd and copy["l"] is not None and copy["l"][0] is odd
+
+
+def test_kit_catches_a_decide_that_changes_the_state():
+    """The playthrough hands decide() the game's own state and compares its JSON after: an engine
+    whose decide() writes into the state it was given fails."""
+    from tablero.engines.goofspiel import Goofspiel
+
+    class Writer(Goofspiel):
+        name = "writer-goofspiel"
+
+        def decide(self, state, seat, action, rng):
+            events = super().decide(state, seat, action, rng)
+            state["scribbled"] = state.get("scribbled", 0) + 1
+            return events
+
+    with pytest.raises(AssertionError, match=r"decide\(\) mutated the state"):
+        testkit.playthrough(Writer(), 2, 5)

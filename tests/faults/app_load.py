@@ -155,6 +155,11 @@ class Figures:
     problems: list[str] = field(default_factory=list)
     lost_acked_at: list[float] = field(default_factory=list)  # when each lost action was answered
     marks: list[tuple[float, float]] = field(default_factory=list)  # a rollback's (copy, Redis back) times
+    # When the store's new history began, if later than the fault's end (a Sentinel failover: the
+    # promotion, not the kill). A watch's end that arrives between the two is the old history's:
+    # the server pushes what the dead master took until the push is out, and nothing writes anew
+    # before a replica is promoted.
+    history_from: float | None = None
 
     def lost_outside_windows(self) -> int:
         """Lost actions answered outside every rollback's (copy, Redis back) window: a rollback to
@@ -649,7 +654,8 @@ async def run(setup: Setup, scenario: str, fault: Fault, *, warm: float = 1.2, a
             recoveries.append(await load.wait_for_ack_after(fault_end, timeout=30))
             await asyncio.sleep(after)
         await load.stop()
-        audited = await audit(load, setup.redis_url, scenario, rolled_back_at=fault_end if rollback else None)
+        rolled_back_at = max(fault_end, fig.history_from or fault_end) if rollback and fault_end is not None else None
+        audited = await audit(load, setup.redis_url, scenario, rolled_back_at=rolled_back_at)
     finally:
         await load.close()
     audited.marks = fig.marks

@@ -47,7 +47,8 @@ def _master_dies(sentinels: SentinelSet, timings: dict[str, float]):  # noqa: AN
         killed = time.monotonic()
         await asyncio.to_thread(sentinels.heal_replication)
         await asyncio.to_thread(sentinels.wait_for_new_master, old)
-        timings["promoted"] = time.monotonic() - killed
+        fig.history_from = time.monotonic()  # (a watch ended before this ended on the old history)
+        timings["promoted"] = fig.history_from - killed
         return killed
 
     return fault
