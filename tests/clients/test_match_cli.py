@@ -13,10 +13,11 @@ from tests.ratings.support import KEYS, token
 from tests.server.support import ServerProcess
 
 
-def test_bad_options_json_is_a_clear_error_not_a_traceback():
+def test_bad_options_json_is_a_clear_error_not_a_traceback(capsys):
     with pytest.raises(SystemExit) as e:
         main(["match", "goofspiel", "--options", "{bad", "--token", "x", "--url", "http://127.0.0.1:9"])
-    assert "--options" in str(e.value.code) and "JSON" in str(e.value.code)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "--options" in err and "JSON" in err, (e.value.code, err)  # a usage error
 
 
 def test_the_waiting_lines_fit_80_columns(capsys):

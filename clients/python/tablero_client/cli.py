@@ -36,9 +36,17 @@ def _console(args: argparse.Namespace | None = None):
     return Console(highlight=False, width=getattr(args, "width", None) or None)
 
 
+def usage_error(message: str) -> SystemExit:
+    """A usage error found before any request (a missing token, an argument that is not what the
+    verb takes): the message on stderr and exit status 2, as argparse's own; 1 stays for what the
+    server or the game refused."""
+    print(message, file=sys.stderr)
+    return SystemExit(2)
+
+
 def _need_token(args: argparse.Namespace) -> str:
     if not args.token:
-        raise SystemExit("this verb needs a seat token: --token TOKEN (or TABLERO_TOKEN)")
+        raise usage_error("this verb needs a seat token: --token TOKEN (or TABLERO_TOKEN)")
     return args.token
 
 
@@ -46,7 +54,7 @@ def _json_arg(text: str, what: str) -> Any:
     try:
         return json.loads(text)
     except ValueError as e:
-        raise SystemExit(f"{what} is not valid JSON: {e}") from e
+        raise usage_error(f"{what} is not valid JSON: {e}") from e
 
 
 def _print_json(obj: Any) -> None:
@@ -76,7 +84,7 @@ def cmd_create(args: argparse.Namespace) -> int:
     try:  # a seat kind the server would refuse (`--seats human,robot`, `bot:`) is told before any request
         seats = [seat_kind(s.strip()) for s in args.seats.split(",")] if args.seats else None
     except InvalidArgument as e:
-        raise SystemExit(f"--seats: {e.message}") from None
+        raise usage_error(f"--seats: {e.message}") from None
     options = _json_arg(args.options, "--options") if args.options else None
     with _client(args) as c:
         # --token: a portal JWT, for a "me" seat (the server ignores a seat token here)
@@ -156,7 +164,7 @@ def cmd_act(args: argparse.Namespace) -> int:
     # A number from `actions`, or an action object; `true` is no number (a bool is an int in Python).
     is_number = isinstance(action, int) and not isinstance(action, bool)
     if not is_number and not (isinstance(action, dict) and "type" in action):
-        raise SystemExit(f"the action is a number from `actions` or a JSON object with a \"type\" "
+        raise usage_error(f"the action is a number from `actions` or a JSON object with a \"type\" "
                          f"(e.g. '{{\"type\": \"place\", \"cell\": 4}}'), not {args.action}")
     with _client(args) as c:
         if not args.json:
@@ -497,7 +505,7 @@ def _set_language(tag: str | None) -> None:
     if i18n is None:  # nothing is rendered
         return
     if tag and not i18n.known_language(tag):
-        raise SystemExit(f"--lang: no texts in {tag!r}; the languages are {', '.join(i18n.LANGS)}")
+        raise usage_error(f"--lang: no texts in {tag!r}; the languages are {', '.join(i18n.LANGS)}")
     i18n.set_language(tag)
 
 

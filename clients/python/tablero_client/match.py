@@ -19,6 +19,8 @@ import uuid
 
 import httpx
 
+from .cli import usage_error
+
 POLL = 0.5
 
 
@@ -41,12 +43,12 @@ def _body(args: argparse.Namespace) -> dict:
         try:
             body["players"] = [int(p) for p in args.players.split(",")]
         except ValueError:
-            raise SystemExit(f"--players must be numbers separated by commas, not {args.players!r}") from None
+            raise usage_error(f"--players must be numbers separated by commas, not {args.players!r}") from None
     if args.options:
         try:
             body["options"] = json.loads(args.options)
         except ValueError as e:
-            raise SystemExit(f"--options must be a JSON object: {e}") from None
+            raise usage_error(f"--options must be a JSON object: {e}") from None
     if args.bots_after:
         body["botsAfterSeconds"] = args.bots_after
     if args.window:
@@ -110,9 +112,9 @@ def _message(r: httpx.Response) -> str:
 
 def run(args: argparse.Namespace) -> int:
     if args.grpc:
-        raise SystemExit("match: over REST only (--url)")
+        raise usage_error("match: over REST only (--url)")
     if not args.token:
-        raise SystemExit("match needs your portal JWT: --token JWT (or TABLERO_TOKEN)")
+        raise usage_error("match needs your portal JWT: --token JWT (or TABLERO_TOKEN)")
     base = args.url.rstrip("/")
     _words(args)
     with httpx.Client(timeout=args.timeout, headers={"Authorization": f"Bearer {args.token}"}) as http:
