@@ -20,6 +20,8 @@ USAGE = [
     (["--lang", "xx", "engines"], "--lang: no texts in 'xx'"),
     (["match", "tic-tac-toe"], "match needs your portal JWT"),
     (["match", "tic-tac-toe", "--grpc", "127.0.0.1:9", "--token", "t"], "match: over REST only"),
+    (["play"], "play: give an engine"),
+    (["play", "--game", "g1"], "--game needs the seat's --token"),
 ]
 
 
@@ -37,3 +39,19 @@ def test_a_refusal_of_the_server_still_exits_1():
     r = subprocess.run([sys.executable, "-m", "tablero.server", "--url", NOWHERE, "act", "g1", "1", "--token", "t"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 1 and "Traceback" not in r.stderr, (r.returncode, r.stderr)
+
+
+def test_plays_seat_counts_out_of_range_are_usage_errors_too():
+    """`play`'s checks against the engine's seat counts (asked of a real server) exit 2 as well."""
+    from tests.server.support import ServerProcess
+
+    cases = [(["play", "tic-tac-toe", "--players", "5"], "tic-tac-toe"),
+             (["play", "tic-tac-toe", "--seat", "3"], "0"),
+             (["play", "tic-tac-toe", "--open", "4"], "0"),
+             (["play", "tic-tac-toe", "--bot", "hard", "--open", "1", "--players", "2"], "hard")]
+    with ServerProcess({"TABLERO_LOG_LEVEL": "warning"}) as s:
+        for args, said in cases:
+            r = subprocess.run([sys.executable, "-m", "tablero.server", "--url", s.http, *args], capture_output=True,
+                               text=True, timeout=60)
+            assert r.returncode == 2, (args, r.returncode, r.stderr)
+            assert said in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)

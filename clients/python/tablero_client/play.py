@@ -135,10 +135,10 @@ def _players(args: argparse.Namespace, lo: int, hi: int) -> int:
 
 
 def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, bool]:
-    from .cli import _json_arg
-
     """The seat played, and whether it is new to the player (a game just created or joined: the moves
     made so far are told first)."""
+    from .cli import _json_arg, usage_error
+
     if args.join:
         seat = c.join(args.join, args.token)
         con.print(f"[bold]{escape(T('play.joined', {'game': seat.game_id, 'seat': shown_seat(seat.seat)}))}[/bold]")
@@ -146,20 +146,20 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
         return seat, True
     if args.game:
         if not args.token:
-            raise SystemExit(T("play.need_token"))
+            raise usage_error(T("play.need_token"))
         return c.seat(args.game, args.token), False
     if not args.engine:
-        raise SystemExit(T("play.need_engine"))
+        raise usage_error(T("play.need_engine"))
     eng = c.engine(args.engine)
     players = _players(args, eng.min_seats, eng.max_seats)
     if not eng.min_seats <= players <= eng.max_seats:
         span = f"{eng.min_seats}" if eng.min_seats == eng.max_seats else f"{eng.min_seats}-{eng.max_seats}"  # not "2-2"
-        raise SystemExit(T("play.players_range", {"engine": eng.name, "span": span, "lo": eng.min_seats,
+        raise usage_error(T("play.players_range", {"engine": eng.name, "span": span, "lo": eng.min_seats,
                                                   "hi": eng.max_seats, "n": players}))  # lo, hi: older servers
     if not 0 <= args.seat < players:
-        raise SystemExit(T("play.seat_range", {"hi": players - 1}))
+        raise usage_error(T("play.seat_range", {"hi": players - 1}))
     if not 0 <= args.open < players:
-        raise SystemExit(T("play.open_range", {"hi": players - 1, "players": players}))
+        raise usage_error(T("play.open_range", {"hi": players - 1, "players": players}))
     kinds = []
     opened = 0
     for i in range(players):
@@ -173,7 +173,7 @@ def _setup(args: argparse.Namespace, c: Client, con: Console) -> tuple[Seat, boo
             kinds.append("bot" if level == "easy" else f"bot:{level}")
     if getattr(args, "bot", None) and not any(k.startswith("bot") for k in kinds):
         # `--bot hard --open 1 --players 2` left no seat for the bot: said, not ignored
-        raise SystemExit(T("play.bot_no_seat", {"level": args.bot, "players": players, "open": args.open,
+        raise usage_error(T("play.bot_no_seat", {"level": args.bot, "players": players, "open": args.open,
                                                 "more": players + 1, "has_more": str(players < eng.max_seats).lower()}))
     opts = _json_arg(args.options, "--options") if args.options else None
     created = c.create(eng.name, players, options=opts, seats=kinds)
