@@ -468,6 +468,10 @@ def operator_store(redis_url: str | None, db: str | None, environ: Any = None) -
             raise ConfigError(f"TABLERO_DB (--db) {db!r} is a folder: name the server's SQLite file")
         if not path.is_file():  # (opening it would make an empty database there)
             raise ConfigError(f"no SQLite file {db!r}")
+        try:  # the server's own check: a file that is no SQLite database was "the store is unreachable" (exit 3)
+            Config.model_construct().db = db  # (validate_assignment: that field's validators only)
+        except ValidationError as e:
+            raise ConfigError(_explain(e)) from None
     return redis_url, db
 
 

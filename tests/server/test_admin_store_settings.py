@@ -56,3 +56,16 @@ def test_a_misspelt_environment_name_is_named_as_the_server_names_it(verb):
 def test_db_naming_a_folder_says_it_is_a_folder(tmp_path, verb):
     r = _run("admin", "--db", str(tmp_path), *verb)
     assert r.returncode == 2 and f"{str(tmp_path)!r} is a folder" in _one_line(r), r.stderr
+
+
+@pytest.mark.parametrize("verb", [["export", "g1"], ["webhooks", "stats"]])
+def test_db_naming_a_file_that_is_no_sqlite_database_is_refused_as_serve_refuses_it(tmp_path, verb):
+    """Was "the store is unreachable: sqlite: file is not a database" and exit 3 (the code for an
+    outage), where `tablero serve` says it is a bad setting (exit 2)."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n")
+    serve = _run("serve", "--db", str(notes), "--http-port", "0", "--grpc-port", "0", "--metrics-port", "0")
+    assert serve.returncode == 2
+    said = _one_line(serve).removeprefix("tablero serve: ")
+    r = _run("admin", "--db", str(notes), *verb)
+    assert r.returncode == 2 and _one_line(r).endswith(said), (r.stderr, said)
