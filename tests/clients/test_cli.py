@@ -233,6 +233,22 @@ def test_refusals_are_worded_in_the_language_asked(server):
         assert p.returncode == 1 and english in p.stderr, (argv, p.stderr)
 
 
+
+def test_play_refuses_an_unknown_engine_and_bad_options_in_the_language_asked(server):
+    """Outside pass B: under --lang es, `play riverbot` printed the server's English
+    "error: NOT_FOUND: no engine named 'riverbot'; known: …" (ENGINE_NOT_FOUND had no wording, only
+    create's UNKNOWN_ENGINE had) and `play riverboat --options '{bad'` the client's own English
+    "--options is not valid JSON: Expecting property name …"."""
+    for argv, spanish, english in (
+            (("riverbot",), "error: este servidor no tiene ese juego (NOT_FOUND)", "error: NOT_FOUND: no engine named 'riverbot'"),
+            (("riverboat", "--options", "{bad"), "--options no es un JSON válido (línea 1, columna 2)",
+             "--options is not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)")):
+        p = cli("--url", server.http, "--lang", "es", "play", *argv, check=False)
+        assert p.returncode == 1 and spanish in p.stderr, (argv, p.stderr)
+        assert "Expecting" not in p.stderr and "no engine named" not in p.stderr, (argv, p.stderr)
+        p = cli("--url", server.http, "--lang", "en", "play", *argv, check=False)
+        assert p.returncode == 1 and english in p.stderr, (argv, p.stderr)
+
 def test_create_help_names_every_seat_kind_it_takes():
     # `--seats` said "human, open or bot" though `me` is taken too (the refusal says "human, open, me or bot").
     out = " ".join(cli("create", "--help").stdout.split())

@@ -52,6 +52,6 @@ def test_what_leaves_the_main_table_is_in_the_breakdown_above_it():
     text = console.export_text()
     above, main = text.split("Final scores", 1)
     assert "Full breakdown" in above
-    for row in ("Whales › Right", "Money points", "Building points", "Buildings"):  # each once, somewhere
+    for row in ("Number of whales › Right", "Money points", "Building points", "Buildings"):  # each once, somewhere
         assert (row in above) + (row in main) >= 1, row
     assert main.count("Buildings") <= 1 and above.count("Money points") + main.count("Money points") == 1

@@ -99,7 +99,8 @@ SCORES = """async (outcome) => {
 
 def test_a_whale_breakdown_shown_up_front_is_shown_whole(server, new_page):
     """The outcome of a solo game against Ahab and Flask (es_solo, an outside pass): the Captains'
-    columns brought "Victory buildings › Counting House" ahead and pushed "Whales › Sperm" out."""
+    columns brought "Victory buildings › Counting House" ahead and pushed "Whales › Sperm" (now "Number of
+    whales › Sperm") out."""
     seat = {"seat": 0, "total": 8, "tiebreak": {"whale_tokens": 1, "unscored_money": 4},
             "buildings": ["tavern"], "victory_buildings": {"counting_house": 0}, "money_points": 0,
             "whale_points": 1, "whales": {"bowhead": 0, "right": 1, "sperm": 0}, "money": 4,
@@ -112,9 +113,11 @@ def test_a_whale_breakdown_shown_up_front_is_shown_whole(server, new_page):
     page.wait_for_selector(".engines label")
     shown = page.evaluate(SCORES, {"scores": [8], "winners": [], "details": [seat], "captains": [cap],
                                    "captain_winners": ["ahab"]})
-    whales = [r for r in shown if r.startswith("Whales ›")]
+    # "Number of whales": the whale lines are counts among lines of points (outside pass B: "Whales ›
+    # Right 6 / › Bowhead 2 / › Sperm 1" beside "Whale points 14" read as 9 points)
+    whales = [r for r in shown if r.startswith("Number of whales ›")]
     assert len(whales) == 3, shown
-    for group in ("Whales ›", "Victory buildings ›"):  # each group's lines together
+    for group in ("Number of whales ›", "Victory buildings ›"):  # each group's lines together
         at = [i for i, r in enumerate(shown) if r.startswith(group)]
         assert at == list(range(at[0], at[0] + len(at))), shown
 

@@ -145,3 +145,28 @@ def test_a_line_that_repeats_every_score_is_not_shown_twice(server, new_page):
     assert any("Money" in r for r in got["shown"]), got
     outcome["details"][1]["points"] = 6  # not the score: a line of its own
     assert any("Points" in r for r in page.evaluate(JS, [outcome, 2])["shown"])
+
+
+PHOENICIA = """async ([outcome, lang]) => {
+    const i18n = await import('/js/i18n.js');
+    i18n.setLanguage(lang);
+    await i18n.loadCatalog('phoenicia');
+    const { result } = await import('/js/scores.js');
+    const el = result({ engine: 'phoenicia', outcome, players: 2 }, { engine: 'phoenicia', seatNames: null }, null);
+    return [...el.querySelectorAll('tr th[scope=row]')].map((th) => th.textContent);
+}"""
+
+
+def test_phoenicias_city_center_vp_are_one_line(server, new_page):
+    """Outside pass B: Phoenicia's final table listed "PV comprados 3" and "PV del centro de la
+    ciudad 3", the same VP twice (the outcome's `bought_vp` and its alias `vp_city_center`): the
+    lines under "Puntos 16" added up to 19. The catalog's `label.details_same_as` names the alias."""
+    page = new_page()
+    page.goto(server.url + "/#/")
+    page.wait_for_selector(".engines label")
+    outcome = {"scores": [16, 42], "winners": [1], "details": [
+        {"seat": s, "vp": vp, "cards_vp": c, "workers_vp": w, "bought_vp": b, "money": 1, "vp_city_center": b}
+        for s, vp, c, w, b in ((0, 16, 6, 7, 3), (1, 42, 32, 10, 0))]}
+    for lang, bought, alias in (("es", "PV comprados", "PV del centro de la ciudad"), ("en", "Bought VP", "VP city center")):
+        rows = page.evaluate(PHOENICIA, [outcome, lang])
+        assert bought in rows and alias not in rows, (lang, rows)

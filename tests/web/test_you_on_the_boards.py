@@ -38,11 +38,11 @@ WAITING = """async (seats) => {
 WORDS = {
     "es": {"founders": ["convocada por ti", "tu trabajador", "trabajador de Azul", "juegas", "decides tú"],
            "phoenicia": ["tu turno", "tu puja de 5$", "te toca descartar; también le toca a Azul"],
-           "other": ["turno de Azul", "puja de 5$ de Azul", "esperando a que Azul descarte"],
+           "other": ["puja de 5$ de Azul", "esperando a que Azul descarte"], "turn_of": "turno de Azul",
            "waiting": ["Esperando tu jugada.", "Esperando tu jugada y la de Azul.", "Esperando a Azul."]},
     "en": {"founders": ["called by you", "your worker", "worker Blue", "you play", "you decide"],
            "phoenicia": ["your turn", "your bid of $5", "waiting for you and Blue to discard"],
-           "other": ["turn: Blue", "bid $5 by Blue", "waiting for Blue to discard"],
+           "other": ["bid $5 by Blue", "waiting for Blue to discard"], "turn_of": "turn: Blue",
            "waiting": ["Waiting for your move.", "Waiting for you and Blue.", "Waiting for Blue."]},
 }
 
@@ -73,4 +73,9 @@ def test_your_own_seat_on_the_boards(server, new_page, lang):
     assert all(w in mine for w in words["phoenicia"]), mine
     other = page.evaluate(JS, ["phoenicia", _phoenicia(1)])
     assert all(w in other for w in words["other"]), other
+    # Blue's turn, Blue awaited: the waiting line says it, "turn: Blue" is not said again (outside pass B)
+    assert words["turn_of"] not in other, other
+    bid = _phoenicia(1)
+    bid["awaiting"] = {"decision": "bid", "seats": [0]}  # Blue's turn, your bid: both said
+    assert words["turn_of"] in page.evaluate(JS, ["phoenicia", bid])
     assert page.evaluate(WAITING, [[0], [0, 1], [1]]) == words["waiting"]

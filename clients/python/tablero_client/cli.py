@@ -51,8 +51,13 @@ def _need_token(args: argparse.Namespace) -> str:
 
 
 def _json_arg(text: str, what: str) -> Any:
+    """`text` parsed as JSON; else a refusal in the language in use (`--lang es` said
+    "--options is not valid JSON: Expecting property name …" in English): where, by line and column."""
     try:
         return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SystemExit(_say("cli.bad_json", "{what} is not valid JSON: {error} (line {line}, column {column})",
+                              what=what, error=e.msg, line=e.lineno, column=e.colno)) from e
     except ValueError as e:
         raise usage_error(f"{what} is not valid JSON: {e}") from e
 

@@ -46,9 +46,14 @@ export function result(game, ctx, names, notes) {
   // A line that is every column's score again (Founders' "points" beside "Score") is not shown
   // twice; a "total" stays, under the lines it adds up (the terminal's render/scores.py alike).
   const repeatsScore = (p) => !p.includes('.') && p !== 'total' && cols.every((c) => typeof c.score === 'number' && c.detail[p] === c.score);
+  // A line the engine's catalog says is another line again (`label.details_same_as`: Phoenicia's
+  // "VP city center" is its "Bought VP") is not shown twice: the lines shown add up to the score
+  // (the terminal's render/scores.py alike).
+  const sameAs = (p) => (!p.includes('.') && cat.has('label.details_same_as') ? cat.t('label.details_same_as', { detail: p }) : '');
+  const repeatsLine = (p) => !!sameAs(p) && bySeat.some((d) => Object.prototype.hasOwnProperty.call(d, sameAs(p)));
   for (const d of bySeat) {
     for (const [p] of leaves(Object.fromEntries(Object.entries(d).filter(([k]) => k !== 'seat')))) {
-      if (!seen.has(p) && !repeatsScore(p)) {
+      if (!seen.has(p) && !repeatsScore(p) && !repeatsLine(p)) {
         seen.add(p);
         rows.push(p);
       }

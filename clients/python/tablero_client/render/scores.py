@@ -194,11 +194,22 @@ def _table(m: i18n.Catalog, cols: list[dict[str, Any]], paths: list[str], title:
     return t
 
 
+def _without_repeated_lines(m: i18n.Catalog, cols: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The columns without the lines the engine's catalog says are another line again
+    (`label.details_same_as`: Phoenicia's "VP city center" is its "Bought VP", and the lines shown
+    did not add up to the score); the browser's scores.js alike."""
+    if not m.has("label.details_same_as"):
+        return cols
+    keys = {k for c in cols for k in c["detail"]}
+    same = {k for k in keys if m.format("label.details_same_as", {"detail": k}) in keys - {k}}
+    return [{**c, "detail": {k: v for k, v in c["detail"].items() if k not in same}} for c in cols]
+
+
 def breakdown(m: i18n.Catalog, outcome: dict[str, Any], names: list[str], captain: Any,
               most: int = MAIN) -> tuple[Table | None, Table | None]:
     """(the rest of the breakdown, the scores and its first lines), or Nones when the outcome has no
     breakdown. The rest is printed before the main table: the player sees the main table last, at the bottom."""
-    cols = columns(outcome, names, captain)
+    cols = _without_repeated_lines(m, columns(outcome, names, captain))
     if not any(c["detail"] for c in cols):
         return None, None
     main, more = rows(cols, most)

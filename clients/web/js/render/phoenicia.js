@@ -45,7 +45,9 @@ function render(ctx) {
     })));
   return h('div', { class: 'board-game ph' },
     h('div', { class: 'box' }, h('strong', {}, L('label.round', { round: v.round })), ' · ', L('label.phase', { phase: word(v.phase || ''), has_step: String(!!v.step), step: v.step ? word(v.step) : '' }),
-      ' · ', L('label.overlord_is', { who: seatName(ctx, v.overlord) }), v.active !== null && v.active !== undefined ? [' · ', L('label.turn_of', seatArgs(ctx, v.active))] : '',
+      // whose turn, unless the waiting line names that seat alone: "your turn · your turn to play" said it twice
+      ' · ', L('label.overlord_is', { who: seatName(ctx, v.overlord) }), v.active !== null && v.active !== undefined
+        && !(aw.decision && (aw.seats || []).length === 1 && aw.seats[0] === v.active) ? [' · ', L('label.turn_of', seatArgs(ctx, v.active))] : '',
       aw.decision ? [' · ', L('label.waiting_for', { ...seatsArgs(ctx, aw.seats || []), decision: aw.decision })] : ''),
     h('section', { class: 'box ph-market', 'aria-label': L('label.development_cards') },
       h('h3', {}, L('label.for_sale')),
