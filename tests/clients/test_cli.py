@@ -239,15 +239,17 @@ def test_play_refuses_an_unknown_engine_and_bad_options_in_the_language_asked(se
     "error: NOT_FOUND: no engine named 'riverbot'; known: …" (ENGINE_NOT_FOUND had no wording, only
     create's UNKNOWN_ENGINE had) and `play riverboat --options '{bad'` the client's own English
     "--options is not valid JSON: Expecting property name …"."""
-    for argv, spanish, english in (
-            (("riverbot",), "error: este servidor no tiene ese juego (NOT_FOUND)", "error: NOT_FOUND: no engine named 'riverbot'"),
+    for argv, spanish, english, status in (  # (the server's refusal exits 1, a usage error 2)
+            (("riverbot",), "error: este servidor no tiene ese juego (NOT_FOUND)", "error: NOT_FOUND: no engine named 'riverbot'",
+             1),
             (("riverboat", "--options", "{bad"), "--options no es un JSON válido (línea 1, columna 2)",
-             "--options is not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)")):
+             "--options is not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)", 2)):
         p = cli("--url", server.http, "--lang", "es", "play", *argv, check=False)
-        assert p.returncode == 1 and spanish in p.stderr, (argv, p.stderr)
+        assert p.returncode == status and spanish in p.stderr, (argv, p.stderr)
         assert "Expecting" not in p.stderr and "no engine named" not in p.stderr, (argv, p.stderr)
         p = cli("--url", server.http, "--lang", "en", "play", *argv, check=False)
-        assert p.returncode == 1 and english in p.stderr, (argv, p.stderr)
+        assert p.returncode == status and english in p.stderr, (argv, p.stderr)
+
 
 def test_create_help_names_every_seat_kind_it_takes():
     # `--seats` said "human, open or bot" though `me` is taken too (the refusal says "human, open, me or bot").

@@ -56,7 +56,7 @@ def _json_arg(text: str, what: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise SystemExit(_say("cli.bad_json", "{what} is not valid JSON: {error} (line {line}, column {column})",
+        raise usage_error(_say("cli.bad_json", "{what} is not valid JSON: {error} (line {line}, column {column})",
                               what=what, error=e.msg, line=e.lineno, column=e.colno)) from e
     except ValueError as e:
         raise usage_error(f"{what} is not valid JSON: {e}") from e
