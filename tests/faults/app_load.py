@@ -1,10 +1,9 @@
 """Bounded load through real `tablero serve` replicas, and the audit of what it left behind
 (issue 17's app-level fault suite: tests/faults/test_app_faults.py, bench/faults.py).
-Players use the public REST API only, as a client does: create a game, GET its legal
-actions, POST one with a `requestId`, and retry the SAME requestId through any failure
-(connection refused or reset, timeout, 5xx/UNAVAILABLE, ABORTED), alternating replicas,
-until a definitive answer. Every game has SSE watchers (spectators; they reconnect with
-the last version they hold, as EventSource does, and apply `reset` control messages).
+Players use the public REST API only, as a client does: create a game, GET its legal actions, POST one with a
+`requestId`, and retry the SAME requestId through any failure (connection refused or reset, timeout,
+5xx/UNAVAILABLE, ABORTED), alternating replicas, until a definitive answer. Every game has SSE watchers (spectators;
+they reconnect with the last version they hold, as EventSource does, and apply `reset` control messages).
 
 `audit()` then checks, per game, against the store's log (read straight from Redis, the
 source of truth) and both replicas' answers:
@@ -155,11 +154,7 @@ class Figures:
     problems: list[str] = field(default_factory=list)
     lost_acked_at: list[float] = field(default_factory=list)  # when each lost action was answered
     marks: list[tuple[float, float]] = field(default_factory=list)  # a rollback's (copy, Redis back) times
-    # When the store's new history began, if later than the fault's end (a Sentinel failover: the
-    # promotion, not the kill). A watch's end that arrives between the two is the old history's:
-    # the server pushes what the dead master took until the push is out, and nothing writes anew
-    # before a replica is promoted.
-    history_from: float | None = None
+    history_from: float | None = None  # the new history's start if after the fault's end (a promotion)
 
     def lost_outside_windows(self) -> int:
         """Lost actions answered outside every rollback's (copy, Redis back) window: a rollback to
@@ -638,14 +633,13 @@ async def run(setup: Setup, scenario: str, fault: Fault, *, warm: float = 1.2, a
             await asyncio.to_thread(r.start)
     server = setup.redis
     if server is not None and server.process is not None and server.running_fsync != server.fsync:
-        # an earlier scenario restarted Redis with another policy (everysec): each scenario
-        # starts on the module's own (a rollback's copy holds what was answered before it
-        # only under "always": everysec may answer before it writes the AOF)
+        # an earlier scenario restarted Redis with another policy (everysec): each scenario starts on the module's
+        # own (a rollback's copy holds what was answered only under "always": everysec may answer before the AOF)
         await asyncio.to_thread(server.set_fsync, server.fsync)
     load = Load(setup.urls, tables=tables, seed=sum(map(ord, scenario)), think=think)
     fig = Figures(scenario)
     recoveries: list[float | None] = []
-    fault_end = None
+    fault_end: float | None = None
     try:
         load.start()
         await asyncio.sleep(warm)

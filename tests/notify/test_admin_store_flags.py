@@ -79,7 +79,8 @@ def test_stats_lists_every_queued_target_without_tablero_webhooks(tmp_path, stor
 def test_a_db_file_that_does_not_exist_or_is_no_database_is_said_in_one_line(tmp_path) -> None:
     """As the other admin verbs: a --db file that does not exist is refused (exit 2; the webhooks
     verbs made an empty database there and reported nothing queued), and a file that is no SQLite
-    database is said in one line (exit 3; it was sqlite3's traceback, exit 1)."""
+    database is a bad setting said in one line (exit 2, as `tablero serve` says it; it was sqlite3's
+    traceback, exit 1, then "the store is unreachable", exit 3)."""
     missing = tmp_path / "typo.db"
     r = _admin("stats", "--db", str(missing))
     assert r.returncode == 2 and f"no SQLite file {str(missing)!r}" in r.stderr, r.stderr
@@ -87,5 +88,5 @@ def test_a_db_file_that_does_not_exist_or_is_no_database_is_said_in_one_line(tmp
     text = tmp_path / "notes.txt"
     text.write_text("not a database\n")
     r = _admin("dead-letters", "--db", str(text))
-    assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr
-    assert "file is not a database" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "is not a SQLite database" in r.stderr and r.stderr.count("\n") == 1, r.stderr

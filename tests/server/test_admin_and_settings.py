@@ -358,14 +358,15 @@ def test_every_admin_verb_says_an_unreachable_store_in_one_line_with_exit_3(args
                                   ("export", "abc")])
 def test_a_db_file_that_is_no_sqlite_database_is_said_in_one_line(tmp_path, args):
     """`export` said it (exit 3); `ratings rebuild`, `delete` and `archive` ended in sqlite3's
-    traceback (exit 1) from the lobby's or the ratings' own connection."""
+    traceback (exit 1) from the lobby's or the ratings' own connection. Now a bad setting, as
+    `tablero serve` says it (exit 2)."""
     text = tmp_path / "notes.txt"
     text.write_text("not a database\n")
     args = tuple(str(tmp_path / "out.json") if a == "OUT" else a for a in args)
     r = subprocess.run([sys.executable, "-m", "tablero.server", "admin", "--db", str(text), *args],
                        capture_output=True, text=True, timeout=60)
-    assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr
-    assert "file is not a database" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "is not a SQLite database" in r.stderr and r.stderr.count("\n") == 1, r.stderr
 
 
 async def test_the_store_flags_may_come_after_the_verb_as_for_webhooks(redis_url):
