@@ -311,6 +311,7 @@ def _fits_fast(schema: Any, value: Any) -> bool:
         return False
     known = _FAST.get(id(schema))
     if known is None or known[0] is not schema:
+        _validator(schema)  # (checks the schema itself against its draft's metaschema, once)
         try:
             fast = jsonschema_rs.validator_for(schema)
         except Exception:  # noqa: BLE001 - what it cannot read, jsonschema reads
@@ -321,9 +322,10 @@ def _fits_fast(schema: Any, value: Any) -> bool:
 
 def schema_errors(schema: dict, value: Any) -> list[Any]:
     """The value's errors against the schema (jsonschema's, in path order; empty: it fits).
-    What jsonschema_rs finds fitting is not checked again. Otherwise an object is checked property by property against the properties' own schemas (the engines'
-    schemas have no `$ref`), each remembered when it fits: consecutive views share most of their
-    properties (a map, a market), so a view that changed in one place costs that place only."""
+    What jsonschema_rs finds fitting is not checked again. Otherwise an object is checked property
+    by property against the properties' own schemas (the engines' schemas have no `$ref`), each
+    remembered when it fits: consecutive views share most of their properties (a map, a market),
+    so a view that changed in one place costs that place only."""
     if _fits_fast(schema, value):
         return []
     props = schema.get("properties") if isinstance(schema, dict) else None

@@ -50,3 +50,10 @@ def test_the_fast_check_passes_only_what_jsonschema_passes(name):
             checked += 1
             refused += not slow
     assert checked > 20 and refused > 0, (checked, refused)
+
+
+@pytest.mark.parametrize("schema", [{"type": "object", "properties": {"a": {"minimum": "five"}}},
+                                    {"type": "object", "required": "a"}])
+def test_a_schema_that_is_no_json_schema_is_refused_before_any_value_is_checked(schema):
+    with pytest.raises(jsonschema.SchemaError):
+        testkit.schema_errors(schema, {})
