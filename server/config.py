@@ -210,6 +210,8 @@ class Config(BaseSettings):
     @field_validator("portal_keys")
     @classmethod
     def _portal_keys(cls, v: str | None) -> str | None:
+        if v is None:  # (unset: nothing to check, and nothing to import for it)
+            return v
         from tablero.server.portal.identity import PortalKeys
 
         PortalKeys.from_json(v)
@@ -218,6 +220,8 @@ class Config(BaseSettings):
     @field_validator("portal_audience")
     @classmethod
     def _portal_audience(cls, v: str | None) -> str | None:
+        if v is None:  # (unset: nothing to check, and nothing to import for it)
+            return v
         from tablero.server.portal.identity import audiences
 
         audiences(v)  # ValueError names the problem
@@ -233,6 +237,8 @@ class Config(BaseSettings):
     @field_validator("webhooks")
     @classmethod
     def _webhooks(cls, v: str | None) -> str | None:
+        if v is None:  # (unset: nothing to check, and nothing to import for it)
+            return v
         from tablero.server.notify.webhooks import parse_endpoints
 
         parse_endpoints(v)  # ValueError names the problem
